@@ -1,0 +1,20 @@
+"""Architecture descriptions as data: one module per Tensix generation.
+
+The simulator reads only the limits (L1 size, default compute grid); the cost model (perf/)
+will read the rest. Adding a generation adds a module and an entry in ``ARCHS``.
+"""
+
+from __future__ import annotations
+
+from .base import Arch
+from .blackhole import BLACKHOLE
+from .wormhole_b0 import WORMHOLE_B0
+
+ARCHS: dict[str, Arch] = {a.name: a for a in (WORMHOLE_B0, BLACKHOLE)}
+
+
+def get(name: str) -> Arch:
+    try:
+        return ARCHS[name]
+    except KeyError:
+        raise ValueError(f"unknown architecture {name!r}; known: {', '.join(ARCHS)}") from None

@@ -1,0 +1,11 @@
+"""Blackhole (p100/p150). Figures: reference/hardware.md (tt-metal tech reports)."""
+
+from .base import Arch
+
+BLACKHOLE = Arch(
+    name="blackhole",
+    compute_grid=(13, 10),
+    l1_bytes=1464 * 1024,
+    l1_reserved_bytes=100 * 1024,
+    clock_hz=1.35e9,
+)

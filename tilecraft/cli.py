@@ -1,0 +1,113 @@
+"""``tilecraft``: run TT-Lang scripts in the simulator, show their IR.
+
+``tilecraft run SCRIPT.py [script args] [--grid C,R] [--arch A] [--diagnostics-format json]``
+runs an unmodified script: its ``import ttl`` and ``import ttnn`` are served by tilecraft. Any
+kernel error ends the run with status 1 and the diagnostic (``file:line:col: error[CODE]``).
+tilecraft's own options may stand anywhere; arguments after ``--`` go to the script untouched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import runpy
+import sys
+from typing import Sequence
+
+from . import driver, options
+from .diagnostics import KernelError, render_json
+
+_OWN_OPTIONS = {"--grid": True, "--arch": True, "--diagnostics-format": True, "--exact": False}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = argparse.ArgumentParser(prog="tilecraft", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, text in (("run", "run a script on the simulator"),
+                       ("show-ir", "run a script and print the IR of every kernel program it launches")):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("script", help="the Python script")
+        p.add_argument("--grid", help="grid for grid=\"auto\"/\"full\" programs, e.g. 8,8")
+        p.add_argument("--arch", default="wormhole_b0", choices=["wormhole_b0", "blackhole"])
+        p.add_argument("--diagnostics-format", default="text", choices=["text", "json"])
+        p.add_argument("--exact", action="store_true",
+                       help="evaluate values one operation at a time (reference mode, slow)")
+    if not argv or argv[0] not in ("run", "show-ir"):
+        parser.parse_args(argv)  # prints usage / help
+        return 2
+    own, script_args = split_arguments(argv[1:])
+    args = parser.parse_args([argv[0], *own])
+    return run_script(args, script_args)
+
+
+def split_arguments(argv: list[str]) -> tuple[list[str], list[str]]:
+    """tilecraft's options (anywhere before ``--``) and the script path vs the script's arguments."""
+    own: list[str] = []
+    rest: list[str] = []
+    i = 0
+    script_seen = False
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            rest += argv[i + 1:]
+            break
+        key = arg.split("=", 1)[0]
+        if key in _OWN_OPTIONS:
+            own.append(arg)
+            if _OWN_OPTIONS[key] and "=" not in arg and i + 1 < len(argv):
+                own.append(argv[i + 1])
+                i += 1
+        elif not script_seen and not arg.startswith("-"):
+            own.append(arg)
+            script_seen = True
+        else:
+            rest.append(arg)
+        i += 1
+    return own, rest
+
+
+def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
+    opts = options.current
+    opts.arch = args.arch
+    opts.exact = args.exact
+    if args.grid:
+        try:
+            opts.grid = tuple(int(x) for x in args.grid.replace("x", ",").split(","))
+        except ValueError:
+            print(f"tilecraft: error: --grid takes integers like 8,8, not {args.grid!r}", file=sys.stderr)
+            return 2
+    if args.command == "show-ir":
+        from .ir.printer import print_program
+        driver.program_hooks.append(lambda program: print(print_program(program)))
+    install_modules()
+    script = os.path.abspath(args.script)
+    if not os.path.exists(script):
+        print(f"tilecraft: error: no such script: {args.script}", file=sys.stderr)
+        return 2
+    sys.argv = [script, *script_args]
+    sys.path.insert(0, os.path.dirname(script))
+    try:
+        runpy.run_path(script, run_name="__main__")
+    except KernelError as exc:
+        if args.diagnostics_format == "json":
+            print(render_json(exc.diagnostics), file=sys.stderr)
+        else:
+            for diag in exc.diagnostics:
+                print(diag.render(), file=sys.stderr)
+        return 1
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    return 0
+
+
+def install_modules() -> None:
+    """Serve ``import ttl`` and ``import ttnn`` from tilecraft, as the published simulator does."""
+    import tilecraft
+    import tilecraft.ttnn
+    sys.modules["ttl"] = tilecraft
+    sys.modules["ttnn"] = tilecraft.ttnn
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,46 @@
+"""The launcher: a kernel call -> ProgramIR -> simulation. The one module that sees every layer.
+
+Installed into :mod:`tilecraft.lang.kernel` at import, so the language layer never imports the
+front end or the simulator. Multi-device (mesh) tensors run the program once per device on that
+device's shards, as TT-Lang's SPMD launch does.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from . import options
+from .arch import get as get_arch
+from .frontend.program import build_program
+from .ir.program import ProgramIR
+from .lang import kernel as lang_kernel
+from .lang.kernel import KernelDef
+from .sim.engine import run_program
+
+#: called with each program before it runs (``tilecraft show-ir`` prints them)
+program_hooks: list[Callable[[ProgramIR], None]] = []
+
+
+def resolve_grid(grid: Any, opts: options.RunOptions) -> tuple[int, ...]:
+    if grid in ("auto", "full"):
+        return tuple(opts.grid) if opts.grid else get_arch(opts.arch).compute_grid
+    return tuple(grid)
+
+
+def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
+    opts = options.current
+    mesh = [a for a in (*args, *kwargs.values()) if getattr(a, "is_mesh", False)]
+    if mesh:
+        devices = len(mesh[0].device_tensors())
+        for i in range(devices):
+            pick = (lambda a: a.device_tensors()[i] if getattr(a, "is_mesh", False) else a)
+            launch(kdef, tuple(pick(a) for a in args), {k: pick(v) for k, v in kwargs.items()})
+        return None
+    program, tensors = build_program(kdef, args, kwargs, resolve_grid(kdef.grid, opts), opts.arch)
+    for hook in program_hooks:
+        hook(program)
+    run_program(program, tensors, exact=opts.exact)
+    return None
+
+
+lang_kernel.set_launcher(launch)

@@ -1,0 +1,1 @@
+"""Python AST -> IR: kernel-scope evaluation, thread compilation, compile errors with spans."""

@@ -1,0 +1,471 @@
+"""Calls in threads: ttl intrinsics, methods of buffers/blocks/semaphores/pipes, helper inlining."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from typing import Any, Callable
+
+from ..ir import mathops
+from ..ir import ops as ir
+from ..ir.types import (BOOL, FLOAT, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeNetDecl, PipeType,
+                        SemaphoreDecl, TensorDecl)
+from ..lang.intrinsic import intrinsic_name
+from .exprs import FOLDABLE, ExprMixin, TupleV, describe, is_block
+from .values import CT, RV, BoundMethod, FuncRef, PipeNetV, RemoteSemV, TensorSliceV, operand_of
+
+
+class CallMixin(ExprMixin):
+    grid: tuple[int, ...]
+
+    def expr_Call(self, node: ast.Call) -> Any:
+        func = self.expr(node.func)
+        if isinstance(func, BoundMethod):
+            return self.call_method(func, node)
+        if isinstance(func, FuncRef):
+            return self.inline_call(func, node)
+        if isinstance(func, CT):
+            name = intrinsic_name(func.value)
+            if name is not None:
+                handler = self.intrinsic_handler(name)
+                return handler(node)
+            if func.value is builtins.print:
+                return self.call_print(node)
+            if func.value in (builtins.range,):
+                self.fail("E0101", "range() can only be used as the iterable of a for loop")
+            return self.fold_call(func.value, node)
+        self.fail("E0104", f"{describe(func)} is not callable")
+
+    # ---------------------------------------------------------------- arguments
+    def args_of(self, node: ast.Call, names: tuple[str, ...], required: int) -> list[Any]:
+        """Positional/keyword arguments bound to ``names`` (missing optional ones are None)."""
+        values: list[Any] = [None] * len(names)
+        if len(node.args) > len(names):
+            self.fail("E0104", f"too many arguments (expected at most {len(names)})")
+        for i, arg in enumerate(node.args):
+            if isinstance(arg, ast.Starred):
+                self.fail("E0101", "*args are not supported in kernel calls", arg)
+            values[i] = self.expr(arg)
+        for kw in node.keywords:
+            if kw.arg is None or kw.arg not in names:
+                self.fail("E0104", f"unexpected keyword argument '{kw.arg}'", kw)
+            values[names.index(kw.arg)] = self.expr(kw.value)
+        for i in range(required):
+            if values[i] is None:
+                self.fail("E0104", f"missing argument '{names[i]}'")
+        return values
+
+    def ct_int_tuple(self, value: Any, what: str) -> tuple[int, ...]:
+        if isinstance(value, CT):
+            v = value.value
+            if isinstance(v, int):
+                return (v,)
+            if isinstance(v, (tuple, list)) and all(isinstance(x, int) for x in v):
+                return tuple(v)
+        self.fail("E0104", f"{what} must be a constant tuple of ints, got {describe(value)}")
+
+    # ---------------------------------------------------------------- intrinsics
+    def intrinsic_handler(self, name: str) -> Callable[[ast.Call], Any]:
+        if name.startswith("math."):
+            return lambda node: self.call_math(name[5:], node)
+        handler = getattr(self, f"intr_{name}", None)
+        if handler is None:
+            self.fail("E0101", f"ttl.{name} cannot be used inside a thread")
+        return handler
+
+    def intr_grid_size(self, node: ast.Call) -> Any:
+        from ..lang.grid import reshape_sizes
+        dims, dim = self.args_of(node, ("dims", "dim"), 0)
+        n = self.ct_int_tuple(dim or dims or CT(2), "dims")[0]
+        sizes = reshape_sizes(self.grid, n)
+        return CT(sizes[0] if n == 1 else sizes)
+
+    def intr_core(self, node: ast.Call) -> Any:
+        dims, dim = self.args_of(node, ("dims", "dim"), 0)
+        n = self.ct_int_tuple(dim or dims or CT(2), "dims")[0]
+        results = [self.reg(f"core{i}", INDEX) for i in range(n)]
+        self.emit(ir.CoreCoord(outs=results, dims=n))
+        values = tuple(RV(r) for r in results)
+        return values[0] if n == 1 else TupleV(values)
+
+    def intr_copy(self, node: ast.Call) -> Any:
+        if self.kind != "datamovement":
+            self.fail("E0003", "ttl.copy can only be used in a data movement thread",
+                      hint="copies run on the data-movement RISC-Vs; the compute thread reads blocks "
+                           "with wait() and writes them with store()")
+        src, dst = self.args_of(node, ("src", "dst"), 2)
+        xfer = self.reg("xf", XFER)
+        if isinstance(src, TensorSliceV) and is_block(dst):
+            self.check_slice_shape(src, dst.type, node)
+            op: ir.Op = ir.CopyTensorToBlock(result=xfer, src=self.tensor_index(src), dst=dst.reg)
+        elif is_block(src) and isinstance(dst, TensorSliceV):
+            self.check_slice_shape(dst, src.type, node)
+            op = ir.CopyBlockToTensor(result=xfer, src=src.reg, dst=self.tensor_index(dst))
+        elif is_block(src) and self.is_pipe(dst):
+            self.note_pipe_use(dst, "send", src.type, node)
+            op = ir.CopyBlockToPipe(result=xfer, src=src.reg, pipe=dst.reg)
+        elif self.is_pipe(src) and is_block(dst):
+            self.note_pipe_use(src, "recv", dst.type, node)
+            op = ir.CopyPipeToBlock(result=xfer, pipe=src.reg, dst=dst.reg)
+        elif is_block(src) and is_block(dst):
+            if src.type.shape != dst.type.shape:
+                self.fail("E0106", f"copy between blocks of shapes {src.type.shape} and {dst.type.shape}")
+            op = ir.CopyBlockToBlock(result=xfer, src=src.reg, dst=dst.reg)
+        else:
+            if isinstance(src, CT) and type(src.value).__name__ == "PipeDecl" or \
+                    isinstance(dst, CT) and type(dst.value).__name__ == "PipeDecl":
+                self.fail("E0107", "a copy to or from a pipe must be inside the function passed to "
+                          "ttl.if_pipe_src / ttl.if_pipe_dst", hint="write ttl.if_pipe_src(pipes, fn) "
+                          "and copy to the pipe fn receives")
+            self.fail("E0104", f"ttl.copy cannot copy from {describe(src)} to {describe(dst)}",
+                      hint="copies go between a tensor slice and a block, a block and a pipe, or two blocks")
+        return self.fresh(op)
+
+    def is_pipe(self, value: Any) -> bool:
+        return isinstance(value, RV) and isinstance(value.type, PipeType)
+
+    def tensor_index(self, sl: TensorSliceV) -> ir.TensorIndex:
+        return ir.TensorIndex(tensor=sl.decl, bounds=list(sl.bounds), static_extents=sl.extents)
+
+    def check_slice_shape(self, sl: TensorSliceV, block: BlockType, node: ast.AST) -> None:
+        if block.unit.tiled != sl.decl.unit.tiled:
+            layout = "tile" if sl.decl.unit.tiled else "row-major"
+            self.fail("E0106", f"tensor '{sl.decl.name}' has {layout} layout but the block's buffer was "
+                      "made like a tensor of the other layout", node)
+        known = [e for e in sl.extents if e is not None]
+        if len(known) < len(sl.extents):
+            return  # checked by the simulator when the extents are known
+        if squeeze(tuple(known)) != squeeze(block.shape):
+            self.fail("E0106", f"tensor slice of shape {tuple(known)} does not match block shape "
+                      f"{block.shape}", node, hint="a slice must cover exactly one block "
+                      "(in tiles for tile layout)")
+
+    def intr_if_pipe_src(self, node: ast.Call) -> Any:
+        return self.pipe_foreach("src", node)
+
+    def intr_if_pipe_dst(self, node: ast.Call) -> Any:
+        return self.pipe_foreach("dst", node)
+
+    def pipe_foreach(self, role: str, node: ast.Call, net_value: Any = None, fn: Any = None) -> CT:
+        if self.kind != "datamovement":
+            self.fail("E0003", f"ttl.if_pipe_{role} can only be used in a data movement thread")
+        if net_value is None:
+            net_value, fn = self.args_of(node, ("pipes", "fn"), 2)
+        net = self.pipenet_of(net_value)
+        if not isinstance(fn, FuncRef):
+            self.fail("E0104", f"the second argument of if_pipe_{role} must be a function taking a pipe")
+        var = self.reg("pipe", PipeType(net.index))
+        loop = ir.PipeForEach(role=role, net=net, var=var)
+        self.emit(loop)
+        with self.region(loop.body):
+            self.inline_function(fn, [RV(var)], node)
+        return CT(None)
+
+    def intr_signpost(self, node: ast.Call) -> Any:
+        (label,) = self.args_of(node, ("label",), 1)
+        if not isinstance(label, CT) or not isinstance(label.value, str):
+            self.fail("E0104", "ttl.signpost needs a constant string")
+        self.emit(ir.Signpost(label=label.value))
+        return CT(None)
+
+    # ---------------------------------------------------------------- block math
+    def call_math(self, name: str, node: ast.Call) -> Any:
+        name = mathops.UNARY_ALIASES.get(name, name)
+        if name in mathops.UNARY:
+            (x,) = self.args_of(node, ("x",), 1)
+            return self.tile_unary(name, x, (), node)
+        if name in mathops.UNARY_PARAM:
+            lo, hi = mathops.UNARY_PARAM[name]
+            if not lo <= len(node.args) - 1 + len(node.keywords) <= hi:
+                self.fail("E0104", f"ttl.math.{name} takes a block and {lo}..{hi} scalar parameters")
+            x = self.expr(node.args[0])
+            params = [self.expr(a) for a in node.args[1:]] + [self.expr(k.value) for k in node.keywords]
+            if not all(isinstance(p, CT) and isinstance(p.value, (int, float)) for p in params):
+                self.fail("E0104", f"parameters of ttl.math.{name} must be constant numbers")
+            return self.tile_unary(name, x, tuple(float(p.value) for p in params), node)
+        if name in mathops.BINARY:
+            a, b = self.args_of(node, ("a", "b"), 2)
+            return self.tile_binary(name, a, b, node)
+        handler = getattr(self, f"math_{name}", None)
+        if handler is None:
+            self.fail("E0104", f"ttl.math has no function '{name}'")
+        self.require_compute(f"ttl.math.{name}")
+        return handler(node)
+
+    def math_matmul(self, node: ast.Call) -> Any:
+        a, b = self.args_of(node, ("a", "b"), 2)
+        return self.tile_matmul(a, b, node)
+
+    def math_where(self, node: ast.Call) -> Any:
+        cond, a, b = (self.block_operand(v, node) for v in self.args_of(node, ("cond", "a", "b"), 3))
+        blocks = [v for v in (cond, a, b) if is_block(v)]
+        if not blocks:
+            self.fail("E0104", "ttl.math.where needs at least one block")
+        for other in blocks[1:]:
+            self.check_same_shape(blocks[0].type, other.type, "where", node)
+        result = self.reg("e", blocks[0].type.as_expr())
+        return self.fresh(ir.TileWhere(result=result, cond=operand_of(cond), if_true=operand_of(a),
+                                       if_false=operand_of(b)))
+
+    def math_transpose(self, node: ast.Call) -> Any:
+        (x,) = self.args_of(node, ("x",), 1)
+        if not is_block(x) or len(x.type.shape) != 2:
+            self.fail("E0104", "transpose needs a 2-D block")
+        result = self.reg("e", x.type.as_expr((x.type.shape[1], x.type.shape[0])))
+        return self.fresh(ir.TileTranspose(result=result, x=x.reg))
+
+    def math_fill(self, node: ast.Call) -> Any:
+        value, shape = self.args_of(node, ("value", "shape"), 2)
+        shape_t = self.ct_int_tuple(shape, "fill shape")
+        value = self.block_operand(value, node)
+        from ..dtypes import float32
+        from ..ir.types import TILE_UNIT
+        result = self.reg("e", BlockType(shape_t, float32, TILE_UNIT, expr=True))
+        return self.fresh(ir.TileFill(result=result, value=operand_of(value)))
+
+    def math_broadcast(self, node: ast.Call) -> Any:
+        x, a2, a3 = self.args_of(node, ("x", "dims", "shape"), 2)
+        # 1.1.6: broadcast(x, dims=, shape=); 1.1.1: broadcast(x, out_blk, dims)
+        if is_block(a2):
+            target, dims = a2.type.shape, a3
+        else:
+            dims, target = a2, (self.ct_int_tuple(a3, "shape") if a3 is not None else None)
+        if not is_block(x):
+            self.fail("E0104", "broadcast needs a block")
+        dims_t = self.norm_dims(self.ct_int_tuple(dims, "dims"), len(x.type.shape))
+        if target is None:
+            self.fail("E0104", "broadcast needs the target shape (shape=...)")
+        target = tuple(target)
+        for d in range(len(target)):
+            want = 1 if (d - len(target)) in dims_t else target[d]
+            if x.type.shape[d] != want:
+                self.fail("E0105", f"cannot broadcast a block of shape {x.type.shape} along dims "
+                          f"{list(dims_t)} to {target}", node, hint="broadcast dims must have extent 1 "
+                          "in the source; the others must match the target")
+        result = self.reg("e", x.type.as_expr(target))
+        return self.fresh(ir.TileBroadcast(result=result, x=x.reg, dims=dims_t))
+
+    def norm_dims(self, dims: tuple[int, ...], rank: int) -> tuple[int, ...]:
+        out = []
+        for d in dims:
+            if not -rank <= d < rank:
+                self.fail("E0104", f"dim {d} is out of range for a {rank}-D block")
+            out.append(d - rank if d >= 0 else d)
+        return tuple(sorted(set(out)))
+
+    def reduce(self, kind: str, node: ast.Call) -> Any:
+        x = self.expr(node.args[0]) if node.args else None
+        rest = [self.expr(a) for a in node.args[1:]]
+        kws = {k.arg: self.expr(k.value) for k in node.keywords}
+        scaler = None
+        if rest and is_block(rest[0]):
+            scaler = rest.pop(0)  # 1.1.1: reduce_sum(x, scaler, dims)
+        if "scaler" in kws:
+            scaler = kws.pop("scaler")
+        dims = kws.pop("dims", rest.pop(0) if rest else None)
+        shape = kws.pop("shape", rest.pop(0) if rest else None)
+        if not is_block(x) or dims is None or rest or kws:
+            self.fail("E0104", f"reduce_{kind} takes (block, dims[, shape]) or (block, scaler, dims)")
+        dims_t = self.norm_dims(self.ct_int_tuple(dims, "dims"), len(x.type.shape))
+        out_shape = tuple(1 if (d - len(x.type.shape)) in dims_t else e for d, e in enumerate(x.type.shape))
+        if shape is not None and tuple(self.ct_int_tuple(shape, "shape")) != out_shape:
+            self.fail("E0105", f"reduce_{kind} of a {x.type.shape} block over dims {list(dims_t)} has "
+                      f"shape {out_shape}, not {self.ct_int_tuple(shape, 'shape')}")
+        result = self.reg("e", x.type.as_expr(out_shape))
+        return self.fresh(ir.TileReduce(result=result, kind=kind, x=x.reg, dims=dims_t,
+                                        scaler=scaler.reg if scaler is not None else None))
+
+    def math_reduce_sum(self, node: ast.Call) -> Any:
+        return self.reduce("sum", node)
+
+    def math_reduce_max(self, node: ast.Call) -> Any:
+        return self.reduce("max", node)
+
+    # ---------------------------------------------------------------- methods
+    def call_method(self, bm: BoundMethod, node: ast.Call) -> Any:
+        obj, name = bm.obj, bm.method
+        if isinstance(obj, CBDecl):
+            return self.cb_method(obj, name, node)
+        if isinstance(obj, RV) and isinstance(obj.type, BlockType):
+            return self.block_method(obj, name, node)
+        if isinstance(obj, RV) and obj.type == XFER and name == "wait":
+            self.args_of(node, (), 0)
+            self.emit(ir.XferWait(xfer=obj.reg))
+            return CT(None)
+        if isinstance(obj, SemaphoreDecl):
+            return self.sem_method(obj, name, node)
+        if isinstance(obj, RemoteSemV):
+            return self.remote_sem_method(obj, name, node)
+        if isinstance(obj, PipeNetV) and name in ("if_src", "if_dst"):
+            (fn,) = self.args_of(node, ("fn",), 1)
+            return self.pipe_foreach(name[3:], node, net_value=obj, fn=fn)
+        self.fail("E0104", f"{describe(obj)} has no method '{name}' usable in a thread")
+
+    def cb_method(self, cb: CBDecl, name: str, node: ast.Call) -> Any:
+        self.args_of(node, (), 0)
+        if name in ("reserve", "wait"):
+            block = self.reg(f"{cb.name}_blk", cb.block_type)
+            op = ir.CBReserve(result=block, cb=cb) if name == "reserve" else ir.CBWait(result=block, cb=cb)
+            value = self.fresh(op)
+            self.block_origin[block.name] = (cb, name)
+            return value
+        self.emit(ir.CBPush(cb=cb) if name == "push" else ir.CBPop(cb=cb))
+        return CT(None)
+
+    def block_method(self, blk: RV, name: str, node: ast.Call) -> Any:
+        origin = self.block_origin.get(blk.reg.name)
+        if name == "store":
+            self.require_compute("block.store()")
+            (value,) = self.args_of(node, ("value",), 1)
+            self.store(blk, value, accumulate=False, node=node)
+            return CT(None)
+        self.args_of(node, (), 0)
+        if origin is None:
+            self.fail("E0104", f"block.{name}() needs a block acquired with reserve() or wait()")
+        cb, _mode = origin
+        self.emit(ir.CBPush(cb=cb, block=blk.reg) if name == "push" else ir.CBPop(cb=cb, block=blk.reg))
+        return CT(None)
+
+    def store(self, blk: RV, value: Any, accumulate: bool, node: ast.AST) -> None:
+        self.require_compute("block.store()" if not accumulate else "'+=' on a block")
+        if not is_block(value):
+            if isinstance(value, CT) and isinstance(value.value, (int, float)):
+                value = self.fresh(ir.TileFill(result=self.reg("e", blk.type.as_expr()), value=operand_of(value)))
+            else:
+                self.fail("E0104", f"store() needs a block expression, got {describe(value)}", node)
+        if value.type.shape != blk.type.shape:
+            self.fail("E0105", f"cannot store an expression of shape {value.type.shape} into a block of "
+                      f"shape {blk.type.shape}", node)
+        self.emit(ir.BlockStore(block=blk.reg, value=value.reg, accumulate=accumulate))
+
+    def sem_method(self, sem: SemaphoreDecl, name: str, node: ast.Call) -> Any:
+        if name == "get_remote":
+            (core,) = self.args_of(node, ("core",), 1)
+            return RemoteSemV(sem, core=self.core_operands(core))
+        if name == "get_remote_multicast":
+            (rng,) = self.args_of(node, ("range",), 0)
+            return RemoteSemV(sem, cores=self.core_range(rng), multicast=True)
+        if self.kind != "datamovement":
+            self.fail("E0003", f"Semaphore.{name}() can only be used in a data movement thread")
+        conds = {"wait_eq": "eq", "wait_for": "eq", "wait_ge": "ge", "wait_for_min": "ge"}
+        (value,) = self.args_of(node, ("value",), 1)
+        value = self.need_scalar(value, node)
+        if name in conds:
+            self.emit(ir.SemWait(sem=sem, cond=conds[name], value=operand_of(value)))
+        elif name == "set":
+            self.emit(ir.SemSet(sem=sem, value=operand_of(value)))
+        else:
+            self.fail("E0104", f"Semaphore has no method '{name}'",
+                      hint="use wait_eq/wait_for, wait_ge/wait_for_min, set, get_remote, get_remote_multicast")
+        return CT(None)
+
+    def remote_sem_method(self, rs: RemoteSemV, name: str, node: ast.Call) -> Any:
+        if self.kind != "datamovement":
+            self.fail("E0003", f"remote semaphore {name}() can only be used in a data movement thread")
+        (value,) = self.args_of(node, ("value",), 0)
+        value = self.need_scalar(value if value is not None else CT(1), node)
+        if rs.multicast:
+            if name != "set":
+                self.fail("E0104", "a multicast remote semaphore supports only set()")
+            self.emit(ir.SemMulticastSet(sem=rs.decl, cores=rs.cores, value=operand_of(value)))
+        elif name in ("inc", "set"):
+            self.emit(ir.SemRemote(sem=rs.decl, op=name, core=rs.core, value=operand_of(value)))
+        else:
+            self.fail("E0104", f"a remote semaphore has no method '{name}'")
+        return CT(None)
+
+    def core_operands(self, core: Any) -> tuple[Any, ...]:
+        items = core.items if isinstance(core, TupleV) else None
+        if isinstance(core, CT):
+            items = tuple(CT(v) for v in (core.value if isinstance(core.value, tuple) else (core.value,)))
+        if items is None or len(items) != len(self.grid):
+            self.fail("E0203", f"a core coordinate needs {len(self.grid)} integers to match the grid {self.grid}")
+        return tuple(operand_of(self.need_scalar(i, self.node)) for i in items)
+
+    def core_range(self, rng: Any) -> CoreRange:
+        from ..lang.pipes import Pipe  # the same range rules as a multicast pipe
+        if rng is None:
+            return CoreRange(tuple(0 for _ in self.grid), tuple(self.grid))
+        if not isinstance(rng, CT):
+            self.fail("E0203", "a multicast core range must be a constant")
+        spec = rng.value if isinstance(rng.value, tuple) else (rng.value,)
+        starts, stops = [], []
+        for entry, extent in zip(spec, self.grid):
+            if isinstance(entry, slice):
+                a, b, _ = entry.indices(extent)
+            else:
+                a, b = entry, entry + 1
+            starts.append(a)
+            stops.append(b)
+        if len(spec) != len(self.grid) or not all(0 <= a < b <= g for a, b, g in zip(starts, stops, self.grid)):
+            self.fail("E0203", f"core range {spec} does not fit the grid {self.grid}")
+        del Pipe
+        return CoreRange(tuple(starts), tuple(stops))
+
+    # ---------------------------------------------------------------- print, folding, inlining
+    def call_print(self, node: ast.Call) -> Any:
+        args: list[Any] = []
+        for arg in node.args:
+            value = self.expr(arg)
+            parts = value.items if isinstance(value, TupleV) else (value,)
+            for part in parts:
+                if isinstance(part, CT):
+                    args.append(str(part.value))
+                elif isinstance(part, RV):
+                    args.append(part.reg)
+                else:
+                    self.fail("E0104", f"cannot print {describe(part)}")
+        self.emit(ir.Print(args=args))
+        return CT(None)
+
+    def fold_call(self, fn: Any, node: ast.Call) -> Any:
+        args = [self.expr(a) for a in node.args]
+        kwargs = {k.arg: self.expr(k.value) for k in node.keywords}
+        if fn in (builtins.min, builtins.max) and not all(isinstance(a, CT) for a in args) and not kwargs:
+            result = args[0]
+            for other in args[1:]:
+                result = self.arith(fn.__name__, self.need_scalar(result, node), self.need_scalar(other, node), node)
+            return result
+        if fn in (builtins.int, builtins.abs) and len(args) == 1 and isinstance(args[0], RV):
+            op = "int" if fn is builtins.int else "abs"
+            return self.fresh(ir.Unary(result=self.reg("t", INDEX if op == "int" else args[0].type), op=op,
+                                       operand=args[0].reg))
+        if fn is builtins.float and len(args) == 1 and isinstance(args[0], RV):
+            return self.fresh(ir.Unary(result=self.reg("t", FLOAT), op="float", operand=args[0].reg))
+        if fn not in FOLDABLE or not all(isinstance(a, CT) for a in (*args, *kwargs.values())):
+            name = getattr(fn, "__name__", repr(fn))
+            self.fail("E0101", f"cannot call {name}() in a kernel thread", hint="threads may call ttl "
+                      "functions, helper functions written in the kernel subset, and min/max/abs/int "
+                      "on integers")
+        try:
+            return self.classify_ct(fn(*(a.value for a in args), **{k: v.value for k, v in kwargs.items()}))
+        except Exception as exc:  # noqa: BLE001 - reported at the user's call
+            self.fail("E0104", f"{getattr(fn, '__name__', fn)}() failed: {exc}")
+
+    def inline_call(self, fn: FuncRef, node: ast.Call) -> Any:
+        if node.keywords:
+            self.fail("E0101", "keyword arguments to helper functions are not supported")
+        args = [self.expr(a) for a in node.args]
+        return self.inline_function(fn, args, node)
+
+    def pipenet_of(self, value: Any) -> PipeNetDecl:
+        raise NotImplementedError
+
+    def inline_function(self, fn: FuncRef, args: list[Any], node: ast.AST) -> Any:
+        raise NotImplementedError
+
+    def note_pipe_use(self, pipe: RV, kind: str, block: BlockType, node: ast.AST) -> None:
+        raise NotImplementedError
+
+    block_origin: dict[str, tuple[CBDecl, str]]
+
+
+def squeeze(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """Drop leading 1s: a slice ``t[0, 2:4, 0:2]`` of a 3-D tensor fits a (2, 2) block."""
+    shape = tuple(shape)
+    while len(shape) > 1 and shape[0] == 1:
+        shape = shape[1:]
+    return shape
+
+
+_unused = (BOOL, TensorDecl)

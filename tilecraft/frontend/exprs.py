@@ -1,0 +1,396 @@
+"""Expression visitors: constant folding, integer arithmetic, block expressions, subscripts."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import math as pymath
+import operator
+from dataclasses import dataclass
+from typing import Any
+
+from ..ir import mathops
+from ..ir import ops as ir
+from ..ir.types import BOOL, FLOAT, INDEX, BlockType, CBDecl, TensorDecl, Type
+from .builder import Builder
+from .values import (CT, RV, BoundMethod, FuncRef, Linear, PipeNetV, Poison, RemoteSemV, TensorSliceV,
+                     operand_of, scalar_type)
+
+_PY_BINOPS: dict[type, tuple[str, Any]] = {
+    ast.Add: ("add", operator.add), ast.Sub: ("sub", operator.sub), ast.Mult: ("mul", operator.mul),
+    ast.FloorDiv: ("floordiv", operator.floordiv), ast.Mod: ("mod", operator.mod),
+    ast.Div: ("truediv", operator.truediv), ast.Pow: ("pow", operator.pow),
+    ast.LShift: ("lshift", operator.lshift), ast.RShift: ("rshift", operator.rshift),
+    ast.BitAnd: ("and", operator.and_), ast.BitOr: ("or", operator.or_), ast.BitXor: ("xor", operator.xor),
+}
+_PY_CMPS: dict[type, tuple[str, Any]] = {
+    ast.Eq: ("eq", operator.eq), ast.NotEq: ("ne", operator.ne), ast.Lt: ("lt", operator.lt),
+    ast.LtE: ("le", operator.le), ast.Gt: ("gt", operator.gt), ast.GtE: ("ge", operator.ge),
+}
+#: pure functions that fold when every argument is a compile-time constant
+_FOLDABLE = {builtins.min, builtins.max, builtins.abs, builtins.int, builtins.float, builtins.bool,
+             builtins.len, builtins.divmod, builtins.round, builtins.sum, builtins.tuple, builtins.list,
+             *(getattr(pymath, n) for n in dir(pymath) if callable(getattr(pymath, n)))}
+
+
+@dataclass(frozen=True)
+class TupleV:
+    """A tuple literal holding runtime values (``(x, y)`` core coordinates)."""
+
+    items: tuple[Any, ...]
+
+
+class ExprMixin(Builder):
+    kind: str  # thread kind, set by ThreadCompiler
+
+    # ---------------------------------------------------------------- dispatch
+    def expr(self, node: ast.expr) -> Any:
+        visitor = getattr(self, f"expr_{type(node).__name__}", None)
+        with self.at(node):
+            if visitor is None:
+                self.fail("E0101", f"unsupported expression in a kernel thread: {type(node).__name__}",
+                          hint="threads accept integer arithmetic, comparisons, calls of ttl functions "
+                               "and helper functions, and block expressions")
+            return visitor(node)
+
+    def expr_Constant(self, node: ast.Constant) -> Any:
+        return CT(node.value)
+
+    def expr_Name(self, node: ast.Name) -> Any:
+        value = self.lookup(node.id)
+        if isinstance(value, Poison):
+            self.fail("E0102", f"'{node.id}' {value.reason}", hint="use the value inside the branch or "
+                      "loop that produced it")
+        return value
+
+    def expr_Tuple(self, node: ast.Tuple) -> Any:
+        items = tuple(self.expr(e) for e in node.elts)
+        if all(isinstance(i, CT) for i in items):
+            return CT(tuple(i.value for i in items))
+        return TupleV(items)
+
+    expr_List = expr_Tuple
+
+    def expr_JoinedStr(self, node: ast.JoinedStr) -> Any:
+        parts = []
+        for value in node.values:
+            if isinstance(value, ast.FormattedValue):
+                part = self.expr(value.value)
+                parts.append(part if not isinstance(part, CT) else CT(format(part.value)))
+            else:
+                parts.append(CT(value.value))
+        if all(isinstance(p, CT) for p in parts):
+            return CT("".join(p.value for p in parts))
+        return TupleV(tuple(parts))
+
+    # ---------------------------------------------------------------- attributes and subscripts
+    def expr_Attribute(self, node: ast.Attribute) -> Any:
+        base = self.expr(node.value)
+        attr = node.attr
+        if isinstance(base, CT):
+            obj = base.value
+            if isinstance(obj, (CBDecl, TensorDecl)) and attr == "shape":
+                return CT(obj.shape)
+            if isinstance(obj, CBDecl):
+                if attr in ("reserve", "wait", "push", "pop"):
+                    return BoundMethod(obj, attr)
+                self.fail("E0104", f"circular buffer has no attribute '{attr}'")
+            if isinstance(obj, TensorDecl):
+                self.fail("E0104", f"tensor '{obj.name}' has no attribute '{attr}' usable in a thread",
+                          hint="use tensor slices (t[r0:r1, c0:c1]) with ttl.copy, or t.shape")
+            if hasattr(obj, "index") and hasattr(obj, "initial") or self.is_semaphore(obj):
+                return BoundMethod(obj, attr)
+            try:
+                return self.classify_ct(getattr(obj, attr))
+            except AttributeError:
+                self.fail("E0104", f"{_describe(obj)} has no attribute '{attr}'")
+        if isinstance(base, RV) and isinstance(base.type, BlockType):
+            if attr == "shape":
+                return CT(base.type.shape)
+            if attr in ("store", "push", "pop"):
+                return BoundMethod(base, attr)
+            self.fail("E0104", f"a block has no attribute '{attr}'", hint="blocks have store(), push(), "
+                      "pop() and shape")
+        if isinstance(base, (RV, RemoteSemV, PipeNetV)):
+            return BoundMethod(base, attr)
+        self.fail("E0104", f"cannot take attribute '{attr}' of {_describe(base)}")
+
+    def is_semaphore(self, obj: Any) -> bool:
+        return type(obj).__name__ == "SemaphoreDecl"
+
+    def expr_Subscript(self, node: ast.Subscript) -> Any:
+        base = self.expr(node.value)
+        if isinstance(base, CT) and isinstance(base.value, TensorDecl):
+            return self.tensor_slice(base.value, node.slice)
+        index = self.expr(node.slice)
+        if isinstance(base, CT) and isinstance(index, CT):
+            try:
+                return self.classify_ct(base.value[index.value])
+            except Exception as exc:  # noqa: BLE001 - user indexing error, reported at the node
+                self.fail("E0104", f"indexing failed: {exc}")
+        if isinstance(base, TupleV) and isinstance(index, CT) and isinstance(index.value, int):
+            return base.items[index.value]
+        self.fail("E0101", "only tensors, and constant tuples with constant indices, can be subscripted "
+                  "in a thread")
+
+    def tensor_slice(self, decl: TensorDecl, index: ast.expr) -> TensorSliceV:
+        entries = index.elts if isinstance(index, ast.Tuple) else [index]
+        shape = decl.unit_shape
+        if len(entries) != len(shape):
+            self.fail("E0106", f"tensor '{decl.name}' has {len(shape)} dimensions but the slice has "
+                      f"{len(entries)}", index)
+        bounds, extents = [], []
+        for entry, dim_extent in zip(entries, shape):
+            if isinstance(entry, ast.Slice):
+                if entry.step is not None:
+                    self.fail("E0101", "tensor slices cannot have a step", entry)
+                lo = self.scalar(entry.lower) if entry.lower is not None else CT(0)
+                hi = self.scalar(entry.upper) if entry.upper is not None else CT(dim_extent)
+            else:
+                lo = self.scalar(entry)
+                hi = self.arith("add", lo, CT(1), entry)
+            bounds.append((operand_of(lo), operand_of(hi)))
+            extents.append(self.static_difference(hi, lo))
+        return TensorSliceV(decl, tuple(bounds), tuple(extents))
+
+    def static_difference(self, hi: Any, lo: Any) -> int | None:
+        a, b = self.linear_of(hi), self.linear_of(lo)
+        if a is None or b is None:
+            return None
+        diff = _lin_add(a, _lin_scale(b, -1))
+        return diff[1] if not diff[0] else None
+
+    def linear_of(self, value: Any) -> Linear | None:
+        if isinstance(value, CT) and isinstance(value.value, int):
+            return ((), value.value)
+        if isinstance(value, RV) and value.type == INDEX:
+            return value.linear if value.linear is not None else self.var_linear(value.reg)
+        return None
+
+    # ---------------------------------------------------------------- scalars
+    def scalar(self, node: ast.expr) -> Any:
+        value = self.expr(node)
+        if isinstance(value, CT) and scalar_type(value.value) is not None:
+            return value
+        if isinstance(value, RV) and value.type in (INDEX, BOOL, FLOAT):
+            return value
+        self.fail("E0104", f"expected an integer, got {_describe(value)}", node)
+
+    def arith(self, op: str, lhs: Any, rhs: Any, node: ast.AST) -> Any:
+        """Scalar arithmetic with folding and linear-form tracking."""
+        if isinstance(lhs, CT) and isinstance(rhs, CT):
+            fn = {n: f for n, f in _PY_BINOPS.values()}.get(op) or {"min": min, "max": max}[op]
+            try:
+                return CT(fn(lhs.value, rhs.value))
+            except Exception as exc:  # noqa: BLE001 - e.g. division by zero in user constants
+                self.fail("E0104", f"constant expression failed: {exc}", node)
+        type_: Type = FLOAT if FLOAT in (_type(lhs), _type(rhs)) or op == "truediv" else INDEX
+        linear = None
+        la, lb = self.linear_of(lhs), self.linear_of(rhs)
+        if la is not None and lb is not None:
+            if op == "add":
+                linear = _lin_add(la, lb)
+            elif op == "sub":
+                linear = _lin_add(la, _lin_scale(lb, -1))
+            elif op == "mul" and (not la[0] or not lb[0]):
+                linear = _lin_scale(lb, la[1]) if not la[0] else _lin_scale(la, lb[1])
+        result = self.reg("t", type_)
+        with self.at(node):
+            return self.fresh(ir.Binary(result=result, op=op, lhs=operand_of(lhs), rhs=operand_of(rhs)), linear)
+
+    def expr_BinOp(self, node: ast.BinOp) -> Any:
+        lhs, rhs = self.expr(node.left), self.expr(node.right)
+        if _is_block(lhs) or _is_block(rhs):
+            return self.block_binop(node, lhs, rhs)
+        if isinstance(node.op, ast.MatMult):
+            self.fail("E0104", "'@' needs two blocks")
+        name = _PY_BINOPS[type(node.op)][0]
+        return self.arith(name, self.need_scalar(lhs, node.left), self.need_scalar(rhs, node.right), node)
+
+    def need_scalar(self, value: Any, node: ast.AST) -> Any:
+        if isinstance(value, CT) and scalar_type(value.value) is not None:
+            return value
+        if isinstance(value, RV) and value.type in (INDEX, BOOL, FLOAT):
+            return value
+        self.fail("E0104", f"expected a number, got {_describe(value)}", node)
+
+    def expr_UnaryOp(self, node: ast.UnaryOp) -> Any:
+        value = self.expr(node.operand)
+        if _is_block(value):
+            if isinstance(node.op, ast.USub):
+                return self.tile_unary("neg", value, (), node)
+            if isinstance(node.op, ast.UAdd):
+                return value
+            self.fail("E0104", "only unary minus applies to blocks")
+        value = self.need_scalar(value, node.operand)
+        op = {ast.USub: "neg", ast.Not: "not", ast.Invert: "invert", ast.UAdd: "pos"}[type(node.op)]
+        if isinstance(value, CT):
+            fn = {"neg": operator.neg, "not": operator.not_, "invert": operator.invert, "pos": operator.pos}[op]
+            return CT(fn(value.value))
+        if op == "pos":
+            return value
+        type_ = BOOL if op == "not" else value.type
+        linear = _lin_scale(self.linear_of(value), -1) if op == "neg" and self.linear_of(value) else None
+        return self.fresh(ir.Unary(result=self.reg("t", type_), op=op, operand=value.reg), linear)
+
+    def expr_Compare(self, node: ast.Compare) -> Any:
+        result = None
+        left = self.expr(node.left)
+        for op_node, right_node in zip(node.ops, node.comparators):
+            right = self.expr(right_node)
+            if type(op_node) not in _PY_CMPS:
+                self.fail("E0101", f"unsupported comparison {type(op_node).__name__}")
+            name, fn = _PY_CMPS[type(op_node)]
+            if _is_block(left) or _is_block(right):
+                if len(node.ops) > 1:
+                    self.fail("E0101", "chained comparisons of blocks are not supported")
+                return self.tile_binary(name, left, right, node)
+            left_s, right_s = self.need_scalar(left, node.left), self.need_scalar(right, right_node)
+            if isinstance(left_s, CT) and isinstance(right_s, CT):
+                part: Any = CT(fn(left_s.value, right_s.value))
+            else:
+                part = self.fresh(ir.Compare(result=self.reg("c", BOOL), op=name, lhs=operand_of(left_s),
+                                             rhs=operand_of(right_s)))
+            result = part if result is None else self.logical("and", result, part, node)
+            left = right
+        return result
+
+    def logical(self, op: str, a: Any, b: Any, node: ast.AST) -> Any:
+        if isinstance(a, CT) and isinstance(b, CT):
+            return CT((a.value and b.value) if op == "and" else (a.value or b.value))
+        if isinstance(a, CT):
+            if op == "and":
+                return b if a.value else CT(False)
+            return CT(True) if a.value else b
+        if isinstance(b, CT):
+            return self.logical(op, b, a, node)
+        return self.fresh(ir.Binary(result=self.reg("c", BOOL), op=op, lhs=a.reg, rhs=b.reg))
+
+    def expr_BoolOp(self, node: ast.BoolOp) -> Any:
+        op = "and" if isinstance(node.op, ast.And) else "or"
+        values = [self.need_scalar(self.expr(v), v) for v in node.values]
+        result = values[0]
+        for value in values[1:]:
+            result = self.logical(op, result, value, node)
+        return result
+
+    def expr_IfExp(self, node: ast.IfExp) -> Any:
+        cond = self.need_scalar(self.expr(node.test), node.test)
+        if isinstance(cond, CT):
+            return self.expr(node.body if cond.value else node.orelse)
+        a = self.need_scalar(self.expr(node.body), node.body)
+        b = self.need_scalar(self.expr(node.orelse), node.orelse)
+        type_ = FLOAT if FLOAT in (_type(a), _type(b)) else INDEX
+        return self.fresh(ir.Select(result=self.reg("t", type_), cond=cond.reg, if_true=operand_of(a),
+                                    if_false=operand_of(b)))
+
+    # ---------------------------------------------------------------- block expressions
+    def block_binop(self, node: ast.BinOp, lhs: Any, rhs: Any) -> Any:
+        if isinstance(node.op, ast.MatMult):
+            return self.tile_matmul(lhs, rhs, node)
+        name = mathops.OPERATORS.get(type(node.op).__name__)
+        if name is None:
+            self.fail("E0104", f"operator {type(node.op).__name__} is not defined on blocks",
+                      hint="blocks support + - * / ** @ and unary -")
+        return self.tile_binary(name, lhs, rhs, node)
+
+    def block_operand(self, value: Any, node: ast.AST) -> Any:
+        if _is_block(value):
+            return value
+        if isinstance(value, CT) and isinstance(value.value, (int, float)) and not isinstance(value.value, bool):
+            return CT(float(value.value))
+        if isinstance(value, RV) and value.type in (INDEX, FLOAT):
+            return value
+        self.fail("E0104", f"expected a block or a number in a block expression, got {_describe(value)}", node)
+
+    def require_compute(self, what: str) -> None:
+        if self.kind != "compute":
+            self.fail("E0003", f"{what} can only be used in a compute thread",
+                      hint="move block math into the @ttl.compute() thread")
+
+    def expr_block_type(self, *operands: Any, shape: tuple[int, ...] | None = None) -> BlockType:
+        blocks = [o for o in operands if _is_block(o)]
+        base = blocks[0].type
+        return base.as_expr(shape)
+
+    def tile_unary(self, fn: str, x: Any, params: tuple, node: ast.AST) -> RV:
+        self.require_compute(f"ttl.math.{fn}")
+        x = self.block_operand(x, node)
+        if not _is_block(x):
+            self.fail("E0104", f"ttl.math.{fn} needs a block argument", node)
+        result = self.reg("e", self.expr_block_type(x))
+        return self.fresh(ir.TileUnary(result=result, fn=fn, x=x.reg, params=params))
+
+    def tile_binary(self, fn: str, lhs: Any, rhs: Any, node: ast.AST) -> RV:
+        self.require_compute(f"block '{fn}'")
+        lhs, rhs = self.block_operand(lhs, node), self.block_operand(rhs, node)
+        if _is_block(lhs) and _is_block(rhs):
+            self.check_same_shape(lhs.type, rhs.type, fn, node)
+        result = self.reg("e", self.expr_block_type(lhs, rhs))
+        return self.fresh(ir.TileBinary(result=result, fn=fn, lhs=operand_of(lhs), rhs=operand_of(rhs)))
+
+    def check_same_shape(self, a: BlockType, b: BlockType, what: str, node: ast.AST) -> None:
+        if a.shape != b.shape or a.unit != b.unit:
+            self.fail("E0105", f"block shapes {a.shape} and {b.shape} do not match in '{what}'", node,
+                      hint="elementwise operations need equal block shapes; use ttl.block.broadcast "
+                           "to expand a block")
+
+    def tile_matmul(self, lhs: Any, rhs: Any, node: ast.AST) -> RV:
+        self.require_compute("matmul '@'")
+        if not (_is_block(lhs) and _is_block(rhs)):
+            self.fail("E0104", "'@' needs two blocks", node)
+        a, b = lhs.type, rhs.type
+        if len(a.shape) != 2 or len(b.shape) != 2 or not a.unit.tiled or not b.unit.tiled:
+            self.fail("E0105", "matmul needs two 2-D tile blocks", node)
+        if a.shape[1] != b.shape[0]:
+            self.fail("E0105", f"matmul inner dimensions differ: {a.shape} @ {b.shape}", node,
+                      hint="the left block's columns (in tiles) must equal the right block's rows")
+        result = self.reg("e", a.as_expr((a.shape[0], b.shape[1])))
+        return self.fresh(ir.TileMatmul(result=result, lhs=lhs.reg, rhs=rhs.reg))
+
+    # ---------------------------------------------------------------- helpers used by subclasses
+    def lookup(self, name: str) -> Any:
+        raise NotImplementedError
+
+    def classify_ct(self, value: Any) -> Any:
+        raise NotImplementedError
+
+
+def _type(value: Any) -> Type | None:
+    if isinstance(value, CT):
+        return scalar_type(value.value)
+    return value.type
+
+
+def _is_block(value: Any) -> bool:
+    return isinstance(value, RV) and isinstance(value.type, BlockType)
+
+
+def _lin_add(a: Linear, b: Linear) -> Linear:
+    terms: dict[Any, int] = dict(a[0])
+    for key, coef in b[0]:
+        terms[key] = terms.get(key, 0) + coef
+    return (tuple(sorted((k, c) for k, c in terms.items() if c)), a[1] + b[1])
+
+
+def _lin_scale(a: Linear | None, k: int) -> Linear | None:
+    if a is None or not isinstance(k, int):
+        return None
+    return (tuple((key, coef * k) for key, coef in a[0] if coef * k), a[1] * k)
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, CT):
+        return f"{type(value.value).__name__} {value.value!r}"[:80]
+    if isinstance(value, RV):
+        return f"a value of type {value.type}"
+    if isinstance(value, TensorSliceV):
+        return f"a slice of tensor '{value.decl.name}'"
+    if isinstance(value, FuncRef):
+        return f"function {value.fn.__name__}"
+    return type(value).__name__
+
+
+describe = _describe
+is_block = _is_block
+FOLDABLE = _FOLDABLE

@@ -1,0 +1,145 @@
+"""Kernel scope -> ProgramIR: run the kernel body per core, declare objects, compile threads.
+
+Also the program-level static checks that need every thread: pipes used on one side only,
+pipe block shapes that disagree, and the L1 budget of each core.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from ..arch import get as get_arch
+from ..diagnostics import Note, Span, error
+from ..ir.program import COMPUTE, DATAMOVEMENT, ProgramIR
+from ..ir.types import SCALAR_UNIT, TILE_UNIT, CBDecl, SemaphoreDecl, TensorDecl
+from ..lang import scope as kscope
+from ..lang.buffers import is_tile_layout
+from ..lang.grid import all_cores
+from ..lang.kernel import KernelDef
+from ..lang.threads import ThreadDef
+from .capture import CaptureEnv
+from .thread import ThreadCompiler
+
+
+def build_program(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, ...], arch: str) -> tuple[ProgramIR, list[Any]]:
+    scopes = _run_kernel_scope(kdef, args, kwargs, grid)
+    first = scopes[0]
+    threads, tensors = _threads_and_tensors(kdef, first, args, kwargs)
+    program = ProgramIR(name=kdef.name, grid=grid, span=kdef.span)
+    names = _tensor_names(kdef, args, kwargs)
+    tensor_decls: dict[int, TensorDecl] = {}
+    for i, t in enumerate(tensors):
+        if id(t) in tensor_decls:
+            continue
+        decl = TensorDecl(i, names.get(id(t), f"t{i}"), tuple(t.shape), t.dtype,
+                          TILE_UNIT if is_tile_layout(t) else SCALAR_UNIT)
+        tensor_decls[id(t)] = decl
+        program.tensors.append(decl)
+    for buf in first.buffers:
+        _same_on_all_cores(scopes, lambda s, b=buf: (s.buffers[b.index].shape, s.buffers[b.index].buffer_factor),
+                           f"buffer {buf.name}", buf.span)
+        program.cbs.append(CBDecl(buf.index, buf.name, buf.shape, buf.fmt,
+                                  TILE_UNIT if buf.tiled else SCALAR_UNIT, buf.buffer_factor, buf.span))
+    for sem in first.semaphores:
+        program.semaphores.append(SemaphoreDecl(sem.index, sem.name, sem.initial, sem.span))
+    env = CaptureEnv(program, scopes, tensor_decls)
+    for index, thread in enumerate(threads):
+        variants = tuple(_thread_variant(kdef, s, index).fn for s in scopes)
+        compiler = ThreadCompiler(env, thread.kind)
+        env.bind_compiler(compiler)
+        program.threads.append(compiler.compile(thread.name, variants))
+    check_pipes(env)
+    check_l1(program, arch)
+    return program, [t for t in tensors]
+
+
+def _run_kernel_scope(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, ...]) -> list[kscope.KernelScope]:
+    cores = all_cores(grid)
+    scopes = [_run_for_core(kdef, args, kwargs, grid, cores[0])]
+    if scopes[0].used_core:
+        scopes += [_run_for_core(kdef, args, kwargs, grid, c) for c in cores[1:]]
+    return scopes
+
+
+def _run_for_core(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, ...], core: tuple[int, ...]) -> kscope.KernelScope:
+    sc = kscope.KernelScope(grid=grid, core=core)
+    kscope.enter(sc)
+    try:
+        kdef.fn(*args, **kwargs)
+    finally:
+        kscope.leave()
+    return sc
+
+
+def _threads_and_tensors(kdef: KernelDef, sc: kscope.KernelScope, args: tuple, kwargs: dict) -> tuple[list[ThreadDef], list[Any]]:
+    if sc.program is not None:
+        threads, tensors = list(sc.program.threads), list(sc.program.tensors)
+    elif kdef.style == "seed" and not sc.threads:
+        raise error("E0204", f"kernel {kdef.name}() must return ttl.Program(threads...)(tensors...)", kdef.span)
+    else:
+        threads = list(sc.threads)
+        tensors = [a for a in (*args, *kwargs.values()) if hasattr(a, "storage")]
+    kinds = [t.kind for t in threads]
+    if not threads:
+        raise error("E0204", f"kernel {kdef.name}() defines no thread", kdef.span,
+                    hint="define @ttl.compute() and @ttl.datamovement() functions in its body")
+    if kinds.count(COMPUTE) > 1 or kinds.count(DATAMOVEMENT) > 2:
+        raise error("E0204", f"a program has at most one compute and two data movement threads; "
+                    f"{kdef.name}() has {kinds.count(COMPUTE)} and {kinds.count(DATAMOVEMENT)}", kdef.span)
+    for t in tensors:
+        if not hasattr(t, "storage"):
+            raise error("E0202", f"program arguments must be ttnn tensors, got {type(t).__name__}", kdef.span)
+    return threads, tensors
+
+
+def _thread_variant(kdef: KernelDef, sc: kscope.KernelScope, index: int) -> ThreadDef:
+    threads = sc.program.threads if sc.program is not None else sc.threads
+    return threads[index]
+
+
+def _tensor_names(kdef: KernelDef, args: tuple, kwargs: dict) -> dict[int, str]:
+    try:
+        bound = inspect.signature(kdef.fn).bind(*args, **kwargs)
+    except TypeError:
+        return {}
+    return {id(v): k for k, v in bound.arguments.items()}
+
+
+def _same_on_all_cores(scopes: list[kscope.KernelScope], key: Any, what: str, span: Span | None) -> None:
+    values = {key(s) for s in scopes}
+    if len(values) > 1:
+        raise error("E0202", f"{what} has a different shape on different cores", span,
+                    hint="buffers are allocated at the same L1 address on every core; give them one shape")
+
+
+def check_pipes(env: CaptureEnv) -> None:
+    """Every pipe net used as a source must be used as a destination, with the same block shape."""
+    by_net: dict[int, dict[str, list]] = {}
+    for net, kind, block, span in env.pipe_uses:
+        by_net.setdefault(net, {"send": [], "recv": []})[kind].append((block, span))
+    for net, uses in by_net.items():
+        for kind, other, verb in (("recv", "send", "received from"), ("send", "recv", "sent to")):
+            if uses[kind] and not uses[other]:
+                raise error("E0107", f"a pipe is {verb} here but no thread copies "
+                            f"{'into' if other == 'send' else 'out of'} it", uses[kind][0][1],
+                            hint="every ttl.copy(pipe, blk) needs a matching ttl.copy(blk, pipe) in "
+                                 "ttl.if_pipe_src, and vice versa")
+        shapes = {(b.shape, b.unit) for b, _ in uses["send"] + uses["recv"]}
+        if len(shapes) > 1:
+            (sb, ss), (rb, rs) = uses["send"][0], uses["recv"][0]
+            raise error("E0108", f"a block of shape {sb.shape} is sent into a pipe that is received "
+                        f"into a block of shape {rb.shape}", ss, notes=[Note("received here", rs)])
+
+
+def check_l1(program: ProgramIR, arch_name: str) -> None:
+    """Compile-time L1 allocation: every buffer of a core must fit the architecture's L1."""
+    arch = get_arch(arch_name)
+    total = sum(cb.total_bytes for cb in program.cbs)
+    if total > arch.l1_available:
+        notes = [Note(f"buffer '{cb.name}': {cb.buffer_factor} x {cb.block_bytes} B = {cb.total_bytes} B "
+                      f"(block {cb.shape}, {cb.fmt.name})", cb.span)
+                 for cb in sorted(program.cbs, key=lambda c: -c.total_bytes)]
+        raise error("E0401", f"the buffers of program '{program.name}' need {total} B of L1 per core but "
+                    f"{arch.name} has {arch.l1_available} B available", program.span, notes=notes,
+                    hint="make blocks smaller, lower buffer_factor, or use a narrower data format")

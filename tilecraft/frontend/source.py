@@ -1,0 +1,57 @@
+"""Source text and AST of a thread or helper function, with spans into the user's file."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import linecache
+import textwrap
+from dataclasses import dataclass
+from types import CodeType, FunctionType
+
+from ..diagnostics import Span, error
+
+
+@dataclass(frozen=True)
+class FunctionSource:
+    node: ast.FunctionDef
+    file: str
+    line_offset: int
+    col_offset: int
+
+    def span(self, node: ast.AST) -> Span:
+        line = getattr(node, "lineno", self.node.lineno) + self.line_offset
+        col = getattr(node, "col_offset", 0) + 1 + self.col_offset
+        end = getattr(node, "end_col_offset", None)
+        end_line = getattr(node, "end_lineno", None)
+        end_col = end + 1 + self.col_offset if end is not None and end_line == getattr(node, "lineno", None) else None
+        return Span(self.file, line, col, end_col)
+
+
+_cache: dict[CodeType, FunctionSource] = {}
+
+
+def function_source(fn: FunctionType) -> FunctionSource:
+    """Parse ``fn``'s source once per code object (threads are compiled once per program)."""
+    code = fn.__code__
+    cached = _cache.get(code)
+    if cached is not None:
+        return cached
+    file = code.co_filename
+    try:
+        lines, first = inspect.getsourcelines(fn)
+    except (OSError, TypeError):
+        raise error("E0103", f"cannot read the source of {fn.__name__}(): thread functions must be "
+                    "defined in a file", Span(file, code.co_firstlineno, 1)) from None
+    raw = "".join(lines)
+    dedented = textwrap.dedent(raw)
+    first_line = lines[0]
+    indent = len(first_line) - len(first_line.lstrip())
+    tree = ast.parse(dedented)
+    node = next(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    if isinstance(node, ast.AsyncFunctionDef):
+        raise error("E0101", "async functions are not supported in kernels", Span(file, first, indent + 1))
+    linecache.checkcache(file)
+    src = FunctionSource(node, file, first - 1, indent)
+    _cache[code] = src
+    return src

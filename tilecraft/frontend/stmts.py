@@ -1,0 +1,290 @@
+"""Statement visitors: assignment, loops, branches, ``with`` acquisitions, expression statements."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from typing import Any
+
+from ..ir import ops as ir
+from ..ir.types import BOOL, FLOAT, INDEX, BlockType
+from .calls import CallMixin
+from .exprs import TupleV, describe, is_block
+from .values import CT, RV, Poison, operand_of, scalar_type
+
+
+class _Return(Exception):
+    """Raised by ``return`` at the end of an inlined function to hand back its value."""
+
+    def __init__(self, value: Any):
+        self.value = value
+
+
+class StmtMixin(CallMixin):
+    loop_depth: int = 0
+
+    def stmts(self, body: list[ast.stmt]) -> None:
+        for i, stmt in enumerate(body):
+            visitor = getattr(self, f"stmt_{type(stmt).__name__}", None)
+            with self.at(stmt):
+                if visitor is None:
+                    self.fail("E0101", f"unsupported statement in a kernel thread: {type(stmt).__name__}",
+                              hint="threads accept assignments, for/while/if, with, and calls")
+                if isinstance(stmt, ast.Return) and i != len(body) - 1:
+                    self.fail("E0101", "return must be the last statement of its block")
+                visitor(stmt)
+
+    # ---------------------------------------------------------------- simple statements
+    def stmt_Pass(self, node: ast.Pass) -> None:
+        pass
+
+    def stmt_Expr(self, node: ast.Expr) -> None:
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return  # docstring
+        self.expr(node.value)
+
+    def stmt_Return(self, node: ast.Return) -> None:
+        value = self.expr(node.value) if node.value is not None else CT(None)
+        raise _Return(value)
+
+    def stmt_Break(self, node: ast.Break) -> None:
+        if not self.loop_depth:
+            self.fail("E0101", "break outside a loop")
+        self.emit(ir.Break())
+
+    def stmt_Continue(self, node: ast.Continue) -> None:
+        if not self.loop_depth:
+            self.fail("E0101", "continue outside a loop")
+        self.emit(ir.Continue())
+
+    def stmt_FunctionDef(self, node: ast.FunctionDef) -> None:
+        from .values import FuncRef
+        if node.decorator_list:
+            self.fail("E0101", "decorated functions cannot be defined inside a thread")
+        self.scope.bindings[node.name] = FuncRef((None,), scope=(self.scope, self.source), node=node)
+
+    # ---------------------------------------------------------------- assignment
+    def stmt_Assign(self, node: ast.Assign) -> None:
+        value = self.expr(node.value)
+        for target in node.targets:
+            self.assign(target, value)
+
+    def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is None:
+            return
+        self.assign(node.target, self.expr(node.value))
+
+    def stmt_AugAssign(self, node: ast.AugAssign) -> None:
+        if not isinstance(node.target, ast.Name):
+            self.fail("E0101", "augmented assignment needs a plain name")
+        current = self.expr_Name(ast.Name(id=node.target.id, ctx=ast.Load()))
+        rhs = self.expr(node.value)
+        if is_block(current):
+            if not isinstance(node.op, ast.Add):
+                self.fail("E0104", "only '+=' accumulates into a block")
+            self.store(current, rhs, accumulate=True, node=node)
+            return
+        value = self.expr(ast.BinOp(left=ast.Name(id=node.target.id, ctx=ast.Load()), op=node.op,
+                                    right=node.value, lineno=node.lineno, col_offset=node.col_offset))
+        self.assign(node.target, value)
+
+    def assign(self, target: ast.expr, value: Any) -> None:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            items = self.unpack(value, len(target.elts), target)
+            for sub, item in zip(target.elts, items):
+                self.assign(sub, item)
+            return
+        if not isinstance(target, ast.Name):
+            self.fail("E0101", "only names can be assigned in a thread", target,
+                      hint="blocks are written with blk.store(expr); tensors with ttl.copy")
+        self.bind(target.id, value, target)
+
+    def unpack(self, value: Any, n: int, node: ast.AST) -> tuple[Any, ...]:
+        if isinstance(value, TupleV):
+            items = value.items
+        elif isinstance(value, CT) and isinstance(value.value, (tuple, list)):
+            items = tuple(self.classify_ct(v) for v in value.value)
+        else:
+            self.fail("E0104", f"cannot unpack {describe(value)}", node)
+        if len(items) != n:
+            self.fail("E0104", f"cannot unpack {len(items)} values into {n} names", node)
+        return items
+
+    def bind(self, name: str, value: Any, node: ast.AST) -> None:
+        """Bind a local: scalars assigned at several places share one mutable register."""
+        scope = self.scope
+        if name in scope.multi and self.is_scalar(value):
+            existing = scope.bindings.get(name)
+            type_ = self.scalar_type_of(value)
+            if isinstance(existing, RV) and existing.reg.name == scope.prefix + name:
+                reg = existing.reg
+                if reg.type != type_ and FLOAT in (reg.type, type_):
+                    reg.type = FLOAT
+            else:
+                reg = self.named_reg(scope.prefix + name, type_)
+            self.emit(ir.Assign(result=reg, value=operand_of(value)))
+            scope.bindings[name] = RV(reg)
+            return
+        if isinstance(value, RV) and not value.fresh and value.type in (INDEX, BOOL, FLOAT):
+            reg = self.reg(scope.prefix + name, value.type)
+            self.emit(ir.Assign(result=reg, value=value.reg))
+            value = RV(reg)
+        elif isinstance(value, RV) and value.fresh:
+            value = RV(value.reg, linear=value.linear)
+        scope.bindings[name] = value
+
+    def is_scalar(self, value: Any) -> bool:
+        if isinstance(value, CT):
+            return scalar_type(value.value) is not None
+        return isinstance(value, RV) and value.type in (INDEX, BOOL, FLOAT)
+
+    def scalar_type_of(self, value: Any) -> Any:
+        return scalar_type(value.value) if isinstance(value, CT) else value.type
+
+    # ---------------------------------------------------------------- control flow
+    def stmt_For(self, node: ast.For) -> None:
+        if node.orelse:
+            self.fail("E0101", "for ... else is not supported")
+        it = node.iter
+        is_range = (isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
+                    and self.lookup(it.func.id) == CT(builtins.range))
+        if not is_range:
+            seq = self.expr(it)
+            if isinstance(seq, CT) and isinstance(seq.value, (tuple, list)):
+                for item in seq.value:  # constant sequence: unrolled
+                    self.assign(node.target, self.classify_ct(item))
+                    self.loop_body(node.body)
+                return
+            self.fail("E0101", "for loops iterate over range(...) or a constant sequence", it)
+        if it.keywords or not 1 <= len(it.args) <= 3:
+            self.fail("E0104", "range() takes 1 to 3 positional arguments", it)
+        args = [self.need_scalar(self.scalar(a), a) for a in it.args]
+        lo, hi, step = (CT(0), args[0], CT(1)) if len(args) == 1 else (args[0], args[1], args[2] if len(args) == 3 else CT(1))
+        if isinstance(step, CT) and step.value == 0:
+            self.fail("E0104", "range() step must not be zero", it)
+        if not isinstance(node.target, ast.Name):
+            self.fail("E0101", "the loop variable must be a plain name", node.target)
+        name = node.target.id
+        if name in self.scope.multi:
+            var = self.named_reg(self.scope.prefix + name, INDEX)
+        else:
+            var = self.reg(self.scope.prefix + name, INDEX)
+        loop = ir.For(var=var, lo=operand_of(lo), hi=operand_of(hi), step=operand_of(step))
+        self.materialise_assigned(node.body)
+        self.emit(loop)
+        before = dict(self.scope.bindings)
+        with self.region(loop.body):
+            self.bump(var)
+            self.scope.bindings[name] = RV(var)
+            self.loop_body(node.body)
+        self.poison_changed(before, "was assigned a block or transfer inside a loop and is used after it")
+
+    def loop_body(self, body: list[ast.stmt]) -> None:
+        self.loop_depth += 1
+        try:
+            self.stmts(body)
+        finally:
+            self.loop_depth -= 1
+
+    def stmt_While(self, node: ast.While) -> None:
+        if node.orelse:
+            self.fail("E0101", "while ... else is not supported")
+        self.materialise_assigned(node.body)
+        loop = ir.While(cond=ir.Const(True))
+        self.emit(loop)
+        before = dict(self.scope.bindings)
+        with self.region(loop.cond_body):
+            cond = self.need_scalar(self.expr(node.test), node.test)
+        loop.cond = operand_of(cond)
+        with self.region(loop.body):
+            self.loop_body(node.body)
+        self.poison_changed(before, "was assigned a block or transfer inside a loop and is used after it")
+
+    def stmt_If(self, node: ast.If) -> None:
+        cond = self.need_scalar(self.expr(node.test), node.test)
+        if isinstance(cond, CT):  # decided at compile time (grid size, constants, 1-core grids)
+            self.stmts(node.body if cond.value else node.orelse)
+            return
+        self.materialise_assigned(node.body + node.orelse)
+        branch = ir.If(cond=cond.reg)
+        self.emit(branch)
+        before = dict(self.scope.bindings)
+        with self.region(branch.then_body):
+            self.stmts(node.body)
+        after_then = dict(self.scope.bindings)
+        self.scope.bindings.clear()
+        self.scope.bindings.update(before)
+        with self.region(branch.else_body):
+            self.stmts(node.orelse)
+        for name in set(after_then) | set(self.scope.bindings):
+            a, b = after_then.get(name), self.scope.bindings.get(name)
+            if a is not b and not (isinstance(a, RV) and isinstance(b, RV) and a.reg is b.reg):
+                if a is None or b is None or not self.is_scalar(a) or not self.is_scalar(b):
+                    self.scope.bindings[name] = Poison("is assigned differently in the branches of a "
+                                                       "runtime if", self.span(node))
+                else:
+                    self.scope.bindings[name] = a if name in self.scope.multi else Poison(
+                        "is assigned in a runtime branch", self.span(node))
+
+    def materialise_assigned(self, body: list[ast.stmt]) -> None:
+        """Constants reassigned in a loop or branch move into their mutable register first."""
+        for name in assigned_names(body):
+            current = self.scope.bindings.get(name)
+            if name in self.scope.multi and isinstance(current, CT) and self.is_scalar(current):
+                self.bind(name, current, self.node)
+
+    def poison_changed(self, before: dict[str, Any], reason: str) -> None:
+        for name, value in list(self.scope.bindings.items()):
+            if before.get(name) is not value and not self.is_scalar(value) and name in before:
+                self.scope.bindings[name] = Poison(reason, self.span())
+            elif name not in before and not self.is_scalar(value):
+                self.scope.bindings[name] = Poison(reason, self.span())
+
+    # ---------------------------------------------------------------- with: acquire and release
+    def stmt_With(self, node: ast.With) -> None:
+        acquired: list[tuple[Any, str, Any]] = []
+        for item in node.items:
+            with self.at(item.context_expr):
+                value = self.expr(item.context_expr)
+                origin = self.block_origin.get(value.reg.name) if is_block(value) else None
+                if origin is None:
+                    self.fail("E0101", "with needs a buffer acquisition: cb.reserve() or cb.wait()",
+                              hint="write `with cb.reserve() as blk:` or `with cb.wait() as blk:`")
+                if item.optional_vars is not None:
+                    self.assign(item.optional_vars, value)
+                acquired.append((value, origin[1], origin[0]))
+        self.stmts(node.body)
+        with self.at(node):
+            for value, mode, cb in reversed(acquired):
+                release = ir.CBPush(cb=cb, block=value.reg) if mode == "reserve" else ir.CBPop(cb=cb, block=value.reg)
+                release.loc = self.span(node)
+                self.emit(release)
+
+    def lookup(self, name: str) -> Any:
+        raise NotImplementedError
+
+
+def assigned_names(body: list[ast.stmt]) -> set[str]:
+    names: set[str] = set()
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+    return names
+
+
+def count_assignments(fn: ast.FunctionDef) -> set[str]:
+    """Names assigned at more than one place (or in augmented assignments, or as loop targets
+    of an unrolled or nested loop): these become mutable registers."""
+    counts: dict[str, int] = {}
+    for node in ast.walk(fn):
+        if node is not fn and isinstance(node, (ast.FunctionDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            counts[node.target.id] = counts.get(node.target.id, 0) + 2
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            counts[node.id] = counts.get(node.id, 0) + 1
+    return {name for name, n in counts.items() if n > 1}
+
+
+_unused = (BlockType,)

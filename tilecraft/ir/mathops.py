@@ -1,0 +1,41 @@
+"""The block math operations of the language, by name: the one list every layer agrees on.
+
+The front end accepts exactly these names under ``ttl.math``; the simulator's ``tile_math``
+implements each; the emitter maps each to Metalium calls (or rejects it with a compile error).
+"""
+
+from __future__ import annotations
+
+#: elementwise functions of one block
+UNARY: tuple[str, ...] = (
+    "abs", "neg", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "square",
+    "rsqrt", "recip", "tan", "tanh", "atan", "atanh", "sin", "asin", "asinh", "cos", "acos",
+    "acosh", "sinh", "cosh", "relu", "relu6", "sigmoid", "gelu", "silu", "softsign", "hardsigmoid",
+    "hardswish", "selu", "mish", "erf", "erfc", "floor", "ceil", "frac", "trunc", "sign", "signbit",
+    "logical_not",
+)
+
+#: other spellings accepted for the same function
+UNARY_ALIASES: dict[str, str] = {"logp1": "log1p", "negative": "neg", "reciprocal": "recip"}
+
+#: elementwise functions of one block and scalar parameters: name -> (min, max) parameter count
+UNARY_PARAM: dict[str, tuple[int, int]] = {
+    "relu_max": (1, 1), "relu_min": (1, 1), "leaky_relu": (1, 1), "elu": (1, 1), "celu": (1, 2),
+    "prelu": (1, 1), "softplus": (0, 2), "hardtanh": (2, 2), "round": (0, 1), "clamp": (2, 2),
+    "threshold": (2, 2), "rsub": (1, 1), "power": (1, 1),
+}
+
+#: elementwise functions of two blocks (either side may be a scalar)
+BINARY: tuple[str, ...] = (
+    "add", "sub", "mul", "div", "pow", "max", "min", "eq", "ne", "lt", "le", "gt", "ge",
+)
+
+#: Python operators on blocks -> binary function
+OPERATORS: dict[str, str] = {
+    "Add": "add", "Sub": "sub", "Mult": "mul", "Div": "div", "Pow": "pow",
+}
+
+#: comparison operators on blocks -> binary function
+COMPARISONS: dict[str, str] = {"Eq": "eq", "NotEq": "ne", "Lt": "lt", "LtE": "le", "Gt": "gt", "GtE": "ge"}
+
+REDUCTIONS: tuple[str, ...] = ("sum", "max")

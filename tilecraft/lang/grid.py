@@ -1,0 +1,68 @@
+"""Grid and core coordinates with the specification's flatten/pad rules.
+
+``grid_size(dims)``/``core(dims)`` reshape the grid to ``dims`` dimensions: asking for fewer
+flattens the highest-rank dimensions into the last one kept (lower dimensions vary fastest);
+asking for more pads the highest-rank dimensions with 1 (sizes) or 0 (coordinates).
+"""
+
+from __future__ import annotations
+
+from . import scope
+from .intrinsic import intrinsic
+from ..diagnostics import error
+
+
+def reshape_sizes(grid: tuple[int, ...], dims: int) -> tuple[int, ...]:
+    _check_dims(dims)
+    if dims >= len(grid):
+        return tuple(grid) + (1,) * (dims - len(grid))
+    flat = 1
+    for extent in grid[dims - 1:]:
+        flat *= extent
+    return tuple(grid[: dims - 1]) + (flat,)
+
+
+def reshape_coords(coord: tuple[int, ...], grid: tuple[int, ...], dims: int) -> tuple[int, ...]:
+    _check_dims(dims)
+    if dims >= len(grid):
+        return tuple(coord) + (0,) * (dims - len(grid))
+    flat, stride = 0, 1
+    for c, extent in zip(coord[dims - 1:], grid[dims - 1:]):
+        flat += c * stride
+        stride *= extent
+    return tuple(coord[: dims - 1]) + (flat,)
+
+
+def all_cores(grid: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Cores in flat-index order (the first grid dimension varies fastest, as in ``core(dims=1)``)."""
+    cores: list[tuple[int, ...]] = [()]
+    for extent in grid:
+        cores = [c + (i,) for i in range(extent) for c in cores]
+    return cores
+
+
+def _check_dims(dims: object) -> None:
+    if not isinstance(dims, int) or isinstance(dims, bool) or dims < 1:
+        raise error("E0201", f"dims must be a positive integer, got {dims!r}", scope.caller_span(4))
+
+
+def _unwrap(values: tuple[int, ...]) -> int | tuple[int, ...]:
+    return values[0] if len(values) == 1 else values
+
+
+@intrinsic("grid_size", host_ok=True)
+def grid_size(dims: int = 2, *, dim: int | None = None) -> int | tuple[int, ...]:
+    """Size of the kernel's grid in ``dims`` dimensions (``dim=`` is accepted as a synonym)."""
+    s = scope.require_scope("ttl.grid_size")
+    return _unwrap(reshape_sizes(s.grid, dim if dim is not None else dims))
+
+
+@intrinsic("core", host_ok=True)
+def core(dims: int = 2, *, dim: int | None = None) -> int | tuple[int, ...]:
+    """This core's coordinates in ``dims`` dimensions (per-core value in kernel scope)."""
+    s = scope.require_scope("ttl.core")
+    s.used_core = True
+    return _unwrap(reshape_coords(s.core, s.grid, dim if dim is not None else dims))
+
+
+node = core

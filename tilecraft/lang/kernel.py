@@ -1,0 +1,93 @@
+"""Kernel programs: ``@ttl.kernel(grid=...)`` (seed) and ``@ttl.operation(grid=...)`` (TT-Lang 1.1).
+
+Calling a decorated function launches the program: the body runs as host Python (once per
+core, see :mod:`.scope`), then the launcher (installed by :mod:`tilecraft.driver`, which sits
+above every layer) compiles the threads and runs them on the simulator.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from . import scope
+from .threads import ThreadDef
+from ..diagnostics import Span, error
+
+Launcher = Callable[["KernelDef", tuple, dict], Any]
+_launcher: Launcher | None = None
+
+
+def set_launcher(launcher: Launcher) -> None:
+    """Install the function that runs a kernel call (dependency inversion: lang knows no simulator)."""
+    global _launcher
+    _launcher = launcher
+
+
+class KernelDef:
+    """A kernel function and its grid; ``style`` is "seed" (returns a Program) or "operation"."""
+
+    def __init__(self, fn: Callable[..., Any], grid: Any, style: str, options: dict[str, Any]):
+        self.fn = fn
+        self.grid = grid
+        self.style = style
+        self.options = options
+        self.name = fn.__name__
+        code = fn.__code__
+        self.span = Span(code.co_filename, code.co_firstlineno, 1)
+        self.__wrapped__ = fn
+        self.__name__ = fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if _launcher is None:
+            raise RuntimeError("tilecraft launcher not installed; import tilecraft")
+        return _launcher(self, args, kwargs)
+
+    def __repr__(self) -> str:
+        return f"<ttl kernel {self.name} grid={self.grid}>"
+
+
+def _check_grid(grid: Any, span: Span | None) -> None:
+    if grid in ("auto", "full"):
+        return
+    if (isinstance(grid, (tuple, list)) and grid
+            and all(isinstance(g, int) and not isinstance(g, bool) and g > 0 for g in grid)):
+        return
+    raise error("E0201", f"grid must be a tuple of positive ints, \"auto\" or \"full\"; got {grid!r}", span)
+
+
+def kernel(grid: Any = (1, 1), **options: Any) -> Callable[[Callable[..., Any]], KernelDef]:
+    """Seed spelling: the body builds buffers and threads and returns ``ttl.Program(...)(*tensors)``."""
+    _check_grid(grid, scope.caller_span(2))
+    return lambda fn: KernelDef(fn, grid, "seed", options)
+
+
+def operation(grid: Any = "full", **options: Any) -> Callable[[Callable[..., Any]], KernelDef]:
+    """TT-Lang 1.1 spelling: threads register by being defined; the arguments are the tensors."""
+    _check_grid(grid, scope.caller_span(2))
+    return lambda fn: KernelDef(fn, grid, "operation", options)
+
+
+class Program:
+    """``ttl.Program(compute, dm0, dm1)(*tensors)``: names the threads and the tensors of a launch."""
+
+    def __init__(self, *threads: ThreadDef):
+        span = scope.caller_span(2)
+        if not threads or not all(isinstance(t, ThreadDef) for t in threads):
+            raise error("E0204", "ttl.Program takes thread functions decorated with @ttl.compute() "
+                        "or @ttl.datamovement()", span)
+        self.threads = threads
+        self.span = span
+
+    def __call__(self, *tensors: Any) -> "BoundProgram":
+        sc = scope.require_scope("ttl.Program(...)(...)")
+        bound = BoundProgram(self.threads, tensors, self.span)
+        sc.program = bound  # type: ignore[attr-defined]
+        return bound
+
+
+class BoundProgram:
+    def __init__(self, threads: tuple[ThreadDef, ...], tensors: tuple, span: Span | None):
+        self.threads = threads
+        self.tensors = tensors
+        self.span = span

@@ -1,0 +1,76 @@
+"""The kernel scope being executed: where buffers, pipes, semaphores and threads register.
+
+A kernel function's body is ordinary host Python. It runs once per core (``ttl.core()`` in
+kernel scope is that core's coordinates), and objects are matched across the per-core runs by
+creation order, which is how a value that differs between cores becomes a runtime argument.
+"""
+
+from __future__ import annotations
+
+import inspect
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import KernelError, Span, error
+
+_state = threading.local()
+
+
+@dataclass
+class KernelScope:
+    grid: tuple[int, ...]
+    core: tuple[int, ...]
+    buffers: list[Any] = field(default_factory=list)
+    pipes: list[Any] = field(default_factory=list)
+    pipenets: list[Any] = field(default_factory=list)
+    semaphores: list[Any] = field(default_factory=list)
+    threads: list[Any] = field(default_factory=list)
+    #: set when kernel-scope code asked for the core: the body must then run on every core
+    used_core: bool = False
+    #: the seed style's ``ttl.Program(...)(*tensors)`` call, once made
+    program: Any = None
+
+
+def current() -> KernelScope | None:
+    return getattr(_state, "scope", None)
+
+
+def enter(scope: KernelScope) -> None:
+    _state.scope = scope
+
+
+def leave() -> None:
+    _state.scope = None
+
+
+def caller_span(depth: int = 2) -> Span | None:
+    """Span of the user code that called the public function ``depth`` frames up."""
+    frame = inspect.currentframe()
+    try:
+        for _ in range(depth):
+            if frame is None:
+                return None
+            frame = frame.f_back
+        while frame is not None and frame.f_globals.get("__name__", "").startswith("tilecraft."):
+            frame = frame.f_back
+        if frame is None:
+            return None
+        return Span(frame.f_code.co_filename, frame.f_lineno, 1)
+    finally:
+        del frame
+
+
+def require_scope(what: str) -> KernelScope:
+    scope = current()
+    if scope is None:
+        raise error("E0301", f"{what} can only be used inside a kernel function",
+                    caller_span(3), hint="call it in the body of a @ttl.kernel / @ttl.operation function")
+    return scope
+
+
+def thread_only(what: str, where: str = "a thread function") -> KernelError:
+    """The error for a thread-level operation called as plain host Python."""
+    return error("E0302", f"{what} can only be used inside {where}", caller_span(3),
+                 hint="thread functions (@ttl.compute / @ttl.datamovement) are compiled; "
+                      "this call runs as host Python")

@@ -1,0 +1,59 @@
+"""Semaphores: a 32-bit value per core, changed locally or remotely, waited on locally."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import scope
+from ..diagnostics import error
+
+
+class Semaphore:
+    """``ttl.Semaphore(initial=0)``; its methods are compiled inside data-movement threads."""
+
+    def __init__(self, initial: int = 0, *, name: str | None = None):
+        sc = scope.require_scope("ttl.Semaphore")
+        if not isinstance(initial, int) or not 0 <= initial < 2**32:
+            raise error("E0202", f"semaphore initial value must be a 32-bit unsigned integer, got {initial!r}",
+                        scope.caller_span(2))
+        self.initial = initial
+        self.index = len(sc.semaphores)
+        self.name = name or f"sem{self.index}"
+        self.span = scope.caller_span(2)
+        sc.semaphores.append(self)
+
+    def get_remote(self, core: Any) -> "UnicastRemoteSemaphore":
+        """The semaphore of another core, for ``inc``/``set`` (kernel or thread scope)."""
+        return UnicastRemoteSemaphore(self, core)
+
+    def get_remote_multicast(self, range: Any = None) -> "MulticastRemoteSemaphore":  # noqa: A002
+        """The semaphores of a core range (whole grid when None), for ``set``."""
+        return MulticastRemoteSemaphore(self, range)
+
+    def wait_eq(self, value: int) -> None:
+        raise scope.thread_only("Semaphore.wait_eq()", "a data movement thread")
+
+    wait_ge = wait_for = wait_for_min = set = wait_eq
+
+    def __repr__(self) -> str:
+        return f"Semaphore({self.name}, initial={self.initial})"
+
+
+class UnicastRemoteSemaphore:
+    def __init__(self, sem: Semaphore, core: Any):
+        self.sem = sem
+        self.core = core
+
+    def inc(self, value: int = 1) -> None:
+        raise scope.thread_only("UnicastRemoteSemaphore.inc()", "a data movement thread")
+
+    set = inc
+
+
+class MulticastRemoteSemaphore:
+    def __init__(self, sem: Semaphore, cores: Any):
+        self.sem = sem
+        self.cores = cores
+
+    def set(self, value: int) -> None:
+        raise scope.thread_only("MulticastRemoteSemaphore.set()", "a data movement thread")

@@ -1,0 +1,21 @@
+"""Run options: one explicit object instead of environment switches (see STYLE.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class RunOptions:
+    #: architecture whose limits (L1 size, default grid) apply
+    arch: str = "wormhole_b0"
+    #: grid used for ``grid="auto"``/``"full"`` programs; None: the architecture's compute grid
+    grid: tuple[int, ...] | None = None
+    #: evaluate values one operation at a time in program order (the exact reference mode)
+    exact: bool = False
+    #: collect the IR of every launched program (``tilecraft show-ir``)
+    keep_ir: bool = False
+
+
+#: the options in force; the CLI and tests set fields on it
+current = RunOptions()

@@ -1,0 +1,269 @@
+"""IR thread -> a Python generator function: how the simulator executes the IR.
+
+Each IR operation becomes a few lines of Python that call the device state objects of one core
+(:mod:`.state`) and the value recorder (:mod:`.values`). Blocking operations become
+``while <cannot proceed>: yield (waitable, op)``, so a thread runs until it really blocks.
+One function is generated per thread and shared by every core (per-core values arrive as
+arguments), and every generated line maps back to the operation (and source span) it came from.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from ..ir import ops as ir
+from ..ir.program import ProgramIR, ThreadIR
+from ..ir.types import BlockType
+from .exprprog import compile_expression
+
+
+class GeneratedThread:
+    def __init__(self, name: str, fn: Callable[..., Any], source: str, line_ops: dict[int, int], filename: str):
+        self.name = name
+        self.fn = fn
+        self.source = source
+        self.line_ops = line_ops
+        self.filename = filename
+
+
+class ThreadCodegen:
+    """Generates one thread; ``sites`` is shared by all threads of a program (the value graph)."""
+
+    def __init__(self, program: ProgramIR, thread: ThreadIR, ctx: Any):
+        self.program = program
+        self.thread = thread
+        self.ctx = ctx  # the engine's ProgramRuntime: sites, tensors, op table
+        self.lines: list[str] = []
+        self.line_ops: dict[int, int] = {}
+        self.indent = 1
+        self.defs: dict[str, ir.Op] = {}
+        for op in ir.walk(thread.body):
+            for r in op.results():
+                if isinstance(op, ir.EXPR_OPS):
+                    self.defs[r.name] = op
+
+    # ---------------------------------------------------------------- output
+    def line(self, text: str, op: ir.Op | None = None) -> None:
+        self.lines.append("    " * self.indent + text)
+        if op is not None:
+            self.line_ops[len(self.lines) + 1] = self.ctx.op_id(op)  # +1: the def line comes first
+
+    def generate(self) -> GeneratedThread:
+        self.line("REC = K.rec")
+        for cb in self.program.cbs:
+            self.line(f"cb{cb.index} = K.cbs[{cb.index}]")
+        for sem in self.program.semaphores:
+            self.line(f"sem{sem.index} = K.sems[{sem.index}]")
+        self.body(self.thread.body)
+        self.line("return")
+        self.line("yield")
+        name = f"thread_{re.sub(r'[^0-9a-zA-Z_]', '_', self.thread.name)}"
+        filename = f"<tilecraft {self.program.name}.{self.thread.name}>"
+        source = f"def {name}(K, P):\n" + "\n".join(self.lines) + "\n"
+        namespace = dict(self.ctx.codegen_globals)
+        exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own generated code
+        return GeneratedThread(self.thread.name, namespace[name], source, self.line_ops, filename)
+
+    def body(self, ops: list[ir.Op]) -> None:
+        if not ops:
+            self.line("pass")
+            return
+        for op in ops:
+            getattr(self, f"op_{type(op).__name__}")(op)
+
+    # ---------------------------------------------------------------- operands
+    def v(self, operand: ir.Operand | None) -> str:
+        if isinstance(operand, ir.Const):
+            return repr(operand.value)
+        assert operand is not None
+        return "v_" + re.sub(r"[^0-9a-zA-Z_]", "_", operand.name)
+
+    def oid(self, op: ir.Op) -> int:
+        return self.ctx.op_id(op)
+
+    # ---------------------------------------------------------------- scalars and control flow
+    _BIN = {"add": "+", "sub": "-", "mul": "*", "floordiv": "//", "mod": "%", "truediv": "/", "pow": "**",
+            "lshift": "<<", "rshift": ">>", "and": "&", "or": "|", "xor": "^"}
+    _CMP = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+
+    def op_Assign(self, op: ir.Assign) -> None:
+        self.line(f"{self.v(op.result)} = {self.v(op.value)}", op)
+
+    def op_Binary(self, op: ir.Binary) -> None:
+        a, b = self.v(op.lhs), self.v(op.rhs)
+        if op.op in ("min", "max"):
+            expr = f"{op.op}({a}, {b})"
+        elif op.op in ("and", "or") and op.result.type == op.lhs.type and str(op.result.type) == "i1":
+            expr = f"({a} {op.op} {b})"
+        else:
+            expr = f"{a} {self._BIN[op.op]} {b}"
+        self.line(f"{self.v(op.result)} = {expr}", op)
+
+    def op_Unary(self, op: ir.Unary) -> None:
+        a = self.v(op.operand)
+        expr = {"neg": f"-{a}", "not": f"not {a}", "invert": f"~{a}", "abs": f"abs({a})", "int": f"int({a})",
+                "float": f"float({a})", "bool": f"bool({a})"}[op.op]
+        self.line(f"{self.v(op.result)} = {expr}", op)
+
+    def op_Compare(self, op: ir.Compare) -> None:
+        self.line(f"{self.v(op.result)} = {self.v(op.lhs)} {self._CMP[op.op]} {self.v(op.rhs)}", op)
+
+    def op_Select(self, op: ir.Select) -> None:
+        self.line(f"{self.v(op.result)} = {self.v(op.if_true)} if {self.v(op.cond)} else {self.v(op.if_false)}", op)
+
+    def op_KernelParam(self, op: ir.KernelParam) -> None:
+        self.line(f"{self.v(op.result)} = P[{op.index}]", op)
+
+    def op_CoreCoord(self, op: ir.CoreCoord) -> None:
+        names = ", ".join(self.v(r) for r in op.outs)
+        self.line(f"{names}, = K.coords({op.dims})", op)
+
+    def op_For(self, op: ir.For) -> None:
+        self.line(f"for {self.v(op.var)} in range({self.v(op.lo)}, {self.v(op.hi)}, {self.v(op.step)}):", op)
+        self.nested(op.body)
+
+    def nested(self, ops: list[ir.Op]) -> None:
+        self.indent += 1
+        self.body(ops)
+        self.indent -= 1
+
+    def op_If(self, op: ir.If) -> None:
+        self.line(f"if {self.v(op.cond)}:", op)
+        self.nested(op.then_body)
+        if op.else_body:
+            self.line("else:")
+            self.nested(op.else_body)
+
+    def op_While(self, op: ir.While) -> None:
+        self.line("while True:", op)
+        self.indent += 1
+        for sub in op.cond_body:
+            getattr(self, f"op_{type(sub).__name__}")(sub)
+        self.line(f"if not {self.v(op.cond)}:", op)
+        self.line("    break")
+        self.indent -= 1
+        self.nested(op.body)
+
+    def op_Break(self, op: ir.Break) -> None:
+        self.line("break", op)
+
+    def op_Continue(self, op: ir.Continue) -> None:
+        self.line("continue", op)
+
+    # ---------------------------------------------------------------- buffers
+    def op_CBReserve(self, op: ir.CBReserve) -> None:
+        cb, i = f"cb{op.cb.index}", self.oid(op)
+        self.line(f"while not {cb}.free: yield ({cb}, {i})", op)
+        self.line(f"{self.v(op.result)} = {cb}.reserve({i})", op)
+
+    def op_CBWait(self, op: ir.CBWait) -> None:
+        cb, i = f"cb{op.cb.index}", self.oid(op)
+        self.line(f"while not {cb}.ready: yield ({cb}, {i})", op)
+        self.line(f"{self.v(op.result)} = {cb}.wait({i})", op)
+
+    def op_CBPush(self, op: ir.CBPush) -> None:
+        block = self.v(op.block) if op.block is not None else "None"
+        self.line(f"cb{op.cb.index}.push({block}, {self.oid(op)})", op)
+
+    def op_CBPop(self, op: ir.CBPop) -> None:
+        block = self.v(op.block) if op.block is not None else "None"
+        self.line(f"cb{op.cb.index}.pop({block}, {self.oid(op)})", op)
+
+    # ---------------------------------------------------------------- block math
+    def _expr_op(self, op: ir.Op) -> None:
+        """Expression ops emit nothing: the store that consumes them evaluates the whole tree."""
+
+    op_TileUnary = op_TileBinary = op_TileMatmul = op_TileReduce = _expr_op
+    op_TileBroadcast = op_TileTranspose = op_TileFill = op_TileWhere = _expr_op
+
+    def op_BlockStore(self, op: ir.BlockStore) -> None:
+        i = self.oid(op)
+        site, leaves = self.ctx.compute_site(op, self.defs)
+        parts = []
+        for leaf in leaves:
+            if isinstance(leaf, ir.Reg) and isinstance(leaf.type, BlockType):
+                parts.append(f"{self.v(leaf)}.rd({i})")
+            else:
+                parts.append(self.v(leaf))
+        tup = "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+        self.line(f"STORE(S{site.index}, {self.v(op.block)}, {tup}, {i})", op)
+
+    # ---------------------------------------------------------------- data movement
+    def _bounds(self, index: ir.TensorIndex) -> tuple[str, str]:
+        lo = ", ".join(self.v(lo) for lo, _ in index.bounds)
+        hi = ", ".join(self.v(hi) for _, hi in index.bounds)
+        return f"({lo},)", f"({hi},)"
+
+    def op_CopyTensorToBlock(self, op: ir.CopyTensorToBlock) -> None:
+        site = self.ctx.read_site(op)
+        lo, hi = self._bounds(op.src)
+        self.line(f"{self.v(op.result)} = READ(R{site.index}, {self.v(op.dst)}, {lo}, {hi}, {self.oid(op)})", op)
+
+    def op_CopyBlockToTensor(self, op: ir.CopyBlockToTensor) -> None:
+        site = self.ctx.write_site(op)
+        lo, hi = self._bounds(op.dst)
+        self.line(f"{self.v(op.result)} = WRITE(W{site.index}, {self.v(op.src)}, {lo}, {hi}, {self.oid(op)})", op)
+
+    def op_CopyBlockToPipe(self, op: ir.CopyBlockToPipe) -> None:
+        self.line(f"{self.v(op.result)} = K.pipe_send({self.v(op.pipe)}, {self.v(op.src)}, {self.oid(op)})", op)
+
+    def op_CopyPipeToBlock(self, op: ir.CopyPipeToBlock) -> None:
+        self.line(f"{self.v(op.result)} = K.pipe_recv({self.v(op.pipe)}, {self.v(op.dst)}, {self.oid(op)})", op)
+
+    def op_CopyBlockToBlock(self, op: ir.CopyBlockToBlock) -> None:
+        site = self.ctx.convert_site(op)
+        target = f"S{site.index}" if site is not None else "None"
+        self.line(f"{self.v(op.result)} = BCOPY({target}, {self.v(op.src)}, {self.v(op.dst)}, {self.oid(op)})", op)
+
+    def op_XferWait(self, op: ir.XferWait) -> None:
+        x, i = self.v(op.xfer), self.oid(op)
+        self.line(f"while not {x}.try_complete({i}): yield ({x}.waitable, {i})", op)
+
+    def op_PipeForEach(self, op: ir.PipeForEach) -> None:
+        self.line(f"for {self.v(op.var)} in K.pipes_{op.role}[{op.net.index}]:", op)
+        self.nested(op.body)
+
+    # ---------------------------------------------------------------- semaphores and debugging
+    def op_SemWait(self, op: ir.SemWait) -> None:
+        s, i = f"sem{op.sem.index}", self.oid(op)
+        test = "!=" if op.cond == "eq" else "<"
+        self.line(f"while {s}.value {test} {self.v(op.value)}: yield ({s}, {i})", op)
+
+    def op_SemSet(self, op: ir.SemSet) -> None:
+        self.line(f"sem{op.sem.index}.set({self.v(op.value)})", op)
+
+    def op_SemRemote(self, op: ir.SemRemote) -> None:
+        core = "(" + ", ".join(self.v(c) for c in op.core) + ",)"
+        self.line(f"K.sem_remote({op.sem.index}, {core}, {op.op!r}, {self.v(op.value)}, {self.oid(op)})", op)
+
+    def op_SemMulticastSet(self, op: ir.SemMulticastSet) -> None:
+        rng = self.ctx.constant(op.cores)
+        self.line(f"K.sem_mcast({op.sem.index}, {rng}, {self.v(op.value)}, {self.oid(op)})", op)
+
+    def op_Print(self, op: ir.Print) -> None:
+        args = ", ".join(repr(a) if isinstance(a, str) else self.v(a) for a in op.args)
+        self.line(f"print({args})", op)
+
+    def op_Signpost(self, op: ir.Signpost) -> None:
+        self.line("pass", op)
+
+
+def expression_leaves(root: ir.Reg, defs: dict[str, ir.Op]) -> list[Any]:
+    """Leaves of the expression tree under ``root`` in first-use order (blocks and scalars)."""
+    leaves: list[Any] = []
+    seen: set[str] = set()
+
+    def visit(operand: Any) -> None:
+        if isinstance(operand, ir.Reg) and operand.name in defs:
+            for sub in defs[operand.name].operands():
+                visit(sub)
+        elif isinstance(operand, ir.Reg) and operand.name not in seen:
+            seen.add(operand.name)
+            leaves.append(operand)
+
+    visit(root)
+    return leaves
+
+
+_unused = compile_expression

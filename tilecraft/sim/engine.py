@@ -1,0 +1,269 @@
+"""Run one ProgramIR on its grid: build per-core state, generate thread code, schedule, evaluate.
+
+Phase 1 runs the synchronisation skeleton of every core (no tensor data) and checks every
+protocol rule; phase 2 (:class:`.values.Evaluator`) computes the values in batches. A program
+with a protocol error or a deadlock is reported before any tensor is touched.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..diagnostics import error
+from ..ir import ops as ir
+from ..ir.program import ProgramIR
+from ..ir.types import BlockType
+from ..lang.grid import all_cores, reshape_coords
+from .codegen import GeneratedThread, ThreadCodegen, expression_leaves
+from .exprprog import compile_expression
+from .scheduler import Scheduler, SimThread
+from .state import CBState, PipeRecv, PipeSend, PipeSlot, SemState, Xfer
+from .values import ComputeSite, Evaluator, ReadSite, Recorder, TensorRef, WriteSite
+
+
+class PipeRT:
+    """A pipe at run time: its declaration and its landing slot on each destination core."""
+
+    def __init__(self, decl: Any, ready_queue: Any):
+        self.decl = decl
+        self.slots = {dst: PipeSlot(self, dst, ready_queue) for dst in decl.dsts}
+        self.all_slots = list(self.slots.values())
+
+
+class CoreRuntime:
+    """What generated code sees as ``K``: one core's buffers, semaphores, pipes and coordinates."""
+
+    def __init__(self, prog: "ProgramRuntime", core: tuple[int, ...], flat: int):
+        self.prog = prog
+        self.rec = prog.rec
+        self.core = core
+        self.flat = flat
+        queue = prog.scheduler.ready
+        self.cbs = [CBState(cb, core, queue, prog.span_of) for cb in prog.program.cbs]
+        self.sems = [SemState(s, core, queue) for s in prog.program.semaphores]
+        self.pipes_src = {n.index: [prog.pipes[p.index] for p in n.pipes if p.src == core] for n in prog.program.pipenets}
+        self.pipes_dst = {n.index: [prog.pipes[p.index] for p in n.pipes if core in prog.pipes[p.index].slots]
+                          for n in prog.program.pipenets}
+        self._coords: dict[int, tuple[int, ...]] = {}
+
+    def coords(self, dims: int) -> tuple[int, ...]:
+        found = self._coords.get(dims)
+        if found is None:
+            found = self._coords[dims] = reshape_coords(self.core, self.prog.program.grid, dims)
+        return found
+
+    def pipe_send(self, pipe: PipeRT, block: Any, op: int) -> PipeSend:
+        return PipeSend(block, block.rd(op), pipe.all_slots)
+
+    def pipe_recv(self, pipe: PipeRT, block: Any, op: int) -> PipeRecv:
+        block.check(op, "receive into")
+        return PipeRecv(block, pipe.slots[self.core], op)
+
+    def sem_remote(self, index: int, core: tuple[int, ...], kind: str, value: int, op: int) -> None:
+        target = self.prog.cores.get(core)
+        if target is None:
+            raise error("E1115", f"core {core} is outside the grid {self.prog.program.grid}", self.prog.span_of(op))
+        sem = target.sems[index]
+        if kind == "inc":
+            sem.inc(value)
+        else:
+            sem.set(value)
+
+    def sem_mcast(self, index: int, cores: Any, value: int, op: int) -> None:
+        for core in cores:
+            self.prog.cores[core].sems[index].set(value)
+
+
+class ProgramRuntime:
+    def __init__(self, program: ProgramIR, tensors: list[Any], exact: bool = False):
+        self.program = program
+        self.exact = exact
+        self.ops: list[ir.Op] = []
+        self._op_ids: dict[int, int] = {}
+        for thread in program.threads:
+            for op in ir.walk(thread.body):
+                self.op_id(op)
+        self.rec = Recorder()
+        self.tensors = {decl.index: TensorRef(t, decl) for decl, t in zip(program.tensors, _unique(tensors))}
+        self.rec.tensors = list(self.tensors.values())
+        self.scheduler = Scheduler(self.ops)
+        self.pipes = {p.index: PipeRT(p, self.scheduler.ready) for n in program.pipenets for p in n.pipes}
+        self.sites: list[Any] = []
+        self.codegen_globals: dict[str, Any] = {"READ": self.read, "WRITE": self.write, "STORE": self.store,
+                                                "BCOPY": self.block_copy}
+        self._consts: list[Any] = []
+        self.threads: list[GeneratedThread] = [ThreadCodegen(program, t, self).generate() for t in program.threads]
+        self.cores = {c: CoreRuntime(self, c, i) for i, c in enumerate(all_cores(program.grid))}
+
+    # ---------------------------------------------------------------- tables used by codegen
+    def op_id(self, op: ir.Op) -> int:
+        found = self._op_ids.get(id(op))
+        if found is None:
+            found = self._op_ids[id(op)] = len(self.ops)
+            self.ops.append(op)
+        return found
+
+    def span_of(self, op: int) -> Any:
+        return self.ops[op].loc
+
+    def constant(self, value: Any) -> str:
+        name = f"C{len(self._consts)}"
+        cores = _range_cores(value) if hasattr(value, "starts") else value
+        self._consts.append(cores)
+        self.codegen_globals[name] = cores
+        return name
+
+    def _site(self, prefix: str, site: Any) -> Any:
+        site.index = len(self.sites)
+        self.sites.append(site)
+        self.codegen_globals[f"{prefix}{site.index}"] = site
+        return site
+
+    def read_site(self, op: ir.CopyTensorToBlock) -> ReadSite:
+        block: BlockType = op.dst.type
+        tref = self.tensors[op.src.tensor.index]
+        extents = _slice_extents(block.shape, len(op.src.bounds))
+        site = ReadSite(0, tref, extents, block.unit.tiled, block.fmt, block.elements)
+        self.rec.reads.append(site)
+        return self._site("R", site)
+
+    def write_site(self, op: ir.CopyBlockToTensor) -> WriteSite:
+        block: BlockType = op.src.type
+        tref = self.tensors[op.dst.tensor.index]
+        site = WriteSite(0, tref, _slice_extents(block.shape, len(op.dst.bounds)), block.unit.tiled)
+        self.rec.writes.append(site)
+        return self._site("W", site)
+
+    def compute_site(self, op: ir.BlockStore, defs: dict[str, ir.Op]) -> tuple[ComputeSite, list[Any]]:
+        leaves = expression_leaves(op.value, defs)
+        if op.accumulate:
+            leaves = [op.block] + [leaf for leaf in leaves if leaf.name != op.block.name]
+        evaluate = compile_expression(op.value, defs, leaves, op.accumulate)
+        block: BlockType = op.block.type
+        is_block = tuple(isinstance(leaf.type, BlockType) for leaf in leaves)
+        site = ComputeSite(0, evaluate, is_block, block.fmt, _prod(block.elements))
+        site.block_pos = tuple(i for i, b in enumerate(is_block) if b)
+        self.rec.computes.append(site)
+        return self._site("S", site), leaves
+
+    def convert_site(self, op: ir.CopyBlockToBlock) -> ComputeSite | None:
+        src, dst = op.src.type, op.dst.type
+        if src.fmt == dst.fmt:
+            return None
+        site = ComputeSite(0, lambda values, n: values[0], (True,), dst.fmt, _prod(dst.elements))
+        site.block_pos = (0,)
+        self.rec.computes.append(site)
+        return self._site("S", site)
+
+    # ---------------------------------------------------------------- called by generated code
+    def read(self, site: ReadSite, block: Any, lo: tuple, hi: tuple, op: int) -> Xfer:
+        self.check_slice(site, lo, hi, op)
+        block.wr(self.rec.read(site, lo), op)
+        xfer = Xfer(block, True)
+        return xfer
+
+    def write(self, site: WriteSite, block: Any, lo: tuple, hi: tuple, op: int) -> Xfer:
+        self.check_slice(site, lo, hi, op)
+        self.rec.write(site, block.rd(op), lo)
+        return Xfer(block, False)
+
+    def store(self, site: ComputeSite, block: Any, leaves: tuple, op: int) -> None:
+        depth = self.rec.depth
+        d = 0
+        for j in site.block_pos:
+            x = depth[leaves[j]]
+            if x > d:
+                d = x
+        block.wr(self.rec.compute(site, leaves, d + 1), op)
+
+    def block_copy(self, site: ComputeSite | None, src: Any, dst: Any, op: int) -> Xfer:
+        vid = src.rd(op)
+        if site is not None:
+            vid = self.rec.compute(site, (vid,), self.rec.depth[vid] + 1)
+        dst.wr(vid, op)
+        return Xfer(None, False)
+
+    def check_slice(self, site: Any, lo: tuple, hi: tuple, op: int) -> None:
+        shape = site.tensor.unit_shape
+        ext = site.extents
+        for d in range(len(lo)):
+            a, b = lo[d], hi[d]
+            if b - a != ext[d] or a < 0 or b > shape[d]:
+                sl = ", ".join(f"{x}:{y}" for x, y in zip(lo, hi))
+                if b - a != ext[d]:
+                    raise error("E0106", f"tensor slice [{sl}] has extent {tuple(y - x for x, y in zip(lo, hi))} "
+                                f"but the block has shape {ext} (in {'tiles' if site.tiled else 'elements'})",
+                                self.span_of(op), hint="a slice must cover exactly one block")
+                raise error("E1107", f"tensor slice [{sl}] is outside tensor '{site.tensor.decl.name}' of shape "
+                            f"{shape} (in {'tiles' if site.tiled else 'elements'})", self.span_of(op))
+
+    # ---------------------------------------------------------------- running
+    def run(self) -> None:
+        params = self.program.params
+        for core, k in self.cores.items():
+            values = [p.values[k.flat] if len(p.values) > 1 else p.values[0] for p in params]
+            for ir_thread, code in zip(self.program.threads, self.threads):
+                reserves = {op.cb.index for op in ir.walk(ir_thread.body) if isinstance(op, ir.CBReserve)}
+                waits = {op.cb.index for op in ir.walk(ir_thread.body) if isinstance(op, ir.CBWait)}
+                self.scheduler.add(SimThread(core, ir_thread.name, ir_thread.kind, code.fn(k, values), code,
+                                             reserves, waits))
+        self.scheduler.run()
+        self.check_end()
+        Evaluator(self.rec, exact=self.exact).run()
+
+    def check_end(self) -> None:
+        """Nothing may be left over: held blocks, unconsumed blocks, unwaited copies, pipe messages."""
+        for core, k in self.cores.items():
+            for cb in k.cbs:
+                for slot, xfer in enumerate(cb.slot_xfer):
+                    if xfer is not None:
+                        raise error("E1104", f"a copy involving a block of '{cb.decl.name}' on core {core} was "
+                                    "never waited", cb.decl.span, hint="call wait() on every transfer handle")
+                if cb.reserved or cb.waited:
+                    what = "reserved but never pushed" if cb.reserved else "waited for but never popped"
+                    raise error("E1105", f"a block of '{cb.decl.name}' on core {core} was {what}", cb.decl.span,
+                                hint="release every acquired block (push after reserve, pop after wait), "
+                                     "or use `with`")
+                if cb.ready:
+                    raise error("E1105", f"{cb.ready} block(s) pushed into '{cb.decl.name}' on core {core} were "
+                                "never consumed", cb.decl.span,
+                                hint="the consumer must wait() and pop() every block the producer pushes")
+        for pipe in self.pipes.values():
+            for dst, slot in pipe.slots.items():
+                if slot.vid >= 0:
+                    raise error("E2114", f"a block sent on {pipe.decl} was never received by core {dst}",
+                                pipe.decl.span, hint="each destination must ttl.copy(pipe, blk) every block sent")
+
+
+def run_program(program: ProgramIR, tensors: list[Any], exact: bool = False) -> ProgramRuntime:
+    runtime = ProgramRuntime(program, tensors, exact)
+    runtime.run()
+    return runtime
+
+
+def _unique(tensors: list[Any]) -> list[Any]:
+    seen: set[int] = set()
+    out = []
+    for t in tensors:
+        if id(t) not in seen:
+            seen.add(id(t))
+            out.append(t)
+    return out
+
+
+def _slice_extents(block_shape: tuple[int, ...], rank: int) -> tuple[int, ...]:
+    return (1,) * (rank - len(block_shape)) + tuple(block_shape)
+
+
+def _prod(values: tuple[int, ...]) -> int:
+    n = 1
+    for v in values:
+        n *= v
+    return n
+
+
+def _range_cores(rng: Any) -> list[tuple[int, ...]]:
+    cores = [()]
+    for a, b in zip(rng.starts, rng.stops):
+        cores = [c + (i,) for c in cores for i in range(a, b)]
+    return cores

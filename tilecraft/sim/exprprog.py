@@ -1,0 +1,93 @@
+"""A block store's expression tree -> one batched evaluator over all its executions.
+
+The tree under a ``block.store`` is fixed by the program text (expression registers are
+defined once), so it compiles to a straight-line list of :mod:`.tile_math` calls. Leaves
+arrive stacked: blocks as ``[N, h, w]``, runtime scalars as ``[N, 1, 1]``; one call evaluates
+every execution of the store in a batch.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import torch
+
+from ..ir import ops as ir
+from ..ir.types import BlockType
+from . import tile_math
+
+Step = tuple[int, Callable[..., torch.Tensor], tuple[int, ...]]
+
+
+def compile_expression(root: ir.Reg, defs: dict[str, ir.Op], leaves: list[Any],
+                       accumulate: bool) -> Callable[[list[torch.Tensor], int], torch.Tensor]:
+    """``leaves`` are the registers the tree reads (the accumulator first when ``accumulate``)."""
+    slots: dict[str, int] = {leaf.name: i for i, leaf in enumerate(leaves)}
+    consts: list[torch.Tensor] = []
+    steps: list[Step] = []
+    n_leaves = len(leaves)
+
+    def slot_of(operand: Any) -> int:
+        if isinstance(operand, ir.Const):
+            consts.append(torch.tensor(float(operand.value), dtype=torch.float32))
+            return -len(consts)  # negative: a constant
+        if operand.name in slots:
+            return slots[operand.name]
+        op = defs[operand.name]
+        args = tuple(slot_of(a) for a in _inputs(op))
+        out = n_leaves + len(steps)
+        steps.append((out, _kernel(op), args))
+        slots[operand.name] = out
+        return out
+
+    result_slot = slot_of(root)
+    elems = root.type.elements if isinstance(root.type, BlockType) else None
+
+    def evaluate(values: list[torch.Tensor], n: int) -> torch.Tensor:
+        env = list(values) + [None] * len(steps)
+        for out, fn, args in steps:
+            env[out] = fn(n, *(consts[-a - 1] if a < 0 else env[a] for a in args))
+        result = env[result_slot] if result_slot >= 0 else consts[-result_slot - 1]
+        if accumulate:
+            result = env[0] + result
+        if elems is not None and tuple(result.shape[1:]) != tuple(elems):
+            result = result.expand(n, *elems)
+        return result
+
+    return evaluate
+
+
+def _inputs(op: ir.Op) -> list[Any]:
+    if isinstance(op, ir.TileReduce):
+        return [op.x] + ([op.scaler] if op.scaler is not None else [])
+    return [o for o in op.operands()]
+
+
+def _kernel(op: ir.Op) -> Callable[..., torch.Tensor]:
+    """The batched function for one expression op; the first argument is the batch size."""
+    if isinstance(op, ir.TileUnary):
+        params = op.params
+        if op.fn in tile_math.UNARY and not params:
+            unary = tile_math.UNARY[op.fn]
+            return lambda n, x: unary(x)
+        with_params = tile_math.UNARY_PARAM[op.fn]
+        return lambda n, x: with_params(x, *params)
+    if isinstance(op, ir.TileBinary):
+        fn2 = tile_math.BINARY[op.fn]
+        return lambda n, a, b: fn2(a, b)
+    if isinstance(op, ir.TileMatmul):
+        return lambda n, a, b: tile_math.matmul(a, b)
+    if isinstance(op, ir.TileTranspose):
+        return lambda n, x: tile_math.transpose(x)
+    if isinstance(op, ir.TileWhere):
+        return lambda n, c, a, b: tile_math.where(c, a, b)
+    if isinstance(op, ir.TileReduce):
+        dims, kind = op.dims, op.kind
+        return lambda n, x, s=None: tile_math.reduce(kind, x, dims, s)
+    if isinstance(op, ir.TileBroadcast):
+        dims, shape = op.dims, op.result.type.elements
+        return lambda n, x: tile_math.broadcast(x, dims, shape)
+    if isinstance(op, ir.TileFill):
+        shape = op.result.type.elements
+        return lambda n, v: (v.reshape(-1, *([1] * len(shape))) if v.dim() else v).expand(n, *shape)
+    raise TypeError(f"not an expression op: {op.name}")

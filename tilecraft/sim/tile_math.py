@@ -1,0 +1,309 @@
+"""The executable meaning of every block math operation (docs/numerics.md states each one).
+
+Block compute expressions are evaluated on tensors shaped ``[*batch, H, W]``: ``H`` and ``W``
+are the block's extent in elements (tiles are 32x32, so both are multiples of 32 for tiled
+blocks) and any leading dims are a batch of blocks evaluated at once (iterations of a loop,
+cores running in lock-step). Higher-rank blocks put their outer tile-grid dims just before
+``H, W``. Values are fp32 (integer formats compute in int64, see ``numerics.to_compute``); the
+caller rounds results into the destination block's format on store.
+
+Operations are plain tables keyed by the name the IR uses, so the simulator, the emitter and the
+cost model look up the same names and no code branches on an op name. Where the published TT-Lang
+simulator and the hardware disagree (broadcast and reduce placement, ``threshold``), we follow the
+hardware, so that the simulator never computes something other than what the emitted kernel
+would. Results may be views of their inputs (broadcast, transpose): never write into them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import partial
+
+import torch
+import torch.nn.functional as F
+
+from tilecraft.dtypes import TILE_COLS, TILE_ROWS
+
+Tensor = torch.Tensor
+
+
+def _flag(predicate: Callable[[Tensor], Tensor]) -> Callable[[Tensor], Tensor]:
+    """A unary test as numbers (1 where true, 0 elsewhere) in the input's dtype: tiles hold no booleans."""
+
+    def flag(x: Tensor) -> Tensor:
+        return predicate(x).to(x.dtype)
+
+    return flag
+
+
+def _compare(predicate: Callable[[Tensor, Tensor], Tensor]) -> Callable[[Tensor, Tensor], Tensor]:
+    """A comparison as numbers (1.0 / 0.0) in the operands' common dtype, as the SFPU writes it."""
+
+    def compare(a: Tensor, b: Tensor) -> Tensor:
+        return predicate(a, b).to(torch.result_type(a, b))
+
+    return compare
+
+
+def _celu(x: Tensor, alpha: float = 1.0, alpha_recip: float | None = None) -> Tensor:
+    """x for x > 0, alpha * (exp(x * alpha_recip) - 1) otherwise.
+
+    The hardware takes 1/alpha as a separate parameter (it has no cheap division); we use it as
+    given, so a kernel that passes an inconsistent reciprocal gets what the device would compute.
+    """
+    recip = 1.0 / alpha if alpha_recip is None else alpha_recip
+    return torch.where(x > 0, x, alpha * torch.expm1(x * recip))
+
+
+def _softplus(
+    x: Tensor, beta: float = 1.0, beta_reciprocal: float | None = None, threshold: float = 20.0
+) -> Tensor:
+    """log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold (torch's rule).
+
+    The parameter order is the published ``softplus(x, beta, beta_reciprocal, threshold)``; the
+    reciprocal is used as given, like the hardware does.
+    """
+    recip = 1.0 / beta if beta_reciprocal is None else beta_reciprocal
+    scaled = x * beta
+    return torch.where(scaled > threshold, x, recip * torch.log1p(torch.exp(scaled)))
+
+
+def _relu_max(x: Tensor, upper_limit: float) -> Tensor:
+    """relu(x) capped at upper_limit: min(max(x, 0), upper_limit)."""
+    return torch.clamp(torch.relu(x), max=upper_limit)
+
+
+def _relu_min(x: Tensor, lower_limit: float) -> Tensor:
+    """relu(max(x, lower_limit)), the spec's definition (max(x, lower_limit) for lower_limit >= 0)."""
+    return torch.relu(torch.clamp(x, min=lower_limit))
+
+
+def _round(x: Tensor, decimals: int = 0) -> Tensor:
+    """Round to ``decimals`` decimal places, halves to even (as torch.round and ttnn.round)."""
+    return torch.round(x, decimals=decimals)
+
+
+def _rsub(x: Tensor, scalar: float) -> Tensor:
+    """scalar - x (the operand order of the hardware's rsub_tile)."""
+    return scalar - x
+
+
+#: unary ops with no parameters: name -> f(x). Names are canonical (``log1p``, ``neg``, ``recip``):
+#: the IR maps other spellings (the published ``logp1``) to these before anything runs.
+UNARY: dict[str, Callable[[Tensor], Tensor]] = {
+    "abs": torch.abs,
+    "neg": torch.neg,
+    "exp": torch.exp,
+    "exp2": torch.exp2,
+    "expm1": torch.expm1,
+    "log": torch.log,
+    "log2": torch.log2,
+    "log10": torch.log10,
+    "log1p": torch.log1p,
+    "sqrt": torch.sqrt,
+    "rsqrt": torch.rsqrt,
+    "recip": torch.reciprocal,
+    "square": torch.square,
+    "sin": torch.sin,
+    "cos": torch.cos,
+    "tan": torch.tan,
+    "asin": torch.asin,
+    "acos": torch.acos,
+    "atan": torch.atan,
+    "sinh": torch.sinh,
+    "cosh": torch.cosh,
+    "tanh": torch.tanh,
+    "asinh": torch.asinh,
+    "acosh": torch.acosh,
+    "atanh": torch.atanh,
+    "erf": torch.erf,
+    "erfc": torch.erfc,
+    "relu": torch.relu,
+    "relu6": F.relu6,
+    "sigmoid": torch.sigmoid,
+    # tt-metal's gelu_tile defaults to a fast piecewise approximation of GELU; we model it by the
+    # tanh formula, which stays within ~1e-3 of exact GELU (see docs/numerics.md)
+    "gelu": partial(F.gelu, approximate="tanh"),
+    "silu": F.silu,
+    "softsign": F.softsign,
+    "softplus": _softplus,
+    "hardsigmoid": F.hardsigmoid,
+    "hardswish": F.hardswish,
+    "elu": F.elu,
+    "celu": _celu,
+    "selu": F.selu,
+    "mish": F.mish,
+    "floor": torch.floor,
+    "ceil": torch.ceil,
+    "trunc": torch.trunc,
+    "round": _round,
+    "frac": torch.frac,
+    "sign": torch.sign,
+    "signbit": _flag(torch.signbit),
+    "logical_not": _flag(torch.logical_not),
+    "isfinite": _flag(torch.isfinite),
+    "isinf": _flag(torch.isinf),
+    "isnan": _flag(torch.isnan),
+}
+
+#: unary ops with scalar parameters: name -> f(x, *params), parameters in the published order.
+#: A name also in UNARY has defaults for all its parameters.
+UNARY_PARAM: dict[str, Callable[..., Tensor]] = {
+    "relu_max": _relu_max,
+    "relu_min": _relu_min,
+    "leaky_relu": F.leaky_relu,
+    # the hardware's prelu_tile takes one scalar slope: the same function as leaky_relu
+    "prelu": F.leaky_relu,
+    "elu": F.elu,
+    "celu": _celu,
+    "softplus": _softplus,
+    "hardtanh": F.hardtanh,
+    "clamp": torch.clamp,
+    # threshold_tile writes ``value`` where x <= threshold (torch's rule too); the published
+    # TT-Lang simulator replaces values above the threshold instead, which the device does not
+    "threshold": F.threshold,
+    "round": _round,
+    "rsub": _rsub,
+    "power": torch.pow,
+}
+
+#: elementwise binary ops with torch broadcasting: name -> f(a, b). A scalar operand is passed
+#: as a 0-d tensor. Comparisons give 1/0 in the operands' common dtype.
+BINARY: dict[str, Callable[[Tensor, Tensor], Tensor]] = {
+    "add": torch.add,
+    "sub": torch.sub,
+    "mul": torch.mul,
+    "div": torch.true_divide,
+    "floordiv": torch.floor_divide,
+    "remainder": torch.remainder,
+    "fmod": torch.fmod,
+    "pow": torch.pow,
+    "atan2": torch.atan2,
+    "max": torch.maximum,
+    "min": torch.minimum,
+    "eq": _compare(torch.eq),
+    "ne": _compare(torch.ne),
+    "lt": _compare(torch.lt),
+    "le": _compare(torch.le),
+    "gt": _compare(torch.gt),
+    "ge": _compare(torch.ge),
+}
+
+#: reductions: kind -> f(x, dims) with the reduced dims kept at extent 1
+REDUCE: dict[str, Callable[[Tensor, tuple[int, ...]], Tensor]] = {
+    "sum": lambda x, dims: x.sum(dim=dims, keepdim=True),
+    "max": lambda x, dims: x.amax(dim=dims, keepdim=True),
+}
+
+
+def where(cond: Tensor, a: Tensor, b: Tensor) -> Tensor:
+    """``a`` where ``cond`` is non-zero, ``b`` elsewhere (conditions are numbers in tiles)."""
+    return torch.where(cond != 0, a, b)
+
+
+def matmul(a: Tensor, b: Tensor) -> Tensor:
+    """``[*, M, K] @ [*, K, N] -> [*, M, N]`` in fp32 (whatever the math fidelity: see docs)."""
+    return torch.matmul(a, b)
+
+
+def transpose(x: Tensor) -> Tensor:
+    """Swap the last two dims: the element-wise transpose of the whole block.
+
+    For a block of (M, N) tiles this is the tile grid transposed and every tile transposed,
+    which is what transpose_tile over the block computes.
+    """
+    return x.transpose(-2, -1)
+
+
+def fill(value: float, shape: Sequence[int], dtype: torch.dtype = torch.float32) -> Tensor:
+    """A block of ``shape`` elements, every one ``value``."""
+    return torch.full(tuple(shape), value, dtype=dtype)
+
+
+def block_dims(dims: Sequence[int], rank: int) -> tuple[int, ...]:
+    """Normalise block dims in Python convention (0 = outermost, -1 = columns) to negative dims.
+
+    The functions here take negative dims only, because leading batch dims make a non-negative
+    dim ambiguous; the caller knows the block's rank. Raises ValueError on an empty, repeated or
+    out-of-range dim.
+    """
+    for d in dims:
+        if not -rank <= d < rank:
+            raise ValueError(f"dim {d} is out of range for a block of rank {rank}")
+    return _check_negative_dims([d - rank if d >= 0 else d for d in dims], rank)
+
+
+def _tile_extent(dim: int) -> int:
+    """Elements of one tile along a negative block dim: 32 for rows and columns, 1 for outer grid dims."""
+    return {-1: TILE_COLS, -2: TILE_ROWS}.get(dim, 1)
+
+
+def _check_negative_dims(dims: Sequence[int], rank: int) -> tuple[int, ...]:
+    """``dims`` sorted, after checking they are distinct negative dims of a block of ``rank``."""
+    if not dims or any(not -rank <= d < 0 for d in dims) or len(set(dims)) != len(dims):
+        raise ValueError(f"dims must be distinct negative block dims within rank {rank}; got {list(dims)}")
+    return tuple(sorted(dims))
+
+
+def reduce(
+    kind: str, x: Tensor, dims: Sequence[int], scaler: Tensor | float | None = None
+) -> Tensor:
+    """Reduce ``x`` over the negative block ``dims`` the way the hardware's reduce_tile does.
+
+    The reduction runs over every element of the block along each dim (across tiles too). The
+    result has the extent of one tile along each reduced dim (32 elements for rows/columns, 1 for
+    an outer grid dim): the reduced values sit at index 0 along it (row 0 for dims=[-2], column 0
+    for dims=[-1], element [0, 0] for both) and every other element is 0, as in the tile that
+    reduce_tile packs. Padding zeros of a partly filled tile take part (a max over negative values
+    in a padded tile is 0), as on the device.
+
+    ``scaler`` is the scaler operand (a block, of which only element [..., 0, 0] is used, or a
+    number): the hardware multiplies each input element by it before reducing, so the result is
+    ``kind(x * scaler)`` (for max with a negative scaler that is not ``max(x) * scaler``).
+    """
+    try:
+        reduce_fn = REDUCE[kind]
+    except KeyError:
+        raise ValueError(f"unknown reduction {kind!r}; known: {sorted(REDUCE)}") from None
+    dims = _check_negative_dims(dims, x.dim())
+    if scaler is not None:
+        x = x * (scaler[..., :1, :1] if isinstance(scaler, Tensor) else scaler)
+    reduced = reduce_fn(x, dims)
+    shape = list(reduced.shape)
+    for d in dims:
+        shape[d] = _tile_extent(d)
+    out = reduced.new_zeros(shape)
+    origin = out
+    for d in dims:
+        origin = origin.narrow(d, 0, 1)
+    origin.copy_(reduced)
+    return out
+
+
+def broadcast(x: Tensor, dims: Sequence[int], shape: Sequence[int]) -> Tensor:
+    """Replicate index 0 of ``x`` along each negative block dim in ``dims`` to fill ``shape``.
+
+    ``shape`` is the target block's extent in elements (its trailing dims; leading batch dims of
+    ``x`` are kept). Along a broadcast dim the source must span at most one tile, and what is
+    replicated is its element 0 along that dim (the first column for dims=[-1], the first row for
+    dims=[-2]), across the whole target extent, other tiles included: the hardware's column/row
+    broadcast reads column 0 / row 0 of the source tile, so a (2048, 1) tensor padded to
+    (2048, 32) broadcasts its real column, never the zero padding. Other dims must already match.
+    """
+    shape = tuple(shape)
+    rank = len(shape)
+    if x.dim() < rank:
+        raise ValueError(f"cannot broadcast a {x.dim()}-d value to a block of rank {rank}")
+    dims = _check_negative_dims(dims, rank)
+    for d in dims:
+        if x.shape[d] > _tile_extent(d):
+            raise ValueError(
+                f"broadcast along dim {d} needs a source of one tile there; got {x.shape[d]} elements"
+            )
+        x = x.narrow(d, 0, 1)
+    for d in range(-rank, 0):
+        if d not in dims and x.shape[d] != shape[d]:
+            raise ValueError(
+                f"broadcast keeps dim {d}: source extent {x.shape[d]} != target extent {shape[d]}"
+            )
+    return x.expand(*x.shape[:-rank], *shape)
