@@ -12,6 +12,7 @@ from typing import Any, Callable
 from . import options
 from .arch import get as get_arch
 from .frontend.program import build_program
+from .ir.passes import run_pipeline
 from .ir.program import ProgramIR
 from .lang import kernel as lang_kernel
 from .lang.kernel import KernelDef
@@ -37,6 +38,7 @@ def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
             launch(kdef, tuple(pick(a) for a in args), {k: pick(v) for k, v in kwargs.items()})
         return None
     program, tensors = build_program(kdef, args, kwargs, resolve_grid(kdef.grid, opts), opts.arch)
+    run_pipeline(program)
     for hook in program_hooks:
         hook(program)
     run_program(program, tensors, exact=opts.exact)

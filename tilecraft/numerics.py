@@ -46,7 +46,11 @@ def quantize(x: torch.Tensor, fmt: DataFormat) -> torch.Tensor:
     if fmt.is_block_float:
         # element = sign + magnitude bits with an explicit leading one
         return _round_block_float(x, fmt.element_bits - 1, fmt.torch_dtype)
-    return x.to(torch.float32).to(fmt.torch_dtype)
+    if x.dtype == fmt.torch_dtype:
+        return x
+    if x.dtype == torch.float64:
+        x = x.to(torch.float32)  # the device never holds fp64: round once, to fp32, first
+    return x.to(fmt.torch_dtype)
 
 
 def to_compute(x: torch.Tensor) -> torch.Tensor:

@@ -38,10 +38,18 @@ class ThreadCodegen:
         self.line_ops: dict[int, int] = {}
         self.indent = 1
         self.defs: dict[str, ir.Op] = {}
+        #: block register -> (buffer index, acquired by reserve)
+        self.blocks: dict[str, tuple[int, bool]] = {}
+        #: transfer registers of copies that never block (tensor and local copies)
+        self.immediate: set[str] = set()
         for op in ir.walk(thread.body):
+            if isinstance(op, (ir.CopyTensorToBlock, ir.CopyBlockToTensor, ir.CopyBlockToBlock)):
+                self.immediate.add(op.result.name)
             for r in op.results():
                 if isinstance(op, ir.EXPR_OPS):
                     self.defs[r.name] = op
+            if isinstance(op, (ir.CBReserve, ir.CBWait)):
+                self.blocks[op.result.name] = (op.cb.index, isinstance(op, ir.CBReserve))
 
     # ---------------------------------------------------------------- output
     def line(self, text: str, op: ir.Op | None = None) -> None:
@@ -78,6 +86,15 @@ class ThreadCodegen:
             return repr(operand.value)
         assert operand is not None
         return "v_" + re.sub(r"[^0-9a-zA-Z_]", "_", operand.name)
+
+    def block(self, reg: ir.Reg) -> tuple[str, bool]:
+        """The buffer variable of a block register and whether it was reserved (else waited)."""
+        index, reserved = self.blocks[reg.name]
+        return f"cb{index}", reserved
+
+    def rd(self, reg: ir.Reg, i: int) -> str:
+        cb, reserved = self.block(reg)
+        return f"{cb}.rd_{'r' if reserved else 'w'}({self.v(reg)}, {i})"
 
     def oid(self, op: ir.Op) -> int:
         return self.ctx.op_id(op)
@@ -180,14 +197,10 @@ class ThreadCodegen:
     def op_BlockStore(self, op: ir.BlockStore) -> None:
         i = self.oid(op)
         site, leaves = self.ctx.compute_site(op, self.defs)
-        parts = []
-        for leaf in leaves:
-            if isinstance(leaf, ir.Reg) and isinstance(leaf.type, BlockType):
-                parts.append(f"{self.v(leaf)}.rd({i})")
-            else:
-                parts.append(self.v(leaf))
+        parts = [self.rd(leaf, i) if isinstance(leaf.type, BlockType) else self.v(leaf) for leaf in leaves]
         tup = "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
-        self.line(f"STORE(S{site.index}, {self.v(op.block)}, {tup}, {i})", op)
+        cb, reserved = self.block(op.block)
+        self.line(f"{cb}.wr_{'r' if reserved else 'w'}({self.v(op.block)}, REC.store(S{site.index}, {tup}), {i})", op)
 
     # ---------------------------------------------------------------- data movement
     def _bounds(self, index: ir.TensorIndex) -> tuple[str, str]:
@@ -198,27 +211,47 @@ class ThreadCodegen:
     def op_CopyTensorToBlock(self, op: ir.CopyTensorToBlock) -> None:
         site = self.ctx.read_site(op)
         lo, hi = self._bounds(op.src)
-        self.line(f"{self.v(op.result)} = READ(R{site.index}, {self.v(op.dst)}, {lo}, {hi}, {self.oid(op)})", op)
+        # extents proven by the compiler: only the start is recorded
+        vid = f"REC.read(R{site.index}, {lo})" if site.his is None else f"REC.read_dynamic(R{site.index}, {lo}, {hi})"
+        cb, reserved = self.block(op.dst)
+        fill = f"{cb}.copy_in_{'r' if reserved else 'w'}"
+        self.line(f"{self.v(op.result)} = {fill}({self.v(op.dst)}, {vid}, {self.oid(op)})", op)
 
     def op_CopyBlockToTensor(self, op: ir.CopyBlockToTensor) -> None:
         site = self.ctx.write_site(op)
         lo, hi = self._bounds(op.dst)
-        self.line(f"{self.v(op.result)} = WRITE(W{site.index}, {self.v(op.src)}, {lo}, {hi}, {self.oid(op)})", op)
+        i = self.oid(op)
+        vid = self.rd(op.src, i)
+        if site.his is None:
+            self.line(f"REC.write(W{site.index}, {vid}, {lo})", op)
+        else:
+            self.line(f"REC.write_dynamic(W{site.index}, {vid}, {lo}, {hi})", op)
+        cb, _ = self.block(op.src)
+        self.line(f"{self.v(op.result)} = {cb}.copy_out({self.v(op.src)}, {i})", op)
 
     def op_CopyBlockToPipe(self, op: ir.CopyBlockToPipe) -> None:
-        self.line(f"{self.v(op.result)} = K.pipe_send({self.v(op.pipe)}, {self.v(op.src)}, {self.oid(op)})", op)
+        cb, reserved = self.block(op.src)
+        self.line(f"{self.v(op.result)} = K.pipe_send({self.v(op.pipe)}, {cb}, {self.v(op.src)}, {reserved}, "
+                  f"{self.oid(op)})", op)
 
     def op_CopyPipeToBlock(self, op: ir.CopyPipeToBlock) -> None:
-        self.line(f"{self.v(op.result)} = K.pipe_recv({self.v(op.pipe)}, {self.v(op.dst)}, {self.oid(op)})", op)
+        cb, reserved = self.block(op.dst)
+        self.line(f"{self.v(op.result)} = K.pipe_recv({self.v(op.pipe)}, {cb}, {self.v(op.dst)}, {reserved}, "
+                  f"{self.oid(op)})", op)
 
     def op_CopyBlockToBlock(self, op: ir.CopyBlockToBlock) -> None:
         site = self.ctx.convert_site(op)
         target = f"S{site.index}" if site is not None else "None"
-        self.line(f"{self.v(op.result)} = BCOPY({target}, {self.v(op.src)}, {self.v(op.dst)}, {self.oid(op)})", op)
+        i = self.oid(op)
+        cb, reserved = self.block(op.dst)
+        self.line(f"{self.v(op.result)} = BCOPY({target}, {self.rd(op.src, i)}, {cb}, {self.v(op.dst)}, {reserved}, {i})", op)
 
     def op_XferWait(self, op: ir.XferWait) -> None:
         x, i = self.v(op.xfer), self.oid(op)
-        self.line(f"while not {x}.try_complete({i}): yield ({x}.waitable, {i})", op)
+        if op.xfer.name in self.immediate:
+            self.line(f"{x}.try_complete({i})", op)
+        else:
+            self.line(f"while not {x}.try_complete({i}): yield ({x}.waitable, {i})", op)
 
     def op_PipeForEach(self, op: ir.PipeForEach) -> None:
         self.line(f"for {self.v(op.var)} in K.pipes_{op.role}[{op.net.index}]:", op)

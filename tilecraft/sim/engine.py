@@ -52,12 +52,15 @@ class CoreRuntime:
             found = self._coords[dims] = reshape_coords(self.core, self.prog.program.grid, dims)
         return found
 
-    def pipe_send(self, pipe: PipeRT, block: Any, op: int) -> PipeSend:
-        return PipeSend(block, block.rd(op), pipe.all_slots)
+    def pipe_send(self, pipe: PipeRT, cb: CBState, h: int, producer: bool, op: int) -> PipeSend:
+        vid = cb.rd_r(h, op) if producer else cb.rd_w(h, op)
+        return PipeSend(cb, h % cb.capacity, vid, pipe.all_slots, op)
 
-    def pipe_recv(self, pipe: PipeRT, block: Any, op: int) -> PipeRecv:
-        block.check(op, "receive into")
-        return PipeRecv(block, pipe.slots[self.core], op)
+    def pipe_recv(self, pipe: PipeRT, cb: CBState, h: int, producer: bool, op: int) -> PipeRecv:
+        slot = cb.check(h, producer, op, "receive into")
+        if cb.xfers[slot] is not None:
+            raise cb.fail("E1104", "block received into while another copy involving it has not been waited", op)
+        return PipeRecv(cb, slot, pipe.slots[self.core], op)
 
     def sem_remote(self, index: int, core: tuple[int, ...], kind: str, value: int, op: int) -> None:
         target = self.prog.cores.get(core)
@@ -89,8 +92,7 @@ class ProgramRuntime:
         self.scheduler = Scheduler(self.ops)
         self.pipes = {p.index: PipeRT(p, self.scheduler.ready) for n in program.pipenets for p in n.pipes}
         self.sites: list[Any] = []
-        self.codegen_globals: dict[str, Any] = {"READ": self.read, "WRITE": self.write, "STORE": self.store,
-                                                "BCOPY": self.block_copy}
+        self.codegen_globals: dict[str, Any] = {"BCOPY": self.block_copy, "Xfer": Xfer}
         self._consts: list[Any] = []
         self.threads: list[GeneratedThread] = [ThreadCodegen(program, t, self).generate() for t in program.threads]
         self.cores = {c: CoreRuntime(self, c, i) for i, c in enumerate(all_cores(program.grid))}
@@ -124,6 +126,9 @@ class ProgramRuntime:
         tref = self.tensors[op.src.tensor.index]
         extents = _slice_extents(block.shape, len(op.src.bounds))
         site = ReadSite(0, tref, extents, block.unit.tiled, block.fmt, block.elements)
+        site.span = op.loc
+        if None in op.src.static_extents:
+            site.his = []
         self.rec.reads.append(site)
         return self._site("R", site)
 
@@ -131,6 +136,9 @@ class ProgramRuntime:
         block: BlockType = op.src.type
         tref = self.tensors[op.dst.tensor.index]
         site = WriteSite(0, tref, _slice_extents(block.shape, len(op.dst.bounds)), block.unit.tiled)
+        site.span = op.loc
+        if None in op.dst.static_extents:
+            site.his = []
         self.rec.writes.append(site)
         return self._site("W", site)
 
@@ -142,7 +150,6 @@ class ProgramRuntime:
         block: BlockType = op.block.type
         is_block = tuple(isinstance(leaf.type, BlockType) for leaf in leaves)
         site = ComputeSite(0, evaluate, is_block, block.fmt, _prod(block.elements))
-        site.block_pos = tuple(i for i, b in enumerate(is_block) if b)
         self.rec.computes.append(site)
         return self._site("S", site), leaves
 
@@ -151,51 +158,16 @@ class ProgramRuntime:
         if src.fmt == dst.fmt:
             return None
         site = ComputeSite(0, lambda values, n: values[0], (True,), dst.fmt, _prod(dst.elements))
-        site.block_pos = (0,)
         self.rec.computes.append(site)
         return self._site("S", site)
 
     # ---------------------------------------------------------------- called by generated code
-    def read(self, site: ReadSite, block: Any, lo: tuple, hi: tuple, op: int) -> Xfer:
-        self.check_slice(site, lo, hi, op)
-        block.wr(self.rec.read(site, lo), op)
-        xfer = Xfer(block, True)
-        return xfer
-
-    def write(self, site: WriteSite, block: Any, lo: tuple, hi: tuple, op: int) -> Xfer:
-        self.check_slice(site, lo, hi, op)
-        self.rec.write(site, block.rd(op), lo)
-        return Xfer(block, False)
-
-    def store(self, site: ComputeSite, block: Any, leaves: tuple, op: int) -> None:
-        depth = self.rec.depth
-        d = 0
-        for j in site.block_pos:
-            x = depth[leaves[j]]
-            if x > d:
-                d = x
-        block.wr(self.rec.compute(site, leaves, d + 1), op)
-
-    def block_copy(self, site: ComputeSite | None, src: Any, dst: Any, op: int) -> Xfer:
-        vid = src.rd(op)
+    def block_copy(self, site: ComputeSite | None, vid: int, dst: CBState, h: int, producer: bool, op: int) -> Xfer:
+        """A local block-to-block copy: done at once (converted when the formats differ)."""
         if site is not None:
             vid = self.rec.compute(site, (vid,), self.rec.depth[vid] + 1)
-        dst.wr(vid, op)
-        return Xfer(None, False)
-
-    def check_slice(self, site: Any, lo: tuple, hi: tuple, op: int) -> None:
-        shape = site.tensor.unit_shape
-        ext = site.extents
-        for d in range(len(lo)):
-            a, b = lo[d], hi[d]
-            if b - a != ext[d] or a < 0 or b > shape[d]:
-                sl = ", ".join(f"{x}:{y}" for x, y in zip(lo, hi))
-                if b - a != ext[d]:
-                    raise error("E0106", f"tensor slice [{sl}] has extent {tuple(y - x for x, y in zip(lo, hi))} "
-                                f"but the block has shape {ext} (in {'tiles' if site.tiled else 'elements'})",
-                                self.span_of(op), hint="a slice must cover exactly one block")
-                raise error("E1107", f"tensor slice [{sl}] is outside tensor '{site.tensor.decl.name}' of shape "
-                            f"{shape} (in {'tiles' if site.tiled else 'elements'})", self.span_of(op))
+        (dst.wr_r if producer else dst.wr_w)(h, vid, op)
+        return Xfer(None, 0, False, op)
 
     # ---------------------------------------------------------------- running
     def run(self) -> None:
@@ -215,18 +187,20 @@ class ProgramRuntime:
         """Nothing may be left over: held blocks, unconsumed blocks, unwaited copies, pipe messages."""
         for core, k in self.cores.items():
             for cb in k.cbs:
-                for slot, xfer in enumerate(cb.slot_xfer):
+                for slot, xfer in enumerate(cb.xfers):
                     if xfer is not None:
                         raise error("E1104", f"a copy involving a block of '{cb.decl.name}' on core {core} was "
-                                    "never waited", cb.decl.span, hint="call wait() on every transfer handle")
-                if cb.reserved or cb.waited:
-                    what = "reserved but never pushed" if cb.reserved else "waited for but never popped"
-                    raise error("E1105", f"a block of '{cb.decl.name}' on core {core} was {what}", cb.decl.span,
-                                hint="release every acquired block (push after reserve, pop after wait), "
-                                     "or use `with`")
+                                    "never waited", self.span_of(xfer.op), hint="call wait() on every transfer handle")
+                held = cb.nres - cb.npush or cb.nwait - cb.npop
+                if held:
+                    what = "reserved but never pushed" if cb.nres > cb.npush else "waited for but never popped"
+                    slot = (cb.npush if cb.nres > cb.npush else cb.npop) % cb.capacity
+                    raise error("E1105", f"a block of '{cb.decl.name}' on core {core} was {what}",
+                                self.span_of(cb.ops[slot]), hint="release every acquired block (push after "
+                                "reserve, pop after wait), or use `with`")
                 if cb.ready:
                     raise error("E1105", f"{cb.ready} block(s) pushed into '{cb.decl.name}' on core {core} were "
-                                "never consumed", cb.decl.span,
+                                "never consumed", self.span_of(cb.ops[cb.nwait % cb.capacity]),
                                 hint="the consumer must wait() and pop() every block the producer pushes")
         for pipe in self.pipes.values():
             for dst, slot in pipe.slots.items():

@@ -115,8 +115,8 @@ class Scheduler:
                "buffers in the same order and the same number of times"
         for t in blocked:
             waitable, op = t.blocked
-            if isinstance(waitable, CBState) and isinstance(self.ops[op], ir.CBReserve) and waitable.reserved \
-                    and len(waitable.reserved) == waitable.capacity:
+            if isinstance(waitable, CBState) and isinstance(self.ops[op], ir.CBReserve) \
+                    and waitable.nres - waitable.npush == waitable.capacity:
                 hint = (f"'{waitable.decl.name}' holds {waitable.capacity} blocks (buffer_factor) and "
                         f"{t.describe()} reserves more before pushing: raise buffer_factor or push earlier")
         return error("E2110", f"deadlock: {len(blocked)} threads wait for each other", self.span(first.blocked[1]),

@@ -4,8 +4,13 @@ These objects carry no tensor data: a block slot holds the *id* of the value in 
 :mod:`.values`), so the synchronisation skeleton runs without touching data. Every protocol
 rule of the language is checked here, at the operation that breaks it.
 
-Generated thread code reads ``free``/``ready``/``value`` directly and yields ``(waitable, op)``
-when it must block; a waitable's ``wake()`` puts its waiters back on the scheduler's queue.
+A block handle is an integer: the serial number of the acquisition on its buffer (the n-th
+``reserve()`` or n-th ``wait()``). Buffers are rings released in order, so the slot is
+``serial % capacity`` and a handle is still valid while ``serial >= pushes`` (producer side)
+or ``serial >= pops`` (consumer side). Which buffer and which side a block register belongs to
+is known statically, so generated code calls the matching ``*_r`` (reserved) or ``*_w``
+(waited) method. Generated code reads ``free``/``ready``/``value`` directly and yields
+``(waitable, op)`` when it must block; ``wake()`` puts the waiters back on the scheduler queue.
 """
 
 from __future__ import annotations
@@ -13,9 +18,9 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Callable
 
-from ..diagnostics import error
+from ..diagnostics import KernelError, error
 
-FREE, RESERVED, FILLED, WAITED = 0, 1, 2, 3
+_HINT_RELEASED = "a block is valid only until its push()/pop() (the end of its `with`)"
 
 
 class Waitable:
@@ -34,9 +39,8 @@ class Waitable:
 class CBState(Waitable):
     """One circular buffer on one core: a ring of ``capacity`` block slots."""
 
-    __slots__ = ("decl", "capacity", "free", "ready", "slot_vid", "slot_gen", "slot_state", "slot_xfer",
-                 "next_reserve", "next_wait", "reserved", "waited", "core", "span_of", "producers",
-                 "consumers")
+    __slots__ = ("decl", "capacity", "free", "ready", "nres", "npush", "nwait", "npop", "vids", "xfers",
+                 "ops", "core", "span_of")
 
     def __init__(self, decl: Any, core: tuple[int, ...], ready_queue: deque, span_of: Callable[[int], Any]):
         super().__init__(ready_queue)
@@ -45,140 +49,157 @@ class CBState(Waitable):
         self.capacity = decl.buffer_factor
         self.free = self.capacity
         self.ready = 0
-        n = self.capacity
-        self.slot_vid = [-1] * n
-        self.slot_gen = [0] * n
-        self.slot_state = [FREE] * n
-        self.slot_xfer: list[Any] = [None] * n
-        self.next_reserve = 0
-        self.next_wait = 0
-        self.reserved: deque[int] = deque()
-        self.waited: deque[int] = deque()
+        self.nres = self.npush = self.nwait = self.npop = 0
+        self.vids = [-1] * self.capacity
+        #: a copy in flight into or out of each slot (must be waited before release/use)
+        self.xfers: list[Any] = [None] * self.capacity
+        #: the last operation that acquired or released each slot (for end-of-program reports)
+        self.ops = [-1] * self.capacity
         self.span_of = span_of
-        self.producers: set[str] = set()
-        self.consumers: set[str] = set()
 
-    def fail(self, code: str, message: str, op: int, hint: str | None = None) -> Exception:
+    def fail(self, code: str, message: str, op: int, hint: str | None = None) -> KernelError:
         return error(code, f"{message} (buffer '{self.decl.name}', core {self.core})", self.span_of(op), hint=hint)
 
-    def reserve(self, op: int) -> "BlockRef":
-        slot = self.next_reserve
-        self.next_reserve = (slot + 1) % self.capacity
+    # ---------------------------------------------------------------- acquire / release
+    def reserve(self, op: int) -> int:
+        h = self.nres
+        self.nres = h + 1
         self.free -= 1
-        self.slot_state[slot] = RESERVED
-        self.slot_gen[slot] += 1
-        self.slot_vid[slot] = -1
-        self.reserved.append(slot)
-        return BlockRef(self, slot, self.slot_gen[slot])
+        slot = h % self.capacity
+        self.vids[slot] = -1
+        self.ops[slot] = op
+        return h
 
-    def push(self, block: "BlockRef | None", op: int) -> None:
-        if not self.reserved:
+    def push(self, h: int | None, op: int) -> None:
+        n = self.npush
+        if n == self.nres:
             raise self.fail("E1102", "push() without a reserved block", op,
                             hint="call reserve() (or use `with cb.reserve() as blk:`) before push()")
-        slot = self.reserved[0]
-        if block is not None:
-            block.check(op, "push")
-            if block.slot != slot:
-                raise self.fail("E1102", "blocks must be pushed in the order they were reserved", op)
-        if self.slot_xfer[slot] is not None:
+        if h is not None and h != n:
+            if h < n:
+                raise self.fail("E1103", "block pushed after it was already released", op, hint=_HINT_RELEASED)
+            raise self.fail("E1102", "blocks must be pushed in the order they were reserved", op)
+        slot = n % self.capacity
+        if self.xfers[slot] is not None:
             raise self.fail("E1104", "block pushed while a copy into it has not been waited", op,
                             hint="call wait() on the transfer handle of ttl.copy before the block is pushed")
-        if self.slot_vid[slot] < 0:
+        if self.vids[slot] < 0:
             raise self.fail("E1108", "block pushed without being written", op,
                             hint="fill the block with ttl.copy(...) or blk.store(...) before pushing it")
-        self.reserved.popleft()
-        self.slot_state[slot] = FILLED
-        self.slot_gen[slot] += 1
+        self.npush = n + 1
+        self.ops[slot] = op
         self.ready += 1
-        self.wake()
+        if self.waiters:
+            self.ready_queue.extend(self.waiters)
+            self.waiters.clear()
 
-    def wait(self, op: int) -> "BlockRef":
-        slot = self.next_wait
-        self.next_wait = (slot + 1) % self.capacity
+    def wait(self, op: int) -> int:
+        h = self.nwait
+        self.nwait = h + 1
         self.ready -= 1
-        self.slot_state[slot] = WAITED
-        self.slot_gen[slot] += 1
-        self.waited.append(slot)
-        return BlockRef(self, slot, self.slot_gen[slot])
+        self.ops[h % self.capacity] = op
+        return h
 
-    def pop(self, block: "BlockRef | None", op: int) -> None:
-        if not self.waited:
+    def pop(self, h: int | None, op: int) -> None:
+        n = self.npop
+        if n == self.nwait:
             raise self.fail("E1101", "pop() without a block obtained by wait()", op,
                             hint="call wait() (or use `with cb.wait() as blk:`) before pop()")
-        slot = self.waited[0]
-        if block is not None:
-            block.check(op, "pop")
-            if block.slot != slot:
-                raise self.fail("E1101", "blocks must be popped in the order they were waited for", op)
-        if self.slot_xfer[slot] is not None:
+        if h is not None and h != n:
+            if h < n:
+                raise self.fail("E1103", "block popped after it was already released", op, hint=_HINT_RELEASED)
+            raise self.fail("E1101", "blocks must be popped in the order they were waited for", op)
+        if self.xfers[n % self.capacity] is not None:
             raise self.fail("E1104", "block popped while a copy out of it has not been waited", op,
                             hint="call wait() on the transfer handle before the block is released")
-        self.waited.popleft()
-        self.slot_state[slot] = FREE
-        self.slot_gen[slot] += 1
+        self.npop = n + 1
         self.free += 1
-        self.wake()
+        if self.waiters:
+            self.ready_queue.extend(self.waiters)
+            self.waiters.clear()
 
+    # ---------------------------------------------------------------- block contents
+    def released(self, op: int, what: str) -> KernelError:
+        return self.fail("E1103", f"block used after it was released ({what})", op, hint=_HINT_RELEASED)
 
-class BlockRef:
-    """A handle to a block slot, valid until the slot is released (generation check)."""
-
-    __slots__ = ("cb", "slot", "gen")
-
-    def __init__(self, cb: CBState, slot: int, gen: int):
-        self.cb = cb
-        self.slot = slot
-        self.gen = gen
-
-    def check(self, op: int, what: str) -> None:
-        if self.cb.slot_gen[self.slot] != self.gen:
-            raise self.cb.fail("E1103", f"block used after it was released ({what})", op,
-                               hint="a block is valid only until its push()/pop() (the end of its `with`)")
-
-    def rd(self, op: int) -> int:
-        """The id of the value in the block, for reading it."""
-        cb = self.cb
-        slot = self.slot
-        if cb.slot_gen[slot] != self.gen:
-            self.check(op, "read")
-        if cb.slot_xfer[slot] is not None:
-            xfer = cb.slot_xfer[slot]
-            if xfer.incoming:
-                raise cb.fail("E1104", "block read while a copy into it has not been waited", op,
-                              hint="call wait() on the transfer handle before using the block")
-        vid = cb.slot_vid[slot]
+    def _read(self, slot: int, op: int) -> int:
+        xfer = self.xfers[slot]
+        if xfer is not None and xfer.incoming:
+            raise self.fail("E1104", "block read while a copy into it has not been waited", op,
+                            hint="call wait() on the transfer handle before using the block")
+        vid = self.vids[slot]
         if vid < 0:
-            raise cb.fail("E1109", "block read before anything was written to it", op,
-                          hint="reserve() gives an uninitialised block: store() or copy into it first")
+            raise self.fail("E1109", "block read before anything was written to it", op,
+                            hint="reserve() gives an uninitialised block: store() or copy into it first")
         return vid
 
-    def wr(self, vid: int, op: int) -> None:
-        cb = self.cb
-        if cb.slot_gen[self.slot] != self.gen:
-            self.check(op, "write")
-        if cb.slot_xfer[self.slot] is not None:
-            raise cb.fail("E1104", "block written while a copy involving it has not been waited", op)
-        cb.slot_vid[self.slot] = vid
+    def _write(self, slot: int, vid: int, op: int) -> None:
+        if self.xfers[slot] is not None:
+            raise self.fail("E1104", "block written while a copy involving it has not been waited", op)
+        self.vids[slot] = vid
+
+    def rd_r(self, h: int, op: int) -> int:
+        """The value id in a reserved block (producer side)."""
+        if h < self.npush:
+            raise self.released(op, "read")
+        return self._read(h % self.capacity, op)
+
+    def rd_w(self, h: int, op: int) -> int:
+        """The value id in a waited-for block (consumer side)."""
+        if h < self.npop:
+            raise self.released(op, "read")
+        return self._read(h % self.capacity, op)
+
+    def wr_r(self, h: int, vid: int, op: int) -> None:
+        if h < self.npush:
+            raise self.released(op, "write")
+        self._write(h % self.capacity, vid, op)
+
+    def wr_w(self, h: int, vid: int, op: int) -> None:
+        if h < self.npop:
+            raise self.released(op, "write")
+        self._write(h % self.capacity, vid, op)
+
+    def copy_in_r(self, h: int, vid: int, op: int) -> "Xfer":
+        """A copy lands in a reserved block: the block holds ``vid`` once the copy is waited."""
+        self.wr_r(h, vid, op)
+        return Xfer(self, h % self.capacity, True, op)
+
+    def copy_in_w(self, h: int, vid: int, op: int) -> "Xfer":
+        self.wr_w(h, vid, op)
+        return Xfer(self, h % self.capacity, True, op)
+
+    def copy_out(self, h: int, op: int) -> "Xfer":
+        """A copy reads the block: it may not be released before the copy is waited."""
+        return Xfer(self, h % self.capacity, False, op)
+
+    def check(self, h: int, producer: bool, op: int, what: str) -> int:
+        """The slot of a still-valid handle."""
+        if h < (self.npush if producer else self.npop):
+            raise self.released(op, what)
+        return h % self.capacity
 
 
 class Xfer:
-    """A transfer handle. ``incoming`` copies fill a block; the others read one."""
+    """A transfer handle. An ``incoming`` copy fills a block slot; the others read one."""
 
-    __slots__ = ("block", "incoming", "done")
+    __slots__ = ("cb", "slot", "incoming", "done", "op")
 
-    def __init__(self, block: BlockRef | None, incoming: bool):
-        self.block = block
+    def __init__(self, cb: CBState | None, slot: int, incoming: bool, op: int):
+        self.cb = cb
+        self.slot = slot
         self.incoming = incoming
         self.done = False
-        if block is not None:
-            block.cb.slot_xfer[block.slot] = self
+        self.op = op
+        if cb is not None:
+            cb.xfers[slot] = self
 
     def try_complete(self, op: int) -> bool:
         if not self.done:
             self.done = True
-            block = self.block
-            if block is not None and block.cb.slot_xfer[block.slot] is self:
-                block.cb.slot_xfer[block.slot] = None
+            cb = self.cb
+            if cb is not None and cb.xfers[self.slot] is self:
+                cb.xfers[self.slot] = None
         return True
 
 
@@ -207,21 +228,20 @@ class PipeSlot(Waitable):
     slots must be empty: finite capacity); a receiver's ``wait()`` takes the block out.
     """
 
-    __slots__ = ("pipe", "dst", "vid", "sender_span")
+    __slots__ = ("pipe", "dst", "vid")
 
     def __init__(self, pipe: Any, dst: tuple[int, ...], ready_queue: deque):
         super().__init__(ready_queue)
         self.pipe = pipe
         self.dst = dst
         self.vid = -1
-        self.sender_span = None
 
 
 class PipeSend(Xfer):
     __slots__ = ("slots", "vid", "waitable")
 
-    def __init__(self, block: BlockRef, vid: int, slots: list[PipeSlot]):
-        super().__init__(block, incoming=False)
+    def __init__(self, cb: CBState, slot: int, vid: int, slots: list[PipeSlot], op: int):
+        super().__init__(cb, slot, False, op)
         self.slots = slots
         self.vid = vid
         self.waitable = slots[0]
@@ -240,22 +260,20 @@ class PipeSend(Xfer):
 
 
 class PipeRecv(Xfer):
-    __slots__ = ("slot", "waitable", "op")
+    __slots__ = ("landing", "waitable")
 
-    def __init__(self, block: BlockRef, slot: PipeSlot, op: int):
-        super().__init__(block, incoming=True)
-        self.slot = slot
-        self.waitable = slot
-        self.op = op
+    def __init__(self, cb: CBState, slot: int, landing: PipeSlot, op: int):
+        super().__init__(cb, slot, True, op)
+        self.landing = landing
+        self.waitable = landing
 
     def try_complete(self, op: int) -> bool:
         if self.done:
             return True
-        slot = self.slot
-        if slot.vid < 0:
+        landing = self.landing
+        if landing.vid < 0:
             return False
-        block = self.block
-        block.cb.slot_vid[block.slot] = slot.vid
-        slot.vid = -1
-        slot.wake()
+        self.cb.vids[self.slot] = landing.vid
+        landing.vid = -1
+        landing.wake()
         return Xfer.try_complete(self, op)

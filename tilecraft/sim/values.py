@@ -20,10 +20,11 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
+from ..diagnostics import error
 from ..numerics import quantize, to_compute
 
 #: elements evaluated per window (bounds peak memory; larger windows batch more)
-WINDOW_ELEMENTS = 1 << 24
+WINDOW_ELEMENTS = 1 << 26
 
 
 class ReadSite:
@@ -37,6 +38,8 @@ class ReadSite:
         self.tiled = tiled
         self.fmt = fmt
         self.block_elems = block_elems
+        self.span: Any = None
+        self.his: list[tuple[int, ...]] | None = None
         self.elems = 1
         for extent in block_elems:
             self.elems *= extent
@@ -52,6 +55,8 @@ class WriteSite:
         self.tensor = tensor
         self.extents = extents
         self.tiled = tiled
+        self.span: Any = None
+        self.his: list[tuple[int, ...]] | None = None
         self.at: list[int] = []
         self.vids: list[int] = []
         self.starts: list[tuple[int, ...]] = []
@@ -67,19 +72,42 @@ class ComputeSite:
         self.block_leaves = block_leaves
         self.fmt = fmt
         self.elems = elems
+        self.block_pos = tuple(i for i, b in enumerate(block_leaves) if b)
         self.out: list[int] = []
         self.leaves: list[tuple] = []
 
 
 class TensorRef:
-    """A program tensor as the simulator sees it: storage plus a flag for read-after-write."""
+    """A program tensor as the simulator sees it: its storage, a flag for read-after-write, and
+    (while values are evaluated) a tile-ordered copy so that a batch of tile reads or writes is
+    one contiguous ``index_select``/``index_copy_``."""
 
     def __init__(self, tensor: Any, decl: Any):
         self.tensor = tensor
         self.decl = decl
         self.storage: torch.Tensor = tensor.storage
         self.unit_shape = decl.unit_shape
+        self.tiled = decl.unit.tiled
         self.dirty = False
+        self._tiles: torch.Tensor | None = None
+        self._tiles_written = False
+
+    def tiles(self, for_write: bool = False) -> torch.Tensor:
+        """``[tiles, 32, 32]`` in row-major tile order (created on first use in a launch)."""
+        if self._tiles is None:
+            *lead, h, w = self.storage.shape
+            view = self.storage.view(*lead, h // 32, 32, w // 32, 32)
+            self._tiles = view.transpose(-3, -2).contiguous()
+        self._tiles_written |= for_write
+        return self._tiles.view(-1, 32, 32)
+
+    def flush(self) -> None:
+        """Write the tile-ordered copy back into the tensor's storage and drop it."""
+        if self._tiles is not None and self._tiles_written:
+            *lead, h, w = self.storage.shape
+            self.storage.view(*lead, h // 32, 32, w // 32, 32).copy_(self._tiles.transpose(-3, -2))
+        self._tiles = None
+        self._tiles_written = False
 
 
 class Recorder:
@@ -104,11 +132,30 @@ class Recorder:
         self.depth.append(0)
         return vid
 
+    def read_dynamic(self, site: ReadSite, starts: tuple[int, ...], ends: tuple[int, ...]) -> int:
+        """A read whose extents the compiler could not prove: the ends are checked in phase 2."""
+        site.his.append(ends)
+        return self.read(site, starts)
+
+    def write_dynamic(self, site: WriteSite, vid: int, starts: tuple[int, ...], ends: tuple[int, ...]) -> None:
+        site.his.append(ends)
+        self.write(site, vid, starts)
+
     def write(self, site: WriteSite, vid: int, starts: tuple[int, ...]) -> None:
         site.at.append(self.next_vid)
         site.vids.append(vid)
         site.starts.append(starts)
         site.tensor.dirty = True
+
+    def store(self, site: ComputeSite, leaves: tuple) -> int:
+        """A block store: its depth is one more than its deepest block operand's."""
+        depth = self.depth
+        d = 0
+        for j in site.block_pos:
+            x = depth[leaves[j]]
+            if x > d:
+                d = x
+        return self.compute(site, leaves, d + 1)
 
     def compute(self, site: ComputeSite, leaves: tuple, depth: int) -> int:
         vid = self.next_vid
@@ -145,6 +192,7 @@ class Evaluator:
         for site in self.rec.reads:
             site.out_a = np.asarray(site.out, dtype=np.int64)
             site.starts_a = np.asarray(site.starts, dtype=np.int64).reshape(len(site.out), len(site.extents))
+            check_slices(site)
         for site in self.rec.computes:
             site.out_a = np.asarray(site.out, dtype=np.int64)
             site.leaves_a = np.asarray(site.leaves, dtype=np.float64 if not all(site.block_leaves) else np.int64)
@@ -156,6 +204,7 @@ class Evaluator:
             site.at_a = np.asarray(site.at, dtype=np.int64)
             site.vids_a = np.asarray(site.vids, dtype=np.int64)
             site.starts_a = np.asarray(site.starts, dtype=np.int64).reshape(len(site.vids), len(site.extents))
+            check_slices(site)
             if len(site.vids):
                 np.maximum.at(self.last_use, site.vids_a, site.at_a - 1)
 
@@ -179,6 +228,8 @@ class Evaluator:
         for i, (a, b) in enumerate(windows):
             last = i == len(windows) - 1
             self.evaluate_window(a, b, writes_upto=None if last else b)
+        for tensor in self.rec.tensors:
+            tensor.flush()
 
     def evaluate_window(self, a: int, b: int, writes_upto: int | None) -> None:
         for site in self.rec.reads:
@@ -237,7 +288,11 @@ class Evaluator:
     # ---------------------------------------------------------------- node kinds
     def gather(self, site: ReadSite, r0: int, r1: int) -> None:
         starts = site.starts_a[r0:r1]
-        block = gather_blocks(site.tensor.storage, site.tiled, starts, site.extents)
+        tensor = site.tensor
+        if site.tiled:
+            block = gather_tiles(tensor.tiles(), tensor.unit_shape, starts, site.extents)
+        else:
+            block = gather_elements(tensor.storage, starts, site.extents)
         block = block.reshape(len(starts), *site.block_elems)
         self.store(site.out_a[r0:r1], quantize(block, site.fmt))
 
@@ -256,59 +311,91 @@ class Evaluator:
         tensor = site.tensor
         values = quantize(to_compute(self.values(site.vids_a[lo:hi])), tensor.decl.fmt)
         starts = site.starts_a[lo:hi]
-        if has_overlap(starts, site.extents):
-            for i in range(len(starts)):
-                scatter_blocks(tensor.storage, site.tiled, starts[i:i + 1], site.extents, values[i:i + 1])
-        else:
-            scatter_blocks(tensor.storage, site.tiled, starts, site.extents, values)
+        batches = [(starts[i:i + 1], values[i:i + 1]) for i in range(len(starts))] \
+            if has_overlap(starts, site.extents) else [(starts, values)]
+        for rows, vals in batches:  # overlapping writes go one by one, in program order
+            if site.tiled:
+                scatter_tiles(tensor.tiles(for_write=True), tensor.unit_shape, rows, site.extents, vals)
+            else:
+                scatter_elements(tensor.storage, rows, site.extents, vals)
 
 
-def _index_arrays(starts: np.ndarray, extents: tuple[int, ...]) -> list[torch.Tensor]:
-    """Per-dimension index tensors broadcasting to [M, e0, e1, ...]."""
+def check_slices(site: Any) -> None:
+    """Bounds (and, where the compiler could not prove them, extents) of every recorded slice."""
+    if not len(site.starts_a):
+        return
+    shape = np.asarray(site.tensor.unit_shape, dtype=np.int64)
+    extents = np.asarray(site.extents, dtype=np.int64)
+    units = "tiles" if site.tiled else "elements"
+    if site.his is not None:
+        his = np.asarray(site.his, dtype=np.int64).reshape(site.starts_a.shape)
+        bad = np.nonzero(((his - site.starts_a) != extents).any(axis=1))[0]
+        if len(bad):
+            lo, hi = site.starts_a[bad[0]], his[bad[0]]
+            raise error("E0106", f"tensor slice [{_slice_text(lo, hi)}] has extent {tuple((hi - lo).tolist())} "
+                        f"but the block has shape {site.extents} (in {units})", site.span,
+                        hint="a slice must cover exactly one block")
+    bad = np.nonzero(((site.starts_a < 0) | (site.starts_a + extents > shape)).any(axis=1))[0]
+    if len(bad):
+        lo = site.starts_a[bad[0]]
+        raise error("E1107", f"tensor slice [{_slice_text(lo, lo + extents)}] is outside tensor "
+                    f"'{site.tensor.decl.name}' of shape {tuple(shape.tolist())} (in {units})", site.span,
+                    hint="check the loop bounds and the per-core offsets of the slice")
+
+
+def _slice_text(lo: np.ndarray, hi: np.ndarray) -> str:
+    return ", ".join(f"{a}:{b}" for a, b in zip(lo.tolist(), hi.tolist()))
+
+
+def _unit_indices(starts: np.ndarray, extents: tuple[int, ...]) -> list[np.ndarray]:
+    """Per-dimension unit indices broadcasting to ``[M, e0, e1, ...]``."""
     n = len(extents)
     out = []
     for d, extent in enumerate(extents):
-        shape = [len(starts)] + [1] * n
-        shape[1 + d] = extent
-        idx = torch.from_numpy(starts[:, d]).reshape(-1, *([1] * n)) + torch.arange(extent).reshape(shape[1:])
-        out.append(idx.reshape(shape))
+        shape = [1] * n
+        shape[d] = extent
+        out.append(starts[:, d].reshape(-1, *([1] * n)) + np.arange(extent).reshape(shape))
     return out
 
 
-def _tiled_view(storage: torch.Tensor) -> torch.Tensor:
-    *lead, h, w = storage.shape
-    return storage.view(*lead, h // 32, 32, w // 32, 32)
+def _flat_tile_index(unit_shape: tuple[int, ...], starts: np.ndarray, extents: tuple[int, ...]) -> torch.Tensor:
+    flat = np.ravel_multi_index(tuple(np.broadcast_arrays(*_unit_indices(starts, extents))), unit_shape)
+    return torch.from_numpy(np.ascontiguousarray(flat).reshape(-1))
 
 
-def gather_blocks(storage: torch.Tensor, tiled: bool, starts: np.ndarray, extents: tuple[int, ...]) -> torch.Tensor:
-    """Blocks ``storage[starts[i] : starts[i] + extents]`` (in shape units) stacked on dim 0."""
-    idx = _index_arrays(starts, extents)
-    if not tiled:
-        return storage[tuple(idx)]
-    view = _tiled_view(storage)
-    got = view[(*idx[:-2], idx[-2], slice(None), idx[-1], slice(None))]
-    # advanced indices separated by a slice move to the front: [M, e..., 32, 32]
-    m, *ext = got.shape[:-2]
-    n = len(extents)
-    perm = [0, *range(1, n - 1), n - 1, n + 1, n, n + 2]
-    got = got.permute(*perm)
-    return got.reshape(m, *ext[:-2], ext[-2] * 32, ext[-1] * 32)
+#: [M, e..., 32, 32] -> [M, e_lead..., eR, 32, eC, 32] and back
+def _tile_perm(n: int) -> list[int]:
+    return [0, *range(1, n - 1), n - 1, n + 1, n, n + 2]
 
 
-def scatter_blocks(storage: torch.Tensor, tiled: bool, starts: np.ndarray, extents: tuple[int, ...],
-                   values: torch.Tensor) -> None:
-    idx = _index_arrays(starts, extents)
-    if not tiled:
-        storage[tuple(idx)] = values.reshape(len(starts), *extents).to(storage.dtype)
-        return
-    n = len(extents)
-    m = values.shape[0]
+def gather_tiles(tiles: torch.Tensor, unit_shape: tuple[int, ...], starts: np.ndarray,
+                 extents: tuple[int, ...]) -> torch.Tensor:
+    """Blocks of tiles starting at ``starts`` (tile units), as ``[M, ..., rows, cols]`` elements."""
+    got = tiles.index_select(0, _flat_tile_index(unit_shape, starts, extents))
+    m, n = len(starts), len(extents)
+    if all(e == 1 for e in extents):
+        return got.reshape(m, *([1] * (n - 2)), 32, 32)
+    got = got.reshape(m, *extents, 32, 32).permute(*_tile_perm(n))
+    return got.reshape(m, *extents[:-2], extents[-2] * 32, extents[-1] * 32)
+
+
+def scatter_tiles(tiles: torch.Tensor, unit_shape: tuple[int, ...], starts: np.ndarray,
+                  extents: tuple[int, ...], values: torch.Tensor) -> None:
+    m, n = len(starts), len(extents)
     blocks = values.reshape(m, *extents[:-2], extents[-2], 32, extents[-1], 32)
-    perm = [0, *range(1, n - 1), n - 1, n + 1, n, n + 2]
-    inverse = [perm.index(i) for i in range(len(perm))]
-    blocks = blocks.permute(*inverse)
-    view = _tiled_view(storage)
-    view[(*idx[:-2], idx[-2], slice(None), idx[-1], slice(None))] = blocks.to(storage.dtype)
+    perm = _tile_perm(n)
+    blocks = blocks.permute(*[perm.index(i) for i in range(len(perm))]).reshape(-1, 32, 32)
+    tiles.index_copy_(0, _flat_tile_index(unit_shape, starts, extents), blocks.to(tiles.dtype))
+
+
+def gather_elements(storage: torch.Tensor, starts: np.ndarray, extents: tuple[int, ...]) -> torch.Tensor:
+    """Row-major blocks (element units)."""
+    return storage[tuple(torch.from_numpy(i) for i in _unit_indices(starts, extents))]
+
+
+def scatter_elements(storage: torch.Tensor, starts: np.ndarray, extents: tuple[int, ...], values: torch.Tensor) -> None:
+    idx = tuple(torch.from_numpy(i) for i in _unit_indices(starts, extents))
+    storage[idx] = values.reshape(len(starts), *extents).to(storage.dtype)
 
 
 def has_overlap(starts: np.ndarray, extents: tuple[int, ...]) -> bool:
