@@ -12,6 +12,7 @@ import argparse
 import os
 import runpy
 import sys
+import traceback
 from typing import Sequence
 
 from . import driver, options
@@ -98,7 +99,25 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
         return 1
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except Exception as exc:  # noqa: BLE001 - the script's own error, or a bug in tilecraft
+        report_exception(exc)
+        return 1
     return 0
+
+
+def report_exception(exc: BaseException) -> None:
+    """Python's traceback for the user's own errors (frames inside tilecraft are hidden); a
+    failure that starts inside tilecraft is a tilecraft bug and says so."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    package = os.path.dirname(os.path.abspath(__file__))
+    user = [f for f in frames if not f.filename.startswith(package) and "<frozen" not in f.filename]
+    if frames and frames[-1].filename.startswith(package):
+        print("tilecraft: internal error (a bug in tilecraft, please report it):", file=sys.stderr)
+        print("".join(traceback.format_exception(exc)), file=sys.stderr, end="")
+        return
+    print("Traceback (most recent call last):", file=sys.stderr)
+    print("".join(traceback.format_list(user)), file=sys.stderr, end="")
+    print("".join(traceback.format_exception_only(exc)), file=sys.stderr, end="")
 
 
 def install_modules() -> None:

@@ -1,0 +1,76 @@
+"""Tensors made from shapes: defaults, values, placement and the *_like forms."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import tilecraft.ttnn as ttnn
+
+
+def test_rand_defaults_to_bfloat16_tiles_in_range():
+    torch.manual_seed(0)
+    t = ttnn.rand((40, 70))
+    assert t.dtype is ttnn.bfloat16 and t.layout is ttnn.TILE_LAYOUT and t.padded_shape == (64, 96)
+    values = ttnn.to_torch(t)
+    assert values.min() >= 0 and values.max() <= 1 and values.unique().numel() > 100
+    assert torch.count_nonzero(t.storage[40:]) == 0
+    shifted = ttnn.to_torch(ttnn.rand([32, 32], low=-3.0, high=-2.0))
+    assert shifted.min() >= -3 and shifted.max() <= -2
+
+
+def test_rand_seed_and_torch_seed_repeat():
+    assert torch.equal(ttnn.to_torch(ttnn.rand((32, 32), seed=7)), ttnn.to_torch(ttnn.rand((32, 32), seed=7)))
+    torch.manual_seed(3)
+    first = ttnn.to_torch(ttnn.rand((32, 32)))
+    torch.manual_seed(3)
+    assert torch.equal(first, ttnn.to_torch(ttnn.rand((32, 32))))
+
+
+def test_filled_tensors_default_to_bfloat16_row_major():
+    for t, value in [(ttnn.zeros((3, 5)), 0), (ttnn.ones([3, 5]), 1), (ttnn.full((3, 5), 2.5), 2.5),
+                     (ttnn.empty((3, 5)), 0)]:
+        assert t.dtype is ttnn.bfloat16 and t.layout is ttnn.ROW_MAJOR_LAYOUT and t.shape == (3, 5)
+        assert ttnn.to_torch(t).eq(value).all()
+
+
+def test_integer_fill_values_stay_exact():
+    t = ttnn.full((2, 2), 2**31 - 1, dtype=ttnn.int32)
+    assert ttnn.to_torch(t).eq(2**31 - 1).all()
+
+
+def test_like_forms_copy_the_reference():
+    device = ttnn.open_device(device_id=0)
+    ref = ttnn.from_torch(torch.randn(40, 70), dtype=ttnn.bfloat8_b, layout=ttnn.TILE_LAYOUT, device=device,
+                          memory_config=ttnn.L1_MEMORY_CONFIG)
+    for t, value in [(ttnn.zeros_like(ref), 0), (ttnn.ones_like(ref), 1), (ttnn.full_like(ref, 4.0), 4),
+                     (ttnn.empty_like(ref), 0)]:
+        assert (t.shape, t.dtype, t.layout, t.device()) == (ref.shape, ttnn.bfloat8_b, ttnn.TILE_LAYOUT, device)
+        assert t.memory_config() == ttnn.L1_MEMORY_CONFIG and ttnn.to_torch(t).eq(value).all()
+    assert ttnn.zeros_like(ref, dtype=ttnn.float32).dtype is ttnn.float32
+
+
+def test_allocate_tensor_on_device():
+    device = ttnn.open_device(device_id=0)
+    t = ttnn.allocate_tensor_on_device(ttnn.Shape([64, 64]), ttnn.bfloat16, ttnn.TILE_LAYOUT, device,
+                                       ttnn.DRAM_MEMORY_CONFIG)
+    assert t.device() is device and t.shape == (64, 64) and isinstance(t.buffer_address(), int)
+    with pytest.raises(TypeError, match="needs a device"):
+        ttnn.allocate_tensor_on_device((64, 64), ttnn.bfloat16, ttnn.TILE_LAYOUT, None)
+
+
+def test_creation_on_a_mesh_gives_one_tensor_per_device():
+    mesh = ttnn.open_mesh_device(ttnn.MeshShape(1, 4))
+    t = ttnn.zeros((32, 32), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=mesh)
+    assert t.is_mesh and len({id(d.storage) for d in t.device_tensors()}) == 4
+    like = ttnn.ones_like(t)
+    assert like.is_mesh and like.device() is mesh and ttnn.to_torch(like.device_tensors()[3]).eq(1).all()
+
+
+def test_creation_errors():
+    with pytest.raises(TypeError, match="ttnn.bfloat16"):
+        ttnn.zeros((2, 2), dtype=torch.float32)
+    with pytest.raises(TypeError, match="sequence of ints"):
+        ttnn.zeros((2.5, 2))
+    with pytest.raises(TypeError, match="reference"):
+        ttnn.zeros_like(torch.zeros(2))

@@ -1,0 +1,55 @@
+"""A simulated ttnn: what ``import ttnn`` gives a TT-Lang program run by tilecraft.
+
+Programs written for the published TT-Lang 1.1 use a slice of ttnn on the host: opening
+devices and meshes, moving torch tensors to and from them, and a few ops around their kernels.
+This package provides that slice (and the common ops beyond it) on the CPU, with values
+rounded exactly as the device stores them (``tilecraft.numerics``). A tensor's values live in
+one torch tensor, ``Tensor.storage``, which the simulator reads and writes in place.
+
+The simulated system has :data:`NUM_SIMULATED_DEVICES` (8) Wormhole chips, like a T3K, so that
+``GetNumAvailableDevices()`` lets the multi-device tutorials open a 1x8 mesh.
+"""
+
+from . import tensor_methods  # noqa: F401  (binds operators and reshape on Tensor)
+from .conversion import from_device, from_torch, to_device, to_torch
+from .cores import CoreCoord, CoreRange, CoreRangeSet
+from .creation import (allocate_tensor_on_device, empty, empty_like, full, full_like, ones, ones_like, rand,
+                       zeros, zeros_like)
+from .datatype import (DataType, bfloat4_b, bfloat8_b, bfloat16, float16, float32, int32, uint8, uint16,
+                       uint32)
+from .device import NUM_SIMULATED_DEVICES, Arch, Device, GetNumAvailableDevices, close_device, open_device
+from .fidelity import MathFidelity
+from .layout import ROW_MAJOR_LAYOUT, TILE_LAYOUT, TILE_SIZE, Layout, Shape
+from .memory import (DRAM_MEMORY_CONFIG, L1_MEMORY_CONFIG, BufferType, MemoryConfig, ShardOrientation, ShardSpec,
+                     TensorMemoryLayout)
+from .mesh import (ConcatMeshToTensor, FabricConfig, MeshDevice, MeshShape, MeshToTensor,
+                   ReplicateTensorToMesh, ShardTensorToMesh, TensorToMesh, close_mesh_device, open_mesh_device,
+                   set_fabric_config)
+from .ops import (abs, add, all_gather, all_reduce, clone, cos, divide, exp, gelu, log, matmul, max, mean, mul,
+                  multiply, neg, reciprocal, relu, reshape, rsqrt, sigmoid, silu, sin, softmax, sqrt, square,
+                  sub, subtract, sum, tanh, to_layout, transpose, typecast)
+from .primitives import PRIMITIVES, CollectivePrimitive, DevicePrimitive, Primitive, RuleTable, TensorType
+from .tensor import Tensor
+
+__all__ = [
+    # tensors and conversion
+    "Tensor", "from_torch", "to_torch", "to_device", "from_device",
+    "rand", "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
+    "allocate_tensor_on_device",
+    # types
+    "DataType", "bfloat16", "float32", "float16", "bfloat8_b", "bfloat4_b", "int32", "uint32", "uint16", "uint8",
+    "Layout", "TILE_LAYOUT", "ROW_MAJOR_LAYOUT", "TILE_SIZE", "Shape", "MathFidelity",
+    "MemoryConfig", "BufferType", "TensorMemoryLayout", "ShardSpec", "ShardOrientation",
+    "DRAM_MEMORY_CONFIG", "L1_MEMORY_CONFIG", "CoreCoord", "CoreRange", "CoreRangeSet",
+    # devices and meshes
+    "Device", "Arch", "open_device", "close_device", "GetNumAvailableDevices", "NUM_SIMULATED_DEVICES",
+    "MeshShape", "MeshDevice", "open_mesh_device", "close_mesh_device", "FabricConfig", "set_fabric_config",
+    "TensorToMesh", "ShardTensorToMesh", "ReplicateTensorToMesh", "MeshToTensor", "ConcatMeshToTensor",
+    # ops
+    "add", "subtract", "sub", "multiply", "mul", "divide", "matmul",
+    "relu", "gelu", "silu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "reciprocal", "abs", "neg",
+    "square", "sin", "cos", "softmax", "sum", "mean", "max",
+    "transpose", "reshape", "typecast", "to_layout", "clone", "all_reduce", "all_gather",
+    # for the layers that register rules on the ops
+    "Primitive", "DevicePrimitive", "CollectivePrimitive", "TensorType", "RuleTable", "PRIMITIVES",
+]

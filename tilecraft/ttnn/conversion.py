@@ -1,0 +1,76 @@
+"""Moving tensors between torch, the host and (simulated) devices: ``from_torch`` and ``to_torch``.
+
+Defaults follow ttnn's documented ones: ``from_torch`` keeps row-major layout and takes the
+format from the torch dtype unless told otherwise; a ``device`` that is a mesh with no
+``mesh_mapper`` gets the tensor replicated on every chip.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import torch
+
+from tilecraft.dtypes import DataFormat, from_torch_dtype
+
+from .datatype import as_data_format
+from .device import DeviceHandle
+from .layout import Layout
+from .memory import MemoryConfig, as_memory_config
+from .mesh import MeshDevice, MeshToTensor, ReplicateTensorToMesh, TensorToMesh
+from .tensor import Tensor
+
+
+def from_torch(tensor: torch.Tensor, dtype: Optional[DataFormat] = None, *,
+               layout: Layout = Layout.ROW_MAJOR, device: Optional[DeviceHandle] = None,
+               memory_config: Optional[MemoryConfig] = None, mesh_mapper: Optional[TensorToMesh] = None,
+               pad_value: Optional[float] = None) -> Tensor:
+    """A ttnn tensor holding ``tensor``'s values rounded into ``dtype`` (a copy: later writes to either
+    side do not reach the other).
+
+    With ``mesh_mapper`` the tensor is split (or replicated) over the mapper's mesh, and ``device``
+    must be that mesh or None (the pieces then stay on the host). Tile padding holds
+    ``pad_value`` (zero when None, as in ttnn).
+    """
+    if not isinstance(tensor, torch.Tensor):
+        raise TypeError(f"from_torch takes a torch.Tensor, got {type(tensor).__name__}")
+    fmt = from_torch_dtype(tensor.dtype) if dtype is None else as_data_format(dtype)
+    if not isinstance(layout, Layout):
+        raise TypeError(f"layout must be ttnn.TILE_LAYOUT or ttnn.ROW_MAJOR_LAYOUT, got {layout!r}")
+    config = as_memory_config(memory_config)
+    pad = 0.0 if pad_value is None else pad_value
+    if mesh_mapper is None and isinstance(device, MeshDevice):
+        mesh_mapper = ReplicateTensorToMesh(device)
+    if mesh_mapper is None:
+        host = Tensor.from_values(tensor, fmt, layout, memory_config=config, pad_value=pad)
+    else:
+        if not isinstance(mesh_mapper, TensorToMesh):
+            raise TypeError(f"mesh_mapper must be ShardTensorToMesh or ReplicateTensorToMesh, got {mesh_mapper!r}")
+        if device is not None and device is not mesh_mapper.mesh:
+            raise ValueError(f"mesh_mapper maps onto {mesh_mapper.mesh!r} but device is {device!r}")
+        pieces = mesh_mapper.map(tensor)
+        host = Tensor.on_mesh(
+            [Tensor.from_values(p, fmt, layout, memory_config=config, pad_value=pad) for p in pieces],
+            mesh_mapper.mesh)
+    return host if device is None else host.to(device)
+
+
+def to_torch(tensor: Tensor, dtype: Optional[torch.dtype] = None, *,
+             mesh_composer: Optional[MeshToTensor] = None) -> torch.Tensor:
+    """The logical values of ``tensor`` as a fresh torch tensor (see :meth:`Tensor.to_torch`).
+
+    bfloat16 and the block-float formats come back as torch.bfloat16, float32 as torch.float32.
+    """
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"to_torch takes a ttnn.Tensor, got {type(tensor).__name__}")
+    return tensor.to_torch(mesh_composer=mesh_composer, dtype=dtype)
+
+
+def to_device(tensor: Tensor, device: DeviceHandle, memory_config: Optional[MemoryConfig] = None) -> Tensor:
+    """``tensor`` placed on ``device`` (the storage is shared, not copied)."""
+    return tensor.to(device, memory_config)
+
+
+def from_device(tensor: Tensor) -> Tensor:
+    """``tensor`` on the host (the storage is shared, not copied)."""
+    return tensor.cpu()

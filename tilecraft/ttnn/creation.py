@@ -1,0 +1,128 @@
+"""Tensors made from a shape rather than from torch data: ``rand``, ``zeros``, ``full``, ``empty``, ...
+
+Defaults are ttnn's documented ones: bfloat16 and row-major layout for ``zeros``/``ones``/
+``full``/``empty``, tile layout for ``rand``; the ``*_like`` functions take whatever is not given
+from the reference tensor. A mesh ``device`` gets one tensor per chip.
+
+``empty`` tensors hold zeros: the simulator has no stale memory to expose, and zeros make runs
+reproducible.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Optional
+
+import torch
+
+from tilecraft.dtypes import DataFormat
+
+from . import datatype
+from .datatype import as_data_format
+from .device import DeviceHandle
+from .layout import Layout, Shape, as_shape
+from .memory import MemoryConfig, as_memory_config
+from .mesh import MeshDevice
+from .tensor import Tensor
+
+ShapeLike = Iterable[int]
+
+
+def _filled(shape: ShapeLike, values: Callable[[Shape, torch.dtype], torch.Tensor],
+            dtype: Optional[DataFormat], layout: Optional[Layout], device: Optional[DeviceHandle],
+            memory_config: Optional[MemoryConfig]) -> Tensor:
+    """A tensor (one per chip on a mesh) holding ``values(shape, source_dtype)`` rounded into ``dtype``.
+
+    Integer formats get int64 source values so that large fill values stay exact.
+    """
+    logical = as_shape(shape)
+    fmt = datatype.bfloat16 if dtype is None else as_data_format(dtype)
+    layout = Layout.ROW_MAJOR if layout is None else layout
+    if not isinstance(layout, Layout):
+        raise TypeError(f"layout must be ttnn.TILE_LAYOUT or ttnn.ROW_MAJOR_LAYOUT, got {layout!r}")
+    config = as_memory_config(memory_config)
+    source = torch.int64 if fmt.is_integer else torch.float32
+
+    def one() -> Tensor:
+        return Tensor.from_values(values(logical, source), fmt, layout, memory_config=config)
+
+    if isinstance(device, MeshDevice):
+        tensor = Tensor.on_mesh([one() for _ in range(device.get_num_devices())], device)
+    else:
+        tensor = one()
+    return tensor if device is None else tensor.to(device)
+
+
+def _constant(value: float) -> Callable[[Shape, torch.dtype], torch.Tensor]:
+    return lambda shape, source: torch.full(shape, value, dtype=source)
+
+
+def rand(shape: ShapeLike, dtype: DataFormat = datatype.bfloat16, layout: Layout = Layout.TILE,
+         device: Optional[DeviceHandle] = None, memory_config: Optional[MemoryConfig] = None, *,
+         low: float = 0.0, high: float = 1.0, seed: Optional[int] = None) -> Tensor:
+    """Uniform values in [low, high). Without ``seed`` it draws from torch's global generator, so
+    ``torch.manual_seed`` makes runs repeatable."""
+    generator = None if seed is None else torch.Generator().manual_seed(seed)
+
+    def uniform(logical: Shape, source: torch.dtype) -> torch.Tensor:
+        return torch.rand(logical, generator=generator) * (high - low) + low
+
+    return _filled(shape, uniform, dtype, layout, device, memory_config)
+
+
+def full(shape: ShapeLike, fill_value: float, dtype: Optional[DataFormat] = None, layout: Optional[Layout] = None,
+         device: Optional[DeviceHandle] = None, memory_config: Optional[MemoryConfig] = None) -> Tensor:
+    return _filled(shape, _constant(fill_value), dtype, layout, device, memory_config)
+
+
+def zeros(shape: ShapeLike, dtype: Optional[DataFormat] = None, layout: Optional[Layout] = None,
+          device: Optional[DeviceHandle] = None, memory_config: Optional[MemoryConfig] = None) -> Tensor:
+    return full(shape, 0, dtype, layout, device, memory_config)
+
+
+def ones(shape: ShapeLike, dtype: Optional[DataFormat] = None, layout: Optional[Layout] = None,
+         device: Optional[DeviceHandle] = None, memory_config: Optional[MemoryConfig] = None) -> Tensor:
+    return full(shape, 1, dtype, layout, device, memory_config)
+
+
+def empty(shape: ShapeLike, dtype: DataFormat = datatype.bfloat16, layout: Layout = Layout.ROW_MAJOR,
+          device: Optional[DeviceHandle] = None, memory_config: Optional[MemoryConfig] = None) -> Tensor:
+    """An output buffer; it holds zeros (see the module docstring)."""
+    return full(shape, 0, dtype, layout, device, memory_config)
+
+
+def allocate_tensor_on_device(shape: ShapeLike, dtype: DataFormat, layout: Layout, device: DeviceHandle,
+                              memory_config: Optional[MemoryConfig] = None) -> Tensor:
+    """An output buffer on ``device`` (ttnn requires the device here)."""
+    if not isinstance(device, DeviceHandle):
+        raise TypeError(f"allocate_tensor_on_device needs a device, got {device!r}")
+    return empty(shape, dtype, layout, device, memory_config)
+
+
+def full_like(tensor: Tensor, fill_value: float, dtype: Optional[DataFormat] = None,
+              layout: Optional[Layout] = None, device: Optional[DeviceHandle] = None,
+              memory_config: Optional[MemoryConfig] = None) -> Tensor:
+    """A tensor shaped like ``tensor`` (per device, on a mesh), with its dtype, layout, placement
+    and memory config unless given."""
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"expected a ttnn.Tensor as the reference, got {type(tensor).__name__}")
+    return full(tensor.shape, fill_value,
+                tensor.dtype if dtype is None else dtype,
+                tensor.layout if layout is None else layout,
+                tensor.device() if device is None else device,
+                tensor.memory_config() if memory_config is None else memory_config)
+
+
+def zeros_like(tensor: Tensor, dtype: Optional[DataFormat] = None, layout: Optional[Layout] = None,
+               device: Optional[DeviceHandle] = None, memory_config: Optional[MemoryConfig] = None) -> Tensor:
+    return full_like(tensor, 0, dtype, layout, device, memory_config)
+
+
+def ones_like(tensor: Tensor, dtype: Optional[DataFormat] = None, layout: Optional[Layout] = None,
+              device: Optional[DeviceHandle] = None, memory_config: Optional[MemoryConfig] = None) -> Tensor:
+    return full_like(tensor, 1, dtype, layout, device, memory_config)
+
+
+def empty_like(tensor: Tensor, dtype: Optional[DataFormat] = None, layout: Optional[Layout] = None,
+               device: Optional[DeviceHandle] = None, memory_config: Optional[MemoryConfig] = None) -> Tensor:
+    """An output buffer like ``tensor``; it holds zeros."""
+    return full_like(tensor, 0, dtype, layout, device, memory_config)

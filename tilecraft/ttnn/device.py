@@ -1,0 +1,121 @@
+"""Simulated devices: a handle per chip, with the grid and architecture a program may query.
+
+There is no hardware behind a handle. It records which architecture the run simulates (from
+:data:`tilecraft.options.current`), whether it is open, and hands out stable fake buffer
+addresses so that programs printing ``buffer_address()`` behave as on a device.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+from tilecraft import arch as arch_descriptions
+from tilecraft import options
+
+from .cores import CoreCoord
+from .memory import BufferType
+
+#: chips the simulated system offers: a T3K-like box of 8 Wormhole chips, so the published
+#: multi-device tutorials (which open a 1 x GetNumAvailableDevices() mesh) run unchanged
+NUM_SIMULATED_DEVICES = 8
+
+
+class Arch(str, Enum):
+    """What ``device.arch()`` returns: a string equal to the tilecraft arch name (``"wormhole_b0"``)."""
+
+    WORMHOLE_B0 = "wormhole_b0"
+    BLACKHOLE = "blackhole"
+
+    def __repr__(self) -> str:
+        return f"Arch.{self.name}"
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+
+class BufferAllocator:
+    """Bump allocation of fake addresses, one counter per memory; buffers are never freed.
+
+    Addresses only need to be stable and distinct per device: the simulator keeps values in
+    torch tensors, not at these addresses.
+    """
+
+    _ALIGNMENT = {BufferType.DRAM: 32, BufferType.L1: 16}
+
+    def __init__(self, l1_base: int) -> None:
+        self._next = {BufferType.DRAM: 0, BufferType.L1: l1_base}
+
+    def allocate(self, nbytes: int, buffer_type: BufferType) -> int:
+        align = self._ALIGNMENT[buffer_type]
+        address = self._next[buffer_type]
+        self._next[buffer_type] = address + -(-nbytes // align) * align
+        return address
+
+
+class DeviceHandle:
+    """What single devices and meshes share: an architecture, a compute grid and an open state."""
+
+    def __init__(self, arch_name: str) -> None:
+        self._arch = arch_descriptions.get(arch_name)
+        self._open = True
+
+    @property
+    def is_open(self) -> bool:
+        return self._open
+
+    def close(self) -> None:
+        self._open = False
+
+    def arch(self) -> Arch:
+        return Arch(self._arch.name)
+
+    def compute_with_storage_grid_size(self) -> CoreCoord:
+        """The compute grid of one chip: x columns by y rows (8x8 on Wormhole)."""
+        cols, rows = self._arch.compute_grid
+        return CoreCoord(cols, rows)
+
+
+class Device(DeviceHandle):
+    """One simulated chip."""
+
+    def __init__(self, device_id: int = 0, arch_name: str | None = None) -> None:
+        super().__init__(arch_name or options.current.arch)
+        self.device_id = device_id
+        self.allocator = BufferAllocator(l1_base=self._arch.l1_reserved_bytes)
+
+    def id(self) -> int:
+        return self.device_id
+
+    def __repr__(self) -> str:
+        return f"Device(id={self.device_id}, arch={self._arch.name})"
+
+
+def GetNumAvailableDevices() -> int:  # noqa: N802 (ttnn's spelling)
+    """Chips in the simulated system (:data:`NUM_SIMULATED_DEVICES`)."""
+    return NUM_SIMULATED_DEVICES
+
+
+def open_device(device_id: int = 0, **tuning: Any) -> Device:
+    """Open simulated chip ``device_id``.
+
+    ttnn's tuning options (``l1_small_size``, ``trace_region_size``, ``num_command_queues``,
+    ``dispatch_core_config``, ...) are accepted and ignored: they size firmware regions that the
+    simulator does not model.
+    """
+    if not isinstance(device_id, int) or not 0 <= device_id < NUM_SIMULATED_DEVICES:
+        raise ValueError(
+            f"device_id must be an int in [0, {NUM_SIMULATED_DEVICES}): the simulated system has "
+            f"{NUM_SIMULATED_DEVICES} devices; got {device_id!r}"
+        )
+    return Device(device_id)
+
+
+def close_device(device: DeviceHandle) -> None:
+    """Close a device or a mesh device (ttnn accepts both here)."""
+    if not isinstance(device, DeviceHandle):
+        raise TypeError(f"close_device takes a device from ttnn.open_device or ttnn.open_mesh_device, got {device!r}")
+    device.close()
