@@ -99,6 +99,8 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
         return 1
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except BrokenPipeError:  # output piped into a reader that stopped early (`| head`)
+        return 0
     except Exception as exc:  # noqa: BLE001 - the script's own error, or a bug in tilecraft
         report_exception(exc)
         return 1

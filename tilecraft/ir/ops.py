@@ -311,7 +311,11 @@ class TensorIndex:
     static_extents: tuple[int | None, ...] = ()
 
     def __str__(self) -> str:
-        dims = ", ".join(f"{lo}:{hi}" for lo, hi in self.bounds)
+        """``%t[%r+:2, 0:4]``: ``lo+:n`` where the extent n is known at compile time."""
+        extents = self.static_extents or (None,) * len(self.bounds)
+        dims = ", ".join(f"{lo}+:{n}" if n is not None and not isinstance(lo, Const) else
+                         (f"{lo.value}:{lo.value + n}" if n is not None else f"{lo}:{hi}")
+                         for (lo, hi), n in zip(self.bounds, extents))
         return f"{self.tensor}[{dims}]"
 
 

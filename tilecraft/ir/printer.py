@@ -79,6 +79,8 @@ def print_op(op: ir.Op, indent: int = 0) -> list[str]:
     lines = [f"{pad}{text} {{{_loc(op.loc)}"]
     names = [f.name for f in fields(op) if f.metadata.get("region")]
     for i, (name, region) in enumerate(zip(names, regions)):
+        if i and not region and name == "else_body":
+            continue
         if i:
             lines.append(f"{pad}}} {name} {{")
         lines += _body(region, indent + 1)

@@ -68,11 +68,13 @@ def make_circular_buffer_like(tensor: Any, shape: tuple[int, ...] = (1, 1), buff
                               *, name: str | None = None) -> CircularBuffer:
     """The seed spelling: ``ttl.make_circular_buffer_like(t, shape=, buffer_factor=2)``."""
     sc = scope.require_scope("ttl.make_circular_buffer_like")
-    return CircularBuffer(tensor, shape, buffer_factor, name or f"cb{len(sc.buffers)}")
+    return CircularBuffer(tensor, shape, buffer_factor,
+                          name or scope.assigned_name(scope.caller_span(2), f"cb{len(sc.buffers)}"))
 
 
 def make_dataflow_buffer_like(tensor: Any, shape: tuple[int, ...] = (1, 1), block_count: int = 2,
                               *, name: str | None = None) -> CircularBuffer:
     """The TT-Lang 1.1 spelling: ``ttl.make_dataflow_buffer_like(t, shape=, block_count=2)``."""
     sc = scope.require_scope("ttl.make_dataflow_buffer_like")
-    return CircularBuffer(tensor, shape, block_count, name or f"dfb{len(sc.buffers)}")
+    return CircularBuffer(tensor, shape, block_count,
+                          name or scope.assigned_name(scope.caller_span(2), f"dfb{len(sc.buffers)}"))

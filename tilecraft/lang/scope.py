@@ -61,6 +61,17 @@ def caller_span(depth: int = 2) -> Span | None:
         del frame
 
 
+def assigned_name(span: Span | None, default: str) -> str:
+    """The variable a kernel-scope object is assigned to (``in_cb = ttl.make_...``), for messages."""
+    if span is not None:
+        import linecache
+        import re
+        found = re.match(r"\s*([A-Za-z_]\w*)\s*=[^=]", linecache.getline(span.file, span.line))
+        if found:
+            return found.group(1)
+    return default
+
+
 def require_scope(what: str) -> KernelScope:
     scope = current()
     if scope is None:

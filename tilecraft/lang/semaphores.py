@@ -18,8 +18,8 @@ class Semaphore:
                         scope.caller_span(2))
         self.initial = initial
         self.index = len(sc.semaphores)
-        self.name = name or f"sem{self.index}"
         self.span = scope.caller_span(2)
+        self.name = name or scope.assigned_name(self.span, f"sem{self.index}")
         sc.semaphores.append(self)
 
     def get_remote(self, core: Any) -> "UnicastRemoteSemaphore":

@@ -1,0 +1,32 @@
+"""Front end: what the IR of small kernels looks like (CHECK comments inside the kernels)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.filecheck import filecheck
+from tilecraft import options
+from tilecraft.cli import main
+
+KERNELS = sorted((Path(__file__).parent / "frontend").glob("*.py"))
+
+
+@pytest.fixture(autouse=True)
+def fresh_options():
+    saved = options.current
+    options.current = options.RunOptions()
+    yield
+    options.current = saved
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=lambda p: p.stem)
+def test_ir_matches_checks(kernel: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tilecraft import driver
+    hooks = list(driver.program_hooks)
+    try:
+        assert main(["show-ir", str(kernel)]) == 0, capsys.readouterr().err
+    finally:
+        driver.program_hooks[:] = hooks
+    filecheck(kernel, capsys.readouterr().out)
