@@ -62,9 +62,16 @@ class Tensor:
         """
         _check_layout_fits(dtype, layout)
         shape = Shape(values.shape)
-        buffer = torch.full(padded_shape(shape, layout), pad_value, dtype=values.dtype)
-        buffer[storage_region(shape, layout)] = values  # broadcasts rank 0/1 into the first row
-        storage = quantize(buffer, dtype).contiguous()
+        padded = padded_shape(shape, layout)
+        if tuple(padded) == tuple(values.shape):  # nothing to pad: round (or copy) in one pass
+            storage = quantize(values, dtype)
+            if storage.data_ptr() == values.data_ptr():
+                storage = storage.clone()
+            storage = storage.contiguous()
+        else:
+            buffer = torch.full(padded, pad_value, dtype=values.dtype)
+            buffer[storage_region(shape, layout)] = values  # broadcasts rank 0/1 into the first row
+            storage = quantize(buffer, dtype).contiguous()
         return cls(storage, shape=shape, dtype=dtype, layout=layout, memory_config=memory_config)
 
     @classmethod
