@@ -13,12 +13,17 @@ import os
 import runpy
 import sys
 import traceback
+from pathlib import Path
 from typing import Sequence
 
 from . import driver, options
+from .ir.printer import print_program
+from .ir.program import ProgramIR
+from .metal.emit import emit_program
 from .diagnostics import KernelError, render_json
 
-_OWN_OPTIONS = {"--grid": True, "--arch": True, "--diagnostics-format": True, "--exact": False}
+_OWN_OPTIONS = {"--grid": True, "--arch": True, "--diagnostics-format": True, "--exact": False, "-o": True,
+                "--output": True}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -26,7 +31,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tilecraft", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     for name, text in (("run", "run a script on the simulator"),
-                       ("show-ir", "run a script and print the IR of every kernel program it launches")):
+                       ("show-ir", "run a script and print the IR of every kernel program it launches"),
+                       ("emit", "run a script and write TT-Metalium C++ for every kernel program it launches")):
         p = sub.add_parser(name, help=text)
         p.add_argument("script", help="the Python script")
         p.add_argument("--grid", help="grid for grid=\"auto\"/\"full\" programs, e.g. 8,8")
@@ -34,7 +40,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument("--diagnostics-format", default="text", choices=["text", "json"])
         p.add_argument("--exact", action="store_true",
                        help="evaluate values one operation at a time (reference mode, slow)")
-    if not argv or argv[0] not in ("run", "show-ir"):
+        if name == "emit":
+            p.add_argument("-o", "--output", required=True, help="directory for the emitted files")
+    if not argv or argv[0] not in ("run", "show-ir", "emit"):
         parser.parse_args(argv)  # prints usage / help
         return 2
     own, script_args = split_arguments(argv[1:])
@@ -79,8 +87,9 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
             print(f"tilecraft: error: --grid takes integers like 8,8, not {args.grid!r}", file=sys.stderr)
             return 2
     if args.command == "show-ir":
-        from .ir.printer import print_program
         driver.program_hooks.append(lambda program: print(print_program(program)))
+    if args.command == "emit":
+        driver.program_hooks.append(Emitter(Path(args.output), args.arch))
     install_modules()
     script = os.path.abspath(args.script)
     if not os.path.exists(script):
@@ -120,6 +129,27 @@ def report_exception(exc: BaseException) -> None:
     print("Traceback (most recent call last):", file=sys.stderr)
     print("".join(traceback.format_list(user)), file=sys.stderr, end="")
     print("".join(traceback.format_exception_only(exc)), file=sys.stderr, end="")
+
+
+class Emitter:
+    """Writes each launched program's emission into its own subdirectory (once per program)."""
+
+    def __init__(self, root: Path, arch: str):
+        self.root = root
+        self.arch = arch
+        self.done: dict[str, str] = {}
+
+    def __call__(self, program: ProgramIR) -> None:
+        emitted = emit_program(program, self.arch)
+        key = "".join(emitted.files.values())
+        name = program.name.strip("_") or "program"
+        if self.done.get(name) == key:
+            return  # the same program launched again (e.g. once per device of a mesh)
+        while name in self.done:
+            name += "_"
+        self.done[name] = key
+        for path in emitted.write(self.root / name):
+            print(f"tilecraft: wrote {path}", file=sys.stderr)
 
 
 def install_modules() -> None:

@@ -1,0 +1,144 @@
+"""The kernel-level IR: TT-Metalium calls, kernel arguments and accessors.
+
+Lowering turns each thread into a :class:`Kernel` whose body mixes these operations with the
+language IR's scalar arithmetic and structured control flow (``ir.ops``), which both levels
+share. ``metal.call`` is one Metalium API call; its name is looked up in :mod:`.optable`
+(header, kind) and printed verbatim by :mod:`.cpp`, so a new call needs a table entry, not a
+new operation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ..ir import ops as ir
+from ..ir.types import TensorDecl, Type
+
+#: the Metalium version every emitted file targets
+METAL_VERSION = "0.81.1"
+
+
+class CType(Type):
+    """A C++ type for kernel-level registers (uint32_t, uint64_t, a TensorAccessor)."""
+
+    def __init__(self, spelling: str):
+        self.spelling = spelling
+
+    def __str__(self) -> str:
+        return self.spelling
+
+
+U32 = CType("uint32_t")
+I32 = CType("int32_t")
+U64 = CType("uint64_t")
+ACCESSOR = CType("auto")
+SEM_PTR = CType("volatile tt_l1_ptr uint32_t*")
+
+
+@dataclass(eq=False, kw_only=True)
+class Call(ir.Op):
+    """One Metalium API call; ``template`` holds template arguments printed verbatim."""
+
+    name: ClassVar[str] = "metal.call"
+    result: ir.Reg | None = None
+    fn: str
+    args: list = field(default_factory=list)
+    template: tuple = ()
+
+
+@dataclass(eq=False, kw_only=True)
+class Arg(ir.Op):
+    """A kernel argument: ``rt`` per-core runtime, ``ct`` compile-time."""
+
+    name: ClassVar[str] = "metal.arg"
+    result: ir.Reg
+    source: str
+    index: int
+    label: str
+
+
+@dataclass(eq=False, kw_only=True)
+class Accessor(ir.Op):
+    """``TensorAccessor`` for a DRAM tensor: compile-time args at ``ct_offset``, base ``addr``."""
+
+    name: ClassVar[str] = "metal.accessor"
+    result: ir.Reg
+    tensor: TensorDecl
+    ct_offset: int
+    addr: ir.Reg
+    page_bytes: int
+
+
+@dataclass(eq=False, kw_only=True)
+class Comment(ir.Op):
+    """A comment in the emitted C++ (the source line an operation came from)."""
+
+    name: ClassVar[str] = "metal.comment"
+    text: str
+
+
+@dataclass
+class ArgDecl:
+    label: str
+    #: one value per core (flat core index) for rt args; one value for ct args
+    values: tuple[Any, ...]
+
+
+@dataclass
+class Kernel:
+    """One kernel: a thread lowered for one RISC-V (compute, riscv_0 or riscv_1)."""
+
+    name: str
+    processor: str
+    body: list[ir.Op]
+    rt_args: list[ArgDecl] = field(default_factory=list)
+    ct_args: list[ArgDecl] = field(default_factory=list)
+    #: tensors whose TensorAccessorArgs start at a compile-time arg offset: (decl, offset)
+    accessors: list[tuple[TensorDecl, int]] = field(default_factory=list)
+    includes: set[str] = field(default_factory=set)
+    source_file: str | None = None
+
+    def rt(self, label: str, values: tuple[Any, ...]) -> int:
+        for i, arg in enumerate(self.rt_args):
+            if arg.label == label and arg.values == values:
+                return i
+        self.rt_args.append(ArgDecl(label, values))
+        return len(self.rt_args) - 1
+
+    def ct(self, label: str, value: Any) -> int:
+        self.ct_args.append(ArgDecl(label, (value,)))
+        return len(self.ct_args) - 1
+
+
+@dataclass
+class CBSpec:
+    """A circular buffer as the host creates it: index, format, page size, pages."""
+
+    index: int
+    name: str
+    fmt: Any
+    page_bytes: int
+    pages: int
+    #: introduced by lowering (intermediate results, reduce scalers), not by the user
+    internal: bool = False
+
+
+@dataclass
+class SemSpec:
+    index: int
+    name: str
+    initial: int
+
+
+@dataclass
+class MetalProgram:
+    name: str
+    grid: tuple[int, ...]
+    arch: str
+    kernels: list[Kernel]
+    cbs: list[CBSpec]
+    semaphores: list[SemSpec]
+    tensors: list[TensorDecl]
+    math_fidelity: str = "HiFi4"
+    fp32_dest_acc_en: bool = False

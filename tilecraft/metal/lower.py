@@ -1,0 +1,128 @@
+"""ProgramIR -> MetalProgram: one kernel per thread, plus the buffers and semaphores they need.
+
+Thread roles follow the program's order: the compute thread runs on the three compute
+RISC-Vs; the first data-movement thread on RISCV_0 (NoC 0), the second on RISCV_1 (NoC 1).
+Buffers keep their indices; buffers introduced by lowering (reduce scalers, intermediate
+results) take the next free indices and count against L1 like the user's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..diagnostics import error
+from ..dtypes import bfloat16, float32
+from ..frontend.program import check_l1
+from ..ir.program import COMPUTE, ProgramIR
+from ..ir.types import TILE_UNIT, BlockType, CBDecl, SemaphoreDecl, TensorDecl
+from . import kir
+from .lower_compute import ComputeLowering
+from .lower_dm import DataMovementLowering
+from .optable import EMITTABLE_FORMATS
+
+
+class ProgramLowering:
+    def __init__(self, program: ProgramIR, arch: str):
+        self.program = program
+        self.arch = arch
+        self.fp32_dest_acc = any(cb.fmt == float32 for cb in program.cbs)
+        self.cbs: list[kir.CBSpec] = [kir.CBSpec(cb.index, cb.name, cb.fmt, _page_bytes(cb), _pages(cb))
+                                      for cb in program.cbs]
+        self.internal: list[CBDecl] = []
+        self.semaphores = [kir.SemSpec(s.index, s.name, s.initial) for s in program.semaphores]
+        self._scratch: SemaphoreDecl | None = None
+        self._noc_tables: set[int] = set()
+        for cb in program.cbs:
+            if cb.fmt.name not in EMITTABLE_FORMATS:
+                raise error("E3002", f"buffer '{cb.name}' has data format {cb.fmt.name}, which Metalium buffers "
+                            "cannot hold", cb.span)
+
+    def lower(self) -> kir.MetalProgram:
+        kernels = []
+        dm_roles = iter(("riscv_0", "riscv_1"))
+        for thread in self.program.threads:
+            processor = "compute" if thread.kind == COMPUTE else next(dm_roles)
+            kernel = kir.Kernel(name=thread.name, processor=processor, body=[])
+            lowering = (ComputeLowering if thread.kind == COMPUTE else DataMovementLowering)(
+                self.program, thread, kernel, self)
+            kernels.append(lowering.lower())
+        check_l1(self.program_with_internal(), self.arch)
+        return kir.MetalProgram(self.program.name, self.program.grid, self.arch, kernels, self.cbs,
+                                self.semaphores, list(self.program.tensors),
+                                fp32_dest_acc_en=self.fp32_dest_acc)
+
+    def program_with_internal(self) -> ProgramIR:
+        """The program as L1 sees it: the user's buffers and the ones lowering introduced."""
+        return ProgramIR(self.program.name, self.program.grid, cbs=[*self.program.cbs, *self.internal],
+                         span=self.program.span)
+
+    # ---------------------------------------------------------------- tables for the lowerings
+    def accessor_offset(self, kernel: kir.Kernel, tensor: TensorDecl) -> int:
+        """Position of the tensor's TensorAccessorArgs in the kernel's compile-time argument chain."""
+        for i, (decl, _) in enumerate(kernel.accessors):
+            if decl is tensor:
+                return i
+        kernel.accessors.append((tensor, len(kernel.accessors)))
+        return len(kernel.accessors) - 1
+
+    def page_bytes(self, tensor: TensorDecl) -> int:
+        if tensor.unit.tiled:
+            return tensor.fmt.tile_bytes
+        return tensor.shape[-1] * tensor.fmt.element_bits // 8
+
+    def block_bytes(self, block: BlockType) -> int:
+        return CBDecl(0, "", block.shape, block.fmt, block.unit, 1).block_bytes
+
+    def new_cb(self, name: str, shape: tuple[int, ...], fmt: Any) -> CBDecl:
+        index = max([cb.index for cb in self.cbs], default=-1) + 1
+        decl = CBDecl(index, name, shape, fmt, TILE_UNIT, 1)
+        self.internal.append(decl)
+        self.cbs.append(kir.CBSpec(index, name, fmt, fmt.tile_bytes, _tiles(shape), internal=True))
+        return decl
+
+    def intermediate_cb(self, kernel: kir.Kernel, block: BlockType) -> CBDecl:
+        fmt = float32 if self.fp32_dest_acc else bfloat16
+        return self.new_cb(f"intermediate{len(self.internal)}", block.shape, fmt)
+
+    def scratch_semaphore(self) -> SemaphoreDecl:
+        """A semaphore slot used as an L1 word holding values to send to remote semaphores."""
+        if self._scratch is None:
+            index = len(self.semaphores)
+            self._scratch = SemaphoreDecl(index, "scratch", 0)
+            self.semaphores.append(kir.SemSpec(index, "scratch", 0))
+        return self._scratch
+
+    def needs_noc_tables(self, kernel: kir.Kernel) -> None:
+        """Logical -> NoC coordinates as runtime args (filled by the host from the device)."""
+        if id(kernel) in self._noc_tables:
+            return
+        self._noc_tables.add(id(kernel))
+        cols, rows = self.program.grid
+        n = self.program.num_cores
+        kernel.noc_x_base = len(kernel.rt_args)  # type: ignore[attr-defined]
+        for x in range(cols):
+            kernel.rt_args.append(kir.ArgDecl(f"noc_x[{x}]", (("noc_x", x),) * n))
+        kernel.noc_y_base = len(kernel.rt_args)  # type: ignore[attr-defined]
+        for y in range(rows):
+            kernel.rt_args.append(kir.ArgDecl(f"noc_y[{y}]", (("noc_y", y),) * n))
+
+
+def lower_program(program: ProgramIR, arch: str = "wormhole_b0") -> kir.MetalProgram:
+    return ProgramLowering(program, arch).lower()
+
+
+def _tiles(shape: tuple[int, ...]) -> int:
+    n = 1
+    for extent in shape:
+        n *= extent
+    return n
+
+
+def _page_bytes(cb: CBDecl) -> int:
+    """One page per tile for tile buffers; one page per block for row-major ones."""
+    return cb.fmt.tile_bytes if cb.unit.tiled else cb.block_bytes
+
+
+def _pages(cb: CBDecl) -> int:
+    return _tiles(cb.shape) * cb.buffer_factor if cb.unit.tiled else cb.buffer_factor
+

@@ -1,0 +1,500 @@
+"""Lower a compute thread: block stores -> tile loops over DST with inferred init calls.
+
+A store's expression tree is planned once (:class:`Plan`): each node gets a DST slot (children
+first; an operation reuses its first operand's slot), and the tree's slot count bounds how
+many output tiles fit one ``tile_regs_acquire`` (half of DST: 8 tiles, 4 with fp32
+accumulation). Emission is operation-major: for each node, its init call (only when the
+unpack/math configuration changes) then a loop over the tiles of the chunk, so one init serves
+a whole block. Binary operations on two buffer operands use the FPU (``add_tiles``, with the
+broadcast forms when the right operand is a ``broadcast``); everything in DST uses the SFPU.
+An operand that the FPU, matmul, reduce or transpose must read from a buffer but that is a
+computed expression is first stored into an intermediate buffer introduced by lowering.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..dtypes import bfloat16
+from ..ir import ops as ir
+from ..ir.types import BlockType, CBDecl
+from . import kir
+from .lower_common import KernelLowering
+from .optable import (COMPUTE_PREFIX, COPY, FILL, FPU_BINARY, FPU_HEADERS, MATMUL, POOL, REDUCE_DIM,
+                      REDUCE_HEADER, SCALAR_BINARY, SFPU_BINARY, TRANSPOSE, UNARY, WHERE, dst_capacity)
+
+
+@dataclass(eq=False)
+class Node:
+    """One node of a store's expression tree, planned for tile-wise evaluation."""
+
+    kind: str  # leaf, const, unary, fpu, fpu_bcast, sfpu, scalar, matmul, reduce, bcast, transpose, fill, where
+    op: Any
+    shape: tuple[int, ...]
+    children: list["Node"] = field(default_factory=list)
+    cb: CBDecl | None = None
+    slot: int = 0
+    value: Any = None
+
+
+def _float_bits(value: float) -> str:
+    return f"0x{struct.unpack('<I', struct.pack('<f', float(value)))[0]:08x}u"
+
+
+class ComputeLowering(KernelLowering):
+    def lower(self) -> kir.Kernel:
+        self.kernel.includes.update(COMPUTE_PREFIX + h for h in ("tile_move_copy.h", "pack.h", "reg_api.h",
+                                                                  "cb_api.h", "compute_kernel_hw_startup.h"))
+        self.defs = {r.name: op for op in ir.walk(self.thread.body) if isinstance(op, ir.EXPR_OPS)
+                     for r in op.results()}
+        self.origin: dict[str, CBDecl] = {op.result.name: op.cb for op in ir.walk(self.thread.body)
+                                          if isinstance(op, (ir.CBReserve, ir.CBWait))}
+        self.capacity = dst_capacity(self.ctx.fp32_dest_acc)
+        self.state: Any = None
+        self._scaler: CBDecl | None = None
+        startup = self.startup_buffers()
+        self.call("compute_kernel_hw_startup", *map(ir.Const, startup))
+        self.lower_body(self.thread.body)
+        return self.kernel
+
+    def startup_buffers(self) -> tuple[int, int, int]:
+        """The buffers of the first store: hardware start-up configures unpack and pack for them."""
+        for op in ir.walk(self.thread.body):
+            if isinstance(op, ir.BlockStore):
+                leaves = [self.origin[r.name].index for r in self.leaf_blocks(op.value)] or [self.origin[op.block.name].index]
+                return leaves[0], leaves[1 if len(leaves) > 1 else 0], self.origin[op.block.name].index
+        first = self.program.cbs[0].index if self.program.cbs else 0
+        return first, first, first
+
+    def scaler(self) -> CBDecl:
+        """A one-tile buffer of ones that reduce_tile multiplies by, filled once at kernel start."""
+        if self._scaler is None:
+            self._scaler = cb = self.ctx.new_cb("reduce_scaler", (1, 1), bfloat16)
+            one = ir.Const(0)
+            code = [kir.Comment(text="reduce scaler: one tile of 1.0, filled once"),
+                    kir.Call(fn="cb_reserve_back", args=[ir.Const(cb.index), ir.Const(1)]),
+                    kir.Call(fn="tile_regs_acquire"), kir.Call(fn=FILL.init),
+                    kir.Call(fn=FILL.call, args=[one, ir.Const("1.0f")]), kir.Call(fn="tile_regs_commit"),
+                    kir.Call(fn="tile_regs_wait"), kir.Call(fn="pack_tile", args=[one, ir.Const(cb.index)]),
+                    kir.Call(fn="tile_regs_release"), kir.Call(fn="cb_push_back", args=[ir.Const(cb.index), ir.Const(1)]),
+                    kir.Call(fn="cb_wait_front", args=[ir.Const(cb.index), ir.Const(1)])]
+            self.include(FILL.header)
+            self.kernel.body[1:1] = code
+        return self._scaler
+
+    def leaf_blocks(self, reg: ir.Reg) -> list[ir.Reg]:
+        op = self.defs.get(reg.name)
+        if op is None:
+            return [reg] if isinstance(reg.type, BlockType) else []
+        return [leaf for sub in op.operands() if isinstance(sub, ir.Reg) for leaf in self.leaf_blocks(sub)]
+
+    # ---------------------------------------------------------------- buffers
+    def lower_CBReserve(self, op: ir.CBReserve) -> None:
+        self.call("cb_reserve_back", ir.Const(op.cb.index), ir.Const(_tiles(op.cb.shape)))
+
+    def lower_CBWait(self, op: ir.CBWait) -> None:
+        self.call("cb_wait_front", ir.Const(op.cb.index), ir.Const(_tiles(op.cb.shape)))
+
+    def lower_CBPush(self, op: ir.CBPush) -> None:
+        self.call("cb_push_back", ir.Const(op.cb.index), ir.Const(_tiles(op.cb.shape)))
+
+    def lower_CBPop(self, op: ir.CBPop) -> None:
+        self.call("cb_pop_front", ir.Const(op.cb.index), ir.Const(_tiles(op.cb.shape)))
+
+    def lower_expression(self, op: ir.Op) -> None:
+        """Expression ops produce nothing by themselves: the store that consumes them does."""
+
+    lower_TileUnary = lower_TileBinary = lower_TileMatmul = lower_TileReduce = lower_expression
+    lower_TileBroadcast = lower_TileTranspose = lower_TileFill = lower_TileWhere = lower_expression
+
+    # control flow: the configuration at a loop head is unknown unless the body restores it
+    def lower_For(self, op: ir.For) -> None:
+        self.state = None
+        super().lower_For(op)
+        self.state = None
+
+    def lower_If(self, op: ir.If) -> None:
+        self.state = None
+        super().lower_If(op)
+        self.state = None
+
+    def lower_While(self, op: ir.While) -> None:
+        self.state = None
+        super().lower_While(op)
+        self.state = None
+
+    # ---------------------------------------------------------------- planning
+    def node(self, operand: Any) -> Node:
+        if isinstance(operand, ir.Const):
+            return Node("const", None, (), value=operand.value)
+        op = self.defs.get(operand.name)
+        if op is None:
+            if not isinstance(operand.type, BlockType):
+                return Node("const", None, (), value=operand)  # a runtime scalar register
+            return Node("leaf", operand, operand.type.shape, cb=self.origin[operand.name])
+        shape = op.result.type.shape
+        if isinstance(op, ir.TileUnary):
+            if op.fn not in UNARY:
+                self.fail(f"ttl.math.{op.fn}")
+            return Node("unary", op, shape, [self.node(op.x)])
+        if isinstance(op, ir.TileBinary):
+            return self.binary_node(op, shape)
+        if isinstance(op, ir.TileMatmul):
+            return Node("matmul", op, shape, [self.buffered(op.lhs), self.buffered(op.rhs)])
+        if isinstance(op, ir.TileReduce):
+            if op.scaler is not None:
+                self.fail("a reduce with a scaler block")
+            return Node("reduce", op, shape, [self.buffered(op.x)], cb=self.scaler())
+        if isinstance(op, ir.TileBroadcast):
+            return Node("bcast", op, shape, [self.buffered(op.x)])
+        if isinstance(op, ir.TileTranspose):
+            return Node("transpose", op, shape, [self.buffered(op.x)])
+        if isinstance(op, ir.TileFill):
+            return Node("fill", op, shape, [self.node(op.value)])
+        if isinstance(op, ir.TileWhere):
+            return Node("where", op, shape, [self.node(o) for o in (op.cond, op.if_true, op.if_false)])
+        self.fail(f"'{op.name}'")
+
+    def binary_node(self, op: ir.TileBinary, shape: tuple[int, ...]) -> Node:
+        lhs, rhs = self.node(op.lhs), self.node(op.rhs)
+        if rhs.kind == "const" and op.fn in SCALAR_BINARY and lhs.kind != "const":
+            return Node("scalar", op, shape, [lhs, rhs])
+        if rhs.kind == "const" and op.fn == "pow" and isinstance(rhs.value, float) and rhs.value.is_integer():
+            return Node("power", op, shape, [lhs, rhs])
+        if op.fn == "add" and "matmul" in (lhs.kind, rhs.kind):
+            # x + a @ b: x goes into the slot matmul_tiles accumulates into (one slot, no SFPU add)
+            mm, other = (lhs, rhs) if lhs.kind == "matmul" else (rhs, lhs)
+            return Node("matmul_acc", op, shape, [other, *mm.children])
+        if op.fn in FPU_BINARY and lhs.kind == "leaf":
+            if rhs.kind == "leaf" and rhs.shape == lhs.shape:
+                return Node("fpu", op, shape, [lhs, rhs])
+            if rhs.kind == "bcast" and rhs.op.dims in FPU_BINARY[op.fn].bcast:
+                return Node("fpu_bcast", op, shape, [lhs, rhs.children[0]], value=rhs.op.dims)
+        if op.fn not in SFPU_BINARY or "const" in (lhs.kind, rhs.kind):
+            self.fail(f"block '{op.fn}' with these operands")
+        return Node("sfpu", op, shape, [lhs, rhs])
+
+    def buffered(self, operand: ir.Reg) -> Node:
+        """A node that must be read from a buffer: computed operands go through an intermediate one."""
+        node = self.node(operand)
+        if node.kind == "leaf":
+            return node
+        cb = self.ctx.intermediate_cb(self.kernel, operand.type)
+        self.emit(kir.Comment(text=f"intermediate buffer {cb.index} holds a computed operand"))
+        self.call("cb_reserve_back", ir.Const(cb.index), ir.Const(_tiles(node.shape)))
+        self.evaluate(node, cb, accumulate=None)
+        self.call("cb_push_back", ir.Const(cb.index), ir.Const(_tiles(node.shape)))
+        self.call("cb_wait_front", ir.Const(cb.index), ir.Const(_tiles(node.shape)))
+        self.pending_pops.append(cb)
+        return Node("leaf", operand, node.shape, cb=cb)
+
+    def allocate(self, node: Node, free: int = 0) -> int:
+        """Assign DST slots from ``free`` up; returns one past the highest slot used.
+
+        SFPU binaries and ``where`` hold every operand in DST (buffer operands are copied in);
+        unary-like nodes work in place on their operand's slot; FPU, matmul, reduce, broadcast,
+        transpose and fill read buffers (or nothing) and write one slot.
+        """
+        if node.kind in ("leaf", "const"):
+            node.slot = free
+            return free + 1
+        if node.kind in ("sfpu", "where"):
+            used, live = free, free
+            for child in node.children:
+                used = max(used, self.allocate(child, live))
+                live += 1
+            node.slot = node.children[0].slot
+            return max(used, live)
+        if node.kind == "matmul_acc":
+            used = self.allocate(node.children[0], free)
+            node.slot = node.children[0].slot
+            return used
+        if node.kind in ("unary", "scalar", "power"):
+            used = self.allocate(node.children[0], free)
+            node.slot = node.children[0].slot
+            return used
+        node.slot = free
+        return free + 1
+
+    # ---------------------------------------------------------------- emission
+    def lower_BlockStore(self, op: ir.BlockStore) -> None:
+        if op.accumulate:
+            self.fail("'+=' accumulation into a block", hint="write blk.store(prev + expr) with prev a block "
+                      "obtained by wait(), as the published matmul tutorials do")
+        self.pending_pops: list[CBDecl] = []
+        root = self.node(op.value)
+        dst_cb = self.origin[op.block.name]
+        self.evaluate(root, dst_cb, accumulate=None)
+        for cb in self.pending_pops:
+            self.call("cb_pop_front", ir.Const(cb.index), ir.Const(_tiles(cb.shape)))
+
+    def evaluate(self, root: Node, out: CBDecl, accumulate: Any) -> None:
+        """Compute every tile of ``root`` into DST, chunk by chunk, and pack them into ``out``."""
+        if root.kind == "leaf":
+            root = Node("copy", None, root.shape, [root])
+        self.current_out = out.index
+        slots = self.allocate(root)
+        if slots > self.capacity:
+            self.fail(f"an expression that needs {slots} DST tiles per output tile (DST holds {self.capacity})",
+                      hint="split the expression into two stores through an intermediate block")
+        rows, cols = _grid(root.shape)
+        per_chunk = max(1, self.capacity // slots)
+        chunk_rows = max(1, min(rows, per_chunk // cols)) if cols <= per_chunk else 1
+        chunk_cols = cols if cols <= per_chunk else per_chunk
+        while cols % chunk_cols:
+            chunk_cols -= 1
+        while rows % chunk_rows:
+            chunk_rows -= 1
+        outer = []
+        if rows // chunk_rows > 1:
+            outer.append(("r0", rows // chunk_rows, chunk_rows))
+        if cols // chunk_cols > 1:
+            outer.append(("c0", cols // chunk_cols, chunk_cols))
+        bases = {"r0": ir.Const(0), "c0": ir.Const(0)}
+        depth = 0
+        for name, count, step in outer:
+            var, body = self.loop(name, count)
+            self._stack.append(body)
+            depth += 1
+            bases[name] = self.arith("mul", var, ir.Const(step), f"{name}_base")
+        self.state = None if outer else self.state
+        self.call("tile_regs_acquire")
+        self.emit_node(root, bases["r0"], bases["c0"], chunk_rows, chunk_cols, slots, cols)
+        self.call("tile_regs_commit")
+        self.call("tile_regs_wait")
+        self.tiles(chunk_rows, chunk_cols, bases["r0"], bases["c0"], lambda i, j, t, d: self.call(
+            "pack_tile", self.dst(t, slots, root.slot), ir.Const(out.index), self.tile_index(i, j, cols)))
+        self.call("tile_regs_release")
+        for _ in range(depth):
+            self._stack.pop()
+
+    def dst(self, t: Any, slots: int, slot: int) -> Any:
+        return self.arith("add", self.arith("mul", t, ir.Const(slots)), ir.Const(slot), "dst")
+
+    def tile_index(self, i: Any, j: Any, cols: int) -> Any:
+        return self.arith("add", self.arith("mul", i, ir.Const(cols)), j, "tile")
+
+    def tiles(self, rows: int, cols: int, r0: Any, c0: Any, body: Any) -> None:
+        """Run ``body(i, j, t, None)`` for every tile of a chunk (i, j absolute; t within the chunk)."""
+        pushed = 0
+        ri: Any = ir.Const(0)
+        ci: Any = ir.Const(0)
+        if rows > 1:
+            ri, inner = self.loop("i", rows)
+            self._stack.append(inner)
+            pushed += 1
+        if cols > 1:
+            ci, inner = self.loop("j", cols)
+            self._stack.append(inner)
+            pushed += 1
+        t = self.arith("add", self.arith("mul", ri, ir.Const(cols)), ci, "t")
+        body(self.arith("add", r0, ri, "i_abs"), self.arith("add", c0, ci, "j_abs"), t, None)
+        for _ in range(pushed):
+            self._stack.pop()
+
+    def init(self, key: Any, fn: str, *args: Any, template: tuple = ()) -> None:
+        if self.state != key:
+            self.call(fn, *args, template=template)
+            self.state = key
+
+    def emit_node(self, node: Node, r0: Any, c0: Any, rows: int, cols: int, slots: int, out_cols: int) -> None:
+        for child in node.children:
+            if child.kind not in ("leaf", "const"):
+                self.emit_node(child, r0, c0, rows, cols, slots, out_cols)
+        getattr(self, f"emit_{node.kind}")(node, r0, c0, rows, cols, slots)
+
+    def include(self, header: str) -> None:
+        self.kernel.includes.add(COMPUTE_PREFIX + header)
+
+    def emit_copy(self, node: Node, r0, c0, rows, cols, slots) -> None:
+        leaf = node.children[0]
+        self.include(COPY.header)
+        self.init(("copy", leaf.cb.index), COPY.init, ir.Const(leaf.cb.index))
+        leaf_cols = _grid(leaf.shape)[1]
+        self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
+            COPY.call, ir.Const(leaf.cb.index), self.tile_index(i, j, leaf_cols), self.dst(t, slots, node.slot)))
+
+    def emit_unary(self, node: Node, r0, c0, rows, cols, slots) -> None:
+        child = node.children[0]
+        if child.kind == "leaf":  # the operand comes from a buffer: copy it into DST first
+            child.slot = node.slot
+            self.emit_copy(Node("copy", None, node.shape, [child], slot=node.slot), r0, c0, rows, cols, slots)
+        sfpu = UNARY[node.op.fn]
+        self.include(sfpu.header)
+        self.init(("sfpu", sfpu.init), sfpu.init)
+        params = [ir.Const(_float_bits(p)) if sfpu.params == "bits" else ir.Const(int(p)) for p in node.op.params]
+        self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(sfpu.call, self.dst(t, slots, node.slot), *params))
+
+    def emit_scalar(self, node: Node, r0, c0, rows, cols, slots) -> None:
+        self.operand_to_dst(node.children[0], node, r0, c0, rows, cols, slots)
+        sfpu = SCALAR_BINARY[node.op.fn]
+        self.include(sfpu.header)
+        self.init(("sfpu", sfpu.init), sfpu.init)
+        value = node.children[1].value
+        param = ir.Const(_float_bits(value)) if not isinstance(value, ir.Reg) else value
+        self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(sfpu.call, self.dst(t, slots, node.slot), param))
+
+    def emit_power(self, node: Node, r0, c0, rows, cols, slots) -> None:
+        self.operand_to_dst(node.children[0], node, r0, c0, rows, cols, slots)
+        sfpu = UNARY["power"]
+        self.include(sfpu.header)
+        self.init(("sfpu", sfpu.init), sfpu.init)
+        exponent = ir.Const(int(node.children[1].value))
+        self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(sfpu.call, self.dst(t, slots, node.slot), exponent))
+
+    def operand_to_dst(self, child: Node, node: Node, r0, c0, rows, cols, slots) -> None:
+        if child.kind == "leaf":
+            self.emit_copy(Node("copy", None, node.shape, [child], slot=node.slot), r0, c0, rows, cols, slots)
+
+    def emit_fpu(self, node: Node, r0, c0, rows, cols, slots) -> None:
+        a, b = node.children
+        fpu = FPU_BINARY[node.op.fn]
+        for h in FPU_HEADERS:
+            self.include(h)
+        self.init(("fpu", fpu.init, a.cb.index, b.cb.index), fpu.init, ir.Const(a.cb.index), ir.Const(b.cb.index))
+        ca, cb_ = _grid(a.shape)[1], _grid(b.shape)[1]
+        self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
+            fpu.call, ir.Const(a.cb.index), ir.Const(b.cb.index), self.tile_index(i, j, ca),
+            self.tile_index(i, j, cb_), self.dst(t, slots, node.slot)))
+
+    def emit_fpu_bcast(self, node: Node, r0, c0, rows, cols, slots) -> None:
+        a, b = node.children
+        init, call = FPU_BINARY[node.op.fn].bcast[node.value]
+        for h in FPU_HEADERS:
+            self.include(h)
+        self.init(("bcast", init, a.cb.index, b.cb.index), init, ir.Const(a.cb.index), ir.Const(b.cb.index))
+        ca = _grid(a.shape)[1]
+        b_rows, b_cols = _grid(b.shape)
+        zero = ir.Const(0)
+        self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
+            call, ir.Const(a.cb.index), ir.Const(b.cb.index), self.tile_index(i, j, ca),
+            self.tile_index(i if b_rows > 1 else zero, j if b_cols > 1 else zero, b_cols),
+            self.dst(t, slots, node.slot)))
+
+    def emit_sfpu(self, node: Node, r0, c0, rows, cols, slots) -> None:
+        a, b = node.children
+        for child in (a, b):
+            if child.kind == "leaf":  # operands in buffers are copied into their DST slots first
+                self.emit_copy(Node("copy", None, node.shape, [child], slot=child.slot), r0, c0, rows, cols, slots)
+        sfpu = SFPU_BINARY[node.op.fn]
+        self.include(sfpu.header)
+        self.init(("sfpu", sfpu.init), sfpu.init)
+        self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
+            sfpu.call, self.dst(t, slots, a.slot), self.dst(t, slots, b.slot), self.dst(t, slots, node.slot)))
+
+    def emit_matmul_acc(self, node: Node, r0, c0, rows, cols, slots) -> None:
+        addend, a, b = node.children
+        self.operand_to_dst(addend, node, r0, c0, rows, cols, slots)
+        self.emit_matmul(Node("matmul", node.op, node.shape, [a, b], slot=node.slot), r0, c0, rows, cols, slots)
+
+    def emit_matmul(self, node: Node, r0, c0, rows, cols, slots) -> None:
+        a, b = node.children
+        init, call, header = MATMUL
+        self.include(header)
+        self.init(("matmul", a.cb.index, b.cb.index), init, ir.Const(a.cb.index), ir.Const(b.cb.index))
+        k_tiles = a.shape[1]
+        n_tiles = b.shape[1]
+
+        def body(i, j, t, _):
+            k, inner = self.loop("k", k_tiles) if k_tiles > 1 else (ir.Const(0), None)
+            if inner is not None:
+                self._stack.append(inner)
+            self.call(call, ir.Const(a.cb.index), ir.Const(b.cb.index), self.tile_index(i, k, k_tiles),
+                      self.tile_index(k, j, n_tiles), self.dst(t, slots, node.slot))
+            if inner is not None:
+                self._stack.pop()
+        self.tiles(rows, cols, r0, c0, body)
+
+    def emit_reduce(self, node: Node, r0, c0, rows, cols, slots) -> None:
+        (x,) = node.children
+        dims = tuple(node.op.dims)
+        if dims not in REDUCE_DIM:
+            self.fail(f"a reduce over dims {list(dims)}")
+        template = (POOL[node.op.kind], REDUCE_DIM[dims])
+        self.include(REDUCE_HEADER)
+        self.init(("reduce", template, x.cb.index), "reduce_init", ir.Const(x.cb.index),
+                  ir.Const(node.cb.index), ir.Const(self.current_out), template=template)
+        x_rows, x_cols = _grid(x.shape)
+
+        def body(i, j, t, _):
+            span_rows = x_rows if -2 in dims else 1
+            span_cols = x_cols if -1 in dims else 1
+            rr, inner_r = self.loop("rr", span_rows) if span_rows > 1 else (i, None)
+            if inner_r is not None:
+                self._stack.append(inner_r)
+            cc, inner_c = self.loop("cc", span_cols) if span_cols > 1 else (j, None)
+            if inner_c is not None:
+                self._stack.append(inner_c)
+            self.call("reduce_tile", ir.Const(x.cb.index), ir.Const(node.cb.index), self.tile_index(rr, cc, x_cols),
+                      ir.Const(0), self.dst(t, slots, node.slot), template=template)
+            for inner in (inner_c, inner_r):
+                if inner is not None:
+                    self._stack.pop()
+        self.tiles(rows, cols, r0, c0, body)
+        self.state = None  # reduce leaves the unpacker configured for the scaler
+        self.call("reduce_uninit")
+
+    current_out = 0
+
+    def emit_bcast(self, node: Node, r0, c0, rows, cols, slots) -> None:
+        (x,) = node.children
+        kinds = {(-1,): "BroadcastType::COL", (-2,): "BroadcastType::ROW", (-2, -1): "BroadcastType::SCALAR"}
+        kind = kinds.get(tuple(node.op.dims))
+        if kind is None:
+            self.fail(f"a broadcast over dims {list(node.op.dims)}")
+        self.include("bcast.h")
+        self.init(("ubcast", kind, x.cb.index), "unary_bcast_init", ir.Const(x.cb.index), template=(kind,))
+        x_rows, x_cols = _grid(x.shape)
+        zero = ir.Const(0)
+        self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
+            "unary_bcast", ir.Const(x.cb.index), self.tile_index(i if x_rows > 1 else zero, j if x_cols > 1 else zero,
+                                                                 x_cols),
+            self.dst(t, slots, node.slot), template=(kind,)))
+
+    def emit_transpose(self, node: Node, r0, c0, rows, cols, slots) -> None:
+        (x,) = node.children
+        init, call, header = TRANSPOSE
+        self.include(header)
+        self.init(("transpose", x.cb.index), init, ir.Const(x.cb.index))
+        x_cols = _grid(x.shape)[1]
+        self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
+            call, ir.Const(x.cb.index), self.tile_index(j, i, x_cols), self.dst(t, slots, node.slot)))
+
+    def emit_fill(self, node: Node, r0, c0, rows, cols, slots) -> None:
+        value = node.children[0].value
+        self.include(FILL.header)
+        self.init(("sfpu", FILL.init), FILL.init)
+        arg = ir.Const(f"{float(value)!r}f") if not isinstance(value, ir.Reg) else value
+        self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(FILL.call, self.dst(t, slots, node.slot), arg))
+
+    def emit_where(self, node: Node, r0, c0, rows, cols, slots) -> None:
+        if any(c.kind == "const" for c in node.children):
+            self.fail("ttl.math.where with a scalar operand", hint="fill a block with the scalar first")
+        for child in node.children:
+            if child.kind == "leaf":
+                self.emit_copy(Node("copy", None, node.shape, [child], slot=child.slot), r0, c0, rows, cols, slots)
+        init, call, header = WHERE
+        self.include(header)
+        self.init(("sfpu", init), init)
+        c, a, b = node.children
+        self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
+            call, self.dst(t, slots, c.slot), self.dst(t, slots, a.slot), self.dst(t, slots, b.slot),
+            self.dst(t, slots, node.slot), template=("DataFormat::Float16_b",)))
+
+
+def _tiles(shape: tuple[int, ...]) -> int:
+    n = 1
+    for extent in shape:
+        n *= extent
+    return n
+
+
+def _grid(shape: tuple[int, ...]) -> tuple[int, int]:
+    if len(shape) == 1:
+        return 1, shape[0]
+    rows = 1
+    for extent in shape[:-1]:
+        rows *= extent
+    return rows, shape[-1]

@@ -1,0 +1,136 @@
+"""The one table from IR operations to TT-Metalium 0.81.1 compute calls.
+
+Names and headers come from the 0.81.1 wheel's ``api/compute/*.h`` (see
+reference/metal-0.81.1-compute-signatures.txt). An IR operation with no entry cannot be
+emitted: lowering reports a compile error at its source line (see :func:`unsupported`).
+Targets differ only in data here, never in if-chains on op names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .kir import METAL_VERSION
+
+COMPUTE_PREFIX = "api/compute/"
+DATAFLOW_HEADER = "api/dataflow/dataflow_api.h"
+
+
+@dataclass(frozen=True)
+class Sfpu:
+    """An SFPU operation on DST tiles: ``init()`` then ``call(idst, *params)``."""
+
+    init: str
+    call: str
+    header: str
+    #: how scalar parameters are passed: "bits" (float as uint32 bit pattern) or "int"
+    params: str = ""
+
+
+def _u(name: str, header: str, call: str | None = None, init: str | None = None, params: str = "") -> Sfpu:
+    call = call or f"{name}_tile"
+    return Sfpu(init or f"{call}_init", call, header, params)
+
+
+_API = "compute_kernel_api.h"
+_TRIG = "eltwise_unary/trigonometry.h"
+_ROUND = "eltwise_unary/rounding.h"
+
+#: unary block math -> SFPU call
+UNARY: dict[str, Sfpu] = {
+    "abs": _u("abs", _API), "neg": _u("neg", "eltwise_unary/negative.h", call="negative_tile"),
+    "exp": _u("exp", "eltwise_unary/exp.h"), "exp2": _u("exp2", _API), "expm1": _u("expm1", _API),
+    "log": _u("log", _API), "log1p": _u("log1p", "eltwise_unary/log1p.h"),
+    "sqrt": _u("sqrt", "eltwise_unary/sqrt.h"), "square": _u("square", _API),
+    "rsqrt": _u("rsqrt", "eltwise_unary/rsqrt.h"), "recip": _u("recip", "eltwise_unary/recip.h"),
+    "tanh": _u("tanh", _API), "sigmoid": _u("sigmoid", _API), "silu": _u("silu", _API),
+    "gelu": _u("gelu", "eltwise_unary/gelu.h"), "relu": _u("relu", "eltwise_unary/relu.h"),
+    "sign": _u("sign", _API), "signbit": _u("signbit", _API),
+    "softsign": _u("softsign", "eltwise_unary/activations.h"),
+    "hardsigmoid": _u("hardsigmoid", "eltwise_unary/activations.h"),
+    "selu": _u("selu", "eltwise_unary/selu.h"), "mish": _u("mish", "eltwise_unary/mish.h"),
+    "erf": _u("erf", "eltwise_unary/erf_erfc.h"), "erfc": _u("erfc", "eltwise_unary/erf_erfc.h"),
+    "logical_not": _u("logical_not", "eltwise_unary/logical_not.h"),
+    "floor": _u("floor", _ROUND, init="rounding_op_tile_init"),
+    "ceil": _u("ceil", _ROUND, init="rounding_op_tile_init"),
+    "trunc": _u("trunc", _ROUND, init="rounding_op_tile_init"),
+    "frac": _u("frac", _ROUND, init="rounding_op_tile_init"),
+    **{fn: _u(fn, _TRIG) for fn in ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
+                                    "acosh", "atanh")},
+    # parameterised: the IR's float parameters follow the block
+    "relu_max": _u("relu_max", "eltwise_unary/relu.h", params="bits"),
+    "relu_min": _u("relu_min", "eltwise_unary/relu.h", params="bits"),
+    "leaky_relu": _u("leaky_relu", "eltwise_unary/relu.h", params="bits"),
+    "elu": _u("elu", "eltwise_unary/elu.h", params="bits"),
+    "power": _u("power", _API, params="int"),
+}
+
+
+@dataclass(frozen=True)
+class Fpu:
+    """A binary FPU operation reading both operands from circular buffers."""
+
+    init: str
+    call: str
+    #: broadcast forms by broadcast dims of the right operand: (init, call)
+    bcast: dict
+
+
+def _fpu(op: str) -> Fpu:
+    return Fpu(f"{op}_init", f"{op}_tiles", {
+        (-1,): (f"{op}_bcast_cols_init", f"{op}_tiles_bcast_cols"),
+        (-2,): (f"{op}_bcast_rows_init", f"{op}_tiles_bcast_rows"),
+        (-2, -1): (f"{op}_bcast_scalar_init", f"{op}_tiles_bcast_scalar"),
+    })
+
+
+#: binary block math on two buffer operands -> FPU
+FPU_BINARY: dict[str, Fpu] = {op: _fpu(op) for op in ("add", "sub", "mul")}
+FPU_HEADERS = ("eltwise_binary.h", "bcast.h")
+
+#: binary block math on two DST operands -> SFPU
+SFPU_BINARY: dict[str, Sfpu] = {
+    "add": Sfpu("add_binary_tile_init", "add_binary_tile", "eltwise_binary_sfpu.h"),
+    "sub": Sfpu("sub_binary_tile_init", "sub_binary_tile", "eltwise_binary_sfpu.h"),
+    "mul": Sfpu("mul_binary_tile_init", "mul_binary_tile", "eltwise_binary_sfpu.h"),
+    "div": Sfpu("div_binary_tile_init", "div_binary_tile", "eltwise_binary_sfpu.h"),
+    "pow": Sfpu("power_binary_tile_init", "power_binary_tile", "eltwise_binary_sfpu.h"),
+    "max": Sfpu("binary_max_tile_init", "binary_max_tile", "binary_max_min.h"),
+    "min": Sfpu("binary_min_tile_init", "binary_min_tile", "binary_max_min.h"),
+    **{c: Sfpu(f"{c}_binary_tile_init", f"{c}_binary_tile", "eltwise_binary_sfpu.h")
+       for c in ("eq", "ne", "lt", "gt", "le", "ge")},
+}
+
+#: binary block math with a scalar right operand -> SFPU ``<op>_unary_tile(idst, float bits)``
+SCALAR_BINARY: dict[str, Sfpu] = {
+    op: Sfpu("binop_with_scalar_tile_init", f"{op}_unary_tile", "eltwise_unary/binop_with_scalar.h", "bits")
+    for op in ("add", "sub", "mul", "div")
+}
+
+COPY = Sfpu("copy_tile_init", "copy_tile", "tile_move_copy.h")
+FILL = Sfpu("fill_tile_init", "fill_tile", "eltwise_unary/fill.h", "float")
+MATMUL = ("matmul_init", "matmul_tiles", "matmul.h")
+TRANSPOSE = ("transpose_init", "transpose_tile", "transpose.h")
+REDUCE_HEADER = "reduce.h"
+#: reduce kind -> PoolType; reduced dims -> ReduceDim (a reduce over columns sums each row)
+POOL = {"sum": "PoolType::SUM", "max": "PoolType::MAX"}
+REDUCE_DIM = {(-1,): "ReduceDim::REDUCE_ROW", (-2,): "ReduceDim::REDUCE_COL", (-2, -1): "ReduceDim::REDUCE_SCALAR"}
+WHERE = ("where_tile_init", "where_tile", "eltwise_unary/where.h")
+
+#: DST register file: tiles per half-sync phase (16 tiles of 16-bit; fp32 accumulation halves it)
+DST_TILES_16BIT = 8
+DST_TILES_FP32 = 4
+
+
+def dst_capacity(fp32_dest_acc: bool) -> int:
+    return DST_TILES_FP32 if fp32_dest_acc else DST_TILES_16BIT
+
+
+#: formats a circular buffer can have in emitted code (tt::DataFormat enumerators)
+EMITTABLE_FORMATS = ("float32", "bfloat16", "float16", "bfloat8_b", "bfloat4_b", "int32", "uint32",
+                     "uint16", "uint8")
+
+
+def unsupported(what: str) -> str:
+    """The message for an operation the emitter cannot express."""
+    return f"{what} cannot be emitted as TT-Metalium {METAL_VERSION} code"
