@@ -73,11 +73,11 @@ class ProgramLowering:
     def block_bytes(self, block: BlockType) -> int:
         return CBDecl(0, "", block.shape, block.fmt, block.unit, 1).block_bytes
 
-    def new_cb(self, name: str, shape: tuple[int, ...], fmt: Any) -> CBDecl:
+    def new_cb(self, name: str, shape: tuple[int, ...], fmt: Any, blocks: int = 1) -> CBDecl:
         index = max([cb.index for cb in self.cbs], default=-1) + 1
-        decl = CBDecl(index, name, shape, fmt, TILE_UNIT, 1)
+        decl = CBDecl(index, name, shape, fmt, TILE_UNIT, blocks)
         self.internal.append(decl)
-        self.cbs.append(kir.CBSpec(index, name, fmt, fmt.tile_bytes, _tiles(shape), internal=True))
+        self.cbs.append(kir.CBSpec(index, name, fmt, fmt.tile_bytes, _tiles(shape) * blocks, internal=True))
         return decl
 
     def intermediate_cb(self, kernel: kir.Kernel, block: BlockType) -> CBDecl:

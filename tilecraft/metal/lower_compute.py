@@ -19,7 +19,7 @@ from typing import Any
 
 from ..dtypes import bfloat16
 from ..ir import ops as ir
-from ..ir.types import BlockType, CBDecl
+from ..ir.types import BOOL, BlockType, CBDecl
 from . import kir
 from .lower_common import KernelLowering
 from .optable import (COMPUTE_PREFIX, COPY, FILL, FPU_BINARY, FPU_HEADERS, MATMUL, POOL, REDUCE_DIM,
@@ -52,6 +52,14 @@ class ComputeLowering(KernelLowering):
         self.origin: dict[str, CBDecl] = {op.result.name: op.cb for op in ir.walk(self.thread.body)
                                           if isinstance(op, (ir.CBReserve, ir.CBWait))}
         self.capacity = dst_capacity(self.ctx.fp32_dest_acc)
+        self.shadows: dict[str, CBDecl] = {}
+        self.written: dict[str, ir.Reg] = {}
+        for op in ir.walk(self.thread.body):
+            if isinstance(op, ir.BlockStore) and op.accumulate and op.block.name not in self.shadows:
+                cb = self.origin[op.block.name]
+                # two blocks: the new partial result is packed behind the current one
+                self.shadows[op.block.name] = self.ctx.new_cb(f"{cb.name}_partial", cb.shape, cb.fmt, blocks=2)
+                self.written[op.block.name] = ir.Reg(f"{op.block.name}_written", BOOL)
         self.state: Any = None
         self._scaler: CBDecl | None = None
         startup = self.startup_buffers()
@@ -93,11 +101,23 @@ class ComputeLowering(KernelLowering):
     # ---------------------------------------------------------------- buffers
     def lower_CBReserve(self, op: ir.CBReserve) -> None:
         self.call("cb_reserve_back", ir.Const(op.cb.index), ir.Const(_tiles(op.cb.shape)))
+        if op.result.name in self.shadows:
+            self.emit(ir.Assign(result=self.written[op.result.name], value=ir.Const(False)))
 
     def lower_CBWait(self, op: ir.CBWait) -> None:
         self.call("cb_wait_front", ir.Const(op.cb.index), ir.Const(_tiles(op.cb.shape)))
 
     def lower_CBPush(self, op: ir.CBPush) -> None:
+        shadow = self.shadows.get(op.block.name) if op.block is not None else None
+        if op.block is None and any(self.origin[name] is op.cb for name in self.shadows):
+            self.fail("cb.push() of a block accumulated with '+=' (name the block: blk.push() or `with`)")
+        if shadow is not None:  # the accumulated value moves from its partial buffer into the block
+            n = ir.Const(_tiles(shadow.shape))
+            self.emit(kir.Comment(text=f"{op.block.name}: final value from its partial buffer"))
+            self.call("cb_wait_front", ir.Const(shadow.index), n)
+            leaf = Node("leaf", op.block, shadow.shape, cb=shadow)
+            self.evaluate(Node("copy", None, shadow.shape, [leaf]), op.cb, accumulate=None)
+            self.call("cb_pop_front", ir.Const(shadow.index), n)
         self.call("cb_push_back", ir.Const(op.cb.index), ir.Const(_tiles(op.cb.shape)))
 
     def lower_CBPop(self, op: ir.CBPop) -> None:
@@ -220,13 +240,31 @@ class ComputeLowering(KernelLowering):
 
     # ---------------------------------------------------------------- emission
     def lower_BlockStore(self, op: ir.BlockStore) -> None:
-        if op.accumulate:
-            self.fail("'+=' accumulation into a block", hint="write blk.store(prev + expr) with prev a block "
-                      "obtained by wait(), as the published matmul tutorials do")
         self.pending_pops: list[CBDecl] = []
         root = self.node(op.value)
-        dst_cb = self.origin[op.block.name]
-        self.evaluate(root, dst_cb, accumulate=None)
+        shadow = self.shadows.get(op.block.name)
+        for leaf in self.leaf_blocks(op.value):  # blocks accumulated with += are read from their partials
+            if leaf.name in self.shadows:
+                part = self.shadows[leaf.name]
+                self.call("cb_wait_front", ir.Const(part.index), ir.Const(_tiles(part.shape)))
+        if shadow is None:
+            self.evaluate(root, self.origin[op.block.name], accumulate=None)
+        else:
+            n = ir.Const(_tiles(shadow.shape))
+            written = self.written[op.block.name]
+            if op.accumulate:
+                current = Node("leaf", op.block, shadow.shape, cb=shadow)
+                root = (Node("matmul_acc", None, root.shape, [current, *root.children]) if root.kind == "matmul"
+                        else Node("sfpu", _ADD, root.shape, [current, root]))
+                self.call("cb_wait_front", ir.Const(shadow.index), n)
+            self.call("cb_reserve_back", ir.Const(shadow.index), n)
+            self.evaluate(root, shadow, accumulate=None)
+            self.call("cb_push_back", ir.Const(shadow.index), n)
+            drop = ir.If(cond=written)  # the previous partial (if any) is ahead of the new one
+            self.emit(drop)
+            with self.into(drop.then_body):
+                self.call("cb_pop_front", ir.Const(shadow.index), n)
+            self.emit(ir.Assign(result=written, value=ir.Const(True)))
         for cb in self.pending_pops:
             self.call("cb_pop_front", ir.Const(cb.index), ir.Const(_tiles(cb.shape)))
 
@@ -482,6 +520,15 @@ class ComputeLowering(KernelLowering):
         self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
             call, self.dst(t, slots, c.slot), self.dst(t, slots, a.slot), self.dst(t, slots, b.slot),
             self.dst(t, slots, node.slot), template=("DataFormat::Float16_b",)))
+
+
+class _AddOp:
+    """Stands for the IR op of the implicit ``+`` of ``blk += expr``."""
+
+    fn = "add"
+
+
+_ADD = _AddOp()
 
 
 def _tiles(shape: tuple[int, ...]) -> int:

@@ -1,0 +1,49 @@
+"""Hand-written TT-Metalium kernels (tt-metal 0.81.1) to compare emitted kernels against.
+
+Written for tilecraft from the 0.81.1 API as the wheel's headers define it (not copied from
+tt-metal's examples): an elementwise binary add, an SFPU unary chain sqrt(relu(exp(x))) and a
+tiled matmul, each as reader (RISCV_1) / compute / writer (RISCV_0). Every kernel here must pass
+``tilecraft.metal.headercheck`` (tests/test_headercheck.py).
+
+``KERNELS`` says how each file is checked: its kind and the compile-time args a host would pass.
+An interleaved DRAM tensor's ``TensorAccessorArgs`` take two compile-time args, the
+``ArgConfig`` flags (``IsDram`` = 2) and the aligned page size (2048 B for a bfloat16 tile).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+DIRECTORY = Path(__file__).parent
+
+_DRAM_TILE_ACCESSOR = (2, 2048)  # TensorAccessorArgs of an interleaved DRAM bf16 tensor
+_BLOCK = 4                       # tiles per DST acquisition / NoC barrier in eltwise_add
+
+
+@dataclass(frozen=True)
+class ReferenceKernel:
+    example: str
+    role: str                       # reader | compute | writer (the kind for headercheck)
+    compile_time_args: tuple[int, ...]
+
+    @property
+    def path(self) -> Path:
+        return DIRECTORY / self.example / f"{self.role}.cpp"
+
+    @property
+    def id(self) -> str:
+        return f"{self.example}/{self.role}"
+
+
+KERNELS: tuple[ReferenceKernel, ...] = (
+    ReferenceKernel("eltwise_add", "reader", (*_DRAM_TILE_ACCESSOR, *_DRAM_TILE_ACCESSOR, _BLOCK)),
+    ReferenceKernel("eltwise_add", "compute", (_BLOCK,)),
+    ReferenceKernel("eltwise_add", "writer", (*_DRAM_TILE_ACCESSOR, _BLOCK)),
+    ReferenceKernel("sfpu_chain", "reader", _DRAM_TILE_ACCESSOR),
+    ReferenceKernel("sfpu_chain", "compute", ()),
+    ReferenceKernel("sfpu_chain", "writer", _DRAM_TILE_ACCESSOR),
+    ReferenceKernel("matmul", "reader", (*_DRAM_TILE_ACCESSOR, *_DRAM_TILE_ACCESSOR)),
+    ReferenceKernel("matmul", "compute", ()),
+    ReferenceKernel("matmul", "writer", _DRAM_TILE_ACCESSOR),
+)
