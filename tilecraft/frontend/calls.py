@@ -73,16 +73,22 @@ class CallMixin(ExprMixin):
             self.fail("E0101", f"ttl.{name} cannot be used inside a thread")
         return handler
 
-    def intr_grid_size(self, node: ast.Call) -> Any:
-        from ..lang.grid import reshape_sizes
+    def dims_arg(self, node: ast.Call) -> int:
+        """The ``dims=`` (or ``dim=``) argument of ttl.core / ttl.grid_size: a positive constant."""
         dims, dim = self.args_of(node, ("dims", "dim"), 0)
         n = self.ct_int_tuple(dim or dims or CT(2), "dims")[0]
+        if n < 1:
+            self.fail("E0201", f"dims must be a positive integer, got {n}", node)
+        return n
+
+    def intr_grid_size(self, node: ast.Call) -> Any:
+        from ..lang.grid import reshape_sizes
+        n = self.dims_arg(node)
         sizes = reshape_sizes(self.grid, n)
         return CT(sizes[0] if n == 1 else sizes)
 
     def intr_core(self, node: ast.Call) -> Any:
-        dims, dim = self.args_of(node, ("dims", "dim"), 0)
-        n = self.ct_int_tuple(dim or dims or CT(2), "dims")[0]
+        n = self.dims_arg(node)
         results = [self.reg(f"core{i}", INDEX) for i in range(n)]
         self.emit(ir.CoreCoord(outs=results, dims=n))
         values = tuple(RV(r) for r in results)
@@ -426,6 +432,8 @@ class CallMixin(ExprMixin):
             for other in args[1:]:
                 result = self.arith(fn.__name__, self.need_scalar(result, node), self.need_scalar(other, node), node)
             return result
+        if fn is builtins.abs and len(args) == 1 and is_block(args[0]) and not kwargs:
+            return self.tile_unary("abs", args[0], (), node)  # abs(blk), as the published Block.__abs__
         if fn in (builtins.int, builtins.abs) and len(args) == 1 and isinstance(args[0], RV):
             op = "int" if fn is builtins.int else "abs"
             return self.fresh(ir.Unary(result=self.reg("t", INDEX if op == "int" else args[0].type), op=op,

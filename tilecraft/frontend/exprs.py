@@ -149,6 +149,9 @@ class ExprMixin(Builder):
             else:
                 lo = self.scalar(entry)
                 hi = self.arith("add", lo, CT(1), entry)
+            for bound in (lo, hi):
+                if _type(bound) != INDEX:
+                    self.fail("E0104", f"tensor indices must be integers, got {_describe(bound)}", entry)
             bounds.append((operand_of(lo), operand_of(hi)))
             extents.append(self.static_difference(hi, lo))
         return TensorSliceV(decl, tuple(bounds), tuple(extents))

@@ -8,9 +8,11 @@ scope; ``ttl.copy`` to/from a pipe and ``if_pipe_src``/``if_pipe_dst`` are compi
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any, Callable, Iterable
 
 from . import scope
+from .grid import all_cores
 from .intrinsic import intrinsic
 from ..diagnostics import Span, error
 
@@ -21,6 +23,14 @@ def _as_coord(value: Any, what: str, span: Span | None) -> tuple[int, ...]:
     if isinstance(value, (tuple, list)) and value and all(isinstance(v, int) for v in value):
         return tuple(value)
     raise error("E0203", f"{what} must be a core coordinate (a tuple of ints), got {value!r}", span)
+
+
+def _unflatten(coord: tuple[int, ...], grid: tuple[int, ...]) -> tuple[int, ...]:
+    """A linear core index (TT-Lang 1.1 allows ``Pipe(src=3, dst=0)``) as a grid coordinate,
+    numbered as ``ttl.core(dims=1)`` numbers the cores; anything else is returned unchanged."""
+    if len(coord) != 1 or len(grid) == 1 or not 0 <= coord[0] < math.prod(grid):
+        return coord
+    return all_cores(grid)[coord[0]]
 
 
 class Pipe:
@@ -38,9 +48,10 @@ class Pipe:
                 dst_core = dst
         if src_core is None or (dst_core is None) == (dst_core_range is None):
             raise error("E0203", "a pipe needs src_core and exactly one of dst_core / dst_core_range", span)
-        self.src = _as_coord(src_core, "src_core", span)
+        self.src = _unflatten(_as_coord(src_core, "src_core", span), sc.grid)
         self.multicast = dst_core_range is not None
-        self.dst_spec = tuple(dst_core_range) if self.multicast else _as_coord(dst_core, "dst_core", span)
+        self.dst_spec = (tuple(dst_core_range) if self.multicast
+                         else _unflatten(_as_coord(dst_core, "dst_core", span), sc.grid))
         self.span = span
         self.index = len(sc.pipes)
         sc.pipes.append(self)

@@ -8,6 +8,7 @@ creation order, which is how a value that differs between cores becomes a runtim
 from __future__ import annotations
 
 import inspect
+import itertools
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,7 +57,12 @@ def caller_span(depth: int = 2) -> Span | None:
             frame = frame.f_back
         if frame is None:
             return None
-        return Span(frame.f_code.co_filename, frame.f_lineno, 1)
+        # the column of the call being executed (1 when the positions table does not say)
+        line, end_line, col, end = next(itertools.islice(frame.f_code.co_positions(), frame.f_lasti // 2, None),
+                                        (None,) * 4)
+        if line != frame.f_lineno or col is None:
+            return Span(frame.f_code.co_filename, frame.f_lineno, 1)
+        return Span(frame.f_code.co_filename, line, col + 1, end + 1 if end_line == line and end is not None else None)
     finally:
         del frame
 

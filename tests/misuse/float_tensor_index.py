@@ -1,0 +1,21 @@
+import tilecraft as ttl
+import tilecraft.ttnn as ttnn
+
+
+@ttl.kernel(grid=(1, 1))
+def kern(x, y):
+    cb = ttl.make_circular_buffer_like(x, shape=(1, 1), buffer_factor=2)
+
+    @ttl.datamovement()
+    def reader():
+        with cb.reserve() as blk:
+            ttl.copy(x[0, 1 / 2], blk).wait()  # ERROR-HERE
+        with cb.wait() as blk:
+            ttl.copy(blk, y[0, 0]).wait()
+
+    return ttl.Program(reader)(x, y)
+
+
+x = ttnn.rand((64, 64), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
+y = ttnn.zeros((64, 64), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
+kern(x, y)

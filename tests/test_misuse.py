@@ -1,0 +1,223 @@
+"""The misuse catalogue: one small broken kernel per mistake, each with its exact diagnostic.
+
+Every kernel lives in ``tests/misuse/NAME.py`` (a real file: the front end reads thread source
+with ``inspect``) and launches itself at import. The line of the primary span is the line that
+carries the case's marker comment (``# ERROR-HERE`` unless said otherwise), so no line number is
+written down here; the column is where the case's ``at`` text starts on that line.
+
+Each case is checked twice: in-process (the :class:`KernelError` and its diagnostic) and through
+``tilecraft run`` (status 1, ``file:line:col: error[CODE]`` on stderr, no Python traceback).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import runpy
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import tilecraft
+from tilecraft import options
+from tilecraft.cli import main
+from tilecraft.diagnostics import Diagnostic, KernelError
+
+MISUSE = Path(__file__).parent / "misuse"
+TILECRAFT_DIR = str(Path(tilecraft.__file__).parent)
+TWO_CORES = ((0, 0), (1, 0))
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str  # tests/misuse/<name>.py
+    code: str
+    at: str  # the primary span starts where this text starts on the marker line
+    names: tuple[str, ...] = ()  # the message names these (buffer, tensor, core, ...)
+    marker: str = "ERROR-HERE"
+    #: (thread, marker) of every thread a deadlock leaves blocked, on each core in ``cores``
+    blocked: tuple[tuple[str, str], ...] = ()
+    cores: tuple[tuple[int, int], ...] = TWO_CORES
+
+    @property
+    def path(self) -> Path:
+        return MISUSE / f"{self.name}.py"
+
+    def line(self, marker: str | None = None) -> int:
+        return line_of(self.path, marker or self.marker)
+
+    def col(self) -> int:
+        text = source_line(self.path, self.line())
+        assert text.count(self.at) == 1, f"'{self.at}' must occur once on the marker line"
+        return text.index(self.at) + 1
+
+
+def source_line(path: Path, line: int) -> str:
+    return path.read_text().splitlines()[line - 1]
+
+
+def line_of(path: Path, marker: str) -> int:
+    """The 1-based line carrying ``# MARKER`` (exactly one in the file)."""
+    lines = [i for i, text in enumerate(path.read_text().splitlines(), 1) if text.endswith(f"# {marker}")]
+    assert len(lines) == 1, f"{path.name}: expected one '# {marker}' line, found {lines}"
+    return lines[0]
+
+
+CASES = [
+    # ---------------------------------------------------------------- buffer protocol
+    Case("pop_without_wait", "E1101", "cb.pop()", ("pop()", "'cb'", "core (0, 0)")),
+    Case("push_without_reserve", "E1102", "cb.push()", ("push()", "'cb'", "core (0, 0)")),
+    Case("store_after_with", "E1103", "blk.store", ("released", "'out'")),
+    Case("store_after_push", "E1103", "blk.store", ("released", "'out'")),
+    Case("push_before_copy_waited", "E1104", "blk.push()", ("pushed", "copy", "'cb'")),
+    Case("copy_unwaited_at_with_end", "E1104", "with", ("pushed", "copy", "'cb'")),
+    Case("copy_never_waited", "E1104", "ttl.copy", ("never waited", "'cb'", "core (0, 0)")),
+    Case("unconsumed_blocks", "E1105", "with", ("never consumed", "'cb'", "core (0, 0)")),
+    Case("block_held_at_end", "E1105", "cb.reserve()", ("never pushed", "'cb'", "core (0, 0)")),
+    Case("push_unwritten", "E1108", "blk.push()", ("without being written", "'cb'")),
+    Case("read_unwritten", "E1109", "o.store", ("before anything was written", "'scratch'")),
+    # ---------------------------------------------------------------- deadlocks
+    Case("deadlock_circular", "E2110", "a.wait()", ("4 threads",), marker="BLOCKED-COMPUTE",
+         blocked=(("compute", "BLOCKED-COMPUTE"), ("reader", "BLOCKED-READER"))),
+    Case("deadlock_over_reserve", "E2110", "cb.reserve()", ("4 threads",), marker="BLOCKED-READER",
+         blocked=(("reader", "BLOCKED-READER"), ("writer", "BLOCKED-WRITER"))),
+    Case("deadlock_starvation", "E2111", "cb.wait()", ("'writer'", "'cb'", "no thread will push"),
+         marker="BLOCKED-WRITER", blocked=(("writer", "BLOCKED-WRITER"),)),
+    Case("deadlock_producer_starves", "E2111", "cb.reserve()", ("'reader'", "'cb'", "no thread will pop"),
+         marker="BLOCKED-READER", blocked=(("reader", "BLOCKED-READER"),)),
+    # ---------------------------------------------------------------- copies and slices
+    Case("copy_shape_static", "E0106", "ttl.copy", ("(2, 1)", "(1, 1)")),
+    Case("copy_shape_dynamic", "E0106", "ttl.copy", ("[0:2, 0:1]", "(2, 1)", "(1, 1)")),
+    Case("slice_out_of_bounds", "E1107", "ttl.copy", ("[2:3, 0:1]", "'x'", "(2, 2)")),
+    Case("float_tensor_index", "E0104", "1 / 2", ("integers", "0.5")),
+    # ---------------------------------------------------------------- thread kinds
+    Case("copy_in_compute", "E0003", "ttl.copy", ("ttl.copy", "data movement")),
+    Case("store_in_datamovement", "E0003", "blk.store", ("store()", "compute")),
+    Case("semaphore_in_compute", "E0003", "sem.wait_for", ("wait_for()", "data movement")),
+    # ---------------------------------------------------------------- pipes and semaphores
+    Case("pipe_never_received_static", "E0107", "ttl.copy", ("pipe", "out of")),
+    Case("pipe_block_shapes_differ", "E0108", "ttl.copy", ("(1, 1)", "(1, 2)")),
+    Case("pipe_receiver_starves", "E2112", "ttl.copy", ("core (0, 0)", "'mover'", "(1, 0) -> (0, 0)"),
+         marker="RECEIVE-HERE", blocked=(("mover", "RECEIVE-HERE"),), cores=((0, 0),)),
+    Case("pipe_sender_blocked", "E2112", "ttl.copy", ("core (1, 0)", "'mover'", "(1, 0) -> (0, 0)"),
+         marker="SEND-HERE", blocked=(("mover", "SEND-HERE"),), cores=((1, 0),)),
+    Case("pipe_message_never_received", "E2114", "ttl.Pipe", ("core (0, 0)", "(1, 0) -> (0, 0)"),
+         marker="PIPE-HERE"),
+    Case("semaphore_never_satisfied", "E2113", "sem.wait_for", ("'sem'", "core (0, 0)", "stays 3"),
+         blocked=(("barrier", "ERROR-HERE"),), cores=((0, 0),)),
+    # ---------------------------------------------------------------- allocation
+    Case("l1_overflow", "E0401", "@ttl.kernel", ("'kern'", "4198400 B", "wormhole_b0")),
+    Case("l1_fits_blackhole_only", "E0401", "@ttl.kernel", ("1433600 B", "wormhole_b0")),
+    # ---------------------------------------------------------------- the Python subset
+    Case("unsupported_listcomp", "E0101", "[i for", ("ListComp",)),
+    Case("unsupported_try", "E0101", "try:", ("Try",)),
+    Case("unsupported_lambda", "E0101", "lambda", ("Lambda",)),
+    Case("unsupported_import", "E0101", "import math", ("Import",)),
+    Case("undefined_name", "E0102", "column", ("'column'",)),
+    Case("block_shape_mismatch", "E0105", "a + b", ("(1, 1)", "(2, 2)")),
+    Case("grid_size_zero_dims", "E0201", "ttl.grid_size", ("dims", "0")),
+    Case("division_by_zero", "E1199", "1 // cx", ("ZeroDivisionError", "core (0, 0)", "'reader'")),
+]
+BY_NAME = {case.name: case for case in CASES}
+
+
+@pytest.fixture(autouse=True)
+def fresh_state(monkeypatch):
+    """Run options, sys.argv and sys.path as a fresh process has them (the CLI sets all three)."""
+    monkeypatch.setattr(options, "current", options.RunOptions())
+    monkeypatch.setattr(sys, "argv", list(sys.argv))
+    monkeypatch.setattr(sys, "path", list(sys.path))
+
+
+def diagnose(case: Case) -> Diagnostic:
+    """Run the case in-process; it must fail with one diagnostic."""
+    with pytest.raises(KernelError) as info:
+        runpy.run_path(str(case.path), run_name="__main__")
+    assert len(info.value.diagnostics) == 1
+    return info.value.diagnostic
+
+
+def run_cli(capsys, *args: str) -> tuple[int, str]:
+    status = main(["run", *args])
+    return status, capsys.readouterr().err
+
+
+def assert_no_traceback(stderr: str) -> None:
+    assert "Traceback (most recent call last)" not in stderr
+    assert TILECRAFT_DIR not in stderr, "an internal tilecraft path leaked into the report"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_misuse_is_diagnosed_at_its_line(case: Case, capsys) -> None:
+    diag = diagnose(case)
+    assert diag.code == case.code, diag.render()
+    assert (diag.span.file, diag.span.line, diag.span.col) == (str(case.path), case.line(), case.col()), \
+        diag.render()
+    for name in case.names:
+        assert name in diag.message, f"{name!r} missing from: {diag.message}"
+
+    status, stderr = run_cli(capsys, str(case.path))
+    assert status == 1
+    assert f"{case.path}:{case.line()}:{case.col()}: error[{case.code}]: " in stderr
+    assert source_line(case.path, case.line()) in stderr  # the excerpt with the caret
+    assert_no_traceback(stderr)
+
+
+DEADLOCKS = [c for c in CASES if c.blocked]
+
+
+@pytest.mark.parametrize("case", DEADLOCKS, ids=[c.name for c in DEADLOCKS])
+def test_deadlock_notes_list_every_blocked_thread(case: Case) -> None:
+    diag = diagnose(case)
+    found = set()
+    for note in diag.notes:
+        match = re.match(r"core \((\d+), (\d+)\) \w+ thread '(\w+)' waits in ", note.message)
+        if match:
+            found.add(((int(match[1]), int(match[2])), match[3], note.span.line))
+    expected = {(core, thread, case.line(marker)) for core in case.cores for thread, marker in case.blocked}
+    assert found == expected, diag.render()
+
+
+def test_l1_overflow_notes_name_every_buffer_and_its_bytes() -> None:
+    case = BY_NAME["l1_overflow"]
+    notes = diagnose(case).notes
+    assert [(n.message.split(":")[0], n.span.line) for n in notes] == [
+        ("buffer 'big'", case.line("BIG-HERE")), ("buffer 'small'", case.line("SMALL-HERE"))]
+    assert "2 x 2097152 B = 4194304 B" in notes[0].message
+    assert "2 x 2048 B = 4096 B" in notes[1].message
+
+
+def test_l1_limit_follows_the_arch_option(capsys) -> None:
+    too_big, near_limit = BY_NAME["l1_overflow"], BY_NAME["l1_fits_blackhole_only"]
+    status, stderr = run_cli(capsys, str(too_big.path), "--arch", "blackhole")
+    assert status == 1
+    assert f"{too_big.path}:{too_big.line()}:{too_big.col()}: error[E0401]" in stderr and "blackhole has" in stderr
+    assert_no_traceback(stderr)
+    # 1433600 B of buffers: over wormhole_b0's L1, within blackhole's (1536 KiB)
+    assert run_cli(capsys, str(near_limit.path), "--arch", "blackhole") == (0, "")
+
+
+def test_pipe_shape_mismatch_points_at_the_receiver_too() -> None:
+    case = BY_NAME["pipe_block_shapes_differ"]
+    (note,) = diagnose(case).notes
+    assert note.message == "received here" and note.span.line == case.line("RECEIVED-HERE")
+
+
+def test_json_diagnostics(capsys) -> None:
+    case = BY_NAME["deadlock_starvation"]
+    status, stderr = run_cli(capsys, str(case.path), "--diagnostics-format", "json")
+    assert status == 1
+    (diag,) = json.loads(stderr)["diagnostics"]
+    assert diag["code"] == "E2111" and diag["severity"] == "error"
+    assert diag["span"] == {"file": str(case.path), "line": case.line(), "col": case.col(),
+                            "end_col": case.col() + len("cb.wait()")}
+    assert [(n["span"]["line"], n["message"].split(" waits")[0]) for n in diag["notes"]] == [
+        (case.line(), "core (0, 0) datamovement thread 'writer'"),
+        (case.line(), "core (1, 0) datamovement thread 'writer'")]
+    assert "loop counts" in diag["hint"]
+
+
+def test_every_kernel_file_is_a_case() -> None:
+    assert {p.stem for p in MISUSE.glob("*.py")} == set(BY_NAME)
