@@ -23,6 +23,7 @@ from .metal.emit import emit_program
 from .diagnostics import KernelError, render_json
 
 _OWN_OPTIONS = {"--grid": True, "--arch": True, "--diagnostics-format": True, "--exact": False, "-o": True,
+                "--level": True,
                 "--output": True}
 
 
@@ -38,6 +39,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument("--grid", help="grid for grid=\"auto\"/\"full\" programs, e.g. 8,8")
         p.add_argument("--arch", default="wormhole_b0", choices=["wormhole_b0", "blackhole"])
         p.add_argument("--diagnostics-format", default="text", choices=["text", "json"])
+        p.add_argument("--level", default="language", choices=["language", "metal"],
+                       help="simulate the program as written, or lowered to Metalium calls")
         p.add_argument("--exact", action="store_true",
                        help="evaluate values one operation at a time (reference mode, slow)")
         if name == "emit":
@@ -80,6 +83,7 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
     opts = options.current
     opts.arch = args.arch
     opts.exact = args.exact
+    opts.level = args.level
     if args.grid:
         try:
             opts.grid = tuple(int(x) for x in args.grid.replace("x", ",").split(","))

@@ -16,7 +16,9 @@ from .ir.passes import run_pipeline
 from .ir.program import ProgramIR
 from .lang import kernel as lang_kernel
 from .lang.kernel import KernelDef
+from .metal.lower import lower_program
 from .sim.engine import run_program
+from .sim.metal_engine import run_metal_program
 
 #: called with each program before it runs (``tilecraft show-ir`` prints them)
 program_hooks: list[Callable[[ProgramIR], None]] = []
@@ -41,7 +43,10 @@ def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
     run_pipeline(program)
     for hook in program_hooks:
         hook(program)
-    run_program(program, tensors, exact=opts.exact)
+    if opts.level == "metal":
+        run_metal_program(lower_program(program, opts.arch), tensors, exact=opts.exact)
+    else:
+        run_program(program, tensors, exact=opts.exact)
     return None
 
 

@@ -13,6 +13,9 @@ class RunOptions:
     grid: tuple[int, ...] | None = None
     #: evaluate values one operation at a time in program order (the exact reference mode)
     exact: bool = False
+    #: which IR the simulator runs: "language" (the program as written) or "metal" (lowered to
+    #: TT-Metalium calls, as the emitted kernels would run)
+    level: str = "language"
     #: collect the IR of every launched program (``tilecraft show-ir``)
     keep_ir: bool = False
 

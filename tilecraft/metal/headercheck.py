@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import functools
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -32,77 +33,22 @@ from pathlib import Path
 from typing import Literal, Mapping, Sequence
 
 from . import wheel_headers
+from .jit_build import ARCHES, KIND_ALIASES, SUPPORT_DIR, ArchConfig, compile_commands, normalize_kind
+from .jit_generated import DATA_FORMATS, ComputeOptions, descriptors_header, write_generated_files
 from .wheel_headers import HeadersUnavailable
+
+__all__ = [
+    "ARCHES", "DATA_FORMATS", "KIND_ALIASES", "SUPPORT_DIR", "ArchConfig", "CheckResult", "ComputeOptions",
+    "HeadersUnavailable", "PassResult", "ToolchainUnavailable", "check_file", "check_kernel",
+    "compile_commands", "descriptors_header", "guess_kind", "main", "normalize_kind", "toolchain_problem",
+]
 
 Kind = Literal["reader", "writer", "compute"]
 Arch = Literal["wormhole_b0", "blackhole"]
 
-SUPPORT_DIR = Path(__file__).with_name("headercheck")
-PRELUDE = SUPPORT_DIR / "prelude.h"
-TOOLCHAIN_STANDIN = SUPPORT_DIR / "toolchain_standin"
-
-# Processor aliases: the emitter names data-movement kernels by processor (riscv_0/riscv_1), the
-# descriptors by role (WriterConfigDescriptor is RISCV_0 on NOC 0, ReaderConfigDescriptor RISCV_1
-# on NOC 1).
-KIND_ALIASES: dict[str, str] = {
-    "reader": "reader", "riscv_1": "reader", "ncrisc": "reader",
-    "writer": "writer", "riscv_0": "writer", "brisc": "writer",
-    "compute": "compute", "trisc": "compute",
-}
-
-# DataFormat enum values (tensix_types.h) and the byte size of a 32x32 tile in that format.
-DATA_FORMATS: dict[str, tuple[int, int]] = {
-    "Float32": (0, 4096), "Float16": (1, 2048), "Bfp8": (2, 1088), "Float16_b": (5, 2048),
-    "Bfp8_b": (6, 1088), "Int32": (8, 4096), "UInt16": (9, 2048), "UInt32": (24, 4096),
-    "UInt8": (30, 1024), "Int8": (14, 1024),
-}
-INVALID_FORMAT = 0xFF
-MATH_FIDELITIES = {"LoFi": 0, "HiFi2": 2, "HiFi3": 3, "HiFi4": 4}
-
-_TRISCS = (("unpack", 0), ("math", 1), ("pack", 2))
-
 
 class ToolchainUnavailable(RuntimeError):
     """Host g++ with 32-bit multilib support is missing (Debian: apt-get install g++-multilib)."""
-
-
-@dataclass(frozen=True)
-class ArchConfig:
-    """Where an architecture's headers live in the wheel and what the JIT defines for it."""
-
-    name: str
-    hw_dir: str          # hw/inc/internal/tt-1xx/<hw_dir>
-    hw_defines_dir: str  # hw/inc/internal/tt-1xx/<hw_dir>/<hw_defines_dir>
-    llk: str             # hw/ckernels/<llk>, tt-llk/tt_llk_<llk>
-    arch_define: str
-    num_cbs: int         # NUM_CIRCULAR_BUFFERS on the device (api/tt-metalium/circular_buffer_constants.h)
-    bank_defines: tuple[str, ...]
-
-
-# Bank counts and PCIe coordinates follow the wheel's soc descriptors (wormhole_b0_80_arch.yaml,
-# blackhole_140_arch.yaml) for a single n150 / p150 chip; they only size address arithmetic.
-ARCHES: dict[str, ArchConfig] = {
-    "wormhole_b0": ArchConfig(
-        "wormhole_b0", "wormhole", "wormhole_b0_defines", "wormhole_b0", "ARCH_WORMHOLE", 32,
-        ("NUM_DRAM_BANKS=12", "IS_NOT_POW2_NUM_DRAM_BANKS=1", "LOG_BASE_2_OF_NUM_DRAM_BANKS=4",
-         "NUM_L1_BANKS=64", "LOG_BASE_2_OF_NUM_L1_BANKS=6", "PCIE_NOC_X=0", "PCIE_NOC_Y=3"),
-    ),
-    "blackhole": ArchConfig(
-        "blackhole", "blackhole", "blackhole_defines", "blackhole", "ARCH_BLACKHOLE", 64,
-        ("NUM_DRAM_BANKS=8", "LOG_BASE_2_OF_NUM_DRAM_BANKS=3", "NUM_L1_BANKS=140",
-         "IS_NOT_POW2_NUM_L1_BANKS=1", "LOG_BASE_2_OF_NUM_L1_BANKS=8", "PCIE_NOC_X=2", "PCIE_NOC_Y=0"),
-    ),
-}
-
-
-@dataclass(frozen=True)
-class ComputeOptions:
-    """The ComputeConfigDescriptor fields that become constants in chlkc_descriptors.h."""
-
-    math_fidelity: str = "HiFi4"
-    math_approx_mode: bool = False
-    fp32_dest_acc_en: bool = False
-    dst_full_sync_en: bool = False
 
 
 @dataclass(frozen=True)
@@ -148,16 +94,10 @@ def toolchain_problem(compiler: str = "g++") -> str | None:
 
 
 def require_toolchain(compiler: str = "g++") -> None:
+    """Raise ToolchainUnavailable with the reason when ``toolchain_problem`` finds one."""
     problem = toolchain_problem(compiler)
     if problem:
         raise ToolchainUnavailable(problem)
-
-
-def normalize_kind(kind: str) -> str:
-    try:
-        return KIND_ALIASES[kind.lower()]
-    except KeyError:
-        raise ValueError(f"unknown kernel kind {kind!r}; expected one of {sorted(KIND_ALIASES)}") from None
 
 
 def check_kernel(
@@ -177,12 +117,14 @@ def check_kernel(
     jobs: int = 2,
     compiler: str = "g++",
     headers_root: Path | None = None,
+    workdir: Path | None = None,
 ) -> CheckResult:
     """Syntax-check one kernel's C++ ``source`` against the tt-metal 0.81.1 headers.
 
     ``kind`` is ``reader`` (RISCV_1/NCRISC), ``writer`` (RISCV_0/BRISC) or ``compute`` (three
     TRISC passes, ``jobs`` of them at a time). ``compile_time_args`` / ``defines`` are what the host
-    passes in the KernelDescriptor. ``name`` is the file name diagnostics refer to.
+    passes in the KernelDescriptor. ``name`` is the file name diagnostics refer to. The generated
+    files go to a temporary directory, or to ``workdir`` (kept) to rerun the commands by hand.
     Raises ToolchainUnavailable / HeadersUnavailable when the check cannot run at all.
     """
     started = time.perf_counter()
@@ -194,14 +136,15 @@ def check_kernel(
     root = headers_root or wheel_headers.ensure_headers()
     name = Path(name).name or "kernel.cpp"
     with tempfile.TemporaryDirectory(prefix="tilecraft-headercheck-") as tmp:
-        workdir = Path(tmp)
-        write_generated_files(workdir, source, name, kind, config, defines or {},
+        work = Path(tmp) if workdir is None else Path(workdir).resolve()
+        work.mkdir(parents=True, exist_ok=True)
+        write_generated_files(work, source, name, kind, config, defines or {},
                               cb_formats or {}, default_format, compute)
-        commands = compile_commands(kind, config, root, workdir, compile_time_args,
+        commands = compile_commands(kind, config, root, work, compile_time_args,
                                     defines or {}, named_compile_time_args or {}, noc_index,
                                     include_dirs, compiler)
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            runs = list(pool.map(lambda lc: _run_pass(lc[0], lc[1], workdir, root), commands))
+            runs = list(pool.map(lambda lc: _run_pass(lc[0], lc[1], work, root), commands))
     return _summarize(runs, name, time.perf_counter() - started)
 
 
@@ -223,184 +166,6 @@ def guess_kind(path: Path) -> str | None:
         if word in stem:
             return kind
     return None
-
-
-# --- generated files ---------------------------------------------------------------------------
-
-
-def write_generated_files(
-    workdir: Path, source: str, name: str, kind: str, config: ArchConfig,
-    defines: Mapping[str, object], cb_formats: Mapping[int, str], default_format: str,
-    compute: ComputeOptions,
-) -> None:
-    """Write the kernel and the files the JIT generates beside it (same names, our own content)."""
-    (workdir / name).write_text(source)
-    (workdir / "chlkc_descriptors.h").write_text(
-        descriptors_header(config, kind, cb_formats, default_format, compute))
-    if kind == "compute":
-        # The JIT writes user defines into defines_generated.h and a per-TRISC prologue.
-        (workdir / "defines_generated.h").write_text(
-            "".join(f"#define {key} {_define_value(value)}\n" for key, value in defines.items()))
-        for trisc, _ in _TRISCS:
-            (workdir / f"chlkc_{trisc}.cpp").write_text(
-                f'#define TRISC_{trisc.upper()}\n#include "defines_generated.h"\n#include "{name}"\n')
-    else:
-        (workdir / "kernel_includes.hpp").write_text(f'#include "{name}"\n')
-
-
-def descriptors_header(
-    config: ArchConfig, kind: str, cb_formats: Mapping[int, str], default_format: str,
-    compute: ComputeOptions,
-) -> str:
-    """chlkc_descriptors.h: per-CB tile formats and sizes plus the compute-config constants.
-
-    Laid out as the 0.81.1 JIT lays it out: MATH_FIDELITY/APPROX for the math and pack TRISCs,
-    unpack arrays for everything but pack, pack arrays (plus unpack_src_format) for pack and the
-    data-movement processors, DST_ACCUM_MODE/DST_SYNC_MODE for the TRISCs.
-    """
-    n = config.num_cbs
-    formats, sizes = [], []
-    for cb in range(n):
-        fmt_name = cb_formats.get(cb, default_format if not cb_formats else None)
-        if fmt_name is None:
-            formats.append(INVALID_FORMAT)
-            sizes.append(DATA_FORMATS[default_format][1])
-            continue
-        if fmt_name not in DATA_FORMATS:
-            raise ValueError(f"unknown data format {fmt_name!r} for CB {cb}; known: {sorted(DATA_FORMATS)}")
-        value, size = DATA_FORMATS[fmt_name]
-        formats.append(value)
-        sizes.append(size)
-    dest = [DATA_FORMATS["Float32"][0] if compute.fp32_dest_acc_en and f != INVALID_FORMAT else f
-            for f in formats]
-
-    def array(ctype: str, array_name: str, values: Sequence[int]) -> str:
-        return f"constexpr {ctype} {array_name}[{n}] = {{{', '.join(map(str, values))}}};\n"
-
-    def tile_dims(prefix: str) -> str:
-        return (array("uint8_t", f"{prefix}_tile_num_faces", [4] * n)
-                + array("uint8_t", f"{prefix}_partial_face", [0] * n)
-                + array("uint8_t", f"{prefix}_tile_face_r_dim", [16] * n)
-                + array("uint8_t", f"{prefix}_narrow_tile", [0] * n)
-                + array("uint8_t", f"{prefix}_tile_r_dim", [32] * n)
-                + array("uint8_t", f"{prefix}_tile_c_dim", [32] * n)
-                + array("uint16_t", f"{prefix}_tile_size", sizes)
-                + array("uint8_t", f"{prefix}_num_faces_r_dim", [2] * n)
-                + array("uint8_t", f"{prefix}_num_faces_c_dim", [2] * n))
-
-    fidelity = MATH_FIDELITIES[compute.math_fidelity]
-    math_scalars = (
-        '#include "llk_defs.h"\n'
-        f"constexpr ckernel::MathFidelity MATH_FIDELITY = static_cast<ckernel::MathFidelity>({fidelity});\n"
-        f"constexpr bool APPROX = {_cbool(compute.math_approx_mode)};\n")
-    sync = "Full" if compute.dst_full_sync_en else "Half"
-    return (
-        f"// Generated by tilecraft headercheck for {kind} on {config.name}: stand-in for the JIT's\n"
-        "// chlkc_descriptors.h (values only size and type the headers' constants).\n"
-        "#pragma once\n\n"
-        f"#if defined(UCK_CHLKC_MATH)\n{math_scalars}#endif\n\n"
-        f"#if defined(UCK_CHLKC_PACK)\n{math_scalars}#endif\n\n"
-        "#if !defined(UCK_CHLKC_PACK)\n"
-        + array("std::int32_t", "unpack_src_format", formats)
-        + array("std::int32_t", "unpack_dst_format", dest)
-        + tile_dims("unpack")
-        + "#endif\n\n"
-        "#if !defined(UCK_CHLKC_MATH) && !defined(UCK_CHLKC_UNPACK)\n"
-        + array("unsigned char", "pack_src_format", dest)
-        + array("unsigned char", "pack_dst_format", formats)
-        + tile_dims("pack")
-        + "#if defined(UCK_CHLKC_PACK)\n"
-        + array("std::int32_t", "unpack_src_format", formats)
-        + "#endif\n#endif\n\n"
-        "#if defined(UCK_CHLKC_MATH) || defined(UCK_CHLKC_PACK) || defined(UCK_CHLKC_UNPACK)\n"
-        f"constexpr bool DST_ACCUM_MODE = {_cbool(compute.fp32_dest_acc_en)};\n"
-        f"#define DST_SYNC_MODE DstSync::Sync{sync}\n"
-        "#endif\n"
-    )
-
-
-def _cbool(value: bool) -> str:
-    return "true" if value else "false"
-
-
-def _define_value(value: object) -> str:
-    if isinstance(value, bool):
-        return _cbool(value)
-    return str(value)
-
-
-# --- compiler invocation -----------------------------------------------------------------------
-
-
-def include_paths(config: ArchConfig, root: Path) -> list[Path]:
-    """The JIT's include path for ``config`` (the wheel tree rooted at ``root``, i.e. ``ttnn/``)."""
-    metal = root / "tt_metal"
-    tt1xx = metal / "hw" / "inc" / "internal" / "tt-1xx"
-    ckernels = metal / "hw" / "ckernels" / config.llk / "metal"
-    llk = metal / "tt-llk" / f"tt_llk_{config.llk}"
-    return [
-        root, metal, metal / "hw" / "inc",
-        tt1xx, tt1xx / config.hw_dir, tt1xx / config.hw_dir / config.hw_defines_dir,
-        tt1xx / config.hw_dir / "noc",
-        ckernels / "common", ckernels / "llk_io", ckernels / "llk_api", ckernels / "llk_api" / "llk_sfpu",
-        llk / "common" / "inc", llk / "llk_lib", metal / "tt-llk" / "common",
-        metal / "tt-llk" / "tools" / "include",
-        metal / "hw" / "firmware" / "src" / "tt-1xx",
-        metal / "hostdevcommon" / "api", metal / "api", metal / "api" / "tt-metalium",
-    ]
-
-
-def base_flags(config: ArchConfig) -> list[str]:
-    """Flags shared by every pass: language, the riscv32 type model, JIT build defines."""
-    return [
-        "-std=c++20", "-fsyntax-only", "-m32", "-ffreestanding", "-fno-exceptions", "-fno-rtti",
-        "-fdiagnostics-color=never", "-fmax-errors=30",
-        # Header-side noise: unknown riscv attributes (rvtt_l1_ptr), C++20 volatile deprecations.
-        "-Wno-attributes", "-Wno-volatile",
-        # riscv32-unknown-elf (newlib) type model: int32_t is long, uint32_t unsigned long.
-        "-U__INT32_TYPE__", "-D__INT32_TYPE__=long",
-        "-U__UINT32_TYPE__", "-D__UINT32_TYPE__=long unsigned int",
-        # libstdc++'s atomic wait needs OS facilities the freestanding device has not.
-        "-D_GLIBCXX_ATOMIC_WAIT_H",
-        "-include", str(PRELUDE),
-        f"-D{config.arch_define}", "-DTENSIX_FIRMWARE", "-DLOCAL_MEM_EN=0", "-DKERNEL_BUILD",
-        "-DDISPATCH_MESSAGE_ADDR=0", "-DPROGRAMMABLE_CORE_TYPE=0",
-        *(f"-D{d}" for d in config.bank_defines),
-    ]
-
-
-def compile_commands(
-    kind: str, config: ArchConfig, root: Path, workdir: Path,
-    compile_time_args: Sequence[int], defines: Mapping[str, object],
-    named_compile_time_args: Mapping[str, int], noc_index: int | None,
-    include_dirs: Sequence[Path], compiler: str = "g++",
-) -> list[tuple[str, list[str]]]:
-    """(label, argv) for each pass: one for data movement, three (TRISC0..2) for compute."""
-    firmware = root / "tt_metal" / "hw" / "firmware" / "src" / "tt-1xx"
-    common = [compiler, *base_flags(config),
-              "-DKERNEL_COMPILE_TIME_ARGS=" + ",".join(str(int(v)) for v in compile_time_args)]
-    if named_compile_time_args:
-        pairs = ",".join(f'{{"{k}",{int(v)}}}' for k, v in named_compile_time_args.items())
-        common.append(f"-DKERNEL_COMPILE_TIME_ARG_MAP={pairs}")
-    # The generated files come first, then the kernel's own directories, then the wheel; the
-    # toolchain stand-in (sfpi.h, lltt.h, sys/_stdint.h) is searched last, like a system dir.
-    includes = [f"-I{workdir}", *(f"-I{d}" for d in include_dirs),
-                *(f"-I{p}" for p in include_paths(config, root)), f"-I{TOOLCHAIN_STANDIN}"]
-    if kind == "compute":
-        return [
-            (f"TRISC{index} ({trisc})",
-             [*common, f"-DUCK_CHLKC_{trisc.upper()}", f"-DCOMPILE_FOR_TRISC={index}",
-              f"-DPROCESSOR_INDEX={index + 2}", *includes, str(firmware / "trisck.cc")])
-            for trisc, index in _TRISCS
-        ]
-    if kind == "reader":
-        label, wrapper, proc, default_noc = "NCRISC (RISCV_1)", "ncrisck.cc", ("COMPILE_FOR_NCRISC", 1), 1
-    else:
-        label, wrapper, proc, default_noc = "BRISC (RISCV_0)", "brisck.cc", ("COMPILE_FOR_BRISC", 0), 0
-    noc = default_noc if noc_index is None else noc_index
-    user_defines = [f"-D{k}={_define_value(v)}" for k, v in defines.items()]
-    return [(label, [*common, f"-D{proc[0]}", f"-DPROCESSOR_INDEX={proc[1]}", f"-DNOC_INDEX={noc}",
-                     "-DNOC_MODE=0", *user_defines, *includes, str(firmware / wrapper)])]
 
 
 def _run_pass(label: str, argv: list[str], workdir: Path, root: Path) -> PassResult:
@@ -486,6 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
                         help="kernel define (KernelDescriptor.defines); repeatable")
     parser.add_argument("--show-commands", action="store_true", help="print the g++ command lines")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="write the generated files to DIR and keep them (to rerun the commands)")
     parser.add_argument("--fetch", action="store_true",
                         help="only download/unpack the wheel headers (idempotent) and print where")
     args = parser.parse_args(argv)
@@ -500,13 +267,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error("a kernel FILE is required (or --fetch)")
         ct_args = [int(v, 0) for v in args.ct_args.split(",") if v.strip()]
         result = check_file(args.file, args.kind, arch=args.arch, compile_time_args=ct_args,
-                            defines=dict(_parse_define(d) for d in args.defines))
+                            defines=dict(_parse_define(d) for d in args.defines), workdir=args.keep)
     except (ToolchainUnavailable, HeadersUnavailable, ValueError, OSError) as error:
         print(f"headercheck: cannot check: {error}", file=sys.stderr)
         return 2
     if args.show_commands:
         for run in result.passes:
-            print(f"[{run.label}] " + " ".join(run.command))
+            print(f"[{run.label}] (cd {args.keep or '<temporary dir>'} && {shlex.join(run.command)})")
     for line in result.warnings:
         print(line)
     if result.ok:

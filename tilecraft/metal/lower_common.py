@@ -26,6 +26,9 @@ class KernelLowering:
         self.ctx = ctx  # the ProgramLowering: buffers, semaphores, shared tables
         self._stack: list[list[ir.Op]] = [kernel.body]
         self._names: dict[str, int] = {}
+        #: names (as C++ prints them) already taken by the thread's own registers
+        self._taken: set[str] = {r.name.replace(".", "_") for op in ir.walk(thread.body)
+                                 for r in [*op.results(), *op.operands()] if isinstance(r, ir.Reg)}
         self.loc: Any = None
 
     # ---------------------------------------------------------------- emission
@@ -52,9 +55,14 @@ class KernelLowering:
             self._stack.pop()
 
     def reg(self, hint: str, type_: Any = kir.U32) -> ir.Reg:
-        n = self._names.get(hint, 0)
-        self._names[hint] = n + 1
-        return ir.Reg(hint if n == 0 else f"{hint}_{n}", type_)
+        """A new register whose printed name collides with no other."""
+        while True:
+            n = self._names.get(hint, 0)
+            self._names[hint] = n + 1
+            name = hint if n == 0 else f"{hint}_{n}"
+            if name not in self._taken:
+                self._taken.add(name)
+                return ir.Reg(name, type_)
 
     def loop(self, hint: str, extent: int) -> tuple[ir.Reg, list[ir.Op]]:
         var = self.reg(hint, kir.I32)

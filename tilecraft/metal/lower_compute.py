@@ -19,7 +19,7 @@ from typing import Any
 
 from ..dtypes import bfloat16
 from ..ir import ops as ir
-from ..ir.types import BOOL, BlockType, CBDecl
+from ..ir.types import BOOL, FLOAT, BlockType, CBDecl
 from . import kir
 from .lower_common import KernelLowering
 from .optable import (COMPUTE_PREFIX, COPY, FILL, FPU_BINARY, FPU_HEADERS, MATMUL, POOL, REDUCE_DIM,
@@ -54,8 +54,15 @@ class ComputeLowering(KernelLowering):
         self.capacity = dst_capacity(self.ctx.fp32_dest_acc)
         self.shadows: dict[str, CBDecl] = {}
         self.written: dict[str, ir.Reg] = {}
+        reserved = {op.result.name for op in ir.walk(self.thread.body) if isinstance(op, ir.CBReserve)}
+        read = {leaf.name for op in ir.walk(self.thread.body) if isinstance(op, ir.BlockStore)
+                for leaf in self.leaf_blocks(op.value)}
         for op in ir.walk(self.thread.body):
-            if isinstance(op, ir.BlockStore) and op.accumulate and op.block.name not in self.shadows:
+            # a reserved block that is read back (+=, or as an operand) keeps its value in a
+            # partials buffer: compute kernels can only read a buffer at its front
+            needs = op.block.name in reserved and (op.accumulate or op.block.name in read) \
+                if isinstance(op, ir.BlockStore) else False
+            if needs and op.block.name not in self.shadows:
                 cb = self.origin[op.block.name]
                 # two blocks: the new partial result is packed behind the current one
                 self.shadows[op.block.name] = self.ctx.new_cb(f"{cb.name}_partial", cb.shape, cb.fmt, blocks=2)
@@ -153,7 +160,8 @@ class ComputeLowering(KernelLowering):
         if op is None:
             if not isinstance(operand.type, BlockType):
                 return Node("const", None, (), value=operand)  # a runtime scalar register
-            return Node("leaf", operand, operand.type.shape, cb=self.origin[operand.name])
+            cb = self.shadows.get(operand.name) or self.origin[operand.name]
+            return Node("leaf", operand, operand.type.shape, cb=cb)
         shape = op.result.type.shape
         if isinstance(op, ir.TileUnary):
             if op.fn not in UNARY:
@@ -371,8 +379,19 @@ class ComputeLowering(KernelLowering):
         self.include(sfpu.header)
         self.init(("sfpu", sfpu.init), sfpu.init)
         value = node.children[1].value
-        param = ir.Const(_float_bits(value)) if not isinstance(value, ir.Reg) else value
+        if isinstance(value, ir.Reg):
+            param = self.reg("scalar_bits")
+            self.call("__builtin_bit_cast", ir.Const("uint32_t"), self.float_of(value), result=param)
+        else:
+            param = ir.Const(_float_bits(value))
         self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(sfpu.call, self.dst(t, slots, node.slot), param))
+
+    def float_of(self, value: ir.Reg) -> ir.Reg:
+        if value.type == FLOAT:
+            return value
+        converted = self.reg("scalar", FLOAT)
+        self.emit(ir.Unary(result=converted, op="float", operand=value))
+        return converted
 
     def emit_power(self, node: Node, r0, c0, rows, cols, slots) -> None:
         self.operand_to_dst(node.children[0], node, r0, c0, rows, cols, slots)

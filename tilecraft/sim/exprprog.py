@@ -34,13 +34,27 @@ def compile_expression(root: ir.Reg, defs: dict[str, ir.Op], leaves: list[Any],
         if operand.name in slots:
             return slots[operand.name]
         op = defs[operand.name]
-        args = tuple(slot_of(a) for a in _inputs(op))
+        fused = _accumulated_matmul(op, defs)
+        if fused is not None:  # x + a @ b: the product accumulates into x, as in DST
+            addend, mm = fused
+            args = (slot_of(mm.lhs), slot_of(mm.rhs), slot_of(addend))
+            kernel = _matmul_into
+        else:
+            args = tuple(slot_of(a) for a in _inputs(op))
+            kernel = _kernel(op)
         out = n_leaves + len(steps)
-        steps.append((out, _kernel(op), args))
+        steps.append((out, kernel, args))
         slots[operand.name] = out
         return out
 
-    result_slot = slot_of(root)
+    root_op = defs.get(root.name)
+    if accumulate and isinstance(root_op, ir.TileMatmul):  # y += a @ b accumulates into y
+        lhs, rhs = slot_of(root_op.lhs), slot_of(root_op.rhs)
+        result_slot = n_leaves + len(steps)
+        steps.append((result_slot, _matmul_into, (lhs, rhs, 0)))
+        accumulate = False
+    else:
+        result_slot = slot_of(root)
     elems = root.type.elements if isinstance(root.type, BlockType) else None
 
     def evaluate(values: list[torch.Tensor], n: int) -> torch.Tensor:
@@ -55,6 +69,21 @@ def compile_expression(root: ir.Reg, defs: dict[str, ir.Op], leaves: list[Any],
         return result
 
     return evaluate
+
+
+def _accumulated_matmul(op: ir.Op, defs: dict[str, ir.Op]) -> tuple[Any, ir.TileMatmul] | None:
+    """``x + a @ b`` (either order): the addend and the matmul, else None."""
+    if not (isinstance(op, ir.TileBinary) and op.fn == "add"):
+        return None
+    for mm, addend in ((op.rhs, op.lhs), (op.lhs, op.rhs)):
+        mm_op = defs.get(getattr(mm, "name", None))
+        if isinstance(mm_op, ir.TileMatmul) and not isinstance(addend, ir.Const):
+            return addend, mm_op
+    return None
+
+
+def _matmul_into(n: int, a: torch.Tensor, b: torch.Tensor, acc: torch.Tensor) -> torch.Tensor:
+    return tile_math.matmul(a, b, acc)
 
 
 def _inputs(op: ir.Op) -> list[Any]:

@@ -201,9 +201,27 @@ def where(cond: Tensor, a: Tensor, b: Tensor) -> Tensor:
     return torch.where(cond != 0, a, b)
 
 
-def matmul(a: Tensor, b: Tensor) -> Tensor:
-    """``[*, M, K] @ [*, K, N] -> [*, M, N]`` in fp32 (whatever the math fidelity: see docs)."""
-    return torch.matmul(a, b)
+def matmul(a: Tensor, b: Tensor, acc: Tensor | None = None) -> Tensor:
+    """``[*, M, K] @ [*, K, N] -> [*, M, N]`` in fp32, accumulated tile by tile as the FPU does.
+
+    Each output tile is ``acc + A[i,0] @ B[0,j] + A[i,1] @ B[1,j] + ...``: one 32x32x32 tile product
+    per step of K, added in K order (``acc`` is the value already in DST, zero by default). The
+    emitted kernels' ``matmul_tiles`` compute exactly this, so both simulation levels agree bit
+    for bit. Blocks whose sides are not multiples of 32 (row-major) use one plain product.
+    """
+    *_, m, k = a.shape
+    n = b.shape[-1]
+    if m % 32 or k % 32 or n % 32:
+        product = torch.matmul(a, b)
+        return product if acc is None else acc + product
+    lead = a.shape[:-2]
+    a_tiles = a.reshape(*lead, m // 32, 32, k // 32, 32).transpose(-3, -2)  # [*, M, K, 32, 32]
+    b_tiles = b.reshape(*lead, k // 32, 32, n // 32, 32).transpose(-3, -2)  # [*, K, N, 32, 32]
+    out = None if acc is None else acc.reshape(*lead, m // 32, 32, n // 32, 32).transpose(-3, -2)
+    for step in range(k // 32):
+        part = torch.matmul(a_tiles[..., :, step:step + 1, :, :], b_tiles[..., step:step + 1, :, :, :])
+        out = part if out is None else out + part
+    return out.transpose(-3, -2).reshape(*lead, m, n)
 
 
 def transpose(x: Tensor) -> Tensor:
@@ -268,7 +286,14 @@ def reduce(
     dims = _check_negative_dims(dims, x.dim())
     if scaler is not None:
         x = x * (scaler[..., :1, :1] if isinstance(scaler, Tensor) else scaler)
+    if set(dims) <= {-2, -1} and x.shape[-1] % TILE_COLS == 0 and x.shape[-2] % TILE_ROWS == 0:
+        return _reduce_tiles(kind, reduce_fn, x, dims)
     reduced = reduce_fn(x, dims)
+    return _at_origin(reduced, dims)
+
+
+def _at_origin(reduced: Tensor, dims: Sequence[int]) -> Tensor:
+    """A reduced value placed at index 0 of a one-tile extent along each reduced dim, zeros elsewhere."""
     shape = list(reduced.shape)
     for d in dims:
         shape[d] = _tile_extent(d)
@@ -278,6 +303,33 @@ def reduce(
         origin = origin.narrow(d, 0, 1)
     origin.copy_(reduced)
     return out
+
+
+def _reduce_tiles(kind: str, reduce_fn: Callable, x: Tensor, dims: Sequence[int]) -> Tensor:
+    """Tile by tile, as reduce_tile accumulates into DST: the first reduced tile, then
+    ``acc = op(acc, r(tile))`` over the others in row-major order (the emitted kernels' order)."""
+    *lead, h, w = x.shape
+    rows, cols = h // TILE_ROWS, w // TILE_COLS
+    tiles = x.reshape(*lead, rows, TILE_ROWS, cols, TILE_COLS)
+    combine = torch.add if kind == "sum" else torch.maximum
+    acc = None
+    for r in range(rows) if -2 in dims else [None]:
+        for c in range(cols) if -1 in dims else [None]:
+            tile = tiles if r is None else tiles[..., r:r + 1, :, :, :]
+            tile = tile if c is None else tile[..., :, :, c:c + 1, :]
+            part = _tile_reduce(reduce_fn, tile, dims)
+            acc = part if acc is None else combine(acc, part)
+    return acc
+
+
+def _tile_reduce(reduce_fn: Callable, tiles: Tensor, dims: Sequence[int]) -> Tensor:
+    """reduce_tile on each tile of ``[*, R, 32, C, 32]`` (R or C is 1 along a reduced dim)."""
+    inner = tuple(-3 if d == -2 else -1 for d in dims)
+    reduced = reduce_fn(tiles, inner)  # keepdim: [*, R, 1 or 32, C, 1 or 32]
+    *lead, r, h, c, w = reduced.shape
+    out = reduced.new_zeros(*lead, r, TILE_ROWS, c, TILE_COLS)
+    out[..., :h, :, :w] = reduced
+    return out.reshape(*lead, r * TILE_ROWS, c * TILE_COLS)
 
 
 def broadcast(x: Tensor, dims: Sequence[int], shape: Sequence[int]) -> Tensor:

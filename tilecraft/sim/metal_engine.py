@@ -1,0 +1,398 @@
+"""Simulate the lowered program: every kernel's Metalium calls, tile by tile, on every core.
+
+Each kernel of a :class:`~tilecraft.metal.kir.MetalProgram` becomes a generated generator
+function (the language-level code generator handles the shared scalar and control-flow ops);
+``cb_reserve_back``/``cb_wait_front``/``noc_semaphore_wait`` block, everything else runs at once.
+Each call has the semantics its Metalium documentation gives: NoC tile reads fill L1 pages,
+``copy_tile``/``add_tiles``/``matmul_tiles``/SFPU calls write DST tiles, ``pack_tile`` rounds a
+DST tile into a page, ``tile_regs_release`` clears DST. Values go into the same dataflow graph
+as the language level, so a test can require both levels to produce identical bits.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any, Callable
+
+import numpy as np
+import torch
+
+from ..diagnostics import error
+from ..dtypes import float32
+from ..ir import ops as ir
+from ..ir.program import ThreadIR
+from ..lang.grid import all_cores
+from ..metal import kir, optable
+from ..metal.lower_dm import SemAddr
+from . import tile_math
+from .codegen import GeneratedThread, ThreadCodegen
+from .metal_state import L1, L1_BASE, ZERO, PageCB, SemRT, SemToken
+from .scheduler import Scheduler, SimThread
+from .values import ComputeSite, Evaluator, ReadSite, Recorder, TensorRef, WriteSite
+
+_UNARY = {s.call: (name, s.params) for name, s in optable.UNARY.items()}
+_SFPU_BINARY = {s.call: name for name, s in optable.SFPU_BINARY.items()}
+_SCALAR = {s.call: name for name, s in optable.SCALAR_BINARY.items()}
+_FPU = {f.call: (name, ()) for name, f in optable.FPU_BINARY.items()}
+_FPU.update({call: (name, dims) for name, f in optable.FPU_BINARY.items() for dims, (_, call) in f.bcast.items()})
+_BCAST_TYPE = {"BroadcastType::COL": (-1,), "BroadcastType::ROW": (-2,), "BroadcastType::SCALAR": (-2, -1)}
+_REDUCE_DIM = {v: k for k, v in optable.REDUCE_DIM.items()}
+#: calls that only configure the hardware: no effect on values
+_CONFIG_ONLY = {"compute_kernel_hw_startup", "reduce_uninit", "noc_async_read_barrier", "noc_async_write_barrier",
+                "tile_regs_commit", "tile_regs_wait"}
+
+
+def _bits_to_float(bits: int) -> float:
+    return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
+
+
+def _tile_bcast(x: torch.Tensor, dims: tuple[int, ...]) -> torch.Tensor:
+    return tile_math.broadcast(x, dims, x.shape[-2:])
+
+
+class MetalCore:
+    """What generated kernel code sees as ``K``: one core's L1, DST, semaphores and calls."""
+
+    def __init__(self, rt: "MetalRuntime", core: tuple[int, ...], flat: int):
+        self.rt = rt
+        self.rec = rt.rec
+        self.core = core
+        self.flat = flat
+        queue = rt.scheduler.ready
+        base = L1_BASE
+        self.cbs: dict[int, PageCB] = {}
+        for spec in sorted(rt.metal.cbs, key=lambda s: s.index):
+            self.cbs[spec.index] = PageCB(spec, base, core, queue, rt.span_of)
+            base += spec.pages * spec.page_bytes
+        self.l1 = L1(list(self.cbs.values()))
+        self.sems = [SemRT(s.initial, queue) for s in rt.metal.semaphores]
+        self.dst = [ZERO] * 16
+
+    # ---------------------------------------------------------------- operands
+    def tensor(self, index: int) -> TensorRef:
+        return self.rt.tensors[index]
+
+    def sem(self, token: Any) -> SemRT:
+        return self.sems[token.index]
+
+    def sem_token(self, index: int) -> SemToken:
+        """``get_semaphore(index)``: this core's semaphore."""
+        return SemToken(index)
+
+    # ---------------------------------------------------------------- calls
+    def call(self, fn: str, args: tuple, template: tuple, op: int) -> Any:
+        handler = getattr(self, f"c_{fn}", None)
+        if handler is not None:
+            return handler(op, *args, template=template) if template else handler(op, *args)
+        if fn in _CONFIG_ONLY or fn.endswith("_init") or fn.endswith("_init_short"):
+            return None
+        if fn in _UNARY:
+            name, params = _UNARY[fn]
+            d, *values = args
+            values = [_bits_to_float(v) if params == "bits" else v for v in values]
+            fn_math = tile_math.UNARY_PARAM[name] if values or name not in tile_math.UNARY else tile_math.UNARY[name]
+            self.dst_op(op, d, lambda x, *p: fn_math(x, *values), [self.dst_get(d, op)])
+            return None
+        if fn in _SFPU_BINARY:
+            a, b, out = args
+            binary = tile_math.BINARY[_SFPU_BINARY[fn]]
+            self.dst_op(op, out, binary, [self.dst_get(a, op), self.dst_get(b, op)])
+            return None
+        if fn in _SCALAR:  # the scalar may differ per core or iteration: it is a leaf, not a constant
+            d, bits = args
+            binary = tile_math.BINARY[_SCALAR[fn]]
+            self.dst[d] = self.rt.node(op, "", binary, [self.dst_get(d, op)], scalars=(_bits_to_float(bits),))
+            return None
+        if fn in _FPU:
+            name, dims = _FPU[fn]
+            cb0, cb1, i0, i1, d = args
+            binary = tile_math.BINARY[name]
+            fpu = (lambda a, b: binary(a, _tile_bcast(b, dims))) if dims else binary
+            self.dst_op(op, d, fpu, [self.cbs[cb0].front(i0, op), self.cbs[cb1].front(i1, op)])
+            return None
+        raise error("E4199", f"the simulator has no model of Metalium call '{fn}'", self.rt.span_of(op))
+
+    def dst_get(self, d: int, op: int) -> int:
+        vid = self.dst[d]
+        if vid == ZERO:
+            vid = self.rt.node(op, "zero", lambda: torch.zeros(1, 32, 32), [])
+            self.dst[d] = vid
+        return vid
+
+    def dst_op(self, op: int, d: int, fn: Callable, leaves: list[int], variant: str = "") -> None:
+        self.dst[d] = self.rt.node(op, variant, fn, leaves)
+
+    # circular buffers and pointers (blocking ones are generated inline)
+    def c_cb_push_back(self, op: int, cb: int, n: int) -> None:
+        self.cbs[cb].push(n)
+
+    def c_cb_pop_front(self, op: int, cb: int, n: int) -> None:
+        self.cbs[cb].pop(n, op)
+
+    def c_get_write_ptr(self, op: int, cb: int) -> int:
+        return self.cbs[cb].write_ptr()
+
+    def c_get_read_ptr(self, op: int, cb: int) -> int:
+        return self.cbs[cb].read_ptr()
+
+    # NoC
+    def tile_coords(self, tensor: TensorRef, tile: int, op: int) -> tuple[int, ...]:
+        size = int(np.prod(tensor.unit_shape))
+        if not 0 <= tile < size:
+            raise error("E4105", f"tile id {tile} is outside tensor '{tensor.decl.name}' ({size} tiles)",
+                        self.rt.span_of(op))
+        return tuple(int(c) for c in np.unravel_index(tile, tensor.unit_shape))
+
+    def c_noc_async_read_tile(self, op: int, tile: int, tensor: TensorRef, addr: int) -> None:
+        cb, page = self.l1.locate(addr, op, self.rt.span_of)
+        site = self.rt.read_site(op, tensor, cb.spec.fmt)
+        cb.vids[page] = self.rec.read(site, self.tile_coords(tensor, tile, op))
+
+    def c_noc_async_write_tile(self, op: int, tile: int, tensor: TensorRef, addr: int) -> None:
+        cb, page = self.l1.locate(addr, op, self.rt.span_of)
+        vid = cb.vids[page]
+        if vid < 0:
+            raise error("E4103", "a NoC write sends an L1 page that was never written", self.rt.span_of(op))
+        self.rec.write(self.rt.write_site(op, tensor), vid, self.tile_coords(tensor, tile, op))
+
+    # semaphores
+    def c_get_noc_addr(self, op: int, *args: Any) -> Any:
+        if len(args) == 3 and isinstance(args[2], SemToken):
+            return SemToken(args[2].index, ((args[0], args[1]),))
+        raise error("E4199", "get_noc_addr of a tensor page (row-major copies) is not simulated at the "
+                    "Metalium level", self.rt.span_of(op))
+
+    def c_get_noc_multicast_addr(self, op: int, x0: int, y0: int, x1: int, y1: int, sem: SemToken) -> SemToken:
+        cores = tuple((x, y) for y in range(y0, y1 + 1) for x in range(x0, x1 + 1))
+        return SemToken(sem.index, cores)
+
+    def c_noc_semaphore_set(self, op: int, ptr: SemToken, value: int) -> None:
+        self.sem(ptr).set(value)
+
+    def c_noc_semaphore_inc(self, op: int, remote: SemToken, value: int) -> None:
+        for core in remote.cores:
+            target = self.rt.core_at(core, op)
+            target.sems[remote.index].set(target.sems[remote.index].value + value)
+
+    def c_noc_semaphore_set_remote(self, op: int, src: SemToken, remote: SemToken) -> None:
+        for core in remote.cores:
+            self.rt.core_at(core, op).sems[remote.index].set(self.sems[src.index].value)
+
+    def c_noc_semaphore_set_multicast_loopback_src(self, op: int, src: SemToken, remote: SemToken, count: int) -> None:
+        self.c_noc_semaphore_set_remote(op, src, remote)
+
+    # compute: DST and packing
+    def c_tile_regs_acquire(self, op: int) -> None:
+        self.dst = [ZERO] * 16
+
+    def c_tile_regs_release(self, op: int) -> None:
+        self.dst = [ZERO] * 16
+
+    def c_copy_tile(self, op: int, cb: int, index: int, d: int) -> None:
+        self.dst[d] = self.cbs[cb].front(index, op)
+
+    def c_pack_tile(self, op: int, d: int, cb: int, index: int = 0) -> None:
+        target = self.cbs[cb]
+        vid = self.rt.node(op, "pack", lambda x: x, [self.dst_get(d, op)], fmt=target.spec.fmt)
+        target.set_back(index, vid)
+
+    def c___builtin_bit_cast(self, op: int, type_name: Any, value: float) -> int:
+        return struct.unpack("<I", struct.pack("<f", float(value)))[0]
+
+    def c_fill_tile(self, op: int, d: int, value: float) -> None:
+        self.dst[d] = self.rt.node(op, "fill", lambda v: v.expand(-1, 32, 32), [], scalars=(float(value),))
+
+    def c_matmul_tiles(self, op: int, cb0: int, cb1: int, i0: int, i1: int, d: int) -> None:
+        a, b = self.cbs[cb0].front(i0, op), self.cbs[cb1].front(i1, op)
+        if self.dst[d] == ZERO:
+            self.dst[d] = self.rt.node(op, "mm", tile_math.matmul, [a, b])
+        else:
+            self.dst[d] = self.rt.node(op, "mm_acc", lambda x, y, acc: tile_math.matmul(x, y, acc), [a, b, self.dst[d]])
+
+    def c_reduce_tile(self, op: int, cb: int, scaler_cb: int, i: int, si: int, d: int, *, template: tuple) -> None:
+        kind = "sum" if template[0].endswith("SUM") else "max"
+        dims = _REDUCE_DIM[template[1]]
+        x, s = self.cbs[cb].front(i, op), self.cbs[scaler_cb].front(si, op)
+        part = self.rt.node(op, f"reduce_{kind}", lambda t, sc: tile_math.reduce(kind, t, dims, sc), [x, s])
+        if self.dst[d] == ZERO:
+            self.dst[d] = part
+        else:
+            combine = torch.add if kind == "sum" else torch.maximum
+            self.dst[d] = self.rt.node(op, f"reduce_acc_{kind}", combine, [self.dst[d], part])
+
+    def c_unary_bcast(self, op: int, cb: int, i: int, d: int, *, template: tuple) -> None:
+        dims = _BCAST_TYPE[template[0]]
+        self.dst[d] = self.rt.node(op, "ubcast", lambda x: _tile_bcast(x, dims), [self.cbs[cb].front(i, op)])
+
+    def c_transpose_tile(self, op: int, cb: int, i: int, d: int) -> None:
+        self.dst[d] = self.rt.node(op, "transpose", tile_math.transpose, [self.cbs[cb].front(i, op)])
+
+    def c_power_tile(self, op: int, d: int, exponent: int) -> None:
+        self.dst[d] = self.rt.node(op, "power", lambda x: tile_math.UNARY_PARAM["power"](x, exponent),
+                                   [self.dst_get(d, op)])
+
+    def c_where_tile(self, op: int, c: int, a: int, b: int, out: int, *, template: tuple) -> None:
+        self.dst[out] = self.rt.node(op, "where", tile_math.where,
+                                     [self.dst_get(c, op), self.dst_get(a, op), self.dst_get(b, op)])
+
+
+class KernelCodegen(ThreadCodegen):
+    """Kernel-level ops on top of the shared scalar/control-flow code generation."""
+
+    def __init__(self, metal: kir.MetalProgram, kernel: kir.Kernel, ctx: "MetalRuntime"):
+        thread = ThreadIR(kernel.name, kernel.processor, kernel.body)
+        super().__init__(ctx.program_stub, thread, ctx)
+
+    def generate(self) -> GeneratedThread:
+        self.line("REC = K.rec")
+        self.body(self.thread.body)
+        self.line("return")
+        self.line("yield")
+        name = f"kernel_{self.thread.name}"
+        filename = f"<tilecraft metal {self.thread.name}>"
+        source = f"def {name}(K, A):\n" + "\n".join(self.lines) + "\n"
+        namespace: dict[str, Any] = {}
+        exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own generated code
+        return GeneratedThread(self.thread.name, namespace[name], source, self.line_ops, filename)
+
+    def v(self, operand: Any) -> str:
+        if isinstance(operand, SemAddr):
+            return f"K.sem_token({operand.value})"
+        if isinstance(operand, ir.Const) and isinstance(operand.value, str):
+            text = operand.value  # C++ literals: 1.0f, 0x3f800000u; anything else is a type name
+            if text.endswith("f") and text[:-1].replace(".", "", 1).lstrip("-").isdigit():
+                return repr(float(text[:-1]))
+            if text[0].isdigit():
+                return str(int(text.rstrip("u"), 0))
+            return repr(text)
+        return super().v(operand)
+
+    def op_Comment(self, op: kir.Comment) -> None:
+        pass
+
+    def op_Arg(self, op: kir.Arg) -> None:
+        self.line(f"{self.v(op.result)} = A[{op.index}]", op)
+
+    def op_Accessor(self, op: kir.Accessor) -> None:
+        self.line(f"{self.v(op.result)} = K.tensor({op.tensor.index})", op)
+
+    def op_Call(self, op: kir.Call) -> None:
+        i = self.oid(op)
+        args = [self.v(a) for a in op.args]
+        if op.fn == "cb_reserve_back":
+            self.line(f"while K.cbs[{args[0]}].free() < {args[1]}: yield (K.cbs[{args[0]}], {i})", op)
+        elif op.fn == "cb_wait_front":
+            self.line(f"while K.cbs[{args[0]}].available() < {args[1]}: yield (K.cbs[{args[0]}], {i})", op)
+        elif op.fn in ("noc_semaphore_wait", "noc_semaphore_wait_min"):
+            test = "!=" if op.fn == "noc_semaphore_wait" else "<"
+            self.line(f"while K.sem({args[0]}).value {test} {args[1]}: yield (K.sem({args[0]}), {i})", op)
+        elif op.fn.startswith("reinterpret_cast"):
+            self.line(f"{self.v(op.result)} = {args[0]}", op)
+        elif op.fn in ("noc_x_of", "noc_y_of"):
+            self.line(f"{self.v(op.result)} = {args[0]}", op)  # logical coordinates stand for NoC ones
+        else:
+            call = f"K.call({op.fn!r}, ({', '.join(args)}{',' if args else ''}), {tuple(op.template)!r}, {i})"
+            self.line(f"{self.v(op.result)} = {call}" if op.result is not None else call, op)
+
+
+class _ProgramStub:
+    """What the shared code generator reads of a program (no circular buffers at this level)."""
+
+    name = "metal"
+    cbs: list = []
+    semaphores: list = []
+
+
+class MetalRuntime:
+    def __init__(self, metal: kir.MetalProgram, tensors: list[Any], exact: bool = False):
+        self.metal = metal
+        self.exact = exact
+        self.program_stub = _ProgramStub()
+        self.ops: list[ir.Op] = []
+        self._op_ids: dict[int, int] = {}
+        self.rec = Recorder()
+        self.tensors = {decl.index: TensorRef(t, decl) for decl, t in zip(metal.tensors, tensors)}
+        self.rec.tensors = list(self.tensors.values())
+        self.scheduler = Scheduler(self.ops)
+        self.codegen_globals: dict[str, Any] = {}
+        self._sites: dict[tuple, Any] = {}
+        self.kernels = [KernelCodegen(metal, k, self).generate() for k in metal.kernels]
+        self.cores = {c: MetalCore(self, c, i) for i, c in enumerate(all_cores(metal.grid))}
+
+    def op_id(self, op: ir.Op) -> int:
+        found = self._op_ids.get(id(op))
+        if found is None:
+            found = self._op_ids[id(op)] = len(self.ops)
+            self.ops.append(op)
+        return found
+
+    def span_of(self, op: int) -> Any:
+        return self.ops[op].loc
+
+    def core_at(self, core: tuple[int, ...], op: int) -> MetalCore:
+        target = self.cores.get(tuple(core))
+        if target is None:
+            raise error("E4106", f"core {core} is outside the grid {self.metal.grid}", self.span_of(op))
+        return target
+
+    # ---------------------------------------------------------------- value sites
+    def node(self, op: int, variant: str, fn: Callable, leaves: list[int], fmt: Any = float32,
+             scalars: tuple = ()) -> int:
+        """A value computed by ``fn`` from tiles (value ids) and scalars (per-call numbers)."""
+        key = (op, variant, fmt.name)
+        site = self._sites.get(key)
+        if site is None:
+            site = ComputeSite(len(self._sites), lambda values, n, f=fn: _batched(f, values, n),
+                               (True,) * len(leaves) + (False,) * len(scalars), fmt, 1024)
+            self._sites[key] = site
+            self.rec.computes.append(site)
+        return self.rec.store(site, (*leaves, *scalars))
+
+    def read_site(self, op: int, tensor: TensorRef, fmt: Any) -> ReadSite:
+        key = ("read", op, tensor.decl.index)
+        site = self._sites.get(key)
+        if site is None:
+            n = len(tensor.unit_shape)
+            site = ReadSite(len(self._sites), tensor, (1,) * n, True, fmt, (32, 32))
+            site.span = self.ops[op].loc
+            self._sites[key] = site
+            self.rec.reads.append(site)
+        return site
+
+    def write_site(self, op: int, tensor: TensorRef) -> WriteSite:
+        key = ("write", op, tensor.decl.index)
+        site = self._sites.get(key)
+        if site is None:
+            site = WriteSite(len(self._sites), tensor, (1,) * len(tensor.unit_shape), True)
+            site.span = self.ops[op].loc
+            self._sites[key] = site
+            self.rec.writes.append(site)
+        return site
+
+    # ---------------------------------------------------------------- running
+    def resolve(self, value: Any, core: MetalCore) -> Any:
+        if isinstance(value, tuple) and value and value[0] == "buffer_address":
+            return value[1]
+        if isinstance(value, tuple) and value and value[0] in ("noc_x", "noc_y"):
+            return value[1]
+        return value
+
+    def run(self) -> None:
+        for core, k in self.cores.items():
+            for kernel, code in zip(self.metal.kernels, self.kernels):
+                args = [self.resolve(a.values[k.flat], k) for a in kernel.rt_args]
+                kind = "compute" if kernel.processor == "compute" else "datamovement"
+                self.scheduler.add(SimThread(core, kernel.name, kind, code.fn(k, args), code, set(), set()))
+        self.scheduler.run()
+        Evaluator(self.rec, exact=self.exact).run()
+
+
+def _batched(fn: Callable, values: list[torch.Tensor], n: int) -> torch.Tensor:
+    result = fn(*values) if values else fn()
+    return result.expand(n, *result.shape[-2:]) if result.shape[0] != n else result
+
+
+def run_metal_program(metal: kir.MetalProgram, tensors: list[Any], exact: bool = False) -> MetalRuntime:
+    runtime = MetalRuntime(metal, tensors, exact)
+    runtime.run()
+    return runtime
