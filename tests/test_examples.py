@@ -1,0 +1,50 @@
+"""Every script in examples/ runs through the CLI, in the fast mode and in the exact mode.
+
+The scripts assert their own torch goldens, so a passing run means the program computed the
+right values (and, for the barrier examples, that the synchronisation held). They run in
+process (``tilecraft.cli.main``) so that torch is imported once for the whole file; the slow
+test runs each one as a plain ``python examples/NAME.py`` in a fresh interpreter.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tilecraft import options
+from tilecraft.cli import main
+
+EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.py"))
+
+
+@pytest.fixture(autouse=True)
+def fresh_options(monkeypatch):
+    """Each run starts from default options and leaves sys.argv / sys.path / ttl modules as found."""
+    monkeypatch.setattr(options, "current", options.RunOptions())
+    monkeypatch.setattr(sys, "argv", list(sys.argv))
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    for name in ("ttl", "ttnn"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    yield
+
+
+def test_examples_exist():
+    assert len(EXAMPLES) >= 10
+
+
+@pytest.mark.parametrize("exact", [False, True], ids=["fast", "exact"])
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_example_runs(path: Path, exact: bool) -> None:
+    argv = ["run", str(path)] + (["--exact"] if exact else [])
+    assert main(argv) == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_example_runs_as_plain_python(path: Path) -> None:
+    """Without the CLI: the script imports tilecraft itself."""
+    done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-4000:]
