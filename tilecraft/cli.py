@@ -80,20 +80,29 @@ def split_arguments(argv: list[str]) -> tuple[list[str], list[str]]:
 
 
 def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
-    opts = options.current
-    opts.arch = args.arch
-    opts.exact = args.exact
-    opts.level = args.level
+    """Run one script with fresh options and hooks (nothing carries over to the next run)."""
+    grid = None
     if args.grid:
         try:
-            opts.grid = tuple(int(x) for x in args.grid.replace("x", ",").split(","))
+            grid = tuple(int(x) for x in args.grid.replace("x", ",").split(","))
         except ValueError:
             print(f"tilecraft: error: --grid takes integers like 8,8, not {args.grid!r}", file=sys.stderr)
             return 2
+    options.current = options.RunOptions(arch=args.arch, grid=grid, exact=args.exact, level=args.level)
+    hooks = list(driver.program_hooks)
     if args.command == "show-ir":
         driver.program_hooks.append(lambda program: print(print_program(program)))
     if args.command == "emit":
         driver.program_hooks.append(Emitter(Path(args.output), args.arch))
+    saved_path = list(sys.path)
+    try:
+        return _run(args, script_args)
+    finally:
+        driver.program_hooks[:] = hooks
+        sys.path[:] = saved_path
+
+
+def _run(args: argparse.Namespace, script_args: list[str]) -> int:
     install_modules()
     script = os.path.abspath(args.script)
     if not os.path.exists(script):

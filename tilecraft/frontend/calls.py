@@ -138,6 +138,9 @@ class CallMixin(ExprMixin):
             layout = "tile" if sl.decl.unit.tiled else "row-major"
             self.fail("E0106", f"tensor '{sl.decl.name}' has {layout} layout but the block's buffer was "
                       "made like a tensor of the other layout", node)
+        if len(block.shape) > len(sl.extents):
+            self.fail("E0106", f"a block of rank {len(block.shape)} cannot be copied to or from a slice of "
+                      f"the {len(sl.extents)}-D tensor '{sl.decl.name}'", node)
         known = [e for e in sl.extents if e is not None]
         if len(known) < len(sl.extents):
             return  # checked by the simulator when the extents are known
@@ -181,14 +184,8 @@ class CallMixin(ExprMixin):
             (x,) = self.args_of(node, ("x",), 1)
             return self.tile_unary(name, x, (), node)
         if name in mathops.UNARY_PARAM:
-            lo, hi = mathops.UNARY_PARAM[name]
-            if not lo <= len(node.args) - 1 + len(node.keywords) <= hi:
-                self.fail("E0104", f"ttl.math.{name} takes a block and {lo}..{hi} scalar parameters")
-            x = self.expr(node.args[0])
-            params = [self.expr(a) for a in node.args[1:]] + [self.expr(k.value) for k in node.keywords]
-            if not all(isinstance(p, CT) and isinstance(p.value, (int, float)) for p in params):
-                self.fail("E0104", f"parameters of ttl.math.{name} must be constant numbers")
-            return self.tile_unary(name, x, tuple(float(p.value) for p in params), node)
+            return self.tile_unary(name, self.expr(node.args[0]) if node.args else None,
+                                   self.math_params(name, node), node)
         if name in mathops.BINARY:
             a, b = self.args_of(node, ("a", "b"), 2)
             return self.tile_binary(name, a, b, node)
@@ -197,6 +194,34 @@ class CallMixin(ExprMixin):
             self.fail("E0104", f"ttl.math has no function '{name}'")
         self.require_compute(f"ttl.math.{name}")
         return handler(node)
+
+    def math_params(self, name: str, node: ast.Call) -> tuple:
+        """Scalar parameters by position or by name, defaults filled in, all constants."""
+        names, required = mathops.UNARY_PARAM[name]
+        values: dict[str, Any] = {}
+        for pname, arg in zip(names, node.args[1:]):
+            values[pname] = self.expr(arg)
+        if len(node.args) - 1 > len(names):
+            self.fail("E0104", f"ttl.math.{name} takes at most {len(names)} parameters: {', '.join(names)}")
+        for kw in node.keywords:
+            if kw.arg not in names or kw.arg in values:
+                self.fail("E0104", f"ttl.math.{name} has no parameter '{kw.arg}' (or it is given twice); its "
+                          f"parameters are {', '.join(names)}", kw)
+            values[kw.arg] = self.expr(kw.value)
+        missing = [p for p in names[:required] if p not in values]
+        if missing:
+            self.fail("E0104", f"ttl.math.{name} needs {', '.join(missing)}")
+        out = []
+        for pname in names:
+            if pname not in values:
+                break  # trailing defaults stay with the implementation
+            value = values[pname]
+            if not (isinstance(value, CT) and isinstance(value.value, (int, float))):
+                self.fail("E0104", f"parameter '{pname}' of ttl.math.{name} must be a constant number")
+            out.append(float(value.value))
+        if len(out) < len(values):
+            self.fail("E0104", f"ttl.math.{name}: give the parameters before '{pname}' too")
+        return tuple(out)
 
     def math_matmul(self, node: ast.Call) -> Any:
         a, b = self.args_of(node, ("a", "b"), 2)
@@ -230,8 +255,14 @@ class CallMixin(ExprMixin):
         return self.fresh(ir.TileFill(result=result, value=operand_of(value)))
 
     def math_broadcast(self, node: ast.Call) -> Any:
-        x, a2, a3 = self.args_of(node, ("x", "dims", "shape"), 2)
         # 1.1.6: broadcast(x, dims=, shape=); 1.1.1: broadcast(x, out_blk, dims)
+        positional = [self.expr(a) for a in node.args]
+        keywords = {k.arg: self.expr(k.value) for k in node.keywords}
+        if len(positional) >= 2 and is_block(positional[1]):
+            x, out_blk = positional[0], positional[1]
+            a2, a3 = out_blk, positional[2] if len(positional) > 2 else keywords.pop("dims", None)
+        else:
+            x, a2, a3 = self.args_of(node, ("x", "dims", "shape"), 2)
         if is_block(a2):
             target, dims = a2.type.shape, a3
         else:
@@ -342,6 +373,8 @@ class CallMixin(ExprMixin):
         if value.type.shape != blk.type.shape:
             self.fail("E0105", f"cannot store an expression of shape {value.type.shape} into a block of "
                       f"shape {blk.type.shape}", node)
+        if value.type.unit != blk.type.unit:  # only ttl.block.fill has no unit of its own
+            value.reg.type = blk.type.as_expr()
         self.emit(ir.BlockStore(block=blk.reg, value=value.reg, accumulate=accumulate))
 
     def sem_method(self, sem: SemaphoreDecl, name: str, node: ast.Call) -> Any:
@@ -417,10 +450,12 @@ class CallMixin(ExprMixin):
             for part in parts:
                 if isinstance(part, CT):
                     args.append(str(part.value))
-                elif isinstance(part, RV):
+                elif isinstance(part, RV) and not is_block(part):
                     args.append(part.reg)
                 else:
-                    self.fail("E0104", f"cannot print {describe(part)}")
+                    self.fail("E0104", f"cannot print {describe(part)}",
+                              hint="print() in a thread shows integers and constants; copy a block to a "
+                                   "tensor to look at its values")
         self.emit(ir.Print(args=args))
         return CT(None)
 

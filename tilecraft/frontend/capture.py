@@ -61,10 +61,15 @@ class CaptureEnv:
             self._same(values, lambda v: v is first, label)
             return CT(self.tensor_decls[id(first)])
         if isinstance(first, Pipe):
-            self._same(values, lambda v: isinstance(v, Pipe) and v.index == first.index, label)
+            self._same(values, lambda v: isinstance(v, Pipe) and v.index == first.index
+                       and (v.src, v.dst_spec) == (first.src, first.dst_spec), label,
+                       "a pipe must connect the same cores whichever core builds it: build the whole list of "
+                       "pipes in kernel scope, from grid sizes, not from ttl.core()")
             return CT(self.pipe_decl(first))
         if isinstance(first, Semaphore):
-            self._same(values, lambda v: isinstance(v, Semaphore) and v.index == first.index, label)
+            self._same(values, lambda v: isinstance(v, Semaphore) and v.index == first.index
+                       and v.initial == first.initial, label,
+                       "a semaphore has one initial value on every core; set per-core values in a thread")
             return CT(self.program.semaphores[first.index])
         if isinstance(first, UnicastRemoteSemaphore):
             sem = self.classify([v.sem for v in values], label).value
@@ -99,14 +104,19 @@ class CaptureEnv:
         self._same(values, lambda v: v is first or _safe_eq(v, first), label)
         return CT(first)
 
-    def _same(self, values: Any, pred: Any, label: str) -> None:
+    def _same(self, values: Any, pred: Any, label: str, hint: str | None = None) -> None:
         if not all(pred(v) for v in values):
-            raise error("E0102", f"'{label}' refers to different kinds of objects on different cores",
+            raise error("E0102", f"'{label}' differs between cores in a way a program cannot express",
                         self._compiler.span() if self._compiler else None,
-                        hint="only integers may differ between cores (they become runtime arguments)")
+                        hint=hint or "only integers may differ between cores (they become runtime arguments)")
 
     def param(self, label: str, values: tuple) -> RV:
         key = (label, values)
+        compiler = self._compiler
+        cache = compiler.__dict__.setdefault("param_values", {})
+        cached = cache.get(key)
+        if cached is not None:  # one kernel.param per thread: the same register every time
+            return cached
         decl = self._params.get(key)
         if decl is None:
             decl = ParamDecl(len(self.program.params), label, values)
@@ -121,7 +131,9 @@ class CaptureEnv:
         op.loc = compiler.span()
         compiler.body.insert(self._param_insert_point(compiler.body), op)
         compiler.bump(reg)
-        return RV(reg)
+        value = RV(reg)
+        cache[key] = value
+        return value
 
     @staticmethod
     def _param_insert_point(body: list[ir.Op]) -> int:

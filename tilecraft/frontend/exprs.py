@@ -263,11 +263,18 @@ class ExprMixin(Builder):
             return CT((a.value and b.value) if op == "and" else (a.value or b.value))
         if isinstance(a, CT):
             if op == "and":
-                return b if a.value else CT(False)
-            return CT(True) if a.value else b
+                return self.truth(b) if a.value else CT(False)
+            return CT(True) if a.value else self.truth(b)
         if isinstance(b, CT):
             return self.logical(op, b, a, node)
-        return self.fresh(ir.Binary(result=self.reg("c", BOOL), op=op, lhs=a.reg, rhs=b.reg))
+        return self.fresh(ir.Binary(result=self.reg("c", BOOL), op=op, lhs=self.truth(a).reg,
+                                    rhs=self.truth(b).reg))
+
+    def truth(self, value: RV) -> RV:
+        """A boolean register for a condition: integers are true when non-zero, as in Python."""
+        if value.type == BOOL:
+            return value
+        return self.fresh(ir.Unary(result=self.reg("c", BOOL), op="bool", operand=value.reg))
 
     def expr_BoolOp(self, node: ast.BoolOp) -> Any:
         op = "and" if isinstance(node.op, ast.And) else "or"
@@ -327,6 +334,8 @@ class ExprMixin(Builder):
     def tile_binary(self, fn: str, lhs: Any, rhs: Any, node: ast.AST) -> RV:
         self.require_compute(f"block '{fn}'")
         lhs, rhs = self.block_operand(lhs, node), self.block_operand(rhs, node)
+        if not (_is_block(lhs) or _is_block(rhs)):
+            self.fail("E0104", f"ttl.math.{fn} needs at least one block operand", node)
         if _is_block(lhs) and _is_block(rhs):
             self.check_same_shape(lhs.type, rhs.type, fn, node)
         result = self.reg("e", self.expr_block_type(lhs, rhs))

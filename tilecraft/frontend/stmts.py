@@ -23,6 +23,11 @@ class _Return(Exception):
 class StmtMixin(CallMixin):
     loop_depth: int = 0
 
+    #: nesting inside if/for/while/with of the function being compiled (return must be at depth 0)
+    block_depth: int = 0
+    #: loops unrolled at compile time that enclose the current statement, innermost last
+    unrolled: list = []
+
     def stmts(self, body: list[ast.stmt]) -> None:
         for i, stmt in enumerate(body):
             visitor = getattr(self, f"stmt_{type(stmt).__name__}", None)
@@ -30,9 +35,17 @@ class StmtMixin(CallMixin):
                 if visitor is None:
                     self.fail("E0101", f"unsupported statement in a kernel thread: {type(stmt).__name__}",
                               hint="threads accept assignments, for/while/if, with, and calls")
-                if isinstance(stmt, ast.Return) and i != len(body) - 1:
-                    self.fail("E0101", "return must be the last statement of its block")
-                visitor(stmt)
+                if isinstance(stmt, ast.Return) and (i != len(body) - 1 or self.block_depth):
+                    self.fail("E0101", "return must be the last statement of the function",
+                              hint="assign the result to a variable in each branch and return it at the end")
+                if isinstance(stmt, (ast.If, ast.For, ast.While, ast.With)):
+                    self.block_depth += 1
+                    try:
+                        visitor(stmt)
+                    finally:
+                        self.block_depth -= 1
+                else:
+                    visitor(stmt)
 
     # ---------------------------------------------------------------- simple statements
     def stmt_Pass(self, node: ast.Pass) -> None:
@@ -50,11 +63,17 @@ class StmtMixin(CallMixin):
     def stmt_Break(self, node: ast.Break) -> None:
         if not self.loop_depth:
             self.fail("E0101", "break outside a loop")
+        if self.unrolled and self.unrolled[-1] == self.loop_depth:
+            self.fail("E0101", "break in a loop over a constant sequence (it is unrolled at compile time)",
+                      hint="loop over range(len(seq)) instead")
         self.emit(ir.Break())
 
     def stmt_Continue(self, node: ast.Continue) -> None:
         if not self.loop_depth:
             self.fail("E0101", "continue outside a loop")
+        if self.unrolled and self.unrolled[-1] == self.loop_depth:
+            self.fail("E0101", "continue in a loop over a constant sequence (it is unrolled at compile time)",
+                      hint="loop over range(len(seq)) instead")
         self.emit(ir.Continue())
 
     def stmt_FunctionDef(self, node: ast.FunctionDef) -> None:
@@ -151,9 +170,13 @@ class StmtMixin(CallMixin):
         if not is_range:
             seq = self.expr(it)
             if isinstance(seq, CT) and isinstance(seq.value, (tuple, list)):
-                for item in seq.value:  # constant sequence: unrolled
-                    self.assign(node.target, self.classify_ct(item))
-                    self.loop_body(node.body)
+                self.unrolled = [*self.unrolled, self.loop_depth + 1]
+                try:
+                    for item in seq.value:  # constant sequence: unrolled
+                        self.assign(node.target, self.classify_ct(item))
+                        self.loop_body(node.body)
+                finally:
+                    self.unrolled = self.unrolled[:-1]
                 return
             self.fail("E0101", "for loops iterate over range(...) or a constant sequence", it)
         if it.keywords or not 1 <= len(it.args) <= 3:

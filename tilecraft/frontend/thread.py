@@ -117,6 +117,8 @@ class ThreadCompiler(StmtMixin):
         scope = Scope(prefix=prefix, parent=outer_scope, multi=frozenset(multi_assigned(fn_node)))
         scope.bindings["__func__"] = fn
         self._inline_stack.append(key)
+        saved = (self.block_depth, self.loop_depth, self.unrolled)
+        self.block_depth, self.loop_depth, self.unrolled = 0, 0, []  # the callee's own blocks
         try:
             with self.in_function(source, scope):
                 for pname, value in zip(names, args):
@@ -128,6 +130,7 @@ class ThreadCompiler(StmtMixin):
                 return CT(None)
         finally:
             self._inline_stack.pop()
+            self.block_depth, self.loop_depth, self.unrolled = saved
 
     def constant_default(self, node: ast.expr, fn: FuncRef) -> Any:
         if isinstance(node, ast.Constant):

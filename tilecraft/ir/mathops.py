@@ -12,17 +12,20 @@ UNARY: tuple[str, ...] = (
     "rsqrt", "recip", "tan", "tanh", "atan", "atanh", "sin", "asin", "asinh", "cos", "acos",
     "acosh", "sinh", "cosh", "relu", "relu6", "sigmoid", "gelu", "silu", "softsign", "hardsigmoid",
     "hardswish", "selu", "mish", "erf", "erfc", "floor", "ceil", "frac", "trunc", "sign", "signbit",
-    "logical_not",
+    "logical_not", "isfinite", "isinf", "isnan",
 )
 
 #: other spellings accepted for the same function
 UNARY_ALIASES: dict[str, str] = {"logp1": "log1p", "negative": "neg", "reciprocal": "recip"}
 
-#: elementwise functions of one block and scalar parameters: name -> (min, max) parameter count
-UNARY_PARAM: dict[str, tuple[int, int]] = {
-    "relu_max": (1, 1), "relu_min": (1, 1), "leaky_relu": (1, 1), "elu": (1, 1), "celu": (1, 2),
-    "prelu": (1, 1), "softplus": (0, 2), "hardtanh": (2, 2), "round": (0, 1), "clamp": (2, 2),
-    "threshold": (2, 2), "rsub": (1, 1), "power": (1, 1),
+#: elementwise functions of one block and scalar parameters: name -> (parameter names, how many
+#: are required); the names are those ``ttl.math`` accepts as keywords
+UNARY_PARAM: dict[str, tuple[tuple[str, ...], int]] = {
+    "relu_max": (("upper_limit",), 1), "relu_min": (("lower_limit",), 1), "leaky_relu": (("slope",), 1),
+    "elu": (("alpha",), 0), "celu": (("alpha", "alpha_recip"), 0), "prelu": (("slope",), 1),
+    "softplus": (("beta", "beta_reciprocal", "threshold"), 0), "hardtanh": (("min_val", "max_val"), 2),
+    "round": (("decimals",), 0), "clamp": (("min", "max"), 2), "threshold": (("threshold", "value"), 2),
+    "rsub": (("scalar",), 1), "power": (("exponent",), 1),
 }
 
 #: elementwise functions of two blocks (either side may be a scalar)

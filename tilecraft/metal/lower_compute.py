@@ -45,7 +45,7 @@ def _float_bits(value: float) -> str:
 
 class ComputeLowering(KernelLowering):
     def lower(self) -> kir.Kernel:
-        self.kernel.includes.update(COMPUTE_PREFIX + h for h in ("tile_move_copy.h", "pack.h", "reg_api.h",
+        self.kernel.includes.update(COMPUTE_PREFIX + h for h in ("common.h", "tile_move_copy.h", "pack.h", "reg_api.h",
                                                                   "cb_api.h", "compute_kernel_hw_startup.h"))
         self.defs = {r.name: op for op in ir.walk(self.thread.body) if isinstance(op, ir.EXPR_OPS)
                      for r in op.results()}

@@ -161,13 +161,13 @@ class DataMovementLowering(KernelLowering):
 
     def lower_CopyTensorToBlock(self, op: ir.CopyTensorToBlock) -> None:
         self.emit(kir.Comment(text=f"copy {op.src} -> block"))
-        fn = "noc_async_read_tile" if op.src.tensor.unit.tiled else "read"
+        fn = "noc_async_read_page" if op.src.tensor.unit.tiled else "read"
         self.copy_tiles(fn, op.src, op.dst)
         self.xfer_kind[op.result.name] = _READ_BARRIER
 
     def lower_CopyBlockToTensor(self, op: ir.CopyBlockToTensor) -> None:
         self.emit(kir.Comment(text=f"copy block -> {op.dst}"))
-        fn = "noc_async_write_tile" if op.dst.tensor.unit.tiled else "write"
+        fn = "noc_async_write_page" if op.dst.tensor.unit.tiled else "write"
         self.copy_tiles(fn, op.dst, op.src)
         self.xfer_kind[op.result.name] = _WRITE_BARRIER
 

@@ -107,7 +107,7 @@ SCALAR_BINARY: dict[str, Sfpu] = {
     for op in ("add", "sub", "mul", "div")
 }
 
-COPY = Sfpu("copy_tile_init", "copy_tile", "tile_move_copy.h")
+COPY = Sfpu("copy_init", "copy_tile", "tile_move_copy.h")  # copy_tile_init is deprecated in 0.81
 FILL = Sfpu("fill_tile_init", "fill_tile", "eltwise_unary/fill.h", "float")
 MATMUL = ("matmul_init", "matmul_tiles", "matmul.h")
 TRANSPOSE = ("transpose_init", "transpose_tile", "transpose.h")

@@ -111,7 +111,7 @@ class ThreadCodegen:
         a, b = self.v(op.lhs), self.v(op.rhs)
         if op.op in ("min", "max"):
             expr = f"{op.op}({a}, {b})"
-        elif op.op in ("and", "or") and op.result.type == op.lhs.type and str(op.result.type) == "i1":
+        elif op.op in ("and", "or") and str(op.result.type) == "i1":
             expr = f"({a} {op.op} {b})"
         else:
             expr = f"{a} {self._BIN[op.op]} {b}"

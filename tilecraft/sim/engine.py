@@ -57,10 +57,14 @@ class CoreRuntime:
         return PipeSend(cb, h % cb.capacity, vid, pipe.all_slots, op)
 
     def pipe_recv(self, pipe: PipeRT, cb: CBState, h: int, producer: bool, op: int) -> PipeRecv:
+        landing = pipe.slots.get(self.core)
+        if landing is None:
+            raise error("E1116", f"core {self.core} receives from {pipe.decl}, which does not deliver to it",
+                        self.prog.span_of(op), hint="receive with ttl.if_pipe_dst; send with ttl.if_pipe_src")
         slot = cb.check(h, producer, op, "receive into")
         if cb.xfers[slot] is not None:
             raise cb.fail("E1104", "block received into while another copy involving it has not been waited", op)
-        return PipeRecv(cb, slot, pipe.slots[self.core], op)
+        return PipeRecv(cb, slot, landing, op)
 
     def sem_remote(self, index: int, core: tuple[int, ...], kind: str, value: int, op: int) -> None:
         target = self.prog.cores.get(core)

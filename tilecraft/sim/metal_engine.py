@@ -143,12 +143,12 @@ class MetalCore:
                         self.rt.span_of(op))
         return tuple(int(c) for c in np.unravel_index(tile, tensor.unit_shape))
 
-    def c_noc_async_read_tile(self, op: int, tile: int, tensor: TensorRef, addr: int) -> None:
+    def c_noc_async_read_page(self, op: int, tile: int, tensor: TensorRef, addr: int) -> None:
         cb, page = self.l1.locate(addr, op, self.rt.span_of)
         site = self.rt.read_site(op, tensor, cb.spec.fmt)
         cb.vids[page] = self.rec.read(site, self.tile_coords(tensor, tile, op))
 
-    def c_noc_async_write_tile(self, op: int, tile: int, tensor: TensorRef, addr: int) -> None:
+    def c_noc_async_write_page(self, op: int, tile: int, tensor: TensorRef, addr: int) -> None:
         cb, page = self.l1.locate(addr, op, self.rt.span_of)
         vid = cb.vids[page]
         if vid < 0:
