@@ -21,10 +21,11 @@ from .ir.printer import print_program
 from .ir.program import ProgramIR
 from .metal.emit import emit_program
 from .diagnostics import KernelError, render_json
+from .perf import profiler
 
 _OWN_OPTIONS = {"--grid": True, "--arch": True, "--diagnostics-format": True, "--exact": False, "-o": True,
                 "--level": True,
-                "--output": True}
+                "--output": True, **profiler.OPTIONS}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -45,7 +46,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="evaluate values one operation at a time (reference mode, slow)")
         if name == "emit":
             p.add_argument("-o", "--output", required=True, help="directory for the emitted files")
-    if not argv or argv[0] not in ("run", "show-ir", "emit"):
+    profiler.add_parser(sub)
+    if not argv or argv[0] not in ("run", "show-ir", "emit", "profile"):
         parser.parse_args(argv)  # prints usage / help
         return 2
     own, script_args = split_arguments(argv[1:])
@@ -94,9 +96,11 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
         driver.program_hooks.append(lambda program: print(print_program(program)))
     if args.command == "emit":
         driver.program_hooks.append(Emitter(Path(args.output), args.arch))
+    timer = profiler.Profiler.install(args) if args.command == "profile" else None
     saved_path = list(sys.path)
     try:
-        return _run(args, script_args)
+        code = _run(args, script_args)
+        return timer.finish(code) if timer is not None else code
     finally:
         driver.program_hooks[:] = hooks
         sys.path[:] = saved_path

@@ -22,6 +22,8 @@ from .sim.metal_engine import run_metal_program
 
 #: called with each program before it runs (``tilecraft show-ir`` prints them)
 program_hooks: list[Callable[[ProgramIR], None]] = []
+#: called with each program and its tensors after it ran (tests compare simulation levels)
+result_hooks: list[Callable[[ProgramIR, list], None]] = []
 
 
 def resolve_grid(grid: Any, opts: options.RunOptions) -> tuple[int, ...]:
@@ -43,10 +45,14 @@ def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
     run_pipeline(program)
     for hook in program_hooks:
         hook(program)
-    if opts.level == "metal":
+    if not opts.simulate:
+        pass
+    elif opts.level == "metal":
         run_metal_program(lower_program(program, opts.arch), tensors, exact=opts.exact)
     else:
         run_program(program, tensors, exact=opts.exact)
+    for result_hook in result_hooks:
+        result_hook(program, tensors)
     return None
 
 

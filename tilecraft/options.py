@@ -18,6 +18,9 @@ class RunOptions:
     level: str = "language"
     #: collect the IR of every launched program (``tilecraft show-ir``)
     keep_ir: bool = False
+    #: simulate each launched program; False only builds it and calls the program hooks
+    #: (``tilecraft profile --no-values`` times real problem sizes without computing values)
+    simulate: bool = True
 
 
 #: the options in force; the CLI and tests set fields on it

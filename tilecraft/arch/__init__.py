@@ -7,10 +7,12 @@ will read the rest. Adding a generation adds a module and an entry in ``ARCHS``.
 from __future__ import annotations
 
 from .base import Arch
-from .blackhole import BLACKHOLE
-from .wormhole_b0 import WORMHOLE_B0
+from .blackhole import BLACKHOLE, P100, P150
+from .wormhole_b0 import N150, N300, WORMHOLE_B0
 
 ARCHS: dict[str, Arch] = {a.name: a for a in (WORMHOLE_B0, BLACKHOLE)}
+#: board variants of the generations (the cost model accepts these names too)
+BOARDS: dict[str, Arch] = {a.board: a for a in (N150, N300, P100, P150) if a.board}
 
 
 def get(name: str) -> Arch:

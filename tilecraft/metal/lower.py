@@ -19,6 +19,7 @@ from . import kir
 from .lower_compute import ComputeLowering
 from .lower_dm import DataMovementLowering
 from .optable import EMITTABLE_FORMATS
+from .passes import prune_redundant_inits
 
 
 class ProgramLowering:
@@ -45,7 +46,10 @@ class ProgramLowering:
             kernel = kir.Kernel(name=thread.name, processor=processor, body=[])
             lowering = (ComputeLowering if thread.kind == COMPUTE else DataMovementLowering)(
                 self.program, thread, kernel, self)
-            kernels.append(lowering.lower())
+            kernel = lowering.lower()
+            if thread.kind == COMPUTE:
+                prune_redundant_inits(kernel)
+            kernels.append(kernel)
         check_l1(self.program_with_internal(), self.arch)
         return kir.MetalProgram(self.program.name, self.program.grid, self.arch, kernels, self.cbs,
                                 self.semaphores, list(self.program.tensors),

@@ -119,10 +119,18 @@ class DevicePrimitive(Primitive):
         first = next(o for o in operands if isinstance(o, Tensor))
         result_type = self.result_type(*(TensorType.of(o) if isinstance(o, Tensor) else o for o in operands),
                                        dtype=dtype, layout=layout, **params)
-        values = self.impl(*(to_compute(o.logical()) if isinstance(o, Tensor) else o for o in operands), **params)
+        if self.name in _ONE_ROUNDING and all(isinstance(o, Tensor) and o.dtype is result_type.dtype
+                                              and o.dtype.torch_dtype == torch.bfloat16
+                                              and not o.dtype.is_block_float for o in operands):
+            # torch computes a bf16 elementwise op in fp32 and rounds once: our numerics, without
+            # widening whole tensors first
+            values = self.impl(*(o.logical() for o in operands), **params)
+        else:
+            values = self.impl(*(to_compute(o.logical()) if isinstance(o, Tensor) else o for o in operands),
+                               **params)
         _check_impl_shape(self, values, result_type)
         config = first.memory_config() if memory_config is None else as_memory_config(memory_config)
-        result = Tensor.from_values(values, result_type.dtype, result_type.layout, memory_config=config)
+        result = Tensor.from_values(values, result_type.dtype, result_type.layout, memory_config=config, owned=True)
         return result if first.device() is None else result.to(first.device())
 
     def _check_operands(self, operands: Sequence[Operand]) -> list[Tensor]:
@@ -135,6 +143,10 @@ class DevicePrimitive(Primitive):
         if not tensors:
             raise TypeError(f"{self!r} needs at least one ttnn.Tensor operand")
         return tensors
+
+
+#: elementwise ops of two tensors that torch evaluates in fp32 with one rounding for bfloat16
+_ONE_ROUNDING = frozenset({"add", "subtract", "multiply", "divide"})
 
 
 class CollectivePrimitive(Primitive):

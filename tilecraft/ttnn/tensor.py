@@ -54,18 +54,20 @@ class Tensor:
 
     @classmethod
     def from_values(cls, values: torch.Tensor, dtype: DataFormat, layout: Layout, *,
-                    memory_config: MemoryConfig = DRAM_MEMORY_CONFIG, pad_value: float = 0.0) -> "Tensor":
+                    memory_config: MemoryConfig = DRAM_MEMORY_CONFIG, pad_value: float = 0.0,
+                    owned: bool = False) -> "Tensor":
         """A host tensor holding ``values`` (its logical contents) rounded into ``dtype``.
 
         Padding is written before rounding, so block-float exponent groups see the padding as the
-        device does. The storage is always a fresh buffer: the caller's tensor is never aliased.
+        device does. The storage is always a fresh buffer: the caller's tensor is never aliased,
+        unless ``owned`` says that nobody else holds ``values`` (an op's fresh result).
         """
         _check_layout_fits(dtype, layout)
         shape = Shape(values.shape)
         padded = padded_shape(shape, layout)
         if tuple(padded) == tuple(values.shape):  # nothing to pad: round (or copy) in one pass
             storage = quantize(values, dtype)
-            if storage.data_ptr() == values.data_ptr():
+            if storage.data_ptr() == values.data_ptr() and not owned:
                 storage = storage.clone()
             storage = storage.contiguous()
         else:

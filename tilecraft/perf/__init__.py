@@ -1,0 +1,58 @@
+"""Performance model and profiler: predicted cycles of a program from the architecture's figures.
+
+``estimate(program)`` replays the program's operations per core and per thread with costs from
+:mod:`tilecraft.arch` (no tensor data), and returns an :class:`Estimate`: predicted time, the
+bound with its evidence, the roofline point and the cycles per source line. The model and its
+assumptions are in docs/performance-model.md.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+from ..arch import ARCHS, BOARDS
+from ..arch.base import Arch
+from ..ir.program import ProgramIR
+from ..ttnn.fidelity import MathFidelity
+from .engine import TimingRun
+from .result import Estimate, LineCost, summarise
+
+Fidelity = Union[str, MathFidelity]
+
+
+def resolve_arch(arch: Union[str, Arch]) -> Arch:
+    """An architecture by generation (wormhole_b0, blackhole) or board (n150, n300, p100, p150)."""
+    if isinstance(arch, Arch):
+        return arch
+    found = ARCHS.get(arch) or BOARDS.get(arch)
+    if found is None:
+        raise ValueError(f"unknown architecture {arch!r}; known: {', '.join([*ARCHS, *BOARDS])}")
+    return found
+
+
+def resolve_fidelity(fidelity: Fidelity) -> MathFidelity:
+    if isinstance(fidelity, MathFidelity):
+        return fidelity
+    try:
+        return MathFidelity[fidelity]
+    except KeyError:
+        raise ValueError(f"unknown math fidelity {fidelity!r}; known: "
+                         f"{', '.join(f.name for f in MathFidelity)}") from None
+
+
+def estimate(program: ProgramIR, arch: Union[str, Arch] = "wormhole_b0", fidelity: Fidelity = "HiFi4",
+             fp32_acc: bool = False, trace: bool = False) -> Estimate:
+    """Predict the run time of ``program`` (after the IR passes, as the driver runs it).
+
+    ``fidelity`` sets the matrix unit's passes; ``fp32_acc`` halves DST (fp32 accumulation);
+    data formats come from the program's tensors and buffers. ``trace`` keeps every thread's
+    slices and the buffer occupancy for :func:`tilecraft.perf.trace.write_trace`.
+    """
+    arch_desc = resolve_arch(arch)
+    fid = resolve_fidelity(fidelity)
+    run = TimingRun(program, arch_desc, fid.phases, fp32_acc, trace)
+    run.run()
+    return summarise(run, arch_desc.board or arch_desc.name, fid.name)
+
+
+__all__ = ["Estimate", "LineCost", "estimate", "resolve_arch", "resolve_fidelity"]

@@ -1,0 +1,218 @@
+"""IR thread -> a Python generator that advances a cycle counter: the timing engine's code.
+
+It mirrors the simulator's code generator (:class:`tilecraft.sim.codegen.ThreadCodegen`, whose
+scalar and control-flow handlers it inherits) but every data operation becomes arithmetic on
+the thread's cycle counter ``t`` instead of a value-graph node:
+
+* a blocking operation is ``while <cannot proceed>: yield t, waitable`` (parked until another
+  thread changes the waitable), then ``t = max(t, cycle the condition became true)``;
+* an operation on a shared resource (DRAM, NoC, another core's semaphore) first yields
+  ``t, None`` while another thread is behind in simulated time, so shared resources are
+  claimed in time order (see :mod:`.engine`);
+* every cycle is charged to the operation's id: ``BU[i]`` busy cycles, ``ST[i]`` cycles stalled
+  (the profiler maps ids to source lines), ``EV`` slices when a trace is requested.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..dtypes import TILE_ELEMS
+from ..ir import ops as ir
+from ..ir.program import ProgramIR, ThreadIR
+from ..ir.types import BlockType
+from ..sim.codegen import GeneratedThread, ThreadCodegen
+
+#: scalar operations charged ``scalar_op_cycles`` each, once per execution of their body
+SCALAR_OPS = (ir.Assign, ir.Binary, ir.Unary, ir.Compare, ir.Select, ir.KernelParam, ir.CoreCoord)
+
+
+class TimingCodegen(ThreadCodegen):
+    """One thread; ``ctx`` is the :class:`.engine.TimingRun` (op ids, costs, constants)."""
+
+    def __init__(self, program: ProgramIR, thread: ThreadIR, ctx: Any, noc: int, trace: bool):
+        super().__init__(program, thread, ctx)
+        self.noc = noc
+        self.trace = trace
+        self.figs = ctx.figs
+        #: transfer register -> the copy that made it (to label what a wait() stalls on)
+        self.xfer_ops: dict[str, ir.Op] = {op.result.name: op for op in ir.walk(thread.body)
+                                           if isinstance(op, ir.COPY_OPS)}
+
+    def generate(self) -> GeneratedThread:
+        self.line("H = K.clock.heap")
+        self.line("CLK = K.clock")
+        self.line("RES = K.res")
+        self.line("FL = K.flops")
+        self.line(f"PIN, POUT = K.ports[{self.noc}]")
+        for cb in self.program.cbs:
+            self.line(f"cb{cb.index} = K.cbs[{cb.index}]")
+        for sem in self.program.semaphores:
+            self.line(f"sem{sem.index} = K.sems[{sem.index}]")
+        self.line("t = 0.0")
+        self.body(self.thread.body)
+        self.line("return t")
+        self.line("yield")
+        name = "timed_" + "".join(c if c.isalnum() else "_" for c in self.thread.name)
+        filename = f"<tilecraft perf {self.program.name}.{self.thread.name}>"
+        source = f"def {name}(K, P, BU, ST, EV):\n" + "\n".join(self.lines) + "\n"
+        namespace = dict(self.ctx.codegen_globals)
+        exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own generated code
+        return GeneratedThread(self.thread.name, namespace[name], source, self.line_ops, filename)
+
+    def body(self, ops: list[ir.Op]) -> None:
+        scalars = [op for op in ops if isinstance(op, SCALAR_OPS)]
+        if scalars:
+            self.charge(scalars[0], len(scalars) * self.figs.scalar_op_cycles)
+        super().body(ops)
+
+    # ---------------------------------------------------------------- accounting
+    def charge(self, op: ir.Op, cycles: float | str) -> None:
+        i = self.oid(op)
+        if self.trace:
+            self.line(f"EV.append(({i}, t, t + {cycles}))")
+        self.line(f"t += {cycles}; BU[{i}] += {cycles}", op)
+
+    def stall_until(self, op: ir.Op, when: str, label: str) -> None:
+        """``t = max(t, when)``; the difference is stall time of ``op`` (waiting on ``label``)."""
+        i = self.oid(op)
+        self.ctx.stall_labels[i] = label
+        self.line(f"t1 = {when}", op)
+        self.line("if t1 > t:")
+        record = f"; EV.append(({~i}, t, t1))" if self.trace else ""
+        self.line(f"    ST[{i}] += t1 - t{record}")
+        self.line("    t = t1")
+
+    def in_time_order(self) -> None:
+        self.line("if H and H[0][0] < t: yield t, None")
+
+    # ---------------------------------------------------------------- buffers
+    def op_CBReserve(self, op: ir.CBReserve) -> None:
+        cb = f"cb{op.cb.index}"
+        self.line(f"while not {cb}.free: yield t, {cb}", op)
+        self.stall_until(op, f"{cb}.reserve(t)", f"space in '{op.cb.name}'")
+        self.charge(op, self.figs.cb_call_cycles)
+
+    def op_CBWait(self, op: ir.CBWait) -> None:
+        cb = f"cb{op.cb.index}"
+        self.line(f"while not {cb}.ready: yield t, {cb}", op)
+        self.stall_until(op, f"{cb}.wait(t)", f"data in '{op.cb.name}'")
+        self.charge(op, self.figs.cb_call_cycles)
+
+    def op_CBPush(self, op: ir.CBPush) -> None:
+        self.charge(op, self.figs.cb_call_cycles)
+        self.line(f"cb{op.cb.index}.push(t)", op)
+
+    def op_CBPop(self, op: ir.CBPop) -> None:
+        self.charge(op, self.figs.cb_call_cycles)
+        self.line(f"cb{op.cb.index}.pop(t)", op)
+
+    # ---------------------------------------------------------------- compute
+    def op_BlockStore(self, op: ir.BlockStore) -> None:
+        cost = self.ctx.store_cost(op, self.defs)
+        self.charge(op, round(cost.cycles, 3))
+        if cost.flops:
+            self.line(f"FL[0] += {cost.flops}", op)
+
+    # ---------------------------------------------------------------- data movement
+    def _dram(self, op: ir.Op, index: ir.TensorIndex, block: ir.Reg, write: bool) -> None:
+        rank = len(index.bounds)
+        shape = block.type.shape
+        ext = (1,) * (rank - len(shape)) + tuple(shape)
+        decl = self.ctx.constant_value(index.tensor)
+        lo = "(" + ", ".join(self.v(lo) for lo, _ in index.bounds) + ",)"
+        self.in_time_order()
+        self.line(f"{self.v(op.result)} = RES.dram({decl}, {lo}, {ext!r}, t, {'POUT' if write else 'PIN'}, "
+                  f"{write})", op)
+        pages = _pages(block.type)
+        self.charge(op, pages * self.figs.noc_issue_cycles)
+
+    def op_CopyTensorToBlock(self, op: ir.CopyTensorToBlock) -> None:
+        self._dram(op, op.src, op.dst, write=False)
+
+    def op_CopyBlockToTensor(self, op: ir.CopyBlockToTensor) -> None:
+        self._dram(op, op.dst, op.src, write=True)
+
+    def op_CopyBlockToPipe(self, op: ir.CopyBlockToPipe) -> None:
+        nbytes = self.program.cbs[self.blocks[op.src.name][0]].block_bytes
+        self.line(f"{self.v(op.result)} = PipeSend({self.v(op.pipe)}, t, {nbytes}, {self.noc}, RES)", op)
+        self.charge(op, _pages(op.src.type) * self.figs.noc_issue_cycles)
+
+    def op_CopyPipeToBlock(self, op: ir.CopyPipeToBlock) -> None:
+        self.line(f"{self.v(op.result)} = PipeRecv({self.v(op.pipe)}.slots[K.core])", op)
+        self.charge(op, self.figs.cb_call_cycles)
+
+    def op_CopyBlockToBlock(self, op: ir.CopyBlockToBlock) -> None:
+        nbytes = self.program.cbs[self.blocks[op.dst.name][0]].block_bytes
+        self.charge(op, self.figs.cb_call_cycles)
+        self.line(f"{self.v(op.result)} = t + {nbytes / self.figs.l1_copy_bytes_per_cycle}", op)
+
+    def op_XferWait(self, op: ir.XferWait) -> None:
+        x = self.v(op.xfer)
+        source = self.xfer_ops.get(op.xfer.name)
+        label = _transfer_label(source)
+        if op.xfer.name in self.immediate:
+            self.stall_until(op, x, label)
+        else:
+            self.stall_until(op, f"(yield from {x}.wait(t, CLK))", label)
+
+    # ---------------------------------------------------------------- semaphores and debugging
+    def op_SemWait(self, op: ir.SemWait) -> None:
+        s = f"sem{op.sem.index}"
+        test = "!=" if op.cond == "eq" else "<"
+        self.line(f"while {s}.value {test} {self.v(op.value)}: yield t, {s}", op)
+        self.stall_until(op, f"{s}.changed", f"semaphore '{op.sem.name}'")
+
+    def op_SemSet(self, op: ir.SemSet) -> None:
+        self.in_time_order()
+        self.charge(op, self.figs.cb_call_cycles)
+        self.line(f"sem{op.sem.index}.update({self.v(op.value)}, t)", op)
+
+    def op_SemRemote(self, op: ir.SemRemote) -> None:
+        core = "(" + ", ".join(self.v(c) for c in op.core) + ",)"
+        self.in_time_order()
+        self.charge(op, self.figs.noc_issue_cycles)
+        self.line(f"K.sem_remote({op.sem.index}, {core}, {op.op!r}, {self.v(op.value)}, t)", op)
+
+    def op_SemMulticastSet(self, op: ir.SemMulticastSet) -> None:
+        cores = self.ctx.constant_value(_range_cores(op.cores))
+        self.in_time_order()
+        self.charge(op, self.figs.noc_issue_cycles)
+        self.line(f"K.sem_mcast({op.sem.index}, {cores}, {self.v(op.value)}, t)", op)
+
+    def op_Print(self, op: ir.Print) -> None:
+        self.line("pass", op)
+
+
+def _pages(block_type: Any) -> int:
+    """NoC transactions of a block: one per tile, or one per row of a row-major block."""
+    if not isinstance(block_type, BlockType):
+        return 1
+    if block_type.unit.tiled:
+        elems = 1
+        for extent in block_type.elements:
+            elems *= extent
+        return max(1, elems // TILE_ELEMS)
+    rows = 1
+    for extent in block_type.shape[:-1]:
+        rows *= extent
+    return max(1, rows)
+
+
+def _transfer_label(op: ir.Op | None) -> str:
+    if isinstance(op, ir.CopyTensorToBlock):
+        return f"DRAM read of '{op.src.tensor.name}'"
+    if isinstance(op, ir.CopyBlockToTensor):
+        return f"DRAM write of '{op.dst.tensor.name}'"
+    if isinstance(op, ir.CopyBlockToPipe):
+        return "pipe send (landing slots)"
+    if isinstance(op, ir.CopyPipeToBlock):
+        return "pipe receive"
+    return "local copy"
+
+
+def _range_cores(rng: Any) -> list[tuple[int, ...]]:
+    cores: list[tuple[int, ...]] = [()]
+    for a, b in zip(rng.starts, rng.stops):
+        cores = [c + (i,) for c in cores for i in range(a, b)]
+    return cores

@@ -1,0 +1,226 @@
+"""Cycles of one ``block.store``: the Tensix compute pipeline (unpack -> math -> pack) per store.
+
+Why per store: a store's expression tree is fixed by the program text, so its cost is a
+compile-time constant of the store site (block shapes are static). The three compute RISC-Vs
+run as a pipeline, so a store takes ``max(unpack, math, pack)`` plus the fill of one tile
+through all three stages. Every cost derives from :class:`tilecraft.arch.base.CostFigures`:
+
+* FPU matmul: ``16 x phases`` cycles per 32x32x32 tile product (LoFi 1 phase .. HiFi4 4).
+* FPU elementwise add/sub/mul, broadcast, transpose (datacopy), reduce: ``8`` cycles per tile
+  (8x16 elements per cycle), times the fidelity phases for multiplies (mul, reduce).
+* SFPU: one instruction row per cycle over 32 lanes, so one instruction pass over a 32x32 tile
+  is 1024 / 32 = 32 cycles; an operation costs ``passes`` such passes: load, store and the
+  body. The body counts in :data:`SFPU_BODY` are assumptions (stated per op below).
+* Unpack: two unpackers (srcA, srcB) run in parallel at ``unpack_bytes_per_cycle`` each; a
+  leaf block is unpacked once per use; matmul operands once per DST chunk (see
+  :func:`_matmul_unpack`). Values computed inside the tree stay in DST (no unpack).
+* Pack: output tiles at ``pack_bytes_per_cycle``, in the output block's format.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import ceil
+from typing import Any
+
+from ..arch.base import CostFigures
+from ..dtypes import TILE_ELEMS, float32
+from ..ir import ops as ir
+from ..ir.types import BlockType
+
+#: SFPU instruction passes of an operation's body, not counting its loads and store. Assumptions,
+#: from the shape of the usual implementation (not measured): a compare/select or sign trick is 1-2
+#: passes; exp/log are a range reduction plus a degree-5..7 polynomial evaluated with MADs (2-cycle
+#: latency, hence ~2 passes per term); recip/rsqrt/sqrt are a seed plus 2-3 Newton steps;
+#: trigonometric and hyperbolic functions are polynomial evaluations of similar size; compound
+#: activations add their parts (sigmoid = exp + recip + 2).
+SFPU_BODY: dict[str, int] = {
+    "abs": 1, "neg": 1, "relu": 1, "relu6": 2, "relu_max": 2, "relu_min": 2, "sign": 2, "signbit": 1,
+    "logical_not": 2, "isfinite": 2, "isinf": 2, "isnan": 2, "square": 1, "floor": 4, "ceil": 4,
+    "frac": 4, "trunc": 3, "round": 5, "clamp": 2, "hardtanh": 2, "threshold": 2, "rsub": 1,
+    "leaky_relu": 2, "prelu": 2, "hardsigmoid": 3, "hardswish": 4, "softsign": 14,
+    "exp": 12, "exp2": 12, "expm1": 13, "log": 14, "log2": 14, "log10": 15, "log1p": 15,
+    "sqrt": 10, "rsqrt": 10, "recip": 12, "power": 28, "pow": 28,
+    "tanh": 20, "sigmoid": 26, "silu": 27, "gelu": 24, "elu": 14, "celu": 14, "selu": 14,
+    "softplus": 28, "mish": 48, "erf": 18, "erfc": 19,
+    "sin": 16, "cos": 16, "tan": 30, "asin": 20, "acos": 20, "atan": 20, "sinh": 26, "cosh": 26,
+    "asinh": 30, "acosh": 30, "atanh": 30,
+    # binary functions on the SFPU (both operands loaded): div = recip + mul
+    "div": 13, "max": 2, "min": 2, "eq": 2, "ne": 2, "lt": 2, "le": 2, "gt": 2, "ge": 2,
+    # scalar-operand add/sub/mul
+    "add": 1, "sub": 1, "mul": 1,
+    # select and fill
+    "where": 2, "fill": 1,
+}
+#: any unary not in the table: a mid-sized polynomial (assumption)
+SFPU_DEFAULT_BODY = 16
+#: FPU elementwise binary operations (the rest of the binaries go to the SFPU)
+FPU_BINARY = frozenset({"add", "sub", "mul"})
+
+
+@dataclass(frozen=True)
+class StoreCost:
+    unpack: float
+    math: float
+    pack: float
+    fill: float
+    #: floating-point operations of the store (2 per multiply-add of a matmul, 1 per element op)
+    flops: int
+
+    @property
+    def cycles(self) -> float:
+        return max(self.unpack, self.math, self.pack) + self.fill
+
+
+def tiles_of(reg_type: Any) -> int:
+    """32x32 tiles a block occupies (row-major blocks: padded up to whole tiles)."""
+    if not isinstance(reg_type, BlockType):
+        return 0
+    elems = 1
+    for extent in reg_type.elements:
+        elems *= extent
+    return max(1, ceil(elems / TILE_ELEMS))
+
+
+def store_cost(op: ir.BlockStore, defs: dict[str, ir.Op], figs: CostFigures, phases: int,
+               fp32_acc: bool) -> StoreCost:
+    """The cost of one execution of ``op`` at ``phases`` fidelity phases."""
+    walker = _Walker(defs, figs, phases, fp32_acc)
+    root = defs.get(op.value.name) if isinstance(op.value, ir.Reg) else None
+    out_tiles = tiles_of(op.block.type)
+    if op.accumulate:  # y += expr: y is unpacked into DST, then expr accumulates into it
+        walker.unpack_leaf(op.block, 0)
+        if not isinstance(root, ir.TileMatmul):
+            walker.math += out_tiles * figs.eltwise_cycles_per_phase
+            walker.flops += out_tiles * TILE_ELEMS
+    walker.visit(op.value, 0)
+    pack_fmt = op.block.type.fmt if isinstance(op.block.type, BlockType) else float32
+    pack = out_tiles * pack_fmt.tile_bytes / figs.pack_bytes_per_cycle
+    unpack = max(walker.unpack)
+    fill = (walker.first_unpack or 0.0) + pack_fmt.tile_bytes / figs.pack_bytes_per_cycle
+    return StoreCost(unpack, walker.math, pack, fill, walker.flops)
+
+
+class _Walker:
+    """Accumulates unpack (per unpacker), math and flops over one expression tree."""
+
+    def __init__(self, defs: dict[str, ir.Op], figs: CostFigures, phases: int, fp32_acc: bool):
+        self.defs = defs
+        self.figs = figs
+        self.phases = phases
+        # half of DST per half-sync phase; fp32 accumulation halves the capacity
+        self.dst_half = max(1, figs.dst_tiles // (4 if fp32_acc else 2))
+        self.unpack = [0.0, 0.0]
+        self.math = 0.0
+        self.flops = 0
+        self.first_unpack: float | None = None
+
+    def tile_unpack_cycles(self, reg: ir.Reg) -> float:
+        return reg.type.fmt.tile_bytes / self.figs.unpack_bytes_per_cycle
+
+    def unpack_leaf(self, reg: ir.Reg, unpacker: int, tiles: int | None = None) -> None:
+        per_tile = self.tile_unpack_cycles(reg)
+        self.unpack[unpacker] += per_tile * (tiles_of(reg.type) if tiles is None else tiles)
+        if self.first_unpack is None:
+            self.first_unpack = per_tile
+
+    def is_leaf(self, operand: Any) -> bool:
+        return isinstance(operand, ir.Reg) and operand.name not in self.defs and isinstance(operand.type, BlockType)
+
+    def operand(self, operand: Any, unpacker: int) -> None:
+        """A leaf block is unpacked; an expression is computed into DST first."""
+        if self.is_leaf(operand):
+            self.unpack_leaf(operand, unpacker)
+        elif isinstance(operand, ir.Reg) and operand.name in self.defs:
+            self.visit(operand, unpacker)
+
+    def visit(self, reg: Any, unpacker: int) -> None:
+        op = self.defs.get(reg.name) if isinstance(reg, ir.Reg) else None
+        if op is None:
+            self.operand(reg, unpacker)
+            return
+        figs, out = self.figs, tiles_of(reg.type)
+        sfpu_pass = TILE_ELEMS / figs.sfpu_lanes
+        if isinstance(op, ir.TileMatmul):
+            self._matmul(op)
+        elif isinstance(op, ir.TileBinary):
+            fused = self._accumulated_matmul(op)
+            if fused is not None:  # x + a @ b: x is copied into DST, the product accumulates onto it
+                addend, mm = fused
+                self.operand(addend, 0)
+                self.math += out * figs.eltwise_cycles_per_phase
+                self._matmul(mm)
+            elif op.fn in FPU_BINARY and _is_block(op.lhs) and _is_block(op.rhs):
+                self.operand(op.lhs, 0)
+                self.operand(op.rhs, 1)
+                self.math += out * figs.eltwise_cycles_per_phase * (self.phases if op.fn == "mul" else 1)
+            else:
+                for i, side in enumerate((op.lhs, op.rhs)):
+                    self.operand(side, i)
+                loads = sum(1 for side in (op.lhs, op.rhs) if _is_block(side))
+                self.math += out * sfpu_pass * (loads + 1 + SFPU_BODY.get(op.fn, SFPU_DEFAULT_BODY))
+            self.flops += out * TILE_ELEMS
+        elif isinstance(op, ir.TileUnary):
+            self.operand(op.x, unpacker)
+            self.math += out * sfpu_pass * (2 + SFPU_BODY.get(op.fn, SFPU_DEFAULT_BODY))
+            self.flops += out * TILE_ELEMS
+        elif isinstance(op, ir.TileReduce):
+            self.operand(op.x, 0)
+            if op.scaler is not None:
+                self.operand(op.scaler, 1)
+            self.math += tiles_of(op.x.type) * figs.eltwise_cycles_per_phase * self.phases
+            self.flops += tiles_of(op.x.type) * TILE_ELEMS
+        elif isinstance(op, (ir.TileBroadcast, ir.TileTranspose)):
+            self.operand(op.x, unpacker)
+            self.math += out * figs.eltwise_cycles_per_phase
+        elif isinstance(op, ir.TileFill):
+            self.math += out * sfpu_pass * (1 + SFPU_BODY["fill"])
+        elif isinstance(op, ir.TileWhere):
+            for i, side in enumerate((op.cond, op.if_true, op.if_false)):
+                self.operand(side, min(i, 1))
+            loads = sum(1 for side in (op.cond, op.if_true, op.if_false) if _is_block(side))
+            self.math += out * sfpu_pass * (loads + 1 + SFPU_BODY["where"])
+            self.flops += out * TILE_ELEMS
+
+    def _accumulated_matmul(self, op: ir.TileBinary) -> tuple[Any, ir.TileMatmul] | None:
+        if op.fn != "add":
+            return None
+        for addend, other in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+            mm = self.defs.get(other.name) if isinstance(other, ir.Reg) else None
+            if isinstance(mm, ir.TileMatmul) and _is_block(addend):
+                return addend, mm
+        return None
+
+    def _matmul(self, op: ir.TileMatmul) -> None:
+        m, k = op.lhs.type.shape[-2], op.lhs.type.shape[-1]
+        n = op.rhs.type.shape[-1]
+        batch = tiles_of(op.lhs.type) // max(1, m * k)
+        a_tiles, b_tiles = _matmul_unpack(m, k, n, self.dst_half)
+        if self.is_leaf(op.lhs):
+            self.unpack_leaf(op.lhs, 0, a_tiles * batch)
+        else:
+            self.visit(op.lhs, 0)
+        if self.is_leaf(op.rhs):
+            self.unpack_leaf(op.rhs, 1, b_tiles * batch)
+        else:
+            self.visit(op.rhs, 1)
+        products = batch * m * n * k
+        self.math += products * self.figs.matmul_cycles_per_phase * self.phases
+        self.flops += products * 2 * 32 * 32 * 32
+
+
+def _matmul_unpack(m: int, k: int, n: int, dst_half: int) -> tuple[int, int]:
+    """Tiles of A and B unpacked for an (m x k) @ (k x n) block product.
+
+    The output is computed in DST chunks of at most ``dst_half`` tiles: ``cols`` = min(n, DST)
+    columns by ``rows`` = DST // cols rows. A chunk needs its rows of A and its columns of B for
+    every k, so each chunk unpacks ``k x rows`` A tiles and ``k x cols`` B tiles.
+    """
+    cols = min(n, dst_half)
+    rows = max(1, min(m, dst_half // cols))
+    chunks = ceil(m / rows) * ceil(n / cols)
+    return chunks * k * rows, chunks * k * cols
+
+
+def _is_block(operand: Any) -> bool:
+    return isinstance(operand, ir.Reg) and isinstance(operand.type, BlockType)

@@ -1,0 +1,184 @@
+"""Run a program's timing skeleton on its grid: per-core, per-thread cycle counts without data.
+
+The event loop is conservative discrete-event simulation: the thread with the smallest cycle
+count runs next, and it runs until it blocks or reaches an operation on a shared resource
+while another thread is behind it in time (generated code yields there). So DRAM banks, NoC
+links and remote semaphores are claimed in simulated-time order, while everything a thread
+does on its own core runs without returning to the loop. Buffer and pipe times are exact for
+the model (they depend only on the program's order of operations, :mod:`.timed_state`).
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..arch.base import Arch
+from ..ir import ops as ir
+from ..ir.program import DATAMOVEMENT, ProgramIR
+from ..lang.grid import all_cores, reshape_coords
+from .codegen import TimingCodegen
+from .compute_cost import StoreCost, store_cost
+from .network import Resources, xy
+from .timed_state import Clock, PipeRecv, PipeSend, TimedCB, TimedPipe, TimedSem
+
+
+@dataclass(eq=False)
+class ThreadTimes:
+    """What one thread of one core did: busy and stall cycles per operation id, and its end."""
+
+    core: tuple[int, ...]
+    name: str
+    kind: str
+    busy: list[float]
+    stall: list[float]
+    events: list[tuple[int, float, float]] | None
+    end: float = 0.0
+    t: float = 0.0
+    gen: Any = field(default=None, repr=False)
+
+    @property
+    def busy_total(self) -> float:
+        return sum(self.busy)
+
+    @property
+    def stall_total(self) -> float:
+        return sum(self.stall)
+
+
+class TimedCore:
+    """What generated code sees as ``K``: one core's timed buffers, semaphores and pipes."""
+
+    def __init__(self, run: "TimingRun", core: tuple[int, ...]):
+        self.run = run
+        self.core = core
+        self.clock = run.clock
+        self.res = run.res
+        self.flops = [0]
+        logs = run.occupancy if run.trace else None
+        self.cbs = [TimedCB(cb, run.clock, logs.setdefault((core, cb.index), []) if logs is not None else None)
+                    for cb in run.program.cbs]
+        self.sems = [TimedSem(s, run.clock) for s in run.program.semaphores]
+        self.pipes_src = {n.index: [run.pipes[p.index] for p in n.pipes if p.src == core]
+                          for n in run.program.pipenets}
+        self.pipes_dst = {n.index: [run.pipes[p.index] for p in n.pipes if core in p.dsts]
+                          for n in run.program.pipenets}
+        position = xy(core)
+        self.ports = [(("in", position, noc), ("out", position, noc)) for noc in range(2)]
+
+    def coords(self, dims: int) -> tuple[int, ...]:
+        return reshape_coords(self.core, self.run.program.grid, dims)
+
+    def sem_remote(self, index: int, core: tuple[int, ...], kind: str, value: int, t: float) -> None:
+        target = self.run.cores[core].sems[index]
+        arrival = t + self._hops(core) * self.run.figs.noc_hop_cycles
+        target.update(target.value + value if kind == "inc" else value, arrival)
+
+    def sem_mcast(self, index: int, cores: list[tuple[int, ...]], value: int, t: float) -> None:
+        hop = self.run.figs.noc_hop_cycles
+        for core in cores:
+            self.run.cores[core].sems[index].update(value, t + self._hops(core) * hop)
+
+    def _hops(self, core: tuple[int, ...]) -> int:
+        (x0, y0), (x1, y1) = xy(self.core), xy(core)
+        return abs(x1 - x0) + abs(y1 - y0)
+
+
+class TimingRun:
+    """One program, one architecture, one fidelity: generate, run, keep every thread's times."""
+
+    def __init__(self, program: ProgramIR, arch: Arch, phases: int, fp32_acc: bool, trace: bool):
+        if arch.costs is None:
+            raise ValueError(f"architecture {arch.name!r} has no cost figures")
+        self.program = program
+        self.arch = arch
+        self.figs = arch.costs
+        self.phases = phases
+        self.fp32_acc = fp32_acc
+        self.trace = trace
+        self.ops: list[ir.Op] = []
+        self._op_ids: dict[int, int] = {}
+        for thread in program.threads:
+            for op in ir.walk(thread.body):
+                self.op_id(op)
+        self.stall_labels: dict[int, str] = {}
+        self.store_costs: dict[int, StoreCost] = {}
+        self.occupancy: dict[tuple, list] = {}
+        self.clock = Clock()
+        self.res = Resources(arch, program.grid)
+        self.pipes = {p.index: TimedPipe(p, self.clock) for n in program.pipenets for p in n.pipes}
+        self.codegen_globals: dict[str, Any] = {"PipeSend": PipeSend, "PipeRecv": PipeRecv}
+        nocs = _noc_of_threads(program)
+        self.code = [TimingCodegen(program, t, self, noc, trace).generate()
+                     for t, noc in zip(program.threads, nocs)]
+        self.cores = {c: TimedCore(self, c) for c in all_cores(program.grid)}
+        self.threads: list[ThreadTimes] = []
+
+    # ---------------------------------------------------------------- used by codegen
+    def op_id(self, op: ir.Op) -> int:
+        found = self._op_ids.get(id(op))
+        if found is None:
+            found = self._op_ids[id(op)] = len(self.ops)
+            self.ops.append(op)
+        return found
+
+    def constant_value(self, value: Any) -> str:
+        name = f"C{len(self.codegen_globals)}"
+        self.codegen_globals[name] = value
+        return name
+
+    def store_cost(self, op: ir.BlockStore, defs: dict[str, ir.Op]) -> StoreCost:
+        cost = store_cost(op, defs, self.figs, self.phases, self.fp32_acc)
+        self.store_costs[self.op_id(op)] = cost
+        return cost
+
+    # ---------------------------------------------------------------- running
+    def run(self) -> None:
+        n_ops = len(self.ops)
+        params = self.program.params
+        for flat, (core, k) in enumerate(self.cores.items()):
+            values = [p.values[flat] if len(p.values) > 1 else p.values[0] for p in params]
+            for ir_thread, code in zip(self.program.threads, self.code):
+                times = ThreadTimes(core, ir_thread.name, ir_thread.kind, [0.0] * n_ops, [0.0] * n_ops,
+                                    [] if self.trace else None)
+                times.gen = code.fn(k, values, times.busy, times.stall, times.events)
+                self.threads.append(times)
+                self.clock.ready(times, 0.0)
+        heap = self.clock.heap
+        pop, push, seq = heapq.heappop, heapq.heappush, self.clock.seq
+        while heap:
+            thread = pop(heap)[2]
+            try:
+                t, waitable = next(thread.gen)
+            except StopIteration as stop:
+                thread.end = stop.value
+                thread.gen = None
+                continue
+            thread.t = t
+            if waitable is None:
+                push(heap, (t, next(seq), thread))
+            else:
+                waitable.waiters.append(thread)
+        stuck = [t for t in self.threads if t.gen is not None]
+        if stuck:
+            names = ", ".join(f"core {t.core} '{t.name}'" for t in stuck[:4])
+            raise RuntimeError(f"timing engine: {len(stuck)} threads never finished ({names}); "
+                               "run the program in the simulator (`tilecraft run`) for the diagnosis")
+
+    @property
+    def flops(self) -> int:
+        return sum(k.flops[0] for k in self.cores.values())
+
+
+def _noc_of_threads(program: ProgramIR) -> list[int]:
+    """Data-movement threads alternate between the two NoCs (reader NoC0, writer NoC1), as
+    Metalium's default placement does; compute threads use none (0 is a placeholder)."""
+    nocs, dm = [], 0
+    for thread in program.threads:
+        if thread.kind == DATAMOVEMENT:
+            nocs.append(dm % 2)
+            dm += 1
+        else:
+            nocs.append(0)
+    return nocs

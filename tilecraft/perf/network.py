@@ -1,0 +1,188 @@
+"""Shared resources: DRAM banks, NoC links and core ports, each a timeline of when it is free.
+
+Why timelines: a transfer that needs a resource starts when the resource is free and holds it
+for ``bytes / bandwidth`` cycles; later requests queue behind it (first come, first served in
+simulated-time order, which the scheduler guarantees for every operation that calls in here).
+This is a queueing approximation of the real arbitration: it gets the throughput bounds right
+(no bank, link or port moves more than its bandwidth) and adds queueing delay when requests
+collide, but it does not model packet interleaving within a link.
+
+* DRAM: tensors are interleaved page by page (a tile, or a row of a row-major tensor)
+  round-robin over the banks; a read occupies each bank it touches for its bytes there over
+  the bank bandwidth (total / banks) and the reading core's ingress port for all its bytes
+  over the link width; the data arrive ``dram_latency + hops x hop`` cycles after the last of
+  these ends. Writes are symmetric (egress port, then banks, then the acknowledgement).
+* NoC: a pipe transfer follows dimension-order routing (X, then Y) from its source to each
+  destination; a multicast occupies the union of those routes once (the tree), plus the
+  source's egress and every destination's ingress port. It lands ``hops x hop`` cycles after
+  its bytes have crossed the links.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from ..arch.base import Arch
+from ..ir.types import TensorDecl
+
+
+def xy(core: tuple[int, ...]) -> tuple[int, int]:
+    """A core's position on the 2-D mesh (grids of other ranks use their first two coordinates)."""
+    return (core[0], core[1] if len(core) > 1 else 0)
+
+
+def route(src: tuple[int, int], dst: tuple[int, int]) -> list[tuple[int, int, str]]:
+    """Links (x, y, direction) of the X-then-Y route from ``src`` to ``dst``."""
+    links = []
+    x, y = src
+    while x != dst[0]:
+        step = 1 if dst[0] > x else -1
+        links.append((x, y, "E" if step > 0 else "W"))
+        x += step
+    while y != dst[1]:
+        step = 1 if dst[1] > y else -1
+        links.append((x, y, "S" if step > 0 else "N"))
+        y += step
+    return links
+
+
+class Resources:
+    """Every shared timeline of one program run, and the traffic counters the report reads."""
+
+    def __init__(self, arch: Arch, grid: tuple[int, ...]):
+        figs = arch.costs
+        assert figs is not None
+        self.figs = figs
+        self.nbanks = figs.dram_banks
+        #: cycles per byte of one bank, and of one NoC link
+        self.bank_cpb = figs.dram_banks * arch.clock_hz / figs.dram_bytes_per_s
+        self.link_cpb = 1.0 / figs.noc_link_bytes_per_cycle
+        # DRAM controllers sit at the edges of the mesh: on average half the grid's extent away
+        w, h = xy(tuple(grid) + (1,))
+        self.dram_hops = (w + h) // 2
+        self.dram_latency = figs.dram_latency_cycles + self.dram_hops * figs.noc_hop_cycles
+        self.bank_free = [0.0] * self.nbanks
+        self.bank_busy = [0.0] * self.nbanks
+        #: link or port key -> cycle it is free again / cycles it was busy
+        self.free: dict[Any, float] = {}
+        self.busy: dict[Any, float] = {}
+        self.dram_read_bytes = 0
+        self.dram_write_bytes = 0
+        self.noc_bytes = 0
+        self._pages: dict[tuple, tuple[tuple[int, float], ...]] = {}
+
+    # ---------------------------------------------------------------- DRAM
+    def bank_bytes(self, decl: TensorDecl, lo: tuple[int, ...], ext: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
+        """(bank, bytes) a slice touches; cached because the same slices recur on many cores."""
+        key = (decl.index, lo, ext)
+        found = self._pages.get(key)
+        if found is None:
+            found = self._pages[key] = _bank_bytes(decl, lo, ext, self.nbanks)
+        return found
+
+    def dram(self, decl: TensorDecl, lo: tuple[int, ...], ext: tuple[int, ...], t: float, port: Any,
+             write: bool) -> float:
+        """Cycle at which a read has landed (or a write is acknowledged), issued at ``t``."""
+        pages = self.bank_bytes(decl, lo, ext)
+        total = 0.0
+        bank_free, bank_busy, cpb = self.bank_free, self.bank_busy, self.bank_cpb
+        done = t
+        for bank, nbytes in pages:
+            total += nbytes
+            start = bank_free[bank]
+            if start < t:
+                start = t
+            hold = nbytes * cpb
+            end = bank_free[bank] = start + hold
+            bank_busy[bank] += hold
+            if end > done:
+                done = end
+        end = self._hold(port, t, total * self.link_cpb)
+        if write:
+            self.dram_write_bytes += total
+        else:
+            self.dram_read_bytes += total
+        return (end if end > done else done) + self.dram_latency
+
+    def _hold(self, key: Any, t: float, hold: float) -> float:
+        start = self.free.get(key, 0.0)
+        if start < t:
+            start = t
+        end = self.free[key] = start + hold
+        self.busy[key] = self.busy.get(key, 0.0) + hold
+        return end
+
+    # ---------------------------------------------------------------- NoC
+    def noc_transfer(self, links: Iterable[Any], hops: int, nbytes: int, t: float) -> float:
+        """Cycle at which ``nbytes`` sent at ``t`` over ``links`` (held together) have landed."""
+        links = tuple(links)
+        free = self.free
+        start = t
+        for key in links:
+            f = free.get(key, 0.0)
+            if f > start:
+                start = f
+        hold = nbytes * self.link_cpb
+        for key in links:
+            free[key] = start + hold
+            self.busy[key] = self.busy.get(key, 0.0) + hold
+        self.noc_bytes += nbytes
+        return start + hold + hops * self.figs.noc_hop_cycles
+
+    def pipe_links(self, src: tuple[int, ...], dsts: Iterable[tuple[int, ...]], noc: int) -> tuple[tuple, int]:
+        """The links (and ports) a pipe holds and its longest route in hops."""
+        s = xy(src)
+        tree: dict[tuple, None] = {("out", s, noc): None}
+        hops = 0
+        for dst in dsts:
+            d = xy(dst)
+            path = route(s, d)
+            hops = max(hops, len(path))
+            for link in path:
+                tree[(noc, *link)] = None
+            tree[("in", d, noc)] = None
+        return tuple(tree), hops
+
+    def max_link_utilisation(self, cycles: float) -> tuple[float, Any]:
+        """The busiest NoC link (ports excluded, they are the DRAM path too) and its busy share."""
+        links = [(busy, key) for key, busy in self.busy.items() if key[0] not in ("in", "out")]
+        if not links or cycles <= 0:
+            return 0.0, None
+        busy, key = max(links, key=lambda item: item[0])
+        return busy / cycles, key
+
+    def max_port_utilisation(self, cycles: float) -> tuple[float, Any]:
+        ports = [(busy, key) for key, busy in self.busy.items() if key[0] in ("in", "out")]
+        if not ports or cycles <= 0:
+            return 0.0, None
+        busy, key = max(ports, key=lambda item: item[0])
+        return busy / cycles, key
+
+
+def _bank_bytes(decl: TensorDecl, lo: tuple[int, ...], ext: tuple[int, ...], nbanks: int) -> tuple[tuple[int, float], ...]:
+    """Pages are tiles (tile layout) or rows (row-major), numbered row-major, bank = page % banks."""
+    shape = decl.unit_shape
+    rank = len(shape)
+    lo = tuple(lo)[-rank:]
+    ext = tuple(ext)[-rank:]
+    if decl.unit.tiled:
+        page_dims, run, page_bytes, first = rank, ext[-1], decl.fmt.tile_bytes, lo[-1]
+    else:
+        page_dims, run, page_bytes, first = rank - 1, 1, decl.fmt.bytes_for(ext[-1]), 0
+    strides = [1] * page_dims
+    for d in range(page_dims - 2, -1, -1):
+        strides[d] = strides[d + 1] * shape[d + 1]
+    lead = page_dims - 1 if decl.unit.tiled else page_dims
+    counts = [0] * nbanks
+    bases = [first]
+    for d in range(lead):
+        bases = [b + (lo[d] + i) * strides[d] for b in bases for i in range(ext[d])]
+    full, rem = divmod(run, nbanks)
+    for base in bases:
+        if full:
+            for bank in range(nbanks):
+                counts[bank] += full
+        start = base % nbanks
+        for j in range(rem):
+            counts[(start + j) % nbanks] += 1
+    return tuple((bank, float(c * page_bytes)) for bank, c in enumerate(counts) if c)

@@ -1,0 +1,99 @@
+"""``tilecraft profile``: time every program a script launches and print the profile.
+
+The profiler is a driver program hook: each launched program is estimated right after it is
+built (before the simulator runs it, or instead of it with ``--no-values``), and its report is
+printed at once. ``--trace`` writes all programs into one Chrome trace, one after the other.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from .. import driver, options
+from ..arch import ARCHS, BOARDS
+from ..ir.program import ProgramIR
+from ..ttnn.fidelity import MathFidelity
+from . import estimate, resolve_arch
+from .report import format_estimate
+from .result import Estimate
+from .trace import trace_events
+
+#: profile's own options, for the CLI's split between tilecraft's options and the script's
+OPTIONS = {"--trace": True, "--plot": True, "--fidelity": True, "--fp32-acc": False, "--no-values": False}
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("profile", help="run a script and predict the run time of every kernel program it launches")
+    p.add_argument("script", help="the Python script")
+    p.add_argument("--grid", help="grid for grid=\"auto\"/\"full\" programs, e.g. 8,8")
+    p.add_argument("--arch", default="wormhole_b0", choices=[*ARCHS, *BOARDS])
+    p.add_argument("--fidelity", default="HiFi4", choices=[f.name for f in MathFidelity])
+    p.add_argument("--fp32-acc", action="store_true", help="accumulate in fp32 (halves DST)")
+    p.add_argument("--trace", help="write a Chrome-trace JSON (ui.perfetto.dev) to this file")
+    p.add_argument("--plot", help="draw the roofline and per-core timelines to this image (needs matplotlib)")
+    p.add_argument("--no-values", action="store_true",
+                   help="only time the programs; do not simulate values (for real problem sizes)")
+    p.add_argument("--diagnostics-format", default="text", choices=["text", "json"])
+    p.add_argument("--level", default="language", choices=["language"])
+    p.add_argument("--exact", action="store_true", help=argparse.SUPPRESS)
+
+
+class Profiler:
+    """The program hook; :meth:`finish` writes the trace and the plot after the script."""
+
+    def __init__(self, args: argparse.Namespace):
+        self.args = args
+        self.arch = resolve_arch(args.arch)
+        self.script = os.path.abspath(args.script)
+        self.estimates: list[Estimate] = []
+
+    @classmethod
+    def install(cls, args: argparse.Namespace) -> "Profiler":
+        profiler = cls(args)
+        opts = options.current
+        opts.arch = profiler.arch.name
+        if opts.grid is None:
+            opts.grid = profiler.arch.compute_grid
+        opts.simulate = not args.no_values
+        driver.program_hooks.append(profiler)
+        return profiler
+
+    def __call__(self, program: ProgramIR) -> None:
+        est = estimate(program, self.arch, self.args.fidelity, self.args.fp32_acc, trace=bool(self.args.trace))
+        self.estimates.append(est)
+        print(format_estimate(est, {self.script}), flush=True)
+
+    def finish(self, code: int) -> int:
+        if not self.estimates:
+            if code == 0:
+                print("tilecraft: the script launched no kernel program", file=sys.stderr)
+            return code
+        if self.args.trace:
+            self.write_trace(Path(self.args.trace))
+        if self.args.plot:
+            from .plot import plot_estimates  # matplotlib is an optional extra
+            plot_estimates(self.estimates, Path(self.args.plot))
+            print(f"tilecraft: wrote {self.args.plot}", file=sys.stderr)
+        if code != 0 and self.args.no_values:
+            print("tilecraft: note: the script failed after its programs were profiled; with --no-values "
+                  "no values are computed, so checks on results fail", file=sys.stderr)
+            return 0
+        return code
+
+    def write_trace(self, path: Path) -> None:
+        events, offset, pid_base = [], 0.0, 0
+        for est in self.estimates:
+            part = trace_events(est)
+            for event in part:
+                event["pid"] += pid_base
+                if "ts" in event:
+                    event["ts"] += offset
+            events += part
+            pid_base += est.cores
+            offset += est.seconds * 1e6
+        path.write_text(json.dumps({"traceEvents": events, "displayTimeUnit": "ns"}))
+        print(f"tilecraft: wrote {path}", file=sys.stderr)

@@ -1,0 +1,183 @@
+"""Per-core state of the timing engine: buffers, semaphores and pipe slots that carry times.
+
+The blocking rules are the functional simulator's (:mod:`tilecraft.sim.state`) without the
+protocol checks (a program is profiled after it passed the simulator) and without data. What
+they add is *when*: a ring buffer records, per slot, the cycle of the push that filled it and
+of the pop that freed it, so ``reserve`` number n completes at ``max(now, pop n - capacity)``
+and ``wait`` number n at ``max(now, push n)``. Because each of these is fixed by the program's
+order of operations, buffer and pipe times do not depend on the order threads are run in.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from typing import Any
+
+
+class Clock:
+    """The ready queue: threads ordered by their own cycle count (a conservative event loop)."""
+
+    def __init__(self) -> None:
+        self.heap: list[tuple[float, int, Any]] = []
+        self.seq = itertools.count()
+
+    def ready(self, thread: Any, t: float) -> None:
+        heapq.heappush(self.heap, (t, next(self.seq), thread))
+
+
+class Waitable:
+    __slots__ = ("waiters", "clock")
+
+    def __init__(self, clock: Clock) -> None:
+        self.waiters: list[Any] = []
+        self.clock = clock
+
+    def wake(self) -> None:
+        if self.waiters:
+            for thread in self.waiters:
+                self.clock.ready(thread, thread.t)
+            self.waiters.clear()
+
+
+class TimedCB(Waitable):
+    """A ring of ``capacity`` block slots with the push and pop cycle of each slot."""
+
+    __slots__ = ("decl", "capacity", "free", "ready", "nres", "nwait", "npush", "npop", "push_t", "pop_t",
+                 "log")
+
+    def __init__(self, decl: Any, clock: Clock, log: list | None):
+        super().__init__(clock)
+        self.decl = decl
+        self.capacity = decl.buffer_factor
+        self.free = self.capacity
+        self.ready = 0
+        self.nres = self.nwait = self.npush = self.npop = 0
+        self.push_t = [0.0] * self.capacity
+        self.pop_t = [0.0] * self.capacity
+        #: (cycle, +1 push / -1 pop) for the trace's occupancy counter; None when not tracing
+        self.log = log
+
+    def reserve(self, t: float) -> float:
+        n = self.nres
+        self.nres = n + 1
+        self.free -= 1
+        freed = self.pop_t[n % self.capacity]  # the pop of reservation n - capacity
+        return freed if freed > t else t
+
+    def wait(self, t: float) -> float:
+        n = self.nwait
+        self.nwait = n + 1
+        self.ready -= 1
+        pushed = self.push_t[n % self.capacity]
+        return pushed if pushed > t else t
+
+    def push(self, t: float) -> None:
+        self.push_t[self.npush % self.capacity] = t
+        self.npush += 1
+        self.ready += 1
+        if self.log is not None:
+            self.log.append((t, 1))
+        self.wake()
+
+    def pop(self, t: float) -> None:
+        self.pop_t[self.npop % self.capacity] = t
+        self.npop += 1
+        self.free += 1
+        if self.log is not None:
+            self.log.append((t, -1))
+        self.wake()
+
+
+class TimedSem(Waitable):
+    """A semaphore value and the cycle of the change that set it (the arrival, for remote ones)."""
+
+    __slots__ = ("decl", "value", "changed")
+
+    def __init__(self, decl: Any, clock: Clock):
+        super().__init__(clock)
+        self.decl = decl
+        self.value = decl.initial
+        self.changed = 0.0
+
+    def update(self, value: int, at: float) -> None:
+        self.value = value & 0xFFFFFFFF
+        if at > self.changed:
+            self.changed = at
+        self.wake()
+
+
+class LandingSlot(Waitable):
+    """One pipe's one-block landing buffer on one destination core."""
+
+    __slots__ = ("full", "landed", "freed")
+
+    def __init__(self, clock: Clock):
+        super().__init__(clock)
+        self.full = False
+        self.landed = 0.0
+        self.freed = 0.0
+
+
+class TimedPipe:
+    """A pipe at run time: its landing slots, the links it holds and its bytes per block."""
+
+    def __init__(self, decl: Any, clock: Clock):
+        self.decl = decl
+        self.slots = {dst: LandingSlot(clock) for dst in decl.dsts}
+        self.all_slots = list(self.slots.values())
+        self.routes: dict[int, tuple[tuple, int]] = {}
+
+
+class PipeSend:
+    """``ttl.copy(blk, pipe)``: the block leaves when every landing slot is empty."""
+
+    __slots__ = ("pipe", "issued", "nbytes", "noc", "res")
+
+    def __init__(self, pipe: TimedPipe, issued: float, nbytes: int, noc: int, res: Any):
+        self.pipe = pipe
+        self.issued = issued
+        self.nbytes = nbytes
+        self.noc = noc
+        self.res = res
+
+    def wait(self, t: float, clock: Clock):
+        """Generator: blocks on full slots, then holds the route; returns the landing cycle."""
+        pipe = self.pipe
+        while True:
+            full = next((s for s in pipe.all_slots if s.full), None)
+            if full is None:
+                break
+            yield t, full
+        start = max([self.issued] + [s.freed for s in pipe.all_slots])
+        if clock.heap and clock.heap[0][0] < start:
+            yield start, None  # hold the links in simulated-time order
+        route = pipe.routes.get(self.noc)
+        if route is None:
+            route = pipe.routes[self.noc] = self.res.pipe_links(pipe.decl.src, pipe.decl.dsts, self.noc)
+        landed = self.res.noc_transfer(route[0], route[1], self.nbytes, start)
+        for slot in pipe.all_slots:
+            slot.full = True
+            slot.landed = landed
+            slot.wake()
+        return landed if landed > t else t
+
+
+class PipeRecv:
+    """``ttl.copy(pipe, blk)``: completes when a block has landed; frees the landing slot."""
+
+    __slots__ = ("slot",)
+
+    def __init__(self, slot: LandingSlot):
+        self.slot = slot
+
+    def wait(self, t: float, clock: Clock):
+        slot = self.slot
+        while not slot.full:
+            yield t, slot
+        slot.full = False
+        if slot.landed > t:
+            t = slot.landed
+        slot.freed = t
+        slot.wake()
+        return t
