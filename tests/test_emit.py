@@ -15,7 +15,7 @@ from tests.test_headercheck import headers  # noqa: F401 - the fixture (skips wi
 from tilecraft import driver, options
 from tilecraft.cli import main
 from tilecraft.diagnostics import KernelError
-from tilecraft.metal import lower_dm
+from tilecraft.metal import lower_compute
 from tilecraft.metal.check_emitted import check_emitted
 from tilecraft.metal.emit import emit_program
 
@@ -79,18 +79,19 @@ def test_both_levels_give_identical_bits(example: Path, capsys: pytest.CaptureFi
 
 
 def test_planted_lowering_bug_is_caught(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    """A lowering that reads each block's tiles in transposed order: the two levels then differ."""
-    example = next(e for e in EXAMPLES if e.stem == "matmul_2_multitile_block")
+    """A lowering that swaps the operands of FPU binaries (a - b emitted as b - a): the two
+    simulation levels then disagree, so the comparison above would catch it."""
+    example = next(e for e in EXAMPLES if e.stem == "elementwise_1_single_tile")  # relu(a - b) * c
     language = outputs(example, "language", capsys)
-    original = lower_dm.DataMovementLowering.tile_loops
+    original = lower_compute.ComputeLowering.emit_fpu
 
-    def transposed(self, fn, acc, addr, los, extents, unit, tile_bytes):
-        if fn == "noc_async_read_page":
-            los, extents = los[::-1], extents[::-1]
-        return original(self, fn, acc, addr, los, extents, unit, tile_bytes)
+    def swapped(self, node, *args):
+        node.children.reverse()
+        return original(self, node, *args)
 
-    monkeypatch.setattr(lower_dm.DataMovementLowering, "tile_loops", transposed)
+    monkeypatch.setattr(lower_compute.ComputeLowering, "emit_fpu", swapped)
     planted = outputs(example, "metal", capsys, must_pass=False)
+    assert len(planted) == len(language)
     assert any(not torch.equal(a, b) for ra, rb in zip(language, planted) for a, b in zip(ra, rb))
 
 

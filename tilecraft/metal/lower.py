@@ -1,7 +1,7 @@
 """ProgramIR -> MetalProgram: one kernel per thread, plus the buffers and semaphores they need.
 
 Thread roles follow the program's order: the compute thread runs on the three compute
-RISC-Vs; the first data-movement thread on RISCV_0 (NoC 0), the second on RISCV_1 (NoC 1).
+RISC-Vs; the first data-movement thread (by convention the reader) on RISCV_1, the second on RISCV_0.
 Buffers keep their indices; buffers introduced by lowering (reduce scalers, intermediate
 results) take the next free indices and count against L1 like the user's.
 """
@@ -40,7 +40,7 @@ class ProgramLowering:
 
     def lower(self) -> kir.MetalProgram:
         kernels = []
-        dm_roles = iter(("riscv_0", "riscv_1"))
+        dm_roles = iter(("riscv_1", "riscv_0"))  # reader first: RISCV_1 reads, RISCV_0 writes (ttnn convention)
         for thread in self.program.threads:
             processor = "compute" if thread.kind == COMPUTE else next(dm_roles)
             kernel = kir.Kernel(name=thread.name, processor=processor, body=[])

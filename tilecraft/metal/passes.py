@@ -16,15 +16,31 @@ from ..ir import ops as ir
 from . import kir
 
 _UNKNOWN = ("<unknown>",)
+#: configuration families that do not disturb each other: unpack/FPU (copy, binary, matmul,
+#: reduce, transpose, broadcast) and SFPU (``*_tile_init``)
+_FAMILIES = ("fpu", "sfpu")
 
 
 def _config_key(op: ir.Op) -> tuple | None:
-    """The configuration a call establishes, or None when the call configures nothing."""
+    """(family, call) a configuration call establishes, or None when it configures nothing."""
     if not isinstance(op, kir.Call):
         return None
     if op.fn in ("compute_kernel_hw_startup", "reduce_uninit") or op.fn.endswith("_init"):
-        return (op.fn, tuple(str(a) for a in op.args), tuple(op.template))
+        family = "sfpu" if op.fn.endswith("_tile_init") else "fpu"
+        return family, (op.fn, tuple(str(a) for a in op.args), tuple(op.template))
     return None
+
+
+def _with(state: tuple, key: tuple) -> tuple:
+    family, call = key
+    if family == "fpu" and call[0] == "compute_kernel_hw_startup":
+        return (call, _UNKNOWN)  # start-up configures everything
+    return tuple(call if f == family else s for f, s in zip(_FAMILIES, state))
+
+
+def _holds(state: tuple, key: tuple) -> bool:
+    family, call = key
+    return state[_FAMILIES.index(family)] == call
 
 
 def _analyse(body: list[ir.Op], state: Any, remove: set[int] | None) -> Any:
@@ -32,22 +48,22 @@ def _analyse(body: list[ir.Op], state: Any, remove: set[int] | None) -> Any:
     for op in body:
         key = _config_key(op)
         if key is not None:
-            if key == state and op.fn != "compute_kernel_hw_startup" and remove is not None:
+            if _holds(state, key) and op.fn != "compute_kernel_hw_startup" and remove is not None:
                 remove.add(id(op))
-            state = key
+            state = _with(state, key)
         elif isinstance(op, ir.If):
             after_then = _analyse(op.then_body, state, remove)
             after_else = _analyse(op.else_body, state, remove)
-            state = after_then if after_then == after_else else _UNKNOWN
+            state = tuple(a if a == b else _UNKNOWN for a, b in zip(after_then, after_else))
         elif isinstance(op, (ir.For, ir.While)):
             head = state
             for _ in range(3):  # the head state: what holds before the first and every next iteration
                 end = _analyse(_loop_body(op), head, None)
                 if end == head:
                     break
-                head = _UNKNOWN
+                head = tuple(h if h == e else _UNKNOWN for h, e in zip(head, end))
             end = _analyse(_loop_body(op), head, remove)
-            state = head if end == head else _UNKNOWN
+            state = tuple(h if h == e else _UNKNOWN for h, e in zip(head, end))
     return state
 
 
@@ -62,15 +78,20 @@ def _drop(body: list[ir.Op], remove: set[int]) -> None:
             _drop(region, remove)
 
 
-def _first_config(body: list[ir.Op]) -> kir.Call | None:
-    for op in body:
-        if _config_key(op) is not None:
-            return op
-        for region in op.regions():
-            found = _first_config(region)
-            if found is not None:
-                return found
-    return None
+def _first_configs(body: list[ir.Op]) -> list[kir.Call]:
+    """The first configuration call of each family in ``body`` (program order, nested included)."""
+    found: dict[str, kir.Call] = {}
+
+    def visit(ops: list[ir.Op]) -> None:
+        for op in ops:
+            key = _config_key(op)
+            if key is not None and op.fn != "compute_kernel_hw_startup":
+                found.setdefault(key[0], op)
+            for region in op.regions():
+                visit(region)
+
+    visit(body)
+    return list(found.values())
 
 
 def _hoist(body: list[ir.Op]) -> None:
@@ -81,11 +102,14 @@ def _hoist(body: list[ir.Op]) -> None:
         for region in op.regions():
             _hoist(region)
         if isinstance(op, (ir.For, ir.While)):
-            first = _first_config(_loop_body(op))
-            key = _config_key(first) if first is not None else None
-            if key is not None and _analyse(_loop_body(op), key, None) == key:
-                body.insert(i, kir.Call(fn=first.fn, args=list(first.args), template=first.template, loc=first.loc))
-                i += 1
+            for first in _first_configs(_loop_body(op)):  # the first call of each family
+                key = _config_key(first)
+                family = _FAMILIES.index(key[0])
+                start = tuple(key[1] if f == family else _UNKNOWN for f in range(len(_FAMILIES)))
+                if _analyse(_loop_body(op), start, None)[family] == key[1]:
+                    body.insert(i, kir.Call(fn=first.fn, args=list(first.args), template=first.template,
+                                            loc=first.loc))
+                    i += 1
         i += 1
 
 
@@ -93,6 +117,6 @@ def prune_redundant_inits(kernel: kir.Kernel) -> int:
     """Hoist loop-invariant inits and remove those whose configuration is already in force."""
     _hoist(kernel.body)
     remove: set[int] = set()
-    _analyse(kernel.body, _UNKNOWN, remove)
+    _analyse(kernel.body, (_UNKNOWN, _UNKNOWN), remove)
     _drop(kernel.body, remove)
     return len(remove)
