@@ -12,8 +12,8 @@ through all three stages. Every cost derives from :class:`tilecraft.arch.base.Co
   is 1024 / 32 = 32 cycles; an operation costs ``passes`` such passes: load, store and the
   body. The body counts in :data:`SFPU_BODY` are assumptions (stated per op below).
 * Unpack: two unpackers (srcA, srcB) run in parallel at ``unpack_bytes_per_cycle`` each; a
-  leaf block is unpacked once per use; matmul operands once per DST chunk (see
-  :func:`_matmul_unpack`). Values computed inside the tree stay in DST (no unpack).
+  leaf block is unpacked once per use; matmul operands once per DST chunk (output subblock,
+  see :func:`_matmul_unpack`). Values computed inside the tree stay in DST (no unpack).
 * Pack: output tiles at ``pack_bytes_per_cycle``, in the output block's format.
 """
 
@@ -212,14 +212,21 @@ class _Walker:
 def _matmul_unpack(m: int, k: int, n: int, dst_half: int) -> tuple[int, int]:
     """Tiles of A and B unpacked for an (m x k) @ (k x n) block product.
 
-    The output is computed in DST chunks of at most ``dst_half`` tiles: ``cols`` = min(n, DST)
-    columns by ``rows`` = DST // cols rows. A chunk needs its rows of A and its columns of B for
-    every k, so each chunk unpacks ``k x rows`` A tiles and ``k x cols`` B tiles.
+    The output is computed in DST chunks of ``rows x cols <= dst_half`` tiles (Metalium's output
+    subblocks). A chunk needs its rows of A and its columns of B for every k, so each chunk
+    unpacks ``k x rows`` A tiles and ``k x cols`` B tiles; the chunk shape is the one that
+    minimises the busier unpacker (the two run in parallel), as a tuned kernel would choose.
     """
-    cols = min(n, dst_half)
-    rows = max(1, min(m, dst_half // cols))
-    chunks = ceil(m / rows) * ceil(n / cols)
-    return chunks * k * rows, chunks * k * cols
+    best: tuple[int, int, int] | None = None
+    for rows in range(1, min(m, dst_half) + 1):
+        cols = min(n, dst_half // rows)
+        chunks = ceil(m / rows) * ceil(n / cols)
+        a, b = chunks * k * rows, chunks * k * cols
+        key = (max(a, b), a + b, a)
+        if best is None or key < best:
+            best = key
+    assert best is not None
+    return best[2], best[1] - best[2]
 
 
 def _is_block(operand: Any) -> bool:

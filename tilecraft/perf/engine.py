@@ -106,7 +106,7 @@ class TimingRun:
         self.store_costs: dict[int, StoreCost] = {}
         self.occupancy: dict[tuple, list] = {}
         self.clock = Clock()
-        self.res = Resources(arch, program.grid)
+        self.res = Resources(arch)
         self.pipes = {p.index: TimedPipe(p, self.clock) for n in program.pipenets for p in n.pipes}
         self.codegen_globals: dict[str, Any] = {"PipeSend": PipeSend, "PipeRecv": PipeRecv}
         nocs = _noc_of_threads(program)

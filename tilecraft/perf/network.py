@@ -49,7 +49,7 @@ def route(src: tuple[int, int], dst: tuple[int, int]) -> list[tuple[int, int, st
 class Resources:
     """Every shared timeline of one program run, and the traffic counters the report reads."""
 
-    def __init__(self, arch: Arch, grid: tuple[int, ...]):
+    def __init__(self, arch: Arch):
         figs = arch.costs
         assert figs is not None
         self.figs = figs
@@ -57,8 +57,8 @@ class Resources:
         #: cycles per byte of one bank, and of one NoC link
         self.bank_cpb = figs.dram_banks * arch.clock_hz / figs.dram_bytes_per_s
         self.link_cpb = 1.0 / figs.noc_link_bytes_per_cycle
-        # DRAM controllers sit at the edges of the mesh: on average half the grid's extent away
-        w, h = xy(tuple(grid) + (1,))
+        # DRAM controllers sit at the edges of the chip's mesh: on average half its extent away
+        w, h = arch.compute_grid
         self.dram_hops = (w + h) // 2
         self.dram_latency = figs.dram_latency_cycles + self.dram_hops * figs.noc_hop_cycles
         self.bank_free = [0.0] * self.nbanks

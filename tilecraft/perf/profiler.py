@@ -23,7 +23,7 @@ from .result import Estimate
 from .trace import trace_events
 
 #: profile's own options, for the CLI's split between tilecraft's options and the script's
-OPTIONS = {"--trace": True, "--plot": True, "--fidelity": True, "--fp32-acc": False, "--no-values": False}
+OPTIONS = {"--trace": True, "--fidelity": True, "--fp32-acc": False, "--no-values": False}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -34,7 +34,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fidelity", default="HiFi4", choices=[f.name for f in MathFidelity])
     p.add_argument("--fp32-acc", action="store_true", help="accumulate in fp32 (halves DST)")
     p.add_argument("--trace", help="write a Chrome-trace JSON (ui.perfetto.dev) to this file")
-    p.add_argument("--plot", help="draw the roofline and per-core timelines to this image (needs matplotlib)")
     p.add_argument("--no-values", action="store_true",
                    help="only time the programs; do not simulate values (for real problem sizes)")
     p.add_argument("--diagnostics-format", default="text", choices=["text", "json"])
@@ -43,7 +42,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 class Profiler:
-    """The program hook; :meth:`finish` writes the trace and the plot after the script."""
+    """The program hook; :meth:`finish` writes the trace after the script."""
 
     def __init__(self, args: argparse.Namespace):
         self.args = args
@@ -74,10 +73,6 @@ class Profiler:
             return code
         if self.args.trace:
             self.write_trace(Path(self.args.trace))
-        if self.args.plot:
-            from .plot import plot_estimates  # matplotlib is an optional extra
-            plot_estimates(self.estimates, Path(self.args.plot))
-            print(f"tilecraft: wrote {self.args.plot}", file=sys.stderr)
         if code != 0 and self.args.no_values:
             print("tilecraft: note: the script failed after its programs were profiled; with --no-values "
                   "no values are computed, so checks on results fail", file=sys.stderr)

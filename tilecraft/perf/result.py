@@ -18,7 +18,7 @@ SATURATED = 0.5
 
 @dataclass
 class LineCost:
-    """One source line: cycles per core, share of the critical thread, stalls and their cause."""
+    """One source line: cycles per core, share of the critical core's time, stalls and their cause."""
 
     file: str
     line: int
@@ -125,10 +125,12 @@ def _link(key: Any) -> str:
 
 
 def _lines(run: TimingRun, cycles: float) -> list[LineCost]:
-    """Per source line: busy and stall cycles per core and the share of the critical thread."""
+    """Per source line: busy and stall cycles per core, and the share of the program's time the
+    critical core (the one whose last thread finishes last) spends on the line."""
     threads = run.threads
     ncores = max(1, len(run.cores))
-    critical = max(threads, key=lambda t: t.end, default=None)
+    last = max(threads, key=lambda t: t.end, default=None)
+    critical = [t for t in threads if last is not None and t.core == last.core]
     by_line: dict[tuple[str, int], list[int]] = {}
     for i, op in enumerate(run.ops):
         if op.loc is not None:
@@ -145,7 +147,7 @@ def _lines(run: TimingRun, cycles: float) -> list[LineCost]:
         s = sum(stall[i] for i in ids)
         if not b and not s:
             continue
-        crit = sum(critical.busy[i] for i in ids) / cycles if critical is not None and cycles else 0.0
+        crit = sum(t.busy[i] for t in critical for i in ids) / cycles if cycles else 0.0
         worst = max(ids, key=lambda i: stall[i])
         source = run.ops[ids[0]].loc.source_line().strip()
         out.append(LineCost(file, line, source, b / ncores, crit, s / ncores,

@@ -102,6 +102,10 @@ def _kernel(op: ir.Op) -> Callable[..., torch.Tensor]:
         with_params = tile_math.UNARY_PARAM[op.fn]
         return lambda n, x: with_params(x, *params)
     if isinstance(op, ir.TileBinary):
+        if op.fn == "pow" and isinstance(op.rhs, ir.Const) and float(op.rhs.value).is_integer():
+            # an integral power is repeated multiplication, as the SFPU's power_tile does
+            exponent = int(op.rhs.value)
+            return lambda n, a, b: tile_math.UNARY_PARAM["power"](a, exponent)
         fn2 = tile_math.BINARY[op.fn]
         return lambda n, a, b: fn2(a, b)
     if isinstance(op, ir.TileMatmul):
