@@ -13,11 +13,11 @@ from __future__ import annotations
 import functools
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 import zipfile
 from pathlib import Path
+
+from tilecraft.wheels import WheelUnavailable, download_wheel
 
 PACKAGE = "tt-lang-sim"
 VERSION = "1.1.6"
@@ -29,7 +29,7 @@ TUTORIALS_PREFIX = "ttl/tutorials/"
 COMPLETE_MARKER = ".complete"
 
 
-class TutorialsUnavailable(RuntimeError):
+class TutorialsUnavailable(WheelUnavailable):
     """`pip download` could not fetch the wheel (typically: no network)."""
 
 
@@ -68,28 +68,9 @@ def tutorials_dir() -> Path:
 
 
 def _download_wheel(dest: Path) -> Path:
-    """Fetch the pinned wheel with `pip download` into `dest`; return its path."""
-    command = [
-        sys.executable, "-m", "pip", "download",
-        "--no-deps", "--only-binary=:all:",
-        "--python-version", WHEEL_PYTHON_VERSION,
-        "--retries", "2",
-        "--dest", str(dest),
-        f"{PACKAGE}=={VERSION}",
-    ]
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        output = (result.stderr or result.stdout).strip().splitlines()
-        tail = "\n".join(output[-8:]) or "(pip printed nothing)"
-        raise TutorialsUnavailable(
-            f"could not download {PACKAGE}=={VERSION} (needed for the TT-Lang "
-            f"tutorials): `{' '.join(command)}` exited with {result.returncode}. "
-            f"Is the package index reachable from here? pip said:\n{tail}"
-        )
-    wheels = sorted(dest.glob("*.whl"))
-    if len(wheels) != 1:
-        raise RuntimeError(f"expected one wheel in {dest} after pip download, found {wheels}")
-    return wheels[0]
+    """Fetch the pinned wheel into `dest`; return its path."""
+    return download_wheel(PACKAGE, VERSION, WHEEL_PYTHON_VERSION, dest, "needed for the TT-Lang tutorials",
+                          TutorialsUnavailable)
 
 
 def _extract_tutorials(wheel: Path, dest: Path) -> None:

@@ -21,11 +21,12 @@ import functools
 import os
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
 import zipfile
 from pathlib import Path
+
+from .. import wheels
+from ..wheels import WheelUnavailable
 
 PACKAGE = "ttnn"
 VERSION = "0.81.1"
@@ -57,7 +58,7 @@ _UNROLL_BY_NAME = re.compile(r"^([ \t]*#[ \t]*pragma[ \t]+GCC[ \t]+unroll[ \t]+)
 _REWRITTEN_SUFFIXES = (".h", ".hpp", ".inl", ".cc", ".cpp", ".c")
 
 
-class HeadersUnavailable(RuntimeError):
+class HeadersUnavailable(WheelUnavailable):
     """The ttnn wheel could not be downloaded (typically: no network) or has an unexpected layout."""
 
 
@@ -107,28 +108,9 @@ def _marker_ok(target: Path) -> bool:
 
 
 def download_wheel(dest: Path) -> Path:
-    """Fetch the pinned wheel with ``pip download`` into ``dest``; return its path."""
-    command = [
-        sys.executable, "-m", "pip", "download",
-        "--no-deps", "--only-binary=:all:",
-        "--python-version", WHEEL_PYTHON_VERSION,
-        "--retries", "2",
-        "--dest", str(dest),
-        f"{PACKAGE}=={VERSION}",
-    ]
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        output = (result.stderr or result.stdout).strip().splitlines()
-        tail = "\n".join(output[-8:]) or "(pip printed nothing)"
-        raise HeadersUnavailable(
-            f"could not download {PACKAGE}=={VERSION} (its kernel headers are needed to check "
-            f"TT-Metalium kernels): `{' '.join(command)}` exited with {result.returncode}. "
-            f"Is the package index reachable from here? pip said:\n{tail}"
-        )
-    wheels = sorted(dest.glob("*.whl"))
-    if len(wheels) != 1:
-        raise HeadersUnavailable(f"expected one wheel in {dest} after pip download, found {wheels}")
-    return wheels[0]
+    """Fetch the pinned wheel into ``dest``; return its path."""
+    return wheels.download_wheel(PACKAGE, VERSION, WHEEL_PYTHON_VERSION, dest,
+                                 "its kernel headers are needed to check TT-Metalium kernels", HeadersUnavailable)
 
 
 def _wanted(name: str) -> bool:
