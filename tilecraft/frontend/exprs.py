@@ -391,8 +391,15 @@ def _lin_scale(a: Linear | None, k: int) -> Linear | None:
     return (tuple((key, coef * k) for key, coef in a[0] if coef * k), a[1] * k)
 
 
+_DECL_KINDS = {CBDecl: "buffer", TensorDecl: "tensor"}
+
+
 def _describe(value: Any) -> str:
     if isinstance(value, CT):
+        kind = _DECL_KINDS.get(type(value.value)) or {"SemaphoreDecl": "semaphore", "PipeDecl": "pipe"}.get(
+            type(value.value).__name__)
+        if kind is not None:
+            return f"{kind} '{getattr(value.value, 'name', value.value)}'"
         return f"{type(value.value).__name__} {value.value!r}"[:80]
     if isinstance(value, RV):
         return f"a value of type {value.type}"

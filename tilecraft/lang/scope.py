@@ -57,9 +57,11 @@ def caller_span(depth: int = 2) -> Span | None:
             frame = frame.f_back
         if frame is None:
             return None
-        # the column of the call being executed (1 when the positions table does not say)
-        line, end_line, col, end = next(itertools.islice(frame.f_code.co_positions(), frame.f_lasti // 2, None),
-                                        (None,) * 4)
+        # the column of the call being executed (1 when the positions table does not say;
+        # Python 3.10 has no positions table)
+        positions = getattr(frame.f_code, "co_positions", None)
+        line, end_line, col, end = (next(itertools.islice(positions(), frame.f_lasti // 2, None), (None,) * 4)
+                                    if positions is not None else (None,) * 4)
         if line != frame.f_lineno or col is None:
             return Span(frame.f_code.co_filename, frame.f_lineno, 1)
         return Span(frame.f_code.co_filename, line, col + 1, end + 1 if end_line == line and end is not None else None)
