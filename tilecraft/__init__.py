@@ -9,7 +9,7 @@ from __future__ import annotations
 from .dtypes import TILE_COLS, TILE_ROWS
 from .lang import block, math
 from .lang.buffers import CircularBuffer, make_circular_buffer_like, make_dataflow_buffer_like
-from .lang.dataflow import copy, signpost
+from .lang.dataflow import GroupTransfer, copy, signpost
 from .lang.grid import core, grid_size, node
 from .lang.kernel import Program, kernel, operation
 from .lang.pipes import Pipe, PipeNet, if_pipe_dst, if_pipe_src
@@ -21,7 +21,7 @@ TILE_SHAPE = (TILE_ROWS, TILE_COLS)
 __version__ = "0.1.0"
 
 __all__ = [
-    "CircularBuffer", "MulticastRemoteSemaphore", "Pipe", "PipeNet", "Program", "Semaphore",
+    "CircularBuffer", "GroupTransfer", "MulticastRemoteSemaphore", "Pipe", "PipeNet", "Program", "Semaphore",
     "TILE_SHAPE", "UnicastRemoteSemaphore", "block", "compute", "copy", "core", "datamovement",
     "grid_size", "if_pipe_dst", "if_pipe_src", "kernel", "make_circular_buffer_like",
     "make_dataflow_buffer_like", "math", "node", "operation", "signpost",

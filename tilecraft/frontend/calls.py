@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from ..ir import mathops
 from ..ir import ops as ir
-from ..ir.types import (BOOL, FLOAT, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeNetDecl, PipeType,
+from ..ir.types import (BOOL, FLOAT, GROUP, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeNetDecl, PipeType,
                         SemaphoreDecl, TensorDecl)
 from ..lang.intrinsic import intrinsic_name
 from .exprs import FOLDABLE, ExprMixin, TupleV, describe, is_block
@@ -170,6 +170,12 @@ class CallMixin(ExprMixin):
             self.inline_function(fn, [RV(var)], node)
         return CT(None)
 
+    def intr_GroupTransfer(self, node: ast.Call) -> Any:  # noqa: N802 - the intrinsic's name
+        if self.kind != "datamovement":
+            self.fail("E0003", "ttl.GroupTransfer can only be used in a data movement thread")
+        self.args_of(node, (), 0)
+        return self.fresh(ir.GroupNew(result=self.reg("group", GROUP)))
+
     def intr_signpost(self, node: ast.Call) -> Any:
         (label,) = self.args_of(node, ("label",), 1)
         if not isinstance(label, CT) or not isinstance(label.value, str):
@@ -325,6 +331,16 @@ class CallMixin(ExprMixin):
             return self.cb_method(obj, name, node)
         if isinstance(obj, RV) and isinstance(obj.type, BlockType):
             return self.block_method(obj, name, node)
+        if isinstance(obj, RV) and obj.type == GROUP and name in ("add", "wait_all"):
+            if name == "add":
+                (xfer,) = self.args_of(node, ("xfer",), 1)
+                if not (isinstance(xfer, RV) and xfer.type == XFER):
+                    self.fail("E0104", f"GroupTransfer.add() takes a transfer handle, got {describe(xfer)}")
+                self.emit(ir.GroupAdd(group=obj.reg, xfer=xfer.reg))
+            else:
+                self.args_of(node, (), 0)
+                self.emit(ir.GroupWait(group=obj.reg))
+            return CT(None)
         if isinstance(obj, RV) and obj.type == XFER and name == "wait":
             self.args_of(node, (), 0)
             self.emit(ir.XferWait(xfer=obj.reg))

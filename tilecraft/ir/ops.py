@@ -374,6 +374,29 @@ class XferWait(Op):
 
 
 @dataclass(eq=False, kw_only=True)
+class GroupNew(Op):
+    """``ttl.GroupTransfer()``: an empty collection of transfer handles."""
+
+    name: ClassVar[str] = "dm.group_new"
+    result: Reg
+
+
+@dataclass(eq=False, kw_only=True)
+class GroupAdd(Op):
+    name: ClassVar[str] = "dm.group_add"
+    group: Reg
+    xfer: Reg
+
+
+@dataclass(eq=False, kw_only=True)
+class GroupWait(Op):
+    """``group.wait_all()``: wait for every transfer added so far."""
+
+    name: ClassVar[str] = "dm.group_wait"
+    group: Reg
+
+
+@dataclass(eq=False, kw_only=True)
 class PipeForEach(Op):
     """Run ``body`` once per pipe of ``net`` whose source (role=src) or destination is this core."""
 

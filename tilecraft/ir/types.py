@@ -38,6 +38,13 @@ class FloatType(Type):
         return "f32"
 
 
+class GroupType(Type):
+    """A ``ttl.GroupTransfer``: transfer handles waited on together."""
+
+    def __str__(self) -> str:
+        return "xfer_group"
+
+
 class XferType(Type):
     """A transfer handle returned by ``ttl.copy``."""
 
@@ -203,3 +210,4 @@ INDEX = IndexType()
 BOOL = BoolType()
 FLOAT = FloatType()
 XFER = XferType()
+GROUP = GroupType()

@@ -15,3 +15,8 @@ def copy(src: Any, dst: Any) -> Any:
 @intrinsic("signpost")
 def signpost(label: str) -> None:
     """Mark a point in a thread (shown by the profiler and in traces)."""
+
+
+@intrinsic("GroupTransfer", where="a data movement thread")
+def GroupTransfer() -> Any:  # noqa: N802 - the published TT-Lang name
+    """A group of transfer handles: ``g.add(ttl.copy(...))`` ..., then ``g.wait_all()``."""

@@ -25,6 +25,8 @@ class DataMovementLowering(KernelLowering):
         self.accessors: dict[int, ir.Reg] = {}
         self.sem_ptrs: dict[int, ir.Reg] = {}
         self.xfer_kind: dict[str, str] = {}
+        #: transfer groups -> the barriers their copies need
+        self.groups: dict[str, set[str]] = {}
         #: kernel arguments and accessors go first, in the order they were needed
         self.header_end = 0
         self.lower_body(self.thread.body)
@@ -177,6 +179,20 @@ class DataMovementLowering(KernelLowering):
             self.fail("waiting on this transfer")
         if self.last_call() != barrier:  # consecutive waits share one barrier
             self.call(barrier)
+
+    def lower_GroupNew(self, op: ir.GroupNew) -> None:
+        self.groups[op.result.name] = set()
+
+    def lower_GroupAdd(self, op: ir.GroupAdd) -> None:
+        barrier = self.xfer_kind.get(op.xfer.name)
+        if barrier is None:
+            self.fail("waiting on this transfer")
+        self.groups.setdefault(op.group.name, set()).add(barrier)
+
+    def lower_GroupWait(self, op: ir.GroupWait) -> None:
+        for barrier in sorted(self.groups.get(op.group.name, ())):
+            if self.last_call() != barrier:
+                self.call(barrier)
 
     def lower_CopyBlockToBlock(self, op: ir.CopyBlockToBlock) -> None:
         src, dst = self.addresses[op.src.name], self.addresses[op.dst.name]

@@ -253,6 +253,18 @@ class ThreadCodegen:
         else:
             self.line(f"while not {x}.try_complete({i}): yield ({x}.waitable, {i})", op)
 
+    def op_GroupNew(self, op: ir.GroupNew) -> None:
+        self.line(f"{self.v(op.result)} = []", op)
+
+    def op_GroupAdd(self, op: ir.GroupAdd) -> None:
+        self.line(f"{self.v(op.group)}.append({self.v(op.xfer)})", op)
+
+    def op_GroupWait(self, op: ir.GroupWait) -> None:
+        g, i = self.v(op.group), self.oid(op)
+        self.line(f"for _x in {g}:", op)
+        self.line(f"    while not _x.try_complete({i}): yield (_x.waitable, {i})", op)
+        self.line(f"{g}.clear()", op)
+
     def op_PipeForEach(self, op: ir.PipeForEach) -> None:
         self.line(f"for {self.v(op.var)} in K.pipes_{op.role}[{op.net.index}]:", op)
         self.nested(op.body)
