@@ -156,6 +156,15 @@ class TimingCodegen(ThreadCodegen):
         else:
             self.stall_until(op, f"(yield from {x}.wait(t, CLK))", label)
 
+    def op_GroupWait(self, op: ir.GroupWait) -> None:
+        """``group.wait_all()``: DRAM and local copies are completion cycles, pipe copies objects."""
+        g = self.v(op.group)
+        self.line(f"for _x in {g}:", op)
+        self.indent += 1
+        self.stall_until(op, "_x if _x.__class__ is float else (yield from _x.wait(t, CLK))", "a group of transfers")
+        self.indent -= 1
+        self.line(f"{g}.clear()", op)
+
     # ---------------------------------------------------------------- semaphores and debugging
     def op_SemWait(self, op: ir.SemWait) -> None:
         s = f"sem{op.sem.index}"

@@ -10,7 +10,7 @@ from .result import Estimate
 def format_estimate(est: Estimate, user_files: set[str] | None = None) -> str:
     """``user_files``: show only lines of these files (the script's own); None: every line."""
     out = [
-        f"program '{est.program}' on {est.arch} ({est.cores} cores, {est.fidelity}"
+        f"program '{est.program}' on {est.arch} ({est.cores} core{'s' if est.cores != 1 else ''}, {est.fidelity}"
         f"{', fp32 accumulation' if est.fp32_acc else ''}):",
         f"  predicted time   {est.seconds * 1e6:,.1f} us ({est.cycles:,.0f} cycles at {est.clock_hz / 1e9:g} GHz)",
         f"  bound            {est.bound}",

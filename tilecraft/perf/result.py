@@ -96,8 +96,8 @@ def summarise(run: TimingRun, arch_label: str, fidelity: str) -> Estimate:
         f"DRAM: the busiest of {figs.dram_banks} banks is busy {bank_util:.0%} of the time; "
         f"{moved / 1e6:.1f} MB moved = {moved / seconds / 1e9 if seconds else 0:.0f} GB/s of "
         f"{figs.dram_bytes_per_s / 1e9:.0f} GB/s peak",
-        f"NoC: the busiest link {_link(link)} is busy {link_util:.0%}, the busiest core port {_link(port)} "
-        f"{port_util:.0%} of the time",
+        (f"NoC: the busiest link {_link(link)} is busy {link_util:.0%}" if link is not None else
+         "NoC: no pipe traffic") + f"; the busiest core port, {_link(port)}, {port_util:.0%} of the time",
     ]
     shares = {"compute": compute_util, "DRAM": bank_util, "NoC": noc_util}
     bound = max(shares, key=lambda k: shares[k])

@@ -184,6 +184,8 @@ class Evaluator:
         self.slab_last_use: dict[int, int] = {}
         self._slab_counter = 0
         self.depth = np.asarray(rec.depth, dtype=np.int64)
+        #: tensors this launch writes (their reads must be copies, never views)
+        self.written = {site.tensor for site in rec.writes if site.vids}
         self.last_use = np.full(n, -1, dtype=np.int64)
         self._arrays()
 
@@ -290,7 +292,8 @@ class Evaluator:
         starts = site.starts_a[r0:r1]
         tensor = site.tensor
         if site.tiled:
-            block = gather_tiles(tensor.tiles(), tensor.unit_shape, starts, site.extents)
+            block = gather_tiles(tensor.tiles(), tensor.unit_shape, starts, site.extents,
+                                 may_alias=tensor not in self.written)
         else:
             block = gather_elements(tensor.storage, starts, site.extents)
         block = block.reshape(len(starts), *site.block_elems)
@@ -369,9 +372,18 @@ def _tile_perm(n: int) -> list[int]:
 
 
 def gather_tiles(tiles: torch.Tensor, unit_shape: tuple[int, ...], starts: np.ndarray,
-                 extents: tuple[int, ...]) -> torch.Tensor:
-    """Blocks of tiles starting at ``starts`` (tile units), as ``[M, ..., rows, cols]`` elements."""
-    got = tiles.index_select(0, _flat_tile_index(unit_shape, starts, extents))
+                 extents: tuple[int, ...], may_alias: bool = False) -> torch.Tensor:
+    """Blocks of tiles starting at ``starts`` (tile units), as ``[M, ..., rows, cols]`` elements.
+
+    With ``may_alias`` (the tensor is never written by this launch), a batch reading consecutive
+    tiles in order (a row-major sweep, the common case) is a view, not a copy.
+    """
+    flat = _flat_tile_index(unit_shape, starts, extents)
+    count = len(flat)
+    if may_alias and count and int(flat[-1]) - int(flat[0]) == count - 1 and bool((flat[1:] > flat[:-1]).all()):
+        got = tiles.narrow(0, int(flat[0]), count)
+    else:
+        got = tiles.index_select(0, flat)
     m, n = len(starts), len(extents)
     if all(e == 1 for e in extents):
         return got.reshape(m, *([1] * (n - 2)), 32, 32)
