@@ -16,6 +16,7 @@ from ..ir.types import BlockType
 from ..lang.grid import all_cores, reshape_coords
 from .codegen import GeneratedThread, ThreadCodegen, expression_leaves
 from .exprprog import compile_expression
+from .op_table import OpTable
 from .scheduler import Scheduler, SimThread
 from .state import CBState, PipeRecv, PipeSend, PipeSlot, SemState, Xfer
 from .values import ComputeSite, Evaluator, ReadSite, Recorder, TensorRef, WriteSite
@@ -81,12 +82,11 @@ class CoreRuntime:
             self.prog.cores[core].sems[index].set(value)
 
 
-class ProgramRuntime:
+class ProgramRuntime(OpTable):
     def __init__(self, program: ProgramIR, tensors: list[Any], exact: bool = False):
         self.program = program
         self.exact = exact
-        self.ops: list[ir.Op] = []
-        self._op_ids: dict[int, int] = {}
+        OpTable.__init__(self)
         for thread in program.threads:
             for op in ir.walk(thread.body):
                 self.op_id(op)
@@ -102,16 +102,6 @@ class ProgramRuntime:
         self.cores = {c: CoreRuntime(self, c, i) for i, c in enumerate(all_cores(program.grid))}
 
     # ---------------------------------------------------------------- tables used by codegen
-    def op_id(self, op: ir.Op) -> int:
-        found = self._op_ids.get(id(op))
-        if found is None:
-            found = self._op_ids[id(op)] = len(self.ops)
-            self.ops.append(op)
-        return found
-
-    def span_of(self, op: int) -> Any:
-        return self.ops[op].loc
-
     def constant(self, value: Any) -> str:
         name = f"C{len(self._consts)}"
         cores = _range_cores(value) if hasattr(value, "starts") else value

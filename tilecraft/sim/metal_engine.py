@@ -27,6 +27,7 @@ from ..metal.lower_dm import SemAddr
 from . import tile_math
 from .codegen import GeneratedThread, ThreadCodegen
 from .metal_state import L1, L1_BASE, ZERO, PageCB, SemRT, SemToken
+from .op_table import OpTable
 from .scheduler import Scheduler, SimThread
 from .values import ComputeSite, Evaluator, ReadSite, Recorder, TensorRef, WriteSite
 
@@ -303,13 +304,12 @@ class _ProgramStub:
     semaphores: list = []
 
 
-class MetalRuntime:
+class MetalRuntime(OpTable):
     def __init__(self, metal: kir.MetalProgram, tensors: list[Any], exact: bool = False):
         self.metal = metal
         self.exact = exact
         self.program_stub = _ProgramStub()
-        self.ops: list[ir.Op] = []
-        self._op_ids: dict[int, int] = {}
+        OpTable.__init__(self)
         self.rec = Recorder()
         self.tensors = {decl.index: TensorRef(t, decl) for decl, t in zip(metal.tensors, tensors)}
         self.rec.tensors = list(self.tensors.values())
@@ -318,16 +318,6 @@ class MetalRuntime:
         self._sites: dict[tuple, Any] = {}
         self.kernels = [KernelCodegen(metal, k, self).generate() for k in metal.kernels]
         self.cores = {c: MetalCore(self, c, i) for i, c in enumerate(all_cores(metal.grid))}
-
-    def op_id(self, op: ir.Op) -> int:
-        found = self._op_ids.get(id(op))
-        if found is None:
-            found = self._op_ids[id(op)] = len(self.ops)
-            self.ops.append(op)
-        return found
-
-    def span_of(self, op: int) -> Any:
-        return self.ops[op].loc
 
     def core_at(self, core: tuple[int, ...], op: int) -> MetalCore:
         target = self.cores.get(tuple(core))
