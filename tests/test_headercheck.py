@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tilecraft import wheels
 from tilecraft.metal import headercheck, wheel_headers
 from tilecraft.metal.headercheck import ComputeOptions, check_kernel
 from tilecraft.metal.reference_kernels import KERNELS
@@ -252,7 +253,7 @@ def test_fetch_is_idempotent_and_fails_clearly_offline(tmp_path, monkeypatch):
     wheel_headers.ensure_headers.cache_clear()
     failed = subprocess.CompletedProcess([], 1, "", "ERROR: Could not find a version that satisfies the "
                                                     "requirement ttnn==0.81.1 (from versions: none)")
-    monkeypatch.setattr(wheel_headers.subprocess, "run", lambda *a, **k: failed)
+    monkeypatch.setattr(wheels.subprocess, "run", lambda *a, **k: failed)
     try:
         with pytest.raises(HeadersUnavailable, match="Is the package index reachable") as error:
             wheel_headers.ensure_headers()
