@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import linecache
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 

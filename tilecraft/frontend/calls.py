@@ -8,8 +8,8 @@ from typing import Any, Callable
 
 from ..ir import mathops
 from ..ir import ops as ir
-from ..ir.types import (BOOL, FLOAT, GROUP, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeNetDecl, PipeType,
-                        SemaphoreDecl, TensorDecl)
+from ..ir.types import (FLOAT, GROUP, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeNetDecl, PipeType,
+                        SemaphoreDecl)
 from ..lang.intrinsic import intrinsic_name
 from .exprs import FOLDABLE, ExprMixin, TupleV, describe, is_block
 from .values import CT, RV, BoundMethod, FuncRef, PipeNetV, RemoteSemV, TensorSliceV, operand_of
@@ -438,7 +438,6 @@ class CallMixin(ExprMixin):
         return tuple(operand_of(self.need_scalar(i, self.node)) for i in items)
 
     def core_range(self, rng: Any) -> CoreRange:
-        from ..lang.pipes import Pipe  # the same range rules as a multicast pipe
         if rng is None:
             return CoreRange(tuple(0 for _ in self.grid), tuple(self.grid))
         if not isinstance(rng, CT):
@@ -454,7 +453,6 @@ class CallMixin(ExprMixin):
             stops.append(b)
         if len(spec) != len(self.grid) or not all(0 <= a < b <= g for a, b, g in zip(starts, stops, self.grid)):
             self.fail("E0203", f"core range {spec} does not fit the grid {self.grid}")
-        del Pipe
         return CoreRange(tuple(starts), tuple(stops))
 
     # ---------------------------------------------------------------- print, folding, inlining
@@ -526,5 +524,3 @@ def squeeze(shape: tuple[int, ...]) -> tuple[int, ...]:
         shape = shape[1:]
     return shape
 
-
-_unused = (BOOL, TensorDecl)

@@ -7,7 +7,7 @@ import builtins
 from typing import Any
 
 from ..ir import ops as ir
-from ..ir.types import BOOL, FLOAT, INDEX, BlockType
+from ..ir.types import BOOL, FLOAT, INDEX
 from .calls import CallMixin
 from .exprs import TupleV, describe, is_block
 from .values import CT, RV, Poison, operand_of, scalar_type
@@ -309,5 +309,3 @@ def count_assignments(fn: ast.FunctionDef) -> set[str]:
             counts[node.id] = counts.get(node.id, 0) + 1
     return {name for name, n in counts.items() if n > 1}
 
-
-_unused = (BlockType,)

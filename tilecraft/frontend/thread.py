@@ -11,7 +11,6 @@ import ast
 import builtins
 from typing import Any
 
-from ..ir import ops as ir
 from ..ir.program import ThreadIR
 from ..ir.types import BlockType, CBDecl, PipeNetDecl
 from .capture import CaptureEnv
@@ -180,5 +179,3 @@ def _is_range_loop(node: ast.For) -> bool:
     it = node.iter
     return isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
 
-
-_unused = (ir,)

@@ -60,7 +60,6 @@ def _json_value(value: Any) -> Any:
 
 def python_host(program: kir.MetalProgram) -> str:
     """program.py: build the ProgramDescriptor from the manifest's tables and run generic_op."""
-    m = manifest(program, None)
     fidelity = program.math_fidelity
     configs = {k.name: _CONFIG[k.processor].format(fidelity=fidelity, fp32=program.fp32_dest_acc_en)
                for k in program.kernels}

@@ -15,7 +15,6 @@ from typing import Any, Callable
 from ..ir import ops as ir
 from ..ir.program import ProgramIR, ThreadIR
 from ..ir.types import BlockType
-from .exprprog import compile_expression
 
 
 class GeneratedThread:
@@ -310,5 +309,3 @@ def expression_leaves(root: ir.Reg, defs: dict[str, ir.Op]) -> list[Any]:
     visit(root)
     return leaves
 
-
-_unused = compile_expression
