@@ -375,7 +375,11 @@ class CallMixin(ExprMixin):
         self.args_of(node, (), 0)
         if origin is None:
             self.fail("E0104", f"block.{name}() needs a block acquired with reserve() or wait()")
-        cb, _mode = origin
+        cb, mode = origin
+        wanted = {"push": "reserve", "pop": "wait"}[name]
+        if mode != wanted:
+            self.fail("E0104", f"block.{name}() releases a block obtained by {wanted}(), but this one came from "
+                      f"{mode}()", hint="release reserved blocks with push() and waited-for blocks with pop()")
         self.emit(ir.CBPush(cb=cb, block=blk.reg) if name == "push" else ir.CBPop(cb=cb, block=blk.reg))
         return CT(None)
 
@@ -446,6 +450,8 @@ class CallMixin(ExprMixin):
         starts, stops = [], []
         for entry, extent in zip(spec, self.grid):
             if isinstance(entry, slice):
+                if entry.step not in (None, 1) or (entry.stop is not None and entry.stop > extent):
+                    self.fail("E0203", f"core range {spec} must be contiguous and inside the grid {self.grid}")
                 a, b, _ = entry.indices(extent)
             else:
                 a, b = entry, entry + 1
@@ -460,16 +466,22 @@ class CallMixin(ExprMixin):
         args: list[Any] = []
         for arg in node.args:
             value = self.expr(arg)
+            # an f-string is one argument whose parts are concatenated; a tuple prints item by item
             parts = value.items if isinstance(value, TupleV) else (value,)
+            printed = []
             for part in parts:
                 if isinstance(part, CT):
-                    args.append(str(part.value))
+                    printed.append(str(part.value))
                 elif isinstance(part, RV) and not is_block(part):
-                    args.append(part.reg)
+                    printed.append(part.reg)
                 else:
                     self.fail("E0104", f"cannot print {describe(part)}",
                               hint="print() in a thread shows integers and constants; copy a block to a "
                                    "tensor to look at its values")
+            if isinstance(arg, ast.JoinedStr):
+                args.append(tuple(printed))
+            else:
+                args.extend(printed)
         self.emit(ir.Print(args=args))
         return CT(None)
 

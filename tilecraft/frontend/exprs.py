@@ -248,6 +248,11 @@ class ExprMixin(Builder):
                 if len(node.ops) > 1:
                     self.fail("E0101", "chained comparisons of blocks are not supported")
                 return self.tile_binary(name, left, right, node)
+            if isinstance(left, CT) and isinstance(right, CT):  # any constants: strings, tuples, None
+                part: Any = CT(fn(left.value, right.value))
+                result = part if result is None else self.logical("and", result, part, node)
+                left = right
+                continue
             left_s, right_s = self.need_scalar(left, node.left), self.need_scalar(right, right_node)
             if isinstance(left_s, CT) and isinstance(right_s, CT):
                 part: Any = CT(fn(left_s.value, right_s.value))

@@ -446,7 +446,8 @@ class SemMulticastSet(Op):
 @dataclass(eq=False, kw_only=True)
 class Print(Op):
     name: ClassVar[str] = "debug.print"
-    args: list  # Operand or str
+    #: each argument: a string, a register, or a tuple of them (an f-string, concatenated)
+    args: list
 
 
 @dataclass(eq=False, kw_only=True)

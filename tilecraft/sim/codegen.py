@@ -286,8 +286,12 @@ class ThreadCodegen:
         self.line(f"K.sem_mcast({op.sem.index}, {rng}, {self.v(op.value)}, {self.oid(op)})", op)
 
     def op_Print(self, op: ir.Print) -> None:
-        args = ", ".join(repr(a) if isinstance(a, str) else self.v(a) for a in op.args)
-        self.line(f"print({args})", op)
+        def text(arg: Any) -> str:
+            if isinstance(arg, tuple):  # an f-string: its parts joined without separators
+                return "''.join((" + ", ".join(repr(p) if isinstance(p, str) else f"str({self.v(p)})"
+                                              for p in arg) + ",))"
+            return repr(arg) if isinstance(arg, str) else self.v(arg)
+        self.line(f"print({', '.join(text(a) for a in op.args)})", op)
 
     def op_Signpost(self, op: ir.Signpost) -> None:
         self.line("pass", op)

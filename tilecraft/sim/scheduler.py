@@ -119,7 +119,8 @@ class Scheduler:
                     and waitable.nres - waitable.npush == waitable.capacity:
                 hint = (f"'{waitable.decl.name}' holds {waitable.capacity} blocks (buffer_factor) and "
                         f"{t.describe()} reserves more before pushing: raise buffer_factor or push earlier")
-        return error("E2110", f"deadlock: {len(blocked)} threads wait for each other", self.span(first.blocked[1]),
+        what = "threads wait for each other" if len(blocked) > 1 else "thread waits for itself"
+        return error("E2110", f"deadlock: {len(blocked)} {what}", self.span(first.blocked[1]),
                      notes=notes, hint=hint)
 
     def waiting_what(self, t: SimThread) -> str:
