@@ -4,6 +4,8 @@
 runs an unmodified script: its ``import ttl`` and ``import ttnn`` are served by tilecraft. Any
 kernel error ends the run with status 1 and the diagnostic (``file:line:col: error[CODE]``).
 tilecraft's own options may stand anywhere; arguments after ``--`` go to the script untouched.
+``tilecraft profile SCRIPT.py [--arch A] [--fidelity F] [--trace out.json] [--no-values]``
+predicts the run time of every program the script launches (docs/performance-model.md).
 """
 
 from __future__ import annotations

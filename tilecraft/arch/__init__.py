@@ -1,7 +1,8 @@
 """Architecture descriptions as data: one module per Tensix generation.
 
 The simulator reads only the limits (L1 size, default compute grid); the cost model (perf/)
-will read the rest. Adding a generation adds a module and an entry in ``ARCHS``.
+reads ``costs``. Adding a generation adds a module and an entry in ``ARCHS``; a board that
+narrows a generation (fewer cores or DRAM banks) is an entry in ``BOARDS``.
 """
 
 from __future__ import annotations

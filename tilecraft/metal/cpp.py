@@ -31,6 +31,8 @@ def ctype(type_: Any) -> str:
 def operand(value: Any) -> str:
     if isinstance(value, ir.Reg):
         return value.name.replace(".", "_")
+    if isinstance(value, kir.SemAddr):
+        return str(value)
     if isinstance(value, ir.Const):
         v = value.value
         if isinstance(v, bool):

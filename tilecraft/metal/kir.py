@@ -78,6 +78,16 @@ class Comment(ir.Op):
     text: str
 
 
+class SemAddr(ir.Const):
+    """``get_semaphore(id)``: the L1 address of a semaphore, printed as a call."""
+
+    def __init__(self, index: int):
+        object.__setattr__(self, "value", index)
+
+    def __str__(self) -> str:
+        return f"get_semaphore({self.value})"
+
+
 @dataclass
 class ArgDecl:
     label: str

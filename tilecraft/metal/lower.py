@@ -11,14 +11,16 @@ from __future__ import annotations
 from typing import Any
 
 from ..diagnostics import error
-from ..dtypes import bfloat16, float32
+from ..dtypes import bfloat16, float32, uint32
 from ..frontend.program import check_l1
 from ..ir.program import COMPUTE, ProgramIR
-from ..ir.types import TILE_UNIT, BlockType, CBDecl, SemaphoreDecl, TensorDecl
+from ..ir import ops as ir
+from ..ir.types import SCALAR_UNIT, TILE_UNIT, BlockType, CBDecl, PipeNetDecl, SemaphoreDecl, TensorDecl
 from . import kir
 from .lower_compute import ComputeLowering
 from .lower_dm import DataMovementLowering
-from .optable import EMITTABLE_FORMATS
+from .lower_pipes import FLAG_STRIDE, PipeNetResources
+from .optable import EMITTABLE_FORMATS, unsupported
 from .passes import prune_redundant_inits
 
 
@@ -33,6 +35,7 @@ class ProgramLowering:
         self.semaphores = [kir.SemSpec(s.index, s.name, s.initial) for s in program.semaphores]
         self._scratch: SemaphoreDecl | None = None
         self._noc_tables: set[int] = set()
+        self._pipe_resources: dict[int, PipeNetResources] = {}
         for cb in program.cbs:
             if cb.fmt.name not in EMITTABLE_FORMATS:
                 raise error("E3002", f"buffer '{cb.name}' has data format {cb.fmt.name}, which Metalium buffers "
@@ -87,6 +90,28 @@ class ProgramLowering:
     def intermediate_cb(self, kernel: kir.Kernel, block: BlockType) -> CBDecl:
         fmt = float32 if self.fp32_dest_acc else bfloat16
         return self.new_cb(f"intermediate{len(self.internal)}", block.shape, fmt)
+
+    def pipe_resources(self, net: PipeNetDecl, program: ProgramIR) -> PipeNetResources:
+        """Landing slots, flag words and the ready semaphore of a pipe net (made once)."""
+        found = self._pipe_resources.get(net.index)
+        if found is None:
+            block = next((op.src.type for t in program.threads for op in ir.walk(t.body)
+                          if isinstance(op, ir.CopyBlockToPipe) and op.pipe.type.net == net.index), None)
+            if block is None or not block.unit.tiled:
+                raise error("E3003", unsupported("a pipe that carries no tile block"), net.span)
+            n = len(net.pipes)
+            block_tiles = _tiles(block.shape)
+            landing = self.new_cb(f"pipenet{net.index}_landing", (n * block_tiles, 1), block.fmt)
+            flags_index = max(cb.index for cb in self.cbs) + 1
+            flags = CBDecl(flags_index, f"pipenet{net.index}_flags", (FLAG_STRIDE // 4 * n,), uint32, SCALAR_UNIT, 1)
+            self.internal.append(flags)
+            self.cbs.append(kir.CBSpec(flags_index, flags.name, uint32, flags.block_bytes, 1, internal=True))
+            index = len(self.semaphores)
+            ready = SemaphoreDecl(index, f"pipenet{net.index}_ready", 0)
+            self.semaphores.append(kir.SemSpec(index, ready.name, 0))
+            block_bytes = block_tiles * block.fmt.tile_bytes
+            found = self._pipe_resources[net.index] = PipeNetResources(landing, flags, ready, block, block_bytes)
+        return found
 
     def scratch_semaphore(self) -> SemaphoreDecl:
         """A semaphore slot used as an L1 word holding values to send to remote semaphores."""

@@ -8,17 +8,20 @@ Blocks become L1 addresses (``get_write_ptr``/``get_read_ptr`` of their buffer);
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..ir import ops as ir
 from ..ir.types import BlockType, TensorDecl
 from . import kir
 from .lower_common import KernelLowering
+from .lower_pipes import PipeLowering
 from .optable import DATAFLOW_HEADER
 
 _READ_BARRIER = "noc_async_read_barrier"
 _WRITE_BARRIER = "noc_async_write_barrier"
 
 
-class DataMovementLowering(KernelLowering):
+class DataMovementLowering(PipeLowering, KernelLowering):
     def lower(self) -> kir.Kernel:
         self.kernel.includes.add(DATAFLOW_HEADER)
         self.addresses: dict[str, ir.Reg] = {}
@@ -29,6 +32,10 @@ class DataMovementLowering(KernelLowering):
         self.groups: dict[str, set[str]] = {}
         #: kernel arguments and accessors go first, in the order they were needed
         self.header_end = 0
+        self.pipes: dict[str, Any] = {}
+        self.pending: dict[str, Any] = {}
+        self.pipe_tables: dict[tuple[int, str], tuple[int, int]] = {}
+        self.initialise_receivers()
         self.lower_body(self.thread.body)
         return self.kernel
 
@@ -174,6 +181,8 @@ class DataMovementLowering(KernelLowering):
         self.xfer_kind[op.result.name] = _WRITE_BARRIER
 
     def lower_XferWait(self, op: ir.XferWait) -> None:
+        if self.wait_pipe(op.xfer.name):
+            return
         barrier = self.xfer_kind.get(op.xfer.name)
         if barrier is None:
             self.fail("waiting on this transfer")
@@ -211,7 +220,7 @@ class DataMovementLowering(KernelLowering):
         if found is None:
             found = ir.Reg(f"{sem.name}_ptr", kir.SEM_PTR)
             self.kernel.body.insert(self.header_end, kir.Call(
-                result=found, fn="reinterpret_cast<volatile tt_l1_ptr uint32_t*>", args=[_SemAddr(sem.index)]))
+                result=found, fn="reinterpret_cast<volatile tt_l1_ptr uint32_t*>", args=[kir.SemAddr(sem.index)]))
             self.header_end += 1
             self.sem_ptrs[sem.index] = found
         return found
@@ -235,40 +244,24 @@ class DataMovementLowering(KernelLowering):
     def lower_SemRemote(self, op: ir.SemRemote) -> None:
         x, y = self.noc_xy(op.core)
         remote = self.reg(f"{op.sem.name}_remote", kir.U64)
-        self.call("get_noc_addr", x, y, _SemAddr(op.sem.index), result=remote)
+        self.call("get_noc_addr", x, y, kir.SemAddr(op.sem.index), result=remote)
         if op.op == "inc":
             self.call("noc_semaphore_inc", remote, op.value)
         else:
             scratch = self.sem_ptr(self.ctx.scratch_semaphore())
             self.call("noc_semaphore_set", scratch, op.value)
-            self.call("noc_semaphore_set_remote", _SemAddr(self.ctx.scratch_semaphore().index), remote)
+            self.call("noc_semaphore_set_remote", kir.SemAddr(self.ctx.scratch_semaphore().index), remote)
 
     def lower_SemMulticastSet(self, op: ir.SemMulticastSet) -> None:
         rng = op.cores
         x0, y0 = self.noc_xy((ir.Const(rng.starts[0]), ir.Const(rng.starts[1])))
         x1, y1 = self.noc_xy((ir.Const(rng.stops[0] - 1), ir.Const(rng.stops[1] - 1)))
         mcast = self.reg(f"{op.sem.name}_mcast", kir.U64)
-        self.call("get_noc_multicast_addr", x0, y0, x1, y1, _SemAddr(op.sem.index), result=mcast)
+        self.call("get_noc_multicast_addr", x0, y0, x1, y1, kir.SemAddr(op.sem.index), result=mcast)
         scratch_sem = self.ctx.scratch_semaphore()
         self.call("noc_semaphore_set", self.sem_ptr(scratch_sem), op.value)
         count = (rng.stops[0] - rng.starts[0]) * (rng.stops[1] - rng.starts[1])
         # the multicast may include this core: the loopback form writes the source core too
-        self.call("noc_semaphore_set_multicast_loopback_src", _SemAddr(scratch_sem.index), mcast, ir.Const(count))
+        self.call("noc_semaphore_set_multicast_loopback_src", kir.SemAddr(scratch_sem.index), mcast, ir.Const(count))
         self.call(_WRITE_BARRIER)
 
-    def lower_PipeForEach(self, op: ir.PipeForEach) -> None:
-        self.fail("a pipe (if_pipe_src / if_pipe_dst)", code="E3003",
-                  hint="pipes are simulated but not lowered to Metalium yet; see docs/emit.md")
-
-
-class _SemAddr(ir.Const):
-    """``get_semaphore(id)``: the L1 address of a semaphore, printed as a call."""
-
-    def __init__(self, index: int):
-        object.__setattr__(self, "value", index)
-
-    def __str__(self) -> str:
-        return f"get_semaphore({self.value})"
-
-
-SemAddr = _SemAddr

@@ -23,6 +23,8 @@ from ..ir.program import ProgramIR, ThreadIR
 from ..ir.types import BlockType
 from ..sim.codegen import GeneratedThread, ThreadCodegen
 
+#: raw trace slices a thread records at most (a trace of a real-size run stays openable)
+TRACE_LIMIT = 50000
 #: scalar operations charged ``scalar_op_cycles`` each, once per execution of their body
 SCALAR_OPS = (ir.Assign, ir.Binary, ir.Unary, ir.Compare, ir.Select, ir.KernelParam, ir.CoreCoord)
 
@@ -70,7 +72,7 @@ class TimingCodegen(ThreadCodegen):
     def charge(self, op: ir.Op, cycles: float | str) -> None:
         i = self.oid(op)
         if self.trace:
-            self.line(f"EV.append(({i}, t, t + {cycles}))")
+            self.line(f"if len(EV) < {TRACE_LIMIT}: EV.append(({i}, t, t + {cycles}))")
         self.line(f"t += {cycles}; BU[{i}] += {cycles}", op)
 
     def stall_until(self, op: ir.Op, when: str, label: str) -> None:
@@ -79,8 +81,9 @@ class TimingCodegen(ThreadCodegen):
         self.ctx.stall_labels[i] = label
         self.line(f"t1 = {when}", op)
         self.line("if t1 > t:")
-        record = f"; EV.append(({~i}, t, t1))" if self.trace else ""
-        self.line(f"    ST[{i}] += t1 - t{record}")
+        self.line(f"    ST[{i}] += t1 - t")
+        if self.trace:
+            self.line(f"    if len(EV) < {TRACE_LIMIT}: EV.append(({~i}, t, t1))")
         self.line("    t = t1")
 
     def in_time_order(self) -> None:

@@ -94,6 +94,8 @@ def store_cost(op: ir.BlockStore, defs: dict[str, ir.Op], figs: CostFigures, pha
             walker.math += out_tiles * figs.eltwise_cycles_per_phase
             walker.flops += out_tiles * TILE_ELEMS
     walker.visit(op.value, 0)
+    if root is None and walker.is_leaf(op.value):  # blk.store(other): a datacopy through the FPU
+        walker.math += out_tiles * figs.eltwise_cycles_per_phase
     pack_fmt = op.block.type.fmt if isinstance(op.block.type, BlockType) else float32
     pack = out_tiles * pack_fmt.tile_bytes / figs.pack_bytes_per_cycle
     unpack = max(walker.unpack)

@@ -15,6 +15,10 @@ import itertools
 from typing import Any
 
 
+#: occupancy changes a buffer records at most for the trace
+LOG_LIMIT = 20000
+
+
 class Clock:
     """The ready queue: threads ordered by their own cycle count (a conservative event loop)."""
 
@@ -76,7 +80,7 @@ class TimedCB(Waitable):
         self.push_t[self.npush % self.capacity] = t
         self.npush += 1
         self.ready += 1
-        if self.log is not None:
+        if self.log is not None and len(self.log) < LOG_LIMIT:
             self.log.append((t, 1))
         self.wake()
 
@@ -84,7 +88,7 @@ class TimedCB(Waitable):
         self.pop_t[self.npop % self.capacity] = t
         self.npop += 1
         self.free += 1
-        if self.log is not None:
+        if self.log is not None and len(self.log) < LOG_LIMIT:
             self.log.append((t, -1))
         self.wake()
 

@@ -3,8 +3,9 @@
 One process per core, one track (thread) per kernel thread, complete ("X") slices named by the
 source line they charge, stall slices named by what they wait on, and one counter track per
 buffer and core with the blocks pushed and not yet popped. Times are microseconds of predicted
-device time. Adjacent slices of the same line are merged; a thread keeps at most
-``max_slices`` slices (the rest is summarised in its track name) so that large runs stay openable.
+device time. Adjacent slices of the same line are merged; a thread records at most
+``TRACE_LIMIT`` slices and a buffer ``LOG_LIMIT`` occupancy changes (the track name says when a
+thread's slices stop early), so that traces of real problem sizes stay openable.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .codegen import TRACE_LIMIT
 from .result import Estimate
 
 
-def trace_events(est: Estimate, max_slices: int = 20000) -> list[dict[str, Any]]:
+def trace_events(est: Estimate) -> list[dict[str, Any]]:
     run = est.run
     if not run.trace:
         raise ValueError("estimate(..., trace=True) is needed for a trace")
@@ -30,11 +32,12 @@ def trace_events(est: Estimate, max_slices: int = 20000) -> list[dict[str, Any]]
     for thread in run.threads:
         pid = pids[thread.core]
         tid = tracks[thread.core] = tracks.get(thread.core, 0) + 1
-        slices = _merged(thread.events or [])
-        dropped = max(0, len(slices) - max_slices)
-        label = f"{thread.name} ({thread.kind})" + (f", {dropped} later slices not shown" if dropped else "")
+        raw = thread.events or []
+        slices = _merged(raw)
+        cut = len(raw) >= TRACE_LIMIT
+        label = f"{thread.name} ({thread.kind})" + (f", only the first {TRACE_LIMIT} slices" if cut else "")
         events.append({"ph": "M", "name": "thread_name", "pid": pid, "tid": tid, "args": {"name": label}})
-        for op_id, start, end in slices[:max_slices]:
+        for op_id, start, end in slices:
             events.append({"ph": "X", "pid": pid, "tid": tid, "ts": start * us, "dur": (end - start) * us,
                            "cat": "stall" if op_id < 0 else "busy", "name": _slice_name(run, op_id)})
     for (core, cb_index), log in run.occupancy.items():

@@ -23,7 +23,6 @@ from ..ir import ops as ir
 from ..ir.program import ThreadIR
 from ..lang.grid import all_cores
 from ..metal import kir, optable
-from ..metal.lower_dm import SemAddr
 from . import tile_math
 from .codegen import GeneratedThread, ThreadCodegen
 from .metal_state import L1, L1_BASE, ZERO, PageCB, SemRT, SemToken
@@ -51,6 +50,16 @@ def _tile_bcast(x: torch.Tensor, dims: tuple[int, ...]) -> torch.Tensor:
     return tile_math.broadcast(x, dims, x.shape[-2:])
 
 
+class NocAddr:
+    """A NoC address of an L1 location on one core or a rectangle of cores."""
+
+    __slots__ = ("cores", "addr")
+
+    def __init__(self, cores: tuple[tuple[int, ...], ...], addr: int):
+        self.cores = cores
+        self.addr = addr
+
+
 class MetalCore:
     """What generated kernel code sees as ``K``: one core's L1, DST, semaphores and calls."""
 
@@ -68,12 +77,19 @@ class MetalCore:
         self.l1 = L1(list(self.cbs.values()))
         self.sems = [SemRT(s.initial, queue) for s in rt.metal.semaphores]
         self.dst = [ZERO] * 16
+        self.words: dict[int, SemRT] = {}
 
     # ---------------------------------------------------------------- operands
     def tensor(self, index: int) -> TensorRef:
         return self.rt.tensors[index]
 
     def sem(self, token: Any) -> SemRT:
+        """A semaphore (``get_semaphore``) or any L1 word used as one (pipe flags)."""
+        if isinstance(token, int):
+            word = self.words.get(token)
+            if word is None:
+                word = self.words[token] = SemRT(0, self.rt.scheduler.ready)
+            return word
         return self.sems[token.index]
 
     def sem_token(self, index: int) -> SemToken:
@@ -160,12 +176,50 @@ class MetalCore:
     def c_get_noc_addr(self, op: int, *args: Any) -> Any:
         if len(args) == 3 and isinstance(args[2], SemToken):
             return SemToken(args[2].index, ((args[0], args[1]),))
+        if len(args) == 1 and isinstance(args[0], int):
+            return NocAddr((self.core,), args[0])
+        if len(args) == 3 and isinstance(args[2], int) and not isinstance(args[1], TensorRef):
+            return NocAddr(((args[0], args[1]),), args[2])
         raise error("E4199", "get_noc_addr of a tensor page (row-major copies) is not simulated at the "
                     "Metalium level", self.rt.span_of(op))
 
-    def c_get_noc_multicast_addr(self, op: int, x0: int, y0: int, x1: int, y1: int, sem: SemToken) -> SemToken:
+    def c_get_noc_multicast_addr(self, op: int, x0: int, y0: int, x1: int, y1: int, addr: Any) -> Any:
         cores = tuple((x, y) for y in range(y0, y1 + 1) for x in range(x0, x1 + 1))
-        return SemToken(sem.index, cores)
+        return SemToken(addr.index, cores) if isinstance(addr, SemToken) else NocAddr(cores, addr)
+
+    def copy_pages(self, op: int, src: "MetalCore", src_addr: int, dst: "MetalCore", dst_addr: int,
+                   nbytes: int) -> None:
+        """A NoC transfer of whole pages between two cores' L1 (value ids move, data does not)."""
+        cb_s, page_s = src.l1.locate(src_addr, op, self.rt.span_of)
+        cb_d, page_d = dst.l1.locate(dst_addr, op, self.rt.span_of)
+        for i in range(nbytes // cb_s.page_bytes):
+            vid = cb_s.vids[(page_s + i) % cb_s.pages]
+            if vid < 0:
+                raise error("E4103", "a NoC write sends an L1 page that was never written", self.rt.span_of(op))
+            cb_d.vids[(page_d + i) % cb_d.pages] = vid
+
+    def c_noc_async_write_multicast(self, op: int, src: int, dst: "NocAddr", nbytes: int, count: int,
+                                    loopback: bool = False) -> None:
+        targets = [c for c in dst.cores if loopback or c != self.core]
+        if len(targets) != count:
+            raise error("E4107", f"multicast to {len(targets)} cores announced as {count}", self.rt.span_of(op))
+        for core in targets:
+            self.copy_pages(op, self, src, self.rt.core_at(core, op), dst.addr, nbytes)
+
+    def c_noc_async_write_multicast_loopback_src(self, op: int, src: int, dst: "NocAddr", nbytes: int,
+                                                 count: int) -> None:
+        self.c_noc_async_write_multicast(op, src, dst, nbytes, count, loopback=True)
+
+    def c_noc_async_read(self, op: int, src: "NocAddr", dst: int, nbytes: int) -> None:
+        (core,) = src.cores
+        self.copy_pages(op, self.rt.core_at(core, op), src.addr, self, dst, nbytes)
+
+    def c_noc_semaphore_set_multicast(self, op: int, src: Any, dst: Any, count: int, loopback: bool = False) -> None:
+        value = self.sem(src).value
+        for core in dst.cores:
+            if loopback or core != self.core:
+                target = self.rt.core_at(core, op)
+                target.sem(dst.addr if isinstance(dst, NocAddr) else SemToken(dst.index)).set(value)
 
     def c_noc_semaphore_set(self, op: int, ptr: SemToken, value: int) -> None:
         self.sem(ptr).set(value)
@@ -179,8 +233,8 @@ class MetalCore:
         for core in remote.cores:
             self.rt.core_at(core, op).sems[remote.index].set(self.sems[src.index].value)
 
-    def c_noc_semaphore_set_multicast_loopback_src(self, op: int, src: SemToken, remote: SemToken, count: int) -> None:
-        self.c_noc_semaphore_set_remote(op, src, remote)
+    def c_noc_semaphore_set_multicast_loopback_src(self, op: int, src: Any, remote: Any, count: int) -> None:
+        self.c_noc_semaphore_set_multicast(op, src, remote, count, loopback=True)
 
     # compute: DST and packing
     def c_tile_regs_acquire(self, op: int) -> None:
@@ -257,7 +311,7 @@ class KernelCodegen(ThreadCodegen):
         return GeneratedThread(self.thread.name, namespace[name], source, self.line_ops, filename)
 
     def v(self, operand: Any) -> str:
-        if isinstance(operand, SemAddr):
+        if isinstance(operand, kir.SemAddr):
             return f"K.sem_token({operand.value})"
         if isinstance(operand, ir.Const) and isinstance(operand.value, str):
             text = operand.value  # C++ literals: 1.0f, 0x3f800000u; anything else is a type name
@@ -287,6 +341,8 @@ class KernelCodegen(ThreadCodegen):
         elif op.fn in ("noc_semaphore_wait", "noc_semaphore_wait_min"):
             test = "!=" if op.fn == "noc_semaphore_wait" else "<"
             self.line(f"while K.sem({args[0]}).value {test} {args[1]}: yield (K.sem({args[0]}), {i})", op)
+        elif op.fn == "get_arg_val<uint32_t>":
+            self.line(f"{self.v(op.result)} = A[{args[0]}]", op)
         elif op.fn.startswith("reinterpret_cast"):
             self.line(f"{self.v(op.result)} = {args[0]}", op)
         elif op.fn in ("noc_x_of", "noc_y_of"):

@@ -1,0 +1,191 @@
+"""Lower pipes: the simulator's pipe model, built from NoC writes and semaphores.
+
+Every pipe net gets, on every core, a landing area with one block slot per pipe of the net and
+one flag word per slot, and a ``ready`` semaphore. A receiver starts by clearing its flags and
+telling each of its senders that its slot is free (``noc_semaphore_inc`` on the sender's ready
+semaphore). A send (at its ``wait()``, as in the simulator) waits until all destinations have
+freed their slot, multicasts the block into their slots (the loopback form when the sender is
+among them), then sets their flags; a receive (at its ``wait()``) waits for its flag, copies the
+slot into the block, clears the flag and frees the slot again. One block in flight per pipe and
+destination: the capacity the simulator checks.
+
+Which pipes a core sends or receives is per core, so the kernel walks a table in its runtime
+arguments: a count, then per pipe its index in the net, destination count, destination
+rectangle, loopback flag and source core.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ir import ops as ir
+from ..ir.types import BlockType, CBDecl, PipeNetDecl
+from ..lang.grid import all_cores
+from . import kir
+
+#: per-pipe fields of the runtime table
+FIELDS = ("index", "count", "x0", "y0", "x1", "y1", "loopback", "src_x", "src_y")
+FLAG_STRIDE = 16  # bytes between flag words (L1 alignment of NoC writes)
+
+
+class PipeNetResources:
+    """What one pipe net needs on every core: landing slots, flag words, a ready semaphore."""
+
+    def __init__(self, landing: CBDecl, flags: CBDecl, ready: Any, block: BlockType, block_bytes: int):
+        self.landing = landing
+        self.flags = flags
+        self.ready = ready
+        self.block = block
+        self.block_bytes = block_bytes
+
+
+class PipeLowering:
+    """Mixin for :class:`~.lower_dm.DataMovementLowering`: pipe copies, waits, initialisation."""
+
+    def pipe_table(self, net: PipeNetDecl, role: str) -> tuple[int, int]:
+        """Runtime-argument table of this core's pipes in ``role``; returns (base index, max count)."""
+        key = (net.index, role)
+        if key not in self.pipe_tables:
+            self.pipe_tables[key] = self.build_pipe_table(net, role)
+        return self.pipe_tables[key]
+
+    def build_pipe_table(self, net: PipeNetDecl, role: str) -> tuple[int, int]:
+        grid = self.program.grid
+        if len(grid) != 2:
+            self.fail("a pipe on a grid that is not 2-D", code="E3003")
+        cores = all_cores(grid)
+        rows_per_core = []
+        for core in cores:
+            rows = []
+            for p, pipe in enumerate(net.pipes):
+                if (pipe.src == core) if role == "src" else (core in pipe.dsts):
+                    xs = [d[0] for d in pipe.dsts]
+                    ys = [d[1] for d in pipe.dsts]
+                    rect = (min(xs), min(ys), max(xs), max(ys))
+                    if len(pipe.dsts) != (rect[2] - rect[0] + 1) * (rect[3] - rect[1] + 1):
+                        self.fail("a pipe whose destinations are not a rectangle", code="E3003")
+                    rows.append((p, len(pipe.dsts), *rect, int(pipe.src in pipe.dsts), *pipe.src))
+            rows_per_core.append(rows)
+        width = max(len(r) for r in rows_per_core)
+        base = len(self.kernel.rt_args)
+        self.kernel.rt_args.append(kir.ArgDecl(f"pipenet{net.index}_{role}_count",
+                                               tuple(len(r) for r in rows_per_core)))
+        for k in range(width):
+            for f, name in enumerate(FIELDS):
+                values = tuple(r[k][f] if k < len(r) else 0 for r in rows_per_core)
+                self.kernel.rt_args.append(kir.ArgDecl(f"pipenet{net.index}_{role}[{k}].{name}", values))
+        return base, width
+
+    def arg_at(self, index: Any, hint: str) -> ir.Reg:
+        reg = self.reg(hint)
+        self.call("get_arg_val<uint32_t>", index, result=reg)
+        return reg
+
+    def lower_PipeForEach(self, op: ir.PipeForEach) -> None:
+        res = self.ctx.pipe_resources(op.net, self.program)
+        base, _width = self.pipe_table(op.net, op.role)
+        count = self.arg_at(ir.Const(base), f"{op.role}_pipes")
+        k = self.reg("k", kir.I32)
+        loop = ir.For(var=k, lo=ir.Const(0), hi=count, step=ir.Const(1), loc=op.loc)
+        self.emit(loop)
+        with self.into(loop.body):
+            row = self.arith("add", ir.Const(base + 1), self.arith("mul", k, ir.Const(len(FIELDS))), "row")
+            fields = {name: self.arg_at(self.arith("add", row, ir.Const(f)), f"pipe_{name}")
+                      for f, name in enumerate(FIELDS)}
+            self.pipes[op.var.name] = (fields, res)
+            self.lower_body(op.body)
+
+    def lower_CopyBlockToPipe(self, op: ir.CopyBlockToPipe) -> None:
+        self.pending[op.result.name] = ("send", self.addresses[op.src.name], *self.pipes[op.pipe.name])
+
+    def lower_CopyPipeToBlock(self, op: ir.CopyPipeToBlock) -> None:
+        self.pending[op.result.name] = ("recv", self.addresses[op.dst.name], *self.pipes[op.pipe.name])
+
+    def wait_pipe(self, xfer: str) -> bool:
+        """Emit the wait of a pipe transfer; False when ``xfer`` is not one."""
+        found = self.pending.get(xfer)
+        if found is None:
+            return False
+        kind, addr, fields, res = found
+        (self.send if kind == "send" else self.receive)(addr, fields, res)
+        return True
+
+    def slot_address(self, res: PipeNetResources, fields: dict) -> Any:
+        base = self.reg("landing")
+        self.call("get_write_ptr", ir.Const(res.landing.index), result=base)
+        return self.arith("add", base, self.arith("mul", fields["index"], ir.Const(res.block_bytes)), "slot")
+
+    def flag_address(self, res: PipeNetResources, fields: dict) -> Any:
+        base = self.reg("flags")
+        self.call("get_write_ptr", ir.Const(res.flags.index), result=base)
+        return self.arith("add", base, self.arith("mul", fields["index"], ir.Const(FLAG_STRIDE)), "flag")
+
+    def rectangle(self, fields: dict, addr: Any) -> ir.Reg:
+        noc = [self.reg(n) for n in ("nx0", "ny0", "nx1", "ny1")]
+        for reg, name in zip(noc, ("x0", "y0", "x1", "y1")):
+            self.call("noc_x_of" if name[0] == "x" else "noc_y_of", fields[name], result=reg)
+        self.ctx.needs_noc_tables(self.kernel)
+        mcast = self.reg("mcast", kir.U64)
+        self.call("get_noc_multicast_addr", *noc, addr, result=mcast)
+        return mcast
+
+    def send(self, addr: Any, fields: dict, res: PipeNetResources) -> None:
+        self.emit(kir.Comment(text="pipe send: wait until every destination slot is free"))
+        ready = self.sem_ptr(res.ready)
+        self.call("noc_semaphore_wait", ready, fields["count"])
+        self.call("noc_semaphore_set", ready, ir.Const(0))
+        data = self.rectangle(fields, self.slot_address(res, fields))
+        scratch = self.ctx.scratch_semaphore()
+        flag = self.rectangle(fields, self.flag_address(res, fields))
+        self.call("noc_semaphore_set", self.sem_ptr(scratch), ir.Const(1))
+        branch = ir.If(cond=fields["loopback"])  # the sender among the destinations: loopback forms
+        self.emit(branch)
+        for body, suffix in ((branch.then_body, "_loopback_src"), (branch.else_body, "")):
+            with self.into(body):
+                self.call(f"noc_async_write_multicast{suffix}", addr, data, ir.Const(res.block_bytes),
+                          fields["count"])
+                self.call("noc_async_write_barrier")
+                self.call(f"noc_semaphore_set_multicast{suffix}", kir.SemAddr(scratch.index), flag, fields["count"])
+        self.call("noc_async_write_barrier")
+
+    def receive(self, addr: Any, fields: dict, res: PipeNetResources) -> None:
+        self.emit(kir.Comment(text="pipe receive: wait for the flag, copy the slot, free it"))
+        flag = self.reg("flag_ptr", kir.SEM_PTR)
+        self.call("reinterpret_cast<volatile tt_l1_ptr uint32_t*>", self.flag_address(res, fields), result=flag)
+        self.call("noc_semaphore_wait", flag, ir.Const(1))
+        local = self.reg("slot_noc", kir.U64)
+        self.call("get_noc_addr", self.slot_address(res, fields), result=local)
+        self.call("noc_async_read", local, addr, ir.Const(res.block_bytes))
+        self.call("noc_async_read_barrier")
+        self.call("noc_semaphore_set", flag, ir.Const(0))
+        self.free_slot(fields, res)
+
+    def free_slot(self, fields: dict, res: PipeNetResources) -> None:
+        sx, sy = self.reg("src_nx"), self.reg("src_ny")
+        self.call("noc_x_of", fields["src_x"], result=sx)
+        self.call("noc_y_of", fields["src_y"], result=sy)
+        self.ctx.needs_noc_tables(self.kernel)
+        remote = self.reg("ready_noc", kir.U64)
+        self.call("get_noc_addr", sx, sy, kir.SemAddr(res.ready.index), result=remote)
+        self.call("noc_semaphore_inc", remote, ir.Const(1))
+
+    def initialise_receivers(self) -> None:
+        """At kernel start: clear this core's flags and free its slots, for every net it receives."""
+        nets = {op.net.index: op.net for op in ir.walk(self.thread.body)
+                if isinstance(op, ir.PipeForEach) and op.role == "dst"}
+        for net in nets.values():
+            res = self.ctx.pipe_resources(net, self.program)
+            base, _ = self.pipe_table(net, "dst")
+            self.emit(kir.Comment(text=f"pipe net {net.index}: clear flags, tell senders the slots are free"))
+            count = self.arg_at(ir.Const(base), "dst_pipes")
+            k = self.reg("k", kir.I32)
+            loop = ir.For(var=k, lo=ir.Const(0), hi=count, step=ir.Const(1))
+            self.emit(loop)
+            with self.into(loop.body):
+                row = self.arith("add", ir.Const(base + 1), self.arith("mul", k, ir.Const(len(FIELDS))), "row")
+                fields = {name: self.arg_at(self.arith("add", row, ir.Const(f)), f"pipe_{name}")
+                          for f, name in enumerate(FIELDS)}
+                flag = self.reg("flag_ptr", kir.SEM_PTR)
+                self.call("reinterpret_cast<volatile tt_l1_ptr uint32_t*>", self.flag_address(res, fields), result=flag)
+                self.call("noc_semaphore_set", flag, ir.Const(0))
+                self.free_slot(fields, res)
