@@ -16,6 +16,7 @@ from typing import Any
 
 from ..arch.base import Arch
 from ..ir import ops as ir
+from ..sim.op_table import OpTable
 from ..ir.program import DATAMOVEMENT, ProgramIR
 from ..lang.grid import all_cores, reshape_coords
 from .codegen import TimingCodegen
@@ -85,7 +86,7 @@ class TimedCore:
         return abs(x1 - x0) + abs(y1 - y0)
 
 
-class TimingRun:
+class TimingRun(OpTable):
     """One program, one architecture, one fidelity: generate, run, keep every thread's times."""
 
     def __init__(self, program: ProgramIR, arch: Arch, phases: int, fp32_acc: bool, trace: bool):
@@ -97,8 +98,7 @@ class TimingRun:
         self.phases = phases
         self.fp32_acc = fp32_acc
         self.trace = trace
-        self.ops: list[ir.Op] = []
-        self._op_ids: dict[int, int] = {}
+        OpTable.__init__(self)
         for thread in program.threads:
             for op in ir.walk(thread.body):
                 self.op_id(op)
@@ -116,13 +116,6 @@ class TimingRun:
         self.threads: list[ThreadTimes] = []
 
     # ---------------------------------------------------------------- used by codegen
-    def op_id(self, op: ir.Op) -> int:
-        found = self._op_ids.get(id(op))
-        if found is None:
-            found = self._op_ids[id(op)] = len(self.ops)
-            self.ops.append(op)
-        return found
-
     def constant_value(self, value: Any) -> str:
         name = f"C{len(self.codegen_globals)}"
         self.codegen_globals[name] = value

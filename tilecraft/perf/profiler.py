@@ -20,10 +20,11 @@ from ..ttnn.fidelity import MathFidelity
 from . import estimate, resolve_arch
 from .report import format_estimate
 from .result import Estimate
+from .plot import PlotUnavailable, plot_estimates
 from .trace import trace_events
 
 #: profile's own options, for the CLI's split between tilecraft's options and the script's
-OPTIONS = {"--trace": True, "--fidelity": True, "--fp32-acc": False, "--no-values": False}
+OPTIONS = {"--trace": True, "--plot": True, "--fidelity": True, "--fp32-acc": False, "--no-values": False}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -34,6 +35,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fidelity", default="HiFi4", choices=[f.name for f in MathFidelity])
     p.add_argument("--fp32-acc", action="store_true", help="accumulate in fp32 (halves DST)")
     p.add_argument("--trace", help="write a Chrome-trace JSON (ui.perfetto.dev) to this file")
+    p.add_argument("--plot", help="draw the roofline and a per-core summary to this PNG (needs matplotlib)")
     p.add_argument("--no-values", action="store_true",
                    help="only time the programs; do not simulate values (for real problem sizes)")
     p.add_argument("--diagnostics-format", default="text", choices=["text", "json"])
@@ -73,6 +75,13 @@ class Profiler:
             return code
         if self.args.trace:
             self.write_trace(Path(self.args.trace))
+        if self.args.plot:
+            try:
+                plot_estimates(self.estimates, Path(self.args.plot))
+            except PlotUnavailable as exc:
+                print(f"tilecraft: error: {exc}", file=sys.stderr)
+                return 2
+            print(f"tilecraft: wrote {self.args.plot}", file=sys.stderr)
         if code != 0 and self.args.no_values:
             print("tilecraft: note: the script failed after its programs were profiled; with --no-values "
                   "no values are computed, so checks on results fail", file=sys.stderr)
