@@ -248,6 +248,10 @@ class ComputeLowering(KernelLowering):
 
     # ---------------------------------------------------------------- emission
     def lower_BlockStore(self, op: ir.BlockStore) -> None:
+        for block in (op.block, *self.leaf_blocks(op.value)):
+            if not block.type.unit.tiled:
+                self.fail("block math on a row-major (scalar-unit) block", hint="the compute engine works on "
+                          "32x32 tiles: make the buffer like a tile-layout tensor")
         self.pending_pops: list[CBDecl] = []
         root = self.node(op.value)
         shadow = self.shadows.get(op.block.name)
