@@ -50,6 +50,17 @@ def _tile_bcast(x: torch.Tensor, dims: tuple[int, ...]) -> torch.Tensor:
     return tile_math.broadcast(x, dims, x.shape[-2:])
 
 
+class RowAddr:
+    """``get_noc_addr(page, accessor, offset)``: bytes of one page (row) of a row-major tensor."""
+
+    __slots__ = ("tensor", "page", "offset")
+
+    def __init__(self, tensor: TensorRef, page: int, offset: int):
+        self.tensor = tensor
+        self.page = page
+        self.offset = offset
+
+
 class NocAddr:
     """A NoC address of an L1 location on one core or a rectangle of cores."""
 
@@ -180,8 +191,29 @@ class MetalCore:
             return NocAddr((self.core,), args[0])
         if len(args) == 3 and isinstance(args[2], int) and not isinstance(args[1], TensorRef):
             return NocAddr(((args[0], args[1]),), args[2])
-        raise error("E4199", "get_noc_addr of a tensor page (row-major copies) is not simulated at the "
+        if len(args) == 3 and isinstance(args[1], TensorRef):  # a row-major page (+ byte offset)
+            return RowAddr(args[1], args[0], args[2])
+        raise error("E4199", f"get_noc_addr{tuple(type(a).__name__ for a in args)} is not simulated at the "
                     "Metalium level", self.rt.span_of(op))
+
+    def row_coords(self, row: "RowAddr", nbytes: int, op: int) -> tuple[tuple[int, ...], int]:
+        """Element coordinates of the first element a row-major transfer touches, and its length."""
+        tensor = row.tensor
+        esize = tensor.decl.fmt.element_bits // 8
+        lead = tuple(int(c) for c in np.unravel_index(row.page, tensor.unit_shape[:-1]))
+        return (*lead, row.offset // esize), nbytes // esize
+
+    def c_noc_async_write(self, op: int, src: int, dst: Any, nbytes: int) -> None:
+        if not isinstance(dst, RowAddr):
+            (core,) = dst.cores
+            self.copy_pages(op, self, src, self.rt.core_at(core, op), dst.addr, nbytes)
+            return
+        cb, page, offset = self.l1.locate_bytes(src, op, self.rt.span_of)
+        vid = cb.pieces.get((page % cb.pages, offset))
+        if vid is None:
+            raise error("E4103", "a NoC write sends L1 bytes that were never written", self.rt.span_of(op))
+        start, count = self.row_coords(dst, nbytes, op)
+        self.rec.write(self.rt.row_site(op, dst.tensor, count, write=True), vid, start)
 
     def c_get_noc_multicast_addr(self, op: int, x0: int, y0: int, x1: int, y1: int, addr: Any) -> Any:
         cores = tuple((x, y) for y in range(y0, y1 + 1) for x in range(x0, x1 + 1))
@@ -210,7 +242,12 @@ class MetalCore:
                                                  count: int) -> None:
         self.c_noc_async_write_multicast(op, src, dst, nbytes, count, loopback=True)
 
-    def c_noc_async_read(self, op: int, src: "NocAddr", dst: int, nbytes: int) -> None:
+    def c_noc_async_read(self, op: int, src: Any, dst: int, nbytes: int) -> None:
+        if isinstance(src, RowAddr):
+            cb, page, offset = self.l1.locate_bytes(dst, op, self.rt.span_of)
+            start, count = self.row_coords(src, nbytes, op)
+            cb.pieces[(page % cb.pages, offset)] = self.rec.read(self.rt.row_site(op, src.tensor, count), start)
+            return
         (core,) = src.cores
         self.copy_pages(op, self.rt.core_at(core, op), src.addr, self, dst, nbytes)
 
@@ -403,6 +440,22 @@ class MetalRuntime(OpTable):
             site.span = self.ops[op].loc
             self._sites[key] = site
             self.rec.reads.append(site)
+        return site
+
+    def row_site(self, op: int, tensor: TensorRef, count: int, write: bool = False) -> Any:
+        """The site of row transfers of ``count`` elements at one op (a read or a write)."""
+        key = ("row_write" if write else "row_read", op, tensor.decl.index, count)
+        site = self._sites.get(key)
+        if site is None:
+            extents = (*(1,) * (len(tensor.unit_shape) - 1), count)
+            if write:
+                site = WriteSite(len(self._sites), tensor, extents, False)
+                self.rec.writes.append(site)
+            else:
+                site = ReadSite(len(self._sites), tensor, extents, False, tensor.decl.fmt, (1, count))
+                self.rec.reads.append(site)
+            site.span = self.ops[op].loc
+            self._sites[key] = site
         return site
 
     def write_site(self, op: int, tensor: TensorRef) -> WriteSite:

@@ -22,7 +22,7 @@ ZERO = -2  # a DST tile holding zeros (after release)
 class PageCB(Waitable):
     """A circular buffer as Metalium sees it: ``pages`` pages, producer and consumer counters."""
 
-    __slots__ = ("spec", "pages", "page_bytes", "base", "vids", "pushed", "popped", "core", "span_of")
+    __slots__ = ("spec", "pages", "page_bytes", "base", "vids", "pushed", "popped", "core", "span_of", "pieces")
 
     def __init__(self, spec: Any, base: int, core: tuple[int, ...], ready_queue: deque, span_of: Any):
         super().__init__(ready_queue)
@@ -35,6 +35,8 @@ class PageCB(Waitable):
         self.popped = 0
         self.core = core
         self.span_of = span_of
+        #: row-major pages are written a row at a time: (page, byte offset) -> value id of the row
+        self.pieces: dict[tuple[int, int], int] = {}
 
     @property
     def end(self) -> int:
@@ -83,6 +85,14 @@ class L1:
 
     def __init__(self, cbs: list[PageCB]):
         self.cbs = cbs
+
+    def locate_bytes(self, addr: int, op: int, span_of: Any) -> tuple[PageCB, int, int]:
+        """The buffer, page and byte offset in the page of an L1 address."""
+        for cb in self.cbs:
+            if cb.base <= addr < cb.end:
+                page, offset = divmod(addr - cb.base, cb.page_bytes)
+                return cb, page, offset
+        raise error("E4104", f"L1 address {addr:#x} is not inside any circular buffer", span_of(op))
 
     def locate(self, addr: int, op: int, span_of: Any) -> tuple[PageCB, int]:
         for cb in self.cbs:
