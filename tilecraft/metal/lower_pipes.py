@@ -76,6 +76,11 @@ class PipeLowering:
                 self.kernel.rt_args.append(kir.ArgDecl(f"pipenet{net.index}_{role}[{k}].{name}", values))
         return base, width
 
+    def pipe_fields(self, base: int, k: ir.Reg) -> dict[str, ir.Reg]:
+        """Registers holding row ``k`` of the pipe table that starts at runtime argument ``base``."""
+        row = self.arith("add", ir.Const(base + 1), self.arith("mul", k, ir.Const(len(FIELDS))), "row")
+        return {name: self.arg_at(self.arith("add", row, ir.Const(f)), f"pipe_{name}") for f, name in enumerate(FIELDS)}
+
     def arg_at(self, index: Any, hint: str) -> ir.Reg:
         reg = self.reg(hint)
         self.call("get_arg_val<uint32_t>", index, result=reg)
@@ -89,9 +94,7 @@ class PipeLowering:
         loop = ir.For(var=k, lo=ir.Const(0), hi=count, step=ir.Const(1), loc=op.loc)
         self.emit(loop)
         with self.into(loop.body):
-            row = self.arith("add", ir.Const(base + 1), self.arith("mul", k, ir.Const(len(FIELDS))), "row")
-            fields = {name: self.arg_at(self.arith("add", row, ir.Const(f)), f"pipe_{name}")
-                      for f, name in enumerate(FIELDS)}
+            fields = self.pipe_fields(base, k)
             self.pipes[op.var.name] = (fields, res)
             self.lower_body(op.body)
 
@@ -182,9 +185,7 @@ class PipeLowering:
             loop = ir.For(var=k, lo=ir.Const(0), hi=count, step=ir.Const(1))
             self.emit(loop)
             with self.into(loop.body):
-                row = self.arith("add", ir.Const(base + 1), self.arith("mul", k, ir.Const(len(FIELDS))), "row")
-                fields = {name: self.arg_at(self.arith("add", row, ir.Const(f)), f"pipe_{name}")
-                          for f, name in enumerate(FIELDS)}
+                fields = self.pipe_fields(base, k)
                 flag = self.reg("flag_ptr", kir.SEM_PTR)
                 self.call("reinterpret_cast<volatile tt_l1_ptr uint32_t*>", self.flag_address(res, fields), result=flag)
                 self.call("noc_semaphore_set", flag, ir.Const(0))
