@@ -409,6 +409,7 @@ class CallMixin(ExprMixin):
         conds = {"wait_eq": "eq", "wait_for": "eq", "wait_ge": "ge", "wait_for_min": "ge"}
         (value,) = self.args_of(node, ("value",), 1)
         value = self.need_scalar(value, node)
+        self.check_semaphore_value(value, node)
         if name in conds:
             self.emit(ir.SemWait(sem=sem, cond=conds[name], value=operand_of(value)))
         elif name == "set":
@@ -418,11 +419,18 @@ class CallMixin(ExprMixin):
                       hint="use wait_eq/wait_for, wait_ge/wait_for_min, set, get_remote, get_remote_multicast")
         return CT(None)
 
+    def check_semaphore_value(self, value: Any, node: ast.AST) -> None:
+        """Semaphores hold 32-bit unsigned values: a constant outside that range is a mistake."""
+        if isinstance(value, CT) and not (isinstance(value.value, int) and 0 <= value.value < 2**32):
+            self.fail("E0104", f"a semaphore holds a 32-bit unsigned integer; {value.value!r} is not one", node)
+
     def remote_sem_method(self, rs: RemoteSemV, name: str, node: ast.Call) -> Any:
         if self.kind != "datamovement":
             self.fail("E0003", f"remote semaphore {name}() can only be used in a data movement thread")
         (value,) = self.args_of(node, ("value",), 0)
         value = self.need_scalar(value if value is not None else CT(1), node)
+        if name == "set":
+            self.check_semaphore_value(value, node)
         if rs.multicast:
             if name != "set":
                 self.fail("E0104", "a multicast remote semaphore supports only set()")

@@ -108,6 +108,9 @@ class StmtMixin(CallMixin):
         self.assign(node.target, value)
 
     def assign(self, target: ast.expr, value: Any) -> None:
+        if isinstance(target, (ast.Tuple, ast.List)) and any(isinstance(e, ast.Starred) for e in target.elts):
+            self.fail("E0101", "starred assignment is not supported in a kernel thread", target,
+                      hint="unpack into one name per value")
         if isinstance(target, (ast.Tuple, ast.List)):
             items = self.unpack(value, len(target.elts), target)
             for sub, item in zip(target.elts, items):

@@ -99,8 +99,9 @@ class Scheduler:
             if isinstance(waitable, SemState) and all(o.done or isinstance(o.blocked[0], SemState)
                                                       for o in self.threads if o is not t):
                 sem_op = self.ops[op]
+                target = _operand_value(t, sem_op.value)
                 return error("E2113", f"semaphore wait can never be satisfied: {t.describe()} waits for "
-                             f"'{sem_op.sem.name}' {'==' if sem_op.cond == 'eq' else '>='} its target, "
+                             f"'{sem_op.sem.name}' {'==' if sem_op.cond == 'eq' else '>='} {target}, "
                              f"but its value stays {waitable.value} and no running thread can change it",
                              self.span(op), notes=notes, hint="check the number of inc()/set() calls "
                              "that reach this core against the value waited for")
@@ -164,6 +165,15 @@ class Scheduler:
                          hint="every ttl.copy(blk, pipe) on the source core needs one ttl.copy(pipe, blk) "
                               "on each destination core")
         return None
+
+
+def _operand_value(thread: SimThread, operand: Any) -> Any:
+    """The value of an operand in a blocked thread (a constant, or the register in its frame)."""
+    if isinstance(operand, ir.Const):
+        return operand.value
+    frame = thread.gen.gi_frame
+    name = "v_" + "".join(c if c.isalnum() or c == "_" else "_" for c in operand.name)
+    return frame.f_locals.get(name, operand) if frame is not None else operand
 
 
 def with_thread(exc: KernelError, thread: SimThread) -> KernelError:
