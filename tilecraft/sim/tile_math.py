@@ -214,14 +214,11 @@ def matmul(a: Tensor, b: Tensor, acc: Tensor | None = None) -> Tensor:
     if m % 32 or k % 32 or n % 32:
         product = torch.matmul(a, b)
         return product if acc is None else acc + product
-    lead = a.shape[:-2]
-    a_tiles = a.reshape(*lead, m // 32, 32, k // 32, 32).transpose(-3, -2)  # [*, M, K, 32, 32]
-    b_tiles = b.reshape(*lead, k // 32, 32, n // 32, 32).transpose(-3, -2)  # [*, K, N, 32, 32]
-    out = None if acc is None else acc.reshape(*lead, m // 32, 32, n // 32, 32).transpose(-3, -2)
-    for step in range(k // 32):
-        part = torch.matmul(a_tiles[..., :, step:step + 1, :, :], b_tiles[..., step:step + 1, :, :, :])
+    out = acc
+    for k0 in range(0, k, 32):  # one K tile at a time: every output element sums the same 32 products
+        part = torch.matmul(a[..., :, k0:k0 + 32], b[..., k0:k0 + 32, :])
         out = part if out is None else out + part
-    return out.transpose(-3, -2).reshape(*lead, m, n)
+    return out
 
 
 def transpose(x: Tensor) -> Tensor:
