@@ -4,16 +4,21 @@ The published tutorials are fetched from PyPI (see tests/tutorials.py). A
 developer offline should still be able to run the rest of the suite, so a
 failed download skips the tutorial tests. CI must never skip them silently:
 `.ci/run` sets TILECRAFT_REQUIRE_TUTORIALS=1, which turns the skip into an error.
+
+Tests that run the CLI in-process use `fresh_process_state`, so each run sees
+what a new `tilecraft` process would and leaves nothing behind for the next.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
 from tests.tutorials import PACKAGE, VERSION, TutorialsUnavailable, tutorials_dir
+from tilecraft import options
 
 
 @pytest.fixture(scope="session")
@@ -29,3 +34,17 @@ def tutorials() -> Path:
                 pytrace=False,
             )
         pytest.skip(f"TT-Lang tutorials unavailable (offline?): {error}")
+
+
+@pytest.fixture
+def fresh_process_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Default run options, and sys.argv / sys.path / the `ttl`, `ttnn` aliases restored afterwards.
+
+    The CLI sets all of these (tilecraft/cli.py); a test that calls it in-process
+    must not see the previous test's settings nor leak its own.
+    """
+    monkeypatch.setattr(options, "current", options.RunOptions())
+    monkeypatch.setattr(sys, "argv", list(sys.argv))
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    for name in ("ttl", "ttnn"):
+        monkeypatch.delitem(sys.modules, name, raising=False)

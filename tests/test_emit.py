@@ -12,7 +12,7 @@ import torch
 
 from benchmarks.emit_tools import programs_of
 from tests.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
-from tilecraft import driver, options
+from tilecraft import driver
 from tilecraft.cli import main
 from tilecraft.diagnostics import KernelError
 from tilecraft.metal import lower_compute
@@ -26,11 +26,7 @@ NOT_EMITTED: dict[str, str] = {}
 NOT_SIMULATED: dict[str, str] = {}
 
 
-@pytest.fixture(autouse=True)
-def fresh_options():
-    saved = options.current
-    yield
-    options.current = saved
+pytestmark = pytest.mark.usefixtures("fresh_process_state")
 
 
 def ids(path: Path) -> str:

@@ -14,21 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from tilecraft import options
 from tilecraft.cli import main
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.py"))
 
 
-@pytest.fixture(autouse=True)
-def fresh_options(monkeypatch):
-    """Each run starts from default options and leaves sys.argv / sys.path / ttl modules as found."""
-    monkeypatch.setattr(options, "current", options.RunOptions())
-    monkeypatch.setattr(sys, "argv", list(sys.argv))
-    monkeypatch.setattr(sys, "path", list(sys.path))
-    for name in ("ttl", "ttnn"):
-        monkeypatch.delitem(sys.modules, name, raising=False)
-    yield
+pytestmark = pytest.mark.usefixtures("fresh_process_state")
 
 
 def test_examples_exist():

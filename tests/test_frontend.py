@@ -7,18 +7,12 @@ from pathlib import Path
 import pytest
 
 from tests.filecheck import filecheck
-from tilecraft import options
 from tilecraft.cli import main
 
 KERNELS = sorted((Path(__file__).parent / "frontend").glob("*.py"))
 
 
-@pytest.fixture(autouse=True)
-def fresh_options():
-    saved = options.current
-    options.current = options.RunOptions()
-    yield
-    options.current = saved
+pytestmark = pytest.mark.usefixtures("fresh_process_state")
 
 
 @pytest.mark.parametrize("kernel", KERNELS, ids=lambda p: p.stem)

@@ -14,14 +14,12 @@ from __future__ import annotations
 import json
 import re
 import runpy
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 import tilecraft
-from tilecraft import options
 from tilecraft.cli import main
 from tilecraft.diagnostics import Diagnostic, KernelError
 
@@ -123,12 +121,7 @@ CASES = [
 BY_NAME = {case.name: case for case in CASES}
 
 
-@pytest.fixture(autouse=True)
-def fresh_state(monkeypatch):
-    """Run options, sys.argv and sys.path as a fresh process has them (the CLI sets all three)."""
-    monkeypatch.setattr(options, "current", options.RunOptions())
-    monkeypatch.setattr(sys, "argv", list(sys.argv))
-    monkeypatch.setattr(sys, "path", list(sys.path))
+pytestmark = pytest.mark.usefixtures("fresh_process_state")
 
 
 def diagnose(case: Case) -> Diagnostic:

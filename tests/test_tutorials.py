@@ -38,12 +38,7 @@ RESIZED = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def fresh_options():
-    saved = options.current
-    options.current = options.RunOptions()
-    yield
-    options.current = saved
+pytestmark = pytest.mark.usefixtures("fresh_process_state")
 
 
 def run(path: Path, capsys: pytest.CaptureFixture[str]) -> str:
