@@ -261,7 +261,7 @@ def test_fetch_is_idempotent_and_fails_clearly_offline(tmp_path, monkeypatch):
         # A completed cache is served without pip.
         done = wheel_headers.headers_dir()
         done.mkdir(parents=True)
-        (done / wheel_headers.COMPLETE_MARKER).write_text(f"x.whl\nlayout {wheel_headers.LAYOUT_VERSION}\n")
+        (done / wheels.COMPLETE_MARKER).write_text(f"x.whl\nlayout {wheel_headers.LAYOUT_VERSION}\n")
         assert wheel_headers.ensure_headers() == done / "ttnn"
     finally:
         wheel_headers.ensure_headers.cache_clear()

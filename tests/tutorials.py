@@ -11,13 +11,10 @@ benchmarks (benchmarks/tutorial_sources.py) share this one implementation.
 from __future__ import annotations
 
 import functools
-import os
-import shutil
-import tempfile
 import zipfile
 from pathlib import Path
 
-from tilecraft.wheels import WheelUnavailable, download_wheel
+from tilecraft.wheels import WheelUnavailable, cache_root, download_wheel, unpack_once
 
 PACKAGE = "tt-lang-sim"
 VERSION = "1.1.6"
@@ -25,21 +22,10 @@ VERSION = "1.1.6"
 # `pip download` fetch it from any interpreter the project supports (>=3.10).
 WHEEL_PYTHON_VERSION = "3.11"
 TUTORIALS_PREFIX = "ttl/tutorials/"
-# Written last, so a half-finished extraction is never mistaken for a cache hit.
-COMPLETE_MARKER = ".complete"
 
 
 class TutorialsUnavailable(WheelUnavailable):
     """`pip download` could not fetch the wheel (typically: no network)."""
-
-
-def cache_root() -> Path:
-    """Where fetched wheels are unpacked: $TILECRAFT_CACHE_DIR, else the XDG cache."""
-    explicit = os.environ.get("TILECRAFT_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "tilecraft"
 
 
 @functools.cache
@@ -51,20 +37,8 @@ def tutorials_dir() -> Path:
     RuntimeError when the wheel does not have the expected layout.
     """
     target = cache_root() / f"{PACKAGE}-{VERSION}"
-    tutorials = target / TUTORIALS_PREFIX
-    if (target / COMPLETE_MARKER).is_file():
-        return tutorials
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".fetch-") as tmp:
-        wheel = _download_wheel(Path(tmp) / "wheel")
-        staging = Path(tmp) / "unpacked"
-        _extract_tutorials(wheel, staging)
-        (staging / COMPLETE_MARKER).write_text(f"{wheel.name}\n")
-        # A concurrent process (e.g. pytest-xdist workers) may have won the race.
-        if not (target / COMPLETE_MARKER).is_file():
-            shutil.rmtree(target, ignore_errors=True)
-            staging.rename(target)
-    return tutorials
+    unpack_once(target, _download_wheel, _extract_tutorials)
+    return target / TUTORIALS_PREFIX
 
 
 def _download_wheel(dest: Path) -> Path:

@@ -6,9 +6,16 @@ emitted C++) and the tutorials of ``tt-lang-sim`` (tests and benchmarks). Both g
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
+
+# Written last into an unpacked cache entry, so a half-finished extraction is never a cache hit.
+COMPLETE_MARKER = ".complete"
 
 
 class WheelUnavailable(RuntimeError):
@@ -32,3 +39,41 @@ def download_wheel(package: str, version: str, python_version: str, dest: Path, 
     if len(wheels) != 1:
         raise error(f"expected one wheel in {dest} after pip download, found {wheels}")
     return wheels[0]
+
+
+def cache_root() -> Path:
+    """Where fetched wheels are unpacked: $TILECRAFT_CACHE_DIR, else the XDG cache."""
+    explicit = os.environ.get("TILECRAFT_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "tilecraft"
+
+
+def is_unpacked(target: Path, stamp: str = "") -> bool:
+    """Whether ``target`` is a finished cache entry whose marker carries ``stamp``."""
+    marker = target / COMPLETE_MARKER
+    return marker.is_file() and stamp in marker.read_text()
+
+
+def unpack_once(target: Path, fetch: Callable[[Path], Path], unpack: Callable[[Path, Path], None],
+                stamp: str = "") -> None:
+    """Fill the cache entry ``target`` unless it is already finished.
+
+    ``fetch(dest)`` downloads the wheel into ``dest`` and returns it; ``unpack(wheel, staging)``
+    extracts what the caller needs. Both run in a scratch directory beside ``target``; the marker
+    (the wheel's name and ``stamp``, e.g. a layout version whose change must rebuild the entry) is
+    written last and the staging tree renamed into place, so an interrupted fetch leaves no entry.
+    """
+    if is_unpacked(target, stamp):
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent, prefix=f".fetch-{target.name}-") as tmp:
+        wheel = fetch(Path(tmp) / "wheel")
+        staging = Path(tmp) / "unpacked"
+        unpack(wheel, staging)
+        (staging / COMPLETE_MARKER).write_text("".join(f"{line}\n" for line in (wheel.name, stamp) if line))
+        # A concurrent process (e.g. pytest-xdist workers) may have won the race.
+        if not is_unpacked(target, stamp):
+            shutil.rmtree(target, ignore_errors=True)
+            staging.rename(target)

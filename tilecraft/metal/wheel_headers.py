@@ -18,10 +18,7 @@ because the headers are written for the SFPI toolchain's newer GCC and host Debi
 from __future__ import annotations
 
 import functools
-import os
 import re
-import shutil
-import tempfile
 import zipfile
 from pathlib import Path
 
@@ -50,7 +47,6 @@ HEADER_PREFIXES = (
 # Documentation and test trees under the prefixes above are not needed.
 EXCLUDED_PARTS = ("/docs/", "/tests/", "/perf/")
 
-COMPLETE_MARKER = ".complete"
 PATCH_LOG = "PATCHES.txt"
 
 _STATIC_ASSERT_FALSE = re.compile(r"static_assert\s*\(\s*(?:false|0)\s*(?=[,)])")
@@ -62,18 +58,9 @@ class HeadersUnavailable(WheelUnavailable):
     """The ttnn wheel could not be downloaded (typically: no network) or has an unexpected layout."""
 
 
-def cache_root() -> Path:
-    """Where fetched wheels are unpacked: $TILECRAFT_CACHE_DIR, else the XDG cache."""
-    explicit = os.environ.get("TILECRAFT_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "tilecraft"
-
-
 def headers_dir() -> Path:
     """The cache directory for this version; its ``ttnn/`` child plays TT_METAL_HOME."""
-    return cache_root() / f"{PACKAGE}-{VERSION}-headers"
+    return wheels.cache_root() / f"{PACKAGE}-{VERSION}-headers"
 
 
 @functools.cache
@@ -84,27 +71,15 @@ def ensure_headers() -> Path:
     Raises HeadersUnavailable with pip's own message when the download fails.
     """
     target = headers_dir()
-    root = target / "ttnn"
-    if _marker_ok(target):
-        return root
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".fetch-ttnn-") as tmp:
-        wheel = download_wheel(Path(tmp) / "wheel")
-        staging = Path(tmp) / "unpacked"
-        extract_headers(wheel, staging)
-        patched = apply_gcc12_rewrites(staging / "ttnn")
-        (staging / PATCH_LOG).write_text("".join(f"{line}\n" for line in patched))
-        (staging / COMPLETE_MARKER).write_text(f"{wheel.name}\nlayout {LAYOUT_VERSION}\n")
-        # A concurrent process (e.g. pytest-xdist workers) may have won the race.
-        if not _marker_ok(target):
-            shutil.rmtree(target, ignore_errors=True)
-            staging.rename(target)
-    return root
+    wheels.unpack_once(target, download_wheel, _unpack, stamp=f"layout {LAYOUT_VERSION}")
+    return target / "ttnn"
 
 
-def _marker_ok(target: Path) -> bool:
-    marker = target / COMPLETE_MARKER
-    return marker.is_file() and f"layout {LAYOUT_VERSION}" in marker.read_text()
+def _unpack(wheel: Path, staging: Path) -> None:
+    """The header trees, rewritten for g++ 12, with the rewrites listed in ``PATCH_LOG``."""
+    extract_headers(wheel, staging)
+    patched = apply_gcc12_rewrites(staging / "ttnn")
+    (staging / PATCH_LOG).write_text("".join(f"{line}\n" for line in patched))
 
 
 def download_wheel(dest: Path) -> Path:
