@@ -21,7 +21,7 @@ from ..dtypes import TILE_ELEMS
 from ..ir import ops as ir
 from ..ir.program import ProgramIR, ThreadIR
 from ..ir.types import BlockType
-from ..sim.codegen import GeneratedThread, ThreadCodegen
+from ..sim.codegen import ThreadCodegen
 
 #: raw trace slices a thread records at most (a trace of a real-size run stays openable)
 TRACE_LIMIT = 50000
@@ -41,26 +41,18 @@ class TimingCodegen(ThreadCodegen):
         self.xfer_ops: dict[str, ir.Op] = {op.result.name: op for op in ir.walk(thread.body)
                                            if isinstance(op, ir.COPY_OPS)}
 
-    def generate(self) -> GeneratedThread:
+    FUNCTION_PREFIX = "timed_"
+    PARAMETERS = "K, P, BU, ST, EV"
+    FILE_TAG = "tilecraft perf"
+    RETURN = "return t"
+
+    def prologue(self) -> None:
         self.line("H = K.clock.heap")
         self.line("CLK = K.clock")
         self.line("RES = K.res")
         self.line("FL = K.flops")
         self.line(f"PIN, POUT = K.ports[{self.noc}]")
-        for cb in self.program.cbs:
-            self.line(f"cb{cb.index} = K.cbs[{cb.index}]")
-        for sem in self.program.semaphores:
-            self.line(f"sem{sem.index} = K.sems[{sem.index}]")
         self.line("t = 0.0")
-        self.body(self.thread.body)
-        self.line("return t")
-        self.line("yield")
-        name = "timed_" + "".join(c if c.isalnum() else "_" for c in self.thread.name)
-        filename = f"<tilecraft perf {self.program.name}.{self.thread.name}>"
-        source = f"def {name}(K, P, BU, ST, EV):\n" + "\n".join(self.lines) + "\n"
-        namespace = dict(self.ctx.codegen_globals)
-        exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own generated code
-        return GeneratedThread(self.thread.name, namespace[name], source, self.line_ops, filename)
 
     def body(self, ops: list[ir.Op]) -> None:
         scalars = [op for op in ops if isinstance(op, SCALAR_OPS)]

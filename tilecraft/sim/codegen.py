@@ -56,18 +56,29 @@ class ThreadCodegen:
         if op is not None:
             self.line_ops[len(self.lines) + 1] = self.ctx.op_id(op)  # +1: the def line comes first
 
-    def generate(self) -> GeneratedThread:
+    #: the generated function's name prefix, parameters and pseudo-file tag, and what it returns;
+    #: the timing engine's subclass passes its cycle accumulators and returns the thread's clock
+    FUNCTION_PREFIX = "thread_"
+    PARAMETERS = "K, P"
+    FILE_TAG = "tilecraft"
+    RETURN = "return"
+
+    def prologue(self) -> None:
+        """Locals the generated body reads from the per-core state ``K`` (buffers, semaphores follow)."""
         self.line("REC = K.rec")
+
+    def generate(self) -> GeneratedThread:
+        self.prologue()
         for cb in self.program.cbs:
             self.line(f"cb{cb.index} = K.cbs[{cb.index}]")
         for sem in self.program.semaphores:
             self.line(f"sem{sem.index} = K.sems[{sem.index}]")
         self.body(self.thread.body)
-        self.line("return")
+        self.line(self.RETURN)
         self.line("yield")
-        name = f"thread_{re.sub(r'[^0-9a-zA-Z_]', '_', self.thread.name)}"
-        filename = f"<tilecraft {self.program.name}.{self.thread.name}>"
-        source = f"def {name}(K, P):\n" + "\n".join(self.lines) + "\n"
+        name = self.FUNCTION_PREFIX + re.sub(r"[^0-9a-zA-Z_]", "_", self.thread.name)
+        filename = f"<{self.FILE_TAG} {self.program.name}.{self.thread.name}>"
+        source = f"def {name}({self.PARAMETERS}):\n" + "\n".join(self.lines) + "\n"
         namespace = dict(self.ctx.codegen_globals)
         exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own generated code
         return GeneratedThread(self.thread.name, namespace[name], source, self.line_ops, filename)
