@@ -16,8 +16,6 @@ class RunOptions:
     #: which IR the simulator runs: "language" (the program as written) or "metal" (lowered to
     #: TT-Metalium calls, as the emitted kernels would run)
     level: str = "language"
-    #: collect the IR of every launched program (``tilecraft show-ir``)
-    keep_ir: bool = False
     #: simulate each launched program; False only builds it and calls the program hooks
     #: (``tilecraft profile --no-values`` times real problem sizes without computing values)
     simulate: bool = True

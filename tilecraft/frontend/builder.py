@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import ast
 from contextlib import contextmanager
-from typing import Any, Iterator, NoReturn
+from typing import Iterator, NoReturn
 
 from ..diagnostics import Span, error
 from ..ir import ops as ir
 from ..ir.types import Type
 from .source import FunctionSource
-from .values import CT, RV, Linear, Scope
+from .values import RV, Linear, Scope
 
 
 class Builder:
@@ -94,7 +94,3 @@ class Builder:
         self.emit(op)
         result = op.results()[0]
         return RV(result, fresh=True, linear=linear)
-
-
-def is_ct(value: Any) -> bool:
-    return isinstance(value, CT)

@@ -297,18 +297,3 @@ def assigned_names(body: list[ast.stmt]) -> set[str]:
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 names.add(node.id)
     return names
-
-
-def count_assignments(fn: ast.FunctionDef) -> set[str]:
-    """Names assigned at more than one place (or in augmented assignments, or as loop targets
-    of an unrolled or nested loop): these become mutable registers."""
-    counts: dict[str, int] = {}
-    for node in ast.walk(fn):
-        if node is not fn and isinstance(node, (ast.FunctionDef, ast.Lambda)):
-            continue
-        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-            counts[node.target.id] = counts.get(node.target.id, 0) + 2
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            counts[node.id] = counts.get(node.id, 0) + 1
-    return {name for name, n in counts.items() if n > 1}
-

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..diagnostics import Span
 from ..ir.ops import Const, Operand, Reg
-from ..ir.types import BOOL, FLOAT, INDEX, BlockType, PipeNetDecl, SemaphoreDecl, TensorDecl, Type
+from ..ir.types import BOOL, FLOAT, INDEX, PipeNetDecl, SemaphoreDecl, TensorDecl, Type
 
 
 @dataclass(frozen=True)
@@ -108,10 +108,6 @@ class Scope:
         return None
 
 
-def const_operand(value: Any) -> Const:
-    return Const(value)
-
-
 def operand_of(value: CT | RV) -> Operand:
     return value.reg if isinstance(value, RV) else Const(value.value)
 
@@ -124,7 +120,3 @@ def scalar_type(value: Any) -> Type | None:
     if isinstance(value, float):
         return FLOAT
     return None
-
-
-def is_block_value(value: Any) -> bool:
-    return isinstance(value, RV) and isinstance(value.type, BlockType)

@@ -37,8 +37,3 @@ BINARY: tuple[str, ...] = (
 OPERATORS: dict[str, str] = {
     "Add": "add", "Sub": "sub", "Mult": "mul", "Div": "div", "Pow": "pow",
 }
-
-#: comparison operators on blocks -> binary function
-COMPARISONS: dict[str, str] = {"Eq": "eq", "NotEq": "ne", "Lt": "lt", "LtE": "le", "Gt": "gt", "GtE": "ge"}
-
-REDUCTIONS: tuple[str, ...] = ("sum", "max")

@@ -103,11 +103,9 @@ class Kernel:
     processor: str
     body: list[ir.Op]
     rt_args: list[ArgDecl] = field(default_factory=list)
-    ct_args: list[ArgDecl] = field(default_factory=list)
     #: tensors whose TensorAccessorArgs start at a compile-time arg offset: (decl, offset)
     accessors: list[tuple[TensorDecl, int]] = field(default_factory=list)
     includes: set[str] = field(default_factory=set)
-    source_file: str | None = None
 
     def rt(self, label: str, values: tuple[Any, ...]) -> int:
         for i, arg in enumerate(self.rt_args):
@@ -115,10 +113,6 @@ class Kernel:
                 return i
         self.rt_args.append(ArgDecl(label, values))
         return len(self.rt_args) - 1
-
-    def ct(self, label: str, value: Any) -> int:
-        self.ct_args.append(ArgDecl(label, (value,)))
-        return len(self.ct_args) - 1
 
 
 @dataclass
