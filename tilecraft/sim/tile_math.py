@@ -204,19 +204,23 @@ def where(cond: Tensor, a: Tensor, b: Tensor) -> Tensor:
 def matmul(a: Tensor, b: Tensor, acc: Tensor | None = None) -> Tensor:
     """``[*, M, K] @ [*, K, N] -> [*, M, N]`` in fp32, accumulated tile by tile as the FPU does.
 
-    Each output tile is ``acc + A[i,0] @ B[0,j] + A[i,1] @ B[1,j] + ...``: one 32x32x32 tile product
-    per step of K, added in K order (``acc`` is the value already in DST, zero by default). The
-    emitted kernels' ``matmul_tiles`` compute exactly this, so both simulation levels agree bit
-    for bit. Blocks whose sides are not multiples of 32 (row-major) use one plain product.
+    Each output tile is ``acc + P0 + P1 + ...`` added in K order in fp32, where ``Pk`` is the tile
+    product ``A[i,k] @ B[k,j]`` of one 32x32x32 step: the exact sum of its 32 products (computed in
+    float64, where every product of two fp32 values is exact), rounded once to fp32. Because each
+    step is rounded once from the exact value, the result does not depend on the order in which a
+    GEMM library or the kernel emulator's loops add the 32 products, so every implementation of
+    ``matmul_tiles`` agrees bit for bit (docs/numerics.md). ``acc`` is the value already in DST,
+    zero by default. Blocks whose sides are not multiples of 32 (row-major) use one exact product.
     """
     *_, m, k = a.shape
     n = b.shape[-1]
+    a64, b64 = a.to(torch.float64), b.to(torch.float64)
     if m % 32 or k % 32 or n % 32:
-        product = torch.matmul(a, b)
+        product = torch.matmul(a64, b64).to(torch.float32)
         return product if acc is None else acc + product
     out = acc
-    for k0 in range(0, k, 32):  # one K tile at a time: every output element sums the same 32 products
-        part = torch.matmul(a[..., :, k0:k0 + 32], b[..., k0:k0 + 32, :])
+    for k0 in range(0, k, 32):  # one K tile at a time, each rounded once from its exact value
+        part = torch.matmul(a64[..., :, k0:k0 + 32], b64[..., k0:k0 + 32, :]).to(torch.float32)
         out = part if out is None else out + part
     return out
 
@@ -285,7 +289,8 @@ def reduce(
         x = x * (scaler[..., :1, :1] if isinstance(scaler, Tensor) else scaler)
     if set(dims) <= {-2, -1} and x.shape[-1] % TILE_COLS == 0 and x.shape[-2] % TILE_ROWS == 0:
         return _reduce_tiles(kind, reduce_fn, x, dims)
-    reduced = reduce_fn(x, dims)
+    exact = x.to(torch.float64) if x.is_floating_point() else x  # a sum rounded once, as below
+    reduced = reduce_fn(exact, dims).to(x.dtype)
     return _at_origin(reduced, dims)
 
 
@@ -322,7 +327,10 @@ def _reduce_tiles(kind: str, reduce_fn: Callable, x: Tensor, dims: Sequence[int]
 def _tile_reduce(reduce_fn: Callable, tiles: Tensor, dims: Sequence[int]) -> Tensor:
     """reduce_tile on each tile of ``[*, R, 32, C, 32]`` (R or C is 1 along a reduced dim)."""
     inner = tuple(-3 if d == -2 else -1 for d in dims)
-    reduced = reduce_fn(tiles, inner)  # keepdim: [*, R, 1 or 32, C, 1 or 32]
+    # a sum is exact in float64 and rounded once, so its value does not depend on the order of
+    # the additions (the kernel emulator adds in its own order and gets the same bits)
+    exact = tiles.to(torch.float64) if tiles.is_floating_point() else tiles
+    reduced = reduce_fn(exact, inner).to(tiles.dtype)  # keepdim: [*, R, 1 or 32, C, 1 or 32]
     *lead, r, h, c, w = reduced.shape
     out = reduced.new_zeros(*lead, r, TILE_ROWS, c, TILE_COLS)
     out[..., :h, :, :w] = reduced
