@@ -7,7 +7,8 @@ import builtins
 from typing import Any
 
 from ..ir import ops as ir
-from ..ir.types import BOOL, FLOAT, INDEX
+from ..dtypes import float32
+from ..ir.types import BOOL, FLOAT, INDEX, BlockType
 from .calls import CallMixin
 from .exprs import TupleV, describe, is_block
 from .values import CT, RV, Poison, operand_of, scalar_type
@@ -97,10 +98,11 @@ class StmtMixin(CallMixin):
         if not isinstance(node.target, ast.Name):
             self.fail("E0101", "augmented assignment needs a plain name")
         current = self.expr_Name(ast.Name(id=node.target.id, ctx=ast.Load()))
-        rhs = self.expr(node.value)
-        if is_block(current):
+        if is_block(current) and current.reg.name in self.block_origin:  # a block of a buffer
+            rhs = self.expr(node.value)
             if not isinstance(node.op, ast.Add):
-                self.fail("E0104", "only '+=' accumulates into a block")
+                self.fail("E0104", "only '+=' accumulates into a block of a buffer",
+                          hint="write blk.store(blk * x), or accumulate in a local block (acc = ttl.block.fill(...))")
             self.store(current, rhs, accumulate=True, node=node)
             return
         value = self.expr(ast.BinOp(left=ast.Name(id=node.target.id, ctx=ast.Load()), op=node.op,
@@ -133,8 +135,12 @@ class StmtMixin(CallMixin):
         return items
 
     def bind(self, name: str, value: Any, node: ast.AST) -> None:
-        """Bind a local: scalars assigned at several places share one mutable register."""
+        """Bind a local: scalars assigned at several places share one mutable register; so do
+        block values that live in no buffer (a local block: ``acc = fill(...)``, ``acc += ...``)."""
         scope = self.scope
+        if is_block(value) and value.reg.name not in self.block_origin and (name in scope.multi or value.type.local):
+            self.bind_local_block(name, value, node)
+            return
         if name in scope.multi and self.is_scalar(value):
             existing = scope.bindings.get(name)
             type_ = self.scalar_type_of(value)
@@ -154,6 +160,26 @@ class StmtMixin(CallMixin):
         elif isinstance(value, RV) and value.fresh:
             value = RV(value.reg, linear=value.linear)
         scope.bindings[name] = value
+
+    def bind_local_block(self, name: str, value: RV, node: ast.AST) -> None:
+        """``name = expr`` for a local block: the value is stored into the name's own register
+        (created on first assignment), so a loop can carry it and an alias is a copy, as in Python."""
+        key = (id(self.scope), name)
+        _scope, own = self.local_blocks.get(key, (None, None))
+        if own is None:  # the scope is kept with its register, so its id is never reused
+            reg = self.reg(self.scope.prefix + name,
+                           BlockType(value.type.shape, float32, value.type.unit, local=True))
+            own = RV(reg)
+            self.local_blocks[key] = (self.scope, own)
+        elif own.type.shape != value.type.shape:
+            self.fail("E0105", f"local block '{name}' has shape {own.type.shape}; it cannot hold a value of "
+                      f"shape {value.type.shape}", node)
+        self.emit(ir.LocalStore(result=own.reg, value=value.reg))
+        self.scope.bindings[name] = own
+
+    def is_mutable(self, value: Any) -> bool:
+        """Values that live in a register a later assignment updates: scalars and local blocks."""
+        return self.is_scalar(value) or (is_block(value) and value.type.local)
 
     def is_scalar(self, value: Any) -> bool:
         if isinstance(value, CT):
@@ -245,7 +271,7 @@ class StmtMixin(CallMixin):
         for name in set(after_then) | set(self.scope.bindings):
             a, b = after_then.get(name), self.scope.bindings.get(name)
             if a is not b and not (isinstance(a, RV) and isinstance(b, RV) and a.reg is b.reg):
-                if a is None or b is None or not self.is_scalar(a) or not self.is_scalar(b):
+                if a is None or b is None or not self.is_mutable(a) or not self.is_mutable(b):
                     self.scope.bindings[name] = Poison("is assigned differently in the branches of a "
                                                        "runtime if", self.span(node))
                 else:
@@ -261,9 +287,9 @@ class StmtMixin(CallMixin):
 
     def poison_changed(self, before: dict[str, Any], reason: str) -> None:
         for name, value in list(self.scope.bindings.items()):
-            if before.get(name) is not value and not self.is_scalar(value) and name in before:
+            if before.get(name) is not value and not self.is_mutable(value) and name in before:
                 self.scope.bindings[name] = Poison(reason, self.span())
-            elif name not in before and not self.is_scalar(value):
+            elif name not in before and not self.is_mutable(value):
                 self.scope.bindings[name] = Poison(reason, self.span())
 
     # ---------------------------------------------------------------- with: acquire and release

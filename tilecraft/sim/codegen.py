@@ -204,13 +204,24 @@ class ThreadCodegen:
     op_TileUnary = op_TileBinary = op_TileMatmul = op_TileReduce = _expr_op
     op_TileBroadcast = op_TileTranspose = op_TileFill = op_TileWhere = _expr_op
 
-    def op_BlockStore(self, op: ir.BlockStore) -> None:
+    def leaves(self, op: ir.Op) -> tuple[Any, str]:
+        """The compute site of a store and the tuple of its leaves' value ids (as Python source):
+        buffer blocks are read through their buffer (checked), local blocks and scalars directly."""
         i = self.oid(op)
         site, leaves = self.ctx.compute_site(op, self.defs)
-        parts = [self.rd(leaf, i) if isinstance(leaf.type, BlockType) else self.v(leaf) for leaf in leaves]
-        tup = "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+        parts = [self.rd(leaf, i) if isinstance(leaf.type, BlockType) and not leaf.type.local else self.v(leaf)
+                 for leaf in leaves]
+        return site, "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+
+    def op_BlockStore(self, op: ir.BlockStore) -> None:
+        site, tup = self.leaves(op)
         cb, reserved = self.block(op.block)
-        self.line(f"{cb}.wr_{'r' if reserved else 'w'}({self.v(op.block)}, REC.store(S{site.index}, {tup}), {i})", op)
+        self.line(f"{cb}.wr_{'r' if reserved else 'w'}({self.v(op.block)}, REC.store(S{site.index}, {tup}), "
+                  f"{self.oid(op)})", op)
+
+    def op_LocalStore(self, op: ir.LocalStore) -> None:
+        site, tup = self.leaves(op)
+        self.line(f"{self.v(op.result)} = REC.store(S{site.index}, {tup})", op)
 
     # ---------------------------------------------------------------- data movement
     def _bounds(self, index: ir.TensorIndex) -> tuple[str, str]:

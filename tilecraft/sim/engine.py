@@ -136,7 +136,7 @@ class ProgramRuntime(OpTable):
         self.rec.writes.append(site)
         return self._site("W", site)
 
-    def compute_site(self, op: ir.BlockStore, defs: dict[str, ir.Op]) -> tuple[ComputeSite, list[Any]]:
+    def compute_site(self, op: ir.BlockStore | ir.LocalStore, defs: dict[str, ir.Op]) -> tuple[ComputeSite, list[Any]]:
         leaves = expression_leaves(op.value, defs)
         if op.accumulate:
             leaves = [op.block] + [leaf for leaf in leaves if leaf.name != op.block.name]
