@@ -22,9 +22,11 @@ from . import driver, options
 from .ir.printer import print_program
 from .ir.program import ProgramIR
 from .metal.emit import emit_program
-from .diagnostics import KernelError, render_json
+from .diagnostics import Diagnostic, KernelError, UsageError, render_json, user_frame_span
 from .perf import profiler
 
+#: frames in this directory are tilecraft's own (hidden from users' tracebacks)
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _OWN_OPTIONS = {"--grid": True, "--arch": True, "--diagnostics-format": True, "--exact": False, "-o": True,
                 "--level": True,
                 "--output": True, **profiler.OPTIONS}
@@ -119,11 +121,11 @@ def _run(args: argparse.Namespace, script_args: list[str]) -> int:
     try:
         runpy.run_path(script, run_name="__main__")
     except KernelError as exc:
-        if args.diagnostics_format == "json":
-            print(render_json(exc.diagnostics), file=sys.stderr)
-        else:
-            for diag in exc.diagnostics:
-                print(diag.render(), file=sys.stderr)
+        print_diagnostics(exc.diagnostics, args.diagnostics_format)
+        return 1
+    except UsageError as exc:  # a host-side call made wrongly: reported at the user's line
+        span = user_frame_span(exc.__traceback__, PACKAGE_DIR)
+        print_diagnostics([exc.diagnostic(span)], args.diagnostics_format)
         return 1
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
@@ -135,11 +137,19 @@ def _run(args: argparse.Namespace, script_args: list[str]) -> int:
     return 0
 
 
+def print_diagnostics(diagnostics: Sequence[Diagnostic], fmt: str) -> None:
+    if fmt == "json":
+        print(render_json(list(diagnostics)), file=sys.stderr)
+    else:
+        for diag in diagnostics:
+            print(diag.render(), file=sys.stderr)
+
+
 def report_exception(exc: BaseException) -> None:
     """Python's traceback for the user's own errors (frames inside tilecraft are hidden); a
     failure that starts inside tilecraft is a tilecraft bug and says so."""
     frames = traceback.extract_tb(exc.__traceback__)
-    package = os.path.dirname(os.path.abspath(__file__))
+    package = PACKAGE_DIR
     user = [f for f in frames if not f.filename.startswith(package) and "<frozen" not in f.filename]
     if frames and frames[-1].filename.startswith(package):
         print("tilecraft: internal error (a bug in tilecraft, please report it):", file=sys.stderr)

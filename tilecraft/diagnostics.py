@@ -104,6 +104,64 @@ class KernelError(Exception):
         return self.diagnostics[0].code
 
 
+class UsageError(Exception):
+    """A mistake in a host-side call (a ttnn function, a kernel launch), made in the user's script.
+
+    Raised by tilecraft's host API where it checks its arguments. It subclasses TypeError or
+    ValueError too (see below), so scripts that catch those keep working; ``tilecraft run``
+    reports it as a diagnostic at the user's line that made the call (:func:`user_frame_span`),
+    never as an internal error.
+    """
+
+    code = "E0500"
+
+    def __init__(self, message: str, *, hint: str | None = None):
+        super().__init__(message)
+        self.hint = hint
+
+    def diagnostic(self, span: Span | None) -> Diagnostic:
+        return Diagnostic(self.code, str(self), span, (), self.hint)
+
+
+class UsageTypeError(UsageError, TypeError):
+    """An argument of the wrong type (a torch dtype where a ttnn dtype is expected, ...)."""
+
+    code = "E0501"
+
+
+class UsageValueError(UsageError, ValueError):
+    """An argument of the right type but a wrong value (a negative extent, a closed device, ...)."""
+
+    code = "E0502"
+
+
+class UsageIndexError(UsageError, IndexError):
+    """An index out of range in a host-side object (``shape[1]`` of a 1-D tensor, ...)."""
+
+    code = "E0503"
+
+
+def user_frame_span(tb: Any, package_dir: str) -> Span | None:
+    """The innermost frame of a traceback outside ``package_dir`` (the user's call), as a span
+    with the column of the call being executed when Python records it."""
+    span = None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if not code.co_filename.startswith(package_dir) and not code.co_filename.startswith("<"):
+            positions = getattr(code, "co_positions", None)
+            line, col, end = tb.tb_lineno, None, None
+            if positions is not None:
+                for i, pos in enumerate(positions()):
+                    if i == tb.tb_lasti // 2:
+                        if pos[0] == line and pos[2] is not None:
+                            col = pos[2] + 1
+                            end = pos[3] + 1 if pos[1] == line and pos[3] is not None else None
+                        break
+            span = Span(code.co_filename, line, col or 1, end)
+        tb = tb.tb_next
+    return span
+
+
 def error(code: str, message: str, span: Span | None = None, *, hint: str | None = None,
           notes: tuple[Note, ...] | list[Note] = ()) -> KernelError:
     """Build the exception for one error diagnostic (callers ``raise error(...)``)."""

@@ -11,7 +11,7 @@ from ..ir import ops as ir
 from ..ir.types import (FLOAT, GROUP, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeNetDecl, PipeType,
                         SemaphoreDecl)
 from ..lang.intrinsic import intrinsic_name
-from .exprs import FOLDABLE, ExprMixin, TupleV, describe, is_block
+from .exprs import FOLDABLE, ExprMixin, TupleV, block_extent, describe, is_block
 from .values import CT, RV, BoundMethod, FuncRef, PipeNetV, RemoteSemV, TensorSliceV, operand_of
 
 
@@ -390,11 +390,16 @@ class CallMixin(ExprMixin):
                 value = self.fresh(ir.TileFill(result=self.reg("e", blk.type.as_expr()), value=operand_of(value)))
             else:
                 self.fail("E0104", f"store() needs a block expression, got {describe(value)}", node)
+        if value.type.unit != blk.type.unit:
+            if not isinstance(self.producer.get(value.reg.name), ir.TileFill):
+                self.fail("E0105", f"cannot store an expression over {block_extent(value.type)} into a block "
+                          f"of {block_extent(blk.type)}", node,
+                          hint="tile-layout blocks count 32x32 tiles and row-major blocks count elements; make "
+                               "the buffers like tensors of the same layout (ttnn.TILE_LAYOUT)")
+            value.reg.type = blk.type.as_expr()  # a bare fill takes the unit of the block it fills
         if value.type.shape != blk.type.shape:
             self.fail("E0105", f"cannot store an expression of shape {value.type.shape} into a block of "
                       f"shape {blk.type.shape}", node)
-        if value.type.unit != blk.type.unit:  # only ttl.block.fill has no unit of its own
-            value.reg.type = blk.type.as_expr()
         self.emit(ir.BlockStore(block=blk.reg, value=value.reg, accumulate=accumulate))
 
     def sem_method(self, sem: SemaphoreDecl, name: str, node: ast.Call) -> Any:

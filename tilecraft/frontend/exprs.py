@@ -347,7 +347,12 @@ class ExprMixin(Builder):
         return self.fresh(ir.TileBinary(result=result, fn=fn, lhs=operand_of(lhs), rhs=operand_of(rhs)))
 
     def check_same_shape(self, a: BlockType, b: BlockType, what: str, node: ast.AST) -> None:
-        if a.shape != b.shape or a.unit != b.unit:
+        if a.unit != b.unit:
+            self.fail("E0105", f"a block of {block_extent(a)} and a block of {block_extent(b)} cannot be "
+                      f"combined in '{what}'", node,
+                      hint="tile-layout blocks count 32x32 tiles and row-major blocks count elements; make "
+                           "both buffers like tensors of the same layout")
+        if a.shape != b.shape:
             self.fail("E0105", f"block shapes {a.shape} and {b.shape} do not match in '{what}'", node,
                       hint="elementwise operations need equal block shapes; use ttl.block.broadcast "
                            "to expand a block")
@@ -371,6 +376,11 @@ class ExprMixin(Builder):
 
     def classify_ct(self, value: Any) -> Any:
         raise NotImplementedError
+
+
+def block_extent(t: BlockType) -> str:
+    """A block's shape with its unit, for messages: ``(2, 2) tiles`` or ``(2, 64) elements (row-major)``."""
+    return f"{t.shape} tiles" if t.unit.tiled else f"{t.shape} elements (row-major)"
 
 
 def _type(value: Any) -> Type | None:

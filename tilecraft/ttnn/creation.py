@@ -14,6 +14,7 @@ from typing import Callable, Iterable, Optional
 
 import torch
 
+from tilecraft.diagnostics import UsageTypeError
 from tilecraft.dtypes import DataFormat
 
 from . import datatype
@@ -38,7 +39,7 @@ def _filled(shape: ShapeLike, values: Callable[[Shape, torch.dtype], torch.Tenso
     fmt = datatype.bfloat16 if dtype is None else as_data_format(dtype)
     layout = Layout.ROW_MAJOR if layout is None else layout
     if not isinstance(layout, Layout):
-        raise TypeError(f"layout must be ttnn.TILE_LAYOUT or ttnn.ROW_MAJOR_LAYOUT, got {layout!r}")
+        raise UsageTypeError(f"layout must be ttnn.TILE_LAYOUT or ttnn.ROW_MAJOR_LAYOUT, got {layout!r}")
     config = as_memory_config(memory_config)
     source = torch.int64 if fmt.is_integer else torch.float32
 
@@ -94,7 +95,7 @@ def allocate_tensor_on_device(shape: ShapeLike, dtype: DataFormat, layout: Layou
                               memory_config: Optional[MemoryConfig] = None) -> Tensor:
     """An output buffer on ``device`` (ttnn requires the device here)."""
     if not isinstance(device, DeviceHandle):
-        raise TypeError(f"allocate_tensor_on_device needs a device, got {device!r}")
+        raise UsageTypeError(f"allocate_tensor_on_device needs a device, got {device!r}")
     return empty(shape, dtype, layout, device, memory_config)
 
 
@@ -104,7 +105,7 @@ def full_like(tensor: Tensor, fill_value: float, dtype: Optional[DataFormat] = N
     """A tensor shaped like ``tensor`` (per device, on a mesh), with its dtype, layout, placement
     and memory config unless given."""
     if not isinstance(tensor, Tensor):
-        raise TypeError(f"expected a ttnn.Tensor as the reference, got {type(tensor).__name__}")
+        raise UsageTypeError(f"expected a ttnn.Tensor as the reference, got {type(tensor).__name__}")
     return full(tensor.shape, fill_value,
                 tensor.dtype if dtype is None else dtype,
                 tensor.layout if layout is None else layout,

@@ -12,6 +12,7 @@ from typing import Any
 
 from tilecraft import arch as arch_descriptions
 from tilecraft import options
+from tilecraft.diagnostics import UsageTypeError, UsageValueError
 
 from .cores import CoreCoord
 from .memory import BufferType
@@ -107,7 +108,7 @@ def open_device(device_id: int = 0, **tuning: Any) -> Device:
     simulator does not model.
     """
     if not isinstance(device_id, int) or not 0 <= device_id < NUM_SIMULATED_DEVICES:
-        raise ValueError(
+        raise UsageValueError(
             f"device_id must be an int in [0, {NUM_SIMULATED_DEVICES}): the simulated system has "
             f"{NUM_SIMULATED_DEVICES} devices; got {device_id!r}"
         )
@@ -117,5 +118,5 @@ def open_device(device_id: int = 0, **tuning: Any) -> Device:
 def close_device(device: DeviceHandle) -> None:
     """Close a device or a mesh device (ttnn accepts both here)."""
     if not isinstance(device, DeviceHandle):
-        raise TypeError(f"close_device takes a device from ttnn.open_device or ttnn.open_mesh_device, got {device!r}")
+        raise UsageTypeError(f"close_device takes a device from ttnn.open_device or ttnn.open_mesh_device, got {device!r}")
     device.close()
