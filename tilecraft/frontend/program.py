@@ -10,7 +10,7 @@ import inspect
 from typing import Any
 
 from ..arch import get as get_arch
-from ..diagnostics import Note, Span, error
+from ..diagnostics import Note, Span, error, warn
 from ..ir.program import COMPUTE, DATAMOVEMENT, ProgramIR
 from ..ir.types import SCALAR_UNIT, TILE_UNIT, CBDecl, SemaphoreDecl, TensorDecl
 from ..lang import scope as kscope
@@ -32,6 +32,7 @@ def build_program(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, .
     for i, t in enumerate(tensors):
         if id(t) in tensor_decls:
             continue
+        _warn_default_layout(kdef, t, names.get(id(t), f"t{i}"))
         decl = TensorDecl(i, names.get(id(t), f"t{i}"), tuple(t.shape), t.dtype,
                           TILE_UNIT if is_tile_layout(t) else SCALAR_UNIT)
         tensor_decls[id(t)] = decl
@@ -52,6 +53,16 @@ def build_program(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, .
     check_pipes(env)
     check_l1(program, arch)
     return program, [t for t in tensors]
+
+
+def _warn_default_layout(kdef: KernelDef, tensor: Any, name: str) -> None:
+    """A kernel argument made without ``layout=`` is tile layout here (as in the published
+    simulator) but row-major on real ttnn: say so once, where the tensor was made."""
+    span = getattr(tensor, "layout_defaulted_at", None)
+    if span is not None:
+        warn("W0501", f"tensor '{name}' of kernel {kdef.name}() was made without a layout: tilecraft made it "
+             "ttnn.TILE_LAYOUT, as the TT-Lang simulator does, but real ttnn makes it ROW_MAJOR_LAYOUT", span,
+             hint="pass layout=ttnn.TILE_LAYOUT (or layout=ttnn.ROW_MAJOR_LAYOUT) to say which")
 
 
 def _run_kernel_scope(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, ...]) -> list[kscope.KernelScope]:

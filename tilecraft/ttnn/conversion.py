@@ -1,7 +1,8 @@
 """Moving tensors between torch, the host and (simulated) devices: ``from_torch`` and ``to_torch``.
 
-Defaults follow ttnn's documented ones: ``from_torch`` keeps row-major layout and takes the
-format from the torch dtype unless told otherwise; a ``device`` that is a mesh with no
+``from_torch`` takes the format from the torch dtype unless told otherwise, and makes tile-layout
+tensors unless told otherwise (as the published TT-Lang simulator does; real ttnn keeps
+row-major, see :func:`.layout.given_or_default`); a ``device`` that is a mesh with no
 ``mesh_mapper`` gets the tensor replicated on every chip.
 """
 
@@ -16,14 +17,14 @@ from tilecraft.dtypes import DataFormat, from_torch_dtype
 
 from .datatype import as_data_format
 from .device import DeviceHandle
-from .layout import Layout
+from .layout import Layout, given_or_default
 from .memory import MemoryConfig, as_memory_config
 from .mesh import MeshDevice, MeshToTensor, ReplicateTensorToMesh, TensorToMesh
 from .tensor import Tensor
 
 
 def from_torch(tensor: torch.Tensor, dtype: Optional[DataFormat] = None, *,
-               layout: Layout = Layout.ROW_MAJOR, device: Optional[DeviceHandle] = None,
+               layout: Optional[Layout] = None, device: Optional[DeviceHandle] = None,
                memory_config: Optional[MemoryConfig] = None, mesh_mapper: Optional[TensorToMesh] = None,
                pad_value: Optional[float] = None) -> Tensor:
     """A ttnn tensor holding ``tensor``'s values rounded into ``dtype`` (a copy: later writes to either
@@ -36,8 +37,7 @@ def from_torch(tensor: torch.Tensor, dtype: Optional[DataFormat] = None, *,
     if not isinstance(tensor, torch.Tensor):
         raise UsageTypeError(f"from_torch takes a torch.Tensor, got {type(tensor).__name__}")
     fmt = _format_of(tensor.dtype) if dtype is None else as_data_format(dtype)
-    if not isinstance(layout, Layout):
-        raise UsageTypeError(f"layout must be ttnn.TILE_LAYOUT or ttnn.ROW_MAJOR_LAYOUT, got {layout!r}")
+    layout, defaulted_at = given_or_default(layout)
     config = as_memory_config(memory_config)
     pad = 0.0 if pad_value is None else pad_value
     if mesh_mapper is None and isinstance(device, MeshDevice):
@@ -53,6 +53,7 @@ def from_torch(tensor: torch.Tensor, dtype: Optional[DataFormat] = None, *,
         host = Tensor.on_mesh(
             [Tensor.from_values(p, fmt, layout, memory_config=config, pad_value=pad) for p in pieces],
             mesh_mapper.mesh)
+    host.note_default_layout(defaulted_at)
     return host if device is None else host.to(device)
 
 

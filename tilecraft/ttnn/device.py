@@ -17,9 +17,12 @@ from tilecraft.diagnostics import UsageTypeError, UsageValueError
 from .cores import CoreCoord
 from .memory import BufferType
 
-#: chips the simulated system offers: a T3K-like box of 8 Wormhole chips, so the published
-#: multi-device tutorials (which open a 1 x GetNumAvailableDevices() mesh) run unchanged
-NUM_SIMULATED_DEVICES = 8
+
+def simulated_devices() -> int:
+    """Chips the simulated system offers: ``--devices`` / ``$TILECRAFT_DEVICES``, 4 by default as
+    in the published TT-Lang simulator (the multi-device tutorials open a 1 x
+    GetNumAvailableDevices() mesh)."""
+    return options.current.devices
 
 
 class Arch(str, Enum):
@@ -96,8 +99,8 @@ class Device(DeviceHandle):
 
 
 def GetNumAvailableDevices() -> int:  # noqa: N802 (ttnn's spelling)
-    """Chips in the simulated system (:data:`NUM_SIMULATED_DEVICES`)."""
-    return NUM_SIMULATED_DEVICES
+    """Chips in the simulated system (:func:`simulated_devices`)."""
+    return simulated_devices()
 
 
 def open_device(device_id: int = 0, **tuning: Any) -> Device:
@@ -107,11 +110,11 @@ def open_device(device_id: int = 0, **tuning: Any) -> Device:
     ``dispatch_core_config``, ...) are accepted and ignored: they size firmware regions that the
     simulator does not model.
     """
-    if not isinstance(device_id, int) or not 0 <= device_id < NUM_SIMULATED_DEVICES:
+    count = simulated_devices()
+    if not isinstance(device_id, int) or not 0 <= device_id < count:
         raise UsageValueError(
-            f"device_id must be an int in [0, {NUM_SIMULATED_DEVICES}): the simulated system has "
-            f"{NUM_SIMULATED_DEVICES} devices; got {device_id!r}"
-        )
+            f"device_id must be an int in [0, {count}): the simulated system has {count} devices; got {device_id!r}",
+            hint="tilecraft run --devices N (or TILECRAFT_DEVICES=N) simulates a system of N chips")
     return Device(device_id)
 
 

@@ -13,7 +13,7 @@ import operator
 from enum import Enum
 from typing import Iterable, SupportsIndex
 
-from tilecraft.diagnostics import UsageIndexError, UsageTypeError, UsageValueError
+from tilecraft.diagnostics import Span, UsageIndexError, UsageTypeError, UsageValueError, calling_user_span
 
 #: edge of a square tile, in elements
 TILE_SIZE = 32
@@ -33,6 +33,21 @@ class Layout(Enum):
 
 TILE_LAYOUT = Layout.TILE
 ROW_MAJOR_LAYOUT = Layout.ROW_MAJOR
+
+
+def given_or_default(layout: object) -> tuple[Layout, Span | None]:
+    """The layout a creation function makes, and where the user left it out (None if given).
+
+    Without ``layout=``, tensors are made in tile layout, as the published TT-Lang simulator
+    makes them, so that scripts written for it compute the same here; real ttnn makes them
+    row-major. The call site is kept so that a kernel launched on such a tensor can say so
+    (warning W0501, :func:`tilecraft.frontend.program.build_program`).
+    """
+    if layout is None:
+        return Layout.TILE, calling_user_span()
+    if not isinstance(layout, Layout):
+        raise UsageTypeError(f"layout must be ttnn.TILE_LAYOUT or ttnn.ROW_MAJOR_LAYOUT, got {layout!r}")
+    return layout, None
 
 
 class Shape(tuple):

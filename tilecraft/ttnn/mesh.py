@@ -17,7 +17,7 @@ import torch
 from tilecraft import options
 from tilecraft.diagnostics import UsageTypeError, UsageValueError
 
-from .device import NUM_SIMULATED_DEVICES, Device, DeviceHandle
+from .device import Device, DeviceHandle, simulated_devices
 from .layout import normalize_dim
 
 
@@ -116,11 +116,11 @@ def open_mesh_device(mesh_shape: MeshShape, **tuning: Any) -> MeshDevice:
     """
     if not isinstance(mesh_shape, MeshShape):
         mesh_shape = MeshShape(mesh_shape)
-    if mesh_shape.mesh_size() > NUM_SIMULATED_DEVICES:
+    if mesh_shape.mesh_size() > simulated_devices():
         raise UsageValueError(
             f"a {mesh_shape[0]}x{mesh_shape[1]} mesh needs {mesh_shape.mesh_size()} devices; "
-            f"the simulated system has {NUM_SIMULATED_DEVICES}"
-        )
+            f"the simulated system has {simulated_devices()}",
+            hint="tilecraft run --devices N (or TILECRAFT_DEVICES=N) simulates a system of N chips")
     return MeshDevice(mesh_shape, _fabric_config)
 
 

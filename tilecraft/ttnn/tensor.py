@@ -18,7 +18,7 @@ from typing import Optional, Sequence
 import numpy as np
 import torch
 
-from tilecraft.diagnostics import UsageTypeError, UsageValueError
+from tilecraft.diagnostics import Span, UsageTypeError, UsageValueError
 from tilecraft.dtypes import TILE_ELEMS, DataFormat
 from tilecraft.numerics import quantize
 
@@ -49,6 +49,8 @@ class Tensor:
         self._memory_config = memory_config
         self._device: Optional[DeviceHandle] = device
         self._address: Optional[int] = None
+        #: where the user made this tensor without saying its layout (see layout.given_or_default)
+        self.layout_defaulted_at: Optional[Span] = None
         if device is not None:
             _check_open(device)
             self._address = device.allocator.allocate(self._nbytes(), memory_config.buffer_type)
@@ -104,7 +106,14 @@ class Tensor:
         self._memory_config = first.memory_config()
         self._device = None if placed[0] is None else mesh
         self._address = first._address
+        self.layout_defaulted_at = first.layout_defaulted_at
         return self
+
+    def note_default_layout(self, span: Optional[Span]) -> None:
+        """Record that the user made this tensor (and each device's piece) without a layout."""
+        self.layout_defaulted_at = span
+        for piece in self._shards or ():
+            piece.layout_defaulted_at = span
 
     # -- what ttnn reports ---------------------------------------------------------------------
 
@@ -203,8 +212,10 @@ class Tensor:
         return self._relocated(None, self._memory_config)
 
     def _relocated(self, device: Optional[Device], memory_config: MemoryConfig) -> "Tensor":
-        return Tensor(self.storage, shape=self._shape, dtype=self._dtype, layout=self._layout,
-                      memory_config=memory_config, device=device)
+        moved = Tensor(self.storage, shape=self._shape, dtype=self._dtype, layout=self._layout,
+                       memory_config=memory_config, device=device)
+        moved.layout_defaulted_at = self.layout_defaulted_at
+        return moved
 
     # -- back to torch -------------------------------------------------------------------------
 
