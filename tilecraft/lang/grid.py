@@ -1,8 +1,12 @@
-"""Grid and core coordinates with the specification's flatten/pad rules.
+"""Grid and node coordinates with the specification's flatten/pad rules.
 
-``grid_size(dims)``/``core(dims)`` reshape the grid to ``dims`` dimensions: asking for fewer
-flattens the highest-rank dimensions into the last one kept (lower dimensions vary fastest);
-asking for more pads the highest-rank dimensions with 1 (sizes) or 0 (coordinates).
+``grid_size(dims)``/``node(dims)`` reshape the grid to ``dims`` dimensions: asking for fewer
+keeps the first ``dims - 1`` dimensions and flattens the rest into the last one kept; asking for
+more pads the highest-rank dimensions with 1 (sizes) or 0 (coordinates). Flattened coordinates
+are row-major, the last grid dimension varying fastest: on a (X, Y) grid node (x, y) is
+``x * Y + y`` in ``node(dims=1)``, as the published TT-Lang simulator numbers nodes (the seed
+does not fix the order). Every per-node table (runtime arguments, the linear pipe endpoints of
+``Pipe(src=3, dst=0)``) uses this numbering.
 """
 
 from __future__ import annotations
@@ -26,18 +30,17 @@ def reshape_coords(coord: tuple[int, ...], grid: tuple[int, ...], dims: int) -> 
     _check_dims(dims)
     if dims >= len(grid):
         return tuple(coord) + (0,) * (dims - len(grid))
-    flat, stride = 0, 1
+    flat = 0
     for c, extent in zip(coord[dims - 1:], grid[dims - 1:]):
-        flat += c * stride
-        stride *= extent
+        flat = flat * extent + c
     return tuple(coord[: dims - 1]) + (flat,)
 
 
 def all_cores(grid: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """Cores in flat-index order (the first grid dimension varies fastest, as in ``core(dims=1)``)."""
+    """Cores in flat-index order (the last grid dimension varies fastest, as in ``node(dims=1)``)."""
     cores: list[tuple[int, ...]] = [()]
     for extent in grid:
-        cores = [c + (i,) for i in range(extent) for c in cores]
+        cores = [c + (i,) for c in cores for i in range(extent)]
     return cores
 
 
