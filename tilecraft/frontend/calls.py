@@ -10,6 +10,7 @@ from ..ir import mathops
 from ..ir import ops as ir
 from ..ir.types import (FLOAT, GROUP, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeNetDecl, PipeType,
                         SemaphoreDecl)
+from ..lang.grid import all_cores
 from ..lang.intrinsic import intrinsic_name
 from .exprs import FOLDABLE, ExprMixin, TupleV, block_extent, describe, is_block
 from .values import CT, RV, BoundMethod, FuncRef, PipeNetV, RemoteSemV, TensorSliceV, operand_of
@@ -169,6 +170,18 @@ class CallMixin(ExprMixin):
         with self.region(loop.body):
             self.inline_function(fn, [RV(var)], node)
         return CT(None)
+
+    def pipe_membership(self, net: PipeNetDecl, test: str) -> Any:
+        """``net.is_src()`` / ``is_dst()`` / ``is_active()`` in a thread: fixed per core, so a
+        constant when every core answers alike, else a per-core runtime argument."""
+        def answer(core: tuple[int, ...]) -> bool:
+            src = any(p.src == core for p in net.pipes)
+            dst = any(core in p.dsts for p in net.pipes)
+            return {"is_src": src, "is_dst": dst, "is_active": src or dst}[test]
+        values = tuple(answer(core) for core in all_cores(self.grid))
+        if len(set(values)) == 1:
+            return CT(values[0])
+        return self.env.param(f"pipenet{net.index}.{test}", values)
 
     def intr_GroupTransfer(self, node: ast.Call) -> Any:  # noqa: N802 - the intrinsic's name
         if self.kind != "datamovement":
@@ -352,6 +365,9 @@ class CallMixin(ExprMixin):
         if isinstance(obj, PipeNetV) and name in ("if_src", "if_dst"):
             (fn,) = self.args_of(node, ("fn",), 1)
             return self.pipe_foreach(name[3:], node, net_value=obj, fn=fn)
+        if isinstance(obj, PipeNetV) and name in ("is_active", "is_src", "is_dst"):
+            self.args_of(node, (), 0)
+            return self.pipe_membership(obj.decl, name)
         self.fail("E0104", f"{describe(obj)} has no method '{name}' usable in a thread")
 
     def cb_method(self, cb: CBDecl, name: str, node: ast.Call) -> Any:

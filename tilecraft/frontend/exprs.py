@@ -421,8 +421,13 @@ def _describe(value: Any) -> str:
     if isinstance(value, TensorSliceV):
         return f"a slice of tensor '{value.decl.name}'"
     if isinstance(value, FuncRef):
-        return f"function {value.fn.__name__}"
-    return type(value).__name__
+        return f"function {value.fn.__name__}" if value.fn is not None else f"function {value.node.name}"
+    return _VIEW_WORDS.get(type(value), "a value of the kernel scope")
+
+
+#: front-end views as users know them (a message never names an internal class)
+_VIEW_WORDS: dict[type, str] = {PipeNetV: "a pipe net", RemoteSemV: "a remote semaphore",
+                                BoundMethod: "a method", Poison: "a value", TupleV: "a tuple of runtime values"}
 
 
 describe = _describe
