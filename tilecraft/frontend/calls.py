@@ -12,7 +12,7 @@ from ..ir.types import (FLOAT, GROUP, INDEX, XFER, BlockType, CBDecl, CoreRange,
                         SemaphoreDecl)
 from ..lang.grid import all_cores
 from ..lang.intrinsic import intrinsic_name
-from .exprs import FOLDABLE, ExprMixin, TupleV, block_extent, describe, is_block
+from .exprs import FOLDABLE, ExprMixin, SliceV, TupleV, block_extent, describe, is_block
 from .values import CT, RV, BoundMethod, FuncRef, PipeNetV, RemoteSemV, TensorSliceV, operand_of
 
 
@@ -517,6 +517,9 @@ class CallMixin(ExprMixin):
     def fold_call(self, fn: Any, node: ast.Call) -> Any:
         args = [self.expr(a) for a in node.args]
         kwargs = {k.arg: self.expr(k.value) for k in node.keywords}
+        if fn is builtins.slice and not kwargs and 1 <= len(args) <= 3:  # a slice kept in a variable
+            none = CT(None)
+            return SliceV(none, args[0], none) if len(args) == 1 else SliceV(*args, *([none] * (3 - len(args))))
         if fn in (builtins.min, builtins.max) and not all(isinstance(a, CT) for a in args) and not kwargs:
             result = args[0]
             for other in args[1:]:
