@@ -12,9 +12,8 @@ from typing import Any
 from ..arch import get as get_arch
 from ..diagnostics import Note, Span, error, warn
 from ..ir.program import COMPUTE, DATAMOVEMENT, ProgramIR
-from ..ir.types import SCALAR_UNIT, TILE_UNIT, CBDecl, SemaphoreDecl, TensorDecl
+from ..ir.types import SCALAR_UNIT, TILE_UNIT, CBDecl, SemaphoreDecl
 from ..lang import scope as kscope
-from ..lang.buffers import is_tile_layout
 from ..lang.grid import all_cores
 from ..lang.kernel import KernelDef
 from ..lang.threads import ThreadDef
@@ -28,15 +27,11 @@ def build_program(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, .
     threads, tensors = _threads_and_tensors(kdef, first, args, kwargs)
     program = ProgramIR(name=kdef.name, grid=grid, span=kdef.span)
     names = _tensor_names(kdef, args, kwargs)
-    tensor_decls: dict[int, TensorDecl] = {}
+    env = CaptureEnv(program, scopes)
     for i, t in enumerate(tensors):
-        if id(t) in tensor_decls:
-            continue
-        _warn_default_layout(kdef, t, names.get(id(t), f"t{i}"))
-        decl = TensorDecl(i, names.get(id(t), f"t{i}"), tuple(t.shape), t.dtype,
-                          TILE_UNIT if is_tile_layout(t) else SCALAR_UNIT)
-        tensor_decls[id(t)] = decl
-        program.tensors.append(decl)
+        if env.tensor_decl(t) is None:
+            _warn_default_layout(kdef, t, names.get(id(t), f"t{i}"))
+        env.add_tensor(t, names.get(id(t), f"t{i}"))
     for buf in first.buffers:
         _same_on_all_cores(scopes, lambda s, b=buf: (s.buffers[b.index].shape, s.buffers[b.index].buffer_factor),
                            f"buffer {buf.name}", buf.span)
@@ -44,7 +39,6 @@ def build_program(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, .
                                   TILE_UNIT if buf.tiled else SCALAR_UNIT, buf.buffer_factor, buf.span))
     for sem in first.semaphores:
         program.semaphores.append(SemaphoreDecl(sem.index, sem.name, sem.initial, sem.span))
-    env = CaptureEnv(program, scopes, tensor_decls)
     for index, thread in enumerate(threads):
         variants = tuple(_thread_variant(kdef, s, index).fn for s in scopes)
         compiler = ThreadCompiler(env, thread.kind)
@@ -52,7 +46,7 @@ def build_program(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, .
         program.threads.append(compiler.compile(thread.name, variants))
     check_pipes(env)
     check_l1(program, arch)
-    return program, [t for t in tensors]
+    return program, env.tensors
 
 
 def _warn_default_layout(kdef: KernelDef, tensor: Any, name: str) -> None:
