@@ -10,7 +10,7 @@ from ..ir import mathops
 from ..ir import ops as ir
 from ..ir.types import (FLOAT, GROUP, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeNetDecl, PipeType,
                         SemaphoreDecl)
-from ..lang.grid import all_cores
+from ..lang.grid import all_cores, range_bounds
 from ..lang.intrinsic import intrinsic_name
 from .exprs import FOLDABLE, ExprMixin, SliceV, TupleV, block_extent, describe, is_block
 from .values import CT, RV, BoundMethod, FuncRef, PipeNetV, RemoteSemV, TensorSliceV, operand_of
@@ -475,20 +475,10 @@ class CallMixin(ExprMixin):
             return CoreRange(tuple(0 for _ in self.grid), tuple(self.grid))
         if not isinstance(rng, CT):
             self.fail("E0203", "a multicast core range must be a constant")
-        spec = rng.value if isinstance(rng.value, tuple) else (rng.value,)
-        starts, stops = [], []
-        for entry, extent in zip(spec, self.grid):
-            if isinstance(entry, slice):
-                if entry.step not in (None, 1) or (entry.stop is not None and entry.stop > extent):
-                    self.fail("E0203", f"core range {spec} must be contiguous and inside the grid {self.grid}")
-                a, b, _ = entry.indices(extent)
-            else:
-                a, b = entry, entry + 1
-            starts.append(a)
-            stops.append(b)
-        if len(spec) != len(self.grid) or not all(0 <= a < b <= g for a, b, g in zip(starts, stops, self.grid)):
-            self.fail("E0203", f"core range {spec} does not fit the grid {self.grid}")
-        return CoreRange(tuple(starts), tuple(stops))
+        try:
+            return CoreRange(*range_bounds(rng.value, self.grid))
+        except ValueError as exc:
+            self.fail("E0203", str(exc))
 
     # ---------------------------------------------------------------- print, folding, inlining
     def call_print(self, node: ast.Call) -> Any:

@@ -37,6 +37,8 @@ def build_program(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, .
                            f"buffer {buf.name}", buf.span)
         program.cbs.append(CBDecl(buf.index, buf.name, buf.shape, buf.fmt,
                                   TILE_UNIT if buf.tiled else SCALAR_UNIT, buf.buffer_factor, buf.span))
+    for pipe in first.pipes:  # every pipe's cores are checked, used by a thread or not
+        pipe.destinations(grid)
     for sem in first.semaphores:
         program.semaphores.append(SemaphoreDecl(sem.index, sem.name, sem.initial, sem.span))
     for index, thread in enumerate(threads):

@@ -11,6 +11,8 @@ does not fix the order). Every per-node table (runtime arguments, the linear pip
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import scope
 from .intrinsic import intrinsic
 from ..diagnostics import error
@@ -42,6 +44,29 @@ def all_cores(grid: tuple[int, ...]) -> list[tuple[int, ...]]:
     for extent in grid:
         cores = [c + (i,) for c in cores for i in range(extent)]
     return cores
+
+
+def range_bounds(spec: Any, grid: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The (starts, stops) of a core range written as an int or a contiguous slice per grid
+    dimension; ValueError (with a message for the user) if it is not one or leaves the grid."""
+    spec = spec if isinstance(spec, tuple) else (spec,)
+    if len(spec) != len(grid):
+        raise ValueError(f"core range {spec} needs one entry per dimension of the grid {grid}")
+    starts, stops = [], []
+    for entry, extent in zip(spec, grid):
+        if isinstance(entry, slice):
+            if entry.step not in (None, 1) or (entry.stop is not None and entry.stop > extent):
+                raise ValueError(f"core range {spec} must be contiguous and inside the grid {grid}")
+            a, b, _ = entry.indices(extent)
+        elif isinstance(entry, int) and not isinstance(entry, bool):
+            a, b = entry, entry + 1
+        else:
+            raise ValueError(f"core range entries are ints or slices, got {entry!r}")
+        starts.append(a)
+        stops.append(b)
+    if not all(0 <= a < b <= g for a, b, g in zip(starts, stops, grid)):
+        raise ValueError(f"core range {spec} does not fit the grid {grid}")
+    return tuple(starts), tuple(stops)
 
 
 def _check_dims(dims: object) -> None:
