@@ -15,6 +15,7 @@ from typing import Any, Callable
 from ..ir import ops as ir
 from ..ir.program import ProgramIR, ThreadIR
 from ..ir.types import BlockType
+from .op_table import RUNAWAY_ITERATIONS
 
 
 class GeneratedThread:
@@ -79,7 +80,7 @@ class ThreadCodegen:
         name = self.FUNCTION_PREFIX + re.sub(r"[^0-9a-zA-Z_]", "_", self.thread.name)
         filename = f"<{self.FILE_TAG} {self.program.name}.{self.thread.name}>"
         source = f"def {name}({self.PARAMETERS}):\n" + "\n".join(self.lines) + "\n"
-        namespace = dict(self.ctx.codegen_globals)
+        namespace = dict(self.ctx.codegen_globals, NOPROGRESS=self.ctx.no_progress)
         exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own generated code
         return GeneratedThread(self.thread.name, namespace[name], source, self.line_ops, filename)
 
@@ -163,8 +164,22 @@ class ThreadCodegen:
             self.nested(op.else_body)
 
     def op_While(self, op: ir.While) -> None:
+        """A while loop, watched for never ending (Brent's cycle detection on its variables):
+        control flow depends only on the thread's registers, so if the registers the loop
+        assigns come back to an earlier state, the loop repeats forever (E2115)."""
+        i = self.oid(op)
+        state = tuple(sorted({self.v(r) for sub in (*ir.walk(op.cond_body), *ir.walk(op.body)) for r in sub.results()}))
+        # read through locals(): a register first assigned inside a branch may not be bound yet
+        snapshot = f"(lambda L: tuple(L.get(k) for k in {state!r}))(locals())" if state else "()"
+        n, mark, saved = f"_n{i}", f"_p{i}", f"_s{i}"
+        self.line(f"{n}, {mark}, {saved} = 0, 1, None", op)
         self.line("while True:", op)
         self.indent += 1
+        self.line(f"{n} += 1")
+        self.line(f"if {n} == {mark}:")
+        self.line(f"    {saved}, {mark} = {snapshot}, 2 * {mark}")
+        self.line(f"    if {n} >= {RUNAWAY_ITERATIONS}: raise NOPROGRESS({i}, {n}, -1)")
+        self.line(f"elif {snapshot} == {saved}: raise NOPROGRESS({i}, {n}, {mark} // 2)")
         for sub in op.cond_body:
             getattr(self, f"op_{type(sub).__name__}")(sub)
         self.line(f"if not {self.v(op.cond)}:", op)
