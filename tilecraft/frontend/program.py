@@ -91,13 +91,32 @@ def _threads_and_tensors(kdef: KernelDef, sc: kscope.KernelScope, args: tuple, k
     if not threads:
         raise error("E0204", f"kernel {kdef.name}() defines no thread", kdef.span,
                     hint="define @ttl.compute() and @ttl.datamovement() functions in its body")
-    if kinds.count(COMPUTE) > 1 or kinds.count(DATAMOVEMENT) > 2:
-        raise error("E0204", f"a program has at most one compute and two data movement threads; "
-                    f"{kdef.name}() has {kinds.count(COMPUTE)} and {kinds.count(DATAMOVEMENT)}", kdef.span)
+    for kind, limit in ((COMPUTE, 1), (DATAMOVEMENT, 2)):
+        of_kind = [t for t in threads if t.kind == kind]
+        if len(of_kind) > limit:
+            names = ", ".join(f"'{t.name}'" for t in of_kind)
+            extra = of_kind[limit]
+            raise error("E0204", f"a program has at most one compute and two data movement threads; "
+                        f"{kdef.name}() has {len(of_kind)} {kind} threads ({names})", _def_span(extra.fn),
+                        notes=[Note(f"{kind} thread '{t.name}'", _def_span(t.fn)) for t in of_kind[:limit]],
+                        hint="merge the work of these threads into fewer ones (a Tensix core has one compute "
+                             "thread and two data movement RISC-Vs)")
     for t in tensors:
         if not hasattr(t, "storage"):
             raise error("E0202", f"program arguments must be ttnn tensors, got {type(t).__name__}", kdef.span)
     return threads, tensors
+
+
+def _def_span(fn: Any) -> Span:
+    """The ``def`` line of a thread function (its decorator line when Python points there)."""
+    code = fn.__code__
+    line = code.co_firstlineno
+    lines = inspect.getsourcelines(fn)[0] if inspect.getsourcefile(fn) else []
+    for offset, text in enumerate(lines):
+        if text.lstrip().startswith("def "):
+            line = code.co_firstlineno + offset
+            return Span(code.co_filename, line, len(text) - len(text.lstrip()) + 1)
+    return Span(code.co_filename, line, 1)
 
 
 def _thread_variant(kdef: KernelDef, sc: kscope.KernelScope, index: int) -> ThreadDef:
