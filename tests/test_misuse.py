@@ -119,6 +119,18 @@ CASES = [
     Case("block_shape_mismatch", "E0105", "a + b", ("(1, 1)", "(2, 2)")),
     Case("grid_size_zero_dims", "E0201", "ttl.grid_size", ("dims", "0")),
     Case("division_by_zero", "E1199", "1 // cx", ("ZeroDivisionError", "core (0, 0)", "'reader'")),
+    Case("division_by_zero_unused", "E1199", "10 // node", ("ZeroDivisionError", "core (0, 0)", "'reader'")),
+    Case("while_never_ends", "E2115", "while", ("never ends", "iteration")),
+    # ---------------------------------------------------------------- blocks and their units
+    Case("store_tiles_into_row_major", "E0105", "out.store", ("(1, 1) tiles", "(1, 1) elements (row-major)")),
+    Case("row_major_with_tiles", "E0105", "x + s", ("(1, 1) tiles", "(1, 1) elements (row-major)", "'add'")),
+    Case("local_block_changes_shape", "E0105", "acc = x * 2", ("'acc'", "(1, 1)", "(1, 2)")),
+    Case("elu_without_alpha", "E0104", "ttl.math.elu", ("elu", "alpha")),
+    # ---------------------------------------------------------------- kernel scope
+    Case("pipe_outside_grid_unused", "E0203", "ttl.Pipe", ("(2, 0)", "outside the grid (2, 2)")),
+    Case("remote_semaphore_wrong_rank", "E0203", "sem.get_remote", ("2 integers", "(1, 0, 0)")),
+    Case("too_many_threads", "E0204", "def third", ("3 datamovement threads", "'first'", "'second'", "'third'")),
+    Case("copy_from_pipe_net", "E0107", "ttl.copy", ("net.if_src",)),
 ]
 BY_NAME = {case.name: case for case in CASES}
 

@@ -8,8 +8,8 @@ from typing import Any, Callable
 
 from ..ir import mathops
 from ..ir import ops as ir
-from ..ir.types import (FLOAT, GROUP, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeNetDecl, PipeType,
-                        SemaphoreDecl)
+from ..ir.types import (FLOAT, GROUP, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeDecl, PipeNetDecl,
+                        PipeType, SemaphoreDecl)
 from ..lang.grid import all_cores, range_bounds
 from ..lang.intrinsic import intrinsic_name
 from .exprs import FOLDABLE, ExprMixin, SliceV, TupleV, block_extent, describe, is_block
@@ -119,11 +119,11 @@ class CallMixin(ExprMixin):
                 self.fail("E0106", f"copy between blocks of shapes {src.type.shape} and {dst.type.shape}")
             op = ir.CopyBlockToBlock(result=xfer, src=src.reg, dst=dst.reg)
         else:
-            if isinstance(src, CT) and type(src.value).__name__ == "PipeDecl" or \
-                    isinstance(dst, CT) and type(dst.value).__name__ == "PipeDecl":
+            if any(isinstance(v, PipeNetV) or isinstance(v, CT) and isinstance(v.value, PipeDecl) for v in (src, dst)):
                 self.fail("E0107", "a copy to or from a pipe must be inside the function passed to "
-                          "ttl.if_pipe_src / ttl.if_pipe_dst", hint="write ttl.if_pipe_src(pipes, fn) "
-                          "and copy to the pipe fn receives")
+                          "net.if_src / net.if_dst (ttl.if_pipe_src / ttl.if_pipe_dst)",
+                          hint="write net.if_src(send) with def send(pipe): ttl.copy(blk, pipe).wait(), and copy "
+                               "to the pipe the function receives")
             self.fail("E0104", f"ttl.copy cannot copy from {describe(src)} to {describe(dst)}",
                       hint="copies go between a tensor slice and a block, a block and a pipe, or two blocks")
         return self.fresh(op)

@@ -504,6 +504,8 @@ def _describe(value: Any) -> str:
         if kind is not None:
             return f"{kind} '{getattr(value.value, 'name', value.value)}'"
         return f"{type(value.value).__name__} {value.value!r}"[:80]
+    if isinstance(value, RV) and isinstance(value.type, BlockType):
+        return f"a block of {block_extent(value.type)}"
     if isinstance(value, RV):
         return f"a value of type {value.type}"
     if isinstance(value, TensorSliceV):
