@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 import builtins
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from ..ir import ops as ir
 from ..dtypes import float32
@@ -24,7 +25,9 @@ class _Return(Exception):
 class StmtMixin(CallMixin):
     loop_depth: int = 0
 
-    #: nesting inside if/for/while/with of the function being compiled (return must be at depth 0)
+    #: nesting inside runtime control flow (an if decided at run time, a runtime for or while loop)
+    #: and with-statements of the function being compiled: a return is allowed only at depth 0,
+    #: where it ends the inlined function (an if decided at compile time is no nesting)
     block_depth: int = 0
     #: loops unrolled at compile time that enclose the current statement, innermost last
     unrolled: list = []
@@ -36,17 +39,10 @@ class StmtMixin(CallMixin):
                 if visitor is None:
                     self.fail("E0101", f"unsupported statement in a kernel thread: {type(stmt).__name__}",
                               hint="threads accept assignments, for/while/if, with, and calls")
-                if isinstance(stmt, ast.Return) and (i != len(body) - 1 or self.block_depth):
-                    self.fail("E0101", "return must be the last statement of the function",
+                if isinstance(stmt, ast.Return) and self.block_depth:
+                    self.fail("E0101", "return inside a runtime branch, loop or with-statement is not supported",
                               hint="assign the result to a variable in each branch and return it at the end")
-                if isinstance(stmt, (ast.If, ast.For, ast.While, ast.With)):
-                    self.block_depth += 1
-                    try:
-                        visitor(stmt)
-                    finally:
-                        self.block_depth -= 1
-                else:
-                    visitor(stmt)
+                visitor(stmt)
 
     # ---------------------------------------------------------------- simple statements
     def stmt_Pass(self, node: ast.Pass) -> None:
@@ -225,11 +221,19 @@ class StmtMixin(CallMixin):
         self.materialise_assigned(node.body)
         self.emit(loop)
         before = dict(self.scope.bindings)
-        with self.region(loop.body):
+        with self.region(loop.body), self.runtime_nesting():
             self.bump(var)
             self.scope.bindings[name] = RV(var)
             self.loop_body(node.body)
         self.poison_changed(before, "was assigned a block or transfer inside a loop and is used after it")
+
+    @contextmanager
+    def runtime_nesting(self) -> Iterator[None]:
+        self.block_depth += 1
+        try:
+            yield
+        finally:
+            self.block_depth -= 1
 
     def loop_body(self, body: list[ast.stmt]) -> None:
         self.loop_depth += 1
@@ -248,7 +252,7 @@ class StmtMixin(CallMixin):
         with self.region(loop.cond_body):
             cond = self.need_scalar(self.expr(node.test), node.test)
         loop.cond = operand_of(cond)
-        with self.region(loop.body):
+        with self.region(loop.body), self.runtime_nesting():
             self.loop_body(node.body)
         self.poison_changed(before, "was assigned a block or transfer inside a loop and is used after it")
 
@@ -261,12 +265,12 @@ class StmtMixin(CallMixin):
         branch = ir.If(cond=cond.reg)
         self.emit(branch)
         before = dict(self.scope.bindings)
-        with self.region(branch.then_body):
+        with self.region(branch.then_body), self.runtime_nesting():
             self.stmts(node.body)
         after_then = dict(self.scope.bindings)
         self.scope.bindings.clear()
         self.scope.bindings.update(before)
-        with self.region(branch.else_body):
+        with self.region(branch.else_body), self.runtime_nesting():
             self.stmts(node.orelse)
         for name in set(after_then) | set(self.scope.bindings):
             a, b = after_then.get(name), self.scope.bindings.get(name)
@@ -305,7 +309,8 @@ class StmtMixin(CallMixin):
                 if item.optional_vars is not None:
                     self.assign(item.optional_vars, value)
                 acquired.append((value, origin[1], origin[0]))
-        self.stmts(node.body)
+        with self.runtime_nesting():  # a return would skip the release at the end of the with
+            self.stmts(node.body)
         with self.at(node):
             for value, mode, cb in reversed(acquired):
                 release = ir.CBPush(cb=cb, block=value.reg) if mode == "reserve" else ir.CBPop(cb=cb, block=value.reg)
