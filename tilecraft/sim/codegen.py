@@ -14,17 +14,21 @@ from typing import Any, Callable
 
 from ..ir import ops as ir
 from ..ir.program import ProgramIR, ThreadIR
+from ..ir.names import Identifiers
 from ..ir.types import BlockType
 from .op_table import RUNAWAY_ITERATIONS
 
 
 class GeneratedThread:
-    def __init__(self, name: str, fn: Callable[..., Any], source: str, line_ops: dict[int, int], filename: str):
+    def __init__(self, name: str, fn: Callable[..., Any], source: str, line_ops: dict[int, int], filename: str,
+                 names: Identifiers):
         self.name = name
         self.fn = fn
         self.source = source
         self.line_ops = line_ops
         self.filename = filename
+        #: register name -> the generated function's local that holds it
+        self.names = names
 
 
 class ThreadCodegen:
@@ -36,6 +40,9 @@ class ThreadCodegen:
         self.ctx = ctx  # the engine's ProgramRuntime: sites, tensors, op table
         self.lines: list[str] = []
         self.line_ops: dict[int, int] = {}
+        #: register -> Python local; the prefix keeps them apart from the code's own names (K, REC, ...)
+        self.names = Identifiers(prefix="v_").reserve_names(
+            r.name for op in ir.walk(thread.body) for r in (*op.results(), *op.operands()) if isinstance(r, ir.Reg))
         self.indent = 1
         self.defs: dict[str, ir.Op] = {}
         #: block register -> (buffer index, acquired by reserve)
@@ -82,7 +89,7 @@ class ThreadCodegen:
         source = f"def {name}({self.PARAMETERS}):\n" + "\n".join(self.lines) + "\n"
         namespace = dict(self.ctx.codegen_globals, NOPROGRESS=self.ctx.no_progress)
         exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own generated code
-        return GeneratedThread(self.thread.name, namespace[name], source, self.line_ops, filename)
+        return GeneratedThread(self.thread.name, namespace[name], source, self.line_ops, filename, self.names)
 
     def body(self, ops: list[ir.Op]) -> None:
         if not ops:
@@ -96,7 +103,7 @@ class ThreadCodegen:
         if isinstance(operand, ir.Const):
             return repr(operand.value)
         assert operand is not None
-        return "v_" + re.sub(r"[^0-9a-zA-Z_]", "_", operand.name)
+        return self.names(operand.name)
 
     def block(self, reg: ir.Reg) -> tuple[str, bool]:
         """The buffer variable of a block register and whether it was reserved (else waited)."""

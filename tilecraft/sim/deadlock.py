@@ -254,5 +254,5 @@ def operand_value(thread: Any, operand: Any) -> Any:
     if isinstance(operand, ir.Const):
         return operand.value
     frame = thread.gen.gi_frame
-    name = "v_" + "".join(c if c.isalnum() or c == "_" else "_" for c in operand.name)
+    name = thread.code.names(operand.name)
     return frame.f_locals.get(name, operand) if frame is not None else operand
