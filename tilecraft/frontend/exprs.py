@@ -159,8 +159,9 @@ class ExprMixin(Builder):
             for bound in (lo, hi):
                 if _type(bound) != INDEX:
                     self.fail("E0104", f"tensor indices must be integers, got {_describe(bound)}", node)
-            bounds.append((operand_of(lo), operand_of(hi)))
-            extents.append(self.static_difference(hi, lo))
+            extent = self.static_difference(hi, lo)
+            bounds.append((operand_of(lo), operand_of(hi) if extent is None else None))  # hi = lo + extent
+            extents.append(extent)
         return TensorSliceV(decl, tuple(bounds), tuple(extents))
 
     def index_entries(self, index: ast.expr) -> list[tuple[Any, ast.AST]]:

@@ -40,7 +40,8 @@ class RV:
 @dataclass(frozen=True)
 class TensorSliceV:
     decl: TensorDecl
-    bounds: tuple[tuple[Operand, Operand], ...]
+    #: per dim (lo, hi); hi is None where the extent is known at compile time
+    bounds: tuple[tuple[Operand, Operand | None], ...]
     extents: tuple[int | None, ...]
 
 

@@ -319,19 +319,28 @@ class LocalStore(Op):
 # ---------------------------------------------------------------- data movement
 @dataclass(eq=False, kw_only=True)
 class TensorIndex:
-    """A tensor slice: per dim a half-open ``[lo, hi)`` range in the tensor's shape units."""
+    """A tensor slice: per dim a half-open ``[lo, hi)`` range in the tensor's shape units.
+
+    Where the compiler proved a dim's extent, ``static_extents`` holds it and that dim's ``hi``
+    is None (the range is ``[lo, lo + extent)``); elsewhere the extent is None and ``hi`` is the
+    operand the simulator checks the extent with.
+    """
 
     tensor: TensorDecl
-    bounds: list[tuple[Operand, Operand]]
-    #: extents known at compile time (None where only the simulator can tell)
+    bounds: list[tuple[Operand, Operand | None]]
     static_extents: tuple[int | None, ...] = ()
 
+    def operands(self) -> list[Operand]:
+        return [b for pair in self.bounds for b in pair if b is not None]
+
     def __str__(self) -> str:
-        """``%t[%r+:2, 0:4]``: ``lo+:n`` where the extent n is known at compile time."""
-        extents = self.static_extents or (None,) * len(self.bounds)
-        dims = ", ".join(f"{lo}+:{n}" if n is not None and not isinstance(lo, Const) else
-                         (f"{lo.value}:{lo.value + n}" if n is not None else f"{lo}:{hi}")
-                         for (lo, hi), n in zip(self.bounds, extents))
+        """``%t[%r+:2, 0:1, %a:%b]``: ``lo+:n`` where the extent n is known at compile time (``a:b``
+        for a constant start), else ``lo:hi``."""
+        def dim(lo: Operand, hi: Operand | None, n: int | None) -> str:
+            if n is None:
+                return f"{lo}:{hi}"
+            return f"{lo.value}:{lo.value + n}" if isinstance(lo, Const) else f"{lo}+:{n}"
+        dims = ", ".join(dim(lo, hi, n) for (lo, hi), n in zip(self.bounds, self.static_extents))
         return f"{self.tensor}[{dims}]"
 
 
@@ -343,7 +352,7 @@ class CopyTensorToBlock(Op):
     dst: Reg
 
     def operands(self) -> Iterator[Operand]:
-        yield from _operands_in([b for pair in self.src.bounds for b in pair])
+        yield from self.src.operands()
         yield self.dst
 
 
@@ -356,7 +365,7 @@ class CopyBlockToTensor(Op):
 
     def operands(self) -> Iterator[Operand]:
         yield self.src
-        yield from _operands_in([b for pair in self.dst.bounds for b in pair])
+        yield from self.dst.operands()
 
 
 @dataclass(eq=False, kw_only=True)

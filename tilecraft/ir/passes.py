@@ -16,18 +16,12 @@ _PURE = (ir.Assign, ir.Binary, ir.Unary, ir.Compare, ir.Select)
 
 
 def _reads(op: ir.Op) -> list[ir.Reg]:
-    """Registers an op reads; a copy with compiler-proven extents does not need its slice ends."""
-    if isinstance(op, (ir.CopyTensorToBlock, ir.CopyBlockToTensor)):
-        index = op.src if isinstance(op, ir.CopyTensorToBlock) else op.dst
-        block = op.dst if isinstance(op, ir.CopyTensorToBlock) else op.src
-        static = None not in index.static_extents
-        bounds = [lo for lo, _ in index.bounds] + ([] if static else [hi for _, hi in index.bounds])
-        return [r for r in [*bounds, block] if isinstance(r, ir.Reg)]
     return [r for r in op.operands() if isinstance(r, ir.Reg)]
 
 
 def eliminate_dead_scalars(program: ProgramIR) -> None:
-    """Remove pure scalar operations whose results nothing reads (e.g. unneeded slice ends)."""
+    """Remove pure scalar operations whose results nothing reads (e.g. the ends of slices whose
+    extent the compiler proved, which the copy no longer refers to)."""
     for thread in program.threads:
         while True:
             used = {r.name for op in ir.walk(thread.body) for r in _reads(op)}

@@ -247,8 +247,10 @@ class ThreadCodegen:
 
     # ---------------------------------------------------------------- data movement
     def _bounds(self, index: ir.TensorIndex) -> tuple[str, str]:
+        """The slice's starts and ends as Python tuples (ends of proven extents are lo + extent)."""
         lo = ", ".join(self.v(lo) for lo, _ in index.bounds)
-        hi = ", ".join(self.v(hi) for _, hi in index.bounds)
+        hi = ", ".join(self.v(hi) if hi is not None else f"{self.v(lo)} + {n}"
+                       for (lo, hi), n in zip(index.bounds, index.static_extents))
         return f"({lo},)", f"({hi},)"
 
     def op_CopyTensorToBlock(self, op: ir.CopyTensorToBlock) -> None:
