@@ -1,4 +1,5 @@
-"""A small FileCheck: ``# CHECK: text`` comments in a kernel file, matched in order in the IR."""
+"""A small FileCheck: ``# CHECK: text`` (or ``// CHECK:``) comments in a kernel or IR file, matched
+in order in the output of a command run on it."""
 
 from __future__ import annotations
 
@@ -6,20 +7,22 @@ import re
 from pathlib import Path
 
 
-def checks_in(path: Path) -> list[tuple[int, str, bool]]:
-    """(line, pattern, is_not) for every ``# CHECK:`` / ``# CHECK-NOT:`` comment."""
+def checks_in(text: str, first_line: int = 1) -> list[tuple[int, str, bool]]:
+    """(line, pattern, is_not) for every ``CHECK:`` / ``CHECK-NOT:`` comment of ``text``."""
     out = []
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        m = re.search(r"#\s*CHECK(-NOT)?:\s*(.+)$", line)
+    for number, line in enumerate(text.splitlines(), first_line):
+        m = re.search(r"(?:#|//)\s*CHECK(-NOT)?:\s*(.+)$", line)
         if m:
             out.append((number, m.group(2).strip(), bool(m.group(1))))
     return out
 
 
-def filecheck(path: Path, output: str) -> None:
-    """Every CHECK pattern appears in ``output`` after the previous one; CHECK-NOT never does."""
+def filecheck(path: Path, output: str, text: str | None = None, first_line: int = 1) -> None:
+    """Every CHECK pattern of ``text`` (the file's text by default) appears in ``output`` after the
+    previous one; CHECK-NOT never does."""
     pos = 0
-    for number, pattern, is_not in checks_in(path):
+    source = path.read_text() if text is None else text
+    for number, pattern, is_not in checks_in(source, first_line):
         if is_not:
             assert pattern not in output, f"{path.name}:{number}: CHECK-NOT '{pattern}' found"
             continue

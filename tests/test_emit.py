@@ -11,8 +11,8 @@ import pytest
 import torch
 
 from benchmarks.emit_tools import programs_of
+from tests.outputs import assert_same_bits, launch_outputs
 from tests.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
-from tilecraft import driver
 from tilecraft.cli import main
 from tilecraft.diagnostics import KernelError
 from tilecraft.metal import lower_compute
@@ -46,38 +46,20 @@ def test_example_emits_and_kernels_pass_header_check(example: Path, headers: Pat
             assert result.ok, f"{example.stem}/{name}:\n{result.diagnostics}"
 
 
-def outputs(example: Path, level: str, capsys: pytest.CaptureFixture[str], must_pass: bool = True) -> list:
-    """Every tensor's storage after every launch of the example, simulated at ``level``."""
-    seen: list = []
-    driver.result_hooks.append(lambda program, tensors: seen.append([t.storage.clone() for t in tensors]))
-    try:
-        code = main(["run", str(example), "--level", level])
-    finally:
-        driver.result_hooks.pop()
-    err = capsys.readouterr().err
-    assert code == 0 or not must_pass, err
-    return seen
-
-
 @pytest.mark.parametrize("example", [e for e in EXAMPLES if e.stem not in NOT_EMITTED], ids=ids)
 def test_both_levels_give_identical_bits(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
     if example.stem in NOT_SIMULATED:
         assert main(["run", str(example), "--level", "metal"]) == 1
         assert f"error[{NOT_SIMULATED[example.stem]}]" in capsys.readouterr().err
         return
-    language = outputs(example, "language", capsys)
-    metal = outputs(example, "metal", capsys)
-    assert len(language) == len(metal)
-    for launch_a, launch_b in zip(language, metal):
-        for a, b in zip(launch_a, launch_b):
-            assert a.dtype == b.dtype and torch.equal(a, b), (a.float() - b.float()).abs().max()
+    assert_same_bits(launch_outputs(example, capsys), launch_outputs(example, capsys, "--level", "metal"))
 
 
 def test_planted_lowering_bug_is_caught(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """A lowering that swaps the operands of FPU binaries (a - b emitted as b - a): the two
     simulation levels then disagree, so the comparison above would catch it."""
     example = next(e for e in EXAMPLES if e.stem == "elementwise_1_single_tile")  # relu(a - b) * c
-    language = outputs(example, "language", capsys)
+    language = launch_outputs(example, capsys)
     original = lower_compute.ComputeLowering.emit_fpu
 
     def swapped(self, node, *args):
@@ -85,7 +67,7 @@ def test_planted_lowering_bug_is_caught(monkeypatch: pytest.MonkeyPatch, capsys:
         return original(self, node, *args)
 
     monkeypatch.setattr(lower_compute.ComputeLowering, "emit_fpu", swapped)
-    planted = outputs(example, "metal", capsys, must_pass=False)
+    planted = launch_outputs(example, capsys, "--level", "metal", must_pass=False)
     assert len(planted) == len(language)
     assert any(not torch.equal(a, b) for ra, rb in zip(language, planted) for a, b in zip(ra, rb))
 

@@ -11,9 +11,8 @@ import warnings
 from pathlib import Path
 
 import pytest
-import torch
 
-from tilecraft import driver
+from tests.outputs import assert_same_bits, launch_outputs
 from tilecraft.cli import main
 from tilecraft.diagnostics import DiagnosticWarning
 
@@ -22,25 +21,9 @@ PROGRAMS = sorted((Path(__file__).parent / "published").glob("*.py"))
 pytestmark = pytest.mark.usefixtures("fresh_process_state")
 
 
-def outputs(path: Path, capsys: pytest.CaptureFixture[str], *flags: str) -> list[list[torch.Tensor]]:
-    seen: list[list[torch.Tensor]] = []
-    driver.result_hooks.append(lambda program, tensors: seen.append([t.storage.clone() for t in tensors]))
-    try:
-        code = main(["run", str(path), *flags])
-    finally:
-        driver.result_hooks.pop()
-    assert code == 0, capsys.readouterr().err
-    return seen
-
-
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
 def test_runs_and_fast_equals_exact(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    fast = outputs(path, capsys)
-    exact = outputs(path, capsys, "--exact")
-    assert len(fast) == len(exact) > 0
-    for run_a, run_b in zip(fast, exact):
-        for a, b in zip(run_a, run_b):
-            assert a.dtype == b.dtype and torch.equal(a, b), (a.float() - b.float()).abs().max()
+    assert_same_bits(launch_outputs(path, capsys), launch_outputs(path, capsys, "--exact"))
 
 
 def test_block_equality_is_identity_and_warns(capsys: pytest.CaptureFixture[str]) -> None:

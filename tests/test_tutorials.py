@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.tutorial_sources import matmul_size, resize_source
+from benchmarks.tutorial_sources import elementwise_size, matmul_size, resize_source
+from tests.outputs import assert_same_bits, launch_outputs
 from tilecraft import options
 from tilecraft.cli import main
 
@@ -68,3 +69,20 @@ def test_grid_option_changes_full_grid(tutorials: Path, capsys: pytest.CaptureFi
     """``--grid`` sets the grid of ``grid="full"`` programs; the result must not change."""
     assert main(["run", str(tutorials / NATIVE[4]), "--grid", "4,2"]) == 0, capsys.readouterr().err
     assert options.current.grid == (4, 2)
+
+
+#: every tutorial at a size small enough to evaluate one value at a time and call by call
+SMALL = [(t, elementwise_size(512)) for t in NATIVE] + [(t, matmul_size(m, k, n)) for t, m, k, n in RESIZED]
+
+
+@pytest.mark.parametrize("tutorial, size", SMALL, ids=[t for t, _ in SMALL])
+def test_modes_and_levels_agree(tutorials: Path, tmp_path: Path, tutorial: str, size,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Batched, --exact and the Metalium-call level store the same bits in every tensor."""
+    script = tmp_path / Path(tutorial).name
+    script.write_text(resize_source((tutorials / tutorial).read_text(), size))
+    fast = launch_outputs(script, capsys)
+    if not fast:
+        pytest.skip("the ttnn-only step launches no kernel")
+    assert_same_bits(fast, launch_outputs(script, capsys, "--exact"))
+    assert_same_bits(fast, launch_outputs(script, capsys, "--level", "metal"))

@@ -19,7 +19,7 @@ import warnings
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import driver, options
+from . import driver, opt, options
 from .ir.printer import print_program
 from .ir.program import ProgramIR
 from .metal.emit import emit_program
@@ -50,6 +50,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if name == "emit":
             p.add_argument("-o", "--output", required=True, help="directory for the emitted files")
     profiler.add_parser(sub, add_script_options)
+    opt.add_parser(sub)
+    if argv and argv[0] == "opt":
+        return opt.run_opt(parser.parse_args(argv))
     if not argv or argv[0] not in ("run", "show-ir", "emit", "profile"):
         parser.parse_args(argv)  # prints usage / help
         return 2

@@ -15,7 +15,7 @@ def copy_rows(a, y):
     start = core_num * per_core
     a_cb = ttl.make_circular_buffer_like(a, shape=(1, 1), buffer_factor=2)
 
-    # CHECK: param #0 start per core = [0, 1, 2, 3]
+    # CHECK: param #0 "start" = [0, 1, 2, 3]
     @ttl.datamovement()
     def reader():
         # CHECK: datamovement @reader

@@ -12,6 +12,7 @@ from typing import Any
 from ..arch import get as get_arch
 from ..diagnostics import Note, Span, error, warn
 from ..ir.program import COMPUTE, DATAMOVEMENT, ProgramIR
+from ..ir.verify import verify_program
 from ..ir.types import SCALAR_UNIT, TILE_UNIT, CBDecl, SemaphoreDecl
 from ..lang import scope as kscope
 from ..lang.grid import all_cores
@@ -48,6 +49,7 @@ def build_program(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, .
         program.threads.append(compiler.compile(thread.name, variants))
     check_pipes(env)
     check_l1(program, arch)
+    verify_program(program, "the front end")
     return program, env.tensors
 
 

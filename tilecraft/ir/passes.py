@@ -11,6 +11,7 @@ from typing import Callable
 from . import ops as ir
 from .program import ProgramIR
 from .types import FLOAT
+from .verify import verify_program
 
 _PURE = (ir.Assign, ir.Binary, ir.Unary, ir.Compare, ir.Select)
 
@@ -67,7 +68,12 @@ PIPELINE: list[tuple[str, Callable[[ProgramIR], None]]] = [
 ]
 
 
-def run_pipeline(program: ProgramIR) -> ProgramIR:
-    for _name, pass_fn in PIPELINE:
-        pass_fn(program)
+def run_pipeline(program: ProgramIR, names: list[str] | None = None) -> ProgramIR:
+    """Run the passes (``names``, in that order, or the whole pipeline), verifying the IR after each."""
+    passes = dict(PIPELINE)
+    for name in names if names is not None else list(passes):
+        if name not in passes:
+            raise ValueError(f"unknown pass {name!r}; passes: {', '.join(passes)}")
+        passes[name](program)
+        verify_program(program, f"pass {name}")
     return program

@@ -16,6 +16,9 @@ from ..dtypes import TILE_COLS, TILE_ROWS, DataFormat
 class Type:
     """Base of register types; instances compare by value."""
 
+    #: whether a register of this type holds one number (arithmetic and conditions take these)
+    scalar = False
+
     def __eq__(self, other: object) -> bool:
         return type(self) is type(other) and self.__dict__ == other.__dict__
 
@@ -24,16 +27,22 @@ class Type:
 
 
 class IndexType(Type):
+    scalar = True
+
     def __str__(self) -> str:
         return "index"
 
 
 class BoolType(Type):
+    scalar = True
+
     def __str__(self) -> str:
         return "i1"
 
 
 class FloatType(Type):
+    scalar = True
+
     def __str__(self) -> str:
         return "f32"
 

@@ -22,6 +22,8 @@ METAL_VERSION = "0.81.1"
 class CType(Type):
     """A C++ type for kernel-level registers (uint32_t, uint64_t, a TensorAccessor)."""
 
+    scalar = True
+
     def __init__(self, spelling: str):
         self.spelling = spelling
 

@@ -15,6 +15,7 @@ from ..dtypes import float32, uint32
 from ..frontend.program import check_l1
 from ..ir.program import COMPUTE, ProgramIR
 from ..ir import ops as ir
+from ..ir.verify import verify_body
 from ..ir.types import SCALAR_UNIT, TILE_UNIT, BlockType, CBDecl, PipeNetDecl, SemaphoreDecl, TensorDecl
 from . import kir
 from .lower_compute import ComputeLowering
@@ -138,7 +139,11 @@ class ProgramLowering:
 
 
 def lower_program(program: ProgramIR, arch: str = "wormhole_b0") -> kir.MetalProgram:
-    return ProgramLowering(program, arch).lower()
+    """The program lowered to Metalium calls, one kernel per thread (verified)."""
+    metal = ProgramLowering(program, arch).lower()
+    for kernel in metal.kernels:
+        verify_body(metal, kernel.name, kernel.body, "lowering to Metalium")
+    return metal
 
 
 def _tiles(shape: tuple[int, ...]) -> int:

@@ -19,6 +19,7 @@ from typing import Any, Iterable, Sequence
 
 from ..diagnostics import KernelError, Note, Span, error
 from ..ir import ops as ir
+from .metal_state import PageCB
 from .state import CBState, PipeSlot, SemState
 
 #: cores listed by name in a grouped note before the rest are counted
@@ -80,16 +81,26 @@ class _Deadlock:
                              "that reach this core against the value waited for")
         return None
 
+    def buffer_wait(self, t: Any) -> tuple[int, str, bool] | None:
+        """(buffer index, name, waits for data) of a thread blocked on a circular buffer, at either
+        level (``cb.wait`` / ``cb.reserve``, or Metalium's ``cb_wait_front`` / ``cb_reserve_back``)."""
+        waitable, op = t.blocked
+        if isinstance(waitable, CBState):
+            return waitable.decl.index, waitable.decl.name, isinstance(self.ops[op], ir.CBWait)
+        if isinstance(waitable, PageCB):
+            return waitable.spec.index, waitable.spec.name, getattr(self.ops[op], "fn", "") == "cb_wait_front"
+        return None
+
     def starvation(self, notes: list[Note]) -> KernelError | None:
         for t in self.blocked:
-            waitable, op = t.blocked
-            if not isinstance(waitable, CBState):
+            found = self.buffer_wait(t)
+            if found is None:
                 continue
-            waiting_data = isinstance(self.ops[op], ir.CBWait)
-            partners = self.partners(t, waitable, waiting_data)
+            index, name, waiting_data = found
+            op = t.blocked[1]
+            partners = self.partners(t, index, waiting_data)
             if partners and not all(o.done for o in partners):
                 continue
-            name = waitable.decl.name
             if waiting_data:
                 msg = (f"deadlock: {t.describe()} waits for a block of '{name}' that no thread will push "
                        f"({'its producers have finished' if partners else 'no thread reserves this buffer'})")
@@ -135,10 +146,9 @@ class _Deadlock:
                 "producers and consumers, and the same number of times")
 
     # ---------------------------------------------------------------- who waits for whom
-    def partners(self, t: Any, cb: CBState, waiting_data: bool) -> list[Any]:
-        """Threads of ``t``'s core that could satisfy its wait: producers of the buffer when it
-        waits for data, consumers when it waits for space."""
-        index = cb.decl.index
+    def partners(self, t: Any, index: int, waiting_data: bool) -> list[Any]:
+        """Threads of ``t``'s core that could satisfy its wait on buffer ``index``: its producers
+        when it waits for data, its consumers when it waits for space."""
         return [o for o in self.by_core[t.core] if index in (o.reserves if waiting_data else o.waits)]
 
     def dm_threads(self, cores: Iterable[tuple[int, ...]]) -> list[Any]:
@@ -147,8 +157,9 @@ class _Deadlock:
     def providers(self, t: Any) -> list[Any]:
         """Blocked threads ``t`` waits for (the edges of the wait-for graph)."""
         waitable, op = t.blocked
-        if isinstance(waitable, CBState):
-            found = self.partners(t, waitable, isinstance(self.ops[op], ir.CBWait))
+        buffer = self.buffer_wait(t)
+        if buffer is not None:
+            found = self.partners(t, buffer[0], buffer[2])
         elif isinstance(waitable, PipeSlot):
             pipe = waitable.pipe.decl
             found = self.dm_threads([pipe.src] if waitable.vid < 0 else [waitable.dst])
@@ -179,8 +190,9 @@ class _Deadlock:
 
     def provider_text(self, t: Any, nxt: Any) -> str:
         waitable, op = t.blocked
-        if isinstance(waitable, CBState):
-            verb = "pushes" if isinstance(self.ops[op], ir.CBWait) else "pops"
+        buffer = self.buffer_wait(t)
+        if buffer is not None:
+            verb = "pushes" if buffer[2] else "pops"
         elif isinstance(waitable, PipeSlot):
             verb = "sends on it" if waitable.vid < 0 else "receives from it"
             return f"which {nxt.describe()} {verb}"
@@ -222,9 +234,10 @@ class _Deadlock:
 
     def waiting_what(self, t: Any, with_core: bool = True) -> str:
         waitable, op = t.blocked
-        name = self.ops[op].name
-        if isinstance(waitable, CBState):
-            return f"{name} on buffer '{waitable.decl.name}'"
+        name = getattr(self.ops[op], "fn", None) or self.ops[op].name  # a Metalium call: its function
+        buffer = self.buffer_wait(t)
+        if buffer is not None:
+            return f"{name} on buffer '{buffer[1]}'"
         if isinstance(waitable, SemState):
             value = f" (value {waitable.value})" if with_core else ""
             return f"{name} on semaphore '{waitable.decl.name}'{value}"

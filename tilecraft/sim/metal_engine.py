@@ -482,7 +482,9 @@ class MetalRuntime(OpTable):
             for kernel, code in zip(self.metal.kernels, self.kernels):
                 args = [self.resolve(a.values[k.flat], k) for a in kernel.rt_args]
                 kind = "compute" if kernel.processor == "compute" else "datamovement"
-                self.scheduler.add(SimThread(core, kernel.name, kind, code.fn(k, args), code, set(), set()))
+                self.scheduler.add(SimThread(core, kernel.name, kind, code.fn(k, args), code,
+                                             _buffers_called(kernel, "cb_reserve_back"),
+                                             _buffers_called(kernel, "cb_wait_front")))
         self.scheduler.run()
         Evaluator(self.rec, exact=self.exact).run()
 
@@ -496,3 +498,10 @@ def run_metal_program(metal: kir.MetalProgram, tensors: list[Any], exact: bool =
     runtime = MetalRuntime(metal, tensors, exact)
     runtime.run()
     return runtime
+
+
+def _buffers_called(kernel: kir.Kernel, fn: str) -> set[int]:
+    """The circular buffers a kernel calls ``fn`` on (producers reserve, consumers wait): what the
+    deadlock diagnosis needs to tell a starved buffer from a circular wait."""
+    return {op.args[0].value for op in ir.walk(kernel.body)
+            if isinstance(op, kir.Call) and op.fn == fn and op.args and isinstance(op.args[0], ir.Const)}

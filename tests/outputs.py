@@ -1,0 +1,36 @@
+"""Run a script through ``tilecraft run`` in-process and keep every launch's tensors.
+
+The tests that compare simulation modes (batched vs ``--exact``) and levels (language vs Metalium
+calls) bit for bit share this; each returns, per kernel launch, a copy of every tensor's storage.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from tilecraft import driver
+from tilecraft.cli import main
+
+
+def launch_outputs(path: Path, capsys: pytest.CaptureFixture[str], *flags: str,
+                   must_pass: bool = True) -> list[list[torch.Tensor]]:
+    seen: list[list[torch.Tensor]] = []
+    driver.result_hooks.append(lambda program, tensors: seen.append([t.storage.clone() for t in tensors]))
+    try:
+        code = main(["run", str(path), *flags])
+    finally:
+        driver.result_hooks.pop()
+    err = capsys.readouterr().err
+    assert code == 0 or not must_pass, err[-4000:]
+    return seen
+
+
+def assert_same_bits(a: list[list[torch.Tensor]], b: list[list[torch.Tensor]]) -> None:
+    """The same launches, each tensor holding exactly the same values."""
+    assert len(a) == len(b) > 0
+    for launch_a, launch_b in zip(a, b):
+        for x, y in zip(launch_a, launch_b):
+            assert x.dtype == y.dtype and torch.equal(x, y), (x.float() - y.float()).abs().max()

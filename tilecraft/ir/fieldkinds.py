@@ -1,0 +1,67 @@
+"""What kind of value each field of each operation holds, read from the field's type annotation.
+
+The printer, the parser and the verifier all walk operations field by field; this table tells
+them how to print, parse and check a field without a case per operation.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import typing
+from dataclasses import fields
+from typing import Any
+
+from . import ops as ir
+from . import types as t
+
+REG, OPERAND, OPT_REG, CB, SEM, NET, INDEX, RANGE = "reg", "operand", "opt_reg", "cb", "sem", "net", "index", "range"
+STR, INT, BOOL, INTS, NUMBERS, CORE, PRINT_ARGS, TENSOR, CALL_ARGS, TEMPLATE = (
+    "str", "int", "bool", "ints", "numbers", "core", "print_args", "tensor", "call_args", "template")
+
+#: kinds printed as positional operands (in field order); all others print as ``name=value``
+POSITIONAL = frozenset({REG, OPERAND, CB, SEM, NET})
+
+#: fields that are not operands or attributes: results, loop variables, locations
+_SKIP = {"result", "outs", "var", "loc"}
+
+_BY_HINT: dict[Any, str] = {
+    ir.Reg: REG, ir.Operand: OPERAND, typing.Optional[ir.Reg]: OPT_REG, t.CBDecl: CB, t.SemaphoreDecl: SEM,
+    t.PipeNetDecl: NET, ir.TensorIndex: INDEX, t.CoreRange: RANGE, str: STR, int: INT, bool: BOOL,
+    tuple[int, ...]: INTS, tuple: NUMBERS, tuple[ir.Operand, ...]: CORE, list: PRINT_ARGS, t.TensorDecl: TENSOR,
+}
+#: list- and tuple-typed fields whose meaning the annotation alone does not give
+_BY_NAME = {("metal.call", "args"): CALL_ARGS, ("metal.call", "template"): TEMPLATE}
+
+
+@functools.cache
+def _kinds(cls: type) -> dict[str, str | None]:
+    namespace = {**vars(ir), **vars(t), **vars(sys.modules[cls.__module__])}
+    hints = typing.get_type_hints(cls, namespace)
+    out: dict[str, str | None] = {}
+    for f in fields(cls):
+        if f.name in _SKIP or f.metadata.get("region"):
+            out[f.name] = None
+            continue
+        kind = _BY_NAME.get((cls.name, f.name)) or _BY_HINT.get(hints[f.name])
+        if kind is None:
+            raise TypeError(f"{cls.__name__}.{f.name}: no field kind for {hints[f.name]!r}")
+        out[f.name] = kind
+    return out
+
+
+def kind_of(cls: type, field: str) -> str | None:
+    """The kind of ``cls.field``; None for results, loop variables, locations and regions."""
+    return _kinds(cls)[field]
+
+
+def op_classes() -> dict[str, type]:
+    """Every operation class defined so far (the language level's, and the kernel level's once
+    tilecraft.metal is imported), by dotted name."""
+    found: dict[str, type] = {}
+    pending = list(ir.Op.__subclasses__())
+    while pending:
+        cls = pending.pop()
+        found[cls.name] = cls
+        pending += cls.__subclasses__()
+    return found
