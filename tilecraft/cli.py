@@ -28,7 +28,7 @@ from .perf import profiler
 
 #: frames in this directory are tilecraft's own (hidden from users' tracebacks)
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-_OWN_OPTIONS = {"--grid": True, "--devices": True, "--arch": True, "--diagnostics-format": True, "--exact": False, "-o": True,
+_OWN_OPTIONS = {"--grid": True, "--devices": True, "--generated": False, "--arch": True, "--diagnostics-format": True, "--exact": False, "-o": True,
                 "--level": True,
                 "--output": True, **profiler.OPTIONS}
 
@@ -49,6 +49,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="evaluate values one operation at a time (reference mode, slow)")
         if name == "emit":
             p.add_argument("-o", "--output", required=True, help="directory for the emitted files")
+        if name == "show-ir":
+            p.add_argument("--generated", action="store_true",
+                           help="also print the Python the simulator generates for each thread")
     profiler.add_parser(sub, add_script_options)
     opt.add_parser(sub)
     if argv and argv[0] == "opt":
@@ -107,7 +110,7 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
         print(f"tilecraft: error: {exc}", file=sys.stderr)
         return 2
     options.current = options.RunOptions(arch=args.arch, grid=grid, exact=args.exact, level=args.level,
-                                         devices=devices)
+                                         devices=devices, show_generated=getattr(args, "generated", False))
     hooks = list(driver.program_hooks)
     if args.command == "show-ir":
         driver.program_hooks.append(lambda program: print(print_program(program)))

@@ -17,8 +17,8 @@ from .ir.program import ProgramIR
 from .lang import kernel as lang_kernel
 from .lang.kernel import KernelDef
 from .metal.lower import lower_program
-from .sim.engine import run_program
-from .sim.metal_engine import run_metal_program
+from .sim.engine import ProgramRuntime
+from .sim.metal_engine import MetalRuntime
 
 #: called with each program before it runs (``tilecraft show-ir`` prints them)
 program_hooks: list[Callable[[ProgramIR], None]] = []
@@ -45,12 +45,12 @@ def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
     run_pipeline(program)
     for hook in program_hooks:
         hook(program)
-    if not opts.simulate:
-        pass
-    elif opts.level == "metal":
-        run_metal_program(lower_program(program, opts.arch), tensors, exact=opts.exact)
-    else:
-        run_program(program, tensors, exact=opts.exact)
+    if opts.simulate:
+        runtime = (MetalRuntime(lower_program(program, opts.arch), tensors, opts.exact) if opts.level == "metal"
+                   else ProgramRuntime(program, tensors, opts.exact))
+        if opts.show_generated:
+            print(runtime.generated_source())
+        runtime.run()
     for result_hook in result_hooks:
         result_hook(program, tensors)
     return None

@@ -34,6 +34,8 @@ class RunOptions:
     level: str = "language"
     #: chips in the simulated system (``ttnn.GetNumAvailableDevices()``; meshes must fit)
     devices: int = field(default_factory=devices_from_environment)
+    #: print the Python the simulator generates for each thread before it runs (show-ir --generated)
+    show_generated: bool = False
     #: simulate each launched program; False only builds it and calls the program hooks
     #: (``tilecraft profile --no-values`` times real problem sizes without computing values)
     simulate: bool = True

@@ -9,6 +9,7 @@ arguments), and every generated line maps back to the operation (and source span
 
 from __future__ import annotations
 
+import linecache
 import re
 from typing import Any, Callable
 
@@ -88,6 +89,8 @@ class ThreadCodegen:
         filename = f"<{self.FILE_TAG} {self.program.name}.{self.thread.name}>"
         source = f"def {name}({self.PARAMETERS}):\n" + "\n".join(self.lines) + "\n"
         namespace = dict(self.ctx.codegen_globals, NOPROGRESS=self.ctx.no_progress)
+        # registered like a file, so that a traceback through it (an internal error) shows its lines
+        linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
         exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own generated code
         return GeneratedThread(self.thread.name, namespace[name], source, self.line_ops, filename, self.names)
 

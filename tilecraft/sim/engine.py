@@ -164,6 +164,10 @@ class ProgramRuntime(OpTable):
         return Xfer(None, 0, False, op)
 
     # ---------------------------------------------------------------- running
+    def generated_source(self) -> str:
+        """The Python generated for every thread (what ``tilecraft show-ir --generated`` prints)."""
+        return "\n".join(f"# {code.filename}\n{code.source}" for code in self.threads)
+
     def run(self) -> None:
         params = self.program.params
         for core, k in self.cores.items():
@@ -213,11 +217,6 @@ class ProgramRuntime(OpTable):
                     raise error("E2114", f"a block sent on {pipe.decl} was never received by core {dst}",
                                 pipe.decl.span, hint="each destination must ttl.copy(pipe, blk) every block sent")
 
-
-def run_program(program: ProgramIR, tensors: list[Any], exact: bool = False) -> ProgramRuntime:
-    runtime = ProgramRuntime(program, tensors, exact)
-    runtime.run()
-    return runtime
 
 
 def _unique(tensors: list[Any]) -> list[Any]:

@@ -477,6 +477,10 @@ class MetalRuntime(OpTable):
             return value[1]
         return value
 
+    def generated_source(self) -> str:
+        """The Python generated for every thread (what ``tilecraft show-ir --generated`` prints)."""
+        return "\n".join(f"# {code.filename}\n{code.source}" for code in self.kernels)
+
     def run(self) -> None:
         for core, k in self.cores.items():
             for kernel, code in zip(self.metal.kernels, self.kernels):
@@ -493,11 +497,6 @@ def _batched(fn: Callable, values: list[torch.Tensor], n: int) -> torch.Tensor:
     result = fn(*values) if values else fn()
     return result.expand(n, *result.shape[-2:]) if result.shape[0] != n else result
 
-
-def run_metal_program(metal: kir.MetalProgram, tensors: list[Any], exact: bool = False) -> MetalRuntime:
-    runtime = MetalRuntime(metal, tensors, exact)
-    runtime.run()
-    return runtime
 
 
 def _buffers_called(kernel: kir.Kernel, fn: str) -> set[int]:
