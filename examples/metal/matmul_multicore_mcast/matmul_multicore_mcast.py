@@ -16,19 +16,18 @@ Run:  tilecraft run examples/metal/matmul_multicore_mcast/matmul_multicore_mcast
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 
 import torch
 import ttnn
 
-from tilecraft.testing import comp_pcc
-
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, os.pardir, "common"))
+from example_host import TILE, run_example, tile_cb  # noqa: E402
 
 M, K, N = 512, 256, 512
-TILE = 32
-TILE_BYTES = TILE * TILE * 2   # one bfloat16 tile
 IN0_BLOCK_W = 2                # K tiles per block: each block is one multicast per operand
 DST_TILES = 8                  # half of DST for 16-bit data: the largest output sub-block
 CB_IN0, CB_IN1, CB_OUT, CB_PARTIALS = 0, 1, 16, 24
@@ -44,13 +43,6 @@ def choose_subblock(per_core_m: int, per_core_n: int, max_tiles: int = DST_TILES
     candidates = [(h, w) for h in range(1, per_core_m + 1) for w in range(1, per_core_n + 1)
                   if per_core_m % h == 0 and per_core_n % w == 0 and h * w <= max_tiles]
     return max(candidates, key=lambda hw: (hw[0] * hw[1], hw[1]))
-
-
-def cb(pages: int, cores: ttnn.CoreRangeSet, *indices: int) -> ttnn.CBDescriptor:
-    """A CB of ``pages`` bfloat16 tiles; several indices make CBs that share the one allocation."""
-    formats = [ttnn.CBFormatDescriptor(buffer_index=i, data_format=ttnn.bfloat16, page_size=TILE_BYTES)
-               for i in indices]
-    return ttnn.CBDescriptor(total_size=pages * TILE_BYTES, core_ranges=cores, format_descriptors=formats)
 
 
 def core_range(x0: int, y0: int, x1: int, y1: int) -> ttnn.CoreRangeSet:
@@ -135,9 +127,9 @@ def matmul_mcast(device, a: ttnn.Tensor, b: ttnn.Tensor, c: ttnn.Tensor, rows: i
     semaphores = [ttnn.SemaphoreDescriptor(id=sem, core_type=ttnn.CoreType.WORKER, core_ranges=all_cores,
                                            initial_value=0)
                   for sem in (IN0_READY, IN0_FLAG, IN1_READY, IN1_FLAG)]
-    cbs = [cb(2 * per_core_m * IN0_BLOCK_W, all_cores, CB_IN0),   # double-buffered K-blocks
-           cb(2 * IN0_BLOCK_W * per_core_n, all_cores, CB_IN1),
-           cb(per_core_m * per_core_n, all_cores, CB_OUT, CB_PARTIALS)]
+    cbs = [tile_cb(2 * per_core_m * IN0_BLOCK_W, all_cores, CB_IN0),   # double-buffered K-blocks
+           tile_cb(2 * IN0_BLOCK_W * per_core_n, all_cores, CB_IN1),
+           tile_cb(per_core_m * per_core_n, all_cores, CB_OUT, CB_PARTIALS)]  # one allocation, two CBs
     program = ttnn.ProgramDescriptor(kernels=[*readers, compute, writer], semaphores=semaphores, cbs=cbs)
     return ttnn.generic_op([a, b, c], program)
 
@@ -152,23 +144,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--grid takes ROWSxCOLS such as 4x4, not {args.grid!r}")
 
     torch.manual_seed(0)
-    a_host = torch.randn(M, K).to(torch.bfloat16)
-    b_host = torch.randn(K, N).to(torch.bfloat16)
-    golden = a_host.float() @ b_host.float()
-
-    device = ttnn.open_device(device_id=0)
-    try:
-        a, b = (ttnn.from_torch(t, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device,
-                                memory_config=ttnn.DRAM_MEMORY_CONFIG) for t in (a_host, b_host))
-        c = ttnn.allocate_tensor_on_device(ttnn.Shape([M, N]), ttnn.bfloat16, ttnn.TILE_LAYOUT, device,
-                                           ttnn.DRAM_MEMORY_CONFIG)
-        result = ttnn.to_torch(matmul_mcast(device, a, b, c, rows, cols))
-    finally:
-        ttnn.close_device(device)
-
-    passed, message = comp_pcc(golden, result.float(), PCC_THRESHOLD)
-    print(f"matmul_multicore_mcast {M}x{K} @ {K}x{N} on {rows}x{cols}: {message}")
-    return 0 if passed else 1
+    a = torch.randn(M, K).to(torch.bfloat16)
+    b = torch.randn(K, N).to(torch.bfloat16)
+    return run_example(f"matmul_multicore_mcast {M}x{K} @ {K}x{N} on {rows}x{cols}", [a, b], (M, N),
+                       functools.partial(matmul_mcast, rows=rows, cols=cols), a.float() @ b.float(), PCC_THRESHOLD)
 
 
 if __name__ == "__main__":

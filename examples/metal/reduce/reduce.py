@@ -14,21 +14,18 @@ Run:  tilecraft run examples/metal/reduce/reduce.py [--dim row|col]
 from __future__ import annotations
 
 import argparse
+import functools
 import os
-import struct
 import sys
 
 import torch
 import ttnn
 
-from tilecraft.testing import comp_pcc
-
 HERE = os.path.dirname(os.path.abspath(__file__))
-COMMON_KERNELS = os.path.join(HERE, os.pardir, "common", "kernels")
+sys.path.insert(0, os.path.join(HERE, os.pardir, "common"))
+from example_host import TILE, run_example, split_work, tile_cb, tile_mover  # noqa: E402
 
 BATCHES, H, W = 4, 640, 256   # row sums: 80 outputs, col sums: 32 (on an 8x8 grid, 2 core groups for rows)
-TILE = 32
-TILE_BYTES = TILE * TILE * 2  # one bfloat16 tile
 CB_IN, CB_SCALER, CB_OUT = 0, 2, 16
 REDUCE_DIMS = {"row": "ReduceDim::REDUCE_ROW", "col": "ReduceDim::REDUCE_COL"}
 # Each output is a sum of up to 640 bfloat16 values accumulated in DST as bfloat16 (no fp32
@@ -37,9 +34,8 @@ PCC_THRESHOLD = 0.999
 
 
 def bfloat16_bits(value: float) -> int:
-    """The bfloat16 bit pattern of ``value`` (round to nearest even), as the scaler runtime arg."""
-    bits = struct.unpack("<I", struct.pack("<f", value))[0]
-    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF
+    """The bfloat16 bit pattern of ``value`` (rounded to nearest even), as the scaler runtime arg."""
+    return torch.tensor([value], dtype=torch.bfloat16).view(torch.int16).item() & 0xFFFF
 
 
 def golden(x: torch.Tensor, dim: str) -> torch.Tensor:
@@ -54,28 +50,18 @@ def golden(x: torch.Tensor, dim: str) -> torch.Tensor:
     return out
 
 
-def tile_cb(index: int, pages: int, cores: ttnn.CoreRangeSet) -> ttnn.CBDescriptor:
-    page = ttnn.CBFormatDescriptor(buffer_index=index, data_format=ttnn.bfloat16, page_size=TILE_BYTES)
-    return ttnn.CBDescriptor(total_size=pages * TILE_BYTES, core_ranges=cores, format_descriptors=[page])
-
-
 def reduce_sum(device, x: ttnn.Tensor, out: ttnn.Tensor, dim: str) -> ttnn.Tensor:
     """Sum the [batches, H, W] tile tensor ``x`` along W (``row``) or H (``col``) into ``out``."""
     batches, h, w = x.padded_shape[0], x.padded_shape[1], x.padded_shape[2]
     ht, wt = h // TILE, w // TILE
     num_outputs = batches * (ht if dim == "row" else wt)
     tiles_per_output = wt if dim == "row" else ht
-    grid = device.compute_with_storage_grid_size()
-    _, all_cores, group_1, group_2, outputs_1, outputs_2 = ttnn.split_work_to_cores(grid, num_outputs)
-
+    all_cores, shares = split_work(device, num_outputs)
     reader_args, compute_args, writer_args = ttnn.RuntimeArgs(), ttnn.RuntimeArgs(), ttnn.RuntimeArgs()
-    first = 0
-    for group, count in ((group_1, outputs_1), (group_2, outputs_2)):
-        for core in ttnn.corerange_to_cores(group, row_wise=True):
-            reader_args[core.x][core.y] = [x.buffer_address(), bfloat16_bits(1.0), first, count]
-            compute_args[core.x][core.y] = [count]
-            writer_args[core.x][core.y] = [out.buffer_address(), count, first]  # one output tile each
-            first += count
+    for core, count, first in shares:
+        reader_args[core.x][core.y] = [x.buffer_address(), bfloat16_bits(1.0), first, count]
+        compute_args[core.x][core.y] = [count]
+        writer_args[core.x][core.y] = [out.buffer_address(), count, first]  # one output tile each
 
     kernels = [
         ttnn.KernelDescriptor(
@@ -95,16 +81,9 @@ def reduce_sum(device, x: ttnn.Tensor, out: ttnn.Tensor, dim: str) -> ttnn.Tenso
             runtime_args=compute_args,
             config=ttnn.ComputeConfigDescriptor(math_fidelity=ttnn.MathFidelity.HiFi4),
         ),
-        ttnn.KernelDescriptor(
-            kernel_source=os.path.join(COMMON_KERNELS, "writer_tiles.cpp"),
-            source_type=ttnn.KernelDescriptor.SourceType.FILE_PATH,
-            core_ranges=all_cores,
-            compile_time_args=[CB_OUT, *ttnn.TensorAccessorArgs(out).get_compile_time_args()],
-            runtime_args=writer_args,
-            config=ttnn.WriterConfigDescriptor(),
-        ),
+        tile_mover("writer", CB_OUT, out, all_cores, writer_args),
     ]
-    cbs = [tile_cb(CB_IN, 2, all_cores), tile_cb(CB_SCALER, 1, all_cores), tile_cb(CB_OUT, 2, all_cores)]
+    cbs = [tile_cb(2, all_cores, CB_IN), tile_cb(1, all_cores, CB_SCALER), tile_cb(2, all_cores, CB_OUT)]
     program = ttnn.ProgramDescriptor(kernels=kernels, semaphores=[], cbs=cbs)
     return ttnn.generic_op([x, out], program)
 
@@ -116,22 +95,10 @@ def main(argv: list[str] | None = None) -> int:
     dim = parser.parse_args(argv).dim
 
     torch.manual_seed(0)
-    x_host = torch.randn(BATCHES, H, W).to(torch.bfloat16)
-    expected = golden(x_host, dim)
-
-    device = ttnn.open_device(device_id=0)
-    try:
-        x = ttnn.from_torch(x_host, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device,
-                            memory_config=ttnn.DRAM_MEMORY_CONFIG)
-        out = ttnn.allocate_tensor_on_device(ttnn.Shape(list(expected.shape)), ttnn.bfloat16, ttnn.TILE_LAYOUT,
-                                             device, ttnn.DRAM_MEMORY_CONFIG)
-        result = ttnn.to_torch(reduce_sum(device, x, out, dim))
-    finally:
-        ttnn.close_device(device)
-
-    passed, message = comp_pcc(expected, result.float(), PCC_THRESHOLD)
-    print(f"reduce sum along {'W' if dim == 'row' else 'H'} of {(BATCHES, H, W)}: {message}")
-    return 0 if passed else 1
+    x = torch.randn(BATCHES, H, W).to(torch.bfloat16)
+    expected = golden(x, dim)
+    return run_example(f"reduce sum along {'W' if dim == 'row' else 'H'} of {(BATCHES, H, W)}", [x], expected.shape,
+                       functools.partial(reduce_sum, dim=dim), expected, PCC_THRESHOLD)
 
 
 if __name__ == "__main__":

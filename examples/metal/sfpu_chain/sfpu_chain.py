@@ -13,6 +13,7 @@ Run:  tilecraft run examples/metal/sfpu_chain/sfpu_chain.py [OP ...]   (default:
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import sys
@@ -21,14 +22,11 @@ from typing import Callable, NamedTuple
 import torch
 import ttnn
 
-from tilecraft.testing import comp_pcc
-
 HERE = os.path.dirname(os.path.abspath(__file__))
-COMMON_KERNELS = os.path.join(HERE, os.pardir, "common", "kernels")
+sys.path.insert(0, os.path.join(HERE, os.pardir, "common"))
+from example_host import TILE, run_example, split_work, tile_cb, tile_mover  # noqa: E402
 
 SHAPE = (2, 2, 128, 256)      # 64 tiles: one per core of an 8x8 grid
-TILE = 32
-TILE_BYTES = TILE * TILE * 2  # one bfloat16 tile
 CB_IN, CB_OUT = 0, 16
 # SFPU functions are polynomial / table approximations evaluated on bfloat16 data in DST (no fp32
 # accumulation here), and each intermediate is bfloat16: agreement with torch is to a few bf16
@@ -73,34 +71,17 @@ def golden(x: torch.Tensor, chain: list[str]) -> torch.Tensor:
     return y
 
 
-def tile_cb(index: int, pages: int, cores: ttnn.CoreRangeSet) -> ttnn.CBDescriptor:
-    page = ttnn.CBFormatDescriptor(buffer_index=index, data_format=ttnn.bfloat16, page_size=TILE_BYTES)
-    return ttnn.CBDescriptor(total_size=pages * TILE_BYTES, core_ranges=cores, format_descriptors=[page])
-
-
 def sfpu_chain(device, x: ttnn.Tensor, y: ttnn.Tensor, chain: list[str]) -> ttnn.Tensor:
-    num_tiles = math.prod(x.padded_shape) // (TILE * TILE)
-    grid = device.compute_with_storage_grid_size()
-    _, all_cores, group_1, group_2, tiles_1, tiles_2 = ttnn.split_work_to_cores(grid, num_tiles)
-
+    """y = chain(x) for interleaved bfloat16 tile tensors of one shape."""
+    all_cores, shares = split_work(device, math.prod(x.padded_shape) // (TILE * TILE))
     reader_args, compute_args, writer_args = ttnn.RuntimeArgs(), ttnn.RuntimeArgs(), ttnn.RuntimeArgs()
-    first_tile = 0
-    for group, count in ((group_1, tiles_1), (group_2, tiles_2)):
-        for core in ttnn.corerange_to_cores(group, row_wise=True):
-            reader_args[core.x][core.y] = [x.buffer_address(), count, first_tile]
-            compute_args[core.x][core.y] = [count]
-            writer_args[core.x][core.y] = [y.buffer_address(), count, first_tile]
-            first_tile += count
+    for core, num_tiles, first_tile in shares:
+        reader_args[core.x][core.y] = [x.buffer_address(), num_tiles, first_tile]
+        compute_args[core.x][core.y] = [num_tiles]
+        writer_args[core.x][core.y] = [y.buffer_address(), num_tiles, first_tile]
 
     kernels = [
-        ttnn.KernelDescriptor(
-            kernel_source=os.path.join(COMMON_KERNELS, "reader_tiles.cpp"),
-            source_type=ttnn.KernelDescriptor.SourceType.FILE_PATH,
-            core_ranges=all_cores,
-            compile_time_args=[CB_IN, *ttnn.TensorAccessorArgs(x).get_compile_time_args()],
-            runtime_args=reader_args,
-            config=ttnn.ReaderConfigDescriptor(),
-        ),
+        tile_mover("reader", CB_IN, x, all_cores, reader_args),
         ttnn.KernelDescriptor(
             kernel_source=os.path.join(HERE, "kernels", "compute_sfpu_chain.cpp"),
             source_type=ttnn.KernelDescriptor.SourceType.FILE_PATH,
@@ -109,17 +90,10 @@ def sfpu_chain(device, x: ttnn.Tensor, y: ttnn.Tensor, chain: list[str]) -> ttnn
             runtime_args=compute_args,
             config=ttnn.ComputeConfigDescriptor(math_fidelity=ttnn.MathFidelity.HiFi4, math_approx_mode=False),
         ),
-        ttnn.KernelDescriptor(
-            kernel_source=os.path.join(COMMON_KERNELS, "writer_tiles.cpp"),
-            source_type=ttnn.KernelDescriptor.SourceType.FILE_PATH,
-            core_ranges=all_cores,
-            compile_time_args=[CB_OUT, *ttnn.TensorAccessorArgs(y).get_compile_time_args()],
-            runtime_args=writer_args,
-            config=ttnn.WriterConfigDescriptor(),
-        ),
+        tile_mover("writer", CB_OUT, y, all_cores, writer_args),
     ]
     program = ttnn.ProgramDescriptor(kernels=kernels, semaphores=[],
-                                     cbs=[tile_cb(CB_IN, 2, all_cores), tile_cb(CB_OUT, 2, all_cores)])
+                                     cbs=[tile_cb(2, all_cores, CB_IN), tile_cb(2, all_cores, CB_OUT)])
     return ttnn.generic_op([x, y], program)
 
 
@@ -133,22 +107,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown SFPU op(s) {', '.join(unknown)}; choose from {', '.join(SFPU_OPS)}")
 
     torch.manual_seed(0)
-    x_host = torch.randn(SHAPE).to(torch.bfloat16)
-    expected = golden(x_host, chain)
-
-    device = ttnn.open_device(device_id=0)
-    try:
-        x = ttnn.from_torch(x_host, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device,
-                            memory_config=ttnn.DRAM_MEMORY_CONFIG)
-        y = ttnn.allocate_tensor_on_device(ttnn.Shape(SHAPE), ttnn.bfloat16, ttnn.TILE_LAYOUT, device,
-                                           ttnn.DRAM_MEMORY_CONFIG)
-        result = ttnn.to_torch(sfpu_chain(device, x, y, chain))
-    finally:
-        ttnn.close_device(device)
-
-    passed, message = comp_pcc(expected, result.float(), PCC_THRESHOLD)
-    print(f"sfpu_chain {' -> '.join(chain)} on {SHAPE}: {message}")
-    return 0 if passed else 1
+    x = torch.randn(SHAPE).to(torch.bfloat16)
+    return run_example(f"sfpu_chain {' -> '.join(chain)} on {SHAPE}", [x], SHAPE,
+                       functools.partial(sfpu_chain, chain=chain), golden(x, chain), PCC_THRESHOLD)
 
 
 if __name__ == "__main__":

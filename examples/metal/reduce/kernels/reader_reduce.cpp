@@ -1,5 +1,5 @@
-// Reduce, reader (RISCV_1): builds the scaler tile, then streams each output's input tiles in the
-// order the compute kernel folds them.
+// Reduce, reader (RISCV_1): builds the scaler tile (../../common/kernels/reduce_scaler.hpp), then
+// streams each output's input tiles in the order the compute kernel folds them.
 //
 // Output o of a row reduction (REDUCE_ROW, sum along W) is tile row o of the [batches * Ht, Wt]
 // tile grid: tiles o * Wt + i for i < Wt. Output o of a column reduction (REDUCE_COL, sum along
@@ -10,28 +10,7 @@
 #include <cstdint>
 
 #include "api/dataflow/dataflow_api.h"
-
-namespace {
-
-// reduce_tile multiplies by the scaler tile as it folds: the first row of each of the tile's
-// four 16x16 faces holds the scale factor and every other datum must be zero.
-void fill_scaler_tile(uint32_t l1_addr, uint16_t scaler_bf16) {
-    constexpr uint32_t words_per_tile = 32 * 32 * sizeof(uint16_t) / sizeof(uint32_t);
-    constexpr uint32_t words_per_face = words_per_tile / 4;
-    constexpr uint32_t words_per_face_row = 16 * sizeof(uint16_t) / sizeof(uint32_t);
-    volatile tt_l1_ptr uint32_t* words = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(l1_addr);
-    for (uint32_t i = 0; i < words_per_tile; ++i) {
-        words[i] = 0;
-    }
-    const uint32_t two_scalers = (static_cast<uint32_t>(scaler_bf16) << 16) | scaler_bf16;
-    for (uint32_t face = 0; face < 4; ++face) {
-        for (uint32_t i = 0; i < words_per_face_row; ++i) {
-            words[face * words_per_face + i] = two_scalers;
-        }
-    }
-}
-
-}  // namespace
+#include "../../common/kernels/reduce_scaler.hpp"
 
 void kernel_main() {
     const uint32_t src_addr = get_arg_val<uint32_t>(0);
@@ -51,7 +30,7 @@ void kernel_main() {
     // The scaler tile is written by this core's own RISC straight into L1: no NoC transfer, so no
     // barrier before it is pushed.
     cb_reserve_back(cb_scaler, 1);
-    fill_scaler_tile(get_write_ptr(cb_scaler), static_cast<uint16_t>(scaler_bf16));
+    fill_reduce_scaler_tile(get_write_ptr(cb_scaler), static_cast<uint16_t>(scaler_bf16));
     cb_push_back(cb_scaler, 1);
 
     constexpr uint32_t tiles_per_output = reduce_rows ? Wt : Ht;
