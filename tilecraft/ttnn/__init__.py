@@ -23,8 +23,8 @@ from .descriptors import (NOC, NOC_MODE, CBDescriptor, CBFormatDescriptor, Compu
                           ReaderConfigDescriptor, RuntimeArgs, SemaphoreDescriptor, TileDescriptor, UnpackToDestMode,
                           WriterConfigDescriptor)
 from .fidelity import MathFidelity
-from .generic import (TensorAccessorArgs, cb_descriptor_from_sharded_tensor, generic_op, num_cores_to_corerangeset,
-                      split_work_to_cores)
+from .generic import (TensorAccessorArgs, cb_descriptor_from_sharded_tensor, corerange_to_cores, generic_op,
+                      num_cores_to_corerangeset, split_work_to_cores)
 from .layout import ROW_MAJOR_LAYOUT, TILE_LAYOUT, TILE_SIZE, Layout, Shape
 from .memory import (DRAM_MEMORY_CONFIG, L1_MEMORY_CONFIG, BufferType, MemoryConfig, ShardOrientation, ShardSpec,
                      TensorMemoryLayout)
@@ -61,7 +61,7 @@ __all__ = [
     "SemaphoreDescriptor", "RuntimeArgs", "ReaderConfigDescriptor", "WriterConfigDescriptor",
     "DataMovementConfigDescriptor", "ComputeConfigDescriptor", "DataMovementProcessor", "NOC", "NOC_MODE",
     "CoreType", "UnpackToDestMode", "TensorAccessorArgs", "split_work_to_cores", "num_cores_to_corerangeset",
-    "cb_descriptor_from_sharded_tensor",
+    "cb_descriptor_from_sharded_tensor", "corerange_to_cores",
     # for the layers that register rules on the ops
     "Primitive", "DevicePrimitive", "CollectivePrimitive", "TensorType", "RuleTable", "PRIMITIVES",
 ]

@@ -206,6 +206,19 @@ def num_cores_to_corerangeset(target_num_cores: int, grid_size: CoreCoord, row_w
     return _range_set(cores[:target_num_cores])
 
 
+def corerange_to_cores(core_range_set: Union[CoreRangeSet, CoreRange], max_cores: int | None = None,
+                       row_wise: bool = False) -> list[CoreCoord]:
+    """The cores of a set as CoreCoords: row by row (``row_wise``) or column by column, range by range."""
+    ranges = [core_range_set] if isinstance(core_range_set, CoreRange) else core_range_set.ranges()
+    cores = []
+    for r in ranges:
+        if row_wise:
+            cores += [CoreCoord(x, y) for y in range(r.start.y, r.end.y + 1) for x in range(r.start.x, r.end.x + 1)]
+        else:
+            cores += [CoreCoord(x, y) for x in range(r.start.x, r.end.x + 1) for y in range(r.start.y, r.end.y + 1)]
+    return cores if max_cores is None else cores[:max_cores]
+
+
 def _range_set(cores: list[tuple[int, int]]) -> CoreRangeSet:
     """Cores merged into rectangles: runs along rows, then equal runs of consecutive rows."""
     rows: dict[int, list[int]] = {}

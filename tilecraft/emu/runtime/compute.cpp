@@ -592,9 +592,10 @@ void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool
         dst %= c.capacity();
     }
     int t = int(pack_section_tile(dst));
-    // in-order packing (the default) ignores output_tile_index: pages are written one after another
+    // in-order packing (the default) ignores output_tile_index: pages are written one after another;
+    // an explicit index that disagrees with that order is a kernel expecting out-of-order packing
     std::uint32_t page = out_of_order ? out_tile : b.pack_tile_ptr;
-    if (!out_of_order && out_tile != b.pack_tile_ptr) {
+    if (!out_of_order && out_tile != 0 && out_tile != b.pack_tile_ptr) {
         report(true, "E5412", loc,
                fmt_str("pack_tile(%u, %u, %u) asks for page %u, but in-order packing writes the next page, %u", dst, cb,
                        out_tile, out_tile, b.pack_tile_ptr),

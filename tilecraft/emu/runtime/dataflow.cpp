@@ -636,3 +636,11 @@ void dprint_endl() {
 }
 
 }  // namespace tc
+
+void tc_named_compile_time_arg_is_not_defined(const char* name, std::size_t length, tc::Loc loc) {
+    tc::report(true, "E5116", loc,
+               tc::fmt_str("get_named_compile_time_arg_val(\"%.*s\"): the host passed no named compile-time arg of "
+                           "that name",
+                           int(length), name),
+               "add it to KernelDescriptor.named_compile_time_args");
+}

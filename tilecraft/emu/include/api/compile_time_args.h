@@ -26,8 +26,10 @@ constexpr uint32_t get_ct_arg() {
     return kernel_compile_time_args[Idx];
 }
 
-// Reached only for a name the host did not pass: not constexpr, so the compile fails here.
-void tc_named_compile_time_arg_is_not_defined();
+// Reached only for a name the host did not pass: not constexpr, so a compile-time use fails to
+// compile here, and a run-time use is reported by the runtime.
+void tc_named_compile_time_arg_is_not_defined(const char* name, std::size_t length,
+                                              ::tc::Loc tc_loc = ::tc::Loc::current());
 
 #ifdef KERNEL_COMPILE_TIME_ARG_MAP
 namespace {
@@ -39,7 +41,7 @@ constexpr uint32_t get_named_ct_arg(std::string_view name) {
             return arg_value;
         }
     }
-    tc_named_compile_time_arg_is_not_defined();
+    tc_named_compile_time_arg_is_not_defined(name.data(), name.size());
     return 0;
 }
 constexpr uint32_t get_named_compile_time_arg_val(std::string_view name) { return get_named_ct_arg(name); }
