@@ -33,7 +33,7 @@ FLAGS = ("-std=c++20", "-O2", "-fPIC", "-shared", "-ffp-contract=off", "-fno-dia
 @functools.cache
 def headers_version() -> str:
     """A hash of the emulator's headers and runtime sources: part of every cache key."""
-    files = sorted([*INCLUDE.rglob("*.h"), *RUNTIME.glob("*.cpp"), *RUNTIME.glob("*.h")])
+    files = sorted([*INCLUDE.rglob("*.h"), *INCLUDE.rglob("*.hpp"), *RUNTIME.glob("*.cpp"), *RUNTIME.glob("*.h")])
     return cache.digest(*(f.relative_to(PACKAGE).as_posix() + "\0" + f.read_text() for f in files))
 
 
