@@ -35,12 +35,7 @@ std::uint32_t local_offset(std::uint32_t addr, std::uint32_t size, bool write, c
     Device& d = *g_dev;
     std::uint32_t off = 0;
     int owner = -1;
-    if (!d.l1_offset(addr, off, &owner)) {
-        report(true, "E5302", loc,
-               fmt_str("%s: local L1 address 0x%x is not an L1 address (L1 is %u bytes)", call, addr, d.arch.l1_size),
-               "local addresses come from get_write_ptr/get_read_ptr/get_semaphore or the host's buffer addresses");
-        return 0;
-    }
+    bool inside = d.l1_offset(addr, off, &owner);
     if (owner >= 0 && owner != cur().core) {
         report(true, "E5302", loc,
                fmt_str("%s: local L1 address 0x%x belongs to core %s, not to this core %s", call, addr,
@@ -48,10 +43,13 @@ std::uint32_t local_offset(std::uint32_t addr, std::uint32_t size, bool write, c
                "an L1 address received from another core must go through get_noc_addr(x, y, addr)");
     }
     if (size == 0) report(true, "E5302", loc, fmt_str("%s: zero-length transfer", call));
-    if (std::uint64_t(off) + size > d.arch.l1_size) {
+    if (!inside || std::uint64_t(off) + size > d.arch.l1_size) {
         report(true, "E5302", loc,
-               fmt_str("%s: local L1 range [0x%x, 0x%llx) runs past the end of L1 (0x%x)", call, off,
-                       (unsigned long long)(std::uint64_t(off) + size), d.arch.l1_size));
+               fmt_str("%s: local L1 range [0x%x, 0x%llx) runs past the end of L1 (0x%x bytes)", call, off,
+                       (unsigned long long)(std::uint64_t(off) + size), d.arch.l1_size),
+               "local addresses come from get_write_ptr/get_read_ptr/get_semaphore (plus offsets inside their "
+               "buffers) or the host's buffer addresses");
+        return 0;
     }
     if (write && off < d.arch.sem_base) {
         report(true, "E5307", loc,

@@ -57,7 +57,7 @@ bool Device::l1_offset(std::uint64_t addr, std::uint32_t& offset, int* owner) co
         std::uint64_t rel = addr - base;
         if (owner) *owner = int(rel / l1_stride);
         offset = std::uint32_t(rel % l1_stride);
-        return offset < arch.l1_size;
+        return offset < arch.l1_size;  // an offset past L1 still names its slot's core
     }
     if (owner) *owner = -1;
     offset = std::uint32_t(addr);

@@ -35,16 +35,18 @@ void tc_named_compile_time_arg_is_not_defined(const char* name, std::size_t leng
 namespace {
 constexpr std::pair<std::string_view, uint32_t> named_args_map[] = {KERNEL_COMPILE_TIME_ARG_MAP};
 }
-constexpr uint32_t get_named_ct_arg(std::string_view name) {
+constexpr uint32_t get_named_ct_arg(std::string_view name, TC_LOC) {
     for (const auto& [arg_name, arg_value] : named_args_map) {
         if (name == arg_name) {
             return arg_value;
         }
     }
-    tc_named_compile_time_arg_is_not_defined(name.data(), name.size());
+    tc_named_compile_time_arg_is_not_defined(name.data(), name.size(), tc_loc);
     return 0;
 }
-constexpr uint32_t get_named_compile_time_arg_val(std::string_view name) { return get_named_ct_arg(name); }
+constexpr uint32_t get_named_compile_time_arg_val(std::string_view name, TC_LOC) {
+    return get_named_ct_arg(name, tc_loc);
+}
 #endif
 
 #define get_compile_time_arg_val(arg_idx) get_ct_arg<arg_idx>()
