@@ -387,7 +387,7 @@ void cb_pop_front(std::int32_t cb, std::int32_t pages, Loc loc) {
 
 bool cb_pages_reservable_at_back(std::int32_t cb, std::int32_t pages, Loc loc) {
     CircularBuffer& b = cb_checked(cb, "cb_pages_reservable_at_back", loc);
-    yield_now();  // a polling loop around this call must let the consumer run
+    yield_now("cb_pages_reservable_at_back", loc);  // a polling loop around this call must let the consumer run
     bool ok = b.num_pages - b.occupied() >= std::uint32_t(pages);
     if (ok) b.reserved[cur().slot] = std::max(b.reserved[cur().slot], std::uint32_t(pages));
     return ok;
@@ -395,7 +395,7 @@ bool cb_pages_reservable_at_back(std::int32_t cb, std::int32_t pages, Loc loc) {
 
 bool cb_pages_available_at_front(std::int32_t cb, std::int32_t pages, Loc loc) {
     CircularBuffer& b = cb_checked(cb, "cb_pages_available_at_front", loc);
-    yield_now();
+    yield_now("cb_pages_available_at_front", loc);
     bool ok = b.occupied() >= std::uint32_t(pages);
     if (ok) b.waited[cur().slot] = std::max(b.waited[cur().slot], std::uint32_t(pages));
     return ok;
@@ -494,7 +494,7 @@ void noc_barrier(Barrier kind, std::uint8_t noc, Loc loc) {
 
 void yield_point(Loc loc) {
     cur().last_loc = loc;
-    yield_now();
+    yield_now("invalidate_l1_cache", loc);
 }
 
 // ---------------------------------------------------------------- semaphores

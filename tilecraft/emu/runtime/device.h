@@ -188,7 +188,7 @@ std::string fmt_str(const char* format, ...) __attribute__((format(printf, 1, 2)
 // ---------------------------------------------------------------- scheduling (scheduler.cpp)
 // Park the current fiber until its wait is satisfied (or the run stops).
 void block(WaitKind kind, const char* call, Loc loc);
-void yield_now();
+void yield_now(const char* call = "a polling loop", Loc loc = Loc());  // give the other fibers a turn
 // Marks a change other fibers can observe (ends a polling-only livelock count).
 void note_progress();
 bool wait_satisfied(const Fiber& f);

@@ -180,9 +180,11 @@ void block(WaitKind kind, const char* call, Loc loc) {
     swapcontext(&f.ctx, &g_dev->scheduler_ctx);
 }
 
-void yield_now() {
+void yield_now(const char* call, Loc loc) {
     Fiber& f = cur();
     f.wait = WaitKind::Poll;  // ready at once: only gives the other fibers a turn
+    f.wait_call = call;
+    f.wait_loc = loc;
     swapcontext(&f.ctx, &g_dev->scheduler_ctx);
 }
 
