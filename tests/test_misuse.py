@@ -77,9 +77,11 @@ CASES = [
     Case("push_unwritten", "E1108", "blk.push()", ("without being written", "'cb'")),
     Case("read_unwritten", "E1109", "o.store", ("before anything was written", "'scratch'")),
     # ---------------------------------------------------------------- deadlocks
-    Case("deadlock_circular", "E2110", "a.wait()", ("4 threads",), marker="BLOCKED-COMPUTE",
+    Case("deadlock_circular", "E2110", "a.wait()", ("2 threads", "in a cycle", "on each of 2 cores"), marker="BLOCKED-COMPUTE",
          blocked=(("compute", "BLOCKED-COMPUTE"), ("reader", "BLOCKED-READER"))),
-    Case("deadlock_over_reserve", "E2110", "cb.reserve()", ("4 threads",), marker="BLOCKED-READER",
+    # the notes count the cores instead of naming each (see the test below)
+    Case("deadlock_every_core", "E2110", "a.wait()", ("on each of 64 cores",), marker="BLOCKED-COMPUTE"),
+    Case("deadlock_over_reserve", "E2110", "cb.reserve()", ("2 threads", "in a cycle"), marker="BLOCKED-READER",
          blocked=(("reader", "BLOCKED-READER"), ("writer", "BLOCKED-WRITER"))),
     Case("deadlock_starvation", "E2111", "cb.wait()", ("'writer'", "'cb'", "no thread will push"),
          marker="BLOCKED-WRITER", blocked=(("writer", "BLOCKED-WRITER"),)),
@@ -117,6 +119,18 @@ CASES = [
     Case("block_shape_mismatch", "E0105", "a + b", ("(1, 1)", "(2, 2)")),
     Case("grid_size_zero_dims", "E0201", "ttl.grid_size", ("dims", "0")),
     Case("division_by_zero", "E1199", "1 // cx", ("ZeroDivisionError", "core (0, 0)", "'reader'")),
+    Case("division_by_zero_unused", "E1199", "10 // node", ("ZeroDivisionError", "core (0, 0)", "'reader'")),
+    Case("while_never_ends", "E2115", "while", ("never ends", "iteration")),
+    # ---------------------------------------------------------------- blocks and their units
+    Case("store_tiles_into_row_major", "E0105", "out.store", ("(1, 1) tiles", "(1, 1) elements (row-major)")),
+    Case("row_major_with_tiles", "E0105", "x + s", ("(1, 1) tiles", "(1, 1) elements (row-major)", "'add'")),
+    Case("local_block_changes_shape", "E0105", "acc = x * 2", ("'acc'", "(1, 1)", "(1, 2)")),
+    Case("elu_without_alpha", "E0104", "ttl.math.elu", ("elu", "alpha")),
+    # ---------------------------------------------------------------- kernel scope
+    Case("pipe_outside_grid_unused", "E0203", "ttl.Pipe", ("(2, 0)", "outside the grid (2, 2)")),
+    Case("remote_semaphore_wrong_rank", "E0203", "sem.get_remote", ("2 integers", "(1, 0, 0)")),
+    Case("too_many_threads", "E0204", "def third", ("3 datamovement threads", "'first'", "'second'", "'third'")),
+    Case("copy_from_pipe_net", "E0107", "ttl.copy", ("net.if_src",)),
 ]
 BY_NAME = {case.name: case for case in CASES}
 
@@ -164,13 +178,50 @@ DEADLOCKS = [c for c in CASES if c.blocked]
 @pytest.mark.parametrize("case", DEADLOCKS, ids=[c.name for c in DEADLOCKS])
 def test_deadlock_notes_list_every_blocked_thread(case: Case) -> None:
     diag = diagnose(case)
-    found = set()
-    for note in diag.notes:
-        match = re.match(r"core \((\d+), (\d+)\) \w+ thread '(\w+)' waits in ", note.message)
-        if match:
-            found.add(((int(match[1]), int(match[2])), match[3], note.span.line))
     expected = {(core, thread, case.line(marker)) for core in case.cores for thread, marker in case.blocked}
-    assert found == expected, diag.render()
+    assert blocked_threads(diag) == expected, diag.render()
+
+
+def cores_in(text: str) -> list[tuple[int, int]]:
+    return [(int(x), int(y)) for x, y in re.findall(r"\((\d+), (\d+)\)", text)]
+
+
+def blocked_threads(diag: Diagnostic) -> set[tuple[tuple[int, int], str, int]]:
+    """(core, thread, line) of every blocked thread a deadlock diagnostic names: the steps of a
+    cycle (and the other cores the same cycle stands on) and the notes grouping threads by state."""
+    found: set[tuple[tuple[int, int], str, int]] = set()
+    cycle: list[tuple[str, int]] = []
+    for note in diag.notes:
+        step = re.match(r"cycle, step \d+: core (\(\d+, \d+\)) \w+ thread '(\w+)' waits in ", note.message)
+        same = re.match(r"the same cycle stands on (.*)", note.message)
+        group = re.match(r"(\d+ )?cores? ([^']*) \w+ thread '(\w+)' waits in ", note.message)
+        if step:
+            cycle.append((step[2], note.span.line))
+            found.add((cores_in(step[1])[0], step[2], note.span.line))
+        elif same:
+            found |= {(core, thread, line) for core in cores_in(same[1]) for thread, line in cycle}
+        elif group:
+            found |= {(core, group[3], note.span.line) for core in cores_in(group[2])}
+    return found
+
+
+def test_a_deadlock_on_many_cores_is_one_cycle_and_a_count() -> None:
+    """Item 11 of the conformance issue: 64 nodes in the same circular wait read as one cycle."""
+    diag = diagnose(BY_NAME["deadlock_every_core"])
+    assert diag.code == "E2110" and "on each of 64 cores" in diag.message
+    case = BY_NAME["deadlock_every_core"]
+    assert [(n.message.split(":")[0], n.span and n.span.line) for n in diag.notes] == [
+        ("cycle, step 1", case.line("BLOCKED-COMPUTE")), ("cycle, step 2", case.line("BLOCKED-READER")),
+        ("the same cycle stands on 63 cores", None)]
+    assert len(diag.render().splitlines()) < 15
+
+
+def test_a_full_buffer_names_the_line_that_holds_its_blocks() -> None:
+    case = BY_NAME["deadlock_over_reserve"]
+    diag = diagnose(case)
+    held = [n for n in diag.notes if "is full" in n.message]
+    assert held and held[0].span.line == case.line("FIRST-RESERVE")
+    assert "2 of its 2 blocks are reserved and not pushed yet" in held[0].message
 
 
 def test_l1_overflow_notes_name_every_buffer_and_its_bytes() -> None:
@@ -207,8 +258,7 @@ def test_json_diagnostics(capsys) -> None:
     assert diag["span"] == {"file": str(case.path), "line": case.line(), "col": case.col(),
                             "end_col": case.col() + len("cb.wait()")}
     assert [(n["span"]["line"], n["message"].split(" waits")[0]) for n in diag["notes"]] == [
-        (case.line(), "core (0, 0) datamovement thread 'writer'"),
-        (case.line(), "core (1, 0) datamovement thread 'writer'")]
+        (case.line(), "cores (0, 0), (1, 0) datamovement thread 'writer'")]
     assert "loop counts" in diag["hint"]
 
 

@@ -15,17 +15,20 @@ import os
 import runpy
 import sys
 import traceback
+import warnings
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from . import driver, options
 from .ir.printer import print_program
 from .ir.program import ProgramIR
 from .metal.emit import emit_program
-from .diagnostics import KernelError, render_json
+from .diagnostics import Diagnostic, DiagnosticWarning, KernelError, UsageError, render_json, user_frame_span
 from .perf import profiler
 
-_OWN_OPTIONS = {"--grid": True, "--arch": True, "--diagnostics-format": True, "--exact": False, "-o": True,
+#: frames in this directory are tilecraft's own (hidden from users' tracebacks)
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_OWN_OPTIONS = {"--grid": True, "--devices": True, "--arch": True, "--diagnostics-format": True, "--exact": False, "-o": True,
                 "--level": True,
                 "--output": True, **profiler.OPTIONS}
 
@@ -38,23 +41,31 @@ def main(argv: Sequence[str] | None = None) -> int:
                        ("show-ir", "run a script and print the IR of every kernel program it launches"),
                        ("emit", "run a script and write TT-Metalium C++ for every kernel program it launches")):
         p = sub.add_parser(name, help=text)
-        p.add_argument("script", help="the Python script")
-        p.add_argument("--grid", help="grid for grid=\"auto\"/\"full\" programs, e.g. 8,8")
+        add_script_options(p)
         p.add_argument("--arch", default="wormhole_b0", choices=["wormhole_b0", "blackhole"])
-        p.add_argument("--diagnostics-format", default="text", choices=["text", "json"])
-        p.add_argument("--level", default="language", choices=["language", "metal"],
-                       help="simulate the program as written, or lowered to Metalium calls")
+        p.add_argument("--level", default="language", choices=["language", "metal", "cpp"],
+                       help="simulate the program as written, lowered to Metalium calls, or run the emitted C++ "
+                            "kernels on the kernel emulator")
         p.add_argument("--exact", action="store_true",
                        help="evaluate values one operation at a time (reference mode, slow)")
         if name == "emit":
             p.add_argument("-o", "--output", required=True, help="directory for the emitted files")
-    profiler.add_parser(sub)
+    profiler.add_parser(sub, add_script_options)
     if not argv or argv[0] not in ("run", "show-ir", "emit", "profile"):
         parser.parse_args(argv)  # prints usage / help
         return 2
     own, script_args = split_arguments(argv[1:])
     args = parser.parse_args([argv[0], *own])
     return run_script(args, script_args)
+
+
+def add_script_options(p: argparse.ArgumentParser) -> None:
+    """What every command that runs a script takes: the script and the simulated system."""
+    p.add_argument("script", help="the Python script")
+    p.add_argument("--grid", help="grid for grid=\"auto\"/\"full\" programs, e.g. 8,8")
+    p.add_argument("--devices", type=int, help="chips in the simulated system (default: $TILECRAFT_DEVICES "
+                   f"or {options.DEFAULT_DEVICES})")
+    p.add_argument("--diagnostics-format", default="text", choices=["text", "json"])
 
 
 def split_arguments(argv: list[str]) -> tuple[list[str], list[str]]:
@@ -85,14 +96,16 @@ def split_arguments(argv: list[str]) -> tuple[list[str], list[str]]:
 
 def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
     """Run one script with fresh options and hooks (nothing carries over to the next run)."""
-    grid = None
-    if args.grid:
-        try:
-            grid = tuple(int(x) for x in args.grid.replace("x", ",").split(","))
-        except ValueError:
-            print(f"tilecraft: error: --grid takes integers like 8,8, not {args.grid!r}", file=sys.stderr)
-            return 2
-    options.current = options.RunOptions(arch=args.arch, grid=grid, exact=args.exact, level=args.level)
+    try:
+        grid = parse_grid(args.grid) if args.grid else None
+        devices = args.devices if args.devices is not None else options.devices_from_environment()
+        if devices < 1:
+            raise ValueError(f"--devices takes a positive number of chips, not {devices}")
+    except ValueError as exc:
+        print(f"tilecraft: error: {exc}", file=sys.stderr)
+        return 2
+    options.current = options.RunOptions(arch=args.arch, grid=grid, exact=args.exact, level=args.level,
+                                         devices=devices)
     hooks = list(driver.program_hooks)
     if args.command == "show-ir":
         driver.program_hooks.append(lambda program: print(print_program(program)))
@@ -100,15 +113,59 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
         driver.program_hooks.append(Emitter(Path(args.output), args.arch))
     timer = profiler.Profiler.install(args) if args.command == "profile" else None
     saved_path = list(sys.path)
+    reporter = Reporter(args.diagnostics_format)
     try:
-        code = _run(args, script_args)
+        with warnings.catch_warnings():
+            warnings.simplefilter("default", DiagnosticWarning)
+            warnings.showwarning = reporter.show_warning
+            code = _run(args, script_args, reporter)
         return timer.finish(code) if timer is not None else code
     finally:
+        reporter.finish()
         driver.program_hooks[:] = hooks
         sys.path[:] = saved_path
 
 
-def _run(args: argparse.Namespace, script_args: list[str]) -> int:
+def parse_grid(text: str) -> tuple[int, ...]:
+    """``--grid 8,8`` (or ``8x8``): positive integers, one per grid dimension."""
+    try:
+        grid = tuple(int(x) for x in text.replace("x", ",").split(","))
+    except ValueError:
+        raise ValueError(f"--grid takes positive integers like 8,8, not {text!r}") from None
+    if not all(g >= 1 for g in grid):
+        raise ValueError(f"--grid takes positive integers like 8,8; every extent must be at least 1, not {text!r}")
+    return grid
+
+
+class Reporter:
+    """Prints the run's diagnostics: text as they come, or one JSON document at the end."""
+
+    def __init__(self, fmt: str):
+        self.fmt = fmt
+        self.pending: list[Diagnostic] = []
+
+    def report(self, diagnostics: Sequence[Diagnostic]) -> None:
+        if self.fmt == "json":
+            self.pending.extend(diagnostics)
+        else:
+            for diag in diagnostics:
+                print(diag.render(), file=sys.stderr)
+
+    def show_warning(self, message: Any, category: Any, filename: str, lineno: int, file: Any = None,
+                     line: Any = None) -> None:
+        """``warnings.showwarning``: tilecraft's warnings as diagnostics, others as Python prints them."""
+        if isinstance(message, DiagnosticWarning):
+            self.report([message.diagnostic])
+        else:
+            print(warnings.formatwarning(message, category, filename, lineno, line), file=sys.stderr, end="")
+
+    def finish(self) -> None:
+        if self.pending:
+            print(render_json(self.pending), file=sys.stderr)
+            self.pending = []
+
+
+def _run(args: argparse.Namespace, script_args: list[str], reporter: Reporter) -> int:
     install_modules()
     script = os.path.abspath(args.script)
     if not os.path.exists(script):
@@ -119,11 +176,10 @@ def _run(args: argparse.Namespace, script_args: list[str]) -> int:
     try:
         runpy.run_path(script, run_name="__main__")
     except KernelError as exc:
-        if args.diagnostics_format == "json":
-            print(render_json(exc.diagnostics), file=sys.stderr)
-        else:
-            for diag in exc.diagnostics:
-                print(diag.render(), file=sys.stderr)
+        reporter.report(exc.diagnostics)
+        return 1
+    except UsageError as exc:  # a host-side call made wrongly: reported at the user's line
+        reporter.report([exc.diagnostic(user_frame_span(exc.__traceback__, PACKAGE_DIR))])
         return 1
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
@@ -139,7 +195,7 @@ def report_exception(exc: BaseException) -> None:
     """Python's traceback for the user's own errors (frames inside tilecraft are hidden); a
     failure that starts inside tilecraft is a tilecraft bug and says so."""
     frames = traceback.extract_tb(exc.__traceback__)
-    package = os.path.dirname(os.path.abspath(__file__))
+    package = PACKAGE_DIR
     user = [f for f in frames if not f.filename.startswith(package) and "<frozen" not in f.filename]
     if frames and frames[-1].filename.startswith(package):
         print("tilecraft: internal error (a bug in tilecraft, please report it):", file=sys.stderr)

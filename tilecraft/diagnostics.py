@@ -9,8 +9,11 @@ traceback reaches the user.
 
 from __future__ import annotations
 
+import itertools
 import json
 import linecache
+import sys
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,6 +105,101 @@ class KernelError(Exception):
     @property
     def code(self) -> str:
         return self.diagnostics[0].code
+
+
+class UsageError(Exception):
+    """A mistake in a host-side call (a ttnn function, a kernel launch), made in the user's script.
+
+    Raised by tilecraft's host API where it checks its arguments. It subclasses TypeError or
+    ValueError too (see below), so scripts that catch those keep working; ``tilecraft run``
+    reports it as a diagnostic at the user's line that made the call (:func:`user_frame_span`),
+    never as an internal error.
+    """
+
+    code = "E0500"
+
+    def __init__(self, message: str, *, hint: str | None = None):
+        super().__init__(message)
+        self.hint = hint
+
+    def diagnostic(self, span: Span | None) -> Diagnostic:
+        return Diagnostic(self.code, str(self), span, (), self.hint)
+
+
+class UsageTypeError(UsageError, TypeError):
+    """An argument of the wrong type (a torch dtype where a ttnn dtype is expected, ...)."""
+
+    code = "E0501"
+
+
+class UsageValueError(UsageError, ValueError):
+    """An argument of the right type but a wrong value (a negative extent, a closed device, ...)."""
+
+    code = "E0502"
+
+
+class UsageIndexError(UsageError, IndexError):
+    """An index out of range in a host-side object (``shape[1]`` of a 1-D tensor, ...)."""
+
+    code = "E0503"
+
+
+def user_frame_span(tb: Any, package_dir: str) -> Span | None:
+    """The innermost frame of a traceback outside ``package_dir`` (the user's call), as a span
+    with the column of the call being executed when Python records it."""
+    span = None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if not code.co_filename.startswith(package_dir) and not code.co_filename.startswith("<"):
+            span = frame_span(code, tb.tb_lineno, tb.tb_lasti)
+        tb = tb.tb_next
+    return span
+
+
+class DiagnosticWarning(UserWarning):
+    """A warning diagnostic, raised through Python's :mod:`warnings` so that users can filter it
+    as any warning; ``tilecraft run`` renders it like an error diagnostic (text or JSON)."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.render())
+        self.diagnostic = diagnostic
+
+
+#: where each warning location was already reported (one report per source location, like
+#: Python's "default" warning action, but keyed by the user's line rather than tilecraft's)
+_warned: dict[Any, Any] = {}
+
+
+def warn(code: str, message: str, span: Span | None, *, hint: str | None = None) -> None:
+    """Report a warning diagnostic at ``span`` (once per location)."""
+    diagnostic = Diagnostic(code, message, span, (), hint, "warning")
+    file, line = (span.file, span.line) if span is not None else ("<tilecraft>", 0)
+    warnings.warn_explicit(DiagnosticWarning(diagnostic), DiagnosticWarning, file, line, registry=_warned)
+
+
+def calling_user_span() -> Span | None:
+    """Where the user's code called into tilecraft: the innermost frame on the stack that is not
+    tilecraft's own (with the column of the call when Python records it)."""
+    frame = sys._getframe(1)
+    while frame is not None and is_tilecraft_module(frame.f_globals.get("__name__", "")):
+        frame = frame.f_back
+    return None if frame is None else frame_span(frame.f_code, frame.f_lineno, frame.f_lasti)
+
+
+def is_tilecraft_module(module: str) -> bool:
+    """Whether a module name (a frame's ``__name__``) is tilecraft's own."""
+    return module == "tilecraft" or module.startswith("tilecraft.")
+
+
+def frame_span(code: Any, line: int, lasti: int) -> Span:
+    """The span of the instruction at ``lasti`` in ``code``: its columns where Python records
+    them (3.11+), else the whole line."""
+    positions = getattr(code, "co_positions", None)
+    if positions is not None:
+        pos_line, end_line, col, end = next(itertools.islice(positions(), lasti // 2, None), (None,) * 4)
+        if pos_line == line and col is not None:
+            return Span(code.co_filename, line, col + 1, end + 1 if end_line == line and end is not None else None)
+    return Span(code.co_filename, line, 1)
 
 
 def error(code: str, message: str, span: Span | None = None, *, hint: str | None = None,

@@ -17,6 +17,7 @@ from .ir.program import ProgramIR
 from .lang import kernel as lang_kernel
 from .lang.kernel import KernelDef
 from .metal.lower import lower_program
+from .run_cpp import run_emitted
 from .sim.engine import run_program
 from .sim.metal_engine import run_metal_program
 
@@ -49,6 +50,8 @@ def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
         pass
     elif opts.level == "metal":
         run_metal_program(lower_program(program, opts.arch), tensors, exact=opts.exact)
+    elif opts.level == "cpp":
+        run_emitted(program, tensors, opts.arch)
     else:
         run_program(program, tensors, exact=opts.exact)
     for result_hook in result_hooks:

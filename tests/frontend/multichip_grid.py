@@ -11,16 +11,16 @@ def stamp(y):
 
     @ttl.compute()
     def fill():
-        x, yz = ttl.core(dims=2)  # (x, y + 2 * z)
+        x, yz = ttl.core(dims=2)  # (x, 2 * y + z)
         # CHECK: ttl.core dims=2
         gx, gyz = ttl.grid_size()  # (2, 4): folded
         # CHECK-NOT: grid_size
         with y_cb.reserve() as blk:
-            blk.store(ttl.block.fill(float(x + gx * yz), shape=(1, 1)))
+            blk.store(ttl.block.fill(float(x * gyz + yz), shape=(1, 1)))
 
     @ttl.datamovement()
     def write():
-        flat = ttl.core(dims=1)  # x + 2 * y + 4 * z
+        flat = ttl.core(dims=1)  # 4 * x + 2 * y + z
         with y_cb.wait() as blk:
             ttl.copy(blk, y[0, flat]).wait()
 

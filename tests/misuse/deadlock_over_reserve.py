@@ -8,7 +8,7 @@ def kern(x, y):
 
     @ttl.datamovement()
     def reader():
-        first = cb.reserve()
+        first = cb.reserve()  # FIRST-RESERVE
         second = cb.reserve()
         third = cb.reserve()  # BLOCKED-READER
         ttl.copy(x[0, 0], first).wait()

@@ -27,10 +27,11 @@ def test_rand_seed_and_torch_seed_repeat():
     assert torch.equal(first, ttnn.to_torch(ttnn.rand((32, 32))))
 
 
-def test_filled_tensors_default_to_bfloat16_row_major():
+def test_filled_tensors_default_to_bfloat16_tile_layout():
     for t, value in [(ttnn.zeros((3, 5)), 0), (ttnn.ones([3, 5]), 1), (ttnn.full((3, 5), 2.5), 2.5),
                      (ttnn.empty((3, 5)), 0)]:
-        assert t.dtype is ttnn.bfloat16 and t.layout is ttnn.ROW_MAJOR_LAYOUT and t.shape == (3, 5)
+        assert t.dtype is ttnn.bfloat16 and t.layout is ttnn.TILE_LAYOUT and t.shape == (3, 5)
+        assert t.layout_defaulted_at is not None
         assert ttnn.to_torch(t).eq(value).all()
 
 

@@ -6,6 +6,13 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
+from tilecraft import options
+
+
+@pytest.fixture(autouse=True)
+def eight_devices(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A T3K-sized system (tilecraft run --devices 8) for the meshes below."""
+    monkeypatch.setattr(options, "current", options.RunOptions(devices=8))
 
 
 @pytest.fixture
@@ -25,7 +32,21 @@ def bf16_tiles(data: torch.Tensor, mesh: ttnn.MeshDevice, mapper) -> ttnn.Tensor
                            memory_config=ttnn.DRAM_MEMORY_CONFIG, mesh_mapper=mapper)
 
 
-def test_simulated_system_has_eight_devices():
+def test_the_default_system_has_four_devices_as_the_published_simulator(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv(options.DEVICES_VARIABLE, raising=False)
+    monkeypatch.setattr(options, "current", options.RunOptions())
+    assert ttnn.GetNumAvailableDevices() == 4
+    with pytest.raises(ValueError, match="needs 8 devices; the simulated system has 4") as info:
+        open_mesh(1, 8)
+    assert "--devices" in info.value.hint
+    monkeypatch.setenv(options.DEVICES_VARIABLE, "2")
+    assert options.RunOptions().devices == 2
+    monkeypatch.setenv(options.DEVICES_VARIABLE, "many")
+    with pytest.raises(ValueError, match="TILECRAFT_DEVICES must be a positive number"):
+        options.RunOptions()
+
+
+def test_simulated_system_has_eight_devices_when_asked():
     assert ttnn.GetNumAvailableDevices() == 8
     mesh = open_mesh(1, 8)
     assert mesh.get_num_devices() == 8 and mesh.shape == ttnn.MeshShape(1, 8) == (1, 8)

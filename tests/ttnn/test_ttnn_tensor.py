@@ -80,10 +80,12 @@ def test_padded_shape_of_other_ranks(shape, padded):
     assert torch.equal(ttnn.to_torch(t), data)
 
 
-def test_row_major_layout_is_the_default_and_is_not_padded():
+def test_tile_layout_is_the_default_as_in_the_published_simulator():
     t = ttnn.from_torch(torch.ones(3, 5))
-    assert t.layout is ttnn.ROW_MAJOR_LAYOUT is ttnn.Layout.ROW_MAJOR
-    assert t.padded_shape == (3, 5) and t.dtype is ttnn.float32
+    assert t.layout is ttnn.TILE_LAYOUT and t.padded_shape == (32, 32) and t.dtype is ttnn.float32
+    assert t.layout_defaulted_at is not None and t.layout_defaulted_at.file == __file__  # this line, for W0501
+    explicit = ttnn.from_torch(torch.ones(3, 5), layout=ttnn.ROW_MAJOR_LAYOUT)
+    assert explicit.padded_shape == (3, 5) and explicit.layout_defaulted_at is None
 
 
 def test_default_dtype_follows_the_torch_dtype():
@@ -112,7 +114,7 @@ def test_errors_name_the_fix():
     with pytest.raises(TypeError, match="ttnn.bfloat16"):
         ttnn.from_torch(torch.zeros(2, 2), dtype=torch.bfloat16)
     with pytest.raises(ValueError, match="TILE_LAYOUT"):
-        ttnn.from_torch(torch.zeros(2, 32), dtype=ttnn.bfloat8_b)  # row-major by default
+        ttnn.from_torch(torch.zeros(2, 32), dtype=ttnn.bfloat8_b, layout=ttnn.ROW_MAJOR_LAYOUT)
     with pytest.raises(TypeError, match="torch.Tensor"):
         ttnn.from_torch([1.0, 2.0])
     with pytest.raises(TypeError, match="ttnn.Tensor"):

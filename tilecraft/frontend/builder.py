@@ -21,6 +21,8 @@ class Builder:
         self._regions: list[list[ir.Op]] = [self.body]
         self._names: dict[str, int] = {}
         self._versions: dict[str, int] = {}
+        #: the operation that defined each single-assignment register (expression temporaries)
+        self.producer: dict[str, ir.Op] = {}
         self.source: FunctionSource | None = None
         self.scope: Scope | None = None
         self.node: ast.AST | None = None
@@ -93,4 +95,5 @@ class Builder:
     def fresh(self, op: ir.Op, linear: Linear | None = None) -> RV:
         self.emit(op)
         result = op.results()[0]
+        self.producer[result.name] = op
         return RV(result, fresh=True, linear=linear)

@@ -8,10 +8,11 @@ from typing import Any, Callable
 
 from ..ir import mathops
 from ..ir import ops as ir
-from ..ir.types import (FLOAT, GROUP, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeNetDecl, PipeType,
-                        SemaphoreDecl)
+from ..ir.types import (FLOAT, GROUP, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeDecl, PipeNetDecl,
+                        PipeType, SemaphoreDecl)
+from ..lang.grid import all_cores, range_bounds
 from ..lang.intrinsic import intrinsic_name
-from .exprs import FOLDABLE, ExprMixin, TupleV, describe, is_block
+from .exprs import FOLDABLE, ExprMixin, SliceV, TupleV, block_extent, describe, is_block
 from .values import CT, RV, BoundMethod, FuncRef, PipeNetV, RemoteSemV, TensorSliceV, operand_of
 
 
@@ -118,11 +119,11 @@ class CallMixin(ExprMixin):
                 self.fail("E0106", f"copy between blocks of shapes {src.type.shape} and {dst.type.shape}")
             op = ir.CopyBlockToBlock(result=xfer, src=src.reg, dst=dst.reg)
         else:
-            if isinstance(src, CT) and type(src.value).__name__ == "PipeDecl" or \
-                    isinstance(dst, CT) and type(dst.value).__name__ == "PipeDecl":
+            if any(isinstance(v, PipeNetV) or isinstance(v, CT) and isinstance(v.value, PipeDecl) for v in (src, dst)):
                 self.fail("E0107", "a copy to or from a pipe must be inside the function passed to "
-                          "ttl.if_pipe_src / ttl.if_pipe_dst", hint="write ttl.if_pipe_src(pipes, fn) "
-                          "and copy to the pipe fn receives")
+                          "net.if_src / net.if_dst (ttl.if_pipe_src / ttl.if_pipe_dst)",
+                          hint="write net.if_src(send) with def send(pipe): ttl.copy(blk, pipe).wait(), and copy "
+                               "to the pipe the function receives")
             self.fail("E0104", f"ttl.copy cannot copy from {describe(src)} to {describe(dst)}",
                       hint="copies go between a tensor slice and a block, a block and a pipe, or two blocks")
         return self.fresh(op)
@@ -169,6 +170,18 @@ class CallMixin(ExprMixin):
         with self.region(loop.body):
             self.inline_function(fn, [RV(var)], node)
         return CT(None)
+
+    def pipe_membership(self, net: PipeNetDecl, test: str) -> Any:
+        """``net.is_src()`` / ``is_dst()`` / ``is_active()`` in a thread: fixed per core, so a
+        constant when every core answers alike, else a per-core runtime argument."""
+        def answer(core: tuple[int, ...]) -> bool:
+            src = any(p.src == core for p in net.pipes)
+            dst = any(core in p.dsts for p in net.pipes)
+            return {"is_src": src, "is_dst": dst, "is_active": src or dst}[test]
+        values = tuple(answer(core) for core in all_cores(self.grid))
+        if len(set(values)) == 1:
+            return CT(values[0])
+        return self.env.param(f"pipenet{net.index}.{test}", values)
 
     def intr_GroupTransfer(self, node: ast.Call) -> Any:  # noqa: N802 - the intrinsic's name
         if self.kind != "datamovement":
@@ -352,6 +365,9 @@ class CallMixin(ExprMixin):
         if isinstance(obj, PipeNetV) and name in ("if_src", "if_dst"):
             (fn,) = self.args_of(node, ("fn",), 1)
             return self.pipe_foreach(name[3:], node, net_value=obj, fn=fn)
+        if isinstance(obj, PipeNetV) and name in ("is_active", "is_src", "is_dst"):
+            self.args_of(node, (), 0)
+            return self.pipe_membership(obj.decl, name)
         self.fail("E0104", f"{describe(obj)} has no method '{name}' usable in a thread")
 
     def cb_method(self, cb: CBDecl, name: str, node: ast.Call) -> Any:
@@ -390,11 +406,16 @@ class CallMixin(ExprMixin):
                 value = self.fresh(ir.TileFill(result=self.reg("e", blk.type.as_expr()), value=operand_of(value)))
             else:
                 self.fail("E0104", f"store() needs a block expression, got {describe(value)}", node)
+        if value.type.unit != blk.type.unit:
+            if not isinstance(self.producer.get(value.reg.name), ir.TileFill):
+                self.fail("E0105", f"cannot store an expression over {block_extent(value.type)} into a block "
+                          f"of {block_extent(blk.type)}", node,
+                          hint="tile-layout blocks count 32x32 tiles and row-major blocks count elements; make "
+                               "the buffers like tensors of the same layout (ttnn.TILE_LAYOUT)")
+            value.reg.type = blk.type.as_expr()  # a bare fill takes the unit of the block it fills
         if value.type.shape != blk.type.shape:
             self.fail("E0105", f"cannot store an expression of shape {value.type.shape} into a block of "
                       f"shape {blk.type.shape}", node)
-        if value.type.unit != blk.type.unit:  # only ttl.block.fill has no unit of its own
-            value.reg.type = blk.type.as_expr()
         self.emit(ir.BlockStore(block=blk.reg, value=value.reg, accumulate=accumulate))
 
     def sem_method(self, sem: SemaphoreDecl, name: str, node: ast.Call) -> Any:
@@ -454,20 +475,10 @@ class CallMixin(ExprMixin):
             return CoreRange(tuple(0 for _ in self.grid), tuple(self.grid))
         if not isinstance(rng, CT):
             self.fail("E0203", "a multicast core range must be a constant")
-        spec = rng.value if isinstance(rng.value, tuple) else (rng.value,)
-        starts, stops = [], []
-        for entry, extent in zip(spec, self.grid):
-            if isinstance(entry, slice):
-                if entry.step not in (None, 1) or (entry.stop is not None and entry.stop > extent):
-                    self.fail("E0203", f"core range {spec} must be contiguous and inside the grid {self.grid}")
-                a, b, _ = entry.indices(extent)
-            else:
-                a, b = entry, entry + 1
-            starts.append(a)
-            stops.append(b)
-        if len(spec) != len(self.grid) or not all(0 <= a < b <= g for a, b, g in zip(starts, stops, self.grid)):
-            self.fail("E0203", f"core range {spec} does not fit the grid {self.grid}")
-        return CoreRange(tuple(starts), tuple(stops))
+        try:
+            return CoreRange(*range_bounds(rng.value, self.grid))
+        except ValueError as exc:
+            self.fail("E0203", str(exc))
 
     # ---------------------------------------------------------------- print, folding, inlining
     def call_print(self, node: ast.Call) -> Any:
@@ -496,6 +507,9 @@ class CallMixin(ExprMixin):
     def fold_call(self, fn: Any, node: ast.Call) -> Any:
         args = [self.expr(a) for a in node.args]
         kwargs = {k.arg: self.expr(k.value) for k in node.keywords}
+        if fn is builtins.slice and not kwargs and 1 <= len(args) <= 3:  # a slice kept in a variable
+            none = CT(None)
+            return SliceV(none, args[0], none) if len(args) == 1 else SliceV(*args, *([none] * (3 - len(args))))
         if fn in (builtins.min, builtins.max) and not all(isinstance(a, CT) for a in args) and not kwargs:
             result = args[0]
             for other in args[1:]:

@@ -14,7 +14,9 @@ from typing import Any
 from ..diagnostics import Span, error
 from ..ir import ops as ir
 from ..ir.program import ParamDecl, ProgramIR
-from ..ir.types import INDEX, FLOAT, BOOL, PipeDecl, PipeNetDecl
+from ..dtypes import DataFormat
+from ..ir.types import BOOL, FLOAT, INDEX, SCALAR_UNIT, TILE_UNIT, PipeDecl, PipeNetDecl, TensorDecl
+from ..lang.buffers import is_tile_layout
 from ..lang.buffers import CircularBuffer
 from ..lang.intrinsic import intrinsic_name
 from ..lang.pipes import Pipe, PipeNet
@@ -26,11 +28,13 @@ from .values import CT, RV, FuncRef, PipeNetV, RemoteSemV, scalar_type
 class CaptureEnv:
     MISSING = object()
 
-    def __init__(self, program: ProgramIR, scopes: list[Any], tensor_decls: dict[int, Any]):
+    def __init__(self, program: ProgramIR, scopes: list[Any]):
         self.program = program
         self.grid = program.grid
         self.scopes = scopes
-        self.tensor_decls = tensor_decls
+        #: the tensors of the launch, in argument order, then those made in kernel scope
+        self.tensors: list[Any] = []
+        self._tensor_decls: dict[int, TensorDecl] = {}
         self.pipe_uses: list[tuple[int, str, Any, Span | None]] = []
         self._nets: dict[tuple[int, ...], PipeNetDecl] = {}
         self._params: dict[tuple[str, tuple], ParamDecl] = {}
@@ -57,9 +61,11 @@ class CaptureEnv:
             decl = self.program.cbs[first.index]
             self._same(values, lambda v: isinstance(v, CircularBuffer) and v.index == first.index, label)
             return CT(decl)
-        if id(first) in self.tensor_decls:
-            self._same(values, lambda v: v is first, label)
-            return CT(self.tensor_decls[id(first)])
+        if is_tensor(first):  # an argument, or a tensor made in kernel scope (a scratch tensor)
+            self._same(values, lambda v: v is first, label,
+                       "a tensor made in kernel scope is made again on every core that runs the kernel body: "
+                       "make it before the launch and pass it as an argument")
+            return CT(self.tensor_decl(first) or self.add_tensor(first, label))
         if isinstance(first, Pipe):
             self._same(values, lambda v: isinstance(v, Pipe) and v.index == first.index
                        and (v.src, v.dst_spec) == (first.src, first.dst_spec), label,
@@ -103,6 +109,22 @@ class CaptureEnv:
             return TupleV(tuple(items))
         self._same(values, lambda v: v is first or _safe_eq(v, first), label)
         return CT(first)
+
+    # ---------------------------------------------------------------- tensors
+    def tensor_decl(self, tensor: Any) -> TensorDecl | None:
+        return self._tensor_decls.get(id(tensor))
+
+    def add_tensor(self, tensor: Any, name: str) -> TensorDecl:
+        """The declaration of a tensor of the launch (made once per distinct tensor object)."""
+        index = len(self.tensors)
+        self.tensors.append(tensor)
+        decl = self._tensor_decls.get(id(tensor))
+        if decl is None:
+            decl = TensorDecl(index, name, tuple(tensor.shape), tensor.dtype,
+                              TILE_UNIT if is_tile_layout(tensor) else SCALAR_UNIT)
+            self._tensor_decls[id(tensor)] = decl
+            self.program.tensors.append(decl)
+        return decl
 
     def _same(self, values: Any, pred: Any, label: str, hint: str | None = None) -> None:
         if not all(pred(v) for v in values):
@@ -169,6 +191,11 @@ class CaptureEnv:
             self.program.pipenets.append(net)
             self._nets[key] = net
         return net
+
+
+def is_tensor(value: Any) -> bool:
+    """A ttnn tensor (duck-typed: the front end does not import the simulated ttnn)."""
+    return hasattr(value, "storage") and isinstance(getattr(value, "dtype", None), DataFormat)
 
 
 def _lookup_function_name(fn: Any, name: str) -> tuple[bool, Any]:

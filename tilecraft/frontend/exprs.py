@@ -9,6 +9,7 @@ import operator
 from dataclasses import dataclass
 from typing import Any
 
+from ..diagnostics import warn
 from ..ir import mathops
 from ..ir import ops as ir
 from ..ir.types import BOOL, FLOAT, INDEX, BlockType, CBDecl, TensorDecl, Type
@@ -27,6 +28,10 @@ _PY_CMPS: dict[type, tuple[str, Any]] = {
     ast.Eq: ("eq", operator.eq), ast.NotEq: ("ne", operator.ne), ast.Lt: ("lt", operator.lt),
     ast.LtE: ("le", operator.le), ast.Gt: ("gt", operator.gt), ast.GtE: ("ge", operator.ge),
 }
+#: every comparison operator, for folding constants
+_ALL_CMPS: dict[type, Any] = {**{k: fn for k, (_, fn) in _PY_CMPS.items()}, ast.Is: operator.is_,
+                              ast.IsNot: operator.is_not, ast.In: lambda a, b: a in b,
+                              ast.NotIn: lambda a, b: a not in b}
 #: pure functions that fold when every argument is a compile-time constant
 _FOLDABLE = {builtins.min, builtins.max, builtins.abs, builtins.int, builtins.float, builtins.bool,
              builtins.len, builtins.divmod, builtins.round, builtins.sum, builtins.tuple, builtins.list,
@@ -123,6 +128,8 @@ class ExprMixin(Builder):
         if isinstance(base, CT) and isinstance(base.value, TensorDecl):
             return self.tensor_slice(base.value, node.slice)
         index = self.expr(node.slice)
+        if isinstance(index, SliceV) and all(isinstance(p, CT) for p in (index.lower, index.upper, index.step)):
+            index = CT(slice(index.lower.value, index.upper.value, index.step.value))
         if isinstance(base, CT) and isinstance(index, CT):
             try:
                 return self.classify_ct(base.value[index.value])
@@ -134,27 +141,55 @@ class ExprMixin(Builder):
                   "in a thread")
 
     def tensor_slice(self, decl: TensorDecl, index: ast.expr) -> TensorSliceV:
-        entries = index.elts if isinstance(index, ast.Tuple) else [index]
+        entries = self.index_entries(index)
         shape = decl.unit_shape
         if len(entries) != len(shape):
             self.fail("E0106", f"tensor '{decl.name}' has {len(shape)} dimensions but the slice has "
                       f"{len(entries)}", index)
         bounds, extents = [], []
-        for entry, dim_extent in zip(entries, shape):
-            if isinstance(entry, ast.Slice):
-                if entry.step is not None:
-                    self.fail("E0101", "tensor slices cannot have a step", entry)
-                lo = self.scalar(entry.lower) if entry.lower is not None else CT(0)
-                hi = self.scalar(entry.upper) if entry.upper is not None else CT(dim_extent)
+        for (entry, node), dim_extent in zip(entries, shape):
+            if isinstance(entry, SliceV):
+                if not (isinstance(entry.step, CT) and entry.step.value in (None, 1)):
+                    self.fail("E0101", "tensor slices cannot have a step", node)
+                lo = entry.lower if not _is_none(entry.lower) else CT(0)
+                hi = entry.upper if not _is_none(entry.upper) else CT(dim_extent)
             else:
-                lo = self.scalar(entry)
-                hi = self.arith("add", lo, CT(1), entry)
+                lo = self.need_integer(entry, node)
+                hi = self.arith("add", lo, CT(1), node)
             for bound in (lo, hi):
                 if _type(bound) != INDEX:
-                    self.fail("E0104", f"tensor indices must be integers, got {_describe(bound)}", entry)
+                    self.fail("E0104", f"tensor indices must be integers, got {_describe(bound)}", node)
             bounds.append((operand_of(lo), operand_of(hi)))
             extents.append(self.static_difference(hi, lo))
         return TensorSliceV(decl, tuple(bounds), tuple(extents))
+
+    def index_entries(self, index: ast.expr) -> list[tuple[Any, ast.AST]]:
+        """The entries of a subscript, each evaluated (a slice: :class:`SliceV`) with its node.
+
+        A slice may be written in place (``t[a:b, c]``) or held in a variable (``rows = slice(a,
+        b)``; ``t[rows, c]``), and a tuple of them may be a variable too.
+        """
+        nodes = index.elts if isinstance(index, ast.Tuple) else [index]
+        entries: list[tuple[Any, ast.AST]] = []
+        for node in nodes:
+            value = self.expr(node)
+            items = value.items if isinstance(value, TupleV) else (
+                tuple(self.classify_ct(v) for v in value.value)
+                if isinstance(value, CT) and isinstance(value.value, tuple) else (value,))
+            for item in items:
+                if isinstance(item, CT) and isinstance(item.value, slice):
+                    item = SliceV(CT(item.value.start), CT(item.value.stop), CT(item.value.step))
+                entries.append((item, node))
+        return entries
+
+    def expr_Slice(self, node: ast.Slice) -> Any:
+        return SliceV(*(self.expr(part) if part is not None else CT(None)
+                        for part in (node.lower, node.upper, node.step)))
+
+    def need_integer(self, value: Any, node: ast.AST) -> Any:
+        if isinstance(value, (CT, RV)) and _type(value) == INDEX and not isinstance(_value_of(value), bool):
+            return value
+        self.fail("E0104", f"tensor indices must be integers, got {_describe(value)}", node)
 
     def static_difference(self, hi: Any, lo: Any) -> int | None:
         a, b = self.linear_of(hi), self.linear_of(lo)
@@ -241,27 +276,63 @@ class ExprMixin(Builder):
         left = self.expr(node.left)
         for op_node, right_node in zip(node.ops, node.comparators):
             right = self.expr(right_node)
-            if type(op_node) not in _PY_CMPS:
-                self.fail("E0101", f"unsupported comparison {type(op_node).__name__}")
-            name, fn = _PY_CMPS[type(op_node)]
-            if _is_block(left) or _is_block(right):
-                if len(node.ops) > 1:
-                    self.fail("E0101", "chained comparisons of blocks are not supported")
-                return self.tile_binary(name, left, right, node)
-            if isinstance(left, CT) and isinstance(right, CT):  # any constants: strings, tuples, None
-                part: Any = CT(fn(left.value, right.value))
-                result = part if result is None else self.logical("and", result, part, node)
-                left = right
-                continue
-            left_s, right_s = self.need_scalar(left, node.left), self.need_scalar(right, right_node)
-            if isinstance(left_s, CT) and isinstance(right_s, CT):
-                part: Any = CT(fn(left_s.value, right_s.value))
-            else:
-                part = self.fresh(ir.Compare(result=self.reg("c", BOOL), op=name, lhs=operand_of(left_s),
-                                             rhs=operand_of(right_s)))
+            part = self.compare(op_node, left, right, node, right_node)
             result = part if result is None else self.logical("and", result, part, node)
             left = right
         return result
+
+    def compare(self, op_node: ast.cmpop, left: Any, right: Any, node: ast.Compare, right_node: ast.AST) -> Any:
+        """One link of a comparison chain. Constants of any kind fold (Python's own semantics);
+        ``==``/``!=``/``is`` between blocks compare the blocks themselves, as Python and the
+        published simulator do; ordering operators on blocks compare elementwise."""
+        kind = type(op_node)
+        if isinstance(left, CT) and isinstance(right, CT) and kind in _ALL_CMPS:
+            try:
+                return CT(_ALL_CMPS[kind](left.value, right.value))
+            except Exception as exc:  # noqa: BLE001 - e.g. ordering a string and an int
+                self.fail("E0104", f"comparison failed: {exc}", node)
+        if _is_block(left) or _is_block(right):
+            if kind in (ast.Eq, ast.NotEq, ast.Is, ast.IsNot):
+                return self.block_identity(kind, left, right, node)
+            if len(node.ops) > 1:
+                self.fail("E0101", "chained comparisons of blocks are not supported")
+            if kind not in _PY_CMPS:
+                self.fail("E0101", f"unsupported comparison of blocks: {type(op_node).__name__}")
+            return self.tile_binary(_PY_CMPS[kind][0], left, right, node)
+        if kind in (ast.Is, ast.IsNot):  # a runtime scalar is never None, True or False itself
+            if isinstance(left, RV) != isinstance(right, RV):
+                return CT(kind is ast.IsNot)
+            self.fail("E0101", "'is' compares objects; compare runtime numbers with == or !=", node)
+        if kind in (ast.In, ast.NotIn):
+            return self.membership(kind, left, right, node)
+        name, fn = _PY_CMPS[kind]
+        left_s, right_s = self.need_scalar(left, node.left), self.need_scalar(right, right_node)
+        return self.fresh(ir.Compare(result=self.reg("c", BOOL), op=name, lhs=operand_of(left_s),
+                                     rhs=operand_of(right_s)))
+
+    def block_identity(self, kind: type, left: Any, right: Any, node: ast.Compare) -> CT:
+        same = isinstance(left, RV) and isinstance(right, RV) and left.reg is right.reg
+        if kind in (ast.Eq, ast.NotEq):
+            warn("W0102", "'==' and '!=' between blocks compare the blocks themselves (equal only for the same "
+                 "block), as Python and the TT-Lang simulator do: this condition is decided at compile time",
+                 self.span(node), hint="for an elementwise comparison write ttl.math.eq(a, b) / ttl.math.ne(a, b)")
+        return CT(same if kind in (ast.Eq, ast.Is) else not same)
+
+    def membership(self, kind: type, left: Any, right: Any, node: ast.Compare) -> Any:
+        """``x in (a, b, ...)`` with a runtime ``x``: ``x == a or x == b or ...``."""
+        if not (isinstance(right, CT) and isinstance(right.value, (tuple, list, range))):
+            self.fail("E0101", "'in' needs a constant tuple, list or range on its right", node)
+        x = self.need_scalar(left, node.left)
+        found: Any = CT(False)
+        for item in right.value:
+            if scalar_type(item) is None:
+                continue
+            test = self.fresh(ir.Compare(result=self.reg("c", BOOL), op="eq", lhs=operand_of(x), rhs=ir.Const(item)))
+            found = self.logical("or", found, test, node)
+        if kind is ast.NotIn:
+            return CT(not found.value) if isinstance(found, CT) else self.fresh(
+                ir.Unary(result=self.reg("c", BOOL), op="not", operand=found.reg))
+        return found
 
     def logical(self, op: str, a: Any, b: Any, node: ast.AST) -> Any:
         if isinstance(a, CT) and isinstance(b, CT):
@@ -347,7 +418,12 @@ class ExprMixin(Builder):
         return self.fresh(ir.TileBinary(result=result, fn=fn, lhs=operand_of(lhs), rhs=operand_of(rhs)))
 
     def check_same_shape(self, a: BlockType, b: BlockType, what: str, node: ast.AST) -> None:
-        if a.shape != b.shape or a.unit != b.unit:
+        if a.unit != b.unit:
+            self.fail("E0105", f"a block of {block_extent(a)} and a block of {block_extent(b)} cannot be "
+                      f"combined in '{what}'", node,
+                      hint="tile-layout blocks count 32x32 tiles and row-major blocks count elements; make "
+                           "both buffers like tensors of the same layout")
+        if a.shape != b.shape:
             self.fail("E0105", f"block shapes {a.shape} and {b.shape} do not match in '{what}'", node,
                       hint="elementwise operations need equal block shapes; use ttl.block.broadcast "
                            "to expand a block")
@@ -371,6 +447,28 @@ class ExprMixin(Builder):
 
     def classify_ct(self, value: Any) -> Any:
         raise NotImplementedError
+
+
+def block_extent(t: BlockType) -> str:
+    """A block's shape with its unit, for messages: ``(2, 2) tiles`` or ``(2, 64) elements (row-major)``."""
+    return f"{t.shape} tiles" if t.unit.tiled else f"{t.shape} elements (row-major)"
+
+
+@dataclass(frozen=True)
+class SliceV:
+    """``a:b`` or ``slice(a, b)`` with compile-time or runtime bounds: a tensor subscript entry."""
+
+    lower: Any
+    upper: Any
+    step: Any
+
+
+def _is_none(value: Any) -> bool:
+    return isinstance(value, CT) and value.value is None
+
+
+def _value_of(value: Any) -> Any:
+    return value.value if isinstance(value, CT) else None
 
 
 def _type(value: Any) -> Type | None:
@@ -406,13 +504,20 @@ def _describe(value: Any) -> str:
         if kind is not None:
             return f"{kind} '{getattr(value.value, 'name', value.value)}'"
         return f"{type(value.value).__name__} {value.value!r}"[:80]
+    if isinstance(value, RV) and isinstance(value.type, BlockType):
+        return f"a block of {block_extent(value.type)}"
     if isinstance(value, RV):
         return f"a value of type {value.type}"
     if isinstance(value, TensorSliceV):
         return f"a slice of tensor '{value.decl.name}'"
     if isinstance(value, FuncRef):
-        return f"function {value.fn.__name__}"
-    return type(value).__name__
+        return f"function {value.fn.__name__}" if value.fn is not None else f"function {value.node.name}"
+    return _VIEW_WORDS.get(type(value), "a value of the kernel scope")
+
+
+#: front-end views as users know them (a message never names an internal class)
+_VIEW_WORDS: dict[type, str] = {PipeNetV: "a pipe net", RemoteSemV: "a remote semaphore",
+                                BoundMethod: "a method", Poison: "a value", TupleV: "a tuple of runtime values"}
 
 
 describe = _describe

@@ -10,11 +10,10 @@ import inspect
 from typing import Any
 
 from ..arch import get as get_arch
-from ..diagnostics import Note, Span, error
+from ..diagnostics import Note, Span, error, warn
 from ..ir.program import COMPUTE, DATAMOVEMENT, ProgramIR
-from ..ir.types import SCALAR_UNIT, TILE_UNIT, CBDecl, SemaphoreDecl, TensorDecl
+from ..ir.types import SCALAR_UNIT, TILE_UNIT, CBDecl, SemaphoreDecl
 from ..lang import scope as kscope
-from ..lang.buffers import is_tile_layout
 from ..lang.grid import all_cores
 from ..lang.kernel import KernelDef
 from ..lang.threads import ThreadDef
@@ -28,22 +27,20 @@ def build_program(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, .
     threads, tensors = _threads_and_tensors(kdef, first, args, kwargs)
     program = ProgramIR(name=kdef.name, grid=grid, span=kdef.span)
     names = _tensor_names(kdef, args, kwargs)
-    tensor_decls: dict[int, TensorDecl] = {}
+    env = CaptureEnv(program, scopes)
     for i, t in enumerate(tensors):
-        if id(t) in tensor_decls:
-            continue
-        decl = TensorDecl(i, names.get(id(t), f"t{i}"), tuple(t.shape), t.dtype,
-                          TILE_UNIT if is_tile_layout(t) else SCALAR_UNIT)
-        tensor_decls[id(t)] = decl
-        program.tensors.append(decl)
+        if env.tensor_decl(t) is None:
+            _warn_default_layout(kdef, t, names.get(id(t), f"t{i}"))
+        env.add_tensor(t, names.get(id(t), f"t{i}"))
     for buf in first.buffers:
         _same_on_all_cores(scopes, lambda s, b=buf: (s.buffers[b.index].shape, s.buffers[b.index].buffer_factor),
                            f"buffer {buf.name}", buf.span)
         program.cbs.append(CBDecl(buf.index, buf.name, buf.shape, buf.fmt,
                                   TILE_UNIT if buf.tiled else SCALAR_UNIT, buf.buffer_factor, buf.span))
+    for pipe in first.pipes:  # every pipe's cores are checked, used by a thread or not
+        pipe.destinations(grid)
     for sem in first.semaphores:
         program.semaphores.append(SemaphoreDecl(sem.index, sem.name, sem.initial, sem.span))
-    env = CaptureEnv(program, scopes, tensor_decls)
     for index, thread in enumerate(threads):
         variants = tuple(_thread_variant(kdef, s, index).fn for s in scopes)
         compiler = ThreadCompiler(env, thread.kind)
@@ -51,7 +48,17 @@ def build_program(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, .
         program.threads.append(compiler.compile(thread.name, variants))
     check_pipes(env)
     check_l1(program, arch)
-    return program, [t for t in tensors]
+    return program, env.tensors
+
+
+def _warn_default_layout(kdef: KernelDef, tensor: Any, name: str) -> None:
+    """A kernel argument made without ``layout=`` is tile layout here (as in the published
+    simulator) but row-major on real ttnn: say so once, where the tensor was made."""
+    span = getattr(tensor, "layout_defaulted_at", None)
+    if span is not None:
+        warn("W0501", f"tensor '{name}' of kernel {kdef.name}() was made without a layout: tilecraft made it "
+             "ttnn.TILE_LAYOUT, as the TT-Lang simulator does, but real ttnn makes it ROW_MAJOR_LAYOUT", span,
+             hint="pass layout=ttnn.TILE_LAYOUT (or layout=ttnn.ROW_MAJOR_LAYOUT) to say which")
 
 
 def _run_kernel_scope(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, ...]) -> list[kscope.KernelScope]:
@@ -84,13 +91,32 @@ def _threads_and_tensors(kdef: KernelDef, sc: kscope.KernelScope, args: tuple, k
     if not threads:
         raise error("E0204", f"kernel {kdef.name}() defines no thread", kdef.span,
                     hint="define @ttl.compute() and @ttl.datamovement() functions in its body")
-    if kinds.count(COMPUTE) > 1 or kinds.count(DATAMOVEMENT) > 2:
-        raise error("E0204", f"a program has at most one compute and two data movement threads; "
-                    f"{kdef.name}() has {kinds.count(COMPUTE)} and {kinds.count(DATAMOVEMENT)}", kdef.span)
+    for kind, limit in ((COMPUTE, 1), (DATAMOVEMENT, 2)):
+        of_kind = [t for t in threads if t.kind == kind]
+        if len(of_kind) > limit:
+            names = ", ".join(f"'{t.name}'" for t in of_kind)
+            extra = of_kind[limit]
+            raise error("E0204", f"a program has at most one compute and two data movement threads; "
+                        f"{kdef.name}() has {len(of_kind)} {kind} threads ({names})", _def_span(extra.fn),
+                        notes=[Note(f"{kind} thread '{t.name}'", _def_span(t.fn)) for t in of_kind[:limit]],
+                        hint="merge the work of these threads into fewer ones (a Tensix core has one compute "
+                             "thread and two data movement RISC-Vs)")
     for t in tensors:
         if not hasattr(t, "storage"):
             raise error("E0202", f"program arguments must be ttnn tensors, got {type(t).__name__}", kdef.span)
     return threads, tensors
+
+
+def _def_span(fn: Any) -> Span:
+    """The ``def`` line of a thread function (its decorator line when Python points there)."""
+    code = fn.__code__
+    line = code.co_firstlineno
+    lines = inspect.getsourcelines(fn)[0] if inspect.getsourcefile(fn) else []
+    for offset, text in enumerate(lines):
+        if text.lstrip().startswith("def "):
+            line = code.co_firstlineno + offset
+            return Span(code.co_filename, line, len(text) - len(text.lstrip()) + 1)
+    return Span(code.co_filename, line, 1)
 
 
 def _thread_variant(kdef: KernelDef, sc: kscope.KernelScope, index: int) -> ThreadDef:

@@ -28,16 +28,20 @@ class FunctionSource:
         return Span(self.file, line, col, end_col)
 
 
-_cache: dict[CodeType, FunctionSource] = {}
+#: parsed sources by the identity of their code object (the code is kept in the entry, so its id
+#: is never reused). Code objects compare *equal* across files and across functions that differ
+#: only in their defaults or constants folded elsewhere, so they must not be keys by value.
+_cache: dict[int, tuple[CodeType, FunctionSource]] = {}
 
 
 def function_source(fn: FunctionType) -> FunctionSource:
     """Parse ``fn``'s source once per code object (threads are compiled once per program)."""
     code = fn.__code__
-    cached = _cache.get(code)
-    if cached is not None:
-        return cached
+    cached = _cache.get(id(code))
+    if cached is not None and cached[0] is code:
+        return cached[1]
     file = code.co_filename
+    linecache.checkcache(file)  # a script rewritten since it was last read is read again
     try:
         lines, first = inspect.getsourcelines(fn)
     except (OSError, TypeError):
@@ -51,7 +55,6 @@ def function_source(fn: FunctionType) -> FunctionSource:
     node = next(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
     if isinstance(node, ast.AsyncFunctionDef):
         raise error("E0101", "async functions are not supported in kernels", Span(file, first, indent + 1))
-    linecache.checkcache(file)
     src = FunctionSource(node, file, first - 1, indent)
-    _cache[code] = src
+    _cache[id(code)] = (code, src)
     return src

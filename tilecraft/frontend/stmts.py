@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import ast
 import builtins
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from ..ir import ops as ir
-from ..ir.types import BOOL, FLOAT, INDEX
+from ..dtypes import float32
+from ..ir.types import BOOL, FLOAT, INDEX, BlockType
 from .calls import CallMixin
 from .exprs import TupleV, describe, is_block
 from .values import CT, RV, Poison, operand_of, scalar_type
@@ -23,7 +25,9 @@ class _Return(Exception):
 class StmtMixin(CallMixin):
     loop_depth: int = 0
 
-    #: nesting inside if/for/while/with of the function being compiled (return must be at depth 0)
+    #: nesting inside runtime control flow (an if decided at run time, a runtime for or while loop)
+    #: and with-statements of the function being compiled: a return is allowed only at depth 0,
+    #: where it ends the inlined function (an if decided at compile time is no nesting)
     block_depth: int = 0
     #: loops unrolled at compile time that enclose the current statement, innermost last
     unrolled: list = []
@@ -35,17 +39,10 @@ class StmtMixin(CallMixin):
                 if visitor is None:
                     self.fail("E0101", f"unsupported statement in a kernel thread: {type(stmt).__name__}",
                               hint="threads accept assignments, for/while/if, with, and calls")
-                if isinstance(stmt, ast.Return) and (i != len(body) - 1 or self.block_depth):
-                    self.fail("E0101", "return must be the last statement of the function",
+                if isinstance(stmt, ast.Return) and self.block_depth:
+                    self.fail("E0101", "return inside a runtime branch, loop or with-statement is not supported",
                               hint="assign the result to a variable in each branch and return it at the end")
-                if isinstance(stmt, (ast.If, ast.For, ast.While, ast.With)):
-                    self.block_depth += 1
-                    try:
-                        visitor(stmt)
-                    finally:
-                        self.block_depth -= 1
-                else:
-                    visitor(stmt)
+                visitor(stmt)
 
     # ---------------------------------------------------------------- simple statements
     def stmt_Pass(self, node: ast.Pass) -> None:
@@ -97,10 +94,11 @@ class StmtMixin(CallMixin):
         if not isinstance(node.target, ast.Name):
             self.fail("E0101", "augmented assignment needs a plain name")
         current = self.expr_Name(ast.Name(id=node.target.id, ctx=ast.Load()))
-        rhs = self.expr(node.value)
-        if is_block(current):
+        if is_block(current) and current.reg.name in self.block_origin:  # a block of a buffer
+            rhs = self.expr(node.value)
             if not isinstance(node.op, ast.Add):
-                self.fail("E0104", "only '+=' accumulates into a block")
+                self.fail("E0104", "only '+=' accumulates into a block of a buffer",
+                          hint="write blk.store(blk * x), or accumulate in a local block (acc = ttl.block.fill(...))")
             self.store(current, rhs, accumulate=True, node=node)
             return
         value = self.expr(ast.BinOp(left=ast.Name(id=node.target.id, ctx=ast.Load()), op=node.op,
@@ -133,8 +131,12 @@ class StmtMixin(CallMixin):
         return items
 
     def bind(self, name: str, value: Any, node: ast.AST) -> None:
-        """Bind a local: scalars assigned at several places share one mutable register."""
+        """Bind a local: scalars assigned at several places share one mutable register; so do
+        block values that live in no buffer (a local block: ``acc = fill(...)``, ``acc += ...``)."""
         scope = self.scope
+        if is_block(value) and value.reg.name not in self.block_origin and (name in scope.multi or value.type.local):
+            self.bind_local_block(name, value, node)
+            return
         if name in scope.multi and self.is_scalar(value):
             existing = scope.bindings.get(name)
             type_ = self.scalar_type_of(value)
@@ -154,6 +156,26 @@ class StmtMixin(CallMixin):
         elif isinstance(value, RV) and value.fresh:
             value = RV(value.reg, linear=value.linear)
         scope.bindings[name] = value
+
+    def bind_local_block(self, name: str, value: RV, node: ast.AST) -> None:
+        """``name = expr`` for a local block: the value is stored into the name's own register
+        (created on first assignment), so a loop can carry it and an alias is a copy, as in Python."""
+        key = (id(self.scope), name)
+        _scope, own = self.local_blocks.get(key, (None, None))
+        if own is None:  # the scope is kept with its register, so its id is never reused
+            reg = self.reg(self.scope.prefix + name,
+                           BlockType(value.type.shape, float32, value.type.unit, local=True))
+            own = RV(reg)
+            self.local_blocks[key] = (self.scope, own)
+        elif own.type.shape != value.type.shape:
+            self.fail("E0105", f"local block '{name}' has shape {own.type.shape}; it cannot hold a value of "
+                      f"shape {value.type.shape}", node)
+        self.emit(ir.LocalStore(result=own.reg, value=value.reg))
+        self.scope.bindings[name] = own
+
+    def is_mutable(self, value: Any) -> bool:
+        """Values that live in a register a later assignment updates: scalars and local blocks."""
+        return self.is_scalar(value) or (is_block(value) and value.type.local)
 
     def is_scalar(self, value: Any) -> bool:
         if isinstance(value, CT):
@@ -199,11 +221,19 @@ class StmtMixin(CallMixin):
         self.materialise_assigned(node.body)
         self.emit(loop)
         before = dict(self.scope.bindings)
-        with self.region(loop.body):
+        with self.region(loop.body), self.runtime_nesting():
             self.bump(var)
             self.scope.bindings[name] = RV(var)
             self.loop_body(node.body)
         self.poison_changed(before, "was assigned a block or transfer inside a loop and is used after it")
+
+    @contextmanager
+    def runtime_nesting(self) -> Iterator[None]:
+        self.block_depth += 1
+        try:
+            yield
+        finally:
+            self.block_depth -= 1
 
     def loop_body(self, body: list[ast.stmt]) -> None:
         self.loop_depth += 1
@@ -222,7 +252,7 @@ class StmtMixin(CallMixin):
         with self.region(loop.cond_body):
             cond = self.need_scalar(self.expr(node.test), node.test)
         loop.cond = operand_of(cond)
-        with self.region(loop.body):
+        with self.region(loop.body), self.runtime_nesting():
             self.loop_body(node.body)
         self.poison_changed(before, "was assigned a block or transfer inside a loop and is used after it")
 
@@ -235,17 +265,17 @@ class StmtMixin(CallMixin):
         branch = ir.If(cond=cond.reg)
         self.emit(branch)
         before = dict(self.scope.bindings)
-        with self.region(branch.then_body):
+        with self.region(branch.then_body), self.runtime_nesting():
             self.stmts(node.body)
         after_then = dict(self.scope.bindings)
         self.scope.bindings.clear()
         self.scope.bindings.update(before)
-        with self.region(branch.else_body):
+        with self.region(branch.else_body), self.runtime_nesting():
             self.stmts(node.orelse)
         for name in set(after_then) | set(self.scope.bindings):
             a, b = after_then.get(name), self.scope.bindings.get(name)
             if a is not b and not (isinstance(a, RV) and isinstance(b, RV) and a.reg is b.reg):
-                if a is None or b is None or not self.is_scalar(a) or not self.is_scalar(b):
+                if a is None or b is None or not self.is_mutable(a) or not self.is_mutable(b):
                     self.scope.bindings[name] = Poison("is assigned differently in the branches of a "
                                                        "runtime if", self.span(node))
                 else:
@@ -261,9 +291,9 @@ class StmtMixin(CallMixin):
 
     def poison_changed(self, before: dict[str, Any], reason: str) -> None:
         for name, value in list(self.scope.bindings.items()):
-            if before.get(name) is not value and not self.is_scalar(value) and name in before:
+            if before.get(name) is not value and not self.is_mutable(value) and name in before:
                 self.scope.bindings[name] = Poison(reason, self.span())
-            elif name not in before and not self.is_scalar(value):
+            elif name not in before and not self.is_mutable(value):
                 self.scope.bindings[name] = Poison(reason, self.span())
 
     # ---------------------------------------------------------------- with: acquire and release
@@ -279,7 +309,8 @@ class StmtMixin(CallMixin):
                 if item.optional_vars is not None:
                     self.assign(item.optional_vars, value)
                 acquired.append((value, origin[1], origin[0]))
-        self.stmts(node.body)
+        with self.runtime_nesting():  # a return would skip the release at the end of the with
+            self.stmts(node.body)
         with self.at(node):
             for value, mode, cb in reversed(acquired):
                 release = ir.CBPush(cb=cb, block=value.reg) if mode == "reserve" else ir.CBPop(cb=cb, block=value.reg)

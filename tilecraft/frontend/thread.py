@@ -26,6 +26,8 @@ class ThreadCompiler(StmtMixin):
         self.kind = kind
         self.grid = env.grid
         self.block_origin: dict[str, tuple[CBDecl, str]] = {}
+        #: (scope id, name) -> (scope, register) of each local block (see bind_local_block)
+        self.local_blocks: dict[tuple[int, str], tuple[Any, Any]] = {}
         self._inline_stack: list[Any] = []
 
     def compile(self, name: str, variants: tuple[Any, ...]) -> ThreadIR:

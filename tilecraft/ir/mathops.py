@@ -22,7 +22,7 @@ UNARY_ALIASES: dict[str, str] = {"logp1": "log1p", "negative": "neg", "reciproca
 #: are required); the names are those ``ttl.math`` accepts as keywords
 UNARY_PARAM: dict[str, tuple[tuple[str, ...], int]] = {
     "relu_max": (("upper_limit",), 1), "relu_min": (("lower_limit",), 1), "leaky_relu": (("slope",), 1),
-    "elu": (("alpha",), 0), "celu": (("alpha", "alpha_recip"), 0), "prelu": (("slope",), 1),
+    "elu": (("alpha",), 1), "celu": (("alpha", "alpha_recip"), 1), "prelu": (("slope",), 1),
     "softplus": (("beta", "beta_reciprocal", "threshold"), 0), "hardtanh": (("min_val", "max_val"), 2),
     "round": (("decimals",), 0), "clamp": (("min", "max"), 2), "threshold": (("threshold", "value"), 2),
     "rsub": (("scalar",), 1), "power": (("exponent",), 1),

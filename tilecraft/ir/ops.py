@@ -300,6 +300,22 @@ class BlockStore(Op):
     accumulate: bool = False
 
 
+@dataclass(eq=False, kw_only=True)
+class LocalStore(Op):
+    """``acc = expr`` where ``acc`` is a thread-local block (a mutable block register, fp32)."""
+
+    name: ClassVar[str] = "block.local_set"
+    result: Reg
+    value: Reg
+    #: the store interface shared with BlockStore (the value replaces the block's old one)
+    accumulate: ClassVar[bool] = False
+
+    @property
+    def block(self) -> Reg:
+        """The block written, as ``BlockStore.block`` (consumers treat both stores alike)."""
+        return self.result
+
+
 # ---------------------------------------------------------------- data movement
 @dataclass(eq=False, kw_only=True)
 class TensorIndex:
@@ -456,6 +472,7 @@ class Signpost(Op):
     label: str
 
 
+STORE_OPS = (BlockStore, LocalStore)
 EXPR_OPS = (TileUnary, TileBinary, TileMatmul, TileReduce, TileBroadcast, TileTranspose, TileFill,
             TileWhere)
 COPY_OPS = (CopyTensorToBlock, CopyBlockToTensor, CopyBlockToPipe, CopyPipeToBlock, CopyBlockToBlock)

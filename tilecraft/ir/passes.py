@@ -10,6 +10,7 @@ from typing import Callable
 
 from . import ops as ir
 from .program import ProgramIR
+from .types import FLOAT
 
 _PURE = (ir.Assign, ir.Binary, ir.Unary, ir.Compare, ir.Select)
 
@@ -38,11 +39,26 @@ def eliminate_dead_scalars(program: ProgramIR) -> None:
                 break
 
 
+def _may_raise(op: ir.Op) -> bool:
+    """Whether running ``op`` can stop the thread with an error (E1199), which must happen even
+    when its result is unused, as in Python: a division or modulo by a possible zero, a power or
+    shift by a possible negative amount, ``int()`` of a float (inf, NaN)."""
+    if isinstance(op, ir.Binary):
+        rhs = op.rhs.value if isinstance(op.rhs, ir.Const) else None
+        if op.op in ("floordiv", "mod", "truediv"):
+            return rhs is None or rhs == 0
+        if op.op in ("pow", "lshift", "rshift"):
+            return rhs is None or rhs < 0
+    if isinstance(op, ir.Unary) and op.op == "int":
+        return op.operand.type == FLOAT
+    return False
+
+
 def _remove(body: list[ir.Op], used: set[str]) -> int:
     removed = 0
     keep = []
     for op in body:
-        if isinstance(op, _PURE) and op.result.name not in used:
+        if isinstance(op, _PURE) and op.result.name not in used and not _may_raise(op):
             removed += 1
             continue
         for region in op.regions():

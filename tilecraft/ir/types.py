@@ -70,13 +70,20 @@ SCALAR_UNIT = ShapeUnit(False)
 
 
 class BlockType(Type):
-    """A block acquired from a buffer (or a block expression of the same shape)."""
+    """A block acquired from a buffer, a block expression, or a thread-local block.
 
-    def __init__(self, shape: tuple[int, ...], fmt: DataFormat, unit: ShapeUnit, expr: bool = False):
+    A *local* block (``acc = ttl.block.fill(0, shape=...)`` then ``acc += a @ b`` in a loop) is
+    a mutable register holding a block value that lives in no buffer; it holds fp32 values, as
+    DST does with fp32 accumulation (docs/numerics.md).
+    """
+
+    def __init__(self, shape: tuple[int, ...], fmt: DataFormat, unit: ShapeUnit, expr: bool = False,
+                 local: bool = False):
         self.shape = tuple(shape)
         self.fmt = fmt
         self.unit = unit
         self.expr = expr
+        self.local = local
 
     @property
     def elements(self) -> tuple[int, ...]:
@@ -86,7 +93,7 @@ class BlockType(Type):
         return BlockType(self.shape if shape is None else shape, self.fmt, self.unit, expr=True)
 
     def __str__(self) -> str:
-        kind = "expr" if self.expr else "block"
+        kind = "local" if self.local else "expr" if self.expr else "block"
         unit = "" if self.unit.tiled else ", scalar"
         return f"{kind}<{'x'.join(map(str, self.shape))}, {self.fmt.name}{unit}>"
 

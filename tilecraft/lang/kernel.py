@@ -7,11 +7,12 @@ above every layer) compiles the threads and runs them on the simulator.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable
 
 from . import scope
 from .threads import ThreadDef
-from ..diagnostics import Span, error
+from ..diagnostics import Span, UsageTypeError, error
 
 Launcher = Callable[["KernelDef", tuple, dict], Any]
 _launcher: Launcher | None = None
@@ -41,6 +42,11 @@ class KernelDef:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if _launcher is None:
             raise RuntimeError("tilecraft launcher not installed; import tilecraft")
+        try:
+            inspect.signature(self.fn).bind(*args, **kwargs)
+        except TypeError as exc:  # reported at the user's call, not inside the launcher
+            raise UsageTypeError(f"kernel {self.name}() called with the wrong arguments: {exc}",
+                                 hint=f"pass one tensor per parameter of {self.name}{inspect.signature(self.fn)}") from None
         return _launcher(self, args, kwargs)
 
     def __repr__(self) -> str:

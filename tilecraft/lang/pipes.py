@@ -25,12 +25,22 @@ def _as_coord(value: Any, what: str, span: Span | None) -> tuple[int, ...]:
     raise error("E0203", f"{what} must be a core coordinate (a tuple of ints), got {value!r}", span)
 
 
+def _as_range(value: Any) -> tuple[Any, ...]:
+    """A core range: a tuple with an int or a slice per grid dimension (one slice: a 1-D range)."""
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+
 def _unflatten(coord: tuple[int, ...], grid: tuple[int, ...]) -> tuple[int, ...]:
     """A linear core index (TT-Lang 1.1 allows ``Pipe(src=3, dst=0)``) as a grid coordinate,
     numbered as ``ttl.core(dims=1)`` numbers the cores; anything else is returned unchanged."""
     if len(coord) != 1 or len(grid) == 1 or not 0 <= coord[0] < math.prod(grid):
         return coord
     return all_cores(grid)[coord[0]]
+
+
+def _is_range(value: Any) -> bool:
+    """A destination given with a slice in some dimension is a core range."""
+    return isinstance(value, slice) or (isinstance(value, (tuple, list)) and any(isinstance(d, slice) for d in value))
 
 
 class Pipe:
@@ -42,15 +52,14 @@ class Pipe:
         sc = scope.require_scope("ttl.Pipe")
         src_core = src if src_core is None else src_core
         if dst is not None and dst_core is None and dst_core_range is None:
-            if isinstance(dst, (tuple, list)) and any(isinstance(d, slice) for d in dst):
-                dst_core_range = dst
-            else:
-                dst_core = dst
+            dst_core = dst
+        if dst_core_range is None and _is_range(dst_core):  # Pipe(src, dst) with a slice: a multicast
+            dst_core, dst_core_range = None, dst_core
         if src_core is None or (dst_core is None) == (dst_core_range is None):
             raise error("E0203", "a pipe needs src_core and exactly one of dst_core / dst_core_range", span)
         self.src = _unflatten(_as_coord(src_core, "src_core", span), sc.grid)
         self.multicast = dst_core_range is not None
-        self.dst_spec = (tuple(dst_core_range) if self.multicast
+        self.dst_spec = (_as_range(dst_core_range) if self.multicast
                          else _unflatten(_as_coord(dst_core, "dst_core", span), sc.grid))
         self.span = span
         self.index = len(sc.pipes)
@@ -93,6 +102,20 @@ class PipeNet:
         self.span = scope.caller_span(2)
         if not self.pipes or not all(isinstance(p, Pipe) for p in self.pipes):
             raise error("E0203", "ttl.PipeNet takes a non-empty list of ttl.Pipe", self.span)
+
+    def is_src(self) -> bool:
+        """Whether the current core is the source of a pipe of this net (kernel scope or thread)."""
+        sc = scope.require_scope("PipeNet.is_src()")
+        return any(p.src == sc.core for p in self.pipes)
+
+    def is_dst(self) -> bool:
+        """Whether the current core is a destination of a pipe of this net."""
+        sc = scope.require_scope("PipeNet.is_dst()")
+        return any(sc.core in p.destinations(sc.grid) for p in self.pipes)
+
+    def is_active(self) -> bool:
+        """Whether the current core takes part in this net (as a source or a destination)."""
+        return self.is_src() or self.is_dst()
 
     def if_src(self, fn: Callable[[Pipe], None]) -> None:
         raise scope.thread_only("PipeNet.if_src()", "a data movement thread")

@@ -7,13 +7,12 @@ creation order, which is how a value that differs between cores becomes a runtim
 
 from __future__ import annotations
 
-import inspect
-import itertools
+import sys
 import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..diagnostics import KernelError, Span, error
+from ..diagnostics import KernelError, Span, error, frame_span, is_tilecraft_module
 
 _state = threading.local()
 
@@ -46,27 +45,12 @@ def leave() -> None:
 
 
 def caller_span(depth: int = 2) -> Span | None:
-    """Span of the user code that called the public function ``depth`` frames up."""
-    frame = inspect.currentframe()
-    try:
-        for _ in range(depth):
-            if frame is None:
-                return None
-            frame = frame.f_back
-        while frame is not None and frame.f_globals.get("__name__", "").startswith("tilecraft."):
-            frame = frame.f_back
-        if frame is None:
-            return None
-        # the column of the call being executed (1 when the positions table does not say;
-        # Python 3.10 has no positions table)
-        positions = getattr(frame.f_code, "co_positions", None)
-        line, end_line, col, end = (next(itertools.islice(positions(), frame.f_lasti // 2, None), (None,) * 4)
-                                    if positions is not None else (None,) * 4)
-        if line != frame.f_lineno or col is None:
-            return Span(frame.f_code.co_filename, frame.f_lineno, 1)
-        return Span(frame.f_code.co_filename, line, col + 1, end + 1 if end_line == line and end is not None else None)
-    finally:
-        del frame
+    """Span of the user code that called the public function ``depth`` frames up (the first
+    frame outside tilecraft from there)."""
+    frame = sys._getframe(depth)
+    while frame is not None and is_tilecraft_module(frame.f_globals.get("__name__", "")):
+        frame = frame.f_back
+    return None if frame is None else frame_span(frame.f_code, frame.f_lineno, frame.f_lasti)
 
 
 def assigned_name(span: Span | None, default: str) -> str:

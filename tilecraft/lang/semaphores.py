@@ -6,6 +6,7 @@ from typing import Any
 
 from . import scope
 from ..diagnostics import error
+from .grid import range_bounds
 
 
 class Semaphore:
@@ -39,8 +40,23 @@ class Semaphore:
         return f"Semaphore({self.name}, initial={self.initial})"
 
 
+def _check_core(core: Any, grid: tuple[int, ...]) -> None:
+    """A constant core coordinate given in kernel scope must name a core of the grid."""
+    coord = core if isinstance(core, (tuple, list)) else (core,)
+    if not all(isinstance(c, int) and not isinstance(c, bool) for c in coord):
+        return  # runtime values (a thread's get_remote) are checked when the program runs
+    if len(coord) != len(grid):
+        raise error("E0203", f"a core coordinate needs {len(grid)} integers to match the grid {grid}, "
+                    f"got {tuple(coord)}", scope.caller_span(3))
+    if not all(0 <= c < g for c, g in zip(coord, grid)):
+        raise error("E0203", f"core {tuple(coord)} is outside the grid {grid}", scope.caller_span(3))
+
+
 class UnicastRemoteSemaphore:
     def __init__(self, sem: Semaphore, core: Any):
+        sc = scope.current()
+        if sc is not None:
+            _check_core(core, sc.grid)
         self.sem = sem
         self.core = core
 
@@ -52,6 +68,12 @@ class UnicastRemoteSemaphore:
 
 class MulticastRemoteSemaphore:
     def __init__(self, sem: Semaphore, cores: Any):
+        sc = scope.current()
+        if sc is not None and cores is not None:
+            try:
+                range_bounds(cores, sc.grid)
+            except ValueError as exc:
+                raise error("E0203", str(exc), scope.caller_span(3)) from None
         self.sem = sem
         self.cores = cores
 

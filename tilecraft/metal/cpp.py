@@ -13,6 +13,7 @@ from typing import Any
 
 from ..ir import ops as ir
 from ..ir.types import BOOL, FLOAT, INDEX
+from ..ir.names import Identifiers
 from . import kir
 
 _BIN = {"add": "+", "sub": "-", "mul": "*", "floordiv": "/", "mod": "%", "truediv": "/", "lshift": "<<",
@@ -28,20 +29,29 @@ def ctype(type_: Any) -> str:
     return {INDEX: "int32_t", BOOL: "bool", FLOAT: "float"}.get(type_, "uint32_t")
 
 
-def operand(value: Any) -> str:
-    if isinstance(value, ir.Reg):
-        return value.name.replace(".", "_")
-    if isinstance(value, kir.SemAddr):
-        return str(value)
-    if isinstance(value, ir.Const):
-        v = value.value
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        if isinstance(v, float):
-            return f"{v!r}f"
-        if isinstance(v, tuple):
-            return "{" + ", ".join(operand(ir.Const(x)) for x in v) + "}"
-        return str(v)
+#: identifiers a register must not take in a C++ kernel: the language's keywords, the types and the
+#: entry point the printed code names itself (the API functions a kernel calls are added per kernel)
+CPP_RESERVED = frozenset("""
+    alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t char32_t
+    class compl concept const consteval constexpr constinit const_cast continue co_await co_return
+    co_yield decltype default delete do double dynamic_cast else enum explicit export extern false float
+    for friend goto if inline int long mutable namespace new noexcept not not_eq nullptr operator or
+    or_eq private protected public register reinterpret_cast requires return short signed sizeof static
+    static_assert static_cast struct switch template this thread_local throw true try typedef typeid
+    typename union unsigned using virtual void volatile wchar_t while xor xor_eq
+    int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t size_t std kernel_main
+    TensorAccessor TensorAccessorArgs DataFormat BroadcastType ReduceDim PoolType
+""".split())
+
+
+def literal(value: Any) -> str:
+    """A constant operand as C++ source."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value!r}f"
+    if isinstance(value, tuple):
+        return "{" + ", ".join(literal(x) for x in value) + "}"
     return str(value)
 
 
@@ -54,6 +64,24 @@ class KernelPrinter:
         self.last_loc: tuple[str, int] | None = None
         self.inline: set[str] = set()
         self.declared: set[str] = set()
+        called = {op.fn for op in ir.walk(kernel.body) if isinstance(op, kir.Call)}
+        self.names = Identifiers(reserved=CPP_RESERVED | called).reserve_names(
+            r.name for op in ir.walk(kernel.body) for r in (*op.results(), *op.operands()) if isinstance(r, ir.Reg))
+        #: the compile-time arguments of each accessor are named after it, <name>_args; by ct offset
+        self.accessor_args: dict[int, str] = {}
+        for op in ir.walk(kernel.body):
+            if isinstance(op, kir.Accessor):
+                self.accessor_args[op.ct_offset] = f"{self.names(op.result.name)}_args"
+                self.names.reserve(self.accessor_args[op.ct_offset])
+
+    def operand(self, value: Any) -> str:
+        if isinstance(value, ir.Reg):
+            return self.names(value.name)
+        if isinstance(value, kir.SemAddr):  # a Const subclass printed as get_semaphore(id), not its id
+            return str(value)
+        if isinstance(value, ir.Const):
+            return literal(value.value)
+        return str(value)
 
     def print(self) -> str:
         self.plan_declarations()
@@ -65,7 +93,7 @@ class KernelPrinter:
         self.lines = header + ["", "void kernel_main() {"]
         predeclared = [r for r in self.registers() if r.name not in self.inline]
         for reg in predeclared:
-            self.line(f"{ctype(reg.type)} {operand(reg)} = 0;")
+            self.line(f"{ctype(reg.type)} {self.operand(reg)} = 0;")
             self.declared.add(reg.name)
         self.body(k.body)
         self.lines.append("}")
@@ -130,9 +158,9 @@ class KernelPrinter:
     def assign(self, reg: ir.Reg, expr: str) -> None:
         if reg.name in self.inline and reg.name not in self.declared:
             self.declared.add(reg.name)
-            self.line(f"{ctype(reg.type)} {operand(reg)} = {expr};")
+            self.line(f"{ctype(reg.type)} {self.operand(reg)} = {expr};")
         else:
-            self.line(f"{operand(reg)} = {expr};")
+            self.line(f"{self.operand(reg)} = {expr};")
 
     def op_Comment(self, op: kir.Comment) -> None:
         self.line(f"// {op.text}")
@@ -142,39 +170,35 @@ class KernelPrinter:
         value = f"get_arg_val<uint32_t>({op.index})"
         if t != "uint32_t":
             value = f"static_cast<{t}>({value})"
-        self.line(f"{t} {operand(op.result)} = {value};  // {op.label}")
+        self.line(f"{t} {self.operand(op.result)} = {value};  // {op.label}")
         self.declared.add(op.result.name)
 
     def op_Accessor(self, op: kir.Accessor) -> None:
-        name = operand(op.result)
-        if op.ct_offset == 0:
-            offset = "0"
-        else:
-            prev = self.kernel.accessors[op.ct_offset - 1][0]
-            offset = f"{prev.name}_acc_args.next_compile_time_args_offset()"
-        self.line(f"constexpr auto {name}_args = TensorAccessorArgs<{offset}>();")
-        self.line(f"const auto {name} = TensorAccessor({name}_args, {operand(op.addr)}, {op.page_bytes});")
+        name, args = self.operand(op.result), self.accessor_args[op.ct_offset]
+        offset = "0" if op.ct_offset == 0 else f"{self.accessor_args[op.ct_offset - 1]}.next_compile_time_args_offset()"
+        self.line(f"constexpr auto {args} = TensorAccessorArgs<{offset}>();")
+        self.line(f"const auto {name} = TensorAccessor({args}, {self.operand(op.addr)}, {op.page_bytes});")
         self.declared.add(op.result.name)
 
     def op_Call(self, op: kir.Call) -> None:
         if op.fn == "__builtin_bit_cast":  # its first argument is a type
-            expr = f"__builtin_bit_cast({op.args[0].value}, {operand(op.args[1])})"
+            expr = f"__builtin_bit_cast({op.args[0].value}, {self.operand(op.args[1])})"
         elif op.fn in ("noc_x_of", "noc_y_of"):
             base = self.kernel.noc_x_base if op.fn == "noc_x_of" else self.kernel.noc_y_base  # type: ignore[attr-defined]
-            expr = f"get_arg_val<uint32_t>({base} + {operand(op.args[0])})"
+            expr = f"get_arg_val<uint32_t>({base} + {self.operand(op.args[0])})"
         else:
             template = f"<{', '.join(op.template)}>" if op.template else ""
-            expr = f"{op.fn}{template}(" + ", ".join(operand(a) for a in op.args) + ")"
+            expr = f"{op.fn}{template}(" + ", ".join(self.operand(a) for a in op.args) + ")"
         if op.result is None:
             self.line(expr + ";")
         else:
             self.assign(op.result, expr)
 
     def op_Assign(self, op: ir.Assign) -> None:
-        self.assign(op.result, operand(op.value))
+        self.assign(op.result, self.operand(op.value))
 
     def op_Binary(self, op: ir.Binary) -> None:
-        a, b = operand(op.lhs), operand(op.rhs)
+        a, b = self.operand(op.lhs), self.operand(op.rhs)
         if op.op in ("min", "max"):
             expr = f"({a} {'<' if op.op == 'min' else '>'} {b} ? {a} : {b})"
         elif op.op == "pow":
@@ -186,25 +210,25 @@ class KernelPrinter:
         self.assign(op.result, expr)
 
     def op_Unary(self, op: ir.Unary) -> None:
-        a = operand(op.operand)
+        a = self.operand(op.operand)
         expr = {"neg": f"-{a}", "not": f"!{a}", "invert": f"~{a}", "abs": f"({a} < 0 ? -{a} : {a})",
                 "int": f"static_cast<int32_t>({a})", "float": f"static_cast<float>({a})",
                 "bool": f"static_cast<bool>({a})"}[op.op]
         self.assign(op.result, expr)
 
     def op_Compare(self, op: ir.Compare) -> None:
-        self.assign(op.result, f"{operand(op.lhs)} {_CMP[op.op]} {operand(op.rhs)}")
+        self.assign(op.result, f"{self.operand(op.lhs)} {_CMP[op.op]} {self.operand(op.rhs)}")
 
     def op_Select(self, op: ir.Select) -> None:
-        self.assign(op.result, f"{operand(op.cond)} ? {operand(op.if_true)} : {operand(op.if_false)}")
+        self.assign(op.result, f"{self.operand(op.cond)} ? {self.operand(op.if_true)} : {self.operand(op.if_false)}")
 
     def op_For(self, op: ir.For) -> None:
-        var = operand(op.var)
+        var = self.operand(op.var)
         decl = f"{ctype(op.var.type)} " if op.var.name in self.inline else ""
         step = op.step.value if isinstance(op.step, ir.Const) else None
         cond = ">" if isinstance(step, int) and step < 0 else "<"
-        incr = f"{var}++" if step == 1 else f"{var} += {operand(op.step)}"
-        self.line(f"for ({decl}{var} = {operand(op.lo)}; {var} {cond} {operand(op.hi)}; {incr}) {{")
+        incr = f"{var}++" if step == 1 else f"{var} += {self.operand(op.step)}"
+        self.line(f"for ({decl}{var} = {self.operand(op.lo)}; {var} {cond} {self.operand(op.hi)}; {incr}) {{")
         self.nested(op.body)
         self.line("}")
 
@@ -214,7 +238,7 @@ class KernelPrinter:
         self.indent -= 1
 
     def op_If(self, op: ir.If) -> None:
-        self.line(f"if ({operand(op.cond)}) {{")
+        self.line(f"if ({self.operand(op.cond)}) {{")
         self.nested(op.then_body)
         if op.else_body:
             self.line("} else {")
@@ -225,7 +249,7 @@ class KernelPrinter:
         self.line("while (true) {")
         self.indent += 1
         self.body(op.cond_body)
-        self.line(f"if (!({operand(op.cond)})) break;")
+        self.line(f"if (!({self.operand(op.cond)})) break;")
         self.body(op.body)
         self.indent -= 1
         self.line("}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..lang.grid import all_cores
 from . import kir
 
 _CONFIG = {
@@ -39,6 +40,8 @@ def manifest(program: kir.MetalProgram, source: str | None) -> dict[str, Any]:
         "source": source,
         "grid": list(program.grid),
         "cores": {"start": [0, 0], "end": [cols - 1, rows - 1]},
+        #: every core in the order of the per-core runtime argument lists (node(dims=1) order)
+        "core_order": [list(c) + [0] * (2 - len(c)) for c in all_cores(program.grid)],
         "tensors": [{"index": t.index, "name": t.name, "shape": list(t.shape), "dtype": t.fmt.name,
                      "layout": "TILE" if t.unit.tiled else "ROW_MAJOR"} for t in program.tensors],
         "circular_buffers": [{"index": cb.index, "name": cb.name, "data_format": cb.fmt.metal_name,
@@ -105,8 +108,8 @@ def resolve(value, device, tensors):
 
 
 def cores():
-    (x0, y0), (x1, y1) = MANIFEST["cores"]["start"], MANIFEST["cores"]["end"]
-    return [(x, y) for y in range(y0, y1 + 1) for x in range(x0, x1 + 1)]
+    """Every core, in the order of the manifest's per-core runtime argument lists."""
+    return [tuple(c) for c in MANIFEST["core_order"]]
 
 
 def program_descriptor(device, tensors):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..diagnostics import error
-from ..dtypes import bfloat16, float32, uint32
+from ..dtypes import float32, uint32
 from ..frontend.program import check_l1
 from ..ir.program import COMPUTE, ProgramIR
 from ..ir import ops as ir
@@ -88,8 +88,9 @@ class ProgramLowering:
         return decl
 
     def intermediate_cb(self, kernel: kir.Kernel, block: BlockType) -> CBDecl:
-        fmt = float32 if self.fp32_dest_acc else bfloat16
-        return self.new_cb(f"intermediate{len(self.internal)}", block.shape, fmt)
+        """A buffer for a computed operand that the FPU must read from L1. It is fp32: the
+        language rounds nothing between the operations of one expression (docs/numerics.md)."""
+        return self.new_cb(f"intermediate{len(self.internal)}", block.shape, float32)
 
     def pipe_resources(self, net: PipeNetDecl, program: ProgramIR) -> PipeNetResources:
         """Landing slots, flag words and the ready semaphore of a pipe net (made once)."""

@@ -26,8 +26,9 @@ class KernelLowering:
         self.ctx = ctx  # the ProgramLowering: buffers, semaphores, shared tables
         self._stack: list[list[ir.Op]] = [kernel.body]
         self._names: dict[str, int] = {}
-        #: names (as C++ prints them) already taken by the thread's own registers
-        self._taken: set[str] = {r.name.replace(".", "_") for op in ir.walk(thread.body)
+        #: register names already taken by the thread's own registers (a new register must not
+        #: be one of them; the C++ printer then gives every name its own identifier)
+        self._taken: set[str] = {r.name for op in ir.walk(thread.body)
                                  for r in [*op.results(), *op.operands()] if isinstance(r, ir.Reg)}
         self.loc: Any = None
 
@@ -55,7 +56,7 @@ class KernelLowering:
             self._stack.pop()
 
     def reg(self, hint: str, type_: Any = kir.U32) -> ir.Reg:
-        """A new register whose printed name collides with no other."""
+        """A new register whose name is no other register's."""
         while True:
             n = self._names.get(hint, 0)
             self._names[hint] = n + 1
@@ -159,10 +160,36 @@ class KernelLowering:
             self.emit(kir.Arg(result=out, source="rt", index=index, label=out.name))
 
     def lower_Print(self, op: ir.Print) -> None:
-        self.emit(kir.Comment(text="print(...) is simulator-only: use DPRINT on hardware"))
+        """``print(...)`` -> ``DPRINT("fmt", ...)``, 0.81.1's fmt-style device print (the compute
+        kernel prints from its math RISC-V only, so a line appears once)."""
+        fmt, values = print_format(op.args)
+        self.kernel.includes.add(DPRINT_HEADER)
+        fn = "DPRINT" if self.kernel.processor != "compute" else "DEVICE_PRINT_MATH"
+        self.call(fn, ir.Const(fmt), *values)
 
     def lower_Signpost(self, op: ir.Signpost) -> None:
         self.emit(kir.Comment(text=f"signpost: {op.label}"))
+
+
+DPRINT_HEADER = "api/debug/dprint.h"
+
+
+def print_format(args: list) -> tuple[str, list[ir.Reg]]:
+    """A C++ string literal in fmt syntax for ``print``'s arguments (space-separated, a newline at
+    the end, as Python prints them) and the registers it formats."""
+    parts: list[str] = []
+    values: list[ir.Reg] = []
+    for arg in args:
+        text = ""
+        for piece in (arg if isinstance(arg, tuple) else (arg,)):  # an f-string is several pieces
+            if isinstance(piece, str):
+                text += piece.replace("{", "{{").replace("}", "}}")
+            else:
+                text += "{}"
+                values.append(piece)
+        parts.append(text)
+    literal = " ".join(parts).replace("\\", "\\\\").replace('"', '\\"') + "\\n"
+    return f'"{literal}"', values
 
 
 def _per_core(values: tuple, program: ProgramIR) -> tuple:

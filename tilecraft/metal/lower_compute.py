@@ -67,19 +67,33 @@ class ComputeLowering(KernelLowering):
                 # two blocks: the new partial result is packed behind the current one
                 self.shadows[op.block.name] = self.ctx.new_cb(f"{cb.name}_partial", cb.shape, cb.fmt, blocks=2)
                 self.written[op.block.name] = ir.Reg(f"{op.block.name}_written", BOOL)
+        # a local block (acc = fill(...); acc += a @ b) lives in a buffer of its own, in fp32, with
+        # room for the next value behind the current one, as a partials buffer
+        local_blocks = {op.result.name: op.result for op in ir.walk(self.thread.body) if isinstance(op, ir.LocalStore)}
+        for name, reg in local_blocks.items():
+            self.shadows[name] = self.ctx.new_cb(f"{name}_local", reg.type.shape, reg.type.fmt, blocks=2)
+            self.written[name] = self.reg(f"{name}_written", BOOL)
         self.state: Any = None
         self._scaler: CBDecl | None = None
         startup = self.startup_buffers()
         self.call("compute_kernel_hw_startup", *map(ir.Const, startup))
+        for name in local_blocks:
+            self.emit(ir.Assign(result=self.written[name], value=ir.Const(False)))
         self.lower_body(self.thread.body)
+        for name in local_blocks:  # the last value of each local block leaves its buffer
+            self.release_partial(name)
         return self.kernel
+
+    def buffer_of(self, block: ir.Reg) -> CBDecl:
+        """The buffer a block is read from: its partials or local buffer, else its own buffer."""
+        return self.shadows.get(block.name) or self.origin[block.name]
 
     def startup_buffers(self) -> tuple[int, int, int]:
         """The buffers of the first store: hardware start-up configures unpack and pack for them."""
         for op in ir.walk(self.thread.body):
-            if isinstance(op, ir.BlockStore):
-                leaves = [self.origin[r.name].index for r in self.leaf_blocks(op.value)] or [self.origin[op.block.name].index]
-                return leaves[0], leaves[1 if len(leaves) > 1 else 0], self.origin[op.block.name].index
+            if isinstance(op, ir.STORE_OPS):
+                leaves = [self.buffer_of(r).index for r in self.leaf_blocks(op.value)] or [self.buffer_of(op.block).index]
+                return leaves[0], leaves[1 if len(leaves) > 1 else 0], self.buffer_of(op.block).index
         first = self.program.cbs[0].index if self.program.cbs else 0
         return first, first, first
 
@@ -262,23 +276,35 @@ class ComputeLowering(KernelLowering):
         if shadow is None:
             self.evaluate(root, self.origin[op.block.name], accumulate=None)
         else:
-            n = ir.Const(_tiles(shadow.shape))
-            written = self.written[op.block.name]
             if op.accumulate:
                 current = Node("leaf", op.block, shadow.shape, cb=shadow)
                 root = (Node("matmul_acc", None, root.shape, [current, *root.children]) if root.kind == "matmul"
                         else Node("sfpu", _ADD, root.shape, [current, root]))
-                self.call("cb_wait_front", ir.Const(shadow.index), n)
-            self.call("cb_reserve_back", ir.Const(shadow.index), n)
-            self.evaluate(root, shadow, accumulate=None)
-            self.call("cb_push_back", ir.Const(shadow.index), n)
-            drop = ir.If(cond=written)  # the previous partial (if any) is ahead of the new one
-            self.emit(drop)
-            with self.into(drop.then_body):
-                self.call("cb_pop_front", ir.Const(shadow.index), n)
-            self.emit(ir.Assign(result=written, value=ir.Const(True)))
+                self.call("cb_wait_front", ir.Const(shadow.index), ir.Const(_tiles(shadow.shape)))
+            self.store_partial(op.block.name, root)
         for cb in self.pending_pops:
             self.call("cb_pop_front", ir.Const(cb.index), ir.Const(_tiles(cb.shape)))
+
+    lower_LocalStore = lower_BlockStore
+
+    def store_partial(self, name: str, root: Node) -> None:
+        """Evaluate ``root`` into the partials (or local) buffer of ``name``, behind its current
+        value, then drop the current value: the buffer's front always holds the latest one."""
+        shadow = self.shadows[name]
+        n = ir.Const(_tiles(shadow.shape))
+        self.call("cb_reserve_back", ir.Const(shadow.index), n)
+        self.evaluate(root, shadow, accumulate=None)
+        self.call("cb_push_back", ir.Const(shadow.index), n)
+        self.release_partial(name)
+        self.emit(ir.Assign(result=self.written[name], value=ir.Const(True)))
+
+    def release_partial(self, name: str) -> None:
+        """Pop the value at the front of ``name``'s partials buffer, if one was stored."""
+        shadow = self.shadows[name]
+        drop = ir.If(cond=self.written[name])
+        self.emit(drop)
+        with self.into(drop.then_body):
+            self.call("cb_pop_front", ir.Const(shadow.index), ir.Const(_tiles(shadow.shape)))
 
     def evaluate(self, root: Node, out: CBDecl, accumulate: Any) -> None:
         """Compute every tile of ``root`` into DST, chunk by chunk, and pack them into ``out``."""

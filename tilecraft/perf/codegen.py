@@ -103,11 +103,13 @@ class TimingCodegen(ThreadCodegen):
         self.line(f"cb{op.cb.index}.pop(t)", op)
 
     # ---------------------------------------------------------------- compute
-    def op_BlockStore(self, op: ir.BlockStore) -> None:
+    def op_BlockStore(self, op: ir.BlockStore | ir.LocalStore) -> None:
         cost = self.ctx.store_cost(op, self.defs)
         self.charge(op, round(cost.cycles, 3))
         if cost.flops:
             self.line(f"FL[0] += {cost.flops}", op)
+
+    op_LocalStore = op_BlockStore
 
     # ---------------------------------------------------------------- data movement
     def _dram(self, op: ir.Op, index: ir.TensorIndex, block: ir.Reg, write: bool) -> None:

@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import sys
+from typing import Callable
 from pathlib import Path
 
 from .. import driver, options
@@ -27,10 +28,10 @@ from .trace import trace_events
 OPTIONS = {"--trace": True, "--plot": True, "--fidelity": True, "--fp32-acc": False, "--no-values": False}
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction, script_options: Callable[[argparse.ArgumentParser], None]) -> None:
+    """The ``profile`` command; ``script_options`` adds the options every script command takes."""
     p = sub.add_parser("profile", help="run a script and predict the run time of every kernel program it launches")
-    p.add_argument("script", help="the Python script")
-    p.add_argument("--grid", help="grid for grid=\"auto\"/\"full\" programs, e.g. 8,8")
+    script_options(p)
     p.add_argument("--arch", default="wormhole_b0", choices=[*ARCHS, *BOARDS])
     p.add_argument("--fidelity", default="HiFi4", choices=[f.name for f in MathFidelity])
     p.add_argument("--fp32-acc", action="store_true", help="accumulate in fp32 (halves DST)")
@@ -38,7 +39,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--plot", help="draw the roofline and a per-core summary to this PNG (needs matplotlib)")
     p.add_argument("--no-values", action="store_true",
                    help="only time the programs; do not simulate values (for real problem sizes)")
-    p.add_argument("--diagnostics-format", default="text", choices=["text", "json"])
     p.add_argument("--level", default="language", choices=["language"])
     p.add_argument("--exact", action="store_true", help=argparse.SUPPRESS)
 

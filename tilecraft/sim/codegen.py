@@ -14,16 +14,21 @@ from typing import Any, Callable
 
 from ..ir import ops as ir
 from ..ir.program import ProgramIR, ThreadIR
+from ..ir.names import Identifiers
 from ..ir.types import BlockType
+from .op_table import RUNAWAY_ITERATIONS
 
 
 class GeneratedThread:
-    def __init__(self, name: str, fn: Callable[..., Any], source: str, line_ops: dict[int, int], filename: str):
+    def __init__(self, name: str, fn: Callable[..., Any], source: str, line_ops: dict[int, int], filename: str,
+                 names: Identifiers):
         self.name = name
         self.fn = fn
         self.source = source
         self.line_ops = line_ops
         self.filename = filename
+        #: register name -> the generated function's local that holds it
+        self.names = names
 
 
 class ThreadCodegen:
@@ -35,6 +40,9 @@ class ThreadCodegen:
         self.ctx = ctx  # the engine's ProgramRuntime: sites, tensors, op table
         self.lines: list[str] = []
         self.line_ops: dict[int, int] = {}
+        #: register -> Python local; the prefix keeps them apart from the code's own names (K, REC, ...)
+        self.names = Identifiers(prefix="v_").reserve_names(
+            r.name for op in ir.walk(thread.body) for r in (*op.results(), *op.operands()) if isinstance(r, ir.Reg))
         self.indent = 1
         self.defs: dict[str, ir.Op] = {}
         #: block register -> (buffer index, acquired by reserve)
@@ -79,9 +87,9 @@ class ThreadCodegen:
         name = self.FUNCTION_PREFIX + re.sub(r"[^0-9a-zA-Z_]", "_", self.thread.name)
         filename = f"<{self.FILE_TAG} {self.program.name}.{self.thread.name}>"
         source = f"def {name}({self.PARAMETERS}):\n" + "\n".join(self.lines) + "\n"
-        namespace = dict(self.ctx.codegen_globals)
+        namespace = dict(self.ctx.codegen_globals, NOPROGRESS=self.ctx.no_progress)
         exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own generated code
-        return GeneratedThread(self.thread.name, namespace[name], source, self.line_ops, filename)
+        return GeneratedThread(self.thread.name, namespace[name], source, self.line_ops, filename, self.names)
 
     def body(self, ops: list[ir.Op]) -> None:
         if not ops:
@@ -95,7 +103,7 @@ class ThreadCodegen:
         if isinstance(operand, ir.Const):
             return repr(operand.value)
         assert operand is not None
-        return "v_" + re.sub(r"[^0-9a-zA-Z_]", "_", operand.name)
+        return self.names(operand.name)
 
     def block(self, reg: ir.Reg) -> tuple[str, bool]:
         """The buffer variable of a block register and whether it was reserved (else waited)."""
@@ -163,8 +171,22 @@ class ThreadCodegen:
             self.nested(op.else_body)
 
     def op_While(self, op: ir.While) -> None:
+        """A while loop, watched for never ending (Brent's cycle detection on its variables):
+        control flow depends only on the thread's registers, so if the registers the loop
+        assigns come back to an earlier state, the loop repeats forever (E2115)."""
+        i = self.oid(op)
+        state = tuple(sorted({self.v(r) for sub in (*ir.walk(op.cond_body), *ir.walk(op.body)) for r in sub.results()}))
+        # read through locals(): a register first assigned inside a branch may not be bound yet
+        snapshot = f"(lambda L: tuple(L.get(k) for k in {state!r}))(locals())" if state else "()"
+        n, mark, saved = f"_n{i}", f"_p{i}", f"_s{i}"
+        self.line(f"{n}, {mark}, {saved} = 0, 1, None", op)
         self.line("while True:", op)
         self.indent += 1
+        self.line(f"{n} += 1")
+        self.line(f"if {n} == {mark}:")
+        self.line(f"    {saved}, {mark} = {snapshot}, 2 * {mark}")
+        self.line(f"    if {n} >= {RUNAWAY_ITERATIONS}: raise NOPROGRESS({i}, {n}, -1)")
+        self.line(f"elif {snapshot} == {saved}: raise NOPROGRESS({i}, {n}, {mark} // 2)")
         for sub in op.cond_body:
             getattr(self, f"op_{type(sub).__name__}")(sub)
         self.line(f"if not {self.v(op.cond)}:", op)
@@ -204,13 +226,24 @@ class ThreadCodegen:
     op_TileUnary = op_TileBinary = op_TileMatmul = op_TileReduce = _expr_op
     op_TileBroadcast = op_TileTranspose = op_TileFill = op_TileWhere = _expr_op
 
-    def op_BlockStore(self, op: ir.BlockStore) -> None:
+    def leaves(self, op: ir.Op) -> tuple[Any, str]:
+        """The compute site of a store and the tuple of its leaves' value ids (as Python source):
+        buffer blocks are read through their buffer (checked), local blocks and scalars directly."""
         i = self.oid(op)
         site, leaves = self.ctx.compute_site(op, self.defs)
-        parts = [self.rd(leaf, i) if isinstance(leaf.type, BlockType) else self.v(leaf) for leaf in leaves]
-        tup = "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+        parts = [self.rd(leaf, i) if isinstance(leaf.type, BlockType) and not leaf.type.local else self.v(leaf)
+                 for leaf in leaves]
+        return site, "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+
+    def op_BlockStore(self, op: ir.BlockStore) -> None:
+        site, tup = self.leaves(op)
         cb, reserved = self.block(op.block)
-        self.line(f"{cb}.wr_{'r' if reserved else 'w'}({self.v(op.block)}, REC.store(S{site.index}, {tup}), {i})", op)
+        self.line(f"{cb}.wr_{'r' if reserved else 'w'}({self.v(op.block)}, REC.store(S{site.index}, {tup}), "
+                  f"{self.oid(op)})", op)
+
+    def op_LocalStore(self, op: ir.LocalStore) -> None:
+        site, tup = self.leaves(op)
+        self.line(f"{self.v(op.result)} = REC.store(S{site.index}, {tup})", op)
 
     # ---------------------------------------------------------------- data movement
     def _bounds(self, index: ir.TensorIndex) -> tuple[str, str]:

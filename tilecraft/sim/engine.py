@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..diagnostics import error
+from ..diagnostics import error, warn
 from ..ir import ops as ir
 from ..ir.program import ProgramIR
 from ..ir.types import BlockType
@@ -136,7 +136,7 @@ class ProgramRuntime(OpTable):
         self.rec.writes.append(site)
         return self._site("W", site)
 
-    def compute_site(self, op: ir.BlockStore, defs: dict[str, ir.Op]) -> tuple[ComputeSite, list[Any]]:
+    def compute_site(self, op: ir.BlockStore | ir.LocalStore, defs: dict[str, ir.Op]) -> tuple[ComputeSite, list[Any]]:
         leaves = expression_leaves(op.value, defs)
         if op.accumulate:
             leaves = [op.block] + [leaf for leaf in leaves if leaf.name != op.block.name]
@@ -175,7 +175,18 @@ class ProgramRuntime(OpTable):
                                              reserves, waits))
         self.scheduler.run()
         self.check_end()
+        self.check_some_output()
         Evaluator(self.rec, exact=self.exact).run()
+
+    def check_some_output(self) -> None:
+        """A program whose copies into tensors all ran zero times computed nothing anyone can see
+        (e.g. a problem split over so many nodes that every share is empty): say so."""
+        if self.rec.writes and not any(site.vids for site in self.rec.writes):
+            tensors = sorted({f"'{site.tensor.decl.name}'" for site in self.rec.writes})
+            warn("W1201", f"program '{self.program.name}' ran without writing to any tensor: its copies into "
+                 f"{', '.join(tensors)} ran zero times on every core", self.program.span,
+                 hint="check the loop bounds and the share of the work each node gets (a share can be empty "
+                      "when the problem is small for the grid)")
 
     def check_end(self) -> None:
         """Nothing may be left over: held blocks, unconsumed blocks, unwaited copies, pipe messages."""

@@ -11,6 +11,8 @@ as the language level, so a test can require both levels to produce identical bi
 
 from __future__ import annotations
 
+import codecs
+
 import struct
 from typing import Any, Callable
 
@@ -274,6 +276,13 @@ class MetalCore:
         self.c_noc_semaphore_set_multicast(op, src, remote, count, loopback=True)
 
     # compute: DST and packing
+    def c_DPRINT(self, op: int, literal: str, *values: Any) -> None:  # noqa: N802 - the macro's name
+        """``DPRINT("fmt", ...)``: the C string literal, unescaped, formatted the way fmt does."""
+        text = codecs.decode(literal[1:-1], "unicode_escape")
+        print(text.format(*values), end="")
+
+    c_DEVICE_PRINT_MATH = c_DPRINT
+
     def c_tile_regs_acquire(self, op: int) -> None:
         self.dst = [ZERO] * 16
 
@@ -335,17 +344,9 @@ class KernelCodegen(ThreadCodegen):
         thread = ThreadIR(kernel.name, kernel.processor, kernel.body)
         super().__init__(ctx.program_stub, thread, ctx)
 
-    def generate(self) -> GeneratedThread:
-        self.line("REC = K.rec")
-        self.body(self.thread.body)
-        self.line("return")
-        self.line("yield")
-        name = f"kernel_{self.thread.name}"
-        filename = f"<tilecraft metal {self.thread.name}>"
-        source = f"def {name}(K, A):\n" + "\n".join(self.lines) + "\n"
-        namespace: dict[str, Any] = {}
-        exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own generated code
-        return GeneratedThread(self.thread.name, namespace[name], source, self.line_ops, filename)
+    FUNCTION_PREFIX = "kernel_"
+    PARAMETERS = "K, A"
+    FILE_TAG = "tilecraft metal"
 
     def v(self, operand: Any) -> str:
         if isinstance(operand, kir.SemAddr):

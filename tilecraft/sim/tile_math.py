@@ -17,7 +17,6 @@ would. Results may be views of their inputs (broadcast, transpose): never write 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import partial
 
 import torch
 import torch.nn.functional as F
@@ -43,6 +42,41 @@ def _compare(predicate: Callable[[Tensor, Tensor], Tensor]) -> Callable[[Tensor,
         return predicate(a, b).to(torch.result_type(a, b))
 
     return compare
+
+
+def _rounded_once(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """``fn`` evaluated in float64 and rounded once to fp32 (float inputs; integers as they are).
+
+    torch's fp32 kernels of transcendental functions give different last bits for the same value
+    depending on the length of the tensor (vectorised and scalar code paths round differently),
+    so a value evaluated in a batch would differ from the same value evaluated alone (``--exact``).
+    The float64 result rounded once is the same in every path, so the fast and exact modes, and
+    both simulation levels, agree bit for bit.
+    """
+
+    def rounded(x: Tensor, *params: object) -> Tensor:
+        if not x.is_floating_point():
+            return fn(x, *params)
+        return fn(x.to(torch.float64), *params).to(torch.float32)
+
+    return rounded
+
+
+def _rounded_once_binary(fn: Callable[[Tensor, Tensor], Tensor]) -> Callable[[Tensor, Tensor], Tensor]:
+    """A binary function evaluated as :func:`_rounded_once` does (both operands widened)."""
+
+    def rounded(a: Tensor, b: Tensor) -> Tensor:
+        if not (a.is_floating_point() or b.is_floating_point()):
+            return fn(a, b)
+        return fn(a.to(torch.float64), b.to(torch.float64)).to(torch.float32)
+
+    return rounded
+
+
+def _gelu_tanh(x: Tensor) -> Tensor:
+    """The tanh approximation of GELU, written out (torch's fused kernel is length-dependent
+    even in float64): 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
+    return 0.5 * x * (1.0 + torch.tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)))
 
 
 def _celu(x: Tensor, alpha: float = 1.0, alpha_recip: float | None = None) -> Tensor:
@@ -93,46 +127,46 @@ def _rsub(x: Tensor, scalar: float) -> Tensor:
 UNARY: dict[str, Callable[[Tensor], Tensor]] = {
     "abs": torch.abs,
     "neg": torch.neg,
-    "exp": torch.exp,
-    "exp2": torch.exp2,
-    "expm1": torch.expm1,
-    "log": torch.log,
-    "log2": torch.log2,
-    "log10": torch.log10,
-    "log1p": torch.log1p,
+    "exp": _rounded_once(torch.exp),
+    "exp2": _rounded_once(torch.exp2),
+    "expm1": _rounded_once(torch.expm1),
+    "log": _rounded_once(torch.log),
+    "log2": _rounded_once(torch.log2),
+    "log10": _rounded_once(torch.log10),
+    "log1p": _rounded_once(torch.log1p),
     "sqrt": torch.sqrt,
     "rsqrt": torch.rsqrt,
     "recip": torch.reciprocal,
     "square": torch.square,
-    "sin": torch.sin,
-    "cos": torch.cos,
-    "tan": torch.tan,
-    "asin": torch.asin,
-    "acos": torch.acos,
-    "atan": torch.atan,
-    "sinh": torch.sinh,
-    "cosh": torch.cosh,
-    "tanh": torch.tanh,
-    "asinh": torch.asinh,
-    "acosh": torch.acosh,
-    "atanh": torch.atanh,
-    "erf": torch.erf,
-    "erfc": torch.erfc,
+    "sin": _rounded_once(torch.sin),
+    "cos": _rounded_once(torch.cos),
+    "tan": _rounded_once(torch.tan),
+    "asin": _rounded_once(torch.asin),
+    "acos": _rounded_once(torch.acos),
+    "atan": _rounded_once(torch.atan),
+    "sinh": _rounded_once(torch.sinh),
+    "cosh": _rounded_once(torch.cosh),
+    "tanh": _rounded_once(torch.tanh),
+    "asinh": _rounded_once(torch.asinh),
+    "acosh": _rounded_once(torch.acosh),
+    "atanh": _rounded_once(torch.atanh),
+    "erf": _rounded_once(torch.erf),
+    "erfc": _rounded_once(torch.erfc),
     "relu": torch.relu,
     "relu6": F.relu6,
-    "sigmoid": torch.sigmoid,
+    "sigmoid": _rounded_once(torch.sigmoid),
     # tt-metal's gelu_tile defaults to a fast piecewise approximation of GELU; we model it by the
     # tanh formula, which stays within ~1e-3 of exact GELU (see docs/numerics.md)
-    "gelu": partial(F.gelu, approximate="tanh"),
-    "silu": F.silu,
-    "softsign": F.softsign,
-    "softplus": _softplus,
-    "hardsigmoid": F.hardsigmoid,
-    "hardswish": F.hardswish,
-    "elu": F.elu,
-    "celu": _celu,
-    "selu": F.selu,
-    "mish": F.mish,
+    "gelu": _rounded_once(_gelu_tanh),
+    "silu": _rounded_once(F.silu),
+    "softsign": _rounded_once(F.softsign),
+    "softplus": _rounded_once(_softplus),
+    "hardsigmoid": _rounded_once(F.hardsigmoid),
+    "hardswish": _rounded_once(F.hardswish),
+    "elu": _rounded_once(F.elu),
+    "celu": _rounded_once(_celu),
+    "selu": _rounded_once(F.selu),
+    "mish": _rounded_once(F.mish),
     "floor": torch.floor,
     "ceil": torch.ceil,
     "trunc": torch.trunc,
@@ -154,9 +188,9 @@ UNARY_PARAM: dict[str, Callable[..., Tensor]] = {
     "leaky_relu": F.leaky_relu,
     # the hardware's prelu_tile takes one scalar slope: the same function as leaky_relu
     "prelu": F.leaky_relu,
-    "elu": F.elu,
-    "celu": _celu,
-    "softplus": _softplus,
+    "elu": _rounded_once(F.elu),
+    "celu": _rounded_once(_celu),
+    "softplus": _rounded_once(_softplus),
     "hardtanh": F.hardtanh,
     "clamp": torch.clamp,
     # threshold_tile writes ``value`` where x <= threshold (torch's rule too); the published
@@ -164,7 +198,7 @@ UNARY_PARAM: dict[str, Callable[..., Tensor]] = {
     "threshold": F.threshold,
     "round": _round,
     "rsub": _rsub,
-    "power": torch.pow,
+    "power": _rounded_once(torch.pow),
 }
 
 #: elementwise binary ops with torch broadcasting: name -> f(a, b). A scalar operand is passed
@@ -177,8 +211,8 @@ BINARY: dict[str, Callable[[Tensor, Tensor], Tensor]] = {
     "floordiv": torch.floor_divide,
     "remainder": torch.remainder,
     "fmod": torch.fmod,
-    "pow": torch.pow,
-    "atan2": torch.atan2,
+    "pow": _rounded_once_binary(torch.pow),
+    "atan2": _rounded_once_binary(torch.atan2),
     "max": torch.maximum,
     "min": torch.minimum,
     "eq": _compare(torch.eq),

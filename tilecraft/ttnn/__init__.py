@@ -6,8 +6,8 @@ This package provides that slice (and the common ops beyond it) on the CPU, with
 rounded exactly as the device stores them (``tilecraft.numerics``). A tensor's values live in
 one torch tensor, ``Tensor.storage``, which the simulator reads and writes in place.
 
-The simulated system has :data:`NUM_SIMULATED_DEVICES` (8) Wormhole chips, like a T3K, so that
-``GetNumAvailableDevices()`` lets the multi-device tutorials open a 1x8 mesh.
+The simulated system has 4 chips unless ``tilecraft run --devices N`` (or ``TILECRAFT_DEVICES``)
+says otherwise, as the published TT-Lang simulator has; ``GetNumAvailableDevices()`` reports it.
 """
 
 from . import tensor_methods  # noqa: F401  (binds operators and reshape on Tensor)
@@ -17,8 +17,14 @@ from .creation import (allocate_tensor_on_device, empty, empty_like, full, full_
                        zeros, zeros_like)
 from .datatype import (DataType, bfloat4_b, bfloat8_b, bfloat16, float16, float32, int32, uint8, uint16,
                        uint32)
-from .device import NUM_SIMULATED_DEVICES, Arch, Device, GetNumAvailableDevices, close_device, open_device
+from .device import Arch, Device, GetNumAvailableDevices, close_device, open_device, simulated_devices
+from .descriptors import (NOC, NOC_MODE, CBDescriptor, CBFormatDescriptor, ComputeConfigDescriptor, CoreType,
+                          DataMovementConfigDescriptor, DataMovementProcessor, KernelDescriptor, ProgramDescriptor,
+                          ReaderConfigDescriptor, RuntimeArgs, SemaphoreDescriptor, TileDescriptor, UnpackToDestMode,
+                          WriterConfigDescriptor)
 from .fidelity import MathFidelity
+from .generic import (TensorAccessorArgs, cb_descriptor_from_sharded_tensor, corerange_to_cores, generic_op,
+                      num_cores_to_corerangeset, split_work_to_cores)
 from .layout import ROW_MAJOR_LAYOUT, TILE_LAYOUT, TILE_SIZE, Layout, Shape
 from .memory import (DRAM_MEMORY_CONFIG, L1_MEMORY_CONFIG, BufferType, MemoryConfig, ShardOrientation, ShardSpec,
                      TensorMemoryLayout)
@@ -42,7 +48,7 @@ __all__ = [
     "MemoryConfig", "BufferType", "TensorMemoryLayout", "ShardSpec", "ShardOrientation",
     "DRAM_MEMORY_CONFIG", "L1_MEMORY_CONFIG", "CoreCoord", "CoreRange", "CoreRangeSet",
     # devices and meshes
-    "Device", "Arch", "open_device", "close_device", "GetNumAvailableDevices", "NUM_SIMULATED_DEVICES",
+    "Device", "Arch", "open_device", "close_device", "GetNumAvailableDevices", "simulated_devices",
     "MeshShape", "MeshDevice", "open_mesh_device", "close_mesh_device", "FabricConfig", "set_fabric_config",
     "TensorToMesh", "ShardTensorToMesh", "ReplicateTensorToMesh", "MeshToTensor", "ConcatMeshToTensor",
     # ops
@@ -50,6 +56,12 @@ __all__ = [
     "relu", "gelu", "silu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "reciprocal", "abs", "neg",
     "square", "sin", "cos", "softmax", "sum", "mean", "max",
     "transpose", "reshape", "typecast", "to_layout", "clone", "all_reduce", "all_gather",
+    # programs of hand-written kernels (the micro-op pattern), run on the kernel emulator
+    "generic_op", "ProgramDescriptor", "KernelDescriptor", "CBDescriptor", "CBFormatDescriptor", "TileDescriptor",
+    "SemaphoreDescriptor", "RuntimeArgs", "ReaderConfigDescriptor", "WriterConfigDescriptor",
+    "DataMovementConfigDescriptor", "ComputeConfigDescriptor", "DataMovementProcessor", "NOC", "NOC_MODE",
+    "CoreType", "UnpackToDestMode", "TensorAccessorArgs", "split_work_to_cores", "num_cores_to_corerangeset",
+    "cb_descriptor_from_sharded_tensor", "corerange_to_cores",
     # for the layers that register rules on the ops
     "Primitive", "DevicePrimitive", "CollectivePrimitive", "TensorType", "RuleTable", "PRIMITIVES",
 ]

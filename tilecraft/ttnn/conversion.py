@@ -1,7 +1,8 @@
 """Moving tensors between torch, the host and (simulated) devices: ``from_torch`` and ``to_torch``.
 
-Defaults follow ttnn's documented ones: ``from_torch`` keeps row-major layout and takes the
-format from the torch dtype unless told otherwise; a ``device`` that is a mesh with no
+``from_torch`` takes the format from the torch dtype unless told otherwise, and makes tile-layout
+tensors unless told otherwise (as the published TT-Lang simulator does; real ttnn keeps
+row-major, see :func:`.layout.given_or_default`); a ``device`` that is a mesh with no
 ``mesh_mapper`` gets the tensor replicated on every chip.
 """
 
@@ -11,18 +12,19 @@ from typing import Optional
 
 import torch
 
+from tilecraft.diagnostics import UsageTypeError, UsageValueError
 from tilecraft.dtypes import DataFormat, from_torch_dtype
 
 from .datatype import as_data_format
 from .device import DeviceHandle
-from .layout import Layout
+from .layout import Layout, given_or_default
 from .memory import MemoryConfig, as_memory_config
 from .mesh import MeshDevice, MeshToTensor, ReplicateTensorToMesh, TensorToMesh
 from .tensor import Tensor
 
 
 def from_torch(tensor: torch.Tensor, dtype: Optional[DataFormat] = None, *,
-               layout: Layout = Layout.ROW_MAJOR, device: Optional[DeviceHandle] = None,
+               layout: Optional[Layout] = None, device: Optional[DeviceHandle] = None,
                memory_config: Optional[MemoryConfig] = None, mesh_mapper: Optional[TensorToMesh] = None,
                pad_value: Optional[float] = None) -> Tensor:
     """A ttnn tensor holding ``tensor``'s values rounded into ``dtype`` (a copy: later writes to either
@@ -33,10 +35,9 @@ def from_torch(tensor: torch.Tensor, dtype: Optional[DataFormat] = None, *,
     ``pad_value`` (zero when None, as in ttnn).
     """
     if not isinstance(tensor, torch.Tensor):
-        raise TypeError(f"from_torch takes a torch.Tensor, got {type(tensor).__name__}")
-    fmt = from_torch_dtype(tensor.dtype) if dtype is None else as_data_format(dtype)
-    if not isinstance(layout, Layout):
-        raise TypeError(f"layout must be ttnn.TILE_LAYOUT or ttnn.ROW_MAJOR_LAYOUT, got {layout!r}")
+        raise UsageTypeError(f"from_torch takes a torch.Tensor, got {type(tensor).__name__}")
+    fmt = _format_of(tensor.dtype) if dtype is None else as_data_format(dtype)
+    layout, defaulted_at = given_or_default(layout)
     config = as_memory_config(memory_config)
     pad = 0.0 if pad_value is None else pad_value
     if mesh_mapper is None and isinstance(device, MeshDevice):
@@ -45,14 +46,25 @@ def from_torch(tensor: torch.Tensor, dtype: Optional[DataFormat] = None, *,
         host = Tensor.from_values(tensor, fmt, layout, memory_config=config, pad_value=pad)
     else:
         if not isinstance(mesh_mapper, TensorToMesh):
-            raise TypeError(f"mesh_mapper must be ShardTensorToMesh or ReplicateTensorToMesh, got {mesh_mapper!r}")
+            raise UsageTypeError(f"mesh_mapper must be ShardTensorToMesh or ReplicateTensorToMesh, got {mesh_mapper!r}")
         if device is not None and device is not mesh_mapper.mesh:
-            raise ValueError(f"mesh_mapper maps onto {mesh_mapper.mesh!r} but device is {device!r}")
+            raise UsageValueError(f"mesh_mapper maps onto {mesh_mapper.mesh!r} but device is {device!r}")
         pieces = mesh_mapper.map(tensor)
         host = Tensor.on_mesh(
             [Tensor.from_values(p, fmt, layout, memory_config=config, pad_value=pad) for p in pieces],
             mesh_mapper.mesh)
+    host.note_default_layout(defaulted_at)
     return host if device is None else host.to(device)
+
+
+def _format_of(dtype: torch.dtype) -> DataFormat:
+    """The format a torch dtype maps to when the user names none (torch.bool has none)."""
+    try:
+        return from_torch_dtype(dtype)
+    except TypeError:
+        raise UsageTypeError(f"no Tensix data format holds {dtype} values",
+                             hint="convert the tensor first (t.to(torch.float32)) or pass dtype=ttnn.bfloat16, "
+                                  "ttnn.int32, ...") from None
 
 
 def to_torch(tensor: Tensor, dtype: Optional[torch.dtype] = None, *,
@@ -62,7 +74,7 @@ def to_torch(tensor: Tensor, dtype: Optional[torch.dtype] = None, *,
     bfloat16 and the block-float formats come back as torch.bfloat16, float32 as torch.float32.
     """
     if not isinstance(tensor, Tensor):
-        raise TypeError(f"to_torch takes a ttnn.Tensor, got {type(tensor).__name__}")
+        raise UsageTypeError(f"to_torch takes a ttnn.Tensor, got {type(tensor).__name__}")
     return tensor.to_torch(mesh_composer=mesh_composer, dtype=dtype)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Union
 
+from tilecraft.diagnostics import UsageTypeError, UsageValueError
+
 
 @dataclass(frozen=True, order=True)
 class CoreCoord:
@@ -19,7 +21,7 @@ class CoreCoord:
 
     def __post_init__(self) -> None:
         if not (isinstance(self.x, int) and isinstance(self.y, int)) or self.x < 0 or self.y < 0:
-            raise ValueError(f"core coordinates are non-negative ints, got ({self.x!r}, {self.y!r})")
+            raise UsageValueError(f"core coordinates are non-negative ints, got ({self.x!r}, {self.y!r})")
 
     def __repr__(self) -> str:
         return f"(x={self.x},y={self.y})"
@@ -34,9 +36,9 @@ class CoreRange:
 
     def __post_init__(self) -> None:
         if not (isinstance(self.start, CoreCoord) and isinstance(self.end, CoreCoord)):
-            raise TypeError(f"CoreRange takes two CoreCoords, got {self.start!r} and {self.end!r}")
+            raise UsageTypeError(f"CoreRange takes two CoreCoords, got {self.start!r} and {self.end!r}")
         if self.end.x < self.start.x or self.end.y < self.start.y:
-            raise ValueError(f"CoreRange end {self.end} lies before its start {self.start}")
+            raise UsageValueError(f"CoreRange end {self.end} lies before its start {self.start}")
 
     def grid_size(self) -> CoreCoord:
         """Width and height of the rectangle, as a CoreCoord (ttnn's convention)."""
@@ -65,12 +67,12 @@ class CoreRangeSet:
     def __init__(self, ranges: Union[CoreRange, Iterable[CoreRange]]) -> None:
         items = [ranges] if isinstance(ranges, CoreRange) else list(ranges)
         if not all(isinstance(r, CoreRange) for r in items):
-            raise TypeError(f"CoreRangeSet takes CoreRanges, got {items!r}")
+            raise UsageTypeError(f"CoreRangeSet takes CoreRanges, got {items!r}")
         items.sort(key=lambda r: (r.start.y, r.start.x))
         for i, first in enumerate(items):
             for second in items[i + 1:]:
                 if first.intersects(second):
-                    raise ValueError(f"core ranges in a CoreRangeSet must not overlap: {first} and {second}")
+                    raise UsageValueError(f"core ranges in a CoreRangeSet must not overlap: {first} and {second}")
         self._ranges = tuple(items)
 
     def ranges(self) -> list[CoreRange]:
@@ -82,7 +84,7 @@ class CoreRangeSet:
     def bounding_box(self) -> CoreRange:
         """The smallest CoreRange holding every core of the set."""
         if not self._ranges:
-            raise ValueError("an empty CoreRangeSet has no bounding box")
+            raise UsageValueError("an empty CoreRangeSet has no bounding box")
         start = CoreCoord(min(r.start.x for r in self._ranges), min(r.start.y for r in self._ranges))
         end = CoreCoord(max(r.end.x for r in self._ranges), max(r.end.y for r in self._ranges))
         return CoreRange(start, end)

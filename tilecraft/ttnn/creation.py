@@ -1,8 +1,10 @@
 """Tensors made from a shape rather than from torch data: ``rand``, ``zeros``, ``full``, ``empty``, ...
 
-Defaults are ttnn's documented ones: bfloat16 and row-major layout for ``zeros``/``ones``/
-``full``/``empty``, tile layout for ``rand``; the ``*_like`` functions take whatever is not given
-from the reference tensor. A mesh ``device`` gets one tensor per chip.
+Without ``dtype`` a tensor is bfloat16; without ``layout`` it is in tile layout, as the published
+TT-Lang simulator makes it (real ttnn makes ``zeros``/``ones``/``full``/``empty`` row-major; a
+kernel launched on such a tensor says so, see :func:`.layout.given_or_default`). The ``*_like``
+functions take whatever is not given from the reference tensor. A mesh ``device`` gets one
+tensor per chip.
 
 ``empty`` tensors hold zeros: the simulator has no stale memory to expose, and zeros make runs
 reproducible.
@@ -14,12 +16,13 @@ from typing import Callable, Iterable, Optional
 
 import torch
 
+from tilecraft.diagnostics import UsageTypeError
 from tilecraft.dtypes import DataFormat
 
 from . import datatype
 from .datatype import as_data_format
 from .device import DeviceHandle
-from .layout import Layout, Shape, as_shape
+from .layout import Layout, Shape, as_shape, given_or_default
 from .memory import MemoryConfig, as_memory_config
 from .mesh import MeshDevice
 from .tensor import Tensor
@@ -36,9 +39,7 @@ def _filled(shape: ShapeLike, values: Callable[[Shape, torch.dtype], torch.Tenso
     """
     logical = as_shape(shape)
     fmt = datatype.bfloat16 if dtype is None else as_data_format(dtype)
-    layout = Layout.ROW_MAJOR if layout is None else layout
-    if not isinstance(layout, Layout):
-        raise TypeError(f"layout must be ttnn.TILE_LAYOUT or ttnn.ROW_MAJOR_LAYOUT, got {layout!r}")
+    layout, defaulted_at = given_or_default(layout)
     config = as_memory_config(memory_config)
     source = torch.int64 if fmt.is_integer else torch.float32
 
@@ -49,6 +50,7 @@ def _filled(shape: ShapeLike, values: Callable[[Shape, torch.dtype], torch.Tenso
         tensor = Tensor.on_mesh([one() for _ in range(device.get_num_devices())], device)
     else:
         tensor = one()
+    tensor.note_default_layout(defaulted_at)
     return tensor if device is None else tensor.to(device)
 
 
@@ -56,7 +58,7 @@ def _constant(value: float) -> Callable[[Shape, torch.dtype], torch.Tensor]:
     return lambda shape, source: torch.full(shape, value, dtype=source)
 
 
-def rand(shape: ShapeLike, dtype: DataFormat = datatype.bfloat16, layout: Layout = Layout.TILE,
+def rand(shape: ShapeLike, dtype: DataFormat = datatype.bfloat16, layout: Optional[Layout] = None,
          device: Optional[DeviceHandle] = None, memory_config: Optional[MemoryConfig] = None, *,
          low: float = 0.0, high: float = 1.0, seed: Optional[int] = None) -> Tensor:
     """Uniform values in [low, high). Without ``seed`` it draws from torch's global generator, so
@@ -84,7 +86,7 @@ def ones(shape: ShapeLike, dtype: Optional[DataFormat] = None, layout: Optional[
     return full(shape, 1, dtype, layout, device, memory_config)
 
 
-def empty(shape: ShapeLike, dtype: DataFormat = datatype.bfloat16, layout: Layout = Layout.ROW_MAJOR,
+def empty(shape: ShapeLike, dtype: DataFormat = datatype.bfloat16, layout: Optional[Layout] = None,
           device: Optional[DeviceHandle] = None, memory_config: Optional[MemoryConfig] = None) -> Tensor:
     """An output buffer; it holds zeros (see the module docstring)."""
     return full(shape, 0, dtype, layout, device, memory_config)
@@ -94,7 +96,7 @@ def allocate_tensor_on_device(shape: ShapeLike, dtype: DataFormat, layout: Layou
                               memory_config: Optional[MemoryConfig] = None) -> Tensor:
     """An output buffer on ``device`` (ttnn requires the device here)."""
     if not isinstance(device, DeviceHandle):
-        raise TypeError(f"allocate_tensor_on_device needs a device, got {device!r}")
+        raise UsageTypeError(f"allocate_tensor_on_device needs a device, got {device!r}")
     return empty(shape, dtype, layout, device, memory_config)
 
 
@@ -104,7 +106,7 @@ def full_like(tensor: Tensor, fill_value: float, dtype: Optional[DataFormat] = N
     """A tensor shaped like ``tensor`` (per device, on a mesh), with its dtype, layout, placement
     and memory config unless given."""
     if not isinstance(tensor, Tensor):
-        raise TypeError(f"expected a ttnn.Tensor as the reference, got {type(tensor).__name__}")
+        raise UsageTypeError(f"expected a ttnn.Tensor as the reference, got {type(tensor).__name__}")
     return full(tensor.shape, fill_value,
                 tensor.dtype if dtype is None else dtype,
                 tensor.layout if layout is None else layout,

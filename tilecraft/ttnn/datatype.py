@@ -11,6 +11,7 @@ from __future__ import annotations
 import torch
 
 from tilecraft import dtypes
+from tilecraft.diagnostics import UsageTypeError
 from tilecraft.dtypes import DataFormat
 
 bfloat16 = dtypes.bfloat16
@@ -48,8 +49,8 @@ def as_data_format(value: object, argument: str = "dtype") -> DataFormat:
     if isinstance(value, DataFormat):
         return value
     if isinstance(value, torch.dtype):
-        raise TypeError(
+        raise UsageTypeError(
             f"{argument} must be a ttnn data type such as ttnn.bfloat16, got the torch dtype {value}"
         )
     names = ", ".join(f"ttnn.{f.name}" for f in dtypes.ALL_FORMATS)
-    raise TypeError(f"{argument} must be a ttnn data type ({names}), got {value!r}")
+    raise UsageTypeError(f"{argument} must be a ttnn data type ({names}), got {value!r}")

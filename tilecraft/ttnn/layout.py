@@ -13,6 +13,8 @@ import operator
 from enum import Enum
 from typing import Iterable, SupportsIndex
 
+from tilecraft.diagnostics import Span, UsageIndexError, UsageTypeError, UsageValueError, calling_user_span
+
 #: edge of a square tile, in elements
 TILE_SIZE = 32
 
@@ -33,6 +35,21 @@ TILE_LAYOUT = Layout.TILE
 ROW_MAJOR_LAYOUT = Layout.ROW_MAJOR
 
 
+def given_or_default(layout: object) -> tuple[Layout, Span | None]:
+    """The layout a creation function makes, and where the user left it out (None if given).
+
+    Without ``layout=``, tensors are made in tile layout, as the published TT-Lang simulator
+    makes them, so that scripts written for it compute the same here; real ttnn makes them
+    row-major. The call site is kept so that a kernel launched on such a tensor can say so
+    (warning W0501, :func:`tilecraft.frontend.program.build_program`).
+    """
+    if layout is None:
+        return Layout.TILE, calling_user_span()
+    if not isinstance(layout, Layout):
+        raise UsageTypeError(f"layout must be ttnn.TILE_LAYOUT or ttnn.ROW_MAJOR_LAYOUT, got {layout!r}")
+    return layout, None
+
+
 class Shape(tuple):
     """A tensor shape: a tuple of non-negative ints that prints the way ttnn prints it.
 
@@ -44,9 +61,9 @@ class Shape(tuple):
         try:
             values = tuple(operator.index(d) for d in dims)
         except TypeError:
-            raise TypeError(f"a shape is a sequence of ints, got {dims!r}") from None
+            raise UsageTypeError(f"a shape is a sequence of ints, got {dims!r}") from None
         if any(d < 0 for d in values):
-            raise ValueError(f"shape dimensions must be non-negative, got {list(values)}")
+            raise UsageValueError(f"shape dimensions must be non-negative, got {list(values)}")
         return super().__new__(cls, values)
 
     @property
@@ -58,7 +75,11 @@ class Shape(tuple):
         return math.prod(self)
 
     def __getitem__(self, key):  # type: ignore[override]
-        item = super().__getitem__(key)
+        try:
+            item = super().__getitem__(key)
+        except IndexError:
+            raise UsageIndexError(f"dimension {key} of a rank-{len(self)} shape {list(self)} does not exist",
+                                  hint="index dimensions from 0 to rank - 1, or from -rank to -1") from None
         return Shape(item) if isinstance(key, slice) else item
 
     def __eq__(self, other: object) -> bool:
@@ -94,7 +115,7 @@ def normalize_dim(dim: int, rank: int, context: str = "") -> int:
     """
     if not isinstance(dim, int) or isinstance(dim, bool) or not -rank <= dim < rank:
         prefix = f"{context}: " if context else ""
-        raise ValueError(f"{prefix}dim {dim!r} is out of range for a tensor of rank {rank}")
+        raise UsageValueError(f"{prefix}dim {dim!r} is out of range for a tensor of rank {rank}")
     return dim % rank
 
 

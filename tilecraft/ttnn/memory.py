@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Optional, Sequence
 
+from tilecraft.diagnostics import UsageTypeError, UsageValueError
+
 from .cores import CoreRangeSet
 
 
@@ -53,12 +55,12 @@ class ShardSpec:
     def __init__(self, grid: CoreRangeSet, shard_shape: Sequence[int],
                  orientation: ShardOrientation = ShardOrientation.ROW_MAJOR) -> None:
         if not isinstance(grid, CoreRangeSet):
-            raise TypeError(f"ShardSpec grid must be a CoreRangeSet, got {grid!r}")
+            raise UsageTypeError(f"ShardSpec grid must be a CoreRangeSet, got {grid!r}")
         shape = tuple(shard_shape)
         if len(shape) != 2 or not all(isinstance(d, int) and d > 0 for d in shape):
-            raise ValueError(f"a shard shape is (height, width) of positive ints, got {shard_shape!r}")
+            raise UsageValueError(f"a shard shape is (height, width) of positive ints, got {shard_shape!r}")
         if not isinstance(orientation, ShardOrientation):
-            raise TypeError(f"ShardSpec orientation must be a ShardOrientation, got {orientation!r}")
+            raise UsageTypeError(f"ShardSpec orientation must be a ShardOrientation, got {orientation!r}")
         object.__setattr__(self, "grid", grid)
         object.__setattr__(self, "shape", shape)
         object.__setattr__(self, "orientation", orientation)
@@ -77,11 +79,11 @@ class MemoryConfig:
 
     def __post_init__(self) -> None:
         if not isinstance(self.memory_layout, TensorMemoryLayout):
-            raise TypeError(f"memory_layout must be a TensorMemoryLayout, got {self.memory_layout!r}")
+            raise UsageTypeError(f"memory_layout must be a TensorMemoryLayout, got {self.memory_layout!r}")
         if not isinstance(self.buffer_type, BufferType):
-            raise TypeError(f"buffer_type must be a BufferType, got {self.buffer_type!r}")
+            raise UsageTypeError(f"buffer_type must be a BufferType, got {self.buffer_type!r}")
         if self.shard_spec is not None and not self.is_sharded():
-            raise ValueError("an interleaved MemoryConfig takes no shard_spec")
+            raise UsageValueError("an interleaved MemoryConfig takes no shard_spec")
 
     def is_sharded(self) -> bool:
         return self.memory_layout is not TensorMemoryLayout.INTERLEAVED
@@ -100,5 +102,5 @@ def as_memory_config(value: object) -> MemoryConfig:
     if value is None:
         return DRAM_MEMORY_CONFIG
     if not isinstance(value, MemoryConfig):
-        raise TypeError(f"memory_config must be a ttnn.MemoryConfig such as ttnn.DRAM_MEMORY_CONFIG, got {value!r}")
+        raise UsageTypeError(f"memory_config must be a ttnn.MemoryConfig such as ttnn.DRAM_MEMORY_CONFIG, got {value!r}")
     return value

@@ -15,8 +15,9 @@ from typing import Any, Optional, Sequence
 import torch
 
 from tilecraft import options
+from tilecraft.diagnostics import UsageTypeError, UsageValueError
 
-from .device import NUM_SIMULATED_DEVICES, Device, DeviceHandle
+from .device import Device, DeviceHandle, simulated_devices
 from .layout import normalize_dim
 
 
@@ -41,7 +42,7 @@ def set_fabric_config(config: FabricConfig) -> None:
     """Choose the fabric that meshes opened from now on will have (as ttnn, call it before opening)."""
     global _fabric_config
     if not isinstance(config, FabricConfig):
-        raise TypeError(f"set_fabric_config takes a ttnn.FabricConfig such as FabricConfig.FABRIC_1D, got {config!r}")
+        raise UsageTypeError(f"set_fabric_config takes a ttnn.FabricConfig such as FabricConfig.FABRIC_1D, got {config!r}")
     _fabric_config = config
 
 
@@ -52,7 +53,7 @@ class MeshShape(tuple):
         if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
             dims = tuple(dims[0])
         if len(dims) != 2 or not all(isinstance(d, int) and d > 0 for d in dims):
-            raise ValueError(f"a mesh shape is (rows, cols) of positive ints, got {dims!r}")
+            raise UsageValueError(f"a mesh shape is (rows, cols) of positive ints, got {dims!r}")
         return super().__new__(cls, dims)
 
     def mesh_size(self) -> int:
@@ -95,7 +96,7 @@ class MeshDevice(DeviceHandle):
             return [[r * cols + c for r in range(rows)] for c in range(cols)]
         if cluster_axis == 1:
             return [[r * cols + c for c in range(cols)] for r in range(rows)]
-        raise ValueError(
+        raise UsageValueError(
             f"cluster_axis must be None (the whole mesh), 0 (each mesh column) or 1 (each mesh row), got {cluster_axis!r}")
 
     def close(self) -> None:
@@ -115,17 +116,17 @@ def open_mesh_device(mesh_shape: MeshShape, **tuning: Any) -> MeshDevice:
     """
     if not isinstance(mesh_shape, MeshShape):
         mesh_shape = MeshShape(mesh_shape)
-    if mesh_shape.mesh_size() > NUM_SIMULATED_DEVICES:
-        raise ValueError(
+    if mesh_shape.mesh_size() > simulated_devices():
+        raise UsageValueError(
             f"a {mesh_shape[0]}x{mesh_shape[1]} mesh needs {mesh_shape.mesh_size()} devices; "
-            f"the simulated system has {NUM_SIMULATED_DEVICES}"
-        )
+            f"the simulated system has {simulated_devices()}",
+            hint="tilecraft run --devices N (or TILECRAFT_DEVICES=N) simulates a system of N chips")
     return MeshDevice(mesh_shape, _fabric_config)
 
 
 def close_mesh_device(mesh_device: MeshDevice) -> None:
     if not isinstance(mesh_device, MeshDevice):
-        raise TypeError(f"close_mesh_device takes a MeshDevice, got {mesh_device!r}")
+        raise UsageTypeError(f"close_mesh_device takes a MeshDevice, got {mesh_device!r}")
     mesh_device.close()
 
 
@@ -134,7 +135,7 @@ class TensorToMesh:
 
     def __init__(self, mesh_device: MeshDevice) -> None:
         if not isinstance(mesh_device, MeshDevice):
-            raise TypeError(f"{type(self).__name__} takes a MeshDevice from ttnn.open_mesh_device, got {mesh_device!r}")
+            raise UsageTypeError(f"{type(self).__name__} takes a MeshDevice from ttnn.open_mesh_device, got {mesh_device!r}")
         self.mesh = mesh_device
 
     def map(self, tensor: torch.Tensor) -> list[torch.Tensor]:
@@ -152,7 +153,7 @@ class ShardTensorToMesh(TensorToMesh):
         dim = normalize_dim(self.dim, tensor.dim(), "ShardTensorToMesh")
         n = self.mesh.get_num_devices()
         if tensor.shape[dim] % n:
-            raise ValueError(
+            raise UsageValueError(
                 f"ShardTensorToMesh: dim {dim} of shape {list(tensor.shape)} has size {tensor.shape[dim]}, "
                 f"which does not split evenly over {n} devices"
             )
@@ -184,7 +185,7 @@ class ConcatMeshToTensor(MeshToTensor):
 
     def __init__(self, mesh_device: MeshDevice, dim: int) -> None:
         if not isinstance(mesh_device, MeshDevice):
-            raise TypeError(f"ConcatMeshToTensor takes a MeshDevice from ttnn.open_mesh_device, got {mesh_device!r}")
+            raise UsageTypeError(f"ConcatMeshToTensor takes a MeshDevice from ttnn.open_mesh_device, got {mesh_device!r}")
         self.mesh = mesh_device
         self.dim = dim
 

@@ -28,6 +28,7 @@ from typing import Callable, Generic, Optional, Sequence, TypeVar, Union
 
 import torch
 
+from tilecraft.diagnostics import UsageTypeError, UsageValueError
 from tilecraft.dtypes import DataFormat
 from tilecraft.numerics import to_compute
 
@@ -67,7 +68,7 @@ class Primitive:
 
     def __init__(self, name: str, shape_rule: ShapeRule, impl: Impl) -> None:
         if name in PRIMITIVES:
-            raise ValueError(f"a primitive named {name!r} already exists")
+            raise UsageValueError(f"a primitive named {name!r} already exists")
         self.name = name
         self.shape_rule = shape_rule
         self.impl = impl
@@ -85,12 +86,12 @@ class Primitive:
         try:
             result = self.shape_rule(*operand_types, **params)
         except ValueError as error:
-            raise ValueError(f"{self!r}: {error}") from None
+            raise UsageValueError(f"{self!r}: {error}") from None
         if dtype is not None:
             result = replace(result, dtype=as_data_format(dtype))
         if layout is not None:
             if not isinstance(layout, Layout):
-                raise TypeError(f"{self!r}: layout must be ttnn.TILE_LAYOUT or ttnn.ROW_MAJOR_LAYOUT, got {layout!r}")
+                raise UsageTypeError(f"{self!r}: layout must be ttnn.TILE_LAYOUT or ttnn.ROW_MAJOR_LAYOUT, got {layout!r}")
             result = replace(result, layout=layout)
         return result
 
@@ -104,7 +105,7 @@ class DevicePrimitive(Primitive):
         tensors = self._check_operands(operands)
         mesh = tensors[0].mesh_device
         if any(t.mesh_device is not mesh for t in tensors):
-            raise ValueError(f"{self!r}: operands must all be on the same mesh, or all single-device tensors")
+            raise UsageValueError(f"{self!r}: operands must all be on the same mesh, or all single-device tensors")
         if mesh is None:
             return self._bind_single(operands, dtype, layout, memory_config, params)
         per_device = [
@@ -136,12 +137,12 @@ class DevicePrimitive(Primitive):
     def _check_operands(self, operands: Sequence[Operand]) -> list[Tensor]:
         for operand in operands:
             if isinstance(operand, torch.Tensor):
-                raise TypeError(f"{self!r} takes ttnn tensors; convert the torch tensor with ttnn.from_torch first")
+                raise UsageTypeError(f"{self!r} takes ttnn tensors; convert the torch tensor with ttnn.from_torch first")
             if not isinstance(operand, (Tensor, int, float)):
-                raise TypeError(f"{self!r}: operands are ttnn.Tensor or Python numbers, got {type(operand).__name__}")
+                raise UsageTypeError(f"{self!r}: operands are ttnn.Tensor or Python numbers, got {type(operand).__name__}")
         tensors = [o for o in operands if isinstance(o, Tensor)]
         if not tensors:
-            raise TypeError(f"{self!r} needs at least one ttnn.Tensor operand")
+            raise UsageTypeError(f"{self!r} needs at least one ttnn.Tensor operand")
         return tensors
 
 
@@ -163,12 +164,12 @@ class CollectivePrimitive(Primitive):
              memory_config: Optional[MemoryConfig] = None, **params: object) -> Tensor:
         mesh = tensor.mesh_device if isinstance(tensor, Tensor) else None
         if mesh is None:
-            raise ValueError(
+            raise UsageValueError(
                 f"{self!r} combines the devices of a mesh; it needs a tensor made with "
                 "ttnn.from_torch(..., device=mesh, mesh_mapper=...)"
             )
         if tensor.device() is None:
-            raise ValueError(f"{self!r} runs on the devices; move the tensor there first (tensor.to(mesh))")
+            raise UsageValueError(f"{self!r} runs on the devices; move the tensor there first (tensor.to(mesh))")
         groups = mesh.device_groups(cluster_axis)
         if len(groups[0]) > 1 and mesh.fabric_config is FabricConfig.DISABLED:
             raise RuntimeError(
@@ -212,7 +213,7 @@ class RuleTable(Generic[R]):
         """Decorator: ``@COSTS.register(ops.add_p)`` registers the function below it."""
         def add(rule: R) -> R:
             if primitive in self._rules:
-                raise ValueError(f"{primitive!r} already has a {self.kind}")
+                raise UsageValueError(f"{primitive!r} already has a {self.kind}")
             self._rules[primitive] = rule
             return rule
         return add

@@ -18,12 +18,13 @@ from typing import Optional, Sequence
 import numpy as np
 import torch
 
+from tilecraft.diagnostics import Span, UsageTypeError, UsageValueError
 from tilecraft.dtypes import TILE_ELEMS, DataFormat
 from tilecraft.numerics import quantize
 
 from .device import Device, DeviceHandle
 from .layout import Layout, Shape, padded_shape, storage_region
-from .memory import DRAM_MEMORY_CONFIG, MemoryConfig, as_memory_config
+from .memory import DRAM_MEMORY_CONFIG, BufferType, MemoryConfig, as_memory_config
 from .mesh import MeshDevice, MeshToTensor
 
 
@@ -35,7 +36,7 @@ class Tensor:
         _check_layout_fits(dtype, layout)
         expected = padded_shape(shape, layout)
         if storage.dtype != dtype.torch_dtype or storage.shape != expected or not storage.is_contiguous():
-            raise ValueError(
+            raise UsageValueError(
                 f"storage for a {dtype.name} {layout} tensor of shape {list(shape)} must be a contiguous "
                 f"{dtype.torch_dtype} tensor of shape {list(expected)}; got {storage.dtype} {list(storage.shape)}"
             )
@@ -48,9 +49,12 @@ class Tensor:
         self._memory_config = memory_config
         self._device: Optional[DeviceHandle] = device
         self._address: Optional[int] = None
+        #: where the user made this tensor without saying its layout (see layout.given_or_default)
+        self.layout_defaulted_at: Optional[Span] = None
         if device is not None:
             _check_open(device)
-            self._address = device.allocator.allocate(self._nbytes(), memory_config.buffer_type)
+            self._address = device.allocator.allocate(self._nbytes(), memory_config.buffer_type,
+                                                      self._bank_bytes(device))
 
     @classmethod
     def from_values(cls, values: torch.Tensor, dtype: DataFormat, layout: Layout, *,
@@ -82,17 +86,17 @@ class Tensor:
         or each on its own device)."""
         shards = tuple(shards)
         if len(shards) != mesh.get_num_devices():
-            raise ValueError(f"a tensor on {mesh!r} needs {mesh.get_num_devices()} device tensors, got {len(shards)}")
+            raise UsageValueError(f"a tensor on {mesh!r} needs {mesh.get_num_devices()} device tensors, got {len(shards)}")
         first = shards[0]
         for shard in shards:
             if shard.is_mesh or (shard.shape, shard.dtype, shard.layout) != (first.shape, first.dtype, first.layout):
-                raise ValueError(
+                raise UsageValueError(
                     f"device tensors of a mesh tensor must be single-device tensors alike in shape, dtype and "
                     f"layout; got {shard!r} next to {first!r}"
                 )
         placed = [s.device() for s in shards]
         if placed != [None] * len(shards) and placed != mesh.get_devices():
-            raise ValueError(f"device tensors must all be on the host or each on its own device of {mesh!r}")
+            raise UsageValueError(f"device tensors must all be on the host or each on its own device of {mesh!r}")
         self = cls.__new__(cls)
         self._storage = None
         self._shards = shards
@@ -103,7 +107,14 @@ class Tensor:
         self._memory_config = first.memory_config()
         self._device = None if placed[0] is None else mesh
         self._address = first._address
+        self.layout_defaulted_at = first.layout_defaulted_at
         return self
+
+    def note_default_layout(self, span: Optional[Span]) -> None:
+        """Record that the user made this tensor (and each device's piece) without a layout."""
+        self.layout_defaulted_at = span
+        for piece in self._shards or ():
+            piece.layout_defaulted_at = span
 
     # -- what ttnn reports ---------------------------------------------------------------------
 
@@ -143,7 +154,7 @@ class Tensor:
     def buffer_address(self) -> int:
         """A stable fake address of the device buffer (for a mesh tensor, device 0's)."""
         if self._address is None:
-            raise ValueError("a host tensor has no device buffer; move it to a device first (tensor.to(device))")
+            raise UsageValueError("a host tensor has no device buffer; move it to a device first (tensor.to(device))")
         return self._address
 
     # -- what the simulator uses ---------------------------------------------------------------
@@ -152,7 +163,7 @@ class Tensor:
     def storage(self) -> torch.Tensor:
         """The padded host tensor holding the values; read and written in place by the simulator."""
         if self._storage is None:
-            raise TypeError("a mesh tensor has one storage per device: use tensor.device_tensors()[i].storage")
+            raise UsageTypeError("a mesh tensor has one storage per device: use tensor.device_tensors()[i].storage")
         return self._storage
 
     @property
@@ -177,17 +188,17 @@ class Tensor:
     def to(self, device: DeviceHandle, memory_config: Optional[MemoryConfig] = None) -> "Tensor":
         """The tensor on ``device``, sharing this tensor's storage (placement changes no values)."""
         if not isinstance(device, DeviceHandle):
-            raise TypeError(f"Tensor.to takes a device from ttnn.open_device or ttnn.open_mesh_device, got {device!r}")
+            raise UsageTypeError(f"Tensor.to takes a device from ttnn.open_device or ttnn.open_mesh_device, got {device!r}")
         if device is self._device and memory_config is None:
             return self
         config = self._memory_config if memory_config is None else as_memory_config(memory_config)
         if self._shards is not None:
             if device is not self._mesh:
-                raise ValueError(f"this tensor is spread over {self._mesh!r}; it cannot move to {device!r}")
+                raise UsageValueError(f"this tensor is spread over {self._mesh!r}; it cannot move to {device!r}")
             return Tensor.on_mesh(
                 [shard._relocated(d, config) for shard, d in zip(self._shards, device.get_devices())], device)
         if isinstance(device, MeshDevice):
-            raise ValueError(
+            raise UsageValueError(
                 "a single-device tensor cannot move to a mesh; create it with "
                 "ttnn.from_torch(..., device=mesh, mesh_mapper=ttnn.ReplicateTensorToMesh(mesh)) or ShardTensorToMesh"
             )
@@ -202,8 +213,10 @@ class Tensor:
         return self._relocated(None, self._memory_config)
 
     def _relocated(self, device: Optional[Device], memory_config: MemoryConfig) -> "Tensor":
-        return Tensor(self.storage, shape=self._shape, dtype=self._dtype, layout=self._layout,
-                      memory_config=memory_config, device=device)
+        moved = Tensor(self.storage, shape=self._shape, dtype=self._dtype, layout=self._layout,
+                       memory_config=memory_config, device=device)
+        moved.layout_defaulted_at = self.layout_defaulted_at
+        return moved
 
     # -- back to torch -------------------------------------------------------------------------
 
@@ -215,14 +228,14 @@ class Tensor:
         pieces join (as in ttnn).
         """
         if dtype is not None and not isinstance(dtype, torch.dtype):
-            raise TypeError(f"to_torch dtype must be a torch dtype such as torch.float32, got {dtype!r}")
+            raise UsageTypeError(f"to_torch dtype must be a torch dtype such as torch.float32, got {dtype!r}")
         if mesh_composer is not None:
             if not isinstance(mesh_composer, MeshToTensor):
-                raise TypeError(
+                raise UsageTypeError(
                     f"mesh_composer must be a ttnn mesh composer such as ConcatMeshToTensor, got {mesh_composer!r}")
             result = mesh_composer.compose([t.logical() for t in self.device_tensors()])
         elif self._shards is not None and len(self._shards) > 1:
-            raise ValueError(
+            raise UsageValueError(
                 f"this tensor is spread over {len(self._shards)} devices; pass "
                 "mesh_composer=ttnn.ConcatMeshToTensor(mesh_device, dim) to say how to join them"
             )
@@ -250,11 +263,28 @@ class Tensor:
         return self._dtype.bytes_for(padded.volume())
 
 
+    def _bank_bytes(self, device: DeviceHandle) -> int:
+        """The largest share of one bank: a shard, or the pages interleaving puts in one bank."""
+        padded = self.padded_shape
+        if self._layout is Layout.TILE:
+            page, pages = self._dtype.tile_bytes, padded.volume() // TILE_ELEMS
+        else:
+            page = self._dtype.bytes_for(padded[-1] if padded.rank else 1)
+            pages = padded.volume() // max(padded[-1] if padded.rank else 1, 1)
+        config = self._memory_config
+        if config.is_sharded():
+            h, w = config.shard_spec.shape
+            return h * w // TILE_ELEMS * page if self._layout is Layout.TILE else h * page
+        grid = device.compute_with_storage_grid_size()
+        banks = device.dram_banks() if config.buffer_type is BufferType.DRAM else grid.x * grid.y
+        return -(-pages // banks) * -(-page // 64) * 64
+
+
 def _check_layout_fits(dtype: DataFormat, layout: Layout) -> None:
     if dtype.is_block_float and layout is not Layout.TILE:
-        raise ValueError(f"{dtype.name} shares exponents within tiles, so it needs ttnn.TILE_LAYOUT, not {layout}")
+        raise UsageValueError(f"{dtype.name} shares exponents within tiles, so it needs ttnn.TILE_LAYOUT, not {layout}")
 
 
 def _check_open(device: DeviceHandle) -> None:
     if not device.is_open:
-        raise ValueError(f"{device!r} is closed")
+        raise UsageValueError(f"{device!r} is closed")

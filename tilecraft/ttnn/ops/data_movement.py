@@ -12,6 +12,7 @@ from typing import Iterable, Optional
 
 import torch
 
+from tilecraft.diagnostics import UsageTypeError, UsageValueError
 from tilecraft.dtypes import DataFormat
 
 from ..layout import Layout, Shape, normalize_dim
@@ -33,7 +34,7 @@ clone_p = DevicePrimitive("clone", same_type, _identity)
 def typecast(input_tensor: Tensor, dtype: DataFormat, *, memory_config: Optional[MemoryConfig] = None) -> Tensor:
     """The values rounded into ``dtype``."""
     if dtype is None:
-        raise TypeError("ttnn.typecast needs the dtype to convert to")
+        raise UsageTypeError("ttnn.typecast needs the dtype to convert to")
     return typecast_p.bind(input_tensor, dtype=dtype, memory_config=memory_config)
 
 
@@ -41,7 +42,7 @@ def to_layout(input_tensor: Tensor, layout: Layout, *, dtype: Optional[DataForma
               memory_config: Optional[MemoryConfig] = None) -> Tensor:
     """The same values in ``layout``: tile layout pads to whole tiles, row-major drops the padding."""
     if not isinstance(layout, Layout):
-        raise TypeError(f"ttnn.to_layout takes ttnn.TILE_LAYOUT or ttnn.ROW_MAJOR_LAYOUT, got {layout!r}")
+        raise UsageTypeError(f"ttnn.to_layout takes ttnn.TILE_LAYOUT or ttnn.ROW_MAJOR_LAYOUT, got {layout!r}")
     return to_layout_p.bind(input_tensor, layout=layout, dtype=dtype, memory_config=memory_config)
 
 
@@ -75,15 +76,15 @@ def _target_shape(source: Shape, requested: Iterable[int]) -> Shape:
     """``requested`` with at most one -1 inferred from the volume, or a ValueError naming both shapes."""
     dims = [int(d) for d in requested]
     if any(d < -1 for d in dims) or dims.count(-1) > 1:
-        raise ValueError(f"cannot reshape {source} to {dims}: dims are non-negative, with at most one -1")
+        raise UsageValueError(f"cannot reshape {source} to {dims}: dims are non-negative, with at most one -1")
     if -1 in dims:
         known = math.prod(d for d in dims if d != -1)
         if known == 0 or source.volume() % known:
-            raise ValueError(f"cannot reshape {source} ({source.volume()} elements) to {dims}")
+            raise UsageValueError(f"cannot reshape {source} ({source.volume()} elements) to {dims}")
         dims[dims.index(-1)] = source.volume() // known
     target = Shape(dims)
     if target.volume() != source.volume():
-        raise ValueError(
+        raise UsageValueError(
             f"cannot reshape {source} ({source.volume()} elements) to {target} ({target.volume()} elements)")
     return target
 

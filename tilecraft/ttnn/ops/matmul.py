@@ -7,6 +7,7 @@ from typing import Optional
 
 import torch
 
+from tilecraft.diagnostics import UsageTypeError, UsageValueError
 from tilecraft.dtypes import DataFormat
 
 from ..layout import Shape
@@ -18,11 +19,11 @@ from .rules import broadcast
 
 def _matmul_rule(a: TensorType, b: TensorType, *, transpose_a: bool, transpose_b: bool) -> TensorType:
     if a.shape.rank < 2 or b.shape.rank < 2:
-        raise ValueError(f"needs operands of rank 2 or more, got shapes {a.shape} and {b.shape}")
+        raise UsageValueError(f"needs operands of rank 2 or more, got shapes {a.shape} and {b.shape}")
     m, k = a.shape[-2:] if not transpose_a else reversed(a.shape[-2:])
     k_b, n = b.shape[-2:] if not transpose_b else reversed(b.shape[-2:])
     if k != k_b:
-        raise ValueError(
+        raise UsageValueError(
             f"inner dimensions differ: {a.shape}{' transposed' if transpose_a else ''} @ "
             f"{b.shape}{' transposed' if transpose_b else ''} contracts {k} with {k_b}"
         )
@@ -45,6 +46,6 @@ def matmul(input_tensor_a: Tensor, input_tensor_b: Tensor, *, transpose_a: bool 
     """``a @ b``, accumulated in fp32 and rounded once into the result dtype (``a``'s by default)."""
     for operand in (input_tensor_a, input_tensor_b):
         if not isinstance(operand, Tensor):
-            raise TypeError(f"ttnn.matmul takes two ttnn tensors, got {type(operand).__name__}")
+            raise UsageTypeError(f"ttnn.matmul takes two ttnn tensors, got {type(operand).__name__}")
     return matmul_p.bind(input_tensor_a, input_tensor_b, dtype=dtype, memory_config=memory_config,
                         transpose_a=bool(transpose_a), transpose_b=bool(transpose_b))

@@ -11,6 +11,7 @@ from typing import Callable, Optional, Sequence, Union
 
 import torch
 
+from tilecraft.diagnostics import UsageValueError
 from tilecraft.dtypes import DataFormat
 
 from ..layout import Shape, normalize_dim
@@ -28,7 +29,7 @@ def _reduced_dims(shape: Shape, dim: Dims) -> tuple[int, ...]:
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     normalized = tuple(sorted({normalize_dim(d, shape.rank) for d in dims}))
     if len(normalized) != len(dims):
-        raise ValueError(f"dims {list(dims)} name a dim of shape {shape} twice")
+        raise UsageValueError(f"dims {list(dims)} name a dim of shape {shape} twice")
     return normalized
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tilecraft.diagnostics import UsageValueError
+
 from ..layout import Shape
 from ..primitives import OperandType, TensorType
 
@@ -26,6 +28,6 @@ def broadcast(a: Shape, b: Shape) -> Shape:
     dims = []
     for x, y in zip((1,) * (rank - len(a)) + tuple(a), (1,) * (rank - len(b)) + tuple(b)):
         if x != y and 1 not in (x, y):
-            raise ValueError(f"shapes {a} and {b} do not broadcast together")
+            raise UsageValueError(f"shapes {a} and {b} do not broadcast together")
         dims.append(y if x == 1 else x)
     return Shape(dims)

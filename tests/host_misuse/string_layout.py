@@ -1,0 +1,5 @@
+import torch
+
+import tilecraft.ttnn as ttnn
+
+t = ttnn.from_torch(torch.ones(32, 32), layout="TILE")  # ERROR-HERE

@@ -1,0 +1,33 @@
+import torch
+
+import tilecraft as ttl
+import tilecraft.ttnn as ttnn
+
+
+@ttl.operation(grid=(1, 1))
+def kern(a, y):
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 2), block_count=2)
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
+
+    @ttl.compute()
+    def compute():
+        acc = ttl.block.fill(0, shape=(1, 1))
+        with a_dfb.wait() as x:
+            acc = x * 2  # ERROR-HERE
+        with y_dfb.reserve() as out:
+            out.store(acc)
+
+    @ttl.datamovement()
+    def reader():
+        with a_dfb.reserve() as blk:
+            ttl.copy(a[0, 0:2], blk).wait()
+
+    @ttl.datamovement()
+    def writer():
+        with y_dfb.wait() as blk:
+            ttl.copy(blk, y[0, 0]).wait()
+
+
+a = ttnn.from_torch(torch.ones(32, 64), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
+y = ttnn.from_torch(torch.ones(32, 32), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
+kern(a, y)

@@ -1,0 +1,81 @@
+"""Mistakes in host-side calls (ttnn functions, kernel launches) are diagnostics at the user's line.
+
+Each script in ``tests/host_misuse/`` makes one mistake on the line marked ``# ERROR-HERE``;
+``tilecraft run`` must report it there with its code (E0501 a wrong type, E0502 a wrong value,
+E0503 an index out of range), status 1, and neither a Python traceback nor tilecraft's
+"internal error" banner. Run in-process, the same mistakes are ordinary ``TypeError`` /
+``ValueError`` / ``IndexError`` exceptions, so scripts that catch those keep working.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import tilecraft
+from tilecraft.cli import main
+
+HERE = Path(__file__).parent / "host_misuse"
+PACKAGE = str(Path(tilecraft.__file__).parent)
+
+pytestmark = pytest.mark.usefixtures("fresh_process_state")
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    code: str
+    names: tuple[str, ...]  # the message says these
+    exception: type = TypeError
+
+    @property
+    def path(self) -> Path:
+        return HERE / f"{self.name}.py"
+
+    def line(self) -> int:
+        lines = self.path.read_text().splitlines()
+        (line,) = [i for i, text in enumerate(lines, 1) if text.endswith("# ERROR-HERE")]
+        return line
+
+
+CASES = [
+    Case("from_torch_torch_dtype", "E0501", ("ttnn.bfloat16", "torch.bfloat16")),
+    Case("from_torch_not_a_tensor", "E0501", ("torch.Tensor", "int")),
+    Case("string_dtype", "E0501", ("dtype", "'bfloat16'")),
+    Case("string_layout", "E0501", ("TILE_LAYOUT", "'TILE'")),
+    Case("bool_tensor", "E0501", ("torch.bool",)),
+    Case("negative_extent", "E0502", ("non-negative", "-32"), ValueError),
+    Case("device_out_of_range", "E0502", ("device_id", "99", "4 devices"), ValueError),
+    Case("shape_index_out_of_range", "E0503", ("dimension 1", "rank-1"), IndexError),
+    Case("shape_in_kernel_scope", "E0503", ("dimension 1", "rank-1"), IndexError),
+    Case("mesh_shard_uneven", "E0502", ("ShardTensorToMesh", "3 devices"), ValueError),
+    Case("mesh_bigger_than_system", "E0502", ("8 devices", "has 4"), ValueError),
+    Case("kernel_missing_argument", "E0501", ("kern()", "'y'")),
+    Case("kernel_extra_argument", "E0501", ("kern()", "too many")),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_reported_at_the_users_line(case: Case, capsys: pytest.CaptureFixture[str],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TILECRAFT_DEVICES", raising=False)
+    assert main(["run", str(case.path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{case.path}:{case.line()}:" in err and f"error[{case.code}]" in err, err
+    for name in case.names:
+        assert name in err, f"{name!r} missing from:\n{err}"
+    assert "internal error" not in err and "Traceback" not in err and PACKAGE not in err, err
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_a_python_exception_of_the_usual_type(case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
+    import runpy
+    monkeypatch.delenv("TILECRAFT_DEVICES", raising=False)
+    with pytest.raises(case.exception):
+        runpy.run_path(str(case.path), run_name="__main__")
+
+
+def test_every_script_is_a_case() -> None:
+    assert {p.stem for p in HERE.glob("*.py")} == {c.name for c in CASES}
