@@ -10,7 +10,7 @@ operand), chosen per core range by named compile-time arguments; the compute ker
 sub-blocks that fit in DST and keeps partial sums in a CB that shares its memory with the
 output CB.
 
-Run:  tilecraft run examples/metal/matmul_multicore_mcast/matmul_multicore_mcast.py [--grid RxC]
+Run:  tilecraft run examples/metal/matmul_multicore_mcast/matmul_multicore_mcast.py [--cores RxC]
 """
 
 from __future__ import annotations
@@ -136,12 +136,12 @@ def matmul_mcast(device, a: ttnn.Tensor, b: ttnn.Tensor, c: ttnn.Tensor, rows: i
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--grid", default="4x4", help="grid rows x columns, e.g. 4x4 (default) or 8x8")
+    parser.add_argument("--cores", default="4x4", help="core grid, rows x columns: 4x4 (default), 8x8, ...")
     args = parser.parse_args(argv)
     try:
-        rows, cols = (int(v) for v in args.grid.lower().split("x"))
+        rows, cols = (int(v) for v in args.cores.lower().split("x"))
     except ValueError:
-        parser.error(f"--grid takes ROWSxCOLS such as 4x4, not {args.grid!r}")
+        parser.error(f"--cores takes ROWSxCOLS such as 4x4, not {args.cores!r}")
 
     torch.manual_seed(0)
     a = torch.randn(M, K).to(torch.bfloat16)

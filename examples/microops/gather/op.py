@@ -49,12 +49,11 @@ class GatherSingleCore:
         gather_noc = device.worker_core_from_logical_core(gather_core)
         shard_height, shard_width = in_memory.shard_spec.shape
         shard_tiles = (shard_height // TILE) * (shard_width // TILE)
-        tile_bytes = input_tensor.tile.get_tile_size(input_tensor.dtype)
         senders = ttnn.corerange_to_cores(sender_grid, row_wise=True)
 
         sender_args = ttnn.RuntimeArgs()
-        for index, core in enumerate(senders):
-            sender_args[core.x][core.y] = [index * shard_tiles * tile_bytes]
+        for index, core in enumerate(senders):  # shard i is on the i-th core, row by row
+            sender_args[core.x][core.y] = [index]
         sender = ttnn.KernelDescriptor(
             kernel_source=os.path.join(KERNELS, "gather_sender.cpp"),
             source_type=ttnn.KernelDescriptor.SourceType.FILE_PATH,
@@ -73,9 +72,11 @@ class GatherSingleCore:
             config=ttnn.WriterConfigDescriptor(),
         )
         # The semaphore must exist on both sides: the senders take its address from their own
-        # copy, the gather core counts on its copy.
+        # copy, the gather core counts on its copy. (A CoreRangeSet's ranges may not overlap.)
+        semaphore_cores = sender_grid if sender_grid.contains(gather_core) else ttnn.CoreRangeSet(
+            [*sender_grid.ranges(), *gather_grid.ranges()])
         semaphore = ttnn.SemaphoreDescriptor(id=SEMAPHORE, core_type=ttnn.CoreType.WORKER,
-                                             core_ranges=sender_grid.merge(gather_grid), initial_value=0)
+                                             core_ranges=semaphore_cores, initial_value=0)
         program = ttnn.ProgramDescriptor(
             kernels=[sender, receiver],
             semaphores=[semaphore],

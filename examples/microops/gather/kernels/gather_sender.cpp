@@ -8,7 +8,7 @@
 // a guarantee.)
 //
 // Compile-time args (named): shard_tiles, semaphore (id)
-// Runtime args:              byte offset of this shard in the output shard
+// Runtime args:              this shard's index in the row order (its place in the output shard)
 // Common runtime args:       gather core NoC x, NoC y, output shard address on the gather core
 #include <cstdint>
 
@@ -17,7 +17,7 @@
 void kernel_main() {
     constexpr uint32_t shard_tiles = get_named_compile_time_arg_val("shard_tiles");
     constexpr uint32_t semaphore_id = get_named_compile_time_arg_val("semaphore");
-    const uint32_t dst_offset = get_arg_val<uint32_t>(0);
+    const uint32_t shard_index = get_arg_val<uint32_t>(0);
     const uint32_t gather_x = get_common_arg_val<uint32_t>(0);
     const uint32_t gather_y = get_common_arg_val<uint32_t>(1);
     const uint32_t gather_shard_addr = get_common_arg_val<uint32_t>(2);
@@ -28,8 +28,10 @@ void kernel_main() {
     cb_push_back(cb_in, shard_tiles);
     cb_wait_front(cb_in, shard_tiles);
 
+    // The tile size comes from the CB, so the host needs no knowledge of the data format.
     const uint32_t shard_bytes = shard_tiles * get_tile_size(cb_in);
-    noc_async_write(get_read_ptr(cb_in), get_noc_addr(gather_x, gather_y, gather_shard_addr + dst_offset), shard_bytes);
+    const uint64_t dst = get_noc_addr(gather_x, gather_y, gather_shard_addr + shard_index * shard_bytes);
+    noc_async_write(get_read_ptr(cb_in), dst, shard_bytes);
     noc_async_write_barrier();
 
     // The semaphore sits at the same L1 address on every core of the program.
