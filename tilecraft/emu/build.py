@@ -21,13 +21,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import cache
-from .compile_errors import compile_failure
+from ..diagnostics import Diagnostic
+from .compile_errors import compile_failure, deprecation_warnings
 from .toolchain import compiler
 
 PACKAGE = Path(__file__).resolve().parent
 INCLUDE = PACKAGE / "include"
 RUNTIME = PACKAGE / "runtime"
-FLAGS = ("-std=c++20", "-O2", "-fPIC", "-shared", "-ffp-contract=off", "-fno-diagnostics-color", "-fmax-errors=10")
+COMPILE_LOG = "compile.log"
+#: messages in plain ASCII (a UTF-8 locale makes g++ quote names with curly quotes)
+COMPILER_ENV = {**os.environ, "LC_ALL": "C", "LANG": "C"}
+#: -fno-gnu-unique lets dlclose unload a kernel (inline statics would otherwise pin it)
+FLAGS = ("-std=c++20", "-O2", "-fPIC", "-shared", "-ffp-contract=off", "-fno-gnu-unique", "-fno-diagnostics-color",
+         "-fmax-errors=10")
 
 
 @functools.cache
@@ -149,12 +155,22 @@ def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
         flags = [f for f in FLAGS if not f.startswith("-O")] + [build.opt_level]
         command = [*cc.command(), *flags, "-I", str(directory), "-I", str(INCLUDE), "-I", str(build.source.parent),
                    str(wrapper), "-o", str(out)]
-        result = subprocess.run(command, capture_output=True, text=True)
+        result = subprocess.run(command, capture_output=True, text=True, env=COMPILER_ENV)
         if result.returncode != 0:
             raise compile_failure(result.stderr, build.source, build.display, build.text)
+        (directory / COMPILE_LOG).write_text(result.stderr)  # kept: a cached build still reports its warnings
         return out
 
     return cache.build("kernels", build.key(), make)
+
+
+def compile_warnings(obj: Path, build: KernelBuild) -> list[Diagnostic]:
+    """The kernel's uses of deprecated API names, from the compile log kept beside its object."""
+    try:
+        log = (obj.parent / COMPILE_LOG).read_text()
+    except OSError:
+        return []
+    return deprecation_warnings(log, build.source, build.display)
 
 
 def compile_all(builds: list[KernelBuild]) -> list[tuple[Path, bool]]:

@@ -19,7 +19,7 @@ import functools
 import re
 from pathlib import Path
 
-from ..diagnostics import KernelError, Note, Span, error
+from ..diagnostics import Diagnostic, KernelError, Note, Span, error
 from .signatures import scan_tree
 
 INCLUDE = Path(__file__).resolve().parent / "include"
@@ -131,3 +131,29 @@ def _classify(span: Span | None, message: str, notes: tuple[Note, ...], display:
         return error("E5001", "get_named_compile_time_arg_val names an argument the host did not pass", span,
                      hint="add it to KernelDescriptor.named_compile_time_args", notes=notes)
     return error("E5001", f"the kernel does not compile: {message}", span, notes=notes)
+
+
+_DEPRECATED = re.compile(r"'(?:[^'(]*?\b)?(?P<name>[A-Za-z_]\w*)\s*(?:<[^'(]*>)?\([^']*' is deprecated"
+                         r"(?:: (?P<why>.*?))?\s*\[-Wdeprecated-declarations\]")
+
+
+def deprecation_warnings(log: str, source: Path, display: str) -> list[Diagnostic]:
+    """Warnings (E5007) for the deprecated API names a kernel uses, at the kernel's lines."""
+    kernel = str(source)
+    found: list[Diagnostic] = []
+    seen: set[tuple[int, str]] = set()
+    for raw in log.splitlines():
+        m = _LOCATED.match(raw)
+        if m is None or m.group("kind") != "warning" or m.group("file") != kernel:
+            continue
+        dep = _DEPRECATED.search(m.group("msg"))
+        if dep is None:
+            continue
+        line, name = int(m.group("line")), dep.group("name")
+        if (line, name) in seen:
+            continue
+        seen.add((line, name))
+        why = (dep.group("why") or "").strip()
+        found.append(Diagnostic("E5007", f"'{name}' is deprecated in TT-Metalium 0.81.1" + (f": {why}" if why else ""),
+                                Span(display, line, int(m.group("col"))), (), None, "warning"))
+    return found

@@ -21,7 +21,7 @@ import torch
 
 from ..diagnostics import Diagnostic, KernelError, Note, Span, error
 from . import tensor_bytes
-from .build import CBInfo, KernelBuild, compile_all
+from .build import CBInfo, KernelBuild, compile_all, compile_warnings
 from .device_model import ChipModel, chip
 from .native import NativeDevice, decode_tiles, encode_tiles, tile_bytes
 from .program import SLOT_NAMES, TRISC, CBSpec, Core, KernelSpec, ProgramSpec, TensorSpec
@@ -36,7 +36,8 @@ class EmulationResult:
     warnings: list[Diagnostic] = field(default_factory=list)
     dprint: str = ""
     switches: int = 0
-    kernels_compiled: int = 0
+    kernels: int = 0  # distinct kernel builds (source, args, defines)
+    kernels_compiled: int = 0  # of those, compiled now (the rest came from the cache)
     compile_seconds: float = 0.0
     run_seconds: float = 0.0
 
@@ -55,7 +56,10 @@ def run(program: ProgramSpec, stop_at_first_error: bool = True) -> EmulationResu
     builds = [kernel_build(k, program, model) for k in program.kernels]
     objects = compile_all(builds)
     result.compile_seconds = time.perf_counter() - start
-    result.kernels_compiled = sum(1 for _, built in objects if built)
+    result.kernels = len(set(builds))
+    result.kernels_compiled = len({b for b, (_, built) in zip(builds, objects) if built})
+    for b, (path, _) in dict(zip(builds, objects)).items():
+        result.warnings += compile_warnings(path, b)
     start = time.perf_counter()
     device = _device(program, model, stop_at_first_error)
     try:
@@ -76,7 +80,7 @@ def run(program: ProgramSpec, stop_at_first_error: bool = True) -> EmulationResu
         result.dprint = device.dprint_log()
         result.switches = device.switches()
         errors = [d for d in findings if d.severity == "error"]
-        result.warnings = [d for d in findings if d.severity != "error"]
+        result.warnings += [d for d in findings if d.severity != "error"]
         if not ok or errors:
             raise KernelError(*(errors or result.warnings))
         for tensor in program.tensors:

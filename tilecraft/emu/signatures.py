@@ -174,5 +174,6 @@ def scan_tree(root: Path, relative_to: Path | None = None) -> list[Signature]:
 
 def signature_key(sig: Signature) -> tuple:
     """What must agree between the emulator and the real header: the location parameter dropped."""
-    params = tuple(p for p in sig.params if not p.startswith("tc::Loc") and not p.startswith("::tc::Loc"))
+    params = tuple(p for p in sig.params
+                   if p != "TC_LOC" and not p.startswith("tc::Loc") and not p.startswith("::tc::Loc"))
     return sig.name, sig.template, sig.returns, params

@@ -44,6 +44,10 @@ def _host_span() -> Span | None:
     return None
 
 
+#: the emulator's account of the latest generic_op (kernels compiled, compile and run seconds, ...)
+last_run: launch.EmulationResult | None = None
+
+
 def generic_op(io_tensors: Sequence[Tensor], program_descriptor: ProgramDescriptor) -> Tensor:
     """Run ``program_descriptor`` on the emulator over ``io_tensors`` (outputs last); returns the last."""
     span = _host_span()
@@ -58,7 +62,8 @@ def generic_op(io_tensors: Sequence[Tensor], program_descriptor: ProgramDescript
         semaphores=[SemaphoreSpec(s.id, core_list(s.core_ranges) if s.core_ranges is not None else [],
                                   int(s.initial_value), span) for s in program_descriptor.semaphores],
         tensors=tensors, arch=arch, span=span)
-    result = launch.run(program, stop_at_first_error=options.current.emulator_stop_at_first_error)
+    global last_run
+    result = last_run = launch.run(program, stop_at_first_error=options.current.emulator_stop_at_first_error)
     if result.dprint:
         sys.stdout.write(result.dprint)
     for warning in result.warnings:

@@ -201,7 +201,12 @@ void tc_destroy(void* handle) {
         if (f->stack) munmap(f->stack, f->stack_size + 4096);
         delete f;
     }
-    for (Kernel* k : d->kernels) delete k;
+    for (Kernel* k : d->kernels) {
+        // unloaded after each run: the next run maps the cache entry afresh (a rebuilt entry is a new
+        // file) and starts with the kernel's globals initialised again
+        if (k->lib) dlclose(k->lib);
+        delete k;
+    }
     for (Core& c : d->cores) delete_compute(c.compute);
     for (DramBank& b : d->dram)
         if (b.mem) munmap(b.mem, b.size);
@@ -307,6 +312,7 @@ void* tc_load_kernel(void* handle, const char* path, const char* name, int noc, 
         return nullptr;
     }
     Kernel* k = new Kernel();
+    k->lib = lib;
     k->entry = entry;
     k->name = name;
     k->noc = std::uint8_t(noc);

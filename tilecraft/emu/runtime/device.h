@@ -64,6 +64,7 @@ struct Region {
 };
 
 struct Kernel {
+    void* lib = nullptr;  // dlopen handle
     void (*entry)() = nullptr;
     std::string name;
     std::uint8_t noc = 0;

@@ -10,12 +10,12 @@ namespace ckernel {
 
 template <BroadcastType bcast_type, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void unary_bcast_init(uint32_t icb, TC_LOC) {
-    ::tc::init_mode(::tc::Mode::UnaryBcast, icb, 0, std::uint32_t(::tc::bcast_of(bcast_type)), tc_loc);
+    ::tc::init_mode(::tc::Mode::UnaryBcast, icb, 0, std::uint32_t(::tc::tc_bcast_of(bcast_type)), tc_loc);
 }
 
 template <BroadcastType bcast_type, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void unary_bcast(uint32_t icb, uint32_t in_tile_index, uint32_t dst_tile_index, TC_LOC) {
-    ::tc::unary_bcast(::tc::bcast_of(bcast_type), icb, in_tile_index, dst_tile_index, tc_loc);
+    ::tc::unary_bcast(::tc::tc_bcast_of(bcast_type), icb, in_tile_index, dst_tile_index, tc_loc);
 }
 
 template <BroadcastType bcast_type>
@@ -28,14 +28,14 @@ template <EltwiseBinaryType tBcastOp, BroadcastType tBcastDim>
 ALWI void bcast_init(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE(), TC_LOC) {
     (void)call_line;
     ::tc::init_mode(::tc::Mode::BinaryBcast, icb0, icb1,
-                    ::tc::binary_param(::tc::fpu_of(tBcastOp), ::tc::bcast_of(tBcastDim), false), tc_loc);
+                    ::tc::tc_binary_param(::tc::tc_fpu_of(tBcastOp), ::tc::tc_bcast_of(tBcastDim), false), tc_loc);
 }
 
 template <EltwiseBinaryType tBcastOp, BroadcastType tBcastDim, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void any_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
                           uint32_t bcast_row_idx = 0, TC_LOC) {
     (void)bcast_row_idx;
-    ::tc::binary_tiles(::tc::fpu_of(tBcastOp), ::tc::bcast_of(tBcastDim), icb0, icb1, itile0, itile1, idst, tc_loc);
+    ::tc::binary_tiles(::tc::tc_fpu_of(tBcastOp), ::tc::tc_bcast_of(tBcastDim), icb0, icb1, itile0, itile1, idst, tc_loc);
 }
 
 template <BroadcastType tBcastDim, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>

@@ -52,17 +52,17 @@ constexpr bool APPROX = TC_APPROX;
 }  // namespace ckernel
 
 namespace tc {
-constexpr Fpu fpu_of(ckernel::EltwiseBinaryType t) {
+constexpr Fpu tc_fpu_of(ckernel::EltwiseBinaryType t) {
     return t == ckernel::EltwiseBinaryType::ELWADD ? Fpu::Add : t == ckernel::EltwiseBinaryType::ELWSUB ? Fpu::Sub
                                                                                                         : Fpu::Mul;
 }
-constexpr Bcast bcast_of(ckernel::BroadcastType b) {
+constexpr Bcast tc_bcast_of(ckernel::BroadcastType b) {
     return b == ckernel::BroadcastType::ROW ? Bcast::Row
            : b == ckernel::BroadcastType::COL ? Bcast::Col
            : b == ckernel::BroadcastType::SCALAR ? Bcast::Scalar
                                                  : Bcast::None;
 }
-constexpr std::uint32_t binary_param(Fpu op, Bcast b, bool acc) {
+constexpr std::uint32_t tc_binary_param(Fpu op, Bcast b, bool acc) {
     return (std::uint32_t(acc) << 8) | (std::uint32_t(op) << 4) | std::uint32_t(b);
 }
 }  // namespace tc

@@ -11,8 +11,8 @@ template <bool full_init, EltwiseBinaryType eltwise_binary_type>
 ALWI void binary_tiles_init(std::uint32_t icb0, std::uint32_t icb1, bool acc_to_dest = false,
                             std::uint32_t call_line = __builtin_LINE(), TC_LOC) {
     (void)call_line;
-    constexpr ::tc::Fpu op = ::tc::fpu_of(eltwise_binary_type);
-    ::tc::init_mode(::tc::Mode::Binary, icb0, icb1, ::tc::binary_param(op, ::tc::Bcast::None, acc_to_dest), tc_loc);
+    constexpr ::tc::Fpu op = ::tc::tc_fpu_of(eltwise_binary_type);
+    ::tc::init_mode(::tc::Mode::Binary, icb0, icb1, ::tc::tc_binary_param(op, ::tc::Bcast::None, acc_to_dest), tc_loc);
 }
 
 ALWI void add_init(std::uint32_t icb0, std::uint32_t icb1, bool acc_to_dest = false,
@@ -79,7 +79,7 @@ ALWI void binary_reuse_dest_init(std::uint32_t icb0, std::uint32_t call_line, TC
     constexpr ::tc::ReuseDest reuse =
         reuse_dest == EltwiseBinaryReuseDestType::DEST_TO_SRCA ? ::tc::ReuseDest::ToSrcA : ::tc::ReuseDest::ToSrcB;
     ::tc::init_mode(::tc::Mode::ReuseDest, icb0, 0,
-                    (std::uint32_t(::tc::fpu_of(eltwise_binary_type)) << 4) | std::uint32_t(reuse), tc_loc);
+                    (std::uint32_t(::tc::tc_fpu_of(eltwise_binary_type)) << 4) | std::uint32_t(reuse), tc_loc);
 }
 
 template <EltwiseBinaryReuseDestType reuse_dest>
@@ -103,7 +103,7 @@ ALWI void binary_reuse_dest_tiles(std::uint32_t in_cb_id, std::uint32_t in_tile_
                                   TC_LOC) {
     constexpr ::tc::ReuseDest reuse =
         reuse_dest == EltwiseBinaryReuseDestType::DEST_TO_SRCA ? ::tc::ReuseDest::ToSrcA : ::tc::ReuseDest::ToSrcB;
-    ::tc::reuse_dest_tiles(::tc::fpu_of(eltwise_binary_type), reuse, in_cb_id, in_tile_index, dst_tile_index, tc_loc);
+    ::tc::reuse_dest_tiles(::tc::tc_fpu_of(eltwise_binary_type), reuse, in_cb_id, in_tile_index, dst_tile_index, tc_loc);
 }
 
 template <EltwiseBinaryReuseDestType reuse_dest, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>

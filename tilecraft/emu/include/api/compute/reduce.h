@@ -11,10 +11,10 @@
 namespace ckernel {
 
 namespace detail {
-constexpr ::tc::Pool pool_of(PoolType p) {
+constexpr ::tc::Pool tc_pool_of(PoolType p) {
     return p == PoolType::MAX ? ::tc::Pool::Max : p == PoolType::AVG ? ::tc::Pool::Avg : ::tc::Pool::Sum;
 }
-constexpr ::tc::RDim dim_of(ReduceDim d) {
+constexpr ::tc::RDim tc_dim_of(ReduceDim d) {
     return d == ReduceDim::REDUCE_ROW ? ::tc::RDim::Row : d == ReduceDim::REDUCE_COL ? ::tc::RDim::Col
                                                                                    : ::tc::RDim::Scalar;
 }
@@ -24,7 +24,7 @@ template <PoolType reduce_type, ReduceDim reduce_dim, bool is_fp32_dest_acc_en =
 ALWI void reduce_init(std::uint32_t icb, std::uint32_t icb_scaler, std::uint32_t ocb,
                       std::uint32_t call_line = __builtin_LINE(), TC_LOC) {
     (void)call_line;
-    ::tc::reduce_init(detail::pool_of(reduce_type), detail::dim_of(reduce_dim), icb, icb_scaler, ocb, tc_loc);
+    ::tc::reduce_init(detail::tc_pool_of(reduce_type), detail::tc_dim_of(reduce_dim), icb, icb_scaler, ocb, tc_loc);
 }
 
 ALWI void reduce_uninit(std::uint32_t icb = 0, TC_LOC) {
@@ -35,7 +35,7 @@ ALWI void reduce_uninit(std::uint32_t icb = 0, TC_LOC) {
 template <PoolType reduce_type, ReduceDim reduce_dim, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void reduce_tile(std::uint32_t icb, std::uint32_t icb_scaler, std::uint32_t itile, std::uint32_t itile_scaler,
                       std::uint32_t idst, TC_LOC) {
-    ::tc::reduce_tile(detail::pool_of(reduce_type), detail::dim_of(reduce_dim), icb, icb_scaler, itile, itile_scaler,
+    ::tc::reduce_tile(detail::tc_pool_of(reduce_type), detail::tc_dim_of(reduce_dim), icb, icb_scaler, itile, itile_scaler,
                       idst, tc_loc);
 }
 
@@ -43,7 +43,7 @@ template <PoolType reduce_type, ReduceDim reduce_dim, bool is_fp32_dest_acc_en =
 ALWI void reduce_block(std::uint32_t icb, std::uint32_t icb_scaler, std::uint32_t start_itile,
                        std::uint32_t itile_scaler, std::uint32_t start_idst, std::uint32_t ntiles, TC_LOC) {
     for (std::uint32_t i = 0; i < ntiles; ++i)
-        ::tc::reduce_tile(detail::pool_of(reduce_type), detail::dim_of(reduce_dim), icb, icb_scaler, start_itile + i,
+        ::tc::reduce_tile(detail::tc_pool_of(reduce_type), detail::tc_dim_of(reduce_dim), icb, icb_scaler, start_itile + i,
                           itile_scaler, start_idst + i, tc_loc);
 }
 

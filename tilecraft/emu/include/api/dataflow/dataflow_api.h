@@ -108,7 +108,7 @@ uint64_t get_l1_noc_addr(const uint32_t id, const uint32_t page_size, const uint
 
 namespace tc {
 template <typename AddrGen>
-FORCE_INLINE uint32_t addrgen_page_size(const AddrGen& addrgen) {
+FORCE_INLINE uint32_t tc_addrgen_page_size(const AddrGen& addrgen) {
     if constexpr (requires { addrgen.get_aligned_page_size(); }) {
         return addrgen.get_aligned_page_size();
     } else if constexpr (requires { addrgen.page_size; }) {
@@ -190,14 +190,14 @@ inline void noc_async_write_multicast_loopback_src(std::uint32_t src_local_l1_ad
 template <typename AddrGen, bool enable_noc_tracing = true>
 FORCE_INLINE void noc_async_read_page(const uint32_t id, const AddrGen& addrgen, uint32_t dst_local_l1_addr,
                                       uint32_t offset = 0, uint8_t noc = noc_index, TC_LOC) {
-    const uint32_t size = ::tc::addrgen_page_size(addrgen);
+    const uint32_t size = ::tc::tc_addrgen_page_size(addrgen);
     ::tc::noc_read(addrgen.get_noc_addr(id, offset, noc), dst_local_l1_addr, size, noc, tc_loc);
 }
 
 template <typename AddrGen, bool enable_noc_tracing = true, bool posted = false>
 FORCE_INLINE void noc_async_write_page(const uint32_t id, const AddrGen& addrgen, uint32_t src_local_l1_addr,
                                        uint32_t size = 0, uint32_t offset = 0, uint8_t noc = noc_index, TC_LOC) {
-    const uint32_t bytes = size ? size : ::tc::addrgen_page_size(addrgen);
+    const uint32_t bytes = size ? size : ::tc::tc_addrgen_page_size(addrgen);
     ::tc::noc_write(src_local_l1_addr, addrgen.get_noc_addr(id, offset, noc), bytes, noc, tc_loc);
 }
 
