@@ -4,8 +4,6 @@ The published tutorials are fetched from PyPI (see tests/tutorials.py). A
 developer offline should still be able to run the rest of the suite, so a
 failed download skips the tutorial tests. CI must never skip them silently:
 `.ci/run` sets TILECRAFT_REQUIRE_TUTORIALS=1, which turns the skip into an error.
-The header check (host g++-multilib and the ttnn wheel's headers) is treated the same way,
-with TILECRAFT_REQUIRE_HEADERCHECK=1.
 
 Tests that run the CLI in-process use `fresh_process_state`, so each run sees
 what a new `tilecraft` process would and leaves nothing behind for the next.
@@ -21,8 +19,6 @@ import pytest
 
 from tests.tutorials import PACKAGE, VERSION, TutorialsUnavailable, tutorials_dir
 from tilecraft import options
-from tilecraft.metal import headercheck, wheel_headers
-from tilecraft.metal.wheel_headers import HeadersUnavailable
 
 
 @pytest.fixture(scope="session")
@@ -38,21 +34,6 @@ def tutorials() -> Path:
                 pytrace=False,
             )
         pytest.skip(f"TT-Lang tutorials unavailable (offline?): {error}")
-
-
-@pytest.fixture(scope="session")
-def headers() -> Path:
-    """Root of the unpacked ttnn 0.81.1 wheel headers; skips (or fails, under
-    TILECRAFT_REQUIRE_HEADERCHECK=1) when the header check cannot run here."""
-    problem = headercheck.toolchain_problem()
-    if not problem:
-        try:
-            return wheel_headers.ensure_headers()
-        except HeadersUnavailable as error:
-            problem = str(error)
-    if os.environ.get("TILECRAFT_REQUIRE_HEADERCHECK") == "1":
-        pytest.fail(f"TILECRAFT_REQUIRE_HEADERCHECK=1 but the header check cannot run: {problem}", pytrace=False)
-    pytest.skip(f"header check unavailable: {problem}")
 
 
 @pytest.fixture

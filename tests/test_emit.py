@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from benchmarks.emit_tools import programs_of
+from tests.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
 from tilecraft import driver
 from tilecraft.cli import main
 from tilecraft.diagnostics import KernelError
@@ -33,7 +34,7 @@ def ids(path: Path) -> str:
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=ids)
-def test_example_emits_and_kernels_pass_header_check(example: Path, headers: Path) -> None:
+def test_example_emits_and_kernels_pass_header_check(example: Path, headers: Path) -> None:  # noqa: F811
     programs = programs_of(example)
     if example.stem in NOT_EMITTED:
         with pytest.raises(KernelError) as info:

@@ -25,6 +25,25 @@ ARCHES = ("wormhole_b0", "blackhole")
 REFERENCE = {kernel.id: kernel for kernel in KERNELS}
 
 
+def _unavailable(reason: str) -> None:
+    if os.environ.get("TILECRAFT_REQUIRE_HEADERCHECK") == "1":
+        pytest.fail(f"TILECRAFT_REQUIRE_HEADERCHECK=1 but the header check cannot run: {reason}",
+                    pytrace=False)
+    pytest.skip(f"header check unavailable: {reason}")
+
+
+@pytest.fixture(scope="module")
+def headers() -> Path:
+    """Root of the unpacked wheel headers; skips (or fails, in CI) when the check cannot run."""
+    problem = headercheck.toolchain_problem()
+    if not problem:
+        try:
+            return wheel_headers.ensure_headers()
+        except HeadersUnavailable as error:
+            problem = str(error)
+    _unavailable(problem)
+
+
 def _check(kernel_id: str, source: str | None = None, **kwargs) -> headercheck.CheckResult:
     kernel = REFERENCE[kernel_id]
     kwargs.setdefault("compile_time_args", kernel.compile_time_args)

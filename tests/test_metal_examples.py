@@ -23,6 +23,7 @@ from types import ModuleType
 
 import pytest
 
+from tests.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
 import tilecraft.ttnn
 from tilecraft.cli import main
 from tilecraft.metal import headercheck
@@ -125,7 +126,7 @@ def test_every_kernel_source_is_checked():
 
 
 @pytest.fixture(scope="module")
-def checked(headers) -> dict[tuple[str, str], headercheck.CheckResult]:
+def checked(headers) -> dict[tuple[str, str], headercheck.CheckResult]:  # noqa: F811
     """Every kernel on both architectures, one g++ per CPU at a time."""
 
     def check(job: tuple[Kernel, str]) -> headercheck.CheckResult:

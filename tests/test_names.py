@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
 from tilecraft.cli import main
 from tilecraft.metal.check_emitted import check_emitted
 from tilecraft.metal.emit import emit_program
@@ -67,7 +68,7 @@ def test_every_level_computes_what_python_does(script: Path, level: str, capsys:
     assert capsys.readouterr().out == python_answer()
 
 
-def test_the_emitted_kernel_compiles(script: Path, headers: Path) -> None:
+def test_the_emitted_kernel_compiles(script: Path, headers: Path) -> None:  # noqa: F811
     (program,) = programs_of(script)
     emitted = emit_program(program)
     for name, result in check_emitted(emitted):
