@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 import torch
 
+from ..ir import mathops
 from ..ir import ops as ir
 from ..ir.types import BlockType
 from . import tile_math
@@ -95,11 +96,10 @@ def _inputs(op: ir.Op) -> list[Any]:
 def _kernel(op: ir.Op) -> Callable[..., torch.Tensor]:
     """The batched function for one expression op; the first argument is the batch size."""
     if isinstance(op, ir.TileUnary):
-        params = op.params
-        if op.fn in tile_math.UNARY and not params:
+        if op.fn not in tile_math.UNARY_PARAM:
             unary = tile_math.UNARY[op.fn]
             return lambda n, x: unary(x)
-        with_params = tile_math.UNARY_PARAM[op.fn]
+        with_params, params = tile_math.UNARY_PARAM[op.fn], mathops.full_params(op.fn, op.params)
         return lambda n, x: with_params(x, *params)
     if isinstance(op, ir.TileBinary):
         if op.fn == "pow" and isinstance(op.rhs, ir.Const) and float(op.rhs.value).is_integer():

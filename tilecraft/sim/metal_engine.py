@@ -32,7 +32,12 @@ from .op_table import OpTable
 from .scheduler import Scheduler, SimThread
 from .values import ComputeSite, Evaluator, ReadSite, Recorder, TensorRef, WriteSite
 
-_UNARY = {s.call: (name, s.params) for name, s in optable.UNARY.items()}
+#: SFPU call -> the functions it computes, told apart by their constant arguments (relu_max_tile is
+#: relu6 with 6 as its argument; log_with_base_tile is log2 or log10 by its scale)
+_UNARY: dict[str, list[tuple[str, optable.Sfpu]]] = {}
+for _name, _sfpu in optable.UNARY.items():
+    _UNARY.setdefault(_sfpu.call, []).append((_name, _sfpu))
+_UNARY = {call: sorted(entries, key=lambda e: -len(e[1].fixed)) for call, entries in _UNARY.items()}
 _SFPU_BINARY = {s.call: name for name, s in optable.SFPU_BINARY.items()}
 _SCALAR = {s.call: name for name, s in optable.SCALAR_BINARY.items()}
 _FPU = {f.call: (name, ()) for name, f in optable.FPU_BINARY.items()}
@@ -117,10 +122,11 @@ class MetalCore:
         if fn in _CONFIG_ONLY or fn.endswith("_init") or fn.endswith("_init_short"):
             return None
         if fn in _UNARY:
-            name, params = _UNARY[fn]
             d, *values = args
-            values = [_bits_to_float(v) if params == "bits" else v for v in values]
-            fn_math = tile_math.UNARY_PARAM[name] if values or name not in tile_math.UNARY else tile_math.UNARY[name]
+            name, sfpu = next((n, f) for n, f in _UNARY[fn] if not f.fixed or tuple(values[-len(f.fixed):]) ==
+                              tuple(int(c.rstrip("u"), 0) for c in f.fixed))
+            values = [_bits_to_float(v) if sfpu.params == "bits" else v for v in values[:len(values) - len(sfpu.fixed)]]
+            fn_math = tile_math.UNARY_PARAM[name] if name in tile_math.UNARY_PARAM else tile_math.UNARY[name]
             self.dst_op(op, d, lambda x, *p: fn_math(x, *values), [self.dst_get(d, op)])
             return None
         if fn in _SFPU_BINARY:
