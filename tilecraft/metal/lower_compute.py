@@ -16,14 +16,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..arch import get as get_arch
 from ..dtypes import bfloat16
-from ..ir import mathops
+from ..ir import mathops, patterns
 from ..ir import ops as ir
 from ..ir.types import BOOL, FLOAT, BlockType, CBDecl
 from . import kir
 from .lower_common import KernelLowering
 from .optable import (COMPOSITE_UNARY, COMPUTE_PREFIX, DST_FORMAT, COPY, FILL, FPU_BINARY, FPU_HEADERS, MATMUL, POOL,
-                      REDUCE_DIM, REDUCE_HEADER, SCALAR_BINARY, SFPU_BINARY, TRANSPOSE, UNARY, WHERE, dst_capacity,
+                      REDUCE_DIM, REDUCE_HEADER, SCALAR_BINARY, SFPU_BINARY, TRANSPOSE, UNARY, WHERE,
                       float_bits)
 
 
@@ -48,7 +49,7 @@ class ComputeLowering(KernelLowering):
                      for r in op.results()}
         self.origin: dict[str, CBDecl] = {op.result.name: op.cb for op in ir.walk(self.thread.body)
                                           if isinstance(op, (ir.CBReserve, ir.CBWait))}
-        self.capacity = dst_capacity(self.ctx.fp32_dest_acc)
+        self.capacity = get_arch(self.ctx.arch).dst_tiles_per_phase(self.ctx.fp32_dest_acc)
         self.shadows: dict[str, CBDecl] = {}
         self.written: dict[str, ir.Reg] = {}
         reserved = {op.result.name for op in ir.walk(self.thread.body) if isinstance(op, ir.CBReserve)}
@@ -209,10 +210,11 @@ class ComputeLowering(KernelLowering):
             return Node("scalar", op, shape, [lhs, rhs])
         if rhs.kind == "const" and op.fn == "pow" and isinstance(rhs.value, float) and rhs.value.is_integer():
             return Node("power", op, shape, [lhs, rhs])
-        if op.fn == "add" and "matmul" in (lhs.kind, rhs.kind):
-            # x + a @ b: x goes into the slot matmul_tiles accumulates into (one slot, no SFPU add)
-            mm, other = (lhs, rhs) if lhs.kind == "matmul" else (rhs, lhs)
-            return Node("matmul_acc", op, shape, [other, *mm.children])
+        fused = patterns.accumulated_matmul(op, self.defs)
+        if fused is not None:  # x + a @ b: x goes into the slot matmul_tiles accumulates into
+            addend_on_left = fused[0] is op.lhs
+            addend, mm = (lhs, rhs) if addend_on_left else (rhs, lhs)
+            return Node("matmul_acc", op, shape, [addend, *mm.children])
         if op.fn in FPU_BINARY and lhs.kind == "leaf":
             if rhs.kind == "leaf" and rhs.shape == lhs.shape:
                 return Node("fpu", op, shape, [lhs, rhs])
@@ -285,7 +287,8 @@ class ComputeLowering(KernelLowering):
         else:
             if op.accumulate:
                 current = Node("leaf", op.block, shadow.shape, cb=shadow)
-                root = (Node("matmul_acc", None, root.shape, [current, *root.children]) if root.kind == "matmul"
+                fused = patterns.accumulates_into(op.value, True, self.defs) is not None
+                root = (Node("matmul_acc", None, root.shape, [current, *root.children]) if fused
                         else Node("sfpu", _ADD, root.shape, [current, root]))
                 self.call("cb_wait_front", ir.Const(shadow.index), ir.Const(_tiles(shadow.shape)))
             self.store_partial(op.block.name, root)

@@ -158,15 +158,6 @@ POOL = {"sum": "PoolType::SUM", "max": "PoolType::MAX"}
 REDUCE_DIM = {(-1,): "ReduceDim::REDUCE_ROW", (-2,): "ReduceDim::REDUCE_COL", (-2, -1): "ReduceDim::REDUCE_SCALAR"}
 WHERE = ("where_tile_init", "where_tile", "eltwise_unary/where.h")
 
-#: DST register file: tiles per half-sync phase (16 tiles of 16-bit; fp32 accumulation halves it)
-DST_TILES_16BIT = 8
-DST_TILES_FP32 = 4
-
-
-def dst_capacity(fp32_dest_acc: bool) -> int:
-    return DST_TILES_FP32 if fp32_dest_acc else DST_TILES_16BIT
-
-
 #: formats a circular buffer can have in emitted code (tt::DataFormat enumerators)
 EMITTABLE_FORMATS = ("float32", "bfloat16", "float16", "bfloat8_b", "bfloat4_b", "int32", "uint32",
                      "uint16", "uint8")

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import torch
 
-from ..ir import mathops
+from ..ir import mathops, patterns
 from ..ir import ops as ir
 from ..ir.types import BlockType
 from . import tile_math
@@ -35,7 +35,7 @@ def compile_expression(root: ir.Reg, defs: dict[str, ir.Op], leaves: list[Any],
         if operand.name in slots:
             return slots[operand.name]
         op = defs[operand.name]
-        fused = _accumulated_matmul(op, defs)
+        fused = patterns.accumulated_matmul(op, defs)
         if fused is not None:  # x + a @ b: the product accumulates into x, as in DST
             addend, mm = fused
             args = (slot_of(mm.lhs), slot_of(mm.rhs), slot_of(addend))
@@ -48,8 +48,8 @@ def compile_expression(root: ir.Reg, defs: dict[str, ir.Op], leaves: list[Any],
         slots[operand.name] = out
         return out
 
-    root_op = defs.get(root.name)
-    if accumulate and isinstance(root_op, ir.TileMatmul):  # y += a @ b accumulates into y
+    root_op = patterns.accumulates_into(root, accumulate, defs)
+    if root_op is not None:  # y += a @ b accumulates into y
         lhs, rhs = slot_of(root_op.lhs), slot_of(root_op.rhs)
         result_slot = n_leaves + len(steps)
         steps.append((result_slot, _matmul_into, (lhs, rhs, 0)))
@@ -70,17 +70,6 @@ def compile_expression(root: ir.Reg, defs: dict[str, ir.Op], leaves: list[Any],
         return result
 
     return evaluate
-
-
-def _accumulated_matmul(op: ir.Op, defs: dict[str, ir.Op]) -> tuple[Any, ir.TileMatmul] | None:
-    """``x + a @ b`` (either order): the addend and the matmul, else None."""
-    if not (isinstance(op, ir.TileBinary) and op.fn == "add"):
-        return None
-    for mm, addend in ((op.rhs, op.lhs), (op.lhs, op.rhs)):
-        mm_op = defs.get(getattr(mm, "name", None))
-        if isinstance(mm_op, ir.TileMatmul) and not isinstance(addend, ir.Const):
-            return addend, mm_op
-    return None
 
 
 def _matmul_into(n: int, a: torch.Tensor, b: torch.Tensor, acc: torch.Tensor) -> torch.Tensor:

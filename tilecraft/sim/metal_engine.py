@@ -21,6 +21,7 @@ import torch
 
 from ..diagnostics import error
 from ..dtypes import float32
+from ..arch import get as get_arch
 from ..ir import ops as ir
 from ..ir.program import ThreadIR
 from ..lang.grid import all_cores
@@ -94,7 +95,9 @@ class MetalCore:
             base += spec.pages * spec.page_bytes
         self.l1 = L1(list(self.cbs.values()))
         self.sems = [SemRT(s.initial, queue) for s in rt.metal.semaphores]
-        self.dst = [ZERO] * 16
+        #: DST: every tile of the register file (the lowering plans within one half-sync phase)
+        self.dst_tiles = get_arch(rt.metal.arch).dst_tiles
+        self.dst = [ZERO] * self.dst_tiles
         self.words: dict[int, SemRT] = {}
 
     # ---------------------------------------------------------------- operands
@@ -290,10 +293,10 @@ class MetalCore:
     c_DEVICE_PRINT_MATH = c_DPRINT
 
     def c_tile_regs_acquire(self, op: int) -> None:
-        self.dst = [ZERO] * 16
+        self.dst = [ZERO] * self.dst_tiles
 
     def c_tile_regs_release(self, op: int) -> None:
-        self.dst = [ZERO] * 16
+        self.dst = [ZERO] * self.dst_tiles
 
     def c_copy_tile(self, op: int, cb: int, index: int, d: int) -> None:
         self.dst[d] = self.cbs[cb].front(index, op)
