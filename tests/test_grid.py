@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tilecraft.lang.grid import all_cores, reshape_coords, reshape_sizes
+from tilecraft.ir.grid import all_cores, reshape_coords, reshape_sizes
 
 
 @pytest.mark.parametrize("grid, dims, expected", [

@@ -10,7 +10,7 @@ from ..ir import mathops
 from ..ir import ops as ir
 from ..ir.types import (FLOAT, GROUP, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeDecl, PipeNetDecl,
                         PipeType, SemaphoreDecl)
-from ..lang.grid import all_cores, range_bounds
+from ..ir.grid import all_cores, range_bounds
 from ..lang.intrinsic import intrinsic_name
 from .exprs import FOLDABLE, ExprMixin, SliceV, TupleV, block_extent, describe, is_block
 from .values import CT, RV, BoundMethod, FuncRef, PipeNetV, RemoteSemV, TensorSliceV, operand_of
@@ -83,7 +83,7 @@ class CallMixin(ExprMixin):
         return n
 
     def intr_grid_size(self, node: ast.Call) -> Any:
-        from ..lang.grid import reshape_sizes
+        from ..ir.grid import reshape_sizes
         n = self.dims_arg(node)
         sizes = reshape_sizes(self.grid, n)
         return CT(sizes[0] if n == 1 else sizes)

@@ -9,13 +9,13 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from ..arch import get as get_arch
 from ..diagnostics import Note, Span, error, warn
 from ..ir.program import COMPUTE, DATAMOVEMENT, ProgramIR
 from ..ir.verify import verify_program
 from ..ir.types import SCALAR_UNIT, TILE_UNIT, CBDecl, SemaphoreDecl
 from ..lang import scope as kscope
-from ..lang.grid import all_cores
+from ..ir.grid import all_cores
+from ..ir.l1 import check_l1
 from ..lang.kernel import KernelDef
 from ..lang.threads import ThreadDef
 from .capture import CaptureEnv
@@ -158,16 +158,3 @@ def check_pipes(env: CaptureEnv) -> None:
             (sb, ss), (rb, rs) = uses["send"][0], uses["recv"][0]
             raise error("E0108", f"a block of shape {sb.shape} is sent into a pipe that is received "
                         f"into a block of shape {rb.shape}", ss, notes=[Note("received here", rs)])
-
-
-def check_l1(program: ProgramIR, arch_name: str) -> None:
-    """Compile-time L1 allocation: every buffer of a core must fit the architecture's L1."""
-    arch = get_arch(arch_name)
-    total = sum(cb.total_bytes for cb in program.cbs)
-    if total > arch.l1_available:
-        notes = [Note(f"buffer '{cb.name}': {cb.buffer_factor} x {cb.block_bytes} B = {cb.total_bytes} B "
-                      f"(block {cb.shape}, {cb.fmt.name})", cb.span)
-                 for cb in sorted(program.cbs, key=lambda c: -c.total_bytes)]
-        raise error("E0401", f"the buffers of program '{program.name}' need {total} B of L1 per core but "
-                    f"{arch.name} has {arch.l1_available} B available", program.span, notes=notes,
-                    hint="make blocks smaller, lower buffer_factor, or use a narrower data format")

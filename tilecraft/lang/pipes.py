@@ -12,7 +12,7 @@ import math
 from typing import Any, Callable, Iterable
 
 from . import scope
-from .grid import all_cores
+from ..ir.grid import all_cores
 from .intrinsic import intrinsic
 from ..diagnostics import Span, error
 

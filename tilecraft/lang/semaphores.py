@@ -6,7 +6,7 @@ from typing import Any
 
 from . import scope
 from ..diagnostics import error
-from .grid import range_bounds
+from ..ir.grid import range_bounds
 
 
 class Semaphore:

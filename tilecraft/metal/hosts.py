@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..lang.grid import all_cores
+from ..ir.grid import all_cores
 from . import kir
 
 _CONFIG = {

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..diagnostics import error
 from ..dtypes import float32, uint32
-from ..frontend.program import check_l1
+from ..ir.l1 import check_l1
 from ..ir.program import COMPUTE, ProgramIR
 from ..ir import ops as ir
 from ..ir.verify import verify_body

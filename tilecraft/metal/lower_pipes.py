@@ -20,7 +20,7 @@ from typing import Any
 
 from ..ir import ops as ir
 from ..ir.types import BlockType, CBDecl, PipeNetDecl
-from ..lang.grid import all_cores
+from ..ir.grid import all_cores
 from . import kir
 
 #: per-pipe fields of the runtime table

@@ -18,7 +18,7 @@ from ..arch.base import Arch
 from ..ir import ops as ir
 from ..sim.op_table import OpTable
 from ..ir.program import DATAMOVEMENT, ProgramIR
-from ..lang.grid import all_cores, reshape_coords
+from ..ir.grid import all_cores, reshape_coords
 from .codegen import TimingCodegen
 from .compute_cost import StoreCost, store_cost
 from .network import Resources, xy

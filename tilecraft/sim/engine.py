@@ -13,7 +13,7 @@ from ..diagnostics import error, warn
 from ..ir import ops as ir
 from ..ir.program import ProgramIR
 from ..ir.types import BlockType
-from ..lang.grid import all_cores, reshape_coords
+from ..ir.grid import all_cores, reshape_coords
 from .codegen import GeneratedThread, ThreadCodegen, expression_leaves
 from .exprprog import compile_expression
 from .op_table import OpTable

@@ -24,7 +24,7 @@ from ..dtypes import float32
 from ..arch import get as get_arch
 from ..ir import ops as ir
 from ..ir.program import ThreadIR
-from ..lang.grid import all_cores
+from ..ir.grid import all_cores
 from ..metal import kir, optable
 from . import tile_math
 from .codegen import GeneratedThread, ThreadCodegen

@@ -1,0 +1,1 @@
+"""The functional simulator: generated Python per thread, device state, scheduler, value engine and the executable meaning of each block operation (tile_math); metal_engine runs lowered Metalium calls on the same machinery."""
