@@ -12,7 +12,7 @@ from typing import Any
 from ..diagnostics import warn
 from ..ir import mathops
 from ..ir import ops as ir
-from ..ir.types import BOOL, FLOAT, INDEX, BlockType, CBDecl, TensorDecl, Type
+from ..ir.types import BOOL, FLOAT, INDEX, BlockType, CBDecl, PipeDecl, SemaphoreDecl, TensorDecl, Type
 from .builder import Builder
 from .values import (CT, RV, BoundMethod, FuncRef, Linear, PipeNetV, Poison, RemoteSemV, TensorSliceV,
                      operand_of, scalar_type)
@@ -121,7 +121,7 @@ class ExprMixin(Builder):
         self.fail("E0104", f"cannot take attribute '{attr}' of {_describe(base)}")
 
     def is_semaphore(self, obj: Any) -> bool:
-        return type(obj).__name__ == "SemaphoreDecl"
+        return isinstance(obj, SemaphoreDecl)
 
     def expr_Subscript(self, node: ast.Subscript) -> Any:
         base = self.expr(node.value)
@@ -495,13 +495,12 @@ def _lin_scale(a: Linear | None, k: int) -> Linear | None:
     return (tuple((key, coef * k) for key, coef in a[0] if coef * k), a[1] * k)
 
 
-_DECL_KINDS = {CBDecl: "buffer", TensorDecl: "tensor"}
+_DECL_KINDS = {CBDecl: "buffer", TensorDecl: "tensor", SemaphoreDecl: "semaphore", PipeDecl: "pipe"}
 
 
 def _describe(value: Any) -> str:
     if isinstance(value, CT):
-        kind = _DECL_KINDS.get(type(value.value)) or {"SemaphoreDecl": "semaphore", "PipeDecl": "pipe"}.get(
-            type(value.value).__name__)
+        kind = _DECL_KINDS.get(type(value.value))
         if kind is not None:
             return f"{kind} '{getattr(value.value, 'name', value.value)}'"
         return f"{type(value.value).__name__} {value.value!r}"[:80]

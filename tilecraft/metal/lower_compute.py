@@ -24,7 +24,7 @@ from ..ir.types import BOOL, FLOAT, BlockType, CBDecl
 from . import kir
 from .lower_common import KernelLowering
 from .optable import (COMPOSITE_UNARY, COMPUTE_PREFIX, DST_FORMAT, COPY, FILL, FPU_BINARY, FPU_HEADERS, MATMUL, POOL,
-                      REDUCE_DIM, REDUCE_HEADER, SCALAR_BINARY, SFPU_BINARY, TRANSPOSE, UNARY, WHERE,
+                      REDUCE_DIM, REDUCE, UNARY_BCAST, SCALAR_BINARY, SFPU_BINARY, TRANSPOSE, UNARY, WHERE,
                       float_bits)
 
 
@@ -518,8 +518,9 @@ class ComputeLowering(KernelLowering):
         if dims not in REDUCE_DIM:
             self.fail(f"a reduce over dims {list(dims)}")
         template = (POOL[node.op.kind], REDUCE_DIM[dims])
-        self.include(REDUCE_HEADER)
-        self.init(("reduce", template, x.cb.index), "reduce_init", ir.Const(x.cb.index),
+        init, call, header = REDUCE
+        self.include(header)
+        self.init(("reduce", template, x.cb.index), init, ir.Const(x.cb.index),
                   ir.Const(node.cb.index), ir.Const(self.current_out), template=template)
         x_rows, x_cols = _grid(x.shape)
 
@@ -532,7 +533,7 @@ class ComputeLowering(KernelLowering):
             cc, inner_c = self.loop("cc", span_cols) if span_cols > 1 else (j, None)
             if inner_c is not None:
                 self._stack.append(inner_c)
-            self.call("reduce_tile", ir.Const(x.cb.index), ir.Const(node.cb.index), self.tile_index(rr, cc, x_cols),
+            self.call(call, ir.Const(x.cb.index), ir.Const(node.cb.index), self.tile_index(rr, cc, x_cols),
                       ir.Const(0), self.dst(t, slots, node.slot), template=template)
             for inner in (inner_c, inner_r):
                 if inner is not None:
@@ -549,12 +550,13 @@ class ComputeLowering(KernelLowering):
         kind = kinds.get(tuple(node.op.dims))
         if kind is None:
             self.fail(f"a broadcast over dims {list(node.op.dims)}")
-        self.include("bcast.h")
-        self.init(("ubcast", kind, x.cb.index), "unary_bcast_init", ir.Const(x.cb.index), template=(kind,))
+        init, call, header = UNARY_BCAST
+        self.include(header)
+        self.init(("ubcast", kind, x.cb.index), init, ir.Const(x.cb.index), template=(kind,))
         x_rows, x_cols = _grid(x.shape)
         zero = ir.Const(0)
         self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
-            "unary_bcast", ir.Const(x.cb.index), self.tile_index(i if x_rows > 1 else zero, j if x_cols > 1 else zero,
+            call, ir.Const(x.cb.index), self.tile_index(i if x_rows > 1 else zero, j if x_cols > 1 else zero,
                                                                  x_cols),
             self.dst(t, slots, node.slot), template=(kind,)))
 

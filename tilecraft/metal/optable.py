@@ -152,11 +152,19 @@ COPY = Sfpu("copy_init", "copy_tile", "tile_move_copy.h")  # copy_tile_init is d
 FILL = Sfpu("fill_tile_init", "fill_tile", "eltwise_unary/fill.h", "float")
 MATMUL = ("matmul_init", "matmul_tiles", "matmul.h")
 TRANSPOSE = ("transpose_init", "transpose_tile", "transpose.h")
-REDUCE_HEADER = "reduce.h"
+REDUCE = ("reduce_init", "reduce_tile", "reduce.h")
+UNARY_BCAST = ("unary_bcast_init", "unary_bcast", "bcast.h")
 #: reduce kind -> PoolType; reduced dims -> ReduceDim (a reduce over columns sums each row)
 POOL = {"sum": "PoolType::SUM", "max": "PoolType::MAX"}
 REDUCE_DIM = {(-1,): "ReduceDim::REDUCE_ROW", (-2,): "ReduceDim::REDUCE_COL", (-2, -1): "ReduceDim::REDUCE_SCALAR"}
 WHERE = ("where_tile_init", "where_tile", "eltwise_unary/where.h")
+
+#: every configuration call the lowering emits before an operation; the metal-level simulator
+#: treats exactly these as configuration, so a misspelt or new init is an error there, not a no-op
+INIT_CALLS: frozenset[str] = frozenset(
+    [s.init for table in (UNARY, SFPU_BINARY, SCALAR_BINARY) for s in table.values()]
+    + [f.init for f in FPU_BINARY.values()] + [init for f in FPU_BINARY.values() for init, _ in f.bcast.values()]
+    + [COPY.init, FILL.init, MATMUL[0], TRANSPOSE[0], WHERE[0], REDUCE[0], UNARY_BCAST[0]])
 
 #: formats a circular buffer can have in emitted code (tt::DataFormat enumerators)
 EMITTABLE_FORMATS = ("float32", "bfloat16", "float16", "bfloat8_b", "bfloat4_b", "int32", "uint32",

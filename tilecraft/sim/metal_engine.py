@@ -122,7 +122,7 @@ class MetalCore:
         handler = getattr(self, f"c_{fn}", None)
         if handler is not None:
             return handler(op, *args, template=template) if template else handler(op, *args)
-        if fn in _CONFIG_ONLY or fn.endswith("_init") or fn.endswith("_init_short"):
+        if fn in _CONFIG_ONLY or fn in optable.INIT_CALLS:
             return None
         if fn in _UNARY:
             d, *values = args
