@@ -21,7 +21,7 @@ import torch
 from .catalogue import SUPPORT, Program
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_REFERENCE = "/tmp/ref/venv/bin/tt-lang-sim"
+DEFAULT_REFERENCE = "/tmp/ref/venv/bin/python"  # the interpreter tt-lang-sim 1.1.6 is installed in
 OUTPUT_VARIABLE = "CONFORMANCE_OUTPUT"  # conformance_io.OUTPUT_VARIABLE
 STDERR_TAIL_LINES = 15
 _OUTPUT = "output:"  # prefix of the outputs in a golden archive
@@ -59,7 +59,9 @@ def stderr_tail(text: str) -> str:
 
 
 def reference_command(program: Program, reference: str) -> list[str]:
-    return [reference, str(program.path), *program.simulator_args()]
+    """tt-lang-sim, through the launcher that restores its error messages (reference_launcher.py)."""
+    return [reference, "-m", "benchmarks.conformance.reference_launcher", str(program.path),
+            *program.simulator_args()]
 
 
 def tilecraft_command(program: Program, python: str = sys.executable) -> list[str]:

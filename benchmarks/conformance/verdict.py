@@ -27,6 +27,7 @@ ROUNDABLE = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": to
              "scalar": torch.float64}
 _DIAGNOSTIC = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): error\[(?P<code>E\d{4})\]", re.M)
 _HARNESS_FAILURE = "No module named 'conformance_io'"
+_REFERENCE_ERROR = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): error: (?P<message>.*)$", re.M)
 _DURING_HANDLING = "During handling of the above exception"
 _MISSING_DIAGNOSTICS = "ttl/ttl/diagnostics.py"
 _EXCEPTION = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit)\b.*$", re.M)
@@ -47,6 +48,9 @@ def describe(run: Run, program: Program) -> str:
     diagnostic = _DIAGNOSTIC.search(run.stderr)
     if diagnostic:
         return f"{diagnostic['code']} at line {diagnostic['line']}"
+    reported = _REFERENCE_ERROR.search(run.stdout + run.stderr)  # the published simulator's diagnostic
+    if reported:
+        return f"error at line {reported['line']}: {reported['message'][:160]}"
     # the published simulator's own error, when printing it failed in turn (its wheel lacks a file)
     text = run.stderr.split(_DURING_HANDLING)[0]
     exception = _EXCEPTION.findall(text)
