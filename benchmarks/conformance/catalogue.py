@@ -13,6 +13,9 @@ tilecraft. Its docstring says what it tests and ends with optional ``Key: value`
     outputs are compared with ``|ours - reference| <= atol + rtol * |reference|`` instead of
     bit for bit, for the reason given (required, so every inexact comparison is explained).
     ``Tolerance(word): ...`` applies to one variant only.
+``Format: NAME; why``
+    the reference's outputs are taken to be in format ``NAME`` whatever it declares (for the
+    few host ops of the published simulator that drop a tensor's declared dtype).
 ``Stdout: compare``
     the printed lines are compared too.
 ``Grid: C,R``
@@ -39,7 +42,7 @@ GOLDENS = ROOT / "goldens"
 SUPPORT = ROOT / "support"
 ERROR_MARKER = "# ERROR-HERE"
 
-_KEY_LINE = re.compile(r"^(Expect|Tolerance|Stdout|Grid|Slow|Variants)(?:\((\w+)\))?:\s*(.*)$")
+_KEY_LINE = re.compile(r"^(Expect|Tolerance|Format|Stdout|Grid|Slow|Variants)(?:\((\w+)\))?:\s*(.*)$")
 _TOLERANCE = re.compile(r"^atol=(?P<atol>\S+)\s+rtol=(?P<rtol>\S+)\s*;\s*(?P<why>\S.*)$")
 _ERROR = re.compile(r"^error\s+(?P<code>E\d{4})$")
 
@@ -59,6 +62,7 @@ class Program:
     summary: str
     error_code: Optional[str] = None  # set for programs both simulators must reject
     tolerance: Optional[Tolerance] = None  # None: bit for bit in the declared format
+    reference_format: Optional[str] = None  # overrides the format the reference declares
     compare_stdout: bool = False
     grid: Optional[str] = None
     slow: Optional[str] = None
@@ -104,6 +108,8 @@ def load(path: Path) -> list[Program]:
             fields["error_code"] = _expect(path, value)
         elif key == "Tolerance":
             tolerances[only] = _tolerance(path, value)
+        elif key == "Format":
+            fields["reference_format"] = _format(path, value)
         elif key == "Stdout":
             if value != "compare":
                 raise ValueError(f"{path}: 'Stdout:' takes 'compare', not {value!r}")
@@ -144,6 +150,13 @@ def _expect(path: Path, value: str) -> Optional[str]:
     if not match:
         raise ValueError(f"{path}: 'Expect:' takes 'outputs' or 'error ECODE', not {value!r}")
     return match["code"]
+
+
+def _format(path: Path, value: str) -> str:
+    name, _, why = value.partition(";")
+    if not name.strip() or not why.strip():
+        raise ValueError(f"{path}: 'Format:' is 'NAME; reason', not {value!r}")
+    return name.strip()
 
 
 def _tolerance(path: Path, value: str) -> Tolerance:

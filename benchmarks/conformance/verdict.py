@@ -81,7 +81,10 @@ def judge_error(program: Program, reference: Run, ours: Run) -> Verdict:
         return Verdict(False, f"expected {expected}, tilecraft: {got}")
     if "Traceback" in ours.stderr:
         return Verdict(False, "tilecraft's diagnostic comes with a Python traceback")
-    return Verdict(True, f"both reject; tilecraft {expected}")
+    theirs = re.search(r" at line (\d+)", describe(reference, program))
+    where = "" if theirs and int(theirs[1]) == program.error_line else \
+        f" (the reference at line {theirs[1]})" if theirs else " (the reference names no line)"
+    return Verdict(True, f"both reject; tilecraft {expected}{where}")
 
 
 def judge_outputs(program: Program, reference: Run, ours: Run) -> Verdict:
@@ -92,7 +95,10 @@ def judge_outputs(program: Program, reference: Run, ours: Run) -> Verdict:
     if set(reference.outputs) != set(ours.outputs):
         return Verdict(False, f"outputs differ: reference {sorted(reference.outputs)}, tilecraft {sorted(ours.outputs)}")
     for name in sorted(reference.outputs):
-        problem = compare_output(reference.outputs[name], ours.outputs[name], program.tolerance)
+        expected = reference.outputs[name]
+        if program.reference_format:
+            expected = dict(expected, format=program.reference_format)
+        problem = compare_output(expected, ours.outputs[name], program.tolerance)
         if problem:
             return Verdict(False, f"{name}: {problem}")
     if program.compare_stdout and _printed(reference.stdout) != _printed(ours.stdout):

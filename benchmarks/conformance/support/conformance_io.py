@@ -38,30 +38,40 @@ def bf16_exact(shape: tuple[int, ...], seed: int, low: float = -2.0, high: float
     if step is not None:
         values = torch.round(values / step) * step
     bits = values.contiguous().view(torch.int32) & -65536  # keep sign, exponent, 7 mantissa bits
-    return bits.view(torch.float32)
+    return bits.view(torch.float32) + 0.0  # no negative zeros: their sign only tests summation order
 
 
-def save_outputs(**outputs: Any) -> None:
-    """Record ``name=value`` pairs (ttnn tensors, torch tensors, numbers) for the harness."""
+def save_outputs(*, mesh_composer: Any = None, **outputs: Any) -> None:
+    """Record ``name=value`` pairs for the harness: ttnn tensors, numbers, or ``(torch tensor,
+    format name)`` pairs.
+
+    A torch tensor needs its format named: its dtype differs between the simulators (the
+    published one makes ``torch.bfloat16`` float32). Mesh tensors are gathered with
+    ``mesh_composer``.
+    """
     path = os.environ.get(OUTPUT_VARIABLE)
     if not path:
         return
     arrays: dict[str, np.ndarray] = {}
     for name, value in outputs.items():
-        values, declared = _entry(value)
+        values, declared = _entry(value, mesh_composer)
         arrays[name] = values
         arrays[f"{name}:format"] = np.array(declared)
     with open(path, "wb") as file:
         np.savez(file, **arrays)
 
 
-def _entry(value: Any) -> tuple[np.ndarray, str]:
+def _entry(value: Any, mesh_composer: Any) -> tuple[np.ndarray, str]:
     if isinstance(value, (int, float, bool)):
         return np.array(float(value), dtype=np.float64), "scalar"
+    if isinstance(value, tuple):
+        tensor, declared = value
+        return tensor.detach().to(torch.float32).numpy().copy(), declared
     if isinstance(value, torch.Tensor):
-        return value.detach().to(torch.float32).numpy().copy(), _format_name(value.dtype)
+        raise TypeError("save (tensor, format name): a torch tensor's dtype differs between the simulators")
     ttnn = sys.modules["ttnn"]  # the simulator's ttnn, whichever serves the program
-    return ttnn.to_torch(value).to(torch.float32).numpy().copy(), _format_name(value.dtype)
+    kwargs = {} if mesh_composer is None else {"mesh_composer": mesh_composer}
+    return ttnn.to_torch(value, **kwargs).to(torch.float32).numpy().copy(), _format_name(value.dtype)
 
 
 def _format_name(dtype: Any) -> str:
