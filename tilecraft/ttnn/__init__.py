@@ -23,12 +23,14 @@ from .layout import ROW_MAJOR_LAYOUT, TILE_LAYOUT, TILE_SIZE, Layout, Shape
 from .memory import (DRAM_MEMORY_CONFIG, L1_MEMORY_CONFIG, BufferType, MemoryConfig, ShardOrientation, ShardSpec,
                      TensorMemoryLayout)
 from .mesh import (ConcatMeshToTensor, FabricConfig, MeshDevice, MeshShape, MeshToTensor,
-                   ReplicateTensorToMesh, ShardTensorToMesh, TensorToMesh, close_mesh_device, open_mesh_device,
-                   set_fabric_config)
-from .ops import (abs, add, all_gather, all_reduce, clone, cos, divide, exp, gelu, log, matmul, max, mean, mul,
-                  multiply, neg, reciprocal, relu, reshape, rsqrt, sigmoid, silu, sin, softmax, sqrt, square,
-                  sub, subtract, sum, tanh, to_layout, transpose, typecast)
+                   ReplicateTensorToMesh, ShardTensor2dMesh, ShardTensorToMesh, TensorToMesh, close_mesh_device,
+                   open_mesh_device, set_fabric_config)
+from .ops import (abs, add, all_gather, all_reduce, clone, cos, divide, exp, floor_div, gelu, log, matmul, max,
+                  mean, mul, multiply, neg, pow, reciprocal, relu, remainder, repeat, reshape, rsqrt, sigmoid, silu,
+                  sin, softmax, sqrt, square, squeeze, sub, subtract, sum, tanh, to_layout, to_memory_config,
+                  transpose, typecast)
 from .primitives import PRIMITIVES, CollectivePrimitive, DevicePrimitive, Primitive, RuleTable, TensorType
+from .queries import get_memory_config, is_sharded, synchronize_device
 from .tensor import Tensor
 
 __all__ = [
@@ -42,14 +44,17 @@ __all__ = [
     "MemoryConfig", "BufferType", "TensorMemoryLayout", "ShardSpec", "ShardOrientation",
     "DRAM_MEMORY_CONFIG", "L1_MEMORY_CONFIG", "CoreCoord", "CoreRange", "CoreRangeSet",
     # devices and meshes
-    "Device", "Arch", "open_device", "close_device", "GetNumAvailableDevices", "NUM_SIMULATED_DEVICES",
+    "Device", "Arch", "open_device", "close_device", "synchronize_device", "GetNumAvailableDevices",
+    "NUM_SIMULATED_DEVICES", "get_memory_config", "is_sharded",
     "MeshShape", "MeshDevice", "open_mesh_device", "close_mesh_device", "FabricConfig", "set_fabric_config",
-    "TensorToMesh", "ShardTensorToMesh", "ReplicateTensorToMesh", "MeshToTensor", "ConcatMeshToTensor",
+    "TensorToMesh", "ShardTensorToMesh", "ShardTensor2dMesh", "ReplicateTensorToMesh", "MeshToTensor",
+    "ConcatMeshToTensor",
     # ops
-    "add", "subtract", "sub", "multiply", "mul", "divide", "matmul",
+    "add", "subtract", "sub", "multiply", "mul", "divide", "pow", "floor_div", "remainder", "matmul",
     "relu", "gelu", "silu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "reciprocal", "abs", "neg",
     "square", "sin", "cos", "softmax", "sum", "mean", "max",
-    "transpose", "reshape", "typecast", "to_layout", "clone", "all_reduce", "all_gather",
+    "transpose", "reshape", "squeeze", "repeat", "typecast", "to_layout", "to_memory_config", "clone",
+    "all_reduce", "all_gather",
     # for the layers that register rules on the ops
     "Primitive", "DevicePrimitive", "CollectivePrimitive", "TensorType", "RuleTable", "PRIMITIVES",
 ]

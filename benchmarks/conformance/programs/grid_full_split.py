@@ -1,4 +1,6 @@
-"""``grid="full"`` with ``--grid``, work split by the linear node index in the operation body.
+"""``grid="full"`` (1.1.6) and ``grid="auto"`` (1.1.1) with ``--grid``, work split by the linear
+node index, and the compiler options ``ttl.operation`` accepts (``fp32_dest_acc_en``,
+``dst_full_sync_en``).
 
 Seven tile columns over the nodes of a 2x2 grid, uneven shares (``start = i * n // nodes``),
 ``ttl.grid_size(dims=1)`` read in the operation body, ``ttl.node(dims=1)`` in a helper every
@@ -6,7 +8,10 @@ thread calls (the published simulator knows the node only inside threads), a fus
 ``a * b + a`` per tile.
 
 Grid: 2,2
+Variants: full auto
 """
+
+import sys
 
 import torch
 import ttl
@@ -17,7 +22,7 @@ from conformance_io import bf16_exact, save_outputs
 TILES = 7
 
 
-@ttl.operation(grid="full")
+@ttl.operation(grid=sys.argv[1], fp32_dest_acc_en=True, dst_full_sync_en=False)
 def split_kernel(a: ttnn.Tensor, b: ttnn.Tensor, y: ttnn.Tensor):
     nodes = ttl.grid_size(dims=1)
 

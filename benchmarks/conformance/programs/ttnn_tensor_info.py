@@ -1,14 +1,17 @@
 """ttnn tensor creation and queries on the host: ``rand`` and ``empty`` (shape, dtype, layout,
 value range), ``Tensor.shape`` / ``.dtype`` / ``.layout``, memory configs (``get_memory_config``,
-``is_sharded``, ``to_memory_config`` to ``L1_MEMORY_CONFIG``), ``synchronize_device``, and the
-device's ``compute_with_storage_grid_size()``. Every answer is saved as a number.
+``is_sharded``, ``to_memory_config`` to ``L1_MEMORY_CONFIG``), ``synchronize_device``, the
+device's ``compute_with_storage_grid_size()`` and ``GetNumAvailableDevices()`` (4 by default in
+the published simulator), and the layout constants ``ttl`` re-exports next to ``ttl.TILE_SHAPE``.
+Every answer is saved as a number.
 
-Variants: rand empty properties memory_config device_grid
+Variants: rand empty properties memory_config device_grid device_count ttl_constants
 """
 
 import sys
 
 import torch
+import ttl
 import ttnn
 
 from conformance_io import bf16_exact, save_outputs
@@ -38,6 +41,11 @@ elif WHAT == "memory_config":
     answers = {"dram": ttnn.get_memory_config(x) == ttnn.DRAM_MEMORY_CONFIG, "sharded": ttnn.is_sharded(x),
                "l1": ttnn.get_memory_config(moved) == ttnn.L1_MEMORY_CONFIG,
                "same_values": bool(torch.equal(ttnn.to_torch(moved).float(), ttnn.to_torch(x).float()))}
+elif WHAT == "ttl_constants":
+    answers = {"tile_rows": ttl.TILE_SHAPE[0], "tile_cols": ttl.TILE_SHAPE[1],
+               "tile": ttl.TILE_LAYOUT == ttnn.TILE_LAYOUT, "row_major": ttl.ROW_MAJOR_LAYOUT == ttnn.ROW_MAJOR_LAYOUT}
+elif WHAT == "device_count":
+    answers = {"devices": ttnn.GetNumAvailableDevices()}
 else:
     grid = device.compute_with_storage_grid_size()
     answers = {"x": grid.x, "y": grid.y}
