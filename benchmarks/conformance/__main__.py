@@ -63,7 +63,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     if args.json:
         args.json.write_text(json.dumps([asdict(r) for r in rows], indent=1))
     if args.surface_table:
-        surface_table.write(programs, {r.program: r.agree for r in rows})
+        surface_table.write(programs, {r.program: r.agree for r in rows}, args.reference)
     return 0 if all(r.agree for r in rows) else 1
 
 

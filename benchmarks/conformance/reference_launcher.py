@@ -6,6 +6,10 @@ ends in a ``FileNotFoundError`` and its message is lost. This launcher gives the
 stand-in for that one module, which prints ``file:line:col: error: message`` and the source
 line, so the harness can report why the reference rejected a program. Nothing else changes.
 
+With ``$CONFORMANCE_COVERAGE`` set, it also records which names of the simulator's public
+surface (``surface.py``) the program itself calls, directly from its own code, and writes them
+to that file as a JSON list: the evidence the API table of docs/language.md is built from.
+
 Run with the reference's interpreter, exactly like ``tt-lang-sim``:
 
     /tmp/ref/venv/bin/python -m benchmarks.conformance.reference_launcher script.py [options]
@@ -13,9 +17,13 @@ Run with the reference's interpreter, exactly like ``tt-lang-sim``:
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 import types
-from typing import Optional
+from typing import Any, Optional
+
+COVERAGE_VARIABLE = "CONFORMANCE_COVERAGE"
 
 
 class TTLangCompileError(Exception):
@@ -51,6 +59,26 @@ def _read_lines(path: Optional[str]) -> list[str]:
         return []
 
 
+class CallRecorder:
+    """A profile hook noting every surface name called from the program's own file."""
+
+    def __init__(self, program: str) -> None:
+        from .surface import code_index
+
+        self.program = os.path.abspath(program)
+        self.index = code_index()
+        self.called: set[str] = set()
+
+    def __call__(self, frame: types.FrameType, event: str, arg: Any) -> None:
+        if event == "call" and frame.f_code in self.index and frame.f_back is not None \
+                and os.path.abspath(frame.f_back.f_code.co_filename) == self.program:
+            self.called.update(self.index[frame.f_code])
+
+    def write(self, path: str) -> None:
+        with open(path, "w") as file:
+            json.dump(sorted(self.called), file)
+
+
 def main() -> None:
     from ttl.sim import diagnostics
     from ttl.sim.ttlang_sim import main as simulator_main
@@ -60,7 +88,17 @@ def main() -> None:
     stand_in.SourceDiagnostic = SourceDiagnostic  # type: ignore[attr-defined]
     diagnostics.lazy_import_diagnostics = lambda: stand_in
     sys.argv[0] = "tt-lang-sim"
-    simulator_main()
+    coverage = os.environ.get(COVERAGE_VARIABLE)
+    if not coverage or len(sys.argv) < 2:
+        simulator_main()
+        return
+    recorder = CallRecorder(sys.argv[1])
+    sys.setprofile(recorder)
+    try:
+        simulator_main()
+    finally:
+        sys.setprofile(None)
+        recorder.write(coverage)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,8 @@ It prints a JSON list of ``{"name", "kind"}``, one entry per public name of
   members of ``ttnn.Tensor`` and ``ttnn.Device``.
 
 ``benchmarks/conformance/surface_table.py`` turns the list into the table of docs/language.md.
+:func:`code_index` maps the code of every callable name back to the name, so that the
+reference launcher can record which names a program calls (``reference_launcher.py``).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import inspect
 import json
 import sys
 import types
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 #: operators a class may define, as a program spells them
 OPERATORS = {
@@ -39,17 +41,23 @@ OPERATORS = {
 _FOREIGN_MODULES = ("typing", "dataclasses", "enum", "__future__", "builtins", "abc", "collections")
 
 
-def ttl_names(ttl: Any) -> Iterator[tuple[str, str]]:
+class Entry(NamedTuple):
+    name: str
+    kind: str
+    value: Any  # the object itself (a function, a property, a class, a constant)
+
+
+def ttl_names(ttl: Any) -> Iterator[Entry]:
     for name in sorted(set(vars(ttl)) | {"signpost"}):
         value = getattr(ttl, name)
         if name in ("math", "block"):
             for member in sorted(vars(value)):
-                yield f"ttl.{name}.{member}", _kind(getattr(value, member))
+                yield Entry(f"ttl.{name}.{member}", _kind(getattr(value, member)), getattr(value, member))
         else:
-            yield f"ttl.{name}", _kind(value)
+            yield Entry(f"ttl.{name}", _kind(value), value)
 
 
-def member_names(owner: str, cls: type) -> Iterator[tuple[str, str]]:
+def member_names(owner: str, cls: type) -> Iterator[Entry]:
     """Public methods and properties a class defines itself or inherits from the simulator."""
     for name, value in inspect.getmembers(cls):
         defined_by = next((base for base in cls.__mro__ if name in vars(base)), object)
@@ -60,17 +68,17 @@ def member_names(owner: str, cls: type) -> Iterator[tuple[str, str]]:
         kind = "property" if isinstance(value, property) else ("operator" if name in OPERATORS else "method")
         if kind == "method" and not callable(value):
             kind = "attribute"
-        yield f"{owner}.{name}", kind
+        yield Entry(f"{owner}.{name}", kind, vars(defined_by)[name])
     for field in getattr(cls, "__dataclass_fields__", {}):
-        yield f"{owner}.{field}", "attribute"
+        yield Entry(f"{owner}.{field}", "attribute", None)
 
 
-def ttnn_names(ttnnsim: types.ModuleType) -> Iterator[tuple[str, str]]:
+def ttnn_names(ttnnsim: types.ModuleType) -> Iterator[Entry]:
     for name in sorted(vars(ttnnsim)):
         value = getattr(ttnnsim, name)
         if name.startswith("_") or isinstance(value, types.ModuleType) or _foreign(value):
             continue
-        yield f"ttnn.{name}", _kind(value)
+        yield Entry(f"ttnn.{name}", _kind(value), value)
 
 
 def _foreign(value: Any) -> bool:
@@ -91,7 +99,8 @@ def _kind(value: Any) -> str:
     return "constant"
 
 
-def surface() -> list[dict[str, str]]:
+def entries() -> list[Entry]:
+    """Every public name, once (the first place it is reached from)."""
     from ttl.sim import ttl, ttnnsim
     from ttl.sim.copy import CopyTransaction, GroupTransfer
     from ttl.sim.dfb import Block, DataflowBuffer
@@ -105,10 +114,37 @@ def surface() -> list[dict[str, str]]:
     rows += ttnn_names(ttnnsim)
     rows += member_names("ttnn.Tensor", ttnnsim.Tensor)
     rows += member_names("ttnn.Device", ttnnsim.Device)
-    seen: dict[str, str] = {}
-    for name, kind in rows:
-        seen.setdefault(name, kind)
-    return [{"name": name, "kind": kind} for name, kind in seen.items()]
+    unique: dict[str, Entry] = {}
+    for entry in rows:
+        unique.setdefault(entry.name, entry)
+    return list(unique.values())
+
+
+def surface() -> list[dict[str, str]]:
+    return [{"name": e.name, "kind": e.kind} for e in entries()]
+
+
+def code_index() -> dict[types.CodeType, list[str]]:
+    """The code objects a call of each callable name runs first: functions, methods, property
+    getters, and the ``__init__`` / ``__post_init__`` the simulator defines for its classes."""
+    index: dict[types.CodeType, list[str]] = {}
+    for entry in entries():
+        for code in _codes(entry.value):
+            index.setdefault(code, []).append(entry.name)
+    return index
+
+
+def _codes(value: Any) -> list[types.CodeType]:
+    if isinstance(value, (staticmethod, classmethod)):
+        value = value.__func__
+    if isinstance(value, property):
+        value = value.fget
+    if isinstance(value, types.FunctionType):
+        return [value.__code__]
+    if isinstance(value, type) and value.__module__.startswith("ttl."):
+        methods = [vars(value).get(name) for name in ("__init__", "__post_init__", "__new__")]
+        return [m.__code__ for m in methods if isinstance(m, types.FunctionType)]
+    return []
 
 
 if __name__ == "__main__":
