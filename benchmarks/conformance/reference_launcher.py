@@ -72,7 +72,7 @@ class CallRecorder:
     def __call__(self, frame: types.FrameType, event: str, arg: Any) -> None:
         if event == "call" and frame.f_code in self.index and frame.f_back is not None \
                 and os.path.abspath(frame.f_back.f_code.co_filename) == self.program:
-            self.called.update(self.index[frame.f_code])
+            self.called.update(c.name for c in self.index[frame.f_code] if c.called_by(frame))
 
     def write(self, path: str) -> None:
         with open(path, "w") as file:

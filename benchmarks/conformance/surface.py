@@ -5,7 +5,7 @@ tilecraft nor of torch itself):
 
     /tmp/ref/venv/bin/python -m benchmarks.conformance.surface > surface.json
 
-It prints a JSON list of ``{"name", "kind"}``, one entry per public name of
+It prints a JSON list of ``{"name", "kind", "traced"}``, one entry per public name of
 
 * the ``ttl`` namespace the simulator builds (``ttl.sim.ttl``), its ``ttl.math`` and
   ``ttl.block`` namespaces;
@@ -82,7 +82,10 @@ def ttnn_names(ttnnsim: types.ModuleType) -> Iterator[Entry]:
 
 
 def _foreign(value: Any) -> bool:
-    """Imported helpers and type aliases: typing constructs, dataclasses.field, enum.auto ..."""
+    """Imported helpers and type aliases: typing constructs, dataclasses.field, enum.auto ...
+    (plain data, such as the tuple ``TILE_SHAPE``, is a constant of the module, never foreign)."""
+    if isinstance(value, (bool, int, float, str, tuple)):
+        return False
     module = getattr(value, "__module__", None) or type(value).__module__
     return module.split(".")[0] in _FOREIGN_MODULES or type(value).__module__ == "typing"
 
@@ -120,30 +123,44 @@ def entries() -> list[Entry]:
     return list(unique.values())
 
 
-def surface() -> list[dict[str, str]]:
-    return [{"name": e.name, "kind": e.kind} for e in entries()]
+def surface() -> list[dict[str, Any]]:
+    """Every name with its kind, and whether the launcher can see a program call it (``traced``)."""
+    traced = {callee.name for callees in code_index().values() for callee in callees}
+    return [{"name": e.name, "kind": e.kind, "traced": e.name in traced} for e in entries()]
 
 
-def code_index() -> dict[types.CodeType, list[str]]:
+class Callee(NamedTuple):
+    name: str
+    function: types.FunctionType
+
+    def called_by(self, frame: types.FrameType) -> bool:
+        """Whether ``frame`` runs this function: functions made by one factory share their code and
+        differ only in what their closure holds (``ttl.math.exp`` and ``ttl.math.log`` do)."""
+        cells = self.function.__closure__ or ()
+        return all(frame.f_locals.get(var) is cell.cell_contents
+                   for var, cell in zip(self.function.__code__.co_freevars, cells))
+
+
+def code_index() -> dict[types.CodeType, list[Callee]]:
     """The code objects a call of each callable name runs first: functions, methods, property
     getters, and the ``__init__`` / ``__post_init__`` the simulator defines for its classes."""
-    index: dict[types.CodeType, list[str]] = {}
+    index: dict[types.CodeType, list[Callee]] = {}
     for entry in entries():
-        for code in _codes(entry.value):
-            index.setdefault(code, []).append(entry.name)
+        for function in _functions(entry.value):
+            index.setdefault(function.__code__, []).append(Callee(entry.name, function))
     return index
 
 
-def _codes(value: Any) -> list[types.CodeType]:
+def _functions(value: Any) -> list[types.FunctionType]:
     if isinstance(value, (staticmethod, classmethod)):
         value = value.__func__
     if isinstance(value, property):
         value = value.fget
     if isinstance(value, types.FunctionType):
-        return [value.__code__]
+        return [value]
     if isinstance(value, type) and value.__module__.startswith("ttl."):
         methods = [vars(value).get(name) for name in ("__init__", "__post_init__", "__new__")]
-        return [m.__code__ for m in methods if isinstance(m, types.FunctionType)]
+        return [m for m in methods if isinstance(m, types.FunctionType) and m.__module__.startswith("ttl.")]
     return []
 
 

@@ -123,3 +123,7 @@ def test_new_ops_are_primitives_with_shape_rules():
     assert ops.squeeze_p.result_type(t, dim=None).shape == (64,)
     assert ops.repeat_p.result_type(t, repeats=(2, 1, 1, 3)).shape == (2, 1, 64, 3)
     assert ops.remainder_p.result_type(t, 2.0) == t
+
+
+def test_tile_shape_is_the_tile_size_twice():
+    assert ttnn.TILE_SHAPE == (ttnn.TILE_SIZE, ttnn.TILE_SIZE) == (32, 32)

@@ -19,7 +19,7 @@ from .datatype import (DataType, bfloat4_b, bfloat8_b, bfloat16, float16, float3
                        uint32)
 from .device import NUM_SIMULATED_DEVICES, Arch, Device, GetNumAvailableDevices, close_device, open_device
 from .fidelity import MathFidelity
-from .layout import ROW_MAJOR_LAYOUT, TILE_LAYOUT, TILE_SIZE, Layout, Shape
+from .layout import ROW_MAJOR_LAYOUT, TILE_LAYOUT, TILE_SHAPE, TILE_SIZE, Layout, Shape
 from .memory import (DRAM_MEMORY_CONFIG, L1_MEMORY_CONFIG, BufferType, MemoryConfig, ShardOrientation, ShardSpec,
                      TensorMemoryLayout)
 from .mesh import (ConcatMeshToTensor, FabricConfig, MeshDevice, MeshShape, MeshToTensor,
@@ -40,7 +40,7 @@ __all__ = [
     "allocate_tensor_on_device",
     # types
     "DataType", "bfloat16", "float32", "float16", "bfloat8_b", "bfloat4_b", "int32", "uint32", "uint16", "uint8",
-    "Layout", "TILE_LAYOUT", "ROW_MAJOR_LAYOUT", "TILE_SIZE", "Shape", "MathFidelity",
+    "Layout", "TILE_LAYOUT", "ROW_MAJOR_LAYOUT", "TILE_SIZE", "TILE_SHAPE", "Shape", "MathFidelity",
     "MemoryConfig", "BufferType", "TensorMemoryLayout", "ShardSpec", "ShardOrientation",
     "DRAM_MEMORY_CONFIG", "L1_MEMORY_CONFIG", "CoreCoord", "CoreRange", "CoreRangeSet",
     # devices and meshes

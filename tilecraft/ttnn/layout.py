@@ -15,6 +15,8 @@ from typing import Iterable, SupportsIndex
 
 #: edge of a square tile, in elements
 TILE_SIZE = 32
+#: a tile's (rows, columns), as the published TT-Lang simulator's ttnn spells it
+TILE_SHAPE = (TILE_SIZE, TILE_SIZE)
 
 
 class Layout(Enum):

@@ -6,7 +6,7 @@ these results declared float32 whatever their inputs; they are compared as bfloa
 of their inputs, which is what ttnn gives.
 
 Variants: add multiply matmul relu squeeze squeeze_dim op_add op_sub op_mul op_div op_matmul
-Variants: op_neg op_abs op_pow op_floordiv op_mod op_scalars
+Variants: op_neg op_abs op_pow op_floordiv op_mod op_scalars op_reflected
 Format: bfloat16; the published simulator's host ops declare their results float32
 """
 
@@ -60,8 +60,14 @@ elif OP == "op_floordiv":
     y = a // b
 elif OP == "op_mod":
     y = a % b
-else:
+elif OP == "op_scalars":
     y = 2 * a + 1 - b / 4
+else:  # a number on the left of each operator, one result each
+    results = {"radd": 1 + a, "rsub": 3 - a, "rtruediv": 2 / a, "rfloordiv": 10 // a, "rmod": 10 % a,
+               "rpow": 2 ** b}
+    save_outputs(**results)
+    y = results["radd"]
 assert tuple(y.shape) == (64, 64), y.shape
-save_outputs(y=y)
+if OP != "op_reflected":
+    save_outputs(y=y)
 ttnn.close_device(device)

@@ -2,10 +2,11 @@
 value range), ``Tensor.shape`` / ``.dtype`` / ``.layout``, memory configs (``get_memory_config``,
 ``is_sharded``, ``to_memory_config`` to ``L1_MEMORY_CONFIG``), ``synchronize_device``, the
 device's ``compute_with_storage_grid_size()`` and ``GetNumAvailableDevices()`` (4 by default in
-the published simulator), and the layout constants ``ttl`` re-exports next to ``ttl.TILE_SHAPE``.
+the published simulator), the layout constants ``ttl`` re-exports next to ``ttl.TILE_SHAPE``, and
+``ttnn.TILE_SIZE`` / ``ttnn.TILE_SHAPE``.
 Every answer is saved as a number.
 
-Variants: rand empty properties memory_config device_grid device_count ttl_constants
+Variants: rand empty properties memory_config device_grid device_count ttl_constants ttnn_constants
 """
 
 import sys
@@ -44,6 +45,8 @@ elif WHAT == "memory_config":
 elif WHAT == "ttl_constants":
     answers = {"tile_rows": ttl.TILE_SHAPE[0], "tile_cols": ttl.TILE_SHAPE[1],
                "tile": ttl.TILE_LAYOUT == ttnn.TILE_LAYOUT, "row_major": ttl.ROW_MAJOR_LAYOUT == ttnn.ROW_MAJOR_LAYOUT}
+elif WHAT == "ttnn_constants":
+    answers = {"tile_size": ttnn.TILE_SIZE, "tile_rows": ttnn.TILE_SHAPE[0], "tile_cols": ttnn.TILE_SHAPE[1]}
 elif WHAT == "device_count":
     answers = {"devices": ttnn.GetNumAvailableDevices()}
 else:
