@@ -40,7 +40,8 @@ class Row:
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.conformance", description=__doc__.split("\n\n")[0])
     parser.add_argument("programs", nargs="*", help="program names (default: all)")
-    parser.add_argument("--reference", default=DEFAULT_REFERENCE, help="the Python interpreter tt-lang-sim 1.1.6 is installed in")
+    parser.add_argument("--reference", default=DEFAULT_REFERENCE,
+                        help="the Python interpreter tt-lang-sim 1.1.6 is installed in")
     parser.add_argument("--python", default=sys.executable, help="interpreter that runs `-m tilecraft`")
     parser.add_argument("--goldens", action="store_true", help="compare with the stored goldens, not a reference run")
     parser.add_argument("--update-goldens", action="store_true", help="store the reference's results as goldens")

@@ -124,8 +124,8 @@ def load(path: Path) -> list[Program]:
     if unknown:
         raise ValueError(f"{path}: a Tolerance names no variant of the program: {', '.join(sorted(unknown))}")
     summary = docstring.splitlines()[0]
-    return [Program(path=path, summary=summary, variant=variant, tolerance=tolerances.get(variant, tolerances.get(None)),
-                    **fields)  # type: ignore[arg-type]
+    return [Program(path=path, summary=summary, variant=variant,  # type: ignore[arg-type]
+                    tolerance=tolerances.get(variant, tolerances.get(None)), **fields)
             for variant in (variants or [None])]
 
 

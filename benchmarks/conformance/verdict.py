@@ -91,9 +91,11 @@ def judge_outputs(program: Program, reference: Run, ours: Run) -> Verdict:
     if reference.returncode != 0 or reference.outputs is None:
         return Verdict(False, f"the reference {describe(reference, program)}")
     if ours.returncode != 0 or ours.outputs is None:
-        return Verdict(False, f"tilecraft {describe(ours, program)}" if ours.returncode else "tilecraft saved no outputs")
+        return Verdict(False, f"tilecraft {describe(ours, program)}" if ours.returncode
+                       else "tilecraft saved no outputs")
     if set(reference.outputs) != set(ours.outputs):
-        return Verdict(False, f"outputs differ: reference {sorted(reference.outputs)}, tilecraft {sorted(ours.outputs)}")
+        return Verdict(False, f"outputs differ: reference {sorted(reference.outputs)}, "
+                              f"tilecraft {sorted(ours.outputs)}")
     for name in sorted(reference.outputs):
         expected = reference.outputs[name]
         if program.reference_format:

@@ -18,7 +18,8 @@ import ttnn
 
 from conformance_io import bf16_exact, save_outputs
 
-FORMATS = {"float32": (ttnn.float32, ttnn.float32), "float16": (ttnn.float16, ttnn.float16), "bfloat8_b": (ttnn.bfloat8_b, ttnn.bfloat8_b),
+FORMATS = {"float32": (ttnn.float32, ttnn.float32), "float16": (ttnn.float16, ttnn.float16),
+           "bfloat8_b": (ttnn.bfloat8_b, ttnn.bfloat8_b),
            "bfloat16_to_float32": (ttnn.bfloat16, ttnn.float32)}[sys.argv[1]]
 
 

@@ -10,7 +10,7 @@ import ttnn
 
 @ttl.operation(grid=(1, 1))
 def dims_kernel(x: ttnn.Tensor, y: ttnn.Tensor):
-    count = ttl.grid_size(dims=0)  # ERROR-HERE
+    ttl.grid_size(dims=0)  # ERROR-HERE
     x_dfb = ttl.make_dataflow_buffer_like(x, shape=(1, 1), block_count=1)
     y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=1)
 

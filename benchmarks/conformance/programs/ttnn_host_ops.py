@@ -12,7 +12,6 @@ Format: bfloat16; the published simulator's host ops declare their results float
 
 import sys
 
-import torch
 import ttnn
 
 from conformance_io import bf16_exact, save_outputs
