@@ -178,3 +178,26 @@ def test_closing_a_mesh_closes_its_devices():
     assert not mesh.is_open and not any(d.is_open for d in mesh.get_devices())
     with pytest.raises(ValueError, match="closed"):
         ttnn.from_torch(torch.zeros(2), device=mesh)
+
+
+def test_shard_2d_mesh_splits_rows_over_mesh_rows_and_columns_over_mesh_columns():
+    mesh = open_mesh(2, 2)
+    data = torch.arange(64 * 128, dtype=torch.float32).reshape(64, 128)
+    t = ttnn.from_torch(data, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT, device=mesh,
+                        mesh_mapper=ttnn.ShardTensor2dMesh(mesh, mesh_shape=(2, 2), dims=(0, 1)))
+    assert t.shape == (32, 64)
+    pieces = [ttnn.to_torch(d) for d in t.device_tensors()]  # device r * 2 + c holds block (r, c)
+    assert torch.equal(pieces[1], data[:32, 64:]) and torch.equal(pieces[2], data[32:, :64])
+    columns_only = ttnn.from_torch(data, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT, device=mesh,
+                                   mesh_mapper=ttnn.ShardTensor2dMesh(mesh, mesh_shape=(2, 2), dims=(None, 1)))
+    assert [torch.equal(ttnn.to_torch(d), data[:, 64 * (i % 2):64 * (i % 2 + 1)])
+            for i, d in enumerate(columns_only.device_tensors())] == [True] * 4
+
+
+def test_shard_2d_mesh_checks_its_shape_and_the_split():
+    mesh = open_mesh(2, 2)
+    with pytest.raises(ValueError, match=r"mesh_shape \(1, 4\) is not the shape of"):
+        ttnn.ShardTensor2dMesh(mesh, mesh_shape=(1, 4), dims=(0, 1))
+    with pytest.raises(ValueError, match="does not split evenly over 2 devices"):
+        ttnn.from_torch(torch.ones(33, 64), dtype=ttnn.float32, device=mesh,
+                        mesh_mapper=ttnn.ShardTensor2dMesh(mesh, mesh_shape=(2, 2), dims=(0, 1)))

@@ -25,16 +25,18 @@ from .descriptors import (NOC, NOC_MODE, CBDescriptor, CBFormatDescriptor, Compu
 from .fidelity import MathFidelity
 from .generic import (TensorAccessorArgs, cb_descriptor_from_sharded_tensor, corerange_to_cores, generic_op,
                       num_cores_to_corerangeset, split_work_to_cores)
-from .layout import ROW_MAJOR_LAYOUT, TILE_LAYOUT, TILE_SIZE, Layout, Shape
+from .layout import ROW_MAJOR_LAYOUT, TILE_LAYOUT, TILE_SHAPE, TILE_SIZE, Layout, Shape
 from .memory import (DRAM_MEMORY_CONFIG, L1_MEMORY_CONFIG, BufferType, MemoryConfig, ShardOrientation, ShardSpec,
                      TensorMemoryLayout)
 from .mesh import (ConcatMeshToTensor, FabricConfig, MeshDevice, MeshShape, MeshToTensor,
-                   ReplicateTensorToMesh, ShardTensorToMesh, TensorToMesh, close_mesh_device, open_mesh_device,
-                   set_fabric_config)
-from .ops import (abs, add, all_gather, all_reduce, clone, cos, divide, exp, gelu, log, matmul, max, mean, mul,
-                  multiply, neg, reciprocal, relu, reshape, rsqrt, sigmoid, silu, sin, softmax, sqrt, square,
-                  sub, subtract, sum, tanh, to_layout, transpose, typecast)
+                   ReplicateTensorToMesh, ShardTensor2dMesh, ShardTensorToMesh, TensorToMesh, close_mesh_device,
+                   open_mesh_device, set_fabric_config)
+from .ops import (abs, add, all_gather, all_reduce, clone, cos, divide, exp, floor_div, gelu, log, matmul, max,
+                  mean, mul, multiply, neg, pow, reciprocal, relu, remainder, repeat, reshape, rsqrt, sigmoid, silu,
+                  sin, softmax, sqrt, square, squeeze, sub, subtract, sum, tanh, to_layout, to_memory_config,
+                  transpose, typecast)
 from .primitives import PRIMITIVES, CollectivePrimitive, DevicePrimitive, Primitive, RuleTable, TensorType
+from .queries import get_memory_config, is_sharded, synchronize_device
 from .tensor import Tensor
 
 __all__ = [
@@ -44,18 +46,21 @@ __all__ = [
     "allocate_tensor_on_device",
     # types
     "DataType", "bfloat16", "float32", "float16", "bfloat8_b", "bfloat4_b", "int32", "uint32", "uint16", "uint8",
-    "Layout", "TILE_LAYOUT", "ROW_MAJOR_LAYOUT", "TILE_SIZE", "Shape", "MathFidelity",
+    "Layout", "TILE_LAYOUT", "ROW_MAJOR_LAYOUT", "TILE_SIZE", "TILE_SHAPE", "Shape", "MathFidelity",
     "MemoryConfig", "BufferType", "TensorMemoryLayout", "ShardSpec", "ShardOrientation",
     "DRAM_MEMORY_CONFIG", "L1_MEMORY_CONFIG", "CoreCoord", "CoreRange", "CoreRangeSet",
     # devices and meshes
-    "Device", "Arch", "open_device", "close_device", "GetNumAvailableDevices", "simulated_devices",
+    "Device", "Arch", "open_device", "close_device", "synchronize_device", "GetNumAvailableDevices",
+    "simulated_devices", "get_memory_config", "is_sharded",
     "MeshShape", "MeshDevice", "open_mesh_device", "close_mesh_device", "FabricConfig", "set_fabric_config",
-    "TensorToMesh", "ShardTensorToMesh", "ReplicateTensorToMesh", "MeshToTensor", "ConcatMeshToTensor",
+    "TensorToMesh", "ShardTensorToMesh", "ShardTensor2dMesh", "ReplicateTensorToMesh", "MeshToTensor",
+    "ConcatMeshToTensor",
     # ops
-    "add", "subtract", "sub", "multiply", "mul", "divide", "matmul",
+    "add", "subtract", "sub", "multiply", "mul", "divide", "pow", "floor_div", "remainder", "matmul",
     "relu", "gelu", "silu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "reciprocal", "abs", "neg",
     "square", "sin", "cos", "softmax", "sum", "mean", "max",
-    "transpose", "reshape", "typecast", "to_layout", "clone", "all_reduce", "all_gather",
+    "transpose", "reshape", "squeeze", "repeat", "typecast", "to_layout", "to_memory_config", "clone",
+    "all_reduce", "all_gather",
     # programs of hand-written kernels (the micro-op pattern), run on the kernel emulator
     "generic_op", "ProgramDescriptor", "KernelDescriptor", "CBDescriptor", "CBFormatDescriptor", "TileDescriptor",
     "SemaphoreDescriptor", "RuntimeArgs", "ReaderConfigDescriptor", "WriterConfigDescriptor",

@@ -17,6 +17,8 @@ from tilecraft.diagnostics import Span, UsageIndexError, UsageTypeError, UsageVa
 
 #: edge of a square tile, in elements
 TILE_SIZE = 32
+#: a tile's (rows, columns), as the published TT-Lang simulator's ttnn spells it
+TILE_SHAPE = (TILE_SIZE, TILE_SIZE)
 
 
 class Layout(Enum):

@@ -163,6 +163,43 @@ class ShardTensorToMesh(TensorToMesh):
         return f"ShardTensorToMesh({self.mesh!r}, dim={self.dim})"
 
 
+class ShardTensor2dMesh(TensorToMesh):
+    """Cut a tensor over a 2-D mesh: mesh rows split ``dims[0]``, mesh columns split ``dims[1]``.
+
+    Device ``(r, c)`` (device ``r * cols + c``) gets piece ``r`` along ``dims[0]`` and piece ``c``
+    along ``dims[1]``; a ``None`` dim leaves that mesh axis with whole copies.
+    """
+
+    def __init__(self, mesh_device: MeshDevice, mesh_shape: Sequence[int], dims: Sequence[Optional[int]]) -> None:
+        super().__init__(mesh_device)
+        if tuple(mesh_shape) != tuple(mesh_device.shape):
+            raise ValueError(f"ShardTensor2dMesh: mesh_shape {tuple(mesh_shape)} is not the shape of {mesh_device!r}")
+        if len(dims) != 2:
+            raise ValueError(f"ShardTensor2dMesh takes two dims (mesh rows, mesh columns), got {dims!r}")
+        self.mesh_shape = tuple(mesh_shape)
+        self.dims = tuple(dims)
+
+    def map(self, tensor: torch.Tensor) -> list[torch.Tensor]:
+        rows, cols = self.mesh_shape
+        row_pieces = self._split(tensor, self.dims[0], rows)
+        return [piece for row in row_pieces for piece in self._split(row, self.dims[1], cols)]
+
+    @staticmethod
+    def _split(tensor: torch.Tensor, dim: Optional[int], parts: int) -> list[torch.Tensor]:
+        if dim is None:
+            return [tensor] * parts
+        axis = normalize_dim(dim, tensor.dim(), "ShardTensor2dMesh")
+        if tensor.shape[axis] % parts:
+            raise ValueError(
+                f"ShardTensor2dMesh: dim {axis} of shape {list(tensor.shape)} has size {tensor.shape[axis]}, "
+                f"which does not split evenly over {parts} devices"
+            )
+        return list(tensor.split(tensor.shape[axis] // parts, axis))
+
+    def __repr__(self) -> str:
+        return f"ShardTensor2dMesh({self.mesh!r}, mesh_shape={self.mesh_shape}, dims={self.dims})"
+
+
 class ReplicateTensorToMesh(TensorToMesh):
     """Give every device of the mesh the whole tensor."""
 

@@ -32,8 +32,15 @@ _METHODS: dict[str, Callable[..., Tensor]] = {
     "__rmul__": _swapped(ops.multiply),
     "__truediv__": ops.divide,
     "__rtruediv__": _swapped(ops.divide),
+    "__floordiv__": ops.floor_div,
+    "__rfloordiv__": _swapped(ops.floor_div),
+    "__mod__": ops.remainder,
+    "__rmod__": _swapped(ops.remainder),
+    "__pow__": ops.pow,
+    "__rpow__": _swapped(ops.pow),
     "__matmul__": ops.matmul,
     "__neg__": ops.neg,
+    "__abs__": ops.abs,
     "reshape": _reshape,
 }
 

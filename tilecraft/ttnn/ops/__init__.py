@@ -1,11 +1,13 @@
 """The ttnn operations, grouped by family; each is a primitive (see ``tilecraft.ttnn.primitives``)."""
 
 from .collectives import all_gather, all_gather_p, all_reduce, all_reduce_p
-from .data_movement import (clone, clone_p, reshape, reshape_p, to_layout, to_layout_p, transpose,
-                            transpose_p, typecast, typecast_p)
-from .elementwise import (abs, abs_p, add, add_p, cos, cos_p, divide, divide_p, exp, exp_p, gelu, gelu_p,
-                          log, log_p, mul, multiply, multiply_p, neg, neg_p, reciprocal, reciprocal_p, relu,
-                          relu_p, rsqrt, rsqrt_p, sigmoid, sigmoid_p, silu, silu_p, sin, sin_p, sqrt, sqrt_p,
-                          square, square_p, sub, subtract, subtract_p, tanh, tanh_p)
+from .data_movement import (clone, clone_p, repeat, repeat_p, reshape, reshape_p, squeeze, squeeze_p, to_layout,
+                            to_layout_p, to_memory_config, to_memory_config_p, transpose, transpose_p, typecast,
+                            typecast_p)
+from .elementwise import (abs, abs_p, add, add_p, cos, cos_p, divide, divide_p, exp, exp_p, floor_div,
+                          floor_div_p, gelu, gelu_p, log, log_p, mul, multiply, multiply_p, neg, neg_p, pow, pow_p,
+                          reciprocal, reciprocal_p, relu, relu_p, remainder, remainder_p, rsqrt, rsqrt_p, sigmoid,
+                          sigmoid_p, silu, silu_p, sin, sin_p, sqrt, sqrt_p, square, square_p, sub, subtract,
+                          subtract_p, tanh, tanh_p)
 from .matmul import matmul, matmul_p
 from .reduction import max, max_p, mean, mean_p, softmax, softmax_p, sum, sum_p

@@ -1,7 +1,9 @@
-"""Ops that move or re-encode values without arithmetic: transpose, reshape, typecast, to_layout, clone.
+"""Ops that move or re-encode values without arithmetic: transpose, reshape, squeeze, repeat, typecast,
+to_layout, clone.
 
-typecast, to_layout and clone are separate primitives with the same values rule (the identity)
-because they cost and lower differently: a format conversion, a (un)tilize, a plain copy.
+typecast, to_layout, to_memory_config and clone are separate primitives with the same values rule
+(the identity) because they cost and lower differently: a format conversion, a (un)tilize, a move
+between DRAM and L1 (or a resharding), a plain copy.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ def _identity(x: torch.Tensor) -> torch.Tensor:
 typecast_p = DevicePrimitive("typecast", same_type, _identity)
 to_layout_p = DevicePrimitive("to_layout", same_type, _identity)
 clone_p = DevicePrimitive("clone", same_type, _identity)
+to_memory_config_p = DevicePrimitive("to_memory_config", same_type, _identity)
 
 
 def typecast(input_tensor: Tensor, dtype: DataFormat, *, memory_config: Optional[MemoryConfig] = None) -> Tensor:
@@ -44,6 +47,13 @@ def to_layout(input_tensor: Tensor, layout: Layout, *, dtype: Optional[DataForma
     if not isinstance(layout, Layout):
         raise UsageTypeError(f"ttnn.to_layout takes ttnn.TILE_LAYOUT or ttnn.ROW_MAJOR_LAYOUT, got {layout!r}")
     return to_layout_p.bind(input_tensor, layout=layout, dtype=dtype, memory_config=memory_config)
+
+
+def to_memory_config(input_tensor: Tensor, memory_config: MemoryConfig, dtype: Optional[DataFormat] = None) -> Tensor:
+    """The same values placed as ``memory_config`` says (DRAM or L1, interleaved or sharded)."""
+    if memory_config is None:
+        raise TypeError("ttnn.to_memory_config needs the memory config to move the tensor to")
+    return to_memory_config_p.bind(input_tensor, dtype=dtype, memory_config=memory_config)
 
 
 def clone(input_tensor: Tensor, *, dtype: Optional[DataFormat] = None,
@@ -104,3 +114,64 @@ def reshape(input_tensor: Tensor, shape: Iterable[int], *, memory_config: Option
     """The same values, row-major order, in ``shape`` (one dim may be -1)."""
     dims = tuple(shape) if isinstance(shape, Iterable) else (shape,)
     return reshape_p.bind(input_tensor, shape=dims, memory_config=memory_config)
+
+
+def _squeezed_shape(source: Shape, dim: Optional[int]) -> Shape:
+    """``source`` without its size-1 dims, or without ``dim`` if that one has size 1 (torch's rule)."""
+    if dim is None:
+        return Shape(n for n in source if n != 1)
+    axis = normalize_dim(dim, source.rank)
+    return Shape(n for i, n in enumerate(source) if i != axis or n != 1)
+
+
+def _squeeze_rule(x: TensorType, *, dim: Optional[int]) -> TensorType:
+    return replace(x, shape=_squeezed_shape(x.shape, dim))
+
+
+def _squeeze_impl(x: torch.Tensor, *, dim: Optional[int]) -> torch.Tensor:
+    return x.reshape(_squeezed_shape(Shape(x.shape), dim))
+
+
+squeeze_p = DevicePrimitive("squeeze", _squeeze_rule, _squeeze_impl)
+
+
+def squeeze(input_tensor: Tensor, dim: Optional[int] = None, *,
+            memory_config: Optional[MemoryConfig] = None) -> Tensor:
+    """The same values without the dims of size 1 (only ``dim``, when given and of size 1)."""
+    if dim is not None and (not isinstance(dim, int) or isinstance(dim, bool)):
+        raise TypeError(f"ttnn.squeeze: dim is an int or None, got {dim!r}")
+    return squeeze_p.bind(input_tensor, dim=dim, memory_config=memory_config)
+
+
+def _repeats(source: Shape, repeats: tuple[int, ...]) -> tuple[int, ...]:
+    """One count per dim of the result: missing leading counts are 1, as in torch.Tensor.repeat."""
+    if len(repeats) < source.rank:
+        raise ValueError(f"{len(repeats)} repeat counts {list(repeats)} for a tensor of rank {source.rank}; "
+                         "give at least one count per dim")
+    if any(r < 0 for r in repeats):
+        raise ValueError(f"repeat counts must be non-negative, got {list(repeats)}")
+    return repeats
+
+
+def _repeat_rule(x: TensorType, *, repeats: tuple[int, ...]) -> TensorType:
+    counts = _repeats(x.shape, repeats)
+    dims = (1,) * (len(counts) - x.shape.rank) + tuple(x.shape)
+    return replace(x, shape=Shape(n * r for n, r in zip(dims, counts)))
+
+
+def _repeat_impl(x: torch.Tensor, *, repeats: tuple[int, ...]) -> torch.Tensor:
+    return x.repeat(_repeats(Shape(x.shape), repeats))
+
+
+repeat_p = DevicePrimitive("repeat", _repeat_rule, _repeat_impl)
+
+
+def repeat(input_tensor: Tensor, repetition_vector: Iterable[int], *,
+           memory_config: Optional[MemoryConfig] = None) -> Tensor:
+    """The tensor tiled ``repetition_vector[i]`` times along dim ``i`` (``torch.Tensor.repeat``)."""
+    if isinstance(repetition_vector, int) or not isinstance(repetition_vector, Iterable):
+        raise TypeError(f"ttnn.repeat takes one repeat count per dim, e.g. (1, 2), got {repetition_vector!r}")
+    counts = tuple(repetition_vector)
+    if not all(isinstance(c, int) and not isinstance(c, bool) for c in counts):
+        raise TypeError(f"ttnn.repeat: repeat counts are ints, got {list(counts)}")
+    return repeat_p.bind(input_tensor, repeats=counts, memory_config=memory_config)

@@ -44,6 +44,9 @@ _BINARY: dict[str, tuple[Callable[[Operand, Operand], torch.Tensor], str]] = {
     "subtract": (operator.sub, "a - b"),
     "multiply": (operator.mul, "a * b"),
     "divide": (operator.truediv, "a / b"),
+    "pow": (operator.pow, "a ** b"),
+    "floor_div": (operator.floordiv, "floor(a / b)"),
+    "remainder": (operator.mod, "a - b * floor(a / b), with the sign of b as Python's %"),
 }
 
 
@@ -103,6 +106,9 @@ add_p, add = _make_binary("add")
 subtract_p, subtract = _make_binary("subtract")
 multiply_p, multiply = _make_binary("multiply")
 divide_p, divide = _make_binary("divide")
+pow_p, pow = _make_binary("pow")  # noqa: A001 (ttnn's name)
+floor_div_p, floor_div = _make_binary("floor_div")
+remainder_p, remainder = _make_binary("remainder")
 sub = subtract
 mul = multiply
 

@@ -1,0 +1,38 @@
+"""Error: a block read after it was popped (released to the producer).
+
+Expect: error E1103
+"""
+
+import torch
+import ttl
+import ttnn
+
+
+@ttl.operation(grid=(1, 1))
+def late_kernel(x: ttnn.Tensor, y: ttnn.Tensor):
+    x_dfb = ttl.make_dataflow_buffer_like(x, shape=(1, 1), block_count=2)
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
+
+    @ttl.compute()
+    def double():
+        x_blk = x_dfb.wait()
+        x_blk.pop()
+        with y_dfb.reserve() as y_blk:
+            y_blk.store(x_blk + x_blk)  # ERROR-HERE
+
+    @ttl.datamovement()
+    def read():
+        with x_dfb.reserve() as blk:
+            ttl.copy(x[0, 0], blk).wait()
+
+    @ttl.datamovement()
+    def write():
+        with y_dfb.wait() as blk:
+            ttl.copy(blk, y[0, 0]).wait()
+
+
+device = ttnn.open_device(device_id=0)
+x = ttnn.from_torch(torch.ones(32, 32), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device)
+y = ttnn.from_torch(torch.zeros(32, 32), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device)
+late_kernel(x, y)
+ttnn.close_device(device)
