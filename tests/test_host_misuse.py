@@ -41,7 +41,7 @@ class Case:
 
 
 CASES = [
-    Case("from_torch_torch_dtype", "E0501", ("ttnn.bfloat16", "torch.bfloat16")),
+    Case("from_torch_torch_dtype", "E0501", ("ttnn.bfloat16", "torch.float64")),
     Case("from_torch_not_a_tensor", "E0501", ("torch.Tensor", "int")),
     Case("string_dtype", "E0501", ("dtype", "'bfloat16'")),
     Case("string_layout", "E0501", ("TILE_LAYOUT", "'TILE'")),

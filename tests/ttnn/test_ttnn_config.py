@@ -53,8 +53,9 @@ def test_memory_configs():
 def test_core_range_sets():
     a = ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(3, 1))
     b = ttnn.CoreRange(ttnn.CoreCoord(0, 2), ttnn.CoreCoord(0, 2))
-    cores = ttnn.CoreRangeSet([b, a])
+    cores = ttnn.CoreRangeSet({b, a})  # a set is ordered by first cores, row by row
     assert cores.num_cores() == 9 and cores.ranges() == [a, b]
+    assert ttnn.CoreRangeSet([b, a]).ranges() == [b, a]  # a list keeps its order, as in ttnn
     assert cores.bounding_box() == ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(3, 2))
     assert cores.contains(ttnn.CoreCoord(3, 1)) and not cores.contains(ttnn.CoreCoord(3, 2))
     assert cores.contains(ttnn.CoreRange(ttnn.CoreCoord(1, 0), ttnn.CoreCoord(2, 1)))

@@ -6,6 +6,7 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
+from tilecraft.diagnostics import DiagnosticWarning
 
 
 def test_rand_defaults_to_bfloat16_tiles_in_range():
@@ -70,8 +71,32 @@ def test_creation_on_a_mesh_gives_one_tensor_per_device():
 
 def test_creation_errors():
     with pytest.raises(TypeError, match="ttnn.bfloat16"):
-        ttnn.zeros((2, 2), dtype=torch.float32)
+        ttnn.zeros((2, 2), dtype=torch.float64)
     with pytest.raises(TypeError, match="sequence of ints"):
         ttnn.zeros((2.5, 2))
     with pytest.raises(TypeError, match="reference"):
         ttnn.zeros_like(torch.zeros(2))
+
+
+def test_torch_dtypes_are_taken_as_the_published_simulator_takes_them():
+    """1.1.6's ttnn.float32 is torch.float32, so its programs pass torch dtypes; real ttnn does not
+    take them, hence the warning at the call."""
+    with pytest.warns(DiagnosticWarning, match=r"W0502.*dtype=torch.float32 is taken as ttnn.float32"):
+        t = ttnn.empty((32, 64), dtype=torch.float32, layout=ttnn.TILE_LAYOUT)
+    assert t.dtype is ttnn.float32 and t.shape == (32, 64)
+    with pytest.warns(DiagnosticWarning, match="W0502"):
+        u = ttnn.from_torch(torch.ones(32, 32), dtype=torch.bfloat16, layout=ttnn.TILE_LAYOUT)
+    assert u.dtype is ttnn.bfloat16
+
+
+def test_rand_never_reaches_high_in_the_target_format():
+    """Uniform fp32 draws just below 1 round to 1.0 in bfloat16; ttnn.rand samples [low, high) in
+    the tensor's format, so those become the largest value below ``high``."""
+    torch.manual_seed(0)
+    for dtype in (ttnn.bfloat16, ttnn.bfloat8_b, ttnn.float32):
+        values = ttnn.to_torch(ttnn.rand((256, 256), dtype=dtype, layout=ttnn.TILE_LAYOUT)).float()
+        assert values.min() >= 0 and values.max() < 1, dtype
+    top = ttnn.to_torch(ttnn.rand((512, 512), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)).float().max()
+    assert top == 1 - 2 ** -8  # the largest bfloat16 below 1 is drawn (2**18 draws, 1/256 of them round up)
+    shifted = ttnn.to_torch(ttnn.rand((256, 256), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, low=-3.0, high=-2.0))
+    assert shifted.min() >= -3 and shifted.max() < -2

@@ -82,7 +82,7 @@ def test_operand_errors():
     with pytest.raises(TypeError, match="at least one ttnn.Tensor"):
         ttnn.add(1.0, 2.0)
     with pytest.raises(TypeError, match="ttnn.bfloat16"):
-        ttnn.relu(tile(torch.ones(2, 3)), dtype=torch.float32)
+        ttnn.relu(tile(torch.ones(2, 3)), dtype=torch.float64)
 
 
 def test_result_dtype_memory_config_and_device():

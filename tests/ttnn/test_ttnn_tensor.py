@@ -112,7 +112,7 @@ def test_simulator_writes_to_storage_show_in_to_torch(device):
 
 def test_errors_name_the_fix():
     with pytest.raises(TypeError, match="ttnn.bfloat16"):
-        ttnn.from_torch(torch.zeros(2, 2), dtype=torch.bfloat16)
+        ttnn.from_torch(torch.zeros(2, 2), dtype=torch.int64)
     with pytest.raises(ValueError, match="TILE_LAYOUT"):
         ttnn.from_torch(torch.zeros(2, 32), dtype=ttnn.bfloat8_b, layout=ttnn.ROW_MAJOR_LAYOUT)
     with pytest.raises(TypeError, match="torch.Tensor"):

@@ -68,7 +68,7 @@ class CaptureEnv:
             return CT(self.tensor_decl(first) or self.add_tensor(first, label))
         if isinstance(first, Pipe):
             self._same(values, lambda v: isinstance(v, Pipe) and v.index == first.index
-                       and (v.src, v.dst_spec) == (first.src, first.dst_spec), label,
+                       and (v.src_spec, v.dst_spec) == (first.src_spec, first.dst_spec), label,
                        "a pipe must connect the same cores whichever core builds it: build the whole list of "
                        "pipes in kernel scope, from grid sizes, not from ttl.core()")
             return CT(self.pipe_decl(first))
@@ -171,7 +171,7 @@ class CaptureEnv:
     def pipe_decl(self, pipe: Pipe) -> PipeDecl:
         decl = self._pipe_decls.get(pipe.index)
         if decl is None:
-            decl = PipeDecl(pipe.index, pipe.src, pipe.destinations(self.grid), pipe.multicast, pipe.span)
+            decl = PipeDecl(pipe.index, pipe.source(self.grid), pipe.destinations(self.grid), pipe.multicast, pipe.span)
             self._pipe_decls[pipe.index] = decl
         return decl
 

@@ -8,11 +8,10 @@ scope; ``ttl.copy`` to/from a pipe and ``if_pipe_src``/``if_pipe_dst`` are compi
 from __future__ import annotations
 
 import itertools
-import math
 from typing import Any, Callable, Iterable
 
 from . import scope
-from ..ir.grid import all_cores
+from ..ir.grid import reshape_sizes
 from .intrinsic import intrinsic
 from ..diagnostics import Span, error
 
@@ -30,21 +29,33 @@ def _as_range(value: Any) -> tuple[Any, ...]:
     return tuple(value) if isinstance(value, (tuple, list)) else (value,)
 
 
-def _unflatten(coord: tuple[int, ...], grid: tuple[int, ...]) -> tuple[int, ...]:
-    """A linear core index (TT-Lang 1.1 allows ``Pipe(src=3, dst=0)``) as a grid coordinate,
-    numbered as ``ttl.core(dims=1)`` numbers the cores; anything else is returned unchanged."""
-    if len(coord) != 1 or len(grid) == 1 or not 0 <= coord[0] < math.prod(grid):
-        return coord
-    return all_cores(grid)[coord[0]]
-
-
 def _is_range(value: Any) -> bool:
     """A destination given with a slice in some dimension is a core range."""
     return isinstance(value, slice) or (isinstance(value, (tuple, list)) and any(isinstance(d, slice) for d in value))
 
 
+def _unfold(folded: tuple[int, ...], grid: tuple[int, ...]) -> tuple[int, ...]:
+    """The grid coordinate of a node given in ``len(folded)`` dimensions, numbered as
+    ``ttl.node(dims=len(folded))`` numbers it: ``(7,)`` on an (8, 8) grid is node 7 of
+    ``node(dims=1)``, i.e. (0, 7). The caller has checked ``folded`` against the folded sizes."""
+    k = len(folded)
+    if k >= len(grid):
+        return tuple(folded[:len(grid)])
+    tail, flat = [], folded[-1]
+    for extent in reversed(grid[k - 1:]):
+        flat, index = divmod(flat, extent)
+        tail.append(index)
+    return tuple(folded[:-1]) + tuple(reversed(tail))
+
+
 class Pipe:
-    """``ttl.Pipe(src_core=, dst_core=)`` / ``dst_core_range=``; 1.1 spelling ``Pipe(src=, dst=)``."""
+    """``ttl.Pipe(src_core=, dst_core=)`` / ``dst_core_range=``; 1.1 spelling ``Pipe(src=, dst=)``.
+
+    ``src`` and ``dst`` are the endpoints as written (the published simulator's attributes).
+    Coordinates with fewer (or more) entries than the grid has dimensions name nodes as
+    ``ttl.node(dims=n)`` numbers them, so ``Pipe((0,), (slice(1, 4),))`` on a 2-D grid goes from
+    linear node 0 to linear nodes 1 to 3.
+    """
 
     def __init__(self, src_core: Any = None, dst_core: Any = None, dst_core_range: Any = None, *,
                  src: Any = None, dst: Any = None):
@@ -57,41 +68,52 @@ class Pipe:
             dst_core, dst_core_range = None, dst_core
         if src_core is None or (dst_core is None) == (dst_core_range is None):
             raise error("E0203", "a pipe needs src_core and exactly one of dst_core / dst_core_range", span)
-        self.src = _unflatten(_as_coord(src_core, "src_core", span), sc.grid)
+        self.src = src_core
+        self.dst = dst_core if dst_core_range is None else dst_core_range
+        self.src_spec = _as_coord(src_core, "src_core", span)
         self.multicast = dst_core_range is not None
-        self.dst_spec = (_as_range(dst_core_range) if self.multicast
-                         else _unflatten(_as_coord(dst_core, "dst_core", span), sc.grid))
+        self.dst_spec = _as_range(dst_core_range) if self.multicast else _as_coord(dst_core, "dst_core", span)
         self.span = span
         self.index = len(sc.pipes)
         sc.pipes.append(self)
 
+    def source(self, grid: tuple[int, ...]) -> tuple[int, ...]:
+        """The source core, validated against ``grid``."""
+        (core,) = self._cores((self.src_spec,), grid, "src")
+        return core
+
     def destinations(self, grid: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
         """Every destination core, in row-major order of the range; validated against ``grid``."""
-        if len(self.src) != len(grid) or len(self.dst_spec) != len(grid):
-            raise error("E0203", f"pipe coordinates must have {len(grid)} dimensions to match the grid "
-                        f"{grid}: src {self.src}, dst {self.dst_spec}", self.span)
+        self.source(grid)
         axes = []
-        for entry, extent in zip(self.dst_spec, grid):
+        for entry in self.dst_spec:
             if isinstance(entry, slice):
-                start, stop, step = entry.indices(extent)
-                if entry.stop is not None and entry.stop > extent:
-                    stop = entry.stop
+                start, stop, step = entry.indices(2**31)
                 axes.append(range(start, stop, step))
             elif isinstance(entry, int):
                 axes.append(range(entry, entry + 1))
             else:
                 raise error("E0203", f"core range entries must be ints or slices, got {entry!r}", self.span)
-        for coord in (self.src, *itertools.product(*axes)):
-            if not all(0 <= c < g for c, g in zip(coord, grid)):
-                raise error("E0203", f"pipe core {tuple(coord)} is outside the grid {grid}", self.span)
-        dsts = tuple(tuple(c) for c in itertools.product(*axes))
+        dsts = self._cores(tuple(itertools.product(*axes)), grid, "dst")
         if not dsts:
             raise error("E0203", "pipe destination range is empty", self.span)
         return dsts
 
+    def _cores(self, coords: tuple[tuple[int, ...], ...], grid: tuple[int, ...], end: str) -> tuple[tuple[int, ...], ...]:
+        """Coordinates of ``len(coord)`` dimensions as grid cores (E0203 outside the grid)."""
+        cores = []
+        for coord in coords:
+            sizes = reshape_sizes(grid, len(coord))
+            if not all(0 <= c < g for c, g in zip(coord, sizes)):
+                where = f"the grid {grid}" if len(coord) == len(grid) else \
+                    f"the grid {grid} numbered in {len(coord)} dimension{'s' if len(coord) > 1 else ''} {sizes}"
+                raise error("E0203", f"pipe core {tuple(coord)} ({end}) is outside {where}", self.span)
+            cores.append(_unfold(tuple(coord), grid))
+        return tuple(cores)
+
     def __repr__(self) -> str:
         arrow = "=>" if self.multicast else "->"
-        return f"Pipe({self.src} {arrow} {self.dst_spec})"
+        return f"Pipe({self.src_spec} {arrow} {self.dst_spec})"
 
 
 class PipeNet:
@@ -106,7 +128,7 @@ class PipeNet:
     def is_src(self) -> bool:
         """Whether the current core is the source of a pipe of this net (kernel scope or thread)."""
         sc = scope.require_scope("PipeNet.is_src()")
-        return any(p.src == sc.core for p in self.pipes)
+        return any(p.source(sc.grid) == sc.core for p in self.pipes)
 
     def is_dst(self) -> bool:
         """Whether the current core is a destination of a pipe of this net."""

@@ -12,7 +12,7 @@ says otherwise, as the published TT-Lang simulator has; ``GetNumAvailableDevices
 
 from . import tensor_methods  # noqa: F401  (binds operators and reshape on Tensor)
 from .conversion import from_device, from_torch, to_device, to_torch
-from .cores import CoreCoord, CoreRange, CoreRangeSet
+from .cores import CoreCoord, CoreGrid, CoreRange, CoreRangeSet, core_range_set_to_core_grid
 from .creation import (allocate_tensor_on_device, empty, empty_like, full, full_like, ones, ones_like, rand,
                        zeros, zeros_like)
 from .datatype import (DataType, bfloat4_b, bfloat8_b, bfloat16, float16, float32, int32, uint8, uint16,
@@ -37,6 +37,7 @@ from .ops import (abs, add, all_gather, all_reduce, clone, cos, divide, exp, flo
                   transpose, typecast)
 from .primitives import PRIMITIVES, CollectivePrimitive, DevicePrimitive, Primitive, RuleTable, TensorType
 from .queries import get_memory_config, is_sharded, synchronize_device
+from .sharding import ShardStrategy, create_sharded_memory_config
 from .tensor import Tensor
 
 __all__ = [
@@ -48,7 +49,8 @@ __all__ = [
     "DataType", "bfloat16", "float32", "float16", "bfloat8_b", "bfloat4_b", "int32", "uint32", "uint16", "uint8",
     "Layout", "TILE_LAYOUT", "ROW_MAJOR_LAYOUT", "TILE_SIZE", "TILE_SHAPE", "Shape", "MathFidelity",
     "MemoryConfig", "BufferType", "TensorMemoryLayout", "ShardSpec", "ShardOrientation",
-    "DRAM_MEMORY_CONFIG", "L1_MEMORY_CONFIG", "CoreCoord", "CoreRange", "CoreRangeSet",
+    "DRAM_MEMORY_CONFIG", "L1_MEMORY_CONFIG", "CoreCoord", "CoreRange", "CoreRangeSet", "CoreGrid",
+    "core_range_set_to_core_grid", "ShardStrategy", "create_sharded_memory_config",
     # devices and meshes
     "Device", "Arch", "open_device", "close_device", "synchronize_device", "GetNumAvailableDevices",
     "simulated_devices", "get_memory_config", "is_sharded",

@@ -62,13 +62,18 @@ class CoreRange:
 
 
 class CoreRangeSet:
-    """A set of disjoint core ranges (the cores a sharded tensor or a program occupies)."""
+    """A set of disjoint core ranges (the cores a sharded tensor or a program occupies).
+
+    A list or tuple of ranges keeps its order (ttnn's vector constructor, and the published
+    simulator, do the same); a Python set is ordered by the ranges' first cores, row by row.
+    """
 
     def __init__(self, ranges: Union[CoreRange, Iterable[CoreRange]]) -> None:
         items = [ranges] if isinstance(ranges, CoreRange) else list(ranges)
         if not all(isinstance(r, CoreRange) for r in items):
             raise UsageTypeError(f"CoreRangeSet takes CoreRanges, got {items!r}")
-        items.sort(key=lambda r: (r.start.y, r.start.x))
+        if not isinstance(ranges, (CoreRange, list, tuple)):
+            items.sort(key=lambda r: (r.start.y, r.start.x))
         for i, first in enumerate(items):
             for second in items[i + 1:]:
                 if first.intersects(second):
@@ -107,3 +112,32 @@ class CoreRangeSet:
 
     def __repr__(self) -> str:
         return f"CoreRangeSet({{{', '.join(map(repr, self._ranges))}}})"
+
+
+@dataclass(frozen=True)
+class CoreGrid:
+    """A rectangle of ``y`` rows by ``x`` columns of cores from core (0, 0), as ttnn's sharding
+    helpers take it (``ttnn.CoreGrid(y=2, x=4)``)."""
+
+    y: int
+    x: int
+
+    def __post_init__(self) -> None:
+        if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in (self.x, self.y)):
+            raise UsageValueError(f"a CoreGrid has positive int sides, got y={self.y!r}, x={self.x!r}")
+
+    @property
+    def num_cores(self) -> int:
+        return self.x * self.y
+
+    def core_range_set(self) -> CoreRangeSet:
+        """The grid's cores: the range from (0, 0) to (x - 1, y - 1)."""
+        return CoreRangeSet([CoreRange(CoreCoord(0, 0), CoreCoord(self.x - 1, self.y - 1))])
+
+
+def core_range_set_to_core_grid(core_ranges: CoreRangeSet) -> CoreGrid:
+    """The CoreGrid as large as the set's bounding box (what sharding helpers are given)."""
+    if not isinstance(core_ranges, CoreRangeSet):
+        raise UsageTypeError(f"core_range_set_to_core_grid takes a CoreRangeSet, got {core_ranges!r}")
+    box = core_ranges.bounding_box().grid_size()
+    return CoreGrid(y=box.y, x=box.x)

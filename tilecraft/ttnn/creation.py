@@ -18,6 +18,7 @@ import torch
 
 from tilecraft.diagnostics import UsageTypeError
 from tilecraft.dtypes import DataFormat
+from tilecraft.numerics import quantize
 
 from . import datatype
 from .datatype import as_data_format
@@ -61,14 +62,42 @@ def _constant(value: float) -> Callable[[Shape, torch.dtype], torch.Tensor]:
 def rand(shape: ShapeLike, dtype: DataFormat = datatype.bfloat16, layout: Optional[Layout] = None,
          device: Optional[DeviceHandle] = None, memory_config: Optional[MemoryConfig] = None, *,
          low: float = 0.0, high: float = 1.0, seed: Optional[int] = None) -> Tensor:
-    """Uniform values in [low, high). Without ``seed`` it draws from torch's global generator, so
-    ``torch.manual_seed`` makes runs repeatable."""
+    """Uniform values in [low, high) *in the tensor's format*: an fp32 draw that would round to
+    ``high`` (or below ``low``) is taken as the format's nearest value inside the interval, so a
+    bfloat16 ``rand`` never holds 1.0. Without ``seed`` it draws from torch's global generator, so
+    ``torch.manual_seed`` makes runs repeatable (the published simulator draws the same values)."""
     generator = None if seed is None else torch.Generator().manual_seed(seed)
+    fmt = datatype.bfloat16 if dtype is None else as_data_format(dtype)
 
     def uniform(logical: Shape, source: torch.dtype) -> torch.Tensor:
-        return torch.rand(logical, generator=generator) * (high - low) + low
+        values = torch.rand(logical, generator=generator) * (high - low) + low
+        if fmt.is_integer or high <= low:
+            return values
+        return values.clamp(_nearest_inside(low, fmt, +1), _nearest_inside(high, fmt, -1))
 
-    return _filled(shape, uniform, dtype, layout, device, memory_config)
+    return _filled(shape, uniform, fmt, layout, device, memory_config)
+
+
+def _nearest_inside(bound: float, fmt: DataFormat, direction: int) -> float:
+    """The value of ``fmt`` nearest to ``bound`` on the inside of [low, high): for ``high``
+    (direction -1) the largest value below it, for ``low`` (+1) the smallest value at or above it.
+
+    Moving away from ``bound`` by a doubling distance, the first point that rounds to the inside
+    rounds to the neighbour of ``bound`` there (rounding is monotone), so clamping draws to it
+    keeps every rounded draw inside the interval.
+    """
+    def rounded(x: float) -> float:  # a block of 16 equal values: a block float's own exponent
+        return float(quantize(torch.full((16,), x, dtype=torch.float64), fmt)[0].float())
+
+    at = rounded(bound)
+    if (at >= bound) if direction > 0 else (at < bound):
+        return at
+    step = max(abs(bound), 1.0) * 2.0 ** -40
+    while True:
+        candidate = rounded(bound + direction * step)
+        if (candidate > bound) if direction > 0 else (candidate < bound):
+            return candidate
+        step *= 2
 
 
 def full(shape: ShapeLike, fill_value: float, dtype: Optional[DataFormat] = None, layout: Optional[Layout] = None,

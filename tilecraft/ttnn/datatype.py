@@ -11,7 +11,7 @@ from __future__ import annotations
 import torch
 
 from tilecraft import dtypes
-from tilecraft.diagnostics import UsageTypeError
+from tilecraft.diagnostics import UsageTypeError, calling_user_span, warn
 from tilecraft.dtypes import DataFormat
 
 bfloat16 = dtypes.bfloat16
@@ -44,13 +44,28 @@ class DataType(metaclass=_DataTypeMeta):
     UINT8 = uint8
 
 
+#: torch dtypes that name a ttnn data type in the published TT-Lang simulator (there ``ttnn.float32``
+#: *is* ``torch.float32``), so its programs pass them where ttnn expects a ttnn data type
+_TORCH_SPELLING: dict[torch.dtype, DataFormat] = {
+    torch.bfloat16: bfloat16, torch.float32: float32, torch.float16: float16, torch.int32: int32,
+    torch.uint8: uint8, torch.uint16: uint16, torch.uint32: uint32,
+}
+
+
 def as_data_format(value: object, argument: str = "dtype") -> DataFormat:
-    """Check a user's dtype argument; a torch dtype is the usual slip, so name the fix."""
+    """Check a user's dtype argument. A torch dtype with a ttnn counterpart is taken as that one,
+    as the published simulator takes it, with a warning (W0502): real ttnn rejects it."""
     if isinstance(value, DataFormat):
         return value
+    if isinstance(value, torch.dtype) and value in _TORCH_SPELLING:
+        fmt = _TORCH_SPELLING[value]
+        warn("W0502", f"{argument}={value} is taken as ttnn.{fmt.name}, as the TT-Lang simulator does; real ttnn "
+             f"needs a ttnn data type here", calling_user_span(), hint=f"pass {argument}=ttnn.{fmt.name}")
+        return fmt
     if isinstance(value, torch.dtype):
         raise UsageTypeError(
-            f"{argument} must be a ttnn data type such as ttnn.bfloat16, got the torch dtype {value}"
+            f"{argument} must be a ttnn data type such as ttnn.bfloat16; the torch dtype {value} has no Tensix "
+            f"format", hint="use ttnn.float32, ttnn.bfloat16, ttnn.int32, ... (convert the data first if needed)"
         )
     names = ", ".join(f"ttnn.{f.name}" for f in dtypes.ALL_FORMATS)
     raise UsageTypeError(f"{argument} must be a ttnn data type ({names}), got {value!r}")

@@ -13,10 +13,10 @@ from __future__ import annotations
 import sys
 import traceback
 from pathlib import Path
-from typing import Sequence, Union
+from typing import Optional, Sequence, Union
 
 from tilecraft import options
-from tilecraft.diagnostics import Span, error
+from tilecraft.diagnostics import Span, UsageTypeError, UsageValueError, calling_user_span, error, warn
 from tilecraft.emu import launch
 from tilecraft.emu.build import source_file
 from tilecraft.emu.device_model import chip
@@ -181,34 +181,65 @@ def split_work_to_cores(grid_size: Union[CoreCoord, CoreRangeSet], units_to_divi
                         row_wise: bool = False) -> tuple[int, CoreRangeSet, CoreRangeSet, CoreRangeSet, int, int]:
     """Split ``units_to_divide`` over the cores of a grid as ttnn does: (num_cores, all_cores,
     core_group_1, core_group_2, units_per_core_group_1, units_per_core_group_2); group 1 gets one
-    unit more than group 2 when the split is uneven."""
+    unit more than group 2 when the split is uneven.
+
+    Cores are taken in order: a ``CoreCoord`` grid column by column (row by row with
+    ``row_wise``), a ``CoreRangeSet`` range by range. ``all_cores`` holds the cores that get work,
+    as in ttnn; the published TT-Lang simulator returns the whole grid there, so a call where the
+    two differ (fewer units than cores) warns (W0503). The groups hold one range per core, in the
+    order the units are handed out, as the published simulator returns them.
+    """
     if isinstance(grid_size, CoreCoord):
-        cores = [(x, y) for y in range(grid_size.y) for x in range(grid_size.x)] if row_wise else \
-                [(x, y) for x in range(grid_size.x) for y in range(grid_size.y)]
+        cores = _grid_order(grid_size.x, grid_size.y, row_wise)
+    elif isinstance(grid_size, CoreRangeSet):
+        cores = [core for r in grid_size.ranges()
+                 for core in _grid_order(r.grid_size().x, r.grid_size().y, row_wise, r.start)]
     else:
-        cores = core_list(grid_size)
-        if not row_wise:
-            cores = sorted(cores)
-    if units_to_divide <= 0:
+        raise UsageTypeError(f"split_work_to_cores takes a CoreCoord grid size or a CoreRangeSet, got {grid_size!r}")
+    if not isinstance(units_to_divide, int) or units_to_divide < 0:
+        raise UsageValueError(f"units_to_divide must be a non-negative int, got {units_to_divide!r}")
+    if units_to_divide == 0 or not cores:
         empty = CoreRangeSet([])
         return 0, empty, empty, empty, 0, 0
     num_cores = min(len(cores), units_to_divide)
-    per_core = units_to_divide // num_cores
-    extra = units_to_divide % num_cores
+    if num_cores < len(cores):
+        warn("W0503", f"split_work_to_cores: all_cores holds the {num_cores} cores that get work, as in ttnn; "
+             f"the TT-Lang simulator returns all {len(cores)} cores of the grid", calling_user_span(),
+             hint="count the cores with num_cores (the first result) or core_group_1 and core_group_2")
+    per_core, extra = divmod(units_to_divide, num_cores)
     used = cores[:num_cores]
-    group_1 = used[:extra] if extra else used
-    group_2 = used[extra:] if extra else []
-    return (num_cores, _range_set(used), _range_set(group_1), _range_set(group_2),
+    group_1, group_2 = (used[:extra], used[extra:]) if extra else (used, [])
+    return (num_cores, _range_set(used), _one_range_per_core(group_1), _one_range_per_core(group_2),
             per_core + 1 if extra else per_core, per_core if extra else 0)
 
 
-def num_cores_to_corerangeset(target_num_cores: int, grid_size: CoreCoord, row_wise: bool = False) -> CoreRangeSet:
-    """The first ``target_num_cores`` cores of the grid (row by row, or column by column)."""
-    if target_num_cores > grid_size.x * grid_size.y:
-        raise ValueError(f"{target_num_cores} cores do not fit a {grid_size.x}x{grid_size.y} grid")
-    cores = [(x, y) for y in range(grid_size.y) for x in range(grid_size.x)] if row_wise else \
-            [(x, y) for x in range(grid_size.x) for y in range(grid_size.y)]
+def num_cores_to_corerangeset(target_num_cores: int, grid_size: Union[CoreCoord, Sequence[int]],
+                              row_wise: Optional[bool] = None) -> CoreRangeSet:
+    """The first ``target_num_cores`` cores of the grid, row by row (``row_wise``) or column by
+    column. ``grid_size`` is a ``CoreCoord`` (x columns, y rows; ``row_wise`` defaults to False,
+    as in ttnn) or the published simulator's ``[rows, cols]`` (``row_wise`` defaults to True, as
+    there). Exactly the cores asked for, merged into rectangles."""
+    if isinstance(grid_size, CoreCoord):
+        cols, rows, default_row_wise = grid_size.x, grid_size.y, False
+    elif isinstance(grid_size, (list, tuple)) and len(grid_size) == 2 and all(isinstance(v, int) for v in grid_size):
+        (rows, cols), default_row_wise = grid_size, True
+    else:
+        raise UsageTypeError(f"grid_size is a CoreCoord or [rows, cols], got {grid_size!r}")
+    if not isinstance(target_num_cores, int) or not 0 < target_num_cores <= cols * rows:
+        raise UsageValueError(f"{target_num_cores!r} cores do not fit a grid of {cols} columns and {rows} rows")
+    cores = _grid_order(cols, rows, default_row_wise if row_wise is None else row_wise)
     return _range_set(cores[:target_num_cores])
+
+
+def _grid_order(cols: int, rows: int, row_wise: bool, start: CoreCoord = CoreCoord(0, 0)) -> list[tuple[int, int]]:
+    """The (x, y) of a rectangle of cores from ``start``, row by row or column by column."""
+    if row_wise:
+        return [(start.x + x, start.y + y) for y in range(rows) for x in range(cols)]
+    return [(start.x + x, start.y + y) for x in range(cols) for y in range(rows)]
+
+
+def _one_range_per_core(cores: list[tuple[int, int]]) -> CoreRangeSet:
+    return CoreRangeSet([CoreRange(CoreCoord(x, y), CoreCoord(x, y)) for x, y in cores])
 
 
 def corerange_to_cores(core_range_set: Union[CoreRangeSet, CoreRange], max_cores: int | None = None,
