@@ -25,7 +25,12 @@ EXPRESSIONS = (
     [f"ttl.math.{fn}(x)" for fn in mathops.UNARY]
     + [f"ttl.math.{fn}(x, {args})" for fn, args in PARAMS.items()]
     + ["2.0 - x", "x ** 2.5", "ttl.math.max(x, 0.25)", "ttl.math.min(0.5, x)", "x > 0.0", "1.0 / x",
-       "ttl.math.where(x > 0.0, x, 0.5)"]
+       "ttl.math.where(x > 0.0, x, 0.5)",
+       # the 1.1.6 block functions: selection on a 0/1 block, and % (Python's remainder)
+       "ttl.block.where(x > 0.5, x, -x)", "ttl.block.mask(x, x > 0.5)", "ttl.block.mask_posinf(x, x > 0.5)",
+       "x % 0.125", "(x * 3.0) % (x + 0.25)",
+       # threshold at values equal to the threshold (its lowering compares with the next fp32 below -t)
+       "ttl.math.threshold(ttl.math.floor(x * 8.0) / 8.0, 0.5, -7.0)"]
 )
 
 SCRIPT = """\

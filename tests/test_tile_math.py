@@ -95,7 +95,8 @@ UNARY_PARAM_REFERENCE = {
     "softplus": ((2.0, 0.5, 4.0), lambda x, b, r, t: _softplus(x, b, t)),
     "hardtanh": ((-1.0, 2.0), lambda x, lo, hi: np.clip(x, lo, hi)),
     "clamp": ((-0.5, 1.5), lambda x, lo, hi: np.clip(x, lo, hi)),
-    "threshold": ((0.5, -7.0), lambda x, t, v: np.where(x <= t, v, x)),
+    "threshold": ((0.5, -7.0), lambda x, t, v: np.where(x > t, v, x)),
+    "threshold_le": ((0.5, -7.0), lambda x, t, v: np.where(x <= t, v, x)),
     "round": ((1,), _round_half_even),
     "rsub": ((3.0,), lambda x, s: s - x),
     "power": ((3.0,), lambda x, p: x**p),
@@ -172,9 +173,12 @@ def test_binary(name):
     check(tm.BINARY[name](ta, tb), reference(ta.double().numpy(), tb.double().numpy()))
 
 
-def test_threshold_follows_the_hardware_not_the_published_simulator():
-    # threshold_tile writes the value where x <= threshold and keeps larger values
-    assert tm.UNARY_PARAM["threshold"](fp32([0.0, 1.0, 2.0]), 1.0, 9.0).tolist() == [9.0, 9.0, 2.0]
+def test_threshold_follows_the_specification_and_threshold_le_the_hardware():
+    # ttl.math.threshold replaces values above the threshold (TT-Lang specification, published
+    # simulator); Metalium's threshold_tile, like torch's threshold, replaces values at or below it
+    x = fp32([0.0, 1.0, 2.0, float("nan")])
+    assert tm.UNARY_PARAM["threshold"](x, 1.0, 9.0)[:3].tolist() == [0.0, 1.0, 9.0]
+    assert tm.UNARY_PARAM["threshold_le"](x, 1.0, 9.0)[:3].tolist() == [9.0, 9.0, 2.0]
 
 
 def test_softplus_uses_the_reciprocal_it_is_given():

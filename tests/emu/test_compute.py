@@ -180,7 +180,7 @@ UNARY = {
     f"clamp_tile_init(); clamp_tile(0, {bits(-0.5)}, {bits(0.25)});":
         lambda x: tile_math.UNARY_PARAM["clamp"](x, -0.5, 0.25),
     f"threshold_tile_init(); threshold_tile(0, {bits(0.1)}, {bits(7.0)});":
-        lambda x: tile_math.UNARY_PARAM["threshold"](x, 0.1, 7.0),
+        lambda x: tile_math.UNARY_PARAM["threshold_le"](x, 0.1, 7.0),
     "power_tile_init(); power_tile(0, 3);": lambda x: tile_math.UNARY_PARAM["power"](x, 3),
     f"binop_with_scalar_tile_init(); mul_unary_tile(0, {bits(-1.5)});": lambda x: x * -1.5,
     "fill_tile_init(); fill_tile(0, 2.5f);": lambda x: torch.full_like(x, 2.5),

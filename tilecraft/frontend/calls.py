@@ -257,6 +257,54 @@ class CallMixin(ExprMixin):
         return self.fresh(ir.TileWhere(result=result, cond=operand_of(cond), if_true=operand_of(a),
                                        if_false=operand_of(b)))
 
+    def math_mask(self, node: ast.Call) -> Any:
+        return self.masked(node, "mask", 0.0)
+
+    def math_mask_posinf(self, node: ast.Call) -> Any:
+        return self.masked(node, "mask_posinf", float("inf"))
+
+    def masked(self, node: ast.Call, name: str, replacement: float) -> Any:
+        """``mask(x, m)``: ``replacement`` where ``m`` is 1 (non-zero, as ``where`` tests), else ``x``."""
+        x, mask = self.args_of(node, ("expr", "mask"), 2)
+        if not (is_block(x) and is_block(mask)):
+            self.fail("E0104", f"ttl.block.{name} takes two blocks, got {describe(x)} and {describe(mask)}")
+        self.check_same_shape(x.type, mask.type, name, node)
+        result = self.reg("e", x.type.as_expr())
+        return self.fresh(ir.TileWhere(result=result, cond=mask.reg, if_true=ir.Const(replacement), if_false=x.reg))
+
+    def math_squeeze(self, node: ast.Call) -> Any:
+        """``squeeze(x, dims)``: remove grid dims of extent 1, ``dims`` counted in ``x``'s shape."""
+        x, dims = self.args_of(node, ("block", "dims"), 2)
+        shape = self.reshape_operand(x, "squeeze")
+        removed = set(self.norm_dims(self.ct_int_tuple(dims, "dims"), len(shape)))
+        for d in removed:
+            if shape[d] != 1:
+                self.fail("E0105", f"cannot squeeze dim {d + len(shape)} of a block of shape {shape}: its extent is "
+                          f"{shape[d]}, not 1")
+        return self.reshaped(x, tuple(e for d, e in enumerate(shape) if d - len(shape) not in removed))
+
+    def math_unsqueeze(self, node: ast.Call) -> Any:
+        """``unsqueeze(x, dims)``: insert grid dims of extent 1, ``dims`` counted in the result's shape."""
+        x, dims = self.args_of(node, ("block", "dims"), 2)
+        shape = self.reshape_operand(x, "unsqueeze")
+        wanted = self.ct_int_tuple(dims, "dims")
+        rank = len(shape) + len(wanted)
+        inserted = set(self.norm_dims(wanted, rank))
+        if len(inserted) != len(wanted):
+            self.fail("E0104", f"unsqueeze dims {list(wanted)} name a dim twice")
+        rest = iter(shape)
+        return self.reshaped(x, tuple(1 if d - rank in inserted else next(rest) for d in range(rank)))
+
+    def reshape_operand(self, x: Any, what: str) -> tuple[int, ...]:
+        if not is_block(x):
+            self.fail("E0104", f"ttl.block.{what} needs a block, got {describe(x)}")
+        return x.type.shape
+
+    def reshaped(self, x: RV, shape: tuple[int, ...]) -> RV:
+        if x.type.unit.tiled and len(shape) < 2:
+            self.fail("E0105", f"a tile block keeps at least 2 dims; this one would have shape {shape}")
+        return self.fresh(ir.TileReshape(result=self.reg("e", x.type.as_expr(shape)), x=x.reg))
+
     def math_transpose(self, node: ast.Call) -> Any:
         (x,) = self.args_of(node, ("x",), 1)
         if not is_block(x) or len(x.type.shape) != 2:

@@ -35,9 +35,14 @@ BINARY: tuple[str, ...] = (
     "add", "sub", "mul", "div", "pow", "max", "min", "eq", "ne", "lt", "le", "gt", "ge",
 )
 
+#: elementwise functions of two blocks reached only through a Python operator: ``a // b`` and
+#: ``a % b``, Python's floor division and remainder (the remainder has the divisor's sign)
+OPERATOR_ONLY_BINARY: tuple[str, ...] = ("floordiv", "remainder")
+
 #: Python operators on blocks -> binary function
 OPERATORS: dict[str, str] = {
-    "Add": "add", "Sub": "sub", "Mult": "mul", "Div": "div", "Pow": "pow",
+    "Add": "add", "Sub": "sub", "Mult": "mul", "Div": "div", "Pow": "pow", "FloorDiv": "floordiv",
+    "Mod": "remainder",
 }
 
 

@@ -275,6 +275,16 @@ class TileTranspose(Op):
 
 
 @dataclass(eq=False, kw_only=True)
+class TileReshape(Op):
+    """``ttl.block.squeeze`` / ``unsqueeze``: the same tiles, in row-major order of the tile grid,
+    on a grid with size-1 dims removed or added (the result's type has the new shape)."""
+
+    name: ClassVar[str] = "tile.reshape"
+    result: Reg
+    x: Reg
+
+
+@dataclass(eq=False, kw_only=True)
 class TileFill(Op):
     name: ClassVar[str] = "tile.fill"
     result: Reg
@@ -482,7 +492,7 @@ class Signpost(Op):
 
 
 STORE_OPS = (BlockStore, LocalStore)
-EXPR_OPS = (TileUnary, TileBinary, TileMatmul, TileReduce, TileBroadcast, TileTranspose, TileFill,
+EXPR_OPS = (TileUnary, TileBinary, TileMatmul, TileReduce, TileBroadcast, TileTranspose, TileReshape, TileFill,
             TileWhere)
 COPY_OPS = (CopyTensorToBlock, CopyBlockToTensor, CopyBlockToPipe, CopyPipeToBlock, CopyBlockToBlock)
 

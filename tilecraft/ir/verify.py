@@ -10,6 +10,7 @@ operation as printed.
 
 from __future__ import annotations
 
+import math
 from dataclasses import fields
 from typing import Any, Callable, Iterable
 
@@ -230,7 +231,7 @@ def _tile_unary(c: _Checker, op: ir.TileUnary) -> None:
 
 
 def _tile_binary(c: _Checker, op: ir.TileBinary) -> None:
-    _choice(op.fn, mathops.BINARY, "binary function")
+    _choice(op.fn, (*mathops.BINARY, *mathops.OPERATOR_ONLY_BINARY), "binary function")
     blocks = [o.type for o in (op.lhs, op.rhs) if isinstance(o, ir.Reg) and isinstance(o.type, BlockType)]
     if not blocks:
         raise _Problem("tile.binary needs a block operand")
@@ -253,6 +254,13 @@ def _reduce(c: _Checker, op: ir.TileReduce) -> None:
     want = tuple(1 if d - rank in op.dims else e for d, e in enumerate(x.shape))
     if out.shape != want:
         raise _Problem(f"reduce of {x.shape} over {op.dims} has shape {want}, not {out.shape}")
+
+
+def _reshape(c: _Checker, op: ir.TileReshape) -> None:
+    x, out = _block(op.x, "the operand"), _block(op.result, "the result")
+    if x.unit != out.unit or math.prod(x.shape) != math.prod(out.shape) or \
+            [e for e in x.shape if e != 1] != [e for e in out.shape if e != 1]:
+        raise _Problem(f"tile.reshape of {x} to {out} does not only add or remove size-1 dims")
 
 
 def _store(c: _Checker, op: Any) -> None:
@@ -304,6 +312,7 @@ RULES: dict[type, Callable[[_Checker, Any], None]] = {
     ir.For: _loop, ir.If: lambda c, op: _scalar(op.cond, "a condition"),
     ir.CBReserve: _acquire, ir.CBWait: _acquire, ir.CBPush: _release, ir.CBPop: _release,
     ir.TileUnary: _tile_unary, ir.TileBinary: _tile_binary, ir.TileMatmul: _matmul, ir.TileReduce: _reduce,
+    ir.TileReshape: _reshape,
     ir.BlockStore: _store, ir.LocalStore: _store,
     ir.CopyTensorToBlock: _xfer_result, ir.CopyBlockToTensor: _xfer_result, ir.CopyBlockToPipe: _xfer_result,
     ir.CopyPipeToBlock: _xfer_result, ir.CopyBlockToBlock: _xfer_result,

@@ -21,6 +21,7 @@ def _stub(name: str) -> Callable[..., Any]:
 
 
 for _name in (*mathops.UNARY, *mathops.UNARY_ALIASES, *mathops.UNARY_PARAM, *mathops.BINARY,
-              "where", "matmul", "transpose", "reduce_sum", "reduce_max", "fill", "broadcast"):
+              "where", "mask", "mask_posinf", "squeeze", "unsqueeze", "matmul", "transpose", "reduce_sum",
+              "reduce_max", "fill", "broadcast"):
     globals()[_name] = _stub(_name)
 del _name

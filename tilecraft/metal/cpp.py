@@ -7,6 +7,8 @@ only assignment and every use is in the same scope; the others are declared at t
 
 from __future__ import annotations
 
+import math
+
 import linecache
 from collections import defaultdict
 from typing import Any
@@ -49,6 +51,10 @@ def literal(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
+        if math.isnan(value):
+            return '__builtin_nanf("")'
+        if math.isinf(value):
+            return "__builtin_inff()" if value > 0 else "(-__builtin_inff())"
         return f"{value!r}f"
     if isinstance(value, tuple):
         return "{" + ", ".join(literal(x) for x in value) + "}"

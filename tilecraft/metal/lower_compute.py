@@ -23,7 +23,7 @@ from ..ir import ops as ir
 from ..ir.types import BOOL, FLOAT, BlockType, CBDecl
 from . import kir
 from .lower_common import KernelLowering
-from .optable import (COMPOSITE_UNARY, COMPUTE_PREFIX, DST_FORMAT, COPY, FILL, FPU_BINARY, FPU_HEADERS, MATMUL, POOL,
+from .optable import (COMPOSITE_UNARY, MIRRORED_UNARY, COMPUTE_PREFIX, DST_FORMAT, COPY, FILL, FPU_BINARY, FPU_HEADERS, MATMUL, POOL,
                       REDUCE_DIM, REDUCE, UNARY_BCAST, SCALAR_BINARY, SFPU_BINARY, TRANSPOSE, UNARY, WHERE,
                       float_bits)
 
@@ -146,7 +146,7 @@ class ComputeLowering(KernelLowering):
         """Expression ops produce nothing by themselves: the store that consumes them does."""
 
     lower_TileUnary = lower_TileBinary = lower_TileMatmul = lower_TileReduce = lower_expression
-    lower_TileBroadcast = lower_TileTranspose = lower_TileFill = lower_TileWhere = lower_expression
+    lower_TileBroadcast = lower_TileTranspose = lower_TileReshape = lower_TileFill = lower_TileWhere = lower_expression
 
     # control flow: the configuration at a loop head is unknown unless the body restores it
     def lower_For(self, op: ir.For) -> None:
@@ -175,6 +175,12 @@ class ComputeLowering(KernelLowering):
             cb = self.shadows.get(operand.name) or self.origin[operand.name]
             return Node("leaf", operand, operand.type.shape, cb=cb)
         shape = op.result.type.shape
+        if isinstance(op, ir.TileUnary) and op.fn in MIRRORED_UNARY:  # -g(-x): threshold from threshold_le
+            inner, transform = MIRRORED_UNARY[op.fn]
+            negated = Node("unary", ir.TileUnary(result=op.result, fn="neg", x=op.x), shape, [self.node(op.x)])
+            mirrored = Node("unary", ir.TileUnary(result=op.result, fn=inner, x=op.x, params=transform(*op.params)),
+                            shape, [negated])
+            return Node("unary", ir.TileUnary(result=op.result, fn="neg", x=op.x), shape, [mirrored])
         if isinstance(op, ir.TileUnary) and op.fn in COMPOSITE_UNARY:  # e.g. x * hardsigmoid(x)
             inner, combine = COMPOSITE_UNARY[op.fn]
             x = self.node(op.x)
@@ -196,6 +202,9 @@ class ComputeLowering(KernelLowering):
             return Node("bcast", op, shape, [self.buffered(op.x)])
         if isinstance(op, ir.TileTranspose):
             return Node("transpose", op, shape, [self.buffered(op.x)])
+        if isinstance(op, ir.TileReshape):  # the same tiles in the same order: the buffer on another grid
+            source = self.buffered(op.x)
+            return Node("leaf", source.op, shape, cb=source.cb)
         if isinstance(op, ir.TileFill):
             return Node("fill", op, shape, [self.node(op.value)])
         if isinstance(op, ir.TileWhere):  # a number operand is filled into a DST tile of its own
@@ -220,6 +229,9 @@ class ComputeLowering(KernelLowering):
                 return Node("fpu", op, shape, [lhs, rhs])
             if rhs.kind == "bcast" and rhs.op.dims in FPU_BINARY[op.fn].bcast:
                 return Node("fpu_bcast", op, shape, [lhs, rhs.children[0]], value=rhs.op.dims)
+        if op.fn == "floordiv":
+            self.fail("'//' between blocks", hint="Metalium 0.81.1 has no floor division of tiles (nor does the "
+                      "published TT-Lang compiler); write ttl.math.floor(a / b) if that rounding is what you need")
         if op.fn not in SFPU_BINARY:
             self.fail(f"block '{op.fn}' with these operands")
         # a number without a scalar form of the operation (c - x, x ** 2.5, max(x, 0), x > 0) is
@@ -573,7 +585,7 @@ class ComputeLowering(KernelLowering):
         value = node.children[0].value
         self.include(FILL.header)
         self.init(("sfpu", FILL.init), FILL.init)
-        arg = ir.Const(f"{float(value)!r}f") if not isinstance(value, ir.Reg) else value
+        arg = ir.Const(float(value)) if not isinstance(value, ir.Reg) else value
         self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(FILL.call, self.dst(t, slots, node.slot), arg))
 
     def emit_where(self, node: Node, r0, c0, rows, cols, slots) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import struct
 from dataclasses import dataclass
+from typing import Callable
 
 from .kir import METAL_VERSION
 
@@ -97,7 +98,8 @@ UNARY: dict[str, Sfpu] = {
     "softplus": _u("softplus", "eltwise_unary/softplus.h", params="bits"),
     "hardtanh": _u("hardtanh", "eltwise_unary/hardtanh.h", params="bits"),
     "clamp": _u("clamp", "eltwise_unary/clamp.h", params="bits"),
-    "threshold": _u("threshold", "eltwise_unary/threshold.h", params="bits"),
+    # threshold_tile writes the value where x <= threshold (the language's threshold is its mirror image)
+    "threshold_le": _u("threshold", "eltwise_unary/threshold.h", params="bits"),
     "round": _u("round", _ROUND, init="rounding_op_tile_init", params="int"),
     "rsub": _u("rsub", "eltwise_unary/rsub.h", params="bits"),
 }
@@ -105,6 +107,24 @@ UNARY: dict[str, Sfpu] = {
 #: functions the SFPU computes as a short sequence of others: name -> (inner unary, then a binary
 #: of the operand and the inner result): hardswish(x) = x * hardsigmoid(x)
 COMPOSITE_UNARY: dict[str, tuple[str, str]] = {"hardswish": ("hardsigmoid", "mul")}
+
+
+def _mirrored_threshold(threshold: float, value: float) -> tuple[float, float]:
+    """threshold(x, t, v) = v where x > t, else x, computed as -threshold_le(-x, s, -v) with
+    threshold_le(z, s, w) = w where z <= s: -x <= s holds exactly when x > t for s the largest
+    fp32 below -t (the SFPU compares in fp32)."""
+    bits = struct.unpack("<I", struct.pack("<f", -threshold))[0]
+    if bits & 0x7FFFFFFF == 0:
+        below = 0x80000001  # below both zeros: minus the smallest subnormal
+    else:  # one fp32 step towards -inf: a larger magnitude for negatives, a smaller one for positives
+        below = bits + 1 if bits & 0x80000000 else bits - 1
+    return struct.unpack("<f", struct.pack("<I", below))[0], -value
+
+
+#: functions the SFPU computes as their mirror image: f(x, params) = -g(-x, transform(params))
+MIRRORED_UNARY: dict[str, tuple[str, Callable[..., tuple[float, ...]]]] = {
+    "threshold": ("threshold_le", _mirrored_threshold),
+}
 
 
 @dataclass(frozen=True)
@@ -138,6 +158,8 @@ SFPU_BINARY: dict[str, Sfpu] = {
     "pow": Sfpu("power_binary_tile_init", "power_binary_tile", "eltwise_binary_sfpu.h"),
     "max": Sfpu("binary_max_tile_init", "binary_max_tile", "binary_max_min.h"),
     "min": Sfpu("binary_min_tile_init", "binary_min_tile", "binary_max_min.h"),
+    # a % b: x0 - x1 * floor(x0 / x1), with the divisor's sign (binary_remainder.h), Python's rule
+    "remainder": Sfpu("remainder_binary_tile_init", "remainder_binary_tile", "binary_remainder.h"),
     **{c: Sfpu(f"{c}_binary_tile_init", f"{c}_binary_tile", "eltwise_binary_sfpu.h")
        for c in ("eq", "ne", "lt", "gt", "le", "ge")},
 }

@@ -176,6 +176,8 @@ class _Walker:
         elif isinstance(op, (ir.TileBroadcast, ir.TileTranspose)):
             self.operand(op.x, unpacker)
             self.math += out * figs.eltwise_cycles_per_phase
+        elif isinstance(op, ir.TileReshape):  # the same tiles on another grid: no work of its own
+            self.operand(op.x, unpacker)
         elif isinstance(op, ir.TileFill):
             self.math += out * sfpu_pass * (1 + SFPU_BODY["fill"])
         elif isinstance(op, ir.TileWhere):

@@ -10,6 +10,7 @@ arguments), and every generated line maps back to the operation (and source span
 from __future__ import annotations
 
 import linecache
+import math
 import re
 from typing import Any, Callable
 
@@ -104,7 +105,9 @@ class ThreadCodegen:
     # ---------------------------------------------------------------- operands
     def v(self, operand: ir.Operand | None) -> str:
         if isinstance(operand, ir.Const):
-            return repr(operand.value)
+            value = operand.value
+            finite = not isinstance(value, float) or math.isfinite(value)
+            return repr(value) if finite else f"float({str(value)!r})"  # inf and nan have no literal
         assert operand is not None
         return self.names(operand.name)
 
@@ -227,7 +230,7 @@ class ThreadCodegen:
         """Expression ops emit nothing: the store that consumes them evaluates the whole tree."""
 
     op_TileUnary = op_TileBinary = op_TileMatmul = op_TileReduce = _expr_op
-    op_TileBroadcast = op_TileTranspose = op_TileFill = op_TileWhere = _expr_op
+    op_TileBroadcast = op_TileTranspose = op_TileReshape = op_TileFill = op_TileWhere = _expr_op
 
     def leaves(self, op: ir.Op) -> tuple[Any, str]:
         """The compute site of a store and the tuple of its leaves' value ids (as Python source):

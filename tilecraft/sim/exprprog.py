@@ -109,6 +109,9 @@ def _kernel(op: ir.Op) -> Callable[..., torch.Tensor]:
     if isinstance(op, ir.TileBroadcast):
         dims, shape = op.dims, op.result.type.elements
         return lambda n, x: tile_math.broadcast(x, dims, shape)
+    if isinstance(op, ir.TileReshape):
+        grid, new_grid, tiled = op.x.type.shape, op.result.type.shape, op.result.type.unit.tiled
+        return lambda n, x: tile_math.regrid(x, grid, new_grid, tiled)
     if isinstance(op, ir.TileFill):
         shape = op.result.type.elements
         return lambda n, v: (v.reshape(-1, *([1] * len(shape))) if v.dim() else v).expand(n, *shape)

@@ -9,9 +9,10 @@ caller rounds results into the destination block's format on store.
 
 Operations are plain tables keyed by the name the IR uses, so the simulator, the emitter and the
 cost model look up the same names and no code branches on an op name. Where the published TT-Lang
-simulator and the hardware disagree (broadcast and reduce placement, ``threshold``), we follow the
-hardware, so that the simulator never computes something other than what the emitted kernel
-would. Results may be views of their inputs (broadcast, transpose): never write into them.
+simulator and the hardware disagree (broadcast and reduce placement), we follow the hardware, so
+that the simulator never computes something other than what the emitted kernel would;
+``threshold`` follows the TT-Lang specification, which the lowering builds from the hardware's
+mirror-image operation. Results may be views of their inputs (broadcast, transpose): never write into them.
 """
 
 from __future__ import annotations
@@ -87,6 +88,11 @@ def _celu(x: Tensor, alpha: float, alpha_recip: float) -> Tensor:
     (the default, 1/alpha in fp32, comes from :func:`tilecraft.ir.mathops.full_params`).
     """
     return torch.where(x > 0, x, alpha * torch.expm1(x * alpha_recip))
+
+
+def _threshold_above(x: Tensor, threshold: float, value: float) -> Tensor:
+    """``value`` where ``x > threshold``, else ``x`` (NaN stays NaN)."""
+    return torch.where(x > threshold, torch.tensor(value, dtype=x.dtype), x)
 
 
 def _softplus(x: Tensor, beta: float, beta_reciprocal: float, threshold: float) -> Tensor:
@@ -186,9 +192,12 @@ UNARY_PARAM: dict[str, Callable[..., Tensor]] = {
     "softplus": _rounded_once(_softplus),
     "hardtanh": F.hardtanh,
     "clamp": torch.clamp,
-    # threshold_tile writes ``value`` where x <= threshold (torch's rule too); the published
-    # TT-Lang simulator replaces values above the threshold instead, which the device does not
-    "threshold": F.threshold,
+    # the language's threshold (TT-Lang specification, and the published simulator): ``value``
+    # where x > threshold; the device's threshold_tile is the mirror image, below
+    "threshold": _threshold_above,
+    # Metalium's threshold_tile (and torch's threshold): ``value`` where x <= threshold; only the
+    # lowering uses it (ttl.math.threshold is -threshold_le(-x, ...), see metal/optable.py)
+    "threshold_le": F.threshold,
     "round": _round,
     "rsub": _rsub,
     "power": _rounded_once(torch.pow),
@@ -259,6 +268,25 @@ def transpose(x: Tensor) -> Tensor:
     which is what transpose_tile over the block computes.
     """
     return x.transpose(-2, -1)
+
+
+def regrid(x: Tensor, grid: Sequence[int], new_grid: Sequence[int], tiled: bool = True) -> Tensor:
+    """The tiles of a block of tile ``grid`` laid out on ``new_grid`` (the same tiles in row-major
+    order of the grid: squeeze and unsqueeze add or remove size-1 grid dims).
+
+    ``x`` is ``[*batch, *outer, R*32, C*32]`` for a tile grid ``(*outer, R, C)``; the result is laid
+    out the same way for ``new_grid``. Row-major blocks (``tiled`` False) count elements, so their
+    new shape is a plain reshape.
+    """
+    grid, new_grid = tuple(grid), tuple(new_grid)
+    if not tiled:
+        return x.reshape(*x.shape[:x.dim() - len(grid)], *new_grid)
+    lead = x.shape[:x.dim() - max(len(grid), 2)]
+    *outer, rows, cols = (1,) * (2 - len(grid)) + grid
+    tiles = x.reshape(*lead, *outer, rows, TILE_ROWS, cols, TILE_COLS).transpose(-3, -2)
+    *new_outer, new_rows, new_cols = (1,) * (2 - len(new_grid)) + new_grid
+    placed = tiles.reshape(*lead, *new_outer, new_rows, new_cols, TILE_ROWS, TILE_COLS).transpose(-3, -2)
+    return placed.reshape(*lead, *new_outer, new_rows * TILE_ROWS, new_cols * TILE_COLS)
 
 
 def fill(value: float, shape: Sequence[int], dtype: torch.dtype = torch.float32) -> Tensor:
