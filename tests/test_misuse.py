@@ -129,7 +129,7 @@ CASES = [
     # ---------------------------------------------------------------- kernel scope
     Case("pipe_outside_grid_unused", "E0203", "ttl.Pipe", ("(2, 0)", "outside the grid (2, 2)")),
     Case("remote_semaphore_wrong_rank", "E0203", "sem.get_remote", ("2 integers", "(1, 0, 0)")),
-    Case("too_many_threads", "E0204", "def third", ("3 datamovement threads", "'first'", "'second'", "'third'")),
+    Case("too_many_threads", "E0204", "@ttl.datamovement()", ("3 datamovement threads", "'first'", "'second'", "'third'")),
     Case("copy_from_pipe_net", "E0107", "ttl.copy", ("net.if_src",)),
 ]
 BY_NAME = {case.name: case for case in CASES}

@@ -9,7 +9,7 @@ def kern(x, y):
     @ttl.datamovement()
     def reader():
         blk = cb.reserve()
-        ttl.copy(x[0, 0], blk)  # ERROR-HERE
+        xf = ttl.copy(x[0, 0], blk)  # ERROR-HERE
 
     return ttl.Program(reader)(x, y)
 

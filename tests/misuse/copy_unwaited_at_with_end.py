@@ -9,7 +9,7 @@ def kern(x, y):
     @ttl.datamovement()
     def reader():
         with cb.reserve() as blk:  # ERROR-HERE
-            ttl.copy(x[0, 0], blk)
+            xf = ttl.copy(x[0, 0], blk)
 
     @ttl.datamovement()
     def writer():

@@ -14,8 +14,8 @@ def kern(a):
     def second():
         pass
 
-    @ttl.datamovement()
-    def third():  # ERROR-HERE
+    @ttl.datamovement()  # ERROR-HERE
+    def third():
         pass
 
 

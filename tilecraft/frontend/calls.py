@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import math
 from typing import Any, Callable
 
 from ..ir import mathops
@@ -563,6 +564,8 @@ class CallMixin(ExprMixin):
             for other in args[1:]:
                 result = self.arith(fn.__name__, self.need_scalar(result, node), self.need_scalar(other, node), node)
             return result
+        if fn is builtins.len and len(args) == 1 and is_block(args[0]) and not kwargs:
+            return CT(math.prod(args[0].type.shape))  # units in the block, as the published Block.__len__
         if fn is builtins.abs and len(args) == 1 and is_block(args[0]) and not kwargs:
             return self.tile_unary("abs", args[0], (), node)  # abs(blk), as the published Block.__abs__
         if fn in (builtins.int, builtins.abs) and len(args) == 1 and isinstance(args[0], RV):

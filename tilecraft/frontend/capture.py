@@ -40,6 +40,8 @@ class CaptureEnv:
         self._params: dict[tuple[str, tuple], ParamDecl] = {}
         self._compiler: Any = None
         self._pipe_decls: dict[int, PipeDecl] = {}
+        #: pipe index -> how its (src, dst) were written: the number of coordinates, None for an int
+        self.pipe_spelling: dict[int, tuple[int | None, int | None]] = {}
 
     def bind_compiler(self, compiler: Any) -> None:
         """Per-core parameters are emitted into the thread being compiled."""
@@ -173,6 +175,8 @@ class CaptureEnv:
         if decl is None:
             decl = PipeDecl(pipe.index, pipe.source(self.grid), pipe.destinations(self.grid), pipe.multicast, pipe.span)
             self._pipe_decls[pipe.index] = decl
+            self.pipe_spelling[pipe.index] = tuple(None if isinstance(end, int) else len(end)
+                                                   for end in (pipe.src, pipe.dst))
         return decl
 
     def pipenet(self, pipes: tuple[Any, ...]) -> PipeNetDecl | None:

@@ -12,7 +12,7 @@ from typing import Any
 from ..diagnostics import warn
 from ..ir import mathops
 from ..ir import ops as ir
-from ..ir.types import BOOL, FLOAT, INDEX, BlockType, CBDecl, PipeDecl, SemaphoreDecl, TensorDecl, Type
+from ..ir.types import BOOL, FLOAT, INDEX, BlockType, CBDecl, PipeDecl, PipeType, SemaphoreDecl, TensorDecl, Type
 from .builder import Builder
 from .values import (CT, RV, BoundMethod, FuncRef, Linear, PipeNetV, Poison, RemoteSemV, TensorSliceV,
                      operand_of, scalar_type)
@@ -99,7 +99,12 @@ class ExprMixin(Builder):
             if isinstance(obj, CBDecl):
                 if attr in ("reserve", "wait", "push", "pop"):
                     return BoundMethod(obj, attr)
-                self.fail("E0104", f"circular buffer has no attribute '{attr}'")
+                if attr == "block_count":
+                    return CT(obj.buffer_factor)
+                if attr == "capacity_tiles":  # the published simulator's count: blocks x units per block
+                    return CT(obj.buffer_factor * pymath.prod(obj.shape))
+                self.fail("E0104", f"circular buffer has no attribute '{attr}'",
+                          hint="a buffer has shape, block_count, capacity_tiles, reserve(), wait(), push() and pop()")
             if isinstance(obj, TensorDecl):
                 self.fail("E0104", f"tensor '{obj.name}' has no attribute '{attr}' usable in a thread",
                           hint="use tensor slices (t[r0:r1, c0:c1]) with ttl.copy, or t.shape")
@@ -116,9 +121,27 @@ class ExprMixin(Builder):
                 return BoundMethod(base, attr)
             self.fail("E0104", f"a block has no attribute '{attr}'", hint="blocks have store(), push(), "
                       "pop() and shape")
+        if isinstance(base, RV) and isinstance(base.type, PipeType) and attr in ("src", "dst"):
+            return self.pipe_end(base, attr)
         if isinstance(base, (RV, RemoteSemV, PipeNetV)):
             return BoundMethod(base, attr)
         self.fail("E0104", f"cannot take attribute '{attr}' of {_describe(base)}")
+
+    def pipe_end(self, pipe: RV, end: str) -> Any:
+        """``pipe.src`` / ``pipe.dst`` of the pipe an ``if_src`` / ``if_dst`` function is called with:
+        a per-iteration value, in the spelling the pipes were written in (an int for a linear node
+        index, else one int per coordinate)."""
+        net = self.env.program.pipenets[pipe.type.net]
+        if end == "dst" and any(p.multicast for p in net.pipes):
+            self.fail("E0104", "pipe.dst of a multicast pipe is a core range, which a thread cannot hold",
+                      hint="use pipe.dst only with unicast pipes, or compute the range from ttl.node()")
+        spellings = {self.env.pipe_spelling[p.index][end == "dst"] for p in net.pipes}
+        written = spellings.pop() if len(spellings) == 1 else len(self.grid)
+        dims = 1 if written is None else written
+        outs = [self.reg(f"{end}{i}", INDEX) for i in range(dims)]
+        self.emit(ir.PipeEnd(outs=outs, pipe=pipe.reg, end=end, dims=dims))
+        values = tuple(RV(r) for r in outs)
+        return values[0] if written is None else TupleV(values)
 
     def is_semaphore(self, obj: Any) -> bool:
         return isinstance(obj, SemaphoreDecl)

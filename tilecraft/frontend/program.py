@@ -99,8 +99,8 @@ def _threads_and_tensors(kdef: KernelDef, sc: kscope.KernelScope, args: tuple, k
             names = ", ".join(f"'{t.name}'" for t in of_kind)
             extra = of_kind[limit]
             raise error("E0204", f"a program has at most one compute and two data movement threads; "
-                        f"{kdef.name}() has {len(of_kind)} {kind} threads ({names})", _def_span(extra.fn),
-                        notes=[Note(f"{kind} thread '{t.name}'", _def_span(t.fn)) for t in of_kind[:limit]],
+                        f"{kdef.name}() has {len(of_kind)} {kind} threads ({names})", _decorator_span(extra.fn),
+                        notes=[Note(f"{kind} thread '{t.name}'", _decorator_span(t.fn)) for t in of_kind[:limit]],
                         hint="merge the work of these threads into fewer ones (a Tensix core has one compute "
                              "thread and two data movement RISC-Vs)")
     for t in tensors:
@@ -109,16 +109,13 @@ def _threads_and_tensors(kdef: KernelDef, sc: kscope.KernelScope, args: tuple, k
     return threads, tensors
 
 
-def _def_span(fn: Any) -> Span:
-    """The ``def`` line of a thread function (its decorator line when Python points there)."""
+def _decorator_span(fn: Any) -> Span:
+    """Where a thread function is declared: its first decorator line (``@ttl.datamovement()``), as
+    the published simulator reports a thread it rejects; the ``def`` line when it has none."""
     code = fn.__code__
-    line = code.co_firstlineno
     lines = inspect.getsourcelines(fn)[0] if inspect.getsourcefile(fn) else []
-    for offset, text in enumerate(lines):
-        if text.lstrip().startswith("def "):
-            line = code.co_firstlineno + offset
-            return Span(code.co_filename, line, len(text) - len(text.lstrip()) + 1)
-    return Span(code.co_filename, line, 1)
+    text = lines[0] if lines else ""
+    return Span(code.co_filename, code.co_firstlineno, len(text) - len(text.lstrip()) + 1)
 
 
 def _thread_variant(kdef: KernelDef, sc: kscope.KernelScope, index: int) -> ThreadDef:

@@ -9,7 +9,8 @@ from typing import Any, Iterator
 
 from ..ir import ops as ir
 from ..dtypes import float32
-from ..ir.types import BOOL, FLOAT, INDEX, BlockType
+from ..ir.types import BOOL, FLOAT, INDEX, XFER, BlockType
+from ..lang.intrinsic import intrinsic_name
 from .calls import CallMixin
 from .exprs import TupleV, describe, is_block
 from .values import CT, RV, Poison, operand_of, scalar_type
@@ -51,7 +52,9 @@ class StmtMixin(CallMixin):
     def stmt_Expr(self, node: ast.Expr) -> None:
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             return  # docstring
-        self.expr(node.value)
+        value = self.expr(node.value)
+        if isinstance(value, RV) and value.type == XFER:  # a bare ttl.copy(...): waited at once, as in 1.1.6
+            self.emit(ir.XferWait(xfer=value.reg))
 
     def stmt_Return(self, node: ast.Return) -> None:
         value = self.expr(node.value) if node.value is not None else CT(None)
@@ -301,6 +304,11 @@ class StmtMixin(CallMixin):
         acquired: list[tuple[Any, str, Any]] = []
         for item in node.items:
             with self.at(item.context_expr):
+                if self.is_signpost(item.context_expr):  # `with ttl.signpost(...)`: a marked region
+                    if item.optional_vars is not None:
+                        self.fail("E0101", "ttl.signpost(...) gives no value to bind with `as`")
+                    self.expr(item.context_expr)
+                    continue
                 value = self.expr(item.context_expr)
                 origin = self.block_origin.get(value.reg.name) if is_block(value) else None
                 if origin is None:
@@ -316,6 +324,12 @@ class StmtMixin(CallMixin):
                 release = ir.CBPush(cb=cb, block=value.reg) if mode == "reserve" else ir.CBPop(cb=cb, block=value.reg)
                 release.loc = self.span(node)
                 self.emit(release)
+
+    def is_signpost(self, node: ast.expr) -> bool:
+        if not isinstance(node, ast.Call):
+            return False
+        func = self.expr(node.func)
+        return isinstance(func, CT) and intrinsic_name(func.value) == "signpost"
 
     def lookup(self, name: str) -> Any:
         raise NotImplementedError

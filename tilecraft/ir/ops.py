@@ -442,6 +442,19 @@ class PipeForEach(Op):
     body: Body = region()
 
 
+@dataclass(eq=False, kw_only=True)
+class PipeEnd(Op):
+    """``pipe.src`` / ``pipe.dst`` in a ``pipe.foreach`` body: the source core, or the (unicast)
+    destination core, of the pipe the body is on, numbered in ``dims`` dimensions as
+    ``ttl.node(dims=...)`` numbers cores."""
+
+    name: ClassVar[str] = "pipe.end"
+    outs: list[Reg]
+    pipe: Reg
+    end: str  # src, dst
+    dims: int
+
+
 # ---------------------------------------------------------------- semaphores
 @dataclass(eq=False, kw_only=True)
 class SemWait(Op):

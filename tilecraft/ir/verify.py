@@ -288,6 +288,14 @@ def _pipe_loop(c: _Checker, op: ir.PipeForEach) -> None:
     _typed(op.var, PipeType(op.net.index), "the pipe variable")
 
 
+def _pipe_end(c: _Checker, op: ir.PipeEnd) -> None:
+    _choice(op.end, ("src", "dst"), "pipe end")
+    if not isinstance(op.pipe.type, PipeType):
+        raise _Problem(f"%{op.pipe.name} is not a pipe")
+    if len(op.outs) != op.dims or op.dims < 1:
+        raise _Problem(f"pipe.end dims={op.dims} with {len(op.outs)} results")
+
+
 def _sem_wait(c: _Checker, op: ir.SemWait) -> None:
     _choice(op.cond, ("eq", "ge"), "semaphore condition")
     _scalar(op.value, "the value waited for")
@@ -320,7 +328,7 @@ RULES: dict[type, Callable[[_Checker, Any], None]] = {
     ir.GroupNew: lambda c, op: _typed(op.result, GROUP, "a transfer group"),
     ir.GroupAdd: lambda c, op: (_typed(op.group, GROUP, "the group"), _typed(op.xfer, XFER, "the handle")),
     ir.GroupWait: lambda c, op: _typed(op.group, GROUP, "the group"),
-    ir.PipeForEach: _pipe_loop, ir.SemWait: _sem_wait, ir.SemRemote: _sem_remote,
+    ir.PipeForEach: _pipe_loop, ir.PipeEnd: _pipe_end, ir.SemWait: _sem_wait, ir.SemRemote: _sem_remote,
     ir.KernelParam: _param, ir.CoreCoord: _core,
 }
 

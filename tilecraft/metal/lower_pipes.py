@@ -65,6 +65,10 @@ class PipeLowering:
                     if len(pipe.dsts) != (rect[2] - rect[0] + 1) * (rect[3] - rect[1] + 1):
                         self.fail("a pipe whose destinations are not a rectangle", code="E3003")
                     rows.append((p, len(pipe.dsts), *rect, int(pipe.src in pipe.dsts), *pipe.src))
+            if role == "src" and len(rows) > 1:  # its destinations would all free one ready semaphore
+                self.fail(f"a pipe net in which core {core} is the source of {len(rows)} pipes", code="E3003",
+                          hint="the emitted pipe protocol counts free destination slots on one semaphore per "
+                               "sender and net: give each of the core's pipes a net of its own, or multicast")
             rows_per_core.append(rows)
         width = max(len(r) for r in rows_per_core)
         base = len(self.kernel.rt_args)
@@ -97,6 +101,17 @@ class PipeLowering:
             fields = self.pipe_fields(base, k)
             self.pipes[op.var.name] = (fields, res)
             self.lower_body(op.body)
+
+    def lower_PipeEnd(self, op: ir.PipeEnd) -> None:
+        """``pipe.src`` / ``pipe.dst`` from this pipe's row of the table (x, y on the 2-D grid),
+        folded into ``op.dims`` dimensions as ``ttl.node`` folds them."""
+        fields, _res = self.pipes[op.pipe.name]
+        x, y = (fields["src_x"], fields["src_y"]) if op.end == "src" else (fields["x0"], fields["y0"])
+        rows = self.program.grid[1]
+        values = [self.arith("add", self.arith("mul", x, ir.Const(rows)), y, "node")] if op.dims == 1 \
+            else [x, y] + [ir.Const(0)] * (op.dims - 2)
+        for out, value in zip(op.outs, values):
+            self.emit(ir.Assign(result=out, value=value))
 
     def lower_CopyBlockToPipe(self, op: ir.CopyBlockToPipe) -> None:
         self.pending[op.result.name] = ("send", self.addresses[op.src.name], *self.pipes[op.pipe.name])

@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from ..ir import ops as ir
 from ..ir.program import ProgramIR, ThreadIR
+from ..ir.grid import reshape_coords
 from ..ir.names import Identifiers
 from ..ir.types import BlockType
 from .op_table import RUNAWAY_ITERATIONS
@@ -89,7 +90,7 @@ class ThreadCodegen:
         name = self.FUNCTION_PREFIX + re.sub(r"[^0-9a-zA-Z_]", "_", self.thread.name)
         filename = f"<{self.FILE_TAG} {self.program.name}.{self.thread.name}>"
         source = f"def {name}({self.PARAMETERS}):\n" + "\n".join(self.lines) + "\n"
-        namespace = dict(self.ctx.codegen_globals, NOPROGRESS=self.ctx.no_progress)
+        namespace = dict(self.ctx.codegen_globals, NOPROGRESS=self.ctx.no_progress, RESHAPE=reshape_coords)
         # registered like a file, so that a traceback through it (an internal error) shows its lines
         linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
         exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own generated code
@@ -315,6 +316,11 @@ class ThreadCodegen:
         self.line(f"for _x in {g}:", op)
         self.line(f"    while not _x.try_complete({i}): yield (_x.waitable, {i})", op)
         self.line(f"{g}.clear()", op)
+
+    def op_PipeEnd(self, op: ir.PipeEnd) -> None:
+        core = f"{self.v(op.pipe)}.decl.src" if op.end == "src" else f"{self.v(op.pipe)}.decl.dsts[0]"
+        names = ", ".join(self.v(r) for r in op.outs)
+        self.line(f"{names}, = RESHAPE({core}, {tuple(self.program.grid)!r}, {op.dims})", op)
 
     def op_PipeForEach(self, op: ir.PipeForEach) -> None:
         self.line(f"for {self.v(op.var)} in K.pipes_{op.role}[{op.net.index}]:", op)
