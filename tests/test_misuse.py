@@ -72,7 +72,6 @@ CASES = [
     Case("push_before_copy_waited", "E1104", "blk.push()", ("pushed", "copy", "'cb'")),
     Case("copy_unwaited_at_with_end", "E1104", "with", ("pushed", "copy", "'cb'")),
     Case("copy_never_waited", "E1104", "ttl.copy", ("never waited", "'cb'", "core (0, 0)")),
-    Case("unconsumed_blocks", "E1105", "with", ("never consumed", "'cb'", "core (0, 0)")),
     Case("block_held_at_end", "E1105", "cb.reserve()", ("never pushed", "'cb'", "core (0, 0)")),
     Case("push_unwritten", "E1108", "blk.push()", ("without being written", "'cb'")),
     Case("read_unwritten", "E1109", "o.store", ("before anything was written", "'scratch'")),

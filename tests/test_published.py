@@ -83,3 +83,16 @@ def test_a_program_that_writes_nothing_warns(tmp_path: Path) -> None:
         runpy.run_path(str(script), run_name="__main__")
     (warning,) = [w.message for w in caught if isinstance(w.message, DiagnosticWarning)]
     assert warning.diagnostic.code == "W1201" and "copies into 'y' ran zero times" in warning.diagnostic.message
+
+
+def marked_line(path: Path, marker: str) -> int:
+    (line,) = [i for i, text in enumerate(path.read_text().splitlines(), 1) if text.endswith(f"# {marker}")]
+    return line
+
+
+def test_blocks_pushed_and_never_consumed_warn_at_the_push(capsys: pytest.CaptureFixture[str]) -> None:
+    path = next(p for p in PROGRAMS if p.stem == "unconsumed_pushed_blocks")
+    assert main(["run", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("warning[W1105]") == 1, err
+    assert f"{path}:{marked_line(path, 'W1105')}:" in err and "'dfb' on core (0, 0)" in err, err

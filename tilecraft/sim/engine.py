@@ -193,7 +193,10 @@ class ProgramRuntime(OpTable):
                       "when the problem is small for the grid)")
 
     def check_end(self) -> None:
-        """Nothing may be left over: held blocks, unconsumed blocks, unwaited copies, pipe messages."""
+        """Nothing may be left over: held blocks, unwaited copies, pipe messages. Blocks pushed and
+        never consumed are only a warning (W1105, once per buffer): the device leaves their pages in
+        L1 when the program ends, and the published simulator accepts them."""
+        unconsumed: dict[int, list[tuple[tuple[int, ...], Any]]] = {}
         for core, k in self.cores.items():
             for cb in k.cbs:
                 for slot, xfer in enumerate(cb.xfers):
@@ -207,10 +210,15 @@ class ProgramRuntime(OpTable):
                     raise error("E1105", f"a block of '{cb.decl.name}' on core {core} was {what}",
                                 self.span_of(cb.ops[slot]), hint="release every acquired block (push after "
                                 "reserve, pop after wait), or use `with`")
-                if cb.ready:
-                    raise error("E1105", f"{cb.ready} block(s) pushed into '{cb.decl.name}' on core {core} were "
-                                "never consumed", self.span_of(cb.ops[cb.nwait % cb.capacity]),
-                                hint="the consumer must wait() and pop() every block the producer pushes")
+                if cb.ready:  # the oldest unconsumed block's slot was last touched by its push
+                    unconsumed.setdefault(cb.decl.index, []).append((core, cb))
+
+        for leftovers in unconsumed.values():
+            core, cb = leftovers[0]
+            others = f" (and on {len(leftovers) - 1} other cores)" if len(leftovers) > 1 else ""
+            warn("W1105", f"{cb.ready} block(s) pushed into '{cb.decl.name}' on core {core}{others} were never "
+                 "consumed: the device leaves them in L1 when the program ends", self.span_of(cb.ops[cb.nwait %
+                 cb.capacity]), hint="if a consumer should read every block, it is missing a wait() and pop()")
         for pipe in self.pipes.values():
             for dst, slot in pipe.slots.items():
                 if slot.vid >= 0:
