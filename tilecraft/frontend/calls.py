@@ -531,9 +531,17 @@ class CallMixin(ExprMixin):
 
     # ---------------------------------------------------------------- print, folding, inlining
     def call_print(self, node: ast.Call) -> Any:
+        """``print(...)`` of strings, constants and runtime scalars, and at most one block or
+        dataflow buffer (shown after the other arguments, as the published simulator does)."""
+        if node.keywords:
+            self.fail("E0104", "print() in a thread takes no keyword arguments")
         args: list[Any] = []
+        shown: list[tuple[Any, ast.AST]] = []
         for arg in node.args:
             value = self.expr(arg)
+            if is_block(value) or (isinstance(value, CT) and isinstance(value.value, CBDecl)):
+                shown.append((value, arg))
+                continue
             # an f-string is one argument whose parts are concatenated; a tuple prints item by item
             parts = value.items if isinstance(value, TupleV) else (value,)
             printed = []
@@ -544,13 +552,20 @@ class CallMixin(ExprMixin):
                     printed.append(part.reg)
                 else:
                     self.fail("E0104", f"cannot print {describe(part)}",
-                              hint="print() in a thread shows integers and constants; copy a block to a "
-                                   "tensor to look at its values")
+                              hint="print() in a thread shows numbers, strings, one block or one dataflow buffer")
             if isinstance(arg, ast.JoinedStr):
                 args.append(tuple(printed))
             else:
                 args.extend(printed)
-        self.emit(ir.Print(args=args))
+        if len(shown) > 1:
+            self.fail("E0104", "print() shows one block or dataflow buffer at a time", shown[1][1],
+                      hint="print them with separate print() calls")
+        if not shown:
+            self.emit(ir.Print(args=args))
+        elif is_block(shown[0][0]):
+            self.emit(ir.PrintBlock(args=args, block=shown[0][0].reg))
+        else:
+            self.emit(ir.PrintBuffer(args=args, cb=shown[0][0].value))
         return CT(None)
 
     def fold_call(self, fn: Any, node: ast.Call) -> Any:

@@ -32,6 +32,14 @@ class StmtMixin(CallMixin):
     block_depth: int = 0
     #: loops unrolled at compile time that enclose the current statement, innermost last
     unrolled: list = []
+    #: runtime loops and with-statements of the function being compiled around the statement: a
+    #: helper's return may be nested in runtime branches, not in these
+    return_barrier: int = 0
+    #: the register an inlined helper's returns inside runtime branches assign (created by the first)
+    return_reg: ir.Reg | None = None
+    #: the releases of the with-statements around the statement, outermost first (a return in the
+    #: thread runs them, as Python runs ``__exit__``)
+    with_frames: list = []
 
     def stmts(self, body: list[ast.stmt]) -> None:
         for i, stmt in enumerate(body):
@@ -40,9 +48,6 @@ class StmtMixin(CallMixin):
                 if visitor is None:
                     self.fail("E0101", f"unsupported statement in a kernel thread: {type(stmt).__name__}",
                               hint="threads accept assignments, for/while/if, with, and calls")
-                if isinstance(stmt, ast.Return) and self.block_depth:
-                    self.fail("E0101", "return inside a runtime branch, loop or with-statement is not supported",
-                              hint="assign the result to a variable in each branch and return it at the end")
                 visitor(stmt)
 
     # ---------------------------------------------------------------- simple statements
@@ -58,7 +63,32 @@ class StmtMixin(CallMixin):
 
     def stmt_Return(self, node: ast.Return) -> None:
         value = self.expr(node.value) if node.value is not None else CT(None)
-        raise _Return(value)
+        if not self.inlining():  # the thread's own return: it finishes here (with-blocks released first)
+            if not self.block_depth:
+                raise _Return(value)
+            for frame in reversed(self.with_frames):
+                self.release_with(frame, node)
+            self.emit(ir.Return())
+            return
+        if not self.block_depth and self.return_reg is None:
+            raise _Return(value)
+        if self.return_barrier:
+            self.fail("E0101", "return inside a loop or with-statement of a helper is not supported",
+                      hint="assign the result to a variable, break out of the loop and return it after")
+        if not self.is_scalar(value):
+            self.fail("E0101", f"a helper that returns inside a runtime branch must return a number, not "
+                      f"{describe(value)}")
+        type_ = self.scalar_type_of(value)
+        if self.return_reg is None:
+            self.return_reg = self.named_reg(self.scope.prefix + "return", type_)
+        elif self.return_reg.type != type_ and FLOAT in (self.return_reg.type, type_):
+            self.return_reg.type = FLOAT
+        self.emit(ir.Assign(result=self.return_reg, value=operand_of(value)))
+        if not self.block_depth:
+            raise _Return(RV(self.return_reg))
+
+    def inlining(self) -> bool:
+        raise NotImplementedError
 
     def stmt_Break(self, node: ast.Break) -> None:
         if not self.loop_depth:
@@ -224,19 +254,21 @@ class StmtMixin(CallMixin):
         self.materialise_assigned(node.body)
         self.emit(loop)
         before = dict(self.scope.bindings)
-        with self.region(loop.body), self.runtime_nesting():
+        with self.region(loop.body), self.runtime_nesting(barrier=True):
             self.bump(var)
             self.scope.bindings[name] = RV(var)
             self.loop_body(node.body)
         self.poison_changed(before, "was assigned a block or transfer inside a loop and is used after it")
 
     @contextmanager
-    def runtime_nesting(self) -> Iterator[None]:
+    def runtime_nesting(self, barrier: bool = False) -> Iterator[None]:
         self.block_depth += 1
+        self.return_barrier += barrier
         try:
             yield
         finally:
             self.block_depth -= 1
+            self.return_barrier -= barrier
 
     def loop_body(self, body: list[ast.stmt]) -> None:
         self.loop_depth += 1
@@ -255,7 +287,7 @@ class StmtMixin(CallMixin):
         with self.region(loop.cond_body):
             cond = self.need_scalar(self.expr(node.test), node.test)
         loop.cond = operand_of(cond)
-        with self.region(loop.body), self.runtime_nesting():
+        with self.region(loop.body), self.runtime_nesting(barrier=True):
             self.loop_body(node.body)
         self.poison_changed(before, "was assigned a block or transfer inside a loop and is used after it")
 
@@ -317,8 +349,16 @@ class StmtMixin(CallMixin):
                 if item.optional_vars is not None:
                     self.assign(item.optional_vars, value)
                 acquired.append((value, origin[1], origin[0]))
-        with self.runtime_nesting():  # a return would skip the release at the end of the with
-            self.stmts(node.body)
+        self.with_frames = [*self.with_frames, acquired]
+        try:
+            with self.runtime_nesting(barrier=True):
+                self.stmts(node.body)
+        finally:
+            self.with_frames = self.with_frames[:-1]
+        self.release_with(acquired, node)
+
+    def release_with(self, acquired: list, node: ast.AST) -> None:
+        """The end of a with-statement: its reserved blocks pushed and waited ones popped, last first."""
         with self.at(node):
             for value, mode, cb in reversed(acquired):
                 release = ir.CBPush(cb=cb, block=value.reg) if mode == "reserve" else ir.CBPop(cb=cb, block=value.reg)

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 from typing import Any
 
 from ..ir.program import ThreadIR
 from ..ir.types import BlockType, CBDecl, PipeNetDecl
+from .auto_release import insert_auto_releases
 from .capture import CaptureEnv
+from .returns import always_returns, returns_inside, tail_returns
 from .source import FunctionSource, function_source
 from .stmts import StmtMixin, _Return
 from .values import CT, RV, FuncRef, PipeNetV, Scope
@@ -42,7 +45,10 @@ class ThreadCompiler(StmtMixin):
                 self.stmts(source.node.body)
             except _Return:
                 pass
-        return ThreadIR(name=name, kind=self.kind, body=self.body, span=source.span(source.node))
+        span = source.span(source.node)
+        published = {b.index for b in self.env.scopes[0].buffers if b.releases_held_blocks}
+        body = insert_auto_releases(self.body, self.env.program.cbs, published, span)
+        return ThreadIR(name=name, kind=self.kind, body=body, span=span)
 
     def fail_at(self, source: FunctionSource, node: ast.AST, code: str, message: str) -> None:
         self.source = source
@@ -114,12 +120,16 @@ class ThreadCompiler(StmtMixin):
         if not len(names) - len(defaults) <= len(args) <= len(names):
             self.fail("E0104", f"{fn_node.name}() takes {len(names)} arguments, {len(args)} given", node)
         args = args + defaults[len(defaults) - (len(names) - len(args)):] if len(args) < len(names) else args
+        if any(returns_inside(stmt) for stmt in fn_node.body if isinstance(stmt, ast.If)):
+            fn_node = copy.copy(fn_node)  # returns in branches: every return made the end of its path
+            fn_node.body = tail_returns(fn_node.body)
         prefix = f"{fn_node.name}."
         scope = Scope(prefix=prefix, parent=outer_scope, multi=frozenset(multi_assigned(fn_node)))
         scope.bindings["__func__"] = fn
         self._inline_stack.append(key)
-        saved = (self.block_depth, self.loop_depth, self.unrolled)
-        self.block_depth, self.loop_depth, self.unrolled = 0, 0, []  # the callee's own blocks
+        saved = (self.block_depth, self.loop_depth, self.unrolled, self.return_barrier, self.return_reg)
+        # the callee's own nesting
+        self.block_depth, self.loop_depth, self.unrolled, self.return_barrier, self.return_reg = 0, 0, [], 0, None
         try:
             with self.in_function(source, scope):
                 for pname, value in zip(names, args):
@@ -128,10 +138,19 @@ class ThreadCompiler(StmtMixin):
                     self.stmts(fn_node.body)
                 except _Return as ret:
                     return ret.value
+                if self.return_reg is not None:
+                    if not always_returns(fn_node.body):
+                        self.fail("E0101", f"{fn_node.name}() returns a value on some paths and falls off its end "
+                                  "on others", fn_node, hint="end every path of the helper with a return")
+                    return RV(self.return_reg)
                 return CT(None)
         finally:
             self._inline_stack.pop()
-            self.block_depth, self.loop_depth, self.unrolled = saved
+            self.block_depth, self.loop_depth, self.unrolled, self.return_barrier, self.return_reg = saved
+
+    def inlining(self) -> bool:
+        """Whether a helper (or a pipe function) is being inlined, rather than the thread itself."""
+        return bool(self._inline_stack)
 
     def constant_default(self, node: ast.expr, fn: FuncRef) -> Any:
         if isinstance(node, ast.Constant):

@@ -189,6 +189,13 @@ class Continue(Op):
     name: ClassVar[str] = "scf.continue"
 
 
+@dataclass(eq=False, kw_only=True)
+class Return(Op):
+    """``return`` in a thread before its end: the thread finishes here."""
+
+    name: ClassVar[str] = "scf.return"
+
+
 # ---------------------------------------------------------------- circular buffers
 @dataclass(eq=False, kw_only=True)
 class CBReserve(Op):
@@ -496,6 +503,25 @@ class Print(Op):
     name: ClassVar[str] = "debug.print"
     #: each argument: a string, a register, or a tuple of them (an f-string, concatenated)
     args: list
+
+
+@dataclass(eq=False, kw_only=True)
+class PrintBlock(Op):
+    """``print(..., blk)``: the other arguments as ``debug.print`` shows them, then the block's
+    shape and values (known once the values are computed)."""
+
+    name: ClassVar[str] = "debug.print_block"
+    args: list
+    block: Reg
+
+
+@dataclass(eq=False, kw_only=True)
+class PrintBuffer(Op):
+    """``print(..., dfb)``: the other arguments, then the buffer's shape, size and current state."""
+
+    name: ClassVar[str] = "debug.print_buffer"
+    args: list
+    cb: CBDecl
 
 
 @dataclass(eq=False, kw_only=True)

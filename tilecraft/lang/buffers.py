@@ -22,6 +22,10 @@ def is_tile_layout(tensor: Any) -> bool:
 class CircularBuffer:
     """A per-core L1 buffer of ``buffer_factor`` blocks; methods are usable only in threads."""
 
+    #: a TT-Lang 1.1 dataflow buffer: a block a thread acquires and does not release is released
+    #: for it at its next acquisition and when it finishes (frontend/auto_release.py)
+    releases_held_blocks = False
+
     def __init__(self, likeness: Any, shape: tuple[int, ...], buffer_factor: int, name: str):
         span = scope.caller_span(3)
         sc = scope.require_scope("ttl.make_circular_buffer_like")
@@ -76,5 +80,7 @@ def make_dataflow_buffer_like(tensor: Any, shape: tuple[int, ...] = (1, 1), bloc
                               *, name: str | None = None) -> CircularBuffer:
     """The TT-Lang 1.1 spelling: ``ttl.make_dataflow_buffer_like(t, shape=, block_count=2)``."""
     sc = scope.require_scope("ttl.make_dataflow_buffer_like")
-    return CircularBuffer(tensor, shape, block_count,
-                          name or scope.assigned_name(scope.caller_span(2), f"dfb{len(sc.buffers)}"))
+    buffer = CircularBuffer(tensor, shape, block_count,
+                            name or scope.assigned_name(scope.caller_span(2), f"dfb{len(sc.buffers)}"))
+    buffer.releases_held_blocks = True
+    return buffer

@@ -266,6 +266,9 @@ class KernelPrinter:
     def op_Continue(self, op: ir.Continue) -> None:
         self.line("continue;")
 
+    def op_Return(self, op: ir.Return) -> None:
+        self.line("return;")
+
 
 def print_kernel(program: kir.MetalProgram, kernel: kir.Kernel) -> str:
     return KernelPrinter(program, kernel).print()

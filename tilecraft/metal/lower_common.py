@@ -102,7 +102,7 @@ class KernelLowering:
         self.emit(op.__class__(**{k: v for k, v in op.__dict__.items()}))
 
     lower_Assign = lower_Binary = lower_Unary = lower_Compare = lower_Select = lower_scalar
-    lower_Break = lower_Continue = lower_scalar
+    lower_Break = lower_Continue = lower_Return = lower_scalar
 
     def lower_For(self, op: ir.For) -> None:
         """C++ loops need their own counter: a Python name reused by nested loops (``for _ in``)
@@ -166,6 +166,14 @@ class KernelLowering:
         self.kernel.includes.add(DPRINT_HEADER)
         fn = "DPRINT" if self.kernel.processor != "compute" else "DEVICE_PRINT_MATH"
         self.call(fn, ir.Const(fmt), *values)
+
+    def lower_PrintBlock(self, op: ir.PrintBlock) -> None:
+        self.fail("print() of a block", hint="the simulator prints its values; on the device, copy the block to a "
+                  "tensor and look at it on the host")
+
+    def lower_PrintBuffer(self, op: ir.PrintBuffer) -> None:
+        self.fail("print() of a dataflow buffer", hint="the simulator prints its state; on the device, print the "
+                  "counts your own code keeps")
 
     def lower_Signpost(self, op: ir.Signpost) -> None:
         self.emit(kir.Comment(text=f"signpost: {op.label}"))

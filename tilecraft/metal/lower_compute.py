@@ -77,10 +77,19 @@ class ComputeLowering(KernelLowering):
         self.call("compute_kernel_hw_startup", *map(ir.Const, startup))
         for name in local_blocks:
             self.emit(ir.Assign(result=self.written[name], value=ir.Const(False)))
+        self.local_block_names = list(local_blocks)
         self.lower_body(self.thread.body)
-        for name in local_blocks:  # the last value of each local block leaves its buffer
-            self.release_partial(name)
+        self.release_local_blocks()
         return self.kernel
+
+    def release_local_blocks(self) -> None:
+        """The last value of each local block leaves its buffer (at the end, and at a return)."""
+        for name in self.local_block_names:
+            self.release_partial(name)
+
+    def lower_Return(self, op: ir.Return) -> None:
+        self.release_local_blocks()
+        self.emit(ir.Return())
 
     def buffer_of(self, block: ir.Reg) -> CBDecl:
         """The buffer a block is read from: its partials or local buffer, else its own buffer."""

@@ -189,6 +189,8 @@ class TimingCodegen(ThreadCodegen):
     def op_Print(self, op: ir.Print) -> None:
         self.line("pass", op)
 
+    op_PrintBlock = op_PrintBuffer = op_Print
+
 
 def _pages(block_type: Any) -> int:
     """NoC transactions of a block: one per tile, or one per row of a row-major block."""

@@ -207,6 +207,9 @@ class ThreadCodegen:
     def op_Continue(self, op: ir.Continue) -> None:
         self.line("continue", op)
 
+    def op_Return(self, op: ir.Return) -> None:
+        self.line(self.RETURN, op)
+
     # ---------------------------------------------------------------- buffers
     def op_CBReserve(self, op: ir.CBReserve) -> None:
         cb, i = f"cb{op.cb.index}", self.oid(op)
@@ -343,13 +346,26 @@ class ThreadCodegen:
         rng = self.ctx.constant(op.cores)
         self.line(f"K.sem_mcast({op.sem.index}, {rng}, {self.v(op.value)}, {self.oid(op)})", op)
 
-    def op_Print(self, op: ir.Print) -> None:
+    def print_args(self, args: list) -> str:
+        """``print``'s arguments as Python source for a call's argument list."""
         def text(arg: Any) -> str:
             if isinstance(arg, tuple):  # an f-string: its parts joined without separators
                 return "''.join((" + ", ".join(repr(p) if isinstance(p, str) else f"str({self.v(p)})"
                                               for p in arg) + ",))"
             return repr(arg) if isinstance(arg, str) else self.v(arg)
-        self.line(f"print({', '.join(text(a) for a in op.args)})", op)
+        return ", ".join(text(a) for a in args)
+
+    def op_Print(self, op: ir.Print) -> None:
+        self.line(f"PRINT({self.print_args(op.args)})", op)
+
+    def op_PrintBuffer(self, op: ir.PrintBuffer) -> None:
+        self.line(f"PRINT_BUFFER(({self.print_args(op.args)}{',' if op.args else ''}), cb{op.cb.index})", op)
+
+    def op_PrintBlock(self, op: ir.PrintBlock) -> None:
+        block = op.block
+        vid = self.v(block) if block.type.local else self.rd(block, self.oid(op))
+        self.line(f"PRINT_BLOCK(({self.print_args(op.args)}{',' if op.args else ''}), {vid}, "
+                  f"{self.ctx.constant(block.type)})", op)
 
     def op_Signpost(self, op: ir.Signpost) -> None:
         self.line("pass", op)

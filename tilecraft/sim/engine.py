@@ -15,6 +15,7 @@ from ..ir.program import ProgramIR
 from ..ir.types import BlockType
 from ..ir.grid import all_cores, reshape_coords
 from .codegen import GeneratedThread, ThreadCodegen, expression_leaves
+from .debug_print import PrintLog
 from .exprprog import compile_expression
 from .op_table import OpTable
 from .scheduler import Scheduler, SimThread
@@ -96,7 +97,10 @@ class ProgramRuntime(OpTable):
         self.scheduler = Scheduler(self.ops)
         self.pipes = {p.index: PipeRT(p, self.scheduler.ready) for n in program.pipenets for p in n.pipes}
         self.sites: list[Any] = []
-        self.codegen_globals: dict[str, Any] = {"BCOPY": self.block_copy, "Xfer": Xfer}
+        prints_blocks = any(isinstance(op, ir.PrintBlock) for t in program.threads for op in ir.walk(t.body))
+        self.prints = PrintLog(deferred=prints_blocks)
+        self.codegen_globals: dict[str, Any] = {"BCOPY": self.block_copy, "Xfer": Xfer, "PRINT": self.prints.line,
+                                                "PRINT_BUFFER": self.prints.buffer, "PRINT_BLOCK": self.prints.block}
         self._consts: list[Any] = []
         self.threads: list[GeneratedThread] = [ThreadCodegen(program, t, self).generate() for t in program.threads]
         self.cores = {c: CoreRuntime(self, c, i) for i, c in enumerate(all_cores(program.grid))}
@@ -177,10 +181,16 @@ class ProgramRuntime(OpTable):
                 waits = {op.cb.index for op in ir.walk(ir_thread.body) if isinstance(op, ir.CBWait)}
                 self.scheduler.add(SimThread(core, ir_thread.name, ir_thread.kind, code.fn(k, values), code,
                                              reserves, waits))
-        self.scheduler.run()
-        self.check_end()
-        self.check_some_output()
-        Evaluator(self.rec, exact=self.exact).run()
+        evaluator = None
+        try:
+            self.scheduler.run()
+            self.check_end()
+            self.check_some_output()
+            self.rec.keep = self.prints.vids
+            evaluator = Evaluator(self.rec, exact=self.exact)
+            evaluator.run()
+        finally:
+            self.prints.flush(evaluator.value if evaluator is not None and evaluator.done else None)
 
     def check_some_output(self) -> None:
         """A program whose copies into tensors all ran zero times computed nothing anyone can see

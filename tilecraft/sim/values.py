@@ -121,6 +121,8 @@ class Recorder:
         self.computes: list[ComputeSite] = []
         self.barriers: list[int] = []
         self.tensors: list[TensorRef] = []
+        #: values needed after the evaluation (printed blocks): never dropped
+        self.keep: list[int] = []
 
     def read(self, site: ReadSite, starts: tuple[int, ...]) -> int:
         if site.tensor.dirty:
@@ -187,6 +189,8 @@ class Evaluator:
         #: tensors this launch writes (their reads must be copies, never views)
         self.written = {site.tensor for site in rec.writes if site.vids}
         self.last_use = np.full(n, -1, dtype=np.int64)
+        self.last_use[np.asarray(rec.keep, dtype=np.int64)] = n
+        self.done = False
         self._arrays()
 
     # ---------------------------------------------------------------- preparation
@@ -232,6 +236,11 @@ class Evaluator:
             self.evaluate_window(a, b, writes_upto=None if last else b)
         for tensor in self.rec.tensors:
             tensor.flush()
+        self.done = True
+
+    def value(self, vid: int) -> torch.Tensor:
+        """One value after the run (only those the recorder kept are still there)."""
+        return self.values(np.asarray([vid], dtype=np.int64))[0]
 
     def evaluate_window(self, a: int, b: int, writes_upto: int | None) -> None:
         for site in self.rec.reads:
