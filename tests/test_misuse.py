@@ -73,7 +73,8 @@ CASES = [
     Case("copy_unwaited_at_with_end", "E1104", "with", ("pushed", "copy", "'cb'")),
     Case("copy_never_waited", "E1104", "ttl.copy", ("never waited", "'cb'", "core (0, 0)")),
     Case("block_held_at_end", "E1105", "cb.reserve()", ("never pushed", "'cb'", "core (0, 0)")),
-    Case("push_unwritten", "E1108", "blk.push()", ("without being written", "'cb'")),
+    # pushing an unwritten block only warns (W1108); reading it is the error
+    Case("push_unwritten", "E1109", "ttl.copy", ("before anything was written", "'cb'")),
     Case("read_unwritten", "E1109", "o.store", ("before anything was written", "'scratch'")),
     # ---------------------------------------------------------------- deadlocks
     Case("deadlock_circular", "E2110", "a.wait()", ("2 threads", "in a cycle", "on each of 2 cores"), marker="BLOCKED-COMPUTE",
@@ -128,6 +129,11 @@ CASES = [
     # ---------------------------------------------------------------- kernel scope
     Case("pipe_outside_grid_unused", "E0203", "ttl.Pipe", ("(2, 0)", "outside the grid (2, 2)")),
     Case("remote_semaphore_wrong_rank", "E0203", "sem.get_remote", ("2 integers", "(1, 0, 0)")),
+    Case("return_in_helper_loop", "E0101", "return i", ("loop",)),
+    Case("return_on_some_paths", "E0101", "def share", ("share()", "some paths")),
+    Case("print_two_blocks", "E0104", "b)", ("one block",)),
+    Case("pipe_dst_of_multicast", "E0104", "pipe.dst", ("multicast",)),
+    Case("squeeze_wide_dim", "E0105", "ttl.block.squeeze", ("dim 1", "(1, 2)")),
     Case("too_many_threads", "E0204", "@ttl.datamovement()", ("3 datamovement threads", "'first'", "'second'", "'third'")),
     Case("copy_from_pipe_net", "E0107", "ttl.copy", ("net.if_src",)),
 ]

@@ -7,14 +7,19 @@ mode and with ``--exact``; the two must store the same bits in every tensor.
 
 from __future__ import annotations
 
+import typing
 import warnings
 from pathlib import Path
 
 import pytest
 
+from benchmarks.emit_tools import programs_of
 from tests.outputs import assert_same_bits, launch_outputs
+from tests.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
 from tilecraft.cli import main
 from tilecraft.diagnostics import DiagnosticWarning
+from tilecraft.metal.check_emitted import check_emitted
+from tilecraft.metal.emit import emit_program
 
 PROGRAMS = sorted((Path(__file__).parent / "published").glob("*.py"))
 
@@ -96,3 +101,82 @@ def test_blocks_pushed_and_never_consumed_warn_at_the_push(capsys: pytest.Captur
     err = capsys.readouterr().err
     assert err.count("warning[W1105]") == 1, err
     assert f"{path}:{marked_line(path, 'W1105')}:" in err and "'dfb' on core (0, 0)" in err, err
+
+
+#: the programs above whose every construct tilecraft emits: both simulation levels must agree and
+#: every emitted kernel must pass the real 0.81.1 headers
+EMITTED = ("early_return", "held_blocks_released", "block_selection", "pipe_endpoints", "buffer_members",
+           "unwritten_push")
+
+
+@pytest.mark.parametrize("name", EMITTED)
+def test_metal_level_agrees(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = next(p for p in PROGRAMS if p.stem == name)
+    assert_same_bits(launch_outputs(path, capsys), launch_outputs(path, capsys, "--level", "metal"))
+
+
+@pytest.mark.parametrize("name", EMITTED)
+def test_emitted_kernels_pass_the_headers(name: str, headers: Path) -> None:  # noqa: F811
+    path = next(p for p in PROGRAMS if p.stem == name)
+    for program in programs_of(path):
+        for kernel, result in check_emitted(emit_program(program)):
+            assert result.ok, f"{name} {kernel}:\n{result.diagnostics}"
+
+
+def test_print_shows_blocks_and_buffers_in_thread_order(capsys: pytest.CaptureFixture[str]) -> None:
+    path = next(p for p in PROGRAMS if p.stem == "print_objects")
+    assert main(["run", str(path)]) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert lines[0] == ("before: <DataflowBuffer 'x_dfb' shape=(1, 1) float32 block_count=2 capacity=2 tiles> "
+                        "head=0 pushed=0 reserved=0 free=2"), lines
+    assert lines[1].startswith("after: <DataflowBuffer 'x_dfb'") and "pushed=1 reserved=0 free=1" in lines[1]
+    assert lines[2] == "negated: <Block shape=(1, 1) float32>"
+    assert lines[3].startswith("  first 64 of 1024 values: [-0.0, -1.0, -2.0,") and lines[3].endswith("-63.0]")
+    # the device cannot print a block: run says so where emit would stop
+    line = marked_line_of(path, 'print("negated:"')
+    assert f"{path}:{line}:" in captured.err and "W3001" in captured.err
+
+
+def marked_line_of(path: Path, text: str) -> int:
+    (line,) = [i for i, source in enumerate(path.read_text().splitlines(), 1) if text in source]
+    return line
+
+
+def test_an_unwritten_block_pushed_only_warns(capsys: pytest.CaptureFixture[str]) -> None:
+    path = next(p for p in PROGRAMS if p.stem == "unwritten_push")
+    assert main(["run", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert f"{path}:{marked_line(path, 'W1108')}:" in err and "warning[W1108]" in err and "core (1, 0)" in err, err
+
+
+def test_the_published_type_names_and_layout_constants_exist() -> None:
+    import tilecraft as ttl
+    import tilecraft.ttnn as ttnn
+
+    def send(pipe: ttl.SrcPipeIdentity[ttl.NodeRange], node: ttl.NodeCoord, shape: ttl.Shape,
+             size: ttl.Size) -> ttl.DstT: ...
+
+    # a program's annotations are evaluated when its function is defined (here postponed: resolve them)
+    assert typing.get_type_hints(send, localns={"ttl": ttl})["size"] is int
+    assert ttl.TILE_LAYOUT is ttnn.TILE_LAYOUT and ttl.ROW_MAJOR_LAYOUT is ttnn.ROW_MAJOR_LAYOUT
+    with pytest.raises(Exception, match="E0302.*PipeNet.if_src"):
+        ttl.SrcPipeIdentity()
+
+
+def test_a_linear_pipe_endpoint_outside_the_grid_names_the_numbering(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "linear_pipe.py"
+    script.write_text(
+        "import torch, ttl, ttnn\n"
+        "@ttl.operation(grid=(2, 2))\n"
+        "def kern(a):\n"
+        "    net = ttl.PipeNet([ttl.Pipe((0,), (slice(1, 5),))])\n"
+        "    @ttl.datamovement()\n"
+        "    def mover():\n"
+        "        pass\n"
+        "kern(ttnn.from_torch(torch.zeros(32, 32), layout=ttnn.TILE_LAYOUT))\n")
+    assert main(["run", str(script)]) == 1
+    err = capsys.readouterr().err
+    assert f"{script}:4:24: error[E0203]: pipe core (4,) (dst) is outside the grid (2, 2) numbered in 1 " \
+           "dimension (4,)" in err, err

@@ -9,12 +9,12 @@ def kern(x, y):
     @ttl.datamovement()
     def reader():
         blk = cb.reserve()
-        blk.push()  # ERROR-HERE
+        blk.push()
 
     @ttl.datamovement()
     def writer():
         with cb.wait() as blk:
-            ttl.copy(blk, y[0, 0]).wait()
+            ttl.copy(blk, y[0, 0]).wait()  # ERROR-HERE
 
     return ttl.Program(reader, writer)(x, y)
 

@@ -63,7 +63,9 @@ class PipeLowering:
                     ys = [d[1] for d in pipe.dsts]
                     rect = (min(xs), min(ys), max(xs), max(ys))
                     if len(pipe.dsts) != (rect[2] - rect[0] + 1) * (rect[3] - rect[1] + 1):
-                        self.fail("a pipe whose destinations are not a rectangle", code="E3003")
+                        self.loc = pipe.span
+                        self.fail(f"a pipe whose destinations {', '.join(map(str, pipe.dsts))} are not a rectangle",
+                                  code="E3003")
                     rows.append((p, len(pipe.dsts), *rect, int(pipe.src in pipe.dsts), *pipe.src))
             if role == "src" and len(rows) > 1:  # its destinations would all free one ready semaphore
                 self.fail(f"a pipe net in which core {core} is the source of {len(rows)} pipes", code="E3003",

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Callable
 
-from ..diagnostics import KernelError, error
+from ..diagnostics import KernelError, error, warn
 
 _HINT_RELEASED = "a block is valid only until its push()/pop() (the end of its `with`)"
 
@@ -83,9 +83,10 @@ class CBState(Waitable):
         if self.xfers[slot] is not None:
             raise self.fail("E1104", "block pushed while a copy into it has not been waited", op,
                             hint="call wait() on the transfer handle of ttl.copy before the block is pushed")
-        if self.vids[slot] < 0:
-            raise self.fail("E1108", "block pushed without being written", op,
-                            hint="fill the block with ttl.copy(...) or blk.store(...) before pushing it")
+        if self.vids[slot] < 0:  # undefined contents: only reading them is an error (E1109), as in 1.1.6
+            warn("W1108", f"block pushed without being written (buffer '{self.decl.name}', core {self.core}): its "
+                 "contents are undefined, and a thread that reads them stops with E1109", self.span_of(op),
+                 hint="fill the block with ttl.copy(...) or blk.store(...) before pushing it")
         self.npush = n + 1
         self.ops[slot] = op
         self.ready += 1
