@@ -19,7 +19,7 @@ import warnings
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import driver, opt, options
+from . import opt, options, session
 from .ir.printer import print_program
 from .ir.program import ProgramIR
 from .metal.emit import emit_program
@@ -110,25 +110,27 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
     except ValueError as exc:
         print(f"tilecraft: error: {exc}", file=sys.stderr)
         return 2
-    options.current = options.RunOptions(arch=args.arch, grid=grid, exact=args.exact, level=args.level,
-                                         devices=devices, show_generated=getattr(args, "generated", False))
-    hooks = list(driver.program_hooks)
+    opts = options.RunOptions(arch=args.arch, grid=grid, exact=args.exact, level=args.level, devices=devices,
+                              show_generated=getattr(args, "generated", False))
+    hooks: list[session.ProgramHook] = []
     if args.command == "show-ir":
-        driver.program_hooks.append(lambda program: print(print_program(program)))
+        hooks.append(lambda program: print(print_program(program)))
     if args.command == "emit":
-        driver.program_hooks.append(Emitter(Path(args.output), args.arch))
-    timer = profiler.Profiler.install(args) if args.command == "profile" else None
+        hooks.append(Emitter(Path(args.output), args.arch))
+    timer = profiler.Profiler(args) if args.command == "profile" else None
+    if timer is not None:
+        opts = timer.run_options(opts)
+        hooks.append(timer)
     saved_path = list(sys.path)
     reporter = Reporter(args.diagnostics_format)
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), session.using(opts, program_hooks=hooks):
             warnings.simplefilter("default", DiagnosticWarning)
             warnings.showwarning = reporter.show_warning
             code = _run(args, script_args, reporter)
         return timer.finish(code) if timer is not None else code
     finally:
         reporter.finish()
-        driver.program_hooks[:] = hooks
         sys.path[:] = saved_path
 
 

@@ -14,7 +14,7 @@ import torch
 
 import tilecraft.ttnn as ttnn
 from tests.emu.harness import SANITIZER, cb, compute, cores, dram, kernel, line_of, output, run
-from tilecraft import options
+from tilecraft import session
 from tilecraft.diagnostics import KernelError
 
 GRID = cores(0, 0, 1, 0)
@@ -110,8 +110,7 @@ def test_finding_at_the_kernel_line(device, case: Case, capsys) -> None:
 def test_going_on_after_a_finding_shows_the_corruption(device, monkeypatch) -> None:
     """With the sanitizer set to record and go on, a mismatched pack writes what the hardware
     writes: a 4096-byte fp32 tile into a 2048-byte bfloat16 page overruns into the next page."""
-    monkeypatch.setattr(options.current, "emulator_stop_at_first_error", False)
     case = next(c for c in CASES if c.name == "pack_format_mismatch")
-    with pytest.raises(KernelError) as info:
+    with session.using(emulator_stop_at_first_error=False), pytest.raises(KernelError) as info:
         run_case(device, case)
     assert [d.code for d in info.value.diagnostics] == ["E5401"]

@@ -89,7 +89,6 @@ def _threads_and_tensors(kdef: KernelDef, sc: kscope.KernelScope, args: tuple, k
     else:
         threads = list(sc.threads)
         tensors = [a for a in (*args, *kwargs.values()) if hasattr(a, "storage")]
-    kinds = [t.kind for t in threads]
     if not threads:
         raise error("E0204", f"kernel {kdef.name}() defines no thread", kdef.span,
                     hint="define @ttl.compute() and @ttl.datamovement() functions in its body")

@@ -1,6 +1,6 @@
 """``tilecraft profile``: time every program a script launches and print the profile.
 
-The profiler is a driver program hook: each launched program is estimated right after it is
+The profiler is a session program hook: each launched program is estimated right after it is
 built (before the simulator runs it, or instead of it with ``--no-values``), and its report is
 printed at once. ``--trace`` writes all programs into one Chrome trace, one after the other.
 """
@@ -8,13 +8,14 @@ printed at once. ``--trace`` writes all programs into one Chrome trace, one afte
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
 from typing import Callable
 from pathlib import Path
 
-from .. import driver, options
+from ..options import RunOptions
 from ..arch import ARCHS, BOARDS
 from ..ir.program import ProgramIR
 from ..ttnn.fidelity import MathFidelity
@@ -52,16 +53,11 @@ class Profiler:
         self.script = os.path.abspath(args.script)
         self.estimates: list[Estimate] = []
 
-    @classmethod
-    def install(cls, args: argparse.Namespace) -> "Profiler":
-        profiler = cls(args)
-        opts = options.current
-        opts.arch = profiler.arch.name
-        if opts.grid is None:
-            opts.grid = profiler.arch.compute_grid
-        opts.simulate = not args.no_values
-        driver.program_hooks.append(profiler)
-        return profiler
+    def run_options(self, opts: RunOptions) -> RunOptions:
+        """``opts`` for the profiled run: the profiled architecture (its full grid for ``grid="auto"``),
+        and no values computed with ``--no-values``."""
+        return dataclasses.replace(opts, arch=self.arch.name, grid=opts.grid or self.arch.compute_grid,
+                                   simulate=not self.args.no_values)
 
     def __call__(self, program: ProgramIR) -> None:
         est = estimate(program, self.arch, self.args.fidelity, self.args.fp32_acc, trace=bool(self.args.trace))

@@ -27,7 +27,7 @@ from ..ir.program import ThreadIR
 from ..ir.grid import all_cores
 from ..metal import kir, optable
 from . import tile_math
-from .codegen import GeneratedThread, ThreadCodegen
+from .codegen import ThreadCodegen
 from .metal_state import L1, L1_BASE, ZERO, PageCB, SemRT, SemToken
 from .op_table import OpTable
 from .scheduler import Scheduler, SimThread

@@ -15,7 +15,7 @@ import traceback
 from pathlib import Path
 from typing import Sequence, Union
 
-from tilecraft import options
+from tilecraft import session
 from tilecraft.diagnostics import Span, error
 from tilecraft.emu import launch
 from tilecraft.emu.build import source_file
@@ -55,7 +55,7 @@ def generic_op(io_tensors: Sequence[Tensor], program_descriptor: ProgramDescript
         raise error("E5109", "generic_op needs the io tensors (inputs, then pre-allocated outputs)", span)
     tensors = [_tensor_spec(t, i, span) for i, t in enumerate(io_tensors)]
     device = io_tensors[0].device()
-    arch = str(device.arch()) if device is not None else options.current.arch
+    arch = str(device.arch()) if device is not None else session.options().arch
     program = ProgramSpec(
         kernels=[_kernel_spec(k, i, span) for i, k in enumerate(program_descriptor.kernels)],
         cbs=[_cb_spec(cb, io_tensors, span) for cb in program_descriptor.cbs],
@@ -63,7 +63,7 @@ def generic_op(io_tensors: Sequence[Tensor], program_descriptor: ProgramDescript
                                   int(s.initial_value), span) for s in program_descriptor.semaphores],
         tensors=tensors, arch=arch, span=span)
     global last_run
-    result = last_run = launch.run(program, stop_at_first_error=options.current.emulator_stop_at_first_error)
+    result = last_run = launch.run(program, stop_at_first_error=session.options().emulator_stop_at_first_error)
     if result.dprint:
         sys.stdout.write(result.dprint)
     for warning in result.warnings:
@@ -168,7 +168,7 @@ class TensorAccessorArgs:
     def get_compile_time_args(self) -> list[int]:
         t = self._tensor
         dram = t.memory_config().buffer_type is BufferType.DRAM
-        arch = chip(str(t.device().arch())) if t.device() is not None else chip(options.current.arch)
+        arch = chip(str(t.device().arch())) if t.device() is not None else chip(session.options().arch)
         page = t.dtype.tile_bytes if t.layout is Layout.TILE else t.padded_shape[-1] * t.dtype.element_bits // 8
         align = arch.dram_alignment if dram else arch.l1_alignment
         return [2 if dram else 0, -(-page // align) * align]
