@@ -25,6 +25,7 @@ from .ir.program import ProgramIR
 from .metal.emit import emit_program
 from .diagnostics import Diagnostic, DiagnosticWarning, KernelError, UsageError, render_json, user_frame_span
 from .perf import profiler
+from .lsp import command as lsp_command
 
 #: frames in this directory are tilecraft's own (hidden from users' tracebacks)
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -50,6 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if name == "emit":
             p.add_argument("-o", "--output", required=True, help="directory for the emitted files")
     profiler.add_parser(sub, add_script_options)
+    lsp_command.add_parser(sub)
+    if argv and argv[0] == "lsp":
+        return lsp_command.run(parser.parse_args(argv))
     if not argv or argv[0] not in ("run", "show-ir", "emit", "profile"):
         parser.parse_args(argv)  # prints usage / help
         return 2

@@ -1,0 +1,209 @@
+"""When each run happens, and what becomes of its results: one :class:`Checks` per server.
+
+- the compile check runs when a file is opened and ``debounce`` after each change; a newer change
+  cancels the run in flight (its child is killed), so results are never older than the text;
+- the sanitizer runs on save (and on demand); a change cancels it, and its diagnostics, which
+  describe text that is gone, are dropped until the next save;
+- the profile runs on open and on save; its numbers stay, anchored to their lines' text.
+
+Only documents the editor opened are run, only when they import the language (a Python file that
+does not is never executed), and only when the settings allow running scripts at all. All of it
+runs as tasks on the server's event loop, waiting on the worker: typing is never blocked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from lsprotocol import types as lsp
+
+from ..diagnostics import Diagnostic, Span
+from .convert import RangeMaker, convert_all, span_of
+from .profile_view import ProgramTiming, collect
+from .runner import INTERNAL_ERROR, RunRequest
+from .settings import Settings
+from .sizes import DIRECTIVE
+from .workerclient import RunResult, WorkerClient
+
+log = logging.getLogger(__name__)
+
+#: a run stopped by its time or memory limit
+STOPPED = "W0604"
+#: the file uses the language: only such files are ever executed
+_USES_LANGUAGE = re.compile(r"^\s*(import|from)\s+(ttl|tilecraft)\b", re.MULTILINE)
+_WHAT = {"compile": "compile check", "sanitize": "sanitizer", "profile": "profile"}
+
+
+@dataclass
+class Snapshot:
+    """The text of a document at one version, as the editor has it."""
+
+    text: str
+    version: int | None
+    lines: list[str]
+
+
+@dataclass
+class DocumentState:
+    uri: str
+    path: str
+    tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    compile: list[dict[str, Any]] = field(default_factory=list)
+    sanitize: list[dict[str, Any]] = field(default_factory=list)
+    #: where this file launched its last program (diagnostics from elsewhere are shown there)
+    anchor: Span | None = None
+    timings: list[ProgramTiming] = field(default_factory=list)
+    #: the modes whose run is in the worker now
+    running: set[str] = field(default_factory=set)
+
+
+class Checks:
+    def __init__(self, settings: Settings, worker: WorkerClient, snapshot: Callable[[str], Snapshot],
+                 publish: Callable[[str, int | None, list[lsp.Diagnostic]], None],
+                 ranges: Callable[[str, Snapshot], RangeMaker], refresh_profile: Callable[[], None],
+                 report: Callable[[str], None]):
+        self.settings = settings
+        self.worker = worker
+        self.snapshot = snapshot
+        self.publish = publish
+        self.ranges = ranges
+        self.refresh_profile = refresh_profile
+        #: one line per run for the client's log (what ran, how it ended, how long it took)
+        self.report = report
+        self.documents: dict[str, DocumentState] = {}
+
+    # ---------------------------------------------------------------- editor events
+    def opened(self, uri: str, path: str) -> None:
+        self.documents[uri] = DocumentState(uri, path)
+        self.schedule(uri, "compile", 0.0)
+        if self.settings.profile_on_save:
+            self.schedule(uri, "profile", 0.0)
+
+    def changed(self, uri: str) -> None:
+        state = self.documents.get(uri)
+        if state is None:
+            return
+        self.cancel(state, "sanitize")
+        if state.sanitize:
+            state.sanitize = []
+            self.show(state)
+        self.schedule(uri, "compile", self.settings.debounce_ms / 1e3)
+
+    def saved(self, uri: str) -> None:
+        if self.settings.sanitize_on_save:
+            self.schedule(uri, "sanitize", 0.0)
+        if self.settings.profile_on_save:
+            self.schedule(uri, "profile", 0.0)
+
+    def closed(self, uri: str) -> None:
+        state = self.documents.pop(uri, None)
+        if state is not None:
+            for mode in list(state.tasks):
+                self.cancel(state, mode)
+            self.publish(uri, None, [])
+
+    async def close(self) -> None:
+        for uri in list(self.documents):
+            self.closed(uri)
+        await self.worker.close()
+
+    # ---------------------------------------------------------------- runs
+    def runnable(self, uri: str) -> bool:
+        return self.settings.run_scripts and _USES_LANGUAGE.search(self.snapshot(uri).text) is not None
+
+    def schedule(self, uri: str, mode: str, delay: float) -> asyncio.Task[None] | None:
+        """Start a ``mode`` run of the document after ``delay`` s, replacing one in flight."""
+        state = self.documents.get(uri)
+        if state is None or not self.runnable(uri):
+            return None
+        self.cancel(state, mode)
+        task = asyncio.create_task(self._run(state, mode, delay))
+        state.tasks[mode] = task
+        return task
+
+    def cancel(self, state: DocumentState, mode: str) -> None:
+        task = state.tasks.pop(mode, None)
+        if task is not None:
+            task.cancel()
+
+    async def _run(self, state: DocumentState, mode: str, delay: float) -> None:
+        try:
+            await asyncio.sleep(delay)  # the debounce: a newer change cancels the task here, silently
+            await self._run_once(state, mode)
+        except asyncio.CancelledError:
+            if mode in state.running:
+                self.report(f"{_WHAT[mode]} of {Path(state.path).name}: cancelled (the file changed or closed)")
+            raise
+        except Exception:  # noqa: BLE001 - a failed run must not end the server; the log says why
+            log.exception("tilecraft %s of %s failed", _WHAT[mode], state.path)
+        finally:
+            state.running.discard(mode)
+            if state.tasks.get(mode) is asyncio.current_task():
+                del state.tasks[mode]
+
+    async def _run_once(self, state: DocumentState, mode: str) -> None:
+        state.running.add(mode)
+        snap = self.snapshot(state.uri)
+        request = RunRequest(state.path, snap.text, mode, self.settings.arch, self.settings.fidelity)
+        result = await self.worker.run(request, self.settings.limits(mode))
+        self.report(f"{_WHAT[mode]} of {Path(state.path).name}: {result.status} in {result.elapsed_ms:.0f} ms, "
+                    f"{len(result.of_kind('diagnostic'))} diagnostic(s), {len(result.of_kind('launch'))} launch(es)")
+        if self.snapshot(state.uri).version != snap.version and mode != "profile":
+            return  # the text changed meanwhile (its own run is scheduled)
+        for crash in result.of_kind("crash"):
+            log.error("tilecraft %s of %s crashed:\n%s", _WHAT[mode], state.path, crash["traceback"])
+        if mode == "profile":
+            state.timings = collect(result.events, state.path)
+            self.refresh_profile()
+            return
+        found = [e["diagnostic"] for e in result.of_kind("diagnostic")]
+        found += self.outcome_diagnostics(state, mode, result, snap)
+        if mode == "compile":
+            launches = [span_of(e["span"]) for e in result.of_kind("launch")]
+            in_file = [s for s in launches if s is not None and s.file == state.path]
+            state.anchor = in_file[-1] if in_file else None
+            state.compile = found
+        else:
+            state.sanitize = found
+        self.show(state)
+
+    def outcome_diagnostics(self, state: DocumentState, mode: str, result: RunResult,
+                            snap: Snapshot) -> list[dict[str, Any]]:
+        """A run that did not finish says so, at the launch it was in (or the sizes comment)."""
+        if result.status in ("done", "cancelled"):
+            return []
+        launches = [span_of(e["span"]) for e in result.of_kind("launch")]
+        at = next((s for s in reversed(launches) if s is not None and s.file == state.path), None)
+        if at is None:
+            row = next((i for i, line in enumerate(snap.lines) if DIRECTIVE.match(line)), 0)
+            at = Span(state.path, row + 1, 1)
+        what = _WHAT[mode]
+        limits = self.settings.limits(mode)
+        hint = ("declare smaller sizes for the editor's runs with a '# tilecraft: sizes NAME=INT' comment "
+                "(docs/lsp.md), or raise the limit in the settings")
+        if result.status == "timeout":
+            return [Diagnostic(STOPPED, f"the {what} stopped at its time limit of {limits.timeout_s:g} s",
+                               at, (), hint, "warning").to_json()]
+        if result.status == "memory":
+            return [Diagnostic(STOPPED, f"the {what} stopped at its memory limit of {limits.memory_mb} MiB",
+                               at, (), hint, "warning").to_json()]
+        return [Diagnostic(INTERNAL_ERROR, f"internal error: the {what} process failed", at, (),
+                           "this is a bug in tilecraft; the language server's log has the details").to_json()]
+
+    def show(self, state: DocumentState) -> None:
+        snap = self.snapshot(state.uri)
+        ranges = self.ranges(state.path, snap)
+        self.publish(state.uri, snap.version, convert_all([*state.compile, *state.sanitize], ranges, state.anchor))
+
+
+def read_lines(path: str) -> list[str]:
+    """A file other than the document (a note's place in an imported module)."""
+    try:
+        return Path(path).read_text().splitlines()
+    except OSError:
+        return []
