@@ -29,19 +29,21 @@ class FileFacts:
 
 
 def parse_for_editing(text: str, line: int) -> ast.Module | None:
-    """The module, or the module with the cursor's line blanked to ``pass``; None if neither parses."""
+    """The module, or the module with the cursor's line replaced by ``pass``; None if neither parses."""
     try:
         return ast.parse(text)
     except SyntaxError:
         pass
     lines = text.splitlines()
-    if 0 <= line < len(lines):
-        indent = re.match(r"\s*", lines[line]).group(0)  # type: ignore[union-attr]
-        lines[line] = indent + "pass"
+    if not 0 <= line < len(lines):
+        return None
+    indent = re.match(r"\s*", lines[line]).group(0)  # type: ignore[union-attr]
+    for stand_in in (indent + "pass", "pass"):
+        lines[line] = stand_in
         try:
             return ast.parse("\n".join(lines))
         except SyntaxError:
-            return None
+            continue
     return None
 
 
