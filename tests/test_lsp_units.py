@@ -4,6 +4,12 @@ reference lookup behind hover, the vocabulary behind completion, and the profile
 from __future__ import annotations
 
 import ast
+import json
+import re
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -209,9 +215,67 @@ def test_profile_numbers_follow_their_line_while_the_text_moves() -> None:
 # ---------------------------------------------------------------- which files are run
 def test_only_files_that_use_the_language_are_run_and_only_when_allowed() -> None:
     texts = {"file:///a.py": "import tilecraft as ttl\n", "file:///b.py": "import os\nos.remove('x')\n"}
+
+    class Editor:
+        def snapshot(self, uri: str) -> Snapshot:
+            return Snapshot(texts[uri], 1, texts[uri].splitlines())
+
     settings = Settings()
-    checks = Checks(settings, WorkerClient(), lambda uri: Snapshot(texts[uri], 1, texts[uri].splitlines()),
-                    lambda *a: None, lambda *a: None, lambda: None, lambda line: None)
+    checks = Checks(settings, WorkerClient(), Editor())  # type: ignore[arg-type]
     assert checks.runnable("file:///a.py") and not checks.runnable("file:///b.py")
     settings.apply({"runScripts": False, "debounceMs": 50})
     assert not checks.runnable("file:///a.py") and settings.debounce_ms == 50.0
+
+
+# ---------------------------------------------------------------- the command
+def test_tilecraft_lsp_without_the_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    from tilecraft.cli import main
+    from tilecraft.lsp import command
+
+    monkeypatch.setattr(command.importlib.util, "find_spec", lambda name: None)
+    assert main(["lsp"]) == 2
+    assert capsys.readouterr().err.strip() == command.MISSING
+
+
+def read_message(connection: socket.socket) -> dict:
+    """One LSP message: a Content-Length header, then that many bytes of JSON."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += connection.recv(65536)
+    header, body = data.split(b"\r\n\r\n", 1)
+    length = int(re.search(rb"Content-Length: (\d+)", header).group(1))
+    while len(body) < length:
+        body += connection.recv(65536)
+    return json.loads(body[:length])
+
+
+def test_tilecraft_lsp_over_tcp_listens_on_localhost() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "tilecraft", "lsp", "--tcp", "--port", str(port)],
+                              stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(200):
+            try:
+                connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+                break
+            except ConnectionRefusedError:
+                time.sleep(0.05)
+        else:
+            raise AssertionError("the server did not listen")
+        with connection:
+            body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                               "params": {"processId": None, "rootUri": None, "capabilities": {}}}).encode()
+            connection.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            reply = read_message(connection)
+        capabilities = reply["result"]["capabilities"]
+        assert capabilities["hoverProvider"] and capabilities["completionProvider"]["triggerCharacters"] == ["."]
+        assert capabilities["executeCommandProvider"]["commands"] == ["tilecraft.sanitize"]
+        listening = subprocess.run(["ss", "-ltnH", f"sport = :{port}"], capture_output=True, text=True)
+        if listening.returncode == 0 and listening.stdout.strip():
+            assert "127.0.0.1:" in listening.stdout
+    finally:
+        server.kill()
+        server.wait()

@@ -18,7 +18,7 @@ import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Protocol
 
 from lsprotocol import types as lsp
 
@@ -62,19 +62,26 @@ class DocumentState:
     running: set[str] = field(default_factory=set)
 
 
+class Editor(Protocol):
+    """What the checks need from the server's side of the connection."""
+
+    def snapshot(self, uri: str) -> Snapshot: ...
+
+    def ranges(self, path: str, snap: Snapshot) -> RangeMaker: ...
+
+    def publish(self, uri: str, version: int | None, diagnostics: list[lsp.Diagnostic]) -> None: ...
+
+    def refresh_profile(self) -> None: ...
+
+    def report(self, line: str) -> None:
+        """One line for the client's log per run: what ran, how it ended, how long it took."""
+
+
 class Checks:
-    def __init__(self, settings: Settings, worker: WorkerClient, snapshot: Callable[[str], Snapshot],
-                 publish: Callable[[str, int | None, list[lsp.Diagnostic]], None],
-                 ranges: Callable[[str, Snapshot], RangeMaker], refresh_profile: Callable[[], None],
-                 report: Callable[[str], None]):
+    def __init__(self, settings: Settings, worker: WorkerClient, editor: Editor):
         self.settings = settings
         self.worker = worker
-        self.snapshot = snapshot
-        self.publish = publish
-        self.ranges = ranges
-        self.refresh_profile = refresh_profile
-        #: one line per run for the client's log (what ran, how it ended, how long it took)
-        self.report = report
+        self.editor = editor
         self.documents: dict[str, DocumentState] = {}
 
     # ---------------------------------------------------------------- editor events
@@ -105,7 +112,7 @@ class Checks:
         if state is not None:
             for mode in list(state.tasks):
                 self.cancel(state, mode)
-            self.publish(uri, None, [])
+            self.editor.publish(uri, None, [])
 
     async def close(self) -> None:
         for uri in list(self.documents):
@@ -114,7 +121,7 @@ class Checks:
 
     # ---------------------------------------------------------------- runs
     def runnable(self, uri: str) -> bool:
-        return self.settings.run_scripts and _USES_LANGUAGE.search(self.snapshot(uri).text) is not None
+        return self.settings.run_scripts and _USES_LANGUAGE.search(self.editor.snapshot(uri).text) is not None
 
     def schedule(self, uri: str, mode: str, delay: float) -> asyncio.Task[None] | None:
         """Start a ``mode`` run of the document after ``delay`` s, replacing one in flight."""
@@ -137,7 +144,7 @@ class Checks:
             await self._run_once(state, mode)
         except asyncio.CancelledError:
             if mode in state.running:
-                self.report(f"{_WHAT[mode]} of {Path(state.path).name}: cancelled (the file changed or closed)")
+                self.editor.report(f"{_WHAT[mode]} of {Path(state.path).name}: cancelled (the file changed or closed)")
             raise
         except Exception:  # noqa: BLE001 - a failed run must not end the server; the log says why
             log.exception("tilecraft %s of %s failed", _WHAT[mode], state.path)
@@ -148,18 +155,18 @@ class Checks:
 
     async def _run_once(self, state: DocumentState, mode: str) -> None:
         state.running.add(mode)
-        snap = self.snapshot(state.uri)
+        snap = self.editor.snapshot(state.uri)
         request = RunRequest(state.path, snap.text, mode, self.settings.arch, self.settings.fidelity)
         result = await self.worker.run(request, self.settings.limits(mode))
-        self.report(f"{_WHAT[mode]} of {Path(state.path).name}: {result.status} in {result.elapsed_ms:.0f} ms, "
+        self.editor.report(f"{_WHAT[mode]} of {Path(state.path).name}: {result.status} in {result.elapsed_ms:.0f} ms, "
                     f"{len(result.of_kind('diagnostic'))} diagnostic(s), {len(result.of_kind('launch'))} launch(es)")
-        if self.snapshot(state.uri).version != snap.version and mode != "profile":
+        if self.editor.snapshot(state.uri).version != snap.version and mode != "profile":
             return  # the text changed meanwhile (its own run is scheduled)
         for crash in result.of_kind("crash"):
             log.error("tilecraft %s of %s crashed:\n%s", _WHAT[mode], state.path, crash["traceback"])
         if mode == "profile":
             state.timings = collect(result.events, state.path)
-            self.refresh_profile()
+            self.editor.refresh_profile()
             return
         found = [e["diagnostic"] for e in result.of_kind("diagnostic")]
         found += self.outcome_diagnostics(state, mode, result, snap)
@@ -196,9 +203,9 @@ class Checks:
                            "this is a bug in tilecraft; the language server's log has the details").to_json()]
 
     def show(self, state: DocumentState) -> None:
-        snap = self.snapshot(state.uri)
-        ranges = self.ranges(state.path, snap)
-        self.publish(state.uri, snap.version, convert_all([*state.compile, *state.sanitize], ranges, state.anchor))
+        snap = self.editor.snapshot(state.uri)
+        ranges = self.editor.ranges(state.path, snap)
+        self.editor.publish(state.uri, snap.version, convert_all([*state.compile, *state.sanitize], ranges, state.anchor))
 
 
 def read_lines(path: str) -> list[str]:

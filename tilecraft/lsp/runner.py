@@ -43,7 +43,6 @@ from ..ir.program import ProgramIR
 from ..perf import estimate
 from .sizes import SizesError, apply_sizes, parse_directive
 
-MODES = ("compile", "sanitize", "profile")
 #: the script raised an exception of its own (or has a syntax error)
 SCRIPT_ERROR = "E0601"
 #: tilecraft failed inside itself: a bug, reported at the user's line that called into it

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument
 
 from .. import __version__
 from . import profile_view
@@ -44,12 +46,11 @@ class TilecraftServer(LanguageServer):
         super().__init__("tilecraft", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.settings = Settings()
         self.assistant = Assistant(Reference.load())
-        self.checks = Checks(self.settings, WorkerClient(), self.snapshot, self.publish, self.ranges,
-                             self.refresh_profile, self.report)
+        self.checks = Checks(self.settings, WorkerClient(), self)
         #: the facts of the last text of each document that parsed (for completion while typing)
         self.facts: dict[str, FileFacts] = {}
 
-    # ---------------------------------------------------------------- plumbing for Checks
+    # ---------------------------------------------------------------- the Editor that Checks talks to
     def snapshot(self, uri: str) -> Snapshot:
         doc = self.workspace.get_text_document(uri)
         return Snapshot(doc.source, doc.version, list(doc.lines))
@@ -125,27 +126,40 @@ async def sanitize(ls: TilecraftServer, uri: str) -> None:
         await asyncio.shield(task)
 
 
-@server.feature(lsp.TEXT_DOCUMENT_HOVER)
-def hover(ls: TilecraftServer, params: lsp.HoverParams) -> lsp.Hover | None:
+@dataclass(frozen=True)
+class Cursor:
+    """Where a request points: the document, the line (0-based), the column in characters."""
+
+    doc: TextDocument
+    line: int
+    col: int
+
+    @property
+    def text(self) -> str:
+        return self.doc.lines[self.line]
+
+
+def cursor(ls: TilecraftServer, params: lsp.TextDocumentPositionParams) -> Cursor | None:
     doc = ls.workspace.get_text_document(params.text_document.uri)
     pos = doc.position_from_client_units(params.position)
-    if pos.line >= len(doc.lines):
+    return Cursor(doc, pos.line, pos.character) if pos.line < len(doc.lines) else None
+
+
+@server.feature(lsp.TEXT_DOCUMENT_HOVER)
+def hover(ls: TilecraftServer, params: lsp.HoverParams) -> lsp.Hover | None:
+    at = cursor(ls, params)
+    found = ls.assistant.hover(at.text, at.col, ls.facts_at(at.doc.uri, at.line)) if at else None
+    if at is None or found is None:
         return None
-    found = ls.assistant.hover(doc.lines[pos.line], pos.character, ls.facts_at(doc.uri, pos.line))
-    if found is None:
-        return None
-    span = lsp.Range(doc.position_to_client_units(lsp.Position(pos.line, found.start)),
-                     doc.position_to_client_units(lsp.Position(pos.line, found.end)))
+    span = lsp.Range(at.doc.position_to_client_units(lsp.Position(at.line, found.start)),
+                     at.doc.position_to_client_units(lsp.Position(at.line, found.end)))
     return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, found.markdown), span)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["."]))
 def completion(ls: TilecraftServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
-    doc = ls.workspace.get_text_document(params.text_document.uri)
-    pos = doc.position_from_client_units(params.position)
-    if pos.line >= len(doc.lines):
-        return None
-    names = ls.assistant.complete(doc.lines[pos.line], pos.character, ls.facts_at(doc.uri, pos.line))
+    at = cursor(ls, params)
+    names = ls.assistant.complete(at.text, at.col, ls.facts_at(at.doc.uri, at.line)) if at else None
     if names is None:
         return None
     items = []
@@ -159,9 +173,11 @@ def completion(ls: TilecraftServer, params: lsp.CompletionParams) -> lsp.Complet
 
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
 async def definition(ls: TilecraftServer, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
-    doc = ls.workspace.get_text_document(params.text_document.uri)
-    pos = doc.position_from_client_units(params.position)
-    places = await asyncio.to_thread(definitions, doc.source, path_of(doc.uri), pos.line, pos.character)
+    at = cursor(ls, params)
+    if at is None:
+        return None
+    doc = at.doc
+    places = await asyncio.to_thread(definitions, doc.source, path_of(doc.uri), at.line, at.col)
     locations = []
     for place in places:
         lines = list(doc.lines) if place.path == path_of(doc.uri) else read_lines(place.path)
