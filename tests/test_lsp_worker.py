@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 from pathlib import Path
 from typing import AsyncIterator
 
@@ -140,3 +141,32 @@ async def test_cancelling_a_run_kills_its_child(worker: WorkerClient) -> None:
     task.cancel()
     await asyncio.sleep(0.5)
     assert worker_children(worker) == []
+
+
+def process_state(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
+async def test_a_cancel_that_meets_the_end_of_its_run_leaves_the_worker_serving(worker: WorkerClient) -> None:
+    """The worker sees a run's end and its cancellation in one wake-up: it must drop the run once
+    (it once read the closed pipe again and died). Stopping the worker makes that happen for sure."""
+    process = await worker.ensure_started()
+    task = asyncio.create_task(run(worker, ROOT / "s.py", "compile", "import ttl, time\ntime.sleep(1.0)\n"))
+    for _ in range(200):
+        await asyncio.sleep(0.02)
+        if children := worker_children(worker):
+            break
+    os.kill(process.pid, signal.SIGSTOP)
+    try:
+        for _ in range(250):  # the child finishes while the worker is stopped: its end waits to be read
+            if process_state(children[0]) == "Z":
+                break
+            await asyncio.sleep(0.02)
+        assert process_state(children[0]) == "Z"
+        task.cancel()  # and now the cancellation waits beside it
+        await asyncio.sleep(0.2)
+    finally:
+        os.kill(process.pid, signal.SIGCONT)
+    after = await run(worker, ROOT / "tests" / "lsp" / "helper_kernel.py", "compile")
+    assert after.status == "done" and worker.process is process and process.returncode is None

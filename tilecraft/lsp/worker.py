@@ -72,7 +72,7 @@ class ForkServer:
                     if not self.read_requests():
                         self.shutdown()
                         return
-                else:
+                elif self.runs.get(key.data.id) is key.data:  # not stopped earlier in this batch
                     self.read_child(key.data)
             now = time.monotonic()
             for run in [r for r in self.runs.values() if r.deadline <= now]:
