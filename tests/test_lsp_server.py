@@ -193,8 +193,9 @@ async def test_inlay_hints_and_the_code_lens_carry_the_per_line_profile(client, 
     assert f"({heaviest.critical_share:.0%} of time)" in by_line[heaviest.line - 1].label
     (lens,) = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
     assert lines[lens.range.start.line].startswith("@ttl.operation")
-    assert lens.command.title.startswith(f"matmul_bias: {est.seconds * 1e6:,.1f} us predicted ({est.cycles:,.0f} cycles")
-    assert lens.command.title.endswith(f"bound: {est.bound}") and lens.command.command == "tilecraft.openTrace"
+    title = lens.command.title
+    assert title.startswith(f"matmul_bias: {est.seconds * 1e6:,.1f} us predicted ({est.cycles:,.0f} cycles")
+    assert title.endswith(f"bound: {est.bound}") and lens.command.command == "tilecraft.openTrace"
     close(client, uri)
 
 

@@ -109,8 +109,9 @@ def test_notes_become_related_information_and_the_hint_joins_the_message() -> No
     out = to_lsp(diag.to_json(), ranges(["ab", "    xyz"]), None)
     assert out.code == "E2110" and out.source == "tilecraft" and out.severity == lsp.DiagnosticSeverity.Error
     assert out.message == "deadlock\nnote: the same cycle stands on core (1, 0)\nhint: acquire in the same order"
-    assert [(r.message, r.location.uri, r.location.range.start.line, r.location.range.start.character)
-            for r in out.related_information] == [("step 1", "file:///k.py", 1, 4), ("step 2", "file:///other.py", 0, 0)]
+    related = [(r.message, r.location.uri, r.location.range.start.line, r.location.range.start.character)
+               for r in out.related_information]
+    assert related == [("step 1", "file:///k.py", 1, 4), ("step 2", "file:///other.py", 0, 0)]
 
 
 def test_a_diagnostic_placed_elsewhere_is_shown_at_the_launch() -> None:

@@ -144,7 +144,7 @@ class Checks:
             await self._run_once(state, mode)
         except asyncio.CancelledError:
             if mode in state.running:
-                self.editor.report(f"{_WHAT[mode]} of {Path(state.path).name}: cancelled (the file changed or closed)")
+                self.editor.report(f"{_WHAT[mode]} of {Path(state.path).name}: cancelled (the file changed)")
             raise
         except Exception:  # noqa: BLE001 - a failed run must not end the server; the log says why
             log.exception("tilecraft %s of %s failed", _WHAT[mode], state.path)
@@ -158,22 +158,21 @@ class Checks:
         snap = self.editor.snapshot(state.uri)
         request = RunRequest(state.path, snap.text, mode, self.settings.arch, self.settings.fidelity)
         result = await self.worker.run(request, self.settings.limits(mode))
-        self.editor.report(f"{_WHAT[mode]} of {Path(state.path).name}: {result.status} in {result.elapsed_ms:.0f} ms, "
-                    f"{len(result.of_kind('diagnostic'))} diagnostic(s), {len(result.of_kind('launch'))} launch(es)")
-        if self.editor.snapshot(state.uri).version != snap.version and mode != "profile":
-            return  # the text changed meanwhile (its own run is scheduled)
+        self.editor.report(f"{_WHAT[mode]} of {Path(state.path).name}: {result.status} in "
+                           f"{result.elapsed_ms:.0f} ms, {len(result.of_kind('diagnostic'))} diagnostic(s), "
+                           f"{len(result.of_kind('launch'))} launch(es)")
         for crash in result.of_kind("crash"):
             log.error("tilecraft %s of %s crashed:\n%s", _WHAT[mode], state.path, crash["traceback"])
-        if mode == "profile":
+        if mode == "profile":  # kept across edits: its numbers are anchored to their lines' text
             state.timings = collect(result.events, state.path)
             self.editor.refresh_profile()
             return
+        if self.editor.snapshot(state.uri).version != snap.version:
+            return  # the text changed meanwhile (its own run is scheduled)
         found = [e["diagnostic"] for e in result.of_kind("diagnostic")]
         found += self.outcome_diagnostics(state, mode, result, snap)
         if mode == "compile":
-            launches = [span_of(e["span"]) for e in result.of_kind("launch")]
-            in_file = [s for s in launches if s is not None and s.file == state.path]
-            state.anchor = in_file[-1] if in_file else None
+            state.anchor = _last_launch(result, state.path)
             state.compile = found
         else:
             state.sanitize = found
@@ -184,8 +183,7 @@ class Checks:
         """A run that did not finish says so, at the launch it was in (or the sizes comment)."""
         if result.status in ("done", "cancelled"):
             return []
-        launches = [span_of(e["span"]) for e in result.of_kind("launch")]
-        at = next((s for s in reversed(launches) if s is not None and s.file == state.path), None)
+        at = _last_launch(result, state.path)
         if at is None:
             row = next((i for i, line in enumerate(snap.lines) if DIRECTIVE.match(line)), 0)
             at = Span(state.path, row + 1, 1)
@@ -204,13 +202,11 @@ class Checks:
 
     def show(self, state: DocumentState) -> None:
         snap = self.editor.snapshot(state.uri)
-        ranges = self.editor.ranges(state.path, snap)
-        self.editor.publish(state.uri, snap.version, convert_all([*state.compile, *state.sanitize], ranges, state.anchor))
+        diagnostics = convert_all([*state.compile, *state.sanitize], self.editor.ranges(state.path, snap), state.anchor)
+        self.editor.publish(state.uri, snap.version, diagnostics)
 
 
-def read_lines(path: str) -> list[str]:
-    """A file other than the document (a note's place in an imported module)."""
-    try:
-        return Path(path).read_text().splitlines()
-    except OSError:
-        return []
+def _last_launch(result: RunResult, path: str) -> Span | None:
+    """Where this file launched the last program the run reached."""
+    launches = [span_of(e["span"]) for e in result.of_kind("launch")]
+    return next((s for s in reversed(launches) if s is not None and s.file == path), None)

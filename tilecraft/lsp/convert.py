@@ -11,6 +11,7 @@ launched the program, with its own place in the message.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable
 
 from lsprotocol import types as lsp
@@ -97,3 +98,11 @@ def convert_all(diagnostics: list[dict[str, Any]], ranges: RangeMaker, anchor: S
             seen.add(key)
             out.append(to_lsp(data, ranges, anchor))
     return out
+
+
+def read_lines(path: str) -> list[str]:
+    """The lines of a file other than the document (a note's place in an imported module)."""
+    try:
+        return Path(path).read_text().splitlines()
+    except OSError:
+        return []

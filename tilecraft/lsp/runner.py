@@ -179,7 +179,8 @@ def _syntax_diagnostic(exc: SyntaxError, path: str, lines: list[str]) -> Diagnos
 
     end = byte_col(exc.end_offset) if exc.end_lineno in (None, line) else None
     col = byte_col(exc.offset) or 1
-    return Diagnostic(SCRIPT_ERROR, f"syntax error: {exc.msg}", Span(path, line, col, end if end and end > col else None))
+    span = Span(path, line, col, end if end and end > col else None)
+    return Diagnostic(SCRIPT_ERROR, f"syntax error: {exc.msg}", span)
 
 
 def _profile_event(program: ProgramIR, est: Any, path: str) -> dict[str, Any]:

@@ -24,8 +24,8 @@ from pygls.workspace import TextDocument
 from .. import __version__
 from . import profile_view
 from .assist import Assistant, FileFacts, file_facts, parse_for_editing
-from .checks import Checks, Snapshot, read_lines
-from .convert import RangeMaker, path_of, uri_of
+from .checks import Checks, Snapshot
+from .convert import RangeMaker, path_of, read_lines, uri_of
 from .definition import definitions
 from .docs import Reference
 from .settings import Settings
