@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from tilecraft import options, session
-from tilecraft.cli import install_modules
+from tilecraft.scripts import install_modules
 from tilecraft.ir.program import ProgramIR
 
 

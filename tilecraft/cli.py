@@ -25,9 +25,10 @@ from .ir.program import ProgramIR
 from .metal.emit import emit_program
 from .diagnostics import Diagnostic, DiagnosticWarning, KernelError, UsageError, render_json, user_frame_span
 from .perf import profiler
+from .lsp import command as lsp_command
+from .scripts import PACKAGE_DIR, install_modules
 
 #: frames in this directory are tilecraft's own (hidden from users' tracebacks)
-PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _OWN_OPTIONS = {"--grid": True, "--devices": True, "--generated": False, "--arch": True, "--diagnostics-format": True, "--exact": False, "-o": True,
                 "--level": True,
                 "--output": True, **profiler.OPTIONS}
@@ -57,6 +58,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     opt.add_parser(sub)
     if argv and argv[0] == "opt":
         return opt.run_opt(parser.parse_args(argv))
+    lsp_command.add_parser(sub)
+    if argv and argv[0] == "lsp":
+        return lsp_command.run(parser.parse_args(argv))
     if not argv or argv[0] not in ("run", "show-ir", "emit", "profile"):
         parser.parse_args(argv)  # prints usage / help
         return 2
@@ -233,14 +237,6 @@ class Emitter:
         self.done[name] = key
         for path in emitted.write(self.root / name):
             print(f"tilecraft: wrote {path}", file=sys.stderr)
-
-
-def install_modules() -> None:
-    """Serve ``import ttl`` and ``import ttnn`` from tilecraft, as the published simulator does."""
-    import tilecraft
-    import tilecraft.ttnn
-    sys.modules["ttl"] = tilecraft
-    sys.modules["ttnn"] = tilecraft.ttnn
 
 
 if __name__ == "__main__":
