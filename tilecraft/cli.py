@@ -43,8 +43,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         p = sub.add_parser(name, help=text)
         add_script_options(p)
         p.add_argument("--arch", default="wormhole_b0", choices=["wormhole_b0", "blackhole"])
-        p.add_argument("--level", default="language", choices=["language", "metal"],
-                       help="simulate the program as written, or lowered to Metalium calls")
+        p.add_argument("--level", default="language", choices=["language", "metal", "cpp"],
+                       help="simulate the program as written, lowered to Metalium calls, or run the emitted C++ "
+                            "kernels on the kernel emulator")
         p.add_argument("--exact", action="store_true",
                        help="evaluate values one operation at a time (reference mode, slow)")
         if name == "emit":

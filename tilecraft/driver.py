@@ -17,6 +17,7 @@ from .ir.program import ProgramIR
 from .lang import kernel as lang_kernel
 from .lang.kernel import KernelDef
 from .metal.lower import lower_program
+from .run_cpp import run_emitted
 from .sim.engine import ProgramRuntime
 from .sim.metal_engine import MetalRuntime
 
@@ -45,7 +46,9 @@ def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
     run_pipeline(program)
     for hook in program_hooks:
         hook(program)
-    if opts.simulate:
+    if opts.simulate and opts.level == "cpp":
+        run_emitted(program, tensors, opts.arch)
+    elif opts.simulate:
         runtime = (MetalRuntime(lower_program(program, opts.arch), tensors, opts.exact) if opts.level == "metal"
                    else ProgramRuntime(program, tensors, opts.exact))
         if opts.show_generated:

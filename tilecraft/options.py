@@ -39,6 +39,9 @@ class RunOptions:
     #: simulate each launched program; False only builds it and calls the program hooks
     #: (``tilecraft profile --no-values`` times real problem sizes without computing values)
     simulate: bool = True
+    #: kernel emulator (generic_op, ``--level cpp``): stop at the first sanitizer error (as tt-metal's
+    #: watcher does), or record it and run on with the hardware's behaviour (corrupted L1 included)
+    emulator_stop_at_first_error: bool = True
 
 
 #: the options in force; the CLI and tests set fields on it

@@ -77,6 +77,8 @@ class KernelPrinter:
     def operand(self, value: Any) -> str:
         if isinstance(value, ir.Reg):
             return self.names(value.name)
+        if isinstance(value, kir.SemAddr):  # a Const subclass printed as get_semaphore(id), not its id
+            return str(value)
         if isinstance(value, ir.Const):
             return literal(value.value)
         return str(value)

@@ -18,7 +18,13 @@ from .creation import (allocate_tensor_on_device, empty, empty_like, full, full_
 from .datatype import (DataType, bfloat4_b, bfloat8_b, bfloat16, float16, float32, int32, uint8, uint16,
                        uint32)
 from .device import Arch, Device, GetNumAvailableDevices, close_device, open_device, simulated_devices
+from .descriptors import (NOC, NOC_MODE, CBDescriptor, CBFormatDescriptor, ComputeConfigDescriptor, CoreType,
+                          DataMovementConfigDescriptor, DataMovementProcessor, KernelDescriptor, ProgramDescriptor,
+                          ReaderConfigDescriptor, RuntimeArgs, SemaphoreDescriptor, TileDescriptor, UnpackToDestMode,
+                          WriterConfigDescriptor)
 from .fidelity import MathFidelity
+from .generic import (TensorAccessorArgs, cb_descriptor_from_sharded_tensor, corerange_to_cores, generic_op,
+                      num_cores_to_corerangeset, split_work_to_cores)
 from .layout import ROW_MAJOR_LAYOUT, TILE_LAYOUT, TILE_SIZE, Layout, Shape
 from .memory import (DRAM_MEMORY_CONFIG, L1_MEMORY_CONFIG, BufferType, MemoryConfig, ShardOrientation, ShardSpec,
                      TensorMemoryLayout)
@@ -50,6 +56,12 @@ __all__ = [
     "relu", "gelu", "silu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "reciprocal", "abs", "neg",
     "square", "sin", "cos", "softmax", "sum", "mean", "max",
     "transpose", "reshape", "typecast", "to_layout", "clone", "all_reduce", "all_gather",
+    # programs of hand-written kernels (the micro-op pattern), run on the kernel emulator
+    "generic_op", "ProgramDescriptor", "KernelDescriptor", "CBDescriptor", "CBFormatDescriptor", "TileDescriptor",
+    "SemaphoreDescriptor", "RuntimeArgs", "ReaderConfigDescriptor", "WriterConfigDescriptor",
+    "DataMovementConfigDescriptor", "ComputeConfigDescriptor", "DataMovementProcessor", "NOC", "NOC_MODE",
+    "CoreType", "UnpackToDestMode", "TensorAccessorArgs", "split_work_to_cores", "num_cores_to_corerangeset",
+    "cb_descriptor_from_sharded_tensor", "corerange_to_cores",
     # for the layers that register rules on the ops
     "Primitive", "DevicePrimitive", "CollectivePrimitive", "TensorType", "RuleTable", "PRIMITIVES",
 ]

@@ -13,6 +13,7 @@ from typing import Any
 from tilecraft import arch as arch_descriptions
 from tilecraft import options
 from tilecraft.diagnostics import UsageTypeError, UsageValueError
+from tilecraft.emu.device_model import chip
 
 from .cores import CoreCoord
 from .memory import BufferType
@@ -42,21 +43,33 @@ class Arch(str, Enum):
 
 
 class BufferAllocator:
-    """Bump allocation of fake addresses, one counter per memory; buffers are never freed.
+    """Bank-local addresses for device buffers; buffers are never freed.
 
-    Addresses only need to be stable and distinct per device: the simulator keeps values in
-    torch tensors, not at these addresses.
+    An interleaved or sharded buffer takes the same address range in every bank (DRAM channel or
+    core L1) it spreads over, as tt-metal's allocator gives it, so ``bank_bytes`` (the largest
+    share of one bank) is what the address range must hold. DRAM buffers are placed upward from
+    0, L1 buffers downward from the top of L1, leaving the bottom to circular buffers: the kernel
+    emulator runs kernels at exactly these addresses. The functional simulator keeps values in
+    torch tensors and needs the addresses only to be stable and distinct.
     """
 
-    _ALIGNMENT = {BufferType.DRAM: 32, BufferType.L1: 16}
+    _ALIGNMENT = {BufferType.DRAM: 64, BufferType.L1: 32}
 
-    def __init__(self, l1_base: int) -> None:
-        self._next = {BufferType.DRAM: 0, BufferType.L1: l1_base}
+    def __init__(self, l1_base: int, l1_top: int) -> None:
+        self._l1_base = l1_base
+        self._next = {BufferType.DRAM: 0, BufferType.L1: l1_top}
 
-    def allocate(self, nbytes: int, buffer_type: BufferType) -> int:
+    def allocate(self, nbytes: int, buffer_type: BufferType, bank_bytes: int | None = None) -> int:
         align = self._ALIGNMENT[buffer_type]
+        size = -(-(nbytes if bank_bytes is None else bank_bytes) // align) * align
+        if buffer_type is BufferType.L1:
+            address = self._next[BufferType.L1] - size
+            if address < self._l1_base:
+                raise MemoryError(f"device L1 is full: a {size}-byte buffer per core does not fit")
+            self._next[BufferType.L1] = address
+            return address
         address = self._next[buffer_type]
-        self._next[buffer_type] = address + -(-nbytes // align) * align
+        self._next[buffer_type] = address + size
         return address
 
 
@@ -82,6 +95,17 @@ class DeviceHandle:
         cols, rows = self._arch.compute_grid
         return CoreCoord(cols, rows)
 
+    def worker_core_from_logical_core(self, core: CoreCoord) -> CoreCoord:
+        """The NoC coordinates of a logical worker core (what kernels pass to get_noc_addr)."""
+        cols, rows = self._arch.compute_grid
+        if not (isinstance(core, CoreCoord) and core.x < cols and core.y < rows):
+            raise ValueError(f"{core!r} is not a worker core of the {cols}x{rows} compute grid")
+        return CoreCoord(*chip(self._arch.name).noc_xy(core.x, core.y))
+
+    def dram_banks(self) -> int:
+        """Interleaved DRAM banks (pages go round-robin over them)."""
+        return len(chip(self._arch.name).dram_banks)
+
 
 class Device(DeviceHandle):
     """One simulated chip."""
@@ -89,7 +113,7 @@ class Device(DeviceHandle):
     def __init__(self, device_id: int = 0, arch_name: str | None = None) -> None:
         super().__init__(arch_name or options.current.arch)
         self.device_id = device_id
-        self.allocator = BufferAllocator(l1_base=self._arch.l1_reserved_bytes)
+        self.allocator = BufferAllocator(l1_base=self._arch.l1_reserved_bytes, l1_top=self._arch.l1_bytes)
 
     def id(self) -> int:
         return self.device_id

@@ -24,7 +24,7 @@ from tilecraft.numerics import quantize
 
 from .device import Device, DeviceHandle
 from .layout import Layout, Shape, padded_shape, storage_region
-from .memory import DRAM_MEMORY_CONFIG, MemoryConfig, as_memory_config
+from .memory import DRAM_MEMORY_CONFIG, BufferType, MemoryConfig, as_memory_config
 from .mesh import MeshDevice, MeshToTensor
 
 
@@ -53,7 +53,8 @@ class Tensor:
         self.layout_defaulted_at: Optional[Span] = None
         if device is not None:
             _check_open(device)
-            self._address = device.allocator.allocate(self._nbytes(), memory_config.buffer_type)
+            self._address = device.allocator.allocate(self._nbytes(), memory_config.buffer_type,
+                                                      self._bank_bytes(device))
 
     @classmethod
     def from_values(cls, values: torch.Tensor, dtype: DataFormat, layout: Layout, *,
@@ -260,6 +261,23 @@ class Tensor:
         if self._layout is Layout.TILE:
             return padded.volume() // TILE_ELEMS * self._dtype.tile_bytes
         return self._dtype.bytes_for(padded.volume())
+
+
+    def _bank_bytes(self, device: DeviceHandle) -> int:
+        """The largest share of one bank: a shard, or the pages interleaving puts in one bank."""
+        padded = self.padded_shape
+        if self._layout is Layout.TILE:
+            page, pages = self._dtype.tile_bytes, padded.volume() // TILE_ELEMS
+        else:
+            page = self._dtype.bytes_for(padded[-1] if padded.rank else 1)
+            pages = padded.volume() // max(padded[-1] if padded.rank else 1, 1)
+        config = self._memory_config
+        if config.is_sharded():
+            h, w = config.shard_spec.shape
+            return h * w // TILE_ELEMS * page if self._layout is Layout.TILE else h * page
+        grid = device.compute_with_storage_grid_size()
+        banks = device.dram_banks() if config.buffer_type is BufferType.DRAM else grid.x * grid.y
+        return -(-pages // banks) * -(-page // 64) * 64
 
 
 def _check_layout_fits(dtype: DataFormat, layout: Layout) -> None:

@@ -1,0 +1,106 @@
+"""Small generic_op programs for the kernel-emulator tests.
+
+Kernels are real files (tests/emu/kernels, tests/emu/sanitizer, or written into a test's tmp
+directory), so diagnostics carry their lines; a test finds the line it expects by a marker comment
+(``// FINDING-HERE``) rather than by number. Hosts are written as for ttnn 0.81.1.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import torch
+
+import tilecraft.ttnn as ttnn
+from tilecraft.emu import launch
+from tilecraft.emu.program import ProgramSpec
+
+HERE = Path(__file__).parent
+KERNELS = HERE / "kernels"
+SANITIZER = HERE / "sanitizer"
+ONE = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(0, 0))])
+
+
+def cores(x0: int, y0: int, x1: int, y1: int) -> ttnn.CoreRangeSet:
+    return ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(x0, y0), ttnn.CoreCoord(x1, y1))])
+
+
+def line_of(path: Path, marker: str = "FINDING-HERE") -> int:
+    """The 1-based line carrying ``// MARKER`` (exactly one in the file)."""
+    lines = [i + 1 for i, text in enumerate(path.read_text().splitlines()) if f"// {marker}" in text]
+    assert len(lines) == 1, f"{path.name}: {len(lines)} lines carry // {marker}"
+    return lines[0]
+
+
+def write_kernel(directory: Path, name: str, text: str) -> Path:
+    path = directory / name
+    path.write_text(text)
+    return path
+
+
+def dram(device, values: torch.Tensor, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT,
+         memory_config=ttnn.DRAM_MEMORY_CONFIG) -> ttnn.Tensor:
+    return ttnn.from_torch(values, dtype=dtype, layout=layout, device=device, memory_config=memory_config)
+
+
+def output(device, shape: Sequence[int], dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT,
+           memory_config=ttnn.DRAM_MEMORY_CONFIG) -> ttnn.Tensor:
+    return ttnn.allocate_tensor_on_device(ttnn.Shape(list(shape)), dtype, layout, device, memory_config)
+
+
+def cb(index: int, dtype=ttnn.bfloat16, pages: int = 2, core_ranges: ttnn.CoreRangeSet = ONE,
+       page_size: int | None = None, tile: ttnn.TileDescriptor | None = None) -> ttnn.CBDescriptor:
+    size = dtype.tile_bytes if page_size is None else page_size
+    fmt = ttnn.CBFormatDescriptor(buffer_index=index, data_format=dtype, page_size=size, tile=tile)
+    return ttnn.CBDescriptor(total_size=pages * size, core_ranges=core_ranges, format_descriptors=[fmt])
+
+
+def kernel(path: Path, config, core_ranges: ttnn.CoreRangeSet = ONE, rt: dict | list | None = None,
+           ct: Iterable[int] = (), common: Iterable[int] = (), defines: Iterable[tuple[str, str]] = (),
+           named: Iterable[tuple[str, int]] = ()) -> ttnn.KernelDescriptor:
+    """A kernel over ``core_ranges``; ``rt`` is {(x, y): args} or one list for every core."""
+    runtime = ttnn.RuntimeArgs()
+    if rt is not None:
+        table = rt if isinstance(rt, dict) else {c: rt for c in ttnn.corerange_to_cores(core_ranges)}
+        for core, args in table.items():
+            x, y = (core.x, core.y) if isinstance(core, ttnn.CoreCoord) else core
+            runtime[x][y] = list(args)
+    return ttnn.KernelDescriptor(kernel_source=str(path), source_type=ttnn.KernelDescriptor.SourceType.FILE_PATH,
+                                 core_ranges=core_ranges, compile_time_args=list(ct),
+                                 named_compile_time_args=list(named), defines=list(defines),
+                                 runtime_args=runtime, common_runtime_args=list(common), config=config)
+
+
+def reader(tensor: ttnn.Tensor, cb_index: int, count: int, first: int = 0,
+           core_ranges: ttnn.CoreRangeSet = ONE) -> ttnn.KernelDescriptor:
+    return kernel(KERNELS / "reader_tiles.cpp", ttnn.ReaderConfigDescriptor(), core_ranges,
+                  rt=[tensor.buffer_address(), count, first],
+                  ct=[cb_index, *ttnn.TensorAccessorArgs(tensor).get_compile_time_args()])
+
+
+def writer(tensor: ttnn.Tensor, cb_index: int, count: int, first: int = 0,
+           core_ranges: ttnn.CoreRangeSet = ONE) -> ttnn.KernelDescriptor:
+    return kernel(KERNELS / "writer_tiles.cpp", ttnn.WriterConfigDescriptor(), core_ranges,
+                  rt=[tensor.buffer_address(), count, first],
+                  ct=[cb_index, *ttnn.TensorAccessorArgs(tensor).get_compile_time_args()])
+
+
+def compute(path: Path, core_ranges: ttnn.CoreRangeSet = ONE, rt: dict | list | None = None,
+            fp32: bool = False, unpack_to_dest: Sequence[int] = (), defines: Iterable[tuple[str, str]] = (),
+            ct: Iterable[int] = ()) -> ttnn.KernelDescriptor:
+    modes = [ttnn.UnpackToDestMode.Default] * 32
+    for index in unpack_to_dest:
+        modes[index] = ttnn.UnpackToDestMode.UnpackToDestFp32
+    config = ttnn.ComputeConfigDescriptor(math_fidelity=ttnn.MathFidelity.HiFi4, fp32_dest_acc_en=fp32,
+                                          unpack_to_dest_mode=modes)
+    return kernel(path, config, core_ranges, rt=rt, defines=defines, ct=ct)
+
+
+def run(tensors: list[ttnn.Tensor], kernels: list, cbs: list, semaphores: list = ()) -> ttnn.Tensor:
+    return ttnn.generic_op(tensors, ttnn.ProgramDescriptor(kernels=list(kernels), semaphores=list(semaphores),
+                                                           cbs=list(cbs)))
+
+
+def run_spec(program: ProgramSpec, stop_at_first_error: bool = True) -> launch.EmulationResult:
+    return launch.run(program, stop_at_first_error)

@@ -1,0 +1,20 @@
+// Test reader: tiles [first, first + count) of an interleaved tensor into a CB, one per push.
+// Compile-time args: cb, TensorAccessorArgs(tensor). Runtime args: address, count, first.
+#include <cstdint>
+
+#include "api/dataflow/dataflow_api.h"
+
+void kernel_main() {
+    const uint32_t addr = get_arg_val<uint32_t>(0);
+    const uint32_t count = get_arg_val<uint32_t>(1);
+    const uint32_t first = get_arg_val<uint32_t>(2);
+    constexpr uint32_t cb = get_compile_time_arg_val(0);
+    constexpr auto args = TensorAccessorArgs<1>();
+    const auto tensor = TensorAccessor(args, addr);
+    for (uint32_t page = first; page < first + count; ++page) {
+        cb_reserve_back(cb, 1);
+        noc_async_read_page(page, tensor, get_write_ptr(cb));
+        noc_async_read_barrier();
+        cb_push_back(cb, 1);
+    }
+}

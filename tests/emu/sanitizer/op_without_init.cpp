@@ -1,0 +1,22 @@
+#include <cstdint>
+#include "api/compute/common.h"
+#include "api/compute/eltwise_unary/fill.h"
+#include "api/compute/eltwise_binary.h"
+
+// add_tiles after fill_tile_init: the unpacker and math were never initialised for an add
+void kernel_main() {
+    compute_kernel_hw_startup(0, 0, 16);
+    cb_reserve_back(0, 1);
+    tile_regs_acquire();
+    fill_tile_init();
+    fill_tile(0, 1.0f);
+    tile_regs_commit();
+    tile_regs_wait();
+    pack_tile(0, 0);
+    tile_regs_release();
+    cb_push_back(0, 1);
+    cb_wait_front(0, 1);
+    tile_regs_acquire();
+    add_tiles(0, 0, 0, 0, 0);  // FINDING-HERE
+    tile_regs_commit();
+}

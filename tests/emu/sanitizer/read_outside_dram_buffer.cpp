@@ -1,0 +1,10 @@
+#include <cstdint>
+#include "api/dataflow/dataflow_api.h"
+
+// page 5 of a 2-page tensor
+void kernel_main() {
+    const auto t = TensorAccessor(TensorAccessorArgs<0>(), get_arg_val<uint32_t>(0));
+    const auto out = TensorAccessor(TensorAccessorArgs<2>(), get_arg_val<uint32_t>(1));
+    cb_reserve_back(0, 1);
+    noc_async_read_page(5, t, get_write_ptr(0));  // FINDING-HERE
+}

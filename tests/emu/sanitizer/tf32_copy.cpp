@@ -1,0 +1,26 @@
+#include <cstdint>
+#include "api/compute/common.h"
+#include "api/compute/eltwise_unary/fill.h"
+#include "api/compute/tile_move_copy.h"
+
+// fp32 data copied through SrcA without UnpackToDestFp32
+void kernel_main() {
+    compute_kernel_hw_startup(1, 1);
+    cb_reserve_back(1, 1);
+    tile_regs_acquire();
+    fill_tile_init();
+    fill_tile(0, 1.0f);
+    tile_regs_commit();
+    tile_regs_wait();
+    pack_tile(0, 1);
+    tile_regs_release();
+    cb_push_back(1, 1);
+    cb_wait_front(1, 1);
+    copy_init(1);
+    tile_regs_acquire();
+    copy_tile(1, 0, 0);  // FINDING-HERE
+    tile_regs_commit();
+    tile_regs_wait();
+    tile_regs_release();
+    cb_pop_front(1, 1);
+}

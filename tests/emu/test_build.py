@@ -1,0 +1,309 @@
+"""Building kernels: compiler errors at the kernel's lines, unknown and removed API names, renamed
+headers, deprecated names, a missing compiler, and the compiled-object cache (hits, corrupted and
+truncated entries rebuilt, two processes building at once)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+import torch
+
+import tilecraft.ttnn as ttnn
+from tests.emu.harness import KERNELS, cb, compute, dram, kernel, line_of, output, reader, run, write_kernel, writer
+from tilecraft.diagnostics import KernelError
+from tilecraft.emu import cache, compile_errors, toolchain
+from tilecraft.ttnn import generic
+
+DATAFLOW = '#include <cstdint>\n#include "api/dataflow/dataflow_api.h"\n'
+COMPUTE = ('#include <cstdint>\n#include "api/compute/compute_kernel_hw_startup.h"\n'
+           '#include "api/compute/eltwise_binary.h"\n#include "api/compute/tile_move_copy.h"\n'
+           '#include "api/compute/matmul.h"\n#include "api/compute/pack.h"\n#include "api/compute/reg_api.h"\n'
+           '#include "api/compute/cb_api.h"\n#include "api/compute/transpose.h"\n#include "api/compute/reduce.h"\n'
+           '#include "api/compute/bcast.h"\n#include "api/compute/eltwise_unary/eltwise_unary.h"\n')
+
+
+def run_reader(device, path: Path) -> None:
+    """Run one data-movement kernel (a reader) on core (0, 0)."""
+    out = output(device, (32, 32))
+    run([out], [kernel(path, ttnn.ReaderConfigDescriptor())], [cb(0), cb(16)])
+
+
+def run_compute(device, path: Path) -> None:
+    out = output(device, (32, 32))
+    run([out], [compute(path)], [cb(0), cb(1), cb(16)])
+
+
+def compile_error(fn, device, path: Path):
+    with pytest.raises(KernelError) as info:
+        fn(device, path)
+    return info.value.diagnostic
+
+
+# ----------------------------------------------------------------------------- compiler errors
+
+def test_syntax_error_shows_gcc_message_at_kernel_line(device, tmp_path) -> None:
+    path = write_kernel(tmp_path, "broken.cpp", DATAFLOW + textwrap.dedent("""\
+        void kernel_main() {
+            uint32_t x = get_arg_val<uint32_t>(0)
+            cb_reserve_back(0, 1);  // FINDING-HERE (g++ reports the token after the missing ';')
+        }
+        """))
+    diag = compile_error(run_reader, device, path)
+    assert diag.code == "E5001"
+    assert diag.message == "the kernel does not compile: expected ',' or ';' before 'cb_reserve_back'", diag.render()
+    assert diag.span.file.endswith("broken.cpp") and diag.span.line == line_of(path), diag.render()
+
+
+def test_type_error_inside_our_headers_points_at_the_kernel_call(device, tmp_path) -> None:
+    """An error that fires inside an emulated header (a wrong argument type to a template) is
+    reported at the kernel line that instantiated it."""
+    path = write_kernel(tmp_path, "bad_template.cpp", DATAFLOW + textwrap.dedent("""\
+        void kernel_main() {
+            constexpr auto args = TensorAccessorArgs<0>();
+            const auto acc = TensorAccessor(args, 0u);
+            noc_async_read_page(0, acc, "not an address");  // FINDING-HERE
+        }
+        """))
+    with pytest.raises(KernelError) as info:
+        out = output(device, (32, 32))
+        run([out], [kernel(path, ttnn.ReaderConfigDescriptor(),
+                           ct=ttnn.TensorAccessorArgs(out).get_compile_time_args())], [cb(0)])
+    diag = info.value.diagnostic
+    assert diag.code == "E5001"
+    assert diag.span.file.endswith("bad_template.cpp") and diag.span.line == line_of(path), diag.render()
+
+
+def test_unknown_api_call(device, tmp_path) -> None:
+    path = write_kernel(tmp_path, "unknown.cpp", DATAFLOW + textwrap.dedent("""\
+        void kernel_main() {
+            noc_async_read_tiles_fast(0, 1, 2);  // FINDING-HERE
+        }
+        """))
+    diag = compile_error(run_reader, device, path)
+    assert diag.code == "E5002"
+    assert diag.message == ("unknown API call 'noc_async_read_tiles_fast': it is not part of the TT-Metalium 0.81.1 "
+                            "kernel API the emulator models")
+    assert diag.span.line == line_of(path)
+
+
+def test_api_call_whose_header_is_not_included(device, tmp_path) -> None:
+    path = write_kernel(tmp_path, "no_include.cpp", COMPUTE + textwrap.dedent("""\
+        void kernel_main() {
+            compute_kernel_hw_startup(0, 16);
+            exp_tile_init();  // FINDING-HERE
+        }
+        """))
+    diag = compile_error(run_compute, device, path)
+    assert diag.code == "E5002"
+    assert diag.message == ("unknown API call 'exp_tile_init': it is declared in api/compute/eltwise_unary/exp.h, "
+                            "which the kernel does not include")
+    assert diag.hint == '#include "api/compute/eltwise_unary/exp.h"'
+    assert diag.span.line == line_of(path)
+
+
+REMOVED_CALLS = {
+    "binary_op_init_common": "binary_op_init_common(0, 1, 16);",
+    "add_tiles_init": "add_tiles_init();",
+    "sub_tiles_init": "sub_tiles_init();",
+    "mul_tiles_init": "mul_tiles_init();",
+    "add_tiles_init_nof": "add_tiles_init_nof();",
+    "mul_tiles_init_f": "mul_tiles_init_f();",
+    "mm_init": "mm_init(0, 1, 16);",
+    "mm_init_short": "mm_init_short(0, 1);",
+    "mm_block_init": "mm_block_init(0, 1, 16, false, 1, 1, 1);",
+    "mm_block_init_short": "mm_block_init_short(0, 1, false, 1, 1, 1);",
+    "pack_tile_block": "pack_tile_block(0, 16, 1);",
+    "binary_dest_reuse_tiles": "binary_dest_reuse_tiles(0, 0, 0);",
+    "binary_dest_reuse_tiles_init": "binary_dest_reuse_tiles_init(0);",
+    "transpose_wh_init": "transpose_wh_init(0);",
+    "transpose_wh_tile": "transpose_wh_tile(0, 0, 0);",
+    "reduce_init_delta": "reduce_init_delta(0, 1, 16);",
+    "reduce_revert_delta": "reduce_revert_delta();",
+    "unpack_reconfig_data_format": "unpack_reconfig_data_format(0, 1);",
+    "unpack_reconfig_data_format_srca": "unpack_reconfig_data_format_srca(0);",
+    "unpack_reconfig_data_format_srcb": "unpack_reconfig_data_format_srcb(1);",
+}
+
+
+def test_every_removed_name_is_tested() -> None:
+    assert set(REMOVED_CALLS) | {"MAIN"} == set(compile_errors.REMOVED)
+
+
+@pytest.mark.parametrize("name", sorted(REMOVED_CALLS))
+def test_removed_name_names_its_replacement(device, tmp_path, name) -> None:
+    path = write_kernel(tmp_path, f"{name}.cpp", COMPUTE + textwrap.dedent(f"""\
+        void kernel_main() {{
+            {REMOVED_CALLS[name]}  // FINDING-HERE
+        }}
+        """))
+    diag = compile_error(run_compute, device, path)
+    assert diag.code == "E5003", diag.render()
+    assert diag.message == f"'{name}' was removed in TT-Metalium 0.81.1"
+    assert diag.hint == f"use {compile_errors.REMOVED[name]}"
+    assert diag.span.line == line_of(path)
+
+
+def test_old_compute_main_spelling(device, tmp_path) -> None:
+    path = write_kernel(tmp_path, "old_main.cpp", COMPUTE + textwrap.dedent("""\
+        namespace NAMESPACE {
+        void MAIN {  // FINDING-HERE
+        }
+        }
+        """))
+    diag = compile_error(run_compute, device, path)
+    assert diag.code == "E5003" and "'MAIN' was removed" in diag.message, diag.render()
+    assert "void kernel_main()" in diag.hint
+    assert diag.span.line == line_of(path)
+
+
+def test_renamed_header(device, tmp_path) -> None:
+    path = write_kernel(tmp_path, "old_header.cpp", textwrap.dedent("""\
+        #include <cstdint>
+        #include "compute_kernel_api/eltwise_binary.h"  // FINDING-HERE
+        void kernel_main() {}
+        """))
+    diag = compile_error(run_compute, device, path)
+    assert diag.code == "E5005"
+    assert diag.message == "header 'compute_kernel_api/eltwise_binary.h' does not exist in TT-Metalium 0.81.1"
+    assert diag.hint == '#include "api/compute/eltwise_binary.h"'
+    assert diag.span.line == line_of(path)
+
+
+def test_deprecated_name_is_a_warning_at_its_line(device, tmp_path, capsys) -> None:
+    path = write_kernel(tmp_path, "deprecated.cpp", COMPUTE + textwrap.dedent("""\
+        void kernel_main() {
+            compute_kernel_hw_startup(0, 16);
+            copy_tile_init(0);  // FINDING-HERE
+        }
+        """))
+    run_compute(device, path)
+    err = capsys.readouterr().err
+    assert (f"deprecated.cpp:{line_of(path)}:19: warning[E5007]: 'copy_tile_init' is deprecated in TT-Metalium "
+            "0.81.1: Renamed to copy_init(). This will be removed after 20-09-2026.") in err, err
+    run_compute(device, path)  # from the cache: the warning is kept with the object
+    assert "warning[E5007]" in capsys.readouterr().err
+
+
+def test_no_compiler_says_what_to_install(device, tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("CXX", "g++-that-does-not-exist")
+    toolchain.compiler.cache_clear()
+    try:
+        path = write_kernel(tmp_path, "fine.cpp", DATAFLOW + "void kernel_main() {}\n")
+        with pytest.raises(KernelError) as info:
+            run_reader(device, path)
+    finally:
+        monkeypatch.delenv("CXX")
+        toolchain.compiler.cache_clear()
+    diag = info.value.diagnostic
+    assert diag.code == "E5004"
+    assert "needs a C++20 compiler and found none ('g++-that-does-not-exist' is not on PATH)" in diag.message
+    assert "apt-get install g++" in diag.hint
+
+
+# ----------------------------------------------------------------------------- the cache
+
+@pytest.fixture
+def fresh_cache(tmp_path, monkeypatch) -> Path:
+    """An empty cache directory for kernels (the runtime library already loaded stays in use)."""
+    root = tmp_path / "cache"
+    monkeypatch.setenv("TILECRAFT_CACHE_DIR", str(root))
+    return root
+
+
+def copy_program(device, values: torch.Tensor) -> ttnn.Tensor:
+    tiles = values.numel() // 1024
+    a = dram(device, values)
+    out = output(device, values.shape)
+    run([a, out], [reader(a, 0, tiles), writer(out, 16, tiles), compute(KERNELS / "compute_unary.cpp", rt=[tiles],
+                                                                        defines=[("SFPU_OPS", "")])],
+        [cb(0), cb(16)])
+    return out
+
+
+def test_second_run_compiles_nothing(device, fresh_cache) -> None:
+    x = torch.randn(64, 32)
+    copy_program(device, x)
+    assert (generic.last_run.kernels, generic.last_run.kernels_compiled) == (3, 3)
+    out = copy_program(device, x)
+    assert generic.last_run.kernels_compiled == 0
+    assert torch.equal(ttnn.to_torch(out), x.bfloat16())
+    assert len(list((fresh_cache / "emu" / "kernels").iterdir())) == 3
+
+
+@pytest.mark.parametrize("damage", ["corrupt", "truncate", "delete_stamp"])
+def test_damaged_entry_is_rebuilt(device, fresh_cache, damage) -> None:
+    x = torch.randn(32, 32)
+    copy_program(device, x)
+    entries = sorted((fresh_cache / "emu" / "kernels").iterdir())
+    victim = entries[0]
+    obj = victim / cache.OBJECT
+    if damage == "corrupt":
+        data = bytearray(obj.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        obj.write_bytes(bytes(data))
+    elif damage == "truncate":
+        obj.write_bytes(obj.read_bytes()[:100])
+    else:
+        (victim / cache.STAMP).unlink()
+    out = copy_program(device, x)
+    assert generic.last_run.kernels_compiled == 1
+    assert torch.equal(ttnn.to_torch(out), x.bfloat16())
+    assert cache.lookup("kernels", victim.name) is not None
+
+
+def test_key_covers_args_defines_and_included_files(device, fresh_cache, tmp_path) -> None:
+    header = write_kernel(tmp_path, "helper.h", "constexpr uint32_t kPages = 1;\n")
+    path = write_kernel(tmp_path, "uses_helper.cpp", DATAFLOW + '#include "helper.h"\n'
+                        "void kernel_main() { cb_reserve_back(0, kPages); cb_push_back(0, kPages); }\n")
+    out = output(device, (32, 32))
+
+    def go(ct=(), defines=()):
+        run([out], [kernel(path, ttnn.ReaderConfigDescriptor(), ct=ct, defines=defines)], [cb(0)])
+        return generic.last_run.kernels_compiled
+
+    assert go() == 1
+    assert go() == 0
+    assert go(ct=[7]) == 1
+    assert go(defines=[("X", "1")]) == 1
+    header.write_text("constexpr uint32_t kPages = 2;\n")
+    assert go() == 1
+
+
+def test_two_processes_build_the_same_kernels_at_once(fresh_cache, tmp_path) -> None:
+    script = tmp_path / "both.py"
+    script.write_text(textwrap.dedent(f"""\
+        import sys, torch
+        sys.path.insert(0, {str(Path(__file__).parents[2])!r})
+        import tilecraft.ttnn as ttnn
+        from tests.emu.test_build import copy_program
+        device = ttnn.open_device(0)
+        x = torch.arange(2048, dtype=torch.float32).reshape(64, 32)
+        out = copy_program(device, x)
+        assert torch.equal(ttnn.to_torch(out), x.bfloat16())
+        print("ok")
+        """))
+    env = {**os.environ, "TILECRAFT_CACHE_DIR": str(fresh_cache)}
+    procs = [subprocess.Popen([sys.executable, str(script)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for _ in range(3)]
+    results = [p.communicate(timeout=600) for p in procs]
+    for p, (out, err) in zip(procs, results):
+        assert p.returncode == 0 and out.strip() == "ok", err
+    kernels = fresh_cache / "emu" / "kernels"
+    entries = [e for e in kernels.iterdir() if not e.name.startswith(".")]
+    assert len(entries) == 3 and all(cache.lookup("kernels", e.name) for e in entries)
+    assert not [e for e in kernels.iterdir() if e.name.startswith(".")]  # no scratch left behind
+
+
+def test_kernel_globals_start_afresh_each_run(device, tmp_path) -> None:
+    """Kernels are unloaded after each run: a global starts from its initialiser every time (on
+    hardware each launch loads the kernel binary again)."""
+    path = write_kernel(tmp_path, "global_counter.cpp", DATAFLOW + '#include "api/debug/dprint.h"\n'
+                        "uint32_t runs = 0;\nvoid kernel_main() { ++runs; DPRINT << runs << ENDL(); }\n")
+    for _ in range(2):
+        run_reader(device, path)
+        assert generic.last_run.dprint.strip().endswith("1"), generic.last_run.dprint

@@ -1,0 +1,61 @@
+"""Every function the emulator's headers declare for kernels has the signature of a real
+TT-Metalium 0.81.1 overload (template parameters, return type, parameter types and defaults),
+read from the headers in the ttnn 0.81.1 wheel. The emulator's own trailing source-location
+parameter (``TC_LOC``) is left out of the comparison; helpers named ``tc_*`` are ours.
+
+Skipped (or failed with TILECRAFT_REQUIRE_HEADERCHECK=1) where the wheel headers cannot be had,
+as tests/test_headercheck.py does."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from tests.test_headercheck import headers  # noqa: F401  (the fixture)
+from tilecraft.emu.signatures import Signature, scan, scan_tree, signature_key
+
+INCLUDE = Path(__file__).resolve().parents[2] / "tilecraft" / "emu" / "include"
+
+
+def ours() -> list[Signature]:
+    found = scan_tree(INCLUDE / "api", INCLUDE) + scan_tree(INCLUDE / "tc_emu", INCLUDE)
+    public = [s for s in found if not s.name.startswith("tc_")]
+    # tc_emu/ holds the runtime's entry points (namespace tc); of it only args.h is kernel API
+    return [s for s in public if s.file.startswith("api/") or s.file == "tc_emu/args.h"]
+
+
+@pytest.fixture(scope="module")
+def real(headers) -> dict[str, set[tuple]]:  # noqa: F811
+    inc = headers / "tt_metal" / "hw" / "inc"
+    table: dict[str, set[tuple]] = defaultdict(set)
+    for sub in ("api", "internal"):
+        for sig in scan_tree(inc / sub, inc):
+            table[sig.name].add(signature_key(sig))
+    return table
+
+
+def test_the_emulated_api_is_large() -> None:
+    names = {s.name for s in ours()}
+    assert len(names) > 300 and {"cb_wait_front", "noc_async_read", "matmul_block", "exp_tile"} <= names
+
+
+def test_every_declared_function_matches_a_real_overload(real) -> None:
+    unknown, mismatched = [], []
+    for sig in ours():
+        if sig.name not in real:
+            unknown.append(f"{sig.file}: {sig.render()}")
+        elif signature_key(sig) not in real[sig.name]:
+            wants = "; ".join(sorted(str(k) for k in real[sig.name])[:3])
+            mismatched.append(f"{sig.file}: {sig.render()}\n    real: {wants}")
+    assert not unknown, "not in the 0.81.1 headers:\n" + "\n".join(unknown)
+    assert not mismatched, "signature differs from every real overload:\n" + "\n".join(mismatched)
+
+
+def test_the_location_parameter_is_what_is_ignored() -> None:
+    """The comparison drops exactly the TC_LOC parameter: an extra real parameter still counts."""
+    a = scan("void f(uint32_t a, uint32_t b, TC_LOC);")[0]
+    b = scan("void f(uint32_t a, uint32_t b);")[0]
+    c = scan("void f(uint32_t a, TC_LOC);")[0]
+    assert signature_key(a) == signature_key(b) != signature_key(c)

@@ -1,0 +1,84 @@
+"""The on-disk cache of compiled objects, keyed by content.
+
+An entry is a directory ``<cache>/emu/<kind>/<key>/`` holding the shared object and a stamp
+(the key and the object's SHA-256), written last. An entry is trusted only when its stamp matches
+the object, so a truncated or corrupted object is detected and rebuilt. Builds run in a scratch
+directory beside the entry and are renamed into place, so two processes building the same key at
+once both succeed and the cache never holds half an object.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+from ..wheels import cache_root
+
+STAMP = "stamp"
+OBJECT = "object.so"
+
+
+def emu_cache() -> Path:
+    return cache_root() / "emu"
+
+
+def digest(*parts: str | bytes) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
+
+
+def _file_hash(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def lookup(kind: str, key: str) -> Path | None:
+    """The cached object for ``key``, if present and intact."""
+    entry = emu_cache() / kind / key
+    obj, stamp = entry / OBJECT, entry / STAMP
+    try:
+        expected = stamp.read_text().split()
+        if len(expected) == 2 and expected[0] == key and expected[1] == _file_hash(obj):
+            return obj
+    except OSError:
+        return None
+    return None
+
+
+def build(kind: str, key: str, make: Callable[[Path], Path]) -> tuple[Path, bool]:
+    """The object for ``key``: from the cache, or built by ``make(scratch_dir) -> object path``.
+
+    Returns (path, built_now).
+    """
+    found = lookup(kind, key)
+    if found is not None:
+        return found, False
+    entry = emu_cache() / kind / key
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=entry.parent, prefix=f".build-{key[:12]}-") as tmp:
+        staging = Path(tmp) / "entry"
+        staging.mkdir()
+        made = make(staging)
+        if made != staging / OBJECT:
+            made.replace(staging / OBJECT)
+        (staging / STAMP).write_text(f"{key} {_file_hash(staging / OBJECT)}\n")
+        if lookup(kind, key) is None:  # another process may have finished first
+            broken = entry.with_name(f".stale-{key[:12]}-{os.getpid()}")
+            if entry.exists():
+                entry.rename(broken)
+                shutil.rmtree(broken, ignore_errors=True)
+            try:
+                staging.rename(entry)
+            except OSError:
+                if lookup(kind, key) is None:
+                    raise
+    found = lookup(kind, key)
+    assert found is not None
+    return found, True

@@ -1,0 +1,27 @@
+// element-wise max/min of two DST tiles (0.81.1 api/compute/binary_max_min.h); NaN propagates
+// Written by tilecraft from the documented 0.81.1 API; numerics in tilecraft/emu/runtime/sfpu.cpp.
+#pragma once
+
+#include <cstdint>
+
+#include "api/compute/common_globals.h"
+
+namespace ckernel {
+
+ALWI void binary_max_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, VectorMode vector_mode = VectorMode::RC, TC_LOC) {
+    ::tc::sfpu_binary(TC_B(Max), idst0, idst1, odst, ::tc::kNoFormat, tc_loc);
+}
+
+ALWI void binary_max_tile_init(TC_LOC) {
+    ::tc::sfpu_init(0, tc_loc);
+}
+
+ALWI void binary_min_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, VectorMode vector_mode = VectorMode::RC, TC_LOC) {
+    ::tc::sfpu_binary(TC_B(Min), idst0, idst1, odst, ::tc::kNoFormat, tc_loc);
+}
+
+ALWI void binary_min_tile_init(TC_LOC) {
+    ::tc::sfpu_init(0, tc_loc);
+}
+
+}  // namespace ckernel

@@ -1,0 +1,74 @@
+// Compute-kernel basics (0.81.1 api/compute/common_globals.h and the constants the JIT generates),
+// emulated. The compute kernel of a core runs as one program: UNPACK(...), MATH(...) and PACK(...)
+// sections all expand to their argument.
+#pragma once
+
+#include <cstdint>
+
+#include "api/compile_time_args.h"
+#include "tc_emu/args.h"
+#include "tc_emu/base.h"
+#include "tc_emu/sfpu_ops.h"
+
+#define MATH(...) __VA_ARGS__
+#define PACK(...) __VA_ARGS__
+#define UNPACK(...) __VA_ARGS__
+
+#ifndef TC_DST_ACCUM_MODE
+#define TC_DST_ACCUM_MODE false
+#endif
+#ifndef TC_MATH_FIDELITY
+#define TC_MATH_FIDELITY 4
+#endif
+#ifndef TC_APPROX
+#define TC_APPROX false
+#endif
+#ifndef TC_DST_SYNC_FULL
+#define TC_DST_SYNC_FULL false
+#endif
+
+namespace ckernel {
+
+enum class MathFidelity : std::uint8_t { LoFi = 0, HiFi2 = 2, HiFi3 = 3, HiFi4 = 4 };
+enum class PoolType : std::uint8_t { SUM, AVG, MAX, MIN };
+enum class ReduceDim : std::uint8_t { REDUCE_ROW, REDUCE_COL, REDUCE_SCALAR };
+enum class BroadcastType : std::uint8_t { NONE = 0x0, COL = 0x1, ROW = 0x2, SCALAR = 0x3 };
+enum class EltwiseBinaryType : std::uint8_t { ELWMUL, ELWDIV, ELWADD, ELWSUB, ELWLESS };
+enum class EltwiseBinaryReuseDestType { NONE = 0, DEST_TO_SRCA = 1, DEST_TO_SRCB = 2 };
+enum class DstSync : std::uint8_t { SyncHalf = 0, SyncFull = 1 };
+enum class VectorMode : std::uint8_t { None = 0, R = 1, C = 2, RC = 4, RC_custom = 6, Invalid = 0xFF };
+enum class DstRoundingMode : std::uint8_t { Default = 0, NearestEven = 1 };
+enum class RoundingMode : std::uint8_t { None = 0, Trunc = 1, Floor = 2 };
+
+namespace p_sfpu {
+constexpr std::uint16_t kCONST_1_FP16B = 0x3F80;
+}
+
+constexpr bool DST_ACCUM_MODE = TC_DST_ACCUM_MODE;
+constexpr MathFidelity MATH_FIDELITY = static_cast<MathFidelity>(TC_MATH_FIDELITY);
+constexpr bool APPROX = TC_APPROX;
+#define DST_SYNC_MODE (TC_DST_SYNC_FULL ? ::ckernel::DstSync::SyncFull : ::ckernel::DstSync::SyncHalf)
+
+}  // namespace ckernel
+
+namespace tc {
+constexpr Fpu tc_fpu_of(ckernel::EltwiseBinaryType t) {
+    return t == ckernel::EltwiseBinaryType::ELWADD ? Fpu::Add : t == ckernel::EltwiseBinaryType::ELWSUB ? Fpu::Sub
+                                                                                                        : Fpu::Mul;
+}
+constexpr Bcast tc_bcast_of(ckernel::BroadcastType b) {
+    return b == ckernel::BroadcastType::ROW ? Bcast::Row
+           : b == ckernel::BroadcastType::COL ? Bcast::Col
+           : b == ckernel::BroadcastType::SCALAR ? Bcast::Scalar
+                                                 : Bcast::None;
+}
+constexpr std::uint32_t tc_binary_param(Fpu op, Bcast b, bool acc) {
+    return (std::uint32_t(acc) << 8) | (std::uint32_t(op) << 4) | std::uint32_t(b);
+}
+}  // namespace tc
+
+#define TC_U(op) static_cast<std::uint32_t>(::tc::SfpuUnary::op)
+#define TC_B(op) static_cast<std::uint32_t>(::tc::SfpuBinary::op)
+#define TC_SFPU_INIT(op) ::tc::sfpu_init(TC_U(op), tc_loc)
+#define TC_SFPU(op, idst, p0, p1, p2) ::tc::sfpu_unary(TC_U(op), idst, p0, p1, p2, ::tc::kNoFormat, tc_loc)
+#define TC_SFPU_BIN(op, a, b, out) ::tc::sfpu_binary(TC_B(op), a, b, out, ::tc::kNoFormat, tc_loc)

@@ -1,0 +1,20 @@
+// cube root (0.81.1 api/compute/eltwise_unary/cbrt.h)
+// Written by tilecraft from the documented 0.81.1 API; numerics in tilecraft/emu/runtime/sfpu.cpp.
+#pragma once
+
+#include <cstdint>
+
+#include "api/compute/common_globals.h"
+
+namespace ckernel {
+
+template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void cbrt_tile(uint32_t idst, TC_LOC) {
+    ::tc::sfpu_unary(TC_U(Cbrt), idst, 0, 0, 0, ::tc::kNoFormat, tc_loc);
+}
+
+ALWI void cbrt_tile_init(TC_LOC) {
+    TC_SFPU_INIT(Cbrt);
+}
+
+}  // namespace ckernel

@@ -1,0 +1,21 @@
+// log1p (0.81.1 api/compute/eltwise_unary/log1p.h)
+// Written by tilecraft from the documented 0.81.1 API; numerics in tilecraft/emu/runtime/sfpu.cpp.
+#pragma once
+
+#include <cstdint>
+
+#include "api/compute/common_globals.h"
+
+namespace ckernel {
+
+template <bool fast_and_approx = false, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void log1p_tile_init(TC_LOC) {
+    TC_SFPU_INIT(Log1p);
+}
+
+template <bool fast_and_approx = false, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void log1p_tile(uint32_t idst, TC_LOC) {
+    ::tc::sfpu_unary(TC_U(Log1p), idst, 0, 0, 0, ::tc::kNoFormat, tc_loc);
+}
+
+}  // namespace ckernel

@@ -1,0 +1,20 @@
+// sqrt (0.81.1 api/compute/eltwise_unary/sqrt.h)
+// Written by tilecraft from the documented 0.81.1 API; numerics in tilecraft/emu/runtime/sfpu.cpp.
+#pragma once
+
+#include <cstdint>
+
+#include "api/compute/common_globals.h"
+
+namespace ckernel {
+
+ALWI void sqrt_tile_init(TC_LOC) {
+    TC_SFPU_INIT(Sqrt);
+}
+
+template <bool FAST_APPROX = false, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void sqrt_tile(uint32_t idst, TC_LOC) {
+    ::tc::sfpu_unary(TC_U(Sqrt), idst, 0, 0, 0, ::tc::kNoFormat, tc_loc);
+}
+
+}  // namespace ckernel

@@ -1,0 +1,46 @@
+// TensorAccessor (0.81.1 api/tensor/tensor_accessor.h), emulated for interleaved tensors: page p
+// lives in bank p % banks at offset base + (p / banks) * align(page size, bank alignment).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "api/tensor/tensor_accessor_args.h"
+#include "tc_emu/addrgen.h"
+
+namespace tensor_accessor {
+template <bool IsDram>
+struct InterleavedSpec {
+    static constexpr bool is_dram = IsDram;
+};
+}  // namespace tensor_accessor
+
+// The interleaved accessor is an InterleavedAddrGen (as in 0.81.1): consecutive pages of one bank
+// sit align(page_size, bank alignment) apart; get_aligned_page_size() is the page size passed in.
+template <typename DSpecT>
+struct TensorAccessor : public InterleavedAddrGen<DSpecT::is_dram> {
+    using DSpec = DSpecT;
+    static constexpr bool is_dram = DSpec::is_dram;
+
+    template <std::size_t CTA_OFFSET, std::size_t CRTA_OFFSET>
+    TensorAccessor(const TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>& args, const std::uint32_t bank_base_address_in,
+                   const std::uint32_t page_size_in = TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>{}.get_aligned_page_size())
+        : InterleavedAddrGen<DSpecT::is_dram>({.bank_base_address = bank_base_address_in, .page_size = page_size_in}) {
+        (void)args;
+    }
+
+    FORCE_INLINE const std::uint32_t get_aligned_page_size() const { return this->page_size; }
+    constexpr std::uint32_t get_bank_base_address() const { return this->bank_base_address; }
+
+    FORCE_INLINE std::uint64_t get_noc_addr(const std::uint32_t id, const std::uint32_t offset = 0,
+                                            std::uint8_t noc = noc_index) const {
+        return InterleavedAddrGen<DSpecT::is_dram>::get_noc_addr(id, offset, noc);
+    }
+};
+
+template <std::size_t CTA_OFFSET, std::size_t CRTA_OFFSET>
+TensorAccessor(const TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>& args, std::size_t)
+    -> TensorAccessor<tensor_accessor::InterleavedSpec<TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>::is_dram>>;
+template <std::size_t CTA_OFFSET, std::size_t CRTA_OFFSET>
+TensorAccessor(const TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>& args, std::size_t, std::uint32_t)
+    -> TensorAccessor<tensor_accessor::InterleavedSpec<TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>::is_dram>>;

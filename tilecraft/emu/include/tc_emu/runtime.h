@@ -1,0 +1,123 @@
+// tilecraft kernel emulator: the entry points kernel code reaches through the emulated
+// TT-Metalium 0.81.1 API headers. Written by tilecraft; not part of tt-metal.
+//
+// Every API call that the emulator checks carries the caller's source location (Loc): the API
+// functions take a trailing defaulted `tc_loc` parameter initialised with __builtin_FILE() /
+// __builtin_LINE(), which the compiler evaluates at the call site, so kernels are written exactly
+// as for the device and every finding or blocked call names the kernel's own line.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <source_location>
+
+namespace tc {
+
+using Loc = std::source_location;
+
+// ---------------------------------------------------------------- kernel arguments and identity
+std::uint32_t arg(std::uint32_t index, bool common, Loc loc);
+std::uint32_t* arg_pointer(std::uint32_t index, bool common, Loc loc);
+std::uint8_t* my_noc_x();
+std::uint8_t* my_noc_y();
+std::uint8_t logical_x();
+std::uint8_t logical_y();
+
+// ---------------------------------------------------------------- circular buffers
+void cb_reserve_back(std::int32_t cb, std::int32_t pages, Loc loc);
+void cb_push_back(std::int32_t cb, std::int32_t pages, Loc loc);
+void cb_wait_front(std::int32_t cb, std::int32_t pages, Loc loc);
+void cb_pop_front(std::int32_t cb, std::int32_t pages, Loc loc);
+bool cb_pages_reservable_at_back(std::int32_t cb, std::int32_t pages, Loc loc);
+bool cb_pages_available_at_front(std::int32_t cb, std::int32_t pages, Loc loc);
+std::uint32_t cb_write_ptr(std::uint32_t cb, Loc loc);
+std::uint32_t cb_read_ptr(std::uint32_t cb, Loc loc);
+std::uint32_t cb_tile_address(std::uint32_t cb, std::uint32_t tile, Loc loc);
+
+// ---------------------------------------------------------------- NoC
+// Interleaved banks: NoC coordinates and bank-local offsets of DRAM and L1 banks.
+std::uint32_t bank_xy(bool dram, std::uint32_t bank, std::uint8_t noc);
+std::uint32_t num_banks(bool dram);
+void noc_read(std::uint64_t src, std::uint32_t dst_l1, std::uint32_t size, std::uint8_t noc, Loc loc);
+void noc_write(std::uint32_t src_l1, std::uint64_t dst, std::uint32_t size, std::uint8_t noc, Loc loc);
+void noc_write_multicast(std::uint32_t src_l1, std::uint64_t dst, std::uint32_t size, std::uint32_t num_dests,
+                         bool linked, bool loopback, std::uint8_t noc, Loc loc);
+enum class Barrier : std::uint8_t { Reads, Writes, WritesFlushed, PostedWritesFlushed, Atomics, Full };
+void noc_barrier(Barrier kind, std::uint8_t noc, Loc loc);
+// An instant inside a polling loop: lets the other cores run (a cooperative yield point).
+void yield_point(Loc loc);
+
+// ---------------------------------------------------------------- semaphores
+std::uint32_t semaphore_address(std::uint32_t id, Loc loc);
+void sem_wait(volatile std::uint32_t* sem, std::uint32_t value, bool at_least, Loc loc);
+void sem_set(volatile std::uint32_t* sem, std::uint32_t value, Loc loc);
+void sem_inc(std::uint64_t addr, std::uint32_t incr, std::uint8_t noc, Loc loc);
+void sem_inc_multicast(std::uint64_t addr, std::uint32_t incr, std::uint32_t num_dests, std::uint8_t noc, Loc loc);
+void sem_set_remote(std::uint32_t src_l1, std::uint64_t dst, std::uint8_t noc, Loc loc);
+void sem_set_multicast(std::uint32_t src_l1, std::uint64_t dst, std::uint32_t num_dests, bool loopback,
+                       std::uint8_t noc, Loc loc);
+void inline_dw_write(std::uint64_t addr, std::uint32_t value, std::uint8_t be, bool multicast,
+                     std::uint32_t num_dests, std::uint8_t noc, Loc loc);
+
+// ---------------------------------------------------------------- debug print
+void dprint(const char* text);
+void dprint_endl();
+
+// ---------------------------------------------------------------- compute engine
+// Operation codes of the FPU (binary, broadcast) and the SFPU; the runtime's tables give each
+// its numerics (see tilecraft/emu/runtime/sfpu.cpp).
+enum class Fpu : std::uint8_t { Add, Sub, Mul };
+enum class Bcast : std::uint8_t { None, Row, Col, Scalar };
+enum class Pool : std::uint8_t { Sum, Avg, Max };
+enum class RDim : std::uint8_t { Row, Col, Scalar };
+enum class ReuseDest : std::uint8_t { None, ToSrcA, ToSrcB };
+
+void hw_startup(std::uint32_t src_a_cb, std::uint32_t src_b_cb, std::uint32_t out_cb, Loc loc);
+void reconfig_src(int which, std::uint32_t old_cb, std::uint32_t new_cb, bool has_old, Loc loc);
+void reconfig_pack(std::uint32_t old_cb, std::uint32_t new_cb, bool has_old, Loc loc);
+void set_fp32_dest_acc(bool enable, Loc loc);
+
+void regs_acquire(Loc loc);
+void regs_commit(Loc loc);
+void regs_wait(Loc loc);
+void regs_release(Loc loc);
+
+// init calls: what the unpacker/math are programmed for (checked against the next operation)
+enum class Mode : std::uint8_t {
+    None, Copy, Binary, BinaryBcast, UnaryBcast, Matmul, Reduce, Transpose, Tilize, Untilize, ReuseDest
+};
+void init_mode(Mode mode, std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t param, Loc loc);
+
+void copy_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc);
+void binary_tiles(Fpu op, Bcast bcast, std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t tile_a,
+                  std::uint32_t tile_b, std::uint32_t dst, Loc loc);
+void unary_bcast(Bcast bcast, std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc);
+void reuse_dest_tiles(Fpu op, ReuseDest reuse, std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc);
+void matmul_tiles(std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t tile_a, std::uint32_t tile_b,
+                  std::uint32_t dst, bool transpose, std::uint32_t ct_dim, std::uint32_t rt_dim,
+                  std::uint32_t kt_dim, Loc loc);
+void reduce_init(Pool pool, RDim dim, std::uint32_t cb, std::uint32_t scaler_cb, std::uint32_t out_cb, Loc loc);
+void reduce_uninit(Loc loc);
+void reduce_tile(Pool pool, RDim dim, std::uint32_t cb, std::uint32_t scaler_cb, std::uint32_t tile,
+                 std::uint32_t scaler_tile, std::uint32_t dst, Loc loc);
+void transpose_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc);
+void tilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_cb, Loc loc);
+void untilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_cb, Loc loc);
+
+void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order, Loc loc);
+void pack_l1_acc(bool enable, Loc loc);
+
+// SFPU: one operation code per function; parameters as the API passes them (float bit patterns,
+// integers); `fmt` is a DataFormat template argument where the API has one (255: none).
+void sfpu_unary(std::uint32_t op, std::uint32_t dst, std::uint32_t p0, std::uint32_t p1, std::uint32_t p2,
+                std::uint32_t fmt, Loc loc);
+void sfpu_binary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint32_t out, std::uint32_t fmt, Loc loc);
+void sfpu_ternary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t out,
+                  std::uint32_t fmt, Loc loc);
+void sfpu_typecast(std::uint32_t in_fmt, std::uint32_t out_fmt, std::uint32_t dst, Loc loc);
+void sfpu_init(std::uint32_t op, Loc loc);
+void copy_dest_values(std::uint32_t from, std::uint32_t to, Loc loc);
+
+}  // namespace tc
+
+#define TC_LOC ::tc::Loc tc_loc = ::tc::Loc::current()

@@ -1,0 +1,380 @@
+"""Running a ProgramSpec on the emulated chip.
+
+1. Check the program against the chip before anything runs (E51xx): core ranges inside the
+   grid, CB indices and sizes, semaphore ids, one kernel per RISC per core, runtime args for
+   every core of a kernel, L1 space.
+2. Place it: circular buffers get the same L1 address on every core (program-wide, upward from
+   the reserved region, as tt-metal allocates them), semaphores sit at their fixed slots, tensors
+   go to their DRAM or L1 banks in the device's byte format.
+3. Compile the kernels (in parallel, cached), load them, give every (core, RISC) its fiber.
+4. Run; turn the runtime's findings into diagnostics at the kernel lines; read the tensors back.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from ..diagnostics import Diagnostic, KernelError, Note, Span, error
+from . import tensor_bytes
+from .build import CBInfo, KernelBuild, compile_all, compile_warnings
+from .device_model import ChipModel, chip
+from .native import NativeDevice, decode_tiles, encode_tiles, tile_bytes
+from .program import SLOT_NAMES, TRISC, CBSpec, Core, KernelSpec, ProgramSpec, TensorSpec
+
+MAX_RUNTIME_ARGS = 1024
+
+
+@dataclass
+class EmulationResult:
+    """What a run left besides the tensors: warnings, debug prints, statistics."""
+
+    warnings: list[Diagnostic] = field(default_factory=list)
+    dprint: str = ""
+    switches: int = 0
+    kernels: int = 0  # distinct kernel builds (source, args, defines)
+    kernels_compiled: int = 0  # of those, compiled now (the rest came from the cache)
+    compile_seconds: float = 0.0
+    run_seconds: float = 0.0
+
+
+def run(program: ProgramSpec, stop_at_first_error: bool = True) -> EmulationResult:
+    """Check, place, compile and run ``program``; its tensors' storages hold the results after.
+
+    Raises KernelError for a bad program (before running), a kernel that does not compile, or a
+    sanitizer finding or deadlock while running (the tensors are then left as they were).
+    """
+    model = chip(program.arch)
+    check(program, model)
+    cb_addresses = place_cbs(program, model)
+    result = EmulationResult()
+    start = time.perf_counter()
+    builds = [kernel_build(k, program, model) for k in program.kernels]
+    objects = compile_all(builds)
+    result.compile_seconds = time.perf_counter() - start
+    result.kernels = len(set(builds))
+    result.kernels_compiled = len({b for b, (_, built) in zip(builds, objects) if built})
+    for b, (path, _) in dict(zip(builds, objects)).items():
+        result.warnings += compile_warnings(path, b)
+    start = time.perf_counter()
+    device = _device(program, model, stop_at_first_error)
+    try:
+        _configure(device, program, model, cb_addresses)
+        for kernel, (path, _) in zip(program.kernels, objects):
+            compute = kernel.compute
+            handle = device.load_kernel(str(path), kernel.name, kernel.noc,
+                                        compute.fp32_dest_acc if compute else False,
+                                        compute.dst_full_sync if compute else False,
+                                        compute.approx if compute else False,
+                                        compute.unpack_to_dest_fp32 if compute else ())
+            for core in kernel.cores:
+                device.add_fiber(_index(model, core), kernel.slot, handle, kernel.runtime_args.get(core, []),
+                                 kernel.common_args)
+        ok = device.run()
+        displays = {str(k.source): k.display for k in program.kernels}
+        findings = [_diagnostic(f, displays) for f in device.findings()]
+        result.dprint = device.dprint_log()
+        result.switches = device.switches()
+        errors = [d for d in findings if d.severity == "error"]
+        result.warnings += [d for d in findings if d.severity != "error"]
+        if not ok or errors:
+            raise KernelError(*(errors or result.warnings))
+        for tensor in program.tensors:
+            _read_tensor(device, tensor, model)
+    finally:
+        device.close()
+    result.run_seconds = time.perf_counter() - start
+    return result
+
+
+# ---------------------------------------------------------------- checks before running
+def _outside(cores: list[Core], model: ChipModel) -> Core | None:
+    cols, rows = model.grid
+    return next(((x, y) for x, y in cores if not (0 <= x < cols and 0 <= y < rows)), None)
+
+
+def check(program: ProgramSpec, model: ChipModel) -> None:
+    cols, rows = model.grid
+    for kernel in program.kernels:
+        bad = _outside(kernel.cores, model)
+        if bad is not None:
+            raise error("E5102", f"kernel {kernel.display} runs on core {bad}, outside the {cols}x{rows} compute grid "
+                        f"of {model.name}", kernel.span,
+                        hint=f"core ranges must lie in (0, 0)..({cols - 1}, {rows - 1})")
+        _check_args(kernel)
+    for cb in program.cbs:
+        bad = _outside(cb.cores, model)
+        if bad is not None:
+            raise error("E5102", f"a CBDescriptor covers core {bad}, outside the {cols}x{rows} compute grid",
+                        cb.span)
+        for f in cb.formats:
+            if not 0 <= f.index < model.num_cbs:
+                raise error("E5101", f"CB index {f.index} is out of range: {model.name} has CB indices 0..{model.num_cbs - 1}",
+                            cb.span, hint="use tt::CBIndex::c_0 .. c_{0}".format(model.num_cbs - 1))
+            if f.page_size <= 0 or cb.total_size % f.page_size:
+                raise error("E5110", f"CB {f.index}: total_size {cb.total_size} is not a whole number of "
+                            f"{f.page_size}-byte pages", cb.span,
+                            hint="total_size = pages * page_size")
+    seen: dict[tuple[Core, int], CBSpec] = {}
+    for cb in program.cbs:
+        for core in cb.cores:
+            for f in cb.formats:
+                if (core, f.index) in seen:
+                    raise error("E5111", f"CB index {f.index} is configured twice on core {core}", cb.span)
+                seen[(core, f.index)] = cb
+    sems: set[tuple[Core, int]] = set()
+    for sem in program.semaphores:
+        bad = _outside(sem.cores, model)
+        if bad is not None:
+            raise error("E5102", f"semaphore {sem.id} covers core {bad}, outside the {cols}x{rows} compute grid",
+                        sem.span)
+        if not 0 <= sem.id < model.num_semaphores:
+            raise error("E5112", f"semaphore id {sem.id} is out of range 0..{model.num_semaphores - 1}", sem.span)
+        for core in sem.cores:
+            if (core, sem.id) in sems:
+                raise error("E5112", f"semaphore id {sem.id} is created twice on core {core}", sem.span)
+            sems.add((core, sem.id))
+    owners: dict[tuple[Core, int], KernelSpec] = {}
+    for kernel in program.kernels:
+        for core in kernel.cores:
+            other = owners.get((core, kernel.slot))
+            if other is not None:
+                raise error("E5105", f"kernels {other.display} and {kernel.display} both run on {SLOT_NAMES[kernel.slot]} "
+                            f"of core {core}", kernel.span,
+                            hint="each core runs one kernel per RISC: give them disjoint core ranges")
+            owners[(core, kernel.slot)] = kernel
+
+
+def _check_args(kernel: KernelSpec) -> None:
+    cores = set(kernel.cores)
+    given = {c for c, args in kernel.runtime_args.items() if args}
+    stray = sorted(set(kernel.runtime_args) - cores)
+    if stray:
+        raise error("E5113", f"kernel {kernel.display}: runtime args are set for core {stray[0]}, which is not in "
+                    "its core ranges", kernel.span)
+    missing = sorted(cores - given)
+    if given and missing:
+        example = next(iter(given))
+        raise error("E5103", f"kernel {kernel.display}: no runtime args for core {missing[0]} "
+                    f"({len(missing)} of its {len(cores)} cores have none; core {example} has "
+                    f"{len(kernel.runtime_args[example])})", kernel.span,
+                    hint="set runtime_args[x][y] for every core of the kernel's core ranges")
+    for core, args in [*kernel.runtime_args.items(), (None, kernel.common_args)]:
+        if len(args) > MAX_RUNTIME_ARGS:
+            raise error("E5114", f"kernel {kernel.display}: {len(args)} runtime args exceed {MAX_RUNTIME_ARGS}",
+                        kernel.span)
+        for value in args:
+            if not isinstance(value, (int, np.integer)) or not -(2 ** 31) <= int(value) < 2 ** 32:
+                what = "common runtime args" if core is None else f"runtime args of core {core}"
+                raise error("E5114", f"kernel {kernel.display}: {what} hold {value!r}, not a 32-bit integer",
+                            kernel.span, hint="runtime args are uint32 words")
+
+
+def _align(n: int, a: int) -> int:
+    return (n + a - 1) // a * a
+
+
+def place_cbs(program: ProgramSpec, model: ChipModel) -> list[int]:
+    """L1 address of every CBSpec: program-wide, bottom-up above the reserved region."""
+    addresses, top = [], model.l1_reserved
+    for cb in program.cbs:
+        if cb.alias is not None:
+            addresses.append(program.tensors[cb.alias].address + cb.address_offset)
+            continue
+        addresses.append(top)
+        top = _align(top + cb.total_size, model.l1_alignment * 2)
+    lowest_tensor = min([t.address for t in program.tensors if t.memory in ("l1", "sharded")], default=model.l1_bytes)
+    if top > lowest_tensor:
+        cores = sorted({c for cb in program.cbs for c in cb.cores})
+        raise error("E5106", f"the program's circular buffers need L1 up to {top} bytes, but "
+                    f"{'L1 tensors start' if lowest_tensor < model.l1_bytes else 'L1 ends'} at {lowest_tensor} "
+                    f"({model.l1_bytes - model.l1_reserved} bytes usable per core; cores {cores[:3]}...)",
+                    program.span, hint="use fewer or smaller CB pages, or keep tensors in DRAM")
+    return addresses
+
+
+# ---------------------------------------------------------------- kernels
+def kernel_build(kernel: KernelSpec, program: ProgramSpec, model: ChipModel) -> KernelBuild:
+    tables: dict[Core, dict[int, CBInfo]] = {}
+    for cb in program.cbs:
+        for core in cb.cores:
+            for f in cb.formats:
+                code = tensor_bytes.format_code(f.fmt)
+                tables.setdefault(core, {})[f.index] = CBInfo(tile_bytes(code, f.tile_rows, f.tile_cols), code,
+                                                              f.tile_rows, f.tile_cols)
+    first = tables.get(kernel.cores[0], {}) if kernel.cores else {}
+    for core in kernel.cores[1:]:
+        if tables.get(core, {}) != first:
+            raise error("E5107", f"kernel {kernel.display} runs on cores whose CBs differ ({kernel.cores[0]} and "
+                        f"{core}); one kernel binary serves all its cores", kernel.span,
+                        hint="give cores with different CB layouts their own KernelDescriptor")
+    compute = kernel.compute
+    slot_define = {0: "COMPILE_FOR_BRISC", 1: "COMPILE_FOR_NCRISC", 2: "COMPILE_FOR_TRISC"}[kernel.slot]
+    arch_defines = (("TC_EMULATOR", "1"), ("KERNEL_BUILD", "1"), (slot_define, "1"),
+                    ("ARCH_WORMHOLE" if model.name == "wormhole_b0" else "ARCH_BLACKHOLE", "1"),
+                    ("NUM_DRAM_BANKS", str(len(model.dram_banks))),
+                    ("NUM_L1_BANKS", str(model.grid[0] * model.grid[1])),
+                    ("DRAM_ALIGNMENT", str(model.dram_alignment)))
+    return KernelBuild(
+        source=kernel.source, text=kernel.text, display=kernel.display, compute=kernel.slot == TRISC,
+        compile_args=tuple(kernel.compile_args), named_args=tuple(kernel.named_args),
+        defines=tuple(kernel.defines), noc=kernel.noc, cbs=tuple(sorted(first.items())),
+        fp32_dest_acc=compute.fp32_dest_acc if compute else False,
+        math_fidelity=compute.math_fidelity if compute else 4, approx=compute.approx if compute else False,
+        dst_full_sync=compute.dst_full_sync if compute else False, arch_defines=arch_defines,
+        opt_level=kernel.opt_level)
+
+
+# ---------------------------------------------------------------- the device
+def _index(model: ChipModel, core: Core) -> int:
+    return core[1] * model.grid[0] + core[0]
+
+
+def _page(tensor: TensorSpec) -> tuple[int, int]:
+    """(page size, number of pages) of a tensor in its layout."""
+    shape = tuple(tensor.storage.shape)
+    if tensor.tiled:
+        pages = int(np.prod(shape)) // 1024
+        return tile_bytes(tensor_bytes.format_code(tensor.fmt)), pages
+    width = shape[-1] if shape else 1
+    return width * tensor.fmt.element_bits // 8, int(np.prod(shape)) // max(width, 1)
+
+
+def _device(program: ProgramSpec, model: ChipModel, stop_at_first_error: bool) -> NativeDevice:
+    cols, rows = model.grid
+    cores = [(x, y, *model.noc_xy(x, y)) for y in range(rows) for x in range(cols)]
+    banks = len(model.dram_banks)
+    sizes = [0] * banks
+    for t in program.tensors:
+        if t.memory == "dram":
+            page, pages = _page(t)
+            end = t.address + -(-pages // banks) * _align(page, model.dram_alignment)
+            sizes = [max(s, end) for s in sizes]
+    sizes = [_align(s, 1 << 20) for s in sizes]
+    return NativeDevice(l1_size=model.l1_bytes, l1_reserved=model.l1_reserved, num_cbs=model.num_cbs,
+                        sem_base=model.sem_base, args_base=model.args_base, noc_size=model.noc_size,
+                        dram_alignment=model.dram_alignment, cores=cores, dram=model.dram_banks, dram_sizes=sizes,
+                        l1_banks=list(range(cols * rows)), sanitize_fatal=stop_at_first_error)
+
+
+def _configure(device: NativeDevice, program: ProgramSpec, model: ChipModel, cb_addresses: list[int]) -> None:
+    for cb, addr in zip(program.cbs, cb_addresses):
+        for core in cb.cores:
+            for f in cb.formats:
+                device.add_cb(_index(model, core), f.index, addr, cb.total_size, f.page_size,
+                              tensor_bytes.format_code(f.fmt), f.tile_rows, f.tile_cols)
+    for sem in program.semaphores:
+        for core in sem.cores:
+            device.add_semaphore(_index(model, core), sem.id, sem.initial)
+    for tensor in program.tensors:
+        _write_tensor(device, tensor, model)
+
+
+def _tensor_words(tensor: TensorSpec) -> np.ndarray:
+    words = tensor_bytes.to_words(tensor.storage, tensor.fmt)
+    return tensor_bytes.tilize(words, tuple(tensor.storage.shape)) if tensor.tiled else words
+
+
+def _encode(tensor: TensorSpec, words: np.ndarray) -> np.ndarray:
+    if tensor.tiled:
+        return encode_tiles(tensor_bytes.format_code(tensor.fmt), 32, 32, words, tensor.fmt.is_integer)
+    return tensor_bytes.row_bytes(words, tensor.fmt)
+
+
+def _decode(tensor: TensorSpec, data: np.ndarray, pages: int) -> np.ndarray:
+    if tensor.tiled:
+        return decode_tiles(tensor_bytes.format_code(tensor.fmt), 32, 32, data, pages)
+    return tensor_bytes.row_words(data, tensor.fmt)
+
+
+def _shards(tensor: TensorSpec) -> list[tuple[Core, tuple[slice, slice]]]:
+    """(core, 2-d region of the tensor's [rows, cols] view) of every shard."""
+    assert tensor.shard_shape is not None and tensor.shard_cores is not None and tensor.shard_grid is not None
+    h, w = tensor.shard_shape
+    n_r, n_c = tensor.shard_grid
+    out = []
+    for i, core in enumerate(tensor.shard_cores[:n_r * n_c]):
+        r, c = divmod(i, n_c)
+        out.append((core, (slice(r * h, (r + 1) * h), slice(c * w, (c + 1) * w))))
+    return out
+
+
+def _view2d(tensor: TensorSpec) -> torch.Tensor:
+    return tensor.storage.reshape(-1, tensor.storage.shape[-1])
+
+
+def _write_tensor(device: NativeDevice, tensor: TensorSpec, model: ChipModel) -> None:
+    page, pages = _page(tensor)
+    if tensor.memory in ("dram", "l1"):
+        dram = tensor.memory == "dram"
+        aligned = _align(page, model.dram_alignment if dram else model.l1_alignment)
+        banks = len(model.dram_banks) if dram else model.grid[0] * model.grid[1]
+        for b in range(min(banks, pages)):
+            count = len(range(b, pages, banks))
+            index = b if dram else b
+            device.add_region(dram, index, tensor.address, tensor.address + count * aligned,
+                              f"tensor '{tensor.name}'")
+        data = _encode(tensor, _tensor_words(tensor))
+        device.interleaved(dram, True, tensor.address, page, aligned, data)
+        return
+    view = _view2d(tensor)
+    for core, region in _shards(tensor):
+        shard = TensorSpec(tensor.name, view[region].contiguous(), tensor.fmt, tensor.tiled, 0, "l1")
+        data = _encode(shard, _tensor_words(shard))
+        index = _index(model, core)
+        device.add_region(False, index, tensor.address, tensor.address + data.nbytes, f"shard of '{tensor.name}'")
+        device.write(False, index, tensor.address, data)
+
+
+def _read_tensor(device: NativeDevice, tensor: TensorSpec, model: ChipModel) -> None:
+    page, pages = _page(tensor)
+    shape = tuple(tensor.storage.shape)
+    if tensor.memory in ("dram", "l1"):
+        dram = tensor.memory == "dram"
+        aligned = _align(page, model.dram_alignment if dram else model.l1_alignment)
+        data = np.empty(page * pages, dtype=np.uint8)
+        device.interleaved(dram, False, tensor.address, page, aligned, data)
+        words = _decode(tensor, data, pages)
+        if tensor.tiled:
+            words = tensor_bytes.untilize(words, shape)
+        tensor.storage.copy_(tensor_bytes.from_words(words, tensor.fmt, shape))
+        return
+    view = _view2d(tensor)
+    for core, region in _shards(tensor):
+        part = view[region]
+        shard = TensorSpec(tensor.name, part.contiguous(), tensor.fmt, tensor.tiled, 0, "l1")
+        spage, spages = _page(shard)
+        data = np.empty(spage * spages, dtype=np.uint8)
+        device.read(False, _index(model, core), tensor.address, data)
+        words = _decode(shard, data, spages)
+        if shard.tiled:
+            words = tensor_bytes.untilize(words, tuple(part.shape))
+        part.copy_(tensor_bytes.from_words(words, tensor.fmt, tuple(part.shape)))
+
+
+# ---------------------------------------------------------------- findings
+def _diagnostic(finding: dict, displays: dict[str, str]) -> Diagnostic:
+    file = finding.get("file") or ""
+    span = Span(displays.get(file, file), finding["line"], max(1, finding.get("column") or 1)) if file else None
+    notes = []
+    if finding.get("core") is not None:
+        x, y = finding["core"]
+        notes.append(Note(f"on core ({x}, {y}), {finding['risc']}"))
+    for note in finding.get("notes", []):
+        nfile = note.get("file") or ""
+        nspan = Span(displays.get(nfile, nfile), note["line"], max(1, note.get("column") or 1)) if nfile else None
+        notes.append(Note(note["message"], nspan))
+    return Diagnostic(finding["code"], finding["message"], span, tuple(notes), finding.get("hint") or None,
+                      "error" if finding["error"] else "warning")
+
+
+def kernel_display(path: Path) -> str:
+    """How diagnostics name a kernel file: relative to the working directory when under it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)

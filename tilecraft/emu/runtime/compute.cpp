@@ -1,0 +1,709 @@
+// The compute engine: DST ownership, the unpacker/packer format state machines and the FPU.
+//
+// One fiber runs a core's whole compute kernel; the UNPACK, MATH and PACK parts of each API call
+// run in program order. What the three threads share on the device is modelled as state:
+//  * DST: 16 tiles of 16-bit data (8 with fp32_dest_acc_en), in two halves unless
+//    dst_full_sync_en; math owns a half from tile_regs_acquire to tile_regs_commit, the packer
+//    from tile_regs_wait to tile_regs_release, which zeroes it. Without fp32_dest_acc_en every value
+//    written into DST is rounded to bfloat16 (DST holds Float16_b).
+//  * the unpackers' SrcA/SrcB formats and the packer's output format: set by
+//    compute_kernel_hw_startup and changed only by the reconfig calls (the *_init calls do not
+//    touch them in 0.81.1). An unpack decodes L1 with the configured format, a pack encodes with
+//    it; when that is not the CB's format the sanitizer reports it (and, if told to go on, the
+//    bytes are misread or overrun as on the device).
+//  * what math and unpack were initialised for (copy, add, matmul, reduce, ...).
+// Register precision: fp32 data unpacks into SrcA/SrcB as TF32 (13 mantissa bits dropped) when
+// DST is fp32, as bfloat16 otherwise; copy_tile reaches DST in full fp32 only for CBs in
+// UnpackToDestFp32 mode. FPU results are computed in fp32 from those operands. A matmul tile
+// product is the exact sum of its 32 products (float64) rounded once to fp32, then added to DST.
+#include "compute.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "formats.h"
+
+namespace tc {
+
+Compute* new_compute() { return new Compute(); }
+void delete_compute(Compute* c) { delete c; }
+
+Compute& comp() { return *cur_core().compute; }
+
+void compute_configure(Device* d, int core, const Kernel* k) {
+    Compute& c = *d->cores[core].compute;
+    c.fp32 = k->fp32_dest_acc;
+    c.full_sync = k->dst_full_sync;
+    c.approx = k->approx;
+    c.unpack_to_dest = k->unpack_to_dest_fp32;
+    for (int t = 0; t < Compute::kTiles; ++t) c.dst_cleared[t] = true;
+}
+
+std::uint32_t to_dst(float value) { return as_bits(comp().fp32 ? value : bf16_round(value)); }
+
+float dst_value(int tile, std::uint32_t i) {
+    Compute& c = comp();
+    if (c.dst_cleared[tile]) return 0.0f;
+    return c.dst_int[tile] ? float(std::int32_t(c.dst[tile][i])) : as_float(c.dst[tile][i]);
+}
+
+namespace {
+
+const char* mode_name(Mode m) {
+    switch (m) {
+        case Mode::None: return "nothing (no init call yet)";
+        case Mode::Copy: return "copy (copy_init)";
+        case Mode::Binary: return "an eltwise binary op (add_init/sub_init/mul_init)";
+        case Mode::BinaryBcast: return "a broadcast binary op (*_bcast_*_init)";
+        case Mode::UnaryBcast: return "a unary broadcast (unary_bcast_init)";
+        case Mode::Matmul: return "matmul (matmul_init)";
+        case Mode::Reduce: return "reduce (reduce_init)";
+        case Mode::Transpose: return "transpose (transpose_init)";
+        case Mode::Tilize: return "tilize (tilize_init)";
+        case Mode::Untilize: return "untilize (untilize_init)";
+        case Mode::ReuseDest: return "a dest-reuse binary op (*_reuse_dest_init)";
+    }
+    return "?";
+}
+
+const char* fpu_name(Fpu op) { return op == Fpu::Add ? "add" : op == Fpu::Sub ? "sub" : "mul"; }
+
+void require_started(const char* call, Loc loc) {
+    if (!comp().started) {
+        report(true, "E5410", loc,
+               fmt_str("%s before compute_kernel_hw_startup: the unpacker and packer formats are not configured",
+                       call),
+               "call compute_kernel_hw_startup(icb0, icb1, ocb) once at the start of the compute kernel");
+    }
+}
+
+void require_mode(Mode want, std::uint32_t param, const char* call, const char* init, Loc loc) {
+    Compute& c = comp();
+    if (c.mode == want && c.mode_param == param) return;
+    std::string last = c.mode_loc.line() ? fmt_str(" (last init at %s:%u)", c.mode_loc.file_name(), c.mode_loc.line()) : "";
+    report(true, "E5409", loc,
+           fmt_str("%s while the unpacker and math are initialised for %s%s", call, mode_name(c.mode), last.c_str()),
+           fmt_str("call %s before %s: each init programs the unpacker and math for its operation", init, call));
+}
+
+std::uint32_t pack_section_tile(std::uint32_t index) {
+    Compute& c = comp();
+    return std::uint32_t(c.pack_sec) * c.capacity() + index;
+}
+
+struct Operand {
+    std::uint32_t words[Compute::kElems];
+    bool integer = false;
+    TileShape shape;
+};
+
+// Reads tile `tile` of CB `cb` through source register `src` (0: SrcA, 1: SrcB); `to_dest`: a
+// copy into DST, which bypasses SrcA for fp32 CBs in UnpackToDestFp32 mode.
+void unpack(int src, std::uint32_t cb, std::uint32_t tile, Operand& out, const char* call, Loc loc,
+            bool to_dest = false, bool matmul = false) {
+    Compute& c = comp();
+    require_started(call, loc);
+    CircularBuffer& b = cb_checked(std::int32_t(cb), call, loc);
+    std::uint8_t f = c.src_fmt[src];
+    const char* reg = src == 0 ? "SrcA" : "SrcB";
+    if (f != b.format) {
+        std::string hint =
+            matmul && c.src_fmt[1 - src] == b.format
+                ? "matmul reads in0 through SrcB and in1 through SrcA: start up with "
+                  "compute_kernel_hw_startup<SrcOrder::Reverse>(in0, in1, out), or reconfigure with "
+                  "reconfig_data_format<SrcOrder::Reverse>(in0, in1)"
+                : fmt_str("reconfigure the unpacker for CB %u before this call: reconfig_data_format%s(%u)", cb,
+                          src == 0 ? "_srca" : "_srcb", cb);
+        report(true, "E5402", loc,
+               fmt_str("%s unpacks CB %u (%s) through %s, which is configured for %s (CB %d)", call, cb,
+                       format_name(b.format), reg, format_name(f), c.src_cb[src]),
+               hint);
+        if (f == 255) f = b.format;  // nothing configured at all: read as the CB's format
+    }
+    if (tile >= b.waited[TRISC]) {
+        report(true, "E5207", loc,
+               fmt_str("%s reads tile %u of CB %u, but only %u pages were waited for with cb_wait_front", call, tile,
+                       cb, b.waited[TRISC]),
+               "call cb_wait_front(cb, n) with n covering the tiles read");
+    }
+    out.shape = b.tile;
+    std::uint32_t addr = b.rd_ptr[TRISC] + tile * b.page_size;
+    std::uint32_t bytes = format_tile_bytes(f, b.tile.rows, b.tile.cols);
+    if (addr + bytes > g_dev->arch.l1_size) {
+        report(true, "E5302", loc, fmt_str("%s: tile %u of CB %u lies past the end of L1", call, tile, cb));
+        std::memset(out.words, 0, sizeof out.words);
+        return;
+    }
+    decode_tile(f, g_dev->l1_host(cur().core, addr), b.tile, out.words);
+    out.integer = is_integer_format(f);
+    if (f != fmt::Float32) return;  // every other float format is exact in TF32 and in bfloat16
+    bool direct = to_dest && c.fp32 && c.unpack_to_dest && c.unpack_to_dest[cb];
+    if (direct) return;
+    if (to_dest && c.fp32) {
+        report(false, "E5411", loc,
+               fmt_str("%s unpacks Float32 CB %u through SrcA as TF32: the low 13 mantissa bits of every value are "
+                       "dropped",
+                       call, cb),
+               fmt_str("to keep fp32, set unpack_to_dest_mode[%u] = UnpackToDestFp32 in the ComputeConfigDescriptor "
+                       "(copies then go straight to DST)",
+                       cb));
+    }
+    for (std::uint32_t i = 0; i < out.shape.elems(); ++i)
+        out.words[i] = as_bits(c.fp32 ? tf32_trunc(as_float(out.words[i])) : bf16_trunc(as_float(out.words[i])));
+}
+
+float value(const Operand& o, std::uint32_t i) {
+    return o.integer ? float(std::int32_t(o.words[i])) : as_float(o.words[i]);
+}
+
+void write_float(int tile, std::uint32_t i, float v) {
+    Compute& c = comp();
+    c.dst[tile][i] = to_dst(v);
+}
+
+void fresh(int tile, bool integer) {
+    Compute& c = comp();
+    c.dst_int[tile] = integer;
+    c.dst_cleared[tile] = false;
+    c.dst_reduce[tile] = 0;
+}
+
+float fpu(Fpu op, float a, float b) {
+    switch (op) {
+        case Fpu::Add: return a + b;
+        case Fpu::Sub: return a - b;
+        case Fpu::Mul: return a * b;
+    }
+    return 0.0f;
+}
+
+// src register view of a DST tile moved back into SrcA/SrcB (dest reuse): 19 bits
+float to_src_register(float v) { return comp().fp32 ? tf32_trunc(v) : v; }
+
+}  // namespace
+
+int math_dst(std::uint32_t index, const char* call, Loc loc) {
+    Compute& c = comp();
+    require_started(call, loc);
+    Compute::Sec s = c.sec[c.math_sec];
+    if (s != Compute::Sec::Math && s != Compute::Sec::Both) {
+        report(true, "E5405", loc,
+               fmt_str("%s writes DST without owning it: call tile_regs_acquire() first", call),
+               "math owns DST from tile_regs_acquire() to tile_regs_commit()");
+    }
+    if (index >= c.capacity()) {
+        report(true, "E5404", loc,
+               fmt_str("%s uses DST tile %u, but DST holds %u tiles here (%s, %s)", call, index, c.capacity(),
+                       c.fp32 ? "fp32_dest_acc_en: 32-bit tiles" : "16-bit tiles",
+                       c.full_sync ? "dst_full_sync_en" : "half sync: math owns one half"),
+               "split the work into chunks of at most that many tiles per tile_regs_acquire");
+        index %= c.capacity();
+    }
+    return int(std::uint32_t(c.math_sec) * c.capacity() + index);
+}
+
+// ---------------------------------------------------------------- configuration
+void hw_startup(std::uint32_t src_a_cb, std::uint32_t src_b_cb, std::uint32_t out_cb, Loc loc) {
+    Compute& c = comp();
+    cur().last_loc = loc;
+    CircularBuffer& a = cb_checked(std::int32_t(src_a_cb), "compute_kernel_hw_startup", loc);
+    CircularBuffer& b = cb_checked(std::int32_t(src_b_cb), "compute_kernel_hw_startup", loc);
+    CircularBuffer& o = cb_checked(std::int32_t(out_cb), "compute_kernel_hw_startup", loc);
+    c.src_fmt[0] = a.format;
+    c.src_cb[0] = int(src_a_cb);
+    c.src_fmt[1] = b.format;
+    c.src_cb[1] = int(src_b_cb);
+    c.pack_fmt = o.format;
+    c.pack_cb = int(out_cb);
+    c.started = true;
+}
+
+void reconfig_src(int which, std::uint32_t old_cb, std::uint32_t new_cb, bool has_old, Loc loc) {
+    Compute& c = comp();
+    cur().last_loc = loc;
+    const char* call = which == 0 ? "reconfig_data_format_srca" : "reconfig_data_format_srcb";
+    CircularBuffer& n = cb_checked(std::int32_t(new_cb), call, loc);
+    if (has_old) {
+        // the (old, new) form reprograms only when the two CBs' formats differ
+        CircularBuffer& o = cb_checked(std::int32_t(old_cb), call, loc);
+        if (o.format == n.format) return;
+    }
+    c.src_fmt[which] = n.format;
+    c.src_cb[which] = int(new_cb);
+}
+
+void reconfig_pack(std::uint32_t old_cb, std::uint32_t new_cb, bool has_old, Loc loc) {
+    Compute& c = comp();
+    cur().last_loc = loc;
+    CircularBuffer& n = cb_checked(std::int32_t(new_cb), "pack_reconfig_data_format", loc);
+    if (has_old) {
+        CircularBuffer& o = cb_checked(std::int32_t(old_cb), "pack_reconfig_data_format", loc);
+        if (o.format == n.format) return;
+    }
+    c.pack_fmt = n.format;
+    c.pack_cb = int(new_cb);
+}
+
+void set_fp32_dest_acc(bool enable, Loc loc) {
+    cur().last_loc = loc;
+    comp().fp32 = enable;
+}
+
+void init_mode(Mode mode, std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t param, Loc loc) {
+    Compute& c = comp();
+    cur().last_loc = loc;
+    c.mode = mode;
+    c.mode_a = cb_a;
+    c.mode_b = cb_b;
+    c.mode_param = param;
+    c.mode_loc = loc;
+}
+
+// ---------------------------------------------------------------- DST ownership
+void regs_acquire(Loc loc) {
+    Compute& c = comp();
+    cur().last_loc = loc;
+    Compute::Sec& s = c.sec[c.math_sec];
+    if (s == Compute::Sec::Math || s == Compute::Sec::Both) {
+        report(true, "E5405", loc, "tile_regs_acquire() while math already holds DST (no tile_regs_commit() since)",
+               "pair every tile_regs_acquire() with a tile_regs_commit()");
+        return;
+    }
+    if (s != Compute::Sec::Free) {
+        report(true, "E5405", loc,
+               "tile_regs_acquire() waits for a DST half the packer has not released: in one compute kernel the "
+               "release comes later, so the three compute threads deadlock",
+               "release DST (tile_regs_wait, pack, tile_regs_release) before acquiring it again");
+        return;
+    }
+    s = Compute::Sec::Math;
+}
+
+void regs_commit(Loc loc) {
+    Compute& c = comp();
+    cur().last_loc = loc;
+    Compute::Sec& s = c.sec[c.math_sec];
+    if (s != Compute::Sec::Math) {
+        report(true, "E5405", loc, "tile_regs_commit() without tile_regs_acquire()",
+               "math owns DST from tile_regs_acquire() to tile_regs_commit()");
+        return;
+    }
+    s = Compute::Sec::Committed;
+    c.math_sec = (c.math_sec + 1) % c.sections();
+}
+
+void regs_wait(Loc loc) {
+    Compute& c = comp();
+    cur().last_loc = loc;
+    Compute::Sec& s = c.sec[c.pack_sec];
+    if (s != Compute::Sec::Committed) {
+        report(true, "E5403", loc,
+               s == Compute::Sec::Pack ? "tile_regs_wait() while the packer already holds DST"
+                                       : "tile_regs_wait() before math committed DST: the packer would wait forever",
+               "the order is tile_regs_acquire, math, tile_regs_commit, tile_regs_wait, pack, tile_regs_release");
+        return;
+    }
+    s = Compute::Sec::Pack;
+}
+
+void regs_release(Loc loc) {
+    Compute& c = comp();
+    cur().last_loc = loc;
+    Compute::Sec& s = c.sec[c.pack_sec];
+    if (s != Compute::Sec::Pack) {
+        report(true, "E5403", loc, "tile_regs_release() without tile_regs_wait()",
+               "the packer owns DST from tile_regs_wait() to tile_regs_release()");
+        return;
+    }
+    std::uint32_t cap = c.capacity();
+    for (std::uint32_t i = 0; i < cap; ++i) {
+        int t = int(std::uint32_t(c.pack_sec) * cap + i);
+        std::memset(c.dst[t], 0, sizeof c.dst[t]);
+        c.dst_cleared[t] = true;
+        c.dst_int[t] = false;
+        c.dst_reduce[t] = 0;
+    }
+    s = Compute::Sec::Free;
+    c.pack_sec = (c.pack_sec + 1) % c.sections();
+}
+
+// ---------------------------------------------------------------- FPU operations
+void copy_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc) {
+    cur().last_loc = loc;
+    require_mode(Mode::Copy, 0, "copy_tile", "copy_init(cb)", loc);
+    static thread_local Operand a;
+    unpack(0, cb, tile, a, "copy_tile", loc, /*to_dest=*/true);
+    int t = math_dst(dst, "copy_tile", loc);
+    Compute& c = comp();
+    fresh(t, a.integer);
+    for (std::uint32_t i = 0; i < a.shape.elems(); ++i)
+        c.dst[t][i] = a.integer ? a.words[i] : to_dst(as_float(a.words[i]));
+}
+
+static std::uint32_t bcast_index(Bcast bcast, const TileShape& s, std::uint32_t i, std::uint32_t row_idx) {
+    // face-ordered index i -> (r, c)
+    std::uint32_t fr = s.face_rows(), face = i / (fr * 16), within = i % (fr * 16);
+    std::uint32_t r = (face / s.faces_c()) * fr + within / 16, c = (face % s.faces_c()) * 16 + within % 16;
+    switch (bcast) {
+        case Bcast::Row: return s.at(row_idx, c);
+        case Bcast::Col: return s.at(r, 0);
+        case Bcast::Scalar: return s.at(0, 0);
+        default: return i;
+    }
+}
+
+void binary_tiles(Fpu op, Bcast bcast, std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t tile_a,
+                  std::uint32_t tile_b, std::uint32_t dst, Loc loc) {
+    cur().last_loc = loc;
+    const char* call = bcast == Bcast::None ? (op == Fpu::Add ? "add_tiles" : op == Fpu::Sub ? "sub_tiles" : "mul_tiles")
+                                            : "*_tiles_bcast";
+    std::uint32_t param = (std::uint32_t(op) << 4) | std::uint32_t(bcast);
+    Compute& c = comp();
+    Mode want = bcast == Bcast::None ? Mode::Binary : Mode::BinaryBcast;
+    bool acc = false;
+    if (c.mode == want && (c.mode_param & 0xFF) == param) {
+        acc = (c.mode_param >> 8) & 1;
+    } else {
+        require_mode(want, param, call,
+                     bcast == Bcast::None ? fmt_str("%s_init(icb0, icb1)", fpu_name(op)).c_str()
+                                          : fmt_str("%s_bcast_*_init(icb0, icb1)", fpu_name(op)).c_str(),
+                     loc);
+    }
+    static thread_local Operand a, b;
+    unpack(0, cb_a, tile_a, a, call, loc);
+    unpack(1, cb_b, tile_b, b, call, loc);
+    int t = math_dst(dst, call, loc);
+    bool was_cleared = c.dst_cleared[t];
+    for (std::uint32_t i = 0; i < a.shape.elems(); ++i) {
+        float r = fpu(op, value(a, i), value(b, bcast_index(bcast, b.shape, i, 0)));
+        if (acc && op != Fpu::Mul && !was_cleared) r += dst_value(t, i);
+        write_float(t, i, r);
+    }
+    fresh(t, false);
+}
+
+void unary_bcast(Bcast bcast, std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc) {
+    cur().last_loc = loc;
+    require_mode(Mode::UnaryBcast, std::uint32_t(bcast), "unary_bcast", "unary_bcast_init<BroadcastType>(icb)", loc);
+    static thread_local Operand a;
+    CircularBuffer& b = cb_checked(std::int32_t(cb), "unary_bcast", loc);
+    Compute& c = comp();
+    // 32-bit data goes through DST directly (SrcB is only 19 bits wide); the rest through SrcB
+    bool via_dest = b.format == fmt::Float32 && c.fp32 && c.unpack_to_dest && c.unpack_to_dest[cb];
+    unpack(via_dest ? 0 : 1, cb, tile, a, "unary_bcast", loc, via_dest);
+    int t = math_dst(dst, "unary_bcast", loc);
+    fresh(t, a.integer);
+    for (std::uint32_t i = 0; i < a.shape.elems(); ++i) {
+        std::uint32_t w = a.words[bcast_index(bcast, a.shape, i, 0)];
+        c.dst[t][i] = a.integer ? w : to_dst(as_float(w));
+    }
+}
+
+void reuse_dest_tiles(Fpu op, ReuseDest reuse, std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc) {
+    cur().last_loc = loc;
+    std::uint32_t param = (std::uint32_t(op) << 4) | std::uint32_t(reuse);
+    require_mode(Mode::ReuseDest, param, "binary_reuse_dest_tiles",
+                 fmt_str("%s_reuse_dest_init<EltwiseBinaryReuseDestType>(icb)", fpu_name(op)).c_str(), loc);
+    static thread_local Operand in;
+    // the DST operand moves into one source register; the CB tile unpacks into the other
+    int src = reuse == ReuseDest::ToSrcA ? 1 : 0;
+    unpack(src, cb, tile, in, "binary_reuse_dest_tiles", loc);
+    int t = math_dst(dst, "binary_reuse_dest_tiles", loc);
+    for (std::uint32_t i = 0; i < in.shape.elems(); ++i) {
+        float d = to_src_register(dst_value(t, i));
+        float r = reuse == ReuseDest::ToSrcA ? fpu(op, d, value(in, i)) : fpu(op, value(in, i), d);
+        write_float(t, i, r);
+    }
+    fresh(t, false);
+}
+
+static void row_major(const Operand& o, float* out) {
+    const TileShape& s = o.shape;
+    for (std::uint32_t r = 0; r < s.rows; ++r)
+        for (std::uint32_t c = 0; c < s.cols; ++c) out[r * s.cols + c] = value(o, s.at(r, c));
+}
+
+void matmul_tiles(std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t tile_a, std::uint32_t tile_b,
+                  std::uint32_t dst, bool transpose, std::uint32_t ct_dim, std::uint32_t rt_dim, std::uint32_t kt_dim,
+                  Loc loc) {
+    cur().last_loc = loc;
+    const char* call = (ct_dim == 1 && rt_dim == 1) ? "matmul_tiles" : "matmul_block";
+    require_mode(Mode::Matmul, 0, call, "matmul_init(in0, in1) / matmul_block_init", loc);
+    Compute& c = comp();
+    static thread_local Operand a, b;
+    static thread_local float am[1024], bm[1024];
+    for (std::uint32_t r = 0; r < rt_dim; ++r) {
+        unpack(1, cb_a, tile_a + r * kt_dim, a, call, loc, false, true);  // in0 -> SrcB
+        row_major(a, am);
+        for (std::uint32_t col = 0; col < ct_dim; ++col) {
+            unpack(0, cb_b, tile_b + col, b, call, loc, false, true);  // in1 -> SrcA
+            row_major(b, bm);
+            const std::uint32_t M = a.shape.rows, K = a.shape.cols, N = b.shape.cols;
+            int t = math_dst(dst + r * ct_dim + col, call, loc);
+            bool cleared = c.dst_cleared[t];
+            double acc[32];
+            for (std::uint32_t i = 0; i < M; ++i) {
+                for (std::uint32_t j = 0; j < N; ++j) acc[j] = 0.0;
+                for (std::uint32_t k = 0; k < K; ++k) {
+                    double x = am[i * K + k];
+                    if (x == 0.0) continue;
+                    for (std::uint32_t j = 0; j < N; ++j)
+                        acc[j] += x * double(transpose ? bm[j * N + k] : bm[k * N + j]);
+                }
+                for (std::uint32_t j = 0; j < N; ++j) {
+                    std::uint32_t idx = b.shape.at(i, j);
+                    float product = float(acc[j]);
+                    write_float(t, idx, cleared ? product : dst_value(t, idx) + product);
+                }
+            }
+            fresh(t, false);
+        }
+    }
+}
+
+// Sums use the FPU's matrix multiply with the scaler tile (weights S[0][k], as the scaler tiles
+// tt-metal's kernels build); the positions outside row/column 0 then hold what that product
+// leaves there, which the packer's reduce mask drops. Max writes zeros there.
+void reduce_tile(Pool pool, RDim dim, std::uint32_t cb, std::uint32_t scaler_cb, std::uint32_t tile,
+                 std::uint32_t scaler_tile, std::uint32_t dst, Loc loc) {
+    cur().last_loc = loc;
+    std::uint32_t param = (std::uint32_t(pool) << 4) | std::uint32_t(dim);
+    require_mode(Mode::Reduce, param, "reduce_tile", "reduce_init<PoolType, ReduceDim>(icb, icb_scaler, ocb)", loc);
+    // REDUCE_ROW sums swap the operands: the scaler goes to SrcA, the data to SrcB
+    bool swap = dim == RDim::Row && pool != Pool::Max;
+    static thread_local Operand x, s;
+    unpack(swap ? 1 : 0, cb, tile, x, "reduce_tile", loc);
+    unpack(swap ? 0 : 1, scaler_cb, scaler_tile, s, "reduce_tile", loc);
+    static thread_local float xm[1024], sm[1024];
+    row_major(x, xm);
+    row_major(s, sm);
+    const std::uint32_t R = x.shape.rows, C = x.shape.cols;
+    int t = math_dst(dst, "reduce_tile", loc);
+    Compute& c = comp();
+    bool cleared = c.dst_cleared[t];
+    static thread_local float out[1024];
+    if (pool == Pool::Max) {
+        std::fill(out, out + R * C, 0.0f);
+        auto old = [&](std::uint32_t r, std::uint32_t col) {
+            return cleared ? -INFINITY : dst_value(t, x.shape.at(r, col));
+        };
+        if (dim == RDim::Row) {
+            for (std::uint32_t r = 0; r < R; ++r) {
+                float m = old(r, 0);
+                for (std::uint32_t k = 0; k < C; ++k) m = std::max(m, xm[r * C + k] * sm[k]);
+                out[r * C] = m;
+            }
+        } else if (dim == RDim::Col) {
+            for (std::uint32_t col = 0; col < C; ++col) {
+                float m = old(0, col);
+                for (std::uint32_t k = 0; k < R; ++k) m = std::max(m, xm[k * C + col] * sm[k]);
+                out[col] = m;
+            }
+        } else {
+            float m = old(0, 0);
+            for (std::uint32_t i = 0; i < R * C; ++i) m = std::max(m, xm[i] * sm[i % C]);
+            out[0] = m;
+        }
+    } else {
+        // out = X @ S^T (rows), S @ X (columns), or the full sum at [0][0] (scalar)
+        for (std::uint32_t r = 0; r < R; ++r) {
+            for (std::uint32_t col = 0; col < C; ++col) {
+                double acc = 0.0;
+                if (dim == RDim::Row) {
+                    for (std::uint32_t k = 0; k < C; ++k) acc += double(xm[r * C + k]) * sm[col * C + k];
+                } else if (dim == RDim::Col) {
+                    for (std::uint32_t k = 0; k < R; ++k) acc += double(sm[r * C + k]) * xm[k * C + col];
+                } else if (r == 0 && col == 0) {
+                    for (std::uint32_t i = 0; i < R * C; ++i) acc += double(xm[i]) * sm[i % C];
+                }
+                float v = float(acc);
+                out[r * C + col] = cleared ? v : dst_value(t, x.shape.at(r, col)) + v;
+            }
+        }
+    }
+    for (std::uint32_t r = 0; r < R; ++r)
+        for (std::uint32_t col = 0; col < C; ++col) write_float(t, x.shape.at(r, col), out[r * C + col]);
+    fresh(t, false);
+    c.dst_reduce[t] = std::int8_t(1 + int(dim));
+}
+
+void reduce_init(Pool pool, RDim dim, std::uint32_t cb, std::uint32_t scaler_cb, std::uint32_t out_cb, Loc loc) {
+    Compute& c = comp();
+    init_mode(Mode::Reduce, cb, scaler_cb, (std::uint32_t(pool) << 4) | std::uint32_t(dim), loc);
+    (void)out_cb;
+    c.reduce_mask = int(dim);
+}
+
+void reduce_uninit(Loc loc) {
+    Compute& c = comp();
+    cur().last_loc = loc;
+    c.reduce_mask = -1;
+    if (c.mode == Mode::Reduce) c.mode = Mode::None;
+}
+
+void transpose_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc) {
+    cur().last_loc = loc;
+    require_mode(Mode::Transpose, 0, "transpose_tile", "transpose_init(icb)", loc);
+    static thread_local Operand a;
+    unpack(0, cb, tile, a, "transpose_tile", loc);
+    int t = math_dst(dst, "transpose_tile", loc);
+    Compute& c = comp();
+    const TileShape& s = a.shape;
+    fresh(t, a.integer);
+    for (std::uint32_t r = 0; r < s.rows; ++r)
+        for (std::uint32_t col = 0; col < s.cols; ++col) {
+            std::uint32_t w = a.words[s.at(col % s.rows, r % s.cols)];
+            c.dst[t][s.at(r, col)] = a.integer ? w : to_dst(as_float(w));
+        }
+}
+
+void copy_dest_values(std::uint32_t from, std::uint32_t to, Loc loc) {
+    cur().last_loc = loc;
+    int a = math_dst(from, "copy_dest_values", loc), b = math_dst(to, "copy_dest_values", loc);
+    Compute& c = comp();
+    std::memcpy(c.dst[b], c.dst[a], sizeof c.dst[a]);
+    c.dst_int[b] = c.dst_int[a];
+    c.dst_cleared[b] = c.dst_cleared[a];
+}
+
+// ---------------------------------------------------------------- packer
+void pack_l1_acc(bool enable, Loc loc) {
+    cur().last_loc = loc;
+    comp().l1_acc = enable;
+}
+
+void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order, Loc loc) {
+    Compute& c = comp();
+    cur().last_loc = loc;
+    require_started("pack_tile", loc);
+    CircularBuffer& b = cb_checked(std::int32_t(cb), "pack_tile", loc);
+    Compute::Sec s = c.sec[c.pack_sec];
+    if (s != Compute::Sec::Pack && s != Compute::Sec::Both) {
+        report(true, "E5403", loc,
+               s == Compute::Sec::Math || s == Compute::Sec::Committed
+                   ? "pack_tile without tile_regs_wait(): the packer does not own DST yet"
+                   : "pack_tile without tile_regs_wait(): no DST half holds committed results",
+               "call tile_regs_commit() after the math and tile_regs_wait() before packing");
+    }
+    if (dst >= c.capacity()) {
+        report(true, "E5404", loc,
+               fmt_str("pack_tile reads DST tile %u, but DST holds %u tiles here", dst, c.capacity()));
+        dst %= c.capacity();
+    }
+    int t = int(pack_section_tile(dst));
+    // in-order packing (the default) ignores output_tile_index: pages are written one after another;
+    // an explicit index that disagrees with that order is a kernel expecting out-of-order packing
+    std::uint32_t page = out_of_order ? out_tile : b.pack_tile_ptr;
+    if (!out_of_order && out_tile != 0 && out_tile != b.pack_tile_ptr) {
+        report(true, "E5412", loc,
+               fmt_str("pack_tile(%u, %u, %u) asks for page %u, but in-order packing writes the next page, %u", dst, cb,
+                       out_tile, out_tile, b.pack_tile_ptr),
+               "pack tiles in page order, or use pack_tile<true>(...) to address pages out of order");
+    }
+    if (page >= b.reserved[TRISC]) {
+        report(true, "E5208", loc,
+               fmt_str("pack_tile writes page %u of CB %u, but only %u pages are reserved (cb_reserve_back)", page, cb,
+                       b.reserved[TRISC]),
+               "reserve the output pages with cb_reserve_back(cb, n) before packing into them");
+    }
+    std::uint8_t f = c.pack_fmt;
+    if (f != b.format) {
+        report(true, "E5401", loc,
+               fmt_str("pack_tile into CB %u (%s, %u-byte pages) while the packer is configured for %s (CB %d): it "
+                       "writes %u-byte %s tiles",
+                       cb, format_name(b.format), b.page_size, format_name(f), c.pack_cb,
+                       format_tile_bytes(f, b.tile.rows, b.tile.cols), format_name(f)),
+               fmt_str("reconfigure the packer first: pack_reconfig_data_format(%u)", cb));
+    }
+    if (c.dst_reduce[t] && c.reduce_mask < 0) {
+        report(true, "E5406", loc,
+               "pack_tile packs a reduce result after reduce_uninit(): the packer no longer zeroes the rows/columns "
+               "outside the result, so the tile carries partial sums there",
+               "call reduce_uninit() after the packs of the reduce result, not before");
+    }
+    std::uint32_t addr = b.wr_ptr[TRISC] + page * b.page_size;
+    std::uint32_t bytes = format_tile_bytes(f, b.tile.rows, b.tile.cols);
+    if (addr + bytes > g_dev->arch.l1_size) {
+        report(true, "E5302", loc, fmt_str("pack_tile: page %u of CB %u lies past the end of L1", page, cb));
+        return;
+    }
+    static thread_local std::uint32_t words[Compute::kElems];
+    const TileShape& shape = b.tile;
+    for (std::uint32_t i = 0; i < shape.elems(); ++i) words[i] = c.dst_cleared[t] ? 0 : c.dst[t][i];
+    if (c.reduce_mask >= 0 && c.dst_reduce[t]) {
+        for (std::uint32_t r = 0; r < shape.rows; ++r)
+            for (std::uint32_t col = 0; col < shape.cols; ++col) {
+                bool keep = c.reduce_mask == int(RDim::Row) ? col == 0
+                            : c.reduce_mask == int(RDim::Col) ? r == 0
+                                                              : (r == 0 && col == 0);
+                if (!keep) words[shape.at(r, col)] = 0;
+            }
+    }
+    std::uint8_t* out = g_dev->l1_host(cur().core, addr);
+    bool integer = c.dst_int[t];
+    if (c.l1_acc && !integer) {
+        // packer L1 accumulation: the tile is added to what the page holds
+        static thread_local std::uint32_t held[Compute::kElems];
+        decode_tile(f, out, shape, held);
+        for (std::uint32_t i = 0; i < shape.elems(); ++i) words[i] = as_bits(as_float(words[i]) + as_float(held[i]));
+    }
+    encode_tile(f, words, integer, shape, out);
+    if (!out_of_order) b.pack_tile_ptr += 1;
+}
+
+// ---------------------------------------------------------------- tilize / untilize
+// tilize_block: `tiles` tiles' worth of row-major rows (32 rows of tiles*32 values) in the input
+// CB become `tiles` tiles in the output CB; untilize_block does the reverse.
+void tilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_cb, Loc loc) {
+    cur().last_loc = loc;
+    require_mode(Mode::Tilize, 0, "tilize_block", "tilize_init(icb, block, ocb)", loc);
+    Compute& c = comp();
+    CircularBuffer& in = cb_checked(std::int32_t(in_cb), "tilize_block", loc);
+    CircularBuffer& out = cb_checked(std::int32_t(out_cb), "tilize_block", loc);
+    if (in.format != c.src_fmt[0]) {
+        report(true, "E5402", loc,
+               fmt_str("tilize_block unpacks CB %u (%s) through SrcA, which is configured for %s", in_cb,
+                       format_name(in.format), format_name(c.src_fmt[0])),
+               fmt_str("reconfig_data_format_srca(%u) first", in_cb));
+    }
+    if (out.format != c.pack_fmt) {
+        report(true, "E5401", loc,
+               fmt_str("tilize_block packs into CB %u (%s) while the packer is configured for %s", out_cb,
+                       format_name(out.format), format_name(c.pack_fmt)),
+               fmt_str("pack_reconfig_data_format(%u) first", out_cb));
+    }
+    const TileShape& shape = out.tile;
+    const std::uint32_t width = tiles * shape.cols, esize = element_bytes(in.format);
+    const std::uint8_t* src = g_dev->l1_host(cur().core, in.rd_ptr[TRISC]);
+    static thread_local std::uint32_t words[Compute::kElems];
+    for (std::uint32_t t = 0; t < tiles; ++t) {
+        for (std::uint32_t r = 0; r < shape.rows; ++r)
+            for (std::uint32_t col = 0; col < shape.cols; ++col)
+                words[shape.at(r, col)] = decode_element(in.format, src + (r * width + t * shape.cols + col) * esize);
+        std::uint32_t addr = out.wr_ptr[TRISC] + (out.pack_tile_ptr + t) * out.page_size;
+        encode_tile(out.format, words, is_integer_format(in.format), shape, g_dev->l1_host(cur().core, addr));
+    }
+    out.pack_tile_ptr += tiles;
+}
+
+void untilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_cb, Loc loc) {
+    cur().last_loc = loc;
+    require_mode(Mode::Untilize, 0, "untilize_block", "untilize_init(icb)", loc);
+    CircularBuffer& in = cb_checked(std::int32_t(in_cb), "untilize_block", loc);
+    CircularBuffer& out = cb_checked(std::int32_t(out_cb), "untilize_block", loc);
+    const TileShape& shape = in.tile;
+    const std::uint32_t width = tiles * shape.cols, esize = element_bytes(out.format);
+    std::uint8_t* dst = g_dev->l1_host(cur().core, out.wr_ptr[TRISC] + out.pack_tile_ptr * out.page_size);
+    static thread_local std::uint32_t words[Compute::kElems];
+    for (std::uint32_t t = 0; t < tiles; ++t) {
+        decode_tile(in.format, g_dev->l1_host(cur().core, in.rd_ptr[TRISC] + t * in.page_size), shape, words);
+        for (std::uint32_t r = 0; r < shape.rows; ++r)
+            for (std::uint32_t col = 0; col < shape.cols; ++col)
+                encode_element(out.format, words[shape.at(r, col)], is_integer_format(in.format),
+                               dst + (r * width + t * shape.cols + col) * esize);
+    }
+    out.pack_tile_ptr += tiles;
+}
+
+}  // namespace tc

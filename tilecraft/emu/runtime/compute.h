@@ -1,0 +1,52 @@
+// The compute engine of one core: DST, the unpacker and packer configurations, what the math
+// and unpack units were last initialised for.
+#pragma once
+
+#include <cstdint>
+
+#include "device.h"
+
+namespace tc {
+
+struct Compute {
+    static constexpr int kTiles = 16;
+    static constexpr int kElems = 1024;
+    // DST in face order; each word is fp32 bits, or an integer for integer data
+    std::uint32_t dst[kTiles][kElems] = {};
+    bool dst_int[kTiles] = {};
+    bool dst_cleared[kTiles] = {};  // zeroed by the packer's release: reads as 0, or -inf for max
+    std::int8_t dst_reduce[kTiles] = {};  // 1 + RDim when the tile holds a reduce result beyond row/col 0
+    // DST sections: one (full sync) or two (half sync) of `capacity()` tiles
+    enum class Sec : std::uint8_t { Free, Math, Committed, Pack, Both };
+    Sec sec[2] = {Sec::Free, Sec::Free};
+    int math_sec = 0, pack_sec = 0;
+
+    bool fp32 = false, full_sync = false, approx = false;
+    const std::uint8_t* unpack_to_dest = nullptr;
+
+    bool started = false;
+    std::uint8_t src_fmt[2] = {255, 255};  // SrcA, SrcB: the L1 formats the unpackers decode
+    int src_cb[2] = {-1, -1};
+    std::uint8_t pack_fmt = 255;
+    int pack_cb = -1;
+
+    Mode mode = Mode::None;
+    std::uint32_t mode_a = 0, mode_b = 0, mode_param = 0;
+    Loc mode_loc{};
+    int reduce_mask = -1;  // RDim the packer's edge mask keeps, -1: no mask
+    bool l1_acc = false;
+
+    std::uint32_t capacity() const { return std::uint32_t((full_sync ? 16 : 8) / (fp32 ? 2 : 1)); }
+    int sections() const { return full_sync ? 1 : 2; }
+};
+
+Compute& comp();
+
+// DST access for the math and packer threads, with the ownership checks; returns a tile index
+// into Compute::dst.
+int math_dst(std::uint32_t index, const char* call, Loc loc);
+// The value written into DST: rounded to bfloat16 unless DST holds fp32.
+std::uint32_t to_dst(float value);
+float dst_value(int tile, std::uint32_t i);
+
+}  // namespace tc

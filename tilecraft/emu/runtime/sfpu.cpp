@@ -1,0 +1,284 @@
+// The SFPU: element-wise functions on DST tiles.
+//
+// Stores into a 16-bit DST truncate to bfloat16, as SFPSTORE does (the 0.81.1 headers' default
+// DstRoundingMode); FPU results round to nearest.
+//
+// The device evaluates most of these with polynomial or table approximations; the emulator
+// evaluates each in fp32 with the C++ standard library, following the definitions of
+// docs/numerics.md section 6 (the same formulas the language-level simulator evaluates with torch).
+// Results therefore match the language level to within the last bit of fp32 (libm and torch may
+// round a transcendental differently), i.e. exactly after rounding to bfloat16 in almost every
+// element; docs/emulator.md states the tolerance the tests use.
+#include <cmath>
+#include <cstring>
+
+#include "compute.h"
+#include "formats.h"
+#include "tc_emu/sfpu_ops.h"
+
+namespace tc {
+
+namespace {
+
+float p(std::uint32_t bits) { return as_float(bits); }
+
+float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+
+float softplus(float x, float beta, float beta_recip, float threshold) {
+    float scaled = x * beta;
+    return scaled > threshold ? x : beta_recip * std::log1p(std::exp(scaled));
+}
+
+float flag(bool b) { return b ? 1.0f : 0.0f; }
+
+float unary(SfpuUnary op, float x, std::uint32_t p0, std::uint32_t p1, std::uint32_t p2) {
+    switch (op) {
+        case SfpuUnary::Exp: return std::exp(x);
+        case SfpuUnary::Exp2: return std::exp2(x);
+        case SfpuUnary::Expm1: return std::expm1(x);
+        case SfpuUnary::Log: return std::log(x);
+        case SfpuUnary::LogWithBase: return std::log(x) * p(p0);  // base_scale = 1 / ln(base)
+        case SfpuUnary::Log1p: return std::log1p(x);
+        case SfpuUnary::Sqrt: return std::sqrt(x);
+        case SfpuUnary::Rsqrt: return 1.0f / std::sqrt(x);
+        case SfpuUnary::Recip: return 1.0f / x;
+        case SfpuUnary::Sigmoid: return sigmoid(x);
+        case SfpuUnary::Tanh: return std::tanh(x);
+        case SfpuUnary::Silu: return x * sigmoid(x);
+        case SfpuUnary::Gelu: {
+            const float k = 0.7978845608028654f;  // sqrt(2 / pi): the tanh form of numerics.md
+            return 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
+        }
+        case SfpuUnary::Relu: return x > 0.0f ? x : 0.0f;
+        case SfpuUnary::ReluMax: return std::fmin(x > 0.0f ? x : 0.0f, p(p0));
+        case SfpuUnary::ReluMin: {
+            float y = std::fmax(x, p(p0));
+            return y > 0.0f ? y : 0.0f;
+        }
+        case SfpuUnary::LeakyRelu: return x > 0.0f ? x : p(p0) * x;
+        case SfpuUnary::Elu: return x > 0.0f ? x : p(p0) * std::expm1(x);
+        case SfpuUnary::Celu: return x > 0.0f ? x : p(p0) * std::expm1(x * p(p1));
+        case SfpuUnary::Abs: return std::fabs(x);
+        case SfpuUnary::Neg: return -x;
+        case SfpuUnary::Sign: return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : 0.0f;
+        case SfpuUnary::Signbit: return flag(std::signbit(x));
+        case SfpuUnary::Square: return x * x;
+        case SfpuUnary::Power: return std::pow(x, float(p0));
+        case SfpuUnary::Sin: return std::sin(x);
+        case SfpuUnary::Cos: return std::cos(x);
+        case SfpuUnary::Tan: return std::tan(x);
+        case SfpuUnary::Asin: return std::asin(x);
+        case SfpuUnary::Acos: return std::acos(x);
+        case SfpuUnary::Atan: return std::atan(x);
+        case SfpuUnary::Asinh: return std::asinh(x);
+        case SfpuUnary::Acosh: return std::acosh(x);
+        case SfpuUnary::Atanh: return std::atanh(x);
+        case SfpuUnary::Erf: return std::erf(x);
+        case SfpuUnary::Erfc: return std::erfc(x);
+        case SfpuUnary::Selu: return p(p0) * (x > 0.0f ? x : p(p1) * std::expm1(x));
+        case SfpuUnary::Mish: return x * std::tanh(softplus(x, 1.0f, 1.0f, 20.0f));
+        case SfpuUnary::Softsign: return x / (1.0f + std::fabs(x));
+        case SfpuUnary::Hardsigmoid: return std::fmin(std::fmax(x + 3.0f, 0.0f), 6.0f) / 6.0f;
+        case SfpuUnary::Hardtanh: case SfpuUnary::Clamp: return std::fmin(std::fmax(x, p(p0)), p(p1));
+        case SfpuUnary::Softplus: return softplus(x, p(p0), p(p1), p(p2));
+        case SfpuUnary::LogicalNot: return flag(x == 0.0f);
+        case SfpuUnary::Floor: return std::floor(x);
+        case SfpuUnary::Ceil: return std::ceil(x);
+        case SfpuUnary::Trunc: return std::trunc(x);
+        case SfpuUnary::Frac: return x - std::trunc(x);
+        case SfpuUnary::Round: {
+            float scale = std::pow(10.0f, float(std::int32_t(p0)));
+            return std::nearbyint(x * scale) / scale;
+        }
+        case SfpuUnary::Fill: case SfpuUnary::FillBits: return p(p0);
+        case SfpuUnary::AddScalar: return x + p(p0);
+        case SfpuUnary::SubScalar: return x - p(p0);
+        case SfpuUnary::MulScalar: return x * p(p0);
+        case SfpuUnary::DivScalar: return x / p(p0);
+        case SfpuUnary::RsubScalar: return p(p0) - x;
+        case SfpuUnary::Isinf: return flag(std::isinf(x));
+        case SfpuUnary::Isnan: return flag(std::isnan(x));
+        case SfpuUnary::Isfinite: return flag(std::isfinite(x));
+        case SfpuUnary::Isposinf: return flag(std::isinf(x) && x > 0);
+        case SfpuUnary::Isneginf: return flag(std::isinf(x) && x < 0);
+        case SfpuUnary::Threshold: return x <= p(p0) ? p(p1) : x;
+        case SfpuUnary::Heaviside: return x < 0.0f ? 0.0f : x == 0.0f ? p(p0) : 1.0f;
+        case SfpuUnary::Gtz: return flag(x > 0.0f);
+        case SfpuUnary::Ltz: return flag(x < 0.0f);
+        case SfpuUnary::Gez: return flag(x >= 0.0f);
+        case SfpuUnary::Lez: return flag(x <= 0.0f);
+        case SfpuUnary::Eqz: return flag(x == 0.0f);
+        case SfpuUnary::Nez: return flag(x != 0.0f);
+        case SfpuUnary::UnaryEq: return flag(x == p(p0));
+        case SfpuUnary::UnaryNe: return flag(x != p(p0));
+        case SfpuUnary::UnaryGt: return flag(x > p(p0));
+        case SfpuUnary::UnaryGe: return flag(x >= p(p0));
+        case SfpuUnary::UnaryLt: return flag(x < p(p0));
+        case SfpuUnary::UnaryLe: return flag(x <= p(p0));
+        case SfpuUnary::UnaryMax: return std::fmax(x, p(p0));
+        case SfpuUnary::UnaryMin: return std::fmin(x, p(p0));
+        case SfpuUnary::Identity: return x;
+        case SfpuUnary::Cbrt: return std::cbrt(x);
+        case SfpuUnary::Rpow: return std::pow(p(p0), x);
+        case SfpuUnary::Hardshrink: return std::fabs(x) > p(p0) ? x : 0.0f;
+        case SfpuUnary::Softshrink: return x > p(p0) ? x - p(p0) : x < -p(p0) ? x + p(p0) : 0.0f;
+        case SfpuUnary::Tanhshrink: return x - std::tanh(x);
+        case SfpuUnary::Count: break;
+    }
+    return x;
+}
+
+float nan_max(float a, float b) { return std::isnan(a) || std::isnan(b) ? NAN : std::fmax(a, b); }
+float nan_min(float a, float b) { return std::isnan(a) || std::isnan(b) ? NAN : std::fmin(a, b); }
+
+float binary(SfpuBinary op, float a, float b) {
+    switch (op) {
+        case SfpuBinary::Add: return a + b;
+        case SfpuBinary::Sub: return a - b;
+        case SfpuBinary::Rsub: return b - a;
+        case SfpuBinary::Mul: return a * b;
+        case SfpuBinary::Div: return a / b;
+        case SfpuBinary::Pow: return std::pow(a, b);
+        case SfpuBinary::Max: return nan_max(a, b);
+        case SfpuBinary::Min: return nan_min(a, b);
+        case SfpuBinary::Eq: return flag(a == b);
+        case SfpuBinary::Ne: return flag(a != b);
+        case SfpuBinary::Lt: return flag(a < b);
+        case SfpuBinary::Gt: return flag(a > b);
+        case SfpuBinary::Le: return flag(a <= b);
+        case SfpuBinary::Ge: return flag(a >= b);
+        case SfpuBinary::Atan2: return std::atan2(a, b);
+        case SfpuBinary::Fmod: return std::fmod(a, b);
+        case SfpuBinary::Remainder: {
+            float r = std::fmod(a, b);
+            return (r != 0.0f && ((r < 0.0f) != (b < 0.0f))) ? r + b : r;
+        }
+        case SfpuBinary::Xlogy: return a == 0.0f && !std::isnan(b) ? 0.0f : a * std::log(b);
+        case SfpuBinary::Count: break;
+    }
+    return a;
+}
+
+// SFPSTORE into a 16-bit DST truncates fp32 to bfloat16 (DstRoundingMode::Default); ops that take
+// DstRoundingMode::NearestEven round in software first
+std::uint32_t sfpu_store(float v, bool nearest = false) {
+    if (comp().fp32) return as_bits(v);
+    return as_bits(nearest ? bf16_round(v) : bf16_trunc(v));
+}
+
+const char* dst_format_name() { return comp().fp32 ? "DataFormat::Float32" : "DataFormat::Float16_b"; }
+
+// an SFPU op with a DataFormat template argument must name the format DST holds
+void check_format(std::uint32_t f, const char* call, Loc loc) {
+    if (f == kNoFormat) return;
+    std::uint8_t want = comp().fp32 ? fmt::Float32 : fmt::Float16_b;
+    if (f == want || f == fmt::Int32 || f == fmt::UInt32 || f == fmt::UInt16) return;
+    report(true, "E5413", loc,
+           fmt_str("%s<DataFormat::%s> while DST holds %s data: the SFPU loads and stores DST in the wrong width", call,
+                   format_name(std::uint8_t(f)), comp().fp32 ? "fp32 (fp32_dest_acc_en)" : "Float16_b"),
+           fmt_str("instantiate it with %s (the DST format of this kernel)", dst_format_name()));
+}
+
+// what a wrong-width load of DST yields: only the high half of each fp32 word survives
+float misread(float v, std::uint32_t f) {
+    return f != kNoFormat && f == fmt::Float16_b && comp().fp32 ? bf16_trunc(v) : v;
+}
+
+const char* unary_call(SfpuUnary op) {
+    static const char* names[] = {
+#define TC_NAME(name) #name,
+        TC_SFPU_UNARY(TC_NAME)
+#undef TC_NAME
+    };
+    return names[std::uint32_t(op)];
+}
+
+}  // namespace
+
+void sfpu_init(std::uint32_t op, Loc loc) {
+    (void)op;
+    cur().last_loc = loc;
+}
+
+void sfpu_unary(std::uint32_t op, std::uint32_t dst, std::uint32_t p0, std::uint32_t p1, std::uint32_t p2,
+                std::uint32_t fmt, Loc loc) {
+    cur().last_loc = loc;
+    SfpuUnary u = SfpuUnary(op);
+    const char* call = unary_call(u);
+    int t = math_dst(dst, call, loc);
+    check_format(fmt, call, loc);
+    Compute& c = comp();
+    bool fill = u == SfpuUnary::Fill || u == SfpuUnary::FillBits;
+    for (int i = 0; i < Compute::kElems; ++i) {
+        float x = fill ? 0.0f : misread(dst_value(t, std::uint32_t(i)), fmt);
+        c.dst[t][i] = sfpu_store(unary(u, x, p0, p1, p2));
+    }
+    c.dst_int[t] = false;
+    c.dst_cleared[t] = false;
+    c.dst_reduce[t] = 0;
+}
+
+void sfpu_binary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint32_t out, std::uint32_t fmt, Loc loc) {
+    cur().last_loc = loc;
+    int ta = math_dst(a, "binary SFPU op", loc), tb = math_dst(b, "binary SFPU op", loc);
+    int to = math_dst(out, "binary SFPU op", loc);
+    bool nearest = (fmt >> 8) == 1;
+    fmt &= 0xFF;
+    check_format(fmt, "binary SFPU op", loc);
+    Compute& c = comp();
+    static thread_local float result[Compute::kElems];
+    for (int i = 0; i < Compute::kElems; ++i)
+        result[i] = binary(SfpuBinary(op), misread(dst_value(ta, i), fmt), misread(dst_value(tb, i), fmt));
+    for (int i = 0; i < Compute::kElems; ++i) c.dst[to][i] = sfpu_store(result[i], nearest);
+    c.dst_int[to] = false;
+    c.dst_cleared[to] = false;
+    c.dst_reduce[to] = 0;
+}
+
+void sfpu_ternary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint32_t cc, std::uint32_t out,
+                  std::uint32_t fmt, Loc loc) {
+    cur().last_loc = loc;
+    const char* call = SfpuTernary(op) == SfpuTernary::Where ? "where_tile" : "lerp_tile";
+    int ta = math_dst(a, call, loc), tb = math_dst(b, call, loc), tc_ = math_dst(cc, call, loc);
+    int to = math_dst(out, call, loc);
+    check_format(fmt, call, loc);
+    Compute& c = comp();
+    static thread_local float result[Compute::kElems];
+    for (int i = 0; i < Compute::kElems; ++i) {
+        float x = misread(dst_value(ta, i), fmt), y = misread(dst_value(tb, i), fmt), z = misread(dst_value(tc_, i), fmt);
+        result[i] = SfpuTernary(op) == SfpuTernary::Where ? (x != 0.0f ? y : z) : x + z * (y - x);
+    }
+    for (int i = 0; i < Compute::kElems; ++i) c.dst[to][i] = sfpu_store(result[i]);
+    c.dst_int[to] = false;
+    c.dst_cleared[to] = false;
+    c.dst_reduce[to] = 0;
+}
+
+// typecast<IN, OUT>: float formats round to the output format's precision; to an integer format
+// the value truncates toward zero and saturates (numerics.md section 3)
+void sfpu_typecast(std::uint32_t in_fmt, std::uint32_t out_fmt, std::uint32_t dst, Loc loc) {
+    cur().last_loc = loc;
+    int t = math_dst(dst, "typecast_tile", loc);
+    Compute& c = comp();
+    bool to_int = is_integer_format(std::uint8_t(out_fmt));
+    bool from_int = c.dst_int[t] || is_integer_format(std::uint8_t(in_fmt));
+    for (int i = 0; i < Compute::kElems; ++i) {
+        std::uint32_t w = c.dst_cleared[t] ? 0 : c.dst[t][i];
+        double v = from_int ? (in_fmt == fmt::UInt32 ? double(w) : double(std::int32_t(w))) : double(as_float(w));
+        if (to_int) {
+            double lo = out_fmt == fmt::Int32 ? -2147483648.0 : 0.0;
+            double hi = out_fmt == fmt::Int32 ? 2147483647.0 : out_fmt == fmt::UInt16 ? 65535.0
+                        : out_fmt == fmt::UInt8 ? 255.0 : 4294967295.0;
+            double r = std::isnan(v) ? 0.0 : std::fmin(std::fmax(std::trunc(v), lo), hi);
+            c.dst[t][i] = out_fmt == fmt::Int32 ? std::uint32_t(std::int32_t(r)) : std::uint32_t(r);
+        } else {
+            float f = float(v);
+            if (out_fmt == fmt::Float16_b || out_fmt == fmt::Bfp8_b || out_fmt == fmt::Bfp4_b) f = bf16_round(f);
+            c.dst[t][i] = sfpu_store(f);
+        }
+    }
+    c.dst_int[t] = to_int;
+    c.dst_cleared[t] = false;
+}
+
+}  // namespace tc

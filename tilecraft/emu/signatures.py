@@ -1,0 +1,179 @@
+"""Function signatures of a C++ header tree, for checking the emulator's API against the real one.
+
+A small declaration scanner, not a C++ parser: it strips comments, string literals and
+preprocessor lines, walks the braces keeping track of namespace scope, and reads every function
+declared or defined at namespace scope: its template parameter list, return type, name and
+parameter list. Types are normalised (whitespace, ``std::`` prefixes, ``const`` on by-value
+parameters, attributes and inline specifiers dropped) so that two spellings of one signature
+compare equal; parameter names are dropped, default values kept.
+
+The emulator's headers add one trailing parameter to the functions they check
+(``tc::Loc tc_loc = ...``); :func:`signature_key` leaves it out, and names the real headers'
+own ``call_line`` parameters keep.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_STRING = re.compile(r'"(?:\\.|[^"\\])*"')
+_ATTRIBUTE = re.compile(r"\[\[.*?\]\]\s*|__attribute__\s*\(\(.*?\)\)\s*")
+_SPECIFIERS = re.compile(r"\b(?:ALWI|FORCE_INLINE|inline|static|constexpr|extern|__always_inline)\b\s*")
+_KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "decltype", "static_assert", "catch", "alignof",
+             "requires", "operator", "defined"}
+
+
+@dataclass(frozen=True)
+class Signature:
+    name: str
+    template: tuple[str, ...]
+    returns: str
+    params: tuple[str, ...]
+    file: str
+
+    def render(self) -> str:
+        head = f"template <{', '.join(self.template)}> " if self.template else ""
+        return f"{head}{self.returns} {self.name}({', '.join(self.params)})"
+
+
+def _split_top(text: str, sep: str = ",") -> list[str]:
+    """Split at `sep` outside (), <>, [] and {}."""
+    parts, depth, current = [], 0, []
+    for ch in text:
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    tail = "".join(current).strip()
+    if tail or parts:
+        parts.append("".join(current))
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _normal_type(text: str) -> str:
+    text = _ATTRIBUTE.sub("", text)
+    text = re.sub(r"\b(?:tt_l1_ptr|tt_reg_ptr)\b", "", text)
+    text = re.sub(r"\bstd::(u?int\d+_t|size_t)\b", r"\1", text)
+    text = re.sub(r"\bunsigned int\b", "uint", text)
+    text = re.sub(r"\s*([*&<>(),=])\s*", r"\1", text)
+    return " ".join(text.split())
+
+
+def _param(text: str) -> str:
+    """A parameter with its name dropped and its default value kept."""
+    default = ""
+    parts = _split_top(text, "=")
+    if len(parts) > 1:
+        text, default = parts[0], "=".join(parts[1:])
+    text = _normal_type(text)
+    # drop the name: the last identifier when something precedes it (a type)
+    match = re.match(r"^(.*?[\w*&>\]])\s+([A-Za-z_]\w*)$", text)
+    if match and match.group(1) not in ("const", "volatile", "unsigned"):
+        text = match.group(1)
+    text = re.sub(r"^const\s+(?=[\w:]+$)", "", text)  # top-level const of a by-value parameter
+    default = _normal_type(default)
+    return f"{text}={default}" if default else text
+
+
+def _template_param(text: str) -> str:
+    parts = _split_top(text, "=")
+    head = _normal_type(parts[0])
+    match = re.match(r"^(.*?)\s+([A-Za-z_]\w*)$", head)
+    kind = match.group(1) if match else head
+    kind = re.sub(r"^(class|typename)$", "typename", kind)
+    default = _normal_type("=".join(parts[1:])) if len(parts) > 1 else ""
+    return f"{kind}={default}" if default else kind
+
+
+def _clean(source: str) -> str:
+    source = _COMMENT.sub(" ", source)
+    source = _STRING.sub('""', source)
+    # preprocessor lines (with continuations) go; both branches of a conditional stay
+    return re.sub(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", " ", source, flags=re.M)
+
+
+def scan(source: str, file: str = "") -> list[Signature]:
+    """Every function declared or defined at namespace scope in ``source``."""
+    text = _clean(source)
+    found: list[Signature] = []
+    scopes: list[bool] = []  # True: namespace (or extern "C") scope
+    i, start = 0, 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "{":
+            head = text[start:i]
+            if re.search(r"\b(namespace|extern\s*\"\")\b[^;{}]*$", head) and "(" not in head.split("namespace")[-1]:
+                scopes.append(True)
+            else:
+                if all(scopes):
+                    _declaration(head, file, found)
+                scopes.append(False)
+            start = i + 1
+        elif ch == "}":
+            if scopes:
+                scopes.pop()
+            start = i + 1
+        elif ch == ";":
+            if all(scopes):
+                _declaration(text[start:i], file, found)
+            start = i + 1
+        i += 1
+    return found
+
+
+def _declaration(head: str, file: str, out: list[Signature]) -> None:
+    head = " ".join(head.split())
+    if "(" not in head or head.startswith(("using ", "typedef ", "return ")):
+        return
+    template: tuple[str, ...] = ()
+    match = re.match(r"^template\s*<", head)
+    if match:
+        depth, j = 1, match.end()
+        while j < len(head) and depth:
+            depth += {"<": 1, ">": -1}.get(head[j], 0)
+            j += 1
+        template = tuple(_template_param(p) for p in _split_top(head[match.end():j - 1]))
+        head = head[j:].strip()
+    head = _ATTRIBUTE.sub("", head)
+    head = _SPECIFIERS.sub("", head).strip()
+    # name ( params ) [const] [noexcept] [-> ...] [: init...]
+    match = re.match(r"^(.*?)\b([A-Za-z_]\w*)\s*\(", head)
+    if not match:
+        return
+    returns, name = match.group(1).strip(), match.group(2)
+    if name in _KEYWORDS or not returns or returns.endswith(("=", ".", "->", "(", ",")) or "=" in returns:
+        return
+    depth, j = 1, match.end()
+    while j < len(head) and depth:
+        depth += {"(": 1, ")": -1}.get(head[j], 0)
+        j += 1
+    params = head[match.end():j - 1]
+    rest = head[j:].strip()
+    if rest and not re.match(r"^(const\b|noexcept\b|->|requires\b|=\s*delete)", rest):
+        return  # a variable with a constructor call, a macro invocation, ...
+    plist = tuple(_param(p) for p in _split_top(params)) if params.strip() not in ("", "void") else ()
+    out.append(Signature(name, template, _normal_type(returns), plist, file))
+
+
+def scan_tree(root: Path, relative_to: Path | None = None) -> list[Signature]:
+    base = relative_to or root
+    found: list[Signature] = []
+    for path in sorted(root.rglob("*.h")):
+        found += scan(path.read_text(errors="replace"), path.relative_to(base).as_posix())
+    return found
+
+
+def signature_key(sig: Signature) -> tuple:
+    """What must agree between the emulator and the real header: the location parameter dropped."""
+    params = tuple(p for p in sig.params
+                   if p != "TC_LOC" and not p.startswith("tc::Loc") and not p.startswith("::tc::Loc"))
+    return sig.name, sig.template, sig.returns, params

@@ -1,0 +1,66 @@
+"""``--level cpp``: run a TT-Lang program as the C++ that ``tilecraft emit`` writes for it.
+
+The program is lowered and printed exactly as ``tilecraft emit`` does; the files go to a
+content-addressed directory of the cache (so diagnostics point at kernel files that stay), and
+the emitted ``program.py`` host runs unchanged against tilecraft's ttnn: it builds the
+ProgramDescriptor and calls ``ttnn.generic_op``, which runs the kernels on the emulator. The
+script's tensors are placed on a device for the run, sharing their storage, so the results land
+where the language-level simulator would have put them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import tempfile
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from . import ttnn
+from .emu.cache import digest, emu_cache
+from .ir.program import ProgramIR
+from .metal.emit import emit_program
+
+
+def emitted_directory(program: ProgramIR, arch: str) -> Path:
+    """Emit ``program`` into the cache (once per distinct text) and return the directory."""
+    emitted = emit_program(program, arch)
+    key = digest(*(f"{name}\0{text}" for name, text in sorted(emitted.files.items())))
+    directory = emu_cache() / "emitted" / f"{program.name.strip('_') or 'program'}-{key[:16]}"
+    if not (directory / "program.py").is_file():
+        directory.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=directory.parent, prefix=".emit-") as tmp:
+            staging = Path(tmp) / "files"
+            emitted.write(staging)
+            if not (directory / "program.py").is_file():  # another process may have finished first
+                staging.replace(directory)
+    return directory
+
+
+def load_host(directory: Path) -> ModuleType:
+    """The emitted program.py, importing ttnn as tilecraft's ttnn."""
+    saved = sys.modules.get("ttnn")
+    sys.modules["ttnn"] = ttnn
+    try:
+        spec = importlib.util.spec_from_file_location(f"tilecraft_emitted_{directory.name}", directory / "program.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        if saved is None:
+            sys.modules.pop("ttnn", None)
+        else:
+            sys.modules["ttnn"] = saved
+    return module
+
+
+def run_emitted(program: ProgramIR, tensors: list[Any], arch: str) -> None:
+    """Run ``program`` through its emitted C++ on the kernel emulator, results into ``tensors``."""
+    host = load_host(emitted_directory(program, arch))
+    device = ttnn.open_device(0)
+    try:
+        placed = [t if t.device() is not None else t.to(device) for t in tensors]
+        host.run(device, placed)
+    finally:
+        ttnn.close_device(device)

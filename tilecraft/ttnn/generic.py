@@ -1,0 +1,263 @@
+"""``ttnn.generic_op`` and the host helpers micro-op hosts use with it (ttnn 0.81.1).
+
+``generic_op(io_tensors, program_descriptor)`` runs the program on tilecraft's kernel emulator
+(tilecraft/emu): the kernels' C++ is compiled for the host and executed on every core of the
+program with the device's memories, circular buffers, NoC and compute engine modelled, and the
+sanitizer on. The io tensors are written to emulated DRAM/L1 in the device's byte format before
+the run and read back after; outputs are pre-allocated and come last, as in ttnn, and the last
+one is returned.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from pathlib import Path
+from typing import Sequence, Union
+
+from tilecraft import options
+from tilecraft.diagnostics import Span, error
+from tilecraft.emu import launch
+from tilecraft.emu.build import source_file
+from tilecraft.emu.device_model import chip
+from tilecraft.emu.program import BRISC, NCRISC, TRISC, CBFormat, CBSpec, ComputeSpec, KernelSpec, ProgramSpec, \
+    SemaphoreSpec, TensorSpec
+
+from .cores import CoreCoord, CoreRange, CoreRangeSet
+from .descriptors import (CBDescriptor, CBFormatDescriptor, ComputeConfigDescriptor, DataMovementProcessor,
+                          KernelDescriptor, ProgramDescriptor, TileDescriptor, UnpackToDestMode, core_list)
+from .fidelity import MathFidelity
+from .layout import Layout
+from .memory import BufferType, ShardOrientation, TensorMemoryLayout
+from .tensor import Tensor
+
+_PACKAGE = str(Path(__file__).resolve().parents[1])
+#: tt-metal's MathFidelity values
+_FIDELITY = {MathFidelity.LoFi: 0, MathFidelity.HiFi2: 2, MathFidelity.HiFi3: 3, MathFidelity.HiFi4: 4}
+
+
+def _host_span() -> Span | None:
+    """The caller's line outside tilecraft: where a descriptor mistake is reported."""
+    for frame in reversed(traceback.extract_stack()):
+        if not frame.filename.startswith(_PACKAGE) and "<frozen" not in frame.filename:
+            return Span(frame.filename, frame.lineno or 1)
+    return None
+
+
+#: the emulator's account of the latest generic_op (kernels compiled, compile and run seconds, ...)
+last_run: launch.EmulationResult | None = None
+
+
+def generic_op(io_tensors: Sequence[Tensor], program_descriptor: ProgramDescriptor) -> Tensor:
+    """Run ``program_descriptor`` on the emulator over ``io_tensors`` (outputs last); returns the last."""
+    span = _host_span()
+    if not io_tensors:
+        raise error("E5109", "generic_op needs the io tensors (inputs, then pre-allocated outputs)", span)
+    tensors = [_tensor_spec(t, i, span) for i, t in enumerate(io_tensors)]
+    device = io_tensors[0].device()
+    arch = str(device.arch()) if device is not None else options.current.arch
+    program = ProgramSpec(
+        kernels=[_kernel_spec(k, i, span) for i, k in enumerate(program_descriptor.kernels)],
+        cbs=[_cb_spec(cb, io_tensors, span) for cb in program_descriptor.cbs],
+        semaphores=[SemaphoreSpec(s.id, core_list(s.core_ranges) if s.core_ranges is not None else [],
+                                  int(s.initial_value), span) for s in program_descriptor.semaphores],
+        tensors=tensors, arch=arch, span=span)
+    global last_run
+    result = last_run = launch.run(program, stop_at_first_error=options.current.emulator_stop_at_first_error)
+    if result.dprint:
+        sys.stdout.write(result.dprint)
+    for warning in result.warnings:
+        print(warning.render(), file=sys.stderr)
+    return io_tensors[-1]
+
+
+def _tensor_spec(tensor: Tensor, index: int, span: Span | None) -> TensorSpec:
+    if not isinstance(tensor, Tensor):
+        raise error("E5109", f"io_tensors[{index}] is a {type(tensor).__name__}, not a ttnn.Tensor", span)
+    if tensor.is_mesh:
+        raise error("E5109", f"io_tensors[{index}] is a mesh tensor; generic_op runs one device's program", span,
+                    hint="call generic_op with each device's tensor (tensor.device_tensors()[i])")
+    if tensor.device() is None:
+        raise error("E5109", f"io_tensors[{index}] is on the host: generic_op needs device tensors", span,
+                    hint="create it with ttnn.from_torch(..., device=device) or move it with tensor.to(device)")
+    config = tensor.memory_config()
+    tiled = tensor.layout is Layout.TILE
+    if config.is_sharded():
+        spec = config.shard_spec
+        cores = core_list(spec.grid)
+        rows_total = tensor.storage.reshape(-1, tensor.storage.shape[-1]).shape[0]
+        h, w = spec.shape
+        n_r, n_c = -(-rows_total // h), -(-tensor.storage.shape[-1] // w)
+        if config.memory_layout is TensorMemoryLayout.BLOCK_SHARDED and spec.orientation is ShardOrientation.COL_MAJOR:
+            cores = sorted(cores)
+        return TensorSpec(f"io_tensors[{index}]", tensor.storage, tensor.dtype, tiled, tensor.buffer_address(),
+                          "sharded", (h, w), cores, (n_r, n_c))
+    memory = "dram" if config.buffer_type is BufferType.DRAM else "l1"
+    return TensorSpec(f"io_tensors[{index}]", tensor.storage, tensor.dtype, tiled, tensor.buffer_address(), memory)
+
+
+def _kernel_spec(kernel: KernelDescriptor, index: int, span: Span | None) -> KernelSpec:
+    if kernel.source_type is KernelDescriptor.SourceType.SOURCE_CODE:
+        text = kernel.kernel_source
+        source = source_file(text, f"kernel{index}")
+        display = f"<kernel {index} source>"
+    else:
+        source = Path(kernel.kernel_source)
+        if not source.is_file():
+            raise error("E5108", f"kernel source '{kernel.kernel_source}' does not exist", span,
+                        hint="KernelDescriptor.kernel_source is a file path (or pass source_type=SOURCE_CODE)")
+        source = source.resolve()
+        text = source.read_text()
+        display = launch.kernel_display(source)
+    config = kernel.config
+    compute = None
+    if isinstance(config, ComputeConfigDescriptor):
+        slot, noc = TRISC, 0
+        modes = [m is UnpackToDestMode.UnpackToDestFp32 for m in config.unpack_to_dest_mode]
+        compute = ComputeSpec(_FIDELITY.get(config.math_fidelity, 4), bool(config.fp32_dest_acc_en),
+                              bool(config.dst_full_sync_en), bool(config.math_approx_mode), tuple(modes))
+    elif config is not None and hasattr(config, "processor"):
+        slot = BRISC if config.processor is DataMovementProcessor.RISCV_0 else NCRISC
+        noc = config.noc.index(config.processor)
+    else:
+        raise error("E5115", f"kernel {display} has no config: pass ReaderConfigDescriptor(), "
+                    "WriterConfigDescriptor(), DataMovementConfigDescriptor(...) or ComputeConfigDescriptor(...)",
+                    span)
+    if kernel.core_ranges is None:
+        raise error("E5102", f"kernel {display} has no core_ranges", span)
+    cores = core_list(kernel.core_ranges)
+    named = [(str(n), int(v)) for n, v in kernel.named_compile_time_args]
+    defines = [(str(k), str(v)) for k, v in kernel.defines]
+    opt = {"O0": "-O0", "O1": "-O1", "O2": "-O2", "O3": "-O3", "Os": "-Os"}.get(str(kernel.opt_level or "O2")
+                                                                              .split(".")[-1], "-O2")
+    return KernelSpec(name=Path(display).stem, source=source, text=text, display=display, slot=slot, noc=noc,
+                      cores=cores, compile_args=[int(a) for a in kernel.compile_time_args], named_args=named,
+                      defines=defines, runtime_args=kernel.runtime_args_by_core(),
+                      common_args=list(kernel.common_runtime_args), compute=compute, opt_level=opt, span=span)
+
+
+def _cb_spec(cb: CBDescriptor, io_tensors: Sequence[Tensor], span: Span | None) -> CBSpec:
+    formats = []
+    for f in cb.format_descriptors:
+        tile = f.tile or TileDescriptor()
+        formats.append(CBFormat(int(f.buffer_index), f.data_format, int(f.page_size), tile.height, tile.width))
+    alias = None
+    if cb.buffer is not None:
+        alias = next((i for i, t in enumerate(io_tensors) if t is cb.buffer), None)
+        if alias is None:
+            raise error("E5109", "a CBDescriptor aliases a tensor that is not among generic_op's io_tensors", span,
+                        hint="pass every tensor the program touches in io_tensors")
+    return CBSpec(core_list(cb.core_ranges), int(cb.total_size), formats, alias, int(cb.address_offset), span)
+
+
+# ---------------------------------------------------------------- host helpers
+class TensorAccessorArgs:
+    """The compile-time args a kernel's ``TensorAccessorArgs<offset>()`` reads for a tensor.
+
+    Interleaved tensors: [config, aligned page size], config = IsDram (2) for DRAM tensors.
+    """
+
+    def __init__(self, tensor: Tensor):
+        if not isinstance(tensor, Tensor):
+            raise TypeError(f"TensorAccessorArgs takes a ttnn.Tensor, got {type(tensor).__name__}")
+        if tensor.memory_config().is_sharded():
+            raise ValueError("the kernel emulator models interleaved TensorAccessorArgs only; alias a sharded "
+                             "tensor with ttnn.cb_descriptor_from_sharded_tensor instead")
+        self._tensor = tensor
+
+    def get_compile_time_args(self) -> list[int]:
+        t = self._tensor
+        dram = t.memory_config().buffer_type is BufferType.DRAM
+        arch = chip(str(t.device().arch())) if t.device() is not None else chip(options.current.arch)
+        page = t.dtype.tile_bytes if t.layout is Layout.TILE else t.padded_shape[-1] * t.dtype.element_bits // 8
+        align = arch.dram_alignment if dram else arch.l1_alignment
+        return [2 if dram else 0, -(-page // align) * align]
+
+    def get_common_runtime_args(self) -> list[int]:
+        return []
+
+
+def split_work_to_cores(grid_size: Union[CoreCoord, CoreRangeSet], units_to_divide: int,
+                        row_wise: bool = False) -> tuple[int, CoreRangeSet, CoreRangeSet, CoreRangeSet, int, int]:
+    """Split ``units_to_divide`` over the cores of a grid as ttnn does: (num_cores, all_cores,
+    core_group_1, core_group_2, units_per_core_group_1, units_per_core_group_2); group 1 gets one
+    unit more than group 2 when the split is uneven."""
+    if isinstance(grid_size, CoreCoord):
+        cores = [(x, y) for y in range(grid_size.y) for x in range(grid_size.x)] if row_wise else \
+                [(x, y) for x in range(grid_size.x) for y in range(grid_size.y)]
+    else:
+        cores = core_list(grid_size)
+        if not row_wise:
+            cores = sorted(cores)
+    if units_to_divide <= 0:
+        empty = CoreRangeSet([])
+        return 0, empty, empty, empty, 0, 0
+    num_cores = min(len(cores), units_to_divide)
+    per_core = units_to_divide // num_cores
+    extra = units_to_divide % num_cores
+    used = cores[:num_cores]
+    group_1 = used[:extra] if extra else used
+    group_2 = used[extra:] if extra else []
+    return (num_cores, _range_set(used), _range_set(group_1), _range_set(group_2),
+            per_core + 1 if extra else per_core, per_core if extra else 0)
+
+
+def num_cores_to_corerangeset(target_num_cores: int, grid_size: CoreCoord, row_wise: bool = False) -> CoreRangeSet:
+    """The first ``target_num_cores`` cores of the grid (row by row, or column by column)."""
+    if target_num_cores > grid_size.x * grid_size.y:
+        raise ValueError(f"{target_num_cores} cores do not fit a {grid_size.x}x{grid_size.y} grid")
+    cores = [(x, y) for y in range(grid_size.y) for x in range(grid_size.x)] if row_wise else \
+            [(x, y) for x in range(grid_size.x) for y in range(grid_size.y)]
+    return _range_set(cores[:target_num_cores])
+
+
+def corerange_to_cores(core_range_set: Union[CoreRangeSet, CoreRange], max_cores: int | None = None,
+                       row_wise: bool = False) -> list[CoreCoord]:
+    """The cores of a set as CoreCoords: row by row (``row_wise``) or column by column, range by range."""
+    ranges = [core_range_set] if isinstance(core_range_set, CoreRange) else core_range_set.ranges()
+    cores = []
+    for r in ranges:
+        if row_wise:
+            cores += [CoreCoord(x, y) for y in range(r.start.y, r.end.y + 1) for x in range(r.start.x, r.end.x + 1)]
+        else:
+            cores += [CoreCoord(x, y) for x in range(r.start.x, r.end.x + 1) for y in range(r.start.y, r.end.y + 1)]
+    return cores if max_cores is None else cores[:max_cores]
+
+
+def _range_set(cores: list[tuple[int, int]]) -> CoreRangeSet:
+    """Cores merged into rectangles: runs along rows, then equal runs of consecutive rows."""
+    rows: dict[int, list[int]] = {}
+    for x, y in cores:
+        rows.setdefault(y, []).append(x)
+    runs: list[tuple[int, int, int]] = []  # (y, x0, x1)
+    for y in sorted(rows):
+        xs = sorted(rows[y])
+        start = prev = xs[0]
+        for x in xs[1:]:
+            if x != prev + 1:
+                runs.append((y, start, prev))
+                start = x
+            prev = x
+        runs.append((y, start, prev))
+    ranges: list[CoreRange] = []
+    for y, x0, x1 in runs:
+        last = ranges[-1] if ranges else None
+        if last is not None and last.start.x == x0 and last.end.x == x1 and last.end.y == y - 1:
+            ranges[-1] = CoreRange(last.start, CoreCoord(x1, y))
+        else:
+            ranges.append(CoreRange(CoreCoord(x0, y), CoreCoord(x1, y)))
+    return CoreRangeSet(ranges)
+
+
+def cb_descriptor_from_sharded_tensor(cb_index: int, tensor: Tensor) -> CBDescriptor:
+    """A CB over a sharded L1 tensor's cores that aliases each core's shard (no new L1)."""
+    config = tensor.memory_config()
+    if not config.is_sharded() or config.buffer_type is not BufferType.L1:
+        raise ValueError("cb_descriptor_from_sharded_tensor needs an L1-sharded tensor")
+    h, w = config.shard_spec.shape
+    page = tensor.dtype.tile_bytes if tensor.layout is Layout.TILE else w * tensor.dtype.element_bits // 8
+    shard_bytes = (h * w // 1024) * tensor.dtype.tile_bytes if tensor.layout is Layout.TILE else h * page
+    fmt = CBFormatDescriptor(buffer_index=cb_index, data_format=tensor.dtype, page_size=page)
+    return CBDescriptor(total_size=shard_bytes, core_ranges=config.shard_spec.grid, format_descriptors=[fmt],
+                        buffer=tensor)
+
