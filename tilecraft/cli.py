@@ -22,7 +22,8 @@ from typing import Any, Sequence
 from . import driver, opt, options
 from .ir.printer import print_program
 from .ir.program import ProgramIR
-from .metal.emit import emit_program
+from .metal.emit import Emitted, emit_program, render_program
+from .pykernel import program as pykernel_program
 from .diagnostics import Diagnostic, DiagnosticWarning, KernelError, UsageError, render_json, user_frame_span
 from .perf import profiler
 
@@ -112,11 +113,14 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
         return 2
     options.current = options.RunOptions(arch=args.arch, grid=grid, exact=args.exact, level=args.level,
                                          devices=devices, show_generated=getattr(args, "generated", False))
-    hooks = list(driver.program_hooks)
+    hooks, pykernel_hooks = list(driver.program_hooks), list(pykernel_program.launch_hooks)
     if args.command == "show-ir":
         driver.program_hooks.append(lambda program: print(print_program(program)))
+        pykernel_program.launch_hooks.append(lambda program, tensors: print(pykernel_program.ir_text(program)))
     if args.command == "emit":
-        driver.program_hooks.append(Emitter(Path(args.output), args.arch))
+        emitter = Emitter(Path(args.output), args.arch)
+        driver.program_hooks.append(emitter)
+        pykernel_program.launch_hooks.append(emitter.pykernel)
     timer = profiler.Profiler.install(args) if args.command == "profile" else None
     saved_path = list(sys.path)
     reporter = Reporter(args.diagnostics_format)
@@ -129,6 +133,7 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
     finally:
         reporter.finish()
         driver.program_hooks[:] = hooks
+        pykernel_program.launch_hooks[:] = pykernel_hooks
         sys.path[:] = saved_path
 
 
@@ -221,9 +226,16 @@ class Emitter:
         self.done: dict[str, str] = {}
 
     def __call__(self, program: ProgramIR) -> None:
-        emitted = emit_program(program, self.arch)
+        self.write(emit_program(program, self.arch), program.name)
+
+    def pykernel(self, program: "pykernel_program.PyKernelProgram", tensors: Sequence[Any]) -> None:
+        """A PyKernel program: its kernel-level IR is already made; the same files are written."""
+        source = program.span.file if program.span is not None else None
+        self.write(render_program(program.metal(tensors), source), program.name)
+
+    def write(self, emitted: Emitted, program_name: str) -> None:
         key = "".join(emitted.files.values())
-        name = program.name.strip("_") or "program"
+        name = program_name.strip("_") or "program"
         if self.done.get(name) == key:
             return  # the same program launched again (e.g. once per device of a mesh)
         while name in self.done:
@@ -234,11 +246,14 @@ class Emitter:
 
 
 def install_modules() -> None:
-    """Serve ``import ttl`` and ``import ttnn`` from tilecraft, as the published simulator does."""
+    """Serve ``import ttl`` and ``import ttnn`` from tilecraft, as the published simulator does, and
+    the published PyKernel's ``pykernel.*`` modules."""
     import tilecraft
+    import tilecraft.pykernel
     import tilecraft.ttnn
     sys.modules["ttl"] = tilecraft
     sys.modules["ttnn"] = tilecraft.ttnn
+    tilecraft.pykernel.install_published_modules()
 
 
 if __name__ == "__main__":
