@@ -21,6 +21,8 @@ from ..emu.compile_errors import INCLUDE, REMOVED
 from ..emu.signatures import Signature, scan_tree
 
 COMPUTE, DATAMOVEMENT = "compute", "datamovement"
+#: how messages name the kinds of kernel
+KIND_NAMES = {COMPUTE: "compute", DATAMOVEMENT: "data-movement"}
 #: where each kind of kernel gets the argument accessors (get_arg_val, ...) in the real tree
 BASE_HEADER = {COMPUTE: "api/compute/common.h", DATAMOVEMENT: "api/dataflow/dataflow_api.h"}
 

@@ -60,7 +60,7 @@ def bind(kernel: Any, args: Sequence[Any], constants: dict[str, Any], core_range
         raise error("E0624", f"create_kernel takes a kernel decorated with @compute_thread(), @reader_thread() or "
                     f"@writer_thread(), not {kernel!r}", span)
     params = kernel.parameters()
-    where = (Note(f"kernel {kernel.name}() is defined here", params[0].span if params else None),)
+    where = (Note(f"kernel {kernel.name}() is defined here", kernel.source.span(kernel.source.node)),)
     cbs = [a for a in args if isinstance(a, cb_type)]
     runtime = [a for a in args if not isinstance(a, cb_type)]
     cb_params = [p for p in params if p.role == CB]

@@ -68,7 +68,8 @@ class CallMixin:
             self.fail("E0603", f"'{name}' was removed in TT-Metalium 0.81.1", node, hint=f"use {replacement}")
         other = api.other_kind(name, kind)
         if other is not None:
-            self.fail("E0609", f"'{name}' is {other} kernel API; '{self.kernel.name}' is a {kind} kernel", node,
+            self.fail("E0609", f"'{name}' is {api.KIND_NAMES[other]} kernel API; '{self.kernel.name}' is a "
+                      f"{api.KIND_NAMES[kind]} kernel", node,
                       hint="move the call to a kernel of that kind (compute calls run on the compute RISC-Vs, "
                            "NoC calls on the data-movement ones)")
         if name == "print":
@@ -80,7 +81,8 @@ class CallMixin:
         near = api.nearest(name, kind)
         hint = f"did you mean {' or '.join(repr(n) for n in near)}?" if near else \
             "check the name against the TT-Metalium 0.81.1 kernel API (docs/pykernel.md)"
-        self.fail("E0605", f"unknown API call '{name}': not part of the TT-Metalium 0.81.1 {kind} kernel API",
+        self.fail("E0605", f"unknown API call '{name}': not part of the TT-Metalium 0.81.1 {api.KIND_NAMES[kind]} "
+                  "kernel API",
                   node, hint=hint)
 
     # ---------------------------------------------------------------- overloads

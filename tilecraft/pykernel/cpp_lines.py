@@ -9,6 +9,7 @@ place as a note.
 
 from __future__ import annotations
 
+import re
 import warnings
 from dataclasses import replace
 
@@ -44,12 +45,22 @@ def print_mapped(program: kir.MetalProgram, kernel: kir.Kernel) -> tuple[str, di
 
 
 def remap(diagnostic: Diagnostic, origins: Origins) -> Diagnostic:
-    """``diagnostic`` with spans in generated C++ moved to the Python lines they came from."""
+    """``diagnostic`` with spans in generated C++ moved to the Python lines they came from (and
+    places the message names, ``kernel.cpp:24``, too)."""
     span, note = _python_span(diagnostic.span, origins)
-    notes = tuple(Note(n.message, _python_span(n.span, origins)[0]) for n in diagnostic.notes)
+    notes = tuple(Note(_remap_text(n.message, origins), _python_span(n.span, origins)[0]) for n in diagnostic.notes)
     if note is not None:
         notes += (note,)
-    return replace(diagnostic, span=span, notes=notes)
+    return replace(diagnostic, message=_remap_text(diagnostic.message, origins), span=span, notes=notes)
+
+
+def _remap_text(text: str, origins: Origins) -> str:
+    for file in origins:
+        def python_place(match: re.Match) -> str:
+            found, _ = _python_span(Span(file, int(match.group(1))), origins)
+            return f"{found.file}:{found.line}" if found is not None else match.group(0)
+        text = re.sub(re.escape(file) + r":(\d+)", python_place, text)
+    return text
 
 
 def _python_span(span: Span | None, origins: Origins) -> tuple[Span | None, Note | None]:

@@ -111,7 +111,7 @@ def int_type(*operands: ir.Operand) -> Type:
 def describe(value: object) -> str:
     """How a message names a value's kind."""
     if isinstance(value, Obj):
-        return f"a {value.cls}"
+        return f"{'an' if value.cls[0] in 'AEIOU' else 'a'} {value.cls}"
     if isinstance(value, TypeName):
         return f"the type {value.spelling}"
     if isinstance(value, EnumValue):
