@@ -51,6 +51,8 @@ class Profiler:
         self.arch = resolve_arch(args.arch)
         self.script = os.path.abspath(args.script)
         self.estimates: list[Estimate] = []
+        #: kernel-level programs (PyKernel ops, generic_op hosts) the script ran, which nothing times yet
+        self.untimed: list[str] = []
 
     @classmethod
     def install(cls, args: argparse.Namespace) -> "Profiler":
@@ -68,8 +70,18 @@ class Profiler:
         self.estimates.append(est)
         print(format_estimate(est, {self.script}), flush=True)
 
+    def kernel_level(self, name: str) -> None:
+        """A kernel-level program ran: the cost model times language-level (TT-Lang) programs only."""
+        self.untimed.append(name)
+        print(f"tilecraft: program '{name}' is a kernel-level program: it ran on the kernel emulator but is not "
+              "timed (the cost model times TT-Lang programs; it has no kernel-level model yet)", file=sys.stderr)
+
     def finish(self, code: int) -> int:
         if not self.estimates:
+            if self.untimed and code == 0:
+                print(f"tilecraft: nothing to profile: {len(self.untimed)} kernel-level program(s) ran untimed",
+                      file=sys.stderr)
+                return 2
             if code == 0:
                 print("tilecraft: the script launched no kernel program", file=sys.stderr)
             return code
