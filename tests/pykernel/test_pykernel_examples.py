@@ -127,3 +127,13 @@ def test_emitted_kernels_pass_the_header_check(arch, launched, headers):  # noqa
               for metal, checked in zip(programs, results) for file, result in checked if not result.ok}
     assert not failed, "\n".join(f"{k}:\n{v}" for k, v in failed.items())
     assert sum(len(checked) for checked in results) == 12
+
+
+def test_profile_says_what_it_cannot_time(capsys):
+    """No kernel-level cost model exists yet: profile names the PyKernel program it ran untimed and
+    exits 2 rather than printing a profile of nothing (docs/pykernel.md)."""
+    example = EXAMPLES[NAMES.index("eltwise_sfpu")]
+    assert main(["profile", str(example)]) == 2
+    err = capsys.readouterr().err
+    assert "program 'EltwiseSFPUPyKernelOp' is a kernel-level program" in err
+    assert "nothing to profile: 1 kernel-level program(s) ran untimed" in err
