@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from . import options
 from .arch import get as get_arch
+from .diagnostics import KernelError, warn
 from .frontend.program import build_program
 from .ir.passes import run_pipeline
 from .ir.program import ProgramIR
@@ -44,6 +45,8 @@ def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
         return None
     program, tensors = build_program(kdef, args, kwargs, resolve_grid(kdef.grid, opts), opts.arch)
     run_pipeline(program)
+    if opts.level == "language":
+        warn_if_not_emittable(program, opts.arch)
     for hook in program_hooks:
         hook(program)
     if opts.simulate and opts.level == "cpp":
@@ -57,6 +60,19 @@ def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
     for result_hook in result_hooks:
         result_hook(program, tensors)
     return None
+
+
+def warn_if_not_emittable(program: ProgramIR, arch: str) -> None:
+    """What the simulator runs but ``tilecraft emit`` would reject is said now, at its line
+    (W3001), not when the user first emits: the lowering is tried on every launched program."""
+    try:
+        lower_program(program, arch)
+    except KernelError as exc:
+        if not exc.code.startswith("E3"):
+            raise
+        d = exc.diagnostic
+        warn("W3001", f"{d.message} (tilecraft run simulates it; tilecraft emit stops here with {d.code})",
+             d.span, hint=d.hint)
 
 
 lang_kernel.set_launcher(launch)

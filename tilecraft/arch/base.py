@@ -33,8 +33,6 @@ class CostFigures:
     #: unpacker/packer: bytes per cycle each moves between L1 and the source/DST registers
     unpack_bytes_per_cycle: int = 64
     pack_bytes_per_cycle: int = 64
-    #: DST register file in 32x32 tiles at 16 bits (half with fp32 accumulation)
-    dst_tiles: int = 16
     #: cycles of a circular-buffer call (reserve/push/wait/pop: pointer and semaphore updates)
     cb_call_cycles: int = 8
     #: cycles of one scalar RISC-V operation (loop counters, index arithmetic)
@@ -57,6 +55,14 @@ class Arch:
     costs: CostFigures | None = field(default=None)
     #: the board this description is for, when it narrows a generation (n150, p150, ...)
     board: str | None = None
+    #: DST register file in 32x32 tiles at 16 bits (reference/hardware.md)
+    dst_tiles: int = 16
+
+    def dst_tiles_per_phase(self, fp32_acc: bool) -> int:
+        """Tiles a kernel may hold in DST between acquire and release: half of DST per half-sync
+        phase, halved again when DST holds fp32 (8 and 4 on Wormhole and Blackhole). The lowering
+        plans with it, the cost model sizes matmul sub-blocks with it, the interpreters check it."""
+        return max(1, self.dst_tiles // (4 if fp32_acc else 2))
 
     @property
     def l1_available(self) -> int:

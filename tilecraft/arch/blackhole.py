@@ -23,7 +23,6 @@ BLACKHOLE = Arch(
         noc_hop_cycles=9,
         # same matrix unit as Wormhole (hardware.md): 16 cycles per fidelity phase
         matmul_cycles_per_phase=16,
-        dst_tiles=16,
     ),
 )
 

@@ -27,7 +27,6 @@ WORMHOLE_B0 = Arch(
         # 16 cycles per phase: an 8x16 @ 16x16 multiply per cycle is 2048 MACs; a 32x32x32 tile
         # matmul is 32768 MACs (hardware.md: LoFi 16, HiFi2 32, HiFi3 48, HiFi4 64)
         matmul_cycles_per_phase=16,
-        dst_tiles=16,
     ),
 )
 

@@ -237,7 +237,7 @@ class CallMixin(ExprMixin):
             value = values[pname]
             if not (isinstance(value, CT) and isinstance(value.value, (int, float))):
                 self.fail("E0104", f"parameter '{pname}' of ttl.math.{name} must be a constant number")
-            out.append(float(value.value))
+            out.append(mathops.fp32(value.value))  # the device takes fp32 parameters
         if len(out) < len(values):
             self.fail("E0104", f"ttl.math.{name}: give the parameters before '{pname}' too")
         return tuple(out)

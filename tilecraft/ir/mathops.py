@@ -6,6 +6,8 @@ implements each; the emitter maps each to Metalium calls (or rejects it with a c
 
 from __future__ import annotations
 
+import struct
+
 #: elementwise functions of one block
 UNARY: tuple[str, ...] = (
     "abs", "neg", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "square",
@@ -37,3 +39,27 @@ BINARY: tuple[str, ...] = (
 OPERATORS: dict[str, str] = {
     "Add": "add", "Sub": "sub", "Mult": "mul", "Div": "div", "Pow": "pow",
 }
+
+
+def fp32(value: float) -> float:
+    """``value`` rounded to the nearest fp32 number: scalar parameters reach the device as fp32."""
+    return struct.unpack("<f", struct.pack("<f", float(value)))[0]
+
+
+def full_params(name: str, params: tuple) -> tuple:
+    """The parameters of ``name`` with the ones left out filled in, as the device receives them.
+
+    The simulator and the emitter both call this, so a default (``celu``'s reciprocal of alpha,
+    ``softplus``'s beta of 1) is one fp32 number at both levels.
+    """
+    params = tuple(params)
+    if name == "celu":
+        alpha = params[0]
+        return (alpha, params[1] if len(params) > 1 else fp32(1.0 / alpha))
+    if name == "softplus":
+        beta = params[0] if params else 1.0
+        recip = params[1] if len(params) > 1 else fp32(1.0 / beta)
+        return (beta, recip, params[2] if len(params) > 2 else 20.0)
+    if name == "round":
+        return (int(params[0]) if params else 0,)
+    return params

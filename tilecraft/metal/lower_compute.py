@@ -13,17 +13,19 @@ computed expression is first stored into an intermediate buffer introduced by lo
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..arch import get as get_arch
 from ..dtypes import bfloat16
+from ..ir import mathops, patterns
 from ..ir import ops as ir
 from ..ir.types import BOOL, FLOAT, BlockType, CBDecl
 from . import kir
 from .lower_common import KernelLowering
-from .optable import (COMPUTE_PREFIX, COPY, FILL, FPU_BINARY, FPU_HEADERS, MATMUL, POOL, REDUCE_DIM,
-                      REDUCE_HEADER, SCALAR_BINARY, SFPU_BINARY, TRANSPOSE, UNARY, WHERE, dst_capacity)
+from .optable import (COMPOSITE_UNARY, COMPUTE_PREFIX, DST_FORMAT, COPY, FILL, FPU_BINARY, FPU_HEADERS, MATMUL, POOL,
+                      REDUCE_DIM, REDUCE_HEADER, SCALAR_BINARY, SFPU_BINARY, TRANSPOSE, UNARY, WHERE,
+                      float_bits)
 
 
 @dataclass(eq=False)
@@ -39,10 +41,6 @@ class Node:
     value: Any = None
 
 
-def _float_bits(value: float) -> str:
-    return f"0x{struct.unpack('<I', struct.pack('<f', float(value)))[0]:08x}u"
-
-
 class ComputeLowering(KernelLowering):
     def lower(self) -> kir.Kernel:
         self.kernel.includes.update(COMPUTE_PREFIX + h for h in ("common.h", "tile_move_copy.h", "pack.h", "reg_api.h",
@@ -51,7 +49,7 @@ class ComputeLowering(KernelLowering):
                      for r in op.results()}
         self.origin: dict[str, CBDecl] = {op.result.name: op.cb for op in ir.walk(self.thread.body)
                                           if isinstance(op, (ir.CBReserve, ir.CBWait))}
-        self.capacity = dst_capacity(self.ctx.fp32_dest_acc)
+        self.capacity = get_arch(self.ctx.arch).dst_tiles_per_phase(self.ctx.fp32_dest_acc)
         self.shadows: dict[str, CBDecl] = {}
         self.written: dict[str, ir.Reg] = {}
         reserved = {op.result.name for op in ir.walk(self.thread.body) if isinstance(op, ir.CBReserve)}
@@ -177,6 +175,11 @@ class ComputeLowering(KernelLowering):
             cb = self.shadows.get(operand.name) or self.origin[operand.name]
             return Node("leaf", operand, operand.type.shape, cb=cb)
         shape = op.result.type.shape
+        if isinstance(op, ir.TileUnary) and op.fn in COMPOSITE_UNARY:  # e.g. x * hardsigmoid(x)
+            inner, combine = COMPOSITE_UNARY[op.fn]
+            x = self.node(op.x)
+            first = Node("unary", ir.TileUnary(result=op.result, fn=inner, x=op.x), shape, [self.node(op.x)])
+            return Node("sfpu", _Binary(combine), shape, [x, first])
         if isinstance(op, ir.TileUnary):
             if op.fn not in UNARY:
                 self.fail(f"ttl.math.{op.fn}")
@@ -195,8 +198,10 @@ class ComputeLowering(KernelLowering):
             return Node("transpose", op, shape, [self.buffered(op.x)])
         if isinstance(op, ir.TileFill):
             return Node("fill", op, shape, [self.node(op.value)])
-        if isinstance(op, ir.TileWhere):
-            return Node("where", op, shape, [self.node(o) for o in (op.cond, op.if_true, op.if_false)])
+        if isinstance(op, ir.TileWhere):  # a number operand is filled into a DST tile of its own
+            children = [self.node(o) for o in (op.cond, op.if_true, op.if_false)]
+            return Node("where", op, shape, [Node("fill", None, shape, [c]) if c.kind == "const" else c
+                                             for c in children])
         self.fail(f"'{op.name}'")
 
     def binary_node(self, op: ir.TileBinary, shape: tuple[int, ...]) -> Node:
@@ -205,17 +210,21 @@ class ComputeLowering(KernelLowering):
             return Node("scalar", op, shape, [lhs, rhs])
         if rhs.kind == "const" and op.fn == "pow" and isinstance(rhs.value, float) and rhs.value.is_integer():
             return Node("power", op, shape, [lhs, rhs])
-        if op.fn == "add" and "matmul" in (lhs.kind, rhs.kind):
-            # x + a @ b: x goes into the slot matmul_tiles accumulates into (one slot, no SFPU add)
-            mm, other = (lhs, rhs) if lhs.kind == "matmul" else (rhs, lhs)
-            return Node("matmul_acc", op, shape, [other, *mm.children])
+        fused = patterns.accumulated_matmul(op, self.defs)
+        if fused is not None:  # x + a @ b: x goes into the slot matmul_tiles accumulates into
+            addend_on_left = fused[0] is op.lhs
+            addend, mm = (lhs, rhs) if addend_on_left else (rhs, lhs)
+            return Node("matmul_acc", op, shape, [addend, *mm.children])
         if op.fn in FPU_BINARY and lhs.kind == "leaf":
             if rhs.kind == "leaf" and rhs.shape == lhs.shape:
                 return Node("fpu", op, shape, [lhs, rhs])
             if rhs.kind == "bcast" and rhs.op.dims in FPU_BINARY[op.fn].bcast:
                 return Node("fpu_bcast", op, shape, [lhs, rhs.children[0]], value=rhs.op.dims)
-        if op.fn not in SFPU_BINARY or "const" in (lhs.kind, rhs.kind):
+        if op.fn not in SFPU_BINARY:
             self.fail(f"block '{op.fn}' with these operands")
+        # a number without a scalar form of the operation (c - x, x ** 2.5, max(x, 0), x > 0) is
+        # filled into a DST tile of its own, and the SFPU combines the two tiles
+        lhs, rhs = (Node("fill", None, shape, [o]) if o.kind == "const" else o for o in (lhs, rhs))
         return Node("sfpu", op, shape, [lhs, rhs])
 
     def buffered(self, operand: ir.Reg) -> Node:
@@ -278,7 +287,8 @@ class ComputeLowering(KernelLowering):
         else:
             if op.accumulate:
                 current = Node("leaf", op.block, shadow.shape, cb=shadow)
-                root = (Node("matmul_acc", None, root.shape, [current, *root.children]) if root.kind == "matmul"
+                fused = patterns.accumulates_into(op.value, True, self.defs) is not None
+                root = (Node("matmul_acc", None, root.shape, [current, *root.children]) if fused
                         else Node("sfpu", _ADD, root.shape, [current, root]))
                 self.call("cb_wait_front", ir.Const(shadow.index), ir.Const(_tiles(shadow.shape)))
             self.store_partial(op.block.name, root)
@@ -399,9 +409,17 @@ class ComputeLowering(KernelLowering):
             self.emit_copy(Node("copy", None, node.shape, [child], slot=node.slot), r0, c0, rows, cols, slots)
         sfpu = UNARY[node.op.fn]
         self.include(sfpu.header)
-        self.init(("sfpu", sfpu.init), sfpu.init)
-        params = [ir.Const(_float_bits(p)) if sfpu.params == "bits" else ir.Const(int(p)) for p in node.op.params]
-        self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(sfpu.call, self.dst(t, slots, node.slot), *params))
+        self.init(("sfpu", sfpu.init), sfpu.init, template=self.template(sfpu.init_template))
+        params = [ir.Const(float_bits(p)) if sfpu.params == "bits" else ir.Const(int(p))
+                  for p in mathops.full_params(node.op.fn, node.op.params)] + [ir.Const(c) for c in sfpu.fixed]
+        call_template = self.template(sfpu.call_template)
+        self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(sfpu.call, self.dst(t, slots, node.slot), *params,
+                                                                     template=call_template))
+
+    def template(self, arguments: tuple[str, ...]) -> tuple[str, ...]:
+        """Template arguments with the data format of DST filled in."""
+        fmt = "DataFormat::Float32" if self.ctx.fp32_dest_acc else "DataFormat::Float16_b"
+        return tuple(a.replace(DST_FORMAT, fmt) for a in arguments)
 
     def emit_scalar(self, node: Node, r0, c0, rows, cols, slots) -> None:
         self.operand_to_dst(node.children[0], node, r0, c0, rows, cols, slots)
@@ -413,7 +431,7 @@ class ComputeLowering(KernelLowering):
             param = self.reg("scalar_bits")
             self.call("__builtin_bit_cast", ir.Const("uint32_t"), self.float_of(value), result=param)
         else:
-            param = ir.Const(_float_bits(value))
+            param = ir.Const(float_bits(value))
         self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(sfpu.call, self.dst(t, slots, node.slot), param))
 
     def float_of(self, value: ir.Reg) -> ir.Reg:
@@ -557,8 +575,6 @@ class ComputeLowering(KernelLowering):
         self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(FILL.call, self.dst(t, slots, node.slot), arg))
 
     def emit_where(self, node: Node, r0, c0, rows, cols, slots) -> None:
-        if any(c.kind == "const" for c in node.children):
-            self.fail("ttl.math.where with a scalar operand", hint="fill a block with the scalar first")
         for child in node.children:
             if child.kind == "leaf":
                 self.emit_copy(Node("copy", None, node.shape, [child], slot=child.slot), r0, c0, rows, cols, slots)
@@ -568,16 +584,18 @@ class ComputeLowering(KernelLowering):
         c, a, b = node.children
         self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
             call, self.dst(t, slots, c.slot), self.dst(t, slots, a.slot), self.dst(t, slots, b.slot),
-            self.dst(t, slots, node.slot), template=("DataFormat::Float16_b",)))
+            self.dst(t, slots, node.slot), template=self.template((DST_FORMAT,))))
 
 
-class _AddOp:
-    """Stands for the IR op of the implicit ``+`` of ``blk += expr``."""
+class _Binary:
+    """Stands for the IR op of a binary the lowering adds (``+`` of ``blk += expr``, the combining
+    step of a composite function)."""
 
-    fn = "add"
+    def __init__(self, fn: str):
+        self.fn = fn
 
 
-_ADD = _AddOp()
+_ADD = _Binary("add")
 
 
 def _tiles(shape: tuple[int, ...]) -> int:

@@ -8,6 +8,8 @@ Targets differ only in data here, never in if-chains on op names.
 
 from __future__ import annotations
 
+import math
+import struct
 from dataclasses import dataclass
 
 from .kir import METAL_VERSION
@@ -25,11 +27,32 @@ class Sfpu:
     header: str
     #: how scalar parameters are passed: "bits" (float as uint32 bit pattern) or "int"
     params: str = ""
+    #: constant arguments after the parameters, as C++ literals (log2's base scale, relu6's 6)
+    fixed: tuple[str, ...] = ()
+    #: template arguments of the init and of the call without defaults in 0.81.1; DST_FORMAT
+    #: stands for the format the values in DST have (Float32 with fp32 accumulation)
+    init_template: tuple[str, ...] = ()
+    call_template: tuple[str, ...] = ()
 
 
-def _u(name: str, header: str, call: str | None = None, init: str | None = None, params: str = "") -> Sfpu:
+#: placeholder in a template argument for the data format of DST
+DST_FORMAT = "{dst_format}"
+
+
+def float_bits(value: float) -> str:
+    """A float as the uint32 bit pattern SFPU parameters take, as a C++ literal."""
+    return f"0x{struct.unpack('<I', struct.pack('<f', float(value)))[0]:08x}u"
+
+
+def _fp16_bits(value: float) -> str:
+    """An IEEE half as the 16-bit pattern ``log_with_base_tile`` takes its scale in (fp16a)."""
+    return f"0x{struct.unpack('<H', struct.pack('<e', value))[0]:04x}u"
+
+
+def _u(name: str, header: str, call: str | None = None, init: str | None = None, params: str = "",
+       fixed: tuple[str, ...] = (), init_template: tuple[str, ...] = (), call_template: tuple[str, ...] = ()) -> Sfpu:
     call = call or f"{name}_tile"
-    return Sfpu(init or f"{call}_init", call, header, params)
+    return Sfpu(init or f"{call}_init", call, header, params, fixed, init_template, call_template)
 
 
 _API = "compute_kernel_api.h"
@@ -48,9 +71,10 @@ UNARY: dict[str, Sfpu] = {
     "sign": _u("sign", _API), "signbit": _u("signbit", _API),
     "softsign": _u("softsign", "eltwise_unary/activations.h"),
     "hardsigmoid": _u("hardsigmoid", "eltwise_unary/activations.h"),
-    "selu": _u("selu", "eltwise_unary/selu.h"), "mish": _u("mish", "eltwise_unary/mish.h"),
+    "selu": _u("selu", "eltwise_unary/selu.h", fixed=(float_bits(1.0507009873554805), float_bits(1.6732632423543772))),
+    "mish": _u("mish", "eltwise_unary/mish.h", init_template=("false",), call_template=("false",)),
     "erf": _u("erf", "eltwise_unary/erf_erfc.h"), "erfc": _u("erfc", "eltwise_unary/erf_erfc.h"),
-    "logical_not": _u("logical_not", "eltwise_unary/logical_not.h"),
+    "logical_not": _u("logical_not", "eltwise_unary/logical_not.h", call_template=(DST_FORMAT,)),
     "floor": _u("floor", _ROUND, init="rounding_op_tile_init"),
     "ceil": _u("ceil", _ROUND, init="rounding_op_tile_init"),
     "trunc": _u("trunc", _ROUND, init="rounding_op_tile_init"),
@@ -63,7 +87,24 @@ UNARY: dict[str, Sfpu] = {
     "leaky_relu": _u("leaky_relu", "eltwise_unary/relu.h", params="bits"),
     "elu": _u("elu", "eltwise_unary/elu.h", params="bits"),
     "power": _u("power", _API, params="int"),
+    # log_b(x) = ln(x) * (1 / ln b), the scale as fp16a bits (ckernel_sfpu_log.h)
+    "log2": _u("log2", _API, call="log_with_base_tile", fixed=(_fp16_bits(1 / math.log(2)),)),
+    "log10": _u("log10", _API, call="log_with_base_tile", fixed=(_fp16_bits(1 / math.log(10)),)),
+    "relu6": _u("relu6", "eltwise_unary/relu.h", call="relu_max_tile", fixed=(float_bits(6.0),)),
+    **{fn: _u(fn, "eltwise_unary/isinf_isnan.h") for fn in ("isfinite", "isinf", "isnan")},
+    "celu": _u("celu", "eltwise_unary/activations.h", params="bits"),
+    "prelu": _u("prelu", "eltwise_unary/prelu.h", params="bits"),
+    "softplus": _u("softplus", "eltwise_unary/softplus.h", params="bits"),
+    "hardtanh": _u("hardtanh", "eltwise_unary/hardtanh.h", params="bits"),
+    "clamp": _u("clamp", "eltwise_unary/clamp.h", params="bits"),
+    "threshold": _u("threshold", "eltwise_unary/threshold.h", params="bits"),
+    "round": _u("round", _ROUND, init="rounding_op_tile_init", params="int"),
+    "rsub": _u("rsub", "eltwise_unary/rsub.h", params="bits"),
 }
+
+#: functions the SFPU computes as a short sequence of others: name -> (inner unary, then a binary
+#: of the operand and the inner result): hardswish(x) = x * hardsigmoid(x)
+COMPOSITE_UNARY: dict[str, tuple[str, str]] = {"hardswish": ("hardsigmoid", "mul")}
 
 
 @dataclass(frozen=True)
@@ -116,15 +157,6 @@ REDUCE_HEADER = "reduce.h"
 POOL = {"sum": "PoolType::SUM", "max": "PoolType::MAX"}
 REDUCE_DIM = {(-1,): "ReduceDim::REDUCE_ROW", (-2,): "ReduceDim::REDUCE_COL", (-2, -1): "ReduceDim::REDUCE_SCALAR"}
 WHERE = ("where_tile_init", "where_tile", "eltwise_unary/where.h")
-
-#: DST register file: tiles per half-sync phase (16 tiles of 16-bit; fp32 accumulation halves it)
-DST_TILES_16BIT = 8
-DST_TILES_FP32 = 4
-
-
-def dst_capacity(fp32_dest_acc: bool) -> int:
-    return DST_TILES_FP32 if fp32_dest_acc else DST_TILES_16BIT
-
 
 #: formats a circular buffer can have in emitted code (tt::DataFormat enumerators)
 EMITTABLE_FORMATS = ("float32", "bfloat16", "float16", "bfloat8_b", "bfloat4_b", "int32", "uint32",

@@ -26,6 +26,7 @@ from typing import Any
 from ..arch.base import CostFigures
 from ..dtypes import TILE_ELEMS, float32
 from ..ir import ops as ir
+from ..ir import patterns
 from ..ir.types import BlockType
 
 #: SFPU instruction passes of an operation's body, not counting its loads and store. Assumptions,
@@ -83,14 +84,15 @@ def tiles_of(reg_type: Any) -> int:
 
 
 def store_cost(op: ir.BlockStore, defs: dict[str, ir.Op], figs: CostFigures, phases: int,
-               fp32_acc: bool) -> StoreCost:
-    """The cost of one execution of ``op`` at ``phases`` fidelity phases."""
-    walker = _Walker(defs, figs, phases, fp32_acc)
+               dst_tiles: int) -> StoreCost:
+    """The cost of one execution of ``op`` at ``phases`` fidelity phases, with ``dst_tiles`` tiles
+    of DST per acquisition (``Arch.dst_tiles_per_phase``)."""
+    walker = _Walker(defs, figs, phases, dst_tiles)
     root = defs.get(op.value.name) if isinstance(op.value, ir.Reg) else None
     out_tiles = tiles_of(op.block.type)
     if op.accumulate:  # y += expr: y is unpacked into DST, then expr accumulates into it
         walker.unpack_leaf(op.block, 0)
-        if not isinstance(root, ir.TileMatmul):
+        if patterns.accumulates_into(op.value, True, defs) is None:
             walker.math += out_tiles * figs.eltwise_cycles_per_phase
             walker.flops += out_tiles * TILE_ELEMS
     walker.visit(op.value, 0)
@@ -106,12 +108,11 @@ def store_cost(op: ir.BlockStore, defs: dict[str, ir.Op], figs: CostFigures, pha
 class _Walker:
     """Accumulates unpack (per unpacker), math and flops over one expression tree."""
 
-    def __init__(self, defs: dict[str, ir.Op], figs: CostFigures, phases: int, fp32_acc: bool):
+    def __init__(self, defs: dict[str, ir.Op], figs: CostFigures, phases: int, dst_tiles: int):
         self.defs = defs
         self.figs = figs
         self.phases = phases
-        # half of DST per half-sync phase; fp32 accumulation halves the capacity
-        self.dst_half = max(1, figs.dst_tiles // (4 if fp32_acc else 2))
+        self.dst_half = dst_tiles
         self.unpack = [0.0, 0.0]
         self.math = 0.0
         self.flops = 0
@@ -146,7 +147,7 @@ class _Walker:
         if isinstance(op, ir.TileMatmul):
             self._matmul(op)
         elif isinstance(op, ir.TileBinary):
-            fused = self._accumulated_matmul(op)
+            fused = patterns.accumulated_matmul(op, self.defs)
             if fused is not None:  # x + a @ b: x is copied into DST, the product accumulates onto it
                 addend, mm = fused
                 self.operand(addend, 0)
@@ -183,15 +184,6 @@ class _Walker:
             loads = sum(1 for side in (op.cond, op.if_true, op.if_false) if _is_block(side))
             self.math += out * sfpu_pass * (loads + 1 + SFPU_BODY["where"])
             self.flops += out * TILE_ELEMS
-
-    def _accumulated_matmul(self, op: ir.TileBinary) -> tuple[Any, ir.TileMatmul] | None:
-        if op.fn != "add":
-            return None
-        for addend, other in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
-            mm = self.defs.get(other.name) if isinstance(other, ir.Reg) else None
-            if isinstance(mm, ir.TileMatmul) and _is_block(addend):
-                return addend, mm
-        return None
 
     def _matmul(self, op: ir.TileMatmul) -> None:
         m, k = op.lhs.type.shape[-2], op.lhs.type.shape[-1]

@@ -122,7 +122,7 @@ class TimingRun(OpTable):
         return name
 
     def store_cost(self, op: ir.BlockStore, defs: dict[str, ir.Op]) -> StoreCost:
-        cost = store_cost(op, defs, self.figs, self.phases, self.fp32_acc)
+        cost = store_cost(op, defs, self.figs, self.phases, self.arch.dst_tiles_per_phase(self.fp32_acc))
         self.store_costs[self.op_id(op)] = cost
         return cost
 

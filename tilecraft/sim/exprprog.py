@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 import torch
 
+from ..ir import mathops, patterns
 from ..ir import ops as ir
 from ..ir.types import BlockType
 from . import tile_math
@@ -34,7 +35,7 @@ def compile_expression(root: ir.Reg, defs: dict[str, ir.Op], leaves: list[Any],
         if operand.name in slots:
             return slots[operand.name]
         op = defs[operand.name]
-        fused = _accumulated_matmul(op, defs)
+        fused = patterns.accumulated_matmul(op, defs)
         if fused is not None:  # x + a @ b: the product accumulates into x, as in DST
             addend, mm = fused
             args = (slot_of(mm.lhs), slot_of(mm.rhs), slot_of(addend))
@@ -47,8 +48,8 @@ def compile_expression(root: ir.Reg, defs: dict[str, ir.Op], leaves: list[Any],
         slots[operand.name] = out
         return out
 
-    root_op = defs.get(root.name)
-    if accumulate and isinstance(root_op, ir.TileMatmul):  # y += a @ b accumulates into y
+    root_op = patterns.accumulates_into(root, accumulate, defs)
+    if root_op is not None:  # y += a @ b accumulates into y
         lhs, rhs = slot_of(root_op.lhs), slot_of(root_op.rhs)
         result_slot = n_leaves + len(steps)
         steps.append((result_slot, _matmul_into, (lhs, rhs, 0)))
@@ -71,17 +72,6 @@ def compile_expression(root: ir.Reg, defs: dict[str, ir.Op], leaves: list[Any],
     return evaluate
 
 
-def _accumulated_matmul(op: ir.Op, defs: dict[str, ir.Op]) -> tuple[Any, ir.TileMatmul] | None:
-    """``x + a @ b`` (either order): the addend and the matmul, else None."""
-    if not (isinstance(op, ir.TileBinary) and op.fn == "add"):
-        return None
-    for mm, addend in ((op.rhs, op.lhs), (op.lhs, op.rhs)):
-        mm_op = defs.get(getattr(mm, "name", None))
-        if isinstance(mm_op, ir.TileMatmul) and not isinstance(addend, ir.Const):
-            return addend, mm_op
-    return None
-
-
 def _matmul_into(n: int, a: torch.Tensor, b: torch.Tensor, acc: torch.Tensor) -> torch.Tensor:
     return tile_math.matmul(a, b, acc)
 
@@ -95,11 +85,10 @@ def _inputs(op: ir.Op) -> list[Any]:
 def _kernel(op: ir.Op) -> Callable[..., torch.Tensor]:
     """The batched function for one expression op; the first argument is the batch size."""
     if isinstance(op, ir.TileUnary):
-        params = op.params
-        if op.fn in tile_math.UNARY and not params:
+        if op.fn not in tile_math.UNARY_PARAM:
             unary = tile_math.UNARY[op.fn]
             return lambda n, x: unary(x)
-        with_params = tile_math.UNARY_PARAM[op.fn]
+        with_params, params = tile_math.UNARY_PARAM[op.fn], mathops.full_params(op.fn, op.params)
         return lambda n, x: with_params(x, *params)
     if isinstance(op, ir.TileBinary):
         if op.fn == "pow" and isinstance(op.rhs, ir.Const) and float(op.rhs.value).is_integer():

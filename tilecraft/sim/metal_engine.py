@@ -21,6 +21,7 @@ import torch
 
 from ..diagnostics import error
 from ..dtypes import float32
+from ..arch import get as get_arch
 from ..ir import ops as ir
 from ..ir.program import ThreadIR
 from ..lang.grid import all_cores
@@ -32,7 +33,12 @@ from .op_table import OpTable
 from .scheduler import Scheduler, SimThread
 from .values import ComputeSite, Evaluator, ReadSite, Recorder, TensorRef, WriteSite
 
-_UNARY = {s.call: (name, s.params) for name, s in optable.UNARY.items()}
+#: SFPU call -> the functions it computes, told apart by their constant arguments (relu_max_tile is
+#: relu6 with 6 as its argument; log_with_base_tile is log2 or log10 by its scale)
+_UNARY: dict[str, list[tuple[str, optable.Sfpu]]] = {}
+for _name, _sfpu in optable.UNARY.items():
+    _UNARY.setdefault(_sfpu.call, []).append((_name, _sfpu))
+_UNARY = {call: sorted(entries, key=lambda e: -len(e[1].fixed)) for call, entries in _UNARY.items()}
 _SFPU_BINARY = {s.call: name for name, s in optable.SFPU_BINARY.items()}
 _SCALAR = {s.call: name for name, s in optable.SCALAR_BINARY.items()}
 _FPU = {f.call: (name, ()) for name, f in optable.FPU_BINARY.items()}
@@ -89,7 +95,9 @@ class MetalCore:
             base += spec.pages * spec.page_bytes
         self.l1 = L1(list(self.cbs.values()))
         self.sems = [SemRT(s.initial, queue) for s in rt.metal.semaphores]
-        self.dst = [ZERO] * 16
+        #: DST: every tile of the register file (the lowering plans within one half-sync phase)
+        self.dst_tiles = get_arch(rt.metal.arch).dst_tiles
+        self.dst = [ZERO] * self.dst_tiles
         self.words: dict[int, SemRT] = {}
 
     # ---------------------------------------------------------------- operands
@@ -117,10 +125,11 @@ class MetalCore:
         if fn in _CONFIG_ONLY or fn.endswith("_init") or fn.endswith("_init_short"):
             return None
         if fn in _UNARY:
-            name, params = _UNARY[fn]
             d, *values = args
-            values = [_bits_to_float(v) if params == "bits" else v for v in values]
-            fn_math = tile_math.UNARY_PARAM[name] if values or name not in tile_math.UNARY else tile_math.UNARY[name]
+            name, sfpu = next((n, f) for n, f in _UNARY[fn] if not f.fixed or tuple(values[-len(f.fixed):]) ==
+                              tuple(int(c.rstrip("u"), 0) for c in f.fixed))
+            values = [_bits_to_float(v) if sfpu.params == "bits" else v for v in values[:len(values) - len(sfpu.fixed)]]
+            fn_math = tile_math.UNARY_PARAM[name] if name in tile_math.UNARY_PARAM else tile_math.UNARY[name]
             self.dst_op(op, d, lambda x, *p: fn_math(x, *values), [self.dst_get(d, op)])
             return None
         if fn in _SFPU_BINARY:
@@ -284,10 +293,10 @@ class MetalCore:
     c_DEVICE_PRINT_MATH = c_DPRINT
 
     def c_tile_regs_acquire(self, op: int) -> None:
-        self.dst = [ZERO] * 16
+        self.dst = [ZERO] * self.dst_tiles
 
     def c_tile_regs_release(self, op: int) -> None:
-        self.dst = [ZERO] * 16
+        self.dst = [ZERO] * self.dst_tiles
 
     def c_copy_tile(self, op: int, cb: int, index: int, d: int) -> None:
         self.dst[d] = self.cbs[cb].front(index, op)

@@ -79,27 +79,24 @@ def _gelu_tanh(x: Tensor) -> Tensor:
     return 0.5 * x * (1.0 + torch.tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)))
 
 
-def _celu(x: Tensor, alpha: float = 1.0, alpha_recip: float | None = None) -> Tensor:
+def _celu(x: Tensor, alpha: float, alpha_recip: float) -> Tensor:
     """x for x > 0, alpha * (exp(x * alpha_recip) - 1) otherwise.
 
     The hardware takes 1/alpha as a separate parameter (it has no cheap division); we use it as
-    given, so a kernel that passes an inconsistent reciprocal gets what the device would compute.
+    given, so a kernel that passes an inconsistent reciprocal gets what the device would compute
+    (the default, 1/alpha in fp32, comes from :func:`tilecraft.ir.mathops.full_params`).
     """
-    recip = 1.0 / alpha if alpha_recip is None else alpha_recip
-    return torch.where(x > 0, x, alpha * torch.expm1(x * recip))
+    return torch.where(x > 0, x, alpha * torch.expm1(x * alpha_recip))
 
 
-def _softplus(
-    x: Tensor, beta: float = 1.0, beta_reciprocal: float | None = None, threshold: float = 20.0
-) -> Tensor:
+def _softplus(x: Tensor, beta: float, beta_reciprocal: float, threshold: float) -> Tensor:
     """log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold (torch's rule).
 
     The parameter order is the published ``softplus(x, beta, beta_reciprocal, threshold)``; the
-    reciprocal is used as given, like the hardware does.
+    reciprocal is used as given, like the hardware does (defaults: :func:`~tilecraft.ir.mathops.full_params`).
     """
-    recip = 1.0 / beta if beta_reciprocal is None else beta_reciprocal
     scaled = x * beta
-    return torch.where(scaled > threshold, x, recip * torch.log1p(torch.exp(scaled)))
+    return torch.where(scaled > threshold, x, beta_reciprocal * torch.log1p(torch.exp(scaled)))
 
 
 def _relu_max(x: Tensor, upper_limit: float) -> Tensor:
@@ -112,7 +109,7 @@ def _relu_min(x: Tensor, lower_limit: float) -> Tensor:
     return torch.relu(torch.clamp(x, min=lower_limit))
 
 
-def _round(x: Tensor, decimals: int = 0) -> Tensor:
+def _round(x: Tensor, decimals: int) -> Tensor:
     """Round to ``decimals`` decimal places, halves to even (as torch.round and ttnn.round)."""
     return torch.round(x, decimals=decimals)
 
@@ -160,17 +157,13 @@ UNARY: dict[str, Callable[[Tensor], Tensor]] = {
     "gelu": _rounded_once(_gelu_tanh),
     "silu": _rounded_once(F.silu),
     "softsign": _rounded_once(F.softsign),
-    "softplus": _rounded_once(_softplus),
     "hardsigmoid": _rounded_once(F.hardsigmoid),
-    "hardswish": _rounded_once(F.hardswish),
-    "elu": _rounded_once(F.elu),
-    "celu": _rounded_once(_celu),
+    "hardswish": lambda x: x * UNARY["hardsigmoid"](x),
     "selu": _rounded_once(F.selu),
     "mish": _rounded_once(F.mish),
     "floor": torch.floor,
     "ceil": torch.ceil,
     "trunc": torch.trunc,
-    "round": _round,
     "frac": torch.frac,
     "sign": torch.sign,
     "signbit": _flag(torch.signbit),
@@ -180,8 +173,8 @@ UNARY: dict[str, Callable[[Tensor], Tensor]] = {
     "isnan": _flag(torch.isnan),
 }
 
-#: unary ops with scalar parameters: name -> f(x, *params), parameters in the published order.
-#: A name also in UNARY has defaults for all its parameters.
+#: unary ops with scalar parameters: name -> f(x, *params), parameters in the published order,
+#: every one given (:func:`tilecraft.ir.mathops.full_params` fills in the defaults)
 UNARY_PARAM: dict[str, Callable[..., Tensor]] = {
     "relu_max": _relu_max,
     "relu_min": _relu_min,

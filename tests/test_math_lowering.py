@@ -1,0 +1,85 @@
+"""Every ``ttl.math`` function, and binaries with a number on either side, lower to Metalium calls
+that pass the real 0.81.1 headers and compute, call by call, the same bits as the language level
+(``tilecraft run`` accepts nothing that ``tilecraft emit`` rejects)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benchmarks.emit_tools import programs_of
+from tests.outputs import assert_same_bits, launch_outputs
+from tests.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
+from tilecraft.ir import mathops
+from tilecraft.metal.check_emitted import check_emitted
+from tilecraft.metal.emit import emit_program
+
+pytestmark = pytest.mark.usefixtures("fresh_process_state")
+
+#: parameters for the functions that take some (within their domain for the sample below)
+PARAMS = {"relu_max": "2.0", "relu_min": "0.5", "leaky_relu": "0.1", "elu": "0.5", "celu": "2.0", "prelu": "0.25",
+          "softplus": "2.0", "hardtanh": "-1.0, 2.0", "clamp": "-0.5, 1.5", "threshold": "0.5, -7.0",
+          "round": "1", "rsub": "3.0", "power": "3"}
+EXPRESSIONS = (
+    [f"ttl.math.{fn}(x)" for fn in mathops.UNARY]
+    + [f"ttl.math.{fn}(x, {args})" for fn, args in PARAMS.items()]
+    + ["2.0 - x", "x ** 2.5", "ttl.math.max(x, 0.25)", "ttl.math.min(0.5, x)", "x > 0.0", "1.0 / x",
+       "ttl.math.where(x > 0.0, x, 0.5)"]
+)
+
+SCRIPT = """\
+import torch
+import tilecraft as ttl
+import tilecraft.ttnn as ttnn
+
+
+@ttl.operation(grid=(1, 1))
+def kern(a, y):
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
+
+    @ttl.compute()
+    def compute():
+        with a_dfb.wait() as x, y_dfb.reserve() as out:
+            out.store({expr})
+
+    @ttl.datamovement()
+    def reader():
+        with a_dfb.reserve() as blk:
+            ttl.copy(a[0, 0], blk).wait()
+
+    @ttl.datamovement()
+    def writer():
+        with y_dfb.wait() as blk:
+            ttl.copy(blk, y[0, 0]).wait()
+
+
+torch.manual_seed(0)
+a = ttnn.from_torch(torch.rand(32, 32) * 0.9 + 0.05, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT)
+kern(a, ttnn.from_torch(torch.zeros(32, 32), dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT))
+"""
+
+
+def script(tmp_path: Path, expr: str) -> Path:
+    path = tmp_path / "math.py"
+    path.write_text(SCRIPT.format(expr=expr))
+    return path
+
+
+@pytest.mark.parametrize("expr", EXPRESSIONS)
+def test_both_levels_agree(expr: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = script(tmp_path, expr)
+    assert_same_bits(launch_outputs(path, capsys), launch_outputs(path, capsys, "--level", "metal"))
+
+
+def test_every_function_is_covered() -> None:
+    assert set(mathops.UNARY) | set(PARAMS) == set(mathops.UNARY) | set(mathops.UNARY_PARAM)
+
+
+@pytest.mark.parametrize("expr", EXPRESSIONS)
+def test_emitted_compute_kernel_passes_the_headers(expr: str, tmp_path: Path, headers: Path) -> None:  # noqa: F811
+    (program,) = programs_of(script(tmp_path, expr))
+    for name, result in check_emitted(emit_program(program)):
+        if name.startswith("compute"):
+            assert result.ok, f"{expr}:\n{result.diagnostics}"
