@@ -50,3 +50,12 @@ def semaphores(cb: CircularBuffer, sem_id, count):
     noc_semaphore_set(sem_addr, 0)
     remote = get_noc_addr(1, 1, sem_addr)
     noc_semaphore_inc(remote, 1)
+
+
+@reader_thread()
+def loop_variables(cb: CircularBuffer, n):
+    for i in range(n - 1, -1, -1):  # counts down past zero
+        cb_reserve_back(cb, i)
+    for j in range(3):
+        j = j * 2  # does not change the iterations
+    cb_push_back(cb, j)  # the last value: 4

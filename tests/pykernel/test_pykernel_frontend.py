@@ -146,3 +146,14 @@ def test_the_api_table_is_the_emulators(name, kind, expected):
     assert api.overloads("add_tiles", api.DATAMOVEMENT) == ()
     assert api.other_kind("add_tiles", api.DATAMOVEMENT) == api.COMPUTE
     assert "Reverse" in api.enums()["SrcOrder"]
+
+
+def test_loop_variables_keep_pythons_meaning():
+    compiled = kernels.loop_variables.compile(interface(
+        api.DATAMOVEMENT, "riscv_1", ParamBinding("cb", CB, 0), ParamBinding("n", COMMON, 0)))
+    body = lines(compiled.text)
+    assert any(re.fullmatch(r"for \(int32_t i = \w+; i > -1; i \+= -1\) \{", line) for line in body)
+    loop = next(line for line in body if line.startswith("for (int32_t j_1 = 0; j_1 < 3; j_1++)"))
+    inside = body[body.index(loop) + 1:body.index(loop) + 3]
+    assert inside == ["j = j_1;", "j = j * 2;"]
+    assert body[-2] == "cb_push_back(cb, j);"

@@ -138,13 +138,24 @@ class KernelCompiler(CallMixin, ExprMixin, Builder):
         if isinstance(step, ir.Const) and step.value == 0:
             self.fail("E0613", "range() step must not be zero", it.args[2])
         name = node.target.id
-        var = self.variable(name, int_type(lo, hi, step))
+        negative = any(isinstance(b, ir.Const) and b.value < 0 for b in (lo, hi, step))
+        type_ = INDEX if negative else int_type(lo, hi, step)  # counting down past 0 needs a signed variable
+        # Python's loop variable is a copy of the count: assigning it in the body does not change
+        # the iterations, and after the loop it holds the last value. When the kernel does either,
+        # the C++ loop counts in its own variable and assigns the Python one each iteration.
+        copy = name in self.mutable or _read_outside(self.source.node, node)
+        target = self.variable(name, type_) if copy else None
+        if target is not None:
+            self.variables.add(id(target))
+        var = self.reg(name, type_) if copy else self.variable(name, type_)
         loop = ir.For(var=var, lo=lo, hi=hi, step=step)
         self.emit(loop)
-        self.scope[name] = var
         self.loop_depth += 1
         try:
             with self.region(loop.body):
+                if target is not None:
+                    self.emit(ir.Assign(result=target, value=var))
+                self.scope[name] = var if target is None else target
                 self.stmts(node.body)
         finally:
             self.loop_depth -= 1
@@ -236,6 +247,14 @@ class KernelCompiler(CallMixin, ExprMixin, Builder):
                       node, hint="accessors and address generators are declared once and used everywhere after")
         value.reg.name = self.reg(name, value.reg.type).name
         self.scope[name] = value
+
+
+def _read_outside(function: ast.FunctionDef, loop: ast.For) -> bool:
+    """Whether the loop variable of ``loop`` is read anywhere in ``function`` outside the loop."""
+    name = loop.target.id
+    inside = {id(n) for n in ast.walk(loop)}
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) and id(n) not in inside
+               for n in ast.walk(function))
 
 
 def _variable_type(value: ir.Operand) -> Any:
