@@ -67,6 +67,8 @@ FRONT_END = [
     Case("removed_mm_init", "E0603", "mm_init(", ("compute_kernel_hw_startup<SrcOrder::Reverse>", "matmul_init")),
     Case("wrong_argument_count", "E0606", "add_tiles(", ("takes 5 arguments, but 4 were given",)),
     Case("matmul_tiles_six_arguments", "E0606", "matmul_tiles(", ("takes 5 arguments, but 6 were given",)),
+    Case("missing_template_arguments", "E0606", "reduce_init(", ("takes 2 to 3 template arguments, but 0 were given",
+                                                                 "reduce_init[A, B](...)")),
     Case("float_for_integer", "E0608", "1.0", ("argument 2 is a float", "integer (int32_t)")),
     Case("accessor_for_integer", "E0607", "s, i", ("argument 1 is an InterleavedAddrGenFast", "uint32_t")),
     Case("python_builtin_call", "E0604", "min(", ("Python function 'min'",)),

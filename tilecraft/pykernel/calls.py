@@ -12,6 +12,7 @@ names). A few PyKernel forms are not C++ functions and are built here: ``TensorA
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..ir import ops as ir
@@ -24,6 +25,30 @@ from .values import (INT_TYPES, MISSING, EnumValue, Obj, StringValue, TypeName, 
 #: the aligned page size
 ACCESSOR_CT_ARGS = 2
 _OBJECT_TYPES = {"TensorAccessorArgs": kir.CType("constexpr auto"), "TensorAccessor": kir.CType("const auto")}
+
+
+@dataclass
+class _Shaped:
+    """One overload with the call's arguments laid out for it."""
+
+    overload: api.Overload
+    args: list
+    template: list
+    explicit: list[api.Param]
+
+    def templates_fit(self) -> bool:
+        if self.explicit and self.explicit[0].kind == api.TYPE and not self.template:
+            return True  # get_arg_val(i): the type defaults to uint32_t
+        return self.overload.template_required <= len(self.template) <= len(self.explicit)
+
+
+def _shape(overload: api.Overload, args: list, template: list) -> _Shaped:
+    explicit = [p for p in overload.template if p.kind != "deduced"]
+    given_args, given_template = list(args), list(template)
+    if explicit and explicit[0].kind == api.TYPE and len(given_template) < len(explicit) \
+            and given_args and isinstance(given_args[0], TypeName):
+        given_template.insert(0, given_args.pop(0))  # get_arg_val(int, 0): the published spelling
+    return _Shaped(overload, given_args, given_template, explicit)
 
 
 class CallMixin:
@@ -88,43 +113,36 @@ class CallMixin:
     # ---------------------------------------------------------------- overloads
     def choose(self, name: str, overloads: tuple[api.Overload, ...], args: list, template: list,
                node: ast.Call) -> tuple[api.Overload, list, list[str]]:
-        """The first overload the arguments fit (count, then kinds), with the arguments converted
+        """The first overload the arguments fit (counts, then kinds), with the arguments converted
         and the template arguments spelled; a located diagnostic when none fits."""
-        counted = []
-        for overload in overloads:
-            explicit = [p for p in overload.template if p.kind != "deduced"]
-            given_args, given_template = list(args), list(template)
-            if explicit and explicit[0].kind == api.TYPE and len(given_template) < len(explicit) \
-                    and given_args and isinstance(given_args[0], TypeName):
-                given_template.insert(0, given_args.pop(0))  # get_arg_val(int, 0): the published spelling
-            if not (overload.required <= len(given_args) <= len(overload.params)):
-                continue
-            if not (overload.template_required <= len(given_template) <= len(explicit)) and not (
-                    explicit and explicit[0].kind == api.TYPE and not given_template):
-                continue
-            counted.append((overload, given_args, given_template, explicit))
+        shaped = [_shape(o, args, template) for o in overloads]
+        by_args = [s for s in shaped if s.overload.required <= len(s.args) <= len(s.overload.params)]
+        if not by_args:
+            self.wrong_count(name, "", [(s.overload.required, len(s.overload.params)) for s in shaped],
+                             len(args), node, overloads)
+        counted = [s for s in by_args if s.templates_fit()]
         if not counted:
-            self.wrong_count(name, overloads, len(args), len(template), node)
+            self.wrong_count(name, "template ", [(s.overload.template_required, len(s.explicit)) for s in by_args],
+                             len(template), node, overloads, hint=f"write template arguments as {name}[A, B](...)")
         problems = []
-        for overload, given_args, given_template, explicit in counted:
-            problem = self.mismatch(overload, given_args, given_template, explicit, node)
+        for shape in counted:
+            problem = self.mismatch(shape.overload, shape.args, shape.template, shape.explicit, node)
             if problem is None:
-                converted = [self.convert(p, a) for p, a in zip(overload.params, given_args)]
-                return overload, converted, self.template_text(explicit, given_template)
+                converted = [self.convert(p, a) for p, a in zip(shape.overload.params, shape.args)]
+                return shape.overload, converted, self.template_text(shape.explicit, shape.template)
             problems.append(problem)
         code, message, where = problems[0]
         self.fail(code, f"{name}(): {message}", where,
-                  hint="TT-Metalium 0.81.1 declares " + "; ".join(o.render() for o, *_ in counted))
+                  hint="TT-Metalium 0.81.1 declares " + "; ".join(s.overload.render() for s in counted))
 
-    def wrong_count(self, name: str, overloads: tuple[api.Overload, ...], n_args: int, n_template: int,
-                    node: ast.Call) -> None:
-        def count(o: api.Overload) -> str:
-            return str(o.required) if o.required == len(o.params) else f"{o.required} to {len(o.params)}"
-        takes = " or ".join(sorted({count(o) for o in overloads}))
-        template = f" and {n_template} template argument{'s' if n_template != 1 else ''}" if n_template else ""
-        self.fail("E0606", f"{name}() takes {takes} argument{'s' if takes != '1' else ''}, but {n_args} "
-                  f"{'was' if n_args == 1 else 'were'} given{template}", node,
-                  hint="TT-Metalium 0.81.1 declares " + "; ".join(o.render() for o in overloads))
+    def wrong_count(self, name: str, what: str, ranges: list[tuple[int, int]], given: int, node: ast.Call,
+                    overloads: tuple[api.Overload, ...], hint: str = "") -> None:
+        takes = " or ".join(sorted({str(lo) if lo == hi else f"{lo} to {hi}" for lo, hi in ranges}))
+        plural = "s" if takes != "1" else ""
+        self.fail("E0606", f"{name}() takes {takes} {what}argument{plural}, but {given} "
+                  f"{'was' if given == 1 else 'were'} given", node,
+                  hint=(hint + "; " if hint else "") + "TT-Metalium 0.81.1 declares "
+                  + "; ".join(o.render() for o in overloads))
 
     def mismatch(self, overload: api.Overload, args: list, template: list, explicit: list,
                  node: ast.Call) -> tuple[str, str, ast.AST] | None:
