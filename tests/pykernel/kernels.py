@@ -59,3 +59,8 @@ def loop_variables(cb: CircularBuffer, n):
     for j in range(3):
         j = j * 2  # does not change the iterations
     cb_push_back(cb, j)  # the last value: 4
+
+
+@ttkernel_compile(kernel_type="compute")
+def generic_compute(cb_in: CircularBuffer, cb_out: CircularBuffer):
+    init_sfpu(cb_in, cb_out)

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from tests.pykernel import kernels
-from tilecraft.pykernel import CircularBuffer, CompileTimeValue, Kernel, api
+from tilecraft.pykernel import CircularBuffer, CompileTimeValue, Kernel, api, ttkernel_compile
 from tilecraft.pykernel.interface import CB, COMMON, CT, RT, KernelInterface, ParamBinding
 
 
@@ -157,3 +157,11 @@ def test_loop_variables_keep_pythons_meaning():
     inside = body[body.index(loop) + 1:body.index(loop) + 3]
     assert inside == ["j = j_1;", "j = j * 2;"]
     assert body[-2] == "cb_push_back(cb, j);"
+
+
+def test_ttkernel_compile_kinds():
+    text = kernels.generic_compute(CircularBuffer(0), CircularBuffer(16))
+    assert '#include "api/compute/eltwise_unary/eltwise_unary.h"' in text and "init_sfpu(cb_in, cb_out);" in text
+    assert kernels.generic_compute.thread == "ttkernel_tensix_compile"
+    with pytest.raises(ValueError, match="kernel_type"):
+        ttkernel_compile(kernel_type="gpu")
