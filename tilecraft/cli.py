@@ -123,7 +123,7 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
         pykernel_program.launch_hooks.append(emitter.pykernel)
     timer = profiler.Profiler.install(args) if args.command == "profile" else None
     if timer is not None:
-        pykernel_program.launch_hooks.append(lambda program, tensors: timer.kernel_level(program.name))
+        pykernel_program.launch_hooks.append(lambda program, tensors: timer.kernel_level(f"program '{program.name}'"))
     saved_path = list(sys.path)
     reporter = Reporter(args.diagnostics_format)
     try:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import runpy
 import shutil
-import sys
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -137,3 +136,9 @@ def test_profile_says_what_it_cannot_time(capsys):
     err = capsys.readouterr().err
     assert "program 'EltwiseSFPUPyKernelOp' is a kernel-level program" in err
     assert "nothing to profile: 1 kernel-level program(s) ran untimed" in err
+
+
+def test_profile_of_a_micro_op_host_says_it_is_not_timed(capsys):
+    host = Path(__file__).resolve().parents[2] / "examples" / "metal" / "eltwise_binary" / "eltwise_binary.py"
+    assert main(["profile", str(host)]) == 2
+    assert "a ttnn.generic_op program is a kernel-level program" in capsys.readouterr().err

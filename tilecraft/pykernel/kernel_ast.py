@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import sys
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -116,7 +115,7 @@ class KernelFunction:
             text, origin = print_mapped(program, kernel)
             found = self._compiled[key] = CompiledKernel(kernel, text, origin, interface)
             if self.verbose:
-                print(f"// ---- kernel-level IR of {self.name} ----", file=sys.stdout)
+                print(f"// ---- kernel-level IR of {self.name} ----")
                 for op in kernel.body:
                     print("\n".join(print_op(op, 1)))
                 print(text)

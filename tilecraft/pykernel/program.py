@@ -25,7 +25,7 @@ from ..ir.printer import print_op
 from ..ir.types import SCALAR_UNIT, TILE_UNIT, TensorDecl
 from ..lang.grid import all_cores
 from ..metal import kir
-from ..ttnn.descriptors import KernelDescriptor, ProgramDescriptor, core_list
+from ..ttnn.descriptors import KernelDescriptor, ProgramDescriptor
 from ..ttnn.layout import Layout
 from .binding import KernelArgs, resolve
 from .cpp_lines import Origins, remap_error, rewarn
