@@ -204,7 +204,7 @@ def _gather(src: Source, spec: CommSpec) -> None:
         with src.block("else:"):
             with src.block(f"with a_cb.wait() as {blk}, y_cb.reserve() as {n['acc']}:", compute_acquire=blk):
                 src.add(f"{n['acc']}.store({_fn(spec)})", compute_store=n["acc"])
-                with src.block(f"for {n['i']} in range({gx - 1}):", compute_loop=""):
+                with src.block(f"for {n['i']} in range({gx - 1}):", compute_inner_loop=""):
                     with src.block(f"with recv_cb.wait() as {n['part']}:", compute_wait="recv_cb"):
                         src.add(f"{n['acc']} += {n['part']}", compute_accumulate=n["acc"])
 
@@ -302,7 +302,7 @@ def _loopback(src: Source, spec: CommSpec) -> None:
         with src.block(f"with y_cb.reserve() as {n['acc']}:"):
             with src.block(f"with recv_cb.wait() as {blk}:", compute_acquire=blk):
                 src.add(f"{n['acc']}.store({_fn(spec)})", compute_store=n["acc"])
-            with src.block(f"for {n['i']} in range({gy - 1}):", compute_loop=""):
+            with src.block(f"for {n['i']} in range({gy - 1}):", compute_inner_loop=""):
                 with src.block(f"with recv_cb.wait() as {blk}:", compute_wait="recv_cb"):
                     src.add(f"{n['acc']} += {_fn(spec)}", compute_accumulate=n["acc"])
 
@@ -345,7 +345,7 @@ def _barrier(src: Source, spec: CommSpec) -> None:
         with src.block("else:"):
             with src.block(f"with y_cb.reserve() as {n['acc']}:"):
                 src.add(f"{n['acc']}.store(ttl.block.fill(0.0, shape={n['acc']}.shape))")
-                with src.block(f"for {n['i']} in range({others}):", compute_loop=""):
+                with src.block(f"for {n['i']} in range({others}):", compute_inner_loop=""):
                     with src.block(f"with part_cb.wait() as {n['part']}:", compute_wait="part_cb"):
                         src.add(f"{n['acc']} += {n['part']}", compute_accumulate=n["acc"])
     src.add("@ttl.datamovement()", thread_decorator="mover")

@@ -287,6 +287,21 @@ UNARIES: dict[str, UnaryFn] = {
 STEP_FUNCTIONS = frozenset({"floor", "ceil", "trunc", "frac", "sign", "signbit", "logical_not", "threshold"})
 
 
+#: functions computed by correctly rounded IEEE operations (or exactly): their last bit does not
+#: depend on how many elements one torch call processes
+CORRECTLY_ROUNDED = frozenset({
+    "abs", "neg", "square", "sqrt", "recip", "relu", "relu6", "softsign", "hardsigmoid", "hardswish", "floor",
+    "ceil", "trunc", "frac", "sign", "signbit", "logical_not", "isfinite", "relu_max", "relu_min", "leaky_relu",
+    "prelu", "hardtanh", "clamp", "threshold", "rsub", "power",
+    "add", "sub", "mul", "div", "max", "min", "lt", "le", "gt", "ge", "eq", "ne"})
+
+
+def inexact_functions(expr: "Expr") -> set[str]:
+    """The functions of ``expr`` whose fp32 result torch computes with a length-dependent last bit."""
+    names = {node.fn for node in expr.walk() if isinstance(node, (Unary, Binary))}
+    return names - CORRECTLY_ROUNDED
+
+
 @dataclass(frozen=True)
 class BinaryFn:
     golden: Callable[[torch.Tensor, torch.Tensor], torch.Tensor]

@@ -19,7 +19,6 @@ import multiprocessing
 import os
 import pickle
 import re
-import sys
 import tempfile
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
@@ -32,6 +31,8 @@ import tilecraft
 from tilecraft import dtypes
 from tilecraft.numerics import matches_golden
 
+from .host_inputs import HostScript
+from .mutations import Mutant
 from .programs import Program
 from .source import file_name
 
@@ -80,45 +81,56 @@ def write_script(name: str, text: str) -> Path:
     return path
 
 
-def run(script: Path, *options: str, timeout: float = TIMEOUT_S) -> Run:
+def run(script: Path | str, *options: str, timeout: float = TIMEOUT_S) -> Run:
     """``tilecraft run script *options`` in a forked child."""
+    return run_in_one_process([(script, options)], timeout)[0]
+
+
+def run_in_one_process(invocations: Sequence[tuple[Path | str, Sequence[str]]], timeout: float = TIMEOUT_S) -> list[Run]:
+    """Several ``tilecraft run`` invocations one after the other in one forked child (what a
+    long-lived process such as a test session or a language server does)."""
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(sender, str(script), options))
+    child = context.Process(target=_child, args=(sender, [(str(s), tuple(o)) for s, o in invocations]))
     child.start()
     sender.close()
     try:
         if not receiver.poll(timeout):
             child.kill()
             child.join()
-            return Run("timeout", "", f"no result after {timeout} s")
-        result = pickle.loads(receiver.recv_bytes())
+            return [Run("timeout", "", f"no result after {timeout} s")] * len(invocations)
+        results = pickle.loads(receiver.recv_bytes())
     except EOFError:
         child.join()
-        return Run("died", "", f"the child exited with {child.exitcode} before reporting")
+        return [Run("died", "", f"the child exited with {child.exitcode} before reporting")] * len(invocations)
     finally:
         receiver.close()
     child.join()
-    return result
+    return results
 
 
-def _child(sender, script: str, options: Sequence[str]) -> None:
+def _child(sender, invocations: Sequence[tuple[str, Sequence[str]]]) -> None:
     from tilecraft import driver
     from tilecraft.cli import main
 
-    launches: list[Launch] = []
-    driver.result_hooks.append(lambda program, tensors: launches.append(Launch(
-        tuple(t.storage.clone() for t in tensors), tuple(t.to_torch() for t in tensors))))
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        with redirect_stdout(out), redirect_stderr(err):
-            status = main(["run", script, *options])
-    except BaseException as exc:  # noqa: BLE001 - main() itself must never raise: report it
-        status = 99
-        err.write(f"main() raised {type(exc).__name__}: {exc}")
-    sender.send_bytes(pickle.dumps(Run(status, out.getvalue(), err.getvalue(), tuple(launches))))
+    results = []
+    for script, options in invocations:
+        launches: list[Launch] = []
+        hook = (lambda program, tensors, seen=launches: seen.append(Launch(
+            tuple(t.storage.clone() for t in tensors), tuple(t.to_torch() for t in tensors))))
+        driver.result_hooks.append(hook)
+        out, err = io.StringIO(), io.StringIO()
+        try:
+            with redirect_stdout(out), redirect_stderr(err):
+                status = main(["run", script, *options])
+        except BaseException as exc:  # noqa: BLE001 - main() itself must never raise: report it
+            status = 99
+            err.write(f"main() raised {type(exc).__name__}: {exc}")
+        finally:
+            driver.result_hooks.remove(hook)
+        results.append(Run(status, out.getvalue(), err.getvalue(), tuple(launches)))
+    sender.send_bytes(pickle.dumps(results))
     sender.close()
-    sys.stdout.flush()
 
 
 # ---------------------------------------------------------------------------- valid programs
@@ -217,6 +229,13 @@ class Expected:
     what: str = ""
 
 
+def check_mutant(mutant: "Mutant") -> Outcome:
+    """The mutant, written to its own file, gets its diagnostic (see :func:`check_diagnosed`)."""
+    script = write_script(file_name(f"mutant_{mutant.mutation}", mutant.text), mutant.text)
+    return check_diagnosed(script, Expected(mutant.code, tuple(i + 1 for i in mutant.lines), mutant.mutation),
+                           mutant.cli_args)
+
+
 def check_diagnosed(script: Path, expected: Expected, cli_args: Sequence[str] = ()) -> Outcome:
     """``tilecraft run`` fails with the expected code at the expected line, in text (no traceback)
     and in JSON (which must parse)."""
@@ -249,7 +268,23 @@ def check_diagnosed(script: Path, expected: Expected, cli_args: Sequence[str] = 
     return Outcome("passed", script=str(script))
 
 
-def check_user_error(script: Path, line: int, cli_args: Sequence[str] = ()) -> Outcome:
+def check_host_script(host: "HostScript") -> Outcome:
+    script = write_script(file_name(f"host_{host.mistake}", host.text), host.text)
+    return check_user_error(script, host.lines, host.cli_args)
+
+
+def check_cli_usage_error(host: "HostScript", option: str) -> Outcome:
+    """A bad command-line option: exit status 2 and a message that names the option."""
+    script = write_script(file_name(f"host_{host.mistake}", host.text), host.text)
+    result = run(script, *host.cli_args)
+    if "internal error" in result.stderr:
+        return Outcome("internal error", _last_line(result.stderr), str(script))
+    if result.status != 2 or option not in result.stderr:
+        return Outcome("not a usage error", f"status {result.status}: {_last_line(result.stderr)}", str(script))
+    return Outcome("passed", script=str(script))
+
+
+def check_user_error(script: Path, lines: Sequence[int], cli_args: Sequence[str] = ()) -> Outcome:
     """A bad host input: a clear error that names the user's line, never an internal error."""
     result = run(script, *cli_args)
     if result.status in ("timeout", "died"):
@@ -258,7 +293,8 @@ def check_user_error(script: Path, line: int, cli_args: Sequence[str] = ()) -> O
         return Outcome("internal error", _last_line(result.stderr), str(script))
     if result.status == 0:
         return Outcome("accepted", "the run succeeded", str(script))
-    located = (f'"{script}", line {line}' in result.stderr) or (f"{script}:{line}:" in result.stderr)
+    located = any(f'"{script}", line {line}' in result.stderr or f"{script}:{line}:" in result.stderr
+                  for line in lines)
     if not located:
         return Outcome("not at the user's line", _last_line(result.stderr), str(script))
     if TILECRAFT_DIR in result.stderr:

@@ -134,7 +134,7 @@ def _compute(src: Source, spec: MatmulSpec, buffers: dict[str, str], blocks: dic
     src.add("@ttl.compute()", thread_decorator=n["compute"])
     with src.block(f"def {n['compute']}():", thread_def=n["compute"]):
         def steps(accumulate: str) -> None:
-            with src.block(f"for {k} in range({spec.KS}):", compute_loop=""):
+            with src.block(f"for {k} in range({spec.KS}):", compute_kloop=""):
                 if spec.explicit:
                     src.add(f"{a} = {buffers['a']}.wait()", compute_acquire=a)
                     src.add(f"{b} = {buffers['b']}.wait()", compute_acquire=b)

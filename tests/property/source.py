@@ -71,6 +71,10 @@ class Source:
         """A new statement at the indentation of line ``index``."""
         self.lines.insert(index, Line(self.lines[index].depth, text, tuple(tags.items())))
 
+    def insert_after(self, index: int, text: str, **tags: str) -> None:
+        """A new statement after line ``index``, at its indentation."""
+        self.lines.insert(index + 1, Line(self.lines[index].depth, text, tuple(tags.items())))
+
     def replace_text(self, index: int, text: str, **tags: str) -> None:
         line = self.lines[index]
         self.lines[index] = replace(line, text=text, tags=line.tags + tuple(tags.items()))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import keyword
 from typing import Callable
 
+from hypothesis import assume
 from hypothesis import strategies as st
 
 from . import known_issues
@@ -20,6 +21,7 @@ from .comm import PATTERNS, CommSpec
 from .comm import build as build_comm
 from .matmul import IDIOMS, MatmulSpec
 from .matmul import build as build_matmul
+from .mutations import MUTATIONS, Mutant, Mutation
 from .names import NamesSpec, Statement
 from .names import build as build_names
 from .programs import DTYPES, SPLITS, Program, Spelling
@@ -76,20 +78,18 @@ def role_names(draw, pool: tuple[str, ...]) -> dict[str, str]:
 
 # ---------------------------------------------------------------------------- expressions
 CONSTANTS = (0.5, 2.0, -1.0, 1.5, 0.25, 3.0, -0.75, 1.25)
-#: functions left out of programs whose values are not computed on tiles (issue 7 item 16)
-ROW_MAJOR_LAST_BIT = frozenset({"sigmoid", "exp2", "sinh", "cosh"})
 
 
 @st.composite
-def expressions(draw, leaves: list[Expr], depth: int = 3, exclude: frozenset[str] = frozenset()) -> Expr:
+def expressions(draw, leaves: list[Expr], depth: int = 3) -> Expr:
     """A float block expression over ``leaves`` (blocks and runtime scalars); at least one block."""
     blocks = [leaf for leaf in leaves if not isinstance(leaf, Scalar)]
     if depth <= 0 or draw(st.integers(0, 3)) == 0:
         return draw(st.sampled_from(blocks))
     shape = draw(st.sampled_from(("unary", "unary", "binary", "binary", "scalar", "where", "pow")))
     if shape == "unary":
-        child = draw(expressions(leaves, depth - 1, exclude))
-        names = sorted(set(UNARIES) - exclude - (frozenset() if is_exact_operand(child) else STEP_FUNCTIONS))
+        child = draw(expressions(leaves, depth - 1))
+        names = sorted(set(UNARIES) - (frozenset() if is_exact_operand(child) else STEP_FUNCTIONS))
         fn = draw(st.sampled_from(names))
         params = draw(st.sampled_from(UNARIES[fn].params))
         spelling = "math"
@@ -102,13 +102,13 @@ def expressions(draw, leaves: list[Expr], depth: int = 3, exclude: frozenset[str
         return Unary(fn, fit(child, UNARIES[fn].domain), params, spelling)
     if shape == "binary":
         fn = draw(st.sampled_from(("add", "sub", "mul", "div", "max", "min", "pow", "add", "mul")))
-        left = draw(expressions(leaves, depth - 1, exclude))
-        right = draw(expressions(leaves, depth - 1, exclude))
+        left = draw(expressions(leaves, depth - 1))
+        right = draw(expressions(leaves, depth - 1))
         table = BINARIES[fn]
         return Binary(fn, fit(left, table.left), fit(right, table.right),
                       operator=fn not in FUNCTION_ONLY and draw(st.booleans()))
     if shape == "scalar":
-        child = draw(expressions(leaves, depth - 1, exclude))
+        child = draw(expressions(leaves, depth - 1))
         scalars = [leaf for leaf in leaves if isinstance(leaf, Scalar)]
         number: Expr = draw(st.sampled_from([*(Const(c) for c in CONSTANTS), *scalars]))
         fn = draw(st.sampled_from(("add", "sub", "mul", "mul", "div", "rsub_op")))
@@ -120,7 +120,7 @@ def expressions(draw, leaves: list[Expr], depth: int = 3, exclude: frozenset[str
             return Binary("mul", fit(child, BINARIES["mul"].left), number)
         return Binary(fn, child, number, operator=draw(st.booleans()))
     if shape == "pow":
-        child = draw(expressions(leaves, depth - 1, exclude))
+        child = draw(expressions(leaves, depth - 1))
         form = draw(st.sampled_from(("square", "cube", "sqrt", "base")))
         if form == "base":  # 2.0 ** x: a number raised to a block
             return Binary("pow", Const(2.0), fit(child, Interval(-4, 4)))
@@ -131,8 +131,8 @@ def expressions(draw, leaves: list[Expr], depth: int = 3, exclude: frozenset[str
     cmp = draw(st.sampled_from(COMPARISONS))
     a, b = draw(st.sampled_from(blocks)), draw(st.sampled_from([*blocks, Const(0.5), Const(-0.25)]))
     cond = Binary(cmp, a, b, operator=cmp not in FUNCTION_ONLY)
-    then = draw(expressions(leaves, depth - 1, exclude))
-    other = draw(expressions(leaves, depth - 1, exclude))
+    then = draw(expressions(leaves, depth - 1))
+    other = draw(expressions(leaves, depth - 1))
     if draw(st.booleans()):
         return Where(cond, then, other)
     return Binary("mul", cond, fit(then, BINARIES["mul"].right)) if draw(st.booleans()) else cond
@@ -173,8 +173,7 @@ STREAM_KINDS = ("elementwise", "broadcast", "reduce", "transpose", "integer", "r
 
 
 @st.composite
-def stream_programs(draw, kind: str, pool: tuple[str, ...] | None = None,
-                    computed_broadcast: bool | None = None, only_functions: tuple[str, ...] = ()) -> Program:
+def stream_programs(draw, kind: str, pool: tuple[str, ...] | None = None) -> Program:
     """A streaming kernel of ``kind`` (see :data:`STREAM_KINDS`)."""
     names = draw(role_names(pool or default_pool()))
     spelling = Spelling(draw(st.booleans()))
@@ -229,7 +228,7 @@ def stream_programs(draw, kind: str, pool: tuple[str, ...] | None = None,
         exprs_leaves.append(Scalar(names["b"], "__b__", Interval(0, R * C)))
     spec_shape = (R * BH * (32 if tiled else 1), C * BW * (32 if tiled else 1))
     if kind == "broadcast":
-        computed = draw(st.booleans()) if computed_broadcast is None else computed_broadcast
+        computed = draw(st.booleans())
         for op in inputs:
             if op.role == FULL or op.tensor == "s":
                 continue
@@ -243,15 +242,10 @@ def stream_programs(draw, kind: str, pool: tuple[str, ...] | None = None,
             out_block = f"y_{blk}"
             target = out_block if style == "math" else draw(st.sampled_from((f"{out_block}.shape", repr((BH, BW)))))
             exprs_leaves.append(Broadcast(leaf, along, dims_text, target, spec_shape, style))
-    exclude = ROW_MAJOR_LAST_BIT if kind == "row_major" and known_issues.is_open("7.16") else frozenset()
     if kind == "integer":
         expr = draw(integer_expressions(exprs_leaves))
-    elif only_functions:
-        base = draw(st.sampled_from([leaf for leaf in exprs_leaves if not isinstance(leaf, Scalar)]))
-        fn = draw(st.sampled_from(only_functions))
-        expr = Unary(fn, fit(base, UNARIES[fn].domain))
     else:
-        expr = draw(expressions(exprs_leaves, exclude=exclude))
+        expr = draw(expressions(exprs_leaves))
         broadcasts = [leaf for leaf in exprs_leaves if isinstance(leaf, Broadcast)]
         if broadcasts and not any(b in broadcasts for b in expr.walk()):
             expr = Binary("add", expr, draw(st.sampled_from(broadcasts)))
@@ -365,3 +359,17 @@ KINDS: dict[str, Callable[[], st.SearchStrategy[Program]]] = {
 def programs() -> st.SearchStrategy[Program]:
     """A program of any kind."""
     return st.sampled_from(sorted(KINDS)).flatmap(lambda kind: KINDS[kind]())
+
+
+# ---------------------------------------------------------------------------- single mistakes
+@st.composite
+def mutants(draw, mutations: tuple[Mutation, ...] | None = None) -> Mutant:
+    """A valid program of a kind the mutation applies to, with the mutation planted."""
+    if mutations is None:
+        mutations = tuple(m for m in MUTATIONS if m.known is None or not known_issues.is_open(m.known))
+    mutation = draw(st.sampled_from(mutations))
+    kinds = [k for k in (mutation.kinds or sorted(KINDS)) if k != "names" or mutation.kinds]
+    program = draw(st.sampled_from(kinds).flatmap(lambda kind: KINDS[kind]()))
+    mutant = mutation.apply(program, lambda items: draw(st.sampled_from(items)))
+    assume(mutant is not None)  # the program has no site for this mutation: not a failure
+    return mutant

@@ -17,7 +17,7 @@ from typing import Callable, Sequence
 
 import torch
 
-from .expressions import Broadcast, Expr, Leaf
+from .expressions import Broadcast, Expr, Leaf, inexact_functions
 from .programs import TILE, Features, HostTensor, Program, Spelling, WorkSplit, host_script, prelude
 from .source import Source
 
@@ -107,16 +107,25 @@ class StreamSpec:
             rows, cols = op.thin, op.thin
         return rows, cols
 
-    def slice(self, op: Operand, r: str, c: str) -> str:
+    def slice(self, op: Operand, r: str, c: str, mistake: str = "") -> str:
+        """``[rows, cols]`` of block (r, c) of ``op``'s tensor; with a ``mistake`` the first entry is
+        one unit too long ("shape") or lies past the end of the tensor ("bounds")."""
         BH, BW = self.BH, self.BW
 
-        def span(index: str, extent: int) -> str:
-            return f"{index} * {extent}:({index} + 1) * {extent}" if extent > 1 else f"{index}:{index} + 1"
+        def span(index: str, extent: int) -> tuple[str, str]:
+            return (f"{index} * {extent}", f"({index} + 1) * {extent}") if extent > 1 else (index, f"{index} + 1")
 
-        return {FULL: f"[{span(r, BH)}, {span(c, BW)}]", ROW: f"[0, {span(c, BW)}]",
-                COL: f"[{span(r, BH)}, 0]", SCALAR: "[0, 0]", RED_COLS: f"[{span(r, BH)}, {c}]",
-                RED_ROWS: f"[{r}, {span(c, BW)}]", RED_ALL: f"[{r}, {c}]",
-                TRANSPOSED: f"[{span(c, BW)}, {span(r, BH)}]"}[op.role]
+        entries: list[tuple[str, ...]] = {
+            FULL: [span(r, BH), span(c, BW)], ROW: [("0",), span(c, BW)], COL: [span(r, BH), ("0",)],
+            SCALAR: [("0",), ("0",)], RED_COLS: [span(r, BH), (c,)], RED_ROWS: [(r,), span(c, BW)],
+            RED_ALL: [(r,), (c,)], TRANSPOSED: [span(c, BW), span(r, BH)]}[op.role]
+        first = entries[0]
+        if mistake == "shape":
+            entries[0] = (first[0], f"{first[-1]} + 2") if len(first) == 2 else (first[0], f"{first[0]} + 2")
+        elif mistake == "bounds":
+            past = self.units(op)[0]
+            entries[0] = tuple(f"{part} + {past}" for part in first)
+        return "[" + ", ".join(":".join(entry) for entry in entries) + "]"
 
 
 # ---------------------------------------------------------------------------- source
@@ -154,6 +163,8 @@ def build(spec: StreamSpec) -> Program:
                             creator="zeros"))
     host_script(src, hosts, f"{n['kernel']}({params})", spec.seed)
     features.add(*(f"dtype_{op.dtype}" for op in ops), *_computed_operands(spec))
+    if inexact_functions(spec.expr):
+        features.add("inexact_functions")
     cli = ("--grid", f"{spec.grid[0]},{spec.grid[1]}") if spec.grid_auto else ()
     if spec.grid_auto:
         features.add("grid_auto")
@@ -199,16 +210,21 @@ def _read_blocks(src: Source, spec: StreamSpec, buffers: Sequence[str]) -> None:
     n = spec.names
     blocks = [f"{op.tensor}_{n['blk']}" for op in spec.inputs]
     handles = [f"{op.tensor}_{n['xf']}" for op in spec.inputs]
-    copies = [f"ttl.copy({op.tensor}{spec.slice(op, n['r'], n['c'])}, {blk})" for op, blk in zip(spec.inputs, blocks)]
+
+    def copy(op: Operand, blk: str, mistake: str = "") -> str:
+        return f"ttl.copy({op.tensor}{spec.slice(op, n['r'], n['c'], mistake)}, {blk})"
 
     def copy_and_wait() -> None:
         if spec.copy_wait == "group":
             src.add(f"{n['group']} = ttl.GroupTransfer()")
-        for blk, handle, copy in zip(blocks, handles, copies):
+        for op, blk, handle in zip(spec.inputs, blocks, handles):
+            wrong = {"shape_mistake": copy(op, blk, "shape"), "bounds_mistake": copy(op, blk, "bounds")}
             if spec.copy_wait == "inline":
-                src.add(f"{copy}.wait()", read_copy=blk, read_wait=blk)
+                wrong = {key: f"{text}.wait()" for key, text in wrong.items()}
+                src.add(f"{copy(op, blk)}.wait()", read_copy=blk, read_wait=blk, unwaited=copy(op, blk), **wrong)
             else:
-                src.add(f"{handle} = {copy}", read_copy=blk)
+                wrong = {key: f"{handle} = {text}" for key, text in wrong.items()}
+                src.add(f"{handle} = {copy(op, blk)}", read_copy=blk, **wrong)
                 if spec.copy_wait == "group":
                     src.add(f"{n['group']}.add({handle})", read_wait=blk)
         if spec.copy_wait == "handle":
@@ -225,7 +241,7 @@ def _read_blocks(src: Source, spec: StreamSpec, buffers: Sequence[str]) -> None:
             src.add(spec.spelling.release(buf, blk, "push"), read_release=blk)
     else:
         items = ", ".join(f"{buf}.reserve() as {blk}" for buf, blk in zip(buffers, blocks))
-        with src.block(f"with {items}:", read_acquire=blocks[0], read_release=blocks[-1]):
+        with src.block(f"with {items}:", read_acquire=blocks[0], read_release=",".join(blocks)):
             copy_and_wait()
 
 
