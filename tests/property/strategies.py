@@ -19,6 +19,7 @@ from .expressions import (BINARIES, COMPARISONS, FUNCTION_ONLY, STEP_FUNCTIONS, 
                           Const, Expr, Interval, Leaf, Scalar, Unary, Where, fit, is_exact_operand)
 from .comm import PATTERNS, CommSpec
 from .comm import build as build_comm
+from .host_inputs import HostMistake, HostScript
 from .matmul import IDIOMS, MatmulSpec
 from .matmul import build as build_matmul
 from .mutations import MUTATIONS, Mutant, Mutation
@@ -373,3 +374,10 @@ def mutants(draw, mutations: tuple[Mutation, ...] | None = None) -> Mutant:
     mutant = mutation.apply(program, lambda items: draw(st.sampled_from(items)))
     assume(mutant is not None)  # the program has no site for this mutation: not a failure
     return mutant
+
+
+# ---------------------------------------------------------------------------- bad host inputs
+@st.composite
+def host_scripts(draw, mistake: HostMistake) -> HostScript:
+    """The working host script with ``mistake`` planted, its values drawn."""
+    return mistake.script(draw)

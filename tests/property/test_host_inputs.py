@@ -9,13 +9,14 @@ from hypothesis import strategies as st
 from . import known_issues
 from .harness import check_cli_usage_error, check_host_script
 from .host_inputs import GRID_VALUES_KNOWN, HOST_MISTAKES, GridMistake, HostMistake
+from .strategies import host_scripts
 
 
 @pytest.mark.parametrize("mistake", [pytest.param(m, marks=known_issues.xfail(m.known)) for m in HOST_MISTAKES],
                          ids=[m.name for m in HOST_MISTAKES])
 @given(data=st.data())
 def test_bad_host_input_is_a_clear_error_at_the_users_line(mistake: HostMistake, data: st.DataObject) -> None:
-    script = mistake.script(data.draw)
+    script = data.draw(host_scripts(mistake), label="script")
     outcome = check_host_script(script)
     assert outcome.passed, str(outcome)
 
