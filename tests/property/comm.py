@@ -129,6 +129,15 @@ def _write(src: Source, spec: CommSpec, buffer: str, tensor_slice: str) -> None:
         src.add(f"ttl.copy({blk}, {tensor_slice}).wait()", write_copy=blk)
 
 
+def _own_block_reader(src: Source, spec: CommSpec) -> None:
+    """The reader of every node: its own block of ``a`` into a_cb."""
+    n = spec.names
+    src.add("@ttl.datamovement()", thread_decorator="reader")
+    with src.block("def reader():", thread_def="reader"):
+        _coords(src, spec, "read")
+        _read(src, spec, "a_cb", f"a[{spec.rows(n['cy'])}, {spec.cols(n['cx'])}]")
+
+
 def _fn(spec: CommSpec) -> str:
     return spec.fn.render()
 
@@ -191,10 +200,7 @@ def _gather(src: Source, spec: CommSpec) -> None:
     cx, cy, blk = n["cx"], n["cy"], n["blk"]
     _pipes(src, spec, f"[{_pipe(spec, '(x, r)', '(0, r)')} for x in range(1, {gx}) for r in range({gy})]")
     _buffers(src, spec, a_cb="a", part_cb="y", recv_cb="y", y_cb="y")
-    src.add("@ttl.datamovement()", thread_decorator="reader")
-    with src.block("def reader():", thread_def="reader"):
-        _coords(src, spec, "read")
-        _read(src, spec, "a_cb", f"a[{spec.rows(cy)}, {spec.cols(cx)}]")
+    _own_block_reader(src, spec)
     src.add("@ttl.compute()", thread_decorator="compute_fn")
     with src.block("def compute_fn():", thread_def="compute_fn"):
         _coords(src, spec, "compute")
@@ -271,10 +277,7 @@ def _ring(src: Source, spec: CommSpec) -> None:
     cx, cy, blk = n["cx"], n["cy"], n["blk"]
     _pipes(src, spec, f"[{_pipe(spec, '(x, r)', f'((x + 1) % {gx}, r)')} for x in range({gx}) for r in range({gy})]")
     _buffers(src, spec, a_cb="a", recv_cb="a", y_cb="y")
-    src.add("@ttl.datamovement()", thread_decorator="reader")
-    with src.block("def reader():", thread_def="reader"):
-        _coords(src, spec, "read")
-        _read(src, spec, "a_cb", f"a[{spec.rows(cy)}, {spec.cols(cx)}]")
+    _own_block_reader(src, spec)
     src.add("@ttl.compute()", thread_decorator="compute_fn")
     with src.block("def compute_fn():", thread_def="compute_fn"):
         _coords(src, spec, "compute")
@@ -292,10 +295,7 @@ def _loopback(src: Source, spec: CommSpec) -> None:
     _pipes(src, spec, f"[{_pipe(spec, '(x, r)', destination.format(gy=gy), multicast=True)} "
                       f"for x in range({gx}) for r in range({gy})]")
     _buffers(src, spec, a_cb="a", recv_cb="a", y_cb="y")
-    src.add("@ttl.datamovement()", thread_decorator="reader")
-    with src.block("def reader():", thread_def="reader"):
-        _coords(src, spec, "read")
-        _read(src, spec, "a_cb", f"a[{spec.rows(cy)}, {spec.cols(cx)}]")
+    _own_block_reader(src, spec)
     src.add("@ttl.compute()", thread_decorator="compute_fn")
     with src.block("def compute_fn():", thread_def="compute_fn"):
         _coords(src, spec, "compute")

@@ -396,15 +396,5 @@ class Broadcast(Expr):
 
 
 @dataclass(frozen=True)
-class Scalar(Expr):
+class Scalar(Leaf):
     """A runtime integer of the thread (the block index): a number operand, not a block."""
-
-    name: str
-    key: str
-    interval: Interval
-
-    def render(self) -> str:
-        return self.name
-
-    def golden(self, env: Env) -> torch.Tensor:
-        return env[self.key]

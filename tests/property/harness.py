@@ -21,7 +21,7 @@ import pickle
 import re
 import tempfile
 from contextlib import redirect_stderr, redirect_stdout
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 

@@ -175,24 +175,21 @@ def _store_in_dm(program: Program, src: Source, choose: Choose) -> tuple[int, ..
     return (index + 1,)
 
 
-def _store_wrong_shape(program: Program, src: Source, choose: Choose) -> tuple[int, ...] | None:
-    stores = [i for i in src.sites("compute_store") if ".store(" in src.lines[i].text]
-    if not stores:
-        return None
-    index = choose(stores)
-    block = src.lines[index].tag("compute_store")
-    src.replace_text(index, f"{block}.store(ttl.block.fill(1.0, shape=(9, 9)))")
-    return (index,)
-
-
-def _unknown_math(program: Program, src: Source, choose: Choose) -> tuple[int, ...] | None:
-    stores = src.sites("compute_store")
-    if not stores:
-        return None
-    index = choose(stores)
-    block = src.lines[index].tag("compute_store")
-    src.insert_before(index, f"{block}.store(ttl.math.frobnicate({block}))")
-    return (index,)
+def _before_store(template: str, replace: bool = False) -> Callable[[Program, Source, Choose], tuple[int, ...] | None]:
+    """A store into the compute thread's output block (``{block}``), before one of its stores or
+    instead of it (``replace``)."""
+    def plant(program: Program, src: Source, choose: Choose) -> tuple[int, ...] | None:
+        stores = [i for i in src.sites("compute_store") if ".store(" in src.lines[i].text]
+        if not stores:
+            return None
+        index = choose(stores)
+        text = template.format(block=src.lines[index].tag("compute_store"))
+        if replace:
+            src.replace_text(index, text)
+        else:
+            src.insert_before(index, text)
+        return (index,)
+    return plant
 
 
 def _elu_without_alpha(program: Program, src: Source, choose: Choose) -> tuple[int, ...] | None:
@@ -386,8 +383,8 @@ MUTATIONS: tuple[Mutation, ...] = (
              kinds=SEMAPHORE_KINDS),
     Mutation("undefined_name", "E0102", _insert_in_thread("value = undefined_name + 1")),
     Mutation("grid_size_zero_dims", "E0201", _insert_in_thread("size = ttl.grid_size(dims=0)")),
-    Mutation("store_wrong_shape", "E0105", _store_wrong_shape),
-    Mutation("unknown_math_function", "E0104", _unknown_math),
+    Mutation("store_wrong_shape", "E0105", _before_store("{block}.store(ttl.block.fill(1.0, shape=(9, 9)))", True)),
+    Mutation("unknown_math_function", "E0104", _before_store("{block}.store(ttl.math.frobnicate({block}))")),
     Mutation("push_unwritten", "E1108", _push_unwritten, kinds=STREAM_KINDS),
     Mutation("pipe_never_received", "E0107", _no_receiver, kinds=PIPE_KINDS),
     # the waiting reader also starves its core's compute thread, and the thread that set the
