@@ -23,7 +23,7 @@ import tempfile
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import torch
 
@@ -89,27 +89,40 @@ def run(script: Path | str, *options: str, timeout: float = TIMEOUT_S) -> Run:
 def run_in_one_process(invocations: Sequence[tuple[Path | str, Sequence[str]]], timeout: float = TIMEOUT_S) -> list[Run]:
     """Several ``tilecraft run`` invocations one after the other in one forked child (what a
     long-lived process such as a test session or a language server does)."""
+    result = in_child(_run_all, [(str(s), tuple(o)) for s, o in invocations], timeout=timeout)
+    if isinstance(result, str):
+        return [Run(result, "", f"the child {result}")] * len(invocations)
+    return result
+
+
+def in_child(fn: Callable, *args: object, timeout: float = TIMEOUT_S) -> object:
+    """``fn(*args)`` in a forked child; its (picklable) result, or "timeout" / "died"."""
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(sender, [(str(s), tuple(o)) for s, o in invocations]))
+    child = context.Process(target=_report, args=(sender, fn, args))
     child.start()
     sender.close()
     try:
         if not receiver.poll(timeout):
             child.kill()
             child.join()
-            return [Run("timeout", "", f"no result after {timeout} s")] * len(invocations)
-        results = pickle.loads(receiver.recv_bytes())
+            return "timeout"
+        result = pickle.loads(receiver.recv_bytes())
     except EOFError:
         child.join()
-        return [Run("died", "", f"the child exited with {child.exitcode} before reporting")] * len(invocations)
+        return "died"
     finally:
         receiver.close()
     child.join()
-    return results
+    return result
 
 
-def _child(sender, invocations: Sequence[tuple[str, Sequence[str]]]) -> None:
+def _report(sender, fn: Callable, args: Sequence[object]) -> None:
+    sender.send_bytes(pickle.dumps(fn(*args)))
+    sender.close()
+
+
+def _run_all(invocations: Sequence[tuple[str, Sequence[str]]]) -> list[Run]:
     from tilecraft import driver
     from tilecraft.cli import main
 
@@ -129,8 +142,23 @@ def _child(sender, invocations: Sequence[tuple[str, Sequence[str]]]) -> None:
         finally:
             driver.result_hooks.remove(hook)
         results.append(Run(status, out.getvalue(), err.getvalue(), tuple(launches)))
-    sender.send_bytes(pickle.dumps(results))
-    sender.close()
+    return results
+
+
+def emitted_kernel_errors(script: Path | str) -> list[str]:
+    """The header check's errors for every kernel ``tilecraft emit`` writes for ``script`` (run in
+    a child, like :func:`run`)."""
+    result = in_child(_check_emission, str(script))
+    return [f"the child {result}"] if isinstance(result, str) else result
+
+
+def _check_emission(script: str) -> list[str]:
+    from benchmarks.emit_tools import programs_of
+    from tilecraft.metal.check_emitted import check_emitted
+    from tilecraft.metal.emit import emit_program
+
+    return [f"{name}: {result.diagnostics}" for program in programs_of(Path(script))
+            for name, result in check_emitted(emit_program(program)) if not result.ok]
 
 
 # ---------------------------------------------------------------------------- valid programs

@@ -29,7 +29,7 @@ OPEN: dict[str, str] = {
     "7.16": "--exact and the default differ in the last bit on small row-major blocks (sigmoid, exp2, ...)",
     "7.17": "documented errors never raised: 'a' == 'b', elu without alpha, an unused division by zero",
     "7.21": "E0204 (too many threads) points at the kernel decorator, not at the extra thread",
-    "8.1": "user names like t_1 / c_1 collide with the front end's temporaries (%t.1) in the generated code",
+    "8.1": "user names like t_1 / c_1 collide with the front end's temporaries (%t.1), C++ keywords are emitted as names",
     "N1": "--level metal differs from the default level on a reduction of a computed bf16 operand",
     "N2": "--level metal differs from the default level on a multi-tile transpose of a computed operand "
           "stored as bfloat8_b",

@@ -1,9 +1,10 @@
 """Hypothesis strategies: random valid TT-Lang programs, single mistakes, bad host inputs.
 
-``programs(kind)`` draws a complete program of one kind (see :data:`KINDS`) with its golden;
-``mutants()`` a valid program with one mistake and the diagnostic it must get;
-``host_mistakes()`` a host script with one bad ttnn call or launch. Every program is
-deterministic in its draw (seeded inputs), so a failing example reproduces from its file.
+``KINDS[kind]()`` draws a complete program of one kind with its golden (``programs()`` one of
+any kind); ``mutants()`` a valid program with one mistake and the diagnostic it must get;
+``host_scripts(mistake)`` a working host script with one bad ttnn call or kernel call. Every
+program is deterministic in its draw (seeded inputs), so a failing example reproduces from its
+file.
 """
 
 from __future__ import annotations
@@ -48,9 +49,7 @@ TEMPORARY_NAMES = ("t", "t_1", "t_2", "t_3", "t_4", "t_5", "t_6", "c_1", "c_2", 
                    "core0_1", "v_1", "b_1", "x_1", "cb_1", "xf_1", "blk_1")
 assert not any(keyword.iskeyword(name) for name in PLAIN_NAMES + CPP_NAMES + BUILTIN_NAMES + TEMPORARY_NAMES)
 
-ROLES = ("kernel", "buffer", "blk", "xf", "group", "b", "r", "c", "node", "nx", "ny", "start", "end", "e",
-         "read", "compute", "write")
-#: roles whose name is a suffix (``a0_blk``) or a kernel-scope/thread name: always plain
+#: roles whose name is a suffix (``a0_blk``): always plain
 SUFFIX_ROLES = {"buffer": "dfb", "blk": "blk", "xf": "xf"}
 
 

@@ -1,7 +1,7 @@
 """Issue 8 item 1: a user variable named like a front-end temporary.
 
 ``t_2`` is also the mangled name of the temporary ``%t.2``, and the two registers merge. Python
-computes 409; expected: 409 stored into y (and printed) at every level; today: 157.
+computes 313; expected: 313 stored into y (and printed) at every level; today: 100.
 """
 
 import ttl
@@ -15,8 +15,8 @@ def kern(y):
     @ttl.compute()
     def compute():
         n = ttl.node(dims=1)
-        t_1 = 7
-        t_2 = 5
+        t_1 = 4
+        t_2 = 28
         for i in range(3):
             t_2 = t_2 + (n + 2) * (n + 3) * t_1 + i
         print(t_2 * 3 + t_1)
