@@ -381,7 +381,8 @@ def _release(src: Source, spec: CommSpec) -> None:
         with src.block(f"if {cx} + {cy} == 0:"):
             with src.block(f"with a_cb.wait() as {blk}, part_cb.reserve() as {n['out']}:", compute_acquire=blk):
                 src.add(f"{n['out']}.store({_fn(spec)})", compute_store=n["out"])
-        with src.block(f"with shared_cb.wait() as {n['part']}, a_cb.wait() as {blk}, y_cb.reserve() as {n['out']}:"):
+        with src.block(f"with shared_cb.wait() as {n['part']}, a_cb.wait() as {blk}, y_cb.reserve() as {n['out']}:",
+                       compute_acquire=n["part"]):
             src.add(f"{n['out']}.store({n['part']} * {blk})", compute_store=n["out"])
     src.add("@ttl.datamovement()", thread_decorator="mover")
     with src.block("def mover():", thread_def="mover"):

@@ -127,7 +127,7 @@ HOST_MISTAKES: tuple[HostMistake, ...] = (
         "MAKE-Y", "flat = ttnn.from_torch(torch.rand((64,)), dtype=ttnn.bfloat16)\n"
                   f"cols = flat.shape[{_ints(d, 1, 3)}]"), known="7.15"),
     HostMistake("mesh_shard_not_divisible", lambda d: (
-        "MAKE-X", f"mesh = ttnn.open_mesh_device(ttnn.MeshShape(1, {_ints(d, 3, 4)}))\n"
+        "MAKE-X", f"mesh = ttnn.open_mesh_device(ttnn.MeshShape(1, {d(st.sampled_from((3, 5, 6, 7)))}))\n"
                   "x = ttnn.from_torch(torch.rand((64, 32)), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, "
                   "device=mesh, mesh_mapper=ttnn.ShardTensorToMesh(mesh, dim=1))"), known="7.15"),
     HostMistake("mesh_bigger_than_system", lambda d: (

@@ -33,6 +33,8 @@ OPEN: dict[str, str] = {
     "N1": "--level metal differs from the default level on a reduction of a computed bf16 operand",
     "N2": "--level metal differs from the default level on a multi-tile transpose of a computed operand "
           "stored as bfloat8_b",
+    "N3": "elu, frac, gelu, hardsigmoid, hardswish, leaky_relu, mish, prelu, round, selu, silu of an int32 block "
+          "stop the simulation with torch's NotImplementedError",
 }
 
 #: (item, feature words a program has, the check it breaks there): while the item is open the

@@ -329,6 +329,8 @@ def golden(spec: StreamSpec, values: Sequence[torch.Tensor]) -> torch.Tensor:
     block_col = torch.arange(cols) // (spec.BW * unit)
     env["__b__"] = (block_row[:, None] * spec.C + block_col[None, :]).to(torch.float32)
     value = spec.expr.golden(env).expand(full).to(torch.float32)
+    if spec.output.dtype == "int32":  # an int32 store truncates toward zero (docs/numerics.md section 3)
+        value = value.trunc()
     root = spec.root
     if root.kind == "transpose":
         return value.T.contiguous()

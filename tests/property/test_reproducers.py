@@ -70,10 +70,17 @@ def test_transpose_of_a_computed_operand_into_bfloat8_b_has_the_same_bits_at_the
     _levels_agree("new_transpose_computed_metal_level.py", "--level", "metal")
 
 
+@known_issues.xfail("N3")
+def test_silu_of_an_int32_block_is_computed_in_fp32() -> None:
+    result = run(HERE / "new_int32_unary_functions.py")
+    assert result.status == 0 and "silu of int32: OK" in result.stdout, result.stderr
+
+
 def test_the_reproducers_are_valid_programs_at_the_default_level() -> None:
     """Each runs to the end at the default level (the open items are about other levels/idioms)."""
+    crashing = {"item_7_1_accumulator_value.py", "new_int32_unary_functions.py"}
     for script in sorted(HERE.glob("*.py")):
-        if script.name.startswith("item_7_1_"):
+        if script.name in crashing:
             continue
         result = run(script)
         assert result.status == 0, f"{script.name}: {result.stderr}"
