@@ -402,7 +402,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     *(Mutation(f"unsupported_{name}", "E0101", _syntax(text)) for name, text in UNSUPPORTED.items()),
     # documented, never raised (issue 7 item 17)
     Mutation("string_comparison", "E0104", _insert_in_thread("same = 'a' == 'b'"), known="7.17"),
-    Mutation("elu_without_alpha", "E0104", _elu_without_alpha, known="7.17", kinds=("elementwise", "broadcast")),
+    Mutation("elu_without_alpha", "E0104", _elu_without_alpha, known="7.17", kinds=("elementwise",)),
     Mutation("unused_division_by_zero", "E1199", _unused_division_by_zero, known="7.17"),
     Mutation("too_many_threads", "E0204", _extra_thread, known="7.21"),
 )

@@ -267,7 +267,8 @@ def stream_programs(draw, kind: str, pool: tuple[str, ...] | None = None) -> Pro
         expr=expr, root=root, explicit=draw(st.booleans()),
         copy_wait=draw(st.sampled_from(("inline", "handle", "group"))), factors=factors,
         one_dm=draw(st.booleans()), named_expr=draw(st.booleans()), names=names,
-        seed=draw(st.integers(0, 2 ** 16)), thread_order=draw(st.permutations((0, 1, 2)))))
+        seed=draw(st.integers(0, 2 ** 16)), thread_order=draw(st.permutations((0, 1, 2))),
+        creators=(draw(st.sampled_from(("from_torch", "rand"))), draw(st.sampled_from(("zeros", "empty"))))))
     return program
 
 

@@ -76,6 +76,8 @@ class StreamSpec:
     names: dict[str, str]
     seed: int
     thread_order: tuple[int, int, int]
+    #: how the host makes the inputs ("from_torch" | "rand") and the output ("zeros" | "empty")
+    creators: tuple[str, str] = ("from_torch", "zeros")
 
     @property
     def unit(self) -> int:
@@ -158,9 +160,11 @@ def build(spec: StreamSpec) -> Program:
         launch = spec.spelling.launch([n[t] for t in order], [op.tensor for op in ops])
         if launch:
             src.add(launch, kernel_launch="")
-    hosts = [HostTensor(op.tensor, spec.elements(op), op.dtype, spec.tiled, op.lo, op.hi) for op in spec.inputs]
+    in_creator, out_creator = spec.creators
+    hosts = [HostTensor(op.tensor, spec.elements(op), op.dtype, spec.tiled, op.lo, op.hi,
+                        creator=in_creator if op.dtype != "int32" else "from_torch") for op in spec.inputs]
     hosts.append(HostTensor(spec.output.tensor, spec.elements(spec.output), spec.output.dtype, spec.tiled,
-                            creator="zeros"))
+                            creator=out_creator))
     host_script(src, hosts, f"{n['kernel']}({params})", spec.seed)
     features.add(*(f"dtype_{op.dtype}" for op in ops), *_computed_operands(spec))
     if inexact_functions(spec.expr):
