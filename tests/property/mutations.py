@@ -78,12 +78,11 @@ def _insert_in_thread(text: str, kinds: tuple[str, ...] | None = None) -> Callab
 
 
 def _insert_lines(src: Source, index: int, text: str) -> None:
-    """Several lines (relative indentation by 4 spaces) before line ``index``."""
+    """Several lines (relative indentation by 4 spaces) before line ``index``, at its depth."""
+    depth = src.lines[index].depth
     for offset, raw in enumerate(text.splitlines()):
         stripped = raw.lstrip(" ")
-        src.insert_before(index + offset, stripped)
-        line = src.lines[index + offset]
-        src.lines[index + offset] = type(line)(line.depth + (len(raw) - len(stripped)) // 4, stripped, ())
+        src.insert(index + offset, depth + (len(raw) - len(stripped)) // 4, stripped)
 
 
 def _syntax(text: str) -> Callable[[Program, Source, Choose], tuple[int, ...] | None]:
@@ -245,15 +244,17 @@ def _thread_argument(program: Program, src: Source, choose: Choose) -> tuple[int
 
 
 def _extra_thread(program: Program, src: Source, choose: Choose) -> tuple[int, ...] | None:
-    """A fourth thread (E0204): the diagnostic belongs at the extra thread."""
+    """A fourth thread (E0204): the diagnostic belongs at the extra thread (or, in the seed
+    spelling, at the ``ttl.Program`` call that names it)."""
     decorators = src.sites("thread_decorator")
     if len(decorators) < 3:
         return None
     index = decorators[0]
     _insert_lines(src, index, "@ttl.datamovement()\ndef extra_thread():\n    pass\n")
-    for launch in src.sites("kernel_launch"):
+    launches = src.sites("kernel_launch")
+    for launch in launches:
         src.replace_text(launch, src.lines[launch].text.replace("ttl.Program(", "ttl.Program(extra_thread, "))
-    return (index, index + 1)
+    return (index, index + 1, *launches)
 
 
 def _l1_overflow(program: Program, src: Source, choose: Choose) -> tuple[int, ...] | None:
@@ -276,19 +277,17 @@ def _reserve_in_kernel_scope(program: Program, src: Source, choose: Choose) -> t
 
 
 def _call_thread_in_kernel(program: Program, src: Source, choose: Choose) -> tuple[int, ...] | None:
+    """A thread function called as host Python, at the end of the kernel body (E0302)."""
     defs = src.sites("thread_def")
     if not defs:
         return None
     target = src.lines[choose(defs)].tag("thread_def")
-    end = _block_end(src, src.sites("kernel_def")[0])
-    # the kernel body's last line: insert after it, at the kernel body's depth
-    last = end - 1
-    while not src.lines[last].text:
-        last -= 1
-    depth = src.lines[src.sites("kernel_def")[0]].depth + 1
-    launch = src.sites("kernel_launch")
-    at = launch[0] if launch else last + 1
-    src.lines.insert(at, type(src.lines[0])(depth, f"{target}()", ()))
+    kernel = src.sites("kernel_def")[0]
+    end = _block_end(src, kernel)
+    while not src.lines[end - 1].text:
+        end -= 1
+    at = (src.sites("kernel_launch") or [end])[0]
+    src.insert(at, src.lines[kernel].depth + 1, f"{target}()")
     return (at,)
 
 
@@ -340,8 +339,7 @@ def _division_by_zero(program: Program, src: Source, choose: Choose) -> tuple[in
     index = choose(sites)
     node = src.lines[index].text.split("=")[0].split(",")[0].strip()
     src.insert_after(index, f"for zero_div in range(7 // min({node}, 0)):")
-    src.insert_after(index + 1, "pass")
-    src.lines[index + 2] = type(src.lines[0])(src.lines[index + 2].depth + 1, "pass", ())
+    src.insert(index + 2, src.lines[index].depth + 1, "pass")
     return (index + 1,)
 
 

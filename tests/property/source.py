@@ -67,13 +67,16 @@ class Source:
     def copy(self) -> "Source":
         return Source(list(self.lines), self.depth)
 
+    def insert(self, index: int, depth: int, text: str, **tags: str) -> None:
+        self.lines.insert(index, Line(depth, text, tuple(tags.items())))
+
     def insert_before(self, index: int, text: str, **tags: str) -> None:
         """A new statement at the indentation of line ``index``."""
-        self.lines.insert(index, Line(self.lines[index].depth, text, tuple(tags.items())))
+        self.insert(index, self.lines[index].depth, text, **tags)
 
     def insert_after(self, index: int, text: str, **tags: str) -> None:
         """A new statement after line ``index``, at its indentation."""
-        self.lines.insert(index + 1, Line(self.lines[index].depth, text, tuple(tags.items())))
+        self.insert(index + 1, self.lines[index].depth, text, **tags)
 
     def replace_text(self, index: int, text: str, **tags: str) -> None:
         line = self.lines[index]

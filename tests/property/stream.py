@@ -166,9 +166,11 @@ def build(spec: StreamSpec) -> Program:
     hosts.append(HostTensor(spec.output.tensor, spec.elements(spec.output), spec.output.dtype, spec.tiled,
                             creator=out_creator))
     host_script(src, hosts, f"{n['kernel']}({params})", spec.seed)
-    features.add(*(f"dtype_{op.dtype}" for op in ops), *_computed_operands(spec))
+    features.add(*(f"dtype_{op.dtype}" for op in ops), f"out_{spec.output.dtype}", *_computed_operands(spec))
     if inexact_functions(spec.expr):
         features.add("inexact_functions")
+    if all(op.dtype != "float32" for op in ops):  # the metal level's intermediate buffers are then bfloat16
+        features.add("no_float32")
     cli = ("--grid", f"{spec.grid[0]},{spec.grid[1]}") if spec.grid_auto else ()
     if spec.grid_auto:
         features.add("grid_auto")
