@@ -267,7 +267,7 @@ def check_mutant(mutant: "Mutant") -> Outcome:
 def check_diagnosed(script: Path, expected: Expected, cli_args: Sequence[str] = ()) -> Outcome:
     """``tilecraft run`` fails with the expected code at the expected line, in text (no traceback)
     and in JSON (which must parse)."""
-    as_json = run(script, *cli_args, "--diagnostics-format", "json")
+    as_json, text = run_in_one_process([(script, (*cli_args, "--diagnostics-format", "json")), (script, cli_args)])
     if as_json.status in ("timeout", "died"):
         return Outcome(str(as_json.status), as_json.stderr, str(script))
     if "internal error" in as_json.stderr:
@@ -287,7 +287,6 @@ def check_diagnosed(script: Path, expected: Expected, cli_args: Sequence[str] = 
         return Outcome("wrong file", got, str(script))
     if span.get("line") not in expected.lines:
         return Outcome("wrong line", f"expected line {expected.lines}; got {got}", str(script))
-    text = run(script, *cli_args)
     header = f"{script}:{span['line']}:{span['col']}: error[{expected.code}]: "
     if text.status != 1 or header not in text.stderr:
         return Outcome("text differs from JSON", _first_line(text.stderr), str(script))
