@@ -86,7 +86,8 @@ def run(script: Path | str, *options: str, timeout: float = TIMEOUT_S) -> Run:
     return run_in_one_process([(script, options)], timeout)[0]
 
 
-def run_in_one_process(invocations: Sequence[tuple[Path | str, Sequence[str]]], timeout: float = TIMEOUT_S) -> list[Run]:
+def run_in_one_process(invocations: Sequence[tuple[Path | str, Sequence[str]]],
+                       timeout: float = TIMEOUT_S) -> list[Run]:
     """Several ``tilecraft run`` invocations one after the other in one forked child (what a
     long-lived process such as a test session or a language server does)."""
     result = in_child(_run_all, [(str(s), tuple(o)) for s, o in invocations], timeout=timeout)
@@ -207,7 +208,8 @@ def check_program(program: Program, levels: Sequence[str] = ("exact", "metal")) 
         if differs:
             return Outcome(f"{level} differs", differs, str(script))
         # print is simulator-only: the lowering turns it into a comment (metal/lower_common.py)
-        if program.stdout is not None and level != "metal" and sorted(other.stdout.splitlines()) != sorted(program.stdout):
+        printed = sorted(other.stdout.splitlines())
+        if program.stdout is not None and level != "metal" and printed != sorted(program.stdout):
             return Outcome(f"{level} output differs from Python", f"printed {other.stdout.splitlines()}",
                            str(script))
     return Outcome("passed", script=str(script), notes=tuple(notes))
@@ -254,14 +256,12 @@ class Expected:
 
     code: str
     lines: tuple[int, ...]
-    what: str = ""
 
 
 def check_mutant(mutant: "Mutant") -> Outcome:
     """The mutant, written to its own file, gets its diagnostic (see :func:`check_diagnosed`)."""
     script = write_script(file_name(f"mutant_{mutant.mutation}", mutant.text), mutant.text)
-    return check_diagnosed(script, Expected(mutant.code, tuple(i + 1 for i in mutant.lines), mutant.mutation),
-                           mutant.cli_args)
+    return check_diagnosed(script, Expected(mutant.code, tuple(i + 1 for i in mutant.lines)), mutant.cli_args)
 
 
 def check_diagnosed(script: Path, expected: Expected, cli_args: Sequence[str] = ()) -> Outcome:

@@ -114,9 +114,10 @@ HOST_MISTAKES: tuple[HostMistake, ...] = (
                                                  "dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)"), known="7.15"),
     HostMistake("zero_dimension_rand", lambda d: ("MAKE-Y", f"y = ttnn.rand((0, {_ints(d, -64, -1)}), "
                                                   "dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)"), known="7.15"),
-    HostMistake("device_id_past_system", lambda d: ("MAKE-Y", f"device = ttnn.open_device(device_id={_ints(d, 8, 999)})"),
+    HostMistake("device_id_past_system", lambda d: ("MAKE-Y", f"dev = ttnn.open_device(device_id={_ints(d, 8, 999)})"),
                 known="7.15"),
-    HostMistake("negative_device_id", lambda d: ("MAKE-Y", f"device = ttnn.open_device(device_id={_ints(d, -9, -1)})"), known="7.15"),
+    HostMistake("negative_device_id", lambda d: ("MAKE-Y", f"dev = ttnn.open_device(device_id={_ints(d, -9, -1)})"),
+                known="7.15"),
     HostMistake("kernel_missing_argument", lambda d: ("CALL", "scale(x)"), known="7.15"),
     HostMistake("kernel_extra_argument", lambda d: ("CALL", f"scale(x, y, {d(st.sampled_from(('x', 'y', '3')))})"),
                 known="7.15"),
@@ -132,15 +133,18 @@ HOST_MISTAKES: tuple[HostMistake, ...] = (
                   "device=mesh, mesh_mapper=ttnn.ShardTensorToMesh(mesh, dim=1))"), known="7.15"),
     HostMistake("mesh_bigger_than_system", lambda d: (
         "MAKE-X", f"mesh = ttnn.open_mesh_device(ttnn.MeshShape({_ints(d, 2, 8)}, {_ints(d, 9, 16)}))"), known="7.15"),
-    HostMistake("to_torch_of_torch", lambda d: ("CALL", "scale(x, y)\nresult = ttnn.to_torch(torch.rand((64, 32)))"), known="7.15"),
+    HostMistake("to_torch_of_torch", lambda d: ("CALL", "scale(x, y)\nresult = ttnn.to_torch(torch.rand((64, 32)))"),
+                known="7.15"),
     HostMistake("block_float_row_major", lambda d: ("MAKE-X", X.format(
         values="torch.rand((64, 32))", dtype=d(st.sampled_from(("ttnn.bfloat8_b", "ttnn.bfloat4_b"))),
         layout="ttnn.ROW_MAJOR_LAYOUT")), known="7.15"),
-    HostMistake("shape_not_a_tuple", lambda d: ("MAKE-Y", "y = ttnn.zeros({}, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)"
-                                                .format(d(st.sampled_from(("'64x32'", "64.0", "None"))))), known="7.15"),
+    HostMistake("shape_not_a_tuple", lambda d: (
+        "MAKE-Y", "y = ttnn.zeros({}, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)".format(
+            d(st.sampled_from(("'64x32'", "64.0", "None"))))), known="7.15"),
     HostMistake("closed_device", lambda d: (
         "MAKE-Y", "device = ttnn.open_device(device_id=0)\nttnn.close_device(device)\n"
-                  "y = ttnn.zeros((64, 32), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device)"), known="7.15"),
+                  "y = ttnn.zeros((64, 32), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device)"),
+                known="7.15"),
     HostMistake("buffer_like_torch_tensor", lambda d: (
         "KERNEL-SCOPE", "rows = x.shape[0] // 32\nextra_dfb = ttl.make_dataflow_buffer_like(torch.zeros(32, 32), "
                         "shape=(1, 1), block_count=2)")),

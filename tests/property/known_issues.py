@@ -29,7 +29,8 @@ OPEN: dict[str, str] = {
     "7.16": "--exact and the default differ in the last bit on small row-major blocks (sigmoid, exp2, ...)",
     "7.17": "documented errors never raised: 'a' == 'b', elu without alpha, an unused division by zero",
     "7.21": "E0204 (too many threads) points at the kernel decorator, not at the extra thread",
-    "8.1": "user names like t_1 / c_1 collide with the front end's temporaries (%t.1), C++ keywords are emitted as names",
+    "8.1": "user names like t_1 / c_1 collide with the front end's temporaries (%t.1); C++ keywords are emitted "
+           "as C++ names",
     "N1": "--level metal differs from the default level on a reduction of a computed operand (no float32 "
           "buffer in the program)",
     "N2": "--level metal differs from the default level on a multi-tile transpose of a computed operand "

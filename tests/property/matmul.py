@@ -106,11 +106,13 @@ def _reader(src: Source, spec: MatmulSpec, buffers: dict[str, str], blocks: dict
     src.add("@ttl.datamovement()", thread_decorator=n["read"])
     with src.block(f"def {n['read']}():", thread_def=n["read"]):
         def body() -> None:
+            rows, cols = f"{r} * {BM}:({r} + 1) * {BM}", f"{c} * {BN}:({c} + 1) * {BN}"
+            inner = f"{k} * {BK}:({k} + 1) * {BK}"
             if spec.bias:
-                _read(src, spec, buffers["c"], blocks["c"], f"c[{r} * {BM}:({r} + 1) * {BM}, {c} * {BN}:({c} + 1) * {BN}]")
+                _read(src, spec, buffers["c"], blocks["c"], f"c[{rows}, {cols}]")
             with src.block(f"for {k} in range({spec.KS}):", read_kloop=""):
-                _read(src, spec, buffers["a"], blocks["a"], f"a[{r} * {BM}:({r} + 1) * {BM}, {k} * {BK}:({k} + 1) * {BK}]")
-                _read(src, spec, buffers["b"], blocks["b"], f"b[{k} * {BK}:({k} + 1) * {BK}, {c} * {BN}:({c} + 1) * {BN}]")
+                _read(src, spec, buffers["a"], blocks["a"], f"a[{rows}, {inner}]")
+                _read(src, spec, buffers["b"], blocks["b"], f"b[{inner}, {cols}]")
         spec.work.loop(src, spec.spelling, n, "read", body)
 
 

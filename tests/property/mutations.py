@@ -15,8 +15,11 @@ from typing import Callable
 
 from .programs import Program
 from .source import Source
+from .stream import STREAM_KINDS
 
 Choose = Callable[[list], object]  # picks one element of a non-empty list (Hypothesis draws)
+#: plants a mistake into a copy of a program's source; returns the lines the diagnostic may name
+Plant = Callable[[Program, Source, Choose], "tuple[int, ...] | None"]
 
 
 @dataclass(frozen=True)
@@ -39,7 +42,7 @@ class Mutant:
 class Mutation:
     name: str
     code: str
-    plant: Callable[[Program, Source, Choose], tuple[int, ...] | None]
+    plant: Plant
     known: str | None = None
     #: the program kinds it applies to (None: every kind)
     kinds: tuple[str, ...] | None = None
@@ -62,7 +65,7 @@ DM_SITES = ("read", "write", "mover", "dm")
 COMPUTE_SITES = ("compute",)
 
 
-def _insert_in_thread(text: str, kinds: tuple[str, ...] | None = None) -> Callable[[Program, Source, Choose], tuple[int, ...] | None]:
+def _insert_in_thread(text: str, kinds: tuple[str, ...] | None = None) -> Plant:
     """Insert ``text`` (``{buffer}`` is replaced by a buffer of the program) as a thread's first statement."""
     def plant(program: Program, src: Source, choose: Choose) -> tuple[int, ...] | None:
         sites = _first_of_thread(src, kinds)
@@ -85,7 +88,7 @@ def _insert_lines(src: Source, index: int, text: str) -> None:
         src.insert(index + offset, depth + (len(raw) - len(stripped)) // 4, stripped)
 
 
-def _syntax(text: str) -> Callable[[Program, Source, Choose], tuple[int, ...] | None]:
+def _syntax(text: str) -> Plant:
     def plant(program: Program, src: Source, choose: Choose) -> tuple[int, ...] | None:
         sites = _first_of_thread(src)
         if not sites:
@@ -96,7 +99,7 @@ def _syntax(text: str) -> Callable[[Program, Source, Choose], tuple[int, ...] | 
     return plant
 
 
-def _replace_site(site: str, edit: Callable[[str, str], str | None]) -> Callable[[Program, Source, Choose], tuple[int, ...] | None]:
+def _replace_site(site: str, edit: Callable[[str, str], str | None]) -> Plant:
     """Edit the text of one line tagged ``site``: ``edit(text, detail)`` returns the new text or None."""
     def plant(program: Program, src: Source, choose: Choose) -> tuple[int, ...] | None:
         candidates = [i for i in src.sites(site) if edit(src.lines[i].text, src.lines[i].tag(site) or "") is not None]
@@ -109,7 +112,7 @@ def _replace_site(site: str, edit: Callable[[str, str], str | None]) -> Callable
     return plant
 
 
-def _use_tag(site: str) -> Callable[[Program, Source, Choose], tuple[int, ...] | None]:
+def _use_tag(site: str) -> Plant:
     """Replace a line by the text stored in its ``site`` tag (a precomputed wrong variant)."""
     return _replace_site(site, lambda text, detail: detail or None)
 
@@ -153,7 +156,8 @@ def _drop_wait(program: Program, src: Source, choose: Choose) -> tuple[int, ...]
             return None
         del src.lines[waits[0]]
     releases = tuple(i for i in src.sites("read_release")
-                     if block in (src.lines[i].tag("read_release") or "").split(",") and _encloses_or_follows(src, i, index))
+                     if block in (src.lines[i].tag("read_release") or "").split(",")
+                     and _encloses_or_follows(src, i, index))
     return releases[:1] if releases else None
 
 
@@ -174,7 +178,7 @@ def _store_in_dm(program: Program, src: Source, choose: Choose) -> tuple[int, ..
     return (index + 1,)
 
 
-def _before_store(template: str, replace: bool = False) -> Callable[[Program, Source, Choose], tuple[int, ...] | None]:
+def _before_store(template: str, replace: bool = False) -> Plant:
     """A store into the compute thread's output block (``{block}``), before one of its stores or
     instead of it (``replace``)."""
     def plant(program: Program, src: Source, choose: Choose) -> tuple[int, ...] | None:
@@ -344,7 +348,6 @@ def _division_by_zero(program: Program, src: Source, choose: Choose) -> tuple[in
 
 
 # ---------------------------------------------------------------------------- the catalogue
-STREAM_KINDS = ("elementwise", "broadcast", "reduce", "transpose", "integer", "row_major")
 PIPE_KINDS = ("gather", "multicast", "ring", "loopback")
 SEMAPHORE_KINDS = ("barrier", "release")
 UNSUPPORTED = {

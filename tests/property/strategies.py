@@ -1,7 +1,7 @@
 """Hypothesis strategies: random valid TT-Lang programs, single mistakes, bad host inputs.
 
-``KINDS[kind]()`` draws a complete program of one kind with its golden (``programs()`` one of
-any kind); ``mutants()`` a valid program with one mistake and the diagnostic it must get;
+``KINDS[kind]()`` draws a complete program of one kind with its golden; ``mutants()`` a valid
+program with one mistake and the diagnostic it must get;
 ``host_scripts(mistake)`` a working host script with one bad ttnn call or kernel call. Every
 program is deterministic in its draw (seeded inputs), so a failing example reproduces from its
 file.
@@ -27,7 +27,7 @@ from .mutations import MUTATIONS, Mutant, Mutation
 from .names import NamesSpec, Statement
 from .names import build as build_names
 from .programs import DTYPES, SPLITS, Program, Spelling
-from .stream import (COL, FULL, RED_ALL, RED_COLS, RED_ROWS, ROW, SCALAR, TRANSPOSED, Operand, Root,
+from .stream import (COL, FULL, RED_ALL, RED_COLS, RED_ROWS, ROW, SCALAR, STREAM_KINDS, TRANSPOSED, Operand, Root,
                      StreamSpec, build)
 
 # ---------------------------------------------------------------------------- names
@@ -180,7 +180,6 @@ def integer_expressions(draw, leaves: list[Expr], depth: int = 3) -> Expr:
 GRIDS = st.one_of(st.just((1, 1)), st.tuples(st.integers(1, 4), st.integers(1, 4)),
                   st.tuples(st.integers(1, 13), st.integers(1, 10)))
 INPUT_RANGES = ((-2.0, 2.0), (0.5, 3.0), (-4.0, 1.0), (-1.0, 1.0))
-STREAM_KINDS = ("elementwise", "broadcast", "reduce", "transpose", "integer", "row_major")
 
 
 @st.composite
@@ -192,7 +191,8 @@ def stream_programs(draw, kind: str, pool: tuple[str, ...] | None = None) -> Pro
     grid = draw(GRIDS)
     split = draw(st.sampled_from(SPLITS[1:])) if grid != (1, 1) else draw(st.sampled_from(SPLITS))
     if kind in ("row_major",):
-        R, C, BH, BW = draw(st.integers(1, 4)), draw(st.integers(1, 4)), draw(st.integers(1, 6)), draw(st.integers(1, 12))
+        R, C = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+        BH, BW = draw(st.integers(1, 6)), draw(st.integers(1, 12))
     else:
         R, C = draw(st.integers(1, 4)), draw(st.integers(1, 4))
         BH, BW = draw(st.integers(1, 3)), draw(st.integers(1, 3))
@@ -274,12 +274,12 @@ def stream_programs(draw, kind: str, pool: tuple[str, ...] | None = None) -> Pro
 
 # ---------------------------------------------------------------------------- matmul
 @st.composite
-def matmul_programs(draw, pool: tuple[str, ...] | None = None, idioms: tuple[str, ...] | None = None) -> Program:
-    names = draw(role_names(pool or default_pool()))
+def matmul_programs(draw) -> Program:
+    names = draw(role_names(default_pool()))
     grid = draw(st.one_of(st.just((1, 1)), st.tuples(st.integers(1, 4), st.integers(1, 3)),
                           st.tuples(st.integers(1, 13), st.integers(1, 10))))
     split = draw(st.sampled_from(SPLITS[:3])) if grid == (1, 1) else draw(st.sampled_from(SPLITS[1:]))
-    allowed = idioms or tuple(i for i in IDIOMS if i != "value" or not known_issues.is_open("7.1"))
+    allowed = tuple(i for i in IDIOMS if i != "value" or not known_issues.is_open("7.1"))
     idiom = draw(st.sampled_from(allowed))
     bias = None if idiom == "value" or not draw(st.booleans()) else draw(st.sampled_from(("bfloat16", "float32")))
     return build_matmul(MatmulSpec(
@@ -296,8 +296,8 @@ def matmul_programs(draw, pool: tuple[str, ...] | None = None, idioms: tuple[str
 
 # ---------------------------------------------------------------------------- pipes and semaphores
 @st.composite
-def comm_programs(draw, pattern: str, pool: tuple[str, ...] | None = None) -> Program:
-    names = draw(role_names(pool or default_pool()))
+def comm_programs(draw, pattern: str) -> Program:
+    names = draw(role_names(default_pool()))
     min_x = 2 if pattern in ("gather", "ring") else 1
     min_y = 2 if pattern in ("multicast", "loopback") else 1
     gx, gy = draw(st.integers(min_x, 6)), draw(st.integers(min_y, 5))
@@ -331,7 +331,8 @@ def names_programs(draw, pool: tuple[str, ...]) -> Program:
         if form == "arith":
             return f"{a} {draw(st.sampled_from(('+', '-', '*')))} {b}"
         if form == "div":
-            return f"({a} + {draw(st.integers(0, 50))}) {draw(st.sampled_from(('//', '%')))} {draw(st.sampled_from((3, 7, -4, 5)))}"
+            operator, divisor = draw(st.sampled_from(("//", "%"))), draw(st.sampled_from((3, 7, -4, 5)))
+            return f"({a} + {draw(st.integers(0, 50))}) {operator} {divisor}"
         if form == "minmax":
             return f"{draw(st.sampled_from(('min', 'max')))}({a}, {b}) + abs({operand()} - 4)"
         if form == "cond":
@@ -366,11 +367,6 @@ KINDS: dict[str, Callable[[], st.SearchStrategy[Program]]] = {
     **{pattern: (lambda pattern=pattern: comm_programs(pattern)) for pattern in PATTERNS},
     "names": lambda: names_programs(name_pool(temporaries=not known_issues.is_open("8.1"))),
 }
-
-
-def programs() -> st.SearchStrategy[Program]:
-    """A program of any kind."""
-    return st.sampled_from(sorted(KINDS)).flatmap(lambda kind: KINDS[kind]())
 
 
 # ---------------------------------------------------------------------------- single mistakes

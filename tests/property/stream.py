@@ -21,6 +21,8 @@ from .expressions import Broadcast, Expr, Leaf, inexact_functions
 from .programs import TILE, Features, HostTensor, Program, Spelling, WorkSplit, host_script, prelude
 from .source import Source
 
+STREAM_KINDS = ("elementwise", "broadcast", "reduce", "transpose", "integer", "row_major")
+
 # roles of an operand: how its tensor and its block relate to the R x C grid of blocks
 FULL, ROW, COL, SCALAR = "full", "row", "col", "scalar"
 RED_COLS, RED_ROWS, RED_ALL, TRANSPOSED = "red_cols", "red_rows", "red_all", "transposed"

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from . import known_issues
 from .harness import check_program
-from .strategies import KINDS, names_programs, name_pool, TEMPORARY_NAMES
+from .strategies import KINDS, TEMPORARY_NAMES, name_pool, names_programs, stream_programs
 
 LEVELS = ("exact", "metal")
 
@@ -31,7 +31,7 @@ def test_cpp_keywords_and_builtins_as_names_compute_as_python(program) -> None:
 
 
 @known_issues.xfail("8.1", strict=False)  # random programs: not every draw makes two names meet
-@given(program=names_programs(TEMPORARY_NAMES))
+@given(program=st.one_of(names_programs(TEMPORARY_NAMES), stream_programs("elementwise", TEMPORARY_NAMES)))
 def test_temporary_like_names_compute_as_python(program) -> None:
     """Locals named ``t_1``, ``c_1``, ``e_2``, ``core0``: what Python computes (issue 8 item 1)."""
     outcome = check_program(program, LEVELS)
