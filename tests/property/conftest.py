@@ -1,7 +1,8 @@
 """Hypothesis settings of the property suite.
 
-Two profiles: "property-ci" (the default: 3 examples per property, the whole suite in about half
-a minute) and "thorough" (100 per property), chosen with Hypothesis's own option:
+Two profiles: "property-ci" (the default: 3 examples per property, the whole suite in 30-60 s)
+and "thorough" (100 per property, about 35 minutes on a busy 2-core machine), chosen with
+Hypothesis's own option:
 ``pytest tests/property --hypothesis-profile thorough``. Thousands of examples with counts per
 outcome: ``python -m benchmarks.property_campaign``.
 """
