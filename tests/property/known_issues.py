@@ -22,8 +22,6 @@ import pytest
 
 OPEN: dict[str, str] = {
     "7.21": "E0204 (too many threads) points at the kernel decorator, not at the extra thread",
-    "N3": "elu, frac, gelu, hardsigmoid, hardswish, leaky_relu, mish, prelu, round, selu, silu of an int32 block "
-          "stop the simulation with torch's NotImplementedError",
 }
 
 #: (item, feature words a program has, the check it breaks there): while the item is open the

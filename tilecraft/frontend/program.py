@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from ..diagnostics import Note, Span, error, warn
+from ..diagnostics import Note, Span, error, type_name, warn
 from ..ir.program import COMPUTE, DATAMOVEMENT, ProgramIR
 from ..ir.verify import verify_program
 from ..ir.types import SCALAR_UNIT, TILE_UNIT, CBDecl, SemaphoreDecl
@@ -104,7 +104,7 @@ def _threads_and_tensors(kdef: KernelDef, sc: kscope.KernelScope, args: tuple, k
                              "thread and two data movement RISC-Vs)")
     for t in tensors:
         if not hasattr(t, "storage"):
-            raise error("E0202", f"program arguments must be ttnn tensors, got {type(t).__name__}", kdef.span)
+            raise error("E0202", f"program arguments must be ttnn tensors, got {type_name(t)}", kdef.span)
     return threads, tensors
 
 

@@ -24,7 +24,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..diagnostics import Note, Span, error
+from ..diagnostics import Note, Span, error, type_name
 from ..ttnn.cores import CoreRangeSet
 from ..ttnn.descriptors import core_list
 from ..ttnn.tensor import BufferAddress
@@ -85,7 +85,7 @@ def bind(kernel: Any, args: Sequence[Any], constants: dict[str, Any], core_range
             bindings[param.name] = ParamBinding(param.name, COMMON, len(out.common))
             out.common.append((param.name, _value(value, io_tensors, param.name, kernel, span)))
         else:
-            raise error("E0623", f"runtime argument '{param.name}' of {kernel.name}() is a {type(value).__name__}: "
+            raise error("E0623", f"runtime argument '{param.name}' of {kernel.name}() is a {type_name(value)}: "
                         "pass an int (common to all cores) or a list of lists shaped like the core grid "
                         "(one [value] per core)", span, notes=where)
     ct_params = {p.name for p in params if p.role == CT}
@@ -99,7 +99,7 @@ def bind(kernel: Any, args: Sequence[Any], constants: dict[str, Any], core_range
                         hint=f"pass it to create_kernel as a keyword: {name}=...")
         value = constants[name]
         if not isinstance(value, (bool, int, float, np.integer)):
-            raise error("E0623", f"compile-time value '{name}' is a {type(value).__name__}: CompileTimeValues are "
+            raise error("E0623", f"compile-time value '{name}' is a {type_name(value)}: CompileTimeValues are "
                         "ints, bools or floats", span)
         bindings[name] = ParamBinding(name, CT, value=value.item() if isinstance(value, np.integer) else value)
     kind, processor = THREADS[kernel.thread]
@@ -157,7 +157,7 @@ def _tensor_index(tensor: Any, io_tensors: Sequence[Any], span: Span | None) -> 
     for index, candidate in enumerate(io_tensors):
         if candidate is tensor:
             return index
-    raise error("E0623", f"tensor_accessor_configs takes the op's io tensors, got {type(tensor).__name__}", span,
+    raise error("E0623", f"tensor_accessor_configs takes the op's io tensors, got {type_name(tensor)}", span,
                 hint="0.81.1's TensorAccessorArgs are a tensor's config flags and page size: pass the tensor the "
                      "kernel reads or writes")
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Sequence, Union
 
 from tilecraft import session
-from tilecraft.diagnostics import DiagnosticWarning, Span, error
+from tilecraft.diagnostics import DiagnosticWarning, Span, error, type_name
 from tilecraft.emu import launch
 from tilecraft.emu.build import source_file
 from tilecraft.emu.device_model import chip
@@ -75,7 +75,7 @@ def generic_op(io_tensors: Sequence[Tensor], program_descriptor: ProgramDescript
 
 def _tensor_spec(tensor: Tensor, index: int, span: Span | None) -> TensorSpec:
     if not isinstance(tensor, Tensor):
-        raise error("E5109", f"io_tensors[{index}] is a {type(tensor).__name__}, not a ttnn.Tensor", span)
+        raise error("E5109", f"io_tensors[{index}] is a {type_name(tensor)}, not a ttnn.Tensor", span)
     if tensor.is_mesh:
         raise error("E5109", f"io_tensors[{index}] is a mesh tensor; generic_op runs one device's program", span,
                     hint="call generic_op with each device's tensor (tensor.device_tensors()[i])")
@@ -161,7 +161,7 @@ class TensorAccessorArgs:
 
     def __init__(self, tensor: Tensor):
         if not isinstance(tensor, Tensor):
-            raise TypeError(f"TensorAccessorArgs takes a ttnn.Tensor, got {type(tensor).__name__}")
+            raise TypeError(f"TensorAccessorArgs takes a ttnn.Tensor, got {type_name(tensor)}")
         if tensor.memory_config().is_sharded():
             raise ValueError("the kernel emulator models interleaved TensorAccessorArgs only; alias a sharded "
                              "tensor with ttnn.cb_descriptor_from_sharded_tensor instead")
