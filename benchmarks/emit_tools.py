@@ -8,24 +8,21 @@ import runpy
 import sys
 from pathlib import Path
 
-from tilecraft import driver, options
-from tilecraft.cli import install_modules
+from tilecraft import options, session
+from tilecraft.scripts import install_modules
 from tilecraft.ir.program import ProgramIR
 
 
 def programs_of(script: Path) -> list[ProgramIR]:
     """Every kernel program ``script`` launches (the script runs normally, output discarded)."""
     found: list[ProgramIR] = []
-    hooks = list(driver.program_hooks)
-    driver.program_hooks.append(found.append)
-    options.current = options.RunOptions()
     install_modules()
     argv, path = sys.argv, list(sys.path)
     sys.argv, sys.path = [str(script)], [str(script.parent), *sys.path]
     try:
-        with contextlib.redirect_stdout(io.StringIO()):
+        with session.using(options.RunOptions(), program_hooks=[found.append]), \
+                contextlib.redirect_stdout(io.StringIO()):
             runpy.run_path(str(script), run_name="__main__")
     finally:
-        driver.program_hooks[:] = hooks
         sys.argv, sys.path = argv, path
     return found

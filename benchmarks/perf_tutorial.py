@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from tests.tutorials import tutorials_dir
-from tilecraft.cli import install_modules
+from tilecraft.scripts import install_modules
 from tilecraft.perf import estimate, resolve_arch
 from tilecraft.perf.capture import programs
 from tilecraft.perf.report import format_estimate

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.tutorials import PACKAGE, VERSION, TutorialsUnavailable, tutorials_dir
-from tilecraft import options
+from tilecraft import session
 
 
 @pytest.fixture(scope="session")
@@ -38,12 +38,12 @@ def tutorials() -> Path:
 
 @pytest.fixture
 def fresh_process_state(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Default run options, and sys.argv / sys.path / the `ttl`, `ttnn` aliases restored afterwards.
+    """The default session, and sys.argv / sys.path / the `ttl`, `ttnn` aliases restored afterwards.
 
     The CLI sets all of these (tilecraft/cli.py); a test that calls it in-process
     must not see the previous test's settings nor leak its own.
     """
-    monkeypatch.setattr(options, "current", options.RunOptions())
+    monkeypatch.setattr(session, "_default", None)
     monkeypatch.setattr(sys, "argv", list(sys.argv))
     monkeypatch.setattr(sys, "path", list(sys.path))
     for name in ("ttl", "ttnn"):

@@ -11,18 +11,15 @@ from pathlib import Path
 import pytest
 import torch
 
-from tilecraft import driver
+from tilecraft import session
 from tilecraft.cli import main
 
 
 def launch_outputs(path: Path, capsys: pytest.CaptureFixture[str], *flags: str,
                    must_pass: bool = True) -> list[list[torch.Tensor]]:
     seen: list[list[torch.Tensor]] = []
-    driver.result_hooks.append(lambda program, tensors: seen.append([t.storage.clone() for t in tensors]))
-    try:
+    with session.using(result_hooks=[lambda program, tensors: seen.append([t.storage.clone() for t in tensors])]):
         code = main(["run", str(path), *flags])
-    finally:
-        driver.result_hooks.pop()
     err = capsys.readouterr().err
     assert code == 0 or not must_pass, err[-4000:]
     return seen

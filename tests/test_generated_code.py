@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tilecraft import options
+from tilecraft import session
 from tilecraft.cli import main
 from tilecraft.sim.engine import ProgramRuntime
 from benchmarks.emit_tools import programs_of
@@ -40,4 +40,4 @@ def test_a_traceback_through_generated_code_shows_its_source() -> None:
         next(broken)
     text = "".join(traceback.format_exception(info.value))
     assert f'File "{code.filename}", line 2' in text and "REC = K.rec" in text
-    assert options.current.show_generated is False
+    assert session.options().show_generated is False

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from tilecraft import options
 from tilecraft.cli import main
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "matmul_3_multinode.py"
@@ -14,9 +13,5 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "matmul_3_multin
 
 def test_plot_is_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("matplotlib", reason="--plot is an optional extra: pip install 'tilecraft[plot]'")
-    saved = options.current
-    try:
-        assert main(["profile", str(EXAMPLE), "--plot", str(tmp_path / "p.png")]) == 0, capsys.readouterr().err
-    finally:
-        options.current = saved
+    assert main(["profile", str(EXAMPLE), "--plot", str(tmp_path / "p.png")]) == 0, capsys.readouterr().err
     assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

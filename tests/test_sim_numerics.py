@@ -6,7 +6,7 @@ import torch
 
 import tilecraft as ttl
 import tilecraft.ttnn as ttnn
-from tilecraft import dtypes, options
+from tilecraft import dtypes, session
 from tilecraft.numerics import quantize
 
 
@@ -41,12 +41,8 @@ def _run(in_fmt, out_fmt, exact=False):
     x = torch.randn(64, 64) * 10
     a = ttnn.from_torch(x, dtype=in_fmt, layout=ttnn.TILE_LAYOUT)
     y = ttnn.from_torch(torch.zeros(64, 64), dtype=out_fmt, layout=ttnn.TILE_LAYOUT)
-    saved = options.current
-    options.current = options.RunOptions(exact=exact)
-    try:
+    with session.using(exact=exact):
         scale_into(a, y)
-    finally:
-        options.current = saved
     return x, ttnn.to_torch(y)
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from benchmarks.tutorial_sources import elementwise_size, matmul_size, resize_source
 from tests.outputs import assert_same_bits, launch_outputs
-from tilecraft import options
+from tilecraft import session
 from tilecraft.cli import main
 
 NATIVE = [
@@ -67,8 +67,10 @@ def test_matmul_tutorial_resized(tutorials: Path, tmp_path: Path, tutorial: str,
 
 def test_grid_option_changes_full_grid(tutorials: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``--grid`` sets the grid of ``grid="full"`` programs; the result must not change."""
-    assert main(["run", str(tutorials / NATIVE[4]), "--grid", "4,2"]) == 0, capsys.readouterr().err
-    assert options.current.grid == (4, 2)
+    launched: list = []
+    with session.using(program_hooks=[launched.append]):
+        assert main(["run", str(tutorials / NATIVE[4]), "--grid", "4,2"]) == 0, capsys.readouterr().err
+    assert launched and {program.grid for program in launched} == {(4, 2)}
 
 
 #: every tutorial at a size small enough to evaluate one value at a time and call by call

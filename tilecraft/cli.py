@@ -19,15 +19,17 @@ import warnings
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import driver, opt, options
+from . import opt, options, session
 from .ir.printer import print_program
 from .ir.program import ProgramIR
-from .metal.emit import emit_program
+from .metal.emit import Emitted, emit_program, render_program
+from .pykernel import program as pykernel_program
 from .diagnostics import Diagnostic, DiagnosticWarning, KernelError, UsageError, render_json, user_frame_span
 from .perf import profiler
+from .lsp import command as lsp_command
+from .scripts import PACKAGE_DIR, install_modules
 
 #: frames in this directory are tilecraft's own (hidden from users' tracebacks)
-PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _OWN_OPTIONS = {"--grid": True, "--devices": True, "--generated": False, "--arch": True, "--diagnostics-format": True, "--exact": False, "-o": True,
                 "--level": True,
                 "--output": True, **profiler.OPTIONS}
@@ -57,6 +59,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     opt.add_parser(sub)
     if argv and argv[0] == "opt":
         return opt.run_opt(parser.parse_args(argv))
+    lsp_command.add_parser(sub)
+    if argv and argv[0] == "lsp":
+        return lsp_command.run(parser.parse_args(argv))
     if not argv or argv[0] not in ("run", "show-ir", "emit", "profile"):
         parser.parse_args(argv)  # prints usage / help
         return 2
@@ -89,7 +94,11 @@ def split_arguments(argv: list[str]) -> tuple[list[str], list[str]]:
         if key in _OWN_OPTIONS:
             own.append(arg)
             if _OWN_OPTIONS[key] and "=" not in arg and i + 1 < len(argv):
-                own.append(argv[i + 1])
+                value = argv[i + 1]
+                if value.startswith("-") and arg.startswith("--"):
+                    own[-1] = f"{arg}={value}"  # joined, so argparse takes a value like -2,4 as the value
+                else:
+                    own.append(value)
                 i += 1
         elif not script_seen and not arg.startswith("-"):
             own.append(arg)
@@ -110,25 +119,32 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
     except ValueError as exc:
         print(f"tilecraft: error: {exc}", file=sys.stderr)
         return 2
-    options.current = options.RunOptions(arch=args.arch, grid=grid, exact=args.exact, level=args.level,
-                                         devices=devices, show_generated=getattr(args, "generated", False))
-    hooks = list(driver.program_hooks)
+    opts = options.RunOptions(arch=args.arch, grid=grid, exact=args.exact, level=args.level, devices=devices,
+                              show_generated=getattr(args, "generated", False))
+    hooks: list[session.ProgramHook] = []
+    kernel_hooks: list[session.KernelHook] = []
     if args.command == "show-ir":
-        driver.program_hooks.append(lambda program: print(print_program(program)))
+        hooks.append(lambda program: print(print_program(program)))
+        kernel_hooks.append(lambda program, tensors: print(pykernel_program.ir_text(program)))
     if args.command == "emit":
-        driver.program_hooks.append(Emitter(Path(args.output), args.arch))
-    timer = profiler.Profiler.install(args) if args.command == "profile" else None
+        emitter = Emitter(Path(args.output), args.arch)
+        hooks.append(emitter)
+        kernel_hooks.append(emitter.pykernel)
+    timer = profiler.Profiler(args) if args.command == "profile" else None
+    if timer is not None:
+        opts = timer.run_options(opts)
+        hooks.append(timer)
+        kernel_hooks.append(lambda program, tensors: timer.kernel_level(f"program '{program.name}'"))
     saved_path = list(sys.path)
     reporter = Reporter(args.diagnostics_format)
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), session.using(opts, program_hooks=hooks, kernel_hooks=kernel_hooks):
             warnings.simplefilter("default", DiagnosticWarning)
             warnings.showwarning = reporter.show_warning
             code = _run(args, script_args, reporter)
         return timer.finish(code) if timer is not None else code
     finally:
         reporter.finish()
-        driver.program_hooks[:] = hooks
         sys.path[:] = saved_path
 
 
@@ -221,9 +237,16 @@ class Emitter:
         self.done: dict[str, str] = {}
 
     def __call__(self, program: ProgramIR) -> None:
-        emitted = emit_program(program, self.arch)
+        self.write(emit_program(program, self.arch), program.name)
+
+    def pykernel(self, program: "pykernel_program.PyKernelProgram", tensors: Sequence[Any]) -> None:
+        """A PyKernel program: its kernel-level IR is already made; the same files are written."""
+        source = program.span.file if program.span is not None else None
+        self.write(render_program(program.metal(tensors), source), program.name)
+
+    def write(self, emitted: Emitted, program_name: str) -> None:
         key = "".join(emitted.files.values())
-        name = program.name.strip("_") or "program"
+        name = program_name.strip("_") or "program"
         if self.done.get(name) == key:
             return  # the same program launched again (e.g. once per device of a mesh)
         while name in self.done:
@@ -231,14 +254,6 @@ class Emitter:
         self.done[name] = key
         for path in emitted.write(self.root / name):
             print(f"tilecraft: wrote {path}", file=sys.stderr)
-
-
-def install_modules() -> None:
-    """Serve ``import ttl`` and ``import ttnn`` from tilecraft, as the published simulator does."""
-    import tilecraft
-    import tilecraft.ttnn
-    sys.modules["ttl"] = tilecraft
-    sys.modules["ttnn"] = tilecraft.ttnn
 
 
 if __name__ == "__main__":

@@ -210,3 +210,16 @@ def error(code: str, message: str, span: Span | None = None, *, hint: str | None
 
 def render_json(diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -> str:
     return json.dumps({"diagnostics": [d.to_json() for d in diagnostics]}, indent=2)
+
+
+def type_name(value: Any) -> str:
+    """The type of ``value`` as a user spells it in a script: ``torch.Tensor``, ``ttnn.Tensor``,
+    ``int`` (a bare class name is ambiguous where torch and ttnn both have a ``Tensor``)."""
+    cls = type(value)
+    if cls.__module__ == "builtins":
+        return cls.__qualname__
+    if cls.__module__.startswith("tilecraft.ttnn"):
+        return f"ttnn.{cls.__qualname__}"
+    if cls.__module__.startswith("tilecraft."):
+        return f"ttl.{cls.__qualname__}"
+    return f"{cls.__module__.split('.')[0]}.{cls.__qualname__}"

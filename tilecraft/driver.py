@@ -7,9 +7,9 @@ device's shards, as TT-Lang's SPMD launch does.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
-from . import options
+from . import session
 from .arch import get as get_arch
 from .diagnostics import KernelError, warn
 from .frontend.program import build_program
@@ -20,22 +20,20 @@ from .lang.kernel import KernelDef
 from .metal.lower import lower_program
 from .run_cpp import run_emitted
 from .sim.engine import ProgramRuntime
+from .options import RunOptions
 from .sim.metal_engine import MetalRuntime
 
-#: called with each program before it runs (``tilecraft show-ir`` prints them)
-program_hooks: list[Callable[[ProgramIR], None]] = []
-#: called with each program and its tensors after it ran (tests compare simulation levels)
-result_hooks: list[Callable[[ProgramIR, list], None]] = []
 
-
-def resolve_grid(grid: Any, opts: options.RunOptions) -> tuple[int, ...]:
+def resolve_grid(grid: Any, opts: RunOptions) -> tuple[int, ...]:
     if grid in ("auto", "full"):
         return tuple(opts.grid) if opts.grid else get_arch(opts.arch).compute_grid
     return tuple(grid)
 
 
 def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
-    opts = options.current
+    """Build, check and run one kernel call under the current session's options and hooks."""
+    current = session.current()
+    opts = current.options
     mesh = [a for a in (*args, *kwargs.values()) if getattr(a, "is_mesh", False)]
     if mesh:
         devices = len(mesh[0].device_tensors())
@@ -47,7 +45,7 @@ def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
     run_pipeline(program)
     if opts.level == "language":
         warn_if_not_emittable(program, opts.arch)
-    for hook in program_hooks:
+    for hook in current.program_hooks:
         hook(program)
     if opts.simulate and opts.level == "cpp":
         run_emitted(program, tensors, opts.arch)
@@ -57,7 +55,7 @@ def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
         if opts.show_generated:
             print(runtime.generated_source())
         runtime.run()
-    for result_hook in result_hooks:
+    for result_hook in current.result_hooks:
         result_hook(program, tensors)
     return None
 

@@ -21,8 +21,10 @@ def devices_from_environment() -> int:
     return int(text)
 
 
-@dataclass
+@dataclass(frozen=True)
 class RunOptions:
+    """How kernel calls run; the session (:mod:`tilecraft.session`) holds the ones in force."""
+
     #: architecture whose limits (L1 size, default grid) apply
     arch: str = "wormhole_b0"
     #: grid used for ``grid="auto"``/``"full"`` programs; None: the architecture's compute grid
@@ -42,7 +44,3 @@ class RunOptions:
     #: kernel emulator (generic_op, ``--level cpp``): stop at the first sanitizer error (as tt-metal's
     #: watcher does), or record it and run on with the hardware's behaviour (corrupted L1 included)
     emulator_stop_at_first_error: bool = True
-
-
-#: the options in force; the CLI and tests set fields on it
-current = RunOptions()

@@ -18,6 +18,8 @@ import math
 
 import torch
 
+from .diagnostics import type_name
+
 __all__ = ["comp_pcc", "pcc"]
 
 #: How many of the most different elements the message lists.
@@ -66,8 +68,8 @@ def comp_pcc(golden: torch.Tensor, calculated: torch.Tensor, pcc_threshold: floa
 
 def _as_float64(golden: torch.Tensor, calculated: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     if not (isinstance(golden, torch.Tensor) and isinstance(calculated, torch.Tensor)):
-        raise TypeError(f"comp_pcc compares torch tensors, got {type(golden).__name__} and "
-                        f"{type(calculated).__name__} (convert ttnn tensors with ttnn.to_torch)")
+        raise TypeError(f"comp_pcc compares torch tensors, got {type_name(golden)} and "
+                        f"{type_name(calculated)} (convert ttnn tensors with ttnn.to_torch)")
     if tuple(golden.shape) != tuple(calculated.shape):
         raise ValueError(f"golden and calculated shapes differ: {tuple(golden.shape)} vs "
                          f"{tuple(calculated.shape)} (slice the padded output to the golden's shape first)")

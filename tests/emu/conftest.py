@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 import tilecraft.ttnn as ttnn
-from tilecraft import options
+from tilecraft import session
 
 
 def pytest_collection_modifyitems(config, items):
@@ -21,8 +21,8 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture
 def device(monkeypatch: pytest.MonkeyPatch):
-    """An open Wormhole device with default run options."""
-    monkeypatch.setattr(options, "current", options.RunOptions())
+    """An open Wormhole device under the default session."""
+    monkeypatch.setattr(session, "_default", None)
     dev = ttnn.open_device(0)
     yield dev
     ttnn.close_device(dev)

@@ -14,8 +14,8 @@ import torch
 
 import tilecraft.ttnn as ttnn
 from tests.emu.harness import SANITIZER, cb, compute, cores, dram, kernel, line_of, output, run
-from tilecraft import options
-from tilecraft.diagnostics import KernelError
+from tilecraft import session
+from tilecraft.diagnostics import DiagnosticWarning, KernelError
 
 GRID = cores(0, 0, 1, 0)
 FIRST = cores(0, 0, 0, 0)
@@ -44,12 +44,15 @@ CASES = [
     Case("read_outside_dram_buffer", "E5303", "is outside every buffer the host allocated there"),
     Case("bad_noc_coordinate", "E5304", "targets coordinates (9, 0), which are neither a Tensix core"),
     Case("multicast_noc1_corners", "E5305", "on NOC 1: the rectangle from (1, 1) to (2, 1) wraps around the NoC torus"),
+    Case("multicast_corner_not_tensix", "E5305", "on NOC 0: the rectangle's corner (5, 1) is not a Tensix core of "
+         "the grid", "writer"),
     Case("multicast_count", "E5306", "num_dests is 3 but the rectangle from (1, 1) to (2, 1) holds 2", "writer"),
     Case("write_into_firmware_region", "E5307", "inside the firmware/mailbox region", "writer"),
     Case("read_past_cb_end", "E5308", "runs past the end of CB 0"),
     Case("semaphore_not_created", "E5311", "get_semaphore(3): no semaphore with id 3"),
     Case("runtime_arg_missing", "E5103", "get_arg_val(20): the kernel 'runtime_arg_missing' on core (0, 0) has 6"),
     Case("named_arg_missing", "E5116", 'get_named_compile_time_arg_val("rows"): the host passed no named'),
+    Case("assert_failed", "E5008", "ASSERT(x > 1) failed"),
     Case("crash", "E5006", "the kernel crashed with SIGSEGV"),
     Case("pack_format_mismatch", "E5401", "pack_tile into CB 1 (Float32, 4096-byte pages) while the packer is "
          "configured for Float16_b (CB 16)", "compute"),
@@ -59,6 +62,8 @@ CASES = [
     Case("dst_beyond_capacity", "E5404", "uses DST tile 9, but DST holds 8 tiles here", "compute"),
     Case("math_without_acquire", "E5405", "writes DST without owning it", "compute"),
     Case("reduce_uninit_before_pack", "E5406", "packs a reduce result after reduce_uninit()", "compute"),
+    Case("matmul_regular_startup", "E5402", "matmul_tiles unpacks CB 0 (Float16_b) through SrcB, which is configured "
+         "for Bfp8_b (CB 2)", "compute"),
     Case("op_without_init", "E5409", "add_tiles while the unpacker and math are initialised for nothing", "compute"),
     Case("before_hw_startup", "E5410", "before compute_kernel_hw_startup", "compute"),
     Case("pack_page_order", "E5412", "asks for page 1, but in-order packing writes the next page, 0", "compute"),
@@ -89,13 +94,15 @@ def run_case(device, case: Case):
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_finding_at_the_kernel_line(device, case: Case, capsys) -> None:
+def test_finding_at_the_kernel_line(device, case: Case) -> None:
     path = SANITIZER / f"{case.name}.cpp"
     line = line_of(path)
     if case.severity == "warning":
-        run_case(device, case)
-        err = capsys.readouterr().err
-        assert f"{path.name}:{line}:" in err and f"warning[{case.code}]: {case.message}" in err
+        with pytest.warns(DiagnosticWarning) as caught:
+            run_case(device, case)
+        diag = caught[0].message.diagnostic
+        assert (diag.code, diag.severity) == (case.code, "warning") and case.message in diag.message
+        assert diag.span.file.endswith(path.name) and diag.span.line == line, diag.render()
         return
     with pytest.raises(KernelError) as info:
         run_case(device, case)
@@ -110,8 +117,7 @@ def test_finding_at_the_kernel_line(device, case: Case, capsys) -> None:
 def test_going_on_after_a_finding_shows_the_corruption(device, monkeypatch) -> None:
     """With the sanitizer set to record and go on, a mismatched pack writes what the hardware
     writes: a 4096-byte fp32 tile into a 2048-byte bfloat16 page overruns into the next page."""
-    monkeypatch.setattr(options.current, "emulator_stop_at_first_error", False)
     case = next(c for c in CASES if c.name == "pack_format_mismatch")
-    with pytest.raises(KernelError) as info:
+    with session.using(emulator_stop_at_first_error=False), pytest.raises(KernelError) as info:
         run_case(device, case)
     assert [d.code for d in info.value.diagnostics] == ["E5401"]

@@ -6,13 +6,14 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
-from tilecraft import options
+from tilecraft import options, session
 
 
 @pytest.fixture(autouse=True)
-def eight_devices(monkeypatch: pytest.MonkeyPatch) -> None:
+def eight_devices():
     """A T3K-sized system (tilecraft run --devices 8) for the meshes below."""
-    monkeypatch.setattr(options, "current", options.RunOptions(devices=8))
+    with session.using(devices=8):
+        yield
 
 
 @pytest.fixture
@@ -34,10 +35,10 @@ def bf16_tiles(data: torch.Tensor, mesh: ttnn.MeshDevice, mapper) -> ttnn.Tensor
 
 def test_the_default_system_has_four_devices_as_the_published_simulator(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.delenv(options.DEVICES_VARIABLE, raising=False)
-    monkeypatch.setattr(options, "current", options.RunOptions())
-    assert ttnn.GetNumAvailableDevices() == 4
-    with pytest.raises(ValueError, match="needs 8 devices; the simulated system has 4") as info:
-        open_mesh(1, 8)
+    with session.using(options.RunOptions()):
+        assert ttnn.GetNumAvailableDevices() == 4
+        with pytest.raises(ValueError, match="needs 8 devices; the simulated system has 4") as info:
+            open_mesh(1, 8)
     assert "--devices" in info.value.hint
     monkeypatch.setenv(options.DEVICES_VARIABLE, "2")
     assert options.RunOptions().devices == 2

@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from ..diagnostics import Note, Span, error, warn
+from ..diagnostics import Note, Span, error, type_name, warn
 from ..ir.program import COMPUTE, DATAMOVEMENT, ProgramIR
 from ..ir.verify import verify_program
 from ..ir.types import SCALAR_UNIT, TILE_UNIT, CBDecl, SemaphoreDecl
@@ -89,7 +89,6 @@ def _threads_and_tensors(kdef: KernelDef, sc: kscope.KernelScope, args: tuple, k
     else:
         threads = list(sc.threads)
         tensors = [a for a in (*args, *kwargs.values()) if hasattr(a, "storage")]
-    kinds = [t.kind for t in threads]
     if not threads:
         raise error("E0204", f"kernel {kdef.name}() defines no thread", kdef.span,
                     hint="define @ttl.compute() and @ttl.datamovement() functions in its body")
@@ -105,7 +104,7 @@ def _threads_and_tensors(kdef: KernelDef, sc: kscope.KernelScope, args: tuple, k
                              "thread and two data movement RISC-Vs)")
     for t in tensors:
         if not hasattr(t, "storage"):
-            raise error("E0202", f"program arguments must be ttnn tensors, got {type(t).__name__}", kdef.span)
+            raise error("E0202", f"program arguments must be ttnn tensors, got {type_name(t)}", kdef.span)
     return threads, tensors
 
 

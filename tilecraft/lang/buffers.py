@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import scope
-from ..diagnostics import error
+from ..diagnostics import error, type_name
 from ..dtypes import DataFormat
 
 
@@ -32,7 +32,7 @@ class CircularBuffer:
         fmt = getattr(likeness, "dtype", None)
         if not isinstance(fmt, DataFormat):
             raise error("E0202", "a circular buffer must be made like a ttnn tensor "
-                        f"(got {type(likeness).__name__})", span,
+                        f"(got {type_name(likeness)})", span,
                         hint="pass one of the kernel's tensor arguments")
         if isinstance(shape, int):
             shape = (shape,)

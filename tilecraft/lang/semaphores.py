@@ -53,6 +53,8 @@ def _check_core(core: Any, grid: tuple[int, ...]) -> None:
 
 
 class UnicastRemoteSemaphore:
+    """``sem.get_remote(core)``: the semaphore of one other core; ``inc``/``set`` it in a data movement thread."""
+
     def __init__(self, sem: Semaphore, core: Any):
         sc = scope.current()
         if sc is not None:
@@ -67,6 +69,8 @@ class UnicastRemoteSemaphore:
 
 
 class MulticastRemoteSemaphore:
+    """``sem.get_remote_multicast(range)``: the semaphores of a core range; ``set`` them in a data movement thread."""
+
     def __init__(self, sem: Semaphore, cores: Any):
         sc = scope.current()
         if sc is not None and cores is not None:

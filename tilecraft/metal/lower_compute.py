@@ -269,21 +269,15 @@ class ComputeLowering(KernelLowering):
         unary-like nodes work in place on their operand's slot; FPU, matmul, reduce, broadcast,
         transpose and fill read buffers (or nothing) and write one slot.
         """
-        if node.kind in ("leaf", "const"):
-            node.slot = free
-            return free + 1
-        if node.kind in ("sfpu", "where"):
+        use = _DST_USE[node.kind]
+        if use == "operands":
             used, live = free, free
             for child in node.children:
                 used = max(used, self.allocate(child, live))
                 live += 1
             node.slot = node.children[0].slot
             return max(used, live)
-        if node.kind == "matmul_acc":
-            used = self.allocate(node.children[0], free)
-            node.slot = node.children[0].slot
-            return used
-        if node.kind in ("unary", "scalar", "power"):
+        if use == "in_place":
             used = self.allocate(node.children[0], free)
             node.slot = node.children[0].slot
             return used
@@ -608,6 +602,17 @@ class ComputeLowering(KernelLowering):
         self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
             call, self.dst(t, slots, c.slot), self.dst(t, slots, a.slot), self.dst(t, slots, b.slot),
             self.dst(t, slots, node.slot), template=self.template((DST_FORMAT,))))
+
+
+#: how each node kind uses DST (``allocate``): "operands" holds every operand in a slot of its own
+#: and writes the first one's; "in_place" works on its first operand's slot; "own" reads buffers
+#: (or nothing) and writes one fresh slot
+_DST_USE = {
+    "sfpu": "operands", "where": "operands",
+    "matmul_acc": "in_place", "unary": "in_place", "scalar": "in_place", "power": "in_place",
+    **{kind: "own" for kind in ("leaf", "const", "fpu", "fpu_bcast", "matmul", "reduce", "bcast", "transpose",
+                                "fill", "copy")},
+}
 
 
 class _Binary:

@@ -10,19 +10,13 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Iterator
 
-from .. import driver, options
+from .. import session
 from ..ir.program import ProgramIR
 
 
 @contextmanager
 def programs(arch: str = "wormhole_b0", grid: tuple[int, ...] | None = None) -> Iterator[list[ProgramIR]]:
     """Collect every program launched in the block; none of them is simulated."""
-    saved = options.current
-    options.current = options.RunOptions(arch=arch, grid=grid, simulate=False)
     launched: list[ProgramIR] = []
-    driver.program_hooks.append(launched.append)
-    try:
+    with session.using(arch=arch, grid=grid, simulate=False, program_hooks=[launched.append]):
         yield launched
-    finally:
-        driver.program_hooks.remove(launched.append)
-        options.current = saved

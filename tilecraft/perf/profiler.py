@@ -1,6 +1,6 @@
 """``tilecraft profile``: time every program a script launches and print the profile.
 
-The profiler is a driver program hook: each launched program is estimated right after it is
+The profiler is a session program hook: each launched program is estimated right after it is
 built (before the simulator runs it, or instead of it with ``--no-values``), and its report is
 printed at once. ``--trace`` writes all programs into one Chrome trace, one after the other.
 """
@@ -8,15 +8,17 @@ printed at once. ``--trace`` writes all programs into one Chrome trace, one afte
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
 from typing import Callable
 from pathlib import Path
 
-from .. import driver, options
+from ..options import RunOptions
 from ..arch import ARCHS, BOARDS
 from ..ir.program import ProgramIR
+from ..ttnn import generic
 from ..ttnn.fidelity import MathFidelity
 from . import estimate, resolve_arch
 from .report import format_estimate
@@ -51,25 +53,37 @@ class Profiler:
         self.arch = resolve_arch(args.arch)
         self.script = os.path.abspath(args.script)
         self.estimates: list[Estimate] = []
+        #: kernel-level programs (PyKernel ops, generic_op hosts) the script ran, which nothing times yet
+        self.untimed: list[str] = []
+        self.emulator_run_before = generic.last_run
 
-    @classmethod
-    def install(cls, args: argparse.Namespace) -> "Profiler":
-        profiler = cls(args)
-        opts = options.current
-        opts.arch = profiler.arch.name
-        if opts.grid is None:
-            opts.grid = profiler.arch.compute_grid
-        opts.simulate = not args.no_values
-        driver.program_hooks.append(profiler)
-        return profiler
+    def run_options(self, opts: RunOptions) -> RunOptions:
+        """``opts`` for the profiled run: the profiled architecture (its full grid for ``grid="auto"``),
+        and no values computed with ``--no-values``."""
+        return dataclasses.replace(opts, arch=self.arch.name, grid=opts.grid or self.arch.compute_grid,
+                                   simulate=not self.args.no_values)
 
     def __call__(self, program: ProgramIR) -> None:
         est = estimate(program, self.arch, self.args.fidelity, self.args.fp32_acc, trace=bool(self.args.trace))
         self.estimates.append(est)
         print(format_estimate(est, {self.script}), flush=True)
 
+    def kernel_level(self, name: str) -> None:
+        """A kernel-level program (``name`` as a message says it) ran: the cost model times
+        language-level (TT-Lang) programs only."""
+        self.untimed.append(name)
+        print(f"tilecraft: {name} is a kernel-level program: it ran on "
+              "the kernel emulator but is not timed (the cost model times TT-Lang programs; it has no kernel-level "
+              "model yet)", file=sys.stderr)
+
     def finish(self, code: int) -> int:
         if not self.estimates:
+            if generic.last_run is not self.emulator_run_before and not self.untimed:
+                self.kernel_level("a ttnn.generic_op program")  # a micro-op host's own descriptors
+            if self.untimed and code == 0:
+                print(f"tilecraft: nothing to profile: {len(self.untimed)} kernel-level program(s) ran untimed",
+                      file=sys.stderr)
+                return 2
             if code == 0:
                 print("tilecraft: the script launched no kernel program", file=sys.stderr)
             return code

@@ -27,7 +27,7 @@ from ..ir.program import ThreadIR
 from ..ir.grid import all_cores
 from ..metal import kir, optable
 from . import tile_math
-from .codegen import GeneratedThread, ThreadCodegen
+from .codegen import ThreadCodegen
 from .metal_state import L1, L1_BASE, ZERO, PageCB, SemRT, SemToken
 from .op_table import OpTable
 from .scheduler import Scheduler, SimThread
@@ -381,22 +381,36 @@ class KernelCodegen(ThreadCodegen):
     def op_Call(self, op: kir.Call) -> None:
         i = self.oid(op)
         args = [self.v(a) for a in op.args]
-        if op.fn == "cb_reserve_back":
-            self.line(f"while K.cbs[{args[0]}].free() < {args[1]}: yield (K.cbs[{args[0]}], {i})", op)
-        elif op.fn == "cb_wait_front":
-            self.line(f"while K.cbs[{args[0]}].available() < {args[1]}: yield (K.cbs[{args[0]}], {i})", op)
-        elif op.fn in ("noc_semaphore_wait", "noc_semaphore_wait_min"):
-            test = "!=" if op.fn == "noc_semaphore_wait" else "<"
-            self.line(f"while K.sem({args[0]}).value {test} {args[1]}: yield (K.sem({args[0]}), {i})", op)
-        elif op.fn == "get_arg_val<uint32_t>":
-            self.line(f"{self.v(op.result)} = A[{args[0]}]", op)
-        elif op.fn.startswith("reinterpret_cast"):
-            self.line(f"{self.v(op.result)} = {args[0]}", op)
-        elif op.fn in ("noc_x_of", "noc_y_of"):
-            self.line(f"{self.v(op.result)} = {args[0]}", op)  # logical coordinates stand for NoC ones
+        inline = _INLINE.get(op.fn) or (_value_of_first if op.fn.startswith("reinterpret_cast") else None)
+        if inline is not None:
+            self.line(inline(self.v(op.result) if op.result is not None else None, args, i, op.fn), op)
         else:
             call = f"K.call({op.fn!r}, ({', '.join(args)}{',' if args else ''}), {tuple(op.template)!r}, {i})"
             self.line(f"{self.v(op.result)} = {call}" if op.result is not None else call, op)
+
+
+def _wait_loop(condition: str, waited: str) -> Callable[[Any, list[str], int, str], str]:
+    """A blocking call: loop (yielding what it waits on, for the scheduler) until ``condition``."""
+    return lambda result, args, i, fn: (f"while {condition.format(*args)}: yield ({waited.format(*args)}, {i})")
+
+
+def _value_of_first(result: str, args: list[str], i: int, fn: str) -> str:
+    return f"{result} = {args[0]}"
+
+
+#: Metalium calls generated inline rather than through ``K.call``: the blocking ones (generated as
+#: loops that yield to the scheduler) and those that only move a value. Arguments: the result's
+#: name, the argument expressions, the op id and the call's name.
+_INLINE: dict[str, Callable[[Any, list[str], int, str], str]] = {
+    "cb_reserve_back": _wait_loop("K.cbs[{0}].free() < {1}", "K.cbs[{0}]"),
+    "cb_wait_front": _wait_loop("K.cbs[{0}].available() < {1}", "K.cbs[{0}]"),
+    "noc_semaphore_wait": _wait_loop("K.sem({0}).value != {1}", "K.sem({0})"),
+    "noc_semaphore_wait_min": _wait_loop("K.sem({0}).value < {1}", "K.sem({0})"),
+    "get_arg_val<uint32_t>": lambda result, args, i, fn: f"{result} = A[{args[0]}]",
+    # logical coordinates stand for NoC ones
+    "noc_x_of": _value_of_first,
+    "noc_y_of": _value_of_first,
+}
 
 
 class _ProgramStub:

@@ -46,7 +46,8 @@ def _compare(predicate: Callable[[Tensor, Tensor], Tensor]) -> Callable[[Tensor,
 
 
 def _rounded_once(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
-    """``fn`` evaluated in float64 and rounded once to fp32 (float inputs; integers as they are).
+    """``fn`` evaluated in float64 and rounded once to fp32 (integer inputs too: docs/numerics.md,
+    transcendental functions of integers return fp32).
 
     torch's fp32 kernels of transcendental functions give different last bits for the same value
     depending on the length of the tensor (vectorised and scalar code paths round differently),
@@ -56,11 +57,19 @@ def _rounded_once(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
     """
 
     def rounded(x: Tensor, *params: object) -> Tensor:
-        if not x.is_floating_point():
-            return fn(x, *params)
         return fn(x.to(torch.float64), *params).to(torch.float32)
 
     return rounded
+
+
+def _of_floats(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """``fn`` on fp32 values: an integer block is converted first (torch has no integer kernel for
+    these functions, and neither does the SFPU: the result is fp32, as for transcendentals)."""
+
+    def on_floats(x: Tensor, *params: object) -> Tensor:
+        return fn(x if x.is_floating_point() else x.to(torch.float32), *params)
+
+    return on_floats
 
 
 def _rounded_once_binary(fn: Callable[[Tensor, Tensor], Tensor]) -> Callable[[Tensor, Tensor], Tensor]:
@@ -170,7 +179,7 @@ UNARY: dict[str, Callable[[Tensor], Tensor]] = {
     "floor": torch.floor,
     "ceil": torch.ceil,
     "trunc": torch.trunc,
-    "frac": torch.frac,
+    "frac": _of_floats(torch.frac),
     "sign": torch.sign,
     "signbit": _flag(torch.signbit),
     "logical_not": _flag(torch.logical_not),
@@ -184,9 +193,9 @@ UNARY: dict[str, Callable[[Tensor], Tensor]] = {
 UNARY_PARAM: dict[str, Callable[..., Tensor]] = {
     "relu_max": _relu_max,
     "relu_min": _relu_min,
-    "leaky_relu": F.leaky_relu,
+    "leaky_relu": _of_floats(F.leaky_relu),
     # the hardware's prelu_tile takes one scalar slope: the same function as leaky_relu
-    "prelu": F.leaky_relu,
+    "prelu": _of_floats(F.leaky_relu),
     "elu": _rounded_once(F.elu),
     "celu": _rounded_once(_celu),
     "softplus": _rounded_once(_softplus),
@@ -198,7 +207,7 @@ UNARY_PARAM: dict[str, Callable[..., Tensor]] = {
     # Metalium's threshold_tile (and torch's threshold): ``value`` where x <= threshold; only the
     # lowering uses it (ttl.math.threshold is -threshold_le(-x, ...), see metal/optable.py)
     "threshold_le": F.threshold,
-    "round": _round,
+    "round": _of_floats(_round),
     "rsub": _rsub,
     "power": _rounded_once(torch.pow),
 }

@@ -12,7 +12,7 @@ from typing import Optional
 
 import torch
 
-from tilecraft.diagnostics import UsageTypeError, UsageValueError
+from tilecraft.diagnostics import UsageTypeError, UsageValueError, type_name
 from tilecraft.dtypes import DataFormat, from_torch_dtype
 
 from .datatype import as_data_format
@@ -35,7 +35,7 @@ def from_torch(tensor: torch.Tensor, dtype: Optional[DataFormat] = None, *,
     ``pad_value`` (zero when None, as in ttnn).
     """
     if not isinstance(tensor, torch.Tensor):
-        raise UsageTypeError(f"from_torch takes a torch.Tensor, got {type(tensor).__name__}")
+        raise UsageTypeError(f"from_torch takes a torch.Tensor, got {type_name(tensor)}")
     fmt = _format_of(tensor.dtype) if dtype is None else as_data_format(dtype)
     layout, defaulted_at = given_or_default(layout)
     config = as_memory_config(memory_config)
@@ -74,7 +74,7 @@ def to_torch(tensor: Tensor, dtype: Optional[torch.dtype] = None, *,
     bfloat16 and the block-float formats come back as torch.bfloat16, float32 as torch.float32.
     """
     if not isinstance(tensor, Tensor):
-        raise UsageTypeError(f"to_torch takes a ttnn.Tensor, got {type(tensor).__name__}")
+        raise UsageTypeError(f"to_torch takes a ttnn.Tensor, got {type_name(tensor)}")
     return tensor.to_torch(mesh_composer=mesh_composer, dtype=dtype)
 
 

@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Optional
 
 import torch
 
-from tilecraft.diagnostics import UsageTypeError
+from tilecraft.diagnostics import UsageTypeError, type_name
 from tilecraft.dtypes import DataFormat
 from tilecraft.numerics import quantize
 
@@ -135,7 +135,7 @@ def full_like(tensor: Tensor, fill_value: float, dtype: Optional[DataFormat] = N
     """A tensor shaped like ``tensor`` (per device, on a mesh), with its dtype, layout, placement
     and memory config unless given."""
     if not isinstance(tensor, Tensor):
-        raise UsageTypeError(f"expected a ttnn.Tensor as the reference, got {type(tensor).__name__}")
+        raise UsageTypeError(f"expected a ttnn.Tensor as the reference, got {type_name(tensor)}")
     return full(tensor.shape, fill_value,
                 tensor.dtype if dtype is None else dtype,
                 tensor.layout if layout is None else layout,

@@ -1,7 +1,7 @@
 """Simulated devices: a handle per chip, with the grid and architecture a program may query.
 
 There is no hardware behind a handle. It records which architecture the run simulates (from
-:data:`tilecraft.options.current`), whether it is open, and hands out stable fake buffer
+:func:`tilecraft.session.options`), whether it is open, and hands out stable fake buffer
 addresses so that programs printing ``buffer_address()`` behave as on a device.
 """
 
@@ -11,7 +11,7 @@ from enum import Enum
 from typing import Any
 
 from tilecraft import arch as arch_descriptions
-from tilecraft import options
+from tilecraft import session
 from tilecraft.diagnostics import UsageTypeError, UsageValueError
 from tilecraft.emu.device_model import chip
 
@@ -23,7 +23,7 @@ def simulated_devices() -> int:
     """Chips the simulated system offers: ``--devices`` / ``$TILECRAFT_DEVICES``, 4 by default as
     in the published TT-Lang simulator (the multi-device tutorials open a 1 x
     GetNumAvailableDevices() mesh)."""
-    return options.current.devices
+    return session.options().devices
 
 
 class Arch(str, Enum):
@@ -111,7 +111,7 @@ class Device(DeviceHandle):
     """One simulated chip."""
 
     def __init__(self, device_id: int = 0, arch_name: str | None = None) -> None:
-        super().__init__(arch_name or options.current.arch)
+        super().__init__(arch_name or session.options().arch)
         self.device_id = device_id
         self.allocator = BufferAllocator(l1_base=self._arch.l1_reserved_bytes, l1_top=self._arch.l1_bytes)
 

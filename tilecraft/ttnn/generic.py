@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import sys
 import traceback
+import warnings
 from pathlib import Path
 from typing import Optional, Sequence, Union
 
-from tilecraft import options
-from tilecraft.diagnostics import Span, UsageTypeError, UsageValueError, calling_user_span, error, warn
+from tilecraft import session
+from tilecraft.diagnostics import (DiagnosticWarning, Span, UsageTypeError, UsageValueError, calling_user_span,
+                                   error, type_name, warn)
 from tilecraft.emu import launch
 from tilecraft.emu.build import source_file
 from tilecraft.emu.device_model import chip
@@ -55,7 +57,7 @@ def generic_op(io_tensors: Sequence[Tensor], program_descriptor: ProgramDescript
         raise error("E5109", "generic_op needs the io tensors (inputs, then pre-allocated outputs)", span)
     tensors = [_tensor_spec(t, i, span) for i, t in enumerate(io_tensors)]
     device = io_tensors[0].device()
-    arch = str(device.arch()) if device is not None else options.current.arch
+    arch = str(device.arch()) if device is not None else session.options().arch
     program = ProgramSpec(
         kernels=[_kernel_spec(k, i, span) for i, k in enumerate(program_descriptor.kernels)],
         cbs=[_cb_spec(cb, io_tensors, span) for cb in program_descriptor.cbs],
@@ -63,17 +65,18 @@ def generic_op(io_tensors: Sequence[Tensor], program_descriptor: ProgramDescript
                                   int(s.initial_value), span) for s in program_descriptor.semaphores],
         tensors=tensors, arch=arch, span=span)
     global last_run
-    result = last_run = launch.run(program, stop_at_first_error=options.current.emulator_stop_at_first_error)
+    result = last_run = launch.run(program, stop_at_first_error=session.options().emulator_stop_at_first_error)
     if result.dprint:
         sys.stdout.write(result.dprint)
-    for warning in result.warnings:
-        print(warning.render(), file=sys.stderr)
+    for warning in result.warnings:  # as Python warnings: `tilecraft run` renders them (text or JSON)
+        file, line = (warning.span.file, warning.span.line) if warning.span else ("<kernel>", 0)
+        warnings.warn_explicit(DiagnosticWarning(warning), DiagnosticWarning, file, line, registry={})
     return io_tensors[-1]
 
 
 def _tensor_spec(tensor: Tensor, index: int, span: Span | None) -> TensorSpec:
     if not isinstance(tensor, Tensor):
-        raise error("E5109", f"io_tensors[{index}] is a {type(tensor).__name__}, not a ttnn.Tensor", span)
+        raise error("E5109", f"io_tensors[{index}] is a {type_name(tensor)}, not a ttnn.Tensor", span)
     if tensor.is_mesh:
         raise error("E5109", f"io_tensors[{index}] is a mesh tensor; generic_op runs one device's program", span,
                     hint="call generic_op with each device's tensor (tensor.device_tensors()[i])")
@@ -159,7 +162,7 @@ class TensorAccessorArgs:
 
     def __init__(self, tensor: Tensor):
         if not isinstance(tensor, Tensor):
-            raise TypeError(f"TensorAccessorArgs takes a ttnn.Tensor, got {type(tensor).__name__}")
+            raise TypeError(f"TensorAccessorArgs takes a ttnn.Tensor, got {type_name(tensor)}")
         if tensor.memory_config().is_sharded():
             raise ValueError("the kernel emulator models interleaved TensorAccessorArgs only; alias a sharded "
                              "tensor with ttnn.cb_descriptor_from_sharded_tensor instead")
@@ -168,7 +171,7 @@ class TensorAccessorArgs:
     def get_compile_time_args(self) -> list[int]:
         t = self._tensor
         dram = t.memory_config().buffer_type is BufferType.DRAM
-        arch = chip(str(t.device().arch())) if t.device() is not None else chip(options.current.arch)
+        arch = chip(str(t.device().arch())) if t.device() is not None else chip(session.options().arch)
         page = t.dtype.tile_bytes if t.layout is Layout.TILE else t.padded_shape[-1] * t.dtype.element_bits // 8
         align = arch.dram_alignment if dram else arch.l1_alignment
         return [2 if dram else 0, -(-page // align) * align]

@@ -14,7 +14,7 @@ from typing import Any, Optional, Sequence
 
 import torch
 
-from tilecraft import options
+from tilecraft import session
 from tilecraft.diagnostics import UsageTypeError, UsageValueError
 
 from .device import Device, DeviceHandle, simulated_devices
@@ -69,7 +69,7 @@ class MeshDevice(DeviceHandle):
     """A rows x cols mesh of simulated chips, opened with :func:`open_mesh_device`."""
 
     def __init__(self, shape: MeshShape, fabric_config: FabricConfig) -> None:
-        super().__init__(options.current.arch)
+        super().__init__(session.options().arch)
         self._devices = [Device(i, self._arch.name) for i in range(shape.mesh_size())]
         self._shape = shape
         self.fabric_config = fabric_config

@@ -28,7 +28,7 @@ from typing import Callable, Generic, Optional, Sequence, TypeVar, Union
 
 import torch
 
-from tilecraft.diagnostics import UsageTypeError, UsageValueError
+from tilecraft.diagnostics import UsageTypeError, UsageValueError, type_name
 from tilecraft.dtypes import DataFormat
 from tilecraft.numerics import to_compute
 
@@ -139,7 +139,7 @@ class DevicePrimitive(Primitive):
             if isinstance(operand, torch.Tensor):
                 raise UsageTypeError(f"{self!r} takes ttnn tensors; convert the torch tensor with ttnn.from_torch first")
             if not isinstance(operand, (Tensor, int, float)):
-                raise UsageTypeError(f"{self!r}: operands are ttnn.Tensor or Python numbers, got {type(operand).__name__}")
+                raise UsageTypeError(f"{self!r}: operands are ttnn.Tensor or Python numbers, got {type_name(operand)}")
         tensors = [o for o in operands if isinstance(o, Tensor)]
         if not tensors:
             raise UsageTypeError(f"{self!r} needs at least one ttnn.Tensor operand")

@@ -7,7 +7,7 @@ from typing import Optional
 
 import torch
 
-from tilecraft.diagnostics import UsageTypeError, UsageValueError
+from tilecraft.diagnostics import UsageTypeError, UsageValueError, type_name
 from tilecraft.dtypes import DataFormat
 
 from ..layout import Shape
@@ -46,6 +46,6 @@ def matmul(input_tensor_a: Tensor, input_tensor_b: Tensor, *, transpose_a: bool 
     """``a @ b``, accumulated in fp32 and rounded once into the result dtype (``a``'s by default)."""
     for operand in (input_tensor_a, input_tensor_b):
         if not isinstance(operand, Tensor):
-            raise UsageTypeError(f"ttnn.matmul takes two ttnn tensors, got {type(operand).__name__}")
+            raise UsageTypeError(f"ttnn.matmul takes two ttnn tensors, got {type_name(operand)}")
     return matmul_p.bind(input_tensor_a, input_tensor_b, dtype=dtype, memory_config=memory_config,
                         transpose_a=bool(transpose_a), transpose_b=bool(transpose_b))

@@ -1,0 +1,25 @@
+"""Running a user's script the way the published simulator does, for every tool that runs one.
+
+The CLI, the language server's worker and the benchmarks all execute scripts written for the
+published TT-Lang, which ``import ttl`` and ``import ttnn``; they also need to tell the script's
+frames from tilecraft's own when reporting an error at the user's line.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+#: frames under this directory are tilecraft's; the others are the user's
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def install_modules() -> None:
+    """Serve ``import ttl`` and ``import ttnn`` from tilecraft, as the published simulator does, and
+    the published PyKernel's ``pykernel.*`` modules."""
+    import tilecraft
+    import tilecraft.pykernel
+    import tilecraft.ttnn
+    sys.modules["ttl"] = tilecraft
+    sys.modules["ttnn"] = tilecraft.ttnn
+    tilecraft.pykernel.install_published_modules()

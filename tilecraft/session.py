@@ -1,0 +1,75 @@
+"""The session: the options in force and the hooks called on each launched program.
+
+Why a context variable and not module globals: a kernel call in user code cannot take tilecraft's
+options as arguments (the program is the user's, unchanged), so they travel with the calling
+context instead. ``with session.using(...)`` derives a session from the current one for the
+length of a block and restores the previous one on the way out, even on error, and threads or
+asyncio tasks started inside see their own copy. The CLI, ``perf.capture``, the profiler and the
+tests all set options and hooks this way; nothing saves and restores module state by hand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
+
+from .options import RunOptions
+
+#: called with each program before it runs (``tilecraft show-ir`` prints them, the profiler times them)
+ProgramHook = Callable[[Any], None]
+#: called with each program and its tensors after it ran (tests compare simulation levels)
+ResultHook = Callable[[Any, list], None]
+#: called with each kernel-level program (a PyKernel op's) and its tensors before it runs
+KernelHook = Callable[[Any, Any], None]
+
+
+@dataclass(frozen=True)
+class Session:
+    options: RunOptions
+    program_hooks: tuple[ProgramHook, ...] = ()
+    result_hooks: tuple[ResultHook, ...] = ()
+    kernel_hooks: tuple[KernelHook, ...] = ()
+
+
+_CURRENT: ContextVar[Session | None] = ContextVar("tilecraft_session", default=None)
+_default: Session | None = None
+
+
+def current() -> Session:
+    """The session in force: the innermost :func:`using` block's, else the default one (default
+    options, ``$TILECRAFT_DEVICES`` read on first use, no hooks)."""
+    global _default
+    active = _CURRENT.get()
+    if active is not None:
+        return active
+    if _default is None:
+        _default = Session(RunOptions())
+    return _default
+
+
+def options() -> RunOptions:
+    """The options in force (``current().options``)."""
+    return current().options
+
+
+@contextmanager
+def using(options: RunOptions | None = None, *, program_hooks: tuple[ProgramHook, ...] | list[ProgramHook] = (),
+          result_hooks: tuple[ResultHook, ...] | list[ResultHook] = (),
+          kernel_hooks: tuple[KernelHook, ...] | list[KernelHook] = (), **changes: Any) -> Iterator[Session]:
+    """Run the block under a session derived from the current one.
+
+    ``options`` replaces the options (else the current ones are kept); keyword ``changes`` then
+    set single fields (``using(level="metal")``); the hooks given are added after the current ones.
+    """
+    base = current()
+    opts = dataclasses.replace(options if options is not None else base.options, **changes)
+    derived = Session(opts, base.program_hooks + tuple(program_hooks), base.result_hooks + tuple(result_hooks),
+                      base.kernel_hooks + tuple(kernel_hooks))
+    token = _CURRENT.set(derived)
+    try:
+        yield derived
+    finally:
+        _CURRENT.reset(token)
