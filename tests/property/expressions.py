@@ -276,7 +276,7 @@ UNARIES: dict[str, UnaryFn] = {
                         ((-1.0, 1.0), (-0.5, 2.0))),
     "clamp": UnaryFn(lambda x, lo, hi: torch.clamp(x, lo, hi), ANY, lambda i, p: Interval(p[0], p[1]),
                      ((-2.0, 2.0), (0.0, 1.5))),
-    "threshold": UnaryFn(lambda x, t, v: torch.where(x <= t, torch.tensor(v), x), ANY,
+    "threshold": UnaryFn(lambda x, t, v: torch.where(x > t, torch.tensor(v), x), ANY,
                          lambda i, p: hull(i.lo, i.hi, p[1]), ((0.0, -1.0), (0.5, 2.0))),
     "rsub": UnaryFn(lambda x, s: s - x, ANY, lambda i, p: hull(p[0] - i.lo, p[0] - i.hi), ((1.0,), (-2.5,))),
     "power": UnaryFn(lambda x, n: x ** n, Interval(-4, 4), _power_image, ((2,), (3,))),

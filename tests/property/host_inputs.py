@@ -96,8 +96,9 @@ X = "x = ttnn.from_torch({values}, dtype={dtype}, layout={layout})"
 TILE = "ttnn.TILE_LAYOUT"
 
 HOST_MISTAKES: tuple[HostMistake, ...] = (
+    # torch dtypes with a ttnn counterpart are taken, as the published simulator takes them (W0502)
     HostMistake("torch_dtype", lambda d: ("MAKE-X", X.format(
-        values="torch.rand((64, 32))", dtype=d(st.sampled_from(("torch.bfloat16", "torch.float32", "torch.int32"))),
+        values="torch.rand((64, 32))", dtype=d(st.sampled_from(("torch.float64", "torch.int64", "torch.int16"))),
         layout=TILE)), known="7.15"),
     HostMistake("string_dtype", lambda d: ("MAKE-X", X.format(
         values="torch.rand((64, 32))", dtype=repr(d(st.sampled_from(("bfloat16", "float32", "bf16")))),

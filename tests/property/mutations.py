@@ -65,19 +65,32 @@ DM_SITES = ("read", "write", "mover", "dm")
 COMPUTE_SITES = ("compute",)
 
 
-def _insert_in_thread(text: str, kinds: tuple[str, ...] | None = None) -> Plant:
-    """Insert ``text`` (``{buffer}`` is replaced by a buffer of the program) as a thread's first statement."""
+def _insert_in_thread(text: str, kinds: tuple[str, ...] | None = None, unheld: str | None = None) -> Plant:
+    """Insert ``text`` (``{buffer}`` is replaced by a buffer of the program) as a thread's first
+    statement. With ``unheld`` (``reserve`` or ``wait``), only a buffer that no other thread (nor a
+    pipe function) acquires that way: another thread could hold a block of it already, and a
+    release would then find one."""
     def plant(program: Program, src: Source, choose: Choose) -> tuple[int, ...] | None:
         sites = _first_of_thread(src, kinds)
         if not sites:
             return None
+        index = choose(sites)
         buffers = [src.lines[i].tag("kernel_buffer") for i in src.sites("kernel_buffer")]
+        if unheld is not None:
+            buffers = [b for b in buffers if not _acquired_outside(src, index, f"{b}.{unheld}()")]
         if "{buffer}" in text and not buffers:
             return None
-        index = choose(sites)
         src.insert_before(index, text.format(buffer=choose(buffers) if buffers else ""))
         return (index,)
     return plant
+
+
+def _acquired_outside(src: Source, first: int, call: str) -> bool:
+    """Whether ``call`` appears outside the thread whose body starts at line ``first``."""
+    end = first
+    while end < len(src.lines) and (not src.lines[end].text or src.lines[end].depth >= src.lines[first].depth):
+        end += 1
+    return any(call in line.text for i, line in enumerate(src.lines) if not first <= i < end)
 
 
 def _insert_lines(src: Source, index: int, text: str) -> None:
@@ -208,13 +221,12 @@ def _elu_without_alpha(program: Program, src: Source, choose: Choose) -> tuple[i
 
 
 def _push_unwritten(program: Program, src: Source, choose: Choose) -> tuple[int, ...] | None:
-    """The only store into an output block is dropped: its release reports it (E1108)."""
+    """The only store into an output block is dropped: pushing it only warns (W1108), the writer's
+    copy out of it reads undefined values (E1109)."""
     stores = src.sites("compute_store")
     index = choose(stores)
-    block = src.lines[index].tag("compute_store")
     src.replace_text(index, "pass")
-    releases = tuple(i for i in src.sites("compute_release") if src.lines[i].tag("compute_release") == block)
-    return releases or None
+    return tuple(src.sites("write_copy")) or None
 
 
 def _no_receiver(program: Program, src: Source, choose: Choose) -> tuple[int, ...] | None:
@@ -368,8 +380,8 @@ UNSUPPORTED = {
 }
 
 MUTATIONS: tuple[Mutation, ...] = (
-    Mutation("push_without_reserve", "E1102", _insert_in_thread("{buffer}.push()", DM_SITES)),
-    Mutation("pop_without_wait", "E1101", _insert_in_thread("{buffer}.pop()", COMPUTE_SITES)),
+    Mutation("push_without_reserve", "E1102", _insert_in_thread("{buffer}.push()", DM_SITES, unheld="reserve")),
+    Mutation("pop_without_wait", "E1101", _insert_in_thread("{buffer}.pop()", COMPUTE_SITES, unheld="wait")),
     Mutation("copy_wrong_shape", "E0106", _use_tag("shape_mistake"), kinds=STREAM_KINDS),
     Mutation("slice_out_of_bounds", "E1107", _use_tag("bounds_mistake"), kinds=STREAM_KINDS),
     # the block loop of a streaming compute thread: its producer has finished when it waits again
@@ -385,7 +397,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("grid_size_zero_dims", "E0201", _insert_in_thread("size = ttl.grid_size(dims=0)")),
     Mutation("store_wrong_shape", "E0105", _before_store("{block}.store(ttl.block.fill(1.0, shape=(9, 9)))", True)),
     Mutation("unknown_math_function", "E0104", _before_store("{block}.store(ttl.math.frobnicate({block}))")),
-    Mutation("push_unwritten", "E1108", _push_unwritten, kinds=STREAM_KINDS),
+    Mutation("push_unwritten", "E1109", _push_unwritten, kinds=STREAM_KINDS),
     Mutation("pipe_never_received", "E0107", _no_receiver, kinds=PIPE_KINDS),
     # the waiting reader also starves its core's compute thread, and the thread that set the
     # semaphore waits for that compute thread: a cycle, E2110 by docs/language.md section 11

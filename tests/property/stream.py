@@ -229,7 +229,9 @@ def _read_blocks(src: Source, spec: StreamSpec, buffers: Sequence[str]) -> None:
             wrong = {"shape_mistake": copy(op, blk, "shape"), "bounds_mistake": copy(op, blk, "bounds")}
             if spec.copy_wait == "inline":
                 wrong = {key: f"{text}.wait()" for key, text in wrong.items()}
-                src.add(f"{copy(op, blk)}.wait()", read_copy=blk, read_wait=blk, unwaited=copy(op, blk), **wrong)
+                # the handle of the unwaited form is kept: a bare ttl.copy(...) statement is waited at once
+                src.add(f"{copy(op, blk)}.wait()", read_copy=blk, read_wait=blk, unwaited=f"{handle} = {copy(op, blk)}",
+                        **wrong)
             else:
                 wrong = {key: f"{handle} = {text}" for key, text in wrong.items()}
                 src.add(f"{handle} = {copy(op, blk)}", read_copy=blk, **wrong)
