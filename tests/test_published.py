@@ -90,8 +90,9 @@ def test_a_program_that_writes_nothing_warns(tmp_path: Path) -> None:
     assert warning.diagnostic.code == "W1201" and "copies into 'y' ran zero times" in warning.diagnostic.message
 
 
-def marked_line(path: Path, marker: str) -> int:
-    (line,) = [i for i, text in enumerate(path.read_text().splitlines(), 1) if text.endswith(f"# {marker}")]
+def line_of(path: Path, text: str) -> int:
+    """The 1-based line of ``path`` that contains ``text`` (exactly one does)."""
+    (line,) = [i for i, source in enumerate(path.read_text().splitlines(), 1) if text in source]
     return line
 
 
@@ -100,7 +101,7 @@ def test_blocks_pushed_and_never_consumed_warn_at_the_push(capsys: pytest.Captur
     assert main(["run", str(path)]) == 0
     err = capsys.readouterr().err
     assert err.count("warning[W1105]") == 1, err
-    assert f"{path}:{marked_line(path, 'W1105')}:" in err and "'dfb' on core (0, 0)" in err, err
+    assert f"{path}:{line_of(path, '# W1105')}:" in err and "'dfb' on core (0, 0)" in err, err
 
 
 #: the programs above whose every construct tilecraft emits: both simulation levels must agree and
@@ -134,20 +135,15 @@ def test_print_shows_blocks_and_buffers_in_thread_order(capsys: pytest.CaptureFi
     assert lines[2] == "negated: <Block shape=(1, 1) float32>"
     assert lines[3].startswith("  first 64 of 1024 values: [-0.0, -1.0, -2.0,") and lines[3].endswith("-63.0]")
     # the device cannot print a block: run says so where emit would stop
-    line = marked_line_of(path, 'print("negated:"')
+    line = line_of(path, 'print("negated:"')
     assert f"{path}:{line}:" in captured.err and "W3001" in captured.err
-
-
-def marked_line_of(path: Path, text: str) -> int:
-    (line,) = [i for i, source in enumerate(path.read_text().splitlines(), 1) if text in source]
-    return line
 
 
 def test_an_unwritten_block_pushed_only_warns(capsys: pytest.CaptureFixture[str]) -> None:
     path = next(p for p in PROGRAMS if p.stem == "unwritten_push")
     assert main(["run", str(path)]) == 0
     err = capsys.readouterr().err
-    assert f"{path}:{marked_line(path, 'W1108')}:" in err and "warning[W1108]" in err and "core (1, 0)" in err, err
+    assert f"{path}:{line_of(path, '# W1108')}:" in err and "warning[W1108]" in err and "core (1, 0)" in err, err
 
 
 def test_the_published_type_names_and_layout_constants_exist() -> None:
