@@ -6,6 +6,8 @@ kernel error ends the run with status 1 and the diagnostic (``file:line:col: err
 tilecraft's own options may stand anywhere; arguments after ``--`` go to the script untouched.
 ``tilecraft profile SCRIPT.py [--arch A] [--fidelity F] [--trace out.json] [--no-values]``
 predicts the run time of every program the script launches (docs/performance-model.md).
+``tilecraft tune SCRIPT.py [--arch A] [--workers N] [--scheduler ADDRESS] ...`` tunes every
+``@ttl.autotune`` operation the script calls (docs/autotune.md).
 """
 
 from __future__ import annotations
@@ -25,12 +27,13 @@ from .ir.program import ProgramIR
 from .metal.emit import emit_program
 from .diagnostics import Diagnostic, DiagnosticWarning, KernelError, UsageError, render_json, user_frame_span
 from .perf import profiler
+from .tune import cli as tune_cli
 
 #: frames in this directory are tilecraft's own (hidden from users' tracebacks)
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _OWN_OPTIONS = {"--grid": True, "--devices": True, "--generated": False, "--arch": True, "--diagnostics-format": True, "--exact": False, "-o": True,
                 "--level": True,
-                "--output": True, **profiler.OPTIONS}
+                "--output": True, **profiler.OPTIONS, **tune_cli.OPTIONS}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -53,10 +56,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             p.add_argument("--generated", action="store_true",
                            help="also print the Python the simulator generates for each thread")
     profiler.add_parser(sub, add_script_options)
+    tune_cli.add_parser(sub, add_script_options)
     opt.add_parser(sub)
     if argv and argv[0] == "opt":
         return opt.run_opt(parser.parse_args(argv))
-    if not argv or argv[0] not in ("run", "show-ir", "emit", "profile"):
+    if argv and argv[0] == "tune" and tune_cli.is_cache_command(argv[1:]):
+        return tune_cli.run_cache(argv[1:])
+    if not argv or argv[0] not in ("run", "show-ir", "emit", "profile", "tune"):
         parser.parse_args(argv)  # prints usage / help
         return 2
     own, script_args = split_arguments(argv[1:])
@@ -116,7 +122,8 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
         driver.program_hooks.append(lambda program: print(print_program(program)))
     if args.command == "emit":
         driver.program_hooks.append(Emitter(Path(args.output), args.arch))
-    timer = profiler.Profiler.install(args) if args.command == "profile" else None
+    timer = (profiler.Profiler.install(args) if args.command == "profile" else
+             tune_cli.TuneSession.install(args) if args.command == "tune" else None)
     saved_path = list(sys.path)
     reporter = Reporter(args.diagnostics_format)
     try:

@@ -11,12 +11,13 @@ from typing import Any, Callable
 
 from . import options
 from .arch import get as get_arch
+from .frontend import l1_budget
 from .frontend.program import build_program
 from .ir.passes import run_pipeline
 from .ir.program import ProgramIR
 from .lang import kernel as lang_kernel
 from .lang.kernel import KernelDef
-from .metal.lower import lower_program
+from .metal.lower import internal_l1_bytes, lower_program
 from .sim.engine import ProgramRuntime
 from .sim.metal_engine import MetalRuntime
 
@@ -57,3 +58,5 @@ def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
 
 
 lang_kernel.set_launcher(launch)
+#: block_count="max" leaves room for the buffers the Metalium lowering adds (frontend/l1_budget.py)
+l1_budget.internal_l1_bytes = internal_l1_bytes

@@ -24,6 +24,11 @@ def set_launcher(launcher: Launcher) -> None:
     _launcher = launcher
 
 
+def current_launcher() -> Launcher | None:
+    """The installed launcher (the autotuner swaps it while it reads a script's definitions)."""
+    return _launcher
+
+
 class KernelDef:
     """A kernel function and its grid; ``style`` is "seed" (returns a Program) or "operation"."""
 

@@ -1,0 +1,79 @@
+"""Tuning options: one explicit object, as :mod:`tilecraft.options` is for runs.
+
+``tilecraft tune`` fills it from its command line; a program sets it with
+``ttl.tune_options(workers=4)``. Two environment variables give defaults, read once when the
+object is made: ``TILECRAFT_DASK_SCHEDULER`` (the address of an existing Dask cluster, as
+``--scheduler``) and ``TILECRAFT_CACHE_DIR`` (where tuning results are kept).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+SCHEDULER_VARIABLE = "TILECRAFT_DASK_SCHEDULER"
+CACHE_VARIABLE = "TILECRAFT_CACHE_DIR"
+
+
+def default_cache_dir() -> Path:
+    """``$TILECRAFT_CACHE_DIR``, else ``$XDG_CACHE_HOME/tilecraft/tune`` (``~/.cache/tilecraft/tune``)."""
+    given = os.environ.get(CACHE_VARIABLE)
+    if given:
+        return Path(given)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "tilecraft" / "tune"
+
+
+@dataclass
+class TuneOptions:
+    #: the board or generation to tune for; None: the decorator's ``arch=``, else the run's
+    arch: Optional[str] = None
+    #: math fidelity the cost model assumes; None: the decorator's ``fidelity=``
+    fidelity: Optional[str] = None
+    #: evaluate candidates on Dask: None decides by ``scheduler`` / ``workers`` (see ``uses_dask``)
+    dask: Optional[bool] = None
+    #: workers of the LocalCluster started for a sweep; None: one per core
+    workers: Optional[int] = None
+    #: address of an existing Dask scheduler (wins over ``workers``)
+    scheduler: Optional[str] = field(default_factory=lambda: os.environ.get(SCHEDULER_VARIABLE) or None)
+    #: seconds to wait for the scheduler before giving up with a clear error
+    connect_timeout: float = 10.0
+    #: configurations kept in the ranking; the cut-off stops any candidate slower than the k-th
+    top: int = 5
+    #: run every candidate to its end (no cut-off): every candidate gets a predicted time
+    exhaustive: bool = False
+    #: reuse tuning results from the disk cache (``tilecraft tune`` always sweeps, and stores)
+    use_cache: bool = True
+    cache_dir: Path = field(default_factory=default_cache_dir)
+    #: show a progress bar (rich) while a sweep runs
+    progress: bool = False
+    #: called with every finished sweep (``tilecraft tune`` prints its tables here)
+    report: Optional[Callable[[Any], None]] = None
+
+    def uses_dask(self) -> bool:
+        """Dask when asked, or when a scheduler or a worker count is given. A program that merely
+        calls a tuned operation tunes in its own process unless told otherwise; ``tilecraft tune``
+        asks for Dask (a LocalCluster, one worker per core) by default."""
+        if self.dask is not None:
+            return self.dask
+        return self.scheduler is not None or self.workers is not None
+
+
+#: the options in force; ``tilecraft tune`` and :func:`tune_options` set them
+current = TuneOptions()
+
+
+def tune_options(**changes: Any) -> TuneOptions:
+    """Set tuning options for the rest of the program (``ttl.tune_options(workers=2)``); returns them.
+
+    Unknown names are a ``TypeError`` that lists the known ones.
+    """
+    global current
+    known = {f.name for f in fields(TuneOptions)}
+    unknown = sorted(set(changes) - known)
+    if unknown:
+        raise TypeError(f"unknown tuning option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+    current = replace(current, **changes)
+    return current
