@@ -19,6 +19,7 @@ import pytest
 
 from tests.tutorials import PACKAGE, VERSION, TutorialsUnavailable, tutorials_dir
 from tilecraft import options
+from tilecraft.tune import options as tune_options
 
 
 @pytest.fixture(scope="session")
@@ -34,6 +35,15 @@ def tutorials() -> Path:
                 pytrace=False,
             )
         pytest.skip(f"TT-Lang tutorials unavailable (offline?): {error}")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def tuning_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Tuning results the suite produces (examples with @ttl.autotune) go to a cache of its own,
+    never to the user's ~/.cache/tilecraft/tune."""
+    cache = tmp_path_factory.mktemp("tune-cache")
+    tune_options.current.cache_dir = cache
+    return cache
 
 
 @pytest.fixture

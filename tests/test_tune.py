@@ -6,6 +6,7 @@ candidates). Dask is tested in test_tune_dask.py.
 
 from __future__ import annotations
 
+import json
 import runpy
 from pathlib import Path
 
@@ -308,3 +309,39 @@ def test_no_surviving_candidate_is_an_error_with_the_reasons() -> None:
     assert [n.message for n in diag.notes] == [
         f"W=3: pruned: assertion failed at {SCALE}:{UNBUILDABLE_ASSERT}: W must divide the columns",
         f"W=0: failed: ZeroDivisionError: integer modulo by zero at {SCALE}:{UNBUILDABLE_ASSERT}"]
+
+
+# ------------------------------------------------------------------------------ the command line
+@pytest.mark.usefixtures("fresh_process_state")
+def test_tune_command_prints_tables_and_writes_json_and_plot(tmp_path: Path, tuning: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("rich")
+    pytest.importorskip("matplotlib")
+    from tilecraft import cli
+    out_json, out_png = tmp_path / "sweep.json", tmp_path / "sweep.png"
+    code = cli.main(["tune", str(HERE / "tune" / "tune_script.py"), "--serial", "--arch", "p150", "--top", "3",
+                     "--json", str(out_json), "--plot", str(out_png)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert out.startswith("scale(x=bfloat16[128x256]) on p150 at HiFi4: 18 candidates in ")
+    assert "serially in this process" in out.splitlines()[0]
+    assert "best 3 configurations" in out and "pruned at compile time (5)" in out and "failed (3)" in out
+    [record] = json.loads(out_json.read_text())
+    assert record["arch"] == "p150" and record["grid"] == [13, 10] and len(record["ranked"]) == 3
+    assert out_png.read_bytes()[:4] == b"\x89PNG"
+    assert len(TuneCache(tuning).entries()) == 1  # the winner is stored for later runs
+    assert cli.main(["tune", "--cache", "list", "--cache-dir", str(tuning)]) == 0
+    listing = capsys.readouterr().out
+    assert listing.startswith(f"1 cached tuning result in {tuning}") and "scale(x=bfloat16[128x256]) on p150" in listing
+    assert cli.main(["tune", "--cache", "clear", "--cache-dir", str(tuning)]) == 0
+    assert "removed 1 cached tuning results" in capsys.readouterr().out
+    assert TuneCache(tuning).entries() == []
+
+
+@pytest.mark.usefixtures("fresh_process_state")
+def test_tune_command_without_tuned_operations(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tilecraft import cli
+    script = tmp_path / "plain.py"
+    script.write_text("print('nothing to tune')\n")
+    assert cli.main(["tune", str(script), "--serial"]) == 0
+    assert "the script called no @ttl.autotune operation" in capsys.readouterr().err

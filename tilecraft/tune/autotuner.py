@@ -19,6 +19,7 @@ from __future__ import annotations
 import inspect
 import sys
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Callable, Iterable
 
 from .. import options as run_options
@@ -110,6 +111,18 @@ class Autotuned:
                   f"{result.elapsed_s:.1f} s {result.runner}", file=sys.stderr)
         return winner
 
+    @cached_property
+    def source(self) -> OperationSource:
+        """What workers rebuild the operation from (read once: a module's text does not change
+        under a running program); this process uses the operation itself."""
+        source = OperationSource.of(self.kernel, self.span)
+        register(source, self.kernel)
+        return source
+
+    @cached_property
+    def program_hash(self) -> str:
+        return program_hash(self.kernel)
+
     def tune(self, *args: Any, **kwargs: Any) -> SweepResult:
         """Sweep the candidates for this call now (no cache, no verification); returns the result."""
         setting = self.setting(args, kwargs)
@@ -130,11 +143,10 @@ class Autotuned:
         board = resolve_arch(opts.arch or self.arch or run.arch)
         fidelity = resolve_fidelity(opts.fidelity or self.fidelity).name
         grid = tuple(run.grid) if run.grid and board.name == run.arch else board.compute_grid
-        source = OperationSource.of(self.kernel, self.span)
-        register(source, self.kernel)
+        source = self.source
         arch = board.board or board.name
         question = {"program": self.kernel.name, "operation": self.kernel.fn.__qualname__,
-                    "program_hash": program_hash(self.kernel), "candidates": fingerprint(self.candidates),
+                    "program_hash": self.program_hash, "candidates": fingerprint(self.candidates),
                     "key": key, "arch": arch, "grid": list(grid), "fidelity": fidelity, "fp32_acc": self.fp32_acc,
                     "tilecraft": __version__}
         key_text = " ".join(f"{k}={v}" for k, v in key.items())

@@ -88,6 +88,8 @@ class TuneSession:
         board = resolve_arch(args.arch or "wormhole_b0")
         opts = run_options.current
         opts.arch = board.name
+        if opts.grid is None:
+            opts.grid = board.compute_grid
         opts.simulate = args.values
         changes = dict(arch=args.arch, fidelity=args.fidelity, dask=not args.serial, workers=args.workers,
                        top=args.top, exhaustive=args.exhaustive, use_cache=args.cached, progress=True,

@@ -18,15 +18,13 @@ import os
 import sys
 import time
 import uuid
-from contextlib import contextmanager
 from importlib.machinery import ModuleSpec
-from typing import Any, Callable, Iterable, Iterator, Protocol, TypeVar
+from typing import Any, Callable, Iterable, Protocol
 
 from ..diagnostics import UsageError
 from .evaluate import LOST, Job, Outcome, evaluate
 from .options import TuneOptions
 
-T = TypeVar("T")
 MakeJob = Callable[[Any], Job]
 Done = Callable[[Any, Outcome], None]
 
@@ -223,13 +221,3 @@ def close_shared() -> None:
 
 
 atexit.register(close_shared)
-
-
-@contextmanager
-def runner_for(opts: TuneOptions) -> Iterator[Runner]:
-    """A runner closed when the block ends (benchmarks and tests that compare settings)."""
-    runner = open_runner(opts)
-    try:
-        yield runner
-    finally:
-        runner.close()

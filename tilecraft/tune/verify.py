@@ -31,14 +31,14 @@ def check(kdef: KernelDef, params: dict[str, Any], args: tuple, kwargs: dict, ex
                          layout=bound.arguments[name].layout) for name in expected}
     call = {**bound.arguments, **fresh}
     kernel, hyper = split_params(kdef, params)
-    saved_options, saved_hooks = options.current, list(driver.program_hooks)
-    options.current = options.RunOptions(arch=generation, grid=grid, devices=saved_options.devices, simulate=True)
-    driver.program_hooks.clear()
+    saved = options.current, list(driver.program_hooks), list(driver.result_hooks)
+    options.current = options.RunOptions(arch=generation, grid=grid, devices=saved[0].devices, simulate=True)
+    driver.program_hooks.clear()  # a check is not one of the program's launches (show-ir, profile, tests)
+    driver.result_hooks.clear()
     try:
         kernel(**call, **hyper)
     finally:
-        options.current = saved_options
-        driver.program_hooks[:] = saved_hooks
+        options.current, driver.program_hooks[:], driver.result_hooks[:] = saved
     for name, want in expected.items():
         got = to_torch(fresh[name]).float()
         want = want.float()
