@@ -43,6 +43,7 @@ def tuning_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     never to the user's ~/.cache/tilecraft/tune."""
     cache = tmp_path_factory.mktemp("tune-cache")
     tune_options.current.cache_dir = cache
+    os.environ[tune_options.CACHE_VARIABLE] = str(cache)  # scripts the tests start as processes too
     return cache
 
 

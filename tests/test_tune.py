@@ -7,6 +7,7 @@ candidates). Dask is tested in test_tune_dask.py.
 from __future__ import annotations
 
 import json
+import sys
 import runpy
 from pathlib import Path
 
@@ -345,3 +346,18 @@ def test_tune_command_without_tuned_operations(tmp_path: Path, capsys: pytest.Ca
     script.write_text("print('nothing to tune')\n")
     assert cli.main(["tune", str(script), "--serial"]) == 0
     assert "the script called no @ttl.autotune operation" in capsys.readouterr().err
+
+
+def test_without_dask_the_tuner_runs_serially_and_says_so(monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from tilecraft.tune.runners import SerialRunner, open_runner
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    runner = open_runner(tune_options.TuneOptions(dask=True, workers=2))
+    assert isinstance(runner, SerialRunner)
+    assert capsys.readouterr().err == ("tilecraft: dask.distributed is not installed: pip install 'tilecraft[tune]'; "
+                                       "evaluating candidates serially in this process\n")
+
+
+def test_tune_options_reject_unknown_names() -> None:
+    with pytest.raises(TypeError, match="unknown tuning option\\(s\\) wokers; known: arch, cache_dir"):
+        ttl.tune_options(wokers=2)

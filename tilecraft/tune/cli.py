@@ -139,7 +139,7 @@ def run_cache(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tilecraft tune", description="inspect or clear the tuning cache")
     parser.add_argument("--cache", required=True, choices=["list", "clear"])
     parser.add_argument("--cache-dir", type=Path, default=None,
-                        help=f"default: ${tune_options.CACHE_VARIABLE} or ~/.cache/tilecraft/tune")
+                        help=f"default: ${tune_options.CACHE_VARIABLE}, else the tune folder of tilecraft's cache")
     args = parser.parse_args(argv)
     cache = TuneCache(args.cache_dir or tune_options.default_cache_dir())
     if args.cache == "clear":

@@ -1,9 +1,10 @@
 """Tuning options: one explicit object, as :mod:`tilecraft.options` is for runs.
 
 ``tilecraft tune`` fills it from its command line; a program sets it with
-``ttl.tune_options(workers=4)``. Two environment variables give defaults, read once when the
-object is made: ``TILECRAFT_DASK_SCHEDULER`` (the address of an existing Dask cluster, as
-``--scheduler``) and ``TILECRAFT_CACHE_DIR`` (where tuning results are kept).
+``ttl.tune_options(workers=4)``. Environment variables give defaults, read once when the object
+is made: ``TILECRAFT_DASK_SCHEDULER`` (the address of an existing Dask cluster, as
+``--scheduler``) and ``TILECRAFT_TUNE_CACHE`` (where tuning results are kept; by default the
+``tune`` folder of tilecraft's cache, ``$TILECRAFT_CACHE_DIR`` or ``~/.cache/tilecraft``).
 """
 
 from __future__ import annotations
@@ -13,17 +14,16 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from ..wheels import cache_root
+
 SCHEDULER_VARIABLE = "TILECRAFT_DASK_SCHEDULER"
-CACHE_VARIABLE = "TILECRAFT_CACHE_DIR"
+CACHE_VARIABLE = "TILECRAFT_TUNE_CACHE"
 
 
 def default_cache_dir() -> Path:
-    """``$TILECRAFT_CACHE_DIR``, else ``$XDG_CACHE_HOME/tilecraft/tune`` (``~/.cache/tilecraft/tune``)."""
+    """``$TILECRAFT_TUNE_CACHE``, else ``tune/`` in tilecraft's cache (``~/.cache/tilecraft/tune``)."""
     given = os.environ.get(CACHE_VARIABLE)
-    if given:
-        return Path(given)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "tilecraft" / "tune"
+    return Path(given) if given else cache_root() / "tune"
 
 
 @dataclass
