@@ -174,7 +174,8 @@ def test_max_leaves_room_for_the_lowering_so_the_emitted_program_fits(tmp_path) 
 ])
 def test_bad_relative_sizes(count, shape, code, message) -> None:
     with pytest.raises(KernelError) as err:
-        build(copy_kernel(count, 2, shape=shape, out_shape=(1, 1)), tile_tensor(64 * 32, 256), tile_tensor(64 * 32, 256))
+        build(copy_kernel(count, 2, shape=shape, out_shape=(1, 1)), tile_tensor(64 * 32, 256),
+              tile_tensor(64 * 32, 256))
     assert err.value.code == code and message in err.value.diagnostic.message
     assert err.value.diagnostic.span.file == __file__
 

@@ -22,8 +22,9 @@ from .version import __version__
 TILE_SHAPE = (TILE_ROWS, TILE_COLS)
 
 __all__ = [
-    "CircularBuffer", "Config", "GroupTransfer", "MulticastRemoteSemaphore", "Pipe", "PipeNet", "Program", "SearchSpace", "Semaphore",
-    "TILE_SHAPE", "UnicastRemoteSemaphore", "autotune", "block", "compute", "copy", "core", "datamovement",
+    "CircularBuffer", "Config", "GroupTransfer", "MulticastRemoteSemaphore", "Pipe", "PipeNet", "Program",
+    "SearchSpace", "Semaphore", "TILE_SHAPE", "UnicastRemoteSemaphore", "autotune", "block", "compute", "copy",
+    "core", "datamovement",
     "grid_size", "if_pipe_dst", "if_pipe_src", "kernel", "make_circular_buffer_like",
     "make_dataflow_buffer_like", "math", "node", "operation", "signpost", "tune_options",
 ]

@@ -40,8 +40,9 @@ def resolve_block_counts(program: ProgramIR, requests: dict[int, RelativeCount],
     shares = {i: r for i, r in requests.items() if r.share is not None}
     for index, request in shares.items():
         cb = by_index[index]
-        cb.buffer_factor = int(request.share * arch.l1_available) // cb.block_bytes  # type: ignore[operator]
-        _need_one(program, cb, request, arch_name, f"{request.text} of L1 is {int(request.share * arch.l1_available)} B")
+        share_bytes = int(request.share * arch.l1_available)  # type: ignore[operator]
+        cb.buffer_factor = share_bytes // cb.block_bytes
+        _need_one(program, cb, request, arch_name, f"{request.text} of L1 is {share_bytes} B")
     maxed = [by_index[i] for i, r in requests.items() if r.share is None]
     if not maxed:
         return
@@ -51,9 +52,9 @@ def resolve_block_counts(program: ProgramIR, requests: dict[int, RelativeCount],
     each = max(0, left) // len(maxed)
     for cb in maxed:
         cb.buffer_factor = each // cb.block_bytes
-        _need_one(program, cb, requests[cb.index], arch_name,
-                  f"the other buffers use {used} B and the Metalium lowering adds {internal} B of "
-                  f"{arch.l1_available} B" + (f", split between {len(maxed)} \"max\" buffers" if len(maxed) > 1 else ""))
+        split = f", split between {len(maxed)} \"max\" buffers" if len(maxed) > 1 else ""
+        _need_one(program, cb, requests[cb.index], arch_name, f"the other buffers use {used} B and the Metalium "
+                  f"lowering adds {internal} B of {arch.l1_available} B{split}")
 
 
 def _need_one(program: ProgramIR, cb: CBDecl, request: RelativeCount, arch: str, why: str) -> None:

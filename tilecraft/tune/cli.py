@@ -48,7 +48,8 @@ def add_parser(sub: argparse._SubParsersAction, script_options: Callable[[argpar
                    "(default: each operation's arch=, else wormhole_b0)")
     p.add_argument("--fidelity", choices=[f.name for f in MathFidelity],
                    help="math fidelity the cost model assumes (default: each operation's fidelity=)")
-    p.add_argument("--workers", type=_positive, help="worker processes of the local Dask cluster (default: one per core)")
+    p.add_argument("--workers", type=_positive,
+                   help="worker processes of the local Dask cluster (default: one per core)")
     p.add_argument("--scheduler", help="address of an existing Dask scheduler (default: $TILECRAFT_DASK_SCHEDULER, "
                    "else a local cluster)")
     p.add_argument("--connect-timeout", type=float, default=10.0, help="seconds to wait for the scheduler")
