@@ -1,8 +1,8 @@
 """The autotuner on Dask: the same tables as a serial sweep, dead workers, unreachable schedulers.
 
 One LocalCluster of two single-threaded worker processes serves the module (the machine is
-shared: small clusters, short timeouts). Tests that kill workers wait for the nannies to restart
-them and are marked slow.
+shared: small clusters, short timeouts). The test whose candidate kills two workers in a row
+waits for the nannies to restart them and is marked slow.
 """
 
 from __future__ import annotations
@@ -96,7 +96,6 @@ def test_unreachable_scheduler_from_the_command_line(capsys: pytest.CaptureFixtu
     assert "hint: start one with `dask scheduler`" in err
 
 
-@pytest.mark.slow
 def test_a_worker_killed_during_the_sweep_does_not_change_the_result(cluster: DaskRunner) -> None:
     pids = list(cluster.client.run(os.getpid).values())
     killed: list[int] = []
@@ -127,3 +126,14 @@ def test_a_candidate_that_kills_its_worker_is_lost_and_the_sweep_finishes(cluste
     assert by_w[2].status == "lost" and "the worker evaluating it died" in by_w[2].reason
     assert by_w[1].status == "ok" and by_w[4].status == "ok"
     assert "lost (worker died) (1)" in render_tables(result)
+
+
+@pytest.mark.usefixtures("fresh_process_state")
+def test_tune_command_starts_a_local_cluster(capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["tune", str(HERE / "tune" / "tune_script.py"), "--workers", "1", "--top", "2"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    heading = out.splitlines()[0]
+    assert heading.startswith("scale(x=bfloat16[128x256]) on n150 at HiFi4: 18 candidates in ")
+    assert heading.endswith("a Dask LocalCluster of 1 worker process")
+    assert "best 2 configurations" in out
