@@ -16,13 +16,15 @@ from .lang.pipes import Pipe, PipeNet, if_pipe_dst, if_pipe_src
 from .lang.semaphores import MulticastRemoteSemaphore, Semaphore, UnicastRemoteSemaphore
 from .lang.threads import compute, datamovement
 from . import driver as _driver  # installs the launcher
+from .tune import Config, SearchSpace, autotune, tune_options
+from .version import __version__
 
 TILE_SHAPE = (TILE_ROWS, TILE_COLS)
-__version__ = "0.1.0"
 
 __all__ = [
-    "CircularBuffer", "GroupTransfer", "MulticastRemoteSemaphore", "Pipe", "PipeNet", "Program", "Semaphore",
-    "TILE_SHAPE", "UnicastRemoteSemaphore", "block", "compute", "copy", "core", "datamovement",
+    "CircularBuffer", "Config", "GroupTransfer", "MulticastRemoteSemaphore", "Pipe", "PipeNet", "Program",
+    "SearchSpace", "Semaphore", "TILE_SHAPE", "UnicastRemoteSemaphore", "autotune", "block", "compute", "copy",
+    "core", "datamovement",
     "grid_size", "if_pipe_dst", "if_pipe_src", "kernel", "make_circular_buffer_like",
-    "make_dataflow_buffer_like", "math", "node", "operation", "signpost",
+    "make_dataflow_buffer_like", "math", "node", "operation", "signpost", "tune_options",
 ]
