@@ -19,6 +19,7 @@ import pytest
 
 from tests.tutorials import PACKAGE, VERSION, TutorialsUnavailable, tutorials_dir
 from tilecraft import session
+from tilecraft.tune import options as tune_options
 
 
 @pytest.fixture(scope="session")
@@ -34,6 +35,15 @@ def tutorials() -> Path:
                 pytrace=False,
             )
         pytest.skip(f"TT-Lang tutorials unavailable (offline?): {error}")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def tuning_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Tuning results the suite produces (examples with @ttl.autotune) go to a cache of its own,
+    never to the user's ~/.cache/tilecraft/tune."""
+    cache = tmp_path_factory.mktemp("tune-cache")
+    os.environ[tune_options.CACHE_VARIABLE] = str(cache)  # scripts the tests start as processes too
+    return cache
 
 
 @pytest.fixture

@@ -12,10 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.emit_tools import programs_of
 from benchmarks.tutorial_sources import elementwise_size, matmul_size, resize_source
 from tests.outputs import assert_same_bits, launch_outputs
 from tilecraft import session
 from tilecraft.cli import main
+from tilecraft.ir.parser import parse_program
+from tilecraft.ir.printer import print_program
+from tilecraft.ir.verify import verify_program
 
 NATIVE = [
     "elementwise/step_0_ttnn_base.py",
@@ -88,3 +92,16 @@ def test_modes_and_levels_agree(tutorials: Path, tmp_path: Path, tutorial: str, 
         pytest.skip("the ttnn-only step launches no kernel")
     assert_same_bits(fast, launch_outputs(script, capsys, "--exact"))
     assert_same_bits(fast, launch_outputs(script, capsys, "--level", "metal"))
+
+
+@pytest.mark.parametrize("tutorial, size", SMALL, ids=[t for t, _ in SMALL])
+def test_ir_text_round_trips(tutorials: Path, tmp_path: Path, tutorial: str, size) -> None:
+    """print -> parse -> print is the identity on every program a tutorial launches, and the
+    verifier accepts the parsed program (as tests/test_ir_text.py checks for our examples)."""
+    script = tmp_path / Path(tutorial).name
+    script.write_text(resize_source((tutorials / tutorial).read_text(), size))
+    for program in programs_of(script):
+        text = print_program(program)
+        again = parse_program(text)
+        verify_program(again, "parsing")
+        assert print_program(again) == text

@@ -18,14 +18,16 @@ from .lang.threads import compute, datamovement
 from .lang.typenames import DstPipeIdentity, DstT, NodeCoord, NodeRange, Shape, Size, SrcPipeIdentity
 from .ttnn.layout import ROW_MAJOR_LAYOUT, TILE_LAYOUT
 from . import driver as _driver  # installs the launcher
+from .tune import Config, SearchSpace, autotune, tune_options
+from .version import __version__
 
 TILE_SHAPE = (TILE_ROWS, TILE_COLS)
-__version__ = "0.1.0"
 
 __all__ = [
-    "CircularBuffer", "DstPipeIdentity", "DstT", "GroupTransfer", "NodeCoord", "NodeRange", "ROW_MAJOR_LAYOUT",
-    "Shape", "Size", "SrcPipeIdentity", "TILE_LAYOUT", "MulticastRemoteSemaphore", "Pipe", "PipeNet", "Program", "Semaphore",
-    "TILE_SHAPE", "UnicastRemoteSemaphore", "block", "compute", "copy", "core", "datamovement",
+    "CircularBuffer", "Config", "DstPipeIdentity", "DstT", "GroupTransfer", "MulticastRemoteSemaphore", "NodeCoord",
+    "NodeRange", "Pipe", "PipeNet", "Program", "ROW_MAJOR_LAYOUT", "SearchSpace", "Semaphore", "Shape", "Size",
+    "SrcPipeIdentity", "TILE_LAYOUT", "TILE_SHAPE", "UnicastRemoteSemaphore", "autotune", "block", "compute", "copy",
+    "core", "datamovement",
     "grid_size", "if_pipe_dst", "if_pipe_src", "kernel", "make_circular_buffer_like",
-    "make_dataflow_buffer_like", "math", "node", "operation", "signpost",
+    "make_dataflow_buffer_like", "math", "node", "operation", "signpost", "tune_options",
 ]

@@ -6,11 +6,14 @@ kernel error ends the run with status 1 and the diagnostic (``file:line:col: err
 tilecraft's own options may stand anywhere; arguments after ``--`` go to the script untouched.
 ``tilecraft profile SCRIPT.py [--arch A] [--fidelity F] [--trace out.json] [--no-values]``
 predicts the run time of every program the script launches (docs/performance-model.md).
+``tilecraft tune SCRIPT.py [--arch A] [--workers N] [--scheduler ADDRESS] ...`` tunes every
+``@ttl.autotune`` operation the script calls (docs/autotune.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import runpy
 import sys
@@ -28,11 +31,12 @@ from .diagnostics import Diagnostic, DiagnosticWarning, KernelError, UsageError,
 from .perf import profiler
 from .lsp import command as lsp_command
 from .scripts import PACKAGE_DIR, install_modules
+from .tune import cli as tune_cli
 
 #: frames in this directory are tilecraft's own (hidden from users' tracebacks)
 _OWN_OPTIONS = {"--grid": True, "--devices": True, "--generated": False, "--arch": True, "--diagnostics-format": True, "--exact": False, "-o": True,
                 "--level": True,
-                "--output": True, **profiler.OPTIONS}
+                "--output": True, **profiler.OPTIONS, **tune_cli.OPTIONS}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -56,13 +60,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             p.add_argument("--generated", action="store_true",
                            help="also print the Python the simulator generates for each thread")
     profiler.add_parser(sub, add_script_options)
+    tune_cli.add_parser(sub, add_script_options)
     opt.add_parser(sub)
     if argv and argv[0] == "opt":
         return opt.run_opt(parser.parse_args(argv))
     lsp_command.add_parser(sub)
     if argv and argv[0] == "lsp":
         return lsp_command.run(parser.parse_args(argv))
-    if not argv or argv[0] not in ("run", "show-ir", "emit", "profile"):
+    if argv and argv[0] == "tune" and tune_cli.is_cache_command(argv[1:]):
+        return tune_cli.run_cache(argv[1:])
+    if not argv or argv[0] not in ("run", "show-ir", "emit", "profile", "tune"):
         parser.parse_args(argv)  # prints usage / help
         return 2
     own, script_args = split_arguments(argv[1:])
@@ -131,18 +138,23 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
         hooks.append(emitter)
         kernel_hooks.append(emitter.pykernel)
     timer = profiler.Profiler(args) if args.command == "profile" else None
+    tuner = tune_cli.TuneSession(args) if args.command == "tune" else None
     if timer is not None:
         opts = timer.run_options(opts)
         hooks.append(timer)
         kernel_hooks.append(lambda program, tensors: timer.kernel_level(f"program '{program.name}'"))
+    if tuner is not None:
+        opts = tuner.run_options(opts)
     saved_path = list(sys.path)
     reporter = Reporter(args.diagnostics_format)
     try:
-        with warnings.catch_warnings(), session.using(opts, program_hooks=hooks, kernel_hooks=kernel_hooks):
+        with warnings.catch_warnings(), session.using(opts, program_hooks=hooks, kernel_hooks=kernel_hooks), \
+                (tuner.tuning() if tuner is not None else contextlib.nullcontext()):
             warnings.simplefilter("default", DiagnosticWarning)
             warnings.showwarning = reporter.show_warning
             code = _run(args, script_args, reporter)
-        return timer.finish(code) if timer is not None else code
+        finisher = timer or tuner
+        return finisher.finish(code) if finisher is not None else code
     finally:
         reporter.finish()
         sys.path[:] = saved_path

@@ -12,12 +12,13 @@ from typing import Any
 from . import session
 from .arch import get as get_arch
 from .diagnostics import KernelError, warn
+from .frontend import l1_budget
 from .frontend.program import build_program
 from .ir.passes import run_pipeline
 from .ir.program import ProgramIR
 from .lang import kernel as lang_kernel
 from .lang.kernel import KernelDef
-from .metal.lower import lower_program
+from .metal.lower import internal_l1_bytes, lower_program
 from .run_cpp import run_emitted
 from .sim.engine import ProgramRuntime
 from .options import RunOptions
@@ -74,3 +75,5 @@ def warn_if_not_emittable(program: ProgramIR, arch: str) -> None:
 
 
 lang_kernel.set_launcher(launch)
+#: block_count="max" leaves room for the buffers the Metalium lowering adds (frontend/l1_budget.py)
+l1_budget.internal_l1_bytes = internal_l1_bytes

@@ -24,6 +24,8 @@ ProgramHook = Callable[[Any], None]
 ResultHook = Callable[[Any, list], None]
 #: called with each kernel-level program (a PyKernel op's) and its tensors before it runs
 KernelHook = Callable[[Any, Any], None]
+#: runs a kernel call (kernel definition, args, kwargs): the driver's launch unless a session overrides it
+Launcher = Callable[[Any, tuple, dict], Any]
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,9 @@ class Session:
     program_hooks: tuple[ProgramHook, ...] = ()
     result_hooks: tuple[ResultHook, ...] = ()
     kernel_hooks: tuple[KernelHook, ...] = ()
+    #: runs kernel calls instead of the installed launcher (the autotuner reads a script's
+    #: definitions with one that stops at the first launch); None: the installed one
+    launcher: Launcher | None = None
 
 
 _CURRENT: ContextVar[Session | None] = ContextVar("tilecraft_session", default=None)
@@ -58,16 +63,20 @@ def options() -> RunOptions:
 @contextmanager
 def using(options: RunOptions | None = None, *, program_hooks: tuple[ProgramHook, ...] | list[ProgramHook] = (),
           result_hooks: tuple[ResultHook, ...] | list[ResultHook] = (),
-          kernel_hooks: tuple[KernelHook, ...] | list[KernelHook] = (), **changes: Any) -> Iterator[Session]:
+          kernel_hooks: tuple[KernelHook, ...] | list[KernelHook] = (), launcher: Launcher | None = None,
+          inherit_hooks: bool = True, **changes: Any) -> Iterator[Session]:
     """Run the block under a session derived from the current one.
 
     ``options`` replaces the options (else the current ones are kept); keyword ``changes`` then
-    set single fields (``using(level="metal")``); the hooks given are added after the current ones.
+    set single fields (``using(level="metal")``); the hooks given are added after the current ones
+    (or replace them, ``inherit_hooks=False``: a launch that is not one of the program's own, such
+    as the autotuner's check of a candidate); ``launcher`` overrides the launcher in the block.
     """
     base = current()
     opts = dataclasses.replace(options if options is not None else base.options, **changes)
-    derived = Session(opts, base.program_hooks + tuple(program_hooks), base.result_hooks + tuple(result_hooks),
-                      base.kernel_hooks + tuple(kernel_hooks))
+    kept = base if inherit_hooks else Session(opts)
+    derived = Session(opts, kept.program_hooks + tuple(program_hooks), kept.result_hooks + tuple(result_hooks),
+                      kept.kernel_hooks + tuple(kernel_hooks), launcher if launcher is not None else base.launcher)
     token = _CURRENT.set(derived)
     try:
         yield derived

@@ -29,7 +29,7 @@ from tilecraft.cli import main
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.py"))
 
 #: examples whose programs use SFPU functions with approximations on the device
-SFPU = {"barrier_one_to_many", "compare_sfpu_chain", "gather_pipes", "hypot_block_expression", "matmul_4_grid_full",
+SFPU = {"autotune_eltwise", "barrier_one_to_many", "compare_sfpu_chain", "gather_pipes", "hypot_block_expression", "matmul_4_grid_full",
         "multicore_tensor_slices", "row_softmax"}
 
 DEFECT_1 = "defect 1 (no data-format reconfig): the emulator reports E5401/E5402 at the pack/unpack"
@@ -42,6 +42,8 @@ INIT_LEAK = ("emitter defect: the init state after an if/else is the then-branch
              "runs without mul_init (E5409)")
 
 XFAIL = {
+    "autotune_eltwise": DST16,
+    "autotune_matmul": DST16,
     "barrier_many_to_one": DEFECT_4,
     "barrier_one_to_many": DEFECT_4,
     "broadcast_center_rows": DEFECT_1,

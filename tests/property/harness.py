@@ -1,7 +1,7 @@
 """Running generated scripts through ``tilecraft run``, each in a fresh process, and judging them.
 
-Each run forks this process (torch and tilecraft are already imported, so a run costs
-milliseconds, not the second a new interpreter needs) and calls the CLI's ``main`` in the
+Each run is a child forked from a fork server that has torch and tilecraft imported (so a run
+costs milliseconds, not the second a new interpreter needs) and calls the CLI's ``main`` in the
 child: every run sees what a new ``tilecraft`` process would (no options, hooks, module aliases
 or caches left by an earlier program), and a program that hangs is killed after a timeout.
 The child sends back the exit status, what was printed, and, for every launch, the storage and
@@ -96,9 +96,18 @@ def run_in_one_process(invocations: Sequence[tuple[Path | str, Sequence[str]]],
     return result
 
 
+def _context() -> multiprocessing.context.BaseContext:
+    """Children forked from a fork server that has only imported tilecraft: never from the test
+    process itself, whose other threads (torch's pool, an event loop, a Dask client) may hold a
+    lock at the moment of the fork and leave the child waiting on it forever."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["tests.property.harness", "tilecraft.cli"])
+    return context
+
+
 def in_child(fn: Callable, *args: object, timeout: float = TIMEOUT_S) -> object:
-    """``fn(*args)`` in a forked child; its (picklable) result, or "timeout" / "died"."""
-    context = multiprocessing.get_context("fork")
+    """``fn(*args)`` in a child forked from a clean server; its (picklable) result, or "timeout" / "died"."""
+    context = _context()
     receiver, sender = context.Pipe(duplex=False)
     child = context.Process(target=_report, args=(sender, fn, args))
     child.start()

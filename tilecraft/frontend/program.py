@@ -1,7 +1,8 @@
 """Kernel scope -> ProgramIR: run the kernel body per core, declare objects, compile threads.
 
 Also the program-level static checks that need every thread: pipes used on one side only,
-pipe block shapes that disagree, and the L1 budget of each core.
+pipe block shapes that disagree, and the L1 budget of each core (after relative block counts,
+``block_count="max"``, are resolved for the architecture: ``l1_budget.py``).
 """
 
 from __future__ import annotations
@@ -17,13 +18,15 @@ from ..lang import scope as kscope
 from ..ir.grid import all_cores
 from ..ir.l1 import check_l1
 from ..lang.kernel import KernelDef
+from ..lang.sizing import RelativeCount
 from ..lang.threads import ThreadDef
 from .capture import CaptureEnv
+from .l1_budget import resolve_block_counts
 from .thread import ThreadCompiler
 
 
 def build_program(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, ...], arch: str) -> tuple[ProgramIR, list[Any]]:
-    scopes = _run_kernel_scope(kdef, args, kwargs, grid)
+    scopes = _run_kernel_scope(kdef, args, kwargs, grid, arch)
     first = scopes[0]
     threads, tensors = _threads_and_tensors(kdef, first, args, kwargs)
     program = ProgramIR(name=kdef.name, grid=grid, span=kdef.span)
@@ -34,10 +37,10 @@ def build_program(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, .
             _warn_default_layout(kdef, t, names.get(id(t), f"t{i}"))
         env.add_tensor(t, names.get(id(t), f"t{i}"))
     for buf in first.buffers:
-        _same_on_all_cores(scopes, lambda s, b=buf: (s.buffers[b.index].shape, s.buffers[b.index].buffer_factor),
+        _same_on_all_cores(scopes, lambda s, b=buf: (s.buffers[b.index].shape, s.buffers[b.index].block_count_request),
                            f"buffer {buf.name}", buf.span)
-        program.cbs.append(CBDecl(buf.index, buf.name, buf.shape, buf.fmt,
-                                  TILE_UNIT if buf.tiled else SCALAR_UNIT, buf.buffer_factor, buf.span))
+        program.cbs.append(CBDecl(buf.index, buf.name, buf.shape, buf.fmt, TILE_UNIT if buf.tiled else SCALAR_UNIT,
+                                  buf.buffer_factor or 1, buf.span, buf.sizing))
     for pipe in first.pipes:  # every pipe's cores are checked, used by a thread or not
         pipe.destinations(grid)
     for sem in first.semaphores:
@@ -48,6 +51,8 @@ def build_program(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, .
         env.bind_compiler(compiler)
         program.threads.append(compiler.compile(thread.name, variants))
     check_pipes(env)
+    resolve_block_counts(program, {b.index: b.block_count_request for b in first.buffers
+                                   if isinstance(b.block_count_request, RelativeCount)}, arch)
     check_l1(program, arch)
     verify_program(program, "the front end")
     return program, env.tensors
@@ -63,16 +68,18 @@ def _warn_default_layout(kdef: KernelDef, tensor: Any, name: str) -> None:
              hint="pass layout=ttnn.TILE_LAYOUT (or layout=ttnn.ROW_MAJOR_LAYOUT) to say which")
 
 
-def _run_kernel_scope(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, ...]) -> list[kscope.KernelScope]:
+def _run_kernel_scope(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, ...],
+                      arch: str) -> list[kscope.KernelScope]:
     cores = all_cores(grid)
-    scopes = [_run_for_core(kdef, args, kwargs, grid, cores[0])]
+    scopes = [_run_for_core(kdef, args, kwargs, grid, cores[0], arch)]
     if scopes[0].used_core:
-        scopes += [_run_for_core(kdef, args, kwargs, grid, c) for c in cores[1:]]
+        scopes += [_run_for_core(kdef, args, kwargs, grid, c, arch) for c in cores[1:]]
     return scopes
 
 
-def _run_for_core(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, ...], core: tuple[int, ...]) -> kscope.KernelScope:
-    sc = kscope.KernelScope(grid=grid, core=core)
+def _run_for_core(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, ...], core: tuple[int, ...],
+                  arch: str) -> kscope.KernelScope:
+    sc = kscope.KernelScope(grid=grid, core=core, arch=arch)
     kscope.enter(sc)
     try:
         kdef.fn(*args, **kwargs)

@@ -99,9 +99,10 @@ class _Parser:
         program.tensors.append(decl)
 
     def decl_buffer(self, program: ProgramIR, text: str, span: Span | None) -> None:
-        m = self.match(r"buffer @(\S+) #(\d+) : block<([\dx]+), (\w+)(, scalar)?> x (\d+)  \(\d+ B\)", text)
+        m = self.match(r"buffer @(\S+) #(\d+) : block<([\dx]+), (\w+)(, scalar)?> x (\d+)  "
+                       r"\(\d+ B(?:, sized ([^()]+))?\)", text)
         cb = CBDecl(int(m[2]), m[1], _dims(m[3]), self.format(m[4]), SCALAR_UNIT if m[5] else TILE_UNIT,
-                    int(m[6]), span)
+                    int(m[6]), span, m[7])
         self.cbs[cb.name] = cb
         program.cbs.append(cb)
 

@@ -32,7 +32,8 @@ def print_program(program: ProgramIR) -> str:
     for cb in program.cbs:
         unit = "" if cb.unit.tiled else ", scalar"
         out.append(f"  buffer @{cb.name} #{cb.index} : block<{'x'.join(map(str, cb.shape))}, {cb.fmt.name}{unit}> "
-                   f"x {cb.buffer_factor}  ({cb.total_bytes} B){_loc(cb.span)}")
+                   f"x {cb.buffer_factor}  ({cb.total_bytes} B{f', sized {cb.sizing}' if cb.sizing else ''})"
+                   f"{_loc(cb.span)}")
     for pipe in _pipes(program):
         arrow = "=>" if pipe.multicast else "->"
         out.append(f"  pipe #{pipe.index} {pipe.src} {arrow} [{', '.join(map(str, pipe.dsts))}]{_loc(pipe.span)}")

@@ -118,6 +118,8 @@ class CBDecl:
     unit: ShapeUnit
     buffer_factor: int
     span: Any = None
+    #: how the program sized it relative to L1 (``block_count=max``, ``shape=1x25%``); None: in numbers
+    sizing: str | None = None
 
     @property
     def block_type(self) -> BlockType:

@@ -1,8 +1,9 @@
 """Kernel programs: ``@ttl.kernel(grid=...)`` (seed) and ``@ttl.operation(grid=...)`` (TT-Lang 1.1).
 
 Calling a decorated function launches the program: the body runs as host Python (once per
-core, see :mod:`.scope`), then the launcher (installed by :mod:`tilecraft.driver`, which sits
-above every layer) compiles the threads and runs them on the simulator.
+core, see :mod:`.scope`), then the launcher (installed once by :mod:`tilecraft.driver`, which sits
+above every layer; a session may override it for a block) compiles the threads and runs them on
+the simulator.
 """
 
 from __future__ import annotations
@@ -12,14 +13,16 @@ from typing import Any, Callable
 
 from . import scope
 from .threads import ThreadDef
+from .. import session
 from ..diagnostics import Span, UsageTypeError, error
+from ..session import Launcher
 
-Launcher = Callable[["KernelDef", tuple, dict], Any]
 _launcher: Launcher | None = None
 
 
 def set_launcher(launcher: Launcher) -> None:
-    """Install the function that runs a kernel call (dependency inversion: lang knows no simulator)."""
+    """Install the function that runs a kernel call, once, at import of tilecraft (dependency
+    inversion: lang knows no simulator). Overrides for a block go through the session."""
     global _launcher
     _launcher = launcher
 
@@ -40,14 +43,15 @@ class KernelDef:
         self.__doc__ = fn.__doc__
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if _launcher is None:
+        launcher = session.current().launcher or _launcher
+        if launcher is None:
             raise RuntimeError("tilecraft launcher not installed; import tilecraft")
         try:
             inspect.signature(self.fn).bind(*args, **kwargs)
         except TypeError as exc:  # reported at the user's call, not inside the launcher
             raise UsageTypeError(f"kernel {self.name}() called with the wrong arguments: {exc}",
                                  hint=f"pass one tensor per parameter of {self.name}{inspect.signature(self.fn)}") from None
-        return _launcher(self, args, kwargs)
+        return launcher(self, args, kwargs)
 
     def __repr__(self) -> str:
         return f"<ttl kernel {self.name} grid={self.grid}>"

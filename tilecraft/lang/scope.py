@@ -21,6 +21,8 @@ _state = threading.local()
 class KernelScope:
     grid: tuple[int, ...]
     core: tuple[int, ...]
+    #: the architecture the program is built for (relative buffer sizes are resolved against its L1)
+    arch: str = "wormhole_b0"
     buffers: list[Any] = field(default_factory=list)
     pipes: list[Any] = field(default_factory=list)
     pipenets: list[Any] = field(default_factory=list)

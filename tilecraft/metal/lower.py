@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..diagnostics import error
+from ..diagnostics import KernelError, error
 from ..dtypes import float32, uint32
 from ..ir.l1 import check_l1
 from ..ir.program import COMPUTE, ProgramIR
@@ -43,6 +43,13 @@ class ProgramLowering:
                             "cannot hold", cb.span)
 
     def lower(self) -> kir.MetalProgram:
+        kernels = self.lower_kernels()
+        check_l1(self.program_with_internal(), self.arch)
+        return kir.MetalProgram(self.program.name, self.program.grid, self.arch, kernels, self.cbs,
+                                self.semaphores, list(self.program.tensors),
+                                fp32_dest_acc_en=self.fp32_dest_acc)
+
+    def lower_kernels(self) -> list[kir.Kernel]:
         kernels = []
         dm_roles = iter(("riscv_1", "riscv_0"))  # reader first: RISCV_1 reads, RISCV_0 writes (ttnn convention)
         for thread in self.program.threads:
@@ -54,10 +61,7 @@ class ProgramLowering:
             if thread.kind == COMPUTE:
                 prune_redundant_inits(kernel)
             kernels.append(kernel)
-        check_l1(self.program_with_internal(), self.arch)
-        return kir.MetalProgram(self.program.name, self.program.grid, self.arch, kernels, self.cbs,
-                                self.semaphores, list(self.program.tensors),
-                                fp32_dest_acc_en=self.fp32_dest_acc)
+        return kernels
 
     def program_with_internal(self) -> ProgramIR:
         """The program as L1 sees it: the user's buffers and the ones lowering introduced."""
@@ -144,6 +148,18 @@ def lower_program(program: ProgramIR, arch: str = "wormhole_b0") -> kir.MetalPro
     for kernel in metal.kernels:
         verify_body(metal, kernel.name, kernel.body, "lowering to Metalium")
     return metal
+
+
+def internal_l1_bytes(program: ProgramIR, arch: str = "wormhole_b0") -> int:
+    """L1 the lowering adds to the program's own buffers (pipe landing slots and flags,
+    intermediates); 0 for a program that does not lower. The front end leaves this much room when
+    it resolves ``block_count="max"`` (frontend/l1_budget.py), so the emitted program fits too."""
+    try:
+        lowering = ProgramLowering(program, arch)
+        lowering.lower_kernels()
+    except KernelError:
+        return 0
+    return sum(cb.total_bytes for cb in lowering.internal)
 
 
 def _tiles(shape: tuple[int, ...]) -> int:

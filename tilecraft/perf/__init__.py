@@ -14,7 +14,8 @@ from ..arch import ARCHS, BOARDS
 from ..arch.base import Arch
 from ..ir.program import ProgramIR
 from ..ttnn.fidelity import MathFidelity
-from .engine import TimingRun
+from .bound import busy_lower_bound
+from .engine import BeyondLimit, TimingRun
 from .result import Estimate, LineCost, summarise
 
 Fidelity = Union[str, MathFidelity]
@@ -41,18 +42,32 @@ def resolve_fidelity(fidelity: Fidelity) -> MathFidelity:
 
 
 def estimate(program: ProgramIR, arch: Union[str, Arch] = "wormhole_b0", fidelity: Fidelity = "HiFi4",
-             fp32_acc: bool = False, trace: bool = False) -> Estimate:
+             fp32_acc: bool = False, trace: bool = False, stop_after: float = float("inf")) -> Estimate:
     """Predict the run time of ``program`` (after the IR passes, as the driver runs it).
 
     ``fidelity`` sets the matrix unit's passes; ``fp32_acc`` halves DST (fp32 accumulation);
     data formats come from the program's tensors and buffers. ``trace`` keeps every thread's
-    slices and the buffer occupancy for :func:`tilecraft.perf.trace.write_trace`.
+    slices and the buffer occupancy for :func:`tilecraft.perf.trace.write_trace`. ``stop_after``
+    (cycles) abandons a run that cannot finish sooner: :class:`BeyondLimit` is raised as soon as
+    one thread's clock passes it (the autotuner's cut-off against the best candidates so far), or
+    before the run when the compute thread's busy cycles alone pass it (:mod:`.bound`).
     """
     arch_desc = resolve_arch(arch)
     fid = resolve_fidelity(fidelity)
     run = TimingRun(program, arch_desc, fid.phases, fp32_acc, trace)
-    run.run()
+    if stop_after < float("inf"):
+        bound = busy_lower_bound(run)
+        if bound > stop_after:
+            raise BeyondLimit(bound, stop_after)
+    run.run(stop_after)
     return summarise(run, arch_desc.board or arch_desc.name, fid.name)
 
 
-__all__ = ["Estimate", "LineCost", "estimate", "resolve_arch", "resolve_fidelity"]
+def lower_bound(program: ProgramIR, arch: Union[str, Arch] = "wormhole_b0", fidelity: Fidelity = "HiFi4",
+                fp32_acc: bool = False) -> float:
+    """Cycles the program takes at least, for about two cores' worth of an estimate (:mod:`.bound`)."""
+    return busy_lower_bound(TimingRun(program, resolve_arch(arch), resolve_fidelity(fidelity).phases, fp32_acc,
+                                      False))
+
+
+__all__ = ["BeyondLimit", "Estimate", "LineCost", "estimate", "lower_bound", "resolve_arch", "resolve_fidelity"]

@@ -48,6 +48,17 @@ class ThreadTimes:
         return sum(self.stall)
 
 
+class BeyondLimit(Exception):
+    """The run passed ``stop_after`` cycles: its time is at least ``cycles``, so it cannot beat the
+    estimate the caller compares it with (the autotuner's cut-off). Raised as soon as any thread's
+    clock passes the limit, since the program ends no earlier than its slowest thread."""
+
+    def __init__(self, cycles: float, limit: float):
+        super().__init__(f"predicted time passed {limit:,.0f} cycles (reached {cycles:,.0f})")
+        self.cycles = cycles
+        self.limit = limit
+
+
 class TimedCore:
     """What generated code sees as ``K``: one core's timed buffers, semaphores and pipes."""
 
@@ -127,7 +138,8 @@ class TimingRun(OpTable):
         return cost
 
     # ---------------------------------------------------------------- running
-    def run(self) -> None:
+    def run(self, stop_after: float = float("inf")) -> None:
+        """Run every thread to its end; raise :class:`BeyondLimit` once a clock passes ``stop_after``."""
         n_ops = len(self.ops)
         params = self.program.params
         for flat, (core, k) in enumerate(self.cores.items()):
@@ -147,7 +159,11 @@ class TimingRun(OpTable):
             except StopIteration as stop:
                 thread.end = stop.value
                 thread.gen = None
+                if thread.end > stop_after:
+                    raise BeyondLimit(thread.end, stop_after) from None
                 continue
+            if t > stop_after:
+                raise BeyondLimit(t, stop_after)
             thread.t = t
             if waitable is None:
                 push(heap, (t, next(seq), thread))
