@@ -15,7 +15,7 @@ import torch
 
 import tilecraft.ttnn as ttnn
 from tests.emu.harness import KERNELS, cb, compute, dram, kernel, line_of, output, reader, run, write_kernel, writer
-from tilecraft.diagnostics import KernelError
+from tilecraft.diagnostics import DiagnosticWarning, KernelError
 from tilecraft.emu import cache, compile_errors, toolchain
 from tilecraft.ttnn import generic
 
@@ -174,19 +174,21 @@ def test_renamed_header(device, tmp_path) -> None:
     assert diag.span.line == line_of(path)
 
 
-def test_deprecated_name_is_a_warning_at_its_line(device, tmp_path, capsys) -> None:
+def test_deprecated_name_is_a_warning_at_its_line(device, tmp_path) -> None:
     path = write_kernel(tmp_path, "deprecated.cpp", COMPUTE + textwrap.dedent("""\
         void kernel_main() {
             compute_kernel_hw_startup(0, 16);
             copy_tile_init(0);  // FINDING-HERE
         }
         """))
-    run_compute(device, path)
-    err = capsys.readouterr().err
-    assert (f"deprecated.cpp:{line_of(path)}:19: warning[E5007]: 'copy_tile_init' is deprecated in TT-Metalium "
-            "0.81.1: Renamed to copy_init(). This will be removed after 20-09-2026.") in err, err
-    run_compute(device, path)  # from the cache: the warning is kept with the object
-    assert "warning[E5007]" in capsys.readouterr().err
+    with pytest.warns(DiagnosticWarning) as caught:
+        run_compute(device, path)
+    diag = caught[0].message.diagnostic
+    assert (diag.code, diag.severity, diag.span.line, diag.span.col) == ("E5007", "warning", line_of(path), 19)
+    assert diag.message == ("'copy_tile_init' is deprecated in TT-Metalium 0.81.1: Renamed to copy_init(). This "
+                            "will be removed after 20-09-2026.")
+    with pytest.warns(DiagnosticWarning, match=r"warning\[E5007\]"):
+        run_compute(device, path)  # from the cache: the warning is kept with the object
 
 
 def test_no_compiler_says_what_to_install(device, tmp_path, monkeypatch) -> None:

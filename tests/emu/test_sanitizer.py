@@ -15,7 +15,7 @@ import torch
 import tilecraft.ttnn as ttnn
 from tests.emu.harness import SANITIZER, cb, compute, cores, dram, kernel, line_of, output, run
 from tilecraft import session
-from tilecraft.diagnostics import KernelError
+from tilecraft.diagnostics import DiagnosticWarning, KernelError
 
 GRID = cores(0, 0, 1, 0)
 FIRST = cores(0, 0, 0, 0)
@@ -59,6 +59,8 @@ CASES = [
     Case("dst_beyond_capacity", "E5404", "uses DST tile 9, but DST holds 8 tiles here", "compute"),
     Case("math_without_acquire", "E5405", "writes DST without owning it", "compute"),
     Case("reduce_uninit_before_pack", "E5406", "packs a reduce result after reduce_uninit()", "compute"),
+    Case("matmul_regular_startup", "E5402", "matmul_tiles unpacks CB 0 (Float16_b) through SrcB, which is configured "
+         "for Bfp8_b (CB 2)", "compute"),
     Case("op_without_init", "E5409", "add_tiles while the unpacker and math are initialised for nothing", "compute"),
     Case("before_hw_startup", "E5410", "before compute_kernel_hw_startup", "compute"),
     Case("pack_page_order", "E5412", "asks for page 1, but in-order packing writes the next page, 0", "compute"),
@@ -89,13 +91,15 @@ def run_case(device, case: Case):
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_finding_at_the_kernel_line(device, case: Case, capsys) -> None:
+def test_finding_at_the_kernel_line(device, case: Case) -> None:
     path = SANITIZER / f"{case.name}.cpp"
     line = line_of(path)
     if case.severity == "warning":
-        run_case(device, case)
-        err = capsys.readouterr().err
-        assert f"{path.name}:{line}:" in err and f"warning[{case.code}]: {case.message}" in err
+        with pytest.warns(DiagnosticWarning) as caught:
+            run_case(device, case)
+        diag = caught[0].message.diagnostic
+        assert (diag.code, diag.severity) == (case.code, "warning") and case.message in diag.message
+        assert diag.span.file.endswith(path.name) and diag.span.line == line, diag.render()
         return
     with pytest.raises(KernelError) as info:
         run_case(device, case)

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import sys
 import traceback
+import warnings
 from pathlib import Path
 from typing import Sequence, Union
 
 from tilecraft import session
-from tilecraft.diagnostics import Span, error
+from tilecraft.diagnostics import DiagnosticWarning, Span, error
 from tilecraft.emu import launch
 from tilecraft.emu.build import source_file
 from tilecraft.emu.device_model import chip
@@ -66,8 +67,9 @@ def generic_op(io_tensors: Sequence[Tensor], program_descriptor: ProgramDescript
     result = last_run = launch.run(program, stop_at_first_error=session.options().emulator_stop_at_first_error)
     if result.dprint:
         sys.stdout.write(result.dprint)
-    for warning in result.warnings:
-        print(warning.render(), file=sys.stderr)
+    for warning in result.warnings:  # as Python warnings: `tilecraft run` renders them (text or JSON)
+        file, line = (warning.span.file, warning.span.line) if warning.span else ("<kernel>", 0)
+        warnings.warn_explicit(DiagnosticWarning(warning), DiagnosticWarning, file, line, registry={})
     return io_tensors[-1]
 
 
