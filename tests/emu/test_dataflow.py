@@ -99,7 +99,7 @@ PING = """
 #include <cstdint>
 #include "api/dataflow/dataflow_api.h"
 
-// Core (0, 0) multicasts one tile to every core of the 2x2 grid (itself included) and then sets
+// Core (0, 0) multicasts one tile to every core of the grid (itself included) and then sets
 // their `arrived` semaphore; each core answers with an increment of the sender's `acks`
 // semaphore and writes what it received to its own tile of the output.
 void kernel_main() {
@@ -107,6 +107,7 @@ void kernel_main() {
     const uint32_t dst_addr = get_arg_val<uint32_t>(1);
     const uint32_t x0 = get_arg_val<uint32_t>(2), y0 = get_arg_val<uint32_t>(3);
     const uint32_t x1 = get_arg_val<uint32_t>(4), y1 = get_arg_val<uint32_t>(5);
+    const uint32_t n = get_arg_val<uint32_t>(6), width = get_arg_val<uint32_t>(7);
     constexpr auto src_args = TensorAccessorArgs<0>();
     constexpr auto dst_args = TensorAccessorArgs<src_args.next_compile_time_args_offset()>();
     const auto src = TensorAccessor(src_args, src_addr);
@@ -119,38 +120,42 @@ void kernel_main() {
     if (sender) {
         noc_async_read_page(0, src, slot);
         noc_async_read_barrier();
-        noc_async_write_multicast_loopback_src(slot, get_noc_multicast_addr(x0, y0, x1, y1, slot), 2048, 4);
+        noc_async_write_multicast_loopback_src(slot, get_noc_multicast_addr(x0, y0, x1, y1, slot), 2048, n);
         noc_async_write_barrier();
         noc_semaphore_set(arrived_ptr, 1);
-        noc_semaphore_set_multicast_loopback_src(arrived, get_noc_multicast_addr(x0, y0, x1, y1, arrived), 4);
+        noc_semaphore_set_multicast_loopback_src(arrived, get_noc_multicast_addr(x0, y0, x1, y1, arrived), n);
     }
     noc_semaphore_wait(arrived_ptr, 1);
     noc_semaphore_inc(get_noc_addr(x0, y0, acks), 1);
-    const uint32_t me = get_absolute_logical_x() + 2 * get_absolute_logical_y();
+    const uint32_t me = get_absolute_logical_x() + width * get_absolute_logical_y();
     noc_async_write_page(me, dst, slot);
     noc_async_write_barrier();
     if (sender) {
-        noc_semaphore_wait_min(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(acks), 4);
+        noc_semaphore_wait_min(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(acks), n);
     }
 }
 """
 
 
-def test_multicast_semaphores_and_increments(device, tmp_path: Path) -> None:
+@pytest.mark.parametrize("width,height", [(2, 2), (8, 8)])
+def test_multicast_semaphores_and_increments(device, tmp_path: Path, width: int, height: int) -> None:
+    """On the full 8x8 Wormhole grid the rectangle from worker (1, 1) to (9, 10) spans the DRAM
+    column x = 5 and the Ethernet row y = 6: the multicast passes them over, as on the device."""
     torch.manual_seed(1)
+    n = width * height
     src = dram(device, torch.randn(32, 32))
-    dst = output(device, (4 * 32, 32))
-    grid = cores(0, 0, 1, 1)
-    a, b = (device.worker_core_from_logical_core(ttnn.CoreCoord(*c)) for c in ((0, 0), (1, 1)))
+    dst = output(device, (n * 32, 32))
+    grid = cores(0, 0, width - 1, height - 1)
+    a, b = (device.worker_core_from_logical_core(ttnn.CoreCoord(*c)) for c in ((0, 0), (width - 1, height - 1)))
     k = kernel(write_kernel(tmp_path, "ping.cpp", PING), ttnn.WriterConfigDescriptor(), grid,
-               rt=[src.buffer_address(), dst.buffer_address(), a.x, a.y, b.x, b.y],
+               rt=[src.buffer_address(), dst.buffer_address(), a.x, a.y, b.x, b.y, n, width],
                ct=[*ttnn.TensorAccessorArgs(src).get_compile_time_args(),
                    *ttnn.TensorAccessorArgs(dst).get_compile_time_args()])
     sems = [ttnn.SemaphoreDescriptor(id=0, core_ranges=grid, initial_value=0),
             ttnn.SemaphoreDescriptor(id=1, core_ranges=grid, initial_value=0)]
     run([src, dst], [k], [cb(0, ttnn.bfloat16, 1, grid)], sems)
     got = ttnn.to_torch(dst)
-    for i in range(4):
+    for i in range(n):
         assert torch.equal(got[32 * i:32 * (i + 1)], ttnn.to_torch(src))
 
 

@@ -44,6 +44,8 @@ CASES = [
     Case("read_outside_dram_buffer", "E5303", "is outside every buffer the host allocated there"),
     Case("bad_noc_coordinate", "E5304", "targets coordinates (9, 0), which are neither a Tensix core"),
     Case("multicast_noc1_corners", "E5305", "on NOC 1: the rectangle from (1, 1) to (2, 1) wraps around the NoC torus"),
+    Case("multicast_corner_not_tensix", "E5305", "on NOC 0: the rectangle's corner (5, 1) is not a Tensix core of "
+         "the grid", "writer"),
     Case("multicast_count", "E5306", "num_dests is 3 but the rectangle from (1, 1) to (2, 1) holds 2", "writer"),
     Case("write_into_firmware_region", "E5307", "inside the firmware/mailbox region", "writer"),
     Case("read_past_cb_end", "E5308", "runs past the end of CB 0"),

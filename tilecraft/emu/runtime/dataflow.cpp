@@ -212,22 +212,39 @@ Rect multicast_rect(std::uint64_t addr, std::uint8_t noc) {
     return r;
 }
 
+int d_core_at(std::uint32_t x, std::uint32_t y) { return g_dev->core_index_at(x, y); }
+
 // Checks a multicast's rectangle and destination count; returns the cores it writes.
 std::vector<int> multicast_targets(std::uint64_t addr, std::uint32_t num_dests, bool loopback, std::uint8_t noc,
                                    const char* call, Loc loc) {
     Rect r = multicast_rect(addr, noc);
     int self = cur().core;
-    if (r.wraps || !r.others.empty()) {
+    // As tt-metal's NoC sanitizer: both corners must be Tensix cores. Inside a rectangle that does not
+    // wrap, coordinates that are not Tensix cores (Wormhole's DRAM column x=5 and Ethernet row y=6,
+    // harvested rows) are passed over: a multicast to a whole worker row or grid is the usual pattern.
+    int corner0 = d_core_at(r.x0, r.y0), corner1 = d_core_at(r.x1, r.y1);
+    if (corner0 < 0 || corner1 < 0) {
+        report(true, "E5305", loc,
+               fmt_str("%s on NOC %u: the rectangle's corner %s is not a Tensix core of the grid", call, unsigned(noc),
+                       corner0 < 0 ? xy(r.x0, r.y0).c_str() : xy(r.x1, r.y1).c_str()),
+               "multicast rectangles run between two worker cores: get_noc_multicast_addr of "
+               "worker_core_from_logical_core coordinates");
+    } else if (r.wraps) {
+        // the torus carries it (the watcher allows it), but round the far side: to cores outside the
+        // rectangle the corners span, and not to those inside it
+        std::uint32_t lo_x = std::min(r.x0, r.x1), hi_x = std::max(r.x0, r.x1);
+        std::uint32_t lo_y = std::min(r.y0, r.y1), hi_y = std::max(r.y0, r.y1);
+        std::size_t meant = 0;
+        for (std::uint32_t y = lo_y; y <= hi_y; ++y)
+            for (std::uint32_t x = lo_x; x <= hi_x; ++x) meant += d_core_at(x, y) >= 0;
         const char* order = noc == 0 ? "NOC 0 routes toward increasing coordinates: the start corner must be the "
                                        "smaller one"
                                      : "NOC 1 routes toward decreasing coordinates: the start corner must be the "
                                        "larger one";
         report(true, "E5305", loc,
-               fmt_str("%s on NOC %u: the rectangle from %s to %s %s and reaches %zu coordinates that are not Tensix "
-                       "cores of the grid (%zu cores in all)",
-                       call, unsigned(noc), xy(r.x0, r.y0).c_str(), xy(r.x1, r.y1).c_str(),
-                       r.wraps ? "wraps around the NoC torus" : "leaves the worker grid", r.others.size(),
-                       r.cores.size() + r.others.size()),
+               fmt_str("%s on NOC %u: the rectangle from %s to %s wraps around the NoC torus: it reaches %zu cores "
+                       "round the far side of the chip instead of the %zu between its corners",
+                       call, unsigned(noc), xy(r.x0, r.y0).c_str(), xy(r.x1, r.y1).c_str(), r.cores.size(), meant),
                fmt_str("%s (tt-metal swaps the corners for NOC 1: get_noc_multicast_addr(x_end, y_end, x_start, "
                        "y_start, addr))",
                        order));
