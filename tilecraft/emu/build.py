@@ -16,6 +16,7 @@ import os
 import re
 import subprocess
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,7 @@ PACKAGE = Path(__file__).resolve().parent
 INCLUDE = PACKAGE / "include"
 RUNTIME = PACKAGE / "runtime"
 COMPILE_LOG = "compile.log"
+COMPILE_SECONDS = "compile_seconds"  # how long g++ took for the entry
 #: messages in plain ASCII (a UTF-8 locale makes g++ quote names with curly quotes)
 COMPILER_ENV = {**os.environ, "LC_ALL": "C", "LANG": "C"}
 #: -fno-gnu-unique lets dlclose unload a kernel (inline statics would otherwise pin it)
@@ -46,12 +48,13 @@ def headers_version() -> str:
 def runtime_library() -> Path:
     """libtcemu.so: scheduler, memories, NoC, compute engine (built once per source version)."""
     cc = compiler()
-    key = cache.digest("runtime", headers_version(), cc.version, *FLAGS)
+    key = cache.digest("runtime", headers_version(), cc.version, *FLAGS, "-O3")
 
     def make(directory: Path) -> Path:
         out = directory / cache.OBJECT
         sources = sorted(str(p) for p in RUNTIME.glob("*.cpp"))
-        result = subprocess.run([*cc.command(), *FLAGS, "-I", str(INCLUDE), "-I", str(RUNTIME), *sources,
+        flags = [f if f != "-O2" else "-O3" for f in FLAGS]  # built once: worth the longer compile
+        result = subprocess.run([*cc.command(), *flags, "-I", str(INCLUDE), "-I", str(RUNTIME), *sources,
                                  "-o", str(out), "-ldl"], capture_output=True, text=True)
         if result.returncode != 0:
             raise RuntimeError(f"building the emulator runtime failed (a tilecraft bug):\n{result.stderr}")
@@ -155,10 +158,12 @@ def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
         flags = [f for f in FLAGS if not f.startswith("-O")] + [build.opt_level]
         command = [*cc.command(), *flags, "-I", str(directory), "-I", str(INCLUDE), "-I", str(build.source.parent),
                    str(wrapper), "-o", str(out)]
+        start = time.perf_counter()
         result = subprocess.run(command, capture_output=True, text=True, env=COMPILER_ENV)
         if result.returncode != 0:
             raise compile_failure(result.stderr, build.source, build.display, build.text)
         (directory / COMPILE_LOG).write_text(result.stderr)  # kept: a cached build still reports its warnings
+        (directory / COMPILE_SECONDS).write_text(f"{time.perf_counter() - start:.3f}\n")
         return out
 
     return cache.build("kernels", build.key(), make)
@@ -171,6 +176,14 @@ def compile_warnings(obj: Path, build: KernelBuild) -> list[Diagnostic]:
     except OSError:
         return []
     return deprecation_warnings(log, build.source, build.display)
+
+
+def compile_seconds(obj: Path) -> float:
+    """How long g++ took to build the cache entry holding ``obj`` (0 when unknown)."""
+    try:
+        return float((obj.parent / COMPILE_SECONDS).read_text())
+    except (OSError, ValueError):
+        return 0.0
 
 
 def compile_all(builds: list[KernelBuild]) -> list[tuple[Path, bool]]:

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +22,7 @@ import torch
 
 from ..diagnostics import Diagnostic, KernelError, Note, Span, error
 from . import tensor_bytes
-from .build import CBInfo, KernelBuild, compile_all, compile_warnings
+from .build import CBInfo, KernelBuild, compile_all, compile_seconds, compile_warnings
 from .device_model import ChipModel, chip
 from .native import NativeDevice, decode_tiles, encode_tiles, tile_bytes
 from .program import SLOT_NAMES, TRISC, CBSpec, Core, KernelSpec, ProgramSpec, TensorSpec
@@ -38,8 +39,12 @@ class EmulationResult:
     switches: int = 0
     kernels: int = 0  # distinct kernel builds (source, args, defines)
     kernels_compiled: int = 0  # of those, compiled now (the rest came from the cache)
+    kernel_compile_seconds: list[float] = field(default_factory=list)  # g++ time of each kernel compiled now
     compile_seconds: float = 0.0
     run_seconds: float = 0.0
+
+
+_ONE_AT_A_TIME = threading.Lock()
 
 
 def run(program: ProgramSpec, stop_at_first_error: bool = True) -> EmulationResult:
@@ -58,8 +63,17 @@ def run(program: ProgramSpec, stop_at_first_error: bool = True) -> EmulationResu
     result.compile_seconds = time.perf_counter() - start
     result.kernels = len(set(builds))
     result.kernels_compiled = len({b for b, (_, built) in zip(builds, objects) if built})
-    for b, (path, _) in dict(zip(builds, objects)).items():
+    for b, (path, built) in dict(zip(builds, objects)).items():
         result.warnings += compile_warnings(path, b)
+        if built:
+            result.kernel_compile_seconds.append(compile_seconds(path))
+    with _ONE_AT_A_TIME:  # the runtime keeps one device at a time (fibers on the calling thread)
+        _emulate(program, model, cb_addresses, objects, stop_at_first_error, result)
+    return result
+
+
+def _emulate(program: ProgramSpec, model: ChipModel, cb_addresses: list[int], objects: list[tuple[Path, bool]],
+             stop_at_first_error: bool, result: EmulationResult) -> None:
     start = time.perf_counter()
     device = _device(program, model, stop_at_first_error)
     try:
@@ -88,7 +102,6 @@ def run(program: ProgramSpec, stop_at_first_error: bool = True) -> EmulationResu
     finally:
         device.close()
     result.run_seconds = time.perf_counter() - start
-    return result
 
 
 # ---------------------------------------------------------------- checks before running
@@ -274,6 +287,10 @@ def _configure(device: NativeDevice, program: ProgramSpec, model: ChipModel, cb_
         _write_tensor(device, tensor, model)
 
 
+def _lead(shape: tuple[int, ...]) -> int:
+    return int(np.prod(shape[:-2], dtype=np.int64)) if len(shape) > 2 else 1
+
+
 def _tensor_words(tensor: TensorSpec) -> np.ndarray:
     words = tensor_bytes.to_words(tensor.storage, tensor.fmt)
     return tensor_bytes.tilize(words, tuple(tensor.storage.shape)) if tensor.tiled else words
@@ -318,6 +335,12 @@ def _write_tensor(device: NativeDevice, tensor: TensorSpec, model: ChipModel) ->
             index = b if dram else b
             device.add_region(dram, index, tensor.address, tensor.address + count * aligned,
                               f"tensor '{tensor.name}'")
+        if tensor.tiled:
+            shape = tuple(tensor.storage.shape)
+            words = np.ascontiguousarray(tensor_bytes.to_words(tensor.storage, tensor.fmt), dtype=np.uint32)
+            device.tiled_tensor(dram, True, tensor.address, aligned, tensor_bytes.format_code(tensor.fmt),
+                                tensor.fmt.is_integer, words, _lead(shape), shape[-2], shape[-1])
+            return
         data = _encode(tensor, _tensor_words(tensor))
         device.interleaved(dram, True, tensor.address, page, aligned, data)
         return
@@ -335,7 +358,15 @@ def _read_tensor(device: NativeDevice, tensor: TensorSpec, model: ChipModel) -> 
     shape = tuple(tensor.storage.shape)
     if tensor.memory in ("dram", "l1"):
         dram = tensor.memory == "dram"
+        if dram and not device.dram_written(tensor.address):
+            return  # no NoC write reached it: it holds what the host wrote
         aligned = _align(page, model.dram_alignment if dram else model.l1_alignment)
+        if tensor.tiled:
+            words = np.empty(int(np.prod(shape)), dtype=np.uint32)
+            device.tiled_tensor(dram, False, tensor.address, aligned, tensor_bytes.format_code(tensor.fmt),
+                                tensor.fmt.is_integer, words, _lead(shape), shape[-2], shape[-1])
+            tensor.storage.copy_(tensor_bytes.from_words(words, tensor.fmt, shape))
+            return
         data = np.empty(page * pages, dtype=np.uint8)
         device.interleaved(dram, False, tensor.address, page, aligned, data)
         words = _decode(tensor, data, pages)

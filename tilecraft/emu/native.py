@@ -35,6 +35,8 @@ def lib() -> ctypes.CDLL:
         "tc_write": (_INT, [_P, _INT, _INT, _U64, _P, _U64]),
         "tc_read": (_INT, [_P, _INT, _INT, _U64, _P, _U64]),
         "tc_interleaved": (_INT, [_P, _INT, _INT, _U64, _U32, _U32, _U64, _P]),
+        "tc_dram_written": (_INT, [_P, _U64]),
+        "tc_tiled_tensor": (_INT, [_P, _INT, _INT, _U64, _U32, _INT, _INT, _P, _U64, _U32, _U32]),
         "tc_last_error": (ctypes.c_char_p, []),
         "tc_load_kernel": (_P, [_P, ctypes.c_char_p, ctypes.c_char_p, _INT, _INT, _INT, _INT, _P]),
         "tc_add_fiber": (_INT, [_P, _INT, _INT, _P, _P, _INT, _P, _INT]),
@@ -100,6 +102,21 @@ class NativeDevice:
         if self._lib.tc_interleaved(self.handle, int(dram), int(write), base, page_size, aligned_page, pages,
                                     _ptr(data)) != 0:
             raise MemoryError("an interleaved tensor does not fit the emulated memory")
+
+    def tiled_tensor(self, dram: bool, write: bool, base: int, aligned_page: int, fmt: int, integer: bool,
+                     words: np.ndarray, lead: int, rows: int, cols: int) -> None:
+        """Row-major uint32 ``words`` <-> the tensor's tile pages (tilized, encoded, interleaved)."""
+        assert words.dtype == np.uint32 and words.flags.c_contiguous
+        code = self._lib.tc_tiled_tensor(self.handle, int(dram), int(write), base, aligned_page, fmt, int(integer),
+                                         _ptr(words), lead, rows, cols)
+        if code == -1:
+            raise MemoryError("an interleaved tensor does not fit the emulated memory")
+        if code != 0:
+            raise ValueError(f"no tile encoding for data format {fmt}")
+
+    def dram_written(self, base: int) -> bool:
+        """Whether a kernel wrote into the DRAM buffer at ``base``."""
+        return bool(self._lib.tc_dram_written(self.handle, base))
 
     def write(self, dram: bool, index: int, offset: int, data: np.ndarray) -> None:
         if self._lib.tc_write(self.handle, int(dram), index, offset, _ptr(data), data.nbytes) != 0:

@@ -29,8 +29,6 @@ namespace tc {
 Compute* new_compute() { return new Compute(); }
 void delete_compute(Compute* c) { delete c; }
 
-Compute& comp() { return *cur_core().compute; }
-
 void compute_configure(Device* d, int core, const Kernel* k) {
     Compute& c = *d->cores[core].compute;
     c.fp32 = k->fp32_dest_acc;
@@ -38,14 +36,6 @@ void compute_configure(Device* d, int core, const Kernel* k) {
     c.approx = k->approx;
     c.unpack_to_dest = k->unpack_to_dest_fp32;
     for (int t = 0; t < Compute::kTiles; ++t) c.dst_cleared[t] = true;
-}
-
-std::uint32_t to_dst(float value) { return as_bits(comp().fp32 ? value : bf16_round(value)); }
-
-float dst_value(int tile, std::uint32_t i) {
-    Compute& c = comp();
-    if (c.dst_cleared[tile]) return 0.0f;
-    return c.dst_int[tile] ? float(std::int32_t(c.dst[tile][i])) : as_float(c.dst[tile][i]);
 }
 
 namespace {
@@ -101,7 +91,7 @@ struct Operand {
 // Reads tile `tile` of CB `cb` through source register `src` (0: SrcA, 1: SrcB); `to_dest`: a
 // copy into DST, which bypasses SrcA for fp32 CBs in UnpackToDestFp32 mode.
 void unpack(int src, std::uint32_t cb, std::uint32_t tile, Operand& out, const char* call, Loc loc,
-            bool to_dest = false, bool matmul = false) {
+            bool to_dest = false, bool matmul = false, bool decode = true) {
     Compute& c = comp();
     require_started(call, loc);
     CircularBuffer& b = cb_checked(std::int32_t(cb), call, loc);
@@ -128,6 +118,7 @@ void unpack(int src, std::uint32_t cb, std::uint32_t tile, Operand& out, const c
                "call cb_wait_front(cb, n) with n covering the tiles read");
     }
     out.shape = b.tile;
+    if (!decode) return;  // the checks only: the caller holds the decoded tile
     std::uint32_t addr = b.rd_ptr[TRISC] + tile * b.page_size;
     std::uint32_t bytes = format_tile_bytes(f, b.tile.rows, b.tile.cols);
     if (addr + bytes > g_dev->arch.l1_size) {
@@ -332,7 +323,7 @@ void regs_release(Loc loc) {
 void copy_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc) {
     cur().last_loc = loc;
     require_mode(Mode::Copy, 0, "copy_tile", "copy_init(cb)", loc);
-    static thread_local Operand a;
+    static Operand a;
     unpack(0, cb, tile, a, "copy_tile", loc, /*to_dest=*/true);
     int t = math_dst(dst, "copy_tile", loc);
     Compute& c = comp();
@@ -370,7 +361,7 @@ void binary_tiles(Fpu op, Bcast bcast, std::uint32_t cb_a, std::uint32_t cb_b, s
                                           : fmt_str("%s_bcast_*_init(icb0, icb1)", fpu_name(op)).c_str(),
                      loc);
     }
-    static thread_local Operand a, b;
+    static Operand a, b;
     unpack(0, cb_a, tile_a, a, call, loc);
     unpack(1, cb_b, tile_b, b, call, loc);
     int t = math_dst(dst, call, loc);
@@ -386,7 +377,7 @@ void binary_tiles(Fpu op, Bcast bcast, std::uint32_t cb_a, std::uint32_t cb_b, s
 void unary_bcast(Bcast bcast, std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc) {
     cur().last_loc = loc;
     require_mode(Mode::UnaryBcast, std::uint32_t(bcast), "unary_bcast", "unary_bcast_init<BroadcastType>(icb)", loc);
-    static thread_local Operand a;
+    static Operand a;
     CircularBuffer& b = cb_checked(std::int32_t(cb), "unary_bcast", loc);
     Compute& c = comp();
     // 32-bit data goes through DST directly (SrcB is only 19 bits wide); the rest through SrcB
@@ -405,7 +396,7 @@ void reuse_dest_tiles(Fpu op, ReuseDest reuse, std::uint32_t cb, std::uint32_t t
     std::uint32_t param = (std::uint32_t(op) << 4) | std::uint32_t(reuse);
     require_mode(Mode::ReuseDest, param, "binary_reuse_dest_tiles",
                  fmt_str("%s_reuse_dest_init<EltwiseBinaryReuseDestType>(icb)", fpu_name(op)).c_str(), loc);
-    static thread_local Operand in;
+    static Operand in;
     // the DST operand moves into one source register; the CB tile unpacks into the other
     int src = reuse == ReuseDest::ToSrcA ? 1 : 0;
     unpack(src, cb, tile, in, "binary_reuse_dest_tiles", loc);
@@ -424,6 +415,92 @@ static void row_major(const Operand& o, float* out) {
         for (std::uint32_t c = 0; c < s.cols; ++c) out[r * s.cols + c] = value(o, s.at(r, c));
 }
 
+static void row_major_double(const Operand& o, double* out, bool transpose) {
+    const TileShape& s = o.shape;
+    for (std::uint32_t r = 0; r < s.rows; ++r)
+        for (std::uint32_t c = 0; c < s.cols; ++c)
+            out[transpose ? c * s.rows + r : r * s.cols + c] = double(value(o, s.at(r, c)));
+}
+
+// out[i][j] = sum over k of a[i][k] * b[k][j] (row-major, a: M x K, b: K x N) in double. Every
+// product of two unpacked operands (at most 24-bit significands) is exact in double, and so is the
+// sum unless the 32 products span more than 2^29 in magnitude (docs/numerics.md): the order of the
+// additions does not matter, so the loops are free to vectorise (AVX2 where the CPU has it).
+typedef double v4d __attribute__((vector_size(32)));
+
+// The 32-wide case: eight 4-double accumulators per output row stay in registers.
+__attribute__((target_clones("avx2", "default"))) static void tile_product_32(const double* a, const double* b,
+                                                                             double* out, std::uint32_t M,
+                                                                             std::uint32_t K) {
+    for (std::uint32_t i = 0; i < M; ++i) {
+        v4d acc[8] = {};  // held in registers once the q loop is unrolled
+        const double* arow = a + i * K;
+        for (std::uint32_t k = 0; k < K; ++k) {
+            const double x = arow[k];
+            const v4d xv = {x, x, x, x};
+            const double* row = b + k * 32;
+#pragma GCC unroll 8
+            for (int q = 0; q < 8; ++q) {
+                v4d r;
+                __builtin_memcpy(&r, row + 4 * q, sizeof r);
+                acc[q] += xv * r;
+            }
+        }
+        __builtin_memcpy(out + i * 32, acc, sizeof acc);
+    }
+}
+
+static void tile_product_any(const double* a, const double* b, double* out, std::uint32_t M, std::uint32_t K,
+                             std::uint32_t N) {
+    for (std::uint32_t i = 0; i < M; ++i)
+        for (std::uint32_t j = 0; j < N; ++j) {
+            double acc = 0.0;
+            for (std::uint32_t k = 0; k < K; ++k) acc += a[i * K + k] * b[k * N + j];
+            out[i * N + j] = acc;
+        }
+}
+
+// Decoded matmul operands, reused while their page stays in the CB's front window: a tile of in0
+// meets every tile of in1 it multiplies (and the other way round) without being decoded again. A
+// page's content cannot change between cb_wait_front and cb_pop_front, so (core, CB, pages popped
+// so far, tile) names it; the unpack checks still run on every call.
+struct DecodedTile {
+    bool valid = false;
+    std::uint64_t device = 0;
+    int core = -1;
+    std::uint32_t cb = 0, popped = 0, tile = 0;
+    std::uint8_t format = 0;
+    bool fp32 = false, transposed = false;
+    TileShape shape;
+    alignas(64) double m[1024];
+};
+
+static const DecodedTile& decoded_operand(DecodedTile* cache, std::size_t ways, int src, std::uint32_t cb,
+                                          std::uint32_t tile, bool transpose, const char* call, Loc loc) {
+    static Operand scratch;
+    Compute& c = comp();
+    CircularBuffer& b = cb_checked(std::int32_t(cb), call, loc);
+    const int core = cur().core;
+    DecodedTile& slot = cache[(tile * 31u + cb * 7u + b.acked) % ways];
+    unpack(src, cb, tile, scratch, call, loc, false, true, false);  // the checks
+    if (slot.valid && slot.device == g_dev->serial && slot.core == core && slot.cb == cb && slot.popped == b.acked && slot.tile == tile &&
+        slot.format == c.src_fmt[src] && slot.fp32 == c.fp32 && slot.transposed == transpose)
+        return slot;
+    unpack(src, cb, tile, scratch, call, loc, false, true);
+    row_major_double(scratch, slot.m, transpose);
+    slot.valid = true;
+    slot.device = g_dev->serial;
+    slot.core = core;
+    slot.cb = cb;
+    slot.popped = b.acked;
+    slot.tile = tile;
+    slot.format = c.src_fmt[src];
+    slot.fp32 = c.fp32;
+    slot.transposed = transpose;
+    slot.shape = scratch.shape;
+    return slot;
+}
+
 void matmul_tiles(std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t tile_a, std::uint32_t tile_b,
                   std::uint32_t dst, bool transpose, std::uint32_t ct_dim, std::uint32_t rt_dim, std::uint32_t kt_dim,
                   Loc loc) {
@@ -431,30 +508,44 @@ void matmul_tiles(std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t tile_a, 
     const char* call = (ct_dim == 1 && rt_dim == 1) ? "matmul_tiles" : "matmul_block";
     require_mode(Mode::Matmul, 0, call, "matmul_init(in0, in1) / matmul_block_init", loc);
     Compute& c = comp();
-    static thread_local Operand a, b;
-    static thread_local float am[1024], bm[1024];
+    static DecodedTile cache_a[16], cache_b[16];
+    alignas(64) static double prod[1024];
     for (std::uint32_t r = 0; r < rt_dim; ++r) {
-        unpack(1, cb_a, tile_a + r * kt_dim, a, call, loc, false, true);  // in0 -> SrcB
-        row_major(a, am);
+        // in0 goes through SrcB, in1 through SrcA; transposed, in1's rows become the K index
+        const DecodedTile& a = decoded_operand(cache_a, 16, 1, cb_a, tile_a + r * kt_dim, false, call, loc);
         for (std::uint32_t col = 0; col < ct_dim; ++col) {
-            unpack(0, cb_b, tile_b + col, b, call, loc, false, true);  // in1 -> SrcA
-            row_major(b, bm);
-            const std::uint32_t M = a.shape.rows, K = a.shape.cols, N = b.shape.cols;
+            const DecodedTile& b = decoded_operand(cache_b, 16, 0, cb_b, tile_b + col, transpose, call, loc);
+            const std::uint32_t M = a.shape.rows, K = a.shape.cols, N = transpose ? b.shape.rows : b.shape.cols;
             int t = math_dst(dst + r * ct_dim + col, call, loc);
-            bool cleared = c.dst_cleared[t];
-            double acc[32];
-            for (std::uint32_t i = 0; i < M; ++i) {
-                for (std::uint32_t j = 0; j < N; ++j) acc[j] = 0.0;
-                for (std::uint32_t k = 0; k < K; ++k) {
-                    double x = am[i * K + k];
-                    if (x == 0.0) continue;
-                    for (std::uint32_t j = 0; j < N; ++j)
-                        acc[j] += x * double(transpose ? bm[j * N + k] : bm[k * N + j]);
+            const bool cleared = c.dst_cleared[t], fp32 = c.fp32;
+            if (N == 32)
+                tile_product_32(a.m, b.m, prod, M, K);
+            else
+                tile_product_any(a.m, b.m, prod, M, K, N);
+            std::uint32_t* out = c.dst[t];
+            const TileShape shape = b.shape;
+            const bool floats = !c.dst_int[t];
+            if (M == 32 && N == 32) {
+                // face by face, so that DST is written in order
+                std::uint32_t idx = 0;
+                for (std::uint32_t face = 0; face < 4; ++face) {
+                    const double* p = prod + (face >> 1) * 16 * 32 + (face & 1) * 16;
+                    for (std::uint32_t r = 0; r < 16; ++r, p += 32) {
+                        for (std::uint32_t col = 0; col < 16; ++col, ++idx) {
+                            float v = float(p[col]);
+                            if (!cleared) v += floats ? as_float(out[idx]) : float(std::int32_t(out[idx]));
+                            out[idx] = fp32 ? as_bits(v) : as_bits(bf16_round(v));
+                        }
+                    }
                 }
-                for (std::uint32_t j = 0; j < N; ++j) {
-                    std::uint32_t idx = b.shape.at(i, j);
-                    float product = float(acc[j]);
-                    write_float(t, idx, cleared ? product : dst_value(t, idx) + product);
+            } else {
+                for (std::uint32_t i = 0; i < M; ++i) {
+                    for (std::uint32_t j = 0; j < N; ++j) {
+                        const std::uint32_t idx = shape.at(i, j);
+                        float v = float(prod[i * N + j]);
+                        if (!cleared) v = dst_value(t, idx) + v;
+                        out[idx] = as_bits(fp32 ? v : bf16_round(v));
+                    }
                 }
             }
             fresh(t, false);
@@ -472,17 +563,17 @@ void reduce_tile(Pool pool, RDim dim, std::uint32_t cb, std::uint32_t scaler_cb,
     require_mode(Mode::Reduce, param, "reduce_tile", "reduce_init<PoolType, ReduceDim>(icb, icb_scaler, ocb)", loc);
     // REDUCE_ROW sums swap the operands: the scaler goes to SrcA, the data to SrcB
     bool swap = dim == RDim::Row && pool != Pool::Max;
-    static thread_local Operand x, s;
+    static Operand x, s;
     unpack(swap ? 1 : 0, cb, tile, x, "reduce_tile", loc);
     unpack(swap ? 0 : 1, scaler_cb, scaler_tile, s, "reduce_tile", loc);
-    static thread_local float xm[1024], sm[1024];
+    static float xm[1024], sm[1024];
     row_major(x, xm);
     row_major(s, sm);
     const std::uint32_t R = x.shape.rows, C = x.shape.cols;
     int t = math_dst(dst, "reduce_tile", loc);
     Compute& c = comp();
     bool cleared = c.dst_cleared[t];
-    static thread_local float out[1024];
+    static float out[1024];
     if (pool == Pool::Max) {
         std::fill(out, out + R * C, 0.0f);
         auto old = [&](std::uint32_t r, std::uint32_t col) {
@@ -545,7 +636,7 @@ void reduce_uninit(Loc loc) {
 void transpose_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc) {
     cur().last_loc = loc;
     require_mode(Mode::Transpose, 0, "transpose_tile", "transpose_init(icb)", loc);
-    static thread_local Operand a;
+    static Operand a;
     unpack(0, cb, tile, a, "transpose_tile", loc);
     int t = math_dst(dst, "transpose_tile", loc);
     Compute& c = comp();
@@ -628,7 +719,7 @@ void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool
         report(true, "E5302", loc, fmt_str("pack_tile: page %u of CB %u lies past the end of L1", page, cb));
         return;
     }
-    static thread_local std::uint32_t words[Compute::kElems];
+    static std::uint32_t words[Compute::kElems];
     const TileShape& shape = b.tile;
     for (std::uint32_t i = 0; i < shape.elems(); ++i) words[i] = c.dst_cleared[t] ? 0 : c.dst[t][i];
     if (c.reduce_mask >= 0 && c.dst_reduce[t]) {
@@ -644,7 +735,7 @@ void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool
     bool integer = c.dst_int[t];
     if (c.l1_acc && !integer) {
         // packer L1 accumulation: the tile is added to what the page holds
-        static thread_local std::uint32_t held[Compute::kElems];
+        static std::uint32_t held[Compute::kElems];
         decode_tile(f, out, shape, held);
         for (std::uint32_t i = 0; i < shape.elems(); ++i) words[i] = as_bits(as_float(words[i]) + as_float(held[i]));
     }
@@ -676,7 +767,7 @@ void tilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_cb
     const TileShape& shape = out.tile;
     const std::uint32_t width = tiles * shape.cols, esize = element_bytes(in.format);
     const std::uint8_t* src = g_dev->l1_host(cur().core, in.rd_ptr[TRISC]);
-    static thread_local std::uint32_t words[Compute::kElems];
+    static std::uint32_t words[Compute::kElems];
     for (std::uint32_t t = 0; t < tiles; ++t) {
         for (std::uint32_t r = 0; r < shape.rows; ++r)
             for (std::uint32_t col = 0; col < shape.cols; ++col)
@@ -695,7 +786,7 @@ void untilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_
     const TileShape& shape = in.tile;
     const std::uint32_t width = tiles * shape.cols, esize = element_bytes(out.format);
     std::uint8_t* dst = g_dev->l1_host(cur().core, out.wr_ptr[TRISC] + out.pack_tile_ptr * out.page_size);
-    static thread_local std::uint32_t words[Compute::kElems];
+    static std::uint32_t words[Compute::kElems];
     for (std::uint32_t t = 0; t < tiles; ++t) {
         decode_tile(in.format, g_dev->l1_host(cur().core, in.rd_ptr[TRISC] + t * in.page_size), shape, words);
         for (std::uint32_t r = 0; r < shape.rows; ++r)

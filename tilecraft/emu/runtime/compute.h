@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "device.h"
+#include "formats.h"
 
 namespace tc {
 
@@ -40,13 +41,17 @@ struct Compute {
     int sections() const { return full_sync ? 1 : 2; }
 };
 
-Compute& comp();
+inline Compute& comp() { return *cur_core().compute; }
 
 // DST access for the math and packer threads, with the ownership checks; returns a tile index
 // into Compute::dst.
 int math_dst(std::uint32_t index, const char* call, Loc loc);
 // The value written into DST: rounded to bfloat16 unless DST holds fp32.
-std::uint32_t to_dst(float value);
-float dst_value(int tile, std::uint32_t i);
+inline std::uint32_t to_dst(float value) { return as_bits(comp().fp32 ? value : bf16_round(value)); }
+inline float dst_value(int tile, std::uint32_t i) {
+    Compute& c = comp();
+    if (c.dst_cleared[tile]) return 0.0f;
+    return c.dst_int[tile] ? float(std::int32_t(c.dst[tile][i])) : as_float(c.dst[tile][i]);
+}
 
 }  // namespace tc

@@ -119,9 +119,10 @@ std::uint8_t* remote_bytes(const Target& t, std::uint32_t size, bool write, std:
         align = write ? 16 : d.arch.dram_alignment;
         DramBank& bank = d.dram[t.index];
         bool inside = false;
-        for (const Region& r : bank.regions) {
+        for (Region& r : bank.regions) {
             if (t.local >= r.start && t.local + size <= r.end) {
                 inside = true;
+                r.written = r.written || write;
                 break;
             }
         }

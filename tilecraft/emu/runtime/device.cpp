@@ -141,7 +141,9 @@ void* tc_create(std::uint32_t l1_size, std::uint32_t l1_reserved, std::uint32_t 
                 std::uint32_t dram_alignment, int num_cores, const int* core_table, int num_dram,
                 const int* dram_table, const std::uint64_t* dram_sizes, int num_l1_banks, const int* l1_banks,
                 int sanitize_fatal) {
+    static std::uint64_t devices_made = 0;
     Device* d = new Device();
+    d->serial = ++devices_made;
     d->arch.l1_size = l1_size;
     d->arch.l1_reserved = l1_reserved;
     d->arch.num_cbs = num_cbs;
@@ -242,7 +244,7 @@ int tc_add_semaphore(void* handle, int core, int id, std::uint32_t initial) {
 
 int tc_add_region(void* handle, int dram, int index, std::uint64_t start, std::uint64_t end, const char* what) {
     Device* d = static_cast<Device*>(handle);
-    Region r{start, end, what};
+    Region r{start, end, what, false};
     if (dram) {
         if (index < 0 || std::size_t(index) >= d->dram.size() || end > d->dram[index].size) return -1;
         d->dram[index].regions.push_back(r);
@@ -250,6 +252,15 @@ int tc_add_region(void* handle, int dram, int index, std::uint64_t start, std::u
         if (index < 0 || std::size_t(index) >= d->cores.size() || end > d->arch.l1_size) return -1;
         d->cores[index].l1_regions.push_back(r);
     }
+    return 0;
+}
+
+// Whether a kernel wrote into the DRAM buffer at `base` (in any bank).
+int tc_dram_written(void* handle, std::uint64_t base) {
+    Device* d = static_cast<Device*>(handle);
+    for (const DramBank& bank : d->dram)
+        for (const Region& r : bank.regions)
+            if (r.start == base && r.written) return 1;
     return 0;
 }
 
@@ -290,6 +301,46 @@ int tc_interleaved(void* handle, int dram, int write, std::uint64_t base, std::u
         if (mem == nullptr) return -1;
         if (write) std::memcpy(mem, bytes + p * page_size, page_size);
         else std::memcpy(bytes + p * page_size, mem, page_size);
+    }
+    return 0;
+}
+
+// A tiled interleaved tensor between its row-major 32-bit words (fp32 bits or integers) and its
+// pages: tilize (faces) + encode + scatter over the banks on write, the reverse on read, in one
+// pass. `lead` matrices of rows x cols (multiples of 32) one after another; page p is tile p.
+int tc_tiled_tensor(void* handle, int dram, int write, std::uint64_t base, std::uint32_t aligned_page, int format,
+                    int integer, std::uint32_t* words, std::uint64_t lead, std::uint32_t rows, std::uint32_t cols) {
+    Device* d = static_cast<Device*>(handle);
+    const std::uint8_t f = std::uint8_t(format);
+    const TileShape shape{32, 32};
+    const std::uint32_t page_size = format_tile_bytes(f, 32, 32);
+    if (page_size == 0) return -2;
+    const std::uint64_t banks = dram ? d->dram.size() : d->l1_banks.size();
+    const std::uint32_t tiles_r = rows / 32, tiles_c = cols / 32;
+    std::uint32_t tile[1024];
+    std::uint64_t p = 0;
+    for (std::uint64_t m = 0; m < lead; ++m) {
+        std::uint32_t* matrix = words + m * rows * cols;
+        for (std::uint32_t tr = 0; tr < tiles_r; ++tr) {
+            for (std::uint32_t tcol = 0; tcol < tiles_c; ++tcol, ++p) {
+                const int bank = int(p % banks);
+                std::uint8_t* mem = memory(d, dram, dram ? bank : d->l1_banks[bank], base + (p / banks) * aligned_page,
+                                           page_size);
+                if (mem == nullptr) return -1;
+                std::uint32_t* origin = matrix + std::uint64_t(tr) * 32 * cols + tcol * 32;
+                if (write) {
+                    for (std::uint32_t r = 0; r < 32; ++r)
+                        for (std::uint32_t fc = 0; fc < 2; ++fc)
+                            std::memcpy(tile + shape.at(r, fc * 16), origin + std::uint64_t(r) * cols + fc * 16, 64);
+                    if (!encode_tile(f, tile, integer != 0, shape, mem)) return -2;
+                } else {
+                    if (!decode_tile(f, mem, shape, tile)) return -2;
+                    for (std::uint32_t r = 0; r < 32; ++r)
+                        for (std::uint32_t fc = 0; fc < 2; ++fc)
+                            std::memcpy(origin + std::uint64_t(r) * cols + fc * 16, tile + shape.at(r, fc * 16), 64);
+                }
+            }
+        }
     }
     return 0;
 }

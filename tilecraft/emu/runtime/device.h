@@ -39,6 +39,7 @@ struct TileShape {
     std::uint32_t elems() const { return rows * cols; }
     // index of logical element (r, c) in the face-ordered storage of a tile
     std::uint32_t at(std::uint32_t r, std::uint32_t c) const {
+        if (rows == 32 && cols == 32) return ((((r >> 4) << 1) | (c >> 4)) << 8) | ((r & 15u) << 4) | (c & 15u);
         std::uint32_t fr = face_rows();
         return ((r / fr) * faces_c() + c / 16) * fr * 16 + (r % fr) * 16 + c % 16;
     }
@@ -61,6 +62,7 @@ struct CircularBuffer {
 struct Region {
     std::uint64_t start, end;
     std::string what;
+    bool written = false;  // a NoC write landed in it (DRAM: the host reads back only those)
 };
 
 struct Kernel {
@@ -157,6 +159,7 @@ struct Device {
     bool sanitize_fatal = true;  // a sanitizer error stops the run (else: recorded, the run goes on)
     bool aborted = false;
     std::uint64_t switches = 0;
+    std::uint64_t serial = 0;  // distinct for every device made in this process (keys per-run caches)
     std::string findings_json;
     ucontext_t scheduler_ctx{};
     Fiber* current = nullptr;

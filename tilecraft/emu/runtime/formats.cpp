@@ -47,13 +47,6 @@ std::uint32_t format_tile_bytes(std::uint8_t f, std::uint32_t rows, std::uint32_
     }
 }
 
-std::uint16_t bf16_bits(float x) {
-    std::uint32_t b = as_bits(x);
-    if ((b & 0x7F800000u) == 0x7F800000u && (b & 0x007FFFFFu)) return std::uint16_t((b >> 16) | 0x40);  // NaN
-    std::uint32_t lsb = (b >> 16) & 1u;
-    return std::uint16_t((b + 0x7FFFu + lsb) >> 16);
-}
-
 std::uint16_t f16_bits(float x) {
     // IEEE binary16, round to nearest even; beyond the range becomes inf
     _Float16 h = static_cast<_Float16>(x);
@@ -199,6 +192,10 @@ bool encode_tile(std::uint8_t f, const std::uint32_t* words, bool integer, const
     const std::uint32_t n = shape.elems();
     switch (f) {
         case fmt::Float32:
+            if (!integer) {
+                std::memcpy(dst, words, 4 * n);
+                return true;
+            }
             for (std::uint32_t i = 0; i < n; ++i) {
                 std::uint32_t b = as_bits(float_of(words[i], integer));
                 std::memcpy(dst + 4 * i, &b, 4);
@@ -216,6 +213,17 @@ bool encode_tile(std::uint8_t f, const std::uint32_t* words, bool integer, const
             }
             return true;
         case fmt::Float16_b:
+            if (!integer) {  // the common case, branch-free so that it vectorises
+                std::uint16_t half[1024];
+                for (std::uint32_t i = 0; i < n; ++i) {
+                    const std::uint32_t b = words[i];
+                    const bool nan = (b & 0x7F800000u) == 0x7F800000u && (b & 0x007FFFFFu);
+                    const std::uint32_t rounded = (b + 0x7FFFu + ((b >> 16) & 1u)) >> 16;
+                    half[i] = std::uint16_t(nan ? ((b >> 16) | 0x40u) : rounded);
+                }
+                std::memcpy(dst, half, 2 * n);
+                return true;
+            }
             for (std::uint32_t i = 0; i < n; ++i) {
                 std::uint16_t h = bf16_bits(float_of(words[i], integer));
                 std::memcpy(dst + 2 * i, &h, 2);

@@ -27,7 +27,12 @@ inline std::uint32_t as_bits(float f) {
 }
 
 // bfloat16 round to nearest, ties to even (NaN stays NaN)
-std::uint16_t bf16_bits(float x);
+inline std::uint16_t bf16_bits(float x) {  // round to nearest even; NaN stays NaN
+    std::uint32_t b = as_bits(x);
+    if ((b & 0x7F800000u) == 0x7F800000u && (b & 0x007FFFFFu)) return std::uint16_t((b >> 16) | 0x40);
+    std::uint32_t lsb = (b >> 16) & 1u;
+    return std::uint16_t((b + 0x7FFFu + lsb) >> 16);
+}
 inline float bf16_round(float x) { return as_float(std::uint32_t(bf16_bits(x)) << 16); }
 // TF32 (19-bit register format): the unpacker drops the low 13 mantissa bits of fp32
 inline float tf32_trunc(float x) { return as_float(as_bits(x) & 0xFFFFE000u); }

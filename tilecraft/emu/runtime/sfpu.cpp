@@ -226,7 +226,7 @@ void sfpu_binary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint32
     fmt &= 0xFF;
     check_format(fmt, "binary SFPU op", loc);
     Compute& c = comp();
-    static thread_local float result[Compute::kElems];
+    static float result[Compute::kElems];
     for (int i = 0; i < Compute::kElems; ++i)
         result[i] = binary(SfpuBinary(op), misread(dst_value(ta, i), fmt), misread(dst_value(tb, i), fmt));
     for (int i = 0; i < Compute::kElems; ++i) c.dst[to][i] = sfpu_store(result[i], nearest);
@@ -243,7 +243,7 @@ void sfpu_ternary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint3
     int to = math_dst(out, call, loc);
     check_format(fmt, call, loc);
     Compute& c = comp();
-    static thread_local float result[Compute::kElems];
+    static float result[Compute::kElems];
     for (int i = 0; i < Compute::kElems; ++i) {
         float x = misread(dst_value(ta, i), fmt), y = misread(dst_value(tb, i), fmt), z = misread(dst_value(tc_, i), fmt);
         result[i] = SfpuTernary(op) == SfpuTernary::Where ? (x != 0.0f ? y : z) : x + z * (y - x);
