@@ -52,6 +52,7 @@ CASES = [
     Case("semaphore_not_created", "E5311", "get_semaphore(3): no semaphore with id 3"),
     Case("runtime_arg_missing", "E5103", "get_arg_val(20): the kernel 'runtime_arg_missing' on core (0, 0) has 6"),
     Case("named_arg_missing", "E5116", 'get_named_compile_time_arg_val("rows"): the host passed no named'),
+    Case("assert_failed", "E5008", "ASSERT(x > 1) failed"),
     Case("crash", "E5006", "the kernel crashed with SIGSEGV"),
     Case("pack_format_mismatch", "E5401", "pack_tile into CB 1 (Float32, 4096-byte pages) while the packer is "
          "configured for Float16_b (CB 16)", "compute"),

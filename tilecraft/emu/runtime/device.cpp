@@ -95,6 +95,16 @@ void report(bool error, const char* code, Loc loc, const std::string& message, c
     }
 }
 
+void assert_failed(const char* condition, Loc loc) {
+    Device& d = *g_dev;
+    Fiber* f = d.current;
+    report_at(true, "E5008", loc, f ? f->core : -1, f ? f->slot : -1,
+              fmt_str("ASSERT(%s) failed", condition),
+              "with the watcher on, the device hangs at a failed ASSERT and the host reports this line");
+    d.aborted = true;
+    if (f != nullptr) swapcontext(&f->ctx, &d.scheduler_ctx);  // never resumed
+}
+
 namespace {
 
 void json_string(std::string& out, const std::string& s) {

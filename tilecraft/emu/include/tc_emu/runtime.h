@@ -60,6 +60,9 @@ void inline_dw_write(std::uint64_t addr, std::uint32_t value, std::uint8_t be, b
                      std::uint32_t num_dests, std::uint8_t noc, Loc loc);
 
 // ---------------------------------------------------------------- debug print
+// ASSERT(condition) of api/debug/assert.h failed: a finding at the kernel line; the kernel hangs
+// there on the device (watcher builds), so the run stops.
+void assert_failed(const char* condition, Loc loc);
 void dprint(const char* text);
 void dprint_endl();
 
