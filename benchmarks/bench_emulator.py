@@ -37,7 +37,7 @@ from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from tilecraft import driver  # noqa: E402
+from tilecraft import session  # noqa: E402
 from tilecraft.cli import main as cli  # noqa: E402
 from tilecraft.emu import build, native  # noqa: E402
 from tilecraft.ttnn import generic  # noqa: E402
@@ -141,15 +141,12 @@ def launch_seconds(script: Path, level: str) -> tuple[float, float]:
     now = lambda: (time.perf_counter(), time.process_time())  # noqa: E731
     start_hook = lambda program: marks.setdefault("start", now())  # noqa: E731
     end_hook = lambda program, tensors: marks.setdefault("end", now())  # noqa: E731
-    driver.program_hooks.append(start_hook)
-    driver.result_hooks.append(end_hook)
     saved_argv, saved_path = list(sys.argv), list(sys.path)
     try:
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+        with session.using(program_hooks=[start_hook], result_hooks=[end_hook]), \
+                contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
             code = cli(["run", str(script), "--level", level])
     finally:
-        driver.program_hooks.remove(start_hook)
-        driver.result_hooks.remove(end_hook)
         sys.argv[:], sys.path[:] = saved_argv, saved_path
         for name in ("ttl", "ttnn"):
             sys.modules.pop(name, None)

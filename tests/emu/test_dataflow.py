@@ -302,10 +302,14 @@ void kernel_main() {
     assert torch.equal(ttnn.to_torch(dst), -ttnn.to_torch(src))
 
 
-def test_blackhole_interleaving_and_alignment(monkeypatch) -> None:
+def test_blackhole_interleaving_and_alignment() -> None:
     """Blackhole: 8 DRAM banks, 64-byte DRAM alignment, its own worker coordinates."""
-    from tilecraft import options
-    monkeypatch.setattr(options, "current", options.RunOptions(arch="blackhole"))
+    from tilecraft import session
+    with session.using(arch="blackhole"):
+        blackhole_copies()
+
+
+def blackhole_copies() -> None:
     device = ttnn.open_device(0)
     try:
         values = torch.randn(96, 160)

@@ -20,7 +20,7 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
-from tilecraft import driver
+from tilecraft import session
 from tilecraft.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -186,12 +186,9 @@ def test_bfloat16_programs_run_with_a_16_bit_dst(tmp_path, monkeypatch) -> None:
 
     def outputs(level: str) -> torch.Tensor:
         seen: list[torch.Tensor] = []
-        driver.result_hooks.append(lambda program, tensors: seen.append(tensors[-1].storage.clone()))
-        try:
-            with contextlib.redirect_stdout(io.StringIO()):
-                assert main(["run", str(script), "--level", level]) == 0
-        finally:
-            driver.result_hooks.pop()
+        with session.using(result_hooks=[lambda program, tensors: seen.append(tensors[-1].storage.clone())]), \
+                contextlib.redirect_stdout(io.StringIO()):
+            assert main(["run", str(script), "--level", level]) == 0
         return seen[0]
 
     want = outputs("language")

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from tilecraft import driver
+from tilecraft import session
 from tilecraft.cli import main
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.py"))
@@ -72,13 +72,10 @@ pytestmark = pytest.mark.usefixtures("fresh_process_state")
 def run_level(path: Path, level: str) -> tuple[int, list[list[torch.Tensor]], str]:
     """Exit code, every program's tensors after it ran, and stderr."""
     seen: list[list[torch.Tensor]] = []
-    driver.result_hooks.append(lambda program, tensors: seen.append([t.storage.clone() for t in tensors]))
     err = io.StringIO()
-    try:
-        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-            code = main(["run", str(path), "--level", level])
-    finally:
-        driver.result_hooks.pop()
+    with session.using(result_hooks=[lambda program, tensors: seen.append([t.storage.clone() for t in tensors])]), \
+            contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(["run", str(path), "--level", level])
     return code, seen, err.getvalue()
 
 
