@@ -22,7 +22,8 @@ from typing import Any, Sequence
 from . import opt, options, session
 from .ir.printer import print_program
 from .ir.program import ProgramIR
-from .metal.emit import emit_program
+from .metal.emit import Emitted, emit_program, render_program
+from .pykernel import program as pykernel_program
 from .diagnostics import Diagnostic, DiagnosticWarning, KernelError, UsageError, render_json, user_frame_span
 from .perf import profiler
 from .lsp import command as lsp_command
@@ -117,18 +118,23 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
     opts = options.RunOptions(arch=args.arch, grid=grid, exact=args.exact, level=args.level, devices=devices,
                               show_generated=getattr(args, "generated", False))
     hooks: list[session.ProgramHook] = []
+    kernel_hooks: list[session.KernelHook] = []
     if args.command == "show-ir":
         hooks.append(lambda program: print(print_program(program)))
+        kernel_hooks.append(lambda program, tensors: print(pykernel_program.ir_text(program)))
     if args.command == "emit":
-        hooks.append(Emitter(Path(args.output), args.arch))
+        emitter = Emitter(Path(args.output), args.arch)
+        hooks.append(emitter)
+        kernel_hooks.append(emitter.pykernel)
     timer = profiler.Profiler(args) if args.command == "profile" else None
     if timer is not None:
         opts = timer.run_options(opts)
         hooks.append(timer)
+        kernel_hooks.append(lambda program, tensors: timer.kernel_level(f"program '{program.name}'"))
     saved_path = list(sys.path)
     reporter = Reporter(args.diagnostics_format)
     try:
-        with warnings.catch_warnings(), session.using(opts, program_hooks=hooks):
+        with warnings.catch_warnings(), session.using(opts, program_hooks=hooks, kernel_hooks=kernel_hooks):
             warnings.simplefilter("default", DiagnosticWarning)
             warnings.showwarning = reporter.show_warning
             code = _run(args, script_args, reporter)
@@ -227,9 +233,16 @@ class Emitter:
         self.done: dict[str, str] = {}
 
     def __call__(self, program: ProgramIR) -> None:
-        emitted = emit_program(program, self.arch)
+        self.write(emit_program(program, self.arch), program.name)
+
+    def pykernel(self, program: "pykernel_program.PyKernelProgram", tensors: Sequence[Any]) -> None:
+        """A PyKernel program: its kernel-level IR is already made; the same files are written."""
+        source = program.span.file if program.span is not None else None
+        self.write(render_program(program.metal(tensors), source), program.name)
+
+    def write(self, emitted: Emitted, program_name: str) -> None:
         key = "".join(emitted.files.values())
-        name = program.name.strip("_") or "program"
+        name = program_name.strip("_") or "program"
         if self.done.get(name) == key:
             return  # the same program launched again (e.g. once per device of a mesh)
         while name in self.done:

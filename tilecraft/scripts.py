@@ -15,8 +15,11 @@ PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
 def install_modules() -> None:
-    """Serve ``import ttl`` and ``import ttnn`` from tilecraft, as the published simulator does."""
+    """Serve ``import ttl`` and ``import ttnn`` from tilecraft, as the published simulator does, and
+    the published PyKernel's ``pykernel.*`` modules."""
     import tilecraft
+    import tilecraft.pykernel
     import tilecraft.ttnn
     sys.modules["ttl"] = tilecraft
     sys.modules["ttnn"] = tilecraft.ttnn
+    tilecraft.pykernel.install_published_modules()

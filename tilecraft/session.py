@@ -22,6 +22,8 @@ from .options import RunOptions
 ProgramHook = Callable[[Any], None]
 #: called with each program and its tensors after it ran (tests compare simulation levels)
 ResultHook = Callable[[Any, list], None]
+#: called with each kernel-level program (a PyKernel op's) and its tensors before it runs
+KernelHook = Callable[[Any, Any], None]
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,7 @@ class Session:
     options: RunOptions
     program_hooks: tuple[ProgramHook, ...] = ()
     result_hooks: tuple[ResultHook, ...] = ()
+    kernel_hooks: tuple[KernelHook, ...] = ()
 
 
 _CURRENT: ContextVar[Session | None] = ContextVar("tilecraft_session", default=None)
@@ -54,7 +57,8 @@ def options() -> RunOptions:
 
 @contextmanager
 def using(options: RunOptions | None = None, *, program_hooks: tuple[ProgramHook, ...] | list[ProgramHook] = (),
-          result_hooks: tuple[ResultHook, ...] | list[ResultHook] = (), **changes: Any) -> Iterator[Session]:
+          result_hooks: tuple[ResultHook, ...] | list[ResultHook] = (),
+          kernel_hooks: tuple[KernelHook, ...] | list[KernelHook] = (), **changes: Any) -> Iterator[Session]:
     """Run the block under a session derived from the current one.
 
     ``options`` replaces the options (else the current ones are kept); keyword ``changes`` then
@@ -62,7 +66,8 @@ def using(options: RunOptions | None = None, *, program_hooks: tuple[ProgramHook
     """
     base = current()
     opts = dataclasses.replace(options if options is not None else base.options, **changes)
-    derived = Session(opts, base.program_hooks + tuple(program_hooks), base.result_hooks + tuple(result_hooks))
+    derived = Session(opts, base.program_hooks + tuple(program_hooks), base.result_hooks + tuple(result_hooks),
+                      base.kernel_hooks + tuple(kernel_hooks))
     token = _CURRENT.set(derived)
     try:
         yield derived

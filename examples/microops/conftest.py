@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 try:
     import ttnn
 except ImportError:  # no ttnn wheel: tilecraft's, as `tilecraft run` serves it
-    from tilecraft.cli import install_modules
+    from tilecraft.scripts import install_modules
 
     install_modules()
     import ttnn

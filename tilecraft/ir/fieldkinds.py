@@ -31,7 +31,8 @@ _BY_HINT: dict[Any, str] = {
     tuple[int, ...]: INTS, tuple: NUMBERS, tuple[ir.Operand, ...]: CORE, list: PRINT_ARGS, t.TensorDecl: TENSOR,
 }
 #: list- and tuple-typed fields whose meaning the annotation alone does not give
-_BY_NAME = {("metal.call", "args"): CALL_ARGS, ("metal.call", "template"): TEMPLATE}
+_BY_NAME = {("metal.call", "args"): CALL_ARGS, ("metal.call", "template"): TEMPLATE,
+            ("metal.aggregate", "args"): CALL_ARGS, ("metal.aggregate", "template"): TEMPLATE}
 
 
 @functools.cache

@@ -23,7 +23,7 @@ def check_emitted(emitted: Emitted, arch: str | None = None, jobs: int = 2) -> l
     compute = ComputeOptions(math_fidelity=program.math_fidelity, fp32_dest_acc_en=program.fp32_dest_acc_en)
     results = []
     for kernel in program.kernels:
-        ct_args: list[int] = []
+        ct_args: list[int] = list(kernel.compile_args)
         for tensor, _ in kernel.accessors:
             page = tensor.fmt.tile_bytes if tensor.unit.tiled else tensor.shape[-1] * tensor.fmt.element_bits // 8
             ct_args += [_DRAM_INTERLEAVED, page]

@@ -19,6 +19,9 @@ from . import kir
 _BIN = {"add": "+", "sub": "-", "mul": "*", "floordiv": "/", "mod": "%", "truediv": "/", "lshift": "<<",
         "rshift": ">>", "and": "&", "or": "|", "xor": "^"}
 _CMP = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+#: how each kind of kernel argument (kir.Arg.source) is read
+_ARG_READ = {"rt": "get_arg_val<uint32_t>({index})", "common": "get_common_arg_val<uint32_t>({index})",
+             "ct": "get_compile_time_arg_val({index})"}
 _PROCESSOR = {"compute": "compute kernel (unpack/math/pack TRISCs)", "riscv_0": "data movement kernel, RISCV_0",
               "riscv_1": "data movement kernel, RISCV_1"}
 
@@ -104,7 +107,7 @@ class KernelPrinter:
         seen: dict[str, ir.Reg] = {}
         for op in ir.walk(self.kernel.body):
             for r in op.results():
-                if not isinstance(op, (kir.Arg, kir.Accessor)):
+                if not isinstance(op, (kir.Arg, kir.Accessor, kir.Aggregate)):  # declared where made
                     seen.setdefault(r.name, r)
         return list(seen.values())
 
@@ -167,10 +170,17 @@ class KernelPrinter:
 
     def op_Arg(self, op: kir.Arg) -> None:
         t = ctype(op.result.type)
-        value = f"get_arg_val<uint32_t>({op.index})"
+        value = _ARG_READ[op.source].format(index=op.index)
         if t != "uint32_t":
             value = f"static_cast<{t}>({value})"
-        self.line(f"{t} {self.operand(op.result)} = {value};  // {op.label}")
+        qualifier = "constexpr " if op.source == "ct" else ""
+        self.line(f"{qualifier}{t} {self.operand(op.result)} = {value};  // {op.label}")
+        self.declared.add(op.result.name)
+
+    def op_Aggregate(self, op: kir.Aggregate) -> None:
+        template = f"<{', '.join(op.template)}>" if op.template else ""
+        fields = ", ".join(self.operand(a) for a in op.args)
+        self.line(f"const {op.type_name}{template} {self.operand(op.result)} = {{{fields}}};")
         self.declared.add(op.result.name)
 
     def op_Accessor(self, op: kir.Accessor) -> None:

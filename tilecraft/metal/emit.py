@@ -34,7 +34,11 @@ class Emitted:
 def emit_program(program: ProgramIR, arch: str = "wormhole_b0") -> Emitted:
     """Lower ``program`` and render every file (kernels, program.py, main.cpp, CMake, manifest)."""
     metal = lower_program(program, arch)
-    source = program.span.file if program.span is not None else None
+    return render_program(metal, program.span.file if program.span is not None else None)
+
+
+def render_program(metal: MetalProgram, source: str | None) -> Emitted:
+    """Every file of a kernel-level program (lowered from TT-Lang, or written with PyKernel)."""
     files = {hosts.kernel_file(k): print_kernel(metal, k) for k in metal.kernels}
     files["program.py"] = hosts.python_host(metal)
     files["main.cpp"] = hosts.cpp_host(metal)

@@ -51,8 +51,9 @@ def manifest(program: kir.MetalProgram, source: str | None) -> dict[str, Any]:
         "compute_config": {"math_fidelity": program.math_fidelity, "fp32_dest_acc_en": program.fp32_dest_acc_en},
         "kernels": [{
             "file": kernel_file(k), "thread": k.name, "processor": k.processor,
-            "compile_time_args": [f"TensorAccessorArgs({t.name})" for t, _ in k.accessors],
+            "compile_time_args": [*k.compile_args, *(f"TensorAccessorArgs({t.name})" for t, _ in k.accessors)],
             "runtime_args": [{"label": a.label, "per_core": [_json_value(v) for v in a.values]} for a in k.rt_args],
+            "common_runtime_args": [{"label": a.label, "value": _json_value(a.values[0])} for a in k.common_args],
         } for k in program.kernels],
     }
 
@@ -126,6 +127,9 @@ def program_descriptor(device, tensors):
     for k in MANIFEST["kernels"]:
         compile_args = []
         for name in k["compile_time_args"]:
+            if isinstance(name, int):  # a literal word (a circular buffer id)
+                compile_args.append(name)
+                continue
             index = next(t["index"] for t in MANIFEST["tensors"] if "TensorAccessorArgs(" + t["name"] + ")" == name)
             compile_args += ttnn.TensorAccessorArgs(tensors[index]).get_compile_time_args()
         runtime = ttnn.RuntimeArgs()
@@ -135,6 +139,7 @@ def program_descriptor(device, tensors):
             kernel_source=os.path.join(HERE, k["file"]),
             source_type=ttnn.KernelDescriptor.SourceType.FILE_PATH,
             core_ranges=ranges, compile_time_args=compile_args, runtime_args=runtime,
+            common_runtime_args=[resolve(a["value"], device, tensors) for a in k["common_runtime_args"]],
             config=CONFIGS[k["thread"]]()))
     return ttnn.ProgramDescriptor(kernels=kernels, semaphores=semaphores, cbs=cbs)
 
@@ -204,7 +209,7 @@ def cpp_host(program: kir.MetalProgram) -> str:
     lines.append("")
     for k in program.kernels:
         var = f"k_{k.name}"
-        lines.append(f"    std::vector<uint32_t> {var}_ct;")
+        lines.append(f"    std::vector<uint32_t> {var}_ct{{{', '.join(map(str, k.compile_args))}}};")
         for t, _ in k.accessors:
             lines.append(f"    TensorAccessorArgs(*{t.name}_buf).append_to({var}_ct);")
         if k.processor == "compute":
@@ -216,12 +221,16 @@ def cpp_host(program: kir.MetalProgram) -> str:
             cfg = f"DataMovementConfig{{.processor = DataMovementProcessor::{proc}, .noc = NOC::{noc}, .compile_args = {var}_ct}}"
         lines.append(f'    auto {var} = CreateKernel(program, std::string(KERNEL_DIR) + "/{kernel_file(k)}", cores, {cfg});')
         lines.append(f"    for (uint32_t y = 0; y < {rows}; y++) for (uint32_t x = 0; x < {cols}; x++) {{")
-        lines.append(f"        uint32_t flat = y * {cols} + x;")
+        lines.append(f"        uint32_t flat = x * {rows} + y;  // the manifest's core order (last dimension fastest)")
         lines.append("        std::vector<uint32_t> args;")
         for a in k.rt_args:
             lines.append(f"        args.push_back({_cpp_arg(a, program)});  // {a.label}")
         lines.append(f"        SetRuntimeArgs(program, {var}, CoreCoord{{x, y}}, args);")
         lines.append("    }")
+        if k.common_args:
+            values = ", ".join(f"static_cast<uint32_t>({_cpp_arg(a, program)})" for a in k.common_args)
+            lines.append(f"    std::vector<uint32_t> {var}_common{{{values}}};")
+            lines.append(f"    SetCommonRuntimeArgs(program, {var}, {var}_common);")
     lines += ["", "    distributed::MeshWorkload workload;",
               "    workload.add_program(distributed::MeshCoordinateRange(mesh->shape()), std::move(program));",
               "    distributed::EnqueueMeshWorkload(cq, workload, false);", "    distributed::Finish(cq);"]

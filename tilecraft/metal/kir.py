@@ -51,7 +51,7 @@ class Call(ir.Op):
 
 @dataclass(eq=False, kw_only=True)
 class Arg(ir.Op):
-    """A kernel argument: ``rt`` per-core runtime, ``ct`` compile-time."""
+    """A kernel argument: ``rt`` per-core runtime, ``common`` common runtime, ``ct`` compile-time."""
 
     name: ClassVar[str] = "metal.arg"
     result: ir.Reg
@@ -70,6 +70,18 @@ class Accessor(ir.Op):
     ct_offset: int
     addr: ir.Reg
     page_bytes: int
+
+
+@dataclass(eq=False, kw_only=True)
+class Aggregate(ir.Op):
+    """A kernel-side struct without a constructor, built by aggregate initialisation:
+    ``const InterleavedAddrGenFast<true> s = {addr, page_size, data_format};``."""
+
+    name: ClassVar[str] = "metal.aggregate"
+    result: ir.Reg
+    type_name: str
+    template: tuple = ()
+    args: list = field(default_factory=list)
 
 
 @dataclass(eq=False, kw_only=True)
@@ -108,6 +120,10 @@ class Kernel:
     #: tensors whose TensorAccessorArgs start at a compile-time arg offset: (decl, offset)
     accessors: list[tuple[TensorDecl, int]] = field(default_factory=list)
     includes: set[str] = field(default_factory=set)
+    #: compile-time args before the accessors' (PyKernel: the circular buffer ids)
+    compile_args: list[int] = field(default_factory=list)
+    #: common runtime args (one value for every core)
+    common_args: list[ArgDecl] = field(default_factory=list)
 
     def rt(self, label: str, values: tuple[Any, ...]) -> int:
         for i, arg in enumerate(self.rt_args):

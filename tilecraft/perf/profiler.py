@@ -18,6 +18,7 @@ from pathlib import Path
 from ..options import RunOptions
 from ..arch import ARCHS, BOARDS
 from ..ir.program import ProgramIR
+from ..ttnn import generic
 from ..ttnn.fidelity import MathFidelity
 from . import estimate, resolve_arch
 from .report import format_estimate
@@ -52,6 +53,9 @@ class Profiler:
         self.arch = resolve_arch(args.arch)
         self.script = os.path.abspath(args.script)
         self.estimates: list[Estimate] = []
+        #: kernel-level programs (PyKernel ops, generic_op hosts) the script ran, which nothing times yet
+        self.untimed: list[str] = []
+        self.emulator_run_before = generic.last_run
 
     def run_options(self, opts: RunOptions) -> RunOptions:
         """``opts`` for the profiled run: the profiled architecture (its full grid for ``grid="auto"``),
@@ -64,8 +68,22 @@ class Profiler:
         self.estimates.append(est)
         print(format_estimate(est, {self.script}), flush=True)
 
+    def kernel_level(self, name: str) -> None:
+        """A kernel-level program (``name`` as a message says it) ran: the cost model times
+        language-level (TT-Lang) programs only."""
+        self.untimed.append(name)
+        print(f"tilecraft: {name} is a kernel-level program: it ran on "
+              "the kernel emulator but is not timed (the cost model times TT-Lang programs; it has no kernel-level "
+              "model yet)", file=sys.stderr)
+
     def finish(self, code: int) -> int:
         if not self.estimates:
+            if generic.last_run is not self.emulator_run_before and not self.untimed:
+                self.kernel_level("a ttnn.generic_op program")  # a micro-op host's own descriptors
+            if self.untimed and code == 0:
+                print(f"tilecraft: nothing to profile: {len(self.untimed)} kernel-level program(s) ran untimed",
+                      file=sys.stderr)
+                return 2
             if code == 0:
                 print("tilecraft: the script launched no kernel program", file=sys.stderr)
             return code

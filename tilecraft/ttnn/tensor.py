@@ -28,6 +28,19 @@ from .memory import DRAM_MEMORY_CONFIG, BufferType, MemoryConfig, as_memory_conf
 from .mesh import MeshDevice, MeshToTensor
 
 
+class BufferAddress(int):
+    """A device buffer's address as ``Tensor.buffer_address()`` returns it: an int that remembers
+    its tensor, so a host that caches a program (PyKernel's ``PyKernelOp``) can tell an address
+    from an equal number and use the next tensors' addresses. Arithmetic on it gives plain ints."""
+
+    tensor: "Tensor"
+
+    def __new__(cls, value: int, tensor: "Tensor") -> "BufferAddress":
+        address = super().__new__(cls, value)
+        address.tensor = tensor
+        return address
+
+
 class Tensor:
     """A ttnn tensor on the host or on a simulated device (see the module docstring)."""
 
@@ -152,10 +165,11 @@ class Tensor:
         return self._shape.volume()
 
     def buffer_address(self) -> int:
-        """A stable fake address of the device buffer (for a mesh tensor, device 0's)."""
+        """A stable fake address of the device buffer (for a mesh tensor, device 0's); an int that
+        remembers its tensor (:class:`BufferAddress`)."""
         if self._address is None:
             raise UsageValueError("a host tensor has no device buffer; move it to a device first (tensor.to(device))")
-        return self._address
+        return BufferAddress(self._address, self)
 
     # -- what the simulator uses ---------------------------------------------------------------
 
