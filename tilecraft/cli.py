@@ -94,7 +94,11 @@ def split_arguments(argv: list[str]) -> tuple[list[str], list[str]]:
         if key in _OWN_OPTIONS:
             own.append(arg)
             if _OWN_OPTIONS[key] and "=" not in arg and i + 1 < len(argv):
-                own.append(argv[i + 1])
+                value = argv[i + 1]
+                if value.startswith("-") and arg.startswith("--"):
+                    own[-1] = f"{arg}={value}"  # joined, so argparse takes a value like -2,4 as the value
+                else:
+                    own.append(value)
                 i += 1
         elif not script_seen and not arg.startswith("-"):
             own.append(arg)
