@@ -172,6 +172,24 @@ def test_binary(name):
     check(tm.BINARY[name](ta, tb), reference(ta.double().numpy(), tb.double().numpy()))
 
 
+@pytest.mark.parametrize("name", ["silu", "gelu", "selu", "mish", "hardsigmoid", "hardswish", "frac", "exp"])
+def test_functions_of_integers_compute_in_fp32(name):
+    """torch has no integer kernel for most of these; docs/numerics.md: the result is fp32."""
+    x = torch.arange(-4, 5, dtype=torch.int64)
+    got = tm.UNARY[name](x)
+    assert got.dtype == torch.float32
+    assert torch.equal(got, tm.UNARY[name](x.to(torch.float32)))
+
+
+@pytest.mark.parametrize("name, params", [("leaky_relu", (0.5,)), ("prelu", (0.25,)), ("elu", (1.0,)),
+                                          ("round", (0,))])
+def test_parameterised_functions_of_integers_compute_in_fp32(name, params):
+    x = torch.arange(-4, 5, dtype=torch.int64)
+    got = tm.UNARY_PARAM[name](x, *params)
+    assert got.dtype == torch.float32
+    assert torch.equal(got, tm.UNARY_PARAM[name](x.to(torch.float32), *params))
+
+
 def test_threshold_follows_the_hardware_not_the_published_simulator():
     # threshold_tile writes the value where x <= threshold and keeps larger values
     assert tm.UNARY_PARAM["threshold"](fp32([0.0, 1.0, 2.0]), 1.0, 9.0).tolist() == [9.0, 9.0, 2.0]
