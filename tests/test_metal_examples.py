@@ -162,12 +162,8 @@ def test_a_chain_naming_an_unknown_sfpu_function_is_rejected_by_the_headers(chec
 
 # 0.81.1 Wormhole numbers worker cores in virtual coordinates (noc_parameters.h:
 # COORDINATE_VIRTUALIZATION_ENABLED, VIRTUAL_TENSIX_START_X/Y = 18), contiguous over the worker
-# grid, so a multicast along a whole grid row is one rectangle of Tensix cores. tilecraft's
-# emulator (emu 7a63e95) hands out physical NOC 0 coordinates, whose worker columns skip x = 5,
-# and its sanitizer rejects a row multicast across that column (E5305).
-PHYSICAL_COORDINATES = pytest.mark.xfail(
-    strict=True, reason="tilecraft.emu: worker_core_from_logical_core gives physical, not 0.81.1 virtual, "
-                        "coordinates; a row multicast over logical columns 1..7 crosses x = 5 (E5305)")
+# grid, so a multicast along a whole grid row is one rectangle of Tensix cores; the emulator hands
+# out those coordinates (2x8 multicasts across physical column x = 5).
 HOST_RUNS = [
     ("eltwise_binary/eltwise_binary.py",),
     ("sfpu_chain/sfpu_chain.py",),
@@ -175,7 +171,7 @@ HOST_RUNS = [
     ("matmul_single_core/matmul_single_core.py",),
     ("matmul_multicore_mcast/matmul_multicore_mcast.py",),
     ("matmul_multicore_mcast/matmul_multicore_mcast.py", "--cores", "1x4"),   # no in1 receivers
-    pytest.param(("matmul_multicore_mcast/matmul_multicore_mcast.py", "--cores", "2x8"), marks=PHYSICAL_COORDINATES),
+    ("matmul_multicore_mcast/matmul_multicore_mcast.py", "--cores", "2x8"),
     ("reduce/reduce.py", "--dim", "row"),
     ("reduce/reduce.py", "--dim", "col"),
 ]

@@ -173,6 +173,24 @@ def test_binary(name):
     check(tm.BINARY[name](ta, tb), reference(ta.double().numpy(), tb.double().numpy()))
 
 
+@pytest.mark.parametrize("name", ["silu", "gelu", "selu", "mish", "hardsigmoid", "hardswish", "frac", "exp"])
+def test_functions_of_integers_compute_in_fp32(name):
+    """torch has no integer kernel for most of these; docs/numerics.md: the result is fp32."""
+    x = torch.arange(-4, 5, dtype=torch.int64)
+    got = tm.UNARY[name](x)
+    assert got.dtype == torch.float32
+    assert torch.equal(got, tm.UNARY[name](x.to(torch.float32)))
+
+
+@pytest.mark.parametrize("name, params", [("leaky_relu", (0.5,)), ("prelu", (0.25,)), ("elu", (1.0,)),
+                                          ("round", (0,))])
+def test_parameterised_functions_of_integers_compute_in_fp32(name, params):
+    x = torch.arange(-4, 5, dtype=torch.int64)
+    got = tm.UNARY_PARAM[name](x, *params)
+    assert got.dtype == torch.float32
+    assert torch.equal(got, tm.UNARY_PARAM[name](x.to(torch.float32), *params))
+
+
 def test_threshold_follows_the_specification_and_threshold_le_the_hardware():
     # ttl.math.threshold replaces values above the threshold (TT-Lang specification, published
     # simulator); Metalium's threshold_tile, like torch's threshold, replaces values at or below it

@@ -300,3 +300,26 @@ void kernel_main() {
                      kernel(drain, ttnn.WriterConfigDescriptor(), grid)],
         [ttnn.cb_descriptor_from_sharded_tensor(0, src), ttnn.cb_descriptor_from_sharded_tensor(16, dst)])
     assert torch.equal(ttnn.to_torch(dst), -ttnn.to_torch(src))
+
+
+def test_blackhole_interleaving_and_alignment() -> None:
+    """Blackhole: 8 DRAM banks, 64-byte DRAM alignment, its own worker coordinates."""
+    from tilecraft import session
+    with session.using(arch="blackhole"):
+        blackhole_copies()
+
+
+def blackhole_copies() -> None:
+    device = ttnn.open_device(0)
+    try:
+        values = torch.randn(96, 160)
+        src, dst = copy_program(device, values, ttnn.bfloat16)
+        assert torch.equal(src.storage, dst.storage)
+        rows = torch.arange(5 * 96, dtype=torch.float32).reshape(5, 96)  # 192-byte pages, 64-byte aligned
+        src, dst = copy_program(device, rows, ttnn.bfloat16, ttnn.ROW_MAJOR_LAYOUT)
+        assert torch.equal(src.storage, dst.storage)
+        narrow = dram(device, torch.zeros(4, 40), layout=ttnn.ROW_MAJOR_LAYOUT)  # 80-byte pages
+        assert ttnn.TensorAccessorArgs(narrow).get_compile_time_args() == [2, 128]
+        assert device.worker_core_from_logical_core(ttnn.CoreCoord(0, 0)) == ttnn.CoreCoord(1, 2)
+    finally:
+        ttnn.close_device(device)

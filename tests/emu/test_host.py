@@ -86,6 +86,30 @@ def test_cb_configured_twice(device) -> None:
     assert diag.code == "E5111" and diag.message == "CB index 0 is configured twice on core (0, 0)"
 
 
+def test_one_kernel_may_span_cores_with_different_cb_sets(device) -> None:
+    """As in ttnn: core (1, 0) has a CB the kernel's other core lacks; the kernel's tables are the
+    union (the core that lacks it never touches it)."""
+    values = torch.randn(64, 32)
+    a, out = dram(device, values), output(device, (64, 32))
+    grid = cores(0, 0, 1, 0)
+    ks = [reader(a, 0, 1, 0, grid), writer(out, 0, 1, 0, grid)]
+    ks[0].runtime_args[1][0] = [a.buffer_address(), 1, 1]
+    ks[1].runtime_args[1][0] = [out.buffer_address(), 1, 1]
+    run([a, out], ks, [cb(0, core_ranges=grid), cb(5, core_ranges=cores(1, 0, 1, 0))])
+    assert torch.equal(ttnn.to_torch(out), values.bfloat16())
+
+
+def test_one_cb_index_with_two_meanings_under_one_kernel(device) -> None:
+    a, out = dram(device, torch.randn(64, 32)), output(device, (64, 32))
+    grid = cores(0, 0, 1, 0)
+    diag = host_error(lambda: run([a, out], copy_kernels(a, out, 1, grid),
+                                  [cb(0, core_ranges=cores(0, 0, 0, 0)),
+                                   cb(0, ttnn.float32, core_ranges=cores(1, 0, 1, 0))]))
+    assert diag.code == "E5107"
+    assert diag.message.endswith("CB 0 is configured differently on cores (0, 0) and (1, 0) (Float16_b, 2048-byte "
+                                 "tiles against Float32, 4096-byte tiles); one kernel binary serves all its cores")
+
+
 def test_cb_size_not_whole_pages(device) -> None:
     a, out = dram(device, torch.randn(32, 32)), output(device, (32, 32))
     fmt = ttnn.CBFormatDescriptor(buffer_index=0, data_format=ttnn.bfloat16, page_size=2048)

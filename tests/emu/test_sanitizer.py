@@ -43,16 +43,17 @@ CASES = [
     Case("read_past_end_of_l1", "E5302", "runs past the end of L1"),
     Case("read_outside_dram_buffer", "E5303", "is outside every buffer the host allocated there"),
     Case("bad_noc_coordinate", "E5304", "targets coordinates (9, 0), which are neither a Tensix core"),
-    Case("multicast_noc1_corners", "E5305", "on NOC 1: the rectangle from (1, 1) to (2, 1) wraps around the NoC torus"),
+    Case("multicast_noc1_corners", "E5305", "on NOC 1: the rectangle from (18, 18) to (19, 18) wraps around the NoC torus: it reaches 8 "
+         "cores round the far side of the chip instead of the 2 between its corners"),
     Case("multicast_corner_not_tensix", "E5305", "on NOC 0: the rectangle's corner (5, 1) is not a Tensix core of "
          "the grid", "writer"),
-    Case("multicast_count", "E5306", "num_dests is 3 but the rectangle from (1, 1) to (2, 1) holds 2", "writer"),
+    Case("multicast_count", "E5306", "num_dests is 3 but the rectangle from (18, 18) to (19, 18) holds 2", "writer"),
     Case("write_into_firmware_region", "E5307", "inside the firmware/mailbox region", "writer"),
     Case("read_past_cb_end", "E5308", "runs past the end of CB 0"),
     Case("semaphore_not_created", "E5311", "get_semaphore(3): no semaphore with id 3"),
     Case("runtime_arg_missing", "E5103", "get_arg_val(20): the kernel 'runtime_arg_missing' on core (0, 0) has 6"),
     Case("named_arg_missing", "E5116", 'get_named_compile_time_arg_val("rows"): the host passed no named'),
-    Case("assert_failed", "E5008", "ASSERT(x > 1) failed"),
+    Case("assert_failed", "E5008", "ASSERT(x > 100) failed"),
     Case("crash", "E5006", "the kernel crashed with SIGSEGV"),
     Case("pack_format_mismatch", "E5401", "pack_tile into CB 1 (Float32, 4096-byte pages) while the packer is "
          "configured for Float16_b (CB 16)", "compute"),

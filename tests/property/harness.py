@@ -235,13 +235,20 @@ def golden_mismatch(program: Program, launch: Launch) -> str | None:
         fmt = getattr(dtypes, fmt_name)
         if tuple(actual.shape) != tuple(want.shape):
             return f"output {index}: shape {tuple(actual.shape)}, golden {tuple(want.shape)}"
-        if not matches_golden(actual, want, fmt):
+        if not matches_golden(actual, want, fmt) and not _truncated_alike(program, actual, want, fmt):
             diff = (actual.double() - want.double()).abs()
             worst = int(diff.nan_to_num(float("inf")).argmax())
             return (f"output {index} ({fmt_name}): max |diff| {diff.nan_to_num(float('inf')).max().item():.4g} "
                     f"at flat index {worst}: got {actual.flatten()[worst].item()!r}, "
                     f"golden {want.flatten()[worst].item()!r}")
     return None
+
+
+def _truncated_alike(program: Program, actual: torch.Tensor, want: torch.Tensor, fmt) -> bool:
+    """An integer output of a function computed in fp32 (silu, selu, ...) is truncated by the store:
+    a last-bit difference of the fp32 value from the golden's moves it by one across an integer."""
+    return (fmt.is_integer and "inexact_functions" in program.features
+            and bool(((actual.double() - want.double()).abs() <= 1).all()))
 
 
 def bits_differ(a: Sequence[Launch], b: Sequence[Launch]) -> str | None:

@@ -219,12 +219,21 @@ def kernel_build(kernel: KernelSpec, program: ProgramSpec, model: ChipModel) -> 
                 code = tensor_bytes.format_code(f.fmt)
                 tables.setdefault(core, {})[f.index] = CBInfo(tile_bytes(code, f.tile_rows, f.tile_cols), code,
                                                               f.tile_rows, f.tile_cols)
-    first = tables.get(kernel.cores[0], {}) if kernel.cores else {}
-    for core in kernel.cores[1:]:
-        if tables.get(core, {}) != first:
-            raise error("E5107", f"kernel {kernel.display} runs on cores whose CBs differ ({kernel.cores[0]} and "
-                        f"{core}); one kernel binary serves all its cores", kernel.span,
-                        hint="give cores with different CB layouts their own KernelDescriptor")
+    # one binary serves all the kernel's cores: its CB tables (get_tile_size, get_dataformat) are the
+    # union over them; cores may lack a CB the others have (ttnn allows it), but one CB index must
+    # not mean two different things
+    first: dict[int, CBInfo] = {}
+    where: dict[int, Core] = {}
+    for core in kernel.cores:
+        for index, info in tables.get(core, {}).items():
+            if index in first and first[index] != info:
+                raise error("E5107", f"kernel {kernel.display}: CB {index} is configured differently on cores "
+                            f"{where[index]} and {core} ({_cb_text(first[index])} against {_cb_text(info)}); one "
+                            "kernel binary serves all its cores", kernel.span,
+                            hint="give the CB one format and page size on every core of the kernel, or give those "
+                                 "cores their own KernelDescriptor")
+            first.setdefault(index, info)
+            where.setdefault(index, core)
     compute = kernel.compute
     slot_define = {0: "COMPILE_FOR_BRISC", 1: "COMPILE_FOR_NCRISC", 2: "COMPILE_FOR_TRISC"}[kernel.slot]
     arch_defines = (("TC_EMULATOR", "1"), ("KERNEL_BUILD", "1"), (slot_define, "1"),
@@ -240,6 +249,10 @@ def kernel_build(kernel: KernelSpec, program: ProgramSpec, model: ChipModel) -> 
         math_fidelity=compute.math_fidelity if compute else 4, approx=compute.approx if compute else False,
         dst_full_sync=compute.dst_full_sync if compute else False, arch_defines=arch_defines,
         opt_level=kernel.opt_level)
+
+
+def _cb_text(info: CBInfo) -> str:
+    return f"{tensor_bytes.FORMAT_NAMES.get(info.format, info.format)}, {info.tile_bytes}-byte tiles"
 
 
 # ---------------------------------------------------------------- the device
@@ -259,7 +272,7 @@ def _page(tensor: TensorSpec) -> tuple[int, int]:
 
 def _device(program: ProgramSpec, model: ChipModel, stop_at_first_error: bool) -> NativeDevice:
     cols, rows = model.grid
-    cores = [(x, y, *model.noc_xy(x, y)) for y in range(rows) for x in range(cols)]
+    cores = [(x, y, *model.physical_xy(x, y), *model.noc_xy(x, y)) for y in range(rows) for x in range(cols)]
     banks = len(model.dram_banks)
     sizes = [0] * banks
     for t in program.tensors:

@@ -63,7 +63,8 @@ class NativeDevice:
     """One emulated chip for one program run (owns the C device; close() frees it)."""
 
     def __init__(self, *, l1_size: int, l1_reserved: int, num_cbs: int, sem_base: int, args_base: int,
-                 noc_size: tuple[int, int], dram_alignment: int, cores: Sequence[tuple[int, int, int, int]],
+                 noc_size: tuple[int, int], dram_alignment: int,
+                 cores: Sequence[tuple[int, int, int, int, int, int]],
                  dram: Sequence[tuple[int, int]], dram_sizes: Sequence[int], l1_banks: Sequence[int],
                  sanitize_fatal: bool):
         self._lib = lib()

@@ -96,7 +96,8 @@ class DeviceHandle:
         return CoreCoord(cols, rows)
 
     def worker_core_from_logical_core(self, core: CoreCoord) -> CoreCoord:
-        """The NoC coordinates of a logical worker core (what kernels pass to get_noc_addr)."""
+        """The NoC coordinates of a logical worker core (what kernels pass to get_noc_addr): 0.81.1's
+        virtual coordinates, (18 + x, 18 + y) on Wormhole."""
         cols, rows = self._arch.compute_grid
         if not (isinstance(core, CoreCoord) and core.x < cols and core.y < rows):
             raise ValueError(f"{core!r} is not a worker core of the {cols}x{rows} compute grid")

@@ -9,14 +9,7 @@ from gather.op import GatherSingleCore
 from tilecraft.testing import comp_pcc
 
 
-# tilecraft's emulator (as of emu 7a63e95) rejects one kernel over cores whose CB sets differ
-# (E5107), which ttnn 0.81.1 allows: the gather core is also a sender and has the output CB too.
-EMULATOR_REJECTS_MIXED_CB_SETS = pytest.mark.xfail(
-    ttnn.__name__.startswith("tilecraft"), strict=True,
-    reason="tilecraft.emu E5107: one kernel over cores with different CB sets (allowed by ttnn 0.81.1)")
-
-
-@pytest.mark.parametrize("gather_core", [(5, 4), pytest.param((2, 1), marks=EMULATOR_REJECTS_MIXED_CB_SETS)],
+@pytest.mark.parametrize("gather_core", [(5, 4), (2, 1)],
                          ids=["outside_senders", "one_of_the_senders"])
 @pytest.mark.parametrize("shard_shape", [(32, 256), (64, 128)])
 def test_gather(device, gather_core, shard_shape):

@@ -180,7 +180,8 @@ struct Rect {
     std::vector<int> cores;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> others;  // coordinates that are not Tensix cores
     bool wraps = false;
-    std::uint32_t x0, y0, x1, y1;
+    std::uint32_t x0, y0, x1, y1;  // physical corners (start x0, y0; end x1, y1)
+    std::uint32_t kx0, ky0, kx1, ky1;  // the corners as the kernel gave them (for messages)
 };
 
 std::vector<std::uint32_t> route(std::uint32_t from, std::uint32_t to, std::uint32_t size, bool forward) {
@@ -197,10 +198,12 @@ std::vector<std::uint32_t> route(std::uint32_t from, std::uint32_t to, std::uint
 Rect multicast_rect(std::uint64_t addr, std::uint8_t noc) {
     Device& d = *g_dev;
     Rect r;
-    r.x1 = coord(addr, 0);
-    r.y1 = coord(addr, 1);
-    r.x0 = coord(addr, 2);
-    r.y0 = coord(addr, 3);
+    r.kx1 = r.x1 = coord(addr, 0);
+    r.ky1 = r.y1 = coord(addr, 1);
+    r.kx0 = r.x0 = coord(addr, 2);
+    r.ky0 = r.y0 = coord(addr, 3);
+    d.to_physical(r.x0, r.y0);
+    d.to_physical(r.x1, r.y1);
     bool forward = noc == 0;
     r.wraps = forward ? (r.x1 < r.x0 || r.y1 < r.y0) : (r.x1 > r.x0 || r.y1 > r.y0);
     for (std::uint32_t y : route(r.y0, r.y1, d.arch.noc_size_y, forward)) {
@@ -227,7 +230,7 @@ std::vector<int> multicast_targets(std::uint64_t addr, std::uint32_t num_dests, 
     if (corner0 < 0 || corner1 < 0) {
         report(true, "E5305", loc,
                fmt_str("%s on NOC %u: the rectangle's corner %s is not a Tensix core of the grid", call, unsigned(noc),
-                       corner0 < 0 ? xy(r.x0, r.y0).c_str() : xy(r.x1, r.y1).c_str()),
+                       corner0 < 0 ? xy(r.kx0, r.ky0).c_str() : xy(r.kx1, r.ky1).c_str()),
                "multicast rectangles run between two worker cores: get_noc_multicast_addr of "
                "worker_core_from_logical_core coordinates");
     } else if (r.wraps) {
@@ -245,7 +248,7 @@ std::vector<int> multicast_targets(std::uint64_t addr, std::uint32_t num_dests, 
         report(true, "E5305", loc,
                fmt_str("%s on NOC %u: the rectangle from %s to %s wraps around the NoC torus: it reaches %zu cores "
                        "round the far side of the chip instead of the %zu between its corners",
-                       call, unsigned(noc), xy(r.x0, r.y0).c_str(), xy(r.x1, r.y1).c_str(), r.cores.size(), meant),
+                       call, unsigned(noc), xy(r.kx0, r.ky0).c_str(), xy(r.kx1, r.ky1).c_str(), r.cores.size(), meant),
                fmt_str("%s (tt-metal swaps the corners for NOC 1: get_noc_multicast_addr(x_end, y_end, x_start, "
                        "y_start, addr))",
                        order));
@@ -257,7 +260,7 @@ std::vector<int> multicast_targets(std::uint64_t addr, std::uint32_t num_dests, 
     if (targets.size() != num_dests) {
         report(true, "E5306", loc,
                fmt_str("%s: num_dests is %u but the rectangle from %s to %s holds %zu destination cores%s", call,
-                       num_dests, xy(r.x0, r.y0).c_str(), xy(r.x1, r.y1).c_str(), targets.size(),
+                       num_dests, xy(r.kx0, r.ky0).c_str(), xy(r.kx1, r.ky1).c_str(), targets.size(),
                        loopback ? " (the sender included: loopback)" : " (the sender excluded)"),
                "num_dests counts the acknowledgements the NoC waits for: a wrong count hangs the write barrier or "
                "lets it pass before the data landed");
@@ -444,7 +447,7 @@ std::uint32_t bank_xy(bool dram, std::uint32_t bank, std::uint8_t) {
     if (dram) return bank < d.dram.size() ? (std::uint32_t(d.dram[bank].ny) << 6) | d.dram[bank].nx : 0;
     if (bank >= d.l1_banks.size()) return 0;
     const Core& c = d.cores[d.l1_banks[bank]];
-    return (std::uint32_t(c.ny) << 6) | c.nx;
+    return (std::uint32_t(c.vy) << 6) | c.vx;
 }
 
 void noc_read(std::uint64_t src, std::uint32_t dst_l1, std::uint32_t size, std::uint8_t noc, Loc loc) {

@@ -41,7 +41,15 @@ std::string core_name(int core) {
 
 std::string where(int core, int slot) { return fmt_str("core %s %s", core_name(core).c_str(), slot_name(slot)); }
 
+void Device::to_physical(std::uint32_t& x, std::uint32_t& y) const {
+    if (x < 64 && y < 64 && virt_px[x] >= 0 && virt_py[y] >= 0) {
+        x = std::uint32_t(virt_px[x]);
+        y = std::uint32_t(virt_py[y]);
+    }
+}
+
 int Device::core_index_at(std::uint32_t x, std::uint32_t y) const {
+    to_physical(x, y);
     if (x >= arch.noc_size_x || y >= arch.noc_size_y) return -1;
     return xy_core[y * arch.noc_size_x + x];
 }
@@ -145,7 +153,7 @@ using namespace tc;
 
 extern "C" {
 
-// core_table: per core lx, ly, nx, ny; dram_table: per bank nx, ny
+// core_table: per core lx, ly, physical x, y, virtual x, y; dram_table: per bank nx, ny
 void* tc_create(std::uint32_t l1_size, std::uint32_t l1_reserved, std::uint32_t num_cbs, std::uint32_t sem_base,
                 std::uint32_t args_base, std::uint32_t noc_size_x, std::uint32_t noc_size_y,
                 std::uint32_t dram_alignment, int num_cores, const int* core_table, int num_dram,
@@ -173,17 +181,22 @@ void* tc_create(std::uint32_t l1_size, std::uint32_t l1_reserved, std::uint32_t 
     }
     d->l1_window = static_cast<std::uint8_t*>(window);
     d->xy_core.assign(std::size_t(noc_size_x) * noc_size_y, -1);
+    for (int i = 0; i < 64; ++i) d->virt_px[i] = d->virt_py[i] = -1;
     d->xy_dram.assign(std::size_t(noc_size_x) * noc_size_y, -1);
     d->cores.resize(num_cores);
     for (int i = 0; i < num_cores; ++i) {
         Core& c = d->cores[i];
         c.index = i;
-        c.lx = core_table[4 * i];
-        c.ly = core_table[4 * i + 1];
-        c.nx = std::uint8_t(core_table[4 * i + 2]);
-        c.ny = std::uint8_t(core_table[4 * i + 3]);
-        c.my_x[0] = c.my_x[1] = c.nx;
-        c.my_y[0] = c.my_y[1] = c.ny;
+        c.lx = core_table[6 * i];
+        c.ly = core_table[6 * i + 1];
+        c.nx = std::uint8_t(core_table[6 * i + 2]);
+        c.ny = std::uint8_t(core_table[6 * i + 3]);
+        c.vx = std::uint8_t(core_table[6 * i + 4]);
+        c.vy = std::uint8_t(core_table[6 * i + 5]);
+        c.my_x[0] = c.my_x[1] = c.vx;
+        c.my_y[0] = c.my_y[1] = c.vy;
+        d->virt_px[c.vx & 63] = c.nx;
+        d->virt_py[c.vy & 63] = c.ny;
         c.l1 = d->l1_window + std::size_t(i) * d->l1_stride;
         c.cbs.resize(num_cbs);
         c.compute = new_compute();

@@ -104,7 +104,8 @@ struct Compute;  // compute.cpp
 
 struct Core {
     int index = 0, lx = 0, ly = 0;  // logical coordinates
-    std::uint8_t nx = 0, ny = 0;    // NoC coordinates (same on both NoCs: 0.81.1 virtual coordinates)
+    std::uint8_t nx = 0, ny = 0;    // physical NOC 0 coordinates (the NoC routes in these)
+    std::uint8_t vx = 0, vy = 0;    // the coordinates kernels see: 0.81.1 virtual coordinates (both NoCs)
     std::uint8_t my_x[2] = {}, my_y[2] = {};
     std::uint8_t* l1 = nullptr;
     std::vector<CircularBuffer> cbs;
@@ -149,6 +150,7 @@ struct Device {
     std::size_t l1_stride = 0, l1_window_size = 0;
     std::vector<Core> cores;
     std::vector<int> xy_core;  // noc_size_x * noc_size_y -> core index or -1
+    int virt_px[64], virt_py[64];  // virtual worker column/row -> physical, -1 where none
     std::vector<int> xy_dram;  // -> DRAM bank or -1
     std::vector<DramBank> dram;
     std::vector<int> l1_banks;  // L1 bank -> core index
@@ -166,6 +168,8 @@ struct Device {
 
     Core& core_at_xy(int x, int y);
     int core_index_at(std::uint32_t x, std::uint32_t y) const;
+    // virtual worker coordinates -> physical ones (anything else is returned unchanged)
+    void to_physical(std::uint32_t& x, std::uint32_t& y) const;
     int dram_bank_at(std::uint32_t x, std::uint32_t y) const;
     std::uint8_t* l1_host(int core, std::uint32_t offset) { return l1_window + core * l1_stride + offset; }
     std::uint32_t l1_addr(int core, std::uint32_t offset) {
