@@ -84,8 +84,9 @@ class CBState(Waitable):
             raise self.fail("E1104", "block pushed while a copy into it has not been waited", op,
                             hint="call wait() on the transfer handle of ttl.copy before the block is pushed")
         if self.vids[slot] < 0:  # undefined contents: only reading them is an error (E1109), as in 1.1.6
-            warn("W1108", f"block pushed without being written (buffer '{self.decl.name}', core {self.core}): its "
-                 "contents are undefined, and a thread that reads them stops with E1109", self.span_of(op),
+            # no core in the message: the warning is said once per line, not once per core
+            warn("W1108", f"a block of '{self.decl.name}' pushed without being written: its contents are "
+                 "undefined, and a thread that reads them stops with E1109", self.span_of(op),
                  hint="fill the block with ttl.copy(...) or blk.store(...) before pushing it")
         self.npush = n + 1
         self.ops[slot] = op
