@@ -34,7 +34,7 @@ from .scripts import PACKAGE_DIR, install_modules
 from .tune import cli as tune_cli
 
 #: frames in this directory are tilecraft's own (hidden from users' tracebacks)
-_OWN_OPTIONS = {"--grid": True, "--devices": True, "--generated": False, "--arch": True, "--diagnostics-format": True, "--exact": False, "-o": True,
+_OWN_OPTIONS = {"--grid": True, "--devices": True, "--device": True, "--generated": False, "--arch": True, "--diagnostics-format": True, "--exact": False, "-o": True,
                 "--level": True,
                 "--output": True, **profiler.OPTIONS, **tune_cli.OPTIONS}
 
@@ -83,6 +83,8 @@ def add_script_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--grid", help="grid for grid=\"auto\"/\"full\" programs, e.g. 8,8")
     p.add_argument("--devices", type=int, help="chips in the simulated system (default: $TILECRAFT_DEVICES "
                    f"or {options.DEFAULT_DEVICES})")
+    p.add_argument("--device", help="torch device the values are evaluated on: cpu or cuda (default: "
+                   f"${options.DEVICE_VARIABLE} or cpu)")
     p.add_argument("--diagnostics-format", default="text", choices=["text", "json"])
 
 
@@ -123,10 +125,12 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
         devices = args.devices if args.devices is not None else options.devices_from_environment()
         if devices < 1:
             raise ValueError(f"--devices takes a positive number of chips, not {devices}")
+        device = options.check_device(args.device) if args.device is not None else \
+            options.check_device(options.device_from_environment(), f"${options.DEVICE_VARIABLE}")
     except ValueError as exc:
         print(f"tilecraft: error: {exc}", file=sys.stderr)
         return 2
-    opts = options.RunOptions(arch=args.arch, grid=grid, exact=args.exact, level=args.level, devices=devices,
+    opts = options.RunOptions(arch=args.arch, grid=grid, exact=args.exact, level=args.level, devices=devices, device=device,
                               show_generated=getattr(args, "generated", False))
     hooks: list[session.ProgramHook] = []
     kernel_hooks: list[session.KernelHook] = []

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import torch
+
 from . import session
 from .arch import get as get_arch
 from .diagnostics import KernelError, warn
@@ -51,8 +53,9 @@ def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
     if opts.simulate and opts.level == "cpp":
         run_emitted(program, tensors, opts.arch)
     elif opts.simulate:
-        runtime = (MetalRuntime(lower_program(program, opts.arch), tensors, opts.exact) if opts.level == "metal"
-                   else ProgramRuntime(program, tensors, opts.exact))
+        device = torch.device(opts.device)
+        runtime = (MetalRuntime(lower_program(program, opts.arch), tensors, opts.exact, device) if opts.level == "metal"
+                   else ProgramRuntime(program, tensors, opts.exact, device))
         if opts.show_generated:
             print(runtime.generated_source())
         runtime.run()

@@ -5,10 +5,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+import torch
+
 #: chips in the simulated system unless told otherwise: the published TT-Lang simulator's default
 DEFAULT_DEVICES = 4
 #: environment variable that sets the number of simulated chips (the CLI's --devices wins)
 DEVICES_VARIABLE = "TILECRAFT_DEVICES"
+#: environment variable that sets the torch device values are evaluated on (the CLI's --device wins)
+DEVICE_VARIABLE = "TILECRAFT_DEVICE"
 
 
 def devices_from_environment() -> int:
@@ -19,6 +23,32 @@ def devices_from_environment() -> int:
     if not text.strip().isdigit() or int(text) < 1:
         raise ValueError(f"{DEVICES_VARIABLE} must be a positive number of chips, got {text!r}")
     return int(text)
+
+
+def device_from_environment() -> str:
+    """``$TILECRAFT_DEVICE`` (checked by :func:`check_device` when a run starts), or ``cpu``."""
+    return os.environ.get(DEVICE_VARIABLE, "cpu").strip() or "cpu"
+
+
+def check_device(name: str, source: str = "--device") -> str:
+    """``name`` as a torch device the simulator can evaluate values on, or a ValueError that says
+    why not and what to do (a CUDA device on a machine or a torch build without CUDA, a typo)."""
+    try:
+        device = torch.device(name)
+    except RuntimeError:
+        raise ValueError(f"{source} takes a torch device such as cpu or cuda (cuda:1 for the second GPU), "
+                         f"not {name!r}") from None
+    if device.type not in ("cpu", "cuda"):
+        raise ValueError(f"{source} {name!r}: values are evaluated on cpu or cuda, not {device.type}")
+    if device.type == "cuda":
+        if not torch.cuda.is_available():
+            build = f"torch {torch.__version__}" + (" is a CPU-only build" if torch.version.cuda is None
+                                                   else " finds no CUDA device")
+            raise ValueError(f"{source} {name!r}: {build}; install a CUDA build of torch on a machine with an "
+                             "NVIDIA GPU, or use --device cpu")
+        if device.index is not None and device.index >= torch.cuda.device_count():
+            raise ValueError(f"{source} {name!r}: there are {torch.cuda.device_count()} CUDA devices")
+    return str(device)
 
 
 @dataclass(frozen=True)
@@ -36,6 +66,9 @@ class RunOptions:
     level: str = "language"
     #: chips in the simulated system (``ttnn.GetNumAvailableDevices()``; meshes must fit)
     devices: int = field(default_factory=devices_from_environment)
+    #: the torch device values are evaluated on ("cpu", "cuda", "cuda:1"); tensors are copied
+    #: there for a launch and back when it ends
+    device: str = field(default_factory=device_from_environment)
     #: print the Python the simulator generates for each thread before it runs (show-ir --generated)
     show_generated: bool = False
     #: simulate each launched program; False only builds it and calls the program hooks

@@ -1,7 +1,7 @@
 """Run one ProgramIR on its grid: build per-core state, generate thread code, schedule, evaluate.
 
 Phase 1 runs the synchronisation skeleton of every core (no tensor data) and checks every
-protocol rule; phase 2 (:class:`.values.Evaluator`) computes the values in batches. A program
+protocol rule; phase 2 (:mod:`.levels`; the exact mode :class:`.values.Evaluator`) computes the values. A program
 with a protocol error or a deadlock is reported before any tensor is touched.
 """
 
@@ -20,7 +20,8 @@ from .exprprog import compile_expression
 from .op_table import OpTable
 from .scheduler import Scheduler, SimThread
 from .state import CBState, PipeRecv, PipeSend, PipeSlot, SemState, Xfer
-from .values import ComputeSite, Evaluator, ReadSite, Recorder, TensorRef, WriteSite
+from .levels import evaluator_for
+from .values import ComputeSite, ReadSite, Recorder, TensorRef, WriteSite
 
 
 class PipeRT:
@@ -84,9 +85,10 @@ class CoreRuntime:
 
 
 class ProgramRuntime(OpTable):
-    def __init__(self, program: ProgramIR, tensors: list[Any], exact: bool = False):
+    def __init__(self, program: ProgramIR, tensors: list[Any], exact: bool = False, device: Any = None):
         self.program = program
         self.exact = exact
+        self.device = device
         OpTable.__init__(self)
         for thread in program.threads:
             for op in ir.walk(thread.body):
@@ -187,7 +189,7 @@ class ProgramRuntime(OpTable):
             self.check_end()
             self.check_some_output()
             self.rec.keep = self.prints.vids
-            evaluator = Evaluator(self.rec, exact=self.exact)
+            evaluator = evaluator_for(self.rec, self.exact, self.device)
             evaluator.run()
         finally:
             self.prints.flush(evaluator.value if evaluator is not None and evaluator.done else None)

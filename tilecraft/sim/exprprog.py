@@ -69,11 +69,33 @@ def compile_expression(root: ir.Reg, defs: dict[str, ir.Op], leaves: list[Any],
             result = result.expand(n, *elems)
         return result
 
+    evaluate.matmul = _matmul_update(steps, result_slot, n_leaves, accumulate)  # type: ignore[attr-defined]
     return evaluate
+
+
+def _matmul_update(steps: list[Step], result_slot: int, n_leaves: int,
+                   accumulate: bool) -> tuple[int, int, int | None] | None:
+    """``(lhs, rhs, acc)`` leaf positions when the whole store is one matrix product of two leaves,
+    optionally accumulated into a third (``y = acc + a @ b``, ``y += a @ b``); ``acc`` None for a
+    plain ``a @ b``. The level evaluator computes such stores as large matrix updates (:mod:`.chains`)."""
+    if len(steps) != 1 or accumulate or steps[0][0] != result_slot:
+        return None
+    _, kernel, args = steps[0]
+    if not all(0 <= a < n_leaves for a in args):
+        return None
+    if kernel is _matmul_into:
+        return args[0], args[1], args[2]
+    if kernel is _matmul:
+        return args[0], args[1], None
+    return None
 
 
 def _matmul_into(n: int, a: torch.Tensor, b: torch.Tensor, acc: torch.Tensor) -> torch.Tensor:
     return tile_math.matmul(a, b, acc)
+
+
+def _matmul(n: int, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    return tile_math.matmul(a, b)
 
 
 def _inputs(op: ir.Op) -> list[Any]:
@@ -98,7 +120,7 @@ def _kernel(op: ir.Op) -> Callable[..., torch.Tensor]:
         fn2 = tile_math.BINARY[op.fn]
         return lambda n, a, b: fn2(a, b)
     if isinstance(op, ir.TileMatmul):
-        return lambda n, a, b: tile_math.matmul(a, b)
+        return _matmul
     if isinstance(op, ir.TileTranspose):
         return lambda n, x: tile_math.transpose(x)
     if isinstance(op, ir.TileWhere):

@@ -31,7 +31,8 @@ from .codegen import ThreadCodegen
 from .metal_state import L1, L1_BASE, ZERO, PageCB, SemRT, SemToken
 from .op_table import OpTable
 from .scheduler import Scheduler, SimThread
-from .values import ComputeSite, Evaluator, ReadSite, Recorder, TensorRef, WriteSite
+from .levels import evaluator_for
+from .values import ComputeSite, ReadSite, Recorder, TensorRef, WriteSite
 
 #: SFPU call -> the functions it computes, told apart by their constant arguments (relu_max_tile is
 #: relu6 with 6 as its argument; log_with_base_tile is log2 or log10 by its scale)
@@ -422,9 +423,10 @@ class _ProgramStub:
 
 
 class MetalRuntime(OpTable):
-    def __init__(self, metal: kir.MetalProgram, tensors: list[Any], exact: bool = False):
+    def __init__(self, metal: kir.MetalProgram, tensors: list[Any], exact: bool = False, device: Any = None):
         self.metal = metal
         self.exact = exact
+        self.device = device
         self.program_stub = _ProgramStub()
         OpTable.__init__(self)
         self.rec = Recorder()
@@ -513,7 +515,7 @@ class MetalRuntime(OpTable):
                                              _buffers_called(kernel, "cb_reserve_back"),
                                              _buffers_called(kernel, "cb_wait_front")))
         self.scheduler.run()
-        Evaluator(self.rec, exact=self.exact).run()
+        evaluator_for(self.rec, self.exact, self.device).run()
 
 
 def _batched(fn: Callable, values: list[torch.Tensor], n: int) -> torch.Tensor:

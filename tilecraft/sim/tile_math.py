@@ -101,7 +101,7 @@ def _celu(x: Tensor, alpha: float, alpha_recip: float) -> Tensor:
 
 def _threshold_above(x: Tensor, threshold: float, value: float) -> Tensor:
     """``value`` where ``x > threshold``, else ``x`` (NaN stays NaN)."""
-    return torch.where(x > threshold, torch.tensor(value, dtype=x.dtype), x)
+    return torch.where(x > threshold, torch.tensor(value, dtype=x.dtype, device=x.device), x)
 
 
 def _softplus(x: Tensor, beta: float, beta_reciprocal: float, threshold: float) -> Tensor:

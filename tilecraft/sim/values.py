@@ -89,6 +89,8 @@ class TensorRef:
         self.unit_shape = decl.unit_shape
         self.tiled = decl.unit.tiled
         self.dirty = False
+        #: where values are evaluated (the tile-ordered copy lives there); None: the storage's device
+        self.device: torch.device | None = None
         self._tiles: torch.Tensor | None = None
         self._tiles_written = False
 
@@ -97,7 +99,7 @@ class TensorRef:
         if self._tiles is None:
             *lead, h, w = self.storage.shape
             view = self.storage.view(*lead, h // 32, 32, w // 32, 32)
-            self._tiles = view.transpose(-3, -2).contiguous()
+            self._tiles = view.transpose(-3, -2).contiguous().to(self.device or self.storage.device)
         self._tiles_written |= for_write
         return self._tiles.view(-1, 32, 32)
 
@@ -176,9 +178,12 @@ class Recorder:
 class Evaluator:
     """Phase 2: compute every recorded value, window by window, site by site, depth by depth."""
 
-    def __init__(self, rec: Recorder, exact: bool = False):
+    def __init__(self, rec: Recorder, exact: bool = False, device: torch.device | None = None):
         self.rec = rec
         self.exact = exact
+        self.device = device or torch.device("cpu")
+        for tensor in rec.tensors:
+            tensor.device = self.device
         n = rec.next_vid
         self.slab_of = np.full(n, -1, dtype=np.int64)
         self.row_of = np.zeros(n, dtype=np.int64)
@@ -262,7 +267,7 @@ class Evaluator:
         for site in self.rec.writes:
             lo, hi = np.searchsorted(site.at_a, [a + 1 if a else 0, (writes_upto if writes_upto is not None else 1 << 62) + 1])
             if hi > lo:
-                self.scatter(site, lo, hi)
+                self.scatter(site, slice(lo, hi))
         self.free(b)
 
     def store(self, vids: np.ndarray, values: torch.Tensor) -> None:
@@ -280,33 +285,36 @@ class Evaluator:
 
     def values(self, vids: np.ndarray) -> torch.Tensor:
         slabs = self.slab_of[vids]
-        rows = torch.from_numpy(self.row_of[vids])
+        row_of = self.row_of[vids]
         first = int(slabs[0])
         if (slabs == first).all():
             slab = self.slabs[first]
-            if len(vids) == slab.shape[0] and bool((rows == torch.arange(len(vids))).all()):
+            if len(vids) == slab.shape[0] and np.array_equal(row_of, np.arange(len(vids))):
                 return slab
-            return slab.index_select(0, rows)
+            return slab.index_select(0, torch.from_numpy(row_of).to(self.device))
+        rows = torch.from_numpy(row_of).to(self.device)
         out = None
         for s in np.unique(slabs).tolist():
             mask = slabs == s
-            part = self.slabs[s].index_select(0, rows[torch.from_numpy(mask)])
+            part = self.slabs[s].index_select(0, rows[torch.from_numpy(mask).to(self.device)])
             if out is None:
-                out = torch.empty((len(vids), *part.shape[1:]), dtype=part.dtype)
-            out[torch.from_numpy(np.nonzero(mask)[0])] = part
+                out = torch.empty((len(vids), *part.shape[1:]), dtype=part.dtype, device=self.device)
+            out[torch.from_numpy(np.nonzero(mask)[0]).to(self.device)] = part
         return out
 
     # ---------------------------------------------------------------- node kinds
     def gather(self, site: ReadSite, r0: int, r1: int) -> None:
-        starts = site.starts_a[r0:r1]
+        self.store(site.out_a[r0:r1], self.read_blocks(site, site.starts_a[r0:r1]))
+
+    def read_blocks(self, site: ReadSite, starts: np.ndarray) -> torch.Tensor:
+        """The blocks read at ``starts``, rounded to the block's format, on the evaluation device."""
         tensor = site.tensor
         if site.tiled:
             block = gather_tiles(tensor.tiles(), tensor.unit_shape, starts, site.extents,
                                  may_alias=tensor not in self.written)
         else:
-            block = gather_elements(tensor.storage, starts, site.extents)
-        block = block.reshape(len(starts), *site.block_elems)
-        self.store(site.out_a[r0:r1], quantize(block, site.fmt))
+            block = gather_elements(tensor.storage, starts, site.extents).to(self.device)
+        return quantize(block.reshape(len(starts), *site.block_elems), site.fmt)
 
     def compute(self, site: ComputeSite, rows: np.ndarray) -> None:
         leaves: list[Any] = []
@@ -315,14 +323,15 @@ class Evaluator:
             if is_block:
                 leaves.append(to_compute(self.values(col.astype(np.int64))))
             else:
-                leaves.append(torch.from_numpy(col).to(torch.float32).reshape(-1, 1, 1))
+                leaves.append(torch.from_numpy(col).to(self.device, torch.float32).reshape(-1, 1, 1))
         result = site.evaluate(leaves, len(rows))
         self.store(site.out_a[rows], quantize(result, site.fmt))
 
-    def scatter(self, site: WriteSite, lo: int, hi: int) -> None:
+    def scatter(self, site: WriteSite, rows: slice | np.ndarray) -> None:
+        """Writes ``rows`` of ``site`` (in program order; overlapping ones one by one)."""
         tensor = site.tensor
-        values = quantize(to_compute(self.values(site.vids_a[lo:hi])), tensor.decl.fmt)
-        starts = site.starts_a[lo:hi]
+        values = quantize(to_compute(self.values(site.vids_a[rows])), tensor.decl.fmt)
+        starts = site.starts_a[rows]
         batches = [(starts[i:i + 1], values[i:i + 1]) for i in range(len(starts))] \
             if has_overlap(starts, site.extents) else [(starts, values)]
         for rows, vals in batches:  # overlapping writes go one by one, in program order
@@ -392,7 +401,7 @@ def gather_tiles(tiles: torch.Tensor, unit_shape: tuple[int, ...], starts: np.nd
     if may_alias and count and int(flat[-1]) - int(flat[0]) == count - 1 and bool((flat[1:] > flat[:-1]).all()):
         got = tiles.narrow(0, int(flat[0]), count)
     else:
-        got = tiles.index_select(0, flat)
+        got = tiles.index_select(0, flat.to(tiles.device))
     m, n = len(starts), len(extents)
     if all(e == 1 for e in extents):
         return got.reshape(m, *([1] * (n - 2)), 32, 32)
@@ -406,7 +415,7 @@ def scatter_tiles(tiles: torch.Tensor, unit_shape: tuple[int, ...], starts: np.n
     blocks = values.reshape(m, *extents[:-2], extents[-2], 32, extents[-1], 32)
     perm = _tile_perm(n)
     blocks = blocks.permute(*[perm.index(i) for i in range(len(perm))]).reshape(-1, 32, 32)
-    tiles.index_copy_(0, _flat_tile_index(unit_shape, starts, extents), blocks.to(tiles.dtype))
+    tiles.index_copy_(0, _flat_tile_index(unit_shape, starts, extents).to(tiles.device), blocks.to(tiles.dtype))
 
 
 def gather_elements(storage: torch.Tensor, starts: np.ndarray, extents: tuple[int, ...]) -> torch.Tensor:
@@ -416,7 +425,7 @@ def gather_elements(storage: torch.Tensor, starts: np.ndarray, extents: tuple[in
 
 def scatter_elements(storage: torch.Tensor, starts: np.ndarray, extents: tuple[int, ...], values: torch.Tensor) -> None:
     idx = tuple(torch.from_numpy(i) for i in _unit_indices(starts, extents))
-    storage[idx] = values.reshape(len(starts), *extents).to(storage.dtype)
+    storage[idx] = values.reshape(len(starts), *extents).to(storage.device, storage.dtype)
 
 
 def has_overlap(starts: np.ndarray, extents: tuple[int, ...]) -> bool:

@@ -1,0 +1,89 @@
+"""The evaluation device: ``--device`` / ``$TILECRAFT_DEVICE`` reach the evaluator; a device that
+cannot be used is a clear one-line error (exit status 2), never a traceback.
+
+This machine's torch is a CPU build, so the CUDA comparisons below run only where CUDA is present
+(they compare a GPU run's bits with the CPU's on the matmul tutorials and the examples).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from benchmarks.tutorial_sources import matmul_size, resize_source
+from tests.outputs import assert_same_bits, launch_outputs
+from tilecraft import options
+from tilecraft.cli import main
+from tilecraft.sim import levels
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+MATMUL = "matmul/step_4_multinode_grid_full.py"
+NO_CUDA = not torch.cuda.is_available()
+
+pytestmark = pytest.mark.usefixtures("fresh_process_state")
+
+
+def test_device_reaches_the_evaluator(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    devices: list[torch.device] = []
+    real = levels.LevelEvaluator.__init__
+
+    def spy(self, rec, device=None):
+        devices.append(device)
+        real(self, rec, device)
+
+    monkeypatch.setattr(levels.LevelEvaluator, "__init__", spy)
+    default = launch_outputs(EXAMPLES / "matmul_4_grid_full.py", capsys)
+    explicit = launch_outputs(EXAMPLES / "matmul_4_grid_full.py", capsys, "--device", "cpu")
+    assert_same_bits(default, explicit)
+    assert devices and all(d == torch.device("cpu") for d in devices)
+
+
+def test_environment_sets_the_device(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(options.DEVICE_VARIABLE, "cpu")
+    assert options.RunOptions().device == "cpu"
+    monkeypatch.delenv(options.DEVICE_VARIABLE)
+    assert options.RunOptions().device == "cpu"
+
+
+@pytest.mark.skipif(not NO_CUDA, reason="this torch has CUDA")
+@pytest.mark.parametrize("how", ["flag", "environment"])
+def test_cuda_without_cuda_is_a_clear_error(how: str, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    script = str(EXAMPLES / "matmul_1_single_tile.py")
+    if how == "flag":
+        code = main(["run", script, "--device", "cuda"])
+        source = "--device"
+    else:
+        monkeypatch.setenv(options.DEVICE_VARIABLE, "cuda")
+        code = main(["run", script])
+        source = "$TILECRAFT_DEVICE"
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith(f"tilecraft: error: {source} 'cuda': torch {torch.__version__}")
+    assert "use --device cpu" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("name, says", [("tpu", "not 'tpu'"), ("meta", "cpu or cuda, not meta")])
+def test_unknown_device_is_a_clear_error(name: str, says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", str(EXAMPLES / "matmul_1_single_tile.py"), "--device", name]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err
+
+
+@pytest.mark.skipif(NO_CUDA, reason="needs a CUDA build of torch and a GPU")
+@pytest.mark.parametrize("example", ["matmul_4_grid_full.py", "elementwise_4_grid_full.py", "row_softmax.py",
+                                     "matmul_local_accumulator.py"])
+def test_cuda_gives_the_cpu_bits_on_examples(example: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = EXAMPLES / example
+    assert_same_bits(launch_outputs(path, capsys, "--device", "cpu"), launch_outputs(path, capsys, "--device", "cuda"))
+
+
+@pytest.mark.skipif(NO_CUDA, reason="needs a CUDA build of torch and a GPU")
+def test_cuda_gives_the_cpu_bits_on_the_matmul_tutorial(tutorials: Path, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "step4.py"
+    script.write_text(resize_source((tutorials / MATMUL).read_text(), matmul_size(512, 1024, 512)))
+    assert_same_bits(launch_outputs(script, capsys, "--device", "cpu"),
+                     launch_outputs(script, capsys, "--device", "cuda"))

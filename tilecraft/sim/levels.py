@@ -1,0 +1,161 @@
+"""Phase 2, fast mode: evaluate the whole dataflow graph level by level.
+
+The exact mode (:class:`.values.Evaluator` with ``exact``) computes one value at a time in program
+order. This evaluator computes, between two read-after-write barriers, every store of one site at
+one dependency depth as one batch, however far apart their value ids are: a K loop of depth 256
+over 65,536 output blocks is 256 batches of 65,536 blocks (and, for ``acc + a @ b`` fed by tensor
+reads, 256 large matrix updates, :mod:`.chains`), not hundreds of thousands of small windows.
+
+Memory stays bounded:
+
+* reads are not evaluated ahead: a read's block is gathered from its tensor when a store (or a
+  write) consumes it, so the inputs of a deep chain are never all in memory at once;
+* a batch is split into chunks of at most ``CHUNK_ELEMENTS`` elements;
+* a value is dropped after the last level that consumes it (values written to tensors are kept
+  until the barrier segment's writes, which run in program order per tensor).
+
+Within a segment no read sees a tensor this launch wrote (the recorder cuts a barrier before such a
+read), so gathering a read late gives the value it had when it was recorded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+
+from .chains import matmul_update
+from .values import Evaluator, Recorder, WriteSite
+
+#: elements evaluated per torch call of a batch (bounds the temporaries of one call)
+CHUNK_ELEMENTS = 1 << 23
+#: "consumed after every level": values written to tensors or kept for printing
+LAST = np.iinfo(np.int64).max
+
+
+class LevelEvaluator(Evaluator):
+    """Level-by-level evaluation with late reads; results bit-identical to the exact mode."""
+
+    def __init__(self, rec: Recorder, device: torch.device | None = None):
+        super().__init__(rec, exact=False, device=device)
+        n = rec.next_vid
+        self.read_site_of = np.full(n, -1, dtype=np.int64)
+        self.read_row_of = np.zeros(n, dtype=np.int64)
+        for i, site in enumerate(rec.reads):
+            self.read_site_of[site.out_a] = i
+            self.read_row_of[site.out_a] = np.arange(len(site.out_a))
+        #: the deepest level that consumes each value (LAST: a write or a print needs it)
+        self.last_level = np.full(n, -1, dtype=np.int64)
+        for site in rec.computes:
+            depth = self.depth[site.out_a]
+            for j, is_block in enumerate(site.block_leaves):
+                if is_block:
+                    np.maximum.at(self.last_level, site.leaves_a[:, j].astype(np.int64), depth)
+        for site in rec.writes:
+            self.last_level[site.vids_a] = LAST
+        self.last_level[np.asarray(rec.keep, dtype=np.int64)] = LAST
+        self.slab_last_level: dict[int, int] = {}
+
+    def run(self) -> None:
+        n = self.rec.next_vid
+        bounds = sorted({0, n, *self.rec.barriers})
+        segments = [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a] or [(0, n)]
+        for i, (a, b) in enumerate(segments):
+            self.segment(a, b, last=i == len(segments) - 1)
+        for tensor in self.rec.tensors:
+            tensor.flush()
+        self.done = True
+
+    # ---------------------------------------------------------------- one barrier segment
+    def segment(self, a: int, b: int, last: bool) -> None:
+        kept = np.asarray([v for v in self.rec.keep if a <= v < b and self.read_site_of[v] >= 0], dtype=np.int64)
+        if len(kept):  # printed reads: gathered now, before a later segment's writes change the tensor
+            self.store(kept, self.values(kept))
+        pending = []
+        for site in self.rec.computes:
+            r0, r1 = np.searchsorted(site.out_a, [a, b])
+            if r1 > r0:
+                pending.append((site, np.arange(r0, r1), self.depth[site.out_a[r0:r1]]))
+        levels = np.unique(np.concatenate([d for _, _, d in pending])) if pending else np.zeros(0, np.int64)
+        for level in levels.tolist():
+            for site, rows, depth in pending:
+                at_level = rows[depth == level]
+                if len(at_level):
+                    self.compute_level(site, at_level)
+            self.free_level(level, b)
+        self.write_segment(a, b, last)
+        self.free(b)
+
+    def compute_level(self, site: Any, rows: np.ndarray) -> None:
+        spec = getattr(site.evaluate, "matmul", None)
+        if spec is not None and matmul_update(self, site, rows, spec):
+            return
+        per_call = max(1, CHUNK_ELEMENTS // max(1, site.elems))
+        for i in range(0, len(rows), per_call):
+            self.compute(site, rows[i:i + per_call])
+
+    def write_segment(self, a: int, b: int, last: bool) -> None:
+        """The segment's writes, per tensor in program order (runs of one site batched)."""
+        by_tensor: dict[int, list[tuple[WriteSite, np.ndarray]]] = {}
+        for site in self.rec.writes:
+            lo, hi = np.searchsorted(site.at_a, [a + 1 if a else 0, (LAST - 1) if last else b + 1])
+            if hi > lo:
+                by_tensor.setdefault(id(site.tensor), []).append((site, np.arange(lo, hi)))
+        for writes in by_tensor.values():
+            if len(writes) == 1:
+                self.scatter(*writes[0])
+                continue
+            at = np.concatenate([site.at_a[rows] for site, rows in writes])
+            which = np.concatenate([np.full(len(rows), i) for i, (_, rows) in enumerate(writes)])
+            row = np.concatenate([rows for _, rows in writes])
+            order = np.argsort(at, kind="stable")
+            which, row = which[order], row[order]
+            cuts = np.flatnonzero(np.diff(which)) + 1
+            for lo, hi in zip([0, *cuts.tolist()], [*cuts.tolist(), len(which)]):
+                self.scatter(writes[int(which[lo])][0], row[lo:hi])
+
+    # ---------------------------------------------------------------- values
+    def store(self, vids: np.ndarray, values: torch.Tensor) -> None:
+        super().store(vids, values)
+        self.slab_last_level[self._slab_counter] = int(self.last_level[vids].max()) if len(vids) else -1
+
+    def free_level(self, level: int, segment_end: int) -> None:
+        """Drop the slabs no later level of this segment (nor a later segment) consumes."""
+        for slab in [s for s, lvl in self.slab_last_level.items()
+                     if lvl <= level and self.slab_last_use.get(s, LAST) < segment_end]:
+            del self.slabs[slab]
+            del self.slab_last_use[slab]
+            del self.slab_last_level[slab]
+
+    def free(self, upto: int) -> None:
+        super().free(upto)
+        for slab in [s for s in self.slab_last_level if s not in self.slabs]:
+            del self.slab_last_level[slab]
+
+    def values(self, vids: np.ndarray) -> torch.Tensor:
+        """Computed values from their slabs; reads gathered from their tensors now."""
+        sites = self.read_site_of[vids]
+        is_read = (sites >= 0) & (self.slab_of[vids] < 0)
+        if not is_read.any():
+            return super().values(vids)
+        parts: list[tuple[np.ndarray, torch.Tensor]] = []
+        if not is_read.all():
+            where = np.flatnonzero(~is_read)
+            parts.append((where, super().values(vids[where])))
+        for s in np.unique(sites[is_read]).tolist():
+            where = np.flatnonzero(is_read & (sites == s))
+            site = self.rec.reads[s]
+            parts.append((where, self.read_blocks(site, site.starts_a[self.read_row_of[vids[where]]])))
+        if len(parts) == 1 and len(parts[0][0]) == len(vids):
+            return parts[0][1]
+        first = parts[0][1]
+        out = torch.empty((len(vids), *first.shape[1:]), dtype=first.dtype, device=self.device)
+        for where, part in parts:
+            out[torch.from_numpy(where).to(self.device)] = part.to(first.dtype)
+        return out
+
+
+def evaluator_for(rec: Recorder, exact: bool, device: torch.device | None = None) -> Evaluator:
+    """The exact mode's one-value-at-a-time reference, or the level evaluator."""
+    return Evaluator(rec, exact=True, device=device) if exact else LevelEvaluator(rec, device)
