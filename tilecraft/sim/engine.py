@@ -21,7 +21,7 @@ from .op_table import OpTable
 from .scheduler import Scheduler, SimThread
 from .state import CBState, PipeRecv, PipeSend, PipeSlot, SemState, Xfer
 from .levels import evaluator_for
-from .values import ComputeSite, ReadSite, Recorder, TensorRef, WriteSite
+from .values import ComputeSite, ReadSite, Recorder, TensorRef, WriteSite, int_column
 
 
 class PipeRT:
@@ -128,7 +128,7 @@ class ProgramRuntime(OpTable):
         site = ReadSite(0, tref, extents, block.unit.tiled, block.fmt, block.elements)
         site.span = op.loc
         if None in op.src.static_extents:
-            site.his = []
+            site.his = int_column()
         self.rec.reads.append(site)
         return self._site("R", site)
 
@@ -138,7 +138,7 @@ class ProgramRuntime(OpTable):
         site = WriteSite(0, tref, _slice_extents(block.shape, len(op.dst.bounds)), block.unit.tiled)
         site.span = op.loc
         if None in op.dst.static_extents:
-            site.his = []
+            site.his = int_column()
         self.rec.writes.append(site)
         return self._site("W", site)
 

@@ -31,7 +31,7 @@ from .values import Evaluator, Recorder, WriteSite
 #: elements evaluated per torch call of a batch (bounds the temporaries of one call)
 CHUNK_ELEMENTS = 1 << 23
 #: "consumed after every level": values written to tensors or kept for printing
-LAST = np.iinfo(np.int64).max
+LAST = np.iinfo(np.int32).max
 
 
 class LevelEvaluator(Evaluator):
@@ -40,13 +40,13 @@ class LevelEvaluator(Evaluator):
     def __init__(self, rec: Recorder, device: torch.device | None = None):
         super().__init__(rec, exact=False, device=device)
         n = rec.next_vid
-        self.read_site_of = np.full(n, -1, dtype=np.int64)
+        self.read_site_of = np.full(n, -1, dtype=np.int32)
         self.read_row_of = np.zeros(n, dtype=np.int64)
         for i, site in enumerate(rec.reads):
             self.read_site_of[site.out_a] = i
             self.read_row_of[site.out_a] = np.arange(len(site.out_a))
         #: the deepest level that consumes each value (LAST: a write or a print needs it)
-        self.last_level = np.full(n, -1, dtype=np.int64)
+        self.last_level = np.full(n, -1, dtype=np.int32)
         for site in rec.computes:
             depth = self.depth[site.out_a]
             for j, is_block in enumerate(site.block_leaves):
@@ -99,7 +99,7 @@ class LevelEvaluator(Evaluator):
         """The segment's writes, per tensor in program order (runs of one site batched)."""
         by_tensor: dict[int, list[tuple[WriteSite, np.ndarray]]] = {}
         for site in self.rec.writes:
-            lo, hi = np.searchsorted(site.at_a, [a + 1 if a else 0, (LAST - 1) if last else b + 1])
+            lo, hi = np.searchsorted(site.at_a, [a + 1 if a else 0, (self.rec.next_vid if last else b) + 1])
             if hi > lo:
                 by_tensor.setdefault(id(site.tensor), []).append((site, np.arange(lo, hi)))
         for writes in by_tensor.values():

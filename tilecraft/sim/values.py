@@ -15,6 +15,7 @@ cut a window boundary, so every read sees exactly the writes that preceded it.
 
 from __future__ import annotations
 
+from array import array
 from typing import Any, Callable
 
 import numpy as np
@@ -39,12 +40,12 @@ class ReadSite:
         self.fmt = fmt
         self.block_elems = block_elems
         self.span: Any = None
-        self.his: list[tuple[int, ...]] | None = None
+        self.his: array | None = None
         self.elems = 1
         for extent in block_elems:
             self.elems *= extent
-        self.out: list[int] = []
-        self.starts: list[tuple[int, ...]] = []
+        self.out = int_column()
+        self.starts = int_column()
 
 
 class WriteSite:
@@ -56,10 +57,10 @@ class WriteSite:
         self.extents = extents
         self.tiled = tiled
         self.span: Any = None
-        self.his: list[tuple[int, ...]] | None = None
-        self.at: list[int] = []
-        self.vids: list[int] = []
-        self.starts: list[tuple[int, ...]] = []
+        self.his: array | None = None
+        self.at = int_column()
+        self.vids = int_column()
+        self.starts = int_column()
 
 
 class ComputeSite:
@@ -73,8 +74,9 @@ class ComputeSite:
         self.fmt = fmt
         self.elems = elems
         self.block_pos = tuple(i for i, b in enumerate(block_leaves) if b)
-        self.out: list[int] = []
-        self.leaves: list[tuple] = []
+        self.out = int_column()
+        #: every execution's leaves, flat (value ids, and runtime scalars as floats when there are any)
+        self.leaves = int_column() if all(block_leaves) else array("d")
 
 
 class TensorRef:
@@ -117,7 +119,7 @@ class Recorder:
 
     def __init__(self) -> None:
         self.next_vid = 0
-        self.depth: list[int] = []
+        self.depth = int_column()
         self.reads: list[ReadSite] = []
         self.writes: list[WriteSite] = []
         self.computes: list[ComputeSite] = []
@@ -165,7 +167,7 @@ class Recorder:
         vid = self.next_vid
         self.next_vid = vid + 1
         site.out.append(vid)
-        site.leaves.append(leaves)
+        site.leaves.extend(leaves)
         self.depth.append(depth)
         return vid
 
@@ -185,12 +187,12 @@ class Evaluator:
         for tensor in rec.tensors:
             tensor.device = self.device
         n = rec.next_vid
-        self.slab_of = np.full(n, -1, dtype=np.int64)
-        self.row_of = np.zeros(n, dtype=np.int64)
+        self.slab_of = np.full(n, -1, dtype=np.int32)
+        self.row_of = np.zeros(n, dtype=np.int32)
         self.slabs: dict[int, torch.Tensor] = {}
         self.slab_last_use: dict[int, int] = {}
         self._slab_counter = 0
-        self.depth = np.asarray(rec.depth, dtype=np.int64)
+        self.depth = column(rec.depth, np.int64)
         #: tensors this launch writes (their reads must be copies, never views)
         self.written = {site.tensor for site in rec.writes if site.vids}
         self.last_use = np.full(n, -1, dtype=np.int64)
@@ -201,20 +203,20 @@ class Evaluator:
     # ---------------------------------------------------------------- preparation
     def _arrays(self) -> None:
         for site in self.rec.reads:
-            site.out_a = np.asarray(site.out, dtype=np.int64)
-            site.starts_a = np.asarray(site.starts, dtype=np.int64).reshape(len(site.out), len(site.extents))
+            site.out_a = column(site.out, np.int64)
+            site.starts_a = column(site.starts, np.int64).reshape(len(site.out), len(site.extents))
             check_slices(site)
         for site in self.rec.computes:
-            site.out_a = np.asarray(site.out, dtype=np.int64)
-            site.leaves_a = np.asarray(site.leaves, dtype=np.float64 if not all(site.block_leaves) else np.int64)
+            site.out_a = column(site.out, np.int64)
+            site.leaves_a = column(site.leaves, np.int64 if site.leaves.typecode == "q" else np.float64)
             site.leaves_a = site.leaves_a.reshape(len(site.out), len(site.block_leaves))
             for j, is_block in enumerate(site.block_leaves):
                 if is_block:
                     np.maximum.at(self.last_use, site.leaves_a[:, j].astype(np.int64), site.out_a)
         for site in self.rec.writes:
-            site.at_a = np.asarray(site.at, dtype=np.int64)
-            site.vids_a = np.asarray(site.vids, dtype=np.int64)
-            site.starts_a = np.asarray(site.starts, dtype=np.int64).reshape(len(site.vids), len(site.extents))
+            site.at_a = column(site.at, np.int64)
+            site.vids_a = column(site.vids, np.int64)
+            site.starts_a = column(site.starts, np.int64).reshape(len(site.vids), len(site.extents))
             check_slices(site)
             if len(site.vids):
                 np.maximum.at(self.last_use, site.vids_a, site.at_a - 1)
@@ -291,8 +293,8 @@ class Evaluator:
             slab = self.slabs[first]
             if len(vids) == slab.shape[0] and np.array_equal(row_of, np.arange(len(vids))):
                 return slab
-            return slab.index_select(0, torch.from_numpy(row_of).to(self.device))
-        rows = torch.from_numpy(row_of).to(self.device)
+            return slab.index_select(0, torch.from_numpy(row_of.astype(np.int64)).to(self.device))
+        rows = torch.from_numpy(row_of.astype(np.int64)).to(self.device)
         out = None
         for s in np.unique(slabs).tolist():
             mask = slabs == s
@@ -341,6 +343,16 @@ class Evaluator:
                 scatter_elements(tensor.storage, rows, site.extents, vals)
 
 
+def int_column() -> array:
+    """A growing column of integers for phase 1: 8 bytes an entry (a list of ints costs ~36)."""
+    return array("q")
+
+
+def column(values: array, dtype: type) -> np.ndarray:
+    """A recorded column as a numpy array, without copying it."""
+    return np.frombuffer(values, dtype=dtype) if len(values) else np.zeros(0, dtype=dtype)
+
+
 def check_slices(site: Any) -> None:
     """Bounds (and, where the compiler could not prove them, extents) of every recorded slice."""
     if not len(site.starts_a):
@@ -349,7 +361,7 @@ def check_slices(site: Any) -> None:
     extents = np.asarray(site.extents, dtype=np.int64)
     units = "tiles" if site.tiled else "elements"
     if site.his is not None:
-        his = np.asarray(site.his, dtype=np.int64).reshape(site.starts_a.shape)
+        his = column(site.his, np.int64).reshape(site.starts_a.shape)
         bad = np.nonzero(((his - site.starts_a) != extents).any(axis=1))[0]
         if len(bad):
             lo, hi = site.starts_a[bad[0]], his[bad[0]]
