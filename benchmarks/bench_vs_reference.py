@@ -64,12 +64,16 @@ class Case:
 ELTWISE1 = "elementwise/step_1_single_node_single_tile_block.py"
 ELTWISE4 = "elementwise/step_4_multinode_grid_full.py"
 MATMUL1 = "matmul/step_1_single_node_single_tile_block.py"
+MATMUL4 = "matmul/step_4_multinode_grid_full.py"
 
 # Both simulators read `--grid A,B` as the tuple that grid="full" becomes, i.e.
 # what `ttl.grid_size(dims=2)` returns (the tutorials unpack it as cols, rows).
 CASES: dict[str, Case] = {
     "matmul1_2048": Case(MATMUL1, matmul_size(2048, 2048, 2048),
                          "per-tile scheduling cost: 262,144 1x1-tile matmuls on one node"),
+    "matmul4_4096": Case(MATMUL4, matmul_size(4096, 4096, 4096),
+                         "value math: 4x4-tile blocks on an 8x8 grid, 32 K steps of 64 output blocks a node",
+                         ("--grid", "8,8"), ("--grid", "8,8")),
     "eltwise1_8192": Case(ELTWISE1, elementwise_size(8192),
                           "per-tile cost and memory on large tensors: 65,536 tiles, one node"),
     "eltwise1_2048": Case(ELTWISE1, elementwise_size(2048),
