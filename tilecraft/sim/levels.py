@@ -72,17 +72,19 @@ class LevelEvaluator(Evaluator):
         kept = np.asarray([v for v in self.rec.keep if a <= v < b and self.read_site_of[v] >= 0], dtype=np.int64)
         if len(kept):  # printed reads: gathered now, before a later segment's writes change the tensor
             self.store(kept, self.values(kept))
-        pending = []
+        pending = []  # per site: its rows in the segment sorted by depth (stable: program order within one)
         for site in self.rec.computes:
             r0, r1 = np.searchsorted(site.out_a, [a, b])
             if r1 > r0:
-                pending.append((site, np.arange(r0, r1), self.depth[site.out_a[r0:r1]]))
+                depth = self.depth[site.out_a[r0:r1]]
+                order = np.argsort(depth, kind="stable")
+                pending.append((site, r0 + order, depth[order]))
         levels = np.unique(np.concatenate([d for _, _, d in pending])) if pending else np.zeros(0, np.int64)
         for level in levels.tolist():
             for site, rows, depth in pending:
-                at_level = rows[depth == level]
-                if len(at_level):
-                    self.compute_level(site, at_level)
+                lo, hi = np.searchsorted(depth, [level, level + 1])
+                if hi > lo:
+                    self.compute_level(site, rows[lo:hi])
             self.free_level(level, b)
         self.write_segment(a, b, last)
         self.free(b)
