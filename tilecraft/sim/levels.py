@@ -41,7 +41,7 @@ class LevelEvaluator(Evaluator):
         super().__init__(rec, exact=False, device=device)
         n = rec.next_vid
         self.read_site_of = np.full(n, -1, dtype=np.int32)
-        self.read_row_of = np.zeros(n, dtype=np.int64)
+        self.read_row_of = np.zeros(n, dtype=np.int32)
         for i, site in enumerate(rec.reads):
             self.read_site_of[site.out_a] = i
             self.read_row_of[site.out_a] = np.arange(len(site.out_a))

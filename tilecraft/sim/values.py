@@ -195,7 +195,7 @@ class Evaluator:
         self.depth = column(rec.depth, np.int64)
         #: tensors this launch writes (their reads must be copies, never views)
         self.written = {site.tensor for site in rec.writes if site.vids}
-        self.last_use = np.full(n, -1, dtype=np.int64)
+        self.last_use = np.full(n, -1, dtype=np.int32)
         self.last_use[np.asarray(rec.keep, dtype=np.int64)] = n
         self.done = False
         self._arrays()
