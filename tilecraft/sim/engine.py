@@ -157,7 +157,7 @@ class ProgramRuntime(OpTable):
         src, dst = op.src.type, op.dst.type
         if src.fmt == dst.fmt:
             return None
-        site = ComputeSite(0, lambda values, n: values[0], (True,), dst.fmt, _prod(dst.elements))
+        site = ComputeSite(0, lambda values, n, device: values[0], (True,), dst.fmt, _prod(dst.elements))
         self.rec.computes.append(site)
         return self._site("S", site)
 

@@ -18,10 +18,11 @@ from ..ir.types import BlockType
 from . import tile_math
 
 Step = tuple[int, Callable[..., torch.Tensor], tuple[int, ...]]
+CPU = torch.device("cpu")
 
 
 def compile_expression(root: ir.Reg, defs: dict[str, ir.Op], leaves: list[Any],
-                       accumulate: bool) -> Callable[[list[torch.Tensor], int], torch.Tensor]:
+                       accumulate: bool) -> Callable[..., torch.Tensor]:
     """``leaves`` are the registers the tree reads (the accumulator first when ``accumulate``)."""
     slots: dict[str, int] = {leaf.name: i for i, leaf in enumerate(leaves)}
     consts: list[torch.Tensor] = []
@@ -58,11 +59,15 @@ def compile_expression(root: ir.Reg, defs: dict[str, ir.Op], leaves: list[Any],
         result_slot = slot_of(root)
     elems = root.type.elements if isinstance(root.type, BlockType) else None
 
-    def evaluate(values: list[torch.Tensor], n: int) -> torch.Tensor:
+    on_device: dict[torch.device, list[torch.Tensor]] = {}
+
+    def evaluate(values: list[torch.Tensor], n: int, device: torch.device = CPU) -> torch.Tensor:
+        """``device``: where the values are (the program's constants are copied there once)."""
+        here = consts if device == CPU else on_device.setdefault(device, [c.to(device) for c in consts])
         env = list(values) + [None] * len(steps)
         for out, fn, args in steps:
-            env[out] = fn(n, *(consts[-a - 1] if a < 0 else env[a] for a in args))
-        result = env[result_slot] if result_slot >= 0 else consts[-result_slot - 1]
+            env[out] = fn(n, *(here[-a - 1] if a < 0 else env[a] for a in args))
+        result = env[result_slot] if result_slot >= 0 else here[-result_slot - 1]
         if accumulate:
             result = env[0] + result
         if elems is not None and tuple(result.shape[1:]) != tuple(elems):

@@ -451,7 +451,7 @@ class MetalRuntime(OpTable):
         key = (op, variant, fmt.name)
         site = self._sites.get(key)
         if site is None:
-            site = ComputeSite(len(self._sites), lambda values, n, f=fn: _batched(f, values, n),
+            site = ComputeSite(len(self._sites), lambda values, n, device, f=fn: _batched(f, values, n, device),
                                (True,) * len(leaves) + (False,) * len(scalars), fmt, 1024)
             self._sites[key] = site
             self.rec.computes.append(site)
@@ -518,8 +518,8 @@ class MetalRuntime(OpTable):
         evaluator_for(self.rec, self.exact, self.device).run()
 
 
-def _batched(fn: Callable, values: list[torch.Tensor], n: int) -> torch.Tensor:
-    result = fn(*values) if values else fn()
+def _batched(fn: Callable, values: list[torch.Tensor], n: int, device: torch.device) -> torch.Tensor:
+    result = (fn(*values) if values else fn()).to(device)  # a constant tile is made on the host
     return result.expand(n, *result.shape[-2:]) if result.shape[0] != n else result
 
 

@@ -64,10 +64,11 @@ class WriteSite:
 
 
 class ComputeSite:
-    """``blk.store(expr)`` / ``blk += expr``: a batched evaluator over the expression's leaves."""
+    """``blk.store(expr)`` / ``blk += expr``: a batched evaluator over the expression's leaves
+    (``evaluate(leaves, n, device)``: the stacked leaves of ``n`` executions, on ``device``)."""
 
-    def __init__(self, index: int, evaluate: Callable[[list[Any]], torch.Tensor], block_leaves: tuple[bool, ...],
-                 fmt: Any, elems: int):
+    def __init__(self, index: int, evaluate: Callable[[list[Any], int, torch.device], torch.Tensor],
+                 block_leaves: tuple[bool, ...], fmt: Any, elems: int):
         self.index = index
         self.evaluate = evaluate
         self.block_leaves = block_leaves
@@ -326,7 +327,7 @@ class Evaluator:
                 leaves.append(to_compute(self.values(col.astype(np.int64))))
             else:
                 leaves.append(torch.from_numpy(col).to(self.device, torch.float32).reshape(-1, 1, 1))
-        result = site.evaluate(leaves, len(rows))
+        result = site.evaluate(leaves, len(rows), self.device)
         self.store(site.out_a[rows], quantize(result, site.fmt))
 
     def scatter(self, site: WriteSite, rows: slice | np.ndarray) -> None:
