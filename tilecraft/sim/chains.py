@@ -198,12 +198,13 @@ def _checked(flat: torch.Tensor, start: torch.Tensor | None, a: torch.Tensor, b:
         return low
     if len(rows) > REPAIR_SHARE * flat.numel():
         return None  # recomputing these one by one would cost more than exact products for all
-    a64, b64 = a.double(), b.T.double()
+    b_columns = b.T.contiguous()  # gathered a column at a time; fp32 gathers move half the bytes of fp64
     step = max(1, CHUNK_ELEMENTS // a.shape[1])
     for i in range(0, len(rows), step):
         r, c = rows[i:i + step], cols[i:i + step]
         # each tile product's exact sum (fp64), rounded once to fp32, added in K order in fp32
-        products = (a64.index_select(0, r) * b64.index_select(0, c)).view(len(r), tiles, 32).sum(2).float()
+        products = a.index_select(0, r).double().mul_(b_columns.index_select(0, c))
+        products = products.view(len(r), tiles, 32).sum(2).float()
         value = start[r, c] if start is not None else None
         for t in range(tiles):
             value = products[:, t] if value is None else value + products[:, t]
