@@ -60,7 +60,7 @@ def case(seed: int, rows_m: int, cols_n: int, k_tiles: int, block: int, spread: 
 ])
 def test_strip_update_is_the_exact_mode(fmt, seed, rows_m, cols_n, k_tiles, block, spread, with_acc) -> None:
     a, b, acc, at_m, at_n = case(seed, rows_m, cols_n, k_tiles, block, spread, with_acc)
-    got, _ = chains._update(a, b, acc, at_m, at_n, rows_m, cols_n, (block, block), fmt, checked=True)
+    got, _ = chains._update(a, chains.Strip(b), acc, at_m, at_n, rows_m, cols_n, (block, block), fmt, checked=True)
     want = exact_blocks(a, b, acc, at_m, at_n, (block, block), fmt)
     assert torch.equal(got.view(torch.int16 if fmt.torch_dtype.itemsize == 2 else torch.int32),
                        want.view(torch.int16 if fmt.torch_dtype.itemsize == 2 else torch.int32))
@@ -75,7 +75,7 @@ def test_the_check_catches_what_the_fp32_gemm_gets_wrong(monkeypatch: pytest.Mon
                              for i, (m, n) in enumerate(zip(at_m.tolist(), at_n.tolist()))])
     assert not torch.equal(quantize(fp32_only, bfloat16).view(torch.int16), want.view(torch.int16))
     monkeypatch.setattr(chains, "REPAIR_SHARE", 1.0)
-    got, sufficed = chains._update(a, b, acc, at_m, at_n, 8, 8, (32, 32), bfloat16, checked=True)
+    got, sufficed = chains._update(a, chains.Strip(b), acc, at_m, at_n, 8, 8, (32, 32), bfloat16, checked=True)
     assert sufficed
     assert torch.equal(got.view(torch.int16), want.view(torch.int16))
 
@@ -83,7 +83,7 @@ def test_the_check_catches_what_the_fp32_gemm_gets_wrong(monkeypatch: pytest.Mon
 def test_too_many_repairs_fall_back_to_exact_products(monkeypatch: pytest.MonkeyPatch) -> None:
     a, b, acc, at_m, at_n = case(4, 8, 8, 1, 32, 0, True)
     monkeypatch.setattr(chains, "REPAIR_SHARE", 0.0)
-    got, sufficed = chains._update(a, b, acc, at_m, at_n, 8, 8, (32, 32), bfloat16, checked=True)
+    got, sufficed = chains._update(a, chains.Strip(b), acc, at_m, at_n, 8, 8, (32, 32), bfloat16, checked=True)
     assert not sufficed
     assert torch.equal(got.view(torch.int16), exact_blocks(a, b, acc, at_m, at_n, (32, 32), bfloat16).view(torch.int16))
 
@@ -91,7 +91,7 @@ def test_too_many_repairs_fall_back_to_exact_products(monkeypatch: pytest.Monkey
 def test_non_finite_values_are_recomputed() -> None:
     a, b, acc, at_m, at_n = case(5, 2, 2, 1, 32, 0, True)
     a[3, 5], b[7, 40], acc[1, 2, 3] = float("inf"), float("nan"), float("-inf")
-    got, _ = chains._update(a, b, acc, at_m, at_n, 2, 2, (32, 32), bfloat16, checked=True)
+    got, _ = chains._update(a, chains.Strip(b), acc, at_m, at_n, 2, 2, (32, 32), bfloat16, checked=True)
     want = exact_blocks(a, b, acc, at_m, at_n, (32, 32), bfloat16)
     assert torch.equal(got.isnan(), want.isnan())
     assert torch.equal(got.nan_to_num().view(torch.int16), want.nan_to_num().view(torch.int16))
@@ -101,7 +101,7 @@ def test_sparse_batches_use_only_their_blocks() -> None:
     """Blocks missing from the strips' product (a batch that is not a full grid) are not computed."""
     a, b, acc, at_m, at_n = case(6, 3, 3, 2, 32, 0, True)
     keep = torch.tensor([0, 2, 4, 5, 7])
-    got, _ = chains._update(a, b, acc[keep], at_m[keep], at_n[keep], 3, 3, (32, 32), bfloat16, checked=True)
+    got, _ = chains._update(a, chains.Strip(b), acc[keep], at_m[keep], at_n[keep], 3, 3, (32, 32), bfloat16, checked=True)
     want = exact_blocks(a, b, acc[keep], at_m[keep], at_n[keep], (32, 32), bfloat16)
     assert torch.equal(got.view(torch.int16), want.view(torch.int16))
 

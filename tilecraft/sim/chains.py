@@ -96,11 +96,13 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
     for k0, members, mu, mi, nu, ni in groups:
         a = lhs.strips(np.stack([mu, np.full_like(mu, k0)], 1), device).reshape(-1, bk * 32)
         b = rhs.strips(np.stack([np.full_like(nu, k0), nu], 1), device)
-        b = b.permute(1, 0, 2).reshape(bk * 32, -1)
-        per_chunk = max(1, CHUNK_ELEMENTS // (bm * 32 * b.shape[1]))
-        for m0 in range(0, len(mu), per_chunk):
+        strip = Strip(b.permute(1, 0, 2).reshape(bk * 32, -1))
+        per_chunk = max(1, CHUNK_ELEMENTS // (bm * 32 * strip.b.shape[1]))
+        by_m = np.argsort(mi, kind="stable")
+        cuts = np.searchsorted(mi[by_m], np.arange(0, len(mu) + per_chunk, per_chunk))
+        for m0, lo, hi in zip(range(0, len(mu), per_chunk), cuts, cuts[1:]):
             m1 = min(m0 + per_chunk, len(mu))
-            sel = np.nonzero((mi >= m0) & (mi < m1))[0]
+            sel = by_m[lo:hi]
             if not len(sel):
                 continue
             at_m = torch.from_numpy(mi[sel] - m0).to(device)
@@ -109,11 +111,32 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
             if acc_vids is not None:
                 acc = to_compute(evaluator.values(acc_vids[members[sel]]))
             a_chunk = a[m0 * bm * 32:m1 * bm * 32]
-            result, checked = _update(a_chunk, b, acc, at_m, at_n, m1 - m0, len(nu), (bm * 32, bn * 32), fmt,
+            result, checked = _update(a_chunk, strip, acc, at_m, at_n, m1 - m0, len(nu), (bm * 32, bn * 32), fmt,
                                       checked)  # once a chunk needs exact products, so do the level's next
-            out[torch.from_numpy(members[sel]).to(device)] = result
+            where = members[sel]
+            if where[-1] - where[0] == len(where) - 1 and (np.diff(where) == 1).all():
+                out[int(where[0]):int(where[-1]) + 1] = result  # the usual order: a plain copy
+            else:
+                out[torch.from_numpy(where).to(device)] = result
     evaluator.store(site.out_a[rows], out)
     return True
+
+
+class Strip:
+    """The right-hand strip ``b`` of one K step (``[K, N]`` fp32) and what the check and the repair of
+    every chunk need of it, computed once: its column norms and its columns as rows."""
+
+    def __init__(self, b: torch.Tensor):
+        self.b = b
+        self.norm = b.norm(dim=0)
+        self._columns: torch.Tensor | None = None
+
+    def columns(self) -> torch.Tensor:
+        """``b`` transposed, contiguous: a repair gathers a column at a time (in fp32: half the
+        bytes of fp64)."""
+        if self._columns is None:
+            self._columns = self.b.T.contiguous()
+        return self._columns
 
 
 def _read_leaf(evaluator: Any, site: Any, rows: np.ndarray, leaf: int) -> ReadLeaf | None:
@@ -129,11 +152,12 @@ def _read_leaf(evaluator: Any, site: Any, rows: np.ndarray, leaf: int) -> ReadLe
     return ReadLeaf(read, evaluator.read_row_of[vids])
 
 
-def _update(a: torch.Tensor, b: torch.Tensor, acc: torch.Tensor | None, at_m: torch.Tensor, at_n: torch.Tensor,
+def _update(a: torch.Tensor, strip: "Strip", acc: torch.Tensor | None, at_m: torch.Tensor, at_n: torch.Tensor,
             rows_m: int, cols_n: int, block: tuple[int, int], fmt: DataFormat,
             checked: bool) -> tuple[torch.Tensor, bool]:
-    """``acc + a @ b`` for the blocks at ``(at_m, at_n)`` of the strips' product, rounded to ``fmt``,
-    and whether the fp32 products (``checked``) sufficed."""
+    """``acc + a @ b`` (``b``: ``strip.b``) for the blocks at ``(at_m, at_n)`` of the strips' product,
+    rounded to ``fmt``, and whether the fp32 products (``checked``) sufficed."""
+    b = strip.b
     h, w = block
     full = torch.zeros((rows_m, h, cols_n, w), dtype=torch.float32, device=a.device)
     blocks = full.permute(0, 2, 1, 3)  # [rows_m, cols_n, h, w], a view
@@ -149,7 +173,7 @@ def _update(a: torch.Tensor, b: torch.Tensor, acc: torch.Tensor | None, at_m: to
     result = None
     if checked:
         _accumulate(flat, a, b, first=acc is None, exact=False)
-        result = _checked(flat, start, a, b, fmt)
+        result = _checked(flat, start, a, strip, fmt)
     sufficed = result is not None
     if result is None:  # a float32 store, or too many sums near a rounding boundary: exact products
         if start is not None:
@@ -174,7 +198,7 @@ def _accumulate(flat: torch.Tensor, a: torch.Tensor, b: torch.Tensor, first: boo
             flat.add_(product)
 
 
-def _checked(flat: torch.Tensor, start: torch.Tensor | None, a: torch.Tensor, b: torch.Tensor,
+def _checked(flat: torch.Tensor, start: torch.Tensor | None, a: torch.Tensor, strip: "Strip",
              fmt: DataFormat) -> torch.Tensor | None:
     """``flat`` rounded to ``fmt``, with every element whose rounding the GEMM's error could change
     recomputed exactly (the exact mode's sequence: fp64 tile sums rounded to fp32, fp32 additions);
@@ -186,7 +210,7 @@ def _checked(flat: torch.Tensor, start: torch.Tensor | None, a: torch.Tensor, b:
     # of the bound and of result -/+ bound themselves; SUBNORMAL covers sums below fp32's normal range
     per_sum = 2 * tiles * U32 * (1 + GAMMA32)
     bound = flat.abs().mul_((per_sum + 4 * U32) * 1.01).add_(SUBNORMAL * tiles)
-    bound.addr_(a.norm(dim=1), b.norm(dim=0), alpha=(GAMMA32 + U32 + 2 * per_sum) * 1.01)
+    bound.addr_(a.norm(dim=1), strip.norm, alpha=(GAMMA32 + U32 + 2 * per_sum) * 1.01)
     finite = bool(bound.sum().isfinite())  # a NaN or an infinity anywhere: those are recomputed
     low = quantize(flat - bound, fmt)
     # both formats are 16-bit: comparing the bits as int16 is several times faster than as floats
@@ -198,7 +222,7 @@ def _checked(flat: torch.Tensor, start: torch.Tensor | None, a: torch.Tensor, b:
         return low
     if len(rows) > REPAIR_SHARE * flat.numel():
         return None  # recomputing these one by one would cost more than exact products for all
-    b_columns = b.T.contiguous()  # gathered a column at a time; fp32 gathers move half the bytes of fp64
+    b_columns = strip.columns()
     step = max(1, CHUNK_ELEMENTS // a.shape[1])
     for i in range(0, len(rows), step):
         r, c = rows[i:i + step], cols[i:i + step]
