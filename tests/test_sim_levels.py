@@ -1,0 +1,74 @@
+"""The level evaluator (tilecraft/sim/levels.py) keeps program order where batching could break it.
+
+Writes of one tensor from two sites run in program order per tensor (the level evaluator runs a
+segment's writes at its end): here two copies alternate into the same tile and the last of all
+comes from the first site, so running the writes site by site would keep the wrong one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.outputs import assert_same_bits, launch_outputs
+
+pytestmark = pytest.mark.usefixtures("fresh_process_state")
+
+PROGRAM = '''
+import torch
+
+import tilecraft as ttl
+import tilecraft.ttnn as ttnn
+
+
+@ttl.operation(grid=(1, 1))
+def last_write_wins(x: ttnn.Tensor, y: ttnn.Tensor):
+    tiles = x.shape[1] // 32
+    x_dfb = ttl.make_dataflow_buffer_like(x, shape=(1, 1), block_count=2)
+    p_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
+    q_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
+
+    @ttl.datamovement()
+    def reader():
+        for t in range(tiles):
+            with x_dfb.reserve() as blk:
+                ttl.copy(x[0, t], blk).wait()
+
+    @ttl.compute()
+    def compute():
+        for _ in range(tiles):
+            with x_dfb.wait() as x_blk:
+                with p_dfb.reserve() as p_blk:
+                    p_blk.store(x_blk + 1.0)
+                with q_dfb.reserve() as q_blk:
+                    q_blk.store(x_blk * 2.0)
+
+    @ttl.datamovement()
+    def writer():
+        for t in range(tiles):
+            with p_dfb.wait() as p_blk:
+                ttl.copy(p_blk, y[0, 0]).wait()
+            with q_dfb.wait() as q_blk:
+                if t < tiles - 1:
+                    ttl.copy(q_blk, y[0, 0]).wait()
+'''
+
+
+def test_writes_of_one_tensor_from_two_sites_keep_program_order(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    source = PROGRAM + '''
+torch.manual_seed(0)
+x_host = torch.randn(32, 32 * 5)
+x = ttnn.from_torch(x_host, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT)
+y = ttnn.zeros((32, 64), dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT)
+last_write_wins(x, y)
+got = ttnn.to_torch(y)
+assert torch.equal(got[:, :32], x_host[:, 128:] + 1.0)  # the last write, from the first of the two sites
+assert not got[:, 32:].any()
+print("ok")
+'''
+    script = tmp_path / "last_write_wins.py"
+    script.write_text(source)
+    fast = launch_outputs(script, capsys)
+    assert_same_bits(fast, launch_outputs(script, capsys, "--exact"))
