@@ -18,10 +18,14 @@ GEMM's error bound of a rounding boundary of the store's format. So:
   rounding per addition);
 * where rounding ``result - bound`` and ``result + bound`` to the store's format differ (or the
   result is not finite), the element is recomputed exactly, the way the exact mode computes it;
-* a store in float32 has no rounding to hide a difference, so its products are fp64 GEMMs, rounded
-  once to fp32 as the exact mode does.
+* when more than ``REPAIR_SHARE`` of a chunk's elements would be recomputed (the bound is a worst
+  case, typically tens of times the real difference, so small sums near zero trip it), the chunk's
+  tile products are all computed as the exact mode does: fp64 GEMMs rounded once to fp32 (as
+  fast as recomputing that many elements one by one); so are those of a float32 store, which has
+  no rounding to hide a difference.
 
-The results are identical to the exact mode's (tests/test_sim_chains.py compares them bit for bit).
+The results are the exact mode's bits (tests/test_sim_chains.py compares them bit for bit), on the
+exact mode's own premise that an fp64 sum of 32 tile products is exact.
 """
 
 from __future__ import annotations
@@ -59,7 +63,7 @@ class ReadLeaf:
         self.site = site
         self.starts = site.starts_a[rows]
 
-    def strips(self, starts: np.ndarray, device: torch.device) -> torch.Tensor:
+    def strips(self, starts: np.ndarray) -> torch.Tensor:
         """The blocks at ``starts`` as ``[len(starts), h, w]`` fp32, rounded to the block's format."""
         tensor = self.site.tensor
         blocks = gather_tiles(tensor.tiles(), tensor.unit_shape, starts, self.site.extents)
@@ -94,8 +98,8 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
     out = torch.empty((len(rows), bm * 32, bn * 32), dtype=fmt.torch_dtype, device=device)
     checked = fmt.name in CHECKED_FORMATS
     for k0, members, mu, mi, nu, ni in groups:
-        a = lhs.strips(np.stack([mu, np.full_like(mu, k0)], 1), device).reshape(-1, bk * 32)
-        b = rhs.strips(np.stack([np.full_like(nu, k0), nu], 1), device)
+        a = lhs.strips(np.stack([mu, np.full_like(mu, k0)], 1)).reshape(-1, bk * 32)
+        b = rhs.strips(np.stack([np.full_like(nu, k0), nu], 1))
         strip = Strip(b.permute(1, 0, 2).reshape(bk * 32, -1))
         per_chunk = max(1, CHUNK_ELEMENTS // (bm * 32 * strip.b.shape[1]))
         by_m = np.argsort(mi, kind="stable")
