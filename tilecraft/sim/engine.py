@@ -1,8 +1,9 @@
 """Run one ProgramIR on its grid: build per-core state, generate thread code, schedule, evaluate.
 
 Phase 1 runs the synchronisation skeleton of every core (no tensor data) and checks every
-protocol rule; phase 2 (:mod:`.levels`; the exact mode :class:`.values.Evaluator`) computes the values. A program
-with a protocol error or a deadlock is reported before any tensor is touched.
+protocol rule; phase 2 computes the values (:mod:`.levels`, or in the exact mode
+:class:`.values.Evaluator`). A program with a protocol error or a deadlock is reported before any
+tensor is touched.
 """
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
 """Phase 2, fast mode: evaluate the whole dataflow graph level by level.
 
-The exact mode (:class:`.values.Evaluator` with ``exact``) computes one value at a time in program
-order. This evaluator computes, between two read-after-write barriers, every store of one site at
+The exact mode (:class:`.values.Evaluator`) computes one value at a time in program order. This evaluator computes, between two read-after-write barriers, every store of one site at
 one dependency depth as one batch, however far apart their value ids are: a K loop of depth 256
 over 65,536 output blocks is 256 batches of 65,536 blocks (and, for ``acc + a @ b`` fed by tensor
 reads, 256 large matrix updates, :mod:`.chains`), not hundreds of thousands of small windows.
@@ -38,7 +37,7 @@ class LevelEvaluator(Evaluator):
     """Level-by-level evaluation with late reads; results bit-identical to the exact mode."""
 
     def __init__(self, rec: Recorder, device: torch.device | None = None):
-        super().__init__(rec, exact=False, device=device)
+        super().__init__(rec, device)
         n = rec.next_vid
         self.read_site_of = np.full(n, -1, dtype=np.int32)
         self.read_row_of = np.zeros(n, dtype=np.int32)
@@ -160,4 +159,4 @@ class LevelEvaluator(Evaluator):
 
 def evaluator_for(rec: Recorder, exact: bool, device: torch.device | None = None) -> Evaluator:
     """The exact mode's one-value-at-a-time reference, or the level evaluator."""
-    return Evaluator(rec, exact=True, device=device) if exact else LevelEvaluator(rec, device)
+    return Evaluator(rec, device) if exact else LevelEvaluator(rec, device)

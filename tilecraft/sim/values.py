@@ -6,11 +6,11 @@ write to a tensor slice. Values are named by integer ids in creation order; buff
 carry ids, not data. Because a thread's control flow never depends on tensor values, this graph
 is the program's complete dataflow.
 
-The evaluator then computes the graph in windows of consecutive ids, and inside a window all
-nodes of one site at one dependency depth as a single batched torch operation (a gather for
-reads, one expression evaluation for stores, an index_put for writes). Memory stays bounded:
-a value is dropped once its last consumer has run. Reads of a tensor that this launch wrote
-cut a window boundary, so every read sees exactly the writes that preceded it.
+Two evaluators compute the graph. :class:`Evaluator` here is the exact mode (``--exact``), the
+reference: one value at a time, in program order (a gather for a read, the store's expression for
+a compute, an index_copy for a write), each value dropped once its last consumer has run. The
+fast mode, :class:`.levels.LevelEvaluator`, batches whole dependency levels and must give the
+same bits; it shares the sites, the slabs that hold values and the gathers and scatters here.
 """
 
 from __future__ import annotations
@@ -23,9 +23,6 @@ import torch
 
 from ..diagnostics import error
 from ..numerics import quantize, to_compute
-
-#: elements evaluated per window (bounds peak memory; larger windows batch more)
-WINDOW_ELEMENTS = 1 << 26
 
 
 class ReadSite:
@@ -179,11 +176,10 @@ class Recorder:
 
 
 class Evaluator:
-    """Phase 2: compute every recorded value, window by window, site by site, depth by depth."""
+    """Phase 2, exact mode: compute every recorded value one at a time, in program order."""
 
-    def __init__(self, rec: Recorder, exact: bool = False, device: torch.device | None = None):
+    def __init__(self, rec: Recorder, device: torch.device | None = None):
         self.rec = rec
-        self.exact = exact
         self.device = device or torch.device("cpu")
         for tensor in rec.tensors:
             tensor.device = self.device
@@ -222,23 +218,10 @@ class Evaluator:
             if len(site.vids):
                 np.maximum.at(self.last_use, site.vids_a, site.at_a - 1)
 
-    def windows(self) -> list[tuple[int, int]]:
-        n = self.rec.next_vid
-        if self.exact:
-            bounds = list(range(n + 1))
-        else:
-            elems = np.zeros(n, dtype=np.int64)
-            for site in (*self.rec.reads, *self.rec.computes):
-                elems[site.out_a] = site.elems
-            cum = np.cumsum(elems)
-            cuts = set(np.searchsorted(cum, np.arange(WINDOW_ELEMENTS, int(cum[-1]) if n else 0,
-                                                      WINDOW_ELEMENTS), side="right").tolist())
-            bounds = sorted({0, n, *cuts, *self.rec.barriers})
-        return [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a] or [(0, n)]
-
     # ---------------------------------------------------------------- evaluation
     def run(self) -> None:
-        windows = self.windows()
+        n = self.rec.next_vid
+        windows = [(v, v + 1) for v in range(n)] or [(0, 0)]  # one value each: the reference order
         for i, (a, b) in enumerate(windows):
             last = i == len(windows) - 1
             self.evaluate_window(a, b, writes_upto=None if last else b)
