@@ -72,3 +72,54 @@ print("ok")
     script.write_text(source)
     fast = launch_outputs(script, capsys)
     assert_same_bits(fast, launch_outputs(script, capsys, "--exact"))
+
+
+READ_THEN_OVERWRITTEN = '''
+import torch
+
+import tilecraft as ttl
+import tilecraft.ttnn as ttnn
+
+
+@ttl.operation(grid=(1, 1))
+def move_then_overwrite(x: ttnn.Tensor):
+    a_dfb = ttl.make_dataflow_buffer_like(x, shape=(1, 1), block_count=2)
+    b_dfb = ttl.make_dataflow_buffer_like(x, shape=(1, 1), block_count=2)
+    p_dfb = ttl.make_dataflow_buffer_like(x, shape=(1, 1), block_count=2)
+
+    @ttl.datamovement()
+    def reader():
+        with a_dfb.reserve() as a_blk, b_dfb.reserve() as b_blk:
+            ttl.copy(x[0, 0], a_blk).wait()
+            ttl.copy(x[0, 0], b_blk).wait()
+
+    @ttl.compute()
+    def compute():
+        with a_dfb.wait() as a_blk, p_dfb.reserve() as p_blk:
+            p_blk.store(a_blk + 1.0)
+
+    @ttl.datamovement()
+    def writer():
+        with p_dfb.wait() as p_blk:
+            ttl.copy(p_blk, x[0, 0]).wait()
+        with b_dfb.wait() as b_blk:
+            ttl.copy(b_blk, x[0, 1]).wait()
+
+
+torch.manual_seed(0)
+x_host = torch.randn(32, 64)
+x = ttnn.from_torch(x_host, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT)
+move_then_overwrite(x)
+got = ttnn.to_torch(x)
+assert torch.equal(got[:, :32], x_host[:, :32] + 1.0)
+assert torch.equal(got[:, 32:], x_host[:, :32])  # the block read before the tile was overwritten
+'''
+
+
+def test_a_read_written_elsewhere_keeps_the_value_it_read(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """A block read from a tile, then copied to another tile after the first was overwritten, holds
+    the old contents: the level evaluator gathers such reads before the segment's writes."""
+    script = tmp_path / "move_then_overwrite.py"
+    script.write_text(READ_THEN_OVERWRITTEN)
+    assert_same_bits(launch_outputs(script, capsys), launch_outputs(script, capsys, "--exact"))

@@ -103,6 +103,7 @@ class LevelEvaluator(Evaluator):
             lo, hi = np.searchsorted(site.at_a, [a + 1 if a else 0, (self.rec.next_vid if last else b) + 1])
             if hi > lo:
                 by_tensor.setdefault(id(site.tensor), []).append((site, np.arange(lo, hi)))
+        self.gather_before_writes(by_tensor)
         for writes in by_tensor.values():
             if len(writes) == 1:
                 self.scatter(*writes[0])
@@ -115,6 +116,18 @@ class LevelEvaluator(Evaluator):
             cuts = np.flatnonzero(np.diff(which)) + 1
             for lo, hi in zip([0, *cuts.tolist()], [*cuts.tolist(), len(which)]):
                 self.scatter(writes[int(which[lo])][0], row[lo:hi])
+
+    def gather_before_writes(self, by_tensor: dict[int, list[tuple[WriteSite, np.ndarray]]]) -> None:
+        """Reads that writes copy straight to a tensor are gathered lazily; if the segment also writes
+        the tensor they read, gather them now, before any write lands, as they were when read."""
+        written = {id(site.tensor) for writes in by_tensor.values() for site, _ in writes}
+        pending = [site.vids_a[rows] for writes in by_tensor.values() for site, rows in writes]
+        vids = np.unique(np.concatenate(pending)) if pending else np.zeros(0, np.int64)
+        sites = self.read_site_of[vids]
+        early = vids[(sites >= 0) & (self.slab_of[vids] < 0)]
+        early = early[[id(self.rec.reads[s].tensor) in written for s in self.read_site_of[early].tolist()]]
+        if len(early):
+            self.store(early, self.values(early))
 
     # ---------------------------------------------------------------- values
     def store(self, vids: np.ndarray, values: torch.Tensor) -> None:
