@@ -123,3 +123,58 @@ def test_a_read_written_elsewhere_keeps_the_value_it_read(tmp_path: Path,
     script = tmp_path / "move_then_overwrite.py"
     script.write_text(READ_THEN_OVERWRITTEN)
     assert_same_bits(launch_outputs(script, capsys), launch_outputs(script, capsys, "--exact"))
+
+
+READ_BEFORE_A_BARRIER = '''
+import torch
+
+import tilecraft as ttl
+import tilecraft.ttnn as ttnn
+
+
+@ttl.operation(grid=(1, 1))
+def read_write_read(x: ttnn.Tensor, z: ttnn.Tensor):
+    a_dfb = ttl.make_dataflow_buffer_like(x, shape=(1, 1), block_count=2)
+    p_dfb = ttl.make_dataflow_buffer_like(x, shape=(1, 1), block_count=2)
+    go_dfb = ttl.make_dataflow_buffer_like(x, shape=(1, 1), block_count=2)
+    y_dfb = ttl.make_dataflow_buffer_like(z, shape=(1, 1), block_count=2)
+
+    @ttl.datamovement()
+    def reader():
+        with a_dfb.reserve() as a_blk:
+            ttl.copy(x[0, 0], a_blk).wait()
+
+    @ttl.compute()
+    def compute():
+        with p_dfb.reserve() as p_blk:
+            p_blk.store(ttl.block.fill(7.0, shape=p_blk.shape))
+        with go_dfb.wait() as go_blk, a_dfb.wait() as a_blk, y_dfb.reserve() as y_blk:
+            y_blk.store(a_blk + go_blk)
+
+    @ttl.datamovement()
+    def writer():
+        with p_dfb.wait() as p_blk:
+            ttl.copy(p_blk, x[0, 0]).wait()
+        with go_dfb.reserve() as go_blk:
+            ttl.copy(x[0, 1], go_blk).wait()
+        with y_dfb.wait() as y_blk:
+            ttl.copy(y_blk, z[0, 0]).wait()
+
+
+torch.manual_seed(0)
+x_host = torch.randn(32, 64)
+x = ttnn.from_torch(x_host, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT)
+z = ttnn.zeros((32, 32), dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT)
+read_write_read(x, z)
+assert torch.equal(ttnn.to_torch(x)[:, :32], torch.full((32, 32), 7.0))
+assert torch.equal(ttnn.to_torch(z), x_host[:, :32] + x_host[:, 32:])  # x[0, 0] as it was when read
+'''
+
+
+def test_a_read_consumed_after_a_barrier_keeps_the_value_it_read(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A block read from a tile that a later write overwrites, consumed only after a read-after-write
+    barrier, holds the old contents (gathered before that segment's writes)."""
+    script = tmp_path / "read_write_read.py"
+    script.write_text(READ_BEFORE_A_BARRIER)
+    assert_same_bits(launch_outputs(script, capsys), launch_outputs(script, capsys, "--exact"))

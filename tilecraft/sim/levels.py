@@ -103,7 +103,7 @@ class LevelEvaluator(Evaluator):
             lo, hi = np.searchsorted(site.at_a, [a + 1 if a else 0, (self.rec.next_vid if last else b) + 1])
             if hi > lo:
                 by_tensor.setdefault(id(site.tensor), []).append((site, np.arange(lo, hi)))
-        self.gather_before_writes(by_tensor)
+        self.gather_before_writes(by_tensor, b)
         for writes in by_tensor.values():
             if len(writes) == 1:
                 self.scatter(*writes[0])
@@ -117,17 +117,18 @@ class LevelEvaluator(Evaluator):
             for lo, hi in zip([0, *cuts.tolist()], [*cuts.tolist(), len(which)]):
                 self.scatter(writes[int(which[lo])][0], row[lo:hi])
 
-    def gather_before_writes(self, by_tensor: dict[int, list[tuple[WriteSite, np.ndarray]]]) -> None:
-        """Reads that writes copy straight to a tensor are gathered lazily; if the segment also writes
-        the tensor they read, gather them now, before any write lands, as they were when read."""
+    def gather_before_writes(self, by_tensor: dict[int, list[tuple[WriteSite, np.ndarray]]], b: int) -> None:
+        """Reads are gathered when consumed; a read still needed after this segment's computes (by its
+        writes, or later) of a tensor the segment writes is gathered now, before any write lands, so
+        it holds the value it had when it was read."""
         written = {id(site.tensor) for writes in by_tensor.values() for site, _ in writes}
-        pending = [site.vids_a[rows] for writes in by_tensor.values() for site, rows in writes]
-        vids = np.unique(np.concatenate(pending)) if pending else np.zeros(0, np.int64)
-        sites = self.read_site_of[vids]
-        early = vids[(sites >= 0) & (self.slab_of[vids] < 0)]
-        early = early[[id(self.rec.reads[s].tensor) in written for s in self.read_site_of[early].tolist()]]
-        if len(early):
-            self.store(early, self.values(early))
+        for site in self.rec.reads:
+            if id(site.tensor) not in written:
+                continue
+            vids = site.out_a[:np.searchsorted(site.out_a, b)]
+            needed = vids[(self.slab_of[vids] < 0) & ((self.last_use[vids] >= b) | (self.last_level[vids] == LAST))]
+            if len(needed):
+                self.store(needed, self.values(needed))
 
     # ---------------------------------------------------------------- values
     def store(self, vids: np.ndarray, values: torch.Tensor) -> None:
