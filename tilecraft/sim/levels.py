@@ -14,7 +14,9 @@ Memory stays bounded:
   until the barrier segment's writes, which run in program order per tensor).
 
 Within a segment no read sees a tensor this launch wrote (the recorder cuts a barrier before such a
-read), so gathering a read late gives the value it had when it was recorded.
+read), and the segment's writes land only after its computes, so gathering a read late gives the
+value it had when it was recorded; a read still needed after that (by the segment's writes, or by a
+later segment) of a tensor the segment writes is gathered just before the writes land.
 """
 
 from __future__ import annotations
