@@ -148,8 +148,8 @@ def _read_leaf(evaluator: Any, site: Any, rows: np.ndarray, leaf: int) -> ReadLe
     vids = site.leaves_a[rows, leaf].astype(np.int64)
     sites = evaluator.read_site_of[vids]
     first = int(sites[0])
-    if first < 0 or not (sites == first).all():
-        return None
+    if first < 0 or not (sites == first).all() or (evaluator.slab_of[vids] >= 0).any():
+        return None  # not all from one read site, or some gathered early (the tensor has changed since)
     read = evaluator.rec.reads[first]
     if not read.tiled or len(read.extents) != 2 or read.fmt.is_block_float or read.fmt.is_integer:
         return None
