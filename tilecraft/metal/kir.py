@@ -17,6 +17,9 @@ from ..ir.types import TensorDecl, Type
 
 #: the Metalium version every emitted file targets
 METAL_VERSION = "0.81.1"
+#: the NoC each data-movement processor uses (the hosts configure ``NOC::RISCV_0_default`` /
+#: ``RISCV_1_default``): the reader on RISCV_1 sends on NOC 1, whose multicast corners are swapped
+DEFAULT_NOC = {"riscv_0": 0, "riscv_1": 1}
 
 
 class CType(Type):
@@ -124,6 +127,11 @@ class Kernel:
     compile_args: list[int] = field(default_factory=list)
     #: common runtime args (one value for every core)
     common_args: list[ArgDecl] = field(default_factory=list)
+
+    @property
+    def noc(self) -> int:
+        """The NoC this kernel's NoC calls go out on (0 for compute kernels, which make none)."""
+        return DEFAULT_NOC.get(self.processor, 0)
 
     def rt(self, label: str, values: tuple[Any, ...]) -> int:
         for i, arg in enumerate(self.rt_args):

@@ -15,6 +15,7 @@ from ..dtypes import float32, uint32
 from ..ir.l1 import check_l1
 from ..ir.program import COMPUTE, ProgramIR
 from ..ir import ops as ir
+from ..ir import pipe_protocol
 from ..ir.verify import verify_body
 from ..ir.types import SCALAR_UNIT, TILE_UNIT, BlockType, CBDecl, PipeNetDecl, SemaphoreDecl, TensorDecl
 from . import kir
@@ -23,6 +24,10 @@ from .lower_dm import DataMovementLowering
 from .lower_pipes import FLAG_STRIDE, PipeNetResources
 from .optable import EMITTABLE_FORMATS, unsupported
 from .passes import prune_redundant_inits
+
+
+#: semaphores per core in tt-metal (``NUM_SEMAPHORES``)
+MAX_SEMAPHORES = 16
 
 
 class ProgramLowering:
@@ -98,25 +103,34 @@ class ProgramLowering:
         return self.new_cb(f"intermediate{len(self.internal)}", block.shape, float32)
 
     def pipe_resources(self, net: PipeNetDecl, program: ProgramIR) -> PipeNetResources:
-        """Landing slots, flag words and the ready semaphore of a pipe net (made once)."""
+        """Landing slots, flag words and ready semaphores of a pipe net (made once), laid out by
+        the pipe protocol (``ir/pipe_protocol.py``)."""
         found = self._pipe_resources.get(net.index)
         if found is None:
             block = next((op.src.type for t in program.threads for op in ir.walk(t.body)
                           if isinstance(op, ir.CopyBlockToPipe) and op.pipe.type.net == net.index), None)
             if block is None or not block.unit.tiled:
                 raise error("E3003", unsupported("a pipe that carries no tile block"), net.span)
-            n = len(net.pipes)
+            slots = pipe_protocol.landing_slots(net)
+            counters = pipe_protocol.ready_counters(net)
+            n = max(slots) + 1
             block_tiles = _tiles(block.shape)
             landing = self.new_cb(f"pipenet{net.index}_landing", (n * block_tiles, 1), block.fmt)
             flags_index = max(cb.index for cb in self.cbs) + 1
             flags = CBDecl(flags_index, f"pipenet{net.index}_flags", (FLAG_STRIDE // 4 * n,), uint32, SCALAR_UNIT, 1)
             self.internal.append(flags)
             self.cbs.append(kir.CBSpec(flags_index, flags.name, uint32, flags.block_bytes, 1, internal=True))
-            index = len(self.semaphores)
-            ready = SemaphoreDecl(index, f"pipenet{net.index}_ready", 0)
-            self.semaphores.append(kir.SemSpec(index, ready.name, 0))
+            ready_base = len(self.semaphores)
+            for counter in range(max(counters) + 1):
+                self.semaphores.append(kir.SemSpec(ready_base + counter, f"pipenet{net.index}_ready{counter}", 0))
+            if len(self.semaphores) > MAX_SEMAPHORES:
+                raise error("E3003", unsupported(f"pipe net {net.index} needs {max(counters) + 1} ready semaphores, "
+                                                 f"which makes {len(self.semaphores)} semaphores per core (tt-metal "
+                                                 f"has {MAX_SEMAPHORES})"), net.span,
+                            hint="send fewer pipes of one net from one core, or use fewer semaphores")
             block_bytes = block_tiles * block.fmt.tile_bytes
-            found = self._pipe_resources[net.index] = PipeNetResources(landing, flags, ready, block, block_bytes)
+            found = self._pipe_resources[net.index] = PipeNetResources(landing, flags, ready_base, block, block_bytes,
+                                                                       slots, counters)
         return found
 
     def scratch_semaphore(self) -> SemaphoreDecl:

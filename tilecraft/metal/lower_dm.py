@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..ir import ops as ir
+from ..ir import pipe_protocol
 from ..ir.types import BlockType, TensorDecl
 from . import kir
 from .lower_common import KernelLowering
@@ -254,10 +255,12 @@ class DataMovementLowering(PipeLowering, KernelLowering):
 
     def lower_SemMulticastSet(self, op: ir.SemMulticastSet) -> None:
         rng = op.cores
-        x0, y0 = self.noc_xy((ir.Const(rng.starts[0]), ir.Const(rng.starts[1])))
-        x1, y1 = self.noc_xy((ir.Const(rng.stops[0] - 1), ir.Const(rng.stops[1] - 1)))
+        low = self.noc_xy((ir.Const(rng.starts[0]), ir.Const(rng.starts[1])))
+        high = self.noc_xy((ir.Const(rng.stops[0] - 1), ir.Const(rng.stops[1] - 1)))
+        first, _ = pipe_protocol.multicast_corners(self.kernel.noc)
+        start, end = (low, high) if first == "min" else (high, low)
         mcast = self.reg(f"{op.sem.name}_mcast", kir.U64)
-        self.call("get_noc_multicast_addr", x0, y0, x1, y1, kir.SemAddr(op.sem.index), result=mcast)
+        self.call("get_noc_multicast_addr", *start, *end, kir.SemAddr(op.sem.index), result=mcast)
         scratch_sem = self.ctx.scratch_semaphore()
         self.call("noc_semaphore_set", self.sem_ptr(scratch_sem), op.value)
         count = (rng.stops[0] - rng.starts[0]) * (rng.stops[1] - rng.starts[1])

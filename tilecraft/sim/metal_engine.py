@@ -113,6 +113,10 @@ class MetalCore:
             return word
         return self.sems[token.index]
 
+    def c_get_semaphore(self, op: int, index: int) -> SemToken:
+        """``get_semaphore(id)`` with an id computed at run time (a pipe's ready counter)."""
+        return SemToken(index)
+
     def sem_token(self, index: int) -> SemToken:
         """``get_semaphore(index)``: this core's semaphore."""
         return SemToken(index)
@@ -227,7 +231,9 @@ class MetalCore:
         self.rec.write(self.rt.row_site(op, dst.tensor, count, write=True), vid, start)
 
     def c_get_noc_multicast_addr(self, op: int, x0: int, y0: int, x1: int, y1: int, addr: Any) -> Any:
-        cores = tuple((x, y) for y in range(y0, y1 + 1) for x in range(x0, x1 + 1))
+        """The cores between the two corners. This level runs on logical coordinates and does
+        not route: the corner order each NoC needs is the kernel emulator's check (E5305)."""
+        cores = tuple((x, y) for y in range(min(y0, y1), max(y0, y1) + 1) for x in range(min(x0, x1), max(x0, x1) + 1))
         return SemToken(addr.index, cores) if isinstance(addr, SemToken) else NocAddr(cores, addr)
 
     def copy_pages(self, op: int, src: "MetalCore", src_addr: int, dst: "MetalCore", dst_addr: int,
