@@ -72,6 +72,47 @@ def test_planted_lowering_bug_is_caught(monkeypatch: pytest.MonkeyPatch, capsys:
     assert any(not torch.equal(a, b) for ra, rb in zip(language, planted) for a, b in zip(ra, rb))
 
 
+def test_emit_command_simulates_nothing_and_says_why_checks_fail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str],
+                                                                  headers: Path) -> None:  # noqa: F811
+    """``tilecraft emit`` builds and lowers each program but computes no values (neither level's
+    simulator runs); the example's own check on its result then fails, which the command says
+    and does not count as a failure."""
+    from tilecraft import driver
+
+    def no_simulation(*args: object, **kwargs: object) -> None:
+        raise AssertionError("tilecraft emit simulated a program")
+
+    monkeypatch.setattr(driver.ProgramRuntime, "run", no_simulation)
+    monkeypatch.setattr(driver.MetalRuntime, "run", no_simulation)
+    example = next(e for e in EXAMPLES if e.stem == "compare_matmul")
+    assert main(["emit", str(example), "-o", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert "checks on their results fail" in err and "AssertionError" in err
+    assert sorted(p.name for p in (tmp_path / "tiled_matmul").iterdir()) == [
+        "CMakeLists.txt", "compute.cpp", "main.cpp", "manifest.json", "program.py", "reader.cpp", "writer.cpp"]
+
+
+def test_emit_command_header_checks_what_it_wrote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str],
+                                                  headers: Path) -> None:  # noqa: F811
+    """A kernel that does not compile against the 0.81.1 headers (planted: a misspelt call) is
+    an E3004 at the program, with the compiler's message, and the command fails."""
+    from tilecraft import cli
+
+    def misspelt(program: object, arch: str = "wormhole_b0") -> object:
+        emitted = emit_program(program, arch)
+        emitted.files["writer.cpp"] = emitted.files["writer.cpp"].replace("cb_pop_front(", "cb_pop_frontt(")
+        return emitted
+
+    monkeypatch.setattr(cli, "emit_program", misspelt)
+    example = next(e for e in EXAMPLES if e.stem == "compare_matmul")
+    assert main(["emit", str(example), "-o", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "error[E3004]: the emitted kernel writer.cpp of program 'tiled_matmul' does not compile" in err
+    assert "cb_pop_frontt" in err and "compare_matmul.py:" in err
+
+
 def test_emit_command_writes_every_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     example = next(e for e in EXAMPLES if e.stem == "hypot_block_expression")
     assert main(["emit", str(example), "-o", str(tmp_path)]) == 0, capsys.readouterr().err
