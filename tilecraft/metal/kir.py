@@ -140,6 +140,20 @@ class Kernel:
         self.rt_args.append(ArgDecl(label, values))
         return len(self.rt_args) - 1
 
+    def common(self, label: str, value: Any) -> int:
+        """The index of a common runtime argument (one value for every core), added once."""
+        for i, arg in enumerate(self.common_args):
+            if arg.label == label and arg.values == (value,):
+                return i
+        self.common_args.append(ArgDecl(label, (value,)))
+        return len(self.common_args) - 1
+
+    def compile_arg(self, value: int) -> int:
+        """The index of a compile-time argument word before the accessors' (a buffer id), added once."""
+        if value not in self.compile_args:
+            self.compile_args.append(value)
+        return self.compile_args.index(value)
+
 
 @dataclass
 class CBSpec:

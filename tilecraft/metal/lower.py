@@ -142,18 +142,18 @@ class ProgramLowering:
         return self._scratch
 
     def needs_noc_tables(self, kernel: kir.Kernel) -> None:
-        """Logical -> NoC coordinates as runtime args (filled by the host from the device)."""
+        """Logical -> NoC coordinates as common runtime args (the same on every core; filled by
+        the host from the device)."""
         if id(kernel) in self._noc_tables:
             return
         self._noc_tables.add(id(kernel))
         cols, rows = self.program.grid
-        n = self.program.num_cores
-        kernel.noc_x_base = len(kernel.rt_args)  # type: ignore[attr-defined]
+        kernel.noc_x_base = len(kernel.common_args)  # type: ignore[attr-defined]
         for x in range(cols):
-            kernel.rt_args.append(kir.ArgDecl(f"noc_x[{x}]", (("noc_x", x),) * n))
-        kernel.noc_y_base = len(kernel.rt_args)  # type: ignore[attr-defined]
+            kernel.common_args.append(kir.ArgDecl(f"noc_x[{x}]", (("noc_x", x),)))
+        kernel.noc_y_base = len(kernel.common_args)  # type: ignore[attr-defined]
         for y in range(rows):
-            kernel.rt_args.append(kir.ArgDecl(f"noc_y[{y}]", (("noc_y", y),) * n))
+            kernel.common_args.append(kir.ArgDecl(f"noc_y[{y}]", (("noc_y", y),)))
 
 
 def lower_program(program: ProgramIR, arch: str = "wormhole_b0") -> kir.MetalProgram:

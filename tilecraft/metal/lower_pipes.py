@@ -136,12 +136,12 @@ class PipeLowering:
 
     def slot_address(self, res: PipeNetResources, fields: dict) -> Any:
         base = self.reg("landing")
-        self.call("get_write_ptr", ir.Const(res.landing.index), result=base)
+        self.call("get_write_ptr", self.cb(res.landing), result=base)
         return self.arith("add", base, self.arith("mul", fields["slot"], ir.Const(res.block_bytes)), "slot")
 
     def flag_address(self, res: PipeNetResources, fields: dict) -> Any:
         base = self.reg("flags")
-        self.call("get_write_ptr", ir.Const(res.flags.index), result=base)
+        self.call("get_write_ptr", self.cb(res.flags), result=base)
         return self.arith("add", base, self.arith("mul", fields["slot"], ir.Const(FLAG_STRIDE)), "flag")
 
     def ready_semaphore(self, res: PipeNetResources, fields: dict) -> ir.Reg:

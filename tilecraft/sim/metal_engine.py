@@ -357,10 +357,12 @@ class KernelCodegen(ThreadCodegen):
 
     def __init__(self, metal: kir.MetalProgram, kernel: kir.Kernel, ctx: "MetalRuntime"):
         thread = ThreadIR(kernel.name, kernel.processor, kernel.body)
+        self.kernel = kernel
         super().__init__(ctx.program_stub, thread, ctx)
 
     FUNCTION_PREFIX = "kernel_"
-    PARAMETERS = "K, A"
+    #: the core, its runtime arguments and the common ones
+    PARAMETERS = "K, A, C"
     FILE_TAG = "tilecraft metal"
 
     def v(self, operand: Any) -> str:
@@ -379,7 +381,10 @@ class KernelCodegen(ThreadCodegen):
         pass
 
     def op_Arg(self, op: kir.Arg) -> None:
-        self.line(f"{self.v(op.result)} = A[{op.index}]", op)
+        if op.source == "ct":  # a compile-time word: known when the kernel is generated
+            self.line(f"{self.v(op.result)} = {self.kernel.compile_args[op.index]}", op)
+        else:
+            self.line(f"{self.v(op.result)} = {'A' if op.source == 'rt' else 'C'}[{op.index}]", op)
 
     def op_Accessor(self, op: kir.Accessor) -> None:
         self.line(f"{self.v(op.result)} = K.tensor({op.tensor.index})", op)
@@ -413,6 +418,7 @@ _INLINE: dict[str, Callable[[Any, list[str], int, str], str]] = {
     "noc_semaphore_wait": _wait_loop("K.sem({0}).value != {1}", "K.sem({0})"),
     "noc_semaphore_wait_min": _wait_loop("K.sem({0}).value < {1}", "K.sem({0})"),
     "get_arg_val<uint32_t>": lambda result, args, i, fn: f"{result} = A[{args[0]}]",
+    "get_common_arg_val<uint32_t>": lambda result, args, i, fn: f"{result} = C[{args[0]}]",
     # logical coordinates stand for NoC ones
     "noc_x_of": _value_of_first,
     "noc_y_of": _value_of_first,
@@ -514,8 +520,9 @@ class MetalRuntime(OpTable):
         for core, k in self.cores.items():
             for kernel, code in zip(self.metal.kernels, self.kernels):
                 args = [self.resolve(a.values[k.flat], k) for a in kernel.rt_args]
+                common = [self.resolve(a.values[0], k) for a in kernel.common_args]
                 kind = "compute" if kernel.processor == "compute" else "datamovement"
-                self.scheduler.add(SimThread(core, kernel.name, kind, code.fn(k, args), code,
+                self.scheduler.add(SimThread(core, kernel.name, kind, code.fn(k, args, common), code,
                                              _buffers_called(kernel, "cb_reserve_back"),
                                              _buffers_called(kernel, "cb_wait_front")))
         self.scheduler.run()
@@ -531,5 +538,8 @@ def _batched(fn: Callable, values: list[torch.Tensor], n: int) -> torch.Tensor:
 def _buffers_called(kernel: kir.Kernel, fn: str) -> set[int]:
     """The circular buffers a kernel calls ``fn`` on (producers reserve, consumers wait): what the
     deadlock diagnosis needs to tell a starved buffer from a circular wait."""
-    return {op.args[0].value for op in ir.walk(kernel.body)
-            if isinstance(op, kir.Call) and op.fn == fn and op.args and isinstance(op.args[0], ir.Const)}
+    ids = {op.result.name: kernel.compile_args[op.index] for op in ir.walk(kernel.body)
+           if isinstance(op, kir.Arg) and op.source == "ct"}  # buffer ids passed as compile-time words
+    return {op.args[0].value if isinstance(op.args[0], ir.Const) else ids[op.args[0].name]
+            for op in ir.walk(kernel.body) if isinstance(op, kir.Call) and op.fn == fn and op.args
+            and (isinstance(op.args[0], ir.Const) or getattr(op.args[0], "name", None) in ids)}
