@@ -186,3 +186,5 @@ class MetalProgram:
     tensors: list[TensorDecl]
     math_fidelity: str = "HiFi4"
     fp32_dest_acc_en: bool = False
+    #: the grid is the compute grid of the device emitted for (``grid="full"``), see hosts.py
+    grid_from_device: bool = False

@@ -52,7 +52,7 @@ class ProgramLowering:
         check_l1(self.program_with_internal(), self.arch)
         return kir.MetalProgram(self.program.name, self.program.grid, self.arch, kernels, self.cbs,
                                 self.semaphores, list(self.program.tensors),
-                                fp32_dest_acc_en=self.fp32_dest_acc)
+                                fp32_dest_acc_en=self.fp32_dest_acc, grid_from_device=self.program.grid_from_device)
 
     def lower_kernels(self) -> list[kir.Kernel]:
         kernels = []
