@@ -191,3 +191,22 @@ def test_data_movement_arguments_are_split_by_what_differs(tmp_path: Path) -> No
     source = (program_dir / "load.cpp").read_text()
     assert "constexpr uint32_t cb_a_dfb = get_compile_time_arg_val(3);" in source
     assert "TensorAccessorArgs<5>()" in source and "get_common_arg_val<uint32_t>(5);  // a_addr" in source
+
+
+def test_too_many_ready_semaphores_is_an_error_at_the_program(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """One core sending 16 pipes of one net needs 16 ready semaphores, and the remote writes a
+    scratch word: 17, more than tt-metal's 16 per core (E3003 at the kernel)."""
+    planted = Path(__file__).resolve().parent / "emu" / "defects" / "two_pipes_one_sender.py"
+    source = planted.read_text()
+    for old, new in (("grid=(3, 1)", "grid=(17, 1)"), ("(32, 64)", "(32, 512)"), ("repeat(1, 2)", "repeat(1, 16)"),
+                     ("pipes = [ttl.Pipe(src_core=(0, 0), dst_core=(1, 0)), ttl.Pipe(src_core=(0, 0), dst_core=(2, 0))]",
+                      "pipes = [ttl.Pipe(src_core=(0, 0), dst_core=(x, 0)) for x in range(1, 17)]")):
+        assert source.count(old) == 1, old
+        source = source.replace(old, new)
+    script = tmp_path / "sixteen_pipes.py"
+    script.write_text(source)
+    line = source.splitlines().index("@ttl.kernel(grid=(17, 1))") + 1
+    assert main(["emit", str(script), "-o", str(tmp_path / "out")]) == 1
+    assert (f"sixteen_pipes.py:{line}:1: error[E3003]: a program that needs 17 semaphores per core, more than "
+            "tt-metal's 16 (0 of its own, 16 ready semaphores for pipe net 0, a scratch word)") in capsys.readouterr().err

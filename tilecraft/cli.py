@@ -21,7 +21,7 @@ import sys
 import traceback
 import warnings
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from . import opt, options, session
 from .ir.printer import print_program
@@ -261,11 +261,20 @@ class Emitter:
         self.check_unavailable: str | None = None
 
     def __call__(self, program: ProgramIR) -> None:
+        self.emit(lambda: emit_program(program, self.arch), program.name, program.span)
+
+    def pykernel(self, program: "pykernel_program.PyKernelProgram", tensors: Sequence[Any]) -> None:
+        """A PyKernel program: its kernel-level IR is already made; the same files are written."""
+        source = program.span.file if program.span is not None else None
+        self.emit(lambda: render_program(program.metal(tensors), source), program.name, program.span)
+
+    def emit(self, render: Callable[[], Emitted], name: str, span: Any) -> None:
+        """Render a program, write its files and header-check them; a diagnostic fails the command."""
         try:
-            emitted = emit_program(program, self.arch)
-            directory = self.write(emitted, program.name)
+            emitted = render()
+            directory = self.write(emitted, name)
             if directory is not None:
-                self.check(emitted, directory, program.span)
+                self.check(emitted, directory, span)
         except KernelError:
             self.failed = True
             raise
@@ -287,18 +296,6 @@ class Emitter:
                   file=sys.stderr)
             return 0
         return code
-
-    def pykernel(self, program: "pykernel_program.PyKernelProgram", tensors: Sequence[Any]) -> None:
-        """A PyKernel program: its kernel-level IR is already made; the same files are written."""
-        source = program.span.file if program.span is not None else None
-        try:
-            emitted = render_program(program.metal(tensors), source)
-            directory = self.write(emitted, program.name)
-            if directory is not None:
-                self.check(emitted, directory, program.span)
-        except KernelError:
-            self.failed = True
-            raise
 
     def write(self, emitted: Emitted, program_name: str) -> Path | None:
         """The directory written, or None for a program already written."""

@@ -49,6 +49,7 @@ class ProgramLowering:
 
     def lower(self) -> kir.MetalProgram:
         kernels = self.lower_kernels()
+        self.check_semaphores()
         check_l1(self.program_with_internal(), self.arch)
         return kir.MetalProgram(self.program.name, self.program.grid, self.arch, kernels, self.cbs,
                                 self.semaphores, list(self.program.tensors),
@@ -67,6 +68,25 @@ class ProgramLowering:
                 prune_redundant_inits(kernel)
             kernels.append(kernel)
         return kernels
+
+    def check_semaphores(self) -> None:
+        """tt-metal gives a program ``MAX_SEMAPHORES`` semaphores per core; pipe nets add one per
+        ready counter (the most pipes of the net one core sends) and remote semaphore writes a
+        scratch word."""
+        if len(self.semaphores) <= MAX_SEMAPHORES:
+            return
+        nets = [net for net in self.program.pipenets if net.index in self._pipe_resources]
+        ready = {net.index: len(set(self._pipe_resources[net.index].counters)) for net in nets}
+        busiest = max(nets, key=lambda net: ready[net.index], default=None)
+        span = busiest.span if busiest is not None and busiest.span is not None else self.program.span
+        parts = [f"{len(self.program.semaphores)} of its own"] + [f"{n} ready semaphores for pipe net {i}"
+                                                                   for i, n in ready.items()]
+        if self._scratch is not None:
+            parts.append("a scratch word")
+        raise error("E3003", unsupported(f"a program that needs {len(self.semaphores)} semaphores per core, more "
+                                         f"than tt-metal's {MAX_SEMAPHORES} ({', '.join(parts)}),"), span,
+                    hint="a core that sends k pipes of one net needs k ready semaphores: split the pipes over fewer "
+                         "sources, or use multicast pipes")
 
     def program_with_internal(self) -> ProgramIR:
         """The program as L1 sees it: the user's buffers and the ones lowering introduced."""
@@ -123,11 +143,6 @@ class ProgramLowering:
             ready_base = len(self.semaphores)
             for counter in range(max(counters) + 1):
                 self.semaphores.append(kir.SemSpec(ready_base + counter, f"pipenet{net.index}_ready{counter}", 0))
-            if len(self.semaphores) > MAX_SEMAPHORES:
-                raise error("E3003", unsupported(f"pipe net {net.index} needs {max(counters) + 1} ready semaphores, "
-                                                 f"which makes {len(self.semaphores)} semaphores per core (tt-metal "
-                                                 f"has {MAX_SEMAPHORES})"), net.span,
-                            hint="send fewer pipes of one net from one core, or use fewer semaphores")
             block_bytes = block_tiles * block.fmt.tile_bytes
             found = self._pipe_resources[net.index] = PipeNetResources(landing, flags, ready_base, block, block_bytes,
                                                                        slots, counters)
