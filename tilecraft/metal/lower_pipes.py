@@ -179,9 +179,13 @@ class PipeLowering:
         self.emit(branch)
         for body, suffix in ((branch.then_body, "_loopback_src"), (branch.else_body, "")):
             with self.into(body):
+                # linked: the flag multicast that follows takes the same path on the same NoC and VC,
+                # so it lands after the block without a barrier between them (tt-metal's multicast
+                # matmul); Blackhole needs the block's writes flushed from the command buffer first
                 self.call(f"noc_async_write_multicast{suffix}", addr, data, ir.Const(res.block_bytes),
-                          fields["count"])
-                self.call("noc_async_write_barrier")
+                          fields["count"], ir.Const(True))
+                if self.ctx.arch == "blackhole":
+                    self.call("noc_async_writes_flushed")
                 self.call(f"noc_semaphore_set_multicast{suffix}", kir.SemAddr(scratch.index), flag, fields["count"])
         self.call("noc_async_write_barrier")
 

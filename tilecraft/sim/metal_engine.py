@@ -47,6 +47,7 @@ _BCAST_TYPE = {"BroadcastType::COL": (-1,), "BroadcastType::ROW": (-2,), "Broadc
 _REDUCE_DIM = {v: k for k, v in optable.REDUCE_DIM.items()}
 #: calls that only configure the hardware: no effect on values
 _CONFIG_ONLY = {"compute_kernel_hw_startup", "reduce_uninit", "noc_async_read_barrier", "noc_async_write_barrier",
+                "noc_async_writes_flushed",
                 "tile_regs_commit", "tile_regs_wait"}
 
 
@@ -248,7 +249,7 @@ class MetalCore:
             cb_d.vids[(page_d + i) % cb_d.pages] = vid
 
     def c_noc_async_write_multicast(self, op: int, src: int, dst: "NocAddr", nbytes: int, count: int,
-                                    loopback: bool = False) -> None:
+                                    linked: bool = False, loopback: bool = False) -> None:
         targets = [c for c in dst.cores if loopback or c != self.core]
         if len(targets) != count:
             raise error("E4107", f"multicast to {len(targets)} cores announced as {count}", self.rt.span_of(op))
@@ -256,7 +257,7 @@ class MetalCore:
             self.copy_pages(op, self, src, self.rt.core_at(core, op), dst.addr, nbytes)
 
     def c_noc_async_write_multicast_loopback_src(self, op: int, src: int, dst: "NocAddr", nbytes: int,
-                                                 count: int) -> None:
+                                                 count: int, linked: bool = False) -> None:
         self.c_noc_async_write_multicast(op, src, dst, nbytes, count, loopback=True)
 
     def c_noc_async_read(self, op: int, src: Any, dst: int, nbytes: int) -> None:
