@@ -86,10 +86,6 @@ DEFECTS = [
            "copy_tile unpacks Float32 CB 0 through SrcA as TF32: the low 13 mantissa bits of every value are dropped",
            "copy_tile(", "unpack_to_dest_mode[0] = UnpackToDestFp32", severity="warning",
            guard="test_sanitizer.py::tf32_copy"),
-    Defect("7_noc1_multicast_corners", EXAMPLES / "matmul_row_multicast.py", "E5305",
-           "on NOC 1: the rectangle from (18, 18) to (20, 18) wraps around the NoC torus",
-           "noc_async_write_multicast", "get_noc_multicast_addr(x_end, y_end, x_start, y_start, addr)",
-           guard="test_sanitizer.py::multicast_noc1_corners"),
     # found by the emulator beyond issue 10's list
     Defect("init_state_leaks_across_if_else", EXAMPLES / "gather_pipes.py", "E5409",
            "mul_tiles while the unpacker and math are initialised for nothing (no init call yet)", "mul_tiles(",
@@ -111,14 +107,41 @@ def test_defect_is_caught_at_its_emitted_line(defect: Defect) -> None:
     assert code != 0  # an error stops the run; the TF32 warning makes the example's own fp32 check fail
 
 
-def test_shared_semaphore_is_refused_by_the_emitter() -> None:
-    """Defect 6 (two pipes of one net from one sender wait on one ready semaphore, which the
-    emulator found overshooting an exact wait, E5502; guarded by
-    test_deadlock.py::test_semaphore_that_overshoots_an_exact_wait) is no longer emitted: the
-    emitter stops with E3003 at the net's use."""
+def test_defect_6_two_pipes_from_one_sender_run_as_at_the_language_level() -> None:
+    """Defect 6 (two pipes of one net from one sender waited on one ready semaphore with an exact
+    count, which the emulator found overshooting, E5502; guarded for good by
+    test_deadlock.py::test_semaphore_that_overshoots_an_exact_wait) is fixed: each pipe a core
+    sends counts its free destinations on a semaphore of its own (ir/pipe_protocol.py:
+    ready_counters), and the planted program runs on the emulator with no finding, its own check
+    (both receivers hold the sent tile, bit for bit) passing."""
     code, diagnostics, text = run_cpp(PLANTED / "two_pipes_one_sender.py")
-    assert code != 0 and [d["code"] for d in diagnostics] == ["E3003"], text[-3000:]
-    assert "source of 2 pipes" in diagnostics[0]["message"] and "if_pipe_src" in source_line(diagnostics[0])
+    assert code == 0 and diagnostics == [], text[-3000:]
+
+
+def test_defect_6_sender_waits_on_one_semaphore_per_pipe(tmp_path) -> None:
+    """The emitted reader gives the sender's two pipes two ready semaphores (ids 0 and 1), and
+    waits on the one its table row names."""
+    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+        assert main(["emit", str(PLANTED / "two_pipes_one_sender.py"), "-o", str(tmp_path)]) == 0
+    manifest = json.loads((tmp_path / "fan_out" / "manifest.json").read_text())
+    ready = [s["name"] for s in manifest["semaphores"] if "ready" in s["name"]]
+    assert ready == ["pipenet0_ready0", "pipenet0_ready1"]
+    reader = (tmp_path / "fan_out" / "read.cpp").read_text()
+    assert "get_semaphore(pipe_counter" in reader and "noc_semaphore_wait(ready_ptr, pipe_count" in reader
+
+
+def test_defect_7_noc1_senders_give_the_larger_corner_first(tmp_path) -> None:
+    """Defect 7 (NOC 1 multicast corners, E5305 on matmul_row_multicast; guarded for good by
+    test_sanitizer.py::multicast_noc1_corners) is fixed: the reader runs on RISCV_1 (NOC 1) and
+    passes the rectangle as (x_end, y_end, x_start, y_start); the emulator reports no E5305 (only
+    defect 4's TF32 warnings remain on this fp32 example)."""
+    code, diagnostics, text = run_cpp(EXAMPLES / "matmul_row_multicast.py")
+    assert "E5305" not in {d["code"] for d in diagnostics}, text[-3000:]
+    assert {d["code"] for d in diagnostics} <= {"E5411"}, text[-3000:]
+    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+        assert main(["emit", str(EXAMPLES / "matmul_row_multicast.py"), "-o", str(tmp_path)]) == 0
+    reader = (tmp_path / "matmul" / "load.cpp").read_text()
+    assert "get_noc_multicast_addr(nx1, ny1, nx0, ny0, slot)" in reader
 
 
 def test_defect_5_is_fixed_where_tile_names_dst_format() -> None:

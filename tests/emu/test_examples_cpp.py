@@ -35,7 +35,6 @@ SFPU = {"autotune_eltwise", "barrier_one_to_many", "compare_sfpu_chain", "gather
 DEFECT_1 = "defect 1 (no data-format reconfig): the emulator reports E5401/E5402 at the pack/unpack"
 DEFECT_4 = ("defect 4 (fp32 unpacked as TF32, no UnpackToDestFp32): warning E5411; the example's own fp32 "
             "tolerance fails")
-DEFECT_7 = "defect 7 (NOC 1 multicast corners not swapped): E5305"
 DST16 = ("emitter defect: bfloat16 programs run without fp32_dest_acc_en, so DST holds Float16_b and every FPU/SFPU "
          "intermediate is rounded to bfloat16 (docs/numerics.md keeps intermediates in fp32); identical with fp32 DST")
 INIT_LEAK = ("emitter defect: the init state after an if/else is the then-branch's, so the else-branch's mul_tiles "
@@ -60,12 +59,11 @@ XFAIL = {
     "matmul_4_grid_full": DST16,
     "matmul_local_accumulator": DEFECT_1,
     "matmul_multicore_accumulate": DEFECT_1,
-    "matmul_row_multicast": DEFECT_7,
+    "matmul_row_multicast": DEFECT_4,
     "multicore_tensor_slices": DST16,
     "row_reduce": DEFECT_1,
     "row_softmax": DEFECT_1,
-    "scatter_gather_loopback": DEFECT_7,
-    "scatter_multicast": DEFECT_7,
+    "scatter_gather_loopback": DEFECT_4,
 }
 
 pytestmark = pytest.mark.usefixtures("fresh_process_state")

@@ -47,6 +47,7 @@ _BCAST_TYPE = {"BroadcastType::COL": (-1,), "BroadcastType::ROW": (-2,), "Broadc
 _REDUCE_DIM = {v: k for k, v in optable.REDUCE_DIM.items()}
 #: calls that only configure the hardware: no effect on values
 _CONFIG_ONLY = {"compute_kernel_hw_startup", "reduce_uninit", "noc_async_read_barrier", "noc_async_write_barrier",
+                "noc_async_writes_flushed",
                 "tile_regs_commit", "tile_regs_wait"}
 
 
@@ -112,6 +113,10 @@ class MetalCore:
                 word = self.words[token] = SemRT(0, self.rt.scheduler.ready)
             return word
         return self.sems[token.index]
+
+    def c_get_semaphore(self, op: int, index: int) -> SemToken:
+        """``get_semaphore(id)`` with an id computed at run time (a pipe's ready counter)."""
+        return SemToken(index)
 
     def sem_token(self, index: int) -> SemToken:
         """``get_semaphore(index)``: this core's semaphore."""
@@ -227,7 +232,9 @@ class MetalCore:
         self.rec.write(self.rt.row_site(op, dst.tensor, count, write=True), vid, start)
 
     def c_get_noc_multicast_addr(self, op: int, x0: int, y0: int, x1: int, y1: int, addr: Any) -> Any:
-        cores = tuple((x, y) for y in range(y0, y1 + 1) for x in range(x0, x1 + 1))
+        """The cores between the two corners. This level runs on logical coordinates and does
+        not route: the corner order each NoC needs is the kernel emulator's check (E5305)."""
+        cores = tuple((x, y) for y in range(min(y0, y1), max(y0, y1) + 1) for x in range(min(x0, x1), max(x0, x1) + 1))
         return SemToken(addr.index, cores) if isinstance(addr, SemToken) else NocAddr(cores, addr)
 
     def copy_pages(self, op: int, src: "MetalCore", src_addr: int, dst: "MetalCore", dst_addr: int,
@@ -242,7 +249,7 @@ class MetalCore:
             cb_d.vids[(page_d + i) % cb_d.pages] = vid
 
     def c_noc_async_write_multicast(self, op: int, src: int, dst: "NocAddr", nbytes: int, count: int,
-                                    loopback: bool = False) -> None:
+                                    linked: bool = False, loopback: bool = False) -> None:
         targets = [c for c in dst.cores if loopback or c != self.core]
         if len(targets) != count:
             raise error("E4107", f"multicast to {len(targets)} cores announced as {count}", self.rt.span_of(op))
@@ -250,7 +257,7 @@ class MetalCore:
             self.copy_pages(op, self, src, self.rt.core_at(core, op), dst.addr, nbytes)
 
     def c_noc_async_write_multicast_loopback_src(self, op: int, src: int, dst: "NocAddr", nbytes: int,
-                                                 count: int) -> None:
+                                                 count: int, linked: bool = False) -> None:
         self.c_noc_async_write_multicast(op, src, dst, nbytes, count, loopback=True)
 
     def c_noc_async_read(self, op: int, src: Any, dst: int, nbytes: int) -> None:
@@ -351,10 +358,12 @@ class KernelCodegen(ThreadCodegen):
 
     def __init__(self, metal: kir.MetalProgram, kernel: kir.Kernel, ctx: "MetalRuntime"):
         thread = ThreadIR(kernel.name, kernel.processor, kernel.body)
+        self.kernel = kernel
         super().__init__(ctx.program_stub, thread, ctx)
 
     FUNCTION_PREFIX = "kernel_"
-    PARAMETERS = "K, A"
+    #: the core, its runtime arguments and the common ones
+    PARAMETERS = "K, A, C"
     FILE_TAG = "tilecraft metal"
 
     def v(self, operand: Any) -> str:
@@ -373,7 +382,10 @@ class KernelCodegen(ThreadCodegen):
         pass
 
     def op_Arg(self, op: kir.Arg) -> None:
-        self.line(f"{self.v(op.result)} = A[{op.index}]", op)
+        if op.source == "ct":  # a compile-time word: known when the kernel is generated
+            self.line(f"{self.v(op.result)} = {self.kernel.compile_args[op.index]}", op)
+        else:
+            self.line(f"{self.v(op.result)} = {'A' if op.source == 'rt' else 'C'}[{op.index}]", op)
 
     def op_Accessor(self, op: kir.Accessor) -> None:
         self.line(f"{self.v(op.result)} = K.tensor({op.tensor.index})", op)
@@ -407,6 +419,7 @@ _INLINE: dict[str, Callable[[Any, list[str], int, str], str]] = {
     "noc_semaphore_wait": _wait_loop("K.sem({0}).value != {1}", "K.sem({0})"),
     "noc_semaphore_wait_min": _wait_loop("K.sem({0}).value < {1}", "K.sem({0})"),
     "get_arg_val<uint32_t>": lambda result, args, i, fn: f"{result} = A[{args[0]}]",
+    "get_common_arg_val<uint32_t>": lambda result, args, i, fn: f"{result} = C[{args[0]}]",
     # logical coordinates stand for NoC ones
     "noc_x_of": _value_of_first,
     "noc_y_of": _value_of_first,
@@ -508,8 +521,9 @@ class MetalRuntime(OpTable):
         for core, k in self.cores.items():
             for kernel, code in zip(self.metal.kernels, self.kernels):
                 args = [self.resolve(a.values[k.flat], k) for a in kernel.rt_args]
+                common = [self.resolve(a.values[0], k) for a in kernel.common_args]
                 kind = "compute" if kernel.processor == "compute" else "datamovement"
-                self.scheduler.add(SimThread(core, kernel.name, kind, code.fn(k, args), code,
+                self.scheduler.add(SimThread(core, kernel.name, kind, code.fn(k, args, common), code,
                                              _buffers_called(kernel, "cb_reserve_back"),
                                              _buffers_called(kernel, "cb_wait_front")))
         self.scheduler.run()
@@ -525,5 +539,8 @@ def _batched(fn: Callable, values: list[torch.Tensor], n: int) -> torch.Tensor:
 def _buffers_called(kernel: kir.Kernel, fn: str) -> set[int]:
     """The circular buffers a kernel calls ``fn`` on (producers reserve, consumers wait): what the
     deadlock diagnosis needs to tell a starved buffer from a circular wait."""
-    return {op.args[0].value for op in ir.walk(kernel.body)
-            if isinstance(op, kir.Call) and op.fn == fn and op.args and isinstance(op.args[0], ir.Const)}
+    ids = {op.result.name: kernel.compile_args[op.index] for op in ir.walk(kernel.body)
+           if isinstance(op, kir.Arg) and op.source == "ct"}  # buffer ids passed as compile-time words
+    return {op.args[0].value if isinstance(op.args[0], ir.Const) else ids[op.args[0].name]
+            for op in ir.walk(kernel.body) if isinstance(op, kir.Call) and op.fn == fn and op.args
+            and (isinstance(op.args[0], ir.Const) or getattr(op.args[0], "name", None) in ids)}
