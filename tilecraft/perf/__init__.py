@@ -8,14 +8,18 @@ assumptions are in docs/performance-model.md.
 
 from __future__ import annotations
 
+import os
 from typing import Union
 
 from ..arch import ARCHS, BOARDS
 from ..arch.base import Arch
+from ..emu.program import ProgramSpec
+from ..emu.trace import KernelTrace
 from ..ir.program import ProgramIR
 from ..ttnn.fidelity import MathFidelity
 from .bound import busy_lower_bound
 from .engine import BeyondLimit, TimingRun
+from .kernel_replay import KernelRun
 from .result import Estimate, LineCost, summarise
 
 Fidelity = Union[str, MathFidelity]
@@ -63,6 +67,28 @@ def estimate(program: ProgramIR, arch: Union[str, Arch] = "wormhole_b0", fidelit
     return summarise(run, arch_desc.board or arch_desc.name, fid.name)
 
 
+def estimate_kernels(program: ProgramSpec, kernel_trace: KernelTrace, arch: Union[str, Arch] = "wormhole_b0",
+                     name: str = "", trace: bool = False, stop_after: float = float("inf")) -> Estimate:
+    """Predict the run time of a kernel-level program from the calls each RISC made.
+
+    ``program`` is what the emulator ran (``tilecraft.emu.program.ProgramSpec``: a ``generic_op``
+    program, a PyKernel op, the emitted C++ of a TT-Lang program) and ``kernel_trace`` the calls it
+    recorded (``launch.run(..., trace=True)``). Fidelity and fp32 accumulation are the program's own
+    (its compute kernel's configuration). The estimate has the language-level one's fields; its
+    lines are the kernels' C++ (or PyKernel) source lines. ``trace`` keeps slices for a Chrome trace.
+    """
+    arch_desc = resolve_arch(arch)
+    run = KernelRun(program, kernel_trace, arch_desc, name or _program_name(program), trace)
+    run.run(stop_after)
+    fidelity = {0: "LoFi", 2: "HiFi2", 3: "HiFi3", 4: "HiFi4"}.get(run.fidelity_value, "HiFi4")
+    return summarise(run, arch_desc.board or arch_desc.name, fidelity)  # type: ignore[arg-type]
+
+
+def _program_name(program: ProgramSpec) -> str:
+    names = dict.fromkeys(os.path.basename(k.display) for k in program.kernels)
+    return "kernels " + ", ".join(names)
+
+
 def lower_bound(program: ProgramIR, arch: Union[str, Arch] = "wormhole_b0", fidelity: Fidelity = "HiFi4",
                 fp32_acc: bool = False) -> float:
     """Cycles the program takes at least, for about two cores' worth of an estimate (:mod:`.bound`)."""
@@ -70,4 +96,4 @@ def lower_bound(program: ProgramIR, arch: Union[str, Arch] = "wormhole_b0", fide
                                       False))
 
 
-__all__ = ["BeyondLimit", "Estimate", "LineCost", "estimate", "lower_bound", "resolve_arch", "resolve_fidelity"]
+__all__ = ["BeyondLimit", "Estimate", "LineCost", "estimate", "estimate_kernels", "lower_bound", "resolve_arch", "resolve_fidelity"]

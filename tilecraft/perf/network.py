@@ -83,7 +83,10 @@ class Resources:
     def dram(self, decl: TensorDecl, lo: tuple[int, ...], ext: tuple[int, ...], t: float, port: Any,
              write: bool) -> float:
         """Cycle at which a read has landed (or a write is acknowledged), issued at ``t``."""
-        pages = self.bank_bytes(decl, lo, ext)
+        return self.dram_pages(self.bank_bytes(decl, lo, ext), t, port, write)
+
+    def dram_pages(self, pages: Iterable[tuple[int, float]], t: float, port: Any, write: bool) -> float:
+        """``dram`` for (bank, bytes) pairs given directly (the kernel-level model knows the banks)."""
         total = 0.0
         bank_free, bank_busy, cpb = self.bank_free, self.bank_busy, self.bank_cpb
         done = t
