@@ -116,7 +116,7 @@ def _accessor(t: Any) -> list[int]:
     return list(ttnn.TensorAccessorArgs(t).get_compile_time_args())
 
 
-def hand_eltwise_add(tensors: list) -> Any:
+def hand_eltwise_add(device: Any, tensors: list) -> Any:
     a, b, y = tensors
     n, block = _tiles(y), 4
     return _host("eltwise_add", tensors,
@@ -125,7 +125,7 @@ def hand_eltwise_add(tensors: list) -> Any:
                  {0: (a, 2 * block), 1: (b, 2 * block), 16: (y, 2 * block)})
 
 
-def hand_sfpu_chain(tensors: list) -> Any:
+def hand_sfpu_chain(device: Any, tensors: list) -> Any:
     x, y = tensors
     n = _tiles(y)
     return _host("sfpu_chain", tensors,
@@ -134,7 +134,7 @@ def hand_sfpu_chain(tensors: list) -> Any:
                  {0: (x, 2), 16: (y, 2)})
 
 
-def hand_matmul(tensors: list) -> Any:
+def hand_matmul(device: Any, tensors: list) -> Any:
     a, b, y = tensors
     mt, kt = a.padded_shape[-2] // 32, a.padded_shape[-1] // 32
     nt = b.padded_shape[-1] // 32
@@ -146,22 +146,51 @@ def hand_matmul(tensors: list) -> Any:
                  {0: (a, 2), 1: (b, 2), 16: (y, 2)})
 
 
+def hand_reduce_rows(device: Any, tensors: list) -> Any:
+    x, y = tensors
+    bands, wt = x.padded_shape[-2] // 32, x.padded_shape[-1] // 32
+    return _host("reduce_rows", tensors,
+                 lambda t: ([x.buffer_address(), bands, 0], [bands], [y.buffer_address(), bands, 0]),
+                 lambda t: ([*_accessor(x), wt], [wt], _accessor(y)),
+                 {0: (x, 2 * wt), 2: (x, 1), 16: (y, 2)})
+
+
+def hand_broadcast_rows(device: Any, tensors: list) -> Any:
+    x, g, y = tensors
+    bands, wt = x.padded_shape[-2] // 32, x.padded_shape[-1] // 32
+    return _host("broadcast_rows", tensors,
+                 lambda t: ([x.buffer_address(), g.buffer_address(), bands, 0], [bands],
+                            [y.buffer_address(), bands, 0]),
+                 lambda t: ([*_accessor(x), *_accessor(g), wt], [wt, 8], [*_accessor(y), wt]),
+                 {0: (x, 2 * wt), 1: (g, wt), 16: (y, 2 * wt)})
+
+
+def hand_matmul_mcast(device: Any, tensors: list) -> Any:
+    """examples/metal/matmul_multicore_mcast's host (hand-written kernels: reuse and multicast of both
+    operands, matmul_block on sub-blocks) on a 4x4 grid."""
+    a, b, y = tensors
+    path = ROOT / "examples" / "metal" / "matmul_multicore_mcast" / "matmul_multicore_mcast.py"
+    host = runpy.run_path(str(path), run_name="emit_vs_hand_host")
+    return host["matmul_mcast"](device, a, b, y, rows=4, cols=4)
+
+
 @dataclass(frozen=True)
 class Case:
     label: str
-    example: str        # examples/<example>.py, a TT-Lang program
+    example: str        # examples/<example>.py or benchmarks/emit_programs/<example>.py, a TT-Lang program
     operation: str      # its @ttl.operation's name (for the published compiler)
-    hand: Callable[[list], Any] | None
-    reference: str      # reference_kernels/<reference>, or why there is none
+    hand: Callable[[Any, list], Any] | None
+    reference: str      # where the hand-written kernels are
 
 
 CASES = (
-    Case("elementwise add", "compare_eltwise_add", "eltwise_add", hand_eltwise_add, "eltwise_add"),
-    Case("SFPU chain", "compare_sfpu_chain", "sfpu_chain", hand_sfpu_chain, "sfpu_chain"),
-    Case("reduce", "row_reduce", "row_reduce", None, "not written yet"),
-    Case("broadcast", "broadcast_center_rows", "center_rows", None, "not written yet"),
-    Case("single-core matmul", "compare_matmul", "tiled_matmul", hand_matmul, "matmul"),
-    Case("multicore multicast matmul", "matmul_row_multicast", "matmul_row_multicast", None, "not written yet"),
+    Case("elementwise add", "compare_eltwise_add", "eltwise_add", hand_eltwise_add, "reference_kernels/eltwise_add"),
+    Case("SFPU chain", "compare_sfpu_chain", "sfpu_chain", hand_sfpu_chain, "reference_kernels/sfpu_chain"),
+    Case("reduce", "reduce_rows", "reduce_rows", hand_reduce_rows, "reference_kernels/reduce_rows"),
+    Case("broadcast", "broadcast_rows", "scale_columns", hand_broadcast_rows, "reference_kernels/broadcast_rows"),
+    Case("single-core matmul", "compare_matmul", "tiled_matmul", hand_matmul, "reference_kernels/matmul"),
+    Case("multicore reuse/multicast matmul", "matmul_mcast", "matmul_mcast_reuse", hand_matmul_mcast,
+         "examples/metal/matmul_multicore_mcast"),
 )
 
 
@@ -175,53 +204,77 @@ class Row:
     note: str = ""
 
 
-def run_case(case: Case) -> Row:
-    """Run the example at --level cpp (timing each launch), then the hand-written host on its tensors."""
+def _script(case: Case) -> Path:
+    own = ROOT / "benchmarks" / "emit_programs" / f"{case.example}.py"
+    return own if own.is_file() else ROOT / "examples" / f"{case.example}.py"
+
+
+def _run_script(script: Path, **changes: Any) -> tuple[str, list[tuple[Any, list]]]:
+    """Run a TT-Lang script under ``session.using(**changes)``; (failure note, launched (program, tensors))."""
     install_modules()
-    launched: list[tuple[ProgramSpec, Estimate]] = []
     results: list[tuple[Any, list]] = []
-
-    def emulated(program: ProgramSpec, result: Any) -> None:
-        launched.append((program, estimate_kernels(program, result.trace)))
-
-    script = ROOT / "examples" / f"{case.example}.py"
     argv, path = sys.argv, list(sys.path)
     sys.argv, sys.path = [str(script)], [str(script.parent), *sys.path]
     note = ""
     try:
-        with session.using(level="cpp", emulator_hooks=[emulated],
-                           result_hooks=[lambda program, tensors: results.append((program, tensors))]), \
+        with session.using(result_hooks=[lambda program, tensors: results.append((program, tensors))], **changes), \
                 contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             runpy.run_path(str(script), run_name="__main__")
-    except (AssertionError, KernelError) as exc:  # timed all the same: the note says the values are wrong
+    except (AssertionError, KernelError) as exc:
         first = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else ""
-        note = (f"the emitted program fails at --level cpp ({type(exc).__name__}{': ' + first if first else ''})"
-                .replace("|", "/"))
+        note = f"{type(exc).__name__}{': ' + first if first else ''}".replace("|", "/")
     finally:
         sys.argv, sys.path = argv, path
-    emitted = []
-    for (spec, est), (_, tensors) in zip(launched, results):
-        emitted.append(measure(spec, est, _tiles(tensors[-1])))
-    if not results:  # it failed before a launch finished: nothing to compare
-        return Row(case, emitted, None, [], None, note)
-    hand = _hand_side(case, results[0][1]) if case.hand is not None else None
-    published, l1 = published_compiler(case, [tuple(t.shape) for t in results[0][1]])
+    return note, results
+
+
+def run_case(case: Case) -> Row:
+    """Run the example at the language level (the reference values and the tensors), as its emitted C++
+    (timing each launch), and the hand-written host on the same tensors (timed, checked)."""
+    script = _script(case)
+    failed, reference = _run_script(script)
+    if failed or not reference:
+        raise RuntimeError(f"{script} fails at the language level: {failed}")
+    launched: list[tuple[ProgramSpec, Estimate]] = []
+
+    def emulated(program: ProgramSpec, result: Any) -> None:
+        launched.append((program, estimate_kernels(program, result.trace)))
+
+    failed, results = _run_script(script, level="cpp", emulator_hooks=[emulated])
+    note = f"the emitted program fails at --level cpp ({failed})" if failed else ""
+    emitted = [measure(spec, est, _tiles(tensors[-1])) for (spec, est), (_, tensors) in zip(launched, results)]
+    tensors = reference[0][1]
+    hand = None
+    if case.hand is not None:
+        hand, wrong = _hand_side(case, tensors)
+        if wrong:
+            note += ("; " if note else "") + f"the hand-written kernels' output differs from the language level: {wrong}"
+    published, l1 = published_compiler(case, [tuple(t.shape) for t in tensors])
     return Row(case, emitted, hand, published, l1, note)
 
 
-def _hand_side(case: Case, tensors: list) -> Side:
+def _hand_side(case: Case, tensors: list) -> tuple[Side, str]:
+    """Time the hand-written host on ``tensors`` (outputs last, holding the language level's values),
+    and check its output against those values."""
+    import torch
     import ttnn
+    expected = ttnn.to_torch(tensors[-1]).float().clone()
+    tensors[-1].storage.zero_()
     seen: list[tuple[ProgramSpec, Estimate]] = []
     device = ttnn.open_device(device_id=0)
     try:
         placed = [t.to(device) if t.device() is None else t for t in tensors]
-        with session.using(emulator_hooks=[lambda p, r: seen.append((p, estimate_kernels(p, r.trace)))]):
+        with session.using(emulator_hooks=[lambda p, r: seen.append((p, estimate_kernels(p, r.trace)))]), \
+                contextlib.redirect_stderr(io.StringIO()):
             assert case.hand is not None
-            case.hand(placed)
+            case.hand(device, placed)
+        got = ttnn.to_torch(placed[-1]).float()
     finally:
         ttnn.close_device(device)
     (spec, est), = seen
-    return measure(spec, est, _tiles(tensors[-1]))
+    wrong = "" if torch.allclose(got, expected, rtol=2e-2, atol=2e-2 * float(expected.abs().max())) else \
+        f"max |difference| {float((got - expected).abs().max()):.3g}"
+    return measure(spec, est, _tiles(tensors[-1])), wrong
 
 
 # ---------------------------------------------------------------- the published compiler (compile-only)
@@ -232,10 +285,12 @@ def published_compiler(case: Case, shapes: list[tuple[int, ...]]) -> tuple[list[
         return [], None
     work = TTLANG / "emit_vs_hand"
     (work / "drivers").mkdir(parents=True, exist_ok=True)
-    source = (ROOT / "examples" / f"{case.example}.py").read_text()
+    source = _script(case).read_text()
     source = source.replace("import tilecraft as ttl", "import ttl").replace("import tilecraft.ttnn as ttnn",
                                                                              "import ttnn")
     cut = source.index("\ntorch.manual_seed(")
+    if "@ttl.operation" not in source[:cut]:
+        return ["(not run: the operation is built by a factory in another module)"], None
     driver = source[:cut] + ("\n\nimport ttnn as _fake\n_dev = _fake.Device()\n"
                              f"_args = [_fake.Tensor(s, device=_dev) for s in {shapes!r}]\n"
                              f"{case.operation}(*_args)\nprint('COMPILED_OK')\n")
@@ -279,7 +334,7 @@ def table(rows: list[Row]) -> str:
                          f"{side.noc_transactions:,} | {side.cycles:,.0f} | {ratio} |")
         if row.hand is not None:
             h = row.hand
-            lines.append(f"| | hand-written `reference_kernels/{row.case.reference}` | {h.calls_per_tile:.1f} | "
+            lines.append(f"| | hand-written `{row.case.reference}` | {h.calls_per_tile:.1f} | "
                          f"{h.l1_bytes:,} | {h.noc_transactions:,} | {h.cycles:,.0f} | |")
         else:
             lines.append(f"| | hand-written: {row.case.reference} | | | | | |")

@@ -45,9 +45,10 @@ from .network import Resources, xy
 from .timed_state import Clock, Waitable
 
 SLOTS = {0: ("riscv_0", "datamovement"), 1: ("riscv_1", "datamovement"), TRISC: ("compute", "compute")}
-#: barrier kinds that wait for reads, for writes
+#: barrier kinds that wait for reads, for write acknowledgements, for written data to leave L1
 _READ_BARRIERS = {0, 5}
-_WRITE_BARRIERS = {1, 2, 3, 4, 5}
+_WRITE_BARRIERS = {1, 4, 5}
+_FLUSHES = {2, 3}
 
 
 @dataclass(frozen=True)
@@ -231,7 +232,7 @@ class KernelRun:
         hop = figs.noc_hop_cycles
         here = xy(core)
         t = 0.0
-        reads = writes = 0.0
+        reads = writes = sent = 0.0
         for gid, kind, site, a, b, c, d, ref in calls:
             if kind == tr.CB_RESERVE or kind == tr.CB_WAIT:
                 ring = self.rings.get((core, a))
@@ -280,11 +281,16 @@ class KernelRun:
                     reads = max(reads, done)
                 else:
                     writes = max(writes, done)
+                    sent = max(sent, res.last_sent)
                 cost = figs.noc_issue_cycles
             elif kind == tr.NOC_BARRIER:
-                ready = max(reads if a in _READ_BARRIERS else 0.0, writes if a in _WRITE_BARRIERS else 0.0)
+                if a in _FLUSHES:  # the data have left this core's L1; the acknowledgements may still come
+                    ready, label = sent, "NoC writes leaving L1"
+                else:
+                    ready = max(reads if a in _READ_BARRIERS else 0.0, writes if a in _WRITE_BARRIERS else 0.0)
+                    label = "NoC reads" if a == 0 else "NoC writes" if a != 5 else "NoC transfers"
                 if ready > t:
-                    self.stall_labels[site] = "NoC reads" if a == 0 else "NoC writes" if a != 5 else "NoC transfers"
+                    self.stall_labels[site] = label
                     stall[site] += ready - t
                     if slices is not None:
                         slices.append((~site, t, ready))

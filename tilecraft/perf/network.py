@@ -69,6 +69,8 @@ class Resources:
         self.dram_read_bytes = 0
         self.dram_write_bytes = 0
         self.noc_bytes = 0
+        #: when the bytes of the latest transfer had left their source (for writes-flushed waits)
+        self.last_sent = 0.0
         self._pages: dict[tuple, tuple[tuple[int, float], ...]] = {}
 
     # ---------------------------------------------------------------- DRAM
@@ -101,6 +103,7 @@ class Resources:
             if end > done:
                 done = end
         end = self._hold(port, t, total * self.link_cpb)
+        self.last_sent = end  # the bytes have left the core (what a flush waits for)
         if write:
             self.dram_write_bytes += total
         else:
@@ -130,6 +133,7 @@ class Resources:
             free[key] = start + hold
             self.busy[key] = self.busy.get(key, 0.0) + hold
         self.noc_bytes += nbytes
+        self.last_sent = start + hold
         return start + hold + hops * self.figs.noc_hop_cycles
 
     def pipe_links(self, src: tuple[int, ...], dsts: Iterable[tuple[int, ...]], noc: int) -> tuple[tuple, int]:
