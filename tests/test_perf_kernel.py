@@ -21,7 +21,8 @@ import tilecraft.ttnn as ttnn
 from tilecraft import session
 from tilecraft.cli import main
 from tilecraft.emu import trace as tr
-from tilecraft.perf import estimate_kernels
+from tilecraft.perf import estimate_kernels, estimate_lowered
+from tilecraft.perf.capture import programs
 from tilecraft.perf.levels import both_levels
 from tilecraft.scripts import install_modules
 
@@ -118,6 +119,37 @@ def test_matmul_agrees_at_both_levels(m, k, n):
     assert abs(pair.ratio - 1) <= TOLERANCE, (pair.language.cycles, pair.kernel.cycles)
     assert pair.kernel.flops == pair.language.flops == 2 * m * k * n
     assert pair.kernel.fidelity == pair.language.fidelity == "HiFi4"
+
+
+def test_the_lowered_kernels_time_as_their_emitted_cpp():
+    """The two sources of kernel-level calls, the metal-level simulation of the lowered IR and the
+    emulator running the C++ printed from it, give the replay the same calls: the same cycles."""
+    a, b, y = tensors((4 * TILE, 512), (4 * TILE, 512), (4 * TILE, 512))
+    (pair,) = both_levels(lambda: add_rows(a, b, y))
+    with programs() as launched:
+        add_rows(a, b, y)
+    lowered = estimate_lowered(launched[0])
+    assert lowered.cycles == pair.kernel.cycles
+    assert lowered.dram_read_bytes == pair.kernel.dram_read_bytes
+    # ... but its lines are the TT-Lang program's
+    store = next(line for line in lowered.lines if "y_blk.store(a_blk + b_blk)" in line.source)
+    assert store.file == __file__
+    waits = next(line for line in lowered.lines if "with a_dfb.wait() as a_blk" in line.source)
+    assert waits.stalled_on == "data in 'a_dfb' (CB 0)"
+
+
+def test_the_lowered_kernels_time_without_values_at_any_size():
+    """No tensor values are computed for --level metal: a 4096 x 4096 add (16384 tiles) is timed
+    from its call skeleton; every byte of a and b enters the core through one port at 32 B/cycle, and
+    each 4-tile block waits for its reads (DRAM latency) before the next is issued."""
+    n = 4096
+    a, b, y = [ttnn.zeros((n, n), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT) for _ in range(3)]
+    with programs() as launched:
+        add_rows(a, b, y)
+    est = estimate_lowered(launched[0])
+    assert est.dram_read_bytes == 2 * n * n * 2
+    blocks = n // TILE * (n // TILE // BLOCK)
+    assert est.cycles >= blocks * (2 * BLOCK * 2048 / 32 + 472)
 
 
 # ---------------------------------------------------------------- hand-written C++ through generic_op
@@ -327,6 +359,14 @@ def test_profile_of_a_micro_op_prints_its_kernel_line_table(capsys):
     assert 8192 <= cycles <= 8192 * 1.05
     assert "program 'kernels matmul_reader.cpp, matmul_compute.cpp, matmul_writer.cpp'" in out
     assert "bound            NoC" in out  # eight cores pull the activation from one core's L1
+
+
+def test_profile_at_the_metal_level_prints_tt_lang_lines(capsys):
+    script = ROOT / "examples" / "compare_matmul.py"
+    assert main(["profile", str(script), "--level", "metal", "--no-values"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"compare_matmul\.py:\d+ +[\d,]+ .*y_blk\.store\(a_blk @ b_blk\)", out)
+    assert "waits on data in 'a_dfb' (CB 0)" in out
 
 
 def test_profile_at_the_kernel_level_times_the_emitted_cpp(capsys):

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import heapq
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any, Iterator
 
@@ -39,6 +39,8 @@ from ..arch.base import Arch
 from ..diagnostics import Span
 from ..emu import trace as tr
 from ..emu.program import TRISC, ProgramSpec
+from ..ir.grid import all_cores
+from ..metal import kir
 from .engine import BeyondLimit, ThreadTimes
 from .kernel_costs import CallCosts
 from .network import Resources, xy
@@ -98,6 +100,38 @@ class PageRing(Waitable):
         self.wake()
 
 
+@dataclass
+class KernelLayout:
+    """What the replay needs of a program besides its calls: every circular buffer's pages per core,
+    and the compute configuration (fidelity as tt-metal's MathFidelity value, fp32 accumulation,
+    full-sync DST per core)."""
+
+    pages: dict[tuple[tuple[int, int], int], int]
+    fidelity_value: int = 4
+    fp32_acc: bool = False
+    full_sync: dict[tuple[int, int], bool] = field(default_factory=dict)
+    #: buffer names by CB index, where the program has them (stall labels)
+    names: dict[int, str] = field(default_factory=dict)
+
+    @classmethod
+    def of_spec(cls, program: ProgramSpec) -> "KernelLayout":
+        """A program the emulator ran (``generic_op``, PyKernel, emitted C++)."""
+        pages = {(core, f.index): cb.total_size // max(1, f.page_size)
+                 for cb in program.cbs for f in cb.formats for core in cb.cores}
+        compute = [k for k in program.kernels if k.compute is not None]
+        first = compute[0].compute if compute else None
+        return cls(pages, first.math_fidelity if first else 4, bool(first and first.fp32_dest_acc),
+                   {core: k.compute.dst_full_sync for k in compute for core in k.cores})
+
+    @classmethod
+    def of_metal(cls, program: kir.MetalProgram) -> "KernelLayout":
+        """A lowered program (``--level metal``): every buffer on every core of its grid."""
+        cores = [xy(core) for core in all_cores(program.grid)]
+        pages = {(core, cb.index): cb.pages for cb in program.cbs for core in cores}
+        fidelity = {"LoFi": 0, "HiFi2": 2, "HiFi3": 3, "HiFi4": 4}.get(program.math_fidelity, 4)
+        return cls(pages, fidelity, program.fp32_dest_acc_en, names={cb.index: cb.name for cb in program.cbs})
+
+
 class KernelRun:
     """One traced program on one architecture: replay every RISC, keep every thread's times.
 
@@ -105,7 +139,7 @@ class KernelRun:
     :func:`.trace.trace_events` read from a language-level :class:`.engine.TimingRun`.
     """
 
-    def __init__(self, program: ProgramSpec, trace: tr.KernelTrace, arch: Arch, name: str, keep_slices: bool):
+    def __init__(self, layout: KernelLayout, trace: tr.KernelTrace, arch: Arch, name: str, keep_slices: bool):
         if arch.costs is None:
             raise ValueError(f"architecture {arch.name!r} has no cost figures")
         self.arch = arch
@@ -120,18 +154,13 @@ class KernelRun:
         self.ops: list[CallSite] = []
         self._site_ids: dict[tuple[int, int, int], int] = {}
         self.flops_total = 0
-        compute = [k.compute for k in program.kernels if k.compute is not None]
-        self.fidelity_value = compute[0].math_fidelity if compute else 4
+        self.fidelity_value = layout.fidelity_value
         self.phases = max(1, self.fidelity_value)
-        self.fp32_acc = bool(compute and compute[0].fp32_dest_acc)
+        self.fp32_acc = layout.fp32_acc
         self.costs = CallCosts(self.figs, self.phases)
-        self.full_sync = {core: k.compute.dst_full_sync for k in program.kernels if k.compute is not None
-                          for core in k.cores}
-        self.rings: dict[tuple[tuple[int, int], int], PageRing] = {}
-        for cb in program.cbs:
-            for f in cb.formats:
-                for core in cb.cores:
-                    self.rings[(core, f.index)] = PageRing(self.clock, cb.total_size // max(1, f.page_size))
+        self.full_sync = layout.full_sync
+        self.rings = {key: PageRing(self.clock, pages) for key, pages in layout.pages.items()}
+        self.cb_names = {i: f"'{name}' (CB {i})" for i, name in layout.names.items()}
         #: semaphore write event -> arrival cycle per destination core; waiters per event
         self.arrivals: dict[int, dict[tuple[int, int], float]] = {}
         self.sem_waits: dict[int, Waitable] = {}
@@ -241,12 +270,12 @@ class KernelRun:
                         while not ring.reservable(b):
                             yield t, ring
                         ready = ring.reserve_time(b)
-                        label = f"space in CB {a}"
+                        label = f"space in {self.cb_names.get(a, f'CB {a}')}"
                     else:
                         while not ring.available(b):
                             yield t, ring
                         ready = ring.wait_time(b)
-                        label = f"data in CB {a}"
+                        label = f"data in {self.cb_names.get(a, f'CB {a}')}"
                     if ready > t:
                         self.stall_labels[site] = label
                         stall[site] += ready - t
@@ -347,14 +376,14 @@ class KernelRun:
                     if kind == tr.CB_WAIT:
                         while not ring.available(b):
                             yield u, ring
-                        ready, label = ring.wait_time(b), f"data in CB {a}"
+                        ready, label = ring.wait_time(b), f"data in {self.cb_names.get(a, f'CB {a}')}"
                         if ready > u:
                             waited, u = ready - u, ready
                         u += figs.cb_call_cycles
                     else:
                         while not ring.reservable(b):
                             yield p, ring
-                        ready, label = ring.reserve_time(b), f"space in CB {a}"
+                        ready, label = ring.reserve_time(b), f"space in {self.cb_names.get(a, f'CB {a}')}"
                         if ready > p:
                             waited, p = ready - p, ready
                         p += figs.cb_call_cycles

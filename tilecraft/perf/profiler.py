@@ -24,7 +24,7 @@ from ..ir.program import ProgramIR
 from ..emu.launch import EmulationResult
 from ..emu.program import ProgramSpec
 from ..ttnn.fidelity import MathFidelity
-from . import estimate, estimate_kernels, resolve_arch
+from . import estimate, estimate_kernels, estimate_lowered, resolve_arch
 from .report import format_estimate
 from .result import Estimate
 from .plot import PlotUnavailable, plot_estimates
@@ -45,9 +45,10 @@ def add_parser(sub: argparse._SubParsersAction, script_options: Callable[[argpar
     p.add_argument("--plot", help="draw the roofline and a per-core summary to this PNG (needs matplotlib)")
     p.add_argument("--no-values", action="store_true",
                    help="only time the programs; do not simulate values (for real problem sizes)")
-    p.add_argument("--level", default="language", choices=["language", "cpp"],
-                   help="language: time the TT-Lang IR; cpp: run TT-Lang programs as their emitted C++ on the "
-                        "kernel emulator and time those kernels (C++ line table)")
+    p.add_argument("--level", default="language", choices=["language", "metal", "cpp"],
+                   help="language: time the TT-Lang IR; metal: time the lowered kernels' Metalium calls (TT-Lang "
+                        "line table, no values needed); cpp: run the emitted C++ on the kernel emulator and time "
+                        "those kernels (C++ line table)")
     p.add_argument("--exact", action="store_true", help=argparse.SUPPRESS)
 
 
@@ -63,16 +64,20 @@ class Profiler:
     def run_options(self, opts: RunOptions) -> RunOptions:
         """``opts`` for the profiled run: the profiled architecture (its full grid for ``grid="auto"``),
         and no values computed with ``--no-values``."""
-        kernel_level = self.args.level == "cpp"  # the emitted C++ must run to be traced
+        emulated = self.args.level == "cpp"  # the emitted C++ must run to be traced
         return dataclasses.replace(opts, arch=self.arch.name, grid=opts.grid or self.arch.compute_grid,
-                                   simulate=kernel_level or not self.args.no_values)
+                                   simulate=emulated or not self.args.no_values,
+                                   level="language" if self.args.level == "metal" else opts.level)
 
     def __call__(self, program: ProgramIR) -> None:
         """A TT-Lang program was built: time its IR (with ``--level cpp`` its emitted kernels are timed
         when they run, by :meth:`emulated`)."""
         if self.args.level == "cpp":
             return
-        est = estimate(program, self.arch, self.args.fidelity, self.args.fp32_acc, trace=bool(self.args.trace))
+        if self.args.level == "metal":
+            est = estimate_lowered(program, self.arch, trace=bool(self.args.trace))
+        else:
+            est = estimate(program, self.arch, self.args.fidelity, self.args.fp32_acc, trace=bool(self.args.trace))
         self.estimates.append(est)
         print(format_estimate(est, {self.script}), flush=True)
 
