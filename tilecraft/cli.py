@@ -142,6 +142,7 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
     if timer is not None:
         opts = timer.run_options(opts)
         hooks.append(timer)
+        kernel_hooks.append(timer.pykernel)
     if tuner is not None:
         opts = tuner.run_options(opts)
     saved_path = list(sys.path)

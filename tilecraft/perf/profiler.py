@@ -15,7 +15,7 @@ import dataclasses
 import json
 import os
 import sys
-from typing import Callable
+from typing import Any, Callable
 from pathlib import Path
 
 from ..options import RunOptions
@@ -25,6 +25,7 @@ from ..emu.launch import EmulationResult
 from ..emu.program import ProgramSpec
 from ..ttnn.fidelity import MathFidelity
 from . import estimate, estimate_kernels, estimate_lowered, resolve_arch
+from .line_map import to_source_lines
 from .report import format_estimate
 from .result import Estimate
 from .plot import PlotUnavailable, plot_estimates
@@ -60,6 +61,8 @@ class Profiler:
         self.arch = resolve_arch(args.arch)
         self.script = os.path.abspath(args.script)
         self.estimates: list[Estimate] = []
+        #: generated C++ file -> line -> the PyKernel Python span it prints (from each PyKernel program run)
+        self.origins: dict[str, dict] = {}
 
     def run_options(self, opts: RunOptions) -> RunOptions:
         """``opts`` for the profiled run: the profiled architecture (its full grid for ``grid="auto"``),
@@ -85,8 +88,14 @@ class Profiler:
         """The emulator ran a kernel-level program: time it from its call trace."""
         assert result.trace is not None
         est = estimate_kernels(program, result.trace, self.arch, trace=bool(self.args.trace))
+        if self.origins:  # a PyKernel op: its rows at the Python lines that printed the C++
+            est.lines = to_source_lines(est.lines, self.origins)
         self.estimates.append(est)
         print(format_estimate(est), flush=True)
+
+    def pykernel(self, program: Any, tensors: Any) -> None:
+        """A PyKernel program is about to run (a kernel hook): remember where its C++ lines come from."""
+        self.origins.update(program.origins())
 
     def finish(self, code: int) -> int:
         if not self.estimates:
