@@ -8,6 +8,7 @@ core ports 32 B/cycle.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -16,8 +17,8 @@ from pathlib import Path
 import pytest
 import torch
 
-import tilecraft as ttl
 import tilecraft.ttnn as ttnn
+from benchmarks.perf_kernels import eltwise_stream, matmul_k
 from tilecraft import session
 from tilecraft.cli import main
 from tilecraft.emu import trace as tr
@@ -28,72 +29,10 @@ from tilecraft.scripts import install_modules
 
 ROOT = Path(__file__).resolve().parents[1]
 TILE = 32
-BLOCK = 4
+BLOCK = 4  # eltwise_stream's blocks: 1 x 4 tiles
 
 
-# ---------------------------------------------------------------- TT-Lang programs for the calibration
-@ttl.operation(grid=(1, 1))
-def add_rows(a: ttnn.Tensor, b: ttnn.Tensor, y: ttnn.Tensor):
-    rows, blocks = a.shape[0] // TILE, a.shape[1] // TILE // BLOCK
-    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, BLOCK), block_count=2)
-    b_dfb = ttl.make_dataflow_buffer_like(b, shape=(1, BLOCK), block_count=2)
-    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, BLOCK), block_count=2)
-
-    @ttl.datamovement()
-    def reader():
-        for r in range(rows):
-            for c in range(blocks):
-                with a_dfb.reserve() as a_blk, b_dfb.reserve() as b_blk:
-                    a_xf = ttl.copy(a[r, c * BLOCK:(c + 1) * BLOCK], a_blk)
-                    b_xf = ttl.copy(b[r, c * BLOCK:(c + 1) * BLOCK], b_blk)
-                    a_xf.wait()
-                    b_xf.wait()
-
-    @ttl.compute()
-    def compute():
-        for _ in range(rows * blocks):
-            with a_dfb.wait() as a_blk, b_dfb.wait() as b_blk, y_dfb.reserve() as y_blk:
-                y_blk.store(a_blk + b_blk)
-
-    @ttl.datamovement()
-    def writer():
-        for r in range(rows):
-            for c in range(blocks):
-                with y_dfb.wait() as y_blk:
-                    ttl.copy(y_blk, y[r, c * BLOCK:(c + 1) * BLOCK]).wait()
-
-
-@ttl.operation(grid=(1, 1))
-def matmul_strips(a: ttnn.Tensor, b: ttnn.Tensor, y: ttnn.Tensor):
-    mt, kt, nt = a.shape[0] // TILE, a.shape[1] // TILE, b.shape[1] // TILE
-    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, kt), block_count=2)
-    b_dfb = ttl.make_dataflow_buffer_like(b, shape=(kt, 1), block_count=2)
-    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
-
-    @ttl.datamovement()
-    def reader():
-        for m in range(mt):
-            for n in range(nt):
-                with a_dfb.reserve() as a_blk, b_dfb.reserve() as b_blk:
-                    a_xf = ttl.copy(a[m, 0:kt], a_blk)
-                    b_xf = ttl.copy(b[0:kt, n], b_blk)
-                    a_xf.wait()
-                    b_xf.wait()
-
-    @ttl.compute()
-    def compute():
-        for _ in range(mt * nt):
-            with a_dfb.wait() as a_blk, b_dfb.wait() as b_blk, y_dfb.reserve() as y_blk:
-                y_blk.store(a_blk @ b_blk)
-
-    @ttl.datamovement()
-    def writer():
-        for m in range(mt):
-            for n in range(nt):
-                with y_dfb.wait() as blk:
-                    ttl.copy(blk, y[m, n]).wait()
-
-
+# ---------------------------------------------------------------- calibration against the language level
 def tensors(*shapes):
     torch.manual_seed(0)
     return [ttnn.from_torch(torch.randn(s), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT) for s in shapes]
@@ -103,21 +42,22 @@ def tensors(*shapes):
 TOLERANCE = 0.05
 
 
-@pytest.mark.parametrize("rows, cols", [(2, 256), (8, 1024)], ids=["small", "256_tiles"])
-def test_eltwise_add_agrees_at_both_levels(rows, cols):
+@pytest.mark.parametrize("grid, rows, cols", [((1, 1), 2, 256), ((1, 1), 8, 1024), ((2, 2), 8, 1024)],
+                         ids=["1_core_small", "1_core_256_tiles", "4_cores_256_tiles"])
+def test_eltwise_add_agrees_at_both_levels(grid, rows, cols):
     a, b, y = tensors((rows * TILE, cols), (rows * TILE, cols), (rows * TILE, cols))
-    (pair,) = both_levels(lambda: add_rows(a, b, y))
+    (pair,) = both_levels(lambda: eltwise_stream(grid)(a, b, y))
     assert abs(pair.ratio - 1) <= TOLERANCE, (pair.language.cycles, pair.kernel.cycles)
     assert pair.kernel.dram_read_bytes == pair.language.dram_read_bytes == 2 * rows * cols * TILE * 2
     assert pair.kernel.dram_write_bytes == pair.language.dram_write_bytes
 
 
-@pytest.mark.parametrize("m, k, n", [(64, 128, 96), (128, 512, 128)], ids=["small", "k16"])
-def test_matmul_agrees_at_both_levels(m, k, n):
-    a, b, y = tensors((m, k), (k, n), (m, n))
-    (pair,) = both_levels(lambda: matmul_strips(a, b, y))
+@pytest.mark.parametrize("k", [4, 32])
+def test_matmul_agrees_at_both_levels(k):
+    a, b, y = tensors((TILE, k * TILE), (k * TILE, TILE), (TILE, TILE))
+    (pair,) = both_levels(lambda: matmul_k(k)(a, b, y))
     assert abs(pair.ratio - 1) <= TOLERANCE, (pair.language.cycles, pair.kernel.cycles)
-    assert pair.kernel.flops == pair.language.flops == 2 * m * k * n
+    assert pair.kernel.flops == pair.language.flops == 2 * TILE ** 3 * k
     assert pair.kernel.fidelity == pair.language.fidelity == "HiFi4"
 
 
@@ -125,15 +65,16 @@ def test_the_lowered_kernels_time_as_their_emitted_cpp():
     """The two sources of kernel-level calls, the metal-level simulation of the lowered IR and the
     emulator running the C++ printed from it, give the replay the same calls: the same cycles."""
     a, b, y = tensors((4 * TILE, 512), (4 * TILE, 512), (4 * TILE, 512))
-    (pair,) = both_levels(lambda: add_rows(a, b, y))
+    add = eltwise_stream((1, 1))
+    (pair,) = both_levels(lambda: add(a, b, y))
     with programs() as launched:
-        add_rows(a, b, y)
+        add(a, b, y)
     lowered = estimate_lowered(launched[0])
     assert lowered.cycles == pair.kernel.cycles
     assert lowered.dram_read_bytes == pair.kernel.dram_read_bytes
     # ... but its lines are the TT-Lang program's
     store = next(line for line in lowered.lines if "y_blk.store(a_blk + b_blk)" in line.source)
-    assert store.file == __file__
+    assert store.file.endswith("perf_kernels.py")
     waits = next(line for line in lowered.lines if "with a_dfb.wait() as a_blk" in line.source)
     assert waits.stalled_on == "data in 'a_dfb' (CB 0)"
 
@@ -145,7 +86,7 @@ def test_the_lowered_kernels_time_without_values_at_any_size():
     n = 4096
     a, b, y = [ttnn.zeros((n, n), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT) for _ in range(3)]
     with programs() as launched:
-        add_rows(a, b, y)
+        eltwise_stream((1, 1))(a, b, y)
     est = estimate_lowered(launched[0])
     assert est.dram_read_bytes == 2 * n * n * 2
     blocks = n // TILE * (n // TILE // BLOCK)
@@ -359,6 +300,25 @@ def test_profile_of_a_micro_op_prints_its_kernel_line_table(capsys):
     assert 8192 <= cycles <= 8192 * 1.05
     assert "program 'kernels matmul_reader.cpp, matmul_compute.cpp, matmul_writer.cpp'" in out
     assert "bound            NoC" in out  # eight cores pull the activation from one core's L1
+
+
+def test_profile_writes_a_kernel_level_chrome_trace(tmp_path, capsys):
+    """One process per core, a track per RISC's kernel, slices named by C++ line, none overlapping."""
+    out = tmp_path / "trace.json"
+    assert main(["profile", str(ROOT / "examples" / "microops" / "profile_matmul.py"), "--trace", str(out)]) == 0
+    events = json.loads(out.read_text())["traceEvents"]
+    names = {e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
+    assert names == {"matmul_reader.cpp (datamovement)", "matmul_compute.cpp (compute)",
+                     "matmul_writer.cpp (datamovement)"}
+    assert len({e["pid"] for e in events}) == 8
+    tracks: dict = {}
+    for e in events:
+        if e["ph"] == "X":
+            tracks.setdefault((e["pid"], e["tid"]), []).append((e["ts"], e["ts"] + e["dur"]))
+    for slices in tracks.values():
+        slices.sort()
+        assert all(end <= start + 1e-9 for (_, end), (start, _) in zip(slices, slices[1:]))
+    assert any("matmul_compute.cpp" in e["name"] and "matmul_block(" in e["name"] for e in events if e["ph"] == "X")
 
 
 def test_profile_at_the_metal_level_prints_tt_lang_lines(capsys):

@@ -27,7 +27,6 @@ add up to the thread's time.
 
 from __future__ import annotations
 
-import heapq
 import os
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -41,7 +40,7 @@ from ..emu import trace as tr
 from ..emu.program import TRISC, ProgramSpec
 from ..ir.grid import all_cores
 from ..metal import kir
-from .engine import BeyondLimit, ThreadTimes
+from .engine import ThreadTimes, run_threads
 from .kernel_costs import CallCosts
 from .network import Resources, xy
 from .timed_state import Clock, Waitable
@@ -211,29 +210,18 @@ class KernelRun:
     def run(self, stop_after: float = float("inf")) -> None:
         for times in self.threads:
             self.clock.ready(times, 0.0)
-        heap, pop, push, seq = self.clock.heap, heapq.heappop, heapq.heappush, self.clock.seq
-        while heap:
-            thread = pop(heap)[2]
-            try:
-                t, waitable = next(thread.gen)
-            except StopIteration as stop:
-                thread.end = stop.value
-                thread.gen = None
-                if thread.end > stop_after:
-                    raise BeyondLimit(thread.end, stop_after) from None
-                continue
-            if t > stop_after:
-                raise BeyondLimit(t, stop_after)
-            thread.t = t
-            if waitable is None:
-                push(heap, (t, next(seq), thread))
-            else:
-                waitable.waiters.append(thread)
-        stuck = [t for t in self.threads if t.gen is not None]
-        if stuck:
-            names = ", ".join(f"core {t.core} '{t.name}'" for t in stuck[:4])
-            raise RuntimeError(f"kernel-level timing: {len(stuck)} threads never finished ({names}); the trace "
-                               "does not replay (a wait released by a plain L1 write, not an API call?)")
+        run_threads(self.clock, self.threads, stop_after,
+                    "the trace does not replay (a wait released by a plain L1 write, not an API call?)")
+
+    def _stall(self, th: ThreadTimes, site: int, t: float, ready: float, label: str) -> float:
+        """``max(t, ready)``, the difference charged to ``site`` as a stall on ``label``."""
+        if ready <= t:
+            return t
+        self.stall_labels[site] = label
+        th.stall[site] += ready - t
+        if th.events is not None:
+            th.events.append((~site, t, ready))
+        return ready
 
     def _sem_event(self, ref: int) -> Waitable:
         found = self.sem_waits.get(ref)
@@ -257,7 +245,7 @@ class KernelRun:
     # ---------------------------------------------------------------- data-movement RISCs
     def _movement(self, th: ThreadTimes, calls: list[tuple]) -> Iterator[tuple[float, Any]]:
         figs, res, heap, core = self.figs, self.res, self.clock.heap, th.core
-        busy, stall, slices = th.busy, th.stall, th.events
+        busy, slices = th.busy, th.events
         hop = figs.noc_hop_cycles
         here = xy(core)
         t = 0.0
@@ -276,12 +264,7 @@ class KernelRun:
                             yield t, ring
                         ready = ring.wait_time(b)
                         label = f"data in {self.cb_names.get(a, f'CB {a}')}"
-                    if ready > t:
-                        self.stall_labels[site] = label
-                        stall[site] += ready - t
-                        if slices is not None:
-                            slices.append((~site, t, ready))
-                        t = ready
+                    t = self._stall(th, site, t, ready, label)
                 cost = figs.cb_call_cycles
             elif kind == tr.CB_PUSH or kind == tr.CB_POP:
                 cost = figs.cb_call_cycles
@@ -318,24 +301,13 @@ class KernelRun:
                 else:
                     ready = max(reads if a in _READ_BARRIERS else 0.0, writes if a in _WRITE_BARRIERS else 0.0)
                     label = "NoC reads" if a == 0 else "NoC writes" if a != 5 else "NoC transfers"
-                if ready > t:
-                    self.stall_labels[site] = label
-                    stall[site] += ready - t
-                    if slices is not None:
-                        slices.append((~site, t, ready))
-                    t = ready
+                t = self._stall(th, site, t, ready, label)
                 cost = figs.cb_call_cycles
             elif kind == tr.SEM_WAIT:
                 if ref >= 0:
                     while ref not in self.arrivals:
                         yield t, self._sem_event(ref)
-                    ready = self.arrivals[ref].get(core, t)
-                    if ready > t:
-                        self.stall_labels[site] = "a semaphore"
-                        stall[site] += ready - t
-                        if slices is not None:
-                            slices.append((~site, t, ready))
-                        t = ready
+                    t = self._stall(th, site, t, self.arrivals[ref].get(core, t), "a semaphore")
                 cost = figs.cb_call_cycles
             elif kind == tr.SEM_SET:
                 cost = figs.cb_call_cycles
