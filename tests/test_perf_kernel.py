@@ -18,6 +18,7 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
+from benchmarks import emit_vs_hand
 from benchmarks.perf_kernels import eltwise_stream, matmul_k
 from tilecraft import session
 from tilecraft.cli import main
@@ -286,6 +287,20 @@ def test_trace_fields_name_the_calls():
     reads = events[events["kind"] == tr.NOC_READ]
     assert set(reads["a"].tolist()) == {2048} and set(reads["b"].tolist()) == {1}  # one tile from a DRAM bank
     assert tr.sfpu_names("UNARY")[0] == "Exp"
+
+
+# ---------------------------------------------------------------- benchmarks/emit_vs_hand.py
+@pytest.mark.parametrize("example", ["reduce_rows", "broadcast_rows"])
+def test_hand_written_kernels_compute_what_the_program_computes(example):
+    """The hand-written reference kernels the benchmark times against run on the program's tensors and
+    give the language level's values (the benchmark zeroes the output first and compares)."""
+    case = next(c for c in emit_vs_hand.CASES if c.example == example)
+    row = emit_vs_hand.run_case(case, published=False)
+    assert row.hand is not None and "differs" not in row.note, row.note
+    (emitted,) = row.emitted
+    # the reduce: 64 tile reads, 8 writes; the broadcast: 8 reads of g, 64 of x, 64 writes
+    assert row.hand.noc_transactions == {"reduce_rows": 64 + 8, "broadcast_rows": 8 + 64 + 64}[example]
+    assert emitted.cycles > 0 and row.hand.cycles > 0
 
 
 # ---------------------------------------------------------------- tilecraft profile

@@ -54,7 +54,8 @@ def run(program: ProgramSpec, stop_at_first_error: bool = True, trace: bool = Fa
     """Check, place, compile and run ``program``; its tensors' storages hold the results after.
 
     ``trace`` records every kernel API call with its source line in ``result.trace`` (for the
-    kernel-level cost model; it costs about a tenth of the run time, and nothing when off).
+    kernel-level cost model: one 40-byte record per call; no measurable cost on the examples, and one
+    branch per call when off).
 
     Raises KernelError for a bad program (before running), a kernel that does not compile, or a
     sanitizer finding or deadlock while running (the tensors are then left as they were).
