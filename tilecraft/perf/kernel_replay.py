@@ -197,7 +197,7 @@ class KernelRun:
             self.cores[core] = None
             _, kind = SLOTS[slot]
             name = os.path.basename(self.kernel_trace.kernels.get((int(ev["core"][first]), slot), SLOTS[slot][0]))
-            times = ThreadTimes(core, name, kind, [0.0] * 0, [0.0] * 0, [] if self.trace else None)
+            times = ThreadTimes(core, name, kind, [], [], [] if self.trace else None)  # sized below
             calls = [rows[i] for i in idx.tolist()]
             times.gen = (self._compute(times, calls) if slot == TRISC else self._movement(times, calls))
             self.threads.append(times)
