@@ -146,13 +146,14 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
     if timer is not None:
         opts = timer.run_options(opts)
         hooks.append(timer)
-        kernel_hooks.append(lambda program, tensors: timer.kernel_level(f"program '{program.name}'"))
+        kernel_hooks.append(timer.pykernel)
     if tuner is not None:
         opts = tuner.run_options(opts)
     saved_path = list(sys.path)
     reporter = Reporter(args.diagnostics_format)
     try:
-        with warnings.catch_warnings(), session.using(opts, program_hooks=hooks, kernel_hooks=kernel_hooks), \
+        with warnings.catch_warnings(), session.using(opts, program_hooks=hooks, kernel_hooks=kernel_hooks,
+                                                      emulator_hooks=[timer.emulated] if timer else []), \
                 (tuner.tuning() if tuner is not None else contextlib.nullcontext()):
             warnings.simplefilter("default", DiagnosticWarning)
             warnings.showwarning = reporter.show_warning

@@ -29,6 +29,7 @@ from ..metal import kir, optable
 from . import tile_math
 from .codegen import ThreadCodegen
 from .metal_state import L1, L1_BASE, ZERO, PageCB, SemRT, SemToken
+from .metal_trace import MetalCallTrace
 from .op_table import OpTable
 from .scheduler import Scheduler, SimThread
 from .values import ComputeSite, Evaluator, ReadSite, Recorder, TensorRef, WriteSite
@@ -100,6 +101,10 @@ class MetalCore:
         self.dst_tiles = get_arch(rt.metal.arch).dst_tiles
         self.dst = [ZERO] * self.dst_tiles
         self.words: dict[int, SemRT] = {}
+
+    def trace_call(self, processor: str, op: int, fn: str, args: tuple) -> None:
+        """A call ran (traced runs only): the kernel-level cost model's record of it."""
+        self.rt.call_trace.record(self, processor, op, fn, args)
 
     # ---------------------------------------------------------------- operands
     def tensor(self, index: int) -> TensorRef:
@@ -360,6 +365,7 @@ class KernelCodegen(ThreadCodegen):
         thread = ThreadIR(kernel.name, kernel.processor, kernel.body)
         self.kernel = kernel
         super().__init__(ctx.program_stub, thread, ctx)
+        self.processor = kernel.processor
 
     FUNCTION_PREFIX = "kernel_"
     #: the core, its runtime arguments and the common ones
@@ -399,6 +405,8 @@ class KernelCodegen(ThreadCodegen):
         else:
             call = f"K.call({op.fn!r}, ({', '.join(args)}{',' if args else ''}), {tuple(op.template)!r}, {i})"
             self.line(f"{self.v(op.result)} = {call}" if op.result is not None else call, op)
+        if self.ctx.call_trace is not None and (inline is None or op.fn in _TRACED_INLINE):
+            self.line(f"K.trace_call({self.processor!r}, {i}, {op.fn!r}, ({', '.join(args)}{',' if args else ''}))", op)
 
 
 def _wait_loop(condition: str, waited: str) -> Callable[[Any, list[str], int, str], str]:
@@ -426,6 +434,10 @@ _INLINE: dict[str, Callable[[Any, list[str], int, str], str]] = {
 }
 
 
+#: inline calls the kernel-level trace records (after the wait, so a semaphore wait names its releaser)
+_TRACED_INLINE = frozenset({"cb_reserve_back", "cb_wait_front", "noc_semaphore_wait", "noc_semaphore_wait_min"})
+
+
 class _ProgramStub:
     """What the shared code generator reads of a program (no circular buffers at this level)."""
 
@@ -435,8 +447,11 @@ class _ProgramStub:
 
 
 class MetalRuntime(OpTable):
-    def __init__(self, metal: kir.MetalProgram, tensors: list[Any], exact: bool = False):
+    """``trace``: record every call for the kernel-level cost model (``self.call_trace``)."""
+
+    def __init__(self, metal: kir.MetalProgram, tensors: list[Any], exact: bool = False, trace: bool = False):
         self.metal = metal
+        self.call_trace = (MetalCallTrace(metal.grid, _UNARY, _SFPU_BINARY, _SCALAR, _FPU) if trace else None)
         self.exact = exact
         self.program_stub = _ProgramStub()
         OpTable.__init__(self)
@@ -517,7 +532,9 @@ class MetalRuntime(OpTable):
         """The Python generated for every thread (what ``tilecraft show-ir --generated`` prints)."""
         return "\n".join(f"# {code.filename}\n{code.source}" for code in self.kernels)
 
-    def run(self) -> None:
+    def run(self, values: bool = True) -> None:
+        """Run every kernel on every core; ``values=False`` stops after the synchronisation skeleton
+        (the calls and their order, what a traced run needs), computing no tensor values."""
         for core, k in self.cores.items():
             for kernel, code in zip(self.metal.kernels, self.kernels):
                 args = [self.resolve(a.values[k.flat], k) for a in kernel.rt_args]
@@ -527,7 +544,8 @@ class MetalRuntime(OpTable):
                                              _buffers_called(kernel, "cb_reserve_back"),
                                              _buffers_called(kernel, "cb_wait_front")))
         self.scheduler.run()
-        Evaluator(self.rec, exact=self.exact).run()
+        if values:
+            Evaluator(self.rec, exact=self.exact).run()
 
 
 def _batched(fn: Callable, values: list[torch.Tensor], n: int) -> torch.Tensor:

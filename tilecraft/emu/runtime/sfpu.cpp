@@ -196,12 +196,14 @@ const char* unary_call(SfpuUnary op) {
 }  // namespace
 
 void sfpu_init(std::uint32_t op, Loc loc) {
+    TC_TRACE(Ev::SfpuInit, op, 0, 0, 0, loc);
     (void)op;
     cur().last_loc = loc;
 }
 
 void sfpu_unary(std::uint32_t op, std::uint32_t dst, std::uint32_t p0, std::uint32_t p1, std::uint32_t p2,
                 std::uint32_t fmt, Loc loc) {
+    TC_TRACE(Ev::SfpuUnary, op, 0, 0, 0, loc);
     cur().last_loc = loc;
     SfpuUnary u = SfpuUnary(op);
     const char* call = unary_call(u);
@@ -219,6 +221,7 @@ void sfpu_unary(std::uint32_t op, std::uint32_t dst, std::uint32_t p0, std::uint
 }
 
 void sfpu_binary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint32_t out, std::uint32_t fmt, Loc loc) {
+    TC_TRACE(Ev::SfpuBinary, op, 0, 0, 0, loc);
     cur().last_loc = loc;
     int ta = math_dst(a, "binary SFPU op", loc), tb = math_dst(b, "binary SFPU op", loc);
     int to = math_dst(out, "binary SFPU op", loc);
@@ -237,6 +240,7 @@ void sfpu_binary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint32
 
 void sfpu_ternary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint32_t cc, std::uint32_t out,
                   std::uint32_t fmt, Loc loc) {
+    TC_TRACE(Ev::SfpuTernary, op, 0, 0, 0, loc);
     cur().last_loc = loc;
     const char* call = SfpuTernary(op) == SfpuTernary::Where ? "where_tile" : "lerp_tile";
     int ta = math_dst(a, call, loc), tb = math_dst(b, call, loc), tc_ = math_dst(cc, call, loc);
@@ -257,6 +261,7 @@ void sfpu_ternary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint3
 // typecast<IN, OUT>: float formats round to the output format's precision; to an integer format
 // the value truncates toward zero and saturates (numerics.md section 3)
 void sfpu_typecast(std::uint32_t in_fmt, std::uint32_t out_fmt, std::uint32_t dst, Loc loc) {
+    TC_TRACE(Ev::Typecast, in_fmt, out_fmt, 0, 0, loc);
     cur().last_loc = loc;
     int t = math_dst(dst, "typecast_tile", loc);
     Compute& c = comp();
