@@ -164,3 +164,6 @@ class MetalProgram:
     tensors: list[TensorDecl]
     math_fidelity: str = "HiFi4"
     fp32_dest_acc_en: bool = False
+    #: buffer indices whose Float32 tiles the compute kernel unpacks straight into DST
+    #: (``unpack_to_dest_mode[i] = UnpackToDestFp32``); every other buffer goes through SrcA/SrcB
+    unpack_to_dest_fp32: list[int] = field(default_factory=list)

@@ -13,11 +13,12 @@ computed expression is first stored into an intermediate buffer introduced by lo
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 from ..arch import get as get_arch
-from ..dtypes import bfloat16
+from ..dtypes import bfloat16, float32
 from ..ir import mathops, patterns
 from ..ir import ops as ir
 from ..ir.types import BOOL, FLOAT, BlockType, CBDecl
@@ -157,24 +158,19 @@ class ComputeLowering(KernelLowering):
     lower_TileUnary = lower_TileBinary = lower_TileMatmul = lower_TileReduce = lower_expression
     lower_TileBroadcast = lower_TileTranspose = lower_TileReshape = lower_TileFill = lower_TileWhere = lower_expression
 
-    # control flow: the configuration at a loop head is unknown unless the body restores it
-    def lower_For(self, op: ir.For) -> None:
+    # control flow: every nested body (a loop's, each branch of an if) starts with the
+    # configuration unknown, and so does the code after it; prune_redundant_inits then drops the
+    # inits that the paths into them already hold
+    @contextmanager
+    def into(self, body: list[ir.Op]) -> Iterator[None]:
         self.state = None
-        super().lower_For(op)
-        self.state = None
-
-    def lower_If(self, op: ir.If) -> None:
-        self.state = None
-        super().lower_If(op)
-        self.state = None
-
-    def lower_While(self, op: ir.While) -> None:
-        self.state = None
-        super().lower_While(op)
+        with super().into(body):
+            yield
         self.state = None
 
     # ---------------------------------------------------------------- planning
-    def node(self, operand: Any) -> Node:
+    def node(self, operand: Any, root: bool = False) -> Node:
+        """The plan of ``operand``'s expression tree (``root``: the value a store packs)."""
         if isinstance(operand, ir.Const):
             return Node("const", None, (), value=operand.value)
         op = self.defs.get(operand.name)
@@ -206,7 +202,12 @@ class ComputeLowering(KernelLowering):
         if isinstance(op, ir.TileReduce):
             if op.scaler is not None:
                 self.fail("a reduce with a scaler block")
-            return Node("reduce", op, shape, [self.buffered(op.x)], cb=self.scaler())
+            node = Node("reduce", op, shape, [self.buffered(op.x)], cb=self.scaler())
+            if op.kind == "sum" and not root:
+                # a sum leaves partial sums outside its result row/column, which only the packer's
+                # reduce mask clears: packed through a buffer, the operand is the clean tile
+                return self.through_buffer(node, op.result)
+            return node
         if isinstance(op, ir.TileBroadcast):
             return Node("bcast", op, shape, [self.buffered(op.x)])
         if isinstance(op, ir.TileTranspose):
@@ -233,7 +234,10 @@ class ComputeLowering(KernelLowering):
             addend_on_left = fused[0] is op.lhs
             addend, mm = (lhs, rhs) if addend_on_left else (rhs, lhs)
             return Node("matmul_acc", op, shape, [addend, *mm.children])
-        if op.fn in FPU_BINARY and lhs.kind == "leaf":
+        # the FPU reads its operands through SrcA/SrcB, where Float32 data is TF32: a Float32
+        # operand goes to DST whole (UnpackToDestFp32) and the SFPU combines the two
+        fp32 = any(n.cb is not None and n.cb.fmt == float32 for n in (lhs, rhs, *rhs.children[:1]))
+        if op.fn in FPU_BINARY and lhs.kind == "leaf" and not fp32:
             if rhs.kind == "leaf" and rhs.shape == lhs.shape:
                 return Node("fpu", op, shape, [lhs, rhs])
             if rhs.kind == "bcast" and rhs.op.dims in FPU_BINARY[op.fn].bcast:
@@ -253,6 +257,10 @@ class ComputeLowering(KernelLowering):
         node = self.node(operand)
         if node.kind == "leaf":
             return node
+        return self.through_buffer(node, operand)
+
+    def through_buffer(self, node: Node, operand: ir.Reg) -> Node:
+        """Evaluate ``node`` into an intermediate buffer now; the leaf that reads it back."""
         cb = self.ctx.intermediate_cb(self.kernel, operand.type)
         self.emit(kir.Comment(text=f"intermediate buffer {cb.index} holds a computed operand"))
         self.call("cb_reserve_back", ir.Const(cb.index), ir.Const(_tiles(node.shape)))
@@ -291,7 +299,7 @@ class ComputeLowering(KernelLowering):
                 self.fail("block math on a row-major (scalar-unit) block", hint="the compute engine works on "
                           "32x32 tiles: make the buffer like a tile-layout tensor")
         self.pending_pops: list[CBDecl] = []
-        root = self.node(op.value)
+        root = self.node(op.value, root=True)
         shadow = self.shadows.get(op.block.name)
         for leaf in self.leaf_blocks(op.value):  # blocks accumulated with += are read from their partials
             if leaf.name in self.shadows:
@@ -301,6 +309,8 @@ class ComputeLowering(KernelLowering):
             self.evaluate(root, self.origin[op.block.name], accumulate=None)
         else:
             if op.accumulate:
+                if root.kind == "reduce" and root.op.kind == "sum":  # an operand of the +: clean it
+                    root = self.through_buffer(root, op.value)
                 current = Node("leaf", op.block, shadow.shape, cb=shadow)
                 fused = patterns.accumulates_into(op.value, True, self.defs) is not None
                 root = (Node("matmul_acc", None, root.shape, [current, *root.children]) if fused
@@ -368,6 +378,10 @@ class ComputeLowering(KernelLowering):
         self.tiles(chunk_rows, chunk_cols, bases["r0"], bases["c0"], lambda i, j, t, d: self.call(
             "pack_tile", self.dst(t, slots, root.slot), ir.Const(out.index), self.tile_index(i, j, cols)))
         self.call("tile_regs_release")
+        if self.reduce_in_dst:  # the packs of the reduce result are done: clear its edge mask
+            self.reduce_in_dst = False
+            self.state = None
+            self.call("reduce_uninit")
         for _ in range(depth):
             self._stack.pop()
 
@@ -554,10 +568,11 @@ class ComputeLowering(KernelLowering):
                 if inner is not None:
                     self._stack.pop()
         self.tiles(rows, cols, r0, c0, body)
-        self.state = None  # reduce leaves the unpacker configured for the scaler
-        self.call("reduce_uninit")
+        self.reduce_in_dst = True  # reduce_uninit() clears the packer's edge mask: after the packs
 
     current_out = 0
+    #: a reduce wrote DST since the last pack: reduce_uninit() follows the packs
+    reduce_in_dst = False
 
     def emit_bcast(self, node: Node, r0, c0, rows, cols, slots) -> None:
         (x,) = node.children

@@ -181,6 +181,31 @@ POOL = {"sum": "PoolType::SUM", "max": "PoolType::MAX"}
 REDUCE_DIM = {(-1,): "ReduceDim::REDUCE_ROW", (-2,): "ReduceDim::REDUCE_COL", (-2, -1): "ReduceDim::REDUCE_SCALAR"}
 WHERE = ("where_tile_init", "where_tile", "eltwise_unary/where.h")
 
+#: which circular-buffer argument each unpacking call reads through SrcA and through SrcB
+#: (argument positions; None: the call leaves that register alone). Matmul reads in0 through SrcB
+#: and in1 through SrcA (0.81.1 matmul.h, hence ``SrcOrder::Reverse``); REDUCE_ROW sums swap
+#: theirs (:data:`SWAPPED_REDUCE`); ``unary_bcast`` reads SrcB, or goes to DST through SrcA from an
+#: fp32 buffer in ``UnpackToDestFp32`` mode
+UNPACK_SOURCES: dict[str, tuple[int | None, int | None]] = {
+    COPY.call: (0, None),
+    **{f.call: (0, 1) for f in FPU_BINARY.values()},
+    **{call: (0, 1) for f in FPU_BINARY.values() for _, call in f.bcast.values()},
+    MATMUL[1]: (1, 0), "matmul_block": (1, 0),
+    REDUCE[1]: (0, 1),
+    TRANSPOSE[1]: (0, None),
+    UNARY_BCAST[1]: (None, 0),
+}
+#: the reduce template arguments whose unpack reads the scaler through SrcA and the data through SrcB
+SWAPPED_REDUCE = ("PoolType::SUM", "ReduceDim::REDUCE_ROW")
+#: calls that move a buffer's tiles straight into DST (no FPU operation): an fp32 buffer read only
+#: by them is unpacked in ``UnpackToDestFp32`` mode and keeps all 32 bits
+TO_DEST_CALLS = frozenset({COPY.call, UNARY_BCAST[1]})
+#: the packing call and the position of its buffer argument
+PACK = ("pack_tile", 1)
+#: the calls that reconfigure the unpacker (SrcA, SrcB, both) and the packer for a buffer's format
+RECONFIG_SRCA, RECONFIG_SRCB, RECONFIG_BOTH, RECONFIG_PACK = (
+    "reconfig_data_format_srca", "reconfig_data_format_srcb", "reconfig_data_format", "pack_reconfig_data_format")
+
 #: every configuration call the lowering emits before an operation; the metal-level simulator
 #: treats exactly these as configuration, so a misspelt or new init is an error there, not a no-op
 INIT_CALLS: frozenset[str] = frozenset(

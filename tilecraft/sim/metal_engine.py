@@ -47,7 +47,8 @@ _BCAST_TYPE = {"BroadcastType::COL": (-1,), "BroadcastType::ROW": (-2,), "Broadc
 _REDUCE_DIM = {v: k for k, v in optable.REDUCE_DIM.items()}
 #: calls that only configure the hardware: no effect on values
 _CONFIG_ONLY = {"compute_kernel_hw_startup", "reduce_uninit", "noc_async_read_barrier", "noc_async_write_barrier",
-                "tile_regs_commit", "tile_regs_wait"}
+                "tile_regs_commit", "tile_regs_wait", optable.RECONFIG_SRCA, optable.RECONFIG_SRCB,
+                optable.RECONFIG_BOTH, optable.RECONFIG_PACK}
 
 
 def _bits_to_float(bits: int) -> float:
