@@ -4,8 +4,9 @@ through ``tilecraft emit``'s C++ on the emulator and asserting the diagnostic's 
 and the emitted kernel line it points at.
 
 These tests describe the emitter as it is: when the EmitMetal issue fixes a defect, its test here
-fails and becomes "runs with no finding"; the planted C++ kernels of test_sanitizer.py and
-test_deadlock.py (named in each case) keep guarding the emulator's checks for good.
+fails and becomes "runs with no finding" (FIXED below: defects 1-5 and the init leak); the planted
+C++ kernels of test_sanitizer.py and test_deadlock.py (named in each case) keep guarding the
+emulator's checks for good.
 """
 
 from __future__ import annotations
@@ -68,32 +69,10 @@ class Defect:
 
 
 DEFECTS = [
-    Defect("1_pack_format", EXAMPLES / "row_reduce.py", "E5401",
-           "pack_tile into CB 5 (Float16_b, 2048-byte pages) while the packer is configured for Float32 (CB 4): it "
-           "writes 4096-byte Float32 tiles", "pack_tile(", "pack_reconfig_data_format(5)",
-           guard="test_sanitizer.py::pack_format_mismatch"),
-    Defect("1_unpack_format", EXAMPLES / "matmul_multicore_accumulate.py", "E5402",
-           "matmul_tiles unpacks CB 0 (Float16_b) through SrcB, which is configured for Float32 (CB 3)",
-           "matmul_tiles(", "reconfig_data_format_srcb(0)", guard="test_sanitizer.py::unpack_format_mismatch"),
-    Defect("2_matmul_startup_order", PLANTED / "matmul_mixed_formats.py", "E5402",
-           "matmul_tiles unpacks CB 0 (Float16_b) through SrcB, which is configured for Bfp8_b (CB 1)",
-           "matmul_tiles(", "compute_kernel_hw_startup<SrcOrder::Reverse>(in0, in1, out)",
-           guard="test_sanitizer.py::matmul_regular_startup"),
-    Defect("3_reduce_uninit_before_pack", PLANTED / "reduce_uninit.py", "E5406",
-           "pack_tile packs a reduce result after reduce_uninit()", "pack_tile(",
-           "call reduce_uninit() after the packs", guard="test_sanitizer.py::reduce_uninit_before_pack"),
-    Defect("4_fp32_unpacked_as_tf32", EXAMPLES / "compare_sfpu_chain.py", "E5411",
-           "copy_tile unpacks Float32 CB 0 through SrcA as TF32: the low 13 mantissa bits of every value are dropped",
-           "copy_tile(", "unpack_to_dest_mode[0] = UnpackToDestFp32", severity="warning",
-           guard="test_sanitizer.py::tf32_copy"),
     Defect("7_noc1_multicast_corners", EXAMPLES / "matmul_row_multicast.py", "E5305",
            "on NOC 1: the rectangle from (18, 18) to (20, 18) wraps around the NoC torus",
            "noc_async_write_multicast", "get_noc_multicast_addr(x_end, y_end, x_start, y_start, addr)",
            guard="test_sanitizer.py::multicast_noc1_corners"),
-    # found by the emulator beyond issue 10's list
-    Defect("init_state_leaks_across_if_else", EXAMPLES / "gather_pipes.py", "E5409",
-           "mul_tiles while the unpacker and math are initialised for nothing (no init call yet)", "mul_tiles(",
-           "call mul_init(icb0, icb1) before mul_tiles", guard="test_sanitizer.py::op_without_init"),
 ]
 
 
@@ -123,10 +102,10 @@ def test_shared_semaphore_is_refused_by_the_emitter() -> None:
 
 def test_defect_5_is_fixed_where_tile_names_dst_format() -> None:
     """Defect 5 (where_tile<DataFormat::Float16_b> hard-coded) was fixed on main (eb88345): the
-    planted fp32 program's where_tile now names Float32 and runs without E5413; only defect 4's
-    TF32 warnings remain. The check itself stays guarded by test_sanitizer.py::where_format."""
+    planted fp32 program's where_tile names Float32 and runs without E5413 (and, with defect 4
+    fixed, without any finding). The check itself stays guarded by test_sanitizer.py::where_format."""
     code, diagnostics, text = run_cpp(PLANTED / "where_fp32.py")
-    assert code == 0 and {d["code"] for d in diagnostics} == {"E5411"}, text[-3000:]
+    assert code == 0 and not diagnostics, text[-3000:]
 
 
 def test_shared_semaphore_program_passes_at_the_language_level() -> None:
@@ -137,11 +116,10 @@ def test_shared_semaphore_program_passes_at_the_language_level() -> None:
 
 def test_semaphore_addresses_are_emitted_as_get_semaphore() -> None:
     """Commit 33a9052 printed every semaphore address as its id (L1 address 0, E5302/E5307 here);
-    the barrier examples now reach their waits with real addresses (only the TF32 warnings of
-    defect 4 remain)."""
+    the barrier examples now reach their waits with real addresses and run without a finding."""
     for name in ("barrier_many_to_one", "barrier_one_to_many"):
-        _, diagnostics, text = run_cpp(EXAMPLES / f"{name}.py")
-        assert {d["code"] for d in diagnostics} == {"E5411"}, text[-3000:]
+        code, diagnostics, text = run_cpp(EXAMPLES / f"{name}.py")
+        assert code == 0 and not diagnostics, text[-3000:]
 
 
 DST16_PROGRAM = '''
@@ -183,11 +161,12 @@ fma(*args, y)
 '''
 
 
-def test_bfloat16_programs_run_with_a_16_bit_dst(tmp_path, monkeypatch) -> None:
-    """Beyond issue 10's list: the emitter sets fp32_dest_acc_en only when a buffer is fp32, so a
-    bfloat16 program's DST holds Float16_b and a*b is rounded to bfloat16 before + c; the
-    language level keeps intermediates in fp32 (docs/numerics.md section 4). With fp32 DST the
-    same emitted kernels agree bit for bit."""
+def test_bfloat16_programs_run_with_an_fp32_dst(tmp_path, monkeypatch) -> None:
+    """Beyond issue 10's list: the emitter once set fp32_dest_acc_en only when a buffer was fp32,
+    so a bfloat16 program's DST held Float16_b and a*b was rounded to bfloat16 before + c; the
+    language level keeps intermediates in fp32 (docs/numerics.md section 4). Every emitted
+    program now runs with fp32 DST and agrees bit for bit; forcing a 16-bit DST on the same
+    kernels still shows the difference (the emulator models it)."""
     script = tmp_path / "fma.py"
     script.write_text(DST16_PROGRAM)
 
@@ -199,16 +178,98 @@ def test_bfloat16_programs_run_with_a_16_bit_dst(tmp_path, monkeypatch) -> None:
         return seen[0]
 
     want = outputs("language")
-    got = outputs("cpp")
-    assert (got != want).sum() > 100  # of 1024: a*b rounded to bfloat16 before + c
+    assert torch.equal(outputs("cpp"), want)
 
     original = ttnn.generic_op
 
-    def with_fp32_dest(io_tensors, program):
+    def with_16_bit_dest(io_tensors, program):
         for kernel in program.kernels:
             if isinstance(kernel.config, ttnn.ComputeConfigDescriptor):
-                kernel.config.fp32_dest_acc_en = True
+                assert kernel.config.fp32_dest_acc_en
+                kernel.config.fp32_dest_acc_en = False
         return original(io_tensors, program)
 
-    monkeypatch.setattr(ttnn, "generic_op", with_fp32_dest)
-    assert torch.equal(outputs("cpp"), want)
+    monkeypatch.setattr(ttnn, "generic_op", with_16_bit_dest)
+    assert (outputs("cpp") != want).sum() > 100  # of 1024: a*b rounded to bfloat16 before + c
+
+
+SANITIZER = Path(__file__).resolve().parent / "sanitizer"
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """A defect the emitter no longer produces: the program that showed it, the emitted file and
+    line that fix it, and the planted C++ kernel with which test_sanitizer.py keeps the
+    emulator's check of it alive."""
+
+    id: str
+    script: Path
+    file: str  # the emitted file, within the program's directory
+    fix: str  # what a line of the emitted file must contain
+    guard: str
+    before: str = ""  # the start of a line after which ``fix`` must come
+
+
+FIXED = [
+    # the reduce scaler (bfloat16 CB 5) is packed first, the Float32 sums later
+    Fixed("1_pack_format", EXAMPLES / "row_reduce.py", "reduce.cpp", "pack_reconfig_data_format(4);",
+          "pack_format_mismatch", before="pack_tile(0, 5);"),
+    # the Float32 partial sums (CB 3) are copied into DST, then matmul reads bfloat16 in1 through SrcA
+    Fixed("1_unpack_format", EXAMPLES / "matmul_multicore_accumulate.py", "compute.cpp",
+          "reconfig_data_format_srca(1);", "unpack_format_mismatch", before="copy_tile(3, "),
+    Fixed("2_matmul_startup_order", PLANTED / "matmul_mixed_formats.py", "mac.cpp",
+          "compute_kernel_hw_startup<SrcOrder::Reverse>(0, 1, 2);", "matmul_regular_startup"),
+    # the edge mask stays set until the reduce result is packed
+    Fixed("3_reduce_uninit_before_pack", PLANTED / "reduce_uninit.py", "reduce.cpp", "reduce_uninit();",
+          "reduce_uninit_before_pack", before="pack_tile(0, 1, 0);"),
+    Fixed("4_fp32_unpacked_as_tf32", EXAMPLES / "compare_sfpu_chain.py", "program.py",
+          "ttnn.UnpackToDestMode.UnpackToDestFp32 if i in config[\"unpack_to_dest_fp32\"]", "tf32_copy"),
+    # each branch of the if/else initialises the FPU for its own mul_tiles
+    Fixed("init_state_leaks_across_if_else", PLANTED / "init_across_if_else.py", "math.cpp", "mul_init(0, 1);",
+          "op_without_init", before="} else {"),
+]
+
+
+@pytest.mark.parametrize("fixed", FIXED, ids=lambda f: f.id)
+def test_fixed_defect_runs_without_a_finding(fixed: Fixed, tmp_path) -> None:
+    """The program that showed the defect runs on the emulator with no sanitizer finding, and the
+    emitted code carries the fix; the emulator's check stays guarded by a planted kernel."""
+    code, diagnostics, text = run_cpp(fixed.script)
+    assert code == 0 and not diagnostics, text[-3000:]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["emit", str(fixed.script), "-o", str(tmp_path)]) == 0
+    (emitted,) = tmp_path.glob(f"*/{fixed.file}")
+    lines = [line.strip() for line in emitted.read_text().splitlines()]
+    start = next((i for i, line in enumerate(lines) if line.startswith(fixed.before)), None) if fixed.before else 0
+    assert start is not None, f"{fixed.before!r} not in {emitted}"
+    assert any(fixed.fix in line for line in lines[start:]), f"{fixed.fix!r} not after {fixed.before!r} in {emitted}"
+    assert (SANITIZER / f"{fixed.guard}.cpp").is_file()
+
+
+def test_fp32_copies_are_unpacked_straight_into_dst(tmp_path) -> None:
+    """Defect 4 in the hosts: the Float32 buffer the compute kernel copies into DST is
+    UnpackToDestFp32 in the manifest and the C++ host; with the mode taken away, the emulator's
+    TF32 warning (E5411) comes back at the copy."""
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["emit", str(EXAMPLES / "compare_sfpu_chain.py"), "-o", str(tmp_path)]) == 0
+    (manifest,) = tmp_path.glob("*/manifest.json")
+    config = json.loads(manifest.read_text())["compute_config"]
+    assert config["unpack_to_dest_fp32"] == [0] and config["num_circular_buffers"] == 32
+    assert "_unpack_to_dest[0] = UnpackToDestMode::UnpackToDestFp32;" in (manifest.parent / "main.cpp").read_text()
+
+
+def test_fp32_copies_without_unpack_to_dest_are_tf32(monkeypatch) -> None:
+    """What the hardware does without the mode (docs/numerics.md section 4): the same emitted
+    kernels, run with every buffer in Default mode, drop 13 mantissa bits (warning E5411)."""
+    original = ttnn.generic_op
+
+    def without_unpack_to_dest(io_tensors, program):
+        for kernel in program.kernels:
+            if isinstance(kernel.config, ttnn.ComputeConfigDescriptor):
+                kernel.config.unpack_to_dest_mode = []
+        return original(io_tensors, program)
+
+    monkeypatch.setattr(ttnn, "generic_op", without_unpack_to_dest)
+    _, diagnostics, text = run_cpp(EXAMPLES / "compare_sfpu_chain.py")
+    tf32 = [d for d in diagnostics if d["code"] == "E5411"]
+    assert tf32 and tf32[0]["severity"] == "warning" and "copy_tile(" in source_line(tf32[0]), text[-3000:]

@@ -44,10 +44,7 @@ INIT_LEAK = ("emitter defect: the init state after an if/else is the then-branch
 XFAIL = {
     "autotune_matmul": DEFECT_7,
     "broadcast_center_rows": DEFECT_1,
-    "gather_pipes": INIT_LEAK,
-    "matmul_4_grid_full": DST16,
     "matmul_row_multicast": DEFECT_7,
-    "row_reduce": DEFECT_1,
     "scatter_gather_loopback": DEFECT_7,
     "scatter_multicast": DEFECT_7,
 }

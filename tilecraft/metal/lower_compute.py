@@ -24,7 +24,8 @@ from ..ir import ops as ir
 from ..ir.types import BOOL, FLOAT, BlockType, CBDecl
 from . import kir
 from .lower_common import KernelLowering
-from .optable import (COMPOSITE_UNARY, MIRRORED_UNARY, COMPUTE_PREFIX, DST_FORMAT, COPY, FILL, FPU_BINARY, FPU_HEADERS, MATMUL, POOL,
+from .optable import (COMPOSITE_UNARY, MIRRORED_UNARY, COMPUTE_PREFIX, DST_FORMAT, COPY, FILL, FPU_BINARY, FPU_HEADERS, MATMUL,
+                      MATMUL_BLOCK, POOL,
                       REDUCE_DIM, REDUCE, UNARY_BCAST, SCALAR_BINARY, SFPU_BINARY, TRANSPOSE, UNARY, WHERE,
                       float_bits)
 
@@ -525,11 +526,14 @@ class ComputeLowering(KernelLowering):
 
     def emit_matmul(self, node: Node, r0, c0, rows, cols, slots) -> None:
         a, b = node.children
+        k_tiles = a.shape[1]
+        n_tiles = b.shape[1]
+        if slots == 1:  # the chunk's output tiles are consecutive in DST: one matmul_block per K step
+            self.emit_matmul_block(node, r0, c0, rows, cols)
+            return
         init, call, header = MATMUL
         self.include(header)
         self.init(("matmul", a.cb.index, b.cb.index), init, ir.Const(a.cb.index), ir.Const(b.cb.index))
-        k_tiles = a.shape[1]
-        n_tiles = b.shape[1]
 
         def body(i, j, t, _):
             k, inner = self.loop("k", k_tiles) if k_tiles > 1 else (ir.Const(0), None)
@@ -540,6 +544,25 @@ class ComputeLowering(KernelLowering):
             if inner is not None:
                 self._stack.pop()
         self.tiles(rows, cols, r0, c0, body)
+
+    def emit_matmul_block(self, node: Node, r0, c0, rows, cols) -> None:
+        """The chunk (rows x cols output tiles in DST 0..) as one sub-block: per K step one
+        ``matmul_block`` multiplies in0's rows r0.. by in1's columns c0.. and accumulates into DST,
+        where hand-written kernels call it (tt-metal's bmm_large_block_zm), not matmul_tiles per tile."""
+        a, b = node.children
+        k_tiles, n_tiles = a.shape[1], b.shape[1]
+        init, call, header = MATMUL_BLOCK
+        dims = [ir.Const(0), ir.Const(cols), ir.Const(rows), ir.Const(k_tiles)]  # transpose, ct, rt, kt
+        self.include(header)
+        self.init(("matmul_block", a.cb.index, b.cb.index, cols, rows, k_tiles), init, ir.Const(a.cb.index),
+                  ir.Const(b.cb.index), *dims)
+        k, inner = self.loop("k", k_tiles) if k_tiles > 1 else (ir.Const(0), None)
+        if inner is not None:
+            self._stack.append(inner)
+        self.call(call, ir.Const(a.cb.index), ir.Const(b.cb.index), self.tile_index(r0, k, k_tiles),
+                  self.tile_index(k, c0, n_tiles), ir.Const(0), *dims)
+        if inner is not None:
+            self._stack.pop()
 
     def emit_reduce(self, node: Node, r0, c0, rows, cols, slots) -> None:
         (x,) = node.children

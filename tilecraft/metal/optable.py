@@ -173,6 +173,8 @@ SCALAR_BINARY: dict[str, Sfpu] = {
 COPY = Sfpu("copy_init", "copy_tile", "tile_move_copy.h")  # copy_tile_init is deprecated in 0.81
 FILL = Sfpu("fill_tile_init", "fill_tile", "eltwise_unary/fill.h", "float")
 MATMUL = ("matmul_init", "matmul_tiles", "matmul.h")
+#: a sub-block of rt_dim x ct_dim output tiles per call, one K step (DST tiles idst + r * ct_dim + c)
+MATMUL_BLOCK = ("matmul_block_init", "matmul_block", "matmul.h")
 TRANSPOSE = ("transpose_init", "transpose_tile", "transpose.h")
 REDUCE = ("reduce_init", "reduce_tile", "reduce.h")
 UNARY_BCAST = ("unary_bcast_init", "unary_bcast", "bcast.h")
@@ -190,7 +192,7 @@ UNPACK_SOURCES: dict[str, tuple[int | None, int | None]] = {
     COPY.call: (0, None),
     **{f.call: (0, 1) for f in FPU_BINARY.values()},
     **{call: (0, 1) for f in FPU_BINARY.values() for _, call in f.bcast.values()},
-    MATMUL[1]: (1, 0), "matmul_block": (1, 0),
+    MATMUL[1]: (1, 0), MATMUL_BLOCK[1]: (1, 0),
     REDUCE[1]: (0, 1),
     TRANSPOSE[1]: (0, None),
     UNARY_BCAST[1]: (None, 0),
@@ -211,7 +213,7 @@ RECONFIG_SRCA, RECONFIG_SRCB, RECONFIG_BOTH, RECONFIG_PACK = (
 INIT_CALLS: frozenset[str] = frozenset(
     [s.init for table in (UNARY, SFPU_BINARY, SCALAR_BINARY) for s in table.values()]
     + [f.init for f in FPU_BINARY.values()] + [init for f in FPU_BINARY.values() for init, _ in f.bcast.values()]
-    + [COPY.init, FILL.init, MATMUL[0], TRANSPOSE[0], WHERE[0], REDUCE[0], UNARY_BCAST[0]])
+    + [COPY.init, FILL.init, MATMUL[0], MATMUL_BLOCK[0], TRANSPOSE[0], WHERE[0], REDUCE[0], UNARY_BCAST[0]])
 
 #: formats a circular buffer can have in emitted code (tt::DataFormat enumerators)
 EMITTABLE_FORMATS = ("float32", "bfloat16", "float16", "bfloat8_b", "bfloat4_b", "int32", "uint32",
