@@ -214,9 +214,9 @@ FIXED = [
     # the reduce scaler (bfloat16 CB 5) is packed first, the Float32 sums later
     Fixed("1_pack_format", EXAMPLES / "row_reduce.py", "reduce.cpp", "pack_reconfig_data_format(4);",
           "pack_format_mismatch", before="pack_tile(0, 5);"),
-    # the Float32 partial sums (CB 3) are copied into DST, then matmul reads bfloat16 in1 through SrcA
-    Fixed("1_unpack_format", EXAMPLES / "matmul_multicore_accumulate.py", "compute.cpp",
-          "reconfig_data_format_srca(1);", "unpack_format_mismatch", before="copy_tile(3, "),
+    # the reduce read bfloat16 data and scaler; the Float32 partial sums (CB 4) are then copied into DST
+    Fixed("1_unpack_format", EXAMPLES / "row_reduce.py", "reduce.cpp", "reconfig_data_format_srca(4);",
+          "unpack_format_mismatch", before="reduce_uninit();"),
     Fixed("2_matmul_startup_order", PLANTED / "matmul_mixed_formats.py", "mac.cpp",
           "compute_kernel_hw_startup<SrcOrder::Reverse>(0, 1, 2);", "matmul_regular_startup"),
     # the edge mask stays set until the reduce result is packed

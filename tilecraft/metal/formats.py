@@ -137,7 +137,7 @@ class _Formats:
             else:
                 needs = [n for n in self.needs(op) if n.fmt == UNKNOWN or state[n.register] != n.fmt]
                 if needs and insert:
-                    out.append(self.reconfig(needs, op))
+                    _before_inits(out, self.reconfig(needs, op))
                 for need in self.needs(op):
                     state = _set(state, need.register, need.fmt)
             out.append(op)
@@ -154,7 +154,7 @@ class _Formats:
             trial = _set(state, register, need.fmt)
             if self.run(regions, trial, False)[register] == need.fmt:
                 if insert:
-                    out.append(self.reconfig([need], op))
+                    _before_inits(out, self.reconfig([need], op))
                 state = trial
         head = state
         for _ in range(4):  # the head state: what holds before the first and every next iteration
@@ -183,6 +183,17 @@ class _Formats:
                             template=("SrcOrder::Reverse",) if reverse else (), loc=before.loc)
         (register, need), = registers.items()
         return kir.Call(fn=_RECONFIG[register], args=[need.cb], loc=before.loc)
+
+
+def _before_inits(out: list[ir.Op], reconfig: kir.Call) -> None:
+    """Append ``reconfig`` before the unpack/math inits (and comments) that end ``out``: formats
+    first, then the init that programs the unpacker for them, as tt-metal's *_with_dt helpers do."""
+    at = len(out)
+    while at and (isinstance(out[at - 1], kir.Comment) or (
+            isinstance(out[at - 1], kir.Call) and out[at - 1].fn.endswith("_init")
+            and not out[at - 1].fn.endswith("_tile_init"))):
+        at -= 1
+    out.insert(at, reconfig)
 
 
 def _loop_regions(op: ir.Op) -> list[list[ir.Op]]:

@@ -53,6 +53,8 @@ class ComputeLowering(KernelLowering):
                                           if isinstance(op, (ir.CBReserve, ir.CBWait))}
         self.capacity = get_arch(self.ctx.arch).dst_tiles_per_phase(self.ctx.fp32_dest_acc)
         self.shadows: dict[str, CBDecl] = {}
+        #: blocks whose final value a DST-resident K loop packed into the block itself
+        self.packed_into_block: set[str] = set()
         self.written: dict[str, ir.Reg] = {}
         reserved = {op.result.name for op in ir.walk(self.thread.body) if isinstance(op, ir.CBReserve)}
         read = {leaf.name for op in ir.walk(self.thread.body) if isinstance(op, ir.BlockStore)
@@ -139,6 +141,9 @@ class ComputeLowering(KernelLowering):
 
     def lower_CBPush(self, op: ir.CBPush) -> None:
         shadow = self.shadows.get(op.block.name) if op.block is not None else None
+        if shadow is not None and op.block.name in self.packed_into_block:  # packed there from DST
+            self.packed_into_block.discard(op.block.name)
+            shadow = None
         if op.block is None and any(self.origin[name] is op.cb for name in self.shadows):
             self.fail("cb.push() of a block accumulated with '+=' (name the block: blk.push() or `with`)")
         if shadow is not None:  # the accumulated value moves from its partial buffer into the block
@@ -168,6 +173,107 @@ class ComputeLowering(KernelLowering):
         with super().into(body):
             yield
         self.state = None
+
+    # ---------------------------------------------------------------- K loops in DST
+    def lower_body(self, ops: list[ir.Op]) -> None:
+        for index, op in enumerate(ops):
+            self.following = ops[index + 1] if index + 1 < len(ops) else None
+            super().lower_body([op])
+
+    #: the op after the one being lowered, in its body (None at the end)
+    following: ir.Op | None = None
+
+    def lower_For(self, op: ir.For) -> None:
+        store = self.resident_accumulation(op)
+        if store is None:
+            super().lower_For(op)
+            return
+        self.accumulate_in_dst(op, store)
+
+    def zeroes_a_resident_block(self, op: ir.Op) -> bool:
+        """``y.store(fill(0))`` right before a loop that keeps ``y`` in DST: DST starts at zero
+        (tile_regs_release clears it), so the store is only the drop of ``y``'s old value."""
+        fill = self.defs.get(getattr(op.value, "name", None))
+        if not (isinstance(fill, ir.TileFill) and isinstance(fill.value, ir.Const) and fill.value.value == 0
+                and not op.accumulate and isinstance(self.following, ir.For)):
+            return False
+        store = self.resident_accumulation(self.following)
+        return store is not None and store.block.name == op.block.name
+
+    def resident_accumulation(self, op: ir.For) -> ir.Op | None:
+        """The store of a K loop whose body only waits for operand blocks, adds their product
+        into one reserved (or local) block, ``y += a @ b``, and pops them; None for any other loop.
+        Such a loop keeps ``y`` in DST across its iterations when ``y`` fits there."""
+        stores = [o for o in op.body if isinstance(o, ir.STORE_OPS)]
+        if len(stores) != 1:
+            return None
+        if any(not isinstance(o, (ir.CBWait, ir.CBPop, *ir.STORE_OPS, *ir.EXPR_OPS)) for o in op.body):
+            return None
+        store = stores[0]
+        matmul = self.accumulated_product(store)
+        shadow = self.shadows.get(store.block.name)
+        if matmul is None or shadow is None or _tiles(shadow.shape) > self.capacity or shadow.fmt != float32:
+            return None  # (a block of another format rounds each partial sum as it is stored)
+        operands = (self.defs.get(r.name) for r in (matmul.lhs, matmul.rhs))
+        if any(o is not None for o in operands) or {matmul.lhs.name, matmul.rhs.name} & set(self.shadows):
+            return None  # computed operands, or another accumulated block: the general path
+        return store
+
+    def accumulated_product(self, store: ir.Op) -> ir.TileMatmul | None:
+        """The matmul of ``y += a @ b`` or of ``acc = acc + a @ b`` (a local block), else None."""
+        if store.accumulate:
+            return patterns.accumulates_into(store.value, True, self.defs)
+        value = self.defs.get(store.value.name)
+        fused = patterns.accumulated_matmul(value, self.defs) if value is not None else None
+        if fused is None or getattr(fused[0], "name", None) != store.block.name:
+            return None
+        return fused[1]
+
+    def accumulate_in_dst(self, op: ir.For, store: ir.Op) -> None:
+        """``for k: y += a @ b`` with ``y`` held in DST: its current value is copied in once, each
+        iteration's ``matmul_block`` accumulates onto it, and it is packed once after the loop (the
+        general path packs and unpacks ``y`` through its partials buffer on every iteration)."""
+        name = store.block.name
+        shadow = self.shadows[name]
+        pushed = self.following  # read before the body's lowering moves it
+        n = ir.Const(_tiles(shadow.shape))
+        rows, cols = _grid(shadow.shape)
+        self.emit(kir.Comment(text=f"{name} stays in DST across the loop: the products accumulate there"))
+        self.call("tile_regs_acquire")
+        if self.starts_at_zero != name:  # the value so far, if any, is copied in once
+            current = ir.If(cond=self.written[name])
+            self.emit(current)
+            with self.into(current.then_body):
+                self.call("cb_wait_front", ir.Const(shadow.index), n)
+                leaf = Node("leaf", store.block, shadow.shape, cb=shadow)
+                self.emit_copy(Node("copy", None, shadow.shape, [leaf]), ir.Const(0), ir.Const(0), rows, cols, 1)
+                self.call("cb_pop_front", ir.Const(shadow.index), n)
+        self.starts_at_zero = None
+        self.resident = store
+        try:
+            super().lower_For(op)
+        finally:
+            self.resident = None
+        direct = isinstance(pushed, ir.CBPush) and pushed.block is not None and pushed.block.name == name \
+            and name in self.origin  # pushed right after the loop: packed into the block itself
+        self.call("tile_regs_commit")
+        self.call("tile_regs_wait")
+        out = self.origin[name] if direct else shadow
+        if not direct:
+            self.call("cb_reserve_back", ir.Const(shadow.index), n)
+        self.tiles(rows, cols, ir.Const(0), ir.Const(0), lambda i, j, t, _: self.call(
+            "pack_tile", t, ir.Const(out.index), self.tile_index(i, j, cols)))
+        self.call("tile_regs_release")
+        if direct:
+            self.packed_into_block.add(name)
+        else:
+            self.call("cb_push_back", ir.Const(shadow.index), n)
+        self.emit(ir.Assign(result=self.written[name], value=ir.Const(not direct)))
+
+    #: the store of the K loop being lowered with its block in DST (``accumulate_in_dst``)
+    resident: ir.Op | None = None
+    #: the block whose zero-fill right before its DST-resident loop was dropped
+    starts_at_zero: str | None = None
 
     # ---------------------------------------------------------------- planning
     def node(self, operand: Any, root: bool = False) -> Node:
@@ -299,6 +405,17 @@ class ComputeLowering(KernelLowering):
             if not block.type.unit.tiled:
                 self.fail("block math on a row-major (scalar-unit) block", hint="the compute engine works on "
                           "32x32 tiles: make the buffer like a tile-layout tensor")
+        if self.zeroes_a_resident_block(op):
+            self.emit(kir.Comment(text=f"{op.block.name} starts at zero in DST: only its old value is dropped"))
+            self.release_partial(op.block.name)
+            self.emit(ir.Assign(result=self.written[op.block.name], value=ir.Const(False)))
+            self.starts_at_zero = op.block.name
+            return
+        if op is self.resident:  # the product lands on the block's value held in DST
+            matmul = self.node(self.accumulated_product(op).result)
+            rows, cols = _grid(matmul.shape)
+            self.emit_matmul_block(matmul, ir.Const(0), ir.Const(0), rows, cols)
+            return
         self.pending_pops: list[CBDecl] = []
         root = self.node(op.value, root=True)
         shadow = self.shadows.get(op.block.name)
