@@ -645,7 +645,7 @@ class ComputeLowering(KernelLowering):
         a, b = node.children
         k_tiles = a.shape[1]
         n_tiles = b.shape[1]
-        if slots == 1:  # the chunk's output tiles are consecutive in DST: one matmul_block per K step
+        if slots == 1 and rows * cols > 1:  # consecutive output tiles in DST: one matmul_block per K step
             self.emit_matmul_block(node, r0, c0, rows, cols)
             return
         init, call, header = MATMUL
