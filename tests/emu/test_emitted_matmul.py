@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -90,7 +91,7 @@ def compute_source(script: Path, tmp_path: Path, name: str) -> str:
     return path.read_text()
 
 
-def test_float32_accumulator_from_zero_stays_in_dst() -> None:
+def test_float32_accumulator_from_zero_stays_in_dst(tmp_path) -> None:
     """matmul_multicore_accumulate (4 cores, 4 K steps of a 2x2-tile block with BK = 2): before,
     every K step copied the 4 partial tiles in, ran 8 matmul_tiles and packed 4 tiles out, after
     a zero-fill pass, and a final copy pass moved the sum into the output block (384 calls). Now
@@ -99,6 +100,10 @@ def test_float32_accumulator_from_zero_stays_in_dst() -> None:
     counts = count_calls(str(EXAMPLES / "matmul_multicore_accumulate.py"))
     # 4 cores x 4 K steps x 2 K tiles; 4 cores x 4 tiles packed; one acquisition per core
     assert counts == {"matmul_block": 32, "pack_tile": 16, "tile_regs_acquire": 4, "matmul_block_init": 4}
+    # the partials buffer the block would pass through is not allocated (2 x 4 fp32 tiles of L1)
+    compute_source(EXAMPLES / "matmul_multicore_accumulate.py", tmp_path, "compute.cpp")
+    (manifest,) = tmp_path.glob("*/manifest.json")
+    assert [cb["name"] for cb in json.loads(manifest.read_text())["circular_buffers"]] == ["a_cb", "b_cb", "y_cb"]
 
 
 def test_float32_accumulator_seeded_from_a_buffer(tmp_path) -> None:

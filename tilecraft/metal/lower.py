@@ -70,8 +70,15 @@ class ProgramLowering:
                 formats = {cb.index: cb.fmt.metal_name for cb in self.cbs}
                 self.unpack_to_dest |= unpack_to_dest_buffers(kernel, formats)
                 configure_formats(kernel, formats, self.unpack_to_dest)
+                self.drop_buffers(lowering.unused_buffers())
             kernels.append(kernel)
         return kernels
+
+    def drop_buffers(self, unused: list[CBDecl]) -> None:
+        """Buffers introduced by lowering that no kernel names after all take no L1."""
+        gone = {cb.index for cb in unused}
+        self.internal = [cb for cb in self.internal if cb.index not in gone]
+        self.cbs = [cb for cb in self.cbs if cb.index not in gone]
 
     def program_with_internal(self) -> ProgramIR:
         """The program as L1 sees it: the user's buffers and the ones lowering introduced."""

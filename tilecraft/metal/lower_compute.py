@@ -25,7 +25,7 @@ from ..ir.types import BOOL, FLOAT, BlockType, CBDecl
 from . import kir
 from .lower_common import KernelLowering
 from .optable import (COMPOSITE_UNARY, MIRRORED_UNARY, COMPUTE_PREFIX, DST_FORMAT, COPY, FILL, FPU_BINARY, FPU_HEADERS, MATMUL,
-                      MATMUL_BLOCK, POOL,
+                      MATMUL_BLOCK, POOL, CB_ARGUMENTS,
                       REDUCE_DIM, REDUCE, UNARY_BCAST, SCALAR_BINARY, SFPU_BINARY, TRANSPOSE, UNARY, WHERE,
                       float_bits)
 
@@ -53,6 +53,8 @@ class ComputeLowering(KernelLowering):
                                           if isinstance(op, (ir.CBReserve, ir.CBWait))}
         self.capacity = get_arch(self.ctx.arch).dst_tiles_per_phase(self.ctx.fp32_dest_acc)
         self.shadows: dict[str, CBDecl] = {}
+        #: blocks whose partials buffer is empty here on every path (reserved, not stored since)
+        self.known_unwritten: set[str] = set()
         #: blocks whose final value a DST-resident K loop packed into the block itself
         self.packed_into_block: set[str] = set()
         self.written: dict[str, ir.Reg] = {}
@@ -85,6 +87,14 @@ class ComputeLowering(KernelLowering):
         self.lower_body(self.thread.body)
         self.release_local_blocks()
         return self.kernel
+
+    def unused_buffers(self) -> list[CBDecl]:
+        """The partials buffers the kernel never names (a K loop kept the block in DST and packed
+        it into the block itself): the program need not allocate them."""
+        named = {arg.value for op in ir.walk(self.kernel.body) if isinstance(op, kir.Call)
+                 for position in CB_ARGUMENTS.get(op.fn, ()) if position < len(op.args)
+                 for arg in [op.args[position]] if isinstance(arg, ir.Const)}
+        return [cb for cb in self.shadows.values() if cb.index not in named]
 
     def release_local_blocks(self) -> None:
         """The last value of each local block leaves its buffer (at the end, and at a return)."""
@@ -135,6 +145,7 @@ class ComputeLowering(KernelLowering):
         self.call("cb_reserve_back", ir.Const(op.cb.index), ir.Const(_tiles(op.cb.shape)))
         if op.result.name in self.shadows:
             self.emit(ir.Assign(result=self.written[op.result.name], value=ir.Const(False)))
+            self.known_unwritten.add(op.result.name)
 
     def lower_CBWait(self, op: ir.CBWait) -> None:
         self.call("cb_wait_front", ir.Const(op.cb.index), ir.Const(_tiles(op.cb.shape)))
@@ -170,9 +181,11 @@ class ComputeLowering(KernelLowering):
     @contextmanager
     def into(self, body: list[ir.Op]) -> Iterator[None]:
         self.state = None
+        self.known_unwritten.clear()  # a nested body may run again, after a store
         with super().into(body):
             yield
         self.state = None
+        self.known_unwritten.clear()
 
     # ---------------------------------------------------------------- K loops in DST
     def lower_body(self, ops: list[ir.Op]) -> None:
@@ -269,6 +282,8 @@ class ComputeLowering(KernelLowering):
         else:
             self.call("cb_push_back", ir.Const(shadow.index), n)
         self.emit(ir.Assign(result=self.written[name], value=ir.Const(not direct)))
+        if not direct:
+            self.known_unwritten.discard(name)
 
     #: the store of the K loop being lowered with its block in DST (``accumulate_in_dst``)
     resident: ir.Op | None = None
@@ -407,8 +422,9 @@ class ComputeLowering(KernelLowering):
                           "32x32 tiles: make the buffer like a tile-layout tensor")
         if self.zeroes_a_resident_block(op):
             self.emit(kir.Comment(text=f"{op.block.name} starts at zero in DST: only its old value is dropped"))
-            self.release_partial(op.block.name)
-            self.emit(ir.Assign(result=self.written[op.block.name], value=ir.Const(False)))
+            if op.block.name not in self.known_unwritten:
+                self.release_partial(op.block.name)
+                self.emit(ir.Assign(result=self.written[op.block.name], value=ir.Const(False)))
             self.starts_at_zero = op.block.name
             return
         if op is self.resident:  # the product lands on the block's value held in DST
@@ -450,6 +466,7 @@ class ComputeLowering(KernelLowering):
         self.call("cb_push_back", ir.Const(shadow.index), n)
         self.release_partial(name)
         self.emit(ir.Assign(result=self.written[name], value=ir.Const(True)))
+        self.known_unwritten.discard(name)
 
     def release_partial(self, name: str) -> None:
         """Pop the value at the front of ``name``'s partials buffer, if one was stored."""

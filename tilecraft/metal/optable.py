@@ -197,6 +197,12 @@ UNPACK_SOURCES: dict[str, tuple[int | None, int | None]] = {
     TRANSPOSE[1]: (0, None),
     UNARY_BCAST[1]: (None, 0),
 }
+#: the positions of the circular-buffer arguments of the compute calls that move or read tiles
+CB_ARGUMENTS: dict[str, tuple[int, ...]] = {
+    **{fn: (0,) for fn in ("cb_reserve_back", "cb_push_back", "cb_wait_front", "cb_pop_front")},
+    "pack_tile": (1,), "compute_kernel_hw_startup": (0, 1, 2),
+    **{fn: tuple(p for p in sources if p is not None) for fn, sources in UNPACK_SOURCES.items()},
+}
 #: the reduce template arguments whose unpack reads the scaler through SrcA and the data through SrcB
 SWAPPED_REDUCE = ("PoolType::SUM", "ReduceDim::REDUCE_ROW")
 #: calls that move a buffer's tiles straight into DST (no FPU operation): an fp32 buffer read only
