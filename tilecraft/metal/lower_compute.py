@@ -2,10 +2,10 @@
 
 A store's expression tree is planned once (:class:`Plan`): each node gets a DST slot (children
 first; an operation reuses its first operand's slot), and the tree's slot count bounds how
-many output tiles fit one ``tile_regs_acquire`` (half of DST: 8 tiles, 4 with fp32
-accumulation). Emission is operation-major: for each node, its init call (only when the
-unpack/math configuration changes) then a loop over the tiles of the chunk, so one init serves
-a whole block. Binary operations on two buffer operands use the FPU (``add_tiles``, with the
+many output tiles fit one ``tile_regs_acquire`` (half of DST: 4 tiles, DST holding fp32); a
+slot holds the node's tiles of the chunk one after another. Emission is operation-major: for
+each node, its init call (only when the unpack/math configuration changes) then a loop over the
+tiles of the chunk, so one init serves a whole block. Binary operations on two buffer operands use the FPU (``add_tiles``, with the
 broadcast forms when the right operand is a ``broadcast``); everything in DST uses the SFPU.
 An operand that the FPU, matmul, reduce or transpose must read from a buffer but that is a
 computed expression is first stored into an intermediate buffer introduced by lowering.
@@ -251,6 +251,7 @@ class ComputeLowering(KernelLowering):
         pushed = self.following  # read before the body's lowering moves it
         n = ir.Const(_tiles(shadow.shape))
         rows, cols = _grid(shadow.shape)
+        self.chunk_tiles = rows * cols
         self.emit(kir.Comment(text=f"{name} stays in DST across the loop: the products accumulate there"))
         self.call("tile_regs_acquire")
         if self.starts_at_zero != name:  # the value so far, if any, is copied in once
@@ -430,7 +431,7 @@ class ComputeLowering(KernelLowering):
         if op is self.resident:  # the product lands on the block's value held in DST
             matmul = self.node(self.accumulated_product(op).result)
             rows, cols = _grid(matmul.shape)
-            self.emit_matmul_block(matmul, ir.Const(0), ir.Const(0), rows, cols)
+            self.emit_matmul_block(matmul, ir.Const(0), ir.Const(0), rows, cols, ir.Const(0))
             return
         self.pending_pops: list[CBDecl] = []
         root = self.node(op.value, root=True)
@@ -506,6 +507,7 @@ class ComputeLowering(KernelLowering):
             depth += 1
             bases[name] = self.arith("mul", var, ir.Const(step), f"{name}_base")
         self.state = None if outer else self.state
+        self.chunk_tiles = chunk_rows * chunk_cols
         self.call("tile_regs_acquire")
         self.emit_node(root, bases["r0"], bases["c0"], chunk_rows, chunk_cols, slots, cols)
         self.call("tile_regs_commit")
@@ -521,7 +523,12 @@ class ComputeLowering(KernelLowering):
             self._stack.pop()
 
     def dst(self, t: Any, slots: int, slot: int) -> Any:
-        return self.arith("add", self.arith("mul", t, ir.Const(slots)), ir.Const(slot), "dst")
+        """The DST tile of chunk tile ``t`` for a node in ``slot``: slot-major, so the chunk's
+        tiles of one node are consecutive (one ``matmul_block`` fills them)."""
+        return self.arith("add", ir.Const(slot * self.chunk_tiles), t, "dst")
+
+    #: output tiles in the chunk being evaluated (each node's tiles take that many DST tiles)
+    chunk_tiles = 1
 
     def tile_index(self, i: Any, j: Any, cols: int) -> Any:
         return self.arith("add", self.arith("mul", i, ir.Const(cols)), j, "tile")
@@ -662,8 +669,8 @@ class ComputeLowering(KernelLowering):
         a, b = node.children
         k_tiles = a.shape[1]
         n_tiles = b.shape[1]
-        if slots == 1 and rows * cols > 1:  # consecutive output tiles in DST: one matmul_block per K step
-            self.emit_matmul_block(node, r0, c0, rows, cols)
+        if rows * cols > 1:  # the node's tiles are consecutive in DST: one matmul_block per K step
+            self.emit_matmul_block(node, r0, c0, rows, cols, self.dst(ir.Const(0), slots, node.slot))
             return
         init, call, header = MATMUL
         self.include(header)
@@ -679,8 +686,8 @@ class ComputeLowering(KernelLowering):
                 self._stack.pop()
         self.tiles(rows, cols, r0, c0, body)
 
-    def emit_matmul_block(self, node: Node, r0, c0, rows, cols) -> None:
-        """The chunk (rows x cols output tiles in DST 0..) as one sub-block: per K step one
+    def emit_matmul_block(self, node: Node, r0, c0, rows, cols, first: Any) -> None:
+        """The chunk (rows x cols output tiles in DST first..) as one sub-block: per K step one
         ``matmul_block`` multiplies in0's rows r0.. by in1's columns c0.. and accumulates into DST,
         where hand-written kernels call it (tt-metal's bmm_large_block_zm), not matmul_tiles per tile."""
         a, b = node.children
@@ -694,7 +701,7 @@ class ComputeLowering(KernelLowering):
         if inner is not None:
             self._stack.append(inner)
         self.call(call, ir.Const(a.cb.index), ir.Const(b.cb.index), self.tile_index(r0, k, k_tiles),
-                  self.tile_index(k, c0, n_tiles), ir.Const(0), *dims)
+                  self.tile_index(k, c0, n_tiles), first, *dims)
         if inner is not None:
             self._stack.pop()
 
