@@ -33,9 +33,14 @@ pytestmark = pytest.mark.usefixtures("fresh_process_state")
 
 def run_cpp(script: Path, *extra: str) -> tuple[int, list[dict], str]:
     """Exit code, the JSON diagnostics, and stderr of ``tilecraft run SCRIPT --level cpp``."""
+    return run_at("cpp", script, *extra)
+
+
+def run_at(level: str, script: Path, *extra: str) -> tuple[int, list[dict], str]:
+    """Exit code, the JSON diagnostics, and stderr of ``tilecraft run SCRIPT --level LEVEL``."""
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        code = main(["run", str(script), "--level", "cpp", "--diagnostics-format", "json", *extra])
+        code = main(["run", str(script), "--level", level, "--diagnostics-format", "json", *extra])
     text = err.getvalue()
     diagnostics: list[dict] = []
     decoder = json.JSONDecoder()
@@ -273,3 +278,17 @@ def test_fp32_copies_without_unpack_to_dest_are_tf32(monkeypatch) -> None:
     _, diagnostics, text = run_cpp(EXAMPLES / "compare_sfpu_chain.py")
     tf32 = [d for d in diagnostics if d["code"] == "E5411"]
     assert tf32 and tf32[0]["severity"] == "warning" and "copy_tile(" in source_line(tf32[0]), text[-3000:]
+
+
+def test_fp32_read_by_the_fpu_is_warned_at_its_line() -> None:
+    """Where no UnpackToDestFp32 path exists (matmul, reduce, transpose), the device reads Float32
+    blocks as TF32; tilecraft run computes in fp32 and says so at the operation (W3002). The
+    emulator shows the difference: broadcast_center_rows' row means differ by up to 4e-3
+    (tests/emu/test_examples_cpp.py, an expected failure for this reason)."""
+    path = EXAMPLES / "broadcast_center_rows.py"
+    code, diagnostics, text = run_at("language", path)
+    assert code == 0, text[-3000:]
+    (tf32,) = [d for d in diagnostics if d["code"] == "W3002"]
+    assert tf32["severity"] == "warning" and "reduce_sum reads a Float32 block of 'x_dfb'" in tf32["message"]
+    assert (tf32["span"]["line"], tf32["span"]["col"]) == (42, 28)
+    assert "ttl.math.reduce_sum(x_blk" in Path(tf32["span"]["file"]).read_text().splitlines()[41]

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ..arch import get as get_arch
+from ..diagnostics import warn
 from ..dtypes import bfloat16, float32
 from ..ir import mathops, patterns
 from ..ir import ops as ir
@@ -321,11 +322,14 @@ class ComputeLowering(KernelLowering):
         if isinstance(op, ir.TileBinary):
             return self.binary_node(op, shape)
         if isinstance(op, ir.TileMatmul):
-            return Node("matmul", op, shape, [self.buffered(op.lhs), self.buffered(op.rhs)])
+            operands = [self.buffered(op.lhs), self.buffered(op.rhs)]
+            self.warn_tf32("a matmul", op.loc, *operands)
+            return Node("matmul", op, shape, operands)
         if isinstance(op, ir.TileReduce):
             if op.scaler is not None:
                 self.fail("a reduce with a scaler block")
             node = Node("reduce", op, shape, [self.buffered(op.x)], cb=self.scaler())
+            self.warn_tf32(f"reduce_{op.kind}", op.loc, *node.children)
             if op.kind == "sum" and not root:
                 # a sum leaves partial sums outside its result row/column, which only the packer's
                 # reduce mask clears: packed through a buffer, the operand is the clean tile
@@ -334,7 +338,9 @@ class ComputeLowering(KernelLowering):
         if isinstance(op, ir.TileBroadcast):
             return Node("bcast", op, shape, [self.buffered(op.x)])
         if isinstance(op, ir.TileTranspose):
-            return Node("transpose", op, shape, [self.buffered(op.x)])
+            operand = self.buffered(op.x)
+            self.warn_tf32("transpose", op.loc, operand)
+            return Node("transpose", op, shape, [operand])
         if isinstance(op, ir.TileReshape):  # the same tiles in the same order: the buffer on another grid
             source = self.buffered(op.x)
             return Node("leaf", source.op, shape, cb=source.cb)
@@ -345,6 +351,20 @@ class ComputeLowering(KernelLowering):
             return Node("where", op, shape, [Node("fill", None, shape, [c]) if c.kind == "const" else c
                                              for c in children])
         self.fail(f"'{op.name}'")
+
+    def warn_tf32(self, what: str, loc: Any, *operands: Node) -> None:
+        """W3002 at the store: the FPU reads this user's Float32 block as TF32 on the device
+        (no UnpackToDestFp32 path exists for matmul, reduce or transpose), which the language
+        level, computing in fp32, does not show."""
+        for leaf in operands:
+            name = getattr(leaf.op, "name", None)
+            if leaf.cb.fmt == float32 and (name in self.origin or name in self.shadows):
+                block = f"a block of '{self.origin[name].name}'" if name in self.origin else f"block '{name}'"
+                warn("W3002", f"{what} reads {block.replace('block', 'Float32 block', 1)} through the FPU's source registers, which hold "
+                     "TF32 on the device: the low 13 mantissa bits of every value are dropped there, while "
+                     "tilecraft run computes with all of them", loc or self.loc,
+                     hint="expect TF32 precision (about 3 decimal digits) from this operation on the device "
+                     "(docs/numerics.md section 4), or keep the block in bfloat16 if that precision is enough")
 
     def binary_node(self, op: ir.TileBinary, shape: tuple[int, ...]) -> Node:
         lhs, rhs = self.node(op.lhs), self.node(op.rhs)
