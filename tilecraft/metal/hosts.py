@@ -13,12 +13,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..arch import get as get_arch
 from ..ir.grid import all_cores
 from . import kir
 
 _CONFIG = {
     "compute": "ttnn.ComputeConfigDescriptor(math_fidelity=ttnn.MathFidelity.{fidelity}, "
-               "fp32_dest_acc_en={fp32}, math_approx_mode=False)",
+               "fp32_dest_acc_en={fp32}, math_approx_mode=False, unpack_to_dest_mode=unpack_to_dest_modes())",
     "riscv_0": "ttnn.DataMovementConfigDescriptor(processor=ttnn.DataMovementProcessor.RISCV_0, "
                "noc=ttnn.NOC.RISCV_0_default)",
     "riscv_1": "ttnn.DataMovementConfigDescriptor(processor=ttnn.DataMovementProcessor.RISCV_1, "
@@ -50,7 +51,10 @@ def manifest(program: kir.MetalProgram, source: str | None) -> dict[str, Any]:
                               "page_size": cb.page_bytes, "pages": cb.pages, "total_size": cb.page_bytes * cb.pages,
                               "introduced_by_lowering": cb.internal} for cb in program.cbs],
         "semaphores": [{"id": s.index, "name": s.name, "initial_value": s.initial} for s in program.semaphores],
-        "compute_config": {"math_fidelity": program.math_fidelity, "fp32_dest_acc_en": program.fp32_dest_acc_en},
+        "compute_config": {"math_fidelity": program.math_fidelity, "fp32_dest_acc_en": program.fp32_dest_acc_en,
+                           #: Float32 buffers unpacked straight into DST (UnpackToDestFp32), all others Default
+                           "unpack_to_dest_fp32": list(program.unpack_to_dest_fp32),
+                           "num_circular_buffers": get_arch(program.arch).circular_buffers},
         "kernels": [{
             "file": kernel_file(k), "thread": k.name, "processor": k.processor,
             "compile_time_args": [*k.compile_args, *(f"TensorAccessorArgs({t.name})" for t, _ in k.accessors)],
@@ -92,6 +96,14 @@ with open(os.path.join(HERE, "manifest.json")) as f:
 CONFIGS = {{
 {config_lines}
 }}
+
+
+def unpack_to_dest_modes():
+    """UnpackToDestFp32 for the Float32 buffers the compute kernel copies into DST (all 32 bits
+    kept); Default, through SrcA/SrcB (TF32 for Float32 data), for every other buffer."""
+    config = MANIFEST["compute_config"]
+    return [ttnn.UnpackToDestMode.UnpackToDestFp32 if i in config["unpack_to_dest_fp32"] else
+            ttnn.UnpackToDestMode.Default for i in range(config["num_circular_buffers"])]
 
 
 def core_ranges():
@@ -239,8 +251,10 @@ def cpp_host(program: kir.MetalProgram) -> str:
         for t, _ in k.accessors:
             lines.append(f"    TensorAccessorArgs(*{t.name}_buf).append_to({var}_ct);")
         if k.processor == "compute":
+            lines += _cpp_unpack_to_dest(program, var)
             cfg = (f"ComputeConfig{{.math_fidelity = MathFidelity::{program.math_fidelity}, "
-                   f".fp32_dest_acc_en = {'true' if program.fp32_dest_acc_en else 'false'}, .compile_args = {var}_ct}}")
+                   f".fp32_dest_acc_en = {'true' if program.fp32_dest_acc_en else 'false'}, "
+                   f".unpack_to_dest_mode = {var}_unpack_to_dest, .compile_args = {var}_ct}}")
         else:
             proc = "RISCV_0" if k.processor == "riscv_0" else "RISCV_1"
             noc = "RISCV_0_default" if k.processor == "riscv_0" else "RISCV_1_default"
@@ -264,6 +278,14 @@ def cpp_host(program: kir.MetalProgram) -> str:
         lines.append(f"    distributed::ReadShard(cq, {t.name}_host, {t.name}_buf, distributed::MeshCoordinate(0, 0), true);")
     lines += ["    mesh->close();", "    return 0;", "}"]
     return "\n".join(lines) + "\n"
+
+
+def _cpp_unpack_to_dest(program: kir.MetalProgram, var: str) -> list[str]:
+    """The per-buffer unpack_to_dest_mode table: UnpackToDestFp32 where Float32 data is copied into DST."""
+    lines = [f"    std::vector<UnpackToDestMode> {var}_unpack_to_dest(NUM_CIRCULAR_BUFFERS, UnpackToDestMode::Default);"]
+    lines += [f"    {var}_unpack_to_dest[{i}] = UnpackToDestMode::UnpackToDestFp32;  // Float32, copied into DST"
+              for i in program.unpack_to_dest_fp32]
+    return lines
 
 
 def _cpp_arg(arg: kir.ArgDecl, program: kir.MetalProgram) -> str:

@@ -188,3 +188,6 @@ class MetalProgram:
     fp32_dest_acc_en: bool = False
     #: the grid is the compute grid of the device emitted for (``grid="full"``), see hosts.py
     grid_from_device: bool = False
+    #: buffer indices whose Float32 tiles the compute kernel unpacks straight into DST
+    #: (``unpack_to_dest_mode[i] = UnpackToDestFp32``); every other buffer goes through SrcA/SrcB
+    unpack_to_dest_fp32: list[int] = field(default_factory=list)

@@ -23,6 +23,7 @@ from .lower_compute import ComputeLowering
 from .lower_dm import DataMovementLowering
 from .lower_pipes import FLAG_STRIDE, PipeNetResources
 from .optable import EMITTABLE_FORMATS, unsupported
+from .formats import configure_formats, unpack_to_dest_buffers
 from .passes import prune_redundant_inits
 
 
@@ -34,7 +35,10 @@ class ProgramLowering:
     def __init__(self, program: ProgramIR, arch: str):
         self.program = program
         self.arch = arch
-        self.fp32_dest_acc = any(cb.fmt == float32 for cb in program.cbs)
+        #: DST holds fp32 in every emitted program: the language computes the intermediates of an
+        #: expression and the partial sums of a matmul in fp32 (docs/numerics.md section 4), which a
+        #: 16-bit DST would round to bfloat16 after every operation
+        self.fp32_dest_acc = True
         self.cbs: list[kir.CBSpec] = [kir.CBSpec(cb.index, cb.name, cb.fmt, _page_bytes(cb), _pages(cb))
                                       for cb in program.cbs]
         self.internal: list[CBDecl] = []
@@ -42,6 +46,8 @@ class ProgramLowering:
         self._scratch: SemaphoreDecl | None = None
         self._noc_tables: set[int] = set()
         self._pipe_resources: dict[int, PipeNetResources] = {}
+        #: Float32 buffers the compute kernel unpacks straight into DST (UnpackToDestFp32)
+        self.unpack_to_dest: set[int] = set()
         for cb in program.cbs:
             if cb.fmt.name not in EMITTABLE_FORMATS:
                 raise error("E3002", f"buffer '{cb.name}' has data format {cb.fmt.name}, which Metalium buffers "
@@ -53,7 +59,8 @@ class ProgramLowering:
         check_l1(self.program_with_internal(), self.arch)
         return kir.MetalProgram(self.program.name, self.program.grid, self.arch, kernels, self.cbs,
                                 self.semaphores, list(self.program.tensors),
-                                fp32_dest_acc_en=self.fp32_dest_acc, grid_from_device=self.program.grid_from_device)
+                                fp32_dest_acc_en=self.fp32_dest_acc, grid_from_device=self.program.grid_from_device,
+                                unpack_to_dest_fp32=sorted(self.unpack_to_dest))
 
     def lower_kernels(self) -> list[kir.Kernel]:
         kernels = []
@@ -66,6 +73,10 @@ class ProgramLowering:
             kernel = lowering.lower()
             if thread.kind == COMPUTE:
                 prune_redundant_inits(kernel)
+                formats = {cb.index: cb.fmt.metal_name for cb in self.cbs}
+                self.unpack_to_dest |= unpack_to_dest_buffers(kernel, formats)
+                configure_formats(kernel, formats, self.unpack_to_dest)
+                self.drop_buffers(lowering.unused_buffers())
             kernels.append(kernel)
         return kernels
 
@@ -87,6 +98,12 @@ class ProgramLowering:
                                          f"than tt-metal's {MAX_SEMAPHORES} ({', '.join(parts)}),"), span,
                     hint="a core that sends k pipes of one net needs k ready semaphores: split the pipes over fewer "
                          "sources, or use multicast pipes")
+
+    def drop_buffers(self, unused: list[CBDecl]) -> None:
+        """Buffers introduced by lowering that no kernel names after all take no L1."""
+        gone = {cb.index for cb in unused}
+        self.internal = [cb for cb in self.internal if cb.index not in gone]
+        self.cbs = [cb for cb in self.cbs if cb.index not in gone]
 
     def program_with_internal(self) -> ProgramIR:
         """The program as L1 sees it: the user's buffers and the ones lowering introduced."""

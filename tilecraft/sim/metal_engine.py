@@ -49,7 +49,8 @@ _REDUCE_DIM = {v: k for k, v in optable.REDUCE_DIM.items()}
 #: calls that only configure the hardware: no effect on values
 _CONFIG_ONLY = {"compute_kernel_hw_startup", "reduce_uninit", "noc_async_read_barrier", "noc_async_write_barrier",
                 "noc_async_writes_flushed",
-                "tile_regs_commit", "tile_regs_wait"}
+                "tile_regs_commit", "tile_regs_wait", optable.RECONFIG_SRCA, optable.RECONFIG_SRCB,
+                optable.RECONFIG_BOTH, optable.RECONFIG_PACK}
 
 
 def _bits_to_float(bits: int) -> float:
@@ -330,6 +331,14 @@ class MetalCore:
             self.dst[d] = self.rt.node(op, "mm", tile_math.matmul, [a, b])
         else:
             self.dst[d] = self.rt.node(op, "mm_acc", lambda x, y, acc: tile_math.matmul(x, y, acc), [a, b, self.dst[d]])
+
+    def c_matmul_block(self, op: int, cb0: int, cb1: int, i0: int, i1: int, d: int, transpose: int, ct_dim: int,
+                       rt_dim: int, kt_dim: int) -> None:
+        """rt_dim x ct_dim tiles of one K step: in0 tile i0 + r * kt_dim times in1 tile i1 + c
+        into DST tile d + r * ct_dim + c (0.81.1 matmul.h)."""
+        for r in range(rt_dim):
+            for c in range(ct_dim):
+                self.c_matmul_tiles(op, cb0, cb1, i0 + r * kt_dim, i1 + c, d + r * ct_dim + c)
 
     def c_reduce_tile(self, op: int, cb: int, scaler_cb: int, i: int, si: int, d: int, *, template: tuple) -> None:
         kind = "sum" if template[0].endswith("SUM") else "max"

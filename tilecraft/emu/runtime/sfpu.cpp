@@ -46,8 +46,11 @@ float unary(SfpuUnary op, float x, std::uint32_t p0, std::uint32_t p1, std::uint
         case SfpuUnary::Tanh: return std::tanh(x);
         case SfpuUnary::Silu: return x * sigmoid(x);
         case SfpuUnary::Gelu: {
-            const float k = 0.7978845608028654f;  // sqrt(2 / pi): the tanh form of numerics.md
-            return 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
+            // the tanh form of numerics.md, 0.5 x (1 + tanh z) with z = sqrt(2 / pi) (x + 0.044715 x^3),
+            // as x / (1 + exp(-2z)) (1 + tanh z cancels for negative x) in double, rounded once:
+            // exp's condition number |2z| reaches ~100 on the tail, far beyond fp32 evaluation
+            const double d = x, z = 0.7978845608028654 * (d + 0.044715 * d * d * d);
+            return float(d / (1.0 + std::exp(-2.0 * z)));
         }
         case SfpuUnary::Relu: return x > 0.0f ? x : 0.0f;
         case SfpuUnary::ReluMax: return std::fmin(x > 0.0f ? x : 0.0f, p(p0));
