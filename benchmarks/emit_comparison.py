@@ -21,8 +21,9 @@ from tilecraft.metal.reference_kernels import DIRECTORY as REFERENCE
 ROOT = Path(__file__).resolve().parent.parent
 PAIRS = [("compare_eltwise_add", "eltwise_add"), ("compare_sfpu_chain", "sfpu_chain"), ("compare_matmul", "matmul")]
 ROLES = {"riscv_1": "reader", "riscv_0": "writer", "compute": "compute"}
-_NOT_CALLS = {"for", "if", "while", "static_cast", "get_arg_val", "get_compile_time_arg_val", "TensorAccessorArgs",
-              "TensorAccessor", "kernel_main", "reinterpret_cast", "return", "sizeof", "get_tile_size"}
+_NOT_CALLS = {"for", "if", "while", "static_cast", "get_arg_val", "get_common_arg_val", "get_compile_time_arg_val",
+              "TensorAccessorArgs", "TensorAccessor", "kernel_main", "reinterpret_cast", "return", "sizeof",
+              "get_tile_size"}
 
 
 def code_lines(text: str) -> list[str]:

@@ -3,9 +3,12 @@ program simulated call by call gives the same bits as the program as written."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import py_compile
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 import torch
@@ -18,6 +21,7 @@ from tilecraft.diagnostics import KernelError
 from tilecraft.metal import lower_compute
 from tilecraft.metal.check_emitted import check_emitted
 from tilecraft.metal.emit import emit_program
+from tilecraft.scripts import install_modules
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.py"))
 #: examples with constructs not lowered yet, and the code that says so
@@ -72,6 +76,47 @@ def test_planted_lowering_bug_is_caught(monkeypatch: pytest.MonkeyPatch, capsys:
     assert any(not torch.equal(a, b) for ra, rb in zip(language, planted) for a, b in zip(ra, rb))
 
 
+def test_emit_command_simulates_nothing_and_says_why_checks_fail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str],
+                                                                  headers: Path) -> None:  # noqa: F811
+    """``tilecraft emit`` builds and lowers each program but computes no values (neither level's
+    simulator runs); the example's own check on its result then fails, which the command says
+    and does not count as a failure."""
+    from tilecraft import driver
+
+    def no_simulation(*args: object, **kwargs: object) -> None:
+        raise AssertionError("tilecraft emit simulated a program")
+
+    monkeypatch.setattr(driver.ProgramRuntime, "run", no_simulation)
+    monkeypatch.setattr(driver.MetalRuntime, "run", no_simulation)
+    example = next(e for e in EXAMPLES if e.stem == "compare_matmul")
+    assert main(["emit", str(example), "-o", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert "checks on their results fail" in err and "AssertionError" in err
+    assert sorted(p.name for p in (tmp_path / "tiled_matmul").iterdir()) == [
+        "CMakeLists.txt", "compute.cpp", "main.cpp", "manifest.json", "program.py", "reader.cpp", "writer.cpp"]
+
+
+def test_emit_command_header_checks_what_it_wrote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str],
+                                                  headers: Path) -> None:  # noqa: F811
+    """A kernel that does not compile against the 0.81.1 headers (planted: a misspelt call) is
+    an E3004 at the program, with the compiler's message, and the command fails."""
+    from tilecraft import cli
+
+    def misspelt(program: object, arch: str = "wormhole_b0") -> object:
+        emitted = emit_program(program, arch)
+        emitted.files["writer.cpp"] = emitted.files["writer.cpp"].replace("cb_pop_front(", "cb_pop_frontt(")
+        return emitted
+
+    monkeypatch.setattr(cli, "emit_program", misspelt)
+    example = next(e for e in EXAMPLES if e.stem == "compare_matmul")
+    assert main(["emit", str(example), "-o", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "error[E3004]: the emitted kernel writer.cpp of program 'tiled_matmul' does not compile" in err
+    assert "cb_pop_frontt" in err and "compare_matmul.py:" in err
+
+
 def test_emit_command_writes_every_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     example = next(e for e in EXAMPLES if e.stem == "hypot_block_expression")
     assert main(["emit", str(example), "-o", str(tmp_path)]) == 0, capsys.readouterr().err
@@ -84,3 +129,84 @@ def test_emit_command_writes_every_file(tmp_path: Path, capsys: pytest.CaptureFi
     py_compile.compile(str(program_dir / "program.py"), doraise=True)
     assert "EnqueueMeshWorkload" in (program_dir / "main.cpp").read_text()
     assert "find_package(TT-Metalium REQUIRED)" in (program_dir / "CMakeLists.txt").read_text()
+
+
+def load_host(program_dir: Path) -> Any:
+    """The emitted program.py as a module (its ``import ttnn`` served by tilecraft)."""
+    install_modules()
+    spec = importlib.util.spec_from_file_location(f"emitted_host_{program_dir.name}", program_dir / "program.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class FakeDevice:
+    def __init__(self, cols: int, rows: int):
+        self.grid = SimpleNamespace(x=cols, y=rows)
+
+    def compute_with_storage_grid_size(self) -> SimpleNamespace:
+        return self.grid
+
+
+def test_grid_full_programs_are_checked_against_the_device(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A grid="full" program is emitted for the compute grid of the architecture (docs/emit.md,
+    "Grids" says why it cannot follow the device by itself); its hosts check the device: fewer
+    cores is an error that says how to emit for it, more cores a note; a program whose grid is
+    written in it only needs its cores to exist."""
+    full = next(e for e in EXAMPLES if e.stem == "elementwise_4_grid_full")
+    assert main(["emit", str(full), "-o", str(tmp_path / "full")]) == 0
+    (program_dir,) = (tmp_path / "full").iterdir()
+    assert json.loads((program_dir / "manifest.json").read_text())["grid_from_device"] is True
+    assert "device_grid.x < 8 || device_grid.y < 8" in (program_dir / "main.cpp").read_text()
+    host = load_host(program_dir)
+    with pytest.raises(RuntimeError, match=r"8x8 grid of cores, but this device's compute grid is 4x8; emit it again "
+                                           r"for this device: tilecraft emit SCRIPT.py --grid 4,8"):
+        host.check_grid(FakeDevice(4, 8))
+    capsys.readouterr()
+    host.check_grid(FakeDevice(13, 10))
+    assert "emitted for the full 8x8 grid of wormhole_b0" in capsys.readouterr().out
+
+    fixed = next(e for e in EXAMPLES if e.stem == "compare_matmul")
+    assert main(["emit", str(fixed), "-o", str(tmp_path / "fixed")]) == 0
+    (program_dir,) = (tmp_path / "fixed").iterdir()
+    host = load_host(program_dir)
+    capsys.readouterr()
+    host.check_grid(FakeDevice(13, 10))
+    assert capsys.readouterr().out == ""
+
+
+def test_data_movement_arguments_are_split_by_what_differs(tmp_path: Path) -> None:
+    """Buffer ids are compile-time args, tensor addresses and the NoC table common runtime args,
+    and per-core runtime args hold only values that differ between cores or pipe tables."""
+    example = next(e for e in EXAMPLES if e.stem == "matmul_row_multicast")
+    assert main(["emit", str(example), "-o", str(tmp_path)]) == 0
+    (program_dir,) = tmp_path.iterdir()
+    manifest = json.loads((program_dir / "manifest.json").read_text())
+    load = next(k for k in manifest["kernels"] if k["thread"] == "load")
+    assert load["compile_time_args"][:5] == [5, 0, 4, 1, 2]  # flags, fetch, landing, a, b buffers
+    assert [a["label"] for a in load["common_runtime_args"]] == [
+        "noc_x[0]", "noc_x[1]", "noc_x[2]", "noc_y[0]", "noc_y[1]", "a_addr", "b_addr"]
+    for arg in load["runtime_args"]:
+        assert arg["label"].startswith("pipenet") or len({json.dumps(v) for v in arg["per_core"]}) > 1, arg
+    source = (program_dir / "load.cpp").read_text()
+    assert "constexpr uint32_t cb_a_dfb = get_compile_time_arg_val(3);" in source
+    assert "TensorAccessorArgs<5>()" in source and "get_common_arg_val<uint32_t>(5);  // a_addr" in source
+
+
+def test_too_many_ready_semaphores_is_an_error_at_the_program(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """One core sending 16 pipes of one net needs 16 ready semaphores, and the remote writes a
+    scratch word: 17, more than tt-metal's 16 per core (E3003 at the kernel)."""
+    planted = Path(__file__).resolve().parent / "emu" / "defects" / "two_pipes_one_sender.py"
+    source = planted.read_text()
+    for old, new in (("grid=(3, 1)", "grid=(17, 1)"), ("(32, 64)", "(32, 512)"), ("repeat(1, 2)", "repeat(1, 16)"),
+                     ("pipes = [ttl.Pipe(src_core=(0, 0), dst_core=(1, 0)), ttl.Pipe(src_core=(0, 0), dst_core=(2, 0))]",
+                      "pipes = [ttl.Pipe(src_core=(0, 0), dst_core=(x, 0)) for x in range(1, 17)]")):
+        assert source.count(old) == 1, old
+        source = source.replace(old, new)
+    script = tmp_path / "sixteen_pipes.py"
+    script.write_text(source)
+    line = source.splitlines().index("@ttl.kernel(grid=(17, 1))") + 1
+    assert main(["emit", str(script), "-o", str(tmp_path / "out")]) == 1
+    assert (f"sixteen_pipes.py:{line}:1: error[E3003]: a program that needs 17 semaphores per core, more than "
+            "tt-metal's 16 (0 of its own, 16 ready semaphores for pipe net 0, a scratch word)") in capsys.readouterr().err

@@ -126,6 +126,7 @@ CASES = [
     Case("row_major_with_tiles", "E0105", "x + s", ("(1, 1) tiles", "(1, 1) elements (row-major)", "'add'")),
     Case("local_block_changes_shape", "E0105", "acc = x * 2", ("'acc'", "(1, 1)", "(1, 2)")),
     Case("elu_without_alpha", "E0104", "ttl.math.elu", ("elu", "alpha")),
+    Case("fill_of_wrong_shape_into_row_major", "E0105", "out.store", ("(9, 9)", "(5, 6)")),
     # ---------------------------------------------------------------- kernel scope
     Case("pipe_outside_grid_unused", "E0203", "ttl.Pipe", ("(2, 0)", "outside the grid (2, 2)")),
     Case("remote_semaphore_wrong_rank", "E0203", "sem.get_remote", ("2 integers", "(1, 0, 0)")),

@@ -14,18 +14,21 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import os
 import runpy
 import sys
 import traceback
 import warnings
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from . import opt, options, session
 from .ir.printer import print_program
 from .ir.program import ProgramIR
+from .metal.check_emitted import require_compiles
 from .metal.emit import Emitted, emit_program, render_program
+from .metal.headercheck import HeadersUnavailable, ToolchainUnavailable
 from .pykernel import program as pykernel_program
 from .diagnostics import Diagnostic, DiagnosticWarning, KernelError, UsageError, render_json, user_frame_span
 from .perf import profiler
@@ -137,8 +140,9 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
     if args.command == "show-ir":
         hooks.append(lambda program: print(print_program(program)))
         kernel_hooks.append(lambda program, tensors: print(pykernel_program.ir_text(program)))
-    if args.command == "emit":
-        emitter = Emitter(Path(args.output), args.arch)
+    emitter = Emitter(Path(args.output), args.arch) if args.command == "emit" else None
+    if emitter is not None:
+        opts = dataclasses.replace(opts, simulate=False)  # emission needs no values
         hooks.append(emitter)
         kernel_hooks.append(emitter.pykernel)
     timer = profiler.Profiler(args) if args.command == "profile" else None
@@ -146,17 +150,20 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
     if timer is not None:
         opts = timer.run_options(opts)
         hooks.append(timer)
-        kernel_hooks.append(lambda program, tensors: timer.kernel_level(f"program '{program.name}'"))
+        kernel_hooks.append(timer.pykernel)
     if tuner is not None:
         opts = tuner.run_options(opts)
     saved_path = list(sys.path)
     reporter = Reporter(args.diagnostics_format)
     try:
-        with warnings.catch_warnings(), session.using(opts, program_hooks=hooks, kernel_hooks=kernel_hooks), \
+        with warnings.catch_warnings(), session.using(opts, program_hooks=hooks, kernel_hooks=kernel_hooks,
+                                                      emulator_hooks=[timer.emulated] if timer else []), \
                 (tuner.tuning() if tuner is not None else contextlib.nullcontext()):
             warnings.simplefilter("default", DiagnosticWarning)
             warnings.showwarning = reporter.show_warning
             code = _run(args, script_args, reporter)
+        if emitter is not None:
+            return emitter.finish(code)
         finisher = timer or tuner
         return finisher.finish(code) if finisher is not None else code
     finally:
@@ -245,31 +252,68 @@ def report_exception(exc: BaseException) -> None:
 
 
 class Emitter:
-    """Writes each launched program's emission into its own subdirectory (once per program)."""
+    """Writes each launched program's emission into its own subdirectory (once per program) and
+    header-checks what it wrote. Programs are not simulated under ``tilecraft emit``: emission
+    reads the program, not its values, so a script's checks on its results fail (and are said
+    to, without failing the command)."""
 
     def __init__(self, root: Path, arch: str):
         self.root = root
         self.arch = arch
         self.done: dict[str, str] = {}
+        #: a program did not emit (a diagnostic was reported): the command fails
+        self.failed = False
+        self.check_unavailable: str | None = None
 
     def __call__(self, program: ProgramIR) -> None:
-        self.write(emit_program(program, self.arch), program.name)
+        self.emit(lambda: emit_program(program, self.arch), program.name, program.span)
 
     def pykernel(self, program: "pykernel_program.PyKernelProgram", tensors: Sequence[Any]) -> None:
         """A PyKernel program: its kernel-level IR is already made; the same files are written."""
         source = program.span.file if program.span is not None else None
-        self.write(render_program(program.metal(tensors), source), program.name)
+        self.emit(lambda: render_program(program.metal(tensors), source), program.name, program.span)
 
-    def write(self, emitted: Emitted, program_name: str) -> None:
+    def emit(self, render: Callable[[], Emitted], name: str, span: Any) -> None:
+        """Render a program, write its files and header-check them; a diagnostic fails the command."""
+        try:
+            emitted = render()
+            directory = self.write(emitted, name)
+            if directory is not None:
+                self.check(emitted, directory, span)
+        except KernelError:
+            self.failed = True
+            raise
+
+    def check(self, emitted: Emitted, directory: Path, span: Any) -> None:
+        """The header check on the kernels just written (E3004 when one does not compile)."""
+        if self.check_unavailable is not None:
+            return
+        try:
+            require_compiles(emitted, str(directory), span)
+        except (ToolchainUnavailable, HeadersUnavailable) as exc:
+            self.check_unavailable = str(exc)
+            print(f"tilecraft: note: the header check did not run: {exc}", file=sys.stderr)
+
+    def finish(self, code: int) -> int:
+        if code != 0 and self.done and not self.failed:
+            print("tilecraft: note: the script failed after its programs were emitted; tilecraft emit does not "
+                  "simulate them, so checks on their results fail (tilecraft run computes the values)",
+                  file=sys.stderr)
+            return 0
+        return code
+
+    def write(self, emitted: Emitted, program_name: str) -> Path | None:
+        """The directory written, or None for a program already written."""
         key = "".join(emitted.files.values())
         name = program_name.strip("_") or "program"
         if self.done.get(name) == key:
-            return  # the same program launched again (e.g. once per device of a mesh)
+            return None  # the same program launched again (e.g. once per device of a mesh)
         while name in self.done:
             name += "_"
         self.done[name] = key
         for path in emitted.write(self.root / name):
             print(f"tilecraft: wrote {path}", file=sys.stderr)
+        return self.root / name
 
 
 if __name__ == "__main__":

@@ -54,8 +54,8 @@ def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
         run_emitted(program, tensors, opts.arch)
     elif opts.simulate:
         device = torch.device(opts.device)
-        runtime = (MetalRuntime(lower_program(program, opts.arch), tensors, opts.exact, device) if opts.level == "metal"
-                   else ProgramRuntime(program, tensors, opts.exact, device))
+        runtime = (MetalRuntime(lower_program(program, opts.arch), tensors, opts.exact, device=device)
+                   if opts.level == "metal" else ProgramRuntime(program, tensors, opts.exact, device))
         if opts.show_generated:
             print(runtime.generated_source())
         runtime.run()

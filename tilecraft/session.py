@@ -24,6 +24,9 @@ ProgramHook = Callable[[Any], None]
 ResultHook = Callable[[Any, list], None]
 #: called with each kernel-level program (a PyKernel op's) and its tensors before it runs
 KernelHook = Callable[[Any, Any], None]
+#: called with each program the kernel emulator ran (``emu.program.ProgramSpec``) and its
+#: ``EmulationResult``, whose call trace is recorded while any such hook is installed (the profiler)
+EmulatorHook = Callable[[Any, Any], None]
 #: runs a kernel call (kernel definition, args, kwargs): the driver's launch unless a session overrides it
 Launcher = Callable[[Any, tuple, dict], Any]
 
@@ -34,6 +37,7 @@ class Session:
     program_hooks: tuple[ProgramHook, ...] = ()
     result_hooks: tuple[ResultHook, ...] = ()
     kernel_hooks: tuple[KernelHook, ...] = ()
+    emulator_hooks: tuple[EmulatorHook, ...] = ()
     #: runs kernel calls instead of the installed launcher (the autotuner reads a script's
     #: definitions with one that stops at the first launch); None: the installed one
     launcher: Launcher | None = None
@@ -63,7 +67,8 @@ def options() -> RunOptions:
 @contextmanager
 def using(options: RunOptions | None = None, *, program_hooks: tuple[ProgramHook, ...] | list[ProgramHook] = (),
           result_hooks: tuple[ResultHook, ...] | list[ResultHook] = (),
-          kernel_hooks: tuple[KernelHook, ...] | list[KernelHook] = (), launcher: Launcher | None = None,
+          kernel_hooks: tuple[KernelHook, ...] | list[KernelHook] = (),
+          emulator_hooks: tuple[EmulatorHook, ...] | list[EmulatorHook] = (), launcher: Launcher | None = None,
           inherit_hooks: bool = True, **changes: Any) -> Iterator[Session]:
     """Run the block under a session derived from the current one.
 
@@ -76,7 +81,8 @@ def using(options: RunOptions | None = None, *, program_hooks: tuple[ProgramHook
     opts = dataclasses.replace(options if options is not None else base.options, **changes)
     kept = base if inherit_hooks else Session(opts)
     derived = Session(opts, kept.program_hooks + tuple(program_hooks), kept.result_hooks + tuple(result_hooks),
-                      kept.kernel_hooks + tuple(kernel_hooks), launcher if launcher is not None else base.launcher)
+                      kept.kernel_hooks + tuple(kernel_hooks), kept.emulator_hooks + tuple(emulator_hooks),
+                      launcher if launcher is not None else base.launcher)
     token = _CURRENT.set(derived)
     try:
         yield derived

@@ -1,11 +1,9 @@
-"""The emitter defects of issue 10, caught on today's emitted code: one test per defect class,
-each running a TT-Lang program (an example, or a small planted program in tests/emu/defects/)
-through ``tilecraft emit``'s C++ on the emulator and asserting the diagnostic's code, message
-and the emitted kernel line it points at.
-
-These tests describe the emitter as it is: when the EmitMetal issue fixes a defect, its test here
-fails and becomes "runs with no finding"; the planted C++ kernels of test_sanitizer.py and
-test_deadlock.py (named in each case) keep guarding the emulator's checks for good.
+"""The emitter defects of issue 10 (and one the emulator found beyond its list), each once caught
+by the emulator on the emitted code and now fixed in the emitter: every test runs the TT-Lang
+program that showed the defect (an example, or a small planted program in tests/emu/defects/)
+through ``tilecraft emit``'s C++ on the emulator and asserts it runs with no finding and that the
+emitted kernel carries the fix. The planted C++ kernels of test_sanitizer.py and test_deadlock.py
+(named in each case) keep guarding the emulator's checks for good.
 """
 
 from __future__ import annotations
@@ -32,9 +30,14 @@ pytestmark = pytest.mark.usefixtures("fresh_process_state")
 
 def run_cpp(script: Path, *extra: str) -> tuple[int, list[dict], str]:
     """Exit code, the JSON diagnostics, and stderr of ``tilecraft run SCRIPT --level cpp``."""
+    return run_at("cpp", script, *extra)
+
+
+def run_at(level: str, script: Path, *extra: str) -> tuple[int, list[dict], str]:
+    """Exit code, the JSON diagnostics, and stderr of ``tilecraft run SCRIPT --level LEVEL``."""
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        code = main(["run", str(script), "--level", "cpp", "--diagnostics-format", "json", *extra])
+        code = main(["run", str(script), "--level", level, "--diagnostics-format", "json", *extra])
     text = err.getvalue()
     diagnostics: list[dict] = []
     decoder = json.JSONDecoder()
@@ -55,78 +58,49 @@ def source_line(diag: dict) -> str:
     return Path(span["file"]).read_text().splitlines()[span["line"] - 1]
 
 
-@dataclass(frozen=True)
-class Defect:
-    id: str
-    script: Path
-    code: str
-    message: str  # a fragment of the message
-    call: str  # what the emitted line the diagnostic points at must contain
-    hint: str = ""
-    severity: str = "error"
-    guard: str = ""  # the permanent planted-kernel test of the same check
-
-
-DEFECTS = [
-    Defect("1_pack_format", EXAMPLES / "row_reduce.py", "E5401",
-           "pack_tile into CB 5 (Float16_b, 2048-byte pages) while the packer is configured for Float32 (CB 4): it "
-           "writes 4096-byte Float32 tiles", "pack_tile(", "pack_reconfig_data_format(5)",
-           guard="test_sanitizer.py::pack_format_mismatch"),
-    Defect("1_unpack_format", EXAMPLES / "matmul_multicore_accumulate.py", "E5402",
-           "matmul_tiles unpacks CB 0 (Float16_b) through SrcB, which is configured for Float32 (CB 3)",
-           "matmul_tiles(", "reconfig_data_format_srcb(0)", guard="test_sanitizer.py::unpack_format_mismatch"),
-    Defect("2_matmul_startup_order", PLANTED / "matmul_mixed_formats.py", "E5402",
-           "matmul_tiles unpacks CB 0 (Float16_b) through SrcB, which is configured for Bfp8_b (CB 1)",
-           "matmul_tiles(", "compute_kernel_hw_startup<SrcOrder::Reverse>(in0, in1, out)",
-           guard="test_sanitizer.py::matmul_regular_startup"),
-    Defect("3_reduce_uninit_before_pack", PLANTED / "reduce_uninit.py", "E5406",
-           "pack_tile packs a reduce result after reduce_uninit()", "pack_tile(",
-           "call reduce_uninit() after the packs", guard="test_sanitizer.py::reduce_uninit_before_pack"),
-    Defect("4_fp32_unpacked_as_tf32", EXAMPLES / "compare_sfpu_chain.py", "E5411",
-           "copy_tile unpacks Float32 CB 0 through SrcA as TF32: the low 13 mantissa bits of every value are dropped",
-           "copy_tile(", "unpack_to_dest_mode[0] = UnpackToDestFp32", severity="warning",
-           guard="test_sanitizer.py::tf32_copy"),
-    Defect("7_noc1_multicast_corners", EXAMPLES / "matmul_row_multicast.py", "E5305",
-           "on NOC 1: the rectangle from (18, 18) to (20, 18) wraps around the NoC torus",
-           "noc_async_write_multicast", "get_noc_multicast_addr(x_end, y_end, x_start, y_start, addr)",
-           guard="test_sanitizer.py::multicast_noc1_corners"),
-    # found by the emulator beyond issue 10's list
-    Defect("init_state_leaks_across_if_else", EXAMPLES / "gather_pipes.py", "E5409",
-           "mul_tiles while the unpacker and math are initialised for nothing (no init call yet)", "mul_tiles(",
-           "call mul_init(icb0, icb1) before mul_tiles", guard="test_sanitizer.py::op_without_init"),
-]
-
-
-@pytest.mark.parametrize("defect", DEFECTS, ids=lambda d: d.id)
-def test_defect_is_caught_at_its_emitted_line(defect: Defect) -> None:
-    code, diagnostics, text = run_cpp(defect.script)
-    found = [d for d in diagnostics if d["code"] == defect.code]
-    assert found, text[-3000:]
-    diag = found[0]
-    assert diag["severity"] == defect.severity
-    assert defect.message in diag["message"], diag["message"]
-    assert defect.hint in (diag["hint"] or ""), diag["hint"]
-    assert Path(diag["span"]["file"]).parent.parent.name == "emitted"  # a kernel tilecraft emit wrote
-    assert defect.call in source_line(diag), source_line(diag)
-    assert code != 0  # an error stops the run; the TF32 warning makes the example's own fp32 check fail
-
-
-def test_shared_semaphore_is_refused_by_the_emitter() -> None:
-    """Defect 6 (two pipes of one net from one sender wait on one ready semaphore, which the
-    emulator found overshooting an exact wait, E5502; guarded by
-    test_deadlock.py::test_semaphore_that_overshoots_an_exact_wait) is no longer emitted: the
-    emitter stops with E3003 at the net's use."""
+def test_defect_6_two_pipes_from_one_sender_run_as_at_the_language_level() -> None:
+    """Defect 6 (two pipes of one net from one sender waited on one ready semaphore with an exact
+    count, which the emulator found overshooting, E5502; guarded for good by
+    test_deadlock.py::test_semaphore_that_overshoots_an_exact_wait) is fixed: each pipe a core
+    sends counts its free destinations on a semaphore of its own (ir/pipe_protocol.py:
+    ready_counters), and the planted program runs on the emulator with no finding, its own check
+    (both receivers hold the sent tile, bit for bit) passing."""
     code, diagnostics, text = run_cpp(PLANTED / "two_pipes_one_sender.py")
-    assert code != 0 and [d["code"] for d in diagnostics] == ["E3003"], text[-3000:]
-    assert "source of 2 pipes" in diagnostics[0]["message"] and "if_pipe_src" in source_line(diagnostics[0])
+    assert code == 0 and diagnostics == [], text[-3000:]
+
+
+def test_defect_6_sender_waits_on_one_semaphore_per_pipe(tmp_path) -> None:
+    """The emitted reader gives the sender's two pipes two ready semaphores (ids 0 and 1), and
+    waits on the one its table row names."""
+    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+        assert main(["emit", str(PLANTED / "two_pipes_one_sender.py"), "-o", str(tmp_path)]) == 0
+    manifest = json.loads((tmp_path / "fan_out" / "manifest.json").read_text())
+    ready = [s["name"] for s in manifest["semaphores"] if "ready" in s["name"]]
+    assert ready == ["pipenet0_ready0", "pipenet0_ready1"]
+    reader = (tmp_path / "fan_out" / "read.cpp").read_text()
+    assert "get_semaphore(pipe_counter" in reader and "noc_semaphore_wait(ready_ptr, pipe_count" in reader
+
+
+def test_defect_7_noc1_senders_give_the_larger_corner_first(tmp_path) -> None:
+    """Defect 7 (NOC 1 multicast corners, E5305 on matmul_row_multicast; guarded for good by
+    test_sanitizer.py::multicast_noc1_corners) is fixed: the reader runs on RISCV_1 (NOC 1) and
+    passes the rectangle as (x_end, y_end, x_start, y_start); the emulator reports no E5305 (only
+    W3002 remains: this fp32 example's matmul reads its operands as TF32 on the device)."""
+    code, diagnostics, text = run_cpp(EXAMPLES / "matmul_row_multicast.py")
+    assert "E5305" not in {d["code"] for d in diagnostics}, text[-3000:]
+    assert {d["code"] for d in diagnostics} <= {"W3002"}, text[-3000:]
+    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+        assert main(["emit", str(EXAMPLES / "matmul_row_multicast.py"), "-o", str(tmp_path)]) == 0
+    reader = (tmp_path / "matmul" / "load.cpp").read_text()
+    assert "get_noc_multicast_addr(nx1, ny1, nx0, ny0, slot)" in reader
 
 
 def test_defect_5_is_fixed_where_tile_names_dst_format() -> None:
     """Defect 5 (where_tile<DataFormat::Float16_b> hard-coded) was fixed on main (eb88345): the
-    planted fp32 program's where_tile now names Float32 and runs without E5413; only defect 4's
-    TF32 warnings remain. The check itself stays guarded by test_sanitizer.py::where_format."""
+    planted fp32 program's where_tile names Float32 and runs without E5413 (and, with defect 4
+    fixed, without any finding). The check itself stays guarded by test_sanitizer.py::where_format."""
     code, diagnostics, text = run_cpp(PLANTED / "where_fp32.py")
-    assert code == 0 and {d["code"] for d in diagnostics} == {"E5411"}, text[-3000:]
+    assert code == 0 and not diagnostics, text[-3000:]
 
 
 def test_shared_semaphore_program_passes_at_the_language_level() -> None:
@@ -137,11 +111,10 @@ def test_shared_semaphore_program_passes_at_the_language_level() -> None:
 
 def test_semaphore_addresses_are_emitted_as_get_semaphore() -> None:
     """Commit 33a9052 printed every semaphore address as its id (L1 address 0, E5302/E5307 here);
-    the barrier examples now reach their waits with real addresses (only the TF32 warnings of
-    defect 4 remain)."""
+    the barrier examples now reach their waits with real addresses and run without a finding."""
     for name in ("barrier_many_to_one", "barrier_one_to_many"):
-        _, diagnostics, text = run_cpp(EXAMPLES / f"{name}.py")
-        assert {d["code"] for d in diagnostics} == {"E5411"}, text[-3000:]
+        code, diagnostics, text = run_cpp(EXAMPLES / f"{name}.py")
+        assert code == 0 and not diagnostics, text[-3000:]
 
 
 DST16_PROGRAM = '''
@@ -183,11 +156,12 @@ fma(*args, y)
 '''
 
 
-def test_bfloat16_programs_run_with_a_16_bit_dst(tmp_path, monkeypatch) -> None:
-    """Beyond issue 10's list: the emitter sets fp32_dest_acc_en only when a buffer is fp32, so a
-    bfloat16 program's DST holds Float16_b and a*b is rounded to bfloat16 before + c; the
-    language level keeps intermediates in fp32 (docs/numerics.md section 4). With fp32 DST the
-    same emitted kernels agree bit for bit."""
+def test_bfloat16_programs_run_with_an_fp32_dst(tmp_path, monkeypatch) -> None:
+    """Beyond issue 10's list: the emitter once set fp32_dest_acc_en only when a buffer was fp32,
+    so a bfloat16 program's DST held Float16_b and a*b was rounded to bfloat16 before + c; the
+    language level keeps intermediates in fp32 (docs/numerics.md section 4). Every emitted
+    program now runs with fp32 DST and agrees bit for bit; forcing a 16-bit DST on the same
+    kernels still shows the difference (the emulator models it)."""
     script = tmp_path / "fma.py"
     script.write_text(DST16_PROGRAM)
 
@@ -199,16 +173,112 @@ def test_bfloat16_programs_run_with_a_16_bit_dst(tmp_path, monkeypatch) -> None:
         return seen[0]
 
     want = outputs("language")
-    got = outputs("cpp")
-    assert (got != want).sum() > 100  # of 1024: a*b rounded to bfloat16 before + c
+    assert torch.equal(outputs("cpp"), want)
 
     original = ttnn.generic_op
 
-    def with_fp32_dest(io_tensors, program):
+    def with_16_bit_dest(io_tensors, program):
         for kernel in program.kernels:
             if isinstance(kernel.config, ttnn.ComputeConfigDescriptor):
-                kernel.config.fp32_dest_acc_en = True
+                assert kernel.config.fp32_dest_acc_en
+                kernel.config.fp32_dest_acc_en = False
         return original(io_tensors, program)
 
-    monkeypatch.setattr(ttnn, "generic_op", with_fp32_dest)
-    assert torch.equal(outputs("cpp"), want)
+    monkeypatch.setattr(ttnn, "generic_op", with_16_bit_dest)
+    assert (outputs("cpp") != want).sum() > 100  # of 1024: a*b rounded to bfloat16 before + c
+
+
+SANITIZER = Path(__file__).resolve().parent / "sanitizer"
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """A defect the emitter no longer produces: the program that showed it, the emitted file and
+    line that fix it, and the planted C++ kernel with which test_sanitizer.py keeps the
+    emulator's check of it alive."""
+
+    id: str
+    script: Path
+    file: str  # the emitted file, within the program's directory
+    fix: str  # what a line of the emitted file must contain
+    guard: str
+    before: str = ""  # the start of a line after which ``fix`` must come
+
+
+FIXED = [
+    # the reduce scaler (bfloat16 CB 5) is packed first, the Float32 sums later
+    Fixed("1_pack_format", EXAMPLES / "row_reduce.py", "reduce.cpp", "pack_reconfig_data_format(4);",
+          "pack_format_mismatch", before="pack_tile(0, 5);"),
+    # the reduce read bfloat16 data and scaler; the Float32 partial sums (CB 4) are then copied into DST
+    Fixed("1_unpack_format", EXAMPLES / "row_reduce.py", "reduce.cpp", "reconfig_data_format_srca(4);",
+          "unpack_format_mismatch", before="reduce_uninit();"),
+    Fixed("2_matmul_startup_order", PLANTED / "matmul_mixed_formats.py", "mac.cpp",
+          "compute_kernel_hw_startup<SrcOrder::Reverse>(0, 1, 2);", "matmul_regular_startup"),
+    # the edge mask stays set until the reduce result is packed
+    Fixed("3_reduce_uninit_before_pack", PLANTED / "reduce_uninit.py", "reduce.cpp", "reduce_uninit();",
+          "reduce_uninit_before_pack", before="pack_tile(0, 1, 0);"),
+    Fixed("4_fp32_unpacked_as_tf32", EXAMPLES / "compare_sfpu_chain.py", "program.py",
+          "ttnn.UnpackToDestMode.UnpackToDestFp32 if i in config[\"unpack_to_dest_fp32\"]", "tf32_copy"),
+    # each branch of the if/else initialises the FPU for its own mul_tiles
+    Fixed("init_state_leaks_across_if_else", PLANTED / "init_across_if_else.py", "math.cpp", "mul_init(0, 1);",
+          "op_without_init", before="} else {"),
+]
+
+
+@pytest.mark.parametrize("fixed", FIXED, ids=lambda f: f.id)
+def test_fixed_defect_runs_without_a_finding(fixed: Fixed, tmp_path) -> None:
+    """The program that showed the defect runs on the emulator with no sanitizer finding, and the
+    emitted code carries the fix; the emulator's check stays guarded by a planted kernel."""
+    code, diagnostics, text = run_cpp(fixed.script)
+    assert code == 0 and not diagnostics, text[-3000:]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["emit", str(fixed.script), "-o", str(tmp_path)]) == 0
+    (emitted,) = tmp_path.glob(f"*/{fixed.file}")
+    lines = [line.strip() for line in emitted.read_text().splitlines()]
+    start = next((i for i, line in enumerate(lines) if line.startswith(fixed.before)), None) if fixed.before else 0
+    assert start is not None, f"{fixed.before!r} not in {emitted}"
+    assert any(fixed.fix in line for line in lines[start:]), f"{fixed.fix!r} not after {fixed.before!r} in {emitted}"
+    assert (SANITIZER / f"{fixed.guard}.cpp").is_file()
+
+
+def test_fp32_copies_are_unpacked_straight_into_dst(tmp_path) -> None:
+    """Defect 4 in the hosts: the Float32 buffer the compute kernel copies into DST is
+    UnpackToDestFp32 in the manifest and the C++ host; with the mode taken away, the emulator's
+    TF32 warning (E5411) comes back at the copy."""
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["emit", str(EXAMPLES / "compare_sfpu_chain.py"), "-o", str(tmp_path)]) == 0
+    (manifest,) = tmp_path.glob("*/manifest.json")
+    config = json.loads(manifest.read_text())["compute_config"]
+    assert config["unpack_to_dest_fp32"] == [0] and config["num_circular_buffers"] == 32
+    assert "_unpack_to_dest[0] = UnpackToDestMode::UnpackToDestFp32;" in (manifest.parent / "main.cpp").read_text()
+
+
+def test_fp32_copies_without_unpack_to_dest_are_tf32(monkeypatch) -> None:
+    """What the hardware does without the mode (docs/numerics.md section 4): the same emitted
+    kernels, run with every buffer in Default mode, drop 13 mantissa bits (warning E5411)."""
+    original = ttnn.generic_op
+
+    def without_unpack_to_dest(io_tensors, program):
+        for kernel in program.kernels:
+            if isinstance(kernel.config, ttnn.ComputeConfigDescriptor):
+                kernel.config.unpack_to_dest_mode = []
+        return original(io_tensors, program)
+
+    monkeypatch.setattr(ttnn, "generic_op", without_unpack_to_dest)
+    _, diagnostics, text = run_cpp(EXAMPLES / "compare_sfpu_chain.py")
+    tf32 = [d for d in diagnostics if d["code"] == "E5411"]
+    assert tf32 and tf32[0]["severity"] == "warning" and "copy_tile(" in source_line(tf32[0]), text[-3000:]
+
+
+def test_fp32_read_by_the_fpu_is_warned_at_its_line() -> None:
+    """Where no UnpackToDestFp32 path exists (matmul, reduce, transpose), the device reads Float32
+    blocks as TF32; tilecraft run computes in fp32 and says so at the operation (W3002). The
+    emulator shows the difference: broadcast_center_rows' row means differ by up to 4e-3
+    (tests/emu/test_examples_cpp.py, an expected failure for this reason)."""
+    path = EXAMPLES / "broadcast_center_rows.py"
+    code, diagnostics, text = run_at("language", path)
+    assert code == 0, text[-3000:]
+    (tf32,) = [d for d in diagnostics if d["code"] == "W3002"]
+    assert tf32["severity"] == "warning" and "reduce_sum reads a Float32 block of 'x_dfb'" in tf32["message"]
+    assert (tf32["span"]["line"], tf32["span"]["col"]) == (42, 28)
+    assert "ttl.math.reduce_sum(x_blk" in Path(tf32["span"]["file"]).read_text().splitlines()[41]

@@ -20,9 +20,7 @@ from typing import Iterable
 
 import pytest
 
-OPEN: dict[str, str] = {
-    "7.21": "E0204 (too many threads) points at the kernel decorator, not at the extra thread",
-}
+OPEN: dict[str, str] = {}
 
 #: (item, feature words a program has, the check it breaks there): while the item is open the
 #: main property does not make that check on such programs

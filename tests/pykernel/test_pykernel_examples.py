@@ -122,17 +122,24 @@ def test_emitted_kernels_pass_the_header_check(arch, launched, headers):  # noqa
     assert sum(len(checked) for checked in results) == 12
 
 
-def test_profile_says_what_it_cannot_time(capsys):
-    """No kernel-level cost model exists yet: profile names the PyKernel program it ran untimed and
-    exits 2 rather than printing a profile of nothing (docs/pykernel.md)."""
+def test_profile_times_a_pykernel_program_at_the_kernel_level(capsys):
+    """The PyKernel op runs on the emulator as its printed C++; profile times its calls and prints
+    the line table at the kernels' Python lines, the SFPU exp line carrying the compute kernel's time
+    (exp: (2 + 12) x 32 = 448 cycles per tile, 4 tiles per core)."""
     example = EXAMPLES[NAMES.index("eltwise_sfpu")]
-    assert main(["profile", str(example)]) == 2
-    err = capsys.readouterr().err
-    assert "program 'EltwiseSFPUPyKernelOp' is a kernel-level program" in err
-    assert "nothing to profile: 1 kernel-level program(s) ran untimed" in err
+    assert main(["profile", str(example)]) == 0
+    out = capsys.readouterr().out
+    assert "program 'kernels " in out and "predicted time" in out
+    number = next(i for i, line in enumerate(example.read_text().splitlines(), 1) if line.strip() == "exp_tile(0)")
+    exp_row = next(line for line in out.splitlines() if line.strip().startswith(f"eltwise_sfpu.py:{number} "))
+    assert exp_row.rstrip().endswith("exp_tile(0)")
+    assert int(exp_row.split()[1].replace(",", "")) == 4 * 448
+    assert ".cpp:" not in out  # every row is a Python line
 
 
-def test_profile_of_a_micro_op_host_says_it_is_not_timed(capsys):
+def test_profile_of_a_generic_op_host_prints_its_line_table(capsys):
     host = Path(__file__).resolve().parents[2] / "examples" / "metal" / "eltwise_binary" / "eltwise_binary.py"
-    assert main(["profile", str(host)]) == 2
-    assert "a ttnn.generic_op program is a kernel-level program" in capsys.readouterr().err
+    assert main(["profile", str(host)]) == 0
+    out = capsys.readouterr().out
+    assert "program 'kernels reader_binary.cpp, compute_add.cpp, writer_tiles.cpp' on wormhole_b0 (64 cores" in out
+    assert "compute_add.cpp:" in out and "add_tiles(cb_a, cb_b, 0, 0, dst);" in out

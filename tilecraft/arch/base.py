@@ -57,6 +57,9 @@ class Arch:
     board: str | None = None
     #: DST register file in 32x32 tiles at 16 bits (reference/hardware.md)
     dst_tiles: int = 16
+    #: circular buffers per core (NUM_CIRCULAR_BUFFERS): the length of per-buffer tables such as
+    #: ComputeConfig's unpack_to_dest_mode
+    circular_buffers: int = 32
 
     def dst_tiles_per_phase(self, fp32_acc: bool) -> int:
         """Tiles a kernel may hold in DST between acquire and release: half of DST per half-sync

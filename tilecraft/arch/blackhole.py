@@ -11,6 +11,7 @@ BLACKHOLE = Arch(
     l1_bytes=1536 * 1024,
     l1_reserved_bytes=100 * 1024,
     clock_hz=1.35e9,
+    circular_buffers=64,
     costs=CostFigures(
         # p150: 8 GDDR6 banks, 512 GB/s (hardware.md): 64 GB/s = 47.4 B/cycle per bank at 1.35 GHz
         dram_banks=8,

@@ -26,6 +26,7 @@ from .build import CBInfo, KernelBuild, compile_all, compile_seconds, compile_wa
 from .device_model import ChipModel, chip
 from .native import NativeDevice, decode_tiles, encode_tiles, tile_bytes
 from .program import SLOT_NAMES, TRISC, CBSpec, Core, KernelSpec, ProgramSpec, TensorSpec
+from .trace import KernelTrace
 
 MAX_RUNTIME_ARGS = 1024
 
@@ -42,13 +43,19 @@ class EmulationResult:
     kernel_compile_seconds: list[float] = field(default_factory=list)  # g++ time of each kernel compiled now
     compile_seconds: float = 0.0
     run_seconds: float = 0.0
+    #: every kernel API call of the run, when it was asked for (``run(..., trace=True)``)
+    trace: KernelTrace | None = None
 
 
 _ONE_AT_A_TIME = threading.Lock()
 
 
-def run(program: ProgramSpec, stop_at_first_error: bool = True) -> EmulationResult:
+def run(program: ProgramSpec, stop_at_first_error: bool = True, trace: bool = False) -> EmulationResult:
     """Check, place, compile and run ``program``; its tensors' storages hold the results after.
+
+    ``trace`` records every kernel API call with its source line in ``result.trace`` (for the
+    kernel-level cost model: one 40-byte record per call; no measurable cost on the examples, and one
+    branch per call when off).
 
     Raises KernelError for a bad program (before running), a kernel that does not compile, or a
     sanitizer finding or deadlock while running (the tensors are then left as they were).
@@ -68,14 +75,16 @@ def run(program: ProgramSpec, stop_at_first_error: bool = True) -> EmulationResu
         if built:
             result.kernel_compile_seconds.append(compile_seconds(path))
     with _ONE_AT_A_TIME:  # the runtime keeps one device at a time (fibers on the calling thread)
-        _emulate(program, model, cb_addresses, objects, stop_at_first_error, result)
+        _emulate(program, model, cb_addresses, objects, stop_at_first_error, result, trace)
     return result
 
 
 def _emulate(program: ProgramSpec, model: ChipModel, cb_addresses: list[int], objects: list[tuple[Path, bool]],
-             stop_at_first_error: bool, result: EmulationResult) -> None:
+             stop_at_first_error: bool, result: EmulationResult, trace: bool) -> None:
     start = time.perf_counter()
     device = _device(program, model, stop_at_first_error)
+    if trace:
+        device.enable_trace()
     try:
         _configure(device, program, model, cb_addresses)
         for kernel, (path, _) in zip(program.kernels, objects):
@@ -89,6 +98,11 @@ def _emulate(program: ProgramSpec, model: ChipModel, cb_addresses: list[int], ob
                 device.add_fiber(_index(model, core), kernel.slot, handle, kernel.runtime_args.get(core, []),
                                  kernel.common_args)
         ok = device.run()
+        if trace:
+            events, files = device.trace()
+            result.trace = KernelTrace(events, files, model.grid,
+                                       {(_index(model, core), k.slot): k.display for k in program.kernels
+                                        for core in k.cores})
         displays = {str(k.source): k.display for k in program.kernels}
         findings = [_diagnostic(f, displays) for f in device.findings()]
         result.dprint = device.dprint_log()

@@ -16,6 +16,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .build import runtime_library
+from .trace import EVENT_DTYPE
 
 _U32 = ctypes.c_uint32
 _U64 = ctypes.c_uint64
@@ -47,6 +48,10 @@ def lib() -> ctypes.CDLL:
         "tc_encode_tiles": (_INT, [_INT, _INT, _INT, _P, _INT, _U64, _P]),
         "tc_decode_tiles": (_INT, [_INT, _INT, _INT, _P, _U64, _P]),
         "tc_tile_bytes": (_U32, [_INT, _INT, _INT]),
+        "tc_trace_enable": (None, [_P, _INT]),
+        "tc_trace_size": (_U64, [_P]),
+        "tc_trace_copy": (None, [_P, _P]),
+        "tc_trace_files": (ctypes.c_char_p, [_P]),
     }
     for name, (restype, argtypes) in sigs.items():
         fn = getattr(so, name)
@@ -156,6 +161,18 @@ class NativeDevice:
 
     def switches(self) -> int:
         return int(self._lib.tc_switches(self.handle))
+
+    def enable_trace(self) -> None:
+        """Record every kernel API call from now on (:mod:`.trace`)."""
+        self._lib.tc_trace_enable(self.handle, 1)
+
+    def trace(self) -> tuple[np.ndarray, list[str]]:
+        """The recorded events (``trace.EVENT_DTYPE``) and the source files they name."""
+        events = np.empty(int(self._lib.tc_trace_size(self.handle)), dtype=EVENT_DTYPE)
+        if events.size:
+            self._lib.tc_trace_copy(self.handle, _ptr(events))
+        files = self._lib.tc_trace_files(self.handle).decode().split("\n")[:-1]
+        return events, files
 
 
 def encode_tiles(fmt: int, rows: int, cols: int, words: np.ndarray, integer: bool) -> np.ndarray:

@@ -461,7 +461,8 @@ class CallMixin(ExprMixin):
                           f"of {block_extent(blk.type)}", node,
                           hint="tile-layout blocks count 32x32 tiles and row-major blocks count elements; make "
                                "the buffers like tensors of the same layout (ttnn.TILE_LAYOUT)")
-            value.reg.type = blk.type.as_expr()  # a bare fill takes the unit of the block it fills
+            # a bare fill takes the unit of the block it fills; its shape is still checked below
+            value.reg.type = blk.type.as_expr(value.type.shape)
         if value.type.shape != blk.type.shape:
             self.fail("E0105", f"cannot store an expression of shape {value.type.shape} into a block of "
                       f"shape {blk.type.shape}", node)

@@ -29,7 +29,7 @@ def build_program(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, .
     scopes = _run_kernel_scope(kdef, args, kwargs, grid, arch)
     first = scopes[0]
     threads, tensors = _threads_and_tensors(kdef, first, args, kwargs)
-    program = ProgramIR(name=kdef.name, grid=grid, span=kdef.span)
+    program = ProgramIR(name=kdef.name, grid=grid, span=kdef.span, grid_from_device=kdef.grid in ("auto", "full"))
     names = _tensor_names(kdef, args, kwargs)
     env = CaptureEnv(program, scopes)
     for i, t in enumerate(tensors):

@@ -41,6 +41,9 @@ class ProgramIR:
     threads: list[ThreadIR] = field(default_factory=list)
     params: list[ParamDecl] = field(default_factory=list)
     span: Span | None = None
+    #: the grid was the device's (``grid="auto"``/``"full"``), not written in the program: the
+    #: emitted host checks it against the device it runs on
+    grid_from_device: bool = False
 
     @property
     def num_cores(self) -> int:

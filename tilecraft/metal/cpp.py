@@ -191,7 +191,9 @@ class KernelPrinter:
 
     def op_Accessor(self, op: kir.Accessor) -> None:
         name, args = self.operand(op.result), self.accessor_args[op.ct_offset]
-        offset = "0" if op.ct_offset == 0 else f"{self.accessor_args[op.ct_offset - 1]}.next_compile_time_args_offset()"
+        # the first accessor's arguments follow the kernel's own compile-time words (buffer ids)
+        offset = (str(len(self.kernel.compile_args)) if op.ct_offset == 0
+                  else f"{self.accessor_args[op.ct_offset - 1]}.next_compile_time_args_offset()")
         self.line(f"constexpr auto {args} = TensorAccessorArgs<{offset}>();")
         self.line(f"const auto {name} = TensorAccessor({args}, {self.operand(op.addr)}, {op.page_bytes});")
         self.declared.add(op.result.name)
@@ -201,7 +203,7 @@ class KernelPrinter:
             expr = f"__builtin_bit_cast({op.args[0].value}, {self.operand(op.args[1])})"
         elif op.fn in ("noc_x_of", "noc_y_of"):
             base = self.kernel.noc_x_base if op.fn == "noc_x_of" else self.kernel.noc_y_base  # type: ignore[attr-defined]
-            expr = f"get_arg_val<uint32_t>({base} + {self.operand(op.args[0])})"
+            expr = f"get_common_arg_val<uint32_t>({base} + {self.operand(op.args[0])})"
         else:
             template = f"<{', '.join(op.template)}>" if op.template else ""
             expr = f"{op.fn}{template}(" + ", ".join(self.operand(a) for a in op.args) + ")"

@@ -17,6 +17,9 @@ from ..ir.types import TensorDecl, Type
 
 #: the Metalium version every emitted file targets
 METAL_VERSION = "0.81.1"
+#: the NoC each data-movement processor uses (the hosts configure ``NOC::RISCV_0_default`` /
+#: ``RISCV_1_default``): the reader on RISCV_1 sends on NOC 1, whose multicast corners are swapped
+DEFAULT_NOC = {"riscv_0": 0, "riscv_1": 1}
 
 
 class CType(Type):
@@ -125,12 +128,31 @@ class Kernel:
     #: common runtime args (one value for every core)
     common_args: list[ArgDecl] = field(default_factory=list)
 
+    @property
+    def noc(self) -> int:
+        """The NoC this kernel's NoC calls go out on (0 for compute kernels, which make none)."""
+        return DEFAULT_NOC.get(self.processor, 0)
+
     def rt(self, label: str, values: tuple[Any, ...]) -> int:
         for i, arg in enumerate(self.rt_args):
             if arg.label == label and arg.values == values:
                 return i
         self.rt_args.append(ArgDecl(label, values))
         return len(self.rt_args) - 1
+
+    def common(self, label: str, value: Any) -> int:
+        """The index of a common runtime argument (one value for every core), added once."""
+        for i, arg in enumerate(self.common_args):
+            if arg.label == label and arg.values == (value,):
+                return i
+        self.common_args.append(ArgDecl(label, (value,)))
+        return len(self.common_args) - 1
+
+    def compile_arg(self, value: int) -> int:
+        """The index of a compile-time argument word before the accessors' (a buffer id), added once."""
+        if value not in self.compile_args:
+            self.compile_args.append(value)
+        return self.compile_args.index(value)
 
 
 @dataclass
@@ -164,3 +186,8 @@ class MetalProgram:
     tensors: list[TensorDecl]
     math_fidelity: str = "HiFi4"
     fp32_dest_acc_en: bool = False
+    #: the grid is the compute grid of the device emitted for (``grid="full"``), see hosts.py
+    grid_from_device: bool = False
+    #: buffer indices whose Float32 tiles the compute kernel unpacks straight into DST
+    #: (``unpack_to_dest_mode[i] = UnpackToDestFp32``); every other buffer goes through SrcA/SrcB
+    unpack_to_dest_fp32: list[int] = field(default_factory=list)

@@ -15,6 +15,7 @@ from ..dtypes import float32, uint32
 from ..ir.l1 import check_l1
 from ..ir.program import COMPUTE, ProgramIR
 from ..ir import ops as ir
+from ..ir import pipe_protocol
 from ..ir.verify import verify_body
 from ..ir.types import SCALAR_UNIT, TILE_UNIT, BlockType, CBDecl, PipeNetDecl, SemaphoreDecl, TensorDecl
 from . import kir
@@ -22,14 +23,22 @@ from .lower_compute import ComputeLowering
 from .lower_dm import DataMovementLowering
 from .lower_pipes import FLAG_STRIDE, PipeNetResources
 from .optable import EMITTABLE_FORMATS, unsupported
+from .formats import configure_formats, unpack_to_dest_buffers
 from .passes import prune_redundant_inits
+
+
+#: semaphores per core in tt-metal (``NUM_SEMAPHORES``)
+MAX_SEMAPHORES = 16
 
 
 class ProgramLowering:
     def __init__(self, program: ProgramIR, arch: str):
         self.program = program
         self.arch = arch
-        self.fp32_dest_acc = any(cb.fmt == float32 for cb in program.cbs)
+        #: DST holds fp32 in every emitted program: the language computes the intermediates of an
+        #: expression and the partial sums of a matmul in fp32 (docs/numerics.md section 4), which a
+        #: 16-bit DST would round to bfloat16 after every operation
+        self.fp32_dest_acc = True
         self.cbs: list[kir.CBSpec] = [kir.CBSpec(cb.index, cb.name, cb.fmt, _page_bytes(cb), _pages(cb))
                                       for cb in program.cbs]
         self.internal: list[CBDecl] = []
@@ -37,6 +46,8 @@ class ProgramLowering:
         self._scratch: SemaphoreDecl | None = None
         self._noc_tables: set[int] = set()
         self._pipe_resources: dict[int, PipeNetResources] = {}
+        #: Float32 buffers the compute kernel unpacks straight into DST (UnpackToDestFp32)
+        self.unpack_to_dest: set[int] = set()
         for cb in program.cbs:
             if cb.fmt.name not in EMITTABLE_FORMATS:
                 raise error("E3002", f"buffer '{cb.name}' has data format {cb.fmt.name}, which Metalium buffers "
@@ -44,10 +55,12 @@ class ProgramLowering:
 
     def lower(self) -> kir.MetalProgram:
         kernels = self.lower_kernels()
+        self.check_semaphores()
         check_l1(self.program_with_internal(), self.arch)
         return kir.MetalProgram(self.program.name, self.program.grid, self.arch, kernels, self.cbs,
                                 self.semaphores, list(self.program.tensors),
-                                fp32_dest_acc_en=self.fp32_dest_acc)
+                                fp32_dest_acc_en=self.fp32_dest_acc, grid_from_device=self.program.grid_from_device,
+                                unpack_to_dest_fp32=sorted(self.unpack_to_dest))
 
     def lower_kernels(self) -> list[kir.Kernel]:
         kernels = []
@@ -60,8 +73,37 @@ class ProgramLowering:
             kernel = lowering.lower()
             if thread.kind == COMPUTE:
                 prune_redundant_inits(kernel)
+                formats = {cb.index: cb.fmt.metal_name for cb in self.cbs}
+                self.unpack_to_dest |= unpack_to_dest_buffers(kernel, formats)
+                configure_formats(kernel, formats, self.unpack_to_dest)
+                self.drop_buffers(lowering.unused_buffers())
             kernels.append(kernel)
         return kernels
+
+    def check_semaphores(self) -> None:
+        """tt-metal gives a program ``MAX_SEMAPHORES`` semaphores per core; pipe nets add one per
+        ready counter (the most pipes of the net one core sends) and remote semaphore writes a
+        scratch word."""
+        if len(self.semaphores) <= MAX_SEMAPHORES:
+            return
+        nets = [net for net in self.program.pipenets if net.index in self._pipe_resources]
+        ready = {net.index: len(set(self._pipe_resources[net.index].counters)) for net in nets}
+        busiest = max(nets, key=lambda net: ready[net.index], default=None)
+        span = busiest.span if busiest is not None and busiest.span is not None else self.program.span
+        parts = [f"{len(self.program.semaphores)} of its own"] + [f"{n} ready semaphores for pipe net {i}"
+                                                                   for i, n in ready.items()]
+        if self._scratch is not None:
+            parts.append("a scratch word")
+        raise error("E3003", unsupported(f"a program that needs {len(self.semaphores)} semaphores per core, more "
+                                         f"than tt-metal's {MAX_SEMAPHORES} ({', '.join(parts)}),"), span,
+                    hint="a core that sends k pipes of one net needs k ready semaphores: split the pipes over fewer "
+                         "sources, or use multicast pipes")
+
+    def drop_buffers(self, unused: list[CBDecl]) -> None:
+        """Buffers introduced by lowering that no kernel names after all take no L1."""
+        gone = {cb.index for cb in unused}
+        self.internal = [cb for cb in self.internal if cb.index not in gone]
+        self.cbs = [cb for cb in self.cbs if cb.index not in gone]
 
     def program_with_internal(self) -> ProgramIR:
         """The program as L1 sees it: the user's buffers and the ones lowering introduced."""
@@ -98,25 +140,29 @@ class ProgramLowering:
         return self.new_cb(f"intermediate{len(self.internal)}", block.shape, float32)
 
     def pipe_resources(self, net: PipeNetDecl, program: ProgramIR) -> PipeNetResources:
-        """Landing slots, flag words and the ready semaphore of a pipe net (made once)."""
+        """Landing slots, flag words and ready semaphores of a pipe net (made once), laid out by
+        the pipe protocol (``ir/pipe_protocol.py``)."""
         found = self._pipe_resources.get(net.index)
         if found is None:
             block = next((op.src.type for t in program.threads for op in ir.walk(t.body)
                           if isinstance(op, ir.CopyBlockToPipe) and op.pipe.type.net == net.index), None)
             if block is None or not block.unit.tiled:
                 raise error("E3003", unsupported("a pipe that carries no tile block"), net.span)
-            n = len(net.pipes)
+            slots = pipe_protocol.landing_slots(net)
+            counters = pipe_protocol.ready_counters(net)
+            n = max(slots) + 1
             block_tiles = _tiles(block.shape)
             landing = self.new_cb(f"pipenet{net.index}_landing", (n * block_tiles, 1), block.fmt)
             flags_index = max(cb.index for cb in self.cbs) + 1
             flags = CBDecl(flags_index, f"pipenet{net.index}_flags", (FLAG_STRIDE // 4 * n,), uint32, SCALAR_UNIT, 1)
             self.internal.append(flags)
             self.cbs.append(kir.CBSpec(flags_index, flags.name, uint32, flags.block_bytes, 1, internal=True))
-            index = len(self.semaphores)
-            ready = SemaphoreDecl(index, f"pipenet{net.index}_ready", 0)
-            self.semaphores.append(kir.SemSpec(index, ready.name, 0))
+            ready_base = len(self.semaphores)
+            for counter in range(max(counters) + 1):
+                self.semaphores.append(kir.SemSpec(ready_base + counter, f"pipenet{net.index}_ready{counter}", 0))
             block_bytes = block_tiles * block.fmt.tile_bytes
-            found = self._pipe_resources[net.index] = PipeNetResources(landing, flags, ready, block, block_bytes)
+            found = self._pipe_resources[net.index] = PipeNetResources(landing, flags, ready_base, block, block_bytes,
+                                                                       slots, counters)
         return found
 
     def scratch_semaphore(self) -> SemaphoreDecl:
@@ -128,18 +174,18 @@ class ProgramLowering:
         return self._scratch
 
     def needs_noc_tables(self, kernel: kir.Kernel) -> None:
-        """Logical -> NoC coordinates as runtime args (filled by the host from the device)."""
+        """Logical -> NoC coordinates as common runtime args (the same on every core; filled by
+        the host from the device)."""
         if id(kernel) in self._noc_tables:
             return
         self._noc_tables.add(id(kernel))
         cols, rows = self.program.grid
-        n = self.program.num_cores
-        kernel.noc_x_base = len(kernel.rt_args)  # type: ignore[attr-defined]
+        kernel.noc_x_base = len(kernel.common_args)  # type: ignore[attr-defined]
         for x in range(cols):
-            kernel.rt_args.append(kir.ArgDecl(f"noc_x[{x}]", (("noc_x", x),) * n))
-        kernel.noc_y_base = len(kernel.rt_args)  # type: ignore[attr-defined]
+            kernel.common_args.append(kir.ArgDecl(f"noc_x[{x}]", (("noc_x", x),)))
+        kernel.noc_y_base = len(kernel.common_args)  # type: ignore[attr-defined]
         for y in range(rows):
-            kernel.rt_args.append(kir.ArgDecl(f"noc_y[{y}]", (("noc_y", y),) * n))
+            kernel.common_args.append(kir.ArgDecl(f"noc_y[{y}]", (("noc_y", y),)))
 
 
 def lower_program(program: ProgramIR, arch: str = "wormhole_b0") -> kir.MetalProgram:

@@ -2,10 +2,10 @@
 
 A store's expression tree is planned once (:class:`Plan`): each node gets a DST slot (children
 first; an operation reuses its first operand's slot), and the tree's slot count bounds how
-many output tiles fit one ``tile_regs_acquire`` (half of DST: 8 tiles, 4 with fp32
-accumulation). Emission is operation-major: for each node, its init call (only when the
-unpack/math configuration changes) then a loop over the tiles of the chunk, so one init serves
-a whole block. Binary operations on two buffer operands use the FPU (``add_tiles``, with the
+many output tiles fit one ``tile_regs_acquire`` (half of DST: 4 tiles, DST holding fp32); a
+slot holds the node's tiles of the chunk one after another. Emission is operation-major: for
+each node, its init call (only when the unpack/math configuration changes) then a loop over the
+tiles of the chunk, so one init serves a whole block. Binary operations on two buffer operands use the FPU (``add_tiles``, with the
 broadcast forms when the right operand is a ``broadcast``); everything in DST uses the SFPU.
 An operand that the FPU, matmul, reduce or transpose must read from a buffer but that is a
 computed expression is first stored into an intermediate buffer introduced by lowering.
@@ -13,17 +13,20 @@ computed expression is first stored into an intermediate buffer introduced by lo
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 from ..arch import get as get_arch
-from ..dtypes import bfloat16
+from ..diagnostics import warn
+from ..dtypes import bfloat16, float32
 from ..ir import mathops, patterns
 from ..ir import ops as ir
 from ..ir.types import BOOL, FLOAT, BlockType, CBDecl
 from . import kir
 from .lower_common import KernelLowering
-from .optable import (COMPOSITE_UNARY, MIRRORED_UNARY, COMPUTE_PREFIX, DST_FORMAT, COPY, FILL, FPU_BINARY, FPU_HEADERS, MATMUL, POOL,
+from .optable import (COMPOSITE_UNARY, MIRRORED_UNARY, COMPUTE_PREFIX, DST_FORMAT, COPY, FILL, FPU_BINARY, FPU_HEADERS, MATMUL,
+                      MATMUL_BLOCK, POOL, CB_ARGUMENTS,
                       REDUCE_DIM, REDUCE, UNARY_BCAST, SCALAR_BINARY, SFPU_BINARY, TRANSPOSE, UNARY, WHERE,
                       float_bits)
 
@@ -51,6 +54,10 @@ class ComputeLowering(KernelLowering):
                                           if isinstance(op, (ir.CBReserve, ir.CBWait))}
         self.capacity = get_arch(self.ctx.arch).dst_tiles_per_phase(self.ctx.fp32_dest_acc)
         self.shadows: dict[str, CBDecl] = {}
+        #: blocks whose partials buffer is empty here on every path (reserved, not stored since)
+        self.known_unwritten: set[str] = set()
+        #: blocks whose final value a DST-resident K loop packed into the block itself
+        self.packed_into_block: set[str] = set()
         self.written: dict[str, ir.Reg] = {}
         reserved = {op.result.name for op in ir.walk(self.thread.body) if isinstance(op, ir.CBReserve)}
         read = {leaf.name for op in ir.walk(self.thread.body) if isinstance(op, ir.BlockStore)
@@ -81,6 +88,14 @@ class ComputeLowering(KernelLowering):
         self.lower_body(self.thread.body)
         self.release_local_blocks()
         return self.kernel
+
+    def unused_buffers(self) -> list[CBDecl]:
+        """The partials buffers the kernel never names (a K loop kept the block in DST and packed
+        it into the block itself): the program need not allocate them."""
+        named = {arg.value for op in ir.walk(self.kernel.body) if isinstance(op, kir.Call)
+                 for position in CB_ARGUMENTS.get(op.fn, ()) if position < len(op.args)
+                 for arg in [op.args[position]] if isinstance(arg, ir.Const)}
+        return [cb for cb in self.shadows.values() if cb.index not in named]
 
     def release_local_blocks(self) -> None:
         """The last value of each local block leaves its buffer (at the end, and at a return)."""
@@ -131,12 +146,16 @@ class ComputeLowering(KernelLowering):
         self.call("cb_reserve_back", ir.Const(op.cb.index), ir.Const(_tiles(op.cb.shape)))
         if op.result.name in self.shadows:
             self.emit(ir.Assign(result=self.written[op.result.name], value=ir.Const(False)))
+            self.known_unwritten.add(op.result.name)
 
     def lower_CBWait(self, op: ir.CBWait) -> None:
         self.call("cb_wait_front", ir.Const(op.cb.index), ir.Const(_tiles(op.cb.shape)))
 
     def lower_CBPush(self, op: ir.CBPush) -> None:
         shadow = self.shadows.get(op.block.name) if op.block is not None else None
+        if shadow is not None and op.block.name in self.packed_into_block:  # packed there from DST
+            self.packed_into_block.discard(op.block.name)
+            shadow = None
         if op.block is None and any(self.origin[name] is op.cb for name in self.shadows):
             self.fail("cb.push() of a block accumulated with '+=' (name the block: blk.push() or `with`)")
         if shadow is not None:  # the accumulated value moves from its partial buffer into the block
@@ -157,24 +176,125 @@ class ComputeLowering(KernelLowering):
     lower_TileUnary = lower_TileBinary = lower_TileMatmul = lower_TileReduce = lower_expression
     lower_TileBroadcast = lower_TileTranspose = lower_TileReshape = lower_TileFill = lower_TileWhere = lower_expression
 
-    # control flow: the configuration at a loop head is unknown unless the body restores it
+    # control flow: every nested body (a loop's, each branch of an if) starts with the
+    # configuration unknown, and so does the code after it; prune_redundant_inits then drops the
+    # inits that the paths into them already hold
+    @contextmanager
+    def into(self, body: list[ir.Op]) -> Iterator[None]:
+        self.state = None
+        self.known_unwritten.clear()  # a nested body may run again, after a store
+        with super().into(body):
+            yield
+        self.state = None
+        self.known_unwritten.clear()
+
+    # ---------------------------------------------------------------- K loops in DST
+    def lower_body(self, ops: list[ir.Op]) -> None:
+        for index, op in enumerate(ops):
+            self.following = ops[index + 1] if index + 1 < len(ops) else None
+            super().lower_body([op])
+
+    #: the op after the one being lowered, in its body (None at the end)
+    following: ir.Op | None = None
+
     def lower_For(self, op: ir.For) -> None:
-        self.state = None
-        super().lower_For(op)
-        self.state = None
+        store = self.resident_accumulation(op)
+        if store is None:
+            super().lower_For(op)
+            return
+        self.accumulate_in_dst(op, store)
 
-    def lower_If(self, op: ir.If) -> None:
-        self.state = None
-        super().lower_If(op)
-        self.state = None
+    def zeroes_a_resident_block(self, op: ir.Op) -> bool:
+        """``y.store(fill(0))`` right before a loop that keeps ``y`` in DST: DST starts at zero
+        (tile_regs_release clears it), so the store is only the drop of ``y``'s old value."""
+        fill = self.defs.get(getattr(op.value, "name", None))
+        if not (isinstance(fill, ir.TileFill) and isinstance(fill.value, ir.Const) and fill.value.value == 0
+                and not op.accumulate and isinstance(self.following, ir.For)):
+            return False
+        store = self.resident_accumulation(self.following)
+        return store is not None and store.block.name == op.block.name
 
-    def lower_While(self, op: ir.While) -> None:
-        self.state = None
-        super().lower_While(op)
-        self.state = None
+    def resident_accumulation(self, op: ir.For) -> ir.Op | None:
+        """The store of a K loop whose body only waits for operand blocks, adds their product
+        into one reserved (or local) block, ``y += a @ b``, and pops them; None for any other loop.
+        Such a loop keeps ``y`` in DST across its iterations when ``y`` fits there."""
+        stores = [o for o in op.body if isinstance(o, ir.STORE_OPS)]
+        if len(stores) != 1:
+            return None
+        if any(not isinstance(o, (ir.CBWait, ir.CBPop, *ir.STORE_OPS, *ir.EXPR_OPS)) for o in op.body):
+            return None
+        store = stores[0]
+        matmul = self.accumulated_product(store)
+        shadow = self.shadows.get(store.block.name)
+        if matmul is None or shadow is None or _tiles(shadow.shape) > self.capacity or shadow.fmt != float32:
+            return None  # (a block of another format rounds each partial sum as it is stored)
+        operands = (self.defs.get(r.name) for r in (matmul.lhs, matmul.rhs))
+        if any(o is not None for o in operands) or {matmul.lhs.name, matmul.rhs.name} & set(self.shadows):
+            return None  # computed operands, or another accumulated block: the general path
+        return store
+
+    def accumulated_product(self, store: ir.Op) -> ir.TileMatmul | None:
+        """The matmul of ``y += a @ b`` or of ``acc = acc + a @ b`` (a local block), else None."""
+        if store.accumulate:
+            return patterns.accumulates_into(store.value, True, self.defs)
+        value = self.defs.get(store.value.name)
+        fused = patterns.accumulated_matmul(value, self.defs) if value is not None else None
+        if fused is None or getattr(fused[0], "name", None) != store.block.name:
+            return None
+        return fused[1]
+
+    def accumulate_in_dst(self, op: ir.For, store: ir.Op) -> None:
+        """``for k: y += a @ b`` with ``y`` held in DST: its current value is copied in once, each
+        iteration's ``matmul_block`` accumulates onto it, and it is packed once after the loop (the
+        general path packs and unpacks ``y`` through its partials buffer on every iteration)."""
+        name = store.block.name
+        shadow = self.shadows[name]
+        pushed = self.following  # read before the body's lowering moves it
+        n = ir.Const(_tiles(shadow.shape))
+        rows, cols = _grid(shadow.shape)
+        self.chunk_tiles = rows * cols
+        self.emit(kir.Comment(text=f"{name} stays in DST across the loop: the products accumulate there"))
+        self.call("tile_regs_acquire")
+        if self.starts_at_zero != name:  # the value so far, if any, is copied in once
+            current = ir.If(cond=self.written[name])
+            self.emit(current)
+            with self.into(current.then_body):
+                self.call("cb_wait_front", ir.Const(shadow.index), n)
+                leaf = Node("leaf", store.block, shadow.shape, cb=shadow)
+                self.emit_copy(Node("copy", None, shadow.shape, [leaf]), ir.Const(0), ir.Const(0), rows, cols, 1)
+                self.call("cb_pop_front", ir.Const(shadow.index), n)
+        self.starts_at_zero = None
+        self.resident = store
+        try:
+            super().lower_For(op)
+        finally:
+            self.resident = None
+        direct = isinstance(pushed, ir.CBPush) and pushed.block is not None and pushed.block.name == name \
+            and name in self.origin  # pushed right after the loop: packed into the block itself
+        self.call("tile_regs_commit")
+        self.call("tile_regs_wait")
+        out = self.origin[name] if direct else shadow
+        if not direct:
+            self.call("cb_reserve_back", ir.Const(shadow.index), n)
+        self.tiles(rows, cols, ir.Const(0), ir.Const(0), lambda i, j, t, _: self.call(
+            "pack_tile", t, ir.Const(out.index), self.tile_index(i, j, cols)))
+        self.call("tile_regs_release")
+        if direct:
+            self.packed_into_block.add(name)
+        else:
+            self.call("cb_push_back", ir.Const(shadow.index), n)
+        self.emit(ir.Assign(result=self.written[name], value=ir.Const(not direct)))
+        if not direct:
+            self.known_unwritten.discard(name)
+
+    #: the store of the K loop being lowered with its block in DST (``accumulate_in_dst``)
+    resident: ir.Op | None = None
+    #: the block whose zero-fill right before its DST-resident loop was dropped
+    starts_at_zero: str | None = None
 
     # ---------------------------------------------------------------- planning
-    def node(self, operand: Any) -> Node:
+    def node(self, operand: Any, root: bool = False) -> Node:
+        """The plan of ``operand``'s expression tree (``root``: the value a store packs)."""
         if isinstance(operand, ir.Const):
             return Node("const", None, (), value=operand.value)
         op = self.defs.get(operand.name)
@@ -202,15 +322,25 @@ class ComputeLowering(KernelLowering):
         if isinstance(op, ir.TileBinary):
             return self.binary_node(op, shape)
         if isinstance(op, ir.TileMatmul):
-            return Node("matmul", op, shape, [self.buffered(op.lhs), self.buffered(op.rhs)])
+            operands = [self.buffered(op.lhs), self.buffered(op.rhs)]
+            self.warn_tf32("a matmul", op.loc, *operands)
+            return Node("matmul", op, shape, operands)
         if isinstance(op, ir.TileReduce):
             if op.scaler is not None:
                 self.fail("a reduce with a scaler block")
-            return Node("reduce", op, shape, [self.buffered(op.x)], cb=self.scaler())
+            node = Node("reduce", op, shape, [self.buffered(op.x)], cb=self.scaler())
+            self.warn_tf32(f"reduce_{op.kind}", op.loc, *node.children)
+            if op.kind == "sum" and not root:
+                # a sum leaves partial sums outside its result row/column, which only the packer's
+                # reduce mask clears: packed through a buffer, the operand is the clean tile
+                return self.through_buffer(node, op.result)
+            return node
         if isinstance(op, ir.TileBroadcast):
             return Node("bcast", op, shape, [self.buffered(op.x)])
         if isinstance(op, ir.TileTranspose):
-            return Node("transpose", op, shape, [self.buffered(op.x)])
+            operand = self.buffered(op.x)
+            self.warn_tf32("transpose", op.loc, operand)
+            return Node("transpose", op, shape, [operand])
         if isinstance(op, ir.TileReshape):  # the same tiles in the same order: the buffer on another grid
             source = self.buffered(op.x)
             return Node("leaf", source.op, shape, cb=source.cb)
@@ -221,6 +351,20 @@ class ComputeLowering(KernelLowering):
             return Node("where", op, shape, [Node("fill", None, shape, [c]) if c.kind == "const" else c
                                              for c in children])
         self.fail(f"'{op.name}'")
+
+    def warn_tf32(self, what: str, loc: Any, *operands: Node) -> None:
+        """W3002 at the store: the FPU reads this user's Float32 block as TF32 on the device
+        (no UnpackToDestFp32 path exists for matmul, reduce or transpose), which the language
+        level, computing in fp32, does not show."""
+        for leaf in operands:
+            name = getattr(leaf.op, "name", None)
+            if leaf.cb.fmt == float32 and (name in self.origin or name in self.shadows):
+                block = f"a block of '{self.origin[name].name}'" if name in self.origin else f"block '{name}'"
+                warn("W3002", f"{what} reads {block.replace('block', 'Float32 block', 1)} through the FPU's source registers, which hold "
+                     "TF32 on the device: the low 13 mantissa bits of every value are dropped there, while "
+                     "tilecraft run computes with all of them", loc or self.loc,
+                     hint="expect TF32 precision (about 3 decimal digits) from this operation on the device "
+                     "(docs/numerics.md section 4), or keep the block in bfloat16 if that precision is enough")
 
     def binary_node(self, op: ir.TileBinary, shape: tuple[int, ...]) -> Node:
         lhs, rhs = self.node(op.lhs), self.node(op.rhs)
@@ -233,7 +377,10 @@ class ComputeLowering(KernelLowering):
             addend_on_left = fused[0] is op.lhs
             addend, mm = (lhs, rhs) if addend_on_left else (rhs, lhs)
             return Node("matmul_acc", op, shape, [addend, *mm.children])
-        if op.fn in FPU_BINARY and lhs.kind == "leaf":
+        # the FPU reads its operands through SrcA/SrcB, where Float32 data is TF32: a Float32
+        # operand goes to DST whole (UnpackToDestFp32) and the SFPU combines the two
+        fp32 = any(n.cb is not None and n.cb.fmt == float32 for n in (lhs, rhs, *rhs.children[:1]))
+        if op.fn in FPU_BINARY and lhs.kind == "leaf" and not fp32:
             if rhs.kind == "leaf" and rhs.shape == lhs.shape:
                 return Node("fpu", op, shape, [lhs, rhs])
             if rhs.kind == "bcast" and rhs.op.dims in FPU_BINARY[op.fn].bcast:
@@ -253,6 +400,10 @@ class ComputeLowering(KernelLowering):
         node = self.node(operand)
         if node.kind == "leaf":
             return node
+        return self.through_buffer(node, operand)
+
+    def through_buffer(self, node: Node, operand: ir.Reg) -> Node:
+        """Evaluate ``node`` into an intermediate buffer now; the leaf that reads it back."""
         cb = self.ctx.intermediate_cb(self.kernel, operand.type)
         self.emit(kir.Comment(text=f"intermediate buffer {cb.index} holds a computed operand"))
         self.call("cb_reserve_back", ir.Const(cb.index), ir.Const(_tiles(node.shape)))
@@ -290,8 +441,20 @@ class ComputeLowering(KernelLowering):
             if not block.type.unit.tiled:
                 self.fail("block math on a row-major (scalar-unit) block", hint="the compute engine works on "
                           "32x32 tiles: make the buffer like a tile-layout tensor")
+        if self.zeroes_a_resident_block(op):
+            self.emit(kir.Comment(text=f"{op.block.name} starts at zero in DST: only its old value is dropped"))
+            if op.block.name not in self.known_unwritten:
+                self.release_partial(op.block.name)
+                self.emit(ir.Assign(result=self.written[op.block.name], value=ir.Const(False)))
+            self.starts_at_zero = op.block.name
+            return
+        if op is self.resident:  # the product lands on the block's value held in DST
+            matmul = self.node(self.accumulated_product(op).result)
+            rows, cols = _grid(matmul.shape)
+            self.emit_matmul_block(matmul, ir.Const(0), ir.Const(0), rows, cols, ir.Const(0))
+            return
         self.pending_pops: list[CBDecl] = []
-        root = self.node(op.value)
+        root = self.node(op.value, root=True)
         shadow = self.shadows.get(op.block.name)
         for leaf in self.leaf_blocks(op.value):  # blocks accumulated with += are read from their partials
             if leaf.name in self.shadows:
@@ -301,6 +464,8 @@ class ComputeLowering(KernelLowering):
             self.evaluate(root, self.origin[op.block.name], accumulate=None)
         else:
             if op.accumulate:
+                if root.kind == "reduce" and root.op.kind == "sum":  # an operand of the +: clean it
+                    root = self.through_buffer(root, op.value)
                 current = Node("leaf", op.block, shadow.shape, cb=shadow)
                 fused = patterns.accumulates_into(op.value, True, self.defs) is not None
                 root = (Node("matmul_acc", None, root.shape, [current, *root.children]) if fused
@@ -322,6 +487,7 @@ class ComputeLowering(KernelLowering):
         self.call("cb_push_back", ir.Const(shadow.index), n)
         self.release_partial(name)
         self.emit(ir.Assign(result=self.written[name], value=ir.Const(True)))
+        self.known_unwritten.discard(name)
 
     def release_partial(self, name: str) -> None:
         """Pop the value at the front of ``name``'s partials buffer, if one was stored."""
@@ -361,6 +527,7 @@ class ComputeLowering(KernelLowering):
             depth += 1
             bases[name] = self.arith("mul", var, ir.Const(step), f"{name}_base")
         self.state = None if outer else self.state
+        self.chunk_tiles = chunk_rows * chunk_cols
         self.call("tile_regs_acquire")
         self.emit_node(root, bases["r0"], bases["c0"], chunk_rows, chunk_cols, slots, cols)
         self.call("tile_regs_commit")
@@ -368,11 +535,20 @@ class ComputeLowering(KernelLowering):
         self.tiles(chunk_rows, chunk_cols, bases["r0"], bases["c0"], lambda i, j, t, d: self.call(
             "pack_tile", self.dst(t, slots, root.slot), ir.Const(out.index), self.tile_index(i, j, cols)))
         self.call("tile_regs_release")
+        if self.reduce_in_dst:  # the packs of the reduce result are done: clear its edge mask
+            self.reduce_in_dst = False
+            self.state = None
+            self.call("reduce_uninit")
         for _ in range(depth):
             self._stack.pop()
 
     def dst(self, t: Any, slots: int, slot: int) -> Any:
-        return self.arith("add", self.arith("mul", t, ir.Const(slots)), ir.Const(slot), "dst")
+        """The DST tile of chunk tile ``t`` for a node in ``slot``: slot-major, so the chunk's
+        tiles of one node are consecutive (one ``matmul_block`` fills them)."""
+        return self.arith("add", ir.Const(slot * self.chunk_tiles), t, "dst")
+
+    #: output tiles in the chunk being evaluated (each node's tiles take that many DST tiles)
+    chunk_tiles = 1
 
     def tile_index(self, i: Any, j: Any, cols: int) -> Any:
         return self.arith("add", self.arith("mul", i, ir.Const(cols)), j, "tile")
@@ -511,11 +687,14 @@ class ComputeLowering(KernelLowering):
 
     def emit_matmul(self, node: Node, r0, c0, rows, cols, slots) -> None:
         a, b = node.children
+        k_tiles = a.shape[1]
+        n_tiles = b.shape[1]
+        if rows * cols > 1:  # the node's tiles are consecutive in DST: one matmul_block per K step
+            self.emit_matmul_block(node, r0, c0, rows, cols, self.dst(ir.Const(0), slots, node.slot))
+            return
         init, call, header = MATMUL
         self.include(header)
         self.init(("matmul", a.cb.index, b.cb.index), init, ir.Const(a.cb.index), ir.Const(b.cb.index))
-        k_tiles = a.shape[1]
-        n_tiles = b.shape[1]
 
         def body(i, j, t, _):
             k, inner = self.loop("k", k_tiles) if k_tiles > 1 else (ir.Const(0), None)
@@ -526,6 +705,25 @@ class ComputeLowering(KernelLowering):
             if inner is not None:
                 self._stack.pop()
         self.tiles(rows, cols, r0, c0, body)
+
+    def emit_matmul_block(self, node: Node, r0, c0, rows, cols, first: Any) -> None:
+        """The chunk (rows x cols output tiles in DST first..) as one sub-block: per K step one
+        ``matmul_block`` multiplies in0's rows r0.. by in1's columns c0.. and accumulates into DST,
+        where hand-written kernels call it (tt-metal's bmm_large_block_zm), not matmul_tiles per tile."""
+        a, b = node.children
+        k_tiles, n_tiles = a.shape[1], b.shape[1]
+        init, call, header = MATMUL_BLOCK
+        dims = [ir.Const(0), ir.Const(cols), ir.Const(rows), ir.Const(k_tiles)]  # transpose, ct, rt, kt
+        self.include(header)
+        self.init(("matmul_block", a.cb.index, b.cb.index, cols, rows, k_tiles), init, ir.Const(a.cb.index),
+                  ir.Const(b.cb.index), *dims)
+        k, inner = self.loop("k", k_tiles) if k_tiles > 1 else (ir.Const(0), None)
+        if inner is not None:
+            self._stack.append(inner)
+        self.call(call, ir.Const(a.cb.index), ir.Const(b.cb.index), self.tile_index(r0, k, k_tiles),
+                  self.tile_index(k, c0, n_tiles), first, *dims)
+        if inner is not None:
+            self._stack.pop()
 
     def emit_reduce(self, node: Node, r0, c0, rows, cols, slots) -> None:
         (x,) = node.children
@@ -554,10 +752,11 @@ class ComputeLowering(KernelLowering):
                 if inner is not None:
                     self._stack.pop()
         self.tiles(rows, cols, r0, c0, body)
-        self.state = None  # reduce leaves the unpacker configured for the scaler
-        self.call("reduce_uninit")
+        self.reduce_in_dst = True  # reduce_uninit() clears the packer's edge mask: after the packs
 
     current_out = 0
+    #: a reduce wrote DST since the last pack: reduce_uninit() follows the packs
+    reduce_in_dst = False
 
     def emit_bcast(self, node: Node, r0, c0, rows, cols, slots) -> None:
         (x,) = node.children

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..ir import ops as ir
-from ..ir.types import BlockType, TensorDecl
+from ..ir import pipe_protocol
+from ..ir.types import BlockType, CBDecl, TensorDecl
 from . import kir
 from .lower_common import KernelLowering
 from .lower_pipes import PipeLowering
@@ -26,6 +27,7 @@ class DataMovementLowering(PipeLowering, KernelLowering):
         self.kernel.includes.add(DATAFLOW_HEADER)
         self.addresses: dict[str, ir.Reg] = {}
         self.accessors: dict[int, ir.Reg] = {}
+        self.cb_ids: dict[int, ir.Reg] = {}
         self.sem_ptrs: dict[int, ir.Reg] = {}
         self.xfer_kind: dict[str, str] = {}
         #: transfer groups -> the barriers their copies need
@@ -40,8 +42,22 @@ class DataMovementLowering(PipeLowering, KernelLowering):
         return self.kernel
 
     # ---------------------------------------------------------------- buffers
-    def cb(self, op_cb) -> ir.Const:
-        return ir.Const(op_cb.index)
+    def cb(self, decl: CBDecl) -> ir.Reg:
+        """The buffer's id: a compile-time argument (``constexpr uint32_t cb_x =
+        get_compile_time_arg_val(i)``), so a host may renumber buffers without recompiling the
+        source; the accessors' compile-time arguments follow the ids."""
+        found = self.cb_ids.get(decl.index)
+        if found is None:
+            position = self.kernel.compile_arg(decl.index)
+            found = self.reg(f"cb_{decl.name}")
+            self.emit_header([kir.Arg(result=found, source="ct", index=position, label=f"buffer '{decl.name}'")])
+            self.cb_ids[decl.index] = found
+        return found
+
+    def emit_header(self, ops: list[ir.Op]) -> None:
+        """Kernel arguments, accessors and pointers go first, in the order they were needed."""
+        self.kernel.body[self.header_end:self.header_end] = ops
+        self.header_end += len(ops)
 
     def tiles_of(self, block_type: BlockType) -> int:
         n = 1
@@ -71,16 +87,14 @@ class DataMovementLowering(PipeLowering, KernelLowering):
     def accessor(self, tensor: TensorDecl) -> ir.Reg:
         found = self.accessors.get(tensor.index)
         if found is None:
-            addr_index = self.kernel.rt(f"{tensor.name}_addr",
-                                        (("buffer_address", tensor.index),) * self.program.num_cores)
+            # the same on every core: a common runtime argument
+            addr_index = self.kernel.common(f"{tensor.name}_addr", ("buffer_address", tensor.index))
             addr = ir.Reg(f"{tensor.name}_addr", kir.U32)
             offset = self.ctx.accessor_offset(self.kernel, tensor)
             found = ir.Reg(f"{tensor.name}_acc", kir.ACCESSOR)
-            header = [kir.Arg(result=addr, source="rt", index=addr_index, label=f"{tensor.name}_addr"),
-                      kir.Accessor(result=found, tensor=tensor, ct_offset=offset, addr=addr,
-                                   page_bytes=self.ctx.page_bytes(tensor))]
-            self.kernel.body[self.header_end:self.header_end] = header
-            self.header_end += len(header)
+            self.emit_header([kir.Arg(result=addr, source="common", index=addr_index, label=f"{tensor.name}_addr"),
+                              kir.Accessor(result=found, tensor=tensor, ct_offset=offset, addr=addr,
+                                           page_bytes=self.ctx.page_bytes(tensor))])
             self.accessors[tensor.index] = found
         return found
 
@@ -219,9 +233,8 @@ class DataMovementLowering(PipeLowering, KernelLowering):
         found = self.sem_ptrs.get(sem.index)
         if found is None:
             found = ir.Reg(f"{sem.name}_ptr", kir.SEM_PTR)
-            self.kernel.body.insert(self.header_end, kir.Call(
-                result=found, fn="reinterpret_cast<volatile tt_l1_ptr uint32_t*>", args=[kir.SemAddr(sem.index)]))
-            self.header_end += 1
+            self.emit_header([kir.Call(result=found, fn="reinterpret_cast<volatile tt_l1_ptr uint32_t*>",
+                                       args=[kir.SemAddr(sem.index)])])
             self.sem_ptrs[sem.index] = found
         return found
 
@@ -254,10 +267,12 @@ class DataMovementLowering(PipeLowering, KernelLowering):
 
     def lower_SemMulticastSet(self, op: ir.SemMulticastSet) -> None:
         rng = op.cores
-        x0, y0 = self.noc_xy((ir.Const(rng.starts[0]), ir.Const(rng.starts[1])))
-        x1, y1 = self.noc_xy((ir.Const(rng.stops[0] - 1), ir.Const(rng.stops[1] - 1)))
+        low = self.noc_xy((ir.Const(rng.starts[0]), ir.Const(rng.starts[1])))
+        high = self.noc_xy((ir.Const(rng.stops[0] - 1), ir.Const(rng.stops[1] - 1)))
+        first, _ = pipe_protocol.multicast_corners(self.kernel.noc)
+        start, end = (low, high) if first == "min" else (high, low)
         mcast = self.reg(f"{op.sem.name}_mcast", kir.U64)
-        self.call("get_noc_multicast_addr", x0, y0, x1, y1, kir.SemAddr(op.sem.index), result=mcast)
+        self.call("get_noc_multicast_addr", *start, *end, kir.SemAddr(op.sem.index), result=mcast)
         scratch_sem = self.ctx.scratch_semaphore()
         self.call("noc_semaphore_set", self.sem_ptr(scratch_sem), op.value)
         count = (rng.stops[0] - rng.starts[0]) * (rng.stops[1] - rng.starts[1])

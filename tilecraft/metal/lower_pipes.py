@@ -1,17 +1,20 @@
-"""Lower pipes: the simulator's pipe model, built from NoC writes and semaphores.
+"""Lower pipes: the pipe protocol of :mod:`tilecraft.ir.pipe_protocol`, built from NoC writes and
+semaphores.
 
-Every pipe net gets, on every core, a landing area with one block slot per pipe of the net and
-one flag word per slot, and a ``ready`` semaphore. A receiver starts by clearing its flags and
-telling each of its senders that its slot is free (``noc_semaphore_inc`` on the sender's ready
-semaphore). A send (at its ``wait()``, as in the simulator) waits until all destinations have
+Every pipe net gets, on every core, a landing area with one block slot per landing slot of the
+net (``pipe_protocol.landing_slots``: pipes that share a destination land in different slots, a
+multicast lands in one slot on all its destinations) and one flag word per slot, and one ready
+semaphore per ready counter (``pipe_protocol.ready_counters``: each pipe a core sends counts its
+free destinations on its own semaphore). A receiver starts by clearing its flags and telling
+each of its senders that its slot is free (``noc_semaphore_inc`` on the pipe's ready semaphore on
+the sender). A send (at its ``wait()``, as in the simulator) waits until all destinations have
 freed their slot, multicasts the block into their slots (the loopback form when the sender is
 among them), then sets their flags; a receive (at its ``wait()``) waits for its flag, copies the
-slot into the block, clears the flag and frees the slot again. One block in flight per pipe and
-destination: the capacity the simulator checks.
+slot into the block, clears the flag and frees the slot again.
 
 Which pipes a core sends or receives is per core, so the kernel walks a table in its runtime
-arguments: a count, then per pipe its index in the net, destination count, destination
-rectangle, loopback flag and source core.
+arguments: a count, then per pipe its landing slot, ready counter, destination count,
+destination rectangle (smaller corner first), loopback flag and source core.
 """
 
 from __future__ import annotations
@@ -19,24 +22,29 @@ from __future__ import annotations
 from typing import Any
 
 from ..ir import ops as ir
+from ..ir import pipe_protocol
 from ..ir.types import BlockType, CBDecl, PipeNetDecl
 from ..ir.grid import all_cores
 from . import kir
 
 #: per-pipe fields of the runtime table
-FIELDS = ("index", "count", "x0", "y0", "x1", "y1", "loopback", "src_x", "src_y")
+FIELDS = ("slot", "counter", "count", "x0", "y0", "x1", "y1", "loopback", "src_x", "src_y")
 FLAG_STRIDE = 16  # bytes between flag words (L1 alignment of NoC writes)
 
 
 class PipeNetResources:
-    """What one pipe net needs on every core: landing slots, flag words, a ready semaphore."""
+    """What one pipe net needs on every core: landing slots, flag words, ready semaphores, and
+    each pipe's landing slot and ready counter (by position in the net)."""
 
-    def __init__(self, landing: CBDecl, flags: CBDecl, ready: Any, block: BlockType, block_bytes: int):
+    def __init__(self, landing: CBDecl, flags: CBDecl, ready_base: int, block: BlockType, block_bytes: int,
+                 slots: list[int], counters: list[int]):
         self.landing = landing
         self.flags = flags
-        self.ready = ready
+        self.ready_base = ready_base
         self.block = block
         self.block_bytes = block_bytes
+        self.slots = slots
+        self.counters = counters
 
 
 class PipeLowering:
@@ -53,24 +61,20 @@ class PipeLowering:
         grid = self.program.grid
         if len(grid) != 2:
             self.fail("a pipe on a grid that is not 2-D", code="E3003")
+        res = self.ctx.pipe_resources(net, self.program)
         cores = all_cores(grid)
         rows_per_core = []
         for core in cores:
             rows = []
             for p, pipe in enumerate(net.pipes):
                 if (pipe.src == core) if role == "src" else (core in pipe.dsts):
-                    xs = [d[0] for d in pipe.dsts]
-                    ys = [d[1] for d in pipe.dsts]
-                    rect = (min(xs), min(ys), max(xs), max(ys))
-                    if len(pipe.dsts) != (rect[2] - rect[0] + 1) * (rect[3] - rect[1] + 1):
+                    rect = pipe_protocol.destination_rectangle(pipe)
+                    if rect is None:
                         self.loc = pipe.span
                         self.fail(f"a pipe whose destinations {', '.join(map(str, pipe.dsts))} are not a rectangle",
                                   code="E3003")
-                    rows.append((p, len(pipe.dsts), *rect, int(pipe.src in pipe.dsts), *pipe.src))
-            if role == "src" and len(rows) > 1:  # its destinations would all free one ready semaphore
-                self.fail(f"a pipe net in which core {core} is the source of {len(rows)} pipes", code="E3003",
-                          hint="the emitted pipe protocol counts free destination slots on one semaphore per "
-                               "sender and net: give each of the core's pipes a net of its own, or multicast")
+                    rows.append((res.slots[p], res.counters[p], len(pipe.dsts), *rect, int(pipe.src in pipe.dsts),
+                                 *pipe.src))
             rows_per_core.append(rows)
         width = max(len(r) for r in rows_per_core)
         base = len(self.kernel.rt_args)
@@ -132,26 +136,39 @@ class PipeLowering:
 
     def slot_address(self, res: PipeNetResources, fields: dict) -> Any:
         base = self.reg("landing")
-        self.call("get_write_ptr", ir.Const(res.landing.index), result=base)
-        return self.arith("add", base, self.arith("mul", fields["index"], ir.Const(res.block_bytes)), "slot")
+        self.call("get_write_ptr", self.cb(res.landing), result=base)
+        return self.arith("add", base, self.arith("mul", fields["slot"], ir.Const(res.block_bytes)), "slot")
 
     def flag_address(self, res: PipeNetResources, fields: dict) -> Any:
         base = self.reg("flags")
-        self.call("get_write_ptr", ir.Const(res.flags.index), result=base)
-        return self.arith("add", base, self.arith("mul", fields["index"], ir.Const(FLAG_STRIDE)), "flag")
+        self.call("get_write_ptr", self.cb(res.flags), result=base)
+        return self.arith("add", base, self.arith("mul", fields["slot"], ir.Const(FLAG_STRIDE)), "flag")
+
+    def ready_semaphore(self, res: PipeNetResources, fields: dict) -> ir.Reg:
+        """The L1 address of this pipe's ready semaphore (the same id on every core)."""
+        addr = self.reg("ready_addr")
+        self.call("get_semaphore", self.arith("add", ir.Const(res.ready_base), fields["counter"], "ready_id"),
+                  result=addr)
+        return addr
 
     def rectangle(self, fields: dict, addr: Any) -> ir.Reg:
-        noc = [self.reg(n) for n in ("nx0", "ny0", "nx1", "ny1")]
-        for reg, name in zip(noc, ("x0", "y0", "x1", "y1")):
-            self.call("noc_x_of" if name[0] == "x" else "noc_y_of", fields[name], result=reg)
+        """The multicast address of the pipe's destination rectangle, its corners in the order the
+        kernel's NoC routes (``pipe_protocol.multicast_corners``)."""
+        noc = {}
+        for name in ("x0", "y0", "x1", "y1"):
+            noc[name] = self.reg(f"n{name}")
+            self.call("noc_x_of" if name[0] == "x" else "noc_y_of", fields[name], result=noc[name])
         self.ctx.needs_noc_tables(self.kernel)
+        first, _ = pipe_protocol.multicast_corners(self.kernel.noc)
+        corners = ("x0", "y0", "x1", "y1") if first == "min" else ("x1", "y1", "x0", "y0")
         mcast = self.reg("mcast", kir.U64)
-        self.call("get_noc_multicast_addr", *noc, addr, result=mcast)
+        self.call("get_noc_multicast_addr", *(noc[c] for c in corners), addr, result=mcast)
         return mcast
 
     def send(self, addr: Any, fields: dict, res: PipeNetResources) -> None:
         self.emit(kir.Comment(text="pipe send: wait until every destination slot is free"))
-        ready = self.sem_ptr(res.ready)
+        ready = self.reg("ready_ptr", kir.SEM_PTR)
+        self.call("reinterpret_cast<volatile tt_l1_ptr uint32_t*>", self.ready_semaphore(res, fields), result=ready)
         self.call("noc_semaphore_wait", ready, fields["count"])
         self.call("noc_semaphore_set", ready, ir.Const(0))
         data = self.rectangle(fields, self.slot_address(res, fields))
@@ -162,9 +179,13 @@ class PipeLowering:
         self.emit(branch)
         for body, suffix in ((branch.then_body, "_loopback_src"), (branch.else_body, "")):
             with self.into(body):
+                # linked: the flag multicast that follows takes the same path on the same NoC and VC,
+                # so it lands after the block without a barrier between them (tt-metal's multicast
+                # matmul); Blackhole needs the block's writes flushed from the command buffer first
                 self.call(f"noc_async_write_multicast{suffix}", addr, data, ir.Const(res.block_bytes),
-                          fields["count"])
-                self.call("noc_async_write_barrier")
+                          fields["count"], ir.Const(True))
+                if self.ctx.arch == "blackhole":
+                    self.call("noc_async_writes_flushed")
                 self.call(f"noc_semaphore_set_multicast{suffix}", kir.SemAddr(scratch.index), flag, fields["count"])
         self.call("noc_async_write_barrier")
 
@@ -186,7 +207,7 @@ class PipeLowering:
         self.call("noc_y_of", fields["src_y"], result=sy)
         self.ctx.needs_noc_tables(self.kernel)
         remote = self.reg("ready_noc", kir.U64)
-        self.call("get_noc_addr", sx, sy, kir.SemAddr(res.ready.index), result=remote)
+        self.call("get_noc_addr", sx, sy, self.ready_semaphore(res, fields), result=remote)
         self.call("noc_semaphore_inc", remote, ir.Const(1))
 
     def initialise_receivers(self) -> None:

@@ -173,6 +173,8 @@ SCALAR_BINARY: dict[str, Sfpu] = {
 COPY = Sfpu("copy_init", "copy_tile", "tile_move_copy.h")  # copy_tile_init is deprecated in 0.81
 FILL = Sfpu("fill_tile_init", "fill_tile", "eltwise_unary/fill.h", "float")
 MATMUL = ("matmul_init", "matmul_tiles", "matmul.h")
+#: a sub-block of rt_dim x ct_dim output tiles per call, one K step (DST tiles idst + r * ct_dim + c)
+MATMUL_BLOCK = ("matmul_block_init", "matmul_block", "matmul.h")
 TRANSPOSE = ("transpose_init", "transpose_tile", "transpose.h")
 REDUCE = ("reduce_init", "reduce_tile", "reduce.h")
 UNARY_BCAST = ("unary_bcast_init", "unary_bcast", "bcast.h")
@@ -181,12 +183,43 @@ POOL = {"sum": "PoolType::SUM", "max": "PoolType::MAX"}
 REDUCE_DIM = {(-1,): "ReduceDim::REDUCE_ROW", (-2,): "ReduceDim::REDUCE_COL", (-2, -1): "ReduceDim::REDUCE_SCALAR"}
 WHERE = ("where_tile_init", "where_tile", "eltwise_unary/where.h")
 
+#: which circular-buffer argument each unpacking call reads through SrcA and through SrcB
+#: (argument positions; None: the call leaves that register alone). Matmul reads in0 through SrcB
+#: and in1 through SrcA (0.81.1 matmul.h, hence ``SrcOrder::Reverse``); REDUCE_ROW sums swap
+#: theirs (:data:`SWAPPED_REDUCE`); ``unary_bcast`` reads SrcB, or goes to DST through SrcA from an
+#: fp32 buffer in ``UnpackToDestFp32`` mode
+UNPACK_SOURCES: dict[str, tuple[int | None, int | None]] = {
+    COPY.call: (0, None),
+    **{f.call: (0, 1) for f in FPU_BINARY.values()},
+    **{call: (0, 1) for f in FPU_BINARY.values() for _, call in f.bcast.values()},
+    MATMUL[1]: (1, 0), MATMUL_BLOCK[1]: (1, 0),
+    REDUCE[1]: (0, 1),
+    TRANSPOSE[1]: (0, None),
+    UNARY_BCAST[1]: (None, 0),
+}
+#: the positions of the circular-buffer arguments of the compute calls that move or read tiles
+CB_ARGUMENTS: dict[str, tuple[int, ...]] = {
+    **{fn: (0,) for fn in ("cb_reserve_back", "cb_push_back", "cb_wait_front", "cb_pop_front")},
+    "pack_tile": (1,), "compute_kernel_hw_startup": (0, 1, 2),
+    **{fn: tuple(p for p in sources if p is not None) for fn, sources in UNPACK_SOURCES.items()},
+}
+#: the reduce template arguments whose unpack reads the scaler through SrcA and the data through SrcB
+SWAPPED_REDUCE = ("PoolType::SUM", "ReduceDim::REDUCE_ROW")
+#: calls that move a buffer's tiles straight into DST (no FPU operation): an fp32 buffer read only
+#: by them is unpacked in ``UnpackToDestFp32`` mode and keeps all 32 bits
+TO_DEST_CALLS = frozenset({COPY.call, UNARY_BCAST[1]})
+#: the packing call and the position of its buffer argument
+PACK = ("pack_tile", 1)
+#: the calls that reconfigure the unpacker (SrcA, SrcB, both) and the packer for a buffer's format
+RECONFIG_SRCA, RECONFIG_SRCB, RECONFIG_BOTH, RECONFIG_PACK = (
+    "reconfig_data_format_srca", "reconfig_data_format_srcb", "reconfig_data_format", "pack_reconfig_data_format")
+
 #: every configuration call the lowering emits before an operation; the metal-level simulator
 #: treats exactly these as configuration, so a misspelt or new init is an error there, not a no-op
 INIT_CALLS: frozenset[str] = frozenset(
     [s.init for table in (UNARY, SFPU_BINARY, SCALAR_BINARY) for s in table.values()]
     + [f.init for f in FPU_BINARY.values()] + [init for f in FPU_BINARY.values() for init, _ in f.bcast.values()]
-    + [COPY.init, FILL.init, MATMUL[0], TRANSPOSE[0], WHERE[0], REDUCE[0], UNARY_BCAST[0]])
+    + [COPY.init, FILL.init, MATMUL[0], MATMUL_BLOCK[0], TRANSPOSE[0], WHERE[0], REDUCE[0], UNARY_BCAST[0]])
 
 #: formats a circular buffer can have in emitted code (tt::DataFormat enumerators)
 EMITTABLE_FORMATS = ("float32", "bfloat16", "float16", "bfloat8_b", "bfloat4_b", "int32", "uint32",

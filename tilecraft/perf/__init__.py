@@ -8,14 +8,21 @@ assumptions are in docs/performance-model.md.
 
 from __future__ import annotations
 
+import os
 from typing import Union
 
 from ..arch import ARCHS, BOARDS
 from ..arch.base import Arch
+from ..emu.program import ProgramSpec
+from ..emu.trace import KernelTrace
 from ..ir.program import ProgramIR
+from ..metal.lower import lower_program
+from ..sim.metal_engine import MetalRuntime
+from ..sim.metal_trace import slot_of
 from ..ttnn.fidelity import MathFidelity
 from .bound import busy_lower_bound
 from .engine import BeyondLimit, TimingRun
+from .kernel_replay import KernelLayout, KernelRun
 from .result import Estimate, LineCost, summarise
 
 Fidelity = Union[str, MathFidelity]
@@ -63,6 +70,61 @@ def estimate(program: ProgramIR, arch: Union[str, Arch] = "wormhole_b0", fidelit
     return summarise(run, arch_desc.board or arch_desc.name, fid.name)
 
 
+def estimate_kernels(program: ProgramSpec, kernel_trace: KernelTrace, arch: Union[str, Arch] = "wormhole_b0",
+                     name: str = "", trace: bool = False, stop_after: float = float("inf")) -> Estimate:
+    """Predict the run time of a kernel-level program from the calls each RISC made.
+
+    ``program`` is what the emulator ran (``tilecraft.emu.program.ProgramSpec``: a ``generic_op``
+    program, a PyKernel op, the emitted C++ of a TT-Lang program) and ``kernel_trace`` the calls it
+    recorded (``launch.run(..., trace=True)``). Fidelity and fp32 accumulation are the program's own
+    (its compute kernel's configuration). The estimate has the language-level one's fields; its
+    lines are the kernels' C++ (or PyKernel) source lines. ``trace`` keeps slices for a Chrome trace.
+    """
+    arch_desc = resolve_arch(arch)
+    run = KernelRun(KernelLayout.of_spec(program), kernel_trace, arch_desc, name or _program_name(program), trace)
+    return _replayed(run, arch_desc, stop_after)
+
+
+def estimate_lowered(program: ProgramIR, arch: Union[str, Arch] = "wormhole_b0", trace: bool = False,
+                     stop_after: float = float("inf")) -> Estimate:
+    """Predict the run time of a TT-Lang program's lowered kernels (``--level metal``) from their calls.
+
+    The program is lowered as ``tilecraft emit`` lowers it and its kernel IR simulated without
+    values (the synchronisation skeleton only, so any problem size), recording every Metalium call
+    at the TT-Lang line it was lowered from; the calls are replayed as :func:`estimate_kernels`
+    replays the emulator's. Fidelity and fp32 accumulation are the lowered program's.
+    """
+    arch_desc = resolve_arch(arch)
+    metal = lower_program(program, arch_desc.name)
+    runtime = MetalRuntime(metal, [_NoValues() for _ in metal.tensors], trace=True)
+    runtime.run(values=False)
+    assert runtime.call_trace is not None
+    kernels = {}
+    for core, k in runtime.cores.items():
+        for kernel in metal.kernels:
+            kernels[(runtime.call_trace.index(core), slot_of(kernel.processor))] = kernel.name
+    run = KernelRun(KernelLayout.of_metal(metal), runtime.call_trace.kernel_trace(metal.grid, kernels), arch_desc,
+                    program.name, trace)
+    return _replayed(run, arch_desc, stop_after)
+
+
+class _NoValues:
+    """A tensor stand-in for a skeleton-only run: the simulator reads shapes from the declarations."""
+
+    storage = None
+
+
+def _replayed(run: KernelRun, arch: Arch, stop_after: float) -> Estimate:
+    run.run(stop_after)
+    fidelity = {0: "LoFi", 2: "HiFi2", 3: "HiFi3", 4: "HiFi4"}.get(run.fidelity_value, "HiFi4")
+    return summarise(run, arch.board or arch.name, fidelity)  # type: ignore[arg-type]
+
+
+def _program_name(program: ProgramSpec) -> str:
+    names = dict.fromkeys(os.path.basename(k.display) for k in program.kernels)
+    return "kernels " + ", ".join(names)
+
+
 def lower_bound(program: ProgramIR, arch: Union[str, Arch] = "wormhole_b0", fidelity: Fidelity = "HiFi4",
                 fp32_acc: bool = False) -> float:
     """Cycles the program takes at least, for about two cores' worth of an estimate (:mod:`.bound`)."""
@@ -70,4 +132,4 @@ def lower_bound(program: ProgramIR, arch: Union[str, Arch] = "wormhole_b0", fide
                                       False))
 
 
-__all__ = ["BeyondLimit", "Estimate", "LineCost", "estimate", "lower_bound", "resolve_arch", "resolve_fidelity"]
+__all__ = ["BeyondLimit", "Estimate", "LineCost", "estimate", "estimate_kernels", "estimate_lowered", "lower_bound", "resolve_arch", "resolve_fidelity"]

@@ -59,6 +59,36 @@ class BeyondLimit(Exception):
         self.limit = limit
 
 
+def run_threads(clock: Clock, threads: list[ThreadTimes], stop_after: float, unfinished_hint: str) -> None:
+    """The conservative event loop both cost models run: the thread with the smallest clock goes
+    next; a thread yields ``(t, None)`` to be resumed in time order, or ``(t, waitable)`` to park
+    until that waitable changes. Raises :class:`BeyondLimit` once a clock passes ``stop_after``,
+    and says which threads never finished (``unfinished_hint``: what to do about it)."""
+    heap = clock.heap
+    pop, push, seq = heapq.heappop, heapq.heappush, clock.seq
+    while heap:
+        thread = pop(heap)[2]
+        try:
+            t, waitable = next(thread.gen)
+        except StopIteration as stop:
+            thread.end = stop.value
+            thread.gen = None
+            if thread.end > stop_after:
+                raise BeyondLimit(thread.end, stop_after) from None
+            continue
+        if t > stop_after:
+            raise BeyondLimit(t, stop_after)
+        thread.t = t
+        if waitable is None:
+            push(heap, (t, next(seq), thread))
+        else:
+            waitable.waiters.append(thread)
+    stuck = [t for t in threads if t.gen is not None]
+    if stuck:
+        names = ", ".join(f"core {t.core} '{t.name}'" for t in stuck[:4])
+        raise RuntimeError(f"timing engine: {len(stuck)} threads never finished ({names}); {unfinished_hint}")
+
+
 class TimedCore:
     """What generated code sees as ``K``: one core's timed buffers, semaphores and pipes."""
 
@@ -150,30 +180,8 @@ class TimingRun(OpTable):
                 times.gen = code.fn(k, values, times.busy, times.stall, times.events)
                 self.threads.append(times)
                 self.clock.ready(times, 0.0)
-        heap = self.clock.heap
-        pop, push, seq = heapq.heappop, heapq.heappush, self.clock.seq
-        while heap:
-            thread = pop(heap)[2]
-            try:
-                t, waitable = next(thread.gen)
-            except StopIteration as stop:
-                thread.end = stop.value
-                thread.gen = None
-                if thread.end > stop_after:
-                    raise BeyondLimit(thread.end, stop_after) from None
-                continue
-            if t > stop_after:
-                raise BeyondLimit(t, stop_after)
-            thread.t = t
-            if waitable is None:
-                push(heap, (t, next(seq), thread))
-            else:
-                waitable.waiters.append(thread)
-        stuck = [t for t in self.threads if t.gen is not None]
-        if stuck:
-            names = ", ".join(f"core {t.core} '{t.name}'" for t in stuck[:4])
-            raise RuntimeError(f"timing engine: {len(stuck)} threads never finished ({names}); "
-                               "run the program in the simulator (`tilecraft run`) for the diagnosis")
+        run_threads(self.clock, self.threads, stop_after,
+                    "run the program in the simulator (`tilecraft run`) for the diagnosis")
 
     @property
     def flops(self) -> int:

@@ -69,6 +69,8 @@ class Resources:
         self.dram_read_bytes = 0
         self.dram_write_bytes = 0
         self.noc_bytes = 0
+        #: when the bytes of the latest transfer had left their source (for writes-flushed waits)
+        self.last_sent = 0.0
         self._pages: dict[tuple, tuple[tuple[int, float], ...]] = {}
 
     # ---------------------------------------------------------------- DRAM
@@ -83,7 +85,10 @@ class Resources:
     def dram(self, decl: TensorDecl, lo: tuple[int, ...], ext: tuple[int, ...], t: float, port: Any,
              write: bool) -> float:
         """Cycle at which a read has landed (or a write is acknowledged), issued at ``t``."""
-        pages = self.bank_bytes(decl, lo, ext)
+        return self.dram_pages(self.bank_bytes(decl, lo, ext), t, port, write)
+
+    def dram_pages(self, pages: Iterable[tuple[int, float]], t: float, port: Any, write: bool) -> float:
+        """``dram`` for (bank, bytes) pairs given directly (the kernel-level model knows the banks)."""
         total = 0.0
         bank_free, bank_busy, cpb = self.bank_free, self.bank_busy, self.bank_cpb
         done = t
@@ -98,6 +103,7 @@ class Resources:
             if end > done:
                 done = end
         end = self._hold(port, t, total * self.link_cpb)
+        self.last_sent = end  # the bytes have left the core (what a flush waits for)
         if write:
             self.dram_write_bytes += total
         else:
@@ -127,6 +133,7 @@ class Resources:
             free[key] = start + hold
             self.busy[key] = self.busy.get(key, 0.0) + hold
         self.noc_bytes += nbytes
+        self.last_sent = start + hold
         return start + hold + hops * self.figs.noc_hop_cycles
 
     def pipe_links(self, src: tuple[int, ...], dsts: Iterable[tuple[int, ...]], noc: int) -> tuple[tuple, int]:

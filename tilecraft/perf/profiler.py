@@ -2,7 +2,10 @@
 
 The profiler is a session program hook: each launched program is estimated right after it is
 built (before the simulator runs it, or instead of it with ``--no-values``), and its report is
-printed at once. ``--trace`` writes all programs into one Chrome trace, one after the other.
+printed at once. Kernel-level programs (``ttnn.generic_op`` hosts such as micro-ops, PyKernel ops,
+and TT-Lang programs with ``--level cpp``, which run as their emitted C++) are timed by the
+kernel-level model from the calls the emulator recorded (an emulator hook), with a line table of
+the kernels' source. ``--trace`` writes all programs into one Chrome trace, one after the other.
 """
 
 from __future__ import annotations
@@ -12,15 +15,17 @@ import dataclasses
 import json
 import os
 import sys
-from typing import Callable
+from typing import Any, Callable
 from pathlib import Path
 
 from ..options import RunOptions
 from ..arch import ARCHS, BOARDS
 from ..ir.program import ProgramIR
-from ..ttnn import generic
+from ..emu.launch import EmulationResult
+from ..emu.program import ProgramSpec
 from ..ttnn.fidelity import MathFidelity
-from . import estimate, resolve_arch
+from . import estimate, estimate_kernels, estimate_lowered, resolve_arch
+from .line_map import to_source_lines
 from .report import format_estimate
 from .result import Estimate
 from .plot import PlotUnavailable, plot_estimates
@@ -41,7 +46,10 @@ def add_parser(sub: argparse._SubParsersAction, script_options: Callable[[argpar
     p.add_argument("--plot", help="draw the roofline and a per-core summary to this PNG (needs matplotlib)")
     p.add_argument("--no-values", action="store_true",
                    help="only time the programs; do not simulate values (for real problem sizes)")
-    p.add_argument("--level", default="language", choices=["language"])
+    p.add_argument("--level", default="language", choices=["language", "metal", "cpp"],
+                   help="language: time the TT-Lang IR; metal: time the lowered kernels' Metalium calls (TT-Lang "
+                        "line table, no values needed); cpp: run the emitted C++ on the kernel emulator and time "
+                        "those kernels (C++ line table)")
     p.add_argument("--exact", action="store_true", help=argparse.SUPPRESS)
 
 
@@ -53,37 +61,44 @@ class Profiler:
         self.arch = resolve_arch(args.arch)
         self.script = os.path.abspath(args.script)
         self.estimates: list[Estimate] = []
-        #: kernel-level programs (PyKernel ops, generic_op hosts) the script ran, which nothing times yet
-        self.untimed: list[str] = []
-        self.emulator_run_before = generic.last_run
+        #: generated C++ file -> line -> the PyKernel Python span it prints (from each PyKernel program run)
+        self.origins: dict[str, dict] = {}
 
     def run_options(self, opts: RunOptions) -> RunOptions:
         """``opts`` for the profiled run: the profiled architecture (its full grid for ``grid="auto"``),
         and no values computed with ``--no-values``."""
+        emulated = self.args.level == "cpp"  # the emitted C++ must run to be traced
         return dataclasses.replace(opts, arch=self.arch.name, grid=opts.grid or self.arch.compute_grid,
-                                   simulate=not self.args.no_values)
+                                   simulate=emulated or not self.args.no_values,
+                                   level="language" if self.args.level == "metal" else opts.level)
 
     def __call__(self, program: ProgramIR) -> None:
-        est = estimate(program, self.arch, self.args.fidelity, self.args.fp32_acc, trace=bool(self.args.trace))
+        """A TT-Lang program was built: time its IR (with ``--level cpp`` its emitted kernels are timed
+        when they run, by :meth:`emulated`)."""
+        if self.args.level == "cpp":
+            return
+        if self.args.level == "metal":
+            est = estimate_lowered(program, self.arch, trace=bool(self.args.trace))
+        else:
+            est = estimate(program, self.arch, self.args.fidelity, self.args.fp32_acc, trace=bool(self.args.trace))
         self.estimates.append(est)
         print(format_estimate(est, {self.script}), flush=True)
 
-    def kernel_level(self, name: str) -> None:
-        """A kernel-level program (``name`` as a message says it) ran: the cost model times
-        language-level (TT-Lang) programs only."""
-        self.untimed.append(name)
-        print(f"tilecraft: {name} is a kernel-level program: it ran on "
-              "the kernel emulator but is not timed (the cost model times TT-Lang programs; it has no kernel-level "
-              "model yet)", file=sys.stderr)
+    def emulated(self, program: ProgramSpec, result: EmulationResult) -> None:
+        """The emulator ran a kernel-level program: time it from its call trace."""
+        assert result.trace is not None
+        est = estimate_kernels(program, result.trace, self.arch, trace=bool(self.args.trace))
+        if self.origins:  # a PyKernel op: its rows at the Python lines that printed the C++
+            est.lines = to_source_lines(est.lines, self.origins)
+        self.estimates.append(est)
+        print(format_estimate(est), flush=True)
+
+    def pykernel(self, program: Any, tensors: Any) -> None:
+        """A PyKernel program is about to run (a kernel hook): remember where its C++ lines come from."""
+        self.origins.update(program.origins())
 
     def finish(self, code: int) -> int:
         if not self.estimates:
-            if generic.last_run is not self.emulator_run_before and not self.untimed:
-                self.kernel_level("a ttnn.generic_op program")  # a micro-op host's own descriptors
-            if self.untimed and code == 0:
-                print(f"tilecraft: nothing to profile: {len(self.untimed)} kernel-level program(s) ran untimed",
-                      file=sys.stderr)
-                return 2
             if code == 0:
                 print("tilecraft: the script launched no kernel program", file=sys.stderr)
             return code

@@ -14,6 +14,8 @@ import heapq
 import itertools
 from typing import Any
 
+from ..ir import pipe_protocol
+
 
 #: occupancy changes a buffer records at most for the trace
 LOG_LIMIT = 20000
@@ -112,7 +114,7 @@ class TimedSem(Waitable):
 
 
 class LandingSlot(Waitable):
-    """One pipe's one-block landing buffer on one destination core."""
+    """One pipe's one-block landing buffer on one destination core (:mod:`tilecraft.ir.pipe_protocol`)."""
 
     __slots__ = ("full", "landed", "freed")
 
@@ -149,7 +151,7 @@ class PipeSend:
         """Generator: blocks on full slots, then holds the route; returns the landing cycle."""
         pipe = self.pipe
         while True:
-            full = next((s for s in pipe.all_slots if s.full), None)
+            full = pipe_protocol.blocking_slot(pipe.all_slots)
             if full is None:
                 break
             yield t, full

@@ -29,6 +29,7 @@ from ..metal import kir, optable
 from . import tile_math
 from .codegen import ThreadCodegen
 from .metal_state import L1, L1_BASE, ZERO, PageCB, SemRT, SemToken
+from .metal_trace import MetalCallTrace
 from .op_table import OpTable
 from .scheduler import Scheduler, SimThread
 from .levels import evaluator_for
@@ -48,7 +49,9 @@ _BCAST_TYPE = {"BroadcastType::COL": (-1,), "BroadcastType::ROW": (-2,), "Broadc
 _REDUCE_DIM = {v: k for k, v in optable.REDUCE_DIM.items()}
 #: calls that only configure the hardware: no effect on values
 _CONFIG_ONLY = {"compute_kernel_hw_startup", "reduce_uninit", "noc_async_read_barrier", "noc_async_write_barrier",
-                "tile_regs_commit", "tile_regs_wait"}
+                "noc_async_writes_flushed",
+                "tile_regs_commit", "tile_regs_wait", optable.RECONFIG_SRCA, optable.RECONFIG_SRCB,
+                optable.RECONFIG_BOTH, optable.RECONFIG_PACK}
 
 
 def _bits_to_float(bits: int) -> float:
@@ -101,6 +104,10 @@ class MetalCore:
         self.dst = [ZERO] * self.dst_tiles
         self.words: dict[int, SemRT] = {}
 
+    def trace_call(self, processor: str, op: int, fn: str, args: tuple) -> None:
+        """A call ran (traced runs only): the kernel-level cost model's record of it."""
+        self.rt.call_trace.record(self, processor, op, fn, args)
+
     # ---------------------------------------------------------------- operands
     def tensor(self, index: int) -> TensorRef:
         return self.rt.tensors[index]
@@ -113,6 +120,10 @@ class MetalCore:
                 word = self.words[token] = SemRT(0, self.rt.scheduler.ready)
             return word
         return self.sems[token.index]
+
+    def c_get_semaphore(self, op: int, index: int) -> SemToken:
+        """``get_semaphore(id)`` with an id computed at run time (a pipe's ready counter)."""
+        return SemToken(index)
 
     def sem_token(self, index: int) -> SemToken:
         """``get_semaphore(index)``: this core's semaphore."""
@@ -228,7 +239,9 @@ class MetalCore:
         self.rec.write(self.rt.row_site(op, dst.tensor, count, write=True), vid, start)
 
     def c_get_noc_multicast_addr(self, op: int, x0: int, y0: int, x1: int, y1: int, addr: Any) -> Any:
-        cores = tuple((x, y) for y in range(y0, y1 + 1) for x in range(x0, x1 + 1))
+        """The cores between the two corners. This level runs on logical coordinates and does
+        not route: the corner order each NoC needs is the kernel emulator's check (E5305)."""
+        cores = tuple((x, y) for y in range(min(y0, y1), max(y0, y1) + 1) for x in range(min(x0, x1), max(x0, x1) + 1))
         return SemToken(addr.index, cores) if isinstance(addr, SemToken) else NocAddr(cores, addr)
 
     def copy_pages(self, op: int, src: "MetalCore", src_addr: int, dst: "MetalCore", dst_addr: int,
@@ -243,7 +256,7 @@ class MetalCore:
             cb_d.vids[(page_d + i) % cb_d.pages] = vid
 
     def c_noc_async_write_multicast(self, op: int, src: int, dst: "NocAddr", nbytes: int, count: int,
-                                    loopback: bool = False) -> None:
+                                    linked: bool = False, loopback: bool = False) -> None:
         targets = [c for c in dst.cores if loopback or c != self.core]
         if len(targets) != count:
             raise error("E4107", f"multicast to {len(targets)} cores announced as {count}", self.rt.span_of(op))
@@ -251,7 +264,7 @@ class MetalCore:
             self.copy_pages(op, self, src, self.rt.core_at(core, op), dst.addr, nbytes)
 
     def c_noc_async_write_multicast_loopback_src(self, op: int, src: int, dst: "NocAddr", nbytes: int,
-                                                 count: int) -> None:
+                                                 count: int, linked: bool = False) -> None:
         self.c_noc_async_write_multicast(op, src, dst, nbytes, count, loopback=True)
 
     def c_noc_async_read(self, op: int, src: Any, dst: int, nbytes: int) -> None:
@@ -320,6 +333,14 @@ class MetalCore:
         else:
             self.dst[d] = self.rt.node(op, "mm_acc", lambda x, y, acc: tile_math.matmul(x, y, acc), [a, b, self.dst[d]])
 
+    def c_matmul_block(self, op: int, cb0: int, cb1: int, i0: int, i1: int, d: int, transpose: int, ct_dim: int,
+                       rt_dim: int, kt_dim: int) -> None:
+        """rt_dim x ct_dim tiles of one K step: in0 tile i0 + r * kt_dim times in1 tile i1 + c
+        into DST tile d + r * ct_dim + c (0.81.1 matmul.h)."""
+        for r in range(rt_dim):
+            for c in range(ct_dim):
+                self.c_matmul_tiles(op, cb0, cb1, i0 + r * kt_dim, i1 + c, d + r * ct_dim + c)
+
     def c_reduce_tile(self, op: int, cb: int, scaler_cb: int, i: int, si: int, d: int, *, template: tuple) -> None:
         kind = "sum" if template[0].endswith("SUM") else "max"
         dims = _REDUCE_DIM[template[1]]
@@ -352,10 +373,13 @@ class KernelCodegen(ThreadCodegen):
 
     def __init__(self, metal: kir.MetalProgram, kernel: kir.Kernel, ctx: "MetalRuntime"):
         thread = ThreadIR(kernel.name, kernel.processor, kernel.body)
+        self.kernel = kernel
         super().__init__(ctx.program_stub, thread, ctx)
+        self.processor = kernel.processor
 
     FUNCTION_PREFIX = "kernel_"
-    PARAMETERS = "K, A"
+    #: the core, its runtime arguments and the common ones
+    PARAMETERS = "K, A, C"
     FILE_TAG = "tilecraft metal"
 
     def v(self, operand: Any) -> str:
@@ -374,7 +398,10 @@ class KernelCodegen(ThreadCodegen):
         pass
 
     def op_Arg(self, op: kir.Arg) -> None:
-        self.line(f"{self.v(op.result)} = A[{op.index}]", op)
+        if op.source == "ct":  # a compile-time word: known when the kernel is generated
+            self.line(f"{self.v(op.result)} = {self.kernel.compile_args[op.index]}", op)
+        else:
+            self.line(f"{self.v(op.result)} = {'A' if op.source == 'rt' else 'C'}[{op.index}]", op)
 
     def op_Accessor(self, op: kir.Accessor) -> None:
         self.line(f"{self.v(op.result)} = K.tensor({op.tensor.index})", op)
@@ -388,6 +415,8 @@ class KernelCodegen(ThreadCodegen):
         else:
             call = f"K.call({op.fn!r}, ({', '.join(args)}{',' if args else ''}), {tuple(op.template)!r}, {i})"
             self.line(f"{self.v(op.result)} = {call}" if op.result is not None else call, op)
+        if self.ctx.call_trace is not None and (inline is None or op.fn in _TRACED_INLINE):
+            self.line(f"K.trace_call({self.processor!r}, {i}, {op.fn!r}, ({', '.join(args)}{',' if args else ''}))", op)
 
 
 def _wait_loop(condition: str, waited: str) -> Callable[[Any, list[str], int, str], str]:
@@ -408,10 +437,15 @@ _INLINE: dict[str, Callable[[Any, list[str], int, str], str]] = {
     "noc_semaphore_wait": _wait_loop("K.sem({0}).value != {1}", "K.sem({0})"),
     "noc_semaphore_wait_min": _wait_loop("K.sem({0}).value < {1}", "K.sem({0})"),
     "get_arg_val<uint32_t>": lambda result, args, i, fn: f"{result} = A[{args[0]}]",
+    "get_common_arg_val<uint32_t>": lambda result, args, i, fn: f"{result} = C[{args[0]}]",
     # logical coordinates stand for NoC ones
     "noc_x_of": _value_of_first,
     "noc_y_of": _value_of_first,
 }
+
+
+#: inline calls the kernel-level trace records (after the wait, so a semaphore wait names its releaser)
+_TRACED_INLINE = frozenset({"cb_reserve_back", "cb_wait_front", "noc_semaphore_wait", "noc_semaphore_wait_min"})
 
 
 class _ProgramStub:
@@ -423,8 +457,13 @@ class _ProgramStub:
 
 
 class MetalRuntime(OpTable):
-    def __init__(self, metal: kir.MetalProgram, tensors: list[Any], exact: bool = False, device: Any = None):
+    """``trace``: record every call for the kernel-level cost model (``self.call_trace``); ``device``:
+    where the values are evaluated."""
+
+    def __init__(self, metal: kir.MetalProgram, tensors: list[Any], exact: bool = False, trace: bool = False,
+                 device: Any = None):
         self.metal = metal
+        self.call_trace = (MetalCallTrace(metal.grid, _UNARY, _SFPU_BINARY, _SCALAR, _FPU) if trace else None)
         self.exact = exact
         self.device = device
         self.program_stub = _ProgramStub()
@@ -506,16 +545,20 @@ class MetalRuntime(OpTable):
         """The Python generated for every thread (what ``tilecraft show-ir --generated`` prints)."""
         return "\n".join(f"# {code.filename}\n{code.source}" for code in self.kernels)
 
-    def run(self) -> None:
+    def run(self, values: bool = True) -> None:
+        """Run every kernel on every core; ``values=False`` stops after the synchronisation skeleton
+        (the calls and their order, what a traced run needs), computing no tensor values."""
         for core, k in self.cores.items():
             for kernel, code in zip(self.metal.kernels, self.kernels):
                 args = [self.resolve(a.values[k.flat], k) for a in kernel.rt_args]
+                common = [self.resolve(a.values[0], k) for a in kernel.common_args]
                 kind = "compute" if kernel.processor == "compute" else "datamovement"
-                self.scheduler.add(SimThread(core, kernel.name, kind, code.fn(k, args), code,
+                self.scheduler.add(SimThread(core, kernel.name, kind, code.fn(k, args, common), code,
                                              _buffers_called(kernel, "cb_reserve_back"),
                                              _buffers_called(kernel, "cb_wait_front")))
         self.scheduler.run()
-        evaluator_for(self.rec, self.exact, self.device).run()
+        if values:
+            evaluator_for(self.rec, self.exact, self.device).run()
 
 
 def _batched(fn: Callable, values: list[torch.Tensor], n: int, device: torch.device) -> torch.Tensor:
@@ -527,5 +570,8 @@ def _batched(fn: Callable, values: list[torch.Tensor], n: int, device: torch.dev
 def _buffers_called(kernel: kir.Kernel, fn: str) -> set[int]:
     """The circular buffers a kernel calls ``fn`` on (producers reserve, consumers wait): what the
     deadlock diagnosis needs to tell a starved buffer from a circular wait."""
-    return {op.args[0].value for op in ir.walk(kernel.body)
-            if isinstance(op, kir.Call) and op.fn == fn and op.args and isinstance(op.args[0], ir.Const)}
+    ids = {op.result.name: kernel.compile_args[op.index] for op in ir.walk(kernel.body)
+           if isinstance(op, kir.Arg) and op.source == "ct"}  # buffer ids passed as compile-time words
+    return {op.args[0].value if isinstance(op.args[0], ir.Const) else ids[op.args[0].name]
+            for op in ir.walk(kernel.body) if isinstance(op, kir.Call) and op.fn == fn and op.args
+            and (isinstance(op.args[0], ir.Const) or getattr(op.args[0], "name", None) in ids)}

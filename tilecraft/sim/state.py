@@ -19,6 +19,7 @@ from collections import deque
 from typing import Any, Callable
 
 from ..diagnostics import KernelError, error, warn
+from ..ir import pipe_protocol
 
 _HINT_RELEASED = "a block is valid only until its push()/pop() (the end of its `with`)"
 
@@ -224,11 +225,8 @@ class SemState(Waitable):
 
 
 class PipeSlot(Waitable):
-    """The landing buffer of one pipe at one destination core: one block in flight at a time.
-
-    A sender's ``wait()`` completes when the block has landed in every destination's slot (the
-    slots must be empty: finite capacity); a receiver's ``wait()`` takes the block out.
-    """
+    """The landing buffer of one pipe at one destination core, under the pipe protocol of
+    :mod:`tilecraft.ir.pipe_protocol` (one block in flight; a send lands only in empty slots)."""
 
     __slots__ = ("pipe", "dst", "vid")
 
@@ -237,6 +235,10 @@ class PipeSlot(Waitable):
         self.pipe = pipe
         self.dst = dst
         self.vid = -1
+
+    @property
+    def full(self) -> bool:
+        return self.vid >= 0
 
 
 class PipeSend(Xfer):
@@ -251,10 +253,10 @@ class PipeSend(Xfer):
     def try_complete(self, op: int) -> bool:
         if self.done:
             return True
-        for slot in self.slots:
-            if slot.vid >= 0:
-                self.waitable = slot
-                return False
+        full = pipe_protocol.blocking_slot(self.slots)
+        if full is not None:
+            self.waitable = full
+            return False
         for slot in self.slots:
             slot.vid = self.vid
             slot.wake()
@@ -273,7 +275,7 @@ class PipeRecv(Xfer):
         if self.done:
             return True
         landing = self.landing
-        if landing.vid < 0:
+        if not landing.full:
             return False
         self.cb.vids[self.slot] = landing.vid
         landing.vid = -1

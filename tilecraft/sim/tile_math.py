@@ -85,8 +85,9 @@ def _rounded_once_binary(fn: Callable[[Tensor, Tensor], Tensor]) -> Callable[[Te
 
 def _gelu_tanh(x: Tensor) -> Tensor:
     """The tanh approximation of GELU, written out (torch's fused kernel is length-dependent
-    even in float64): 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
-    return 0.5 * x * (1.0 + torch.tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)))
+    even in float64): 0.5 x (1 + tanh z), z = sqrt(2/pi) (x + 0.044715 x^3), computed as the
+    equal x / (1 + exp(-2z)), which does not cancel to zero for negative x as 1 + tanh z does."""
+    return x / (1.0 + torch.exp(-2.0 * 0.7978845608028654 * (x + 0.044715 * x * x * x)))
 
 
 def _celu(x: Tensor, alpha: float, alpha_recip: float) -> Tensor:

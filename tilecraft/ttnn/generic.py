@@ -65,7 +65,11 @@ def generic_op(io_tensors: Sequence[Tensor], program_descriptor: ProgramDescript
                                   int(s.initial_value), span) for s in program_descriptor.semaphores],
         tensors=tensors, arch=arch, span=span)
     global last_run
-    result = last_run = launch.run(program, stop_at_first_error=session.options().emulator_stop_at_first_error)
+    hooks = session.current().emulator_hooks
+    result = last_run = launch.run(program, stop_at_first_error=session.options().emulator_stop_at_first_error,
+                                   trace=bool(hooks))
+    for hook in hooks:  # the profiler times the run from its trace
+        hook(program, result)
     if result.dprint:
         sys.stdout.write(result.dprint)
     for warning in result.warnings:  # as Python warnings: `tilecraft run` renders them (text or JSON)

@@ -1,10 +1,13 @@
-"""Planted for defect 6 (shared ready semaphore): core (0, 0) sends its tile over two unicast
-pipes of one net, to (1, 0) and to (2, 0); each receiver stores what it got.
+"""Planted for defect 6 (shared ready semaphore), kept as its regression test: core (0, 0) sends
+its tile over two unicast pipes of one net, to (1, 0) and to (2, 0); each receiver stores what it
+got.
 
-The emitted kernels give the whole net one "ready" semaphore on the sender, which every receiver
-increments and the sender waits on with an exact count (noc_semaphore_wait(ptr, 1)) before
-each send: the second receiver's increment can arrive first and overshoot, and the second wait
-then never sees its count. The language level runs the pipes independently and passes.
+The emitter once gave the whole net one "ready" semaphore on the sender, which every receiver
+incremented and the sender waited on with an exact count (noc_semaphore_wait(ptr, 1)) before each
+send: the second receiver's increment could arrive first and overshoot, and the second wait then
+never saw its count. Each pipe a core sends now has a ready semaphore of its own
+(tilecraft/ir/pipe_protocol.py: ready_counters), and the emitted program runs as the language
+level does.
 """
 
 import torch

@@ -196,6 +196,7 @@ int math_dst(std::uint32_t index, const char* call, Loc loc) {
 
 // ---------------------------------------------------------------- configuration
 void hw_startup(std::uint32_t src_a_cb, std::uint32_t src_b_cb, std::uint32_t out_cb, Loc loc) {
+    TC_TRACE(Ev::HwStartup, src_a_cb, src_b_cb, out_cb, 0, loc);
     Compute& c = comp();
     cur().last_loc = loc;
     CircularBuffer& a = cb_checked(std::int32_t(src_a_cb), "compute_kernel_hw_startup", loc);
@@ -211,6 +212,7 @@ void hw_startup(std::uint32_t src_a_cb, std::uint32_t src_b_cb, std::uint32_t ou
 }
 
 void reconfig_src(int which, std::uint32_t old_cb, std::uint32_t new_cb, bool has_old, Loc loc) {
+    TC_TRACE(Ev::Reconfig, new_cb, 0, 0, 0, loc);
     Compute& c = comp();
     cur().last_loc = loc;
     const char* call = which == 0 ? "reconfig_data_format_srca" : "reconfig_data_format_srcb";
@@ -225,6 +227,7 @@ void reconfig_src(int which, std::uint32_t old_cb, std::uint32_t new_cb, bool ha
 }
 
 void reconfig_pack(std::uint32_t old_cb, std::uint32_t new_cb, bool has_old, Loc loc) {
+    TC_TRACE(Ev::Reconfig, new_cb, 1, 0, 0, loc);
     Compute& c = comp();
     cur().last_loc = loc;
     CircularBuffer& n = cb_checked(std::int32_t(new_cb), "pack_reconfig_data_format", loc);
@@ -237,11 +240,13 @@ void reconfig_pack(std::uint32_t old_cb, std::uint32_t new_cb, bool has_old, Loc
 }
 
 void set_fp32_dest_acc(bool enable, Loc loc) {
+    TC_TRACE(Ev::Reconfig, enable, 2, 0, 0, loc);
     cur().last_loc = loc;
     comp().fp32 = enable;
 }
 
 void init_mode(Mode mode, std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t param, Loc loc) {
+    TC_TRACE(Ev::Init, std::uint32_t(mode), cb_a, cb_b, 0, loc);
     Compute& c = comp();
     cur().last_loc = loc;
     c.mode = mode;
@@ -253,6 +258,7 @@ void init_mode(Mode mode, std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t 
 
 // ---------------------------------------------------------------- DST ownership
 void regs_acquire(Loc loc) {
+    TC_TRACE(Ev::Acquire, 0, 0, 0, 0, loc);
     Compute& c = comp();
     cur().last_loc = loc;
     Compute::Sec& s = c.sec[c.math_sec];
@@ -272,6 +278,7 @@ void regs_acquire(Loc loc) {
 }
 
 void regs_commit(Loc loc) {
+    TC_TRACE(Ev::Commit, 0, 0, 0, 0, loc);
     Compute& c = comp();
     cur().last_loc = loc;
     Compute::Sec& s = c.sec[c.math_sec];
@@ -285,6 +292,7 @@ void regs_commit(Loc loc) {
 }
 
 void regs_wait(Loc loc) {
+    TC_TRACE(Ev::RegsWait, 0, 0, 0, 0, loc);
     Compute& c = comp();
     cur().last_loc = loc;
     Compute::Sec& s = c.sec[c.pack_sec];
@@ -299,6 +307,7 @@ void regs_wait(Loc loc) {
 }
 
 void regs_release(Loc loc) {
+    TC_TRACE(Ev::Release, 0, 0, 0, 0, loc);
     Compute& c = comp();
     cur().last_loc = loc;
     Compute::Sec& s = c.sec[c.pack_sec];
@@ -321,6 +330,7 @@ void regs_release(Loc loc) {
 
 // ---------------------------------------------------------------- FPU operations
 void copy_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc) {
+    TC_TRACE(Ev::Copy, trace_page_bytes(cb), 0, 0, 0, loc);
     cur().last_loc = loc;
     require_mode(Mode::Copy, 0, "copy_tile", "copy_init(cb)", loc);
     static Operand a;
@@ -346,6 +356,7 @@ static std::uint32_t bcast_index(Bcast bcast, const TileShape& s, std::uint32_t 
 
 void binary_tiles(Fpu op, Bcast bcast, std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t tile_a,
                   std::uint32_t tile_b, std::uint32_t dst, Loc loc) {
+    TC_TRACE(Ev::Binary, trace_page_bytes(cb_a), trace_page_bytes(cb_b), std::uint32_t(op), std::uint32_t(bcast), loc);
     cur().last_loc = loc;
     const char* call = bcast == Bcast::None ? (op == Fpu::Add ? "add_tiles" : op == Fpu::Sub ? "sub_tiles" : "mul_tiles")
                                             : "*_tiles_bcast";
@@ -375,6 +386,7 @@ void binary_tiles(Fpu op, Bcast bcast, std::uint32_t cb_a, std::uint32_t cb_b, s
 }
 
 void unary_bcast(Bcast bcast, std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc) {
+    TC_TRACE(Ev::UnaryBcast, trace_page_bytes(cb), 0, 0, 0, loc);
     cur().last_loc = loc;
     require_mode(Mode::UnaryBcast, std::uint32_t(bcast), "unary_bcast", "unary_bcast_init<BroadcastType>(icb)", loc);
     static Operand a;
@@ -392,6 +404,7 @@ void unary_bcast(Bcast bcast, std::uint32_t cb, std::uint32_t tile, std::uint32_
 }
 
 void reuse_dest_tiles(Fpu op, ReuseDest reuse, std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc) {
+    TC_TRACE(Ev::ReuseDest, trace_page_bytes(cb), 0, std::uint32_t(op), 0, loc);
     cur().last_loc = loc;
     std::uint32_t param = (std::uint32_t(op) << 4) | std::uint32_t(reuse);
     require_mode(Mode::ReuseDest, param, "binary_reuse_dest_tiles",
@@ -504,6 +517,7 @@ static const DecodedTile& decoded_operand(DecodedTile* cache, std::size_t ways, 
 void matmul_tiles(std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t tile_a, std::uint32_t tile_b,
                   std::uint32_t dst, bool transpose, std::uint32_t ct_dim, std::uint32_t rt_dim, std::uint32_t kt_dim,
                   Loc loc) {
+    TC_TRACE(Ev::Matmul, trace_page_bytes(cb_a), trace_page_bytes(cb_b), ct_dim, rt_dim, loc);
     cur().last_loc = loc;
     const char* call = (ct_dim == 1 && rt_dim == 1) ? "matmul_tiles" : "matmul_block";
     require_mode(Mode::Matmul, 0, call, "matmul_init(in0, in1) / matmul_block_init", loc);
@@ -558,6 +572,7 @@ void matmul_tiles(std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t tile_a, 
 // leaves there, which the packer's reduce mask drops. Max writes zeros there.
 void reduce_tile(Pool pool, RDim dim, std::uint32_t cb, std::uint32_t scaler_cb, std::uint32_t tile,
                  std::uint32_t scaler_tile, std::uint32_t dst, Loc loc) {
+    TC_TRACE(Ev::Reduce, trace_page_bytes(cb), trace_page_bytes(scaler_cb), std::uint32_t(pool), 0, loc);
     cur().last_loc = loc;
     std::uint32_t param = (std::uint32_t(pool) << 4) | std::uint32_t(dim);
     require_mode(Mode::Reduce, param, "reduce_tile", "reduce_init<PoolType, ReduceDim>(icb, icb_scaler, ocb)", loc);
@@ -620,6 +635,7 @@ void reduce_tile(Pool pool, RDim dim, std::uint32_t cb, std::uint32_t scaler_cb,
 }
 
 void reduce_init(Pool pool, RDim dim, std::uint32_t cb, std::uint32_t scaler_cb, std::uint32_t out_cb, Loc loc) {
+    TC_TRACE(Ev::Init, std::uint32_t(Mode::Reduce), cb, scaler_cb, 0, loc);
     Compute& c = comp();
     init_mode(Mode::Reduce, cb, scaler_cb, (std::uint32_t(pool) << 4) | std::uint32_t(dim), loc);
     (void)out_cb;
@@ -627,6 +643,7 @@ void reduce_init(Pool pool, RDim dim, std::uint32_t cb, std::uint32_t scaler_cb,
 }
 
 void reduce_uninit(Loc loc) {
+    TC_TRACE(Ev::Init, 0, 0, 0, 0, loc);
     Compute& c = comp();
     cur().last_loc = loc;
     c.reduce_mask = -1;
@@ -634,6 +651,7 @@ void reduce_uninit(Loc loc) {
 }
 
 void transpose_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc) {
+    TC_TRACE(Ev::Transpose, trace_page_bytes(cb), 0, 0, 0, loc);
     cur().last_loc = loc;
     require_mode(Mode::Transpose, 0, "transpose_tile", "transpose_init(icb)", loc);
     static Operand a;
@@ -650,6 +668,7 @@ void transpose_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc
 }
 
 void copy_dest_values(std::uint32_t from, std::uint32_t to, Loc loc) {
+    TC_TRACE(Ev::CopyDest, 0, 0, 0, 0, loc);
     cur().last_loc = loc;
     int a = math_dst(from, "copy_dest_values", loc), b = math_dst(to, "copy_dest_values", loc);
     Compute& c = comp();
@@ -660,11 +679,13 @@ void copy_dest_values(std::uint32_t from, std::uint32_t to, Loc loc) {
 
 // ---------------------------------------------------------------- packer
 void pack_l1_acc(bool enable, Loc loc) {
+    TC_TRACE(Ev::Reconfig, enable, 3, 0, 0, loc);
     cur().last_loc = loc;
     comp().l1_acc = enable;
 }
 
 void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order, Loc loc) {
+    TC_TRACE(Ev::Pack, trace_page_bytes(cb), 0, 0, 0, loc);
     Compute& c = comp();
     cur().last_loc = loc;
     require_started("pack_tile", loc);
@@ -747,6 +768,7 @@ void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool
 // tilize_block: `tiles` tiles' worth of row-major rows (32 rows of tiles*32 values) in the input
 // CB become `tiles` tiles in the output CB; untilize_block does the reverse.
 void tilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_cb, Loc loc) {
+    TC_TRACE(Ev::Tilize, trace_page_bytes(in_cb), tiles, trace_page_bytes(out_cb), 0, loc);
     cur().last_loc = loc;
     require_mode(Mode::Tilize, 0, "tilize_block", "tilize_init(icb, block, ocb)", loc);
     Compute& c = comp();
@@ -779,6 +801,7 @@ void tilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_cb
 }
 
 void untilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_cb, Loc loc) {
+    TC_TRACE(Ev::Untilize, trace_page_bytes(in_cb), tiles, trace_page_bytes(out_cb), 0, loc);
     cur().last_loc = loc;
     require_mode(Mode::Untilize, 0, "untilize_block", "untilize_init(icb)", loc);
     CircularBuffer& in = cb_checked(std::int32_t(in_cb), "untilize_block", loc);

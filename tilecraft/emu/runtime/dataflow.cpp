@@ -268,6 +268,28 @@ std::vector<int> multicast_targets(std::uint64_t addr, std::uint32_t num_dests, 
     return targets;
 }
 
+// The logical bounding rectangle of a multicast's destination cores, packed x0 | y0 << 8 | x1 << 16 | y1 << 24.
+std::uint32_t target_rect(const std::vector<int>& targets) {
+    std::uint32_t x0 = 255, y0 = 255, x1 = 0, y1 = 0;
+    for (int core : targets) {
+        const Core& c = g_dev->cores[core];
+        x0 = std::min<std::uint32_t>(x0, c.lx);
+        y0 = std::min<std::uint32_t>(y0, c.ly);
+        x1 = std::max<std::uint32_t>(x1, c.lx);
+        y1 = std::max<std::uint32_t>(y1, c.ly);
+    }
+    return targets.empty() ? 0 : x0 | (y0 << 8) | (x1 << 16) | (y1 << 24);
+}
+
+// A semaphore word another core's L1 holds was written over the NoC: the trace's SemRemote event.
+void trace_remote_word(volatile std::uint32_t* w, std::uint8_t noc, Loc loc) {
+    if (!tracing()) return;
+    std::uint32_t off = 0;
+    int owner = -1;
+    g_dev->l1_offset(reinterpret_cast<std::uintptr_t>(w), off, &owner);
+    trace_wrote(owner, off, trace_record(Ev::SemRemote, std::uint32_t(owner), 0, 0, noc, loc));
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- arguments and identity
@@ -310,6 +332,7 @@ CircularBuffer& cb_checked(std::int32_t cb, const char* call, Loc loc) {
 
 void cb_reserve_back(std::int32_t cb, std::int32_t pages, Loc loc) {
     CircularBuffer& b = cb_checked(cb, "cb_reserve_back", loc);
+    TC_TRACE(Ev::CbReserve, std::uint32_t(cb), std::uint32_t(pages), 0, 0, loc);
     Fiber& f = cur();
     std::uint32_t n = std::uint32_t(pages);
     if (n > b.num_pages) {
@@ -328,6 +351,7 @@ void cb_reserve_back(std::int32_t cb, std::int32_t pages, Loc loc) {
 
 void cb_push_back(std::int32_t cb, std::int32_t pages, Loc loc) {
     CircularBuffer& b = cb_checked(cb, "cb_push_back", loc);
+    TC_TRACE(Ev::CbPush, std::uint32_t(cb), std::uint32_t(pages), 0, 0, loc);
     Fiber& f = cur();
     std::uint32_t n = std::uint32_t(pages);
     if (n > b.reserved[f.slot]) {
@@ -360,6 +384,7 @@ void cb_push_back(std::int32_t cb, std::int32_t pages, Loc loc) {
 
 void cb_wait_front(std::int32_t cb, std::int32_t pages, Loc loc) {
     CircularBuffer& b = cb_checked(cb, "cb_wait_front", loc);
+    TC_TRACE(Ev::CbWait, std::uint32_t(cb), std::uint32_t(pages), 0, 0, loc);
     Fiber& f = cur();
     std::uint32_t n = std::uint32_t(pages);
     if (n > b.num_pages) {
@@ -378,6 +403,7 @@ void cb_wait_front(std::int32_t cb, std::int32_t pages, Loc loc) {
 
 void cb_pop_front(std::int32_t cb, std::int32_t pages, Loc loc) {
     CircularBuffer& b = cb_checked(cb, "cb_pop_front", loc);
+    TC_TRACE(Ev::CbPop, std::uint32_t(cb), std::uint32_t(pages), 0, 0, loc);
     Fiber& f = cur();
     std::uint32_t n = std::uint32_t(pages);
     if (n > b.waited[f.slot]) {
@@ -408,6 +434,7 @@ void cb_pop_front(std::int32_t cb, std::int32_t pages, Loc loc) {
 
 bool cb_pages_reservable_at_back(std::int32_t cb, std::int32_t pages, Loc loc) {
     CircularBuffer& b = cb_checked(cb, "cb_pages_reservable_at_back", loc);
+    TC_TRACE(Ev::Poll, 0, 0, 0, 0, loc);
     yield_now("cb_pages_reservable_at_back", loc);  // a polling loop around this call must let the consumer run
     bool ok = b.num_pages - b.occupied() >= std::uint32_t(pages);
     if (ok) b.reserved[cur().slot] = std::max(b.reserved[cur().slot], std::uint32_t(pages));
@@ -416,6 +443,7 @@ bool cb_pages_reservable_at_back(std::int32_t cb, std::int32_t pages, Loc loc) {
 
 bool cb_pages_available_at_front(std::int32_t cb, std::int32_t pages, Loc loc) {
     CircularBuffer& b = cb_checked(cb, "cb_pages_available_at_front", loc);
+    TC_TRACE(Ev::Poll, 0, 0, 0, 0, loc);
     yield_now("cb_pages_available_at_front", loc);
     bool ok = b.occupied() >= std::uint32_t(pages);
     if (ok) b.waited[cur().slot] = std::max(b.waited[cur().slot], std::uint32_t(pages));
@@ -458,6 +486,7 @@ void noc_read(std::uint64_t src, std::uint32_t dst_l1, std::uint32_t size, std::
     if (!resolve(src, t, "noc_async_read", loc)) return;
     std::uint8_t* from = remote_bytes(t, size, false, off, "noc_async_read", loc);
     if (from == nullptr) return;
+    TC_TRACE(Ev::NocRead, size, t.dram ? 1 : 0, std::uint32_t(t.index), noc, loc);
     check_cb_bounds(cur().core, off, size, "noc_async_read", loc);
     std::memmove(g_dev->l1_host(cur().core, off), from, size);
     in_flight(cur_core().reads[cur().slot], off, size, loc);
@@ -472,6 +501,7 @@ void noc_write(std::uint32_t src_l1, std::uint64_t dst, std::uint32_t size, std:
     if (!resolve(dst, t, "noc_async_write", loc)) return;
     std::uint8_t* to = remote_bytes(t, size, true, off, "noc_async_write", loc);
     if (to == nullptr) return;
+    TC_TRACE(Ev::NocWrite, size, t.dram ? 1 : 0, std::uint32_t(t.index), noc, loc);
     std::memmove(to, g_dev->l1_host(cur().core, off), size);
     in_flight(cur_core().writes[cur().slot], off, size, loc);
     note_progress();
@@ -491,6 +521,7 @@ void noc_write_multicast(std::uint32_t src_l1, std::uint64_t dst, std::uint32_t 
                                            (unsigned long long)local));
         return;
     }
+    TC_TRACE(Ev::NocMcast, size, std::uint32_t(targets.size()), target_rect(targets), noc, loc);
     for (int core : targets) {
         Target t;
         t.index = core;
@@ -503,8 +534,8 @@ void noc_write_multicast(std::uint32_t src_l1, std::uint64_t dst, std::uint32_t 
 }
 
 void noc_barrier(Barrier kind, std::uint8_t noc, Loc loc) {
-    (void)noc;
     cur().last_loc = loc;
+    TC_TRACE(Ev::NocBarrier, std::uint32_t(kind), 0, 0, noc, loc);
     Core& c = cur_core();
     int slot = cur().slot;
     if (kind == Barrier::Reads || kind == Barrier::Full) c.reads[slot].clear();
@@ -515,6 +546,7 @@ void noc_barrier(Barrier kind, std::uint8_t noc, Loc loc) {
 
 void yield_point(Loc loc) {
     cur().last_loc = loc;
+    TC_TRACE(Ev::Poll, 0, 0, 0, 0, loc);
     yield_now("invalidate_l1_cache", loc);
 }
 
@@ -553,12 +585,22 @@ void sem_wait(volatile std::uint32_t* sem, std::uint32_t value, bool at_least, L
         f.wait_value = value;
         block(at_least ? WaitKind::SemGe : WaitKind::SemEq, call, loc);
     }
+    if (tracing()) {
+        std::uint32_t off = 0;
+        g_dev->l1_offset(reinterpret_cast<std::uintptr_t>(sem), off);
+        trace_record(Ev::SemWait, value, at_least, 0, 0, loc, trace_last_writer(f.core, off));
+    }
 }
 
 void sem_set(volatile std::uint32_t* sem, std::uint32_t value, Loc loc) {
     cur().last_loc = loc;
     checked_sem(sem, "noc_semaphore_set", loc);
     *sem = value;
+    if (tracing()) {
+        std::uint32_t off = 0;
+        g_dev->l1_offset(reinterpret_cast<std::uintptr_t>(sem), off);
+        trace_wrote(cur().core, off, trace_record(Ev::SemSet, value, 0, 0, 0, loc));
+    }
     note_progress();
 }
 
@@ -585,7 +627,10 @@ static volatile std::uint32_t* remote_word(std::uint64_t addr, const char* call,
 void sem_inc(std::uint64_t addr, std::uint32_t incr, std::uint8_t noc, Loc loc) {
     (void)noc;
     cur().last_loc = loc;
-    if (volatile std::uint32_t* w = remote_word(addr, "noc_semaphore_inc", loc)) *w = *w + incr;
+    if (volatile std::uint32_t* w = remote_word(addr, "noc_semaphore_inc", loc)) {
+        *w = *w + incr;
+        trace_remote_word(w, noc, loc);
+    }
     note_progress();
 }
 
@@ -595,7 +640,10 @@ void sem_set_remote(std::uint32_t src_l1, std::uint64_t dst, std::uint8_t noc, L
     std::uint32_t off = local_offset(src_l1, 4, false, "noc_semaphore_set_remote", loc);
     std::uint32_t value;
     std::memcpy(&value, g_dev->l1_host(cur().core, off), 4);
-    if (volatile std::uint32_t* w = remote_word(dst, "noc_semaphore_set_remote", loc)) *w = value;
+    if (volatile std::uint32_t* w = remote_word(dst, "noc_semaphore_set_remote", loc)) {
+        *w = value;
+        trace_remote_word(w, noc, loc);
+    }
     note_progress();
 }
 
@@ -607,9 +655,13 @@ static void multicast_word(std::uint64_t dst, std::uint32_t num_dests, bool loop
         report(true, "E5301", loc, fmt_str("%s: the multicast address is not a 4-byte aligned L1 word", call));
         return;
     }
+    std::int64_t id = tracing() ? trace_record(Ev::SemMcast, std::uint32_t(targets.size()), 0, target_rect(targets),
+                                               noc, loc)
+                                : -1;
     for (int core : targets) {
         volatile std::uint32_t* w = reinterpret_cast<volatile std::uint32_t*>(g_dev->l1_host(core, off));
         *w = add ? *w + value : value;
+        if (id >= 0) trace_wrote(core, off, id);
     }
     note_progress();
 }
@@ -642,6 +694,7 @@ void inline_dw_write(std::uint64_t addr, std::uint32_t value, std::uint8_t be, b
     for (int i = 0; i < 4; ++i)
         if (be & (1u << i)) mask |= 0xFFu << (8 * i);
     *w = (old & ~mask) | (value & mask);
+    trace_remote_word(w, noc, loc);
     note_progress();
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "tc_emu/runtime.h"
+#include "trace.h"
 
 namespace tc {
 
@@ -163,6 +164,7 @@ struct Device {
     std::uint64_t switches = 0;
     std::uint64_t serial = 0;  // distinct for every device made in this process (keys per-run caches)
     std::string findings_json;
+    Trace trace;  // the profiling trace (trace.h), off unless the host enables it
     ucontext_t scheduler_ctx{};
     Fiber* current = nullptr;
 

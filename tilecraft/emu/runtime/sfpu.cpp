@@ -46,8 +46,11 @@ float unary(SfpuUnary op, float x, std::uint32_t p0, std::uint32_t p1, std::uint
         case SfpuUnary::Tanh: return std::tanh(x);
         case SfpuUnary::Silu: return x * sigmoid(x);
         case SfpuUnary::Gelu: {
-            const float k = 0.7978845608028654f;  // sqrt(2 / pi): the tanh form of numerics.md
-            return 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
+            // the tanh form of numerics.md, 0.5 x (1 + tanh z) with z = sqrt(2 / pi) (x + 0.044715 x^3),
+            // as x / (1 + exp(-2z)) (1 + tanh z cancels for negative x) in double, rounded once:
+            // exp's condition number |2z| reaches ~100 on the tail, far beyond fp32 evaluation
+            const double d = x, z = 0.7978845608028654 * (d + 0.044715 * d * d * d);
+            return float(d / (1.0 + std::exp(-2.0 * z)));
         }
         case SfpuUnary::Relu: return x > 0.0f ? x : 0.0f;
         case SfpuUnary::ReluMax: return std::fmin(x > 0.0f ? x : 0.0f, p(p0));
@@ -196,12 +199,14 @@ const char* unary_call(SfpuUnary op) {
 }  // namespace
 
 void sfpu_init(std::uint32_t op, Loc loc) {
+    TC_TRACE(Ev::SfpuInit, op, 0, 0, 0, loc);
     (void)op;
     cur().last_loc = loc;
 }
 
 void sfpu_unary(std::uint32_t op, std::uint32_t dst, std::uint32_t p0, std::uint32_t p1, std::uint32_t p2,
                 std::uint32_t fmt, Loc loc) {
+    TC_TRACE(Ev::SfpuUnary, op, 0, 0, 0, loc);
     cur().last_loc = loc;
     SfpuUnary u = SfpuUnary(op);
     const char* call = unary_call(u);
@@ -219,6 +224,7 @@ void sfpu_unary(std::uint32_t op, std::uint32_t dst, std::uint32_t p0, std::uint
 }
 
 void sfpu_binary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint32_t out, std::uint32_t fmt, Loc loc) {
+    TC_TRACE(Ev::SfpuBinary, op, 0, 0, 0, loc);
     cur().last_loc = loc;
     int ta = math_dst(a, "binary SFPU op", loc), tb = math_dst(b, "binary SFPU op", loc);
     int to = math_dst(out, "binary SFPU op", loc);
@@ -237,6 +243,7 @@ void sfpu_binary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint32
 
 void sfpu_ternary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint32_t cc, std::uint32_t out,
                   std::uint32_t fmt, Loc loc) {
+    TC_TRACE(Ev::SfpuTernary, op, 0, 0, 0, loc);
     cur().last_loc = loc;
     const char* call = SfpuTernary(op) == SfpuTernary::Where ? "where_tile" : "lerp_tile";
     int ta = math_dst(a, call, loc), tb = math_dst(b, call, loc), tc_ = math_dst(cc, call, loc);
@@ -257,6 +264,7 @@ void sfpu_ternary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint3
 // typecast<IN, OUT>: float formats round to the output format's precision; to an integer format
 // the value truncates toward zero and saturates (numerics.md section 3)
 void sfpu_typecast(std::uint32_t in_fmt, std::uint32_t out_fmt, std::uint32_t dst, Loc loc) {
+    TC_TRACE(Ev::Typecast, in_fmt, out_fmt, 0, 0, loc);
     cur().last_loc = loc;
     int t = math_dst(dst, "typecast_tile", loc);
     Compute& c = comp();

@@ -1,0 +1,399 @@
+"""Emitted kernels against hand-written ones and the published compiler, by the kernel-level model.
+
+    OMP_NUM_THREADS=1 .venv/bin/python -m benchmarks.emit_vs_hand [--write-docs] [--no-published]
+
+For each program (elementwise, SFPU chain, reduce, broadcast, single-core matmul, multicore
+multicast matmul) it runs the TT-Lang example as its emitted C++ on the kernel emulator
+(``--level cpp``) and, where we have one, our hand-written kernels (tilecraft/metal/reference_kernels)
+on the same tensors, and times both with the kernel-level cost model (tilecraft/perf/kernel_replay.py)
+from the calls each RISC made. Per side: compute API calls per output tile, L1 bytes of circular
+buffers per core, NoC transactions (reads, writes, multicasts, remote semaphore writes), predicted
+cycles, and the emitted kernel's speed as a share of the hand-written one's. The published TT-Lang
+compiler (../shared/tools/ttlang-compiler, compile-only, set up in /tmp/ttlang) compiles the same
+operation; its compute kernel's call sequence and its CB bytes are listed beside ours (its kernels
+target tt-metal 0.74 and cannot run on our 0.81.1 emulator, so they are not timed).
+
+``--write-docs`` replaces the table between the markers in docs/emit.md. Predictions are
+deterministic (no timing noise: the emulator's run time is not what is measured).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import contextlib
+import io
+import re
+import runpy
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from benchmarks.emit_comparison import call_sequence
+from tilecraft import session
+from tilecraft.diagnostics import KernelError
+from tilecraft.emu import trace as tr
+from tilecraft.emu.program import ProgramSpec
+from tilecraft.metal.reference_kernels import DIRECTORY as REFERENCE
+from tilecraft.metal.lower import lower_program
+from tilecraft.perf import estimate_kernels, estimate_lowered
+from tilecraft.perf.result import Estimate
+from tilecraft.scripts import install_modules
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "emit.md"
+BEGIN, END = "<!-- emit_vs_hand:begin -->", "<!-- emit_vs_hand:end -->"
+TTLANG = Path("/tmp/ttlang")
+COMPUTE_KINDS = frozenset(range(tr.HW_STARTUP, tr.COPY_DEST + 1))
+NOC_KINDS = frozenset({tr.NOC_READ, tr.NOC_WRITE, tr.NOC_MCAST, tr.SEM_REMOTE, tr.SEM_MCAST})
+
+
+@dataclass
+class Side:
+    """One kernel-level program's measurements."""
+
+    calls_per_tile: float
+    l1_bytes: int
+    noc_transactions: int
+    cycles: float
+
+
+def measure(program: ProgramSpec, est: Estimate, out_tiles: int) -> Side:
+    per_core: dict[tuple[int, int], int] = {}
+    for cb in program.cbs:
+        for core in cb.cores:
+            per_core[core] = per_core.get(core, 0) + cb.total_size
+    return _side(est, max(per_core.values(), default=0), out_tiles)
+
+
+def measure_lowered(program: Any, out_tiles: int) -> Side:
+    """The emitted kernels timed through the metal-level simulation of their kernel IR (the same calls
+    as their C++, tests/test_perf_kernel.py): for programs whose C++ does not run on the emulator yet."""
+    l1 = sum(cb.pages * cb.page_bytes for cb in lower_program(program).cbs)
+    return _side(estimate_lowered(program), l1, out_tiles)
+
+
+def _side(est: Estimate, l1_bytes: int, out_tiles: int) -> Side:
+    kinds = est.run.kernel_trace.events["kind"]
+    compute = int(np.isin(kinds, list(COMPUTE_KINDS)).sum())
+    noc = int(np.isin(kinds, list(NOC_KINDS)).sum())
+    return Side(compute / max(1, out_tiles), l1_bytes, noc, est.cycles)
+
+
+# ---------------------------------------------------------------- hand-written hosts (reference_kernels)
+def _tiles(t: Any) -> int:
+    return int(np.prod(t.padded_shape)) // 1024
+
+
+def _host(example: str, tensors: list, runtime: Callable[[list], tuple[list, list, list]],
+          compile_args: Callable[[list], tuple[list, list, list]], cbs: dict[int, tuple[Any, int]]) -> Any:
+    """A generic_op program of reference_kernels/<example> on core (0, 0) over ``tensors``."""
+    import ttnn
+    core = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(0, 0))])
+    reader_rt, compute_rt, writer_rt = runtime(tensors)
+    reader_ct, compute_ct, writer_ct = compile_args(tensors)
+
+    def kernel(role, rt_values, ct, config):
+        rt = ttnn.RuntimeArgs()
+        rt[0][0] = rt_values
+        return ttnn.KernelDescriptor(kernel_source=str(REFERENCE / example / f"{role}.cpp"), core_ranges=core,
+                                     compile_time_args=ct, runtime_args=rt, config=config)
+
+    descriptors = [ttnn.CBDescriptor(total_size=pages * _page(tensor), core_ranges=core,
+                                     format_descriptors=[ttnn.CBFormatDescriptor(
+                                         buffer_index=index, data_format=tensor.dtype, page_size=_page(tensor))])
+                   for index, (tensor, pages) in cbs.items()]
+    program = ttnn.ProgramDescriptor(
+        kernels=[kernel("reader", reader_rt, reader_ct, ttnn.ReaderConfigDescriptor()),
+                 kernel("compute", compute_rt, compute_ct, ttnn.ComputeConfigDescriptor(
+                     math_fidelity=ttnn.MathFidelity.HiFi4, fp32_dest_acc_en=tensors[0].dtype == ttnn.float32)),
+                 kernel("writer", writer_rt, writer_ct, ttnn.WriterConfigDescriptor())],
+        semaphores=[], cbs=descriptors)
+    return ttnn.generic_op(tensors, program)
+
+
+def _page(t: Any) -> int:
+    """Bytes of one tile of the tensor (bfloat16 or float32, the formats these programs use)."""
+    import ttnn
+    return 4096 if t.dtype == ttnn.float32 else 2048
+
+
+def _accessor(t: Any) -> list[int]:
+    import ttnn
+    return list(ttnn.TensorAccessorArgs(t).get_compile_time_args())
+
+
+def hand_eltwise_add(device: Any, tensors: list) -> Any:
+    a, b, y = tensors
+    n, block = _tiles(y), 4
+    return _host("eltwise_add", tensors,
+                 lambda t: ([a.buffer_address(), b.buffer_address(), n, 0], [n], [y.buffer_address(), n, 0]),
+                 lambda t: ([*_accessor(a), *_accessor(b), block], [block], [*_accessor(y), block]),
+                 {0: (a, 2 * block), 1: (b, 2 * block), 16: (y, 2 * block)})
+
+
+def hand_sfpu_chain(device: Any, tensors: list) -> Any:
+    x, y = tensors
+    n = _tiles(y)
+    return _host("sfpu_chain", tensors,
+                 lambda t: ([x.buffer_address(), n, 0], [n], [y.buffer_address(), n, 0]),
+                 lambda t: (_accessor(x), [], _accessor(y)),
+                 {0: (x, 2), 16: (y, 2)})
+
+
+def hand_matmul(device: Any, tensors: list) -> Any:
+    a, b, y = tensors
+    mt, kt = a.padded_shape[-2] // 32, a.padded_shape[-1] // 32
+    nt = b.padded_shape[-1] // 32
+    count = mt * nt
+    return _host("matmul", tensors,
+                 lambda t: ([a.buffer_address(), b.buffer_address(), 0, count, kt, nt], [count, kt],
+                            [y.buffer_address(), 0, count]),
+                 lambda t: ([*_accessor(a), *_accessor(b)], [], _accessor(y)),
+                 {0: (a, 2), 1: (b, 2), 16: (y, 2)})
+
+
+def hand_reduce_rows(device: Any, tensors: list) -> Any:
+    x, y = tensors
+    bands, wt = x.padded_shape[-2] // 32, x.padded_shape[-1] // 32
+    return _host("reduce_rows", tensors,
+                 lambda t: ([x.buffer_address(), bands, 0], [bands], [y.buffer_address(), bands, 0]),
+                 lambda t: ([*_accessor(x), wt], [wt], _accessor(y)),
+                 {0: (x, 2 * wt), 2: (x, 1), 16: (y, 2)})
+
+
+def hand_broadcast_rows(device: Any, tensors: list) -> Any:
+    x, g, y = tensors
+    bands, wt = x.padded_shape[-2] // 32, x.padded_shape[-1] // 32
+    return _host("broadcast_rows", tensors,
+                 lambda t: ([x.buffer_address(), g.buffer_address(), bands, 0], [bands],
+                            [y.buffer_address(), bands, 0]),
+                 lambda t: ([*_accessor(x), *_accessor(g), wt], [wt, 8], [*_accessor(y), wt]),
+                 {0: (x, 2 * wt), 1: (g, wt), 16: (y, 2 * wt)})
+
+
+def hand_matmul_mcast(device: Any, tensors: list) -> Any:
+    """examples/metal/matmul_multicore_mcast's host (hand-written kernels: reuse and multicast of both
+    operands, matmul_block on sub-blocks) on a 4x4 grid."""
+    a, b, y = tensors
+    path = ROOT / "examples" / "metal" / "matmul_multicore_mcast" / "matmul_multicore_mcast.py"
+    host = runpy.run_path(str(path), run_name="emit_vs_hand_host")
+    return host["matmul_mcast"](device, a, b, y, rows=4, cols=4)
+
+
+@dataclass(frozen=True)
+class Case:
+    label: str
+    example: str        # examples/<example>.py or benchmarks/emit_programs/<example>.py, a TT-Lang program
+    operation: str      # its @ttl.operation's name (for the published compiler)
+    hand: Callable[[Any, list], Any] | None
+    reference: str      # where the hand-written kernels are
+
+
+CASES = (
+    Case("elementwise add", "compare_eltwise_add", "eltwise_add", hand_eltwise_add, "reference_kernels/eltwise_add"),
+    Case("SFPU chain", "compare_sfpu_chain", "sfpu_chain", hand_sfpu_chain, "reference_kernels/sfpu_chain"),
+    Case("reduce", "reduce_rows", "reduce_rows", hand_reduce_rows, "reference_kernels/reduce_rows"),
+    Case("broadcast", "broadcast_rows", "scale_columns", hand_broadcast_rows, "reference_kernels/broadcast_rows"),
+    Case("single-core matmul", "compare_matmul", "tiled_matmul", hand_matmul, "reference_kernels/matmul"),
+    Case("multicore reuse/multicast matmul", "matmul_mcast", "matmul_mcast_reuse", hand_matmul_mcast,
+         "examples/metal/matmul_multicore_mcast"),
+)
+
+
+@dataclass
+class Row:
+    case: Case
+    emitted: list[Side]
+    hand: Side | None
+    published_compute: list[str]
+    published_l1: int | None
+    note: str = ""
+
+
+def _script(case: Case) -> Path:
+    own = ROOT / "benchmarks" / "emit_programs" / f"{case.example}.py"
+    return own if own.is_file() else ROOT / "examples" / f"{case.example}.py"
+
+
+def _run_script(script: Path, **changes: Any) -> tuple[str, list[tuple[Any, list]]]:
+    """Run a TT-Lang script under ``session.using(**changes)``; (failure note, launched (program, tensors))."""
+    install_modules()
+    results: list[tuple[Any, list]] = []
+    argv, path = sys.argv, list(sys.path)
+    sys.argv, sys.path = [str(script)], [str(script.parent), *sys.path]
+    note = ""
+    try:
+        with session.using(result_hooks=[lambda program, tensors: results.append((program, tensors))], **changes), \
+                contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            runpy.run_path(str(script), run_name="__main__")
+    except (AssertionError, KernelError) as exc:
+        first = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else ""
+        note = f"{type(exc).__name__}{': ' + first if first else ''}".replace("|", "/")
+    finally:
+        sys.argv, sys.path = argv, path
+    return note, results
+
+
+def run_case(case: Case, published: bool = True) -> Row:
+    """Run the example at the language level (the reference values and the tensors), as its emitted C++
+    (timing each launch), and the hand-written host on the same tensors (timed, checked)."""
+    script = _script(case)
+    failed, reference = _run_script(script)
+    if failed or not reference:
+        raise RuntimeError(f"{script} fails at the language level: {failed}")
+    launched: list[tuple[ProgramSpec, Estimate]] = []
+
+    def emulated(program: ProgramSpec, result: Any) -> None:
+        launched.append((program, estimate_kernels(program, result.trace)))
+
+    failed, results = _run_script(script, level="cpp", emulator_hooks=[emulated])
+    note = f"the emitted program fails at --level cpp ({failed})" if failed else ""
+    emitted = [measure(spec, est, _tiles(tensors[-1])) for (spec, est), (_, tensors) in zip(launched, results)]
+    if not emitted:  # its C++ stops on the emulator: time its kernel IR at the metal level instead
+        emitted = [measure_lowered(program, _tiles(tensors[-1])) for program, tensors in reference]
+        note += "; timed at --level metal (the lowered kernel IR's calls, the ones its C++ makes)"
+    tensors = reference[0][1]
+    hand = None
+    if case.hand is not None:
+        hand, wrong = _hand_side(case, tensors)
+        if wrong:
+            note += ("; " if note else "") + f"the hand-written kernels' output differs from the language level: {wrong}"
+    sequence, l1 = published_compiler(case, [tuple(t.shape) for t in tensors]) if published else ([], None)
+    return Row(case, emitted, hand, sequence, l1, note)
+
+
+def _hand_side(case: Case, tensors: list) -> tuple[Side, str]:
+    """Time the hand-written host on ``tensors`` (outputs last, holding the language level's values),
+    and check its output against those values."""
+    import torch
+    import ttnn
+    expected = ttnn.to_torch(tensors[-1]).float().clone()
+    tensors[-1].storage.zero_()
+    seen: list[tuple[ProgramSpec, Estimate]] = []
+    device = ttnn.open_device(device_id=0)
+    try:
+        placed = [t.to(device) if t.device() is None else t for t in tensors]
+        with session.using(emulator_hooks=[lambda p, r: seen.append((p, estimate_kernels(p, r.trace)))]), \
+                contextlib.redirect_stderr(io.StringIO()):
+            assert case.hand is not None
+            case.hand(device, placed)
+        got = ttnn.to_torch(placed[-1]).float()
+    finally:
+        ttnn.close_device(device)
+    (spec, est), = seen
+    wrong = "" if torch.allclose(got, expected, rtol=2e-2, atol=2e-2 * float(expected.abs().max())) else \
+        f"max |difference| {float((got - expected).abs().max()):.3g}"
+    return measure(spec, est, _tiles(tensors[-1])), wrong
+
+
+# ---------------------------------------------------------------- the published compiler (compile-only)
+def published_compiler(case: Case, shapes: list[tuple[int, ...]]) -> tuple[list[str], int | None]:
+    """Compile the example's operation on tensors of ``shapes`` with tt-lang 1.1.6; its compute call
+    sequence and CB bytes."""
+    if not (TTLANG / "run_ttlang.sh").is_file():
+        return [], None
+    work = TTLANG / "emit_vs_hand"
+    (work / "drivers").mkdir(parents=True, exist_ok=True)
+    source = _script(case).read_text()
+    source = source.replace("import tilecraft as ttl", "import ttl").replace("import tilecraft.ttnn as ttnn",
+                                                                             "import ttnn")
+    cut = source.index("\ntorch.manual_seed(")
+    if "@ttl.operation" not in source[:cut]:
+        return ["(not run: the operation is built by a factory in another module)"], None
+    driver = source[:cut] + ("\n\nimport ttnn as _fake\n_dev = _fake.Device()\n"
+                             f"_args = [_fake.Tensor(s, device=_dev) for s in {shapes!r}]\n"
+                             f"{case.operation}(*_args)\nprint('COMPILED_OK')\n")
+    path = work / "drivers" / f"{case.example}.py"
+    path.write_text(driver)
+    out = work / "out" / case.example
+    done = subprocess.run(["bash", str(TTLANG / "run_ttlang.sh"), str(path), str(out)], capture_output=True,
+                          text=True, cwd=TTLANG)
+    computes = sorted(out.glob("ttlang_kernel_compute*.cpp")) if done.returncode == 0 else []
+    if not computes:
+        return ["(did not compile: " + (done.stdout.strip().splitlines() or ["?"])[-1][:80] + ")"], None
+    sequence = []
+    for f in computes:
+        sequence += call_sequence(f.read_text())
+    return sequence, _cb_bytes(out / "runner.py")
+
+
+def _cb_bytes(runner: Path) -> int | None:
+    """Total CB bytes of the published compiler's host (its CB_CONFIGS rows end in total_size)."""
+    if not runner.is_file():
+        return None
+    match = re.search(r"CB_CONFIGS\s*=\s*\[(.*?)\n\]", runner.read_text(), re.S)
+    if match is None:
+        return None
+    sizes = re.findall(r",\s*(\d+)\),", match.group(1))
+    return sum(int(size) for size in sizes) if sizes else None
+
+
+# ---------------------------------------------------------------- report
+def table(rows: list[Row]) -> str:
+    lines = ["| program | side | compute calls / tile | L1 B / core | NoC transactions | predicted cycles | "
+             "emitted speed / hand-written |", "|---|---|---|---|---|---|---|"]
+    for row in rows:
+        if not row.emitted:
+            lines.append(f"| {row.case.label} | emitted `{row.case.example}` | fails (below) | | | | - |")
+        for i, side in enumerate(row.emitted):
+            name = row.case.example + (f" (launch {i + 1})" if len(row.emitted) > 1 else "")
+            ratio = f"**{row.hand.cycles / side.cycles:.0%}**" if row.hand is not None and len(row.emitted) == 1 \
+                else "-"
+            lines.append(f"| {row.case.label} | emitted `{name}` | {side.calls_per_tile:.1f} | {side.l1_bytes:,} | "
+                         f"{side.noc_transactions:,} | {side.cycles:,.0f} | {ratio} |")
+        if row.hand is not None:
+            h = row.hand
+            lines.append(f"| | hand-written `{row.case.reference}` | {h.calls_per_tile:.1f} | "
+                         f"{h.l1_bytes:,} | {h.noc_transactions:,} | {h.cycles:,.0f} | |")
+        else:
+            lines.append(f"| | hand-written: {row.case.reference} | | | | | |")
+        if row.published_compute or row.published_l1 is not None:
+            l1 = f"{row.published_l1:,}" if row.published_l1 is not None else "-"
+            lines.append(f"| | published compiler (compile-only, not timed) | see below | {l1} | | | |")
+    out = ["\n".join(lines), ""]
+    for row in rows:
+        if row.note:
+            out.append(f"- `{row.case.example}`: {row.note}.")
+    for row in rows:
+        if row.published_compute:
+            out.append(f"- `{row.case.example}`, published compiler's compute kernel: "
+                       f"`{' '.join(row.published_compute)}`")
+    return "\n".join(out)
+
+
+def write_docs(text: str) -> None:
+    doc = DOC.read_text()
+    block = f"{BEGIN}\n{text}\n{END}"
+    if BEGIN in doc:
+        doc = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: block, doc, flags=re.S)
+    else:
+        doc = doc.rstrip("\n") + "\n\n" + block + "\n"
+    DOC.write_text(doc)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write-docs", action="store_true", help="replace the table in docs/emit.md")
+    parser.add_argument("--no-published", action="store_true", help="skip the published compiler")
+    parser.add_argument("--only", help="run only the cases whose example contains this text")
+    args = parser.parse_args()
+    rows = []
+    for case in CASES:
+        if args.only and args.only not in case.example:
+            continue
+        rows.append(run_case(case, published=not args.no_published))
+        print(f"{case.label}: done", file=sys.stderr, flush=True)
+    text = table(rows)
+    print(text)
+    if args.write_docs:
+        write_docs(text)
+        print(f"wrote {DOC}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,133 @@
+"""The compute emitter's matmul code against what hand-written kernels do, with the emulator as
+the judge of the numbers: a Float32 ``y += a @ b`` accumulator stays in DST across its K loop
+(one ``matmul_block`` per K step, packed once), a bfloat16 one keeps the per-step rounding the
+language defines, and both agree bit for bit with the language level.
+
+Call counts are those the kernels make when they run (``benchmarks.compute_call_counts``, at
+the metal level, all cores together).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+import torch
+
+from benchmarks.compute_call_counts import count_calls
+from tilecraft import session
+from tilecraft.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+
+pytestmark = pytest.mark.usefixtures("fresh_process_state")
+
+SEEDED_FP32 = '''
+import torch
+import tilecraft as ttl
+import tilecraft.ttnn as ttnn
+
+K_STEPS = 3
+
+@ttl.operation(grid=(1, 1))
+def seeded(a: ttnn.Tensor, b: ttnn.Tensor, c: ttnn.Tensor, y: ttnn.Tensor):
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(2, 1), block_count=2)
+    b_dfb = ttl.make_dataflow_buffer_like(b, shape=(1, 2), block_count=2)
+    c_dfb = ttl.make_dataflow_buffer_like(c, shape=(2, 2), block_count=1)
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(2, 2), block_count=1)
+
+    @ttl.datamovement()
+    def read():
+        with c_dfb.reserve() as cb:
+            ttl.copy(c[0:2, 0:2], cb).wait()
+        for k in range(K_STEPS):
+            with a_dfb.reserve() as ab, b_dfb.reserve() as bb:
+                xa = ttl.copy(a[0:2, k], ab)
+                xb = ttl.copy(b[k, 0:2], bb)
+                xa.wait()
+                xb.wait()
+
+    @ttl.compute()
+    def mac():
+        with y_dfb.reserve() as yb:
+            with c_dfb.wait() as cb:
+                yb.store(cb)
+            for _ in range(K_STEPS):
+                with a_dfb.wait() as ab, b_dfb.wait() as bb:
+                    yb += ab @ bb
+
+    @ttl.datamovement()
+    def write():
+        with y_dfb.wait() as yb:
+            ttl.copy(yb, y[0:2, 0:2]).wait()
+
+torch.manual_seed(5)
+a = ttnn.from_torch(torch.randn(64, 96), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
+b = ttnn.from_torch(torch.randn(96, 64), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
+c = ttnn.from_torch(torch.randn(64, 64), dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT)
+y = ttnn.zeros((64, 64), dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT)
+seeded(a, b, c, y)
+'''
+
+
+def outputs(script: Path, level: str) -> list[torch.Tensor]:
+    seen: list[list[torch.Tensor]] = []
+    err = io.StringIO()
+    with session.using(result_hooks=[lambda program, tensors: seen.append([t.storage.clone() for t in tensors])]), \
+            contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        assert main(["run", str(script), "--level", level]) == 0, err.getvalue()[-3000:]
+    assert "warning" not in err.getvalue(), err.getvalue()[-3000:]
+    return seen[0]
+
+
+def compute_source(script: Path, tmp_path: Path, name: str) -> str:
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["emit", str(script), "-o", str(tmp_path)]) == 0
+    (path,) = tmp_path.glob(f"*/{name}")
+    return path.read_text()
+
+
+def test_float32_accumulator_from_zero_stays_in_dst(tmp_path) -> None:
+    """matmul_multicore_accumulate (4 cores, 4 K steps of a 2x2-tile block with BK = 2): before,
+    every K step copied the 4 partial tiles in, ran 8 matmul_tiles and packed 4 tiles out, after
+    a zero-fill pass, and a final copy pass moved the sum into the output block (384 calls). Now
+    the zero-fill is DST's own zero, each K step is two matmul_block calls (one per K tile of the
+    block), and the sum is packed once into the output block."""
+    counts = count_calls(str(EXAMPLES / "matmul_multicore_accumulate.py"))
+    # 4 cores x 4 K steps x 2 K tiles; 4 cores x 4 tiles packed; one acquisition per core
+    assert counts == {"matmul_block": 32, "pack_tile": 16, "tile_regs_acquire": 4, "matmul_block_init": 4}
+    # the partials buffer the block would pass through is not allocated (2 x 4 fp32 tiles of L1)
+    compute_source(EXAMPLES / "matmul_multicore_accumulate.py", tmp_path, "compute.cpp")
+    (manifest,) = tmp_path.glob("*/manifest.json")
+    assert [cb["name"] for cb in json.loads(manifest.read_text())["circular_buffers"]] == ["a_cb", "b_cb", "y_cb"]
+
+
+def test_float32_accumulator_seeded_from_a_buffer(tmp_path) -> None:
+    """y.store(c) then y += a @ b over K: the seed is copied into DST once, the K steps accumulate
+    onto it, and the sum agrees bit for bit with the language level (one fp32 rounding per
+    tile product, as the language's matmul accumulation)."""
+    script = tmp_path / "seeded.py"
+    script.write_text(SEEDED_FP32)
+    want, got = outputs(script, "language"), outputs(script, "cpp")
+    assert torch.equal(got[3], want[3])
+    counts = count_calls(str(script))
+    # c -> partials: copy 4 + pack 4; partials -> DST: copy 4; 3 K steps of one 2x2 matmul_block; pack 4
+    assert (counts["copy_tile"], counts["matmul_block"], counts["pack_tile"]) == (8, 3, 8)
+    source = compute_source(script, tmp_path / "out", "mac.cpp")
+    loop = source[source.index("for (int32_t _ = 0; _ < 3; _++)"):source.index("tile_regs_commit", source.index(
+        "for (int32_t _ = 0; _ < 3; _++)"))]
+    assert "matmul_block(0, 1, 0, 0, 0, 0, 2, 2, 1);" in loop and "pack_tile" not in loop and "copy_tile" not in loop
+
+
+def test_bfloat16_accumulator_rounds_every_step(tmp_path) -> None:
+    """matmul_2_multitile_block accumulates into a bfloat16 block: the language rounds each
+    ``+=`` to bfloat16 (docs/numerics.md section 4), so each K step still packs the partial sum
+    and copies it back (a DST-resident fp32 sum would give other bits); the product itself is
+    one matmul_block per K tile of the block instead of matmul_tiles per output tile."""
+    counts = count_calls(str(EXAMPLES / "matmul_2_multitile_block.py"))
+    assert counts["matmul_block"] == 24 and counts["matmul_tiles"] == 0
+    assert counts["copy_tile"] == 80 and counts["pack_tile"] == 80

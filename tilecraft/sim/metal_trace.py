@@ -1,0 +1,175 @@
+"""The calls of a lowered program, recorded while ``--level metal`` simulates it: the kernel-level
+cost model's input for TT-Lang programs, without compiling or running any C++.
+
+The records are the emulator's (:mod:`tilecraft.emu.trace`: one per Metalium call, kind and operands,
+the write that released each semaphore wait), so the same replay times a program whichever
+simulation ran it; here a call's place is the TT-Lang source line the lowering gave it. Only the
+synchronisation skeleton is needed, so a traced run may skip the values (``MetalRuntime.run(values=False)``)
+and time real problem sizes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from ..emu import trace as tr
+from ..metal import optable
+
+#: tilecraft's FPU binary names -> the emulator's FPU operation codes (tc::Fpu)
+_FPU_CODE = {"add": 0, "sub": 1, "mul": 2}
+#: broadcast dims of the FPU call tables -> tc::Bcast (None, Row, Col, Scalar)
+_BCAST_CODE = {(): 0, (-2,): 1, (-1,): 2, (-2, -1): 3}
+_SLOTS = {"riscv_0": 0, "riscv_1": 1, "compute": 2}
+#: the kernel IR's data-movement RISCs use Metalium's default NoCs (RISCV_0 on NOC 0, RISCV_1 on NOC 1)
+_NOCS = {"riscv_0": 0, "riscv_1": 1, "compute": 0}
+_BARRIERS = {"noc_async_read_barrier": 0, "noc_async_write_barrier": 1, "noc_async_writes_flushed": 2,
+             "noc_async_posted_writes_flushed": 3, "noc_async_atomic_barrier": 4, "noc_async_full_barrier": 5}
+_CONFIG = {"compute_kernel_hw_startup": tr.HW_STARTUP, "reduce_uninit": tr.INIT}
+_DST = {"tile_regs_acquire": tr.ACQUIRE, "tile_regs_commit": tr.COMMIT, "tile_regs_wait": tr.REGS_WAIT,
+        "tile_regs_release": tr.RELEASE}
+_CB = {"cb_reserve_back": tr.CB_RESERVE, "cb_push_back": tr.CB_PUSH, "cb_wait_front": tr.CB_WAIT,
+       "cb_pop_front": tr.CB_POP}
+
+
+def slot_of(processor: str) -> int:
+    return _SLOTS[processor]
+
+
+def _camel(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
+
+
+def sfpu_code(kind: str, name: str) -> int:
+    """The emulator's SFPU code of tilecraft's function ``name`` (past the end when it has none:
+    the cost model then uses its default body)."""
+    names = tr.sfpu_names(kind)
+    for candidate in (_camel(name), _camel(name) + "Scalar", "Unary" + _camel(name)):
+        if candidate in names:
+            return names.index(candidate)
+    return len(names)
+
+
+class MetalCallTrace:
+    """Records each call of every core's kernels as an emulator trace event."""
+
+    def __init__(self, grid: tuple[int, ...], unary: dict, sfpu_binary: dict, scalar: dict, fpu: dict):
+        self.cols = grid[0]
+        self.rows: list[tuple] = []
+        self.files: list[str] = []
+        self._file_ids: dict[str, int] = {}
+        self._writers: dict[int, int] = {}  # id(semaphore word) -> event that last wrote it
+        self.unary, self.sfpu_binary, self.scalar, self.fpu = unary, sfpu_binary, scalar, fpu
+
+    def index(self, core: tuple[int, ...]) -> int:
+        return (core[1] if len(core) > 1 else 0) * self.cols + core[0]
+
+    def _add(self, k: Any, slot: int, kind: int, span: Any, a: int = 0, b: int = 0, c: int = 0, d: int = 0,
+             ref: int = -1) -> int:
+        file = span.file if span is not None else "<lowered>"
+        fid = self._file_ids.get(file)
+        if fid is None:
+            fid = self._file_ids[file] = len(self.files)
+            self.files.append(file)
+        self.rows.append((self.index(k.core), slot, kind, fid, span.line if span is not None else 0,
+                          int(a), int(b), int(c), int(d), ref))
+        return len(self.rows) - 1
+
+    def kernel_trace(self, grid: tuple[int, ...], kernels: dict[tuple[int, int], str]) -> tr.KernelTrace:
+        events = np.array(self.rows, dtype=tr.EVENT_DTYPE) if self.rows else np.empty(0, dtype=tr.EVENT_DTYPE)
+        return tr.KernelTrace(events, self.files, (grid[0], grid[1] if len(grid) > 1 else 1), kernels)
+
+    # ---------------------------------------------------------------- one call
+    def record(self, k: Any, processor: str, op: int, fn: str, args: tuple) -> None:
+        """``fn(*args)`` ran on core ``k`` (a MetalCore) in the kernel of ``processor``."""
+        span = k.rt.span_of(op)
+        slot, noc = _SLOTS[processor], _NOCS[processor]
+        add = lambda kind, *fields, ref=-1: self._add(k, slot, kind, span, *fields, ref=ref)  # noqa: E731
+        if fn in _CB:
+            add(_CB[fn], args[0], args[1])
+        elif fn in ("noc_async_read_page", "noc_async_write_page"):
+            tile, tensor, addr = args
+            cb, _ = k.l1.locate(addr, op, k.rt.span_of)
+            add(tr.NOC_READ if fn.startswith("noc_async_read") else tr.NOC_WRITE, cb.page_bytes, 1, tile, noc)
+        elif fn in ("noc_async_read", "noc_async_write"):
+            far, nbytes = (args[0] if fn == "noc_async_read" else args[1]), args[2]
+            kind = tr.NOC_READ if fn == "noc_async_read" else tr.NOC_WRITE
+            if hasattr(far, "page"):  # a row of a DRAM tensor
+                add(kind, nbytes, 1, far.page, noc)
+            else:
+                add(kind, nbytes, 0, self.index(far.cores[0]), noc)
+        elif fn.startswith("noc_async_write_multicast"):
+            add(tr.NOC_MCAST, args[2], args[3], self._rect(args[1].cores), noc)
+        elif fn in _BARRIERS:
+            add(tr.NOC_BARRIER, _BARRIERS[fn], 0, 0, noc)
+        elif fn in ("noc_semaphore_wait", "noc_semaphore_wait_min"):
+            add(tr.SEM_WAIT, args[1], fn.endswith("_min"), ref=self._writers.get(id(k.sem(args[0])), -1))
+        elif fn == "noc_semaphore_set":
+            self._writers[id(k.sem(args[0]))] = add(tr.SEM_SET, args[1])
+        elif fn in ("noc_semaphore_inc", "noc_semaphore_set_remote"):
+            remote = args[0] if fn == "noc_semaphore_inc" else args[1]
+            for core in remote.cores:
+                event = add(tr.SEM_REMOTE, self.index(core), 0, 0, noc)
+                self._writers[id(k.rt.core_at(core, op).sems[remote.index])] = event
+        elif fn.startswith("noc_semaphore_set_multicast"):
+            dst, loopback = args[1], fn.endswith("loopback_src")
+            targets = [c for c in dst.cores if loopback or c != k.core]
+            event = add(tr.SEM_MCAST, len(targets), 0, self._rect(targets), noc)
+            for core in targets:
+                target = k.rt.core_at(core, op)
+                word = target.sem(dst.addr) if hasattr(dst, "addr") else target.sems[dst.index]
+                self._writers[id(word)] = event
+        elif fn in _DST:
+            add(_DST[fn])
+        elif fn in _CONFIG or fn in optable.INIT_CALLS or fn.startswith("reconfig") or fn.startswith("pack_reconfig"):
+            add(_CONFIG.get(fn, tr.INIT if not fn.startswith(("reconfig", "pack_reconfig")) else tr.RECONFIG))
+        else:
+            self._compute(k, fn, args, add)
+
+    def _compute(self, k: Any, fn: str, args: tuple, add: Any) -> None:
+        page = lambda cb: k.cbs[cb].page_bytes  # noqa: E731
+        if fn == "copy_tile":
+            add(tr.COPY, page(args[0]))
+        elif fn == "pack_tile":
+            add(tr.PACK, page(args[1]))
+        elif fn == "matmul_tiles":
+            add(tr.MATMUL, page(args[0]), page(args[1]), 1, 1)
+        elif fn == "matmul_block":
+            add(tr.MATMUL, page(args[0]), page(args[1]), args[6], args[7])
+        elif fn == "reduce_tile":
+            add(tr.REDUCE, page(args[0]), page(args[1]))
+        elif fn == "unary_bcast":
+            add(tr.UNARY_BCAST, page(args[0]))
+        elif "transpose" in fn:
+            add(tr.TRANSPOSE, page(args[0]))
+        elif fn in self.fpu:
+            name, dims = self.fpu[fn]
+            add(tr.BINARY, page(args[0]), page(args[1]), _FPU_CODE.get(name, 0), _BCAST_CODE.get(tuple(dims), 0))
+        elif fn in self.unary:
+            add(tr.SFPU_UNARY, sfpu_code("UNARY", self.unary[fn][0][0]))
+        elif fn in self.scalar:
+            add(tr.SFPU_UNARY, sfpu_code("UNARY", self.scalar[fn]))
+        elif fn in self.sfpu_binary:
+            add(tr.SFPU_BINARY, sfpu_code("BINARY", self.sfpu_binary[fn]))
+        elif fn == "fill_tile":
+            add(tr.SFPU_UNARY, sfpu_code("UNARY", "fill"))
+        elif fn == "power_tile":
+            add(tr.SFPU_UNARY, sfpu_code("UNARY", "power"))
+        elif fn == "where_tile":
+            add(tr.SFPU_TERNARY, sfpu_code("TERNARY", "where"))
+        elif re.match(r"(get_|DPRINT|DEVICE_PRINT|__builtin|noc_x_of|noc_y_of|reinterpret_cast)", fn) is None:
+            add(tr.POLL)  # any other call: charged as a call, no work model
+
+    @staticmethod
+    def _rect_of(cores: Any) -> tuple[int, int, int, int]:
+        xs = [c[0] for c in cores]
+        ys = [c[1] if len(c) > 1 else 0 for c in cores]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    def _rect(self, cores: Any) -> int:
+        if not cores:
+            return 0
+        x0, y0, x1, y1 = self._rect_of(cores)
+        return x0 | (y0 << 8) | (x1 << 16) | (y1 << 24)
