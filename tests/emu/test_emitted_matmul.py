@@ -214,3 +214,21 @@ def test_accumulator_from_zero_skips_the_fill_and_the_final_copy(tmp_path, dtype
     assert "fill_tile" not in source
     after_loop = source[source.rindex("cb_pop_front(1,"):]  # after the K loop's last operand pop
     assert "copy_tile" not in after_loop and "pack_tile" not in after_loop
+
+
+def test_local_accumulator_too_big_for_dst_starts_from_zero(tmp_path) -> None:
+    """matmul_local_accumulator with 2 x 4-tile blocks (8 fp32 tiles, twice what DST holds per
+    acquisition): ``acc = fill(0); for k: acc += a @ b`` goes through its local buffer, yet no
+    zero-fill pass runs and the first K step copies nothing in; bit for bit the language level."""
+    source = (EXAMPLES / "matmul_local_accumulator.py").read_text()
+    assert "BM, BK, BN = 2, 2, 1\n" in source
+    script = tmp_path / "local_wide.py"
+    script.write_text(source.replace("BM, BK, BN = 2, 2, 1\n", "BM, BK, BN = 2, 2, 4\n"))
+    want, got = outputs(script, "language"), outputs(script, "cpp")
+    assert torch.equal(got[2], want[2])
+    counts = count_calls(str(script))
+    # 2 x 3 output blocks (two per node on three of the four nodes), 3 K steps of 8 tiles each:
+    # copies in on the 2 steps after the first, one relu pass copying the sum out
+    assert counts["fill_tile"] == 0
+    assert counts["copy_tile"] == 6 * 2 * 8 + 6 * 8
+    assert counts["pack_tile"] == 6 * 3 * 8 + 6 * 8

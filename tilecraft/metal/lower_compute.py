@@ -237,10 +237,10 @@ class ComputeLowering(KernelLowering):
         """Whether ``loop`` runs at least once and touches block ``name`` only through
         ``name += a @ b`` (or ``name = name + a @ b``): then its value is only ever read as the
         addend DST holds before a matmul, which a cleared DST stands for while it is zero."""
-        if not _trip_count(loop) or name not in self.shadows:
+        if not _stores_every_iteration(loop, name) or name not in self.shadows:
             return False
         stores = [o for o in ir.walk(loop.body) if isinstance(o, ir.STORE_OPS) and o.block.name == name]
-        if not stores or any(self.accumulated_product(s) is None for s in stores):
+        if any(self.accumulated_product(s) is None for s in stores):
             return False
         sums = {id(self.defs.get(s.value.name)) for s in stores}  # the `name + a @ b` of a local block
         return not any(_reads(o, name) for o in ir.walk(loop.body)
@@ -254,11 +254,9 @@ class ComputeLowering(KernelLowering):
         if not (isinstance(pushed, ir.CBPush) and pushed.block is not None):
             return None
         name = pushed.block.name
-        if name not in self.shadows or name not in self.origin or not _trip_count(loop):
+        if name not in self.shadows or name not in self.origin or not _stores_every_iteration(loop, name):
             return None
         stores = [o for o in loop.body if isinstance(o, ir.STORE_OPS) and o.block.name == name]
-        if not stores:
-            return None
         rest = loop.body[loop.body.index(stores[-1]) + 1:]
         if any(_reads(o, name) for o in ir.walk(rest)):
             return None
@@ -947,6 +945,14 @@ def _trip_count(loop: ir.For) -> int:
         return 0
     lo, hi, step = bounds
     return max(0, -(-(hi - lo) // step))
+
+
+def _stores_every_iteration(loop: ir.For, name: str) -> bool:
+    """Whether ``loop`` runs at least once, every iteration runs to its end (no break, continue
+    or return in it), and its own body (not a branch or an inner loop) stores block ``name``."""
+    if not _trip_count(loop) or any(isinstance(o, (ir.Break, ir.Continue, ir.Return)) for o in ir.walk(loop.body)):
+        return False
+    return any(isinstance(o, ir.STORE_OPS) and o.block.name == name for o in loop.body)
 
 
 def _reads(op: ir.Op, name: str) -> bool:
