@@ -545,20 +545,26 @@ class ComputeLowering(KernelLowering):
     def store_final_step(self, name: str, loop: ir.For, root: Node) -> None:
         """The store of ``name`` in ``loop`` whose last iteration packs ``root`` straight into the
         block's own (reserved) buffer, as hand-written kernels pack their last K block into the
-        output buffer; the other iterations store into the partials buffer."""
+        output buffer; the other iterations store into the partials buffer (a loop that runs
+        once has only the last step)."""
         first, _, step = _bounds(loop)
-        last = self.reg(f"{name}_last_step", BOOL)
-        self.emit(ir.Compare(result=last, op="eq", lhs=self.loop_counters[loop],
-                             rhs=ir.Const(first + (_trip_count(loop) - 1) * step)))
-        branch = ir.If(cond=last)
-        self.emit(branch)
-        with self.into(branch.then_body):
+        trips = _trip_count(loop)
+        last_body = else_body = self._stack[-1]
+        if trips > 1:
+            last = self.reg(f"{name}_last_step", BOOL)
+            self.emit(ir.Compare(result=last, op="eq", lhs=self.loop_counters[loop],
+                                 rhs=ir.Const(first + (trips - 1) * step)))
+            branch = ir.If(cond=last)
+            self.emit(branch)
+            last_body, else_body = branch.then_body, branch.else_body
+        with self.into(last_body):
             self.emit(kir.Comment(text=f"{name}: the last step packs its final value into the block"))
             self.evaluate(root, self.origin[name], accumulate=None)
             self.release_partial(name)
             self.emit(ir.Assign(result=self.written[name], value=ir.Const(False)))
-        with self.into(branch.else_body):
-            self.store_partial(name, root)
+        if trips > 1:
+            with self.into(else_body):
+                self.store_partial(name, root)
         self.packed_into_block.add(name)
 
     def store_partial(self, name: str, root: Node) -> None:
