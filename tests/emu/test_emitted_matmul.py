@@ -130,4 +130,105 @@ def test_bfloat16_accumulator_rounds_every_step(tmp_path) -> None:
     one matmul_block per K tile of the block instead of matmul_tiles per output tile."""
     counts = count_calls(str(EXAMPLES / "matmul_2_multitile_block.py"))
     assert counts["matmul_block"] == 24 and counts["matmul_tiles"] == 0
-    assert counts["copy_tile"] == 80 and counts["pack_tile"] == 80
+    # 4 output blocks of 4 tiles: the seed c and 2 of the 3 K steps pass through the partials
+    # buffer (4 x 3 x 4 copies in, packs out); the last K step packs into the output block
+    # itself (4 x 4 packs), where a final pass used to copy the partials buffer over (16 + 16)
+    assert counts["copy_tile"] == 64 and counts["pack_tile"] == 64
+
+
+FROM_ZERO = '''
+import torch
+import tilecraft as ttl
+import tilecraft.ttnn as ttnn
+
+K_STEPS, BM, BN, N_BLOCKS = {k_steps}, {bm}, {bn}, 2
+
+
+@ttl.operation(grid=(1, 1))
+def from_zero(a: ttnn.Tensor, b: ttnn.Tensor, y: ttnn.Tensor):
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(BM, 2), block_count=2)
+    b_dfb = ttl.make_dataflow_buffer_like(b, shape=(2, BN), block_count=2)
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(BM, BN), block_count=1)
+
+    @ttl.datamovement()
+    def read():
+        for nb in range(N_BLOCKS):
+            for k in range(K_STEPS):
+                with a_dfb.reserve() as ab, b_dfb.reserve() as bb:
+                    xa = ttl.copy(a[0:BM, 2 * k:2 * k + 2], ab)
+                    xb = ttl.copy(b[2 * k:2 * k + 2, nb * BN:(nb + 1) * BN], bb)
+                    xa.wait()
+                    xb.wait()
+
+    @ttl.compute()
+    def mac():
+        for _ in range(N_BLOCKS):
+            with y_dfb.reserve() as yb:
+                yb.store(ttl.block.fill(0.0, shape=yb.shape))
+                for _ in range(K_STEPS):
+                    with a_dfb.wait() as ab, b_dfb.wait() as bb:
+                        yb += ab @ bb
+
+    @ttl.datamovement()
+    def write():
+        for nb in range(N_BLOCKS):
+            with y_dfb.wait() as yb:
+                ttl.copy(yb, y[0:BM, nb * BN:(nb + 1) * BN]).wait()
+
+
+torch.manual_seed(11)
+a = ttnn.from_torch(torch.randn(BM * 32, K_STEPS * 64), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
+b = ttnn.from_torch(torch.randn(K_STEPS * 64, N_BLOCKS * BN * 32), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
+y = ttnn.zeros((BM * 32, N_BLOCKS * BN * 32), dtype=ttnn.{dtype}, layout=ttnn.TILE_LAYOUT)
+from_zero(a, b, y)
+'''
+
+
+@pytest.mark.parametrize("dtype, bm, bn", [("bfloat16", 2, 2), ("float32", 2, 4)])
+@pytest.mark.parametrize("k_steps", [1, 3])
+def test_accumulator_from_zero_skips_the_fill_and_the_final_copy(tmp_path, dtype, bm, bn, k_steps) -> None:
+    """``y.store(fill(0)); for k: y += a @ b`` with ``y`` passing through its partials buffer (a
+    bfloat16 block, rounded at each step; a Float32 one too big for DST): no zero-fill pass, the
+    first K step starts from the cleared DST instead of copying zeros in, and the last K step packs
+    into the output block instead of a final pass copying the partials buffer there, as
+    hand-written kernels do (compute_matmul_block.cpp). The results agree bit for bit with the
+    language level, for one K step and for several."""
+    script = tmp_path / "from_zero.py"
+    script.write_text(FROM_ZERO.format(k_steps=k_steps, bm=bm, bn=bn, dtype=dtype))
+    want, got = outputs(script, "language"), outputs(script, "cpp")
+    assert torch.equal(got[2], want[2])
+    a, b = (t.float() for t in want[:2])
+    golden = a @ b
+    assert torch.allclose(want[2].float(), golden, rtol=2e-2, atol=2e-2 * float(golden.abs().max()))
+
+    tiles, blocks = bm * bn, 2
+    counts = count_calls(str(script))
+    assert counts["fill_tile"] == 0 and counts["fill_tile_init"] == 0
+    # only the steps after the first read the block back; every step packs it once, the last
+    # one into the output block
+    assert counts["copy_tile"] == blocks * (k_steps - 1) * tiles
+    assert counts["pack_tile"] == blocks * k_steps * tiles
+    # the matmul configuration is set once, and again only after a copy into DST
+    assert counts["matmul_block_init"] == 1 + counts["copy_init"]
+    source = compute_source(script, tmp_path / "out", "mac.cpp")
+    assert "fill_tile" not in source
+    after_loop = source[source.rindex("cb_pop_front(1,"):]  # after the K loop's last operand pop
+    assert "copy_tile" not in after_loop and "pack_tile" not in after_loop
+
+
+def test_local_accumulator_too_big_for_dst_starts_from_zero(tmp_path) -> None:
+    """matmul_local_accumulator with 2 x 4-tile blocks (8 fp32 tiles, twice what DST holds per
+    acquisition): ``acc = fill(0); for k: acc += a @ b`` goes through its local buffer, yet no
+    zero-fill pass runs and the first K step copies nothing in; bit for bit the language level."""
+    source = (EXAMPLES / "matmul_local_accumulator.py").read_text()
+    assert "BM, BK, BN = 2, 2, 1\n" in source
+    script = tmp_path / "local_wide.py"
+    script.write_text(source.replace("BM, BK, BN = 2, 2, 1\n", "BM, BK, BN = 2, 2, 4\n"))
+    want, got = outputs(script, "language"), outputs(script, "cpp")
+    assert torch.equal(got[2], want[2])
+    counts = count_calls(str(script))
+    # 2 x 3 output blocks (two per node on three of the four nodes), 3 K steps of 8 tiles each:
+    # copies in on the 2 steps after the first, one relu pass copying the sum out
+    assert counts["fill_tile"] == 0
+    assert counts["copy_tile"] == 6 * 2 * 8 + 6 * 8
+    assert counts["pack_tile"] == 6 * 3 * 8 + 6 * 8

@@ -31,6 +31,8 @@ class KernelLowering:
         self._taken: set[str] = {r.name for op in ir.walk(thread.body)
                                  for r in [*op.results(), *op.operands()] if isinstance(r, ir.Reg)}
         self.loc: Any = None
+        #: the C++ counter of each IR loop while its body is lowered
+        self.loop_counters: dict[ir.For, ir.Reg] = {}
 
     # ---------------------------------------------------------------- emission
     def emit(self, op: ir.Op) -> ir.Op:
@@ -111,10 +113,12 @@ class KernelLowering:
         counter = self.reg("i" if op.var.name == "_" else f"{op.var.name}_i", op.var.type) if shared else op.var
         new = ir.For(var=counter, lo=op.lo, hi=op.hi, step=op.step, loc=op.loc)
         self.emit(new)
+        self.loop_counters[op] = counter
         with self.into(new.body):
             if shared and op.var.name in self.read_names():
                 self.emit(ir.Assign(result=op.var, value=counter, loc=op.loc))
             self.lower_body(op.body)
+        del self.loop_counters[op]
 
     def read_names(self) -> set[str]:
         if not hasattr(self, "_read_names"):

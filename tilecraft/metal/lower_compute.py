@@ -42,6 +42,9 @@ class Node:
     cb: CBDecl | None = None
     slot: int = 0
     value: Any = None
+    #: a leaf read only where this flag holds: elsewhere its value is zero, which DST's cleared
+    #: tiles already are (the first step of ``y.store(fill(0)); for k: y += a @ b``)
+    guard: ir.Reg | None = None
 
 
 class ComputeLowering(KernelLowering):
@@ -58,6 +61,11 @@ class ComputeLowering(KernelLowering):
         self.known_unwritten: set[str] = set()
         #: blocks whose final value a DST-resident K loop packed into the block itself
         self.packed_into_block: set[str] = set()
+        #: blocks whose value is zero while their written flag is false (their zero-fill was dropped)
+        self.zero_until_written: set[str] = set()
+        #: the last store of a block in a K loop pushed right after it, with that loop: its last
+        #: iteration packs into the block's own buffer instead of the partials buffer
+        self.final_steps: dict[ir.Op, ir.For] = {}
         self.written: dict[str, ir.Reg] = {}
         reserved = {op.result.name for op in ir.walk(self.thread.body) if isinstance(op, ir.CBReserve)}
         read = {leaf.name for op in ir.walk(self.thread.body) if isinstance(op, ir.BlockStore)
@@ -199,20 +207,60 @@ class ComputeLowering(KernelLowering):
 
     def lower_For(self, op: ir.For) -> None:
         store = self.resident_accumulation(op)
-        if store is None:
-            super().lower_For(op)
+        if store is not None:
+            self.accumulate_in_dst(op, store)
             return
-        self.accumulate_in_dst(op, store)
+        final = self.final_step_store(op)
+        if final is not None:
+            self.final_steps[final] = op
+        zero, self.starts_at_zero = self.starts_at_zero, None
+        if zero is not None:
+            self.zero_until_written.add(zero)
+        super().lower_For(op)
+        self.zero_until_written.discard(zero)
 
     def zeroes_a_resident_block(self, op: ir.Op) -> bool:
-        """``y.store(fill(0))`` right before a loop that keeps ``y`` in DST: DST starts at zero
-        (tile_regs_release clears it), so the store is only the drop of ``y``'s old value."""
+        """``y.store(fill(0))`` right before a loop that only adds products into ``y``: DST starts
+        at zero (tile_regs_release clears it), so the store is only the drop of ``y``'s old value.
+        A loop that keeps ``y`` in DST starts from the cleared DST; any other such loop (with at
+        least one iteration) skips copying ``y`` into DST while ``y`` is still unwritten."""
         fill = self.defs.get(getattr(op.value, "name", None))
         if not (isinstance(fill, ir.TileFill) and isinstance(fill.value, ir.Const) and fill.value.value == 0
                 and not op.accumulate and isinstance(self.following, ir.For)):
             return False
         store = self.resident_accumulation(self.following)
-        return store is not None and store.block.name == op.block.name
+        if store is not None:
+            return store.block.name == op.block.name
+        return self.only_accumulates_products(self.following, op.block.name)
+
+    def only_accumulates_products(self, loop: ir.For, name: str) -> bool:
+        """Whether ``loop`` runs at least once and touches block ``name`` only through
+        ``name += a @ b`` (or ``name = name + a @ b``): then its value is only ever read as the
+        addend DST holds before a matmul, which a cleared DST stands for while it is zero."""
+        if not _stores_every_iteration(loop, name) or name not in self.shadows:
+            return False
+        stores = [o for o in ir.walk(loop.body) if isinstance(o, ir.STORE_OPS) and o.block.name == name]
+        if any(self.accumulated_product(s) is None for s in stores):
+            return False
+        sums = {id(self.defs.get(s.value.name)) for s in stores}  # the `name + a @ b` of a local block
+        return not any(_reads(o, name) for o in ir.walk(loop.body)
+                       if not isinstance(o, ir.STORE_OPS) and id(o) not in sums)
+
+    def final_step_store(self, loop: ir.For) -> ir.Op | None:
+        """The store whose last iteration can pack into the block's own buffer: the last store
+        of the block pushed right after ``loop``, in the loop's own body, with nothing after it
+        there touching the block. None when there is no such store or the loop may not run."""
+        pushed = self.following
+        if not (isinstance(pushed, ir.CBPush) and pushed.block is not None):
+            return None
+        name = pushed.block.name
+        if name not in self.shadows or name not in self.origin or not _stores_every_iteration(loop, name):
+            return None
+        stores = [o for o in loop.body if isinstance(o, ir.STORE_OPS) and o.block.name == name]
+        rest = loop.body[loop.body.index(stores[-1]) + 1:]
+        if any(_reads(o, name) for o in ir.walk(rest)):
+            return None
+        return stores[-1]
 
     def resident_accumulation(self, op: ir.For) -> ir.Op | None:
         """The store of a K loop whose body only waits for operand blocks, adds their product
@@ -458,8 +506,7 @@ class ComputeLowering(KernelLowering):
         shadow = self.shadows.get(op.block.name)
         for leaf in self.leaf_blocks(op.value):  # blocks accumulated with += are read from their partials
             if leaf.name in self.shadows:
-                part = self.shadows[leaf.name]
-                self.call("cb_wait_front", ir.Const(part.index), ir.Const(_tiles(part.shape)))
+                self.wait_current(leaf.name)
         if shadow is None:
             self.evaluate(root, self.origin[op.block.name], accumulate=None)
         else:
@@ -470,12 +517,55 @@ class ComputeLowering(KernelLowering):
                 fused = patterns.accumulates_into(op.value, True, self.defs) is not None
                 root = (Node("matmul_acc", None, root.shape, [current, *root.children]) if fused
                         else Node("sfpu", _ADD, root.shape, [current, root]))
-                self.call("cb_wait_front", ir.Const(shadow.index), ir.Const(_tiles(shadow.shape)))
-            self.store_partial(op.block.name, root)
+                self.wait_current(op.block.name)
+            if op.block.name in self.zero_until_written and root.kind == "matmul_acc":
+                root.children[0].guard = self.written[op.block.name]
+            loop = self.final_steps.pop(op, None)
+            if loop is None:
+                self.store_partial(op.block.name, root)
+            else:
+                self.store_final_step(op.block.name, loop, root)
         for cb in self.pending_pops:
             self.call("cb_pop_front", ir.Const(cb.index), ir.Const(_tiles(cb.shape)))
 
     lower_LocalStore = lower_BlockStore
+
+    def wait_current(self, name: str) -> None:
+        """Wait for the value of ``name`` at the front of its partials buffer (only once it was
+        written, for a block whose zero-fill was dropped)."""
+        shadow = self.shadows[name]
+        body = self._stack[-1]
+        if name in self.zero_until_written:
+            written = ir.If(cond=self.written[name])
+            self.emit(written)
+            body = written.then_body
+        with super().into(body):
+            self.call("cb_wait_front", ir.Const(shadow.index), ir.Const(_tiles(shadow.shape)))
+
+    def store_final_step(self, name: str, loop: ir.For, root: Node) -> None:
+        """The store of ``name`` in ``loop`` whose last iteration packs ``root`` straight into the
+        block's own (reserved) buffer, as hand-written kernels pack their last K block into the
+        output buffer; the other iterations store into the partials buffer (a loop that runs
+        once has only the last step)."""
+        first, _, step = _bounds(loop)
+        trips = _trip_count(loop)
+        last_body = else_body = self._stack[-1]
+        if trips > 1:
+            last = self.reg(f"{name}_last_step", BOOL)
+            self.emit(ir.Compare(result=last, op="eq", lhs=self.loop_counters[loop],
+                                 rhs=ir.Const(first + (trips - 1) * step)))
+            branch = ir.If(cond=last)
+            self.emit(branch)
+            last_body, else_body = branch.then_body, branch.else_body
+        with self.into(last_body):
+            self.emit(kir.Comment(text=f"{name}: the last step packs its final value into the block"))
+            self.evaluate(root, self.origin[name], accumulate=None)
+            self.release_partial(name)
+            self.emit(ir.Assign(result=self.written[name], value=ir.Const(False)))
+        if trips > 1:
+            with self.into(else_body):
+                self.store_partial(name, root)
+        self.packed_into_block.add(name)
 
     def store_partial(self, name: str, root: Node) -> None:
         """Evaluate ``root`` into the partials (or local) buffer of ``name``, behind its current
@@ -682,7 +772,17 @@ class ComputeLowering(KernelLowering):
 
     def emit_matmul_acc(self, node: Node, r0, c0, rows, cols, slots) -> None:
         addend, a, b = node.children
-        self.operand_to_dst(addend, node, r0, c0, rows, cols, slots)
+        if addend.guard is None:
+            self.operand_to_dst(addend, node, r0, c0, rows, cols, slots)
+        else:  # while the addend is unwritten it is zero: the cleared DST already holds it
+            # the matmul configuration is set on both paths (again after the copy), so the
+            # init-pruning pass keeps it once before the loops and once in the copying branch
+            self.init_matmul(a, b, rows, cols)
+            copy = ir.If(cond=addend.guard)
+            self.emit(copy)
+            with self.into(copy.then_body):
+                self.operand_to_dst(addend, node, r0, c0, rows, cols, slots)
+                self.init_matmul(a, b, rows, cols)
         self.emit_matmul(Node("matmul", node.op, node.shape, [a, b], slot=node.slot), r0, c0, rows, cols, slots)
 
     def emit_matmul(self, node: Node, r0, c0, rows, cols, slots) -> None:
@@ -692,9 +792,8 @@ class ComputeLowering(KernelLowering):
         if rows * cols > 1:  # the node's tiles are consecutive in DST: one matmul_block per K step
             self.emit_matmul_block(node, r0, c0, rows, cols, self.dst(ir.Const(0), slots, node.slot))
             return
-        init, call, header = MATMUL
-        self.include(header)
-        self.init(("matmul", a.cb.index, b.cb.index), init, ir.Const(a.cb.index), ir.Const(b.cb.index))
+        self.init_matmul(a, b, rows, cols)
+        call = MATMUL[1]
 
         def body(i, j, t, _):
             k, inner = self.loop("k", k_tiles) if k_tiles > 1 else (ir.Const(0), None)
@@ -706,17 +805,31 @@ class ComputeLowering(KernelLowering):
                 self._stack.pop()
         self.tiles(rows, cols, r0, c0, body)
 
+    def init_matmul(self, a: Node, b: Node, rows: int, cols: int) -> list[ir.Const]:
+        """Configure for the product of a chunk of rows x cols output tiles: ``matmul_block`` for a
+        chunk of several tiles, ``matmul_tiles`` for one; the ``matmul_block`` dimensions
+        (transpose, ct, rt, kt) are returned."""
+        k_tiles = a.shape[1]
+        dims = [ir.Const(0), ir.Const(cols), ir.Const(rows), ir.Const(k_tiles)]
+        ins = ir.Const(a.cb.index), ir.Const(b.cb.index)
+        if rows * cols > 1:
+            init, _, header = MATMUL_BLOCK
+            self.include(header)
+            self.init(("matmul_block", a.cb.index, b.cb.index, cols, rows, k_tiles), init, *ins, *dims)
+        else:
+            init, _, header = MATMUL
+            self.include(header)
+            self.init(("matmul", a.cb.index, b.cb.index), init, *ins)
+        return dims
+
     def emit_matmul_block(self, node: Node, r0, c0, rows, cols, first: Any) -> None:
         """The chunk (rows x cols output tiles in DST first..) as one sub-block: per K step one
         ``matmul_block`` multiplies in0's rows r0.. by in1's columns c0.. and accumulates into DST,
         where hand-written kernels call it (tt-metal's bmm_large_block_zm), not matmul_tiles per tile."""
         a, b = node.children
         k_tiles, n_tiles = a.shape[1], b.shape[1]
-        init, call, header = MATMUL_BLOCK
-        dims = [ir.Const(0), ir.Const(cols), ir.Const(rows), ir.Const(k_tiles)]  # transpose, ct, rt, kt
-        self.include(header)
-        self.init(("matmul_block", a.cb.index, b.cb.index, cols, rows, k_tiles), init, ir.Const(a.cb.index),
-                  ir.Const(b.cb.index), *dims)
+        call = MATMUL_BLOCK[1]
+        dims = self.init_matmul(a, b, rows, cols)
         k, inner = self.loop("k", k_tiles) if k_tiles > 1 else (ir.Const(0), None)
         if inner is not None:
             self._stack.append(inner)
@@ -823,6 +936,33 @@ class _Binary:
 
 
 _ADD = _Binary("add")
+
+
+def _bounds(loop: ir.For) -> tuple[int, int, int] | None:
+    """A loop's (lo, hi, step) when all three are constant, else None."""
+    values = [getattr(o, "value", None) if isinstance(o, ir.Const) else None for o in (loop.lo, loop.hi, loop.step)]
+    return tuple(values) if all(isinstance(v, int) for v in values) else None  # type: ignore[return-value]
+
+
+def _trip_count(loop: ir.For) -> int:
+    """How many times ``loop`` runs when that is known before it runs, else 0."""
+    bounds = _bounds(loop)
+    if bounds is None or bounds[2] <= 0:
+        return 0
+    lo, hi, step = bounds
+    return max(0, -(-(hi - lo) // step))
+
+
+def _stores_every_iteration(loop: ir.For, name: str) -> bool:
+    """Whether ``loop`` runs at least once, every iteration runs to its end (no break, continue
+    or return in it), and its own body (not a branch or an inner loop) stores block ``name``."""
+    if not _trip_count(loop) or any(isinstance(o, (ir.Break, ir.Continue, ir.Return)) for o in ir.walk(loop.body)):
+        return False
+    return any(isinstance(o, ir.STORE_OPS) and o.block.name == name for o in loop.body)
+
+
+def _reads(op: ir.Op, name: str) -> bool:
+    return any(isinstance(r, ir.Reg) and r.name == name for r in op.operands())
 
 
 def _tiles(shape: tuple[int, ...]) -> int:
