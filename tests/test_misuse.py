@@ -137,6 +137,10 @@ CASES = [
     Case("squeeze_wide_dim", "E0105", "ttl.block.squeeze", ("dim 1", "(1, 2)")),
     Case("too_many_threads", "E0204", "@ttl.datamovement()", ("3 datamovement threads", "'first'", "'second'", "'third'")),
     Case("copy_from_pipe_net", "E0107", "ttl.copy", ("net.if_src",)),
+    # ---------------------------------------------------------------- what 1.1.6 also rejects (tt-lang's own tests)
+    Case("copy_block_into_itself", "E0104", "ttl.copy", ("into itself",)),
+    Case("node_outside_operation", "E0301", "ttl.node", ("ttl.node", "inside a kernel function")),
+    Case("thread_helper_default_not_literal", "E0101", "SCALE", ("defined in a thread", "literals")),
 ]
 BY_NAME = {case.name: case for case in CASES}
 

@@ -116,6 +116,9 @@ class CallMixin(ExprMixin):
             self.note_pipe_use(src, "recv", dst.type, node)
             op = ir.CopyPipeToBlock(result=xfer, pipe=src.reg, dst=dst.reg)
         elif is_block(src) and is_block(dst):
+            if src.reg.name == dst.reg.name:
+                self.fail("E0104", "ttl.copy from a block into itself",
+                          hint="a local copy goes between blocks of two dataflow buffers")
             if src.type.shape != dst.type.shape:
                 self.fail("E0106", f"copy between blocks of shapes {src.type.shape} and {dst.type.shape}")
             op = ir.CopyBlockToBlock(result=xfer, src=src.reg, dst=dst.reg)

@@ -11,6 +11,9 @@ does not fix the order). Every per-node table (runtime arguments, the linear pip
 
 from __future__ import annotations
 
+import linecache
+import re
+
 from . import scope
 from .intrinsic import intrinsic
 from ..diagnostics import error
@@ -37,10 +40,17 @@ def grid_size(dims: int = 2, *, dim: int | None = None) -> int | tuple[int, ...]
 @intrinsic("core", host_ok=True)
 def core(dims: int = 2, *, dim: int | None = None) -> int | tuple[int, ...]:
     """This core's coordinates in ``dims`` dimensions (per-core value in kernel scope)."""
-    s = scope.require_scope("ttl.core")
+    s = scope.require_scope(_core_spelling())
     s.used_core = True
     _check_dims(dim if dim is not None else dims)
     return _unwrap(reshape_coords(s.core, s.grid, dim if dim is not None else dims))
 
 
 node = core
+
+
+def _core_spelling() -> str:
+    """``ttl.core`` or ``ttl.node`` (one function, two names), as the caller wrote it, for messages."""
+    span = scope.caller_span(3)
+    text = linecache.getline(span.file, span.line)[span.col - 1:] if span is not None else ""
+    return "ttl.core" if re.match(r"(\w+\.)*core\b", text) else "ttl.node"
