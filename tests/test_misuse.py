@@ -141,6 +141,8 @@ CASES = [
     Case("copy_block_into_itself", "E0104", "ttl.copy", ("into itself",)),
     Case("node_outside_operation", "E0301", "ttl.node", ("ttl.node", "inside a kernel function")),
     Case("thread_helper_default_not_literal", "E0101", "SCALE", ("defined in a thread", "literals")),
+    Case("assert_at_run_time", "E0101", "node < 2", ("assert", "run time")),
+    Case("assert_fails", "E0104", "blk.shape == (1, 1)", ("assertion failed", "one tile per block")),
 ]
 BY_NAME = {case.name: case for case in CASES}
 

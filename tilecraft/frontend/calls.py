@@ -583,6 +583,9 @@ class CallMixin(ExprMixin):
             for other in args[1:]:
                 result = self.arith(fn.__name__, self.need_scalar(result, node), self.need_scalar(other, node), node)
             return result
+        if fn is builtins.divmod and len(args) == 2 and not all(isinstance(a, CT) for a in args) and not kwargs:
+            a, b = (self.need_scalar(v, node) for v in args)
+            return TupleV((self.arith("floordiv", a, b, node), self.arith("mod", a, b, node)))
         if fn is builtins.len and len(args) == 1 and is_block(args[0]) and not kwargs:
             return CT(math.prod(args[0].type.shape))  # units in the block, as the published Block.__len__
         if fn is builtins.abs and len(args) == 1 and is_block(args[0]) and not kwargs:
@@ -596,7 +599,7 @@ class CallMixin(ExprMixin):
         if fn not in FOLDABLE or not all(isinstance(a, CT) for a in (*args, *kwargs.values())):
             name = getattr(fn, "__name__", repr(fn))
             self.fail("E0101", f"cannot call {name}() in a kernel thread", hint="threads may call ttl "
-                      "functions, helper functions written in the kernel subset, and min/max/abs/int "
+                      "functions, helper functions written in the kernel subset, and min/max/abs/int/divmod "
                       "on integers")
         try:
             return self.classify_ct(fn(*(a.value for a in args), **{k: v.value for k, v in kwargs.items()}))

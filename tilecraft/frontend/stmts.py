@@ -54,6 +54,19 @@ class StmtMixin(CallMixin):
     def stmt_Pass(self, node: ast.Pass) -> None:
         pass
 
+    def stmt_Assert(self, node: ast.Assert) -> None:
+        """``assert cond[, msg]`` on values known at compile time (shapes, grid sizes, constants), checked
+        when the thread is compiled: the published simulator runs it on every node, with the same outcome."""
+        cond = self.expr(node.test)
+        if not isinstance(cond, CT):
+            self.fail("E0101", "assert on a value known only at run time is not supported in a thread",
+                      node.test, hint="assert on shapes, grid sizes and constants, or check the value in the "
+                                      "operation body")
+        if not cond.value:
+            message = self.expr(node.msg) if node.msg is not None else None
+            detail = f": {message.value}" if isinstance(message, CT) and message.value is not None else ""
+            self.fail("E0104", f"assertion failed in a thread{detail}", node.test)
+
     def stmt_Expr(self, node: ast.Expr) -> None:
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             return  # docstring
@@ -223,8 +236,11 @@ class StmtMixin(CallMixin):
         if node.orelse:
             self.fail("E0101", "for ... else is not supported")
         it = node.iter
-        is_range = (isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
-                    and self.lookup(it.func.id) == CT(builtins.range))
+        backwards = self.is_builtin_call(it, builtins.reversed) and len(it.args) == 1 and not it.keywords \
+            and self.is_builtin_call(it.args[0], builtins.range)
+        if backwards:
+            it = it.args[0]
+        is_range = self.is_builtin_call(it, builtins.range)
         if not is_range:
             seq = self.expr(it)
             if isinstance(seq, CT) and isinstance(seq.value, (tuple, list)):
@@ -243,6 +259,8 @@ class StmtMixin(CallMixin):
         lo, hi, step = (CT(0), args[0], CT(1)) if len(args) == 1 else (args[0], args[1], args[2] if len(args) == 3 else CT(1))
         if isinstance(step, CT) and step.value == 0:
             self.fail("E0104", "range() step must not be zero", it)
+        if backwards:
+            lo, hi, step = self.reversed_range(lo, hi, step, node.iter)
         if not isinstance(node.target, ast.Name):
             self.fail("E0101", "the loop variable must be a plain name", node.target)
         name = node.target.id
@@ -316,6 +334,21 @@ class StmtMixin(CallMixin):
                 else:
                     self.scope.bindings[name] = a if name in self.scope.multi else Poison(
                         "is assigned in a runtime branch", self.span(node))
+
+    def is_builtin_call(self, node: ast.expr, fn: Any) -> bool:
+        """Whether ``node`` calls the Python builtin ``fn`` (by a name that still means it)."""
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and self.lookup(node.func.id) == CT(fn)
+
+    def reversed_range(self, lo: Any, hi: Any, step: Any, node: ast.AST) -> tuple[Any, Any, Any]:
+        """``reversed(range(lo, hi, step))`` as a range: from the last value ``lo + (n - 1) * step`` (``n``
+        the length) down to ``lo - step``, stepping ``-step``; an empty range stays empty."""
+        if not isinstance(step, CT):
+            self.fail("E0104", "reversed(range(...)) needs a step known at compile time", node)
+        s = step.value
+        count = self.arith("floordiv", self.arith("add", self.arith("sub", hi, lo, node),
+                                                  CT(s - 1 if s > 0 else s + 1), node), step, node)
+        last = self.arith("add", lo, self.arith("mul", self.arith("sub", count, CT(1), node), step, node), node)
+        return last, self.arith("sub", lo, step, node), CT(-s)
 
     def materialise_assigned(self, body: list[ast.stmt]) -> None:
         """Constants reassigned in a loop or branch move into their mutable register first."""

@@ -207,5 +207,7 @@ def multi_assigned(fn: ast.FunctionDef) -> set[str]:
 
 def _is_range_loop(node: ast.For) -> bool:
     it = node.iter
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "reversed" and it.args:
+        it = it.args[0]
     return isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
 
