@@ -22,12 +22,17 @@ def reshape_sizes(grid: tuple[int, ...], dims: int) -> tuple[int, ...]:
 
 
 def reshape_coords(coord: tuple[int, ...], grid: tuple[int, ...], dims: int) -> tuple[int, ...]:
+    """A core's coordinates in ``dims`` dimensions. Fewer dimensions than the grid's flatten the
+    *first* ones into one, row-major, and keep the last ``dims - 1``: node (x, y, z) of an (X, Y, Z)
+    grid is ``(x * Y + y, z)`` in ``node(dims=2)``, as the published simulator numbers it (its
+    ``grid_size(dims=2)`` is ``(X, Y * Z)`` all the same: see :func:`reshape_sizes`)."""
     if dims >= len(grid):
         return tuple(coord) + (0,) * (dims - len(grid))
+    cut = len(grid) - dims + 1
     flat = 0
-    for c, extent in zip(coord[dims - 1:], grid[dims - 1:]):
+    for c, extent in zip(coord[:cut], grid[:cut]):
         flat = flat * extent + c
-    return tuple(coord[: dims - 1]) + (flat,)
+    return (flat,) + tuple(coord[cut:])
 
 
 def all_cores(grid: tuple[int, ...]) -> list[tuple[int, ...]]:

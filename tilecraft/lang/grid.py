@@ -1,12 +1,13 @@
-"""Grid and node coordinates with the specification's flatten/pad rules.
+"""Grid and node coordinates with the published simulator's flatten/pad rules.
 
-``grid_size(dims)``/``node(dims)`` reshape the grid to ``dims`` dimensions: asking for fewer
-keeps the first ``dims - 1`` dimensions and flattens the rest into the last one kept; asking for
-more pads the highest-rank dimensions with 1 (sizes) or 0 (coordinates). Flattened coordinates
-are row-major, the last grid dimension varying fastest: on a (X, Y) grid node (x, y) is
-``x * Y + y`` in ``node(dims=1)``, as the published TT-Lang simulator numbers nodes (the seed
-does not fix the order). Every per-node table (runtime arguments, the linear pipe endpoints of
-``Pipe(src=3, dst=0)``) uses this numbering.
+``grid_size(dims)`` reshapes the grid to ``dims`` dimensions: asking for fewer keeps the first
+``dims - 1`` extents and multiplies the rest into the last one kept; asking for more pads with 1.
+``node(dims)`` with fewer dimensions folds the *first* coordinates into one and keeps the last
+``dims - 1`` (on (X, Y, Z), ``node(dims=2)`` is ``(x * Y + y, z)`` while ``grid_size(dims=2)`` is
+``(X, Y * Z)``: both as the published TT-Lang simulator has them); with more it pads with 0.
+Flattened coordinates are row-major, the last grid dimension varying fastest: on a (X, Y) grid
+node (x, y) is ``x * Y + y`` in ``node(dims=1)``. Every per-node table (runtime arguments, the
+linear pipe endpoints of ``Pipe(src=3, dst=0)``) uses this numbering (:mod:`tilecraft.ir.grid`).
 """
 
 from __future__ import annotations
