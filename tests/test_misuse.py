@@ -143,6 +143,8 @@ CASES = [
     Case("thread_helper_default_not_literal", "E0101", "SCALE", ("defined in a thread", "literals")),
     Case("assert_at_run_time", "E0101", "node < 2", ("assert", "run time")),
     Case("assert_fails", "E0104", "blk.shape == (1, 1)", ("assertion failed", "one tile per block")),
+    # 1.1.6 runs it; tilecraft compiled the first iteration's `acc is None` into every iteration
+    Case("loop_reads_none_accumulator", "E0102", "acc is None", ("'acc'", "None before this loop")),
 ]
 BY_NAME = {case.name: case for case in CASES}
 

@@ -91,9 +91,16 @@ class CallMixin(ExprMixin):
 
     def intr_core(self, node: ast.Call) -> Any:
         n = self.dims_arg(node)
-        results = [self.reg(f"core{i}", INDEX) for i in range(n)]
-        self.emit(ir.CoreCoord(outs=results, dims=n))
+        seed_fold = _spelled_core(node.func) and 1 < n < len(self.grid)
+        full = len(self.grid) if seed_fold else n
+        results = [self.reg(f"core{i}", INDEX) for i in range(full)]
+        self.emit(ir.CoreCoord(outs=results, dims=full))
         values = tuple(RV(r) for r in results)
+        if seed_fold:  # the seed's ttl.core folds the last coordinates (ir.grid.fold_last_coords)
+            flat = values[n - 1]
+            for value, extent in zip(values[n:], self.grid[n:]):
+                flat = self.arith("add", self.arith("mul", flat, CT(extent), node), value, node)
+            values = values[:n - 1] + (flat,)
         return values[0] if n == 1 else TupleV(values)
 
     def intr_copy(self, node: ast.Call) -> Any:
@@ -631,3 +638,8 @@ def squeeze(shape: tuple[int, ...]) -> tuple[int, ...]:
         shape = shape[1:]
     return shape
 
+
+def _spelled_core(func: ast.expr) -> bool:
+    """Whether a coordinate call is written ``ttl.core`` / ``core`` (the seed specification's, which
+    folds the last coordinates) rather than ``ttl.node`` (1.1.6's, which folds the first)."""
+    return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) == "core"

@@ -64,8 +64,7 @@ class ExprMixin(Builder):
     def expr_Name(self, node: ast.Name) -> Any:
         value = self.lookup(node.id)
         if isinstance(value, Poison):
-            self.fail("E0102", f"'{node.id}' {value.reason}", hint="use the value inside the branch or "
-                      "loop that produced it")
+            self.fail("E0102", f"'{node.id}' {value.reason}", hint=value.hint)
         return value
 
     def expr_Tuple(self, node: ast.Tuple) -> Any:

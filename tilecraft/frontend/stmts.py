@@ -271,11 +271,13 @@ class StmtMixin(CallMixin):
         loop = ir.For(var=var, lo=operand_of(lo), hi=operand_of(hi), step=operand_of(step))
         self.materialise_assigned(node.body)
         self.emit(loop)
+        carried = self.poison_loop_carried(node.body)
         before = dict(self.scope.bindings)
         with self.region(loop.body), self.runtime_nesting(barrier=True):
             self.bump(var)
             self.scope.bindings[name] = RV(var)
             self.loop_body(node.body)
+        self.unpoison_untouched(carried)
         self.poison_changed(before, "was assigned a block or transfer inside a loop and is used after it")
 
     @contextmanager
@@ -301,12 +303,14 @@ class StmtMixin(CallMixin):
         self.materialise_assigned(node.body)
         loop = ir.While(cond=ir.Const(True))
         self.emit(loop)
+        carried = self.poison_loop_carried(node.body)
         before = dict(self.scope.bindings)
         with self.region(loop.cond_body):
             cond = self.need_scalar(self.expr(node.test), node.test)
         loop.cond = operand_of(cond)
         with self.region(loop.body), self.runtime_nesting(barrier=True):
             self.loop_body(node.body)
+        self.unpoison_untouched(carried)
         self.poison_changed(before, "was assigned a block or transfer inside a loop and is used after it")
 
     def stmt_If(self, node: ast.If) -> None:
@@ -357,6 +361,30 @@ class StmtMixin(CallMixin):
             if name in self.scope.multi and isinstance(current, CT) and self.is_scalar(current):
                 self.bind(name, current, self.node)
 
+    def poison_loop_carried(self, body: list[ast.stmt]) -> dict[str, tuple[Any, Poison]]:
+        """Names bound to a compile-time object that is not a number (``None``, a buffer, a string)
+        and reassigned in a runtime loop: a read in the loop before the reassignment sees the first
+        value on the first iteration only (``acc = p if acc is None else acc + p``), which a body
+        compiled once cannot say. Such a read is ``E0102``; returns what to restore when the body
+        never reassigns the name after all (an assignment in a branch decided at compile time)."""
+        carried = {}
+        for name in sorted(assigned_names(body)):
+            current = self.scope.bindings.get(name)
+            if isinstance(current, CT) and not self.is_scalar(current):
+                poison = Poison(f"is {describe_constant(current.value)} before this loop and assigned inside it: "
+                                "its value here changes between iterations, and a thread decides it when it is "
+                                "compiled", self.span(), hint="give it its loop value before the loop (an "
+                                "accumulator starts as ttl.block.fill(0, shape=...)), or test the loop index "
+                                "(if k == 0:) instead")
+                self.scope.bindings[name] = poison
+                carried[name] = (current, poison)
+        return carried
+
+    def unpoison_untouched(self, carried: dict[str, tuple[Any, Poison]]) -> None:
+        for name, (value, poison) in carried.items():
+            if self.scope.bindings.get(name) is poison:
+                self.scope.bindings[name] = value
+
     def poison_changed(self, before: dict[str, Any], reason: str) -> None:
         for name, value in list(self.scope.bindings.items()):
             if before.get(name) is not value and not self.is_mutable(value) and name in before:
@@ -406,6 +434,13 @@ class StmtMixin(CallMixin):
 
     def lookup(self, name: str) -> Any:
         raise NotImplementedError
+
+
+def describe_constant(value: Any) -> str:
+    """A compile-time object as a message names it: ``None``, ``'text'``, or what kind of object it is."""
+    if value is None or isinstance(value, (str, tuple)):
+        return repr(value)
+    return f"a {type(value).__name__}"
 
 
 def assigned_names(body: list[ast.stmt]) -> set[str]:

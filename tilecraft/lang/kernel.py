@@ -64,7 +64,7 @@ def _check_tile_rank(kernel: str, name: str, value: Any) -> None:
     """A tile-layout tensor argument must have rows and columns of tiles: a 1-D one has no tile grid
     (the published simulator rejects it when it is made; ttnn makes it, padded to one tile row)."""
     shape = getattr(value, "shape", None)
-    if hasattr(value, "storage") and is_tile_layout(value) and shape is not None and len(shape) < 2:
+    if hasattr(type(value), "storage") and is_tile_layout(value) and shape is not None and len(shape) < 2:
         raise UsageValueError(f"argument '{name}' of kernel {kernel}() is a {len(shape)}-D tensor in tile layout "
                               f"(shape {list(shape)}): a kernel reads tile-layout tensors of at least 2 dimensions",
                               hint="reshape it to 2-D before making the tensor (torch's t.reshape(32, -1)), or make "
