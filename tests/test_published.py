@@ -65,6 +65,39 @@ def test_a_tensor_made_without_a_layout_is_tile_and_says_so_once(tmp_path: Path,
     assert err.count("warning[W0501]") == 1 and f"{script}:11:5: warning[W0501]: tensor 'a'" in err, err
 
 
+def test_a_block_value_never_stored_warns_at_the_expression(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """1.1.6 rejects a program whose block value never reaches a store (tt-lang's test_missing_pop);
+    here the value is dropped with W0103 at the expression; a reduce folded into the broadcast
+    around it, whose own result nothing reads, is not reported."""
+    script = tmp_path / "dropped.py"
+    script.write_text(
+        "import torch, ttl, ttnn\n"
+        "@ttl.operation(grid=(1, 1))\n"
+        "def op(a, y):\n"
+        "    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 2), block_count=2)\n"
+        "    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 2), block_count=2)\n"
+        "    @ttl.compute()\n"
+        "    def compute():\n"
+        "        with a_dfb.wait() as x, y_dfb.reserve() as out:\n"
+        "            unused = ttl.math.exp(x) + x\n"
+        "            out.store(ttl.block.broadcast(ttl.math.reduce_max(x, dims=[1], shape=(1, 1)), dims=[1], shape=(1, 2)))\n"
+        "    @ttl.datamovement()\n"
+        "    def reader():\n"
+        "        with a_dfb.reserve() as x:\n"
+        "            ttl.copy(a[0:1, 0:2], x).wait()\n"
+        "    @ttl.datamovement()\n"
+        "    def writer():\n"
+        "        with y_dfb.wait() as out:\n"
+        "            ttl.copy(out, y[0:1, 0:2]).wait()\n"
+        "a = ttnn.from_torch(torch.ones(32, 64), layout=ttnn.TILE_LAYOUT)\n"
+        "y = ttnn.from_torch(torch.zeros(32, 64), layout=ttnn.TILE_LAYOUT)\n"
+        "op(a, y)\n")
+    assert main(["run", str(script)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("warning[W0103]") == 1 and f"{script}:9:22: warning[W0103]" in err, err
+
+
 def test_a_program_that_writes_nothing_warns(tmp_path: Path) -> None:
     script = tmp_path / "empty_share.py"
     script.write_text(

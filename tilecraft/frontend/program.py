@@ -23,6 +23,7 @@ from ..lang.threads import ThreadDef
 from .capture import CaptureEnv
 from .l1_budget import resolve_block_counts
 from .thread import ThreadCompiler
+from .unused_values import warn_unused_block_values
 
 
 def build_program(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, ...], arch: str) -> tuple[ProgramIR, list[Any]]:
@@ -55,6 +56,7 @@ def build_program(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, .
                                    if isinstance(b.block_count_request, RelativeCount)}, arch)
     check_l1(program, arch)
     verify_program(program, "the front end")
+    warn_unused_block_values(program)
     return program, env.tensors
 
 
