@@ -172,6 +172,28 @@ def test_print_shows_blocks_and_buffers_in_thread_order(capsys: pytest.CaptureFi
     assert f"{path}:{line}:" in captured.err and "W3001" in captured.err
 
 
+def test_print_in_a_thread_takes_sep_and_the_default_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "print_sep.py"
+    script.write_text(
+        "import torch, ttl, ttnn\n"
+        "@ttl.operation(grid=(1, 1))\n"
+        "def op(a):\n"
+        "    @ttl.datamovement()\n"
+        "    def talk():\n"
+        "        n = ttl.node(dims=1)\n"
+        "        print('node', n, f'of {ttl.grid_size(dims=1)}', sep=':', flush=True)\n"
+        "        print('x', n + 1, sep='', end='\\n')\n"
+        "        print('a', 'b')\n"
+        "        print('no newline', end='')\n"
+        "op(ttnn.from_torch(torch.zeros(32, 32), layout=ttnn.TILE_LAYOUT))\n")
+    assert main(["run", str(script)]) == 1
+    captured = capsys.readouterr()
+    assert f"{script}:10:33: error[E0104]: print() in a thread takes sep=" in captured.err, captured.err
+    script.write_text(script.read_text().replace("        print('no newline', end='')\n", ""))
+    assert main(["run", str(script)]) == 0
+    assert capsys.readouterr().out.splitlines() == ["node:0:of 1", "x1", "a b"]
+
+
 def test_an_unwritten_block_pushed_only_warns(capsys: pytest.CaptureFixture[str]) -> None:
     path = next(p for p in PROGRAMS if p.stem == "unwritten_push")
     assert main(["run", str(path)]) == 0

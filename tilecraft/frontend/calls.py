@@ -544,8 +544,7 @@ class CallMixin(ExprMixin):
     def call_print(self, node: ast.Call) -> Any:
         """``print(...)`` of strings, constants and runtime scalars, and at most one block or
         dataflow buffer (shown after the other arguments, as the published simulator does)."""
-        if node.keywords:
-            self.fail("E0104", "print() in a thread takes no keyword arguments")
+        sep = self.print_separator(node)
         args: list[Any] = []
         shown: list[tuple[Any, ast.AST]] = []
         for arg in node.args:
@@ -571,6 +570,11 @@ class CallMixin(ExprMixin):
         if len(shown) > 1:
             self.fail("E0104", "print() shows one block or dataflow buffer at a time", shown[1][1],
                       hint="print them with separate print() calls")
+        if sep is not None and len(args) > 1:  # one concatenated argument: the separator between the parts
+            joined: list[Any] = []
+            for i, arg in enumerate(args):
+                joined.extend(([sep] if i else []) + list(arg if isinstance(arg, tuple) else (arg,)))
+            args = [tuple(joined)]
         if not shown:
             self.emit(ir.Print(args=args))
         elif is_block(shown[0][0]):
@@ -578,6 +582,23 @@ class CallMixin(ExprMixin):
         else:
             self.emit(ir.PrintBuffer(args=args, cb=shown[0][0].value))
         return CT(None)
+
+    def print_separator(self, node: ast.Call) -> str | None:
+        """``sep=`` of a print() in a thread (a string known at compile time); ``end`` may only be the
+        newline and ``flush`` has no effect: a thread's print is one line."""
+        sep = None
+        for keyword in node.keywords:
+            value = self.expr(keyword.value)
+            text = value.value if isinstance(value, CT) else object()
+            if keyword.arg == "sep" and (text is None or isinstance(text, str)):
+                sep = text
+            elif keyword.arg == "end" and text in (None, "\n"):
+                pass
+            elif keyword.arg != "flush":
+                self.fail("E0104", f"print() in a thread takes sep= (a constant string), end='\\n' and flush=, "
+                          f"not {keyword.arg}={describe(value)}", keyword.value,
+                          hint="a thread's print() writes one line to the terminal")
+        return sep
 
     def fold_call(self, fn: Any, node: ast.Call) -> Any:
         args = [self.expr(a) for a in node.args]
