@@ -614,6 +614,12 @@ class CallMixin(ExprMixin):
         if fn is builtins.divmod and len(args) == 2 and not all(isinstance(a, CT) for a in args) and not kwargs:
             a, b = (self.need_scalar(v, node) for v in args)
             return TupleV((self.arith("floordiv", a, b, node), self.arith("mod", a, b, node)))
+        if fn in (builtins.zip, builtins.enumerate, builtins.reversed) and args \
+                and all(isinstance(a, CT) for a in (*args, *kwargs.values())):
+            try:  # over constant sequences: a constant tuple, which a for loop unrolls
+                return CT(tuple(fn(*(a.value for a in args), **{k: v.value for k, v in kwargs.items()})))
+            except TypeError as exc:
+                self.fail("E0104", f"{fn.__name__}() failed: {exc}")
         if fn is builtins.len and len(args) == 1 and is_block(args[0]) and not kwargs:
             return CT(math.prod(args[0].type.shape))  # units in the block, as the published Block.__len__
         if fn is builtins.abs and len(args) == 1 and is_block(args[0]) and not kwargs:
