@@ -194,6 +194,42 @@ def test_print_in_a_thread_takes_sep_and_the_default_end(tmp_path: Path, capsys:
     assert capsys.readouterr().out.splitlines() == ["node:0:of 1", "x1", "a b"]
 
 
+def test_program_with_grid_returned_from_an_operation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """tt-lang's own simulator tests end an operation with ``return ttl.Program(compute, dm0, dm1,
+    grid=grid)()``; 1.1.6 runs it. The grid must be the decorator's (E0201 at the call otherwise)."""
+    script = tmp_path / "program_grid.py"
+    body = (
+        "import torch, ttl, ttnn\n"
+        "grid = (1, 1)\n"
+        "@ttl.operation(grid=grid)\n"
+        "def double(a, out):\n"
+        "    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)\n"
+        "    o_dfb = ttl.make_dataflow_buffer_like(out, shape=(1, 1), block_count=2)\n"
+        "    @ttl.compute()\n"
+        "    def compute():\n"
+        "        with a_dfb.wait() as x, o_dfb.reserve() as o:\n"
+        "            o.store(x + x)\n"
+        "    @ttl.datamovement()\n"
+        "    def dm0():\n"
+        "        with a_dfb.reserve() as x:\n"
+        "            ttl.copy(a[0, 0], x).wait()\n"
+        "    @ttl.datamovement()\n"
+        "    def dm1():\n"
+        "        with o_dfb.wait() as o:\n"
+        "            ttl.copy(o, out[0, 0]).wait()\n"
+        "    return ttl.Program(compute, dm0, dm1, grid=GRID)()\n"
+        "a = ttnn.from_torch(torch.full((32, 32), 3.0), layout=ttnn.TILE_LAYOUT)\n"
+        "out = ttnn.from_torch(torch.zeros(32, 32), layout=ttnn.TILE_LAYOUT)\n"
+        "double(a, out)\n"
+        "assert torch.equal(ttnn.to_torch(out), torch.full((32, 32), 6.0))\n")
+    script.write_text(body.replace("GRID", "grid"))
+    assert main(["run", str(script)]) == 0, capsys.readouterr().err
+    script.write_text(body.replace("GRID", "(2, 1)"))
+    assert main(["run", str(script)]) == 1
+    err = capsys.readouterr().err
+    assert f"{script}:19:12: error[E0201]: ttl.Program(grid=(2, 1)) differs" in err, err
+
+
 def test_an_unwritten_block_pushed_only_warns(capsys: pytest.CaptureFixture[str]) -> None:
     path = next(p for p in PROGRAMS if p.stem == "unwritten_push")
     assert main(["run", str(path)]) == 0

@@ -95,11 +95,17 @@ def operation(grid: Any = "full", **options: Any) -> Callable[[Callable[..., Any
 class Program:
     """``ttl.Program(compute, dm0, dm1)(*tensors)``: names the threads and the tensors of a launch."""
 
-    def __init__(self, *threads: ThreadDef):
+    def __init__(self, *threads: ThreadDef, grid: Any = None):
         span = scope.caller_span(2)
         if not threads or not all(isinstance(t, ThreadDef) for t in threads):
             raise error("E0204", "ttl.Program takes thread functions decorated with @ttl.compute() "
                         "or @ttl.datamovement()", span)
+        if grid is not None:  # the published simulator's Program(compute, dm0, dm1, grid=grid)
+            launched = scope.require_scope("ttl.Program").grid
+            if tuple(grid if isinstance(grid, (tuple, list)) else (grid,)) != tuple(launched) \
+                    and grid not in ("auto", "full"):
+                raise error("E0201", f"ttl.Program(grid={grid!r}) differs from the grid the kernel runs on, "
+                            f"{tuple(launched)}", span, hint="give the grid once, in the decorator")
         self.threads = threads
         self.span = span
 
