@@ -54,7 +54,8 @@ NOTES: dict[str, str] = {
                    "no tensors: `return ttl.Program(compute, dm0, dm1, grid=grid)()` runs as in 1.1.6 "
                    "(tests/test_published.py)",
     "ttnn.Tensor.__getitem__": "supported as a tensor slice in `ttl.copy`; 1.1.6 also slices host tensors in "
-                               "tile units, which tilecraft does not",
+                               "tile units, which tilecraft does not (E0501 at the slice, as ttnn has no such "
+                               "indexing)",
     "ttnn.Tensor.__setitem__": "1.1.6 assigns into host tensors in tile units; ttnn has no item assignment and "
                                "tilecraft neither (not tried by a case)",
     "ttnn.Tensor.element_size": "1.1.6's own property (ttnn has `element_size()` as a method); not in tilecraft",
