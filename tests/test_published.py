@@ -230,6 +230,28 @@ def test_program_with_grid_returned_from_an_operation(tmp_path: Path, capsys: py
     assert f"{script}:19:12: error[E0201]: ttl.Program(grid=(2, 1)) differs" in err, err
 
 
+def test_f_strings_format_constants_and_say_when_they_cannot(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "fstrings.py"
+    script.write_text(
+        "import torch, ttl, ttnn\n"
+        "PI = 3.14159\n"
+        "@ttl.operation(grid=(2, 1))\n"
+        "def op(a):\n"
+        "    @ttl.datamovement()\n"
+        "    def talk():\n"
+        "        n = ttl.node(dims=1)\n"
+        "        w = 6\n"
+        "        if n == 0:\n"
+        "            print(f\"pi={PI:.2f} {'x'!r} {PI:{w}.1f}|\")\n"
+        "            print(f\"n={n:3d}\")\n"
+        "op(ttnn.from_torch(torch.zeros(32, 32), layout=ttnn.TILE_LAYOUT))\n")
+    assert main(["run", str(script)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == ["pi=3.14 'x'    3.1|", "n=0"], captured.out
+    assert f"{script}:11:19: warning[W0104]" in captured.err, captured.err
+
+
 def test_an_unwritten_block_pushed_only_warns(capsys: pytest.CaptureFixture[str]) -> None:
     path = next(p for p in PROGRAMS if p.stem == "unwritten_push")
     assert main(["run", str(path)]) == 0

@@ -80,7 +80,19 @@ class ExprMixin(Builder):
         for value in node.values:
             if isinstance(value, ast.FormattedValue):
                 part = self.expr(value.value)
-                parts.append(part if not isinstance(part, CT) else CT(format(part.value)))
+                spec = self.expr(value.format_spec) if value.format_spec is not None else CT("")
+                if isinstance(part, CT) and isinstance(spec, CT):
+                    text = part.value
+                    text = {-1: text, ord("r"): repr(text), ord("s"): str(text), ord("a"): ascii(text)}[value.conversion]
+                    try:
+                        parts.append(CT(format(text, spec.value)))
+                    except (TypeError, ValueError) as exc:
+                        self.fail("E0104", f"f-string format failed: {exc}", value)
+                    continue
+                if value.conversion != -1 or spec != CT(""):
+                    warn("W0104", "a value known only at run time is printed without its f-string conversion or "
+                         "format spec", self.span(value), hint="the simulator prints the number as str() does")
+                parts.append(part)
             else:
                 parts.append(CT(value.value))
         if all(isinstance(p, CT) for p in parts):
