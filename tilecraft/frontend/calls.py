@@ -347,7 +347,8 @@ class CallMixin(ExprMixin):
             dims, target = a2, (self.ct_int_tuple(a3, "shape") if a3 is not None else None)
         if not is_block(x):
             self.fail("E0104", "broadcast needs a block")
-        dims_t = self.norm_dims(self.ct_int_tuple(dims, "dims"), len(x.type.shape))
+        written = self.ct_int_tuple(dims, "dims")
+        dims_t = self.norm_dims(written, len(x.type.shape))
         if target is None:
             self.fail("E0104", "broadcast needs the target shape (shape=...)")
         target = tuple(target)
@@ -355,7 +356,7 @@ class CallMixin(ExprMixin):
             want = 1 if (d - len(target)) in dims_t else target[d]
             if x.type.shape[d] != want:
                 self.fail("E0105", f"cannot broadcast a block of shape {x.type.shape} along dims "
-                          f"{list(dims_t)} to {target}", node, hint="broadcast dims must have extent 1 "
+                          f"{list(written)} to {target}", node, hint="broadcast dims must have extent 1 "
                           "in the source; the others must match the target")
         result = self.reg("e", x.type.as_expr(target))
         return self.fresh(ir.TileBroadcast(result=result, x=x.reg, dims=dims_t))
