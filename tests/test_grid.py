@@ -21,10 +21,10 @@ def test_grid_size(grid, dims, expected):
 @pytest.mark.parametrize("coord, grid, dims, expected", [
     ((3, 2), (8, 8), 1, (26,)),           # 8 * x + y: the published simulator's node numbering
     ((3, 2), (8, 4), 1, (14,)),           # x * Y + y with Y = 4
-    ((1, 2, 3), (8, 8, 8), 2, (1, 19)),   # 8 * y + z
+    ((1, 2, 3), (8, 8, 8), 2, (10, 3)),   # (8 * x + y, z): 1.1.6 flattens the first dimensions
     ((1, 2, 3), (8, 8, 8), 1, (83,)),     # (8 * x + y) * 8 + z
     ((5, 6), (8, 8), 3, (5, 6, 0)),       # padded with 0
-    ((1, 1, 1, 1), (2, 3, 4, 5), 2, (1, 1 * 20 + 1 * 5 + 1)),
+    ((1, 1, 1, 1), (2, 3, 4, 5), 2, ((1 * 3 + 1) * 4 + 1, 1)),
 ])
 def test_core(coord, grid, dims, expected):
     assert reshape_coords(coord, grid, dims) == expected

@@ -137,6 +137,15 @@ CASES = [
     Case("squeeze_wide_dim", "E0105", "ttl.block.squeeze", ("dim 1", "(1, 2)")),
     Case("too_many_threads", "E0204", "@ttl.datamovement()", ("3 datamovement threads", "'first'", "'second'", "'third'")),
     Case("copy_from_pipe_net", "E0107", "ttl.copy", ("net.if_src",)),
+    # ---------------------------------------------------------------- what 1.1.6 also rejects (tt-lang's own tests)
+    Case("copy_block_into_itself", "E0104", "ttl.copy", ("into itself",)),
+    Case("node_outside_operation", "E0301", "ttl.node", ("ttl.node", "inside a kernel function")),
+    Case("thread_helper_default_not_literal", "E0101", "SCALE", ("defined in a thread", "literals")),
+    Case("assert_at_run_time", "E0101", "node < 2", ("assert", "run time")),
+    Case("assert_fails", "E0104", "blk.shape == (1, 1)", ("assertion failed", "one tile per block")),
+    # 1.1.6 runs it; tilecraft compiled the first iteration's `acc is None` into every iteration
+    Case("loop_reads_none_accumulator", "E0102", "acc is None", ("'acc'", "None before this loop")),
+    Case("broadcast_dims_as_written", "E0105", "ttl.block.broadcast", ("(2, 1)", "dims [0]", "(2, 2)")),
 ]
 BY_NAME = {case.name: case for case in CASES}
 

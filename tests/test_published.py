@@ -65,6 +65,39 @@ def test_a_tensor_made_without_a_layout_is_tile_and_says_so_once(tmp_path: Path,
     assert err.count("warning[W0501]") == 1 and f"{script}:11:5: warning[W0501]: tensor 'a'" in err, err
 
 
+def test_a_block_value_never_stored_warns_at_the_expression(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """1.1.6 rejects a program whose block value never reaches a store (tt-lang's test_missing_pop);
+    here the value is dropped with W0103 at the expression; a reduce folded into the broadcast
+    around it, whose own result nothing reads, is not reported."""
+    script = tmp_path / "dropped.py"
+    script.write_text(
+        "import torch, ttl, ttnn\n"
+        "@ttl.operation(grid=(1, 1))\n"
+        "def op(a, y):\n"
+        "    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 2), block_count=2)\n"
+        "    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 2), block_count=2)\n"
+        "    @ttl.compute()\n"
+        "    def compute():\n"
+        "        with a_dfb.wait() as x, y_dfb.reserve() as out:\n"
+        "            unused = ttl.math.exp(x) + x\n"
+        "            out.store(ttl.block.broadcast(ttl.math.reduce_max(x, dims=[1], shape=(1, 1)), dims=[1], shape=(1, 2)))\n"
+        "    @ttl.datamovement()\n"
+        "    def reader():\n"
+        "        with a_dfb.reserve() as x:\n"
+        "            ttl.copy(a[0:1, 0:2], x).wait()\n"
+        "    @ttl.datamovement()\n"
+        "    def writer():\n"
+        "        with y_dfb.wait() as out:\n"
+        "            ttl.copy(out, y[0:1, 0:2]).wait()\n"
+        "a = ttnn.from_torch(torch.ones(32, 64), layout=ttnn.TILE_LAYOUT)\n"
+        "y = ttnn.from_torch(torch.zeros(32, 64), layout=ttnn.TILE_LAYOUT)\n"
+        "op(a, y)\n")
+    assert main(["run", str(script)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("warning[W0103]") == 1 and f"{script}:9:22: warning[W0103]" in err, err
+
+
 def test_a_program_that_writes_nothing_warns(tmp_path: Path) -> None:
     script = tmp_path / "empty_share.py"
     script.write_text(
@@ -137,6 +170,86 @@ def test_print_shows_blocks_and_buffers_in_thread_order(capsys: pytest.CaptureFi
     # the device cannot print a block: run says so where emit would stop
     line = line_of(path, 'print("negated:"')
     assert f"{path}:{line}:" in captured.err and "W3001" in captured.err
+
+
+def test_print_in_a_thread_takes_sep_and_the_default_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "print_sep.py"
+    script.write_text(
+        "import torch, ttl, ttnn\n"
+        "@ttl.operation(grid=(1, 1))\n"
+        "def op(a):\n"
+        "    @ttl.datamovement()\n"
+        "    def talk():\n"
+        "        n = ttl.node(dims=1)\n"
+        "        print('node', n, f'of {ttl.grid_size(dims=1)}', sep=':', flush=True)\n"
+        "        print('x', n + 1, sep='', end='\\n')\n"
+        "        print('a', 'b')\n"
+        "        print('no newline', end='')\n"
+        "op(ttnn.from_torch(torch.zeros(32, 32), layout=ttnn.TILE_LAYOUT))\n")
+    assert main(["run", str(script)]) == 1
+    captured = capsys.readouterr()
+    assert f"{script}:10:33: error[E0104]: print() in a thread takes sep=" in captured.err, captured.err
+    script.write_text(script.read_text().replace("        print('no newline', end='')\n", ""))
+    assert main(["run", str(script)]) == 0
+    assert capsys.readouterr().out.splitlines() == ["node:0:of 1", "x1", "a b"]
+
+
+def test_program_with_grid_returned_from_an_operation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """tt-lang's own simulator tests end an operation with ``return ttl.Program(compute, dm0, dm1,
+    grid=grid)()``; 1.1.6 runs it. The grid must be the decorator's (E0201 at the call otherwise)."""
+    script = tmp_path / "program_grid.py"
+    body = (
+        "import torch, ttl, ttnn\n"
+        "grid = (1, 1)\n"
+        "@ttl.operation(grid=grid)\n"
+        "def double(a, out):\n"
+        "    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)\n"
+        "    o_dfb = ttl.make_dataflow_buffer_like(out, shape=(1, 1), block_count=2)\n"
+        "    @ttl.compute()\n"
+        "    def compute():\n"
+        "        with a_dfb.wait() as x, o_dfb.reserve() as o:\n"
+        "            o.store(x + x)\n"
+        "    @ttl.datamovement()\n"
+        "    def dm0():\n"
+        "        with a_dfb.reserve() as x:\n"
+        "            ttl.copy(a[0, 0], x).wait()\n"
+        "    @ttl.datamovement()\n"
+        "    def dm1():\n"
+        "        with o_dfb.wait() as o:\n"
+        "            ttl.copy(o, out[0, 0]).wait()\n"
+        "    return ttl.Program(compute, dm0, dm1, grid=GRID)()\n"
+        "a = ttnn.from_torch(torch.full((32, 32), 3.0), layout=ttnn.TILE_LAYOUT)\n"
+        "out = ttnn.from_torch(torch.zeros(32, 32), layout=ttnn.TILE_LAYOUT)\n"
+        "double(a, out)\n"
+        "assert torch.equal(ttnn.to_torch(out), torch.full((32, 32), 6.0))\n")
+    script.write_text(body.replace("GRID", "grid"))
+    assert main(["run", str(script)]) == 0, capsys.readouterr().err
+    script.write_text(body.replace("GRID", "(2, 1)"))
+    assert main(["run", str(script)]) == 1
+    err = capsys.readouterr().err
+    assert f"{script}:19:12: error[E0201]: ttl.Program(grid=(2, 1)) differs" in err, err
+
+
+def test_f_strings_format_constants_and_say_when_they_cannot(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "fstrings.py"
+    script.write_text(
+        "import torch, ttl, ttnn\n"
+        "PI = 3.14159\n"
+        "@ttl.operation(grid=(2, 1))\n"
+        "def op(a):\n"
+        "    @ttl.datamovement()\n"
+        "    def talk():\n"
+        "        n = ttl.node(dims=1)\n"
+        "        w = 6\n"
+        "        if n == 0:\n"
+        "            print(f\"pi={PI:.2f} {'x'!r} {PI:{w}.1f}|\")\n"
+        "            print(f\"n={n:3d}\")\n"
+        "op(ttnn.from_torch(torch.zeros(32, 32), layout=ttnn.TILE_LAYOUT))\n")
+    assert main(["run", str(script)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == ["pi=3.14 'x'    3.1|", "n=0"], captured.out
+    assert f"{script}:11:19: warning[W0104]" in captured.err, captured.err
 
 
 def test_an_unwritten_block_pushed_only_warns(capsys: pytest.CaptureFixture[str]) -> None:

@@ -50,9 +50,12 @@ NOTES: dict[str, str] = {
     "ttl.math.check_same_layout": _LEAK, "ttl.math.get_context": _LEAK, "ttl.math.track_source_blocks": _LEAK,
     "ttl.Program": "1.1.6's internal launcher, `Program(compute, dm0, dm1, grid=...)`, which `ttl.operation` "
                    "calls; tilecraft's `ttl.Program` is the seed specification's `Program(*threads)(tensors)` "
-                   "(section 1.1): same name, different call",
+                   "(section 1.1), which also takes 1.1.6's `grid=` (the kernel's own) and, in an operation, "
+                   "no tensors: `return ttl.Program(compute, dm0, dm1, grid=grid)()` runs as in 1.1.6 "
+                   "(tests/test_published.py)",
     "ttnn.Tensor.__getitem__": "supported as a tensor slice in `ttl.copy`; 1.1.6 also slices host tensors in "
-                               "tile units, which tilecraft does not",
+                               "tile units, which tilecraft does not (E0501 at the slice, as ttnn has no such "
+                               "indexing)",
     "ttnn.Tensor.__setitem__": "1.1.6 assigns into host tensors in tile units; ttnn has no item assignment and "
                                "tilecraft neither (not tried by a case)",
     "ttnn.Tensor.element_size": "1.1.6's own property (ttnn has `element_size()` as a method); not in tilecraft",

@@ -1,4 +1,5 @@
-"""A 3-D (multi-chip) grid: core(dims=) and grid_size(dims=) flatten the highest dims."""
+"""A 3-D (multi-chip) grid: the seed's core(dims=) and grid_size(dims=) flatten the highest dims (the
+core reads all three coordinates and folds the last two; 1.1.6's ttl.node folds the first ones)."""
 import torch
 import tilecraft as ttl
 import tilecraft.ttnn as ttnn
@@ -12,7 +13,8 @@ def stamp(y):
     @ttl.compute()
     def fill():
         x, yz = ttl.core(dims=2)  # (x, 2 * y + z)
-        # CHECK: ttl.core dims=2
+        # CHECK: ttl.core dims=3
+        # CHECK: arith.binary op=mul, %core1, 2
         gx, gyz = ttl.grid_size()  # (2, 4): folded
         # CHECK-NOT: grid_size
         with y_cb.reserve() as blk:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 from contextlib import contextmanager
-from typing import Iterator, NoReturn
+from typing import Iterable, Iterator, NoReturn
 
 from ..diagnostics import Span, error
 from ..ir import ops as ir
@@ -20,6 +20,8 @@ class Builder:
         self.body: list[ir.Op] = []
         self._regions: list[list[ir.Op]] = [self.body]
         self._names: dict[str, int] = {}
+        #: the names of multiply-assigned locals (their one mutable register): never a temporary's
+        self._locals: set[str] = set()
         self._versions: dict[str, int] = {}
         #: the operation that defined each single-assignment register (expression temporaries)
         self.producer: dict[str, ir.Op] = {}
@@ -56,10 +58,19 @@ class Builder:
 
     # ---------------------------------------------------------------- registers
     def reg(self, hint: str, type_: Type) -> ir.Reg:
+        """A new single-assignment register named after ``hint`` (``c``, ``c.1``, ...), never after a
+        multiply-assigned local: a condition temporary ``%c`` must not overwrite the user's ``c``."""
         base = hint or "t"
-        count = self._names.get(base, 0)
-        self._names[base] = count + 1
-        return ir.Reg(base if count == 0 else f"{base}.{count}", type_)
+        while True:
+            count = self._names.get(base, 0)
+            self._names[base] = count + 1
+            name = base if count == 0 else f"{base}.{count}"
+            if name not in self._locals:
+                return ir.Reg(name, type_)
+
+    def reserve_locals(self, names: Iterable[str]) -> None:
+        """Keep the register names of these multiply-assigned locals from temporaries."""
+        self._locals.update(names)
 
     def named_reg(self, name: str, type_: Type) -> ir.Reg:
         """The one mutable register of a multiply-assigned local (created on first use)."""

@@ -91,9 +91,16 @@ class CallMixin(ExprMixin):
 
     def intr_core(self, node: ast.Call) -> Any:
         n = self.dims_arg(node)
-        results = [self.reg(f"core{i}", INDEX) for i in range(n)]
-        self.emit(ir.CoreCoord(outs=results, dims=n))
+        seed_fold = _spelled_core(node.func) and 1 < n < len(self.grid)
+        full = len(self.grid) if seed_fold else n
+        results = [self.reg(f"core{i}", INDEX) for i in range(full)]
+        self.emit(ir.CoreCoord(outs=results, dims=full))
         values = tuple(RV(r) for r in results)
+        if seed_fold:  # the seed's ttl.core folds the last coordinates (ir.grid.fold_last_coords)
+            flat = values[n - 1]
+            for value, extent in zip(values[n:], self.grid[n:]):
+                flat = self.arith("add", self.arith("mul", flat, CT(extent), node), value, node)
+            values = values[:n - 1] + (flat,)
         return values[0] if n == 1 else TupleV(values)
 
     def intr_copy(self, node: ast.Call) -> Any:
@@ -116,6 +123,9 @@ class CallMixin(ExprMixin):
             self.note_pipe_use(src, "recv", dst.type, node)
             op = ir.CopyPipeToBlock(result=xfer, pipe=src.reg, dst=dst.reg)
         elif is_block(src) and is_block(dst):
+            if src.reg.name == dst.reg.name:
+                self.fail("E0104", "ttl.copy from a block into itself",
+                          hint="a local copy goes between blocks of two dataflow buffers")
             if src.type.shape != dst.type.shape:
                 self.fail("E0106", f"copy between blocks of shapes {src.type.shape} and {dst.type.shape}")
             op = ir.CopyBlockToBlock(result=xfer, src=src.reg, dst=dst.reg)
@@ -337,7 +347,8 @@ class CallMixin(ExprMixin):
             dims, target = a2, (self.ct_int_tuple(a3, "shape") if a3 is not None else None)
         if not is_block(x):
             self.fail("E0104", "broadcast needs a block")
-        dims_t = self.norm_dims(self.ct_int_tuple(dims, "dims"), len(x.type.shape))
+        written = self.ct_int_tuple(dims, "dims")
+        dims_t = self.norm_dims(written, len(x.type.shape))
         if target is None:
             self.fail("E0104", "broadcast needs the target shape (shape=...)")
         target = tuple(target)
@@ -345,7 +356,7 @@ class CallMixin(ExprMixin):
             want = 1 if (d - len(target)) in dims_t else target[d]
             if x.type.shape[d] != want:
                 self.fail("E0105", f"cannot broadcast a block of shape {x.type.shape} along dims "
-                          f"{list(dims_t)} to {target}", node, hint="broadcast dims must have extent 1 "
+                          f"{list(written)} to {target}", node, hint="broadcast dims must have extent 1 "
                           "in the source; the others must match the target")
         result = self.reg("e", x.type.as_expr(target))
         return self.fresh(ir.TileBroadcast(result=result, x=x.reg, dims=dims_t))
@@ -534,8 +545,7 @@ class CallMixin(ExprMixin):
     def call_print(self, node: ast.Call) -> Any:
         """``print(...)`` of strings, constants and runtime scalars, and at most one block or
         dataflow buffer (shown after the other arguments, as the published simulator does)."""
-        if node.keywords:
-            self.fail("E0104", "print() in a thread takes no keyword arguments")
+        sep = self.print_separator(node)
         args: list[Any] = []
         shown: list[tuple[Any, ast.AST]] = []
         for arg in node.args:
@@ -561,6 +571,11 @@ class CallMixin(ExprMixin):
         if len(shown) > 1:
             self.fail("E0104", "print() shows one block or dataflow buffer at a time", shown[1][1],
                       hint="print them with separate print() calls")
+        if sep is not None and len(args) > 1:  # one concatenated argument: the separator between the parts
+            joined: list[Any] = []
+            for i, arg in enumerate(args):
+                joined.extend(([sep] if i else []) + list(arg if isinstance(arg, tuple) else (arg,)))
+            args = [tuple(joined)]
         if not shown:
             self.emit(ir.Print(args=args))
         elif is_block(shown[0][0]):
@@ -568,6 +583,23 @@ class CallMixin(ExprMixin):
         else:
             self.emit(ir.PrintBuffer(args=args, cb=shown[0][0].value))
         return CT(None)
+
+    def print_separator(self, node: ast.Call) -> str | None:
+        """``sep=`` of a print() in a thread (a string known at compile time); ``end`` may only be the
+        newline and ``flush`` has no effect: a thread's print is one line."""
+        sep = None
+        for keyword in node.keywords:
+            value = self.expr(keyword.value)
+            text = value.value if isinstance(value, CT) else object()
+            if keyword.arg == "sep" and (text is None or isinstance(text, str)):
+                sep = text
+            elif keyword.arg == "end" and text in (None, "\n"):
+                pass
+            elif keyword.arg != "flush":
+                self.fail("E0104", f"print() in a thread takes sep= (a constant string), end='\\n' and flush=, "
+                          f"not {keyword.arg}={describe(value)}", keyword.value,
+                          hint="a thread's print() writes one line to the terminal")
+        return sep
 
     def fold_call(self, fn: Any, node: ast.Call) -> Any:
         args = [self.expr(a) for a in node.args]
@@ -580,6 +612,15 @@ class CallMixin(ExprMixin):
             for other in args[1:]:
                 result = self.arith(fn.__name__, self.need_scalar(result, node), self.need_scalar(other, node), node)
             return result
+        if fn is builtins.divmod and len(args) == 2 and not all(isinstance(a, CT) for a in args) and not kwargs:
+            a, b = (self.need_scalar(v, node) for v in args)
+            return TupleV((self.arith("floordiv", a, b, node), self.arith("mod", a, b, node)))
+        if fn in (builtins.zip, builtins.enumerate, builtins.reversed) and args \
+                and all(isinstance(a, CT) for a in (*args, *kwargs.values())):
+            try:  # over constant sequences: a constant tuple, which a for loop unrolls
+                return CT(tuple(fn(*(a.value for a in args), **{k: v.value for k, v in kwargs.items()})))
+            except TypeError as exc:
+                self.fail("E0104", f"{fn.__name__}() failed: {exc}")
         if fn is builtins.len and len(args) == 1 and is_block(args[0]) and not kwargs:
             return CT(math.prod(args[0].type.shape))  # units in the block, as the published Block.__len__
         if fn is builtins.abs and len(args) == 1 and is_block(args[0]) and not kwargs:
@@ -593,7 +634,7 @@ class CallMixin(ExprMixin):
         if fn not in FOLDABLE or not all(isinstance(a, CT) for a in (*args, *kwargs.values())):
             name = getattr(fn, "__name__", repr(fn))
             self.fail("E0101", f"cannot call {name}() in a kernel thread", hint="threads may call ttl "
-                      "functions, helper functions written in the kernel subset, and min/max/abs/int "
+                      "functions, helper functions written in the kernel subset, and min/max/abs/int/divmod "
                       "on integers")
         try:
             return self.classify_ct(fn(*(a.value for a in args), **{k: v.value for k, v in kwargs.items()}))
@@ -625,3 +666,8 @@ def squeeze(shape: tuple[int, ...]) -> tuple[int, ...]:
         shape = shape[1:]
     return shape
 
+
+def _spelled_core(func: ast.expr) -> bool:
+    """Whether a coordinate call is written ``ttl.core`` / ``core`` (the seed specification's, which
+    folds the last coordinates) rather than ``ttl.node`` (1.1.6's, which folds the first)."""
+    return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) == "core"

@@ -64,8 +64,7 @@ class ExprMixin(Builder):
     def expr_Name(self, node: ast.Name) -> Any:
         value = self.lookup(node.id)
         if isinstance(value, Poison):
-            self.fail("E0102", f"'{node.id}' {value.reason}", hint="use the value inside the branch or "
-                      "loop that produced it")
+            self.fail("E0102", f"'{node.id}' {value.reason}", hint=value.hint)
         return value
 
     def expr_Tuple(self, node: ast.Tuple) -> Any:
@@ -81,7 +80,19 @@ class ExprMixin(Builder):
         for value in node.values:
             if isinstance(value, ast.FormattedValue):
                 part = self.expr(value.value)
-                parts.append(part if not isinstance(part, CT) else CT(format(part.value)))
+                spec = self.expr(value.format_spec) if value.format_spec is not None else CT("")
+                if isinstance(part, CT) and isinstance(spec, CT):
+                    text = part.value
+                    text = {-1: text, ord("r"): repr(text), ord("s"): str(text), ord("a"): ascii(text)}[value.conversion]
+                    try:
+                        parts.append(CT(format(text, spec.value)))
+                    except (TypeError, ValueError) as exc:
+                        self.fail("E0104", f"f-string format failed: {exc}", value)
+                    continue
+                if value.conversion != -1 or spec != CT(""):
+                    warn("W0104", "a value known only at run time is printed without its f-string conversion or "
+                         "format spec", self.span(value), hint="the simulator prints the number as str() does")
+                parts.append(part)
             else:
                 parts.append(CT(value.value))
         if all(isinstance(p, CT) for p in parts):
@@ -160,8 +171,33 @@ class ExprMixin(Builder):
                 self.fail("E0104", f"indexing failed: {exc}")
         if isinstance(base, TupleV) and isinstance(index, CT) and isinstance(index.value, int):
             return base.items[index.value]
-        self.fail("E0101", "only tensors, and constant tuples with constant indices, can be subscripted "
-                  "in a thread")
+        if isinstance(base, CT) and isinstance(base.value, (tuple, list)) and isinstance(index, RV) \
+                and index.type == INDEX and _number_table(base.value):
+            return self.table_lookup(base.value, self.from_end(index, len(base.value)))
+        self.fail("E0101", "only tensors, constant tuples with constant indices and constant tables of numbers "
+                  "can be subscripted in a thread")
+
+    def from_end(self, index: RV, length: int) -> RV:
+        """A runtime index into a sequence of ``length`` items, with Python's negative indices made positive."""
+        negative = self.fresh(ir.Compare(result=self.reg("c", BOOL), op="lt", lhs=index.reg, rhs=ir.Const(0)))
+        wrapped = self.fresh(ir.Binary(result=self.reg("t", INDEX), op="add", lhs=index.reg, rhs=ir.Const(length)))
+        return self.fresh(ir.Select(result=self.reg("t", INDEX), cond=negative.reg, if_true=wrapped.reg,
+                                    if_false=index.reg))
+
+    def table_lookup(self, table: tuple | list, index: RV) -> Any:
+        """``TABLE[i]`` for a constant table of numbers (or of equal-length tuples of numbers) and a runtime
+        ``i``, typically ``TILES_PER_NODE[node]``: a chain of selects, one per entry. An index past the end
+        gives the last entry (Python raises IndexError there)."""
+        if isinstance(table[0], (tuple, list)):
+            return TupleV(tuple(self.table_lookup([row[k] for row in table], index) for k in range(len(table[0]))))
+        types = {scalar_type(v) for v in table}
+        type_ = FLOAT if FLOAT in types else BOOL if types == {BOOL} else INDEX
+        value: ir.Operand = ir.Const(table[-1])
+        for k in reversed(range(len(table) - 1)):
+            hit = self.fresh(ir.Compare(result=self.reg("c", BOOL), op="eq", lhs=index.reg, rhs=ir.Const(k)))
+            value = self.fresh(ir.Select(result=self.reg("t", type_), cond=hit.reg, if_true=ir.Const(table[k]),
+                                         if_false=value)).reg
+        return RV(value) if isinstance(value, ir.Reg) else CT(table[0])
 
     def tensor_slice(self, decl: TensorDecl, index: ast.expr) -> TensorSliceV:
         entries = self.index_entries(index)
@@ -485,6 +521,17 @@ class SliceV:
     lower: Any
     upper: Any
     step: Any
+
+
+def _number_table(table: tuple | list) -> bool:
+    """Whether ``table`` holds numbers only, or equal-length tuples of numbers only (a table a thread
+    may index at run time)."""
+    if not table:
+        return False
+    if all(isinstance(row, (tuple, list)) for row in table):
+        return len({len(row) for row in table}) == 1 and len(table[0]) > 0 \
+            and all(scalar_type(v) is not None for row in table for v in row)
+    return all(scalar_type(v) is not None for v in table)
 
 
 def _is_none(value: Any) -> bool:

@@ -23,6 +23,7 @@ from ..lang.threads import ThreadDef
 from .capture import CaptureEnv
 from .l1_budget import resolve_block_counts
 from .thread import ThreadCompiler
+from .unused_values import warn_unused_block_values
 
 
 def build_program(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, ...], arch: str) -> tuple[ProgramIR, list[Any]]:
@@ -55,6 +56,7 @@ def build_program(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, .
                                    if isinstance(b.block_count_request, RelativeCount)}, arch)
     check_l1(program, arch)
     verify_program(program, "the front end")
+    warn_unused_block_values(program)
     return program, env.tensors
 
 
@@ -91,6 +93,8 @@ def _run_for_core(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, .
 def _threads_and_tensors(kdef: KernelDef, sc: kscope.KernelScope, args: tuple, kwargs: dict) -> tuple[list[ThreadDef], list[Any]]:
     if sc.program is not None:
         threads, tensors = list(sc.program.threads), list(sc.program.tensors)
+        if not tensors and kdef.style == "operation":  # ttl.Program(...)() in an operation: its own tensors
+            tensors = [a for a in (*args, *kwargs.values()) if hasattr(a, "storage")]
     elif kdef.style == "seed" and not sc.threads:
         raise error("E0204", f"kernel {kdef.name}() must return ttl.Program(threads...)(tensors...)", kdef.span)
     else:

@@ -54,6 +54,19 @@ class StmtMixin(CallMixin):
     def stmt_Pass(self, node: ast.Pass) -> None:
         pass
 
+    def stmt_Assert(self, node: ast.Assert) -> None:
+        """``assert cond[, msg]`` on values known at compile time (shapes, grid sizes, constants), checked
+        when the thread is compiled: the published simulator runs it on every node, with the same outcome."""
+        cond = self.expr(node.test)
+        if not isinstance(cond, CT):
+            self.fail("E0101", "assert on a value known only at run time is not supported in a thread",
+                      node.test, hint="assert on shapes, grid sizes and constants, or check the value in the "
+                                      "operation body")
+        if not cond.value:
+            message = self.expr(node.msg) if node.msg is not None else None
+            detail = f": {message.value}" if isinstance(message, CT) and message.value is not None else ""
+            self.fail("E0104", f"assertion failed in a thread{detail}", node.test)
+
     def stmt_Expr(self, node: ast.Expr) -> None:
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             return  # docstring
@@ -223,8 +236,11 @@ class StmtMixin(CallMixin):
         if node.orelse:
             self.fail("E0101", "for ... else is not supported")
         it = node.iter
-        is_range = (isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
-                    and self.lookup(it.func.id) == CT(builtins.range))
+        backwards = self.is_builtin_call(it, builtins.reversed) and len(it.args) == 1 and not it.keywords \
+            and self.is_builtin_call(it.args[0], builtins.range)
+        if backwards:
+            it = it.args[0]
+        is_range = self.is_builtin_call(it, builtins.range)
         if not is_range:
             seq = self.expr(it)
             if isinstance(seq, CT) and isinstance(seq.value, (tuple, list)):
@@ -243,6 +259,8 @@ class StmtMixin(CallMixin):
         lo, hi, step = (CT(0), args[0], CT(1)) if len(args) == 1 else (args[0], args[1], args[2] if len(args) == 3 else CT(1))
         if isinstance(step, CT) and step.value == 0:
             self.fail("E0104", "range() step must not be zero", it)
+        if backwards:
+            lo, hi, step = self.reversed_range(lo, hi, step, node.iter)
         if not isinstance(node.target, ast.Name):
             self.fail("E0101", "the loop variable must be a plain name", node.target)
         name = node.target.id
@@ -253,11 +271,13 @@ class StmtMixin(CallMixin):
         loop = ir.For(var=var, lo=operand_of(lo), hi=operand_of(hi), step=operand_of(step))
         self.materialise_assigned(node.body)
         self.emit(loop)
+        carried = self.poison_loop_carried(node.body)
         before = dict(self.scope.bindings)
         with self.region(loop.body), self.runtime_nesting(barrier=True):
             self.bump(var)
             self.scope.bindings[name] = RV(var)
             self.loop_body(node.body)
+        self.unpoison_untouched(carried)
         self.poison_changed(before, "was assigned a block or transfer inside a loop and is used after it")
 
     @contextmanager
@@ -283,12 +303,14 @@ class StmtMixin(CallMixin):
         self.materialise_assigned(node.body)
         loop = ir.While(cond=ir.Const(True))
         self.emit(loop)
+        carried = self.poison_loop_carried(node.body)
         before = dict(self.scope.bindings)
         with self.region(loop.cond_body):
             cond = self.need_scalar(self.expr(node.test), node.test)
         loop.cond = operand_of(cond)
         with self.region(loop.body), self.runtime_nesting(barrier=True):
             self.loop_body(node.body)
+        self.unpoison_untouched(carried)
         self.poison_changed(before, "was assigned a block or transfer inside a loop and is used after it")
 
     def stmt_If(self, node: ast.If) -> None:
@@ -317,12 +339,51 @@ class StmtMixin(CallMixin):
                     self.scope.bindings[name] = a if name in self.scope.multi else Poison(
                         "is assigned in a runtime branch", self.span(node))
 
+    def is_builtin_call(self, node: ast.expr, fn: Any) -> bool:
+        """Whether ``node`` calls the Python builtin ``fn`` (by a name that still means it)."""
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and self.lookup(node.func.id) == CT(fn)
+
+    def reversed_range(self, lo: Any, hi: Any, step: Any, node: ast.AST) -> tuple[Any, Any, Any]:
+        """``reversed(range(lo, hi, step))`` as a range: from the last value ``lo + (n - 1) * step`` (``n``
+        the length) down to ``lo - step``, stepping ``-step``; an empty range stays empty."""
+        if not isinstance(step, CT):
+            self.fail("E0104", "reversed(range(...)) needs a step known at compile time", node)
+        s = step.value
+        count = self.arith("floordiv", self.arith("add", self.arith("sub", hi, lo, node),
+                                                  CT(s - 1 if s > 0 else s + 1), node), step, node)
+        last = self.arith("add", lo, self.arith("mul", self.arith("sub", count, CT(1), node), step, node), node)
+        return last, self.arith("sub", lo, step, node), CT(-s)
+
     def materialise_assigned(self, body: list[ast.stmt]) -> None:
         """Constants reassigned in a loop or branch move into their mutable register first."""
         for name in assigned_names(body):
             current = self.scope.bindings.get(name)
             if name in self.scope.multi and isinstance(current, CT) and self.is_scalar(current):
                 self.bind(name, current, self.node)
+
+    def poison_loop_carried(self, body: list[ast.stmt]) -> dict[str, tuple[Any, Poison]]:
+        """Names bound to a compile-time object that is not a number (``None``, a buffer, a string)
+        and reassigned in a runtime loop: a read in the loop before the reassignment sees the first
+        value on the first iteration only (``acc = p if acc is None else acc + p``), which a body
+        compiled once cannot say. Such a read is ``E0102``; returns what to restore when the body
+        never reassigns the name after all (an assignment in a branch decided at compile time)."""
+        carried = {}
+        for name in sorted(assigned_names(body)):
+            current = self.scope.bindings.get(name)
+            if isinstance(current, CT) and not self.is_scalar(current):
+                poison = Poison(f"is {describe_constant(current.value)} before this loop and assigned inside it: "
+                                "its value here changes between iterations, and a thread decides it when it is "
+                                "compiled", self.span(), hint="give it its loop value before the loop (an "
+                                "accumulator starts as ttl.block.fill(0, shape=...)), or test the loop index "
+                                "(if k == 0:) instead")
+                self.scope.bindings[name] = poison
+                carried[name] = (current, poison)
+        return carried
+
+    def unpoison_untouched(self, carried: dict[str, tuple[Any, Poison]]) -> None:
+        for name, (value, poison) in carried.items():
+            if self.scope.bindings.get(name) is poison:
+                self.scope.bindings[name] = value
 
     def poison_changed(self, before: dict[str, Any], reason: str) -> None:
         for name, value in list(self.scope.bindings.items()):
@@ -373,6 +434,13 @@ class StmtMixin(CallMixin):
 
     def lookup(self, name: str) -> Any:
         raise NotImplementedError
+
+
+def describe_constant(value: Any) -> str:
+    """A compile-time object as a message names it: ``None``, ``'text'``, or what kind of object it is."""
+    if value is None or isinstance(value, (str, tuple)):
+        return repr(value)
+    return f"a {type(value).__name__}"
 
 
 def assigned_names(body: list[ast.stmt]) -> set[str]:

@@ -39,6 +39,7 @@ class ThreadCompiler(StmtMixin):
         if source.node.args.args or source.node.args.vararg or source.node.args.kwonlyargs:
             self.fail_at(source, source.node, "E0104", f"thread function {name}() must take no arguments")
         scope = Scope(prefix="", multi=frozenset(multi_assigned(source.node)))
+        self.reserve_locals(scope.multi)
         scope.bindings["__func__"] = fn
         with self.in_function(source, scope):
             try:
@@ -116,7 +117,7 @@ class ThreadCompiler(StmtMixin):
         if params.vararg or params.kwarg or params.kwonlyargs:
             self.fail("E0101", "helper functions take positional parameters only", node)
         names = [a.arg for a in params.args]
-        defaults = [self.constant_default(d, fn) for d in params.defaults]
+        defaults = self.defaults_of(fn, params.defaults)
         if not len(names) - len(defaults) <= len(args) <= len(names):
             self.fail("E0104", f"{fn_node.name}() takes {len(names)} arguments, {len(args)} given", node)
         args = args + defaults[len(defaults) - (len(names) - len(args)):] if len(args) < len(names) else args
@@ -125,6 +126,7 @@ class ThreadCompiler(StmtMixin):
             fn_node.body = tail_returns(fn_node.body)
         prefix = f"{fn_node.name}."
         scope = Scope(prefix=prefix, parent=outer_scope, multi=frozenset(multi_assigned(fn_node)))
+        self.reserve_locals(prefix + name for name in scope.multi)
         scope.bindings["__func__"] = fn
         self._inline_stack.append(key)
         saved = (self.block_depth, self.loop_depth, self.unrolled, self.return_barrier, self.return_reg)
@@ -152,10 +154,17 @@ class ThreadCompiler(StmtMixin):
         """Whether a helper (or a pipe function) is being inlined, rather than the thread itself."""
         return bool(self._inline_stack)
 
-    def constant_default(self, node: ast.expr, fn: FuncRef) -> Any:
-        if isinstance(node, ast.Constant):
-            return CT(node.value)
-        self.fail("E0101", "default parameter values of helpers must be literals", node)
+    def defaults_of(self, fn: FuncRef, nodes: list[ast.expr]) -> list[Any]:
+        """The default values of a helper's parameters. A helper defined in Python (at module level
+        or in the operation body) has them already evaluated, as Python does at its ``def``
+        (``k=SCALE`` reads the module constant); one defined inside a thread takes literals only."""
+        if fn.node is None:
+            return [self.classify_ct(value) for value in fn.fn.__defaults__ or ()]
+        for node in nodes:
+            if not isinstance(node, ast.Constant):
+                self.fail("E0101", "default parameter values of helpers defined in a thread must be literals", node,
+                          hint="define the helper at module level, or pass the value as an argument")
+        return [CT(node.value) for node in nodes]
 
     # ---------------------------------------------------------------- pipes
     def pipenet_of(self, value: Any) -> PipeNetDecl:
@@ -198,5 +207,7 @@ def multi_assigned(fn: ast.FunctionDef) -> set[str]:
 
 def _is_range_loop(node: ast.For) -> bool:
     it = node.iter
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "reversed" and it.args:
+        it = it.args[0]
     return isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
 

@@ -80,6 +80,7 @@ class Poison:
 
     reason: str
     span: Span | None = None
+    hint: str = "use the value inside the branch or loop that produced it"
 
 
 @dataclass(frozen=True)

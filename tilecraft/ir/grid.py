@@ -22,8 +22,27 @@ def reshape_sizes(grid: tuple[int, ...], dims: int) -> tuple[int, ...]:
 
 
 def reshape_coords(coord: tuple[int, ...], grid: tuple[int, ...], dims: int) -> tuple[int, ...]:
+    """A core's coordinates in ``dims`` dimensions. Fewer dimensions than the grid's flatten the
+    *first* ones into one, row-major, and keep the last ``dims - 1``: node (x, y, z) of an (X, Y, Z)
+    grid is ``(x * Y + y, z)`` in ``node(dims=2)``, as the published simulator numbers it (its
+    ``grid_size(dims=2)`` is ``(X, Y * Z)`` all the same: see :func:`reshape_sizes`). The seed's
+    ``ttl.core`` folds the last ones instead: :func:`fold_last_coords`."""
     if dims >= len(grid):
         return tuple(coord) + (0,) * (dims - len(grid))
+    cut = len(grid) - dims + 1
+    flat = 0
+    for c, extent in zip(coord[:cut], grid[:cut]):
+        flat = flat * extent + c
+    return (flat,) + tuple(coord[cut:])
+
+
+def fold_last_coords(coord: tuple[int, ...], grid: tuple[int, ...], dims: int) -> tuple[int, ...]:
+    """The seed specification's ``core(dims)``: fewer dimensions than the grid keep the first
+    ``dims - 1`` coordinates and fold the *last* ones (``(x, y * Z + z)`` on (X, Y, Z)), as its
+    ``grid_size`` folds extents. ``ttl.core`` follows it; ``ttl.node`` follows 1.1.6
+    (:func:`reshape_coords`). They differ only on grids of more than ``dims`` > 1 dimensions."""
+    if dims >= len(grid) or dims == 1:
+        return reshape_coords(coord, grid, dims)
     flat = 0
     for c, extent in zip(coord[dims - 1:], grid[dims - 1:]):
         flat = flat * extent + c

@@ -187,6 +187,8 @@ class _Parser:
             return self.for_loop(text, opens)
         if text.startswith("pipe.foreach_"):
             return self.pipe_loop(text, opens)
+        if text.startswith("scf.while "):
+            return self.while_loop(text, opens)
         results, rest = _split_results(text)
         rest, result_types = _split_types(rest)
         name, _, args_text = rest.partition(" ")
@@ -237,6 +239,15 @@ class _Parser:
         var = self.define(m[1], INDEX_T)
         op = ir.For(var=var, lo=self.operand_text(m[2]), hi=self.operand_text(m[3]), step=self.operand_text(m[4]))
         self.regions(op, opens)
+        return op
+
+    def while_loop(self, text: str, opens: bool) -> ir.While:
+        """``scf.while %c { cond_body } body { body }``: the condition is defined in ``cond_body``,
+        after the head that names it, so it is read once that region is."""
+        m = self.match(r"scf\.while (\S+)", text)
+        op = ir.While(cond=ir.Const(True))
+        self.regions(op, opens)
+        op.cond = self.operand_text(m[1])
         return op
 
     def pipe_loop(self, text: str, opens: bool) -> ir.PipeForEach:

@@ -79,8 +79,9 @@ class _Checker:
         for name, value in _fields(op):
             self.field(type(op), name, value)
         for operand in op.operands():
-            if isinstance(operand, ir.Reg) and operand.name not in self.defined:
-                raise _Problem(f"register %{operand.name} is read before it is defined")
+            if isinstance(op, ir.While) and operand is op.cond:
+                continue  # computed by cond_body: checked below, once that region is
+            self.require_defined(operand)
         if isinstance(op, (ir.Break, ir.Continue)) and not loop:
             raise _Problem(f"{op.name} outside a loop")
         rule = RULES.get(type(op))

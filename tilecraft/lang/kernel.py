@@ -12,9 +12,10 @@ import inspect
 from typing import Any, Callable
 
 from . import scope
+from .buffers import is_tile_layout
 from .threads import ThreadDef
 from .. import session
-from ..diagnostics import Span, UsageTypeError, error
+from ..diagnostics import Span, UsageTypeError, UsageValueError, error
 from ..session import Launcher
 
 _launcher: Launcher | None = None
@@ -47,14 +48,27 @@ class KernelDef:
         if launcher is None:
             raise RuntimeError("tilecraft launcher not installed; import tilecraft")
         try:
-            inspect.signature(self.fn).bind(*args, **kwargs)
+            bound = inspect.signature(self.fn).bind(*args, **kwargs)
         except TypeError as exc:  # reported at the user's call, not inside the launcher
             raise UsageTypeError(f"kernel {self.name}() called with the wrong arguments: {exc}",
                                  hint=f"pass one tensor per parameter of {self.name}{inspect.signature(self.fn)}") from None
+        for name, value in bound.arguments.items():
+            _check_tile_rank(self.name, name, value)
         return launcher(self, args, kwargs)
 
     def __repr__(self) -> str:
         return f"<ttl kernel {self.name} grid={self.grid}>"
+
+
+def _check_tile_rank(kernel: str, name: str, value: Any) -> None:
+    """A tile-layout tensor argument must have rows and columns of tiles: a 1-D one has no tile grid
+    (the published simulator rejects it when it is made; ttnn makes it, padded to one tile row)."""
+    shape = getattr(value, "shape", None)
+    if hasattr(type(value), "storage") and is_tile_layout(value) and shape is not None and len(shape) < 2:
+        raise UsageValueError(f"argument '{name}' of kernel {kernel}() is a {len(shape)}-D tensor in tile layout "
+                              f"(shape {list(shape)}): a kernel reads tile-layout tensors of at least 2 dimensions",
+                              hint="reshape it to 2-D before making the tensor (torch's t.reshape(32, -1)), or make "
+                                   "it in ttnn.ROW_MAJOR_LAYOUT")
 
 
 def _check_grid(grid: Any, span: Span | None) -> None:
@@ -81,11 +95,17 @@ def operation(grid: Any = "full", **options: Any) -> Callable[[Callable[..., Any
 class Program:
     """``ttl.Program(compute, dm0, dm1)(*tensors)``: names the threads and the tensors of a launch."""
 
-    def __init__(self, *threads: ThreadDef):
+    def __init__(self, *threads: ThreadDef, grid: Any = None):
         span = scope.caller_span(2)
         if not threads or not all(isinstance(t, ThreadDef) for t in threads):
             raise error("E0204", "ttl.Program takes thread functions decorated with @ttl.compute() "
                         "or @ttl.datamovement()", span)
+        if grid is not None:  # the published simulator's Program(compute, dm0, dm1, grid=grid)
+            launched = scope.require_scope("ttl.Program").grid
+            if tuple(grid if isinstance(grid, (tuple, list)) else (grid,)) != tuple(launched) \
+                    and grid not in ("auto", "full"):
+                raise error("E0201", f"ttl.Program(grid={grid!r}) differs from the grid the kernel runs on, "
+                            f"{tuple(launched)}", span, hint="give the grid once, in the decorator")
         self.threads = threads
         self.span = span
 

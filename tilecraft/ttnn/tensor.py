@@ -232,6 +232,13 @@ class Tensor:
         moved.layout_defaulted_at = self.layout_defaulted_at
         return moved
 
+    def __getitem__(self, index: object) -> "Tensor":
+        """Host code cannot slice a ttnn tensor (ttnn has no such indexing); a kernel thread slices
+        one, in tiles, as the source or destination of ``ttl.copy``."""
+        raise UsageTypeError(f"a ttnn tensor is sliced only inside a data-movement thread, as ttl.copy's "
+                             f"source or destination (t[{_index_text(index)}] counts tiles there)",
+                             hint="on the host, slice its values: ttnn.to_torch(t)[...]")
+
     # -- back to torch -------------------------------------------------------------------------
 
     def to_torch(self, mesh_composer: Optional[MeshToTensor] = None,
@@ -302,3 +309,13 @@ def _check_layout_fits(dtype: DataFormat, layout: Layout) -> None:
 def _check_open(device: DeviceHandle) -> None:
     if not device.is_open:
         raise UsageValueError(f"{device!r} is closed")
+
+
+def _index_text(index: object) -> str:
+    """``0, 1:2`` for the index of ``t[0, 1:2]``, as the user wrote it."""
+    def one(entry: object) -> str:
+        if isinstance(entry, slice):
+            return ":".join("" if v is None else str(v) for v in (entry.start, entry.stop)) + \
+                (f":{entry.step}" if entry.step is not None else "")
+        return repr(entry)
+    return ", ".join(one(e) for e in (index if isinstance(index, tuple) else (index,)))

@@ -1,0 +1,3 @@
+import tilecraft as ttl
+
+first = ttl.node(dims=1)  # ERROR-HERE

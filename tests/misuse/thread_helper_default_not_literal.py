@@ -1,0 +1,23 @@
+import torch
+
+import tilecraft as ttl
+import tilecraft.ttnn as ttnn
+
+SCALE = 2
+
+
+@ttl.operation(grid=(1, 1))
+def kern(x):
+    x_dfb = ttl.make_dataflow_buffer_like(x, shape=(1, 1), block_count=2)
+
+    @ttl.datamovement()
+    def reader():
+        def row_of(i, k=SCALE):  # ERROR-HERE
+            return i * k
+
+        with x_dfb.reserve() as blk:
+            ttl.copy(x[row_of(0), 0], blk).wait()
+
+
+x = ttnn.from_torch(torch.ones(32, 32), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
+kern(x)
