@@ -45,7 +45,7 @@ BUILTIN_NAMES = ("len", "sum", "id", "type", "input", "iter", "next", "list", "d
                  "zip", "map", "filter", "object", "hash", "format", "vars", "sorted", "reversed", "open",
                  "super", "tuple", "set", "float", "bool", "round", "pow", "divmod", "ord", "chr")
 #: names of the front end's temporaries, mangled (``%t.1`` -> ``t_1``) (issue 8 item 1)
-TEMPORARY_NAMES = ("t", "t_1", "t_2", "t_3", "t_4", "t_5", "t_6", "c_1", "c_2", "e_1", "e_2", "core0",
+TEMPORARY_NAMES = ("t", "c", "e", "xf", "pipe", "group", "t_1", "t_2", "t_3", "t_4", "t_5", "t_6", "c_1", "c_2", "e_1", "e_2", "core0",
                    "core0_1", "v_1", "b_1", "x_1", "cb_1", "xf_1", "blk_1")
 assert not any(keyword.iskeyword(name) for name in PLAIN_NAMES + CPP_NAMES + BUILTIN_NAMES + TEMPORARY_NAMES)
 
