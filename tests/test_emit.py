@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import py_compile
+import re
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -18,9 +19,12 @@ from tests.outputs import assert_same_bits, launch_outputs
 from tests.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
 from tilecraft.cli import main
 from tilecraft.diagnostics import KernelError
-from tilecraft.metal import lower_compute
+from tilecraft.ir import ops as ir
+from tilecraft.metal import kir, lower_compute
 from tilecraft.metal.check_emitted import check_emitted
 from tilecraft.metal.emit import emit_program
+from tilecraft.metal.hosts import kernel_file
+from tilecraft.metal.optable import CB_ARGUMENTS
 from tilecraft.scripts import install_modules
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.py"))
@@ -210,3 +214,32 @@ def test_too_many_ready_semaphores_is_an_error_at_the_program(tmp_path: Path,
     assert main(["emit", str(script), "-o", str(tmp_path / "out")]) == 1
     assert (f"sixteen_pipes.py:{line}:1: error[E3003]: a program that needs 17 semaphores per core, more than "
             "tt-metal's 16 (0 of its own, 16 ready semaphores for pipe net 0, a scratch word)") in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("stem, reconfigures", [("row_reduce", True), ("broadcast_center_rows", True),
+                                                ("matmul_multicore_accumulate", False)])
+def test_compute_kernels_take_buffer_ids_as_compile_time_args(stem: str, reconfigures: bool) -> None:
+    """Compute kernels name their circular buffers as the data-movement kernels do: every buffer
+    argument of a call is a ``constexpr uint32_t`` read with get_compile_time_arg_val, whose word
+    the host passes (the kernel's compile_args); no call takes a literal buffer id. Formats are
+    still tracked per buffer: the first two examples mix fp32 and bf16 buffers and need reconfigs."""
+    example = next(e for e in EXAMPLES if e.stem == stem)
+    for program in programs_of(example):
+        emitted = emit_program(program)
+        buffers = {cb.index: cb.name for cb in emitted.program.cbs}
+        for kernel in (k for k in emitted.program.kernels if k.processor == "compute"):
+            args = {op.result.name: op.index for op in ir.walk(kernel.body) if isinstance(op, kir.Arg)
+                    and op.source == "ct"}
+            assert args and set(kernel.compile_args) <= set(buffers)
+            calls = [op for op in ir.walk(kernel.body) if isinstance(op, kir.Call)]
+            for op in calls:
+                for position in CB_ARGUMENTS.get(op.fn, ()):
+                    assert isinstance(op.args[position], ir.Reg) and op.args[position].name in args, (op.fn, op.args)
+            source = emitted.files[kernel_file(kernel)]
+            for name, index in args.items():
+                buffer = buffers[kernel.compile_args[index]]
+                assert f"constexpr uint32_t {name} = get_compile_time_arg_val({index});  // buffer '{buffer}'" \
+                    in source
+            assert not re.search(r"\b(cb_(wait|pop)_front|cb_(reserve|push)_back|copy_tile|\w*reconfig_data_format\w*)\(\d"
+                                 r"|\bpack_tile\(\w+, \d", source)
+            assert any(op.fn.startswith(("reconfig_data_format", "pack_reconfig")) for op in calls) == reconfigures

@@ -207,20 +207,20 @@ class Fixed:
 
 FIXED = [
     # the reduce scaler (bfloat16 CB 5) is packed first, the Float32 sums later
-    Fixed("1_pack_format", EXAMPLES / "row_reduce.py", "reduce.cpp", "pack_reconfig_data_format(4);",
-          "pack_format_mismatch", before="pack_tile(0, 5);"),
+    Fixed("1_pack_format", EXAMPLES / "row_reduce.py", "reduce.cpp", "pack_reconfig_data_format(cb_sum_dfb_partial);",
+          "pack_format_mismatch", before="pack_tile(0, cb_reduce_scaler);"),
     # the reduce read bfloat16 data and scaler; the Float32 partial sums (CB 4) are then copied into DST
-    Fixed("1_unpack_format", EXAMPLES / "row_reduce.py", "reduce.cpp", "reconfig_data_format_srca(4);",
+    Fixed("1_unpack_format", EXAMPLES / "row_reduce.py", "reduce.cpp", "reconfig_data_format_srca(cb_sum_dfb_partial);",
           "unpack_format_mismatch", before="reduce_uninit();"),
     Fixed("2_matmul_startup_order", PLANTED / "matmul_mixed_formats.py", "mac.cpp",
-          "compute_kernel_hw_startup<SrcOrder::Reverse>(0, 1, 2);", "matmul_regular_startup"),
+          "compute_kernel_hw_startup<SrcOrder::Reverse>(cb_a_dfb, cb_b_dfb, cb_y_dfb);", "matmul_regular_startup"),
     # the edge mask stays set until the reduce result is packed
     Fixed("3_reduce_uninit_before_pack", PLANTED / "reduce_uninit.py", "reduce.cpp", "reduce_uninit();",
-          "reduce_uninit_before_pack", before="pack_tile(0, 1, 0);"),
+          "reduce_uninit_before_pack", before="pack_tile(0, cb_y_dfb, 0);"),
     Fixed("4_fp32_unpacked_as_tf32", EXAMPLES / "compare_sfpu_chain.py", "program.py",
           "ttnn.UnpackToDestMode.UnpackToDestFp32 if i in config[\"unpack_to_dest_fp32\"]", "tf32_copy"),
     # each branch of the if/else initialises the FPU for its own mul_tiles
-    Fixed("init_state_leaks_across_if_else", PLANTED / "init_across_if_else.py", "math.cpp", "mul_init(0, 1);",
+    Fixed("init_state_leaks_across_if_else", PLANTED / "init_across_if_else.py", "math.cpp", "mul_init(cb_a_dfb, cb_b_dfb);",
           "op_without_init", before="} else {"),
 ]
 

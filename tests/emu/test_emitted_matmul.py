@@ -18,8 +18,10 @@ import pytest
 import torch
 
 from benchmarks.compute_call_counts import count_calls
+from benchmarks.emit_tools import programs_of
 from tilecraft import session
 from tilecraft.cli import main
+from tilecraft.metal.emit import emit_program
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -120,7 +122,7 @@ def test_float32_accumulator_seeded_from_a_buffer(tmp_path) -> None:
     source = compute_source(script, tmp_path / "out", "mac.cpp")
     loop = source[source.index("for (int32_t _ = 0; _ < 3; _++)"):source.index("tile_regs_commit", source.index(
         "for (int32_t _ = 0; _ < 3; _++)"))]
-    assert "matmul_block(0, 1, 0, 0, 0, 0, 2, 2, 1);" in loop and "pack_tile" not in loop and "copy_tile" not in loop
+    assert "matmul_block(cb_a_dfb, cb_b_dfb, 0, 0, 0, 0, 2, 2, 1);" in loop and "pack_tile" not in loop and "copy_tile" not in loop
 
 
 def test_bfloat16_accumulator_rounds_every_step(tmp_path) -> None:
@@ -212,8 +214,26 @@ def test_accumulator_from_zero_skips_the_fill_and_the_final_copy(tmp_path, dtype
     assert counts["matmul_block_init"] == 1 + counts["copy_init"]
     source = compute_source(script, tmp_path / "out", "mac.cpp")
     assert "fill_tile" not in source
-    after_loop = source[source.rindex("cb_pop_front(1,"):]  # after the K loop's last operand pop
+    after_loop = source[source.rindex("cb_pop_front(cb_b_dfb,"):]  # after the K loop's last operand pop
     assert "copy_tile" not in after_loop and "pack_tile" not in after_loop
+
+
+@pytest.mark.parametrize("dtype, bm, bn", [("bfloat16", 2, 2), ("float32", 2, 4)])
+def test_one_step_accumulator_from_zero_has_no_partials_buffer(tmp_path, dtype, bm, bn) -> None:
+    """``y.store(fill(0)); for k in range(1): y += a @ b`` through the general path: the only K
+    step starts from the cleared DST and packs into the output block, so nothing is ever stored in
+    the partials buffer; the program allocates none, and the kernel has no branch that would read
+    it back (``if (written)``) nor pop it. Bit for bit the language level."""
+    script = tmp_path / "from_zero.py"
+    script.write_text(FROM_ZERO.format(k_steps=1, bm=bm, bn=bn, dtype=dtype))
+    want, got = outputs(script, "language"), outputs(script, "cpp")
+    assert torch.equal(got[2], want[2])
+    (program,) = programs_of(script)
+    metal = emit_program(program).program
+    assert [cb.name for cb in metal.cbs] == ["a_dfb", "b_dfb", "y_dfb"]
+    source = compute_source(script, tmp_path / "out", "mac.cpp")
+    assert "partial" not in source and "if (y_dfb_blk_written)" not in source
+    assert "copy_tile" not in source and source.count("pack_tile(") == 1
 
 
 def test_local_accumulator_too_big_for_dst_starts_from_zero(tmp_path) -> None:

@@ -105,6 +105,12 @@ class SemAddr(ir.Const):
         return f"get_semaphore({self.value})"
 
 
+class BufferId(ir.Const):
+    """A circular buffer's id as compute lowering writes it: a constant to the passes that follow
+    (inits, formats), then bound to the kernel's compile-time argument for that buffer
+    (:func:`.passes.bind_buffer_ids`), as data-movement kernels name theirs."""
+
+
 @dataclass
 class ArgDecl:
     label: str

@@ -24,7 +24,7 @@ from .lower_dm import DataMovementLowering
 from .lower_pipes import FLAG_STRIDE, PipeNetResources
 from .optable import EMITTABLE_FORMATS, unsupported
 from .formats import configure_formats, unpack_to_dest_buffers
-from .passes import prune_redundant_inits
+from .passes import bind_buffer_ids, prune_redundant_inits
 
 
 #: semaphores per core in tt-metal (``NUM_SEMAPHORES``)
@@ -77,6 +77,7 @@ class ProgramLowering:
                 self.unpack_to_dest |= unpack_to_dest_buffers(kernel, formats)
                 configure_formats(kernel, formats, self.unpack_to_dest)
                 self.drop_buffers(lowering.unused_buffers())
+                bind_buffer_ids(kernel, {cb.index: cb.name for cb in self.cbs})
             kernels.append(kernel)
         return kernels
 

@@ -43,8 +43,9 @@ class Node:
     slot: int = 0
     value: Any = None
     #: a leaf read only where this flag holds: elsewhere its value is zero, which DST's cleared
-    #: tiles already are (the first step of ``y.store(fill(0)); for k: y += a @ b``)
-    guard: ir.Reg | None = None
+    #: tiles already are (the first step of ``y.store(fill(0)); for k: y += a @ b``); a constant
+    #: False: never read (the only step of such a loop that runs once)
+    guard: ir.Reg | ir.Const | None = None
 
 
 class ComputeLowering(KernelLowering):
@@ -89,7 +90,7 @@ class ComputeLowering(KernelLowering):
         self.state: Any = None
         self._scaler: CBDecl | None = None
         startup = self.startup_buffers()
-        self.call("compute_kernel_hw_startup", *map(ir.Const, startup))
+        self.call("compute_kernel_hw_startup", *map(kir.BufferId, startup))
         for name in local_blocks:
             self.emit(ir.Assign(result=self.written[name], value=ir.Const(False)))
         self.local_block_names = list(local_blocks)
@@ -133,12 +134,12 @@ class ComputeLowering(KernelLowering):
             self._scaler = cb = self.ctx.new_cb("reduce_scaler", (1, 1), bfloat16)
             one = ir.Const(0)
             code = [kir.Comment(text="reduce scaler: one tile of 1.0, filled once"),
-                    kir.Call(fn="cb_reserve_back", args=[ir.Const(cb.index), ir.Const(1)]),
+                    kir.Call(fn="cb_reserve_back", args=[kir.BufferId(cb.index), ir.Const(1)]),
                     kir.Call(fn="tile_regs_acquire"), kir.Call(fn=FILL.init),
                     kir.Call(fn=FILL.call, args=[one, ir.Const("1.0f")]), kir.Call(fn="tile_regs_commit"),
-                    kir.Call(fn="tile_regs_wait"), kir.Call(fn="pack_tile", args=[one, ir.Const(cb.index)]),
-                    kir.Call(fn="tile_regs_release"), kir.Call(fn="cb_push_back", args=[ir.Const(cb.index), ir.Const(1)]),
-                    kir.Call(fn="cb_wait_front", args=[ir.Const(cb.index), ir.Const(1)])]
+                    kir.Call(fn="tile_regs_wait"), kir.Call(fn="pack_tile", args=[one, kir.BufferId(cb.index)]),
+                    kir.Call(fn="tile_regs_release"), kir.Call(fn="cb_push_back", args=[kir.BufferId(cb.index), ir.Const(1)]),
+                    kir.Call(fn="cb_wait_front", args=[kir.BufferId(cb.index), ir.Const(1)])]
             self.include(FILL.header)
             self.kernel.body[1:1] = code
         return self._scaler
@@ -151,13 +152,13 @@ class ComputeLowering(KernelLowering):
 
     # ---------------------------------------------------------------- buffers
     def lower_CBReserve(self, op: ir.CBReserve) -> None:
-        self.call("cb_reserve_back", ir.Const(op.cb.index), ir.Const(_tiles(op.cb.shape)))
+        self.call("cb_reserve_back", kir.BufferId(op.cb.index), ir.Const(_tiles(op.cb.shape)))
         if op.result.name in self.shadows:
             self.emit(ir.Assign(result=self.written[op.result.name], value=ir.Const(False)))
             self.known_unwritten.add(op.result.name)
 
     def lower_CBWait(self, op: ir.CBWait) -> None:
-        self.call("cb_wait_front", ir.Const(op.cb.index), ir.Const(_tiles(op.cb.shape)))
+        self.call("cb_wait_front", kir.BufferId(op.cb.index), ir.Const(_tiles(op.cb.shape)))
 
     def lower_CBPush(self, op: ir.CBPush) -> None:
         shadow = self.shadows.get(op.block.name) if op.block is not None else None
@@ -169,14 +170,14 @@ class ComputeLowering(KernelLowering):
         if shadow is not None:  # the accumulated value moves from its partial buffer into the block
             n = ir.Const(_tiles(shadow.shape))
             self.emit(kir.Comment(text=f"{op.block.name}: final value from its partial buffer"))
-            self.call("cb_wait_front", ir.Const(shadow.index), n)
+            self.call("cb_wait_front", kir.BufferId(shadow.index), n)
             leaf = Node("leaf", op.block, shadow.shape, cb=shadow)
             self.evaluate(Node("copy", None, shadow.shape, [leaf]), op.cb, accumulate=None)
-            self.call("cb_pop_front", ir.Const(shadow.index), n)
-        self.call("cb_push_back", ir.Const(op.cb.index), ir.Const(_tiles(op.cb.shape)))
+            self.call("cb_pop_front", kir.BufferId(shadow.index), n)
+        self.call("cb_push_back", kir.BufferId(op.cb.index), ir.Const(_tiles(op.cb.shape)))
 
     def lower_CBPop(self, op: ir.CBPop) -> None:
-        self.call("cb_pop_front", ir.Const(op.cb.index), ir.Const(_tiles(op.cb.shape)))
+        self.call("cb_pop_front", kir.BufferId(op.cb.index), ir.Const(_tiles(op.cb.shape)))
 
     def lower_expression(self, op: ir.Op) -> None:
         """Expression ops produce nothing by themselves: the store that consumes them does."""
@@ -216,6 +217,9 @@ class ComputeLowering(KernelLowering):
         zero, self.starts_at_zero = self.starts_at_zero, None
         if zero is not None:
             self.zero_until_written.add(zero)
+            if final is not None and _trip_count(op) == 1 and [final] == [
+                    o for o in ir.walk(op.body) if isinstance(o, ir.STORE_OPS) and o.block.name == zero]:
+                self.zero_only_step = final
         super().lower_For(op)
         self.zero_until_written.discard(zero)
 
@@ -307,10 +311,10 @@ class ComputeLowering(KernelLowering):
             current = ir.If(cond=self.written[name])
             self.emit(current)
             with self.into(current.then_body):
-                self.call("cb_wait_front", ir.Const(shadow.index), n)
+                self.call("cb_wait_front", kir.BufferId(shadow.index), n)
                 leaf = Node("leaf", store.block, shadow.shape, cb=shadow)
                 self.emit_copy(Node("copy", None, shadow.shape, [leaf]), ir.Const(0), ir.Const(0), rows, cols, 1)
-                self.call("cb_pop_front", ir.Const(shadow.index), n)
+                self.call("cb_pop_front", kir.BufferId(shadow.index), n)
         self.starts_at_zero = None
         self.resident = store
         try:
@@ -323,14 +327,14 @@ class ComputeLowering(KernelLowering):
         self.call("tile_regs_wait")
         out = self.origin[name] if direct else shadow
         if not direct:
-            self.call("cb_reserve_back", ir.Const(shadow.index), n)
+            self.call("cb_reserve_back", kir.BufferId(shadow.index), n)
         self.tiles(rows, cols, ir.Const(0), ir.Const(0), lambda i, j, t, _: self.call(
-            "pack_tile", t, ir.Const(out.index), self.tile_index(i, j, cols)))
+            "pack_tile", t, kir.BufferId(out.index), self.tile_index(i, j, cols)))
         self.call("tile_regs_release")
         if direct:
             self.packed_into_block.add(name)
         else:
-            self.call("cb_push_back", ir.Const(shadow.index), n)
+            self.call("cb_push_back", kir.BufferId(shadow.index), n)
         self.emit(ir.Assign(result=self.written[name], value=ir.Const(not direct)))
         if not direct:
             self.known_unwritten.discard(name)
@@ -339,6 +343,9 @@ class ComputeLowering(KernelLowering):
     resident: ir.Op | None = None
     #: the block whose zero-fill right before its DST-resident loop was dropped
     starts_at_zero: str | None = None
+    #: the one store of a block in a K loop that runs once, right after the block's zero-fill was
+    #: dropped: its addend is DST's zero and it packs into the block, so the partials buffer is unused
+    zero_only_step: ir.Op | None = None
 
     # ---------------------------------------------------------------- planning
     def node(self, operand: Any, root: bool = False) -> Node:
@@ -454,10 +461,10 @@ class ComputeLowering(KernelLowering):
         """Evaluate ``node`` into an intermediate buffer now; the leaf that reads it back."""
         cb = self.ctx.intermediate_cb(self.kernel, operand.type)
         self.emit(kir.Comment(text=f"intermediate buffer {cb.index} holds a computed operand"))
-        self.call("cb_reserve_back", ir.Const(cb.index), ir.Const(_tiles(node.shape)))
+        self.call("cb_reserve_back", kir.BufferId(cb.index), ir.Const(_tiles(node.shape)))
         self.evaluate(node, cb, accumulate=None)
-        self.call("cb_push_back", ir.Const(cb.index), ir.Const(_tiles(node.shape)))
-        self.call("cb_wait_front", ir.Const(cb.index), ir.Const(_tiles(node.shape)))
+        self.call("cb_push_back", kir.BufferId(cb.index), ir.Const(_tiles(node.shape)))
+        self.call("cb_wait_front", kir.BufferId(cb.index), ir.Const(_tiles(node.shape)))
         self.pending_pops.append(cb)
         return Node("leaf", operand, node.shape, cb=cb)
 
@@ -504,8 +511,11 @@ class ComputeLowering(KernelLowering):
         self.pending_pops: list[CBDecl] = []
         root = self.node(op.value, root=True)
         shadow = self.shadows.get(op.block.name)
+        only_step = op is self.zero_only_step
+        if only_step:
+            self.zero_only_step = None
         for leaf in self.leaf_blocks(op.value):  # blocks accumulated with += are read from their partials
-            if leaf.name in self.shadows:
+            if leaf.name in self.shadows and not (only_step and leaf.name == op.block.name):
                 self.wait_current(leaf.name)
         if shadow is None:
             self.evaluate(root, self.origin[op.block.name], accumulate=None)
@@ -517,16 +527,17 @@ class ComputeLowering(KernelLowering):
                 fused = patterns.accumulates_into(op.value, True, self.defs) is not None
                 root = (Node("matmul_acc", None, root.shape, [current, *root.children]) if fused
                         else Node("sfpu", _ADD, root.shape, [current, root]))
-                self.wait_current(op.block.name)
+                if not only_step:
+                    self.wait_current(op.block.name)
             if op.block.name in self.zero_until_written and root.kind == "matmul_acc":
-                root.children[0].guard = self.written[op.block.name]
+                root.children[0].guard = ir.Const(False) if only_step else self.written[op.block.name]
             loop = self.final_steps.pop(op, None)
             if loop is None:
                 self.store_partial(op.block.name, root)
             else:
-                self.store_final_step(op.block.name, loop, root)
+                self.store_final_step(op.block.name, loop, root, only_step)
         for cb in self.pending_pops:
-            self.call("cb_pop_front", ir.Const(cb.index), ir.Const(_tiles(cb.shape)))
+            self.call("cb_pop_front", kir.BufferId(cb.index), ir.Const(_tiles(cb.shape)))
 
     lower_LocalStore = lower_BlockStore
 
@@ -540,13 +551,13 @@ class ComputeLowering(KernelLowering):
             self.emit(written)
             body = written.then_body
         with super().into(body):
-            self.call("cb_wait_front", ir.Const(shadow.index), ir.Const(_tiles(shadow.shape)))
+            self.call("cb_wait_front", kir.BufferId(shadow.index), ir.Const(_tiles(shadow.shape)))
 
-    def store_final_step(self, name: str, loop: ir.For, root: Node) -> None:
+    def store_final_step(self, name: str, loop: ir.For, root: Node, only_step: bool = False) -> None:
         """The store of ``name`` in ``loop`` whose last iteration packs ``root`` straight into the
         block's own (reserved) buffer, as hand-written kernels pack their last K block into the
         output buffer; the other iterations store into the partials buffer (a loop that runs
-        once has only the last step)."""
+        once has only the last step; ``only_step``: nor anything in the partials buffer to drop)."""
         first, _, step = _bounds(loop)
         trips = _trip_count(loop)
         last_body = else_body = self._stack[-1]
@@ -560,7 +571,8 @@ class ComputeLowering(KernelLowering):
         with self.into(last_body):
             self.emit(kir.Comment(text=f"{name}: the last step packs its final value into the block"))
             self.evaluate(root, self.origin[name], accumulate=None)
-            self.release_partial(name)
+            if not only_step:
+                self.release_partial(name)
             self.emit(ir.Assign(result=self.written[name], value=ir.Const(False)))
         if trips > 1:
             with self.into(else_body):
@@ -572,9 +584,9 @@ class ComputeLowering(KernelLowering):
         value, then drop the current value: the buffer's front always holds the latest one."""
         shadow = self.shadows[name]
         n = ir.Const(_tiles(shadow.shape))
-        self.call("cb_reserve_back", ir.Const(shadow.index), n)
+        self.call("cb_reserve_back", kir.BufferId(shadow.index), n)
         self.evaluate(root, shadow, accumulate=None)
-        self.call("cb_push_back", ir.Const(shadow.index), n)
+        self.call("cb_push_back", kir.BufferId(shadow.index), n)
         self.release_partial(name)
         self.emit(ir.Assign(result=self.written[name], value=ir.Const(True)))
         self.known_unwritten.discard(name)
@@ -585,7 +597,7 @@ class ComputeLowering(KernelLowering):
         drop = ir.If(cond=self.written[name])
         self.emit(drop)
         with self.into(drop.then_body):
-            self.call("cb_pop_front", ir.Const(shadow.index), ir.Const(_tiles(shadow.shape)))
+            self.call("cb_pop_front", kir.BufferId(shadow.index), ir.Const(_tiles(shadow.shape)))
 
     def evaluate(self, root: Node, out: CBDecl, accumulate: Any) -> None:
         """Compute every tile of ``root`` into DST, chunk by chunk, and pack them into ``out``."""
@@ -623,7 +635,7 @@ class ComputeLowering(KernelLowering):
         self.call("tile_regs_commit")
         self.call("tile_regs_wait")
         self.tiles(chunk_rows, chunk_cols, bases["r0"], bases["c0"], lambda i, j, t, d: self.call(
-            "pack_tile", self.dst(t, slots, root.slot), ir.Const(out.index), self.tile_index(i, j, cols)))
+            "pack_tile", self.dst(t, slots, root.slot), kir.BufferId(out.index), self.tile_index(i, j, cols)))
         self.call("tile_regs_release")
         if self.reduce_in_dst:  # the packs of the reduce result are done: clear its edge mask
             self.reduce_in_dst = False
@@ -678,10 +690,10 @@ class ComputeLowering(KernelLowering):
     def emit_copy(self, node: Node, r0, c0, rows, cols, slots) -> None:
         leaf = node.children[0]
         self.include(COPY.header)
-        self.init(("copy", leaf.cb.index), COPY.init, ir.Const(leaf.cb.index))
+        self.init(("copy", leaf.cb.index), COPY.init, kir.BufferId(leaf.cb.index))
         leaf_cols = _grid(leaf.shape)[1]
         self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
-            COPY.call, ir.Const(leaf.cb.index), self.tile_index(i, j, leaf_cols), self.dst(t, slots, node.slot)))
+            COPY.call, kir.BufferId(leaf.cb.index), self.tile_index(i, j, leaf_cols), self.dst(t, slots, node.slot)))
 
     def emit_unary(self, node: Node, r0, c0, rows, cols, slots) -> None:
         child = node.children[0]
@@ -739,10 +751,10 @@ class ComputeLowering(KernelLowering):
         fpu = FPU_BINARY[node.op.fn]
         for h in FPU_HEADERS:
             self.include(h)
-        self.init(("fpu", fpu.init, a.cb.index, b.cb.index), fpu.init, ir.Const(a.cb.index), ir.Const(b.cb.index))
+        self.init(("fpu", fpu.init, a.cb.index, b.cb.index), fpu.init, kir.BufferId(a.cb.index), kir.BufferId(b.cb.index))
         ca, cb_ = _grid(a.shape)[1], _grid(b.shape)[1]
         self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
-            fpu.call, ir.Const(a.cb.index), ir.Const(b.cb.index), self.tile_index(i, j, ca),
+            fpu.call, kir.BufferId(a.cb.index), kir.BufferId(b.cb.index), self.tile_index(i, j, ca),
             self.tile_index(i, j, cb_), self.dst(t, slots, node.slot)))
 
     def emit_fpu_bcast(self, node: Node, r0, c0, rows, cols, slots) -> None:
@@ -750,12 +762,12 @@ class ComputeLowering(KernelLowering):
         init, call = FPU_BINARY[node.op.fn].bcast[node.value]
         for h in FPU_HEADERS:
             self.include(h)
-        self.init(("bcast", init, a.cb.index, b.cb.index), init, ir.Const(a.cb.index), ir.Const(b.cb.index))
+        self.init(("bcast", init, a.cb.index, b.cb.index), init, kir.BufferId(a.cb.index), kir.BufferId(b.cb.index))
         ca = _grid(a.shape)[1]
         b_rows, b_cols = _grid(b.shape)
         zero = ir.Const(0)
         self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
-            call, ir.Const(a.cb.index), ir.Const(b.cb.index), self.tile_index(i, j, ca),
+            call, kir.BufferId(a.cb.index), kir.BufferId(b.cb.index), self.tile_index(i, j, ca),
             self.tile_index(i if b_rows > 1 else zero, j if b_cols > 1 else zero, b_cols),
             self.dst(t, slots, node.slot)))
 
@@ -774,6 +786,8 @@ class ComputeLowering(KernelLowering):
         addend, a, b = node.children
         if addend.guard is None:
             self.operand_to_dst(addend, node, r0, c0, rows, cols, slots)
+        elif isinstance(addend.guard, ir.Const):  # never written yet: the cleared DST is the addend
+            self.init_matmul(a, b, rows, cols)
         else:  # while the addend is unwritten it is zero: the cleared DST already holds it
             # the matmul configuration is set on both paths (again after the copy), so the
             # init-pruning pass keeps it once before the loops and once in the copying branch
@@ -799,7 +813,7 @@ class ComputeLowering(KernelLowering):
             k, inner = self.loop("k", k_tiles) if k_tiles > 1 else (ir.Const(0), None)
             if inner is not None:
                 self._stack.append(inner)
-            self.call(call, ir.Const(a.cb.index), ir.Const(b.cb.index), self.tile_index(i, k, k_tiles),
+            self.call(call, kir.BufferId(a.cb.index), kir.BufferId(b.cb.index), self.tile_index(i, k, k_tiles),
                       self.tile_index(k, j, n_tiles), self.dst(t, slots, node.slot))
             if inner is not None:
                 self._stack.pop()
@@ -811,7 +825,7 @@ class ComputeLowering(KernelLowering):
         (transpose, ct, rt, kt) are returned."""
         k_tiles = a.shape[1]
         dims = [ir.Const(0), ir.Const(cols), ir.Const(rows), ir.Const(k_tiles)]
-        ins = ir.Const(a.cb.index), ir.Const(b.cb.index)
+        ins = kir.BufferId(a.cb.index), kir.BufferId(b.cb.index)
         if rows * cols > 1:
             init, _, header = MATMUL_BLOCK
             self.include(header)
@@ -833,7 +847,7 @@ class ComputeLowering(KernelLowering):
         k, inner = self.loop("k", k_tiles) if k_tiles > 1 else (ir.Const(0), None)
         if inner is not None:
             self._stack.append(inner)
-        self.call(call, ir.Const(a.cb.index), ir.Const(b.cb.index), self.tile_index(r0, k, k_tiles),
+        self.call(call, kir.BufferId(a.cb.index), kir.BufferId(b.cb.index), self.tile_index(r0, k, k_tiles),
                   self.tile_index(k, c0, n_tiles), first, *dims)
         if inner is not None:
             self._stack.pop()
@@ -846,8 +860,8 @@ class ComputeLowering(KernelLowering):
         template = (POOL[node.op.kind], REDUCE_DIM[dims])
         init, call, header = REDUCE
         self.include(header)
-        self.init(("reduce", template, x.cb.index), init, ir.Const(x.cb.index),
-                  ir.Const(node.cb.index), ir.Const(self.current_out), template=template)
+        self.init(("reduce", template, x.cb.index), init, kir.BufferId(x.cb.index),
+                  kir.BufferId(node.cb.index), kir.BufferId(self.current_out), template=template)
         x_rows, x_cols = _grid(x.shape)
 
         def body(i, j, t, _):
@@ -859,7 +873,7 @@ class ComputeLowering(KernelLowering):
             cc, inner_c = self.loop("cc", span_cols) if span_cols > 1 else (j, None)
             if inner_c is not None:
                 self._stack.append(inner_c)
-            self.call(call, ir.Const(x.cb.index), ir.Const(node.cb.index), self.tile_index(rr, cc, x_cols),
+            self.call(call, kir.BufferId(x.cb.index), kir.BufferId(node.cb.index), self.tile_index(rr, cc, x_cols),
                       ir.Const(0), self.dst(t, slots, node.slot), template=template)
             for inner in (inner_c, inner_r):
                 if inner is not None:
@@ -879,11 +893,11 @@ class ComputeLowering(KernelLowering):
             self.fail(f"a broadcast over dims {list(node.op.dims)}")
         init, call, header = UNARY_BCAST
         self.include(header)
-        self.init(("ubcast", kind, x.cb.index), init, ir.Const(x.cb.index), template=(kind,))
+        self.init(("ubcast", kind, x.cb.index), init, kir.BufferId(x.cb.index), template=(kind,))
         x_rows, x_cols = _grid(x.shape)
         zero = ir.Const(0)
         self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
-            call, ir.Const(x.cb.index), self.tile_index(i if x_rows > 1 else zero, j if x_cols > 1 else zero,
+            call, kir.BufferId(x.cb.index), self.tile_index(i if x_rows > 1 else zero, j if x_cols > 1 else zero,
                                                                  x_cols),
             self.dst(t, slots, node.slot), template=(kind,)))
 
@@ -891,10 +905,10 @@ class ComputeLowering(KernelLowering):
         (x,) = node.children
         init, call, header = TRANSPOSE
         self.include(header)
-        self.init(("transpose", x.cb.index), init, ir.Const(x.cb.index))
+        self.init(("transpose", x.cb.index), init, kir.BufferId(x.cb.index))
         x_cols = _grid(x.shape)[1]
         self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
-            call, ir.Const(x.cb.index), self.tile_index(j, i, x_cols), self.dst(t, slots, node.slot)))
+            call, kir.BufferId(x.cb.index), self.tile_index(j, i, x_cols), self.dst(t, slots, node.slot)))
 
     def emit_fill(self, node: Node, r0, c0, rows, cols, slots) -> None:
         value = node.children[0].value

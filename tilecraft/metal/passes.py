@@ -6,6 +6,8 @@ tracks the last configuration call on every path (a forward analysis over the st
 body; a loop is analysed until its head state is stable) and deletes an init whose exact call
 is already the configuration in force. A loop whose body leaves the configuration as it found
 it then keeps its init before the loop only, as a hand-written kernel would.
+
+``bind_buffer_ids``: the compute kernel's buffer ids become named compile-time arguments.
 """
 
 from __future__ import annotations
@@ -120,3 +122,32 @@ def prune_redundant_inits(kernel: kir.Kernel) -> int:
     _analyse(kernel.body, (_UNKNOWN, _UNKNOWN), remove)
     _drop(kernel.body, remove)
     return len(remove)
+
+
+def bind_buffer_ids(kernel: kir.Kernel, names: dict[int, str]) -> None:
+    """Turn the compute kernel's buffer ids (:class:`kir.BufferId`, which the passes above read as
+    constants) into compile-time arguments, one ``constexpr uint32_t cb_<name> =
+    get_compile_time_arg_val(i)`` per buffer at the top of the kernel, as the data-movement
+    kernels take theirs: the ids come from the host (``kernel.compile_args``), not the source.
+    Runs last: the init and format passes compare buffer ids as constants."""
+    taken = {r.name for op in ir.walk(kernel.body) for r in (*op.results(), *op.operands()) if isinstance(r, ir.Reg)}
+    bound: dict[int, ir.Reg] = {}
+    header: list[ir.Op] = []
+
+    def bind(arg: Any) -> Any:
+        if not isinstance(arg, kir.BufferId):
+            return arg
+        if arg.value not in bound:
+            name, n = f"cb_{names[arg.value]}", 1
+            while name in taken:
+                name, n = f"cb_{names[arg.value]}_{n}", n + 1
+            taken.add(name)
+            bound[arg.value] = ir.Reg(name, kir.U32)
+            header.append(kir.Arg(result=bound[arg.value], source="ct", index=kernel.compile_arg(arg.value),
+                                  label=f"buffer '{names[arg.value]}'"))
+        return bound[arg.value]
+
+    for op in ir.walk(kernel.body):
+        if isinstance(op, kir.Call):
+            op.args = [bind(a) for a in op.args]
+    kernel.body[:0] = header
