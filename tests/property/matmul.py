@@ -5,7 +5,7 @@ the K slices of ``a`` (BM x BK tiles) and ``b`` (BK x BN tiles); the compute thr
 block by one of the accumulation idioms of the tutorials and the examples:
 
 - "fill": ``y.store(fill(0))``, then ``y += a @ b`` per K step;
-- "first": ``y.store(a @ b)`` (or ``c + a @ b`` with a bias) at K step 0, ``y += a @ b`` after;
+- "first": ``y.store(a @ b)`` (or ``bias + a @ b`` with a bias) at K step 0, ``y += a @ b`` after;
 - "value": the published 1.1.6 idiom, an accumulator value ``acc = ttl.block.fill(0, shape=...)``,
   ``acc += a @ b`` per step, ``y.store(acc)`` at the end (issue 7 item 1).
 
@@ -56,14 +56,14 @@ def build(spec: MatmulSpec) -> Program:
     src = Source()
     n = spec.names
     prelude(src)
-    tensors = ["a", "b", *(["c"] if spec.bias else []), "y"]
+    tensors = ["a", "b", *(["bias"] if spec.bias else []), "y"]
     buffers = {t: f"{t}_{n['buffer']}" for t in tensors}
     blocks = {t: f"{t}_{n['blk']}" for t in tensors}
-    shapes = {"a": (spec.BM, spec.BK), "b": (spec.BK, spec.BN), "c": (spec.BM, spec.BN), "y": (spec.BM, spec.BN)}
+    shapes = {"a": (spec.BM, spec.BK), "b": (spec.BK, spec.BN), "bias": (spec.BM, spec.BN), "y": (spec.BM, spec.BN)}
     src.add(spec.spelling.decorator(repr(spec.grid)), kernel_decorator="")
     with src.block(f"def {n['kernel']}({', '.join(tensors)}):", kernel_def=""):
         spec.work.kernel_prologue(src, spec.spelling, n)
-        factors = dict(zip(("a", "b", "y"), spec.factors), c=1)
+        factors = dict(zip(("a", "b", "y"), spec.factors), bias=1)
         for t in tensors:
             src.add(f"{buffers[t]} = {spec.spelling.buffer(t, shapes[t], factors[t])}", kernel_buffer=buffers[t])
         src.add()
@@ -80,7 +80,7 @@ def build(spec: MatmulSpec) -> Program:
     hosts = [HostTensor("a", (M, K), spec.dtypes[0], True, -1.0, 1.0),
              HostTensor("b", (K, N), spec.dtypes[1], True, -1.0, 1.0)]
     if spec.bias:
-        hosts.append(HostTensor("c", (M, N), spec.bias, True, -2.0, 2.0))
+        hosts.append(HostTensor("bias", (M, N), spec.bias, True, -2.0, 2.0))
     hosts.append(HostTensor("y", (M, N), spec.dtypes[2], True, creator="zeros"))
     host_script(src, hosts, f"{n['kernel']}({', '.join(tensors)})", spec.seed)
     out = len(tensors) - 1
@@ -109,7 +109,7 @@ def _reader(src: Source, spec: MatmulSpec, buffers: dict[str, str], blocks: dict
             rows, cols = f"{r} * {BM}:({r} + 1) * {BM}", f"{c} * {BN}:({c} + 1) * {BN}"
             inner = f"{k} * {BK}:({k} + 1) * {BK}"
             if spec.bias:
-                _read(src, spec, buffers["c"], blocks["c"], f"c[{rows}, {cols}]")
+                _read(src, spec, buffers["bias"], blocks["bias"], f"bias[{rows}, {cols}]")
             with src.block(f"for {k} in range({spec.KS}):", read_kloop=""):
                 _read(src, spec, buffers["a"], blocks["a"], f"a[{rows}, {inner}]")
                 _read(src, spec, buffers["b"], blocks["b"], f"b[{inner}, {cols}]")
@@ -150,7 +150,7 @@ def _compute(src: Source, spec: MatmulSpec, buffers: dict[str, str], blocks: dic
 
         def accumulate_step(target: str) -> None:
             if spec.idiom == "first":
-                first = f"{blocks['c']} + {product}" if spec.bias else product
+                first = f"{blocks['bias']} + {product}" if spec.bias else product
                 with src.block(f"if {k} == 0:"):
                     src.add(f"{target}.store({first})", compute_store=target)
                 with src.block("else:"):
@@ -160,12 +160,12 @@ def _compute(src: Source, spec: MatmulSpec, buffers: dict[str, str], blocks: dic
 
         def body() -> None:
             if spec.bias:
-                src.add(f"{blocks['c']} = {buffers['c']}.wait()", compute_bias=blocks["c"])
+                src.add(f"{blocks['bias']} = {buffers['bias']}.wait()", compute_bias=blocks["bias"])
             if spec.idiom == "value":
                 acc = n["acc"]
                 src.add(f"{acc} = ttl.block.fill(0.0, shape={(spec.BM, spec.BN)})")
                 if spec.bias:
-                    src.add(f"{acc} = {acc} + {blocks['c']}")
+                    src.add(f"{acc} = {acc} + {blocks['bias']}")
                 steps(acc)
                 with src.block(f"with {buffers['y']}.reserve() as {y}:", compute_release=y):
                     src.add(f"{y}.store({acc})", compute_store=y)
@@ -174,10 +174,10 @@ def _compute(src: Source, spec: MatmulSpec, buffers: dict[str, str], blocks: dic
                     if spec.idiom == "fill":
                         src.add(f"{y}.store({fill})", compute_store=y)
                         if spec.bias:
-                            src.add(f"{y} += {blocks['c']}")
+                            src.add(f"{y} += {blocks['bias']}")
                     steps(y)
             if spec.bias:
-                src.add(spec.spelling.release(buffers["c"], blocks["c"], "pop"), compute_pop=blocks["c"])
+                src.add(spec.spelling.release(buffers["bias"], blocks["bias"], "pop"), compute_pop=blocks["bias"])
         spec.work.loop(src, spec.spelling, n, "compute", body)
 
 
