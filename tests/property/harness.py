@@ -244,7 +244,7 @@ def golden_mismatch(program: Program, launch: Launch) -> str | None:
     return None
 
 
-def _truncated_alike(program: Program, actual: torch.Tensor, want: torch.Tensor, fmt) -> bool:
+def _truncated_alike(program: Program, actual: torch.Tensor, want: torch.Tensor, fmt: dtypes.DataFormat) -> bool:
     """An integer output of a function computed in fp32 (silu, selu, ...) is truncated by the store:
     a last-bit difference of the fp32 value from the golden's moves it by one across an integer."""
     return (fmt.is_integer and "inexact_functions" in program.features
