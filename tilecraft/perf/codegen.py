@@ -45,6 +45,7 @@ class TimingCodegen(ThreadCodegen):
     PARAMETERS = "K, P, BU, ST, EV"
     FILE_TAG = "tilecraft perf"
     RETURN = "return t"
+    FAST_FORWARD = False
 
     def prologue(self) -> None:
         self.line("H = K.clock.heap")

@@ -19,12 +19,13 @@ from ..ir.program import ProgramIR, ThreadIR
 from ..ir.grid import reshape_coords
 from ..ir.names import Identifiers
 from ..ir.types import BlockType
+from .loop_plan import ThreadPlan, plan_thread
 from .op_table import RUNAWAY_ITERATIONS
 
 
 class GeneratedThread:
     def __init__(self, name: str, fn: Callable[..., Any], source: str, line_ops: dict[int, int], filename: str,
-                 names: Identifiers):
+                 names: Identifiers, plan: ThreadPlan):
         self.name = name
         self.fn = fn
         self.source = source
@@ -32,6 +33,8 @@ class GeneratedThread:
         self.filename = filename
         #: register name -> the generated function's local that holds it
         self.names = names
+        #: the loops that may be fast-forwarded and the registers kept outside the frame for it
+        self.plan = plan
 
 
 class ThreadCodegen:
@@ -60,6 +63,8 @@ class ThreadCodegen:
                     self.defs[r.name] = op
             if isinstance(op, (ir.CBReserve, ir.CBWait)):
                 self.blocks[op.result.name] = (op.cb.index, isinstance(op, ir.CBReserve))
+        self.thread_index = program.threads.index(thread) if self.FAST_FORWARD else -1
+        self.plan = plan_thread(thread, ctx.op_id) if self.FAST_FORWARD else ThreadPlan()
 
     # ---------------------------------------------------------------- output
     def line(self, text: str, op: ir.Op | None = None) -> None:
@@ -73,6 +78,9 @@ class ThreadCodegen:
     PARAMETERS = "K, P"
     FILE_TAG = "tilecraft"
     RETURN = "return"
+    #: qualifying loops iterate through ``K.loop`` and the registers they assign live in the list
+    #: ``R`` (:mod:`.fastforward` advances and shifts them); the other engines keep plain loops
+    FAST_FORWARD = True
 
     def prologue(self) -> None:
         """Locals the generated body reads from the per-core state ``K`` (buffers, semaphores follow)."""
@@ -80,6 +88,8 @@ class ThreadCodegen:
 
     def generate(self) -> GeneratedThread:
         self.prologue()
+        if self.plan.shifted:
+            self.line(f"R = K.loops[{self.thread_index}].regs")
         for cb in self.program.cbs:
             self.line(f"cb{cb.index} = K.cbs[{cb.index}]")
         for sem in self.program.semaphores:
@@ -94,7 +104,8 @@ class ThreadCodegen:
         # registered like a file, so that a traceback through it (an internal error) shows its lines
         linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
         exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own generated code
-        return GeneratedThread(self.thread.name, namespace[name], source, self.line_ops, filename, self.names)
+        return GeneratedThread(self.thread.name, namespace[name], source, self.line_ops, filename, self.names,
+                               self.plan)
 
     def body(self, ops: list[ir.Op]) -> None:
         if not ops:
@@ -110,7 +121,8 @@ class ThreadCodegen:
             finite = not isinstance(value, float) or math.isfinite(value)
             return repr(value) if finite else f"float({str(value)!r})"  # inf and nan have no literal
         assert operand is not None
-        return self.names(operand.name)
+        shifted = self.plan.shifted.get(operand.name)
+        return self.names(operand.name) if shifted is None else f"R[{shifted}]"
 
     def block(self, reg: ir.Reg) -> tuple[str, bool]:
         """The buffer variable of a block register and whether it was reserved (else waited)."""
@@ -162,7 +174,12 @@ class ThreadCodegen:
         self.line(f"{names}, = K.coords({op.dims})", op)
 
     def op_For(self, op: ir.For) -> None:
-        self.line(f"for {self.v(op.var)} in range({self.v(op.lo)}, {self.v(op.hi)}, {self.v(op.step)}):", op)
+        bounds = f"{self.v(op.lo)}, {self.v(op.hi)}, {self.v(op.step)}"
+        i = self.oid(op)
+        if i in self.plan.loops:
+            self.line(f"for {self.v(op.var)} in K.loop({self.thread_index}, {i}, {bounds}):", op)
+        else:
+            self.line(f"for {self.v(op.var)} in range({bounds}):", op)
         self.nested(op.body)
 
     def nested(self, ops: list[ir.Op]) -> None:
@@ -182,9 +199,10 @@ class ThreadCodegen:
         control flow depends only on the thread's registers, so if the registers the loop
         assigns come back to an earlier state, the loop repeats forever (E2115)."""
         i = self.oid(op)
-        state = tuple(sorted({self.v(r) for sub in (*ir.walk(op.cond_body), *ir.walk(op.body)) for r in sub.results()}))
-        # read through locals(): a register first assigned inside a branch may not be bound yet
-        snapshot = f"(lambda L: tuple(L.get(k) for k in {state!r}))(locals())" if state else "()"
+        state = sorted({self.v(r) for sub in (*ir.walk(op.cond_body), *ir.walk(op.body)) for r in sub.results()})
+        # locals read through locals(): a register first assigned inside a branch may not be bound yet
+        parts = "".join(f"{name}, " if name.startswith("R[") else f"L.get({name!r}), " for name in state)
+        snapshot = f"(lambda L: ({parts}))(locals())" if state else "()"
         n, mark, saved = f"_n{i}", f"_p{i}", f"_s{i}"
         self.line(f"{n}, {mark}, {saved} = 0, 1, None", op)
         self.line("while True:", op)

@@ -18,6 +18,7 @@ from ..ir.grid import all_cores, reshape_coords
 from .codegen import GeneratedThread, ThreadCodegen, expression_leaves
 from .debug_print import PrintLog
 from .exprprog import compile_expression
+from .fastforward import FastForward, LoopIter, ThreadLoops
 from .op_table import OpTable
 from .scheduler import Scheduler, SimThread
 from .state import CBState, PipeRecv, PipeSend, PipeSlot, SemState, Xfer
@@ -49,6 +50,13 @@ class CoreRuntime:
         self.pipes_dst = {n.index: [prog.pipes[p.index] for p in n.pipes if core in prog.pipes[p.index].slots]
                           for n in prog.program.pipenets}
         self._coords: dict[int, tuple[int, ...]] = {}
+        #: per thread: its qualifying loops and the registers they shift (:mod:`.fastforward`)
+        self.loops = [ThreadLoops(code.plan, code) for code in prog.threads]
+
+    def loop(self, thread: int, loop: int, lo: int, hi: int, step: int) -> LoopIter | range:
+        """The iteration of a qualifying loop: advanced by whole periods where the core's run repeats."""
+        ff = self.prog.fast_forward
+        return range(lo, hi, step) if ff is None else ff.loop(self.loops[thread], loop, lo, hi, step)
 
     def coords(self, dims: int) -> tuple[int, ...]:
         found = self._coords.get(dims)
@@ -107,6 +115,9 @@ class ProgramRuntime(OpTable):
         self._consts: list[Any] = []
         self.threads: list[GeneratedThread] = [ThreadCodegen(program, t, self).generate() for t in program.threads]
         self.cores = {c: CoreRuntime(self, c, i) for i, c in enumerate(all_cores(program.grid))}
+        #: cores run one after the other, each advanced by whole loop periods (None: all cores
+        #: interleaved, one operation at a time: the exact mode, and programs whose cores interact)
+        self.fast_forward = FastForward(self.rec) if not exact and cores_run_alone(program) else None
 
     # ---------------------------------------------------------------- tables used by codegen
     def constant(self, value: Any) -> str:
@@ -175,18 +186,34 @@ class ProgramRuntime(OpTable):
         """The Python generated for every thread (what ``tilecraft show-ir --generated`` prints)."""
         return "\n".join(f"# {code.filename}\n{code.source}" for code in self.threads)
 
-    def run(self) -> None:
+    def start_threads(self, core: tuple[int, ...], k: CoreRuntime) -> None:
         params = self.program.params
+        values = [p.values[k.flat] if len(p.values) > 1 else p.values[0] for p in params]
+        for ir_thread, code, loops in zip(self.program.threads, self.threads, k.loops):
+            reserves = {op.cb.index for op in ir.walk(ir_thread.body) if isinstance(op, ir.CBReserve)}
+            waits = {op.cb.index for op in ir.walk(ir_thread.body) if isinstance(op, ir.CBWait)}
+            loops.thread = SimThread(core, ir_thread.name, ir_thread.kind, code.fn(k, values), code, reserves, waits)
+            self.scheduler.add(loops.thread)
+
+    def run_skeleton(self) -> None:
+        """Phase 1. Cores that cannot affect each other run one after the other (the result does not
+        depend on the order: each thread sees the same sequence of blocks), so that the
+        fast-forward controller watches one core's threads at a time."""
+        if self.fast_forward is None:
+            for core, k in self.cores.items():
+                self.start_threads(core, k)
+            self.scheduler.run()
+            return
         for core, k in self.cores.items():
-            values = [p.values[k.flat] if len(p.values) > 1 else p.values[0] for p in params]
-            for ir_thread, code in zip(self.program.threads, self.threads):
-                reserves = {op.cb.index for op in ir.walk(ir_thread.body) if isinstance(op, ir.CBReserve)}
-                waits = {op.cb.index for op in ir.walk(ir_thread.body) if isinstance(op, ir.CBWait)}
-                self.scheduler.add(SimThread(core, ir_thread.name, ir_thread.kind, code.fn(k, values), code,
-                                             reserves, waits))
+            self.start_threads(core, k)
+            self.fast_forward.begin_group(k.loops, k.cbs, self.scheduler.ready)
+            self.scheduler.drain()
+        self.scheduler.finish()
+
+    def run(self) -> None:
         evaluator = None
         try:
-            self.scheduler.run()
+            self.run_skeleton()
             self.check_end()
             self.check_some_output()
             self.rec.keep = self.prints.vids
@@ -238,6 +265,25 @@ class ProgramRuntime(OpTable):
                     raise error("E2114", f"a block sent on {pipe.decl} was never received by core {dst}",
                                 pipe.decl.span, hint="each destination must ttl.copy(pipe, blk) every block sent")
 
+
+
+def cores_run_alone(program: ProgramIR) -> bool:
+    """Whether no core can see another's work while the program runs: no pipes, no semaphores, no
+    tensor both read and written (a read could see another core's write), and no print (whose
+    lines come out in the order the cores run)."""
+    if program.pipenets or program.semaphores:
+        return False
+    read: set[int] = set()
+    written: set[int] = set()
+    for thread in program.threads:
+        for op in ir.walk(thread.body):
+            if isinstance(op, (ir.Print, ir.PrintBlock, ir.PrintBuffer)):
+                return False
+            if isinstance(op, ir.CopyTensorToBlock):
+                read.add(op.src.tensor.index)
+            elif isinstance(op, ir.CopyBlockToTensor):
+                written.add(op.dst.tensor.index)
+    return not read & written
 
 
 def _unique(tensors: list[Any]) -> list[Any]:

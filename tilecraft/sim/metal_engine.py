@@ -381,6 +381,7 @@ class KernelCodegen(ThreadCodegen):
     #: the core, its runtime arguments and the common ones
     PARAMETERS = "K, A, C"
     FILE_TAG = "tilecraft metal"
+    FAST_FORWARD = False
 
     def v(self, operand: Any) -> str:
         if isinstance(operand, kir.SemAddr):

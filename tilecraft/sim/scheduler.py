@@ -18,7 +18,7 @@ from .deadlock import diagnose
 
 
 class SimThread:
-    __slots__ = ("core", "name", "kind", "gen", "blocked", "done", "code", "reserves", "waits")
+    __slots__ = ("core", "name", "kind", "gen", "blocked", "done", "code", "reserves", "waits", "steps")
 
     def __init__(self, core: tuple[int, ...], name: str, kind: str, gen: Any, code: Any,
                  reserves: set[int], waits: set[int]):
@@ -31,6 +31,8 @@ class SimThread:
         self.done = False
         self.reserves = reserves
         self.waits = waits
+        #: times the scheduler resumed it (a thread that moved shows it to the fast-forward controller)
+        self.steps = 0
 
     def describe(self) -> str:
         return f"core {self.core} {self.kind} thread '{self.name}'"
@@ -47,10 +49,17 @@ class Scheduler:
         self.ready.append(thread)
 
     def run(self) -> None:
+        """Run every thread as far as it goes; a deadlock if some cannot finish."""
+        self.drain()
+        self.finish()
+
+    def drain(self) -> None:
+        """Run the ready threads (and those they wake) until none can run."""
         ready = self.ready
         popleft = ready.popleft
         while ready:
             thread = popleft()
+            thread.steps += 1
             thread.blocked = None
             try:
                 waitable, op = next(thread.gen)
@@ -63,6 +72,8 @@ class Scheduler:
                 raise self.python_error(thread, exc) from None
             thread.blocked = (waitable, op)
             waitable.waiters.append(thread)
+
+    def finish(self) -> None:
         if not all(t.done for t in self.threads):
             raise self.deadlock()
 
