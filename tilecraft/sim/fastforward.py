@@ -42,6 +42,8 @@ MAX_PERIOD = 4
 WINDOW = 4 * MAX_PERIOD + 4
 #: runs of a loop shorter than this are not snapshotted (nothing worth skipping)
 MIN_ITERATIONS = WINDOW + 8
+#: recorder entries extrapolated per numpy call
+APPEND_CHUNK = 1 << 21
 
 _COMPARE = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
             "ge": operator.ge}
@@ -299,10 +301,11 @@ class FastForward:
 
     def apply(self, plan: "SkipPlan", vid_step: int, blocks: list[Any]) -> None:
         count = plan.count
-        periods = np.arange(1, count + 1, dtype=np.int64).reshape(-1, 1)
         for col, block, step in blocks:
-            extra = block.reshape(1, -1) + periods * step.reshape(1, -1)
-            col.frombytes(np.ascontiguousarray(extra, dtype=block.dtype).tobytes())
+            per_chunk = max(1, APPEND_CHUNK // len(block))  # bounds the temporaries of long runs
+            for first in range(1, count + 1, per_chunk):
+                periods = np.arange(first, min(first + per_chunk, count + 1), dtype=block.dtype).reshape(-1, 1)
+                col.frombytes((block + periods * step).tobytes())
         self.rec.next_vid += count * vid_step
         for tl, loop_steps, reg_steps in plan.threads:
             for level, step in zip(tl.stack, loop_steps):
