@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.tutorial_sources import matmul_size, resize_source
 from tests.outputs import assert_same_bits, launch_outputs
 from tilecraft.cli import main
 from tilecraft.sim import fastforward
@@ -279,3 +280,21 @@ program(x, y)
 assert torch.equal(ttnn.to_torch(y), x_host.reshape(32, TILES, 32).sum(1))
 '''
     assert run_both(tmp_path, capsys, source, skips)
+
+
+#: published tutorials, unchanged apart from the size, with K loops long enough to skip periods
+TUTORIALS = [("matmul/step_1_single_node_single_tile_block.py", 128, 1024, 128),
+             ("matmul/step_2_single_node_multitile_block.py", 256, 4096, 256),
+             ("matmul/step_3_multinode.py", 512, 4096, 512),
+             ("matmul/step_4_multinode_grid_full.py", 1024, 4096, 1024)]
+
+
+@pytest.mark.parametrize("tutorial, m, k, n", TUTORIALS, ids=[t for t, *_ in TUTORIALS])
+def test_published_tutorials_skip_periods_and_keep_the_exact_bits(
+        tutorials: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], skips: list[int],
+        tutorial: str, m: int, k: int, n: int) -> None:
+    script = tmp_path / Path(tutorial).name
+    script.write_text(resize_source((tutorials / tutorial).read_text(), matmul_size(m, k, n)))
+    fast = launch_outputs(script, capsys)
+    assert skips and sum(skips) >= 20
+    assert_same_bits(fast, launch_outputs(script, capsys, "--exact"))
