@@ -44,6 +44,8 @@ WINDOW = 4 * MAX_PERIOD + 4
 MIN_ITERATIONS = WINDOW + 8
 #: recorder entries extrapolated per numpy call
 APPEND_CHUNK = 1 << 21
+#: runs of one loop watched in vain after which its later runs are not watched (snapshots cost time)
+GIVE_UP = 4
 
 _COMPARE = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
             "ge": operator.ge}
@@ -119,6 +121,8 @@ class FastForward:
         self.cbs: list[Any] = []
         self.ready: Any = None
         self.skipped_periods = 0
+        #: per loop: how many of its runs were watched without finding a period
+        self.fruitless: dict[int, int] = {}
         self.columns = [col for site in rec.reads for col in (site.out, site.starts, site.his) if col is not None]
         self.columns += [col for site in rec.computes for col in (site.out, site.leaves)]
         self.columns += [col for site in rec.writes for col in (site.at, site.vids, site.starts, site.his)
@@ -127,7 +131,8 @@ class FastForward:
 
     def loop(self, owner: ThreadLoops, loop: int, lo: int, hi: int, step: int) -> LoopIter:
         span = range(lo, hi, step)  # the errors of range() for bad bounds, as a plain loop gives
-        return LoopIter(self, owner, loop, span, len(span) >= MIN_ITERATIONS)
+        watch = len(span) >= MIN_ITERATIONS and self.fruitless.get(loop, 0) < GIVE_UP
+        return LoopIter(self, owner, loop, span, watch)
 
     def begin_group(self, group: list[ThreadLoops], cbs: list[Any], ready: Any) -> None:
         self.group = group
@@ -139,12 +144,14 @@ class FastForward:
         history = it.history
         if it.count > WINDOW:
             it.history = None
+            self.fruitless[it.loop] = self.fruitless.get(it.loop, 0) + 1
             return
         history.append(self.snapshot())
         for period in range(1, MAX_PERIOD + 1):
             if len(history) > 3 * period and self.try_skip(it, [history[-1 - 3 * period + i * period]
                                                                 for i in range(4)]):
                 it.history = None
+                self.fruitless[it.loop] = 0
                 return
 
     def snapshot(self) -> Snapshot:
