@@ -74,7 +74,7 @@ class ComputeSite:
         self.block_pos = tuple(i for i, b in enumerate(block_leaves) if b)
         self.out = int_column()
         #: every execution's leaves, flat (value ids, and runtime scalars as floats when there are any)
-        self.leaves = int_column() if all(block_leaves) else array("d")
+        self.leaves = int_column() if all(block_leaves) else array("d")  # value ids and scalars
 
 
 class TensorRef:
@@ -189,7 +189,7 @@ class Evaluator:
         self.slabs: dict[int, torch.Tensor] = {}
         self.slab_last_use: dict[int, int] = {}
         self._slab_counter = 0
-        self.depth = column(rec.depth, np.int64)
+        self.depth = column(rec.depth)
         #: tensors this launch writes (their reads must be copies, never views)
         self.written = {site.tensor for site in rec.writes if site.vids}
         self.last_use = np.full(n, -1, dtype=np.int32)
@@ -200,20 +200,20 @@ class Evaluator:
     # ---------------------------------------------------------------- preparation
     def _arrays(self) -> None:
         for site in self.rec.reads:
-            site.out_a = column(site.out, np.int64)
-            site.starts_a = column(site.starts, np.int64).reshape(len(site.out), len(site.extents))
+            site.out_a = column(site.out)
+            site.starts_a = column(site.starts).reshape(len(site.out), len(site.extents))
             check_slices(site)
         for site in self.rec.computes:
-            site.out_a = column(site.out, np.int64)
-            site.leaves_a = column(site.leaves, np.int64 if site.leaves.typecode == "q" else np.float64)
+            site.out_a = column(site.out)
+            site.leaves_a = column(site.leaves)
             site.leaves_a = site.leaves_a.reshape(len(site.out), len(site.block_leaves))
             for j, is_block in enumerate(site.block_leaves):
                 if is_block:
                     np.maximum.at(self.last_use, site.leaves_a[:, j].astype(np.int64), site.out_a)
         for site in self.rec.writes:
-            site.at_a = column(site.at, np.int64)
-            site.vids_a = column(site.vids, np.int64)
-            site.starts_a = column(site.starts, np.int64).reshape(len(site.vids), len(site.extents))
+            site.at_a = column(site.at)
+            site.vids_a = column(site.vids)
+            site.starts_a = column(site.starts).reshape(len(site.vids), len(site.extents))
             check_slices(site)
             if len(site.vids):
                 np.maximum.at(self.last_use, site.vids_a, site.at_a - 1)
@@ -328,12 +328,14 @@ class Evaluator:
 
 
 def int_column() -> array:
-    """A growing column of integers for phase 1: 8 bytes an entry (a list of ints costs ~36)."""
-    return array("q")
+    """A growing column of integers for phase 1: 4 bytes an entry (a list of ints costs ~36). Value
+    ids, tile coordinates and depths fit: a launch with 2^31 values would not fit in memory anyway."""
+    return array("i")
 
 
-def column(values: array, dtype: type) -> np.ndarray:
-    """A recorded column as a numpy array, without copying it."""
+def column(values: array) -> np.ndarray:
+    """A recorded column as a numpy array of its own type, without copying it."""
+    dtype = np.dtype(values.typecode)
     return np.frombuffer(values, dtype=dtype) if len(values) else np.zeros(0, dtype=dtype)
 
 
@@ -345,7 +347,7 @@ def check_slices(site: Any) -> None:
     extents = np.asarray(site.extents, dtype=np.int64)
     units = "tiles" if site.tiled else "elements"
     if site.his is not None:
-        his = column(site.his, np.int64).reshape(site.starts_a.shape)
+        his = column(site.his).reshape(site.starts_a.shape)
         bad = np.nonzero(((his - site.starts_a) != extents).any(axis=1))[0]
         if len(bad):
             lo, hi = site.starts_a[bad[0]], his[bad[0]]
