@@ -67,7 +67,7 @@ from ..numerics import quantize, to_compute
 from .values import gather_tiles
 
 #: elements of one output chunk (its fp32 buffers stay within the second-level/last-level cache)
-CHUNK_ELEMENTS = 1 << 20
+CHUNK_ELEMENTS = 1 << 19
 #: unit roundoff of fp32
 U32 = 2.0 ** -24
 #: the bound of any order of summing 16 fp32 products (Higham's gamma_n with n = 16)
@@ -93,15 +93,18 @@ CHECKED_FORMATS = (bfloat16.name, float16.name)
 class ReadLeaf:
     """One operand of the batch: every row reads a block of one tensor through one read site."""
 
-    def __init__(self, site: Any, rows: np.ndarray):
+    def __init__(self, site: Any, rows: np.ndarray, device: torch.device, written: bool):
         self.site = site
         self.starts = site.starts_a[rows]
+        self.device = device
+        self.written = written
 
     def strips(self, starts: np.ndarray) -> torch.Tensor:
         """The blocks at ``starts`` as ``[len(starts), h, w]`` fp32, rounded to the block's format."""
         tensor = self.site.tensor
-        blocks = gather_tiles(tensor.tiles(), tensor.unit_shape, starts, self.site.extents)
-        return to_compute(quantize(blocks, self.site.fmt))
+        source = tensor.tiles() if self.written else tensor.tile_view()  # the same rule as Evaluator.read_blocks
+        blocks = gather_tiles(source, tensor.unit_shape, starts, self.site.extents)
+        return to_compute(quantize(blocks.to(self.device), self.site.fmt))
 
 
 def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, int, int | None]) -> bool:
@@ -129,15 +132,21 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
         groups.append((k0, members, mu, mi.reshape(-1), nu, ni.reshape(-1)))
     device = evaluator.device
     # the accumulators in their stored format, all at once (usually the previous level's slab itself)
-    acc_all = evaluator.values(site.leaves_a[rows, spec[2]].astype(np.int64)) if spec[2] is not None else None
-    out = torch.empty((len(rows), bm * 32, bn * 32), dtype=fmt.torch_dtype, device=device)
+    acc_vids = site.leaves_a[rows, spec[2]].astype(np.int64) if spec[2] is not None else None
+    acc_all = evaluator.values(acc_vids) if acc_vids is not None else None
+    shape = (len(rows), bm * 32, bn * 32)
+    if acc_all is not None and acc_all.shape == shape and acc_all.dtype == fmt.torch_dtype \
+            and evaluator.take_slab(acc_vids, acc_all):
+        out = acc_all  # each chunk reads its accumulators before it writes its results over them
+    else:
+        out = torch.empty(shape, dtype=fmt.torch_dtype, device=device)
     checked = fmt.name in CHECKED_FORMATS
     for k0, members, mu, mi, nu, ni in groups:
         a = lhs.strips(np.stack([mu, np.full_like(mu, k0)], 1)).reshape(-1, bk * 32)
         b = rhs.strips(np.stack([np.full_like(nu, k0), nu], 1))
         strip = Strip(b.permute(1, 0, 2).reshape(bk * 32, -1))
         per_chunk = max(1, CHUNK_ELEMENTS // (bm * 32 * strip.b.shape[1]))
-        buffers = Buffers(min(per_chunk, len(mu)) * bm * 32, strip.b.shape[1], fmt, device)
+        buffers = Buffers.reused(evaluator.scratch, min(per_chunk, len(mu)) * bm * 32, strip.b.shape[1], fmt, device)
         by_m = np.lexsort((ni, mi))  # each chunk's blocks in grid order: usually the whole grid, a plain copy
         cuts = np.searchsorted(mi[by_m], np.arange(0, len(mu) + per_chunk, per_chunk))
         for m0, lo, hi in zip(range(0, len(mu), per_chunk), cuts, cuts[1:]):
@@ -195,6 +204,16 @@ class Buffers:
         self.low = torch.empty((rows, cols), dtype=fmt.torch_dtype, device=device)
         self.high = torch.empty_like(self.low)
 
+    @classmethod
+    def reused(cls, cache: dict[Any, Any], rows: int, cols: int, fmt: DataFormat, device: torch.device) -> "Buffers":
+        """The buffers of this shape from ``cache`` (the evaluator's, kept from level to level: a
+        buffer first touched again every level costs its page faults every level), else new ones."""
+        key = (rows, cols, fmt.torch_dtype, device)
+        if key not in cache:
+            cache.clear()
+            cache[key] = cls(rows, cols, fmt, device)
+        return cache[key]
+
     def take(self, rows: int) -> tuple[torch.Tensor, ...]:
         return self.sum[:rows], self.product[:rows], self.bound[:rows], self.low[:rows], self.high[:rows]
 
@@ -202,14 +221,14 @@ class Buffers:
 def _read_leaf(evaluator: Any, site: Any, rows: np.ndarray, leaf: int) -> ReadLeaf | None:
     """The operand ``leaf`` when every row reads it from one 2-D tiled tensor through one read site."""
     vids = site.leaves_a[rows, leaf].astype(np.int64)
-    sites = evaluator.read_site_of[vids]
+    sites, read_rows = evaluator.read_rows(vids)
     first = int(sites[0])
     if first < 0 or not (sites == first).all() or (evaluator.slab_of[vids] >= 0).any():
         return None  # not all from one read site, or some gathered early (the tensor has changed since)
     read = evaluator.rec.reads[first]
     if not read.tiled or len(read.extents) != 2 or read.fmt.is_block_float or read.fmt.is_integer:
         return None
-    return ReadLeaf(read, evaluator.read_row_of[vids])
+    return ReadLeaf(read, read_rows, evaluator.device, read.tensor in evaluator.written)
 
 
 def _update(a: torch.Tensor, strip: Strip, acc: torch.Tensor | None, at_m: torch.Tensor, at_n: torch.Tensor,

@@ -103,6 +103,12 @@ class TensorRef:
         self._tiles_written |= for_write
         return self._tiles.view(-1, 32, 32)
 
+    def tile_view(self) -> torch.Tensor:
+        """``[*lead, rows/32, cols/32, 32, 32]``: the storage seen as tiles, a strided view (no copy).
+        Reads of a tensor the launch never writes gather from it, so the tensor is never copied whole."""
+        *lead, h, w = self.storage.shape
+        return self.storage.view(*lead, h // 32, 32, w // 32, 32).transpose(-3, -2)
+
     def flush(self) -> None:
         """Write the tile-ordered copy back into the tensor's storage and drop it."""
         if self._tiles is not None and self._tiles_written:
@@ -209,7 +215,7 @@ class Evaluator:
             site.leaves_a = site.leaves_a.reshape(len(site.out), len(site.block_leaves))
             for j, is_block in enumerate(site.block_leaves):
                 if is_block:
-                    np.maximum.at(self.last_use, site.leaves_a[:, j].astype(np.int64), site.out_a)
+                    np.maximum.at(self.last_use, site.leaves_a[:, j].astype(np.int64, copy=False), site.out_a)
         for site in self.rec.writes:
             site.at_a = column(site.at, np.int64)
             site.vids_a = column(site.vids, np.int64)
@@ -296,8 +302,8 @@ class Evaluator:
         """The blocks read at ``starts``, rounded to the block's format, on the evaluation device."""
         tensor = site.tensor
         if site.tiled:
-            block = gather_tiles(tensor.tiles(), tensor.unit_shape, starts, site.extents,
-                                 may_alias=tensor not in self.written)
+            source = tensor.tiles() if tensor in self.written else tensor.tile_view()
+            block = gather_tiles(source, tensor.unit_shape, starts, site.extents).to(self.device)
         else:
             block = gather_elements(tensor.storage, starts, site.extents).to(self.device)
         return quantize(block.reshape(len(starts), *site.block_elems), site.fmt)
@@ -386,18 +392,14 @@ def _tile_perm(n: int) -> list[int]:
 
 
 def gather_tiles(tiles: torch.Tensor, unit_shape: tuple[int, ...], starts: np.ndarray,
-                 extents: tuple[int, ...], may_alias: bool = False) -> torch.Tensor:
-    """Blocks of tiles starting at ``starts`` (tile units), as ``[M, ..., rows, cols]`` elements.
-
-    With ``may_alias`` (the tensor is never written by this launch), a batch reading consecutive
-    tiles in order (a row-major sweep, the common case) is a view, not a copy.
-    """
-    flat = _flat_tile_index(unit_shape, starts, extents)
-    count = len(flat)
-    if may_alias and count and int(flat[-1]) - int(flat[0]) == count - 1 and bool((flat[1:] > flat[:-1]).all()):
-        got = tiles.narrow(0, int(flat[0]), count)
+                 extents: tuple[int, ...]) -> torch.Tensor:
+    """Blocks of tiles starting at ``starts`` (tile units), as ``[M, ..., rows, cols]`` elements, from
+    ``tiles``: the tile-ordered copy (``[tiles, 32, 32]``) or a strided tile view
+    (:meth:`TensorRef.tile_view`, ``[*unit_shape, 32, 32]``)."""
+    if tiles.dim() == len(unit_shape) + 2:
+        got = tiles[tuple(torch.from_numpy(i).to(tiles.device) for i in _unit_indices(starts, extents))]
     else:
-        got = tiles.index_select(0, flat.to(tiles.device))
+        got = tiles.index_select(0, _flat_tile_index(unit_shape, starts, extents).to(tiles.device))
     m, n = len(starts), len(extents)
     if all(e == 1 for e in extents):
         return got.reshape(m, *([1] * (n - 2)), 32, 32)
