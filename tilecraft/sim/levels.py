@@ -149,14 +149,18 @@ class LevelEvaluator(Evaluator):
 
     def take_slab(self, vids: np.ndarray, values: torch.Tensor) -> bool:
         """True when ``values`` (the slab holding exactly ``vids``) may be overwritten by the batch being
-        computed: it is the level's only batch and no later level, segment, write or print needs ``vids``. An
+        computed: it is the level's only batch, no later level, segment, write or print needs ``vids``, and
+        it owns its memory (not a broadcast of one block, nor a view of another tensor). An
         accumulation chain then writes each K step over the previous one (chunk by chunk, each read
         before it is written) instead of a new level-sized tensor per step."""
         if not self.sole or not len(vids) or int(self.last_level[vids].max()) > self.level:
             return False
         slab = int(self.slab_of[vids[0]])
-        return slab in self.slabs and self.slabs[slab] is values and values.shape[0] == len(vids) \
-            and self.slab_last_use[slab] < self.segment_end
+        if slab not in self.slabs or self.slabs[slab] is not values or values.shape[0] != len(vids) \
+                or not values.is_contiguous() or values._base is not None or self.slab_last_use[slab] >= self.segment_end:
+            return False
+        memory = values.untyped_storage().data_ptr()  # no other value may live in it (an identity conversion, a view)
+        return not any(other.untyped_storage().data_ptr() == memory for s, other in self.slabs.items() if s != slab)
 
     def free_level(self, level: int, segment_end: int) -> None:
         """Drop the slabs no later level of this segment (nor a later segment) consumes."""
