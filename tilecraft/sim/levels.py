@@ -11,7 +11,10 @@ Memory stays bounded:
   write) consumes it, so the inputs of a deep chain are never all in memory at once;
 * a batch is split into chunks of at most ``CHUNK_ELEMENTS`` elements;
 * a value is dropped after the last level that consumes it (values written to tensors are kept
-  until the barrier segment's writes, which run in program order per tensor).
+  until the barrier segment's writes, which run in program order per tensor); a level that is one
+  batch may compute into the slab of values nothing later needs (:meth:`LevelEvaluator.take_slab`);
+* no array spans all values but the base class's four (slab, row, last use, last level: int32):
+  the read site of a value is looked up in the sites' sorted value ids.
 
 Within a segment no read sees a tensor this launch wrote (the recorder cuts a barrier before such a
 read), and the segment's writes land only after its computes, so gathering a read late gives the

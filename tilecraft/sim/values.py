@@ -79,8 +79,9 @@ class ComputeSite:
 
 class TensorRef:
     """A program tensor as the simulator sees it: its storage, a flag for read-after-write, and
-    (while values are evaluated) a tile-ordered copy so that a batch of tile reads or writes is
-    one contiguous ``index_select``/``index_copy_``."""
+    (while values are evaluated, for a tensor the launch writes) a tile-ordered copy so that a batch
+    of tile reads or writes is one contiguous ``index_select``/``index_copy_``; other tensors are
+    read through :meth:`tile_view`."""
 
     def __init__(self, tensor: Any, decl: Any):
         self.tensor = tensor
