@@ -179,19 +179,24 @@ class LevelEvaluator(Evaluator):
             del self.slab_last_level[slab]
 
     def read_rows(self, vids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """For each value, the index of the read site that made it (-1: not a read) and its row there:
+        """For each value not in a slab, the index of the read site that made it (-1: not a read, or
+        already gathered into a slab) and its row there:
         looked up in the sites' sorted value ids (no array over all values: at the published sizes
         there are tens of millions)."""
         sites = np.full(len(vids), -1, dtype=np.int32)
         rows = np.zeros(len(vids), dtype=np.int64)
+        left = np.flatnonzero(self.slab_of[vids] < 0)  # stored values are not (or no longer) reads
         for i, site in enumerate(self.rec.reads):
             out = site.out_a
-            if not len(out) or not len(vids):
+            if not len(left):
+                break
+            if not len(out):
                 continue
-            at = np.minimum(np.searchsorted(out, vids), len(out) - 1)
-            hit = out[at] == vids
-            sites[hit] = i
-            rows[hit] = at[hit]
+            at = np.minimum(np.searchsorted(out, vids[left]), len(out) - 1)
+            hit = out[at] == vids[left]
+            sites[left[hit]] = i
+            rows[left[hit]] = at[hit]
+            left = left[~hit]
         return sites, rows
 
     def values(self, vids: np.ndarray) -> torch.Tensor:
