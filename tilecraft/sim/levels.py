@@ -41,6 +41,8 @@ LAST = np.iinfo(np.int32).max
 class LevelEvaluator(Evaluator):
     """Level-by-level evaluation with late reads; results bit-identical to the exact mode."""
 
+    reads_through_view = True  # batches of reads: a gather from the view costs what one from a copy does
+
     def __init__(self, rec: Recorder, device: torch.device | None = None):
         super().__init__(rec, device)
         n = rec.next_vid
