@@ -28,8 +28,8 @@ The fast sequence is the same with ``P^f_t``, a float32 GEMM's sum (its own orde
   where ``x_t`` is the sum before rounding, so ``|s^f_T - s*_T| <= sum_t d_t + 2 T (u X + 2^-150)``
   where ``X`` bounds every ``|x_t|`` of both sequences in the chunk. The fast partial sums are
   measured (one min/max per K tile): ``|x^f_t| <= |s^f_t| / (1 - u)``, and ``|x*_t - x^f_t|`` is at
-  most the bound so far, below ``max_t d_t``-sums plus ``2 T u X``; so ``X = (max_t max|s^f_t| +
-  sum_t max d_t) * MARGIN``;
+  most the difference bound so far, ``sum_t d_t + 2 T (u X + 2^-150)``; so with ``2 T u`` far below
+  ``2^-12``, ``X = (max_t max|s^f_t| + sum_t max d_t) * MARGIN`` suffices;
 * every term is computed in fp32 and multiplied by ``MARGIN`` (``1 + 2^-12``), which covers the
   rounding of the bound itself (a norm of 32 values is within ``~20u``, the small GEMM within
   ``(T + 1) u``), ``(1 - u)^-1`` and ``1 / (1 - 2 T u)``.
@@ -38,8 +38,10 @@ The fast sequence is the same with ``P^f_t``, a float32 GEMM's sum (its own orde
 ``s*_T`` lies in ``[s^f_T - D, s^f_T + D]``; because it is an fp32 number and rounding to nearest is
 monotone, it also lies in ``[fl32(s^f_T - D), fl32(s^f_T + D)]``, and rounding to bfloat16/float16
 is monotone too. So where ``q(fl32(s - D)) == q(fl32(s + D))`` the exact mode's bits are that value
-(two roundings and one 16-bit comparison per element, no pass to compute ``D`` per element); the
-other elements are recomputed exactly, the way the exact mode computes them. A chunk whose bound is
+(``D`` per element is one small GEMM of the norms; then two subtractions/additions, two roundings
+and one 16-bit comparison per element, and the rounded low end is the result); the other elements
+are recomputed exactly, the way the exact mode computes them (sampled fp64 products of just those
+elements, rounded to fp32 per tile, added in K order). A chunk whose bound is
 not finite (infinities or NaN among the values, or an overflow) is computed with exact products;
 so is a chunk where more than ``REPAIR_SHARE`` of the elements would be recomputed (element by
 element costs more than exact products for all), and every chunk of a float32 store (no rounding
@@ -51,7 +53,8 @@ exact mode's own premise that an fp64 sum of 32 tile products is exact.
 **Cost.** Per chunk (about ``CHUNK_ELEMENTS`` outputs, so that its buffers stay in the cache) and K
 tile: two GEMMs into reused buffers, two in-place adds and one min/max; then per chunk one copy of
 the accumulator in, the bound (one small GEMM), the two rounded ends and their comparison, and one
-copy out into the level's block order. Buffers are allocated once per level.
+copy out into the level's block order. The buffers are kept from level to level, and a level may
+write its results over the accumulators it consumed (``LevelEvaluator.take_slab``).
 """
 
 from __future__ import annotations
