@@ -11,15 +11,20 @@ evaluator really took the strip path.
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from benchmarks.tutorial_sources import matmul_size, resize_source
 from tests.outputs import assert_same_bits, launch_outputs
 from tilecraft.dtypes import bfloat16, float16, float32
 from tilecraft.numerics import quantize
-from tilecraft.sim import chains, tile_math
+from tilecraft.sim import chains, tile_math, values
+from tilecraft.sim.values import TensorRef
+from tilecraft.sim.levels import LevelEvaluator
 
 
 def exact_blocks(a: torch.Tensor, b: torch.Tensor, acc: torch.Tensor | None, at_m: torch.Tensor,
@@ -144,3 +149,145 @@ def test_level_batches_cover_all_cores_of_a_k_step(tutorials: Path, tmp_path: Pa
     monkeypatch.setattr("tilecraft.sim.levels.matmul_update", spy)
     launch_outputs(script, capsys, "--grid", "4,4")
     assert sizes == [(512 // 128) ** 2] * (256 // 128)
+
+
+def fast_and_exact_sums(a: torch.Tensor, b: torch.Tensor, acc: torch.Tensor | None):
+    """The fp32 sums before the store's rounding, of the fast sequence (as ``_accumulate`` computes it)
+    and of the exact mode (``tile_math.matmul`` on the whole grid: every element is its own sequence)."""
+    flat = torch.empty(a.shape[0], b.shape[1])
+    if acc is not None:
+        flat.copy_(acc)
+    largest = chains._accumulate(flat, torch.empty_like(flat), a, b, first=acc is None, exact=False,
+                                 half=torch.empty_like(flat))
+    exact = tile_math.matmul(a, b, acc)
+    return flat, exact, largest
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2 ** 31), k_tiles=st.integers(1, 4), spread=st.integers(0, 40),
+       cancel=st.booleans(), with_acc=st.booleans())
+def test_the_difference_bound_holds(seed, k_tiles, spread, cancel, with_acc) -> None:
+    """The rigorous bound of chains.difference_bound covers the real difference between the fast fp32
+    sums and the exact mode's, element by element: values over up to 80 binades, accumulators that
+    cancel the product (sums near zero), one to four K tiles."""
+    g = torch.Generator().manual_seed(seed)
+    a = bf16(torch.randn(64, k_tiles * 32, generator=g) *
+             torch.exp2(torch.randint(-spread, spread + 1, (64, k_tiles * 32), generator=g).float()))
+    b = bf16(torch.randn(k_tiles * 32, 96, generator=g) *
+             torch.exp2(torch.randint(-spread, spread + 1, (k_tiles * 32, 96), generator=g).float()))
+    acc = None
+    if with_acc:
+        acc = bf16(-(a @ b) if cancel else torch.randn(64, 96, generator=g) * 100)
+    fast, exact, largest = fast_and_exact_sums(a, b, acc)
+    bound = torch.empty_like(fast)
+    assert chains.difference_bound(a, chains.Strip(b), largest, bound)
+    assert ((fast.double() - exact.double()).abs() <= bound.double()).all()
+
+
+def test_the_difference_bound_is_tight_enough_to_matter() -> None:
+    """On step 1's data the fast sums do differ from the exact ones (the bound guards something), and
+    the bound stays a small multiple of the largest real difference."""
+    g = torch.Generator().manual_seed(11)
+    a, b = bf16(torch.randn(256, 32, generator=g)), bf16(torch.randn(32, 256, generator=g))
+    acc = bf16(torch.randn(256, 256, generator=g) * 10)
+    fast, exact, largest = fast_and_exact_sums(a, b, acc)
+    bound = torch.empty_like(fast)
+    assert chains.difference_bound(a, chains.Strip(b), largest, bound)
+    worst = (fast.double() - exact.double()).abs().max().item()
+    assert 0 < worst <= bound.min().item() * 2 ** 8
+    assert bound.max().item() < 1e-3
+
+
+def test_a_non_finite_bound_falls_back_to_exact_products() -> None:
+    """A NaN or an infinity among the sums leaves no finite bound: the chunk is computed exactly."""
+    a, b = bf16(torch.randn(32, 32)), bf16(torch.randn(32, 32))
+    for bad in (float("nan"), float("inf")):
+        flat = a @ b
+        flat[3, 4] = bad
+        largest = torch.maximum(-flat.min(), flat.max())
+        assert not chains.difference_bound(a, chains.Strip(b), largest, torch.empty_like(flat))
+
+
+@pytest.mark.parametrize("fmt", [bfloat16, float16, float32], ids=lambda f: f.name)
+def test_sums_near_zero_keep_the_exact_bits(fmt) -> None:
+    """Accumulators that cancel the products exactly or nearly: results near zero, signed zeros."""
+    a, b, acc, at_m, at_n = case(7, 3, 3, 2, 64, 4, True)
+    exact = torch.stack([tile_math.matmul(a[m * 64:(m + 1) * 64], b[:, n * 64:(n + 1) * 64])
+                         for m, n in zip(at_m.tolist(), at_n.tolist())])
+    acc = -exact.to(fmt.torch_dtype).float()  # every sum is the product's rounding error, or zero
+    acc[::2] = bf16(-exact[::2] * (1 + 2 ** -7))
+    got, _ = chains._update(a, chains.Strip(b), acc, at_m, at_n, 3, 3, (64, 64), fmt, checked=True)
+    want = exact_blocks(a, b, acc, at_m, at_n, (64, 64), fmt)
+    bits = torch.int16 if fmt.torch_dtype.itemsize == 2 else torch.int32
+    assert torch.equal(got.view(bits), want.view(bits))
+
+
+def test_overflowing_sums_keep_the_exact_bits() -> None:
+    """Finite inputs whose sums overflow fp32 or bfloat16: infinities exactly where the exact mode has them."""
+    a, b, acc, at_m, at_n = case(8, 2, 2, 1, 32, 0, True)
+    a = a * 2.0 ** 62
+    b[:, :20] = b[:, :20] * 2.0 ** 64
+    got, _ = chains._update(a, chains.Strip(b), acc, at_m, at_n, 2, 2, (32, 32), bfloat16, checked=True)
+    want = exact_blocks(a, b, acc, at_m, at_n, (32, 32), bfloat16)
+    assert want.isinf().any()
+    assert torch.equal(got.view(torch.int16), want.view(torch.int16))
+
+
+def test_blocks_in_any_order_land_in_their_rows() -> None:
+    """A whole grid whose blocks come in another order than the grid's (the dense copy does not apply)."""
+    a, b, acc, at_m, at_n = case(9, 3, 4, 1, 32, 0, True)
+    order = torch.randperm(len(at_m), generator=torch.Generator().manual_seed(0))
+    acc, at_m, at_n = acc[order], at_m[order], at_n[order]
+    got, _ = chains._update(a, chains.Strip(b), acc, at_m, at_n, 3, 4, (32, 32), bfloat16, checked=True)
+    assert torch.equal(got.view(torch.int16), exact_blocks(a, b, acc, at_m, at_n, (32, 32), bfloat16).view(torch.int16))
+
+
+@pytest.mark.parametrize("k_tiles", [1, 4])
+def test_single_elements_are_recomputed_as_the_exact_mode(k_tiles) -> None:
+    """The repair's sampled fp64 products, rounded per tile and added in K order, give the exact mode's sums."""
+    g = torch.Generator().manual_seed(k_tiles)
+    a, b = bf16(torch.randn(64, k_tiles * 32, generator=g)), bf16(torch.randn(k_tiles * 32, 96, generator=g))
+    start = bf16(torch.randn(64, 96, generator=g))
+    flat_idx = torch.randperm(64 * 96, generator=g)[:500].sort().values
+    rows, cols = flat_idx // 96, flat_idx % 96
+    got = chains._exact_elements(a, chains.Strip(b), rows, cols, start[rows, cols])
+    assert torch.equal(got, tile_math.matmul(a, b, start)[rows, cols])
+    assert torch.equal(chains._exact_elements(a, chains.Strip(b), rows, cols, None), tile_math.matmul(a, b)[rows, cols])
+
+
+def test_a_chain_writes_each_step_over_the_previous_one(tutorials: Path, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Step 1's K steps reuse one slab (take_slab), and the results stay the exact mode's bits (the
+    example matmul_local_accumulator, whose first accumulator is a broadcast block, must not)."""
+    script = tmp_path / "step1.py"
+    script.write_text(resize_source((tutorials / MATMUL_STEPS[0]).read_text(), matmul_size(128, 256, 128)))
+    taken: list[bool] = []
+    real = LevelEvaluator.take_slab
+
+    def spy(self, vids, values):
+        taken.append(real(self, vids, values))
+        if taken[-1]:
+            assert values.is_contiguous() and values.stride(0) > 0
+        return taken[-1]
+
+    monkeypatch.setattr(LevelEvaluator, "take_slab", spy)
+    fast = launch_outputs(script, capsys)
+    assert len(taken) == 256 // 32 and all(taken)
+    assert_same_bits(fast, launch_outputs(script, capsys, "--exact"))
+
+
+@pytest.mark.parametrize("shape, extents", [((128, 192), (2, 3)), ((3, 64, 96), (1, 2, 1)), ((64, 64), (1, 1))])
+def test_reads_from_the_tile_view_match_the_tile_ordered_copy(shape, extents) -> None:
+    """A tensor the launch never writes is read through a strided view of its storage: the same blocks
+    as from the tile-ordered copy."""
+    storage = torch.randn(shape).to(torch.bfloat16)
+    ref = TensorRef(SimpleNamespace(storage=storage),
+                    SimpleNamespace(unit_shape=(*shape[:-2], shape[-2] // 32, shape[-1] // 32),
+                                    unit=SimpleNamespace(tiled=True)))
+    g = torch.Generator().manual_seed(0)
+    starts = torch.stack([torch.randint(0, u - e + 1, (7,), generator=g)
+                          for u, e in zip(ref.unit_shape, extents)], 1).numpy()
+    want = values.gather_tiles(ref.tiles(), ref.unit_shape, starts, extents)
+    got = values.gather_tiles(ref.tile_view(), ref.unit_shape, starts, extents)
+    assert torch.equal(got.view(torch.int16), want.view(torch.int16))

@@ -24,6 +24,9 @@ import torch
 from ..diagnostics import error
 from ..numerics import quantize, to_compute
 
+#: elements of one batch of writes converted at a time
+SCATTER_ELEMENTS = 1 << 21
+
 
 class ReadSite:
     """``ttl.copy(tensor[slice], blk)``: gathers a block-shaped slice, rounded to the block's format."""
@@ -79,8 +82,9 @@ class ComputeSite:
 
 class TensorRef:
     """A program tensor as the simulator sees it: its storage, a flag for read-after-write, and
-    (while values are evaluated) a tile-ordered copy so that a batch of tile reads or writes is
-    one contiguous ``index_select``/``index_copy_``."""
+    (while values are evaluated, for a tensor the launch writes) a tile-ordered copy so that a batch
+    of tile reads or writes is one contiguous ``index_select``/``index_copy_``; other tensors are
+    read through :meth:`tile_view`."""
 
     def __init__(self, tensor: Any, decl: Any):
         self.tensor = tensor
@@ -102,6 +106,12 @@ class TensorRef:
             self._tiles = view.transpose(-3, -2).contiguous().to(self.device or self.storage.device)
         self._tiles_written |= for_write
         return self._tiles.view(-1, 32, 32)
+
+    def tile_view(self) -> torch.Tensor:
+        """``[*lead, rows/32, cols/32, 32, 32]``: the storage seen as tiles, a strided view (no copy).
+        Reads of a tensor the launch never writes gather from it, so the tensor is never copied whole."""
+        *lead, h, w = self.storage.shape
+        return self.storage.view(*lead, h // 32, 32, w // 32, 32).transpose(-3, -2)
 
     def flush(self) -> None:
         """Write the tile-ordered copy back into the tensor's storage and drop it."""
@@ -178,6 +188,10 @@ class Recorder:
 class Evaluator:
     """Phase 2, exact mode: compute every recorded value one at a time, in program order."""
 
+    #: read tensors the launch never writes through :meth:`TensorRef.tile_view` (no whole copy) rather
+    #: than the tile-ordered copy, whose one-tile reads are cheaper views (the exact mode reads one at a time)
+    reads_through_view = False
+
     def __init__(self, rec: Recorder, device: torch.device | None = None):
         self.rec = rec
         self.device = device or torch.device("cpu")
@@ -209,7 +223,7 @@ class Evaluator:
             site.leaves_a = site.leaves_a.reshape(len(site.out), len(site.block_leaves))
             for j, is_block in enumerate(site.block_leaves):
                 if is_block:
-                    np.maximum.at(self.last_use, site.leaves_a[:, j].astype(np.int64), site.out_a)
+                    np.maximum.at(self.last_use, site.leaves_a[:, j].astype(np.int64, copy=False), site.out_a)
         for site in self.rec.writes:
             site.at_a = column(site.at)
             site.vids_a = column(site.vids)
@@ -296,8 +310,9 @@ class Evaluator:
         """The blocks read at ``starts``, rounded to the block's format, on the evaluation device."""
         tensor = site.tensor
         if site.tiled:
-            block = gather_tiles(tensor.tiles(), tensor.unit_shape, starts, site.extents,
-                                 may_alias=tensor not in self.written)
+            unwritten = tensor not in self.written
+            source = tensor.tile_view() if unwritten and self.reads_through_view else tensor.tiles()
+            block = gather_tiles(source, tensor.unit_shape, starts, site.extents, may_alias=unwritten).to(self.device)
         else:
             block = gather_elements(tensor.storage, starts, site.extents).to(self.device)
         return quantize(block.reshape(len(starts), *site.block_elems), site.fmt)
@@ -314,17 +329,22 @@ class Evaluator:
         self.store(site.out_a[rows], quantize(result, site.fmt))
 
     def scatter(self, site: WriteSite, rows: slice | np.ndarray) -> None:
-        """Writes ``rows`` of ``site`` (in program order; overlapping ones one by one)."""
+        """Writes ``rows`` of ``site`` (in program order; overlapping ones one by one), converted a
+        bounded number of elements at a time (a whole output in fp32 would be its size twice over)."""
         tensor = site.tensor
-        values = quantize(to_compute(self.values(site.vids_a[rows])), tensor.decl.fmt)
+        rows = np.arange(*rows.indices(len(site.vids_a))) if isinstance(rows, slice) else rows
         starts = site.starts_a[rows]
-        batches = [(starts[i:i + 1], values[i:i + 1]) for i in range(len(starts))] \
-            if has_overlap(starts, site.extents) else [(starts, values)]
-        for rows, vals in batches:  # overlapping writes go one by one, in program order
-            if site.tiled:
-                scatter_tiles(tensor.tiles(for_write=True), tensor.unit_shape, rows, site.extents, vals)
-            else:
-                scatter_elements(tensor.storage, rows, site.extents, vals)
+        overlap = has_overlap(starts, site.extents)
+        per = max(1, SCATTER_ELEMENTS // (int(np.prod(site.extents)) * (1024 if site.tiled else 1)))
+        for i in range(0, len(rows), per):
+            values = quantize(to_compute(self.values(site.vids_a[rows[i:i + per]])), tensor.decl.fmt)
+            part = starts[i:i + per]
+            batches = [(part[j:j + 1], values[j:j + 1]) for j in range(len(part))] if overlap else [(part, values)]
+            for at, vals in batches:  # overlapping writes go one by one, in program order
+                if site.tiled:
+                    scatter_tiles(tensor.tiles(for_write=True), tensor.unit_shape, at, site.extents, vals)
+                else:
+                    scatter_elements(tensor.storage, at, site.extents, vals)
 
 
 def int_column() -> array:
@@ -389,17 +409,22 @@ def _tile_perm(n: int) -> list[int]:
 
 def gather_tiles(tiles: torch.Tensor, unit_shape: tuple[int, ...], starts: np.ndarray,
                  extents: tuple[int, ...], may_alias: bool = False) -> torch.Tensor:
-    """Blocks of tiles starting at ``starts`` (tile units), as ``[M, ..., rows, cols]`` elements.
+    """Blocks of tiles starting at ``starts`` (tile units), as ``[M, ..., rows, cols]`` elements, from
+    ``tiles``: the tile-ordered copy (``[tiles, 32, 32]``) or a strided tile view
+    (:meth:`TensorRef.tile_view`, ``[*unit_shape, 32, 32]``).
 
     With ``may_alias`` (the tensor is never written by this launch), a batch reading consecutive
-    tiles in order (a row-major sweep, the common case) is a view, not a copy.
+    tiles of the copy in order (a row-major sweep, the common case) is a view, not a copy.
     """
-    flat = _flat_tile_index(unit_shape, starts, extents)
-    count = len(flat)
-    if may_alias and count and int(flat[-1]) - int(flat[0]) == count - 1 and bool((flat[1:] > flat[:-1]).all()):
-        got = tiles.narrow(0, int(flat[0]), count)
+    if tiles.dim() == len(unit_shape) + 2:
+        got = tiles[tuple(torch.from_numpy(i).to(tiles.device) for i in _unit_indices(starts, extents))]
     else:
-        got = tiles.index_select(0, flat.to(tiles.device))
+        flat = _flat_tile_index(unit_shape, starts, extents)
+        count = len(flat)
+        if may_alias and count and int(flat[-1]) - int(flat[0]) == count - 1 and bool((flat[1:] > flat[:-1]).all()):
+            got = tiles.narrow(0, int(flat[0]), count)
+        else:
+            got = tiles.index_select(0, flat.to(tiles.device))
     m, n = len(starts), len(extents)
     if all(e == 1 for e in extents):
         return got.reshape(m, *([1] * (n - 2)), 32, 32)
