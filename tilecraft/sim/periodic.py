@@ -91,15 +91,17 @@ class SkipPlan:
     """A skip being prepared: how many periods, the ring turns they must be a multiple of, and the
     step per period of each thread's loop positions and (integer) registers."""
 
-    __slots__ = ("count", "turns", "threads", "at")
+    __slots__ = ("count", "turns", "threads", "at", "resumed")
 
     def __init__(self, count: int, turns: int, threads: list[tuple[ThreadLoops, list[int], list[tuple[int, int]]]],
-                 at: int):
+                 at: int, resumed: int):
         self.count = count
         self.turns = turns
         self.threads = threads
         #: where the subclass's part of the snapshot's numbers starts
         self.at = at
+        #: times the engine resumed a thread per period (the work one period stands for)
+        self.resumed = resumed
 
 
 class PeriodicController:
@@ -144,11 +146,13 @@ class PeriodicController:
         history = it.history
         if history is None:
             return None
-        if it.count > self.window:
+        periods = self.periods(it)
+        if not periods:
             it.history = None
+            self.stop_watching(it)
             return None
         history.append(self.snapshot(*context))
-        for period in range(1, self.MAX_PERIOD + 1):
+        for period in periods:
             if len(history) > 3 * period:
                 done = self.try_skip(it, [history[-1 - 3 * period + i * period] for i in range(4)], *context)
                 if done is not None:
@@ -156,6 +160,13 @@ class PeriodicController:
                     self.skips += 1
                     return done
         return None
+
+    def periods(self, it: LoopIter) -> list[int]:
+        """The periods worth trying at this head (none: stop watching this run of the loop)."""
+        return list(range(1, self.MAX_PERIOD + 1)) if it.count <= self.window else []
+
+    def stop_watching(self, it: LoopIter) -> None:
+        """A run of a loop is no longer watched without having been advanced."""
 
     def snapshot(self, *context: Any) -> Snapshot:
         raise NotImplementedError
@@ -181,10 +192,11 @@ class PeriodicController:
         and integer register; None where a thread moved in a way that cannot be shifted. ``steps``
         follows the layout of :meth:`thread_state` for each thread of :attr:`group` in turn."""
         count = 1 << 62
-        at = 0
+        at = resumed = 0
         threads = []
         for tl in self.group:
             thread_steps = steps[at]
+            resumed += thread_steps
             loop_steps = steps[at + 1:at + 1 + len(tl.stack)]
             at += 1 + len(tl.stack)
             live = [j for j, r in enumerate(tl.regs) if r is not None and j not in tl.plan.clocks]
@@ -197,7 +209,7 @@ class PeriodicController:
             for level, step in zip(tl.stack, loop_steps):
                 count = min(count, level.remaining_steps(step))
             threads.append((tl, loop_steps, reg_steps))
-        return SkipPlan(count, 1, threads, at) if count >= 2 else None
+        return SkipPlan(count, 1, threads, at, resumed) if count >= 2 else None
 
     def ring_turns(self, plan: SkipPlan, moved: int, capacity: int) -> None:
         """A ring of ``capacity`` slots that moves ``moved`` slots per period must turn whole."""
