@@ -20,8 +20,9 @@ import pytest
 import tilecraft as ttl
 import tilecraft.ttnn as ttnn
 from benchmarks.emit_tools import programs_of
-from benchmarks.perf_kernels import eltwise_stream, tile_tensor, unary_pipeline
+from benchmarks.perf_kernels import eltwise_stream, unary_pipeline
 from benchmarks.tutorial_sources import matmul_size, resize_source
+from tests.test_perf_model import build
 from tests.test_tutorials import SMALL
 from tilecraft.cli import main
 from tilecraft.perf import Estimate, estimate
@@ -60,14 +61,6 @@ def agree(program) -> Estimate:
 def skips(est: Estimate) -> int:
     ff = est.run.fast_forward
     return ff.skipped_periods if ff is not None else 0
-
-
-def build(kernel, *shapes):
-    tensors = [tile_tensor(s) for s in shapes]
-    with programs() as launched:
-        kernel(*tensors)
-    (program,) = launched
-    return program
 
 
 # ---------------------------------------------------------------- every example and tutorial

@@ -132,7 +132,7 @@ def lower_bound(program: ProgramIR, arch: Union[str, Arch] = "wormhole_b0", fide
                 fp32_acc: bool = False) -> float:
     """Cycles the program takes at least, for about two cores' worth of an estimate (:mod:`.bound`)."""
     return busy_lower_bound(TimingRun(program, resolve_arch(arch), resolve_fidelity(fidelity).phases, fp32_acc,
-                                      False))
+                                      False, fast_forward=False))
 
 
 __all__ = ["BeyondLimit", "Estimate", "LineCost", "estimate", "estimate_kernels", "estimate_lowered", "lower_bound", "resolve_arch", "resolve_fidelity"]

@@ -122,7 +122,7 @@ class TimedCore:
         #: per thread: its qualifying loops and the registers they shift (:mod:`.fastforward`)
         self.loops = [ThreadLoops(code.plan, code) for code in run.code]
 
-    def loop(self, thread: int, loop: int, lo: int, hi: int, step: int) -> LoopIter:
+    def loop(self, thread: int, loop: int, lo: int, hi: int, step: int) -> LoopIter | range:
         """The iteration of a qualifying loop (generated only where the run has a controller)."""
         return self.run.fast_forward.loop(self.loops[thread], loop, lo, hi, step)
 
@@ -203,8 +203,7 @@ class TimingRun(OpTable):
             for loops, times in zip(k.loops, self.threads[-len(self.code):]):
                 loops.thread = times
         if self.fast_forward is not None:
-            self.fast_forward.begin(self.threads, [tl for k in self.cores.values() for tl in k.loops],
-                                    list(self.cores.values()))
+            self.fast_forward.begin([tl for k in self.cores.values() for tl in k.loops], list(self.cores.values()))
         run_threads(self.clock, self.threads, stop_after,
                     "run the program in the simulator (`tilecraft run`) for the diagnosis")
 

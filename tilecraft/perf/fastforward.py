@@ -96,7 +96,8 @@ class TimedFastForward(PeriodicController):
         super().__init__()
         self.run = run
         self.nbanks = run.figs.dram_banks
-        #: bank turns a period must make: up to one period per bank
+        #: the longest period tried: the bank count (the least period that moves every DRAM access
+        #: pattern by whole turns over the banks divides it)
         self.MAX_PERIOD = max(4, self.nbanks)
         self.divisors = [p for p in range(1, self.MAX_PERIOD + 1) if self.MAX_PERIOD % p == 0]
         #: per loop: runs started, and runs in a row watched without a skip
@@ -111,7 +112,6 @@ class TimedFastForward(PeriodicController):
         #: the pacer's loop whose head was reached (generated code then calls :meth:`head`)
         self.due: LoopIter | None = None
         self.pacer: ThreadLoops | None = None
-        self.waitables: dict[int, tuple[int, int]] = {}
         self.cbs: list[Any] = []
         #: qualifying loop id -> its DRAM copies as (page strides, register index or None per start)
         self.sites: list[dict[int, list[tuple[tuple[int, ...], list[int | None]]]]] = []
@@ -121,14 +121,10 @@ class TimedFastForward(PeriodicController):
         return 3 * 4 + 12  # enough for a period of four iterations and a skip of a few more
 
     # ---------------------------------------------------------------- setup
-    def begin(self, threads: list[Any], loops: list[ThreadLoops], cores: list[Any]) -> None:
-        """The run's threads (in the engine's order), their loop records and the cores' state."""
-        self.threads = threads
+    def begin(self, loops: list[ThreadLoops], cores: list[Any]) -> None:
+        """Every thread's loop record (core by core, threads in program order) and the cores' state."""
         self.group = loops
-        for c, k in enumerate(cores):
-            for b, cb in enumerate(k.cbs):
-                self.waitables[id(cb)] = (c, b)
-                self.cbs.append(cb)
+        self.cbs = [cb for k in cores for cb in k.cbs]
         self.cores = cores
         ops = self.run.ops
         self.sites = [self._dram_sites(code.plan, ops) for code in self.run.code]
@@ -138,6 +134,8 @@ class TimedFastForward(PeriodicController):
 
     @staticmethod
     def _dram_sites(plan: Any, ops: list[ir.Op]) -> dict[int, list[tuple[tuple[int, ...], list[int | None]]]]:
+        """Per qualifying loop: the DRAM copies in its body, each as the page strides of its tensor
+        and, per start of the slice, the register-list index that holds it (None: a constant)."""
         out = {}
         for loop in plan.loops:
             sites = []
