@@ -248,6 +248,54 @@ def test_a_buffer_that_fills_late_makes_its_producer_stall_as_step_by_step() -> 
     assert reserve.stall_per_core > 100 * n  # the producer did stall, for most of the run
 
 
+def late_joiner(blocks: int, delay: int):
+    """Two cores stream their rows through the same banks, but core 1's compute first spends a
+    while on a loop of its own: core 0 streams alone, then shares the banks (its period changes)."""
+
+    @ttl.operation(grid=(2, 1))
+    def stream(x: ttnn.Tensor, y: ttnn.Tensor):
+        x_dfb = ttl.make_dataflow_buffer_like(x, shape=(1, 4), block_count=2)
+        y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 4), block_count=2)
+        w_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 4), block_count=2)
+
+        @ttl.datamovement()
+        def load():
+            first = ttl.node(dims=1) * blocks
+            for i in range(blocks):
+                with x_dfb.reserve() as blk:
+                    ttl.copy(x[first + i:first + i + 1, 0:4], blk).wait()
+
+        @ttl.compute()
+        def apply():
+            if ttl.node(dims=1) == 1:
+                for _ in range(delay):
+                    with w_dfb.reserve() as w:
+                        w.store(ttl.block.fill(1.0, shape=w.shape))
+                    with w_dfb.wait() as w:
+                        pass
+            for _ in range(blocks):
+                with x_dfb.wait() as x_blk, y_dfb.reserve() as y_blk:
+                    y_blk.store(ttl.math.abs(x_blk))
+
+        @ttl.datamovement()
+        def save():
+            first = ttl.node(dims=1) * blocks
+            for i in range(blocks):
+                with y_dfb.wait() as blk:
+                    ttl.copy(blk, y[first + i:first + i + 1, 0:4]).wait()
+
+    return stream
+
+
+def test_a_core_that_joins_late_changes_the_period_and_is_not_skipped_over() -> None:
+    """No skip may run past the end of core 1's own loop (where the banks start being shared);
+    core 0's loop is watched on, over its latest snapshots, and skipped once the shared state
+    repeats."""
+    blocks = 900
+    est = agree(build(late_joiner(blocks, 400), *[(2 * blocks * TILE, 4 * TILE)] * 2))
+    assert skips(est) > 50
+
+
 def test_profile_exact_times_every_operation(tutorials: Path, tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     script = step_1(tutorials, tmp_path, 1024)

@@ -171,11 +171,14 @@ class TimedFastForward(PeriodicController):
 
     def periods(self, it: LoopIter) -> list[int]:
         """Divisors of the bank count (a period must turn every DRAM access pattern whole, which the
-        least such period divides) for which enough iterations remain to observe and skip."""
-        if it.count > self.window:
-            return []
+        least such period divides) for which enough iterations remain to observe and skip. A run is
+        watched as long as that holds (a loop may settle late, when another core joins in), over the
+        latest snapshots only; :attr:`gave_up` bounds what that costs."""
+        history = it.history
+        if len(history) > 3 * self.MAX_PERIOD:
+            del history[:len(history) - 3 * self.MAX_PERIOD]
         left = (it.hi - it.next) // it.step
-        seen = len(it.history)
+        seen = len(history)
         return [p for p in self.divisors if max(0, 3 * p - seen) + 4 * p <= left]
 
     def checkpoint(self, it: LoopIter, *context: Any) -> Any:
