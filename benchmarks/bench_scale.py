@@ -119,6 +119,20 @@ def targets(results: dict[str, list[Run]]) -> list[tuple[str, bool | None]]:
     return checks
 
 
+def run_alternating(todo: dict[str, tuple[list[str], Path]], env: dict[str, str], repeat: int,
+                    timeout: float) -> dict[str, list[Run]]:
+    """Run every process ``repeat`` times, one after the other and alternating between them (so a
+    change in machine load hits all of them), printing each run as it ends."""
+    results: dict[str, list[Run]] = {name: [] for name in todo}
+    for repetition in range(1, repeat + 1):
+        for name, (command, cwd) in todo.items():
+            run = run_once(command, cwd, env, timeout)
+            results[name].append(run)
+            shown = f"{run.wall_s:.2f} s, {run.peak_rss_mib:.0f} MiB" if run.ok else "FAILED\n" + run.failure()
+            print(f"  {name} #{repetition}: {shown}", flush=True)
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=8192, help="M = K = N of the matmul tutorials (default 8192)")
@@ -140,13 +154,8 @@ def main(argv: list[str] | None = None) -> int:
         todo = commands(args, Path(tmp))
         if args.case:
             todo = {name: cmd for name, cmd in todo.items() if name in args.case or name == "anchor"}
-        results: dict[str, list[Run]] = {name: [] for name in todo}
-        for repetition in range(1, args.repeat + 1):
-            for name, command in todo.items():
-                run = run_once(command, REPO_ROOT, env, args.timeout)
-                results[name].append(run)
-                shown = f"{run.wall_s:.2f} s, {run.peak_rss_mib:.0f} MiB" if run.ok else "FAILED\n" + run.failure()
-                print(f"  {name} #{repetition}: {shown}", flush=True)
+        results = run_alternating({name: (command, REPO_ROOT) for name, command in todo.items()}, env,
+                                  args.repeat, args.timeout)
     load_after = os.getloadavg()
     anchor = median(results["anchor"])
     print(f"\n{'process':<14} {'median s':>9} {'x anchor':>9} {'peak MiB':>9}")

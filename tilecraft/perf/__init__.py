@@ -49,7 +49,8 @@ def resolve_fidelity(fidelity: Fidelity) -> MathFidelity:
 
 
 def estimate(program: ProgramIR, arch: Union[str, Arch] = "wormhole_b0", fidelity: Fidelity = "HiFi4",
-             fp32_acc: bool = False, trace: bool = False, stop_after: float = float("inf")) -> Estimate:
+             fp32_acc: bool = False, trace: bool = False, stop_after: float = float("inf"),
+             fast_forward: bool = True) -> Estimate:
     """Predict the run time of ``program`` (after the IR passes, as the driver runs it).
 
     ``fidelity`` sets the matrix unit's passes; ``fp32_acc`` halves DST (fp32 accumulation);
@@ -58,10 +59,12 @@ def estimate(program: ProgramIR, arch: Union[str, Arch] = "wormhole_b0", fidelit
     (cycles) abandons a run that cannot finish sooner: :class:`BeyondLimit` is raised as soon as
     one thread's clock passes it (the autotuner's cut-off against the best candidates so far), or
     before the run when the compute thread's busy cycles alone pass it (:mod:`.bound`).
+    ``fast_forward`` advances long loops by whole periods once the run's state repeats
+    (:mod:`.fastforward`, within its stated tolerance); False times every operation.
     """
     arch_desc = resolve_arch(arch)
     fid = resolve_fidelity(fidelity)
-    run = TimingRun(program, arch_desc, fid.phases, fp32_acc, trace)
+    run = TimingRun(program, arch_desc, fid.phases, fp32_acc, trace, fast_forward)
     if stop_after < float("inf"):
         bound = busy_lower_bound(run)
         if bound > stop_after:
@@ -129,7 +132,7 @@ def lower_bound(program: ProgramIR, arch: Union[str, Arch] = "wormhole_b0", fide
                 fp32_acc: bool = False) -> float:
     """Cycles the program takes at least, for about two cores' worth of an estimate (:mod:`.bound`)."""
     return busy_lower_bound(TimingRun(program, resolve_arch(arch), resolve_fidelity(fidelity).phases, fp32_acc,
-                                      False))
+                                      False, fast_forward=False))
 
 
 __all__ = ["BeyondLimit", "Estimate", "LineCost", "estimate", "estimate_kernels", "estimate_lowered", "lower_bound", "resolve_arch", "resolve_fidelity"]

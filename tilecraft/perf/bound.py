@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..lang.grid import reshape_coords
+from ..sim.periodic import ThreadLoops
 from .engine import TimingRun
 from .network import Resources, xy
 
@@ -102,6 +103,12 @@ class _AloneCore:
         pipes = {n.index: [_FreePipe(p) for p in n.pipes] for n in run.program.pipenets}
         self.pipes_src = {i: [p for p in ps if p.decl.src == core] for i, ps in pipes.items()}
         self.pipes_dst = {i: [p for p in ps if core in p.decl.dsts] for i, ps in pipes.items()}
+        #: registers that code for a fast-forwarded run keeps in lists (its loops run plainly here)
+        self.loops = [ThreadLoops(code.plan, code) for code in run.code]
+
+    @staticmethod
+    def loop(thread: int, loop: int, lo: int, hi: int, step: int) -> range:
+        return range(lo, hi, step)
 
     def coords(self, dims: int) -> tuple[int, ...]:
         return reshape_coords(self.core, self.run.program.grid, dims)

@@ -22,6 +22,7 @@ from ..ir import ops as ir
 from ..ir.program import ProgramIR, ThreadIR
 from ..ir.types import BlockType
 from ..sim.codegen import ThreadCodegen
+from ..sim.loop_plan import ThreadPlan, plan_thread
 
 #: raw trace slices a thread records at most (a trace of a real-size run stays openable)
 TRACE_LIMIT = 50000
@@ -33,6 +34,8 @@ class TimingCodegen(ThreadCodegen):
     """One thread; ``ctx`` is the :class:`.engine.TimingRun` (op ids, costs, constants)."""
 
     def __init__(self, program: ProgramIR, thread: ThreadIR, ctx: Any, noc: int, trace: bool):
+        #: loops advanced by whole periods (:mod:`.fastforward`) when the run has a controller
+        self.FAST_FORWARD = ctx.fast_forward is not None
         super().__init__(program, thread, ctx)
         self.noc = noc
         self.trace = trace
@@ -45,7 +48,19 @@ class TimingCodegen(ThreadCodegen):
     PARAMETERS = "K, P, BU, ST, EV"
     FILE_TAG = "tilecraft perf"
     RETURN = "return t"
-    FAST_FORWARD = False
+
+    def loop_plan(self) -> ThreadPlan:
+        return plan_thread(self.thread, self.ctx.op_id, clocks=True)
+
+    def loop_head(self) -> None:
+        self.line("if FF.due is not None: t = FF.head(t)")
+
+    def wait_for(self, waitable: str) -> str:
+        """Park the thread on ``waitable`` (None: until it is next in time order). Where loops are
+        advanced by whole periods, the engine sends the clock's shift when it resumes the thread."""
+        if self.FAST_FORWARD:
+            return f"t += (yield t, {waitable}) or 0.0"
+        return f"yield t, {waitable}"
 
     def prologue(self) -> None:
         self.line("H = K.clock.heap")
@@ -80,18 +95,18 @@ class TimingCodegen(ThreadCodegen):
         self.line("    t = t1")
 
     def in_time_order(self) -> None:
-        self.line("if H and H[0][0] < t: yield t, None")
+        self.line(f"if H and H[0][0] < t: {self.wait_for('None')}")
 
     # ---------------------------------------------------------------- buffers
     def op_CBReserve(self, op: ir.CBReserve) -> None:
         cb = f"cb{op.cb.index}"
-        self.line(f"while not {cb}.free: yield t, {cb}", op)
+        self.line(f"while not {cb}.free: {self.wait_for(cb)}", op)
         self.stall_until(op, f"{cb}.reserve(t)", f"space in '{op.cb.name}'")
         self.charge(op, self.figs.cb_call_cycles)
 
     def op_CBWait(self, op: ir.CBWait) -> None:
         cb = f"cb{op.cb.index}"
-        self.line(f"while not {cb}.ready: yield t, {cb}", op)
+        self.line(f"while not {cb}.ready: {self.wait_for(cb)}", op)
         self.stall_until(op, f"{cb}.wait(t)", f"data in '{op.cb.name}'")
         self.charge(op, self.figs.cb_call_cycles)
 
@@ -167,7 +182,7 @@ class TimingCodegen(ThreadCodegen):
     def op_SemWait(self, op: ir.SemWait) -> None:
         s = f"sem{op.sem.index}"
         test = "!=" if op.cond == "eq" else "<"
-        self.line(f"while {s}.value {test} {self.v(op.value)}: yield t, {s}", op)
+        self.line(f"while {s}.value {test} {self.v(op.value)}: {self.wait_for(s)}", op)
         self.stall_until(op, f"{s}.changed", f"semaphore '{op.sem.name}'")
 
     def op_SemSet(self, op: ir.SemSet) -> None:

@@ -19,7 +19,9 @@ from ..ir import ops as ir
 from ..sim.op_table import OpTable
 from ..ir.program import DATAMOVEMENT, ProgramIR
 from ..ir.grid import all_cores, reshape_coords
+from ..sim.periodic import LoopIter, ThreadLoops
 from .codegen import TimingCodegen
+from .fastforward import TimedFastForward, can_fast_forward
 from .compute_cost import StoreCost, store_cost
 from .network import Resources, xy
 from .timed_state import Clock, PipeRecv, PipeSend, TimedCB, TimedPipe, TimedSem
@@ -38,6 +40,10 @@ class ThreadTimes:
     end: float = 0.0
     t: float = 0.0
     gen: Any = field(default=None, repr=False)
+    #: times the event loop resumed it (a thread that moved shows it to :mod:`.fastforward`)
+    steps: int = 0
+    #: cycles to add to the thread's clock when it resumes (a skip moved it, :mod:`.fastforward`)
+    shift: float = 0.0
 
     @property
     def busy_total(self) -> float:
@@ -68,8 +74,13 @@ def run_threads(clock: Clock, threads: list[ThreadTimes], stop_after: float, unf
     pop, push, seq = heapq.heappop, heapq.heappush, clock.seq
     while heap:
         thread = pop(heap)[2]
+        thread.steps += 1
         try:
-            t, waitable = next(thread.gen)
+            if thread.shift:
+                shift, thread.shift = thread.shift, 0.0
+                t, waitable = thread.gen.send(shift)
+            else:
+                t, waitable = next(thread.gen)
         except StopIteration as stop:
             thread.end = stop.value
             thread.gen = None
@@ -108,6 +119,12 @@ class TimedCore:
                           for n in run.program.pipenets}
         position = xy(core)
         self.ports = [(("in", position, noc), ("out", position, noc)) for noc in range(2)]
+        #: per thread: its qualifying loops and the registers they shift (:mod:`.fastforward`)
+        self.loops = [ThreadLoops(code.plan, code) for code in run.code]
+
+    def loop(self, thread: int, loop: int, lo: int, hi: int, step: int) -> LoopIter | range:
+        """The iteration of a qualifying loop (generated only where the run has a controller)."""
+        return self.run.fast_forward.loop(self.loops[thread], loop, lo, hi, step)
 
     def coords(self, dims: int) -> tuple[int, ...]:
         return reshape_coords(self.core, self.run.program.grid, dims)
@@ -130,7 +147,8 @@ class TimedCore:
 class TimingRun(OpTable):
     """One program, one architecture, one fidelity: generate, run, keep every thread's times."""
 
-    def __init__(self, program: ProgramIR, arch: Arch, phases: int, fp32_acc: bool, trace: bool):
+    def __init__(self, program: ProgramIR, arch: Arch, phases: int, fp32_acc: bool, trace: bool,
+                 fast_forward: bool = True):
         if arch.costs is None:
             raise ValueError(f"architecture {arch.name!r} has no cost figures")
         self.program = program
@@ -149,7 +167,9 @@ class TimingRun(OpTable):
         self.clock = Clock()
         self.res = Resources(arch)
         self.pipes = {p.index: TimedPipe(p, self.clock) for n in program.pipenets for p in n.pipes}
-        self.codegen_globals: dict[str, Any] = {"PipeSend": PipeSend, "PipeRecv": PipeRecv}
+        #: advances the run by whole loop periods once its state repeats (None: every operation)
+        self.fast_forward = TimedFastForward(self) if fast_forward and can_fast_forward(program, trace) else None
+        self.codegen_globals: dict[str, Any] = {"PipeSend": PipeSend, "PipeRecv": PipeRecv, "FF": self.fast_forward}
         nocs = _noc_of_threads(program)
         self.code = [TimingCodegen(program, t, self, noc, trace).generate()
                      for t, noc in zip(program.threads, nocs)]
@@ -180,6 +200,10 @@ class TimingRun(OpTable):
                 times.gen = code.fn(k, values, times.busy, times.stall, times.events)
                 self.threads.append(times)
                 self.clock.ready(times, 0.0)
+            for loops, times in zip(k.loops, self.threads[-len(self.code):]):
+                loops.thread = times
+        if self.fast_forward is not None:
+            self.fast_forward.begin([tl for k in self.cores.values() for tl in k.loops], list(self.cores.values()))
         run_threads(self.clock, self.threads, stop_after,
                     "run the program in the simulator (`tilecraft run`) for the diagnosis")
 

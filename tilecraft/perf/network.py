@@ -166,20 +166,29 @@ class Resources:
         return busy / cycles, key
 
 
-def _bank_bytes(decl: TensorDecl, lo: tuple[int, ...], ext: tuple[int, ...], nbanks: int) -> tuple[tuple[int, float], ...]:
-    """Pages are tiles (tile layout) or rows (row-major), numbered row-major, bank = page % banks."""
+def page_strides(decl: TensorDecl) -> tuple[int, ...]:
+    """Pages are tiles (tile layout) or rows (row-major), numbered row-major: the page number of a
+    slice start is the dot product of its last dimensions with these strides (one per dimension
+    that numbers pages: all of a tiled tensor's, all but the last of a row-major one's)."""
     shape = decl.unit_shape
-    rank = len(shape)
-    lo = tuple(lo)[-rank:]
-    ext = tuple(ext)[-rank:]
-    if decl.unit.tiled:
-        page_dims, run, page_bytes, first = rank, ext[-1], decl.fmt.tile_bytes, lo[-1]
-    else:
-        page_dims, run, page_bytes, first = rank - 1, 1, decl.fmt.bytes_for(ext[-1]), 0
+    page_dims = len(shape) if decl.unit.tiled else len(shape) - 1
     strides = [1] * page_dims
     for d in range(page_dims - 2, -1, -1):
         strides[d] = strides[d + 1] * shape[d + 1]
-    lead = page_dims - 1 if decl.unit.tiled else page_dims
+    return tuple(strides)
+
+
+def _bank_bytes(decl: TensorDecl, lo: tuple[int, ...], ext: tuple[int, ...], nbanks: int) -> tuple[tuple[int, float], ...]:
+    """The bytes a slice puts on each bank: bank = page % banks (:func:`page_strides`)."""
+    rank = len(decl.unit_shape)
+    lo = tuple(lo)[-rank:]
+    ext = tuple(ext)[-rank:]
+    if decl.unit.tiled:
+        run, page_bytes, first = ext[-1], decl.fmt.tile_bytes, lo[-1]
+    else:
+        run, page_bytes, first = 1, decl.fmt.bytes_for(ext[-1]), 0
+    strides = page_strides(decl)
+    lead = len(strides) - 1 if decl.unit.tiled else len(strides)
     counts = [0] * nbanks
     bases = [first]
     for d in range(lead):

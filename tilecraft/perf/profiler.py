@@ -50,7 +50,9 @@ def add_parser(sub: argparse._SubParsersAction, script_options: Callable[[argpar
                    help="language: time the TT-Lang IR; metal: time the lowered kernels' Metalium calls (TT-Lang "
                         "line table, no values needed); cpp: run the emitted C++ on the kernel emulator and time "
                         "those kernels (C++ line table)")
-    p.add_argument("--exact", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--exact", action="store_true",
+                   help="reference mode: evaluate values one operation at a time, and time every operation "
+                        "(no loop periods skipped)")
 
 
 class Profiler:
@@ -80,7 +82,8 @@ class Profiler:
         if self.args.level == "metal":
             est = estimate_lowered(program, self.arch, trace=bool(self.args.trace))
         else:
-            est = estimate(program, self.arch, self.args.fidelity, self.args.fp32_acc, trace=bool(self.args.trace))
+            est = estimate(program, self.arch, self.args.fidelity, self.args.fp32_acc, trace=bool(self.args.trace),
+                           fast_forward=not self.args.exact)
         self.estimates.append(est)
         print(format_estimate(est, {self.script}), flush=True)
 

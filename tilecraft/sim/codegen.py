@@ -64,7 +64,7 @@ class ThreadCodegen:
             if isinstance(op, (ir.CBReserve, ir.CBWait)):
                 self.blocks[op.result.name] = (op.cb.index, isinstance(op, ir.CBReserve))
         self.thread_index = program.threads.index(thread) if self.FAST_FORWARD else -1
-        self.plan = plan_thread(thread, ctx.op_id) if self.FAST_FORWARD else ThreadPlan()
+        self.plan = self.loop_plan() if self.FAST_FORWARD else ThreadPlan()
 
     # ---------------------------------------------------------------- output
     def line(self, text: str, op: ir.Op | None = None) -> None:
@@ -85,6 +85,13 @@ class ThreadCodegen:
     def prologue(self) -> None:
         """Locals the generated body reads from the per-core state ``K`` (buffers, semaphores follow)."""
         self.line("REC = K.rec")
+
+    def loop_plan(self) -> ThreadPlan:
+        """Which loops may be advanced by whole periods, and the registers kept in ``R`` for it."""
+        return plan_thread(self.thread, self.ctx.op_id)
+
+    def loop_head(self) -> None:
+        """Lines at the head of each qualifying loop's body (the timing model's checkpoint)."""
 
     def generate(self) -> GeneratedThread:
         self.prologue()
@@ -178,6 +185,9 @@ class ThreadCodegen:
         i = self.oid(op)
         if i in self.plan.loops:
             self.line(f"for {self.v(op.var)} in K.loop({self.thread_index}, {i}, {bounds}):", op)
+            self.indent += 1
+            self.loop_head()
+            self.indent -= 1
         else:
             self.line(f"for {self.v(op.var)} in range({bounds}):", op)
         self.nested(op.body)

@@ -36,6 +36,10 @@ _REACHES_OUT = (ir.Print, ir.PrintBlock, ir.PrintBuffer, ir.SemWait, ir.SemSet, 
                 ir.SemMulticastSet, ir.CopyBlockToPipe, ir.CopyPipeToBlock, ir.PipeForEach, ir.PipeEnd)
 #: registers that hold handles, not numbers: never shifted
 _HANDLES = (ir.CBReserve, ir.CBWait, *ir.COPY_OPS, ir.GroupNew)
+#: copies whose result is, in the timing model, the cycle the transfer completes (a clock)
+_TIMED_COPIES = (ir.CopyTensorToBlock, ir.CopyBlockToTensor, ir.CopyBlockToBlock)
+#: transfer groups hold those clocks in lists the timing model's skips cannot see into
+_GROUPS = (ir.GroupNew, ir.GroupAdd, ir.GroupWait)
 
 
 @dataclass
@@ -48,15 +52,21 @@ class ThreadPlan:
     shifted: dict[str, int] = field(default_factory=dict)
     #: per qualifying loop: the comparisons in its body whose operands change between iterations
     guards: dict[int, list[ir.Compare]] = field(default_factory=dict)
+    #: indices in the register list that hold clocks (the timing model's transfer completions)
+    clocks: set[int] = field(default_factory=set)
 
 
-def plan_thread(thread: ThreadIR, op_id: Callable[[ir.Op], int]) -> ThreadPlan:
-    """The loops of ``thread`` that qualify (by ``op_id``), and the registers they shift."""
+def plan_thread(thread: ThreadIR, op_id: Callable[[ir.Op], int], clocks: bool = False) -> ThreadPlan:
+    """The loops of ``thread`` that qualify (by ``op_id``), and the registers they shift.
+
+    ``clocks``: plan for the timing model, whose copies return the cycle they complete: every such
+    register of the thread is kept in the list too (:attr:`ThreadPlan.clocks`, so that a skip can
+    shift a completion still to come), and loops with transfer groups do not qualify."""
     plan = ThreadPlan()
     assigned_outside = _assignments_outside(thread.body)
     loops = [op for op in ir.walk(thread.body) if isinstance(op, ir.For)]
     for op in loops:
-        guards = _qualifying_guards(op, assigned_outside)
+        guards = _qualifying_guards(op, assigned_outside, _GROUPS if clocks else ())
         if guards is not None:
             plan.loops.add(op_id(op))
             plan.guards[op_id(op)] = guards
@@ -68,13 +78,18 @@ def plan_thread(thread: ThreadIR, op_id: Callable[[ir.Op], int]) -> ThreadPlan:
         if op_id(op) in plan.loops:
             for name in _shiftable(op):
                 plan.shifted.setdefault(name, len(plan.shifted))
+    if clocks:
+        for op in ir.walk(thread.body):
+            if isinstance(op, _TIMED_COPIES):
+                plan.clocks.add(plan.shifted.setdefault(op.result.name, len(plan.shifted)))
     return plan
 
 
-def _qualifying_guards(loop: ir.For, assigned_outside: dict[int, set[str]]) -> list[ir.Compare] | None:
+def _qualifying_guards(loop: ir.For, assigned_outside: dict[int, set[str]],
+                       excluded: tuple[type, ...]) -> list[ir.Compare] | None:
     """The guards of ``loop`` if it qualifies on its own (nested loops aside), else None."""
     body = list(ir.walk(loop.body))
-    if any(isinstance(op, _ENDS_EARLY + _REACHES_OUT) for op in body):
+    if any(isinstance(op, _ENDS_EARLY + _REACHES_OUT + excluded) for op in body):
         return None
     return _flows_are_affine(body, _changing_registers(loop, body, assigned_outside[id(loop)]))
 
