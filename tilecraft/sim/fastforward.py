@@ -9,7 +9,7 @@ same as the last, shifted. The controller here
 1. snapshots the core at the head of a long loop (:class:`LoopIter`, one per run of a loop that
    :mod:`.loop_plan` proved uniform) for its first iterations;
 2. finds a period ``P`` whose last four snapshots agree: equal structure (each thread's program
-   point, loop nest and blocked operation, each buffer's occupancy modulo its size, which threads
+   point, loop nest and blocked operation, each buffer relative to its oldest block, which threads
    wait where) and numbers that change by the same step (loop positions, the registers the loop
    assigns, value ids in buffer slots, the recorder's counters and the lengths of its columns);
 3. checks that the recorded graph of the last three periods changes by the same step entry by entry,
@@ -20,8 +20,9 @@ same as the last, shifted. The controller here
 
 Buffer positions are not shifted: the snapshots compare buffers relative to their oldest block,
 and the number of skipped periods is a multiple that moves every ring by whole turns, so the block
-handles held in the threads' frames stay valid. Protocol errors cannot hide in a skipped run: the protocol state at every operation of a
-skipped period is that of the same operation in the observed periods. A thread that made progress
+handles held in the threads' frames stay valid. Protocol errors cannot hide in a skipped run: the
+protocol state at every operation of a skipped period is that of the same operation in the
+observed periods. A thread that made progress
 outside any qualifying loop, a thread that re-entered its outermost loop, or anything that does not
 repeat exactly stops the attempt; the core then simply runs on step by step. What does not
 depend on the recorder (loop positions, registers, the period search, guards) is in :mod:`.periodic`,
@@ -37,6 +38,7 @@ import numpy as np
 from .periodic import LoopIter, PeriodicController, SkipPlan, Snapshot, ThreadLoops, common_step, ring
 
 __all__ = ["FastForward", "LoopIter", "ThreadLoops"]
+
 #: recorder entries extrapolated per numpy call
 APPEND_CHUNK = 1 << 21
 #: runs of one loop watched in vain after which its later runs are not watched (snapshots cost time)
