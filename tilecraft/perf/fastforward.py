@@ -54,10 +54,6 @@ from .network import page_strides
 
 #: relative tolerance on the steps of clocks and accumulators per period (see the module's doc)
 REL_TOL = 1e-6
-#: after this many runs of a loop in a row watched without a skip, only every MISSES_RETRY-th
-#: run of it is watched (snapshots cost time; this only decides where to look)
-MISSES = 3
-MISSES_RETRY = 16
 #: a snapshot costs about as much as this many resumptions of each thread; once snapshots have
 #: cost more than GRACE resumptions and more than the skips saved, the run is no longer watched
 SNAPSHOT_COST = 8
@@ -100,9 +96,6 @@ class TimedFastForward(PeriodicController):
         #: pattern by whole turns over the banks divides it)
         self.MAX_PERIOD = max(4, self.nbanks)
         self.divisors = [p for p in range(1, self.MAX_PERIOD + 1) if self.MAX_PERIOD % p == 0]
-        #: per loop: runs started, and runs in a row watched without a skip
-        self.runs: dict[int, int] = {}
-        self.misses: dict[int, int] = {}
         #: per loop: the period (in its iterations) and the head at which its last skip was found
         self.learned: dict[int, tuple[int, int]] = {}
         self.current: LoopIter | None = None
@@ -162,12 +155,7 @@ class TimedFastForward(PeriodicController):
     def loop(self, owner: ThreadLoops, loop: int, lo: int, hi: int, step: int) -> LoopIter | range:
         if self.gave_up:
             return range(lo, hi, step)  # no skip comes any more: positions need not be readable
-        it = super().loop(owner, loop, lo, hi, step)
-        if it.history is not None:
-            runs = self.runs[loop] = self.runs.get(loop, 0) + 1
-            if self.misses.get(loop, 0) >= MISSES and runs % MISSES_RETRY:
-                it.history = None  # this loop has not repeated lately: only every so often is it watched
-        return it
+        return super().loop(owner, loop, lo, hi, step)
 
     def periods(self, it: LoopIter) -> list[int]:
         """Divisors of the bank count (a period must turn every DRAM access pattern whole, which the
@@ -196,12 +184,8 @@ class TimedFastForward(PeriodicController):
         snaps, it.history = it.history, []  # from here on, watched as any other run
         done = self.try_skip(it, snaps, *context) if len(snaps) == 4 else None
         if done is not None:
-            it.history = None
-            self.skips += 1
+            self.skipped(it)
         return done
-
-    def stop_watching(self, it: LoopIter) -> None:
-        self.misses[it.loop] = self.misses.get(it.loop, 0) + 1
 
     def at_head(self, it: LoopIter) -> None:
         self.due = it
@@ -308,7 +292,6 @@ class TimedFastForward(PeriodicController):
         if any(np.abs(np.roll(a, rotation) - b).max(initial=0.0) > REL_TOL * (np.abs(b).max(initial=0.0) + dt)
                for a, b in zip(busy_steps, busy_steps[1:])):
             return None
-        self.misses[it.loop] = 0
         self.learned[it.loop] = (times[3].head - times[2].head, it.count)
         self.saved += plan.count * plan.resumed
         return self.apply(plan, t, dt, moving, mean_step, first.structure[-1], busy_steps[-1], rotation)

@@ -41,8 +41,6 @@ __all__ = ["FastForward", "LoopIter", "ThreadLoops"]
 
 #: recorder entries extrapolated per numpy call
 APPEND_CHUNK = 1 << 21
-#: runs of one loop watched in vain after which its later runs are not watched (snapshots cost time)
-GIVE_UP = 4
 
 
 class FastForward(PeriodicController):
@@ -53,22 +51,11 @@ class FastForward(PeriodicController):
         self.rec = rec
         self.cbs: list[Any] = []
         self.ready: Any = None
-        #: per loop: how many of its runs were watched without finding a period
-        self.fruitless: dict[int, int] = {}
         self.columns = [col for site in rec.reads for col in (site.out, site.starts, site.his) if col is not None]
         self.columns += [col for site in rec.computes for col in (site.out, site.leaves)]
         self.columns += [col for site in rec.writes for col in (site.at, site.vids, site.starts, site.his)
                          if col is not None]
         self.columns.append(rec.depth)
-
-    def loop(self, owner: ThreadLoops, loop: int, lo: int, hi: int, step: int) -> LoopIter:
-        it = super().loop(owner, loop, lo, hi, step)
-        if self.fruitless.get(loop, 0) >= GIVE_UP:
-            it.history = None
-        return it
-
-    def stop_watching(self, it: LoopIter) -> None:
-        self.fruitless[it.loop] = self.fruitless.get(it.loop, 0) + 1
 
     def begin_group(self, group: list[ThreadLoops], cbs: list[Any], ready: Any) -> None:
         self.group = group
@@ -115,7 +102,6 @@ class FastForward(PeriodicController):
                 or not self.depths_stay_maxima(blocks, vid_step, plan.count):
             return None
         self.apply(plan, vid_step, blocks, slot_steps)
-        self.fruitless[it.loop] = 0
         return True
 
     def plan_buffers(self, plan: SkipPlan, steps: list[Any]) -> list[int]:

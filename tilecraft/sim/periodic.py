@@ -19,6 +19,11 @@ from typing import Any
 
 from .loop_plan import ThreadPlan
 
+#: after this many runs of a loop in a row watched without a skip, only every MISSES_RETRY-th
+#: run of it is watched (snapshots cost time; this only decides where to look)
+MISSES = 3
+MISSES_RETRY = 16
+
 _COMPARE = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
             "ge": operator.ge}
 
@@ -115,6 +120,9 @@ class PeriodicController:
         self.group: list[ThreadLoops] = []
         self.skipped_periods = 0
         self.skips = 0
+        #: per loop: runs started, and runs in a row watched without a skip
+        self.runs: dict[int, int] = {}
+        self.misses: dict[int, int] = {}
 
     @property
     def window(self) -> int:
@@ -128,7 +136,12 @@ class PeriodicController:
 
     def loop(self, owner: ThreadLoops, loop: int, lo: int, hi: int, step: int) -> LoopIter:
         span = range(lo, hi, step)  # the errors of range() for bad bounds, as a plain loop gives
-        return LoopIter(self, owner, loop, span, self.watches(owner) and len(span) >= self.min_iterations)
+        it = LoopIter(self, owner, loop, span, self.watches(owner) and len(span) >= self.min_iterations)
+        if it.history is not None:
+            runs = self.runs[loop] = self.runs.get(loop, 0) + 1
+            if self.misses.get(loop, 0) >= MISSES and runs % MISSES_RETRY:
+                it.history = None  # this loop has not repeated lately: only every so often is it watched
+        return it
 
     def watches(self, owner: ThreadLoops) -> bool:
         """Whether the heads of ``owner``'s long loops are snapshotted."""
@@ -156,10 +169,15 @@ class PeriodicController:
             if len(history) > 3 * period:
                 done = self.try_skip(it, [history[-1 - 3 * period + i * period] for i in range(4)], *context)
                 if done is not None:
-                    it.history = None
-                    self.skips += 1
+                    self.skipped(it)
                     return done
         return None
+
+    def skipped(self, it: LoopIter) -> None:
+        """A run of a loop was advanced: it is watched no further, and its loop has repeated lately."""
+        it.history = None
+        self.skips += 1
+        self.misses[it.loop] = 0
 
     def periods(self, it: LoopIter) -> list[int]:
         """The periods worth trying at this head (none: stop watching this run of the loop)."""
@@ -167,6 +185,7 @@ class PeriodicController:
 
     def stop_watching(self, it: LoopIter) -> None:
         """A run of a loop is no longer watched without having been advanced."""
+        self.misses[it.loop] = self.misses.get(it.loop, 0) + 1
 
     def snapshot(self, *context: Any) -> Snapshot:
         raise NotImplementedError
