@@ -114,6 +114,10 @@ class ProgramRuntime(OpTable):
                                                 "PRINT_BUFFER": self.prints.buffer, "PRINT_BLOCK": self.prints.block}
         self._consts: list[Any] = []
         self.threads: list[GeneratedThread] = [ThreadCodegen(program, t, self).generate() for t in program.threads]
+        #: per thread: the buffers it reserves and those it waits on (the deadlock diagnosis reads them)
+        self.buffers_used = [({op.cb.index for op in ir.walk(t.body) if isinstance(op, ir.CBReserve)},
+                              {op.cb.index for op in ir.walk(t.body) if isinstance(op, ir.CBWait)})
+                             for t in program.threads]
         self.cores = {c: CoreRuntime(self, c, i) for i, c in enumerate(all_cores(program.grid))}
         #: cores run one after the other, each advanced by whole loop periods (None: all cores
         #: interleaved, one operation at a time: the exact mode, and programs whose cores interact)
@@ -189,9 +193,8 @@ class ProgramRuntime(OpTable):
     def start_threads(self, core: tuple[int, ...], k: CoreRuntime) -> None:
         params = self.program.params
         values = [p.values[k.flat] if len(p.values) > 1 else p.values[0] for p in params]
-        for ir_thread, code, loops in zip(self.program.threads, self.threads, k.loops):
-            reserves = {op.cb.index for op in ir.walk(ir_thread.body) if isinstance(op, ir.CBReserve)}
-            waits = {op.cb.index for op in ir.walk(ir_thread.body) if isinstance(op, ir.CBWait)}
+        for ir_thread, code, loops, (reserves, waits) in zip(self.program.threads, self.threads, k.loops,
+                                                            self.buffers_used):
             loops.thread = SimThread(core, ir_thread.name, ir_thread.kind, code.fn(k, values), code, reserves, waits)
             self.scheduler.add(loops.thread)
 
