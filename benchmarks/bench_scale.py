@@ -12,7 +12,8 @@ Why this shape (issue 12):
 - The elementwise tutorials at their published size against a script that imports torch and
   builds the same tensors (what is left is the simulator's fixed cost).
 - Runs alternate between cases, so a change in machine load hits all of them; the load average
-  is printed before and after. OMP_NUM_THREADS=1 for every child.
+  is printed before and after. OMP_NUM_THREADS=1 for every child (``--threads`` for the simulated
+  ones, e.g. on a GPU machine, where the tutorial's own host GEMM is the larger cost).
 
     .venv/bin/python -m benchmarks.bench_scale                      # 8192^3, 1 run each (minutes)
     .venv/bin/python -m benchmarks.bench_scale --size 2048 --repeat 3
@@ -140,16 +141,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="M = K = N of the 1x1 vs 8x8 memory comparison (default 2048)")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each process (default 1)")
     parser.add_argument("--device", help="pass --device to tilecraft (e.g. cuda)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="OMP_NUM_THREADS of every simulated process (default 1; the anchor always uses one)")
     parser.add_argument("--case", action="append", help="run only these processes (repeatable; the anchor "
                         "always runs)")
     parser.add_argument("--python", default=sys.executable, help="interpreter for every child (default: this one)")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds before a run is killed")
     parser.add_argument("--json", type=Path, help="also write the results to this JSON file")
     args = parser.parse_args(argv)
-    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    env = {**os.environ, "OMP_NUM_THREADS": str(args.threads)}
     load_before = os.getloadavg()
     print(f"load average before: {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f} "
-          f"({os.cpu_count()} CPUs), OMP_NUM_THREADS=1, size {args.size}, repeat {args.repeat}", flush=True)
+          f"({os.cpu_count()} CPUs), OMP_NUM_THREADS={args.threads}, size {args.size}, repeat {args.repeat}", flush=True)
     with tempfile.TemporaryDirectory(prefix="tilecraft-scale-") as tmp:
         todo = commands(args, Path(tmp))
         if args.case:

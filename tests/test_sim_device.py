@@ -12,14 +12,24 @@ from pathlib import Path
 import pytest
 import torch
 
-from benchmarks.tutorial_sources import matmul_size, resize_source
+from benchmarks.tutorial_sources import Resize, elementwise_size, matmul_size, resize_source
 from tests.outputs import assert_same_bits, launch_outputs
 from tilecraft import options
 from tilecraft.cli import main
 from tilecraft.sim import levels
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-MATMUL = "matmul/step_4_multinode_grid_full.py"
+ALL_EXAMPLES = sorted(EXAMPLES.glob("*.py"))
+#: the single-chip tutorials, resized so that the CPU side of each comparison takes about a second
+TUTORIALS = [*((f"matmul/step_{i}", matmul_size(256, 1024, 256)) for i in (
+                 "1_single_node_single_tile_block.py", "2_single_node_multitile_block.py")),
+             *((f"matmul/step_{i}", matmul_size(512, 1024, 512)) for i in (
+                 "3_multinode.py", "4_multinode_grid_full.py")),
+             *((f"elementwise/step_{i}", elementwise_size(512)) for i in (
+                 "1_single_node_single_tile_block.py", "2_single_node_multitile_block.py", "3_multinode.py",
+                 "4_multinode_grid_full.py")),
+             *((f"broadcast/single_node_broadcast_{i}", elementwise_size(512)) for i in (
+                 "multitile_blocks.py", "single_tile_block.py"))]
 NO_CUDA = not torch.cuda.is_available()
 
 pytestmark = pytest.mark.usefixtures("fresh_process_state")
@@ -73,17 +83,18 @@ def test_unknown_device_is_a_clear_error(name: str, says: str, capsys: pytest.Ca
 
 
 @pytest.mark.skipif(NO_CUDA, reason="needs a CUDA build of torch and a GPU")
-@pytest.mark.parametrize("example", ["matmul_4_grid_full.py", "elementwise_4_grid_full.py", "row_softmax.py",
-                                     "matmul_local_accumulator.py"])
-def test_cuda_gives_the_cpu_bits_on_examples(example: str, capsys: pytest.CaptureFixture[str]) -> None:
-    path = EXAMPLES / example
+@pytest.mark.parametrize("path", ALL_EXAMPLES, ids=[p.stem for p in ALL_EXAMPLES])
+def test_cuda_gives_the_cpu_bits_on_examples(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert_same_bits(launch_outputs(path, capsys, "--device", "cpu"), launch_outputs(path, capsys, "--device", "cuda"))
 
 
 @pytest.mark.skipif(NO_CUDA, reason="needs a CUDA build of torch and a GPU")
-def test_cuda_gives_the_cpu_bits_on_the_matmul_tutorial(tutorials: Path, tmp_path: Path,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    script = tmp_path / "step4.py"
-    script.write_text(resize_source((tutorials / MATMUL).read_text(), matmul_size(512, 1024, 512)))
+@pytest.mark.parametrize("tutorial, resize", TUTORIALS, ids=[t for t, _ in TUTORIALS])
+def test_cuda_gives_the_cpu_bits_on_the_tutorials(tutorial: str, resize: Resize, tutorials: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Long K chains (step 1: 1x1-tile blocks) and the full grid, through the chain evaluator's
+    GPU-sized chunks."""
+    script = tmp_path / Path(tutorial).name
+    script.write_text(resize_source((tutorials / tutorial).read_text(), resize))
     assert_same_bits(launch_outputs(script, capsys, "--device", "cpu"),
                      launch_outputs(script, capsys, "--device", "cuda"))

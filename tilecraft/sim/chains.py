@@ -69,8 +69,11 @@ from ..dtypes import DataFormat, bfloat16, float16, float32
 from ..numerics import quantize, to_compute
 from .values import gather_tiles
 
-#: elements of one output chunk (its fp32 buffers stay within the second-level/last-level cache)
+#: elements of one output chunk on the CPU (its fp32 buffers stay within the second-level/last-level cache)
 CHUNK_ELEMENTS = 1 << 19
+#: elements of one output chunk on a GPU: there a chunk costs kernel launches and synchronisations,
+#: not cache misses, so it is a whole level where memory allows (:func:`chunk_elements`)
+GPU_CHUNK_ELEMENTS = 1 << 26
 #: unit roundoff of fp32
 U32 = 2.0 ** -24
 #: the bound of any order of summing 16 fp32 products (Higham's gamma_n with n = 16)
@@ -148,7 +151,7 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
         a = lhs.strips(np.stack([mu, np.full_like(mu, k0)], 1)).reshape(-1, bk * 32)
         b = rhs.strips(np.stack([np.full_like(nu, k0), nu], 1))
         strip = Strip(b.permute(1, 0, 2).reshape(bk * 32, -1))
-        per_chunk = max(1, CHUNK_ELEMENTS // (bm * 32 * strip.b.shape[1]))
+        per_chunk = max(1, chunk_elements(device, CHUNK_ELEMENTS, GPU_CHUNK_ELEMENTS) // (bm * 32 * strip.b.shape[1]))
         buffers = Buffers.reused(evaluator.scratch, min(per_chunk, len(mu)) * bm * 32, strip.b.shape[1], fmt, device)
         by_m = np.lexsort((ni, mi))  # each chunk's blocks in grid order: usually the whole grid, a plain copy
         cuts = np.searchsorted(mi[by_m], np.arange(0, len(mu) + per_chunk, per_chunk))
@@ -169,6 +172,15 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
                 out[at] = result
     evaluator.store(site.out_a[rows], out)
     return True
+
+
+def chunk_elements(device: torch.device, cpu: int, gpu: int) -> int:
+    """Elements per chunk on ``device``: ``cpu`` on the CPU; on a GPU ``gpu``, at most what a
+    thirty-second of its free memory holds in fp32 (a chunk's work buffers and temporaries)."""
+    if device.type != "cuda":
+        return cpu
+    free, _ = torch.cuda.mem_get_info(device)
+    return max(cpu, min(gpu, free // (32 * 4)))
 
 
 def _span(where: np.ndarray) -> slice | None:

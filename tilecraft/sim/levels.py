@@ -9,7 +9,7 @@ Memory stays bounded:
 
 * reads are not evaluated ahead: a read's block is gathered from its tensor when a store (or a
   write) consumes it, so the inputs of a deep chain are never all in memory at once;
-* a batch is split into chunks of at most ``CHUNK_ELEMENTS`` elements;
+* a batch is split into chunks of at most ``CHUNK_ELEMENTS`` elements (``GPU_CHUNK_ELEMENTS`` on a GPU);
 * a value is dropped after the last level that consumes it (values written to tensors are kept
   until the barrier segment's writes, which run in program order per tensor); a level that is one
   batch may compute into the slab of values nothing later needs (:meth:`LevelEvaluator.take_slab`);
@@ -29,11 +29,13 @@ from typing import Any
 import numpy as np
 import torch
 
-from .chains import matmul_update
+from .chains import chunk_elements, matmul_update
 from .values import Evaluator, Recorder, WriteSite
 
-#: elements evaluated per torch call of a batch (bounds the temporaries of one call)
+#: elements evaluated per torch call of a batch (bounds the temporaries of one call), on the CPU
 CHUNK_ELEMENTS = 1 << 21
+#: the same on a GPU, where each call costs kernel launches (:func:`.chains.chunk_elements`)
+GPU_CHUNK_ELEMENTS = 1 << 25
 #: "consumed after every level": values written to tensors or kept for printing
 LAST = np.iinfo(np.int32).max
 
@@ -109,7 +111,7 @@ class LevelEvaluator(Evaluator):
         spec = getattr(site.evaluate, "matmul", None)
         if spec is not None and matmul_update(self, site, rows, spec):
             return
-        per_call = max(1, CHUNK_ELEMENTS // max(1, site.elems))
+        per_call = max(1, chunk_elements(self.device, CHUNK_ELEMENTS, GPU_CHUNK_ELEMENTS) // max(1, site.elems))
         for i in range(0, len(rows), per_call):
             self.compute(site, rows[i:i + per_call])
 

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The GPU checks of issue 12, as one script for a machine with a CUDA build of torch:
+#   1. `--device cuda` stores the CPU's bits: every example and tutorial (tests/test_sim_device.py),
+#      and the fast-forward and chain tests under that machine's Python and torch;
+#   2. the published matmul tutorials at 8192^3 with `--device cuda`, whole process (bench_scale);
+#   3. where step 1's time goes there (cProfile, top functions).
+# Run it from the repository root:  bash benchmarks/gpu_check.sh [OUTPUT_DIR]
+# It needs python3 (or $PYTHON) with torch (CUDA), numpy, pytest and hypothesis, and the tutorials
+# unpacked where tilecraft's cache is ($TILECRAFT_CACHE_DIR), for machines without a network.
+set -u
+out=${1:-gpu-check}
+mkdir -p "$out"
+py=${PYTHON:-python3}
+threads=${THREADS:-$(nproc)}
+device=${DEVICE:-cuda}  # DEVICE=cpu tries the script out on a machine without a GPU
+export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}
+
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>&1 | head -3
+"$py" -c "import sys, torch; print('python', sys.version.split()[0], 'torch', torch.__version__, 'cuda', torch.cuda.is_available())"
+echo "CPUs: $(nproc), simulated processes use OMP_NUM_THREADS=$threads"
+
+echo "== 1. the CPU's bits on the GPU"
+"$py" -m pytest -q -p no:cacheprovider -W ignore::pytest.PytestConfigWarning \
+    tests/test_sim_device.py tests/test_sim_fastforward.py tests/test_sim_chains.py 2>&1 | tee "$out/pytest.log" | tail -25
+
+echo "== 2. the published sizes with --device $device"
+"$py" -m benchmarks.bench_scale --size "${SIZE:-8192}" --device "$device" --threads "$threads" --case step1 --case step4 \
+    --repeat "${REPEAT:-2}" --timeout "${RUN_TIMEOUT:-3600}" --json "$out/scale_cuda.json"
+
+echo "== 3. step 1 at ${SIZE:-8192}^3 under cProfile"
+step1=$("$py" -c "
+import sys; from pathlib import Path
+from benchmarks.tutorial_sources import matmul_size, write_resized
+n = int(sys.argv[1])
+print(write_resized('matmul/step_1_single_node_single_tile_block.py', matmul_size(n, n, n), Path(sys.argv[2])))
+" "${SIZE:-8192}" "${TMPDIR:-/tmp}/gpu-check-scripts")
+OMP_NUM_THREADS=$threads "$py" -m cProfile -o "$out/step1.prof" -m tilecraft run "$step1" --device "$device" | tail -3
+"$py" -c "
+import pstats, sys
+stats = pstats.Stats(sys.argv[1])
+stats.sort_stats('cumulative').print_stats(30)
+stats.sort_stats('tottime').print_stats(25)
+" "$out/step1.prof" > "$out/step1_profile.txt"
+head -c 9000 "$out/step1_profile.txt"
