@@ -224,6 +224,8 @@ class ProgramRuntime(OpTable):
             evaluator.run()
         finally:
             self.prints.flush(evaluator.value if evaluator is not None and evaluator.done else None)
+            self.fast_forward = None  # it holds the recorder's columns too
+            self.rec.release()
 
     def check_some_output(self) -> None:
         """A program whose copies into tensors all ran zero times computed nothing anyone can see

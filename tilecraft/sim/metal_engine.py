@@ -560,6 +560,7 @@ class MetalRuntime(OpTable):
         self.scheduler.run()
         if values:
             evaluator_for(self.rec, self.exact, self.device).run()
+        self.rec.release()
 
 
 def _batched(fn: Callable, values: list[torch.Tensor], n: int, device: torch.device) -> torch.Tensor:

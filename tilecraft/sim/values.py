@@ -47,6 +47,10 @@ class ReadSite:
         self.out = int_column()
         self.starts = int_column()
 
+    def release(self) -> None:
+        self.out, self.starts, self.his = int_column(), int_column(), None
+        forget_arrays(self)
+
 
 class WriteSite:
     """``ttl.copy(blk, tensor[slice])``: scatters blocks into a tensor, rounded to its format."""
@@ -61,6 +65,10 @@ class WriteSite:
         self.at = int_column()
         self.vids = int_column()
         self.starts = int_column()
+
+    def release(self) -> None:
+        self.at, self.vids, self.starts, self.his = int_column(), int_column(), int_column(), None
+        forget_arrays(self)
 
 
 class ComputeSite:
@@ -78,6 +86,10 @@ class ComputeSite:
         self.out = int_column()
         #: every execution's leaves, flat (value ids, and runtime scalars as floats when there are any)
         self.leaves = int_column() if all(block_leaves) else array("d")  # value ids and scalars
+
+    def release(self) -> None:
+        self.out, self.leaves = int_column(), array(self.leaves.typecode)
+        forget_arrays(self)
 
 
 class TensorRef:
@@ -183,6 +195,17 @@ class Recorder:
         self.barriers.append(self.next_vid)
         for t in self.tensors:
             t.dirty = False
+
+    def release(self) -> None:
+        """Forget the graph once the launch is over. The runtime's objects refer to one another (the
+        generated code holds the sites, the cores hold the runtime), so only the cyclic garbage
+        collector frees them, and it may not run for a long while: the host code after a launch
+        allocates few objects. At 8192^3 the recording is ~0.9 GB the tutorial's own check would
+        otherwise run beside."""
+        for site in (*self.reads, *self.writes, *self.computes):
+            site.release()
+        self.depth = int_column()
+        self.keep = []
 
 
 class Evaluator:
@@ -351,6 +374,12 @@ def int_column() -> array:
     """A growing column of integers for phase 1: 4 bytes an entry (a list of ints costs ~36). Value
     ids, tile coordinates and depths fit: a launch with 2^31 values would not fit in memory anyway."""
     return array("i")
+
+
+def forget_arrays(site: Any) -> None:
+    """Drop the arrays an evaluator derived from a site's columns (they pin the columns' memory)."""
+    for name in [name for name, value in vars(site).items() if isinstance(value, np.ndarray)]:
+        delattr(site, name)
 
 
 def column(values: array) -> np.ndarray:
