@@ -217,6 +217,7 @@ class ProgramRuntime(OpTable):
         evaluator = None
         try:
             self.run_skeleton()
+            self.fast_forward = None  # phase 1 is over; it holds the recorder's columns too
             self.check_end()
             self.check_some_output()
             self.rec.keep = self.prints.vids
@@ -224,7 +225,7 @@ class ProgramRuntime(OpTable):
             evaluator.run()
         finally:
             self.prints.flush(evaluator.value if evaluator is not None and evaluator.done else None)
-            self.fast_forward = None  # it holds the recorder's columns too
+            evaluator = None  # its last slabs go before the memory is handed back
             self.rec.release()
 
     def check_some_output(self) -> None:

@@ -13,8 +13,12 @@ Memory stays bounded:
 * a value is dropped after the last level that consumes it (values written to tensors are kept
   until the barrier segment's writes, which run in program order per tensor); a level that is one
   batch may compute into the slab of values nothing later needs (:meth:`LevelEvaluator.take_slab`);
-* no array spans all values but the base class's four (slab, row, last use, last level: int32):
-  the read site of a value is looked up in the sites' sorted value ids.
+* no array spans all values (at the published sizes there are ~50 million): where a stored value
+  is comes from the live slabs' own value ids (:class:`.values.SlabIndex`), the read site of a
+  value from the sites' sorted value ids, a compute's depth from its site's own column; when a
+  slab may go is known from the deepest consumer of its site's values at its depth
+  (:func:`consumer_horizons`), the values written or printed, and the few consumed in a later
+  segment than their own (:func:`later_segment_uses`).
 
 Within a segment no read sees a tensor this launch wrote (the recorder cuts a barrier before such a
 read), and the segment's writes land only after its computes, so gathering a read late gives the
@@ -30,7 +34,7 @@ import numpy as np
 import torch
 
 from .chains import chunk_elements, matmul_update
-from .values import Evaluator, Recorder, WriteSite
+from .values import Evaluator, Recorder, WriteSite, search_sorted
 
 #: elements evaluated per torch call of a batch (bounds the temporaries of one call), on the CPU
 CHUNK_ELEMENTS = 1 << 21
@@ -38,6 +42,8 @@ CHUNK_ELEMENTS = 1 << 21
 GPU_CHUNK_ELEMENTS = 1 << 25
 #: "consumed after every level": values written to tensors or kept for printing
 LAST = np.iinfo(np.int32).max
+#: rows sorted, or scanned, per numpy call (bounds the temporaries over a site of tens of millions)
+SORT_CHUNK = 1 << 20
 
 
 class LevelEvaluator(Evaluator):
@@ -47,28 +53,47 @@ class LevelEvaluator(Evaluator):
 
     def __init__(self, rec: Recorder, device: torch.device | None = None):
         super().__init__(rec, device)
-        n = rec.next_vid
-        #: the deepest level that consumes each value (LAST: a write or a print needs it)
-        self.last_level = np.full(n, -1, dtype=np.int32)
-        for site in rec.computes:
-            depth = self.depth[site.out_a]
-            for j, is_block in enumerate(site.block_leaves):
-                if is_block:
-                    np.maximum.at(self.last_level, site.leaves_a[:, j].astype(np.int64, copy=False), depth)
-        for site in rec.writes:
-            self.last_level[site.vids_a] = LAST
-        self.last_level[np.asarray(rec.keep, dtype=np.int64)] = LAST
         self.slab_last_level: dict[int, int] = {}
-        #: the level being computed, and whether one batch is all of it (see :meth:`take_slab`)
+        #: the level being computed, the site computing it (None: a store of reads), and whether one
+        #: batch is all of it (see :meth:`take_slab`)
         self.level = -1
+        self.site: Any = None
         self.sole = False
         self.segment_end = 0
         #: work buffers reused from level to level (by :mod:`.chains`), by shape and format
         self.scratch: dict[Any, Any] = {}
 
+    def _plan_frees(self, depth: np.ndarray) -> None:
+        """What freeing needs, without an array over all values: the values written or printed
+        (needed after every level), those consumed in a later segment than their own (and where),
+        and per compute site and depth the deepest level that consumes its values."""
+        rec = self.rec
+        n = rec.next_vid
+        self.bounds = np.asarray(sorted({0, n, *rec.barriers}), dtype=np.int64)
+        kept = np.asarray(rec.keep, dtype=np.int64)
+        self.final = np.unique(np.concatenate([kept, *(site.vids_a.astype(np.int64) for site in rec.writes)]))
+        self.escapes = later_segment_uses(rec, self.bounds, kept, n)
+        consumer_horizons(rec, depth)
+
+    def last_uses(self, vids: np.ndarray) -> np.ndarray:
+        """Per value id, the last value id its consumers precede when one is in a later segment (or
+        it is printed); -1 otherwise (within its segment is all that freeing asks)."""
+        keys, last = self.escapes
+        if not len(keys):
+            return np.full(len(vids), -1, dtype=np.int64)
+        hit, at = search_sorted(keys, np.asarray(vids, dtype=np.int64))
+        return np.where(hit, last[at], -1)
+
+    def last_use_of(self, vids: np.ndarray) -> int:
+        return int(self.last_uses(vids).max()) if len(vids) else -1
+
+    def is_final(self, vids: np.ndarray) -> np.ndarray:
+        """Which values are written to a tensor or printed."""
+        return search_sorted(self.final, np.asarray(vids, dtype=np.int64))[0]
+
     def run(self) -> None:
         n = self.rec.next_vid
-        bounds = sorted({0, n, *self.rec.barriers})
+        bounds = self.bounds.tolist()
         segments = [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a] or [(0, n)]
         for i, (a, b) in enumerate(segments):
             self.segment(a, b, last=i == len(segments) - 1)
@@ -78,32 +103,26 @@ class LevelEvaluator(Evaluator):
 
     # ---------------------------------------------------------------- one barrier segment
     def segment(self, a: int, b: int, last: bool) -> None:
+        self.site = None
         kept = np.asarray([v for v in self.rec.keep if a <= v < b], dtype=np.int64)
         kept = kept[self.read_rows(kept)[0] >= 0]
         if len(kept):  # printed reads: gathered now, before a later segment's writes change the tensor
             self.store(kept, self.values(kept))
-        pending = []  # per site: its rows in the segment sorted by depth (stable: program order within one)
+        pending = []  # per site: its rows in the segment by depth (program order within one)
         for site in self.rec.computes:
             r0, r1 = np.searchsorted(site.out_a, [a, b])
-            if r1 > r0:  # narrow types: a site can have tens of millions of rows (int16 depths sort by radix)
-                depth = self.depth[site.out_a[r0:r1]]
-                depth = depth.astype(np.int16 if int(depth.max()) < (1 << 15) else np.int32)
-                order = np.argsort(depth, kind="stable")
-                rows = order.astype(np.int32 if r1 < (1 << 31) else np.int64)
-                rows += r0
-                pending.append((site, rows, depth[order]))
-                del order
-        levels = np.unique(np.concatenate([d for _, _, d in pending])) if pending else np.zeros(0, np.int64)
-        for level in levels.tolist():
-            batches = []
-            for site, rows, depth in pending:
-                lo, hi = np.searchsorted(depth, [level, level + 1])
-                if hi > lo:
-                    batches.append((site, rows[lo:hi]))
+            if r1 > r0:
+                pending.append((site, DepthOrder(site.depth_a, r0, r1)))
+        levels = np.unique(np.concatenate([order.levels() for _, order in pending])) if pending else []
+        for level in np.asarray(levels).tolist():
+            batches = [(site, rows) for site, order in pending if len(rows := order.rows_at(level))]
             self.level, self.sole, self.segment_end = level, len(batches) == 1, b
             for site, rows in batches:
+                self.site = site
                 self.compute_level(site, rows)
+            self.site = None
             self.free_level(level, b)
+        del pending
         self.write_segment(a, b, last)
         self.free(b)
 
@@ -141,18 +160,32 @@ class LevelEvaluator(Evaluator):
         writes, or later) of a tensor the segment writes is gathered now, before any write lands, so
         it holds the value it had when it was read."""
         written = {id(site.tensor) for writes in by_tensor.values() for site, _ in writes}
+        keys, last = self.escapes
+        wanted = np.union1d(keys[last >= b], self.final)  # needed after the computes: later, or by a write
+        wanted = wanted[wanted < b]
         for site in self.rec.reads:
             if id(site.tensor) not in written:
                 continue
-            vids = site.out_a[:np.searchsorted(site.out_a, b)]
-            needed = vids[(self.slab_of[vids] < 0) & ((self.last_use[vids] >= b) | (self.last_level[vids] == LAST))]
+            needed = wanted[search_sorted(site.out_a, wanted)[0]]
+            needed = needed[self.slab_of[needed] < 0]
             if len(needed):
                 self.store(needed, self.values(needed))
 
     # ---------------------------------------------------------------- values
     def store(self, vids: np.ndarray, values: torch.Tensor) -> None:
         super().store(vids, values)
-        self.slab_last_level[self._slab_counter] = int(self.last_level[vids].max()) if len(vids) else -1
+        self.slab_last_level[self._slab_counter] = self.last_level_of(vids)
+
+    def last_level_of(self, vids: np.ndarray) -> int:
+        """The deepest level that consumes any of ``vids`` (a batch of the site and level being
+        computed; LAST: a write or a print needs one, or they are reads): the deepest consumer of
+        any value of that site at that depth, an upper bound that is exact for a level computed
+        whole."""
+        if not len(vids):
+            return -1
+        if self.site is None or bool(self.is_final(vids).any()):
+            return LAST
+        return int(self.site.horizon[self.level - self.site.depth_lo])
 
     def take_slab(self, vids: np.ndarray, values: torch.Tensor) -> bool:
         """True when ``values`` (the slab holding exactly ``vids``) may be overwritten by the batch being
@@ -160,11 +193,12 @@ class LevelEvaluator(Evaluator):
         it owns its memory (not a broadcast of one block, nor a view of another tensor). An
         accumulation chain then writes each K step over the previous one (chunk by chunk, each read
         before it is written) instead of a new level-sized tensor per step."""
-        if not self.sole or not len(vids) or int(self.last_level[vids].max()) > self.level:
+        if not self.sole or not len(vids):
             return False
-        slab = int(self.slab_of[vids[0]])
-        if slab not in self.slabs or self.slabs[slab] is not values or values.shape[0] != len(vids) \
-                or not values.is_contiguous() or values._base is not None or self.slab_last_use[slab] >= self.segment_end:
+        slab = self.slab_of[int(vids[0])]
+        if slab not in self.slabs or self.slabs[slab] is not values or self.slab_last_level[slab] > self.level \
+                or values.shape[0] != len(vids) or not values.is_contiguous() or values._base is not None \
+                or self.slab_last_use[slab] >= self.segment_end:
             return False
         memory = values.untyped_storage().data_ptr()  # no other value may live in it (an identity conversion, a view)
         return not any(other.untyped_storage().data_ptr() == memory for s, other in self.slabs.items() if s != slab)
@@ -173,14 +207,11 @@ class LevelEvaluator(Evaluator):
         """Drop the slabs no later level of this segment (nor a later segment) consumes."""
         for slab in [s for s, lvl in self.slab_last_level.items()
                      if lvl <= level and self.slab_last_use.get(s, LAST) < segment_end]:
-            del self.slabs[slab]
-            del self.slab_last_use[slab]
-            del self.slab_last_level[slab]
+            self.drop(slab)
 
-    def free(self, upto: int) -> None:
-        super().free(upto)
-        for slab in [s for s in self.slab_last_level if s not in self.slabs]:
-            del self.slab_last_level[slab]
+    def drop(self, slab: int) -> None:
+        super().drop(slab)
+        del self.slab_last_level[slab]
 
     def read_rows(self, vids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For each value not in a slab, the index of the read site that made it (-1: not a read, or
@@ -206,7 +237,7 @@ class LevelEvaluator(Evaluator):
     def values(self, vids: np.ndarray) -> torch.Tensor:
         """Computed values from their slabs; reads gathered from their tensors now."""
         sites, read_rows = self.read_rows(vids)
-        is_read = (sites >= 0) & (self.slab_of[vids] < 0)
+        is_read = sites >= 0
         if not is_read.any():
             return super().values(vids)
         parts: list[tuple[np.ndarray, torch.Tensor]] = []
@@ -224,6 +255,84 @@ class LevelEvaluator(Evaluator):
         for where, part in parts:
             out[torch.from_numpy(where).to(self.device)] = part.to(first.dtype)
         return out
+
+
+class DepthOrder:
+    """One compute site's rows of a segment by depth: each level's rows in program order, as a
+    stable sort by depth gives them. Sorted in chunks (argsort's int64 order of a whole site of
+    tens of millions of rows would be 8 bytes a row): a level's rows are the concatenation of each
+    chunk's run of that depth."""
+
+    def __init__(self, depth: np.ndarray, r0: int, r1: int):
+        self.rows = np.empty(r1 - r0, dtype=np.int32 if r1 < (1 << 31) else np.int64)
+        self.depth = np.empty(r1 - r0, dtype=depth.dtype)
+        self.cuts = [*range(0, r1 - r0, SORT_CHUNK), r1 - r0]
+        for lo, hi in zip(self.cuts, self.cuts[1:]):
+            part = depth[r0 + lo:r0 + hi]
+            order = np.argsort(part, kind="stable")
+            self.depth[lo:hi] = part[order]
+            self.rows[lo:hi] = order + (r0 + lo)
+
+    def levels(self) -> np.ndarray:
+        return np.unique(np.concatenate([np.unique(self.depth[lo:hi]) for lo, hi in zip(self.cuts, self.cuts[1:])]))
+
+    def rows_at(self, level: int) -> np.ndarray:
+        parts = []
+        for lo, hi in zip(self.cuts, self.cuts[1:]):
+            i, j = np.searchsorted(self.depth[lo:hi], [level, level + 1])
+            if j > i:
+                parts.append(self.rows[lo + i:lo + j])
+        return parts[0] if len(parts) == 1 else np.concatenate(parts) if parts else self.rows[:0]
+
+
+def consumer_horizons(rec: Recorder, depth: np.ndarray) -> None:
+    """Per compute site, ``horizon[d - depth_lo]``: the deepest level that consumes a value the site
+    computed at depth ``d`` (-1: none does). Found through a passing array of each value's compute
+    site (one or two bytes a value), chunk by chunk."""
+    sites = rec.computes
+    site_of = np.full(rec.next_vid, -1, dtype=np.int8 if len(sites) < (1 << 7) else np.int32)
+    offsets = np.zeros(len(sites) + 1, dtype=np.int64)
+    for i, site in enumerate(sites):
+        site_of[site.out_a] = i
+        site.depth_lo = int(site.depth_a.min()) if len(site.depth_a) else 0
+        top = int(site.depth_a.max()) if len(site.depth_a) else -1
+        offsets[i + 1] = offsets[i] + top - site.depth_lo + 1
+    horizon = np.full(int(offsets[-1]), -1, dtype=np.int32)
+    lows = np.asarray([site.depth_lo for site in sites], dtype=np.int64)
+    for site in sites:
+        for j in np.flatnonzero(site.block_leaves).tolist():
+            for lo in range(0, len(site.out_a), SORT_CHUNK):
+                leaves = site.leaves_a[lo:lo + SORT_CHUNK, j].astype(np.int64)
+                producer = site_of[leaves].astype(np.int64)
+                computed = producer >= 0
+                producer, leaves = producer[computed], leaves[computed]
+                at = offsets[producer] + depth[leaves] - lows[producer]
+                np.maximum.at(horizon, at, site.depth_a[lo:lo + SORT_CHUNK][computed])
+    del site_of
+    for i, site in enumerate(sites):
+        site.horizon = horizon[offsets[i]:offsets[i + 1]]
+
+
+def later_segment_uses(rec: Recorder, bounds: np.ndarray, kept: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The values consumed in a later barrier segment than their own, or printed (``n``), sorted,
+    with the last value id any of their consumers precedes (a write lands after the value before it)."""
+    found = [(kept, np.full(len(kept), n, dtype=np.int64))]
+    if len(bounds) > 2:
+        consumers = [(site.leaves_a[:, j], site.out_a) for site in rec.computes
+                     for j in np.flatnonzero(site.block_leaves).tolist()]
+        consumers += [(site.vids_a, site.at_a - 1) for site in rec.writes]
+        for vids, at in consumers:
+            for lo in range(0, len(vids), SORT_CHUNK):
+                v = vids[lo:lo + SORT_CHUNK].astype(np.int64)
+                c = at[lo:lo + SORT_CHUNK].astype(np.int64)
+                later = np.searchsorted(bounds, v, "right") < np.searchsorted(bounds, c, "right")
+                found.append((v[later], c[later]))
+    vids = np.concatenate([v for v, _ in found])
+    last = np.concatenate([c for _, c in found])
+    order = np.lexsort((last, vids))
+    vids, last = vids[order], last[order]
+    final = np.r_[vids[1:] != vids[:-1], True] if len(vids) else np.zeros(0, dtype=bool)
+    return vids[final], last[final]
 
 
 def evaluator_for(rec: Recorder, exact: bool, device: torch.device | None = None) -> Evaluator:

@@ -15,6 +15,7 @@ same bits; it shares the sites, the slabs that hold values and the gathers and s
 
 from __future__ import annotations
 
+import ctypes
 from array import array
 from typing import Any, Callable
 
@@ -206,6 +207,7 @@ class Recorder:
             site.release()
         self.depth = int_column()
         self.keep = []
+        return_freed_memory()
 
 
 class Evaluator:
@@ -220,22 +222,23 @@ class Evaluator:
         self.device = device or torch.device("cpu")
         for tensor in rec.tensors:
             tensor.device = self.device
-        n = rec.next_vid
-        self.slab_of = np.full(n, -1, dtype=np.int32)
-        self.row_of = np.zeros(n, dtype=np.int32)
+        #: where each stored value is (its slab and row), and the slabs by id
+        self.slab_of = SlabIndex()
         self.slabs: dict[int, torch.Tensor] = {}
         self.slab_last_use: dict[int, int] = {}
         self._slab_counter = 0
-        self.depth = column(rec.depth)
         #: tensors this launch writes (their reads must be copies, never views)
         self.written = {site.tensor for site in rec.writes if site.vids}
-        self.last_use = np.full(n, -1, dtype=np.int32)
-        self.last_use[np.asarray(rec.keep, dtype=np.int64)] = n
         self.done = False
         self._arrays()
+        depth = column(rec.depth)
+        self._plan_frees(depth)
+        del depth
+        rec.depth = int_column()  # each compute site has its own depths now (reads are all 0)
 
     # ---------------------------------------------------------------- preparation
     def _arrays(self) -> None:
+        depth = column(self.rec.depth)
         for site in self.rec.reads:
             site.out_a = column(site.out)
             site.starts_a = column(site.starts).reshape(len(site.out), len(site.extents))
@@ -244,16 +247,30 @@ class Evaluator:
             site.out_a = column(site.out)
             site.leaves_a = column(site.leaves)
             site.leaves_a = site.leaves_a.reshape(len(site.out), len(site.block_leaves))
-            for j, is_block in enumerate(site.block_leaves):
-                if is_block:
-                    np.maximum.at(self.last_use, site.leaves_a[:, j].astype(np.int64, copy=False), site.out_a)
+            site.depth_a = narrow(depth[site.out_a])
         for site in self.rec.writes:
             site.at_a = column(site.at)
             site.vids_a = column(site.vids)
             site.starts_a = column(site.starts).reshape(len(site.vids), len(site.extents))
             check_slices(site)
+
+    def _plan_frees(self, depth: np.ndarray) -> None:
+        """When each value is last needed (``depth``: every value's): here, the last value id any
+        consumer of it precedes (an array over all values; the exact mode runs at small sizes)."""
+        n = self.rec.next_vid
+        self.last_use = np.full(n, -1, dtype=np.int32)
+        self.last_use[np.asarray(self.rec.keep, dtype=np.int64)] = n
+        for site in self.rec.computes:
+            for j, is_block in enumerate(site.block_leaves):
+                if is_block:
+                    np.maximum.at(self.last_use, site.leaves_a[:, j].astype(np.int64, copy=False), site.out_a)
+        for site in self.rec.writes:
             if len(site.vids):
                 np.maximum.at(self.last_use, site.vids_a, site.at_a - 1)
+
+    def last_use_of(self, vids: np.ndarray) -> int:
+        """The last value id before which any of ``vids`` is consumed (-1: none is)."""
+        return int(self.last_use[vids].max()) if len(vids) else -1
 
     # ---------------------------------------------------------------- evaluation
     def run(self) -> None:
@@ -281,10 +298,10 @@ class Evaluator:
             if r1 > r0:
                 pending.append((site, r0, r1))
         if pending:
-            depths = np.unique(np.concatenate([self.depth[s.out_a[r0:r1]] for s, r0, r1 in pending]))
+            depths = np.unique(np.concatenate([s.depth_a[r0:r1] for s, r0, r1 in pending]))
             for d in depths.tolist():
                 for site, r0, r1 in pending:
-                    rows = r0 + np.nonzero(self.depth[site.out_a[r0:r1]] == d)[0]
+                    rows = r0 + np.nonzero(site.depth_a[r0:r1] == d)[0]
                     if len(rows):
                         self.compute(site, rows)
         for site in self.rec.writes:
@@ -297,18 +314,20 @@ class Evaluator:
         self._slab_counter += 1
         slab = self._slab_counter
         self.slabs[slab] = values
-        self.slab_of[vids] = slab
-        self.row_of[vids] = np.arange(len(vids))
-        self.slab_last_use[slab] = int(self.last_use[vids].max()) if len(vids) else -1
+        self.slab_of.add(slab, vids)
+        self.slab_last_use[slab] = self.last_use_of(vids)
+
+    def drop(self, slab: int) -> None:
+        del self.slabs[slab]
+        del self.slab_last_use[slab]
+        self.slab_of.remove(slab)
 
     def free(self, upto: int) -> None:
         for slab in [s for s, last in self.slab_last_use.items() if last < upto]:
-            del self.slabs[slab]
-            del self.slab_last_use[slab]
+            self.drop(slab)
 
     def values(self, vids: np.ndarray) -> torch.Tensor:
-        slabs = self.slab_of[vids]
-        row_of = self.row_of[vids]
+        slabs, row_of = self.slab_of.locate(vids)
         first = int(slabs[0])
         if (slabs == first).all():
             slab = self.slabs[first]
@@ -370,10 +389,110 @@ class Evaluator:
                     scatter_elements(tensor.storage, at, site.extents, vals)
 
 
+class SlabIndex:
+    """Where the stored values are: each live slab's value ids, sorted, and their rows in it.
+
+    Why not two arrays over all values (slab and row per value id): at the published sizes there
+    are ~50 million values (400 MB as two int32 arrays), of which at most a few levels' worth are
+    stored at any time. A lookup searches each live slab (the fast mode holds a few); with many
+    (the exact mode stores each value as a slab of one) their ids are merged into one sorted
+    array, kept until the next change."""
+
+    #: with more live slabs than this, lookups search one merged array
+    MERGE_ABOVE = 8
+
+    def __init__(self) -> None:
+        #: per slab: its value ids sorted, and the row of each (None: sorted already)
+        self._slabs: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}
+        self._merged: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def add(self, slab: int, vids: np.ndarray) -> None:
+        vids = np.asarray(vids, dtype=np.int64).reshape(-1)
+        if len(vids) > 1 and bool((vids[1:] < vids[:-1]).any()):
+            order = np.argsort(vids, kind="stable")
+            self._slabs[slab] = (vids[order], order)
+        else:
+            self._slabs[slab] = (vids, None)
+        self._merged = None
+
+    def remove(self, slab: int) -> None:
+        del self._slabs[slab]
+        self._merged = None
+
+    def __getitem__(self, vids: Any) -> Any:
+        """The slab of each value id (-1: not stored); an int for one id."""
+        if np.ndim(vids) == 0:
+            return int(self.locate(np.asarray([vids]))[0][0])
+        return self.locate(vids)[0]
+
+    def locate(self, vids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The slab (-1: not stored) and the row of each value id."""
+        vids = np.asarray(vids, dtype=np.int64).reshape(-1)
+        slabs = np.full(len(vids), -1, dtype=np.int64)
+        rows = np.zeros(len(vids), dtype=np.int64)
+        if len(self._slabs) > self.MERGE_ABOVE:
+            keys, key_slabs, key_rows = self._merged_keys()
+            hit, at = search_sorted(keys, vids)
+            slabs[hit], rows[hit] = key_slabs[at[hit]], key_rows[at[hit]]
+            return slabs, rows
+        left = np.arange(len(vids))
+        for slab, (keys, order) in reversed(self._slabs.items()):  # the newest first: usually the one asked for
+            if not len(left):
+                break
+            hit, at = search_sorted(keys, vids[left])
+            slabs[left[hit]] = slab
+            rows[left[hit]] = at[hit] if order is None else order[at[hit]]
+            left = left[~hit]
+        return slabs, rows
+
+    def _merged_keys(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if self._merged is None:
+            parts = list(self._slabs.items())
+            keys = np.concatenate([k for _, (k, _) in parts])
+            key_slabs = np.concatenate([np.full(len(k), s, dtype=np.int64) for s, (k, _) in parts])
+            key_rows = np.concatenate([np.arange(len(k)) if o is None else o for _, (k, o) in parts])
+            order = np.argsort(keys, kind="stable")
+            self._merged = keys[order], key_slabs[order], key_rows[order]
+        return self._merged
+
+
+def search_sorted(keys: np.ndarray, vids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which ``vids`` are in the sorted ``keys``, and where."""
+    if not len(keys):
+        return np.zeros(len(vids), dtype=bool), np.zeros(len(vids), dtype=np.int64)
+    at = np.minimum(np.searchsorted(keys, vids), len(keys) - 1)
+    return keys[at] == vids, at
+
+
+def narrow(depth: np.ndarray) -> np.ndarray:
+    """Depths in 16 bits where they fit (a site can have tens of millions of rows; int16 sorts by radix)."""
+    small = not len(depth) or int(depth.max()) < (1 << 15)
+    return depth.astype(np.int16 if small else np.int32)
+
+
 def int_column() -> array:
     """A growing column of integers for phase 1: 4 bytes an entry (a list of ints costs ~36). Value
     ids, tile coordinates and depths fit: a launch with 2^31 values would not fit in memory anyway."""
     return array("i")
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    try:
+        return ctypes.CDLL(None).malloc_trim  # glibc
+    except (AttributeError, OSError):
+        return None
+
+
+_MALLOC_TRIM = _malloc_trim()
+
+
+def return_freed_memory() -> None:
+    """Hand the memory freed so far back to the system. glibc keeps freed heap memory for reuse (the
+    blocks of a few MB a level allocates come from its heap, not from their own mappings), so after a
+    large launch hundreds of MB stayed resident through the host code that follows (at 4096^3 the
+    matmul tutorial's resident set after the launch varied between +14 and +230 MB from run to run)."""
+    if _MALLOC_TRIM is not None:
+        _MALLOC_TRIM(0)
 
 
 def forget_arrays(site: Any) -> None:
@@ -397,18 +516,21 @@ def check_slices(site: Any) -> None:
     units = "tiles" if site.tiled else "elements"
     if site.his is not None:
         his = column(site.his).reshape(site.starts_a.shape)
-        bad = np.nonzero(((his - site.starts_a) != extents).any(axis=1))[0]
-        if len(bad):
-            lo, hi = site.starts_a[bad[0]], his[bad[0]]
-            raise error("E0106", f"tensor slice [{_slice_text(lo, hi)}] has extent {tuple((hi - lo).tolist())} "
-                        f"but the block has shape {site.extents} (in {units})", site.span,
-                        hint="a slice must cover exactly one block")
+        for at in range(0, len(his), SCATTER_ELEMENTS):  # in parts: int64 differences of every slice would be large
+            bad = np.nonzero(((his[at:at + SCATTER_ELEMENTS] - site.starts_a[at:at + SCATTER_ELEMENTS]) != extents)
+                             .any(axis=1))[0]
+            if len(bad):
+                lo, hi = site.starts_a[at + bad[0]], his[at + bad[0]]
+                raise error("E0106", f"tensor slice [{_slice_text(lo, hi)}] has extent {tuple((hi - lo).tolist())} "
+                            f"but the block has shape {site.extents} (in {units})", site.span,
+                            hint="a slice must cover exactly one block")
+    if (site.starts_a.min(axis=0) >= 0).all() and (site.starts_a.max(axis=0) + extents <= shape).all():
+        return
     bad = np.nonzero(((site.starts_a < 0) | (site.starts_a + extents > shape)).any(axis=1))[0]
-    if len(bad):
-        lo = site.starts_a[bad[0]]
-        raise error("E1107", f"tensor slice [{_slice_text(lo, lo + extents)}] is outside tensor "
-                    f"'{site.tensor.decl.name}' of shape {tuple(shape.tolist())} (in {units})", site.span,
-                    hint="check the loop bounds and the per-core offsets of the slice")
+    lo = site.starts_a[bad[0]]
+    raise error("E1107", f"tensor slice [{_slice_text(lo, lo + extents)}] is outside tensor "
+                f"'{site.tensor.decl.name}' of shape {tuple(shape.tolist())} (in {units})", site.span,
+                hint="check the loop bounds and the per-core offsets of the slice")
 
 
 def _slice_text(lo: np.ndarray, hi: np.ndarray) -> str:
