@@ -131,8 +131,16 @@ class LevelEvaluator(Evaluator):
         if spec is not None and matmul_update(self, site, rows, spec):
             return
         per_call = max(1, chunk_elements(self.device, CHUNK_ELEMENTS, GPU_CHUNK_ELEMENTS) // max(1, site.elems))
+        if len(rows) <= per_call:
+            self.compute(site, rows)
+            return
+        level = None  # one slab for the level: a chain's next level reads it whole and may write over it
         for i in range(0, len(rows), per_call):
-            self.compute(site, rows[i:i + per_call])
+            part = self.computed(site, rows[i:i + per_call])
+            if level is None:
+                level = torch.empty((len(rows), *part.shape[1:]), dtype=part.dtype, device=part.device)
+            level[i:i + len(part)] = part
+        self.store(site.out_a[rows], level)
 
     def write_segment(self, a: int, b: int, last: bool) -> None:
         """The segment's writes, per tensor in program order (runs of one site batched)."""

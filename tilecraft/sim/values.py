@@ -360,6 +360,10 @@ class Evaluator:
         return quantize(block.reshape(len(starts), *site.block_elems), site.fmt)
 
     def compute(self, site: ComputeSite, rows: np.ndarray) -> None:
+        self.store(site.out_a[rows], self.computed(site, rows))
+
+    def computed(self, site: ComputeSite, rows: np.ndarray) -> torch.Tensor:
+        """Rows ``rows`` of ``site`` evaluated, rounded to the block's format."""
         leaves: list[Any] = []
         for j, is_block in enumerate(site.block_leaves):
             col = site.leaves_a[rows, j]
@@ -367,8 +371,7 @@ class Evaluator:
                 leaves.append(to_compute(self.values(col.astype(np.int64))))
             else:
                 leaves.append(torch.from_numpy(col).to(self.device, torch.float32).reshape(-1, 1, 1))
-        result = site.evaluate(leaves, len(rows), self.device)
-        self.store(site.out_a[rows], quantize(result, site.fmt))
+        return quantize(site.evaluate(leaves, len(rows), self.device), site.fmt)
 
     def scatter(self, site: WriteSite, rows: slice | np.ndarray) -> None:
         """Writes ``rows`` of ``site`` (in program order; overlapping ones one by one), converted a
