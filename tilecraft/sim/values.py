@@ -243,6 +243,7 @@ class Evaluator:
             site.out_a = column(site.out)
             site.starts_a = column(site.starts).reshape(len(site.out), len(site.extents))
             check_slices(site)
+            narrow_starts(site)
         for site in self.rec.computes:
             site.out_a = column(site.out)
             site.leaves_a = column(site.leaves)
@@ -253,6 +254,7 @@ class Evaluator:
             site.vids_a = column(site.vids)
             site.starts_a = column(site.starts).reshape(len(site.vids), len(site.extents))
             check_slices(site)
+            narrow_starts(site)
 
     def _plan_frees(self, depth: np.ndarray) -> None:
         """When each value is last needed (``depth``: every value's): here, the last value id any
@@ -465,6 +467,14 @@ def search_sorted(keys: np.ndarray, vids: np.ndarray) -> tuple[np.ndarray, np.nd
         return np.zeros(len(vids), dtype=bool), np.zeros(len(vids), dtype=np.int64)
     at = np.minimum(np.searchsorted(keys, vids), len(keys) - 1)
     return keys[at] == vids, at
+
+
+def narrow_starts(site: Any) -> None:
+    """A site's checked slice starts in 16 bits where the tensor's shape allows (at 8192^3 the matmul
+    tutorial's two read sites hold 67 MB of them that way instead of 134 MB); the recorded column goes."""
+    if len(site.starts_a) and max(site.tensor.unit_shape) < (1 << 15):
+        site.starts_a = site.starts_a.astype(np.int16)
+        site.starts = int_column()
 
 
 def narrow(depth: np.ndarray) -> np.ndarray:
