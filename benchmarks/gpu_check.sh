@@ -24,7 +24,7 @@ echo "== 1. the CPU's bits on the GPU"
     tests/test_sim_device.py tests/test_sim_fastforward.py tests/test_sim_chains.py 2>&1 | tee "$out/pytest.log" | tail -25
 
 echo "== 2. the published sizes with --device $device"
-"$py" -m benchmarks.bench_scale --size "${SIZE:-8192}" --device "$device" --threads "$threads" --case step1 --case step4 \
+"$py" -m benchmarks.bench_scale --size "${SIZE:-8192}" --device "$device" --threads "$threads" --case step1 --case step1_host --case step4 --case step4_host \
     --repeat "${REPEAT:-2}" --timeout "${RUN_TIMEOUT:-3600}" --json "$out/scale_cuda.json"
 
 echo "== 3. steps 1 and 4 at ${SIZE:-8192}^3 under cProfile"

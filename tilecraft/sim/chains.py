@@ -128,12 +128,12 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
     if bk != bk2 or not np.array_equal(lhs.starts[:, 1], rhs.starts[:, 0]):
         return False
     groups = []
-    for k0 in np.unique(lhs.starts[:, 1]).tolist():
+    for k0 in _unique_inverse(lhs.starts[:, 1])[0].tolist():
         members = np.nonzero(lhs.starts[:, 1] == k0)[0]
         mu, mi = _unique_inverse(lhs.starts[members, 0])
         nu, ni = _unique_inverse(rhs.starts[members, 1])
         cells = mi.reshape(-1) * len(nu) + ni.reshape(-1)
-        if len(members) < MIN_DENSITY * len(mu) * len(nu) or len(np.unique(cells)) != len(cells):
+        if len(members) < MIN_DENSITY * len(mu) * len(nu) or int(np.bincount(cells).max()) > 1:
             return False
         groups.append((k0, members, mu, mi.reshape(-1), nu, ni.reshape(-1)))
     device = evaluator.device

@@ -30,7 +30,7 @@ import numpy as np
 import torch
 
 from .chains import chunk_elements, matmul_update
-from .values import Evaluator, Recorder, WriteSite
+from .values import Evaluator, Recorder, WriteSite, search_sorted
 
 #: elements evaluated per torch call of a batch (bounds the temporaries of one call), on the CPU
 CHUNK_ELEMENTS = 1 << 21
@@ -84,7 +84,7 @@ class LevelEvaluator(Evaluator):
             self.store(kept, self.values(kept))
         pending = []  # per site: its rows in the segment sorted by depth (stable: program order within one)
         for site in self.rec.computes:
-            r0, r1 = np.searchsorted(site.out_a, [a, b])
+            r0, r1 = search_sorted(site.out_a, [a, b])
             if r1 > r0:  # narrow types: a site can have tens of millions of rows (int16 depths sort by radix)
                 depth = self.depth[site.out_a[r0:r1]]
                 depth = depth.astype(np.int16 if int(depth.max()) < (1 << 15) else np.int32)
@@ -97,7 +97,7 @@ class LevelEvaluator(Evaluator):
         for level in levels.tolist():
             batches = []
             for site, rows, depth in pending:
-                lo, hi = np.searchsorted(depth, [level, level + 1])
+                lo, hi = search_sorted(depth, [level, level + 1])
                 if hi > lo:
                     batches.append((site, rows[lo:hi]))
             self.level, self.sole, self.segment_end = level, len(batches) == 1, b
@@ -119,7 +119,7 @@ class LevelEvaluator(Evaluator):
         """The segment's writes, per tensor in program order (runs of one site batched)."""
         by_tensor: dict[int, list[tuple[WriteSite, np.ndarray]]] = {}
         for site in self.rec.writes:
-            lo, hi = np.searchsorted(site.at_a, [a + 1 if a else 0, (self.rec.next_vid if last else b) + 1])
+            lo, hi = search_sorted(site.at_a, [a + 1 if a else 0, (self.rec.next_vid if last else b) + 1])
             if hi > lo:
                 by_tensor.setdefault(id(site.tensor), []).append((site, np.arange(lo, hi)))
         self.gather_before_writes(by_tensor, b)
@@ -144,7 +144,7 @@ class LevelEvaluator(Evaluator):
         for site in self.rec.reads:
             if id(site.tensor) not in written:
                 continue
-            vids = site.out_a[:np.searchsorted(site.out_a, b)]
+            vids = site.out_a[:search_sorted(site.out_a, b)]
             needed = vids[(self.slab_of[vids] < 0) & ((self.last_use[vids] >= b) | (self.last_level[vids] == LAST))]
             if len(needed):
                 self.store(needed, self.values(needed))
@@ -213,9 +213,9 @@ class LevelEvaluator(Evaluator):
                 np.clip(at, 0, len(out) - 1, out=at)
                 missed = np.flatnonzero(out[at] != wanted)
                 if len(missed):
-                    at[missed] = np.minimum(np.searchsorted(out, wanted[missed]), len(out) - 1)
+                    at[missed] = np.minimum(search_sorted(out, wanted[missed]), len(out) - 1)
             else:
-                at = np.minimum(np.searchsorted(out, wanted), len(out) - 1)
+                at = np.minimum(search_sorted(out, wanted), len(out) - 1)
             hit = out[at] == wanted
             sites[left[hit]] = i
             rows[left[hit]] = at[hit]
@@ -225,7 +225,7 @@ class LevelEvaluator(Evaluator):
     def _owner(self, vid: int) -> tuple[int, int] | None:
         """The read site that made value ``vid``, and its row there (None: not a read)."""
         for i, site in enumerate(self.rec.reads):
-            at = int(np.searchsorted(site.out_a, vid))
+            at = int(search_sorted(site.out_a, vid))
             if at < len(site.out_a) and int(site.out_a[at]) == vid:
                 return i, at
         return None
