@@ -9,6 +9,8 @@ Why this shape (issue 12):
   the tutorial must do on this machine. Machines differ several-fold, so quote the ratio to the
   anchor, not the seconds.
 - Memory must not grow with the number of nodes: step 4 on a 1x1 and on an 8x8 grid.
+- Each matmul tutorial's host code alone (``step1_host``, ``step4_host``: benchmarks/host_floor.py,
+  every kernel call skipped), so the simulation's own share is the difference.
 - The elementwise tutorials at their published size against a script that imports torch and
   builds the same tensors (what is left is the simulator's fixed cost).
 - Runs alternate between cases, so a change in machine load hits all of them; the load average
@@ -81,7 +83,9 @@ def commands(args: argparse.Namespace, workdir: Path) -> dict[str, list[str]]:
     device = ["--device", args.device] if args.device else []
     out = {"anchor": [py, str(anchor), str(n)]}
     for name, tutorial in MATMUL.items():
-        out[name] = [*run, str(write_resized(tutorial, matmul_size(n, n, n), workdir / str(n))), *device]
+        script = str(write_resized(tutorial, matmul_size(n, n, n), workdir / str(n)))
+        out[name] = [*run, script, *device]
+        out[f"{name}_host"] = [py, "-m", "benchmarks.host_floor", script]  # no device: its start-up is the simulation's
     step4 = write_resized(MATMUL["step4"], matmul_size(*(args.memory_size,) * 3), workdir / "memory")
     out["step4_1x1"] = [*run, str(step4), "--grid", "1,1", *device]
     out["step4_8x8"] = [*run, str(step4), "--grid", "8,8", *device]
@@ -166,6 +170,10 @@ def main(argv: list[str] | None = None) -> int:
         wall = median(runs)
         times = None if wall is None or not anchor else wall / anchor
         print(f"{name:<14} {fmt(wall, 9, 2)} {fmt(times, 9, 2)} {fmt(peak(runs), 9, 0)}")
+    for name in MATMUL:
+        wall, host = (median(results[n]) if n in results else None for n in (name, f"{name}_host"))
+        if wall is not None and host is not None:
+            print(f"{name}: the simulation's own share (whole process minus the host code) {wall - host:.2f} s")
     print()
     checks = targets(results) if not args.case else []
     for description, met in checks:

@@ -24,21 +24,24 @@ echo "== 1. the CPU's bits on the GPU"
     tests/test_sim_device.py tests/test_sim_fastforward.py tests/test_sim_chains.py 2>&1 | tee "$out/pytest.log" | tail -25
 
 echo "== 2. the published sizes with --device $device"
-"$py" -m benchmarks.bench_scale --size "${SIZE:-8192}" --device "$device" --threads "$threads" --case step1 --case step4 \
+"$py" -m benchmarks.bench_scale --size "${SIZE:-8192}" --device "$device" --threads "$threads" --case step1 --case step1_host --case step4 --case step4_host \
     --repeat "${REPEAT:-2}" --timeout "${RUN_TIMEOUT:-3600}" --json "$out/scale_cuda.json"
 
-echo "== 3. step 1 at ${SIZE:-8192}^3 under cProfile"
-step1=$("$py" -c "
+echo "== 3. steps 1 and 4 at ${SIZE:-8192}^3 under cProfile"
+for step in 1_single_node_single_tile_block 4_multinode_grid_full; do
+    script=$("$py" -c "
 import sys; from pathlib import Path
 from benchmarks.tutorial_sources import matmul_size, write_resized
 n = int(sys.argv[1])
-print(write_resized('matmul/step_1_single_node_single_tile_block.py', matmul_size(n, n, n), Path(sys.argv[2])))
-" "${SIZE:-8192}" "${TMPDIR:-/tmp}/gpu-check-scripts")
-OMP_NUM_THREADS=$threads "$py" -m cProfile -o "$out/step1.prof" -m tilecraft run "$step1" --device "$device" | tail -3
-"$py" -c "
+print(write_resized(f'matmul/step_{sys.argv[2]}.py', matmul_size(n, n, n), Path(sys.argv[3])))
+" "${SIZE:-8192}" "$step" "${TMPDIR:-/tmp}/gpu-check-scripts")
+    name=step${step%%_*}
+    OMP_NUM_THREADS=$threads "$py" -m cProfile -o "$out/$name.prof" -m tilecraft run "$script" --device "$device" | tail -1
+    "$py" -c "
 import pstats, sys
 stats = pstats.Stats(sys.argv[1])
-stats.sort_stats('cumulative').print_stats(30)
-stats.sort_stats('tottime').print_stats(25)
-" "$out/step1.prof" > "$out/step1_profile.txt"
-head -c 9000 "$out/step1_profile.txt"
+stats.sort_stats('cumulative').print_stats(40)
+stats.sort_stats('tottime').print_stats(30)
+" "$out/$name.prof" > "$out/${name}_profile.txt"
+    grep -E "function calls|engine.py.*\(run\)|levels.py.*\(run\)|run_skeleton|evaluator_for" "$out/${name}_profile.txt" | head -6
+done

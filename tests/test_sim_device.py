@@ -98,3 +98,15 @@ def test_cuda_gives_the_cpu_bits_on_the_tutorials(tutorial: str, resize: Resize,
     script.write_text(resize_source((tutorials / tutorial).read_text(), resize))
     assert_same_bits(launch_outputs(script, capsys, "--device", "cpu"),
                      launch_outputs(script, capsys, "--device", "cuda"))
+
+
+def test_the_cpu_needs_no_warm_up() -> None:
+    assert options.warm_up("cpu") is None
+
+
+@pytest.mark.skipif(NO_CUDA, reason="needs a CUDA build of torch and a GPU")
+def test_the_cuda_context_is_created_in_the_background() -> None:
+    thread = options.warm_up("cuda")
+    assert thread is not None and thread.daemon
+    thread.join(timeout=120)
+    assert not thread.is_alive() and torch.cuda.is_initialized()

@@ -155,6 +155,7 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
         opts = tuner.run_options(opts)
     saved_path = list(sys.path)
     reporter = Reporter(args.diagnostics_format)
+    warming = options.warm_up(device) if opts.simulate else None
     try:
         with warnings.catch_warnings(), session.using(opts, program_hooks=hooks, kernel_hooks=kernel_hooks,
                                                       emulator_hooks=[timer.emulated] if timer else []), \
@@ -169,6 +170,8 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
     finally:
         reporter.finish()
         sys.path[:] = saved_path
+        if warming is not None:
+            warming.join()  # not left half-done when the interpreter exits
 
 
 def parse_grid(text: str) -> tuple[int, ...]:

@@ -128,12 +128,12 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
     if bk != bk2 or not np.array_equal(lhs.starts[:, 1], rhs.starts[:, 0]):
         return False
     groups = []
-    for k0 in np.unique(lhs.starts[:, 1]).tolist():
+    for k0 in _unique_inverse(lhs.starts[:, 1])[0].tolist():
         members = np.nonzero(lhs.starts[:, 1] == k0)[0]
-        mu, mi = np.unique(lhs.starts[members, 0], return_inverse=True)
-        nu, ni = np.unique(rhs.starts[members, 1], return_inverse=True)
+        mu, mi = _unique_inverse(lhs.starts[members, 0])
+        nu, ni = _unique_inverse(rhs.starts[members, 1])
         cells = mi.reshape(-1) * len(nu) + ni.reshape(-1)
-        if len(members) < MIN_DENSITY * len(mu) * len(nu) or len(np.unique(cells)) != len(cells):
+        if len(members) < MIN_DENSITY * len(mu) * len(nu) or int(np.bincount(cells).max()) > 1:
             return False
         groups.append((k0, members, mu, mi.reshape(-1), nu, ni.reshape(-1)))
     device = evaluator.device
@@ -181,6 +181,16 @@ def chunk_elements(device: torch.device, cpu: int, gpu: int) -> int:
         return cpu
     free, _ = torch.cuda.mem_get_info(device)
     return max(cpu, min(gpu, free // (32 * 4)))
+
+
+def _unique_inverse(coords: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(coords, return_inverse=True)`` for tile coordinates (small non-negative integers):
+    a count and a running sum instead of a sort of tens of thousands of values per K step."""
+    if not len(coords) or int(coords.min()) < 0 or int(coords.max()) > 4 * len(coords) + 1024:
+        return np.unique(coords, return_inverse=True)
+    present = np.bincount(coords) > 0
+    rank = np.cumsum(present) - 1
+    return np.flatnonzero(present), rank[coords]
 
 
 def _span(where: np.ndarray) -> slice | None:
@@ -236,7 +246,7 @@ class Buffers:
 def _read_leaf(evaluator: Any, site: Any, rows: np.ndarray, leaf: int) -> ReadLeaf | None:
     """The operand ``leaf`` when every row reads it from one 2-D tiled tensor through one read site."""
     vids = site.leaves_a[rows, leaf].astype(np.int64)
-    sites, read_rows = evaluator.read_rows(vids)
+    sites, read_rows = evaluator.read_rows(vids, guide=rows)
     first = int(sites[0])
     if first < 0 or not (sites == first).all() or (evaluator.slab_of[vids] >= 0).any():
         return None  # not all from one read site, or some gathered early (the tensor has changed since)

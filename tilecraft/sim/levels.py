@@ -34,7 +34,7 @@ import numpy as np
 import torch
 
 from .chains import chunk_elements, matmul_update
-from .values import Evaluator, Recorder, WriteSite, search_sorted
+from .values import Evaluator, Recorder, WriteSite, find_sorted, search_sorted
 
 #: elements evaluated per torch call of a batch (bounds the temporaries of one call), on the CPU
 CHUNK_ELEMENTS = 1 << 21
@@ -81,7 +81,7 @@ class LevelEvaluator(Evaluator):
         keys, last = self.escapes
         if not len(keys):
             return np.full(len(vids), -1, dtype=np.int64)
-        hit, at = search_sorted(keys, np.asarray(vids, dtype=np.int64))
+        hit, at = find_sorted(keys, np.asarray(vids, dtype=np.int64))
         return np.where(hit, last[at], -1)
 
     def last_use_of(self, vids: np.ndarray) -> int:
@@ -89,7 +89,7 @@ class LevelEvaluator(Evaluator):
 
     def is_final(self, vids: np.ndarray) -> np.ndarray:
         """Which values are written to a tensor or printed."""
-        return search_sorted(self.final, np.asarray(vids, dtype=np.int64))[0]
+        return find_sorted(self.final, np.asarray(vids, dtype=np.int64))[0]
 
     def run(self) -> None:
         n = self.rec.next_vid
@@ -110,7 +110,7 @@ class LevelEvaluator(Evaluator):
             self.store(kept, self.values(kept))
         pending = []  # per site: its rows in the segment by depth (program order within one)
         for site in self.rec.computes:
-            r0, r1 = np.searchsorted(site.out_a, [a, b])
+            r0, r1 = search_sorted(site.out_a, [a, b])
             if r1 > r0:
                 pending.append((site, DepthOrder(site.depth_a, r0, r1)))
         levels = np.unique(np.concatenate([order.levels() for _, order in pending])) if pending else []
@@ -146,7 +146,7 @@ class LevelEvaluator(Evaluator):
         """The segment's writes, per tensor in program order (runs of one site batched)."""
         by_tensor: dict[int, list[tuple[WriteSite, np.ndarray]]] = {}
         for site in self.rec.writes:
-            lo, hi = np.searchsorted(site.at_a, [a + 1 if a else 0, (self.rec.next_vid if last else b) + 1])
+            lo, hi = search_sorted(site.at_a, [a + 1 if a else 0, (self.rec.next_vid if last else b) + 1])
             if hi > lo:
                 by_tensor.setdefault(id(site.tensor), []).append((site, np.arange(lo, hi)))
         self.gather_before_writes(by_tensor, b)
@@ -174,7 +174,7 @@ class LevelEvaluator(Evaluator):
         for site in self.rec.reads:
             if id(site.tensor) not in written:
                 continue
-            needed = wanted[search_sorted(site.out_a, wanted)[0]]
+            needed = wanted[find_sorted(site.out_a, wanted)[0]]
             needed = needed[self.slab_of[needed] < 0]
             if len(needed):
                 self.store(needed, self.values(needed))
@@ -221,26 +221,53 @@ class LevelEvaluator(Evaluator):
         super().drop(slab)
         del self.slab_last_level[slab]
 
-    def read_rows(self, vids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def read_rows(self, vids: np.ndarray, guide: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """For each value not in a slab, the index of the read site that made it (-1: not a read, or
         already gathered into a slab) and its row there:
         looked up in the sites' sorted value ids (no array over all values: at the published sizes
-        there are tens of millions)."""
+        there are tens of millions).
+
+        ``guide`` (optional, one number per value) is tried first: when the values' rows are the guide
+        plus one offset (a chain's operands: the compute site's rows and the read site's rows both
+        advance once per K step), checking that guess costs one gather, where a binary search per
+        value costs a dozen cache misses in a site of millions of rows. Values the guess misses are
+        searched for as usual."""
         sites = np.full(len(vids), -1, dtype=np.int32)
         rows = np.zeros(len(vids), dtype=np.int64)
         left = np.flatnonzero(self.slab_of[vids] < 0)  # stored values are not (or no longer) reads
-        for i, site in enumerate(self.rec.reads):
-            out = site.out_a
+        order = list(range(len(self.rec.reads)))
+        owner = self._owner(int(vids[left[0]])) if guide is not None and len(left) else None
+        if owner is not None:  # the site of the first value first: it usually holds them all
+            order.remove(owner[0])
+            order.insert(0, owner[0])
+        for i in order:
+            out = self.rec.reads[i].out_a
             if not len(left):
                 break
             if not len(out):
                 continue
-            at = np.minimum(np.searchsorted(out, vids[left]), len(out) - 1)
-            hit = out[at] == vids[left]
+            wanted = vids[left]
+            if owner is not None and i == owner[0]:
+                at = guide[left].astype(np.int64) + (owner[1] - int(guide[left[0]]))
+                np.clip(at, 0, len(out) - 1, out=at)
+                missed = np.flatnonzero(out[at] != wanted)
+                if len(missed):
+                    at[missed] = np.minimum(search_sorted(out, wanted[missed]), len(out) - 1)
+            else:
+                at = np.minimum(search_sorted(out, wanted), len(out) - 1)
+            hit = out[at] == wanted
             sites[left[hit]] = i
             rows[left[hit]] = at[hit]
             left = left[~hit]
         return sites, rows
+
+    def _owner(self, vid: int) -> tuple[int, int] | None:
+        """The read site that made value ``vid``, and its row there (None: not a read)."""
+        for i, site in enumerate(self.rec.reads):
+            at = int(search_sorted(site.out_a, vid))
+            if at < len(site.out_a) and int(site.out_a[at]) == vid:
+                return i, at
+        return None
 
     def values(self, vids: np.ndarray) -> torch.Tensor:
         """Computed values from their slabs; reads gathered from their tensors now."""
@@ -287,7 +314,7 @@ class DepthOrder:
     def rows_at(self, level: int) -> np.ndarray:
         parts = []
         for lo, hi in zip(self.cuts, self.cuts[1:]):
-            i, j = np.searchsorted(self.depth[lo:hi], [level, level + 1])
+            i, j = search_sorted(self.depth[lo:hi], [level, level + 1])
             if j > i:
                 parts.append(self.rows[lo + i:lo + j])
         return parts[0] if len(parts) == 1 else np.concatenate(parts) if parts else self.rows[:0]
