@@ -410,6 +410,8 @@ class SlabIndex:
         #: per slab: its value ids sorted, and the row of each (None: sorted already)
         self._slabs: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}
         self._merged: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        #: the slabs of one value, by value id (the exact mode's: a dict beats numpy for a few ids)
+        self._single: dict[int, int] = {}
 
     def add(self, slab: int, vids: np.ndarray) -> None:
         vids = np.asarray(vids, dtype=np.int64).reshape(-1)
@@ -418,10 +420,14 @@ class SlabIndex:
             self._slabs[slab] = (vids[order], order)
         else:
             self._slabs[slab] = (vids, None)
+        if len(vids) == 1:
+            self._single[int(vids[0])] = slab
         self._merged = None
 
     def remove(self, slab: int) -> None:
-        del self._slabs[slab]
+        keys, _ = self._slabs.pop(slab)
+        if len(keys) == 1 and self._single.get(int(keys[0])) == slab:
+            del self._single[int(keys[0])]
         self._merged = None
 
     def __getitem__(self, vids: Any) -> Any:
@@ -433,6 +439,9 @@ class SlabIndex:
     def locate(self, vids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The slab (-1: not stored) and the row of each value id."""
         vids = np.asarray(vids, dtype=np.int64).reshape(-1)
+        if len(vids) <= self.MERGE_ABOVE and len(self._single) == len(self._slabs):
+            found = [self._single.get(v, -1) for v in vids.tolist()]
+            return np.asarray(found, dtype=np.int64), np.zeros(len(vids), dtype=np.int64)
         slabs = np.full(len(vids), -1, dtype=np.int64)
         rows = np.zeros(len(vids), dtype=np.int64)
         if len(self._slabs) > self.MERGE_ABOVE:
