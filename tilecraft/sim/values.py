@@ -248,7 +248,7 @@ class Evaluator:
             site.out_a = column(site.out)
             site.leaves_a = column(site.leaves)
             site.leaves_a = site.leaves_a.reshape(len(site.out), len(site.block_leaves))
-            site.depth_a = narrow(depth[site.out_a])
+            site.depth_a = narrow_depths(depth[site.out_a])
         for site in self.rec.writes:
             site.at_a = column(site.at)
             site.vids_a = column(site.vids)
@@ -486,7 +486,7 @@ def narrow_starts(site: Any) -> None:
         site.starts = int_column()
 
 
-def narrow(depth: np.ndarray) -> np.ndarray:
+def narrow_depths(depth: np.ndarray) -> np.ndarray:
     """Depths in 16 bits where they fit (a site can have tens of millions of rows; int16 sorts by radix)."""
     small = not len(depth) or int(depth.max()) < (1 << 15)
     return depth.astype(np.int16 if small else np.int32)
