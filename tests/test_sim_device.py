@@ -110,3 +110,21 @@ def test_the_cuda_context_is_created_in_the_background() -> None:
     assert thread is not None and thread.daemon
     thread.join(timeout=120)
     assert not thread.is_alive() and torch.cuda.is_initialized()
+
+
+@pytest.mark.parametrize("error, says", [
+    (torch.cuda.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB\nmore text"),
+     "out of GPU memory (CUDA out of memory. Tried to allocate 2.00 GiB)"),
+    (MemoryError(), "out of host memory;")])
+def test_running_out_of_memory_is_one_clear_line(error: Exception, says: str, capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The machine's limit, not a tilecraft bug: no traceback, and what to do."""
+    def out_of_memory(self):
+        raise error
+
+    monkeypatch.setattr(levels.LevelEvaluator, "run", out_of_memory)
+    assert main(["run", str(EXAMPLES / "matmul_4_grid_full.py")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("tilecraft: error: the simulation ran out of") and says in err, err
+    assert "--device cpu" in err and "Traceback" not in err and "internal error" not in err
+    assert len(err.strip().splitlines()) == 1

@@ -23,6 +23,8 @@ import warnings
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+import torch
+
 from . import opt, options, session
 from .ir.printer import print_program
 from .ir.program import ProgramIR
@@ -241,10 +243,19 @@ def _run(args: argparse.Namespace, script_args: list[str], reporter: Reporter) -
 
 def report_exception(exc: BaseException) -> None:
     """Python's traceback for the user's own errors (frames inside tilecraft are hidden); a
-    failure that starts inside tilecraft is a tilecraft bug and says so."""
+    failure that starts inside tilecraft is a tilecraft bug and says so, except running out of
+    memory, which is the machine's limit (one line: which memory, and what to do)."""
     frames = traceback.extract_tb(exc.__traceback__)
     package = PACKAGE_DIR
     user = [f for f in frames if not f.filename.startswith(package) and "<frozen" not in f.filename]
+    simulating = any(f.filename.startswith(package) for f in frames)
+    if simulating and isinstance(exc, (MemoryError, torch.cuda.OutOfMemoryError)):
+        where = "GPU" if isinstance(exc, torch.cuda.OutOfMemoryError) else "host"
+        print(f"tilecraft: error: the simulation ran out of {where} memory"
+              f"{' (' + str(exc).splitlines()[0] + ')' if str(exc) else ''}; "
+              "free memory, simulate a smaller problem, or run with --device cpu where the GPU is too small",
+              file=sys.stderr)
+        return
     if frames and frames[-1].filename.startswith(package):
         print("tilecraft: internal error (a bug in tilecraft, please report it):", file=sys.stderr)
         print("".join(traceback.format_exception(exc)), file=sys.stderr, end="")

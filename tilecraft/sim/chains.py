@@ -135,7 +135,7 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
         cells = mi.reshape(-1) * len(nu) + ni.reshape(-1)
         if len(members) < MIN_DENSITY * len(mu) * len(nu) or int(np.bincount(cells).max()) > 1:
             return False
-        groups.append((k0, members, mu, mi.reshape(-1), nu, ni.reshape(-1)))
+        groups.append((k0, members, mu, mi.reshape(-1), nu, ni.reshape(-1), cells))
     device = evaluator.device
     # the accumulators in their stored format, all at once (usually the previous level's slab itself)
     acc_vids = site.leaves_a[rows, spec[2]].astype(np.int64) if spec[2] is not None else None
@@ -147,13 +147,14 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
     else:
         out = torch.empty(shape, dtype=fmt.torch_dtype, device=device)
     checked = fmt.name in CHECKED_FORMATS
-    for k0, members, mu, mi, nu, ni in groups:
+    for k0, members, mu, mi, nu, ni, cells in groups:
         a = lhs.strips(np.stack([mu, np.full_like(mu, k0)], 1)).reshape(-1, bk * 32)
         b = rhs.strips(np.stack([np.full_like(nu, k0), nu], 1))
         strip = Strip(b.permute(1, 0, 2).reshape(bk * 32, -1))
         per_chunk = max(1, chunk_elements(device, CHUNK_ELEMENTS, GPU_CHUNK_ELEMENTS) // (bm * 32 * strip.b.shape[1]))
         buffers = Buffers.reused(evaluator.scratch, min(per_chunk, len(mu)) * bm * 32, strip.b.shape[1], fmt, device)
-        by_m = np.lexsort((ni, mi))  # each chunk's blocks in grid order: usually the whole grid, a plain copy
+        # each chunk's blocks in grid order (usually already so: the whole grid, a plain copy)
+        by_m = np.arange(len(cells)) if bool((np.diff(cells) > 0).all()) else np.argsort(cells)
         cuts = np.searchsorted(mi[by_m], np.arange(0, len(mu) + per_chunk, per_chunk))
         for m0, lo, hi in zip(range(0, len(mu), per_chunk), cuts, cuts[1:]):
             m1 = min(m0 + per_chunk, len(mu))

@@ -559,8 +559,9 @@ def check_slices(site: Any) -> None:
                 raise error("E0106", f"tensor slice [{_slice_text(lo, hi)}] has extent {tuple((hi - lo).tolist())} "
                             f"but the block has shape {site.extents} (in {units})", site.span,
                             hint="a slice must cover exactly one block")
-    if (site.starts_a.min(axis=0) >= 0).all() and (site.starts_a.max(axis=0) + extents <= shape).all():
-        return
+    columns = [site.starts_a[:, j] for j in range(len(extents))]  # per column: numpy reduces axis 0 slowly
+    if all(int(c.min()) >= 0 and int(c.max()) + e <= n for c, e, n in zip(columns, extents.tolist(), shape.tolist())):
+        return  # a few reductions; only a failing site looks for its first bad row
     bad = np.nonzero(((site.starts_a < 0) | (site.starts_a + extents > shape)).any(axis=1))[0]
     lo = site.starts_a[bad[0]]
     raise error("E1107", f"tensor slice [{_slice_text(lo, lo + extents)}] is outside tensor "
