@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 import torch
 from hypothesis import given, settings
@@ -46,8 +47,8 @@ def case(seed: int, rows_m: int, cols_n: int, k_tiles: int, block: int, spread: 
     a = bf16(torch.randn(rows_m * block, k_tiles * 32, generator=g) *
              torch.exp2(torch.randint(-int(spread), int(spread) + 1, (rows_m * block, k_tiles * 32), generator=g)))
     b = bf16(torch.randn(k_tiles * 32, cols_n * block, generator=g))
-    at_m = torch.arange(rows_m).repeat_interleave(cols_n)
-    at_n = torch.arange(cols_n).repeat(rows_m)
+    at_m = np.arange(rows_m).repeat(cols_n)
+    at_n = np.tile(np.arange(cols_n), rows_m)
     acc = None
     if with_acc:  # the negated fp32 product plus a little: results near zero and near boundaries
         approx = torch.stack([a[m * block:(m + 1) * block] @ b[:, n * block:(n + 1) * block]
@@ -105,7 +106,7 @@ def test_non_finite_values_are_recomputed() -> None:
 def test_sparse_batches_use_only_their_blocks() -> None:
     """Blocks missing from the strips' product (a batch that is not a full grid) are not computed."""
     a, b, acc, at_m, at_n = case(6, 3, 3, 2, 32, 0, True)
-    keep = torch.tensor([0, 2, 4, 5, 7])
+    keep = np.array([0, 2, 4, 5, 7])
     got, _ = chains._update(a, chains.Strip(b), acc[keep], at_m[keep], at_n[keep], 3, 3, (32, 32), bfloat16, checked=True)
     want = exact_blocks(a, b, acc[keep], at_m[keep], at_n[keep], (32, 32), bfloat16)
     assert torch.equal(got.view(torch.int16), want.view(torch.int16))
@@ -154,13 +155,13 @@ def test_level_batches_cover_all_cores_of_a_k_step(tutorials: Path, tmp_path: Pa
 def fast_and_exact_sums(a: torch.Tensor, b: torch.Tensor, acc: torch.Tensor | None):
     """The fp32 sums before the store's rounding, of the fast sequence (as ``_accumulate`` computes it)
     and of the exact mode (``tile_math.matmul`` on the whole grid: every element is its own sequence)."""
-    flat = torch.empty(a.shape[0], b.shape[1])
-    if acc is not None:
-        flat.copy_(acc)
-    largest = chains._accumulate(flat, torch.empty_like(flat), a, b, first=acc is None, exact=False,
-                                 half=torch.empty_like(flat))
+    rows, cols = a.shape[0], b.shape[1]
+    whole = chains.Layout(np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), 1, 1, (rows, cols), a.device)
+    flat, product = torch.empty(1, rows, cols), torch.empty(rows, cols)
+    largest = chains._accumulate(flat, product, torch.empty_like(product), a, b, None if acc is None else acc[None],
+                                 whole, exact=False)
     exact = tile_math.matmul(a, b, acc)
-    return flat, exact, largest
+    return flat[0], exact, largest
 
 
 @settings(max_examples=60, deadline=None)
@@ -179,8 +180,8 @@ def test_the_difference_bound_holds(seed, k_tiles, spread, cancel, with_acc) -> 
     if with_acc:
         acc = bf16(-(a @ b) if cancel else torch.randn(64, 96, generator=g) * 100)
     fast, exact, largest = fast_and_exact_sums(a, b, acc)
-    bound = torch.empty_like(fast)
-    assert chains.difference_bound(a, chains.Strip(b), largest, bound)
+    bound = chains.difference_bound(a, chains.Strip(b), largest)
+    assert bound is not None and bound.shape == (96,)
     assert ((fast.double() - exact.double()).abs() <= bound.double()).all()
 
 
@@ -191,8 +192,8 @@ def test_the_difference_bound_is_tight_enough_to_matter() -> None:
     a, b = bf16(torch.randn(256, 32, generator=g)), bf16(torch.randn(32, 256, generator=g))
     acc = bf16(torch.randn(256, 256, generator=g) * 10)
     fast, exact, largest = fast_and_exact_sums(a, b, acc)
-    bound = torch.empty_like(fast)
-    assert chains.difference_bound(a, chains.Strip(b), largest, bound)
+    bound = chains.difference_bound(a, chains.Strip(b), largest)
+    assert bound is not None
     worst = (fast.double() - exact.double()).abs().max().item()
     assert 0 < worst <= bound.min().item() * 2 ** 8
     assert bound.max().item() < 1e-3
@@ -204,8 +205,8 @@ def test_a_non_finite_bound_falls_back_to_exact_products() -> None:
     for bad in (float("nan"), float("inf")):
         flat = a @ b
         flat[3, 4] = bad
-        largest = torch.maximum(-flat.min(), flat.max())
-        assert not chains.difference_bound(a, chains.Strip(b), largest, torch.empty_like(flat))
+        largest = torch.maximum(-flat.min(), flat.max()).item()
+        assert chains.difference_bound(a, chains.Strip(b), largest) is None
 
 
 @pytest.mark.parametrize("fmt", [bfloat16, float16, float32], ids=lambda f: f.name)
@@ -236,7 +237,7 @@ def test_overflowing_sums_keep_the_exact_bits() -> None:
 def test_blocks_in_any_order_land_in_their_rows() -> None:
     """A whole grid whose blocks come in another order than the grid's (the dense copy does not apply)."""
     a, b, acc, at_m, at_n = case(9, 3, 4, 1, 32, 0, True)
-    order = torch.randperm(len(at_m), generator=torch.Generator().manual_seed(0))
+    order = torch.randperm(len(at_m), generator=torch.Generator().manual_seed(0)).numpy()
     acc, at_m, at_n = acc[order], at_m[order], at_n[order]
     got, _ = chains._update(a, chains.Strip(b), acc, at_m, at_n, 3, 4, (32, 32), bfloat16, checked=True)
     assert torch.equal(got.view(torch.int16), exact_blocks(a, b, acc, at_m, at_n, (32, 32), bfloat16).view(torch.int16))
@@ -250,9 +251,10 @@ def test_single_elements_are_recomputed_as_the_exact_mode(k_tiles) -> None:
     start = bf16(torch.randn(64, 96, generator=g))
     flat_idx = torch.randperm(64 * 96, generator=g)[:500].sort().values
     rows, cols = flat_idx // 96, flat_idx % 96
-    got = chains._exact_elements(a, chains.Strip(b), rows, cols, start[rows, cols])
+    got = chains._exact_elements(a, chains.Strip(b), rows.numpy(), cols.numpy(), start[rows, cols])
     assert torch.equal(got, tile_math.matmul(a, b, start)[rows, cols])
-    assert torch.equal(chains._exact_elements(a, chains.Strip(b), rows, cols, None), tile_math.matmul(a, b)[rows, cols])
+    assert torch.equal(chains._exact_elements(a, chains.Strip(b), rows.numpy(), cols.numpy(), None),
+                       tile_math.matmul(a, b)[rows, cols])
 
 
 def test_a_chain_writes_each_step_over_the_previous_one(tutorials: Path, tmp_path: Path,

@@ -59,6 +59,7 @@ write its results over the accumulators it consumed (``LevelEvaluator.take_slab`
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -94,6 +95,8 @@ MIN_DENSITY = 0.5
 REPAIR_SHARE = 0.05
 #: store formats whose rounding hides a GEMM's last-bit difference (checked, then repaired)
 CHECKED_FORMATS = (bfloat16.name, float16.name)
+#: accumulator formats an fp32 addition widens exactly (others are converted to fp32 first)
+WIDENED_EXACTLY = (torch.bfloat16, torch.float16, torch.float32)
 
 
 class ReadLeaf:
@@ -152,7 +155,7 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
         b = rhs.strips(np.stack([np.full_like(nu, k0), nu], 1))
         strip = Strip(b.permute(1, 0, 2).reshape(bk * 32, -1))
         per_chunk = max(1, chunk_elements(device, CHUNK_ELEMENTS, GPU_CHUNK_ELEMENTS) // (bm * 32 * strip.b.shape[1]))
-        buffers = Buffers.reused(evaluator.scratch, min(per_chunk, len(mu)) * bm * 32, strip.b.shape[1], fmt, device)
+        buffers = Buffers.reused(evaluator.scratch, min(per_chunk, len(mu)), len(nu), (bm * 32, bn * 32), fmt, device)
         by_m = np.lexsort((ni, mi))  # each chunk's blocks in grid order: usually the whole grid, a plain copy
         cuts = np.searchsorted(mi[by_m], np.arange(0, len(mu) + per_chunk, per_chunk))
         for m0, lo, hi in zip(range(0, len(mu), per_chunk), cuts, cuts[1:]):
@@ -165,9 +168,8 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
             at = span if span is not None else torch.from_numpy(where).to(device)
             acc = acc_all[at] if acc_all is not None else None
             target = out[span] if span is not None else None
-            result, checked = _update(a[m0 * bm * 32:m1 * bm * 32], strip, acc, torch.from_numpy(mi[sel] - m0).to(device),
-                                      torch.from_numpy(ni[sel]).to(device), m1 - m0, len(nu), (bm * 32, bn * 32), fmt,
-                                      checked, into=target, buffers=buffers)
+            result, checked = _update(a[m0 * bm * 32:m1 * bm * 32], strip, acc, mi[sel] - m0, ni[sel], m1 - m0, len(nu),
+                                      (bm * 32, bn * 32), fmt, checked, into=target, buffers=buffers)
             if result is not target:  # once a chunk needs exact products, so do the level's next (above)
                 out[at] = result
     evaluator.store(site.out_a[rows], out)
@@ -192,45 +194,91 @@ def _span(where: np.ndarray) -> slice | None:
 
 class Strip:
     """The right-hand strip ``b`` of one K step (``[K, N]`` fp32) and what the check and the repair of
-    every chunk need of it, computed once: per K tile its column norms, and its fp64 copy."""
+    every chunk need of it, computed once: per K tile its column norms, and its fp64 columns."""
 
     def __init__(self, b: torch.Tensor):
         self.b = b
         self.tiles = b.shape[0] // 32
-        self.norm = b.view(self.tiles, 32, -1).norm(dim=1)  # [tiles, N]: per K tile, each column's norm
-        self.largest_norm = self.norm.amax(1)
-        self._double: torch.Tensor | None = None
+        self.norm = b.view(self.tiles, 32, -1).norm(dim=1)  # [tiles, N]
+        self._columns: torch.Tensor | None = None
 
-    def double(self) -> torch.Tensor:
-        """``b`` in fp64, for the exact recomputation of single elements (made on first use)."""
-        if self._double is None:
-            self._double = self.b.double()
-        return self._double
+    def double_columns(self) -> torch.Tensor:
+        """``b`` transposed (``[N, K]``, one column a row) in fp64, for the exact recomputation of single
+        elements (made on first use; the sampled GEMM reads its second operand this way)."""
+        if self._columns is None:
+            self._columns = self.b.t().to(torch.float64, memory_format=torch.contiguous_format)
+        return self._columns
+
+
+class Layout:
+    """Where a chunk's output blocks lie in the strips' product: block ``i`` of the chunk (the order of
+    its accumulators and results) is block ``(at_m[i], at_n[i])`` of a grid of ``rows_m x cols_n``
+    blocks of ``h x w``. ``dense``: the blocks are the whole grid in row-major order (the usual case),
+    so the grid's blocks are a view and need no gather. Index arithmetic is numpy's (a chunk's few
+    hundred repairs would cost more in torch calls than in work), gathers are torch's on ``device``."""
+
+    def __init__(self, at_m: np.ndarray, at_n: np.ndarray, rows_m: int, cols_n: int, block: tuple[int, int],
+                 device: torch.device):
+        self.at_m, self.at_n, self.rows_m, self.cols_n, self.block = at_m, at_n, rows_m, cols_n, block
+        self.dense = len(at_m) == rows_m * cols_n and np.array_equal(at_m * cols_n + at_n, np.arange(len(at_m)))
+        if not self.dense:
+            self._at_m, self._at_n = torch.from_numpy(at_m).to(device), torch.from_numpy(at_n).to(device)
+
+    def blocks(self, grid: torch.Tensor) -> torch.Tensor:
+        """The chunk's blocks of a row-major ``[rows_m * h, cols_n * w]`` grid, in the chunk's order and
+        shaped like :meth:`shaped`: a view when dense, else a gathered copy."""
+        h, w = self.block
+        view = grid.view(self.rows_m, h, self.cols_n, w).permute(0, 2, 1, 3)
+        return view if self.dense else view[self._at_m, self._at_n]
+
+    def shaped(self, blocks: torch.Tensor) -> torch.Tensor:
+        """``[blocks, h, w]`` in the chunk's order, as ``[rows_m, cols_n, h, w]`` when dense."""
+        return blocks.reshape(self.rows_m, self.cols_n, *self.block) if self.dense else blocks
+
+    def columns(self, per_column: torch.Tensor) -> torch.Tensor:
+        """A value per column of the grid (``[cols_n * w]``), broadcast over the chunk's blocks."""
+        by_block = per_column.view(self.cols_n, 1, self.block[1])
+        return by_block.unsqueeze(0) if self.dense else by_block[self._at_n]
+
+    def positions(self, flat: np.ndarray) -> tuple[np.ndarray, ...]:
+        """For flat indices into ``[blocks, h, w]``: each element's block, row and column in its block,
+        and row and column in the grid."""
+        h, w = self.block
+        block, within = np.divmod(flat, h * w)
+        i, j = np.divmod(within, w)
+        return block, i, j, self.at_m[block] * h + i, self.at_n[block] * w + j
 
 
 class Buffers:
-    """The fp32 and rounded work buffers of one level's chunks, allocated once and reused (views of
-    the first ``rows`` rows for a smaller chunk)."""
+    """The work buffers of one level's chunks, allocated once and reused (the first rows or blocks of
+    each for a smaller chunk): the GEMM's row-major tile products (``product``, ``half``), and in the
+    chunk's block layout, that of its accumulators and results, the fp32 sums and their two rounded
+    ends (``sum``, ``low``, ``high``)."""
 
-    def __init__(self, rows: int, cols: int, fmt: DataFormat, device: torch.device):
-        self.sum = torch.empty((rows, cols), dtype=torch.float32, device=device)
-        self.product = torch.empty_like(self.sum)
-        self.bound = torch.empty_like(self.sum)
-        self.low = torch.empty((rows, cols), dtype=fmt.torch_dtype, device=device)
+    def __init__(self, rows_m: int, cols_n: int, block: tuple[int, int], fmt: DataFormat, device: torch.device):
+        h, w = block
+        self.h = h
+        self.product = torch.empty((rows_m * h, cols_n * w), dtype=torch.float32, device=device)
+        self.half = torch.empty_like(self.product)
+        self.sum = torch.empty((rows_m * cols_n, h, w), dtype=torch.float32, device=device)
+        self.low = torch.empty((rows_m * cols_n, h, w), dtype=fmt.torch_dtype, device=device)
         self.high = torch.empty_like(self.low)
 
     @classmethod
-    def reused(cls, cache: dict[Any, Any], rows: int, cols: int, fmt: DataFormat, device: torch.device) -> "Buffers":
+    def reused(cls, cache: dict[Any, Any], rows_m: int, cols_n: int, block: tuple[int, int], fmt: DataFormat,
+               device: torch.device) -> "Buffers":
         """The buffers of this shape from ``cache`` (the evaluator's, kept from level to level: a
         buffer first touched again every level costs its page faults every level), else new ones."""
-        key = (rows, cols, fmt.torch_dtype, device)
+        key = (rows_m, cols_n, block, fmt.torch_dtype, device)
         if key not in cache:
             cache.clear()
-            cache[key] = cls(rows, cols, fmt, device)
+            cache[key] = cls(rows_m, cols_n, block, fmt, device)
         return cache[key]
 
-    def take(self, rows: int) -> tuple[torch.Tensor, ...]:
-        return self.sum[:rows], self.product[:rows], self.bound[:rows], self.low[:rows], self.high[:rows]
+    def take(self, rows_m: int, blocks: int) -> tuple[torch.Tensor, ...]:
+        """``product``, ``half`` for ``rows_m`` block rows; ``sum``, ``low``, ``high`` for ``blocks`` blocks."""
+        rows = rows_m * self.h
+        return self.product[:rows], self.half[:rows], self.sum[:blocks], self.low[:blocks], self.high[:blocks]
 
 
 def _read_leaf(evaluator: Any, site: Any, rows: np.ndarray, leaf: int) -> ReadLeaf | None:
@@ -246,150 +294,146 @@ def _read_leaf(evaluator: Any, site: Any, rows: np.ndarray, leaf: int) -> ReadLe
     return ReadLeaf(read, read_rows, evaluator.device, read.tensor in evaluator.written)
 
 
-def _update(a: torch.Tensor, strip: Strip, acc: torch.Tensor | None, at_m: torch.Tensor, at_n: torch.Tensor,
+def _update(a: torch.Tensor, strip: Strip, acc: torch.Tensor | None, at_m: np.ndarray, at_n: np.ndarray,
             rows_m: int, cols_n: int, block: tuple[int, int], fmt: DataFormat, checked: bool,
             into: torch.Tensor | None = None, buffers: Buffers | None = None) -> tuple[torch.Tensor, bool]:
-    """``acc + a @ b`` (``b``: ``strip.b``; ``acc`` in any float format) for the blocks at ``(at_m, at_n)``
-    of the strips' product, rounded to ``fmt``, and whether the fp32 products (``checked``) sufficed.
-    ``into``: where the blocks go when they are the whole grid in order (returned), else a new tensor."""
-    h, w = block
-    buffers = buffers or Buffers(rows_m * h, cols_n * w, fmt, a.device)
-    flat, product, bound, low, high = buffers.take(rows_m * h)
-    dense = len(at_m) == rows_m * cols_n and bool((at_m * cols_n + at_n == torch.arange(
-        len(at_m), device=at_m.device)).all())
+    """``acc + a @ b`` (``b``: ``strip.b``; ``acc``: ``[blocks, h, w]`` in any float format) for the blocks at
+    ``(at_m, at_n)`` of the strips' product, rounded to ``fmt``, and whether the fp32 products
+    (``checked``) sufficed. The blocks go into ``into`` when given (it may be ``acc`` itself: each
+    accumulator is read before the results are written), else into a new tensor."""
+    layout = Layout(at_m, at_n, rows_m, cols_n, block, a.device)
+    buffers = buffers or Buffers(rows_m, cols_n, block, fmt, a.device)
+    product, half, flat, low, high = buffers.take(rows_m, len(at_m))
+    if acc is not None and acc.dtype not in WIDENED_EXACTLY:
+        acc = to_compute(acc)
     rounded = None
     if checked:
-        _load(flat, acc, at_m, at_n, dense, rows_m, cols_n, block)
-        largest = _accumulate(flat, product, a, strip.b, first=acc is None, exact=False, half=bound)
-        rounded = _checked(flat, low, high, acc, at_m, at_n, rows_m, cols_n, block, a, strip, fmt, largest,
-                           product, bound)
+        largest = _accumulate(flat, product, half, a, strip.b, acc, layout, exact=False)
+        rounded = _checked(flat, low, high, acc, layout, a, strip, fmt, largest)
     sufficed = rounded is not None
     if rounded is None:  # a float32 store, or too many sums near a rounding boundary: exact products
-        _load(flat, acc, at_m, at_n, dense, rows_m, cols_n, block)
-        _accumulate(flat, product, a, strip.b, first=acc is None, exact=True)
+        _accumulate(flat, product, half, a, strip.b, acc, layout, exact=True)
         rounded = low.copy_(flat) if fmt.torch_dtype != torch.float32 else flat
-    blocks = rounded.view(rows_m, h, cols_n, w).permute(0, 2, 1, 3)
-    if not dense:
-        return blocks[at_m, at_n], sufficed
     if into is None:
-        return blocks.reshape(-1, h, w), sufficed
-    into.view(rows_m, cols_n, h, w).copy_(blocks)
-    return into, sufficed
+        return rounded.clone(), sufficed
+    return into.copy_(rounded), sufficed
 
 
-def _load(flat: torch.Tensor, acc: torch.Tensor | None, at_m: torch.Tensor, at_n: torch.Tensor, dense: bool,
-          rows_m: int, cols_n: int, block: tuple[int, int]) -> None:
-    """The accumulators into the row-major grid ``flat`` (widened to fp32 by the copy)."""
-    if acc is None:
-        return  # the first product is written over it
-    h, w = block
-    blocks = flat.view(rows_m, h, cols_n, w).permute(0, 2, 1, 3)  # [rows_m, cols_n, h, w], a view
-    if dense:
-        blocks.copy_(acc.view(rows_m, cols_n, h, w))
-    else:
-        flat.zero_()
-        blocks[at_m, at_n] = to_compute(acc)
-
-
-def _accumulate(flat: torch.Tensor, product: torch.Tensor, a: torch.Tensor, b: torch.Tensor, first: bool,
-                exact: bool, half: torch.Tensor | None = None) -> torch.Tensor | None:
-    """Add the tile products of ``a @ b`` to ``flat`` one K tile at a time, in K order, in fp32;
-    ``exact``: each tile product as the exact mode computes it (fp64, rounded once to fp32). Otherwise
-    each tile product is two fp32 GEMMs of 16 (the second into ``half``) and their sum, which halves
-    the GEMM's error bound; returns the largest magnitude of every partial sum then (NaN if any is)."""
-    largest = None
+def _accumulate(flat: torch.Tensor, product: torch.Tensor, half: torch.Tensor, a: torch.Tensor, b: torch.Tensor,
+                acc: torch.Tensor | None, layout: Layout, exact: bool) -> float | None:
+    """Into ``flat`` (the chunk's blocks), ``acc`` plus the tile products of ``a @ b``, one K tile at a time
+    in K order, in fp32 (the first tile's addition reads the accumulators, widened exactly). ``exact``:
+    each tile product as the exact mode computes it (fp64, rounded once to fp32). Otherwise each is two
+    fp32 GEMMs of 16 (into ``product`` and ``half``) and their sum, which halves the GEMM's error bound;
+    returns the largest magnitude of every partial sum then (NaN if any is)."""
+    sums = layout.shaped(flat)
+    largest = []
     for k0 in range(0, a.shape[1], 32):
-        into = flat if first and k0 == 0 else product  # the first product is the value itself (0 + -0 would be +0)
         if exact:
-            into.copy_(a[:, k0:k0 + 32].double() @ b[k0:k0 + 32].double())
+            product.copy_(a[:, k0:k0 + 32].double() @ b[k0:k0 + 32].double())
         else:
-            torch.mm(a[:, k0:k0 + 16], b[k0:k0 + 16], out=into)
-            into.add_(torch.mm(a[:, k0 + 16:k0 + 32], b[k0 + 16:k0 + 32], out=half))
-        if into is product:
-            flat.add_(product)
+            torch.mm(a[:, k0:k0 + 16], b[k0:k0 + 16], out=product)
+            product.add_(torch.mm(a[:, k0 + 16:k0 + 32], b[k0 + 16:k0 + 32], out=half))
+        tile = layout.blocks(product)
+        if k0:
+            sums.add_(tile)
+        elif acc is None:
+            sums.copy_(tile)  # the first product is the value itself (0 + -0 would be +0)
+        else:
+            torch.add(tile, layout.shaped(acc), out=sums)
         if not exact:
-            low, high = torch.aminmax(flat)
-            partial = torch.maximum(-low, high)
-            largest = partial if largest is None else torch.maximum(largest, partial)
-    return largest
+            largest.append(_largest_magnitude(flat))
+    return float(np.max(largest)) if largest else None
 
 
-def difference_bound(a: torch.Tensor, strip: Strip, largest: torch.Tensor, out: torch.Tensor) -> bool:
-    """Into ``out`` (like the chunk), per element a bound of how far the exact mode's fp32 sum can be
-    from the fast one, given the ``largest`` magnitude of the fast partial sums (the module docstring
-    derives it); False when the bound is not finite everywhere."""
+def _largest_magnitude(flat: torch.Tensor) -> float:
+    """``max |flat|`` (NaN if any element is); on the CPU through numpy, whose min and max are about
+    twice as fast as torch's aminmax there."""
+    if flat.is_cpu:
+        values = flat.numpy()
+        return float(np.maximum(-values.min(), values.max()))
+    low, high = torch.aminmax(flat)
+    return float(torch.maximum(-low, high))
+
+
+def difference_bound(a: torch.Tensor, strip: Strip, largest: float) -> torch.Tensor | None:
+    """Per column of the chunk (``[N]``, for each of its rows), a bound of how far the exact mode's fp32
+    sum can be from the fast one, given the ``largest`` magnitude of the fast partial sums (the module
+    docstring derives it); None when it is not finite."""
     tiles = strip.tiles
-    row_norm = a.view(a.shape[0], tiles, 32).norm(dim=2)  # [rows, tiles]
-    largest_product = row_norm.amax(0).mul_(strip.largest_norm)  # [tiles]: >= sum|a||b| of any element
-    errors = largest_product.sum().mul_(PRODUCT_ERROR).add_(SUBTILE * tiles)  # >= sum_t d_t anywhere
-    sums = (largest + errors).mul_(MARGIN)  # X: every |x_t| of both sequences
-    rounding = sums.mul_(2 * tiles * U32).add_(2 * tiles * SUBNORMAL + SUBTILE * tiles).mul_(MARGIN)
-    if not bool(rounding.isfinite()) or not bool(row_norm.isfinite().all()) or not bool(strip.norm.isfinite().all()):
-        return False
-    # sum_t d_t per element: |a row| |b column| per tile (Cauchy-Schwarz), summed over the tiles by a GEMM
-    torch.addmm(rounding, row_norm.mul_(PRODUCT_ERROR * MARGIN), strip.norm, out=out)
-    return True
+    row_norm = a.view(a.shape[0], tiles, 32).norm(dim=2).amax(0)  # [tiles]: the chunk's largest row norm per K tile
+    # sum_t d_t, per column: per K tile the largest row norm times the column's (Cauchy-Schwarz), summed by a GEMV
+    errors = torch.mv(strip.norm.t(), row_norm).mul_(PRODUCT_ERROR * MARGIN).add_(SUBTILE * tiles * MARGIN)
+    sums = (largest + float(errors.max())) * MARGIN  # X: every |x_t| of both sequences
+    rounding = 2 * tiles * (U32 * sums + SUBNORMAL) * MARGIN
+    if not math.isfinite(rounding):  # NaN or infinite values, or an overflow
+        return None
+    return errors.add_(rounding).mul_(MARGIN)
 
 
-def _checked(flat: torch.Tensor, low: torch.Tensor, high: torch.Tensor, acc: torch.Tensor | None,
-             at_m: torch.Tensor, at_n: torch.Tensor, rows_m: int, cols_n: int, block: tuple[int, int],
-             a: torch.Tensor, strip: Strip, fmt: DataFormat, largest: torch.Tensor, scratch: torch.Tensor | None = None,
-             bound: torch.Tensor | None = None) -> torch.Tensor | None:
+def _checked(flat: torch.Tensor, low: torch.Tensor, high: torch.Tensor, acc: torch.Tensor | None, layout: Layout,
+             a: torch.Tensor, strip: Strip, fmt: DataFormat, largest: float) -> torch.Tensor | None:
     """``flat`` rounded to ``fmt`` (in ``low``), with every element whose rounding the GEMM's error could
     change recomputed exactly (the exact mode's sequence: fp64 tile sums rounded to fp32, fp32
     additions); None when the bound is not finite or so many elements need it that the caller should
     recompute the whole chunk exactly."""
-    bound = torch.empty_like(flat) if bound is None else bound
-    if not difference_bound(a, strip, largest, bound):
+    bound = difference_bound(a, strip, largest)
+    if bound is None:
         return None
-    # monotone roundings: equal roundings of the two ends pin the exact mode's value (module docstring)
-    scratch = torch.empty_like(flat) if scratch is None else scratch
-    low.copy_(torch.sub(flat, bound, out=scratch))
-    high.copy_(torch.add(flat, bound, out=scratch))
+    # monotone roundings: equal roundings of the two ends pin the exact mode's value (module docstring);
+    # each is one pass, fl32(s -/+ D) rounded to fmt as it is written
+    sums, bound = layout.shaped(flat), layout.columns(bound)
+    torch.sub(sums, bound, out=layout.shaped(low))
+    torch.add(sums, bound, out=layout.shaped(high))
     unsafe = _differing(low, high)
     if not len(unsafe):
         return low
     if len(unsafe) > REPAIR_SHARE * flat.numel():
         return None  # recomputing these one by one would cost more than exact products for all
-    h, w = block
-    cols = flat.shape[1]
-    rows_at = torch.div(unsafe, cols, rounding_mode="floor")
-    cols_at = unsafe - rows_at * cols
+    block, i, j, rows, cols = layout.positions(unsafe)
+    order = np.argsort(rows, kind="stable")  # by row, as the repair's sampling pattern lists them
+    unsafe, block, i, j, rows, cols = unsafe[order], block[order], i[order], j[order], rows[order], cols[order]
+    device = flat.device
     start = None
-    if acc is not None:  # each element's accumulator: its block's row of acc, then its place in the block
-        slot = torch.full((rows_m * cols_n,), -1, dtype=torch.int64, device=flat.device)
-        slot[at_m * cols_n + at_n] = torch.arange(len(at_m), device=flat.device)
-        which = slot[torch.div(rows_at, h, rounding_mode="floor") * cols_n + torch.div(cols_at, w, rounding_mode="floor")]
-        if not bool((which >= 0).all()):  # elements of blocks outside the batch are not needed
-            present = which >= 0
-            unsafe, rows_at, cols_at, which = unsafe[present], rows_at[present], cols_at[present], which[present]
-        start = to_compute(acc.reshape(-1)[(which * h + rows_at % h) * w + cols_at % w])
-    low.view(-1)[unsafe] = quantize(_exact_elements(a, strip, rows_at, cols_at, start), fmt)
+    if acc is not None:
+        start = to_compute(acc[torch.from_numpy(block).to(device), torch.from_numpy(i).to(device),
+                               torch.from_numpy(j).to(device)])
+    low.view(-1)[torch.from_numpy(unsafe).to(device)] = quantize(_exact_elements(a, strip, rows, cols, start), fmt)
     return low
 
 
-def _differing(low: torch.Tensor, high: torch.Tensor) -> torch.Tensor:
-    """Flat indices (int64) where two 16-bit tensors differ; on the CPU through numpy, whose compare and
-    bool nonzero are several times faster than torch's there."""
-    if low.is_cpu:
-        return torch.from_numpy(np.flatnonzero(low.view(torch.int16).numpy() != high.view(torch.int16).numpy()))
-    return torch.nonzero((low.view(torch.int16) != high.view(torch.int16)).view(-1)).view(-1)
+def _differing(low: torch.Tensor, high: torch.Tensor) -> np.ndarray:
+    """Flat indices (ascending) where two contiguous 16-bit tensors differ. On the CPU through numpy,
+    whose compare and nonzero are several times faster than torch's there, four elements at a time
+    (as int64) and then the lanes of the few groups that differ."""
+    if not low.is_cpu:
+        return torch.nonzero((low.view(torch.int16) != high.view(torch.int16)).view(-1)).view(-1).cpu().numpy()
+    lows, highs = low.view(torch.int16).numpy().reshape(-1), high.view(torch.int16).numpy().reshape(-1)
+    if len(lows) % 4:
+        return np.flatnonzero(lows != highs)
+    lows, highs = lows.view(np.int64), highs.view(np.int64)
+    groups = np.flatnonzero(lows != highs)
+    lanes = np.flatnonzero((lows[groups] ^ highs[groups]).view(np.int16))  # the differing elements of those groups
+    return groups[lanes >> 2] * 4 + (lanes & 3)
 
 
-def _exact_elements(a: torch.Tensor, strip: Strip, rows: torch.Tensor, cols: torch.Tensor,
+def _exact_elements(a: torch.Tensor, strip: Strip, rows: np.ndarray, cols: np.ndarray,
                     start: torch.Tensor | None) -> torch.Tensor:
     """Elements ``(rows, cols)`` (sorted by row) of ``start + a @ b`` as the exact mode computes them: each
     tile product's exact sum (fp64) rounded once to fp32, added in K order in fp32. The products are
     sampled fp64 GEMMs (only the elements asked for, no gathered copies of rows and columns)."""
-    a64, b64 = a.double(), strip.double()
-    crow = torch.zeros(a.shape[0] + 1, dtype=torch.int64, device=a.device)
-    crow[1:] = torch.bincount(rows, minlength=a.shape[0]).cumsum(0)
+    device = a.device
+    a64, columns = a.double(), strip.double_columns()
+    crow = np.zeros(a.shape[0] + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=a.shape[0]), out=crow[1:])
     value = start
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # torch: "sparse CSR tensor support is in beta state"
-        pattern = torch.sparse_csr_tensor(crow, cols, torch.zeros(len(rows), dtype=torch.float64, device=a.device),
-                                          size=(a.shape[0], b64.shape[1]), check_invariants=False)
+        pattern = torch.sparse_csr_tensor(torch.from_numpy(crow).to(device), torch.from_numpy(cols).to(device),
+                                          torch.zeros(len(rows), dtype=torch.float64, device=device),
+                                          size=(a.shape[0], columns.shape[0]), check_invariants=False)
         for k0 in range(0, a.shape[1], 32):
-            product = torch.sparse.sampled_addmm(pattern, a64[:, k0:k0 + 32], b64[k0:k0 + 32], beta=0).values()
-            value = product.float() if value is None else value + product.float()
+            product = torch.sparse.sampled_addmm(pattern, a64[:, k0:k0 + 32], columns[:, k0:k0 + 32].t(), beta=0)
+            part = product.values().float()
+            value = part if value is None else value + part
     return value
