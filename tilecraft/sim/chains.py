@@ -82,8 +82,11 @@ GAMMA16 = 16 * U32 / (1 - 16 * U32)
 #: |fast tile product - exact tile product| per unit of sum|a||b|: the two GEMMs of 16 (any order each),
 #: the rounding of their sum, the exact mode's fp64 sum (32 roundings of 2^-53) and its rounding to fp32
 PRODUCT_ERROR = GAMMA16 + U32 * (1 + GAMMA16) + U32 + 32 * 2.0 ** -53
-#: absolute error of one tile product from subnormal operands (or a GEMM flushing them to zero)
+#: absolute error of one tile product from subnormal partial sums (or a GEMM flushing them to zero)
 SUBTILE = 2.0 ** -100
+#: a GEMM flushing subnormal operands to zero loses at most 2^-126 |b_k| per product of the tile, at most
+#: this times the column's norm (Cauchy-Schwarz with the 32 ones), and likewise for the row
+FLUSHED = 2.0 ** -126 * 32 ** 0.5
 #: absolute error of one fp32 rounding below the normal range
 SUBNORMAL = 2.0 ** -149
 #: covers the rounding of the bound's own computation
@@ -199,14 +202,17 @@ class Strip:
     def __init__(self, b: torch.Tensor):
         self.b = b
         self.tiles = b.shape[0] // 32
-        self.norm = b.view(self.tiles, 32, -1).norm(dim=1)  # [tiles, N]
+        # [tiles, N] in fp64: an fp32 norm of fp32 values can underflow to 0 (or overflow) in its squares
+        self.norm = b.view(self.tiles, 32, -1).double().norm(dim=1)
         self._columns: torch.Tensor | None = None
 
     def double_columns(self) -> torch.Tensor:
-        """``b`` transposed (``[N, K]``, one column a row) in fp64, for the exact recomputation of single
-        elements (made on first use; the sampled GEMM reads its second operand this way)."""
+        """Per K tile, ``b``'s columns (``[tiles, N, 32]``) in fp64, for the exact recomputation of single
+        elements (made on first use: the sampled GEMM reads its second operand this way, and would copy
+        it on every call otherwise)."""
         if self._columns is None:
-            self._columns = self.b.t().to(torch.float64, memory_format=torch.contiguous_format)
+            columns = self.b.view(self.tiles, 32, -1).transpose(1, 2)
+            self._columns = columns.to(torch.float64, memory_format=torch.contiguous_format)
         return self._columns
 
 
@@ -361,14 +367,16 @@ def difference_bound(a: torch.Tensor, strip: Strip, largest: float) -> torch.Ten
     sum can be from the fast one, given the ``largest`` magnitude of the fast partial sums (the module
     docstring derives it); None when it is not finite."""
     tiles = strip.tiles
-    row_norm = a.view(a.shape[0], tiles, 32).norm(dim=2).amax(0)  # [tiles]: the chunk's largest row norm per K tile
-    # sum_t d_t, per column: per K tile the largest row norm times the column's (Cauchy-Schwarz), summed by a GEMV
-    errors = torch.mv(strip.norm.t(), row_norm).mul_(PRODUCT_ERROR * MARGIN).add_(SUBTILE * tiles * MARGIN)
+    row_norm = a.double().view(a.shape[0], tiles, 32).norm(dim=2).amax(0)  # [tiles]: the chunk's largest per K tile
+    # sum_t d_t, per column (fp64): per K tile the largest row norm times the column's (Cauchy-Schwarz),
+    # summed over the tiles by a GEMV, and what flushing subnormal operands would lose
+    errors = torch.mv(strip.norm.t(), row_norm).mul_(PRODUCT_ERROR)
+    errors.add_(strip.norm.sum(0).add_(float(row_norm.sum())), alpha=FLUSHED).add_(SUBTILE * tiles).mul_(MARGIN)
     sums = (largest + float(errors.max())) * MARGIN  # X: every |x_t| of both sequences
     rounding = 2 * tiles * (U32 * sums + SUBNORMAL) * MARGIN
     if not math.isfinite(rounding):  # NaN or infinite values, or an overflow
         return None
-    return errors.add_(rounding).mul_(MARGIN)
+    return errors.add_(rounding).float().mul_(MARGIN)
 
 
 def _checked(flat: torch.Tensor, low: torch.Tensor, high: torch.Tensor, acc: torch.Tensor | None, layout: Layout,
@@ -423,7 +431,7 @@ def _exact_elements(a: torch.Tensor, strip: Strip, rows: np.ndarray, cols: np.nd
     tile product's exact sum (fp64) rounded once to fp32, added in K order in fp32. The products are
     sampled fp64 GEMMs (only the elements asked for, no gathered copies of rows and columns)."""
     device = a.device
-    a64, columns = a.double(), strip.double_columns()
+    a64, columns = a.double().view(a.shape[0], strip.tiles, 32).transpose(0, 1).contiguous(), strip.double_columns()
     crow = np.zeros(a.shape[0] + 1, dtype=np.int64)
     np.cumsum(np.bincount(rows, minlength=a.shape[0]), out=crow[1:])
     value = start
@@ -431,9 +439,9 @@ def _exact_elements(a: torch.Tensor, strip: Strip, rows: np.ndarray, cols: np.nd
         warnings.simplefilter("ignore", UserWarning)  # torch: "sparse CSR tensor support is in beta state"
         pattern = torch.sparse_csr_tensor(torch.from_numpy(crow).to(device), torch.from_numpy(cols).to(device),
                                           torch.zeros(len(rows), dtype=torch.float64, device=device),
-                                          size=(a.shape[0], columns.shape[0]), check_invariants=False)
-        for k0 in range(0, a.shape[1], 32):
-            product = torch.sparse.sampled_addmm(pattern, a64[:, k0:k0 + 32], columns[:, k0:k0 + 32].t(), beta=0)
+                                          size=(a.shape[0], columns.shape[1]), check_invariants=False)
+        for t in range(strip.tiles):
+            product = torch.sparse.sampled_addmm(pattern, a64[t], columns[t].t(), beta=0)
             part = product.values().float()
             value = part if value is None else value + part
     return value
