@@ -134,14 +134,21 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
     if bk != bk2 or not np.array_equal(lhs.starts[:, 1], rhs.starts[:, 0]):
         return False
     groups = []
-    for k0 in np.unique(lhs.starts[:, 1]).tolist():
-        members = np.nonzero(lhs.starts[:, 1] == k0)[0]
-        mu, mi = np.unique(lhs.starts[members, 0], return_inverse=True)
-        nu, ni = np.unique(rhs.starts[members, 1], return_inverse=True)
-        cells = mi.reshape(-1) * len(nu) + ni.reshape(-1)
-        if len(members) < MIN_DENSITY * len(mu) * len(nu) or len(np.unique(cells)) != len(cells):
+    ks = lhs.starts[:, 1]
+    one_strip = bool((ks == ks[0]).all())  # the usual case: one K strip for the whole level
+    for k0 in [int(ks[0])] if one_strip else np.unique(ks).tolist():
+        members = np.arange(len(ks)) if one_strip else np.flatnonzero(ks == k0)
+        mu, mi = _codes(lhs.starts[members, 0])
+        nu, ni = _codes(rhs.starts[members, 1])
+        if len(members) < MIN_DENSITY * len(mu) * len(nu):
             return False
-        groups.append((k0, members, mu, mi.reshape(-1), nu, ni.reshape(-1)))
+        # each chunk's blocks in grid order (usually the whole grid, in order already); no block twice
+        at_cell = np.full(len(mu) * len(nu), -1, dtype=np.int64)
+        at_cell[mi * len(nu) + ni] = np.arange(len(members))
+        by_m = at_cell[at_cell >= 0]
+        if len(by_m) != len(members):
+            return False
+        groups.append((k0, members, mu, mi, nu, ni, by_m))
     device = evaluator.device
     # the accumulators in their stored format, all at once (usually the previous level's slab itself)
     acc_vids = site.leaves_a[rows, spec[2]].astype(np.int64) if spec[2] is not None else None
@@ -153,13 +160,12 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
     else:
         out = torch.empty(shape, dtype=fmt.torch_dtype, device=device)
     checked = fmt.name in CHECKED_FORMATS
-    for k0, members, mu, mi, nu, ni in groups:
+    for k0, members, mu, mi, nu, ni, by_m in groups:
         a = lhs.strips(np.stack([mu, np.full_like(mu, k0)], 1)).reshape(-1, bk * 32)
         b = rhs.strips(np.stack([np.full_like(nu, k0), nu], 1))
         strip = Strip(b.permute(1, 0, 2).reshape(bk * 32, -1))
         per_chunk = max(1, chunk_elements(device, CHUNK_ELEMENTS, GPU_CHUNK_ELEMENTS) // (bm * 32 * strip.b.shape[1]))
         buffers = Buffers.reused(evaluator.scratch, min(per_chunk, len(mu)), len(nu), (bm * 32, bn * 32), fmt, device)
-        by_m = np.lexsort((ni, mi))  # each chunk's blocks in grid order: usually the whole grid, a plain copy
         cuts = np.searchsorted(mi[by_m], np.arange(0, len(mu) + per_chunk, per_chunk))
         for m0, lo, hi in zip(range(0, len(mu), per_chunk), cuts, cuts[1:]):
             m1 = min(m0 + per_chunk, len(mu))
@@ -177,6 +183,14 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
                 out[at] = result
     evaluator.store(site.out_a[rows], out)
     return True
+
+
+def _codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` for block coordinates (small non-negative integers), in
+    linear time: a level has tens of thousands of blocks, and a sort of each coordinate costs more."""
+    present = np.zeros(int(values.max()) + 1, dtype=bool)
+    present[values] = True
+    return np.flatnonzero(present), (np.cumsum(present) - 1)[values]
 
 
 def chunk_elements(device: torch.device, cpu: int, gpu: int) -> int:
@@ -203,7 +217,12 @@ class Strip:
         self.b = b
         self.tiles = b.shape[0] // 32
         # [tiles, N] in fp64: an fp32 norm of fp32 values can underflow to 0 (or overflow) in its squares
-        self.norm = b.view(self.tiles, 32, -1).double().norm(dim=1)
+        norm = torch.linalg.vector_norm(b.view(self.tiles, 32, -1), dim=1, dtype=torch.float64)
+        #: per K tile and column, d_t per unit of the largest row norm (Cauchy-Schwarz: the row norm times
+        #: the column's, times PRODUCT_ERROR, and what flushing subnormal rows would lose), with MARGIN
+        self.weights = norm.mul(PRODUCT_ERROR).add_(FLUSHED).mul_(MARGIN).t().contiguous()  # [N, tiles]
+        #: per column, the rest of sum_t d_t: flushed subnormals of the column, subnormal sums
+        self.base = norm.sum(0).mul_(FLUSHED).add_(SUBTILE * self.tiles).mul_(MARGIN)  # [N]
         self._columns: torch.Tensor | None = None
 
     def double_columns(self) -> torch.Tensor:
@@ -246,13 +265,12 @@ class Layout:
         by_block = per_column.view(self.cols_n, 1, self.block[1])
         return by_block.unsqueeze(0) if self.dense else by_block[self._at_n]
 
-    def positions(self, flat: np.ndarray) -> tuple[np.ndarray, ...]:
-        """For flat indices into ``[blocks, h, w]``: each element's block, row and column in its block,
-        and row and column in the grid."""
+    def positions(self, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For flat indices into ``[blocks, h, w]``: each element's row and column in the grid."""
         h, w = self.block
         block, within = np.divmod(flat, h * w)
         i, j = np.divmod(within, w)
-        return block, i, j, self.at_m[block] * h + i, self.at_n[block] * w + j
+        return self.at_m[block] * h + i, self.at_n[block] * w + j
 
 
 class Buffers:
@@ -367,16 +385,14 @@ def difference_bound(a: torch.Tensor, strip: Strip, largest: float) -> torch.Ten
     sum can be from the fast one, given the ``largest`` magnitude of the fast partial sums (the module
     docstring derives it); None when it is not finite."""
     tiles = strip.tiles
-    row_norm = a.double().view(a.shape[0], tiles, 32).norm(dim=2).amax(0)  # [tiles]: the chunk's largest per K tile
-    # sum_t d_t, per column (fp64): per K tile the largest row norm times the column's (Cauchy-Schwarz),
-    # summed over the tiles by a GEMV, and what flushing subnormal operands would lose
-    errors = torch.mv(strip.norm.t(), row_norm).mul_(PRODUCT_ERROR)
-    errors.add_(strip.norm.sum(0).add_(float(row_norm.sum())), alpha=FLUSHED).add_(SUBTILE * tiles).mul_(MARGIN)
+    # the chunk's largest row norm per K tile (fp64, as the columns'), then sum_t d_t per column (fp64)
+    row_norm = torch.linalg.vector_norm(a.view(a.shape[0], tiles, 32), dim=2, dtype=torch.float64).amax(0)
+    errors = torch.addmv(strip.base, strip.weights, row_norm)
     sums = (largest + float(errors.max())) * MARGIN  # X: every |x_t| of both sequences
     rounding = 2 * tiles * (U32 * sums + SUBNORMAL) * MARGIN
     if not math.isfinite(rounding):  # NaN or infinite values, or an overflow
         return None
-    return errors.add_(rounding).float().mul_(MARGIN)
+    return errors.add_(rounding).mul_(MARGIN).float()  # rounded to fp32 by less than MARGIN
 
 
 def _checked(flat: torch.Tensor, low: torch.Tensor, high: torch.Tensor, acc: torch.Tensor | None, layout: Layout,
@@ -398,15 +414,13 @@ def _checked(flat: torch.Tensor, low: torch.Tensor, high: torch.Tensor, acc: tor
         return low
     if len(unsafe) > REPAIR_SHARE * flat.numel():
         return None  # recomputing these one by one would cost more than exact products for all
-    block, i, j, rows, cols = layout.positions(unsafe)
-    order = np.argsort(rows, kind="stable")  # by row, as the repair's sampling pattern lists them
-    unsafe, block, i, j, rows, cols = unsafe[order], block[order], i[order], j[order], rows[order], cols[order]
-    device = flat.device
-    start = None
-    if acc is not None:
-        start = to_compute(acc[torch.from_numpy(block).to(device), torch.from_numpy(i).to(device),
-                               torch.from_numpy(j).to(device)])
-    low.view(-1)[torch.from_numpy(unsafe).to(device)] = quantize(_exact_elements(a, strip, rows, cols, start), fmt)
+    rows, cols = layout.positions(unsafe)
+    # by row, as the repair's sampling pattern lists them (16-bit keys: numpy's stable sort is then a radix sort)
+    order = np.argsort(rows.astype(np.int16 if a.shape[0] <= 1 << 15 else np.int64), kind="stable")
+    unsafe, rows, cols = unsafe[order], rows[order], cols[order]
+    at = torch.from_numpy(unsafe).to(flat.device)
+    start = to_compute(acc.reshape(-1)[at]) if acc is not None else None  # acc: the chunk's blocks, in order
+    low.view(-1)[at] = quantize(_exact_elements(a, strip, rows, cols, start), fmt)
     return low
 
 

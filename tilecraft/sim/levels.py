@@ -97,7 +97,10 @@ class LevelEvaluator(Evaluator):
         for level in levels.tolist():
             batches = []
             for site, rows, depth in pending:
-                lo, hi = np.searchsorted(depth, [level, level + 1])
+                if not depth[0] <= level <= depth[-1]:
+                    continue
+                key = depth.dtype.type(level)  # a key of another type (even a Python int) makes numpy
+                lo, hi = np.searchsorted(depth, key), np.searchsorted(depth, key, side="right")  # convert all of depth
                 if hi > lo:
                     batches.append((site, rows[lo:hi]))
             self.level, self.sole, self.segment_end = level, len(batches) == 1, b
@@ -196,7 +199,8 @@ class LevelEvaluator(Evaluator):
                 break
             if not len(out):
                 continue
-            at = np.minimum(np.searchsorted(out, vids[left]), len(out) - 1)
+            at = np.minimum(np.searchsorted(out, vids[left].astype(out.dtype, copy=False)), len(out) - 1)  # same dtype:
+            # no conversion of all of ``out`` (a wrapped key of another site only misses the hit test below)
             hit = out[at] == vids[left]
             sites[left[hit]] = i
             rows[left[hit]] = at[hit]
