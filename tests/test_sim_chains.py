@@ -294,3 +294,72 @@ def test_reads_from_the_tile_view_match_the_tile_ordered_copy(shape, extents) ->
     want = values.gather_tiles(ref.tiles(), ref.unit_shape, starts, extents)
     got = values.gather_tiles(ref.tile_view(), ref.unit_shape, starts, extents)
     assert torch.equal(got.view(torch.int16), want.view(torch.int16))
+
+
+@pytest.mark.parametrize("fmt", [bfloat16, float16], ids=lambda f: f.name)
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), float("-inf")])
+def test_non_finite_accumulators_keep_the_exact_bits(fmt, bad) -> None:
+    """A NaN or an infinity already in the accumulator (not in the operands) leaves no finite bound
+    either: the chunk falls back to exact products, NaN and infinities where the exact mode has them."""
+    a, b, acc, at_m, at_n = case(10, 2, 2, 2, 32, 0, True)
+    acc[1, 4, 5], acc[3, 0, 0] = bad, -bad
+    got, sufficed = chains._update(a, chains.Strip(b), acc.to(fmt.torch_dtype), at_m, at_n, 2, 2, (32, 32), fmt,
+                                   checked=True)
+    want = exact_blocks(a, b, acc.to(fmt.torch_dtype).float(), at_m, at_n, (32, 32), fmt)
+    assert not sufficed
+    assert torch.equal(got.isnan(), want.isnan())
+    assert torch.equal(got.nan_to_num().view(torch.int16), want.nan_to_num().view(torch.int16))
+
+
+@pytest.mark.parametrize("fmt, half_ulp", [(bfloat16, 2.0 ** -8), (float16, 2.0 ** -11)], ids=["bfloat16", "float16"])
+def test_sums_exactly_on_a_rounding_tie_keep_the_exact_bits(fmt, half_ulp, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Products that are exact small numbers put ``acc + a @ b`` exactly halfway between two values of
+    the store's format, or one fp32 step either side of it: the check sends them to the exact
+    recomputation (all of them: more than the usual share), which rounds the ties to even."""
+    g = torch.Generator().manual_seed(12)
+    a, b = torch.zeros(64, 32), torch.zeros(32, 64)
+    a[:, 0], b[0, :] = 1.0, half_ulp  # each product: half an ulp of the store's format at 1.0
+    a[:, 1], b[1, :] = torch.randint(-1, 2, (64,), generator=g).float(), 2.0 ** -23  # an fp32 step down, up or none
+    at_m, at_n = np.arange(2).repeat(2), np.tile(np.arange(2), 2)
+    acc = torch.where(torch.rand(4, 32, 32, generator=g) < 0.5, 1.0, 1.0 + 2 * half_ulp)  # even and odd last bits
+    monkeypatch.setattr(chains, "REPAIR_SHARE", 1.0)
+    got, sufficed = chains._update(a, chains.Strip(b), acc.to(fmt.torch_dtype), at_m, at_n, 2, 2, (32, 32), fmt,
+                                   checked=True)
+    want = exact_blocks(a, b, acc, at_m, at_n, (32, 32), fmt)
+    assert sufficed
+    assert torch.equal(got.view(torch.int16), want.view(torch.int16))
+    assert len(torch.unique(want)) == 3  # 1, 1 + ulp, 1 + 2 ulp: ties to even both ways, steps off the tie apart
+
+
+@pytest.mark.parametrize("fmt, scale", [(bfloat16, 2.0 ** -65), (float16, 2.0 ** -10), (float32, 2.0 ** -65)],
+                         ids=lambda x: getattr(x, "name", ""))
+def test_subnormal_values_keep_the_exact_bits(fmt, scale) -> None:
+    """Operands scaled so that products, sums and results fall in the subnormal range of the store's
+    format (for bfloat16 and float32, of fp32 itself)."""
+    a, b, acc, at_m, at_n = case(13, 2, 2, 2, 32, 4, True)
+    a, b, acc = bf16(a * scale), bf16(b * scale), (acc * scale * scale).to(fmt.torch_dtype)
+    got, _ = chains._update(a, chains.Strip(b), acc, at_m, at_n, 2, 2, (32, 32), fmt, checked=True)
+    want = exact_blocks(a, b, acc.float(), at_m, at_n, (32, 32), fmt)
+    bits = torch.int16 if fmt.torch_dtype.itemsize == 2 else torch.int32
+    assert (want.float().abs() < torch.finfo(fmt.torch_dtype).tiny).float().mean() > 0.5  # really subnormal
+    assert torch.equal(got.view(bits), want.view(bits))
+
+
+def test_a_chain_finds_its_next_reads_without_a_search(tutorials: Path, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """After its first K step, each operand's reads at a level are the reads after the last level's:
+    found without a search (chains._next_reads), and the results stay the exact mode's bits."""
+    script = tmp_path / "step1.py"
+    script.write_text(resize_source((tutorials / MATMUL_STEPS[0]).read_text(), matmul_size(128, 256, 128)))
+    found: list[bool] = []
+    real = chains._next_reads
+
+    def spy(evaluator, last, vids):
+        found.append(real(evaluator, last, vids) is not None)
+        return None if not found[-1] else real(evaluator, last, vids)
+
+    monkeypatch.setattr(chains, "_next_reads", spy)
+    fast = launch_outputs(script, capsys)
+    assert found == [False, False] + [True, True] * (256 // 32 - 1)
+    assert_same_bits(fast, launch_outputs(script, capsys, "--exact"))

@@ -19,42 +19,53 @@ The fast sequence is the same with ``P^f_t``, a float32 GEMM's sum (its own orde
   multiply-adds is within ``g`` times its ``S|ab|`` of the real sum (Higham 3.1, FMAs included) and
   their addition adds ``u (1 + g) S|ab|``; the exact mode's fp64 sum is within ``32 * 2^-53 * S|ab|``
   of the real sum and its rounding to fp32 within ``u * S|ab|``. So ``|P^f_t - P*_t| <= d_t =
-  (g + u (1 + g) + u + 32 * 2^-53) * S|ab| + SUBTILE`` (``SUBTILE`` covers the absolute error of
-  subnormal operands, or of a library flushing them to zero). Two GEMMs of 16 cost ~30% more than
-  one of 32 and halve ``d_t``, so about half as many elements need the exact recomputation below;
-* ``S|ab| <= |a row| * |b column|`` per tile (Cauchy-Schwarz; the norms of every row and column of
-  the strips are computed once, and the per-element sum over the tiles is one small GEMM);
+  (g + u (1 + g) + u + 32 * 2^-53) * S|ab| + FLUSHED * (|a row| + |b column|) + SUBTILE``
+  (``SUBTILE`` covers subnormal partial sums; ``FLUSHED`` a library flushing subnormal operands to
+  zero, which loses at most ``2^-126 |b_k|`` per product, ``2^-126 sqrt(32) |b column|`` in all). Two
+  GEMMs of 16 cost ~30% more than one of 32 and halve ``d_t``, so about half as many elements need
+  the exact recomputation below;
+* ``S|ab| <= |a row| * |b column| <= max_rows |a row| * |b column|`` per tile (Cauchy-Schwarz), so one
+  bound per column of the chunk holds for all its rows: per K tile, the chunk's largest row norm
+  times each column's norm, summed over the tiles (one GEMV a chunk). The norms are computed in fp64
+  (an fp32 norm's squares underflow to 0 for rows below ``~2^-75``, or overflow), the strip's once
+  per level;
 * both sequences round each addition to fp32, each rounding off by at most ``u |x_t| + 2^-150``
   where ``x_t`` is the sum before rounding, so ``|s^f_T - s*_T| <= sum_t d_t + 2 T (u X + 2^-150)``
   where ``X`` bounds every ``|x_t|`` of both sequences in the chunk. The fast partial sums are
   measured (one min/max per K tile): ``|x^f_t| <= |s^f_t| / (1 - u)``, and ``|x*_t - x^f_t|`` is at
   most the difference bound so far, ``sum_t d_t + 2 T (u X + 2^-150)``; so with ``2 T u`` far below
-  ``2^-12``, ``X = (max_t max|s^f_t| + sum_t max d_t) * MARGIN`` suffices;
-* every term is computed in fp32 and multiplied by ``MARGIN`` (``1 + 2^-12``), which covers the
-  rounding of the bound itself (a norm of 32 values is within ``~20u``, the small GEMM within
-  ``(T + 1) u``), ``(1 - u)^-1`` and ``1 / (1 - 2 T u)``.
+  ``2^-12``, ``X = (max_t max|s^f_t| + max sum_t d_t) * MARGIN`` suffices;
+* every term is computed in fp64 (the norms, their GEMV) or Python floats (``X`` and the rounding
+  term), multiplied by ``MARGIN`` (``1 + 2^-12``), and the bound is rounded to fp32 once, after one more
+  ``MARGIN``: that covers the rounding of the bound itself, ``(1 - u)^-1`` and ``1 / (1 - 2 T u)``.
 
-**The check.** With ``D`` that bound (an fp32 number at least the real difference), the exact
+**The check.** With ``D`` that bound (an fp32 number greater than the real difference), the exact
 ``s*_T`` lies in ``[s^f_T - D, s^f_T + D]``; because it is an fp32 number and rounding to nearest is
 monotone, it also lies in ``[fl32(s^f_T - D), fl32(s^f_T + D)]``, and rounding to bfloat16/float16
 is monotone too. So where ``q(fl32(s - D)) == q(fl32(s + D))`` the exact mode's bits are that value
-(``D`` per element is one small GEMM of the norms; then two subtractions/additions, two roundings
-and one 16-bit comparison per element, and the rounded low end is the result); the other elements
-are recomputed exactly, the way the exact mode computes them (sampled fp64 products of just those
-elements, rounded to fp32 per tile, added in K order). A chunk whose bound is
-not finite (infinities or NaN among the values, or an overflow) is computed with exact products;
-so is a chunk where more than ``REPAIR_SHARE`` of the elements would be recomputed (element by
-element costs more than exact products for all), and every chunk of a float32 store (no rounding
-hides a difference).
+(the bound is one value per column, broadcast; then two subtractions/additions rounded to the
+store's format as they are written, and one comparison of the 16-bit patterns, four at a time; the
+rounded low end is the result). An exact zero of either sign lies strictly inside the interval
+(``D`` exceeds the real difference), whose ends then round to values of opposite signs: zeros are
+always recomputed. The other elements are recomputed exactly, the way the exact mode computes them
+(sampled fp64 products of just those elements, rounded to fp32 per tile, added in K order). A chunk
+whose bound is not finite (infinities or NaN among the values, or an overflow) is computed with exact
+products; so is a chunk where more than ``REPAIR_SHARE`` of the elements would be recomputed
+(element by element costs more than exact products for all), and every chunk of a float32 store (no
+rounding hides a difference).
 
 The results are the exact mode's bits (tests/test_sim_chains.py compares them bit for bit), on the
 exact mode's own premise that an fp64 sum of 32 tile products is exact.
 
-**Cost.** Per chunk (about ``CHUNK_ELEMENTS`` outputs, so that its buffers stay in the cache) and K
-tile: two GEMMs into reused buffers, two in-place adds and one min/max; then per chunk one copy of
-the accumulator in, the bound (one small GEMM), the two rounded ends and their comparison, and one
-copy out into the level's block order. The buffers are kept from level to level, and a level may
-write its results over the accumulators it consumed (``LevelEvaluator.take_slab``).
+**Cost.** A chunk's sums live in its blocks' own layout (that of the accumulators read and of the
+results written), so the accumulators are read once, by the first addition, and the results leave by
+a plain copy. Per chunk (about ``CHUNK_ELEMENTS`` outputs, so that its buffers stay in the cache) and
+K tile: two GEMMs into reused buffers, their sum, its addition into the chunk's sums (the GEMMs' grid
+read in block order) and one min/max; then per chunk the bound (norms and one GEMV), the two rounded
+ends, their comparison, the few repairs and one copy out. The buffers are kept from level to level,
+and a level may write its results over the accumulators it consumed (``LevelEvaluator.take_slab``).
+A leaf's reads at the next level are found as the reads after the last level's (checked), without a
+search of every read site.
 """
 
 from __future__ import annotations
