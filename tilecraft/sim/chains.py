@@ -19,46 +19,58 @@ The fast sequence is the same with ``P^f_t``, a float32 GEMM's sum (its own orde
   multiply-adds is within ``g`` times its ``S|ab|`` of the real sum (Higham 3.1, FMAs included) and
   their addition adds ``u (1 + g) S|ab|``; the exact mode's fp64 sum is within ``32 * 2^-53 * S|ab|``
   of the real sum and its rounding to fp32 within ``u * S|ab|``. So ``|P^f_t - P*_t| <= d_t =
-  (g + u (1 + g) + u + 32 * 2^-53) * S|ab| + SUBTILE`` (``SUBTILE`` covers the absolute error of
-  subnormal operands, or of a library flushing them to zero). Two GEMMs of 16 cost ~30% more than
-  one of 32 and halve ``d_t``, so about half as many elements need the exact recomputation below;
-* ``S|ab| <= |a row| * |b column|`` per tile (Cauchy-Schwarz; the norms of every row and column of
-  the strips are computed once, and the per-element sum over the tiles is one small GEMM);
+  (g + u (1 + g) + u + 32 * 2^-53) * S|ab| + FLUSHED * (|a row| + |b column|) + SUBTILE``
+  (``SUBTILE`` covers subnormal partial sums; ``FLUSHED`` a library flushing subnormal operands to
+  zero, which loses at most ``2^-126 |b_k|`` per product, ``2^-126 sqrt(32) |b column|`` in all). Two
+  GEMMs of 16 cost ~30% more than one of 32 and halve ``d_t``, so about half as many elements need
+  the exact recomputation below;
+* ``S|ab| <= |a row| * |b column| <= max_rows |a row| * |b column|`` per tile (Cauchy-Schwarz), so one
+  bound per column of the chunk holds for all its rows: per K tile, the chunk's largest row norm
+  times each column's norm, summed over the tiles (one GEMV a chunk). The norms are computed in fp64
+  (an fp32 norm's squares underflow to 0 for rows below ``~2^-75``, or overflow), the strip's once
+  per level;
 * both sequences round each addition to fp32, each rounding off by at most ``u |x_t| + 2^-150``
   where ``x_t`` is the sum before rounding, so ``|s^f_T - s*_T| <= sum_t d_t + 2 T (u X + 2^-150)``
   where ``X`` bounds every ``|x_t|`` of both sequences in the chunk. The fast partial sums are
   measured (one min/max per K tile): ``|x^f_t| <= |s^f_t| / (1 - u)``, and ``|x*_t - x^f_t|`` is at
   most the difference bound so far, ``sum_t d_t + 2 T (u X + 2^-150)``; so with ``2 T u`` far below
-  ``2^-12``, ``X = (max_t max|s^f_t| + sum_t max d_t) * MARGIN`` suffices;
-* every term is computed in fp32 and multiplied by ``MARGIN`` (``1 + 2^-12``), which covers the
-  rounding of the bound itself (a norm of 32 values is within ``~20u``, the small GEMM within
-  ``(T + 1) u``), ``(1 - u)^-1`` and ``1 / (1 - 2 T u)``.
+  ``2^-12``, ``X = (max_t max|s^f_t| + max sum_t d_t) * MARGIN`` suffices;
+* every term is computed in fp64 (the norms, their GEMV) or Python floats (``X`` and the rounding
+  term), multiplied by ``MARGIN`` (``1 + 2^-12``), and the bound is rounded to fp32 once, after one more
+  ``MARGIN``: that covers the rounding of the bound itself, ``(1 - u)^-1`` and ``1 / (1 - 2 T u)``.
 
-**The check.** With ``D`` that bound (an fp32 number at least the real difference), the exact
+**The check.** With ``D`` that bound (an fp32 number greater than the real difference), the exact
 ``s*_T`` lies in ``[s^f_T - D, s^f_T + D]``; because it is an fp32 number and rounding to nearest is
 monotone, it also lies in ``[fl32(s^f_T - D), fl32(s^f_T + D)]``, and rounding to bfloat16/float16
 is monotone too. So where ``q(fl32(s - D)) == q(fl32(s + D))`` the exact mode's bits are that value
-(``D`` per element is one small GEMM of the norms; then two subtractions/additions, two roundings
-and one 16-bit comparison per element, and the rounded low end is the result); the other elements
-are recomputed exactly, the way the exact mode computes them (sampled fp64 products of just those
-elements, rounded to fp32 per tile, added in K order). A chunk whose bound is
-not finite (infinities or NaN among the values, or an overflow) is computed with exact products;
-so is a chunk where more than ``REPAIR_SHARE`` of the elements would be recomputed (element by
-element costs more than exact products for all), and every chunk of a float32 store (no rounding
-hides a difference).
+(the bound is one value per column, broadcast; then two subtractions/additions rounded to the
+store's format as they are written, and one comparison of the 16-bit patterns, four at a time; the
+rounded low end is the result). An exact zero of either sign lies strictly inside the interval
+(``D`` exceeds the real difference), whose ends then round to values of opposite signs: zeros are
+always recomputed. The other elements are recomputed exactly, the way the exact mode computes them
+(sampled fp64 products of just those elements, rounded to fp32 per tile, added in K order). A chunk
+whose bound is not finite (infinities or NaN among the values, or an overflow) is computed with exact
+products; so is a chunk where more than ``REPAIR_SHARE`` of the elements would be recomputed
+(element by element costs more than exact products for all), and every chunk of a float32 store (no
+rounding hides a difference).
 
 The results are the exact mode's bits (tests/test_sim_chains.py compares them bit for bit), on the
 exact mode's own premise that an fp64 sum of 32 tile products is exact.
 
-**Cost.** Per chunk (about ``CHUNK_ELEMENTS`` outputs, so that its buffers stay in the cache) and K
-tile: two GEMMs into reused buffers, two in-place adds and one min/max; then per chunk one copy of
-the accumulator in, the bound (one small GEMM), the two rounded ends and their comparison, and one
-copy out into the level's block order. The buffers are kept from level to level, and a level may
-write its results over the accumulators it consumed (``LevelEvaluator.take_slab``).
+**Cost.** A chunk's sums live in its blocks' own layout (that of the accumulators read and of the
+results written), so the accumulators are read once, by the first addition, and the results leave by
+a plain copy. Per chunk (about ``CHUNK_ELEMENTS`` outputs, so that its buffers stay in the cache) and
+K tile: two GEMMs into reused buffers, their sum, its addition into the chunk's sums (the GEMMs' grid
+read in block order) and one min/max; then per chunk the bound (norms and one GEMV), the two rounded
+ends, their comparison, the few repairs and one copy out. The buffers are kept from level to level,
+and a level may write its results over the accumulators it consumed (``LevelEvaluator.take_slab``).
+A leaf's reads at the next level are found as the reads after the last level's (checked), without a
+search of every read site.
 """
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -81,8 +93,11 @@ GAMMA16 = 16 * U32 / (1 - 16 * U32)
 #: |fast tile product - exact tile product| per unit of sum|a||b|: the two GEMMs of 16 (any order each),
 #: the rounding of their sum, the exact mode's fp64 sum (32 roundings of 2^-53) and its rounding to fp32
 PRODUCT_ERROR = GAMMA16 + U32 * (1 + GAMMA16) + U32 + 32 * 2.0 ** -53
-#: absolute error of one tile product from subnormal operands (or a GEMM flushing them to zero)
+#: absolute error of one tile product from subnormal partial sums (or a GEMM flushing them to zero)
 SUBTILE = 2.0 ** -100
+#: a GEMM flushing subnormal operands to zero loses at most 2^-126 |b_k| per product of the tile, at most
+#: this times the column's norm (Cauchy-Schwarz with the 32 ones), and likewise for the row
+FLUSHED = 2.0 ** -126 * 32 ** 0.5
 #: absolute error of one fp32 rounding below the normal range
 SUBNORMAL = 2.0 ** -149
 #: covers the rounding of the bound's own computation
@@ -94,6 +109,8 @@ MIN_DENSITY = 0.5
 REPAIR_SHARE = 0.05
 #: store formats whose rounding hides a GEMM's last-bit difference (checked, then repaired)
 CHECKED_FORMATS = (bfloat16.name, float16.name)
+#: accumulator formats an fp32 addition widens exactly (others are converted to fp32 first)
+WIDENED_EXACTLY = (torch.bfloat16, torch.float16, torch.float32)
 
 
 class ReadLeaf:
@@ -128,14 +145,21 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
     if bk != bk2 or not np.array_equal(lhs.starts[:, 1], rhs.starts[:, 0]):
         return False
     groups = []
-    for k0 in _unique_inverse(lhs.starts[:, 1])[0].tolist():
-        members = np.nonzero(lhs.starts[:, 1] == k0)[0]
-        mu, mi = _unique_inverse(lhs.starts[members, 0])
-        nu, ni = _unique_inverse(rhs.starts[members, 1])
-        cells = mi.reshape(-1) * len(nu) + ni.reshape(-1)
-        if len(members) < MIN_DENSITY * len(mu) * len(nu) or int(np.bincount(cells).max()) > 1:
+    ks = lhs.starts[:, 1]
+    one_strip = bool((ks == ks[0]).all())  # the usual case: one K strip for the whole level
+    for k0 in [int(ks[0])] if one_strip else np.unique(ks).tolist():
+        members = np.arange(len(ks)) if one_strip else np.flatnonzero(ks == k0)
+        mu, mi = _codes(lhs.starts[members, 0])
+        nu, ni = _codes(rhs.starts[members, 1])
+        if len(members) < MIN_DENSITY * len(mu) * len(nu):
             return False
-        groups.append((k0, members, mu, mi.reshape(-1), nu, ni.reshape(-1), cells))
+        # each chunk's blocks in grid order (usually the whole grid, in order already); no block twice
+        at_cell = np.full(len(mu) * len(nu), -1, dtype=np.int64)
+        at_cell[mi * len(nu) + ni] = np.arange(len(members))
+        by_m = at_cell[at_cell >= 0]
+        if len(by_m) != len(members):
+            return False
+        groups.append((k0, members, mu, mi, nu, ni, by_m))
     device = evaluator.device
     # the accumulators in their stored format, all at once (usually the previous level's slab itself)
     acc_vids = site.leaves_a[rows, spec[2]].astype(np.int64) if spec[2] is not None else None
@@ -147,14 +171,12 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
     else:
         out = torch.empty(shape, dtype=fmt.torch_dtype, device=device)
     checked = fmt.name in CHECKED_FORMATS
-    for k0, members, mu, mi, nu, ni, cells in groups:
+    for k0, members, mu, mi, nu, ni, by_m in groups:
         a = lhs.strips(np.stack([mu, np.full_like(mu, k0)], 1)).reshape(-1, bk * 32)
         b = rhs.strips(np.stack([np.full_like(nu, k0), nu], 1))
         strip = Strip(b.permute(1, 0, 2).reshape(bk * 32, -1))
         per_chunk = max(1, chunk_elements(device, CHUNK_ELEMENTS, GPU_CHUNK_ELEMENTS) // (bm * 32 * strip.b.shape[1]))
-        buffers = Buffers.reused(evaluator.scratch, min(per_chunk, len(mu)) * bm * 32, strip.b.shape[1], fmt, device)
-        # each chunk's blocks in grid order (usually already so: the whole grid, a plain copy)
-        by_m = np.arange(len(cells)) if bool((np.diff(cells) > 0).all()) else np.argsort(cells)
+        buffers = Buffers.reused(evaluator.scratch, min(per_chunk, len(mu)), len(nu), (bm * 32, bn * 32), fmt, device)
         cuts = np.searchsorted(mi[by_m], np.arange(0, len(mu) + per_chunk, per_chunk))
         for m0, lo, hi in zip(range(0, len(mu), per_chunk), cuts, cuts[1:]):
             m1 = min(m0 + per_chunk, len(mu))
@@ -166,13 +188,20 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
             at = span if span is not None else torch.from_numpy(where).to(device)
             acc = acc_all[at] if acc_all is not None else None
             target = out[span] if span is not None else None
-            result, checked = _update(a[m0 * bm * 32:m1 * bm * 32], strip, acc, torch.from_numpy(mi[sel] - m0).to(device),
-                                      torch.from_numpy(ni[sel]).to(device), m1 - m0, len(nu), (bm * 32, bn * 32), fmt,
-                                      checked, into=target, buffers=buffers)
+            result, checked = _update(a[m0 * bm * 32:m1 * bm * 32], strip, acc, mi[sel] - m0, ni[sel], m1 - m0, len(nu),
+                                      (bm * 32, bn * 32), fmt, checked, into=target, buffers=buffers)
             if result is not target:  # once a chunk needs exact products, so do the level's next (above)
                 out[at] = result
     evaluator.store(site.out_a[rows], out)
     return True
+
+
+def _codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` for block coordinates (small non-negative integers), in
+    linear time: a level has tens of thousands of blocks, and a sort of each coordinate costs more."""
+    present = np.zeros(int(values.max()) + 1, dtype=bool)
+    present[values] = True
+    return np.flatnonzero(present), (np.cumsum(present) - 1)[values]
 
 
 def chunk_elements(device: torch.device, cpu: int, gpu: int) -> int:
@@ -184,16 +213,6 @@ def chunk_elements(device: torch.device, cpu: int, gpu: int) -> int:
     return max(cpu, min(gpu, free // (32 * 4)))
 
 
-def _unique_inverse(coords: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(coords, return_inverse=True)`` for tile coordinates (small non-negative integers):
-    a count and a running sum instead of a sort of tens of thousands of values per K step."""
-    if not len(coords) or int(coords.min()) < 0 or int(coords.max()) > 4 * len(coords) + 1024:
-        return np.unique(coords, return_inverse=True)
-    present = np.bincount(coords) > 0
-    rank = np.cumsum(present) - 1
-    return np.flatnonzero(present), rank[coords]
-
-
 def _span(where: np.ndarray) -> slice | None:
     """``where`` as a slice when it is a run of consecutive rows in order (the usual case)."""
     if where[-1] - where[0] == len(where) - 1 and (np.diff(where) == 1).all():
@@ -203,204 +222,271 @@ def _span(where: np.ndarray) -> slice | None:
 
 class Strip:
     """The right-hand strip ``b`` of one K step (``[K, N]`` fp32) and what the check and the repair of
-    every chunk need of it, computed once: per K tile its column norms, and its fp64 copy."""
+    every chunk need of it, computed once: per K tile its column norms, and its fp64 columns."""
 
     def __init__(self, b: torch.Tensor):
         self.b = b
         self.tiles = b.shape[0] // 32
-        self.norm = b.view(self.tiles, 32, -1).norm(dim=1)  # [tiles, N]: per K tile, each column's norm
-        self.largest_norm = self.norm.amax(1)
-        self._double: torch.Tensor | None = None
+        # [tiles, N] in fp64: an fp32 norm of fp32 values can underflow to 0 (or overflow) in its squares
+        norm = torch.linalg.vector_norm(b.view(self.tiles, 32, -1), dim=1, dtype=torch.float64)
+        #: per K tile and column, d_t per unit of the largest row norm (Cauchy-Schwarz: the row norm times
+        #: the column's, times PRODUCT_ERROR, and what flushing subnormal rows would lose), with MARGIN
+        self.weights = norm.mul(PRODUCT_ERROR).add_(FLUSHED).mul_(MARGIN).t().contiguous()  # [N, tiles]
+        #: per column, the rest of sum_t d_t: flushed subnormals of the column, subnormal sums
+        self.base = norm.sum(0).mul_(FLUSHED).add_(SUBTILE * self.tiles).mul_(MARGIN)  # [N]
+        self._columns: torch.Tensor | None = None
 
-    def double(self) -> torch.Tensor:
-        """``b`` in fp64, for the exact recomputation of single elements (made on first use)."""
-        if self._double is None:
-            self._double = self.b.double()
-        return self._double
+    def double_columns(self) -> torch.Tensor:
+        """Per K tile, ``b``'s columns (``[tiles, N, 32]``) in fp64, for the exact recomputation of single
+        elements (made on first use: the sampled GEMM reads its second operand this way, and would copy
+        it on every call otherwise)."""
+        if self._columns is None:
+            columns = self.b.view(self.tiles, 32, -1).transpose(1, 2)
+            self._columns = columns.to(torch.float64, memory_format=torch.contiguous_format)
+        return self._columns
+
+
+class Layout:
+    """Where a chunk's output blocks lie in the strips' product: block ``i`` of the chunk (the order of
+    its accumulators and results) is block ``(at_m[i], at_n[i])`` of a grid of ``rows_m x cols_n``
+    blocks of ``h x w``. ``dense``: the blocks are the whole grid in row-major order (the usual case),
+    so the grid's blocks are a view and need no gather. Index arithmetic is numpy's (a chunk's few
+    hundred repairs would cost more in torch calls than in work), gathers are torch's on ``device``."""
+
+    def __init__(self, at_m: np.ndarray, at_n: np.ndarray, rows_m: int, cols_n: int, block: tuple[int, int],
+                 device: torch.device):
+        self.at_m, self.at_n, self.rows_m, self.cols_n, self.block = at_m, at_n, rows_m, cols_n, block
+        self.dense = len(at_m) == rows_m * cols_n and np.array_equal(at_m * cols_n + at_n, np.arange(len(at_m)))
+        if not self.dense:
+            self._at_m, self._at_n = torch.from_numpy(at_m).to(device), torch.from_numpy(at_n).to(device)
+
+    def blocks(self, grid: torch.Tensor) -> torch.Tensor:
+        """The chunk's blocks of a row-major ``[rows_m * h, cols_n * w]`` grid, in the chunk's order and
+        shaped like :meth:`shaped`: a view when dense, else a gathered copy."""
+        h, w = self.block
+        view = grid.view(self.rows_m, h, self.cols_n, w).permute(0, 2, 1, 3)
+        return view if self.dense else view[self._at_m, self._at_n]
+
+    def shaped(self, blocks: torch.Tensor) -> torch.Tensor:
+        """``[blocks, h, w]`` in the chunk's order, as ``[rows_m, cols_n, h, w]`` when dense."""
+        return blocks.reshape(self.rows_m, self.cols_n, *self.block) if self.dense else blocks
+
+    def columns(self, per_column: torch.Tensor) -> torch.Tensor:
+        """A value per column of the grid (``[cols_n * w]``), broadcast over the chunk's blocks."""
+        by_block = per_column.view(self.cols_n, 1, self.block[1])
+        return by_block.unsqueeze(0) if self.dense else by_block[self._at_n]
+
+    def positions(self, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For flat indices into ``[blocks, h, w]``: each element's row and column in the grid."""
+        h, w = self.block
+        block, within = np.divmod(flat, h * w)
+        i, j = np.divmod(within, w)
+        return self.at_m[block] * h + i, self.at_n[block] * w + j
 
 
 class Buffers:
-    """The fp32 and rounded work buffers of one level's chunks, allocated once and reused (views of
-    the first ``rows`` rows for a smaller chunk)."""
+    """The work buffers of one level's chunks, allocated once and reused (the first rows or blocks of
+    each for a smaller chunk): the GEMM's row-major tile products (``product``, ``half``), and in the
+    chunk's block layout, that of its accumulators and results, the fp32 sums and their two rounded
+    ends (``sum``, ``low``, ``high``)."""
 
-    def __init__(self, rows: int, cols: int, fmt: DataFormat, device: torch.device):
-        self.sum = torch.empty((rows, cols), dtype=torch.float32, device=device)
-        self.product = torch.empty_like(self.sum)
-        self.bound = torch.empty_like(self.sum)
-        self.low = torch.empty((rows, cols), dtype=fmt.torch_dtype, device=device)
+    def __init__(self, rows_m: int, cols_n: int, block: tuple[int, int], fmt: DataFormat, device: torch.device):
+        h, w = block
+        self.h = h
+        self.product = torch.empty((rows_m * h, cols_n * w), dtype=torch.float32, device=device)
+        self.half = torch.empty_like(self.product)
+        self.sum = torch.empty((rows_m * cols_n, h, w), dtype=torch.float32, device=device)
+        self.low = torch.empty((rows_m * cols_n, h, w), dtype=fmt.torch_dtype, device=device)
         self.high = torch.empty_like(self.low)
 
     @classmethod
-    def reused(cls, cache: dict[Any, Any], rows: int, cols: int, fmt: DataFormat, device: torch.device) -> "Buffers":
+    def reused(cls, cache: dict[Any, Any], rows_m: int, cols_n: int, block: tuple[int, int], fmt: DataFormat,
+               device: torch.device) -> "Buffers":
         """The buffers of this shape from ``cache`` (the evaluator's, kept from level to level: a
         buffer first touched again every level costs its page faults every level), else new ones."""
-        key = (rows, cols, fmt.torch_dtype, device)
-        if key not in cache:
-            cache.clear()
-            cache[key] = cls(rows, cols, fmt, device)
-        return cache[key]
+        key = (rows_m, cols_n, block, fmt.torch_dtype, device)
+        held = cache.get("buffers")
+        if held is None or held[0] != key:
+            cache["buffers"] = held = (key, cls(rows_m, cols_n, block, fmt, device))
+        return held[1]
 
-    def take(self, rows: int) -> tuple[torch.Tensor, ...]:
-        return self.sum[:rows], self.product[:rows], self.bound[:rows], self.low[:rows], self.high[:rows]
+    def take(self, rows_m: int, blocks: int) -> tuple[torch.Tensor, ...]:
+        """``product``, ``half`` for ``rows_m`` block rows; ``sum``, ``low``, ``high`` for ``blocks`` blocks."""
+        rows = rows_m * self.h
+        return self.product[:rows], self.half[:rows], self.sum[:blocks], self.low[:blocks], self.high[:blocks]
 
 
 def _read_leaf(evaluator: Any, site: Any, rows: np.ndarray, leaf: int) -> ReadLeaf | None:
     """The operand ``leaf`` when every row reads it from one 2-D tiled tensor through one read site."""
     vids = site.leaves_a[rows, leaf].astype(np.int64)
-    sites, read_rows = evaluator.read_rows(vids, guide=rows)
-    first = int(sites[0])
-    if first < 0 or not (sites == first).all() or (evaluator.slab_of[vids] >= 0).any():
-        return None  # not all from one read site, or some gathered early (the tensor has changed since)
-    read = evaluator.rec.reads[first]
+    known = evaluator.scratch.setdefault("reads", {})  # per compute site and leaf: the last level's reads
+    found = _next_reads(evaluator, known.get((id(site), leaf)), vids)
+    if found is None:
+        sites, read_rows = evaluator.read_rows(vids)
+        found = int(sites[0]), read_rows
+        if found[0] < 0 or not (sites == found[0]).all():
+            return None  # not all from one read site
+    if (evaluator.slab_of[vids] >= 0).any():
+        return None  # some gathered early (the tensor has changed since)
+    known[id(site), leaf] = found
+    read = evaluator.rec.reads[found[0]]
     if not read.tiled or len(read.extents) != 2 or read.fmt.is_block_float or read.fmt.is_integer:
         return None
-    return ReadLeaf(read, read_rows, evaluator.device, read.tensor in evaluator.written)
+    return ReadLeaf(read, found[1], evaluator.device, read.tensor in evaluator.written)
 
 
-def _update(a: torch.Tensor, strip: Strip, acc: torch.Tensor | None, at_m: torch.Tensor, at_n: torch.Tensor,
+def _next_reads(evaluator: Any, last: tuple[int, np.ndarray] | None, vids: np.ndarray) -> tuple[int, np.ndarray] | None:
+    """``(read site, rows)`` of ``vids`` when each is the read after the one the same leaf had at the last
+    level (a K loop reads its strips in order), checked value by value; None otherwise. The general lookup
+    (:meth:`.levels.LevelEvaluator.read_rows`) is a binary search in every read site's value ids, ~10 ms a
+    level at 8192^3."""
+    if last is None or len(last[1]) != len(vids):
+        return None
+    site, rows = last[0], last[1] + 1
+    out = evaluator.rec.reads[site].out_a
+    if int(rows.max()) >= len(out) or not np.array_equal(out[rows], vids):
+        return None
+    return site, rows
+
+
+def _update(a: torch.Tensor, strip: Strip, acc: torch.Tensor | None, at_m: np.ndarray, at_n: np.ndarray,
             rows_m: int, cols_n: int, block: tuple[int, int], fmt: DataFormat, checked: bool,
             into: torch.Tensor | None = None, buffers: Buffers | None = None) -> tuple[torch.Tensor, bool]:
-    """``acc + a @ b`` (``b``: ``strip.b``; ``acc`` in any float format) for the blocks at ``(at_m, at_n)``
-    of the strips' product, rounded to ``fmt``, and whether the fp32 products (``checked``) sufficed.
-    ``into``: where the blocks go when they are the whole grid in order (returned), else a new tensor."""
-    h, w = block
-    buffers = buffers or Buffers(rows_m * h, cols_n * w, fmt, a.device)
-    flat, product, bound, low, high = buffers.take(rows_m * h)
-    dense = len(at_m) == rows_m * cols_n and bool((at_m * cols_n + at_n == torch.arange(
-        len(at_m), device=at_m.device)).all())
+    """``acc + a @ b`` (``b``: ``strip.b``; ``acc``: ``[blocks, h, w]`` in any float format) for the blocks at
+    ``(at_m, at_n)`` of the strips' product, rounded to ``fmt``, and whether the fp32 products
+    (``checked``) sufficed. The blocks go into ``into`` when given (it may be ``acc`` itself: each
+    accumulator is read before the results are written), else into a new tensor."""
+    layout = Layout(at_m, at_n, rows_m, cols_n, block, a.device)
+    buffers = buffers or Buffers(rows_m, cols_n, block, fmt, a.device)
+    product, half, flat, low, high = buffers.take(rows_m, len(at_m))
+    if acc is not None and acc.dtype not in WIDENED_EXACTLY:
+        acc = to_compute(acc)
     rounded = None
     if checked:
-        _load(flat, acc, at_m, at_n, dense, rows_m, cols_n, block)
-        largest = _accumulate(flat, product, a, strip.b, first=acc is None, exact=False, half=bound)
-        rounded = _checked(flat, low, high, acc, at_m, at_n, rows_m, cols_n, block, a, strip, fmt, largest,
-                           product, bound)
+        largest = _accumulate(flat, product, half, a, strip.b, acc, layout, exact=False)
+        rounded = _checked(flat, low, high, acc, layout, a, strip, fmt, largest)
     sufficed = rounded is not None
     if rounded is None:  # a float32 store, or too many sums near a rounding boundary: exact products
-        _load(flat, acc, at_m, at_n, dense, rows_m, cols_n, block)
-        _accumulate(flat, product, a, strip.b, first=acc is None, exact=True)
+        _accumulate(flat, product, half, a, strip.b, acc, layout, exact=True)
         rounded = low.copy_(flat) if fmt.torch_dtype != torch.float32 else flat
-    blocks = rounded.view(rows_m, h, cols_n, w).permute(0, 2, 1, 3)
-    if not dense:
-        return blocks[at_m, at_n], sufficed
     if into is None:
-        return blocks.reshape(-1, h, w), sufficed
-    into.view(rows_m, cols_n, h, w).copy_(blocks)
-    return into, sufficed
+        return rounded.clone(), sufficed
+    return into.copy_(rounded), sufficed
 
 
-def _load(flat: torch.Tensor, acc: torch.Tensor | None, at_m: torch.Tensor, at_n: torch.Tensor, dense: bool,
-          rows_m: int, cols_n: int, block: tuple[int, int]) -> None:
-    """The accumulators into the row-major grid ``flat`` (widened to fp32 by the copy)."""
-    if acc is None:
-        return  # the first product is written over it
-    h, w = block
-    blocks = flat.view(rows_m, h, cols_n, w).permute(0, 2, 1, 3)  # [rows_m, cols_n, h, w], a view
-    if dense:
-        blocks.copy_(acc.view(rows_m, cols_n, h, w))
-    else:
-        flat.zero_()
-        blocks[at_m, at_n] = to_compute(acc)
-
-
-def _accumulate(flat: torch.Tensor, product: torch.Tensor, a: torch.Tensor, b: torch.Tensor, first: bool,
-                exact: bool, half: torch.Tensor | None = None) -> torch.Tensor | None:
-    """Add the tile products of ``a @ b`` to ``flat`` one K tile at a time, in K order, in fp32;
-    ``exact``: each tile product as the exact mode computes it (fp64, rounded once to fp32). Otherwise
-    each tile product is two fp32 GEMMs of 16 (the second into ``half``) and their sum, which halves
-    the GEMM's error bound; returns the largest magnitude of every partial sum then (NaN if any is)."""
-    largest = None
+def _accumulate(flat: torch.Tensor, product: torch.Tensor, half: torch.Tensor, a: torch.Tensor, b: torch.Tensor,
+                acc: torch.Tensor | None, layout: Layout, exact: bool) -> float | None:
+    """Into ``flat`` (the chunk's blocks), ``acc`` plus the tile products of ``a @ b``, one K tile at a time
+    in K order, in fp32 (the first tile's addition reads the accumulators, widened exactly). ``exact``:
+    each tile product as the exact mode computes it (fp64, rounded once to fp32). Otherwise each is two
+    fp32 GEMMs of 16 (into ``product`` and ``half``) and their sum, which halves the GEMM's error bound;
+    returns the largest magnitude of every partial sum then (NaN if any is)."""
+    sums = layout.shaped(flat)
+    largest = []
     for k0 in range(0, a.shape[1], 32):
-        into = flat if first and k0 == 0 else product  # the first product is the value itself (0 + -0 would be +0)
         if exact:
-            into.copy_(a[:, k0:k0 + 32].double() @ b[k0:k0 + 32].double())
+            product.copy_(a[:, k0:k0 + 32].double() @ b[k0:k0 + 32].double())
         else:
-            torch.mm(a[:, k0:k0 + 16], b[k0:k0 + 16], out=into)
-            into.add_(torch.mm(a[:, k0 + 16:k0 + 32], b[k0 + 16:k0 + 32], out=half))
-        if into is product:
-            flat.add_(product)
+            torch.mm(a[:, k0:k0 + 16], b[k0:k0 + 16], out=product)
+            product.add_(torch.mm(a[:, k0 + 16:k0 + 32], b[k0 + 16:k0 + 32], out=half))
+        tile = layout.blocks(product)
+        if k0:
+            sums.add_(tile)
+        elif acc is None:
+            sums.copy_(tile)  # the first product is the value itself (0 + -0 would be +0)
+        else:
+            torch.add(tile, layout.shaped(acc), out=sums)
         if not exact:
-            low, high = torch.aminmax(flat)
-            partial = torch.maximum(-low, high)
-            largest = partial if largest is None else torch.maximum(largest, partial)
-    return largest
+            largest.append(_largest_magnitude(flat))
+    return float(np.max(largest)) if largest else None
 
 
-def difference_bound(a: torch.Tensor, strip: Strip, largest: torch.Tensor, out: torch.Tensor) -> bool:
-    """Into ``out`` (like the chunk), per element a bound of how far the exact mode's fp32 sum can be
-    from the fast one, given the ``largest`` magnitude of the fast partial sums (the module docstring
-    derives it); False when the bound is not finite everywhere."""
+def _largest_magnitude(flat: torch.Tensor) -> float:
+    """``max |flat|`` (NaN if any element is); on the CPU through numpy, whose min and max are about
+    twice as fast as torch's aminmax there."""
+    if flat.is_cpu:
+        values = flat.numpy()
+        return float(np.maximum(-values.min(), values.max()))
+    low, high = torch.aminmax(flat)
+    return float(torch.maximum(-low, high))
+
+
+def difference_bound(a: torch.Tensor, strip: Strip, largest: float) -> torch.Tensor | None:
+    """Per column of the chunk (``[N]``, for each of its rows), a bound of how far the exact mode's fp32
+    sum can be from the fast one, given the ``largest`` magnitude of the fast partial sums (the module
+    docstring derives it); None when it is not finite."""
     tiles = strip.tiles
-    row_norm = a.view(a.shape[0], tiles, 32).norm(dim=2)  # [rows, tiles]
-    largest_product = row_norm.amax(0).mul_(strip.largest_norm)  # [tiles]: >= sum|a||b| of any element
-    errors = largest_product.sum().mul_(PRODUCT_ERROR).add_(SUBTILE * tiles)  # >= sum_t d_t anywhere
-    sums = (largest + errors).mul_(MARGIN)  # X: every |x_t| of both sequences
-    rounding = sums.mul_(2 * tiles * U32).add_(2 * tiles * SUBNORMAL + SUBTILE * tiles).mul_(MARGIN)
-    if not bool(rounding.isfinite()) or not bool(row_norm.isfinite().all()) or not bool(strip.norm.isfinite().all()):
-        return False
-    # sum_t d_t per element: |a row| |b column| per tile (Cauchy-Schwarz), summed over the tiles by a GEMM
-    torch.addmm(rounding, row_norm.mul_(PRODUCT_ERROR * MARGIN), strip.norm, out=out)
-    return True
+    # the chunk's largest row norm per K tile (fp64, as the columns'), then sum_t d_t per column (fp64)
+    row_norm = torch.linalg.vector_norm(a.view(a.shape[0], tiles, 32), dim=2, dtype=torch.float64).amax(0)
+    errors = torch.addmv(strip.base, strip.weights, row_norm)
+    sums = (largest + float(errors.max())) * MARGIN  # X: every |x_t| of both sequences
+    rounding = 2 * tiles * (U32 * sums + SUBNORMAL) * MARGIN
+    if not math.isfinite(rounding):  # NaN or infinite values, or an overflow
+        return None
+    return errors.add_(rounding).mul_(MARGIN).float()  # rounded to fp32 by less than MARGIN
 
 
-def _checked(flat: torch.Tensor, low: torch.Tensor, high: torch.Tensor, acc: torch.Tensor | None,
-             at_m: torch.Tensor, at_n: torch.Tensor, rows_m: int, cols_n: int, block: tuple[int, int],
-             a: torch.Tensor, strip: Strip, fmt: DataFormat, largest: torch.Tensor, scratch: torch.Tensor | None = None,
-             bound: torch.Tensor | None = None) -> torch.Tensor | None:
+def _checked(flat: torch.Tensor, low: torch.Tensor, high: torch.Tensor, acc: torch.Tensor | None, layout: Layout,
+             a: torch.Tensor, strip: Strip, fmt: DataFormat, largest: float) -> torch.Tensor | None:
     """``flat`` rounded to ``fmt`` (in ``low``), with every element whose rounding the GEMM's error could
     change recomputed exactly (the exact mode's sequence: fp64 tile sums rounded to fp32, fp32
     additions); None when the bound is not finite or so many elements need it that the caller should
     recompute the whole chunk exactly."""
-    bound = torch.empty_like(flat) if bound is None else bound
-    if not difference_bound(a, strip, largest, bound):
+    bound = difference_bound(a, strip, largest)
+    if bound is None:
         return None
-    # monotone roundings: equal roundings of the two ends pin the exact mode's value (module docstring)
-    scratch = torch.empty_like(flat) if scratch is None else scratch
-    low.copy_(torch.sub(flat, bound, out=scratch))
-    high.copy_(torch.add(flat, bound, out=scratch))
+    # monotone roundings: equal roundings of the two ends pin the exact mode's value (module docstring);
+    # each is one pass, fl32(s -/+ D) rounded to fmt as it is written
+    sums, bound = layout.shaped(flat), layout.columns(bound)
+    torch.sub(sums, bound, out=layout.shaped(low))
+    torch.add(sums, bound, out=layout.shaped(high))
     unsafe = _differing(low, high)
     if not len(unsafe):
         return low
     if len(unsafe) > REPAIR_SHARE * flat.numel():
         return None  # recomputing these one by one would cost more than exact products for all
-    h, w = block
-    cols = flat.shape[1]
-    rows_at = torch.div(unsafe, cols, rounding_mode="floor")
-    cols_at = unsafe - rows_at * cols
-    start = None
-    if acc is not None:  # each element's accumulator: its block's row of acc, then its place in the block
-        slot = torch.full((rows_m * cols_n,), -1, dtype=torch.int64, device=flat.device)
-        slot[at_m * cols_n + at_n] = torch.arange(len(at_m), device=flat.device)
-        which = slot[torch.div(rows_at, h, rounding_mode="floor") * cols_n + torch.div(cols_at, w, rounding_mode="floor")]
-        if not bool((which >= 0).all()):  # elements of blocks outside the batch are not needed
-            present = which >= 0
-            unsafe, rows_at, cols_at, which = unsafe[present], rows_at[present], cols_at[present], which[present]
-        start = to_compute(acc.reshape(-1)[(which * h + rows_at % h) * w + cols_at % w])
-    low.view(-1)[unsafe] = quantize(_exact_elements(a, strip, rows_at, cols_at, start), fmt)
+    rows, cols = layout.positions(unsafe)
+    # by row, as the repair's sampling pattern lists them (16-bit keys: numpy's stable sort is then a radix sort)
+    order = np.argsort(rows.astype(np.int16 if a.shape[0] <= 1 << 15 else np.int64), kind="stable")
+    unsafe, rows, cols = unsafe[order], rows[order], cols[order]
+    at = torch.from_numpy(unsafe).to(flat.device)
+    start = to_compute(acc.reshape(-1)[at]) if acc is not None else None  # acc: the chunk's blocks, in order
+    low.view(-1)[at] = quantize(_exact_elements(a, strip, rows, cols, start), fmt)
     return low
 
 
-def _differing(low: torch.Tensor, high: torch.Tensor) -> torch.Tensor:
-    """Flat indices (int64) where two 16-bit tensors differ; on the CPU through numpy, whose compare and
-    bool nonzero are several times faster than torch's there."""
-    if low.is_cpu:
-        return torch.from_numpy(np.flatnonzero(low.view(torch.int16).numpy() != high.view(torch.int16).numpy()))
-    return torch.nonzero((low.view(torch.int16) != high.view(torch.int16)).view(-1)).view(-1)
+def _differing(low: torch.Tensor, high: torch.Tensor) -> np.ndarray:
+    """Flat indices (ascending) where two contiguous 16-bit tensors differ. On the CPU through numpy,
+    whose compare and nonzero are several times faster than torch's there, four elements at a time
+    (as int64) and then the lanes of the few groups that differ."""
+    if not low.is_cpu:
+        return torch.nonzero((low.view(torch.int16) != high.view(torch.int16)).view(-1)).view(-1).cpu().numpy()
+    lows, highs = low.view(torch.int16).numpy().reshape(-1), high.view(torch.int16).numpy().reshape(-1)
+    if len(lows) % 4:
+        return np.flatnonzero(lows != highs)
+    lows, highs = lows.view(np.int64), highs.view(np.int64)
+    groups = np.flatnonzero(lows != highs)
+    lanes = np.flatnonzero((lows[groups] ^ highs[groups]).view(np.int16))  # the differing elements of those groups
+    return groups[lanes >> 2] * 4 + (lanes & 3)
 
 
-def _exact_elements(a: torch.Tensor, strip: Strip, rows: torch.Tensor, cols: torch.Tensor,
+def _exact_elements(a: torch.Tensor, strip: Strip, rows: np.ndarray, cols: np.ndarray,
                     start: torch.Tensor | None) -> torch.Tensor:
     """Elements ``(rows, cols)`` (sorted by row) of ``start + a @ b`` as the exact mode computes them: each
     tile product's exact sum (fp64) rounded once to fp32, added in K order in fp32. The products are
     sampled fp64 GEMMs (only the elements asked for, no gathered copies of rows and columns)."""
-    a64, b64 = a.double(), strip.double()
-    crow = torch.zeros(a.shape[0] + 1, dtype=torch.int64, device=a.device)
-    crow[1:] = torch.bincount(rows, minlength=a.shape[0]).cumsum(0)
+    device = a.device
+    a64, columns = a.double().view(a.shape[0], strip.tiles, 32).transpose(0, 1).contiguous(), strip.double_columns()
+    crow = np.zeros(a.shape[0] + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=a.shape[0]), out=crow[1:])
     value = start
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # torch: "sparse CSR tensor support is in beta state"
-        pattern = torch.sparse_csr_tensor(crow, cols, torch.zeros(len(rows), dtype=torch.float64, device=a.device),
-                                          size=(a.shape[0], b64.shape[1]), check_invariants=False)
-        for k0 in range(0, a.shape[1], 32):
-            product = torch.sparse.sampled_addmm(pattern, a64[:, k0:k0 + 32], b64[k0:k0 + 32], beta=0).values()
-            value = product.float() if value is None else value + product.float()
+        pattern = torch.sparse_csr_tensor(torch.from_numpy(crow).to(device), torch.from_numpy(cols).to(device),
+                                          torch.zeros(len(rows), dtype=torch.float64, device=device),
+                                          size=(a.shape[0], columns.shape[1]), check_invariants=False)
+        for t in range(strip.tiles):
+            product = torch.sparse.sampled_addmm(pattern, a64[t], columns[t].t(), beta=0)
+            part = product.values().float()
+            value = part if value is None else value + part
     return value

@@ -221,53 +221,26 @@ class LevelEvaluator(Evaluator):
         super().drop(slab)
         del self.slab_last_level[slab]
 
-    def read_rows(self, vids: np.ndarray, guide: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def read_rows(self, vids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For each value not in a slab, the index of the read site that made it (-1: not a read, or
         already gathered into a slab) and its row there:
         looked up in the sites' sorted value ids (no array over all values: at the published sizes
-        there are tens of millions).
-
-        ``guide`` (optional, one number per value) is tried first: when the values' rows are the guide
-        plus one offset (a chain's operands: the compute site's rows and the read site's rows both
-        advance once per K step), checking that guess costs one gather, where a binary search per
-        value costs a dozen cache misses in a site of millions of rows. Values the guess misses are
-        searched for as usual."""
+        there are tens of millions)."""
         sites = np.full(len(vids), -1, dtype=np.int32)
         rows = np.zeros(len(vids), dtype=np.int64)
         left = np.flatnonzero(self.slab_of[vids] < 0)  # stored values are not (or no longer) reads
-        order = list(range(len(self.rec.reads)))
-        owner = self._owner(int(vids[left[0]])) if guide is not None and len(left) else None
-        if owner is not None:  # the site of the first value first: it usually holds them all
-            order.remove(owner[0])
-            order.insert(0, owner[0])
-        for i in order:
-            out = self.rec.reads[i].out_a
+        for i, site in enumerate(self.rec.reads):
+            out = site.out_a
             if not len(left):
                 break
             if not len(out):
                 continue
-            wanted = vids[left]
-            if owner is not None and i == owner[0]:
-                at = guide[left].astype(np.int64) + (owner[1] - int(guide[left[0]]))
-                np.clip(at, 0, len(out) - 1, out=at)
-                missed = np.flatnonzero(out[at] != wanted)
-                if len(missed):
-                    at[missed] = np.minimum(search_sorted(out, wanted[missed]), len(out) - 1)
-            else:
-                at = np.minimum(search_sorted(out, wanted), len(out) - 1)
-            hit = out[at] == wanted
+            at = np.minimum(search_sorted(out, vids[left]), len(out) - 1)
+            hit = out[at] == vids[left]
             sites[left[hit]] = i
             rows[left[hit]] = at[hit]
             left = left[~hit]
         return sites, rows
-
-    def _owner(self, vid: int) -> tuple[int, int] | None:
-        """The read site that made value ``vid``, and its row there (None: not a read)."""
-        for i, site in enumerate(self.rec.reads):
-            at = int(search_sorted(site.out_a, vid))
-            if at < len(site.out_a) and int(site.out_a[at]) == vid:
-                return i, at
-        return None
 
     def values(self, vids: np.ndarray) -> torch.Tensor:
         """Computed values from their slabs; reads gathered from their tensors now."""
