@@ -501,7 +501,7 @@ def int_column() -> array:
 def _malloc_trim() -> Callable[[int], int] | None:
     try:
         return ctypes.CDLL(None).malloc_trim  # glibc
-    except (AttributeError, OSError):
+    except (AttributeError, OSError, TypeError):  # another C library (or Windows, where CDLL needs a name)
         return None
 
 
