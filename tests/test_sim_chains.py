@@ -134,6 +134,30 @@ def test_tutorial_chains_take_the_strip_path(tutorials: Path, tmp_path: Path, tu
     assert_same_bits(fast, launch_outputs(script, capsys, "--exact"))
 
 
+@pytest.mark.parametrize("tutorial", MATMUL_STEPS)
+def test_the_gpu_code_paths_give_the_exact_bits_on_the_cpu(tutorials: Path, tmp_path: Path, tutorial: str,
+                                                          capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """What ``--device cuda`` runs differently (torch-only checks, a whole level per chunk), run here:
+    CI has no GPU, so these branches are otherwise only checked by benchmarks/gpu_check.sh."""
+    script = tmp_path / Path(tutorial).name
+    script.write_text(resize_source((tutorials / tutorial).read_text(), matmul_size(256, 512, 256)))
+    used: list[str] = []
+
+    def traced(name, fn):
+        def call(*args):
+            used.append(name)
+            return fn(*args)
+        return call
+
+    monkeypatch.setattr(chains, "_largest_magnitude", traced("magnitude", chains._largest_magnitude_on_device))
+    monkeypatch.setattr(chains, "_differing", traced("differing", chains._differing_on_device))
+    monkeypatch.setattr(chains, "chunk_elements", lambda device, cpu, gpu: gpu)
+    fast = launch_outputs(script, capsys)
+    assert {"magnitude", "differing"} <= set(used)
+    assert_same_bits(fast, launch_outputs(script, capsys, "--exact"))
+
+
 def test_level_batches_cover_all_cores_of_a_k_step(tutorials: Path, tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str],
                                                    monkeypatch: pytest.MonkeyPatch) -> None:

@@ -407,6 +407,11 @@ def _largest_magnitude(flat: torch.Tensor) -> float:
     if flat.is_cpu:
         values = flat.numpy()
         return float(np.maximum(-values.min(), values.max()))
+    return _largest_magnitude_on_device(flat)
+
+
+def _largest_magnitude_on_device(flat: torch.Tensor) -> float:
+    """:func:`_largest_magnitude` in torch alone (a GPU's tensors; the tests run it on the CPU too)."""
     low, high = torch.aminmax(flat)
     return float(torch.maximum(-low, high))
 
@@ -460,7 +465,7 @@ def _differing(low: torch.Tensor, high: torch.Tensor) -> np.ndarray:
     whose compare and nonzero are several times faster than torch's there, four elements at a time
     (as int64) and then the lanes of the few groups that differ."""
     if not low.is_cpu:
-        return torch.nonzero((low.view(torch.int16) != high.view(torch.int16)).view(-1)).view(-1).cpu().numpy()
+        return _differing_on_device(low, high)
     lows, highs = low.view(torch.int16).numpy().reshape(-1), high.view(torch.int16).numpy().reshape(-1)
     if len(lows) % 4:
         return np.flatnonzero(lows != highs)
@@ -468,6 +473,11 @@ def _differing(low: torch.Tensor, high: torch.Tensor) -> np.ndarray:
     groups = np.flatnonzero(lows != highs)
     lanes = np.flatnonzero((lows[groups] ^ highs[groups]).view(np.int16))  # the differing elements of those groups
     return groups[lanes >> 2] * 4 + (lanes & 3)
+
+
+def _differing_on_device(low: torch.Tensor, high: torch.Tensor) -> np.ndarray:
+    """:func:`_differing` in torch alone (a GPU's tensors; the tests run it on the CPU too)."""
+    return torch.nonzero((low.view(torch.int16) != high.view(torch.int16)).view(-1)).view(-1).cpu().numpy()
 
 
 def _exact_elements(a: torch.Tensor, strip: Strip, rows: np.ndarray, cols: np.ndarray,
