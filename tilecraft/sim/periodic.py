@@ -159,6 +159,10 @@ class PeriodicController:
         history = it.history
         if history is None:
             return None
+        if it.remaining_steps(it.step) < 1:  # too near its end for any skip: usually another thread's
+            it.history = None  # loop skipped and took this one along, and will again; a miss, so that
+            self.stop_watching(it)  # this one is watched only now and then (MISSES)
+            return None
         periods = self.periods(it)
         if not periods:
             it.history = None
