@@ -235,8 +235,7 @@ class LevelEvaluator(Evaluator):
                 break
             if not len(out):
                 continue
-            at = np.minimum(search_sorted(out, vids[left]), len(out) - 1)
-            hit = out[at] == vids[left]
+            hit, at = find_sorted(out, vids[left])
             sites[left[hit]] = i
             rows[left[hit]] = at[hit]
             left = left[~hit]

@@ -230,15 +230,14 @@ class Evaluator:
         #: tensors this launch writes (their reads must be copies, never views)
         self.written = {site.tensor for site in rec.writes if site.vids}
         self.done = False
-        self._arrays()
         depth = column(rec.depth)
+        self._arrays(depth)
         self._plan_frees(depth)
         del depth
         rec.depth = int_column()  # each compute site has its own depths now (reads are all 0)
 
     # ---------------------------------------------------------------- preparation
-    def _arrays(self) -> None:
-        depth = column(self.rec.depth)
+    def _arrays(self, depth: np.ndarray) -> None:
         for site in self.rec.reads:
             site.out_a = column(site.out)
             site.starts_a = column(site.starts).reshape(len(site.out), len(site.extents))
