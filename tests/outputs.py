@@ -17,12 +17,18 @@ from tilecraft.cli import main
 
 def launch_outputs(path: Path, capsys: pytest.CaptureFixture[str], *flags: str,
                    must_pass: bool = True) -> list[list[torch.Tensor]]:
+    return launch_with_messages(path, capsys, *flags, must_pass=must_pass)[0]
+
+
+def launch_with_messages(path: Path, capsys: pytest.CaptureFixture[str], *flags: str,
+                         must_pass: bool = True) -> tuple[list[list[torch.Tensor]], str]:
+    """``tilecraft run path``: every launch's tensors as they are after it, and what it wrote to stderr."""
     seen: list[list[torch.Tensor]] = []
     with session.using(result_hooks=[lambda program, tensors: seen.append([t.storage.clone() for t in tensors])]):
         code = main(["run", str(path), *flags])
     err = capsys.readouterr().err
     assert code == 0 or not must_pass, err[-4000:]
-    return seen
+    return seen, err
 
 
 def assert_same_bits(a: list[list[torch.Tensor]], b: list[list[torch.Tensor]]) -> None:

@@ -169,6 +169,8 @@ class ThreadCodegen:
 
     def op_Compare(self, op: ir.Compare) -> None:
         self.line(f"{self.v(op.result)} = {self.v(op.lhs)} {self._CMP[op.op]} {self.v(op.rhs)}", op)
+        if self.oid(op) in self.ctx.traced_guards:
+            self.line(f"K.guard({self.v(op.lhs)}, {self.v(op.rhs)})", op)
 
     def op_Select(self, op: ir.Select) -> None:
         self.line(f"{self.v(op.result)} = {self.v(op.if_true)} if {self.v(op.cond)} else {self.v(op.if_false)}", op)

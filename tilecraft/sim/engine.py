@@ -16,6 +16,7 @@ from ..ir.program import ProgramIR
 from ..ir.types import BlockType
 from ..ir.grid import all_cores, reshape_coords
 from .codegen import GeneratedThread, ThreadCodegen, expression_leaves
+from .core_groups import MIN_CORES, CoreGroups, GroupsAbandoned, coordinate_guards
 from .debug_print import PrintLog
 from .exprprog import compile_expression
 from .fastforward import FastForward, LoopIter, ThreadLoops
@@ -50,6 +51,8 @@ class CoreRuntime:
         self.pipes_dst = {n.index: [prog.pipes[p.index] for p in n.pipes if core in prog.pipes[p.index].slots]
                           for n in prog.program.pipenets}
         self._coords: dict[int, tuple[int, ...]] = {}
+        #: while this core is sampled for its group (:mod:`.core_groups`): the signs its guards report
+        self.trace: list[int] | None = None
         #: per thread: its qualifying loops and the registers they shift (:mod:`.fastforward`)
         self.loops = [ThreadLoops(code.plan, code) for code in prog.threads]
 
@@ -63,6 +66,10 @@ class CoreRuntime:
         if found is None:
             found = self._coords[dims] = reshape_coords(self.core, self.prog.program.grid, dims)
         return found
+
+    def guard(self, lhs: Any, rhs: Any) -> None:
+        """A comparison that depends on the core's coordinates ran: the sign of ``lhs - rhs``."""
+        self.trace.append((lhs > rhs) - (lhs < rhs))
 
     def pipe_send(self, pipe: PipeRT, cb: CBState, h: int, producer: bool, op: int) -> PipeSend:
         vid = cb.rd_r(h, op) if producer else cb.rd_w(h, op)
@@ -94,14 +101,20 @@ class CoreRuntime:
 
 
 class ProgramRuntime(OpTable):
-    def __init__(self, program: ProgramIR, tensors: list[Any], exact: bool = False, device: Any = None):
+    def __init__(self, program: ProgramIR, tensors: list[Any], exact: bool = False, device: Any = None,
+                 group_cores: bool = True):
         self.program = program
+        self.tensor_args = tensors
         self.exact = exact
         self.device = device
         OpTable.__init__(self)
         for thread in program.threads:
             for op in ir.walk(thread.body):
                 self.op_id(op)
+        alone = not exact and cores_run_alone(program)
+        guards = coordinate_guards(program, self.op_id) if alone and group_cores \
+            and len(all_cores(program.grid)) >= MIN_CORES else None
+        self.traced_guards = guards or set()
         self.rec = Recorder()
         self.tensors = {decl.index: TensorRef(t, decl) for decl, t in zip(program.tensors, _unique(tensors))}
         self.rec.tensors = list(self.tensors.values())
@@ -121,7 +134,9 @@ class ProgramRuntime(OpTable):
         self.cores = {c: CoreRuntime(self, c, i) for i, c in enumerate(all_cores(program.grid))}
         #: cores run one after the other, each advanced by whole loop periods (None: all cores
         #: interleaved, one operation at a time: the exact mode, and programs whose cores interact)
-        self.fast_forward = FastForward(self.rec) if not exact and cores_run_alone(program) else None
+        self.fast_forward = FastForward(self.rec) if alone else None
+        #: phase 1 by boxes of cores with the same decisions (None: every core is run)
+        self.core_groups = CoreGroups(self) if guards is not None else None
 
     # ---------------------------------------------------------------- tables used by codegen
     def constant(self, value: Any) -> str:
@@ -207,6 +222,9 @@ class ProgramRuntime(OpTable):
                 self.start_threads(core, k)
             self.scheduler.run()
             return
+        if self.core_groups is not None:
+            self.core_groups.run()
+            return
         for core, k in self.cores.items():
             self.start_threads(core, k)
             self.fast_forward.begin_group(k.loops, k.cbs, self.scheduler.ready)
@@ -216,7 +234,12 @@ class ProgramRuntime(OpTable):
     def run(self) -> None:
         evaluator = None
         try:
-            self.run_skeleton()
+            try:
+                self.run_skeleton()
+            except GroupsAbandoned:  # a sampled core failed: report it as the core-by-core run does
+                self.fast_forward = self.core_groups = None
+                ProgramRuntime(self.program, self.tensor_args, self.exact, self.device, group_cores=False).run()
+                return
             self.fast_forward = None  # phase 1 is over; it holds the recorder's columns too
             self.check_end()
             self.check_some_output()

@@ -51,6 +51,8 @@ class FastForward(PeriodicController):
         self.rec = rec
         self.cbs: list[Any] = []
         self.ready: Any = None
+        #: where each skip is reported as ``(loop, periods)`` while a core is sampled (:mod:`.core_groups`)
+        self.trace: list[Any] | None = None
         self.columns = [col for site in rec.reads for col in (site.out, site.starts, site.his) if col is not None]
         self.columns += [col for site in rec.computes for col in (site.out, site.leaves)]
         self.columns += [col for site in rec.writes for col in (site.at, site.vids, site.starts, site.his)
@@ -102,6 +104,8 @@ class FastForward(PeriodicController):
                 or not self.depths_stay_maxima(blocks, vid_step, plan.count):
             return None
         self.apply(plan, vid_step, blocks, slot_steps)
+        if self.trace is not None:
+            self.trace.append((it.loop, plan.count))
         return True
 
     def plan_buffers(self, plan: SkipPlan, steps: list[Any]) -> list[int]:

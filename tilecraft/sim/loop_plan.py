@@ -91,7 +91,7 @@ def _qualifying_guards(loop: ir.For, assigned_outside: dict[int, set[str]],
     body = list(ir.walk(loop.body))
     if any(isinstance(op, _ENDS_EARLY + _REACHES_OUT + excluded) for op in body):
         return None
-    return _flows_are_affine(body, _changing_registers(loop, body, assigned_outside[id(loop)]))
+    return flows_are_affine(body, _changing_registers(loop, body, assigned_outside[id(loop)]))
 
 
 def _changing_registers(loop: ir.For, body: list[ir.Op], outside: set[str]) -> set[str]:
@@ -109,6 +109,13 @@ def _changing_registers(loop: ir.For, body: list[ir.Op], outside: set[str]) -> s
             assigned_yet.add(result.name)
             if result.name in outside or isinstance(op, ir.For):
                 changing.add(result.name)
+    return derived_registers(body, changing)
+
+
+def derived_registers(body: list[ir.Op], seeds: set[str]) -> set[str]:
+    """``seeds`` and, to a fixed point, every register of ``body`` computed from them by scalar
+    arithmetic, comparisons and selections (by name: a register assigned twice counts once)."""
+    changing = set(seeds)
     grew = True
     while grew:
         grew = False
@@ -122,7 +129,7 @@ def _changing_registers(loop: ir.For, body: list[ir.Op], outside: set[str]) -> s
     return changing
 
 
-def _flows_are_affine(body: list[ir.Op], changing: set[str]) -> list[ir.Compare] | None:
+def flows_are_affine(body: list[ir.Op], changing: set[str]) -> list[ir.Compare] | None:
     """The guard comparisons of ``body`` if every changing number flows only into affine arithmetic,
     slice bounds and guards; None if one flows anywhere else."""
     guards: list[ir.Compare] = []

@@ -17,6 +17,8 @@ class OpTable:
     def __init__(self) -> None:
         self.ops: list[ir.Op] = []
         self._op_ids: dict[int, int] = {}
+        #: comparisons whose operands' order the generated code reports (``K.guard``; :mod:`.core_groups`)
+        self.traced_guards: set[int] = set()
 
     def op_id(self, op: ir.Op) -> int:
         found = self._op_ids.get(id(op))

@@ -143,6 +143,11 @@ class PeriodicController:
                 it.history = None  # this loop has not repeated lately: only every so often is it watched
         return it
 
+    def forget_runs(self) -> None:
+        """Start watching every loop afresh (the counts that make an unrewarding loop watched less)."""
+        self.runs.clear()
+        self.misses.clear()
+
     def watches(self, owner: ThreadLoops) -> bool:
         """Whether the heads of ``owner``'s long loops are snapshotted."""
         return True
