@@ -85,6 +85,8 @@ def record_both(script: Path, capsys: pytest.CaptureFixture[str], seen: Seen, mo
     autotuner's timings). Returns the cores the grouped run derived without running them, and its
     messages. Each run tunes afresh (an autotuned example would otherwise launch once the second
     time, from the first run's choice)."""
+    seen.launches.clear()
+    seen.derived.clear()
     with tempfile.TemporaryDirectory() as tune_cache:
         monkeypatch.setenv("TILECRAFT_TUNE_CACHE", tune_cache)
         grouped, grouped_err = launch_with_messages(script, capsys, must_pass=must_pass)
@@ -138,7 +140,7 @@ def test_elementwise_grid_tutorial_is_one_group(tutorials: Path, capsys: pytest.
     assert derived > 0
 
 
-#: a grid of row blocks, each core copying its own rows; ``BODY`` decides what each core does
+#: a grid of blocks, each core scaling its own rows; READ, COMPUTE and WRITE are each thread's loop body
 GRID_COPY = '''
 @ttl.operation(grid=(8, 8))
 def per_core(x: ttnn.Tensor, y: ttnn.Tensor):
@@ -223,8 +225,8 @@ def test_a_trailing_edge_guard(tmp_path: Path, capsys: pytest.CaptureFixture[str
 @pytest.mark.parametrize("row", ["gx * gx % 8 * 4 + t", "gx // 2 * 4 + t"])
 def test_non_affine_coordinates_are_not_grouped(row: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                 seen: Seen, monkeypatch: pytest.MonkeyPatch) -> None:
-    derived, _ = record_both(grid_program(tmp_path, row=row), capsys, seen, monkeypatch)
-    assert seen.derived == [] and derived == 0
+    record_both(grid_program(tmp_path, row=row), capsys, seen, monkeypatch)
+    assert seen.derived == []  # not even tried
 
 
 def test_coordinates_in_a_loop_bound_are_not_grouped(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -310,5 +312,4 @@ def test_random_grid_programs_record_the_same_graph_by_groups(source: str, tmp_p
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     script = tmp_path / "program.py"
     script.write_text(source)
-    seen.launches.clear()
     record_both(script, capsys, seen, monkeypatch)

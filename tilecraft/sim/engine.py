@@ -216,7 +216,9 @@ class ProgramRuntime(OpTable):
     def run_skeleton(self) -> None:
         """Phase 1. Cores that cannot affect each other run one after the other (the result does not
         depend on the order: each thread sees the same sequence of blocks), so that the
-        fast-forward controller watches one core's threads at a time."""
+        fast-forward controller watches one core's threads at a time; where they differ only in their
+        coordinates, a few per box of the grid run and the others' recordings are derived
+        (:mod:`.core_groups`)."""
         if self.fast_forward is None:
             for core, k in self.cores.items():
                 self.start_threads(core, k)
@@ -238,6 +240,7 @@ class ProgramRuntime(OpTable):
                 self.run_skeleton()
             except GroupsAbandoned:  # a sampled core failed: report it as the core-by-core run does
                 self.fast_forward = self.core_groups = None
+                self.rec.release()  # the samples' partial recording
                 ProgramRuntime(self.program, self.tensor_args, self.exact, self.device, group_cores=False).run()
                 return
             self.fast_forward = None  # phase 1 is over; it holds the recorder's columns too
