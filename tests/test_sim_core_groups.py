@@ -94,7 +94,7 @@ def record_both(script: Path, capsys: pytest.CaptureFixture[str], seen: Seen, mo
     seen.launches.clear()
     with monkeypatch.context() as m, tempfile.TemporaryDirectory() as tune_cache:
         m.setenv("TILECRAFT_TUNE_CACHE", tune_cache)
-        m.setattr(engine, "coordinate_guards", lambda *args: None)
+        m.setattr(engine, "traced_ops", lambda *args: None)
         alone, alone_err = launch_with_messages(script, capsys, must_pass=must_pass)
     assert len(launches) == len(seen.launches)
     for a, b in zip(launches, seen.launches):
@@ -229,12 +229,23 @@ def test_non_affine_coordinates_are_not_grouped(row: str, tmp_path: Path, capsys
     assert seen.derived == []  # not even tried
 
 
-def test_coordinates_in_a_loop_bound_are_not_grouped(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+@pytest.mark.parametrize("end,one_group", [(32, True), (30, False)])
+def test_loops_strided_by_the_coordinates(end: int, one_group: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                          seen: Seen, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``range(gx, end, 8)``: every core runs 4 trips to 32; to 30 the last two rows of cores run 3, and
+    the trip counts at the corners split the grid."""
+    script = grid_program(tmp_path, row="t")
+    script.write_text(script.read_text().replace("for t in range(4):", f"for t in range(gx, {end}, 8):"))
+    derived, _ = record_both(script, capsys, seen, monkeypatch)
+    assert derived == 64 - 6 if one_group else 0 < derived < 64 - 6
+
+
+def test_coordinates_in_a_loop_step_are_not_grouped(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                      seen: Seen, monkeypatch: pytest.MonkeyPatch) -> None:
     script = grid_program(tmp_path)
-    script.write_text(script.read_text().replace("for t in range(4):", "for t in range(gx % 4, 4):"))
+    script.write_text(script.read_text().replace("for t in range(4):", "for t in range(0, 4, gx + 1):"))
     record_both(script, capsys, seen, monkeypatch)
-    assert seen.derived == []
+    assert seen.derived == []  # a step that depends on the coordinates: not tried
 
 
 def test_an_error_on_one_core_is_reported_as_core_by_core(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -283,13 +294,18 @@ COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
 
 @st.composite
 def grouped_programs(draw: st.DrawFn) -> str:
-    """A grid program whose rows and columns are affine in the core's coordinates, its work guarded
-    by an affine comparison of the coordinates and the loop variable (the same in all three threads,
-    so every block is produced and consumed); long loops are fast-forwarded too."""
+    """A grid program whose rows and columns are affine in the core's coordinates, its loops starting
+    at an affine function of them, its work guarded by an affine comparison of the coordinates and
+    the loop variable (the same in all three threads, so every block is produced and consumed); long
+    loops are fast-forwarded too."""
     nx, ny = draw(st.integers(2, 9)), draw(st.integers(1, 9))
     if nx * ny < core_groups.MIN_CORES:
         ny = -(-core_groups.MIN_CORES // nx)
     trips = draw(st.sampled_from((3, 40)))
+    start_x, start_y = draw(st.integers(0, 1)), draw(st.integers(0, 1))  # the loop's start, affine too
+    start = f"{start_x} * gx + {start_y} * gy"
+    end = trips + start_x * nx + start_y * ny  # as far as the last core's rows go
+    stop = draw(st.sampled_from((f"{start} + {trips}", str(end - draw(st.integers(0, 2))))))  # fixed or varying trips
     (ra, rb), (ca, cb) = draw(AFFINE), draw(AFFINE)
     row_base = abs(ra) * nx + abs(rb) * ny
     col_base = abs(ca) * nx + abs(cb) * ny
@@ -298,8 +314,9 @@ def grouped_programs(draw: st.DrawFn) -> str:
     (ga, gb), gt = draw(AFFINE), draw(st.integers(0, 1))
     guard = f"{ga} * gx + {gb} * gy + {gt} * t {draw(st.sampled_from(COMPARISONS))} {draw(st.integers(-4, 12))}"
     parts = {name: f"\n            if {guard}:" + text.replace("\n", "\n    ") for name, text in COPY.items()}
-    source = GRID_COPY.replace("grid=(8, 8)", f"grid=({nx}, {ny})").replace("range(4)", f"range({trips})")
-    source = source.replace("8 * 32 * 4", f"{2 * row_base + trips} * 32").replace("WIDTH", str(2 * col_base + 1))
+    loop = f"range({start}, {stop})"
+    source = GRID_COPY.replace("grid=(8, 8)", f"grid=({nx}, {ny})").replace("range(4)", loop)
+    source = source.replace("8 * 32 * 4", f"{2 * row_base + end} * 32").replace("WIDTH", str(2 * col_base + 1))
     for name, text in parts.items():
         source = source.replace(name, text.replace("ROW", row).replace("gy]", f"{col}]").rstrip("\n"))
     return HEADER + source

@@ -169,7 +169,7 @@ class ThreadCodegen:
 
     def op_Compare(self, op: ir.Compare) -> None:
         self.line(f"{self.v(op.result)} = {self.v(op.lhs)} {self._CMP[op.op]} {self.v(op.rhs)}", op)
-        if self.oid(op) in self.ctx.traced_guards:
+        if self.oid(op) in self.ctx.traced:
             self.line(f"K.guard({self.v(op.lhs)}, {self.v(op.rhs)})", op)
 
     def op_Select(self, op: ir.Select) -> None:
@@ -185,6 +185,8 @@ class ThreadCodegen:
     def op_For(self, op: ir.For) -> None:
         bounds = f"{self.v(op.lo)}, {self.v(op.hi)}, {self.v(op.step)}"
         i = self.oid(op)
+        if i in self.ctx.traced:
+            self.line(f"K.trips({bounds})", op)
         if i in self.plan.loops:
             self.line(f"for {self.v(op.var)} in K.loop({self.thread_index}, {i}, {bounds}):", op)
             self.indent += 1

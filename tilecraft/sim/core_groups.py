@@ -6,21 +6,24 @@ differ only in the offsets of their tensor slices. Phase 1 then runs a handful o
 the grid and writes the others' recordings as arithmetic: entry by entry, a core's recording is
 affine in its coordinates.
 
-**Why that is exact.** :func:`coordinate_guards` proves from the IR that every number computed from
-the core's coordinates flows only through affine arithmetic (``+``, ``-``, ``*`` by a number that
-does not depend on them) into tensor slice bounds, or through comparisons (*guards*) into branch
-conditions (:func:`.loop_plan.flows_are_affine`, the rule loops are skipped by, with the coordinates
-as the changing numbers); nothing else of a core depends on where it is (no per-core parameters;
-cores that run alone exchange nothing). The generated code reports the sign of every such guard's
-``lhs - rhs`` as it runs (``K.guard``), and the fast-forward controller each skip it makes; that
-sequence is the core's *trace*. For a box of cores, the box's corners and the neighbours of its first
-corner along each dimension are run; if their traces are equal:
+**Why that is exact.** :func:`traced_ops` proves from the IR that every number computed from the
+core's coordinates flows only through affine arithmetic (``+``, ``-``, ``*`` by a number that does
+not depend on them) into tensor slice bounds, through comparisons (*guards*) into branch conditions
+(:func:`.loop_plan.flows_are_affine`, the rule loops are skipped by, with the coordinates as the
+changing numbers), or into the start and end of a loop (``range(node, n, nodes)``; the variable of
+a loop whose start depends on them does too); nothing else of a core depends on where it is (no
+per-core parameters; cores that run alone exchange nothing). The generated code reports the sign of
+every such guard's ``lhs - rhs`` (``K.guard``) and the trip count of every such loop (``K.trips``)
+as it runs, and the fast-forward controller each skip it makes; that sequence is the core's *trace*.
+For a box of cores, the box's corners and the neighbours of its first corner along each dimension
+are run; if their traces are equal:
 
-* the cores of the box make the same decisions: by induction over the guards in the order they are
-  evaluated, each evaluation happens at the same point with the same loop positions in every core
-  (the earlier ones agreeing), and its ``lhs - rhs`` is affine, hence monotone, in each coordinate,
-  so a sign shared by the corners is the sign throughout the box. Skipped loop periods repeat the
-  observed ones (:mod:`.fastforward`), and the skips are in the trace too;
+* the cores of the box make the same decisions: by induction over the traced ops in the order they
+  run, each runs at the same point with the same loop positions in every core (the earlier ones
+  agreeing), and a guard's ``lhs - rhs`` is affine in the coordinates, a loop's trip count
+  ``ceil((end - start) / step)`` (at least 0) of affine bounds, so both are monotone in each
+  coordinate and a value shared by the corners is the value throughout the box. Skipped loop
+  periods repeat the observed ones (:mod:`.fastforward`), and the skips are in the trace too;
 * so every core records the same entries in the same order, each a number affine in the coordinates
   (slice bounds) or a value id that differs between cores only by the core's first id: the first
   corner and its neighbours give every entry's step per coordinate, and the other corners are checked
@@ -54,24 +57,45 @@ class GroupsAbandoned(Exception):
     """A sampled core did not finish cleanly: the launch runs every core in order instead."""
 
 
-def coordinate_guards(program: ProgramIR, op_id: Callable[[ir.Op], int]) -> set[int] | None:
-    """Op ids of the comparisons whose operands depend on the core's coordinates, when every number
-    computed from the coordinates flows only into affine arithmetic, slice bounds and such
-    comparisons; None when some core-dependent number goes anywhere else (a loop bound, block math,
-    a division) or a parameter differs between cores."""
+def traced_ops(program: ProgramIR, op_id: Callable[[ir.Op], int]) -> set[int] | None:
+    """Op ids of what depends on the core's coordinates (the comparisons, and the loops whose start or
+    end does), when every number computed from the coordinates flows only into affine arithmetic,
+    slice bounds, such comparisons and such loop bounds; None when some core-dependent number goes
+    anywhere else (a loop's step, block math, a division) or a parameter differs between cores."""
     if any(len(param.values) > 1 for param in program.params):
         return None
-    guards: set[int] = set()
+    traced: set[int] = set()
     for thread in program.threads:
         body = list(ir.walk(thread.body))
         seeds = {reg.name for op in body if isinstance(op, ir.CoreCoord) for reg in op.outs}
         if not seeds:
             continue
-        found = flows_are_affine(body, derived_registers(body, seeds))
-        if found is None:
+        changing = _coordinate_registers(body, seeds)
+        loops = [op for op in body if isinstance(op, ir.For) and _changes(op.lo, changing) | _changes(op.hi, changing)]
+        if any(_changes(loop.step, changing) for loop in loops):
             return None
-        guards.update(op_id(compare) for compare in found)
-    return guards
+        bounded = {id(loop) for loop in loops}
+        guards = flows_are_affine([op for op in body if id(op) not in bounded], changing)
+        if guards is None:
+            return None
+        traced.update(op_id(op) for op in (*guards, *loops))
+    return traced
+
+
+def _coordinate_registers(body: list[ir.Op], seeds: set[str]) -> set[str]:
+    """The registers computed from the coordinates: through arithmetic, and a loop's variable where its
+    start is one of them (each value of the variable is the start plus a multiple of the step)."""
+    changing = derived_registers(body, seeds)
+    while True:
+        starts = {op.var.name for op in body if isinstance(op, ir.For) and _changes(op.lo, changing)}
+        grown = derived_registers(body, changing | starts)
+        if grown == changing:
+            return changing
+        changing = grown
+
+
+def _changes(x: Any, changing: set[str]) -> bool:
+    return isinstance(x, ir.Reg) and x.name in changing
 
 
 class Recording:

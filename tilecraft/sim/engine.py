@@ -16,7 +16,7 @@ from ..ir.program import ProgramIR
 from ..ir.types import BlockType
 from ..ir.grid import all_cores, reshape_coords
 from .codegen import GeneratedThread, ThreadCodegen, expression_leaves
-from .core_groups import MIN_CORES, CoreGroups, GroupsAbandoned, coordinate_guards
+from .core_groups import MIN_CORES, CoreGroups, GroupsAbandoned, traced_ops
 from .debug_print import PrintLog
 from .exprprog import compile_expression
 from .fastforward import FastForward, LoopIter, ThreadLoops
@@ -51,8 +51,8 @@ class CoreRuntime:
         self.pipes_dst = {n.index: [prog.pipes[p.index] for p in n.pipes if core in prog.pipes[p.index].slots]
                           for n in prog.program.pipenets}
         self._coords: dict[int, tuple[int, ...]] = {}
-        #: while this core is sampled for its group (:mod:`.core_groups`): the signs its guards report
-        self.trace: list[int] | None = None
+        #: while this core is sampled for its group (:mod:`.core_groups`): what its traced ops report
+        self.trace: list[Any] | None = None
         #: per thread: its qualifying loops and the registers they shift (:mod:`.fastforward`)
         self.loops = [ThreadLoops(code.plan, code) for code in prog.threads]
 
@@ -70,6 +70,10 @@ class CoreRuntime:
     def guard(self, lhs: Any, rhs: Any) -> None:
         """A comparison that depends on the core's coordinates ran: the sign of ``lhs - rhs``."""
         self.trace.append((lhs > rhs) - (lhs < rhs))
+
+    def trips(self, lo: int, hi: int, step: int) -> None:
+        """A loop whose bounds depend on the core's coordinates starts: its trip count."""
+        self.trace.append(("trips", len(range(lo, hi, step))))
 
     def pipe_send(self, pipe: PipeRT, cb: CBState, h: int, producer: bool, op: int) -> PipeSend:
         vid = cb.rd_r(h, op) if producer else cb.rd_w(h, op)
@@ -112,9 +116,9 @@ class ProgramRuntime(OpTable):
             for op in ir.walk(thread.body):
                 self.op_id(op)
         alone = not exact and cores_run_alone(program)
-        guards = coordinate_guards(program, self.op_id) if alone and group_cores \
+        traced = traced_ops(program, self.op_id) if alone and group_cores \
             and len(all_cores(program.grid)) >= MIN_CORES else None
-        self.traced_guards = guards or set()
+        self.traced = traced or set()
         self.rec = Recorder()
         self.tensors = {decl.index: TensorRef(t, decl) for decl, t in zip(program.tensors, _unique(tensors))}
         self.rec.tensors = list(self.tensors.values())
@@ -136,7 +140,7 @@ class ProgramRuntime(OpTable):
         #: interleaved, one operation at a time: the exact mode, and programs whose cores interact)
         self.fast_forward = FastForward(self.rec) if alone else None
         #: phase 1 by boxes of cores with the same decisions (None: every core is run)
-        self.core_groups = CoreGroups(self) if guards is not None else None
+        self.core_groups = CoreGroups(self) if traced is not None else None
 
     # ---------------------------------------------------------------- tables used by codegen
     def constant(self, value: Any) -> str:

@@ -17,8 +17,9 @@ class OpTable:
     def __init__(self) -> None:
         self.ops: list[ir.Op] = []
         self._op_ids: dict[int, int] = {}
-        #: comparisons whose operands' order the generated code reports (``K.guard``; :mod:`.core_groups`)
-        self.traced_guards: set[int] = set()
+        #: ops whose outcome the generated code reports (:mod:`.core_groups`): comparisons, the order of
+        #: their operands (``K.guard``); loops, their trip count (``K.trips``)
+        self.traced: set[int] = set()
 
     def op_id(self, op: ir.Op) -> int:
         found = self._op_ids.get(id(op))
