@@ -3,9 +3,10 @@
 Every example and every multi-node tutorial is recorded twice, by groups and core by core, and
 the recorder's columns handed to phase 2 must be equal entry for entry (and the outputs bit for
 bit). The programs below are the ways a derived recording could be wrong: a core in the middle of
-the grid that decides differently (an equality, an ordering at a trailing edge), coordinates in a
-loop bound or in non-affine arithmetic (no grouping at all), an error or a slice outside the tensor
-on one core only.
+the grid that decides differently (an equality, an ordering at a trailing edge), loops strided by
+the coordinates with equal and unequal trip counts, coordinates in a loop step or in non-affine
+arithmetic (no grouping at all), an error, a warning or a slice outside the tensor on one core
+only; and random affine programs (Hypothesis).
 """
 
 from __future__ import annotations
