@@ -178,13 +178,15 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
         per_chunk = max(1, chunk_elements(device, CHUNK_ELEMENTS, GPU_CHUNK_ELEMENTS) // (bm * 32 * strip.b.shape[1]))
         buffers = Buffers.reused(evaluator.scratch, min(per_chunk, len(mu)), len(nu), (bm * 32, bn * 32), fmt, device)
         cuts = np.searchsorted(mi[by_m], np.arange(0, len(mu) + per_chunk, per_chunk))
+        ordered = members[by_m]
+        increasing = bool((np.diff(ordered) > 0).all())  # then a chunk's rows are a run where its ends say so
         for m0, lo, hi in zip(range(0, len(mu), per_chunk), cuts, cuts[1:]):
             m1 = min(m0 + per_chunk, len(mu))
             sel = by_m[lo:hi]
             if not len(sel):
                 continue
-            where = members[sel]
-            span = _span(where)
+            where = ordered[lo:hi]
+            span = _span(where, increasing)
             at = span if span is not None else torch.from_numpy(where).to(device)
             acc = acc_all[at] if acc_all is not None else None
             target = out[span] if span is not None else None
@@ -213,9 +215,10 @@ def chunk_elements(device: torch.device, cpu: int, gpu: int) -> int:
     return max(cpu, min(gpu, free // (32 * 4)))
 
 
-def _span(where: np.ndarray) -> slice | None:
-    """``where`` as a slice when it is a run of consecutive rows in order (the usual case)."""
-    if where[-1] - where[0] == len(where) - 1 and (np.diff(where) == 1).all():
+def _span(where: np.ndarray, increasing: bool) -> slice | None:
+    """``where`` as a slice when it is a run of consecutive rows in order (the usual case);
+    ``increasing``: ``where`` is known to be strictly increasing, so its ends decide."""
+    if where[-1] - where[0] == len(where) - 1 and (increasing or (np.diff(where) == 1).all()):
         return slice(int(where[0]), int(where[-1]) + 1)
     return None
 
