@@ -148,20 +148,8 @@ class CoreGroups:
         self.models: list[tuple[tuple[tuple[int, int], ...], AffineModel]] = []
         #: cores whose recording was derived, not run (known once assembled)
         self.derived = 0
-        # the recorder's columns, and which hold value ids (all entries, or a store's block operands)
-        rec = self.rec
-        self.columns: list[tuple[Any, str, str]] = []
-        for site in rec.reads:
-            self.columns += [(site, "out", "ids"), (site, "starts", "numbers")]
-            if site.his is not None:
-                self.columns.append((site, "his", "numbers"))
-        for site in rec.computes:
-            self.columns += [(site, "out", "ids"), (site, "leaves", "ids" if site.leaves.typecode != "d" else "operands")]
-        for site in rec.writes:
-            self.columns += [(site, "at", "ids"), (site, "vids", "ids"), (site, "starts", "numbers")]
-            if site.his is not None:
-                self.columns.append((site, "his", "numbers"))
-        self.columns.append((rec, "depth", "numbers"))
+        #: the recorder's columns, and which hold value ids (all entries, or a store's block operands)
+        self.columns = self.rec.columns()
 
     def run(self) -> None:
         """Record every core's graph: sampled boxes derived, the rest run; then assemble in grid order."""

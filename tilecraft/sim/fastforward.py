@@ -53,11 +53,7 @@ class FastForward(PeriodicController):
         self.ready: Any = None
         #: where each skip is reported as ``(loop, periods)`` while a core is sampled (:mod:`.core_groups`)
         self.trace: list[Any] | None = None
-        self.columns = [col for site in rec.reads for col in (site.out, site.starts, site.his) if col is not None]
-        self.columns += [col for site in rec.computes for col in (site.out, site.leaves)]
-        self.columns += [col for site in rec.writes for col in (site.at, site.vids, site.starts, site.his)
-                         if col is not None]
-        self.columns.append(rec.depth)
+        self.columns = [getattr(owner, name) for owner, name, _ in rec.columns()]
 
     def begin_group(self, group: list[ThreadLoops], cbs: list[Any], ready: Any) -> None:
         self.group = group

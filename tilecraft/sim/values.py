@@ -197,6 +197,24 @@ class Recorder:
         for t in self.tensors:
             t.dirty = False
 
+    def columns(self) -> list[tuple[Any, str, str]]:
+        """Every recorded column, as ``(owner, attribute, what its entries are)``: ``"ids"`` (value ids,
+        or counts of them), ``"operands"`` (a store's leaves with runtime scalars among its value ids)
+        or ``"numbers"`` (slice bounds, depths). Phase 1's controllers read and extend them all."""
+        out: list[tuple[Any, str, str]] = []
+        for site in self.reads:
+            out += [(site, "out", "ids"), (site, "starts", "numbers")]
+            if site.his is not None:
+                out.append((site, "his", "numbers"))
+        for site in self.computes:
+            out += [(site, "out", "ids"), (site, "leaves", "ids" if site.leaves.typecode != "d" else "operands")]
+        for site in self.writes:
+            out += [(site, "at", "ids"), (site, "vids", "ids"), (site, "starts", "numbers")]
+            if site.his is not None:
+                out.append((site, "his", "numbers"))
+        out.append((self, "depth", "numbers"))
+        return out
+
     def release(self) -> None:
         """Forget the graph once the launch is over. The runtime's objects refer to one another (the
         generated code holds the sites, the cores hold the runtime), so only the cyclic garbage
