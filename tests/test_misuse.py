@@ -34,6 +34,7 @@ class Case:
     code: str
     at: str  # the primary span starts where this text starts on the marker line
     names: tuple[str, ...] = ()  # the message names these (buffer, tensor, core, ...)
+    hints: tuple[str, ...] = ()  # the hint says these (the fix it suggests)
     marker: str = "ERROR-HERE"
     #: (thread, marker) of every thread a deadlock leaves blocked, on each core in ``cores``
     blocked: tuple[tuple[str, str], ...] = ()
@@ -126,6 +127,10 @@ CASES = [
     Case("row_major_with_tiles", "E0105", "x + s", ("(1, 1) tiles", "(1, 1) elements (row-major)", "'add'")),
     Case("local_block_changes_shape", "E0105", "acc = x * 2", ("'acc'", "(1, 1)", "(1, 2)")),
     Case("elu_without_alpha", "E0104", "ttl.math.elu", ("elu", "alpha")),
+    # Python's max/min compare numbers; the elementwise ones are ttl.math's
+    Case("python_max_of_blocks", "E0104", "max(x, x)", ("max()", "block"), hints=("ttl.math.max",)),
+    Case("python_min_of_block_and_number", "E0104", "min(x, 0.5)", ("min()", "block"), hints=("ttl.math.min",)),
+    Case("math_misspelt", "E0104", "ttl.math.expp", ("ttl.math", "'expp'"), hints=("did you mean 'exp'",)),
     Case("fill_of_wrong_shape_into_row_major", "E0105", "out.store", ("(9, 9)", "(5, 6)")),
     # ---------------------------------------------------------------- kernel scope
     Case("pipe_outside_grid_unused", "E0203", "ttl.Pipe", ("(2, 0)", "outside the grid (2, 2)")),
@@ -179,6 +184,8 @@ def test_misuse_is_diagnosed_at_its_line(case: Case, capsys) -> None:
         diag.render()
     for name in case.names:
         assert name in diag.message, f"{name!r} missing from: {diag.message}"
+    for text in case.hints:
+        assert text in (diag.hint or ""), f"{text!r} missing from the hint: {diag.hint}"
 
     status, stderr = run_cli(capsys, str(case.path))
     assert status == 1

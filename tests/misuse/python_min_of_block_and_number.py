@@ -1,0 +1,30 @@
+import torch
+
+import tilecraft as ttl
+import tilecraft.ttnn as ttnn
+
+
+@ttl.operation(grid=(1, 1))
+def kern(a, y):
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
+
+    @ttl.compute()
+    def compute():
+        with a_dfb.wait() as x, y_dfb.reserve() as out:
+            out.store(min(x, 0.5))  # ERROR-HERE
+
+    @ttl.datamovement()
+    def reader():
+        with a_dfb.reserve() as blk:
+            ttl.copy(a[0, 0], blk).wait()
+
+    @ttl.datamovement()
+    def writer():
+        with y_dfb.wait() as blk:
+            ttl.copy(blk, y[0, 0]).wait()
+
+
+a = ttnn.from_torch(torch.ones(32, 32), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
+y = ttnn.from_torch(torch.ones(32, 32), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
+kern(a, y)
