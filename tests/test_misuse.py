@@ -83,6 +83,7 @@ CASES = [
     # the notes count the cores instead of naming each (see the test below)
     Case("deadlock_every_core", "E2110", "a.wait()", ("on each of 64 cores",), marker="BLOCKED-COMPUTE"),
     Case("deadlock_over_reserve", "E2110", "cb.reserve()", ("2 threads", "in a cycle"), marker="BLOCKED-READER",
+         hints=("holds 2 blocks (block_count)", "raise block_count"),
          blocked=(("reader", "BLOCKED-READER"), ("writer", "BLOCKED-WRITER"))),
     Case("deadlock_starvation", "E2111", "cb.wait()", ("'writer'", "'cb'", "no thread will push"),
          marker="BLOCKED-WRITER", blocked=(("writer", "BLOCKED-WRITER"),)),
@@ -109,7 +110,7 @@ CASES = [
     Case("semaphore_never_satisfied", "E2113", "sem.wait_for", ("'sem'", "core (0, 0)", "stays 3"),
          blocked=(("barrier", "ERROR-HERE"),), cores=((0, 0),)),
     # ---------------------------------------------------------------- allocation
-    Case("l1_overflow", "E0401", "@ttl.kernel", ("'kern'", "4198400 B", "wormhole_b0")),
+    Case("l1_overflow", "E0401", "@ttl.kernel", ("'kern'", "4198400 B", "wormhole_b0"), hints=("lower block_count",)),
     Case("l1_fits_blackhole_only", "E0401", "@ttl.kernel", ("1433600 B", "wormhole_b0")),
     # ---------------------------------------------------------------- the Python subset
     Case("unsupported_listcomp", "E0101", "[i for", ("ListComp",)),
