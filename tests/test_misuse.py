@@ -112,6 +112,13 @@ CASES = [
     # ---------------------------------------------------------------- allocation
     Case("l1_overflow", "E0401", "@ttl.kernel", ("'kern'", "4198400 B", "wormhole_b0"), hints=("lower block_count",)),
     Case("l1_fits_blackhole_only", "E0401", "@ttl.kernel", ("1433600 B", "wormhole_b0")),
+    # at the first buffer beyond the count (the 33rd, made on the marked line)
+    Case("too_many_buffers", "E0410", "ttl.make_dataflow_buffer_like",
+         ("'kern'", "41 circular buffers", "wormhole_b0 core has 32")),
+    # the buffers the compiler adds count too, and the message names them
+    Case("too_many_buffers_with_pipe", "E0410", "@ttl.operation",
+         ("'kern'", "33 circular buffers", "2 of them added by the compiler", "pipenet0_landing", "pipenet0_flags",
+          "wormhole_b0 core has 32")),
     # ---------------------------------------------------------------- the Python subset
     Case("unsupported_listcomp", "E0101", "[i for", ("ListComp",)),
     Case("unsupported_try", "E0101", "try:", ("Try",)),
@@ -264,6 +271,12 @@ def test_l1_limit_follows_the_arch_option(capsys) -> None:
     assert_no_traceback(stderr)
     # 1433600 B of buffers: over wormhole_b0's L1, within blackhole's (1536 KiB)
     assert run_cli(capsys, str(near_limit.path), "--arch", "blackhole") == (0, "")
+
+
+@pytest.mark.parametrize("name", ["too_many_buffers", "too_many_buffers_with_pipe"])
+def test_buffer_count_follows_the_arch_option(name: str, capsys) -> None:
+    """A Blackhole core has 64 circular buffers: the same programs run there (and check their result)."""
+    assert run_cli(capsys, str(BY_NAME[name].path), "--arch", "blackhole") == (0, "")
 
 
 def test_pipe_shape_mismatch_points_at_the_receiver_too() -> None:
