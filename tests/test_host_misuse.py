@@ -64,6 +64,11 @@ CASES = [
     # where the kernel uses a parameter as a tensor (y.shape, y[r, c], a buffer made like y), the
     # launch says what was passed instead, and where the kernel uses it
     Case("kernel_none_argument", "E0501", ("'y'", "kern()", "None", "y.shape", "line 9")),
+    # checked before anything is allocated: the bytes the tensor takes and the chip's DRAM
+    Case("zeros_beyond_dram", "E0502", ("[2147483648, 2147483648]", "bfloat16", "8 EiB", "12 GiB", "wormhole_b0"),
+         ValueError),
+    Case("from_torch_beyond_dram", "E0502", ("[131072, 262144]", "float32", "128 GiB", "12 GiB", "wormhole_b0"),
+         ValueError),
     Case("kernel_int_argument", "E0501", ("'y'", "kern()", "the int 3", "y[0, 0]", "line 16")),
 ]
 
