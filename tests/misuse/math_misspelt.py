@@ -1,30 +1,21 @@
-import torch
-
 import tilecraft as ttl
 import tilecraft.ttnn as ttnn
 
 
 @ttl.operation(grid=(1, 1))
-def kern(a, y):
-    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)
-    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
+def softplus(x, y):
+    # found when the compute thread compiles, before anything runs
+    x_dfb = ttl.make_dataflow_buffer_like(x, shape=(2, 2), block_count=1)
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(2, 2), block_count=1)
 
     @ttl.compute()
     def compute():
-        with a_dfb.wait() as x, y_dfb.reserve() as out:
-            out.store(ttl.math.expp(x))  # ERROR-HERE
-
-    @ttl.datamovement()
-    def reader():
-        with a_dfb.reserve() as blk:
-            ttl.copy(a[0, 0], blk).wait()
-
-    @ttl.datamovement()
-    def writer():
-        with y_dfb.wait() as blk:
-            ttl.copy(blk, y[0, 0]).wait()
+        blk = x_dfb.wait()
+        out = y_dfb.reserve()
+        out.store(ttl.math.log(ttl.math.expp(blk) + 1.0))  # ERROR-HERE
+        out.push()
+        blk.pop()
 
 
-a = ttnn.from_torch(torch.ones(32, 32), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
-y = ttnn.from_torch(torch.ones(32, 32), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
-kern(a, y)
+x = ttnn.rand((64, 64), layout=ttnn.TILE_LAYOUT)
+softplus(x, ttnn.zeros((64, 64), layout=ttnn.TILE_LAYOUT))

@@ -5,26 +5,17 @@ import tilecraft.ttnn as ttnn
 
 
 @ttl.operation(grid=(1, 1))
-def kern(a, y):
+def kern(a, b, y):
+    # the mistake is found when the compute thread compiles: no data movement is needed
     a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)
+    b_dfb = ttl.make_dataflow_buffer_like(b, shape=(1, 1), block_count=2)
     y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
 
     @ttl.compute()
     def compute():
-        with a_dfb.wait() as x, y_dfb.reserve() as out:
-            out.store(max(x, x))  # ERROR-HERE
-
-    @ttl.datamovement()
-    def reader():
-        with a_dfb.reserve() as blk:
-            ttl.copy(a[0, 0], blk).wait()
-
-    @ttl.datamovement()
-    def writer():
-        with y_dfb.wait() as blk:
-            ttl.copy(blk, y[0, 0]).wait()
+        with a_dfb.wait() as x, b_dfb.wait() as z, y_dfb.reserve() as out:
+            out.store(max(x, z))  # ERROR-HERE
 
 
-a = ttnn.from_torch(torch.ones(32, 32), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
-y = ttnn.from_torch(torch.ones(32, 32), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
-kern(a, y)
+a, b, y = (ttnn.from_torch(torch.ones(32, 32), layout=ttnn.TILE_LAYOUT) for _ in range(3))
+kern(a, b, y)
