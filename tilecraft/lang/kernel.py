@@ -66,8 +66,12 @@ class KernelDef:
 
 def _not_a_tensor(kernel: str, name: str, value: Any, use: TensorUse) -> NoReturn:
     """A parameter the kernel uses as a tensor was given something else: say so at the call."""
-    given = repr(value) if value is None else f"the {type(value).__name__} {value!r}" \
-        if isinstance(value, (bool, int, float, str)) else f"a {type_name(value)}"
+    if value is None:
+        given = "None"
+    elif isinstance(value, (bool, int, float, str)):
+        given = f"the {type(value).__name__} {value!r}"
+    else:
+        given = f"a {type_name(value)}"
     raise UsageTypeError(f"argument '{name}' of kernel {kernel}() is {given}, but the kernel uses it as a tensor: "
                          f"{use.text} (line {use.line})",
                          hint="pass a ttnn tensor (ttnn.from_torch(t, layout=ttnn.TILE_LAYOUT, device=device))"
