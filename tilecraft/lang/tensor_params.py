@@ -42,10 +42,9 @@ def tensor_uses(fn: Callable[..., Any]) -> dict[str, TensorUse]:
 @functools.lru_cache(maxsize=256)
 def _uses(fn: Callable[..., Any]) -> tuple[tuple[str, TensorUse], ...]:
     try:
-        source = textwrap.dedent(inspect.getsource(fn))
-    except (OSError, TypeError):
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError, SyntaxError):
         return ()
-    tree = ast.parse(source)
     defn = tree.body[0]
     if not isinstance(defn, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return ()
@@ -55,9 +54,10 @@ def _uses(fn: Callable[..., Any]) -> tuple[tuple[str, TensorUse], ...]:
     found: dict[str, TensorUse] = {}
     for node in ast.walk(defn):
         name = _used_as_tensor(node)
-        if name in candidates and name not in found:
+        line = first_line + getattr(node, "lineno", 0) - 1
+        if name in candidates and (name not in found or line < found[name].line):
             found[name] = TensorUse(ast.unparse(node) if not isinstance(node, ast.Call) else
-                                    f"{ast.unparse(node.func)}({name}, ...)", first_line + node.lineno - 1)
+                                    f"{ast.unparse(node.func)}({name}, ...)", line)
     return tuple(sorted(found.items(), key=lambda item: item[1].line))
 
 
