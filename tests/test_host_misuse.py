@@ -20,6 +20,7 @@ import tilecraft as ttl
 import tilecraft.ttnn as ttnn
 from tilecraft.cli import main
 from tilecraft.diagnostics import UsageTypeError
+from tilecraft.lang.tensor_params import TensorUse, tensor_uses
 
 HERE = Path(__file__).parent / "host_misuse"
 PACKAGE = str(Path(tilecraft.__file__).parent)
@@ -130,3 +131,18 @@ def test_a_torch_tensor_where_a_ttnn_tensor_goes() -> None:
     assert str(info.value) == ("argument 'y' of kernel copy_tiles() is a torch.Tensor, but the kernel uses it as a "
                                f"tensor: y[0, c] (line {line})")
     assert "ttnn.from_torch" in info.value.hint
+
+
+def test_which_parameters_count_as_tensors() -> None:
+    """Read as a tensor (attribute, 2-D slice, buffer made like it) and neither rebound nor tested."""
+    def kern(a, b, c, n, rows, d):
+        b = a
+        if c is not None:
+            print(c.shape)
+        print(b[0, 0], n[0], rows + 1)
+        ttl.make_dataflow_buffer_like(d, shape=(1, 1))
+        return a.dtype
+
+    code = kern.__code__
+    assert tensor_uses(kern) == {"d": TensorUse("ttl.make_dataflow_buffer_like(d, ...)", code.co_firstlineno + 5),
+                                 "a": TensorUse("a.dtype", code.co_firstlineno + 6)}
