@@ -216,6 +216,18 @@ def test_too_many_ready_semaphores_is_an_error_at_the_program(tmp_path: Path,
             "tt-metal's 16 (0 of its own, 16 ready semaphores for pipe net 0, a scratch word)") in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("name, count", [("too_many_buffers", 41), ("too_many_buffers_with_pipe", 33)])
+def test_more_circular_buffers_than_the_core_has_is_not_emitted(name: str, count: int, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """A Wormhole core has 32 circular buffers: a program that needs more (its own, or with those
+    the lowering adds for a pipe) is E0410, and nothing is written."""
+    script = Path(__file__).resolve().parent / "misuse" / f"{name}.py"
+    assert main(["emit", str(script), "-o", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert f"error[E0410]: program 'kern' needs {count} circular buffers per core" in err, err
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
 @pytest.mark.parametrize("stem, reconfigures", [("row_reduce", True), ("broadcast_center_rows", True),
                                                 ("matmul_multicore_accumulate", False)])
 def test_compute_kernels_take_buffer_ids_as_compile_time_args(stem: str, reconfigures: bool) -> None:

@@ -167,7 +167,7 @@ def test_max_leaves_room_for_the_lowering_so_the_emitted_program_fits(tmp_path) 
 
 
 @pytest.mark.parametrize("count, shape, code, message", [
-    ("lots", (1, 4), "E0202", "block_count (buffer_factor) must be a positive integer, \"max\" or a share of L1"),
+    ("lots", (1, 4), "E0202", "block_count must be a positive integer, \"max\" or a share of L1"),
     ("150%", (1, 4), "E0202", "got '150%'"),
     (2, (1, "10%", "5%"), "E0202", "gives more than one extent as a share of L1"),
     ("max", (1, "10%"), "E0202", "a buffer with a relative shape needs a number of blocks"),

@@ -607,6 +607,11 @@ class CallMixin(ExprMixin):
         if fn is builtins.slice and not kwargs and 1 <= len(args) <= 3:  # a slice kept in a variable
             none = CT(None)
             return SliceV(none, args[0], none) if len(args) == 1 else SliceV(*args, *([none] * (3 - len(args))))
+        if fn in (builtins.min, builtins.max) and any(is_block(a) for a in args):
+            name = fn.__name__
+            self.fail("E0104", f"Python's {name}() compares numbers, not a block", node,
+                      hint=f"for the elementwise {name}imum of two blocks (or of a block and a number) use "
+                           f"ttl.math.{name}(a, b)")
         if fn in (builtins.min, builtins.max) and not all(isinstance(a, CT) for a in args) and not kwargs:
             result = args[0]
             for other in args[1:]:

@@ -7,9 +7,10 @@ import builtins
 import math as pymath
 import operator
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
-from ..diagnostics import warn
+from ..diagnostics import did_you_mean, warn
 from ..ir import mathops
 from ..ir import ops as ir
 from ..ir.types import BOOL, FLOAT, INDEX, BlockType, CBDecl, PipeDecl, PipeType, SemaphoreDecl, TensorDecl, Type
@@ -124,6 +125,9 @@ class ExprMixin(Builder):
             try:
                 return self.classify_ct(getattr(obj, attr))
             except AttributeError:
+                if isinstance(obj, ModuleType):  # ttl.math.expp: named as the user spelled the module
+                    self.fail("E0104", f"{ast.unparse(node.value)} has no attribute '{attr}'",
+                              hint=did_you_mean(attr, _public_names(obj)))
                 self.fail("E0104", f"{_describe(obj)} has no attribute '{attr}'")
         if isinstance(base, RV) and isinstance(base.type, BlockType):
             if attr == "shape":
@@ -566,6 +570,11 @@ def _lin_scale(a: Linear | None, k: int) -> Linear | None:
 
 
 _DECL_KINDS = {CBDecl: "buffer", TensorDecl: "tensor", SemaphoreDecl: "semaphore", PipeDecl: "pipe"}
+
+
+def _public_names(module: ModuleType) -> list[str]:
+    """What a module offers a kernel: its ``__all__`` (``ttl``, ``ttl.math``), else its public names."""
+    return list(getattr(module, "__all__", None) or (n for n in dir(module) if not n.startswith("_")))
 
 
 def _describe(value: Any) -> str:

@@ -22,4 +22,4 @@ def check_l1(program: ProgramIR, arch_name: str) -> None:
                  for cb in sorted(program.cbs, key=lambda c: -c.total_bytes)]
         raise error("E0401", f"the buffers of program '{program.name}' need {total} B of L1 per core but "
                     f"{arch.name} has {arch.l1_available} B available", program.span, notes=notes,
-                    hint="make blocks smaller, lower buffer_factor, or use a narrower data format")
+                    hint="make blocks smaller, lower block_count, or use a narrower data format")

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..diagnostics import KernelError, error
 from ..dtypes import float32, uint32
+from ..ir.cb_count import check_cb_count
 from ..ir.l1 import check_l1
 from ..ir.program import COMPUTE, ProgramIR
 from ..ir import ops as ir
@@ -56,6 +57,7 @@ class ProgramLowering:
     def lower(self) -> kir.MetalProgram:
         kernels = self.lower_kernels()
         self.check_semaphores()
+        check_cb_count(self.program, self.arch, self.internal)
         check_l1(self.program_with_internal(), self.arch)
         return kir.MetalProgram(self.program.name, self.program.grid, self.arch, kernels, self.cbs,
                                 self.semaphores, list(self.program.tensors),

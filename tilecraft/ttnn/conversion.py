@@ -15,9 +15,10 @@ import torch
 from tilecraft.diagnostics import UsageTypeError, UsageValueError, type_name
 from tilecraft.dtypes import DataFormat, from_torch_dtype
 
+from .capacity import check_fits_dram
 from .datatype import as_data_format
 from .device import DeviceHandle
-from .layout import Layout, given_or_default
+from .layout import Layout, Shape, given_or_default
 from .memory import MemoryConfig, as_memory_config
 from .mesh import MeshDevice, MeshToTensor, ReplicateTensorToMesh, TensorToMesh
 from .tensor import Tensor
@@ -43,6 +44,7 @@ def from_torch(tensor: torch.Tensor, dtype: Optional[DataFormat] = None, *,
     if mesh_mapper is None and isinstance(device, MeshDevice):
         mesh_mapper = ReplicateTensorToMesh(device)
     if mesh_mapper is None:
+        check_fits_dram(Shape(tensor.shape), fmt, layout, device)
         host = Tensor.from_values(tensor, fmt, layout, memory_config=config, pad_value=pad)
     else:
         if not isinstance(mesh_mapper, TensorToMesh):
@@ -50,6 +52,8 @@ def from_torch(tensor: torch.Tensor, dtype: Optional[DataFormat] = None, *,
         if device is not None and device is not mesh_mapper.mesh:
             raise UsageValueError(f"mesh_mapper maps onto {mesh_mapper.mesh!r} but device is {device!r}")
         pieces = mesh_mapper.map(tensor)
+        for piece in pieces:
+            check_fits_dram(Shape(piece.shape), fmt, layout, mesh_mapper.mesh)
         host = Tensor.on_mesh(
             [Tensor.from_values(p, fmt, layout, memory_config=config, pad_value=pad) for p in pieces],
             mesh_mapper.mesh)

@@ -22,6 +22,7 @@ from tilecraft.diagnostics import Span, UsageTypeError, UsageValueError
 from tilecraft.dtypes import TILE_ELEMS, DataFormat
 from tilecraft.numerics import quantize
 
+from .capacity import device_bytes
 from .device import Device, DeviceHandle
 from .layout import Layout, Shape, padded_shape, storage_region
 from .memory import DRAM_MEMORY_CONFIG, BufferType, MemoryConfig, as_memory_config
@@ -277,11 +278,7 @@ class Tensor:
         return f"ttnn.Tensor({body}, {tail})"
 
     def _nbytes(self) -> int:
-        """Bytes of the device buffer: whole tiles (with shared exponents) or packed rows."""
-        padded = self.padded_shape
-        if self._layout is Layout.TILE:
-            return padded.volume() // TILE_ELEMS * self._dtype.tile_bytes
-        return self._dtype.bytes_for(padded.volume())
+        return device_bytes(self._shape, self._dtype, self._layout)
 
 
     def _bank_bytes(self, device: DeviceHandle) -> int:
