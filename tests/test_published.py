@@ -289,3 +289,22 @@ def test_a_linear_pipe_endpoint_outside_the_grid_names_the_numbering(tmp_path: P
     err = capsys.readouterr().err
     assert f"{script}:4:24: error[E0203]: pipe core (4,) (dst) is outside the grid (2, 2) numbered in 1 " \
            "dimension (4,)" in err, err
+
+
+def test_a_pipe_built_at_module_scope_is_checked_against_the_launch_grid(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 22, defect 5a: a net built outside the operation is captured (the conformance program
+    ``pipe_net_outside_operation`` runs one); its pipes are checked against the grid that uses them."""
+    script = tmp_path / "module_pipe.py"
+    script.write_text(
+        "import torch, ttl, ttnn\n"
+        "net = ttl.PipeNet([ttl.Pipe(src=(0, 0), dst=(2, 0))])\n"
+        "@ttl.operation(grid=(2, 1))\n"
+        "def kern(a):\n"
+        "    @ttl.datamovement()\n"
+        "    def mover():\n"
+        "        assert net.is_active()\n"
+        "kern(ttnn.from_torch(torch.zeros(32, 32), layout=ttnn.TILE_LAYOUT))\n")
+    assert main(["run", str(script)]) == 1
+    err = capsys.readouterr().err
+    assert f"{script}:2:20: error[E0203]: pipe core (2, 0) (dst) is outside the grid (2, 1)" in err, err
