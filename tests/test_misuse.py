@@ -103,6 +103,10 @@ CASES = [
          marker="RECEIVE-HERE", blocked=(("mover", "RECEIVE-HERE"),), cores=((0, 0),)),
     Case("pipe_sender_blocked", "E2112", "ttl.copy", ("core (1, 0)", "'mover'", "(1, 0) -> (0, 0)"),
          marker="SEND-HERE", blocked=(("mover", "SEND-HERE"),), cores=((1, 0),)),
+    # a self-unicast pipe whose receive is waited before the send is started (issue 22, 5b; the
+    # receive started first and waited after the send's copy runs: tests/published/self_pipe_*)
+    Case("pipe_self_receive_before_send", "E2110", "ttl.copy", ("1 thread waits for itself", "in a cycle"),
+         blocked=(("mover", "ERROR-HERE"),), cores=((0, 0),)),
     Case("pipe_message_never_received", "E2114", "ttl.Pipe", ("core (0, 0)", "(1, 0) -> (0, 0)"),
          marker="PIPE-HERE"),
     Case("semaphore_never_satisfied", "E2113", "sem.wait_for", ("'sem'", "core (0, 0)", "stays 3"),
