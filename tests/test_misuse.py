@@ -120,6 +120,7 @@ CASES = [
     Case("unsupported_lambda", "E0101", "lambda", ("Lambda",)),
     Case("unsupported_import", "E0101", "import math", ("Import",)),
     Case("undefined_name", "E0102", "column", ("'column'",)),
+    Case("matmul_batch_dims_differ", "E0105", "x @ w", ("batch dimensions", "(2, 1, 1) @ (3, 1, 1)")),
     Case("block_shape_mismatch", "E0105", "a + b", ("(1, 1)", "(2, 2)")),
     Case("grid_size_zero_dims", "E0201", "ttl.grid_size", ("dims", "0")),
     Case("division_by_zero", "E1199", "1 // cx", ("ZeroDivisionError", "core (0, 0)", "'reader'")),

@@ -140,7 +140,7 @@ def test_blocks_pushed_and_never_consumed_warn_at_the_push(capsys: pytest.Captur
 #: the programs above whose every construct tilecraft emits: both simulation levels must agree and
 #: every emitted kernel must pass the real 0.81.1 headers
 EMITTED = ("early_return", "held_blocks_released", "block_selection", "pipe_endpoints", "buffer_members",
-           "unwritten_push")
+           "unwritten_push", "self_pipe_receive_started_first")
 
 
 @pytest.mark.parametrize("name", EMITTED)
@@ -352,3 +352,18 @@ def test_l1_overflow_from_compiler_added_buffers_names_them(tmp_path: Path,
             "available") in err, err
     assert "buffer 'acc.1_local', added by the compiler for the local block 'acc' (two values: the next is packed " \
            "behind the current): 2 x 262144 B = 524288 B (block (8, 8), float32)" in err, err
+
+
+@pytest.mark.parametrize("level", ["metal", "cpp"])
+@pytest.mark.parametrize("form", ["product", "bias"])
+def test_batched_matmul_is_emitted(form: str, level: str, capsys: pytest.CaptureFixture[str],
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22, defect 5c: the conformance program ``matmul_batched`` (3-D blocks, which the
+    published simulator runs) gives the same bits from the Metalium lowering and from its emitted
+    C++ on the kernel emulator as at the language level: each batch's right block is read."""
+    from benchmarks.conformance import catalogue
+    (program,) = catalogue.select([f"matmul_batched.{form}"])
+    monkeypatch.syspath_prepend(str(catalogue.SUPPORT))
+    args = program.simulator_args()
+    assert_same_bits(launch_outputs(program.path, capsys, *args),
+                     launch_outputs(program.path, capsys, *args, "--level", level))
