@@ -619,7 +619,7 @@ class ComputeLowering(KernelLowering):
         chunk_cols = cols if cols <= per_chunk else per_chunk
         while cols % chunk_cols:
             chunk_cols -= 1
-        batch_rows = _batched_matmul_rows(root)  # a chunk multiplies rows of one batch's blocks
+        batch_rows = _batched_matmul_rows(root) or rows  # a chunk multiplies rows of one batch's blocks
         while rows % chunk_rows or batch_rows % chunk_rows:
             chunk_rows -= 1
         outer = []
@@ -1013,7 +1013,7 @@ def _grid(shape: tuple[int, ...]) -> tuple[int, int]:
 
 def _batched_matmul_rows(node: Node) -> int:
     """The rows (M, in tiles) of a batched matmul in ``node``'s tree, which an evaluation chunk
-    must not straddle; 1 when there is none (every chunk height divides it)."""
+    must not straddle; 0 when there is none."""
     if node.kind in ("matmul", "matmul_acc") and len(node.shape) > 2:
         return node.shape[-2]
-    return next((rows for child in node.children if (rows := _batched_matmul_rows(child)) > 1), 1)
+    return next((rows for child in node.children if (rows := _batched_matmul_rows(child))), 0)
