@@ -105,6 +105,10 @@ CASES = [
          marker="RECEIVE-HERE", blocked=(("mover", "RECEIVE-HERE"),), cores=((0, 0),)),
     Case("pipe_sender_blocked", "E2112", "ttl.copy", ("core (1, 0)", "'mover'", "(1, 0) -> (0, 0)"),
          marker="SEND-HERE", blocked=(("mover", "SEND-HERE"),), cores=((1, 0),)),
+    # a self-unicast pipe whose receive is waited before the send is started (issue 22, 5b; the
+    # receive started first and waited after the send's copy runs: tests/published/self_pipe_*)
+    Case("pipe_self_receive_before_send", "E2110", "ttl.copy", ("1 thread waits for itself", "in a cycle"),
+         blocked=(("mover", "ERROR-HERE"),), cores=((0, 0),)),
     Case("pipe_message_never_received", "E2114", "ttl.Pipe", ("core (0, 0)", "(1, 0) -> (0, 0)"),
          marker="PIPE-HERE"),
     Case("semaphore_never_satisfied", "E2113", "sem.wait_for", ("'sem'", "core (0, 0)", "stays 3"),
@@ -125,6 +129,7 @@ CASES = [
     Case("unsupported_lambda", "E0101", "lambda", ("Lambda",)),
     Case("unsupported_import", "E0101", "import math", ("Import",)),
     Case("undefined_name", "E0102", "column", ("'column'",)),
+    Case("matmul_batch_dims_differ", "E0105", "x @ w", ("batch dimensions", "(2, 1, 1) @ (3, 1, 1)")),
     Case("block_shape_mismatch", "E0105", "a + b", ("(1, 1)", "(2, 2)")),
     Case("grid_size_zero_dims", "E0201", "ttl.grid_size", ("dims", "0")),
     Case("division_by_zero", "E1199", "1 // cx", ("ZeroDivisionError", "core (0, 0)", "'reader'")),

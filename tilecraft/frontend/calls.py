@@ -178,20 +178,25 @@ class CallMixin(ExprMixin):
         var = self.reg("pipe", PipeType(net.index))
         loop = ir.PipeForEach(role=role, net=net, var=var)
         self.emit(loop)
-        with self.region(loop.body):
-            self.inline_function(fn, [RV(var)], node)
+        self.pipe_roles.append((net, role))
+        try:
+            with self.region(loop.body):
+                self.inline_function(fn, [RV(var)], node)
+        finally:
+            self.pipe_roles.pop()
         return CT(None)
 
     def pipe_membership(self, net: PipeNetDecl, test: str) -> Any:
         """``net.is_src()`` / ``is_dst()`` / ``is_active()`` in a thread: fixed per core, so a
-        constant when every core answers alike, else a per-core runtime argument."""
-        def answer(core: tuple[int, ...]) -> bool:
-            src = any(p.src == core for p in net.pipes)
-            dst = any(core in p.dsts for p in net.pipes)
-            return {"is_src": src, "is_dst": dst, "is_active": src or dst}[test]
-        values = tuple(answer(core) for core in all_cores(self.grid))
-        if len(set(values)) == 1:
-            return CT(values[0])
+        constant when every core that can reach the call answers alike, else a per-core runtime
+        argument. In the body of ``net.if_src(fn)`` only the net's sources run, so there
+        ``net.is_src()`` is True (as the published simulator, which asks on the running node)."""
+        cores = all_cores(self.grid)
+        values = tuple(_pipe_role(core, net, test) for core in cores)
+        reaching = {v for core, v in zip(cores, values)
+                    if all(_pipe_role(core, outer, f"is_{role}") for outer, role in self.pipe_roles)}
+        if len(reaching or set(values)) == 1:
+            return CT((reaching or set(values)).pop())
         return self.env.param(f"pipenet{net.index}.{test}", values)
 
     def intr_GroupTransfer(self, node: ast.Call) -> Any:  # noqa: N802 - the intrinsic's name
@@ -676,3 +681,11 @@ def _spelled_core(func: ast.expr) -> bool:
     """Whether a coordinate call is written ``ttl.core`` / ``core`` (the seed specification's, which
     folds the last coordinates) rather than ``ttl.node`` (1.1.6's, which folds the first)."""
     return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) == "core"
+
+
+def _pipe_role(core: tuple[int, ...], net: PipeNetDecl, test: str) -> bool:
+    """Whether ``core`` is a source (``is_src``), a destination (``is_dst``) or either
+    (``is_active``) of a pipe of ``net``."""
+    src = any(p.src == core for p in net.pipes)
+    dst = any(core in p.dsts for p in net.pipes)
+    return {"is_src": src, "is_dst": dst, "is_active": src or dst}[test]

@@ -497,12 +497,19 @@ class ExprMixin(Builder):
         if not (_is_block(lhs) and _is_block(rhs)):
             self.fail("E0104", "'@' needs two blocks", node)
         a, b = lhs.type, rhs.type
-        if len(a.shape) != 2 or len(b.shape) != 2 or not a.unit.tiled or not b.unit.tiled:
-            self.fail("E0105", "matmul needs two 2-D tile blocks", node)
-        if a.shape[1] != b.shape[0]:
+        if len(a.shape) < 2 or len(a.shape) != len(b.shape) or not a.unit.tiled or not b.unit.tiled:
+            self.fail("E0105", f"matmul needs two tile blocks of 2 dimensions, or of 3 or more with the same leading "
+                      f"(batch) dimensions; got {block_extent(a)} @ {block_extent(b)}", node)
+        if a.shape[:-2] != b.shape[:-2]:
+            self.fail("E0105", f"batched matmul blocks differ in their batch dimensions: {a.shape} @ {b.shape}", node,
+                      hint="a batched matmul multiplies block i of the left by block i of the right: give both "
+                           "the same leading dimensions")
+        if a.shape[-1] != b.shape[-2]:
             self.fail("E0105", f"matmul inner dimensions differ: {a.shape} @ {b.shape}", node,
                       hint="the left block's columns (in tiles) must equal the right block's rows")
-        result = self.reg("e", a.as_expr((a.shape[0], b.shape[1])))
+        shape = ir.TileMatmul.result_shape(a.shape, b.shape)
+        assert shape is not None, "the checks above are TileMatmul.result_shape's"
+        result = self.reg("e", a.as_expr(shape))
         return self.fresh(ir.TileMatmul(result=result, lhs=lhs.reg, rhs=rhs.reg))
 
     # ---------------------------------------------------------------- helpers used by subclasses

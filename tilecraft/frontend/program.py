@@ -87,7 +87,7 @@ def _run_for_core(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, .
     sc = kscope.KernelScope(grid=grid, core=core, arch=arch)
     kscope.enter(sc)
     try:
-        kdef.fn(*args, **kwargs)
+        kdef.body(grid)(*args, **kwargs)
     finally:
         kscope.leave()
     return sc

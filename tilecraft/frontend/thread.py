@@ -32,6 +32,8 @@ class ThreadCompiler(StmtMixin):
         #: (scope id, name) -> (scope, register) of each local block (see bind_local_block)
         self.local_blocks: dict[tuple[int, str], tuple[Any, Any]] = {}
         self._inline_stack: list[Any] = []
+        #: the ``if_src`` / ``if_dst`` regions being compiled, outermost first: (net, role)
+        self.pipe_roles: list[tuple[PipeNetDecl, str]] = []
 
     def compile(self, name: str, variants: tuple[Any, ...]) -> ThreadIR:
         fn = FuncRef(variants)

@@ -255,6 +255,16 @@ class TileMatmul(Op):
     lhs: Reg
     rhs: Reg
 
+    @staticmethod
+    def result_shape(lhs: tuple[int, ...], rhs: tuple[int, ...]) -> tuple[int, ...] | None:
+        """The block shape of ``lhs @ rhs`` (in tiles), or None when they do not multiply:
+        ``(M, K) @ (K, N) -> (M, N)``, and batched, ``(*B, M, K) @ (*B, K, N) -> (*B, M, N)``
+        (block i of the left times block i of the right, as the published simulator's torch
+        matmul computes it for equal leading dimensions)."""
+        if len(lhs) < 2 or len(lhs) != len(rhs) or lhs[:-2] != rhs[:-2] or lhs[-1] != rhs[-2]:
+            return None
+        return (*lhs[:-1], rhs[-1])
+
 
 @dataclass(eq=False, kw_only=True)
 class TileReduce(Op):

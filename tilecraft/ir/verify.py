@@ -242,7 +242,7 @@ def _tile_binary(c: _Checker, op: ir.TileBinary) -> None:
 
 def _matmul(c: _Checker, op: ir.TileMatmul) -> None:
     a, b, out = _block(op.lhs, "lhs"), _block(op.rhs, "rhs"), _block(op.result, "the result")
-    if len(a.shape) != 2 or len(b.shape) != 2 or a.shape[1] != b.shape[0] or out.shape != (a.shape[0], b.shape[1]):
+    if ir.TileMatmul.result_shape(a.shape, b.shape) != out.shape:
         raise _Problem(f"matmul shapes {a.shape} @ {b.shape} -> {out.shape}")
 
 

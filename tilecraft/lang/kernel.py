@@ -9,6 +9,7 @@ the simulator.
 from __future__ import annotations
 
 import inspect
+import types
 from typing import Any, Callable, NoReturn
 
 from . import scope
@@ -60,6 +61,19 @@ class KernelDef:
             _check_tile_rank(self.name, name, value)
         return launcher(self, args, kwargs)
 
+    def body(self, grid: tuple[int, ...]) -> Callable[..., Any]:
+        """The function to run as the kernel body on ``grid``. An operation's body, and the threads
+        it defines, see the global name ``grid`` as the grid the program runs on, as in the
+        published simulator (its own tests end with ``ttl.Program(compute, dm0, dm1, grid=grid)()``
+        with no ``grid`` of their own); a body that never reads that name runs as written."""
+        fn = self.fn
+        if self.style != "operation" or not _reads_name(fn.__code__, "grid"):
+            return fn
+        namespace = {**fn.__globals__, "grid": tuple(grid)}
+        body = types.FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__, fn.__closure__)
+        body.__kwdefaults__ = fn.__kwdefaults__
+        return body
+
     def __repr__(self) -> str:
         return f"<ttl kernel {self.name} grid={self.grid}>"
 
@@ -77,6 +91,12 @@ def _not_a_tensor(kernel: str, name: str, value: Any, use: TensorUse) -> NoRetur
                          hint="pass a ttnn tensor (ttnn.from_torch(t, layout=ttnn.TILE_LAYOUT, device=device))"
                               + (f"; a parameter that may be None is tested in the kernel before it is used "
                                  f"('if {name} is not None:')" if value is None else ""))
+
+
+def _reads_name(code: types.CodeType, name: str) -> bool:
+    """Whether ``code`` or a function defined in it reads ``name`` as a global."""
+    return name in code.co_names or any(isinstance(c, types.CodeType) and _reads_name(c, name)
+                                        for c in code.co_consts)
 
 
 def _check_tile_rank(kernel: str, name: str, value: Any) -> None:

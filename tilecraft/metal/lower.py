@@ -43,6 +43,8 @@ class ProgramLowering:
         self.cbs: list[kir.CBSpec] = [kir.CBSpec(cb.index, cb.name, cb.fmt, _page_bytes(cb), _pages(cb))
                                       for cb in program.cbs]
         self.internal: list[CBDecl] = []
+        #: what each buffer of ``internal`` holds, by index (for the L1 message)
+        self.purposes: dict[int, str] = {}
         self.semaphores = [kir.SemSpec(s.index, s.name, s.initial) for s in program.semaphores]
         self._scratch: SemaphoreDecl | None = None
         self._noc_tables: set[int] = set()
@@ -58,7 +60,7 @@ class ProgramLowering:
         kernels = self.lower_kernels()
         self.check_semaphores()
         check_cb_count(self.program, self.arch, self.internal)
-        check_l1(self.program_with_internal(), self.arch)
+        check_l1(self.program_with_internal(), self.arch, self.purposes)
         return kir.MetalProgram(self.program.name, self.program.grid, self.arch, kernels, self.cbs,
                                 self.semaphores, list(self.program.tensors),
                                 fp32_dest_acc_en=self.fp32_dest_acc, grid_from_device=self.program.grid_from_device,
@@ -130,17 +132,20 @@ class ProgramLowering:
     def block_bytes(self, block: BlockType) -> int:
         return CBDecl(0, "", block.shape, block.fmt, block.unit, 1).block_bytes
 
-    def new_cb(self, name: str, shape: tuple[int, ...], fmt: Any, blocks: int = 1) -> CBDecl:
+    def new_cb(self, name: str, shape: tuple[int, ...], fmt: Any, purpose: str, blocks: int = 1) -> CBDecl:
+        """A tile buffer the lowering adds; ``purpose`` says what it holds (in the L1 message)."""
         index = max([cb.index for cb in self.cbs], default=-1) + 1
         decl = CBDecl(index, name, shape, fmt, TILE_UNIT, blocks)
         self.internal.append(decl)
+        self.purposes[index] = purpose
         self.cbs.append(kir.CBSpec(index, name, fmt, fmt.tile_bytes, _tiles(shape) * blocks, internal=True))
         return decl
 
     def intermediate_cb(self, kernel: kir.Kernel, block: BlockType) -> CBDecl:
         """A buffer for a computed operand that the FPU must read from L1. It is fp32: the
         language rounds nothing between the operations of one expression (docs/numerics.md)."""
-        return self.new_cb(f"intermediate{len(self.internal)}", block.shape, float32)
+        return self.new_cb(f"intermediate{len(self.internal)}", block.shape, float32,
+                           "a computed operand the FPU reads from L1, in float32")
 
     def pipe_resources(self, net: PipeNetDecl, program: ProgramIR) -> PipeNetResources:
         """Landing slots, flag words and ready semaphores of a pipe net (made once), laid out by
@@ -155,10 +160,12 @@ class ProgramLowering:
             counters = pipe_protocol.ready_counters(net)
             n = max(slots) + 1
             block_tiles = _tiles(block.shape)
-            landing = self.new_cb(f"pipenet{net.index}_landing", (n * block_tiles, 1), block.fmt)
+            landing = self.new_cb(f"pipenet{net.index}_landing", (n * block_tiles, 1), block.fmt,
+                                  f"the landing slots of pipe net {net.index} ({n} of one {block.shape} block)")
             flags_index = max(cb.index for cb in self.cbs) + 1
             flags = CBDecl(flags_index, f"pipenet{net.index}_flags", (FLAG_STRIDE // 4 * n,), uint32, SCALAR_UNIT, 1)
             self.internal.append(flags)
+            self.purposes[flags_index] = f"the flag words of pipe net {net.index}"
             self.cbs.append(kir.CBSpec(flags_index, flags.name, uint32, flags.block_bytes, 1, internal=True))
             ready_base = len(self.semaphores)
             for counter in range(max(counters) + 1):

@@ -320,6 +320,7 @@ class ThreadCodegen:
         cb, reserved = self.block(op.src)
         self.line(f"{self.v(op.result)} = K.pipe_send({self.v(op.pipe)}, {cb}, {self.v(op.src)}, {reserved}, "
                   f"{self.oid(op)})", op)
+        self.land_send(op.result, self.oid(op), op)
 
     def op_CopyPipeToBlock(self, op: ir.CopyPipeToBlock) -> None:
         cb, reserved = self.block(op.dst)
@@ -338,7 +339,13 @@ class ThreadCodegen:
         if op.xfer.name in self.immediate:
             self.line(f"{x}.try_complete({i})", op)
         else:
-            self.line(f"while not {x}.try_complete({i}): yield ({x}.waitable, {i})", op)
+            self.land_send(op.xfer, i, op)
+
+    def land_send(self, xfer: ir.Reg, i: int, op: ir.Op) -> None:
+        """Block until the transfer completes: at a pipe send's ``ttl.copy`` (its block lands in
+        every destination slot there, :mod:`tilecraft.ir.pipe_protocol`) and at any ``wait()``."""
+        x = self.v(xfer)
+        self.line(f"while not {x}.try_complete({i}): yield ({x}.waitable, {i})", op)
 
     def op_GroupNew(self, op: ir.GroupNew) -> None:
         self.line(f"{self.v(op.result)} = []", op)

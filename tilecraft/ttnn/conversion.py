@@ -13,10 +13,10 @@ from typing import Optional
 import torch
 
 from tilecraft.diagnostics import UsageTypeError, UsageValueError, type_name
-from tilecraft.dtypes import DataFormat, from_torch_dtype
+from tilecraft.dtypes import DataFormat
 
 from .capacity import check_fits_dram
-from .datatype import as_data_format
+from .datatype import as_data_format, format_of_torch
 from .device import DeviceHandle
 from .layout import Layout, Shape, given_or_default
 from .memory import MemoryConfig, as_memory_config
@@ -37,7 +37,7 @@ def from_torch(tensor: torch.Tensor, dtype: Optional[DataFormat] = None, *,
     """
     if not isinstance(tensor, torch.Tensor):
         raise UsageTypeError(f"from_torch takes a torch.Tensor, got {type_name(tensor)}")
-    fmt = _format_of(tensor.dtype) if dtype is None else as_data_format(dtype)
+    fmt = format_of_torch(tensor.dtype) if dtype is None else as_data_format(dtype)
     layout, defaulted_at = given_or_default(layout)
     config = as_memory_config(memory_config)
     pad = 0.0 if pad_value is None else pad_value
@@ -59,16 +59,6 @@ def from_torch(tensor: torch.Tensor, dtype: Optional[DataFormat] = None, *,
             mesh_mapper.mesh)
     host.note_default_layout(defaulted_at)
     return host if device is None else host.to(device)
-
-
-def _format_of(dtype: torch.dtype) -> DataFormat:
-    """The format a torch dtype maps to when the user names none (torch.bool has none)."""
-    try:
-        return from_torch_dtype(dtype)
-    except TypeError:
-        raise UsageTypeError(f"no Tensix data format holds {dtype} values",
-                             hint="convert the tensor first (t.to(torch.float32)) or pass dtype=ttnn.bfloat16, "
-                                  "ttnn.int32, ...") from None
 
 
 def to_torch(tensor: Tensor, dtype: Optional[torch.dtype] = None, *,
