@@ -19,6 +19,7 @@ from .values import CT, RV, BoundMethod, FuncRef, PipeNetV, RemoteSemV, TensorSl
 
 class CallMixin(ExprMixin):
     grid: tuple[int, ...]
+    carried_reads: dict[str, Any]
 
     def expr_Call(self, node: ast.Call) -> Any:
         func = self.expr(node.func)
@@ -450,6 +451,8 @@ class CallMixin(ExprMixin):
             return CT(None)
         self.args_of(node, (), 0)
         if origin is None:
+            if blk.reg.name in self.carried_reads:  # a buffer's block turned into a loop-carried local
+                self.fail_carried(self.carried_reads[blk.reg.name])
             self.fail("E0104", f"block.{name}() needs a block acquired with reserve() or wait()")
         cb, mode = origin
         wanted = {"push": "reserve", "pop": "wait"}[name]
@@ -654,6 +657,9 @@ class CallMixin(ExprMixin):
         raise NotImplementedError
 
     def note_pipe_use(self, pipe: RV, kind: str, block: BlockType, node: ast.AST) -> None:
+        raise NotImplementedError
+
+    def fail_carried(self, marker: Any) -> None:
         raise NotImplementedError
 
     block_origin: dict[str, tuple[CBDecl, str]]

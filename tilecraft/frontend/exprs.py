@@ -14,7 +14,7 @@ from ..ir import mathops
 from ..ir import ops as ir
 from ..ir.types import BOOL, FLOAT, INDEX, BlockType, CBDecl, PipeDecl, PipeType, SemaphoreDecl, TensorDecl, Type
 from .builder import Builder
-from .values import (CT, RV, BoundMethod, FuncRef, Linear, PipeNetV, Poison, RemoteSemV, TensorSliceV,
+from .values import (CT, RV, BoundMethod, CarriedBlock, FuncRef, Linear, PipeNetV, Poison, RemoteSemV, TensorSliceV,
                      operand_of, scalar_type)
 
 _PY_BINOPS: dict[type, tuple[str, Any]] = {
@@ -65,7 +65,12 @@ class ExprMixin(Builder):
         value = self.lookup(node.id)
         if isinstance(value, Poison):
             self.fail("E0102", f"'{node.id}' {value.reason}", hint=value.hint)
+        if isinstance(value, CarriedBlock):
+            return self.carried_value(value, node)
         return value
+
+    def carried_value(self, marker: CarriedBlock, node: ast.AST | None = None) -> RV:
+        raise NotImplementedError
 
     def expr_Tuple(self, node: ast.Tuple) -> Any:
         items = tuple(self.expr(e) for e in node.elts)
