@@ -20,7 +20,7 @@ PUBLISHED = Path(__file__).parent / "published"
 pytestmark = pytest.mark.usefixtures("fresh_process_state")
 
 
-@pytest.mark.parametrize("name", ["loop_carried_values"])
+@pytest.mark.parametrize("name", ["loop_carried_values", "integer_division"])
 def test_emitted_cpp_computes_what_python_does(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     outputs, err = launch_with_messages(PUBLISHED / f"{name}.py", capsys, "--level", "cpp")
     assert outputs and "warning[E54" not in err, err[-3000:]

@@ -7,14 +7,18 @@ import builtins
 import math
 from typing import Any, Callable
 
-from ..ir import mathops
+from ..ir import mathops, scalarops
 from ..ir import ops as ir
-from ..ir.types import (FLOAT, GROUP, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeDecl, PipeNetDecl,
+from ..ir.types import (GROUP, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeDecl, PipeNetDecl,
                         PipeType, SemaphoreDecl)
 from ..ir.grid import all_cores, range_bounds
 from ..lang.intrinsic import intrinsic_name
 from .exprs import FOLDABLE, ExprMixin, SliceV, TupleV, block_extent, describe, is_block
 from .values import CT, RV, BoundMethod, FuncRef, PipeNetV, RemoteSemV, TensorSliceV, operand_of
+
+#: the builtins a thread may call on a run-time number, by the scalar operation each is
+_CONVERSIONS = {builtins.int: scalarops.UnaryOp.INT, builtins.abs: scalarops.UnaryOp.ABS,
+                builtins.float: scalarops.UnaryOp.FLOAT}
 
 
 class CallMixin(ExprMixin):
@@ -628,12 +632,10 @@ class CallMixin(ExprMixin):
             return CT(math.prod(args[0].type.shape))  # units in the block, as the published Block.__len__
         if fn is builtins.abs and len(args) == 1 and is_block(args[0]) and not kwargs:
             return self.tile_unary("abs", args[0], (), node)  # abs(blk), as the published Block.__abs__
-        if fn in (builtins.int, builtins.abs) and len(args) == 1 and isinstance(args[0], RV):
-            op = "int" if fn is builtins.int else "abs"
-            return self.fresh(ir.Unary(result=self.reg("t", INDEX if op == "int" else args[0].type), op=op,
+        if fn in _CONVERSIONS and len(args) == 1 and isinstance(args[0], RV):
+            op = _CONVERSIONS[fn]
+            return self.fresh(ir.Unary(result=self.reg("t", scalarops.UNARY[op].result or args[0].type), op=op,
                                        operand=args[0].reg))
-        if fn is builtins.float and len(args) == 1 and isinstance(args[0], RV):
-            return self.fresh(ir.Unary(result=self.reg("t", FLOAT), op="float", operand=args[0].reg))
         if fn not in FOLDABLE or not all(isinstance(a, CT) for a in (*args, *kwargs.values())):
             name = getattr(fn, "__name__", repr(fn))
             self.fail("E0101", f"cannot call {name}() in a kernel thread", hint="threads may call ttl "
