@@ -162,6 +162,7 @@ CASES = [
     Case("assert_fails", "E0104", "blk.shape == (1, 1)", ("assertion failed", "one tile per block")),
     # 1.1.6 runs it; tilecraft compiled the first iteration's `acc is None` into every iteration
     Case("loop_reads_none_accumulator", "E0102", "acc is None", ("'acc'", "None before this loop")),
+    Case("loop_carries_buffer_block", "E0102", "blk)", ("'blk'", "carried", "block of a dataflow buffer")),
     Case("broadcast_dims_as_written", "E0105", "ttl.block.broadcast", ("(2, 1)", "dims [0]", "(2, 2)")),
 ]
 BY_NAME = {case.name: case for case in CASES}

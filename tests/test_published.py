@@ -140,7 +140,7 @@ def test_blocks_pushed_and_never_consumed_warn_at_the_push(capsys: pytest.Captur
 #: the programs above whose every construct tilecraft emits: both simulation levels must agree and
 #: every emitted kernel must pass the real 0.81.1 headers
 EMITTED = ("early_return", "held_blocks_released", "block_selection", "pipe_endpoints", "buffer_members",
-           "unwritten_push", "self_pipe_receive_started_first")
+           "unwritten_push", "self_pipe_receive_started_first", "loop_carried_values", "integer_division")
 
 
 @pytest.mark.parametrize("name", EMITTED)

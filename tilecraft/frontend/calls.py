@@ -7,18 +7,23 @@ import builtins
 import math
 from typing import Any, Callable
 
-from ..ir import mathops
+from ..ir import mathops, scalarops
 from ..ir import ops as ir
-from ..ir.types import (FLOAT, GROUP, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeDecl, PipeNetDecl,
+from ..ir.types import (GROUP, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeDecl, PipeNetDecl,
                         PipeType, SemaphoreDecl)
 from ..ir.grid import all_cores, range_bounds
 from ..lang.intrinsic import intrinsic_name
 from .exprs import FOLDABLE, ExprMixin, SliceV, TupleV, block_extent, describe, is_block
 from .values import CT, RV, BoundMethod, FuncRef, PipeNetV, RemoteSemV, TensorSliceV, operand_of
 
+#: the builtins a thread may call on a run-time number, by the scalar operation each is
+_CONVERSIONS = {builtins.int: scalarops.UnaryOp.INT, builtins.abs: scalarops.UnaryOp.ABS,
+                builtins.float: scalarops.UnaryOp.FLOAT}
+
 
 class CallMixin(ExprMixin):
     grid: tuple[int, ...]
+    carried_reads: dict[str, Any]
 
     def expr_Call(self, node: ast.Call) -> Any:
         func = self.expr(node.func)
@@ -455,6 +460,8 @@ class CallMixin(ExprMixin):
             return CT(None)
         self.args_of(node, (), 0)
         if origin is None:
+            if blk.reg.name in self.carried_reads:  # a buffer's block turned into a loop-carried local
+                self.fail_carried(self.carried_reads[blk.reg.name])
             self.fail("E0104", f"block.{name}() needs a block acquired with reserve() or wait()")
         cb, mode = origin
         wanted = {"push": "reserve", "pop": "wait"}[name]
@@ -635,12 +642,10 @@ class CallMixin(ExprMixin):
             return CT(math.prod(args[0].type.shape))  # units in the block, as the published Block.__len__
         if fn is builtins.abs and len(args) == 1 and is_block(args[0]) and not kwargs:
             return self.tile_unary("abs", args[0], (), node)  # abs(blk), as the published Block.__abs__
-        if fn in (builtins.int, builtins.abs) and len(args) == 1 and isinstance(args[0], RV):
-            op = "int" if fn is builtins.int else "abs"
-            return self.fresh(ir.Unary(result=self.reg("t", INDEX if op == "int" else args[0].type), op=op,
+        if fn in _CONVERSIONS and len(args) == 1 and isinstance(args[0], RV):
+            op = _CONVERSIONS[fn]
+            return self.fresh(ir.Unary(result=self.reg("t", scalarops.UNARY[op].result or args[0].type), op=op,
                                        operand=args[0].reg))
-        if fn is builtins.float and len(args) == 1 and isinstance(args[0], RV):
-            return self.fresh(ir.Unary(result=self.reg("t", FLOAT), op="float", operand=args[0].reg))
         if fn not in FOLDABLE or not all(isinstance(a, CT) for a in (*args, *kwargs.values())):
             name = getattr(fn, "__name__", repr(fn))
             self.fail("E0101", f"cannot call {name}() in a kernel thread", hint="threads may call ttl "
@@ -664,6 +669,9 @@ class CallMixin(ExprMixin):
         raise NotImplementedError
 
     def note_pipe_use(self, pipe: RV, kind: str, block: BlockType, node: ast.AST) -> None:
+        raise NotImplementedError
+
+    def fail_carried(self, marker: Any) -> None:
         raise NotImplementedError
 
     block_origin: dict[str, tuple[CBDecl, str]]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Iterator, Union
 
 from ..diagnostics import Span
+from .scalarops import BinaryOp, CompareOp, UnaryOp
 from .types import (BOOL, FLOAT, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeNetDecl,
                     SemaphoreDecl, TensorDecl, Type)
 
@@ -96,30 +97,49 @@ class Assign(Op):
 
 @dataclass(eq=False, kw_only=True)
 class Binary(Op):
-    """Integer/float arithmetic; ``op`` is a Python operator name (add, floordiv, min, ...)."""
+    """Integer/float arithmetic; ``op`` is a Python operator (add, floordiv, min, ...), whose meaning
+    is its record in ``scalarops.BINARY``."""
 
     name: ClassVar[str] = "arith.binary"
     result: Reg
-    op: str
+    op: BinaryOp
     lhs: Operand
     rhs: Operand
+
+    def __post_init__(self) -> None:
+        self.op = _operator(self.op, BinaryOp)
 
 
 @dataclass(eq=False, kw_only=True)
 class Unary(Op):
     name: ClassVar[str] = "arith.unary"
     result: Reg
-    op: str  # neg, not, abs, int, float, bool
+    op: UnaryOp  # neg, not, abs, int, float, bool: scalarops.UNARY
     operand: Operand
+
+    def __post_init__(self) -> None:
+        self.op = _operator(self.op, UnaryOp)
 
 
 @dataclass(eq=False, kw_only=True)
 class Compare(Op):
     name: ClassVar[str] = "arith.cmp"
     result: Reg
-    op: str  # eq, ne, lt, le, gt, ge
+    op: CompareOp  # eq, ne, lt, le, gt, ge: scalarops.COMPARE
     lhs: Operand
     rhs: Operand
+
+    def __post_init__(self) -> None:
+        self.op = _operator(self.op, CompareOp)
+
+
+def _operator(op: str, kind: type[Any]) -> Any:
+    """``op`` as its enum member when it names one (the parser reads text); anything else is left for
+    the verifier to report."""
+    try:
+        return kind(op)
+    except ValueError:
+        return op
 
 
 @dataclass(eq=False, kw_only=True)

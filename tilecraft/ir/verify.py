@@ -14,7 +14,7 @@ import math
 from dataclasses import fields
 from typing import Any, Callable, Iterable
 
-from ..ir import mathops
+from ..ir import mathops, scalarops
 from . import ops as ir
 from .fieldkinds import (BOOL, CALL_ARGS, CB, CORE, INDEX, INT, INTS, NET, NUMBERS, OPERAND, OPT_REG, PRINT_ARGS,
                          RANGE, REG, SEM, STR, TEMPLATE, TENSOR, kind_of)
@@ -191,10 +191,9 @@ def _choice(value: str, allowed: Iterable[str], what: str) -> None:
         raise _Problem(f"{what} {value!r} is not one of {sorted(allowed)}")
 
 
-_BINARY_OPS = {"add", "sub", "mul", "floordiv", "mod", "truediv", "pow", "lshift", "rshift", "and", "or", "xor",
-               "min", "max"}
-_COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge"}
-_UNARY_OPS = {"neg", "not", "invert", "abs", "int", "float", "bool"}
+_BINARY_OPS = {str(op) for op in scalarops.BinaryOp}
+_COMPARISONS = {str(op) for op in scalarops.CompareOp}
+_UNARY_OPS = {str(op) for op in scalarops.UnaryOp}
 
 
 def _arith(c: _Checker, op: Any) -> None:
