@@ -162,3 +162,31 @@ def pack_block_float(x: torch.Tensor, mantissa_bits: int, precise: bool = False)
         m = np.floor(m / 16) * 16
     r = np.where(np.isfinite(unit), np.sign(v) * m * unit, 0.0)
     return torch.from_numpy(r.reshape(x.shape).astype(np.float32))
+
+
+def matmul_tiles(a: torch.Tensor, b: torch.Tensor, phases: int, fp32_dst: bool) -> torch.Tensor:
+    """a @ b as matmul_tiles computes it: one call per 32-wide k tile, accumulating in DST."""
+    x, y = a.float().numpy(), b.float().numpy()
+    sa = np.broadcast_to(y.T[None, :, :], (x.shape[0], y.shape[1], x.shape[1]))
+    sb = np.broadcast_to(x[:, None, :], (x.shape[0], y.shape[1], x.shape[1]))
+    out = np.zeros((x.shape[0], y.shape[1]), np.float32)
+    for k0 in range(0, x.shape[1], 32):
+        out = dot(sa[..., k0:k0 + 32], sb[..., k0:k0 + 32], out, phases, fp32_dst)
+    return torch.from_numpy(out)
+
+
+def reduce_sum(tiles: list[torch.Tensor], dim: str, phases: int, fp32_dst: bool) -> torch.Tensor:
+    """reduce_tile<SUM> with a scaler of ones over `tiles` in order into one DST tile, masked as
+    the packer leaves it: REDUCE_ROW sums rows into column 0 (data through SrcB), REDUCE_COL
+    columns into row 0, REDUCE_SCALAR everything into [0][0] (data through SrcA)."""
+    out = np.zeros((32, 32), np.float32)
+    ones = np.ones((32, 32), np.float32)
+    for t in tiles:
+        x = t.float().numpy()
+        if dim == "REDUCE_ROW":
+            out[:, 0] = dot(ones, x, out[:, 0], phases, fp32_dst)
+        elif dim == "REDUCE_COL":
+            out[0, :] = dot(x.T.copy(), ones, out[0, :], phases, fp32_dst)
+        else:
+            out[0, 0] = dot(x.reshape(1, -1), np.ones((1, 1024), np.float32), out[0, :1], phases, fp32_dst)[0]
+    return torch.from_numpy(out)
