@@ -2,7 +2,7 @@
 
 Written from the ISA documentation's functional models (tt-isa-documentation, WormholeB0: MVMUL and
 ELWMUL with SrcAFidelityBits / SrcBFidelityBits, ELWADD, Packers/FormatConversion) and the
-accumulation facts stated in docs/numerics.md section 6, as exact float64 arithmetic on values
+accumulation facts stated in docs/numerics.md section 8, as exact float64 arithmetic on values
 (pieces of operands, rounding to grids), not as the emulator's integer bit manipulation
 (runtime/fpu.cpp), so that a mistake in one does not repeat in the other.
 """

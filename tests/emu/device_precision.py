@@ -1,6 +1,6 @@
 """The device's precision, for comparing ``--level cpp`` results with the language level.
 
-The emulator computes the device's FPU arithmetic (docs/numerics.md section 6), the language level
+The emulator computes the device's FPU arithmetic (docs/numerics.md section 8), the language level
 its idealized one, so FPU results agree to the device's precision rather than bit for bit:
 elementwise results within one unit in the last place of the output format (DST and the packer
 round ties away from zero; a bfloat16 DST after every fidelity phase), matmul and reduce sums

@@ -1,4 +1,4 @@
-"""The emulator's FPU and packer compute the device's arithmetic (docs/numerics.md section 6).
+"""The emulator's FPU and packer compute the device's arithmetic (docs/numerics.md section 8).
 
 Expected values come from tests/emu/device_arith.py, an independent float64 model of the ISA
 documentation's functional models; chosen operands show each effect (a fidelity phase dropping

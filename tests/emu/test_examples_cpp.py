@@ -2,7 +2,7 @@
 emulator (``--level cpp``), against the language-level simulation of the same script.
 
 Data movement, copies, transposes, relu and max are exact. FPU arithmetic follows the device
-(docs/numerics.md section 6), so it agrees to the device's precision (tests/emu/device_precision.py:
+(docs/numerics.md section 8), so it agrees to the device's precision (tests/emu/device_precision.py:
 one ulp of the output format elementwise, sums within 2^-6 of the largest magnitude). Programs that use approximate SFPU functions (exp,
 sqrt, recip, sigmoid, gelu) may differ by what std:: fp32 math gives against the language level's
 float64-rounded-once values: each element within 8 fp32 ulp of the language-level value, or one

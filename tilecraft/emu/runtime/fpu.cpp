@@ -1,4 +1,4 @@
-// The matrix unit's arithmetic and the packer's roundings: see fpu.h and docs/numerics.md §6.
+// The matrix unit's arithmetic and the packer's roundings: see fpu.h and docs/numerics.md section 8.
 #include "fpu.h"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 // Facts from Tenstorrent's ISA documentation (tt-isa-documentation, WormholeB0 MVMUL / ELWMUL /
 // ELWADD / SrcASrcB "Fidelity phases" / Packers) and, where that page calls its model "a rough
 // guide", from the vendor's functional simulator (ttsim v1.10.0, src/tensix.cpp); docs/numerics.md
-// section 6 states the model in words. Values travel as fp32 bit patterns: an operand is the
+// section 8 states the model in words. Values travel as fp32 bit patterns: an operand is the
 // 19-bit source-register value (sign, 8-bit exponent, 10-bit mantissa: bfloat16 or TF32 data), a
 // DST value is fp32 (fp32_dest_acc_en) or a bfloat16 held in the top half of the word.
 #pragma once
