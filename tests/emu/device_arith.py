@@ -190,3 +190,31 @@ def reduce_sum(tiles: list[torch.Tensor], dim: str, phases: int, fp32_dst: bool)
         else:
             out[0, 0] = dot(x.reshape(1, -1), np.ones((1, 1024), np.float32), out[0, :1], phases, fp32_dst)[0]
     return torch.from_numpy(out)
+
+
+def _lut16(entry: float) -> float:
+    """SFPLUTFP32's Lut16ToFp32 of a table constant stored as an IEEE half."""
+    h = int(np.array(entry, np.float16).view(np.uint16))
+    sign, exp, man = h >> 15, (h >> 10) & 0x1F, h & 0x3FF
+    bits = (sign << 31) | ((0 if exp == 0x1F else 112 + exp) << 23) | (man << 13)
+    return float(np.array(bits, np.uint32).view(np.float32))
+
+
+#: gelu_init<true>'s table (0.81.1 ckernel_sfpu_gelu.h): (upper bound of |x|, slope, intercept)
+GELU_TABLE = [(0.5, 0.1928, -0.00010443), (1.0, 0.4939, -0.1604), (1.5, 0.6188, -0.2796),
+              (2.0, 0.6099, -0.2635), (3.0, 0.5402, -0.1194), (np.inf, 0.5, 0.0)]
+
+
+def gelu_table(x: torch.Tensor) -> torch.Tensor:
+    """gelu_tile's default: 0.5 x + (a |x| + c) by SFPLUTFP32's 6-entry FP16 table (cut at 3),
+    evaluated in float64 and rounded once per multiply-add to fp32."""
+    v = x.double().numpy()
+    b = np.abs(v)
+    out = np.zeros_like(v)
+    lower = 0.0
+    for upper, slope, intercept in GELU_TABLE:
+        seg = (b >= lower) & (b < upper)
+        d = (_lut16(slope) * b + _lut16(intercept)).astype(np.float32).astype(np.float64)
+        out = np.where(seg, (0.5 * v + d).astype(np.float32), out)
+        lower = upper
+    return torch.from_numpy(out.astype(np.float32))

@@ -13,7 +13,7 @@ import torch
 
 import tilecraft.ttnn as ttnn
 from tests.emu import device_arith as dev
-from tests.emu.harness import KERNELS, cb, compute, dram, kernel, output, run, writer
+from tests.emu.harness import KERNELS, cb, compute, dram, kernel, output, reader, run, writer
 
 PHASES = {ttnn.MathFidelity.LoFi: 1, ttnn.MathFidelity.HiFi2: 2, ttnn.MathFidelity.HiFi3: 3,
           ttnn.MathFidelity.HiFi4: 4}
@@ -132,3 +132,24 @@ def test_block_float_pack_rounds_twice_or_truncates(device, bits, dtype, precise
     ea, _, got = binary_tiles(device, "mul", a, b, ttnn.MathFidelity.HiFi4, True, out_dtype=dtype,
                               precise=precise)
     assert torch.equal(got.float(), dev.pack_block_float(ea, bits, precise))
+
+
+def run_gelu(device, x: torch.Tensor, call: str) -> torch.Tensor:
+    tx = dram(device, x, ttnn.float32)
+    out = output(device, x.shape, ttnn.float32)
+    k = compute(KERNELS / "compute_unary.cpp", rt=[1], fp32=True, unpack_to_dest=[0], defines=[("SFPU_OPS", call)])
+    run([tx, out], [reader(tx, 0, 1), k, writer(out, 16, 1)], [cb(0, ttnn.float32), cb(16, ttnn.float32)])
+    return ttnn.to_torch(out)
+
+
+def test_default_gelu_is_the_piecewise_table(device) -> None:
+    """gelu_tile() (fast_and_approx) is a 6-segment linear table on the device: within 0.025 of
+    GELU, off by 0.023 near |x| = 0.25, exact beyond 3; gelu_tile<false>() is accurate."""
+    x = torch.linspace(-6, 6, 1024).reshape(32, 32)
+    x[0, :6] = torch.tensor([0.25, -0.25, 0.5, 2.9999, 3.0, -3.5])
+    got = run_gelu(device, x, "gelu_tile_init(); gelu_tile(0);")
+    exact = torch.nn.functional.gelu(x.double())
+    assert torch.equal(got, dev.gelu_table(x))
+    assert (got.double() - exact).abs().max() < 0.025 and abs(got[0, 0].item() - exact[0, 0].item()) > 0.02
+    accurate = run_gelu(device, x, "gelu_tile_init<false>(); gelu_tile<false>(0);")
+    assert (accurate.double() - exact).abs().max() < 1e-3
