@@ -490,6 +490,7 @@ struct DecodedTile {
     TileShape shape;
     std::uint32_t k16 = 0;  // the row stride of m: K rounded up to 16
     std::uint32_t m[1024];  // k_major(): SrcA/SrcB words
+    fpu::Split split[2];    // m as the multipliers see it: the first and the second piece
 };
 
 static const DecodedTile& decoded_operand(DecodedTile* cache, std::size_t ways, int src, std::uint32_t cb,
@@ -509,6 +510,8 @@ static const DecodedTile& decoded_operand(DecodedTile* cache, std::size_t ways, 
     k_major(scratch, slot.m, columns);
     const std::uint32_t K = columns ? scratch.shape.rows : scratch.shape.cols;
     slot.k16 = (K + 15) / 16 * 16;
+    const int n = int(slot.k16 * (columns ? scratch.shape.cols : scratch.shape.rows));
+    for (int low = 0; low < 2; ++low) fpu::split(slot.m, n, src == 0, low, slot.split[low]);
     slot.valid = true;
     slot.device = g_dev->serial;
     slot.core = core;
@@ -539,11 +542,13 @@ void matmul_tiles(std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t tile_a, 
             const std::uint32_t M = a.shape.rows, N = transpose ? b.shape.rows : b.shape.cols, K16 = a.k16;
             int t = math_dst(dst + r * ct_dim + col, call, loc);
             const TileShape shape = b.shape;
+            const fpu::Split* const in1[2] = {&b.split[0], &b.split[1]};
+            const fpu::Split* const in0[2] = {&a.split[0], &a.split[1]};
             // each element independently: the MVMULs of every fidelity phase over every 16-long chunk
             for (std::uint32_t i = 0; i < M; ++i)
                 for (std::uint32_t j = 0; j < N; ++j) {
                     const std::uint32_t idx = shape.at(i, j);
-                    c.dst[t][idx] = fpu::dot(b.m + j * K16, a.m + i * K16, int(K16), dst_bits(t, idx),
+                    c.dst[t][idx] = fpu::dot(in1, int(j * K16), in0, int(i * K16), int(K16), dst_bits(t, idx),
                                              c.fidelity_phases, c.fp32);
                 }
             fresh(t, false);

@@ -2,6 +2,7 @@
 #include "fpu.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace tc::fpu {
 
@@ -72,10 +73,7 @@ std::uint32_t accumulate(Term s0, Term s1, Term d, bool fp32_dst) {
 
 std::uint32_t mantissa11(std::uint32_t bits) { return ((bits >> 13) & 0x3FFu) | 0x400u; }
 
-// One operand as the multipliers see it in one fidelity phase: SrcA contributes 5 significant bits
-// (phase bit 0 picks the implicit one and the top four mantissa bits, or the next five), SrcB 7
-// (phase bit 1: the implicit one and the top six, or the last four). `exp` carries the piece's
-// scale; a zero or denormal operand (exponent field 0) is `zero`.
+// One operand's piece for one fidelity phase (see Split).
 struct Piece {
     std::int32_t exp;
     std::uint32_t man;
@@ -97,53 +95,76 @@ Piece src_b_piece(std::uint32_t bits, int phase) {
     return {low ? e - 7 : e, low ? (m & 15u) << 3 : m >> 4, bits >> 31, e == 0};
 }
 
-// One MVMUL's contribution to one element: 16 products in two groups of eight
-std::uint32_t dot16(const Piece* a, const Piece* b, std::uint32_t dst, bool fp32_dst) {
-    Term sums[2];
-    for (int g = 0; g < 2; ++g) {
-        // the eight products of a group, aligned to the group's largest exponent (rounded to the
-        // nearest unit, ties away from zero) and added as integers: about 12 significant bits
-        std::int32_t exps[8];
-        std::uint32_t mans[8];
-        std::int32_t top = 0;
-        for (int k = 0; k < 8; ++k) {
-            const Piece& x = a[8 * g + k];
-            const Piece& y = b[8 * g + k];
-            const bool zero = x.zero || y.zero;
-            exps[k] = zero ? 0 : x.exp + y.exp - 127;
-            mans[k] = zero ? 0 : x.man * y.man;
-            top = k == 0 ? exps[k] : std::max(top, exps[k]);
-        }
-        if (top <= 0) continue;  // the group's sum is zero
-        std::int64_t sum = 0;
-        for (int k = 0; k < 8; ++k) {
-            const std::int32_t d = std::min(top - exps[k], 30);
-            const std::int64_t m = ((std::int64_t(mans[k]) << 1) + (std::int64_t(1) << d)) >> (d + 1);
-            const Piece& x = a[8 * g + k];
-            const Piece& y = b[8 * g + k];
-            sum += (x.neg ^ y.neg) && !(x.zero || y.zero) ? -m : m;
-        }
-        sums[g].neg = sum < 0;
-        sums[g].exp = top;
-        sums[g].mag = std::uint64_t(sum < 0 ? -sum : sum) << 13;
-    }
-    return accumulate(sums[0], sums[1], dst_term(dst), fp32_dst);
+// a zero operand's piece: its products vanish and never set a group's exponent above zero
+constexpr std::int32_t kZeroExp = -(1 << 20);
+
+typedef std::int32_t v8i __attribute__((vector_size(32)));
+
+// One MVMUL's sum for one group of eight products: aligned to the group's largest exponent
+// (rounded to the nearest unit, ties away from zero) and added as integers: about 12 significant
+// bits. Zero when that exponent is not positive. One product per 32-bit lane.
+__attribute__((always_inline)) inline Term group_sum(const Split& a, int ia, const Split& b, int ib) {
+    v8i ea, eb, ma, mb, na, nb;
+    std::memcpy(&ea, a.exp + ia, sizeof ea);
+    std::memcpy(&eb, b.exp + ib, sizeof eb);
+    std::memcpy(&ma, a.man + ia, sizeof ma);
+    std::memcpy(&mb, b.man + ib, sizeof mb);
+    std::memcpy(&na, a.neg + ia, sizeof na);
+    std::memcpy(&nb, b.neg + ib, sizeof nb);
+    const v8i e = ea + eb - 127, m = ma * mb, neg = na ^ nb;
+    std::int32_t top = e[0];
+    for (int k = 1; k < 8; ++k) top = std::max(top, e[k]);
+    Term t;
+    if (top <= 0) return t;
+    v8i d = top - e;
+    d = d > 30 ? v8i{} + 30 : d;
+    const v8i one = v8i{} + 1;
+    v8i v = ((m << 1) + (one << d)) >> (d + 1);
+    v = (v ^ -neg) + neg;
+    std::int32_t sum = 0;
+    for (int k = 0; k < 8; ++k) sum += v[k];
+    t.neg = sum < 0;
+    t.exp = top;
+    t.mag = std::uint64_t(sum < 0 ? -sum : sum) << 13;
+    return t;
 }
 
 }  // namespace
 
+void split(const std::uint32_t* bits, int n, bool src_a, bool low, Split& out) {
+    const int phase = low ? (src_a ? 1 : 2) : 0;
+    for (int k = 0; k < n; ++k) {
+        const Piece p = src_a ? src_a_piece(bits[k], phase) : src_b_piece(bits[k], phase);
+        out.exp[k] = p.zero ? kZeroExp : p.exp;
+        out.man[k] = p.zero ? 0 : std::int32_t(p.man);
+        out.neg[k] = std::int32_t(p.neg);
+    }
+}
+
+// AVX2 where the CPU has it: a group of eight products fills one vector of 32-bit lanes
+__attribute__((target_clones("avx2", "default"))) std::uint32_t dot(const Split* const a[2], int a_offset,
+                                                                    const Split* const b[2], int b_offset, int n,
+                                                                    std::uint32_t dst, int phases, bool fp32_dst) {
+    for (int phase = 0; phase < phases; ++phase) {
+        const Split& x = *a[phase & 1];
+        const Split& y = *b[(phase >> 1) & 1];
+        for (int k = 0; k < n; k += 16)
+            dst = accumulate(group_sum(x, a_offset + k, y, b_offset + k),
+                             group_sum(x, a_offset + k + 8, y, b_offset + k + 8), dst_term(dst), fp32_dst);
+    }
+    return dst;
+}
+
 std::uint32_t dot(const std::uint32_t* a, const std::uint32_t* b, int n, std::uint32_t dst, int phases,
                   bool fp32_dst) {
-    Piece x[16], y[16];
-    for (int phase = 0; phase < phases; ++phase)
-        for (int k0 = 0; k0 < n; k0 += 16) {
-            for (int k = 0; k < 16; ++k) {
-                x[k] = src_a_piece(a[k0 + k], phase);
-                y[k] = src_b_piece(b[k0 + k], phase);
-            }
-            dst = dot16(x, y, dst, fp32_dst);
-        }
-    return dst;
+    static Split sa[2], sb[2];
+    for (int low = 0; low < 2; ++low) {
+        split(a, n, true, low, sa[low]);
+        split(b, n, false, low, sb[low]);
+    }
+    const Split* const x[2] = {&sa[0], &sa[1]};
+    const Split* const y[2] = {&sb[0], &sb[1]};
+    return dot(x, 0, y, 0, n, dst, phases, fp32_dst);
 }
 
 std::uint32_t mul(std::uint32_t a, std::uint32_t b, std::uint32_t dst, int phase, bool fp32_dst) {

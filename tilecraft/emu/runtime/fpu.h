@@ -15,10 +15,29 @@ namespace tc::fpu {
 // Fidelity phases a MathFidelity value runs: LoFi (0) one, HiFi2 two, HiFi3 three, HiFi4 four.
 inline int phases(int math_fidelity) { return math_fidelity <= 1 ? 1 : math_fidelity >= 4 ? 4 : math_fidelity; }
 
-// MVMUL arithmetic for one DST element: dst + sum over k < n of a[k] * b[k], with a[] the SrcA
-// operands and b[] the SrcB ones (n a multiple of 16; pad with zeros). In the order the LLK issues
-// the instructions: for each fidelity phase, for each 16-long chunk of k, one MVMUL: its 16
-// products are summed as two groups of eight, added to DST and rounded to DST's precision.
+// An operand vector as the multipliers see it in one half of the fidelity phases, split once and
+// reused by every dot product that reads it. SrcA contributes 5 significant bits per phase (phase
+// bit 0 picks the implicit one and the top four mantissa bits, or the next five), SrcB 7 (phase
+// bit 1: the implicit one and the top six, or the last four). Per element: the exponent that
+// scales the piece's significand (very negative for a zero or denormal operand, whose piece is
+// 0), the significand, the sign.
+struct Split {
+    static constexpr int kMax = 1024;
+    std::int32_t exp[kMax];
+    std::int32_t man[kMax];
+    std::int32_t neg[kMax];
+};
+// `low`: the second piece (SrcA: phases 1 and 3, SrcB: phases 2 and 3).
+void split(const std::uint32_t* bits, int n, bool src_a, bool low, Split& out);
+
+// MVMUL arithmetic for one DST element: dst + sum over k < n of a[k] * b[k] (n a multiple of 16),
+// a being SrcA's operands and b SrcB's, each given as its two splits (a[0], a[1]) from `offset`. In
+// the order the LLK issues the instructions: for each fidelity phase, for each 16-long chunk of k,
+// one MVMUL: its 16 products are summed as two groups of eight, added to DST and rounded to DST's
+// precision.
+std::uint32_t dot(const Split* const a[2], int a_offset, const Split* const b[2], int b_offset, int n,
+                  std::uint32_t dst, int phases, bool fp32_dst);
+// The same on plain operand words (split here).
 std::uint32_t dot(const std::uint32_t* a, const std::uint32_t* b, int n, std::uint32_t dst, int phases,
                   bool fp32_dst);
 // ELWMUL: dst + a * b for one fidelity phase (the instruction always accumulates onto DST).
