@@ -79,9 +79,8 @@ def test_the_old_winner_is_pruned_with_the_buffers_the_compiler_adds(matmul: Any
     assert outcome.reason.startswith(
         f"E0401 the buffers of program 'matmul' need {own + added} B of L1 per core but wormhole_b0 has {WH_L1} B "
         f"available: its own buffers take {own} B and the compiler adds {added} B (y_dfb_partial: partial results "
-        "of 'y_dfb', pipenet0_landing: landing slots of pipe net 0 (1 slot), pipenet1_landing: landing slots of pipe "
-        "net 1 (1 slot), pipenet0_flags: arrival flags of pipe net 0 (1 slot), pipenet1_flags: arrival flags of "
-        "pipe net 1 (1 slot))")
+        "of 'y_dfb', pipenet0_landing: landing slots of pipe net 0, pipenet1_landing: landing slots of pipe net 1, "
+        "pipenet0_flags: arrival flags of pipe net 0, pipenet1_flags: arrival flags of pipe net 1)")
     # the launch rejects it with the same diagnostic: one computation, read by both
     rejected = launch_error(matmul, params)
     assert rejected is not None and rejected.code == "E0401"

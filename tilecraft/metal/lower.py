@@ -157,7 +157,7 @@ class ProgramLowering:
             counters = pipe_protocol.ready_counters(net)
             n = max(slots) + 1
             block_tiles = _tiles(block.shape)
-            subject = f"pipe net {net.index} ({n} slot{'s' * (n != 1)})"
+            subject = f"pipe net {net.index}"
             landing = self.new_cb(f"pipenet{net.index}_landing", (n * block_tiles, 1), block.fmt, Added.PIPE_LANDING,
                                   subject, span=net.span)
             flags_index = max(cb.index for cb in self.cbs) + 1
