@@ -4,8 +4,9 @@ Both read one computation of a program's L1 need (``metal.lower.program_l1_need`
 program's own buffers plus those the compiler adds when it lowers it (partial results, pipe
 landing slots and flags). ``examples/autotune_matmul.py`` at 4096^3 on an n150 once chose
 BM=16, BK=4, BN=8, whose own buffers fit (1,310,720 B) but which needs 2,031,648 B with the
-compiler's, so ``tilecraft run`` rejected the winner with E0401. The L1 need does not depend on
-the matrix size once the blocks divide it, so these tests use 512^3 (16 tiles a side).
+compiler's, so ``tilecraft run`` rejected the winner with E0401. These tests use 512^3 (16 tiles a
+side), where that candidate needs the same 2,031,648 B (the need depends on the blocks, and on the
+size only where a K loop of one block lets the compiler keep the partial results in DST).
 """
 
 from __future__ import annotations
