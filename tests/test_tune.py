@@ -350,10 +350,15 @@ def test_tune_command_without_tuned_operations(tmp_path: Path, capsys: pytest.Ca
 
 
 @pytest.mark.usefixtures("fresh_process_state")
-def test_tune_command_fails_when_the_scripts_check_fails_without_values(capsys: pytest.CaptureFixture[str]) -> None:
+def test_tune_command_fails_when_the_scripts_check_fails_without_values(capsys: pytest.CaptureFixture[str],
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Without --values the winner's launch computes nothing, so the script's check fails after the
     sweep: one diagnostic at the check, exit 1 (it once exited 0). With --values the check passes."""
     from tilecraft import cli
+    # the script imports scale_op: a fresh module here, taken away afterwards with the winners it
+    # remembers (a later test's script must sweep again)
+    monkeypatch.setitem(sys.modules, "scale_op", None)
+    del sys.modules["scale_op"]
     script = HERE / "tune" / "checked_tune_script.py"
     assert cli.main(["tune", str(script), "--serial"]) == 1
     err = capsys.readouterr().err
