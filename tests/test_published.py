@@ -349,11 +349,11 @@ def test_l1_overflow_from_compiler_added_buffers_names_them(tmp_path: Path,
         "mm(a, b, y)\n")
     assert main(["run", str(script)]) == 1
     err = capsys.readouterr().err
-    assert (f"{script}:2:1: error[E0401]: the buffers of program 'mm' need 1835008 B of L1 per core (1310720 B its "
-            "own buffers, 524288 B the 1 buffer the compiler added: 'acc.1_local') but wormhole_b0 has 1396736 B "
-            "available") in err, err
-    assert "buffer 'acc.1_local', added by the compiler for the local block 'acc' (two values: the next is packed " \
-           "behind the current): 2 x 262144 B = 524288 B (block (8, 8), float32)" in err, err
+    assert (f"{script}:2:1: error[E0401]: the buffers of program 'mm' need 1835008 B of L1 per core but "
+            "wormhole_b0 has 1396736 B available: its own buffers take 1310720 B and the compiler adds 524288 B "
+            "(acc.1_local: the value of local block 'acc')") in err, err
+    assert "buffer 'acc.1_local' (added by the compiler: the value of local block 'acc'): 2 x 262144 B = 524288 B " \
+           "(block (8, 8), float32)" in err, err
 
 
 @pytest.mark.parametrize("level", ["metal", "cpp"])

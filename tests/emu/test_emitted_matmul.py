@@ -22,6 +22,7 @@ from benchmarks.compute_call_counts import count_calls
 from benchmarks.emit_tools import programs_of
 from tests.emu.device_precision import assert_device_precision
 from tilecraft import session
+from tests.outputs import emit_script
 from tilecraft.cli import main
 from tilecraft.metal.emit import emit_program
 
@@ -89,8 +90,7 @@ def outputs(script: Path, level: str) -> list[torch.Tensor]:
 
 
 def compute_source(script: Path, tmp_path: Path, name: str) -> str:
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        assert main(["emit", str(script), "-o", str(tmp_path)]) == 0
+    emit_script(script, tmp_path)
     (path,) = tmp_path.glob(f"*/{name}")
     return path.read_text()
 

@@ -21,6 +21,7 @@ from ..arch import get as get_arch
 from ..diagnostics import warn
 from ..dtypes import bfloat16, float32
 from ..ir import mathops, patterns
+from ..ir.l1 import Added
 from ..ir import ops as ir
 from ..ir.types import BOOL, FLOAT, BlockType, CBDecl
 from . import kir
@@ -79,17 +80,15 @@ class ComputeLowering(KernelLowering):
             if needs and op.block.name not in self.shadows:
                 cb = self.origin[op.block.name]
                 # two blocks: the new partial result is packed behind the current one
-                self.shadows[op.block.name] = self.ctx.new_cb(
-                    f"{cb.name}_partial", cb.shape, cb.fmt, f"the partial values of a block of '{cb.name}' read back "
-                    "after a store (two: the next is packed behind the current)", blocks=2)
+                self.shadows[op.block.name] = self.ctx.new_cb(f"{cb.name}_partial", cb.shape, cb.fmt, Added.PARTIALS,
+                                                              f"'{cb.name}'", blocks=2, span=op.loc)
                 self.written[op.block.name] = ir.Reg(f"{op.block.name}_written", BOOL)
         # a local block (acc = fill(...); acc += a @ b) lives in a buffer of its own, in fp32, with
         # room for the next value behind the current one, as a partials buffer
-        local_blocks = {op.result.name: op.result for op in ir.walk(self.thread.body) if isinstance(op, ir.LocalStore)}
-        for name, reg in local_blocks.items():
-            self.shadows[name] = self.ctx.new_cb(
-                f"{name}_local", reg.type.shape, reg.type.fmt, f"the local block '{name.split('.')[0]}' (two values: the "
-                "next is packed behind the current)", blocks=2)
+        local_blocks = {op.result.name: op for op in ir.walk(self.thread.body) if isinstance(op, ir.LocalStore)}
+        for name, store in local_blocks.items():
+            self.shadows[name] = self.ctx.new_cb(f"{name}_local", store.result.type.shape, store.result.type.fmt,
+                                                 Added.LOCAL_BLOCK, f"'{name.split('.')[0]}'", blocks=2, span=store.loc)
             self.written[name] = self.reg(f"{name}_written", BOOL)
         self.state: Any = None
         self._scaler: CBDecl | None = None
@@ -135,7 +134,8 @@ class ComputeLowering(KernelLowering):
     def scaler(self) -> CBDecl:
         """A one-tile buffer of ones that reduce_tile multiplies by, filled once at kernel start."""
         if self._scaler is None:
-            self._scaler = cb = self.ctx.new_cb("reduce_scaler", (1, 1), bfloat16, "the scaler tile of reductions")
+            self._scaler = cb = self.ctx.new_cb("reduce_scaler", (1, 1), bfloat16, Added.REDUCE_SCALER,
+                                                f"kernel '{self.kernel.name}'")
             one = ir.Const(0)
             code = [kir.Comment(text="reduce scaler: one tile of 1.0, filled once"),
                     kir.Call(fn="cb_reserve_back", args=[kir.BufferId(cb.index), ir.Const(1)]),
