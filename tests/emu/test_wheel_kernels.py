@@ -16,9 +16,8 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
-from tilecraft.diagnostics import KernelError
 from tilecraft.emu import wheel_kernels
-from tests.emu.harness import ONE, cb, dram, kernel, output, run, write_kernel
+from tests.emu.harness import cb, dram, kernel, output, run
 
 
 @pytest.fixture(scope="module")
@@ -89,30 +88,3 @@ def test_ttnn_eltwise_binary_kernels_run_unchanged(device, ops, op, kind, golden
     run([ta, tb, out], [reader, compute, unary_writer(ops, out, 2, tiles)], [cb(0), cb(1), cb(2)])
     want = golden(ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float()).to(torch.bfloat16).float()
     assert torch.equal(ttnn.to_torch(out).float(), want)
-
-
-def test_an_unmodelled_member_of_the_object_api_is_named_at_its_line(device, tmp_path: Path) -> None:
-    """A kernel using object-API forms the emulator lacks stops at compile time with E5002 naming
-    the call and the kernel line, never runs to a wrong result."""
-    source = write_kernel(tmp_path, "trid.cpp", """#include "api/dataflow/noc.h"
-void kernel_main() {
-    Noc noc;
-    noc.async_read_barrier<NocOptions::TXN_ID>({.trid = 3});
-}
-""")
-    with pytest.raises(KernelError) as info:
-        run([output(device, (32, 32))], [kernel(source, ttnn.ReaderConfigDescriptor())], [])
-    d = info.value.diagnostic
-    assert d.code == "E5002" and d.span.line == 4 and "NocOptions::TXN_ID" in d.message, d
-    missing = write_kernel(tmp_path, "zeros.cpp", """#include "api/dataflow/noc.h"
-#include "api/dataflow/circular_buffer.h"
-void kernel_main() {
-    Noc noc;
-    CircularBuffer cb(0);
-    noc.async_write_zeros(cb, 64);
-}
-""")
-    with pytest.raises(KernelError) as info:
-        run([output(device, (32, 32))], [kernel(missing, ttnn.ReaderConfigDescriptor())], [cb(0)])
-    d = info.value.diagnostic
-    assert d.code == "E5002" and d.span.line == 6 and "Noc::async_write_zeros" in d.message, d

@@ -8,11 +8,18 @@
 
 #include <cstdint>
 
-#include "api/dataflow/noc.h"
 #include "api/dataflow/semaphore_binding_token.h"
+#include "api/debug/assert.h"
+#include "tc_emu/base.h"
+#ifndef COMPILE_FOR_TRISC
+#include "api/dataflow/noc.h"
+#endif
 
 #ifdef COMPILE_FOR_TRISC
-static_assert(sizeof(SemScope) == 0, "not modelled by the tilecraft emulator: Semaphore in a compute kernel");
+#define TC_NO_COMPUTE_SEMAPHORE \
+    static_assert(core_type != core_type, "not modelled by the tilecraft emulator: Semaphore in a compute kernel")
+#else
+#define TC_NO_COMPUTE_SEMAPHORE
 #endif
 
 template <ProgrammableCoreType core_type = ProgrammableCoreType::TENSIX>
@@ -21,10 +28,10 @@ class Semaphore {
     friend class Semaphore;
 
 public:
-    explicit Semaphore(SemaphoreBindingToken token, TC_LOC) : handle_(get_semaphore<core_type>(token.id, tc_loc)) {
+    explicit Semaphore(SemaphoreBindingToken token, TC_LOC) : handle_(tc_address(token.id, tc_loc)) {
         ASSERT(token.scope == SemScope::LOCAL_NONATOMIC);
     }
-    explicit Semaphore(std::uint32_t semaphore_id, TC_LOC) : handle_(get_semaphore<core_type>(semaphore_id, tc_loc)) {}
+    explicit Semaphore(std::uint32_t semaphore_id, TC_LOC) : handle_(tc_address(semaphore_id, tc_loc)) {}
 
     void up(std::uint32_t value, TC_LOC) { ::tc::sem_set(word(), *word() + value, tc_loc); }
 
@@ -44,6 +51,7 @@ public:
         return *word();
     }
 
+#ifndef COMPILE_FOR_TRISC
     void up(const Noc& noc, std::uint32_t noc_x, std::uint32_t noc_y, std::uint32_t value,
             std::uint8_t vc = NOC_UNICAST_WRITE_VC, TC_LOC) {
         (void)vc;
@@ -87,7 +95,19 @@ public:
                                 value, num_dests, noc.get_noc_id(), tc_loc);
     }
 
+#endif  // !COMPILE_FOR_TRISC
+
 private:
+    static std::uintptr_t tc_address(std::uint32_t id, ::tc::Loc loc) {
+#ifdef COMPILE_FOR_TRISC
+        TC_NO_COMPUTE_SEMAPHORE;
+        (void)loc;
+        return id;
+#else
+        return get_semaphore<core_type>(id, loc);
+#endif
+    }
+
     volatile std::uint32_t* word() const { return reinterpret_cast<volatile std::uint32_t*>(handle_); }
 
     std::uintptr_t handle_;

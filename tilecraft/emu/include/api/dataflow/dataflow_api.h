@@ -24,7 +24,6 @@
 #define NOC_MULTICAST_WRITE_VC 4
 
 enum class InlineWriteDst : uint8_t { DEFAULT = 0, L1 = 1, REG = 2 };
-enum class ProgrammableCoreType : uint8_t { TENSIX = 0, ACTIVE_ETH = 1, IDLE_ETH = 2 };
 
 // ---------------------------------------------------------------- circular buffers
 FORCE_INLINE
