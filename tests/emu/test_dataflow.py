@@ -11,6 +11,7 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
+from tilecraft.cli import main
 from tilecraft.diagnostics import DiagnosticWarning, KernelError
 from tests.emu.harness import (KERNELS, ONE, cb, compute, cores, dram, kernel, output, reader, run, write_kernel,
                                writer)
@@ -259,6 +260,21 @@ def test_dprint_formats_like_fmt_and_tags_lines_with_core_and_risc(device, tmp_p
     assert "core (0, 0) NCRISC: tiles 12 scale 0.5 of 0.67, 0xbeef|   -3|ab  | true  |+7|1.000000e+20\n" in printed
     assert "core (0, 0) NCRISC: 123456790-1 {literal}\n" in printed
     assert "core (0, 0) NCRISC: no newline yet, done\n" in printed
+
+
+def test_a_tt_lang_print_runs_through_the_emitted_dprint(tmp_path: Path, capsys) -> None:
+    """The emitter writes 0.81.1's fmt-style DPRINT; at --level cpp it prints what the language level prints."""
+    script = write_kernel(tmp_path, "print_cpp.py", "import torch, ttl, ttnn\n"
+                          "@ttl.operation(grid=(1, 1))\n"
+                          "def op(a):\n"
+                          "    @ttl.datamovement()\n"
+                          "    def talk():\n"
+                          "        n = ttl.node(dims=1)\n"
+                          "        print('node', n, sep=':')\n"
+                          "        print('x', n + 1, 0.25)\n"
+                          "op(ttnn.from_torch(torch.zeros(32, 32), layout=ttnn.TILE_LAYOUT))\n")
+    assert main(["run", str(script), "--level", "cpp"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["core (0, 0) NCRISC: node:0", "core (0, 0) NCRISC: x 1 0.25"]
 
 
 def test_the_stream_form_of_dprint_was_removed(device, tmp_path: Path) -> None:

@@ -69,3 +69,14 @@ void kernel_main() {
         run([output(device, (32, 32))], [kernel(source, ttnn.ComputeConfigDescriptor())], [])
     d = info.value.diagnostic
     assert d.code == "E5002" and d.span.line == 3 and "Semaphore in a compute kernel" in d.message, d
+
+
+def test_an_unmodelled_api_header_is_named_at_its_include(device, tmp_path: Path) -> None:
+    source = write_kernel(tmp_path, "pipe.cpp", """#include <cstdint>
+#include "api/dataflow/prefetcher_pipe.h"
+void kernel_main() {}
+""")
+    with pytest.raises(KernelError) as info:
+        run([output(device, (32, 32))], [kernel(source, ttnn.ReaderConfigDescriptor())], [])
+    d = info.value.diagnostic
+    assert d.code == "E5002" and d.span.line == 2 and "api/dataflow/prefetcher_pipe.h" in d.message, d

@@ -129,6 +129,9 @@ def _classify(span: Span | None, message: str, notes: tuple[Note, ...], display:
                 renamed = new + path[len(old):] if old.endswith("/") else new
                 return error("E5005", f"header '{path}' does not exist in TT-Metalium 0.81.1", span,
                              hint=f'#include "{renamed}"', notes=notes)
+        if path.startswith("api/"):
+            return error("E5002", f"header '{path}' is not among the kernel API headers the emulator models", span,
+                         hint="docs/emulator.md lists what is modelled", notes=notes)
     if "Old style DPRINT" in message:
         return error("E5003", "the stream form of DPRINT (`DPRINT << x << ENDL();`) was removed in TT-Metalium 0.81.1",
                      span, hint='use the fmt-style form: DPRINT("x = {}\\n", x);', notes=notes)
