@@ -9,7 +9,10 @@ count of the API the emulator lacks, not the corpus target of issue 21 (which co
 kernel with the arguments its program factory passes). The first error of each failure is
 tallied by the name or header it reports.
 
-    python -m benchmarks.wheel_kernels_compile [--role dataflow|compute|all] [--jobs N] [--limit N]
+A kernel counts as compute when it includes the compute API (``api/compute/...``), else as data
+movement.
+
+    python -m benchmarks.wheel_kernels_compile [--jobs N] [--limit N]
 """
 
 from __future__ import annotations
@@ -31,18 +34,18 @@ _REASON = re.compile(r"'(?P<name>[\w:]+)' (?:was not declared|has not been decla
                      r"|has no member named '(?P<member>\w+)'")
 
 
-def kernels(root: Path, role: str) -> list[Path]:
-    found = sorted(p for p in wheel_kernels.operations(root).rglob("*.cpp") if "/kernels" in p.as_posix())
-    if role == "all":
-        return found
-    compute = [p for p in found if "/compute/" in p.as_posix()]
-    return compute if role == "compute" else [p for p in found if p not in compute]
+def kernels(root: Path) -> list[Path]:
+    return sorted(p for p in wheel_kernels.operations(root).rglob("*.cpp") if "/kernels" in p.as_posix())
+
+
+def is_compute(text: str) -> bool:
+    return '"api/compute/' in text or "<api/compute/" in text
 
 
 def compile_one(path: Path, root: Path) -> str | None:
     """None when the kernel compiles, else the first error's reason."""
     text = path.read_text(errors="replace")
-    compute = "/compute/" in path.as_posix()
+    compute = is_compute(text)
     slot = "COMPILE_FOR_TRISC" if compute else "COMPILE_FOR_NCRISC"
     kb = build.KernelBuild(source=path, text=text, display=path.name, compute=compute, compile_args=ARGS,
                            arch_defines=(("TC_EMULATOR", "1"), ("KERNEL_BUILD", "1"), (slot, "1"),
@@ -67,20 +70,19 @@ def compile_one(path: Path, root: Path) -> str | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--role", choices=("dataflow", "compute", "all"), default="dataflow")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--limit", type=int, default=0)
     options = parser.parse_args()
     root = wheel_kernels.ensure_kernels()
-    paths = kernels(root, options.role)
-    if options.limit:
-        paths = paths[:options.limit]
+    paths = kernels(root)[:options.limit or None]
     with ThreadPoolExecutor(options.jobs) as pool:
         reasons = list(pool.map(lambda p: compile_one(p, root), paths))
-    ok = sum(r is None for r in reasons)
-    print(f"{options.role}: {ok} of {len(paths)} kernels compile")
-    for reason, count in collections.Counter(r for r in reasons if r).most_common(25):
-        print(f"{count:5d}  {reason}")
+    roles = ["compute" if is_compute(p.read_text(errors="replace")) else "data movement" for p in paths]
+    for role in ("data movement", "compute"):
+        mine = [r for r, k in zip(reasons, roles) if k == role]
+        print(f"{role}: {sum(r is None for r in mine)} of {len(mine)} kernels compile")
+        for reason, count in collections.Counter(r for r in mine if r).most_common(20):
+            print(f"{count:5d}  {reason}")
 
 
 if __name__ == "__main__":

@@ -80,3 +80,21 @@ void kernel_main() {}
         run([output(device, (32, 32))], [kernel(source, ttnn.ReaderConfigDescriptor())], [])
     d = info.value.diagnostic
     assert d.code == "E5002" and d.span.line == 2 and "api/dataflow/prefetcher_pipe.h" in d.message, d
+
+
+def test_object_api_multicast_of_a_page_and_a_semaphore(device) -> None:
+    """Noc::async_write_multicast into DataflowBuffers through a MulticastEndpoint and
+    Semaphore::set_multicast, both including the sender: every core of the row writes the page."""
+    grid = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(2, 0))])
+    src, out = dram(device, torch.randn(32, 32)), output(device, (32, 96))
+    first, last = (device.worker_core_from_logical_core(ttnn.CoreCoord(i, 0)) for i in (0, 2))
+    args = {(i, 0): [src.buffer_address(), out.buffer_address(), int(i == 0), first.x, first.y, last.x, last.y, 3, i]
+            for i in range(3)}
+    # NOC 0 (the writer's): the rectangle runs from the smaller corner, as the kernel orders it
+    k = kernel(KERNELS / "object_api_multicast.cpp", ttnn.WriterConfigDescriptor(), grid, rt=args,
+               ct=[*ttnn.TensorAccessorArgs(src).get_compile_time_args(),
+                   *ttnn.TensorAccessorArgs(out).get_compile_time_args()])
+    run([src, out], [k], [cb(0, core_ranges=grid), cb(1, core_ranges=grid)],
+        [ttnn.SemaphoreDescriptor(id=0, core_ranges=grid, initial_value=0)])
+    page = ttnn.to_torch(src)
+    assert torch.equal(ttnn.to_torch(out), torch.cat([page, page, page], dim=1))
