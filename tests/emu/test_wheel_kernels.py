@@ -45,26 +45,31 @@ def unary_writer(ops: Path, tensor: ttnn.Tensor, cb_index: int, pages: int) -> t
                   ct=[cb_index, *ttnn.TensorAccessorArgs(tensor).get_compile_time_args()])
 
 
-def sfpu_compute(ops: Path, blocks: int, block_tiles: int, chain: dict[str, str]) -> ttnn.KernelDescriptor:
-    """The example op's eltwise_sfpu.cpp (CircularBuffer objects in a compute kernel), with the
-    SFPU_OP_CHAIN_0 defines ttnn's unary program factory passes."""
-    return kernel(ops / "examples/example/device/kernels/compute/eltwise_sfpu.cpp",
-                  ttnn.ComputeConfigDescriptor(), ct=[blocks, block_tiles], defines=list(chain.items()))
+def sfpu_compute(ops: Path, kernel_file: str, tiles: int, chain: dict[str, str]) -> ttnn.KernelDescriptor:
+    """An SFPU compute kernel with the SFPU_OP_CHAIN_0 defines ttnn's unary program factory passes:
+    the unary op's eltwise_sfpu.cpp (DataflowBuffer objects in a compute kernel, runtime arg: tiles)
+    or the example op's (CircularBuffer objects, compile-time args: blocks and tiles per block)."""
+    if kernel_file == "unary":
+        return kernel(ops / "eltwise/unary/device/kernels/compute/eltwise_sfpu.cpp", ttnn.ComputeConfigDescriptor(),
+                      rt=[tiles], defines=list(chain.items()))
+    return kernel(ops / "examples/example/device/kernels/compute/eltwise_sfpu.cpp", ttnn.ComputeConfigDescriptor(),
+                  ct=[tiles, 1], defines=list(chain.items()))
 
 
-@pytest.mark.parametrize("name,chain,golden", [
-    ("exp", {"SFPU_OP_EXP_INCLUDE": "1", "SFPU_OP_CHAIN_0": "exp_tile_init<false>(); exp_tile<false>(0);"},
+@pytest.mark.parametrize("kernel_file,chain,golden", [
+    ("unary", {"SFPU_OP_EXP_INCLUDE": "1", "SFPU_OP_CHAIN_0": "exp_tile_init<false>(); exp_tile<false>(0);"},
      torch.exp),
-    ("cosh", {"SFPU_OP_TRIG_FAMILY_INCLUDE": "1", "SFPU_OP_CHAIN_0": "cosh_tile_init(); cosh_tile(0);"},
+    ("unary", {"SFPU_OP_CHAIN_0": "rdiv_tile_init(); rdiv_tile(0, 0x40400000u);"}, lambda x: 3.0 / x),
+    ("example", {"SFPU_OP_TRIG_FAMILY_INCLUDE": "1", "SFPU_OP_CHAIN_0": "cosh_tile_init(); cosh_tile(0);"},
      torch.cosh),
 ])
-def test_ttnn_unary_kernels_run_unchanged(device, ops, name, chain, golden) -> None:
+def test_ttnn_unary_kernels_run_unchanged(device, ops, kernel_file, chain, golden) -> None:
     torch.manual_seed(21)
     x = torch.randn(64, 96)
     tx, out = dram(device, x), output(device, (64, 96))
     pages = 6
-    run([tx, out], [unary_reader(ops, tx, pages), sfpu_compute(ops, pages, 1, chain), unary_writer(ops, out, 2, pages)],
-        [cb(0), cb(2)])
+    run([tx, out], [unary_reader(ops, tx, pages), sfpu_compute(ops, kernel_file, pages, chain),
+                    unary_writer(ops, out, 2, pages)], [cb(0), cb(2)])
     want = golden(ttnn.to_torch(tx).float()).to(torch.bfloat16).float()
     got = ttnn.to_torch(out).float()
     assert torch.allclose(got, want, rtol=2 ** -7, atol=1e-6), (got - want).abs().max()

@@ -15,7 +15,8 @@ namespace tc {
     X(Trunc) X(Frac) X(Round) X(Fill) X(FillBits) X(AddScalar) X(SubScalar) X(MulScalar) X(DivScalar)                \
     X(RsubScalar) X(Isinf) X(Isnan) X(Isfinite) X(Isposinf) X(Isneginf) X(Clamp) X(Threshold) X(Heaviside) X(Gtz)    \
     X(Ltz) X(Gez) X(Lez) X(Eqz) X(Nez) X(UnaryEq) X(UnaryNe) X(UnaryGt) X(UnaryGe) X(UnaryLt) X(UnaryLe)             \
-    X(UnaryMax) X(UnaryMin) X(Identity) X(Cbrt) X(Rpow) X(Hardshrink) X(Softshrink) X(Tanhshrink)
+    X(UnaryMax) X(UnaryMin) X(Identity) X(Cbrt) X(Rpow) X(Hardshrink) X(Softshrink) X(Tanhshrink)    \
+    X(Rdiv)
 
 // binary: out = f(a, b) on two DST tiles
 #define TC_SFPU_BINARY(X)                                                                                      \
