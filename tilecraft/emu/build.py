@@ -43,12 +43,11 @@ FLAGS = ("-std=c++20", "-O2", "-fPIC", "-shared", "-ffp-contract=off", "-fno-gnu
 #: api/debug/dprint.h, and api/dataflow/dataflow_api.h in a KERNEL_BUILD), api/dataflow/dataflow_api.h
 #: and api/debug/kernel_profiler.hpp, then the kernel; trisck.cc includes firmware_common.h (no
 #: dataflow API on a TRISC), api/compile_time_args.h and, through chlkc_list.h, ckernel.h with
-#: `using namespace ckernel;` before the kernel. A data-movement kernel may therefore call
-#: get_arg_val or noc_async_read without an #include, a compute kernel DPRINT or
-#: get_compile_time_arg_val; the compute API itself must be included.
+#: `using namespace ckernel;` before the kernel (kernel_profiler.hpp only after it). A data-movement
+#: kernel may therefore call get_arg_val, noc_async_read or DeviceZoneScopedN without an #include,
+#: a compute kernel DPRINT or get_compile_time_arg_val; the compute API itself must be included.
 DATAFLOW_IMPLICIT = ("api/debug/dprint.h", "api/dataflow/dataflow_api.h", "api/debug/kernel_profiler.hpp")
-COMPUTE_IMPLICIT = ("api/compute/common_globals.h", "api/debug/dprint.h", "api/compile_time_args.h",
-                    "api/debug/kernel_profiler.hpp")
+COMPUTE_IMPLICIT = ("api/compute/common_globals.h", "api/debug/dprint.h", "api/compile_time_args.h")
 
 
 @functools.cache
