@@ -310,7 +310,7 @@ def test_kernel_globals_start_afresh_each_run(device, tmp_path) -> None:
     """Kernels are unloaded after each run: a global starts from its initialiser every time (on
     hardware each launch loads the kernel binary again)."""
     path = write_kernel(tmp_path, "global_counter.cpp", DATAFLOW + '#include "api/debug/dprint.h"\n'
-                        "uint32_t runs = 0;\nvoid kernel_main() { ++runs; DPRINT << runs << ENDL(); }\n")
+                        "uint32_t runs = 0;\nvoid kernel_main() { ++runs; DPRINT(\"{}\\n\", runs); }\n")
     for _ in range(2):
         run_reader(device, path)
         assert generic.last_run.dprint.strip().endswith("1"), generic.last_run.dprint

@@ -183,6 +183,8 @@ UNARY = {
     "square_tile_init(); square_tile(0);": tile_math.UNARY["square"],
     "sin_tile_init(); sin_tile(0);": tile_math.UNARY["sin"],
     "cos_tile_init(); cos_tile(0);": tile_math.UNARY["cos"],
+    "cosh_tile_init(); cosh_tile(0);": tile_math.UNARY["cosh"],
+    "sinh_tile_init(); sinh_tile(0);": tile_math.UNARY["sinh"],
     "erf_tile_init(); erf_tile(0);": tile_math.UNARY["erf"],
     "log1p_tile_init(); log1p_tile(0);": tile_math.UNARY["log1p"],
     "mish_tile_init<false>(); mish_tile<false>(0);": tile_math.UNARY["mish"],

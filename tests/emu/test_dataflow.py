@@ -11,7 +11,8 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
-from tilecraft.diagnostics import DiagnosticWarning
+from tilecraft.cli import main
+from tilecraft.diagnostics import DiagnosticWarning, KernelError
 from tests.emu.harness import (KERNELS, ONE, cb, compute, cores, dram, kernel, output, reader, run, write_kernel,
                                writer)
 
@@ -238,20 +239,51 @@ def test_interleaved_address_generators_agree_with_the_host(device, tmp_path: Pa
 
 DPRINT = """
 #include <cstdint>
-#include "api/dataflow/dataflow_api.h"
 #include "api/debug/dprint.h"
 
 void kernel_main() {
-    DPRINT << "tiles " << get_arg_val<uint32_t>(0) << " scale " << 0.5f << ENDL();
+    DPRINT("tiles {} scale {} of {:.2f}, {:#06x}|{:>5}|{:<4}|{:^7}|{:+d}|{:e}\\n", get_arg_val<uint32_t>(0), 0.5f,
+           2.0 / 3.0, 0xbeefu, -3, "ab", true, 7, 1e20f);
+    DPRINT("{1}-{0} {{literal}}\\n", 1.0f, 123456790.0f);
+    DPRINT("no newline yet, ");
+    DPRINT("done\\n");
 }
 """
 
 
-def test_dprint_lines_are_tagged_with_core_and_risc(device, tmp_path: Path, capsys) -> None:
+def test_dprint_formats_like_fmt_and_tags_lines_with_core_and_risc(device, tmp_path: Path, capsys) -> None:
+    """0.81.1's DPRINT is fmt-style; the kernel does not include the dataflow API (the firmware does)."""
     out = output(device, (32, 32))
     k = kernel(write_kernel(tmp_path, "print.cpp", DPRINT), ttnn.ReaderConfigDescriptor(), rt=[12])
     run([out], [k], [])
-    assert "core (0, 0) NCRISC: tiles 12 scale 0.5" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "core (0, 0) NCRISC: tiles 12 scale 0.5 of 0.67, 0xbeef|   -3|ab  | true  |+7|1.000000e+20\n" in printed
+    assert "core (0, 0) NCRISC: 123456790-1 {literal}\n" in printed
+    assert "core (0, 0) NCRISC: no newline yet, done\n" in printed
+
+
+def test_a_tt_lang_print_runs_through_the_emitted_dprint(tmp_path: Path, capsys) -> None:
+    """The emitter writes 0.81.1's fmt-style DPRINT; at --level cpp it prints what the language level prints."""
+    script = write_kernel(tmp_path, "print_cpp.py", "import torch, ttl, ttnn\n"
+                          "@ttl.operation(grid=(1, 1))\n"
+                          "def op(a):\n"
+                          "    @ttl.datamovement()\n"
+                          "    def talk():\n"
+                          "        n = ttl.node(dims=1)\n"
+                          "        print('node', n, sep=':')\n"
+                          "        print('x', n + 1, 0.25)\n"
+                          "op(ttnn.from_torch(torch.zeros(32, 32), layout=ttnn.TILE_LAYOUT))\n")
+    assert main(["run", str(script), "--level", "cpp"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["core (0, 0) NCRISC: node:0", "core (0, 0) NCRISC: x 1 0.25"]
+
+
+def test_the_stream_form_of_dprint_was_removed(device, tmp_path: Path) -> None:
+    path = write_kernel(tmp_path, "old_print.cpp", '#include "api/debug/dprint.h"\n'
+                        "void kernel_main() {\n    DPRINT << 1 << ENDL();\n}\n")
+    with pytest.raises(KernelError) as info:
+        run([output(device, (32, 32))], [kernel(path, ttnn.ReaderConfigDescriptor())], [])
+    d = info.value.diagnostic
+    assert d.code == "E5003" and d.span.line == 3 and "stream form of DPRINT" in d.message, d
 
 
 def test_sharded_tensor_aliased_by_a_cb(device, tmp_path: Path) -> None:

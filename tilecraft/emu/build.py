@@ -38,6 +38,18 @@ FLAGS = ("-std=c++20", "-O2", "-fPIC", "-shared", "-ffp-contract=off", "-fno-gnu
          "-fmax-errors=10")
 
 
+#: What the 0.81.1 firmware sources include ahead of a kernel (the JIT build compiles the kernel
+#: inside them): brisck.cc / ncrisck.cc include internal/firmware_common.h (which brings
+#: api/debug/dprint.h, and api/dataflow/dataflow_api.h in a KERNEL_BUILD), api/dataflow/dataflow_api.h
+#: and api/debug/kernel_profiler.hpp, then the kernel; trisck.cc includes firmware_common.h (no
+#: dataflow API on a TRISC), api/compile_time_args.h and, through chlkc_list.h, ckernel.h with
+#: `using namespace ckernel;` before the kernel (kernel_profiler.hpp only after it). A data-movement
+#: kernel may therefore call get_arg_val, noc_async_read or DeviceZoneScopedN without an #include,
+#: a compute kernel DPRINT or get_compile_time_arg_val; the compute API itself must be included.
+DATAFLOW_IMPLICIT = ("api/debug/dprint.h", "api/dataflow/dataflow_api.h", "api/debug/kernel_profiler.hpp")
+COMPUTE_IMPLICIT = ("api/compute/common_globals.h", "api/debug/dprint.h", "api/compile_time_args.h")
+
+
 @functools.cache
 def headers_version() -> str:
     """A hash of the emulator's headers and runtime sources: part of every cache key."""
@@ -120,9 +132,12 @@ class KernelBuild:
         return "\n".join(lines) + "\n"
 
     def wrapper(self) -> str:
+        """The translation unit: the generated header, what the firmware includes before the kernel
+        (so kernels may use that API without including it), the kernel, the entry point."""
         lines = ['#include "tc_generated.h"']
+        lines += [f'#include "{header}"' for header in (COMPUTE_IMPLICIT if self.compute else DATAFLOW_IMPLICIT)]
         if self.compute:
-            lines += ['#include "api/compute/common_globals.h"', "namespace ckernel {}", "using namespace ckernel;"]
+            lines += ["namespace ckernel {}", "using namespace ckernel;"]
         lines += [f'#include "{self.source}"', 'extern "C" void tc_kernel_entry() { kernel_main(); }']
         return "\n".join(lines) + "\n"
 

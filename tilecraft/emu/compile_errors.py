@@ -67,6 +67,11 @@ _CONTEXT = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+):\s+required fr
 _UNDECLARED = re.compile(r"'(?P<name>[A-Za-z_]\w*)' (?:was not declared in this scope|has not been declared|"
                          r"is not a member of)")
 _NO_FILE = re.compile(r"(?P<path>[\w./-]+): No such file or directory")
+_NOT_MODELLED = re.compile(r"not modelled by the tilecraft emulator: (?P<what>[^\"]+?)\"?$")
+_NO_MEMBER = re.compile(r"'(?:const )?(?:class |struct )?(?P<cls>\w+)(?:<[^']*>)?' has no member named '(?P<name>\w+)'")
+#: the classes of 0.81.1's object API (a member the emulator lacks is an unknown API call)
+OBJECT_API = ("Noc", "DataflowBuffer", "CircularBuffer", "Semaphore", "TensorAccessor", "UnicastEndpoint",
+              "MulticastEndpoint")
 _API_LIKE = re.compile(r"(_tile|_tiles|_init|_uninit|_block)$|^(noc_|cb_|get_|pack_|copy_|tile_regs_|reconfig_)")
 
 
@@ -124,6 +129,22 @@ def _classify(span: Span | None, message: str, notes: tuple[Note, ...], display:
                 renamed = new + path[len(old):] if old.endswith("/") else new
                 return error("E5005", f"header '{path}' does not exist in TT-Metalium 0.81.1", span,
                              hint=f'#include "{renamed}"', notes=notes)
+        if path.startswith("api/"):
+            return error("E5002", f"header '{path}' is not among the kernel API headers the emulator models", span,
+                         hint="docs/emulator.md lists what is modelled", notes=notes)
+    if "Old style DPRINT" in message:
+        return error("E5003", "the stream form of DPRINT (`DPRINT << x << ENDL();`) was removed in TT-Metalium 0.81.1",
+                     span, hint='use the fmt-style form: DPRINT("x = {}\\n", x);', notes=notes)
+    modelled = _NOT_MODELLED.search(message)
+    if modelled:
+        return error("E5002", f"{modelled.group('what')} is part of the TT-Metalium 0.81.1 kernel API but the "
+                     "emulator does not model it", span, hint="docs/emulator.md lists what is modelled",
+                     notes=notes)
+    member = _NO_MEMBER.search(message)
+    if member and member.group("cls") in OBJECT_API:
+        return error("E5002", f"unknown API call '{member.group('cls')}::{member.group('name')}': the emulator "
+                     f"does not model it", span, hint="docs/emulator.md lists the modelled members of the object API",
+                     notes=notes)
     if "MAIN" in message and "declared void" in message:
         return error("E5003", "'MAIN' was removed in TT-Metalium 0.81.1", span, hint=f"use {REMOVED['MAIN']}",
                      notes=notes)

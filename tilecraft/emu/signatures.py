@@ -1,8 +1,9 @@
 """Function signatures of a C++ header tree, for checking the emulator's API against the real one.
 
 A small declaration scanner, not a C++ parser: it strips comments, string literals and
-preprocessor lines, walks the braces keeping track of namespace scope, and reads every function
-declared or defined at namespace scope: its template parameter list, return type, name and
+preprocessor lines, walks the braces keeping track of namespace and class scope, and reads every
+function declared or defined at namespace scope, and every public member function of a class
+defined there (``Noc::async_read``): its template parameter list, return type, name and
 parameter list. Types are normalised (whitespace, ``std::`` prefixes, ``const`` on by-value
 parameters, attributes and inline specifiers dropped) so that two spellings of one signature
 compare equal; parameter names are dropped, default values kept.
@@ -21,7 +22,8 @@ from pathlib import Path
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _STRING = re.compile(r'"(?:\\.|[^"\\])*"')
 _ATTRIBUTE = re.compile(r"\[\[.*?\]\]\s*|__attribute__\s*\(\(.*?\)\)\s*")
-_SPECIFIERS = re.compile(r"\b(?:ALWI|FORCE_INLINE|inline|static|constexpr|extern|__always_inline)\b\s*")
+_SPECIFIERS = re.compile(r"\b(?:ALWI|FORCE_INLINE|NOC_TRANSFER_INLINE|inline|static|constexpr|extern|explicit|virtual|"
+                         r"__always_inline)\b\s*")
 _KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "decltype", "static_assert", "catch", "alignof",
              "requires", "operator", "defined"}
 
@@ -100,37 +102,70 @@ def _clean(source: str) -> str:
     return re.sub(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", " ", source, flags=re.M)
 
 
+_NAMESPACE = re.compile(r"\b(?:namespace|extern\s*\"\")\b(?P<name>[^;{}]*)$")
+_CLASS = re.compile(r"(?:^|[\s>])(?P<kind>class|struct)\s+(?:\[\[[^\]]*\]\]\s*)?(?P<name>[A-Za-z_]\w*)\s*"
+                    r"(?:final\s*)?(?::[^{]*)?$")
+_ACCESS = re.compile(r"^\s*(?P<access>public|private|protected)\s*:(?!:)")
+#: our own namespace in the emulator's headers: its helpers are not kernel API
+PRIVATE_NAMESPACE = "tc"
+
+
+@dataclass
+class _Class:
+    name: str
+    public: bool  # the current access of the class body
+
+
 def scan(source: str, file: str = "") -> list[Signature]:
-    """Every function declared or defined at namespace scope in ``source``."""
+    """Every function declared or defined at namespace scope in ``source``, and every public member
+    function of a class defined at namespace scope (named ``Class::member``). Namespace
+    ``tc`` (the emulator's own helpers) is left out; so are template specialisations of classes."""
     text = _clean(source)
     found: list[Signature] = []
-    scopes: list[bool] = []  # True: namespace (or extern "C") scope
-    i, start = 0, 0
-    n = len(text)
-    while i < n:
-        ch = text[i]
+    scopes: list[object] = []  # "ns", "private-ns", a _Class, or None (a function body, enum, ...)
+    start = 0
+
+    def declare(head: str) -> None:
+        if all(s == "ns" for s in scopes):
+            _declaration(head, file, found)
+        elif isinstance(scopes[-1], _Class) and all(s == "ns" for s in scopes[:-1]):
+            cls = scopes[-1]
+            while match := _ACCESS.match(head):
+                cls.public = match.group("access") == "public"
+                head = head[match.end():]
+            if cls.public and not re.match(r"\s*friend\b", head):
+                _declaration(head, file, found, prefix=f"{cls.name}::")
+
+    for i, ch in enumerate(text):
         if ch == "{":
             head = text[start:i]
-            if re.search(r"\b(namespace|extern\s*\"\")\b[^;{}]*$", head) and "(" not in head.split("namespace")[-1]:
-                scopes.append(True)
+            namespace = _NAMESPACE.search(head)
+            cls = _CLASS.search(head) if "(" not in head and "enum" not in head.split() else None
+            if namespace and "(" not in namespace.group("name"):
+                scopes.append("private-ns" if namespace.group("name").strip() == PRIVATE_NAMESPACE else "ns")
+            elif cls and all(s == "ns" for s in scopes) and not head[cls.end("name"):].lstrip().startswith("<"):
+                scopes.append(_Class(cls.group("name"), cls.group("kind") == "struct"))
             else:
-                if all(scopes):
-                    _declaration(head, file, found)
-                scopes.append(False)
+                if scopes and isinstance(scopes[-1], _Class):
+                    head = _ACCESS.sub("", head)
+                declare(head)
+                scopes.append(None)
             start = i + 1
         elif ch == "}":
             if scopes:
                 scopes.pop()
             start = i + 1
         elif ch == ";":
-            if all(scopes):
-                _declaration(text[start:i], file, found)
+            declare(text[start:i])
             start = i + 1
-        i += 1
+        elif ch == ":" and scopes and isinstance(scopes[-1], _Class) and _ACCESS.match(text[start:i + 1]):
+            match = _ACCESS.match(text[start:i + 1])
+            scopes[-1].public = match.group("access") == "public"
+            start = i + 1
     return found
 
 
-def _declaration(head: str, file: str, out: list[Signature]) -> None:
+def _declaration(head: str, file: str, out: list[Signature], prefix: str = "") -> None:
     head = " ".join(head.split())
     if "(" not in head or head.startswith(("using ", "typedef ", "return ")):
         return
@@ -161,7 +196,7 @@ def _declaration(head: str, file: str, out: list[Signature]) -> None:
     if rest and not re.match(r"^(const\b|noexcept\b|->|requires\b|=\s*delete)", rest):
         return  # a variable with a constructor call, a macro invocation, ...
     plist = tuple(_param(p) for p in _split_top(params)) if params.strip() not in ("", "void") else ()
-    out.append(Signature(name, template, _normal_type(returns), plist, file))
+    out.append(Signature(prefix + name, template, _normal_type(returns), plist, file))
 
 
 def scan_tree(root: Path, relative_to: Path | None = None) -> list[Signature]:

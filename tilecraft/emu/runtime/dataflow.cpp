@@ -317,6 +317,24 @@ std::uint8_t logical_x() { return std::uint8_t(cur_core().lx); }
 std::uint8_t logical_y() { return std::uint8_t(cur_core().ly); }
 
 // ---------------------------------------------------------------- circular buffers
+// Refresh the RISC's LocalCBInterface view of `cb`, if the kernel asked for one.
+static void sync_cb_view(int core, int slot, std::int32_t cb) {
+    std::vector<CbInterface>& views = g_dev->cores[core].cb_views[slot];
+    if (views.empty()) return;
+    const CircularBuffer& b = g_dev->cores[core].cbs[cb];
+    const std::uint32_t shift = slot == TRISC ? 4 : 0;  // CIRCULAR_BUFFER_COMPUTE_ADDR_SHIFT on TRISCs
+    CbInterface& v = views[cb];
+    v.fifo_size = b.size >> shift;
+    v.fifo_limit = g_dev->l1_addr(core, b.limit()) >> shift;
+    v.fifo_page_size = b.page_size >> shift;
+    v.fifo_num_pages = b.num_pages;
+    v.fifo_rd_ptr = g_dev->l1_addr(core, b.rd_ptr[slot]) >> shift;
+    v.fifo_wr_ptr = g_dev->l1_addr(core, b.wr_ptr[slot]) >> shift;
+    v.tiles_acked = std::uint16_t(b.acked);
+    v.tiles_received = std::uint16_t(b.received);
+    v.fifo_wr_tile_ptr = b.pack_tile_ptr;
+}
+
 CircularBuffer& cb_checked(std::int32_t cb, const char* call, Loc loc) {
     Core& c = cur_core();
     cur().last_loc = loc;
@@ -347,6 +365,7 @@ void cb_reserve_back(std::int32_t cb, std::int32_t pages, Loc loc) {
         block(WaitKind::CbReserve, "cb_reserve_back", loc);
     }
     b.reserved[f.slot] = std::max(b.reserved[f.slot], n);
+    sync_cb_view(f.core, f.slot, cb);
 }
 
 void cb_push_back(std::int32_t cb, std::int32_t pages, Loc loc) {
@@ -379,6 +398,7 @@ void cb_push_back(std::int32_t cb, std::int32_t pages, Loc loc) {
     if (b.wr_ptr[f.slot] >= b.limit()) b.wr_ptr[f.slot] -= b.size;
     b.reserved[f.slot] -= std::min(n, b.reserved[f.slot]);
     if (f.slot == TRISC) b.pack_tile_ptr = 0;
+    sync_cb_view(f.core, f.slot, cb);
     note_progress();
 }
 
@@ -399,6 +419,7 @@ void cb_wait_front(std::int32_t cb, std::int32_t pages, Loc loc) {
         block(WaitKind::CbWait, "cb_wait_front", loc);
     }
     b.waited[f.slot] = std::max(b.waited[f.slot], n);
+    sync_cb_view(f.core, f.slot, cb);
 }
 
 void cb_pop_front(std::int32_t cb, std::int32_t pages, Loc loc) {
@@ -429,6 +450,7 @@ void cb_pop_front(std::int32_t cb, std::int32_t pages, Loc loc) {
     b.rd_ptr[f.slot] += n * b.page_size;
     if (b.rd_ptr[f.slot] >= b.limit()) b.rd_ptr[f.slot] -= b.size;
     b.waited[f.slot] -= std::min(n, b.waited[f.slot]);
+    sync_cb_view(f.core, f.slot, cb);
     note_progress();
 }
 
@@ -458,6 +480,15 @@ std::uint32_t cb_write_ptr(std::uint32_t cb, Loc loc) {
 std::uint32_t cb_read_ptr(std::uint32_t cb, Loc loc) {
     CircularBuffer& b = cb_checked(std::int32_t(cb), "get_read_ptr", loc);
     return g_dev->l1_addr(cur().core, b.rd_ptr[cur().slot]);
+}
+
+CbInterface* cb_interface(std::uint32_t cb, Loc loc) {
+    cb_checked(std::int32_t(cb), "get_local_cb_interface", loc);
+    Fiber& f = cur();
+    std::vector<CbInterface>& views = cur_core().cb_views[f.slot];
+    if (views.empty()) views.resize(cur_core().cbs.size());
+    sync_cb_view(f.core, f.slot, std::int32_t(cb));
+    return &views[cb];
 }
 
 std::uint32_t cb_tile_address(std::uint32_t cb, std::uint32_t tile, Loc loc) {

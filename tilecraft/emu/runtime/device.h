@@ -116,6 +116,7 @@ struct Core {
     std::vector<Region> l1_regions;
     Compute* compute = nullptr;
     bool semaphore_used[16] = {};
+    std::vector<CbInterface> cb_views[kSlots];  // get_local_cb_interface, per RISC (allocated on first use)
 };
 
 struct DramBank {

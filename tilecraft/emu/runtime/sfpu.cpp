@@ -100,6 +100,12 @@ float unary(SfpuUnary op, float x, std::uint32_t p0, std::uint32_t p1, std::uint
         case SfpuUnary::Asinh: return std::asinh(x);
         case SfpuUnary::Acosh: return std::acosh(x);
         case SfpuUnary::Atanh: return std::atanh(x);
+        case SfpuUnary::Sinh: return std::sinh(x);
+        case SfpuUnary::Cosh: return std::cosh(x);
+        case SfpuUnary::Rdiv: {  // value / x, then RoundingMode p1: None, Trunc, Floor
+            const float q = p(p0) / x;
+            return p1 == 1 ? std::trunc(q) : p1 == 2 ? std::floor(q) : q;
+        }
         case SfpuUnary::Erf: return std::erf(x);
         case SfpuUnary::Erfc: return std::erfc(x);
         case SfpuUnary::Selu: return p(p0) * (x > 0.0f ? x : p(p1) * std::expm1(x));

@@ -38,6 +38,9 @@ enum class DataFormat : std::uint8_t {
     Invalid = 0xff
 };
 
+// the kinds of programmable core (0.81.1 core_config.h, which the firmware includes everywhere)
+enum class ProgrammableCoreType : std::uint8_t { TENSIX = 0, ACTIVE_ETH = 1, IDLE_ETH = 2 };
+
 namespace tt {
 enum CBIndex : std::uint8_t {
     c_0 = 0, c_1, c_2, c_3, c_4, c_5, c_6, c_7, c_8, c_9, c_10, c_11, c_12, c_13, c_14, c_15, c_16, c_17, c_18,

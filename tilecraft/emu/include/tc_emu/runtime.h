@@ -33,6 +33,16 @@ bool cb_pages_available_at_front(std::int32_t cb, std::int32_t pages, Loc loc);
 std::uint32_t cb_write_ptr(std::uint32_t cb, Loc loc);
 std::uint32_t cb_read_ptr(std::uint32_t cb, Loc loc);
 std::uint32_t cb_tile_address(std::uint32_t cb, std::uint32_t tile, Loc loc);
+// The fields of 0.81.1's LocalCBInterface (internal/circular_buffer_interface.h), in its layout:
+// sizes and pointers in bytes on the data-movement RISCs, in 16-byte units on the compute one.
+struct CbInterface {
+    std::uint32_t fifo_size, fifo_limit, fifo_page_size, fifo_num_pages, fifo_rd_ptr, fifo_wr_ptr;
+    std::uint16_t tiles_acked, tiles_received;
+    std::uint32_t fifo_wr_tile_ptr;
+};
+// The calling RISC's view of a CB, filled in now and at each of its CB calls (a snapshot: writes
+// to it do not move the CB's pointers). One per (core, RISC, CB), so a reference stays its own.
+CbInterface* cb_interface(std::uint32_t cb, Loc loc);
 
 // ---------------------------------------------------------------- NoC
 // Interleaved banks: NoC coordinates and bank-local offsets of DRAM and L1 banks.

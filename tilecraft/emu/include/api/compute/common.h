@@ -9,3 +9,4 @@
 #include "api/compute/reconfig_data_format.h"
 #include "api/compute/reg_api.h"
 #include "tc_emu/args.h"
+#include "api/debug/assert.h"

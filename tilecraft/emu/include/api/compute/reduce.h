@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "api/compute/common_globals.h"
+#include "api/compute/common.h"
 
 namespace ckernel {
 

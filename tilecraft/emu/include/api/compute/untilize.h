@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "api/compute/common_globals.h"
+#include "api/compute/common.h"
 
 namespace ckernel {
 

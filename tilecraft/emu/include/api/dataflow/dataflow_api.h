@@ -13,15 +13,17 @@
 #include "api/tensor/tensor_accessor.h"
 #include "tc_emu/args.h"
 #include "tc_emu/base.h"
+#include "tc_emu/cb_interface.h"
 #include "tc_emu/addrgen.h"
 #include "tc_emu/noc_addr.h"
+#include "api/debug/kernel_profiler.hpp"
+#include "api/debug/assert.h"
 
 #define NOC_MAX_BURST_SIZE 8192
 #define NOC_UNICAST_WRITE_VC 1
 #define NOC_MULTICAST_WRITE_VC 4
 
 enum class InlineWriteDst : uint8_t { DEFAULT = 0, L1 = 1, REG = 2 };
-enum class ProgrammableCoreType : uint8_t { TENSIX = 0, ACTIVE_ETH = 1, IDLE_ETH = 2 };
 
 // ---------------------------------------------------------------- circular buffers
 FORCE_INLINE
@@ -94,6 +96,12 @@ std::uint64_t get_noc_addr_helper(std::uint32_t noc_xy, std::uint32_t addr) { re
 FORCE_INLINE
 std::uint64_t get_noc_addr(std::uint32_t addr, uint8_t noc = noc_index) {
     return NOC_XY_ADDR(my_x[noc], my_y[noc], addr);
+}
+
+template <bool DRAM>
+FORCE_INLINE uint64_t get_noc_addr_from_bank_id(uint32_t bank_id, uint32_t bank_address_offset,
+                                                uint8_t noc = noc_index) {
+    return ::tc::bank_noc_addr(DRAM, bank_id, bank_address_offset, noc);
 }
 
 uint64_t get_dram_noc_addr(const uint32_t id, const uint32_t page_size, const uint32_t bank_base_address,

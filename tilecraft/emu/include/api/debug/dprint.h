@@ -1,57 +1,39 @@
-// DPRINT (0.81.1 api/debug/dprint.h), emulated: `DPRINT << "x = " << x << ENDL();` appends a line
-// tagged with the core and RISC to the run's debug log, which tilecraft prints after the run.
+// DPRINT (0.81.1 api/debug/dprint.h), emulated: DPRINT(format, ...) is DEVICE_PRINT, fmt-style
+// (`DPRINT("tiles {} scale {:.2f}\n", n, s);`, see device_print.h). 0.81.1 removed the stream
+// form `DPRINT << x << ENDL();`: as on the device, a kernel that still uses it does not compile
+// (compile_errors.py reports it as E5003 with the replacement).
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
-#include <type_traits>
 
-#include "tc_emu/runtime.h"
+#include "api/debug/device_print.h"
 
-struct ENDL {};
-struct HEX {};
-struct DEC {};
-
-namespace tc {
-struct DebugPrinter {
-    bool hex = false;
-    const DebugPrinter& operator<<(const char* text) const {
-        ::tc::dprint(text);
-        return *this;
-    }
-    const DebugPrinter& operator<<(char c) const {
-        char text[2] = {c, 0};
-        ::tc::dprint(text);
-        return *this;
-    }
-    template <typename T>
-    const DebugPrinter& operator<<(T value) const
-        requires(std::is_integral_v<T> || std::is_enum_v<T>)
-    {
-        char text[32];
-        std::snprintf(text, sizeof text, hex ? "0x%llx" : "%lld", (long long)value);
-        ::tc::dprint(text);
-        return *this;
-    }
-    const DebugPrinter& operator<<(float value) const {
-        char text[32];
-        std::snprintf(text, sizeof text, "%g", double(value));
-        ::tc::dprint(text);
-        return *this;
-    }
-    const DebugPrinter& operator<<(double value) const { return *this << float(value); }
-    const DebugPrinter& operator<<(ENDL) const {
-        ::tc::dprint_endl();
-        return *this;
-    }
-    DebugPrinter operator<<(HEX) const { return DebugPrinter{true}; }
-    DebugPrinter operator<<(DEC) const { return DebugPrinter{false}; }
+// The stream form's manipulators, kept (deprecated) so that its first error is the one below.
+struct [[deprecated("Use DEVICE_PRINT instead")]] ENDL {};
+struct [[deprecated("Use DEVICE_PRINT instead")]] HEX {};
+struct [[deprecated("Use DEVICE_PRINT instead")]] DEC {};
+struct [[deprecated("Use DEVICE_PRINT instead")]] OCT {};
+struct [[deprecated("Use DEVICE_PRINT instead")]] FIXED {};
+struct [[deprecated("Use DEVICE_PRINT instead")]] SETPRECISION {
+    SETPRECISION(char) {}
 };
-}  // namespace tc
+struct [[deprecated("Use DEVICE_PRINT instead")]] SETW {
+    SETW(char) {}
+};
 
-#define DPRINT (::tc::DebugPrinter{})
-#define DPRINT_MATH(x) x
-#define DPRINT_PACK(x) x
-#define DPRINT_UNPACK(x) x
-#define DPRINT_DATA0(x) x
-#define DPRINT_DATA1(x) x
+// The object the stream form names (the function-like macro below is not expanded without '(').
+class OldStyleDevicePrint {
+} inline DPRINT;
+
+template <typename Type>
+OldStyleDevicePrint operator<<(OldStyleDevicePrint dp, Type) {
+    static_assert(sizeof(Type) == 0, "Old style DPRINT is deprecated. Use DPRINT(format, ...) instead.");
+    return dp;
+}
+
+#define DPRINT(format, ...) DEVICE_PRINT(format, ##__VA_ARGS__)
+#define DPRINT_UNPACK(format, ...) DEVICE_PRINT_UNPACK(format, ##__VA_ARGS__)
+#define DPRINT_MATH(format, ...) DEVICE_PRINT_MATH(format, ##__VA_ARGS__)
+#define DPRINT_PACK(format, ...) DEVICE_PRINT_PACK(format, ##__VA_ARGS__)
+#define DPRINT_DATA0(format, ...) DEVICE_PRINT_DATA0(format, ##__VA_ARGS__)
+#define DPRINT_DATA1(format, ...) DEVICE_PRINT_DATA1(format, ##__VA_ARGS__)

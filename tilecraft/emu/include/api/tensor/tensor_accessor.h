@@ -7,6 +7,7 @@
 
 #include "api/tensor/tensor_accessor_args.h"
 #include "tc_emu/addrgen.h"
+#include "api/compile_time_args.h"
 
 namespace tensor_accessor {
 template <bool IsDram>

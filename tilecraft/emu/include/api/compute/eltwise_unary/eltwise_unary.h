@@ -5,6 +5,9 @@
 #include <cstdint>
 
 #include "api/compute/common_globals.h"
+#include "api/compute/common.h"
+#include "api/compute/compute_kernel_hw_startup.h"
+#include "api/compute/tile_move_copy.h"
 
 namespace ckernel {
 

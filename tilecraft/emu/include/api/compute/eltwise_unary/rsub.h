@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "api/compute/common_globals.h"
+#include "api/compute/eltwise_unary/binop_with_scalar.h"
 
 namespace ckernel {
 

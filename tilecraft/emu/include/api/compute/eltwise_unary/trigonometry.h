@@ -95,4 +95,24 @@ ALWI void atanh_tile(uint32_t idst, TC_LOC) {
     ::tc::sfpu_unary(TC_U(Atanh), idst, 0, 0, 0, ::tc::kNoFormat, tc_loc);
 }
 
+template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void cosh_tile_init(TC_LOC) {
+    TC_SFPU_INIT(Cosh);
+}
+
+template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void cosh_tile(uint32_t idst, TC_LOC) {
+    ::tc::sfpu_unary(TC_U(Cosh), idst, 0, 0, 0, ::tc::kNoFormat, tc_loc);
+}
+
+template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void sinh_tile_init(TC_LOC) {
+    TC_SFPU_INIT(Sinh);
+}
+
+template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void sinh_tile(uint32_t idst, TC_LOC) {
+    ::tc::sfpu_unary(TC_U(Sinh), idst, 0, 0, 0, ::tc::kNoFormat, tc_loc);
+}
+
 }  // namespace ckernel

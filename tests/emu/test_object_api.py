@@ -1,0 +1,100 @@
+"""The 0.81.1 object API (Noc, DataflowBuffer, CircularBuffer, CoreLocalMem, endpoints,
+Semaphore) on the emulator: what it models runs through the runtime's NoC, CB and semaphore calls;
+what it does not model stops at compile time naming the call and the kernel line (E5002)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+import tilecraft.ttnn as ttnn
+from tilecraft.diagnostics import KernelError
+from tests.emu.harness import KERNELS, cb, dram, kernel, output, run, write_kernel
+
+
+def test_an_unmodelled_member_of_the_object_api_is_named_at_its_line(device, tmp_path: Path) -> None:
+    """A kernel using object-API forms the emulator lacks stops at compile time with E5002 naming
+    the call and the kernel line, never runs to a wrong result."""
+    source = write_kernel(tmp_path, "trid.cpp", """#include "api/dataflow/noc.h"
+void kernel_main() {
+    Noc noc;
+    noc.async_read_barrier<NocOptions::TXN_ID>({.trid = 3});
+}
+""")
+    with pytest.raises(KernelError) as info:
+        run([output(device, (32, 32))], [kernel(source, ttnn.ReaderConfigDescriptor())], [])
+    d = info.value.diagnostic
+    assert d.code == "E5002" and d.span.line == 4 and "NocOptions::TXN_ID" in d.message, d
+    missing = write_kernel(tmp_path, "zeros.cpp", """#include "api/dataflow/noc.h"
+#include "api/dataflow/circular_buffer.h"
+void kernel_main() {
+    Noc noc;
+    CircularBuffer cb(0);
+    noc.async_write_zeros(cb, 64);
+}
+""")
+    with pytest.raises(KernelError) as info:
+        run([output(device, (32, 32))], [kernel(missing, ttnn.ReaderConfigDescriptor())], [cb(0)])
+    d = info.value.diagnostic
+    assert d.code == "E5002" and d.span.line == 6 and "Noc::async_write_zeros" in d.message, d
+
+
+def test_object_api_semaphore_and_unicast_endpoint_between_two_cores(device) -> None:
+    """Noc, DataflowBuffer, CoreLocalMem, UnicastEndpoint and Semaphore (up over the NoC, wait,
+    down, value) carry a page from one core to another; needs no wheel."""
+    grid = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(1, 0))])
+    x = torch.randn(32, 32)
+    src, out = dram(device, x), output(device, (32, 32))
+    a, b = (device.worker_core_from_logical_core(ttnn.CoreCoord(i, 0)) for i in (0, 1))
+    relay = kernel(KERNELS / "object_api_relay.cpp", ttnn.ReaderConfigDescriptor(), grid,
+                   rt={(0, 0): [src.buffer_address(), b.x, b.y, 1], (1, 0): [out.buffer_address(), a.x, a.y, 0]},
+                   ct=ttnn.TensorAccessorArgs(src).get_compile_time_args())
+    run([src, out], [relay], [cb(0, core_ranges=grid)], [ttnn.SemaphoreDescriptor(id=0, core_ranges=grid,
+                                                                                  initial_value=0)])
+    want = ttnn.to_torch(src).clone()
+    want[0, 0] = 3.0
+    assert torch.equal(ttnn.to_torch(out), want)
+
+
+def test_a_compute_semaphore_is_named_as_unmodelled(device, tmp_path: Path) -> None:
+    source = write_kernel(tmp_path, "compute_sem.cpp", """#include "api/semaphore.h"
+void kernel_main() {
+    Semaphore<> ready(0);
+    ready.wait(1);
+}
+""")
+    with pytest.raises(KernelError) as info:
+        run([output(device, (32, 32))], [kernel(source, ttnn.ComputeConfigDescriptor())], [])
+    d = info.value.diagnostic
+    assert d.code == "E5002" and d.span.line == 3 and "Semaphore in a compute kernel" in d.message, d
+
+
+def test_an_unmodelled_api_header_is_named_at_its_include(device, tmp_path: Path) -> None:
+    source = write_kernel(tmp_path, "pipe.cpp", """#include <cstdint>
+#include "api/dataflow/prefetcher_pipe.h"
+void kernel_main() {}
+""")
+    with pytest.raises(KernelError) as info:
+        run([output(device, (32, 32))], [kernel(source, ttnn.ReaderConfigDescriptor())], [])
+    d = info.value.diagnostic
+    assert d.code == "E5002" and d.span.line == 2 and "api/dataflow/prefetcher_pipe.h" in d.message, d
+
+
+def test_object_api_multicast_of_a_page_and_a_semaphore(device) -> None:
+    """Noc::async_write_multicast into DataflowBuffers through a MulticastEndpoint and
+    Semaphore::set_multicast, both including the sender: every core of the row writes the page."""
+    grid = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(2, 0))])
+    src, out = dram(device, torch.randn(32, 32)), output(device, (32, 96))
+    first, last = (device.worker_core_from_logical_core(ttnn.CoreCoord(i, 0)) for i in (0, 2))
+    args = {(i, 0): [src.buffer_address(), out.buffer_address(), int(i == 0), first.x, first.y, last.x, last.y, 3, i]
+            for i in range(3)}
+    # NOC 0 (the writer's): the rectangle runs from the smaller corner, as the kernel orders it
+    k = kernel(KERNELS / "object_api_multicast.cpp", ttnn.WriterConfigDescriptor(), grid, rt=args,
+               ct=[*ttnn.TensorAccessorArgs(src).get_compile_time_args(),
+                   *ttnn.TensorAccessorArgs(out).get_compile_time_args()])
+    run([src, out], [k], [cb(0, core_ranges=grid), cb(1, core_ranges=grid)],
+        [ttnn.SemaphoreDescriptor(id=0, core_ranges=grid, initial_value=0)])
+    page = ttnn.to_torch(src)
+    assert torch.equal(ttnn.to_torch(out), torch.cat([page, page, page], dim=1))

@@ -1,0 +1,95 @@
+"""ttnn 0.81.1's own kernels, taken unchanged from the ttnn wheel, run on the emulator with hosts
+written on the 0.81.1 ``generic_op`` API, against torch goldens.
+
+The wheel is downloaded at test time into the tilecraft cache (tilecraft/emu/wheel_kernels.py);
+without network the tests skip with the reason, or fail with TILECRAFT_REQUIRE_HEADERCHECK=1 (CI),
+as tests/test_headercheck.py does. The kernels use the 0.81.1 object API (Noc, DataflowBuffer,
+CircularBuffer, TensorAccessor endpoints) and the JIT build's implicit includes.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import torch
+
+import tilecraft.ttnn as ttnn
+from tilecraft.emu import wheel_kernels
+from tests.emu.harness import cb, dram, kernel, output, run
+
+
+@pytest.fixture(scope="module")
+def ops() -> Path:
+    """The wheel's ``ttnn/cpp/ttnn/operations`` directory."""
+    try:
+        return wheel_kernels.operations(wheel_kernels.ensure_kernels())
+    except wheel_kernels.KernelsUnavailable as error:
+        if os.environ.get("TILECRAFT_REQUIRE_HEADERCHECK") == "1":
+            pytest.fail(f"TILECRAFT_REQUIRE_HEADERCHECK=1 but the ttnn wheel's kernels cannot be had: {error}",
+                        pytrace=False)
+        pytest.skip(f"the ttnn 0.81.1 wheel's kernels are unavailable: {error}")
+
+
+def unary_reader(ops: Path, tensor: ttnn.Tensor, pages: int) -> ttnn.KernelDescriptor:
+    """ttnn's unary reader: runtime args (address, pages, first page), the accessor's compile-time args."""
+    return kernel(ops / "eltwise/unary/device/kernels/dataflow/reader_unary_interleaved_start_id.cpp",
+                  ttnn.ReaderConfigDescriptor(), rt=[tensor.buffer_address(), pages, 0],
+                  ct=ttnn.TensorAccessorArgs(tensor).get_compile_time_args())
+
+
+def unary_writer(ops: Path, tensor: ttnn.Tensor, cb_index: int, pages: int) -> ttnn.KernelDescriptor:
+    return kernel(ops / "eltwise/unary/device/kernels/dataflow/writer_unary_interleaved_start_id.cpp",
+                  ttnn.WriterConfigDescriptor(), rt=[tensor.buffer_address(), pages, 0],
+                  ct=[cb_index, *ttnn.TensorAccessorArgs(tensor).get_compile_time_args()])
+
+
+def sfpu_compute(ops: Path, kernel_file: str, tiles: int, chain: dict[str, str]) -> ttnn.KernelDescriptor:
+    """An SFPU compute kernel with the SFPU_OP_CHAIN_0 defines ttnn's unary program factory passes:
+    the unary op's eltwise_sfpu.cpp (DataflowBuffer objects in a compute kernel, runtime arg: tiles)
+    or the example op's (CircularBuffer objects, compile-time args: blocks and tiles per block)."""
+    if kernel_file == "unary":
+        return kernel(ops / "eltwise/unary/device/kernels/compute/eltwise_sfpu.cpp", ttnn.ComputeConfigDescriptor(),
+                      rt=[tiles], defines=list(chain.items()))
+    return kernel(ops / "examples/example/device/kernels/compute/eltwise_sfpu.cpp", ttnn.ComputeConfigDescriptor(),
+                  ct=[tiles, 1], defines=list(chain.items()))
+
+
+@pytest.mark.parametrize("kernel_file,chain,golden", [
+    ("unary", {"SFPU_OP_EXP_INCLUDE": "1", "SFPU_OP_CHAIN_0": "exp_tile_init<false>(); exp_tile<false>(0);"},
+     torch.exp),
+    ("unary", {"SFPU_OP_CHAIN_0": "rdiv_tile_init(); rdiv_tile(0, 0x40400000u);"}, lambda x: 3.0 / x),
+    ("example", {"SFPU_OP_TRIG_FAMILY_INCLUDE": "1", "SFPU_OP_CHAIN_0": "cosh_tile_init(); cosh_tile(0);"},
+     torch.cosh),
+])
+def test_ttnn_unary_kernels_run_unchanged(device, ops, kernel_file, chain, golden) -> None:
+    torch.manual_seed(21)
+    x = torch.randn(64, 96)
+    tx, out = dram(device, x), output(device, (64, 96))
+    pages = 6
+    run([tx, out], [unary_reader(ops, tx, pages), sfpu_compute(ops, kernel_file, pages, chain),
+                    unary_writer(ops, out, 2, pages)], [cb(0), cb(2)])
+    want = golden(ttnn.to_torch(tx).float()).to(torch.bfloat16).float()
+    got = ttnn.to_torch(out).float()
+    assert torch.allclose(got, want, rtol=2 ** -7, atol=1e-6), (got - want).abs().max()
+
+
+@pytest.mark.parametrize("op,kind,golden", [("add_tiles", "ELWADD", torch.add), ("mul_tiles", "ELWMUL", torch.mul)])
+def test_ttnn_eltwise_binary_kernels_run_unchanged(device, ops, op, kind, golden) -> None:
+    """ttnn's binary reader (two TensorAccessors into two DataflowBuffers), eltwise_binary_kernel.cpp
+    with the ELTWISE_OP defines of the binary program factory, and the unary writer."""
+    torch.manual_seed(22)
+    a, b = torch.randn(64, 64), torch.randn(64, 64)
+    ta, tb, out = dram(device, a), dram(device, b), output(device, (64, 64))
+    tiles = 4
+    reader = kernel(ops / "eltwise/binary/device/kernels/dataflow/reader_binary_interleaved_start_id.cpp",
+                    ttnn.ReaderConfigDescriptor(), rt=[ta.buffer_address(), tb.buffer_address(), tiles, 0, 0, 0, 0],
+                    ct=[0, *ttnn.TensorAccessorArgs(ta).get_compile_time_args(),
+                        *ttnn.TensorAccessorArgs(tb).get_compile_time_args()])
+    compute = kernel(ops / "eltwise/binary/device/kernels/compute/eltwise_binary_kernel.cpp",
+                     ttnn.ComputeConfigDescriptor(), rt=[tiles, 1],
+                     defines=[("ELTWISE_OP", op), ("ELTWISE_OP_TYPE", f"EltwiseBinaryType::{kind}")])
+    run([ta, tb, out], [reader, compute, unary_writer(ops, out, 2, tiles)], [cb(0), cb(1), cb(2)])
+    want = golden(ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float()).to(torch.bfloat16).float()
+    assert torch.equal(ttnn.to_torch(out).float(), want)
