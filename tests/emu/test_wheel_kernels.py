@@ -17,6 +17,7 @@ import torch
 
 import tilecraft.ttnn as ttnn
 from tilecraft.emu import wheel_kernels
+from tests.emu import device_arith
 from tests.emu.harness import cb, dram, kernel, output, run
 
 
@@ -75,7 +76,7 @@ def test_ttnn_unary_kernels_run_unchanged(device, ops, kernel_file, chain, golde
     assert torch.allclose(got, want, rtol=2 ** -7, atol=1e-6), (got - want).abs().max()
 
 
-@pytest.mark.parametrize("op,kind,golden", [("add_tiles", "ELWADD", torch.add), ("mul_tiles", "ELWMUL", torch.mul)])
+@pytest.mark.parametrize("op,kind,golden", [("add_tiles", "ELWADD", "add"), ("mul_tiles", "ELWMUL", "mul")])
 def test_ttnn_eltwise_binary_kernels_run_unchanged(device, ops, op, kind, golden) -> None:
     """ttnn's binary reader (two TensorAccessors into two DataflowBuffers), eltwise_binary_kernel.cpp
     with the ELTWISE_OP defines of the binary program factory, and the unary writer."""
@@ -91,5 +92,7 @@ def test_ttnn_eltwise_binary_kernels_run_unchanged(device, ops, op, kind, golden
                      ttnn.ComputeConfigDescriptor(), rt=[tiles, 1],
                      defines=[("ELTWISE_OP", op), ("ELTWISE_OP_TYPE", f"EltwiseBinaryType::{kind}")])
     run([ta, tb, out], [reader, compute, unary_writer(ops, out, 2, tiles)], [cb(0), cb(1), cb(2)])
-    want = golden(ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float()).to(torch.bfloat16).float()
-    assert torch.equal(ttnn.to_torch(out).float(), want)
+    # the device's arithmetic (tests/emu/device_arith.py, from the ISA's functional models): the
+    # default ComputeConfigDescriptor is HiFi4 (four phases) with a bfloat16 DST
+    dst = device_arith.eltwise(golden, ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float(), 4, fp32_dst=False)
+    assert torch.equal(ttnn.to_torch(out), device_arith.pack_bf16(dst))
