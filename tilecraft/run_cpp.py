@@ -4,8 +4,9 @@ The program is lowered and printed exactly as ``tilecraft emit`` does; the files
 content-addressed directory of the cache (so diagnostics point at kernel files that stay), and
 the emitted ``program.py`` host runs unchanged against tilecraft's ttnn: it builds the
 ProgramDescriptor and calls ``ttnn.generic_op``, which runs the kernels on the emulator. The
-script's tensors are placed on a device for the run, sharing their storage, so the results land
-where the language-level simulator would have put them.
+script's tensors are placed on a device of the run's own, sharing their storage (whether the
+script made them on a device or on the host), so the results land where the language-level
+simulator would have put them.
 """
 
 from __future__ import annotations
@@ -60,7 +61,24 @@ def run_emitted(program: ProgramIR, tensors: list[Any], arch: str) -> None:
     host = load_host(emitted_directory(program, arch))
     device = ttnn.open_device(0)
     try:
-        placed = [t if t.device() is not None else t.to(device) for t in tensors]
-        host.run(device, placed)
+        host.run(device, placed_on(device, tensors))
     finally:
         ttnn.close_device(device)
+
+
+def placed_on(device: ttnn.Device, tensors: list[Any]) -> list[Any]:
+    """Every tensor of the launch on ``device``, a device of the run's own, sharing its storage.
+
+    The language level reads a tensor's values wherever it lives: on the host (made without
+    ``device=``), on the script's device, or on another device the script opened. The emitted
+    program reads buffers at addresses, and each ``ttnn.open_device`` hands out addresses from
+    its own allocator: a host tensor placed on a fresh device next to a tensor of the script's
+    device would share its DRAM address and read or overwrite the other's bytes. Placing all of
+    them on one device with one allocator gives every buffer its own range, as ttnn would; a
+    tensor passed twice (the same storage) keeps one buffer, so in-place programs still alias.
+    """
+    placed: dict[int, Any] = {}
+    for tensor in tensors:
+        if id(tensor.storage) not in placed:
+            placed[id(tensor.storage)] = tensor.to(device)
+    return [placed[id(t.storage)] for t in tensors]

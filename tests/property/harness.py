@@ -39,6 +39,8 @@ from .source import file_name
 TILECRAFT_DIR = str(Path(tilecraft.__file__).parent)
 SCRIPTS = Path(os.environ.get("TILECRAFT_PROPERTY_DIR", Path(tempfile.gettempdir()) / "tilecraft-property"))
 TIMEOUT_S = 60.0
+#: --level cpp compiles the emitted kernels with g++ (cached), several seconds each on a loaded machine
+CPP_TIMEOUT_S = 300.0
 
 
 @dataclass(frozen=True)
@@ -202,14 +204,19 @@ def check_program(program: Program, levels: Sequence[str] = ("exact", "metal")) 
     for level in levels:
         if level == "metal" and not program.lowers:
             continue
-        options = ("--exact",) if level == "exact" else ("--level", "metal")
-        other = run(script, *program.cli_args, *options)
+        options = ("--exact",) if level == "exact" else ("--level", level)
+        other = run(script, *program.cli_args, *options, timeout=CPP_TIMEOUT_S if level == "cpp" else TIMEOUT_S)
         failure = failure_of(other)
-        if failure and level == "metal" and failure.klass == "rejected E3001":
-            notes.append(f"metal level: not lowered ({_not_lowered(failure.detail)})")
+        if failure and level in ("metal", "cpp") and failure.klass == "rejected E3001":
+            notes.append(f"{level} level: not lowered ({_not_lowered(failure.detail)})")
             continue
         if failure:
             return _at(Outcome(f"{level}: {failure.klass}", failure.detail), script)
+        if level == "cpp":
+            mismatch = golden_mismatch(program, other.launches[0]) if len(other.launches) == 1 else "launch count"
+            if mismatch:
+                return Outcome("cpp: golden mismatch", mismatch, str(script))
+            continue
         differs = bits_differ(base.launches, other.launches)
         if differs:
             return Outcome(f"{level} differs", differs, str(script))
