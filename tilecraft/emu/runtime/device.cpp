@@ -103,6 +103,16 @@ void report(bool error, const char* code, Loc loc, const std::string& message, c
     }
 }
 
+void not_modelled(const char* what, Loc loc) {
+    Device& d = *g_dev;
+    Fiber* f = d.current;
+    report_at(true, "E5009", loc, f ? f->core : -1, f ? f->slot : -1,
+              fmt_str("%s is not modelled by the emulator", what),
+              "docs/emulator.md section 7 lists what the emulator does not model; the call runs on the device");
+    d.aborted = true;
+    if (f != nullptr) swapcontext(&f->ctx, &d.scheduler_ctx);  // never resumed
+}
+
 void assert_failed(const char* condition, Loc loc) {
     Device& d = *g_dev;
     Fiber* f = d.current;

@@ -15,6 +15,7 @@ ALWI void sigmoid_tile_init(TC_LOC) {
 
 template <VectorMode vec_mode = VectorMode::RC, bool fast_and_approx = false, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void sigmoid_tile(uint32_t idst, TC_LOC) {
+    TC_NOT_MODELLED_IF(vec_mode != VectorMode::RC, "sigmoid_tile with a VectorMode other than VectorMode::RC");
     ::tc::sfpu_unary(TC_U(Sigmoid), idst, 0, 0, 0, ::tc::kNoFormat, tc_loc);
 }
 
