@@ -9,6 +9,7 @@ as "unchecked (item)"; ``--all-checks`` makes them anyway, to measure how often 
     .venv/bin/python -m benchmarks.property_campaign                      # ~3,000 examples
     .venv/bin/python -m benchmarks.property_campaign --programs 100 --mutants 20 --host 10 --seed 7
     .venv/bin/python -m benchmarks.property_campaign --section programs --kind matmul --json out.json
+    .venv/bin/python -m benchmarks.property_campaign --section cpp --programs 20   # the emitted C++
 
 ``--programs N`` is per program kind, ``--mutants N`` per kind of mistake, ``--host N`` per bad
 host input. Every failing example's script stays in $TILECRAFT_PROPERTY_DIR (default
@@ -30,7 +31,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 from tests.property import known_issues
-from tests.property.harness import Outcome, check_host_script, check_mutant, check_program
+from tests.property.harness import Outcome, check_host_script, check_mutant, check_program, check_program_cpp
 from tests.property.host_inputs import HOST_MISTAKES
 from tests.property.mutations import MUTATIONS
 from tests.property.strategies import KINDS, host_scripts, mutants
@@ -75,10 +76,10 @@ def draw_and_check(strategy: st.SearchStrategy, check: Callable[[object], Outcom
     return tally
 
 
-def program_check(all_checks: bool, levels: tuple[str, ...] = LEVELS) -> Callable[[object], Outcome]:
+def program_check(all_checks: bool) -> Callable[[object], Outcome]:
     def check(program) -> Outcome:
         skipped = {} if all_checks else known_issues.unchecked(program.features)
-        outcome = check_program(program, [level for level in levels if level not in skipped])
+        outcome = check_program(program, [level for level in LEVELS if level not in skipped])
         if all_checks and not outcome.passed:
             tripped = known_issues.unchecked(program.features)
             items = sorted(set(tripped.values()))
@@ -99,7 +100,10 @@ def known_label(outcome: Outcome, item: str | None) -> Outcome:
 def sections(args: argparse.Namespace) -> Iterable[tuple[str, str, st.SearchStrategy, Callable, int]]:
     if args.section in (None, "programs"):
         for kind in args.kind or sorted(KINDS):
-            yield "programs", kind, KINDS[kind](), program_check(args.all_checks, tuple(args.level or LEVELS)), args.programs
+            yield "programs", kind, KINDS[kind](), program_check(args.all_checks), args.programs
+    if args.section == "cpp":
+        for kind in args.kind or sorted(KINDS):
+            yield "cpp", kind, KINDS[kind](), check_program_cpp, args.programs
     if args.section in (None, "mutants"):
         for mutation in MUTATIONS:
             yield ("mutants", mutation.name, mutants((mutation,)),
@@ -138,12 +142,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--programs", type=int, default=120, help="examples per program kind")
     parser.add_argument("--mutants", type=int, default=25, help="examples per kind of mistake")
     parser.add_argument("--host", type=int, default=8, help="examples per bad host input")
-    parser.add_argument("--section", choices=("programs", "mutants", "host"))
+    parser.add_argument("--section", choices=("programs", "mutants", "host", "cpp"),
+                        help="cpp (only when named): the valid programs at --level cpp, each matching its golden "
+                             "or stopped by a diagnostic ('diagnosed E...')")
     parser.add_argument("--kind", action="append", choices=sorted(KINDS), help="only these program kinds")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--level", action="append", choices=("exact", "metal", "cpp"),
-                        help="the levels each program is also run at (default: exact and metal); cpp results "
-                             "are held to the golden, not to the language level's bits")
     parser.add_argument("--all-checks", action="store_true",
                         help="also make the checks that open items break (counted under the item)")
     parser.add_argument("--json", help="write the counts and failing scripts here")

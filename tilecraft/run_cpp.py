@@ -19,6 +19,8 @@ from types import ModuleType
 from typing import Any
 
 from . import ttnn
+from .arch import get as get_arch
+from .diagnostics import error
 from .emu.cache import digest, emu_cache
 from .ir.program import ProgramIR
 from .metal.emit import emit_program
@@ -58,12 +60,29 @@ def load_host(directory: Path) -> ModuleType:
 
 def run_emitted(program: ProgramIR, tensors: list[Any], arch: str) -> None:
     """Run ``program`` through its emitted C++ on the kernel emulator, results into ``tensors``."""
+    check_grid_fits(program, arch)
     host = load_host(emitted_directory(program, arch))
     device = ttnn.open_device(0)
     try:
         host.run(device, placed_on(device, tensors))
     finally:
         ttnn.close_device(device)
+
+
+def check_grid_fits(program: ProgramIR, arch: str) -> None:
+    """The emulator runs the kernels on the chip's cores; the language level simulates any grid
+    (``--grid 11,1`` on Wormhole's 8x8), so a grid past the chip is said here, at the program,
+    before the emitted host would stop on it with a bare RuntimeError."""
+    cols, rows = (tuple(program.grid) + (1,))[:2]
+    chip_cols, chip_rows = get_arch(arch).compute_grid
+    if len(program.grid) <= 2 and cols <= chip_cols and rows <= chip_rows:
+        return
+    shape = "x".join(map(str, program.grid))
+    raise error("E5102", f"program '{program.name}' runs on a {shape} grid of cores, outside the {chip_cols}x"
+                f"{chip_rows} compute grid of {arch}: --level cpp runs the emitted kernels on the chip's cores",
+                program.span, hint=f"use a grid within {chip_cols}x{chip_rows} (--grid {chip_cols},{chip_rows} for a "
+                                   "grid=\"auto\" or \"full\" program), or run at the language level, which "
+                                   "simulates any grid")
 
 
 def placed_on(device: ttnn.Device, tensors: list[Any]) -> list[Any]:

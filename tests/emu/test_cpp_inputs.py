@@ -1,4 +1,5 @@
-"""Tensors the language level accepts wherever they live run the same at ``--level cpp``.
+"""Inputs the language level accepts, at ``--level cpp``: tensors wherever they live run the same,
+and a grid past the chip is a diagnostic at the program.
 
 A TT-Lang script may make its tensors without ``device=`` (host tensors), or on several devices;
 the language level reads their values either way. The emitted program reads buffers at device
@@ -19,7 +20,8 @@ import torch
 from tilecraft import session
 from tilecraft.cli import main
 
-SCRIPT = Path(__file__).resolve().parent / "host_tensors" / "scale_add.py"
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = Path(__file__).resolve().parent / "cpp_inputs" / "scale_add.py"
 
 pytestmark = pytest.mark.usefixtures("fresh_process_state")
 
@@ -42,3 +44,14 @@ def test_tensors_on_the_host_or_on_other_devices_give_the_torch_result(level: st
     assert torch.equal(x, x_values) and torch.equal(z, z_values)  # the inputs are not overwritten
     # fp32 throughout: x * 2 is exact, so the one rounding of the add is torch's
     assert torch.equal(y, x_values * 2.0 + z_values)
+
+
+def test_a_grid_past_the_chip_is_a_diagnostic_at_the_program(capsys) -> None:
+    """``--grid 11,1`` simulates at the language level; the emulator runs on Wormhole's 8x8 cores."""
+    script = ROOT / "examples" / "elementwise_4_grid_full.py"
+    assert main(["run", str(script), "--grid", "11,1", "--level", "cpp"]) == 1
+    err = capsys.readouterr().err
+    decorator = next(i for i, line in enumerate(script.read_text().splitlines(), 1) if "@ttl.operation" in line)
+    assert f"{script}:{decorator}:1: error[E5102]: program " in err, err
+    assert "runs on a 11x1 grid of cores, outside the 8x8 compute grid of wormhole_b0" in err
+    assert "Traceback" not in err

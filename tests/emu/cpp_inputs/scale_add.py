@@ -1,4 +1,4 @@
-"""y = x * 2 + z, with the tensors placed as the first argument says (tests/emu/test_host_tensors.py).
+"""y = x * 2 + z, with the tensors placed as the first argument says (tests/emu/test_cpp_inputs.py).
 
   host         every tensor made without device= (the language level accepts them)
   mixed        x on the host, z and y on the script's device
