@@ -17,8 +17,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from tilecraft import session
-from tilecraft.cli import main
+from tests.emu.harness import script_values
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(__file__).resolve().parent / "cpp_inputs" / "scale_add.py"
@@ -26,31 +25,23 @@ SCRIPT = Path(__file__).resolve().parent / "cpp_inputs" / "scale_add.py"
 pytestmark = pytest.mark.usefixtures("fresh_process_state")
 
 
-def tensors_after(level: str, placement: str) -> list[torch.Tensor]:
-    """The logical values of x, z and y after ``tilecraft run scale_add.py PLACEMENT --level LEVEL``."""
-    seen: list[list[torch.Tensor]] = []
-    with session.using(result_hooks=[lambda program, tensors: seen.append([t.to_torch() for t in tensors])]):
-        assert main(["run", str(SCRIPT), placement, "--level", level]) == 0
-    assert len(seen) == 1
-    return seen[0]
-
-
 @pytest.mark.parametrize("placement", ["host", "mixed", "two_devices"])
 @pytest.mark.parametrize("level", ["language", "cpp"])
 def test_tensors_on_the_host_or_on_other_devices_give_the_torch_result(level: str, placement: str) -> None:
     torch.manual_seed(0)
     x_values, z_values = torch.rand((64, 32)), torch.rand((64, 32))  # what the script makes
-    x, z, y = tensors_after(level, placement)
+    code, (x, z, y), err = script_values(SCRIPT, placement, "--level", level)
+    assert code == 0, err[-3000:]
     assert torch.equal(x, x_values) and torch.equal(z, z_values)  # the inputs are not overwritten
     # fp32 throughout: x * 2 is exact, so the one rounding of the add is torch's
     assert torch.equal(y, x_values * 2.0 + z_values)
 
 
-def test_a_grid_past_the_chip_is_a_diagnostic_at_the_program(capsys) -> None:
+def test_a_grid_past_the_chip_is_a_diagnostic_at_the_program() -> None:
     """``--grid 11,1`` simulates at the language level; the emulator runs on Wormhole's 8x8 cores."""
     script = ROOT / "examples" / "elementwise_4_grid_full.py"
-    assert main(["run", str(script), "--grid", "11,1", "--level", "cpp"]) == 1
-    err = capsys.readouterr().err
+    code, values, err = script_values(script, "--grid", "11,1", "--level", "cpp")
+    assert code == 1 and values == []
     decorator = next(i for i, line in enumerate(script.read_text().splitlines(), 1) if "@ttl.operation" in line)
     assert f"{script}:{decorator}:1: error[E5102]: program " in err, err
     assert "runs on a 11x1 grid of cores, outside the 8x8 compute grid of wormhole_b0" in err

@@ -17,22 +17,13 @@ from pathlib import Path
 import pytest
 import torch
 
-from tilecraft import dtypes, session
-from tilecraft.cli import main
+from tests.emu.harness import script_values
+from tilecraft import dtypes
 from tilecraft.numerics import matches_golden
 
 HERE = Path(__file__).resolve().parent / "sfpu_chains"
 
 pytestmark = pytest.mark.usefixtures("fresh_process_state")
-
-
-def launch_values(script: Path, *args: str) -> list[torch.Tensor]:
-    """Every tensor's values after the script's one launch (``tilecraft run SCRIPT ARGS``)."""
-    seen: list[list[torch.Tensor]] = []
-    with session.using(result_hooks=[lambda program, tensors: seen.append([t.to_torch() for t in tensors])]):
-        assert main(["run", str(script), *args]) == 0
-    assert len(seen) == 1
-    return seen[0]
 
 
 def log2_of_abs(x: torch.Tensor) -> torch.Tensor:
@@ -49,7 +40,8 @@ def log_softsign(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 @pytest.mark.parametrize("script, golden", [("log2_of_abs.py", log2_of_abs), ("log_softsign_mixed.py", log_softsign)],
                          ids=["log2_of_abs", "log_softsign_mixed"])
 def test_chain_matches_torch(script: str, golden, level: str, out: str) -> None:
-    *inputs, y = launch_values(HERE / script, out, "--level", level)
+    code, (*inputs, y), err = script_values(HERE / script, out, "--level", level)
+    assert code == 0, err[-3000:]
     want = golden(*inputs)
     fmt = getattr(dtypes, out)
     assert matches_golden(y, want, fmt), (y.double() - want).abs().max()
