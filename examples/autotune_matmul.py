@@ -11,7 +11,7 @@ blocks do not divide the matrix, or whose buffers overflow L1, is pruned before 
     tilecraft tune examples/autotune_matmul.py --arch n150 --fidelity HiFi2 -- --size 4096
     tilecraft tune examples/autotune_matmul.py --arch p150 --fidelity HiFi2 -- --size 4096
 
-At 4096^3 and HiFi2 the n150 picks 16 x 4 x 8 blocks and the p150 16 x 4 x 4 (docs/autotune.md).
+At 4096^3 and HiFi2 the n150 picks 8 x 4 x 8 blocks and the p150 16 x 4 x 2 (docs/autotune.md).
 """
 
 import argparse

@@ -63,5 +63,7 @@ matmul(a, b, y)
 
 got = ttnn.to_torch(y)
 want = a_host.float() @ b_host.float()
-assert torch.allclose(got, want, rtol=1e-4, atol=1e-3), (got - want).abs().max()
+# the matrix unit aligns products in groups of eight (about 12 significant bits, docs/numerics.md),
+# so a sum is good to about 2^-10 of its largest term, not to fp32
+assert (got - want).abs().max() <= 2 ** -10 * want.abs().max(), (got - want).abs().max()
 print("matmul_multicore_accumulate: OK")

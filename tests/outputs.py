@@ -1,4 +1,5 @@
-"""Run a script through ``tilecraft run`` in-process and keep every launch's tensors.
+"""Run a script through ``tilecraft run`` in-process and keep every launch's tensors (or through
+``tilecraft emit``: :func:`emit_script`).
 
 The tests that compare simulation modes (batched vs ``--exact``) and levels (language vs Metalium
 calls) bit for bit share this; each returns, per kernel launch, a copy of every tensor's storage.
@@ -6,6 +7,8 @@ calls) bit for bit share this; each returns, per kernel launch, a copy of every 
 
 from __future__ import annotations
 
+import contextlib
+import io
 from pathlib import Path
 
 import pytest
@@ -44,3 +47,17 @@ def _bits(t: torch.Tensor) -> torch.Tensor:
     if not t.is_floating_point():
         return t
     return t.view({2: torch.int16, 4: torch.int32, 8: torch.int64}[t.element_size()])
+
+
+def emit_script(path: Path, out: Path) -> str:
+    """``tilecraft emit path -o out`` in-process: its stderr, once the files are written.
+
+    Emission computes no values, so a script that checks its results then fails; the command says
+    so with ``E0710``, which it raises only after every program it launched was emitted.
+    """
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        code = main(["emit", str(path), "-o", str(out)])
+    text = err.getvalue()
+    assert code == 0 or (code == 1 and "error[E0710]" in text), text[-4000:]
+    return text

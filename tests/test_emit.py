@@ -15,7 +15,7 @@ import pytest
 import torch
 
 from benchmarks.emit_tools import programs_of
-from tests.outputs import assert_same_bits, launch_outputs
+from tests.outputs import assert_same_bits, emit_script, launch_outputs
 from tests.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
 from tilecraft.cli import main
 from tilecraft.diagnostics import KernelError
@@ -81,11 +81,10 @@ def test_planted_lowering_bug_is_caught(monkeypatch: pytest.MonkeyPatch, capsys:
 
 
 def test_emit_command_simulates_nothing_and_says_why_checks_fail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                  capsys: pytest.CaptureFixture[str],
-                                                                  headers: Path) -> None:  # noqa: F811
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     """``tilecraft emit`` builds and lowers each program but computes no values (neither level's
-    simulator runs); the example's own check on its result then fails, which the command says
-    and does not count as a failure."""
+    simulator runs); the example's own check on its result then fails: the command says so in one
+    diagnostic at the check's line, not a traceback, and exits 1 (it once exited 0)."""
     from tilecraft import driver
 
     def no_simulation(*args: object, **kwargs: object) -> None:
@@ -94,9 +93,12 @@ def test_emit_command_simulates_nothing_and_says_why_checks_fail(tmp_path: Path,
     monkeypatch.setattr(driver.ProgramRuntime, "run", no_simulation)
     monkeypatch.setattr(driver.MetalRuntime, "run", no_simulation)
     example = next(e for e in EXAMPLES if e.stem == "compare_matmul")
-    assert main(["emit", str(example), "-o", str(tmp_path)]) == 0
+    assert main(["emit", str(example), "-o", str(tmp_path)]) == 1
     err = capsys.readouterr().err
-    assert "checks on their results fail" in err and "AssertionError" in err
+    line = next(i for i, text in enumerate(example.read_text().splitlines(), 1) if text.startswith("assert "))
+    assert (f"{example}:{line}:1: error[E0710]: the script raised AssertionError after its programs were emitted "
+            "by tilecraft emit, which computes no values, so checks on results fail") in err
+    assert "hint: tilecraft run computes the values and runs the checks" in err and "Traceback" not in err
     assert sorted(p.name for p in (tmp_path / "tiled_matmul").iterdir()) == [
         "CMakeLists.txt", "compute.cpp", "main.cpp", "manifest.json", "program.py", "reader.cpp", "writer.cpp"]
 
@@ -123,7 +125,7 @@ def test_emit_command_header_checks_what_it_wrote(tmp_path: Path, monkeypatch: p
 
 def test_emit_command_writes_every_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     example = next(e for e in EXAMPLES if e.stem == "hypot_block_expression")
-    assert main(["emit", str(example), "-o", str(tmp_path)]) == 0, capsys.readouterr().err
+    emit_script(example, tmp_path)
     (program_dir,) = tmp_path.iterdir()
     manifest = json.loads((program_dir / "manifest.json").read_text())
     assert manifest["tt_metal_version"] == "0.81.1"
@@ -158,7 +160,7 @@ def test_grid_full_programs_are_checked_against_the_device(tmp_path: Path, capsy
     cores is an error that says how to emit for it, more cores a note; a program whose grid is
     written in it only needs its cores to exist."""
     full = next(e for e in EXAMPLES if e.stem == "elementwise_4_grid_full")
-    assert main(["emit", str(full), "-o", str(tmp_path / "full")]) == 0
+    emit_script(full, tmp_path / "full")
     (program_dir,) = (tmp_path / "full").iterdir()
     assert json.loads((program_dir / "manifest.json").read_text())["grid_from_device"] is True
     assert "device_grid.x < 8 || device_grid.y < 8" in (program_dir / "main.cpp").read_text()
@@ -171,7 +173,7 @@ def test_grid_full_programs_are_checked_against_the_device(tmp_path: Path, capsy
     assert "emitted for the full 8x8 grid of wormhole_b0" in capsys.readouterr().out
 
     fixed = next(e for e in EXAMPLES if e.stem == "compare_matmul")
-    assert main(["emit", str(fixed), "-o", str(tmp_path / "fixed")]) == 0
+    emit_script(fixed, tmp_path / "fixed")
     (program_dir,) = (tmp_path / "fixed").iterdir()
     host = load_host(program_dir)
     capsys.readouterr()
@@ -183,7 +185,7 @@ def test_data_movement_arguments_are_split_by_what_differs(tmp_path: Path) -> No
     """Buffer ids are compile-time args, tensor addresses and the NoC table common runtime args,
     and per-core runtime args hold only values that differ between cores or pipe tables."""
     example = next(e for e in EXAMPLES if e.stem == "matmul_row_multicast")
-    assert main(["emit", str(example), "-o", str(tmp_path)]) == 0
+    emit_script(example, tmp_path)
     (program_dir,) = tmp_path.iterdir()
     manifest = json.loads((program_dir / "manifest.json").read_text())
     load = next(k for k in manifest["kernels"] if k["thread"] == "load")
@@ -214,6 +216,18 @@ def test_too_many_ready_semaphores_is_an_error_at_the_program(tmp_path: Path,
     assert main(["emit", str(script), "-o", str(tmp_path / "out")]) == 1
     assert (f"sixteen_pipes.py:{line}:1: error[E3003]: a program that needs 17 semaphores per core, more than "
             "tt-metal's 16 (0 of its own, 16 ready semaphores for pipe net 0, a scratch word)") in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name, count", [("too_many_buffers", 41), ("too_many_buffers_with_pipe", 33)])
+def test_more_circular_buffers_than_the_core_has_is_not_emitted(name: str, count: int, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """A Wormhole core has 32 circular buffers: a program that needs more (its own, or with those
+    the lowering adds for a pipe) is E0410, and nothing is written."""
+    script = Path(__file__).resolve().parent / "misuse" / f"{name}.py"
+    assert main(["emit", str(script), "-o", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert f"error[E0410]: program 'kern' needs {count} circular buffers per core" in err, err
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
 
 
 @pytest.mark.parametrize("stem, reconfigures", [("row_reduce", True), ("broadcast_center_rows", True),

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tilecraft import wheels
+from tilecraft.arch import get as get_arch
 from tilecraft.metal import headercheck, wheel_headers
 from tilecraft.metal.headercheck import ComputeOptions, check_kernel
 from tilecraft.metal.reference_kernels import KERNELS
@@ -201,6 +202,25 @@ def test_descriptors_follow_the_jit_layout():
     assert formats[0] == "5" and formats[16] == "0" and formats[1] == "255"
     assert "[64]" in headercheck.descriptors_header(headercheck.ARCHES["blackhole"], "reader", {}, "Float16_b",
                                                     ComputeOptions())
+
+
+@pytest.mark.parametrize("arch", ["wormhole_b0", "blackhole"])
+def test_circular_buffer_count_is_the_headers(arch, tmp_path):
+    """tilecraft/arch's count of circular buffers per core (what E0410 and the emulator's E5101
+    check) is the 0.81.1 headers' NUM_CIRCULAR_BUFFERS under the JIT's define for the arch (a
+    plain host g++ reads it: no 32-bit toolchain needed)."""
+    try:
+        root = wheel_headers.ensure_headers()
+    except HeadersUnavailable as error:
+        _unavailable(str(error))
+    (constants,) = root.rglob("circular_buffer_constants.h")
+    probe = tmp_path / "probe.cpp"
+    probe.write_text(f'#include "{constants}"\n'
+                     f"static_assert(NUM_CIRCULAR_BUFFERS == {get_arch(arch).circular_buffers});\n")
+    done = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", f"-D{headercheck.ARCHES[arch].arch_define}",
+                           str(probe)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert headercheck.ARCHES[arch].num_cbs == get_arch(arch).circular_buffers
 
 
 def test_compile_commands(tmp_path):

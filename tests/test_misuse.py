@@ -34,6 +34,7 @@ class Case:
     code: str
     at: str  # the primary span starts where this text starts on the marker line
     names: tuple[str, ...] = ()  # the message names these (buffer, tensor, core, ...)
+    hints: tuple[str, ...] = ()  # the hint says these (the fix it suggests)
     marker: str = "ERROR-HERE"
     #: (thread, marker) of every thread a deadlock leaves blocked, on each core in ``cores``
     blocked: tuple[tuple[str, str], ...] = ()
@@ -82,6 +83,7 @@ CASES = [
     # the notes count the cores instead of naming each (see the test below)
     Case("deadlock_every_core", "E2110", "a.wait()", ("on each of 64 cores",), marker="BLOCKED-COMPUTE"),
     Case("deadlock_over_reserve", "E2110", "cb.reserve()", ("2 threads", "in a cycle"), marker="BLOCKED-READER",
+         hints=("holds 2 blocks (block_count)", "raise block_count"),
          blocked=(("reader", "BLOCKED-READER"), ("writer", "BLOCKED-WRITER"))),
     Case("deadlock_starvation", "E2111", "cb.wait()", ("'writer'", "'cb'", "no thread will push"),
          marker="BLOCKED-WRITER", blocked=(("writer", "BLOCKED-WRITER"),)),
@@ -103,19 +105,31 @@ CASES = [
          marker="RECEIVE-HERE", blocked=(("mover", "RECEIVE-HERE"),), cores=((0, 0),)),
     Case("pipe_sender_blocked", "E2112", "ttl.copy", ("core (1, 0)", "'mover'", "(1, 0) -> (0, 0)"),
          marker="SEND-HERE", blocked=(("mover", "SEND-HERE"),), cores=((1, 0),)),
+    # a self-unicast pipe whose receive is waited before the send is started (issue 22, 5b; the
+    # receive started first and waited after the send's copy runs: tests/published/self_pipe_*)
+    Case("pipe_self_receive_before_send", "E2110", "ttl.copy", ("1 thread waits for itself", "in a cycle"),
+         blocked=(("mover", "ERROR-HERE"),), cores=((0, 0),)),
     Case("pipe_message_never_received", "E2114", "ttl.Pipe", ("core (0, 0)", "(1, 0) -> (0, 0)"),
          marker="PIPE-HERE"),
     Case("semaphore_never_satisfied", "E2113", "sem.wait_for", ("'sem'", "core (0, 0)", "stays 3"),
          blocked=(("barrier", "ERROR-HERE"),), cores=((0, 0),)),
     # ---------------------------------------------------------------- allocation
-    Case("l1_overflow", "E0401", "@ttl.kernel", ("'kern'", "4198400 B", "wormhole_b0")),
+    Case("l1_overflow", "E0401", "@ttl.kernel", ("'kern'", "4198400 B", "wormhole_b0"), hints=("lower block_count",)),
     Case("l1_fits_blackhole_only", "E0401", "@ttl.kernel", ("1433600 B", "wormhole_b0")),
+    # at the first buffer beyond the count (the 33rd, made on the marked line)
+    Case("too_many_buffers", "E0410", "ttl.make_dataflow_buffer_like",
+         ("'kern'", "41 circular buffers", "wormhole_b0 core has 32")),
+    # the buffers the compiler adds count too, and the message names them
+    Case("too_many_buffers_with_pipe", "E0410", "@ttl.operation",
+         ("'kern'", "33 circular buffers", "2 of them added by the compiler", "pipenet0_landing", "pipenet0_flags",
+          "wormhole_b0 core has 32")),
     # ---------------------------------------------------------------- the Python subset
     Case("unsupported_listcomp", "E0101", "[i for", ("ListComp",)),
     Case("unsupported_try", "E0101", "try:", ("Try",)),
     Case("unsupported_lambda", "E0101", "lambda", ("Lambda",)),
     Case("unsupported_import", "E0101", "import math", ("Import",)),
     Case("undefined_name", "E0102", "column", ("'column'",)),
+    Case("matmul_batch_dims_differ", "E0105", "x @ w", ("batch dimensions", "(2, 1, 1) @ (3, 1, 1)")),
     Case("block_shape_mismatch", "E0105", "a + b", ("(1, 1)", "(2, 2)")),
     Case("grid_size_zero_dims", "E0201", "ttl.grid_size", ("dims", "0")),
     Case("division_by_zero", "E1199", "1 // cx", ("ZeroDivisionError", "core (0, 0)", "'reader'")),
@@ -126,6 +140,9 @@ CASES = [
     Case("row_major_with_tiles", "E0105", "x + s", ("(1, 1) tiles", "(1, 1) elements (row-major)", "'add'")),
     Case("local_block_changes_shape", "E0105", "acc = x * 2", ("'acc'", "(1, 1)", "(1, 2)")),
     Case("elu_without_alpha", "E0104", "ttl.math.elu", ("elu", "alpha")),
+    # Python's max/min compare numbers; the elementwise ones are ttl.math's
+    Case("python_max_of_blocks", "E0104", "max(x, z)", ("max()", "block"), hints=("ttl.math.max",)),
+    Case("math_misspelt", "E0104", "ttl.math.expp", ("ttl.math", "'expp'"), hints=("did you mean 'exp'",)),
     Case("fill_of_wrong_shape_into_row_major", "E0105", "out.store", ("(9, 9)", "(5, 6)")),
     # ---------------------------------------------------------------- kernel scope
     Case("pipe_outside_grid_unused", "E0203", "ttl.Pipe", ("(2, 0)", "outside the grid (2, 2)")),
@@ -145,6 +162,7 @@ CASES = [
     Case("assert_fails", "E0104", "blk.shape == (1, 1)", ("assertion failed", "one tile per block")),
     # 1.1.6 runs it; tilecraft compiled the first iteration's `acc is None` into every iteration
     Case("loop_reads_none_accumulator", "E0102", "acc is None", ("'acc'", "None before this loop")),
+    Case("loop_carries_buffer_block", "E0102", "blk)", ("'blk'", "carried", "block of a dataflow buffer")),
     Case("broadcast_dims_as_written", "E0105", "ttl.block.broadcast", ("(2, 1)", "dims [0]", "(2, 2)")),
 ]
 BY_NAME = {case.name: case for case in CASES}
@@ -179,6 +197,8 @@ def test_misuse_is_diagnosed_at_its_line(case: Case, capsys) -> None:
         diag.render()
     for name in case.names:
         assert name in diag.message, f"{name!r} missing from: {diag.message}"
+    for text in case.hints:
+        assert text in (diag.hint or ""), f"{text!r} missing from the hint: {diag.hint}"
 
     status, stderr = run_cli(capsys, str(case.path))
     assert status == 1
@@ -256,6 +276,12 @@ def test_l1_limit_follows_the_arch_option(capsys) -> None:
     assert_no_traceback(stderr)
     # 1433600 B of buffers: over wormhole_b0's L1, within blackhole's (1536 KiB)
     assert run_cli(capsys, str(near_limit.path), "--arch", "blackhole") == (0, "")
+
+
+@pytest.mark.parametrize("name", ["too_many_buffers", "too_many_buffers_with_pipe"])
+def test_buffer_count_follows_the_arch_option(name: str, capsys) -> None:
+    """A Blackhole core has 64 circular buffers: the same programs run there (and check their result)."""
+    assert run_cli(capsys, str(BY_NAME[name].path), "--arch", "blackhole") == (0, "")
 
 
 def test_pipe_shape_mismatch_points_at_the_receiver_too() -> None:

@@ -140,7 +140,7 @@ def test_blocks_pushed_and_never_consumed_warn_at_the_push(capsys: pytest.Captur
 #: the programs above whose every construct tilecraft emits: both simulation levels must agree and
 #: every emitted kernel must pass the real 0.81.1 headers
 EMITTED = ("early_return", "held_blocks_released", "block_selection", "pipe_endpoints", "buffer_members",
-           "unwritten_push")
+           "unwritten_push", "self_pipe_receive_started_first", "loop_carried_values", "integer_division")
 
 
 @pytest.mark.parametrize("name", EMITTED)
@@ -289,3 +289,83 @@ def test_a_linear_pipe_endpoint_outside_the_grid_names_the_numbering(tmp_path: P
     err = capsys.readouterr().err
     assert f"{script}:4:24: error[E0203]: pipe core (4,) (dst) is outside the grid (2, 2) numbered in 1 " \
            "dimension (4,)" in err, err
+
+
+def test_a_pipe_built_at_module_scope_is_checked_against_the_launch_grid(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 22, defect 5a: a net built outside the operation is captured (the conformance program
+    ``pipe_net_outside_operation`` runs one); its pipes are checked against the grid that uses them."""
+    script = tmp_path / "module_pipe.py"
+    script.write_text(
+        "import torch, ttl, ttnn\n"
+        "net = ttl.PipeNet([ttl.Pipe(src=(0, 0), dst=(2, 0))])\n"
+        "@ttl.operation(grid=(2, 1))\n"
+        "def kern(a):\n"
+        "    @ttl.datamovement()\n"
+        "    def mover():\n"
+        "        assert net.is_active()\n"
+        "kern(ttnn.from_torch(torch.zeros(32, 32), layout=ttnn.TILE_LAYOUT))\n")
+    assert main(["run", str(script)]) == 1
+    err = capsys.readouterr().err
+    assert f"{script}:2:20: error[E0203]: pipe core (2, 0) (dst) is outside the grid (2, 1)" in err, err
+    script.write_text(script.read_text().replace("dst=(2, 0)", "dst=(1, 0)"))
+    assert main(["run", str(script)]) == 0, capsys.readouterr().err
+
+
+def test_l1_overflow_from_compiler_added_buffers_names_them(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 22, defect 5e: a 1.1.6-style temporary accumulator (a local block) fits the user's
+    count of L1 but not with the float32 buffer the compiler keeps it in: E0401 says which
+    buffers the compiler added and why."""
+    script = tmp_path / "local_accumulator.py"
+    script.write_text(
+        "import torch, ttl, ttnn\n"
+        "@ttl.operation(grid=(1, 1))\n"
+        "def mm(a, b, y):\n"
+        "    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(8, 8), block_count=2)\n"
+        "    b_dfb = ttl.make_dataflow_buffer_like(b, shape=(8, 8), block_count=2)\n"
+        "    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(8, 8), block_count=2)\n"
+        "    @ttl.compute()\n"
+        "    def mac():\n"
+        "        acc = ttl.block.fill(0.0, shape=(8, 8))\n"
+        "        for _ in range(2):\n"
+        "            with a_dfb.wait() as x, b_dfb.wait() as w:\n"
+        "                acc = acc + x @ w\n"
+        "        with y_dfb.reserve() as out:\n"
+        "            out.store(acc)\n"
+        "    @ttl.datamovement()\n"
+        "    def load():\n"
+        "        for k in range(2):\n"
+        "            with a_dfb.reserve() as x, b_dfb.reserve() as w:\n"
+        "                ttl.copy(a[0:8, k * 8:(k + 1) * 8], x).wait()\n"
+        "                ttl.copy(b[k * 8:(k + 1) * 8, 0:8], w).wait()\n"
+        "    @ttl.datamovement()\n"
+        "    def save():\n"
+        "        with y_dfb.wait() as out:\n"
+        "            ttl.copy(out, y[0:8, 0:8]).wait()\n"
+        "a = ttnn.from_torch(torch.ones(256, 512), dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT)\n"
+        "b = ttnn.from_torch(torch.ones(512, 256), dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT)\n"
+        "y = ttnn.from_torch(torch.zeros(256, 256), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)\n"
+        "mm(a, b, y)\n")
+    assert main(["run", str(script)]) == 1
+    err = capsys.readouterr().err
+    assert (f"{script}:2:1: error[E0401]: the buffers of program 'mm' need 1835008 B of L1 per core but "
+            "wormhole_b0 has 1396736 B available: its own buffers take 1310720 B and the compiler adds 524288 B "
+            "(acc.1_local: the value of local block 'acc')") in err, err
+    assert "buffer 'acc.1_local' (added by the compiler: the value of local block 'acc'): 2 x 262144 B = 524288 B " \
+           "(block (8, 8), float32)" in err, err
+
+
+@pytest.mark.parametrize("level", ["metal", "cpp"])
+@pytest.mark.parametrize("form", ["product", "bias"])
+def test_batched_matmul_is_emitted(form: str, level: str, capsys: pytest.CaptureFixture[str],
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22, defect 5c: the conformance program ``matmul_batched`` (3-D blocks, which the
+    published simulator runs) gives the same bits from the Metalium lowering and from its emitted
+    C++ on the kernel emulator as at the language level: each batch's right block is read."""
+    from benchmarks.conformance import catalogue
+    (program,) = catalogue.select([f"matmul_batched.{form}"])
+    monkeypatch.syspath_prepend(str(catalogue.SUPPORT))
+    args = program.simulator_args()
+    assert_same_bits(launch_outputs(program.path, capsys, *args),
+                     launch_outputs(program.path, capsys, *args, "--level", level))

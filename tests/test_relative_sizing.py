@@ -13,7 +13,8 @@ from tilecraft.diagnostics import KernelError
 from tilecraft.frontend.program import build_program
 from tilecraft.ir.parser import parse_program
 from tilecraft.ir.printer import print_program
-from tilecraft.metal.lower import internal_l1_bytes, lower_program
+from tilecraft.ir.l1 import Added
+from tilecraft.metal.lower import lower_program, program_l1_need
 
 WH_L1 = 1464 * 1024 - 100 * 1024  # 1,396,736 B available on wormhole_b0
 BH_L1 = 1536 * 1024 - 100 * 1024  # 1,470,464 B on blackhole
@@ -63,7 +64,7 @@ def build(kernel, x, y, arch: str = "wormhole_b0"):
 def test_max_takes_what_the_fixed_buffers_leave() -> None:
     program = build(copy_kernel(2, "max"), tile_tensor(32, 256), tile_tensor(32, 256))
     x_cb, y_cb = program.cbs
-    assert internal_l1_bytes(program, "wormhole_b0") == 0  # a scalar product needs no intermediate
+    assert program_l1_need(program, "wormhole_b0").added == ()  # a scalar product needs no intermediate
     # fixed: 2 blocks of 1x4 tiles = 16,384 B; (1,396,736 - 16,384) // 8,192 = 168 blocks
     assert (x_cb.buffer_factor, y_cb.buffer_factor) == (2, 168)
     assert y_cb.sizing == "block_count=max" and x_cb.sizing is None
@@ -156,10 +157,12 @@ def test_max_leaves_room_for_the_lowering_so_the_emitted_program_fits(tmp_path) 
     kernel = runpy.run_path(str(path))["mcast"]
     a, y = tile_tensor(128, 64), tile_tensor(128, 192)
     program = build_program(kernel, (a, y), {}, (3, 2), "wormhole_b0")[0]
-    internal = internal_l1_bytes(program, "wormhole_b0")
+    need = program_l1_need(program, "wormhole_b0")
+    internal = need.added_bytes
     # the pipe net's landing slot: its two row multicasts share no destination, so one slot of
     # 4 tiles x 2,048 B (ir/pipe_protocol.py: landing_slots), plus one 16-byte flag word
-    assert internal == 4 * TILE_BYTES + 16
+    assert [(b.name, b.added, b.nbytes) for b in need.added] == [
+        ("pipenet0_landing", Added.PIPE_LANDING, 4 * TILE_BYTES), ("pipenet0_flags", Added.PIPE_FLAGS, 16)]
     block = 4 * TILE_BYTES
     fixed = 2 * block + 2 * block
     assert program.cbs[1].buffer_factor == (WH_L1 - fixed - internal) // block
@@ -167,7 +170,7 @@ def test_max_leaves_room_for_the_lowering_so_the_emitted_program_fits(tmp_path) 
 
 
 @pytest.mark.parametrize("count, shape, code, message", [
-    ("lots", (1, 4), "E0202", "block_count (buffer_factor) must be a positive integer, \"max\" or a share of L1"),
+    ("lots", (1, 4), "E0202", "block_count must be a positive integer, \"max\" or a share of L1"),
     ("150%", (1, 4), "E0202", "got '150%'"),
     (2, (1, "10%", "5%"), "E0202", "gives more than one extent as a share of L1"),
     ("max", (1, "10%"), "E0202", "a buffer with a relative shape needs a number of blocks"),

@@ -349,6 +349,26 @@ def test_tune_command_without_tuned_operations(tmp_path: Path, capsys: pytest.Ca
     assert "the script called no @ttl.autotune operation" in capsys.readouterr().err
 
 
+@pytest.mark.usefixtures("fresh_process_state")
+def test_tune_command_fails_when_the_scripts_check_fails_without_values(capsys: pytest.CaptureFixture[str],
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without --values the winner's launch computes nothing, so the script's check fails after the
+    sweep: one diagnostic at the check, exit 1 (it once exited 0). With --values the check passes."""
+    from tilecraft import cli
+    # the script imports scale_op: a fresh module here, taken away afterwards with the winners it
+    # remembers (a later test's script must sweep again)
+    monkeypatch.setitem(sys.modules, "scale_op", None)
+    del sys.modules["scale_op"]
+    script = HERE / "tune" / "checked_tune_script.py"
+    assert cli.main(["tune", str(script), "--serial"]) == 1
+    err = capsys.readouterr().err
+    assert (f"{script}:{line_of('assert torch.equal', script)}:1: error[E0710]: the script raised AssertionError: "
+            "y is not 2 x after its operations were tuned by tilecraft tune without --values, which computes no "
+            "values, so checks on results fail") in err
+    assert "hint: pass --values to simulate the launches" in err and "Traceback" not in err
+    assert cli.main(["tune", str(script), "--serial", "--values"]) == 0, capsys.readouterr().err
+
+
 def test_without_dask_the_tuner_runs_serially_and_says_so(monkeypatch: pytest.MonkeyPatch,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     from tilecraft.tune.runners import SerialRunner, open_runner

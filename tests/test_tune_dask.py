@@ -138,3 +138,18 @@ def test_tune_command_starts_a_local_cluster(capsys: pytest.CaptureFixture[str])
     assert heading.startswith("scale(x=bfloat16[128x256]) on n150 at HiFi4: 18 candidates in ")
     assert heading.endswith("a Dask LocalCluster of 1 worker process")
     assert "best 2 configurations" in out
+
+
+@pytest.mark.usefixtures("fresh_process_state")
+def test_a_script_in_the_published_spelling_tunes_on_dask_workers(cluster: DaskRunner,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """The workers run the script's text with ``import ttl`` / ``import ttnn`` served as the
+    command serves them (they once failed every candidate: No module named 'ttnn')."""
+    script = HERE / "tune" / "published_tune_script.py"
+    code = cli.main(["tune", str(script), "--scheduler", cluster.cluster.scheduler_address, "--top", "2"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert out.splitlines()[0].startswith("doubled(x=bfloat16[128x256]) on n150 at HiFi4: 4 candidates in ")
+    assert out.splitlines()[-1] == "4 candidates: 3 estimated (2 ranked, 1 slower than the top 2), 1 pruned, " \
+        "0 failed, 0 lost"
+    assert "W must divide the columns" in out and "ModuleNotFoundError" not in out + err

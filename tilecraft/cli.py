@@ -8,6 +8,10 @@ tilecraft's own options may stand anywhere; arguments after ``--`` go to the scr
 predicts the run time of every program the script launches (docs/performance-model.md).
 ``tilecraft tune SCRIPT.py [--arch A] [--workers N] [--scheduler ADDRESS] ...`` tunes every
 ``@ttl.autotune`` operation the script calls (docs/autotune.md).
+
+``tilecraft emit`` and ``tilecraft tune`` (without ``--values``) compute no values, so a script
+that checks its results fails after the command's work is done: the command says so in one
+diagnostic (``E0710``, at the script's line that raised) and exits 1, as for any failed script.
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ from .lsp import command as lsp_command
 from .scripts import PACKAGE_DIR, install_modules
 from .tune import cli as tune_cli
 
+#: a script that raised after a command that computes no values did its work (emit, tune)
+SCRIPT_FAILED_WITHOUT_VALUES = "E0710"
 #: frames in this directory are tilecraft's own (hidden from users' tracebacks)
 _OWN_OPTIONS = {"--grid": True, "--devices": True, "--device": True, "--generated": False, "--arch": True, "--diagnostics-format": True, "--exact": False, "-o": True,
                 "--level": True,
@@ -149,6 +155,7 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
         kernel_hooks.append(emitter.pykernel)
     timer = profiler.Profiler(args) if args.command == "profile" else None
     tuner = tune_cli.TuneSession(args) if args.command == "tune" else None
+    valueless = emitter or tuner
     if timer is not None:
         opts = timer.run_options(opts)
         hooks.append(timer)
@@ -164,9 +171,8 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
                 (tuner.tuning() if tuner is not None else contextlib.nullcontext()):
             warnings.simplefilter("default", DiagnosticWarning)
             warnings.showwarning = reporter.show_warning
-            code = _run(args, script_args, reporter)
-        if emitter is not None:
-            return emitter.finish(code)
+            code = _run(args, script_args, reporter,
+                        lambda exc: failed_without_values(exc, valueless.values_skipped()) if valueless else None)
         finisher = timer or tuner
         return finisher.finish(code) if finisher is not None else code
     finally:
@@ -215,7 +221,9 @@ class Reporter:
             self.pending = []
 
 
-def _run(args: argparse.Namespace, script_args: list[str], reporter: Reporter) -> int:
+def _run(args: argparse.Namespace, script_args: list[str], reporter: Reporter,
+         explain: Callable[[BaseException], Diagnostic | None] = lambda exc: None) -> int:
+    """Run the script; its own exception is reported as ``explain`` says (None: a traceback)."""
     install_modules()
     script = os.path.abspath(args.script)
     if not os.path.exists(script):
@@ -236,9 +244,28 @@ def _run(args: argparse.Namespace, script_args: list[str], reporter: Reporter) -
     except BrokenPipeError:  # output piped into a reader that stopped early (`| head`)
         return 0
     except Exception as exc:  # noqa: BLE001 - the script's own error, or a bug in tilecraft
-        report_exception(exc)
+        explained = explain(exc)
+        if explained is not None:
+            reporter.report([explained])
+        else:
+            report_exception(exc)
         return 1
     return 0
+
+
+def failed_without_values(exc: BaseException, skipped: tuple[str, str] | None) -> Diagnostic | None:
+    """The script's own exception after a command that computes no values did its work (``skipped``:
+    what it did and how to get the values; None when it did nothing yet): one diagnostic at the
+    script's line, not a traceback. An exception inside tilecraft is not the script's."""
+    span = user_frame_span(exc.__traceback__, PACKAGE_DIR)
+    frames = traceback.extract_tb(exc.__traceback__)
+    if skipped is None or span is None or (frames and frames[-1].filename.startswith(PACKAGE_DIR)):
+        return None
+    done, hint = skipped
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return Diagnostic(SCRIPT_FAILED_WITHOUT_VALUES, f"the script raised {type(exc).__name__}"
+                      f"{': ' + text if text else ''} after {done}, which computes no values, so checks on "
+                      "results fail", span, hint=hint)
 
 
 def report_exception(exc: BaseException) -> None:
@@ -268,8 +295,7 @@ def report_exception(exc: BaseException) -> None:
 class Emitter:
     """Writes each launched program's emission into its own subdirectory (once per program) and
     header-checks what it wrote. Programs are not simulated under ``tilecraft emit``: emission
-    reads the program, not its values, so a script's checks on its results fail (and are said
-    to, without failing the command)."""
+    reads the program, not its values, so a script's checks on its results fail (``E0710``)."""
 
     def __init__(self, root: Path, arch: str):
         self.root = root
@@ -308,13 +334,11 @@ class Emitter:
             self.check_unavailable = str(exc)
             print(f"tilecraft: note: the header check did not run: {exc}", file=sys.stderr)
 
-    def finish(self, code: int) -> int:
-        if code != 0 and self.done and not self.failed:
-            print("tilecraft: note: the script failed after its programs were emitted; tilecraft emit does not "
-                  "simulate them, so checks on their results fail (tilecraft run computes the values)",
-                  file=sys.stderr)
-            return 0
-        return code
+    def values_skipped(self) -> tuple[str, str] | None:
+        """What was done without values, and how to get them (None: nothing emitted yet)."""
+        if not self.done or self.failed:
+            return None
+        return "its programs were emitted by tilecraft emit", "tilecraft run computes the values and runs the checks"
 
     def write(self, emitted: Emitted, program_name: str) -> Path | None:
         """The directory written, or None for a program already written."""

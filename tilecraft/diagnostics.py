@@ -9,13 +9,14 @@ traceback reaches the user.
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import json
 import linecache
 import sys
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
 
 @dataclass(frozen=True)
@@ -206,6 +207,14 @@ def error(code: str, message: str, span: Span | None = None, *, hint: str | None
           notes: tuple[Note, ...] | list[Note] = ()) -> KernelError:
     """Build the exception for one error diagnostic (callers ``raise error(...)``)."""
     return KernelError(Diagnostic(code, message, span, tuple(notes), hint))
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str | None:
+    """The hint for a misspelt name: the (at most three) known names closest to it, best first,
+    as ``did you mean 'a' or 'b'?``; None when none is close. Every "unknown name" diagnostic
+    (PyKernel's API calls, ``ttl.math`` functions, ...) suggests through this one rule."""
+    near = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
+    return f"did you mean {' or '.join(repr(n) for n in near)}?" if near else None
 
 
 def render_json(diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -> str:

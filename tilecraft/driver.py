@@ -20,7 +20,7 @@ from .ir.passes import run_pipeline
 from .ir.program import ProgramIR
 from .lang import kernel as lang_kernel
 from .lang.kernel import KernelDef
-from .metal.lower import internal_l1_bytes, lower_program
+from .metal.lower import lower_program, not_emittable, program_l1_need
 from .run_cpp import run_emitted
 from .sim.engine import ProgramRuntime
 from .options import RunOptions
@@ -66,17 +66,19 @@ def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
 
 def warn_if_not_emittable(program: ProgramIR, arch: str) -> None:
     """What the simulator runs but ``tilecraft emit`` would reject is said now, at its line
-    (W3001), not when the user first emits: the lowering is tried on every launched program."""
+    (W3001), not when the user first emits: the lowering is tried on every launched program, and
+    checks the program's whole L1 need (``metal.lower.program_l1_need``)."""
     try:
         lower_program(program, arch)
     except KernelError as exc:
-        if not exc.code.startswith("E3"):
+        if not_emittable(exc):
+            d = exc.diagnostic
+            warn("W3001", f"{d.message} (tilecraft run simulates it; tilecraft emit stops here with {d.code})",
+                 d.span, hint=d.hint)
+        else:
             raise
-        d = exc.diagnostic
-        warn("W3001", f"{d.message} (tilecraft run simulates it; tilecraft emit stops here with {d.code})",
-             d.span, hint=d.hint)
 
 
 lang_kernel.set_launcher(launch)
 #: block_count="max" leaves room for the buffers the Metalium lowering adds (frontend/l1_budget.py)
-l1_budget.internal_l1_bytes = internal_l1_bytes
+l1_budget.program_l1_need = program_l1_need

@@ -51,8 +51,9 @@ NOTES: dict[str, str] = {
     "ttl.Program": "1.1.6's internal launcher, `Program(compute, dm0, dm1, grid=...)`, which `ttl.operation` "
                    "calls; tilecraft's `ttl.Program` is the seed specification's `Program(*threads)(tensors)` "
                    "(section 1.1), which also takes 1.1.6's `grid=` (the kernel's own) and, in an operation, "
-                   "no tensors: `return ttl.Program(compute, dm0, dm1, grid=grid)()` runs as in 1.1.6 "
-                   "(tests/test_published.py)",
+                   "no tensors: `return ttl.Program(compute, dm0, dm1, grid=grid)()` runs as in 1.1.6, "
+                   "where an operation's body sees the name `grid` as its grid (conformance program "
+                   "`operation_in_function`)",
     "ttnn.Tensor.__getitem__": "supported as a tensor slice in `ttl.copy`; 1.1.6 also slices host tensors in "
                                "tile units, which tilecraft does not (E0501 at the slice, as ttnn has no such "
                                "indexing)",

@@ -23,8 +23,9 @@ from pykernel.kernel_types import *
 
 from tilecraft.testing import comp_pcc
 
-# As in the single-core example: bfloat16 accumulation in DST against torch's float32 sum.
-PCC_THRESHOLD = 0.999
+# As in the single-core example: bfloat16 accumulation in DST (rounded after every MVMUL and
+# fidelity phase) against torch's float32 sum.
+PCC_THRESHOLD = 0.99
 
 
 class MatmulMulticorePyKernelOp(PyKernelOp):

@@ -214,7 +214,8 @@ def main():
 
     torch_golden = ttnn.to_torch(golden)
     torch_output = ttnn.to_torch(output)
-    matching = torch.allclose(torch_golden, torch_output)
+    # the device's adder rounds ties away from zero, ttnn.add to even: one bfloat16 ulp apart at most
+    matching = torch.allclose(torch_golden.float(), torch_output.float(), rtol=2 ** -7, atol=0)
     print(f"Tensors are matching: {matching}")
     assert matching
     ttnn.close_device(device)

@@ -88,12 +88,13 @@ def writer(tensor: ttnn.Tensor, cb_index: int, count: int, first: int = 0,
 
 def compute(path: Path, core_ranges: ttnn.CoreRangeSet = ONE, rt: dict | list | None = None,
             fp32: bool = False, unpack_to_dest: Sequence[int] = (), defines: Iterable[tuple[str, str]] = (),
-            ct: Iterable[int] = ()) -> ttnn.KernelDescriptor:
+            ct: Iterable[int] = (), fidelity: ttnn.MathFidelity = ttnn.MathFidelity.HiFi4,
+            bfp8_pack_precise: bool = False) -> ttnn.KernelDescriptor:
     modes = [ttnn.UnpackToDestMode.Default] * 32
     for index in unpack_to_dest:
         modes[index] = ttnn.UnpackToDestMode.UnpackToDestFp32
-    config = ttnn.ComputeConfigDescriptor(math_fidelity=ttnn.MathFidelity.HiFi4, fp32_dest_acc_en=fp32,
-                                          unpack_to_dest_mode=modes)
+    config = ttnn.ComputeConfigDescriptor(math_fidelity=fidelity, fp32_dest_acc_en=fp32,
+                                          unpack_to_dest_mode=modes, bfp8_pack_precise=bfp8_pack_precise)
     return kernel(path, config, core_ranges, rt=rt, defines=defines, ct=ct)
 
 

@@ -1,8 +1,9 @@
 """Every TT-Lang example, run as the C++ that ``tilecraft emit`` writes for it on the kernel
 emulator (``--level cpp``), against the language-level simulation of the same script.
 
-Data movement and FPU work (elementwise add/sub/mul, matmul, reduce, transpose, copies, relu and
-max, which are exact) must agree bit for bit. Programs that use approximate SFPU functions (exp,
+Data movement, copies, transposes, relu and max are exact. FPU arithmetic follows the device
+(docs/numerics.md section 8), so it agrees to the device's precision (tests/emu/device_precision.py:
+one ulp of the output format elementwise, sums within 2^-6 of the largest magnitude). Programs that use approximate SFPU functions (exp,
 sqrt, recip, sigmoid, gelu) may differ by what std:: fp32 math gives against the language level's
 float64-rounded-once values: each element within 8 fp32 ulp of the language-level value, or one
 ulp of the output's format where that is coarser (an fp32 difference can flip a bfloat16
@@ -23,6 +24,7 @@ from pathlib import Path
 import pytest
 import torch
 
+from tests.emu.device_precision import within_one_ulp, within_sum_precision
 from tilecraft import session
 from tilecraft.cli import main
 
@@ -31,6 +33,11 @@ EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.py"
 #: examples whose programs use SFPU functions with approximations on the device
 SFPU = {"autotune_eltwise", "barrier_one_to_many", "compare_sfpu_chain", "gather_pipes", "hypot_block_expression", "matmul_4_grid_full",
         "multicore_tensor_slices", "row_softmax"}
+
+#: examples whose programs sum on the matrix unit (matmul, reduce)
+ACCUMULATE = {"autotune_matmul", "compare_matmul", "matmul_1_single_tile", "matmul_2_multitile_block",
+              "matmul_3_multinode", "matmul_4_grid_full", "matmul_local_accumulator", "matmul_multicore_accumulate",
+              "row_reduce"}
 
 TF32_FPU = ("the FPU reads Float32 operands of reduce_tile (and of matmul and transpose) through SrcA/SrcB as TF32, "
             "13 mantissa bits fewer; UnpackToDestFp32 helps only copies into DST, and the language level reduces "
@@ -66,7 +73,7 @@ def within_sfpu_tolerance(got: torch.Tensor, want: torch.Tensor) -> torch.Tensor
 
 def test_the_table_names_only_examples() -> None:
     names = {p.stem for p in EXAMPLES}
-    assert set(XFAIL) <= names and SFPU <= names
+    assert set(XFAIL) <= names and SFPU <= names and ACCUMULATE <= names
 
 
 @pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=[pytest.mark.xfail(reason=XFAIL[p.stem], strict=True)]
@@ -80,10 +87,9 @@ def test_emitted_program_matches_the_language_level(path: Path) -> None:
     assert len(got) == len(want)
     for program, (outs_got, outs_want) in enumerate(zip(got, want)):
         for index, (g, w) in enumerate(zip(outs_got, outs_want)):
-            if path.stem in SFPU:
-                bad = ~within_sfpu_tolerance(g, w)
-                assert not bad.any(), (f"program {program} tensor {index}: {int(bad.sum())} elements beyond the SFPU "
-                                       f"tolerance, max |diff| {(g.double() - w.double()).abs().max().item():.3g}")
-            else:
-                assert torch.equal(g, w), (f"program {program} tensor {index}: not bit-identical, "
-                                           f"{int((g != w).sum())} elements differ")
+            ok = within_sfpu_tolerance(g, w) if path.stem in SFPU else within_one_ulp(g, w)
+            if path.stem in ACCUMULATE:
+                ok = ok | within_sum_precision(g, w)
+            bad = ~ok
+            assert not bad.any(), (f"program {program} tensor {index}: {int(bad.sum())} elements beyond the device's "
+                                   f"precision, max |diff| {(g.double() - w.double()).abs().max().item():.3g}")

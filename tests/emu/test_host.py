@@ -34,6 +34,26 @@ def test_wrong_cb_index(device) -> None:
     assert diag.message == "CB index 32 is out of range: wormhole_b0 has CB indices 0..31"
 
 
+@pytest.mark.parametrize("arch", ["wormhole_b0", "blackhole"])
+def test_cb_index_limit_is_the_archs(arch: str) -> None:
+    """The first index beyond the architecture's count of circular buffers (tilecraft/arch, the
+    count the language's E0410 checks too) is E5101; every index below it is accepted."""
+    from tilecraft import session
+    from tilecraft.arch import get as get_arch
+    count = get_arch(arch).circular_buffers
+    with session.using(arch=arch):
+        device = ttnn.open_device(0)
+        try:
+            a, out = dram(device, torch.randn(32, 32)), output(device, (32, 32))
+            diag = host_error(lambda: run([a, out], copy_kernels(a, out, 1), [cb(0), cb(count)]))
+            assert diag.code == "E5101" and diag.message == (f"CB index {count} is out of range: {arch} has CB "
+                                                             f"indices 0..{count - 1}")
+            run([a, out], copy_kernels(a, out, 1), [cb(0), cb(count - 1)])
+            assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(a))
+        finally:
+            ttnn.close_device(device)
+
+
 def test_core_range_outside_the_grid(device) -> None:
     a, out = dram(device, torch.randn(32, 32)), output(device, (32, 32))
     far = cores(0, 0, 8, 0)

@@ -17,6 +17,7 @@ import torch
 
 from tests.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
 from tilecraft import options, session
+from tests.outputs import emit_script
 from tilecraft.cli import main
 from tilecraft.scripts import install_modules
 from tilecraft.metal.check_emitted import check_emitted
@@ -92,7 +93,7 @@ def test_emitted_program_gives_the_same_bits(name, launched, tmp_path):
 
 def test_tilecraft_emit_writes_every_artifact(tmp_path, capsys):
     example = EXAMPLES[NAMES.index("vecadd_multicore")]
-    assert main(["emit", str(example), "-o", str(tmp_path)]) == 0, capsys.readouterr().err
+    emit_script(example, tmp_path)
     directory = tmp_path / "VecAddMulticorePyKernelOp"
     files = sorted(p.name for p in directory.iterdir())
     assert files == ["CMakeLists.txt", "add_multicore.cpp", "main.cpp", "manifest.json", "program.py",

@@ -7,6 +7,7 @@ import torch
 
 import tilecraft.ttnn as ttnn
 from tilecraft.diagnostics import DiagnosticWarning
+from tilecraft.ttnn.capacity import device_bytes
 
 
 def test_rand_defaults_to_bfloat16_tiles_in_range():
@@ -100,3 +101,21 @@ def test_rand_never_reaches_high_in_the_target_format():
     assert top == 1 - 2 ** -8  # the largest bfloat16 below 1 is drawn (2**18 draws, 1/256 of them round up)
     shifted = ttnn.to_torch(ttnn.rand((256, 256), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, low=-3.0, high=-2.0))
     assert shifted.min() >= -3 and shifted.max() < -2
+
+
+@pytest.mark.parametrize("arch, dram", [("wormhole_b0", "12 GiB"), ("blackhole", "32 GiB")])
+def test_a_tensor_beyond_a_chips_dram_is_refused_before_it_is_allocated(arch: str, dram: str) -> None:
+    """The limit is the DRAM of one chip of the device's architecture (tilecraft/arch)."""
+    from tilecraft import session
+    with session.using(arch=arch):
+        device = ttnn.open_device(0)
+        try:
+            for make in (lambda: ttnn.zeros((2**31, 2**31), device=device),
+                         lambda: ttnn.rand((2**31, 2**31), device=device),
+                         lambda: ttnn.from_torch(torch.zeros(1).expand(2**31, 2**31), ttnn.bfloat16, device=device)):
+                with pytest.raises(ValueError, match=f"takes 8 EiB .* more than the {dram} of DRAM of a {arch} chip"):
+                    make()
+            # 1 GiB of tiles fits either chip: only its shape is checked, nothing else changes
+            assert device_bytes(ttnn.Shape((2**14, 2**15)), ttnn.bfloat16, ttnn.TILE_LAYOUT) == 2**30
+        finally:
+            ttnn.close_device(device)

@@ -88,6 +88,21 @@ def test_tile_layout_is_the_default_as_in_the_published_simulator():
     assert explicit.padded_shape == (3, 5) and explicit.layout_defaulted_at is None
 
 
+def test_the_published_constructor_copies_a_torch_tensor_as_from_torch_does():
+    """``ttnn.Tensor(t)``, as programs for the published simulator make tensors (issue 22, 5d)."""
+    data = torch.arange(3 * 5, dtype=torch.float32).reshape(3, 5)
+    t = ttnn.Tensor(data)
+    assert t.layout is ttnn.TILE_LAYOUT and t.dtype is ttnn.float32 and t.padded_shape == (32, 32)
+    assert t.layout_defaulted_at is not None and t.layout_defaulted_at.file == __file__  # this line, for W0501
+    data.fill_(7.0)
+    assert torch.equal(ttnn.to_torch(t), torch.arange(3 * 5, dtype=torch.float32).reshape(3, 5))
+    rounded = ttnn.Tensor(torch.full((2, 4), 1.0 + 2 ** -10), dtype=ttnn.bfloat16, layout=ttnn.ROW_MAJOR_LAYOUT)
+    assert rounded.padded_shape == (2, 4) and rounded.layout_defaulted_at is None
+    assert torch.equal(ttnn.to_torch(rounded), torch.ones(2, 4, dtype=torch.bfloat16))
+    with pytest.raises(TypeError, match="ttnn.Tensor takes a torch.Tensor, got list"):
+        ttnn.Tensor([1.0, 2.0])
+
+
 def test_default_dtype_follows_the_torch_dtype():
     assert ttnn.from_torch(torch.zeros(2, dtype=torch.float64)).dtype is ttnn.float32
     assert ttnn.from_torch(torch.zeros(2, dtype=torch.int64)).dtype is ttnn.int32

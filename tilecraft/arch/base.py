@@ -51,6 +51,8 @@ class Arch:
     #: L1 kept by firmware, kernel binaries and runtime structures before buffers are placed
     l1_reserved_bytes: int
     clock_hz: float
+    #: DRAM of one chip (reference/hardware.md): the largest tensor a device can hold
+    dram_bytes: int
     #: what the performance model reads (None: the generation has no cost figures yet)
     costs: CostFigures | None = field(default=None)
     #: the board this description is for, when it narrows a generation (n150, p150, ...)

@@ -11,6 +11,7 @@ BLACKHOLE = Arch(
     l1_bytes=1536 * 1024,
     l1_reserved_bytes=100 * 1024,
     clock_hz=1.35e9,
+    dram_bytes=32 * 2**30,  # p150's 32 GiB GDDR6 (the p100 has 28 GiB, below)
     circular_buffers=64,
     costs=CostFigures(
         # p150: 8 GDDR6 banks, 512 GB/s (hardware.md): 64 GB/s = 47.4 B/cycle per bank at 1.35 GHz
@@ -31,5 +32,5 @@ BLACKHOLE = Arch(
 P150 = replace(BLACKHOLE, board="p150")
 #: p100: 120 cores (11x10 grid) and 28 GiB; derived: 28 GiB is 7 of the p150's 8 banks of 4 GiB,
 #: so 7 banks and 7/8 of the p150's bandwidth (448 GB/s)
-P100 = replace(BLACKHOLE, board="p100", compute_grid=(11, 10),
+P100 = replace(BLACKHOLE, board="p100", compute_grid=(11, 10), dram_bytes=28 * 2**30,
                costs=replace(BLACKHOLE.costs, dram_banks=7, dram_bytes_per_s=448e9))

@@ -12,6 +12,7 @@ WORMHOLE_B0 = Arch(
     # base address of the first CB on 0.81 (L1 unreserved base), taken as the reserved part.
     l1_reserved_bytes=100 * 1024,
     clock_hz=1.0e9,
+    dram_bytes=12 * 2**30,  # 12 GiB GDDR6 per chip (n150; each of the n300's two chips)
     costs=CostFigures(
         # 12 GDDR6 banks, 288 GB/s at 12 GT/s per chip (hardware.md; tt-metal tech report
         # Saturating_DRAM_bandwidth): 24 GB/s = 24 B/cycle per bank at 1 GHz.

@@ -61,7 +61,7 @@ def _wormhole() -> ChipModel:
         tensix_x=(1, 2, 3, 4, 6, 7, 8, 9), tensix_y=(1, 2, 3, 4, 5, 7, 8, 9),
         # 12 banks: two NoC endpoints of each of the 6 GDDR6 channels
         dram_banks=((0, 0), (0, 1), (0, 5), (0, 6), (5, 0), (5, 1), (5, 2), (5, 9), (5, 3), (5, 4), (5, 5), (5, 6)),
-        dram_alignment=32, num_cbs=32, l1_bytes=arch.l1_bytes, l1_reserved=arch.l1_reserved_bytes,
+        dram_alignment=32, num_cbs=arch.circular_buffers, l1_bytes=arch.l1_bytes, l1_reserved=arch.l1_reserved_bytes,
         virtual_origin=(18, 18))
 
 
@@ -71,7 +71,7 @@ def _blackhole() -> ChipModel:
         name="blackhole", noc_size=(17, 12),
         tensix_x=(1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15), tensix_y=(2, 3, 4, 5, 6, 7, 8, 9, 10, 11),
         dram_banks=((0, 0), (0, 3), (0, 6), (0, 9), (9, 0), (9, 3), (9, 6), (9, 9)),
-        dram_alignment=64, num_cbs=64, l1_bytes=arch.l1_bytes, l1_reserved=arch.l1_reserved_bytes)
+        dram_alignment=64, num_cbs=arch.circular_buffers, l1_bytes=arch.l1_bytes, l1_reserved=arch.l1_reserved_bytes)
 
 
 _MODELS = {"wormhole_b0": _wormhole, "blackhole": _blackhole}

@@ -107,7 +107,9 @@ def _emulate(program: ProgramSpec, model: ChipModel, cb_addresses: list[int], ob
                                         compute.fp32_dest_acc if compute else False,
                                         compute.dst_full_sync if compute else False,
                                         compute.approx if compute else False,
-                                        compute.unpack_to_dest_fp32 if compute else ())
+                                        compute.unpack_to_dest_fp32 if compute else (),
+                                        compute.math_fidelity if compute else 4,
+                                        compute.bfp8_pack_precise if compute else False)
             for core in kernel.cores:
                 device.add_fiber(_index(model, core), kernel.slot, handle, kernel.runtime_args.get(core, []),
                                  kernel.common_args)

@@ -28,6 +28,7 @@ class ComputeSpec:
     dst_full_sync: bool = False
     approx: bool = False
     unpack_to_dest_fp32: tuple[bool, ...] = ()
+    bfp8_pack_precise: bool = False  # the packer rounds Bfp8_b/Bfp4_b once from fp32 DST (docs/numerics.md)
 
 
 @dataclass

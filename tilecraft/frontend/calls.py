@@ -7,18 +7,23 @@ import builtins
 import math
 from typing import Any, Callable
 
-from ..ir import mathops
+from ..ir import mathops, scalarops
 from ..ir import ops as ir
-from ..ir.types import (FLOAT, GROUP, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeDecl, PipeNetDecl,
+from ..ir.types import (GROUP, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeDecl, PipeNetDecl,
                         PipeType, SemaphoreDecl)
 from ..ir.grid import all_cores, range_bounds
 from ..lang.intrinsic import intrinsic_name
 from .exprs import FOLDABLE, ExprMixin, SliceV, TupleV, block_extent, describe, is_block
 from .values import CT, RV, BoundMethod, FuncRef, PipeNetV, RemoteSemV, TensorSliceV, operand_of
 
+#: the builtins a thread may call on a run-time number, by the scalar operation each is
+_CONVERSIONS = {builtins.int: scalarops.UnaryOp.INT, builtins.abs: scalarops.UnaryOp.ABS,
+                builtins.float: scalarops.UnaryOp.FLOAT}
+
 
 class CallMixin(ExprMixin):
     grid: tuple[int, ...]
+    carried_reads: dict[str, Any]
 
     def expr_Call(self, node: ast.Call) -> Any:
         func = self.expr(node.func)
@@ -178,20 +183,25 @@ class CallMixin(ExprMixin):
         var = self.reg("pipe", PipeType(net.index))
         loop = ir.PipeForEach(role=role, net=net, var=var)
         self.emit(loop)
-        with self.region(loop.body):
-            self.inline_function(fn, [RV(var)], node)
+        self.pipe_roles.append((net, role))
+        try:
+            with self.region(loop.body):
+                self.inline_function(fn, [RV(var)], node)
+        finally:
+            self.pipe_roles.pop()
         return CT(None)
 
     def pipe_membership(self, net: PipeNetDecl, test: str) -> Any:
         """``net.is_src()`` / ``is_dst()`` / ``is_active()`` in a thread: fixed per core, so a
-        constant when every core answers alike, else a per-core runtime argument."""
-        def answer(core: tuple[int, ...]) -> bool:
-            src = any(p.src == core for p in net.pipes)
-            dst = any(core in p.dsts for p in net.pipes)
-            return {"is_src": src, "is_dst": dst, "is_active": src or dst}[test]
-        values = tuple(answer(core) for core in all_cores(self.grid))
-        if len(set(values)) == 1:
-            return CT(values[0])
+        constant when every core that can reach the call answers alike, else a per-core runtime
+        argument. In the body of ``net.if_src(fn)`` only the net's sources run, so there
+        ``net.is_src()`` is True (as the published simulator, which asks on the running node)."""
+        cores = all_cores(self.grid)
+        values = tuple(_pipe_role(core, net, test) for core in cores)
+        reaching = {v for core, v in zip(cores, values)
+                    if all(_pipe_role(core, outer, f"is_{role}") for outer, role in self.pipe_roles)}
+        if len(reaching or set(values)) == 1:
+            return CT((reaching or set(values)).pop())
         return self.env.param(f"pipenet{net.index}.{test}", values)
 
     def intr_GroupTransfer(self, node: ast.Call) -> Any:  # noqa: N802 - the intrinsic's name
@@ -450,6 +460,8 @@ class CallMixin(ExprMixin):
             return CT(None)
         self.args_of(node, (), 0)
         if origin is None:
+            if blk.reg.name in self.carried_reads:  # a buffer's block turned into a loop-carried local
+                self.fail_carried(self.carried_reads[blk.reg.name])
             self.fail("E0104", f"block.{name}() needs a block acquired with reserve() or wait()")
         cb, mode = origin
         wanted = {"push": "reserve", "pop": "wait"}[name]
@@ -607,6 +619,11 @@ class CallMixin(ExprMixin):
         if fn is builtins.slice and not kwargs and 1 <= len(args) <= 3:  # a slice kept in a variable
             none = CT(None)
             return SliceV(none, args[0], none) if len(args) == 1 else SliceV(*args, *([none] * (3 - len(args))))
+        if fn in (builtins.min, builtins.max) and any(is_block(a) for a in args):
+            name = fn.__name__
+            self.fail("E0104", f"Python's {name}() compares numbers, not a block", node,
+                      hint=f"for the elementwise {name}imum of two blocks (or of a block and a number) use "
+                           f"ttl.math.{name}(a, b)")
         if fn in (builtins.min, builtins.max) and not all(isinstance(a, CT) for a in args) and not kwargs:
             result = args[0]
             for other in args[1:]:
@@ -625,12 +642,10 @@ class CallMixin(ExprMixin):
             return CT(math.prod(args[0].type.shape))  # units in the block, as the published Block.__len__
         if fn is builtins.abs and len(args) == 1 and is_block(args[0]) and not kwargs:
             return self.tile_unary("abs", args[0], (), node)  # abs(blk), as the published Block.__abs__
-        if fn in (builtins.int, builtins.abs) and len(args) == 1 and isinstance(args[0], RV):
-            op = "int" if fn is builtins.int else "abs"
-            return self.fresh(ir.Unary(result=self.reg("t", INDEX if op == "int" else args[0].type), op=op,
+        if fn in _CONVERSIONS and len(args) == 1 and isinstance(args[0], RV):
+            op = _CONVERSIONS[fn]
+            return self.fresh(ir.Unary(result=self.reg("t", scalarops.UNARY[op].result or args[0].type), op=op,
                                        operand=args[0].reg))
-        if fn is builtins.float and len(args) == 1 and isinstance(args[0], RV):
-            return self.fresh(ir.Unary(result=self.reg("t", FLOAT), op="float", operand=args[0].reg))
         if fn not in FOLDABLE or not all(isinstance(a, CT) for a in (*args, *kwargs.values())):
             name = getattr(fn, "__name__", repr(fn))
             self.fail("E0101", f"cannot call {name}() in a kernel thread", hint="threads may call ttl "
@@ -656,6 +671,9 @@ class CallMixin(ExprMixin):
     def note_pipe_use(self, pipe: RV, kind: str, block: BlockType, node: ast.AST) -> None:
         raise NotImplementedError
 
+    def fail_carried(self, marker: Any) -> None:
+        raise NotImplementedError
+
     block_origin: dict[str, tuple[CBDecl, str]]
 
 
@@ -671,3 +689,11 @@ def _spelled_core(func: ast.expr) -> bool:
     """Whether a coordinate call is written ``ttl.core`` / ``core`` (the seed specification's, which
     folds the last coordinates) rather than ``ttl.node`` (1.1.6's, which folds the first)."""
     return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) == "core"
+
+
+def _pipe_role(core: tuple[int, ...], net: PipeNetDecl, test: str) -> bool:
+    """Whether ``core`` is a source (``is_src``), a destination (``is_dst``) or either
+    (``is_active``) of a pipe of ``net``."""
+    src = any(p.src == core for p in net.pipes)
+    dst = any(core in p.dsts for p in net.pipes)
+    return {"is_src": src, "is_dst": dst, "is_active": src or dst}[test]

@@ -40,6 +40,8 @@ class CaptureEnv:
         self._params: dict[tuple[str, tuple], ParamDecl] = {}
         self._compiler: Any = None
         self._pipe_decls: dict[int, PipeDecl] = {}
+        #: pipes built outside the operation (module scope, a helper), in the order threads use them
+        self._outside_pipes: list[Pipe] = []
         #: pipe index -> how its (src, dst) were written: the number of coordinates, None for an int
         self.pipe_spelling: dict[int, tuple[int | None, int | None]] = {}
 
@@ -69,7 +71,7 @@ class CaptureEnv:
                        "make it before the launch and pass it as an argument")
             return CT(self.tensor_decl(first) or self.add_tensor(first, label))
         if isinstance(first, Pipe):
-            self._same(values, lambda v: isinstance(v, Pipe) and v.index == first.index
+            self._same(values, lambda v: isinstance(v, Pipe) and self.pipe_index(v) == self.pipe_index(first)
                        and (v.src_spec, v.dst_spec) == (first.src_spec, first.dst_spec), label,
                        "a pipe must connect the same cores whichever core builds it: build the whole list of "
                        "pipes in kernel scope, from grid sizes, not from ttl.core()")
@@ -170,12 +172,24 @@ class CaptureEnv:
         return self._compiler.core_operands(core)
 
     # ---------------------------------------------------------------- pipes
+    def pipe_index(self, pipe: Pipe) -> int:
+        """The pipe's number in the program: its creation order in kernel scope, or, for a pipe
+        built outside the operation, its order of first use after every kernel-scope pipe."""
+        if pipe.index is not None:
+            return pipe.index
+        for i, seen in enumerate(self._outside_pipes):
+            if seen is pipe:
+                return len(self.scopes[0].pipes) + i
+        self._outside_pipes.append(pipe)
+        return len(self.scopes[0].pipes) + len(self._outside_pipes) - 1
+
     def pipe_decl(self, pipe: Pipe) -> PipeDecl:
-        decl = self._pipe_decls.get(pipe.index)
+        index = self.pipe_index(pipe)
+        decl = self._pipe_decls.get(index)
         if decl is None:
-            decl = PipeDecl(pipe.index, pipe.source(self.grid), pipe.destinations(self.grid), pipe.multicast, pipe.span)
-            self._pipe_decls[pipe.index] = decl
-            self.pipe_spelling[pipe.index] = tuple(None if isinstance(end, int) else len(end)
+            decl = PipeDecl(index, pipe.source(self.grid), pipe.destinations(self.grid), pipe.multicast, pipe.span)
+            self._pipe_decls[index] = decl
+            self.pipe_spelling[index] = tuple(None if isinstance(end, int) else len(end)
                                                    for end in (pipe.src, pipe.dst))
         return decl
 

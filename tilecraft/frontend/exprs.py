@@ -7,29 +7,20 @@ import builtins
 import math as pymath
 import operator
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
-from ..diagnostics import warn
-from ..ir import mathops
+from ..diagnostics import did_you_mean, warn
+from ..ir import mathops, scalarops
 from ..ir import ops as ir
 from ..ir.types import BOOL, FLOAT, INDEX, BlockType, CBDecl, PipeDecl, PipeType, SemaphoreDecl, TensorDecl, Type
 from .builder import Builder
-from .values import (CT, RV, BoundMethod, FuncRef, Linear, PipeNetV, Poison, RemoteSemV, TensorSliceV,
+from .values import (CT, RV, BoundMethod, CarriedBlock, FuncRef, Linear, PipeNetV, Poison, RemoteSemV, TensorSliceV,
                      operand_of, scalar_type)
 
-_PY_BINOPS: dict[type, tuple[str, Any]] = {
-    ast.Add: ("add", operator.add), ast.Sub: ("sub", operator.sub), ast.Mult: ("mul", operator.mul),
-    ast.FloorDiv: ("floordiv", operator.floordiv), ast.Mod: ("mod", operator.mod),
-    ast.Div: ("truediv", operator.truediv), ast.Pow: ("pow", operator.pow),
-    ast.LShift: ("lshift", operator.lshift), ast.RShift: ("rshift", operator.rshift),
-    ast.BitAnd: ("and", operator.and_), ast.BitOr: ("or", operator.or_), ast.BitXor: ("xor", operator.xor),
-}
-_PY_CMPS: dict[type, tuple[str, Any]] = {
-    ast.Eq: ("eq", operator.eq), ast.NotEq: ("ne", operator.ne), ast.Lt: ("lt", operator.lt),
-    ast.LtE: ("le", operator.le), ast.Gt: ("gt", operator.gt), ast.GtE: ("ge", operator.ge),
-}
 #: every comparison operator, for folding constants
-_ALL_CMPS: dict[type, Any] = {**{k: fn for k, (_, fn) in _PY_CMPS.items()}, ast.Is: operator.is_,
+_ALL_CMPS: dict[type, Any] = {**{k: scalarops.COMPARE[op].evaluate for k, op in scalarops.AST_COMPARE.items()},
+                              ast.Is: operator.is_,
                               ast.IsNot: operator.is_not, ast.In: lambda a, b: a in b,
                               ast.NotIn: lambda a, b: a not in b}
 #: pure functions that fold when every argument is a compile-time constant
@@ -65,7 +56,12 @@ class ExprMixin(Builder):
         value = self.lookup(node.id)
         if isinstance(value, Poison):
             self.fail("E0102", f"'{node.id}' {value.reason}", hint=value.hint)
+        if isinstance(value, CarriedBlock):
+            return self.carried_value(value, node)
         return value
+
+    def carried_value(self, marker: CarriedBlock, node: ast.AST | None = None) -> RV:
+        raise NotImplementedError
 
     def expr_Tuple(self, node: ast.Tuple) -> Any:
         items = tuple(self.expr(e) for e in node.elts)
@@ -124,6 +120,9 @@ class ExprMixin(Builder):
             try:
                 return self.classify_ct(getattr(obj, attr))
             except AttributeError:
+                if isinstance(obj, ModuleType):  # ttl.math.expp: named as the user spelled the module
+                    self.fail("E0104", f"{ast.unparse(node.value)} has no attribute '{attr}'",
+                              hint=did_you_mean(attr, _public_names(obj)))
                 self.fail("E0104", f"{_describe(obj)} has no attribute '{attr}'")
         if isinstance(base, RV) and isinstance(base.type, BlockType):
             if attr == "shape":
@@ -277,12 +276,11 @@ class ExprMixin(Builder):
     def arith(self, op: str, lhs: Any, rhs: Any, node: ast.AST) -> Any:
         """Scalar arithmetic with folding and linear-form tracking."""
         if isinstance(lhs, CT) and isinstance(rhs, CT):
-            fn = {n: f for n, f in _PY_BINOPS.values()}.get(op) or {"min": min, "max": max}[op]
             try:
-                return CT(fn(lhs.value, rhs.value))
+                return CT(scalarops.BINARY[op].evaluate(lhs.value, rhs.value))
             except Exception as exc:  # noqa: BLE001 - e.g. division by zero in user constants
                 self.fail("E0104", f"constant expression failed: {exc}", node)
-        type_: Type = FLOAT if FLOAT in (_type(lhs), _type(rhs)) or op == "truediv" else INDEX
+        type_: Type = scalarops.binary_result(op, _type(lhs), _type(rhs))
         linear = None
         la, lb = self.linear_of(lhs), self.linear_of(rhs)
         if la is not None and lb is not None:
@@ -302,7 +300,7 @@ class ExprMixin(Builder):
             return self.block_binop(node, lhs, rhs)
         if isinstance(node.op, ast.MatMult):
             self.fail("E0104", "'@' needs two blocks")
-        name = _PY_BINOPS[type(node.op)][0]
+        name = scalarops.AST_BINARY[type(node.op)]
         return self.arith(name, self.need_scalar(lhs, node.left), self.need_scalar(rhs, node.right), node)
 
     def need_scalar(self, value: Any, node: ast.AST) -> Any:
@@ -321,13 +319,12 @@ class ExprMixin(Builder):
                 return value
             self.fail("E0104", "only unary minus applies to blocks")
         value = self.need_scalar(value, node.operand)
-        op = {ast.USub: "neg", ast.Not: "not", ast.Invert: "invert", ast.UAdd: "pos"}[type(node.op)]
+        if isinstance(node.op, ast.UAdd):
+            return CT(+value.value) if isinstance(value, CT) else value
+        op = scalarops.AST_UNARY[type(node.op)]
         if isinstance(value, CT):
-            fn = {"neg": operator.neg, "not": operator.not_, "invert": operator.invert, "pos": operator.pos}[op]
-            return CT(fn(value.value))
-        if op == "pos":
-            return value
-        type_ = BOOL if op == "not" else value.type
+            return CT(scalarops.UNARY[op].evaluate(value.value))
+        type_ = scalarops.UNARY[op].result or value.type
         linear = _lin_scale(self.linear_of(value), -1) if op == "neg" and self.linear_of(value) else None
         return self.fresh(ir.Unary(result=self.reg("t", type_), op=op, operand=value.reg), linear)
 
@@ -356,16 +353,16 @@ class ExprMixin(Builder):
                 return self.block_identity(kind, left, right, node)
             if len(node.ops) > 1:
                 self.fail("E0101", "chained comparisons of blocks are not supported")
-            if kind not in _PY_CMPS:
+            if kind not in scalarops.AST_COMPARE:
                 self.fail("E0101", f"unsupported comparison of blocks: {type(op_node).__name__}")
-            return self.tile_binary(_PY_CMPS[kind][0], left, right, node)
+            return self.tile_binary(str(scalarops.AST_COMPARE[kind]), left, right, node)
         if kind in (ast.Is, ast.IsNot):  # a runtime scalar is never None, True or False itself
             if isinstance(left, RV) != isinstance(right, RV):
                 return CT(kind is ast.IsNot)
             self.fail("E0101", "'is' compares objects; compare runtime numbers with == or !=", node)
         if kind in (ast.In, ast.NotIn):
             return self.membership(kind, left, right, node)
-        name, fn = _PY_CMPS[kind]
+        name = scalarops.AST_COMPARE[kind]
         left_s, right_s = self.need_scalar(left, node.left), self.need_scalar(right, right_node)
         return self.fresh(ir.Compare(result=self.reg("c", BOOL), op=name, lhs=operand_of(left_s),
                                      rhs=operand_of(right_s)))
@@ -493,12 +490,19 @@ class ExprMixin(Builder):
         if not (_is_block(lhs) and _is_block(rhs)):
             self.fail("E0104", "'@' needs two blocks", node)
         a, b = lhs.type, rhs.type
-        if len(a.shape) != 2 or len(b.shape) != 2 or not a.unit.tiled or not b.unit.tiled:
-            self.fail("E0105", "matmul needs two 2-D tile blocks", node)
-        if a.shape[1] != b.shape[0]:
+        if len(a.shape) < 2 or len(a.shape) != len(b.shape) or not a.unit.tiled or not b.unit.tiled:
+            self.fail("E0105", f"matmul needs two tile blocks of 2 dimensions, or of 3 or more with the same leading "
+                      f"(batch) dimensions; got {block_extent(a)} @ {block_extent(b)}", node)
+        if a.shape[:-2] != b.shape[:-2]:
+            self.fail("E0105", f"batched matmul blocks differ in their batch dimensions: {a.shape} @ {b.shape}", node,
+                      hint="a batched matmul multiplies block i of the left by block i of the right: give both "
+                           "the same leading dimensions")
+        if a.shape[-1] != b.shape[-2]:
             self.fail("E0105", f"matmul inner dimensions differ: {a.shape} @ {b.shape}", node,
                       hint="the left block's columns (in tiles) must equal the right block's rows")
-        result = self.reg("e", a.as_expr((a.shape[0], b.shape[1])))
+        shape = ir.TileMatmul.result_shape(a.shape, b.shape)
+        assert shape is not None, "the checks above are TileMatmul.result_shape's"
+        result = self.reg("e", a.as_expr(shape))
         return self.fresh(ir.TileMatmul(result=result, lhs=lhs.reg, rhs=rhs.reg))
 
     # ---------------------------------------------------------------- helpers used by subclasses
@@ -566,6 +570,11 @@ def _lin_scale(a: Linear | None, k: int) -> Linear | None:
 
 
 _DECL_KINDS = {CBDecl: "buffer", TensorDecl: "tensor", SemaphoreDecl: "semaphore", PipeDecl: "pipe"}
+
+
+def _public_names(module: ModuleType) -> list[str]:
+    """What a module offers a kernel: its ``__all__`` (``ttl``, ``ttl.math``), else its public names."""
+    return list(getattr(module, "__all__", None) or (n for n in dir(module) if not n.startswith("_")))
 
 
 def _describe(value: Any) -> str:

@@ -3,8 +3,9 @@
 Why here and not where the buffer is made: ``"max"`` means "what the other buffers leave", so it
 needs every buffer of the program, and the L1 the Metalium lowering adds on top of the user's
 buffers (pipe landing slots, intermediates of block expressions). That last figure comes from
-the lowering, a later layer; the driver installs it as :data:`internal_l1_bytes` (dependency
-inversion, as it installs the kernel launcher), so an emitted "max" program fits L1 as well.
+the lowering, a later layer: the driver installs the one function that computes a program's L1
+need (``metal.lower.program_l1_need``) as :data:`program_l1_need` (dependency inversion, as it
+installs the kernel launcher), so an emitted "max" program fits L1 as well.
 
 Rules (docs/language.md section 4.2): a ``"NN%"`` buffer gets ``floor(NN% x available / block
 bytes)`` blocks; the ``"max"`` buffers split what the fixed-size buffers, the shares and the
@@ -17,12 +18,14 @@ from typing import Callable
 
 from ..arch import get as get_arch
 from ..diagnostics import Note, error
+from ..ir.l1 import L1Need, l1_need
 from ..ir.program import ProgramIR
 from ..ir.types import CBDecl
 from ..lang.sizing import RelativeCount
 
-#: bytes of L1 the Metalium lowering adds to a program (installed by the driver; 0 without it)
-internal_l1_bytes: Callable[[ProgramIR, str], int] = lambda program, arch: 0
+#: a program's L1 need with the buffers the Metalium lowering adds (installed by the driver;
+#: without it, the program's own buffers)
+program_l1_need: Callable[[ProgramIR, str], L1Need] = lambda program, arch: l1_need(program, arch, lowered=False)
 
 
 def resolve_block_counts(program: ProgramIR, requests: dict[int, RelativeCount], arch_name: str) -> None:
@@ -47,7 +50,7 @@ def resolve_block_counts(program: ProgramIR, requests: dict[int, RelativeCount],
     if not maxed:
         return
     used = sum(cb.total_bytes for cb in program.cbs if cb.index not in requests or cb.index in shares)
-    internal = internal_l1_bytes(program, arch_name)
+    internal = program_l1_need(program, arch_name).added_bytes
     left = arch.l1_available - used - internal
     each = max(0, left) // len(maxed)
     for cb in maxed:

@@ -1,8 +1,9 @@
 """Kernel scope -> ProgramIR: run the kernel body per core, declare objects, compile threads.
 
 Also the program-level static checks that need every thread: pipes used on one side only,
-pipe block shapes that disagree, and the L1 budget of each core (after relative block counts,
-``block_count="max"``, are resolved for the architecture: ``l1_budget.py``).
+pipe block shapes that disagree, the count of circular buffers and the L1 budget of each core
+(after relative block counts, ``block_count="max"``, are resolved for the architecture:
+``l1_budget.py``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ..ir.verify import verify_program
 from ..ir.types import SCALAR_UNIT, TILE_UNIT, CBDecl, SemaphoreDecl
 from ..lang import scope as kscope
 from ..ir.grid import all_cores
+from ..ir.cb_count import check_cb_count
 from ..ir.l1 import check_l1
 from ..lang.kernel import KernelDef
 from ..lang.sizing import RelativeCount
@@ -54,6 +56,7 @@ def build_program(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, .
     check_pipes(env)
     resolve_block_counts(program, {b.index: b.block_count_request for b in first.buffers
                                    if isinstance(b.block_count_request, RelativeCount)}, arch)
+    check_cb_count(program, arch)
     check_l1(program, arch)
     verify_program(program, "the front end")
     warn_unused_block_values(program)
@@ -84,7 +87,7 @@ def _run_for_core(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, .
     sc = kscope.KernelScope(grid=grid, core=core, arch=arch)
     kscope.enter(sc)
     try:
-        kdef.fn(*args, **kwargs)
+        kdef.body(grid)(*args, **kwargs)
     finally:
         kscope.leave()
     return sc

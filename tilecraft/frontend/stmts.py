@@ -7,13 +7,14 @@ import builtins
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from ..ir import ops as ir
+from ..diagnostics import error
 from ..dtypes import float32
+from ..ir import ops as ir
 from ..ir.types import BOOL, FLOAT, INDEX, XFER, BlockType
 from ..lang.intrinsic import intrinsic_name
 from .calls import CallMixin
 from .exprs import TupleV, describe, is_block
-from .values import CT, RV, Poison, operand_of, scalar_type
+from .values import CT, RV, CarriedBlock, Poison, operand_of, scalar_type
 
 
 class _Return(Exception):
@@ -206,18 +207,88 @@ class StmtMixin(CallMixin):
     def bind_local_block(self, name: str, value: RV, node: ast.AST) -> None:
         """``name = expr`` for a local block: the value is stored into the name's own register
         (created on first assignment), so a loop can carry it and an alias is a copy, as in Python."""
-        key = (id(self.scope), name)
-        _scope, own = self.local_blocks.get(key, (None, None))
-        if own is None:  # the scope is kept with its register, so its id is never reused
-            reg = self.reg(self.scope.prefix + name,
-                           BlockType(value.type.shape, float32, value.type.unit, local=True))
-            own = RV(reg)
-            self.local_blocks[key] = (self.scope, own)
-        elif own.type.shape != value.type.shape:
-            self.fail("E0105", f"local block '{name}' has shape {own.type.shape}; it cannot hold a value of "
-                      f"shape {value.type.shape}", node)
+        own = self.local_block(self.scope, name, value.type, node)
         self.emit(ir.LocalStore(result=own.reg, value=value.reg))
         self.scope.bindings[name] = own
+
+    def local_block(self, scope: Any, name: str, type_: BlockType, node: ast.AST | None) -> RV:
+        """The local block register of ``name`` in ``scope``, created for a value of ``type_``."""
+        key = (id(scope), name)
+        _scope, own = self.local_blocks.get(key, (None, None))
+        if own is None:  # the scope is kept with its register, so its id is never reused
+            reg = self.reg(scope.prefix + name, BlockType(type_.shape, float32, type_.unit, local=True))
+            own = RV(reg)
+            self.local_blocks[key] = (scope, own)
+        elif own.type.shape != type_.shape:
+            self.fail("E0105", f"local block '{name}' has shape {own.type.shape}; it cannot hold a value of "
+                      f"shape {type_.shape}", node)
+        return own
+
+    # ---------------------------------------------------------------- blocks carried by a loop
+    def carry_blocks(self, body: list[ast.stmt], loop: ir.Op) -> list[CarriedBlock]:
+        """Mark each block name ``body`` assigns (see :class:`CarriedBlock`); call it after ``loop``
+        is emitted and before its body is compiled."""
+        markers = []
+        rebound = rebound_names(body)
+        for name in sorted(assigned_names(body)):
+            current = self.scope.bindings.get(name)
+            if isinstance(current, RV) and current.reg.name in self.block_origin and name not in rebound:
+                continue  # `blk += x` on a buffer's block stores into it; the name keeps the block
+            if isinstance(current, CarriedBlock) or (isinstance(current, RV) and is_block(current)):
+                marker = CarriedBlock(name, current, loop, self._regions[-1], self.scope)
+                self.scope.bindings[name] = marker
+                markers.append(marker)
+        return markers
+
+    def carried_value(self, marker: CarriedBlock, node: ast.AST | None = None) -> RV:
+        """A read of a loop-carried block name: its local block, which gets the value from before
+        the loop (a copy ahead of the loop) the first time this is asked."""
+        if marker.own is None:
+            before = marker.before
+            if isinstance(before, CarriedBlock):
+                before = self.carried_value(before, node)
+            own = self.local_block(marker.scope, marker.name, before.type, node)
+            if own.reg is not before.reg:
+                copy = ir.LocalStore(result=own.reg, value=before.reg, loc=marker.loop.loc)
+                marker.region.insert(marker.region.index(marker.loop), copy)
+            marker.own, marker.read_at = own, self.span(node)
+            if not before.type.local:  # a buffer's block, now copied: pushing or popping it is a mistake
+                self.carried_reads.setdefault(own.reg.name, marker)
+        return marker.own
+
+    def merge_carried(self, value: Any, other: Any) -> Any:
+        """One branch's binding of a name where the other branch's is ``other``: a loop-carried
+        marker becomes the name's local block when the other branch assigned that block (the name
+        then holds the local block on both paths) or when it was read already."""
+        if isinstance(value, CarriedBlock) and (value.own is not None or isinstance(other, CarriedBlock)
+                                                or (isinstance(other, RV) and is_block(other) and other.type.local)):
+            return self.carried_value(value)
+        return value
+
+    def close_carried(self, markers: list[CarriedBlock]) -> None:
+        """After a loop body: the binding each carried name keeps after the loop. A name read before
+        the body assigned it must end the body in its local block, or the next iteration would read
+        a stale value: a block of a buffer assigned to it is ``E0102`` at that read."""
+        for marker in markers:
+            final = marker.scope.bindings.get(marker.name)
+            if final is marker:  # the body never assigned it (a branch decided at compile time)
+                marker.scope.bindings[marker.name] = marker.own if marker.own is not None else marker.before
+            elif isinstance(final, CarriedBlock) or (isinstance(final, RV) and is_block(final) and final.type.local):
+                if marker.own is not None:
+                    marker.scope.bindings[marker.name] = self.carried_value(final) \
+                        if isinstance(final, CarriedBlock) else final
+                else:
+                    marker.scope.bindings[marker.name] = marker
+            elif marker.own is not None:
+                self.fail_carried(marker)
+
+    def fail_carried(self, marker: CarriedBlock) -> None:
+        raise error("E0102", f"'{marker.name}' is read here before the loop assigns it, so its value is carried "
+                    "from one iteration into the next: only a local block can be carried (a copy), and the loop "
+                    f"uses '{marker.name}' as a block of a dataflow buffer (assigns it one, pushes or pops it)",
+                    marker.read_at, hint="acquire the block in the iteration that uses it (with dfb.wait() as "
+                    "blk:), or keep the carried value in a name of its own (acc = blk + 0 before the loop, "
+                    "acc = ... inside it)")
 
     def is_mutable(self, value: Any) -> bool:
         """Values that live in a register a later assignment updates: scalars and local blocks."""
@@ -272,11 +343,13 @@ class StmtMixin(CallMixin):
         self.materialise_assigned(node.body)
         self.emit(loop)
         carried = self.poison_loop_carried(node.body)
+        blocks = self.carry_blocks(node.body, loop)
         before = dict(self.scope.bindings)
         with self.region(loop.body), self.runtime_nesting(barrier=True):
             self.bump(var)
             self.scope.bindings[name] = RV(var)
             self.loop_body(node.body)
+        self.close_carried(blocks)
         self.unpoison_untouched(carried)
         self.poison_changed(before, "was assigned a block or transfer inside a loop and is used after it")
 
@@ -304,12 +377,14 @@ class StmtMixin(CallMixin):
         loop = ir.While(cond=ir.Const(True))
         self.emit(loop)
         carried = self.poison_loop_carried(node.body)
+        blocks = self.carry_blocks(node.body, loop)
         before = dict(self.scope.bindings)
         with self.region(loop.cond_body):
             cond = self.need_scalar(self.expr(node.test), node.test)
         loop.cond = operand_of(cond)
         with self.region(loop.body), self.runtime_nesting(barrier=True):
             self.loop_body(node.body)
+        self.close_carried(blocks)
         self.unpoison_untouched(carried)
         self.poison_changed(before, "was assigned a block or transfer inside a loop and is used after it")
 
@@ -331,6 +406,7 @@ class StmtMixin(CallMixin):
             self.stmts(node.orelse)
         for name in set(after_then) | set(self.scope.bindings):
             a, b = after_then.get(name), self.scope.bindings.get(name)
+            a, b = self.merge_carried(a, b), self.merge_carried(b, a)
             if a is not b and not (isinstance(a, RV) and isinstance(b, RV) and a.reg is b.reg):
                 if a is None or b is None or not self.is_mutable(a) or not self.is_mutable(b):
                     self.scope.bindings[name] = Poison("is assigned differently in the branches of a "
@@ -441,6 +517,13 @@ def describe_constant(value: Any) -> str:
     if value is None or isinstance(value, (str, tuple)):
         return repr(value)
     return f"a {type(value).__name__}"
+
+
+def rebound_names(body: list[ast.stmt]) -> set[str]:
+    """The names ``body`` assigns other than by an augmented assignment."""
+    augmented = {id(node.target) for stmt in body for node in ast.walk(stmt) if isinstance(node, ast.AugAssign)}
+    return {node.id for stmt in body for node in ast.walk(stmt)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in augmented}
 
 
 def assigned_names(body: list[ast.stmt]) -> set[str]:

@@ -31,7 +31,11 @@ class ThreadCompiler(StmtMixin):
         self.block_origin: dict[str, tuple[CBDecl, str]] = {}
         #: (scope id, name) -> (scope, register) of each local block (see bind_local_block)
         self.local_blocks: dict[tuple[int, str], tuple[Any, Any]] = {}
+        #: local block register name -> the loop whose body first read it as a carried value
+        self.carried_reads: dict[str, Any] = {}
         self._inline_stack: list[Any] = []
+        #: the ``if_src`` / ``if_dst`` regions being compiled, outermost first: (net, role)
+        self.pipe_roles: list[tuple[PipeNetDecl, str]] = []
 
     def compile(self, name: str, variants: tuple[Any, ...]) -> ThreadIR:
         fn = FuncRef(variants)
@@ -184,8 +188,9 @@ class ThreadCompiler(StmtMixin):
 
 def multi_assigned(fn: ast.FunctionDef) -> set[str]:
     """Names assigned at more than one place in ``fn`` (nested functions excluded): these live
-    in one mutable register; names assigned once bind directly to their value."""
-    counts: dict[str, int] = {}
+    in one mutable register; names assigned once bind directly to their value. A parameter is
+    assigned by the call, so reassigning it once (``n = n + n`` in a loop) makes two places."""
+    counts: dict[str, int] = {arg.arg: 1 for arg in (*fn.args.posonlyargs, *fn.args.args)}
 
     def visit(node: ast.AST) -> None:
         for child in ast.iter_child_nodes(node):

@@ -83,6 +83,29 @@ class Poison:
     hint: str = "use the value inside the branch or loop that produced it"
 
 
+@dataclass(eq=False)
+class CarriedBlock:
+    """A block name that a runtime loop assigns, while the loop body is compiled: the body is
+    compiled once, so a read of the name before the body assigns it must see the value the
+    previous iteration left, held in the name's local block (:meth:`StmtMixin.carried_value`
+    creates it on that first read and copies ``before``, the value at loop entry, into it just
+    ahead of ``loop``). A body that assigns before it reads leaves the marker unread: nothing is
+    copied. After the loop the marker stays bound where the loop assigned a local block, so a
+    read after a loop that may run no iteration gets the entry value copied in too."""
+
+    name: str
+    #: the binding at loop entry: a block (of a buffer, or the name's local block) or an outer marker
+    before: Any
+    loop: Any
+    #: the region holding ``loop`` and the scope binding the name (its local block is keyed by it)
+    region: list[Any]
+    scope: "Scope"
+    #: the name's local block, once a read made the value loop-carried
+    own: RV | None = None
+    #: where the first loop-carried read is
+    read_at: Span | None = None
+
+
 @dataclass(frozen=True)
 class BoundMethod:
     """``obj.method`` looked up but not called yet."""

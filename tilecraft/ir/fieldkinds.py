@@ -13,6 +13,7 @@ from dataclasses import fields
 from typing import Any
 
 from . import ops as ir
+from . import scalarops
 from . import types as t
 
 REG, OPERAND, OPT_REG, CB, SEM, NET, INDEX, RANGE = "reg", "operand", "opt_reg", "cb", "sem", "net", "index", "range"
@@ -29,6 +30,7 @@ _BY_HINT: dict[Any, str] = {
     ir.Reg: REG, ir.Operand: OPERAND, typing.Optional[ir.Reg]: OPT_REG, t.CBDecl: CB, t.SemaphoreDecl: SEM,
     t.PipeNetDecl: NET, ir.TensorIndex: INDEX, t.CoreRange: RANGE, str: STR, int: INT, bool: BOOL,
     tuple[int, ...]: INTS, tuple: NUMBERS, tuple[ir.Operand, ...]: CORE, list: PRINT_ARGS, t.TensorDecl: TENSOR,
+    scalarops.BinaryOp: STR, scalarops.UnaryOp: STR, scalarops.CompareOp: STR,
 }
 #: list- and tuple-typed fields whose meaning the annotation alone does not give
 _BY_NAME = {("metal.call", "args"): CALL_ARGS, ("metal.call", "template"): TEMPLATE,

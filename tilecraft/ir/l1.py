@@ -1,25 +1,140 @@
-"""The compile-time L1 budget: every circular buffer of a core must fit the architecture's L1.
+"""A program's L1 need per core, itemized, and the compile-time budget it must fit (``E0401``).
 
-Checked twice with one rule: by the front end on the user's buffers, and by the lowering once
-it has added its intermediate and partials buffers, so a program cannot pass the first check and
-overflow L1 on the device.
+One record, :class:`L1Need`, says what a core's L1 holds: the program's own buffers and the ones
+the compiler adds when it lowers the program to Metalium (partial results of a block read back,
+local blocks, intermediates of an expression, the reduce scaler, pipe landing slots and flags),
+each with what it is for. Every tool reads its figures from it: the launch and ``tilecraft
+emit`` / ``profile`` (through the lowering, which builds the complete need), the tuner's pruning
+and its "L1 use" column, and ``block_count="max"`` sizing. The complete need comes from the
+lowering (``metal.lower.program_l1_need``), a layer above this one; this module holds the record,
+the arithmetic and the check, so the front end can apply the same rule to the user's buffers
+before anything is lowered.
 """
 
 from __future__ import annotations
 
+import enum
+from dataclasses import dataclass
+from typing import Iterable
+
 from ..arch import get as get_arch
-from ..diagnostics import Note, error
+from ..diagnostics import Note, Span, error
 from .program import ProgramIR
+from .types import CBDecl
+
+
+class Added(enum.Enum):
+    """Why the compiler added a buffer to a program; the text reads on into the buffer's subject."""
+
+    #: a reserved block read back (``+=``, or as an operand) keeps its value in two blocks
+    PARTIALS = "partial results of"
+    #: ``acc = ttl.block.fill(...)``: a block local to the compute thread, two blocks
+    LOCAL_BLOCK = "the value of local block"
+    #: a computed operand that the matrix unit must read from L1 (fp32)
+    INTERMEDIATE = "a computed operand in"
+    #: the tile of ones ``reduce_tile`` multiplies by
+    REDUCE_SCALER = "the reduce scaler of"
+    #: one block per pipe of a net on each destination (docs/emit.md, pipes)
+    PIPE_LANDING = "landing slots of"
+    #: one flag word per landing slot
+    PIPE_FLAGS = "arrival flags of"
+
+
+@dataclass(frozen=True)
+class L1Buffer:
+    """One buffer of a core's L1: the program's own (``added`` None) or one the compiler added."""
+
+    name: str
+    blocks: int
+    block_bytes: int
+    shape: tuple[int, ...]
+    fmt: str
+    span: Span | None = None
+    added: Added | None = None
+    #: what an added buffer serves: the block or buffer whose partials it holds, the pipe net, ...
+    subject: str = ""
+
+    @property
+    def nbytes(self) -> int:
+        return self.blocks * self.block_bytes
+
+    @property
+    def why(self) -> str:
+        """Why the compiler added it ("" for the program's own)."""
+        return "" if self.added is None else f"{self.added.value} {self.subject}"
+
+    @classmethod
+    def of(cls, cb: CBDecl, added: Added | None = None, subject: str = "") -> "L1Buffer":
+        return cls(cb.name, cb.buffer_factor, cb.block_bytes, tuple(cb.shape), cb.fmt.name, cb.span, added, subject)
+
+
+@dataclass(frozen=True)
+class L1Need:
+    """What one core of ``program`` needs in L1 on ``arch``, buffer by buffer.
+
+    ``lowered`` says whether the compiler's buffers are counted: False for a program that does not
+    lower to Metalium (``tilecraft run`` simulates it, ``emit`` rejects it), whose need is its own.
+    """
+
+    program: str
+    arch: str
+    available: int
+    buffers: tuple[L1Buffer, ...]
+    span: Span | None = None
+    lowered: bool = True
+
+    @property
+    def total(self) -> int:
+        return sum(b.nbytes for b in self.buffers)
+
+    @property
+    def own(self) -> tuple[L1Buffer, ...]:
+        return tuple(b for b in self.buffers if b.added is None)
+
+    @property
+    def added(self) -> tuple[L1Buffer, ...]:
+        return tuple(b for b in self.buffers if b.added is not None)
+
+    @property
+    def added_bytes(self) -> int:
+        return sum(b.nbytes for b in self.added)
+
+    @property
+    def fits(self) -> bool:
+        return self.total <= self.available
+
+    def check(self) -> None:
+        """``E0401`` unless the buffers fit: every buffer a note (largest first), the compiler's named."""
+        if self.fits:
+            return
+        message = (f"the buffers of program '{self.program}' need {self.total} B of L1 per core but {self.arch} "
+                   f"has {self.available} B available")
+        added = sorted(self.added, key=lambda b: -b.nbytes)
+        if added:
+            message += (f": its own buffers take {self.total - self.added_bytes} B and the compiler adds "
+                        f"{self.added_bytes} B ({', '.join(f'{b.name}: {b.why}' for b in added)})")
+        notes = [Note(_describe(b), b.span) for b in sorted(self.buffers, key=lambda b: -b.nbytes)]
+        hint = "make blocks smaller, lower block_count, or use a narrower data format"
+        if any(b.added is Added.PARTIALS for b in added):
+            hint += "; a block that is read back (+=) keeps its partial results in a buffer of two blocks"
+        raise error("E0401", message, self.span, notes=notes, hint=hint)
+
+
+def l1_need(program: ProgramIR, arch_name: str, added: Iterable[L1Buffer] = (), lowered: bool = True) -> L1Need:
+    """The need of ``program``'s own buffers plus ``added`` (the compiler's) on ``arch_name``."""
+    arch = get_arch(arch_name)
+    own = tuple(L1Buffer.of(cb) for cb in program.cbs)
+    return L1Need(program.name, arch.name, arch.l1_available, own + tuple(added), program.span, lowered)
 
 
 def check_l1(program: ProgramIR, arch_name: str) -> None:
-    """Compile-time L1 allocation: every buffer of a core must fit the architecture's L1."""
-    arch = get_arch(arch_name)
-    total = sum(cb.total_bytes for cb in program.cbs)
-    if total > arch.l1_available:
-        notes = [Note(f"buffer '{cb.name}': {cb.buffer_factor} x {cb.block_bytes} B = {cb.total_bytes} B "
-                      f"(block {cb.shape}, {cb.fmt.name})", cb.span)
-                 for cb in sorted(program.cbs, key=lambda c: -c.total_bytes)]
-        raise error("E0401", f"the buffers of program '{program.name}' need {total} B of L1 per core but "
-                    f"{arch.name} has {arch.l1_available} B available", program.span, notes=notes,
-                    hint="make blocks smaller, lower buffer_factor, or use a narrower data format")
+    """The budget on the program's own buffers: the front end's early check, at the program, before
+    anything is lowered (the lowering checks the complete need again)."""
+    l1_need(program, arch_name, lowered=False).check()
+
+
+def _describe(b: L1Buffer) -> str:
+    sizes = f"{b.blocks} x {b.block_bytes} B = {b.nbytes} B (block {b.shape}, {b.fmt})"
+    if b.added is None:
+        return f"buffer '{b.name}': {sizes}"
+    return f"buffer '{b.name}' (added by the compiler: {b.why}): {sizes}"

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Iterator, Union
 
 from ..diagnostics import Span
+from .scalarops import BinaryOp, CompareOp, UnaryOp
 from .types import (BOOL, FLOAT, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeNetDecl,
                     SemaphoreDecl, TensorDecl, Type)
 
@@ -96,30 +97,49 @@ class Assign(Op):
 
 @dataclass(eq=False, kw_only=True)
 class Binary(Op):
-    """Integer/float arithmetic; ``op`` is a Python operator name (add, floordiv, min, ...)."""
+    """Integer/float arithmetic; ``op`` is a Python operator (add, floordiv, min, ...), whose meaning
+    is its record in ``scalarops.BINARY``."""
 
     name: ClassVar[str] = "arith.binary"
     result: Reg
-    op: str
+    op: BinaryOp
     lhs: Operand
     rhs: Operand
+
+    def __post_init__(self) -> None:
+        self.op = _operator(self.op, BinaryOp)
 
 
 @dataclass(eq=False, kw_only=True)
 class Unary(Op):
     name: ClassVar[str] = "arith.unary"
     result: Reg
-    op: str  # neg, not, abs, int, float, bool
+    op: UnaryOp  # neg, not, abs, int, float, bool: scalarops.UNARY
     operand: Operand
+
+    def __post_init__(self) -> None:
+        self.op = _operator(self.op, UnaryOp)
 
 
 @dataclass(eq=False, kw_only=True)
 class Compare(Op):
     name: ClassVar[str] = "arith.cmp"
     result: Reg
-    op: str  # eq, ne, lt, le, gt, ge
+    op: CompareOp  # eq, ne, lt, le, gt, ge: scalarops.COMPARE
     lhs: Operand
     rhs: Operand
+
+    def __post_init__(self) -> None:
+        self.op = _operator(self.op, CompareOp)
+
+
+def _operator(op: str, kind: type[Any]) -> Any:
+    """``op`` as its enum member when it names one (the parser reads text); anything else is left for
+    the verifier to report."""
+    try:
+        return kind(op)
+    except ValueError:
+        return op
 
 
 @dataclass(eq=False, kw_only=True)
@@ -254,6 +274,16 @@ class TileMatmul(Op):
     result: Reg
     lhs: Reg
     rhs: Reg
+
+    @staticmethod
+    def result_shape(lhs: tuple[int, ...], rhs: tuple[int, ...]) -> tuple[int, ...] | None:
+        """The block shape of ``lhs @ rhs`` (in tiles), or None when they do not multiply:
+        ``(M, K) @ (K, N) -> (M, N)``, and batched, ``(*B, M, K) @ (*B, K, N) -> (*B, M, N)``
+        (block i of the left times block i of the right, as the published simulator's torch
+        matmul computes it for equal leading dimensions)."""
+        if len(lhs) < 2 or len(lhs) != len(rhs) or lhs[:-2] != rhs[:-2] or lhs[-1] != rhs[-2]:
+            return None
+        return (*lhs[:-1], rhs[-1])
 
 
 @dataclass(eq=False, kw_only=True)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Callable
 
 from . import ops as ir
+from . import scalarops
 from .program import ProgramIR
-from .types import FLOAT
 from .verify import verify_program
 
 _PURE = (ir.Assign, ir.Binary, ir.Unary, ir.Compare, ir.Select)
@@ -39,13 +39,9 @@ def _may_raise(op: ir.Op) -> bool:
     when its result is unused, as in Python: a division or modulo by a possible zero, a power or
     shift by a possible negative amount, ``int()`` of a float (inf, NaN)."""
     if isinstance(op, ir.Binary):
-        rhs = op.rhs.value if isinstance(op.rhs, ir.Const) else None
-        if op.op in ("floordiv", "mod", "truediv"):
-            return rhs is None or rhs == 0
-        if op.op in ("pow", "lshift", "rshift"):
-            return rhs is None or rhs < 0
-    if isinstance(op, ir.Unary) and op.op == "int":
-        return op.operand.type == FLOAT
+        return scalarops.may_fail(op.op, op.rhs.value if isinstance(op.rhs, ir.Const) else None)
+    if isinstance(op, ir.Unary):
+        return scalarops.UNARY[op.op].fails_for_type == op.operand.type
     return False
 
 

@@ -2,10 +2,11 @@
 emitted program lays out the landing slots and counters that carry it.
 
 The language's pipe model (docs/architecture.md, "The simulator"): every pipe has a landing slot
-of one block on each of its destination cores. A send completes (its ``wait()``) when the block
-has landed in the slot of *every* destination, which it may do only when all those slots are
-empty (``blocking_slot``); a receive completes when a block has landed in its slot, and takes it
-out, which frees the slot. One block in flight per pipe and destination: the finite capacity
+of one block on each of its destination cores. A send lands at its ``ttl.copy``, as the published
+simulator's send begins there: the copy blocks until the slot of *every* destination is empty
+(``blocking_slot``), puts the block in all of them, and its ``wait()`` then returns at once (so a
+core may start a receive on a pipe to itself, send, and wait for the receive first); a receive
+completes when a block has landed in its slot, and takes it out, which frees the slot. One block in flight per pipe and destination: the finite capacity
 that makes flow control and "no counterpart" errors real, and that lets a core send before it
 receives (the scatter-gather with loopback).
 

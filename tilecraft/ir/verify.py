@@ -14,7 +14,7 @@ import math
 from dataclasses import fields
 from typing import Any, Callable, Iterable
 
-from ..ir import mathops
+from ..ir import mathops, scalarops
 from . import ops as ir
 from .fieldkinds import (BOOL, CALL_ARGS, CB, CORE, INDEX, INT, INTS, NET, NUMBERS, OPERAND, OPT_REG, PRINT_ARGS,
                          RANGE, REG, SEM, STR, TEMPLATE, TENSOR, kind_of)
@@ -191,10 +191,9 @@ def _choice(value: str, allowed: Iterable[str], what: str) -> None:
         raise _Problem(f"{what} {value!r} is not one of {sorted(allowed)}")
 
 
-_BINARY_OPS = {"add", "sub", "mul", "floordiv", "mod", "truediv", "pow", "lshift", "rshift", "and", "or", "xor",
-               "min", "max"}
-_COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge"}
-_UNARY_OPS = {"neg", "not", "invert", "abs", "int", "float", "bool"}
+_BINARY_OPS = {str(op) for op in scalarops.BinaryOp}
+_COMPARISONS = {str(op) for op in scalarops.CompareOp}
+_UNARY_OPS = {str(op) for op in scalarops.UnaryOp}
 
 
 def _arith(c: _Checker, op: Any) -> None:
@@ -242,7 +241,7 @@ def _tile_binary(c: _Checker, op: ir.TileBinary) -> None:
 
 def _matmul(c: _Checker, op: ir.TileMatmul) -> None:
     a, b, out = _block(op.lhs, "lhs"), _block(op.rhs, "rhs"), _block(op.result, "the result")
-    if len(a.shape) != 2 or len(b.shape) != 2 or a.shape[1] != b.shape[0] or out.shape != (a.shape[0], b.shape[1]):
+    if ir.TileMatmul.result_shape(a.shape, b.shape) != out.shape:
         raise _Problem(f"matmul shapes {a.shape} @ {b.shape} -> {out.shape}")
 
 

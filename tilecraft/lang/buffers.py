@@ -16,6 +16,12 @@ from ..dtypes import DataFormat
 from ..ir.types import SCALAR_UNIT, TILE_UNIT, TensorDecl
 
 
+def is_ttnn_tensor(value: Any) -> bool:
+    """A ttnn tensor, told by its ttnn data format (lang does not import ttnn; a torch tensor's
+    dtype is a torch.dtype)."""
+    return isinstance(getattr(value, "dtype", None), DataFormat)
+
+
 def is_tile_layout(tensor: Any) -> bool:
     layout = getattr(tensor, "layout", None)
     return getattr(layout, "name", str(layout)).upper().endswith("TILE")
@@ -31,11 +37,11 @@ class CircularBuffer:
     def __init__(self, likeness: Any, shape: tuple[int, ...], buffer_factor: int | str, name: str):
         span = scope.caller_span(3)
         sc = scope.require_scope("ttl.make_circular_buffer_like")
-        fmt = getattr(likeness, "dtype", None)
-        if not isinstance(fmt, DataFormat):
+        if not is_ttnn_tensor(likeness):
             raise error("E0202", "a circular buffer must be made like a ttnn tensor "
                         f"(got {type_name(likeness)})", span,
                         hint="pass one of the kernel's tensor arguments")
+        fmt = likeness.dtype
         shape_request = sizing.parse_shape(shape, span)
         count = sizing.parse_count(buffer_factor, span)
         self.likeness = likeness

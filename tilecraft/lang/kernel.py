@@ -9,13 +9,15 @@ the simulator.
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable
+import types
+from typing import Any, Callable, NoReturn
 
 from . import scope
-from .buffers import is_tile_layout
+from .buffers import is_tile_layout, is_ttnn_tensor
+from .tensor_params import TensorUse, tensor_uses
 from .threads import ThreadDef
 from .. import session
-from ..diagnostics import Span, UsageTypeError, UsageValueError, error
+from ..diagnostics import Span, UsageTypeError, UsageValueError, error, type_name
 from ..session import Launcher
 
 _launcher: Launcher | None = None
@@ -52,12 +54,49 @@ class KernelDef:
         except TypeError as exc:  # reported at the user's call, not inside the launcher
             raise UsageTypeError(f"kernel {self.name}() called with the wrong arguments: {exc}",
                                  hint=f"pass one tensor per parameter of {self.name}{inspect.signature(self.fn)}") from None
+        uses = tensor_uses(self.fn)
         for name, value in bound.arguments.items():
+            if name in uses and not is_ttnn_tensor(value):
+                _not_a_tensor(self.name, name, value, uses[name])
             _check_tile_rank(self.name, name, value)
         return launcher(self, args, kwargs)
 
+    def body(self, grid: tuple[int, ...]) -> Callable[..., Any]:
+        """The function to run as the kernel body on ``grid``. An operation's body, and the threads
+        it defines, see the global name ``grid`` as the grid the program runs on, as in the
+        published simulator (its own tests end with ``ttl.Program(compute, dm0, dm1, grid=grid)()``
+        with no ``grid`` of their own); a body that never reads that name runs as written."""
+        fn = self.fn
+        if self.style != "operation" or not _reads_name(fn.__code__, "grid"):
+            return fn
+        namespace = {**fn.__globals__, "grid": tuple(grid)}
+        body = types.FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__, fn.__closure__)
+        body.__kwdefaults__ = fn.__kwdefaults__
+        return body
+
     def __repr__(self) -> str:
         return f"<ttl kernel {self.name} grid={self.grid}>"
+
+
+def _not_a_tensor(kernel: str, name: str, value: Any, use: TensorUse) -> NoReturn:
+    """A parameter the kernel uses as a tensor was given something else: say so at the call."""
+    if value is None:
+        given = "None"
+    elif isinstance(value, (bool, int, float, str)):
+        given = f"the {type(value).__name__} {value!r}"
+    else:
+        given = f"a {type_name(value)}"
+    raise UsageTypeError(f"argument '{name}' of kernel {kernel}() is {given}, but the kernel uses it as a tensor: "
+                         f"{use.text} (line {use.line})",
+                         hint="pass a ttnn tensor (ttnn.from_torch(t, layout=ttnn.TILE_LAYOUT, device=device))"
+                              + (f"; a parameter that may be None is tested in the kernel before it is used "
+                                 f"('if {name} is not None:')" if value is None else ""))
+
+
+def _reads_name(code: types.CodeType, name: str) -> bool:
+    """Whether ``code`` or a function defined in it reads ``name`` as a global."""
+    return name in code.co_names or any(isinstance(c, types.CodeType) and _reads_name(c, name)
+                                        for c in code.co_consts)
 
 
 def _check_tile_rank(kernel: str, name: str, value: Any) -> None:

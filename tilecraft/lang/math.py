@@ -20,8 +20,10 @@ def _stub(name: str) -> Callable[..., Any]:
     return intrinsic(f"math.{name}", where="a compute thread")(fn)
 
 
-for _name in (*mathops.UNARY, *mathops.UNARY_ALIASES, *mathops.UNARY_PARAM, *mathops.BINARY,
-              "where", "mask", "mask_posinf", "squeeze", "unsqueeze", "matmul", "transpose", "reduce_sum",
-              "reduce_max", "fill", "broadcast"):
+#: the functions of ``ttl.math`` (a misspelt one is matched against these)
+__all__ = [*mathops.UNARY, *mathops.UNARY_ALIASES, *mathops.UNARY_PARAM, *mathops.BINARY,
+           "where", "mask", "mask_posinf", "squeeze", "unsqueeze", "matmul", "transpose", "reduce_sum",
+           "reduce_max", "fill", "broadcast"]
+for _name in __all__:
     globals()[_name] = _stub(_name)
 del _name

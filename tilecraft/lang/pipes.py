@@ -1,8 +1,10 @@
 """Pipes: block transfers between cores (unicast, multicast), and pipe nets to iterate them.
 
 A pipe names a source core and either one destination core (unicast) or a core range
-(multicast) whose entries are ints or slices, one per grid dimension. Pipes are built in kernel
-scope; ``ttl.copy`` to/from a pipe and ``if_pipe_src``/``if_pipe_dst`` are compiled in threads.
+(multicast) whose entries are ints or slices, one per grid dimension. Pipes and nets are built in
+kernel scope, or outside any operation (at module scope, in a helper) and captured by it: the
+front end then numbers them after the kernel-scope pipes (``CaptureEnv.pipe_index``).
+``ttl.copy`` to/from a pipe and ``if_pipe_src``/``if_pipe_dst`` are compiled in threads.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ class Pipe:
     def __init__(self, src_core: Any = None, dst_core: Any = None, dst_core_range: Any = None, *,
                  src: Any = None, dst: Any = None):
         span = scope.caller_span(2)
-        sc = scope.require_scope("ttl.Pipe")
+        sc = scope.current()
         src_core = src if src_core is None else src_core
         if dst is not None and dst_core is None and dst_core_range is None:
             dst_core = dst
@@ -74,8 +76,11 @@ class Pipe:
         self.multicast = dst_core_range is not None
         self.dst_spec = _as_range(dst_core_range) if self.multicast else _as_coord(dst_core, "dst_core", span)
         self.span = span
-        self.index = len(sc.pipes)
-        sc.pipes.append(self)
+        #: the creation order in kernel scope; None for a pipe built outside any operation
+        self.index: int | None = None
+        if sc is not None:
+            self.index = len(sc.pipes)
+            sc.pipes.append(self)
 
     def source(self, grid: tuple[int, ...]) -> tuple[int, ...]:
         """The source core, validated against ``grid``."""

@@ -65,7 +65,7 @@ def parse_count(value: Any, span: Span | None) -> int | RelativeCount:
     share = parse_share(value)
     if share is not None:
         return RelativeCount(value.strip(), share)
-    raise error("E0202", f"block_count (buffer_factor) must be a positive integer, \"max\" or a share of L1 "
+    raise error("E0202", f"block_count must be a positive integer, \"max\" or a share of L1 "
                 f"such as \"25%\"; got {value!r}", span,
                 hint="\"max\" takes what the other buffers leave; \"25%\" a quarter of the core's L1")
 

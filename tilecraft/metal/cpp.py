@@ -17,13 +17,11 @@ from typing import Any
 
 from ..diagnostics import Span
 from ..ir import ops as ir
+from ..ir import scalarops
 from ..ir.types import BOOL, FLOAT, INDEX
 from ..ir.names import Identifiers
 from . import kir
 
-_BIN = {"add": "+", "sub": "-", "mul": "*", "floordiv": "/", "mod": "%", "truediv": "/", "lshift": "<<",
-        "rshift": ">>", "and": "&", "or": "|", "xor": "^"}
-_CMP = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 #: how each kind of kernel argument (kir.Arg.source) is read
 _ARG_READ = {"rt": "get_arg_val<uint32_t>({index})", "common": "get_common_arg_val<uint32_t>({index})",
              "ct": "get_compile_time_arg_val({index})"}
@@ -49,7 +47,7 @@ CPP_RESERVED = frozenset("""
     typename union unsigned using virtual void volatile wchar_t while xor xor_eq
     int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t size_t std kernel_main
     TensorAccessor TensorAccessorArgs DataFormat BroadcastType ReduceDim PoolType
-""".split())
+""".split()) | frozenset(scalarops.CPP_HELPERS)
 
 
 def literal(value: Any) -> str:
@@ -106,6 +104,9 @@ class KernelPrinter:
                   f"// {_PROCESSOR[k.processor]}; target TT-Metalium {kir.METAL_VERSION}, {self.program.arch}",
                   "// Do not edit: regenerate with `tilecraft emit`.", "", "#include <cstdint>"]
         header += [f'#include "{inc}"' for inc in sorted(k.includes)]
+        spellings = "\n".join(scalarops.BINARY[op.op].cpp or "" for op in ir.walk(k.body) if isinstance(op, ir.Binary))
+        for helper in scalarops.cpp_helpers_of(spellings):
+            header += ["", *helper.splitlines()]
         self.lines = header + ["", "void kernel_main() {"]
         predeclared = [r for r in self.registers() if r.name not in self.inline]
         for reg in predeclared:
@@ -228,26 +229,19 @@ class KernelPrinter:
         self.assign(op.result, self.operand(op.value))
 
     def op_Binary(self, op: ir.Binary) -> None:
-        a, b = self.operand(op.lhs), self.operand(op.rhs)
-        if op.op in ("min", "max"):
-            expr = f"({a} {'<' if op.op == 'min' else '>'} {b} ? {a} : {b})"
-        elif op.op == "pow":
-            raise ValueError("integer ** reached the C++ printer")
-        elif op.op in ("and", "or") and op.result.type == BOOL:
-            expr = f"({a} {'&&' if op.op == 'and' else '||'} {b})"
-        else:
-            expr = f"{a} {_BIN[op.op]} {b}"
-        self.assign(op.result, expr)
+        rule = scalarops.BINARY[op.op]
+        template = rule.logical_cpp if rule.logical_cpp and op.result.type == BOOL else rule.cpp
+        if template is None:
+            raise ValueError(f"scalar {op.op} reached the C++ printer")
+        self.assign(op.result, template.format(a=self.operand(op.lhs), b=self.operand(op.rhs),
+                                               t=ctype(op.result.type)))
 
     def op_Unary(self, op: ir.Unary) -> None:
-        a = self.operand(op.operand)
-        expr = {"neg": f"-{a}", "not": f"!{a}", "invert": f"~{a}", "abs": f"({a} < 0 ? -{a} : {a})",
-                "int": f"static_cast<int32_t>({a})", "float": f"static_cast<float>({a})",
-                "bool": f"static_cast<bool>({a})"}[op.op]
-        self.assign(op.result, expr)
+        self.assign(op.result, scalarops.UNARY[op.op].cpp.format(a=self.operand(op.operand)))
 
     def op_Compare(self, op: ir.Compare) -> None:
-        self.assign(op.result, f"{self.operand(op.lhs)} {_CMP[op.op]} {self.operand(op.rhs)}")
+        symbol = scalarops.COMPARE[op.op].symbol
+        self.assign(op.result, f"{self.operand(op.lhs)} {symbol} {self.operand(op.rhs)}")
 
     def op_Select(self, op: ir.Select) -> None:
         self.assign(op.result, f"{self.operand(op.cond)} ? {self.operand(op.if_true)} : {self.operand(op.if_false)}")

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
+from ..arch import get as get_arch
+
 SUPPORT_DIR = Path(__file__).with_name("headercheck")
 PRELUDE = SUPPORT_DIR / "prelude.h"
 TOOLCHAIN_STANDIN = SUPPORT_DIR / "toolchain_standin"
@@ -37,7 +39,7 @@ class ArchConfig:
     hw_defines_dir: str  # hw/inc/internal/tt-1xx/<hw_dir>/<hw_defines_dir>
     llk: str             # hw/ckernels/<llk>, tt-llk/tt_llk_<llk>
     arch_define: str
-    num_cbs: int         # NUM_CIRCULAR_BUFFERS on the device (api/tt-metalium/circular_buffer_constants.h)
+    num_cbs: int         # NUM_CIRCULAR_BUFFERS on the device: tilecraft/arch's circular_buffers
     bank_defines: tuple[str, ...]
 
 
@@ -45,12 +47,14 @@ class ArchConfig:
 # blackhole_140_arch.yaml) for a single n150 / p150 chip; they only size address arithmetic.
 ARCHES: dict[str, ArchConfig] = {
     "wormhole_b0": ArchConfig(
-        "wormhole_b0", "wormhole", "wormhole_b0_defines", "wormhole_b0", "ARCH_WORMHOLE", 32,
+        "wormhole_b0", "wormhole", "wormhole_b0_defines", "wormhole_b0", "ARCH_WORMHOLE",
+        get_arch("wormhole_b0").circular_buffers,
         ("NUM_DRAM_BANKS=12", "IS_NOT_POW2_NUM_DRAM_BANKS=1", "LOG_BASE_2_OF_NUM_DRAM_BANKS=4",
          "NUM_L1_BANKS=64", "LOG_BASE_2_OF_NUM_L1_BANKS=6", "PCIE_NOC_X=0", "PCIE_NOC_Y=3"),
     ),
     "blackhole": ArchConfig(
-        "blackhole", "blackhole", "blackhole_defines", "blackhole", "ARCH_BLACKHOLE", 64,
+        "blackhole", "blackhole", "blackhole_defines", "blackhole", "ARCH_BLACKHOLE",
+        get_arch("blackhole").circular_buffers,
         ("NUM_DRAM_BANKS=8", "LOG_BASE_2_OF_NUM_DRAM_BANKS=3", "NUM_L1_BANKS=140",
          "IS_NOT_POW2_NUM_L1_BANKS=1", "LOG_BASE_2_OF_NUM_L1_BANKS=8", "PCIE_NOC_X=2", "PCIE_NOC_Y=0"),
     ),

@@ -3,7 +3,8 @@
 Thread roles follow the program's order: the compute thread runs on the three compute
 RISC-Vs; the first data-movement thread (by convention the reader) on RISCV_1, the second on RISCV_0.
 Buffers keep their indices; buffers introduced by lowering (reduce scalers, intermediate
-results) take the next free indices and count against L1 like the user's.
+results) take the next free indices and count against L1 like the user's: the program's L1 need
+(``ir/l1.py``) is made here, by :meth:`ProgramLowering.l1_need`, for every tool that reads it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from typing import Any
 
 from ..diagnostics import KernelError, error
 from ..dtypes import float32, uint32
-from ..ir.l1 import check_l1
+from ..ir.cb_count import check_cb_count
+from ..ir.l1 import Added, L1Buffer, L1Need, l1_need
 from ..ir.program import COMPUTE, ProgramIR
 from ..ir import ops as ir
 from ..ir import pipe_protocol
@@ -41,7 +43,8 @@ class ProgramLowering:
         self.fp32_dest_acc = True
         self.cbs: list[kir.CBSpec] = [kir.CBSpec(cb.index, cb.name, cb.fmt, _page_bytes(cb), _pages(cb))
                                       for cb in program.cbs]
-        self.internal: list[CBDecl] = []
+        #: buffers the lowering added, with why (the L1 need names them)
+        self.internal: list[tuple[CBDecl, Added, str]] = []
         self.semaphores = [kir.SemSpec(s.index, s.name, s.initial) for s in program.semaphores]
         self._scratch: SemaphoreDecl | None = None
         self._noc_tables: set[int] = set()
@@ -56,7 +59,8 @@ class ProgramLowering:
     def lower(self) -> kir.MetalProgram:
         kernels = self.lower_kernels()
         self.check_semaphores()
-        check_l1(self.program_with_internal(), self.arch)
+        check_cb_count(self.program, self.arch, [decl for decl, _, _ in self.internal])
+        self.l1_need().check()
         return kir.MetalProgram(self.program.name, self.program.grid, self.arch, kernels, self.cbs,
                                 self.semaphores, list(self.program.tensors),
                                 fp32_dest_acc_en=self.fp32_dest_acc, grid_from_device=self.program.grid_from_device,
@@ -103,13 +107,12 @@ class ProgramLowering:
     def drop_buffers(self, unused: list[CBDecl]) -> None:
         """Buffers introduced by lowering that no kernel names after all take no L1."""
         gone = {cb.index for cb in unused}
-        self.internal = [cb for cb in self.internal if cb.index not in gone]
+        self.internal = [added for added in self.internal if added[0].index not in gone]
         self.cbs = [cb for cb in self.cbs if cb.index not in gone]
 
-    def program_with_internal(self) -> ProgramIR:
-        """The program as L1 sees it: the user's buffers and the ones lowering introduced."""
-        return ProgramIR(self.program.name, self.program.grid, cbs=[*self.program.cbs, *self.internal],
-                         span=self.program.span)
+    def l1_need(self) -> L1Need:
+        """The program's L1 need as lowered so far: the user's buffers and the ones lowering added."""
+        return l1_need(self.program, self.arch, [L1Buffer.of(cb, why, subject) for cb, why, subject in self.internal])
 
     # ---------------------------------------------------------------- tables for the lowerings
     def accessor_offset(self, kernel: kir.Kernel, tensor: TensorDecl) -> int:
@@ -128,17 +131,20 @@ class ProgramLowering:
     def block_bytes(self, block: BlockType) -> int:
         return CBDecl(0, "", block.shape, block.fmt, block.unit, 1).block_bytes
 
-    def new_cb(self, name: str, shape: tuple[int, ...], fmt: Any, blocks: int = 1) -> CBDecl:
+    def new_cb(self, name: str, shape: tuple[int, ...], fmt: Any, why: Added, subject: str = "", blocks: int = 1,
+               span: Any = None) -> CBDecl:
+        """A tile buffer the lowering adds (``why``: what for, ``subject``: for what), counted in L1."""
         index = max([cb.index for cb in self.cbs], default=-1) + 1
-        decl = CBDecl(index, name, shape, fmt, TILE_UNIT, blocks)
-        self.internal.append(decl)
+        decl = CBDecl(index, name, shape, fmt, TILE_UNIT, blocks, span)
+        self.internal.append((decl, why, subject))
         self.cbs.append(kir.CBSpec(index, name, fmt, fmt.tile_bytes, _tiles(shape) * blocks, internal=True))
         return decl
 
     def intermediate_cb(self, kernel: kir.Kernel, block: BlockType) -> CBDecl:
         """A buffer for a computed operand that the FPU must read from L1. It is fp32: the
         language rounds nothing between the operations of one expression (docs/numerics.md)."""
-        return self.new_cb(f"intermediate{len(self.internal)}", block.shape, float32)
+        return self.new_cb(f"intermediate{len(self.internal)}", block.shape, float32, Added.INTERMEDIATE,
+                           f"kernel '{kernel.name}'")
 
     def pipe_resources(self, net: PipeNetDecl, program: ProgramIR) -> PipeNetResources:
         """Landing slots, flag words and ready semaphores of a pipe net (made once), laid out by
@@ -153,10 +159,13 @@ class ProgramLowering:
             counters = pipe_protocol.ready_counters(net)
             n = max(slots) + 1
             block_tiles = _tiles(block.shape)
-            landing = self.new_cb(f"pipenet{net.index}_landing", (n * block_tiles, 1), block.fmt)
+            subject = f"pipe net {net.index}"
+            landing = self.new_cb(f"pipenet{net.index}_landing", (n * block_tiles, 1), block.fmt, Added.PIPE_LANDING,
+                                  subject, span=net.span)
             flags_index = max(cb.index for cb in self.cbs) + 1
-            flags = CBDecl(flags_index, f"pipenet{net.index}_flags", (FLAG_STRIDE // 4 * n,), uint32, SCALAR_UNIT, 1)
-            self.internal.append(flags)
+            flags = CBDecl(flags_index, f"pipenet{net.index}_flags", (FLAG_STRIDE // 4 * n,), uint32, SCALAR_UNIT, 1,
+                           net.span)
+            self.internal.append((flags, Added.PIPE_FLAGS, subject))
             self.cbs.append(kir.CBSpec(flags_index, flags.name, uint32, flags.block_bytes, 1, internal=True))
             ready_base = len(self.semaphores)
             for counter in range(max(counters) + 1):
@@ -197,16 +206,30 @@ def lower_program(program: ProgramIR, arch: str = "wormhole_b0") -> kir.MetalPro
     return metal
 
 
-def internal_l1_bytes(program: ProgramIR, arch: str = "wormhole_b0") -> int:
-    """L1 the lowering adds to the program's own buffers (pipe landing slots and flags,
-    intermediates); 0 for a program that does not lower. The front end leaves this much room when
-    it resolves ``block_count="max"`` (frontend/l1_budget.py), so the emitted program fits too."""
+def program_l1_need(program: ProgramIR, arch: str = "wormhole_b0") -> L1Need:
+    """What one core of ``program`` needs in L1: its own buffers and the ones the lowering adds
+    (partial results, local blocks, intermediates, pipe landing slots and flags), itemized.
+
+    The one computation of a program's L1 need: the launch, ``emit`` and ``profile`` check it when
+    they lower the program (:meth:`ProgramLowering.lower`), the tuner prunes with it, and the front
+    end leaves room for the added buffers when it resolves ``block_count="max"``
+    (frontend/l1_budget.py). A program that does not lower (an ``E3xxx``: ``tilecraft run``
+    simulates it, ``emit`` rejects it) needs its own buffers only (``lowered`` False).
+    """
     try:
         lowering = ProgramLowering(program, arch)
         lowering.lower_kernels()
-    except KernelError:
-        return 0
-    return sum(cb.total_bytes for cb in lowering.internal)
+    except KernelError as exc:
+        if not_emittable(exc):
+            return l1_need(program, arch, lowered=False)
+        raise
+    return lowering.l1_need()
+
+
+def not_emittable(exc: KernelError) -> bool:
+    """Whether a lowering error says the program cannot be emitted (``E3xxx``: ``tilecraft run``
+    still simulates it, with a W3001), rather than that it is wrong."""
+    return exc.code.startswith("E3")
 
 
 def _tiles(shape: tuple[int, ...]) -> int:

@@ -6,6 +6,8 @@ copied through; block, buffer and copy operations are what each lowering rewrite
 
 from __future__ import annotations
 
+import operator
+
 from contextlib import contextmanager
 from typing import Any, Iterator, NoReturn
 
@@ -76,8 +78,7 @@ class KernelLowering:
     def arith(self, op: str, lhs: Any, rhs: Any, hint: str = "t") -> Any:
         """Integer arithmetic, folded when both sides are constants."""
         if isinstance(lhs, ir.Const) and isinstance(rhs, ir.Const):
-            return ir.Const({"add": lhs.value + rhs.value, "mul": lhs.value * rhs.value,
-                             "sub": lhs.value - rhs.value}[op])
+            return ir.Const(_FOLD[op](lhs.value, rhs.value))
         if op == "mul" and (rhs == ir.Const(1) or lhs == ir.Const(0)):
             return lhs if rhs == ir.Const(1) else ir.Const(0)
         if op == "add" and rhs == ir.Const(0):
@@ -206,3 +207,7 @@ def print_format(args: list) -> tuple[str, list[ir.Reg]]:
 
 def _per_core(values: tuple, program: ProgramIR) -> tuple:
     return values if len(values) > 1 else values * program.num_cores
+
+
+#: the integer operations ``arith`` folds when both sides are constants (indices are non-negative)
+_FOLD = {"add": operator.add, "mul": operator.mul, "sub": operator.sub, "floordiv": operator.floordiv}

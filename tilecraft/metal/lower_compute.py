@@ -21,6 +21,7 @@ from ..arch import get as get_arch
 from ..diagnostics import warn
 from ..dtypes import bfloat16, float32
 from ..ir import mathops, patterns
+from ..ir.l1 import Added
 from ..ir import ops as ir
 from ..ir.types import BOOL, FLOAT, BlockType, CBDecl
 from . import kir
@@ -79,13 +80,15 @@ class ComputeLowering(KernelLowering):
             if needs and op.block.name not in self.shadows:
                 cb = self.origin[op.block.name]
                 # two blocks: the new partial result is packed behind the current one
-                self.shadows[op.block.name] = self.ctx.new_cb(f"{cb.name}_partial", cb.shape, cb.fmt, blocks=2)
+                self.shadows[op.block.name] = self.ctx.new_cb(f"{cb.name}_partial", cb.shape, cb.fmt, Added.PARTIALS,
+                                                              f"'{cb.name}'", blocks=2, span=op.loc)
                 self.written[op.block.name] = ir.Reg(f"{op.block.name}_written", BOOL)
         # a local block (acc = fill(...); acc += a @ b) lives in a buffer of its own, in fp32, with
         # room for the next value behind the current one, as a partials buffer
-        local_blocks = {op.result.name: op.result for op in ir.walk(self.thread.body) if isinstance(op, ir.LocalStore)}
-        for name, reg in local_blocks.items():
-            self.shadows[name] = self.ctx.new_cb(f"{name}_local", reg.type.shape, reg.type.fmt, blocks=2)
+        local_blocks = {op.result.name: op for op in ir.walk(self.thread.body) if isinstance(op, ir.LocalStore)}
+        for name, store in local_blocks.items():
+            self.shadows[name] = self.ctx.new_cb(f"{name}_local", store.result.type.shape, store.result.type.fmt,
+                                                 Added.LOCAL_BLOCK, f"'{name.split('.')[0]}'", blocks=2, span=store.loc)
             self.written[name] = self.reg(f"{name}_written", BOOL)
         self.state: Any = None
         self._scaler: CBDecl | None = None
@@ -131,7 +134,8 @@ class ComputeLowering(KernelLowering):
     def scaler(self) -> CBDecl:
         """A one-tile buffer of ones that reduce_tile multiplies by, filled once at kernel start."""
         if self._scaler is None:
-            self._scaler = cb = self.ctx.new_cb("reduce_scaler", (1, 1), bfloat16)
+            self._scaler = cb = self.ctx.new_cb("reduce_scaler", (1, 1), bfloat16, Added.REDUCE_SCALER,
+                                                f"kernel '{self.kernel.name}'")
             one = ir.Const(0)
             code = [kir.Comment(text="reduce scaler: one tile of 1.0, filled once"),
                     kir.Call(fn="cb_reserve_back", args=[kir.BufferId(cb.index), ir.Const(1)]),
@@ -278,8 +282,9 @@ class ComputeLowering(KernelLowering):
         store = stores[0]
         matmul = self.accumulated_product(store)
         shadow = self.shadows.get(store.block.name)
-        if matmul is None or shadow is None or _tiles(shadow.shape) > self.capacity or shadow.fmt != float32:
-            return None  # (a block of another format rounds each partial sum as it is stored)
+        if matmul is None or shadow is None or _tiles(shadow.shape) > self.capacity or shadow.fmt != float32 \
+                or len(matmul.lhs.type.shape) > 2:
+            return None  # (a block of another format rounds each partial sum as it is stored; a batched product)
         operands = (self.defs.get(r.name) for r in (matmul.lhs, matmul.rhs))
         if any(o is not None for o in operands) or {matmul.lhs.name, matmul.rhs.name} & set(self.shadows):
             return None  # computed operands, or another accumulated block: the general path
@@ -621,7 +626,8 @@ class ComputeLowering(KernelLowering):
         chunk_cols = cols if cols <= per_chunk else per_chunk
         while cols % chunk_cols:
             chunk_cols -= 1
-        while rows % chunk_rows:
+        batch_rows = _batched_matmul_rows(root) or rows  # a chunk multiplies rows of one batch's blocks
+        while rows % chunk_rows or batch_rows % chunk_rows:
             chunk_rows -= 1
         outer = []
         if rows // chunk_rows > 1:
@@ -808,8 +814,8 @@ class ComputeLowering(KernelLowering):
 
     def emit_matmul(self, node: Node, r0, c0, rows, cols, slots) -> None:
         a, b = node.children
-        k_tiles = a.shape[1]
-        n_tiles = b.shape[1]
+        k_tiles = a.shape[-1]
+        n_tiles = b.shape[-1]
         if rows * cols > 1:  # the node's tiles are consecutive in DST: one matmul_block per K step
             self.emit_matmul_block(node, r0, c0, rows, cols, self.dst(ir.Const(0), slots, node.slot))
             return
@@ -821,7 +827,7 @@ class ComputeLowering(KernelLowering):
             if inner is not None:
                 self._stack.append(inner)
             self.call(call, kir.BufferId(a.cb.index), kir.BufferId(b.cb.index), self.tile_index(i, k, k_tiles),
-                      self.tile_index(k, j, n_tiles), self.dst(t, slots, node.slot))
+                      self.rhs_tile(a, b, i, k, j), self.dst(t, slots, node.slot))
             if inner is not None:
                 self._stack.pop()
         self.tiles(rows, cols, r0, c0, body)
@@ -830,7 +836,7 @@ class ComputeLowering(KernelLowering):
         """Configure for the product of a chunk of rows x cols output tiles: ``matmul_block`` for a
         chunk of several tiles, ``matmul_tiles`` for one; the ``matmul_block`` dimensions
         (transpose, ct, rt, kt) are returned."""
-        k_tiles = a.shape[1]
+        k_tiles = a.shape[-1]
         dims = [ir.Const(0), ir.Const(cols), ir.Const(rows), ir.Const(k_tiles)]
         ins = kir.BufferId(a.cb.index), kir.BufferId(b.cb.index)
         if rows * cols > 1:
@@ -848,16 +854,26 @@ class ComputeLowering(KernelLowering):
         ``matmul_block`` multiplies in0's rows r0.. by in1's columns c0.. and accumulates into DST,
         where hand-written kernels call it (tt-metal's bmm_large_block_zm), not matmul_tiles per tile."""
         a, b = node.children
-        k_tiles, n_tiles = a.shape[1], b.shape[1]
+        k_tiles = a.shape[-1]
         call = MATMUL_BLOCK[1]
         dims = self.init_matmul(a, b, rows, cols)
         k, inner = self.loop("k", k_tiles) if k_tiles > 1 else (ir.Const(0), None)
         if inner is not None:
             self._stack.append(inner)
         self.call(call, kir.BufferId(a.cb.index), kir.BufferId(b.cb.index), self.tile_index(r0, k, k_tiles),
-                  self.tile_index(k, c0, n_tiles), first, *dims)
+                  self.rhs_tile(a, b, r0, k, c0), first, *dims)
         if inner is not None:
             self._stack.pop()
+
+    def rhs_tile(self, a: Node, b: Node, row: Any, k: Any, col: Any) -> Any:
+        """The tile of the right operand that output row ``row`` (counted over the batch: a
+        ``(B, M, N)`` product has ``B * M`` rows, as the left operand's tiles lie) meets at K step
+        ``k`` and column ``col``: in a batched product, in the right block of ``row``'s batch."""
+        index = self.tile_index(k, col, b.shape[-1])
+        if len(b.shape) == 2:
+            return index
+        batch = self.arith("floordiv", row, ir.Const(a.shape[-2]), "batch")
+        return self.arith("add", self.arith("mul", batch, ir.Const(b.shape[-2] * b.shape[-1])), index, "tile")
 
     def emit_reduce(self, node: Node, r0, c0, rows, cols, slots) -> None:
         (x,) = node.children
@@ -1000,3 +1016,11 @@ def _grid(shape: tuple[int, ...]) -> tuple[int, int]:
     for extent in shape[:-1]:
         rows *= extent
     return rows, shape[-1]
+
+
+def _batched_matmul_rows(node: Node) -> int:
+    """The rows (M, in tiles) of a batched matmul in ``node``'s tree, which an evaluation chunk
+    must not straddle; 0 when there is none."""
+    if node.kind in ("matmul", "matmul_acc") and len(node.shape) > 2:
+        return node.shape[-2]
+    return next((rows for child in node.children if (rows := _batched_matmul_rows(child))), 0)

@@ -120,7 +120,10 @@ class PipeLowering:
             self.emit(ir.Assign(result=out, value=value))
 
     def lower_CopyBlockToPipe(self, op: ir.CopyBlockToPipe) -> None:
-        self.pending[op.result.name] = ("send", self.addresses[op.src.name], *self.pipes[op.pipe.name])
+        """The send happens at the copy (ir/pipe_protocol.py); its ``wait()`` emits nothing."""
+        fields, res = self.pipes[op.pipe.name]
+        self.send(self.addresses[op.src.name], fields, res)
+        self.pending[op.result.name] = ("sent", None, fields, res)
 
     def lower_CopyPipeToBlock(self, op: ir.CopyPipeToBlock) -> None:
         self.pending[op.result.name] = ("recv", self.addresses[op.dst.name], *self.pipes[op.pipe.name])
@@ -131,7 +134,8 @@ class PipeLowering:
         if found is None:
             return False
         kind, addr, fields, res = found
-        (self.send if kind == "send" else self.receive)(addr, fields, res)
+        if kind == "recv":
+            self.receive(addr, fields, res)
         return True
 
     def slot_address(self, res: PipeNetResources, fields: dict) -> Any:

@@ -150,6 +150,8 @@ class TimingCodegen(ThreadCodegen):
         nbytes = self.program.cbs[self.blocks[op.src.name][0]].block_bytes
         self.line(f"{self.v(op.result)} = PipeSend({self.v(op.pipe)}, t, {nbytes}, {self.noc}, RES)", op)
         self.charge(op, _pages(op.src.type) * self.figs.noc_issue_cycles)
+        # the block lands at the copy (ir/pipe_protocol.py): the thread stalls there until it has
+        self.stall_until(op, f"(yield from {self.v(op.result)}.wait(t, CLK))", _transfer_label(op))
 
     def op_CopyPipeToBlock(self, op: ir.CopyPipeToBlock) -> None:
         self.line(f"{self.v(op.result)} = PipeRecv({self.v(op.pipe)}.slots[K.core])", op)

@@ -138,7 +138,7 @@ class TimedPipe:
 class PipeSend:
     """``ttl.copy(blk, pipe)``: the block leaves when every landing slot is empty."""
 
-    __slots__ = ("pipe", "issued", "nbytes", "noc", "res")
+    __slots__ = ("pipe", "issued", "nbytes", "noc", "res", "landed")
 
     def __init__(self, pipe: TimedPipe, issued: float, nbytes: int, noc: int, res: Any):
         self.pipe = pipe
@@ -146,9 +146,13 @@ class PipeSend:
         self.nbytes = nbytes
         self.noc = noc
         self.res = res
+        self.landed: float | None = None
 
     def wait(self, t: float, clock: Clock):
-        """Generator: blocks on full slots, then holds the route; returns the landing cycle."""
+        """Generator: blocks on full slots, then holds the route; returns the landing cycle. The
+        block lands once, at the copy; the ``wait()`` after it returns at once."""
+        if self.landed is not None:
+            return max(self.landed, t)
         pipe = self.pipe
         while True:
             full = pipe_protocol.blocking_slot(pipe.all_slots)
@@ -166,6 +170,7 @@ class PipeSend:
             slot.full = True
             slot.landed = landed
             slot.wake()
+        self.landed = landed
         return landed if landed > t else t
 
 

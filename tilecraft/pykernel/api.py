@@ -12,7 +12,6 @@ to which kind of kernel, and the names 0.81.1 removed.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from dataclasses import dataclass
@@ -189,9 +188,9 @@ def removed(name: str) -> str | None:
     return REMOVED.get(name)
 
 
-def nearest(name: str, kind: str) -> list[str]:
-    """API names of ``kind`` close to a misspelled ``name`` (best first)."""
-    return difflib.get_close_matches(name, list(_tables()[kind]), n=3, cutoff=0.6)
+def names(kind: str) -> tuple[str, ...]:
+    """Every API name of ``kind`` (what a misspelt call is matched against)."""
+    return tuple(_tables()[kind])
 
 
 def header(overload: Overload, kind: str) -> str:

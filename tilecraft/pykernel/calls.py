@@ -15,6 +15,7 @@ import ast
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..diagnostics import did_you_mean
 from ..ir import ops as ir
 from ..metal import kir
 from . import api
@@ -103,8 +104,7 @@ class CallMixin:
         if self.host_value(name) is not MISSING:
             self.fail("E0604", f"call of the Python function '{name}': a kernel calls the Metalium kernel API only",
                       node, hint="kernels cannot call Python helpers or builtins; write the computation inline")
-        near = api.nearest(name, kind)
-        hint = f"did you mean {' or '.join(repr(n) for n in near)}?" if near else \
+        hint = did_you_mean(name, api.names(kind)) or \
             "check the name against the TT-Metalium 0.81.1 kernel API (docs/pykernel.md)"
         self.fail("E0605", f"unknown API call '{name}': not part of the TT-Metalium 0.81.1 {api.KIND_NAMES[kind]} "
                   "kernel API",

@@ -9,23 +9,17 @@ from __future__ import annotations
 
 import ast
 import builtins
-import operator
 from typing import Any
 
 from ..ir import ops as ir
+from ..ir import scalarops
 from ..ir.types import BOOL
 from . import api
 from .values import (MISSING, TYPE_NAMES, EnumType, EnumValue, StringValue, TypeName, describe, int_type,
                      is_float_const, is_int)
 
-_BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.FloorDiv: "floordiv", ast.Mod: "mod",
-           ast.LShift: "lshift", ast.RShift: "rshift", ast.BitAnd: "and", ast.BitOr: "or", ast.BitXor: "xor"}
-_FOLD = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "floordiv": operator.floordiv,
-         "mod": operator.mod, "lshift": operator.lshift, "rshift": operator.rshift, "and": operator.and_,
-         "or": operator.or_, "xor": operator.xor}
-_COMPARE = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}
-_COMPARE_FOLD = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
-                 "ge": operator.ge}
+#: the operators a PyKernel kernel writes: integer arithmetic, as the published PyKernel subset
+_BINARY = {node: op for node, op in scalarops.AST_BINARY.items() if op is not scalarops.BinaryOp.POW}
 SUBSET_HINT = ("PyKernel kernels use integer arithmetic and comparisons, `for` over `range`, `if`/`else`, "
                "assignments and calls of the Metalium kernel API")
 
@@ -95,10 +89,10 @@ class ExprMixin:
 
     # ---------------------------------------------------------------- arithmetic
     def expr_BinOp(self, node: ast.BinOp) -> Any:
-        if isinstance(node.op, ast.Div):
+        op = _BINARY.get(type(node.op))
+        if op is not None and scalarops.BINARY[op].always_float:
             self.fail("E0610", "'/' makes a float: PyKernel kernels compute with integers only",
                       hint="use // for integer division")
-        op = _BINARY.get(type(node.op))
         if op is None:
             self.fail("E0601", f"operator {type(node.op).__name__} is not supported in a PyKernel kernel",
                       hint=SUBSET_HINT)
@@ -106,7 +100,7 @@ class ExprMixin:
         rhs = self.integer(node.right, "the right operand")
         if isinstance(lhs, ir.Const) and isinstance(rhs, ir.Const):
             try:
-                return ir.Const(_FOLD[op](lhs.value, rhs.value))
+                return ir.Const(scalarops.BINARY[op].evaluate(lhs.value, rhs.value))
             except (ZeroDivisionError, ValueError) as exc:
                 self.fail("E0613", f"this constant expression fails at compile time: {exc}")
         return self.temp(ir.Binary, int_type(lhs, rhs), op=op, lhs=lhs, rhs=rhs)
@@ -115,10 +109,10 @@ class ExprMixin:
         value = self.integer(node.operand, "the operand")
         if isinstance(node.op, ast.UAdd):
             return value
-        op = {ast.USub: "neg", ast.Not: "not", ast.Invert: "invert"}[type(node.op)]
+        op = scalarops.AST_UNARY[type(node.op)]
         if isinstance(value, ir.Const):
-            return ir.Const({"neg": operator.neg, "not": operator.not_, "invert": operator.invert}[op](value.value))
-        return self.temp(ir.Unary, BOOL if op == "not" else int_type(value), op=op, operand=value)
+            return ir.Const(scalarops.UNARY[op].evaluate(value.value))
+        return self.temp(ir.Unary, scalarops.UNARY[op].result or int_type(value), op=op, operand=value)
 
     def expr_BoolOp(self, node: ast.BoolOp) -> Any:
         op = "and" if isinstance(node.op, ast.And) else "or"
@@ -135,13 +129,13 @@ class ExprMixin:
         result: Any = None
         left = self.integer(node.left, "the left operand")
         for op_node, right_node in zip(node.ops, node.comparators):
-            op = _COMPARE.get(type(op_node))
+            op = scalarops.AST_COMPARE.get(type(op_node))
             if op is None:
                 self.fail("E0601", f"comparison {type(op_node).__name__} is not supported in a PyKernel kernel",
                           hint="compare integers with == != < <= > >=")
             right = self.integer(right_node, "the right operand")
             if isinstance(left, ir.Const) and isinstance(right, ir.Const):
-                part: Any = ir.Const(_COMPARE_FOLD[op](left.value, right.value))
+                part: Any = ir.Const(scalarops.COMPARE[op].evaluate(left.value, right.value))
             else:
                 part = self.temp(ir.Compare, BOOL, op=op, lhs=left, rhs=right)
             if result is None:

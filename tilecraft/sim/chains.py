@@ -139,8 +139,8 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
         return False
     lhs = _read_leaf(evaluator, site, rows, spec[0])
     rhs = _read_leaf(evaluator, site, rows, spec[1])
-    if lhs is None or rhs is None:
-        return False
+    if lhs is None or rhs is None or len(lhs.site.extents) != 2 or len(rhs.site.extents) != 2:
+        return False  # (a batched matmul: block by block)
     (bm, bk), (bk2, bn) = lhs.site.extents, rhs.site.extents
     if bk != bk2 or not np.array_equal(lhs.starts[:, 1], rhs.starts[:, 0]):
         return False

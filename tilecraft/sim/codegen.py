@@ -15,10 +15,11 @@ import re
 from typing import Any, Callable
 
 from ..ir import ops as ir
+from ..ir import scalarops
 from ..ir.program import ProgramIR, ThreadIR
 from ..ir.grid import reshape_coords
 from ..ir.names import Identifiers
-from ..ir.types import BlockType
+from ..ir.types import BOOL, BlockType
 from .loop_plan import ThreadPlan, plan_thread
 from .op_table import RUNAWAY_ITERATIONS
 
@@ -144,31 +145,19 @@ class ThreadCodegen:
         return self.ctx.op_id(op)
 
     # ---------------------------------------------------------------- scalars and control flow
-    _BIN = {"add": "+", "sub": "-", "mul": "*", "floordiv": "//", "mod": "%", "truediv": "/", "pow": "**",
-            "lshift": "<<", "rshift": ">>", "and": "&", "or": "|", "xor": "^"}
-    _CMP = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
-
     def op_Assign(self, op: ir.Assign) -> None:
         self.line(f"{self.v(op.result)} = {self.v(op.value)}", op)
 
     def op_Binary(self, op: ir.Binary) -> None:
-        a, b = self.v(op.lhs), self.v(op.rhs)
-        if op.op in ("min", "max"):
-            expr = f"{op.op}({a}, {b})"
-        elif op.op in ("and", "or") and str(op.result.type) == "i1":
-            expr = f"({a} {op.op} {b})"
-        else:
-            expr = f"{a} {self._BIN[op.op]} {b}"
-        self.line(f"{self.v(op.result)} = {expr}", op)
+        rule = scalarops.BINARY[op.op]
+        template = rule.logical_python if rule.logical_python and op.result.type == BOOL else rule.python
+        self.line(f"{self.v(op.result)} = {template.format(a=self.v(op.lhs), b=self.v(op.rhs))}", op)
 
     def op_Unary(self, op: ir.Unary) -> None:
-        a = self.v(op.operand)
-        expr = {"neg": f"-{a}", "not": f"not {a}", "invert": f"~{a}", "abs": f"abs({a})", "int": f"int({a})",
-                "float": f"float({a})", "bool": f"bool({a})"}[op.op]
-        self.line(f"{self.v(op.result)} = {expr}", op)
+        self.line(f"{self.v(op.result)} = {scalarops.UNARY[op.op].python.format(a=self.v(op.operand))}", op)
 
     def op_Compare(self, op: ir.Compare) -> None:
-        self.line(f"{self.v(op.result)} = {self.v(op.lhs)} {self._CMP[op.op]} {self.v(op.rhs)}", op)
+        self.line(f"{self.v(op.result)} = {self.v(op.lhs)} {scalarops.COMPARE[op.op].symbol} {self.v(op.rhs)}", op)
         if self.oid(op) in self.ctx.traced:
             self.line(f"K.guard({self.v(op.lhs)}, {self.v(op.rhs)})", op)
 
@@ -320,6 +309,7 @@ class ThreadCodegen:
         cb, reserved = self.block(op.src)
         self.line(f"{self.v(op.result)} = K.pipe_send({self.v(op.pipe)}, {cb}, {self.v(op.src)}, {reserved}, "
                   f"{self.oid(op)})", op)
+        self.land_send(op.result, self.oid(op), op)
 
     def op_CopyPipeToBlock(self, op: ir.CopyPipeToBlock) -> None:
         cb, reserved = self.block(op.dst)
@@ -338,7 +328,13 @@ class ThreadCodegen:
         if op.xfer.name in self.immediate:
             self.line(f"{x}.try_complete({i})", op)
         else:
-            self.line(f"while not {x}.try_complete({i}): yield ({x}.waitable, {i})", op)
+            self.land_send(op.xfer, i, op)
+
+    def land_send(self, xfer: ir.Reg, i: int, op: ir.Op) -> None:
+        """Block until the transfer completes: at a pipe send's ``ttl.copy`` (its block lands in
+        every destination slot there, :mod:`tilecraft.ir.pipe_protocol`) and at any ``wait()``."""
+        x = self.v(xfer)
+        self.line(f"while not {x}.try_complete({i}): yield ({x}.waitable, {i})", op)
 
     def op_GroupNew(self, op: ir.GroupNew) -> None:
         self.line(f"{self.v(op.result)} = []", op)

@@ -139,8 +139,8 @@ class _Deadlock:
             waitable, op = t.blocked
             if isinstance(waitable, CBState) and isinstance(self.ops[op], ir.CBReserve) \
                     and waitable.nres - waitable.npush == waitable.capacity:
-                return (f"'{waitable.decl.name}' holds {waitable.capacity} blocks (buffer_factor) and "
-                        f"{t.kind} thread '{t.name}' reserves more before pushing any: raise buffer_factor or "
+                return (f"'{waitable.decl.name}' holds {waitable.capacity} blocks (block_count) and "
+                        f"{t.kind} thread '{t.name}' reserves more before pushing any: raise block_count or "
                         "push earlier")
         return ("each thread of the cycle waits for the next one: acquire buffers in the same order in "
                 "producers and consumers, and the same number of times")

@@ -14,18 +14,15 @@ the period search, the guards, buffer rings; :mod:`.fastforward` (the value reco
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any
 
+from ..ir import scalarops
 from .loop_plan import ThreadPlan
 
 #: after this many runs of a loop in a row watched without a skip, only every MISSES_RETRY-th
 #: run of it is watched (snapshots cost time; this only decides where to look)
 MISSES = 3
 MISSES_RETRY = 16
-
-_COMPARE = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
-            "ge": operator.ge}
 
 
 class ThreadLoops:
@@ -296,7 +293,7 @@ def _constant_outcome(op: str, lhs: tuple[Any, Any], rhs: tuple[Any, Any], count
     too: an ordering has one outcome wherever it has it at both ends; equality holds throughout only
     where the difference is zero throughout and fails throughout only where it keeps one sign."""
     (a, da), (b, db) = lhs, rhs
-    test = _COMPARE[op]
+    test = scalarops.COMPARE[op].evaluate
     outcomes = set()
     for shift_a in (0, 1):
         for shift_b in (0, 1):

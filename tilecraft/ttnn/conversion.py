@@ -13,11 +13,12 @@ from typing import Optional
 import torch
 
 from tilecraft.diagnostics import UsageTypeError, UsageValueError, type_name
-from tilecraft.dtypes import DataFormat, from_torch_dtype
+from tilecraft.dtypes import DataFormat
 
-from .datatype import as_data_format
+from .capacity import check_fits_dram
+from .datatype import as_data_format, format_of_torch
 from .device import DeviceHandle
-from .layout import Layout, given_or_default
+from .layout import Layout, Shape, given_or_default
 from .memory import MemoryConfig, as_memory_config
 from .mesh import MeshDevice, MeshToTensor, ReplicateTensorToMesh, TensorToMesh
 from .tensor import Tensor
@@ -36,13 +37,14 @@ def from_torch(tensor: torch.Tensor, dtype: Optional[DataFormat] = None, *,
     """
     if not isinstance(tensor, torch.Tensor):
         raise UsageTypeError(f"from_torch takes a torch.Tensor, got {type_name(tensor)}")
-    fmt = _format_of(tensor.dtype) if dtype is None else as_data_format(dtype)
+    fmt = format_of_torch(tensor.dtype) if dtype is None else as_data_format(dtype)
     layout, defaulted_at = given_or_default(layout)
     config = as_memory_config(memory_config)
     pad = 0.0 if pad_value is None else pad_value
     if mesh_mapper is None and isinstance(device, MeshDevice):
         mesh_mapper = ReplicateTensorToMesh(device)
     if mesh_mapper is None:
+        check_fits_dram(Shape(tensor.shape), fmt, layout, device)
         host = Tensor.from_values(tensor, fmt, layout, memory_config=config, pad_value=pad)
     else:
         if not isinstance(mesh_mapper, TensorToMesh):
@@ -50,21 +52,13 @@ def from_torch(tensor: torch.Tensor, dtype: Optional[DataFormat] = None, *,
         if device is not None and device is not mesh_mapper.mesh:
             raise UsageValueError(f"mesh_mapper maps onto {mesh_mapper.mesh!r} but device is {device!r}")
         pieces = mesh_mapper.map(tensor)
+        for piece in pieces:
+            check_fits_dram(Shape(piece.shape), fmt, layout, mesh_mapper.mesh)
         host = Tensor.on_mesh(
             [Tensor.from_values(p, fmt, layout, memory_config=config, pad_value=pad) for p in pieces],
             mesh_mapper.mesh)
     host.note_default_layout(defaulted_at)
     return host if device is None else host.to(device)
-
-
-def _format_of(dtype: torch.dtype) -> DataFormat:
-    """The format a torch dtype maps to when the user names none (torch.bool has none)."""
-    try:
-        return from_torch_dtype(dtype)
-    except TypeError:
-        raise UsageTypeError(f"no Tensix data format holds {dtype} values",
-                             hint="convert the tensor first (t.to(torch.float32)) or pass dtype=ttnn.bfloat16, "
-                                  "ttnn.int32, ...") from None
 
 
 def to_torch(tensor: Tensor, dtype: Optional[torch.dtype] = None, *,

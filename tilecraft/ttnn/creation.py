@@ -21,6 +21,7 @@ from tilecraft.dtypes import DataFormat
 from tilecraft.numerics import quantize
 
 from . import datatype
+from .capacity import check_fits_dram
 from .datatype import as_data_format
 from .device import DeviceHandle
 from .layout import Layout, Shape, as_shape, given_or_default
@@ -43,6 +44,7 @@ def _filled(shape: ShapeLike, values: Callable[[Shape, torch.dtype], torch.Tenso
     layout, defaulted_at = given_or_default(layout)
     config = as_memory_config(memory_config)
     source = torch.int64 if fmt.is_integer else torch.float32
+    check_fits_dram(logical, fmt, layout, device)
 
     def one() -> Tensor:
         return Tensor.from_values(values(logical, source), fmt, layout, memory_config=config)

@@ -69,3 +69,14 @@ def as_data_format(value: object, argument: str = "dtype") -> DataFormat:
         )
     names = ", ".join(f"ttnn.{f.name}" for f in dtypes.ALL_FORMATS)
     raise UsageTypeError(f"{argument} must be a ttnn data type ({names}), got {value!r}")
+
+
+def format_of_torch(dtype: torch.dtype) -> DataFormat:
+    """The format a torch tensor's values are kept in when the user names none (``from_torch``,
+    ``Tensor(torch_tensor)``); torch.bool has none."""
+    try:
+        return dtypes.from_torch_dtype(dtype)
+    except TypeError:
+        raise UsageTypeError(f"no Tensix data format holds {dtype} values",
+                             hint="convert the tensor first (t.to(torch.float32)) or pass dtype=ttnn.bfloat16, "
+                                  "ttnn.int32, ...") from None

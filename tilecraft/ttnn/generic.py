@@ -141,7 +141,8 @@ def _kernel_spec(kernel: KernelDescriptor, index: int, span: Span | None) -> Ker
         slot, noc = TRISC, 0
         modes = [m is UnpackToDestMode.UnpackToDestFp32 for m in config.unpack_to_dest_mode]
         compute = ComputeSpec(_FIDELITY.get(config.math_fidelity, 4), bool(config.fp32_dest_acc_en),
-                              bool(config.dst_full_sync_en), bool(config.math_approx_mode), tuple(modes))
+                              bool(config.dst_full_sync_en), bool(config.math_approx_mode), tuple(modes),
+                              bool(config.bfp8_pack_precise))
     elif config is not None and hasattr(config, "processor"):
         slot = BRISC if config.processor is DataMovementProcessor.RISCV_0 else NCRISC
         noc = config.noc.index(config.processor)

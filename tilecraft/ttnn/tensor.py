@@ -22,8 +22,10 @@ from tilecraft.diagnostics import Span, UsageTypeError, UsageValueError
 from tilecraft.dtypes import TILE_ELEMS, DataFormat
 from tilecraft.numerics import quantize
 
+from .capacity import device_bytes
 from .device import Device, DeviceHandle
-from .layout import Layout, Shape, padded_shape, storage_region
+from .datatype import as_data_format, format_of_torch
+from .layout import Layout, Shape, given_or_default, padded_shape, storage_region
 from .memory import DRAM_MEMORY_CONFIG, BufferType, MemoryConfig, as_memory_config
 from .mesh import MeshDevice, MeshToTensor
 
@@ -44,8 +46,22 @@ class BufferAddress(int):
 class Tensor:
     """A ttnn tensor on the host or on a simulated device (see the module docstring)."""
 
-    def __init__(self, storage: torch.Tensor, *, shape: Shape, dtype: DataFormat, layout: Layout,
-                 memory_config: MemoryConfig = DRAM_MEMORY_CONFIG, device: Optional[Device] = None) -> None:
+    def __init__(self, storage: torch.Tensor, *, shape: Optional[Shape] = None, dtype: Optional[DataFormat] = None,
+                 layout: Optional[Layout] = None, memory_config: MemoryConfig = DRAM_MEMORY_CONFIG,
+                 device: Optional[Device] = None) -> None:
+        """With ``shape``: a tensor over ``storage`` already rounded and padded (the form the
+        simulator's own functions use). Without it: the published form ``ttnn.Tensor(t)``, a host
+        tensor holding a copy of the torch tensor ``t`` as ``from_torch`` makes one (the format of
+        ``t``'s dtype unless ``dtype=``, tile layout unless ``layout=``)."""
+        defaulted_at = None
+        if shape is None:
+            if not isinstance(storage, torch.Tensor):
+                raise UsageTypeError(f"ttnn.Tensor takes a torch.Tensor, got {type(storage).__name__}",
+                                     hint="or make one with ttnn.from_torch / ttnn.zeros")
+            dtype = format_of_torch(storage.dtype) if dtype is None else as_data_format(dtype)
+            layout, defaulted_at = given_or_default(layout)
+            storage, shape = _rounded_storage(storage, dtype, layout, pad_value=0.0, owned=False)
+        assert dtype is not None and layout is not None, "the storage form names its dtype and layout"
         _check_layout_fits(dtype, layout)
         expected = padded_shape(shape, layout)
         if storage.dtype != dtype.torch_dtype or storage.shape != expected or not storage.is_contiguous():
@@ -63,7 +79,7 @@ class Tensor:
         self._device: Optional[DeviceHandle] = device
         self._address: Optional[int] = None
         #: where the user made this tensor without saying its layout (see layout.given_or_default)
-        self.layout_defaulted_at: Optional[Span] = None
+        self.layout_defaulted_at: Optional[Span] = defaulted_at
         if device is not None:
             _check_open(device)
             self._address = device.allocator.allocate(self._nbytes(), memory_config.buffer_type,
@@ -73,24 +89,9 @@ class Tensor:
     def from_values(cls, values: torch.Tensor, dtype: DataFormat, layout: Layout, *,
                     memory_config: MemoryConfig = DRAM_MEMORY_CONFIG, pad_value: float = 0.0,
                     owned: bool = False) -> "Tensor":
-        """A host tensor holding ``values`` (its logical contents) rounded into ``dtype``.
-
-        Padding is written before rounding, so block-float exponent groups see the padding as the
-        device does. The storage is always a fresh buffer: the caller's tensor is never aliased,
-        unless ``owned`` says that nobody else holds ``values`` (an op's fresh result).
-        """
-        _check_layout_fits(dtype, layout)
-        shape = Shape(values.shape)
-        padded = padded_shape(shape, layout)
-        if tuple(padded) == tuple(values.shape):  # nothing to pad: round (or copy) in one pass
-            storage = quantize(values, dtype)
-            if storage.data_ptr() == values.data_ptr() and not owned:
-                storage = storage.clone()
-            storage = storage.contiguous()
-        else:
-            buffer = torch.full(padded, pad_value, dtype=values.dtype)
-            buffer[storage_region(shape, layout)] = values  # broadcasts rank 0/1 into the first row
-            storage = quantize(buffer, dtype).contiguous()
+        """A host tensor holding ``values`` (its logical contents) rounded into ``dtype``
+        (``_rounded_storage``)."""
+        storage, shape = _rounded_storage(values, dtype, layout, pad_value=pad_value, owned=owned)
         return cls(storage, shape=shape, dtype=dtype, layout=layout, memory_config=memory_config)
 
     @classmethod
@@ -277,11 +278,7 @@ class Tensor:
         return f"ttnn.Tensor({body}, {tail})"
 
     def _nbytes(self) -> int:
-        """Bytes of the device buffer: whole tiles (with shared exponents) or packed rows."""
-        padded = self.padded_shape
-        if self._layout is Layout.TILE:
-            return padded.volume() // TILE_ELEMS * self._dtype.tile_bytes
-        return self._dtype.bytes_for(padded.volume())
+        return device_bytes(self._shape, self._dtype, self._layout)
 
 
     def _bank_bytes(self, device: DeviceHandle) -> int:
@@ -299,6 +296,27 @@ class Tensor:
         grid = device.compute_with_storage_grid_size()
         banks = device.dram_banks() if config.buffer_type is BufferType.DRAM else grid.x * grid.y
         return -(-pages // banks) * -(-page // 64) * 64
+
+
+def _rounded_storage(values: torch.Tensor, dtype: DataFormat, layout: Layout, *, pad_value: float,
+                     owned: bool) -> tuple[torch.Tensor, Shape]:
+    """The storage of a tensor holding ``values`` rounded into ``dtype``, and its shape.
+
+    Padding is written before rounding, so block-float exponent groups see the padding as the
+    device does. The storage is always a fresh buffer: the caller's tensor is never aliased,
+    unless ``owned`` says that nobody else holds ``values`` (an op's fresh result).
+    """
+    _check_layout_fits(dtype, layout)
+    shape = Shape(values.shape)
+    padded = padded_shape(shape, layout)
+    if tuple(padded) == tuple(values.shape):  # nothing to pad: round (or copy) in one pass
+        storage = quantize(values, dtype)
+        if storage.data_ptr() == values.data_ptr() and not owned:
+            storage = storage.clone()
+        return storage.contiguous(), shape
+    buffer = torch.full(padded, pad_value, dtype=values.dtype)
+    buffer[storage_region(shape, layout)] = values  # broadcasts rank 0/1 into the first row
+    return quantize(buffer, dtype).contiguous(), shape
 
 
 def _check_layout_fits(dtype: DataFormat, layout: Layout) -> None:

@@ -10,7 +10,7 @@ Every tuned call sweeps its candidates (a Dask LocalCluster of one worker per co
 prints the best configurations and the pruned ones with their reasons. The winners are stored in
 the cache for later runs of the program (``--cached`` reuses them here too). Like ``tilecraft
 profile --no-values``, launches are built but not simulated unless ``--values`` is given, so a
-script that checks its results fails after tuning; the command says so and exits 0.
+script that checks its results fails after tuning: the command says so (``E0710``) and exits 1.
 """
 
 from __future__ import annotations
@@ -122,11 +122,15 @@ class TuneSession:
                 print(f"tilecraft: error: {exc}", file=sys.stderr)
                 return 2
             print(f"tilecraft: wrote {self.args.plot}", file=sys.stderr)
-        if code != 0 and not self.args.values:
-            print("tilecraft: note: the script failed after tuning; without --values no values are computed, "
-                  "so checks on results fail", file=sys.stderr)
-            return 0
         return code
+
+    def values_skipped(self) -> tuple[str, str] | None:
+        """What was done without values, and how to get them (None: values were computed, or
+        nothing was tuned yet)."""
+        if self.args.values or not self.results:
+            return None
+        return ("its operations were tuned by tilecraft tune without --values",
+                "pass --values to simulate the launches (the winners' too) and run the checks")
 
 
 def is_cache_command(argv: list[str]) -> bool:

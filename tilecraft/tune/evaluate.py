@@ -7,6 +7,8 @@ returns an :class:`Outcome` (plain data); it never raises for a candidate's own 
 
 Compile-time pruning: a candidate whose program does not build is *pruned* with the diagnostic
 as its reason (``E0401`` its buffers overflow L1, ``E0106`` a slice does not fit its block, ...),
+the L1 budget checked on the program's whole need (``metal.lower.program_l1_need``: its own buffers
+and those the compiler adds), which is what its launch checks, so no winner fails to launch;
 and so is one whose kernel scope fails an ``assert`` (``assert K % BK == 0, "BK must divide K"``:
 how a program states that its shapes must divide). Any other exception is a *failure* (a crash),
 reported with its type, message and line.
@@ -22,13 +24,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import driver, options
-from ..arch import get as get_arch
 from ..diagnostics import DiagnosticWarning, KernelError
 from ..frontend.program import build_program
 from ..ir.passes import run_pipeline
 from ..ir.program import ProgramIR
 from ..lang import kernel as lang_kernel
 from ..lang.kernel import KernelDef
+from ..metal.lower import program_l1_need
 from ..perf import BeyondLimit, estimate, lower_bound, resolve_arch
 from ..version import __version__
 from .shipping import CallSpec, OperationSource, load_operation
@@ -132,6 +134,9 @@ def _build_or_prune(job: Job, outcome: Outcome) -> ProgramIR | None:
     generation = resolve_arch(job.arch).name
     try:
         program = build(kdef, job.call, job.params, generation, job.grid)
+        need = program_l1_need(program, generation)
+        outcome.l1_bytes, outcome.l1_available = need.total, need.available
+        need.check()
     except KernelError as exc:
         outcome.status, outcome.reason = PRUNED, _diagnostic(exc)
         return None
@@ -142,8 +147,6 @@ def _build_or_prune(job: Job, outcome: Outcome) -> ProgramIR | None:
         outcome.status = PRUNED
         outcome.reason = f"assertion failed at {where}" + (f": {exc}" if str(exc) else "")
         return None
-    outcome.l1_available = get_arch(generation).l1_available
-    outcome.l1_bytes = sum(cb.total_bytes for cb in program.cbs)
     outcome.buffers = tuple(BufferSize(cb.name, cb.shape, cb.buffer_factor, cb.total_bytes, cb.sizing)
                             for cb in program.cbs)
     return program

@@ -8,6 +8,11 @@ arguments' shapes and formats; a worker runs that text once (registering it with
 under the original path, so thread sources and diagnostics read it) and builds zero tensors of the
 same shapes. The program depends only on shapes and formats, never on values.
 
+A worker also serves the module names the script imports as the sweep's process served them
+(``import ttl`` / ``import ttnn``, the published spelling): the source carries the functions that
+installed them here (:func:`prepare_scripts_with`, called by ``tilecraft.scripts``, a layer above)
+and the worker runs them before the text, so a Dask worker runs the script as ``--serial`` does.
+
 Running a script's text must not run the script: the text runs with ``__name__`` set to
 ``__tilecraft_worker__`` (so an ``if __name__ == "__main__":`` body is skipped), and the first
 kernel launch or tuned call it makes ends it (:class:`DefinitionsOnly`): everything a kernel
@@ -21,8 +26,8 @@ import inspect
 import linecache
 import sys
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Any, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
 
 import torch
 
@@ -34,6 +39,16 @@ from ..ttnn.tensor import Tensor
 
 #: ``__name__`` of a script run for its definitions
 WORKER_MODULE_NAME = "__tilecraft_worker__"
+#: what this process did so that scripts import as they do here (module-level functions: a job
+#: carries them by name)
+_script_setups: list[Callable[[], None]] = []
+
+
+def prepare_scripts_with(setup: Callable[[], None]) -> None:
+    """Have every process that runs a tuned operation's module text call ``setup`` first (once
+    per operation it loads): ``tilecraft.scripts.install_modules`` registers itself here."""
+    if setup not in _script_setups:
+        _script_setups.append(setup)
 
 
 class DefinitionsOnly(BaseException):
@@ -48,6 +63,8 @@ class OperationSource:
     path: str
     text: str
     qualname: str
+    #: run before the text, so that its imports resolve as they did where the sweep started
+    setup: tuple[Callable[[], None], ...] = field(default=(), compare=False)
 
     @property
     def ident(self) -> str:
@@ -64,7 +81,7 @@ class OperationSource:
         lines = linecache.getlines(path, fn.__globals__)
         if not lines:
             raise error("E0103", f"the source of {kdef.name}() cannot be read ({path})", span)
-        return cls(path, "".join(lines), fn.__qualname__)
+        return cls(path, "".join(lines), fn.__qualname__, tuple(_script_setups))
 
 
 #: operations already at hand, by :attr:`OperationSource.ident` (in the process that launched the
@@ -87,6 +104,8 @@ def load_operation(source: OperationSource) -> KernelDef:
     stale = _path_ident.pop(source.path, None)
     if stale is not None:
         _loaded.pop(stale, None)
+    for setup in source.setup:
+        setup()
     lines = source.text.splitlines(keepends=True)
     linecache.cache[source.path] = (len(source.text), None, lines, source.path)
     namespace: dict[str, Any] = {"__name__": WORKER_MODULE_NAME, "__file__": source.path, "__builtins__": __builtins__}

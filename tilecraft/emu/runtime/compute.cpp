@@ -14,8 +14,9 @@
 //  * what math and unpack were initialised for (copy, add, matmul, reduce, ...).
 // Register precision: fp32 data unpacks into SrcA/SrcB as TF32 (13 mantissa bits dropped) when
 // DST is fp32, as bfloat16 otherwise; copy_tile reaches DST in full fp32 only for CBs in
-// UnpackToDestFp32 mode. FPU results are computed in fp32 from those operands. A matmul tile
-// product is the exact sum of its 32 products (float64) rounded once to fp32, then added to DST.
+// UnpackToDestFp32 mode. FPU results follow the device's arithmetic (fpu.h): multiplies in the
+// kernel's math-fidelity phases, products summed with the matrix unit's precision, DST rounded
+// after every instruction; the packer rounds as the device's does.
 #include "compute.h"
 
 #include <algorithm>
@@ -23,6 +24,7 @@
 #include <cstring>
 
 #include "formats.h"
+#include "fpu.h"
 
 namespace tc {
 
@@ -34,6 +36,8 @@ void compute_configure(Device* d, int core, const Kernel* k) {
     c.fp32 = k->fp32_dest_acc;
     c.full_sync = k->dst_full_sync;
     c.approx = k->approx;
+    c.fidelity_phases = fpu::phases(k->math_fidelity);
+    c.pack_precise = k->bfp8_pack_precise;
     c.unpack_to_dest = k->unpack_to_dest_fp32;
     for (int t = 0; t < Compute::kTiles; ++t) c.dst_cleared[t] = true;
 }
@@ -148,6 +152,35 @@ float value(const Operand& o, std::uint32_t i) {
     return o.integer ? float(std::int32_t(o.words[i])) : as_float(o.words[i]);
 }
 
+// an operand as the FPU's source registers hold it (fp32 bits of a bfloat16 or TF32 value)
+std::uint32_t src_bits(const Operand& o, std::uint32_t i) {
+    return o.integer ? as_bits(float(std::int32_t(o.words[i]))) : o.words[i];
+}
+
+// integer operands: the INT8/INT32 math of the matrix unit is not modelled, fp32 arithmetic instead
+float fpu_int(Fpu op, float a, float b) {
+    switch (op) {
+        case Fpu::Add: return a + b;
+        case Fpu::Sub: return a - b;
+        case Fpu::Mul: return a * b;
+    }
+    return 0.0f;
+}
+
+// the DST word an FPU instruction accumulates onto
+std::uint32_t dst_bits(int tile, std::uint32_t i) { return as_bits(dst_value(tile, i)); }
+
+// One eltwise FPU instruction sequence for one element, as the LLK issues it: ELWADD/ELWSUB once
+// (onto DST only when `acc`), ELWMUL once per fidelity phase, always accumulating onto DST.
+std::uint32_t fpu_eltwise(Fpu op, std::uint32_t a, std::uint32_t b, std::uint32_t dst, bool acc) {
+    Compute& c = comp();
+    if (op == Fpu::Mul) {
+        for (int phase = 0; phase < c.fidelity_phases; ++phase) dst = fpu::mul(a, b, dst, phase, c.fp32);
+        return dst;
+    }
+    return fpu::add(a, op == Fpu::Sub ? b ^ 0x80000000u : b, dst, acc, c.fp32);
+}
+
 void write_float(int tile, std::uint32_t i, float v) {
     Compute& c = comp();
     c.dst[tile][i] = to_dst(v);
@@ -158,15 +191,6 @@ void fresh(int tile, bool integer) {
     c.dst_int[tile] = integer;
     c.dst_cleared[tile] = false;
     c.dst_reduce[tile] = 0;
-}
-
-float fpu(Fpu op, float a, float b) {
-    switch (op) {
-        case Fpu::Add: return a + b;
-        case Fpu::Sub: return a - b;
-        case Fpu::Mul: return a * b;
-    }
-    return 0.0f;
 }
 
 // src register view of a DST tile moved back into SrcA/SrcB (dest reuse): 19 bits
@@ -376,11 +400,16 @@ void binary_tiles(Fpu op, Bcast bcast, std::uint32_t cb_a, std::uint32_t cb_b, s
     unpack(0, cb_a, tile_a, a, call, loc);
     unpack(1, cb_b, tile_b, b, call, loc);
     int t = math_dst(dst, call, loc);
-    bool was_cleared = c.dst_cleared[t];
+    const bool was_cleared = c.dst_cleared[t], integer = a.integer || b.integer;
     for (std::uint32_t i = 0; i < a.shape.elems(); ++i) {
-        float r = fpu(op, value(a, i), value(b, bcast_index(bcast, b.shape, i, 0)));
-        if (acc && op != Fpu::Mul && !was_cleared) r += dst_value(t, i);
-        write_float(t, i, r);
+        const std::uint32_t j = bcast_index(bcast, b.shape, i, 0);
+        if (integer) {
+            float r = fpu_int(op, value(a, i), value(b, j));
+            if (acc && op != Fpu::Mul && !was_cleared) r += dst_value(t, i);
+            write_float(t, i, r);
+        } else {
+            c.dst[t][i] = fpu_eltwise(op, src_bits(a, i), src_bits(b, j), dst_bits(t, i), acc);
+        }
     }
     fresh(t, false);
 }
@@ -414,10 +443,17 @@ void reuse_dest_tiles(Fpu op, ReuseDest reuse, std::uint32_t cb, std::uint32_t t
     int src = reuse == ReuseDest::ToSrcA ? 1 : 0;
     unpack(src, cb, tile, in, "binary_reuse_dest_tiles", loc);
     int t = math_dst(dst, "binary_reuse_dest_tiles", loc);
+    Compute& c = comp();
     for (std::uint32_t i = 0; i < in.shape.elems(); ++i) {
-        float d = to_src_register(dst_value(t, i));
-        float r = reuse == ReuseDest::ToSrcA ? fpu(op, d, value(in, i)) : fpu(op, value(in, i), d);
-        write_float(t, i, r);
+        const std::uint32_t d = as_bits(to_src_register(dst_value(t, i)));
+        // the moved DST tile is the instruction's operand: DST itself starts from zero
+        if (in.integer) {
+            const float x = as_float(d), y = value(in, i);
+            write_float(t, i, reuse == ReuseDest::ToSrcA ? fpu_int(op, x, y) : fpu_int(op, y, x));
+        } else {
+            c.dst[t][i] = reuse == ReuseDest::ToSrcA ? fpu_eltwise(op, d, src_bits(in, i), 0, false)
+                                                     : fpu_eltwise(op, src_bits(in, i), d, 0, false);
+        }
     }
     fresh(t, false);
 }
@@ -428,49 +464,16 @@ static void row_major(const Operand& o, float* out) {
         for (std::uint32_t c = 0; c < s.cols; ++c) out[r * s.cols + c] = value(o, s.at(r, c));
 }
 
-static void row_major_double(const Operand& o, double* out, bool transpose) {
+// The operand as the matrix unit pairs it, k contiguous: in0 (SrcB) row by row, out[i * K16 + k];
+// in1 (SrcA) column by column, out[n * K16 + k]. K16 rounds K up to the 16-long chunks one MVMUL
+// consumes; the padding is zero.
+static void k_major(const Operand& o, std::uint32_t* out, bool columns) {
     const TileShape& s = o.shape;
+    const std::uint32_t K = columns ? s.rows : s.cols, outer = columns ? s.cols : s.rows, K16 = (K + 15) / 16 * 16;
+    std::memset(out, 0, sizeof(std::uint32_t) * outer * K16);
     for (std::uint32_t r = 0; r < s.rows; ++r)
         for (std::uint32_t c = 0; c < s.cols; ++c)
-            out[transpose ? c * s.rows + r : r * s.cols + c] = double(value(o, s.at(r, c)));
-}
-
-// out[i][j] = sum over k of a[i][k] * b[k][j] (row-major, a: M x K, b: K x N) in double. Every
-// product of two unpacked operands (at most 24-bit significands) is exact in double, and so is the
-// sum unless the 32 products span more than 2^29 in magnitude (docs/numerics.md): the order of the
-// additions does not matter, so the loops are free to vectorise (AVX2 where the CPU has it).
-typedef double v4d __attribute__((vector_size(32)));
-
-// The 32-wide case: eight 4-double accumulators per output row stay in registers.
-__attribute__((target_clones("avx2", "default"))) static void tile_product_32(const double* a, const double* b,
-                                                                             double* out, std::uint32_t M,
-                                                                             std::uint32_t K) {
-    for (std::uint32_t i = 0; i < M; ++i) {
-        v4d acc[8] = {};  // held in registers once the q loop is unrolled
-        const double* arow = a + i * K;
-        for (std::uint32_t k = 0; k < K; ++k) {
-            const double x = arow[k];
-            const v4d xv = {x, x, x, x};
-            const double* row = b + k * 32;
-#pragma GCC unroll 8
-            for (int q = 0; q < 8; ++q) {
-                v4d r;
-                __builtin_memcpy(&r, row + 4 * q, sizeof r);
-                acc[q] += xv * r;
-            }
-        }
-        __builtin_memcpy(out + i * 32, acc, sizeof acc);
-    }
-}
-
-static void tile_product_any(const double* a, const double* b, double* out, std::uint32_t M, std::uint32_t K,
-                             std::uint32_t N) {
-    for (std::uint32_t i = 0; i < M; ++i)
-        for (std::uint32_t j = 0; j < N; ++j) {
-            double acc = 0.0;
-            for (std::uint32_t k = 0; k < K; ++k) acc += a[i * K + k] * b[k * N + j];
-            out[i * N + j] = acc;
-        }
+            out[columns ? c * K16 + r : r * K16 + c] = src_bits(o, s.at(r, c));
 }
 
 // Decoded matmul operands, reused while their page stays in the CB's front window: a tile of in0
@@ -485,7 +488,9 @@ struct DecodedTile {
     std::uint8_t format = 0;
     bool fp32 = false, transposed = false;
     TileShape shape;
-    alignas(64) double m[1024];
+    std::uint32_t k16 = 0;  // the row stride of m: K rounded up to 16
+    std::uint32_t m[1024];  // k_major(): SrcA/SrcB words
+    fpu::Split split[2];    // m as the multipliers see it: the first and the second piece
 };
 
 static const DecodedTile& decoded_operand(DecodedTile* cache, std::size_t ways, int src, std::uint32_t cb,
@@ -500,7 +505,13 @@ static const DecodedTile& decoded_operand(DecodedTile* cache, std::size_t ways, 
         slot.format == c.src_fmt[src] && slot.fp32 == c.fp32 && slot.transposed == transpose)
         return slot;
     unpack(src, cb, tile, scratch, call, loc, false, true);
-    row_major_double(scratch, slot.m, transpose);
+    // in1 (SrcA) pairs its columns with in0's rows; transposed, its rows
+    const bool columns = src == 0 && !transpose;
+    k_major(scratch, slot.m, columns);
+    const std::uint32_t K = columns ? scratch.shape.rows : scratch.shape.cols;
+    slot.k16 = (K + 15) / 16 * 16;
+    const int n = int(slot.k16 * (columns ? scratch.shape.cols : scratch.shape.rows));
+    for (int low = 0; low < 2; ++low) fpu::split(slot.m, n, src == 0, low, slot.split[low]);
     slot.valid = true;
     slot.device = g_dev->serial;
     slot.core = core;
@@ -523,45 +534,23 @@ void matmul_tiles(std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t tile_a, 
     require_mode(Mode::Matmul, 0, call, "matmul_init(in0, in1) / matmul_block_init", loc);
     Compute& c = comp();
     static DecodedTile cache_a[16], cache_b[16];
-    alignas(64) static double prod[1024];
     for (std::uint32_t r = 0; r < rt_dim; ++r) {
         // in0 goes through SrcB, in1 through SrcA; transposed, in1's rows become the K index
         const DecodedTile& a = decoded_operand(cache_a, 16, 1, cb_a, tile_a + r * kt_dim, false, call, loc);
         for (std::uint32_t col = 0; col < ct_dim; ++col) {
             const DecodedTile& b = decoded_operand(cache_b, 16, 0, cb_b, tile_b + col, transpose, call, loc);
-            const std::uint32_t M = a.shape.rows, K = a.shape.cols, N = transpose ? b.shape.rows : b.shape.cols;
+            const std::uint32_t M = a.shape.rows, N = transpose ? b.shape.rows : b.shape.cols, K16 = a.k16;
             int t = math_dst(dst + r * ct_dim + col, call, loc);
-            const bool cleared = c.dst_cleared[t], fp32 = c.fp32;
-            if (N == 32)
-                tile_product_32(a.m, b.m, prod, M, K);
-            else
-                tile_product_any(a.m, b.m, prod, M, K, N);
-            std::uint32_t* out = c.dst[t];
             const TileShape shape = b.shape;
-            const bool floats = !c.dst_int[t];
-            if (M == 32 && N == 32) {
-                // face by face, so that DST is written in order
-                std::uint32_t idx = 0;
-                for (std::uint32_t face = 0; face < 4; ++face) {
-                    const double* p = prod + (face >> 1) * 16 * 32 + (face & 1) * 16;
-                    for (std::uint32_t r = 0; r < 16; ++r, p += 32) {
-                        for (std::uint32_t col = 0; col < 16; ++col, ++idx) {
-                            float v = float(p[col]);
-                            if (!cleared) v += floats ? as_float(out[idx]) : float(std::int32_t(out[idx]));
-                            out[idx] = fp32 ? as_bits(v) : as_bits(bf16_round(v));
-                        }
-                    }
+            const fpu::Split* const in1[2] = {&b.split[0], &b.split[1]};
+            const fpu::Split* const in0[2] = {&a.split[0], &a.split[1]};
+            // each element independently: the MVMULs of every fidelity phase over every 16-long chunk
+            for (std::uint32_t i = 0; i < M; ++i)
+                for (std::uint32_t j = 0; j < N; ++j) {
+                    const std::uint32_t idx = shape.at(i, j);
+                    c.dst[t][idx] = fpu::dot(in1, int(j * K16), in0, int(i * K16), int(K16), dst_bits(t, idx),
+                                             c.fidelity_phases, c.fp32);
                 }
-            } else {
-                for (std::uint32_t i = 0; i < M; ++i) {
-                    for (std::uint32_t j = 0; j < N; ++j) {
-                        const std::uint32_t idx = shape.at(i, j);
-                        float v = float(prod[i * N + j]);
-                        if (!cleared) v = dst_value(t, idx) + v;
-                        out[idx] = as_bits(fp32 ? v : bf16_round(v));
-                    }
-                }
-            }
             fresh(t, false);
         }
     }
@@ -612,21 +601,37 @@ void reduce_tile(Pool pool, RDim dim, std::uint32_t cb, std::uint32_t scaler_cb,
             out[0] = m;
         }
     } else {
-        // out = X @ S^T (rows), S @ X (columns), or the full sum at [0][0] (scalar)
+        // out = X @ S^T (rows), S @ X (columns), or the full sum at [0][0] (scalar), each element
+        // as the matrix unit computes it (fpu::dot, chunks of 16 in k order)
+        static std::uint32_t va[1024 + 16], vb[1024 + 16];
+        const std::uint32_t n = dim == RDim::Row ? C : dim == RDim::Col ? R : R * C, n16 = (n + 15) / 16 * 16;
         for (std::uint32_t r = 0; r < R; ++r) {
             for (std::uint32_t col = 0; col < C; ++col) {
-                double acc = 0.0;
-                if (dim == RDim::Row) {
-                    for (std::uint32_t k = 0; k < C; ++k) acc += double(xm[r * C + k]) * sm[col * C + k];
-                } else if (dim == RDim::Col) {
-                    for (std::uint32_t k = 0; k < R; ++k) acc += double(sm[r * C + k]) * xm[k * C + col];
-                } else if (r == 0 && col == 0) {
-                    for (std::uint32_t i = 0; i < R * C; ++i) acc += double(xm[i]) * sm[i % C];
+                const std::uint32_t idx = x.shape.at(r, col);
+                if (dim == RDim::Scalar && (r != 0 || col != 0)) {
+                    c.dst[t][idx] = cleared ? 0 : dst_bits(t, idx);
+                    continue;
                 }
-                float v = float(acc);
-                out[r * C + col] = cleared ? v : dst_value(t, x.shape.at(r, col)) + v;
+                std::fill(va, va + n16, 0u);
+                std::fill(vb, vb + n16, 0u);
+                for (std::uint32_t k = 0; k < n; ++k) {
+                    if (dim == RDim::Row) {  // the scaler in SrcA, the data in SrcB
+                        va[k] = as_bits(sm[col * C + k]);
+                        vb[k] = as_bits(xm[r * C + k]);
+                    } else if (dim == RDim::Col) {
+                        va[k] = as_bits(xm[k * C + col]);
+                        vb[k] = as_bits(sm[r * C + k]);
+                    } else {
+                        va[k] = as_bits(xm[k]);
+                        vb[k] = as_bits(sm[k % C]);
+                    }
+                }
+                c.dst[t][idx] = fpu::dot(va, vb, int(n16), dst_bits(t, idx), c.fidelity_phases, c.fp32);
             }
         }
+        fresh(t, false);
+        c.dst_reduce[t] = std::int8_t(1 + int(dim));
+        return;
     }
     for (std::uint32_t r = 0; r < R; ++r)
         for (std::uint32_t col = 0; col < C; ++col) write_float(t, x.shape.at(r, col), out[r * C + col]);
@@ -760,7 +765,7 @@ void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool
         decode_tile(f, out, shape, held);
         for (std::uint32_t i = 0; i < shape.elems(); ++i) words[i] = as_bits(as_float(words[i]) + as_float(held[i]));
     }
-    encode_tile(f, words, integer, shape, out);
+    pack_encode_tile(f, words, integer, shape, c.fp32, c.pack_precise, out);
     if (!out_of_order) b.pack_tile_ptr += 1;
 }
 
@@ -795,7 +800,8 @@ void tilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_cb
             for (std::uint32_t col = 0; col < shape.cols; ++col)
                 words[shape.at(r, col)] = decode_element(in.format, src + (r * width + t * shape.cols + col) * esize);
         std::uint32_t addr = out.wr_ptr[TRISC] + (out.pack_tile_ptr + t) * out.page_size;
-        encode_tile(out.format, words, is_integer_format(in.format), shape, g_dev->l1_host(cur().core, addr));
+        pack_encode_tile(out.format, words, is_integer_format(in.format), shape, c.fp32, c.pack_precise,
+                         g_dev->l1_host(cur().core, addr));
     }
     out.pack_tile_ptr += tiles;
 }

@@ -22,7 +22,8 @@ struct Compute {
     Sec sec[2] = {Sec::Free, Sec::Free};
     int math_sec = 0, pack_sec = 0;
 
-    bool fp32 = false, full_sync = false, approx = false;
+    bool fp32 = false, full_sync = false, approx = false, pack_precise = false;
+    int fidelity_phases = 4;  // of the matrix unit's multiplies (MathFidelity)
     const std::uint8_t* unpack_to_dest = nullptr;
 
     bool started = false;

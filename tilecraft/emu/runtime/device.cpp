@@ -382,7 +382,8 @@ static char g_error[1024];
 const char* tc_last_error() { return g_error; }
 
 void* tc_load_kernel(void* handle, const char* path, const char* name, int noc, int fp32_dest_acc,
-                     int dst_full_sync, int approx, const std::uint8_t* unpack_to_dest_fp32) {
+                     int dst_full_sync, int approx, const std::uint8_t* unpack_to_dest_fp32, int math_fidelity,
+                     int bfp8_pack_precise) {
     Device* d = static_cast<Device*>(handle);
     void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (lib == nullptr) {
@@ -402,6 +403,8 @@ void* tc_load_kernel(void* handle, const char* path, const char* name, int noc, 
     k->fp32_dest_acc = fp32_dest_acc != 0;
     k->dst_full_sync = dst_full_sync != 0;
     k->approx = approx != 0;
+    k->math_fidelity = math_fidelity;
+    k->bfp8_pack_precise = bfp8_pack_precise != 0;
     if (unpack_to_dest_fp32) std::memcpy(k->unpack_to_dest_fp32, unpack_to_dest_fp32, 64);
     d->kernels.push_back(k);
     return k;

@@ -72,7 +72,8 @@ struct Kernel {
     std::string name;
     std::uint8_t noc = 0;
     // compute configuration (ComputeConfigDescriptor)
-    bool fp32_dest_acc = false, dst_full_sync = false, approx = false;
+    bool fp32_dest_acc = false, dst_full_sync = false, approx = false, bfp8_pack_precise = false;
+    int math_fidelity = 4;  // MathFidelity: LoFi 0, HiFi2 2, HiFi3 3, HiFi4 4
     std::uint8_t unpack_to_dest_fp32[64] = {};
 };
 

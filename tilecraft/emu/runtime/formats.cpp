@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "fpu.h"
+
 namespace tc {
 
 const char* format_name(std::uint8_t f) {
@@ -188,6 +190,25 @@ void encode_element(std::uint8_t f, std::uint32_t word, bool integer, std::uint8
     if (encode_tile(f, words, integer, one, bytes)) std::memcpy(dst, bytes, element_bytes(f));
 }
 
+// Lays out a block-float tile (the exponent section, then the element codes); `group(g, bits,
+// codes)` rounds group g of 16 values, writing its codes and returning its shared exponent.
+template <class Group>
+static void write_block_float(int bits, const TileShape& shape, std::uint8_t* dst, Group group) {
+    const std::uint32_t n = shape.elems(), exp_bytes = exponent_bytes(shape);
+    std::memset(dst, 0, exp_bytes);
+    std::uint8_t* data = dst + exp_bytes;
+    if (bits == 3) std::memset(data, 0, n / 2);
+    for (std::uint32_t g = 0; g < n / 16; ++g) {
+        std::uint8_t codes[16];
+        dst[g] = group(g, bits, codes);
+        for (int i = 0; i < 16; ++i) {
+            std::uint32_t e = g * 16 + i;
+            if (bits == 7) data[e] = codes[i];
+            else data[e / 2] |= std::uint8_t(codes[i] << (4 * (e % 2)));
+        }
+    }
+}
+
 bool encode_tile(std::uint8_t f, const std::uint32_t* words, bool integer, const TileShape& shape, std::uint8_t* dst) {
     const std::uint32_t n = shape.elems();
     switch (f) {
@@ -248,26 +269,33 @@ bool encode_tile(std::uint8_t f, const std::uint32_t* words, bool integer, const
             for (std::uint32_t i = 0; i < n; ++i)
                 dst[i] = std::uint8_t(std::int8_t(clamp64(integer_of(words[i], integer), -127, 127)));
             return true;
-        case fmt::Bfp8_b: case fmt::Bfp4_b: {
-            const int bits = f == fmt::Bfp8_b ? 7 : 3;
-            const std::uint32_t exp_bytes = exponent_bytes(shape);
-            std::memset(dst, 0, exp_bytes);
-            std::uint8_t* data = dst + exp_bytes;
-            if (bits == 3) std::memset(data, 0, n / 2);
-            for (std::uint32_t g = 0; g < n / 16; ++g) {
+        case fmt::Bfp8_b: case fmt::Bfp4_b:
+            write_block_float(f == fmt::Bfp8_b ? 7 : 3, shape, dst, [&](std::uint32_t g, int bits, std::uint8_t* codes) {
                 float values[16];
-                std::uint8_t codes[16];
                 for (int i = 0; i < 16; ++i) values[i] = float_of(words[g * 16 + i], integer);
-                dst[g] = block_float_group(values, bits, codes);
-                for (int i = 0; i < 16; ++i) {
-                    std::uint32_t e = g * 16 + i;
-                    if (bits == 7) data[e] = codes[i];
-                    else data[e / 2] |= std::uint8_t(codes[i] << (4 * (e % 2)));
-                }
-            }
+                return block_float_group(values, bits, codes);
+            });
             return true;
-        }
         default: return false;
+    }
+}
+
+bool pack_encode_tile(std::uint8_t f, const std::uint32_t* words, bool integer, const TileShape& shape, bool fp32_dst,
+                      bool precise, std::uint8_t* dst) {
+    const std::uint32_t n = shape.elems();
+    if (integer) return encode_tile(f, words, integer, shape, dst);
+    static std::uint32_t packed[1024];
+    switch (f) {
+        case fmt::Float16_b: case fmt::Float32:
+            for (std::uint32_t i = 0; i < n; ++i)
+                packed[i] = f == fmt::Float32 ? fpu::pack_fp32(words[i], fp32_dst) : fpu::pack_bf16(words[i]);
+            return encode_tile(f, packed, false, shape, dst);  // exact from here
+        case fmt::Bfp8_b: case fmt::Bfp4_b:
+            write_block_float(f == fmt::Bfp8_b ? 7 : 3, shape, dst, [&](std::uint32_t g, int bits, std::uint8_t* codes) {
+                return fpu::pack_block(words + g * 16, bits, fp32_dst, precise, codes);
+            });
+            return true;
+        default: return encode_tile(f, words, integer, shape, dst);
     }
 }
 

@@ -48,6 +48,11 @@ bool decode_tile(std::uint8_t f, const std::uint8_t* src, const TileShape& shape
 // Encode face-ordered words (fp32 bits, or integers when `integer`) into format f at dst.
 bool encode_tile(std::uint8_t f, const std::uint32_t* words, bool integer, const TileShape& shape,
                  std::uint8_t* dst);
+// Encode DST words as the packer writes them (fpu.h): bfloat16 ties away from zero, NaN to inf,
+// denormals to +0, Bfp8_b/Bfp4_b through the packer's intermediate format; other formats as
+// encode_tile. `fp32_dst`: DST holds fp32; `precise`: bfp8_pack_precise.
+bool pack_encode_tile(std::uint8_t f, const std::uint32_t* words, bool integer, const TileShape& shape, bool fp32_dst,
+                      bool precise, std::uint8_t* dst);
 // Round one group of 16 fp32 values as a block-float pack with `mantissa_bits` (7 or 3) does:
 // writes the element codes and returns the shared exponent.
 // One element of a row-major (untilized) page: bytes per element, decode, encode.

@@ -1,7 +1,10 @@
 // The SFPU: element-wise functions on DST tiles.
 //
 // Stores into a 16-bit DST truncate to bfloat16, as SFPSTORE does (the 0.81.1 headers' default
-// DstRoundingMode); FPU results round to nearest.
+// DstRoundingMode), except for the functions whose 0.81.1 LLK rounds first with SFP_STOCH_RND
+// (`convert<vFloat16b>(.., RoundMode::Nearest)`: to nearest, ties away from zero, per the ISA
+// documentation's SFPSTOCHRND model and ttsim). gelu_tile's default (fast_and_approx) is the LLK's
+// 6-entry piecewise-linear table (SFPLUTFP32), not a formula.
 //
 // The device evaluates most of these with polynomial or table approximations; the emulator
 // evaluates each in fp32 with the C++ standard library, following the definitions of
@@ -44,6 +47,26 @@ float log_base_two(float x, float scale) {
     return static_cast<float>(e) + std::log(m) * scale;
 }
 
+// SFPLUTFP32's reading of a 16-bit table entry: an IEEE half for exponents 1-30, but exponent 0 is
+// 2^-15 scaled (no zero, no denormals) and 31 reads as zero (tt-isa-documentation SFPLUTFP32.md)
+float lut16(float entry) {
+    const std::uint16_t h = f16_bits(entry);
+    const std::uint32_t sign = h >> 15, exp = (h >> 10) & 0x1Fu, man = h & 0x3FFu;
+    return as_float((sign << 31) | ((exp == 0x1F ? 0u : 112u + exp) << 23) | (man << 13));
+}
+
+// gelu_tile<true> (the default): 0.5 x + (a |x| + c), with (a, c) from the 0.81.1 LLK's table
+// (ckernel_sfpu_gelu.h gelu_init<true>) for |x| in [0, .5), [.5, 1), [1, 1.5), [1.5, 2), [2, 3),
+// [3, inf) (SFPLUTFP32 FP16_6ENTRY_TABLE1, sign not copied), each step an SFPMAD.
+float gelu_table(float x) {
+    static const float slope[6] = {0.1928f, 0.4939f, 0.6188f, 0.6099f, 0.5402f, 0.5f};
+    static const float intercept[6] = {-0.00010443f, -0.1604f, -0.2796f, -0.2635f, -0.1194f, 0.0f};
+    const float b = std::fabs(x);
+    const int i = b < 0.5f ? 0 : b < 1.0f ? 1 : b < 1.5f ? 2 : b < 2.0f ? 3 : b < 3.0f ? 4 : 5;
+    const float d = std::fma(lut16(slope[i]), b, lut16(intercept[i]));
+    return std::fma(x, 0.5f, d);
+}
+
 float unary(SfpuUnary op, float x, std::uint32_t p0, std::uint32_t p1, std::uint32_t p2) {
     switch (op) {
         case SfpuUnary::Exp: return std::exp(x);
@@ -59,6 +82,7 @@ float unary(SfpuUnary op, float x, std::uint32_t p0, std::uint32_t p1, std::uint
         case SfpuUnary::Tanh: return std::tanh(x);
         case SfpuUnary::Silu: return x * sigmoid(x);
         case SfpuUnary::Gelu: {
+            if (p0) return gelu_table(x);
             // the tanh form of numerics.md, 0.5 x (1 + tanh z) with z = sqrt(2 / pi) (x + 0.044715 x^3),
             // as x / (1 + exp(-2z)) (1 + tanh z cancels for negative x) in double, rounded once:
             // exp's condition number |2z| reaches ~100 on the tail, far beyond fp32 evaluation
@@ -175,11 +199,39 @@ float binary(SfpuBinary op, float a, float b) {
     return a;
 }
 
+// SFP_STOCH_RND fp32 -> bfloat16, deterministic: nearest with ties away from zero, a zero or
+// denormal input becomes +0, NaN becomes inf
+float stochrnd_bf16(float v) {
+    std::uint32_t b = as_bits(v);
+    const std::uint32_t e = (b >> 23) & 0xFFu;
+    if (e == 0) return 0.0f;
+    if (e == 0xFF) return as_float(b & 0xFF800000u);
+    return as_float(((b & 0xFFFFu) >= 0x8000u ? b + 0x10000u : b) & 0xFFFF0000u);
+}
+
+// the unary functions whose LLK rounds to bfloat16 with SFP_STOCH_RND before storing into a 16-bit
+// DST (0.81.1 ckernel_sfpu_{exp,exp2,expm1,elu,celu,cbrt,gelu}.h); gelu only in its accurate form
+bool rounds_before_store(SfpuUnary op, std::uint32_t p0) {
+    switch (op) {
+        case SfpuUnary::Exp: case SfpuUnary::Exp2: case SfpuUnary::Expm1: case SfpuUnary::Elu:
+        case SfpuUnary::Celu: case SfpuUnary::Cbrt: return true;
+        case SfpuUnary::Gelu: return p0 == 0;
+        default: return false;
+    }
+}
+
+enum class Store : std::uint8_t { Truncate, NearestEven, NearestAway };
+
 // SFPSTORE into a 16-bit DST truncates fp32 to bfloat16 (DstRoundingMode::Default); ops that take
-// DstRoundingMode::NearestEven round in software first
-std::uint32_t sfpu_store(float v, bool nearest = false) {
+// DstRoundingMode::NearestEven round in software first, some functions with SFP_STOCH_RND
+std::uint32_t sfpu_store(float v, Store mode = Store::Truncate) {
     if (comp().fp32) return as_bits(v);
-    return as_bits(nearest ? bf16_round(v) : bf16_trunc(v));
+    switch (mode) {
+        case Store::NearestEven: return as_bits(bf16_round(v));
+        case Store::NearestAway: return as_bits(stochrnd_bf16(v));
+        case Store::Truncate: break;
+    }
+    return as_bits(bf16_trunc(v));
 }
 
 const char* dst_format_name() { return comp().fp32 ? "DataFormat::Float32" : "DataFormat::Float16_b"; }
@@ -229,7 +281,7 @@ void sfpu_unary(std::uint32_t op, std::uint32_t dst, std::uint32_t p0, std::uint
     bool fill = u == SfpuUnary::Fill || u == SfpuUnary::FillBits;
     for (int i = 0; i < Compute::kElems; ++i) {
         float x = fill ? 0.0f : misread(dst_value(t, std::uint32_t(i)), fmt);
-        c.dst[t][i] = sfpu_store(unary(u, x, p0, p1, p2));
+        c.dst[t][i] = sfpu_store(unary(u, x, p0, p1, p2), rounds_before_store(u, p0) ? Store::NearestAway : Store::Truncate);
     }
     c.dst_int[t] = false;
     c.dst_cleared[t] = false;
@@ -248,7 +300,8 @@ void sfpu_binary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint32
     static float result[Compute::kElems];
     for (int i = 0; i < Compute::kElems; ++i)
         result[i] = binary(SfpuBinary(op), misread(dst_value(ta, i), fmt), misread(dst_value(tb, i), fmt));
-    for (int i = 0; i < Compute::kElems; ++i) c.dst[to][i] = sfpu_store(result[i], nearest);
+    for (int i = 0; i < Compute::kElems; ++i)
+        c.dst[to][i] = sfpu_store(result[i], nearest ? Store::NearestEven : Store::Truncate);
     c.dst_int[to] = false;
     c.dst_cleared[to] = false;
     c.dst_reduce[to] = 0;

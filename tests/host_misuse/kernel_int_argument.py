@@ -1,0 +1,20 @@
+import torch
+
+import tilecraft as ttl
+import tilecraft.ttnn as ttnn
+
+
+@ttl.operation(grid=(1, 1))
+def kern(a, y):
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)
+
+    @ttl.datamovement()
+    def mover():
+        with a_dfb.reserve() as blk:
+            ttl.copy(a[0, 0], blk).wait()
+        with a_dfb.wait() as blk:
+            ttl.copy(blk, y[0, 0]).wait()
+
+
+a = ttnn.from_torch(torch.ones(32, 32), layout=ttnn.TILE_LAYOUT)
+kern(a, 3)  # ERROR-HERE
