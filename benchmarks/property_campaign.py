@@ -9,6 +9,7 @@ as "unchecked (item)"; ``--all-checks`` makes them anyway, to measure how often 
     .venv/bin/python -m benchmarks.property_campaign                      # ~3,000 examples
     .venv/bin/python -m benchmarks.property_campaign --programs 100 --mutants 20 --host 10 --seed 7
     .venv/bin/python -m benchmarks.property_campaign --section programs --kind matmul --json out.json
+    .venv/bin/python -m benchmarks.property_campaign --section cpp --programs 20   # the emitted C++
 
 ``--programs N`` is per program kind, ``--mutants N`` per kind of mistake, ``--host N`` per bad
 host input. Every failing example's script stays in $TILECRAFT_PROPERTY_DIR (default
@@ -30,7 +31,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 from tests.property import known_issues
-from tests.property.harness import Outcome, check_host_script, check_mutant, check_program
+from tests.property.harness import Outcome, check_host_script, check_mutant, check_program, check_program_cpp
 from tests.property.host_inputs import HOST_MISTAKES
 from tests.property.mutations import MUTATIONS
 from tests.property.strategies import KINDS, host_scripts, mutants
@@ -100,6 +101,9 @@ def sections(args: argparse.Namespace) -> Iterable[tuple[str, str, st.SearchStra
     if args.section in (None, "programs"):
         for kind in args.kind or sorted(KINDS):
             yield "programs", kind, KINDS[kind](), program_check(args.all_checks), args.programs
+    if args.section == "cpp":
+        for kind in args.kind or sorted(KINDS):
+            yield "cpp", kind, KINDS[kind](), check_program_cpp, args.programs
     if args.section in (None, "mutants"):
         for mutation in MUTATIONS:
             yield ("mutants", mutation.name, mutants((mutation,)),
@@ -138,7 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--programs", type=int, default=120, help="examples per program kind")
     parser.add_argument("--mutants", type=int, default=25, help="examples per kind of mistake")
     parser.add_argument("--host", type=int, default=8, help="examples per bad host input")
-    parser.add_argument("--section", choices=("programs", "mutants", "host"))
+    parser.add_argument("--section", choices=("programs", "mutants", "host", "cpp"),
+                        help="cpp (only when named): the valid programs at --level cpp, each matching its golden "
+                             "or stopped by a diagnostic ('diagnosed E...')")
     parser.add_argument("--kind", action="append", choices=sorted(KINDS), help="only these program kinds")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--all-checks", action="store_true",

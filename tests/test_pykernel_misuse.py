@@ -148,7 +148,6 @@ def test_diagnostic_through_the_cli(case: Case, capsys):
 def test_runtime_findings_name_the_generated_cpp_too():
     """A finding mapped to Python keeps the C++ place as a note (to read what ran)."""
     diagnostic = run_case(RUNTIME[0]).diagnostic
-    cpp = [n.message for n in diagnostic.notes if n.message.startswith("in the generated C++ at ")]
-    assert len(cpp) == 1 and ".cpp:" in cpp[0]
-    path, line = cpp[0].rsplit(" ", 1)[1].rsplit(":", 1)
-    assert Path(path).read_text().splitlines()[int(line) - 1].strip() == "tile_regs_release();"
+    cpp = [n.span for n in diagnostic.notes if n.message == "in the generated C++"]
+    assert len(cpp) == 1 and cpp[0].file.endswith(".cpp")
+    assert Path(cpp[0].file).read_text().splitlines()[cpp[0].line - 1].strip() == "tile_regs_release();"

@@ -105,3 +105,21 @@ def run(tensors: list[ttnn.Tensor], kernels: list, cbs: list, semaphores: list =
 
 def run_spec(program: ProgramSpec, stop_at_first_error: bool = True) -> launch.EmulationResult:
     return launch.run(program, stop_at_first_error)
+
+
+def script_values(script: Path, *args: str) -> tuple[int, list[torch.Tensor], str]:
+    """``tilecraft run SCRIPT ARGS`` in this process: the exit code, the logical values of every
+    tensor of the script's one launch (empty if it did not launch), and what it wrote to stderr."""
+    import contextlib
+    import io
+
+    from tilecraft import session
+    from tilecraft.cli import main
+
+    seen: list[list[torch.Tensor]] = []
+    err = io.StringIO()
+    with session.using(result_hooks=[lambda program, tensors: seen.append([t.to_torch() for t in tensors])]), \
+            contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(["run", str(script), *args])
+    assert len(seen) <= 1, f"{len(seen)} launches"
+    return code, seen[0] if seen else [], err.getvalue()

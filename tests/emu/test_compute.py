@@ -200,6 +200,9 @@ UNARY = {
     "power_tile_init(); power_tile(0, 3);": lambda x: tile_math.UNARY_PARAM["power"](x, 3),
     f"binop_with_scalar_tile_init(); mul_unary_tile(0, {bits(-1.5)});": lambda x: x * -1.5,
     "fill_tile_init(); fill_tile(0, 2.5f);": lambda x: torch.full_like(x, 2.5),
+    # the scale 1 / ln(base) as fp32 bits (0.81.1); log2 through base_is_two, the exact path
+    f"log_with_base_tile_init(); log_with_base_tile<false, true>(0, {bits(1 / math.log(2))});": tile_math.UNARY["log2"],
+    f"log_with_base_tile_init(); log_with_base_tile(0, {bits(1 / math.log(10))});": tile_math.UNARY["log10"],
 }
 
 
@@ -225,6 +228,15 @@ def test_sfpu_functions_follow_the_language_level(device, call) -> None:
     want = UNARY[call](x)
     ulp = torch.finfo(torch.float32).eps * torch.maximum(want.abs(), x.abs())
     assert torch.all((got - want).abs() <= 4 * ulp), ((got - want).abs() / ulp).max()
+
+
+def test_log2_of_a_power_of_two_is_exact(device) -> None:
+    """base_is_two adds the exponent unscaled (ckernel_sfpu_log.h): log2(2^k) == k for every k."""
+    k = torch.arange(-126, 128, dtype=torch.float32)
+    x = torch.cat([torch.exp2(k), torch.ones(32 * 32 - k.numel())]).reshape(32, 32)
+    call = f"log_with_base_tile_init(); log_with_base_tile<false, true>(0, {bits(1 / math.log(2))});"
+    got = run_unary(device, x, call, ttnn.float32, fp32=True, unpack_to_dest=True)
+    assert torch.equal(got.flatten()[:k.numel()], k)
 
 
 def test_sfpu_stores_into_a_16_bit_dst_truncate(device) -> None:

@@ -172,6 +172,23 @@ def test_io_tensor_on_the_host(device) -> None:
     assert diag.code == "E5109" and diag.message == "io_tensors[0] is on the host: generic_op needs device tensors"
 
 
+def test_io_tensors_on_two_devices(device) -> None:
+    """Each open_device allocates on its own: a second device's buffer sits at the same address."""
+    a, out = dram(device, torch.randn(32, 32)), output(device, (32, 32))
+    again = ttnn.open_device(0)
+    other = ttnn.from_torch(torch.randn(32, 32), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=again)
+    assert other.buffer_address() == a.buffer_address()
+    diag = host_error(lambda: run([a, other, out], copy_kernels(a, out, 1), [cb(0)]))
+    assert diag.code == "E5109"
+    assert diag.message == ("io_tensors[1] is on a device of another ttnn.open_device(0) call than io_tensors[0]: "
+                            "generic_op runs on one device and needs every io tensor there")
+    third = ttnn.from_torch(torch.randn(32, 32), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT,
+                            device=ttnn.open_device(1))
+    diag = host_error(lambda: run([a, out, third], copy_kernels(a, out, 1), [cb(0)]))
+    assert diag.message.startswith("io_tensors[2] is on Device(id=1, arch=wormhole_b0), io_tensors[0] on "
+                                   "Device(id=0, arch=wormhole_b0)")
+
+
 def test_nothing_compiles_when_the_descriptor_is_wrong(device, monkeypatch) -> None:
     from tilecraft.emu import build
     monkeypatch.setattr(build, "compile_all", lambda builds: pytest.fail("compiled a bad program"))

@@ -39,6 +39,8 @@ from .source import file_name
 TILECRAFT_DIR = str(Path(tilecraft.__file__).parent)
 SCRIPTS = Path(os.environ.get("TILECRAFT_PROPERTY_DIR", Path(tempfile.gettempdir()) / "tilecraft-property"))
 TIMEOUT_S = 60.0
+#: --level cpp compiles the emitted kernels with g++ (cached): seconds per kernel on a loaded machine
+CPP_TIMEOUT_S = 300.0
 
 
 @dataclass(frozen=True)
@@ -219,6 +221,31 @@ def check_program(program: Program, levels: Sequence[str] = ("exact", "metal")) 
             return Outcome(f"{level} output differs from Python", f"printed {other.stdout.splitlines()}",
                            str(script))
     return Outcome("passed", script=str(script), notes=tuple(notes))
+
+
+def check_program_cpp(program: Program) -> Outcome:
+    """The program as the C++ ``tilecraft emit`` writes, on the kernel emulator (``--level cpp``):
+    it matches the golden, or it stops with a diagnostic ("diagnosed E...": an emitter limit such as
+    E3001, an API the emulator does not model, a sanitizer finding). A wrong result, or a failure
+    without a diagnostic, is what must never happen (issue 21)."""
+    script = write_script(file_name(program.kind, program.text), program.text)
+    result = run(script, *program.cli_args, "--level", "cpp", timeout=CPP_TIMEOUT_S)
+    failure = failure_of(result)
+    if failure and failure.klass.startswith("rejected "):
+        code = failure.klass.split()[1]
+        return Outcome(f"diagnosed {code}", failure.detail, str(script))
+    if failure:
+        return _at(Outcome(f"cpp: {failure.klass}", failure.detail), script)
+    if len(result.launches) != 1:
+        return Outcome("cpp: launch count", f"{len(result.launches)} launches", str(script))
+    mismatch = golden_mismatch(program, result.launches[0])
+    if mismatch:
+        return Outcome("cpp: golden mismatch", mismatch, str(script))
+    return Outcome("passed", script=str(script))
+
+
+def diagnosed_or_passed(outcome: Outcome) -> bool:
+    return outcome.passed or outcome.klass.startswith("diagnosed ")
 
 
 def _not_lowered(message: str) -> str:

@@ -10,7 +10,8 @@ message of their own:
   0.81.1 replacement;
 * a header path 0.81.1 renamed (``compute_kernel_api/...``): E5005, naming the new path;
 * a name the emulated API does not declare: E5002, "unknown API call", saying which header
-  declares it when the kernel merely did not include it.
+  declares it when the kernel merely did not include it; a kernel API header (``api/...``) the
+  emulator does not have is E5002 too, naming the header.
 """
 
 from __future__ import annotations
@@ -60,6 +61,9 @@ RENAMED_HEADERS: dict[str, str] = {
     "dataflow_api.h": "api/dataflow/dataflow_api.h",
     "debug/dprint.h": "api/debug/dprint.h",
 }
+
+#: where 0.81.1's kernel API headers live, as kernels include them (tt_metal/hw/inc/...)
+KERNEL_API_ROOTS = ("api/", "hostdevcommon/", "internal/")
 
 _LOCATED = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<kind>fatal error|error|warning|note): "
                       r"(?P<msg>.*)$")
@@ -129,9 +133,11 @@ def _classify(span: Span | None, message: str, notes: tuple[Note, ...], display:
                 renamed = new + path[len(old):] if old.endswith("/") else new
                 return error("E5005", f"header '{path}' does not exist in TT-Metalium 0.81.1", span,
                              hint=f'#include "{renamed}"', notes=notes)
-        if path.startswith("api/"):
-            return error("E5002", f"header '{path}' is not among the kernel API headers the emulator models", span,
-                         hint="docs/emulator.md lists what is modelled", notes=notes)
+        if path.startswith(KERNEL_API_ROOTS):
+            return error("E5002", f"header '{path}' is not modelled by the emulator: the emulated TT-Metalium "
+                         "0.81.1 kernel API has no such header", span,
+                         hint="docs/emulator.md lists what is modelled (section 3) and what is not (section 7); "
+                              "check the path against the 0.81.1 headers", notes=notes)
     if "Old style DPRINT" in message:
         return error("E5003", "the stream form of DPRINT (`DPRINT << x << ENDL();`) was removed in TT-Metalium 0.81.1",
                      span, hint='use the fmt-style form: DPRINT("x = {}\\n", x);', notes=notes)

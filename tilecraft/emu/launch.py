@@ -7,7 +7,9 @@
    the reserved region, as tt-metal allocates them), semaphores sit at their fixed slots, tensors
    go to their DRAM or L1 banks in the device's byte format.
 3. Compile the kernels (in parallel, cached), load them, give every (core, RISC) its fiber.
-4. Run; turn the runtime's findings into diagnostics at the kernel lines; read the tensors back.
+4. Run; turn the runtime's findings into diagnostics at the kernel lines (at the lines of the
+   program that generated a kernel, where its manifest maps them: source_map.py); read the
+   tensors back.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from .build import CBInfo, KernelBuild, compile_all, compile_seconds, compile_wa
 from .device_model import ChipModel, chip
 from .native import NativeDevice, decode_tiles, encode_tiles, tile_bytes
 from .program import SLOT_NAMES, TRISC, CBSpec, Core, KernelSpec, ProgramSpec, TensorSpec
+from .source_map import at_source, source_maps
 from .trace import KernelTrace
 
 MAX_RUNTIME_ARGS = 1024
@@ -63,6 +66,17 @@ def run(program: ProgramSpec, stop_at_first_error: bool = True, trace: bool = Fa
     model = chip(program.arch)
     check(program, model)
     cb_addresses = place_cbs(program, model)
+    maps = source_maps(program.kernels)
+    try:
+        result = _build_and_emulate(program, model, cb_addresses, stop_at_first_error, trace)
+    except KernelError as exc:
+        raise KernelError(*(at_source(d, maps) for d in exc.diagnostics)) from None
+    result.warnings = [at_source(d, maps) for d in result.warnings]
+    return result
+
+
+def _build_and_emulate(program: ProgramSpec, model: ChipModel, cb_addresses: list[int], stop_at_first_error: bool,
+                       trace: bool) -> EmulationResult:
     result = EmulationResult()
     start = time.perf_counter()
     builds = [kernel_build(k, program, model) for k in program.kernels]

@@ -1,7 +1,9 @@
 """Kernel-level IR -> C++ source for tt-metal 0.81.1 (``void kernel_main()``).
 
 Each operation prints as one statement; a comment with the user's source line precedes the
-statements it produced. Registers are declared where they are assigned when that is their
+statements it produced, and :func:`print_kernel_mapped` also returns that mapping for machines
+(C++ line -> source span), which the manifest carries so that diagnostics found in the C++ can
+be reported at the TT-Lang line (docs/emulator.md, section 6). Registers are declared where they are assigned when that is their
 only assignment and every use is in the same scope; the others are declared at the top.
 """
 
@@ -13,6 +15,7 @@ import linecache
 from collections import defaultdict
 from typing import Any
 
+from ..diagnostics import Span
 from ..ir import ops as ir
 from ..ir import scalarops
 from ..ir.types import BOOL, FLOAT, INDEX
@@ -69,6 +72,10 @@ class KernelPrinter:
         self.lines: list[str] = []
         self.indent = 1
         self.last_loc: tuple[str, int] | None = None
+        #: the source span of the operation being printed (an op without one: its enclosing op's)
+        self.current: Span | None = None
+        #: 1-based C++ line -> the source span of the operation that printed it
+        self.spans: dict[int, Span] = {}
         self.inline: set[str] = set()
         self.declared: set[str] = set()
         called = {op.fn for op in ir.walk(kernel.body) if isinstance(op, kir.Call)}
@@ -149,6 +156,8 @@ class KernelPrinter:
     # ---------------------------------------------------------------- statements
     def line(self, text: str) -> None:
         self.lines.append("    " * self.indent + text)
+        if self.current is not None:
+            self.spans[len(self.lines)] = self.current
 
     def source_comment(self, op: ir.Op) -> None:
         loc = op.loc
@@ -160,10 +169,13 @@ class KernelPrinter:
         self.line(f"// {name}:{loc.line}: {text}" if text else f"// {name}:{loc.line}")
 
     def body(self, ops: list[ir.Op]) -> None:
+        enclosing = self.current
         for op in ops:
+            self.current = op.loc or enclosing
             if not isinstance(op, kir.Comment):
                 self.source_comment(op)
-            getattr(self, f"op_{type(op).__name__}")(op)
+            getattr(self, f"op_{type(op).__name__}")(op)  # a loop's closing brace too: nested bodies restore it
+        self.current = enclosing
 
     def assign(self, reg: ir.Reg, expr: str) -> None:
         if reg.name in self.inline and reg.name not in self.declared:
@@ -278,3 +290,9 @@ class KernelPrinter:
 
 def print_kernel(program: kir.MetalProgram, kernel: kir.Kernel) -> str:
     return KernelPrinter(program, kernel).print()
+
+
+def print_kernel_mapped(program: kir.MetalProgram, kernel: kir.Kernel) -> tuple[str, dict[int, Span]]:
+    """The kernel's C++ and, for each C++ line an operation printed, that operation's source span."""
+    printer = KernelPrinter(program, kernel)
+    return printer.print(), printer.spans

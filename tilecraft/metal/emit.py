@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..ir.program import ProgramIR
 from . import hosts
-from .cpp import print_kernel
+from .cpp import print_kernel_mapped
 from .kir import MetalProgram
 from .lower import lower_program
 
@@ -39,9 +39,11 @@ def emit_program(program: ProgramIR, arch: str = "wormhole_b0") -> Emitted:
 
 def render_program(metal: MetalProgram, source: str | None) -> Emitted:
     """Every file of a kernel-level program (lowered from TT-Lang, or written with PyKernel)."""
-    files = {hosts.kernel_file(k): print_kernel(metal, k) for k in metal.kernels}
+    files, spans = {}, {}
+    for k in metal.kernels:
+        files[hosts.kernel_file(k)], spans[hosts.kernel_file(k)] = print_kernel_mapped(metal, k)
     files["program.py"] = hosts.python_host(metal)
     files["main.cpp"] = hosts.cpp_host(metal)
     files["CMakeLists.txt"] = hosts.cmake(metal)
-    files["manifest.json"] = hosts.manifest_json(metal, source)
+    files["manifest.json"] = hosts.manifest_json(metal, source, spans)
     return Emitted(metal, files)

@@ -11,9 +11,10 @@ symbolic in the tables and resolved when the host runs.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Mapping
 
 from ..arch import get as get_arch
+from ..diagnostics import Span
 from ..ir.grid import all_cores
 from . import kir
 
@@ -31,8 +32,13 @@ def kernel_file(kernel: kir.Kernel) -> str:
     return f"{kernel.name}.cpp"
 
 
-def manifest(program: kir.MetalProgram, source: str | None) -> dict[str, Any]:
+def manifest(program: kir.MetalProgram, source: str | None,
+             spans: Mapping[str, Mapping[int, Span]] | None = None) -> dict[str, Any]:
+    """The program's tables; ``spans`` (kernel file -> C++ line -> source span) become each kernel's
+    ``source_map`` over the ``source_files`` list (see :func:`source_map`)."""
     cols, rows = (program.grid + (1,))[:2]
+    files: list[str] = []
+    maps = {name: source_map(lines, files) for name, lines in (spans or {}).items()}
     return {
         "generator": "tilecraft",
         "tt_metal_version": kir.METAL_VERSION,
@@ -60,8 +66,28 @@ def manifest(program: kir.MetalProgram, source: str | None) -> dict[str, Any]:
             "compile_time_args": [*k.compile_args, *(f"TensorAccessorArgs({t.name})" for t, _ in k.accessors)],
             "runtime_args": [{"label": a.label, "per_core": [_json_value(v) for v in a.values]} for a in k.rt_args],
             "common_runtime_args": [{"label": a.label, "value": _json_value(a.values[0])} for a in k.common_args],
+            "source_map": maps.get(kernel_file(k), []),
         } for k in program.kernels],
+        "source_files": files,
     }
+
+
+def source_map(spans: Mapping[int, Span], files: list[str]) -> list[list[int]]:
+    """C++ lines -> source lines, for tools that report a finding in the C++ at the line that
+    produced it (the kernel emulator does): runs ``[first C++ line, last C++ line, index into
+    source_files, line, column]`` of consecutive lines printed for one source span. The C++
+    carries the same mapping for readers, as a comment before each statement."""
+    runs: list[list[int]] = []
+    for cpp_line in sorted(spans):
+        span = spans[cpp_line]
+        if span.file not in files:
+            files.append(span.file)
+        where = [files.index(span.file), span.line, span.col]
+        if runs and runs[-1][1] == cpp_line - 1 and runs[-1][2:] == where:
+            runs[-1][1] = cpp_line
+        else:
+            runs.append([cpp_line, cpp_line, *where])
+    return runs
 
 
 def _json_value(value: Any) -> Any:
@@ -313,5 +339,6 @@ def cmake(program: kir.MetalProgram) -> str:
             "target_compile_definitions(host PRIVATE KERNEL_DIR=\"${CMAKE_CURRENT_SOURCE_DIR}\")\n")
 
 
-def manifest_json(program: kir.MetalProgram, source: str | None) -> str:
-    return json.dumps(manifest(program, source), indent=2) + "\n"
+def manifest_json(program: kir.MetalProgram, source: str | None,
+                  spans: Mapping[str, Mapping[int, Span]] | None = None) -> str:
+    return json.dumps(manifest(program, source, spans), indent=2) + "\n"

@@ -112,7 +112,7 @@ class ComputeLowering(KernelLowering):
     def release_local_blocks(self) -> None:
         """The last value of each local block leaves its buffer (at the end, and at a return)."""
         for name in self.local_block_names:
-            self.release_partial(name)
+            self.release_partial(name, wait=True)
 
     def lower_Return(self, op: ir.Return) -> None:
         self.release_local_blocks()
@@ -514,14 +514,17 @@ class ComputeLowering(KernelLowering):
             self.emit_matmul_block(matmul, ir.Const(0), ir.Const(0), rows, cols, ir.Const(0))
             return
         self.pending_pops: list[CBDecl] = []
-        root = self.node(op.value, root=True)
         shadow = self.shadows.get(op.block.name)
         only_step = op is self.zero_only_step
         if only_step:
             self.zero_only_step = None
-        for leaf in self.leaf_blocks(op.value):  # blocks accumulated with += are read from their partials
-            if leaf.name in self.shadows and not (only_step and leaf.name == op.block.name):
-                self.wait_current(leaf.name)
+        # blocks accumulated with += (and local blocks) are read from their partials buffers: wait
+        # for their values before the expression is built, since building it evaluates computed
+        # operands of broadcasts and reductions into intermediate buffers right away
+        for name in dict.fromkeys(leaf.name for leaf in self.leaf_blocks(op.value)):
+            if name in self.shadows and not (only_step and name == op.block.name):
+                self.wait_current(name)
+        root = self.node(op.value, root=True)
         if shadow is None:
             self.evaluate(root, self.origin[op.block.name], accumulate=None)
         else:
@@ -596,12 +599,16 @@ class ComputeLowering(KernelLowering):
         self.emit(ir.Assign(result=self.written[name], value=ir.Const(True)))
         self.known_unwritten.discard(name)
 
-    def release_partial(self, name: str) -> None:
-        """Pop the value at the front of ``name``'s partials buffer, if one was stored."""
+    def release_partial(self, name: str, wait: bool = False) -> None:
+        """Pop the value at the front of ``name``'s partials buffer, if one was stored; ``wait``
+        first when that value may not have been waited for (the last value of a local block
+        whose final store did not read it)."""
         shadow = self.shadows[name]
         drop = ir.If(cond=self.written[name])
         self.emit(drop)
         with self.into(drop.then_body):
+            if wait:
+                self.call("cb_wait_front", kir.BufferId(shadow.index), ir.Const(_tiles(shadow.shape)))
             self.call("cb_pop_front", kir.BufferId(shadow.index), ir.Const(_tiles(shadow.shape)))
 
     def evaluate(self, root: Node, out: CBDecl, accumulate: Any) -> None:

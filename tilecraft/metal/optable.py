@@ -45,11 +45,6 @@ def float_bits(value: float) -> str:
     return f"0x{struct.unpack('<I', struct.pack('<f', float(value)))[0]:08x}u"
 
 
-def _fp16_bits(value: float) -> str:
-    """An IEEE half as the 16-bit pattern ``log_with_base_tile`` takes its scale in (fp16a)."""
-    return f"0x{struct.unpack('<H', struct.pack('<e', value))[0]:04x}u"
-
-
 def _u(name: str, header: str, call: str | None = None, init: str | None = None, params: str = "",
        fixed: tuple[str, ...] = (), init_template: tuple[str, ...] = (), call_template: tuple[str, ...] = ()) -> Sfpu:
     call = call or f"{name}_tile"
@@ -90,9 +85,12 @@ UNARY: dict[str, Sfpu] = {
     "leaky_relu": _u("leaky_relu", "eltwise_unary/relu.h", params="bits"),
     "elu": _u("elu", "eltwise_unary/elu.h", params="bits"),
     "power": _u("power", _API, params="int"),
-    # log_b(x) = ln(x) * (1 / ln b), the scale as fp16a bits (ckernel_sfpu_log.h)
-    "log2": _u("log2", _API, call="log_with_base_tile", fixed=(_fp16_bits(1 / math.log(2)),)),
-    "log10": _u("log10", _API, call="log_with_base_tile", fixed=(_fp16_bits(1 / math.log(10)),)),
+    # log_b(x) = ln(x) * (1 / ln b), the scale as fp32 bits: 0.81.1's ckernel_sfpu_log.h reads
+    # base_scale as a float's 32 bits (older releases took fp16a bits; as fp32 those are a
+    # denormal, and every result ~0). log2 sets base_is_two, the exact path: exponent + ln(m) / ln 2
+    "log2": _u("log2", _API, call="log_with_base_tile", fixed=(float_bits(1 / math.log(2)),),
+               call_template=("false", "true")),
+    "log10": _u("log10", _API, call="log_with_base_tile", fixed=(float_bits(1 / math.log(10)),)),
     "relu6": _u("relu6", "eltwise_unary/relu.h", call="relu_max_tile", fixed=(float_bits(6.0),)),
     **{fn: _u(fn, "eltwise_unary/isinf_isnan.h") for fn in ("isfinite", "isinf", "isnan")},
     "celu": _u("celu", "eltwise_unary/activations.h", params="bits"),

@@ -22,8 +22,8 @@ from ..frontend.source import FunctionSource, function_source
 from ..ir.printer import print_op
 from ..ir.verify import verify_body
 from ..metal import kir
+from ..metal.cpp import print_kernel_mapped
 from .compiler import KernelCompiler
-from .cpp_lines import print_mapped
 from .interface import CB, CT, RT, THREADS, KernelInterface, ParamBinding
 from .kernel_types import CircularBuffer, CompileTimeValue
 
@@ -112,7 +112,7 @@ class KernelFunction:
             kernel = KernelCompiler(self.name, self.source, self.fn.__globals__, interface).compile()
             program = kir.MetalProgram(self.program_name, (1, 1), arch, [kernel], [], [], [])
             verify_body(program, kernel.name, kernel.body, "the PyKernel front end")
-            text, origin = print_mapped(program, kernel)
+            text, origin = print_kernel_mapped(program, kernel)
             found = self._compiled[key] = CompiledKernel(kernel, text, origin, interface)
             if self.verbose:
                 print(f"// ---- kernel-level IR of {self.name} ----")

@@ -26,6 +26,7 @@ from tilecraft.emu.program import BRISC, NCRISC, TRISC, CBFormat, CBSpec, Comput
     SemaphoreSpec, TensorSpec
 
 from .cores import CoreCoord, CoreRange, CoreRangeSet
+from .device import Device
 from .descriptors import (CBDescriptor, CBFormatDescriptor, ComputeConfigDescriptor, DataMovementProcessor,
                           KernelDescriptor, ProgramDescriptor, TileDescriptor, UnpackToDestMode, core_list)
 from .fidelity import MathFidelity
@@ -56,6 +57,7 @@ def generic_op(io_tensors: Sequence[Tensor], program_descriptor: ProgramDescript
     if not io_tensors:
         raise error("E5109", "generic_op needs the io tensors (inputs, then pre-allocated outputs)", span)
     tensors = [_tensor_spec(t, i, span) for i, t in enumerate(io_tensors)]
+    _check_one_device(io_tensors, span)
     device = io_tensors[0].device()
     arch = str(device.arch()) if device is not None else session.options().arch
     program = ProgramSpec(
@@ -101,6 +103,23 @@ def _tensor_spec(tensor: Tensor, index: int, span: Span | None) -> TensorSpec:
                           "sharded", (h, w), cores, (n_r, n_c))
     memory = "dram" if config.buffer_type is BufferType.DRAM else "l1"
     return TensorSpec(f"io_tensors[{index}]", tensor.storage, tensor.dtype, tiled, tensor.buffer_address(), memory)
+
+
+def _check_one_device(io_tensors: Sequence[Tensor], span: Span | None) -> None:
+    """The io tensors must be buffers of one device: each ``open_device`` allocates addresses on
+    its own, so buffers of two devices can share an address, and the program would read one
+    tensor's bytes as the other's (on hardware too: the kernels run on one chip)."""
+    first = io_tensors[0].device()
+    for index, tensor in enumerate(io_tensors[1:], start=1):
+        other = tensor.device()
+        if other is not first:
+            where = (f"a device of another ttnn.open_device({first.id()}) call than io_tensors[0]"
+                     if isinstance(other, Device) and isinstance(first, Device) and other.id() == first.id()
+                     else f"{other!r}, io_tensors[0] on {first!r}")
+            raise error("E5109", f"io_tensors[{index}] is on {where}: generic_op runs on one device and needs "
+                        "every io tensor there", span,
+                        hint="create the tensors with the same device (each ttnn.open_device call opens its own), "
+                             "or move them with tensor.to(device)")
 
 
 def _kernel_spec(kernel: KernelDescriptor, index: int, span: Span | None) -> KernelSpec:

@@ -103,14 +103,23 @@ void report(bool error, const char* code, Loc loc, const std::string& message, c
     }
 }
 
-void assert_failed(const char* condition, Loc loc) {
+// An error that ends the run whatever the sanitizer setting: the kernel cannot go on past it.
+static void stop_here(const char* code, Loc loc, const std::string& message, const std::string& hint) {
     Device& d = *g_dev;
     Fiber* f = d.current;
-    report_at(true, "E5008", loc, f ? f->core : -1, f ? f->slot : -1,
-              fmt_str("ASSERT(%s) failed", condition),
-              "with the watcher on, the device hangs at a failed ASSERT and the host reports this line");
+    report_at(true, code, loc, f ? f->core : -1, f ? f->slot : -1, message, hint);
     d.aborted = true;
     if (f != nullptr) swapcontext(&f->ctx, &d.scheduler_ctx);  // never resumed
+}
+
+void not_modelled(const char* what, Loc loc) {
+    stop_here("E5009", loc, fmt_str("%s is not modelled by the emulator", what),
+              "docs/emulator.md section 7 lists what the emulator does not model; the call runs on the device");
+}
+
+void assert_failed(const char* condition, Loc loc) {
+    stop_here("E5008", loc, fmt_str("ASSERT(%s) failed", condition),
+              "with the watcher on, the device hangs at a failed ASSERT and the host reports this line");
 }
 
 namespace {

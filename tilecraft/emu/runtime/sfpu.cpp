@@ -34,6 +34,19 @@ float softplus(float x, float beta, float beta_recip, float threshold) {
 
 float flag(bool b) { return b ? 1.0f : 0.0f; }
 
+// log_with_base_tile<.., base_is_two = true>: the exponent is added unscaled and only the log of
+// the mantissa (taken in [0.75, 1.5), as ckernel_sfpu_log.h does) is scaled, so log2(2^k) == k.
+float log_base_two(float x, float scale) {
+    if (!(x > 0.0f) || !std::isfinite(x)) return std::log(x) * scale;  // 0 -> -inf, < 0 -> NaN, inf, NaN
+    int e = 0;
+    float m = std::frexp(x, &e);  // x = m * 2^e, m in [0.5, 1)
+    if (m < 0.75f) {
+        m *= 2.0f;
+        e -= 1;
+    }
+    return static_cast<float>(e) + std::log(m) * scale;
+}
+
 // SFPLUTFP32's reading of a 16-bit table entry: an IEEE half for exponents 1-30, but exponent 0 is
 // 2^-15 scaled (no zero, no denormals) and 31 reads as zero (tt-isa-documentation SFPLUTFP32.md)
 float lut16(float entry) {
@@ -60,7 +73,7 @@ float unary(SfpuUnary op, float x, std::uint32_t p0, std::uint32_t p1, std::uint
         case SfpuUnary::Exp2: return std::exp2(x);
         case SfpuUnary::Expm1: return std::expm1(x);
         case SfpuUnary::Log: return std::log(x);
-        case SfpuUnary::LogWithBase: return std::log(x) * p(p0);  // base_scale = 1 / ln(base)
+        case SfpuUnary::LogWithBase: return p1 ? log_base_two(x, p(p0)) : std::log(x) * p(p0);  // 1 / ln(base)
         case SfpuUnary::Log1p: return std::log1p(x);
         case SfpuUnary::Sqrt: return std::sqrt(x);
         case SfpuUnary::Rsqrt: return 1.0f / std::sqrt(x);

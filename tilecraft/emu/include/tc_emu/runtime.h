@@ -73,6 +73,10 @@ void inline_dw_write(std::uint64_t addr, std::uint32_t value, std::uint8_t be, b
 // ASSERT(condition) of api/debug/assert.h failed: a finding at the kernel line; the kernel hangs
 // there on the device (watcher builds), so the run stops.
 void assert_failed(const char* condition, Loc loc);
+// A call whose arguments ask for something the emulator does not model (a VectorMode other than
+// RC, a transposed matmul_init): a finding at the kernel line that stops the run (E5009), so
+// that the kernel never runs on to a result the device would not compute.
+void not_modelled(const char* what, Loc loc);
 void dprint(const char* text);
 void dprint_endl();
 

@@ -35,7 +35,7 @@ ALWI void bcast_init(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builti
 template <EltwiseBinaryType tBcastOp, BroadcastType tBcastDim, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void any_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
                           uint32_t bcast_row_idx = 0, TC_LOC) {
-    (void)bcast_row_idx;
+    TC_NOT_MODELLED_IF(bcast_row_idx != 0, "any_tiles_bcast with a bcast_row_idx other than 0");
     ::tc::binary_tiles(::tc::tc_fpu_of(tBcastOp), ::tc::tc_bcast_of(tBcastDim), icb0, icb1, itile0, itile1, idst, tc_loc);
 }
 

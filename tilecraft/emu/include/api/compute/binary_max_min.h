@@ -9,6 +9,7 @@
 namespace ckernel {
 
 ALWI void binary_max_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, VectorMode vector_mode = VectorMode::RC, TC_LOC) {
+    TC_NOT_MODELLED_IF(vector_mode != VectorMode::RC, "binary_max_tile with a VectorMode other than VectorMode::RC");
     ::tc::sfpu_binary(TC_B(Max), idst0, idst1, odst, ::tc::kNoFormat, tc_loc);
 }
 
@@ -17,6 +18,7 @@ ALWI void binary_max_tile_init(TC_LOC) {
 }
 
 ALWI void binary_min_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, VectorMode vector_mode = VectorMode::RC, TC_LOC) {
+    TC_NOT_MODELLED_IF(vector_mode != VectorMode::RC, "binary_min_tile with a VectorMode other than VectorMode::RC");
     ::tc::sfpu_binary(TC_B(Min), idst0, idst1, odst, ::tc::kNoFormat, tc_loc);
 }
 

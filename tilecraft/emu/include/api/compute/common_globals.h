@@ -70,5 +70,10 @@ constexpr std::uint32_t tc_binary_param(Fpu op, Bcast b, bool acc) {
 #define TC_U(op) static_cast<std::uint32_t>(::tc::SfpuUnary::op)
 #define TC_B(op) static_cast<std::uint32_t>(::tc::SfpuBinary::op)
 #define TC_SFPU_INIT(op) ::tc::sfpu_init(TC_U(op), tc_loc)
+// stop at this call (E5009) when an argument asks for what the emulator does not model
+#define TC_NOT_MODELLED_IF(condition, what) \
+    do {                                     \
+        if (condition) ::tc::not_modelled(what, tc_loc); \
+    } while (0)
 #define TC_SFPU(op, idst, p0, p1, p2) ::tc::sfpu_unary(TC_U(op), idst, p0, p1, p2, ::tc::kNoFormat, tc_loc)
 #define TC_SFPU_BIN(op, a, b, out) ::tc::sfpu_binary(TC_B(op), a, b, out, ::tc::kNoFormat, tc_loc)

@@ -15,6 +15,7 @@ ALWI void sigmoid_tile_init(TC_LOC) {
 
 template <VectorMode vec_mode = VectorMode::RC, bool fast_and_approx = false, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void sigmoid_tile(uint32_t idst, TC_LOC) {
+    TC_NOT_MODELLED_IF(vec_mode != VectorMode::RC, "sigmoid_tile with a VectorMode other than VectorMode::RC");
     ::tc::sfpu_unary(TC_U(Sigmoid), idst, 0, 0, 0, ::tc::kNoFormat, tc_loc);
 }
 
@@ -63,7 +64,7 @@ ALWI void log_with_base_tile_init(TC_LOC) {
 
 template <bool fast_and_approx = false, bool base_is_two = false, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void log_with_base_tile(uint32_t idst, uint32_t base_scale, TC_LOC) {
-    ::tc::sfpu_unary(TC_U(LogWithBase), idst, base_scale, 0, 0, ::tc::kNoFormat, tc_loc);
+    ::tc::sfpu_unary(TC_U(LogWithBase), idst, base_scale, base_is_two ? 1u : 0u, 0, ::tc::kNoFormat, tc_loc);
 }
 
 ALWI void signbit_tile_init(TC_LOC) {

@@ -14,7 +14,8 @@ ALWI void matmul_init(std::uint32_t in0_cb_id, std::uint32_t in1_cb_id, const st
                       std::uint32_t call_line = __builtin_LINE(), TC_LOC) {
     (void)call_line;
     ::tc::init_mode(::tc::Mode::Matmul, in0_cb_id, in1_cb_id, 0, tc_loc);
-    (void)transpose;
+    // matmul_tiles takes the transpose of in1 from this init (0.81.1 configures the unpacker here)
+    TC_NOT_MODELLED_IF(transpose != 0, "matmul_init with transpose (matmul_tiles of a transposed in1)");
 }
 
 ALWI void mm_uninit(std::uint32_t in0_cb_id, std::uint32_t in1_cb_id, TC_LOC) {

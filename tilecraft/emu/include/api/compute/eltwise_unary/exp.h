@@ -20,7 +20,7 @@ ALWI void exp_tile_init(TC_LOC) {
 
 template <bool approx = false, bool scale_en = false, InputClamping input_clamping = InputClamping::ClampToNegative, int iterations = 8, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void exp_tile(uint32_t idst, VectorMode vector_mode = VectorMode::RC, uint16_t scale = p_sfpu::kCONST_1_FP16B, TC_LOC) {
-    (void)vector_mode;
+    TC_NOT_MODELLED_IF(vector_mode != VectorMode::RC, "exp_tile with a VectorMode other than VectorMode::RC");
     if constexpr (scale_en) {
         ::tc::sfpu_unary(TC_U(MulScalar), idst, std::uint32_t(scale) << 16, 0, 0, ::tc::kNoFormat, tc_loc);
     }

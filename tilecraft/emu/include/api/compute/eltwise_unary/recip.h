@@ -18,7 +18,7 @@ ALWI void recip_tile_init(TC_LOC) {
 
 template <ReciprocalDestAcc dest_acc = DST_ACCUM_MODE ? ReciprocalDestAcc::FP32 : ReciprocalDestAcc::BF16, ReciprocalApproxMode approximation = ReciprocalApproxMode::Default>
 ALWI void recip_tile(uint32_t idst, VectorMode vector_mode = VectorMode::RC, TC_LOC) {
-    (void)vector_mode;
+    TC_NOT_MODELLED_IF(vector_mode != VectorMode::RC, "recip_tile with a VectorMode other than VectorMode::RC");
     TC_SFPU(Recip, idst, 0, 0, 0);
 }
 

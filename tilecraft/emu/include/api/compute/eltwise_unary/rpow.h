@@ -14,7 +14,7 @@ ALWI void rpow_tile_init(TC_LOC) {
 
 template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void rpow_tile(uint32_t idst, uint32_t base_val, VectorMode vector_mode = VectorMode::RC, TC_LOC) {
-    (void)vector_mode;
+    TC_NOT_MODELLED_IF(vector_mode != VectorMode::RC, "rpow_tile with a VectorMode other than VectorMode::RC");
     TC_SFPU(Rpow, idst, base_val, 0, 0);
 }
 
