@@ -96,3 +96,49 @@ def test_ttnn_eltwise_binary_kernels_run_unchanged(device, ops, op, kind, golden
     # default ComputeConfigDescriptor is HiFi4 (four phases) with a bfloat16 DST
     dst = device_arith.eltwise(golden, ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float(), 4, fp32_dst=False)
     assert torch.equal(ttnn.to_torch(out), device_arith.pack_bf16(dst))
+
+
+def test_ttnn_transpose_wh_kernels_run_unchanged(device, ops) -> None:
+    """ttnn's transpose_wh: the reader walks each batch's tiles in column-major order (runtime args
+    address, N, Ht, Wt, HtWt; the accessor's compile-time args), transpose_wh.cpp transposes each
+    tile into DST (runtime arg: the tile count), the unary writer stores them in order."""
+    torch.manual_seed(23)
+    n, ht, wt = 2, 2, 3
+    x = torch.randn(n, ht * 32, wt * 32)
+    tx, out = dram(device, x), output(device, (n, wt * 32, ht * 32))
+    tiles = n * ht * wt
+    reader = kernel(ops / "data_movement/transpose/device/kernels/dataflow/reader_unary_transpose_wh_interleaved.cpp",
+                    ttnn.ReaderConfigDescriptor(), rt=[tx.buffer_address(), n, ht, wt, ht * wt],
+                    ct=ttnn.TensorAccessorArgs(tx).get_compile_time_args())
+    compute = kernel(ops / "data_movement/transpose/device/kernels/compute/transpose_wh.cpp",
+                     ttnn.ComputeConfigDescriptor(), rt=[tiles])
+    run([tx, out], [reader, compute, unary_writer(ops, out, 16, tiles)], [cb(0), cb(16)])
+    # a transpose moves values: bit for bit
+    assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx).transpose(-1, -2))
+
+
+@pytest.mark.parametrize("batch,mt,kt,nt,bcast_b", [(1, 2, 3, 2, 0), (2, 1, 2, 2, 1)])
+def test_ttnn_bmm_kernels_run_unchanged(device, ops, batch, mt, kt, nt, bcast_b) -> None:
+    """ttnn's single-core matmul: reader_bmm_8bank_output_tiles_partitioned.cpp reads in0's row and
+    in1's column of tiles for each output tile (runtime args as the matmul program factory passes
+    them; compile-time args: no last-k-tile padding, then both accessors; named args cb_in0/cb_in1),
+    bmm.cpp (compile-time args batch, Mt, Kt, Nt; named cb_in0/cb_in1/cb_out) and the unary writer."""
+    torch.manual_seed(24)
+    a = torch.randn(batch, mt * 32, kt * 32)
+    b = torch.randn(1 if bcast_b else batch, kt * 32, nt * 32)
+    ta, tb, out = dram(device, a), dram(device, b), output(device, (batch, mt * 32, nt * 32))
+    tiles = batch * mt * nt
+    names = [("cb_in0", 0), ("cb_in1", 1), ("cb_out", 16)]
+    reader = kernel(ops / "matmul/device/kernels/dataflow/reader_bmm_8bank_output_tiles_partitioned.cpp",
+                    ttnn.ReaderConfigDescriptor(),
+                    rt=[ta.buffer_address(), tb.buffer_address(), mt, kt, nt, mt * kt, kt * nt, batch, bcast_b,
+                        0, tiles, mt * nt],
+                    ct=[0, 0, *ttnn.TensorAccessorArgs(ta).get_compile_time_args(),
+                        *ttnn.TensorAccessorArgs(tb).get_compile_time_args()], named=names[:2])
+    compute = kernel(ops / "matmul/device/kernels/compute/bmm.cpp", ttnn.ComputeConfigDescriptor(),
+                     ct=[batch, mt, kt, nt], named=names)
+    run([ta, tb, out], [reader, compute, unary_writer(ops, out, 16, tiles)], [cb(0), cb(1), cb(16)])
+    x, y = ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float().expand(batch, -1, -1)
+    want = torch.stack([device_arith.pack_bf16(device_arith.matmul_tiles(x[i], y[i], 4, fp32_dst=False))
+                        for i in range(batch)])
+    assert torch.equal(ttnn.to_torch(out), want)
