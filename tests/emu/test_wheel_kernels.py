@@ -98,10 +98,13 @@ def test_ttnn_eltwise_binary_kernels_run_unchanged(device, ops, op, kind, golden
     assert torch.equal(ttnn.to_torch(out), device_arith.pack_bf16(dst))
 
 
-def test_ttnn_transpose_wh_kernels_run_unchanged(device, ops) -> None:
+@pytest.mark.parametrize("compute_file", ["transpose", "shared"])
+def test_ttnn_transpose_wh_kernels_run_unchanged(device, ops, compute_file) -> None:
     """ttnn's transpose_wh: the reader walks each batch's tiles in column-major order (runtime args
     address, N, Ht, Wt, HtWt; the accessor's compile-time args), transpose_wh.cpp transposes each
-    tile into DST (runtime arg: the tile count), the unary writer stores them in order."""
+    tile into DST, the unary writer stores them in order. The transpose op's transpose_wh.cpp takes
+    the tile count as a runtime arg (DataflowBuffer objects), the shared ttnn/kernel/compute one as a
+    compile-time arg (CircularBuffer objects)."""
     torch.manual_seed(23)
     n, ht, wt = 2, 2, 3
     x = torch.randn(n, ht * 32, wt * 32)
@@ -110,8 +113,11 @@ def test_ttnn_transpose_wh_kernels_run_unchanged(device, ops) -> None:
     reader = kernel(ops / "data_movement/transpose/device/kernels/dataflow/reader_unary_transpose_wh_interleaved.cpp",
                     ttnn.ReaderConfigDescriptor(), rt=[tx.buffer_address(), n, ht, wt, ht * wt],
                     ct=ttnn.TensorAccessorArgs(tx).get_compile_time_args())
-    compute = kernel(ops / "data_movement/transpose/device/kernels/compute/transpose_wh.cpp",
-                     ttnn.ComputeConfigDescriptor(), rt=[tiles])
+    if compute_file == "transpose":
+        compute = kernel(ops / "data_movement/transpose/device/kernels/compute/transpose_wh.cpp",
+                         ttnn.ComputeConfigDescriptor(), rt=[tiles])
+    else:
+        compute = kernel(ops.parent / "kernel/compute/transpose_wh.cpp", ttnn.ComputeConfigDescriptor(), ct=[tiles])
     run([tx, out], [reader, compute, unary_writer(ops, out, 16, tiles)], [cb(0), cb(16)])
     # a transpose moves values: bit for bit
     assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx).transpose(-1, -2))
@@ -142,3 +148,41 @@ def test_ttnn_bmm_kernels_run_unchanged(device, ops, batch, mt, kt, nt, bcast_b)
     want = torch.stack([device_arith.pack_bf16(device_arith.matmul_tiles(x[i], y[i], 4, fp32_dst=False))
                         for i in range(batch)])
     assert torch.equal(ttnn.to_torch(out), want)
+
+
+@pytest.mark.parametrize("kind,backwards", [("tiles", False), ("tiles", True), ("sticks", False),
+                                           ("sticks", True), ("sharded sticks", False)])
+def test_ttnn_copy_kernels_run_unchanged(device, ops, kind, backwards) -> None:
+    """ttnn's copy (SameMemoryConfig factory) through one CB: tiles with copy's reader/writer_unary_start_id.cpp
+    (reader compile-time args: the accessor's; writer: the CB, then the accessor's; runtime args address,
+    pages, first page); row-major sticks with the shared reader/writer_unary_stick_layout_interleaved_start_id.cpp
+    (compile-time args CB, stick bytes, accessor; runtime args address, stick bytes, sticks, first stick),
+    and copy's own reader/writer_unary_stick_start_id.cpp, which the factory picks for sharded row-major
+    tensors (one more runtime arg: the pages per stick). BACKWARDS walks the pages from the last."""
+    torch.manual_seed(25)
+    x = torch.randn(64, 96)
+    layout = ttnn.TILE_LAYOUT if kind == "tiles" else ttnn.ROW_MAJOR_LAYOUT
+    tx, out = dram(device, x, layout=layout), output(device, (64, 96), layout=layout)
+    src, dst = ttnn.TensorAccessorArgs(tx).get_compile_time_args(), ttnn.TensorAccessorArgs(out).get_compile_time_args()
+    defines = [("BACKWARDS", "1")] if backwards else []
+    if kind == "tiles":
+        pages, page_bytes, first = 6, ttnn.bfloat16.tile_bytes, 5 if backwards else 0
+        files = [ops / "data_movement/copy/device/kernels" / name
+                 for name in ("reader_unary_start_id.cpp", "writer_unary_start_id.cpp")]
+        rt_in, rt_out = [tx.buffer_address(), pages, first], [out.buffer_address(), pages, first]
+        ct_in, ct_out = src, [0, *dst]
+    else:
+        pages, page_bytes, first = 64, 96 * 2, 63 if backwards else 0
+        shared = ops.parent / "kernel/dataflow"
+        files = ([shared / f"{role}_unary_stick_layout_interleaved_start_id.cpp" for role in ("reader", "writer")]
+                 if kind == "sticks" else
+                 [ops / "data_movement/copy/device/kernels" / f"{role}_unary_stick_start_id.cpp"
+                  for role in ("reader", "writer")])
+        shards = [1] if kind == "sharded sticks" else []
+        rt_in = [tx.buffer_address(), page_bytes, pages, first, *shards]
+        rt_out = [out.buffer_address(), page_bytes, pages, first, *shards]
+        ct_in, ct_out = [0, page_bytes, *src], [0, page_bytes, *dst]
+    reader = kernel(files[0], ttnn.ReaderConfigDescriptor(), rt=rt_in, ct=ct_in, defines=defines)
+    writer = kernel(files[1], ttnn.WriterConfigDescriptor(), rt=rt_out, ct=ct_out, defines=defines)
+    run([tx, out], [reader, writer], [cb(0, page_size=page_bytes)])
+    assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx))
