@@ -12,13 +12,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
 from tilecraft.emu import wheel_kernels
 from tests.emu import device_arith
-from tests.emu.harness import cb, dram, kernel, output, run
+from tests.emu.harness import ONE, cb, dram, kernel, output, run
 
 
 @pytest.fixture(scope="module")
@@ -186,3 +187,55 @@ def test_ttnn_copy_kernels_run_unchanged(device, ops, kind, backwards) -> None:
     writer = kernel(files[1], ttnn.WriterConfigDescriptor(), rt=rt_out, ct=ct_out, defines=defines)
     run([tx, out], [reader, writer], [cb(0, page_size=page_bytes)])
     assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx))
+
+
+def _blocked_matmul_golden(a: torch.Tensor, b: torch.Tensor, block_k: int) -> torch.Tensor:
+    """bmm_large_block_zm.cpp's arithmetic (HiFi4, bfloat16 DST): matmul_tiles accumulate one k block
+    in DST, the partial is packed to the bfloat16 intermediate CB and copied back before the next."""
+    x, y = a.float().numpy(), b.float().numpy()
+    sa = np.broadcast_to(y.T[None, :, :], (x.shape[0], y.shape[1], x.shape[1]))
+    sb = np.broadcast_to(x[:, None, :], (x.shape[0], y.shape[1], x.shape[1]))
+    out = np.zeros((x.shape[0], y.shape[1]), np.float32)
+    for k0 in range(0, x.shape[1], block_k):
+        if k0:
+            out = device_arith.pack_bf16(torch.from_numpy(out)).float().numpy()
+        for k in range(k0, k0 + block_k, 32):
+            out = device_arith.dot(sa[..., k:k + 32], sb[..., k:k + 32], out, 4, False)
+    return device_arith.pack_bf16(torch.from_numpy(out))
+
+
+def test_ttnn_bmm_large_block_kernels_run_unchanged(device, ops) -> None:
+    """ttnn's blocked single-core matmul: reader_bmm_tile_layout.cpp reads in0/in1 blocks, bmm_large_block_zm.cpp
+    multiplies them in output sub-blocks, spilling partials to the intermediate CB (which shares the
+    output CB's memory, as in the factory) and reloading them for the next k block, and
+    writer_bmm_tile_layout.cpp writes the sub-blocks (args as in the factory's comments: strides,
+    block sizes in tiles)."""
+    torch.manual_seed(26)
+    mt, kt, nt, block_w, sub_h, sub_w = 2, 4, 2, 2, 1, 2
+    a, b = torch.randn(mt * 32, kt * 32), torch.randn(kt * 32, nt * 32)
+    ta, tb, out = dram(device, a), dram(device, b), output(device, (mt * 32, nt * 32))
+    blocks, in0_subblocks, in1_subblocks = kt // block_w, mt // sub_h, nt // sub_w
+    in0_block_tiles, in1_block_tiles = mt * block_w, nt * block_w
+    names = [("cb_in0", 0), ("cb_in1", 1), ("cb_out", 16), ("cb_intermed0", 24)]
+    ct_compute = [block_w, in0_subblocks, in0_block_tiles, sub_h * block_w, in1_subblocks, in1_block_tiles,
+                  sub_w * in1_subblocks, blocks, sub_h, sub_w, sub_h * sub_w, 1]
+    kernels = ops / "matmul/device/kernels"
+    reader = kernel(kernels / "dataflow/reader_bmm_tile_layout.cpp", ttnn.ReaderConfigDescriptor(),
+                    rt=[ta.buffer_address(), 0, 1, kt, block_w, block_w, mt, in0_block_tiles,
+                        tb.buffer_address(), 0, 1, nt, block_w * nt, nt, block_w, in1_block_tiles,
+                        blocks, mt * kt, kt * nt, 1, 0],
+                    ct=[*ttnn.TensorAccessorArgs(ta).get_compile_time_args(),
+                        *ttnn.TensorAccessorArgs(tb).get_compile_time_args()], named=names[:2])
+    compute = kernel(kernels / "compute/bmm_large_block_zm.cpp", ttnn.ComputeConfigDescriptor(),
+                     ct=ct_compute, named=names)
+    writer = kernel(kernels / "dataflow/writer_bmm_tile_layout.cpp", ttnn.WriterConfigDescriptor(),
+                    rt=[out.buffer_address(), 0, 1, nt, sub_w, sub_h * nt, sub_w, sub_h, sub_h * sub_w,
+                        in1_subblocks, in0_subblocks, mt * nt, 1],
+                    ct=ttnn.TensorAccessorArgs(out).get_compile_time_args(), named=names[2:3])
+    tile = ttnn.bfloat16.tile_bytes
+    shared = ttnn.CBDescriptor(total_size=mt * nt * tile, core_ranges=ONE, format_descriptors=[
+        ttnn.CBFormatDescriptor(buffer_index=i, data_format=ttnn.bfloat16, page_size=tile) for i in (16, 24)])
+    run([ta, tb, out], [reader, compute, writer],
+        [cb(0, pages=2 * in0_block_tiles), cb(1, pages=2 * in1_block_tiles), shared])
+    want = _blocked_matmul_golden(ttnn.to_torch(ta), ttnn.to_torch(tb), block_w * 32)
+    assert torch.equal(ttnn.to_torch(out), want)
