@@ -77,6 +77,35 @@ def test_ttnn_unary_kernels_run_unchanged(device, ops, kernel_file, chain, golde
     assert torch.allclose(got, want, rtol=2 ** -7, atol=1e-6), (got - want).abs().max()
 
 
+#: DataFormat codes (tt::DataFormat) of the typecast chain's template arguments
+FORMAT = {ttnn.float32: 0, ttnn.bfloat16: 5, ttnn.int32: 8}
+
+
+@pytest.mark.parametrize("src,dst", [(ttnn.bfloat16, ttnn.float32), (ttnn.bfloat16, ttnn.int32),
+                                     (ttnn.int32, ttnn.bfloat16)])
+def test_ttnn_typecast_chain_runs_unchanged(device, ops, src, dst) -> None:
+    """The unary op's typecast: eltwise_sfpu.cpp with the SFPU_OP_CHAIN_0 the unary factory writes for
+    UnaryOpType::TYPECAST (``typecast_tile_init<in, out>(); typecast_tile<in, out>(0);`` with DataFormat
+    codes), an fp32 DST and UnpackToDestFp32 for a 32-bit input, as the factory configures them. The
+    values are integers below 2^8, so every conversion is exact on the device."""
+    torch.manual_seed(27)
+    x = torch.randint(-200, 200, (64, 64))
+    tx = dram(device, x.to(torch.int32 if src == ttnn.int32 else torch.float32), dtype=src)
+    out = output(device, (64, 64), dtype=dst)
+    chain = {"SFPU_OP_TYPECAST_INCLUDE": "1",
+             "SFPU_OP_CHAIN_0": f"typecast_tile_init<{FORMAT[src]}u, {FORMAT[dst]}u>(); "
+                                f"typecast_tile<{FORMAT[src]}u, {FORMAT[dst]}u>(0);"}
+    modes = [ttnn.UnpackToDestMode.Default] * 32
+    modes[0] = ttnn.UnpackToDestMode.UnpackToDestFp32 if src in (ttnn.int32, ttnn.float32) else modes[0]
+    compute = kernel(ops / "eltwise/unary/device/kernels/compute/eltwise_sfpu.cpp",
+                     ttnn.ComputeConfigDescriptor(fp32_dest_acc_en=True, unpack_to_dest_mode=modes), rt=[4],
+                     defines=list(chain.items()))
+    run([tx, out], [unary_reader(ops, tx, 4), compute, unary_writer(ops, out, 2, 4)], [cb(0, src), cb(2, dst)])
+    got = ttnn.to_torch(out)
+    assert got.dtype == {ttnn.float32: torch.float32, ttnn.bfloat16: torch.bfloat16, ttnn.int32: torch.int32}[dst]
+    assert torch.equal(got.double(), x.double())
+
+
 @pytest.mark.parametrize("op,kind,golden", [("add_tiles", "ELWADD", "add"), ("mul_tiles", "ELWMUL", "mul")])
 def test_ttnn_eltwise_binary_kernels_run_unchanged(device, ops, op, kind, golden) -> None:
     """ttnn's binary reader (two TensorAccessors into two DataflowBuffers), eltwise_binary_kernel.cpp
