@@ -106,13 +106,17 @@ def test_ttnn_typecast_chain_runs_unchanged(device, ops, src, dst) -> None:
     assert torch.equal(got.double(), x.double())
 
 
-@pytest.mark.parametrize("op,kind,golden", [("add_tiles", "ELWADD", "add"), ("mul_tiles", "ELWMUL", "mul")])
-def test_ttnn_eltwise_binary_kernels_run_unchanged(device, ops, op, kind, golden) -> None:
+@pytest.mark.parametrize("op,kind,golden,a_dtype", [("add_tiles", "ELWADD", "add", ttnn.bfloat16),
+                                                     ("mul_tiles", "ELWMUL", "mul", ttnn.bfloat16),
+                                                     ("add_tiles", "ELWADD", "add", ttnn.bfloat8_b),
+                                                     ("mul_tiles", "ELWMUL", "mul", ttnn.bfloat8_b)])
+def test_ttnn_eltwise_binary_kernels_run_unchanged(device, ops, op, kind, golden, a_dtype) -> None:
     """ttnn's binary reader (two TensorAccessors into two DataflowBuffers), eltwise_binary_kernel.cpp
-    with the ELTWISE_OP defines of the binary program factory, and the unary writer."""
+    with the ELTWISE_OP defines of the binary program factory, and the unary writer; the first input
+    in bfloat16 or bfloat8_b (its CB in the tensor's format, as the factory makes it)."""
     torch.manual_seed(22)
     a, b = torch.randn(64, 64), torch.randn(64, 64)
-    ta, tb, out = dram(device, a), dram(device, b), output(device, (64, 64))
+    ta, tb, out = dram(device, a, dtype=a_dtype), dram(device, b), output(device, (64, 64))
     tiles = 4
     reader = kernel(ops / "eltwise/binary/device/kernels/dataflow/reader_binary_interleaved_start_id.cpp",
                     ttnn.ReaderConfigDescriptor(), rt=[ta.buffer_address(), tb.buffer_address(), tiles, 0, 0, 0, 0],
@@ -121,7 +125,7 @@ def test_ttnn_eltwise_binary_kernels_run_unchanged(device, ops, op, kind, golden
     compute = kernel(ops / "eltwise/binary/device/kernels/compute/eltwise_binary_kernel.cpp",
                      ttnn.ComputeConfigDescriptor(), rt=[tiles, 1],
                      defines=[("ELTWISE_OP", op), ("ELTWISE_OP_TYPE", f"EltwiseBinaryType::{kind}")])
-    run([ta, tb, out], [reader, compute, unary_writer(ops, out, 2, tiles)], [cb(0), cb(1), cb(2)])
+    run([ta, tb, out], [reader, compute, unary_writer(ops, out, 2, tiles)], [cb(0, a_dtype), cb(1), cb(2)])
     # the device's arithmetic (tests/emu/device_arith.py, from the ISA's functional models): the
     # default ComputeConfigDescriptor is HiFi4 (four phases) with a bfloat16 DST
     dst = device_arith.eltwise(golden, ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float(), 4, fp32_dst=False)
@@ -153,16 +157,18 @@ def test_ttnn_transpose_wh_kernels_run_unchanged(device, ops, compute_file) -> N
     assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx).transpose(-1, -2))
 
 
-@pytest.mark.parametrize("batch,mt,kt,nt,bcast_b", [(1, 2, 3, 2, 0), (2, 1, 2, 2, 1)])
-def test_ttnn_bmm_kernels_run_unchanged(device, ops, batch, mt, kt, nt, bcast_b) -> None:
+@pytest.mark.parametrize("batch,mt,kt,nt,bcast_b,b_dtype", [(1, 2, 3, 2, 0, ttnn.bfloat16), (2, 1, 2, 2, 1, ttnn.bfloat16),
+                                                             (1, 1, 2, 2, 0, ttnn.bfloat8_b)])
+def test_ttnn_bmm_kernels_run_unchanged(device, ops, batch, mt, kt, nt, bcast_b, b_dtype) -> None:
     """ttnn's single-core matmul: reader_bmm_8bank_output_tiles_partitioned.cpp reads in0's row and
     in1's column of tiles for each output tile (runtime args as the matmul program factory passes
     them; compile-time args: no last-k-tile padding, then both accessors; named args cb_in0/cb_in1),
-    bmm.cpp (compile-time args batch, Mt, Kt, Nt; named cb_in0/cb_in1/cb_out) and the unary writer."""
+    bmm.cpp (compile-time args batch, Mt, Kt, Nt; named cb_in0/cb_in1/cb_out) and the unary writer; in1
+    in bfloat16 or bfloat8_b (the weights' usual format)."""
     torch.manual_seed(24)
     a = torch.randn(batch, mt * 32, kt * 32)
     b = torch.randn(1 if bcast_b else batch, kt * 32, nt * 32)
-    ta, tb, out = dram(device, a), dram(device, b), output(device, (batch, mt * 32, nt * 32))
+    ta, tb, out = dram(device, a), dram(device, b, dtype=b_dtype), output(device, (batch, mt * 32, nt * 32))
     tiles = batch * mt * nt
     names = [("cb_in0", 0), ("cb_in1", 1), ("cb_out", 16)]
     reader = kernel(ops / "matmul/device/kernels/dataflow/reader_bmm_8bank_output_tiles_partitioned.cpp",
@@ -173,7 +179,7 @@ def test_ttnn_bmm_kernels_run_unchanged(device, ops, batch, mt, kt, nt, bcast_b)
                         *ttnn.TensorAccessorArgs(tb).get_compile_time_args()], named=names[:2])
     compute = kernel(ops / "matmul/device/kernels/compute/bmm.cpp", ttnn.ComputeConfigDescriptor(),
                      ct=[batch, mt, kt, nt], named=names)
-    run([ta, tb, out], [reader, compute, unary_writer(ops, out, 16, tiles)], [cb(0), cb(1), cb(16)])
+    run([ta, tb, out], [reader, compute, unary_writer(ops, out, 16, tiles)], [cb(0), cb(1, b_dtype), cb(16)])
     x, y = ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float().expand(batch, -1, -1)
     want = torch.stack([device_arith.pack_bf16(device_arith.matmul_tiles(x[i], y[i], 4, fp32_dst=False))
                         for i in range(batch)])
