@@ -187,17 +187,20 @@ def test_ttnn_bmm_kernels_run_unchanged(device, ops, batch, mt, kt, nt, bcast_b,
 
 
 @pytest.mark.parametrize("kind,backwards", [("tiles", False), ("tiles", True), ("sticks", False),
-                                           ("sticks", True), ("sharded sticks", False)])
+                                           ("sticks", True), ("sharded sticks", False),
+                                           ("untilize's tile reader", False)])
 def test_ttnn_copy_kernels_run_unchanged(device, ops, kind, backwards) -> None:
     """ttnn's copy (SameMemoryConfig factory) through one CB: tiles with copy's reader/writer_unary_start_id.cpp
     (reader compile-time args: the accessor's; writer: the CB, then the accessor's; runtime args address,
     pages, first page); row-major sticks with the shared reader/writer_unary_stick_layout_interleaved_start_id.cpp
     (compile-time args CB, stick bytes, accessor; runtime args address, stick bytes, sticks, first stick),
     and copy's own reader/writer_unary_stick_start_id.cpp, which the factory picks for sharded row-major
-    tensors (one more runtime arg: the pages per stick). BACKWARDS walks the pages from the last."""
+    tensors (one more runtime arg: the pages per stick). BACKWARDS walks the pages from the last. The
+    untilize op's tile reader (reader_unary_start_id.cpp: the CB as its first compile-time arg) feeds
+    copy's tile writer."""
     torch.manual_seed(25)
     x = torch.randn(64, 96)
-    layout = ttnn.TILE_LAYOUT if kind == "tiles" else ttnn.ROW_MAJOR_LAYOUT
+    layout = ttnn.ROW_MAJOR_LAYOUT if "sticks" in kind else ttnn.TILE_LAYOUT
     tx, out = dram(device, x, layout=layout), output(device, (64, 96), layout=layout)
     src, dst = ttnn.TensorAccessorArgs(tx).get_compile_time_args(), ttnn.TensorAccessorArgs(out).get_compile_time_args()
     defines = [("BACKWARDS", "1")] if backwards else []
@@ -207,6 +210,12 @@ def test_ttnn_copy_kernels_run_unchanged(device, ops, kind, backwards) -> None:
                  for name in ("reader_unary_start_id.cpp", "writer_unary_start_id.cpp")]
         rt_in, rt_out = [tx.buffer_address(), pages, first], [out.buffer_address(), pages, first]
         ct_in, ct_out = src, [0, *dst]
+    elif kind == "untilize's tile reader":
+        pages, page_bytes = 6, ttnn.bfloat16.tile_bytes
+        files = [ops / "data_movement/untilize/device/kernels/dataflow/reader_unary_start_id.cpp",
+                 ops / "data_movement/copy/device/kernels/writer_unary_start_id.cpp"]
+        rt_in, rt_out = [tx.buffer_address(), pages, 0], [out.buffer_address(), pages, 0]
+        ct_in, ct_out = [0, *src], [0, *dst]
     else:
         pages, page_bytes, first = 64, 96 * 2, 63 if backwards else 0
         shared = ops.parent / "kernel/dataflow"
