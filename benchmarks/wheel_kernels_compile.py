@@ -42,7 +42,7 @@ def is_compute(text: str) -> bool:
     return '"api/compute/' in text or "<api/compute/" in text
 
 
-def compile_one(path: Path, root: Path) -> str | None:
+def compile_one(path: Path) -> str | None:
     """None when the kernel compiles, else the first error's reason."""
     text = path.read_text(errors="replace")
     compute = is_compute(text)
@@ -53,7 +53,7 @@ def compile_one(path: Path, root: Path) -> str | None:
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "tc_generated.h").write_text(kb.generated_header())
         (Path(tmp) / "w.cpp").write_text(kb.wrapper())
-        roots = [f"-I{r}" for r in wheel_kernels.include_roots(root)]
+        roots = [f"-I{r}" for r in build.ttnn_include_roots(path)]  # as compile_kernel gives them
         result = subprocess.run([*compiler().command(), "-std=c++20", "-fsyntax-only", "-fmax-errors=1",
                                  f"-I{tmp}", f"-I{build.INCLUDE}", f"-I{path.parent}", *roots, f"{tmp}/w.cpp"],
                                 capture_output=True, text=True, env=build.COMPILER_ENV)
@@ -76,7 +76,7 @@ def main() -> None:
     root = wheel_kernels.ensure_kernels()
     paths = kernels(root)[:options.limit or None]
     with ThreadPoolExecutor(options.jobs) as pool:
-        reasons = list(pool.map(lambda p: compile_one(p, root), paths))
+        reasons = list(pool.map(compile_one, paths))
     roles = ["compute" if is_compute(p.read_text(errors="replace")) else "data movement" for p in paths]
     for role in ("data movement", "compute"):
         mine = [r for r, k in zip(reasons, roles) if k == role]
