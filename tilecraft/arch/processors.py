@@ -11,10 +11,10 @@ compiler.
 
 from __future__ import annotations
 
-from enum import StrEnum
+from ..text_enum import TextEnum
 
 
-class Processor(StrEnum):
+class Processor(TextEnum):
     """One kernel processor. The value is the name the kernel-level IR, the manifest and the
     emitted file comments use (``riscv_0``, ``riscv_1``, ``compute``)."""
 
