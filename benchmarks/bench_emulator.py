@@ -1,6 +1,7 @@
 """Kernel emulator speed: ``--level cpp`` beside the language-level simulator on the same programs.
 
-    .venv/bin/python -m benchmarks.bench_emulator [--repeat 5] [--case eltwise] [--case matmul] [--json FILE]
+    .venv/bin/python -m benchmarks.bench_emulator [--repeat 5] [--case eltwise] [--case matmul]
+        [--case metal_mcast] [--json FILE]
 
 Two programs, each run in this process through ``tilecraft run`` (so both levels pay the same
 script overhead, which is left out of the numbers):
@@ -12,6 +13,10 @@ script overhead, which is left out of the numbers):
   once and multicast it to their row over a ``ttl.PipeNet`` (examples/matmul_row_multicast.py at
   size; its multicasting thread is declared second so that it runs on RISCV_0 / NOC 0 and today's
   NOC 1 corner defect does not stop it).
+* ``metal_mcast``: the hand-written multicast matmul (examples/metal/matmul_multicore_mcast, its
+  kernels and host unchanged) at 512^3 bfloat16 on 8x8, HiFi4, bfloat16 DST: issue 21's speed
+  target (warm within 10 s). It has no language level; its time is the ``generic_op`` launch
+  (placement, the kernel cache look-up, emulation), warm only, wall and CPU.
 
 For each program and level the time is the launch itself: from the program's start to its results
 (driver hooks), i.e. simulation, or for ``cpp`` emission + compilation + emulation. ``cold`` runs
@@ -39,7 +44,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from tilecraft import session  # noqa: E402
 from tilecraft.cli import main as cli  # noqa: E402
-from tilecraft.emu import build, native  # noqa: E402
+from tilecraft.emu import build, launch, native  # noqa: E402
 from tilecraft.ttnn import generic  # noqa: E402
 
 MATMUL = '''
@@ -130,6 +135,11 @@ def matmul_script(workdir: Path) -> Path:
     return path
 
 
+METAL_MCAST = (Path(__file__).resolve().parent.parent / "examples" / "metal" / "matmul_multicore_mcast"
+               / "matmul_multicore_mcast.py")
+METAL_CASES = {"metal_mcast": ("hand-written multicast matmul 512^3 bf16 HiFi4, 8x8",
+                               [str(METAL_MCAST), "--cores", "8x8", "--size", "512x512x512"])}
+
 CASES = {"eltwise": ("elementwise tutorial step 4, 2048x2048 bf16, 8x8", eltwise_script),
          "matmul": ("multicast matmul 1024^3 bf16, 8x8", matmul_script)}
 
@@ -153,6 +163,49 @@ def launch_seconds(script: Path, level: str) -> tuple[float, float]:
     if code != 0 or "end" not in marks:
         raise SystemExit(f"{script.name} --level {level} failed:\n{err.getvalue()[-3000:]}")
     return marks["end"][0] - marks["start"][0], marks["end"][1] - marks["start"][1]
+
+
+def generic_op_seconds(argv: list[str]) -> tuple[float, float]:
+    """Wall and CPU time of the ``ttnn.generic_op`` launches of one ``tilecraft run`` of a
+    hand-written host (``argv``: its path and arguments), summed over the launches."""
+    spent = [0.0, 0.0]
+    original = launch.run
+
+    def timed(*args, **kwargs):
+        wall, cpu = time.perf_counter(), time.process_time()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            spent[0] += time.perf_counter() - wall
+            spent[1] += time.process_time() - cpu
+
+    saved_argv, saved_path = list(sys.argv), list(sys.path)
+    launch.run = timed
+    try:
+        with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()) as err:
+            code = cli(["run", *argv, "--level", "cpp"])
+    finally:
+        launch.run = original
+        sys.argv[:], sys.path[:] = saved_argv, saved_path
+        sys.modules.pop("ttnn", None)
+    if code != 0:
+        raise SystemExit(f"{' '.join(argv)} failed:\n{out.getvalue()[-2000:]}{err.getvalue()[-3000:]}")
+    return spent[0], spent[1]
+
+
+def metal_case(name: str, repeat: int, workdir: Path) -> dict:
+    """Warm medians of a hand-written host's launches (the cache filled by a first run)."""
+    title, argv = METAL_CASES[name]
+    with cache_dir(workdir / f"{name}-warm"):
+        generic_op_seconds(argv)
+        warm = [generic_op_seconds(argv) for _ in range(repeat)]
+    row = {"title": title, "cpp_warm_s": statistics.median(r[0] for r in warm),
+           "cpp_warm_cpu_s": statistics.median(r[1] for r in warm),
+           "emulation_s_last_warm": generic.last_run.run_seconds, "runs": {"cpp_warm": warm}}
+    print(f"\n{name}: {title}  (medians of {repeat}; wall / CPU seconds)")
+    print(f"  generic_op, warm    {row['cpp_warm_s']:7.3f} / {row['cpp_warm_cpu_s']:.3f}  (target <= 10 s); "
+          f"emulation {row['emulation_s_last_warm']:.3f} of it")
+    return row
 
 
 @contextlib.contextmanager
@@ -179,7 +232,7 @@ def runtime_build_seconds(workdir: Path) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--case", action="append", choices=sorted(CASES))
+    parser.add_argument("--case", action="append", choices=sorted([*CASES, *METAL_CASES]))
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; cpus: {os.cpu_count()}")
@@ -189,7 +242,10 @@ def main() -> None:
         report["runtime_build_s"] = runtime_build_seconds(workdir)
         native.lib()  # loaded once per process, from the default cache
         print(f"runtime library build (once per tilecraft version and machine): {report['runtime_build_s']:.2f} s")
-        for name in args.case or sorted(CASES):
+        for name in args.case or sorted([*CASES, *METAL_CASES]):
+            if name in METAL_CASES:
+                report["cases"][name] = metal_case(name, args.repeat, workdir)
+                continue
             title, make = CASES[name]
             script = make(workdir)
             launch_seconds(script, "language")  # warm-up: imports, first-call costs

@@ -70,7 +70,7 @@ def _with_local_headers(path: Path) -> str:
         errors="replace")
 
 
-def compile_one(path: Path, root: Path) -> str | None:
+def compile_one(path: Path) -> str | None:
     """None when the kernel compiles, else the first error's reason."""
     text = path.read_text(errors="replace")
     compute = is_compute(text)
@@ -85,7 +85,7 @@ def compile_one(path: Path, root: Path) -> str | None:
             (Path(tmp) / "kernel_args_generated.h").write_text(generated_kernel_args(_with_local_headers(path)))
             wrapper = wrapper.replace(f'#include "{path}"', f'#include "kernel_args_generated.h"\n#include "{path}"')
         (Path(tmp) / "w.cpp").write_text(wrapper)
-        roots = [f"-I{r}" for r in wheel_kernels.include_roots(root)]
+        roots = [f"-I{r}" for r in build.ttnn_include_roots(path)]  # as compile_kernel gives them
         result = subprocess.run([*compiler().command(), "-std=c++20", "-fsyntax-only", "-fmax-errors=1",
                                  f"-I{tmp}", f"-I{build.INCLUDE}", f"-I{path.parent}", *roots, f"{tmp}/w.cpp"],
                                 capture_output=True, text=True, env=build.COMPILER_ENV)
@@ -112,10 +112,10 @@ def role(path: Path) -> str:
     return "compute" if is_compute(path.read_text(errors="replace")) else "data movement"
 
 
-def measure(paths: list[Path], root: Path, jobs: int = 2) -> list[str | None]:
+def measure(paths: list[Path], jobs: int = 2) -> list[str | None]:
     """Each kernel's first-error reason (None: it compiles), in the order of ``paths``."""
     with ThreadPoolExecutor(jobs) as pool:
-        return list(pool.map(lambda p: compile_one(p, root), paths))
+        return list(pool.map(compile_one, paths))
 
 
 def by_role(paths: list[Path], reasons: list[str | None]) -> dict[str, list[str | None]]:
@@ -132,7 +132,7 @@ def main() -> None:
     options = parser.parse_args()
     root = wheel_kernels.ensure_kernels()
     paths = kernels(root)[:options.limit or None]
-    for name, reasons in by_role(paths, measure(paths, root, options.jobs)).items():
+    for name, reasons in by_role(paths, measure(paths, options.jobs)).items():
         print(f"{name}: {sum(r is None for r in reasons)} of {len(reasons)} kernels compile")
         for reason, count in collections.Counter(r for r in reasons if r).most_common(20):
             print(f"{count:5d}  {reason}")

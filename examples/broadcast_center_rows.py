@@ -65,5 +65,7 @@ center_scale(x, g, y)
 
 got = ttnn.to_torch(y)
 want = (x_host - x_host.mean(dim=1, keepdim=True)) * g_host
-assert torch.allclose(got, want, rtol=1e-5, atol=1e-5), (got - want).abs().max()
+# the device reads the Float32 block that reduce_sum sums as TF32 (warning W3002 at that line;
+# docs/numerics.md section 4): at --level cpp the error is about 2^-10.5 of the largest value
+assert (got - want).abs().max() <= 2 ** -8 * want.abs().max(), (got - want).abs().max()
 print("broadcast_center_rows: OK")

@@ -88,5 +88,7 @@ matmul(a, b, y)
 
 got = ttnn.to_torch(y)
 want = a_host @ b_host
-assert torch.allclose(got, want, rtol=1e-4, atol=1e-4), (got - want).abs().max()
+# the device multiplies float32 operands as TF32 and sums products in groups of limited precision
+# (docs/numerics.md section 8): at --level cpp the error is about 2^-9.4 of the largest value here
+assert (got - want).abs().max() <= 2 ** -8 * want.abs().max(), (got - want).abs().max()
 print("matmul_row_multicast: OK")

@@ -172,6 +172,8 @@ HOST_RUNS = [
     ("matmul_multicore_mcast/matmul_multicore_mcast.py",),
     ("matmul_multicore_mcast/matmul_multicore_mcast.py", "--cores", "1x4"),   # no in1 receivers
     ("matmul_multicore_mcast/matmul_multicore_mcast.py", "--cores", "2x8"),
+    # issue 21's speed target (benchmarks/bench_emulator.py --case metal_mcast): K = 512 as well
+    ("matmul_multicore_mcast/matmul_multicore_mcast.py", "--cores", "8x8", "--size", "512x512x512"),
     ("reduce/reduce.py", "--dim", "row"),
     ("reduce/reduce.py", "--dim", "col"),
 ]

@@ -277,6 +277,27 @@ def test_key_covers_args_defines_and_included_files(device, fresh_cache, tmp_pat
     assert go() == 1
 
 
+def test_a_ttnn_tree_kernel_gets_its_include_roots_and_their_files_in_the_key(device, fresh_cache, tmp_path) -> None:
+    """A kernel under ``<root>/ttnn/cpp/ttnn/`` includes ``ttnn/operations/...`` (from ``ttnn/cpp``) and
+    ``ttnn/cpp/ttnn/...`` (from the root), as the JIT build lets ttnn's kernels; a change to such a
+    file rebuilds the kernel."""
+    ops = tmp_path / "ttnn" / "cpp" / "ttnn" / "operations"
+    (ops / "op" / "kernels").mkdir(parents=True)
+    write_kernel(ops, "helper.hpp", '#include "ttnn/cpp/ttnn/operations/pages.hpp"\n')
+    pages = write_kernel(ops, "pages.hpp", "constexpr uint32_t kPages = 1;\n")
+    path = write_kernel(ops / "op" / "kernels", "uses_roots.cpp", DATAFLOW + '#include "ttnn/operations/helper.hpp"\n'
+                        "void kernel_main() { cb_reserve_back(0, kPages); cb_push_back(0, kPages); }\n")
+
+    def go() -> int:
+        run([output(device, (32, 32))], [kernel(path, ttnn.ReaderConfigDescriptor())], [cb(0)])
+        return generic.last_run.kernels_compiled
+
+    assert go() == 1
+    assert go() == 0
+    pages.write_text("constexpr uint32_t kPages = 2;\n")
+    assert go() == 1
+
+
 def test_two_processes_build_the_same_kernels_at_once(fresh_cache, tmp_path) -> None:
     script = tmp_path / "both.py"
     script.write_text(textwrap.dedent(f"""\

@@ -274,8 +274,8 @@ def test_fp32_copies_without_unpack_to_dest_are_tf32(monkeypatch) -> None:
 def test_fp32_read_by_the_fpu_is_warned_at_its_line() -> None:
     """Where no UnpackToDestFp32 path exists (matmul, reduce, transpose), the device reads Float32
     blocks as TF32; tilecraft run computes in fp32 and says so at the operation (W3002). The
-    emulator shows the difference: broadcast_center_rows' row means differ by up to 4e-3
-    (tests/emu/test_examples_cpp.py, an expected failure for this reason)."""
+    emulator shows the difference: broadcast_center_rows' row means differ by up to 4e-3, so the
+    example checks its result to the device's precision."""
     path = EXAMPLES / "broadcast_center_rows.py"
     code, diagnostics, text = run_at("language", path)
     assert code == 0, text[-3000:]

@@ -49,13 +49,13 @@ def root(ops: Path) -> Path:  # noqa: F811
 
 def test_a_sample_of_the_wheels_kernels_compiles(root: Path) -> None:
     paths = [wheel_kernels.operations(root) / name for name in SAMPLE]
-    failed = [f"{p}: {r}" for p, r in zip(SAMPLE, corpus.measure(paths, root)) if r is not None]
+    failed = [f"{p}: {r}" for p, r in zip(SAMPLE, corpus.measure(paths)) if r is not None]
     assert not failed, failed
 
 
 @pytest.mark.slow
 def test_the_corpus_compile_count_does_not_regress(root: Path) -> None:
     paths = corpus.kernels(root)
-    grouped = corpus.by_role(paths, corpus.measure(paths, root))
+    grouped = corpus.by_role(paths, corpus.measure(paths))
     compiled = {role: sum(r is None for r in reasons) for role, reasons in grouped.items()}
     assert all(compiled[role] >= FLOOR[role] for role in FLOOR), (compiled, FLOOR)

@@ -12,6 +12,7 @@ import re
 
 import pytest
 
+from tilecraft.arch.processors import Processor
 from tests.pykernel import kernels
 from tilecraft.pykernel import CircularBuffer, CompileTimeValue, Kernel, api, ttkernel_compile
 from tilecraft.pykernel.interface import CB, COMMON, CT, RT, KernelInterface, ParamBinding
@@ -19,7 +20,7 @@ from tilecraft.pykernel.interface import CB, COMMON, CT, RT, KernelInterface, Pa
 
 def interface(kind: str, processor: str, *params: ParamBinding, compile_args: int | None = None) -> KernelInterface:
     cbs = sum(1 for p in params if p.role == CB)
-    return KernelInterface(kind, processor, params, cbs if compile_args is None else compile_args)
+    return KernelInterface(kind, Processor(processor), params, cbs if compile_args is None else compile_args)
 
 
 def lines(text: str) -> list[str]:

@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import cache
+from . import cache, wheel_kernels
 from ..diagnostics import Diagnostic
 from .compile_errors import compile_failure, deprecation_warnings
 from .toolchain import compiler
@@ -144,20 +144,34 @@ class KernelBuild:
     def key(self) -> str:
         cc = compiler()
         return cache.digest("kernel", headers_version(), cc.version, *FLAGS, self.opt_level, self.text,
-                            self.generated_header(), self.wrapper(), *_local_includes(self.source, self.text))
+                            self.generated_header(), self.wrapper(),
+                            *_local_includes(self.source, self.text, ttnn_include_roots(self.source)))
 
 
-def _local_includes(source: Path, text: str, seen: set[Path] | None = None) -> list[str]:
-    """Texts of the files the kernel includes with quotes from its own directory (recursively)."""
+def ttnn_include_roots(source: Path) -> tuple[Path, ...]:
+    """The include roots the JIT build gives a kernel of a ttnn tree (TT_METAL_HOME and
+    ``ttnn/cpp``, wheel_kernels.include_roots): ttnn's kernels include ``ttnn/operations/...`` and
+    ``ttnn/cpp/ttnn/...`` from there. Empty for a kernel outside such a tree."""
+    for ancestor in source.resolve().parents:
+        if (ancestor / "ttnn" / "cpp" / "ttnn").is_dir():
+            return wheel_kernels.include_roots(ancestor)
+    return ()
+
+
+def _local_includes(source: Path, text: str, roots: tuple[Path, ...] = (),
+                    seen: set[Path] | None = None) -> list[str]:
+    """Texts of the files the kernel includes with quotes from its own directory or from
+    ``roots`` (recursively)."""
     seen = seen if seen is not None else set()
     found: list[str] = []
     for name in re.findall(r'^\s*#\s*include\s*"([^"]+)"', text, re.M):
-        path = (source.parent / name).resolve()
-        if path in seen or not path.is_file():
+        candidates = [(base / name).resolve() for base in (source.parent, *roots)]
+        path = next((c for c in candidates if c.is_file()), None)
+        if path is None or path in seen:
             continue
         seen.add(path)
         body = path.read_text(errors="replace")
-        found += [str(path), body, *_local_includes(path, body, seen)]
+        found += [str(path), body, *_local_includes(path, body, roots, seen)]
     return found
 
 
@@ -172,7 +186,7 @@ def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
         out = directory / cache.OBJECT
         flags = [f for f in FLAGS if not f.startswith("-O")] + [build.opt_level]
         command = [*cc.command(), *flags, "-I", str(directory), "-I", str(INCLUDE), "-I", str(build.source.parent),
-                   str(wrapper), "-o", str(out)]
+                   *(f"-I{root}" for root in ttnn_include_roots(build.source)), str(wrapper), "-o", str(out)]
         start = time.perf_counter()
         result = subprocess.run(command, capture_output=True, text=True, env=COMPILER_ENV)
         if result.returncode != 0:

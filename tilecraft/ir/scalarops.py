@@ -15,13 +15,13 @@ from __future__ import annotations
 import ast
 import operator
 from dataclasses import dataclass
-from enum import StrEnum
+from ..text_enum import TextEnum
 from typing import Any, Callable
 
 from .types import BOOL, FLOAT, INDEX, Type
 
 
-class BinaryOp(StrEnum):
+class BinaryOp(TextEnum):
     """The operators of ``arith.binary`` (their printed names)."""
 
     ADD = "add"
@@ -40,7 +40,7 @@ class BinaryOp(StrEnum):
     MAX = "max"
 
 
-class UnaryOp(StrEnum):
+class UnaryOp(TextEnum):
     """The operators of ``arith.unary``: the unary Python operators and the conversions."""
 
     NEG = "neg"
@@ -52,7 +52,7 @@ class UnaryOp(StrEnum):
     BOOL = "bool"
 
 
-class CompareOp(StrEnum):
+class CompareOp(TextEnum):
     """The operators of ``arith.cmp``."""
 
     EQ = "eq"

@@ -17,7 +17,6 @@ from .hosts import kernel_file
 from .jit_generated import ComputeOptions
 from .kir import METAL_VERSION
 
-_KIND = {"compute": "compute", "riscv_0": "writer", "riscv_1": "reader"}
 #: TensorAccessorArgs of an interleaved DRAM buffer: ArgConfig flags (IsDram) and the page size
 _DRAM_INTERLEAVED = 2
 
@@ -35,7 +34,7 @@ def check_emitted(emitted: Emitted, arch: str | None = None, jobs: int = 3) -> l
             page = tensor.fmt.tile_bytes if tensor.unit.tiled else tensor.shape[-1] * tensor.fmt.element_bits // 8
             ct_args += [_DRAM_INTERLEAVED, page]
         name = kernel_file(kernel)
-        return name, check_kernel(emitted.files[name], _KIND[kernel.processor], arch or program.arch,
+        return name, check_kernel(emitted.files[name], kernel.processor.role, arch or program.arch,
                                   compile_time_args=ct_args, cb_formats=formats, name=name, compute=compute,
                                   jobs=jobs)
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Mapping, Sequence
 
+from ..arch.processors import Processor
 from . import wheel_headers
 from .jit_build import ARCHES, KIND_ALIASES, SUPPORT_DIR, ArchConfig, compile_commands, normalize_kind
 from .jit_generated import DATA_FORMATS, ComputeOptions, descriptors_header, write_generated_files
@@ -161,8 +162,8 @@ def check_file(path: Path, kind: str | None = None, **kwargs) -> CheckResult:
 
 def guess_kind(path: Path) -> str | None:
     stem = path.stem.lower()
-    for word, kind in (("compute", "compute"), ("reader", "reader"), ("writer", "writer"),
-                       ("riscv_1", "reader"), ("riscv_0", "writer")):
+    processors = (Processor.COMPUTE, Processor.RISCV_1, Processor.RISCV_0)
+    for word, kind in [(p.role, p.role) for p in processors] + [(p.value, p.role) for p in processors]:
         if word in stem:
             return kind
     return None

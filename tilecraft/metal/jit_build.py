@@ -12,19 +12,15 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from ..arch import get as get_arch
+from ..arch.processors import Processor, processor_of_role
 
 SUPPORT_DIR = Path(__file__).with_name("headercheck")
 PRELUDE = SUPPORT_DIR / "prelude.h"
 TOOLCHAIN_STANDIN = SUPPORT_DIR / "toolchain_standin"
 
-# Processor aliases: the emitter names data-movement kernels by processor (riscv_0/riscv_1), the
-# descriptors by role (WriterConfigDescriptor is RISCV_0 on NOC 0, ReaderConfigDescriptor RISCV_1
-# on NOC 1).
-KIND_ALIASES: dict[str, str] = {
-    "reader": "reader", "riscv_1": "reader", "ncrisc": "reader",
-    "writer": "writer", "riscv_0": "writer", "brisc": "writer",
-    "compute": "compute", "trisc": "compute",
-}
+# Every spelling of a kernel kind -> its role: the emitter names data-movement kernels by
+# processor (riscv_0/riscv_1), the descriptors by role, Metalium's firmware by RISC-V.
+KIND_ALIASES: dict[str, str] = {word: p.role for p in Processor for word in (p.value, p.role, p.risc)}
 
 # The three compute passes: TRISC index and the name of its stage.
 TRISCS = (("unpack", 0), ("math", 1), ("pack", 2))
@@ -63,10 +59,7 @@ ARCHES: dict[str, ArchConfig] = {
 
 def normalize_kind(kind: str) -> str:
     """``reader`` | ``writer`` | ``compute`` for any accepted spelling (e.g. ``riscv_0``)."""
-    try:
-        return KIND_ALIASES[kind.lower()]
-    except KeyError:
-        raise ValueError(f"unknown kernel kind {kind!r}; expected one of {sorted(KIND_ALIASES)}") from None
+    return processor_of_role(kind).role
 
 
 def define_value(value: object) -> str:
@@ -138,11 +131,11 @@ def compile_commands(
               f"-DPROCESSOR_INDEX={index + 2}", *includes, str(firmware / "trisck.cc")])
             for trisc, index in TRISCS
         ]
-    if kind == "reader":
-        label, wrapper, proc, default_noc = "NCRISC (RISCV_1)", "ncrisck.cc", ("COMPILE_FOR_NCRISC", 1), 1
-    else:
-        label, wrapper, proc, default_noc = "BRISC (RISCV_0)", "brisck.cc", ("COMPILE_FOR_BRISC", 0), 0
-    noc = default_noc if noc_index is None else noc_index
+    processor = processor_of_role(kind)
+    risc = processor.risc.upper()
+    label, wrapper = f"{risc} ({processor.metal_name})", f"{processor.risc}k.cc"
+    proc = (f"COMPILE_FOR_{risc}", 0 if processor is Processor.RISCV_0 else 1)
+    noc = processor.default_noc if noc_index is None else noc_index
     user_defines = [f"-D{k}={define_value(v)}" for k, v in defines.items()]
     return [(label, [*common, f"-D{proc[0]}", f"-DPROCESSOR_INDEX={proc[1]}", f"-DNOC_INDEX={noc}",
                      "-DNOC_MODE=0", *user_defines, *includes, str(firmware / wrapper)])]

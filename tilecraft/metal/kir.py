@@ -12,14 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from ..arch.processors import Processor
 from ..ir import ops as ir
 from ..ir.types import TensorDecl, Type
 
 #: the Metalium version every emitted file targets
 METAL_VERSION = "0.81.1"
-#: the NoC each data-movement processor uses (the hosts configure ``NOC::RISCV_0_default`` /
-#: ``RISCV_1_default``): the reader on RISCV_1 sends on NOC 1, whose multicast corners are swapped
-DEFAULT_NOC = {"riscv_0": 0, "riscv_1": 1}
 
 
 class CType(Type):
@@ -123,7 +121,7 @@ class Kernel:
     """One kernel: a thread lowered for one RISC-V (compute, riscv_0 or riscv_1)."""
 
     name: str
-    processor: str
+    processor: Processor
     body: list[ir.Op]
     rt_args: list[ArgDecl] = field(default_factory=list)
     #: tensors whose TensorAccessorArgs start at a compile-time arg offset: (decl, offset)
@@ -137,7 +135,7 @@ class Kernel:
     @property
     def noc(self) -> int:
         """The NoC this kernel's NoC calls go out on (0 for compute kernels, which make none)."""
-        return DEFAULT_NOC.get(self.processor, 0)
+        return self.processor.default_noc
 
     def rt(self, label: str, values: tuple[Any, ...]) -> int:
         for i, arg in enumerate(self.rt_args):

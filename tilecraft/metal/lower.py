@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..arch.processors import DATA_MOVEMENT_ORDER, Processor
 from ..diagnostics import KernelError, error
 from ..dtypes import float32, uint32
 from ..ir.cb_count import check_cb_count
@@ -68,9 +69,9 @@ class ProgramLowering:
 
     def lower_kernels(self) -> list[kir.Kernel]:
         kernels = []
-        dm_roles = iter(("riscv_1", "riscv_0"))  # reader first: RISCV_1 reads, RISCV_0 writes (ttnn convention)
+        dm_processors = iter(DATA_MOVEMENT_ORDER)
         for thread in self.program.threads:
-            processor = "compute" if thread.kind == COMPUTE else next(dm_roles)
+            processor = Processor.COMPUTE if thread.kind == COMPUTE else next(dm_processors)
             kernel = kir.Kernel(name=thread.name, processor=processor, body=[])
             lowering = (ComputeLowering if thread.kind == COMPUTE else DataMovementLowering)(
                 self.program, thread, kernel, self)

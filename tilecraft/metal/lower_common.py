@@ -169,7 +169,7 @@ class KernelLowering:
         kernel prints from its math RISC-V only, so a line appears once)."""
         fmt, values = print_format(op.args)
         self.kernel.includes.add(DPRINT_HEADER)
-        fn = "DPRINT" if self.kernel.processor != "compute" else "DEVICE_PRINT_MATH"
+        fn = "DEVICE_PRINT_MATH" if self.kernel.processor.is_compute else "DPRINT"
         self.call(fn, ir.Const(fmt), *values)
 
     def lower_PrintBlock(self, op: ir.PrintBlock) -> None:

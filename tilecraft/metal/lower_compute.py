@@ -21,6 +21,7 @@ from ..arch import get as get_arch
 from ..diagnostics import warn
 from ..dtypes import bfloat16, float32
 from ..ir import mathops, patterns
+from ..ir.compute_units import Operand, Unit, binary_unit
 from ..ir.l1 import Added
 from ..ir import ops as ir
 from ..ir.types import BOOL, FLOAT, BlockType, CBDecl
@@ -437,14 +438,10 @@ class ComputeLowering(KernelLowering):
             addend_on_left = fused[0] is op.lhs
             addend, mm = (lhs, rhs) if addend_on_left else (rhs, lhs)
             return Node("matmul_acc", op, shape, [addend, *mm.children])
-        # the FPU reads its operands through SrcA/SrcB, where Float32 data is TF32: a Float32
-        # operand goes to DST whole (UnpackToDestFp32) and the SFPU combines the two
-        fp32 = any(n.cb is not None and n.cb.fmt == float32 for n in (lhs, rhs, *rhs.children[:1]))
-        if op.fn in FPU_BINARY and lhs.kind == "leaf" and not fp32:
-            if rhs.kind == "leaf" and rhs.shape == lhs.shape:
+        if binary_unit(op.fn, routing_operand(lhs), routing_operand(rhs)) is Unit.FPU:
+            if rhs.kind == "leaf":
                 return Node("fpu", op, shape, [lhs, rhs])
-            if rhs.kind == "bcast" and rhs.op.dims in FPU_BINARY[op.fn].bcast:
-                return Node("fpu_bcast", op, shape, [lhs, rhs.children[0]], value=rhs.op.dims)
+            return Node("fpu_bcast", op, shape, [lhs, rhs.children[0]], value=rhs.op.dims)
         if op.fn == "floordiv":
             self.fail("'//' between blocks", hint="Metalium 0.81.1 has no floor division of tiles (nor does the "
                       "published TT-Lang compiler); write ttl.math.floor(a / b) if that rounding is what you need")
@@ -1024,3 +1021,15 @@ def _batched_matmul_rows(node: Node) -> int:
     if node.kind in ("matmul", "matmul_acc") and len(node.shape) > 2:
         return node.shape[-2]
     return next((rows for child in node.children if (rows := _batched_matmul_rows(child))), 0)
+
+
+def routing_operand(node: Node) -> Operand:
+    """What :func:`binary_unit` needs of an operand's plan: a leaf is read from its buffer, a
+    broadcast reads its (buffered) block; the FPU reads both through SrcA/SrcB, where Float32 data
+    is TF32, so a Float32 one goes to DST whole (UnpackToDestFp32) and the SFPU combines them."""
+    if node.kind == "leaf":
+        return Operand(from_buffer=True, shape=node.shape, fp32=node.cb is not None and node.cb.fmt == float32)
+    if node.kind == "bcast":
+        source = node.children[0]
+        return Operand(fp32=source.cb is not None and source.cb.fmt == float32, broadcast=node.op.dims)
+    return Operand()

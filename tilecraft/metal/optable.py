@@ -13,6 +13,7 @@ import struct
 from dataclasses import dataclass
 from typing import Callable
 
+from ..ir import compute_units
 from .kir import METAL_VERSION
 
 COMPUTE_PREFIX = "api/compute/"
@@ -139,14 +140,13 @@ class Fpu:
 
 def _fpu(op: str) -> Fpu:
     return Fpu(f"{op}_init", f"{op}_tiles", {
-        (-1,): (f"{op}_bcast_cols_init", f"{op}_tiles_bcast_cols"),
-        (-2,): (f"{op}_bcast_rows_init", f"{op}_tiles_bcast_rows"),
-        (-2, -1): (f"{op}_bcast_scalar_init", f"{op}_tiles_bcast_scalar"),
+        dims: (f"{op}_bcast_{form}_init", f"{op}_tiles_bcast_{form}")
+        for dims, form in compute_units.FPU_BROADCASTS.items()
     })
 
 
-#: binary block math on two buffer operands -> FPU
-FPU_BINARY: dict[str, Fpu] = {op: _fpu(op) for op in ("add", "sub", "mul")}
+#: binary block math on two buffer operands -> FPU (which ones, and when: ``ir/compute_units.py``)
+FPU_BINARY: dict[str, Fpu] = {op: _fpu(op) for op in compute_units.FPU_BINARY}
 FPU_HEADERS = ("eltwise_binary.h", "bcast.h")
 
 #: binary block math on two DST operands -> SFPU

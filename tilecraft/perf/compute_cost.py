@@ -27,6 +27,7 @@ from ..arch.base import CostFigures
 from ..dtypes import TILE_ELEMS, float32
 from ..ir import ops as ir
 from ..ir import patterns
+from ..ir.compute_units import Unit, unit_of
 from ..ir.types import BlockType
 
 #: SFPU instruction passes of an operation's body, not counting its loads and store. Assumptions,
@@ -55,8 +56,6 @@ SFPU_BODY: dict[str, int] = {
 }
 #: any unary not in the table: a mid-sized polynomial (assumption)
 SFPU_DEFAULT_BODY = 16
-#: FPU elementwise binary operations (the rest of the binaries go to the SFPU)
-FPU_BINARY = frozenset({"add", "sub", "mul"})
 
 
 @dataclass(frozen=True)
@@ -153,7 +152,7 @@ class _Walker:
                 self.operand(addend, 0)
                 self.math += out * figs.eltwise_cycles_per_phase
                 self._matmul(mm)
-            elif op.fn in FPU_BINARY and _is_block(op.lhs) and _is_block(op.rhs):
+            elif unit_of(op, self.defs) is Unit.FPU:
                 self.operand(op.lhs, 0)
                 self.operand(op.rhs, 1)
                 self.math += out * figs.eltwise_cycles_per_phase * (self.phases if op.fn == "mul" else 1)

@@ -39,13 +39,16 @@ from ..diagnostics import Span
 from ..emu import trace as tr
 from ..emu.program import TRISC, ProgramSpec
 from ..ir.grid import all_cores
+from ..ir.program import COMPUTE, DATAMOVEMENT
 from ..metal import kir
+from ..sim.metal_trace import SLOTS
 from .engine import ThreadTimes, run_threads
 from .kernel_costs import CallCosts
 from .network import Resources, xy
 from .timed_state import Clock, Waitable
 
-SLOTS = {0: ("riscv_0", "datamovement"), 1: ("riscv_1", "datamovement"), TRISC: ("compute", "compute")}
+#: the emulator's trace slot -> the kernel processor it runs
+PROCESSORS = {slot: processor for processor, slot in SLOTS.items()}
 #: barrier kinds that wait for reads, for write acknowledgements, for written data to leave L1
 _READ_BARRIERS = {0, 5}
 _WRITE_BARRIERS = {1, 4, 5}
@@ -195,8 +198,9 @@ class KernelRun:
             core = self.kernel_trace.core(int(ev["core"][first]))
             slot = int(ev["slot"][first])
             self.cores[core] = None
-            _, kind = SLOTS[slot]
-            name = os.path.basename(self.kernel_trace.kernels.get((int(ev["core"][first]), slot), SLOTS[slot][0]))
+            processor = PROCESSORS[slot]
+            kind = COMPUTE if processor.is_compute else DATAMOVEMENT
+            name = os.path.basename(self.kernel_trace.kernels.get((int(ev["core"][first]), slot), processor.value))
             times = ThreadTimes(core, name, kind, [], [], [] if self.trace else None)  # sized below
             calls = [rows[i] for i in idx.tolist()]
             times.gen = (self._compute(times, calls) if slot == TRISC else self._movement(times, calls))

@@ -11,13 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..arch.processors import Processor
 from .api import COMPUTE, DATAMOVEMENT
 
 CB, RT, COMMON, CT = "cb", "rt", "common", "ct"
 #: decorator -> (kind of kernel, the RISC-V it runs on as tilecraft's kernel-level IR names it)
-THREADS = {"compute_thread": (COMPUTE, "compute"), "reader_thread": (DATAMOVEMENT, "riscv_1"),
-           "writer_thread": (DATAMOVEMENT, "riscv_0"), "ttkernel_tensix_compile": (COMPUTE, "compute"),
-           "ttkernel_noc_compile": (DATAMOVEMENT, "riscv_1")}
+THREADS = {"compute_thread": (COMPUTE, Processor.COMPUTE), "reader_thread": (DATAMOVEMENT, Processor.RISCV_1),
+           "writer_thread": (DATAMOVEMENT, Processor.RISCV_0), "ttkernel_tensix_compile": (COMPUTE, Processor.COMPUTE),
+           "ttkernel_noc_compile": (DATAMOVEMENT, Processor.RISCV_1)}
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class KernelInterface:
     """Everything about a kernel's launch that its compiled text depends on."""
 
     kind: str
-    processor: str
+    processor: Processor
     params: tuple[ParamBinding, ...]
     #: how many compile-time arguments the host passes (CB ids, then tensor accessor args)
     compile_args: int

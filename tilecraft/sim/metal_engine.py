@@ -23,7 +23,7 @@ from ..diagnostics import error
 from ..dtypes import float32
 from ..arch import get as get_arch
 from ..ir import ops as ir
-from ..ir.program import ThreadIR
+from ..ir.program import COMPUTE, DATAMOVEMENT, ThreadIR
 from ..ir.grid import all_cores
 from ..metal import kir, optable
 from . import tile_math
@@ -417,7 +417,7 @@ class KernelCodegen(ThreadCodegen):
             call = f"K.call({op.fn!r}, ({', '.join(args)}{',' if args else ''}), {tuple(op.template)!r}, {i})"
             self.line(f"{self.v(op.result)} = {call}" if op.result is not None else call, op)
         if self.ctx.call_trace is not None and (inline is None or op.fn in _TRACED_INLINE):
-            self.line(f"K.trace_call({self.processor!r}, {i}, {op.fn!r}, ({', '.join(args)}{',' if args else ''}))", op)
+            self.line(f"K.trace_call({self.processor.value!r}, {i}, {op.fn!r}, ({', '.join(args)}{',' if args else ''}))", op)
 
 
 def _wait_loop(condition: str, waited: str) -> Callable[[Any, list[str], int, str], str]:
@@ -553,7 +553,7 @@ class MetalRuntime(OpTable):
             for kernel, code in zip(self.metal.kernels, self.kernels):
                 args = [self.resolve(a.values[k.flat], k) for a in kernel.rt_args]
                 common = [self.resolve(a.values[0], k) for a in kernel.common_args]
-                kind = "compute" if kernel.processor == "compute" else "datamovement"
+                kind = COMPUTE if kernel.processor.is_compute else DATAMOVEMENT
                 self.scheduler.add(SimThread(core, kernel.name, kind, code.fn(k, args, common), code,
                                              _buffers_called(kernel, "cb_reserve_back"),
                                              _buffers_called(kernel, "cb_wait_front")))

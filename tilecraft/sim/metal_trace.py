@@ -15,16 +15,17 @@ from typing import Any
 
 import numpy as np
 
+from ..arch.processors import Processor
 from ..emu import trace as tr
+from ..emu.program import BRISC, NCRISC, TRISC
 from ..metal import optable
 
 #: tilecraft's FPU binary names -> the emulator's FPU operation codes (tc::Fpu)
 _FPU_CODE = {"add": 0, "sub": 1, "mul": 2}
 #: broadcast dims of the FPU call tables -> tc::Bcast (None, Row, Col, Scalar)
 _BCAST_CODE = {(): 0, (-2,): 1, (-1,): 2, (-2, -1): 3}
-_SLOTS = {"riscv_0": 0, "riscv_1": 1, "compute": 2}
-#: the kernel IR's data-movement RISCs use Metalium's default NoCs (RISCV_0 on NOC 0, RISCV_1 on NOC 1)
-_NOCS = {"riscv_0": 0, "riscv_1": 1, "compute": 0}
+#: the emulator's trace slot of each kernel processor
+SLOTS = {Processor.RISCV_0: BRISC, Processor.RISCV_1: NCRISC, Processor.COMPUTE: TRISC}
 _BARRIERS = {"noc_async_read_barrier": 0, "noc_async_write_barrier": 1, "noc_async_writes_flushed": 2,
              "noc_async_posted_writes_flushed": 3, "noc_async_atomic_barrier": 4, "noc_async_full_barrier": 5}
 _CONFIG = {"compute_kernel_hw_startup": tr.HW_STARTUP, "reduce_uninit": tr.INIT}
@@ -34,8 +35,8 @@ _CB = {"cb_reserve_back": tr.CB_RESERVE, "cb_push_back": tr.CB_PUSH, "cb_wait_fr
        "cb_pop_front": tr.CB_POP}
 
 
-def slot_of(processor: str) -> int:
-    return _SLOTS[processor]
+def slot_of(processor: Processor) -> int:
+    return SLOTS[processor]
 
 
 def _camel(name: str) -> str:
@@ -83,9 +84,11 @@ class MetalCallTrace:
 
     # ---------------------------------------------------------------- one call
     def record(self, k: Any, processor: str, op: int, fn: str, args: tuple) -> None:
-        """``fn(*args)`` ran on core ``k`` (a MetalCore) in the kernel of ``processor``."""
+        """``fn(*args)`` ran on core ``k`` (a MetalCore) in the kernel of ``processor`` (its name:
+        the generated code spells it as a string)."""
         span = k.rt.span_of(op)
-        slot, noc = _SLOTS[processor], _NOCS[processor]
+        kernel_processor = Processor(processor)
+        slot, noc = SLOTS[kernel_processor], kernel_processor.default_noc
         add = lambda kind, *fields, ref=-1: self._add(k, slot, kind, span, *fields, ref=ref)  # noqa: E731
         if fn in _CB:
             add(_CB[fn], args[0], args[1])

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Iterable, Optional, Sequence, Union
 
+from tilecraft.arch.processors import Processor
 from tilecraft.dtypes import DataFormat
 
 from .cores import CoreCoord, CoreRange, CoreRangeSet
@@ -49,7 +50,7 @@ class NOC(_Enum):
             return 0
         if self is NOC.NOC_1:
             return 1
-        return 0 if self is NOC.RISCV_0_default else 1
+        return Processor[self.name.removesuffix("_default")].default_noc
 
 
 class NOC_MODE(_Enum):  # noqa: N801 (ttnn's spelling)

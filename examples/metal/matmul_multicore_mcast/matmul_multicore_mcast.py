@@ -10,7 +10,7 @@ operand), chosen per core range by named compile-time arguments; the compute ker
 sub-blocks that fit in DST and keeps partial sums in a CB that shares its memory with the
 output CB.
 
-Run:  tilecraft run examples/metal/matmul_multicore_mcast/matmul_multicore_mcast.py [--cores RxC]
+Run:  tilecraft run examples/metal/matmul_multicore_mcast/matmul_multicore_mcast.py [--cores RxC] [--size MxKxN]
 """
 
 from __future__ import annotations
@@ -137,16 +137,22 @@ def matmul_mcast(device, a: ttnn.Tensor, b: ttnn.Tensor, c: ttnn.Tensor, rows: i
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cores", default="4x4", help="core grid, rows x columns: 4x4 (default), 8x8, ...")
+    parser.add_argument("--size", default=f"{M}x{K}x{N}",
+                        help=f"matrix sizes MxKxN in elements, multiples of 32 ({M}x{K}x{N} by default)")
     args = parser.parse_args(argv)
     try:
         rows, cols = (int(v) for v in args.cores.lower().split("x"))
     except ValueError:
         parser.error(f"--cores takes ROWSxCOLS such as 4x4, not {args.cores!r}")
+    try:
+        m, k, n = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        parser.error(f"--size takes MxKxN such as 512x512x512, not {args.size!r}")
 
     torch.manual_seed(0)
-    a = torch.randn(M, K).to(torch.bfloat16)
-    b = torch.randn(K, N).to(torch.bfloat16)
-    return run_example(f"matmul_multicore_mcast {M}x{K} @ {K}x{N} on {rows}x{cols}", [a, b], (M, N),
+    a = torch.randn(m, k).to(torch.bfloat16)
+    b = torch.randn(k, n).to(torch.bfloat16)
+    return run_example(f"matmul_multicore_mcast {m}x{k} @ {k}x{n} on {rows}x{cols}", [a, b], (m, n),
                        functools.partial(matmul_mcast, rows=rows, cols=cols), a.float() @ b.float(), PCC_THRESHOLD)
 
 

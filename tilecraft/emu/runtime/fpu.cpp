@@ -1,6 +1,9 @@
 // The matrix unit's arithmetic and the packer's roundings: see fpu.h and docs/numerics.md section 8.
 #include "fpu.h"
 
+// the always-inlined vector helpers pass AVX vectors by value; their ABI never crosses a call
+#pragma GCC diagnostic ignored "-Wpsabi"
+
 #include <algorithm>
 #include <cstring>
 
@@ -129,7 +132,150 @@ __attribute__((always_inline)) inline Term group_sum(const Split& a, int ia, con
     return t;
 }
 
+typedef std::uint32_t v8u __attribute__((vector_size(32)));
+
+// Eight DST elements' partial results in sign-magnitude, one per 32-bit lane (see Term): every
+// magnitude here stays below 2^30 (a group sum below 2^28, DST's significand 2^24), so the
+// arithmetic of accumulate() fits in 32 bits lane by lane.
+struct Terms {
+    v8i neg{}, exp{}, mag{};
+};
+
+// group_sum() for eight outputs at once, in two steps. Lane j multiplies column j0 + j of the
+// transposed SrcA split (element (k, j) at k * stride + j) with the one SrcB vector; the eight
+// products of a lane are visited one after another, so nothing crosses lanes. A fidelity phase
+// moves every nonzero piece's exponent by the same amount (SrcA's second piece 5 below the first,
+// SrcB's 7), so the alignment of a group's products is the same in every phase: Align holds it,
+// computed once from the first pieces, and only the group's exponent moves with the phase.
+struct Align {
+    v8i top;       // the group's exponent in phase 0
+    v8i half[8];   // per product: 2^d for d the shift to the group's exponent (at most 30)
+    v8i shift[8];  // d + 1
+};
+
+__attribute__((always_inline)) inline void align8(const Split& at, int ia, int stride, const Split& b, int ib,
+                                                  Align& out) {
+    v8i e[8];
+    for (int k = 0; k < 8; ++k) {
+        std::memcpy(&e[k], at.exp + ia + k * stride, sizeof e[k]);
+        e[k] += b.exp[ib + k] - 127;
+    }
+    v8i top = e[0];
+    for (int k = 1; k < 8; ++k) top = top > e[k] ? top : e[k];
+    const v8i one = v8i{} + 1;
+    for (int k = 0; k < 8; ++k) {
+        v8i d = top - e[k];
+        d = d > 30 ? v8i{} + 30 : d;  // a zero operand's piece: shifted out, its product is 0 anyway
+        out.half[k] = one << d;
+        out.shift[k] = d + 1;
+    }
+    out.top = top;
+}
+
+// The group's sum in phase `phase` (its pieces in `at` and b): each product rounded to the
+// group's exponent (ties away from zero), added as integers.
+__attribute__((always_inline)) inline Terms group_sum8(const Split& at, int ia, int stride, const Split& b, int ib,
+                                                       const Align& g, int phase) {
+    v8i sum{};
+    for (int k = 0; k < 8; ++k) {
+        v8i ma, na;
+        std::memcpy(&ma, at.man + ia + k * stride, sizeof ma);
+        std::memcpy(&na, at.neg + ia + k * stride, sizeof na);
+        const v8i neg = na ^ b.neg[ib + k];
+        const v8i v = (ma * (2 * b.man[ib + k]) + g.half[k]) >> g.shift[k];
+        sum += (v ^ -neg) + neg;
+    }
+    const v8i top = g.top - ((phase & 1) ? 5 : 0) - ((phase & 2) ? 7 : 0);
+    const v8i one = v8i{} + 1, live = top > 0;  // all ones where the group's exponent is positive
+    Terms t;
+    t.neg = (sum < 0) & live & one;
+    t.exp = top & live;
+    t.mag = ((sum < 0 ? -sum : sum) << 13) & live;
+    return t;
+}
+
+// shift_round() lane by lane; a shift of 31 or more leaves 0 as it does in 64 bits (mag < 2^30)
+__attribute__((always_inline)) inline v8u shift_round8(const v8u& mag, const v8i& d, const v8u& tie_down) {
+    const v8i zero{};
+    const v8u dc = v8u(d > 31 ? v8i{} + 31 : d < 0 ? zero : d);
+    const v8u half = (v8u{} + 1u) << dc >> 1;
+    return (mag + half - (tie_down & v8u(d > 0))) >> dc;
+}
+
+// accumulate() for eight lanes, bit for bit.
+__attribute__((always_inline)) inline v8u accumulate8(const Terms& s0, const Terms& s1, const v8u& dst, bool fp32_dst) {
+    const v8i dexp = v8i((dst >> 23) & 0xFFu);
+    v8u dmag = ((dst & 0x7FFFFFu) | 0x800000u) & v8u(dexp != 0);
+    v8i top = s0.exp > s1.exp ? s0.exp : s1.exp;
+    top = top > dexp ? top : dexp;
+    v8u m0 = shift_round8(v8u(s0.mag), top - s0.exp, v8u(s0.neg));
+    v8u m1 = shift_round8(v8u(s1.mag), top - s1.exp, v8u(s1.neg));
+    dmag = shift_round8(dmag, top - dexp, v8u{});
+    if (!fp32_dst) {
+        const v8u grid = v8u{} + ~0x1FFFu;
+        m0 = (m0 + 0x1000u - v8u(s0.neg)) & grid;
+        m1 = (m1 + 0x1000u - v8u(s1.neg)) & grid;
+        dmag = (dmag + 0x1000u) & grid;
+    }
+    const v8i dneg = v8i(dst >> 31);
+    const v8i total = (v8i(dmag) ^ -dneg) + dneg + (v8i(m0) ^ -s0.neg) + s0.neg + (v8i(m1) ^ -s1.neg) + s1.neg;
+    const v8i neg = total < 0;  // all ones where negative
+    const v8i mag = total < 0 ? -total : total;
+    // the leading bit: the exponent of mag as a float, one less where rounding carried it up
+    v8i lead;
+    {
+        typedef float v8f __attribute__((vector_size(32)));
+        const v8f f = __builtin_convertvector(mag, v8f);
+        v8i fb;
+        std::memcpy(&fb, &f, sizeof fb);
+        lead = ((fb >> 23) & 0xFF) - 127;
+        lead = lead < 0 ? v8i{} : lead;
+        lead += (v8i(v8u(mag) >> v8u(lead)) == 0);  // a true comparison is -1
+    }
+    v8i exp = top + (lead - 23);
+    const int keep = fp32_dst ? 24 : 8;
+    const v8i drop = lead + (1 - keep);
+    const v8u dropc = v8u(drop > 0 ? drop : v8i{}), up = v8u(drop > 0 ? v8i{} : -drop);
+    v8u r = (v8u(mag) + ((v8u{} + 1u) << dropc >> 1)) >> dropc;
+    const v8i carry = v8i(r >> keep) != 0;  // rounded up to the next power of two
+    r = r >> v8u(-carry);
+    exp -= carry;
+    r = (r << up) << (24 - keep);
+    v8u out = (v8u(neg) & 0x80000000u) | (v8u(exp) << 23) | (r & 0x7FFFFFu);
+    out = exp >= 255 ? (v8u(neg) & 0x80000000u) | 0x7F800000u : out;
+    const v8i zero = (top <= 0) | (total == 0) | (exp <= 0);
+    return out & ~v8u(zero);
+}
+
 }  // namespace
+
+__attribute__((target_clones("avx2", "default"))) void dot8(const Split* const a_t[2], int a_offset, int stride,
+                                                            const Split* const b[2], int b_offset, int n,
+                                                            std::uint32_t dst[8], int phases, bool fp32_dst) {
+    static thread_local Align groups[Split::kMax / 8];
+    for (int g = 0; g < n / 8; ++g) align8(*a_t[0], a_offset + g * 8 * stride, stride, *b[0], b_offset + g * 8, groups[g]);
+    v8u d;
+    std::memcpy(&d, dst, sizeof d);
+    for (int phase = 0; phase < phases; ++phase) {
+        const Split& x = *a_t[phase & 1];
+        const Split& y = *b[(phase >> 1) & 1];
+        for (int k = 0; k < n; k += 16)
+            d = accumulate8(group_sum8(x, a_offset + k * stride, stride, y, b_offset + k, groups[k / 8], phase),
+                            group_sum8(x, a_offset + (k + 8) * stride, stride, y, b_offset + k + 8, groups[k / 8 + 1],
+                                       phase),
+                            d, fp32_dst);
+    }
+    std::memcpy(dst, &d, sizeof d);
+}
+
+void transpose(const Split& in, int rows, int cols, Split& out) {
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+            out.exp[c * rows + r] = in.exp[r * cols + c];
+            out.man[c * rows + r] = in.man[r * cols + c];
+            out.neg[c * rows + r] = in.neg[r * cols + c];
+        }
+}
 
 void split(const std::uint32_t* bits, int n, bool src_a, bool low, Split& out) {
     const int phase = low ? (src_a ? 1 : 2) : 0;

@@ -37,6 +37,13 @@ void split(const std::uint32_t* bits, int n, bool src_a, bool low, Split& out);
 // precision.
 std::uint32_t dot(const Split* const a[2], int a_offset, const Split* const b[2], int b_offset, int n,
                   std::uint32_t dst, int phases, bool fp32_dst);
+// dot() for eight DST elements at once, bit for bit: dst[j] += sum over k of a(k, j) * b[k], for
+// the columns j of a_t, SrcA's splits transposed (element (k, j) at a_offset + k * stride + j), and
+// one SrcB vector b from b_offset. One output per vector lane, so no sum crosses lanes.
+void dot8(const Split* const a_t[2], int a_offset, int stride, const Split* const b[2], int b_offset, int n,
+          std::uint32_t dst[8], int phases, bool fp32_dst);
+// out = in transposed: `in` holds `rows` vectors of `cols` elements, row after row.
+void transpose(const Split& in, int rows, int cols, Split& out);
 // The same on plain operand words (split here).
 std::uint32_t dot(const std::uint32_t* a, const std::uint32_t* b, int n, std::uint32_t dst, int phases,
                   bool fp32_dst);

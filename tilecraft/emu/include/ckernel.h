@@ -1,0 +1,19 @@
+// The part of the LLK's ckernel.h (0.81.1 tt-llk/tt_llk_*/common/inc/ckernel.h) that ttnn's kernels
+// use outside the compute API: load_blocking, the load that waits for L1 to answer, which kernels
+// use to order their own earlier stores ahead of a NoC transfer (kernel_helper_functions/pad_tile.hpp).
+// In the emulator a store is in L1 when it retires, so the load alone is that order.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+namespace ckernel {
+
+template <typename T, typename = std::enable_if_t<std::is_trivially_copyable_v<T>>>
+inline T load_blocking(volatile T* ptr) {
+    static_assert(sizeof(T) == sizeof(std::uint16_t) || sizeof(T) == sizeof(std::uint32_t),
+                  "load_blocking: operand must be 16-bit or 32-bit");
+    return *ptr;
+}
+
+}  // namespace ckernel
