@@ -9,6 +9,14 @@ count of the API the emulator lacks, not the corpus target of issue 21 (which co
 kernel with the arguments its program factory passes). The first error of each failure is
 tallied by the name or header it reports.
 
+A kernel written against Metal 2.0's named arguments (``experimental/kernel_args.h``) also
+needs the accessor constants the JIT generates from the host's schema (``kernel_args_generated.h``,
+included before the kernel); the schemas live in program factories the wheel does not ship, so
+the benchmark generates them from the names the kernel uses: each ``args::NAME`` a compile-time
+``CtaVal`` of value 2 (usable wherever a runtime arg is), each ``dfb::NAME`` a distinct CB index.
+Tensor, semaphore and scratchpad bindings (``tensor::``, ``sem::``, ``scratch::``) and varargs
+are not generated (the emulator does not model their types yet): they are tallied as blockers.
+
 A kernel counts as compute when it includes the compute API (``api/compute/...``), else as data
 movement.
 
@@ -29,7 +37,11 @@ from tilecraft.emu import build, wheel_kernels
 from tilecraft.emu.toolchain import compiler
 
 ARGS = tuple([2] * 64)
-_REASON = re.compile(r"'(?P<name>[\w:]+)' (?:was not declared|has not been declared|is not a member|has no member)"
+KERNEL_ARGS = "experimental/kernel_args.h"
+#: the generated namespaces a failure is tallied under as a whole (``tensor::*``)
+GENERATED = ("args", "dfb", "tensor", "sem", "scratch")
+_REASON = re.compile(r"'(?P<name>[\w:]+)' is not a member of '(?P<ns>\w+)'"
+                     r"|'(?P<name2>[\w:]+)' (?:was not declared|has not been declared|is not a member|has no member)"
                      r"|(?P<header>[\w./-]+\.h(?:pp)?): No such file"
                      r"|has no member named '(?P<member>\w+)'")
 
@@ -42,6 +54,22 @@ def is_compute(text: str) -> bool:
     return '"api/compute/' in text or "<api/compute/" in text
 
 
+def generated_kernel_args(text: str) -> str:
+    """kernel_args_generated.h for a kernel, from the accessor names it uses (see the module doc)."""
+    lines = ["#pragma once", f'#include "{KERNEL_ARGS}"']
+    names = sorted(set(re.findall(r"\bargs::(\w+)", text)))
+    lines += ["namespace args {", *(f"constexpr experimental::CtaVal<uint32_t> {n}{{2}};" for n in names), "}"]
+    buffers = sorted(set(re.findall(r"\bdfb::(\w+)", text)))
+    lines += ["namespace dfb {", *(f"constexpr uint32_t {n} = {i};" for i, n in enumerate(buffers)), "}"]
+    return "\n".join(lines) + "\n"
+
+
+def _with_local_headers(path: Path) -> str:
+    """The kernel's text and that of the headers it includes from ttnn (their accessors count too)."""
+    return "".join(build._local_includes(path, path.read_text(errors="replace"))[1::2]) + path.read_text(
+        errors="replace")
+
+
 def compile_one(path: Path) -> str | None:
     """None when the kernel compiles, else the first error's reason."""
     text = path.read_text(errors="replace")
@@ -50,9 +78,13 @@ def compile_one(path: Path) -> str | None:
     kb = build.KernelBuild(source=path, text=text, display=path.name, compute=compute, compile_args=ARGS,
                            arch_defines=(("TC_EMULATOR", "1"), ("KERNEL_BUILD", "1"), (slot, "1"),
                                          ("ARCH_WORMHOLE", "1")))
+    wrapper = kb.wrapper()
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "tc_generated.h").write_text(kb.generated_header())
-        (Path(tmp) / "w.cpp").write_text(kb.wrapper())
+        if KERNEL_ARGS in text:
+            (Path(tmp) / "kernel_args_generated.h").write_text(generated_kernel_args(_with_local_headers(path)))
+            wrapper = wrapper.replace(f'#include "{path}"', f'#include "kernel_args_generated.h"\n#include "{path}"')
+        (Path(tmp) / "w.cpp").write_text(wrapper)
         roots = [f"-I{r}" for r in build.ttnn_include_roots(path)]  # as compile_kernel gives them
         result = subprocess.run([*compiler().command(), "-std=c++20", "-fsyntax-only", "-fmax-errors=1",
                                  f"-I{tmp}", f"-I{build.INCLUDE}", f"-I{path.parent}", *roots, f"{tmp}/w.cpp"],
@@ -62,10 +94,35 @@ def compile_one(path: Path) -> str | None:
     for line in result.stderr.splitlines():
         if "error" in line:
             m = _REASON.search(line)
+            if m and m.group("ns") in GENERATED:
+                return f"{m.group('ns')}::* (generated binding)"
+            if m and m.group("name2") in GENERATED:
+                return f"{m.group('name2')}::* (generated binding)"
             if m:
-                return m.group("name") or m.group("header") or f"member {m.group('member')}"
+                return (m.group("name") or m.group("name2") or m.group("header")
+                        or f"member {m.group('member')}")
             return re.sub(r"^.*?error: ", "", line)[:90]
     return "unknown"
+
+
+ROLES = ("data movement", "compute")
+
+
+def role(path: Path) -> str:
+    return "compute" if is_compute(path.read_text(errors="replace")) else "data movement"
+
+
+def measure(paths: list[Path], jobs: int = 2) -> list[str | None]:
+    """Each kernel's first-error reason (None: it compiles), in the order of ``paths``."""
+    with ThreadPoolExecutor(jobs) as pool:
+        return list(pool.map(compile_one, paths))
+
+
+def by_role(paths: list[Path], reasons: list[str | None]) -> dict[str, list[str | None]]:
+    grouped: dict[str, list[str | None]] = {r: [] for r in ROLES}
+    for path, reason in zip(paths, reasons):
+        grouped[role(path)].append(reason)
+    return grouped
 
 
 def main() -> None:
@@ -75,13 +132,9 @@ def main() -> None:
     options = parser.parse_args()
     root = wheel_kernels.ensure_kernels()
     paths = kernels(root)[:options.limit or None]
-    with ThreadPoolExecutor(options.jobs) as pool:
-        reasons = list(pool.map(compile_one, paths))
-    roles = ["compute" if is_compute(p.read_text(errors="replace")) else "data movement" for p in paths]
-    for role in ("data movement", "compute"):
-        mine = [r for r, k in zip(reasons, roles) if k == role]
-        print(f"{role}: {sum(r is None for r in mine)} of {len(mine)} kernels compile")
-        for reason, count in collections.Counter(r for r in mine if r).most_common(20):
+    for name, reasons in by_role(paths, measure(paths, options.jobs)).items():
+        print(f"{name}: {sum(r is None for r in reasons)} of {len(reasons)} kernels compile")
+        for reason, count in collections.Counter(r for r in reasons if r).most_common(20):
             print(f"{count:5d}  {reason}")
 
 

@@ -21,10 +21,11 @@ INCLUDE = Path(__file__).resolve().parents[2] / "tilecraft" / "emu" / "include"
 
 
 def ours() -> list[Signature]:
-    found = scan_tree(INCLUDE / "api", INCLUDE) + scan_tree(INCLUDE / "tc_emu", INCLUDE)
+    found = (scan_tree(INCLUDE / "api", INCLUDE) + scan_tree(INCLUDE / "experimental", INCLUDE)
+             + scan_tree(INCLUDE / "tc_emu", INCLUDE))
     public = [s for s in found if not s.name.startswith("tc_")]
     # tc_emu/ holds the runtime's entry points (namespace tc); of it only args.h is kernel API
-    return [s for s in public if s.file.startswith("api/") or s.file == "tc_emu/args.h"]
+    return [s for s in public if s.file.startswith(("api/", "experimental/")) or s.file == "tc_emu/args.h"]
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +41,7 @@ def headers() -> Path:
 def real(headers) -> dict[str, set[tuple]]:
     inc = headers / "tt_metal" / "hw" / "inc"
     table: dict[str, set[tuple]] = defaultdict(set)
-    for sub in ("api", "internal"):
+    for sub in ("api", "internal", "experimental"):
         for sig in scan_tree(inc / sub, inc):
             table[sig.name].add(signature_key(sig))
     return table

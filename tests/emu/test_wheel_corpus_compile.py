@@ -1,0 +1,61 @@
+"""ttnn 0.81.1's own kernel sources compile against the emulator's headers
+(benchmarks/wheel_kernels_compile.py: syntax-only, generic arguments, Metal 2.0 accessors generated
+from the names each kernel uses). A fixed sample of kernels that compile must keep compiling (the
+default suite); the whole corpus must not fall below the counts measured when this test was
+written (slow). The wheel is downloaded at test time as in test_wheel_kernels.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benchmarks import wheel_kernels_compile as corpus
+from tilecraft.emu import wheel_kernels
+from tests.emu.test_wheel_kernels import ops  # noqa: F401 (the fixture: the wheel, or skip)
+
+#: kernels (under ttnn/operations) that compile, across ops, the Metal 2.0 named-args ones included
+SAMPLE = (
+    "eltwise/unary/device/kernels/compute/eltwise_sfpu_metal2.cpp",
+    "eltwise/unary/device/kernels/dataflow/reader_unary_sharded_metal2.cpp",
+    "eltwise/unary/device/kernels/dataflow/reader_unary_interleaved_start_id.cpp",
+    "data_movement/sharded/device/kernels/dataflow/writer_unary_sharded_metal2.cpp",
+    "data_movement/indexed_fill/device/kernels/dataflow/indexed_fill_writer.cpp",
+    "data_movement/concat/device/kernels/compute/height_sharded_width_concat_two_tensors.cpp",
+    "data_movement/copy/device/kernels/reader_unary_stick_start_id.cpp",
+    "data_movement/bcast/device/kernels/dataflow/reader_bcast_w_interleaved.cpp",
+    "data_movement/bcast/device/kernels/dataflow/reader_bcast_h_interleaved.cpp",
+    "reduction/prod/device/kernels/compute/prod_all.cpp",
+    "eltwise/ternary/device/kernels/dataflow/tts_tst_reader_row_col_bcast.cpp",
+    "eltwise/ternary/device/kernels/dataflow/ternary_writer_nobcast.cpp",
+    "eltwise/binary_backward/device/kernels/dataflow/writer_binary_backward_dual_nobcast.cpp",
+    "experimental/fft/device/kernels/compute/apply_twiddles_compute.cpp",
+    "experimental/matmul_decode/device/kernels/compute/compute_partial_width_sharded.cpp",
+    "experimental/quasar/sharded_to_interleaved/device/kernels/compute/eltwise_copy.cpp",
+    "experimental/quasar/transpose/device/kernels/dataflow/reader_unary_sharded.cpp",
+    "experimental/quasar/binary_ng/device/kernels_ng/dataflow/reader_interleaved_no_bcast.cpp",
+    "experimental/transformer/nlp_concat_heads/device/kernels/dataflow/reader_tm_tile_layout_nlp_concat_heads_sharded.cpp",
+    "experimental/deepseek_prefill/update_padded_kv_cache/device/kernels/dataflow/writer_update_padded_kv_cache.cpp",
+)
+
+#: compiled kernels per role, measured over the whole corpus (benchmarks/README.md)
+FLOOR = {"data movement": 238, "compute": 48}
+
+
+@pytest.fixture(scope="module")
+def root(ops: Path) -> Path:  # noqa: F811
+    return wheel_kernels.ensure_kernels()
+
+
+def test_a_sample_of_the_wheels_kernels_compiles(root: Path) -> None:
+    paths = [wheel_kernels.operations(root) / name for name in SAMPLE]
+    failed = [f"{p}: {r}" for p, r in zip(SAMPLE, corpus.measure(paths)) if r is not None]
+    assert not failed, failed
+
+
+@pytest.mark.slow
+def test_the_corpus_compile_count_does_not_regress(root: Path) -> None:
+    paths = corpus.kernels(root)
+    grouped = corpus.by_role(paths, corpus.measure(paths))
+    compiled = {role: sum(r is None for r in reasons) for role, reasons in grouped.items()}
+    assert all(compiled[role] >= FLOOR[role] for role in FLOOR), (compiled, FLOOR)
