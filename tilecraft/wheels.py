@@ -1,7 +1,8 @@
 """Fetching a pinned wheel from the package index with ``pip download`` (never installed).
 
-tilecraft reads files out of two published wheels: the kernel headers of ``ttnn`` (to check
-emitted C++) and the tutorials of ``tt-lang-sim`` (tests and benchmarks). Both go through here.
+tilecraft reads files out of two published wheels: the kernel headers and kernels of ``ttnn``
+(to check emitted C++; the emulator's corpus) and the tutorials of ``tt-lang-sim`` (tests and
+benchmarks). Both go through here.
 """
 
 from __future__ import annotations
@@ -16,6 +17,13 @@ from pathlib import Path
 
 # Written last into an unpacked cache entry, so a half-finished extraction is never a cache hit.
 COMPLETE_MARKER = ".complete"
+
+#: the ttnn release whose kernel API tilecraft targets: its headers check emitted C++
+#: (metal/wheel_headers.py) and its kernels are the emulator's corpus (emu/wheel_kernels.py)
+TTNN_PACKAGE = "ttnn"
+TTNN_VERSION = "0.81.1"
+#: the wheel is published for cp310 and cp312; any interpreter can fetch one
+TTNN_WHEEL_PYTHON_VERSION = "3.12"
 
 
 class WheelUnavailable(RuntimeError):

@@ -17,9 +17,9 @@ from pathlib import Path
 from .. import wheels
 from ..wheels import WheelUnavailable
 
-PACKAGE = "ttnn"
-VERSION = "0.81.1"
-WHEEL_PYTHON_VERSION = "3.12"  # the wheel is published for cp310 and cp312; any interpreter can fetch one
+PACKAGE = wheels.TTNN_PACKAGE
+VERSION = wheels.TTNN_VERSION
+WHEEL_PYTHON_VERSION = wheels.TTNN_WHEEL_PYTHON_VERSION
 # Bump when the extracted set changes, so stale caches are rebuilt.
 LAYOUT_VERSION = "1"
 PREFIX = "ttnn/ttnn/cpp/"

@@ -25,10 +25,9 @@ from pathlib import Path
 from .. import wheels
 from ..wheels import WheelUnavailable
 
-PACKAGE = "ttnn"
-VERSION = "0.81.1"
-# The wheel is published for cp310 and cp312; pinning one target lets any interpreter fetch it.
-WHEEL_PYTHON_VERSION = "3.12"
+PACKAGE = wheels.TTNN_PACKAGE
+VERSION = wheels.TTNN_VERSION
+WHEEL_PYTHON_VERSION = wheels.TTNN_WHEEL_PYTHON_VERSION
 # Bump when the extracted set or the rewrites change, so stale caches are rebuilt.
 LAYOUT_VERSION = "1"
 
