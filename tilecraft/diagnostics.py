@@ -93,11 +93,17 @@ def _excerpt(span: Span | None) -> list[str]:
 
 
 class KernelError(Exception):
-    """A mistake in the user's kernel, carrying its diagnostic(s)."""
+    """A mistake in the user's kernel, carrying its diagnostic(s).
+
+    The diagnostics are the exception's ``args`` (rendered by ``str``), so the error survives
+    pickling: a Dask worker of ``tilecraft tune`` or a pytest-xdist worker sends it back whole."""
 
     def __init__(self, diagnostic: Diagnostic, *more: Diagnostic):
         self.diagnostics = (diagnostic, *more)
-        super().__init__(diagnostic.render())
+        super().__init__(diagnostic, *more)
+
+    def __str__(self) -> str:
+        return self.diagnostics[0].render()
 
     @property
     def diagnostic(self) -> Diagnostic:
@@ -162,8 +168,11 @@ class DiagnosticWarning(UserWarning):
     as any warning; ``tilecraft run`` renders it like an error diagnostic (text or JSON)."""
 
     def __init__(self, diagnostic: Diagnostic):
-        super().__init__(diagnostic.render())
+        super().__init__(diagnostic)  # args hold the diagnostic: rebuilt whole when unpickled
         self.diagnostic = diagnostic
+
+    def __str__(self) -> str:
+        return self.diagnostic.render()
 
 
 #: where each warning location was already reported (one report per source location, like
