@@ -21,8 +21,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import cache, wheel_kernels
+from . import cache, chlkc, wheel_kernels
 from ..diagnostics import Diagnostic
+from .bindings import NamedBindings
 from .compile_errors import compile_failure, deprecation_warnings
 from .toolchain import compiler
 
@@ -102,6 +103,9 @@ class KernelBuild:
     math_fidelity: int = 4
     approx: bool = False
     dst_full_sync: bool = False
+    unpack_to_dest_fp32: tuple[bool, ...] = ()
+    bfp8_pack_precise: bool = False
+    bindings: NamedBindings | None = None  # Metal 2.0 args::/dfb::/tensor:: constants (bindings.py)
     arch_defines: tuple[tuple[str, str], ...] = ()
     opt_level: str = "-O2"
     extra: tuple[str, ...] = field(default=())
@@ -127,8 +131,16 @@ class KernelBuild:
             lines.append(f"#define TC_MATH_FIDELITY {self.math_fidelity}")
             lines.append(f"#define TC_APPROX {'true' if self.approx else 'false'}")
             lines.append(f"#define TC_DST_SYNC_FULL {'true' if self.dst_full_sync else 'false'}")
+            # one build serves the three TRISCs, whose JIT builds each define one UCK_CHLKC_*: kernel_lib
+            # asks whether any is defined (a compute kernel) before reading DST_ACCUM_MODE
+            lines.append("#define UCK_CHLKC_MATH 1")
         for name, value in self.defines:
             lines.append(f"#define {name} {value}")
+        if self.compute:
+            lines += ["#include <cstdint>", chlkc.descriptor_tables(dict(self.cbs), self.fp32_dest_acc,
+                                                                    self.unpack_to_dest_fp32, self.bfp8_pack_precise)]
+        if self.bindings is not None:
+            lines.append(self.bindings.header())
         return "\n".join(lines) + "\n"
 
     def wrapper(self) -> str:

@@ -72,6 +72,9 @@ _UNDECLARED = re.compile(r"'(?P<name>[A-Za-z_]\w*)' (?:was not declared in this 
                          r"is not a member of)")
 _NO_FILE = re.compile(r"(?P<path>[\w./-]+): No such file or directory")
 _NOT_MODELLED = re.compile(r"not modelled by the tilecraft emulator: (?P<what>[^\"]+?)\"?$")
+#: a Metal 2.0 binding the host did not declare: `args::x` with no such arg, or no `args::` at all
+_UNBOUND = re.compile(r"'(?P<name>\w+)' is not a member of '(?P<ns>args|dfb|tensor)'"
+                      r"|'(?P<bare>args|tensor)' has not been declared")
 _NO_MEMBER = re.compile(r"'(?:const )?(?:class |struct )?(?P<cls>\w+)(?:<[^']*>)?' has no member named '(?P<name>\w+)'")
 #: the classes of 0.81.1's object API (a member the emulator lacks is an unknown API call)
 OBJECT_API = ("Noc", "DataflowBuffer", "CircularBuffer", "Semaphore", "TensorAccessor", "UnicastEndpoint",
@@ -110,6 +113,14 @@ def compile_failure(stderr: str, source: Path, display: str, text: str) -> Kerne
 
 
 def _classify(span: Span | None, message: str, notes: tuple[Note, ...], display: str) -> KernelError:
+    unbound = _UNBOUND.search(message)
+    if unbound:
+        name = f"{unbound.group('ns')}::{unbound.group('name')}" if unbound.group("ns") else f"{unbound.group('bare')}::"
+        field = {"args": "runtime_args, common_runtime_args or compile_time_args", "dfb": "dfbs",
+                 "tensor": "tensors"}[unbound.group("ns") or unbound.group("bare")]
+        return error("E5001", f"the kernel names the Metal 2.0 binding {name}, which its host did not declare",
+                     span, hint=f"declare it in the KernelDescriptor's bindings=ttnn.KernelBindings({field}=...) "
+                                "(tilecraft's extension: docs/emulator.md, Metal 2.0 named bindings)", notes=notes)
     undeclared = _UNDECLARED.search(message)
     if undeclared:
         name = undeclared.group("name")

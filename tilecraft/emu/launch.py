@@ -277,8 +277,10 @@ def kernel_build(kernel: KernelSpec, program: ProgramSpec, model: ChipModel) -> 
         defines=tuple(kernel.defines), noc=kernel.noc, cbs=tuple(sorted(first.items())),
         fp32_dest_acc=compute.fp32_dest_acc if compute else False,
         math_fidelity=compute.math_fidelity if compute else 4, approx=compute.approx if compute else False,
-        dst_full_sync=compute.dst_full_sync if compute else False, arch_defines=arch_defines,
-        opt_level=kernel.opt_level)
+        dst_full_sync=compute.dst_full_sync if compute else False,
+        unpack_to_dest_fp32=compute.unpack_to_dest_fp32 if compute else (),
+        bfp8_pack_precise=compute.bfp8_pack_precise if compute else False, bindings=kernel.bindings,
+        arch_defines=arch_defines, opt_level=kernel.opt_level)
 
 
 def _cb_text(info: CBInfo) -> str:

@@ -14,6 +14,7 @@ import torch
 
 from ..diagnostics import Span
 from ..dtypes import DataFormat
+from .bindings import NamedBindings
 
 Core = tuple[int, int]
 
@@ -47,6 +48,7 @@ class KernelSpec:
     common_args: list[int] = field(default_factory=list)
     compute: ComputeSpec | None = None
     opt_level: str = "-O2"
+    bindings: NamedBindings | None = None  # Metal 2.0 named args and bindings (tilecraft extension)
     span: Span | None = None  # where the host described it
 
 

@@ -19,9 +19,9 @@ from .datatype import (DataType, bfloat4_b, bfloat8_b, bfloat16, float16, float3
                        uint32)
 from .device import Arch, Device, GetNumAvailableDevices, close_device, open_device, simulated_devices
 from .descriptors import (NOC, NOC_MODE, CBDescriptor, CBFormatDescriptor, ComputeConfigDescriptor, CoreType,
-                          DataMovementConfigDescriptor, DataMovementProcessor, KernelDescriptor, ProgramDescriptor,
-                          ReaderConfigDescriptor, RuntimeArgs, SemaphoreDescriptor, TileDescriptor, UnpackToDestMode,
-                          WriterConfigDescriptor)
+                          DataMovementConfigDescriptor, DataMovementProcessor, KernelBindings, KernelDescriptor,
+                          ProgramDescriptor, ReaderConfigDescriptor, RuntimeArgs, SemaphoreDescriptor, TileDescriptor,
+                          UnpackToDestMode, WriterConfigDescriptor)
 from .fidelity import MathFidelity
 from .generic import (TensorAccessorArgs, cb_descriptor_from_sharded_tensor, corerange_to_cores, generic_op,
                       num_cores_to_corerangeset, split_work_to_cores)
@@ -64,7 +64,7 @@ __all__ = [
     "transpose", "reshape", "squeeze", "repeat", "typecast", "to_layout", "to_memory_config", "clone",
     "all_reduce", "all_gather",
     # programs of hand-written kernels (the micro-op pattern), run on the kernel emulator
-    "generic_op", "ProgramDescriptor", "KernelDescriptor", "CBDescriptor", "CBFormatDescriptor", "TileDescriptor",
+    "generic_op", "ProgramDescriptor", "KernelDescriptor", "KernelBindings", "CBDescriptor", "CBFormatDescriptor", "TileDescriptor",
     "SemaphoreDescriptor", "RuntimeArgs", "ReaderConfigDescriptor", "WriterConfigDescriptor",
     "DataMovementConfigDescriptor", "ComputeConfigDescriptor", "DataMovementProcessor", "NOC", "NOC_MODE",
     "CoreType", "UnpackToDestMode", "TensorAccessorArgs", "split_work_to_cores", "num_cores_to_corerangeset",

@@ -167,8 +167,40 @@ class RuntimeArgs:
         return self._args.items()
 
 
+def _pairs(value: Any) -> list[tuple[str, Any]]:
+    return list(value.items()) if isinstance(value, dict) else [tuple(p) for p in value]
+
+
+class KernelBindings:
+    """A Metal 2.0 kernel's named arguments and bindings: a tilecraft extension of the 0.81.1
+    ``KernelDescriptor`` (whose Python API has no such schema; tt-metal's C++ Metal 2.0 host
+    declares them in its KernelSpec, and the JIT generates ``args::``/``dfb::``/``tensor::``
+    constants from them).
+
+    ``runtime_args``: names of the kernel's leading runtime args (``args::NAME``, an ``RtaArg`` at
+    byte 4 * position; each core's values stay in ``KernelDescriptor.runtime_args``, any further
+    args are varargs, ``get_vararg(i)``); ``common_runtime_args``: likewise for the common runtime
+    args (``CrtaArg``, ``get_common_vararg(i)``); ``compile_time_args``: name -> value
+    (``CtaVal``, a constant expression); ``dfbs``: name -> CB index (``dfb::NAME``, a
+    ``DFBBindingToken``); ``tensors``: name -> io tensor (``tensor::NAME``, a
+    ``TensorBindingToken``: ``TensorAccessor(tensor::NAME)``); its accessor args are appended to
+    the compile-time args and its address to the common runtime args.
+    """
+
+    def __init__(self, runtime_args: Sequence[str] = (), common_runtime_args: Sequence[str] = (),
+                 compile_time_args: Union[dict, Sequence[tuple[str, int]]] = (),
+                 dfbs: Union[dict, Sequence[tuple[str, int]]] = (),
+                 tensors: Union[dict, Sequence[tuple[str, Any]]] = ()) -> None:
+        self.runtime_args = [str(n) for n in runtime_args]
+        self.common_runtime_args = [str(n) for n in common_runtime_args]
+        self.compile_time_args = _pairs(compile_time_args)
+        self.dfbs = _pairs(dfbs)
+        self.tensors = _pairs(tensors)
+
+
 class KernelDescriptor:
-    """One kernel over the cores of ``core_ranges``: source, arguments, defines and processor config."""
+    """One kernel over the cores of ``core_ranges``: source, arguments, defines and processor config.
+    ``bindings`` (a :class:`KernelBindings`) is tilecraft's extension for Metal 2.0 kernels."""
 
     class SourceType(_Enum):
         FILE_PATH = 0
@@ -180,7 +212,7 @@ class KernelDescriptor:
                  defines: Union[Sequence[tuple[str, str]], dict] = (),
                  runtime_args: Union[RuntimeArgs, Sequence[tuple[CoreCoord, Sequence[int]]], None] = None,
                  common_runtime_args: Sequence[int] = (), opt_level: Optional[str] = None,
-                 config: Optional[KernelConfig] = None) -> None:
+                 config: Optional[KernelConfig] = None, bindings: Optional[KernelBindings] = None) -> None:
         self.kernel_source = kernel_source
         self.source_type = KernelDescriptor.SourceType.FILE_PATH if source_type is None else source_type
         self.core_ranges = core_ranges
@@ -191,6 +223,7 @@ class KernelDescriptor:
         self.common_runtime_args = list(common_runtime_args)
         self.opt_level = opt_level
         self.config = config
+        self.bindings = bindings
 
     def runtime_args_by_core(self) -> dict[tuple[int, int], list[int]]:
         """(x, y) -> args, from either spelling ttnn accepts."""

@@ -10,6 +10,7 @@ one is returned.
 
 from __future__ import annotations
 
+import re
 import sys
 import traceback
 import warnings
@@ -20,6 +21,7 @@ from tilecraft import session
 from tilecraft.diagnostics import (DiagnosticWarning, Span, UsageTypeError, UsageValueError, calling_user_span,
                                    error, type_name, warn)
 from tilecraft.emu import launch
+from tilecraft.emu.bindings import NamedBindings, TensorBinding
 from tilecraft.emu.build import source_file
 from tilecraft.emu.device_model import chip
 from tilecraft.emu.program import BRISC, NCRISC, TRISC, CBFormat, CBSpec, ComputeSpec, KernelSpec, ProgramSpec, \
@@ -28,7 +30,8 @@ from tilecraft.emu.program import BRISC, NCRISC, TRISC, CBFormat, CBSpec, Comput
 from .cores import CoreCoord, CoreRange, CoreRangeSet
 from .device import Device
 from .descriptors import (CBDescriptor, CBFormatDescriptor, ComputeConfigDescriptor, DataMovementProcessor,
-                          KernelDescriptor, ProgramDescriptor, TileDescriptor, UnpackToDestMode, core_list)
+                          KernelBindings, KernelDescriptor, ProgramDescriptor, TileDescriptor, UnpackToDestMode,
+                          core_list)
 from .fidelity import MathFidelity
 from .layout import Layout
 from .memory import BufferType, ShardOrientation, TensorMemoryLayout
@@ -157,10 +160,57 @@ def _kernel_spec(kernel: KernelDescriptor, index: int, span: Span | None) -> Ker
     defines = [(str(k), str(v)) for k, v in kernel.defines]
     opt = {"O0": "-O0", "O1": "-O1", "O2": "-O2", "O3": "-O3", "Os": "-Os"}.get(str(kernel.opt_level or "O2")
                                                                               .split(".")[-1], "-O2")
+    compile_args, common = [int(a) for a in kernel.compile_time_args], list(kernel.common_runtime_args)
+    bindings = None
+    if kernel.bindings is not None:
+        bindings = _named_bindings(kernel.bindings, compile_args, common, display, span)
     return KernelSpec(name=Path(display).stem, source=source, text=text, display=display, slot=slot, noc=noc,
-                      cores=cores, compile_args=[int(a) for a in kernel.compile_time_args], named_args=named,
-                      defines=defines, runtime_args=kernel.runtime_args_by_core(),
-                      common_args=list(kernel.common_runtime_args), compute=compute, opt_level=opt, span=span)
+                      cores=cores, compile_args=compile_args, named_args=named, defines=defines,
+                      runtime_args=kernel.runtime_args_by_core(), common_args=common, compute=compute, opt_level=opt,
+                      bindings=bindings, span=span)
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*\Z")
+
+
+def _named_bindings(given: KernelBindings, compile_args: list[int], common: list, display: str,
+                    span: Span | None) -> NamedBindings:
+    """Resolve a kernel's KernelBindings to positions, appending each bound tensor's accessor args to
+    ``compile_args`` and its address (then its accessor's common args) to ``common``."""
+    if not isinstance(given, KernelBindings):
+        raise error("E5130", f"kernel {display}: bindings= takes a ttnn.KernelBindings, got {type_name(given)}", span)
+    args = [*given.runtime_args, *given.common_runtime_args, *(n for n, _ in given.compile_time_args)]
+    for kind, names in (("args", args), ("dfb", [n for n, _ in given.dfbs]),
+                        ("tensor", [n for n, _ in given.tensors])):
+        for name in names:
+            if not _IDENTIFIER.match(str(name)):
+                raise error("E5130", f"kernel {display}: the binding name {name!r} is not a C++ identifier (the "
+                            f"kernel names it as {kind}::NAME)", span)
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise error("E5130", f"kernel {display}: {kind}::{twice[0]} is declared twice in its KernelBindings "
+                        f"(runtime, common runtime and compile-time args share args::)", span,
+                        hint="give each binding its own name")
+    if len(given.common_runtime_args) > len(common):
+        raise error("E5130", f"kernel {display}: KernelBindings names {len(given.common_runtime_args)} common "
+                    f"runtime args, but common_runtime_args has {len(common)}", span,
+                    hint="name only the leading common runtime args the host sets")
+    for name, index in given.dfbs:
+        if not isinstance(index, int) or not 0 <= index < 64:
+            raise error("E5130", f"kernel {display}: dfb::{name} is bound to {index!r}, not a CB index", span,
+                        hint="bind each DFB name to the buffer_index of one of the program's CBFormatDescriptors")
+    tensors = []
+    for name, tensor in given.tensors:
+        if not isinstance(tensor, Tensor):
+            raise error("E5130", f"kernel {display}: tensor::{name} is bound to {type_name(tensor)}, not a "
+                        "ttnn.Tensor", span, hint="bind it to one of generic_op's io tensors")
+        accessor = TensorAccessorArgs(tensor)
+        tensors.append(TensorBinding(name, len(compile_args), 4 * len(common)))
+        compile_args += accessor.get_compile_time_args()
+        common += [tensor.buffer_address(), *accessor.get_common_runtime_args()]
+    return NamedBindings(tuple(given.runtime_args), tuple(given.common_runtime_args),
+                         tuple((n, int(v)) for n, v in given.compile_time_args),
+                         tuple((n, int(i)) for n, i in given.dfbs), tuple(tensors))
 
 
 def _cb_spec(cb: CBDescriptor, io_tensors: Sequence[Tensor], span: Span | None) -> CBSpec:

@@ -2,8 +2,9 @@
 // build it, emulated: a DataflowBuffer names a CB (its "logical DFB id" is the CB index), its
 // entries are the CB's pages, and reserve/push/wait/pop are the runtime's CB calls (so the
 // sanitizer's CB checks apply). Usable from data-movement and compute kernels; on the data-
-// movement side it is a NoC endpoint like a CircularBuffer. Not modelled: construction from a
-// Metal 2.0 binding token, scoped locks, evil_set_*_ptr (the emulator keeps the CB's pointers).
+// movement side it is a NoC endpoint like a CircularBuffer. A Metal 2.0 binding token (`dfb::NAME`,
+// api/dataflow/dfb_binding_token.h) converts to its CB index. Not modelled: scoped locks,
+// evil_set_*_ptr (the emulator keeps the CB's pointers).
 #pragma once
 
 #include <cstdint>

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "api/tensor/tensor_accessor_args.h"
+#include "api/tensor/tensor_binding_token.h"
 #include "tc_emu/addrgen.h"
 #include "api/compile_time_args.h"
 
@@ -30,6 +31,13 @@ struct TensorAccessor : public InterleavedAddrGen<DSpecT::is_dram> {
         (void)args;
     }
 
+    // From a Metal 2.0 tensor binding: the accessor args at the token's CTA offset, the base
+    // address from the common runtime arg at its byte offset (the tensor's accessor CRTAs follow it).
+    template <std::uint32_t CTA_OFFSET, std::uint32_t ADDR_CRTA_OFFSET>
+    TensorAccessor(tensor_accessor::TensorBindingToken<CTA_OFFSET, ADDR_CRTA_OFFSET>, TC_LOC)
+        : TensorAccessor(TensorAccessorArgs<CTA_OFFSET, ADDR_CRTA_OFFSET / sizeof(std::uint32_t) + 1>{},
+                         get_common_arg_val<std::uint32_t>(int(ADDR_CRTA_OFFSET / sizeof(std::uint32_t)), tc_loc)) {}
+
     FORCE_INLINE const std::uint32_t get_aligned_page_size() const { return this->page_size; }
     constexpr std::uint32_t get_bank_base_address() const { return this->bank_base_address; }
 
@@ -45,3 +53,6 @@ TensorAccessor(const TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>& args, std::siz
 template <std::size_t CTA_OFFSET, std::size_t CRTA_OFFSET>
 TensorAccessor(const TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>& args, std::size_t, std::uint32_t)
     -> TensorAccessor<tensor_accessor::InterleavedSpec<TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>::is_dram>>;
+template <std::uint32_t CTA_OFFSET, std::uint32_t ADDR_CRTA_OFFSET>
+TensorAccessor(tensor_accessor::TensorBindingToken<CTA_OFFSET, ADDR_CRTA_OFFSET>)
+    -> TensorAccessor<tensor_accessor::InterleavedSpec<TensorAccessorArgs<CTA_OFFSET>::is_dram>>;

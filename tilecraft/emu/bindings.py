@@ -1,0 +1,64 @@
+"""Metal 2.0 named bindings of one kernel: what the JIT's generated headers give it, as C++.
+
+A Metal 2.0 kernel names its arguments and buffers instead of indexing them: ``get_arg(args::Ht)``,
+``DataflowBuffer in(dfb::in0)``, ``TensorAccessor(tensor::src)``. The constants behind those names
+are generated per kernel by the JIT from the C++ host's schema (``kernel_args_generated.h`` and
+``kernel_bindings_generated.h``); the 0.81.1 Python ``KernelDescriptor`` has no such schema, so
+tilecraft's ``ttnn.KernelBindings`` extension describes it and :class:`NamedBindings` is its
+resolved form, placed into the kernel's generated header (build.KernelBuild.generated_header).
+
+The placement follows the real schema: a named runtime arg is ``RtaArg<uint32_t>{byte offset}``
+from the start of the runtime args (the named section comes first, varargs after it, read with
+``get_vararg(i)``); common runtime args likewise (``CrtaArg``, ``get_common_vararg``); a named
+compile-time arg is ``CtaVal<uint32_t>{value}``; a DFB is a ``DFBBindingToken`` holding its CB
+index; a tensor is a ``TensorBindingToken<CTA offset, address CRTA byte offset>`` whose accessor
+args sit in the compile-time args at the CTA offset and whose address (then its accessor's common
+runtime args) in the common runtime args at the byte offset.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class TensorBinding:
+    name: str
+    cta_offset: int  # index of the tensor's first TensorAccessorArgs word in the compile-time args
+    addr_crta_offset: int  # byte offset of its base-address word in the common runtime args
+
+
+@dataclass(frozen=True)
+class NamedBindings:
+    """A kernel's named arguments and bindings, resolved to positions."""
+
+    runtime: tuple[str, ...] = ()  # the leading runtime args, in order
+    common: tuple[str, ...] = ()  # the leading common runtime args, in order
+    compile_time: tuple[tuple[str, int], ...] = ()
+    dfbs: tuple[tuple[str, int], ...] = ()  # name -> CB index
+    tensors: tuple[TensorBinding, ...] = ()
+
+    def header(self) -> str:
+        """C++ for the kernel's generated header: the JIT's two generated headers in one."""
+        lines = ["// Metal 2.0 bindings (tilecraft's ttnn.KernelBindings; the JIT's kernel_args_generated.h",
+                 "// and kernel_bindings_generated.h)",
+                 '#include "experimental/kernel_args.h"', '#include "api/dataflow/dfb_binding_token.h"',
+                 '#include "api/tensor/tensor_binding_token.h"', "namespace args {"]
+        lines += [f"constexpr experimental::RtaArg<uint32_t> {n}{{{4 * i}u}};" for i, n in enumerate(self.runtime)]
+        lines += [f"constexpr experimental::CrtaArg<uint32_t> {n}{{{4 * i}u}};" for i, n in enumerate(self.common)]
+        lines += [f"constexpr experimental::CtaVal<uint32_t> {n}{{{int(v) & 0xFFFFFFFF}u}};"
+                  for n, v in self.compile_time]
+        lines += ["}  // namespace args",
+                  "FORCE_INLINE uint32_t get_vararg(uint32_t idx, TC_LOC) {",
+                  f"    return get_arg_val<uint32_t>(int({len(self.runtime)}u + idx), tc_loc);", "}",
+                  "FORCE_INLINE uint32_t get_common_vararg(uint32_t idx, TC_LOC) {",
+                  f"    return get_common_arg_val<uint32_t>(int({len(self.common)}u + idx), tc_loc);", "}",
+                  "namespace dfb {"]
+        lines += [f"constexpr DFBBindingToken<> {n}{{{index}}};" for n, index in self.dfbs]
+        lines += ["}  // namespace dfb", "namespace tensor {"]
+        for t in self.tensors:
+            lines.append(f"using {t.name}_t = tensor_accessor::TensorBindingToken<{t.cta_offset}u, "
+                         f"{t.addr_crta_offset}u>;")
+            lines.append(f"constexpr {t.name}_t {t.name}{{binding_details::LLKMetadata{{}}}};")
+        lines.append("}  // namespace tensor")
+        return "\n".join(lines) + "\n"
