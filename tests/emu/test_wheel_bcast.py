@@ -1,0 +1,159 @@
+"""ttnn 0.81.1's own eltwise binary kernels with broadcast, taken unchanged from the ttnn wheel, run on
+the emulator with hosts written on the 0.81.1 ``generic_op`` API, against goldens.
+
+binary_ng (``eltwise/binary_ng/device/kernels{,_ng}``): one reader brings both operands' tiles, the
+compute kernel applies the op (FPU ``add_tiles``/``mul_tiles``/``sub_tiles`` or an SFPU binary), a
+writer stores the result. A broadcast operand is either expanded by the reader (``BCAST_LLK`` 0: the
+reader's ``FILL_TILE_WITH_FIRST_{ROW,COLUMN,ELEMENT}`` replicates it in L1, and the compute kernel
+reuses one tile ``tile_freq`` times) or by the unpacker (``BCAST_LLK`` 1: the kernels_ng compute
+kernels' ``unary_bcast`` into DST). The hosts pass the runtime args, compile-time args and defines of
+0.81.1's binary_ng program factory (``BinaryNgKernelConfig``, ``OpConfig::as_defines``,
+``make_dataflow_defines``). The arithmetic is the device's: bit-exact against tests/emu/device_arith.py.
+
+The wheel is fetched at test time (the ``ops`` fixture, tests/emu/conftest.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import torch
+
+import tilecraft.ttnn as ttnn
+from tests.emu import device_arith
+from tests.emu.harness import cb, dram, kernel, output, run
+
+NG = "eltwise/binary_ng/device"
+#: OpConfig::as_defines for the FPU ops: (BINARY_OP, BINARY_OP_TYPE), with device_arith's name
+FPU_OPS = {"add": ("add_tiles", "EltwiseBinaryType::ELWADD"), "sub": ("sub_tiles", "EltwiseBinaryType::ELWSUB"),
+           "mul": ("mul_tiles", "EltwiseBinaryType::ELWMUL")}
+#: no per-operand activations: the defines binary_ng passes for a plain op
+NO_ACTIVATIONS = [(f"PROCESS_{operand}_ACTIVATIONS(i)", "") for operand in ("LHS", "RHS", "POST")]
+
+
+@dataclass(frozen=True)
+class Dims:
+    """A rank-3 tensor's dims in tiles, as binary_ng's kernels address them (D = N = 1, cND = 1)."""
+
+    c: int
+    ht: int
+    wt: int
+
+    @property
+    def tiles(self) -> int:
+        return self.c * self.ht * self.wt
+
+    def strides(self) -> list[int]:
+        """nD, d, n, c strides in tiles; 0 where the dim is 1 (a broadcast dim), as the factory sets them."""
+        c_stride = self.ht * self.wt if self.c > 1 else 0
+        return [0, 0, 0, c_stride]
+
+
+def _shape(d: Dims) -> tuple[int, int, int]:
+    return (d.c, d.ht * 32, d.wt * 32)
+
+
+def ng_reader(ops: Path, name: str, a: ttnn.Tensor, b: ttnn.Tensor, out: Dims, da: Dims, db: Dims,
+              defines: list[tuple[str, str]]) -> ttnn.KernelDescriptor:
+    """A kernels_ng reader of both operands: runtime args (address, first tile, tiles, output tiles,
+    shard width, strides, output dims D N C Ht Wt cND, then b's), compile-time args (both accessors,
+    then the has-sharding flag)."""
+    rt = [a.buffer_address(), 0, da.tiles, out.tiles, 0, *da.strides(), 1, 1, out.c, out.ht, out.wt, 1,
+          b.buffer_address(), *db.strides(), db.tiles]
+    if name == "reader_interleaved_no_bcast.cpp":
+        rt += [da.wt, db.wt]  # each operand's own row width in tiles
+    ct = [*ttnn.TensorAccessorArgs(a).get_compile_time_args(), *ttnn.TensorAccessorArgs(b).get_compile_time_args(), 0]
+    fill = [("FILL_TILE_WITH_FIRST_COLUMN", "fill_tile_with_first_column_bfloat16"),
+            ("FILL_TILE_WITH_FIRST_ROW", "fill_tile_with_first_row_bfloat16"),
+            ("FILL_TILE_WITH_FIRST_ELEMENT", "fill_tile_with_first_element_bfloat16"),
+            ("FILL_WITH_VALUE", "fill_with_val_bfloat16")]
+    fill += [(f"{k}_B", v) for k, v in fill]
+    return kernel(ops / NG / "kernels_ng/dataflow" / name, ttnn.ReaderConfigDescriptor(), rt=rt, ct=ct,
+                  defines=[("SRC_SHARDED", "0"), ("SRC_SHARDED_B", "0"), *fill, *defines])
+
+
+def ng_writer(ops: Path, out_tensor: ttnn.Tensor, out: Dims) -> ttnn.KernelDescriptor:
+    """kernels_ng/dataflow/writer_interleaved_no_bcast.cpp: runtime args (address, first tile, tiles,
+    shard width, D N C Ht Wt cND), compile-time args (the accessor, then has-sharding)."""
+    return kernel(ops / NG / "kernels_ng/dataflow/writer_interleaved_no_bcast.cpp", ttnn.WriterConfigDescriptor(),
+                  rt=[out_tensor.buffer_address(), 0, out.tiles, 0, 1, 1, out.c, out.ht, out.wt, 1],
+                  ct=[*ttnn.TensorAccessorArgs(out_tensor).get_compile_time_args(), 0], defines=[("DST_SHARDED", "0")])
+
+
+def ng_compute(ops: Path, path: str, rt: list[int], op: str, defines: list[tuple[str, str]] = ()
+               ) -> ttnn.KernelDescriptor:
+    binary_op, op_type = FPU_OPS[op]
+    return kernel(ops / NG / path, ttnn.ComputeConfigDescriptor(), rt=rt, ct=[1],
+                  defines=[("BINARY_OP", binary_op), ("BINARY_OP_TYPE", op_type), *NO_ACTIVATIONS, *defines])
+
+
+def fpu_golden(op: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """The device's result for bfloat16 inputs (already broadcast to the output's shape): HiFi4 (the
+    default ComputeConfigDescriptor), a bfloat16 DST, packed to bfloat16."""
+    return device_arith.pack_bf16(device_arith.eltwise(op, a.float(), b.float(), 4, fp32_dst=False))
+
+
+def test_binary_ng_no_bcast_runs_unchanged(device, ops) -> None:
+    """SubtileBroadcastType::NONE: kernels_ng's reader_interleaved_no_bcast.cpp, the FPU
+    eltwise_binary_no_bcast.cpp, kernels_ng's writer_interleaved_no_bcast.cpp."""
+    torch.manual_seed(31)
+    dims = Dims(2, 2, 3)
+    a, b = torch.randn(_shape(dims)), torch.randn(_shape(dims))
+    ta, tb, out = dram(device, a), dram(device, b), output(device, _shape(dims))
+    run([ta, tb, out], [ng_reader(ops, "reader_interleaved_no_bcast.cpp", ta, tb, dims, dims, dims, []),
+                        ng_compute(ops, "kernels/compute/eltwise_binary_no_bcast.cpp", [dims.tiles], "add"),
+                        ng_writer(ops, out, dims)], [cb(0), cb(1), cb(2)])
+    want = fpu_golden("add", ttnn.to_torch(ta), ttnn.to_torch(tb))
+    assert torch.equal(ttnn.to_torch(out), want)
+
+
+#: per broadcast kind: the operand's dims (given the output's), the kernels_ng reader, and the compute
+#: kernel (with its runtime args after the tile count) when the unpacker broadcasts (BCAST_LLK 1) or
+#: when the reader has expanded the tile (BCAST_LLK 0), as BinaryNgKernelConfig picks them
+BCAST = {
+    "row": (lambda d: Dims(d.c, 1, d.wt), "reader_interleaved_row_bcast.cpp",
+            ("kernels_ng/compute/eltwise_binary_row_bcast.cpp", lambda d: []),
+            ("kernels/compute/eltwise_binary_no_bcast.cpp", lambda d: [])),
+    "col": (lambda d: Dims(d.c, d.ht, 1), "reader_interleaved_col_bcast.cpp",
+            ("kernels_ng/compute/eltwise_binary_col_bcast.cpp", lambda d: [d.wt, 0]),
+            ("kernels/compute/eltwise_binary.cpp", lambda d: [d.wt, 0])),
+    "scalar": (lambda d: Dims(d.c, 1, 1), "reader_interleaved_scalar_bcast.cpp",
+               ("kernels_ng/compute/eltwise_binary_scalar_bcast.cpp", lambda d: [d.ht * d.wt, 0]),
+               ("kernels/compute/eltwise_binary.cpp", lambda d: [d.ht * d.wt, 0])),
+}
+
+
+def broadcast(x: torch.Tensor, kind: str, like: torch.Tensor) -> torch.Tensor:
+    """What a broadcast operand means: row 0 of each tile row (``row``), column 0 of each tile column
+    (``col``) or element [0, 0] (``scalar``) of each channel, expanded to ``like``'s shape."""
+    part = {"row": x[:, :1, :], "col": x[:, :, :1], "scalar": x[:, :1, :1]}[kind]
+    return part.expand_as(like)
+
+
+@pytest.mark.parametrize("kind,llk,side,op", [
+    ("row", True, "b", "add"), ("col", True, "b", "mul"), ("scalar", True, "b", "sub"),
+    ("row", False, "b", "mul"), ("col", False, "b", "sub"), ("scalar", False, "b", "add"),
+    ("col", True, "a", "sub"), ("scalar", False, "a", "sub"),
+])
+def test_binary_ng_bcast_runs_unchanged(device, ops, kind, llk, side, op) -> None:
+    """Subtile broadcasts ROW/COL/SCALAR of b (or a): the kernels_ng reader for the kind with
+    SRC_BCAST(_B) and BCAST_LLK, the compute kernel BinaryNgKernelConfig pairs with it (BCAST_INPUT
+    names the broadcast operand), kernels_ng's writer. ``sub`` checks the operands keep their order."""
+    torch.manual_seed(32)
+    dims = Dims(2, 2, 3)
+    bdims_of, reader_name, with_llk, with_fill = BCAST[kind]
+    da, db = (dims, bdims_of(dims)) if side == "b" else (bdims_of(dims), dims)
+    a, b = torch.randn(_shape(da)), torch.randn(_shape(db))
+    ta, tb, out = dram(device, a), dram(device, b), output(device, _shape(dims))
+    flags = [("SRC_BCAST", "1" if side == "a" else "0"), ("SRC_BCAST_B", "1" if side == "b" else "0")]
+    compute_path, extra = with_llk if llk else with_fill
+    compute = ng_compute(ops, compute_path, [dims.tiles, *extra(dims)], op,
+                         [*flags, ("BCAST_INPUT", "1" if side == "b" else "0")])
+    run([ta, tb, out], [ng_reader(ops, reader_name, ta, tb, dims, da, db, [*flags, ("BCAST_LLK", str(int(llk)))]),
+                        compute, ng_writer(ops, out, dims)], [cb(i) for i in (0, 1, 2, 5, 6)])
+    x, y = ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float()
+    full = torch.empty(_shape(dims))
+    x, y = (x, broadcast(y, kind, full)) if side == "b" else (broadcast(x, kind, full), y)
+    assert torch.equal(ttnn.to_torch(out), fpu_golden(op, x, y))
