@@ -109,19 +109,40 @@ def test_binary_ng_no_bcast_runs_unchanged(device, ops) -> None:
     assert torch.equal(ttnn.to_torch(out), want)
 
 
-#: per broadcast kind: the operand's dims (given the output's), the kernels_ng reader, and the compute
-#: kernel (with its runtime args after the tile count) when the unpacker broadcasts (BCAST_LLK 1) or
-#: when the reader has expanded the tile (BCAST_LLK 0), as BinaryNgKernelConfig picks them
+#: SFPU binaries (OpConfig::as_defines: BINARY_SFPU_INIT, BINARY_SFPU_OP) -> their value in fp32
+SFPU_OPS = {"add": ("add_binary_tile_init();", "add_binary_tile", torch.add),
+            "mul": ("mul_binary_tile_init();", "mul_binary_tile", torch.mul),
+            "max": ("binary_max_tile_init();", "binary_max_tile", torch.maximum)}
+
+
+def ng_sfpu_compute(ops: Path, path: str, rt: list[int], op: str, defines: list[tuple[str, str]] = ()
+                    ) -> ttnn.KernelDescriptor:
+    init, call, _ = SFPU_OPS[op]
+    return kernel(ops / NG / path, ttnn.ComputeConfigDescriptor(), rt=rt, ct=[1],
+                  defines=[("BINARY_SFPU_INIT", init), ("BINARY_SFPU_OP", call), *NO_ACTIVATIONS, *defines])
+
+
+def sfpu_golden(op: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """An SFPU binary on bfloat16 tiles copied to a bfloat16 DST: fp32 arithmetic on the lanes, the
+    result stored to DST by truncation to bfloat16 (SFPSTORE's default rounding), except mul, whose
+    LLK rounds to nearest even first and makes 0 * x exactly +0; packing is then exact."""
+    result = SFPU_OPS[op][2](a.float(), b.float())
+    if op == "mul":
+        return torch.where((a == 0) | (b == 0), 0.0, result).to(torch.bfloat16)
+    return (result.view(torch.int32) & ~0xFFFF).view(torch.float32).to(torch.bfloat16)
+
+
+#: per broadcast kind: the operand's dims (given the output's), the kernels_ng reader, the compute
+#: kernel's runtime args after the tile count, and the compute kernels when the reader has expanded
+#: the tile (BCAST_LLK 0; ``{}`` is ``_sfpu`` for an SFPU op), as BinaryNgKernelConfig picks them;
+#: with BCAST_LLK 1 it is kernels_ng/compute/eltwise_binary{}_<kind>_bcast.cpp
 BCAST = {
-    "row": (lambda d: Dims(d.c, 1, d.wt), "reader_interleaved_row_bcast.cpp",
-            ("kernels_ng/compute/eltwise_binary_row_bcast.cpp", lambda d: []),
-            ("kernels/compute/eltwise_binary_no_bcast.cpp", lambda d: [])),
-    "col": (lambda d: Dims(d.c, d.ht, 1), "reader_interleaved_col_bcast.cpp",
-            ("kernels_ng/compute/eltwise_binary_col_bcast.cpp", lambda d: [d.wt, 0]),
-            ("kernels/compute/eltwise_binary.cpp", lambda d: [d.wt, 0])),
-    "scalar": (lambda d: Dims(d.c, 1, 1), "reader_interleaved_scalar_bcast.cpp",
-               ("kernels_ng/compute/eltwise_binary_scalar_bcast.cpp", lambda d: [d.ht * d.wt, 0]),
-               ("kernels/compute/eltwise_binary.cpp", lambda d: [d.ht * d.wt, 0])),
+    "row": (lambda d: Dims(d.c, 1, d.wt), "reader_interleaved_row_bcast.cpp", lambda d: [],
+            "kernels/compute/eltwise_binary{}_no_bcast.cpp"),
+    "col": (lambda d: Dims(d.c, d.ht, 1), "reader_interleaved_col_bcast.cpp", lambda d: [d.wt, 0],
+            "kernels/compute/eltwise_binary{}.cpp"),
+    "scalar": (lambda d: Dims(d.c, 1, 1), "reader_interleaved_scalar_bcast.cpp", lambda d: [d.ht * d.wt, 0],
+               "kernels/compute/eltwise_binary{}.cpp"),
 }
 
 
@@ -136,24 +157,30 @@ def broadcast(x: torch.Tensor, kind: str, like: torch.Tensor) -> torch.Tensor:
     ("row", True, "b", "add"), ("col", True, "b", "mul"), ("scalar", True, "b", "sub"),
     ("row", False, "b", "mul"), ("col", False, "b", "sub"), ("scalar", False, "b", "add"),
     ("col", True, "a", "sub"), ("scalar", False, "a", "sub"),
+    ("row", True, "b", "sfpu add"), ("col", True, "a", "sfpu max"), ("scalar", True, "b", "sfpu mul"),
+    ("col", False, "b", "sfpu add"), ("row", False, "a", "sfpu max"),
 ])
 def test_binary_ng_bcast_runs_unchanged(device, ops, kind, llk, side, op) -> None:
     """Subtile broadcasts ROW/COL/SCALAR of b (or a): the kernels_ng reader for the kind with
     SRC_BCAST(_B) and BCAST_LLK, the compute kernel BinaryNgKernelConfig pairs with it (BCAST_INPUT
-    names the broadcast operand), kernels_ng's writer. ``sub`` checks the operands keep their order."""
+    names the broadcast operand; FPU or SFPU), kernels_ng's writer. ``sub`` checks the operands keep
+    their order."""
     torch.manual_seed(32)
     dims = Dims(2, 2, 3)
-    bdims_of, reader_name, with_llk, with_fill = BCAST[kind]
+    bdims_of, reader_name, extra, fill_compute = BCAST[kind]
     da, db = (dims, bdims_of(dims)) if side == "b" else (bdims_of(dims), dims)
     a, b = torch.randn(_shape(da)), torch.randn(_shape(db))
     ta, tb, out = dram(device, a), dram(device, b), output(device, _shape(dims))
     flags = [("SRC_BCAST", "1" if side == "a" else "0"), ("SRC_BCAST_B", "1" if side == "b" else "0")]
-    compute_path, extra = with_llk if llk else with_fill
-    compute = ng_compute(ops, compute_path, [dims.tiles, *extra(dims)], op,
-                         [*flags, ("BCAST_INPUT", "1" if side == "b" else "0")])
+    sfpu = op.startswith("sfpu ")
+    name = op.removeprefix("sfpu ")
+    infix = "_sfpu" if sfpu else ""
+    path = f"kernels_ng/compute/eltwise_binary{infix}_{kind}_bcast.cpp" if llk else fill_compute.format(infix)
+    make = ng_sfpu_compute if sfpu else ng_compute
+    compute = make(ops, path, [dims.tiles, *extra(dims)], name, [*flags, ("BCAST_INPUT", "1" if side == "b" else "0")])
     run([ta, tb, out], [ng_reader(ops, reader_name, ta, tb, dims, da, db, [*flags, ("BCAST_LLK", str(int(llk)))]),
                         compute, ng_writer(ops, out, dims)], [cb(i) for i in (0, 1, 2, 5, 6)])
     x, y = ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float()
     full = torch.empty(_shape(dims))
     x, y = (x, broadcast(y, kind, full)) if side == "b" else (broadcast(x, kind, full), y)
-    assert torch.equal(ttnn.to_torch(out), fpu_golden(op, x, y))
+    assert torch.equal(ttnn.to_torch(out), (sfpu_golden if sfpu else fpu_golden)(name, x, y))
