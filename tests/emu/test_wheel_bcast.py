@@ -184,3 +184,58 @@ def test_binary_ng_bcast_runs_unchanged(device, ops, kind, llk, side, op) -> Non
     full = torch.empty(_shape(dims))
     x, y = (x, broadcast(y, kind, full)) if side == "b" else (broadcast(x, kind, full), y)
     assert torch.equal(ttnn.to_torch(out), (sfpu_golden if sfpu else fpu_golden)(name, x, y))
+
+
+@pytest.mark.parametrize("op", ["sub", "sfpu mul"])
+def test_binary_ng_row_col_bcast_runs_unchanged(device, ops, op) -> None:
+    """ROW_B_COL_A: a's column 0 against b's row 0. kernels_ng's reader_interleaved_row_col_mixed_bcast.cpp
+    expands a's column in L1 (SRC_BCAST_COL) and passes b's tiles raw (SRC_BCAST_ROW_B, BCAST_LLK), the
+    row-col compute kernel holds a's tile for a tile row (tile_freq Wt) and broadcasts b's row 0 with
+    the unpacker before each op."""
+    torch.manual_seed(33)
+    dims = Dims(2, 2, 3)
+    da, db = Dims(dims.c, dims.ht, 1), Dims(dims.c, 1, dims.wt)
+    a, b = torch.randn(_shape(da)), torch.randn(_shape(db))
+    ta, tb, out = dram(device, a), dram(device, b), output(device, _shape(dims))
+    sfpu = op.startswith("sfpu ")
+    name = op.removeprefix("sfpu ")
+    path = f"kernels_ng/compute/eltwise_binary{'_sfpu' if sfpu else ''}_row_col_bcast.cpp"
+    compute = (ng_sfpu_compute if sfpu else ng_compute)(ops, path, [dims.tiles, dims.wt, 0], name,
+                                                        [("BCAST_INPUT", "0")])
+    reader = ng_reader(ops, "reader_interleaved_row_col_mixed_bcast.cpp", ta, tb, dims, da, db,
+                       [("SRC_BCAST_COL", "1"), ("SRC_BCAST_ROW_B", "1"), ("BCAST_LLK", "1")])
+    run([ta, tb, out], [reader, compute, ng_writer(ops, out, dims)], [cb(i) for i in (0, 1, 2, 5, 6)])
+    full = torch.empty(_shape(dims))
+    x = broadcast(ttnn.to_torch(ta).float(), "col", full)
+    y = broadcast(ttnn.to_torch(tb).float(), "row", full)
+    assert torch.equal(ttnn.to_torch(out), (sfpu_golden if sfpu else fpu_golden)(name, x, y))
+
+
+@pytest.mark.parametrize("op", ["mul", "sfpu add"])
+def test_binary_ng_tensor_scalar_runs_unchanged(device, ops, op) -> None:
+    """A tensor and a Python scalar: kernels/dataflow/reader_interleaved_no_bcast.cpp reads a alone,
+    writer_interleaved_scalar.cpp fills one tile of CB 1 with the scalar (FILL_WITH_VALUE, the bfloat16
+    pair ``pack_scalar_runtime_arg`` makes of the truncated scalar) before writing the output, and
+    eltwise_binary_scalar.cpp (or its SFPU twin) applies the op against that one tile."""
+    torch.manual_seed(34)
+    dims = Dims(2, 2, 3)
+    a = torch.randn(_shape(dims))
+    ta, out = dram(device, a), output(device, _shape(dims))
+    scalar = torch.tensor(-1.7).to(torch.bfloat16)  # exactly a bfloat16, so truncation keeps it
+    half = int(scalar.view(torch.int16).item()) & 0xFFFF
+    reader = kernel(ops / NG / "kernels/dataflow/reader_interleaved_no_bcast.cpp", ttnn.ReaderConfigDescriptor(),
+                    rt=[ta.buffer_address(), 0, dims.tiles, dims.tiles, 0, *dims.strides(), 1, 1, dims.c, dims.ht,
+                        dims.wt, 1],
+                    ct=[*ttnn.TensorAccessorArgs(ta).get_compile_time_args(), 0], defines=[("SRC_SHARDED", "0")])
+    writer = kernel(ops / NG / "kernels/dataflow/writer_interleaved_scalar.cpp", ttnn.WriterConfigDescriptor(),
+                    rt=[half << 16 | half, out.buffer_address(), 0, dims.tiles, 0, 1, 1, dims.c, dims.ht, dims.wt, 1],
+                    ct=[*ttnn.TensorAccessorArgs(out).get_compile_time_args(), 0],
+                    defines=[("DST_SHARDED", "0"), ("FILL_WITH_VALUE", "fill_with_val_bfloat16")])
+    sfpu = op.startswith("sfpu ")
+    name = op.removeprefix("sfpu ")
+    path = f"kernels/compute/eltwise_binary{'_sfpu' if sfpu else ''}_scalar.cpp"
+    compute = (ng_sfpu_compute if sfpu else ng_compute)(ops, path, [dims.tiles], name)
+    run([ta, out], [reader, compute, writer], [cb(0), cb(1), cb(2)])
+    x = ttnn.to_torch(ta).float()
+    y = torch.full_like(x, scalar.float().item())
+    assert torch.equal(ttnn.to_torch(out), (sfpu_golden if sfpu else fpu_golden)(name, x, y))
