@@ -82,11 +82,17 @@ def ng_writer(ops: Path, out_tensor: ttnn.Tensor, out: Dims) -> ttnn.KernelDescr
                   ct=[*ttnn.TensorAccessorArgs(out_tensor).get_compile_time_args(), 0], defines=[("DST_SHARDED", "0")])
 
 
+def with_activations(defines: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``defines`` with an empty PROCESS_*_ACTIVATIONS(i) for each operand it gives no activation."""
+    given = {name for name, _ in defines}
+    return [*(d for d in NO_ACTIVATIONS if d[0] not in given), *defines]
+
+
 def ng_compute(ops: Path, path: str, rt: list[int], op: str, defines: list[tuple[str, str]] = ()
                ) -> ttnn.KernelDescriptor:
     binary_op, op_type = FPU_OPS[op]
     return kernel(ops / NG / path, ttnn.ComputeConfigDescriptor(), rt=rt, ct=[1],
-                  defines=[("BINARY_OP", binary_op), ("BINARY_OP_TYPE", op_type), *NO_ACTIVATIONS, *defines])
+                  defines=[("BINARY_OP", binary_op), ("BINARY_OP_TYPE", op_type), *with_activations(defines)])
 
 
 def fpu_golden(op: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -95,17 +101,32 @@ def fpu_golden(op: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return device_arith.pack_bf16(device_arith.eltwise(op, a.float(), b.float(), 4, fp32_dst=False))
 
 
-def test_binary_ng_no_bcast_runs_unchanged(device, ops) -> None:
+#: binary_ng's RSUB on the FPU (OpConfig: process_lhs NEG, then ADD): the LHS activation define and
+#: the include define update_macro_defines adds for NEG
+RSUB_LHS = [("PROCESS_LHS_ACTIVATIONS(i)", "negative_tile_init(); negative_tile(i);"), ("SFPU_OP_NEG_INCLUDE", "1")]
+
+
+@pytest.mark.parametrize("op,a_dtype,negate_a", [("add", ttnn.bfloat16, False), ("mul", ttnn.bfloat8_b, False),
+                                                 ("add", ttnn.bfloat16, True), ("sfpu add", ttnn.bfloat16, True)])
+def test_binary_ng_no_bcast_runs_unchanged(device, ops, op, a_dtype, negate_a) -> None:
     """SubtileBroadcastType::NONE: kernels_ng's reader_interleaved_no_bcast.cpp, the FPU
-    eltwise_binary_no_bcast.cpp, kernels_ng's writer_interleaved_no_bcast.cpp."""
+    eltwise_binary_no_bcast.cpp (or the SFPU eltwise_binary_sfpu_no_bcast.cpp), kernels_ng's
+    writer_interleaved_no_bcast.cpp; a in bfloat16 or bfloat8_b (its CB in the tensor's format, as
+    the factory makes it). NEGATE_A gives a the LHS activation of binary_ng's FPU RSUB (b - a is
+    ``-a + b``): copy_tile, negative_tile, pack into CB 3, then the op."""
     torch.manual_seed(31)
     dims = Dims(2, 2, 3)
     a, b = torch.randn(_shape(dims)), torch.randn(_shape(dims))
-    ta, tb, out = dram(device, a), dram(device, b), output(device, _shape(dims))
+    ta, tb, out = dram(device, a, dtype=a_dtype), dram(device, b), output(device, _shape(dims))
+    sfpu = op.startswith("sfpu ")
+    activations = RSUB_LHS if negate_a else []
+    name = op.removeprefix("sfpu ")
+    path = f"kernels/compute/eltwise_binary{'_sfpu' if sfpu else ''}_no_bcast.cpp"
+    compute = (ng_sfpu_compute if sfpu else ng_compute)(ops, path, [dims.tiles], name, activations)
     run([ta, tb, out], [ng_reader(ops, "reader_interleaved_no_bcast.cpp", ta, tb, dims, dims, dims, []),
-                        ng_compute(ops, "kernels/compute/eltwise_binary_no_bcast.cpp", [dims.tiles], "add"),
-                        ng_writer(ops, out, dims)], [cb(0), cb(1), cb(2)])
-    want = fpu_golden("add", ttnn.to_torch(ta), ttnn.to_torch(tb))
+                        compute, ng_writer(ops, out, dims)], [cb(0, a_dtype), cb(1), cb(2), cb(3)])
+    x, y = ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float()
+    want = (sfpu_golden if sfpu else fpu_golden)(name, -x if negate_a else x, y)
     assert torch.equal(ttnn.to_torch(out), want)
 
 
@@ -119,7 +140,7 @@ def ng_sfpu_compute(ops: Path, path: str, rt: list[int], op: str, defines: list[
                     ) -> ttnn.KernelDescriptor:
     init, call, _ = SFPU_OPS[op]
     return kernel(ops / NG / path, ttnn.ComputeConfigDescriptor(), rt=rt, ct=[1],
-                  defines=[("BINARY_SFPU_INIT", init), ("BINARY_SFPU_OP", call), *NO_ACTIVATIONS, *defines])
+                  defines=[("BINARY_SFPU_INIT", init), ("BINARY_SFPU_OP", call), *with_activations(defines)])
 
 
 def sfpu_golden(op: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
