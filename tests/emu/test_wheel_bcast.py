@@ -260,3 +260,82 @@ def test_binary_ng_tensor_scalar_runs_unchanged(device, ops, op) -> None:
     x = ttnn.to_torch(ta).float()
     y = torch.full_like(x, scalar.float().item())
     assert torch.equal(ttnn.to_torch(out), (sfpu_golden if sfpu else fpu_golden)(name, x, y))
+
+
+BCAST_KERNELS = "data_movement/bcast/device/kernels"
+#: bcast_op_utils::get_defines per BcastOpMath: the LLK op, and the kernel_lib chain's op
+BCAST_MATH = {"add": ("ELWADD", "Add"), "sub": ("ELWSUB", "Sub"), "mul": ("ELWMUL", "Mul")}
+#: per BcastOpDim: the LLK broadcast and the kernel_lib chain's
+BCAST_DIM = {"H": ("ROW", "Row"), "W": ("COL", "Col"), "HW": ("SCALAR", "Scalar")}
+
+
+def bcast_defines(dim: str, math: str) -> list[tuple[str, str]]:
+    llk_op, chain_op = BCAST_MATH[math]
+    llk_dim, chain_dim = BCAST_DIM[dim]
+    return [("BCAST_OP", f"{math}_tiles_bcast"), ("BCAST_LLKOP", llk_op), ("BCAST_DIM", f"BroadcastType::{llk_dim}"),
+            ("CHAIN_BCAST_OP", f"compute_kernel_lib::BinaryFpuOp::{chain_op}"),
+            ("CHAIN_BCAST_DIM", f"compute_kernel_lib::BroadcastDim::{chain_dim}")]
+
+
+def bcast_reader(ops: Path, name: str, ta: ttnn.Tensor, tb: ttnn.Tensor | None, nc: int, ht: int, wt: int,
+                 nc1: int, defines: list[tuple[str, str]], scalar_bits: int = 0) -> ttnn.KernelDescriptor:
+    """The bcast op's readers: the interleaved ones take (a's address, -, -, a's tiles, b's address, -, -,
+    -, NCHtWt, NC, Ht, Wt, nc1: b has one batch) and both accessors; the scalar one (a's address, the
+    scalar in the high half, tiles, HtWt, first batch's tile, tile within it, -) and a's accessor."""
+    tiles = nc * ht * wt
+    path = ops / BCAST_KERNELS / "dataflow" / name
+    if tb is None:
+        return kernel(path, ttnn.ReaderConfigDescriptor(), rt=[ta.buffer_address(), scalar_bits << 16, tiles,
+                                                               ht * wt, 0, 0, 0],
+                      ct=ttnn.TensorAccessorArgs(ta).get_compile_time_args(), defines=defines)
+    return kernel(path, ttnn.ReaderConfigDescriptor(),
+                  rt=[ta.buffer_address(), 0, 0, tiles, tb.buffer_address(), 0, 0, 0, tiles, nc, ht, wt, nc1],
+                  ct=[*ttnn.TensorAccessorArgs(ta).get_compile_time_args(),
+                      *ttnn.TensorAccessorArgs(tb).get_compile_time_args()], defines=defines)
+
+
+#: variant -> (reader, the bcast dim, b's shape given a's (nc, ht, wt), whether b is one scalar tile)
+BCAST_VARIANTS = {
+    "HW": ("reader_bcast_hw_interleaved.cpp", "HW", lambda nc, ht, wt: (1, 32, 32), True),
+    "HW per batch": ("reader_bcast_hw_interleaved.cpp", "HW", lambda nc, ht, wt: (nc, 32, 32), False),
+    "H": ("reader_bcast_h_interleaved.cpp", "H", lambda nc, ht, wt: (nc, 32, wt * 32), False),
+    "scalar": ("reader_bcast_scalar_interleaved_partitioned.cpp", "HW", None, True),
+}
+
+
+@pytest.mark.parametrize("variant,math", [("HW", "add"), ("HW per batch", "sub"), ("H", "mul"), ("scalar", "sub")])
+def test_bcast_hw_runs_unchanged(device, ops, variant, math) -> None:
+    """ttnn.bcast's legacy kernels: a reader, bcast_hw.cpp (kernel_lib's eltwise_chain: a BinaryFpu
+    whose srcB the unpacker broadcasts by CHAIN_BCAST_DIM, then PackTile; BCAST_SCALAR holds b's one
+    tile for the whole walk) and the unary writer. ``HW``: reader_bcast_hw_interleaved.cpp reads b's
+    one tile (BCAST_SCALAR), ``HW per batch`` b's tile of each batch for every tile of a (nc1 = 0);
+    ``scalar``: reader_bcast_scalar_interleaved_partitioned.cpp writes a host scalar into b's tile
+    (generate_bcast_unary_scalar). ``H``: reader_bcast_h_interleaved.cpp streams one tile of b (its
+    row 0 is broadcast) per tile of a; the bcast factory's own H compute kernel, bcast_h.cpp, is
+    Metal 2.0 (not run here), so bcast_hw.cpp consumes that stream with CHAIN_BCAST_DIM Row."""
+    torch.manual_seed(35)
+    nc, ht, wt = 2, 2, 2
+    reader_name, dim, b_shape, one_tile = BCAST_VARIANTS[variant]
+    a = torch.randn(nc, ht * 32, wt * 32)
+    ta, out = dram(device, a), output(device, (nc, ht * 32, wt * 32))
+    defines = [*bcast_defines(dim, math), *([("BCAST_SCALAR", "1")] if one_tile else [])]
+    x = ttnn.to_torch(ta).float()
+    if b_shape is None:
+        scalar = torch.tensor(0.8125).to(torch.bfloat16)
+        tensors = [ta, out]
+        reader = bcast_reader(ops, reader_name, ta, None, nc, ht, wt, 0, defines,
+                              scalar_bits=int(scalar.view(torch.int16).item()) & 0xFFFF)
+        y = torch.full_like(x, scalar.float().item())
+    else:
+        tb = dram(device, torch.randn(b_shape(nc, ht, wt)))
+        tensors = [ta, tb, out]
+        reader = bcast_reader(ops, reader_name, ta, tb, nc, ht, wt, int(b_shape(nc, ht, wt)[0] == 1), defines)
+        y = ttnn.to_torch(tb).float()
+        y = (y[:, :1, :] if dim == "H" else y[:, :1, :1]).expand_as(x)
+    compute = kernel(ops / BCAST_KERNELS / "compute/bcast_hw.cpp", ttnn.ComputeConfigDescriptor(), rt=[nc, ht, wt],
+                     defines=defines)
+    writer = kernel(ops / "eltwise/unary/device/kernels/dataflow/writer_unary_interleaved_start_id.cpp",
+                    ttnn.WriterConfigDescriptor(), rt=[out.buffer_address(), nc * ht * wt, 0],
+                    ct=[16, *ttnn.TensorAccessorArgs(out).get_compile_time_args()])
+    run(tensors, [reader, compute, writer], [cb(0), cb(1), cb(16)])
+    assert torch.equal(ttnn.to_torch(out), fpu_golden(math, x, y))

@@ -123,6 +123,9 @@ class KernelBuild:
             values = [getattr(table[i], attr) if i in table else default for i in range(64)]
             lines.append(f"#define {macro} {{{', '.join(map(str, values))}}}")
         if self.compute:
+            # the JIT builds a compute kernel three times, with UCK_CHLKC_UNPACK, _MATH or _PACK; the
+            # emulator builds it once, as the math TRISC's build (the one that owns DST)
+            lines.append("#define UCK_CHLKC_MATH 1")
             lines.append(f"#define TC_DST_ACCUM_MODE {'true' if self.fp32_dest_acc else 'false'}")
             lines.append(f"#define TC_MATH_FIDELITY {self.math_fidelity}")
             lines.append(f"#define TC_APPROX {'true' if self.approx else 'false'}")
