@@ -106,14 +106,17 @@ def fpu_golden(op: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 RSUB_LHS = [("PROCESS_LHS_ACTIVATIONS(i)", "negative_tile_init(); negative_tile(i);"), ("SFPU_OP_NEG_INCLUDE", "1")]
 
 
-@pytest.mark.parametrize("op,a_dtype,negate_a", [("add", ttnn.bfloat16, False), ("mul", ttnn.bfloat8_b, False),
-                                                 ("add", ttnn.bfloat16, True), ("sfpu add", ttnn.bfloat16, True)])
-def test_binary_ng_no_bcast_runs_unchanged(device, ops, op, a_dtype, negate_a) -> None:
+@pytest.mark.parametrize("op,a_dtype,negate_a,relu", [
+    ("add", ttnn.bfloat16, False, False), ("mul", ttnn.bfloat8_b, False, False), ("add", ttnn.bfloat16, True, False),
+    ("sfpu add", ttnn.bfloat16, True, False), ("sub", ttnn.bfloat16, False, True)])
+def test_binary_ng_no_bcast_runs_unchanged(device, ops, op, a_dtype, negate_a, relu) -> None:
     """SubtileBroadcastType::NONE: kernels_ng's reader_interleaved_no_bcast.cpp, the FPU
     eltwise_binary_no_bcast.cpp (or the SFPU eltwise_binary_sfpu_no_bcast.cpp), kernels_ng's
     writer_interleaved_no_bcast.cpp; a in bfloat16 or bfloat8_b (its CB in the tensor's format, as
     the factory makes it). NEGATE_A gives a the LHS activation of binary_ng's FPU RSUB (b - a is
-    ``-a + b``): copy_tile, negative_tile, pack into CB 3, then the op."""
+    ``-a + b``): copy_tile, negative_tile, pack into CB 3, then the op. RELU: PACK_RELU, which the
+    factory defines for a fused RELU, has the packer write negative results as zero
+    (pack_relu_config(ReluConfig::zero()))."""
     torch.manual_seed(31)
     dims = Dims(2, 2, 3)
     a, b = torch.randn(_shape(dims)), torch.randn(_shape(dims))
@@ -122,11 +125,13 @@ def test_binary_ng_no_bcast_runs_unchanged(device, ops, op, a_dtype, negate_a) -
     activations = RSUB_LHS if negate_a else []
     name = op.removeprefix("sfpu ")
     path = f"kernels/compute/eltwise_binary{'_sfpu' if sfpu else ''}_no_bcast.cpp"
-    compute = (ng_sfpu_compute if sfpu else ng_compute)(ops, path, [dims.tiles], name, activations)
+    compute = (ng_sfpu_compute if sfpu else ng_compute)(ops, path, [dims.tiles], name,
+                                                        [*activations, *([("PACK_RELU", "1")] if relu else [])])
     run([ta, tb, out], [ng_reader(ops, "reader_interleaved_no_bcast.cpp", ta, tb, dims, dims, dims, []),
                         compute, ng_writer(ops, out, dims)], [cb(0, a_dtype), cb(1), cb(2), cb(3)])
     x, y = ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float()
     want = (sfpu_golden if sfpu else fpu_golden)(name, -x if negate_a else x, y)
+    want = want.clamp(min=0) if relu else want
     assert torch.equal(ttnn.to_torch(out), want)
 
 
@@ -339,3 +344,26 @@ def test_bcast_hw_runs_unchanged(device, ops, variant, math) -> None:
                     ct=[16, *ttnn.TensorAccessorArgs(out).get_compile_time_args()])
     run(tensors, [reader, compute, writer], [cb(0), cb(1), cb(16)])
     assert torch.equal(ttnn.to_torch(out), fpu_golden(math, x, y))
+
+
+def test_bcast_w_reader_runs_unchanged(device, ops) -> None:
+    """ttnn.bcast over W: reader_bcast_w_interleaved.cpp pushes b's tile of a tile row (its column 0 is
+    broadcast) once, then the row's Wt tiles of a. The bcast factory's W compute kernel, bcast_w.cpp,
+    is Metal 2.0 (not run here); binary_ng's kernels_ng/compute/eltwise_binary_col_bcast.cpp consumes
+    the same stream (one broadcast tile held for tile_freq = Wt tiles of a) and writes CB 2, which the
+    unary writer stores."""
+    torch.manual_seed(36)
+    nc, ht, wt = 2, 2, 3
+    a, b = torch.randn(nc, ht * 32, wt * 32), torch.randn(nc, ht * 32, 32)
+    ta, tb, out = dram(device, a), dram(device, b), output(device, (nc, ht * 32, wt * 32))
+    tiles = nc * ht * wt
+    reader = bcast_reader(ops, "reader_bcast_w_interleaved.cpp", ta, tb, nc, ht, wt, 0, [])
+    compute = ng_compute(ops, "kernels_ng/compute/eltwise_binary_col_bcast.cpp", [tiles, wt, 0], "mul",
+                         [("SRC_BCAST", "0"), ("SRC_BCAST_B", "1"), ("BCAST_INPUT", "1")])
+    writer = kernel(ops / "eltwise/unary/device/kernels/dataflow/writer_unary_interleaved_start_id.cpp",
+                    ttnn.WriterConfigDescriptor(), rt=[out.buffer_address(), tiles, 0],
+                    ct=[2, *ttnn.TensorAccessorArgs(out).get_compile_time_args()])
+    run([ta, tb, out], [reader, compute, writer], [cb(i) for i in (0, 1, 2, 6)])
+    x = ttnn.to_torch(ta).float()
+    y = ttnn.to_torch(tb).float()[:, :, :1].expand_as(x)
+    assert torch.equal(ttnn.to_torch(out), fpu_golden("mul", x, y))
