@@ -367,3 +367,40 @@ def test_bcast_w_reader_runs_unchanged(device, ops) -> None:
     x = ttnn.to_torch(ta).float()
     y = ttnn.to_torch(tb).float()[:, :, :1].expand_as(x)
     assert torch.equal(ttnn.to_torch(out), fpu_golden("mul", x, y))
+
+
+#: binary_ng's WHERE_TTS on bfloat16: the SFPU where with the scalar filled into DST (FILL_LLK)
+WHERE_DEFINES = [("WHERE_TTS", "1"), ("WHERE_TST", "0"), ("BINARY_SFPU_INIT", "where_tile_init();"),
+                 ("BINARY_SFPU_OP", "where_tile<DataFormat::Float16_b>"), ("FILL_LLK", "fill_tile"),
+                 ("FILL_WITH_VALUE_FLOAT", "1"), ("WHERE_DATA_FORMAT", "Float16_b"), *NO_ACTIVATIONS]
+
+
+@pytest.mark.parametrize("kind", ["none", "col", "scalar"])
+def test_binary_ng_where_runs_unchanged(device, ops, kind) -> None:
+    """where(cond, t, s) (WHERE_TTS): the condition in CB 0, the true tensor in CB 1, the false scalar
+    a compute runtime arg (pack_scalar_runtime_arg: the bfloat16 twice). ``none``:
+    eltwise_where_no_bcast.cpp (kernel_lib's chain: CopyTile, FillBitcast, Where); ``col``: the true
+    tensor's column 0 (the reader expands it), eltwise_where_sfpu.cpp holding it for a tile row;
+    ``scalar``: the true tensor's element [0, 0], eltwise_where_sfpu_scalar.cpp holding it throughout."""
+    torch.manual_seed(37)
+    dims = Dims(1, 2, 3) if kind == "scalar" else Dims(2, 2, 3)
+    db = {"none": dims, "col": Dims(dims.c, dims.ht, 1), "scalar": Dims(dims.c, 1, 1)}[kind]
+    cond = (torch.rand(_shape(dims)) > 0.5).float() * torch.randn(_shape(dims)).sign()
+    tc, tt, out = dram(device, cond), dram(device, torch.randn(_shape(db))), output(device, _shape(dims))
+    scalar = torch.tensor(2.5).to(torch.bfloat16)  # positive: both halves of the packed arg round down to it
+    half = int(scalar.view(torch.int16).item()) & 0xFFFF
+    rt = {"none": [dims.tiles, 0, 0], "col": [dims.tiles, dims.wt, 0], "scalar": [dims.tiles, 0, 0]}[kind]
+    path = {"none": "eltwise_where_no_bcast.cpp", "col": "eltwise_where_sfpu.cpp",
+            "scalar": "eltwise_where_sfpu_scalar.cpp"}[kind]
+    compute = kernel(ops / NG / "kernels/compute" / path, ttnn.ComputeConfigDescriptor(), rt=[*rt, half << 16 | half],
+                     ct=[1, 0], defines=[*WHERE_DEFINES, ("BCAST_INPUT", "1")])
+    reader_name = {"none": "reader_interleaved_no_bcast.cpp", "col": "reader_interleaved_col_bcast.cpp",
+                   "scalar": "reader_interleaved_scalar_bcast.cpp"}[kind]
+    flags = [] if kind == "none" else [("SRC_BCAST", "0"), ("SRC_BCAST_B", "1"), ("BCAST_LLK", "0")]
+    run([tc, tt, out], [ng_reader(ops, reader_name, tc, tt, dims, dims, db, flags), compute, ng_writer(ops, out, dims)],
+        [cb(0), cb(1), cb(2)])
+    c = ttnn.to_torch(tc).float()
+    t = ttnn.to_torch(tt).float()
+    t = t if kind == "none" else broadcast(t, kind, c)
+    want = torch.where(c != 0, t, scalar.float()).to(torch.bfloat16)
+    assert torch.equal(ttnn.to_torch(out), want)
