@@ -404,3 +404,28 @@ def test_binary_ng_where_runs_unchanged(device, ops, kind) -> None:
     t = t if kind == "none" else broadcast(t, kind, c)
     want = torch.where(c != 0, t, scalar.float()).to(torch.bfloat16)
     assert torch.equal(ttnn.to_torch(out), want)
+
+
+def test_binary_ng_row_major_runs_unchanged(device, ops) -> None:
+    """Row-major operands: kernels_ng's reader_interleaved_rm_no_bcast.cpp gathers 32 rows of a
+    64-byte stride of each operand into one CB page (rows_per_tile, stride_size_bytes, tiles_per_row),
+    eltwise_binary_no_bcast.cpp combines the pages element by element (the layout inside a page does
+    not matter to an element-wise op), writer_interleaved_rm_no_bcast.cpp scatters the rows back."""
+    torch.manual_seed(38)
+    c, h, w = 2, 64, 64
+    a, b = torch.randn(c, h, w), torch.randn(c, h, w)
+    rm = ttnn.ROW_MAJOR_LAYOUT
+    ta, tb, out = dram(device, a, layout=rm), dram(device, b, layout=rm), output(device, (c, h, w), layout=rm)
+    row_bytes, stride, rows = w * 2, 64, 32
+    blocks, per_row, align = c * (h // rows), row_bytes // stride, 32
+    reader = kernel(ops / NG / "kernels_ng/dataflow/reader_interleaved_rm_no_bcast.cpp", ttnn.ReaderConfigDescriptor(),
+                    rt=[ta.buffer_address(), blocks, 1, 1, c, h, 1, tb.buffer_address(), 1, 1, c, h, 1, h, c, 1, 0,
+                        rows, w, row_bytes, row_bytes, align, align, per_row, stride],
+                    ct=[*ttnn.TensorAccessorArgs(ta).get_compile_time_args(),
+                        *ttnn.TensorAccessorArgs(tb).get_compile_time_args()])
+    writer = kernel(ops / NG / "kernels_ng/dataflow/writer_interleaved_rm_no_bcast.cpp", ttnn.WriterConfigDescriptor(),
+                    rt=[out.buffer_address(), w, blocks, 1, 1, c, h, 1, 0, rows, row_bytes, align, per_row, stride],
+                    ct=ttnn.TensorAccessorArgs(out).get_compile_time_args())
+    compute = ng_compute(ops, "kernels/compute/eltwise_binary_no_bcast.cpp", [blocks * per_row], "mul")
+    run([ta, tb, out], [reader, compute, writer], [cb(0), cb(1), cb(2)])
+    assert torch.equal(ttnn.to_torch(out), fpu_golden("mul", ttnn.to_torch(ta), ttnn.to_torch(tb)))
