@@ -56,10 +56,11 @@ def _shape(d: Dims) -> tuple[int, int, int]:
 
 
 def ng_reader(ops: Path, name: str, a: ttnn.Tensor, b: ttnn.Tensor, out: Dims, da: Dims, db: Dims,
-              defines: list[tuple[str, str]]) -> ttnn.KernelDescriptor:
+              defines: list[tuple[str, str]], b_fill: str = "bfloat16") -> ttnn.KernelDescriptor:
     """A kernels_ng reader of both operands: runtime args (address, first tile, tiles, output tiles,
     shard width, strides, output dims D N C Ht Wt cND, then b's), compile-time args (both accessors,
-    then the has-sharding flag)."""
+    then the has-sharding flag). B_FILL names the format of b's FILL_TILE_WITH_FIRST_* functions
+    (``bfloat16``, or ``bfp8`` for a bfloat8_b operand)."""
     rt = [a.buffer_address(), 0, da.tiles, out.tiles, 0, *da.strides(), 1, 1, out.c, out.ht, out.wt, 1,
           b.buffer_address(), *db.strides(), db.tiles]
     if name == "reader_interleaved_no_bcast.cpp":
@@ -69,7 +70,7 @@ def ng_reader(ops: Path, name: str, a: ttnn.Tensor, b: ttnn.Tensor, out: Dims, d
             ("FILL_TILE_WITH_FIRST_ROW", "fill_tile_with_first_row_bfloat16"),
             ("FILL_TILE_WITH_FIRST_ELEMENT", "fill_tile_with_first_element_bfloat16"),
             ("FILL_WITH_VALUE", "fill_with_val_bfloat16")]
-    fill += [(f"{k}_B", v) for k, v in fill]
+    fill += [(f"{k}_B", v.replace("bfloat16", b_fill) if "FIRST" in k else v) for k, v in fill]
     return kernel(ops / NG / "kernels_ng/dataflow" / name, ttnn.ReaderConfigDescriptor(), rt=rt, ct=ct,
                   defines=[("SRC_SHARDED", "0"), ("SRC_SHARDED_B", "0"), *fill, *defines])
 
@@ -177,6 +178,26 @@ def broadcast(x: torch.Tensor, kind: str, like: torch.Tensor) -> torch.Tensor:
     (``col``) or element [0, 0] (``scalar``) of each channel, expanded to ``like``'s shape."""
     part = {"row": x[:, :1, :], "col": x[:, :, :1], "scalar": x[:, :1, :1]}[kind]
     return part.expand_as(like)
+
+
+def test_binary_ng_bfloat8_b_row_bcast_runs_unchanged(device, ops) -> None:
+    """A bfloat8_b b broadcast by rows: the row reader expands b's row 0 in its bfloat8_b page
+    (fill_tile_with_first_row_bfp8: the row's shared exponents and mantissas copied to every row),
+    eltwise_binary_no_bcast.cpp unpacks the page from bfloat8_b."""
+    torch.manual_seed(39)
+    dims = Dims(2, 2, 3)
+    db = Dims(dims.c, 1, dims.wt)
+    ta = dram(device, torch.randn(_shape(dims)))
+    tb = dram(device, torch.randn(_shape(db)), dtype=ttnn.bfloat8_b)
+    out = output(device, _shape(dims))
+    flags = [("SRC_BCAST", "0"), ("SRC_BCAST_B", "1")]
+    reader = ng_reader(ops, "reader_interleaved_row_bcast.cpp", ta, tb, dims, dims, db, [*flags, ("BCAST_LLK", "0")],
+                       b_fill="bfp8")
+    compute = ng_compute(ops, "kernels/compute/eltwise_binary_no_bcast.cpp", [dims.tiles], "add")
+    run([ta, tb, out], [reader, compute, ng_writer(ops, out, dims)], [cb(0), cb(1, ttnn.bfloat8_b), cb(2)])
+    x = ttnn.to_torch(ta).float()
+    y = broadcast(ttnn.to_torch(tb).float(), "row", x)
+    assert torch.equal(ttnn.to_torch(out), fpu_golden("add", x, y))
 
 
 @pytest.mark.parametrize("kind,llk,side,op", [
