@@ -427,26 +427,49 @@ def test_binary_ng_where_runs_unchanged(device, ops, kind) -> None:
     assert torch.equal(ttnn.to_torch(out), want)
 
 
-def test_binary_ng_row_major_runs_unchanged(device, ops) -> None:
-    """Row-major operands: kernels_ng's reader_interleaved_rm_no_bcast.cpp gathers 32 rows of a
-    64-byte stride of each operand into one CB page (rows_per_tile, stride_size_bytes, tiles_per_row),
-    eltwise_binary_no_bcast.cpp combines the pages element by element (the layout inside a page does
-    not matter to an element-wise op), writer_interleaved_rm_no_bcast.cpp scatters the rows back."""
+#: row-major broadcasts: the kernels_ng reader, a's and b's shapes given the output's (c, h, w), its defines
+RM_BCAST = {
+    "none": ("reader_interleaved_rm_no_bcast.cpp", lambda c, h, w: ((c, h, w), (c, h, w)), []),
+    "col": ("reader_interleaved_rm_col_bcast.cpp", lambda c, h, w: ((c, h, w), (c, h, 1)),
+            [("SRC_BCAST", "0"), ("SRC_BCAST_B", "1")]),
+    "row": ("reader_interleaved_rm_row_bcast.cpp", lambda c, h, w: ((c, h, w), (c, 1, w)),
+            [("SRC_BCAST", "0"), ("SRC_BCAST_B", "1")]),
+    "scalar": ("reader_interleaved_rm_scalar_bcast.cpp", lambda c, h, w: ((c, 1, 1), (c, h, w)),
+               [("SRC_BCAST", "1"), ("SRC_BCAST_B", "0")]),
+    "col a, row b": ("reader_interleaved_rm_row_col_mixed_bcast.cpp", lambda c, h, w: ((c, h, 1), (c, 1, w)),
+                     [("SRC_BCAST_ROW_B", "1")]),
+}
+RM_FILL = [(f"FILL_TILE_WITH_FIRST_{what}_RM{side}", f"fill_tile_with_first_{what.lower()}_rm_bfloat16")
+           for what in ("COLUMN", "ROW") for side in ("", "_B")]
+
+
+@pytest.mark.parametrize("kind", list(RM_BCAST))
+def test_binary_ng_row_major_runs_unchanged(device, ops, kind) -> None:
+    """Row-major operands: kernels_ng's reader_interleaved_rm_*.cpp gathers 32 rows of a 64-byte
+    stride of each operand into one CB page (rows_per_tile, stride_size_bytes, tiles_per_row); a
+    broadcast operand's element or row is read once and expanded in the page
+    (FILL_TILE_WITH_FIRST_{COLUMN,ROW}_RM). eltwise_binary_no_bcast.cpp combines the pages element by
+    element (the layout inside a page does not matter to an element-wise op);
+    writer_interleaved_rm_no_bcast.cpp scatters the rows back. The result is torch's broadcast."""
     torch.manual_seed(38)
     c, h, w = 2, 64, 64
-    a, b = torch.randn(c, h, w), torch.randn(c, h, w)
+    reader_name, shapes, defines = RM_BCAST[kind]
+    a_shape, b_shape = shapes(c, h, w)
     rm = ttnn.ROW_MAJOR_LAYOUT
-    ta, tb, out = dram(device, a, layout=rm), dram(device, b, layout=rm), output(device, (c, h, w), layout=rm)
+    ta, tb = dram(device, torch.randn(a_shape), layout=rm), dram(device, torch.randn(b_shape), layout=rm)
+    out = output(device, (c, h, w), layout=rm)
     row_bytes, stride, rows = w * 2, 64, 32
     blocks, per_row, align = c * (h // rows), row_bytes // stride, 32
-    reader = kernel(ops / NG / "kernels_ng/dataflow/reader_interleaved_rm_no_bcast.cpp", ttnn.ReaderConfigDescriptor(),
-                    rt=[ta.buffer_address(), blocks, 1, 1, c, h, 1, tb.buffer_address(), 1, 1, c, h, 1, h, c, 1, 0,
-                        rows, w, row_bytes, row_bytes, align, align, per_row, stride],
+    reader = kernel(ops / NG / "kernels_ng/dataflow" / reader_name, ttnn.ReaderConfigDescriptor(),
+                    rt=[ta.buffer_address(), blocks, 1, 1, a_shape[0], a_shape[1], 1,
+                        tb.buffer_address(), 1, 1, b_shape[0], b_shape[1], 1, h, c, 1, 0,
+                        rows, w, a_shape[2] * 2, b_shape[2] * 2, align, align, per_row, stride],
                     ct=[*ttnn.TensorAccessorArgs(ta).get_compile_time_args(),
-                        *ttnn.TensorAccessorArgs(tb).get_compile_time_args()])
+                        *ttnn.TensorAccessorArgs(tb).get_compile_time_args()], defines=[*defines, *RM_FILL])
     writer = kernel(ops / NG / "kernels_ng/dataflow/writer_interleaved_rm_no_bcast.cpp", ttnn.WriterConfigDescriptor(),
                     rt=[out.buffer_address(), w, blocks, 1, 1, c, h, 1, 0, rows, row_bytes, align, per_row, stride],
                     ct=ttnn.TensorAccessorArgs(out).get_compile_time_args())
-    compute = ng_compute(ops, "kernels/compute/eltwise_binary_no_bcast.cpp", [blocks * per_row], "mul")
+    compute = ng_compute(ops, "kernels/compute/eltwise_binary_no_bcast.cpp", [blocks * per_row], "sub")
     run([ta, tb, out], [reader, compute, writer], [cb(0), cb(1), cb(2)])
-    assert torch.equal(ttnn.to_torch(out), fpu_golden("mul", ttnn.to_torch(ta), ttnn.to_torch(tb)))
+    x, y = torch.broadcast_tensors(ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float())
+    assert torch.equal(ttnn.to_torch(out), fpu_golden("sub", x, y))
