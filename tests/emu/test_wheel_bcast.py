@@ -438,6 +438,8 @@ RM_BCAST = {
                [("SRC_BCAST", "1"), ("SRC_BCAST_B", "0")]),
     "col a, row b": ("reader_interleaved_rm_row_col_mixed_bcast.cpp", lambda c, h, w: ((c, h, 1), (c, 1, w)),
                      [("SRC_BCAST_ROW_B", "1")]),
+    "tensor-scalar": ("reader_interleaved_rm_scalar_op.cpp", lambda c, h, w: ((c, h, w), None),
+                      [("FILL_WITH_VALUE_B", "fill_with_val_bfloat16")]),
 }
 RM_FILL = [(f"FILL_TILE_WITH_FIRST_{what}_RM{side}", f"fill_tile_with_first_{what.lower()}_rm_bfloat16")
            for what in ("COLUMN", "ROW") for side in ("", "_B")]
@@ -450,26 +452,34 @@ def test_binary_ng_row_major_runs_unchanged(device, ops, kind) -> None:
     broadcast operand's element or row is read once and expanded in the page
     (FILL_TILE_WITH_FIRST_{COLUMN,ROW}_RM). eltwise_binary_no_bcast.cpp combines the pages element by
     element (the layout inside a page does not matter to an element-wise op);
-    writer_interleaved_rm_no_bcast.cpp scatters the rows back. The result is torch's broadcast."""
+    writer_interleaved_rm_no_bcast.cpp scatters the rows back. The result is torch's broadcast.
+    ``tensor-scalar``: reader_interleaved_rm_scalar_op.cpp fills CB 1 once with a host scalar (the
+    bfloat16 pair of pack_scalar_runtime_arg) for eltwise_binary_scalar.cpp."""
     torch.manual_seed(38)
     c, h, w = 2, 64, 64
     reader_name, shapes, defines = RM_BCAST[kind]
     a_shape, b_shape = shapes(c, h, w)
     rm = ttnn.ROW_MAJOR_LAYOUT
-    ta, tb = dram(device, torch.randn(a_shape), layout=rm), dram(device, torch.randn(b_shape), layout=rm)
-    out = output(device, (c, h, w), layout=rm)
+    ta, out = dram(device, torch.randn(a_shape), layout=rm), output(device, (c, h, w), layout=rm)
+    scalar = torch.tensor(-0.375).to(torch.bfloat16)
+    half = int(scalar.view(torch.int16).item()) & 0xFFFF
+    tb = None if b_shape is None else dram(device, torch.randn(b_shape), layout=rm)
+    b_args = [0, 1, 1, 1, 1, 1] if tb is None else [tb.buffer_address(), 1, 1, b_shape[0], b_shape[1], 1]
     row_bytes, stride, rows = w * 2, 64, 32
     blocks, per_row, align = c * (h // rows), row_bytes // stride, 32
     reader = kernel(ops / NG / "kernels_ng/dataflow" / reader_name, ttnn.ReaderConfigDescriptor(),
-                    rt=[ta.buffer_address(), blocks, 1, 1, a_shape[0], a_shape[1], 1,
-                        tb.buffer_address(), 1, 1, b_shape[0], b_shape[1], 1, h, c, 1, 0,
-                        rows, w, a_shape[2] * 2, b_shape[2] * 2, align, align, per_row, stride],
+                    rt=[ta.buffer_address(), blocks, 1, 1, a_shape[0], a_shape[1], 1, *b_args, h, c, 1, 0,
+                        rows, w, a_shape[2] * 2, (b_shape or a_shape)[2] * 2, align, align, per_row, stride,
+                        *([half << 16 | half] if tb is None else [])],
                     ct=[*ttnn.TensorAccessorArgs(ta).get_compile_time_args(),
-                        *ttnn.TensorAccessorArgs(tb).get_compile_time_args()], defines=[*defines, *RM_FILL])
+                        *(ttnn.TensorAccessorArgs(tb).get_compile_time_args() if tb is not None else [])],
+                    defines=[*defines, *RM_FILL])
     writer = kernel(ops / NG / "kernels_ng/dataflow/writer_interleaved_rm_no_bcast.cpp", ttnn.WriterConfigDescriptor(),
                     rt=[out.buffer_address(), w, blocks, 1, 1, c, h, 1, 0, rows, row_bytes, align, per_row, stride],
                     ct=ttnn.TensorAccessorArgs(out).get_compile_time_args())
-    compute = ng_compute(ops, "kernels/compute/eltwise_binary_no_bcast.cpp", [blocks * per_row], "sub")
-    run([ta, tb, out], [reader, compute, writer], [cb(0), cb(1), cb(2)])
-    x, y = torch.broadcast_tensors(ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float())
+    compute_file = "eltwise_binary_scalar.cpp" if tb is None else "eltwise_binary_no_bcast.cpp"
+    compute = ng_compute(ops, f"kernels/compute/{compute_file}", [blocks * per_row], "sub")
+    run([t for t in (ta, tb, out) if t is not None], [reader, compute, writer], [cb(0), cb(1), cb(2)])
+    y = ttnn.to_torch(tb).float() if tb is not None else scalar.float()
+    x, y = torch.broadcast_tensors(ttnn.to_torch(ta).float(), y)
     assert torch.equal(ttnn.to_torch(out), fpu_golden("sub", x, y))
