@@ -396,33 +396,54 @@ WHERE_DEFINES = [("WHERE_TTS", "1"), ("WHERE_TST", "0"), ("BINARY_SFPU_INIT", "w
                  ("FILL_WITH_VALUE_FLOAT", "1"), ("WHERE_DATA_FORMAT", "Float16_b"), *NO_ACTIVATIONS]
 
 
-@pytest.mark.parametrize("kind", ["none", "col", "scalar"])
+#: where variants: (the condition's and the true tensor's dims given the output's, the reader, its
+#: broadcast defines, the compute kernel, its runtime args after the tile count)
+WHERE_KINDS = {
+    "none": (lambda d: (d, d), "reader_interleaved_no_bcast.cpp", [], "kernels/compute/eltwise_where_no_bcast.cpp",
+             lambda d: [0, 0]),
+    "col": (lambda d: (d, Dims(d.c, d.ht, 1)), "reader_interleaved_col_bcast.cpp",
+            [("SRC_BCAST", "0"), ("SRC_BCAST_B", "1"), ("BCAST_LLK", "0")], "kernels/compute/eltwise_where_sfpu.cpp",
+            lambda d: [d.wt, 0]),
+    "scalar": (lambda d: (d, Dims(d.c, 1, 1)), "reader_interleaved_scalar_bcast.cpp",
+               [("SRC_BCAST", "0"), ("SRC_BCAST_B", "1"), ("BCAST_LLK", "0")],
+               "kernels/compute/eltwise_where_sfpu_scalar.cpp", lambda d: [0, 0]),
+    "row": (lambda d: (d, Dims(d.c, 1, d.wt)), "reader_interleaved_row_bcast.cpp",
+            [("SRC_BCAST", "0"), ("SRC_BCAST_B", "1"), ("BCAST_LLK", "1")],
+            "kernels_ng/compute/eltwise_where_sfpu_row_bcast.cpp", lambda d: [0, 0]),
+    "col cond, row true": (lambda d: (Dims(d.c, d.ht, 1), Dims(d.c, 1, d.wt)),
+                           "reader_interleaved_row_col_mixed_bcast.cpp",
+                           [("SRC_BCAST_COL", "1"), ("SRC_BCAST_ROW_B", "1"), ("BCAST_LLK", "1")],
+                           "kernels_ng/compute/eltwise_where_sfpu_row_col_bcast.cpp", lambda d: [d.wt, 0]),
+}
+
+
+@pytest.mark.parametrize("kind", list(WHERE_KINDS))
 def test_binary_ng_where_runs_unchanged(device, ops, kind) -> None:
     """where(cond, t, s) (WHERE_TTS): the condition in CB 0, the true tensor in CB 1, the false scalar
     a compute runtime arg (pack_scalar_runtime_arg: the bfloat16 twice). ``none``:
     eltwise_where_no_bcast.cpp (kernel_lib's chain: CopyTile, FillBitcast, Where); ``col``: the true
     tensor's column 0 (the reader expands it), eltwise_where_sfpu.cpp holding it for a tile row;
-    ``scalar``: the true tensor's element [0, 0], eltwise_where_sfpu_scalar.cpp holding it throughout."""
+    ``scalar``: the true tensor's element [0, 0], eltwise_where_sfpu_scalar.cpp holding it throughout;
+    ``row``: its row 0 broadcast by the unpacker (kernels_ng's where_sfpu_row_bcast.cpp); ``col cond,
+    row true``: the condition's column 0 expanded by the reader and held for a tile row, the true
+    tensor's row 0 broadcast by the unpacker (where_sfpu_row_col_bcast.cpp)."""
     torch.manual_seed(37)
     dims = Dims(1, 2, 3) if kind == "scalar" else Dims(2, 2, 3)
-    db = {"none": dims, "col": Dims(dims.c, dims.ht, 1), "scalar": Dims(dims.c, 1, 1)}[kind]
-    cond = (torch.rand(_shape(dims)) > 0.5).float() * torch.randn(_shape(dims)).sign()
-    tc, tt, out = dram(device, cond), dram(device, torch.randn(_shape(db))), output(device, _shape(dims))
+    dims_of, reader_name, flags, path, extra = WHERE_KINDS[kind]
+    dc, dt = dims_of(dims)
+    cond = (torch.rand(_shape(dc)) > 0.5).float() * torch.randn(_shape(dc)).sign()
+    tc, tt, out = dram(device, cond), dram(device, torch.randn(_shape(dt))), output(device, _shape(dims))
     scalar = torch.tensor(2.5).to(torch.bfloat16)  # positive: both halves of the packed arg round down to it
     half = int(scalar.view(torch.int16).item()) & 0xFFFF
-    rt = {"none": [dims.tiles, 0, 0], "col": [dims.tiles, dims.wt, 0], "scalar": [dims.tiles, 0, 0]}[kind]
-    path = {"none": "eltwise_where_no_bcast.cpp", "col": "eltwise_where_sfpu.cpp",
-            "scalar": "eltwise_where_sfpu_scalar.cpp"}[kind]
-    compute = kernel(ops / NG / "kernels/compute" / path, ttnn.ComputeConfigDescriptor(), rt=[*rt, half << 16 | half],
-                     ct=[1, 0], defines=[*WHERE_DEFINES, ("BCAST_INPUT", "1")])
-    reader_name = {"none": "reader_interleaved_no_bcast.cpp", "col": "reader_interleaved_col_bcast.cpp",
-                   "scalar": "reader_interleaved_scalar_bcast.cpp"}[kind]
-    flags = [] if kind == "none" else [("SRC_BCAST", "0"), ("SRC_BCAST_B", "1"), ("BCAST_LLK", "0")]
-    run([tc, tt, out], [ng_reader(ops, reader_name, tc, tt, dims, dims, db, flags), compute, ng_writer(ops, out, dims)],
-        [cb(0), cb(1), cb(2)])
-    c = ttnn.to_torch(tc).float()
-    t = ttnn.to_torch(tt).float()
-    t = t if kind == "none" else broadcast(t, kind, c)
+    bcast_input = "0" if kind == "col cond, row true" else "1"
+    compute = kernel(ops / NG / path, ttnn.ComputeConfigDescriptor(), rt=[dims.tiles, *extra(dims), half << 16 | half],
+                     ct=[1, 0], defines=[*WHERE_DEFINES, *flags, ("BCAST_INPUT", bcast_input)])
+    run([tc, tt, out], [ng_reader(ops, reader_name, tc, tt, dims, dc, dt, flags), compute, ng_writer(ops, out, dims)],
+        [cb(i) for i in (0, 1, 2, 5, 6)])
+    full = torch.empty(_shape(dims))
+    c, t = ttnn.to_torch(tc).float(), ttnn.to_torch(tt).float()
+    c = broadcast(c, "col", full) if dc != dims else c
+    t = t if dt == dims else broadcast(t, {"col": "col", "scalar": "scalar"}.get(kind, "row"), full)
     want = torch.where(c != 0, t, scalar.float()).to(torch.bfloat16)
     assert torch.equal(ttnn.to_torch(out), want)
 
