@@ -33,6 +33,14 @@ FPU_OPS = {"add": ("add_tiles", "EltwiseBinaryType::ELWADD"), "sub": ("sub_tiles
 NO_ACTIVATIONS = [(f"PROCESS_{operand}_ACTIVATIONS(i)", "") for operand in ("LHS", "RHS", "POST")]
 
 
+def sample(default, cases: list) -> list:
+    """``cases`` for parametrize with all but ``default`` (None: all) marked slow: the default run keeps
+    a representative case or none (each case compiles its own kernels, seconds apiece cold), ``-m slow``
+    runs the rest."""
+    return [case if case == default else pytest.param(*(case if isinstance(case, tuple) else (case,)),
+                                                      marks=pytest.mark.slow) for case in cases]
+
+
 @dataclass(frozen=True)
 class Dims:
     """A rank-3 tensor's dims in tiles, as binary_ng's kernels address them (D = N = 1, cND = 1)."""
@@ -107,9 +115,9 @@ def fpu_golden(op: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 RSUB_LHS = [("PROCESS_LHS_ACTIVATIONS(i)", "negative_tile_init(); negative_tile(i);"), ("SFPU_OP_NEG_INCLUDE", "1")]
 
 
-@pytest.mark.parametrize("op,a_dtype,negate_a,relu", [
+@pytest.mark.parametrize("op,a_dtype,negate_a,relu", sample(("sub", ttnn.bfloat16, False, True), [
     ("add", ttnn.bfloat16, False, False), ("mul", ttnn.bfloat8_b, False, False), ("add", ttnn.bfloat16, True, False),
-    ("sfpu add", ttnn.bfloat16, True, False), ("sub", ttnn.bfloat16, False, True)])
+    ("sfpu add", ttnn.bfloat16, True, False), ("sub", ttnn.bfloat16, False, True)]))
 def test_binary_ng_no_bcast_runs_unchanged(device, ops, op, a_dtype, negate_a, relu) -> None:
     """SubtileBroadcastType::NONE: kernels_ng's reader_interleaved_no_bcast.cpp, the FPU
     eltwise_binary_no_bcast.cpp (or the SFPU eltwise_binary_sfpu_no_bcast.cpp), kernels_ng's
@@ -180,6 +188,7 @@ def broadcast(x: torch.Tensor, kind: str, like: torch.Tensor) -> torch.Tensor:
     return part.expand_as(like)
 
 
+@pytest.mark.slow
 def test_binary_ng_bfloat8_b_row_bcast_runs_unchanged(device, ops) -> None:
     """A bfloat8_b b broadcast by rows: the row reader expands b's row 0 in its bfloat8_b page
     (fill_tile_with_first_row_bfp8: the row's shared exponents and mantissas copied to every row),
@@ -200,13 +209,13 @@ def test_binary_ng_bfloat8_b_row_bcast_runs_unchanged(device, ops) -> None:
     assert torch.equal(ttnn.to_torch(out), fpu_golden("add", x, y))
 
 
-@pytest.mark.parametrize("kind,llk,side,op", [
+@pytest.mark.parametrize("kind,llk,side,op", sample(("scalar", True, "b", "sfpu mul"), [
     ("row", True, "b", "add"), ("col", True, "b", "mul"), ("scalar", True, "b", "sub"),
     ("row", False, "b", "mul"), ("col", False, "b", "sub"), ("scalar", False, "b", "add"),
     ("col", True, "a", "sub"), ("scalar", False, "a", "sub"),
     ("row", True, "b", "sfpu add"), ("col", True, "a", "sfpu max"), ("scalar", True, "b", "sfpu mul"),
     ("col", False, "b", "sfpu add"), ("row", False, "a", "sfpu max"),
-])
+]))
 def test_binary_ng_bcast_runs_unchanged(device, ops, kind, llk, side, op) -> None:
     """Subtile broadcasts ROW/COL/SCALAR of b (or a): the kernels_ng reader for the kind with
     SRC_BCAST(_B) and BCAST_LLK, the compute kernel BinaryNgKernelConfig pairs with it (BCAST_INPUT
@@ -233,7 +242,7 @@ def test_binary_ng_bcast_runs_unchanged(device, ops, kind, llk, side, op) -> Non
     assert torch.equal(ttnn.to_torch(out), (sfpu_golden if sfpu else fpu_golden)(name, x, y))
 
 
-@pytest.mark.parametrize("op", ["sub", "sfpu mul"])
+@pytest.mark.parametrize("op", sample(None, ["sub", "sfpu mul"]))
 def test_binary_ng_row_col_bcast_runs_unchanged(device, ops, op) -> None:
     """ROW_B_COL_A: a's column 0 against b's row 0. kernels_ng's reader_interleaved_row_col_mixed_bcast.cpp
     expands a's column in L1 (SRC_BCAST_COL) and passes b's tiles raw (SRC_BCAST_ROW_B, BCAST_LLK), the
@@ -258,7 +267,7 @@ def test_binary_ng_row_col_bcast_runs_unchanged(device, ops, op) -> None:
     assert torch.equal(ttnn.to_torch(out), (sfpu_golden if sfpu else fpu_golden)(name, x, y))
 
 
-@pytest.mark.parametrize("op", ["mul", "sfpu add"])
+@pytest.mark.parametrize("op", sample(None, ["mul", "sfpu add"]))
 def test_binary_ng_tensor_scalar_runs_unchanged(device, ops, op) -> None:
     """A tensor and a Python scalar: kernels/dataflow/reader_interleaved_no_bcast.cpp reads a alone,
     writer_interleaved_scalar.cpp fills one tile of CB 1 with the scalar (FILL_WITH_VALUE, the bfloat16
@@ -329,7 +338,8 @@ BCAST_VARIANTS = {
 }
 
 
-@pytest.mark.parametrize("variant,math", [("HW", "add"), ("HW per batch", "sub"), ("H", "mul"), ("scalar", "sub")])
+@pytest.mark.parametrize("variant,math", sample(("HW", "add"), [("HW", "add"), ("HW per batch", "sub"), ("H", "mul"),
+                                                         ("scalar", "sub")]))
 def test_bcast_hw_runs_unchanged(device, ops, variant, math) -> None:
     """ttnn.bcast's legacy kernels: a reader, bcast_hw.cpp (kernel_lib's eltwise_chain: a BinaryFpu
     whose srcB the unpacker broadcasts by CHAIN_BCAST_DIM, then PackTile; BCAST_SCALAR holds b's one
@@ -367,6 +377,7 @@ def test_bcast_hw_runs_unchanged(device, ops, variant, math) -> None:
     assert torch.equal(ttnn.to_torch(out), fpu_golden(math, x, y))
 
 
+@pytest.mark.slow
 def test_bcast_w_reader_runs_unchanged(device, ops) -> None:
     """ttnn.bcast over W: reader_bcast_w_interleaved.cpp pushes b's tile of a tile row (its column 0 is
     broadcast) once, then the row's Wt tiles of a. The bcast factory's W compute kernel, bcast_w.cpp,
@@ -417,7 +428,7 @@ WHERE_KINDS = {
 }
 
 
-@pytest.mark.parametrize("kind", list(WHERE_KINDS))
+@pytest.mark.parametrize("kind", sample(None, list(WHERE_KINDS)))
 def test_binary_ng_where_runs_unchanged(device, ops, kind) -> None:
     """where(cond, t, s) (WHERE_TTS): the condition in CB 0, the true tensor in CB 1, the false scalar
     a compute runtime arg (pack_scalar_runtime_arg: the bfloat16 twice). ``none``:
@@ -466,7 +477,7 @@ RM_FILL = [(f"FILL_TILE_WITH_FIRST_{what}_RM{side}", f"fill_tile_with_first_{wha
            for what in ("COLUMN", "ROW") for side in ("", "_B")]
 
 
-@pytest.mark.parametrize("kind", list(RM_BCAST))
+@pytest.mark.parametrize("kind", sample(None, list(RM_BCAST)))
 def test_binary_ng_row_major_runs_unchanged(device, ops, kind) -> None:
     """Row-major operands: kernels_ng's reader_interleaved_rm_*.cpp gathers 32 rows of a 64-byte
     stride of each operand into one CB page (rows_per_tile, stride_size_bytes, tiles_per_row); a
