@@ -15,6 +15,7 @@ The wheel is fetched at test time (the ``ops`` fixture, tests/emu/conftest.py).
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +24,8 @@ import torch
 
 import tilecraft.ttnn as ttnn
 from tests.emu import device_arith
-from tests.emu.harness import cb, dram, kernel, output, run
+from tests.emu.harness import cb, compute, dram, kernel, line_of, output, run, write_kernel
+from tilecraft.diagnostics import KernelError
 
 NG = "eltwise/binary_ng/device"
 #: OpConfig::as_defines for the FPU ops: (BINARY_OP, BINARY_OP_TYPE), with device_arith's name
@@ -515,3 +517,39 @@ def test_binary_ng_row_major_runs_unchanged(device, ops, kind) -> None:
     y = ttnn.to_torch(tb).float() if tb is not None else scalar.float()
     x, y = torch.broadcast_tensors(ttnn.to_torch(ta).float(), y)
     assert torch.equal(ttnn.to_torch(out), fpu_golden("sub", x, y))
+
+
+#: what the kernel_lib chain's support declares but the emulator does not model -> the finding's subject
+UNMODELLED = {
+    "erfinv_tile_init();": "erfinv_tile_init",
+    "lgamma_adjusted_tile(0, 1, 2, 3);": "lgamma_adjusted_tile",
+    "pack_relu_config(ReluConfig::min_threshold(0x3F80));": "pack_relu_config with a threshold ReLU mode",
+    "llk_unpack_AB_init<BroadcastType::ROW>(0, 1);": ("llk_unpack_AB_init without a preceding "
+                                                      "llk_math_eltwise_binary_init of the same operands and broadcast"),
+}
+
+
+@pytest.mark.parametrize("call", list(UNMODELLED), ids=lambda c: c.split("(")[0].split("<")[0])
+def test_what_kernel_lib_reaches_but_is_not_modelled_stops_at_the_call(device, tmp_path: Path, call: str) -> None:
+    """The functions declared so that kernels including kernel_lib's chain compile (special.hpp's
+    unary SFPU functions, the packer's threshold ReLU modes, an LLK unpacker init that disagrees with
+    the math init) stop the run at the call with E5009, never compute something else."""
+    path = write_kernel(tmp_path, "unmodelled.cpp", textwrap.dedent(f"""\
+        #include <cstdint>
+        #include "api/compute/compute_kernel_hw_startup.h"
+        #include "api/compute/eltwise_binary.h"
+        #include "api/compute/pack.h"
+        #include "api/compute/eltwise_unary/erfinv.h"
+        #include "api/compute/eltwise_unary/lgamma.h"
+
+        void kernel_main() {{
+            compute_kernel_hw_startup(0, 1, 16);
+            tile_regs_acquire();
+            {call}  // FINDING-HERE
+        }}
+        """))
+    with pytest.raises(KernelError) as info:
+        run([output(device, (32, 32))], [compute(path)], [cb(0), cb(1), cb(16)])
+    diag = info.value.diagnostic
+    assert diag.code == "E5009" and diag.span.line == line_of(path)
+    assert diag.message == f"{UNMODELLED[call]} is not modelled by the emulator"

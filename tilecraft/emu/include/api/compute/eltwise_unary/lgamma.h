@@ -1,6 +1,6 @@
-// the lgamma pieces (Stirling series, float form, reflection adjustment) (0.81.1
-// api/compute/eltwise_unary/lgamma.h): declared with the real signatures, not modelled: kernel_lib's unary chain
-// elements name these, so kernels that include the chain compile; a call stops the run at its line (E5009).
+// The lgamma pieces (0.81.1 api/compute/eltwise_unary/lgamma.h: Stirling series, its float form,
+// the reflection adjustment): declared with the real signatures, not modelled; kernel_lib's unary
+// chain names them (tc_emu/unmodelled_sfpu.h says why), and a call stops the run at its line (E5009).
 #pragma once
 
 #include <cstdint>
