@@ -15,7 +15,6 @@ The wheel is fetched at test time (the ``ops`` fixture, tests/emu/conftest.py).
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +23,7 @@ import torch
 
 import tilecraft.ttnn as ttnn
 from tests.emu import device_arith
-from tests.emu.harness import cb, compute, dram, kernel, line_of, output, run, write_kernel
+from tests.emu.harness import KERNELS, cb, compute, dram, kernel, line_of, output, run
 from tilecraft.diagnostics import KernelError
 
 NG = "eltwise/binary_ng/device"
@@ -530,26 +529,14 @@ UNMODELLED = {
 
 
 @pytest.mark.parametrize("call", list(UNMODELLED), ids=lambda c: c.split("(")[0].split("<")[0])
-def test_what_kernel_lib_reaches_but_is_not_modelled_stops_at_the_call(device, tmp_path: Path, call: str) -> None:
+def test_what_kernel_lib_reaches_but_is_not_modelled_stops_at_the_call(device, call: str) -> None:
     """The functions declared so that kernels including kernel_lib's chain compile (special.hpp's
     unary SFPU functions, the packer's threshold ReLU modes, an LLK unpacker init that disagrees with
     the math init) stop the run at the call with E5009, never compute something else."""
-    path = write_kernel(tmp_path, "unmodelled.cpp", textwrap.dedent(f"""\
-        #include <cstdint>
-        #include "api/compute/compute_kernel_hw_startup.h"
-        #include "api/compute/eltwise_binary.h"
-        #include "api/compute/pack.h"
-        #include "api/compute/eltwise_unary/erfinv.h"
-        #include "api/compute/eltwise_unary/lgamma.h"
-
-        void kernel_main() {{
-            compute_kernel_hw_startup(0, 1, 16);
-            tile_regs_acquire();
-            {call}  // FINDING-HERE
-        }}
-        """))
+    path = KERNELS / "compute_unmodelled.cpp"
     with pytest.raises(KernelError) as info:
-        run([output(device, (32, 32))], [compute(path)], [cb(0), cb(1), cb(16)])
+        run([output(device, (32, 32))], [compute(path, defines=[("UNMODELLED_CALL", call)])],
+            [cb(0), cb(1), cb(16)])
     diag = info.value.diagnostic
     assert diag.code == "E5009" and diag.span.line == line_of(path)
     assert diag.message == f"{UNMODELLED[call]} is not modelled by the emulator"
