@@ -77,9 +77,12 @@ class ComputeSite:
     (``evaluate(leaves, n, device)``: the stacked leaves of ``n`` executions, on ``device``)."""
 
     def __init__(self, index: int, evaluate: Callable[[list[Any], int, torch.device], torch.Tensor],
-                 block_leaves: tuple[bool, ...], fmt: Any, elems: int):
+                 block_leaves: tuple[bool, ...], fmt: Any, elems: int,
+                 pack: Callable[[torch.Tensor, Any], torch.Tensor] = quantize):
         self.index = index
         self.evaluate = evaluate
+        #: rounds a result into the block's format: ``quantize``, or the device packer (``--numerics device``)
+        self.pack = pack
         self.block_leaves = block_leaves
         self.fmt = fmt
         self.elems = elems
@@ -390,7 +393,7 @@ class Evaluator:
                 leaves.append(to_compute(self.values(col.astype(np.int64))))
             else:
                 leaves.append(torch.from_numpy(col).to(self.device, torch.float32).reshape(-1, 1, 1))
-        return quantize(site.evaluate(leaves, len(rows), self.device), site.fmt)
+        return site.pack(site.evaluate(leaves, len(rows), self.device), site.fmt)
 
     def scatter(self, site: WriteSite, rows: slice | np.ndarray) -> None:
         """Writes ``rows`` of ``site`` (in program order; overlapping ones one by one), converted a

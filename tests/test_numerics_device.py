@@ -1,0 +1,57 @@
+"""The device arithmetic of ``--numerics device`` at the language level, without the emulator
+(tests/emu/test_numerics_device.py compares it with ``--level cpp`` bit for bit)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from tilecraft.cli import main
+from tilecraft.dtypes import bfloat8_b, bfloat16, float32
+from tilecraft.numerics import quantize
+from tilecraft.sim.device_math import DeviceMath, device_math
+from tilecraft.sim import tile_math
+
+
+def test_the_packer_rounds_ties_away_from_zero_where_the_default_rounds_to_even() -> None:
+    tie = torch.tensor([1 + 2 ** -8, -(1 + 2 ** -8), float("nan"), 2.0 ** -130] * 4, dtype=torch.float32)
+    packed = DeviceMath().pack(tie, bfloat16).float()
+    assert packed[:4].tolist() == [1 + 2 ** -7, -(1 + 2 ** -7), float("inf"), 0.0]
+    assert quantize(tie, bfloat16).float()[:2].tolist() == [1.0, -1.0]
+
+
+def test_float32_results_pack_unchanged_from_an_fp32_dst() -> None:
+    x = torch.randn(32, 32)
+    assert torch.equal(DeviceMath().pack(x, float32), x)
+
+
+def test_bfloat8_b_rounds_twice() -> None:
+    # 1 + 3/128 + 2^-10 in a group led by 1.0: the packer's 6-bit intermediate rounds it to 1 + 1/32
+    # (ties away), the default's single rounding of the exact quotient to 1 + 1/64 + ... = 65.5 + 1/16 steps
+    x = torch.zeros(32, 32)
+    x[0, 0], x[0, 1] = 1.0, 1 + 3 / 128 + 2 ** -10
+    assert DeviceMath().pack(x, bfloat8_b).float()[0, 1].item() == 1 + 1 / 32
+    assert quantize(x, bfloat8_b).float()[0, 1].item() == 1 + 1 / 64 + 1 / 64
+
+
+def test_lower_fidelity_costs_accuracy_and_hifi4_is_close_to_the_ideal_product() -> None:
+    gen = torch.Generator().manual_seed(1)
+    a = torch.randn(2, 64, 64, generator=gen).bfloat16().float()
+    b = torch.randn(2, 64, 64, generator=gen).bfloat16().float()
+    exact = a.double() @ b.double()
+    err = {f: (DeviceMath(f).matmul(a, b).double() - exact).abs().max().item() for f in ("LoFi", "HiFi2", "HiFi4")}
+    assert err["LoFi"] > err["HiFi2"] > err["HiFi4"]
+    assert err["LoFi"] > 0.05 * exact.pow(2).mean().sqrt().item()  # LoFi keeps 4 and 6 fraction bits of the operands
+    ideal = (tile_math.matmul(a, b).double() - exact).abs().max().item()
+    assert err["HiFi4"] > ideal  # groups of eight products keep about 12 bits, even at HiFi4
+
+
+def test_an_unknown_numerics_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="--numerics takes one of ideal, device"):
+        device_math("exact")
+
+
+@pytest.mark.usefixtures("fresh_process_state")
+def test_the_metal_level_refuses_device_numerics(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "examples/matmul_1_single_tile.py", "--level", "metal", "--numerics", "device"]) == 2
+    assert "--numerics device computes at the language level" in capsys.readouterr().err

@@ -1,0 +1,142 @@
+"""``--numerics device``: block math computed with the device's arithmetic, at tile granularity.
+
+The language level computes ideally by default (docs/numerics.md sections 4-6). In the device mode
+every store of a block expression is computed as the emitted kernel computes it on the kernel
+emulator (``--level cpp``): the same routing of each binary to the FPU or the SFPU
+(:func:`tilecraft.ir.compute_units.unit_of`, the rule the lowering follows), the FPU's fidelity
+phases and grouped accumulation for matmul, reduce-sum and FPU add/sub/mul
+(:mod:`tilecraft.device_arith`), the unpacker's TF32 for Float32 operands the FPU reads, and the
+packer's rounding into the block's format. The arithmetic itself lives in
+:mod:`tilecraft.device_arith` (one model, which the emulator's tests hold the C++ to); this module
+only maps IR operations onto it. What is not device-exact is stated in docs/numerics.md section 9.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import torch
+
+from .. import device_arith
+from ..dtypes import DataFormat
+from ..ir import ops as ir
+from ..ir.compute_units import Unit, unit_of
+from ..numerics import quantize
+from . import tile_math
+
+Tensor = torch.Tensor
+
+#: the numerics modes of ``tilecraft run --numerics``
+IDEAL, DEVICE = "ideal", "device"
+NUMERICS = (IDEAL, DEVICE)
+
+
+def _f32(x: Tensor) -> Tensor:
+    """A value rounded once to fp32 (from float64), as one fp32 operation of the C++ rounds it."""
+    return x.to(torch.float32)
+
+
+def _exp_f32(x: Tensor) -> Tensor:
+    """std::exp of a float: the float64 value rounded once (glibc's expf is within 0.502 ulp)."""
+    return _f32(torch.exp(x.double()))
+
+
+def _sigmoid(x: Tensor) -> Tensor:
+    """The emulator's sigmoid: 1.0f / (1.0f + std::exp(-x)), each step an fp32 operation."""
+    return 1.0 / (1.0 + _exp_f32(-x.float()))
+
+
+def _rsqrt(x: Tensor) -> Tensor:
+    """The emulator's rsqrt: 1.0f / std::sqrt(x) (two fp32 roundings, not one)."""
+    return 1.0 / _f32(torch.sqrt(x.double()))
+
+
+def _log_with_scale(scale: float, base_two: bool) -> Callable[[Tensor], Tensor]:
+    """``log_with_base_tile``: log(x) * scale in fp32; with ``base_two`` the exponent is added
+    unscaled and only the log of the mantissa (in [0.75, 1.5)) is scaled, so log2(2^k) == k."""
+    s = float(torch.tensor(scale, dtype=torch.float32))
+
+    def log(x: Tensor) -> Tensor:
+        x = x.float()
+        plain = _f32(torch.log(x.double())) * s
+        if not base_two:
+            return plain
+        m, e = torch.frexp(x)
+        low = m < 0.75
+        m = torch.where(low, m * 2.0, m)
+        e = torch.where(low, e - 1, e)
+        scaled = e.to(torch.float32) + _f32(torch.log(m.double())) * s
+        return torch.where((x > 0) & torch.isfinite(x), scaled, plain)
+
+    return log
+
+
+#: SFPU functions whose emulator formula is not the ideal one (each fp32 step rounded as the C++ does)
+SFPU_UNARY: dict[str, Callable[[Tensor], Tensor]] = {
+    "sigmoid": _sigmoid,
+    "silu": lambda x: x.float() * _sigmoid(x),
+    "rsqrt": _rsqrt,
+    "log2": _log_with_scale(1 / math.log(2), base_two=True),
+    "log10": _log_with_scale(1 / math.log(10), base_two=False),
+}
+
+
+@dataclass(frozen=True)
+class DeviceMath:
+    """The device's arithmetic for one program: its fidelity and its DST mode (the emitted programs
+    run at HiFi4 with an fp32 DST: ``metal.lower.ProgramLowering``)."""
+
+    fidelity: str = "HiFi4"
+    fp32_dst: bool = True
+
+    @property
+    def phases(self) -> int:
+        return device_arith.FIDELITY_PHASES[self.fidelity]
+
+    def pack(self, x: Tensor, fmt: DataFormat) -> Tensor:
+        """``pack_tile`` of DST values into a buffer of ``fmt``: to bfloat16 nearest with ties away,
+        NaN to inf, denormals to +0; to Float32 unchanged from an fp32 DST; block floats rounded as
+        the packer does. float16 (IEEE nearest even on the device too) and the integer formats
+        round as the default numerics do."""
+        if fmt.is_integer or not x.is_floating_point() or fmt.name == "float16":
+            return quantize(x, fmt)
+        if fmt.name == "float32" and self.fp32_dst:
+            return x.to(torch.float32)
+        if fmt.is_block_float:
+            return device_arith.pack_block_float_any(x.float(), fmt.element_bits - 1).to(fmt.torch_dtype)
+        return device_arith.pack_bf16(x.detach().float().cpu()).to(x.device).to(fmt.torch_dtype)
+
+    def matmul(self, a: Tensor, b: Tensor, acc: Tensor | None = None) -> Tensor:
+        if a.shape[-1] % 32 or a.shape[-2] % 32 or b.shape[-1] % 32:
+            return tile_math.matmul(a, b, acc)  # row-major blocks: no tile instruction computes these
+        return device_arith.block_matmul(a, b, acc, self.phases, self.fp32_dst)
+
+    def kernel(self, op: ir.Op, defs: dict[str, ir.Op]) -> Callable[..., Tensor] | None:
+        """The batched device function of an expression op (first argument: the batch size), or
+        None where the ideal one is already what the emulator computes."""
+        if isinstance(op, ir.TileMatmul):
+            return lambda n, a, b: self.matmul(a, b)
+        if isinstance(op, ir.TileBinary) and op.fn in ("add", "sub", "mul") and unit_of(op, defs) is Unit.FPU:
+            fn, phases, fp32 = op.fn, self.phases, self.fp32_dst
+            return lambda n, a, b: device_arith.fpu_eltwise(fn, a, b, phases, fp32)
+        if isinstance(op, ir.TileReduce) and op.scaler is None and set(op.dims) <= {-2, -1}:
+            dims, kind = tuple(sorted(op.dims)), op.kind
+            if kind == "sum":
+                return lambda n, x: device_arith.reduce_sum_tiles(x, dims, self.phases, self.fp32_dst)
+            return lambda n, x: tile_math.reduce(kind, device_arith.tf32(x), dims)  # SrcA holds TF32
+        if isinstance(op, ir.TileTranspose):  # transpose_wh_tile reads through SrcA: TF32
+            return lambda n, x: tile_math.transpose(device_arith.tf32(x))
+        if isinstance(op, ir.TileUnary) and op.fn in SFPU_UNARY:
+            unary = SFPU_UNARY[op.fn]
+            return lambda n, x: unary(x)
+        return None
+
+
+def device_math(numerics: str, fidelity: str = "HiFi4") -> DeviceMath | None:
+    """The device arithmetic for a ``--numerics`` mode (None: the ideal arithmetic)."""
+    if numerics not in NUMERICS:
+        raise ValueError(f"--numerics takes one of {', '.join(NUMERICS)}, not {numerics!r}")
+    return DeviceMath(fidelity) if numerics == DEVICE else None
+
