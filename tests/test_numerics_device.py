@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
+import re
+
 import pytest
 import torch
 
@@ -55,3 +59,29 @@ def test_an_unknown_numerics_mode_is_refused() -> None:
 def test_the_metal_level_refuses_device_numerics(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "examples/matmul_1_single_tile.py", "--level", "metal", "--numerics", "device"]) == 2
     assert "--numerics device computes at the language level" in capsys.readouterr().err
+
+
+def profile_output(*options: str) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["profile", "examples/matmul_1_single_tile.py", *options]) == 0
+    return out.getvalue()
+
+
+@pytest.mark.usefixtures("fresh_process_state")
+def test_profile_shows_what_each_fidelity_costs_in_accuracy() -> None:
+    text = profile_output()
+    assert "accuracy by fidelity: max |error| of each store against an fp64 golden" in text
+    rows = {line.split()[0]: line for line in text.splitlines() if line.strip().startswith("matmul_1_single_tile.py:")
+            and "(" in line and "%)" in line}
+    product = rows["matmul_1_single_tile.py:51"]  # nxt.store(partial + a_blk @ b_blk), in bfloat16
+    errors = [float(cell) for cell in re.findall(r"([0-9.e+-]+) \(", product)]
+    assert len(errors) == 4  # LoFi, HiFi2, HiFi3, HiFi4
+    assert errors[0] > 4 * errors[3] > 0  # LoFi is not free; HiFi4 keeps the bfloat16 store's rounding
+    copy = rows["matmul_1_single_tile.py:53"]  # y_blk.store(total): a copy costs nothing at any fidelity
+    assert re.findall(r"([0-9.e+-]+) \(", copy) == ["0"] * 4
+
+
+@pytest.mark.usefixtures("fresh_process_state")
+def test_profile_without_values_measures_no_accuracy() -> None:
+    assert "accuracy by fidelity" not in profile_output("--no-values")

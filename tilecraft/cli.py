@@ -175,7 +175,8 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
     warming = options.warm_up(device) if opts.simulate else None
     try:
         with warnings.catch_warnings(), session.using(opts, program_hooks=hooks, kernel_hooks=kernel_hooks,
-                                                      emulator_hooks=[timer.emulated] if timer else []), \
+                                                      emulator_hooks=[timer.emulated] if timer else [],
+                                                      result_hooks=[timer.results] if timer else []), \
                 (tuner.tuning() if tuner is not None else contextlib.nullcontext()):
             warnings.simplefilter("default", DiagnosticWarning)
             warnings.showwarning = reporter.show_warning

@@ -57,7 +57,8 @@ def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
         device = torch.device(opts.device)
         runtime = (MetalRuntime(lower_program(program, opts.arch), tensors, opts.exact, device=device)
                    if opts.level == "metal" else ProgramRuntime(program, tensors, opts.exact, device,
-                                                                 math=device_math(opts.numerics)))
+                                                                 math=device_math(opts.numerics),
+                                                                 accuracy=opts.accuracy))
         if opts.show_generated:
             print(runtime.generated_source())
         runtime.run()

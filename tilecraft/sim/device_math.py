@@ -140,3 +140,19 @@ def device_math(numerics: str, fidelity: str = "HiFi4") -> DeviceMath | None:
         raise ValueError(f"--numerics takes one of {', '.join(NUMERICS)}, not {numerics!r}")
     return DeviceMath(fidelity) if numerics == DEVICE else None
 
+
+
+class GoldenMath:
+    """The fp64 golden that the device's error is measured against (``tilecraft profile``):
+    compiled like :class:`DeviceMath` over float64 leaves, with matmuls (and the sums and products
+    the ideal functions compute) in float64, unrounded. Only the SFPU's transcendental functions
+    stay rounded once to fp32 (their ideal definition), 6e-8 relative, far below any fidelity's error."""
+
+    def matmul(self, a: Tensor, b: Tensor, acc: Tensor | None = None) -> Tensor:
+        product = a.double() @ b.double()
+        return product if acc is None else acc.double() + product
+
+    def kernel(self, op: ir.Op, defs: dict[str, ir.Op]) -> Callable[..., Tensor] | None:
+        if isinstance(op, ir.TileMatmul):
+            return lambda n, a, b: self.matmul(a, b)
+        return None

@@ -17,6 +17,7 @@ from ..ir.types import BlockType
 from ..ir.grid import all_cores, reshape_coords
 from .codegen import GeneratedThread, ThreadCodegen, expression_leaves
 from .core_groups import MIN_CORES, CoreGroups, GroupsAbandoned, traced_ops
+from .accuracy import AccuracyLog
 from .debug_print import PrintLog
 from .device_math import DeviceMath
 from .exprprog import compile_expression
@@ -108,13 +109,15 @@ class CoreRuntime:
 
 class ProgramRuntime(OpTable):
     def __init__(self, program: ProgramIR, tensors: list[Any], exact: bool = False, device: Any = None,
-                 group_cores: bool = True, math: DeviceMath | None = None):
+                 group_cores: bool = True, math: DeviceMath | None = None, accuracy: AccuracyLog | None = None):
         self.program = program
         self.tensor_args = tensors
         self.exact = exact
         self.device = device
         #: the device's arithmetic (``--numerics device``), None: the ideal one
         self.math = math
+        #: where the device's error at each fidelity is recorded (``tilecraft profile``), None: not measured
+        self.accuracy = accuracy
         OpTable.__init__(self)
         for thread in program.threads:
             for op in ir.walk(thread.body):
@@ -194,6 +197,10 @@ class ProgramRuntime(OpTable):
         block: BlockType = op.block.type
         is_block = tuple(isinstance(leaf.type, BlockType) for leaf in leaves)
         site = ComputeSite(0, evaluate, is_block, block.fmt, _prod(block.elements), self.pack)
+        if self.accuracy is not None:
+            site.audit = self.accuracy.auditor(self.program.name, op.loc, op.value, defs, leaves, op.accumulate,
+                                               block.fmt, self.pack)
+            evaluate.matmul = None  # type: ignore[attr-defined] # every batch through the auditor, not the GEMM path
         self.rec.computes.append(site)
         return self._site("S", site), leaves
 
@@ -255,7 +262,7 @@ class ProgramRuntime(OpTable):
                 self.fast_forward = self.core_groups = None
                 self.rec.release()  # the samples' partial recording
                 ProgramRuntime(self.program, self.tensor_args, self.exact, self.device, group_cores=False,
-                               math=self.math).run()
+                               math=self.math, accuracy=self.accuracy).run()
                 return
             self.fast_forward = None  # phase 1 is over; it holds the recorder's columns too
             self.check_end()

@@ -83,6 +83,8 @@ class ComputeSite:
         self.evaluate = evaluate
         #: rounds a result into the block's format: ``quantize``, or the device packer (``--numerics device``)
         self.pack = pack
+        #: called with each batch of leaves to measure the device's error at each fidelity (``.accuracy``)
+        self.audit: Callable[[list[Any], int, torch.device], None] | None = None
         self.block_leaves = block_leaves
         self.fmt = fmt
         self.elems = elems
@@ -393,6 +395,8 @@ class Evaluator:
                 leaves.append(to_compute(self.values(col.astype(np.int64))))
             else:
                 leaves.append(torch.from_numpy(col).to(self.device, torch.float32).reshape(-1, 1, 1))
+        if site.audit is not None:
+            site.audit(leaves, len(rows), self.device)
         return site.pack(site.evaluate(leaves, len(rows), self.device), site.fmt)
 
     def scatter(self, site: WriteSite, rows: slice | np.ndarray) -> None:
