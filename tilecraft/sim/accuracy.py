@@ -11,7 +11,7 @@ absolute error is kept, with the largest golden magnitude to put it in proportio
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import torch
@@ -22,6 +22,9 @@ from .exprprog import compile_expression
 
 #: the fidelities measured, cheapest first
 FIDELITIES = tuple(FIDELITY_PHASES)
+#: executions of a store measured per batch (the first ones): the device model runs in float64
+#: numpy, far slower than the simulator's own evaluation, so large runs are measured on a sample
+SAMPLE_BLOCKS = 64
 
 
 @dataclass
@@ -30,7 +33,7 @@ class StoreAccuracy:
 
     file: str
     line: int
-    max_error: dict[str, float] = field(default_factory=lambda: dict.fromkeys(FIDELITIES, 0.0))
+    max_error: dict[str, float]
     magnitude: float = 0.0
 
     def relative(self, fidelity: str) -> float:
@@ -40,11 +43,16 @@ class StoreAccuracy:
 
 
 class AccuracyLog:
-    """The errors of every store of every program run with it (``RunOptions.accuracy``)."""
+    """The errors of every store of every program run with it (``RunOptions.accuracy``), at ``fidelities``."""
 
-    def __init__(self) -> None:
+    def __init__(self, fidelities: tuple[str, ...] = FIDELITIES) -> None:
+        self.fidelities = fidelities
         #: program name -> (file, line) -> errors
         self.programs: dict[str, dict[tuple[str, int], StoreAccuracy]] = {}
+
+    def worst(self, fidelity: str) -> float:
+        """The largest relative error of any store of any program at ``fidelity`` (0 if none was measured)."""
+        return max((e.relative(fidelity) for stores in self.programs.values() for e in stores.values()), default=0.0)
 
     def auditor(self, program: str, loc: Any, root: Any, defs: dict, leaves: list[Any], accumulate: bool,
                 fmt: Any, pack: Callable) -> Callable[[list[torch.Tensor], int, Any], None] | None:
@@ -54,12 +62,14 @@ class AccuracyLog:
             return None
         golden = compile_expression(root, defs, leaves, accumulate, GoldenMath())  # type: ignore[arg-type]
         devices = {f: (DeviceMath(f), compile_expression(root, defs, leaves, accumulate, DeviceMath(f)))
-                   for f in FIDELITIES}
+                   for f in self.fidelities}
         stores = self.programs.setdefault(program, {})
         key = (loc.file, loc.line)
-        entry = stores.setdefault(key, StoreAccuracy(*key))
+        entry = stores.setdefault(key, StoreAccuracy(*key, dict.fromkeys(self.fidelities, 0.0)))
 
         def audit(values: list[torch.Tensor], n: int, device: Any) -> None:
+            if n > SAMPLE_BLOCKS:
+                values, n = [v[:SAMPLE_BLOCKS] if v.shape[0] == n else v for v in values], SAMPLE_BLOCKS
             want = golden([v.double() for v in values], n, device).double()
             if not torch.isfinite(want).all():
                 return  # an inf or NaN golden has no error to measure
@@ -77,9 +87,9 @@ class AccuracyLog:
             return ""
         out = ["  accuracy by fidelity: max |error| of each store against an fp64 golden on this run's inputs "
                "(relative to the store's largest |value|)",
-               f"  {'line':<28} " + " ".join(f"{f:>18}" for f in FIDELITIES)]
+               f"  {'line':<28} " + " ".join(f"{f:>18}" for f in self.fidelities)]
         for (file, line), entry in sorted(stores.items()):
             where = f"{os.path.basename(file)}:{line}"
-            cells = " ".join(f"{entry.max_error[f]:>9.3g} ({entry.relative(f):>6.2%})" for f in FIDELITIES)
+            cells = " ".join(f"{entry.max_error[f]:>9.3g} ({entry.relative(f):>6.2%})" for f in self.fidelities)
             out.append(f"  {where:<28} {cells}")
         return "\n".join(out)
