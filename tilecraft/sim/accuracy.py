@@ -55,12 +55,12 @@ class AccuracyLog:
         return max((e.relative(fidelity) for stores in self.programs.values() for e in stores.values()), default=0.0)
 
     def auditor(self, program: str, loc: Any, root: Any, defs: dict, leaves: list[Any], accumulate: bool,
-                fmt: Any, pack: Callable) -> Callable[[list[torch.Tensor], int, Any], None] | None:
+                fmt: Any) -> Callable[[list[torch.Tensor], int, Any], None] | None:
         """What a compute site calls with each batch of its leaves; None for integer stores
         (integer math has no fidelity) and stores without a source line."""
         if fmt.is_integer or loc is None:
             return None
-        golden = compile_expression(root, defs, leaves, accumulate, GoldenMath())  # type: ignore[arg-type]
+        golden = compile_expression(root, defs, leaves, accumulate, GoldenMath())
         devices = {f: (DeviceMath(f), compile_expression(root, defs, leaves, accumulate, DeviceMath(f)))
                    for f in self.fidelities}
         stores = self.programs.setdefault(program, {})
@@ -71,12 +71,13 @@ class AccuracyLog:
             if n > SAMPLE_BLOCKS:
                 values, n = [v[:SAMPLE_BLOCKS] if v.shape[0] == n else v for v in values], SAMPLE_BLOCKS
             want = golden([v.double() for v in values], n, device).double()
-            if not torch.isfinite(want).all():
-                return  # an inf or NaN golden has no error to measure
-            entry.magnitude = max(entry.magnitude, want.abs().max().item())
+            finite = torch.isfinite(want)  # an inf or NaN golden has no error to measure
+            if not finite.any():
+                return
+            entry.magnitude = max(entry.magnitude, want[finite].abs().max().item())
             for f, (math, evaluate) in devices.items():
-                got = math.pack(evaluate(values, n, device), fmt).double()
-                entry.max_error[f] = max(entry.max_error[f], (got - want).abs().max().item())
+                got = math.pack(evaluate(values, n, device), fmt).double().expand_as(want)
+                entry.max_error[f] = max(entry.max_error[f], (got[finite] - want[finite]).abs().max().item())
 
         return audit
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Protocol
 
 import torch
 
@@ -81,6 +81,16 @@ SFPU_UNARY: dict[str, Callable[[Tensor], Tensor]] = {
     "log2": _log_with_scale(1 / math.log(2), base_two=True),
     "log10": _log_with_scale(1 / math.log(10), base_two=False),
 }
+
+
+class BlockMath(Protocol):
+    """What :func:`~tilecraft.sim.exprprog.compile_expression` takes in place of the ideal arithmetic."""
+
+    def matmul(self, a: Tensor, b: Tensor, acc: Tensor | None = None) -> Tensor:
+        """``acc + a @ b`` (``a @ b`` when ``acc`` is None), tile by tile as this arithmetic computes it."""
+
+    def kernel(self, op: ir.Op, defs: dict[str, ir.Op]) -> Callable[..., Tensor] | None:
+        """The batched function of an expression op, or None where the ideal one is this arithmetic's."""
 
 
 @dataclass(frozen=True)

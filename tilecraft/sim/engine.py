@@ -199,7 +199,7 @@ class ProgramRuntime(OpTable):
         site = ComputeSite(0, evaluate, is_block, block.fmt, _prod(block.elements), self.pack)
         if self.accuracy is not None:
             site.audit = self.accuracy.auditor(self.program.name, op.loc, op.value, defs, leaves, op.accumulate,
-                                               block.fmt, self.pack)
+                                               block.fmt)
             evaluate.matmul = None  # type: ignore[attr-defined] # every batch through the auditor, not the GEMM path
         self.rec.computes.append(site)
         return self._site("S", site), leaves

@@ -16,16 +16,17 @@ from ..ir import mathops, patterns
 from ..ir import ops as ir
 from ..ir.types import BlockType
 from . import tile_math
-from .device_math import DeviceMath
+from .device_math import BlockMath
 
 Step = tuple[int, Callable[..., torch.Tensor], tuple[int, ...]]
 CPU = torch.device("cpu")
 
 
 def compile_expression(root: ir.Reg, defs: dict[str, ir.Op], leaves: list[Any],
-                       accumulate: bool, device: DeviceMath | None = None) -> Callable[..., torch.Tensor]:
+                       accumulate: bool, device: BlockMath | None = None) -> Callable[..., torch.Tensor]:
     """``leaves`` are the registers the tree reads (the accumulator first when ``accumulate``);
-    ``device``: compute with the device's arithmetic (``--numerics device``), None: ideally."""
+    ``device``: compute with another arithmetic (the device's, ``--numerics device``, or the fp64
+    golden of the accuracy measurement), None: ideally."""
     slots: dict[str, int] = {leaf.name: i for i, leaf in enumerate(leaves)}
     consts: list[torch.Tensor] = []
     steps: list[Step] = []
@@ -107,7 +108,7 @@ def _matmul(n: int, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return tile_math.matmul(a, b)
 
 
-def _device_matmul_into(device: DeviceMath) -> Callable[..., torch.Tensor]:
+def _device_matmul_into(device: BlockMath) -> Callable[..., torch.Tensor]:
     """``acc + a @ b`` with ``acc`` copied into DST first and ``matmul_tiles`` accumulating onto it."""
     return lambda n, a, b, acc: device.matmul(a, b, acc)
 
