@@ -10,6 +10,9 @@ import re
 import pytest
 import torch
 
+import tilecraft as ttl
+import tilecraft.ttnn as ttnn
+from tilecraft import session
 from tilecraft.cli import main
 from tilecraft.dtypes import bfloat8_b, bfloat16, float32
 from tilecraft.numerics import quantize
@@ -96,3 +99,43 @@ def test_the_c_librarys_fp32_functions_keep_shapes_and_without_it_round_the_floa
     monkeypatch.setattr(libm, "_function", lambda name, arity: None)  # no C library: the stand-in
     assert torch.equal(libm.unary("tanhf")(x), torch.tanh(x.double()).float())
     assert torch.equal(libm.binary("powf")(x, torch.tensor(3.0)), torch.pow(x.double(), 3.0).float())
+
+
+@ttl.operation(grid=(1, 1))
+def add_blocks(a, b, y):
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)
+    b_dfb = ttl.make_dataflow_buffer_like(b, shape=(1, 1), block_count=2)
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
+
+    @ttl.datamovement()
+    def reader():
+        with a_dfb.reserve() as ablk, b_dfb.reserve() as bblk:
+            ttl.copy(a[0, 0], ablk).wait()
+            ttl.copy(b[0, 0], bblk).wait()
+
+    @ttl.compute()
+    def compute():
+        with a_dfb.wait() as x, b_dfb.wait() as z, y_dfb.reserve() as out:
+            out.store(x + z)
+
+    @ttl.datamovement()
+    def writer():
+        with y_dfb.wait() as blk:
+            ttl.copy(blk, y[0, 0]).wait()
+
+
+def added(numerics: str, dtype) -> torch.Tensor:
+    torch.manual_seed(2)
+    a, b = (torch.randint(-2 ** 30, 2 ** 30, (32, 32)) for _ in range(2))
+    if dtype is not ttnn.int32:
+        a, b = a.float() / 2 ** 30, b.float() / 2 ** 30 * 2 ** -8  # many ties to round
+    tensors = [ttnn.from_torch(t, dtype=dtype, layout=ttnn.TILE_LAYOUT) for t in (a, b, torch.zeros(32, 32))]
+    with session.using(numerics=numerics):
+        add_blocks(*tensors)
+    return ttnn.to_torch(tensors[2])
+
+
+def test_integer_math_stays_exact_and_float_math_changes_with_the_device_numerics() -> None:
+    exact = added("ideal", ttnn.int32)
+    assert torch.equal(added("device", ttnn.int32), exact)  # no trip through fp32 (2^30-sized values)
+    assert not torch.equal(added("device", ttnn.bfloat16), added("ideal", ttnn.bfloat16))  # ELWADD, ties away

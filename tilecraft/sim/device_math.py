@@ -5,8 +5,8 @@ every store of a block expression is computed as the emitted kernel computes it 
 emulator (``--level cpp``): the same routing of each binary to the FPU or the SFPU
 (:func:`tilecraft.ir.compute_units.unit_of`, the rule the lowering follows), the FPU's fidelity
 phases and grouped accumulation for matmul, reduce-sum and FPU add/sub/mul
-(:mod:`tilecraft.device_arith`), the unpacker's TF32 for Float32 operands the FPU reads, and the
-packer's rounding into the block's format. The arithmetic itself lives in
+(:mod:`tilecraft.device_arith`), the unpacker's TF32 for Float32 operands the FPU reads, the SFPU's
+formulas and C library calls (:mod:`.libm`), and the packer's rounding into the block's format. The arithmetic itself lives in
 :mod:`tilecraft.device_arith` (one model, which the emulator's tests hold the C++ to); this module
 only maps IR operations onto it. What is not device-exact is stated in docs/numerics.md section 9.
 """
@@ -24,6 +24,7 @@ from ..dtypes import DataFormat
 from ..ir import mathops
 from ..ir import ops as ir
 from ..ir.compute_units import Unit, unit_of
+from ..ir.types import BlockType
 from ..numerics import quantize
 from . import libm, tile_math
 
@@ -158,7 +159,9 @@ class DeviceMath:
 
     def kernel(self, op: ir.Op, defs: dict[str, ir.Op]) -> Callable[..., Tensor] | None:
         """The batched device function of an expression op (first argument: the batch size), or
-        None where the ideal one is already what the emulator computes."""
+        None where the ideal one is already what the emulator computes (integer math: exact on both)."""
+        if _on_integers(op):
+            return None
         if isinstance(op, ir.TileMatmul):
             return lambda n, a, b: self.matmul(a, b)
         if isinstance(op, ir.TileBinary) and op.fn in ("add", "sub", "mul") and unit_of(op, defs) is Unit.FPU:
@@ -187,6 +190,11 @@ def device_math(numerics: str, fidelity: str = "HiFi4") -> DeviceMath | None:
         raise ValueError(f"--numerics takes one of {', '.join(NUMERICS)}, not {numerics!r}")
     return DeviceMath(fidelity) if numerics == DEVICE else None
 
+
+def _on_integers(op: ir.Op) -> bool:
+    """Whether ``op`` reads or makes an integer block (the emulator's integer math is exact, as the default's)."""
+    types = [getattr(o, "type", None) for o in op.operands()] + [getattr(op.result, "type", None)]
+    return any(isinstance(t, BlockType) and t.fmt.is_integer for t in types)
 
 
 class GoldenMath:
