@@ -200,7 +200,6 @@ class ProgramRuntime(OpTable):
         if self.accuracy is not None:
             site.audit = self.accuracy.auditor(self.program.name, op.loc, op.value, defs, leaves, op.accumulate,
                                                block.fmt)
-            evaluate.matmul = None  # type: ignore[attr-defined] # every batch through the auditor, not the GEMM path
         self.rec.computes.append(site)
         return self._site("S", site), leaves
 
