@@ -40,12 +40,14 @@ from .diagnostics import Diagnostic, DiagnosticWarning, KernelError, UsageError,
 from .perf import profiler
 from .lsp import command as lsp_command
 from .scripts import PACKAGE_DIR, install_modules
+from .sim.device_math import DEVICE, IDEAL, NUMERICS
 from .tune import cli as tune_cli
 
 #: a script that raised after a command that computes no values did its work (emit, tune)
 SCRIPT_FAILED_WITHOUT_VALUES = "E0710"
 #: frames in this directory are tilecraft's own (hidden from users' tracebacks)
 _OWN_OPTIONS = {"--grid": True, "--devices": True, "--device": True, "--generated": False, "--arch": True, "--diagnostics-format": True, "--exact": False, "-o": True,
+                "--numerics": True,
                 "--level": True,
                 "--output": True, **profiler.OPTIONS, **tune_cli.OPTIONS}
 
@@ -97,6 +99,9 @@ def add_script_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", help="torch device the values are evaluated on: cpu or cuda (default: "
                    f"${options.DEVICE_VARIABLE} or cpu)")
     p.add_argument("--diagnostics-format", default="text", choices=["text", "json"])
+    p.add_argument("--numerics", default=IDEAL, choices=NUMERICS,
+                   help="block math at the language level: ideal fp32 (default), or the device's FPU, SFPU and "
+                        "packer arithmetic, bit for bit as --level cpp computes it (docs/numerics.md section 9)")
 
 
 def split_arguments(argv: list[str]) -> tuple[list[str], list[str]]:
@@ -138,11 +143,14 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
             raise ValueError(f"--devices takes a positive number of chips, not {devices}")
         device = options.check_device(args.device) if args.device is not None else \
             options.check_device(options.device_from_environment(), f"${options.DEVICE_VARIABLE}")
+        if args.numerics == DEVICE and getattr(args, "level", "language") == "metal":
+            raise ValueError("--numerics device computes at the language level (and --level cpp always computes "
+                             "with the device's arithmetic); --level metal computes ideally")
     except ValueError as exc:
         print(f"tilecraft: error: {exc}", file=sys.stderr)
         return 2
     opts = options.RunOptions(arch=args.arch, grid=grid, exact=args.exact, level=args.level, devices=devices, device=device,
-                              show_generated=getattr(args, "generated", False))
+                              show_generated=getattr(args, "generated", False), numerics=args.numerics)
     hooks: list[session.ProgramHook] = []
     kernel_hooks: list[session.KernelHook] = []
     if args.command == "show-ir":
@@ -167,7 +175,8 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
     warming = options.warm_up(device) if opts.simulate else None
     try:
         with warnings.catch_warnings(), session.using(opts, program_hooks=hooks, kernel_hooks=kernel_hooks,
-                                                      emulator_hooks=[timer.emulated] if timer else []), \
+                                                      emulator_hooks=[timer.emulated] if timer else [],
+                                                      result_hooks=[timer.results] if timer else []), \
                 (tuner.tuning() if tuner is not None else contextlib.nullcontext()):
             warnings.simplefilter("default", DiagnosticWarning)
             warnings.showwarning = reporter.show_warning

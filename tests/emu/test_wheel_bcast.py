@@ -27,7 +27,7 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
-from tests.emu import device_arith
+from tilecraft import device_arith
 from tests.emu.harness import KERNELS, cb, compute, dram, kernel, line_of, output, run
 from tilecraft.diagnostics import KernelError
 

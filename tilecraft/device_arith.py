@@ -1,10 +1,13 @@
-"""An independent golden of the Tensix matrix unit's and packer's arithmetic, for the emulator's tests.
+"""The Tensix matrix unit's and packer's arithmetic, as exact float64 arithmetic on values.
 
 Written from the ISA documentation's functional models (tt-isa-documentation, WormholeB0: MVMUL and
 ELWMUL with SrcAFidelityBits / SrcBFidelityBits, ELWADD, Packers/FormatConversion) and the
 accumulation facts stated in docs/numerics.md section 8, as exact float64 arithmetic on values
 (pieces of operands, rounding to grids), not as the emulator's integer bit manipulation
-(runtime/fpu.cpp), so that a mistake in one does not repeat in the other.
+(emu/runtime/fpu.cpp), so that a mistake in one does not repeat in the other: the emulator's tests
+(tests/emu/test_device_arithmetic.py) hold the C++ to this model, and the language-level simulator's
+``--numerics device`` (:mod:`tilecraft.sim.device_math`) computes with it, so the two levels agree
+bit for bit where both model the same instructions. Everything is vectorised over leading dims.
 """
 
 from __future__ import annotations
@@ -156,11 +159,12 @@ def pack_block_float(x: torch.Tensor, mantissa_bits: int, precise: bool = False)
     h = np.where(nz, h, 0.0)
     lead = np.floor(np.log2(np.where(h > 0, h, 1.0)))
     shared = np.where(h > 0, lead, -np.inf).max(axis=1, keepdims=True)
-    unit = np.exp2(shared - 6)
+    nonzero = np.isfinite(shared)  # a group of zeros (and flushed denormals) has no exponent
+    unit = np.exp2(np.where(nonzero, shared, 0.0) - 6)
     m = np.minimum(np.floor(h / unit + 0.5), 127)
     if mantissa_bits == 3:
         m = np.floor(m / 16) * 16
-    r = np.where(np.isfinite(unit), np.sign(v) * m * unit, 0.0)
+    r = np.where(nonzero, np.sign(v) * m * unit, 0.0)
     return torch.from_numpy(r.reshape(x.shape).astype(np.float32))
 
 
@@ -218,3 +222,71 @@ def gelu_table(x: torch.Tensor) -> torch.Tensor:
         out = np.where(seg, (0.5 * v + d).astype(np.float32), out)
         lower = upper
     return torch.from_numpy(out.astype(np.float32))
+
+
+#: fidelity phases per math fidelity (``ComputeConfigDescriptor.math_fidelity``)
+FIDELITY_PHASES: dict[str, int] = {"LoFi": 1, "HiFi2": 2, "HiFi3": 3, "HiFi4": 4}
+
+
+def _np(x: torch.Tensor) -> np.ndarray:
+    return x.detach().to("cpu", torch.float32).numpy()
+
+
+def block_matmul(a: torch.Tensor, b: torch.Tensor, acc: torch.Tensor | None, phases: int,
+                 fp32_dst: bool) -> torch.Tensor:
+    """``[*, M, K] @ [*, K, N]`` (sides multiples of 32) as ``matmul_tiles`` computes it into DST:
+    one call per 32-wide K tile in K order, each running every fidelity phase over its two MVMULs,
+    onto ``acc`` (the value copied into DST first; zero when None). Returns DST's fp32 values."""
+    x, y = _np(a), _np(b)
+    m, n = x.shape[-2], y.shape[-1]
+    shape = np.broadcast_shapes(x.shape[:-2], y.shape[:-2]) + (m, n)
+    out = np.zeros(shape, np.float32) if acc is None else np.ascontiguousarray(np.broadcast_to(_np(acc), shape))
+    sa = np.swapaxes(y, -1, -2)[..., None, :, :]  # [*, 1, N, K]: in1 through SrcA
+    sb = x[..., :, None, :]  # [*, M, 1, K]: in0 through SrcB
+    for k0 in range(0, x.shape[-1], 32):
+        out = dot(sa[..., k0:k0 + 32], sb[..., k0:k0 + 32], out, phases, fp32_dst)
+    return torch.from_numpy(out).to(a.device)
+
+
+def fpu_eltwise(op: str, a: torch.Tensor, b: torch.Tensor, phases: int, fp32_dst: bool) -> torch.Tensor:
+    """``add_tiles`` / ``sub_tiles`` / ``mul_tiles`` (and their broadcast forms, ``b`` already
+    broadcast) onto a zero DST: :func:`eltwise` over broadcast operands."""
+    x, y = np.broadcast_arrays(_np(a), _np(b))
+    return eltwise(op, torch.from_numpy(np.ascontiguousarray(x)), torch.from_numpy(np.ascontiguousarray(y)),
+                   phases, fp32_dst).to(a.device)
+
+
+def reduce_sum_tiles(x: torch.Tensor, dims: tuple[int, ...], phases: int, fp32_dst: bool) -> torch.Tensor:
+    """``reduce_tile<SUM>`` with a scaler of ones over every tile of ``[*, H, W]`` along ``dims``
+    (negative: -1 columns, -2 rows, both), tile by tile in row-major order into one DST tile per
+    kept row or column of tiles, masked as the packer leaves it (:func:`reduce_sum`'s placement)."""
+    v = _np(x)
+    *lead, h, w = v.shape
+    rows, cols = h // 32, w // 32
+    tiles = v.reshape(*lead, rows, 32, cols, 32)
+    out_rows = 1 if -2 in dims else rows
+    out_cols = 1 if -1 in dims else cols
+    out = np.zeros((*lead, out_rows, 32, out_cols, 32), np.float32)
+    ones = np.ones(32, np.float32)
+    for r in range(rows):
+        for c in range(cols):
+            t = tiles[..., r, :, c, :]
+            o = out[..., 0 if -2 in dims else r, :, 0 if -1 in dims else c, :]
+            if dims == (-1,):  # REDUCE_ROW: row sums into column 0, the data through SrcB
+                o[..., :, 0] = dot(ones, t, o[..., :, 0], phases, fp32_dst)
+            elif dims == (-2,):  # REDUCE_COL: column sums into row 0, the data through SrcA
+                o[..., 0, :] = dot(np.swapaxes(t, -1, -2), ones, o[..., 0, :], phases, fp32_dst)
+            else:  # REDUCE_SCALAR: everything into [0][0], the data through SrcA
+                flat = t.reshape(*t.shape[:-2], 1024)
+                o[..., 0, 0] = dot(flat, np.ones(1024, np.float32), o[..., 0, 0], phases, fp32_dst)
+    return torch.from_numpy(out.reshape(*lead, out_rows * 32, out_cols * 32)).to(x.device)
+
+
+def tf32(x: torch.Tensor) -> torch.Tensor:
+    """What the unpacker leaves of fp32 values in SrcA/SrcB: the low 13 mantissa bits dropped."""
+    return (x.float().view(torch.int32) & -8192).view(torch.float32)
+
+
+def pack_block_float_any(x: torch.Tensor, mantissa_bits: int) -> torch.Tensor:
+    """:func:`pack_block_float` of a ``[*, W]`` tensor of any leading shape (W a multiple of 16)."""
+    return pack_block_float(x.detach().cpu(), mantissa_bits).reshape(x.shape).to(x.device)
