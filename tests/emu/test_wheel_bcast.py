@@ -8,7 +8,7 @@ reader's ``FILL_TILE_WITH_FIRST_{ROW,COLUMN,ELEMENT}`` replicates it in L1, and 
 reuses one tile ``tile_freq`` times) or by the unpacker (``BCAST_LLK`` 1: the kernels_ng compute
 kernels' ``unary_bcast`` into DST). The hosts pass the runtime args, compile-time args and defines of
 0.81.1's binary_ng program factory (``BinaryNgKernelConfig``, ``OpConfig::as_defines``,
-``make_dataflow_defines``). The arithmetic is the device's: bit-exact against tests/emu/device_arith.py
+``make_dataflow_defines``). The arithmetic is the device's: bit-exact against tilecraft/device_arith.py
 (FPU), against the SFPU's rounding, or the moved values (where).
 
 The bcast op (``data_movement/bcast``): its legacy readers with ``bcast_hw.cpp``, which runs
