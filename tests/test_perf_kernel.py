@@ -22,7 +22,7 @@ from benchmarks import emit_vs_hand
 from benchmarks.perf_kernels import eltwise_stream, matmul_k
 from tilecraft import session
 from tilecraft.cli import main
-from tilecraft.emu import trace as tr
+from tilecraft.emu.codes import Ev, SfpuUnary
 from tilecraft.perf import estimate_kernels, estimate_lowered
 from tilecraft.perf.capture import programs
 from tilecraft.perf.levels import both_levels
@@ -283,10 +283,11 @@ def test_trace_fields_name_the_calls():
     est = run_unary(4)
     events = est.run.kernel_trace.events
     kinds = set(events["kind"].tolist())
-    assert {tr.CB_RESERVE, tr.NOC_READ, tr.NOC_BARRIER, tr.COPY, tr.SFPU_UNARY, tr.PACK, tr.NOC_WRITE} <= kinds
-    reads = events[events["kind"] == tr.NOC_READ]
+    assert {Ev.CB_RESERVE, Ev.NOC_READ, Ev.NOC_BARRIER, Ev.COPY, Ev.SFPU_UNARY, Ev.PACK, Ev.NOC_WRITE} <= kinds
+    reads = events[events["kind"] == Ev.NOC_READ]
     assert set(reads["a"].tolist()) == {2048} and set(reads["b"].tolist()) == {1}  # one tile from a DRAM bank
-    assert tr.sfpu_names("UNARY")[0] == "Exp"
+    sfpu = events[events["kind"] == Ev.SFPU_UNARY]
+    assert {SfpuUnary(code) for code in sfpu["a"].tolist()} == {SfpuUnary.Exp}
 
 
 # ---------------------------------------------------------------- benchmarks/emit_vs_hand.py
