@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from ..arch.processors import Processor
 from ..ir import ops as ir
+from ..ir.fieldkinds import CALL_ARGS, TEMPLATE, field_of_kind
 from ..ir.types import TensorDecl, Type
 
 #: the Metalium version every emitted file targets
@@ -46,8 +47,8 @@ class Call(ir.Op):
     name: ClassVar[str] = "metal.call"
     result: ir.Reg | None = None
     fn: str
-    args: list = field(default_factory=list)
-    template: tuple = ()
+    args: list = field_of_kind(CALL_ARGS, default_factory=list)
+    template: tuple = field_of_kind(TEMPLATE, default=())
 
 
 @dataclass(eq=False, kw_only=True)
@@ -81,8 +82,8 @@ class Aggregate(ir.Op):
     name: ClassVar[str] = "metal.aggregate"
     result: ir.Reg
     type_name: str
-    template: tuple = ()
-    args: list = field(default_factory=list)
+    template: tuple = field_of_kind(TEMPLATE, default=())
+    args: list = field_of_kind(CALL_ARGS, default_factory=list)
 
 
 @dataclass(eq=False, kw_only=True)
