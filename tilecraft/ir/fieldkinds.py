@@ -61,15 +61,3 @@ def _kinds(cls: type) -> dict[str, str | None]:
 def kind_of(cls: type, field: str) -> str | None:
     """The kind of ``cls.field``; None for results, loop variables, locations and regions."""
     return _kinds(cls)[field]
-
-
-def op_classes() -> dict[str, type]:
-    """Every operation class defined so far (the language level's, and the kernel level's once
-    tilecraft.metal is imported), by dotted name."""
-    found: dict[str, type] = {}
-    pending = list(ir.Op.__subclasses__())
-    while pending:
-        cls = pending.pop()
-        found[cls.name] = cls
-        pending += cls.__subclasses__()
-    return found

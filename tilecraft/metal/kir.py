@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from ..arch.processors import Processor
 from ..ir import ops as ir
+from ..ir.dialects import Dialect
 from ..ir.fieldkinds import CALL_ARGS, TEMPLATE, field_of_kind
 from ..ir.types import TensorDecl, Type
 
@@ -92,6 +93,10 @@ class Comment(ir.Op):
 
     name: ClassVar[str] = "metal.comment"
     text: str
+
+
+#: the kernel-level dialect, registered by the IR's dialect table on first use (``ir/dialects.py``)
+DIALECT = Dialect("metal", (Call, Arg, Accessor, Aggregate, Comment), types=(U32, I32, U64, ACCESSOR, SEM_PTR))
 
 
 class SemAddr(ir.Const):
