@@ -339,10 +339,26 @@ def test_profile_writes_a_kernel_level_chrome_trace(tmp_path, capsys):
 
 def test_profile_at_the_metal_level_prints_tt_lang_lines(capsys):
     script = ROOT / "examples" / "compare_matmul.py"
-    assert main(["profile", str(script), "--level", "metal", "--no-values"]) == 0
+    assert main(["profile", str(script), "--level", "metal", "--no-values"]) == 1  # the example checks its result
     out = capsys.readouterr().out
     assert re.search(r"compare_matmul\.py:\d+ +[\d,]+ .*y_blk\.store\(a_blk @ b_blk\)", out)
     assert "waits on data in 'a_dfb' (CB 0)" in out
+
+
+@pytest.mark.parametrize("level", ["language", "metal"])
+def test_profile_without_values_fails_when_the_scripts_check_fails(level, capsys):
+    """``--no-values`` computes no values, so the example's check on its result raises after the
+    profile is printed: one E0710 at the check's line and exit 1, as ``tilecraft emit`` does (it
+    once exited 0 with a note)."""
+    script = ROOT / "examples" / "compare_matmul.py"
+    assert main(["profile", str(script), "--level", level, "--no-values"]) == 1
+    captured = capsys.readouterr()
+    assert "predicted time" in captured.out
+    line = next(i for i, text in enumerate(script.read_text().splitlines(), 1) if text.startswith("assert "))
+    assert (f"{script}:{line}:1: error[E0710]: the script raised AssertionError after its programs were profiled by "
+            "tilecraft profile --no-values, which computes no values, so checks on results fail") in captured.err
+    assert "hint: profile without --no-values to simulate the launches and run the checks" in captured.err
+    assert "Traceback" not in captured.err
 
 
 def test_profile_at_the_kernel_level_times_the_emitted_cpp(capsys):
