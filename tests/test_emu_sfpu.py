@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from enum import Enum
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -22,11 +23,16 @@ API = Path(codes.__file__).parent / "include" / "api"
 UNIMPLEMENTED = {"prelu_tile"}  # leaky_relu_tile computes it
 
 
+@cache
+def headers() -> tuple[tuple[Path, str], ...]:
+    return tuple((header, header.read_text()) for header in sorted(API.rglob("*.h")))
+
+
 def emulator_op(call: str) -> str | None:
     """The SFPU operation the emulator's header for ``call`` passes last (an optional scaling may
     come first; None: no such call)."""
-    for header in API.rglob("*.h"):
-        found = re.search(rf"\bvoid {call}\(.*?\)\s*\{{(.*?)\n\}}", header.read_text(), re.S)
+    for header, text in headers():
+        found = re.search(rf"\bvoid {call}\(.*?\)\s*\{{(.*?)\n\}}", text, re.S)
         if found:
             ops = re.findall(r"(?:TC_[UB]\(|TC_SFPU(?:_BIN)?\(|::tc::Sfpu(?:Unary|Binary|Ternary)::)(\w+)",
                              found.group(1))
