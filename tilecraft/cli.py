@@ -9,9 +9,10 @@ predicts the run time of every program the script launches (docs/performance-mod
 ``tilecraft tune SCRIPT.py [--arch A] [--workers N] [--scheduler ADDRESS] ...`` tunes every
 ``@ttl.autotune`` operation the script calls (docs/autotune.md).
 
-``tilecraft emit`` and ``tilecraft tune`` (without ``--values``) compute no values, so a script
-that checks its results fails after the command's work is done: the command says so in one
-diagnostic (``E0710``, at the script's line that raised) and exits 1, as for any failed script.
+``tilecraft emit``, ``tilecraft tune`` (without ``--values``) and ``tilecraft profile --no-values``
+compute no values, so a script that checks its results fails after the command's work is done:
+the command says so in one diagnostic (``E0710``, at the script's line that raised) and exits 1,
+as for any failed script.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from .scripts import PACKAGE_DIR, install_modules
 from .sim.device_math import DEVICE, IDEAL, NUMERICS
 from .tune import cli as tune_cli
 
-#: a script that raised after a command that computes no values did its work (emit, tune)
+#: a script that raised after a command that computes no values did its work (emit, tune, profile --no-values)
 SCRIPT_FAILED_WITHOUT_VALUES = "E0710"
 #: frames in this directory are tilecraft's own (hidden from users' tracebacks)
 _OWN_OPTIONS = {"--grid": True, "--devices": True, "--device": True, "--generated": False, "--arch": True, "--diagnostics-format": True, "--exact": False, "-o": True,
@@ -163,7 +164,7 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
         kernel_hooks.append(emitter.pykernel)
     timer = profiler.Profiler(args) if args.command == "profile" else None
     tuner = tune_cli.TuneSession(args) if args.command == "tune" else None
-    valueless = emitter or tuner
+    valueless = emitter or tuner or timer
     if timer is not None:
         opts = timer.run_options(opts)
         hooks.append(timer)

@@ -84,4 +84,4 @@ def warn_if_not_emittable(program: ProgramIR, arch: str) -> None:
 
 lang_kernel.set_launcher(launch)
 #: block_count="max" leaves room for the buffers the Metalium lowering adds (frontend/l1_budget.py)
-l1_budget.program_l1_need = program_l1_need
+l1_budget.set_program_l1_need(program_l1_need)

@@ -124,11 +124,16 @@ class Profiler:
                 print(f"tilecraft: error: {exc}", file=sys.stderr)
                 return 2
             print(f"tilecraft: wrote {self.args.plot}", file=sys.stderr)
-        if code != 0 and self.args.no_values:
-            print("tilecraft: note: the script failed after its programs were profiled; with --no-values "
-                  "no values are computed, so checks on results fail", file=sys.stderr)
-            return 0
         return code
+
+    def values_skipped(self) -> tuple[str, str] | None:
+        """What was done without values, and how to get them (None: values were computed, or nothing
+        was profiled yet): a script that fails after ``--no-values`` is reported as ``tilecraft
+        emit``'s is (``E0710``, exit 1)."""
+        if not self.args.no_values or self.args.level == "cpp" or not self.estimates:
+            return None
+        return ("its programs were profiled by tilecraft profile --no-values",
+                "profile without --no-values to simulate the launches and run the checks")
 
     def write_trace(self, path: Path) -> None:
         events, offset, pid_base = [], 0.0, 0
