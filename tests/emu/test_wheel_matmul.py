@@ -1,0 +1,187 @@
+"""ttnn 0.81.1's multicore matmul kernels, taken unchanged from the ttnn wheel, run on the emulator
+with hosts written on the 0.81.1 ``generic_op`` API, against the device arithmetic's golden.
+
+The hosts pass what the matmul program factories pass (compile-time args by index, named CB args,
+semaphores, per-core runtime args), on small grids: the 2D multicast factory's four readers/writers
+(in0 sent along each row, in1 down each column, by NoC multicast with semaphore handshakes) with
+the fused-bias compute kernel, with and without the fused bias and packer L1 accumulation.
+The wheel comes from the ``ops`` fixture (tests/emu/conftest.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import torch
+
+import tilecraft.ttnn as ttnn
+from tests.emu import device_arith
+from tests.emu.device_precision import assert_device_precision
+from tests.emu.harness import cb, cores, dram, kernel, output, run
+
+TILE = ttnn.bfloat16.tile_bytes
+MATMUL = "matmul/device/kernels"
+#: CB indices as the matmul factories name them (named compile-time args)
+CB_IN0, CB_IN1, CB_IN0_SHARDED, CB_BIAS, CB_OUT, CB_INTERMED0, CB_SPARSITY = 0, 1, 2, 3, 4, 5, 7
+NAMES = [("cb_in0", CB_IN0), ("cb_in1", CB_IN1), ("cb_in0_sharded", CB_IN0_SHARDED), ("cb_bias", CB_BIAS),
+         ("cb_out", CB_OUT), ("cb_intermed0", CB_INTERMED0), ("cb_sparsity", CB_SPARSITY), ("num_active", 0)]
+#: the accessor args of the factories' unused sparsity tensor (a default TensorAccessorArgs())
+NO_TENSOR = [0, 0]
+
+
+@dataclass(frozen=True)
+class Blocking:
+    """A matmul's tiling over a grid of gx x gy cores: each core computes per_core_m x per_core_n
+    output tiles, walking K in blocks of ``block_k`` tiles, in sub-blocks of sub_h x sub_w."""
+
+    mt: int
+    kt: int
+    nt: int
+    gx: int
+    gy: int
+    block_k: int
+    sub_h: int
+    sub_w: int
+
+    @property
+    def per_core_m(self) -> int:
+        return self.mt // self.gy
+
+    @property
+    def per_core_n(self) -> int:
+        return self.nt // self.gx
+
+    @property
+    def blocks(self) -> int:
+        return self.kt // self.block_k
+
+    @property
+    def in0_block_tiles(self) -> int:
+        return self.per_core_m * self.block_k
+
+    @property
+    def in1_block_tiles(self) -> int:
+        return self.per_core_n * self.block_k
+
+    @property
+    def out_block_tiles(self) -> int:
+        return self.per_core_m * self.per_core_n
+
+
+def compute_args(b: Blocking) -> list[int]:
+    """bmm_large_block_zm_fused_bias_activation.cpp's compile-time args: one output block per core,
+    no batch, no untilize, no transpose; arg 18 asks for the row-broadcast bias."""
+    return [b.block_k, b.per_core_m // b.sub_h, b.in0_block_tiles, b.sub_h * b.block_k, b.per_core_n // b.sub_w,
+            b.in1_block_tiles, b.per_core_n, b.blocks, 1, 1, b.sub_h, b.sub_w, b.sub_h * b.sub_w, 1,
+            b.out_block_tiles, 0, 0, 0, 1]
+
+
+def sender_writer_padding(b: Blocking) -> list[int]:
+    """in1_sender_writer_padding's output padding args when nothing is padded: sub-blocks along
+    h, the last one's height, tiles to skip below, sub-blocks along w (all, the last block's),
+    the last one's width, tiles to skip right of it and past the block."""
+    return [b.per_core_m // b.sub_h, b.sub_h, 0, b.per_core_n // b.sub_w, b.per_core_n // b.sub_w, b.sub_w, 0, 0]
+
+
+def receiver_writer_padding(b: Blocking) -> list[int]:
+    """in1_receiver_writer_padding's: as the sender's, with the last block's sub-block count along
+    h, and the output blocks along h and w at the end."""
+    return [b.per_core_m // b.sub_h, b.per_core_m // b.sub_h, b.sub_h, 0, b.per_core_n // b.sub_w,
+            b.per_core_n // b.sub_w, b.sub_w, 0, 0, 1, 1]
+
+
+def writer_compile_args(b: Blocking) -> list[int]:
+    """The output writer's strides (in tiles) and sub-block shape, as the factories pass them."""
+    return [1, b.nt, b.sub_w, b.sub_h * b.nt, b.per_core_n, b.per_core_m * b.nt, b.sub_w, b.sub_h,
+            b.sub_w * b.sub_h, b.mt * b.nt]
+
+
+def mcast_2d_kernels(device, ops: Path, b: Blocking, ta, tb, out, bias=None) -> list[ttnn.KernelDescriptor]:
+    """The data-movement kernels of the 2D multicast factory (matmul_multicore_reuse_mcast_2d): the
+    left column reads in0 blocks and multicasts them along its row (in0_sender_padding, RISCV_1 on
+    NOC 1, so the rectangle's corners are given end first), the other cores receive them
+    (in0_receiver); the top row reads in1 blocks (and the bias) and multicasts them down its
+    column, then writes its output (in1_sender_writer_padding, RISCV_0 on NOC 0), the other rows
+    receive in1 and write theirs (in1_receiver_writer_padding). Semaphores 0/1 are in0's sender
+    and receiver flags, 2/3 in1's."""
+    kernels = ops / MATMUL / "dataflow"
+    noc = {(x, y): device.worker_core_from_logical_core(ttnn.CoreCoord(x, y)) for x in range(b.gx) for y in range(b.gy)}
+    defines = [("FUSE_BIAS", "1")] if bias is not None else []
+    start = {(x, y): y * b.per_core_m * b.nt + x * b.per_core_n for x in range(b.gx) for y in range(b.gy)}
+    in0_ct = [1, b.kt, b.block_k, b.per_core_m * b.kt, b.block_k, b.per_core_m, b.in0_block_tiles, 0, 0, 0, 0, 0,
+              b.blocks, 1, 1, 0, 1, b.gx - 1, b.gx - 1, b.mt * b.kt, 1, 1, 0, 0, 0, 1, 0, 0,
+              *ttnn.TensorAccessorArgs(ta).get_compile_time_args(), *NO_TENSOR, 1]
+    in0_sender = kernel(kernels / "reader_bmm_tile_layout_in0_sender_padding.cpp",
+                        ttnn.ReaderConfigDescriptor(), cores(0, 0, 0, b.gy - 1),
+                        rt={(0, y): [ta.buffer_address(), y * b.per_core_m * b.kt, noc[b.gx - 1, y].x,
+                                     noc[b.gx - 1, y].y, noc[1, y].x, noc[1, y].y, b.per_core_m, 0]
+                            for y in range(b.gy)},
+                        ct=in0_ct, named=NAMES)
+    in0_receiver = kernel(kernels / "reader_bmm_tile_layout_in0_receiver.cpp",
+                          ttnn.ReaderConfigDescriptor(), cores(1, 0, b.gx - 1, b.gy - 1),
+                          rt={(x, y): [noc[0, y].x, noc[0, y].y] for x in range(1, b.gx) for y in range(b.gy)},
+                          ct=[b.in0_block_tiles, b.blocks, 1, 1, 0, 1, 1, 0], named=NAMES)
+    in1_ct = [1, b.nt, b.block_k * b.nt, b.per_core_n, b.per_core_n, b.block_k, b.in1_block_tiles, b.blocks, 1, 1,
+              2, 3, b.gy - 1, b.gy - 1, b.kt * b.nt, 1, 0, 0, 0, *writer_compile_args(b), int(bias is not None),
+              0, 0, 0, *ttnn.TensorAccessorArgs(tb).get_compile_time_args(), *NO_TENSOR,
+              *ttnn.TensorAccessorArgs(out).get_compile_time_args(),
+              *(ttnn.TensorAccessorArgs(bias).get_compile_time_args() if bias is not None else [])]
+    bias_address = bias.buffer_address() if bias is not None else 0
+    in1_sender = kernel(kernels / "reader_bmm_tile_layout_in1_sender_writer_padding.cpp",
+                        ttnn.WriterConfigDescriptor(), cores(0, 0, b.gx - 1, 0),
+                        rt={(x, 0): [tb.buffer_address(), x * b.per_core_n, noc[x, 1].x, noc[x, 1].y,
+                                     noc[x, b.gy - 1].x, noc[x, b.gy - 1].y, 0, out.buffer_address(), start[x, 0],
+                                     b.per_core_n, *sender_writer_padding(b), bias_address, x * b.per_core_n, 1]
+                            for x in range(b.gx)},
+                        ct=in1_ct, named=NAMES, defines=defines)
+    receiver_ct = [b.in1_block_tiles, b.blocks, 1, 1, 2, 3, 1, *writer_compile_args(b),
+                   b.per_core_n if bias is not None else 0, 0, *ttnn.TensorAccessorArgs(out).get_compile_time_args()]
+    in1_receiver = kernel(kernels / "reader_bmm_tile_layout_in1_receiver_writer_padding.cpp",
+                          ttnn.WriterConfigDescriptor(), cores(0, 1, b.gx - 1, b.gy - 1),
+                          rt={(x, y): [noc[x, 0].x, noc[x, 0].y, out.buffer_address(), start[x, y],
+                                       *receiver_writer_padding(b)]
+                              for x in range(b.gx) for y in range(1, b.gy)},
+                          ct=receiver_ct, named=NAMES, defines=defines)
+    return [in0_sender, in0_receiver, in1_sender, in1_receiver]
+
+
+def fused_compute(ops: Path, b: Blocking, grid: ttnn.CoreRangeSet, defines: list[tuple[str, str]]):
+    """bmm_large_block_zm_fused_bias_activation.cpp on every core (HiFi4, bfloat16 DST)."""
+    return kernel(ops / MATMUL / "compute/bmm_large_block_zm_fused_bias_activation.cpp",
+                  ttnn.ComputeConfigDescriptor(), grid, ct=compute_args(b),
+                  named=[*NAMES, ("bias_ntiles", b.per_core_n)], defines=defines)
+
+
+def matmul_cbs(b: Blocking, grid: ttnn.CoreRangeSet, bias: bool, interm_dtype=ttnn.bfloat16) -> list:
+    """The factory's CBs: in0 and in1 double-buffered blocks, the output block, the partials CB
+    sharing the output's memory when its format is the output's (else its own), the bias row."""
+    cbs = [cb(CB_IN0, pages=2 * b.in0_block_tiles, core_ranges=grid),
+           cb(CB_IN1, pages=2 * b.in1_block_tiles, core_ranges=grid)]
+    if interm_dtype == ttnn.bfloat16:
+        cbs.append(ttnn.CBDescriptor(total_size=b.out_block_tiles * TILE, core_ranges=grid, format_descriptors=[
+            ttnn.CBFormatDescriptor(buffer_index=i, data_format=ttnn.bfloat16, page_size=TILE)
+            for i in (CB_OUT, CB_INTERMED0)]))
+    else:
+        cbs += [cb(CB_OUT, pages=b.out_block_tiles, core_ranges=grid),
+                cb(CB_INTERMED0, interm_dtype, pages=b.out_block_tiles, core_ranges=grid)]
+    if bias:
+        cbs.append(cb(CB_BIAS, pages=b.per_core_n, core_ranges=grid))
+    return cbs
+
+
+def test_ttnn_2d_multicast_matmul_kernels_run_unchanged(device, ops) -> None:
+    """The 2D multicast matmul on a 2x2 grid: each core's 2x2 output tiles over K in two blocks
+    (the partials spill to the intermediate CB and reload), bit for bit against the device
+    arithmetic of the blocked product."""
+    torch.manual_seed(31)
+    b = Blocking(mt=4, kt=4, nt=4, gx=2, gy=2, block_k=2, sub_h=1, sub_w=2)
+    a, w = torch.randn(b.mt * 32, b.kt * 32), torch.randn(b.kt * 32, b.nt * 32)
+    ta, tb, out = dram(device, a), dram(device, w), output(device, (b.mt * 32, b.nt * 32))
+    grid = cores(0, 0, b.gx - 1, b.gy - 1)
+    semaphores = [ttnn.SemaphoreDescriptor(id=i, core_ranges=grid, initial_value=0) for i in range(4)]
+    run([ta, tb, out], [*mcast_2d_kernels(device, ops, b, ta, tb, out), fused_compute(ops, b, grid, [])],
+        matmul_cbs(b, grid, bias=False), semaphores)
+    want = device_arith.blocked_matmul(ttnn.to_torch(ta), ttnn.to_torch(tb), b.block_k * 32)
+    assert torch.equal(ttnn.to_torch(out), want)
