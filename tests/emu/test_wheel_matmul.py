@@ -18,7 +18,6 @@ import torch
 
 import tilecraft.ttnn as ttnn
 from tests.emu import device_arith
-from tests.emu.device_precision import assert_device_precision
 from tests.emu.harness import cb, cores, dram, kernel, output, run
 
 TILE = ttnn.bfloat16.tile_bytes
@@ -171,17 +170,45 @@ def matmul_cbs(b: Blocking, grid: ttnn.CoreRangeSet, bias: bool, interm_dtype=tt
     return cbs
 
 
-def test_ttnn_2d_multicast_matmul_kernels_run_unchanged(device, ops) -> None:
-    """The 2D multicast matmul on a 2x2 grid: each core's 2x2 output tiles over K in two blocks
-    (the partials spill to the intermediate CB and reload), bit for bit against the device
-    arithmetic of the blocked product."""
+def l1_acc_matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """The fused kernel's PACKER_L1_ACC arithmetic over three K blocks of 64 (HiFi4, bfloat16 DST):
+    block 0 packed, block 1 packed onto it with L1 accumulation (fp32 sum of the page and DST, then
+    the packer's rounding), the sum reloaded into DST for block 2, packed to the output."""
+    def block(k: int, held: torch.Tensor | None = None) -> torch.Tensor:
+        rows, cols = a.shape[0], b.shape[1]
+        dst = torch.zeros(rows, cols) if held is None else held.float()
+        return device_arith.blocked_matmul_onto(a[:, k:k + 64], b[k:k + 64], dst)
+
+    first = device_arith.pack_bf16(block(0))
+    accumulated = device_arith.pack_bf16(first.float() + block(64))
+    return device_arith.pack_bf16(block(128, accumulated))
+
+
+@pytest.mark.parametrize("variant", ["plain", "bias", "packer_l1_acc"])
+def test_ttnn_2d_multicast_matmul_kernels_run_unchanged(device, ops, variant) -> None:
+    """The 2D multicast matmul on a 2x2 grid, each core computing 2x2 output tiles over K in
+    blocks of two tiles (the partials spill to the intermediate CB and reload), bit for bit
+    against the device arithmetic of the blocked product. With FUSE_BIAS the top row also reads
+    the bias row and multicasts it down, and the compute kernel adds it to the last partials with
+    add_tiles_bcast_rows (row 0 of the bias tile, whatever the other rows hold). With
+    PACKER_L1_ACC (three K blocks, as the factory enables it) the packer adds the second block's
+    partials to the first's in L1 (in fp32, then rounded as a pack: docs/numerics.md section 8), and
+    the sum is reloaded for the last block."""
     torch.manual_seed(31)
-    b = Blocking(mt=4, kt=4, nt=4, gx=2, gy=2, block_k=2, sub_h=1, sub_w=2)
+    b = Blocking(mt=4, kt=6 if variant == "packer_l1_acc" else 4, nt=4, gx=2, gy=2, block_k=2, sub_h=1, sub_w=2)
     a, w = torch.randn(b.mt * 32, b.kt * 32), torch.randn(b.kt * 32, b.nt * 32)
     ta, tb, out = dram(device, a), dram(device, w), output(device, (b.mt * 32, b.nt * 32))
+    bias = dram(device, torch.randn(32, b.nt * 32)) if variant == "bias" else None
     grid = cores(0, 0, b.gx - 1, b.gy - 1)
+    defines = {"plain": [], "bias": [("FUSE_BIAS", "1")], "packer_l1_acc": [("PACKER_L1_ACC", "1")]}[variant]
     semaphores = [ttnn.SemaphoreDescriptor(id=i, core_ranges=grid, initial_value=0) for i in range(4)]
-    run([ta, tb, out], [*mcast_2d_kernels(device, ops, b, ta, tb, out), fused_compute(ops, b, grid, [])],
-        matmul_cbs(b, grid, bias=False), semaphores)
-    want = device_arith.blocked_matmul(ttnn.to_torch(ta), ttnn.to_torch(tb), b.block_k * 32)
+    run([ta, tb, out, *([bias] if bias is not None else [])],
+        [*mcast_2d_kernels(device, ops, b, ta, tb, out, bias), fused_compute(ops, b, grid, defines)],
+        matmul_cbs(b, grid, bias=bias is not None), semaphores)
+    x, y = ttnn.to_torch(ta), ttnn.to_torch(tb)
+    want = (l1_acc_matmul(x, y) if variant == "packer_l1_acc"
+            else device_arith.blocked_matmul(x, y, b.block_k * 32))
+    if bias is not None:
+        row = ttnn.to_torch(bias).float()[:1].expand(b.mt * 32, -1)
+        want = device_arith.pack_bf16(device_arith.eltwise("add", want.float(), row, 4, fp32_dst=False))
     assert torch.equal(ttnn.to_torch(out), want)
