@@ -212,3 +212,112 @@ def test_ttnn_2d_multicast_matmul_kernels_run_unchanged(device, ops, variant) ->
         row = ttnn.to_torch(bias).float()[:1].expand(b.mt * 32, -1)
         want = device_arith.pack_bf16(device_arith.eltwise("add", want.float(), row, 4, fp32_dst=False))
     assert torch.equal(ttnn.to_torch(out), want)
+
+
+# ---------------------------------------------------------------- sharded tensors
+SHARDED = "data_movement/sharded/device/kernels/dataflow"
+GRID = cores(0, 0, 1, 1)
+
+
+def block_sharded(shard: tuple[int, int]) -> ttnn.MemoryConfig:
+    """An L1 block-sharded memory config over the 2x2 grid, row-major shard order."""
+    return ttnn.MemoryConfig(ttnn.TensorMemoryLayout.BLOCK_SHARDED, ttnn.BufferType.L1,
+                             ttnn.ShardSpec(GRID, shard, ttnn.ShardOrientation.ROW_MAJOR))
+
+
+def per_core(args) -> dict[tuple[int, int], list[int]]:
+    """Runtime args for each core (x, y) of the 2x2 grid from ``args(x, y)``."""
+    return {(x, y): list(args(x, y)) for x in range(2) for y in range(2)}
+
+
+def test_ttnn_interleaved_to_sharded_kernels_run_unchanged(device, ops) -> None:
+    """interleaved_to_sharded on a 2x2 grid: each core's reader_unary_sharded_blocks_interleaved_start_id.cpp
+    reads its 2x2-tile block of the DRAM tensor into the CB that is its shard of the output
+    (runtime args: address, block height and width in tiles, padding bytes, the tensor's width
+    in tiles as the row stride, block tiles, the block's first tile; compile-time: the CB, the
+    number of readers, the accessor), writer_unary_sharded.cpp hands the block over in place."""
+    torch.manual_seed(41)
+    x = torch.randn(128, 128)
+    tx, out = dram(device, x), output(device, (128, 128), memory_config=block_sharded((64, 64)))
+    reader = kernel(ops / SHARDED / "reader_unary_sharded_blocks_interleaved_start_id.cpp",
+                    ttnn.ReaderConfigDescriptor(), GRID,
+                    rt=per_core(lambda cx, cy: [tx.buffer_address(), 2, 2, 0, 4, 4, cy * 2 * 4 + cx * 2, 0]),
+                    ct=[0, 4, *ttnn.TensorAccessorArgs(tx).get_compile_time_args()])
+    writer = kernel(ops / SHARDED / "writer_unary_sharded.cpp", ttnn.WriterConfigDescriptor(), GRID, rt=[4], ct=[0])
+    run([tx, out], [reader, writer], [ttnn.cb_descriptor_from_sharded_tensor(0, out)])
+    assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx))
+
+
+@pytest.mark.parametrize("writer_file", ["writer_unary_sharded_blocks_interleaved_start_id.cpp",
+                                         "writer_unary_sharded_blocks_start_id.cpp"])
+def test_ttnn_sharded_to_interleaved_kernels_run_unchanged(device, ops, writer_file) -> None:
+    """sharded_to_interleaved on a 2x2 grid: reader_unary_sharded.cpp pushes the resident shard,
+    the writer stores its 2x2-tile block into the DRAM tensor (the two writers the factory
+    chooses between: with the unpadded block size, or with the padding bytes per row)."""
+    torch.manual_seed(42)
+    x = torch.randn(128, 128)
+    tx, out = dram(device, x, memory_config=block_sharded((64, 64))), output(device, (128, 128))
+    if writer_file.startswith("writer_unary_sharded_blocks_interleaved"):
+        args = lambda cx, cy: [out.buffer_address(), 2, 2, 2, 2, 4, 4, cy * 2 * 4 + cx * 2, 0]  # noqa: E731
+    else:
+        args = lambda cx, cy: [out.buffer_address(), 2, 2, 0, 4, 4, cy * 2 * 4 + cx * 2, 0]  # noqa: E731
+    reader = kernel(ops / SHARDED / "reader_unary_sharded.cpp", ttnn.ReaderConfigDescriptor(), GRID, rt=[4], ct=[0])
+    writer = kernel(ops / SHARDED / writer_file, ttnn.WriterConfigDescriptor(), GRID, rt=per_core(args),
+                    ct=[0, *ttnn.TensorAccessorArgs(out).get_compile_time_args()])
+    run([tx, out], [reader, writer], [ttnn.cb_descriptor_from_sharded_tensor(0, tx)])
+    assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx))
+
+
+@pytest.mark.parametrize("writer_file", ["writer_unary_stick_layout_sharded_blocks_interleaved_start_id.cpp",
+                                         "writer_unary_sharded_stick_layout_start_id.cpp"])
+def test_ttnn_sharded_to_interleaved_stick_kernels_run_unchanged(device, ops, writer_file) -> None:
+    """sharded_to_interleaved of a row-major tensor: reader_unary_sharded.cpp pushes the shard's
+    rows; the block writer stores each 32x32 block's rows into the rows of the DRAM tensor at the
+    block's byte offset (block-sharded), the stick writer whole rows (height-sharded, one page per
+    row, so the row stride is one page)."""
+    torch.manual_seed(43)
+    x = torch.randn(64, 64)
+    row_major = ttnn.ROW_MAJOR_LAYOUT
+    out = output(device, (64, 64), layout=row_major)
+    if writer_file.startswith("writer_unary_stick_layout_sharded_blocks"):
+        tx = dram(device, x, layout=row_major, memory_config=block_sharded((32, 32)))
+        rows, args = 32, lambda cx, cy: [out.buffer_address(), 0, 32, 64, 64, cx * 64, cy * 32]  # noqa: E731
+    else:
+        config = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
+                                   ttnn.ShardSpec(GRID, (16, 64), ttnn.ShardOrientation.ROW_MAJOR))
+        tx = dram(device, x, layout=row_major, memory_config=config)
+        core_index = lambda cx, cy: cy * 2 + cx  # noqa: E731  (row-major shard order)
+        rows, args = 16, lambda cx, cy: [out.buffer_address(), 16, 128, 128, core_index(cx, cy) * 16, 1]  # noqa: E731
+    reader = kernel(ops / SHARDED / "reader_unary_sharded.cpp", ttnn.ReaderConfigDescriptor(), GRID, rt=[rows],
+                    ct=[0])
+    writer = kernel(ops / SHARDED / writer_file, ttnn.WriterConfigDescriptor(), GRID, rt=per_core(args),
+                    ct=[0, *ttnn.TensorAccessorArgs(out).get_compile_time_args()])
+    run([tx, out], [reader, writer], [ttnn.cb_descriptor_from_sharded_tensor(0, tx)])
+    assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx))
+
+
+@pytest.mark.parametrize("op,kind,golden", [("add_tiles", "ELWADD", "add"), ("mul_tiles", "ELWMUL", "mul")])
+def test_ttnn_eltwise_binary_sharded_kernels_run_unchanged(device, ops, op, kind, golden) -> None:
+    """The binary op with its first input and its output block-sharded on a 2x2 grid: the binary
+    reader with IN0_SHARDED pushes the resident shard and reads the second input's block from DRAM
+    tile by tile (compile-time arg 0: block or width sharded; runtime args: the block's first tile,
+    height, width and the shards along the width), eltwise_binary_kernel.cpp packs into the
+    output's shard, writer_unary_sharded.cpp hands it over."""
+    torch.manual_seed(44)
+    a, b = torch.randn(128, 128), torch.randn(128, 128)
+    config = block_sharded((64, 64))
+    ta, tb = dram(device, a, memory_config=config), dram(device, b)
+    out = output(device, (128, 128), memory_config=config)
+    reader = kernel(ops / "eltwise/binary/device/kernels/dataflow/reader_binary_interleaved_start_id.cpp",
+                    ttnn.ReaderConfigDescriptor(), GRID,
+                    rt=per_core(lambda cx, cy: [0, tb.buffer_address(), 4, cy * 2 * 4 + cx * 2, 2, 2, 2]),
+                    ct=[1, *ttnn.TensorAccessorArgs(tb).get_compile_time_args()], defines=[("IN0_SHARDED", "1")])
+    compute = kernel(ops / "eltwise/binary/device/kernels/compute/eltwise_binary_kernel.cpp",
+                     ttnn.ComputeConfigDescriptor(), GRID, rt=[4, 1],
+                     defines=[("ELTWISE_OP", op), ("ELTWISE_OP_TYPE", f"EltwiseBinaryType::{kind}")])
+    writer = kernel(ops / SHARDED / "writer_unary_sharded.cpp", ttnn.WriterConfigDescriptor(), GRID, rt=[4], ct=[2])
+    run([ta, tb, out], [reader, compute, writer],
+        [ttnn.cb_descriptor_from_sharded_tensor(0, ta), cb(1, core_ranges=GRID),
+         ttnn.cb_descriptor_from_sharded_tensor(2, out)])
+    dst = device_arith.eltwise(golden, ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float(), 4, fp32_dst=False)
+    assert torch.equal(ttnn.to_torch(out), device_arith.pack_bf16(dst))
