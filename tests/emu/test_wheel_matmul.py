@@ -30,6 +30,15 @@ NAMES = [("cb_in0", CB_IN0), ("cb_in1", CB_IN1), ("cb_in0_sharded", CB_IN0_SHARD
 NO_TENSOR = [0, 0]
 
 
+GRID = cores(0, 0, 1, 1)
+
+
+def block_sharded(shard: tuple[int, int]) -> ttnn.MemoryConfig:
+    """An L1 block-sharded memory config over the 2x2 grid, row-major shard order."""
+    return ttnn.MemoryConfig(ttnn.TensorMemoryLayout.BLOCK_SHARDED, ttnn.BufferType.L1,
+                             ttnn.ShardSpec(GRID, shard, ttnn.ShardOrientation.ROW_MAJOR))
+
+
 @dataclass(frozen=True)
 class Blocking:
     """A matmul's tiling over a grid of gx x gy cores: each core computes per_core_m x per_core_n
@@ -97,53 +106,82 @@ def writer_compile_args(b: Blocking) -> list[int]:
             b.sub_w * b.sub_h, b.mt * b.nt]
 
 
-def mcast_2d_kernels(device, ops: Path, b: Blocking, ta, tb, out, bias=None) -> list[ttnn.KernelDescriptor]:
-    """The data-movement kernels of the 2D multicast factory (matmul_multicore_reuse_mcast_2d): the
-    left column reads in0 blocks and multicasts them along its row (in0_sender_padding, RISCV_1 on
-    NOC 1, so the rectangle's corners are given end first), the other cores receive them
-    (in0_receiver); the top row reads in1 blocks (and the bias) and multicasts them down its
-    column, then writes its output (in1_sender_writer_padding, RISCV_0 on NOC 0), the other rows
-    receive in1 and write theirs (in1_receiver_writer_padding). Semaphores 0/1 are in0's sender
-    and receiver flags, 2/3 in1's."""
-    kernels = ops / MATMUL / "dataflow"
-    noc = {(x, y): device.worker_core_from_logical_core(ttnn.CoreCoord(x, y)) for x in range(b.gx) for y in range(b.gy)}
-    defines = [("FUSE_BIAS", "1")] if bias is not None else []
-    start = {(x, y): y * b.per_core_m * b.nt + x * b.per_core_n for x in range(b.gx) for y in range(b.gy)}
+def worker_noc(device, b: Blocking) -> dict[tuple[int, int], ttnn.CoreCoord]:
+    """The NoC coordinates of each core (x, y) of the grid."""
+    return {(x, y): device.worker_core_from_logical_core(ttnn.CoreCoord(x, y)) for x in range(b.gx) for y in range(b.gy)}
+
+
+def in0_mcast_kernels(device, ops: Path, b: Blocking, ta) -> list[ttnn.KernelDescriptor]:
+    """in0's side of the 2D multicast factory (matmul_multicore_reuse_mcast_2d), in0 interleaved:
+    the left column reads in0 blocks and multicasts them along its row (in0_sender_padding, RISCV_1
+    on NOC 1, so the rectangle's corners are given end first), the other cores receive them
+    (in0_receiver). Semaphores 0/1 are in0's sender and receiver flags."""
+    kernels, noc = ops / MATMUL / "dataflow", worker_noc(device, b)
     in0_ct = [1, b.kt, b.block_k, b.per_core_m * b.kt, b.block_k, b.per_core_m, b.in0_block_tiles, 0, 0, 0, 0, 0,
               b.blocks, 1, 1, 0, 1, b.gx - 1, b.gx - 1, b.mt * b.kt, 1, 1, 0, 0, 0, 1, 0, 0,
               *ttnn.TensorAccessorArgs(ta).get_compile_time_args(), *NO_TENSOR, 1]
-    in0_sender = kernel(kernels / "reader_bmm_tile_layout_in0_sender_padding.cpp",
-                        ttnn.ReaderConfigDescriptor(), cores(0, 0, 0, b.gy - 1),
-                        rt={(0, y): [ta.buffer_address(), y * b.per_core_m * b.kt, noc[b.gx - 1, y].x,
-                                     noc[b.gx - 1, y].y, noc[1, y].x, noc[1, y].y, b.per_core_m, 0]
-                            for y in range(b.gy)},
-                        ct=in0_ct, named=NAMES)
-    in0_receiver = kernel(kernels / "reader_bmm_tile_layout_in0_receiver.cpp",
-                          ttnn.ReaderConfigDescriptor(), cores(1, 0, b.gx - 1, b.gy - 1),
-                          rt={(x, y): [noc[0, y].x, noc[0, y].y] for x in range(1, b.gx) for y in range(b.gy)},
-                          ct=[b.in0_block_tiles, b.blocks, 1, 1, 0, 1, 1, 0], named=NAMES)
+    sender = kernel(kernels / "reader_bmm_tile_layout_in0_sender_padding.cpp",
+                    ttnn.ReaderConfigDescriptor(), cores(0, 0, 0, b.gy - 1),
+                    rt={(0, y): [ta.buffer_address(), y * b.per_core_m * b.kt, noc[b.gx - 1, y].x,
+                                 noc[b.gx - 1, y].y, noc[1, y].x, noc[1, y].y, b.per_core_m, 0]
+                        for y in range(b.gy)},
+                    ct=in0_ct, named=NAMES)
+    receiver = kernel(kernels / "reader_bmm_tile_layout_in0_receiver.cpp",
+                      ttnn.ReaderConfigDescriptor(), cores(1, 0, b.gx - 1, b.gy - 1),
+                      rt={(x, y): [noc[0, y].x, noc[0, y].y] for x in range(1, b.gx) for y in range(b.gy)},
+                      ct=[b.in0_block_tiles, b.blocks, 1, 1, 0, 1, 1, 0], named=NAMES)
+    return [sender, receiver]
+
+
+def in0_block_sharded_kernel(device, ops: Path, b: Blocking) -> ttnn.KernelDescriptor:
+    """in0's side when in0 is block-sharded (one K block per core of a row): every core runs
+    in0_sender_receiver_padding_block_sharded, and for K block i the row's core i multicasts its
+    shard (the CB cb_in0_sharded) to the whole row including itself (MCAST_INCL_SRC) while the
+    others signal they are ready. Runtime args: the core's sender id, the row's rectangle (NOC 1:
+    end first), the NoC x of each column and the row's NoC y."""
+    noc = worker_noc(device, b)
+    ct = [1, 1, b.in0_block_tiles, b.in0_block_tiles * TILE, 0, 0, b.blocks, 1, 1, 0, 1, b.gx, b.gx, b.gx, 1, 0,
+          b.block_k, b.per_core_m, b.block_k, b.per_core_m, 1, 0]
+    rt = {(x, y): [x, noc[b.gx - 1, y].x, noc[b.gx - 1, y].y, noc[0, y].x, noc[0, y].y,
+                   *(noc[i, y].x for i in range(b.gx)), noc[0, y].y]
+          for x in range(b.gx) for y in range(b.gy)}
+    return kernel(ops / MATMUL / "dataflow/reader_bmm_tile_layout_in0_sender_receiver_padding_block_sharded.cpp",
+                  ttnn.ReaderConfigDescriptor(), cores(0, 0, b.gx - 1, b.gy - 1), rt=rt, ct=ct, named=NAMES)
+
+
+def in1_mcast_kernels(device, ops: Path, b: Blocking, tb, out, bias=None) -> list[ttnn.KernelDescriptor]:
+    """in1's side of the 2D multicast factory: the top row reads in1 blocks (and the bias) and
+    multicasts them down its column, then writes its output (in1_sender_writer_padding, RISCV_0 on
+    NOC 0), the other rows receive in1 and write theirs (in1_receiver_writer_padding); with a
+    sharded output (OUT_SHARDED) the output CB is the output's shard and the writers only wait for
+    it. Semaphores 2/3 are in1's sender and receiver flags."""
+    kernels, noc = ops / MATMUL / "dataflow", worker_noc(device, b)
+    out_sharded = out.memory_config().is_sharded()
+    defines = [("FUSE_BIAS", "1")] * (bias is not None) + [("OUT_SHARDED", "1")] * out_sharded
+    start = {(x, y): y * b.per_core_m * b.nt + x * b.per_core_n for x in range(b.gx) for y in range(b.gy)}
+    out_args = [] if out_sharded else ttnn.TensorAccessorArgs(out).get_compile_time_args()
     in1_ct = [1, b.nt, b.block_k * b.nt, b.per_core_n, b.per_core_n, b.block_k, b.in1_block_tiles, b.blocks, 1, 1,
               2, 3, b.gy - 1, b.gy - 1, b.kt * b.nt, 1, 0, 0, 0, *writer_compile_args(b), int(bias is not None),
-              0, 0, 0, *ttnn.TensorAccessorArgs(tb).get_compile_time_args(), *NO_TENSOR,
-              *ttnn.TensorAccessorArgs(out).get_compile_time_args(),
+              0, 0, 0, *ttnn.TensorAccessorArgs(tb).get_compile_time_args(), *NO_TENSOR, *(out_args or NO_TENSOR),
               *(ttnn.TensorAccessorArgs(bias).get_compile_time_args() if bias is not None else [])]
     bias_address = bias.buffer_address() if bias is not None else 0
-    in1_sender = kernel(kernels / "reader_bmm_tile_layout_in1_sender_writer_padding.cpp",
-                        ttnn.WriterConfigDescriptor(), cores(0, 0, b.gx - 1, 0),
-                        rt={(x, 0): [tb.buffer_address(), x * b.per_core_n, noc[x, 1].x, noc[x, 1].y,
-                                     noc[x, b.gy - 1].x, noc[x, b.gy - 1].y, 0, out.buffer_address(), start[x, 0],
-                                     b.per_core_n, *sender_writer_padding(b), bias_address, x * b.per_core_n, 1]
-                            for x in range(b.gx)},
-                        ct=in1_ct, named=NAMES, defines=defines)
+    blocks_w = [] if out_sharded else [1]
+    sender = kernel(kernels / "reader_bmm_tile_layout_in1_sender_writer_padding.cpp",
+                    ttnn.WriterConfigDescriptor(), cores(0, 0, b.gx - 1, 0),
+                    rt={(x, 0): [tb.buffer_address(), x * b.per_core_n, noc[x, 1].x, noc[x, 1].y,
+                                 noc[x, b.gy - 1].x, noc[x, b.gy - 1].y, 0, out.buffer_address(), start[x, 0],
+                                 b.per_core_n, *sender_writer_padding(b), bias_address, x * b.per_core_n, *blocks_w]
+                        for x in range(b.gx)},
+                    ct=in1_ct, named=NAMES, defines=defines)
     receiver_ct = [b.in1_block_tiles, b.blocks, 1, 1, 2, 3, 1, *writer_compile_args(b),
-                   b.per_core_n if bias is not None else 0, 0, *ttnn.TensorAccessorArgs(out).get_compile_time_args()]
-    in1_receiver = kernel(kernels / "reader_bmm_tile_layout_in1_receiver_writer_padding.cpp",
-                          ttnn.WriterConfigDescriptor(), cores(0, 1, b.gx - 1, b.gy - 1),
-                          rt={(x, y): [noc[x, 0].x, noc[x, 0].y, out.buffer_address(), start[x, y],
-                                       *receiver_writer_padding(b)]
-                              for x in range(b.gx) for y in range(1, b.gy)},
-                          ct=receiver_ct, named=NAMES, defines=defines)
-    return [in0_sender, in0_receiver, in1_sender, in1_receiver]
+                   b.per_core_n if bias is not None else 0, 0, *(out_args or NO_TENSOR)]
+    padding = receiver_writer_padding(b)[:-2] if out_sharded else receiver_writer_padding(b)
+    receiver = kernel(kernels / "reader_bmm_tile_layout_in1_receiver_writer_padding.cpp",
+                      ttnn.WriterConfigDescriptor(), cores(0, 1, b.gx - 1, b.gy - 1),
+                      rt={(x, y): [noc[x, 0].x, noc[x, 0].y, out.buffer_address(), start[x, y], *padding]
+                          for x in range(b.gx) for y in range(1, b.gy)},
+                      ct=receiver_ct, named=NAMES, defines=defines)
+    return [sender, receiver]
 
 
 def fused_compute(ops: Path, b: Blocking, grid: ttnn.CoreRangeSet, defines: list[tuple[str, str]]):
@@ -153,20 +191,20 @@ def fused_compute(ops: Path, b: Blocking, grid: ttnn.CoreRangeSet, defines: list
                   named=[*NAMES, ("bias_ntiles", b.per_core_n)], defines=defines)
 
 
-def matmul_cbs(b: Blocking, grid: ttnn.CoreRangeSet, bias: bool, interm_dtype=ttnn.bfloat16) -> list:
-    """The factory's CBs: in0 and in1 double-buffered blocks, the output block, the partials CB
-    sharing the output's memory when its format is the output's (else its own), the bias row."""
+def matmul_cbs(b: Blocking, grid: ttnn.CoreRangeSet, bias: bool = False, in0=None, out=None) -> list:
+    """The factory's CBs: in0 and in1 double-buffered blocks; the output block with the partials
+    CB sharing its memory (the output's shard when the output is sharded); the bias row; a
+    block-sharded in0's shard as cb_in0_sharded."""
     cbs = [cb(CB_IN0, pages=2 * b.in0_block_tiles, core_ranges=grid),
-           cb(CB_IN1, pages=2 * b.in1_block_tiles, core_ranges=grid)]
-    if interm_dtype == ttnn.bfloat16:
-        cbs.append(ttnn.CBDescriptor(total_size=b.out_block_tiles * TILE, core_ranges=grid, format_descriptors=[
-            ttnn.CBFormatDescriptor(buffer_index=i, data_format=ttnn.bfloat16, page_size=TILE)
-            for i in (CB_OUT, CB_INTERMED0)]))
-    else:
-        cbs += [cb(CB_OUT, pages=b.out_block_tiles, core_ranges=grid),
-                cb(CB_INTERMED0, interm_dtype, pages=b.out_block_tiles, core_ranges=grid)]
+           cb(CB_IN1, pages=2 * b.in1_block_tiles, core_ranges=grid),
+           ttnn.CBDescriptor(total_size=b.out_block_tiles * TILE, core_ranges=grid, format_descriptors=[
+               ttnn.CBFormatDescriptor(buffer_index=i, data_format=ttnn.bfloat16, page_size=TILE)
+               for i in (CB_OUT, CB_INTERMED0)], buffer=out if out is not None and out.memory_config().is_sharded()
+               else None)]
     if bias:
         cbs.append(cb(CB_BIAS, pages=b.per_core_n, core_ranges=grid))
+    if in0 is not None and in0.memory_config().is_sharded():
+        cbs.append(ttnn.cb_descriptor_from_sharded_tensor(CB_IN0_SHARDED, in0))
     return cbs
 
 
@@ -203,7 +241,8 @@ def test_ttnn_2d_multicast_matmul_kernels_run_unchanged(device, ops, variant) ->
     defines = {"plain": [], "bias": [("FUSE_BIAS", "1")], "packer_l1_acc": [("PACKER_L1_ACC", "1")]}[variant]
     semaphores = [ttnn.SemaphoreDescriptor(id=i, core_ranges=grid, initial_value=0) for i in range(4)]
     run([ta, tb, out, *([bias] if bias is not None else [])],
-        [*mcast_2d_kernels(device, ops, b, ta, tb, out, bias), fused_compute(ops, b, grid, defines)],
+        [*in0_mcast_kernels(device, ops, b, ta), *in1_mcast_kernels(device, ops, b, tb, out, bias),
+         fused_compute(ops, b, grid, defines)],
         matmul_cbs(b, grid, bias=bias is not None), semaphores)
     x, y = ttnn.to_torch(ta), ttnn.to_torch(tb)
     want = (l1_acc_matmul(x, y) if variant == "packer_l1_acc"
@@ -214,17 +253,28 @@ def test_ttnn_2d_multicast_matmul_kernels_run_unchanged(device, ops, variant) ->
     assert torch.equal(ttnn.to_torch(out), want)
 
 
+def test_ttnn_block_sharded_2d_multicast_matmul_kernels_run_unchanged(device, ops) -> None:
+    """The 2D multicast matmul with in0 and the output block-sharded on a 2x2 grid: in0's K blocks
+    are the row's shards, multicast in turn by their owners (in0_sender_receiver_padding_block_sharded);
+    in1 as before; the output CB (and the partials CB sharing it) is the output's shard
+    (OUT_SHARDED), bit for bit against the device arithmetic."""
+    torch.manual_seed(32)
+    b = Blocking(mt=4, kt=4, nt=4, gx=2, gy=2, block_k=2, sub_h=1, sub_w=2)
+    a, w = torch.randn(b.mt * 32, b.kt * 32), torch.randn(b.kt * 32, b.nt * 32)
+    grid = cores(0, 0, b.gx - 1, b.gy - 1)
+    ta = dram(device, a, memory_config=block_sharded((b.per_core_m * 32, b.block_k * 32)))
+    tb = dram(device, w)
+    out = output(device, (b.mt * 32, b.nt * 32), memory_config=block_sharded((b.per_core_m * 32, b.per_core_n * 32)))
+    semaphores = [ttnn.SemaphoreDescriptor(id=i, core_ranges=grid, initial_value=0) for i in range(4)]
+    run([ta, tb, out], [in0_block_sharded_kernel(device, ops, b), *in1_mcast_kernels(device, ops, b, tb, out),
+                        fused_compute(ops, b, grid, [])],
+        matmul_cbs(b, grid, in0=ta, out=out), semaphores)
+    want = device_arith.blocked_matmul(ttnn.to_torch(ta), ttnn.to_torch(tb), b.block_k * 32)
+    assert torch.equal(ttnn.to_torch(out), want)
+
+
 # ---------------------------------------------------------------- sharded tensors
 SHARDED = "data_movement/sharded/device/kernels/dataflow"
-GRID = cores(0, 0, 1, 1)
-
-
-def block_sharded(shard: tuple[int, int]) -> ttnn.MemoryConfig:
-    """An L1 block-sharded memory config over the 2x2 grid, row-major shard order."""
-    return ttnn.MemoryConfig(ttnn.TensorMemoryLayout.BLOCK_SHARDED, ttnn.BufferType.L1,
-                             ttnn.ShardSpec(GRID, shard, ttnn.ShardOrientation.ROW_MAJOR))
-
-
 def per_core(args) -> dict[tuple[int, int], list[int]]:
     """Runtime args for each core (x, y) of the 2x2 grid from ``args(x, y)``."""
     return {(x, y): list(args(x, y)) for x in range(2) for y in range(2)}
