@@ -371,3 +371,57 @@ def test_ttnn_eltwise_binary_sharded_kernels_run_unchanged(device, ops, op, kind
          ttnn.cb_descriptor_from_sharded_tensor(2, out)])
     dst = device_arith.eltwise(golden, ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float(), 4, fp32_dst=False)
     assert torch.equal(ttnn.to_torch(out), device_arith.pack_bf16(dst))
+
+
+def test_ttnn_transpose_wh_sharded_kernels_run_unchanged(device, ops) -> None:
+    """The transpose op on a height-sharded tensor: reader_unary_sharded.cpp pushes the resident
+    shard (one batch of 2x3 tiles per core of the 2x2 grid), transpose_wh_sharded.cpp transposes
+    its tiles in column order into the output's shard (runtime args: tiles, tiles per batch,
+    batches, Ht, Wt; compile-time: the two CBs), writer_unary_sharded.cpp hands it over."""
+    torch.manual_seed(45)
+    n, ht, wt = 4, 2, 3
+    x = torch.randn(n, ht * 32, wt * 32)
+    height = lambda shard: ttnn.MemoryConfig(  # noqa: E731
+        ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
+        ttnn.ShardSpec(GRID, shard, ttnn.ShardOrientation.ROW_MAJOR))
+    tx = dram(device, x, memory_config=height((ht * 32, wt * 32)))
+    out = output(device, (n, wt * 32, ht * 32), memory_config=height((wt * 32, ht * 32)))
+    tiles = ht * wt
+    reader = kernel(ops / SHARDED / "reader_unary_sharded.cpp", ttnn.ReaderConfigDescriptor(), GRID, rt=[tiles],
+                    ct=[0])
+    compute = kernel(ops / "data_movement/transpose/device/kernels/compute/transpose_wh_sharded.cpp",
+                     ttnn.ComputeConfigDescriptor(), GRID, rt=[tiles, tiles, 1, ht, wt], ct=[0, 16])
+    writer = kernel(ops / SHARDED / "writer_unary_sharded.cpp", ttnn.WriterConfigDescriptor(), GRID, rt=[tiles],
+                    ct=[16])
+    run([tx, out], [reader, compute, writer],
+        [ttnn.cb_descriptor_from_sharded_tensor(0, tx), ttnn.cb_descriptor_from_sharded_tensor(16, out)])
+    assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx).transpose(-1, -2))
+
+
+def test_ttnn_block_sharded_concat_kernel_runs_unchanged(device, ops) -> None:
+    """concat along the width of two block-sharded row-major tensors into a block-sharded output
+    on the 2x2 grid: on each core reader_writer_block_sharded_concat.cpp copies, row by row over
+    the NoC, the shards of its output columns from the cores that hold them (runtime args per
+    transfer: the source core's NoC x/y, its CB, offset and row stride, the destination offset and
+    row stride, bytes per row, rows). Output column block 0 is the first input, block 1 the second."""
+    torch.manual_seed(46)
+    a, b = torch.randn(64, 64), torch.randn(64, 64)
+    row_major = ttnn.ROW_MAJOR_LAYOUT
+    ta = dram(device, a, layout=row_major, memory_config=block_sharded((32, 32)))
+    tb = dram(device, b, layout=row_major, memory_config=block_sharded((32, 32)))
+    out = output(device, (64, 128), layout=row_major, memory_config=block_sharded((32, 64)))
+    shard_row, out_row = 32 * 2, 64 * 2
+
+    def transfers(x: int, y: int) -> list[int]:
+        args = [2]
+        for column in range(2):
+            src = device.worker_core_from_logical_core(ttnn.CoreCoord(column, y))
+            args += [src.x, src.y, x, 0, shard_row, column * shard_row, out_row, shard_row, 32]
+        return args
+
+    concat = kernel(ops / "data_movement/concat/device/kernels/dataflow/reader_writer_block_sharded_concat.cpp",
+                    ttnn.ReaderConfigDescriptor(), GRID, rt=per_core(transfers), ct=[2])
+    run([ta, tb, out], [concat], [ttnn.cb_descriptor_from_sharded_tensor(0, ta),
+                                  ttnn.cb_descriptor_from_sharded_tensor(1, tb),
+                                  ttnn.cb_descriptor_from_sharded_tensor(2, out)])
+    assert torch.equal(ttnn.to_torch(out), torch.cat([ttnn.to_torch(ta), ttnn.to_torch(tb)], dim=1))
