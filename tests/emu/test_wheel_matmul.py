@@ -425,3 +425,37 @@ def test_ttnn_block_sharded_concat_kernel_runs_unchanged(device, ops) -> None:
                                   ttnn.cb_descriptor_from_sharded_tensor(1, tb),
                                   ttnn.cb_descriptor_from_sharded_tensor(2, out)])
     assert torch.equal(ttnn.to_torch(out), torch.cat([ttnn.to_torch(ta), ttnn.to_torch(tb)], dim=1))
+
+
+def test_ttnn_transpose_hc_sharded_rm_kernel_runs_unchanged(device, ops) -> None:
+    """The HC transpose of a height-sharded row-major [1, C, H, W] tensor on the 2x2 grid:
+    reader_unary_transpose_hc_sharded_rm.cpp gathers each output stick (n, h, c) from the core whose
+    shard holds input stick (n, c, h), over the NoC, into the output's shard (compile-time args:
+    the CBs, N, H, C, the stick bytes, row-major shard order, the grid's size; runtime args: sticks
+    per core, the first output stick's input index and its c, h, n, then the NoC x of each grid
+    column and y of each grid row); writer_unary_sharded.cpp hands the shard over."""
+    torch.manual_seed(47)
+    n, c, h, w = 1, 4, 8, 32
+    x = torch.randn(n, c, h, w)
+    row_major = ttnn.ROW_MAJOR_LAYOUT
+    per_core_sticks = n * c * h // 4
+    height = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
+                               ttnn.ShardSpec(GRID, (per_core_sticks, w), ttnn.ShardOrientation.ROW_MAJOR))
+    tx = dram(device, x, layout=row_major, memory_config=height)
+    out = output(device, (n, h, c, w), layout=row_major, memory_config=height)
+    noc_x = [device.worker_core_from_logical_core(ttnn.CoreCoord(i, 0)).x for i in range(2)]
+    noc_y = [device.worker_core_from_logical_core(ttnn.CoreCoord(0, j)).y for j in range(2)]
+
+    def first_stick(cx: int, cy: int) -> list[int]:
+        o = (cy * 2 + cx) * per_core_sticks  # row-major shard order
+        sn, sh, sc = o // (h * c), (o // c) % h, o % c
+        return [per_core_sticks, sn * c * h + sc * h + sh, sc, sh, sn, *noc_x, *noc_y]
+
+    reader = kernel(ops / "data_movement/transpose/device/kernels/dataflow/reader_unary_transpose_hc_sharded_rm.cpp",
+                    ttnn.ReaderConfigDescriptor(), GRID, rt=per_core(first_stick),
+                    ct=[0, 16, n, h, c, w * 2, 1, 2, 2])
+    writer = kernel(ops / SHARDED / "writer_unary_sharded.cpp", ttnn.WriterConfigDescriptor(), GRID,
+                    rt=[per_core_sticks], ct=[16])
+    run([tx, out], [reader, writer],
+        [ttnn.cb_descriptor_from_sharded_tensor(0, tx), ttnn.cb_descriptor_from_sharded_tensor(16, out)])
+    assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx).permute(0, 2, 1, 3))
