@@ -253,6 +253,36 @@ def test_ttnn_2d_multicast_matmul_kernels_run_unchanged(device, ops, variant) ->
     assert torch.equal(ttnn.to_torch(out), want)
 
 
+def test_ttnn_multicore_reuse_matmul_kernels_run_unchanged(device, ops) -> None:
+    """The multicore reuse matmul (matmul_multicore_reuse_optimized) on a 2x1 grid: each core reads
+    its own in0 and in1 blocks (reader_bmm_tile_layout.cpp: start tiles, strides, block shapes as
+    runtime args), bmm_large_block_zm_fused_bias_activation.cpp multiplies them in sub-blocks,
+    writer_bmm_tile_layout.cpp writes its 2x2 output tiles, bit for bit against the device
+    arithmetic."""
+    torch.manual_seed(33)
+    b = Blocking(mt=2, kt=4, nt=4, gx=2, gy=1, block_k=2, sub_h=1, sub_w=2)
+    a, w = torch.randn(b.mt * 32, b.kt * 32), torch.randn(b.kt * 32, b.nt * 32)
+    ta, tb, out = dram(device, a), dram(device, w), output(device, (b.mt * 32, b.nt * 32))
+    grid = cores(0, 0, b.gx - 1, 0)
+    kernels = ops / MATMUL / "dataflow"
+    reader = kernel(kernels / "reader_bmm_tile_layout.cpp", ttnn.ReaderConfigDescriptor(), grid,
+                    rt={(x, 0): [ta.buffer_address(), 0, 1, b.kt, b.block_k, b.block_k, b.per_core_m, b.in0_block_tiles,
+                                 tb.buffer_address(), x * b.per_core_n, 1, b.nt, b.block_k * b.nt, b.per_core_n,
+                                 b.block_k, b.in1_block_tiles, b.blocks, b.mt * b.kt, b.kt * b.nt, 1, 0]
+                        for x in range(b.gx)},
+                    ct=[*ttnn.TensorAccessorArgs(ta).get_compile_time_args(),
+                        *ttnn.TensorAccessorArgs(tb).get_compile_time_args()], named=NAMES)
+    writer = kernel(kernels / "writer_bmm_tile_layout.cpp", ttnn.WriterConfigDescriptor(), grid,
+                    rt={(x, 0): [out.buffer_address(), x * b.per_core_n, 1, b.nt, b.sub_w, b.sub_h * b.nt, b.sub_w,
+                                 b.sub_h, b.sub_h * b.sub_w, b.per_core_n // b.sub_w, b.per_core_m // b.sub_h,
+                                 b.mt * b.nt, 1]
+                        for x in range(b.gx)},
+                    ct=ttnn.TensorAccessorArgs(out).get_compile_time_args(), named=NAMES)
+    run([ta, tb, out], [reader, fused_compute(ops, b, grid, []), writer], matmul_cbs(b, grid))
+    want = device_arith.blocked_matmul(ttnn.to_torch(ta), ttnn.to_torch(tb), b.block_k * 32)
+    assert torch.equal(ttnn.to_torch(out), want)
+
+
 def test_ttnn_block_sharded_2d_multicast_matmul_kernels_run_unchanged(device, ops) -> None:
     """The 2D multicast matmul with in0 and the output block-sharded on a 2x2 grid: in0's K blocks
     are the row's shards, multicast in turn by their owners (in0_sender_receiver_padding_block_sharded);
