@@ -1,11 +1,15 @@
-"""ttnn 0.81.1's multicore matmul kernels, taken unchanged from the ttnn wheel, run on the emulator
-with hosts written on the 0.81.1 ``generic_op`` API, against the device arithmetic's golden.
+"""ttnn 0.81.1's multicore matmul and sharded kernels, taken unchanged from the ttnn wheel, run on the
+emulator with hosts written on the 0.81.1 ``generic_op`` API, against the device arithmetic's golden
+or the moved values.
 
-The hosts pass what the matmul program factories pass (compile-time args by index, named CB args,
-semaphores, per-core runtime args), on small grids: the 2D multicast factory's four readers/writers
-(in0 sent along each row, in1 down each column, by NoC multicast with semaphore handshakes) with
-the fused-bias compute kernel, with and without the fused bias and packer L1 accumulation.
-The wheel comes from the ``ops`` fixture (tests/emu/conftest.py).
+The hosts pass what the program factories pass (compile-time args by index, named CB args,
+semaphores, per-core runtime args), on small grids: the 2D multicast matmul's readers/writers (in0
+sent along each row, in1 down each column, by NoC multicast with semaphore handshakes; in0
+interleaved or block-sharded, the output interleaved or sharded) with the fused-bias compute kernel
+(plain, FUSE_BIAS, PACKER_L1_ACC), the multicore reuse matmul; interleaved_to_sharded and
+sharded_to_interleaved (tiles and sticks), the binary op on sharded tensors, the sharded transposes
+and the block-sharded concat, whose CBs are the tensors' shards (globally allocated CBs). The wheel
+comes from the ``ops`` fixture (tests/emu/conftest.py).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
+from tilecraft.diagnostics import KernelError
 from tests.emu import device_arith
 from tests.emu.harness import cb, cores, dram, kernel, output, run
 
@@ -78,12 +83,12 @@ class Blocking:
         return self.per_core_m * self.per_core_n
 
 
-def compute_args(b: Blocking) -> list[int]:
+def compute_args(b: Blocking, untilize_out: bool = False) -> list[int]:
     """bmm_large_block_zm_fused_bias_activation.cpp's compile-time args: one output block per core,
-    no batch, no untilize, no transpose; arg 18 asks for the row-broadcast bias."""
+    no batch, no transpose; arg 15 untilizes the output; arg 18 asks for the row-broadcast bias."""
     return [b.block_k, b.per_core_m // b.sub_h, b.in0_block_tiles, b.sub_h * b.block_k, b.per_core_n // b.sub_w,
             b.in1_block_tiles, b.per_core_n, b.blocks, 1, 1, b.sub_h, b.sub_w, b.sub_h * b.sub_w, 1,
-            b.out_block_tiles, 0, 0, 0, 1]
+            b.out_block_tiles, int(untilize_out), 0, 0, 1]
 
 
 def sender_writer_padding(b: Blocking) -> list[int]:
@@ -108,7 +113,8 @@ def writer_compile_args(b: Blocking) -> list[int]:
 
 def worker_noc(device, b: Blocking) -> dict[tuple[int, int], ttnn.CoreCoord]:
     """The NoC coordinates of each core (x, y) of the grid."""
-    return {(x, y): device.worker_core_from_logical_core(ttnn.CoreCoord(x, y)) for x in range(b.gx) for y in range(b.gy)}
+    return {(x, y): device.worker_core_from_logical_core(ttnn.CoreCoord(x, y))
+            for x in range(b.gx) for y in range(b.gy)}
 
 
 def in0_mcast_kernels(device, ops: Path, b: Blocking, ta) -> list[ttnn.KernelDescriptor]:
@@ -184,10 +190,11 @@ def in1_mcast_kernels(device, ops: Path, b: Blocking, tb, out, bias=None) -> lis
     return [sender, receiver]
 
 
-def fused_compute(ops: Path, b: Blocking, grid: ttnn.CoreRangeSet, defines: list[tuple[str, str]]):
+def fused_compute(ops: Path, b: Blocking, grid: ttnn.CoreRangeSet, defines: list[tuple[str, str]],
+                  untilize_out: bool = False):
     """bmm_large_block_zm_fused_bias_activation.cpp on every core (HiFi4, bfloat16 DST)."""
     return kernel(ops / MATMUL / "compute/bmm_large_block_zm_fused_bias_activation.cpp",
-                  ttnn.ComputeConfigDescriptor(), grid, ct=compute_args(b),
+                  ttnn.ComputeConfigDescriptor(), grid, ct=compute_args(b, untilize_out),
                   named=[*NAMES, ("bias_ntiles", b.per_core_n)], defines=defines)
 
 
@@ -222,7 +229,9 @@ def l1_acc_matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return device_arith.pack_bf16(block(128, accumulated))
 
 
-@pytest.mark.parametrize("variant", ["plain", "bias", "packer_l1_acc"])
+# the fused-bias and L1-accumulation variants recompile all five kernels: a slow sweep
+@pytest.mark.parametrize("variant", ["plain", pytest.param("bias", marks=pytest.mark.slow),
+                                     pytest.param("packer_l1_acc", marks=pytest.mark.slow)])
 def test_ttnn_2d_multicast_matmul_kernels_run_unchanged(device, ops, variant) -> None:
     """The 2D multicast matmul on a 2x2 grid, each core computing 2x2 output tiles over K in
     blocks of two tiles (the partials spill to the intermediate CB and reload), bit for bit
@@ -253,17 +262,11 @@ def test_ttnn_2d_multicast_matmul_kernels_run_unchanged(device, ops, variant) ->
     assert torch.equal(ttnn.to_torch(out), want)
 
 
-def test_ttnn_multicore_reuse_matmul_kernels_run_unchanged(device, ops) -> None:
-    """The multicore reuse matmul (matmul_multicore_reuse_optimized) on a 2x1 grid: each core reads
-    its own in0 and in1 blocks (reader_bmm_tile_layout.cpp: start tiles, strides, block shapes as
-    runtime args), bmm_large_block_zm_fused_bias_activation.cpp multiplies them in sub-blocks,
-    writer_bmm_tile_layout.cpp writes its 2x2 output tiles, bit for bit against the device
-    arithmetic."""
-    torch.manual_seed(33)
-    b = Blocking(mt=2, kt=4, nt=4, gx=2, gy=1, block_k=2, sub_h=1, sub_w=2)
-    a, w = torch.randn(b.mt * 32, b.kt * 32), torch.randn(b.kt * 32, b.nt * 32)
-    ta, tb, out = dram(device, a), dram(device, w), output(device, (b.mt * 32, b.nt * 32))
-    grid = cores(0, 0, b.gx - 1, 0)
+def reuse_kernels(ops: Path, b: Blocking, ta, tb, out, grid, untilize_out: bool = False) -> list:
+    """The multicore reuse factory's kernels (matmul_multicore_reuse_optimized) over a row of cores:
+    each core reads its own in0 and in1 blocks (reader_bmm_tile_layout.cpp: start tiles, strides,
+    block shapes as runtime args), the fused-bias compute kernel multiplies them in sub-blocks,
+    writer_bmm_tile_layout.cpp writes its output tiles."""
     kernels = ops / MATMUL / "dataflow"
     reader = kernel(kernels / "reader_bmm_tile_layout.cpp", ttnn.ReaderConfigDescriptor(), grid,
                     rt={(x, 0): [ta.buffer_address(), 0, 1, b.kt, b.block_k, b.block_k, b.per_core_m, b.in0_block_tiles,
@@ -278,9 +281,40 @@ def test_ttnn_multicore_reuse_matmul_kernels_run_unchanged(device, ops) -> None:
                                  b.mt * b.nt, 1]
                         for x in range(b.gx)},
                     ct=ttnn.TensorAccessorArgs(out).get_compile_time_args(), named=NAMES)
-    run([ta, tb, out], [reader, fused_compute(ops, b, grid, []), writer], matmul_cbs(b, grid))
+    return [reader, fused_compute(ops, b, grid, [], untilize_out), writer]
+
+
+def test_ttnn_multicore_reuse_matmul_kernels_run_unchanged(device, ops) -> None:
+    """The multicore reuse matmul on a 2x1 grid, each core computing 2x2 output tiles, bit for bit
+    against the device arithmetic."""
+    torch.manual_seed(33)
+    b = Blocking(mt=2, kt=4, nt=4, gx=2, gy=1, block_k=2, sub_h=1, sub_w=2)
+    a, w = torch.randn(b.mt * 32, b.kt * 32), torch.randn(b.kt * 32, b.nt * 32)
+    ta, tb, out = dram(device, a), dram(device, w), output(device, (b.mt * 32, b.nt * 32))
+    grid = cores(0, 0, b.gx - 1, 0)
+    run([ta, tb, out], reuse_kernels(ops, b, ta, tb, out, grid), matmul_cbs(b, grid))
     want = device_arith.blocked_matmul(ttnn.to_torch(ta), ttnn.to_torch(tb), b.block_k * 32)
     assert torch.equal(ttnn.to_torch(out), want)
+
+
+def test_an_untilized_matmul_output_stops_at_pack_untilize(device, ops) -> None:
+    """The fused kernel's untilize_out (compile-time arg 15) packs through pack_untilize, which the
+    emulator does not model: the run stops with E5009 at the kernel's pack_untilize_dest_init line,
+    and nothing is read back."""
+    b = Blocking(mt=2, kt=4, nt=4, gx=2, gy=1, block_k=2, sub_h=1, sub_w=2)
+    ta, tb = dram(device, torch.randn(b.mt * 32, b.kt * 32)), dram(device, torch.randn(b.kt * 32, b.nt * 32))
+    out = output(device, (b.mt * 32, b.nt * 32))
+    grid = cores(0, 0, b.gx - 1, 0)
+    with pytest.raises(KernelError) as info:
+        run([ta, tb, out], reuse_kernels(ops, b, ta, tb, out, grid, untilize_out=True), matmul_cbs(b, grid))
+    diag = info.value.diagnostic
+    source = ops / MATMUL / "compute/bmm_large_block_zm_fused_bias_activation.cpp"
+    line = next(i for i, text in enumerate(source.read_text().splitlines(), 1)
+                if "pack_untilize_dest_init<out_subblock_w, out_block_w>(out_dfb_id);" in text)
+    assert diag.code == "E5009"
+    assert diag.message == "pack_untilize_dest_init (pack-untilize) is not modelled by the emulator"
+    assert diag.span.file.endswith(source.name) and diag.span.line == line
+    assert not ttnn.to_torch(out).any()
 
 
 def test_ttnn_block_sharded_2d_multicast_matmul_kernels_run_unchanged(device, ops) -> None:
@@ -376,7 +410,8 @@ def test_ttnn_sharded_to_interleaved_stick_kernels_run_unchanged(device, ops, wr
     assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx))
 
 
-@pytest.mark.parametrize("op,kind,golden", [("add_tiles", "ELWADD", "add"), ("mul_tiles", "ELWMUL", "mul")])
+@pytest.mark.parametrize("op,kind,golden", [("add_tiles", "ELWADD", "add"),
+                                            pytest.param("mul_tiles", "ELWMUL", "mul", marks=pytest.mark.slow)])
 def test_ttnn_eltwise_binary_sharded_kernels_run_unchanged(device, ops, op, kind, golden) -> None:
     """The binary op with its first input and its output block-sharded on a 2x2 grid: the binary
     reader with IN0_SHARDED pushes the resident shard and reads the second input's block from DRAM
