@@ -117,15 +117,51 @@ def worker_noc(device, b: Blocking) -> dict[tuple[int, int], ttnn.CoreCoord]:
             for x in range(b.gx) for y in range(b.gy)}
 
 
+def in0_sender_compile_args(b: Blocking, ta, dests: int) -> list[int]:
+    """in0_sender_padding's compile-time args: strides and block shape in tiles, no padding, no
+    shard extraction, K blocks, one output block, semaphores 0/1, the multicast's destinations,
+    batch args, no sparsity (bcast_A), no fused op, the accessors (sparsity: a placeholder), the
+    batches to compute."""
+    return [1, b.kt, b.block_k, b.per_core_m * b.kt, b.block_k, b.per_core_m, b.in0_block_tiles, 0, 0, 0, 0, 0,
+            b.blocks, 1, 1, 0, 1, dests, dests, b.mt * b.kt, 1, 1, 0, 0, 0, 1, 0, 0,
+            *ttnn.TensorAccessorArgs(ta).get_compile_time_args(), *NO_TENSOR, 1]
+
+
+def output_accessor_args(out) -> list[int]:
+    """The output writers' accessor args: a sharded output's are not modelled (TensorAccessorArgs
+    is interleaved only) and the writers do not use them under OUT_SHARDED: a placeholder."""
+    return NO_TENSOR if out.memory_config().is_sharded() else ttnn.TensorAccessorArgs(out).get_compile_time_args()
+
+
+def in1_sender_compile_args(b: Blocking, tb, out, bias, dests: int) -> list[int]:
+    """in1_sender_writer_padding's compile-time args: in1 strides and block shape, K blocks, one
+    output block, semaphores 2/3, the multicast's destinations, batch args, no sparsity, the output
+    writer's args, the bias stride, no fused ops, not compact, the accessors (sparsity: a
+    placeholder), the output's (output_accessor_args)."""
+    return [1, b.nt, b.block_k * b.nt, b.per_core_n, b.per_core_n, b.block_k, b.in1_block_tiles, b.blocks, 1, 1,
+            2, 3, dests, dests, b.kt * b.nt, 1, 0, 0, 0, *writer_compile_args(b), int(bias is not None),
+            0, 0, 0, *ttnn.TensorAccessorArgs(tb).get_compile_time_args(), *NO_TENSOR, *output_accessor_args(out),
+            *(ttnn.TensorAccessorArgs(bias).get_compile_time_args() if bias is not None else [])]
+
+
+def in1_sender_runtime_args(b: Blocking, tb, out, column: int, rect: list[int], out_start: int, bias=None) -> list[int]:
+    """in1_sender_writer_padding's runtime args for the core reading in1's output-column block
+    ``column``: in1's address and first tile, the multicast rectangle, no sparsity, the output's
+    address and the core's first output tile, the writer's padding args, the bias (address, first
+    tile) and, for an interleaved output, the output blocks along w."""
+    bias_address = bias.buffer_address() if bias is not None else 0
+    blocks_w = [] if out.memory_config().is_sharded() else [1]
+    return [tb.buffer_address(), column * b.per_core_n, *rect, 0, out.buffer_address(), out_start, b.per_core_n,
+            *sender_writer_padding(b), bias_address, column * b.per_core_n, *blocks_w]
+
+
 def in0_mcast_kernels(device, ops: Path, b: Blocking, ta) -> list[ttnn.KernelDescriptor]:
     """in0's side of the 2D multicast factory (matmul_multicore_reuse_mcast_2d), in0 interleaved:
     the left column reads in0 blocks and multicasts them along its row (in0_sender_padding, RISCV_1
     on NOC 1, so the rectangle's corners are given end first), the other cores receive them
     (in0_receiver). Semaphores 0/1 are in0's sender and receiver flags."""
     kernels, noc = ops / MATMUL / "dataflow", worker_noc(device, b)
-    in0_ct = [1, b.kt, b.block_k, b.per_core_m * b.kt, b.block_k, b.per_core_m, b.in0_block_tiles, 0, 0, 0, 0, 0,
-              b.blocks, 1, 1, 0, 1, b.gx - 1, b.gx - 1, b.mt * b.kt, 1, 1, 0, 0, 0, 1, 0, 0,
-              *ttnn.TensorAccessorArgs(ta).get_compile_time_args(), *NO_TENSOR, 1]
+    in0_ct = in0_sender_compile_args(b, ta, b.gx - 1)
     sender = kernel(kernels / "reader_bmm_tile_layout_in0_sender_padding.cpp",
                     ttnn.ReaderConfigDescriptor(), cores(0, 0, 0, b.gy - 1),
                     rt={(0, y): [ta.buffer_address(), y * b.per_core_m * b.kt, noc[b.gx - 1, y].x,
@@ -165,22 +201,14 @@ def in1_mcast_kernels(device, ops: Path, b: Blocking, tb, out, bias=None) -> lis
     out_sharded = out.memory_config().is_sharded()
     defines = [("FUSE_BIAS", "1")] * (bias is not None) + [("OUT_SHARDED", "1")] * out_sharded
     start = {(x, y): y * b.per_core_m * b.nt + x * b.per_core_n for x in range(b.gx) for y in range(b.gy)}
-    out_args = [] if out_sharded else ttnn.TensorAccessorArgs(out).get_compile_time_args()
-    in1_ct = [1, b.nt, b.block_k * b.nt, b.per_core_n, b.per_core_n, b.block_k, b.in1_block_tiles, b.blocks, 1, 1,
-              2, 3, b.gy - 1, b.gy - 1, b.kt * b.nt, 1, 0, 0, 0, *writer_compile_args(b), int(bias is not None),
-              0, 0, 0, *ttnn.TensorAccessorArgs(tb).get_compile_time_args(), *NO_TENSOR, *(out_args or NO_TENSOR),
-              *(ttnn.TensorAccessorArgs(bias).get_compile_time_args() if bias is not None else [])]
-    bias_address = bias.buffer_address() if bias is not None else 0
-    blocks_w = [] if out_sharded else [1]
     sender = kernel(kernels / "reader_bmm_tile_layout_in1_sender_writer_padding.cpp",
                     ttnn.WriterConfigDescriptor(), cores(0, 0, b.gx - 1, 0),
-                    rt={(x, 0): [tb.buffer_address(), x * b.per_core_n, noc[x, 1].x, noc[x, 1].y,
-                                 noc[x, b.gy - 1].x, noc[x, b.gy - 1].y, 0, out.buffer_address(), start[x, 0],
-                                 b.per_core_n, *sender_writer_padding(b), bias_address, x * b.per_core_n, *blocks_w]
+                    rt={(x, 0): in1_sender_runtime_args(b, tb, out, x, [noc[x, 1].x, noc[x, 1].y, noc[x, b.gy - 1].x,
+                                                                        noc[x, b.gy - 1].y], start[x, 0], bias)
                         for x in range(b.gx)},
-                    ct=in1_ct, named=NAMES, defines=defines)
+                    ct=in1_sender_compile_args(b, tb, out, bias, b.gy - 1), named=NAMES, defines=defines)
     receiver_ct = [b.in1_block_tiles, b.blocks, 1, 1, 2, 3, 1, *writer_compile_args(b),
-                   b.per_core_n if bias is not None else 0, 0, *(out_args or NO_TENSOR)]
+                   b.per_core_n if bias is not None else 0, 0, *output_accessor_args(out)]
     padding = receiver_writer_padding(b)[:-2] if out_sharded else receiver_writer_padding(b)
     receiver = kernel(kernels / "reader_bmm_tile_layout_in1_receiver_writer_padding.cpp",
                       ttnn.WriterConfigDescriptor(), cores(0, 1, b.gx - 1, b.gy - 1),
@@ -315,6 +343,38 @@ def test_an_untilized_matmul_output_stops_at_pack_untilize(device, ops) -> None:
     assert diag.message == "pack_untilize_dest_init (pack-untilize) is not modelled by the emulator"
     assert diag.span.file.endswith(source.name) and diag.span.line == line
     assert not ttnn.to_torch(out).any()
+
+
+def test_ttnn_1d_multicast_matmul_kernels_run_unchanged(device, ops) -> None:
+    """The 1D multicast matmul (matmul_multicore_reuse_mcast_1d, in0 multicast) on the four cores of
+    the 2x2 grid, in row-major order, each computing all of M for its 2-tile slice of N: core 0
+    reads in0 and multicasts it to the grid's rectangle, itself excluded (three destinations), the
+    others receive it; every core reads its own in1 slice and writes its output with
+    in1_sender_writer_padding under SKIP_MCAST."""
+    torch.manual_seed(34)
+    b = Blocking(mt=2, kt=4, nt=8, gx=4, gy=1, block_k=2, sub_h=1, sub_w=2)
+    a, w = torch.randn(b.mt * 32, b.kt * 32), torch.randn(b.kt * 32, b.nt * 32)
+    ta, tb, out = dram(device, a), dram(device, w), output(device, (b.mt * 32, b.nt * 32))
+    kernels = ops / MATMUL / "dataflow"
+    order = [(x, y) for y in range(2) for x in range(2)]
+    noc = {core: device.worker_core_from_logical_core(ttnn.CoreCoord(*core)) for core in order}
+    sender = kernel(kernels / "reader_bmm_tile_layout_in0_sender_padding.cpp", ttnn.ReaderConfigDescriptor(),
+                    cores(0, 0, 0, 0),
+                    rt=[ta.buffer_address(), 0, noc[1, 1].x, noc[1, 1].y, noc[0, 0].x, noc[0, 0].y, b.per_core_m, 0],
+                    ct=in0_sender_compile_args(b, ta, len(order) - 1), named=NAMES)
+    receiver = kernel(kernels / "reader_bmm_tile_layout_in0_receiver.cpp", ttnn.ReaderConfigDescriptor(),
+                      ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(1, 0), ttnn.CoreCoord(1, 0)),
+                                         ttnn.CoreRange(ttnn.CoreCoord(0, 1), ttnn.CoreCoord(1, 1))]),
+                      rt={core: [noc[0, 0].x, noc[0, 0].y] for core in order[1:]},
+                      ct=[b.in0_block_tiles, b.blocks, 1, 1, 0, 1, 1, 0], named=NAMES)
+    in1 = kernel(kernels / "reader_bmm_tile_layout_in1_sender_writer_padding.cpp", ttnn.WriterConfigDescriptor(),
+                 GRID, rt={core: in1_sender_runtime_args(b, tb, out, k, [0, 0, 0, 0], k * b.per_core_n)
+                           for k, core in enumerate(order)},
+                 ct=in1_sender_compile_args(b, tb, out, None, 0), named=NAMES, defines=[("SKIP_MCAST", "1")])
+    semaphores = [ttnn.SemaphoreDescriptor(id=i, core_ranges=GRID, initial_value=0) for i in range(4)]
+    run([ta, tb, out], [sender, receiver, in1, fused_compute(ops, b, GRID, [])], matmul_cbs(b, GRID), semaphores)
+    want = device_arith.blocked_matmul(ttnn.to_torch(ta), ttnn.to_torch(tb), b.block_k * 32)
+    assert torch.equal(ttnn.to_torch(out), want)
 
 
 def test_ttnn_block_sharded_2d_multicast_matmul_kernels_run_unchanged(device, ops) -> None:
