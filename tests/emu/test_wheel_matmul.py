@@ -584,3 +584,41 @@ def test_ttnn_transpose_hc_sharded_rm_kernel_runs_unchanged(device, ops) -> None
     run([tx, out], [reader, writer],
         [ttnn.cb_descriptor_from_sharded_tensor(0, tx), ttnn.cb_descriptor_from_sharded_tensor(16, out)])
     assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx).permute(0, 2, 1, 3))
+
+
+def test_ttnn_roll_sharded_reader_runs_unchanged(device, ops) -> None:
+    """roll along the height of a height-sharded row-major tensor on the 2x2 grid (16 rows per
+    core, shift 5): on each core roll_sharded_reader.cpp (L1 mode) gathers its output rows from the
+    cores that hold them, row by row over the NoC into the two halves of a scratch CB (reads padded
+    to the L1 alignment), and copies each into the output's shard (runtime args per transfer: the
+    source core's NoC x/y, its CB, source and destination byte offsets, bytes, strides, rows)."""
+    torch.manual_seed(48)
+    rows, cols, shift, shard_rows = 64, 32, 5, 16
+    x = torch.randn(rows, cols)
+    row_major, row_bytes = ttnn.ROW_MAJOR_LAYOUT, cols * 2
+    height = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
+                               ttnn.ShardSpec(GRID, (shard_rows, cols), ttnn.ShardOrientation.ROW_MAJOR))
+    tx = dram(device, x, layout=row_major, memory_config=height)
+    out = output(device, (rows, cols), layout=row_major, memory_config=height)
+    order = [(cx, cy) for cy in range(2) for cx in range(2)]  # row-major shard order
+
+    def transfers(cx: int, cy: int) -> list[int]:
+        first = (order.index((cx, cy)) * shard_rows - shift) % rows  # input row of the core's first output row
+        args, done = [0], 0
+        while done < shard_rows:
+            source, offset = divmod((first + done) % rows, shard_rows)
+            count = min(shard_rows - offset, shard_rows - done)
+            src = device.worker_core_from_logical_core(ttnn.CoreCoord(*order[source]))
+            args += [src.x, src.y, 0, offset * row_bytes, done * row_bytes, row_bytes, row_bytes, row_bytes, count]
+            args[0] += 1
+            done += count
+        return args
+
+    scratch_half = 128
+    reader = kernel(ops / "data_movement/roll/device/kernels/dataflow/roll_sharded_reader.cpp",
+                    ttnn.ReaderConfigDescriptor(), GRID, rt=per_core(transfers),
+                    ct=[16, 1, 16, scratch_half, 0, 0, 0, 0, 0])
+    run([tx, out], [reader], [ttnn.cb_descriptor_from_sharded_tensor(0, tx),
+                              cb(1, pages=2, core_ranges=GRID, page_size=scratch_half),
+                              ttnn.cb_descriptor_from_sharded_tensor(16, out)])
+    assert torch.equal(ttnn.to_torch(out), torch.roll(ttnn.to_torch(tx), shift, dims=0))
