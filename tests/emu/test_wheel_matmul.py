@@ -622,3 +622,38 @@ def test_ttnn_roll_sharded_reader_runs_unchanged(device, ops) -> None:
                               cb(1, pages=2, core_ranges=GRID, page_size=scratch_half),
                               ttnn.cb_descriptor_from_sharded_tensor(16, out)])
     assert torch.equal(ttnn.to_torch(out), torch.roll(ttnn.to_torch(tx), shift, dims=0))
+
+
+def test_ttnn_transpose_hc_sharded_rm_special_case_kernels_run_unchanged(device, ops) -> None:
+    """The HC transpose's special case (USE_SPECIAL_CASE: the input sharded one channel per core),
+    its work split between reader_unary_transpose_hc_sharded_rm.cpp and writer_unary_transpose_hc_sharded_rm.cpp:
+    output core k holds h = 2k and 2k+1 for every channel; the reader gathers h = 2k (one stick from
+    each channel's core), the writer h = 2k+1, one stick further in the sources and four further in
+    the output (runtime args: one h block per kernel, sticks per source, the sources, the source
+    stride, then the writer's source and destination offsets, each source's offset and NoC x/y)."""
+    torch.manual_seed(49)
+    c, h, w = 4, 8, 32
+    x = torch.randn(1, c, h, w)
+    row_major, stick = ttnn.ROW_MAJOR_LAYOUT, w * 2
+    height = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
+                               ttnn.ShardSpec(GRID, (h, w), ttnn.ShardOrientation.ROW_MAJOR))
+    tx = dram(device, x, layout=row_major, memory_config=height)
+    out = output(device, (1, h, c, w), layout=row_major, memory_config=height)
+    order = [(cx, cy) for cy in range(2) for cx in range(2)]  # row-major shard order: core i holds channel i
+    sources = [device.worker_core_from_logical_core(ttnn.CoreCoord(*core)) for core in order]
+
+    def gather(extra: list[int]):
+        def args(cx: int, cy: int) -> list[int]:
+            first_h = 2 * order.index((cx, cy))
+            return [0, 1, 1, c, stick, *extra, *[first_h * stick] * c, *(s.x for s in sources), *(s.y for s in sources)]
+        return args
+
+    transpose = ops / "data_movement/transpose/device/kernels/dataflow"
+    defines = [("USE_SPECIAL_CASE", "1")]
+    reader = kernel(transpose / "reader_unary_transpose_hc_sharded_rm.cpp", ttnn.ReaderConfigDescriptor(), GRID,
+                    rt=per_core(gather([])), ct=[0, 16, stick], defines=defines)
+    writer = kernel(transpose / "writer_unary_transpose_hc_sharded_rm.cpp", ttnn.WriterConfigDescriptor(), GRID,
+                    rt=per_core(gather([stick, c * stick])), ct=[0, 16, stick], defines=defines)
+    run([tx, out], [reader, writer],
+        [ttnn.cb_descriptor_from_sharded_tensor(0, tx), ttnn.cb_descriptor_from_sharded_tensor(16, out)])
+    assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx).permute(0, 2, 1, 3))
