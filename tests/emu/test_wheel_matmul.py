@@ -118,29 +118,39 @@ def worker_noc(device, b: Blocking) -> dict[tuple[int, int], ttnn.CoreCoord]:
 
 
 def in0_sender_compile_args(b: Blocking, ta, dests: int) -> list[int]:
-    """in0_sender_padding's compile-time args: strides and block shape in tiles, no padding, no
-    shard extraction, K blocks, one output block, semaphores 0/1, the multicast's destinations,
-    batch args, no sparsity (bcast_A), no fused op, the accessors (sparsity: a placeholder), the
-    batches to compute."""
-    return [1, b.kt, b.block_k, b.per_core_m * b.kt, b.block_k, b.per_core_m, b.in0_block_tiles, 0, 0, 0, 0, 0,
-            b.blocks, 1, 1, 0, 1, dests, dests, b.mt * b.kt, 1, 1, 0, 0, 0, 1, 0, 0,
-            *ttnn.TensorAccessorArgs(ta).get_compile_time_args(), *NO_TENSOR, 1]
+    """in0_sender_padding's compile-time args: strides and block shape in tiles, no padding, shard
+    extraction for a sharded in0 wider than a block (its shard's width and height in tiles), K
+    blocks, one output block, semaphores 0/1, the multicast's destinations, batch args, no sparsity
+    (bcast_A), no fused op, the accessors (sparsity: a placeholder), the batches to compute."""
+    shard = ta.memory_config().shard_spec.shape if ta.memory_config().is_sharded() else None
+    extract = [int(shard[1] // 32 > b.block_k), shard[1] // 32, shard[0] // 32] if shard else [0, 0, 0]
+    return [1, b.kt, b.block_k, b.per_core_m * b.kt, b.block_k, b.per_core_m, b.in0_block_tiles, 0, 0, *extract,
+            b.blocks, 1, 1, 0, 1, dests, dests, b.mt * b.kt, 1, 1, 0, 0, 0, 1, 0, 0, *accessor_args(ta), *NO_TENSOR, 1]
 
 
-def output_accessor_args(out) -> list[int]:
-    """The output writers' accessor args: a sharded output's are not modelled (TensorAccessorArgs
-    is interleaved only) and the writers do not use them under OUT_SHARDED: a placeholder."""
-    return NO_TENSOR if out.memory_config().is_sharded() else ttnn.TensorAccessorArgs(out).get_compile_time_args()
+def accessor_args(tensor) -> list[int]:
+    """A tensor's accessor args as the factories append them; a sharded tensor's are not modelled
+    (TensorAccessorArgs is interleaved only) and the kernels do not use them when the tensor is
+    sharded (IN0_SHARDED, OUT_SHARDED): a placeholder."""
+    return NO_TENSOR if tensor.memory_config().is_sharded() else ttnn.TensorAccessorArgs(tensor).get_compile_time_args()
+
+
+def in1_receiver_compile_args(b: Blocking, out, bias=None) -> list[int]:
+    """in1_receiver_writer_padding's compile-time args: in1's block tiles, K blocks, one output
+    block, semaphores 2/3, the batch, the output writer's args, the bias block width, no fused op,
+    the output's accessor."""
+    return [b.in1_block_tiles, b.blocks, 1, 1, 2, 3, 1, *writer_compile_args(b),
+            b.per_core_n if bias is not None else 0, 0, *accessor_args(out)]
 
 
 def in1_sender_compile_args(b: Blocking, tb, out, bias, dests: int) -> list[int]:
     """in1_sender_writer_padding's compile-time args: in1 strides and block shape, K blocks, one
     output block, semaphores 2/3, the multicast's destinations, batch args, no sparsity, the output
     writer's args, the bias stride, no fused ops, not compact, the accessors (sparsity: a
-    placeholder), the output's (output_accessor_args)."""
+    placeholder), the output's."""
     return [1, b.nt, b.block_k * b.nt, b.per_core_n, b.per_core_n, b.block_k, b.in1_block_tiles, b.blocks, 1, 1,
             2, 3, dests, dests, b.kt * b.nt, 1, 0, 0, 0, *writer_compile_args(b), int(bias is not None),
-            0, 0, 0, *ttnn.TensorAccessorArgs(tb).get_compile_time_args(), *NO_TENSOR, *output_accessor_args(out),
+            0, 0, 0, *ttnn.TensorAccessorArgs(tb).get_compile_time_args(), *NO_TENSOR, *accessor_args(out),
             *(ttnn.TensorAccessorArgs(bias).get_compile_time_args() if bias is not None else [])]
 
 
@@ -207,14 +217,12 @@ def in1_mcast_kernels(device, ops: Path, b: Blocking, tb, out, bias=None) -> lis
                                                                         noc[x, b.gy - 1].y], start[x, 0], bias)
                         for x in range(b.gx)},
                     ct=in1_sender_compile_args(b, tb, out, bias, b.gy - 1), named=NAMES, defines=defines)
-    receiver_ct = [b.in1_block_tiles, b.blocks, 1, 1, 2, 3, 1, *writer_compile_args(b),
-                   b.per_core_n if bias is not None else 0, 0, *output_accessor_args(out)]
     padding = receiver_writer_padding(b)[:-2] if out_sharded else receiver_writer_padding(b)
     receiver = kernel(kernels / "reader_bmm_tile_layout_in1_receiver_writer_padding.cpp",
                       ttnn.WriterConfigDescriptor(), cores(0, 1, b.gx - 1, b.gy - 1),
                       rt={(x, y): [noc[x, 0].x, noc[x, 0].y, out.buffer_address(), start[x, y], *padding]
                           for x in range(b.gx) for y in range(1, b.gy)},
-                      ct=receiver_ct, named=NAMES, defines=defines)
+                      ct=in1_receiver_compile_args(b, out, bias), named=NAMES, defines=defines)
     return [sender, receiver]
 
 
@@ -373,6 +381,44 @@ def test_ttnn_1d_multicast_matmul_kernels_run_unchanged(device, ops) -> None:
                  ct=in1_sender_compile_args(b, tb, out, None, 0), named=NAMES, defines=[("SKIP_MCAST", "1")])
     semaphores = [ttnn.SemaphoreDescriptor(id=i, core_ranges=GRID, initial_value=0) for i in range(4)]
     run([ta, tb, out], [sender, receiver, in1, fused_compute(ops, b, GRID, [])], matmul_cbs(b, GRID), semaphores)
+    want = device_arith.blocked_matmul(ttnn.to_torch(ta), ttnn.to_torch(tb), b.block_k * 32)
+    assert torch.equal(ttnn.to_torch(out), want)
+
+
+def test_ttnn_1d_multicast_in1_matmul_with_height_sharded_in0_runs_unchanged(device, ops) -> None:
+    """The 1D multicast matmul the other way (in1 multicast) with in0 height-sharded over the four
+    cores of the 2x2 grid (a 2x4-tile band each): every core's in0_sender_padding (IN0_SHARDED,
+    SKIP_MCAST) copies its K blocks out of its own shard over the NoC (the shard is wider than a
+    block: sub-block extraction), core 0 reads in1 and multicasts it to the grid's rectangle without
+    itself, the others receive it, and each writes its own output rows."""
+    torch.manual_seed(35)
+    b = Blocking(mt=8, kt=4, nt=2, gx=1, gy=4, block_k=2, sub_h=1, sub_w=2)
+    a, w = torch.randn(b.mt * 32, b.kt * 32), torch.randn(b.kt * 32, b.nt * 32)
+    shard = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
+                              ttnn.ShardSpec(GRID, (b.per_core_m * 32, b.kt * 32), ttnn.ShardOrientation.ROW_MAJOR))
+    ta, tb = dram(device, a, memory_config=shard), dram(device, w)
+    out = output(device, (b.mt * 32, b.nt * 32))
+    kernels = ops / MATMUL / "dataflow"
+    order = [(x, y) for y in range(2) for x in range(2)]
+    noc = {core: device.worker_core_from_logical_core(ttnn.CoreCoord(*core)) for core in order}
+    in0 = kernel(kernels / "reader_bmm_tile_layout_in0_sender_padding.cpp", ttnn.ReaderConfigDescriptor(), GRID,
+                 rt=[ta.buffer_address(), 0, 0, 0, 0, 0, b.per_core_m, 0], ct=in0_sender_compile_args(b, ta, 0),
+                 named=NAMES, defines=[("IN0_SHARDED", "1"), ("SKIP_MCAST", "1")])
+    rect = [noc[0, 0].x, noc[0, 0].y, noc[1, 1].x, noc[1, 1].y]
+    sender = kernel(kernels / "reader_bmm_tile_layout_in1_sender_writer_padding.cpp", ttnn.WriterConfigDescriptor(),
+                    cores(0, 0, 0, 0), rt=in1_sender_runtime_args(b, tb, out, 0, rect, 0),
+                    ct=in1_sender_compile_args(b, tb, out, None, len(order) - 1), named=NAMES)
+    receiver = kernel(kernels / "reader_bmm_tile_layout_in1_receiver_writer_padding.cpp",
+                      ttnn.WriterConfigDescriptor(),
+                      ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(1, 0), ttnn.CoreCoord(1, 0)),
+                                         ttnn.CoreRange(ttnn.CoreCoord(0, 1), ttnn.CoreCoord(1, 1))]),
+                      rt={core: [noc[0, 0].x, noc[0, 0].y, out.buffer_address(), k * b.per_core_m * b.nt,
+                                 *receiver_writer_padding(b)]
+                          for k, core in enumerate(order) if k},
+                      ct=in1_receiver_compile_args(b, out), named=NAMES)
+    semaphores = [ttnn.SemaphoreDescriptor(id=i, core_ranges=GRID, initial_value=0) for i in range(4)]
+    run([ta, tb, out], [in0, sender, receiver, fused_compute(ops, b, GRID, [])], matmul_cbs(b, GRID, in0=ta),
+        semaphores)
     want = device_arith.blocked_matmul(ttnn.to_torch(ta), ttnn.to_torch(tb), b.block_k * 32)
     assert torch.equal(ttnn.to_torch(out), want)
 
