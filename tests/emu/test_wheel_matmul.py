@@ -266,7 +266,7 @@ def l1_acc_matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 
 
 # the fused-bias and L1-accumulation variants recompile all five kernels: a slow sweep
-@pytest.mark.parametrize("variant", ["plain", pytest.param("bias", marks=pytest.mark.slow),
+@pytest.mark.parametrize("variant", ["plain", "pack_relu", pytest.param("bias", marks=pytest.mark.slow),
                                      pytest.param("packer_l1_acc", marks=pytest.mark.slow)])
 def test_ttnn_2d_multicast_matmul_kernels_run_unchanged(device, ops, variant) -> None:
     """The 2D multicast matmul on a 2x2 grid, each core computing 2x2 output tiles over K in
@@ -276,14 +276,16 @@ def test_ttnn_2d_multicast_matmul_kernels_run_unchanged(device, ops, variant) ->
     add_tiles_bcast_rows (row 0 of the bias tile, whatever the other rows hold). With
     PACKER_L1_ACC (three K blocks, as the factory enables it) the packer adds the second block's
     partials to the first's in L1 (in fp32, then rounded as a pack: docs/numerics.md section 8), and
-    the sum is reloaded for the last block."""
+    the sum is reloaded for the last block. With PACK_RELU (the factory's fused ReLU) the packer's
+    ReLU stage is on for the last block's packs."""
     torch.manual_seed(31)
     b = Blocking(mt=4, kt=6 if variant == "packer_l1_acc" else 4, nt=4, gx=2, gy=2, block_k=2, sub_h=1, sub_w=2)
     a, w = torch.randn(b.mt * 32, b.kt * 32), torch.randn(b.kt * 32, b.nt * 32)
     ta, tb, out = dram(device, a), dram(device, w), output(device, (b.mt * 32, b.nt * 32))
     bias = dram(device, torch.randn(32, b.nt * 32)) if variant == "bias" else None
     grid = cores(0, 0, b.gx - 1, b.gy - 1)
-    defines = {"plain": [], "bias": [("FUSE_BIAS", "1")], "packer_l1_acc": [("PACKER_L1_ACC", "1")]}[variant]
+    defines = {"plain": [], "pack_relu": [("PACK_RELU", "1")], "bias": [("FUSE_BIAS", "1")],
+               "packer_l1_acc": [("PACKER_L1_ACC", "1")]}[variant]
     semaphores = [ttnn.SemaphoreDescriptor(id=i, core_ranges=grid, initial_value=0) for i in range(4)]
     run([ta, tb, out, *([bias] if bias is not None else [])],
         [*in0_mcast_kernels(device, ops, b, ta), *in1_mcast_kernels(device, ops, b, tb, out, bias),
@@ -292,6 +294,8 @@ def test_ttnn_2d_multicast_matmul_kernels_run_unchanged(device, ops, variant) ->
     x, y = ttnn.to_torch(ta), ttnn.to_torch(tb)
     want = (l1_acc_matmul(x, y) if variant == "packer_l1_acc"
             else device_arith.blocked_matmul(x, y, b.block_k * 32))
+    if variant == "pack_relu":  # the packer's ReLU on the last block's DST, before its rounding
+        want = want.clamp(min=0)
     if bias is not None:
         row = ttnn.to_torch(bias).float()[:1].expand(b.mt * 32, -1)
         want = device_arith.pack_bf16(device_arith.eltwise("add", want.float(), row, 4, fp32_dst=False))

@@ -123,6 +123,8 @@ void untilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_
 
 void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order, Loc loc);
 void pack_l1_acc(bool enable, Loc loc);
+// the packer's ReLU stage (0: none, 1: x <= 0 becomes 0), applied to every datum it reads from DST
+void pack_relu(std::uint32_t mode, Loc loc);
 
 // SFPU: one operation code per function; parameters as the API passes them (float bit patterns,
 // integers); `fmt` is a DataFormat template argument where the API has one (255: none).

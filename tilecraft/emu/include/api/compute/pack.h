@@ -1,11 +1,14 @@
 // Packing DST tiles into CB pages (0.81.1 api/compute/pack.h). pack_tile<false> (the default)
 // writes the next page after the ones packed since the last cb_push_back, whatever
-// output_tile_index says; pack_tile<true> writes page output_tile_index.
+// output_tile_index says; pack_tile<true> writes page output_tile_index. pack_relu_config sets the
+// packer's ReLU stage: ZERO_RELU turns every datum x <= 0 read from DST into 0 (NaN passes), as the
+// ISA documentation's functional model (Packers/ReLU.md) has it; the threshold modes stop with E5009.
 #pragma once
 
 #include <cstdint>
 
 #include "api/compute/common_globals.h"
+#include "tc_emu/relu_config.h"
 
 namespace ckernel {
 
@@ -26,5 +29,12 @@ ALWI void pack_block(std::uint32_t ifrom_dst, std::uint32_t icb, std::uint32_t n
 }
 
 ALWI void pack_reconfig_l1_acc(const std::uint32_t l1_acc_en, TC_LOC) { ::tc::pack_l1_acc(l1_acc_en != 0, tc_loc); }
+
+ALWI void pack_relu_config(const ReluConfig& config, TC_LOC) {
+    const bool threshold = config.get_mode() == ReluType::MIN_THRESHOLD_RELU ||
+                           config.get_mode() == ReluType::MAX_THRESHOLD_RELU;
+    TC_NOT_MODELLED_IF(threshold, "pack_relu_config with a threshold mode (MIN/MAX_THRESHOLD_RELU)");
+    ::tc::pack_relu(static_cast<std::uint32_t>(config.get_mode()), tc_loc);
+}
 
 }  // namespace ckernel
