@@ -38,10 +38,29 @@ NO_TENSOR = [0, 0]
 GRID = cores(0, 0, 1, 1)
 
 
+#: the 2x2 grid's cores in row-major order: the order of height shards and of 1D matmul cores
+ORDER = [(x, y) for y in range(2) for x in range(2)]
+#: all of ORDER but core 0
+AFTER_FIRST = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(1, 0), ttnn.CoreCoord(1, 0)),
+                                 ttnn.CoreRange(ttnn.CoreCoord(0, 1), ttnn.CoreCoord(1, 1))])
+
+
+def sharded(layout: ttnn.TensorMemoryLayout, shard: tuple[int, int]) -> ttnn.MemoryConfig:
+    """An L1 sharded memory config over the 2x2 grid, row-major shard order."""
+    return ttnn.MemoryConfig(layout, ttnn.BufferType.L1, ttnn.ShardSpec(GRID, shard, ttnn.ShardOrientation.ROW_MAJOR))
+
+
 def block_sharded(shard: tuple[int, int]) -> ttnn.MemoryConfig:
-    """An L1 block-sharded memory config over the 2x2 grid, row-major shard order."""
-    return ttnn.MemoryConfig(ttnn.TensorMemoryLayout.BLOCK_SHARDED, ttnn.BufferType.L1,
-                             ttnn.ShardSpec(GRID, shard, ttnn.ShardOrientation.ROW_MAJOR))
+    return sharded(ttnn.TensorMemoryLayout.BLOCK_SHARDED, shard)
+
+
+def height_sharded(shard: tuple[int, int]) -> ttnn.MemoryConfig:
+    return sharded(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, shard)
+
+
+def matmul_semaphores(grid: ttnn.CoreRangeSet) -> list[ttnn.SemaphoreDescriptor]:
+    """The multicast factories' four semaphores (in0 sender/receiver, in1 sender/receiver), 0."""
+    return [ttnn.SemaphoreDescriptor(id=i, core_ranges=grid, initial_value=0) for i in range(4)]
 
 
 @dataclass(frozen=True)
@@ -286,7 +305,7 @@ def test_ttnn_2d_multicast_matmul_kernels_run_unchanged(device, ops, variant) ->
     grid = cores(0, 0, b.gx - 1, b.gy - 1)
     defines = {"plain": [], "pack_relu": [("PACK_RELU", "1")], "bias": [("FUSE_BIAS", "1")],
                "packer_l1_acc": [("PACKER_L1_ACC", "1")]}[variant]
-    semaphores = [ttnn.SemaphoreDescriptor(id=i, core_ranges=grid, initial_value=0) for i in range(4)]
+    semaphores = matmul_semaphores(grid)
     run([ta, tb, out, *([bias] if bias is not None else [])],
         [*in0_mcast_kernels(device, ops, b, ta), *in1_mcast_kernels(device, ops, b, tb, out, bias),
          fused_compute(ops, b, grid, defines)],
@@ -368,22 +387,20 @@ def test_ttnn_1d_multicast_matmul_kernels_run_unchanged(device, ops) -> None:
     a, w = torch.randn(b.mt * 32, b.kt * 32), torch.randn(b.kt * 32, b.nt * 32)
     ta, tb, out = dram(device, a), dram(device, w), output(device, (b.mt * 32, b.nt * 32))
     kernels = ops / MATMUL / "dataflow"
-    order = [(x, y) for y in range(2) for x in range(2)]
-    noc = {core: device.worker_core_from_logical_core(ttnn.CoreCoord(*core)) for core in order}
+    noc = {core: device.worker_core_from_logical_core(ttnn.CoreCoord(*core)) for core in ORDER}
     sender = kernel(kernels / "reader_bmm_tile_layout_in0_sender_padding.cpp", ttnn.ReaderConfigDescriptor(),
                     cores(0, 0, 0, 0),
                     rt=[ta.buffer_address(), 0, noc[1, 1].x, noc[1, 1].y, noc[0, 0].x, noc[0, 0].y, b.per_core_m, 0],
-                    ct=in0_sender_compile_args(b, ta, len(order) - 1), named=NAMES)
+                    ct=in0_sender_compile_args(b, ta, len(ORDER) - 1), named=NAMES)
     receiver = kernel(kernels / "reader_bmm_tile_layout_in0_receiver.cpp", ttnn.ReaderConfigDescriptor(),
-                      ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(1, 0), ttnn.CoreCoord(1, 0)),
-                                         ttnn.CoreRange(ttnn.CoreCoord(0, 1), ttnn.CoreCoord(1, 1))]),
-                      rt={core: [noc[0, 0].x, noc[0, 0].y] for core in order[1:]},
+                      AFTER_FIRST,
+                      rt={core: [noc[0, 0].x, noc[0, 0].y] for core in ORDER[1:]},
                       ct=[b.in0_block_tiles, b.blocks, 1, 1, 0, 1, 1, 0], named=NAMES)
     in1 = kernel(kernels / "reader_bmm_tile_layout_in1_sender_writer_padding.cpp", ttnn.WriterConfigDescriptor(),
                  GRID, rt={core: in1_sender_runtime_args(b, tb, out, k, [0, 0, 0, 0], k * b.per_core_n)
-                           for k, core in enumerate(order)},
+                           for k, core in enumerate(ORDER)},
                  ct=in1_sender_compile_args(b, tb, out, None, 0), named=NAMES, defines=[("SKIP_MCAST", "1")])
-    semaphores = [ttnn.SemaphoreDescriptor(id=i, core_ranges=GRID, initial_value=0) for i in range(4)]
+    semaphores = matmul_semaphores(GRID)
     run([ta, tb, out], [sender, receiver, in1, fused_compute(ops, b, GRID, [])], matmul_cbs(b, GRID), semaphores)
     want = device_arith.blocked_matmul(ttnn.to_torch(ta), ttnn.to_torch(tb), b.block_k * 32)
     assert torch.equal(ttnn.to_torch(out), want)
@@ -398,29 +415,25 @@ def test_ttnn_1d_multicast_in1_matmul_with_height_sharded_in0_runs_unchanged(dev
     torch.manual_seed(35)
     b = Blocking(mt=8, kt=4, nt=2, gx=1, gy=4, block_k=2, sub_h=1, sub_w=2)
     a, w = torch.randn(b.mt * 32, b.kt * 32), torch.randn(b.kt * 32, b.nt * 32)
-    shard = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
-                              ttnn.ShardSpec(GRID, (b.per_core_m * 32, b.kt * 32), ttnn.ShardOrientation.ROW_MAJOR))
-    ta, tb = dram(device, a, memory_config=shard), dram(device, w)
+    ta, tb = dram(device, a, memory_config=height_sharded((b.per_core_m * 32, b.kt * 32))), dram(device, w)
     out = output(device, (b.mt * 32, b.nt * 32))
     kernels = ops / MATMUL / "dataflow"
-    order = [(x, y) for y in range(2) for x in range(2)]
-    noc = {core: device.worker_core_from_logical_core(ttnn.CoreCoord(*core)) for core in order}
+    noc = {core: device.worker_core_from_logical_core(ttnn.CoreCoord(*core)) for core in ORDER}
     in0 = kernel(kernels / "reader_bmm_tile_layout_in0_sender_padding.cpp", ttnn.ReaderConfigDescriptor(), GRID,
                  rt=[ta.buffer_address(), 0, 0, 0, 0, 0, b.per_core_m, 0], ct=in0_sender_compile_args(b, ta, 0),
                  named=NAMES, defines=[("IN0_SHARDED", "1"), ("SKIP_MCAST", "1")])
     rect = [noc[0, 0].x, noc[0, 0].y, noc[1, 1].x, noc[1, 1].y]
     sender = kernel(kernels / "reader_bmm_tile_layout_in1_sender_writer_padding.cpp", ttnn.WriterConfigDescriptor(),
                     cores(0, 0, 0, 0), rt=in1_sender_runtime_args(b, tb, out, 0, rect, 0),
-                    ct=in1_sender_compile_args(b, tb, out, None, len(order) - 1), named=NAMES)
+                    ct=in1_sender_compile_args(b, tb, out, None, len(ORDER) - 1), named=NAMES)
     receiver = kernel(kernels / "reader_bmm_tile_layout_in1_receiver_writer_padding.cpp",
                       ttnn.WriterConfigDescriptor(),
-                      ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(1, 0), ttnn.CoreCoord(1, 0)),
-                                         ttnn.CoreRange(ttnn.CoreCoord(0, 1), ttnn.CoreCoord(1, 1))]),
+                      AFTER_FIRST,
                       rt={core: [noc[0, 0].x, noc[0, 0].y, out.buffer_address(), k * b.per_core_m * b.nt,
                                  *receiver_writer_padding(b)]
-                          for k, core in enumerate(order) if k},
+                          for k, core in enumerate(ORDER) if k},
                       ct=in1_receiver_compile_args(b, out), named=NAMES)
-    semaphores = [ttnn.SemaphoreDescriptor(id=i, core_ranges=GRID, initial_value=0) for i in range(4)]
+    semaphores = matmul_semaphores(GRID)
     run([ta, tb, out], [in0, sender, receiver, fused_compute(ops, b, GRID, [])], matmul_cbs(b, GRID, in0=ta),
         semaphores)
     want = device_arith.blocked_matmul(ttnn.to_torch(ta), ttnn.to_torch(tb), b.block_k * 32)
@@ -439,7 +452,7 @@ def test_ttnn_block_sharded_2d_multicast_matmul_kernels_run_unchanged(device, op
     ta = dram(device, a, memory_config=block_sharded((b.per_core_m * 32, b.block_k * 32)))
     tb = dram(device, w)
     out = output(device, (b.mt * 32, b.nt * 32), memory_config=block_sharded((b.per_core_m * 32, b.per_core_n * 32)))
-    semaphores = [ttnn.SemaphoreDescriptor(id=i, core_ranges=grid, initial_value=0) for i in range(4)]
+    semaphores = matmul_semaphores(grid)
     run([ta, tb, out], [in0_block_sharded_kernel(device, ops, b), *in1_mcast_kernels(device, ops, b, tb, out),
                         fused_compute(ops, b, grid, [])],
         matmul_cbs(b, grid, in0=ta, out=out), semaphores)
@@ -507,11 +520,9 @@ def test_ttnn_sharded_to_interleaved_stick_kernels_run_unchanged(device, ops, wr
         tx = dram(device, x, layout=row_major, memory_config=block_sharded((32, 32)))
         rows, args = 32, lambda cx, cy: [out.buffer_address(), 0, 32, 64, 64, cx * 64, cy * 32]  # noqa: E731
     else:
-        config = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
-                                   ttnn.ShardSpec(GRID, (16, 64), ttnn.ShardOrientation.ROW_MAJOR))
-        tx = dram(device, x, layout=row_major, memory_config=config)
-        core_index = lambda cx, cy: cy * 2 + cx  # noqa: E731  (row-major shard order)
-        rows, args = 16, lambda cx, cy: [out.buffer_address(), 16, 128, 128, core_index(cx, cy) * 16, 1]  # noqa: E731
+        tx = dram(device, x, layout=row_major, memory_config=height_sharded((16, 64)))
+        rows = 16
+        args = lambda cx, cy: [out.buffer_address(), 16, 128, 128, ORDER.index((cx, cy)) * 16, 1]  # noqa: E731
     reader = kernel(ops / SHARDED / "reader_unary_sharded.cpp", ttnn.ReaderConfigDescriptor(), GRID, rt=[rows],
                     ct=[0])
     writer = kernel(ops / SHARDED / writer_file, ttnn.WriterConfigDescriptor(), GRID, rt=per_core(args),
@@ -556,11 +567,8 @@ def test_ttnn_transpose_wh_sharded_kernels_run_unchanged(device, ops) -> None:
     torch.manual_seed(45)
     n, ht, wt = 4, 2, 3
     x = torch.randn(n, ht * 32, wt * 32)
-    height = lambda shard: ttnn.MemoryConfig(  # noqa: E731
-        ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
-        ttnn.ShardSpec(GRID, shard, ttnn.ShardOrientation.ROW_MAJOR))
-    tx = dram(device, x, memory_config=height((ht * 32, wt * 32)))
-    out = output(device, (n, wt * 32, ht * 32), memory_config=height((wt * 32, ht * 32)))
+    tx = dram(device, x, memory_config=height_sharded((ht * 32, wt * 32)))
+    out = output(device, (n, wt * 32, ht * 32), memory_config=height_sharded((wt * 32, ht * 32)))
     tiles = ht * wt
     reader = kernel(ops / SHARDED / "reader_unary_sharded.cpp", ttnn.ReaderConfigDescriptor(), GRID, rt=[tiles],
                     ct=[0])
@@ -614,15 +622,14 @@ def test_ttnn_transpose_hc_sharded_rm_kernel_runs_unchanged(device, ops) -> None
     x = torch.randn(n, c, h, w)
     row_major = ttnn.ROW_MAJOR_LAYOUT
     per_core_sticks = n * c * h // 4
-    height = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
-                               ttnn.ShardSpec(GRID, (per_core_sticks, w), ttnn.ShardOrientation.ROW_MAJOR))
+    height = height_sharded((per_core_sticks, w))
     tx = dram(device, x, layout=row_major, memory_config=height)
     out = output(device, (n, h, c, w), layout=row_major, memory_config=height)
     noc_x = [device.worker_core_from_logical_core(ttnn.CoreCoord(i, 0)).x for i in range(2)]
     noc_y = [device.worker_core_from_logical_core(ttnn.CoreCoord(0, j)).y for j in range(2)]
 
     def first_stick(cx: int, cy: int) -> list[int]:
-        o = (cy * 2 + cx) * per_core_sticks  # row-major shard order
+        o = ORDER.index((cx, cy)) * per_core_sticks
         sn, sh, sc = o // (h * c), (o // c) % h, o % c
         return [per_core_sticks, sn * c * h + sc * h + sh, sc, sh, sn, *noc_x, *noc_y]
 
@@ -646,19 +653,17 @@ def test_ttnn_roll_sharded_reader_runs_unchanged(device, ops) -> None:
     rows, cols, shift, shard_rows = 64, 32, 5, 16
     x = torch.randn(rows, cols)
     row_major, row_bytes = ttnn.ROW_MAJOR_LAYOUT, cols * 2
-    height = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
-                               ttnn.ShardSpec(GRID, (shard_rows, cols), ttnn.ShardOrientation.ROW_MAJOR))
+    height = height_sharded((shard_rows, cols))
     tx = dram(device, x, layout=row_major, memory_config=height)
     out = output(device, (rows, cols), layout=row_major, memory_config=height)
-    order = [(cx, cy) for cy in range(2) for cx in range(2)]  # row-major shard order
 
     def transfers(cx: int, cy: int) -> list[int]:
-        first = (order.index((cx, cy)) * shard_rows - shift) % rows  # input row of the core's first output row
+        first = (ORDER.index((cx, cy)) * shard_rows - shift) % rows  # input row of the core's first output row
         args, done = [0], 0
         while done < shard_rows:
             source, offset = divmod((first + done) % rows, shard_rows)
             count = min(shard_rows - offset, shard_rows - done)
-            src = device.worker_core_from_logical_core(ttnn.CoreCoord(*order[source]))
+            src = device.worker_core_from_logical_core(ttnn.CoreCoord(*ORDER[source]))
             args += [src.x, src.y, 0, offset * row_bytes, done * row_bytes, row_bytes, row_bytes, row_bytes, count]
             args[0] += 1
             done += count
@@ -685,16 +690,14 @@ def test_ttnn_transpose_hc_sharded_rm_special_case_kernels_run_unchanged(device,
     c, h, w = 4, 8, 32
     x = torch.randn(1, c, h, w)
     row_major, stick = ttnn.ROW_MAJOR_LAYOUT, w * 2
-    height = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
-                               ttnn.ShardSpec(GRID, (h, w), ttnn.ShardOrientation.ROW_MAJOR))
+    height = height_sharded((h, w))
     tx = dram(device, x, layout=row_major, memory_config=height)
     out = output(device, (1, h, c, w), layout=row_major, memory_config=height)
-    order = [(cx, cy) for cy in range(2) for cx in range(2)]  # row-major shard order: core i holds channel i
-    sources = [device.worker_core_from_logical_core(ttnn.CoreCoord(*core)) for core in order]
+    sources = [device.worker_core_from_logical_core(ttnn.CoreCoord(*core)) for core in ORDER]
 
     def gather(extra: list[int]):
         def args(cx: int, cy: int) -> list[int]:
-            first_h = 2 * order.index((cx, cy))
+            first_h = 2 * ORDER.index((cx, cy))
             return [0, 1, 1, c, stick, *extra, *[first_h * stick] * c, *(s.x for s in sources), *(s.y for s in sources)]
         return args
 
