@@ -169,7 +169,7 @@ def in1_sender_compile_args(b: Blocking, tb, out, bias, dests: int) -> list[int]
     placeholder), the output's."""
     return [1, b.nt, b.block_k * b.nt, b.per_core_n, b.per_core_n, b.block_k, b.in1_block_tiles, b.blocks, 1, 1,
             2, 3, dests, dests, b.kt * b.nt, 1, 0, 0, 0, *writer_compile_args(b), int(bias is not None),
-            0, 0, 0, *ttnn.TensorAccessorArgs(tb).get_compile_time_args(), *NO_TENSOR, *accessor_args(out),
+            0, 0, 0, *accessor_args(tb), *NO_TENSOR, *accessor_args(out),
             *(ttnn.TensorAccessorArgs(bias).get_compile_time_args() if bias is not None else [])]
 
 
@@ -253,12 +253,14 @@ def fused_compute(ops: Path, b: Blocking, grid: ttnn.CoreRangeSet, defines: list
                   named=[*NAMES, ("bias_ntiles", b.per_core_n)], defines=defines)
 
 
-def matmul_cbs(b: Blocking, grid: ttnn.CoreRangeSet, bias: bool = False, in0=None, out=None) -> list:
-    """The factory's CBs: in0 and in1 double-buffered blocks; the output block with the partials
-    CB sharing its memory (the output's shard when the output is sharded); the bias row; a
-    block-sharded in0's shard as cb_in0_sharded."""
+def matmul_cbs(b: Blocking, grid: ttnn.CoreRangeSet, bias: bool = False, in0=None, in1=None, out=None) -> list:
+    """The factory's CBs: in0 and in1 double-buffered blocks (a sharded in1's CB is its shard);
+    the output block with the partials CB sharing its memory (the output's shard when the output
+    is sharded); the bias row; a sharded in0's shard as cb_in0_sharded."""
+    in1_sharded = in1 is not None and in1.memory_config().is_sharded()
     cbs = [cb(CB_IN0, pages=2 * b.in0_block_tiles, core_ranges=grid),
-           cb(CB_IN1, pages=2 * b.in1_block_tiles, core_ranges=grid),
+           ttnn.cb_descriptor_from_sharded_tensor(CB_IN1, in1) if in1_sharded
+           else cb(CB_IN1, pages=2 * b.in1_block_tiles, core_ranges=grid),
            ttnn.CBDescriptor(total_size=b.out_block_tiles * TILE, core_ranges=grid, format_descriptors=[
                ttnn.CBFormatDescriptor(buffer_index=i, data_format=ttnn.bfloat16, page_size=TILE)
                for i in (CB_OUT, CB_INTERMED0)], buffer=out if out is not None and out.memory_config().is_sharded()
@@ -376,16 +378,21 @@ def test_an_untilized_matmul_output_stops_at_pack_untilize(device, ops) -> None:
     assert not ttnn.to_torch(out).any()
 
 
-def test_ttnn_1d_multicast_matmul_kernels_run_unchanged(device, ops) -> None:
+@pytest.mark.parametrize("in1_sharded", [False, True])
+def test_ttnn_1d_multicast_matmul_kernels_run_unchanged(device, ops, in1_sharded) -> None:
     """The 1D multicast matmul (matmul_multicore_reuse_mcast_1d, in0 multicast) on the four cores of
     the 2x2 grid, in row-major order, each computing all of M for its 2-tile slice of N: core 0
     reads in0 and multicasts it to the grid's rectangle, itself excluded (three destinations), the
     others receive it; every core reads its own in1 slice and writes its output with
-    in1_sender_writer_padding under SKIP_MCAST."""
+    in1_sender_writer_padding under SKIP_MCAST. With in1 width-sharded (IN1_SHARDED) each core's
+    slice is its shard, which is its in1 CB: the reader only pushes it."""
     torch.manual_seed(34)
     b = Blocking(mt=2, kt=4, nt=8, gx=4, gy=1, block_k=2, sub_h=1, sub_w=2)
     a, w = torch.randn(b.mt * 32, b.kt * 32), torch.randn(b.kt * 32, b.nt * 32)
-    ta, tb, out = dram(device, a), dram(device, w), output(device, (b.mt * 32, b.nt * 32))
+    in1_config = (sharded(ttnn.TensorMemoryLayout.WIDTH_SHARDED, (b.kt * 32, b.per_core_n * 32)) if in1_sharded
+                  else ttnn.DRAM_MEMORY_CONFIG)
+    ta, tb = dram(device, a), dram(device, w, memory_config=in1_config)
+    out = output(device, (b.mt * 32, b.nt * 32))
     kernels = ops / MATMUL / "dataflow"
     noc = {core: device.worker_core_from_logical_core(ttnn.CoreCoord(*core)) for core in ORDER}
     sender = kernel(kernels / "reader_bmm_tile_layout_in0_sender_padding.cpp", ttnn.ReaderConfigDescriptor(),
@@ -399,9 +406,10 @@ def test_ttnn_1d_multicast_matmul_kernels_run_unchanged(device, ops) -> None:
     in1 = kernel(kernels / "reader_bmm_tile_layout_in1_sender_writer_padding.cpp", ttnn.WriterConfigDescriptor(),
                  GRID, rt={core: in1_sender_runtime_args(b, tb, out, k, [0, 0, 0, 0], k * b.per_core_n)
                            for k, core in enumerate(ORDER)},
-                 ct=in1_sender_compile_args(b, tb, out, None, 0), named=NAMES, defines=[("SKIP_MCAST", "1")])
-    semaphores = matmul_semaphores(GRID)
-    run([ta, tb, out], [sender, receiver, in1, fused_compute(ops, b, GRID, [])], matmul_cbs(b, GRID), semaphores)
+                 ct=in1_sender_compile_args(b, tb, out, None, 0), named=NAMES,
+                 defines=[("SKIP_MCAST", "1"), *[("IN1_SHARDED", "1")] * in1_sharded])
+    run([ta, tb, out], [sender, receiver, in1, fused_compute(ops, b, GRID, [])], matmul_cbs(b, GRID, in1=tb),
+        matmul_semaphores(GRID))
     want = device_arith.blocked_matmul(ttnn.to_torch(ta), ttnn.to_torch(tb), b.block_k * 32)
     assert torch.equal(ttnn.to_torch(out), want)
 
