@@ -179,6 +179,29 @@ def matmul_tiles(a: torch.Tensor, b: torch.Tensor, phases: int, fp32_dst: bool) 
     return torch.from_numpy(out)
 
 
+def blocked_matmul_onto(a: torch.Tensor, b: torch.Tensor, dst: torch.Tensor) -> torch.Tensor:
+    """a @ b accumulated onto a bfloat16 DST holding ``dst``, one 32-wide k tile at a time (HiFi4)."""
+    x, y = a.float().numpy(), b.float().numpy()
+    sa = np.broadcast_to(y.T[None, :, :], (x.shape[0], y.shape[1], x.shape[1]))
+    sb = np.broadcast_to(x[:, None, :], (x.shape[0], y.shape[1], x.shape[1]))
+    out = dst.float().numpy()
+    for k in range(0, x.shape[1], 32):
+        out = dot(sa[..., k:k + 32], sb[..., k:k + 32], out, 4, False)
+    return torch.from_numpy(out)
+
+
+def blocked_matmul(a: torch.Tensor, b: torch.Tensor, block_k: int) -> torch.Tensor:
+    """a @ b as ttnn's blocked matmul kernels compute it (HiFi4, bfloat16 DST, bfloat16 partials):
+    matmul_tiles/matmul_block accumulate one k block of ``block_k`` columns in DST, the partial is
+    packed to the bfloat16 intermediate CB and copied back into DST before the next block."""
+    out = torch.zeros(a.shape[0], b.shape[1])
+    for k0 in range(0, a.shape[1], block_k):
+        if k0:
+            out = pack_bf16(out).float()
+        out = blocked_matmul_onto(a[:, k0:k0 + block_k], b[k0:k0 + block_k], out)
+    return pack_bf16(out)
+
+
 def reduce_sum(tiles: list[torch.Tensor], dim: str, phases: int, fp32_dst: bool) -> torch.Tensor:
     """reduce_tile<SUM> with a scaler of ones over `tiles` in order into one DST tile, masked as
     the packer leaves it: REDUCE_ROW sums rows into column 0 (data through SrcB), REDUCE_COL

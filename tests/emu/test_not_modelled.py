@@ -63,6 +63,28 @@ def test_a_transposed_matmul_init_stops_at_the_init(device, tmp_path: Path) -> N
                             "emulator")
 
 
+def test_a_threshold_relu_of_the_packer_stops_at_its_config(device, tmp_path: Path) -> None:
+    """pack_relu_config models none() and zero(); a threshold mode stops at the call."""
+    path = write_kernel(tmp_path, "relu_threshold.cpp", textwrap.dedent("""\
+        #include <cstdint>
+        #include "api/compute/compute_kernel_hw_startup.h"
+        #include "api/compute/pack.h"
+
+        void kernel_main() {
+            compute_kernel_hw_startup(0, 16);
+            pack_relu_config(ReluConfig::zero());
+            pack_relu_config(ReluConfig::min_threshold(0x3f80));  // FINDING-HERE
+        }
+        """))
+    out = output(device, (32, 32))
+    with pytest.raises(KernelError) as info:
+        run([out], [compute(path)], [cb(0), cb(16)])
+    diag = info.value.diagnostic
+    assert diag.code == "E5009" and diag.span.line == line_of(path)
+    assert diag.message == ("pack_relu_config with a threshold mode (MIN/MAX_THRESHOLD_RELU) is not modelled by the "
+                            "emulator")
+
+
 def test_a_kernel_api_header_the_emulator_does_not_have(device, tmp_path: Path) -> None:
     path = write_kernel(tmp_path, "object_api.cpp", textwrap.dedent("""\
         #include <cstdint>

@@ -2,7 +2,7 @@
 (benchmarks/wheel_kernels_compile.py: syntax-only, generic arguments, Metal 2.0 accessors generated
 from the names each kernel uses). A fixed sample of kernels that compile must keep compiling (the
 default suite); the whole corpus must not fall below the counts measured when this test was
-written (slow). The wheel is downloaded at test time as in test_wheel_kernels.py."""
+written (slow). The wheel is downloaded at test time by the ``ops`` fixture (tests/emu/conftest.py)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 import torch
 
@@ -219,21 +218,6 @@ def test_ttnn_copy_kernels_run_unchanged(device, ops, kind, backwards) -> None:
     assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx))
 
 
-def _blocked_matmul_golden(a: torch.Tensor, b: torch.Tensor, block_k: int) -> torch.Tensor:
-    """bmm_large_block_zm.cpp's arithmetic (HiFi4, bfloat16 DST): matmul_tiles accumulate one k block
-    in DST, the partial is packed to the bfloat16 intermediate CB and copied back before the next."""
-    x, y = a.float().numpy(), b.float().numpy()
-    sa = np.broadcast_to(y.T[None, :, :], (x.shape[0], y.shape[1], x.shape[1]))
-    sb = np.broadcast_to(x[:, None, :], (x.shape[0], y.shape[1], x.shape[1]))
-    out = np.zeros((x.shape[0], y.shape[1]), np.float32)
-    for k0 in range(0, x.shape[1], block_k):
-        if k0:
-            out = device_arith.pack_bf16(torch.from_numpy(out)).float().numpy()
-        for k in range(k0, k0 + block_k, 32):
-            out = device_arith.dot(sa[..., k:k + 32], sb[..., k:k + 32], out, 4, False)
-    return device_arith.pack_bf16(torch.from_numpy(out))
-
-
 def test_ttnn_bmm_large_block_kernels_run_unchanged(device, ops) -> None:
     """ttnn's blocked single-core matmul: reader_bmm_tile_layout.cpp reads in0/in1 blocks, bmm_large_block_zm.cpp
     multiplies them in output sub-blocks, spilling partials to the intermediate CB (which shares the
@@ -267,5 +251,5 @@ def test_ttnn_bmm_large_block_kernels_run_unchanged(device, ops) -> None:
         ttnn.CBFormatDescriptor(buffer_index=i, data_format=ttnn.bfloat16, page_size=tile) for i in (16, 24)])
     run([ta, tb, out], [reader, compute, writer],
         [cb(0, pages=2 * in0_block_tiles), cb(1, pages=2 * in1_block_tiles), shared])
-    want = _blocked_matmul_golden(ttnn.to_torch(ta), ttnn.to_torch(tb), block_w * 32)
+    want = device_arith.blocked_matmul(ttnn.to_torch(ta), ttnn.to_torch(tb), block_w * 32)
     assert torch.equal(ttnn.to_torch(out), want)

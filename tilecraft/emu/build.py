@@ -48,7 +48,7 @@ FLAGS = ("-std=c++20", "-O2", "-fPIC", "-shared", "-ffp-contract=off", "-fno-gnu
 #: kernel may therefore call get_arg_val, noc_async_read or DeviceZoneScopedN without an #include,
 #: a compute kernel DPRINT or get_compile_time_arg_val; the compute API itself must be included.
 DATAFLOW_IMPLICIT = ("api/debug/dprint.h", "api/dataflow/dataflow_api.h", "api/debug/kernel_profiler.hpp")
-COMPUTE_IMPLICIT = ("api/compute/common_globals.h", "api/debug/dprint.h", "api/compile_time_args.h")
+COMPUTE_IMPLICIT = ("api/compute/common_globals.h", "api/debug/dprint.h", "api/compile_time_args.h", "ckernel.h")
 
 
 @functools.cache

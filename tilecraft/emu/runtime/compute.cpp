@@ -794,9 +794,11 @@ void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool
     }
     std::uint8_t* out = g_dev->l1_host(cur().core, addr);
     bool integer = c.dst_int[t];
-    if (c.relu && !integer)
+    if (c.relu && !integer) {
+        // the ReLU stage (ISA: Packers/ReLU.md, ZERO_RELU): x <= 0 becomes +0, NaN passes
         for (std::uint32_t i = 0; i < shape.elems(); ++i)
-            if (as_float(words[i]) < 0.0f) words[i] = 0;
+            if (as_float(words[i]) <= 0.0f) words[i] = 0;
+    }
     if (c.l1_acc && !integer) {
         // packer L1 accumulation: the tile is added to what the page holds
         static std::uint32_t held[Compute::kElems];

@@ -1,6 +1,8 @@
 // Packing DST tiles into CB pages (0.81.1 api/compute/pack.h). pack_tile<false> (the default)
 // writes the next page after the ones packed since the last cb_push_back, whatever
-// output_tile_index says; pack_tile<true> writes page output_tile_index.
+// output_tile_index says; pack_tile<true> writes page output_tile_index. pack_relu_config sets the
+// packer's ReLU stage: ZERO_RELU turns every datum x <= 0 read from DST into 0 (NaN passes), as the
+// ISA documentation's functional model (Packers/ReLU.md) has it; the threshold modes stop with E5009.
 #pragma once
 
 #include <cstdint>
