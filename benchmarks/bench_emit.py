@@ -54,9 +54,9 @@ def time_tutorial(repeat: int, size: int = 8192) -> list[float]:
         ns = load_definitions(tutorials_dir() / STEP4, Path(tmp), ttnn.open_device(device_id=0))
         tensors = [ttnn.zeros((size, size), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT) for _ in range(3)]
         for run in range(repeat):
-            emitter = Emitter(Path(tmp) / f"out{run}", "wormhole_b0")
+            emitter = Emitter(Path(tmp) / f"out{run}")
             start = time.perf_counter()
-            with session.using(simulate=False, program_hooks=[emitter]), contextlib.redirect_stderr(io.StringIO()):
+            with session.using(simulate=False, lowering_hooks=[emitter]), contextlib.redirect_stderr(io.StringIO()):
                 ns["tutorial_operation"](*tensors)
             times.append(time.perf_counter() - start)
             if emitter.check_unavailable is not None:

@@ -22,7 +22,8 @@ from tilecraft.diagnostics import KernelError
 from tilecraft.ir import ops as ir
 from tilecraft.metal import kir, lower_compute
 from tilecraft.metal.check_emitted import check_emitted
-from tilecraft.metal.emit import emit_program
+from tilecraft.metal.emit import Emitted, emit_program
+from tilecraft.metal.lowered import LoweredProgram
 from tilecraft.metal.hosts import kernel_file
 from tilecraft.metal.optable import CB_ARGUMENTS
 from tilecraft.scripts import install_modules
@@ -108,14 +109,14 @@ def test_emit_command_header_checks_what_it_wrote(tmp_path: Path, monkeypatch: p
                                                   headers: Path) -> None:  # noqa: F811
     """A kernel that does not compile against the 0.81.1 headers (planted: a misspelt call) is
     an E3004 at the program, with the compiler's message, and the command fails."""
-    from tilecraft import cli
+    rendered = LoweredProgram.emitted
 
-    def misspelt(program: object, arch: str = "wormhole_b0") -> object:
-        emitted = emit_program(program, arch)
+    def misspelt(lowered: LoweredProgram) -> Emitted:
+        emitted = rendered(lowered)
         emitted.files["writer.cpp"] = emitted.files["writer.cpp"].replace("cb_pop_front(", "cb_pop_frontt(")
         return emitted
 
-    monkeypatch.setattr(cli, "emit_program", misspelt)
+    monkeypatch.setattr(LoweredProgram, "emitted", misspelt)
     example = next(e for e in EXAMPLES if e.stem == "compare_matmul")
     assert main(["emit", str(example), "-o", str(tmp_path)]) == 1
     err = capsys.readouterr().err

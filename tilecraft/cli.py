@@ -32,9 +32,9 @@ import torch
 
 from . import opt, options, session
 from .ir.printer import print_program
-from .ir.program import ProgramIR
 from .metal.check_emitted import require_compiles
-from .metal.emit import Emitted, emit_program, render_program
+from .metal.emit import Emitted, render_program
+from .metal.lowered import LoweredProgram
 from .metal.headercheck import HeadersUnavailable, ToolchainUnavailable
 from .pykernel import program as pykernel_program
 from .diagnostics import Diagnostic, DiagnosticWarning, KernelError, UsageError, render_json, user_frame_span
@@ -153,21 +153,22 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
     opts = options.RunOptions(arch=args.arch, grid=grid, exact=args.exact, level=args.level, devices=devices, device=device,
                               show_generated=getattr(args, "generated", False), numerics=args.numerics)
     hooks: list[session.ProgramHook] = []
+    lowering_hooks: list[session.LoweringHook] = []
     kernel_hooks: list[session.KernelHook] = []
     if args.command == "show-ir":
         hooks.append(lambda program: print(print_program(program)))
         kernel_hooks.append(lambda program, tensors: print(pykernel_program.ir_text(program)))
-    emitter = Emitter(Path(args.output), args.arch) if args.command == "emit" else None
+    emitter = Emitter(Path(args.output)) if args.command == "emit" else None
     if emitter is not None:
         opts = dataclasses.replace(opts, simulate=False)  # emission needs no values
-        hooks.append(emitter)
+        lowering_hooks.append(emitter)
         kernel_hooks.append(emitter.pykernel)
     timer = profiler.Profiler(args) if args.command == "profile" else None
     tuner = tune_cli.TuneSession(args) if args.command == "tune" else None
     valueless = emitter or tuner or timer
     if timer is not None:
         opts = timer.run_options(opts)
-        hooks.append(timer)
+        lowering_hooks.append(timer)
         kernel_hooks.append(timer.pykernel)
     if tuner is not None:
         opts = tuner.run_options(opts)
@@ -175,7 +176,8 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
     reporter = Reporter(args.diagnostics_format)
     warming = options.warm_up(device) if opts.simulate else None
     try:
-        with warnings.catch_warnings(), session.using(opts, program_hooks=hooks, kernel_hooks=kernel_hooks,
+        with warnings.catch_warnings(), session.using(opts, program_hooks=hooks, lowering_hooks=lowering_hooks,
+                                                      kernel_hooks=kernel_hooks,
                                                       emulator_hooks=[timer.emulated] if timer else [],
                                                       result_hooks=[timer.results] if timer else []), \
                 (tuner.tuning() if tuner is not None else contextlib.nullcontext()):
@@ -307,16 +309,16 @@ class Emitter:
     header-checks what it wrote. Programs are not simulated under ``tilecraft emit``: emission
     reads the program, not its values, so a script's checks on its results fail (``E0710``)."""
 
-    def __init__(self, root: Path, arch: str):
+    def __init__(self, root: Path):
         self.root = root
-        self.arch = arch
         self.done: dict[str, str] = {}
         #: a program did not emit (a diagnostic was reported): the command fails
         self.failed = False
         self.check_unavailable: str | None = None
 
-    def __call__(self, program: ProgramIR) -> None:
-        self.emit(lambda: emit_program(program, self.arch), program.name, program.span)
+    def __call__(self, lowered: LoweredProgram) -> None:
+        """A lowering hook: the files of the launch's one lowering."""
+        self.emit(lowered.emitted, lowered.program.name, lowered.program.span)
 
     def pykernel(self, program: "pykernel_program.PyKernelProgram", tensors: Sequence[Any]) -> None:
         """A PyKernel program: its kernel-level IR is already made; the same files are written."""

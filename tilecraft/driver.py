@@ -13,14 +13,14 @@ import torch
 
 from . import session
 from .arch import get as get_arch
-from .diagnostics import KernelError, warn
+from .diagnostics import warn
 from .frontend import l1_budget
 from .frontend.program import build_program
 from .ir.passes import run_pipeline
-from .ir.program import ProgramIR
 from .lang import kernel as lang_kernel
 from .lang.kernel import KernelDef
-from .metal.lower import lower_program, not_emittable, program_l1_need
+from .metal.lower import program_l1_need
+from .metal.lowered import LoweredProgram
 from .run_cpp import run_emitted
 from .sim.device_math import device_math
 from .sim.engine import ProgramRuntime
@@ -47,15 +47,18 @@ def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
         return None
     program, tensors = build_program(kdef, args, kwargs, resolve_grid(kdef.grid, opts), opts.arch)
     run_pipeline(program)
+    lowered = LoweredProgram(program, opts.arch)  # lowered once, on first use, for every reader below
     if opts.level == "language":
-        warn_if_not_emittable(program, opts.arch)
+        warn_if_not_emittable(lowered)
     for hook in current.program_hooks:
         hook(program)
+    for lowering_hook in current.lowering_hooks:
+        lowering_hook(lowered)
     if opts.simulate and opts.level == "cpp":
-        run_emitted(program, tensors, opts.arch)
+        run_emitted(lowered, tensors)
     elif opts.simulate:
         device = torch.device(opts.device)
-        runtime = (MetalRuntime(lower_program(program, opts.arch), tensors, opts.exact, device=device)
+        runtime = (MetalRuntime(lowered.metal(), tensors, opts.exact, device=device)
                    if opts.level == "metal" else ProgramRuntime(program, tensors, opts.exact, device,
                                                                  math=device_math(opts.numerics),
                                                                  accuracy=opts.accuracy))
@@ -67,19 +70,16 @@ def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
     return None
 
 
-def warn_if_not_emittable(program: ProgramIR, arch: str) -> None:
+def warn_if_not_emittable(lowered: LoweredProgram) -> None:
     """What the simulator runs but ``tilecraft emit`` would reject is said now, at its line
-    (W3001), not when the user first emits: the lowering is tried on every launched program, and
-    checks the program's whole L1 need (``metal.lower.program_l1_need``)."""
-    try:
-        lower_program(program, arch)
-    except KernelError as exc:
-        if not_emittable(exc):
-            d = exc.diagnostic
-            warn("W3001", f"{d.message} (tilecraft run simulates it; tilecraft emit stops here with {d.code})",
-                 d.span, hint=d.hint)
-        else:
-            raise
+    (W3001), not when the user first emits: the lowering is tried on every launched program (the
+    launch's one lowering, which ``emit`` and ``profile`` then read), and checks the program's
+    whole L1 need (``metal.lower.program_l1_need``)."""
+    stopped = lowered.not_emittable()
+    if stopped is not None:
+        d = stopped.diagnostic
+        warn("W3001", f"{d.message} (tilecraft run simulates it; tilecraft emit stops here with {d.code})",
+             d.span, hint=d.hint)
 
 
 lang_kernel.set_launcher(launch)

@@ -22,13 +22,13 @@ from .arch import get as get_arch
 from .diagnostics import error
 from .emu.cache import digest, emu_cache
 from .ir.program import ProgramIR
-from .metal.emit import emit_program
+from .metal.lowered import LoweredProgram
 from .published_modules import serve_published
 
 
-def emitted_directory(program: ProgramIR, arch: str) -> Path:
-    """Emit ``program`` into the cache (once per distinct text) and return the directory."""
-    emitted = emit_program(program, arch)
+def emitted_directory(lowered: LoweredProgram) -> Path:
+    """Write the launch's emitted files into the cache (once per distinct text) and return the directory."""
+    emitted, program = lowered.emitted(), lowered.program
     key = digest(*(f"{name}\0{text}" for name, text in sorted(emitted.files.items())))
     directory = emu_cache() / "emitted" / f"{program.name.strip('_') or 'program'}-{key[:16]}"
     if not (directory / "program.py").is_file():
@@ -54,10 +54,10 @@ def load_host(directory: Path) -> ModuleType:
     return module
 
 
-def run_emitted(program: ProgramIR, tensors: list[Any], arch: str) -> None:
-    """Run ``program`` through its emitted C++ on the kernel emulator, results into ``tensors``."""
-    check_grid_fits(program, arch)
-    host = load_host(emitted_directory(program, arch))
+def run_emitted(lowered: LoweredProgram, tensors: list[Any]) -> None:
+    """Run the launch's program through its emitted C++ on the kernel emulator, results into ``tensors``."""
+    check_grid_fits(lowered.program, lowered.arch)
+    host = load_host(emitted_directory(lowered))
     device = ttnn.open_device(0)
     try:
         host.run(device, placed_on(device, tensors))

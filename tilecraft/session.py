@@ -20,6 +20,10 @@ from .options import RunOptions
 
 #: called with each program before it runs (``tilecraft show-ir`` prints them, the profiler times them)
 ProgramHook = Callable[[Any], None]
+#: called with each program's one lowering (``metal.lowered.LoweredProgram``: lowered on first use,
+#: shared with the launch) after the program hooks, before it runs (``emit`` writes its files,
+#: ``profile --level metal`` times its kernels)
+LoweringHook = Callable[[Any], None]
 #: called with each program and its tensors after it ran (tests compare simulation levels)
 ResultHook = Callable[[Any, list], None]
 #: called with each kernel-level program (a PyKernel op's) and its tensors before it runs
@@ -35,6 +39,7 @@ Launcher = Callable[[Any, tuple, dict], Any]
 class Session:
     options: RunOptions
     program_hooks: tuple[ProgramHook, ...] = ()
+    lowering_hooks: tuple[LoweringHook, ...] = ()
     result_hooks: tuple[ResultHook, ...] = ()
     kernel_hooks: tuple[KernelHook, ...] = ()
     emulator_hooks: tuple[EmulatorHook, ...] = ()
@@ -66,6 +71,7 @@ def options() -> RunOptions:
 
 @contextmanager
 def using(options: RunOptions | None = None, *, program_hooks: tuple[ProgramHook, ...] | list[ProgramHook] = (),
+          lowering_hooks: tuple[LoweringHook, ...] | list[LoweringHook] = (),
           result_hooks: tuple[ResultHook, ...] | list[ResultHook] = (),
           kernel_hooks: tuple[KernelHook, ...] | list[KernelHook] = (),
           emulator_hooks: tuple[EmulatorHook, ...] | list[EmulatorHook] = (), launcher: Launcher | None = None,
@@ -80,9 +86,12 @@ def using(options: RunOptions | None = None, *, program_hooks: tuple[ProgramHook
     base = current()
     opts = dataclasses.replace(options if options is not None else base.options, **changes)
     kept = base if inherit_hooks else Session(opts)
-    derived = Session(opts, kept.program_hooks + tuple(program_hooks), kept.result_hooks + tuple(result_hooks),
-                      kept.kernel_hooks + tuple(kernel_hooks), kept.emulator_hooks + tuple(emulator_hooks),
-                      launcher if launcher is not None else base.launcher)
+    derived = Session(opts, program_hooks=kept.program_hooks + tuple(program_hooks),
+                      lowering_hooks=kept.lowering_hooks + tuple(lowering_hooks),
+                      result_hooks=kept.result_hooks + tuple(result_hooks),
+                      kernel_hooks=kept.kernel_hooks + tuple(kernel_hooks),
+                      emulator_hooks=kept.emulator_hooks + tuple(emulator_hooks),
+                      launcher=launcher if launcher is not None else base.launcher)
     token = _CURRENT.set(derived)
     try:
         yield derived

@@ -16,6 +16,7 @@ from ..arch.base import Arch
 from ..emu.program import ProgramSpec
 from ..emu.trace import KernelTrace
 from ..ir.program import ProgramIR
+from ..metal.kir import MetalProgram
 from ..metal.lower import lower_program
 from ..sim.metal_engine import MetalRuntime
 from ..sim.metal_trace import slot_of
@@ -90,15 +91,23 @@ def estimate_kernels(program: ProgramSpec, kernel_trace: KernelTrace, arch: Unio
 
 def estimate_lowered(program: ProgramIR, arch: Union[str, Arch] = "wormhole_b0", trace: bool = False,
                      stop_after: float = float("inf")) -> Estimate:
-    """Predict the run time of a TT-Lang program's lowered kernels (``--level metal``) from their calls.
+    """Predict the run time of a TT-Lang program's lowered kernels (``--level metal``) from their calls:
+    the program lowered as ``tilecraft emit`` lowers it, then :func:`estimate_metal`."""
+    arch_desc = resolve_arch(arch)
+    return estimate_metal(lower_program(program, arch_desc.name), arch_desc, trace, stop_after)
 
-    The program is lowered as ``tilecraft emit`` lowers it and its kernel IR simulated without
-    values (the synchronisation skeleton only, so any problem size), recording every Metalium call
-    at the TT-Lang line it was lowered from; the calls are replayed as :func:`estimate_kernels`
-    replays the emulator's. Fidelity and fp32 accumulation are the lowered program's.
+
+def estimate_metal(metal: MetalProgram, arch: Union[str, Arch] = "wormhole_b0", trace: bool = False,
+                   stop_after: float = float("inf")) -> Estimate:
+    """Predict the run time of a lowered program (``tilecraft profile --level metal`` passes its
+    launch's one lowering, ``metal.lowered``) from its kernels' calls.
+
+    Its kernel IR is simulated without values (the synchronisation skeleton only, so any problem
+    size), recording every Metalium call at the TT-Lang line it was lowered from; the calls are
+    replayed as :func:`estimate_kernels` replays the emulator's. Fidelity and fp32 accumulation
+    are the lowered program's.
     """
     arch_desc = resolve_arch(arch)
-    metal = lower_program(program, arch_desc.name)
     runtime = MetalRuntime(metal, [_NoValues() for _ in metal.tensors], trace=True)
     runtime.run(values=False)
     assert runtime.call_trace is not None
@@ -107,7 +116,7 @@ def estimate_lowered(program: ProgramIR, arch: Union[str, Arch] = "wormhole_b0",
         for kernel in metal.kernels:
             kernels[(runtime.call_trace.index(core), slot_of(kernel.processor))] = kernel.name
     run = KernelRun(KernelLayout.of_metal(metal), runtime.call_trace.kernel_trace(metal.grid, kernels), arch_desc,
-                    program.name, trace)
+                    metal.name, trace)
     return _replayed(run, arch_desc, stop_after)
 
 
@@ -135,4 +144,4 @@ def lower_bound(program: ProgramIR, arch: Union[str, Arch] = "wormhole_b0", fide
                                       False, fast_forward=False))
 
 
-__all__ = ["BeyondLimit", "Estimate", "LineCost", "estimate", "estimate_kernels", "estimate_lowered", "lower_bound", "resolve_arch", "resolve_fidelity"]
+__all__ = ["BeyondLimit", "Estimate", "LineCost", "estimate", "estimate_kernels", "estimate_lowered", "estimate_metal", "lower_bound", "resolve_arch", "resolve_fidelity"]

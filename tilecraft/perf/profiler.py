@@ -1,8 +1,8 @@
 """``tilecraft profile``: time every program a script launches and print the profile.
 
-The profiler is a session program hook: each launched program is estimated right after it is
-built (before the simulator runs it, or instead of it with ``--no-values``), and its report is
-printed at once. Kernel-level programs (``ttnn.generic_op`` hosts such as micro-ops, PyKernel ops,
+The profiler is a session lowering hook (with ``--level metal`` it times the launch's one
+lowering): each launched program is estimated right after it is built (before the simulator runs
+it, or instead of it with ``--no-values``), and its report is printed at once. Kernel-level programs (``ttnn.generic_op`` hosts such as micro-ops, PyKernel ops,
 and TT-Lang programs with ``--level cpp``, which run as their emitted C++) are timed by the
 kernel-level model from the calls the emulator recorded (an emulator hook), with a line table of
 the kernels' source. ``--trace`` writes all programs into one Chrome trace, one after the other.
@@ -20,12 +20,12 @@ from pathlib import Path
 
 from ..options import RunOptions
 from ..arch import ARCHS, BOARDS
-from ..ir.program import ProgramIR
 from ..emu.launch import EmulationResult
 from ..emu.program import ProgramSpec
 from ..sim.accuracy import AccuracyLog
 from ..ttnn.fidelity import MathFidelity
-from . import estimate, estimate_kernels, estimate_lowered, resolve_arch
+from ..metal.lowered import LoweredProgram
+from . import estimate, estimate_kernels, estimate_metal, resolve_arch
 from .line_map import to_source_lines
 from .report import format_estimate
 from .result import Estimate
@@ -84,15 +84,16 @@ class Profiler:
         if table:
             print(table, flush=True)
 
-    def __call__(self, program: ProgramIR) -> None:
-        """A TT-Lang program was built: time its IR (with ``--level cpp`` its emitted kernels are timed
-        when they run, by :meth:`emulated`)."""
+    def __call__(self, lowered: LoweredProgram) -> None:
+        """A TT-Lang program was built (a lowering hook): time its IR, or with ``--level metal`` the
+        kernels of the launch's one lowering (with ``--level cpp`` its emitted kernels are timed when
+        they run, by :meth:`emulated`)."""
         if self.args.level == "cpp":
             return
         if self.args.level == "metal":
-            est = estimate_lowered(program, self.arch, trace=bool(self.args.trace))
+            est = estimate_metal(lowered.metal(), self.arch, trace=bool(self.args.trace))
         else:
-            est = estimate(program, self.arch, self.args.fidelity, self.args.fp32_acc, trace=bool(self.args.trace),
+            est = estimate(lowered.program, self.arch, self.args.fidelity, self.args.fp32_acc, trace=bool(self.args.trace),
                            fast_forward=not self.args.exact)
         self.estimates.append(est)
         print(format_estimate(est, {self.script}), flush=True)
