@@ -123,6 +123,11 @@ class KernelBuild:
             values = [getattr(table[i], attr) if i in table else default for i in range(64)]
             lines.append(f"#define {macro} {{{', '.join(map(str, values))}}}")
         if self.compute:
+            # the JIT compiles a compute kernel once per TRISC with its UCK_CHLKC_* define; the emulated
+            # compute program is all three
+            lines += [f"#define UCK_CHLKC_{trisc} 1" for trisc in ("UNPACK", "MATH", "PACK")]
+            lines.append("#include <cstdint>")
+            lines += jit_format_tables(table)
             lines.append(f"#define TC_DST_ACCUM_MODE {'true' if self.fp32_dest_acc else 'false'}")
             lines.append(f"#define TC_MATH_FIDELITY {self.math_fidelity}")
             lines.append(f"#define TC_APPROX {'true' if self.approx else 'false'}")
@@ -146,6 +151,24 @@ class KernelBuild:
         return cache.digest("kernel", headers_version(), cc.version, *FLAGS, self.opt_level, self.text,
                             self.generated_header(), self.wrapper(),
                             *_local_includes(self.source, self.text, ttnn_include_roots(self.source)))
+
+
+#: the JIT's per-CB tables of a compute kernel (chlkc_descriptors.h), named and typed as 0.81.1
+#: writes them: (C type, name, CBInfo field, value of an absent CB). The unpack and pack sides of
+#: the one emulated compute program see the same L1 formats and tile shapes.
+JIT_FORMAT_TABLES = (("std::int32_t", "unpack_src_format", "format", 255),
+                     ("unsigned char", "pack_dst_format", "format", 255),
+                     ("uint8_t", "unpack_tile_r_dim", "rows", 32), ("uint8_t", "unpack_tile_c_dim", "cols", 32),
+                     ("uint8_t", "pack_tile_r_dim", "rows", 32), ("uint8_t", "pack_tile_c_dim", "cols", 32))
+
+
+def jit_format_tables(cbs: dict[int, CBInfo], count: int = 64) -> list[str]:
+    """The JIT_FORMAT_TABLES lines for a kernel's CBs (kernel_lib's helpers read them)."""
+    lines = []
+    for ctype, name, attr, absent in JIT_FORMAT_TABLES:
+        values = [getattr(cbs[i], attr) if i in cbs else absent for i in range(count)]
+        lines.append(f"constexpr {ctype} {name}[{count}] = {{{', '.join(map(str, values))}}};")
+    return lines
 
 
 def ttnn_include_roots(source: Path) -> tuple[Path, ...]:

@@ -40,6 +40,13 @@ enum class VectorMode : std::uint8_t { None = 0, R = 1, C = 2, RC = 4, RC_custom
 enum class DstRoundingMode : std::uint8_t { Default = 0, NearestEven = 1 };
 enum class RoundingMode : std::uint8_t { None = 0, Trunc = 1, Floor = 2 };
 
+// tile and face geometry (ckernel_defs.h)
+constexpr std::uint32_t FACE_R_DIM = 16;
+constexpr std::uint32_t FACE_C_DIM = 16;
+constexpr std::uint32_t TILE_R_DIM = 32;
+constexpr std::uint32_t TILE_C_DIM = 32;
+constexpr std::uint32_t TILE_NUM_FACES = (TILE_R_DIM * TILE_C_DIM) / (FACE_R_DIM * FACE_C_DIM);
+
 namespace p_sfpu {
 constexpr std::uint16_t kCONST_1_FP16B = 0x3F80;
 }
