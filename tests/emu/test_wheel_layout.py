@@ -1,0 +1,226 @@
+"""ttnn 0.81.1's own layout kernels -- tilize, untilize and concat -- taken unchanged from the ttnn
+wheel, run on the emulator with hosts written on the 0.81.1 ``generic_op`` API as the op's program
+factory writes them (args, CBs, compute configuration), against torch.
+
+A layout change moves values: the result must equal the input bit for bit wherever the device's
+path is lossless (bfloat16; Float32 through UnpackToDestFp32 with an fp32 DST), and show the
+device's loss where it is not (Float32 through SrcA keeps TF32). The wheel is fetched at test time
+(the ``ops`` fixture, tests/emu/conftest.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+import tilecraft.ttnn as ttnn
+from tests.emu.harness import ONE, cb, cores, dram, kernel, output, run
+
+UNTILIZE_CODEGEN = "data_movement/untilize/codegen/kernels"
+TORCH_DTYPE = {ttnn.bfloat16: torch.bfloat16, ttnn.float32: torch.float32, ttnn.bfloat8_b: torch.bfloat16}
+
+
+def values(shape: tuple[int, ...], seed: int) -> torch.Tensor:
+    torch.manual_seed(seed)
+    return torch.randn(*shape) * 4
+
+
+def compute_config(fp32: bool, unpack_to_dest: tuple[int, ...] = ()) -> ttnn.ComputeConfigDescriptor:
+    modes = [ttnn.UnpackToDestMode.Default] * 32
+    for index in unpack_to_dest:
+        modes[index] = ttnn.UnpackToDestMode.UnpackToDestFp32
+    return ttnn.ComputeConfigDescriptor(fp32_dest_acc_en=fp32, unpack_to_dest_mode=modes)
+
+
+def tf32(x: torch.Tensor) -> torch.Tensor:
+    """Float32 values as SrcA holds them with an fp32 DST: the low 13 mantissa bits dropped."""
+    return (x.float().view(torch.int32) & ~0x1FFF).view(torch.float32)
+
+
+def tile_reader(ops: Path, tensor: ttnn.Tensor, core_ranges: ttnn.CoreRangeSet = ONE,
+                rt: dict | list | None = None) -> ttnn.KernelDescriptor:
+    """The untilize op's tile reader (CB 0; runtime args address, pages, first page)."""
+    return kernel(ops / "data_movement/untilize/device/kernels/dataflow/reader_unary_start_id.cpp",
+                  ttnn.ReaderConfigDescriptor(), core_ranges, rt=rt,
+                  ct=[0, *ttnn.TensorAccessorArgs(tensor).get_compile_time_args()])
+
+
+def rows_writer(ops: Path, tensor: ttnn.Tensor, wt: int, row_bytes: int, core_ranges: ttnn.CoreRangeSet = ONE,
+                rt: dict | list | None = None) -> ttnn.KernelDescriptor:
+    """The untilize codegen's interleaved stick writer: CB 16's tile-rows as 32 sticks each
+    (compile-time args CB, row bytes, the accessor, Wt; runtime args address, tile-rows, first
+    stick, padded row bytes, then 0, 0, 0: no unpadding)."""
+    return kernel(ops / UNTILIZE_CODEGEN / "writer_untilize_interleaved.cpp", ttnn.WriterConfigDescriptor(),
+                  core_ranges, rt=rt, ct=[16, row_bytes, *ttnn.TensorAccessorArgs(tensor).get_compile_time_args(), wt])
+
+
+@pytest.mark.parametrize("dtype,shape,cores_used", [(ttnn.bfloat16, (64, 192), 1), (ttnn.bfloat16, (128, 384), 2),
+                                                    (ttnn.bfloat8_b, (64, 128), 1), (ttnn.float32, (64, 192), 1)])
+def test_untilize_codegen_program_runs_unchanged(device, ops, dtype, shape, cores_used) -> None:
+    """UntilizeCodegenProgramFactory's per-tile-row split (build_main_split): its reader
+    (reader_tile_interleaved_unified.cpp, named args seq_id/cb_id/batch/src_page_pitch),
+    compute_untilize.cpp (pack_untilize in blocks of at most 8 tiles, 4 with the fp32 DST the
+    factory turns on for Float32; 12 tiles a row: two blocks) and writer_untilize_interleaved.cpp,
+    over one or two cores. A bfloat8_b input untilizes into bfloat16, as the factory repacks it.
+    The factory does not set UnpackToDestFp32, so a Float32 input passes SrcA: TF32 on the device."""
+    h, w = shape
+    wt, rows = w // 32, h // 32
+    fp32 = dtype == ttnn.float32
+    out_dtype = ttnn.bfloat16 if dtype == ttnn.bfloat8_b else dtype
+    tx = dram(device, values(shape, 31), dtype=dtype)
+    out = output(device, shape, dtype=out_dtype, layout=ttnn.ROW_MAJOR_LAYOUT)
+    max_bct = 4 if fp32 else 8
+    block = next(b for b in range(max_bct, 0, -1) if wt % b == 0)
+    row_bytes = w * (4 if fp32 else 2)
+    grid = cores(0, 0, cores_used - 1, 0)
+    per_core = rows // cores_used
+    reader_rt = {(i, 0): [tx.buffer_address(), per_core * wt, i * per_core * wt] for i in range(cores_used)}
+    writer_rt = {(i, 0): [out.buffer_address(), per_core, i * per_core * 32, row_bytes, 0, 0, 0]
+                 for i in range(cores_used)}
+    reader = kernel(ops / UNTILIZE_CODEGEN / "reader_tile_interleaved_unified.cpp", ttnn.ReaderConfigDescriptor(),
+                    grid, rt=reader_rt, ct=ttnn.TensorAccessorArgs(tx).get_compile_time_args(),
+                    named=[("seq_id", 0), ("cb_id", 0), ("batch", block), ("src_page_pitch", 0)])
+    compute = kernel(ops / UNTILIZE_CODEGEN / "compute_untilize.cpp", compute_config(fp32), grid,
+                     ct=[per_core, wt, 0, 16, max_bct])
+    run([tx, out], [reader, rows_writer(ops, out, wt, row_bytes, grid, writer_rt), compute],
+        [cb(0, dtype, pages=2 * block, core_ranges=grid), cb(16, out_dtype, pages=wt, core_ranges=grid)])
+    moved = ttnn.to_torch(tx)
+    want = tf32(moved).to(TORCH_DTYPE[out_dtype]) if fp32 else moved.to(TORCH_DTYPE[out_dtype])
+    assert torch.equal(ttnn.to_torch(out), want)
+
+
+def test_untilize_column_parallel_program_runs_unchanged(device, ops) -> None:
+    """The codegen factory's column-parallel split (build_column_parallel: one tile-row, Wt > 1):
+    each of four cores untilizes two tile columns and writer_untilize_col_parallel.cpp writes its
+    chunk of every stick at its byte offset."""
+    w, per_core, n_cores = 256, 2, 4
+    tx = dram(device, values((32, w), 32))
+    out = output(device, (32, w), layout=ttnn.ROW_MAJOR_LAYOUT)
+    grid = cores(0, 0, n_cores - 1, 0)
+    chunk = per_core * 32 * 2
+    reader = kernel(ops / UNTILIZE_CODEGEN / "reader_tile_interleaved_unified.cpp", ttnn.ReaderConfigDescriptor(),
+                    grid, rt={(i, 0): [tx.buffer_address(), per_core, i * per_core] for i in range(n_cores)},
+                    ct=ttnn.TensorAccessorArgs(tx).get_compile_time_args(),
+                    named=[("seq_id", 0), ("cb_id", 0), ("batch", per_core), ("src_page_pitch", 0)])
+    writer = kernel(ops / UNTILIZE_CODEGEN / "writer_untilize_col_parallel.cpp", ttnn.WriterConfigDescriptor(), grid,
+                    rt={(i, 0): [out.buffer_address(), 32, i * chunk, chunk, per_core, 0] for i in range(n_cores)},
+                    ct=[16, w * 2, *ttnn.TensorAccessorArgs(out).get_compile_time_args()])
+    compute = kernel(ops / UNTILIZE_CODEGEN / "compute_untilize.cpp", compute_config(False), grid,
+                     ct=[1, per_core, 0, 16, 8])
+    run([tx, out], [reader, writer, compute], [cb(0, pages=per_core, core_ranges=grid),
+                                               cb(16, pages=per_core, core_ranges=grid)])
+    assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx))
+
+
+@pytest.mark.parametrize("compute_file,dtype", [("untilize.cpp", ttnn.bfloat16), ("untilize.cpp", ttnn.float32),
+                                                ("untilize_variable_num_blocks.cpp", ttnn.bfloat16)])
+def test_ttnn_untilize_kernels_run_unchanged(device, ops, compute_file, dtype) -> None:
+    """The untilize op's compute kernels (kernel_lib's untilize helper: pack_untilize, split into
+    blocks that fit DST when a row is wider) between its tile reader and the stick writer; Float32
+    with an fp32 DST and UnpackToDestFp32 on the input CB, as ttnn's untilize factories configure
+    it: exact. untilize_variable_num_blocks.cpp takes the block count as a runtime arg and returns
+    at once on a core given none (the second core here)."""
+    h, w = 96, 320
+    wt, rows = w // 32, h // 32
+    fp32 = dtype == ttnn.float32
+    tx = dram(device, values((h, w), 33), dtype=dtype)
+    out = output(device, (h, w), dtype=dtype, layout=ttnn.ROW_MAJOR_LAYOUT)
+    row_bytes = w * (4 if fp32 else 2)
+    config = compute_config(fp32, (0,) if fp32 else ())
+    path = ops / "data_movement/untilize/device/kernels/compute" / compute_file
+    if compute_file == "untilize.cpp":
+        grid = ONE
+        compute = kernel(path, config, ct=[rows, wt, 0, 16])
+        reader_rt, writer_rt = [tx.buffer_address(), rows * wt, 0], [out.buffer_address(), rows, 0, row_bytes, 0, 0, 0]
+    else:
+        grid = cores(0, 0, 1, 0)
+        compute = kernel(path, config, grid, rt={(0, 0): [rows], (1, 0): [0]}, ct=[wt, 0, 16])
+        reader_rt = {(0, 0): [tx.buffer_address(), rows * wt, 0], (1, 0): [tx.buffer_address(), 0, 0]}
+        writer_rt = {(0, 0): [out.buffer_address(), rows, 0, row_bytes, 0, 0, 0],
+                     (1, 0): [out.buffer_address(), 0, 0, row_bytes, 0, 0, 0]}
+    run([tx, out], [tile_reader(ops, tx, grid, reader_rt), compute, rows_writer(ops, out, wt, row_bytes, grid, writer_rt)],
+        [cb(0, dtype, pages=wt, core_ranges=grid), cb(16, dtype, pages=wt, core_ranges=grid)])
+    assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx))
+
+
+def test_ttnn_untilize_w_runs_unchanged(device, ops) -> None:
+    """untilize_w.cpp (one tile per block, fixed CBs c_0 and c_16): each of three cores untilizes
+    one tile of a one-tile-row tensor and the column-parallel writer puts its 32 x 32 block at its
+    column of every stick."""
+    n_cores = 3
+    tx = dram(device, values((32, 32 * n_cores), 34))
+    out = output(device, (32, 32 * n_cores), layout=ttnn.ROW_MAJOR_LAYOUT)
+    grid = cores(0, 0, n_cores - 1, 0)
+    compute = kernel(ops / "data_movement/untilize/device/kernels/compute/untilize_w.cpp", compute_config(False), grid,
+                     ct=[1, 1, 1])
+    writer = kernel(ops / UNTILIZE_CODEGEN / "writer_untilize_col_parallel.cpp", ttnn.WriterConfigDescriptor(), grid,
+                    rt={(i, 0): [out.buffer_address(), 32, i * 64, 64, 1, 0] for i in range(n_cores)},
+                    ct=[16, 32 * n_cores * 2, *ttnn.TensorAccessorArgs(out).get_compile_time_args()])
+    reader = tile_reader(ops, tx, grid, {(i, 0): [tx.buffer_address(), 1, i] for i in range(n_cores)})
+    run([tx, out], [reader, compute, writer], [cb(0, core_ranges=grid), cb(16, core_ranges=grid)])
+    assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx))
+
+
+@pytest.mark.parametrize("dtype,shape", [(ttnn.bfloat16, (64, 192)), (ttnn.float32, (96, 128))])
+def test_ttnn_tilize_kernel_runs_unchanged(device, ops, dtype, shape) -> None:
+    """tilize.cpp (kernel_lib's tilize helper: the fast tilize for bfloat16, the lossless one for a
+    Float32 input, with the fp32 DST and UnpackToDestFp32 ttnn's tilize factories set for it): each
+    block is one tile-row, Wt tiles wide. The row-major input is read as tile-sized pages -- its
+    buffer viewed as rows of 1024 values, so Wt consecutive pages hold a block's 32 rows in order --
+    by copy's tile reader; copy's tile writer stores the tiles. Exact for both formats."""
+    h, w = shape
+    wt, rows = w // 32, h // 32
+    fp32 = dtype == ttnn.float32
+    x = values(shape, 35)
+    tx = dram(device, x.reshape(h * w // 1024, 1024), dtype=dtype, layout=ttnn.ROW_MAJOR_LAYOUT)
+    out = output(device, shape, dtype=dtype)
+    copy = ops / "data_movement/copy/device/kernels"
+    reader = kernel(copy / "reader_unary_start_id.cpp", ttnn.ReaderConfigDescriptor(),
+                    rt=[tx.buffer_address(), rows * wt, 0], ct=ttnn.TensorAccessorArgs(tx).get_compile_time_args())
+    compute = kernel(ops / "data_movement/tilize/device/kernels/compute/tilize.cpp",
+                     compute_config(fp32, (0,) if fp32 else ()), ct=[0, 16, rows, wt])
+    writer = kernel(copy / "writer_unary_start_id.cpp", ttnn.WriterConfigDescriptor(),
+                    rt=[out.buffer_address(), rows * wt, 0], ct=[16, *ttnn.TensorAccessorArgs(out).get_compile_time_args()])
+    run([tx, out], [reader, compute, writer], [cb(0, dtype, pages=wt), cb(16, dtype, pages=wt)])
+    assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx).reshape(shape))
+
+
+@pytest.mark.parametrize("dtype,widths", [(ttnn.bfloat16, (40, 50)), (ttnn.float32, (20, 64, 33))])
+def test_ttnn_concat_tiled_unaligned_program_runs_unchanged(device, ops, dtype, widths) -> None:
+    """ConcatTiledUnalignedProgramFactory (concat of tiled tensors along the last dim, widths not
+    multiples of 32): reader_concat_tiled_unaligned.cpp reads each input's band of tiles,
+    concat_untilize_retilize.cpp untilizes them, writer_concat_tiled_unaligned.cpp assembles the
+    logical rows (zeroing the width padding) and the compute kernel tilizes the band again, which
+    the writer stores. Float32 runs lossless (fp32 DST, UnpackToDestFp32 on the input and assembly
+    CBs), as the factory configures it. Two bands over two cores."""
+    h = 64
+    fp32 = dtype == ttnn.float32
+    esize = 4 if fp32 else 2
+    parts = [values((h, w), 36 + i) for i, w in enumerate(widths)]
+    tensors = [dram(device, p, dtype=dtype) for p in parts]
+    out_w = sum(widths)
+    out = output(device, (h, out_w), dtype=dtype)
+    in_wt = [(w + 31) // 32 for w in widths]
+    total_in_wt, out_wt = sum(in_wt), (out_w + 31) // 32
+    w_bytes = [w * esize for w in widths]
+    cb_in, cb_rm, cb_asm, cb_out = 0, 1, 2, 16
+    grid = cores(0, 0, 1, 0)
+    accessor_args = [a for t in tensors for a in ttnn.TensorAccessorArgs(t).get_compile_time_args()]
+    concat = ops / "data_movement/concat/device/kernels"
+    reader = kernel(concat / "dataflow/reader_concat_tiled_unaligned.cpp", ttnn.ReaderConfigDescriptor(), grid,
+                    rt={(i, 0): [1, i, *(t.buffer_address() for t in tensors), *in_wt] for i in range(2)},
+                    ct=[cb_in, len(tensors), *accessor_args])
+    writer = kernel(concat / "dataflow/writer_concat_tiled_unaligned.cpp", ttnn.WriterConfigDescriptor(), grid,
+                    rt={(i, 0): [out.buffer_address(), 1, i, *in_wt, *w_bytes] for i in range(2)},
+                    ct=[cb_rm, cb_asm, cb_out, len(tensors), out_wt, total_in_wt, 32 * esize, out_wt * 32 * esize,
+                        out_wt * 32 * esize - sum(w_bytes), *ttnn.TensorAccessorArgs(out).get_compile_time_args()])
+    compute = kernel(concat / "compute/concat_untilize_retilize.cpp",
+                     compute_config(fp32, (cb_in, cb_asm) if fp32 else ()), grid, rt=[1],
+                     ct=[cb_in, cb_rm, cb_asm, cb_out, total_in_wt, out_wt, int(fp32)])
+    run([*tensors, out], [reader, writer, compute],
+        [cb(cb_in, dtype, pages=2 * total_in_wt, core_ranges=grid), cb(cb_rm, dtype, pages=total_in_wt, core_ranges=grid),
+         cb(cb_asm, dtype, pages=out_wt, core_ranges=grid), cb(cb_out, dtype, pages=2 * out_wt, core_ranges=grid)])
+    want = torch.cat([ttnn.to_torch(t) for t in tensors], dim=-1)
+    assert torch.equal(ttnn.to_torch(out), want)
