@@ -10,6 +10,7 @@ device's loss where it is not (Float32 through SrcA keeps TF32). The wheel is fe
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import pytest
@@ -84,8 +85,12 @@ def test_untilize_codegen_program_runs_unchanged(device, ops, dtype, shape, core
                     named=[("seq_id", 0), ("cb_id", 0), ("batch", block), ("src_page_pitch", 0)])
     compute = kernel(ops / UNTILIZE_CODEGEN / "compute_untilize.cpp", compute_config(fp32), grid,
                      ct=[per_core, wt, 0, 16, max_bct])
-    run([tx, out], [reader, rows_writer(ops, out, wt, row_bytes, grid, writer_rt), compute],
-        [cb(0, dtype, pages=2 * block, core_ranges=grid), cb(16, out_dtype, pages=wt, core_ranges=grid)])
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        run([tx, out], [reader, rows_writer(ops, out, wt, row_bytes, grid, writer_rt), compute],
+            [cb(0, dtype, pages=2 * block, core_ranges=grid), cb(16, out_dtype, pages=wt, core_ranges=grid)])
+    # the loss is announced where the kernel unpacks (E5411, a warning), and only then
+    assert any("E5411" in str(w.message) and "compute_untilize.cpp:55:" in str(w.message) for w in seen) == fp32
     moved = ttnn.to_torch(tx)
     want = tf32(moved).to(TORCH_DTYPE[out_dtype]) if fp32 else moved.to(TORCH_DTYPE[out_dtype])
     assert torch.equal(ttnn.to_torch(out), want)
@@ -224,3 +229,51 @@ def test_ttnn_concat_tiled_unaligned_program_runs_unchanged(device, ops, dtype, 
          cb(cb_asm, dtype, pages=out_wt, core_ranges=grid), cb(cb_out, dtype, pages=2 * out_wt, core_ranges=grid)])
     want = torch.cat([ttnn.to_torch(t) for t in tensors], dim=-1)
     assert torch.equal(ttnn.to_torch(out), want)
+
+
+def test_ttnn_strided_slice_kernels_run_unchanged(device, ops) -> None:
+    """The row-major strided slice (slice_program_factory_rm_stride's legacy kernels):
+    strided_slice_reader_rm_interleaved_nd.cpp reads each selected input stick into CB 0 and
+    gathers every stride-th element into an output stick of CB 24 (compile-time args: -, dims,
+    element size, the accessor; runtime args: address, then shape, starts, ends and strides);
+    strided_slice_writer_rm_interleaved.cpp stores the sticks."""
+    x = values((3, 10, 64), 40)
+    tx = dram(device, x, layout=ttnn.ROW_MAJOR_LAYOUT)
+    starts, ends, strides = (1, 1, 2), (3, 9, 64), (1, 3, 4)
+    want_shape = tuple(len(range(s, e, st)) for s, e, st in zip(starts, ends, strides))
+    out = output(device, want_shape, layout=ttnn.ROW_MAJOR_LAYOUT)
+    out_stick = want_shape[-1] * 2
+    n_sticks = want_shape[0] * want_shape[1]
+    slice_kernels = ops / "data_movement/slice/device/kernels/dataflow"
+    reader = kernel(slice_kernels / "strided_slice_reader_rm_interleaved_nd.cpp", ttnn.ReaderConfigDescriptor(),
+                    rt=[tx.buffer_address(), *x.shape, *starts, *ends, *strides],
+                    ct=[0, 3, 2, *ttnn.TensorAccessorArgs(tx).get_compile_time_args()])
+    writer = kernel(slice_kernels / "strided_slice_writer_rm_interleaved.cpp", ttnn.WriterConfigDescriptor(),
+                    rt=[out.buffer_address(), n_sticks], ct=[out_stick, *ttnn.TensorAccessorArgs(out).get_compile_time_args()])
+    run([tx, out], [reader, writer], [cb(0, pages=1, page_size=64 * 2), cb(24, pages=2, page_size=out_stick)])
+    want = ttnn.to_torch(tx)[starts[0]:ends[0]:strides[0], starts[1]:ends[1]:strides[1], starts[2]:ends[2]:strides[2]]
+    assert torch.equal(ttnn.to_torch(out), want)
+
+
+@pytest.mark.parametrize("dtype", [ttnn.bfloat16, ttnn.float32])
+def test_ttnn_reshape_stick_kernels_run_unchanged(device, ops, dtype) -> None:
+    """reshape_on_device's row-major kernels (reshape_rm_program_factory): the reader packs each
+    128-value input stick into two 64-value pages of CB 0, the writer stores them as two output
+    sticks (runtime args: address, iterations, transfers per barrier, pages per push, first
+    stick), over two cores."""
+    x = values((16, 128), 41)
+    esize = 4 if dtype == ttnn.float32 else 2
+    tx = dram(device, x, dtype=dtype, layout=ttnn.ROW_MAJOR_LAYOUT)
+    out = output(device, (32, 64), dtype=dtype, layout=ttnn.ROW_MAJOR_LAYOUT)
+    grid = cores(0, 0, 1, 0)
+    reshape = ops / "data_movement/reshape_on_device/device/kernels/dataflow"
+    reader = kernel(reshape / "reader_unary_reshape_stick_layout_interleaved_multi_core.cpp",
+                    ttnn.ReaderConfigDescriptor(), grid,
+                    rt={(i, 0): [tx.buffer_address(), 8, 1, 2, 8 * i] for i in range(2)},
+                    ct=[128 * esize, *ttnn.TensorAccessorArgs(tx).get_compile_time_args()])
+    writer = kernel(reshape / "writer_unary_reshape_stick_layout_interleaved_multi_core.cpp",
+                    ttnn.WriterConfigDescriptor(), grid,
+                    rt={(i, 0): [out.buffer_address(), 8, 2, 2, 16 * i] for i in range(2)},
+                    ct=[0, 64 * esize, *ttnn.TensorAccessorArgs(out).get_compile_time_args()])
+    run([tx, out], [reader, writer], [cb(0, dtype, pages=4, core_ranges=grid, page_size=64 * esize)])
+    assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx).reshape(32, 64))
