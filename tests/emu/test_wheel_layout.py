@@ -5,7 +5,8 @@ factory writes them (args, CBs, compute configuration), against torch.
 A layout change moves values: the result must equal the input bit for bit wherever the device's
 path is lossless (bfloat16; Float32 through UnpackToDestFp32 with an fp32 DST), and show the
 device's loss where it is not (Float32 through SrcA keeps TF32). The wheel is fetched at test time
-(the ``ops`` fixture, tests/emu/conftest.py).
+(the ``ops`` fixture, tests/emu/conftest.py). The default run takes one case of each family; the
+other formats, splits and kernels are marked slow (``-m slow``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import tilecraft.ttnn as ttnn
 from tests.emu.harness import ONE, cb, cores, dram, kernel, output, run
 
 UNTILIZE_CODEGEN = "data_movement/untilize/codegen/kernels"
+#: the many-kernel sweep; the default run keeps one case per family (cold, each case compiles its kernels)
+SLOW = pytest.mark.slow
 TORCH_DTYPE = {ttnn.bfloat16: torch.bfloat16, ttnn.float32: torch.float32, ttnn.bfloat8_b: torch.bfloat16}
 
 
@@ -57,8 +60,10 @@ def rows_writer(ops: Path, tensor: ttnn.Tensor, wt: int, row_bytes: int, core_ra
                   core_ranges, rt=rt, ct=[16, row_bytes, *ttnn.TensorAccessorArgs(tensor).get_compile_time_args(), wt])
 
 
-@pytest.mark.parametrize("dtype,shape,cores_used", [(ttnn.bfloat16, (64, 192), 1), (ttnn.bfloat16, (128, 384), 2),
-                                                    (ttnn.bfloat8_b, (64, 128), 1), (ttnn.float32, (64, 192), 1)])
+@pytest.mark.parametrize("dtype,shape,cores_used", [(ttnn.bfloat16, (64, 192), 1),
+                                                    pytest.param(ttnn.bfloat16, (128, 384), 2, marks=SLOW),
+                                                    pytest.param(ttnn.bfloat8_b, (64, 128), 1, marks=SLOW),
+                                                    pytest.param(ttnn.float32, (64, 192), 1, marks=SLOW)])
 def test_untilize_codegen_program_runs_unchanged(device, ops, dtype, shape, cores_used) -> None:
     """UntilizeCodegenProgramFactory's per-tile-row split (build_main_split): its reader
     (reader_tile_interleaved_unified.cpp, named args seq_id/cb_id/batch/src_page_pitch),
@@ -119,8 +124,10 @@ def test_untilize_column_parallel_program_runs_unchanged(device, ops) -> None:
     assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx))
 
 
-@pytest.mark.parametrize("compute_file,dtype", [("untilize.cpp", ttnn.bfloat16), ("untilize.cpp", ttnn.float32),
-                                                ("untilize_variable_num_blocks.cpp", ttnn.bfloat16)])
+@pytest.mark.parametrize("compute_file,dtype", [pytest.param("untilize.cpp", ttnn.bfloat16, marks=SLOW),
+                                                ("untilize.cpp", ttnn.float32),
+                                                pytest.param("untilize_variable_num_blocks.cpp", ttnn.bfloat16,
+                                                             marks=SLOW)])
 def test_ttnn_untilize_kernels_run_unchanged(device, ops, compute_file, dtype) -> None:
     """The untilize op's compute kernels (kernel_lib's untilize helper: pack_untilize, split into
     blocks that fit DST when a row is wider) between its tile reader and the stick writer; Float32
@@ -150,6 +157,7 @@ def test_ttnn_untilize_kernels_run_unchanged(device, ops, compute_file, dtype) -
     assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx))
 
 
+@SLOW
 def test_ttnn_untilize_w_runs_unchanged(device, ops) -> None:
     """untilize_w.cpp (one tile per block, fixed CBs c_0 and c_16): each of three cores untilizes
     one tile of a one-tile-row tensor and the column-parallel writer puts its 32 x 32 block at its
@@ -168,7 +176,7 @@ def test_ttnn_untilize_w_runs_unchanged(device, ops) -> None:
     assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx))
 
 
-@pytest.mark.parametrize("dtype,shape", [(ttnn.bfloat16, (64, 192)), (ttnn.float32, (96, 128))])
+@pytest.mark.parametrize("dtype,shape", [(ttnn.bfloat16, (64, 192)), pytest.param(ttnn.float32, (96, 128), marks=SLOW)])
 def test_ttnn_tilize_kernel_runs_unchanged(device, ops, dtype, shape) -> None:
     """tilize.cpp (kernel_lib's tilize helper: the fast tilize for bfloat16, the lossless one for a
     Float32 input, with the fp32 DST and UnpackToDestFp32 ttnn's tilize factories set for it): each
@@ -192,7 +200,8 @@ def test_ttnn_tilize_kernel_runs_unchanged(device, ops, dtype, shape) -> None:
     assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx).reshape(shape))
 
 
-@pytest.mark.parametrize("dtype,widths", [(ttnn.bfloat16, (40, 50)), (ttnn.float32, (20, 64, 33))])
+@pytest.mark.parametrize("dtype,widths", [(ttnn.bfloat16, (40, 50)),
+                                          pytest.param(ttnn.float32, (20, 64, 33), marks=SLOW)])
 def test_ttnn_concat_tiled_unaligned_program_runs_unchanged(device, ops, dtype, widths) -> None:
     """ConcatTiledUnalignedProgramFactory (concat of tiled tensors along the last dim, widths not
     multiples of 32): reader_concat_tiled_unaligned.cpp reads each input's band of tiles,
@@ -255,7 +264,7 @@ def test_ttnn_strided_slice_kernels_run_unchanged(device, ops) -> None:
     assert torch.equal(ttnn.to_torch(out), want)
 
 
-@pytest.mark.parametrize("dtype", [ttnn.bfloat16, ttnn.float32])
+@pytest.mark.parametrize("dtype", [ttnn.bfloat16, pytest.param(ttnn.float32, marks=SLOW)])
 def test_ttnn_reshape_stick_kernels_run_unchanged(device, ops, dtype) -> None:
     """reshape_on_device's row-major kernels (reshape_rm_program_factory): the reader packs each
     128-value input stick into two 64-value pages of CB 0, the writer stores them as two output
