@@ -286,3 +286,62 @@ def test_ttnn_reshape_stick_kernels_run_unchanged(device, ops, dtype) -> None:
                     ct=[0, 64 * esize, *ttnn.TensorAccessorArgs(out).get_compile_time_args()])
     run([tx, out], [reader, writer], [cb(0, dtype, pages=4, core_ranges=grid, page_size=64 * esize)])
     assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx).reshape(32, 64))
+
+
+SHARDED = "data_movement/sharded/device/kernels/dataflow"
+
+
+def sharded_config(grid: ttnn.CoreRangeSet, shard: tuple[int, int], layout: ttnn.TensorMemoryLayout) -> ttnn.MemoryConfig:
+    return ttnn.MemoryConfig(layout, ttnn.BufferType.L1, ttnn.ShardSpec(grid, shard, ttnn.ShardOrientation.ROW_MAJOR))
+
+
+@pytest.mark.parametrize("writer_file", ["writer_unary_sharded_blocks_interleaved_start_id.cpp",
+                                         pytest.param("writer_unary_sharded_blocks_start_id.cpp", marks=SLOW)])
+def test_ttnn_sharded_tile_kernels_run_unchanged(device, ops, writer_file) -> None:
+    """Interleaved to sharded and back, tiles, block-sharded over 2 x 2 cores (2 x 2 tiles a shard):
+    reader_unary_sharded_blocks_interleaved_start_id.cpp reads each core's block of tiles into the
+    CB that is its shard (compile-time args CB, readers, the accessor; runtime args address, block
+    height and width in tiles, padding, the input's width in tiles, tiles, first tile); then
+    reader_unary_sharded.cpp publishes each shard in its CB and a sharded-blocks writer stores the
+    tiles to DRAM."""
+    x = values((128, 128), 42)
+    grid = cores(0, 0, 1, 1)
+    config = sharded_config(grid, (64, 64), ttnn.TensorMemoryLayout.BLOCK_SHARDED)
+    src, sharded, back = dram(device, x), output(device, (128, 128), memory_config=config), output(device, (128, 128))
+    first = {(cx, cy): cy * 2 * 4 + cx * 2 for cx in range(2) for cy in range(2)}
+    to_shards = kernel(ops / SHARDED / "reader_unary_sharded_blocks_interleaved_start_id.cpp",
+                       ttnn.ReaderConfigDescriptor(), grid,
+                       rt={core: [src.buffer_address(), 2, 2, 0, 4, 4, 0, start] for core, start in first.items()},
+                       ct=[0, 1, *ttnn.TensorAccessorArgs(src).get_compile_time_args()])
+    run([src, sharded], [to_shards], [ttnn.cb_descriptor_from_sharded_tensor(0, sharded)])
+    assert torch.equal(ttnn.to_torch(sharded), ttnn.to_torch(src))
+    publish = kernel(ops / SHARDED / "reader_unary_sharded.cpp", ttnn.ReaderConfigDescriptor(), grid, rt=[4], ct=[0])
+    if writer_file == "writer_unary_sharded_blocks_interleaved_start_id.cpp":
+        args = {core: [back.buffer_address(), 2, 2, 2, 2, 4, 4, 0, start] for core, start in first.items()}
+    else:
+        args = {core: [back.buffer_address(), 2, 2, 0, 4, 4, 0, start] for core, start in first.items()}
+    writer = kernel(ops / SHARDED / writer_file, ttnn.WriterConfigDescriptor(), grid, rt=args,
+                    ct=[0, *ttnn.TensorAccessorArgs(back).get_compile_time_args()])
+    run([sharded, back], [publish, writer], [ttnn.cb_descriptor_from_sharded_tensor(0, sharded)])
+    assert torch.equal(ttnn.to_torch(back), ttnn.to_torch(src))
+
+
+@pytest.mark.parametrize("writer_file", ["writer_unary_stick_layout_sharded_blocks_interleaved_start_id.cpp",
+                                         pytest.param("writer_unary_sharded_stick_layout_start_id.cpp", marks=SLOW)])
+def test_ttnn_sharded_stick_writers_run_unchanged(device, ops, writer_file) -> None:
+    """Sharded to interleaved, row-major: a height-sharded tensor (32 sticks a core, 2 cores) is
+    published by reader_unary_sharded.cpp and its sticks written to DRAM by a stick writer."""
+    x = values((64, 64), 43)
+    grid = cores(0, 0, 1, 0)
+    config = sharded_config(grid, (32, 64), ttnn.TensorMemoryLayout.HEIGHT_SHARDED)
+    sharded = dram(device, x, layout=ttnn.ROW_MAJOR_LAYOUT, memory_config=config)
+    back = output(device, (64, 64), layout=ttnn.ROW_MAJOR_LAYOUT)
+    publish = kernel(ops / SHARDED / "reader_unary_sharded.cpp", ttnn.ReaderConfigDescriptor(), grid, rt=[32], ct=[0])
+    if writer_file == "writer_unary_stick_layout_sharded_blocks_interleaved_start_id.cpp":
+        args = {(i, 0): [back.buffer_address(), 0, 32, 128, 128, 0, 32 * i] for i in range(2)}
+    else:
+        args = {(i, 0): [back.buffer_address(), 32, 128, 128, 32 * i, 1] for i in range(2)}
+    writer = kernel(ops / SHARDED / writer_file, ttnn.WriterConfigDescriptor(), grid, rt=args,
+                    ct=[0, *ttnn.TensorAccessorArgs(back).get_compile_time_args()])
+    run([sharded, back], [publish, writer], [ttnn.cb_descriptor_from_sharded_tensor(0, sharded)])
+    assert torch.equal(ttnn.to_torch(back), ttnn.to_torch(sharded))
