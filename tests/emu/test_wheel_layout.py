@@ -18,6 +18,7 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
+from tilecraft.diagnostics import KernelError
 from tests.emu.harness import ONE, cb, cores, dram, kernel, output, run
 
 UNTILIZE_CODEGEN = "data_movement/untilize/codegen/kernels"
@@ -345,3 +346,46 @@ def test_ttnn_sharded_stick_writers_run_unchanged(device, ops, writer_file) -> N
                     ct=[0, *ttnn.TensorAccessorArgs(back).get_compile_time_args()])
     run([sharded, back], [publish, writer], [ttnn.cb_descriptor_from_sharded_tensor(0, sharded)])
     assert torch.equal(ttnn.to_torch(back), ttnn.to_torch(sharded))
+
+
+@pytest.mark.parametrize("layout,config", [(ttnn.TILE_LAYOUT, "factory"),
+                                           pytest.param(ttnn.ROW_MAJOR_LAYOUT, "factory", marks=SLOW),
+                                           pytest.param(ttnn.TILE_LAYOUT, "reader", marks=SLOW)])
+def test_ttnn_move_with_overlap_runs_unchanged(device, ops, layout, config) -> None:
+    """MoveOverlapProgramFactory (a ProgramDescriptor factory; 4 cores): every core reads its pages
+    into L1 (move_interleaved_with_overlap.cpp for tiles, move_stick_layout_interleaved_with_overlap.cpp
+    for sticks), then the controller core (0, 0) waits on the semaphore for the other three, which
+    raise it, and multicasts the release to its two regions (the rest of its row range, the rest of
+    its column) before anyone writes -- so a destination overlapping the source is safe. On NOC 1
+    (a ReaderConfigDescriptor instead of the factory's DataMovementConfigDescriptor) the same
+    multicast corners wrap round the torus, since NOC 1 wants the larger corner first: E5305 at the
+    kernel's multicast line."""
+    tiled = layout == ttnn.TILE_LAYOUT
+    x = values((128, 64), 44)
+    src, dst = dram(device, x, layout=layout), output(device, (128, 64), layout=layout)
+    pages, page_bytes = (8, ttnn.bfloat16.tile_bytes) if tiled else (128, 64 * 2)
+    grid, per_core = cores(0, 0, 1, 1), pages // 4
+    noc = lambda cx, cy: device.worker_core_from_logical_core(ttnn.CoreCoord(cx, cy))  # noqa: E731
+    regions = [(noc(1, 0), noc(1, 1), 2), (noc(0, 1), noc(0, 1), 1), None]
+    region_args = [a for r in regions for a in ((r[0].x, r[0].y, r[1].x, r[1].y, r[2]) if r else (0,) * 5)]
+    controller = noc(0, 0)
+    order = [(0, 0), (0, 1), (1, 0), (1, 1)]
+    rt = {core: [src.buffer_address(), dst.buffer_address(), i * per_core, per_core, 0, controller.x, controller.y, 3,
+                 int(core == (0, 0)), *region_args, 2, *(() if tiled else (page_bytes,))]
+          for i, core in enumerate(order)}
+    name = "move_interleaved_with_overlap.cpp" if tiled else "move_stick_layout_interleaved_with_overlap.cpp"
+    # DataMovementConfigDescriptor{} as the factory has it: RISCV_0 on NOC 0
+    dm_config = ttnn.DataMovementConfigDescriptor() if config == "factory" else ttnn.ReaderConfigDescriptor()
+    mover = kernel(ops / "data_movement/move/device/kernels/dataflow" / name, dm_config, grid, rt=rt,
+                   ct=[0, *(() if tiled else (page_bytes,)), *ttnn.TensorAccessorArgs(src).get_compile_time_args(),
+                       *ttnn.TensorAccessorArgs(dst).get_compile_time_args()])
+    program = ([src, dst], [mover], [cb(0, pages=per_core, core_ranges=grid, page_size=page_bytes)],
+               [ttnn.SemaphoreDescriptor(id=0, core_ranges=grid, initial_value=0)])
+    if config == "reader":
+        with pytest.raises(KernelError) as info:
+            run(*program)
+        d = info.value.diagnostic
+        assert d.code == "E5305" and d.span.file.endswith(name) and d.span.line == 75 and "wraps" in d.message, d
+        return
+    run(*program)
+    assert torch.equal(ttnn.to_torch(dst), ttnn.to_torch(src))
