@@ -389,3 +389,28 @@ def test_ttnn_move_with_overlap_runs_unchanged(device, ops, layout, config) -> N
         return
     run(*program)
     assert torch.equal(ttnn.to_torch(dst), ttnn.to_torch(src))
+
+
+@pytest.mark.parametrize("dtype,shapes", [(ttnn.bfloat16, ((1, 2, 64, 128), (1, 2, 128, 64))),
+                                          pytest.param(ttnn.float32, ((1, 1, 96, 64), (1, 2, 32, 96)), marks=SLOW)])
+def test_ttnn_reshape_tile_program_runs_unchanged(device, ops, dtype, shapes) -> None:
+    """ReshapeTileProgramFactory (a ProgramDescriptor factory): reader_unary_reshape_interleaved.cpp
+    assembles each output tile from 16-value face lines of the input's tiles (compile-time args:
+    the buffer's alignment, element size, the accessor; runtime args: address, input Wt, output N,
+    C, Ht, Wt) and the unary writer stores the tiles. On Wormhole a face line is at least the
+    32-byte DRAM alignment, so no scratch CB."""
+    in_shape, out_shape = shapes
+    x = values(in_shape, 45)
+    src, dst = dram(device, x, dtype=dtype), output(device, out_shape, dtype=dtype)
+    tiles = out_shape[0] * out_shape[1] * out_shape[2] * out_shape[3] // 1024
+    esize = 4 if dtype == ttnn.float32 else 2
+    reader = kernel(ops / "data_movement/reshape_on_device/device/kernels/dataflow/reader_unary_reshape_interleaved.cpp",
+                    ttnn.ReaderConfigDescriptor(),
+                    rt=[src.buffer_address(), in_shape[3] // 32, out_shape[0], out_shape[1], out_shape[2] // 32,
+                        out_shape[3] // 32],
+                    ct=[32, esize, *ttnn.TensorAccessorArgs(src).get_compile_time_args()])
+    writer = kernel(ops / "eltwise/unary/device/kernels/dataflow/writer_unary_interleaved_start_id.cpp",
+                    ttnn.WriterConfigDescriptor(), rt=[dst.buffer_address(), tiles, 0],
+                    ct=[0, *ttnn.TensorAccessorArgs(dst).get_compile_time_args()])
+    run([src, dst], [reader, writer], [cb(0, dtype)])
+    assert torch.equal(ttnn.to_torch(dst), ttnn.to_torch(src).reshape(out_shape))
