@@ -414,3 +414,32 @@ def test_ttnn_reshape_tile_program_runs_unchanged(device, ops, dtype, shapes) ->
                     ct=[0, *ttnn.TensorAccessorArgs(dst).get_compile_time_args()])
     run([src, dst], [reader, writer], [cb(0, dtype)])
     assert torch.equal(ttnn.to_torch(dst), ttnn.to_torch(src).reshape(out_shape))
+
+
+@pytest.mark.parametrize("index_dtype", [ttnn.uint32, pytest.param(ttnn.uint16, marks=SLOW)])
+def test_ttnn_gather_single_row_kernels_run_unchanged(device, ops, index_dtype) -> None:
+    """GatherDeviceOperation::SingleRowSingleCore (a ProgramDescriptor factory) on two cores, one tile
+    row each: gather_reader_single_row_single_core.cpp reads the index tiles and picks each value
+    out of the input row of tiles the writer, gather_writer_single_row_single_core.cpp, read into L1
+    (face-ordered addressing), and the writer stores the output tiles. torch.gather along the last
+    dim, bit for bit."""
+    torch.manual_seed(46)
+    x = values((64, 128), 46)
+    index = torch.randint(0, 128, (64, 64))
+    src, idx = dram(device, x), dram(device, index.to(torch.int32), dtype=index_dtype)
+    out = output(device, (64, 64))
+    grid, ht, wt_in, wt_idx = cores(0, 0, 1, 0), 2, 4, 2
+    gx, gy = 8, 8  # the device's compute grid (compute_with_storage_grid_size)
+    gather = ops / "data_movement/gather/device/kernels/dataflow"
+    shared = [ht, wt_in, wt_idx, 2, gx, gy]
+    reader = kernel(gather / "gather_reader_single_row_single_core.cpp", ttnn.ReaderConfigDescriptor(), grid,
+                    rt={(i, 0): [idx.buffer_address(), 1, 32, 32, i] for i in range(2)},
+                    ct=[0, 1, 2, 1, *shared, *ttnn.TensorAccessorArgs(idx).get_compile_time_args()])
+    writer = kernel(gather / "gather_writer_single_row_single_core.cpp", ttnn.WriterConfigDescriptor(), grid,
+                    rt={(i, 0): [src.buffer_address(), out.buffer_address(), 1, i] for i in range(2)},
+                    ct=[0, 2, 1, 1, *shared, *ttnn.TensorAccessorArgs(src).get_compile_time_args(),
+                        *ttnn.TensorAccessorArgs(out).get_compile_time_args()])
+    run([src, idx, out], [reader, writer],
+        [cb(0, pages=wt_in, core_ranges=grid), cb(1, index_dtype, pages=1, core_ranges=grid),
+         cb(2, pages=1, core_ranges=grid)])
+    assert torch.equal(ttnn.to_torch(out), torch.gather(ttnn.to_torch(src), -1, index))
