@@ -416,13 +416,16 @@ def test_ttnn_reshape_tile_program_runs_unchanged(device, ops, dtype, shapes) ->
     assert torch.equal(ttnn.to_torch(dst), ttnn.to_torch(src).reshape(out_shape))
 
 
-@pytest.mark.parametrize("index_dtype", [ttnn.uint32, pytest.param(ttnn.uint16, marks=SLOW)])
-def test_ttnn_gather_single_row_kernels_run_unchanged(device, ops, index_dtype) -> None:
-    """GatherDeviceOperation::SingleRowSingleCore (a ProgramDescriptor factory) on two cores, one tile
-    row each: gather_reader_single_row_single_core.cpp reads the index tiles and picks each value
-    out of the input row of tiles the writer, gather_writer_single_row_single_core.cpp, read into L1
-    (face-ordered addressing), and the writer stores the output tiles. torch.gather along the last
-    dim, bit for bit."""
+@pytest.mark.parametrize("variant,index_dtype", [("single_core", ttnn.uint32),
+                                                pytest.param("single_core", ttnn.uint16, marks=SLOW),
+                                                pytest.param("multi_core", ttnn.uint32, marks=SLOW)])
+def test_ttnn_gather_single_row_kernels_run_unchanged(device, ops, variant, index_dtype) -> None:
+    """GatherDeviceOperation's SingleRowSingleCore and SingleRowMultiCore descriptor factories on two
+    cores: gather_reader_single_row_*.cpp reads the index tiles and picks each value out of the
+    input tiles the writer, gather_writer_single_row_*.cpp, read into L1 (face-ordered addressing),
+    and the writer stores the output tiles. SingleCore gives each core a tile row (the whole input
+    row in L1), MultiCore a tile column of the index (input tiles streamed through two pages).
+    torch.gather along the last dim, bit for bit."""
     torch.manual_seed(46)
     x = values((64, 128), 46)
     index = torch.randint(0, 128, (64, 64))
@@ -432,14 +435,16 @@ def test_ttnn_gather_single_row_kernels_run_unchanged(device, ops, index_dtype) 
     gx, gy = 8, 8  # the device's compute grid (compute_with_storage_grid_size)
     gather = ops / "data_movement/gather/device/kernels/dataflow"
     shared = [ht, wt_in, wt_idx, 2, gx, gy]
-    reader = kernel(gather / "gather_reader_single_row_single_core.cpp", ttnn.ReaderConfigDescriptor(), grid,
-                    rt={(i, 0): [idx.buffer_address(), 1, 32, 32, i] for i in range(2)},
+    work = 1  # per core: a tile row (single core) or a tile column (multi core) of the index
+    reader = kernel(gather / f"gather_reader_single_row_{variant}.cpp", ttnn.ReaderConfigDescriptor(), grid,
+                    rt={(i, 0): [idx.buffer_address(), work, 32, 32, i] for i in range(2)},
                     ct=[0, 1, 2, 1, *shared, *ttnn.TensorAccessorArgs(idx).get_compile_time_args()])
-    writer = kernel(gather / "gather_writer_single_row_single_core.cpp", ttnn.WriterConfigDescriptor(), grid,
-                    rt={(i, 0): [src.buffer_address(), out.buffer_address(), 1, i] for i in range(2)},
+    writer = kernel(gather / f"gather_writer_single_row_{variant}.cpp", ttnn.WriterConfigDescriptor(), grid,
+                    rt={(i, 0): [src.buffer_address(), out.buffer_address(), work, i] for i in range(2)},
                     ct=[0, 2, 1, 1, *shared, *ttnn.TensorAccessorArgs(src).get_compile_time_args(),
                         *ttnn.TensorAccessorArgs(out).get_compile_time_args()])
     run([src, idx, out], [reader, writer],
-        [cb(0, pages=wt_in, core_ranges=grid), cb(1, index_dtype, pages=1, core_ranges=grid),
+        [cb(0, pages=wt_in if variant == "single_core" else 2, core_ranges=grid),
+         cb(1, index_dtype, pages=1, core_ranges=grid),
          cb(2, pages=1, core_ranges=grid)])
     assert torch.equal(ttnn.to_torch(out), torch.gather(ttnn.to_torch(src), -1, index))
