@@ -448,3 +448,45 @@ def test_ttnn_gather_single_row_kernels_run_unchanged(device, ops, variant, inde
          cb(1, index_dtype, pages=1, core_ranges=grid),
          cb(2, pages=1, core_ranges=grid)])
     assert torch.equal(ttnn.to_torch(out), torch.gather(ttnn.to_torch(src), -1, index))
+
+
+@pytest.mark.parametrize("dtype,shape,n_cores", [(ttnn.bfloat16, (2, 1, 64, 96), 2),
+                                                 pytest.param(ttnn.float32, (2, 1, 64, 96), 2, marks=SLOW),
+                                                 pytest.param(ttnn.bfloat16, (1, 1, 288, 32), 1, marks=SLOW)])
+def test_ttnn_transpose_wh_sharded_rm_program_runs_unchanged(device, ops, dtype, shape, n_cores) -> None:
+    """TransposeWHShardedRMProgramFactory (a ProgramDescriptor factory; height-sharded row-major,
+    one H x W block a core): reader_unary_transpose_wh_sharded_rm.cpp copies the shard's sticks
+    into tile-row blocks, transpose_wh_rm.cpp tilizes them (kernel_lib, lossless), transposes each
+    tile into DST and packs the transposed tiles as rows with pack_untilize_dest straight into the
+    output shard; with more than 8 tile rows (Ht = 9) it packs in blocks of 3 into CB 27 and
+    writer_unary_transpose_wh_sharded_rm.cpp copies the sticks into the shard. Float32 with an fp32
+    DST and UnpackToDestFp32 on the tilize CBs, as the factory sets them: exact."""
+    n, c, h, w = shape
+    fp32 = dtype == ttnn.float32
+    esize = 4 if fp32 else 2
+    ht, wt = h // 32, w // 32
+    tile = dtype.tile_bytes
+    grid = cores(0, 0, n_cores - 1, 0)
+    blocks = n * c // n_cores
+    layout = ttnn.TensorMemoryLayout.HEIGHT_SHARDED
+    src = dram(device, values(shape, 47), dtype=dtype, layout=ttnn.ROW_MAJOR_LAYOUT,
+               memory_config=sharded_config(grid, (blocks * h, w), layout))
+    dst = output(device, (n, c, w, h), dtype=dtype, layout=ttnn.ROW_MAJOR_LAYOUT,
+                 memory_config=sharded_config(grid, (blocks * w, h), layout))
+    out_shard = ttnn.CBDescriptor(total_size=blocks * h * w * esize, core_ranges=grid, buffer=dst,
+                                  format_descriptors=[ttnn.CBFormatDescriptor(buffer_index=16, data_format=dtype,
+                                                                              page_size=tile)])
+    cbs = [ttnn.cb_descriptor_from_sharded_tensor(0, src), out_shard, cb(24, dtype, pages=2 * wt, core_ranges=grid),
+           cb(25, dtype, pages=ht * wt, core_ranges=grid)]
+    if ht > 8:
+        cbs += [cb(26, dtype, pages=ht, core_ranges=grid), cb(27, dtype, pages=2 * ht, core_ranges=grid)]
+    kernels = ops / "data_movement/transpose/device/kernels"
+    rows = 32 if h > 32 else h % 32
+    reader = kernel(kernels / "dataflow/reader_unary_transpose_wh_sharded_rm.cpp", ttnn.ReaderConfigDescriptor(), grid,
+                    ct=[blocks, ht, rows, 32, wt, w * esize, wt * esize * 32, rows, 32])
+    writer = kernel(kernels / "dataflow/writer_unary_transpose_wh_sharded_rm.cpp", ttnn.WriterConfigDescriptor(), grid,
+                    ct=[blocks, ht, wt, 32 if w > 32 else w, 32, h * esize, ht * esize * 32])
+    compute = kernel(kernels / "compute/transpose_wh_rm.cpp", compute_config(fp32, (24, 25) if fp32 else ()), grid,
+                     ct=[ht, wt, ht * wt, blocks, 32, 1, 1, 1, 1], defines=[("SHARDED", "1")])
+    run([src, dst], [reader, writer, compute], cbs)
+    assert torch.equal(ttnn.to_torch(dst), ttnn.to_torch(src).transpose(-1, -2))

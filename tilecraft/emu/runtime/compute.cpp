@@ -678,7 +678,9 @@ void transpose_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc
     cur().last_loc = loc;
     require_mode(Mode::Transpose, 0, "transpose_tile", "transpose_init(icb)", loc);
     static Operand a;
-    unpack(0, cb, tile, a, "transpose_tile", loc);
+    // a Float32 CB in UnpackToDestFp32 mode goes straight to DST and is transposed there (0.81.1
+    // transpose_tile: llk_math_transpose_dest), keeping fp32; otherwise through SrcA
+    unpack(0, cb, tile, a, "transpose_tile", loc, /*to_dest=*/true);
     int t = math_dst(dst, "transpose_tile", loc);
     Compute& c = comp();
     const TileShape& s = a.shape;
@@ -907,11 +909,70 @@ void untilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_
     out.pack_tile_ptr += tiles;
 }
 
+void pack_untilize_dest_init(std::uint32_t out_cb, std::uint32_t block_ct, std::uint32_t full_ct, Loc loc) {
+    // the packer's part: its format for the output CB (llk_pack_reconfig_data_format) and the block
+    reconfig_pack(0, out_cb, false, loc);
+    comp().pack_untilize = (full_ct << 16) | block_ct;
+}
+
 void pack_untilize_init(std::uint32_t in_cb, std::uint32_t out_cb, std::uint32_t block_ct, std::uint32_t full_ct,
                         Loc loc) {
-    // the init reprograms the packer for the output CB's format (llk_pack_reconfig_data_format)
-    reconfig_pack(0, out_cb, false, loc);
-    init_mode(Mode::PackUntilize, in_cb, out_cb, (full_ct << 16) | block_ct, loc);
+    pack_untilize_dest_init(out_cb, block_ct, full_ct, loc);
+    init_mode(Mode::PackUntilize, in_cb, out_cb, (full_ct << 16) | block_ct, loc);  // unpack A, datacopy
+}
+
+// the packer must be set up for this untilize block (pack_untilize_init / pack_untilize_dest_init)
+static void require_pack_untilize(std::uint32_t block_ct, std::uint32_t full_ct, const char* call, Loc loc) {
+    const std::uint32_t want = (full_ct << 16) | block_ct, have = comp().pack_untilize;
+    if (have == want) return;
+    report(true, "E5409", loc,
+           have ? fmt_str("%s<%u, %u> while the packer is set up for pack_untilize<%u, %u>", call, block_ct, full_ct,
+                          have & 0xFFFFu, have >> 16)
+                : fmt_str("%s<%u, %u> while the packer is set up for tiles", call, block_ct, full_ct),
+           fmt_str("call pack_untilize_dest_init<%u, %u>(ocb) (or pack_untilize_init) first", block_ct, full_ct));
+}
+
+// pack_untilize_dest: DST tiles r * block_ct + c, which the kernel computed, packed as rows into
+// columns [block_c * block_ct, (block_c + 1) * block_ct) tiles of row-major blocks full_ct tiles
+// wide at the output CB's reserved back, block row r at the r-th block.
+void pack_untilize_dest(std::uint32_t out_cb, std::uint32_t block_rt, std::uint32_t block_c, std::uint32_t block_ct,
+                        std::uint32_t full_ct, Loc loc) {
+    const char* call = "pack_untilize_dest";
+    TC_TRACE(Ev::Untilize, 0, block_ct, trace_page_bytes(out_cb), 2, loc);
+    cur().last_loc = loc;
+    Compute& c = comp();
+    require_started(call, loc);
+    require_pack_untilize(block_ct, full_ct, call, loc);
+    Compute::Sec s = c.sec[c.pack_sec];
+    if (s != Compute::Sec::Pack && s != Compute::Sec::Both) {
+        report(true, "E5403", loc, "pack_untilize_dest without tile_regs_wait(): the packer does not own DST",
+               "call tile_regs_commit() after the math and tile_regs_wait() before packing");
+    }
+    if (block_rt * block_ct > c.capacity()) {
+        report(true, "E5404", loc,
+               fmt_str("pack_untilize_dest reads %u DST tiles, but DST holds %u tiles here", block_rt * block_ct,
+                       c.capacity()),
+               "pack at most DST's capacity per tile_regs_wait");
+        return;
+    }
+    CircularBuffer& out = cb_checked(std::int32_t(out_cb), call, loc);
+    require_pack_format(out, out_cb, call, loc);
+    require_reserved_rows(out, out_cb, full_ct * block_rt, call, loc);
+    if (is_block_float(out.format) || element_bytes(out.format) == 0) {
+        ::tc::not_modelled(fmt_str("%s into a %s CB (a row-major layout of a block-float format)", call,
+                                   format_name(out.format)).c_str(), loc);
+        return;
+    }
+    const TileShape& shape = out.tile;
+    const std::uint32_t cols = shape.cols, block_bytes = full_ct * out.tile.elems() * element_bytes(out.format);
+    static std::uint32_t words[Compute::kElems];
+    for (std::uint32_t r = 0; r < block_rt; ++r)
+        for (std::uint32_t k = 0; k < block_ct; ++k) {
+            const int t = int(pack_section_tile(r * block_ct + k));
+            for (std::uint32_t i = 0; i < shape.elems(); ++i) words[i] = c.dst_cleared[t] ? 0 : c.dst[t][i];
+            pack_rows(out.format, words, c.dst_int[t], shape, full_ct * cols, (block_c * block_ct + k) * cols,
+                      g_dev->l1_host(cur().core, out.wr_ptr[TRISC] + r * block_bytes));
+        }
 }
 
 // pack_untilize_block: tiles 0..block_ct-1 of the input CB through DST, packed as rows into
@@ -924,6 +985,7 @@ void pack_untilize_block(std::uint32_t in_cb, std::uint32_t block_rt, std::uint3
     cur().last_loc = loc;
     require_mode(Mode::PackUntilize, (full_ct << 16) | block_ct, call,
                  fmt_str("pack_untilize_init<%u, %u>(icb, ocb)", block_ct, full_ct).c_str(), loc);
+    require_pack_untilize(block_ct, full_ct, call, loc);
     Compute& c = comp();
     require_started(call, loc);
     if (block_ct > c.capacity()) {
@@ -944,9 +1006,10 @@ void pack_untilize_block(std::uint32_t in_cb, std::uint32_t block_rt, std::uint3
                    loc);
 }
 
+// the packer back to tiles (its format for the output CB); the unpacker and math stay as they were
 void pack_untilize_uninit(std::uint32_t out_cb, Loc loc) {
     reconfig_pack(0, out_cb, false, loc);
-    init_mode(Mode::None, 0, 0, 0, loc);
+    comp().pack_untilize = 0;
 }
 
 }  // namespace tc

@@ -127,6 +127,9 @@ void pack_untilize_init(std::uint32_t in_cb, std::uint32_t out_cb, std::uint32_t
                         Loc loc);
 void pack_untilize_block(std::uint32_t in_cb, std::uint32_t block_rt, std::uint32_t out_cb, std::uint32_t block_c,
                          std::uint32_t block_ct, std::uint32_t full_ct, Loc loc);
+void pack_untilize_dest_init(std::uint32_t out_cb, std::uint32_t block_ct, std::uint32_t full_ct, Loc loc);
+void pack_untilize_dest(std::uint32_t out_cb, std::uint32_t block_rt, std::uint32_t block_c, std::uint32_t block_ct,
+                        std::uint32_t full_ct, Loc loc);
 void pack_untilize_uninit(std::uint32_t out_cb, Loc loc);
 
 void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order, Loc loc);

@@ -1,10 +1,11 @@
 // Pack untilize (0.81.1 api/compute/pack_untilize.h): tiles of the input CB are copied into DST
 // (unpack A, datacopy) and the packer writes them out as row-major rows: pack_untilize_block puts
 // `block_ct_dim` tiles at column block `block_c_index` of a row-major block `full_ct_dim` tiles wide
-// at the output CB's reserved back. The init reprograms the packer for the output CB's format, as
-// the device's does; DST holds the block, so `block_ct_dim` is at most DST's capacity. Not modelled
-// (stop with E5009): block_rt_dim other than 1 and packing from a DST the kernel filled itself
-// (pack_untilize_dest).
+// at the output CB's reserved back; pack_untilize_dest packs DST tiles the kernel computed the same
+// way (after tile_regs_wait). The inits reprogram the packer for the output CB's format, as the
+// device's do; DST holds the block, so a block is at most DST's capacity. Not modelled (stop with
+// E5009): pack_untilize_block with block_rt_dim other than 1; narrow-row, diagonal, dense and
+// DST-offset packing.
 #pragma once
 
 #include <cstdint>
@@ -35,9 +36,11 @@ template <uint32_t block_ct_dim = 8, uint32_t full_ct_dim = block_ct_dim, bool n
           std::uint32_t row_num_datums = TILE_C_DIM, bool dense = false, bool configure_remap = true,
           bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void pack_untilize_dest_init(uint32_t ocb, uint32_t call_line = __builtin_LINE(), TC_LOC) {
-    (void)ocb;
     (void)call_line;
-    ::tc::not_modelled("pack_untilize_dest_init (packing rows from a DST the kernel filled)", tc_loc);
+    static_assert(full_ct_dim % block_ct_dim == 0, "pack_untilize: full_ct_dim must be a multiple of block_ct_dim");
+    TC_NOT_MODELLED_IF(narrow_row || row_num_datums != TILE_C_DIM || dense,
+                       "pack_untilize_dest_init with narrow rows, a row width other than 32 or dense packing");
+    ::tc::pack_untilize_dest_init(ocb, block_ct_dim, full_ct_dim, tc_loc);
 }
 
 template <uint32_t block_ct_dim = 8, uint32_t full_ct_dim = block_ct_dim, bool diagonal = false,
@@ -45,11 +48,10 @@ template <uint32_t block_ct_dim = 8, uint32_t full_ct_dim = block_ct_dim, bool d
           bool dense = false>
 ALWI void pack_untilize_dest(uint32_t ocb, uint32_t block_rt_dim = 1, uint32_t block_c_index = 0,
                              uint32_t tile_dst_rt_offset = 0, TC_LOC) {
-    (void)ocb;
-    (void)block_rt_dim;
-    (void)block_c_index;
-    (void)tile_dst_rt_offset;
-    ::tc::not_modelled("pack_untilize_dest (packing rows from a DST the kernel filled)", tc_loc);
+    TC_NOT_MODELLED_IF(diagonal || narrow_row || row_num_datums != TILE_C_DIM || tile_dst_ct_offset != 0 || dense ||
+                           tile_dst_rt_offset != 0,
+                       "pack_untilize_dest with diagonal, narrow-row, dense or DST-offset packing");
+    ::tc::pack_untilize_dest(ocb, block_rt_dim, block_c_index, block_ct_dim, full_ct_dim, tc_loc);
 }
 
 template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
