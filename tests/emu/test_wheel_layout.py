@@ -490,3 +490,47 @@ def test_ttnn_transpose_wh_sharded_rm_program_runs_unchanged(device, ops, dtype,
                      ct=[ht, wt, ht * wt, blocks, 32, 1, 1, 1, 1], defines=[("SHARDED", "1")])
     run([src, dst], [reader, writer, compute], cbs)
     assert torch.equal(ttnn.to_torch(dst), ttnn.to_torch(src).transpose(-1, -2))
+
+
+def shard_cb(index: int, tensor: ttnn.Tensor, page_size: int, pages: int, grid: ttnn.CoreRangeSet,
+             dtype=ttnn.bfloat16) -> ttnn.CBDescriptor:
+    """A CB over a sharded tensor's shard with the given page size (the factory's, not the tensor's)."""
+    return ttnn.CBDescriptor(total_size=page_size * pages, core_ranges=grid, buffer=tensor,
+                             format_descriptors=[ttnn.CBFormatDescriptor(buffer_index=index, data_format=dtype,
+                                                                          page_size=page_size)])
+
+
+@pytest.mark.parametrize("layout", [ttnn.TILE_LAYOUT, pytest.param(ttnn.ROW_MAJOR_LAYOUT, marks=SLOW)])
+def test_ttnn_sharded_concat_program_runs_unchanged(device, ops, layout) -> None:
+    """ConcatS2SMultiProgramFactory (a ProgramDescriptor factory), width concat of two height-sharded
+    tensors into a height-sharded output on 2 cores: reader_s2s_tensor_concat.cpp runs on both
+    RISCs, each copying its half of every shard's sticks (tile rows, or row-major sticks cut into
+    pages of a common divisor of the stick sizes) into the output shard at the input's column
+    offset."""
+    tiled = layout == ttnn.TILE_LAYOUT
+    widths, h, grid = (32, 64), 128, cores(0, 0, 1, 0)
+    shard_h = h // 2
+    hs = ttnn.TensorMemoryLayout.HEIGHT_SHARDED
+    parts = [dram(device, values((h, w), 48 + i), layout=layout,
+                  memory_config=sharded_config(grid, (shard_h, w), hs)) for i, w in enumerate(widths)]
+    out = output(device, (h, sum(widths)), layout=layout, memory_config=sharded_config(grid, (shard_h, sum(widths)), hs))
+    page = ttnn.bfloat16.tile_bytes if tiled else 32  # a tile; 32 bytes divides every stick here
+    page_w, page_h = (32, 32) if tiled else (page // 2, 1)
+    pages_per_stick = [w // page_w for w in widths]
+    sticks = shard_h // page_h
+    out_stride = page * sum(widths) // page_w
+    offsets = [page * sum(pages_per_stick[:i]) for i in range(len(widths))]
+    reader_sticks = (sticks + 1) // 2
+    reader_rt, writer_rt = [], []
+    for i, per_stick in enumerate(pages_per_stick):
+        block_stride = page * per_stick * sticks
+        reader_rt += [per_stick, reader_sticks, offsets[i], 0, block_stride]
+        writer_rt += [per_stick, sticks - reader_sticks, offsets[i] + out_stride * reader_sticks,
+                      page * per_stick * reader_sticks, block_stride]
+    ct = [16, page, out_stride, len(widths), out_stride * sticks]
+    path = ops / "data_movement/concat/device/kernels/dataflow/reader_s2s_tensor_concat.cpp"
+    reader = kernel(path, ttnn.ReaderConfigDescriptor(), grid, rt=reader_rt, ct=[*ct, 0, 1])
+    writer = kernel(path, ttnn.WriterConfigDescriptor(), grid, rt=writer_rt, ct=[*ct, 0, 1])
+    cbs = [shard_cb(i, t, page, per_stick * sticks, grid) for i, (t, per_stick) in enumerate(zip(parts, pages_per_stick))]
+    run([*parts, out], [reader, writer], [*cbs, shard_cb(16, out, page, sticks * out_stride // page, grid)])
+    assert torch.equal(ttnn.to_torch(out), torch.cat([ttnn.to_torch(t) for t in parts], dim=-1))
