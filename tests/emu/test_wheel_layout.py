@@ -534,3 +534,21 @@ def test_ttnn_sharded_concat_program_runs_unchanged(device, ops, layout) -> None
     cbs = [shard_cb(i, t, page, per_stick * sticks, grid) for i, (t, per_stick) in enumerate(zip(parts, pages_per_stick))]
     run([*parts, out], [reader, writer], [*cbs, shard_cb(16, out, page, sticks * out_stride // page, grid)])
     assert torch.equal(ttnn.to_torch(out), torch.cat([ttnn.to_torch(t) for t in parts], dim=-1))
+
+
+@SLOW
+def test_ttnn_halo_pack_untilize_runs_unchanged(device, ops) -> None:
+    """The halo op's untilize compute kernel (sliding_window/halo/.../pack_untilize.cpp: kernel_lib's
+    untilize with init and uninit hoisted out of the block loop, blocks alternating between two
+    output CBs), here with both output CBs the same CB 16 so one writer drains them: 4 blocks of one
+    3-tile row each, between the untilize op's tile reader and the codegen stick writer."""
+    h, w = 128, 96
+    wt, rows = w // 32, h // 32
+    tx = dram(device, values((h, w), 50))
+    out = output(device, (h, w), layout=ttnn.ROW_MAJOR_LAYOUT)
+    compute = kernel(ops / "sliding_window/halo/device/kernels/compute/pack_untilize.cpp", compute_config(False),
+                     rt=[rows], ct=[0, 16, 16, wt, 1])
+    run([tx, out], [tile_reader(ops, tx, rt=[tx.buffer_address(), rows * wt, 0]), compute,
+                    rows_writer(ops, out, wt, w * 2, rt=[out.buffer_address(), rows, 0, w * 2, 0, 0, 0])],
+        [cb(0, pages=wt), cb(16, pages=wt)])
+    assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx))
