@@ -552,3 +552,32 @@ def test_ttnn_halo_pack_untilize_runs_unchanged(device, ops) -> None:
                     rows_writer(ops, out, wt, w * 2, rt=[out.buffer_address(), rows, 0, w * 2, 0, 0, 0])],
         [cb(0, pages=wt), cb(16, pages=wt)])
     assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx))
+
+
+@pytest.mark.parametrize("layout", [ttnn.ROW_MAJOR_LAYOUT, pytest.param(ttnn.TILE_LAYOUT, marks=SLOW)])
+def test_ttnn_block_sharded_concat_kernel_runs_unchanged(device, ops, layout) -> None:
+    """ConcatBlockShardedProgramFactory's kernel, reader_writer_block_sharded_concat.cpp: each output
+    core pulls its transfers -- (source core, source CB, offset, stride, destination offset,
+    stride, bytes, rows) -- over the NoC from the cores holding the input shards. Width concat of two
+    tensors block-sharded over 2 x 1 cores: output core c takes input c's two shards side by side,
+    one from itself and one from the other core."""
+    tiled = layout == ttnn.TILE_LAYOUT
+    h, w, grid = 32, 64, cores(0, 0, 1, 0)
+    bs = ttnn.TensorMemoryLayout.BLOCK_SHARDED
+    parts = [dram(device, values((h, w), 51 + i), layout=layout, memory_config=sharded_config(grid, (h, w // 2), bs))
+             for i in range(2)]
+    out = output(device, (h, 2 * w), layout=layout, memory_config=sharded_config(grid, (h, w), bs))
+    # a shard row: one row of 32 values, or one tile (a row of tiles one tile tall)
+    unit, rows = (ttnn.bfloat16.tile_bytes, 1) if tiled else (w // 2 * 2, h)
+    noc = [device.worker_core_from_logical_core(ttnn.CoreCoord(x, 0)) for x in range(2)]
+    rt = {}
+    for c in range(2):  # output core c: input c, its shard on core j goes to column block j
+        args = [2]
+        for j in range(2):
+            args += [noc[j].x, noc[j].y, c, 0, unit, j * unit, 2 * unit, unit, rows]
+        rt[(c, 0)] = args
+    mover = kernel(ops / "data_movement/concat/device/kernels/dataflow/reader_writer_block_sharded_concat.cpp",
+                   ttnn.ReaderConfigDescriptor(), grid, rt=rt, ct=[16])
+    cbs = [shard_cb(i, t, unit, rows, grid) for i, t in enumerate(parts)] + [shard_cb(16, out, 2 * unit, rows, grid)]
+    run([*parts, out], [mover], cbs)
+    assert torch.equal(ttnn.to_torch(out), torch.cat([ttnn.to_torch(t) for t in parts], dim=-1))
