@@ -12,7 +12,6 @@ import pytest
 
 from benchmarks import wheel_kernels_compile as corpus
 from tilecraft.emu import wheel_kernels
-from tests.emu.test_wheel_kernels import ops  # noqa: F401 (the fixture: the wheel, or skip)
 
 #: kernels (under ttnn/operations) that compile, across ops, the Metal 2.0 named-args ones included
 SAMPLE = (
