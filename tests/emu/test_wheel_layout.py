@@ -581,3 +581,37 @@ def test_ttnn_block_sharded_concat_kernel_runs_unchanged(device, ops, layout) ->
     cbs = [shard_cb(i, t, unit, rows, grid) for i, t in enumerate(parts)] + [shard_cb(16, out, 2 * unit, rows, grid)]
     run([*parts, out], [mover], cbs)
     assert torch.equal(ttnn.to_torch(out), torch.cat([ttnn.to_torch(t) for t in parts], dim=-1))
+
+
+@pytest.mark.parametrize("sequence", ["repeat", pytest.param("concat", marks=SLOW)])
+def test_ttnn_unified_tile_reader_runs_unchanged(device, ops, sequence) -> None:
+    """The data-movement codegen's unified tile reader (common/kernels/codegen/
+    reader_tile_interleaved_unified.cpp: one reader, a page sequencer chosen by the named arg seq_id)
+    with its interleaved tile writer (writer_interleaved.cpp, batched), as the repeat codegen
+    factory pairs them: SEQ_REPEAT (runtime args: address, pages, first page, repeats, pages below
+    the repeated dim, pages in it) repeats a (2, 64, 64) tensor 3 times along H; SEQ_CONCAT
+    interleaves two tensors' tile rows (pages per block of each) into a last-dim concat."""
+    torch.manual_seed(52)
+    codegen = ops / "data_movement/common/kernels/codegen"
+    x = values((2, 64, 64), 52)
+    src = dram(device, x)
+    tile, batch = ttnn.bfloat16.tile_bytes, 4
+    if sequence == "repeat":
+        out = output(device, (2, 192, 64))
+        pages = 24
+        rt, tensors, seq_id = [src.buffer_address(), pages, 0, 3, 2, 2], [src, out], 1
+        want = lambda: ttnn.to_torch(src).repeat(1, 3, 1)  # noqa: E731
+    else:
+        other = dram(device, values((2, 64, 96), 53))
+        out = output(device, (2, 64, 160))
+        pages = 2 * 2 * 5
+        rt, tensors, seq_id = [src.buffer_address(), pages, 0, other.buffer_address(), 0, 0, 0, 0, 2, 3], \
+            [src, other, out], 6
+        want = lambda: torch.cat([ttnn.to_torch(src), ttnn.to_torch(other)], dim=-1)  # noqa: E731
+    reader = kernel(codegen / "reader_tile_interleaved_unified.cpp", ttnn.ReaderConfigDescriptor(), rt=rt,
+                    ct=ttnn.TensorAccessorArgs(src).get_compile_time_args(),
+                    named=[("seq_id", seq_id), ("cb_id", 0), ("batch", batch), ("src_page_pitch", 0)])
+    writer = kernel(codegen / "writer_interleaved.cpp", ttnn.WriterConfigDescriptor(), rt=[out.buffer_address(), pages, 0],
+                    ct=[0, tile, batch, *ttnn.TensorAccessorArgs(out).get_compile_time_args()])
+    run(tensors, [reader, writer], [cb(0, pages=2 * batch)])
+    assert torch.equal(ttnn.to_torch(out), want())
