@@ -828,17 +828,22 @@ void pack_rows(std::uint8_t format, const std::uint32_t* words, bool integer, co
             std::memcpy(base + (r * row_elems + col + k) * esize, packed + shape.at(r, k) * esize, esize);
 }
 
+// a format the packer can write as row-major rows (block floats share exponents per face row: no)
+bool row_major_format(const CircularBuffer& out, const char* call, Loc loc) {
+    if (!is_block_float(out.format) && element_bytes(out.format) != 0) return true;
+    ::tc::not_modelled(
+        fmt_str("%s into a %s CB (a row-major layout of a block-float format)", call, format_name(out.format)).c_str(),
+        loc);
+    return false;
+}
+
 // Tiles `first`.. of CB `in_cb` untilized into the row-major block at `base` of CB `out_cb`, whose
 // rows are `row_elems` wide, from column `col`: unpack, datacopy, the packer's untilize.
 void untilize_tiles(std::uint32_t in_cb, std::uint32_t first, std::uint32_t tiles, std::uint32_t out_cb,
                     std::uint32_t row_elems, std::uint32_t col, std::uint32_t base, const char* call, Loc loc) {
     CircularBuffer& out = cb_checked(std::int32_t(out_cb), call, loc);
     require_pack_format(out, out_cb, call, loc);
-    if (is_block_float(out.format) || element_bytes(out.format) == 0) {
-        ::tc::not_modelled(fmt_str("%s into a %s CB (a row-major layout of a block-float format)", call,
-                                   format_name(out.format)).c_str(), loc);
-        return;
-    }
+    if (!row_major_format(out, call, loc)) return;
     static Operand a;
     for (std::uint32_t t = 0; t < tiles; ++t) {
         unpack(0, in_cb, first + t, a, call, loc, /*to_dest=*/true);  // SrcA's precision, as copy_tile
@@ -958,11 +963,7 @@ void pack_untilize_dest(std::uint32_t out_cb, std::uint32_t block_rt, std::uint3
     CircularBuffer& out = cb_checked(std::int32_t(out_cb), call, loc);
     require_pack_format(out, out_cb, call, loc);
     require_reserved_rows(out, out_cb, full_ct * block_rt, call, loc);
-    if (is_block_float(out.format) || element_bytes(out.format) == 0) {
-        ::tc::not_modelled(fmt_str("%s into a %s CB (a row-major layout of a block-float format)", call,
-                                   format_name(out.format)).c_str(), loc);
-        return;
-    }
+    if (!row_major_format(out, call, loc)) return;
     const TileShape& shape = out.tile;
     const std::uint32_t cols = shape.cols, block_bytes = full_ct * out.tile.elems() * element_bytes(out.format);
     static std::uint32_t words[Compute::kElems];
