@@ -127,13 +127,13 @@ class KernelBuild:
             values = [getattr(table[i], attr) if i in table else default for i in range(64)]
             lines.append(f"#define {macro} {{{', '.join(map(str, values))}}}")
         if self.compute:
+            # the JIT compiles a compute kernel once per TRISC with its UCK_CHLKC_* define; the emulated
+            # compute program is all three
+            lines += [f"#define UCK_CHLKC_{trisc} 1" for trisc in ("UNPACK", "MATH", "PACK")]
             lines.append(f"#define TC_DST_ACCUM_MODE {'true' if self.fp32_dest_acc else 'false'}")
             lines.append(f"#define TC_MATH_FIDELITY {self.math_fidelity}")
             lines.append(f"#define TC_APPROX {'true' if self.approx else 'false'}")
             lines.append(f"#define TC_DST_SYNC_FULL {'true' if self.dst_full_sync else 'false'}")
-            # one build serves the three TRISCs, whose JIT builds each define one UCK_CHLKC_*: kernel_lib
-            # asks whether any is defined (a compute kernel) before reading DST_ACCUM_MODE
-            lines.append("#define UCK_CHLKC_MATH 1")
         for name, value in self.defines:
             lines.append(f"#define {name} {value}")
         if self.compute:

@@ -85,7 +85,9 @@ def descriptor_tables(cbs: Mapping[int, CBShape], fp32_dest_acc: bool, unpack_to
     }
     sizes = column("tile_bytes", 0)
     lines = ["// the JIT's chlkc_descriptors.h: per-CB formats and tile geometry"]
-    lines += [f"constexpr std::uint8_t {name}[{CBS}] = {{{', '.join(map(str, v))}}};" for name, v in formats.items()]
+    # typed as 0.81.1's JIT writes them: the unpack side's formats as int32, the pack side's as bytes
+    lines += [f"constexpr {'std::int32_t' if name.startswith('unpack') else 'unsigned char'} {name}[{CBS}] = "
+              f"{{{', '.join(map(str, v))}}};" for name, v in formats.items()]
     for side in ("unpack", "pack"):
         lines += [f"constexpr std::uint8_t {side}_{name}[{CBS}] = {{{', '.join(map(str, v))}}};"
                   for name, v in geometry.items()]

@@ -57,6 +57,7 @@ const char* mode_name(Mode m) {
         case Mode::Tilize: return "tilize (tilize_init)";
         case Mode::Untilize: return "untilize (untilize_init)";
         case Mode::ReuseDest: return "a dest-reuse binary op (*_reuse_dest_init)";
+        case Mode::PackUntilize: return "pack_untilize (pack_untilize_init)";
     }
     return "?";
 }
@@ -689,7 +690,9 @@ void transpose_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc
     cur().last_loc = loc;
     require_mode(Mode::Transpose, 0, "transpose_tile", "transpose_init(icb)", loc);
     static Operand a;
-    unpack(0, cb, tile, a, "transpose_tile", loc);
+    // a Float32 CB in UnpackToDestFp32 mode goes straight to DST and is transposed there (0.81.1
+    // transpose_tile: llk_math_transpose_dest), keeping fp32; otherwise through SrcA
+    unpack(0, cb, tile, a, "transpose_tile", loc, /*to_dest=*/true);
     int t = math_dst(dst, "transpose_tile", loc);
     Compute& c = comp();
     const TileShape& s = a.shape;
@@ -810,12 +813,92 @@ void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool
 }
 
 // ---------------------------------------------------------------- tilize / untilize
+// All three are datacopies through DST: the unpacker reads the input (32 row-major rows of a block
+// for tilize, a tile for the untilizes) into SrcA, or straight into DST for a Float32 CB in
+// UnpackToDestFp32 mode with an fp32 DST; math copies it into DST; the packer writes it out with
+// its rounding (pack_encode_tile): as a tile for tilize, as row-major rows for the untilizes. So a
+// bfloat16 move is exact, and a Float32 one is exact only on the UnpackToDestFp32 path (else TF32
+// with an fp32 DST, bfloat16 without one) -- the fast tilize always goes through SrcA.
+namespace {
+
+// one element's value after the datacopy: the source register's precision, then DST's
+std::uint32_t datacopy_word(std::uint8_t format, std::uint32_t word, bool direct) {
+    if (is_integer_format(format)) return word;
+    float v = as_float(word);
+    if (format == fmt::Float32 && !direct) v = comp().fp32 ? tf32_trunc(v) : bf16_trunc(v);
+    return to_dst(v);
+}
+
+void require_pack_format(const CircularBuffer& out, std::uint32_t out_cb, const char* call, Loc loc) {
+    Compute& c = comp();
+    if (out.format == c.pack_fmt) return;
+    report(true, "E5401", loc,
+           fmt_str("%s packs into CB %u (%s) while the packer is configured for %s", call, out_cb,
+                   format_name(out.format), format_name(c.pack_fmt)),
+           fmt_str("pack_reconfig_data_format(%u) first", out_cb));
+}
+
+// The packer's untilize: a tile's DST words as rows of a row-major block `row_elems` elements wide,
+// from column `col` of the block whose first byte is `base`.
+void pack_rows(std::uint8_t format, const std::uint32_t* words, bool integer, const TileShape& shape,
+               std::uint32_t row_elems, std::uint32_t col, std::uint8_t* base) {
+    static std::uint8_t packed[4 * Compute::kElems];
+    Compute& c = comp();
+    pack_encode_tile(format, words, integer, shape, c.fp32, c.pack_precise, packed);  // element-wise here
+    const std::uint32_t esize = element_bytes(format);
+    for (std::uint32_t r = 0; r < shape.rows; ++r)
+        for (std::uint32_t k = 0; k < shape.cols; ++k)
+            std::memcpy(base + (r * row_elems + col + k) * esize, packed + shape.at(r, k) * esize, esize);
+}
+
+// a format the packer can write as row-major rows (block floats share exponents per face row: no)
+bool row_major_format(const CircularBuffer& out, const char* call, Loc loc) {
+    if (!is_block_float(out.format) && element_bytes(out.format) != 0) return true;
+    ::tc::not_modelled(
+        fmt_str("%s into a %s CB (a row-major layout of a block-float format)", call, format_name(out.format)).c_str(),
+        loc);
+    return false;
+}
+
+// Tiles `first`.. of CB `in_cb` untilized into the row-major block at `base` of CB `out_cb`, whose
+// rows are `row_elems` wide, from column `col`: unpack, datacopy, the packer's untilize.
+void untilize_tiles(std::uint32_t in_cb, std::uint32_t first, std::uint32_t tiles, std::uint32_t out_cb,
+                    std::uint32_t row_elems, std::uint32_t col, std::uint32_t base, const char* call, Loc loc) {
+    CircularBuffer& out = cb_checked(std::int32_t(out_cb), call, loc);
+    require_pack_format(out, out_cb, call, loc);
+    if (!row_major_format(out, call, loc)) return;
+    static Operand a;
+    for (std::uint32_t t = 0; t < tiles; ++t) {
+        unpack(0, in_cb, first + t, a, call, loc, /*to_dest=*/true);  // SrcA's precision, as copy_tile
+        for (std::uint32_t i = 0; i < a.shape.elems(); ++i)
+            if (!a.integer) a.words[i] = to_dst(as_float(a.words[i]));
+        pack_rows(out.format, a.words, a.integer, a.shape, row_elems, col + t * a.shape.cols,
+                  g_dev->l1_host(cur().core, base));
+    }
+}
+
+// the row-major block of `tiles` tiles' width a packer writes at the reserved back of `out_cb`:
+// reports a block larger than the pages reserved
+void require_reserved_rows(const CircularBuffer& out, std::uint32_t out_cb, std::uint32_t tiles, const char* call,
+                           Loc loc) {
+    const std::uint32_t bytes = tiles * out.tile.elems() * element_bytes(out.format);
+    const std::uint32_t pages = out.page_size ? (bytes + out.page_size - 1) / out.page_size : 0;
+    if (pages <= out.reserved[TRISC]) return;
+    report(true, "E5208", loc,
+           fmt_str("%s writes %u pages' worth of rows into CB %u, but only %u pages are reserved (cb_reserve_back)",
+                   call, pages, out_cb, out.reserved[TRISC]),
+           "reserve the whole row-major block (full_ct_dim pages) before packing into it");
+}
+
+}  // namespace
+
 // tilize_block: `tiles` tiles' worth of row-major rows (32 rows of tiles*32 values) in the input
-// CB become `tiles` tiles in the output CB; untilize_block does the reverse.
-void tilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_cb, Loc loc) {
+// CB become `tiles` tiles in the output CB.
+void tilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_cb, bool fast, Loc loc) {
     TC_TRACE(Ev::Tilize, trace_page_bytes(in_cb), tiles, trace_page_bytes(out_cb), 0, loc);
     cur().last_loc = loc;
-    require_mode(Mode::Tilize, 0, "tilize_block", "tilize_init(icb, block, ocb)", loc);
+    require_mode(Mode::Tilize, fast ? 1 : 0, fast ? "fast_tilize_block" : "tilize_block",
+                 fast ? "fast_tilize_init(icb, block, ocb)" : "tilize_init(icb, block, ocb)", loc);
     Compute& c = comp();
     CircularBuffer& in = cb_checked(std::int32_t(in_cb), "tilize_block", loc);
     CircularBuffer& out = cb_checked(std::int32_t(out_cb), "tilize_block", loc);
@@ -825,20 +908,17 @@ void tilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_cb
                        format_name(in.format), format_name(c.src_fmt[0])),
                fmt_str("reconfig_data_format_srca(%u) first", in_cb));
     }
-    if (out.format != c.pack_fmt) {
-        report(true, "E5401", loc,
-               fmt_str("tilize_block packs into CB %u (%s) while the packer is configured for %s", out_cb,
-                       format_name(out.format), format_name(c.pack_fmt)),
-               fmt_str("pack_reconfig_data_format(%u) first", out_cb));
-    }
+    require_pack_format(out, out_cb, "tilize_block", loc);
     const TileShape& shape = out.tile;
     const std::uint32_t width = tiles * shape.cols, esize = element_bytes(in.format);
     const std::uint8_t* src = g_dev->l1_host(cur().core, in.rd_ptr[TRISC]);
+    const bool direct = !fast && c.fp32 && c.unpack_to_dest && c.unpack_to_dest[in_cb];
     static std::uint32_t words[Compute::kElems];
     for (std::uint32_t t = 0; t < tiles; ++t) {
         for (std::uint32_t r = 0; r < shape.rows; ++r)
             for (std::uint32_t col = 0; col < shape.cols; ++col)
-                words[shape.at(r, col)] = decode_element(in.format, src + (r * width + t * shape.cols + col) * esize);
+                words[shape.at(r, col)] = datacopy_word(
+                    in.format, decode_element(in.format, src + (r * width + t * shape.cols + col) * esize), direct);
         std::uint32_t addr = out.wr_ptr[TRISC] + (out.pack_tile_ptr + t) * out.page_size;
         pack_encode_tile(out.format, words, is_integer_format(in.format), shape, c.fp32, c.pack_precise,
                          g_dev->l1_host(cur().core, addr));
@@ -850,20 +930,110 @@ void untilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_
     TC_TRACE(Ev::Untilize, trace_page_bytes(in_cb), tiles, trace_page_bytes(out_cb), 0, loc);
     cur().last_loc = loc;
     require_mode(Mode::Untilize, 0, "untilize_block", "untilize_init(icb)", loc);
-    CircularBuffer& in = cb_checked(std::int32_t(in_cb), "untilize_block", loc);
     CircularBuffer& out = cb_checked(std::int32_t(out_cb), "untilize_block", loc);
-    const TileShape& shape = in.tile;
-    const std::uint32_t width = tiles * shape.cols, esize = element_bytes(out.format);
-    std::uint8_t* dst = g_dev->l1_host(cur().core, out.wr_ptr[TRISC] + out.pack_tile_ptr * out.page_size);
-    static std::uint32_t words[Compute::kElems];
-    for (std::uint32_t t = 0; t < tiles; ++t) {
-        decode_tile(in.format, g_dev->l1_host(cur().core, in.rd_ptr[TRISC] + t * in.page_size), shape, words);
-        for (std::uint32_t r = 0; r < shape.rows; ++r)
-            for (std::uint32_t col = 0; col < shape.cols; ++col)
-                encode_element(out.format, words[shape.at(r, col)], is_integer_format(in.format),
-                               dst + (r * width + t * shape.cols + col) * esize);
-    }
+    const std::uint32_t cols = cb_checked(std::int32_t(in_cb), "untilize_block", loc).tile.cols;
+    untilize_tiles(in_cb, 0, tiles, out_cb, tiles * cols, 0, out.wr_ptr[TRISC] + out.pack_tile_ptr * out.page_size,
+                   "untilize_block", loc);
     out.pack_tile_ptr += tiles;
+}
+
+void pack_untilize_dest_init(std::uint32_t out_cb, std::uint32_t block_ct, std::uint32_t full_ct, Loc loc) {
+    // the packer's part: its format for the output CB (llk_pack_reconfig_data_format) and the block
+    reconfig_pack(0, out_cb, false, loc);
+    comp().pack_untilize = (full_ct << 16) | block_ct;
+}
+
+void pack_untilize_init(std::uint32_t in_cb, std::uint32_t out_cb, std::uint32_t block_ct, std::uint32_t full_ct,
+                        Loc loc) {
+    pack_untilize_dest_init(out_cb, block_ct, full_ct, loc);
+    init_mode(Mode::PackUntilize, in_cb, out_cb, (full_ct << 16) | block_ct, loc);  // unpack A, datacopy
+}
+
+// the packer must be set up for this untilize block (pack_untilize_init / pack_untilize_dest_init)
+static void require_pack_untilize(std::uint32_t block_ct, std::uint32_t full_ct, const char* call, Loc loc) {
+    const std::uint32_t want = (full_ct << 16) | block_ct, have = comp().pack_untilize;
+    if (have == want) return;
+    report(true, "E5409", loc,
+           have ? fmt_str("%s<%u, %u> while the packer is set up for pack_untilize<%u, %u>", call, block_ct, full_ct,
+                          have & 0xFFFFu, have >> 16)
+                : fmt_str("%s<%u, %u> while the packer is set up for tiles", call, block_ct, full_ct),
+           fmt_str("call pack_untilize_dest_init<%u, %u>(ocb) (or pack_untilize_init) first", block_ct, full_ct));
+}
+
+// pack_untilize_dest: DST tiles r * block_ct + c, which the kernel computed, packed as rows into
+// columns [block_c * block_ct, (block_c + 1) * block_ct) tiles of row-major blocks full_ct tiles
+// wide at the output CB's reserved back, block row r at the r-th block.
+void pack_untilize_dest(std::uint32_t out_cb, std::uint32_t block_rt, std::uint32_t block_c, std::uint32_t block_ct,
+                        std::uint32_t full_ct, Loc loc) {
+    const char* call = "pack_untilize_dest";
+    TC_TRACE(Ev::Untilize, 0, block_ct, trace_page_bytes(out_cb), 2, loc);
+    cur().last_loc = loc;
+    Compute& c = comp();
+    require_started(call, loc);
+    require_pack_untilize(block_ct, full_ct, call, loc);
+    Compute::Sec s = c.sec[c.pack_sec];
+    if (s != Compute::Sec::Pack && s != Compute::Sec::Both) {
+        report(true, "E5403", loc, "pack_untilize_dest without tile_regs_wait(): the packer does not own DST",
+               "call tile_regs_commit() after the math and tile_regs_wait() before packing");
+    }
+    if (block_rt * block_ct > c.capacity()) {
+        report(true, "E5404", loc,
+               fmt_str("pack_untilize_dest reads %u DST tiles, but DST holds %u tiles here", block_rt * block_ct,
+                       c.capacity()),
+               "pack at most DST's capacity per tile_regs_wait");
+        return;
+    }
+    CircularBuffer& out = cb_checked(std::int32_t(out_cb), call, loc);
+    require_pack_format(out, out_cb, call, loc);
+    require_reserved_rows(out, out_cb, full_ct * block_rt, call, loc);
+    if (!row_major_format(out, call, loc)) return;
+    const TileShape& shape = out.tile;
+    const std::uint32_t cols = shape.cols, block_bytes = full_ct * out.tile.elems() * element_bytes(out.format);
+    static std::uint32_t words[Compute::kElems];
+    for (std::uint32_t r = 0; r < block_rt; ++r)
+        for (std::uint32_t k = 0; k < block_ct; ++k) {
+            const int t = int(pack_section_tile(r * block_ct + k));
+            for (std::uint32_t i = 0; i < shape.elems(); ++i) words[i] = c.dst_cleared[t] ? 0 : c.dst[t][i];
+            pack_rows(out.format, words, c.dst_int[t], shape, full_ct * cols, (block_c * block_ct + k) * cols,
+                      g_dev->l1_host(cur().core, out.wr_ptr[TRISC] + r * block_bytes));
+        }
+}
+
+// pack_untilize_block: tiles 0..block_ct-1 of the input CB through DST, packed as rows into
+// columns [block_c * block_ct, (block_c + 1) * block_ct) tiles of the row-major block (full_ct
+// tiles wide) at the output CB's reserved back.
+void pack_untilize_block(std::uint32_t in_cb, std::uint32_t block_rt, std::uint32_t out_cb, std::uint32_t block_c,
+                         std::uint32_t block_ct, std::uint32_t full_ct, Loc loc) {
+    const char* call = "pack_untilize_block";
+    TC_TRACE(Ev::Untilize, trace_page_bytes(in_cb), block_ct, trace_page_bytes(out_cb), 1, loc);
+    cur().last_loc = loc;
+    require_mode(Mode::PackUntilize, (full_ct << 16) | block_ct, call,
+                 fmt_str("pack_untilize_init<%u, %u>(icb, ocb)", block_ct, full_ct).c_str(), loc);
+    require_pack_untilize(block_ct, full_ct, call, loc);
+    Compute& c = comp();
+    require_started(call, loc);
+    if (block_ct > c.capacity()) {
+        report(true, "E5404", loc,
+               fmt_str("pack_untilize_block<%u, %u> holds %u tiles in DST, but DST holds %u tiles here (%s)", block_ct,
+                       full_ct, block_ct, c.capacity(), c.fp32 ? "fp32_dest_acc_en" : "16-bit"),
+               "split the row into blocks of at most that many tiles (block_ct_dim), full_ct_dim a multiple of it");
+        return;
+    }
+    if (block_rt != 1) {
+        ::tc::not_modelled("pack_untilize_block with block_rt_dim other than 1", loc);
+        return;
+    }
+    CircularBuffer& out = cb_checked(std::int32_t(out_cb), call, loc);
+    require_reserved_rows(out, out_cb, full_ct, call, loc);
+    const std::uint32_t cols = out.tile.cols;
+    untilize_tiles(in_cb, 0, block_ct, out_cb, full_ct * cols, block_c * block_ct * cols, out.wr_ptr[TRISC], call,
+                   loc);
+}
+
+// the packer back to tiles (its format for the output CB); the unpacker and math stay as they were
+void pack_untilize_uninit(std::uint32_t out_cb, Loc loc) {
+    reconfig_pack(0, out_cb, false, loc);
+    comp().pack_untilize = 0;
 }
 
 }  // namespace tc

@@ -36,6 +36,7 @@ struct Compute {
     std::uint32_t mode_a = 0, mode_b = 0, mode_param = 0;
     Loc mode_loc{};
     int reduce_mask = -1;  // RDim the packer's edge mask keeps, -1: no mask
+    std::uint32_t pack_untilize = 0;  // the packer's untilize block, (full_ct << 16) | block_ct; 0: tiles
     bool l1_acc = false;
     bool relu = false;  // the packer writes negative values as zero (ReluType::ZERO_RELU)
 

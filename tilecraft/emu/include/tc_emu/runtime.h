@@ -101,7 +101,8 @@ void regs_release(Loc loc);
 
 // init calls: what the unpacker/math are programmed for (checked against the next operation)
 enum class Mode : std::uint8_t {
-    None, Copy, Binary, BinaryBcast, UnaryBcast, Matmul, Reduce, Transpose, Tilize, Untilize, ReuseDest
+    None, Copy, Binary, BinaryBcast, UnaryBcast, Matmul, Reduce, Transpose, Tilize, Untilize, ReuseDest,
+    PackUntilize
 };
 void init_mode(Mode mode, std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t param, Loc loc);
 // the LLK's separate unpacker init of a binary: must agree with the binary the math init set up
@@ -120,8 +121,18 @@ void reduce_uninit(Loc loc);
 void reduce_tile(Pool pool, RDim dim, std::uint32_t cb, std::uint32_t scaler_cb, std::uint32_t tile,
                  std::uint32_t scaler_tile, std::uint32_t dst, Loc loc);
 void transpose_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc);
-void tilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_cb, Loc loc);
+// tilize_block (`fast`: fast_tilize_block, which always unpacks through SrcA)
+void tilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_cb, bool fast, Loc loc);
 void untilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_cb, Loc loc);
+// pack_untilize (0.81.1 api/compute/pack_untilize.h): block_ct/full_ct are the init's template arguments
+void pack_untilize_init(std::uint32_t in_cb, std::uint32_t out_cb, std::uint32_t block_ct, std::uint32_t full_ct,
+                        Loc loc);
+void pack_untilize_block(std::uint32_t in_cb, std::uint32_t block_rt, std::uint32_t out_cb, std::uint32_t block_c,
+                         std::uint32_t block_ct, std::uint32_t full_ct, Loc loc);
+void pack_untilize_dest_init(std::uint32_t out_cb, std::uint32_t block_ct, std::uint32_t full_ct, Loc loc);
+void pack_untilize_dest(std::uint32_t out_cb, std::uint32_t block_rt, std::uint32_t block_c, std::uint32_t block_ct,
+                        std::uint32_t full_ct, Loc loc);
+void pack_untilize_uninit(std::uint32_t out_cb, Loc loc);
 
 void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order, Loc loc);
 void pack_l1_acc(bool enable, Loc loc);

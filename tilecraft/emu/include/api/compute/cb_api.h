@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "api/compute/common_globals.h"
+#include "tc_emu/cb_interface.h"  // get_local_cb_interface (llk_io_pack.h / llk_io_unpack.h bring it)
 
 namespace ckernel {
 

@@ -6,15 +6,17 @@
 #include "api/debug/assert.h"
 #include "api/tensor/tensor_accessor.h"
 
-template <typename DSpecT>
-struct noc_traits_t<TensorAccessor<DSpecT>> {
+namespace tc {
+// the NoC endpoint of anything that places pages (get_noc_addr(page, offset, noc))
+template <typename Accessor>
+struct PagedEndpointTraits {
     struct src_args_type {
         uint32_t page_id{};
         uint32_t offset_bytes = 0;
     };
     using dst_args_type = src_args_type;
     template <Noc::AddressType address_type>
-    static auto src_addr(const TensorAccessor<DSpecT>& accessor, const Noc& noc, const src_args_type& args)
+    static auto src_addr(const Accessor& accessor, const Noc& noc, const src_args_type& args)
         -> std::conditional_t<address_type == Noc::AddressType::LOCAL_L1, uint32_t, uint64_t> {
         const uint64_t noc_addr = accessor.get_noc_addr(args.page_id, args.offset_bytes, noc.get_noc_id());
         if constexpr (address_type == Noc::AddressType::LOCAL_L1) {
@@ -25,7 +27,14 @@ struct noc_traits_t<TensorAccessor<DSpecT>> {
         }
     }
     template <Noc::AddressType address_type>
-    static auto dst_addr(const TensorAccessor<DSpecT>& accessor, const Noc& noc, const dst_args_type& args) {
+    static auto dst_addr(const Accessor& accessor, const Noc& noc, const dst_args_type& args) {
         return src_addr<address_type>(accessor, noc, args);
     }
 };
+}  // namespace tc
+
+template <typename DSpecT>
+struct noc_traits_t<TensorAccessor<DSpecT>> : ::tc::PagedEndpointTraits<TensorAccessor<DSpecT>> {};
+
+template <>
+struct noc_traits_t<AbstractTensorAccessorWrapper> : ::tc::PagedEndpointTraits<AbstractTensorAccessorWrapper> {};

@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <tuple>
+#include <utility>
 
 #include "api/compile_time_args.h"
 #include "tc_emu/args.h"
@@ -72,3 +74,24 @@ public:
         return crta_offset() + num_common_runtime_args();
     }
 };
+
+namespace tc {
+// where the Index-th of consecutive TensorAccessorArgs starting at compile-time arg Offset begins
+template <std::size_t Index, std::size_t Offset>
+constexpr std::size_t accessor_args_offset() {
+    if constexpr (Index == 0) {
+        return Offset;
+    } else {
+        return accessor_args_offset<Index - 1, TensorAccessorArgs<Offset>::next_compile_time_args_offset()>();
+    }
+}
+}  // namespace tc
+
+// NUM_TENSORS TensorAccessorArgs laid out one after another from compile-time arg CTA_OFFSET (the
+// host appends each tensor's TensorAccessorArgs in turn), as a tuple.
+template <std::uint32_t NUM_TENSORS, std::uint32_t CTA_OFFSET>
+constexpr auto make_tensor_accessor_args_tuple() {
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+        return std::make_tuple(TensorAccessorArgs<::tc::accessor_args_offset<I, CTA_OFFSET>()>()...);
+    }(std::make_index_sequence<NUM_TENSORS>());
+}
