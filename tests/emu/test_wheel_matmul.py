@@ -358,24 +358,30 @@ def test_ttnn_multicore_reuse_matmul_kernels_run_unchanged(device, ops) -> None:
     assert torch.equal(ttnn.to_torch(out), want)
 
 
-def test_an_untilized_matmul_output_stops_at_pack_untilize(device, ops) -> None:
-    """The fused kernel's untilize_out (compile-time arg 15) packs through pack_untilize, which the
-    emulator does not model: the run stops with E5009 at the kernel's pack_untilize_dest_init line,
-    and nothing is read back."""
+def _face_order(tile: torch.Tensor) -> torch.Tensor:
+    """A 32x32 tile's values in the order its page holds them: four 16x16 faces, row by row."""
+    return torch.cat([tile[:16, :16].flatten(), tile[:16, 16:].flatten(), tile[16:, :16].flatten(),
+                      tile[16:, 16:].flatten()])
+
+
+def test_an_untilized_matmul_output_is_row_major_per_subblock(device, ops) -> None:
+    """The fused kernel's untilize_out (compile-time arg 15) packs each output sub-block through
+    pack_untilize_dest: the sub-block's 1x2 tiles land in their two pages as one 32x64 row-major
+    block, which the tile writer stores page by page. Read back in page order, every sub-block is
+    the device matmul's result, row-major, bit for bit."""
+    torch.manual_seed(35)
     b = Blocking(mt=2, kt=4, nt=4, gx=2, gy=1, block_k=2, sub_h=1, sub_w=2)
     ta, tb = dram(device, torch.randn(b.mt * 32, b.kt * 32)), dram(device, torch.randn(b.kt * 32, b.nt * 32))
     out = output(device, (b.mt * 32, b.nt * 32))
-    grid = cores(0, 0, b.gx - 1, 0)
-    with pytest.raises(KernelError) as info:
-        run([ta, tb, out], reuse_kernels(ops, b, ta, tb, out, grid, untilize_out=True), matmul_cbs(b, grid))
-    diag = info.value.diagnostic
-    source = ops / MATMUL / "compute/bmm_large_block_zm_fused_bias_activation.cpp"
-    line = next(i for i, text in enumerate(source.read_text().splitlines(), 1)
-                if "pack_untilize_dest_init<out_subblock_w, out_block_w>(out_dfb_id);" in text)
-    assert diag.code == "E5009"
-    assert diag.message == "pack_untilize_dest_init (pack-untilize) is not modelled by the emulator"
-    assert diag.span.file.endswith(source.name) and diag.span.line == line
-    assert not ttnn.to_torch(out).any()
+    run([ta, tb, out], reuse_kernels(ops, b, ta, tb, out, cores(0, 0, b.gx - 1, 0), untilize_out=True),
+        matmul_cbs(b, cores(0, 0, b.gx - 1, 0)))
+    want = device_arith.blocked_matmul(ttnn.to_torch(ta), ttnn.to_torch(tb), b.block_k * 32)
+    got = ttnn.to_torch(out)
+    pages = [_face_order(got[r * 32:(r + 1) * 32, c * 32:(c + 1) * 32]) for r in range(b.mt) for c in range(b.nt)]
+    for r in range(b.mt):
+        for c in range(0, b.nt, b.sub_w):
+            block = torch.cat(pages[r * b.nt + c:r * b.nt + c + b.sub_w]).reshape(32, 32 * b.sub_w)
+            assert torch.equal(block, want[r * 32:(r + 1) * 32, c * 32:(c + b.sub_w) * 32]), (r, c)
 
 
 @pytest.mark.parametrize("in1_sharded", [False, True])

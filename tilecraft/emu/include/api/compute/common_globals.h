@@ -9,6 +9,7 @@
 #include "tc_emu/args.h"
 #include "tc_emu/base.h"
 #include "tc_emu/sfpu_ops.h"
+#include "ckernel_defs.h"
 
 #define MATH(...) __VA_ARGS__
 #define PACK(...) __VA_ARGS__
@@ -39,17 +40,6 @@ enum class DstSync : std::uint8_t { SyncHalf = 0, SyncFull = 1 };
 enum class VectorMode : std::uint8_t { None = 0, R = 1, C = 2, RC = 4, RC_custom = 6, Invalid = 0xFF };
 enum class DstRoundingMode : std::uint8_t { Default = 0, NearestEven = 1 };
 enum class RoundingMode : std::uint8_t { None = 0, Trunc = 1, Floor = 2 };
-
-// tile and face geometry (ckernel_defs.h)
-constexpr std::uint32_t FACE_HEIGHT = 16;
-constexpr std::uint32_t FACE_WIDTH = 16;
-constexpr std::uint32_t TILE_HEIGHT = 32;
-constexpr std::uint32_t TILE_WIDTH = 32;
-constexpr std::uint32_t FACE_R_DIM = FACE_HEIGHT;
-constexpr std::uint32_t FACE_C_DIM = FACE_WIDTH;
-constexpr std::uint32_t TILE_R_DIM = TILE_HEIGHT;
-constexpr std::uint32_t TILE_C_DIM = TILE_WIDTH;
-constexpr std::uint32_t TILE_NUM_FACES = (TILE_R_DIM * TILE_C_DIM) / (FACE_R_DIM * FACE_C_DIM);
 
 namespace p_sfpu {
 constexpr std::uint16_t kCONST_1_FP16B = 0x3F80;
