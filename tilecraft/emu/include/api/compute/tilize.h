@@ -9,6 +9,16 @@
 #include "api/compute/common_globals.h"
 #include "api/compute/common.h"
 
+namespace tc {
+// both block calls: tile indices other than 0 (packing out of order) are not modelled
+ALWI void tilize_block_api(uint32_t icb, uint32_t block, uint32_t ocb, uint32_t input_tile_index,
+                           uint32_t output_tile_index, bool fast, ::tc::Loc tc_loc) {
+    TC_NOT_MODELLED_IF(input_tile_index != 0 || output_tile_index != 0,
+                       "tilize_block / fast_tilize_block with an input or output tile index other than 0");
+    ::tc::tilize_block(icb, block, ocb, fast, tc_loc);
+}
+}  // namespace tc
+
 namespace ckernel {
 
 template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
@@ -18,20 +28,10 @@ ALWI void tilize_init(uint32_t icb, uint32_t block, uint32_t ocb, uint32_t call_
     ::tc::init_mode(::tc::Mode::Tilize, icb, ocb, 0, tc_loc);
 }
 
-namespace tilize_detail {
-// both block calls: tile indices other than 0 (packing out of order) are not modelled
-ALWI void block(uint32_t icb, uint32_t block, uint32_t ocb, uint32_t input_tile_index, uint32_t output_tile_index,
-                bool fast, ::tc::Loc tc_loc) {
-    TC_NOT_MODELLED_IF(input_tile_index != 0 || output_tile_index != 0,
-                       "tilize_block / fast_tilize_block with an input or output tile index other than 0");
-    ::tc::tilize_block(icb, block, ocb, fast, tc_loc);
-}
-}  // namespace tilize_detail
-
 template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void tilize_block(uint32_t icb, uint32_t block, uint32_t ocb, uint32_t input_tile_index = 0,
                        uint32_t output_tile_index = 0, TC_LOC) {
-    tilize_detail::block(icb, block, ocb, input_tile_index, output_tile_index, false, tc_loc);
+    ::tc::tilize_block_api(icb, block, ocb, input_tile_index, output_tile_index, false, tc_loc);
 }
 
 ALWI void tilize_uninit(uint32_t icb, uint32_t ocb, TC_LOC) {
@@ -57,7 +57,7 @@ ALWI void fast_tilize_init_skip_remap(uint32_t icb, uint32_t full_dim, uint32_t 
 template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void fast_tilize_block(uint32_t icb, uint32_t block, uint32_t ocb, uint32_t input_tile_index = 0,
                             uint32_t output_tile_index = 0, TC_LOC) {
-    tilize_detail::block(icb, block, ocb, input_tile_index, output_tile_index, true, tc_loc);
+    ::tc::tilize_block_api(icb, block, ocb, input_tile_index, output_tile_index, true, tc_loc);
 }
 
 template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
