@@ -100,6 +100,15 @@ ALWI void power_tile_init(TC_LOC) {
     TC_SFPU_INIT(Power);
 }
 
+// x^n for an integer n by square-and-multiply in fp32 (ckernel_sfpu_unary_power.h), unlike power_tile
+ALWI void power_iterative_tile(uint32_t idst, uint32_t param0, TC_LOC) {
+    ::tc::sfpu_unary(TC_U(PowerIterative), idst, param0, 0, 0, ::tc::kNoFormat, tc_loc);
+}
+
+ALWI void power_iterative_tile_init(TC_LOC) {
+    TC_SFPU_INIT(PowerIterative);
+}
+
 template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void exp2_tile(uint32_t idst, TC_LOC) {
     ::tc::sfpu_unary(TC_U(Exp2), idst, 0, 0, 0, ::tc::kNoFormat, tc_loc);

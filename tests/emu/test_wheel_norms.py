@@ -1,0 +1,152 @@
+"""ttnn 0.81.1's normalization kernels (layernorm, rmsnorm, softmax), taken unchanged from the ttnn
+wheel, run on the emulator with hosts written on the 0.81.1 ``generic_op`` API, against torch goldens.
+
+The kernels are Metal 2.0 kernels: they name their arguments and buffers (``args::Wt``,
+``dfb::scaler``, ``tensor::src``), which the hosts declare with ``ttnn.KernelBindings``
+(tilecraft's stand-in for the C++ host's schema; docs/emulator.md). Their compute kernels are
+built on ttnn's kernel_lib (the eltwise chain, the reduce helpers). The wheel is fetched at test
+time (the ``ops`` fixture, tests/emu/conftest.py).
+
+Tolerance. The device keeps every intermediate in a bfloat16 CB (fp32_dest_acc_en off, as here):
+x - E[x], its square, Var[x] + eps and 1/sqrt(Var[x] + eps) are each rounded to 8 significant bits
+before the next step, and the FPU sums the row in bfloat16-rounded partial sums. Each rounding is
+at most 2^-9 relative, six of them in a chain and a sum of W terms: the normalized values may be
+off by a few percent of their size, so the goldens (float64 on the same bfloat16 inputs) are met
+within 2^-5 relative plus 2^-5 absolute (measured: at most 0.66 of that bound), and the mean
+error must stay below 2^-7 (measured: 0.0025 to 0.0031). These bound rounding, not a wrong
+formula: a mean not subtracted, a missing 1/W or a swapped gamma/beta is off by far more.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+import tilecraft.ttnn as ttnn
+from tests.emu.harness import KERNELS, cb, compute, dram, kernel, output, reader, run, writer
+
+LAYERNORM = "normalization/layernorm/device/kernels"
+#: CB indices of the layernorm program (any distinct indices: the kernels see only dfb:: names)
+LN_CBS = {"in": 0, "inb": 1, "scaler": 2, "eps": 3, "gamma": 5, "beta": 6, "x": 24, "xmm": 18, "ex": 19, "ex2": 20,
+          "xmm2": 21, "ex2pe": 22, "fusion": 23, "out": 16}
+
+
+def _bound(desc: ttnn.KernelDescriptor, **bindings) -> ttnn.KernelDescriptor:
+    desc.bindings = ttnn.KernelBindings(**bindings)
+    return desc
+
+
+def layernorm_program(ops: Path, x: ttnn.Tensor, out: ttnn.Tensor, eps: float, block: int,
+                      gamma: ttnn.Tensor | None, beta: ttnn.Tensor | None, rms: bool) -> tuple[list, list]:
+    """The kernels and CBs of ttnn's interleaved layernorm (one core, every tile row): the
+    reader_unary_interleaved_ln.cpp reader (scaler and eps tiles, the rows block by block, gamma and
+    beta once), layernorm.cpp (RMSNORM defined for rmsnorm), the blocked writer."""
+    rows, wt = x.shape[-2] // 32, x.shape[-1] // 32
+    width = x.shape[-1]
+    eps_bits = int(torch.tensor([eps], dtype=torch.float32).view(torch.int32).item())
+    defines = ([("RMSNORM", "1")] if rms else []) + ([("FUSE_GAMMA", "1")] if gamma is not None else []) \
+        + ([("FUSE_BETA", "1")] if beta is not None else [])
+    tensors = {"src": x, **({"gamma": gamma} if gamma is not None else {}), **({"beta": beta} if beta is not None else {})}
+    reader_dfbs = ["in", "scaler", "eps"] + (["gamma"] if gamma is not None else []) + (["beta"] if beta is not None else [])
+    reader = _bound(kernel(ops / LAYERNORM / "dataflow/reader_unary_interleaved_ln.cpp", ttnn.ReaderConfigDescriptor(),
+                           rt=[rows, wt, 0, eps_bits], defines=defines),
+                    runtime_args=["NCHt", "Wt", "reader_start", "eps"],
+                    compile_time_args={"block_size": block, "W": width},
+                    dfbs={n: LN_CBS[n] for n in reader_dfbs}, tensors=tensors)
+    names = ["scaler", "eps", "in", "out", "ex2", "xmm2", "ex2pe"] + ([] if rms else ["xmm", "ex"]) \
+        + (["gamma"] if gamma is not None else []) + (["beta"] if beta is not None else []) \
+        + (["fusion"] if gamma is not None or beta is not None else [])
+    compute = _bound(kernel(ops / LAYERNORM / "compute/layernorm.cpp", ttnn.ComputeConfigDescriptor(), rt=[rows],
+                            defines=defines),
+                     runtime_args=["NCHt"],
+                     compile_time_args={"Wt": wt, "block_size": block, "do_gamma": int(gamma is not None),
+                                        "do_beta": int(beta is not None), "fp32_dest_acc_en": 0,
+                                        "float32_reduction": 0, "W": width, "tile_width": 32},
+                     dfbs={n: LN_CBS[n] for n in names})
+    writer = _bound(kernel(ops / LAYERNORM / "dataflow/writer_unary_interleaved_start_id_blocked.cpp",
+                           ttnn.WriterConfigDescriptor(), rt=[wt, rows, 0]),
+                    runtime_args=["Wt", "num_tile_rows", "writer_start"], compile_time_args={"block_size": block},
+                    dfbs={"out": LN_CBS["out"]}, tensors={"dst": out})
+    row = -(-wt // block) * block  # a row in whole blocks, as the program factory sizes its CBs
+    pages = {"in": row, "scaler": 2, "eps": 1, "out": 2 * block, "xmm": row, "ex": 1, "ex2": 1, "xmm2": row,
+             "ex2pe": 1, "gamma": row, "beta": row, "fusion": 2 * block}
+    cbs = [cb(LN_CBS[n], pages=pages[n]) for n in dict.fromkeys(["in", *reader_dfbs, *names])]
+    return [reader, compute, writer], cbs
+
+
+def norm_golden(x: torch.Tensor, eps: float, gamma, beta, rms: bool) -> torch.Tensor:
+    x = x.double()
+    centred = x if rms else x - x.mean(-1, keepdim=True)
+    y = centred / torch.sqrt(centred.pow(2).mean(-1, keepdim=True) + eps)
+    if gamma is not None:
+        y = y * gamma.double()
+    if beta is not None:
+        y = y + beta.double()
+    return y
+
+
+@pytest.mark.parametrize("rms,affine,width,block", [(False, "", 64, 2), (False, "gamma+beta", 96, 3),
+                                                    (True, "", 64, 1), (True, "gamma+beta", 96, 1)])
+def test_ttnn_layernorm_and_rmsnorm_kernels_run_unchanged(device, ops, rms, affine, width, block) -> None:
+    """layernorm.cpp with its reader and writer, as layernorm and (RMSNORM defined, the 0.81.1
+    rmsnorm) as rmsnorm, with and without gamma/beta, two rows of tiles, a row in one or more blocks
+    (the block size divides Wt, as the program factory picks it: find_max_divisor(Wt, 8))."""
+    torch.manual_seed(31)
+    x = torch.randn(64, width) * 2 + 0.5
+    gamma = torch.randn(32, width) if "gamma" in affine else None
+    beta = torch.randn(32, width) if "beta" in affine else None
+    tx, out = dram(device, x), output(device, (64, width))
+    tg = dram(device, gamma) if gamma is not None else None
+    tb = dram(device, beta) if beta is not None else None
+    eps = 1e-5
+    kernels, cbs = layernorm_program(ops, tx, out, eps, block, tg, tb, rms)
+    run([t for t in (tx, out, tg, tb) if t is not None], kernels, cbs)
+    want = norm_golden(ttnn.to_torch(tx), eps, None if tg is None else ttnn.to_torch(tg)[:1],
+                       None if tb is None else ttnn.to_torch(tb)[:1], rms)
+    got = ttnn.to_torch(out).double()
+    err = (got - want).abs()
+    assert torch.all(err <= 2 ** -5 + 2 ** -5 * want.abs()), err.max()
+    assert err.mean() < 2 ** -7, err.mean()
+
+
+# The SFPU calls kernel_lib's eltwise chain brings in beside the norms' own (mask, iterative power):
+# on fp32 tiles with an fp32 DST, bit for bit. Need no wheel.
+
+@pytest.mark.parametrize("call,fill", [("mask_tile(0, 1)", 0.0), ("mask_posinf_tile(0, 1)", float("inf"))])
+def test_mask_tile_reads_its_mask_from_the_next_dst_tile(device, call, fill) -> None:
+    """mask_tile(data, mask): where the tile after the data tile is zero (either sign), the data
+    becomes 0 (mask_posinf_tile: +inf); the second argument is not read, as on the device."""
+    torch.manual_seed(33)
+    a = torch.randn(32, 32)
+    m = torch.where(torch.rand(32, 32) > 0.5, torch.randn(32, 32), torch.tensor(0.0))
+    m[0, :4] = -0.0
+    ta, tm, out = dram(device, a, ttnn.float32), dram(device, m, ttnn.float32), output(device, (32, 32), ttnn.float32)
+    pair = kernel(KERNELS / "reader_pair.cpp", ttnn.ReaderConfigDescriptor(),
+                  rt=[ta.buffer_address(), tm.buffer_address(), 1],
+                  ct=[*ttnn.TensorAccessorArgs(ta).get_compile_time_args(),
+                      *ttnn.TensorAccessorArgs(tm).get_compile_time_args()])
+    k = compute(KERNELS / "compute_sfpu_binary.cpp", rt=[1], fp32=True, unpack_to_dest=[0, 1],
+                defines=[("OP", f"mask_tile_init(); {call}")])
+    run([ta, tm, out], [pair, k, writer(out, 16, 1)], [cb(0, ttnn.float32), cb(1, ttnn.float32), cb(16, ttnn.float32)])
+    assert torch.equal(ttnn.to_torch(out), torch.where(m == 0, torch.tensor(fill), a))
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 6])
+def test_power_iterative_tile_squares_and_multiplies_in_fp32(device, n) -> None:
+    """power_iterative_tile(x, n): the LLK's square-and-multiply, each step an fp32 multiply, so
+    x^5 is x * ((x*x)*(x*x)), not powf's correctly rounded value."""
+    torch.manual_seed(34)
+    x = torch.randn(32, 32) * 1.5
+    tx, out = dram(device, x, ttnn.float32), output(device, (32, 32), ttnn.float32)
+    k = compute(KERNELS / "compute_unary.cpp", rt=[1], fp32=True, unpack_to_dest=[0],
+                defines=[("SFPU_OPS", f"power_iterative_tile_init(); power_iterative_tile(0, {n});")])
+    run([tx, out], [reader(tx, 0, 1), k, writer(out, 16, 1)], [cb(0, ttnn.float32), cb(16, ttnn.float32)])
+    want, base, e = (torch.ones_like(x), x.clone(), 0) if n == 0 else (x.clone(), x.clone(), n - 1)
+    while e > 0:
+        if e & 1:
+            want = want * base
+        base = base * base
+        e >>= 1
+    assert torch.equal(ttnn.to_torch(out), want)
