@@ -40,9 +40,11 @@ def _bound(desc: ttnn.KernelDescriptor, **bindings) -> ttnn.KernelDescriptor:
 
 def layernorm_program(ops: Path, x: ttnn.Tensor, out: ttnn.Tensor, eps: float, block: int,
                       gamma: ttnn.Tensor | None, beta: ttnn.Tensor | None, rms: bool) -> tuple[list, list]:
-    """The kernels and CBs of ttnn's interleaved layernorm (one core, every tile row): the
-    reader_unary_interleaved_ln.cpp reader (scaler and eps tiles, the rows block by block, gamma and
-    beta once), layernorm.cpp (RMSNORM defined for rmsnorm), the blocked writer."""
+    """The kernels and CBs of ttnn's interleaved layernorm (one core, every tile row): the reader
+    (scaler and eps tiles, the rows block by block, gamma and beta once), layernorm.cpp (RMSNORM
+    defined for rmsnorm), the blocked writer. The reader is reader_unary_interleaved_ln.cpp, or
+    reader_unary_interleaved_ln_rm_gb.cpp when gamma/beta are row-major ([Wt, 32] sticks of 32
+    values, which it lays into row 0 of each tile's two upper faces), as the program factory picks."""
     rows, wt = x.shape[-2] // 32, x.shape[-1] // 32
     width = x.shape[-1]
     eps_bits = int(torch.tensor([eps], dtype=torch.float32).view(torch.int32).item())
@@ -50,7 +52,10 @@ def layernorm_program(ops: Path, x: ttnn.Tensor, out: ttnn.Tensor, eps: float, b
         + ([("FUSE_BETA", "1")] if beta is not None else [])
     tensors = {"src": x, **({"gamma": gamma} if gamma is not None else {}), **({"beta": beta} if beta is not None else {})}
     reader_dfbs = ["in", "scaler", "eps"] + (["gamma"] if gamma is not None else []) + (["beta"] if beta is not None else [])
-    reader = _bound(kernel(ops / LAYERNORM / "dataflow/reader_unary_interleaved_ln.cpp", ttnn.ReaderConfigDescriptor(),
+    affine = gamma if gamma is not None else beta
+    rm_gb = affine is not None and affine.layout == ttnn.ROW_MAJOR_LAYOUT
+    reader_file = "reader_unary_interleaved_ln_rm_gb.cpp" if rm_gb else "reader_unary_interleaved_ln.cpp"
+    reader = _bound(kernel(ops / LAYERNORM / "dataflow" / reader_file, ttnn.ReaderConfigDescriptor(),
                            rt=[rows, wt, 0, eps_bits], defines=defines),
                     runtime_args=["NCHt", "Wt", "reader_start", "eps"],
                     compile_time_args={"block_size": block, "W": width},
@@ -87,24 +92,35 @@ def norm_golden(x: torch.Tensor, eps: float, gamma, beta, rms: bool) -> torch.Te
     return y
 
 
-@pytest.mark.parametrize("rms,affine,width,block", [(False, "", 64, 2), (False, "gamma+beta", 96, 3),
-                                                    (True, "", 64, 1), (True, "gamma+beta", 96, 1)])
+@pytest.mark.parametrize("rms,affine,width,block", [
+    (False, "gamma+beta", 96, 3),
+    (True, "row-major gamma", 64, 2),
+    pytest.param(False, "", 64, 2, marks=pytest.mark.slow),
+    pytest.param(True, "", 64, 1, marks=pytest.mark.slow),
+    pytest.param(True, "gamma+beta", 96, 1, marks=pytest.mark.slow),
+    pytest.param(False, "row-major gamma+beta", 96, 3, marks=pytest.mark.slow),
+])
 def test_ttnn_layernorm_and_rmsnorm_kernels_run_unchanged(device, ops, rms, affine, width, block) -> None:
     """layernorm.cpp with its reader and writer, as layernorm and (RMSNORM defined, the 0.81.1
-    rmsnorm) as rmsnorm, with and without gamma/beta, two rows of tiles, a row in one or more blocks
-    (the block size divides Wt, as the program factory picks it: find_max_divisor(Wt, 8))."""
+    rmsnorm) as rmsnorm, with and without gamma/beta (tiles, or row-major sticks through the
+    rm_gb reader), two rows of tiles, a row in one or more blocks (the block size divides Wt, as
+    the program factory picks it: find_max_divisor(Wt, 8))."""
     torch.manual_seed(31)
     x = torch.randn(64, width) * 2 + 0.5
     gamma = torch.randn(32, width) if "gamma" in affine else None
     beta = torch.randn(32, width) if "beta" in affine else None
     tx, out = dram(device, x), output(device, (64, width))
-    tg = dram(device, gamma) if gamma is not None else None
-    tb = dram(device, beta) if beta is not None else None
+    if "row-major" in affine:  # one [Wt, 32] stick tensor per vector, as ttnn reshapes gamma/beta
+        gamma, beta = (None if v is None else v[:1].reshape(width // 32, 32) for v in (gamma, beta))
+        tg, tb = (None if v is None else dram(device, v, layout=ttnn.ROW_MAJOR_LAYOUT) for v in (gamma, beta))
+        vectors = [None if t is None else ttnn.to_torch(t).reshape(1, width) for t in (tg, tb)]
+    else:
+        tg, tb = (None if v is None else dram(device, v) for v in (gamma, beta))
+        vectors = [None if t is None else ttnn.to_torch(t)[:1] for t in (tg, tb)]
     eps = 1e-5
     kernels, cbs = layernorm_program(ops, tx, out, eps, block, tg, tb, rms)
     run([t for t in (tx, out, tg, tb) if t is not None], kernels, cbs)
-    want = norm_golden(ttnn.to_torch(tx), eps, None if tg is None else ttnn.to_torch(tg)[:1],
-                       None if tb is None else ttnn.to_torch(tb)[:1], rms)
+    want = norm_golden(ttnn.to_torch(tx), eps, *vectors, rms)
     got = ttnn.to_torch(out).double()
     err = (got - want).abs()
     assert torch.all(err <= 2 ** -5 + 2 ** -5 * want.abs()), err.max()
@@ -114,7 +130,8 @@ def test_ttnn_layernorm_and_rmsnorm_kernels_run_unchanged(device, ops, rms, affi
 # The SFPU calls kernel_lib's eltwise chain brings in beside the norms' own (mask, iterative power):
 # on fp32 tiles with an fp32 DST, bit for bit. Need no wheel.
 
-@pytest.mark.parametrize("call,fill", [("mask_tile(0, 1)", 0.0), ("mask_posinf_tile(0, 1)", float("inf"))])
+@pytest.mark.parametrize("call,fill", [("mask_tile(0, 1)", 0.0),
+                                       pytest.param("mask_posinf_tile(0, 1)", float("inf"), marks=pytest.mark.slow)])
 def test_mask_tile_reads_its_mask_from_the_next_dst_tile(device, call, fill) -> None:
     """mask_tile(data, mask): where the tile after the data tile is zero (either sign), the data
     becomes 0 (mask_posinf_tile: +inf); the second argument is not read, as on the device."""
@@ -133,7 +150,7 @@ def test_mask_tile_reads_its_mask_from_the_next_dst_tile(device, call, fill) -> 
     assert torch.equal(ttnn.to_torch(out), torch.where(m == 0, torch.tensor(fill), a))
 
 
-@pytest.mark.parametrize("n", [0, 1, 5, 6])
+@pytest.mark.parametrize("n", [5, *(pytest.param(n, marks=pytest.mark.slow) for n in (0, 1, 6))])
 def test_power_iterative_tile_squares_and_multiplies_in_fp32(device, n) -> None:
     """power_iterative_tile(x, n): the LLK's square-and-multiply, each step an fp32 multiply, so
     x^5 is x * ((x*x)*(x*x)), not powf's correctly rounded value."""
