@@ -3,12 +3,15 @@ they are skipped here and tests/emu/test_build.py checks the error a user would 
 
 from __future__ import annotations
 
+import os
 import shutil
+from pathlib import Path
 
 import pytest
 
 import tilecraft.ttnn as ttnn
 from tilecraft import session
+from tilecraft.emu import wheel_kernels
 
 
 def pytest_collection_modifyitems(config, items):
@@ -26,3 +29,16 @@ def device(monkeypatch: pytest.MonkeyPatch):
     dev = ttnn.open_device(0)
     yield dev
     ttnn.close_device(dev)
+
+
+@pytest.fixture(scope="session")
+def ops() -> Path:
+    """The ttnn wheel's ``ttnn/cpp/ttnn/operations`` directory (its kernels, fetched at test time);
+    skipped without network unless TILECRAFT_REQUIRE_HEADERCHECK=1 (CI), as tests/test_headercheck.py."""
+    try:
+        return wheel_kernels.operations(wheel_kernels.ensure_kernels())
+    except wheel_kernels.KernelsUnavailable as error:
+        if os.environ.get("TILECRAFT_REQUIRE_HEADERCHECK") == "1":
+            pytest.fail(f"TILECRAFT_REQUIRE_HEADERCHECK=1 but the ttnn wheel's kernels cannot be had: {error}",
+                        pytrace=False)
+        pytest.skip(f"the ttnn 0.81.1 wheel's kernels are unavailable: {error}")

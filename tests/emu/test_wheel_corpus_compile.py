@@ -2,7 +2,7 @@
 (benchmarks/wheel_kernels_compile.py: syntax-only, generic arguments, Metal 2.0 accessors generated
 from the names each kernel uses). A fixed sample of kernels that compile must keep compiling (the
 default suite); the whole corpus must not fall below the counts measured when this test was
-written (slow). The wheel is downloaded at test time as in test_wheel_kernels.py."""
+written (slow). The wheel is downloaded at test time (the ``ops`` fixture, tests/emu/conftest.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import pytest
 
 from benchmarks import wheel_kernels_compile as corpus
 from tilecraft.emu import wheel_kernels
-from tests.emu.test_wheel_kernels import ops  # noqa: F401 (the fixture: the wheel, or skip)
 
 #: kernels (under ttnn/operations) that compile, across ops, the Metal 2.0 named-args ones included
 SAMPLE = (
@@ -43,7 +42,7 @@ FLOOR = {"data movement": 238, "compute": 48}
 
 
 @pytest.fixture(scope="module")
-def root(ops: Path) -> Path:  # noqa: F811
+def root(ops: Path) -> Path:  # ops (tests/emu/conftest.py): the wheel, or skip
     return wheel_kernels.ensure_kernels()
 
 

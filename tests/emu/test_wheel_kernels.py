@@ -9,7 +9,6 @@ CircularBuffer, TensorAccessor endpoints) and the JIT build's implicit includes.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
@@ -17,21 +16,8 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
-from tilecraft.emu import wheel_kernels
 from tests.emu import device_arith
 from tests.emu.harness import ONE, cb, dram, kernel, output, run
-
-
-@pytest.fixture(scope="module")
-def ops() -> Path:
-    """The wheel's ``ttnn/cpp/ttnn/operations`` directory."""
-    try:
-        return wheel_kernels.operations(wheel_kernels.ensure_kernels())
-    except wheel_kernels.KernelsUnavailable as error:
-        if os.environ.get("TILECRAFT_REQUIRE_HEADERCHECK") == "1":
-            pytest.fail(f"TILECRAFT_REQUIRE_HEADERCHECK=1 but the ttnn wheel's kernels cannot be had: {error}",
-                        pytrace=False)
-        pytest.skip(f"the ttnn 0.81.1 wheel's kernels are unavailable: {error}")
 
 
 def unary_reader(ops: Path, tensor: ttnn.Tensor, pages: int) -> ttnn.KernelDescriptor:

@@ -524,6 +524,15 @@ void noc_read(std::uint64_t src, std::uint32_t dst_l1, std::uint32_t size, std::
     note_progress();
 }
 
+void noc_zero_l1(std::uint32_t dst_l1, std::uint32_t size, std::uint8_t noc, Loc loc) {
+    cur().last_loc = loc;
+    (void)noc;
+    std::uint32_t off = local_offset(dst_l1, size, true, "Noc::async_write_zeros", loc);
+    check_cb_bounds(cur().core, off, size, "Noc::async_write_zeros", loc);
+    std::memset(g_dev->l1_host(cur().core, off), 0, size);
+    note_progress();
+}
+
 void noc_write(std::uint32_t src_l1, std::uint64_t dst, std::uint32_t size, std::uint8_t noc, Loc loc) {
     cur().last_loc = loc;
     (void)noc;
