@@ -18,21 +18,9 @@ enum class EltwiseBinaryReuseDestType { NONE = 0, DEST_TO_SRCA = 1, DEST_TO_SRCB
 enum class DstSync : std::uint8_t { SyncHalf = 0, SyncFull = 1 };
 enum class BroadcastType : std::uint8_t { NONE = 0x0, COL = 0x1, ROW = 0x2, SCALAR = 0x3 };
 enum class Transpose : std::uint8_t { None = 0, IntraFace = 1, InterFace = 2, Both = 3 };
-enum class MathFidelity : std::uint8_t { LoFi = 0, HiFi2 = 2, HiFi3 = 3, HiFi4 = 4 };
-enum class StochRndType : std::uint8_t { None = 0, Fpu = 1, Pack = 2, All = 0xf };
-enum class DstRoundingMode : std::uint8_t { Default = 0, NearestEven = 1 };
-enum class RoundingMode : std::uint8_t { None = 0, Trunc = 1, Floor = 2 };
-
-constexpr bool UnpackToDestEn = true;
-constexpr bool UnpackToDestDis = false;
-
-}  // namespace ckernel
-
-namespace ckernel {
-
-// The packer's ReLU configuration (llk_defs.h ReluConfig): a mode and a 16-bit threshold.
 enum class ReluType : std::uint8_t { NO_RELU = 0, ZERO_RELU, MIN_THRESHOLD_RELU, MAX_THRESHOLD_RELU };
 
+// The packer's ReLU: a mode and a 16-bit threshold (packed in bits 16-31 as the hardware takes it).
 struct ReluConfig {
     static constexpr ReluConfig none() { return {ReluType::NO_RELU}; }
     static constexpr ReluConfig zero() { return {ReluType::ZERO_RELU}; }
@@ -49,5 +37,13 @@ private:
     ReluType mode = ReluType::NO_RELU;
     std::uint32_t threshold = 0;
 };
+
+enum class MathFidelity : std::uint8_t { LoFi = 0, HiFi2 = 2, HiFi3 = 3, HiFi4 = 4 };
+enum class StochRndType : std::uint8_t { None = 0, Fpu = 1, Pack = 2, All = 0xf };
+enum class DstRoundingMode : std::uint8_t { Default = 0, NearestEven = 1 };
+enum class RoundingMode : std::uint8_t { None = 0, Trunc = 1, Floor = 2 };
+
+constexpr bool UnpackToDestEn = true;
+constexpr bool UnpackToDestDis = false;
 
 }  // namespace ckernel

@@ -153,4 +153,17 @@ ALWI void unary_min_tile_init(TC_LOC) {
     TC_SFPU_INIT(UnaryMin);
 }
 
+// The SFPU reduce (kernel_lib's path for Int32, bf16 MIN and accurate fp32): not modelled; a call
+// stops at compile time naming it (E5002).
+template <PoolType pool_type, DataFormat format, ReduceDim reduce_dim = ReduceDim::REDUCE_COL,
+          bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void sfpu_reduce(uint32_t idst, uint32_t ct_dim = 1, uint32_t rt_dim = 1) {
+    static_assert(pool_type != pool_type, "not modelled by the tilecraft emulator: sfpu_reduce");
+}
+
+template <PoolType pool_type, DataFormat format, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void sfpu_reduce_init() {
+    static_assert(pool_type != pool_type, "not modelled by the tilecraft emulator: sfpu_reduce_init");
+}
+
 }  // namespace ckernel
