@@ -33,6 +33,8 @@ class Case:
 
 CASES = [
     Case("push_more_than_reserved", "E5201", "cb_push_back(0, 2) pushes more pages than the 1 reserved"),
+    Case("push_unreserved_free", "E5210", "cb_push_back(0, 1) pushes more pages than the 0 reserved by "
+         "cb_reserve_back; they are free now", severity="warning"),
     Case("pop_more_than_waited", "E5202", "cb_pop_front(0, 2) pops more pages than the 1 waited for"),
     Case("push_crosses_cb_end", "E5203", "cb_push_back(0, 2): the pages run past the end of the CB"),
     Case("reserve_more_than_cb", "E5204", "CB 0 holds only 2 pages, so the reservation can never be granted"),

@@ -15,6 +15,9 @@ off by a few percent of their size, so the goldens (float64 on the same bfloat16
 within 2^-5 relative plus 2^-5 absolute (measured: at most 0.66 of that bound), and the mean
 error must stay below 2^-7 (measured: 0.0025 to 0.0031). These bound rounding, not a wrong
 formula: a mean not subtracted, a missing 1/W or a swapped gamma/beta is off by far more.
+Softmax likewise rounds exp(x - max) to bfloat16, sums it in a bfloat16 DST, takes a bfloat16
+reciprocal and multiplies: within 2^-5 of each probability plus 2^-9 (measured: at most 0.42 of
+that bound); a sum over the padding or a missing max is off by far more.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
+from tilecraft.diagnostics import DiagnosticWarning
 from tests.emu.harness import KERNELS, cb, compute, dram, kernel, output, reader, run, writer
 
 LAYERNORM = "normalization/layernorm/device/kernels"
@@ -125,6 +129,77 @@ def test_ttnn_layernorm_and_rmsnorm_kernels_run_unchanged(device, ops, rms, affi
     err = (got - want).abs()
     assert torch.all(err <= 2 ** -5 + 2 ** -5 * want.abs()), err.max()
     assert err.mean() < 2 ** -7, err.mean()
+
+
+SOFTMAX = "normalization/softmax/device/kernels/attention"
+SM_CBS = {"in0": 0, "max_scaler": 2, "sum_scaler": 3, "mask_padded": 5, "out0": 16, "exps": 24, "recip_sum_exps": 25,
+          "max": 26, "x": 27}
+
+
+def softmax_program(ops: Path, x: ttnn.Tensor, out: ttnn.Tensor, block: int, stable: bool,
+                    padded: int) -> tuple[list, list]:
+    """ttnn's interleaved softmax over the last dim (one core, every tile row): reader_unary_interleaved_sm.cpp
+    (the MAX and SUM reduce scalers, the rows block by block), softmax.cpp (NUMERIC_STABLE subtracts
+    the row max first; MASK_PADDED_DATA adds -inf to the ``padded`` tile-padding columns of the last
+    tile), writer_unary_interleaved_start_id_blocked_sm.cpp (which builds that -inf mask tile)."""
+    rows, wt = x.padded_shape[-2] // 32, x.padded_shape[-1] // 32
+    row = -(-wt // block) * block
+    in0_t = row if stable else 2 * block  # the factory's capacities: a whole row when the max is taken first
+    defines = [("EXP_APPROX", "0")] + ([("NUMERIC_STABLE", "1")] if stable else []) \
+        + ([("MASK_PADDED_DATA", "1")] if padded else [])
+    reader = _bound(kernel(ops / SOFTMAX / "dataflow/reader_unary_interleaved_sm.cpp", ttnn.ReaderConfigDescriptor(),
+                           rt=[block, rows, 0, wt], defines=defines),
+                    runtime_args=["blk", "num_rows", "tile_offset", "Wt"], compile_time_args={"in0_t": in0_t},
+                    dfbs={n: SM_CBS[n] for n in ("in0", "max_scaler", "sum_scaler")}, tensors={"src": x})
+    names = ["max_scaler", "sum_scaler", "exps", "recip_sum_exps", "in0", "out0"] + (["max"] if stable else []) \
+        + (["mask_padded"] if padded else []) + (["x"] if stable and padded else [])
+    compute = _bound(kernel(ops / SOFTMAX / "compute/softmax.cpp", ttnn.ComputeConfigDescriptor(),
+                            rt=[rows, rows, wt, block, 0], defines=defines),
+                     runtime_args=["num_rows", "Ht", "Wt", "blk", "start_ht"], compile_time_args={"in0_t": in0_t},
+                     dfbs={n: SM_CBS[n] for n in names})
+    writer = _bound(kernel(ops / SOFTMAX / "dataflow/writer_unary_interleaved_start_id_blocked_sm.cpp",
+                           ttnn.WriterConfigDescriptor(), rt=[rows * wt, 0, block, wt]),
+                    runtime_args=["num_tiles", "tile_offset", "blk", "Wt"],
+                    compile_time_args={"num_datum_padded": padded, "tile_hw": 32 * 32,
+                                       "mask_padded_data": int(bool(padded))},
+                    dfbs={"out0": SM_CBS["out0"], "mask_padded": SM_CBS["mask_padded"]}, tensors={"dst": out})
+    pages = {"in0": in0_t, "max_scaler": 1, "sum_scaler": 1, "mask_padded": 1, "out0": 2 * block, "exps": row,
+             "recip_sum_exps": 1, "max": 1, "x": row}
+    return [reader, compute, writer], [cb(SM_CBS[n], pages=pages[n]) for n in dict.fromkeys([*names, "mask_padded"])]
+
+
+@pytest.mark.parametrize("stable,width,block", [
+    (True, 80, 2),
+    pytest.param(False, 96, 3, marks=pytest.mark.slow),
+    pytest.param(True, 96, 1, marks=pytest.mark.slow),
+    pytest.param(False, 80, 3, marks=pytest.mark.slow),
+])
+def test_ttnn_softmax_kernels_run_unchanged(device, ops, stable, width, block) -> None:
+    """softmax.cpp with its reader and writer over rows of 3 tiles: numerically stable (max
+    subtracted) or not, and a width that is not a whole number of tiles (80 of 96 columns: the
+    writer's -inf mask keeps the padding out of each row's sum)."""
+    torch.manual_seed(35)
+    x = torch.randn(64, width) * 3
+    tx, out = dram(device, x), output(device, (64, width))
+    padded = -width % 32
+    kernels, cbs = softmax_program(ops, tx, out, block, stable, padded)
+    if padded:
+        # the writer pushes its mask tile without reserving it: it arrives (the CB is empty), E5210
+        with pytest.warns(DiagnosticWarning) as caught:
+            run([tx, out], kernels, cbs)
+        writer = Path(kernels[2].kernel_source)
+        push = next(i for i, text in enumerate(writer.read_text().splitlines(), 1)
+                    if "dfb_id_mask_obj.push_back(1);" in text)
+        found = [(w.message.diagnostic.code, w.message.diagnostic.span.line) for w in caught
+                 if isinstance(w.message, DiagnosticWarning)]
+        assert found == [("E5210", push)], found
+    else:
+        run([tx, out], kernels, cbs)
+    want = torch.softmax(ttnn.to_torch(tx).double(), -1)
+    got = ttnn.to_torch(out).double()
+    assert got.shape == want.shape == (64, width)
+    err = (got - want).abs()
+    assert torch.all(err <= 2 ** -9 + 2 ** -5 * want), err.max()
 
 
 # The SFPU calls kernel_lib's eltwise chain brings in beside the norms' own (mask, iterative power):

@@ -373,10 +373,18 @@ void cb_push_back(std::int32_t cb, std::int32_t pages, Loc loc) {
     TC_TRACE(Ev::CbPush, std::uint32_t(cb), std::uint32_t(pages), 0, 0, loc);
     Fiber& f = cur();
     std::uint32_t n = std::uint32_t(pages);
-    if (n > b.reserved[f.slot]) {
+    if (n > b.reserved[f.slot] && n > b.num_pages - b.occupied()) {
         report(true, "E5201", loc,
                fmt_str("cb_push_back(%d, %u) pushes more pages than the %u reserved by cb_reserve_back", cb, n,
                        b.reserved[f.slot]),
+               "reserve the pages first: cb_reserve_back(cb, n) before writing and pushing them");
+    } else if (n > b.reserved[f.slot]) {
+        // on the device a reservation only waits for space: pages that are free at the push were
+        // handed over intact unless the consumer freed them after they were written
+        report(false, "E5210", loc,
+               fmt_str("cb_push_back(%d, %u) pushes more pages than the %u reserved by cb_reserve_back; they are free "
+                       "now, so the data arrives only if they were free when it was written",
+                       cb, n, b.reserved[f.slot]),
                "reserve the pages first: cb_reserve_back(cb, n) before writing and pushing them");
     }
     std::uint32_t start = b.wr_ptr[f.slot], end = start + n * b.page_size;
