@@ -28,13 +28,14 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
-from tilecraft.diagnostics import DiagnosticWarning
+from tilecraft.diagnostics import DiagnosticWarning, KernelError
 from tests.emu.harness import KERNELS, cb, compute, dram, kernel, output, reader, run, writer
 
 LAYERNORM = "normalization/layernorm/device/kernels"
 #: CB indices of the layernorm program (any distinct indices: the kernels see only dfb:: names)
 LN_CBS = {"in": 0, "inb": 1, "scaler": 2, "eps": 3, "gamma": 5, "beta": 6, "x": 24, "xmm": 18, "ex": 19, "ex2": 20,
-          "xmm2": 21, "ex2pe": 22, "fusion": 23, "out": 16}
+          "xmm2": 21, "ex2pe": 22, "fusion": 23, "out": 16,
+          "accumulate": 25}
 
 
 def _bound(desc: ttnn.KernelDescriptor, **bindings) -> ttnn.KernelDescriptor:
@@ -43,12 +44,16 @@ def _bound(desc: ttnn.KernelDescriptor, **bindings) -> ttnn.KernelDescriptor:
 
 
 def layernorm_program(ops: Path, x: ttnn.Tensor, out: ttnn.Tensor, eps: float, block: int,
-                      gamma: ttnn.Tensor | None, beta: ttnn.Tensor | None, rms: bool) -> tuple[list, list]:
+                      gamma: ttnn.Tensor | None, beta: ttnn.Tensor | None, rms: bool,
+                      large: bool = False) -> tuple[list, list]:
     """The kernels and CBs of ttnn's interleaved layernorm (one core, every tile row): the reader
     (scaler and eps tiles, the rows block by block, gamma and beta once), layernorm.cpp (RMSNORM
     defined for rmsnorm), the blocked writer. The reader is reader_unary_interleaved_ln.cpp, or
     reader_unary_interleaved_ln_rm_gb.cpp when gamma/beta are row-major ([Wt, 32] sticks of 32
-    values, which it lays into row 0 of each tile's two upper faces), as the program factory picks."""
+    values, which it lays into row 0 of each tile's two upper faces), as the program factory picks.
+    ``large``: the variant for rows that do not fit in L1 (layernorm_large_tensor.cpp and
+    reader_unary_interleaved_ln_large_tensor.cpp), which streams each row three times (mean,
+    variance, normalization) through CBs of two blocks and accumulates the sums in a CB."""
     rows, wt = x.shape[-2] // 32, x.shape[-1] // 32
     width = x.shape[-1]
     eps_bits = int(torch.tensor([eps], dtype=torch.float32).view(torch.int32).item())
@@ -58,7 +63,8 @@ def layernorm_program(ops: Path, x: ttnn.Tensor, out: ttnn.Tensor, eps: float, b
     reader_dfbs = ["in", "scaler", "eps"] + (["gamma"] if gamma is not None else []) + (["beta"] if beta is not None else [])
     affine = gamma if gamma is not None else beta
     rm_gb = affine is not None and affine.layout == ttnn.ROW_MAJOR_LAYOUT
-    reader_file = "reader_unary_interleaved_ln_rm_gb.cpp" if rm_gb else "reader_unary_interleaved_ln.cpp"
+    reader_file = ("reader_unary_interleaved_ln_large_tensor.cpp" if large else
+                   "reader_unary_interleaved_ln_rm_gb.cpp" if rm_gb else "reader_unary_interleaved_ln.cpp")
     reader = _bound(kernel(ops / LAYERNORM / "dataflow" / reader_file, ttnn.ReaderConfigDescriptor(),
                            rt=[rows, wt, 0, eps_bits], defines=defines),
                     runtime_args=["NCHt", "Wt", "reader_start", "eps"],
@@ -66,8 +72,9 @@ def layernorm_program(ops: Path, x: ttnn.Tensor, out: ttnn.Tensor, eps: float, b
                     dfbs={n: LN_CBS[n] for n in reader_dfbs}, tensors=tensors)
     names = ["scaler", "eps", "in", "out", "ex2", "xmm2", "ex2pe"] + ([] if rms else ["xmm", "ex"]) \
         + (["gamma"] if gamma is not None else []) + (["beta"] if beta is not None else []) \
-        + (["fusion"] if gamma is not None or beta is not None else [])
-    compute = _bound(kernel(ops / LAYERNORM / "compute/layernorm.cpp", ttnn.ComputeConfigDescriptor(), rt=[rows],
+        + (["fusion"] if gamma is not None or beta is not None else []) + (["accumulate", "xmm"] if large else [])
+    compute_file = "compute/layernorm_large_tensor.cpp" if large else "compute/layernorm.cpp"
+    compute = _bound(kernel(ops / LAYERNORM / compute_file, ttnn.ComputeConfigDescriptor(), rt=[rows],
                             defines=defines),
                      runtime_args=["NCHt"],
                      compile_time_args={"Wt": wt, "block_size": block, "do_gamma": int(gamma is not None),
@@ -78,9 +85,9 @@ def layernorm_program(ops: Path, x: ttnn.Tensor, out: ttnn.Tensor, eps: float, b
                            ttnn.WriterConfigDescriptor(), rt=[wt, rows, 0]),
                     runtime_args=["Wt", "num_tile_rows", "writer_start"], compile_time_args={"block_size": block},
                     dfbs={"out": LN_CBS["out"]}, tensors={"dst": out})
-    row = -(-wt // block) * block  # a row in whole blocks, as the program factory sizes its CBs
+    row = 2 * block if large else -(-wt // block) * block  # a row in whole blocks, or two blocks streamed
     pages = {"in": row, "scaler": 2, "eps": 1, "out": 2 * block, "xmm": row, "ex": 1, "ex2": 1, "xmm2": row,
-             "ex2pe": 1, "gamma": row, "beta": row, "fusion": 2 * block}
+             "ex2pe": 1, "gamma": row, "beta": row, "fusion": 2 * block, "accumulate": 2}
     cbs = [cb(LN_CBS[n], pages=pages[n]) for n in dict.fromkeys(["in", *reader_dfbs, *names])]
     return [reader, compute, writer], cbs
 
@@ -96,19 +103,24 @@ def norm_golden(x: torch.Tensor, eps: float, gamma, beta, rms: bool) -> torch.Te
     return y
 
 
-@pytest.mark.parametrize("rms,affine,width,block", [
-    (False, "gamma+beta", 96, 3),
-    (True, "row-major gamma", 64, 2),
-    pytest.param(False, "", 64, 2, marks=pytest.mark.slow),
-    pytest.param(True, "", 64, 1, marks=pytest.mark.slow),
-    pytest.param(True, "gamma+beta", 96, 1, marks=pytest.mark.slow),
-    pytest.param(False, "row-major gamma+beta", 96, 3, marks=pytest.mark.slow),
+@pytest.mark.parametrize("large,rms,affine,width,block", [
+    (False, False, "gamma+beta", 96, 3),
+    (False, True, "row-major gamma", 64, 2),
+    (True, False, "gamma+beta", 128, 2),
+    pytest.param(False, False, "", 64, 2, marks=pytest.mark.slow),
+    pytest.param(False, True, "", 64, 1, marks=pytest.mark.slow),
+    pytest.param(False, True, "gamma+beta", 96, 1, marks=pytest.mark.slow),
+    pytest.param(False, False, "row-major gamma+beta", 96, 3, marks=pytest.mark.slow),
+    pytest.param(True, False, "", 64, 1, marks=pytest.mark.slow),
+    pytest.param(True, True, "gamma", 96, 1, marks=pytest.mark.slow),
 ])
-def test_ttnn_layernorm_and_rmsnorm_kernels_run_unchanged(device, ops, rms, affine, width, block) -> None:
+def test_ttnn_layernorm_and_rmsnorm_kernels_run_unchanged(device, ops, large, rms, affine, width, block) -> None:
     """layernorm.cpp with its reader and writer, as layernorm and (RMSNORM defined, the 0.81.1
     rmsnorm) as rmsnorm, with and without gamma/beta (tiles, or row-major sticks through the
     rm_gb reader), two rows of tiles, a row in one or more blocks (the block size divides Wt, as
-    the program factory picks it: find_max_divisor(Wt, 8))."""
+    the program factory picks it: find_max_divisor(Wt, 8)); and the large-tensor variant, which
+    streams each row through CBs of two blocks (under RMSNORM it reads the reduce scaler without
+    waiting for it, which the emulator refuses)."""
     torch.manual_seed(31)
     x = torch.randn(64, width) * 2 + 0.5
     gamma = torch.randn(32, width) if "gamma" in affine else None
@@ -122,8 +134,26 @@ def test_ttnn_layernorm_and_rmsnorm_kernels_run_unchanged(device, ops, rms, affi
         tg, tb = (None if v is None else dram(device, v) for v in (gamma, beta))
         vectors = [None if t is None else ttnn.to_torch(t)[:1] for t in (tg, tb)]
     eps = 1e-5
-    kernels, cbs = layernorm_program(ops, tx, out, eps, block, tg, tb, rms)
-    run([t for t in (tx, out, tg, tb) if t is not None], kernels, cbs)
+    kernels, cbs = layernorm_program(ops, tx, out, eps, block, tg, tb, rms, large)
+    tensors = [t for t in (tx, out, tg, tb) if t is not None]
+    if large and rms:
+        # under RMSNORM the large-tensor kernel never waits for the reduce scaler (its only wait is in
+        # the E[x] pass, compiled out): the emulator stops at the first read of it (E5207)
+        with pytest.raises(KernelError) as info:
+            run(tensors, kernels, cbs)
+        d = info.value.diagnostic
+        source = Path(kernels[1].kernel_source).read_text().splitlines()
+        assert d.code == "E5207" and "CB 2" in d.message and "reduce_tile" in source[d.span.line - 1], d
+        return
+    if large:
+        # it packs its running row sums after reduce_uninit() (only their column 0 is read: E5406)
+        # and 1/sqrt(Var + eps) into a page it did not reserve (free: E5210)
+        with pytest.warns(DiagnosticWarning) as caught:
+            run(tensors, kernels, cbs)
+        codes = {w.message.diagnostic.code for w in caught if isinstance(w.message, DiagnosticWarning)}
+        assert codes == {"E5406", "E5210"}, codes
+    else:
+        run(tensors, kernels, cbs)
     want = norm_golden(ttnn.to_torch(tx), eps, *vectors, rms)
     got = ttnn.to_torch(out).double()
     err = (got - want).abs()

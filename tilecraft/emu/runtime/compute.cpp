@@ -735,10 +735,16 @@ void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool
                        out_tile, out_tile, b.pack_tile_ptr),
                "pack tiles in page order, or use pack_tile<true>(...) to address pages out of order");
     }
-    if (page >= b.reserved[TRISC]) {
+    if (page >= b.reserved[TRISC] && page >= b.num_pages - b.occupied()) {
         report(true, "E5208", loc,
                fmt_str("pack_tile writes page %u of CB %u, but only %u pages are reserved (cb_reserve_back)", page, cb,
                        b.reserved[TRISC]),
+               "reserve the output pages with cb_reserve_back(cb, n) before packing into them");
+    } else if (page >= b.reserved[TRISC]) {
+        // a reservation only waits for space on the device: a free page takes the tile intact
+        report(false, "E5210", loc,
+               fmt_str("pack_tile writes page %u of CB %u, but only %u pages are reserved (cb_reserve_back); the page "
+                       "is free now, so the tile arrives", page, cb, b.reserved[TRISC]),
                "reserve the output pages with cb_reserve_back(cb, n) before packing into them");
     }
     std::uint8_t f = c.pack_fmt;
@@ -750,11 +756,14 @@ void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool
                        format_tile_bytes(f, b.tile.rows, b.tile.cols), format_name(f)),
                fmt_str("reconfigure the packer first: pack_reconfig_data_format(%u)", cb));
     }
+    // a warning: the result row/column itself is packed intact, and kernels that read only it are
+    // right on the device (ttnn's layernorm_large_tensor.cpp packs its running sums so)
     if (c.dst_reduce[t] && c.reduce_mask < 0) {
-        report(true, "E5406", loc,
+        report(false, "E5406", loc,
                "pack_tile packs a reduce result after reduce_uninit(): the packer no longer zeroes the rows/columns "
                "outside the result, so the tile carries partial sums there",
-               "call reduce_uninit() after the packs of the reduce result, not before");
+               "call reduce_uninit() after the packs of the reduce result, not before, unless only the result "
+               "row/column is read");
     }
     std::uint32_t addr = b.wr_ptr[TRISC] + page * b.page_size;
     std::uint32_t bytes = format_tile_bytes(f, b.tile.rows, b.tile.cols);
