@@ -207,6 +207,12 @@ int math_dst(std::uint32_t index, const char* call, Loc loc) {
                fmt_str("%s writes DST without owning it: call tile_regs_acquire() first", call),
                "math owns DST from tile_regs_acquire() to tile_regs_commit()");
     }
+    if (s == Compute::Sec::Both && index < 32 && (c.packed_before_commit >> index & 1u)) {
+        // on the device the earlier pack of this tile runs after the commit, so it would see this write
+        not_modelled(fmt_str("%s into DST tile %u after a pack_tile of it between tile_regs_wait() and "
+                             "tile_regs_commit() (that pack runs at the commit on the device)", call, index).c_str(),
+                     loc);
+    }
     if (index >= c.capacity()) {
         report(true, "E5404", loc,
                fmt_str("%s uses DST tile %u, but DST holds %u tiles here (%s, %s)", call, index, c.capacity(),
@@ -306,12 +312,12 @@ void regs_commit(Loc loc) {
     Compute& c = comp();
     cur().last_loc = loc;
     Compute::Sec& s = c.sec[c.math_sec];
-    if (s != Compute::Sec::Math) {
+    if (s != Compute::Sec::Math && s != Compute::Sec::Both) {
         report(true, "E5405", loc, "tile_regs_commit() without tile_regs_acquire()",
                "math owns DST from tile_regs_acquire() to tile_regs_commit()");
         return;
     }
-    s = Compute::Sec::Committed;
+    s = s == Compute::Sec::Both ? Compute::Sec::Pack : Compute::Sec::Committed;  // Both: the packer waits already
     c.math_sec = (c.math_sec + 1) % c.sections();
 }
 
@@ -320,6 +326,11 @@ void regs_wait(Loc loc) {
     Compute& c = comp();
     cur().last_loc = loc;
     Compute::Sec& s = c.sec[c.pack_sec];
+    if (s == Compute::Sec::Math) {  // the packer's wait returns at the commit math issues next
+        s = Compute::Sec::Both;
+        c.packed_before_commit = 0;
+        return;
+    }
     if (s != Compute::Sec::Committed) {
         report(true, "E5403", loc,
                s == Compute::Sec::Pack ? "tile_regs_wait() while the packer already holds DST"
@@ -720,6 +731,7 @@ void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool
                    : "pack_tile without tile_regs_wait(): no DST half holds committed results",
                "call tile_regs_commit() after the math and tile_regs_wait() before packing");
     }
+    if (s == Compute::Sec::Both && dst < 32) c.packed_before_commit |= 1u << dst;
     if (dst >= c.capacity()) {
         report(true, "E5404", loc,
                fmt_str("pack_tile reads DST tile %u, but DST holds %u tiles here", dst, c.capacity()));
