@@ -261,15 +261,19 @@ def rmsnorm_pre_program(ops: Path, x: ttnn.Tensor, stats: ttnn.Tensor, block: in
 
 
 def rmsnorm_post_program(ops: Path, x: ttnn.Tensor, stats: ttnn.Tensor, gamma: ttnn.Tensor | None,
-                         out: ttnn.Tensor, eps: float, block: int) -> tuple[list, list]:
+                         out: ttnn.Tensor, eps: float, block: int, legacy: bool = False) -> tuple[list, list]:
     """The normalization half: layernorm_distributed's reader_unary_interleaved_ln_rm_gb_post_allgather.cpp
     (the AVG reduce scaler 1/W, eps, per row the statistics tile then the row, gamma once, a tile's
     row 0 from a tile or a row-major stick), rmsnorm_post_allgather_metal2.cpp (the statistics
-    reduced to E[x^2], 1/sqrt(E[x^2] + eps), x times it, times gamma) and the blocked writer."""
+    reduced to E[x^2], 1/sqrt(E[x^2] + eps), x times it, times gamma) and the blocked writer.
+    ``legacy``: rmsnorm_post_allgather.cpp instead, the file the Metal 2.0 one forks (positional
+    args, fixed CB indices, the kernel_lib eltwise chain), with the reader bound to its indices."""
     rows, wt = x.shape[-2] // 32, x.shape[-1] // 32
     defines = [("FUSE_GAMMA", "1")] if gamma is not None else []
-    index = {"inp": 0, "stats": 1, "reduce": 2, "eps": 3, "gamma": 5, "var": 24, "recip_sqrt_var": 25,
-             "x_normed": 26, "out": 16}
+    index = ({"inp": 0, "stats": 1, "gamma": 2, "eps": 4, "reduce": 5, "var": 8, "recip_sqrt_var": 10,
+              "x_normed": 12, "out": 14} if legacy else
+             {"inp": 0, "stats": 1, "reduce": 2, "eps": 3, "gamma": 5, "var": 24, "recip_sqrt_var": 25,
+              "x_normed": 26, "out": 16})
     names = [n for n in index if gamma is not None or n not in ("gamma", "x_normed")]
     eps_bits = int(torch.tensor([eps], dtype=torch.float32).view(torch.int32).item())
     reader = _bound(kernel(ops / DISTRIBUTED / "reader_unary_interleaved_ln_rm_gb_post_allgather.cpp",
@@ -282,11 +286,15 @@ def rmsnorm_post_program(ops: Path, x: ttnn.Tensor, stats: ttnn.Tensor, gamma: t
                                        "reduce_factor": x.shape[-1]},
                     dfbs={n: index[n] for n in ("inp", "stats", "reduce", "eps", "gamma") if n in names},
                     tensors={"src": x, "stats_src": stats, **({"gamma_src": gamma} if gamma is not None else {})})
-    compute = _bound(kernel(ops / RMS_DISTRIBUTED / "rmsnorm_post_allgather_metal2.cpp", ttnn.ComputeConfigDescriptor(),
-                            rt=[rows], defines=defines),
-                     runtime_args=["NCHt"], compile_time_args={"Wt": wt, "blk": block, "stats_tiles_cols": 1,
-                                                               "fp32_dtype": 0},
-                     dfbs={n: index[n] for n in names})
+    if legacy:
+        compute = kernel(ops / RMS_DISTRIBUTED / "rmsnorm_post_allgather.cpp", ttnn.ComputeConfigDescriptor(),
+                         rt=[rows], ct=[wt, block, 1, int(gamma is not None), 0, 0], defines=defines)
+    else:
+        compute = _bound(kernel(ops / RMS_DISTRIBUTED / "rmsnorm_post_allgather_metal2.cpp",
+                                ttnn.ComputeConfigDescriptor(), rt=[rows], defines=defines),
+                         runtime_args=["NCHt"], compile_time_args={"Wt": wt, "blk": block, "stats_tiles_cols": 1,
+                                                                   "fp32_dtype": 0},
+                         dfbs={n: index[n] for n in names})
     writer = _bound(kernel(ops / DISTRIBUTED / "writer_unary_interleaved_start_id_blocked.cpp",
                            ttnn.WriterConfigDescriptor(), rt=[rows * wt, 0]),
                     runtime_args=["num_tiles", "tile_offset"], compile_time_args={"blk": block},
@@ -296,12 +304,15 @@ def rmsnorm_post_program(ops: Path, x: ttnn.Tensor, stats: ttnn.Tensor, gamma: t
     return [reader, compute, writer], [cb(index[n], pages=pages[n]) for n in names]
 
 
-@pytest.mark.parametrize("wt,block,gamma", [(3, 1, "row-major"), pytest.param(4, 2, "", marks=pytest.mark.slow),
-                                            pytest.param(2, 2, "tile", marks=pytest.mark.slow)])
-def test_ttnn_distributed_rmsnorm_kernels_run_unchanged(device, ops, wt, block, gamma) -> None:
+@pytest.mark.parametrize("wt,block,gamma,legacy", [(3, 1, "row-major", False),
+                                                   pytest.param(4, 2, "", False, marks=pytest.mark.slow),
+                                                   pytest.param(2, 2, "tile", False, marks=pytest.mark.slow),
+                                                   pytest.param(3, 1, "tile", True, marks=pytest.mark.slow),
+                                                   pytest.param(2, 2, "", True, marks=pytest.mark.slow)])
+def test_ttnn_distributed_rmsnorm_kernels_run_unchanged(device, ops, wt, block, gamma, legacy) -> None:
     """The distributed rmsnorm on one device: the statistics program (the sum of squares of each
     row), then the normalization program on its output, with gamma as tiles, as row-major sticks
-    or none."""
+    or none; its compute kernel in the Metal 2.0 form or the legacy one."""
     torch.manual_seed(36)
     x = torch.randn(64, wt * 32) + 0.25
     tx, stats, out = dram(device, x), output(device, (64, 32)), output(device, (64, wt * 32))
@@ -315,7 +326,7 @@ def test_ttnn_distributed_rmsnorm_kernels_run_unchanged(device, ops, wt, block, 
     g = torch.randn(wt, 32)
     tg = None if not gamma else dram(device, g, layout=ttnn.ROW_MAJOR_LAYOUT) if gamma == "row-major" \
         else dram(device, g.reshape(1, wt * 32).expand(32, -1).contiguous())
-    kernels, cbs = rmsnorm_post_program(ops, tx, stats, tg, out, 1e-5, block)
+    kernels, cbs = rmsnorm_post_program(ops, tx, stats, tg, out, 1e-5, block, legacy)
     run([t for t in (tx, stats, tg, out) if t is not None], kernels, cbs)
     vector = None if tg is None else ttnn.to_torch(tg).double().reshape(-1, wt * 32)[:1]
     want = norm_golden(ttnn.to_torch(tx), 1e-5, vector, None, rms=True)
