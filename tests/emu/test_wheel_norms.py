@@ -236,57 +236,71 @@ DISTRIBUTED = "normalization/layernorm_distributed/device/kernels/dataflow"
 RMS_DISTRIBUTED = "normalization/rmsnorm_distributed/device/kernels/compute"
 
 
-def rmsnorm_pre_program(ops: Path, x: ttnn.Tensor, stats: ttnn.Tensor, block: int) -> tuple[list, list]:
+def distributed_pre_program(ops: Path, x: ttnn.Tensor, stats: ttnn.Tensor, block: int,
+                            layernorm: bool) -> tuple[list, list]:
     """The statistics half of the distributed rmsnorm: layernorm_distributed's reader
     (reader_unary_interleaved_ln_rm_gb_pre_allgather.cpp: the reduce scaler, then the rows tile by
     tile), rmsnorm_distributed's rmsnorm_pre_allgather.cpp (x^2, then kernel_lib's row reduce
     with the reader's scaler of 1: the sum of squares of each row, in column 0 of one tile per
-    tile row) and layernorm_distributed's blocked writer."""
+    tile row) and layernorm_distributed's blocked writer. ``layernorm``: layernorm_distributed's
+    layernorm_pre_allgather.cpp, which writes the row sum too (two tiles per tile row)."""
     rows, wt = x.shape[-2] // 32, x.shape[-1] // 32
+    pre = (ops / "normalization/layernorm_distributed/device/kernels/compute/layernorm_pre_allgather.cpp"
+           if layernorm else ops / RMS_DISTRIBUTED / "rmsnorm_pre_allgather.cpp")
     index = {"in0": 0, "reduce": 2, "x2": 24, "out": 16}
     reader = _bound(kernel(ops / DISTRIBUTED / "reader_unary_interleaved_ln_rm_gb_pre_allgather.cpp",
                            ttnn.ReaderConfigDescriptor(), rt=[rows, wt, 0]),
                     runtime_args=["NCHt", "Wt", "tile_offset"], compile_time_args={"blk": block},
                     dfbs={"inp": index["in0"], "reduce": index["reduce"]}, tensors={"src": x})
-    compute = _bound(kernel(ops / RMS_DISTRIBUTED / "rmsnorm_pre_allgather.cpp", ttnn.ComputeConfigDescriptor(),
-                            rt=[rows]),
+    compute = _bound(kernel(pre, ttnn.ComputeConfigDescriptor(), rt=[rows]),
                      runtime_args=["NCHt"], compile_time_args={"Wt": wt, "blk": block, "unpack_fp32_active": 0},
                      dfbs=index)
     writer = _bound(kernel(ops / DISTRIBUTED / "writer_unary_interleaved_start_id_blocked.cpp",
-                           ttnn.WriterConfigDescriptor(), rt=[rows, 0]),
+                           ttnn.WriterConfigDescriptor(), rt=[rows * (2 if layernorm else 1), 0]),
                     runtime_args=["num_tiles", "tile_offset"], compile_time_args={"blk": 1},
                     dfbs={"out": index["out"]}, tensors={"dst": stats})
     pages = {"in0": wt, "reduce": 1, "x2": wt, "out": 2}
     return [reader, compute, writer], [cb(index[n], pages=pages[n]) for n in index]
 
 
-def rmsnorm_post_program(ops: Path, x: ttnn.Tensor, stats: ttnn.Tensor, gamma: ttnn.Tensor | None,
-                         out: ttnn.Tensor, eps: float, block: int, legacy: bool = False) -> tuple[list, list]:
+def distributed_post_program(ops: Path, x: ttnn.Tensor, stats: ttnn.Tensor, gamma: ttnn.Tensor | None,
+                             out: ttnn.Tensor, eps: float, block: int, compute_file: str) -> tuple[list, list]:
     """The normalization half: layernorm_distributed's reader_unary_interleaved_ln_rm_gb_post_allgather.cpp
     (the AVG reduce scaler 1/W, eps, per row the statistics tile then the row, gamma once, a tile's
     row 0 from a tile or a row-major stick), rmsnorm_post_allgather_metal2.cpp (the statistics
     reduced to E[x^2], 1/sqrt(E[x^2] + eps), x times it, times gamma) and the blocked writer.
-    ``legacy``: rmsnorm_post_allgather.cpp instead, the file the Metal 2.0 one forks (positional
-    args, fixed CB indices, the kernel_lib eltwise chain), with the reader bound to its indices."""
+    ``compute_file`` "legacy": rmsnorm_post_allgather.cpp instead, the file the Metal 2.0 one forks
+    (positional args, fixed CB indices, the kernel_lib eltwise chain), with the reader bound to its
+    indices; "layernorm": layernorm_distributed's layernorm_post_allgather.cpp (statistics E[x^2]
+    and E[x], x - E[x] normalized by 1/sqrt(E[x^2] - E[x]^2 + eps))."""
+    legacy, layernorm = compute_file == "legacy", compute_file == "layernorm"
     rows, wt = x.shape[-2] // 32, x.shape[-1] // 32
     defines = [("FUSE_GAMMA", "1")] if gamma is not None else []
     index = ({"inp": 0, "stats": 1, "gamma": 2, "eps": 4, "reduce": 5, "var": 8, "recip_sqrt_var": 10,
               "x_normed": 12, "out": 14} if legacy else
              {"inp": 0, "stats": 1, "reduce": 2, "eps": 3, "gamma": 5, "var": 24, "recip_sqrt_var": 25,
               "x_normed": 26, "out": 16})
+    if layernorm:
+        index |= {"stats_reduced": 27, "x_minus_mean": 28, "mean_squared": 29}
     names = [n for n in index if gamma is not None or n not in ("gamma", "x_normed")]
     eps_bits = int(torch.tensor([eps], dtype=torch.float32).view(torch.int32).item())
     reader = _bound(kernel(ops / DISTRIBUTED / "reader_unary_interleaved_ln_rm_gb_post_allgather.cpp",
                            ttnn.ReaderConfigDescriptor(), rt=[rows, 0, 0, 0, eps_bits], defines=defines),
                     runtime_args=["NCHt", "tile_offset", "stats_tile_offset", "y_offset", "eps"],
-                    compile_time_args={"blk": block, "stats_tiles_cols": 1,
+                    compile_time_args={"blk": block, "stats_tiles_cols": 2 if layernorm else 1,
                                        "gamma_is_row_major": int(gamma is not None and
                                                                  gamma.layout == ttnn.ROW_MAJOR_LAYOUT),
                                        "beta_is_row_major": 0, "dfb_length": wt, "Wt": wt, "row_stride": wt,
                                        "reduce_factor": x.shape[-1]},
                     dfbs={n: index[n] for n in ("inp", "stats", "reduce", "eps", "gamma") if n in names},
                     tensors={"src": x, "stats_src": stats, **({"gamma_src": gamma} if gamma is not None else {})})
-    if legacy:
+    if layernorm:
+        compute = _bound(kernel(ops / "normalization/layernorm_distributed/device/kernels/compute/"
+                                "layernorm_post_allgather.cpp", ttnn.ComputeConfigDescriptor(), rt=[rows],
+                                defines=defines),
+                         runtime_args=["NCHt"], compile_time_args={"Wt": wt, "stats_tiles_cols": 2, "dfb_length": wt},
+                         dfbs={n: index[n] for n in names})
+    elif legacy:
         compute = kernel(ops / RMS_DISTRIBUTED / "rmsnorm_post_allgather.cpp", ttnn.ComputeConfigDescriptor(),
                          rt=[rows], ct=[wt, block, 1, int(gamma is not None), 0, 0], defines=defines)
     else:
@@ -299,37 +313,49 @@ def rmsnorm_post_program(ops: Path, x: ttnn.Tensor, stats: ttnn.Tensor, gamma: t
                            ttnn.WriterConfigDescriptor(), rt=[rows * wt, 0]),
                     runtime_args=["num_tiles", "tile_offset"], compile_time_args={"blk": block},
                     dfbs={"out": index["out"]}, tensors={"dst": out})
-    pages = {"inp": wt, "stats": 1, "reduce": 1, "eps": 1, "gamma": wt, "var": 1, "recip_sqrt_var": 1,
-             "x_normed": wt, "out": 2 * block}  # the gamma pass follows a whole row
+    pages = {"inp": wt, "stats": 2, "reduce": 1, "eps": 1, "gamma": wt, "var": 1, "recip_sqrt_var": 1,
+             "x_normed": wt, "out": max(2 * block, wt),  # the gamma pass follows a whole row
+             "stats_reduced": 2, "x_minus_mean": wt, "mean_squared": 1}
     return [reader, compute, writer], [cb(index[n], pages=pages[n]) for n in names]
 
 
-@pytest.mark.parametrize("wt,block,gamma,legacy", [(3, 1, "row-major", False),
-                                                   pytest.param(4, 2, "", False, marks=pytest.mark.slow),
-                                                   pytest.param(2, 2, "tile", False, marks=pytest.mark.slow),
-                                                   pytest.param(3, 1, "tile", True, marks=pytest.mark.slow),
-                                                   pytest.param(2, 2, "", True, marks=pytest.mark.slow)])
-def test_ttnn_distributed_rmsnorm_kernels_run_unchanged(device, ops, wt, block, gamma, legacy) -> None:
-    """The distributed rmsnorm on one device: the statistics program (the sum of squares of each
-    row), then the normalization program on its output, with gamma as tiles, as row-major sticks
-    or none; its compute kernel in the Metal 2.0 form or the legacy one."""
+@pytest.mark.parametrize("wt,block,gamma,compute_file", [
+    (3, 1, "row-major", "metal2"),
+    pytest.param(4, 2, "", "metal2", marks=pytest.mark.slow),
+    pytest.param(2, 2, "tile", "metal2", marks=pytest.mark.slow),
+    pytest.param(3, 1, "tile", "legacy", marks=pytest.mark.slow),
+    pytest.param(2, 2, "", "legacy", marks=pytest.mark.slow),
+    pytest.param(3, 1, "tile", "layernorm", marks=pytest.mark.slow),
+    pytest.param(2, 2, "row-major", "layernorm", marks=pytest.mark.slow),
+])
+def test_ttnn_distributed_norm_kernels_run_unchanged(device, ops, wt, block, gamma, compute_file) -> None:
+    """The distributed rmsnorm and layernorm on one device: the statistics program (the sum of
+    squares of each row, and for layernorm its sum), then the normalization program on its
+    output, with gamma as tiles, as row-major sticks or none; the rmsnorm compute kernel in the
+    Metal 2.0 form or the legacy one."""
+    layernorm = compute_file == "layernorm"
     torch.manual_seed(36)
     x = torch.randn(64, wt * 32) + 0.25
-    tx, stats, out = dram(device, x), output(device, (64, 32)), output(device, (64, wt * 32))
-    kernels, cbs = rmsnorm_pre_program(ops, tx, stats, block)
+    tx, out = dram(device, x), output(device, (64, wt * 32))
+    stats = output(device, (64, 64 if layernorm else 32))
+    kernels, cbs = distributed_pre_program(ops, tx, stats, block, layernorm)
     run([tx, stats], kernels, cbs)
-    want = ttnn.to_torch(tx).double().pow(2).sum(-1)
+    values = ttnn.to_torch(tx).double()
+    want = values.pow(2).sum(-1)
     got = ttnn.to_torch(stats).double()[:, 0]
     # x^2 rounded to bfloat16, the row summed into a bfloat16 DST tile by tile (each of the Wt
     # accumulations rounds, 2^-9 relative): within 2^-6 (measured: at most 0.55 of it)
     assert torch.all((got - want).abs() <= 2 ** -6 * want), (got - want).abs().max()
+    if layernorm:  # the row sums, in column 0 of the second tile (the sum cancels: relative to sum |x|)
+        sums = ttnn.to_torch(stats).double()[:, 32]
+        assert torch.all((sums - values.sum(-1)).abs() <= 2 ** -6 * values.abs().sum(-1)), sums
     g = torch.randn(wt, 32)
     tg = None if not gamma else dram(device, g, layout=ttnn.ROW_MAJOR_LAYOUT) if gamma == "row-major" \
         else dram(device, g.reshape(1, wt * 32).expand(32, -1).contiguous())
-    kernels, cbs = rmsnorm_post_program(ops, tx, stats, tg, out, 1e-5, block, legacy)
+    kernels, cbs = distributed_post_program(ops, tx, stats, tg, out, 1e-5, block, compute_file)
     run([t for t in (tx, stats, tg, out) if t is not None], kernels, cbs)
     vector = None if tg is None else ttnn.to_torch(tg).double().reshape(-1, wt * 32)[:1]
-    want = norm_golden(ttnn.to_torch(tx), 1e-5, vector, None, rms=True)
+    want = norm_golden(ttnn.to_torch(tx), 1e-5, vector, None, rms=not layernorm)
     err = (ttnn.to_torch(out).double() - want).abs()
     # as the layernorm bound (module docstring); measured: at most 0.29 of it
     assert torch.all(err <= 2 ** -5 + 2 ** -5 * want.abs()), err.max()
