@@ -1,5 +1,6 @@
-"""ttnn 0.81.1's normalization kernels (layernorm, rmsnorm, softmax), taken unchanged from the ttnn
-wheel, run on the emulator with hosts written on the 0.81.1 ``generic_op`` API, against torch goldens.
+"""ttnn 0.81.1's normalization kernels (layernorm, rmsnorm, softmax, the distributed norms' two
+halves), taken unchanged from the ttnn wheel, run on the emulator with hosts written on the 0.81.1
+``generic_op`` API, against torch goldens.
 
 The kernels are Metal 2.0 kernels: they name their arguments and buffers (``args::Wt``,
 ``dfb::scaler``, ``tensor::src``), which the hosts declare with ``ttnn.KernelBindings``
@@ -38,6 +39,11 @@ LN_CBS = {"in": 0, "inb": 1, "scaler": 2, "eps": 3, "gamma": 5, "beta": 6, "x": 
           "accumulate": 25}
 
 
+def float_bits(value: float) -> int:
+    """A float32's bits, as hosts pass a float runtime arg (eps)."""
+    return int(torch.tensor([value], dtype=torch.float32).view(torch.int32).item())
+
+
 def _bound(desc: ttnn.KernelDescriptor, **bindings) -> ttnn.KernelDescriptor:
     desc.bindings = ttnn.KernelBindings(**bindings)
     return desc
@@ -56,7 +62,7 @@ def layernorm_program(ops: Path, x: ttnn.Tensor, out: ttnn.Tensor, eps: float, b
     variance, normalization) through CBs of two blocks and accumulates the sums in a CB."""
     rows, wt = x.shape[-2] // 32, x.shape[-1] // 32
     width = x.shape[-1]
-    eps_bits = int(torch.tensor([eps], dtype=torch.float32).view(torch.int32).item())
+    eps_bits = float_bits(eps)
     defines = ([("RMSNORM", "1")] if rms else []) + ([("FUSE_GAMMA", "1")] if gamma is not None else []) \
         + ([("FUSE_BETA", "1")] if beta is not None else [])
     tensors = {"src": x, **({"gamma": gamma} if gamma is not None else {}), **({"beta": beta} if beta is not None else {})}
@@ -283,7 +289,7 @@ def distributed_post_program(ops: Path, x: ttnn.Tensor, stats: ttnn.Tensor, gamm
     if layernorm:
         index |= {"stats_reduced": 27, "x_minus_mean": 28, "mean_squared": 29}
     names = [n for n in index if gamma is not None or n not in ("gamma", "x_normed")]
-    eps_bits = int(torch.tensor([eps], dtype=torch.float32).view(torch.int32).item())
+    eps_bits = float_bits(eps)
     reader = _bound(kernel(ops / DISTRIBUTED / "reader_unary_interleaved_ln_rm_gb_post_allgather.cpp",
                            ttnn.ReaderConfigDescriptor(), rt=[rows, 0, 0, 0, eps_bits], defines=defines),
                     runtime_args=["NCHt", "tile_offset", "stats_tile_offset", "y_offset", "eps"],
