@@ -326,7 +326,7 @@ def distributed_post_program(ops: Path, x: ttnn.Tensor, stats: ttnn.Tensor, gamm
 
 
 @pytest.mark.parametrize("wt,block,gamma,compute_file", [
-    (3, 1, "row-major", "metal2"),
+    pytest.param(3, 1, "row-major", "metal2", marks=pytest.mark.slow),
     pytest.param(4, 2, "", "metal2", marks=pytest.mark.slow),
     pytest.param(2, 2, "tile", "metal2", marks=pytest.mark.slow),
     pytest.param(3, 1, "tile", "legacy", marks=pytest.mark.slow),
