@@ -413,32 +413,48 @@ ACQ_REL = """#include <cstdint>
 #include "api/compute/eltwise_unary/fill.h"
 
 // ttnn's ACQ()/REL() idiom: acquire and wait together, math, pack, then commit and release
+ALWI void ACQ() {
+    tile_regs_acquire();
+    tile_regs_wait();
+}
+
+ALWI void REL() {
+    tile_regs_commit();
+    tile_regs_release();
+}
+
 void kernel_main() {
     compute_kernel_hw_startup(16, 16);
     cb_reserve_back(16, 2);
-    tile_regs_acquire();
-    tile_regs_wait();
+    ACQ();
     fill_tile_init();
     fill_tile(0, 2.0f);
     fill_tile(1, 3.0f);
     pack_tile(0, 16);
     AFTER_PACK
     pack_tile(1, 16);
-    tile_regs_commit();
-    tile_regs_release();
+    REL();
     cb_push_back(16, 2);
 }
 """
 
 
-@pytest.mark.parametrize("after_pack,error", [("", None), pytest.param("fill_tile(1, 5.0f);", None, marks=pytest.mark.slow),
-                                              ("fill_tile(0, 7.0f);  // FINDING-HERE", "E5009")])
-def test_the_acquire_and_wait_idiom_packs_what_math_commits(device, tmp_path, after_pack, error) -> None:
+@pytest.mark.parametrize("after_pack,error,deprecated", [
+    ("", None, False),
+    pytest.param("fill_tile(1, 5.0f);", None, False, marks=pytest.mark.slow),
+    ("fill_tile(0, 7.0f);  // FINDING-HERE", "E5009", False),
+    pytest.param("", None, True, marks=pytest.mark.slow),
+])
+def test_the_acquire_and_wait_idiom_packs_what_math_commits(device, tmp_path, after_pack, error, deprecated) -> None:
     """tile_regs_wait() before tile_regs_commit() (the ACQ()/REL() helpers of ttnn's
-    rmsnorm_post_allgather*.cpp): on the device the packer's wait returns at the commit, so the
-    packs see the math before it. Math into a DST tile after its pack, before the commit, would
-    change what the device packs (the pack runs at the commit): not modelled, E5009 at that line."""
-    path = write_kernel(tmp_path, "acq_rel.cpp", ACQ_REL.replace("AFTER_PACK", after_pack))
+    rmsnorm_post_allgather*.cpp; the deprecated acquire_dst()/release_dst() pair does the same): on
+    the device the packer's wait returns at the commit, so the packs see the math before it. Math
+    into a DST tile after its pack, before the commit, would change what the device packs (the
+    pack runs at the commit): not modelled, E5009 at that line."""
+    text = ACQ_REL.replace("AFTER_PACK", after_pack)
+    if deprecated:
+        text = text.replace("    ACQ();", "    acquire_dst();").replace("    REL();", "    release_dst();")
+    path = write_kernel(tmp_path, "acq_rel.cpp", text)
     out = output(device, (64, 32))
     program = [compute(path), writer(out, 16, 2)]
     if error:
@@ -447,6 +463,11 @@ def test_the_acquire_and_wait_idiom_packs_what_math_commits(device, tmp_path, af
         d = info.value.diagnostic
         assert d.code == error and d.span.line == line_of(path), d
         return
-    run([out], program, [cb(16)])
+    if deprecated:
+        with pytest.warns(DiagnosticWarning) as caught:  # the deprecated names, at their lines
+            run([out], program, [cb(16)])
+        assert {w.message.diagnostic.code for w in caught if isinstance(w.message, DiagnosticWarning)} == {"E5007"}
+    else:
+        run([out], program, [cb(16)])
     want = torch.cat([torch.full((32, 32), 2.0), torch.full((32, 32), 5.0 if after_pack else 3.0)])
     assert torch.equal(ttnn.to_torch(out).float(), want)
