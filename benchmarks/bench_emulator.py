@@ -196,12 +196,12 @@ def generic_op_seconds(argv: list[str]) -> tuple[float, float]:
 def metal_case(name: str, repeat: int, workdir: Path) -> dict:
     """Warm medians of a hand-written host's launches (the cache filled by a first run)."""
     title, argv = METAL_CASES[name]
-    with cache_dir(workdir / f"{name}-warm"):
+    with cache_dir(workdir / f"{name}-warm"), generic.recorded_runs() as runs:
         generic_op_seconds(argv)
         warm = [generic_op_seconds(argv) for _ in range(repeat)]
     row = {"title": title, "cpp_warm_s": statistics.median(r[0] for r in warm),
            "cpp_warm_cpu_s": statistics.median(r[1] for r in warm),
-           "emulation_s_last_warm": generic.last_run.run_seconds, "runs": {"cpp_warm": warm}}
+           "emulation_s_last_warm": runs[-1].run_seconds, "runs": {"cpp_warm": warm}}
     print(f"\n{name}: {title}  (medians of {repeat}; wall / CPU seconds)")
     print(f"  generic_op, warm    {row['cpp_warm_s']:7.3f} / {row['cpp_warm_cpu_s']:.3f}  (target <= 10 s); "
           f"emulation {row['emulation_s_last_warm']:.3f} of it")
@@ -254,14 +254,13 @@ def main() -> None:
                 launch_seconds(script, "cpp")  # fills the warm cache
             for rep in range(args.repeat):
                 lang.append(launch_seconds(script, "language"))
-                with cache_dir(workdir / f"{name}-cold-{rep}"):
+                with cache_dir(workdir / f"{name}-cold-{rep}"), generic.recorded_runs() as runs:
                     cold.append(launch_seconds(script, "cpp"))
-                    result = generic.last_run
-                    compiles += result.kernel_compile_seconds
-                    kernels = result.kernels
-                with cache_dir(workdir / f"{name}-warm"):
+                compiles += runs[-1].kernel_compile_seconds
+                kernels = runs[-1].kernels
+                with cache_dir(workdir / f"{name}-warm"), generic.recorded_runs() as runs:
                     warm.append(launch_seconds(script, "cpp"))
-                    emulate = generic.last_run.run_seconds
+                emulate = runs[-1].run_seconds
             med = lambda runs, i: statistics.median(r[i] for r in runs)  # noqa: E731
             row = {"title": title, "language_s": med(lang, 0), "language_cpu_s": med(lang, 1),
                    "cpp_cold_s": med(cold, 0), "cpp_warm_s": med(warm, 0), "cpp_warm_cpu_s": med(warm, 1),

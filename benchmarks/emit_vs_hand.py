@@ -36,7 +36,7 @@ import numpy as np
 from benchmarks.emit_comparison import call_sequence
 from tilecraft import session
 from tilecraft.diagnostics import KernelError
-from tilecraft.emu import trace as tr
+from tilecraft.emu.codes import Ev
 from tilecraft.emu.program import ProgramSpec
 from tilecraft.metal.reference_kernels import DIRECTORY as REFERENCE
 from tilecraft.metal.lower import lower_program
@@ -48,8 +48,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "emit.md"
 BEGIN, END = "<!-- emit_vs_hand:begin -->", "<!-- emit_vs_hand:end -->"
 TTLANG = Path("/tmp/ttlang")
-COMPUTE_KINDS = frozenset(range(tr.HW_STARTUP, tr.COPY_DEST + 1))
-NOC_KINDS = frozenset({tr.NOC_READ, tr.NOC_WRITE, tr.NOC_MCAST, tr.SEM_REMOTE, tr.SEM_MCAST})
+COMPUTE_KINDS = frozenset(range(Ev.HW_STARTUP, Ev.COPY_DEST + 1))
+NOC_KINDS = frozenset({Ev.NOC_READ, Ev.NOC_WRITE, Ev.NOC_MCAST, Ev.SEM_REMOTE, Ev.SEM_MCAST})
 
 
 @dataclass

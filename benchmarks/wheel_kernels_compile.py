@@ -87,8 +87,7 @@ def compile_one(path: Path) -> str | None:
         (Path(tmp) / "w.cpp").write_text(wrapper)
         roots = [f"-I{r}" for r in build.ttnn_include_roots(path)]  # as compile_kernel gives them
         result = subprocess.run([*compiler().command(), "-std=c++20", "-fsyntax-only", "-fmax-errors=1",
-                                 f"-I{tmp}", f"-I{build.INCLUDE}", f"-I{path.parent}", *roots,
-                                 f"-I{build.DECLARED_ONLY}", f"{tmp}/w.cpp"],
+                                 f"-I{tmp}", f"-I{build.INCLUDE}", f"-I{path.parent}", *roots, f"{tmp}/w.cpp"],
                                 capture_output=True, text=True, env=build.COMPILER_ENV)
     if result.returncode == 0:
         return None

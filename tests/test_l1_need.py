@@ -9,6 +9,7 @@ the partials, 1,441,792 B. (The tuner reads the same need: tests/test_tune_l1.py
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -93,3 +94,39 @@ def test_the_language_server_reports_the_same_need(script: Path, monkeypatch: py
     run(RunRequest(str(script), SCRIPT, "compile"), events.append)
     (diagnostic,) = [e["diagnostic"] for e in events if e["event"] == "diagnostic"]
     assert diagnostic["code"] == "E0401" and diagnostic["message"] == MESSAGE
+
+
+#: the compute thread of SCRIPT in the TT-Lang 1.1.6 idiom: the sum in a local block, stored at the end
+LOCAL_SCRIPT = SCRIPT.replace('''        with y_dfb.reserve() as y_blk:
+            y_blk.store(ttl.block.fill(0.0, shape=y_blk.shape))
+            for _ in range(2):
+                with a_dfb.wait() as a_blk, b_dfb.wait() as b_blk:
+                    y_blk += a_blk @ b_blk
+''', '''        acc = ttl.block.fill(0, shape=(16, 8))
+        for _ in range(2):
+            with a_dfb.wait() as a_blk, b_dfb.wait() as b_blk:
+                acc += a_blk @ b_blk
+        with y_dfb.reserve() as y_blk:
+            y_blk.store(acc)
+''')
+
+
+@pytest.mark.usefixtures("fresh_process_state")
+def test_a_local_accumulator_that_overflows_names_its_buffer_and_the_alternative(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The local block does not fit DST (128 float32 tiles), so the compiler keeps it in L1 in two
+    float32 blocks: E0401 names that buffer and what it is for, and the hint suggests the output
+    block's += (whose two blocks are the output's bfloat16: half the bytes, as MESSAGE shows)."""
+    assert LOCAL_SCRIPT != SCRIPT
+    path = tmp_path / "local.py"
+    path.write_text(LOCAL_SCRIPT)
+    assert main(["emit", str(path), "-o", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert re.search(r"error\[E0401\]: the buffers of program 'matmul' need 1966080 B of L1 per core but wormhole_b0 "
+                     r"has 1396736 B available: its own buffers take 917504 B and the compiler adds 1048576 B "
+                     r"\(acc[.\w]*_local: the value of local block 'acc'\)", err), err
+    assert re.search(r"buffer 'acc[.\w]*_local' \(added by the compiler: the value of local block 'acc'\): "
+                     r"2 x 524288 B = 1048576 B \(block \(16, 8\), float32\)", err), err
+    assert ("a local block (acc = ttl.block.fill(...)) too large for DST lives in L1 in float32, in two blocks "
+            "(its value and the next one): accumulating into the reserved output block instead "
+            "(y_blk += a_blk @ b_blk) keeps the two blocks in the output's format") in err

@@ -170,3 +170,18 @@ async def test_a_cancel_that_meets_the_end_of_its_run_leaves_the_worker_serving(
         os.kill(process.pid, signal.SIGCONT)
     after = await run(worker, ROOT / "tests" / "lsp" / "helper_kernel.py", "compile")
     assert after.status == "done" and worker.process is process and process.returncode is None
+
+
+async def test_the_sanitizer_computes_with_the_numerics_it_is_given(worker: WorkerClient) -> None:
+    # the example's check made exact against the ideal arithmetic's bits: it holds with the default
+    # numerics and fails with the device's (the FPU's subtraction and the packer's ties away from zero)
+    path = ROOT / "examples" / "elementwise_1_single_tile.py"
+    text = path.read_text().replace("assert torch.allclose(got, want, rtol=1e-2, atol=1e-2)",
+                                    "assert torch.equal(got, want.bfloat16().float())")
+    assert "torch.equal(got" in text
+
+    async def sanitized(numerics: str) -> list[str]:
+        return codes(await worker.run(RunRequest(str(path), text, "sanitize", numerics=numerics), LIMITS))
+
+    assert await sanitized("ideal") == []
+    assert await sanitized("device") == ["E0601"]

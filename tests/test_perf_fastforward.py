@@ -301,7 +301,7 @@ def test_profile_exact_times_every_operation(tutorials: Path, tmp_path: Path,
     script = step_1(tutorials, tmp_path, 1024)
     outputs = []
     for flags in ((), ("--exact",)):
-        assert main(["profile", str(script), "--no-values", *flags]) == 0
+        assert main(["profile", str(script), "--no-values", *flags]) == 1  # the tutorial checks its values: E0710
         outputs.append(capsys.readouterr().out)
     predicted = [next(line for line in out.splitlines() if "predicted time" in line) for out in outputs]
     assert predicted[0] == predicted[1]

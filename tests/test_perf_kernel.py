@@ -22,7 +22,7 @@ from benchmarks import emit_vs_hand
 from benchmarks.perf_kernels import eltwise_stream, matmul_k
 from tilecraft import session
 from tilecraft.cli import main
-from tilecraft.emu import trace as tr
+from tilecraft.emu.codes import Ev, SfpuUnary
 from tilecraft.perf import estimate_kernels, estimate_lowered
 from tilecraft.perf.capture import programs
 from tilecraft.perf.levels import both_levels
@@ -283,10 +283,11 @@ def test_trace_fields_name_the_calls():
     est = run_unary(4)
     events = est.run.kernel_trace.events
     kinds = set(events["kind"].tolist())
-    assert {tr.CB_RESERVE, tr.NOC_READ, tr.NOC_BARRIER, tr.COPY, tr.SFPU_UNARY, tr.PACK, tr.NOC_WRITE} <= kinds
-    reads = events[events["kind"] == tr.NOC_READ]
+    assert {Ev.CB_RESERVE, Ev.NOC_READ, Ev.NOC_BARRIER, Ev.COPY, Ev.SFPU_UNARY, Ev.PACK, Ev.NOC_WRITE} <= kinds
+    reads = events[events["kind"] == Ev.NOC_READ]
     assert set(reads["a"].tolist()) == {2048} and set(reads["b"].tolist()) == {1}  # one tile from a DRAM bank
-    assert tr.sfpu_names("UNARY")[0] == "Exp"
+    sfpu = events[events["kind"] == Ev.SFPU_UNARY]
+    assert {SfpuUnary(code) for code in sfpu["a"].tolist()} == {SfpuUnary.Exp}
 
 
 # ---------------------------------------------------------------- benchmarks/emit_vs_hand.py
@@ -338,10 +339,26 @@ def test_profile_writes_a_kernel_level_chrome_trace(tmp_path, capsys):
 
 def test_profile_at_the_metal_level_prints_tt_lang_lines(capsys):
     script = ROOT / "examples" / "compare_matmul.py"
-    assert main(["profile", str(script), "--level", "metal", "--no-values"]) == 0
+    assert main(["profile", str(script), "--level", "metal", "--no-values"]) == 1  # the example checks its result
     out = capsys.readouterr().out
     assert re.search(r"compare_matmul\.py:\d+ +[\d,]+ .*y_blk\.store\(a_blk @ b_blk\)", out)
     assert "waits on data in 'a_dfb' (CB 0)" in out
+
+
+@pytest.mark.parametrize("level", ["language", "metal"])
+def test_profile_without_values_fails_when_the_scripts_check_fails(level, capsys):
+    """``--no-values`` computes no values, so the example's check on its result raises after the
+    profile is printed: one E0710 at the check's line and exit 1, as ``tilecraft emit`` does (it
+    once exited 0 with a note)."""
+    script = ROOT / "examples" / "compare_matmul.py"
+    assert main(["profile", str(script), "--level", level, "--no-values"]) == 1
+    captured = capsys.readouterr()
+    assert "predicted time" in captured.out
+    line = next(i for i, text in enumerate(script.read_text().splitlines(), 1) if text.startswith("assert "))
+    assert (f"{script}:{line}:1: error[E0710]: the script raised AssertionError after its programs were profiled by "
+            "tilecraft profile --no-values, which computes no values, so checks on results fail") in captured.err
+    assert "hint: profile without --no-values to simulate the launches and run the checks" in captured.err
+    assert "Traceback" not in captured.err
 
 
 def test_profile_at_the_kernel_level_times_the_emitted_cpp(capsys):

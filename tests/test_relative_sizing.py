@@ -4,6 +4,8 @@ room for what the Metalium lowering adds so that the emitted program fits L1 too
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 import torch
 
@@ -13,6 +15,7 @@ from tilecraft.diagnostics import KernelError
 from tilecraft.frontend.program import build_program
 from tilecraft.ir.parser import parse_program
 from tilecraft.ir.printer import print_program
+from tilecraft.frontend import l1_budget
 from tilecraft.ir.l1 import Added
 from tilecraft.metal.lower import lower_program, program_l1_need
 
@@ -68,6 +71,17 @@ def test_max_takes_what_the_fixed_buffers_leave() -> None:
     # fixed: 2 blocks of 1x4 tiles = 16,384 B; (1,396,736 - 16,384) // 8,192 = 168 blocks
     assert (x_cb.buffer_factor, y_cb.buffer_factor) == (2, 168)
     assert y_cb.sizing == "block_count=max" and x_cb.sizing is None
+
+
+def test_max_reads_the_l1_need_registered_by_the_driver(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lowering's figure reaches the front end through one registration point, which the driver
+    sets at import; whatever is registered there sizes a "max" buffer."""
+    monkeypatch.setattr(l1_budget, "_program_l1_need", l1_budget._program_l1_need)
+    assert l1_budget._program_l1_need is program_l1_need
+    l1_budget.set_program_l1_need(lambda program, arch: SimpleNamespace(added_bytes=8 * TILE_BYTES))
+    program = build(copy_kernel(2, "max"), tile_tensor(32, 256), tile_tensor(32, 256))
+    # (1,396,736 - 16,384 - 8 x 2,048) // 8,192 = 166 blocks: two fewer than with nothing added
+    assert program.cbs[1].buffer_factor == 166
 
 
 def test_two_max_buffers_split_the_rest_equally() -> None:

@@ -6,6 +6,7 @@ candidates). Dask is tested in test_tune_dask.py.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 import runpy
@@ -380,5 +381,49 @@ def test_without_dask_the_tuner_runs_serially_and_says_so(monkeypatch: pytest.Mo
 
 
 def test_tune_options_reject_unknown_names() -> None:
-    with pytest.raises(TypeError, match="unknown tuning option\\(s\\) wokers; known: arch, cache_dir"):
+    with pytest.raises(TypeError, match="unknown tuning option\\(s\\) wokers; known: accuracy, arch, cache_dir"):
         ttl.tune_options(wokers=2)
+
+
+# ------------------------------------------------------------------------------ accuracy
+MATMUL = HERE / "tune" / "matmul_op.py"
+
+
+def matmul_tensors() -> tuple:
+    torch.manual_seed(3)
+    a = ttnn.from_torch(torch.randn(32, 128), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
+    b = ttnn.from_torch(torch.randn(128, 32), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
+    return a, b, ttnn.zeros((32, 32), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
+
+
+def measured_errors(fidelity: str | None = None) -> list[float]:
+    ns = load(MATMUL)
+    with tune_options.using(accuracy=True, fidelity=fidelity, use_cache=False):
+        ns["matmul"](*matmul_tensors())
+    result = ns["matmul"].last
+    if importlib.util.find_spec("rich") is not None:
+        assert f"error at {fidelity or 'LoFi'}" in render_tables(result)
+    return [o.error for o in result.ranked]
+
+
+def test_accuracy_measures_each_ranked_candidate_at_the_fidelity() -> None:
+    lofi, hifi4 = measured_errors(), measured_errors("HiFi4")
+    assert len(lofi) == len(hifi4) == 2
+    assert all(e > 0.01 for e in lofi)  # LoFi products keep 4 and 6 fraction bits: percent-level errors
+    assert all(h < lo / 4 for h, lo in zip(hifi4, lofi))  # HiFi4 is left with the bfloat16 stores' rounding
+
+
+
+def test_max_error_rejects_candidates_above_the_bound() -> None:
+    worst, best = sorted(measured_errors(), reverse=True)
+    ns = load(MATMUL)
+    with tune_options.using(max_error=(worst + best) / 2, use_cache=False):
+        ns["matmul"](*matmul_tensors())
+    ranked = ns["matmul"].last.ranked
+    rejected = [o for o in ranked if o.reason.startswith("rejected by --max-error: error ")]
+    assert [o.error for o in rejected] == [worst] and "at LoFi is above" in rejected[0].reason
+    ns = load(MATMUL)
+    with tune_options.using(max_error=best / 2, use_cache=False), pytest.raises(KernelError) as info:
+        ns["matmul"](*matmul_tensors())
+    assert info.value.diagnostics[0].code == "E0640"
+    assert "none of the 2 best candidates of matmul() is within --max-error" in info.value.diagnostics[0].message

@@ -9,9 +9,10 @@ predicts the run time of every program the script launches (docs/performance-mod
 ``tilecraft tune SCRIPT.py [--arch A] [--workers N] [--scheduler ADDRESS] ...`` tunes every
 ``@ttl.autotune`` operation the script calls (docs/autotune.md).
 
-``tilecraft emit`` and ``tilecraft tune`` (without ``--values``) compute no values, so a script
-that checks its results fails after the command's work is done: the command says so in one
-diagnostic (``E0710``, at the script's line that raised) and exits 1, as for any failed script.
+``tilecraft emit``, ``tilecraft tune`` (without ``--values``) and ``tilecraft profile --no-values``
+compute no values, so a script that checks its results fails after the command's work is done:
+the command says so in one diagnostic (``E0710``, at the script's line that raised) and exits 1,
+as for any failed script.
 """
 
 from __future__ import annotations
@@ -40,12 +41,14 @@ from .diagnostics import Diagnostic, DiagnosticWarning, KernelError, UsageError,
 from .perf import profiler
 from .lsp import command as lsp_command
 from .scripts import PACKAGE_DIR, install_modules
+from .sim.device_math import DEVICE, IDEAL, NUMERICS
 from .tune import cli as tune_cli
 
-#: a script that raised after a command that computes no values did its work (emit, tune)
+#: a script that raised after a command that computes no values did its work (emit, tune, profile --no-values)
 SCRIPT_FAILED_WITHOUT_VALUES = "E0710"
 #: frames in this directory are tilecraft's own (hidden from users' tracebacks)
 _OWN_OPTIONS = {"--grid": True, "--devices": True, "--device": True, "--generated": False, "--arch": True, "--diagnostics-format": True, "--exact": False, "-o": True,
+                "--numerics": True,
                 "--level": True,
                 "--output": True, **profiler.OPTIONS, **tune_cli.OPTIONS}
 
@@ -97,6 +100,9 @@ def add_script_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", help="torch device the values are evaluated on: cpu or cuda (default: "
                    f"${options.DEVICE_VARIABLE} or cpu)")
     p.add_argument("--diagnostics-format", default="text", choices=["text", "json"])
+    p.add_argument("--numerics", default=IDEAL, choices=NUMERICS,
+                   help="block math at the language level: ideal fp32 (default), or the device's FPU, SFPU and "
+                        "packer arithmetic, bit for bit as --level cpp computes it (docs/numerics.md section 9)")
 
 
 def split_arguments(argv: list[str]) -> tuple[list[str], list[str]]:
@@ -138,11 +144,14 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
             raise ValueError(f"--devices takes a positive number of chips, not {devices}")
         device = options.check_device(args.device) if args.device is not None else \
             options.check_device(options.device_from_environment(), f"${options.DEVICE_VARIABLE}")
+        if args.numerics == DEVICE and getattr(args, "level", "language") == "metal":
+            raise ValueError("--numerics device computes at the language level (and --level cpp always computes "
+                             "with the device's arithmetic); --level metal computes ideally")
     except ValueError as exc:
         print(f"tilecraft: error: {exc}", file=sys.stderr)
         return 2
     opts = options.RunOptions(arch=args.arch, grid=grid, exact=args.exact, level=args.level, devices=devices, device=device,
-                              show_generated=getattr(args, "generated", False))
+                              show_generated=getattr(args, "generated", False), numerics=args.numerics)
     hooks: list[session.ProgramHook] = []
     kernel_hooks: list[session.KernelHook] = []
     if args.command == "show-ir":
@@ -155,7 +164,7 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
         kernel_hooks.append(emitter.pykernel)
     timer = profiler.Profiler(args) if args.command == "profile" else None
     tuner = tune_cli.TuneSession(args) if args.command == "tune" else None
-    valueless = emitter or tuner
+    valueless = emitter or tuner or timer
     if timer is not None:
         opts = timer.run_options(opts)
         hooks.append(timer)
@@ -167,7 +176,8 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
     warming = options.warm_up(device) if opts.simulate else None
     try:
         with warnings.catch_warnings(), session.using(opts, program_hooks=hooks, kernel_hooks=kernel_hooks,
-                                                      emulator_hooks=[timer.emulated] if timer else []), \
+                                                      emulator_hooks=[timer.emulated] if timer else [],
+                                                      result_hooks=[timer.results] if timer else []), \
                 (tuner.tuning() if tuner is not None else contextlib.nullcontext()):
             warnings.simplefilter("default", DiagnosticWarning)
             warnings.showwarning = reporter.show_warning

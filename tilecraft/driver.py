@@ -22,6 +22,7 @@ from .lang import kernel as lang_kernel
 from .lang.kernel import KernelDef
 from .metal.lower import lower_program, not_emittable, program_l1_need
 from .run_cpp import run_emitted
+from .sim.device_math import device_math
 from .sim.engine import ProgramRuntime
 from .options import RunOptions
 from .sim.metal_engine import MetalRuntime
@@ -55,7 +56,9 @@ def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
     elif opts.simulate:
         device = torch.device(opts.device)
         runtime = (MetalRuntime(lower_program(program, opts.arch), tensors, opts.exact, device=device)
-                   if opts.level == "metal" else ProgramRuntime(program, tensors, opts.exact, device))
+                   if opts.level == "metal" else ProgramRuntime(program, tensors, opts.exact, device,
+                                                                 math=device_math(opts.numerics),
+                                                                 accuracy=opts.accuracy))
         if opts.show_generated:
             print(runtime.generated_source())
         runtime.run()
@@ -81,4 +84,4 @@ def warn_if_not_emittable(program: ProgramIR, arch: str) -> None:
 
 lang_kernel.set_launcher(launch)
 #: block_count="max" leaves room for the buffers the Metalium lowering adds (frontend/l1_budget.py)
-l1_budget.program_l1_need = program_l1_need
+l1_budget.set_program_l1_need(program_l1_need)

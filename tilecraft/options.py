@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass, field
+from typing import Any
 
 import torch
 
@@ -98,6 +99,13 @@ class RunOptions:
     #: simulate each launched program; False only builds it and calls the program hooks
     #: (``tilecraft profile --no-values`` times real problem sizes without computing values)
     simulate: bool = True
+    #: how block math computes at the language level: "ideal" (fp32, docs/numerics.md sections 4-6)
+    #: or "device" (the device's FPU, SFPU and packer arithmetic, bit for bit as ``--level cpp``:
+    #: docs/numerics.md section 9)
+    numerics: str = "ideal"
+    #: where the language level records the device's error at each math fidelity for every block
+    #: store (a ``tilecraft.sim.accuracy.AccuracyLog``; ``tilecraft profile`` prints it); None: not measured
+    accuracy: Any = None
     #: kernel emulator (generic_op, ``--level cpp``): stop at the first sanitizer error (as tt-metal's
     #: watcher does), or record it and run on with the hardware's behaviour (corrupted L1 included)
     emulator_stop_at_first_error: bool = True

@@ -12,7 +12,6 @@ simulator would have put them.
 from __future__ import annotations
 
 import importlib.util
-import sys
 import tempfile
 from pathlib import Path
 from types import ModuleType
@@ -24,6 +23,7 @@ from .diagnostics import error
 from .emu.cache import digest, emu_cache
 from .ir.program import ProgramIR
 from .metal.emit import emit_program
+from .published_modules import serve_published
 
 
 def emitted_directory(program: ProgramIR, arch: str) -> Path:
@@ -43,18 +43,14 @@ def emitted_directory(program: ProgramIR, arch: str) -> Path:
 
 def load_host(directory: Path) -> ModuleType:
     """The emitted program.py, importing ttnn as tilecraft's ttnn."""
-    saved = sys.modules.get("ttnn")
-    sys.modules["ttnn"] = ttnn
+    restore = serve_published(("ttnn",))
     try:
         spec = importlib.util.spec_from_file_location(f"tilecraft_emitted_{directory.name}", directory / "program.py")
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
     finally:
-        if saved is None:
-            sys.modules.pop("ttnn", None)
-        else:
-            sys.modules["ttnn"] = saved
+        restore()
     return module
 
 

@@ -8,8 +8,8 @@ frames from tilecraft's own when reporting an error at the user's line.
 from __future__ import annotations
 
 import os
-import sys
 
+from .published_modules import serve_published
 from .tune.shipping import prepare_scripts_with
 
 #: frames under this directory are tilecraft's; the others are the user's
@@ -18,12 +18,8 @@ PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 def install_modules() -> None:
     """Serve ``import ttl`` and ``import ttnn`` from tilecraft, as the published simulator does, and
-    the published PyKernel's ``pykernel.*`` modules; and in every process that evaluates a tuning
-    candidate from this script's text (a Dask worker), before it runs it."""
-    import tilecraft
-    import tilecraft.pykernel
-    import tilecraft.ttnn
-    sys.modules["ttl"] = tilecraft
-    sys.modules["ttnn"] = tilecraft.ttnn
-    tilecraft.pykernel.install_published_modules()
+    the published PyKernel's ``pykernel.*`` modules (:mod:`tilecraft.published_modules`); and in every
+    process that evaluates a tuning candidate from this script's text (a Dask worker), before it
+    runs it."""
+    serve_published()
     prepare_scripts_with(install_modules)

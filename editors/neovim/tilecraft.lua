@@ -44,8 +44,11 @@ vim.lsp.commands["tilecraft.openTrace"] = function(command, _)
   local trace = vim.fn.tempname() .. ".json"
   local python = M.python or "python3"
   vim.fn.jobstart({ python, "-m", "tilecraft", "profile", file, "--no-values", "--trace", trace }, {
+    -- a script that checks its results exits 1 (E0710) after the trace is written: --no-values
+    -- computes no values
     on_exit = function(_, code)
-      vim.notify(code == 0 and ("tilecraft: trace written to " .. trace .. "; open it in https://ui.perfetto.dev")
+      vim.notify((code == 0 or vim.fn.filereadable(trace) == 1)
+        and ("tilecraft: trace written to " .. trace .. "; open it in https://ui.perfetto.dev")
         or "tilecraft: the profile failed (run tilecraft profile on the file to see why)")
     end,
   })

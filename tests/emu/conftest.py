@@ -31,10 +31,9 @@ def device(monkeypatch: pytest.MonkeyPatch):
     ttnn.close_device(dev)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def ops() -> Path:
-    """The ttnn wheel's ``ttnn/cpp/ttnn/operations`` directory (its kernels, fetched at test time);
-    skipped without network unless TILECRAFT_REQUIRE_HEADERCHECK=1 (CI), as tests/test_headercheck.py."""
+    """The wheel's ``ttnn/cpp/ttnn/operations`` directory."""
     try:
         return wheel_kernels.operations(wheel_kernels.ensure_kernels())
     except wheel_kernels.KernelsUnavailable as error:

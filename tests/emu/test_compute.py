@@ -1,7 +1,7 @@
 """The compute API on the emulator against the language level's definitions (tile_math).
 
 FPU work (eltwise, matmul, reduce sums) is bit-identical with the device's arithmetic
-(tests/emu/device_arith.py: fidelity phases, grouped accumulation, DST and packer rounding) and
+(tilecraft/device_arith.py: fidelity phases, grouped accumulation, DST and packer rounding) and
 close to tile_math; copies, transposes and max are exact. SFPU functions are evaluated with the C++
 standard library in fp32 and match torch's to within a few units in the last place of fp32
 (docs/emulator.md states the tolerance); stores into a 16-bit DST truncate, as SFPSTORE does,
@@ -19,7 +19,7 @@ import torch
 
 import tilecraft.ttnn as ttnn
 from tilecraft.diagnostics import DiagnosticWarning
-from tests.emu import device_arith as dev
+from tilecraft import device_arith as dev
 from tests.emu.harness import KERNELS, cb, compute, dram, kernel, output, reader, run, write_kernel, writer
 from tilecraft.numerics import quantize
 from tilecraft.sim import tile_math

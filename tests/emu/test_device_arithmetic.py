@@ -1,6 +1,6 @@
 """The emulator's FPU and packer compute the device's arithmetic (docs/numerics.md section 8).
 
-Expected values come from tests/emu/device_arith.py, an independent float64 model of the ISA
+Expected values come from tilecraft/device_arith.py, an independent float64 model of the ISA
 documentation's functional models; chosen operands show each effect (a fidelity phase dropping
 operand bits, the group alignment of products, ties, denormals, NaN, a bfp block spanning
 exponents) and random tiles cover the rest.
@@ -12,7 +12,7 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
-from tests.emu import device_arith as dev
+from tilecraft import device_arith as dev
 from tests.emu.harness import KERNELS, cb, compute, dram, kernel, output, reader, run, writer
 
 PHASES = {ttnn.MathFidelity.LoFi: 1, ttnn.MathFidelity.HiFi2: 2, ttnn.MathFidelity.HiFi3: 3,

@@ -2,7 +2,7 @@
 (benchmarks/wheel_kernels_compile.py: syntax-only, generic arguments, Metal 2.0 accessors generated
 from the names each kernel uses). A fixed sample of kernels that compile must keep compiling (the
 default suite); the whole corpus must not fall below the counts measured when this test was
-written (slow). The wheel is downloaded at test time (the ``ops`` fixture, tests/emu/conftest.py)."""
+written (slow). The wheel is downloaded at test time as in test_wheel_kernels.py."""
 
 from __future__ import annotations
 
@@ -42,7 +42,8 @@ FLOOR = {"data movement": 238, "compute": 48}
 
 
 @pytest.fixture(scope="module")
-def root(ops: Path) -> Path:  # ops (tests/emu/conftest.py): the wheel, or skip
+def root(ops: Path) -> Path:
+    """The unpacked wheel (``ops``, tests/emu/conftest.py, fetches it or skips)."""
     return wheel_kernels.ensure_kernels()
 
 

@@ -16,7 +16,7 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
-from tests.emu import device_arith
+from tilecraft import device_arith
 from tests.emu.harness import ONE, cb, dram, kernel, output, run
 
 
@@ -112,7 +112,7 @@ def test_ttnn_eltwise_binary_kernels_run_unchanged(device, ops, op, kind, golden
                      ttnn.ComputeConfigDescriptor(), rt=[tiles, 1],
                      defines=[("ELTWISE_OP", op), ("ELTWISE_OP_TYPE", f"EltwiseBinaryType::{kind}")])
     run([ta, tb, out], [reader, compute, unary_writer(ops, out, 2, tiles)], [cb(0, a_dtype), cb(1), cb(2)])
-    # the device's arithmetic (tests/emu/device_arith.py, from the ISA's functional models): the
+    # the device's arithmetic (tilecraft/device_arith.py, from the ISA's functional models): the
     # default ComputeConfigDescriptor is HiFi4 (four phases) with a bfloat16 DST
     dst = device_arith.eltwise(golden, ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float(), 4, fp32_dst=False)
     assert torch.equal(ttnn.to_torch(out), device_arith.pack_bf16(dst))

@@ -29,10 +29,6 @@ from .toolchain import compiler
 
 PACKAGE = Path(__file__).resolve().parent
 INCLUDE = PACKAGE / "include"
-#: headers the emulator has only so that files including them compile (ttnn's kernel_lib includes
-#: every op header of its eltwise chain); last on the include path, so a real header in INCLUDE
-#: takes their place. Their functions are not modelled: a call does not compile (E5002).
-DECLARED_ONLY = INCLUDE / "tc_declared_only"
 RUNTIME = PACKAGE / "runtime"
 COMPILE_LOG = "compile.log"
 COMPILE_SECONDS = "compile_seconds"  # how long g++ took for the entry
@@ -202,8 +198,7 @@ def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
         out = directory / cache.OBJECT
         flags = [f for f in FLAGS if not f.startswith("-O")] + [build.opt_level]
         command = [*cc.command(), *flags, "-I", str(directory), "-I", str(INCLUDE), "-I", str(build.source.parent),
-                   *(f"-I{root}" for root in ttnn_include_roots(build.source)), "-I", str(DECLARED_ONLY), str(wrapper),
-                   "-o", str(out)]
+                   *(f"-I{root}" for root in ttnn_include_roots(build.source)), str(wrapper), "-o", str(out)]
         start = time.perf_counter()
         result = subprocess.run(command, capture_output=True, text=True, env=COMPILER_ENV)
         if result.returncode != 0:

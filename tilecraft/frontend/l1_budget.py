@@ -3,9 +3,9 @@
 Why here and not where the buffer is made: ``"max"`` means "what the other buffers leave", so it
 needs every buffer of the program, and the L1 the Metalium lowering adds on top of the user's
 buffers (pipe landing slots, intermediates of block expressions). That last figure comes from
-the lowering, a later layer: the driver installs the one function that computes a program's L1
-need (``metal.lower.program_l1_need``) as :data:`program_l1_need` (dependency inversion, as it
-installs the kernel launcher), so an emitted "max" program fits L1 as well.
+the lowering, a later layer: the driver registers the one function that computes a program's L1
+need (``metal.lower.program_l1_need``) with :func:`set_program_l1_need` at import (dependency
+inversion, as it sets the kernel launcher), so an emitted "max" program fits L1 as well.
 
 Rules (docs/language.md section 4.2): a ``"NN%"`` buffer gets ``floor(NN% x available / block
 bytes)`` blocks; the ``"max"`` buffers split what the fixed-size buffers, the shares and the
@@ -23,9 +23,27 @@ from ..ir.program import ProgramIR
 from ..ir.types import CBDecl
 from ..lang.sizing import RelativeCount
 
-#: a program's L1 need with the buffers the Metalium lowering adds (installed by the driver;
-#: without it, the program's own buffers)
-program_l1_need: Callable[[ProgramIR, str], L1Need] = lambda program, arch: l1_need(program, arch, lowered=False)
+L1NeedOf = Callable[[ProgramIR, str], L1Need]
+
+
+def _own_buffers(program: ProgramIR, arch: str) -> L1Need:
+    return l1_need(program, arch, lowered=False)
+
+
+_program_l1_need: L1NeedOf = _own_buffers
+
+
+def set_program_l1_need(need_of: L1NeedOf) -> None:
+    """Register the function that gives a program's L1 need with the buffers the Metalium lowering
+    adds: the driver registers ``metal.lower.program_l1_need`` once, at import of tilecraft. Until
+    then a program's need is its own buffers."""
+    global _program_l1_need
+    _program_l1_need = need_of
+
+
+def program_l1_need(program: ProgramIR, arch: str) -> L1Need:
+    """A program's L1 need, by the registered function (:func:`set_program_l1_need`)."""
+    return _program_l1_need(program, arch)
 
 
 def resolve_block_counts(program: ProgramIR, requests: dict[int, RelativeCount], arch_name: str) -> None:

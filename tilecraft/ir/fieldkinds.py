@@ -1,15 +1,17 @@
 """What kind of value each field of each operation holds, read from the field's type annotation.
 
 The printer, the parser and the verifier all walk operations field by field; this table tells
-them how to print, parse and check a field without a case per operation.
+them how to print, parse and check a field without a case per operation. A field whose
+annotation does not say (a list of call arguments is a ``list`` like a print's arguments) states
+its kind on the operation class itself, as dataclass metadata (:func:`field_of_kind`), so the
+kind follows the class through any rename.
 """
 
 from __future__ import annotations
 
 import functools
-import sys
 import typing
-from dataclasses import fields
+from dataclasses import field, fields
 from typing import Any
 
 from . import ops as ir
@@ -32,21 +34,24 @@ _BY_HINT: dict[Any, str] = {
     tuple[int, ...]: INTS, tuple: NUMBERS, tuple[ir.Operand, ...]: CORE, list: PRINT_ARGS, t.TensorDecl: TENSOR,
     scalarops.BinaryOp: STR, scalarops.UnaryOp: STR, scalarops.CompareOp: STR,
 }
-#: list- and tuple-typed fields whose meaning the annotation alone does not give
-_BY_NAME = {("metal.call", "args"): CALL_ARGS, ("metal.call", "template"): TEMPLATE,
-            ("metal.aggregate", "args"): CALL_ARGS, ("metal.aggregate", "template"): TEMPLATE}
+
+
+def field_of_kind(kind: str, **options: Any) -> Any:
+    """A dataclass field of an operation whose kind its annotation does not give (``args:
+    list = field_of_kind(CALL_ARGS, default_factory=list)``)."""
+    return field(metadata={"kind": kind}, **options)
 
 
 @functools.cache
 def _kinds(cls: type) -> dict[str, str | None]:
-    namespace = {**vars(ir), **vars(t), **vars(sys.modules[cls.__module__])}
-    hints = typing.get_type_hints(cls, namespace)
+    # each class's annotations are read in its own module (an operation may subclass another's)
+    hints = typing.get_type_hints(cls, localns={**vars(ir), **vars(t)})
     out: dict[str, str | None] = {}
     for f in fields(cls):
         if f.name in _SKIP or f.metadata.get("region"):
             out[f.name] = None
             continue
-        kind = _BY_NAME.get((cls.name, f.name)) or _BY_HINT.get(hints[f.name])
+        kind = f.metadata.get("kind") or _BY_HINT.get(hints[f.name])
         if kind is None:
             raise TypeError(f"{cls.__name__}.{f.name}: no field kind for {hints[f.name]!r}")
         out[f.name] = kind
@@ -56,15 +61,3 @@ def _kinds(cls: type) -> dict[str, str | None]:
 def kind_of(cls: type, field: str) -> str | None:
     """The kind of ``cls.field``; None for results, loop variables, locations and regions."""
     return _kinds(cls)[field]
-
-
-def op_classes() -> dict[str, type]:
-    """Every operation class defined so far (the language level's, and the kernel level's once
-    tilecraft.metal is imported), by dotted name."""
-    found: dict[str, type] = {}
-    pending = list(ir.Op.__subclasses__())
-    while pending:
-        cls = pending.pop()
-        found[cls.name] = cls
-        pending += cls.__subclasses__()
-    return found

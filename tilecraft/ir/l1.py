@@ -117,6 +117,11 @@ class L1Need:
         hint = "make blocks smaller, lower block_count, or use a narrower data format"
         if any(b.added is Added.PARTIALS for b in added):
             hint += "; a block that is read back (+=) keeps its partial results in a buffer of two blocks"
+        if any(b.added is Added.LOCAL_BLOCK for b in added):
+            hint += ("; a local block (acc = ttl.block.fill(...)) too large for DST lives in L1 in float32, in two "
+                     "blocks (its value and the next one): accumulating into the reserved output block instead "
+                     "(y_blk += a_blk @ b_blk) keeps the two blocks in the output's format (each step's sum then rounds "
+                     "to it)")
         raise error("E0401", message, self.span, notes=notes, hint=hint)
 
 

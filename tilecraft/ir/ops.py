@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Iterator, Union
 
 from ..diagnostics import Span
+from . import dialects
 from .scalarops import BinaryOp, CompareOp, UnaryOp
 from .types import (BOOL, FLOAT, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeNetDecl,
                     SemaphoreDecl, TensorDecl, Type)
@@ -564,6 +565,22 @@ STORE_OPS = (BlockStore, LocalStore)
 EXPR_OPS = (TileUnary, TileBinary, TileMatmul, TileReduce, TileBroadcast, TileTranspose, TileReshape, TileFill,
             TileWhere)
 COPY_OPS = (CopyTensorToBlock, CopyBlockToTensor, CopyBlockToPipe, CopyPipeToBlock, CopyBlockToBlock)
+
+#: the language-level dialects (docs/architecture.md, "The IR")
+DIALECTS = tuple(dialects.Dialect(name, ops) for name, ops in (
+    ("arith", (Assign, Binary, Unary, Compare, Select)),
+    ("kernel", (KernelParam,)),
+    ("ttl", (CoreCoord,)),
+    ("scf", (For, If, While, Break, Continue, Return)),
+    ("cb", (CBReserve, CBWait, CBPush, CBPop)),
+    ("tile", EXPR_OPS),
+    ("block", STORE_OPS),
+    ("dm", COPY_OPS + (XferWait, GroupNew, GroupAdd, GroupWait)),
+    ("pipe", (PipeForEach, PipeEnd)),
+    ("sem", (SemWait, SemSet, SemRemote, SemMulticastSet)),
+    ("debug", (Print, PrintBlock, PrintBuffer, Signpost)),
+))
+dialects.register(*DIALECTS)
 
 
 def walk(body: Body) -> Iterator[Op]:

@@ -17,9 +17,10 @@ from typing import Any, Iterator
 
 from ..diagnostics import Span
 from ..dtypes import BY_NAME as FORMATS
+from . import dialects
 from . import ops as ir
-from .fieldkinds import (BOOL, CB, CORE, INDEX, INT, INTS, NET, NUMBERS, OPERAND, OPT_REG, POSITIONAL, PRINT_ARGS,
-                         RANGE, REG, SEM, STR, kind_of, op_classes)
+from .fieldkinds import (BOOL, CALL_ARGS, CB, CORE, INDEX, INT, INTS, NET, NUMBERS, OPERAND, OPT_REG, POSITIONAL,
+                         PRINT_ARGS, RANGE, REG, SEM, STR, TEMPLATE, TENSOR, kind_of)
 from .program import ParamDecl, ProgramIR, ThreadIR
 from .types import (BOOL as BOOL_T, FLOAT, GROUP, INDEX as INDEX_T, SCALAR_UNIT, TILE_UNIT, XFER, BlockType, CBDecl,
                     CoreRange, PipeDecl, PipeNetDecl, PipeType, SemaphoreDecl, TensorDecl, Type)
@@ -54,7 +55,6 @@ class _Parser:
         self.pipes: dict[int, PipeDecl] = {}
         self.nets: dict[str, PipeNetDecl] = {}
         self.regs: dict[str, ir.Reg] = {}
-        self.classes = op_classes()
 
     # ---------------------------------------------------------------- structure
     def fail(self, message: str) -> IRSyntaxError:
@@ -192,7 +192,7 @@ class _Parser:
         results, rest = _split_results(text)
         rest, result_types = _split_types(rest)
         name, _, args_text = rest.partition(" ")
-        cls = self.classes.get(name)
+        cls = dialects.op_class(name)
         if cls is None:
             raise self.fail(f"unknown operation {name!r}")
         values = self.arguments(cls, args_text)
@@ -288,6 +288,9 @@ class _Parser:
         m = re.fullmatch(r"pipe<net(\d+)>", text)
         if m is not None:
             return PipeType(int(m[1]))
+        registered = dialects.register_type(text)
+        if registered is not None:
+            return registered
         raise self.fail(f"unknown type {text!r}")
 
 
@@ -345,8 +348,10 @@ class _Tokens:
             return ast.literal_eval(text) if text[0] in "'\"" else text
         if kind in (INT, BOOL):
             return ast.literal_eval(self.take())
-        if kind in (INTS, NUMBERS):
+        if kind in (INTS, NUMBERS, TEMPLATE):
             return tuple(self.sequence(lambda: ast.literal_eval(self.take())))
+        if kind == CALL_ARGS:
+            return list(self.sequence(self.operand))
         if kind == CORE:
             return tuple(self.sequence(self.operand))
         if kind == RANGE:
@@ -354,6 +359,8 @@ class _Tokens:
             return CoreRange(tuple(a for a, _ in bounds), tuple(b for _, b in bounds))
         if kind == INDEX:
             return self.tensor_index()
+        if kind == TENSOR:
+            return self.tensor()
         if kind == PRINT_ARGS:
             return list(self.sequence(self.print_item))
         raise self.parser.fail(f"cannot read a value of kind {kind!r}")
@@ -387,11 +394,15 @@ class _Tokens:
             return self.parser.use(self.take())
         return ast.literal_eval(self.take())
 
-    def tensor_index(self) -> ir.TensorIndex:
+    def tensor(self) -> TensorDecl:
         name = self.take()[1:]
         tensor = self.parser.tensors.get(name)
         if tensor is None:
             raise self.parser.fail(f"unknown tensor %{name}")
+        return tensor
+
+    def tensor_index(self) -> ir.TensorIndex:
+        tensor = self.tensor()
         bounds, extents = [], []
         self.expect("[")
         while self.peek() != "]":

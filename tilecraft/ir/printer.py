@@ -21,7 +21,7 @@ from ..diagnostics import Span
 from . import ops as ir
 from .fieldkinds import POSITIONAL, kind_of
 from .program import ProgramIR, ThreadIR
-from .types import CoreRange, PipeDecl
+from .types import CoreRange, PipeDecl, TensorDecl
 
 
 def print_program(program: ProgramIR) -> str:
@@ -119,7 +119,7 @@ def op_text(op: ir.Op) -> str:
 
 def value_text(value: Any) -> str:
     """One field's value (see the module docstring for the notation)."""
-    if isinstance(value, (ir.Reg, ir.TensorIndex)):
+    if isinstance(value, (ir.Reg, ir.TensorIndex, TensorDecl)):
         return str(value)
     if isinstance(value, ir.Const):
         return repr(value.value)

@@ -156,7 +156,8 @@ class Checks:
     async def _run_once(self, state: DocumentState, mode: str) -> None:
         state.running.add(mode)
         snap = self.editor.snapshot(state.uri)
-        request = RunRequest(state.path, snap.text, mode, self.settings.arch, self.settings.fidelity)
+        request = RunRequest(state.path, snap.text, mode, self.settings.arch, self.settings.fidelity,
+                             self.settings.numerics)
         result = await self.worker.run(request, self.settings.limits(mode))
         self.editor.report(f"{_WHAT[mode]} of {Path(state.path).name}: {result.status} in "
                            f"{result.elapsed_ms:.0f} ms, {len(result.of_kind('diagnostic'))} diagnostic(s), "

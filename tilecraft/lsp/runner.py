@@ -58,6 +58,8 @@ class RunRequest:
     mode: str = "compile"
     arch: str = "wormhole_b0"
     fidelity: str = "HiFi4"
+    #: how the sanitizer computes block math: "ideal" or "device" (``tilecraft run --numerics``)
+    numerics: str = "ideal"
 
 
 def run(request: RunRequest, emit: Emit) -> None:
@@ -108,7 +110,7 @@ class _Session:
         sys.argv = [self.path]
         sys.path.insert(0, os.path.dirname(self.path))
         with warnings.catch_warnings(), session.using(arch=request.arch, simulate=request.mode == "sanitize",
-                                                      program_hooks=[self.on_launch]):
+                                                      numerics=request.numerics, program_hooks=[self.on_launch]):
             warnings.simplefilter("default", DiagnosticWarning)
             warnings.showwarning = self.on_warning
             try:

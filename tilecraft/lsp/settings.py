@@ -32,6 +32,8 @@ class Settings:
     profile_timeout_s: float = 30.0
     arch: str = "wormhole_b0"
     fidelity: str = "HiFi4"
+    #: the sanitizer's block math: "ideal", or "device" (the device's arithmetic, as ``tilecraft run --numerics device``)
+    numerics: str = "ideal"
 
     def apply(self, options: dict[str, Any] | None) -> None:
         """Take the known keys of the client's options (``debounceMs`` sets ``debounce_ms``)."""

@@ -8,7 +8,7 @@ itself never runs user code and never calls into torch, so no thread pool exists
 
 Protocol (JSON lines; the language server is the only client):
 
-- requests on stdin: ``{"op": "run", "id": N, "request": {path, text, mode, arch, fidelity},
+- requests on stdin: ``{"op": "run", "id": N, "request": {path, text, mode, arch, fidelity, numerics},
   "timeout_s": T, "memory_mb": M}`` and ``{"op": "cancel", "id": N}``;
 - one reply per run on stdout: ``{"id": N, "status": S, "events": [...], "elapsed_ms": ms}``
   where S is ``done``, ``cancelled``, ``timeout``, ``memory`` or ``crashed``; the events a run

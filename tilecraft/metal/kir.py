@@ -14,6 +14,8 @@ from typing import Any, ClassVar
 
 from ..arch.processors import Processor
 from ..ir import ops as ir
+from ..ir.dialects import Dialect
+from ..ir.fieldkinds import CALL_ARGS, TEMPLATE, field_of_kind
 from ..ir.types import TensorDecl, Type
 
 #: the Metalium version every emitted file targets
@@ -46,8 +48,8 @@ class Call(ir.Op):
     name: ClassVar[str] = "metal.call"
     result: ir.Reg | None = None
     fn: str
-    args: list = field(default_factory=list)
-    template: tuple = ()
+    args: list = field_of_kind(CALL_ARGS, default_factory=list)
+    template: tuple = field_of_kind(TEMPLATE, default=())
 
 
 @dataclass(eq=False, kw_only=True)
@@ -81,8 +83,8 @@ class Aggregate(ir.Op):
     name: ClassVar[str] = "metal.aggregate"
     result: ir.Reg
     type_name: str
-    template: tuple = ()
-    args: list = field(default_factory=list)
+    template: tuple = field_of_kind(TEMPLATE, default=())
+    args: list = field_of_kind(CALL_ARGS, default_factory=list)
 
 
 @dataclass(eq=False, kw_only=True)
@@ -91,6 +93,10 @@ class Comment(ir.Op):
 
     name: ClassVar[str] = "metal.comment"
     text: str
+
+
+#: the kernel-level dialect, registered by the IR's dialect table on first use (``ir/dialects.py``)
+DIALECT = Dialect("metal", (Call, Arg, Accessor, Aggregate, Comment), types=(U32, I32, U64, ACCESSOR, SEM_PTR))
 
 
 class SemAddr(ir.Const):

@@ -41,14 +41,15 @@ SFPU_BODY: dict[str, int] = {
     "logical_not": 2, "isfinite": 2, "isinf": 2, "isnan": 2, "square": 1, "floor": 4, "ceil": 4,
     "frac": 4, "trunc": 3, "round": 5, "clamp": 2, "hardtanh": 2, "threshold": 2, "rsub": 1,
     "leaky_relu": 2, "prelu": 2, "hardsigmoid": 3, "hardswish": 4, "softsign": 14,
-    "exp": 12, "exp2": 12, "expm1": 13, "log": 14, "log2": 14, "log10": 15, "log1p": 15,
+    # log2 and log10 are one operation on the device (a log with a base's scale)
+    "exp": 12, "exp2": 12, "expm1": 13, "log": 14, "log2": 15, "log10": 15, "log1p": 15,
     "sqrt": 10, "rsqrt": 10, "recip": 12, "power": 28, "pow": 28,
     "tanh": 20, "sigmoid": 26, "silu": 27, "gelu": 24, "elu": 14, "celu": 14, "selu": 14,
     "softplus": 28, "mish": 48, "erf": 18, "erfc": 19,
     "sin": 16, "cos": 16, "tan": 30, "asin": 20, "acos": 20, "atan": 20, "sinh": 26, "cosh": 26,
     "asinh": 30, "acosh": 30, "atanh": 30,
     # binary functions on the SFPU (both operands loaded): div = recip + mul
-    "div": 13, "max": 2, "min": 2, "eq": 2, "ne": 2, "lt": 2, "le": 2, "gt": 2, "ge": 2,
+    "div": 13, "remainder": 16, "max": 2, "min": 2, "eq": 2, "ne": 2, "lt": 2, "le": 2, "gt": 2, "ge": 2,
     # scalar-operand add/sub/mul
     "add": 1, "sub": 1, "mul": 1,
     # select and fill

@@ -14,35 +14,51 @@ applied per call instead of per block store, so that the two levels agree on the
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+from enum import Enum
 from functools import cache
 
 from ..arch.base import CostFigures
 from ..dtypes import TILE_ELEMS
-from ..emu import trace as tr
+from ..emu.codes import Ev, Fpu
+from ..emu.codes import SfpuBinary as B
+from ..emu.codes import SfpuTernary as T
+from ..emu.codes import SfpuUnary as U
+from ..sim import emu_sfpu
 from .compute_cost import SFPU_BODY, SFPU_DEFAULT_BODY
 
-#: emulator SFPU operation names whose cost entry has another name (scalar forms, aliases)
-_SFPU_ALIASES = {
-    "log_with_base": "log2", "add_scalar": "add", "sub_scalar": "sub", "mul_scalar": "mul", "div_scalar": "mul",
-    "rsub_scalar": "rsub", "fill_bits": "fill", "isposinf": "isinf", "isneginf": "isinf", "gtz": "gt", "ltz": "lt",
-    "gez": "ge", "lez": "le", "eqz": "eq", "nez": "ne", "unary_eq": "eq", "unary_ne": "ne", "unary_gt": "gt",
-    "unary_ge": "ge", "unary_lt": "lt", "unary_le": "le", "unary_max": "max", "unary_min": "min", "identity": "abs",
-    "rpow": "pow", "hardshrink": "threshold", "softshrink": "threshold", "heaviside": "sign", "atan2": "atan",
-    "xlogy": "log", "fmod": "div", "remainder": "div", "lerp": "where",
+#: the cost entry of each emulator SFPU operation the lowering never emits (ttnn's own kernels run on the
+#: emulator): scalar forms and variants charged as the function they compute
+_EMULATOR_ONLY: dict[Enum, str] = {
+    U.FillBits: "fill", U.Isposinf: "isinf", U.Isneginf: "isinf", U.Gtz: "gt", U.Ltz: "lt", U.Gez: "ge",
+    U.Lez: "le", U.Eqz: "eq", U.Nez: "ne", U.UnaryEq: "eq", U.UnaryNe: "ne", U.UnaryGt: "gt", U.UnaryGe: "ge",
+    U.UnaryLt: "lt", U.UnaryLe: "le", U.UnaryMax: "max", U.UnaryMin: "min", U.Identity: "abs", U.Rpow: "pow",
+    U.Hardshrink: "threshold", U.Softshrink: "threshold", U.Heaviside: "sign", U.Threshold: "threshold",
+    U.Cbrt: "power", U.Tanhshrink: "tanh", U.Rdiv: "div", U.PowerIterative: "power",
+    B.Rsub: "sub", B.Atan2: "atan", B.Xlogy: "log", B.Fmod: "div", B.Mask: "where", B.MaskPosinf: "where",
+    T.Lerp: "where",
 }
-#: FPU operation codes of the emulator (tc::Fpu): Add, Sub, Mul
-_FPU_MUL = 2
+#: the emulator's SFPU operations by trace kind
+_KINDS: dict[int, type[Enum]] = {Ev.SFPU_UNARY: U, Ev.SFPU_BINARY: B, Ev.SFPU_TERNARY: T}
+
+
+def cost_names() -> dict[Enum, str]:
+    """Each emulator SFPU operation with a cost entry -> that entry's name in :data:`SFPU_BODY`:
+    the function the lowering computes with it (:func:`tilecraft.sim.emu_sfpu.function_names`, so
+    both levels charge one function alike), else :data:`_EMULATOR_ONLY`'s."""
+    return {**_EMULATOR_ONLY, **emu_sfpu.function_names()}
+
+
+_COST_NAMES = cost_names()
 
 
 @cache
-def _sfpu_body(kind: str, code: int) -> int:
-    names = tr.sfpu_names(kind)
-    if code >= len(names):
+def _sfpu_body(kind: int, code: int) -> int:
+    ops = _KINDS[kind]
+    if code >= len(ops):
         return SFPU_DEFAULT_BODY
-    snake = re.sub(r"(?<!^)(?=[A-Z])", "_", names[code]).lower()
-    return SFPU_BODY.get(_SFPU_ALIASES.get(snake, snake), SFPU_DEFAULT_BODY)
+    name = _COST_NAMES.get(ops(code))
+    return SFPU_DEFAULT_BODY if name is None else SFPU_BODY.get(name, SFPU_DEFAULT_BODY)
 
 
 @dataclass(frozen=True)
@@ -68,31 +84,31 @@ class CallCosts:
     def compute(self, kind: int, a: int, b: int, c: int, d: int) -> CallCost:
         figs, phases = self.figs, self.phases
         eltwise = figs.eltwise_cycles_per_phase
-        if kind in (tr.COPY, tr.UNARY_BCAST, tr.TRANSPOSE):
+        if kind in (Ev.COPY, Ev.UNARY_BCAST, Ev.TRANSPOSE):
             return CallCost(unpack=a * self.unpack_cpb, math=eltwise)
-        if kind == tr.BINARY:
-            return CallCost(unpack=max(a, b) * self.unpack_cpb, math=eltwise * (phases if c == _FPU_MUL else 1),
+        if kind == Ev.BINARY:
+            return CallCost(unpack=max(a, b) * self.unpack_cpb, math=eltwise * (phases if c == Fpu.MUL else 1),
                             flops=TILE_ELEMS)
-        if kind == tr.REUSE_DEST:
-            return CallCost(unpack=a * self.unpack_cpb, math=eltwise * (phases if c == _FPU_MUL else 1),
+        if kind == Ev.REUSE_DEST:
+            return CallCost(unpack=a * self.unpack_cpb, math=eltwise * (phases if c == Fpu.MUL else 1),
                             flops=TILE_ELEMS)
-        if kind == tr.MATMUL:
+        if kind == Ev.MATMUL:
             ct, rt = max(1, c), max(1, d)
             products = ct * rt
             return CallCost(unpack=max(rt * a, ct * b) * self.unpack_cpb,
                             math=products * figs.matmul_cycles_per_phase * phases, flops=products * 2 * 32 ** 3)
-        if kind == tr.REDUCE:
+        if kind == Ev.REDUCE:
             return CallCost(unpack=max(a, b) * self.unpack_cpb, math=eltwise * phases, flops=TILE_ELEMS)
-        if kind in (tr.TILIZE, tr.UNTILIZE):
+        if kind in (Ev.TILIZE, Ev.UNTILIZE):
             return CallCost(unpack=a * b * self.unpack_cpb, math=eltwise * b, pack=c * b * self.pack_cpb)
-        if kind == tr.PACK:
+        if kind == Ev.PACK:
             return CallCost(pack=a * self.pack_cpb)
-        if kind == tr.SFPU_UNARY:
-            return CallCost(math=self.sfpu_pass * (2 + _sfpu_body("UNARY", a)), flops=TILE_ELEMS)
-        if kind == tr.SFPU_BINARY:
-            return CallCost(math=self.sfpu_pass * (3 + _sfpu_body("BINARY", a)), flops=TILE_ELEMS)
-        if kind == tr.SFPU_TERNARY:
-            return CallCost(math=self.sfpu_pass * (4 + _sfpu_body("TERNARY", a)), flops=TILE_ELEMS)
-        if kind in (tr.TYPECAST, tr.COPY_DEST):
+        if kind == Ev.SFPU_UNARY:
+            return CallCost(math=self.sfpu_pass * (2 + _sfpu_body(kind, a)), flops=TILE_ELEMS)
+        if kind == Ev.SFPU_BINARY:
+            return CallCost(math=self.sfpu_pass * (3 + _sfpu_body(kind, a)), flops=TILE_ELEMS)
+        if kind == Ev.SFPU_TERNARY:
+            return CallCost(math=self.sfpu_pass * (4 + _sfpu_body(kind, a)), flops=TILE_ELEMS)
+        if kind in (Ev.TYPECAST, Ev.COPY_DEST):
             return CallCost(math=self.sfpu_pass * 3)
         return CallCost(math=figs.cb_call_cycles)  # init, reconfig, startup

@@ -37,6 +37,7 @@ import numpy as np
 from ..arch.base import Arch
 from ..diagnostics import Span
 from ..emu import trace as tr
+from ..emu.codes import Ev
 from ..emu.program import TRISC, ProgramSpec
 from ..ir.grid import all_cores
 from ..ir.program import COMPUTE, DATAMOVEMENT
@@ -255,10 +256,10 @@ class KernelRun:
         t = 0.0
         reads = writes = sent = 0.0
         for gid, kind, site, a, b, c, d, ref in calls:
-            if kind == tr.CB_RESERVE or kind == tr.CB_WAIT:
+            if kind == Ev.CB_RESERVE or kind == Ev.CB_WAIT:
                 ring = self.rings.get((core, a))
                 if ring is not None:
-                    if kind == tr.CB_RESERVE:
+                    if kind == Ev.CB_RESERVE:
                         while not ring.reservable(b):
                             yield t, ring
                         ready = ring.reserve_time(b)
@@ -270,36 +271,36 @@ class KernelRun:
                         label = f"data in {self.cb_names.get(a, f'CB {a}')}"
                     t = self._stall(th, site, t, ready, label)
                 cost = figs.cb_call_cycles
-            elif kind == tr.CB_PUSH or kind == tr.CB_POP:
+            elif kind == Ev.CB_PUSH or kind == Ev.CB_POP:
                 cost = figs.cb_call_cycles
                 ring = self.rings.get((core, a))
                 if ring is not None:
-                    (ring.push if kind == tr.CB_PUSH else ring.pop)(b, t + cost)
-            elif kind in (tr.NOC_READ, tr.NOC_WRITE, tr.NOC_MCAST):
+                    (ring.push if kind == Ev.CB_PUSH else ring.pop)(b, t + cost)
+            elif kind in (Ev.NOC_READ, Ev.NOC_WRITE, Ev.NOC_MCAST):
                 if heap and heap[0][0] < t:
                     yield t, None  # claim the shared timelines in simulated-time order
                 noc = d & 1
-                if kind == tr.NOC_MCAST:
+                if kind == Ev.NOC_MCAST:
                     dsts = [dst for dst in self._rect(c) if dst != core] or [core]
                     links, hops = res.pipe_links(core, dsts, noc)
                     done = res.noc_transfer(links, hops, a, t)
                 elif b == 1:  # a DRAM bank
-                    port = ("in" if kind == tr.NOC_READ else "out", here, noc)
-                    done = res.dram_pages(((c % res.nbanks, float(a)),), t, port, kind == tr.NOC_WRITE)
+                    port = ("in" if kind == Ev.NOC_READ else "out", here, noc)
+                    done = res.dram_pages(((c % res.nbanks, float(a)),), t, port, kind == Ev.NOC_WRITE)
                 else:  # another core's L1 (or this one's)
                     other = self.kernel_trace.core(c)
-                    src, dst = (other, core) if kind == tr.NOC_READ else (core, other)
+                    src, dst = (other, core) if kind == Ev.NOC_READ else (core, other)
                     links, hops = res.pipe_links(src, [dst], noc)
                     done = res.noc_transfer(links, hops, a, t)
-                    if kind == tr.NOC_READ:
+                    if kind == Ev.NOC_READ:
                         done += hops * hop  # the request travels there first
-                if kind == tr.NOC_READ:
+                if kind == Ev.NOC_READ:
                     reads = max(reads, done)
                 else:
                     writes = max(writes, done)
                     sent = max(sent, res.last_sent)
                 cost = figs.noc_issue_cycles
-            elif kind == tr.NOC_BARRIER:
+            elif kind == Ev.NOC_BARRIER:
                 if a in _FLUSHES:  # the data have left this core's L1; the acknowledgements may still come
                     ready, label = sent, "NoC writes leaving L1"
                 else:
@@ -307,20 +308,20 @@ class KernelRun:
                     label = "NoC reads" if a == 0 else "NoC writes" if a != 5 else "NoC transfers"
                 t = self._stall(th, site, t, ready, label)
                 cost = figs.cb_call_cycles
-            elif kind == tr.SEM_WAIT:
+            elif kind == Ev.SEM_WAIT:
                 if ref >= 0:
                     while ref not in self.arrivals:
                         yield t, self._sem_event(ref)
                     t = self._stall(th, site, t, self.arrivals[ref].get(core, t), "a semaphore")
                 cost = figs.cb_call_cycles
-            elif kind == tr.SEM_SET:
+            elif kind == Ev.SEM_SET:
                 cost = figs.cb_call_cycles
                 self._arrive(gid, {core: t + cost})
-            elif kind == tr.SEM_REMOTE or kind == tr.SEM_MCAST:
+            elif kind == Ev.SEM_REMOTE or kind == Ev.SEM_MCAST:
                 if heap and heap[0][0] < t:
                     yield t, None
                 cost = figs.noc_issue_cycles
-                targets = [self.kernel_trace.core(a)] if kind == tr.SEM_REMOTE else self._rect(c)
+                targets = [self.kernel_trace.core(a)] if kind == Ev.SEM_REMOTE else self._rect(c)
                 self._arrive(gid, {dst: t + cost + self._hops(core, dst) * hop for dst in targets})
             else:  # polls and anything a data-movement RISC calls that costs only the call
                 cost = figs.scalar_op_cycles
@@ -346,10 +347,10 @@ class KernelRun:
             front = max(u, m, p)
             waited = 0.0
             label = ""
-            if kind == tr.CB_WAIT or kind == tr.CB_RESERVE:
+            if kind == Ev.CB_WAIT or kind == Ev.CB_RESERVE:
                 ring = self.rings.get((core, a))
                 if ring is not None:
-                    if kind == tr.CB_WAIT:
+                    if kind == Ev.CB_WAIT:
                         while not ring.available(b):
                             yield u, ring
                         ready, label = ring.wait_time(b), f"data in {self.cb_names.get(a, f'CB {a}')}"
@@ -363,29 +364,29 @@ class KernelRun:
                         if ready > p:
                             waited, p = ready - p, ready
                         p += figs.cb_call_cycles
-            elif kind == tr.CB_POP:
+            elif kind == Ev.CB_POP:
                 u += figs.cb_call_cycles
                 ring = self.rings.get((core, a))
                 if ring is not None:
                     ring.pop(b, u)
-            elif kind == tr.CB_PUSH:
+            elif kind == Ev.CB_PUSH:
                 p += figs.cb_call_cycles
                 ring = self.rings.get((core, a))
                 if ring is not None:
                     ring.push(b, p)
-            elif kind == tr.ACQUIRE:
+            elif kind == Ev.ACQUIRE:
                 if acquires >= sections and releases[acquires - sections] > m:
                     ready, label = releases[acquires - sections], "DST released by the packer"
                     waited, m = ready - m, ready
                 acquires += 1
-            elif kind == tr.COMMIT:
+            elif kind == Ev.COMMIT:
                 commits.append(m)
-            elif kind == tr.REGS_WAIT:
+            elif kind == Ev.REGS_WAIT:
                 ready = commits[waits] if waits < len(commits) else m
                 waits += 1
                 if ready > p:
                     waited, p, label = ready - p, ready, "DST committed by math"
-            elif kind == tr.RELEASE:
+            elif kind == Ev.RELEASE:
                 releases.append(p)
             else:
                 key = (kind, a, b, c, d)
@@ -401,7 +402,7 @@ class KernelRun:
                     math_started = m
                     m += cost.math
                 if cost.pack:
-                    p = max(p, m if kind != tr.PACK else p) + cost.pack
+                    p = max(p, m if kind != Ev.PACK else p) + cost.pack
             after = max(u, m, p)
             advance = after - front
             if advance > 0:

@@ -23,6 +23,7 @@ from ..arch import ARCHS, BOARDS
 from ..ir.program import ProgramIR
 from ..emu.launch import EmulationResult
 from ..emu.program import ProgramSpec
+from ..sim.accuracy import AccuracyLog
 from ..ttnn.fidelity import MathFidelity
 from . import estimate, estimate_kernels, estimate_lowered, resolve_arch
 from .line_map import to_source_lines
@@ -65,6 +66,8 @@ class Profiler:
         self.estimates: list[Estimate] = []
         #: generated C++ file -> line -> the PyKernel Python span it prints (from each PyKernel program run)
         self.origins: dict[str, dict] = {}
+        #: the device's error at each fidelity, per store, measured while values are simulated at the language level
+        self.accuracy = AccuracyLog()
 
     def run_options(self, opts: RunOptions) -> RunOptions:
         """``opts`` for the profiled run: the profiled architecture (its full grid for ``grid="auto"``),
@@ -72,7 +75,14 @@ class Profiler:
         emulated = self.args.level == "cpp"  # the emitted C++ must run to be traced
         return dataclasses.replace(opts, arch=self.arch.name, grid=opts.grid or self.arch.compute_grid,
                                    simulate=emulated or not self.args.no_values,
-                                   level="language" if self.args.level == "metal" else opts.level)
+                                   level="language" if self.args.level == "metal" else opts.level,
+                                   accuracy=None if emulated else self.accuracy)
+
+    def results(self, program: ProgramIR, tensors: Any) -> None:
+        """A TT-Lang program ran (a result hook): what each fidelity costs in accuracy, next to its time."""
+        table = self.accuracy.report(program.name)
+        if table:
+            print(table, flush=True)
 
     def __call__(self, program: ProgramIR) -> None:
         """A TT-Lang program was built: time its IR (with ``--level cpp`` its emitted kernels are timed
@@ -114,11 +124,16 @@ class Profiler:
                 print(f"tilecraft: error: {exc}", file=sys.stderr)
                 return 2
             print(f"tilecraft: wrote {self.args.plot}", file=sys.stderr)
-        if code != 0 and self.args.no_values:
-            print("tilecraft: note: the script failed after its programs were profiled; with --no-values "
-                  "no values are computed, so checks on results fail", file=sys.stderr)
-            return 0
         return code
+
+    def values_skipped(self) -> tuple[str, str] | None:
+        """What was done without values, and how to get them (None: values were computed, or nothing
+        was profiled yet): a script that fails after ``--no-values`` is reported as ``tilecraft
+        emit``'s is (``E0710``, exit 1)."""
+        if not self.args.no_values or self.args.level == "cpp" or not self.estimates:
+            return None
+        return ("its programs were profiled by tilecraft profile --no-values",
+                "profile without --no-values to simulate the launches and run the checks")
 
     def write_trace(self, path: Path) -> None:
         events, offset, pid_base = [], 0.0, 0

@@ -19,17 +19,3 @@ from .op import PyKernelOp
 __all__ = ["compute_thread", "reader_thread", "writer_thread", "ttkernel_compile", "ttkernel_tensix_compile",
            "ttkernel_noc_compile", "KernelFunction", "CircularBuffer", "CompileTimeValue", "CompiledValue", "Kernel",
            "TensorAccessorConfig", "PyKernelOp"]
-
-
-def install_published_modules() -> None:
-    """Serve the published module names (``pykernel.kernel_ast``, ``pykernel.op``,
-    ``pykernel.kernel_types`` and the older ``pykernel.ast`` / ``pykernel.types``) from this package,
-    as ``tilecraft run`` serves ``ttnn``, so the seed's scripts run as written."""
-    import sys
-
-    from . import kernel_ast, kernel_types, op
-
-    sys.modules["pykernel"] = sys.modules[__name__]
-    for alias, module in (("kernel_ast", kernel_ast), ("ast", kernel_ast), ("op", op),
-                          ("kernel_types", kernel_types), ("types", kernel_types)):
-        sys.modules[f"pykernel.{alias}"] = module

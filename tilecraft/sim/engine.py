@@ -8,7 +8,7 @@ tensor is touched.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ..diagnostics import error, warn
 from ..ir import ops as ir
@@ -17,13 +17,16 @@ from ..ir.types import BlockType
 from ..ir.grid import all_cores, reshape_coords
 from .codegen import GeneratedThread, ThreadCodegen, expression_leaves
 from .core_groups import MIN_CORES, CoreGroups, GroupsAbandoned, traced_ops
+from .accuracy import AccuracyLog
 from .debug_print import PrintLog
+from .device_math import DeviceMath
 from .exprprog import compile_expression
 from .fastforward import FastForward, LoopIter, ThreadLoops
 from .op_table import OpTable
 from .scheduler import Scheduler, SimThread
 from .state import CBState, PipeRecv, PipeSend, PipeSlot, SemState, Xfer
 from .levels import evaluator_for
+from ..numerics import quantize
 from .values import ComputeSite, ReadSite, Recorder, TensorRef, WriteSite, int_column
 
 
@@ -106,11 +109,15 @@ class CoreRuntime:
 
 class ProgramRuntime(OpTable):
     def __init__(self, program: ProgramIR, tensors: list[Any], exact: bool = False, device: Any = None,
-                 group_cores: bool = True):
+                 group_cores: bool = True, math: DeviceMath | None = None, accuracy: AccuracyLog | None = None):
         self.program = program
         self.tensor_args = tensors
         self.exact = exact
         self.device = device
+        #: the device's arithmetic (``--numerics device``), None: the ideal one
+        self.math = math
+        #: where the device's error at each fidelity is recorded (``tilecraft profile``), None: not measured
+        self.accuracy = accuracy
         OpTable.__init__(self)
         for thread in program.threads:
             for op in ir.walk(thread.body):
@@ -141,6 +148,11 @@ class ProgramRuntime(OpTable):
         self.fast_forward = FastForward(self.rec) if alone else None
         #: phase 1 by boxes of cores with the same decisions (None: every core is run)
         self.core_groups = CoreGroups(self) if traced is not None else None
+
+    @property
+    def pack(self) -> Callable[[Any, Any], Any]:
+        """How a computed block is rounded into its format: as the default numerics, or as the packer."""
+        return quantize if self.math is None else self.math.pack
 
     # ---------------------------------------------------------------- tables used by codegen
     def constant(self, value: Any) -> str:
@@ -181,10 +193,13 @@ class ProgramRuntime(OpTable):
         leaves = expression_leaves(op.value, defs)
         if op.accumulate:
             leaves = [op.block] + [leaf for leaf in leaves if leaf.name != op.block.name]
-        evaluate = compile_expression(op.value, defs, leaves, op.accumulate)
+        evaluate = compile_expression(op.value, defs, leaves, op.accumulate, self.math)
         block: BlockType = op.block.type
         is_block = tuple(isinstance(leaf.type, BlockType) for leaf in leaves)
-        site = ComputeSite(0, evaluate, is_block, block.fmt, _prod(block.elements))
+        site = ComputeSite(0, evaluate, is_block, block.fmt, _prod(block.elements), self.pack)
+        if self.accuracy is not None:
+            site.audit = self.accuracy.auditor(self.program.name, op.loc, op.value, defs, leaves, op.accumulate,
+                                               block.fmt)
         self.rec.computes.append(site)
         return self._site("S", site), leaves
 
@@ -192,7 +207,7 @@ class ProgramRuntime(OpTable):
         src, dst = op.src.type, op.dst.type
         if src.fmt == dst.fmt:
             return None
-        site = ComputeSite(0, lambda values, n, device: values[0], (True,), dst.fmt, _prod(dst.elements))
+        site = ComputeSite(0, lambda values, n, device: values[0], (True,), dst.fmt, _prod(dst.elements), self.pack)
         self.rec.computes.append(site)
         return self._site("S", site)
 
@@ -245,7 +260,8 @@ class ProgramRuntime(OpTable):
             except GroupsAbandoned:  # a sampled core failed: report it as the core-by-core run does
                 self.fast_forward = self.core_groups = None
                 self.rec.release()  # the samples' partial recording
-                ProgramRuntime(self.program, self.tensor_args, self.exact, self.device, group_cores=False).run()
+                ProgramRuntime(self.program, self.tensor_args, self.exact, self.device, group_cores=False,
+                               math=self.math, accuracy=self.accuracy).run()
                 return
             self.fast_forward = None  # phase 1 is over; it holds the recorder's columns too
             self.check_end()

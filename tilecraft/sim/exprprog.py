@@ -16,14 +16,17 @@ from ..ir import mathops, patterns
 from ..ir import ops as ir
 from ..ir.types import BlockType
 from . import tile_math
+from .device_math import BlockMath
 
 Step = tuple[int, Callable[..., torch.Tensor], tuple[int, ...]]
 CPU = torch.device("cpu")
 
 
 def compile_expression(root: ir.Reg, defs: dict[str, ir.Op], leaves: list[Any],
-                       accumulate: bool) -> Callable[..., torch.Tensor]:
-    """``leaves`` are the registers the tree reads (the accumulator first when ``accumulate``)."""
+                       accumulate: bool, device: BlockMath | None = None) -> Callable[..., torch.Tensor]:
+    """``leaves`` are the registers the tree reads (the accumulator first when ``accumulate``);
+    ``device``: compute with another arithmetic (the device's, ``--numerics device``, or the fp64
+    golden of the accuracy measurement), None: ideally."""
     slots: dict[str, int] = {leaf.name: i for i, leaf in enumerate(leaves)}
     consts: list[torch.Tensor] = []
     steps: list[Step] = []
@@ -40,10 +43,10 @@ def compile_expression(root: ir.Reg, defs: dict[str, ir.Op], leaves: list[Any],
         if fused is not None:  # x + a @ b: the product accumulates into x, as in DST
             addend, mm = fused
             args = (slot_of(mm.lhs), slot_of(mm.rhs), slot_of(addend))
-            kernel = _matmul_into
+            kernel = _matmul_into if device is None else _device_matmul_into(device)
         else:
             args = tuple(slot_of(a) for a in _inputs(op))
-            kernel = _kernel(op)
+            kernel = (device is not None and device.kernel(op, defs)) or _kernel(op)
         out = n_leaves + len(steps)
         steps.append((out, kernel, args))
         slots[operand.name] = out
@@ -53,7 +56,7 @@ def compile_expression(root: ir.Reg, defs: dict[str, ir.Op], leaves: list[Any],
     if root_op is not None:  # y += a @ b accumulates into y
         lhs, rhs = slot_of(root_op.lhs), slot_of(root_op.rhs)
         result_slot = n_leaves + len(steps)
-        steps.append((result_slot, _matmul_into, (lhs, rhs, 0)))
+        steps.append((result_slot, _matmul_into if device is None else _device_matmul_into(device), (lhs, rhs, 0)))
         accumulate = False
     else:
         result_slot = slot_of(root)
@@ -74,7 +77,9 @@ def compile_expression(root: ir.Reg, defs: dict[str, ir.Op], leaves: list[Any],
             result = result.expand(n, *elems)
         return result
 
-    evaluate.matmul = _matmul_update(steps, result_slot, n_leaves, accumulate)  # type: ignore[attr-defined]
+    # the large-GEMM path (:mod:`.chains`) computes the ideal arithmetic only
+    evaluate.matmul = (_matmul_update(steps, result_slot, n_leaves, accumulate)  # type: ignore[attr-defined]
+                       if device is None else None)
     return evaluate
 
 
@@ -101,6 +106,11 @@ def _matmul_into(n: int, a: torch.Tensor, b: torch.Tensor, acc: torch.Tensor) ->
 
 def _matmul(n: int, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return tile_math.matmul(a, b)
+
+
+def _device_matmul_into(device: BlockMath) -> Callable[..., torch.Tensor]:
+    """``acc + a @ b`` with ``acc`` copied into DST first and ``matmul_tiles`` accumulating onto it."""
+    return lambda n, a, b, acc: device.matmul(a, b, acc)
 
 
 def _inputs(op: ir.Op) -> list[Any]:

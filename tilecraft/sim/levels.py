@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from .accuracy import SAMPLE_BLOCKS
 from .chains import chunk_elements, matmul_update
 from .values import Evaluator, Recorder, WriteSite, find_sorted, search_sorted
 
@@ -128,6 +129,9 @@ class LevelEvaluator(Evaluator):
 
     def compute_level(self, site: Any, rows: np.ndarray) -> None:
         spec = getattr(site.evaluate, "matmul", None)
+        if spec is not None and site.audit is not None:  # the large-GEMM path below evaluates no leaves
+            sample = rows[:SAMPLE_BLOCKS]
+            site.audit(self.leaf_values(site, sample), len(sample), self.device)
         if spec is not None and matmul_update(self, site, rows, spec):
             return
         per_call = max(1, chunk_elements(self.device, CHUNK_ELEMENTS, GPU_CHUNK_ELEMENTS) // max(1, site.elems))

@@ -17,40 +17,30 @@ import numpy as np
 
 from ..arch.processors import Processor
 from ..emu import trace as tr
+from ..emu.codes import Barrier, Bcast, Ev, Fpu
 from ..emu.program import BRISC, NCRISC, TRISC
 from ..metal import optable
+from . import emu_sfpu
 
-#: tilecraft's FPU binary names -> the emulator's FPU operation codes (tc::Fpu)
-_FPU_CODE = {"add": 0, "sub": 1, "mul": 2}
-#: broadcast dims of the FPU call tables -> tc::Bcast (None, Row, Col, Scalar)
-_BCAST_CODE = {(): 0, (-2,): 1, (-1,): 2, (-2, -1): 3}
+#: tilecraft's FPU binary names -> the emulator's FPU operations
+_FPU_CODE = {"add": Fpu.ADD, "sub": Fpu.SUB, "mul": Fpu.MUL}
+#: broadcast dims of the FPU call tables -> the emulator's broadcasts
+_BCAST_CODE = {(): Bcast.NONE, (-2,): Bcast.ROW, (-1,): Bcast.COL, (-2, -1): Bcast.SCALAR}
 #: the emulator's trace slot of each kernel processor
 SLOTS = {Processor.RISCV_0: BRISC, Processor.RISCV_1: NCRISC, Processor.COMPUTE: TRISC}
-_BARRIERS = {"noc_async_read_barrier": 0, "noc_async_write_barrier": 1, "noc_async_writes_flushed": 2,
-             "noc_async_posted_writes_flushed": 3, "noc_async_atomic_barrier": 4, "noc_async_full_barrier": 5}
-_CONFIG = {"compute_kernel_hw_startup": tr.HW_STARTUP, "reduce_uninit": tr.INIT}
-_DST = {"tile_regs_acquire": tr.ACQUIRE, "tile_regs_commit": tr.COMMIT, "tile_regs_wait": tr.REGS_WAIT,
-        "tile_regs_release": tr.RELEASE}
-_CB = {"cb_reserve_back": tr.CB_RESERVE, "cb_push_back": tr.CB_PUSH, "cb_wait_front": tr.CB_WAIT,
-       "cb_pop_front": tr.CB_POP}
+_BARRIERS = {"noc_async_read_barrier": Barrier.READS, "noc_async_write_barrier": Barrier.WRITES,
+             "noc_async_writes_flushed": Barrier.WRITES_FLUSHED,
+             "noc_async_posted_writes_flushed": Barrier.POSTED_WRITES_FLUSHED,
+             "noc_async_atomic_barrier": Barrier.ATOMICS, "noc_async_full_barrier": Barrier.FULL}
+_CONFIG = {"compute_kernel_hw_startup": Ev.HW_STARTUP, "reduce_uninit": Ev.INIT}
+_DST = {"tile_regs_acquire": Ev.ACQUIRE, "tile_regs_commit": Ev.COMMIT, "tile_regs_wait": Ev.REGS_WAIT,
+        "tile_regs_release": Ev.RELEASE}
+_CB = {"cb_reserve_back": Ev.CB_RESERVE, "cb_push_back": Ev.CB_PUSH, "cb_wait_front": Ev.CB_WAIT,
+       "cb_pop_front": Ev.CB_POP}
 
 
 def slot_of(processor: Processor) -> int:
     return SLOTS[processor]
-
-
-def _camel(name: str) -> str:
-    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
-
-
-def sfpu_code(kind: str, name: str) -> int:
-    """The emulator's SFPU code of tilecraft's function ``name`` (past the end when it has none:
-    the cost model then uses its default body)."""
-    names = tr.sfpu_names(kind)
-    for candidate in (_camel(name), _camel(name) + "Scalar", "Unary" + _camel(name)):
-        if candidate in names:
-            return names.index(candidate)
-    return len(names)
 
 
 class MetalCallTrace:
@@ -95,31 +85,31 @@ class MetalCallTrace:
         elif fn in ("noc_async_read_page", "noc_async_write_page"):
             tile, tensor, addr = args
             cb, _ = k.l1.locate(addr, op, k.rt.span_of)
-            add(tr.NOC_READ if fn.startswith("noc_async_read") else tr.NOC_WRITE, cb.page_bytes, 1, tile, noc)
+            add(Ev.NOC_READ if fn.startswith("noc_async_read") else Ev.NOC_WRITE, cb.page_bytes, 1, tile, noc)
         elif fn in ("noc_async_read", "noc_async_write"):
             far, nbytes = (args[0] if fn == "noc_async_read" else args[1]), args[2]
-            kind = tr.NOC_READ if fn == "noc_async_read" else tr.NOC_WRITE
+            kind = Ev.NOC_READ if fn == "noc_async_read" else Ev.NOC_WRITE
             if hasattr(far, "page"):  # a row of a DRAM tensor
                 add(kind, nbytes, 1, far.page, noc)
             else:
                 add(kind, nbytes, 0, self.index(far.cores[0]), noc)
         elif fn.startswith("noc_async_write_multicast"):
-            add(tr.NOC_MCAST, args[2], args[3], self._rect(args[1].cores), noc)
+            add(Ev.NOC_MCAST, args[2], args[3], self._rect(args[1].cores), noc)
         elif fn in _BARRIERS:
-            add(tr.NOC_BARRIER, _BARRIERS[fn], 0, 0, noc)
+            add(Ev.NOC_BARRIER, _BARRIERS[fn], 0, 0, noc)
         elif fn in ("noc_semaphore_wait", "noc_semaphore_wait_min"):
-            add(tr.SEM_WAIT, args[1], fn.endswith("_min"), ref=self._writers.get(id(k.sem(args[0])), -1))
+            add(Ev.SEM_WAIT, args[1], fn.endswith("_min"), ref=self._writers.get(id(k.sem(args[0])), -1))
         elif fn == "noc_semaphore_set":
-            self._writers[id(k.sem(args[0]))] = add(tr.SEM_SET, args[1])
+            self._writers[id(k.sem(args[0]))] = add(Ev.SEM_SET, args[1])
         elif fn in ("noc_semaphore_inc", "noc_semaphore_set_remote"):
             remote = args[0] if fn == "noc_semaphore_inc" else args[1]
             for core in remote.cores:
-                event = add(tr.SEM_REMOTE, self.index(core), 0, 0, noc)
+                event = add(Ev.SEM_REMOTE, self.index(core), 0, 0, noc)
                 self._writers[id(k.rt.core_at(core, op).sems[remote.index])] = event
         elif fn.startswith("noc_semaphore_set_multicast"):
             dst, loopback = args[1], fn.endswith("loopback_src")
             targets = [c for c in dst.cores if loopback or c != k.core]
-            event = add(tr.SEM_MCAST, len(targets), 0, self._rect(targets), noc)
+            event = add(Ev.SEM_MCAST, len(targets), 0, self._rect(targets), noc)
             for core in targets:
                 target = k.rt.core_at(core, op)
                 word = target.sem(dst.addr) if hasattr(dst, "addr") else target.sems[dst.index]
@@ -127,43 +117,41 @@ class MetalCallTrace:
         elif fn in _DST:
             add(_DST[fn])
         elif fn in _CONFIG or fn in optable.INIT_CALLS or fn.startswith("reconfig") or fn.startswith("pack_reconfig"):
-            add(_CONFIG.get(fn, tr.INIT if not fn.startswith(("reconfig", "pack_reconfig")) else tr.RECONFIG))
+            add(_CONFIG.get(fn, Ev.INIT if not fn.startswith(("reconfig", "pack_reconfig")) else Ev.RECONFIG))
         else:
             self._compute(k, fn, args, add)
 
     def _compute(self, k: Any, fn: str, args: tuple, add: Any) -> None:
         page = lambda cb: k.cbs[cb].page_bytes  # noqa: E731
         if fn == "copy_tile":
-            add(tr.COPY, page(args[0]))
+            add(Ev.COPY, page(args[0]))
         elif fn == "pack_tile":
-            add(tr.PACK, page(args[1]))
+            add(Ev.PACK, page(args[1]))
         elif fn == "matmul_tiles":
-            add(tr.MATMUL, page(args[0]), page(args[1]), 1, 1)
+            add(Ev.MATMUL, page(args[0]), page(args[1]), 1, 1)
         elif fn == "matmul_block":
-            add(tr.MATMUL, page(args[0]), page(args[1]), args[6], args[7])
+            add(Ev.MATMUL, page(args[0]), page(args[1]), args[6], args[7])
         elif fn == "reduce_tile":
-            add(tr.REDUCE, page(args[0]), page(args[1]))
+            add(Ev.REDUCE, page(args[0]), page(args[1]))
         elif fn == "unary_bcast":
-            add(tr.UNARY_BCAST, page(args[0]))
+            add(Ev.UNARY_BCAST, page(args[0]))
         elif "transpose" in fn:
-            add(tr.TRANSPOSE, page(args[0]))
+            add(Ev.TRANSPOSE, page(args[0]))
         elif fn in self.fpu:
             name, dims = self.fpu[fn]
-            add(tr.BINARY, page(args[0]), page(args[1]), _FPU_CODE.get(name, 0), _BCAST_CODE.get(tuple(dims), 0))
+            add(Ev.BINARY, page(args[0]), page(args[1]), _FPU_CODE[name], _BCAST_CODE[tuple(dims)])
         elif fn in self.unary:
-            add(tr.SFPU_UNARY, sfpu_code("UNARY", self.unary[fn][0][0]))
+            add(Ev.SFPU_UNARY, emu_sfpu.UNARY[self.unary[fn][0][0]].value)
         elif fn in self.scalar:
-            add(tr.SFPU_UNARY, sfpu_code("UNARY", self.scalar[fn]))
+            add(Ev.SFPU_UNARY, emu_sfpu.SCALAR[self.scalar[fn]].value)
         elif fn in self.sfpu_binary:
-            add(tr.SFPU_BINARY, sfpu_code("BINARY", self.sfpu_binary[fn]))
+            add(Ev.SFPU_BINARY, emu_sfpu.BINARY[self.sfpu_binary[fn]].value)
         elif fn == "fill_tile":
-            add(tr.SFPU_UNARY, sfpu_code("UNARY", "fill"))
-        elif fn == "power_tile":
-            add(tr.SFPU_UNARY, sfpu_code("UNARY", "power"))
+            add(Ev.SFPU_UNARY, emu_sfpu.FILL.value)
         elif fn == "where_tile":
-            add(tr.SFPU_TERNARY, sfpu_code("TERNARY", "where"))
+            add(Ev.SFPU_TERNARY, emu_sfpu.WHERE.value)
         elif re.match(r"(get_|DPRINT|DEVICE_PRINT|__builtin|noc_x_of|noc_y_of|reinterpret_cast)", fn) is None:
-            add(tr.POLL)  # any other call: charged as a call, no work model
+            add(Ev.POLL)  # any other call: charged as a call, no work model
 
     @staticmethod
     def _rect_of(cores: Any) -> tuple[int, int, int, int]:

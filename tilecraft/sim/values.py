@@ -77,9 +77,14 @@ class ComputeSite:
     (``evaluate(leaves, n, device)``: the stacked leaves of ``n`` executions, on ``device``)."""
 
     def __init__(self, index: int, evaluate: Callable[[list[Any], int, torch.device], torch.Tensor],
-                 block_leaves: tuple[bool, ...], fmt: Any, elems: int):
+                 block_leaves: tuple[bool, ...], fmt: Any, elems: int,
+                 pack: Callable[[torch.Tensor, Any], torch.Tensor] = quantize):
         self.index = index
         self.evaluate = evaluate
+        #: rounds a result into the block's format: ``quantize``, or the device packer (``--numerics device``)
+        self.pack = pack
+        #: called with each batch of leaves to measure the device's error at each fidelity (``.accuracy``)
+        self.audit: Callable[[list[Any], int, torch.device], None] | None = None
         self.block_leaves = block_leaves
         self.fmt = fmt
         self.elems = elems
@@ -383,6 +388,13 @@ class Evaluator:
 
     def computed(self, site: ComputeSite, rows: np.ndarray) -> torch.Tensor:
         """Rows ``rows`` of ``site`` evaluated, rounded to the block's format."""
+        leaves = self.leaf_values(site, rows)
+        if site.audit is not None:
+            site.audit(leaves, len(rows), self.device)
+        return site.pack(site.evaluate(leaves, len(rows), self.device), site.fmt)
+
+    def leaf_values(self, site: ComputeSite, rows: np.ndarray) -> list[torch.Tensor]:
+        """The leaves of rows ``rows`` of ``site``, stacked: blocks in compute precision, scalars ``[N, 1, 1]``."""
         leaves: list[Any] = []
         for j, is_block in enumerate(site.block_leaves):
             col = site.leaves_a[rows, j]
@@ -390,7 +402,7 @@ class Evaluator:
                 leaves.append(to_compute(self.values(col.astype(np.int64))))
             else:
                 leaves.append(torch.from_numpy(col).to(self.device, torch.float32).reshape(-1, 1, 1))
-        return quantize(site.evaluate(leaves, len(rows), self.device), site.fmt)
+        return leaves
 
     def scatter(self, site: WriteSite, rows: slice | np.ndarray) -> None:
         """Writes ``rows`` of ``site`` (in program order; overlapping ones one by one), converted a

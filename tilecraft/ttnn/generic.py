@@ -14,8 +14,10 @@ import re
 import sys
 import traceback
 import warnings
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Optional, Sequence, Union
+from typing import Iterator, Optional, Sequence, Union
 
 from tilecraft import session
 from tilecraft.diagnostics import (DiagnosticWarning, Span, UsageTypeError, UsageValueError, calling_user_span,
@@ -50,8 +52,22 @@ def _host_span() -> Span | None:
     return None
 
 
-#: the emulator's account of the latest generic_op (kernels compiled, compile and run seconds, ...)
-last_run: launch.EmulationResult | None = None
+#: the lists :func:`recorded_runs` blocks in force collect into (innermost last)
+_recorders: ContextVar[tuple[list[launch.EmulationResult], ...]] = ContextVar("tilecraft_generic_runs", default=())
+
+
+@contextmanager
+def recorded_runs() -> Iterator[list[launch.EmulationResult]]:
+    """The emulator's account of each ``generic_op`` run in the block (kernels compiled, compile and
+    run seconds, DPRINT output, ...), in run order: what a test or a benchmark reads about a launch
+    that a host ran (``generic_op`` returns the output tensor, as ttnn's does). Blocks nest; each
+    collects the runs made inside it."""
+    runs: list[launch.EmulationResult] = []
+    token = _recorders.set(_recorders.get() + (runs,))
+    try:
+        yield runs
+    finally:
+        _recorders.reset(token)
 
 
 def generic_op(io_tensors: Sequence[Tensor], program_descriptor: ProgramDescriptor) -> Tensor:
@@ -69,10 +85,11 @@ def generic_op(io_tensors: Sequence[Tensor], program_descriptor: ProgramDescript
         semaphores=[SemaphoreSpec(s.id, core_list(s.core_ranges) if s.core_ranges is not None else [],
                                   int(s.initial_value), span) for s in program_descriptor.semaphores],
         tensors=tensors, arch=arch, span=span)
-    global last_run
     hooks = session.current().emulator_hooks
-    result = last_run = launch.run(program, stop_at_first_error=session.options().emulator_stop_at_first_error,
-                                   trace=bool(hooks))
+    result = launch.run(program, stop_at_first_error=session.options().emulator_stop_at_first_error,
+                        trace=bool(hooks))
+    for runs in _recorders.get():
+        runs.append(result)
     for hook in hooks:  # the profiler times the run from its trace
         hook(program, result)
     if result.dprint:

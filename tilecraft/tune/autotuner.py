@@ -28,7 +28,7 @@ from ..lang.kernel import KernelDef
 from ..lang.scope import caller_span
 from ..perf import resolve_arch, resolve_fidelity
 from ..version import __version__
-from . import options as tune_options, verify
+from . import accuracy, options as tune_options, verify
 from .cache import TuneCache
 from .evaluate import FAILED, LOST, PRUNED, Outcome, split_params
 from .fingerprint import program_hash
@@ -170,24 +170,44 @@ class Autotuned:
         return result
 
     def accept(self, result: SweepResult, setting: Setting, args: tuple, kwargs: dict) -> dict[str, Any]:
-        """The winner: the fastest candidate, or with ``verify`` the fastest that computes the reference."""
+        """The winner: the fastest candidate, or the fastest within ``--max-error`` (each ranked
+        candidate's error measured with ``--accuracy`` or ``--max-error``) that, with ``verify``,
+        computes the reference."""
         if not result.ranked:
             raise error("E0602", f"no candidate of {self.kernel.name}() could be estimated: "
                         f"{len(result.with_status(PRUNED))} pruned, {len(result.with_status(FAILED))} failed, "
                         f"{len(result.with_status(LOST))} lost", self.span,
                         notes=[Note(f"{_label(o.params)}: {o.status}: {o.reason}") for o in result.outcomes[:8]],
                         hint="widen the search space, or fix what the reasons name")
-        if not self.verify:
+        opts = tune_options.current()
+        fidelity = setting.request.fidelity
+        if opts.accuracy or opts.max_error is not None:
+            for outcome in result.ranked[:result.top]:
+                outcome.error = accuracy.measure(self.kernel, outcome.params, args, kwargs, setting.generation,
+                                                 setting.request.grid, fidelity)
+        if not self.verify and opts.max_error is None:
             return result.ranked[0].params
-        expected = self._expected(args, kwargs)
+        expected = self._expected(args, kwargs) if self.verify else None
         rejected: list[Outcome] = []
         for outcome in result.ranked[:result.top]:
-            problem = verify.check(self.kernel, outcome.params, args, kwargs, expected, setting.generation,
-                                   setting.request.grid, self.rtol, self.atol)
-            if problem is None:
+            if opts.max_error is not None and (outcome.error or 0.0) > opts.max_error:
+                outcome.reason = (f"rejected by --max-error: error {outcome.error:.3%} at {fidelity} is above "
+                                  f"{opts.max_error:.3%}")
+            elif expected is not None:
+                problem = verify.check(self.kernel, outcome.params, args, kwargs, expected, setting.generation,
+                                       setting.request.grid, self.rtol, self.atol)
+                if problem is None:
+                    return outcome.params
+                outcome.reason = f"rejected by verify: {problem}"
+            else:
                 return outcome.params
-            outcome.reason = f"rejected by verify: {problem}"
             rejected.append(outcome)
+        if expected is None or all(o.reason.startswith("rejected by --max-error") for o in rejected):
+            raise error("E0640", f"none of the {len(rejected)} best candidates of {self.kernel.name}() is within "
+                        f"--max-error {opts.max_error:.3%} at {fidelity}", self.span,
+                        notes=[Note(f"{_label(o.params)}: {o.reason}") for o in rejected],
+                        hint="a higher fidelity (--fidelity HiFi4, or the operation's fidelity=) costs time and "
+                             "buys accuracy; or allow a larger error")
         raise error("E0603", f"none of the {len(rejected)} best candidates of {self.kernel.name}() computes the "
                     "reference", self.span, notes=[Note(f"{_label(o.params)}: {o.reason}") for o in rejected],
                     hint="check the kernel with these hyper-parameters in the simulator (tilecraft run)")

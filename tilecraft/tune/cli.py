@@ -38,7 +38,7 @@ from .sweep import SweepResult
 #: tune's own options, for the CLI's split between tilecraft's options and the script's
 OPTIONS = {"--fidelity": True, "--workers": True, "--scheduler": True, "--serial": False,
            "--top": True, "--exhaustive": False, "--plot": True, "--json": True, "--values": False,
-           "--cached": False, "--connect-timeout": True}
+           "--cached": False, "--connect-timeout": True, "--accuracy": False, "--max-error": True}
 
 
 def add_parser(sub: argparse._SubParsersAction, script_options: Callable[[argparse.ArgumentParser], None]) -> None:
@@ -62,6 +62,10 @@ def add_parser(sub: argparse._SubParsersAction, script_options: Callable[[argpar
     p.add_argument("--values", action="store_true", help="simulate the script's launches with values "
                    "(the winners' too); default: only build them")
     p.add_argument("--cached", action="store_true", help="reuse cached winners instead of sweeping again")
+    p.add_argument("--accuracy", action="store_true", help="simulate the ranked candidates on the call's inputs and "
+                   "show each one's error at the fidelity against an fp64 golden (an accuracy column)")
+    p.add_argument("--max-error", type=_fraction, help="the largest error a winner may have, relative to each "
+                   "store's largest value (e.g. 0.01); implies --accuracy")
     p.add_argument("--level", default="language", choices=["language"], help=argparse.SUPPRESS)
     p.add_argument("--exact", action="store_true", help=argparse.SUPPRESS)
 
@@ -73,6 +77,16 @@ def _positive(text: str) -> int:
         value = 0
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0.0:
+        raise argparse.ArgumentTypeError(f"expected an error bound such as 0.01 (1%), got {text!r}")
     return value
 
 
@@ -94,7 +108,8 @@ class TuneSession:
         args = self.args
         changes = dict(arch=args.arch, fidelity=args.fidelity, dask=not args.serial, workers=args.workers,
                        top=args.top, exhaustive=args.exhaustive, use_cache=args.cached, progress=True,
-                       report=self.report, connect_timeout=args.connect_timeout)
+                       report=self.report, connect_timeout=args.connect_timeout,
+                       accuracy=args.accuracy or args.max_error is not None, max_error=args.max_error)
         if args.scheduler:
             changes["scheduler"] = args.scheduler
         return tune_options.using(**changes)

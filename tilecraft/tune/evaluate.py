@@ -91,6 +91,9 @@ class Outcome:
     #: cycles it takes at least (compile phase): the sweep estimates in this order, and skips a
     #: candidate whose bound passes the cut-off
     lower_bound: float = 0.0
+    #: largest store error relative to the store's largest value at the sweep's fidelity, measured on the
+    #: call's inputs (``tilecraft tune --accuracy`` / ``--max-error``); None: not measured
+    error: float | None = None
     #: wall-clock seconds the evaluation took (not part of any comparison)
     wall_s: float = field(default=0.0, compare=False)
 

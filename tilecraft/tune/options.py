@@ -51,6 +51,10 @@ class TuneOptions:
     cache_dir: Path = field(default_factory=default_cache_dir)
     #: show a progress bar (rich) while a sweep runs
     progress: bool = False
+    #: measure each ranked candidate's error at the sweep's fidelity on the call's inputs (an accuracy column)
+    accuracy: bool = False
+    #: the largest error a winner may have (relative to each store's largest value); implies ``accuracy``
+    max_error: Optional[float] = None
     #: called with every finished sweep (``tilecraft tune`` prints its tables here)
     report: Optional[Callable[[Any], None]] = None
 

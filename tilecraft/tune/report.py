@@ -55,6 +55,9 @@ def render_tables(result: SweepResult, width: int = TABLE_WIDTH) -> str:
         best.add_column(name, justify="right")
     for column in ("predicted", "bound", "utilisation", "TFLOP/s", "L1 use"):
         best.add_column(column, justify="right" if column != "bound" else "left")
+    measured = any(o.error is not None for o in kept)
+    if measured:
+        best.add_column(f"error at {result.request.fidelity}", justify="right")
     sized = any(b.sizing for o in kept for b in o.buffers)
     if sized:
         best.add_column("sized buffers (blocks x shape)")
@@ -64,6 +67,8 @@ def render_tables(result: SweepResult, width: int = TABLE_WIDTH) -> str:
     for rank, o in enumerate(kept, 1):
         row = [str(rank), *(format_value(o.params.get(n)) for n in names), _time(o.seconds), o.bound,
                _pct(o.utilisation), f"{(o.flops_per_s or 0) / 1e12:.1f}", _l1(o)]
+        if measured:
+            row.append("-" if o.error is None else f"{o.error:.3%}")
         if sized:
             row.append(", ".join(_buffer(b) for b in o.buffers if b.sizing))
         if notes:
@@ -151,7 +156,7 @@ def param_names(outcomes: list[Outcome]) -> list[str]:
 def _outcome_json(o: Outcome) -> dict[str, Any]:
     return {"params": _jsonable(o.params), "predicted_s": o.seconds, "cycles": o.cycles, "bound": o.bound,
             "utilisation": o.utilisation, "flops_per_s": o.flops_per_s, "l1_bytes": o.l1_bytes,
-            "l1_available": o.l1_available, "note": o.reason,
+            "l1_available": o.l1_available, "note": o.reason, "error": o.error,
             "buffers": [{"name": b.name, "shape": list(b.shape), "blocks": b.count, "bytes": b.nbytes,
                          "sized": b.sizing} for b in o.buffers]}
 

@@ -13,7 +13,8 @@ export function emitArgs(file: string): { args: string[]; output: string } {
 }
 
 // `tilecraft profile FILE --no-values --trace TRACE`: the Chrome trace of the predicted timeline
-// (values are not computed, so real problem sizes are cheap).
+// (values are not computed, so real problem sizes are cheap; a script that checks its results then
+// exits 1 with E0710 after the trace is written).
 export function traceArgs(file: string, directory: string): { args: string[]; trace: string } {
   const trace = path.join(directory, `${path.basename(file, ".py")}.trace.json`);
   return { args: ["-m", "tilecraft", "profile", file, "--no-values", "--trace", trace], trace };

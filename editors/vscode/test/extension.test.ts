@@ -114,4 +114,37 @@ describe("activation", () => {
     });
     assert.strictEqual(body.trim(), '{"traceEvents": []}');
   });
+
+  it("opens the trace of a script whose checks fail without values, and says so", async () => {
+    // `profile --no-values` exits 1 (E0710) when the script checks its results, after writing the trace
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tilecraft-"));
+    const python = path.join(dir, "python");
+    fs.writeFileSync(python, `#!/bin/sh\nwhile [ "$1" != "--trace" ]; do shift; done\n` +
+      `echo '{"traceEvents": []}' > "$2"\necho "error[E0710]: the script raised AssertionError" >&2\nexit 1\n`,
+      { mode: 0o755 });
+    editor.settings = { python };
+    await activate(context());
+    editor.activeDocument = document("/w/checked.py");
+    await editor.commands.get("tilecraft.openTrace")!();
+    assert.deepStrictEqual(editor.opened,
+      ["https://ui.perfetto.dev/#!/?url=http://127.0.0.1:9001/checked.trace.json"]);
+    assert.deepStrictEqual(editor.warnings, ["tilecraft: error[E0710]: the script raised AssertionError"]);
+    await new Promise<void>((resolve, reject) => {
+      http.get("http://127.0.0.1:9001/checked.trace.json", (res) => { res.resume(); res.on("end", resolve); })
+        .on("error", reject);
+    });
+  });
+
+  it("reports a profile that wrote no trace", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tilecraft-"));
+    const python = path.join(dir, "python");
+    fs.writeFileSync(python, `#!/bin/sh\necho "error[E0101]: not in the subset" >&2\nexit 1\n`, { mode: 0o755 });
+    fs.rmSync(path.join(os.tmpdir(), "broken.trace.json"), { force: true });
+    editor.settings = { python };
+    await activate(context());
+    editor.activeDocument = document("/w/broken.py");
+    await editor.commands.get("tilecraft.openTrace")!();
+    assert.deepStrictEqual(editor.opened, []);
+    assert.deepStrictEqual(editor.warnings, ["tilecraft profile failed: error[E0101]: not in the subset"]);
+  });
 });

@@ -1,7 +1,8 @@
-// The unpack half of an FPU binary init (0.81.1 hw/ckernels/<arch>/metal/llk_api/llk_unpack_AB_api.h),
-// which ttnn's kernel_lib calls below the compute API for its broadcast inits. The emulator's
-// unpackers take the broadcast from the binary mode the math half sets (llk_math_binary_api.h),
-// so there is nothing to set here.
+// The LLK's two-operand unpacker init (0.81.1 hw/ckernels llk_api/llk_unpack_AB_api.h), which
+// kernel_lib's eltwise chain calls directly after llk_math_eltwise_binary_init. The emulator keeps
+// one configuration for a binary's unpackers and math, which the math init sets (srcB's broadcast
+// included); this call checks that it configures the unpackers for that same binary. The
+// transposing overload is not provided: a kernel that calls it stops at compile time naming it.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +11,5 @@
 
 template <ckernel::BroadcastType BType = ckernel::BroadcastType::NONE>
 inline void llk_unpack_AB_init(const std::uint32_t operandA, const std::uint32_t operandB, TC_LOC) {
-    (void)operandA;
-    (void)operandB;
-    (void)tc_loc;
+    ::tc::unpack_ab_init(::tc::tc_bcast_of(BType), operandA, operandB, tc_loc);
 }

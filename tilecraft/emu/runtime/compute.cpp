@@ -286,6 +286,18 @@ void init_mode(Mode mode, std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t 
     c.mode_loc = loc;
 }
 
+// the emulator keeps one configuration for a binary's unpackers and math (init_mode); an unpacker
+// init that disagrees with it (other operands, another broadcast of srcB) is not modelled
+void unpack_ab_init(Bcast bcast, std::uint32_t cb_a, std::uint32_t cb_b, Loc loc) {
+    Compute& c = comp();
+    cur().last_loc = loc;
+    bool binary = c.mode == Mode::Binary || c.mode == Mode::BinaryBcast;
+    if (!binary || c.mode_a != cb_a || c.mode_b != cb_b || (c.mode_param & 0xF) != std::uint32_t(bcast))
+        not_modelled("llk_unpack_AB_init without a preceding llk_math_eltwise_binary_init of the same operands and "
+                     "broadcast",
+                     loc);
+}
+
 // ---------------------------------------------------------------- DST ownership
 void regs_acquire(Loc loc) {
     TC_TRACE(Ev::Acquire, 0, 0, 0, 0, loc);
@@ -717,6 +729,12 @@ void pack_l1_acc(bool enable, Loc loc) {
     comp().l1_acc = enable;
 }
 
+void pack_relu(bool zero_negatives, Loc loc) {
+    TC_TRACE(Ev::Reconfig, zero_negatives, 4, 0, 0, loc);
+    cur().last_loc = loc;
+    comp().relu = zero_negatives;
+}
+
 void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order, Loc loc) {
     TC_TRACE(Ev::Pack, trace_page_bytes(cb), 0, 0, 0, loc);
     Compute& c = comp();
@@ -797,6 +815,9 @@ void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool
     }
     std::uint8_t* out = g_dev->l1_host(cur().core, addr);
     bool integer = c.dst_int[t];
+    if (c.relu && !integer)
+        for (std::uint32_t i = 0; i < shape.elems(); ++i)
+            if (as_float(words[i]) < 0.0f) words[i] = 0;
     if (c.l1_acc && !integer) {
         // packer L1 accumulation: the tile is added to what the page holds
         static std::uint32_t held[Compute::kElems];

@@ -41,6 +41,7 @@ struct Compute {
     Loc mode_loc{};
     int reduce_mask = -1;  // RDim the packer's edge mask keeps, -1: no mask
     bool l1_acc = false;
+    bool relu = false;  // the packer writes negative values as zero (ReluType::ZERO_RELU)
 
     std::uint32_t capacity() const { return std::uint32_t((full_sync ? 16 : 8) / (fp32 ? 2 : 1)); }
     int sections() const { return full_sync ? 1 : 2; }

@@ -316,10 +316,15 @@ void sfpu_binary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint32
     check_format(fmt, "binary SFPU op", loc);
     Compute& c = comp();
     static float result[Compute::kElems];
+    // mul_binary_tile into a 16-bit DST rounds to nearest even in software and makes 0 * x exactly
+    // +0, as the FPU's multiply does (0.81.1 ckernel_sfpu_binary.h, calculate_sfpu_binary_mul)
+    bool mul16 = SfpuBinary(op) == SfpuBinary::Mul && !c.fp32;
+    for (int i = 0; i < Compute::kElems; ++i) {
+        float x = misread(dst_value(ta, i), fmt), y = misread(dst_value(tb, i), fmt);
+        result[i] = mul16 && (x == 0.0f || y == 0.0f) ? 0.0f : binary(SfpuBinary(op), x, y);
+    }
     for (int i = 0; i < Compute::kElems; ++i)
-        result[i] = binary(SfpuBinary(op), misread(dst_value(ta, i), fmt), misread(dst_value(tb, i), fmt));
-    for (int i = 0; i < Compute::kElems; ++i)
-        c.dst[to][i] = sfpu_store(result[i], nearest ? Store::NearestEven : Store::Truncate);
+        c.dst[to][i] = sfpu_store(result[i], nearest || mul16 ? Store::NearestEven : Store::Truncate);
     c.dst_int[to] = false;
     c.dst_cleared[to] = false;
     c.dst_reduce[to] = 0;

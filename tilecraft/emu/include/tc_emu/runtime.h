@@ -106,6 +106,8 @@ enum class Mode : std::uint8_t {
     None, Copy, Binary, BinaryBcast, UnaryBcast, Matmul, Reduce, Transpose, Tilize, Untilize, ReuseDest
 };
 void init_mode(Mode mode, std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t param, Loc loc);
+// the LLK's separate unpacker init of a binary: must agree with the binary the math init set up
+void unpack_ab_init(Bcast bcast, std::uint32_t cb_a, std::uint32_t cb_b, Loc loc);
 
 void copy_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc);
 void binary_tiles(Fpu op, Bcast bcast, std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t tile_a,
@@ -125,6 +127,7 @@ void untilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_
 
 void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order, Loc loc);
 void pack_l1_acc(bool enable, Loc loc);
+void pack_relu(bool zero_negatives, Loc loc);
 
 // SFPU: one operation code per function; parameters as the API passes them (float bit patterns,
 // integers); `fmt` is a DataFormat template argument where the API has one (255: none).

@@ -5,6 +5,8 @@
 
 #include "api/compute/common_globals.h"
 #include "api/compute/common.h"
+#include "llk_math_binary_api.h"
+#include "llk_unpack_AB_api.h"
 
 namespace ckernel {
 

@@ -1,0 +1,77 @@
+"""One table between the lowering's SFPU functions and the emulator's SFPU operations
+(tilecraft/sim/emu_sfpu.py): it covers the lowering's tables, each entry is what the emulator's
+header for that call passes, and both levels of the cost model charge a function the same body."""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from tilecraft.emu import codes
+from tilecraft.emu.codes import Ev
+from tilecraft.metal import optable
+from tilecraft.perf import kernel_costs
+from tilecraft.perf.compute_cost import SFPU_BODY, SFPU_DEFAULT_BODY
+from tilecraft.sim import emu_sfpu
+
+API = Path(codes.__file__).parent / "include" / "api"
+#: calls the lowering emits that the emulator does not implement, and why the table names another
+UNIMPLEMENTED = {"prelu_tile"}  # leaky_relu_tile computes it
+
+
+@cache
+def headers() -> tuple[tuple[Path, str], ...]:
+    return tuple((header, header.read_text()) for header in sorted(API.rglob("*.h")))
+
+
+def emulator_op(call: str) -> str | None:
+    """The SFPU operation the emulator's header for ``call`` passes last (an optional scaling may
+    come first; None: no such call)."""
+    for header, text in headers():
+        found = re.search(rf"\bvoid {call}\(.*?\)\s*\{{(.*?)\n\}}", text, re.S)
+        if found:
+            ops = re.findall(r"(?:TC_[UB]\(|TC_SFPU(?:_BIN)?\(|::tc::Sfpu(?:Unary|Binary|Ternary)::)(\w+)",
+                             found.group(1))
+            assert ops, f"{header}: {call} passes no SFPU operation"
+            return ops[-1]
+    return None
+
+
+def entries() -> list[tuple[str, str, Enum]]:
+    rows = [(name, s.call, emu_sfpu.UNARY[name]) for name, s in optable.UNARY.items()]
+    rows += [(name, s.call, emu_sfpu.BINARY[name]) for name, s in optable.SFPU_BINARY.items()]
+    rows += [(name, s.call, emu_sfpu.SCALAR[name]) for name, s in optable.SCALAR_BINARY.items()]
+    return rows + [("fill", optable.FILL.call, emu_sfpu.FILL), ("where", optable.WHERE[1], emu_sfpu.WHERE)]
+
+
+def test_the_table_covers_the_lowerings_sfpu_functions():
+    assert emu_sfpu.UNARY.keys() == optable.UNARY.keys()
+    assert emu_sfpu.BINARY.keys() == optable.SFPU_BINARY.keys()
+    assert emu_sfpu.SCALAR.keys() == optable.SCALAR_BINARY.keys()
+
+
+@pytest.mark.parametrize("name, call, op", entries(), ids=lambda v: v if isinstance(v, str) else None)
+def test_each_entry_is_what_the_emulator_runs_for_the_call(name, call, op):
+    passed = emulator_op(call)
+    if call in UNIMPLEMENTED:
+        assert passed is None
+    else:
+        assert passed == op.name
+
+
+@pytest.mark.parametrize("name, call, op", entries(), ids=lambda v: v if isinstance(v, str) else None)
+def test_both_levels_charge_a_function_one_body(name, call, op):
+    language = {lowered: lang for lang, (lowered, _) in optable.MIRRORED_UNARY.items()}.get(name, name)
+    kind = {codes.SfpuUnary: Ev.SFPU_UNARY, codes.SfpuBinary: Ev.SFPU_BINARY,
+            codes.SfpuTernary: Ev.SFPU_TERNARY}[type(op)]
+    assert kernel_costs._sfpu_body(kind, op.value) == SFPU_BODY.get(language, SFPU_DEFAULT_BODY)
+
+
+def test_every_emulator_operation_has_a_cost_entry():
+    names = kernel_costs.cost_names()
+    for ops in (codes.SfpuUnary, codes.SfpuBinary, codes.SfpuTernary):
+        assert [op for op in ops if names.get(op) not in SFPU_BODY] == []
