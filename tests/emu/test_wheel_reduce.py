@@ -9,7 +9,7 @@ docs/emulator.md), with the defines the reduce program factory passes: ``REDUCE_
 ckernel``), ``ENABLE_FP32_DEST_ACC`` and ``DST_SYNC_FULL`` (the reader's kernel_lib sizes its column
 chunks by the DEST capacity they imply). The work is split over two cores as the factory splits it
 (rows of tiles for W, columns for H). Sums are checked bit for bit against the device arithmetic
-(tests/emu/device_arith.py: the matrix unit's grouped sums with the scaler tile, packed to
+(tilecraft/device_arith.py: the matrix unit's grouped sums with the scaler tile, packed to
 bfloat16), maxima against torch (a max is exact).
 """
 
@@ -21,7 +21,7 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
-from tests.emu import device_arith as dev
+from tilecraft import device_arith as dev
 from tests.emu.harness import cb, cores, dram, kernel, output, run
 
 REDUCE = "reduction/generic/device/kernels"
