@@ -33,12 +33,13 @@ void kernel_main() {
     Noc noc;
     CircularBuffer cb(0);
     noc.async_write_zeros(cb, 64);
+    noc.write_zeros_dram_barrier();
 }
 """)
     with pytest.raises(KernelError) as info:
         run([output(device, (32, 32))], [kernel(missing, ttnn.ReaderConfigDescriptor())], [cb(0)])
     d = info.value.diagnostic
-    assert d.code == "E5002" and d.span.line == 6 and "Noc::async_write_zeros" in d.message, d
+    assert d.code == "E5002" and d.span.line == 7 and "Noc::write_zeros_dram_barrier" in d.message, d
 
 
 def test_object_api_semaphore_and_unicast_endpoint_between_two_cores(device) -> None:

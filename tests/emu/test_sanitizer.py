@@ -33,6 +33,10 @@ class Case:
 
 CASES = [
     Case("push_more_than_reserved", "E5201", "cb_push_back(0, 2) pushes more pages than the 1 reserved"),
+    Case("push_unreserved_free", "E5210", "cb_push_back(0, 1) pushes more pages than the 0 reserved by "
+         "cb_reserve_back; they are free now", severity="warning"),
+    Case("pack_unreserved_free", "E5210", "pack_tile writes page 0 of CB 16, but only 0 pages are reserved "
+         "(cb_reserve_back); the page is free now", "compute", severity="warning"),
     Case("pop_more_than_waited", "E5202", "cb_pop_front(0, 2) pops more pages than the 1 waited for"),
     Case("push_crosses_cb_end", "E5203", "cb_push_back(0, 2): the pages run past the end of the CB"),
     Case("reserve_more_than_cb", "E5204", "CB 0 holds only 2 pages, so the reservation can never be granted"),
@@ -62,7 +66,8 @@ CASES = [
     Case("pack_without_wait", "E5403", "pack_tile without tile_regs_wait()", "compute"),
     Case("dst_beyond_capacity", "E5404", "uses DST tile 9, but DST holds 8 tiles here", "compute"),
     Case("math_without_acquire", "E5405", "writes DST without owning it", "compute"),
-    Case("reduce_uninit_before_pack", "E5406", "packs a reduce result after reduce_uninit()", "compute"),
+    Case("reduce_uninit_before_pack", "E5406", "packs a reduce result after reduce_uninit()", "compute",
+         severity="warning"),
     Case("matmul_regular_startup", "E5402", "matmul_tiles unpacks CB 0 (Float16_b) through SrcB, which is configured "
          "for Bfp8_b (CB 2)", "compute"),
     Case("op_without_init", "E5409", "add_tiles while the unpacker and math are initialised for nothing", "compute"),

@@ -136,9 +136,9 @@ class KernelBuild:
             lines.append(f"#define TC_DST_SYNC_FULL {'true' if self.dst_full_sync else 'false'}")
         for name, value in self.defines:
             lines.append(f"#define {name} {value}")
-        if self.compute:
-            lines += ["#include <cstdint>", chlkc.descriptor_tables(dict(self.cbs), self.fp32_dest_acc,
-                                                                    self.unpack_to_dest_fp32, self.bfp8_pack_precise)]
+        # the JIT generates them for data-movement kernels too (kernel_lib's reader helpers read the tile dims)
+        lines += ["#include <cstdint>", chlkc.descriptor_tables(dict(self.cbs), self.fp32_dest_acc,
+                                                                self.unpack_to_dest_fp32, self.bfp8_pack_precise)]
         if self.bindings is not None:
             lines.append(self.bindings.header())
         return "\n".join(lines) + "\n"

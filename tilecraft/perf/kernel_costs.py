@@ -34,8 +34,9 @@ _EMULATOR_ONLY: dict[Enum, str] = {
     U.Lez: "le", U.Eqz: "eq", U.Nez: "ne", U.UnaryEq: "eq", U.UnaryNe: "ne", U.UnaryGt: "gt", U.UnaryGe: "ge",
     U.UnaryLt: "lt", U.UnaryLe: "le", U.UnaryMax: "max", U.UnaryMin: "min", U.Identity: "abs", U.Rpow: "pow",
     U.Hardshrink: "threshold", U.Softshrink: "threshold", U.Heaviside: "sign", U.Threshold: "threshold",
-    U.Cbrt: "power", U.Tanhshrink: "tanh", U.Rdiv: "div",
-    B.Rsub: "sub", B.Atan2: "atan", B.Xlogy: "log", B.Fmod: "div", T.Lerp: "where",
+    U.Cbrt: "power", U.Tanhshrink: "tanh", U.Rdiv: "div", U.PowerIterative: "power",
+    B.Rsub: "sub", B.Atan2: "atan", B.Xlogy: "log", B.Fmod: "div", B.Mask: "where", B.MaskPosinf: "where",
+    T.Lerp: "where",
 }
 #: the emulator's SFPU operations by trace kind
 _KINDS: dict[int, type[Enum]] = {Ev.SFPU_UNARY: U, Ev.SFPU_BINARY: B, Ev.SFPU_TERNARY: T}

@@ -134,7 +134,8 @@ _ENUM = re.compile(r"\benum\s+(?:class\s+)?(?P<name>[A-Za-z_]\w*)\s*(?::\s*[\w:]
 def enums() -> dict[str, tuple[str, ...]]:
     """Every enum a kernel may name (``SrcOrder``, ``PoolType``, ``DataFormat``, ...) -> its members."""
     found: dict[str, tuple[str, ...]] = {}
-    files = sorted((INCLUDE / "api").rglob("*.h")) + [INCLUDE / "tc_emu" / "base.h"]
+    # llk_defs.h: the LLK's enums (PoolType, ReduceDim, BroadcastType, ...), which the API takes
+    files = sorted((INCLUDE / "api").rglob("*.h")) + [INCLUDE / "tc_emu" / "base.h", INCLUDE / "llk_defs.h"]
     for path in files:
         text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", path.read_text(), flags=re.S)
         for match in _ENUM.finditer(text):

@@ -6,6 +6,7 @@
 #include "api/compute/eltwise_binary_sfpu.h"
 #include "api/compute/binary_max_min.h"
 #include "api/compute/eltwise_unary/where.h"
+#include "api/compute/mask.h"
 
 void kernel_main() {
     const uint32_t count = get_arg_val<uint32_t>(0);

@@ -208,6 +208,12 @@ int math_dst(std::uint32_t index, const char* call, Loc loc) {
                fmt_str("%s writes DST without owning it: call tile_regs_acquire() first", call),
                "math owns DST from tile_regs_acquire() to tile_regs_commit()");
     }
+    if (s == Compute::Sec::Both && index < 32 && (c.packed_before_commit >> index & 1u)) {
+        // on the device the earlier pack of this tile runs after the commit, so it would see this write
+        not_modelled(fmt_str("%s into DST tile %u after a pack_tile of it between tile_regs_wait() and "
+                             "tile_regs_commit() (that pack runs at the commit on the device)", call, index).c_str(),
+                     loc);
+    }
     if (index >= c.capacity()) {
         report(true, "E5404", loc,
                fmt_str("%s uses DST tile %u, but DST holds %u tiles here (%s, %s)", call, index, c.capacity(),
@@ -319,12 +325,12 @@ void regs_commit(Loc loc) {
     Compute& c = comp();
     cur().last_loc = loc;
     Compute::Sec& s = c.sec[c.math_sec];
-    if (s != Compute::Sec::Math) {
+    if (s != Compute::Sec::Math && s != Compute::Sec::Both) {
         report(true, "E5405", loc, "tile_regs_commit() without tile_regs_acquire()",
                "math owns DST from tile_regs_acquire() to tile_regs_commit()");
         return;
     }
-    s = Compute::Sec::Committed;
+    s = s == Compute::Sec::Both ? Compute::Sec::Pack : Compute::Sec::Committed;  // Both: the packer waits already
     c.math_sec = (c.math_sec + 1) % c.sections();
 }
 
@@ -333,6 +339,11 @@ void regs_wait(Loc loc) {
     Compute& c = comp();
     cur().last_loc = loc;
     Compute::Sec& s = c.sec[c.pack_sec];
+    if (s == Compute::Sec::Math) {  // the packer's wait returns at the commit math issues next
+        s = Compute::Sec::Both;
+        c.packed_before_commit = 0;
+        return;
+    }
     if (s != Compute::Sec::Committed) {
         report(true, "E5403", loc,
                s == Compute::Sec::Pack ? "tile_regs_wait() while the packer already holds DST"
@@ -741,6 +752,7 @@ void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool
                    : "pack_tile without tile_regs_wait(): no DST half holds committed results",
                "call tile_regs_commit() after the math and tile_regs_wait() before packing");
     }
+    if (s == Compute::Sec::Both && dst < 32) c.packed_before_commit |= 1u << dst;
     if (dst >= c.capacity()) {
         report(true, "E5404", loc,
                fmt_str("pack_tile reads DST tile %u, but DST holds %u tiles here", dst, c.capacity()));
@@ -756,10 +768,16 @@ void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool
                        out_tile, out_tile, b.pack_tile_ptr),
                "pack tiles in page order, or use pack_tile<true>(...) to address pages out of order");
     }
-    if (page >= b.reserved[TRISC]) {
+    if (page >= b.reserved[TRISC] && page >= b.num_pages - b.occupied()) {
         report(true, "E5208", loc,
                fmt_str("pack_tile writes page %u of CB %u, but only %u pages are reserved (cb_reserve_back)", page, cb,
                        b.reserved[TRISC]),
+               "reserve the output pages with cb_reserve_back(cb, n) before packing into them");
+    } else if (page >= b.reserved[TRISC]) {
+        // a reservation only waits for space on the device: a free page takes the tile intact
+        report(false, "E5210", loc,
+               fmt_str("pack_tile writes page %u of CB %u, but only %u pages are reserved (cb_reserve_back); the page "
+                       "is free now, so the tile arrives", page, cb, b.reserved[TRISC]),
                "reserve the output pages with cb_reserve_back(cb, n) before packing into them");
     }
     std::uint8_t f = c.pack_fmt;
@@ -771,11 +789,14 @@ void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool
                        format_tile_bytes(f, b.tile.rows, b.tile.cols), format_name(f)),
                fmt_str("reconfigure the packer first: pack_reconfig_data_format(%u)", cb));
     }
+    // a warning: the result row/column itself is packed intact, and kernels that read only it are
+    // right on the device (ttnn's layernorm_large_tensor.cpp packs its running sums so)
     if (c.dst_reduce[t] && c.reduce_mask < 0) {
-        report(true, "E5406", loc,
+        report(false, "E5406", loc,
                "pack_tile packs a reduce result after reduce_uninit(): the packer no longer zeroes the rows/columns "
                "outside the result, so the tile carries partial sums there",
-               "call reduce_uninit() after the packs of the reduce result, not before");
+               "call reduce_uninit() after the packs of the reduce result, not before, unless only the result "
+               "row/column is read");
     }
     std::uint32_t addr = b.wr_ptr[TRISC] + page * b.page_size;
     std::uint32_t bytes = format_tile_bytes(f, b.tile.rows, b.tile.cols);

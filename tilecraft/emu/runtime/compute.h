@@ -18,9 +18,13 @@ struct Compute {
     bool dst_cleared[kTiles] = {};  // zeroed by the packer's release: reads as 0, or -inf for max
     std::int8_t dst_reduce[kTiles] = {};  // 1 + RDim when the tile holds a reduce result beyond row/col 0
     // DST sections: one (full sync) or two (half sync) of `capacity()` tiles
+    // Both: tile_regs_wait() came before math's tile_regs_commit() (the ACQ()/REL() idiom of ttnn
+    // kernels: acquire and wait, math, pack, commit and release); on the device the packer's wait
+    // returns at that commit, so its packs see the math before it
     enum class Sec : std::uint8_t { Free, Math, Committed, Pack, Both };
     Sec sec[2] = {Sec::Free, Sec::Free};
     int math_sec = 0, pack_sec = 0;
+    std::uint32_t packed_before_commit = 0;  // DST tiles (bit per index) packed in the Both state
 
     bool fp32 = false, full_sync = false, approx = false, pack_precise = false;
     int fidelity_phases = 4;  // of the matrix unit's multiplies (MathFidelity)

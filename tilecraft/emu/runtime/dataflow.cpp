@@ -373,10 +373,18 @@ void cb_push_back(std::int32_t cb, std::int32_t pages, Loc loc) {
     TC_TRACE(Ev::CbPush, std::uint32_t(cb), std::uint32_t(pages), 0, 0, loc);
     Fiber& f = cur();
     std::uint32_t n = std::uint32_t(pages);
-    if (n > b.reserved[f.slot]) {
+    if (n > b.reserved[f.slot] && n > b.num_pages - b.occupied()) {
         report(true, "E5201", loc,
                fmt_str("cb_push_back(%d, %u) pushes more pages than the %u reserved by cb_reserve_back", cb, n,
                        b.reserved[f.slot]),
+               "reserve the pages first: cb_reserve_back(cb, n) before writing and pushing them");
+    } else if (n > b.reserved[f.slot]) {
+        // on the device a reservation only waits for space: pages that are free at the push were
+        // handed over intact unless the consumer freed them after they were written
+        report(false, "E5210", loc,
+               fmt_str("cb_push_back(%d, %u) pushes more pages than the %u reserved by cb_reserve_back; they are free "
+                       "now, so the data arrives only if they were free when it was written",
+                       cb, n, b.reserved[f.slot]),
                "reserve the pages first: cb_reserve_back(cb, n) before writing and pushing them");
     }
     std::uint32_t start = b.wr_ptr[f.slot], end = start + n * b.page_size;
@@ -521,6 +529,15 @@ void noc_read(std::uint64_t src, std::uint32_t dst_l1, std::uint32_t size, std::
     check_cb_bounds(cur().core, off, size, "noc_async_read", loc);
     std::memmove(g_dev->l1_host(cur().core, off), from, size);
     in_flight(cur_core().reads[cur().slot], off, size, loc);
+    note_progress();
+}
+
+void noc_zero_l1(std::uint32_t dst_l1, std::uint32_t size, std::uint8_t noc, Loc loc) {
+    cur().last_loc = loc;
+    (void)noc;
+    std::uint32_t off = local_offset(dst_l1, size, true, "Noc::async_write_zeros", loc);
+    check_cb_bounds(cur().core, off, size, "Noc::async_write_zeros", loc);
+    std::memset(g_dev->l1_host(cur().core, off), 0, size);
     note_progress();
 }
 

@@ -104,6 +104,15 @@ float unary(SfpuUnary op, float x, std::uint32_t p0, std::uint32_t p1, std::uint
         case SfpuUnary::Signbit: return flag(std::signbit(x));
         case SfpuUnary::Square: return x * x;
         case SfpuUnary::Power: return std::pow(x, float(p0));
+        case SfpuUnary::PowerIterative: {  // square-and-multiply, each product an fp32 multiply
+            if (p0 == 0) return 1.0f;
+            float result = x;
+            for (std::uint32_t e = p0 - 1; e > 0; e >>= 1) {
+                if (e & 1u) result *= x;
+                x *= x;
+            }
+            return result;
+        }
         case SfpuUnary::Sin: return std::sin(x);
         case SfpuUnary::Cos: return std::cos(x);
         case SfpuUnary::Tan: return std::tan(x);
@@ -200,6 +209,9 @@ float binary(SfpuBinary op, float a, float b) {
             return (r != 0.0f && ((r < 0.0f) != (b < 0.0f))) ? r + b : r;
         }
         case SfpuBinary::Xlogy: return a == 0.0f && !std::isnan(b) ? 0.0f : a * std::log(b);
+        // mask_tile: b is the mask tile; a zero mask (either sign: SFPU float compare) clears a
+        case SfpuBinary::Mask: return b == 0.0f ? 0.0f : a;
+        case SfpuBinary::MaskPosinf: return b == 0.0f ? INFINITY : a;
         case SfpuBinary::Count: break;
     }
     return a;

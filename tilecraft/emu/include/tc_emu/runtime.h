@@ -52,6 +52,8 @@ void noc_read(std::uint64_t src, std::uint32_t dst_l1, std::uint32_t size, std::
 void noc_write(std::uint32_t src_l1, std::uint64_t dst, std::uint32_t size, std::uint8_t noc, Loc loc);
 void noc_write_multicast(std::uint32_t src_l1, std::uint64_t dst, std::uint32_t size, std::uint32_t num_dests,
                          bool linked, bool loopback, std::uint8_t noc, Loc loc);
+// Noc::async_write_zeros to this core's L1: zeros land at once (write_zeros_l1_barrier has nothing to wait for).
+void noc_zero_l1(std::uint32_t dst_l1, std::uint32_t size, std::uint8_t noc, Loc loc);
 enum class Barrier : std::uint8_t { Reads, Writes, WritesFlushed, PostedWritesFlushed, Atomics, Full };
 void noc_barrier(Barrier kind, std::uint8_t noc, Loc loc);
 // An instant inside a polling loop: lets the other cores run (a cooperative yield point).

@@ -16,12 +16,12 @@ namespace tc {
     X(RsubScalar) X(Isinf) X(Isnan) X(Isfinite) X(Isposinf) X(Isneginf) X(Clamp) X(Threshold) X(Heaviside) X(Gtz)    \
     X(Ltz) X(Gez) X(Lez) X(Eqz) X(Nez) X(UnaryEq) X(UnaryNe) X(UnaryGt) X(UnaryGe) X(UnaryLt) X(UnaryLe)             \
     X(UnaryMax) X(UnaryMin) X(Identity) X(Cbrt) X(Rpow) X(Hardshrink) X(Softshrink) X(Tanhshrink)    \
-    X(Rdiv)
+    X(Rdiv) X(PowerIterative)
 
 // binary: out = f(a, b) on two DST tiles
 #define TC_SFPU_BINARY(X)                                                                                      \
     X(Add) X(Sub) X(Rsub) X(Mul) X(Div) X(Pow) X(Max) X(Min) X(Eq) X(Ne) X(Lt) X(Gt) X(Le) X(Ge) X(Atan2)      \
-    X(Fmod) X(Remainder) X(Xlogy)
+    X(Fmod) X(Remainder) X(Xlogy) X(Mask) X(MaskPosinf)
 
 // ternary: out = f(a, b, c) on three DST tiles
 #define TC_SFPU_TERNARY(X) X(Where) X(Lerp)

@@ -10,3 +10,4 @@
 #include "api/compute/reg_api.h"
 #include "tc_emu/args.h"
 #include "api/debug/assert.h"
+#include "tc_emu/llk_api.h"

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "api/compile_time_args.h"
+#include "llk_defs.h"
 #include "tc_emu/args.h"
 #include "tc_emu/base.h"
 #include "tc_emu/sfpu_ops.h"
@@ -29,17 +30,6 @@
 #endif
 
 namespace ckernel {
-
-enum class MathFidelity : std::uint8_t { LoFi = 0, HiFi2 = 2, HiFi3 = 3, HiFi4 = 4 };
-enum class PoolType : std::uint8_t { SUM, AVG, MAX, MIN };
-enum class ReduceDim : std::uint8_t { REDUCE_ROW, REDUCE_COL, REDUCE_SCALAR };
-enum class BroadcastType : std::uint8_t { NONE = 0x0, COL = 0x1, ROW = 0x2, SCALAR = 0x3 };
-enum class EltwiseBinaryType : std::uint8_t { ELWMUL, ELWDIV, ELWADD, ELWSUB, ELWLESS };
-enum class EltwiseBinaryReuseDestType { NONE = 0, DEST_TO_SRCA = 1, DEST_TO_SRCB = 2 };
-enum class DstSync : std::uint8_t { SyncHalf = 0, SyncFull = 1 };
-enum class VectorMode : std::uint8_t { None = 0, R = 1, C = 2, RC = 4, RC_custom = 6, Invalid = 0xFF };
-enum class DstRoundingMode : std::uint8_t { Default = 0, NearestEven = 1 };
-enum class RoundingMode : std::uint8_t { None = 0, Trunc = 1, Floor = 2 };
 
 namespace p_sfpu {
 constexpr std::uint16_t kCONST_1_FP16B = 0x3F80;

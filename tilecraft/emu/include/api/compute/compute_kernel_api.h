@@ -100,6 +100,15 @@ ALWI void power_tile_init(TC_LOC) {
     TC_SFPU_INIT(Power);
 }
 
+// x^n for an integer n by square-and-multiply in fp32 (ckernel_sfpu_unary_power.h), unlike power_tile
+ALWI void power_iterative_tile(uint32_t idst, uint32_t param0, TC_LOC) {
+    ::tc::sfpu_unary(TC_U(PowerIterative), idst, param0, 0, 0, ::tc::kNoFormat, tc_loc);
+}
+
+ALWI void power_iterative_tile_init(TC_LOC) {
+    TC_SFPU_INIT(PowerIterative);
+}
+
 template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void exp2_tile(uint32_t idst, TC_LOC) {
     ::tc::sfpu_unary(TC_U(Exp2), idst, 0, 0, 0, ::tc::kNoFormat, tc_loc);
@@ -142,6 +151,19 @@ ALWI void unary_min_tile(uint32_t idst, uint32_t param0, TC_LOC) {
 
 ALWI void unary_min_tile_init(TC_LOC) {
     TC_SFPU_INIT(UnaryMin);
+}
+
+// The SFPU reduce (kernel_lib's path for Int32, bf16 MIN and accurate fp32): not modelled; a call
+// stops at compile time naming it (E5002).
+template <PoolType pool_type, DataFormat format, ReduceDim reduce_dim = ReduceDim::REDUCE_COL,
+          bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void sfpu_reduce(uint32_t idst, uint32_t ct_dim = 1, uint32_t rt_dim = 1) {
+    static_assert(pool_type != pool_type, "not modelled by the tilecraft emulator: sfpu_reduce");
+}
+
+template <PoolType pool_type, DataFormat format, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void sfpu_reduce_init() {
+    static_assert(pool_type != pool_type, "not modelled by the tilecraft emulator: sfpu_reduce_init");
 }
 
 }  // namespace ckernel

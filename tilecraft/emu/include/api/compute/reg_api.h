@@ -6,9 +6,12 @@
 
 namespace ckernel {
 
+// acquire_dst: math waits for a free DST half and the packer for math's commit (as the device's
+// three threads do: release_dst's commit ends the packer's wait)
 [[deprecated("Use tile_regs_acquire() instead")]]
 ALWI void acquire_dst(TC_LOC) {
     ::tc::regs_acquire(tc_loc);
+    ::tc::regs_wait(tc_loc);
 }
 
 ALWI void tile_regs_acquire(TC_LOC) { ::tc::regs_acquire(tc_loc); }
@@ -19,7 +22,6 @@ template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 [[deprecated("Use tile_regs_release() instead")]]
 ALWI void release_dst(TC_LOC) {
     ::tc::regs_commit(tc_loc);
-    ::tc::regs_wait(tc_loc);
     ::tc::regs_release(tc_loc);
 }
 

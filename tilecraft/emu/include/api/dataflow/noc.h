@@ -6,7 +6,7 @@
 // local L1 or NoC address, as in 0.81.1; the transfer itself is the runtime's NoC read, write or
 // multicast, so the sanitizer checks object-API kernels exactly as it checks the free functions.
 // Member signatures follow the real header (tests/emu/test_signatures.py), plus the trailing
-// source-location parameter. Transaction ids (NocOptions::TXN_ID) and the zeroing transfers are
+// source-location parameter. Transaction ids (NocOptions::TXN_ID) and zeroing a remote tensor are
 // not modelled: a kernel that uses them stops at compile time naming the call (E5002).
 #pragma once
 
@@ -178,6 +178,15 @@ public:
         (void)noc_opts;
         ::tc::inline_dw_write(tc_dst<AddressType::NOC>(dst, dst_args), val, be, false, 0, noc_id_, tc_loc);
     }
+
+    // Zeros into a local-L1 endpoint (DataflowBuffer, CircularBuffer): written at once, so
+    // write_zeros_l1_barrier has nothing to wait for. Zeroing a remote tensor is not modelled.
+    template <typename Dst>
+    void async_write_zeros(const Dst& dst, uint32_t size_bytes, const dst_args_t<Dst>& args = {}, TC_LOC) const {
+        ::tc::noc_zero_l1(uint32_t(tc_dst<AddressType::LOCAL_L1>(dst, args)), size_bytes, noc_id_, tc_loc);
+    }
+
+    void write_zeros_l1_barrier() const {}
 
     template <NocOptions opts = NocOptions::DEFAULT>
     void async_read_barrier(const NocOptVals& noc_opts = {}, TC_LOC) const {

@@ -1,0 +1,152 @@
+"""ttnn 0.81.1's reduce kernels, taken unchanged from the ttnn wheel, run on the emulator: the
+generic reduce op's compute kernel (reduce.cpp over ttnn's kernel_lib) with its readers and the
+unary writer, over W (REDUCE_ROW), H (REDUCE_COL) and HW (REDUCE_SCALAR), SUM and MAX.
+
+The kernels are Metal 2.0 kernels (``args::``, ``dfb::``, ``tensor::``); their hosts here give them
+those names through tilecraft's ``ttnn.KernelBindings`` (the 0.81.1 Python API has no schema;
+docs/emulator.md), with the defines the reduce program factory passes: ``REDUCE_OP`` and
+``REDUCE_DIM`` (spelled ``ckernel::PoolType::SUM``: the data-movement side has no ``using namespace
+ckernel``), ``ENABLE_FP32_DEST_ACC`` and ``DST_SYNC_FULL`` (the reader's kernel_lib sizes its column
+chunks by the DEST capacity they imply). The work is split over two cores as the factory splits it
+(rows of tiles for W, columns for H). Sums are checked bit for bit against the device arithmetic
+(tilecraft/device_arith.py: the matrix unit's grouped sums with the scaler tile, packed to
+bfloat16), maxima against torch (a max is exact).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+import tilecraft.ttnn as ttnn
+from tilecraft import device_arith as dev
+from tests.emu.harness import cb, cores, dram, kernel, output, run
+
+REDUCE = "reduction/generic/device/kernels"
+IN, SCALER, OUT = 0, 2, 3
+TWO = cores(0, 0, 1, 0)
+
+
+def _defines(op: str, dim: str) -> list[tuple[str, str]]:
+    return [("REDUCE_OP", f"ckernel::PoolType::{op}"), ("REDUCE_DIM", f"ckernel::ReduceDim::REDUCE_{dim}"),
+            ("ENABLE_FP32_DEST_ACC", "0"), ("DST_SYNC_FULL", "0")]
+
+
+def _scaler_bits(value: float) -> int:
+    return int(torch.tensor([value], dtype=torch.float32).view(torch.int32).item()) & 0xFFFFFFFF
+
+
+def _compute(ops: Path, op: str, dim: str, ht: int, wt: int, nc: int, core_ranges) -> ttnn.KernelDescriptor:
+    desc = kernel(ops / REDUCE / "compute/reduce.cpp", ttnn.ComputeConfigDescriptor(), core_ranges,
+                  defines=_defines(op, dim))
+    desc.bindings = ttnn.KernelBindings(compile_time_args={"Ht": ht, "Wt": wt, "NC": nc, "enable_fp32_sfpu": 0},
+                                        dfbs={"in0": IN, "scaler": SCALER, "out": OUT})
+    return desc
+
+
+def _writer(ops: Path, out: ttnn.Tensor, per_core: dict) -> ttnn.KernelDescriptor:
+    """ttnn's unary writer: per core (pages, first page) of the output."""
+    return kernel(ops / "eltwise/unary/device/kernels/dataflow/writer_unary_interleaved_start_id.cpp",
+                  ttnn.WriterConfigDescriptor(), TWO if len(per_core) == 2 else cores(0, 0, 0, 0),
+                  rt={core: [out.buffer_address(), pages, first] for core, (pages, first) in per_core.items()},
+                  ct=[OUT, *ttnn.TensorAccessorArgs(out).get_compile_time_args()])
+
+
+def _start_id_reader(ops: Path, src: ttnn.Tensor, op: str, dim: str, scaler: float, per_core: dict,
+                     core_ranges) -> ttnn.KernelDescriptor:
+    """reader_unary_reduce_universal_start_id.cpp: per core (tiles, first tile) in row-major order."""
+    desc = kernel(ops / REDUCE / "dataflow/reader_unary_reduce_universal_start_id.cpp", ttnn.ReaderConfigDescriptor(),
+                  core_ranges, rt={core: [tiles, first] for core, (tiles, first) in per_core.items()},
+                  defines=_defines(op, dim))
+    desc.bindings = ttnn.KernelBindings(runtime_args=["num_tiles", "start_id"],
+                                        compile_time_args={"scaler_bits": _scaler_bits(scaler), "tiles_per_batch": 2},
+                                        dfbs={"in0": IN, "scaler": SCALER}, tensors={"src": src})
+    return desc
+
+
+def _cbs(core_ranges, in_pages: int = 2) -> list[ttnn.CBDescriptor]:
+    return [cb(IN, pages=in_pages, core_ranges=core_ranges), cb(SCALER, pages=1, core_ranges=core_ranges),
+            cb(OUT, core_ranges=core_ranges)]
+
+
+def _tiles(x: torch.Tensor) -> torch.Tensor:
+    """(rows/32, cols/32, 32, 32): the 32x32 tiles of a matrix."""
+    return x.reshape(x.shape[0] // 32, 32, x.shape[1] // 32, 32).permute(0, 2, 1, 3)
+
+
+def _sums(x: torch.Tensor, dim: str, scaler: float) -> torch.Tensor:
+    """The device's reduce sums (HiFi4, bfloat16 DST) of ``x``'s tiles in the kernel's order, scaled
+    (by a power of two, so exactly) and packed to bfloat16: one output tile per tile row (W), per
+    tile column (H), or per Ht x Wt block (HW)."""
+    t = _tiles(x)
+    if dim == "ROW":
+        red = [dev.reduce_sum(list(t[r]), "REDUCE_ROW", 4, False) for r in range(t.shape[0])]
+        return dev.pack_bf16(torch.cat(red) * scaler)
+    if dim == "COL":
+        red = [dev.reduce_sum(list(t[:, c]), "REDUCE_COL", 4, False) for c in range(t.shape[1])]
+        return dev.pack_bf16(torch.cat(red, dim=1) * scaler)
+    return dev.pack_bf16(dev.reduce_sum(list(t.reshape(-1, 32, 32)), "REDUCE_SCALAR", 4, False) * scaler)
+
+
+@pytest.mark.parametrize("op", ["SUM", "MAX"])
+def test_reduce_over_w_runs_unchanged(device, ops, op) -> None:
+    """W: each core reduces two rows of three tiles (the start-id reader, reduce.cpp REDUCE_ROW); the
+    result is column 0 of each output tile, the rest zeroed by the packer's reduce mask."""
+    torch.manual_seed(31)
+    x = torch.randn(128, 96)
+    scaler = 0.5 if op == "SUM" else 1.0
+    src, out = dram(device, x), output(device, (128, 32))
+    run([src, out], [_start_id_reader(ops, src, op, "ROW", scaler, {(0, 0): (6, 0), (1, 0): (6, 6)}, TWO),
+                     _compute(ops, op, "ROW", 2, 3, 1, TWO), _writer(ops, out, {(0, 0): (2, 0), (1, 0): (2, 2)})],
+        _cbs(TWO))
+    xs, got = ttnn.to_torch(src).float(), ttnn.to_torch(out).float()
+    if op == "SUM":
+        assert torch.equal(got, _sums(xs, "ROW", scaler))
+    else:
+        assert torch.equal(got[:, 0], xs.amax(dim=1)) and not got[:, 1:].any()
+
+
+@pytest.mark.parametrize("op", ["SUM", "MAX"])
+def test_reduce_over_h_runs_unchanged(device, ops, op) -> None:
+    """H: the column-partitioned transposing reader feeds each core's columns (two and one of three)
+    down the rows, reduce.cpp REDUCE_COL sums or maxes them into row 0."""
+    torch.manual_seed(32)
+    x = torch.randn(96, 96)
+    scaler = 0.25 if op == "SUM" else 1.0
+    src, out = dram(device, x), output(device, (32, 96))
+    reader = kernel(ops / REDUCE / "dataflow/reader_unary_transpose_wh_universal_input_cols_partitioned.cpp",
+                    ttnn.ReaderConfigDescriptor(), TWO, rt={(0, 0): [0, 0, 2], (1, 0): [2, 2, 1]},
+                    defines=_defines(op, "COL"))
+    reader.bindings = ttnn.KernelBindings(
+        runtime_args=["col_start_tile_id", "curr_col_in_batch", "num_cols"],
+        compile_time_args={"Ht": 3, "Wt": 3, "HtWt": 9, "scaler_bits": _scaler_bits(scaler), "use_welford": 0,
+                           "enable_fp32_sfpu": 0, "tiles_per_batch": 1, "num_h_slices": 1, "slice_Ht": 3},
+        dfbs={"in0": IN, "scaler": SCALER}, tensors={"src": src})
+    compute = [_compute(ops, op, "COL", 3, cols, 1, cores(x0, 0, x0, 0)) for x0, cols in ((0, 2), (1, 1))]
+    run([src, out], [reader, *compute, _writer(ops, out, {(0, 0): (2, 0), (1, 0): (1, 2)})], _cbs(TWO))
+    xs, got = ttnn.to_torch(src).float(), ttnn.to_torch(out).float()
+    if op == "SUM":
+        assert torch.equal(got, _sums(xs, "COL", scaler))
+    else:
+        assert torch.equal(got[0], xs.amax(dim=0)) and not got[1:].any()
+
+
+@pytest.mark.parametrize("op", ["SUM", "MAX"])
+def test_reduce_over_hw_runs_unchanged(device, ops, op) -> None:
+    """HW: two batches of 2x3 tiles, each reduced to element [0][0] of its output tile."""
+    torch.manual_seed(33)
+    x = torch.randn(128, 96)
+    scaler = 0.125 if op == "SUM" else 1.0
+    one = cores(0, 0, 0, 0)
+    src, out = dram(device, x), output(device, (64, 32))
+    run([src, out], [_start_id_reader(ops, src, op, "SCALAR", scaler, {(0, 0): (12, 0)}, one),
+                     _compute(ops, op, "SCALAR", 2, 3, 2, one), _writer(ops, out, {(0, 0): (2, 0)})], _cbs(one))
+    xs, got = ttnn.to_torch(src).float(), ttnn.to_torch(out).float().reshape(2, 32, 32)
+    if op == "SUM":
+        want = torch.stack([_sums(xs[64 * b:64 * (b + 1)], "SCALAR", scaler) for b in range(2)])
+        assert torch.equal(got, want)
+    else:
+        assert torch.equal(got[:, 0, 0], xs.reshape(2, -1).amax(dim=1))
+        assert not got.reshape(2, -1)[:, 1:].any()
