@@ -27,4 +27,9 @@ ALWI void pack_block(std::uint32_t ifrom_dst, std::uint32_t icb, std::uint32_t n
 
 ALWI void pack_reconfig_l1_acc(const std::uint32_t l1_acc_en, TC_LOC) { ::tc::pack_l1_acc(l1_acc_en != 0, tc_loc); }
 
+// The packer's ReLU: only "no ReLU" is modelled; a ReLU mode stops the run at the call (E5009).
+ALWI void pack_relu_config(const ReluConfig& config, TC_LOC) {
+    TC_NOT_MODELLED_IF(config.get_mode() != ReluType::NO_RELU, "pack_relu_config with a ReLU mode (the packer's ReLU)");
+}
+
 }  // namespace ckernel
