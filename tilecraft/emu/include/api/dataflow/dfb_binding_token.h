@@ -15,7 +15,7 @@ struct DFBBindingToken {
     constexpr DFBBindingToken(std::uint16_t id, binding_details::LLKMetadata llk) noexcept
         : id_(id), llk_metadata_(llk) {}
 
-    constexpr operator std::uint32_t() const noexcept { return id_; }
+    constexpr operator uint32_t() const noexcept { return id_; }
 
 private:
     std::uint16_t id_;
