@@ -10,12 +10,14 @@ kernel with the arguments its program factory passes). The first error of each f
 tallied by the name or header it reports.
 
 A kernel written against Metal 2.0's named arguments (``experimental/kernel_args.h``) also
-needs the accessor constants the JIT generates from the host's schema (``kernel_args_generated.h``,
-included before the kernel); the schemas live in program factories the wheel does not ship, so
-the benchmark generates them from the names the kernel uses: each ``args::NAME`` a compile-time
-``CtaVal`` of value 2 (usable wherever a runtime arg is), each ``dfb::NAME`` a distinct CB index.
-Tensor, semaphore and scratchpad bindings (``tensor::``, ``sem::``, ``scratch::``) and varargs
-are not generated (the emulator does not model their types yet): they are tallied as blockers.
+needs the constants the JIT generates from the host's schema (``kernel_args_generated.h``,
+``kernel_bindings_generated.h``); the schemas live in program factories the wheel does not ship,
+so the benchmark makes one from the names the kernel uses and gives it to the build as the
+emulator's hosts do (``ttnn.KernelBindings`` -> tilecraft/emu/bindings.py): each ``args::NAME`` a
+compile-time ``CtaVal`` of value 2 (usable wherever a runtime arg is), each ``dfb::NAME`` a
+``DFBBindingToken`` of a distinct CB index, each ``tensor::NAME`` a ``TensorBindingToken`` over the
+interleaved DRAM accessor args at compile-time arg 0. Semaphore and scratchpad bindings (``sem::``,
+``scratch::``) are not generated: they are tallied as blockers.
 
 A kernel counts as compute when it includes the compute API (``api/compute/...``), else as data
 movement.
@@ -34,6 +36,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tilecraft.emu import build, wheel_kernels
+from tilecraft.emu.bindings import NamedBindings, TensorBinding
 from tilecraft.emu.toolchain import compiler
 
 ARGS = tuple([2] * 64)
@@ -54,14 +57,14 @@ def is_compute(text: str) -> bool:
     return '"api/compute/' in text or "<api/compute/" in text
 
 
-def generated_kernel_args(text: str) -> str:
-    """kernel_args_generated.h for a kernel, from the accessor names it uses (see the module doc)."""
-    lines = ["#pragma once", f'#include "{KERNEL_ARGS}"']
-    names = sorted(set(re.findall(r"\bargs::(\w+)", text)))
-    lines += ["namespace args {", *(f"constexpr experimental::CtaVal<uint32_t> {n}{{2}};" for n in names), "}"]
-    buffers = sorted(set(re.findall(r"\bdfb::(\w+)", text)))
-    lines += ["namespace dfb {", *(f"constexpr uint32_t {n} = {i};" for i, n in enumerate(buffers)), "}"]
-    return "\n".join(lines) + "\n"
+def generated_bindings(text: str) -> NamedBindings:
+    """The bindings of a Metal 2.0 kernel, from the names it uses (see the module doc)."""
+    def names(namespace: str) -> list[str]:
+        return sorted(set(re.findall(rf"\b{namespace}::(\w+)", text)))
+
+    return NamedBindings(compile_time=tuple((n, 2) for n in names("args")),
+                         dfbs=tuple((n, i) for i, n in enumerate(names("dfb"))),
+                         tensors=tuple(TensorBinding(n, 0, 0) for n in names("tensor")))
 
 
 def _with_local_headers(path: Path) -> str:
@@ -75,16 +78,13 @@ def compile_one(path: Path) -> str | None:
     text = path.read_text(errors="replace")
     compute = is_compute(text)
     slot = "COMPILE_FOR_TRISC" if compute else "COMPILE_FOR_NCRISC"
+    bindings = generated_bindings(_with_local_headers(path)) if KERNEL_ARGS in text else None
     kb = build.KernelBuild(source=path, text=text, display=path.name, compute=compute, compile_args=ARGS,
-                           arch_defines=(("TC_EMULATOR", "1"), ("KERNEL_BUILD", "1"), (slot, "1"),
-                                         ("ARCH_WORMHOLE", "1")))
-    wrapper = kb.wrapper()
+                           bindings=bindings, arch_defines=(("TC_EMULATOR", "1"), ("KERNEL_BUILD", "1"), (slot, "1"),
+                                                            ("ARCH_WORMHOLE", "1")))
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "tc_generated.h").write_text(kb.generated_header())
-        if KERNEL_ARGS in text:
-            (Path(tmp) / "kernel_args_generated.h").write_text(generated_kernel_args(_with_local_headers(path)))
-            wrapper = wrapper.replace(f'#include "{path}"', f'#include "kernel_args_generated.h"\n#include "{path}"')
-        (Path(tmp) / "w.cpp").write_text(wrapper)
+        (Path(tmp) / "w.cpp").write_text(kb.wrapper())
         roots = [f"-I{r}" for r in build.ttnn_include_roots(path)]  # as compile_kernel gives them
         result = subprocess.run([*compiler().command(), "-std=c++20", "-fsyntax-only", "-fmax-errors=1",
                                  f"-I{tmp}", f"-I{build.INCLUDE}", f"-I{path.parent}", *roots, f"{tmp}/w.cpp"],

@@ -67,6 +67,19 @@ def test_a_binding_the_host_did_not_declare_is_a_compile_error_at_the_kernels_li
     assert "args::stride" in d.message and "KernelBindings" in (d.hint or ""), d
 
 
+def test_a_binding_without_any_kernel_bindings_names_the_extension(device) -> None:
+    """A Metal 2.0 kernel run by a host that gives it no KernelBindings at all: E5001 at the first
+    line naming a binding, pointing at the extension."""
+    src, out = dram(device, torch.randn(64, 64)), output(device, (64, 64))
+    reader = _reader(src, {(0, 0): [0, 1], (1, 0): [2, 1]}, common=[2])
+    reader.bindings = None
+    with pytest.raises(KernelError) as info:
+        run([src, out], [reader, *_writers(out, 2)], [cb(3, core_ranges=GRID)])
+    d = info.value.diagnostic
+    assert d.code == "E5001" and d.span.line == line_of(SOURCE, "FIRST-BINDING"), d
+    assert "args::" in d.message and "KernelBindings" in (d.hint or ""), d
+
+
 @pytest.mark.parametrize("bindings,message", [
     (ttnn.KernelBindings(runtime_args=["n"], compile_time_args={"n": 1}), "args::n is declared twice"),
     (ttnn.KernelBindings(dfbs={"in-0": 0}), "'in-0' is not a C++ identifier"),

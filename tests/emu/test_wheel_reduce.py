@@ -10,7 +10,8 @@ ckernel``), ``ENABLE_FP32_DEST_ACC`` and ``DST_SYNC_FULL`` (the reader's kernel_
 chunks by the DEST capacity they imply). The work is split over two cores as the factory splits it
 (rows of tiles for W, columns for H). Sums are checked bit for bit against the device arithmetic
 (tilecraft/device_arith.py: the matrix unit's grouped sums with the scaler tile, packed to
-bfloat16), maxima against torch (a max is exact).
+bfloat16), maxima against torch (a max is exact). By default one case per dimension runs (each
+compiles its own reader and compute kernel: several seconds cold); the others are ``slow``.
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ def _sums(x: torch.Tensor, dim: str, scaler: float) -> torch.Tensor:
     return dev.pack_bf16(dev.reduce_sum(list(t.reshape(-1, 32, 32)), "REDUCE_SCALAR", 4, False) * scaler)
 
 
-@pytest.mark.parametrize("op", ["SUM", "MAX"])
+@pytest.mark.parametrize("op", ["SUM", pytest.param("MAX", marks=pytest.mark.slow)])
 def test_reduce_over_w_runs_unchanged(device, ops, op) -> None:
     """W: each core reduces two rows of three tiles (the start-id reader, reduce.cpp REDUCE_ROW); the
     result is column 0 of each output tile, the rest zeroed by the packer's reduce mask."""
@@ -108,7 +109,7 @@ def test_reduce_over_w_runs_unchanged(device, ops, op) -> None:
         assert torch.equal(got[:, 0], xs.amax(dim=1)) and not got[:, 1:].any()
 
 
-@pytest.mark.parametrize("op", ["SUM", "MAX"])
+@pytest.mark.parametrize("op", [pytest.param("SUM", marks=pytest.mark.slow), "MAX"])
 def test_reduce_over_h_runs_unchanged(device, ops, op) -> None:
     """H: the column-partitioned transposing reader feeds each core's columns (two and one of three)
     down the rows, reduce.cpp REDUCE_COL sums or maxes them into row 0."""
@@ -133,7 +134,7 @@ def test_reduce_over_h_runs_unchanged(device, ops, op) -> None:
         assert torch.equal(got[0], xs.amax(dim=0)) and not got[1:].any()
 
 
-@pytest.mark.parametrize("op", ["SUM", "MAX"])
+@pytest.mark.parametrize("op", ["SUM", pytest.param("MAX", marks=pytest.mark.slow)])
 def test_reduce_over_hw_runs_unchanged(device, ops, op) -> None:
     """HW: two batches of 2x3 tiles, each reduced to element [0][0] of its output tile."""
     torch.manual_seed(33)

@@ -12,7 +12,7 @@
 #include "experimental/kernel_args.h"
 
 void kernel_main() {
-    const uint32_t first = get_arg(args::first_tile);
+    const uint32_t first = get_arg(args::first_tile);  // FIRST-BINDING
     const uint32_t count = get_arg(args::tile_count);
     constexpr uint32_t chunk = get_arg(args::chunk);  // a compile-time arg is a constant expression
     const uint32_t step = get_vararg(0);  // FINDING-HERE (a vararg the host did not set)

@@ -1,6 +1,6 @@
 // add_int_tile (0.81.1 api/compute/add_int_sfpu.h): integer add of two DST tiles. Not modelled: the
-// header exists (ttnn's kernel_lib includes it for its Int32 SFPU reduce), and a call stops at
-// compile time naming it (E5002).
+// header exists (ttnn's kernel_lib includes it for its Int32 SFPU reduce); add_int_tile stops the
+// build naming itself (E5002), add_int_tile_init (not a template) stops the run at its line (E5009).
 #pragma once
 
 #include <cstdint>
@@ -14,10 +14,6 @@ ALWI void add_int_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {
     static_assert(data_format != data_format, "not modelled by the tilecraft emulator: add_int_tile");
 }
 
-// not a template in 0.81.1; one here so that only a call, not the declaration, stops the build
-template <bool tc_called = true>
-ALWI void add_int_tile_init() {
-    static_assert(!tc_called, "not modelled by the tilecraft emulator: add_int_tile_init");
-}
+ALWI void add_int_tile_init(TC_LOC) { ::tc::not_modelled("add_int_tile_init", tc_loc); }
 
 }  // namespace ckernel

@@ -26,23 +26,19 @@ ALWI void binary_min_tile_init(TC_LOC) {
     ::tc::sfpu_init(0, tc_loc);
 }
 
-// Int32 max/min: not modelled (kernel_lib's Int32 SFPU reduce names them); not templates in
-// 0.81.1, templates here so that only a call, not the declaration, stops the build (E5002)
-template <bool tc_called = true>
-ALWI void binary_max_int32_tile(uint32_t, uint32_t, uint32_t) {
-    static_assert(!tc_called, "not modelled by the tilecraft emulator: binary_max_int32_tile");
+// Int32 max/min (kernel_lib's Int32 SFPU reduce names them): not modelled; a call stops the run at
+// its line (E5009) instead of computing something else.
+ALWI void binary_max_int32_tile(uint32_t, uint32_t, uint32_t, TC_LOC) {
+    ::tc::not_modelled("binary_max_int32_tile", tc_loc);
 }
-template <bool tc_called = true>
-ALWI void binary_max_int32_tile_init() {
-    static_assert(!tc_called, "not modelled by the tilecraft emulator: binary_max_int32_tile_init");
+ALWI void binary_max_int32_tile_init(TC_LOC) {
+    ::tc::not_modelled("binary_max_int32_tile_init", tc_loc);
 }
-template <bool tc_called = true>
-ALWI void binary_min_int32_tile(uint32_t, uint32_t, uint32_t) {
-    static_assert(!tc_called, "not modelled by the tilecraft emulator: binary_min_int32_tile");
+ALWI void binary_min_int32_tile(uint32_t, uint32_t, uint32_t, TC_LOC) {
+    ::tc::not_modelled("binary_min_int32_tile", tc_loc);
 }
-template <bool tc_called = true>
-ALWI void binary_min_int32_tile_init() {
-    static_assert(!tc_called, "not modelled by the tilecraft emulator: binary_min_int32_tile_init");
+ALWI void binary_min_int32_tile_init(TC_LOC) {
+    ::tc::not_modelled("binary_min_int32_tile_init", tc_loc);
 }
 
 }  // namespace ckernel
