@@ -19,26 +19,6 @@ enum class EltwiseBinaryReuseDestType { NONE = 0, DEST_TO_SRCA = 1, DEST_TO_SRCB
 enum class DstSync : std::uint8_t { SyncHalf = 0, SyncFull = 1 };
 enum class BroadcastType : std::uint8_t { NONE = 0x0, COL = 0x1, ROW = 0x2, SCALAR = 0x3 };
 enum class Transpose : std::uint8_t { None = 0, IntraFace = 1, InterFace = 2, Both = 3 };
-enum class ReluType : std::uint8_t { NO_RELU = 0, ZERO_RELU, MIN_THRESHOLD_RELU, MAX_THRESHOLD_RELU };
-
-// The packer's ReLU: a mode and a 16-bit threshold (packed in bits 16-31 as the hardware takes it).
-struct ReluConfig {
-    static constexpr ReluConfig none() { return {ReluType::NO_RELU}; }
-    static constexpr ReluConfig zero() { return {ReluType::ZERO_RELU}; }
-    static constexpr ReluConfig min_threshold(std::uint32_t t) { return {ReluType::MIN_THRESHOLD_RELU, t}; }
-    static constexpr ReluConfig max_threshold(std::uint32_t t) { return {ReluType::MAX_THRESHOLD_RELU, t}; }
-    static constexpr ReluConfig from_packed(std::uint32_t packed) {
-        return {static_cast<ReluType>(packed & 0x3), (packed >> 16) & 0xFFFF};
-    }
-    constexpr ReluType get_mode() const { return mode; }
-    constexpr std::uint32_t get_threshold() const { return threshold; }
-
-private:
-    constexpr ReluConfig(ReluType m, std::uint32_t t = 0) : mode(m), threshold(t) {}
-    ReluType mode = ReluType::NO_RELU;
-    std::uint32_t threshold = 0;
-};
-
 enum class MathFidelity : std::uint8_t { LoFi = 0, HiFi2 = 2, HiFi3 = 3, HiFi4 = 4 };
 enum class StochRndType : std::uint8_t { None = 0, Fpu = 1, Pack = 2, All = 0xf };
 enum class DstRoundingMode : std::uint8_t { Default = 0, NearestEven = 1 };
