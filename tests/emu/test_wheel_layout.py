@@ -296,8 +296,10 @@ def sharded_config(grid: ttnn.CoreRangeSet, shard: tuple[int, int], layout: ttnn
     return ttnn.MemoryConfig(layout, ttnn.BufferType.L1, ttnn.ShardSpec(grid, shard, ttnn.ShardOrientation.ROW_MAJOR))
 
 
+#: also run by default in tests/emu/test_wheel_matmul.py (the sharded converters): slow here
+@SLOW
 @pytest.mark.parametrize("writer_file", ["writer_unary_sharded_blocks_interleaved_start_id.cpp",
-                                         pytest.param("writer_unary_sharded_blocks_start_id.cpp", marks=SLOW)])
+                                         "writer_unary_sharded_blocks_start_id.cpp"])
 def test_ttnn_sharded_tile_kernels_run_unchanged(device, ops, writer_file) -> None:
     """Interleaved to sharded and back, tiles, block-sharded over 2 x 2 cores (2 x 2 tiles a shard):
     reader_unary_sharded_blocks_interleaved_start_id.cpp reads each core's block of tiles into the
@@ -327,8 +329,10 @@ def test_ttnn_sharded_tile_kernels_run_unchanged(device, ops, writer_file) -> No
     assert torch.equal(ttnn.to_torch(back), ttnn.to_torch(src))
 
 
+#: also run by default in tests/emu/test_wheel_matmul.py (the sharded converters): slow here
+@SLOW
 @pytest.mark.parametrize("writer_file", ["writer_unary_stick_layout_sharded_blocks_interleaved_start_id.cpp",
-                                         pytest.param("writer_unary_sharded_stick_layout_start_id.cpp", marks=SLOW)])
+                                         "writer_unary_sharded_stick_layout_start_id.cpp"])
 def test_ttnn_sharded_stick_writers_run_unchanged(device, ops, writer_file) -> None:
     """Sharded to interleaved, row-major: a height-sharded tensor (32 sticks a core, 2 cores) is
     published by reader_unary_sharded.cpp and its sticks written to DRAM by a stick writer."""
@@ -554,7 +558,9 @@ def test_ttnn_halo_pack_untilize_runs_unchanged(device, ops) -> None:
     assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx))
 
 
-@pytest.mark.parametrize("layout", [ttnn.ROW_MAJOR_LAYOUT, pytest.param(ttnn.TILE_LAYOUT, marks=SLOW)])
+#: the row-major case also runs by default in tests/emu/test_wheel_matmul.py: slow here
+@SLOW
+@pytest.mark.parametrize("layout", [ttnn.ROW_MAJOR_LAYOUT, ttnn.TILE_LAYOUT])
 def test_ttnn_block_sharded_concat_kernel_runs_unchanged(device, ops, layout) -> None:
     """ConcatBlockShardedProgramFactory's kernel, reader_writer_block_sharded_concat.cpp: each output
     core pulls its transfers -- (source core, source CB, offset, stride, destination offset,
