@@ -45,7 +45,7 @@ CHILD = """\
 import json, sys, time
 t0 = time.perf_counter()
 result_path, run_args = sys.argv[1], sys.argv[2:]  # the script run sees its own argv
-from tilecraft.sim import engine
+from tilecraft.sim.language import engine
 
 def status(key):
     for line in open("/proc/self/status"):

@@ -17,7 +17,7 @@ import io
 from collections import Counter
 
 from tilecraft.cli import main
-from tilecraft.sim import metal_engine
+from tilecraft.sim.metal_level import metal_engine
 
 #: the call names counted (whatever the kernel's role, only compute kernels make them)
 COUNTED = ("matmul_tiles", "matmul_block", "copy_tile", "fill_tile", "pack_tile", "add_binary_tile",

@@ -11,7 +11,7 @@ import pytest
 
 from tilecraft import session
 from tilecraft.cli import main
-from tilecraft.sim.engine import ProgramRuntime
+from tilecraft.sim.language.engine import ProgramRuntime
 from benchmarks.emit_tools import programs_of
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "compare_eltwise_add.py"

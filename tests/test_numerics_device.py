@@ -17,7 +17,8 @@ from tilecraft.cli import main
 from tilecraft.dtypes import bfloat8_b, bfloat16, float32
 from tilecraft.numerics import quantize
 from tilecraft.sim.device_math import DeviceMath, device_math
-from tilecraft.sim import libm, tile_math
+from tilecraft.sim import libm
+from tilecraft.sim import tile_math
 
 
 def test_the_packer_rounds_ties_away_from_zero_where_the_default_rounds_to_even() -> None:

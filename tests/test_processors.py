@@ -11,7 +11,7 @@ import pytest
 from tilecraft.arch.processors import DATA_MOVEMENT_ORDER, Processor, processor_of_role
 from tilecraft.metal import headercheck
 from tilecraft.metal.hosts import cpp_host, manifest, python_host
-from tilecraft.sim.metal_trace import SLOTS, slot_of
+from tilecraft.sim.metal_level.metal_trace import SLOTS, slot_of
 from tilecraft.ttnn.descriptors import NOC, DataMovementProcessor
 from tilecraft.emu.program import BRISC, NCRISC, SLOT_NAMES, TRISC
 from benchmarks.emit_tools import programs_of

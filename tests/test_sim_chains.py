@@ -1,4 +1,4 @@
-"""Accumulation chains as strip products (tilecraft/sim/chains.py) give the exact mode's bits.
+"""Accumulation chains as strip products (tilecraft/sim/dataflow/chains.py) give the exact mode's bits.
 
 The unit tests build one K step of ``acc + a @ b`` over many output blocks and compare the strip
 update with the exact mode's definition, block by block (``tile_math.matmul`` then the store's
@@ -23,9 +23,11 @@ from benchmarks.tutorial_sources import matmul_size, resize_source
 from tests.outputs import assert_same_bits, launch_outputs
 from tilecraft.dtypes import bfloat16, float16, float32
 from tilecraft.numerics import quantize
-from tilecraft.sim import chains, tile_math, values
-from tilecraft.sim.values import TensorRef
-from tilecraft.sim.levels import LevelEvaluator
+from tilecraft.sim.dataflow import chains
+from tilecraft.sim import tile_math
+from tilecraft.sim.dataflow import values
+from tilecraft.sim.dataflow.values import TensorRef
+from tilecraft.sim.dataflow.levels import LevelEvaluator
 
 
 def exact_blocks(a: torch.Tensor, b: torch.Tensor, acc: torch.Tensor | None, at_m: torch.Tensor,
@@ -128,7 +130,7 @@ def test_tutorial_chains_take_the_strip_path(tutorials: Path, tmp_path: Path, tu
         taken.append(real(*args))
         return taken[-1]
 
-    monkeypatch.setattr("tilecraft.sim.levels.matmul_update", spy)
+    monkeypatch.setattr("tilecraft.sim.dataflow.levels.matmul_update", spy)
     fast = launch_outputs(script, capsys)
     assert taken and all(taken)
     assert_same_bits(fast, launch_outputs(script, capsys, "--exact"))
@@ -171,7 +173,7 @@ def test_level_batches_cover_all_cores_of_a_k_step(tutorials: Path, tmp_path: Pa
         sizes.append(len(rows))
         return real(evaluator, site, rows, spec)
 
-    monkeypatch.setattr("tilecraft.sim.levels.matmul_update", spy)
+    monkeypatch.setattr("tilecraft.sim.dataflow.levels.matmul_update", spy)
     launch_outputs(script, capsys, "--grid", "4,4")
     assert sizes == [(512 // 128) ** 2] * (256 // 128)
 

@@ -1,4 +1,4 @@
-"""Phase 1 by groups of cores (tilecraft/sim/core_groups.py) records exactly the core-by-core graph.
+"""Phase 1 by groups of cores (tilecraft/sim/fastforward/core_groups.py) records exactly the core-by-core graph.
 
 Every example and every multi-node tutorial is recorded twice, by groups and core by core, and
 the recorder's columns handed to phase 2 must be equal entry for entry (and the outputs bit for
@@ -23,8 +23,9 @@ from hypothesis import strategies as st
 
 from benchmarks.tutorial_sources import matmul_size, resize_source
 from tests.outputs import assert_same_bits, launch_with_messages
-from tilecraft.sim import core_groups, engine
-from tilecraft.sim.values import column
+from tilecraft.sim.fastforward import core_groups
+from tilecraft.sim.language import engine
+from tilecraft.sim.dataflow.values import column
 
 pytestmark = pytest.mark.usefixtures("fresh_process_state")
 

@@ -1,4 +1,4 @@
-"""Phase 1 advanced by whole loop periods (tilecraft/sim/fastforward.py, loop_plan.py).
+"""Phase 1 advanced by whole loop periods (tilecraft/sim/fastforward/advance.py, loop_plan.py).
 
 Every program here has loops long enough to be fast-forwarded; each asserts that periods were
 skipped (or, where skipping would be wrong, that the run still gives the exact mode's bits), that
@@ -18,7 +18,7 @@ import pytest
 from benchmarks.tutorial_sources import matmul_size, resize_source
 from tests.outputs import assert_same_bits, launch_outputs
 from tilecraft.cli import main
-from tilecraft.sim import fastforward
+from tilecraft.sim.fastforward import advance
 
 pytestmark = pytest.mark.usefixtures("fresh_process_state")
 
@@ -34,13 +34,13 @@ import tilecraft.ttnn as ttnn
 def skips(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The number of periods of every skip made while the test runs."""
     seen: list[int] = []
-    original = fastforward.FastForward.apply
+    original = advance.FastForward.apply
 
     def apply(self, plan, *args):  # type: ignore[no-untyped-def]
         seen.append(plan.count)
         return original(self, plan, *args)
 
-    monkeypatch.setattr(fastforward.FastForward, "apply", apply)
+    monkeypatch.setattr(advance.FastForward, "apply", apply)
     return seen
 
 

@@ -23,9 +23,9 @@ from .metal.lower import program_l1_need
 from .metal.lowered import LoweredProgram
 from .run_cpp import run_emitted
 from .sim.device_math import device_math
-from .sim.engine import ProgramRuntime
+from .sim.language.engine import ProgramRuntime
 from .options import RunOptions
-from .sim.metal_engine import MetalRuntime
+from .sim.metal_level.metal_engine import MetalRuntime
 
 
 def resolve_grid(grid: Any, opts: RunOptions) -> tuple[int, ...]:

@@ -11,7 +11,7 @@ that makes flow control and "no counterpart" errors real, and that lets a core s
 receives (the scatter-gather with loopback).
 
 Three layers apply this rule and read it from here: the functional simulator
-(``sim/state.py``: ``PipeSend``/``PipeRecv``), the cost model (``perf/timed_state.py``) and the
+(``sim/language/state.py``: ``PipeSend``/``PipeRecv``), the cost model (``perf/timed_state.py``) and the
 Metalium lowering (``metal/lower_pipes.py``), which builds the same protocol from L1 slots,
 flag words, per-pipe ready semaphores and multicasts. What only the lowering needs -- which L1
 slot a pipe lands in, which ready semaphore counts its free destinations, the corner order of a

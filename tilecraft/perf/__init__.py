@@ -18,8 +18,8 @@ from ..emu.trace import KernelTrace
 from ..ir.program import ProgramIR
 from ..metal.kir import MetalProgram
 from ..metal.lower import lower_program
-from ..sim.metal_engine import MetalRuntime
-from ..sim.metal_trace import slot_of
+from ..sim.metal_level.metal_engine import MetalRuntime
+from ..sim.metal_level.metal_trace import slot_of
 from ..ttnn.fidelity import MathFidelity
 from .bound import busy_lower_bound
 from .engine import BeyondLimit, TimingRun

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..lang.grid import reshape_coords
-from ..sim.periodic import ThreadLoops
+from ..sim.fastforward.periodic import ThreadLoops
 from .engine import TimingRun
 from .network import Resources, xy
 

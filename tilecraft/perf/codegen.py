@@ -22,7 +22,7 @@ from ..ir import ops as ir
 from ..ir.program import ProgramIR, ThreadIR
 from ..ir.types import BlockType
 from ..sim.codegen import ThreadCodegen
-from ..sim.loop_plan import ThreadPlan, plan_thread
+from ..sim.fastforward.loop_plan import ThreadPlan, plan_thread
 
 #: raw trace slices a thread records at most (a trace of a real-size run stays openable)
 TRACE_LIMIT = 50000

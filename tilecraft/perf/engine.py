@@ -19,7 +19,7 @@ from ..ir import ops as ir
 from ..sim.op_table import OpTable
 from ..ir.program import DATAMOVEMENT, ProgramIR
 from ..ir.grid import all_cores, reshape_coords
-from ..sim.periodic import LoopIter, ThreadLoops
+from ..sim.fastforward.periodic import LoopIter, ThreadLoops
 from .codegen import TimingCodegen
 from .fastforward import TimedFastForward, can_fast_forward
 from .compute_cost import StoreCost, store_cost

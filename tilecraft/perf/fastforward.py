@@ -3,7 +3,7 @@
 At 8192^3 the matmul tutorial's K loop runs 16.7 million times, and the timing model would time
 every iteration of every thread. In steady state an iteration is the last one shifted in time:
 the same operations, the same stalls, every clock one period later. The controller here (a
-:class:`tilecraft.sim.periodic.PeriodicController`, as the simulator's) watches the heads of the
+:class:`tilecraft.sim.fastforward.periodic.PeriodicController`, as the simulator's) watches the heads of the
 long loops of one thread, the *pacer*, and snapshots every thread of every core there (cores share
 DRAM banks and NoC links, so one core cannot be advanced alone):
 
@@ -27,7 +27,7 @@ pacer's within ``REL_TOL * dt``, and every accumulator's three steps agree withi
 times its step (plus ``dt``). The DRAM bank each page goes to is ``page % banks``: a period must
 move every DRAM access of the moving loops by a whole number of turns over the banks, so that the
 skipped periods touch the same banks as the observed one. Then the loops' guards are checked over
-the run (:mod:`tilecraft.sim.periodic`) and everything is extended by ``N`` periods: counts by
+the run (:mod:`tilecraft.sim.fastforward.periodic`) and everything is extended by ``N`` periods: counts by
 ``N`` exact steps, live clocks by ``N * dt`` (dead ones stay), accumulators by ``N`` times their
 mean step over the three observed periods.
 
@@ -49,7 +49,7 @@ import numpy as np
 
 from ..ir import ops as ir
 from ..ir.program import COMPUTE, ProgramIR
-from ..sim.periodic import LoopIter, PeriodicController, SkipPlan, Snapshot, ThreadLoops, common_step, ring
+from ..sim.fastforward.periodic import LoopIter, PeriodicController, SkipPlan, Snapshot, ThreadLoops, common_step, ring
 from .network import page_strides
 
 #: relative tolerance on the steps of clocks and accumulators per period (see the module's doc)

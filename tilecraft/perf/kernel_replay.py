@@ -42,7 +42,7 @@ from ..emu.program import TRISC, ProgramSpec
 from ..ir.grid import all_cores
 from ..ir.program import COMPUTE, DATAMOVEMENT
 from ..metal import kir
-from ..sim.metal_trace import SLOTS
+from ..sim.metal_level.metal_trace import SLOTS
 from .engine import ThreadTimes, run_threads
 from .kernel_costs import CallCosts
 from .network import Resources, xy

@@ -1,6 +1,6 @@
 """Per-core state of the timing engine: buffers, semaphores and pipe slots that carry times.
 
-The blocking rules are the functional simulator's (:mod:`tilecraft.sim.state`) without the
+The blocking rules are the functional simulator's (:mod:`tilecraft.sim.language.state`) without the
 protocol checks (a program is profiled after it passed the simulator) and without data. What
 they add is *when*: a ring buffer records, per slot, the cycle of the push that filled it and
 of the pop that freed it, so ``reserve`` number n completes at ``max(now, pop n - capacity)``

@@ -18,7 +18,7 @@ import torch
 
 from ..device_arith import FIDELITY_PHASES
 from .device_math import DeviceMath, GoldenMath
-from .exprprog import compile_expression
+from .language.exprprog import compile_expression
 
 #: the fidelities measured, cheapest first
 FIDELITIES = tuple(FIDELITY_PHASES)

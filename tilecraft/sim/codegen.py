@@ -1,7 +1,7 @@
 """IR thread -> a Python generator function: how the simulator executes the IR.
 
 Each IR operation becomes a few lines of Python that call the device state objects of one core
-(:mod:`.state`) and the value recorder (:mod:`.values`). Blocking operations become
+(:mod:`tilecraft.sim.language.state`) and the value recorder (:mod:`tilecraft.sim.dataflow.values`). Blocking operations become
 ``while <cannot proceed>: yield (waitable, op)``, so a thread runs until it really blocks.
 One function is generated per thread and shared by every core (per-core values arrive as
 arguments), and every generated line maps back to the operation (and source span) it came from.
@@ -20,7 +20,7 @@ from ..ir.program import ProgramIR, ThreadIR
 from ..ir.grid import reshape_coords
 from ..ir.names import Identifiers
 from ..ir.types import BOOL, BlockType
-from .loop_plan import ThreadPlan, plan_thread
+from .fastforward.loop_plan import ThreadPlan, plan_thread
 from .op_table import RUNAWAY_ITERATIONS
 
 
@@ -80,7 +80,7 @@ class ThreadCodegen:
     FILE_TAG = "tilecraft"
     RETURN = "return"
     #: qualifying loops iterate through ``K.loop`` and the registers they assign live in the list
-    #: ``R`` (:mod:`.fastforward` advances and shifts them); the other engines keep plain loops
+    #: ``R`` (:mod:`tilecraft.sim.fastforward.advance` advances and shifts them); the other engines keep plain loops
     FAST_FORWARD = True
 
     def prologue(self) -> None:

@@ -19,8 +19,8 @@ from typing import Any, Iterable, Sequence
 
 from ..diagnostics import KernelError, Note, Span, error
 from ..ir import ops as ir
-from .metal_state import PageCB
-from .state import CBState, PipeSlot, SemState
+from .metal_level.metal_state import PageCB
+from .language.state import CBState, PipeSlot, SemState
 
 #: cores listed by name in a grouped note before the rest are counted
 CORES_SHOWN = 4

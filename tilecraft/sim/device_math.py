@@ -26,7 +26,8 @@ from ..ir import ops as ir
 from ..ir.compute_units import Unit, unit_of
 from ..ir.types import BlockType
 from ..numerics import quantize
-from . import libm, tile_math
+from . import libm
+from . import tile_math
 
 Tensor = torch.Tensor
 
@@ -118,7 +119,7 @@ SFPU_BINARY: dict[str, Callable[[Tensor, Tensor], Tensor]] = {"pow": libm.binary
 
 
 class BlockMath(Protocol):
-    """What :func:`~tilecraft.sim.exprprog.compile_expression` takes in place of the ideal arithmetic."""
+    """What :func:`~tilecraft.sim.language.exprprog.compile_expression` takes in place of the ideal arithmetic."""
 
     def matmul(self, a: Tensor, b: Tensor, acc: Tensor | None = None) -> Tensor:
         """``acc + a @ b`` (``a @ b`` when ``acc`` is None), tile by tile as this arithmetic computes it."""

@@ -17,7 +17,7 @@ class OpTable:
     def __init__(self) -> None:
         self.ops: list[ir.Op] = []
         self._op_ids: dict[int, int] = {}
-        #: ops whose outcome the generated code reports (:mod:`.core_groups`): comparisons, the order of
+        #: ops whose outcome the generated code reports (:mod:`tilecraft.sim.fastforward.core_groups`): comparisons, the order of
         #: their operands (``K.guard``); loops, their trip count (``K.trips``)
         self.traced: set[int] = set()
 

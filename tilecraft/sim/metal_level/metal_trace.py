@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from ..arch.processors import Processor
-from ..emu import trace as tr
-from ..emu.codes import Barrier, Bcast, Ev, Fpu
-from ..emu.program import BRISC, NCRISC, TRISC
-from ..metal import optable
-from . import emu_sfpu
+from ...arch.processors import Processor
+from ...emu import trace as tr
+from ...emu.codes import Barrier, Bcast, Ev, Fpu
+from ...emu.program import BRISC, NCRISC, TRISC
+from ...metal import optable
+from .. import emu_sfpu
 
 #: tilecraft's FPU binary names -> the emulator's FPU operations
 _FPU_CODE = {"add": Fpu.ADD, "sub": Fpu.SUB, "mul": Fpu.MUL}

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from .accuracy import SAMPLE_BLOCKS
+from ..accuracy import SAMPLE_BLOCKS
 from .chains import chunk_elements, matmul_update
 from .values import Evaluator, Recorder, WriteSite, find_sorted, search_sorted
 

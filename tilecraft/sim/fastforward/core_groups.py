@@ -1,6 +1,6 @@
 """One skeleton per group of cores: run a few cores of a box of the grid, derive the others' recordings.
 
-Cores that run alone (:func:`.engine.cores_run_alone`) record their graphs one after the other, and
+Cores that run alone (:func:`~tilecraft.sim.language.engine.cores_run_alone`) record their graphs one after the other, and
 in most programs they run the same code on different slices: the 8x8 matmul tutorial's 64 cores
 differ only in the offsets of their tensor slices. Phase 1 then runs a handful of them per box of
 the grid and writes the others' recordings as arithmetic: entry by entry, a core's recording is
@@ -23,7 +23,7 @@ are run; if their traces are equal:
   agreeing), and a guard's ``lhs - rhs`` is affine in the coordinates, a loop's trip count
   ``ceil((end - start) / step)`` (at least 0) of affine bounds, so both are monotone in each
   coordinate and a value shared by the corners is the value throughout the box. Skipped loop
-  periods repeat the observed ones (:mod:`.fastforward`), and the skips are in the trace too;
+  periods repeat the observed ones (:mod:`.advance`), and the skips are in the trace too;
 * so every core records the same entries in the same order, each a number affine in the coordinates
   (slice bounds) or a value id that differs between cores only by the core's first id: the first
   corner and its neighbours give every entry's step per coordinate, and the other corners are checked
@@ -44,10 +44,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..ir import ops as ir
-from ..ir.program import ProgramIR
+from ...ir import ops as ir
+from ...ir.program import ProgramIR
 from .loop_plan import derived_registers, flows_are_affine
-from .values import column
+from ..dataflow.values import column
 
 #: a box of fewer cores is run core by core (sampling it would run most of them anyway)
 MIN_CORES = 8
@@ -138,7 +138,7 @@ class AffineModel:
 
 
 class CoreGroups:
-    """Phase 1 by boxes of cores (module docstring). ``runtime`` is the :class:`.engine.ProgramRuntime`."""
+    """Phase 1 by boxes of cores (module docstring). ``runtime`` is the :class:`~tilecraft.sim.language.engine.ProgramRuntime`."""
 
     def __init__(self, runtime: Any):
         self.runtime = runtime

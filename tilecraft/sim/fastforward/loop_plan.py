@@ -1,4 +1,4 @@
-"""Which loops of a thread the simulator may advance by whole iterations (:mod:`.fastforward`).
+"""Which loops of a thread the simulator may advance by whole iterations (:mod:`.advance`).
 
 Skipping iterations is sound only when every iteration of a loop does the same thing apart from
 numbers that change by the same amount each time: the loop variables, slice starts computed from
@@ -18,7 +18,7 @@ them, value ids. This module proves that from the IR, per ``scf.for``:
 Everything a skipped run must shift lives outside Python's frame locals so that it can be shifted:
 loop positions in iterator objects, and the registers a qualifying loop assigns (:attr:`ThreadPlan.
 shifted`) in a per-thread list. Block handles, transfer handles and transfer groups are not shifted
-(buffer positions are compared modulo the buffer's size, :mod:`.fastforward`).
+(buffer positions are compared modulo the buffer's size, :mod:`.advance`).
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..ir import ops as ir
-from ..ir.program import ThreadIR
-from ..ir.types import BlockType
+from ...ir import ops as ir
+from ...ir.program import ThreadIR
+from ...ir.types import BlockType
 
 #: operations a skipped loop must not contain
 _ENDS_EARLY = (ir.Break, ir.Continue, ir.Return, ir.While)

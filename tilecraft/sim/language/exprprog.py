@@ -1,7 +1,7 @@
 """A block store's expression tree -> one batched evaluator over all its executions.
 
 The tree under a ``block.store`` is fixed by the program text (expression registers are
-defined once), so it compiles to a straight-line list of :mod:`.tile_math` calls. Leaves
+defined once), so it compiles to a straight-line list of :mod:`tilecraft.sim.tile_math` calls. Leaves
 arrive stacked: blocks as ``[N, h, w]``, runtime scalars as ``[N, 1, 1]``; one call evaluates
 every execution of the store in a batch.
 """
@@ -12,11 +12,11 @@ from typing import Any, Callable
 
 import torch
 
-from ..ir import mathops, patterns
-from ..ir import ops as ir
-from ..ir.types import BlockType
-from . import tile_math
-from .device_math import BlockMath
+from ...ir import mathops, patterns
+from ...ir import ops as ir
+from ...ir.types import BlockType
+from .. import tile_math
+from ..device_math import BlockMath
 
 Step = tuple[int, Callable[..., torch.Tensor], tuple[int, ...]]
 CPU = torch.device("cpu")
@@ -77,7 +77,7 @@ def compile_expression(root: ir.Reg, defs: dict[str, ir.Op], leaves: list[Any],
             result = result.expand(n, *elems)
         return result
 
-    # the large-GEMM path (:mod:`.chains`) computes the ideal arithmetic only
+    # the large-GEMM path (:mod:`tilecraft.sim.dataflow.chains`) computes the ideal arithmetic only
     evaluate.matmul = (_matmul_update(steps, result_slot, n_leaves, accumulate)  # type: ignore[attr-defined]
                        if device is None else None)
     return evaluate
@@ -87,7 +87,7 @@ def _matmul_update(steps: list[Step], result_slot: int, n_leaves: int,
                    accumulate: bool) -> tuple[int, int, int | None] | None:
     """``(lhs, rhs, acc)`` leaf positions when the whole store is one matrix product of two leaves,
     optionally accumulated into a third (``y = acc + a @ b``, ``y += a @ b``); ``acc`` None for a
-    plain ``a @ b``. The level evaluator computes such stores as large matrix updates (:mod:`.chains`)."""
+    plain ``a @ b``. The level evaluator computes such stores as large matrix updates (:mod:`tilecraft.sim.dataflow.chains`)."""
     if len(steps) != 1 or accumulate or steps[0][0] != result_slot:
         return None
     _, kernel, args = steps[0]

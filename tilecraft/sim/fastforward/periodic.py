@@ -7,7 +7,7 @@ there (its subclass says what the state is), finds a period ``P`` whose last fou
 (equal structure, numbers moving by equal steps), checks that every loop can run ``N`` more periods
 and that every guard keeps its outcome over them, and then extends everything by ``N`` periods at
 once. This module holds the parts that do not depend on the engine: loop positions, registers,
-the period search, the guards, buffer rings; :mod:`.fastforward` (the value recorder) and
+the period search, the guards, buffer rings; :mod:`.advance` (the value recorder) and
 :mod:`tilecraft.perf.fastforward` (clocks and cycle counters) add their own state.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..ir import scalarops
+from ...ir import scalarops
 from .loop_plan import ThreadPlan
 
 #: after this many runs of a loop in a row watched without a skip, only every MISSES_RETRY-th

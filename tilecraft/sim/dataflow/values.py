@@ -22,8 +22,8 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-from ..diagnostics import error
-from ..numerics import quantize, to_compute
+from ...diagnostics import error
+from ...numerics import quantize, to_compute
 
 #: elements of one batch of writes converted at a time
 SCATTER_ELEMENTS = 1 << 21

@@ -1,8 +1,8 @@
 """Run one ProgramIR on its grid: build per-core state, generate thread code, schedule, evaluate.
 
 Phase 1 runs the synchronisation skeleton of every core (no tensor data) and checks every
-protocol rule; phase 2 computes the values (:mod:`.levels`, or in the exact mode
-:class:`.values.Evaluator`). A program with a protocol error or a deadlock is reported before any
+protocol rule; phase 2 computes the values (:mod:`tilecraft.sim.dataflow.levels`, or in the exact mode
+:class:`~tilecraft.sim.dataflow.values.Evaluator`). A program with a protocol error or a deadlock is reported before any
 tensor is touched.
 """
 
@@ -10,24 +10,24 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..diagnostics import error, warn
-from ..ir import ops as ir
-from ..ir.program import ProgramIR
-from ..ir.types import BlockType
-from ..ir.grid import all_cores, reshape_coords
-from .codegen import GeneratedThread, ThreadCodegen, expression_leaves
-from .core_groups import MIN_CORES, CoreGroups, GroupsAbandoned, traced_ops
-from .accuracy import AccuracyLog
+from ...diagnostics import error, warn
+from ...ir import ops as ir
+from ...ir.program import ProgramIR
+from ...ir.types import BlockType
+from ...ir.grid import all_cores, reshape_coords
+from ..codegen import GeneratedThread, ThreadCodegen, expression_leaves
+from ..fastforward.core_groups import MIN_CORES, CoreGroups, GroupsAbandoned, traced_ops
+from ..accuracy import AccuracyLog
 from .debug_print import PrintLog
-from .device_math import DeviceMath
+from ..device_math import DeviceMath
 from .exprprog import compile_expression
-from .fastforward import FastForward, LoopIter, ThreadLoops
-from .op_table import OpTable
-from .scheduler import Scheduler, SimThread
+from ..fastforward.advance import FastForward, LoopIter, ThreadLoops
+from ..op_table import OpTable
+from ..scheduler import Scheduler, SimThread
 from .state import CBState, PipeRecv, PipeSend, PipeSlot, SemState, Xfer
-from .levels import evaluator_for
-from ..numerics import quantize
-from .values import ComputeSite, ReadSite, Recorder, TensorRef, WriteSite, int_column
+from ..dataflow.levels import evaluator_for
+from ...numerics import quantize
+from ..dataflow.values import ComputeSite, ReadSite, Recorder, TensorRef, WriteSite, int_column
 
 
 class PipeRT:
@@ -54,9 +54,9 @@ class CoreRuntime:
         self.pipes_dst = {n.index: [prog.pipes[p.index] for p in n.pipes if core in prog.pipes[p.index].slots]
                           for n in prog.program.pipenets}
         self._coords: dict[int, tuple[int, ...]] = {}
-        #: while this core is sampled for its group (:mod:`.core_groups`): what its traced ops report
+        #: while this core is sampled for its group (:mod:`tilecraft.sim.fastforward.core_groups`): what its traced ops report
         self.trace: list[Any] | None = None
-        #: per thread: its qualifying loops and the registers they shift (:mod:`.fastforward`)
+        #: per thread: its qualifying loops and the registers they shift (:mod:`tilecraft.sim.fastforward.advance`)
         self.loops = [ThreadLoops(code.plan, code) for code in prog.threads]
 
     def loop(self, thread: int, loop: int, lo: int, hi: int, step: int) -> LoopIter | range:
@@ -237,7 +237,7 @@ class ProgramRuntime(OpTable):
         depend on the order: each thread sees the same sequence of blocks), so that the
         fast-forward controller watches one core's threads at a time; where they differ only in their
         coordinates, a few per box of the grid run and the others' recordings are derived
-        (:mod:`.core_groups`)."""
+        (:mod:`tilecraft.sim.fastforward.core_groups`)."""
         if self.fast_forward is None:
             for core, k in self.cores.items():
                 self.start_threads(core, k)

@@ -1,7 +1,7 @@
 """Device state at the TT-Metalium level: page-granular circular buffers in an L1 address map,
 the DST register file, and the NoC/semaphore address tokens kernels pass around.
 
-Values are ids in the same dataflow graph as the language level (:mod:`.values`), so both
+Values are ids in the same dataflow graph as the language level (:mod:`tilecraft.sim.dataflow.values`), so both
 levels are evaluated by one engine and can be compared bit for bit.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from ..diagnostics import error
-from .state import Waitable
+from ...diagnostics import error
+from ..language.state import Waitable
 
 #: where the first circular buffer starts in the simulated L1 (any base works: addresses are
 #: only ever compared with buffer bases)

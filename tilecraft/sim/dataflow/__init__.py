@@ -1,0 +1,1 @@
+"""The value engine both simulation levels share: the recorded dataflow graph and its evaluators."""

@@ -1,0 +1,1 @@
+"""The language simulator (``tilecraft run``): a ProgramIR on its grid, every protocol rule checked."""

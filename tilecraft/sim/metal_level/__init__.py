@@ -1,0 +1,1 @@
+"""The Metalium-level interpreter (``--level metal``): the lowered kernels' calls, simulated in Python."""
