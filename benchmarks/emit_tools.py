@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tilecraft import options, session
 from tilecraft.scripts import install_modules
-from tilecraft.ir.program import ProgramIR
+from tilecraft.ir.program_ir import ProgramIR
 
 
 def programs_of(script: Path) -> list[ProgramIR]:

@@ -37,7 +37,7 @@ from benchmarks.emit_comparison import call_sequence
 from tilecraft import session
 from tilecraft.diagnostics import KernelError
 from tilecraft.emu.codes import Ev
-from tilecraft.emu.program import ProgramSpec
+from tilecraft.emu.program_spec import ProgramSpec
 from tilecraft.metal.reference_kernels import DIRECTORY as REFERENCE
 from tilecraft.metal.lower import lower_program
 from tilecraft.perf import estimate_kernels, estimate_lowered

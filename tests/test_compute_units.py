@@ -15,7 +15,7 @@ from tilecraft.dtypes import TILE_ELEMS
 from tilecraft.ir import mathops
 from tilecraft.ir import ops as ir
 from tilecraft.ir.compute_units import Unit, unit_of
-from tilecraft.ir.program import COMPUTE, ProgramIR
+from tilecraft.ir.program_ir import COMPUTE, ProgramIR
 from tilecraft.metal import kir
 from tilecraft.metal.emit import emit_program
 from tilecraft.metal.optable import FPU_BINARY

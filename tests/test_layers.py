@@ -38,8 +38,8 @@ def test_a_planted_upward_import_is_reported(tmp_path: Path) -> None:
                     ignore=shutil.ignore_patterns("__pycache__", "include", "runtime", "reference_kernels"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     planted = tmp_path / "tilecraft" / "metal" / "cpp.py"
-    planted.write_text(planted.read_text() + "\nfrom ..frontend import program as _planted  # noqa\n")
+    planted.write_text(planted.read_text() + "\nfrom ..frontend import build_program as _planted  # noqa\n")
     result = _lint(tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "tilecraft.metal.cpp -> tilecraft.frontend.program" in result.stdout
+    assert "tilecraft.metal.cpp -> tilecraft.frontend.build_program" in result.stdout
     assert "Contracts: 2 kept, 2 broken." in result.stdout

@@ -25,7 +25,7 @@ from tilecraft.cli import main
 from tilecraft.emu.codes import Ev, SfpuUnary
 from tilecraft.perf import estimate_kernels, estimate_lowered
 from tilecraft.perf.capture import programs
-from tilecraft.perf.levels import both_levels
+from tilecraft.perf.both_levels import both_levels
 from tilecraft.scripts import install_modules
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,7 +13,7 @@ from tilecraft.metal import headercheck
 from tilecraft.metal.hosts import cpp_host, manifest, python_host
 from tilecraft.sim.metal_level.metal_trace import SLOTS, slot_of
 from tilecraft.ttnn.descriptors import NOC, DataMovementProcessor
-from tilecraft.emu.program import BRISC, NCRISC, SLOT_NAMES, TRISC
+from tilecraft.emu.program_spec import BRISC, NCRISC, SLOT_NAMES, TRISC
 from benchmarks.emit_tools import programs_of
 from tilecraft.metal.emit import emit_program
 

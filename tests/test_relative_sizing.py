@@ -12,7 +12,7 @@ import torch
 import tilecraft as ttl
 import tilecraft.ttnn as ttnn
 from tilecraft.diagnostics import KernelError
-from tilecraft.frontend.program import build_program
+from tilecraft.frontend.build_program import build_program
 from tilecraft.ir.parser import parse_program
 from tilecraft.ir.printer import print_program
 from tilecraft.frontend import l1_budget

@@ -25,9 +25,9 @@ from tilecraft.dtypes import bfloat16, float16, float32
 from tilecraft.numerics import quantize
 from tilecraft.sim.dataflow import chains
 from tilecraft.sim import tile_math
-from tilecraft.sim.dataflow import values
-from tilecraft.sim.dataflow.values import TensorRef
-from tilecraft.sim.dataflow.levels import LevelEvaluator
+from tilecraft.sim.dataflow import graph
+from tilecraft.sim.dataflow.graph import TensorRef
+from tilecraft.sim.dataflow.level_evaluator import LevelEvaluator
 
 
 def exact_blocks(a: torch.Tensor, b: torch.Tensor, acc: torch.Tensor | None, at_m: torch.Tensor,
@@ -130,7 +130,7 @@ def test_tutorial_chains_take_the_strip_path(tutorials: Path, tmp_path: Path, tu
         taken.append(real(*args))
         return taken[-1]
 
-    monkeypatch.setattr("tilecraft.sim.dataflow.levels.matmul_update", spy)
+    monkeypatch.setattr("tilecraft.sim.dataflow.level_evaluator.matmul_update", spy)
     fast = launch_outputs(script, capsys)
     assert taken and all(taken)
     assert_same_bits(fast, launch_outputs(script, capsys, "--exact"))
@@ -173,7 +173,7 @@ def test_level_batches_cover_all_cores_of_a_k_step(tutorials: Path, tmp_path: Pa
         sizes.append(len(rows))
         return real(evaluator, site, rows, spec)
 
-    monkeypatch.setattr("tilecraft.sim.dataflow.levels.matmul_update", spy)
+    monkeypatch.setattr("tilecraft.sim.dataflow.level_evaluator.matmul_update", spy)
     launch_outputs(script, capsys, "--grid", "4,4")
     assert sizes == [(512 // 128) ** 2] * (256 // 128)
 

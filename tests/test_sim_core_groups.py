@@ -25,7 +25,7 @@ from benchmarks.tutorial_sources import matmul_size, resize_source
 from tests.outputs import assert_same_bits, launch_with_messages
 from tilecraft.sim.fastforward import core_groups
 from tilecraft.sim.language import engine
-from tilecraft.sim.dataflow.values import column
+from tilecraft.sim.dataflow.graph import column
 
 pytestmark = pytest.mark.usefixtures("fresh_process_state")
 

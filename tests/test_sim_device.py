@@ -16,7 +16,7 @@ from benchmarks.tutorial_sources import Resize, elementwise_size, matmul_size, r
 from tests.outputs import assert_same_bits, launch_outputs
 from tilecraft import options
 from tilecraft.cli import main
-from tilecraft.sim.dataflow import levels
+from tilecraft.sim.dataflow import level_evaluator
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 ALL_EXAMPLES = sorted(EXAMPLES.glob("*.py"))

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from tests.outputs import assert_same_bits, launch_outputs
 from tilecraft.sim.language import engine
-from tilecraft.sim.dataflow.values import SlabIndex
+from tilecraft.sim.dataflow.graph import SlabIndex
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "matmul_1_single_tile.py"
 

@@ -36,7 +36,7 @@ from .metal.check_emitted import require_compiles
 from .metal.emit import Emitted, render_program
 from .metal.lowered import LoweredProgram
 from .metal.headercheck import HeadersUnavailable, ToolchainUnavailable
-from .pykernel import program as pykernel_program
+from .pykernel import pykernel_program
 from .diagnostics import Diagnostic, DiagnosticWarning, KernelError, UsageError, render_json, user_frame_span
 from .perf import profiler
 from .lsp import command as lsp_command

@@ -15,7 +15,7 @@ from . import session
 from .arch import get as get_arch
 from .diagnostics import warn
 from .frontend import l1_budget
-from .frontend.program import build_program
+from .frontend.build_program import build_program
 from .ir.passes import run_pipeline
 from .lang import kernel as lang_kernel
 from .lang.kernel import KernelDef

@@ -21,7 +21,7 @@ from . import ttnn
 from .arch import get as get_arch
 from .diagnostics import error
 from .emu.cache import digest, emu_cache
-from .ir.program import ProgramIR
+from .ir.program_ir import ProgramIR
 from .metal.lowered import LoweredProgram
 from .published_modules import serve_published
 

@@ -28,7 +28,7 @@ LoweringHook = Callable[[Any], None]
 ResultHook = Callable[[Any, list], None]
 #: called with each kernel-level program (a PyKernel op's) and its tensors before it runs
 KernelHook = Callable[[Any, Any], None]
-#: called with each program the kernel emulator ran (``emu.program.ProgramSpec``) and its
+#: called with each program the kernel emulator ran (``emu.program_spec.ProgramSpec``) and its
 #: ``EmulationResult``, whose call trace is recorded while any such hook is installed (the profiler)
 EmulatorHook = Callable[[Any, Any], None]
 #: runs a kernel call (kernel definition, args, kwargs): the driver's launch unless a session overrides it

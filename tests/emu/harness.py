@@ -14,7 +14,7 @@ import torch
 
 import tilecraft.ttnn as ttnn
 from tilecraft.emu import launch
-from tilecraft.emu.program import ProgramSpec
+from tilecraft.emu.program_spec import ProgramSpec
 
 HERE = Path(__file__).parent
 KERNELS = HERE / "kernels"

@@ -18,7 +18,7 @@ import pytest
 from tests.emu.test_defects import run_cpp, source_line
 from tilecraft.diagnostics import Diagnostic, Note, Span
 from tilecraft.emu.source_map import at_source, source_maps
-from tilecraft.emu.program import KernelSpec
+from tilecraft.emu.program_spec import KernelSpec
 from tilecraft.metal.emit import emit_program
 
 ROOT = Path(__file__).resolve().parents[2]

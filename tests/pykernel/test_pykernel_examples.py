@@ -22,7 +22,7 @@ from tilecraft.cli import main
 from tilecraft.scripts import install_modules
 from tilecraft.metal.check_emitted import check_emitted
 from tilecraft.metal.emit import render_program
-from tilecraft.pykernel import program as pykernel_program
+from tilecraft.pykernel import pykernel_program
 from tilecraft.run_cpp import load_host
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples" / "pykernel").glob("*.py"))

@@ -77,7 +77,7 @@ def test_the_program_cache_keys_on_tensor_kinds(device):
 
 
 def test_show_ir_prints_the_kernel_level_ir(device, capsys):
-    from tilecraft.pykernel import program as pykernel_program
+    from tilecraft.pykernel import pykernel_program
 
     _, x, y = tensors(device, 2, 0)
     op = RowsOp(cores=1)

@@ -27,7 +27,7 @@ from . import tensor_bytes
 from .build import CBInfo, KernelBuild, compile_all, compile_seconds, compile_warnings
 from .device_model import ChipModel, chip
 from .native import NativeDevice, decode_tiles, encode_tiles, tile_bytes
-from .program import SLOT_NAMES, TRISC, CBSpec, Core, KernelSpec, ProgramSpec, TensorSpec
+from .program_spec import SLOT_NAMES, TRISC, CBSpec, Core, KernelSpec, ProgramSpec, TensorSpec
 from .source_map import at_source, source_maps
 from .trace import KernelTrace
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from ..diagnostics import Diagnostic, Note, Span
-from .program import KernelSpec
+from .program_spec import KernelSpec
 
 MANIFEST = "manifest.json"
 

@@ -10,7 +10,7 @@ from ..diagnostics import Span, error
 from ..ir import ops as ir
 from ..ir.types import Type
 from .source import FunctionSource
-from .values import RV, Linear, Scope
+from .value_kinds import RV, Linear, Scope
 
 
 class Builder:

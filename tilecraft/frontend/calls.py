@@ -14,7 +14,7 @@ from ..ir.types import (GROUP, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeDe
 from ..ir.grid import all_cores, range_bounds
 from ..lang.intrinsic import intrinsic_name
 from .exprs import FOLDABLE, ExprMixin, SliceV, TupleV, block_extent, describe, is_block
-from .values import CT, RV, BoundMethod, FuncRef, PipeNetV, RemoteSemV, TensorSliceV, operand_of
+from .value_kinds import CT, RV, BoundMethod, FuncRef, PipeNetV, RemoteSemV, TensorSliceV, operand_of
 
 #: the builtins a thread may call on a run-time number, by the scalar operation each is
 _CONVERSIONS = {builtins.int: scalarops.UnaryOp.INT, builtins.abs: scalarops.UnaryOp.ABS,

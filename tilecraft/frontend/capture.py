@@ -13,7 +13,7 @@ from typing import Any
 
 from ..diagnostics import Span, error
 from ..ir import ops as ir
-from ..ir.program import ParamDecl, ProgramIR
+from ..ir.program_ir import ParamDecl, ProgramIR
 from ..dtypes import DataFormat
 from ..ir.types import BOOL, FLOAT, INDEX, SCALAR_UNIT, TILE_UNIT, PipeDecl, PipeNetDecl, TensorDecl
 from ..lang.buffers import is_tile_layout
@@ -22,7 +22,7 @@ from ..lang.intrinsic import intrinsic_name
 from ..lang.pipes import Pipe, PipeNet
 from ..lang.semaphores import MulticastRemoteSemaphore, Semaphore, UnicastRemoteSemaphore
 from ..lang.threads import ThreadDef
-from .values import CT, RV, FuncRef, PipeNetV, RemoteSemV, scalar_type
+from .value_kinds import CT, RV, FuncRef, PipeNetV, RemoteSemV, scalar_type
 
 
 class CaptureEnv:

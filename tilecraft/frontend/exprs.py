@@ -15,7 +15,7 @@ from ..ir import mathops, scalarops
 from ..ir import ops as ir
 from ..ir.types import BOOL, FLOAT, INDEX, BlockType, CBDecl, PipeDecl, PipeType, SemaphoreDecl, TensorDecl, Type
 from .builder import Builder
-from .values import (CT, RV, BoundMethod, CarriedBlock, FuncRef, Linear, PipeNetV, Poison, RemoteSemV, TensorSliceV,
+from .value_kinds import (CT, RV, BoundMethod, CarriedBlock, FuncRef, Linear, PipeNetV, Poison, RemoteSemV, TensorSliceV,
                      operand_of, scalar_type)
 
 #: every comparison operator, for folding constants

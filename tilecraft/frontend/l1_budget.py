@@ -19,7 +19,7 @@ from typing import Callable
 from ..arch import get as get_arch
 from ..diagnostics import Note, error
 from ..ir.l1 import L1Need, l1_need
-from ..ir.program import ProgramIR
+from ..ir.program_ir import ProgramIR
 from ..ir.types import CBDecl
 from ..lang.sizing import RelativeCount
 

@@ -14,7 +14,7 @@ from ..ir.types import BOOL, FLOAT, INDEX, XFER, BlockType
 from ..lang.intrinsic import intrinsic_name
 from .calls import CallMixin
 from .exprs import TupleV, describe, is_block
-from .values import CT, RV, CarriedBlock, Poison, operand_of, scalar_type
+from .value_kinds import CT, RV, CarriedBlock, Poison, operand_of, scalar_type
 
 
 class _Return(Exception):
@@ -121,7 +121,7 @@ class StmtMixin(CallMixin):
         self.emit(ir.Continue())
 
     def stmt_FunctionDef(self, node: ast.FunctionDef) -> None:
-        from .values import FuncRef
+        from .value_kinds import FuncRef
         if node.decorator_list:
             self.fail("E0101", "decorated functions cannot be defined inside a thread")
         self.scope.bindings[node.name] = FuncRef((None,), scope=(self.scope, self.source), node=node)

@@ -12,14 +12,14 @@ import builtins
 import copy
 from typing import Any
 
-from ..ir.program import ThreadIR
+from ..ir.program_ir import ThreadIR
 from ..ir.types import BlockType, CBDecl, PipeNetDecl
 from .auto_release import insert_auto_releases
 from .capture import CaptureEnv
 from .returns import always_returns, returns_inside, tail_returns
 from .source import FunctionSource, function_source
 from .stmts import StmtMixin, _Return
-from .values import CT, RV, FuncRef, PipeNetV, Scope
+from .value_kinds import CT, RV, FuncRef, PipeNetV, Scope
 
 
 class ThreadCompiler(StmtMixin):

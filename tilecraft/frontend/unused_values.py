@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..diagnostics import Span, warn
 from ..ir import ops as ir
-from ..ir.program import ProgramIR
+from ..ir.program_ir import ProgramIR
 from ..ir.types import BlockType
 
 

@@ -13,7 +13,7 @@ from typing import Sequence
 
 from ..arch import get as get_arch
 from ..diagnostics import error
-from .program import ProgramIR
+from .program_ir import ProgramIR
 from .types import CBDecl
 
 

@@ -19,7 +19,7 @@ from typing import Iterable
 
 from ..arch import get as get_arch
 from ..diagnostics import Note, Span, error
-from .program import ProgramIR
+from .program_ir import ProgramIR
 from .types import CBDecl
 
 

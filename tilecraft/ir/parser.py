@@ -21,7 +21,7 @@ from . import dialects
 from . import ops as ir
 from .fieldkinds import (BOOL, CALL_ARGS, CB, CORE, INDEX, INT, INTS, NET, NUMBERS, OPERAND, OPT_REG, POSITIONAL,
                          PRINT_ARGS, RANGE, REG, SEM, STR, TEMPLATE, TENSOR, kind_of)
-from .program import ParamDecl, ProgramIR, ThreadIR
+from .program_ir import ParamDecl, ProgramIR, ThreadIR
 from .types import (BOOL as BOOL_T, FLOAT, GROUP, INDEX as INDEX_T, SCALAR_UNIT, TILE_UNIT, XFER, BlockType, CBDecl,
                     CoreRange, PipeDecl, PipeNetDecl, PipeType, SemaphoreDecl, TensorDecl, Type)
 

@@ -10,7 +10,7 @@ from typing import Callable
 
 from . import ops as ir
 from . import scalarops
-from .program import ProgramIR
+from .program_ir import ProgramIR
 from .verify import verify_program
 
 _PURE = (ir.Assign, ir.Binary, ir.Unary, ir.Compare, ir.Select)

@@ -20,7 +20,7 @@ from typing import Any
 from ..diagnostics import Span
 from . import ops as ir
 from .fieldkinds import POSITIONAL, kind_of
-from .program import ProgramIR, ThreadIR
+from .program_ir import ProgramIR, ThreadIR
 from .types import CoreRange, PipeDecl, TensorDecl
 
 

@@ -19,7 +19,7 @@ from . import ops as ir
 from .fieldkinds import (BOOL, CALL_ARGS, CB, CORE, INDEX, INT, INTS, NET, NUMBERS, OPERAND, OPT_REG, PRINT_ARGS,
                          RANGE, REG, SEM, STR, TEMPLATE, TENSOR, kind_of)
 from .printer import op_text
-from .program import COMPUTE, DATAMOVEMENT, ProgramIR
+from .program_ir import COMPUTE, DATAMOVEMENT, ProgramIR
 from .types import BOOL as BOOL_T, GROUP, XFER, BlockType, PipeType, Type
 
 

@@ -39,7 +39,7 @@ from .. import session
 from ..scripts import PACKAGE_DIR, install_modules
 from ..diagnostics import (Diagnostic, DiagnosticWarning, KernelError, Span, UsageError, calling_user_span,
                            frame_span, user_frame_span)
-from ..ir.program import ProgramIR
+from ..ir.program_ir import ProgramIR
 from ..perf import estimate
 from .sizes import SizesError, apply_sizes, parse_directive
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..ir.program import ProgramIR
+from ..ir.program_ir import ProgramIR
 from . import hosts
 from .cpp import print_kernel_mapped
 from .kir import MetalProgram

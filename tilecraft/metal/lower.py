@@ -16,7 +16,7 @@ from ..diagnostics import KernelError, error
 from ..dtypes import float32, uint32
 from ..ir.cb_count import check_cb_count
 from ..ir.l1 import Added, L1Buffer, L1Need, l1_need
-from ..ir.program import COMPUTE, ProgramIR
+from ..ir.program_ir import COMPUTE, ProgramIR
 from ..ir import ops as ir
 from ..ir import pipe_protocol
 from ..ir.verify import verify_body

@@ -13,7 +13,7 @@ from typing import Any, Iterator, NoReturn
 
 from ..diagnostics import error
 from ..ir import ops as ir
-from ..ir.program import ProgramIR, ThreadIR
+from ..ir.program_ir import ProgramIR, ThreadIR
 from ..ir.grid import all_cores, reshape_coords
 from . import kir
 from .optable import unsupported

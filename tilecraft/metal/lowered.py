@@ -12,7 +12,7 @@ result, or the error it stopped with, is what every later request gets.
 from __future__ import annotations
 
 from ..diagnostics import KernelError
-from ..ir.program import ProgramIR
+from ..ir.program_ir import ProgramIR
 from .emit import Emitted, render_program
 from .kir import MetalProgram
 from .lower import lower_program, not_emittable

@@ -13,9 +13,9 @@ from typing import Union
 
 from ..arch import ARCHS, BOARDS
 from ..arch.base import Arch
-from ..emu.program import ProgramSpec
+from ..emu.program_spec import ProgramSpec
 from ..emu.trace import KernelTrace
-from ..ir.program import ProgramIR
+from ..ir.program_ir import ProgramIR
 from ..metal.kir import MetalProgram
 from ..metal.lower import lower_program
 from ..sim.metal_level.metal_engine import MetalRuntime
@@ -78,7 +78,7 @@ def estimate_kernels(program: ProgramSpec, kernel_trace: KernelTrace, arch: Unio
                      name: str = "", trace: bool = False, stop_after: float = float("inf")) -> Estimate:
     """Predict the run time of a kernel-level program from the calls each RISC made.
 
-    ``program`` is what the emulator ran (``tilecraft.emu.program.ProgramSpec``: a ``generic_op``
+    ``program`` is what the emulator ran (``tilecraft.emu.program_spec.ProgramSpec``: a ``generic_op``
     program, a PyKernel op, the emitted C++ of a TT-Lang program) and ``kernel_trace`` the calls it
     recorded (``launch.run(..., trace=True)``). Fidelity and fp32 accumulation are the program's own
     (its compute kernel's configuration). The estimate has the language-level one's fields; its

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from .. import session
-from ..ir.program import ProgramIR
+from ..ir.program_ir import ProgramIR
 
 
 @contextmanager

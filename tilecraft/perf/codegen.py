@@ -19,7 +19,7 @@ from typing import Any
 
 from ..dtypes import TILE_ELEMS
 from ..ir import ops as ir
-from ..ir.program import ProgramIR, ThreadIR
+from ..ir.program_ir import ProgramIR, ThreadIR
 from ..ir.types import BlockType
 from ..sim.codegen import ThreadCodegen
 from ..sim.fastforward.loop_plan import ThreadPlan, plan_thread

@@ -17,7 +17,7 @@ from typing import Any
 from ..arch.base import Arch
 from ..ir import ops as ir
 from ..sim.op_table import OpTable
-from ..ir.program import DATAMOVEMENT, ProgramIR
+from ..ir.program_ir import DATAMOVEMENT, ProgramIR
 from ..ir.grid import all_cores, reshape_coords
 from ..sim.fastforward.periodic import LoopIter, ThreadLoops
 from .codegen import TimingCodegen

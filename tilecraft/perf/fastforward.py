@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from ..ir import ops as ir
-from ..ir.program import COMPUTE, ProgramIR
+from ..ir.program_ir import COMPUTE, ProgramIR
 from ..sim.fastforward.periodic import LoopIter, PeriodicController, SkipPlan, Snapshot, ThreadLoops, common_step, ring
 from .network import page_strides
 

@@ -38,9 +38,9 @@ from ..arch.base import Arch
 from ..diagnostics import Span
 from ..emu import trace as tr
 from ..emu.codes import Ev
-from ..emu.program import TRISC, ProgramSpec
+from ..emu.program_spec import TRISC, ProgramSpec
 from ..ir.grid import all_cores
-from ..ir.program import COMPUTE, DATAMOVEMENT
+from ..ir.program_ir import COMPUTE, DATAMOVEMENT
 from ..metal import kir
 from ..sim.metal_level.metal_trace import SLOTS
 from .engine import ThreadTimes, run_threads

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..ir.program import COMPUTE
+from ..ir.program_ir import COMPUTE
 from .result import Estimate
 
 

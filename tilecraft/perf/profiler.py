@@ -21,7 +21,7 @@ from pathlib import Path
 from ..options import RunOptions
 from ..arch import ARCHS, BOARDS
 from ..emu.launch import EmulationResult
-from ..emu.program import ProgramSpec
+from ..emu.program_spec import ProgramSpec
 from ..sim.accuracy import AccuracyLog
 from ..ttnn.fidelity import MathFidelity
 from ..metal.lowered import LoweredProgram

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ir.program import COMPUTE
+from ..ir.program_ir import COMPUTE
 from .engine import ThreadTimes, TimingRun
 
 #: below this busy share of every resource the program is bound by synchronisation and latency

@@ -19,7 +19,7 @@ from ..diagnostics import did_you_mean
 from ..ir import ops as ir
 from ..metal import kir
 from . import api
-from .values import (INT_TYPES, MISSING, EnumValue, Obj, StringValue, TypeName, describe, is_float_const, is_int,
+from .kernel_names import (INT_TYPES, MISSING, EnumValue, Obj, StringValue, TypeName, describe, is_float_const, is_int,
                      is_pointer)
 
 #: compile-time arguments an interleaved TensorAccessorArgs reads in 0.81.1: the config flags and

@@ -26,7 +26,7 @@ from . import api
 from .calls import CallMixin
 from .exprs import SUBSET_HINT, ExprMixin
 from .interface import CB, COMMON, CT, RT, KernelInterface
-from .values import Obj, describe, int_type, is_float_const, is_int
+from .kernel_names import Obj, describe, int_type, is_float_const, is_int
 
 _ARG_SOURCE = {CB: "ct", RT: "rt", COMMON: "common"}
 

@@ -15,7 +15,7 @@ from ..ir import ops as ir
 from ..ir import scalarops
 from ..ir.types import BOOL
 from . import api
-from .values import (MISSING, TYPE_NAMES, EnumType, EnumValue, StringValue, TypeName, describe, int_type,
+from .kernel_names import (MISSING, TYPE_NAMES, EnumType, EnumValue, StringValue, TypeName, describe, int_type,
                      is_float_const, is_int)
 
 #: the operators a PyKernel kernel writes: integer arithmetic, as the published PyKernel subset

@@ -20,7 +20,7 @@ from .. import ttnn
 from ..diagnostics import calling_user_span, error
 from . import binding
 from .kernel_types import CircularBuffer, Kernel, data_format_name
-from .program import OpCircularBuffer, OpKernel, PyKernelProgram, kernel_descriptor, kernel_path, run
+from .pykernel_program import OpCircularBuffer, OpKernel, PyKernelProgram, kernel_descriptor, kernel_path, run
 
 
 class PyKernelOp:

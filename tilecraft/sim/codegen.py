@@ -1,7 +1,7 @@
 """IR thread -> a Python generator function: how the simulator executes the IR.
 
 Each IR operation becomes a few lines of Python that call the device state objects of one core
-(:mod:`tilecraft.sim.language.state`) and the value recorder (:mod:`tilecraft.sim.dataflow.values`). Blocking operations become
+(:mod:`tilecraft.sim.language.state`) and the value recorder (:mod:`tilecraft.sim.dataflow.graph`). Blocking operations become
 ``while <cannot proceed>: yield (waitable, op)``, so a thread runs until it really blocks.
 One function is generated per thread and shared by every core (per-core values arrive as
 arguments), and every generated line maps back to the operation (and source span) it came from.
@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from ..ir import ops as ir
 from ..ir import scalarops
-from ..ir.program import ProgramIR, ThreadIR
+from ..ir.program_ir import ProgramIR, ThreadIR
 from ..ir.grid import reshape_coords
 from ..ir.names import Identifiers
 from ..ir.types import BOOL, BlockType

@@ -26,7 +26,7 @@ from tilecraft.emu import launch
 from tilecraft.emu.bindings import NamedBindings, TensorBinding
 from tilecraft.emu.build import source_file
 from tilecraft.emu.device_model import chip
-from tilecraft.emu.program import BRISC, NCRISC, TRISC, CBFormat, CBSpec, ComputeSpec, KernelSpec, ProgramSpec, \
+from tilecraft.emu.program_spec import BRISC, NCRISC, TRISC, CBFormat, CBSpec, ComputeSpec, KernelSpec, ProgramSpec, \
     SemaphoreSpec, TensorSpec
 
 from .cores import CoreCoord, CoreRange, CoreRangeSet

@@ -43,7 +43,7 @@ def given_or_default(layout: object) -> tuple[Layout, Span | None]:
     Without ``layout=``, tensors are made in tile layout, as the published TT-Lang simulator
     makes them, so that scripts written for it compute the same here; real ttnn makes them
     row-major. The call site is kept so that a kernel launched on such a tensor can say so
-    (warning W0501, :func:`tilecraft.frontend.program.build_program`).
+    (warning W0501, :func:`tilecraft.frontend.build_program.build_program`).
     """
     if layout is None:
         return Layout.TILE, calling_user_span()

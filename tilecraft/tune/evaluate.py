@@ -25,9 +25,9 @@ from typing import Any
 
 from .. import driver, options
 from ..diagnostics import DiagnosticWarning, KernelError
-from ..frontend.program import build_program
+from ..frontend.build_program import build_program
 from ..ir.passes import run_pipeline
-from ..ir.program import ProgramIR
+from ..ir.program_ir import ProgramIR
 from ..lang import kernel as lang_kernel
 from ..lang.kernel import KernelDef
 from ..metal.lower import program_l1_need

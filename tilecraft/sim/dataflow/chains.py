@@ -79,7 +79,7 @@ import torch
 
 from ...dtypes import DataFormat, bfloat16, float16, float32
 from ...numerics import quantize, to_compute
-from .values import gather_tiles
+from .graph import gather_tiles
 
 #: elements of one output chunk on the CPU (its fp32 buffers stay within the second-level/last-level cache)
 CHUNK_ELEMENTS = 1 << 19

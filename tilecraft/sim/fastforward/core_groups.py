@@ -45,9 +45,9 @@ from typing import Any, Callable
 import numpy as np
 
 from ...ir import ops as ir
-from ...ir.program import ProgramIR
+from ...ir.program_ir import ProgramIR
 from .loop_plan import derived_registers, flows_are_affine
-from ..dataflow.values import column
+from ..dataflow.graph import column
 
 #: a box of fewer cores is run core by core (sampling it would run most of them anyway)
 MIN_CORES = 8

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ...ir import ops as ir
-from ...ir.program import ThreadIR
+from ...ir.program_ir import ThreadIR
 from ...ir.types import BlockType
 
 #: operations a skipped loop must not contain

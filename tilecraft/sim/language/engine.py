@@ -1,8 +1,8 @@
 """Run one ProgramIR on its grid: build per-core state, generate thread code, schedule, evaluate.
 
 Phase 1 runs the synchronisation skeleton of every core (no tensor data) and checks every
-protocol rule; phase 2 computes the values (:mod:`tilecraft.sim.dataflow.levels`, or in the exact mode
-:class:`~tilecraft.sim.dataflow.values.Evaluator`). A program with a protocol error or a deadlock is reported before any
+protocol rule; phase 2 computes the values (:mod:`tilecraft.sim.dataflow.level_evaluator`, or in the exact mode
+:class:`~tilecraft.sim.dataflow.graph.Evaluator`). A program with a protocol error or a deadlock is reported before any
 tensor is touched.
 """
 
@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from ...diagnostics import error, warn
 from ...ir import ops as ir
-from ...ir.program import ProgramIR
+from ...ir.program_ir import ProgramIR
 from ...ir.types import BlockType
 from ...ir.grid import all_cores, reshape_coords
 from ..codegen import GeneratedThread, ThreadCodegen, expression_leaves
@@ -25,9 +25,9 @@ from ..fastforward.advance import FastForward, LoopIter, ThreadLoops
 from ..op_table import OpTable
 from ..scheduler import Scheduler, SimThread
 from .state import CBState, PipeRecv, PipeSend, PipeSlot, SemState, Xfer
-from ..dataflow.levels import evaluator_for
+from ..dataflow.level_evaluator import evaluator_for
 from ...numerics import quantize
-from ..dataflow.values import ComputeSite, ReadSite, Recorder, TensorRef, WriteSite, int_column
+from ..dataflow.graph import ComputeSite, ReadSite, Recorder, TensorRef, WriteSite, int_column
 
 
 class PipeRT:

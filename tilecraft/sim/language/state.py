@@ -1,7 +1,7 @@
 """Per-core device state: circular buffers, blocks, semaphores, transfers, pipe landing slots.
 
 These objects carry no tensor data: a block slot holds the *id* of the value in it (see
-:mod:`tilecraft.sim.dataflow.values`), so the synchronisation skeleton runs without touching data. Every protocol
+:mod:`tilecraft.sim.dataflow.graph`), so the synchronisation skeleton runs without touching data. Every protocol
 rule of the language is checked here, at the operation that breaks it.
 
 A block handle is an integer: the serial number of the acquisition on its buffer (the n-th

@@ -23,7 +23,7 @@ from ...diagnostics import error
 from ...dtypes import float32
 from ...arch import get as get_arch
 from ...ir import ops as ir
-from ...ir.program import COMPUTE, DATAMOVEMENT, ThreadIR
+from ...ir.program_ir import COMPUTE, DATAMOVEMENT, ThreadIR
 from ...ir.grid import all_cores
 from ...metal import kir, optable
 from .. import tile_math
@@ -32,8 +32,8 @@ from .metal_state import L1, L1_BASE, ZERO, PageCB, SemRT, SemToken
 from .metal_trace import MetalCallTrace
 from ..op_table import OpTable
 from ..scheduler import Scheduler, SimThread
-from ..dataflow.levels import evaluator_for
-from ..dataflow.values import ComputeSite, ReadSite, Recorder, TensorRef, WriteSite
+from ..dataflow.level_evaluator import evaluator_for
+from ..dataflow.graph import ComputeSite, ReadSite, Recorder, TensorRef, WriteSite
 
 #: SFPU call -> the functions it computes, told apart by their constant arguments (relu_max_tile is
 #: relu6 with 6 as its argument; log_with_base_tile is log2 or log10 by its scale)

@@ -1,7 +1,7 @@
 """Device state at the TT-Metalium level: page-granular circular buffers in an L1 address map,
 the DST register file, and the NoC/semaphore address tokens kernels pass around.
 
-Values are ids in the same dataflow graph as the language level (:mod:`tilecraft.sim.dataflow.values`), so both
+Values are ids in the same dataflow graph as the language level (:mod:`tilecraft.sim.dataflow.graph`), so both
 levels are evaluated by one engine and can be compared bit for bit.
 """
 

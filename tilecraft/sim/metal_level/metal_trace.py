@@ -18,7 +18,7 @@ import numpy as np
 from ...arch.processors import Processor
 from ...emu import trace as tr
 from ...emu.codes import Barrier, Bcast, Ev, Fpu
-from ...emu.program import BRISC, NCRISC, TRISC
+from ...emu.program_spec import BRISC, NCRISC, TRISC
 from ...metal import optable
 from .. import emu_sfpu
 

@@ -12,7 +12,7 @@ import inspect
 from typing import Any
 
 from ..diagnostics import Note, Span, error, type_name, warn
-from ..ir.program import COMPUTE, DATAMOVEMENT, ProgramIR
+from ..ir.program_ir import COMPUTE, DATAMOVEMENT, ProgramIR
 from ..ir.verify import verify_program
 from ..ir.types import SCALAR_UNIT, TILE_UNIT, CBDecl, SemaphoreDecl
 from ..lang import scope as kscope

@@ -35,7 +35,7 @@ import torch
 
 from ..accuracy import SAMPLE_BLOCKS
 from .chains import chunk_elements, matmul_update
-from .values import Evaluator, Recorder, WriteSite, find_sorted, search_sorted
+from .graph import Evaluator, Recorder, WriteSite, find_sorted, search_sorted
 
 #: elements evaluated per torch call of a batch (bounds the temporaries of one call), on the CPU
 CHUNK_ELEMENTS = 1 << 21

@@ -15,7 +15,7 @@ from typing import Any, Callable, Union
 
 from .. import session
 from ..arch.base import Arch
-from ..ir.program import ProgramIR
+from ..ir.program_ir import ProgramIR
 from . import estimate, estimate_kernels, resolve_arch
 from .result import Estimate
 
