@@ -1,4 +1,4 @@
-"""The level evaluator (tilecraft/sim/levels.py) keeps program order where batching could break it.
+"""The level evaluator (tilecraft/sim/dataflow/level_evaluator.py) keeps program order where batching could break it.
 
 Writes of one tensor from two sites run in program order per tensor (the level evaluator runs a
 segment's writes at its end): here two copies alternate into the same tile and the last of all
