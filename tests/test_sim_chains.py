@@ -317,8 +317,8 @@ def test_reads_from_the_tile_view_match_the_tile_ordered_copy(shape, extents) ->
     g = torch.Generator().manual_seed(0)
     starts = torch.stack([torch.randint(0, u - e + 1, (7,), generator=g)
                           for u, e in zip(ref.unit_shape, extents)], 1).numpy()
-    want = values.gather_tiles(ref.tiles(), ref.unit_shape, starts, extents)
-    got = values.gather_tiles(ref.tile_view(), ref.unit_shape, starts, extents)
+    want = graph.gather_tiles(ref.tiles(), ref.unit_shape, starts, extents)
+    got = graph.gather_tiles(ref.tile_view(), ref.unit_shape, starts, extents)
     assert torch.equal(got.view(torch.int16), want.view(torch.int16))
 
 

@@ -37,13 +37,13 @@ pytestmark = pytest.mark.usefixtures("fresh_process_state")
 
 def test_device_reaches_the_evaluator(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     devices: list[torch.device] = []
-    real = levels.LevelEvaluator.__init__
+    real = level_evaluator.LevelEvaluator.__init__
 
     def spy(self, rec, device=None):
         devices.append(device)
         real(self, rec, device)
 
-    monkeypatch.setattr(levels.LevelEvaluator, "__init__", spy)
+    monkeypatch.setattr(level_evaluator.LevelEvaluator, "__init__", spy)
     default = launch_outputs(EXAMPLES / "matmul_4_grid_full.py", capsys)
     explicit = launch_outputs(EXAMPLES / "matmul_4_grid_full.py", capsys, "--device", "cpu")
     assert_same_bits(default, explicit)
@@ -122,7 +122,7 @@ def test_running_out_of_memory_is_one_clear_line(error: Exception, says: str, ca
     def out_of_memory(self):
         raise error
 
-    monkeypatch.setattr(levels.LevelEvaluator, "run", out_of_memory)
+    monkeypatch.setattr(level_evaluator.LevelEvaluator, "run", out_of_memory)
     assert main(["run", str(EXAMPLES / "matmul_4_grid_full.py")]) == 1
     err = capsys.readouterr().err
     assert err.startswith("tilecraft: error: the simulation ran out of") and says in err, err
