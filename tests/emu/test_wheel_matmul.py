@@ -21,8 +21,8 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
-from tilecraft.diagnostics import KernelError
 from tilecraft import device_arith
+from tilecraft.emu import tensor_bytes
 from tests.emu.harness import cb, cores, dram, kernel, output, run
 
 TILE = ttnn.bfloat16.tile_bytes
@@ -358,12 +358,6 @@ def test_ttnn_multicore_reuse_matmul_kernels_run_unchanged(device, ops) -> None:
     assert torch.equal(ttnn.to_torch(out), want)
 
 
-def _face_order(tile: torch.Tensor) -> torch.Tensor:
-    """A 32x32 tile's values in the order its page holds them: four 16x16 faces, row by row."""
-    return torch.cat([tile[:16, :16].flatten(), tile[:16, 16:].flatten(), tile[16:, :16].flatten(),
-                      tile[16:, 16:].flatten()])
-
-
 def test_an_untilized_matmul_output_is_row_major_per_subblock(device, ops) -> None:
     """The fused kernel's untilize_out (compile-time arg 15) packs each output sub-block through
     pack_untilize_dest: the sub-block's 1x2 tiles land in their two pages as one 32x64 row-major
@@ -376,12 +370,13 @@ def test_an_untilized_matmul_output_is_row_major_per_subblock(device, ops) -> No
     run([ta, tb, out], reuse_kernels(ops, b, ta, tb, out, cores(0, 0, b.gx - 1, 0), untilize_out=True),
         matmul_cbs(b, cores(0, 0, b.gx - 1, 0)))
     want = device_arith.blocked_matmul(ttnn.to_torch(ta), ttnn.to_torch(tb), b.block_k * 32)
-    got = ttnn.to_torch(out)
-    pages = [_face_order(got[r * 32:(r + 1) * 32, c * 32:(c + 1) * 32]) for r in range(b.mt) for c in range(b.nt)]
+    got = ttnn.to_torch(out).float()
+    # the output's values in page order (tiles of faces), one 1024-value page a row
+    pages = torch.from_numpy(tensor_bytes.tilize(got.numpy().reshape(-1), tuple(got.shape))).reshape(-1, 1024)
     for r in range(b.mt):
         for c in range(0, b.nt, b.sub_w):
-            block = torch.cat(pages[r * b.nt + c:r * b.nt + c + b.sub_w]).reshape(32, 32 * b.sub_w)
-            assert torch.equal(block, want[r * 32:(r + 1) * 32, c * 32:(c + b.sub_w) * 32]), (r, c)
+            block = pages[r * b.nt + c:r * b.nt + c + b.sub_w].reshape(32, 32 * b.sub_w)
+            assert torch.equal(block, want[r * 32:(r + 1) * 32, c * 32:(c + b.sub_w) * 32].float()), (r, c)
 
 
 @pytest.mark.parametrize("in1_sharded", [False, True])
