@@ -1,0 +1,55 @@
+"""Compile and run C++ unit tests of the Tensix machine (tilecraft/emu/tensix).
+
+A unit test is a C++ ``main`` that builds a ``tc_tensix::Machine``, executes instruction words
+(encoded with the wheel's own ``TT_OP_*`` macros from ``ckernel_ops.h``) and prints results the
+Python test checks. Every machine source is linked in, so a unit's opcodes are registered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tilecraft.metal.wheel_headers import HeadersUnavailable, ensure_headers
+
+MACHINE_DIR = Path(__file__).resolve().parents[3] / "tilecraft" / "emu" / "tensix"
+ARCH_DIRS = {"wormhole": ("wormhole", "wormhole_b0"), "blackhole": ("blackhole", "blackhole")}
+
+
+def _include_flags(tt_metal: Path, arch: str) -> list[str]:
+    hw_arch, llk_arch = ARCH_DIRS[arch]
+    hw = tt_metal / "hw" / "inc" / "internal" / "tt-1xx" / hw_arch
+    flags = [f"-I{MACHINE_DIR}", f"-I{hw}", f"-I{tt_metal / 'tt-llk' / f'tt_llk_{llk_arch}' / 'common' / 'inc'}"]
+    if arch == "wormhole":
+        flags.append(f"-I{hw / 'wormhole_b0_defines'}")
+    return flags
+
+
+@pytest.fixture(scope="session")
+def tensix_unit_test(tmp_path_factory):
+    """``run(cpp_source, arch="wormhole") -> stdout``: compile the test with the machine and run it."""
+    try:
+        tt_metal = ensure_headers() / "tt_metal"
+    except HeadersUnavailable as exc:
+        pytest.skip(f"tt-metal headers unavailable: {exc}")
+    out_dir = tmp_path_factory.mktemp("tensix_unit")
+
+    def run(cpp_source: str, arch: str = "wormhole") -> str:
+        sources = sorted(MACHINE_DIR.glob("*.cpp"))
+        key = hashlib.sha256(cpp_source.encode() + b"".join(p.read_bytes() for p in sources) + arch.encode()).hexdigest()[:16]
+        test_cpp = out_dir / f"t_{key}.cpp"
+        exe = out_dir / f"t_{key}"
+        if not exe.exists():
+            test_cpp.write_text(cpp_source)
+            cmd = ["g++", "-std=c++20", "-O1", "-w", f"-DTC_ARCH_{arch.upper()}", *_include_flags(tt_metal, arch),
+                   str(test_cpp), *map(str, sources), "-o", str(exe)]
+            built = subprocess.run(cmd, capture_output=True, text=True)
+            assert built.returncode == 0, built.stderr[-4000:]
+        ran = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+        assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-2000:]
+        return ran.stdout
+
+    return run

@@ -1,0 +1,101 @@
+// The opcode registry, instruction issue and the state helpers every unit shares (machine.h).
+#include "machine.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "cfg_defines.h"  // from the wheel's hw/inc/internal/tt-1xx/<arch>: register sizes and fields
+
+namespace tc_tensix {
+
+namespace {
+
+struct OpcodeEntry {
+    const char* name = nullptr;
+    Handler handler = nullptr;
+};
+
+std::array<OpcodeEntry, 256>& registry() {
+    static std::array<OpcodeEntry, 256> table{};
+    return table;
+}
+
+}  // namespace
+
+Machine::Machine(Arch arch) {
+    s.arch = arch;
+    for (auto& state : s.cfg) state.assign(CFG_STATE_SIZE * 4, 0u);
+    for (auto& t : s.thread_cfg) t.assign(THD_STATE_SIZE * 4, 0u);
+    for (auto& box : s.mailbox) box.clear();
+}
+
+void Machine::register_opcode(uint32_t opcode, const char* name, Handler h) {
+    OpcodeEntry& e = registry().at(opcode & 0xff);
+    if (e.handler != nullptr && e.handler != h) {
+        std::fprintf(stderr, "tilecraft tensix: opcode 0x%02x registered twice (%s, %s)\n", opcode, e.name, name);
+        std::abort();
+    }
+    e = OpcodeEntry{name, h};
+}
+
+const char* Machine::opcode_name(uint32_t opcode) {
+    const char* n = registry().at(opcode & 0xff).name;
+    return n != nullptr ? n : "?";
+}
+
+void Machine::issue(int thread, uint32_t word) {
+    if (s.replay_record_left[thread] > 0) {
+        s.replay[thread][s.replay_record_at[thread] % kReplaySlots] = word;
+        ++s.replay_record_at[thread];
+        --s.replay_record_left[thread];
+        if (!s.replay_record_exec[thread]) return;
+    }
+    execute(thread, word);
+}
+
+void Machine::execute(int thread, uint32_t word) {
+    const OpcodeEntry& e = registry()[opcode_of(word)];
+    if (e.handler == nullptr) fail(thread, word, "this instruction is not modelled by tilecraft's Tensix machine");
+    e.handler(*this, thread, word);
+}
+
+void Machine::wait_for(const Wait& w) {
+    // Synchronous machine (unit tests): a wait that does not hold now never will.
+    if (!w.ready()) throw std::runtime_error("tensix: waits for " + w.what + " with no other thread to satisfy it");
+}
+
+uint32_t& Machine::cfg_word(int thread, uint32_t addr32) {
+    return s.cfg[s.cfg_state_id[thread] & 1].at(addr32);
+}
+
+uint32_t Machine::cfg_field(int thread, uint32_t addr32, uint32_t shamt, uint32_t mask) {
+    return (cfg_word(thread, addr32) & mask) >> shamt;
+}
+
+uint32_t& Machine::thread_cfg_word(int thread, uint32_t addr32) { return s.thread_cfg[thread].at(addr32); }
+
+namespace {
+uint32_t dst_adj_row(uint32_t row) { return ((row & 0x1f8u) << 1) | (row & 0x207u); }
+}  // namespace
+
+uint32_t Machine::dst32_read(uint32_t row, uint32_t col) const {
+    const uint32_t r = dst_adj_row(row & 0x3ffu);
+    return (uint32_t(s.dst[r][col]) << 16) | s.dst[r + 8][col];
+}
+
+void Machine::dst32_write(uint32_t row, uint32_t col, uint32_t value) {
+    const uint32_t r = dst_adj_row(row & 0x3ffu);
+    s.dst[r][col] = uint16_t(value >> 16);
+    s.dst[r + 8][col] = uint16_t(value & 0xffffu);
+}
+
+void Machine::fail(int thread, uint32_t word, const std::string& what) const {
+    static const char* names[] = {"UNPACK", "MATH", "PACK"};
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "TRISC %s issued 0x%08x (opcode 0x%02x %s): ", thread >= 0 && thread < 3 ? names[thread] : "?",
+                  word, opcode_of(word), opcode_name(opcode_of(word)));
+    throw std::runtime_error(std::string(buf) + what);
+}
+
+}  // namespace tc_tensix

@@ -1,0 +1,170 @@
+// The Tensix coprocessor of one Tensix tile, as the real LLK drives it: the state its
+// instructions read and write, and the one entry point through which the three TRISCs issue them.
+//
+// Why a machine and not per-API re-implementations: tt-metal's compute API is ~700 functions over
+// an LLK that issues a few dozen kinds of Tensix instructions. Modelling those instructions once
+// (facts from tenstorrent/tt-isa-documentation, Wormhole B0 and Blackhole, written in our own
+// words) lets Tenstorrent's own LLK code run unchanged on the host. See docs/emulator.md
+// ("The Tensix machine") for the layers replaced under the LLK and the units modelled.
+//
+// Layout of this directory (one unit per file, each registers its opcodes):
+//   machine.h / machine.cpp   state, the opcode table, issue + MOP expansion + REPLAY
+//   config.cpp                WRCFG/RDCFG/SETC16/RMWCIB*, GPR (DMA register) instructions
+//   sync.cpp                  STALLWAIT, SEM*, ATGETM/ATRELM, NOPs
+//   unpack.cpp                UNPACR*, ADC counters (SETADC*, INCADC*, ADDRCR*), format decode
+//   fpu.cpp                   ELW*, MVMUL, GMPOOL/GAPOOL, MOV*, ZERO*, TRNSPSRCB, SHIFTX*, RWCs
+//   pack.cpp                  PACR*, packer format conversion and rounding
+//   sfpu.cpp / sfpu_ops.h     SFP* instructions; sfpu_ops.h is shared with our sfpi.h
+//   fibers.cpp                the three TRISC fibers per core and blocking
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tc_tensix {
+
+enum class Arch { WormholeB0, Blackhole };
+
+// TRISC thread ids as the hardware numbers them (instruction issue, per-thread config, MOP, ADCs).
+enum Thread : int { kUnpack = 0, kMath = 1, kPack = 2, kNumThreads = 3 };
+
+constexpr int kSrcRows = 64, kSrcCols = 16, kSrcBanks = 2;
+constexpr int kDstRows16 = 1024, kDstCols = 16;
+constexpr int kSfpuLanes = 32;        // 4 rows x 8 columns of lanes; each lane sees 2 Dst columns
+constexpr int kLRegs = 16;            // LReg[0..7] general, [8..15] constants / special (arch-specific)
+constexpr int kGprs = 64;             // per-thread GPRs ("DMA registers"), 32 bit
+constexpr int kSemaphores = 8;
+constexpr int kReplaySlots = 32;
+constexpr int kMopCfgWords = 9;
+
+// A condition an instruction (or a RISC-side poll) waits on before it may execute; the fiber layer
+// re-evaluates it each time it considers the thread. `what` names the wait in deadlock reports.
+struct Wait {
+    std::function<bool()> ready;
+    std::string what;
+};
+
+// One address-counter channel set (ISA: ADCs.md): per unpacker/packer and per channel.
+struct AdcChannel {
+    uint32_t x = 0, y = 0, z = 0, w = 0;
+    uint32_t x_cr = 0, y_cr = 0, z_cr = 0, w_cr = 0;
+};
+struct Adc {
+    AdcChannel ch[2];  // channel 0: input side, channel 1: output side
+};
+
+// Read-write counters of the matrix unit (ISA: RWCs.md).
+struct Rwc {
+    uint32_t srca = 0, srca_cr = 0;
+    uint32_t srcb = 0, srcb_cr = 0;
+    uint32_t dst = 0, dst_cr = 0;
+    uint32_t fidelity = 0;
+    uint32_t ext = 0, ext_cr = 0;   // extended counters some instructions use
+};
+
+struct SrcBank {
+    uint32_t row[kSrcRows][kSrcCols] = {};  // 19-bit datums held in the low bits (see SrcASrcB.md)
+    bool dvalid = false;                    // true: owned by the matrix unit; false: by the unpacker
+};
+
+struct MachineState {
+    Arch arch = Arch::WormholeB0;
+
+    // --- L1 of the tile (byte addressed; unpackers read it, packers write it) ---
+    uint8_t* l1 = nullptr;
+    std::size_t l1_size = 0;
+
+    // --- register files ---
+    SrcBank srca[kSrcBanks], srcb[kSrcBanks];
+    int srca_unpack_bank = 0, srca_math_bank = 0;  // which bank each side currently works on
+    int srcb_unpack_bank = 0, srcb_math_bank = 0;
+    uint16_t dst[kDstRows16][kDstCols] = {};        // DstBits (Dst.md); 32-bit view via dst32_*()
+    uint32_t lreg[kLRegs][kSfpuLanes] = {};         // SFPU LRegs
+    bool lane_enabled[kSfpuLanes] = {};             // SFPU lane predication (current top)
+    std::vector<std::array<bool, kSfpuLanes>> cc_stack;
+
+    // --- configuration (ConfigurationUnit.md) ---
+    std::vector<uint32_t> cfg[2];                   // two config states, CFG_STATE_SIZE*4 words each
+    std::vector<uint32_t> thread_cfg[kNumThreads];  // per-thread config (SETC16), THD_STATE_SIZE*4 words
+    uint32_t cfg_state_id[kNumThreads] = {};        // which cfg state each thread's WRCFG targets
+    uint32_t gpr[kNumThreads][kGprs] = {};          // also the RISC-visible regfile
+
+    // --- counters ---
+    Adc adc[kNumThreads];                           // ADCs as seen by the issuing thread
+    Rwc rwc;
+    // Address modifiers (ADDR_MOD_*) live in thread config of the math/pack threads; the FPU
+    // unit reads them from there.
+
+    // --- sync unit (SyncUnit.md) ---
+    uint32_t sem_value[kSemaphores] = {}, sem_max[kSemaphores] = {};
+    int mutex_owner[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+
+    // --- frontend: MOP expander and replay buffers (per thread) ---
+    uint32_t mop_cfg[kNumThreads][kMopCfgWords] = {};
+    uint32_t replay[kNumThreads][kReplaySlots] = {};
+    int replay_record_left[kNumThreads] = {};        // >0: next N issued instructions are recorded
+    int replay_record_at[kNumThreads] = {};
+    bool replay_record_exec[kNumThreads] = {};       // record and also execute
+
+    // --- mailboxes between threads (RISC side) ---
+    std::vector<uint32_t> mailbox[4];
+};
+
+class Machine;
+
+// An instruction handler: executes one 32-bit instruction word issued by `thread`. A handler that
+// must wait calls m.wait_for(...) first (this returns once the condition holds).
+using Handler = void (*)(Machine& m, int thread, uint32_t word);
+
+// Opcode of an instruction word (TT_OP(opcode, params) = (opcode << 24) + params).
+constexpr uint32_t opcode_of(uint32_t word) { return word >> 24; }
+// Bits [lo, lo+width) of an instruction word.
+constexpr uint32_t field(uint32_t word, int lo, int width) {
+    return (word >> lo) & ((width >= 32) ? 0xffffffffu : ((1u << width) - 1u));
+}
+
+class Machine {
+public:
+    MachineState s;
+
+    explicit Machine(Arch arch = Arch::WormholeB0);
+
+    // Issue one instruction from `thread` (after MOP expansion / replay recording): looks up the
+    // opcode's handler and runs it; an opcode without a handler is a hard error naming it.
+    void issue(int thread, uint32_t word);
+    // Execute without frontend processing (MOP/REPLAY call this for the instructions they expand).
+    void execute(int thread, uint32_t word);
+
+    // Block the calling thread until `w.ready()` holds (the fiber layer yields meanwhile).
+    void wait_for(const Wait& w);
+
+    // Config-register helpers every unit uses: the word at `addr32` of the state the thread's
+    // instructions currently target, and a masked field of it.
+    uint32_t& cfg_word(int thread, uint32_t addr32);
+    uint32_t cfg_field(int thread, uint32_t addr32, uint32_t shamt, uint32_t mask);
+    uint32_t& thread_cfg_word(int thread, uint32_t addr32);
+
+    // Dst as 32-bit datums (Dst.md: AdjRow mapping).
+    uint32_t dst32_read(uint32_t row, uint32_t col) const;
+    void dst32_write(uint32_t row, uint32_t col, uint32_t value);
+
+    // The unit registry: each unit's translation unit registers its opcodes at static-init time.
+    static void register_opcode(uint32_t opcode, const char* name, Handler h);
+    static const char* opcode_name(uint32_t opcode);
+
+    // A hard error of the machine (unmodelled opcode/mode, misuse): reported with the thread and
+    // the instruction, never a silent wrong result.
+    [[noreturn]] void fail(int thread, uint32_t word, const std::string& what) const;
+};
+
+// Registers `handler` for `opcode` at static-initialisation time: `TC_OPCODE(0x37, SETRWC, fn);`
+struct OpcodeRegistrar {
+    OpcodeRegistrar(uint32_t opcode, const char* name, Handler h) { Machine::register_opcode(opcode, name, h); }
+};
+#define TC_OPCODE(opc, name, fn) static ::tc_tensix::OpcodeRegistrar tc_reg_##name((opc), #name, (fn))
+
+}  // namespace tc_tensix
