@@ -46,6 +46,7 @@ class FileResult:
     seconds: float = 0.0
     note: str = ""
     messages: list[str] = field(default_factory=list)
+    failed_cases: list[str] = field(default_factory=list)
 
     @property
     def total(self) -> int:
@@ -71,13 +72,14 @@ def harness_env(arch: str) -> dict[str, str]:
     return env
 
 
-def run_file(python_tests: Path, name: str, out: Path, arch: str, keyword: str | None, jobs: int,
-             timeout_s: float) -> FileResult:
+def run_file(python_tests: Path, name: str, out: Path, arch: str, keyword: str | None = None, jobs: int = 1,
+             timeout_s: float = 3600, targets: list[str] | None = None) -> FileResult:
+    """Run one suite file (or the given node ids of it) in its own pytest process; count from JUnit."""
     junit = out / f"{Path(name).stem}.xml"
     junit.unlink(missing_ok=True)
     started = time.monotonic()
     try:
-        completed = subprocess.run(pytest_command([name], junit, keyword, jobs), cwd=python_tests,
+        completed = subprocess.run(pytest_command(targets or [name], junit, keyword, jobs), cwd=python_tests,
                                    env=harness_env(arch), capture_output=True, text=True, timeout=timeout_s)
         note = "" if completed.returncode in (0, 1, 5) else _tail(completed.stdout + completed.stderr)
     except subprocess.TimeoutExpired:
@@ -104,6 +106,7 @@ def read_junit(junit: Path, name: str) -> FileResult:
         else:
             result.errors += 1
         result.messages.append(failure_reason(outcome.get("message") or outcome.text or ""))
+        result.failed_cases.append(f"{case.get('name')}: {result.messages[-1]}")
     return result
 
 

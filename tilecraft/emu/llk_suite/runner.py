@@ -79,18 +79,19 @@ def runtime_args(config: Any) -> bytes:
 
 
 def suite_include_dirs(config: Any) -> list[Path]:
-    """The suite's own ``-I`` directories for this variant, in the suite's order.
+    """The ``-I`` directories of this variant that the machine's include tree does not provide.
 
-    Taken from the same lists ``build_elfs`` passes to the cross-compiler (``tests/``, the
-    source-include overlays, ``helpers/src``, then the variant's and the process-wide header
-    directories). Directories of the LLK and of tt-metal's ``hw`` tree are left out: the Tensix
-    machine's include tree provides those (with the replaced low layers), so only the suite's
-    test-side directories and out-of-tree additions are passed on.
+    ``build_elfs`` searches ``tests/``, the source-include overlays, ``helpers/src`` and the
+    variant's and the process-wide header directories, in that order. The machine's include
+    tree (tilecraft/emu/tensix_tree.py) already holds the whole ``tt-llk`` tree, the suite's
+    ``tests/`` included, at the same relative places, with the layers under the LLK replaced (its
+    ``helpers/include`` is rewritten too), so directories inside the suite's own LLK root are
+    left to it; only out-of-tree additions (``TestConfig.add_include_dirs`` and friends, or a
+    variant's ``include_dirs``) are passed on, in the suite's order.
     """
     test_config = type(config)
     src_prepend, src_append = config._extra_src_include_flag_lists()
-    flags = [f"-I{test_config.TESTS_WORKING_DIR}", *src_prepend, f"-I{test_config.RISCV_SOURCES}", *src_append,
-             *config._header_include_tokens()]
+    flags = [*src_prepend, *src_append, *config._header_include_tokens()]
     llk_root = Path(test_config.LLK_ROOT).resolve()
     tests_root = Path(test_config.TESTS_WORKING_DIR).resolve()
     directories: list[Path] = []
@@ -98,8 +99,7 @@ def suite_include_dirs(config: Any) -> list[Path]:
         if not flag.startswith("-I"):
             continue
         directory = (tests_root / flag[2:]).resolve()
-        inside_llk = directory.is_relative_to(llk_root) and not directory.is_relative_to(tests_root)
-        if directory.is_dir() and not inside_llk and directory not in directories:
+        if directory.is_dir() and not directory.is_relative_to(llk_root) and directory not in directories:
             directories.append(directory)
     return directories
 
