@@ -6,11 +6,14 @@ own parametrization, stimuli and golden generators, through the harness plugin
 others down. Each file's JUnit XML is kept; the per-file counts are printed as a table and
 written to ``summary.json``, with the most frequent failure messages (what the machine lacks).
 
-    python -m benchmarks.llk_suite [--arch wormhole] [-k EXPR] [--files test_x.py ...]
-                                   [--focus] [--jobs N] [--out DIR] [--file-timeout S]
+    python -m benchmarks.llk_suite [--arch wormhole] [-k EXPR] [--files test_x.py ...] [--focus]
+                                   [--max-per-file N] [--jobs N] [--out DIR] [--file-timeout S]
 
 Without ``--files``, every file the harness runs is run (all but the exclusions in
-tilecraft/emu/llk_suite/selection.py); ``--focus`` runs the first slice's six target files.
+tilecraft/emu/llk_suite/selection.py); ``--focus`` runs the first slice's six target files. The
+suite's parametrization has about 260,000 cases (151,000 in test_math_matmul.py alone), so by
+default each file runs 40 of its cases spread evenly over its parametrization (``--max-per-file
+0``: all of them); the table shows how many each file has and how many ran.
 Needs ``pip install -e '.[llk]'``.
 """
 
@@ -39,6 +42,7 @@ class FileResult:
     """One suite file's outcome, counted from its JUnit XML (or why there is none)."""
 
     file: str
+    collected: int = 0
     passed: int = 0
     failed: int = 0
     errors: int = 0
@@ -53,10 +57,11 @@ class FileResult:
         return self.passed + self.failed + self.errors + self.skipped
 
 
-def pytest_command(files: list[str], junit: Path, keyword: str | None, jobs: int) -> list[str]:
+def pytest_command(files: list[str], junit: Path | None, keyword: str | None, jobs: int) -> list[str]:
     """The pytest command line for ``files`` of the suite, run from its python_tests directory."""
-    command = [sys.executable, "-m", "pytest", "-p", PLUGIN, "-q", "-p", "no:cacheprovider",
-               f"--junitxml={junit}", "-o", "junit_logging=no", *files]
+    command = [sys.executable, "-m", "pytest", "-p", PLUGIN, "-q", "-p", "no:cacheprovider", *files]
+    if junit is not None:
+        command += [f"--junitxml={junit}", "-o", "junit_logging=no"]
     if keyword:
         command += ["-k", keyword]
     if jobs > 1:
@@ -72,19 +77,43 @@ def harness_env(arch: str) -> dict[str, str]:
     return env
 
 
+def collect(python_tests: Path, name: str, arch: str, keyword: str | None) -> list[str]:
+    """The node ids of ``name``'s cases under the suite's own parametrization (and ``-k``)."""
+    command = pytest_command([name], None, keyword, 1) + ["--collect-only"]
+    completed = subprocess.run(command, cwd=python_tests, env=harness_env(arch), capture_output=True, text=True)
+    return [line.strip() for line in completed.stdout.splitlines() if line.startswith(f"{name}::")]
+
+
+def evenly_spaced(items: list[str], count: int) -> list[str]:
+    """``count`` items spread over the whole list (the first included), in order; all if fewer."""
+    if count <= 0 or count >= len(items):
+        return items
+    return [items[index * len(items) // count] for index in range(count)]
+
+
 def run_file(python_tests: Path, name: str, out: Path, arch: str, keyword: str | None = None, jobs: int = 1,
-             timeout_s: float = 3600, targets: list[str] | None = None) -> FileResult:
-    """Run one suite file (or the given node ids of it) in its own pytest process; count from JUnit."""
+             timeout_s: float = 3600, targets: list[str] | None = None, max_cases: int = 0) -> FileResult:
+    """Run one suite file in its own pytest process and count its outcomes from JUnit XML.
+
+    ``targets``: node ids of the file to run instead of the whole file. ``max_cases``: run that
+    many of the file's cases, spread evenly over its parametrization (0: all).
+    """
     junit = out / f"{Path(name).stem}.xml"
     junit.unlink(missing_ok=True)
     started = time.monotonic()
+    collected = 0
+    if targets is None and max_cases:
+        cases = collect(python_tests, name, arch, keyword)
+        collected, targets = len(cases), evenly_spaced(cases, max_cases) or None
     try:
-        completed = subprocess.run(pytest_command(targets or [name], junit, keyword, jobs), cwd=python_tests,
-                                   env=harness_env(arch), capture_output=True, text=True, timeout=timeout_s)
+        completed = subprocess.run(pytest_command(targets or [name], junit, None if targets else keyword, jobs),
+                                   cwd=python_tests, env=harness_env(arch), capture_output=True, text=True,
+                                   timeout=timeout_s)
         note = "" if completed.returncode in (0, 1, 5) else _tail(completed.stdout + completed.stderr)
     except subprocess.TimeoutExpired:
         note = f"timed out after {timeout_s:.0f} s"
     result = read_junit(junit, name) if junit.exists() else FileResult(name, note=note or "no JUnit XML written")
+    result.collected = collected or result.total
     result.seconds = time.monotonic() - started
     result.note = result.note or note
     return result
@@ -142,17 +171,17 @@ def print_table(results: list[FileResult], arch: str) -> None:
 
     table = Table(title=f"LLK test suite on tilecraft's Tensix machine ({arch})")
     table.add_column("file", no_wrap=True)
-    for column in ("passed", "failed", "errors", "skipped", "total", "s"):
+    for column in ("cases", "ran", "passed", "failed", "errors", "skipped", "s"):
         table.add_column(column, justify="right")
     table.add_column("note")
     totals = FileResult("total")
     for result in results:
-        table.add_row(result.file, str(result.passed), str(result.failed), str(result.errors),
-                      str(result.skipped), str(result.total), f"{result.seconds:.0f}", result.note[:60])
-        for counter in ("passed", "failed", "errors", "skipped", "seconds"):
+        table.add_row(result.file, str(result.collected), str(result.total), str(result.passed), str(result.failed),
+                      str(result.errors), str(result.skipped), f"{result.seconds:.0f}", result.note[:60])
+        for counter in ("collected", "passed", "failed", "errors", "skipped", "seconds"):
             setattr(totals, counter, getattr(totals, counter) + getattr(result, counter))
-    table.add_row("total", str(totals.passed), str(totals.failed), str(totals.errors), str(totals.skipped),
-                  str(totals.total), f"{totals.seconds:.0f}", "", style="bold")
+    table.add_row("total", str(totals.collected), str(totals.total), str(totals.passed), str(totals.failed),
+                  str(totals.errors), str(totals.skipped), f"{totals.seconds:.0f}", "", style="bold")
     console = Console()
     console.print(table)
     ran = totals.passed + totals.failed + totals.errors
@@ -172,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-k", dest="keyword", help="pytest -k expression applied to every file")
     parser.add_argument("--files", nargs="+", help="suite files to run (default: every file not excluded)")
     parser.add_argument("--focus", action="store_true", help="run the first slice's six target files")
+    parser.add_argument("--max-per-file", type=int, default=40,
+                        help="cases per file, spread evenly over its parametrization (default 40; 0: every case)")
     parser.add_argument("--jobs", type=int, default=1, help="pytest-xdist workers per file (default 1)")
     parser.add_argument("--out", type=Path, default=ROOT / "out" / "llk_suite", help="where JUnit XML goes")
     parser.add_argument("--file-timeout", type=float, default=3600, help="seconds before a file is stopped")
@@ -189,8 +220,9 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     results = []
     for name in files:
-        results.append(run_file(python_tests, name, out, args.arch, args.keyword, args.jobs, args.file_timeout))
-        print(f"{name}: {results[-1].passed} passed, {results[-1].failed} failed, {results[-1].errors} errors, "
+        results.append(run_file(python_tests, name, out, args.arch, args.keyword, args.jobs, args.file_timeout,
+                                max_cases=args.max_per_file))
+        print(f"{name}: {results[-1].total} of {results[-1].collected} cases: {results[-1].passed} passed, {results[-1].failed} failed, {results[-1].errors} errors, "
               f"{results[-1].skipped} skipped ({results[-1].seconds:.0f} s) {results[-1].note}", flush=True)
     (out / "summary.json").write_text(json.dumps([asdict(result) for result in results], indent=1))
     print_table(results, args.arch)
