@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import struct
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -102,3 +103,10 @@ def test_focus_file_passes_whole(python_tests, machine_build, tmp_path, name):
     assert result.note == ""
     assert result.failed_cases == [] and result.errors == 0
     assert result.passed > 0
+
+
+@pytest.mark.parametrize("doc", ["docs/emulator.md", "benchmarks/README.md"])
+def test_exclusions_are_documented_with_their_reasons(doc):
+    text = (Path(__file__).resolve().parents[2] / doc).read_text()
+    for name, reason in selection.EXCLUDED.items():
+        assert f"`{name}`" in text and reason in text, name
