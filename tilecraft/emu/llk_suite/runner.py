@@ -29,6 +29,8 @@ from .harness_env import chip_arch
 
 #: the attribute a built variant keeps its program under
 PROGRAM_ATTRIBUTE = "_tilecraft_program"
+#: alignof(RuntimeParams): its widest fields are 32-bit
+RUNTIME_PARAMS_ALIGNMENT = 4
 
 
 class TensixBuildUnavailable(RuntimeError):
@@ -69,11 +71,16 @@ def run_variant(config: Any) -> None:
 
 
 def runtime_args(config: Any) -> bytes:
-    """The ``RuntimeParams`` bytes ``write_runtimes_to_L1`` put in this core's L1."""
+    """The ``RuntimeParams`` bytes ``write_runtimes_to_L1`` put in this core's L1.
+
+    ``sizeof(RuntimeParams)`` of them, as the firmware copies: the suite's ``struct`` format
+    (``@`` native alignment; its fields are 32-bit words, ints and bools) leaves out the padding
+    after a trailing ``bool``, which the C++ struct has, up to its 4-byte alignment.
+    """
     test_config = type(config)
     if test_config.SPEED_OF_LIGHT:
         return b""
-    size = struct.calcsize(config.runtime_format)
+    size = -(-struct.calcsize(config.runtime_format) // RUNTIME_PARAMS_ALIGNMENT) * RUNTIME_PARAMS_ALIGNMENT
     return current_context().devices[0].read(test_config.TENSIX_LOCATION,
                                              test_config.RUNTIME_ADDRESS_NON_COVERAGE, size)
 
