@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import llk_suite
-from tilecraft.emu.llk_suite import device, selection, suite_tree
+from tilecraft.emu.llk_suite import device, runner, selection, suite_tree
 from tilecraft.emu.llk_suite.harness_env import missing_suite_modules
 from tilecraft.emu.llk_suite.plugin import STANDINS
 from tilecraft.wheels import WheelUnavailable
@@ -83,6 +83,21 @@ def test_stand_in_device_refuses_what_only_silicon_has(exalens):
         exalens.write_to_device("0,0", device.L1_SIZE["wormhole"] - 2, struct.pack("<I", 1))
     with pytest.raises(device.DeviceAccessError, match="outside the 8x8 worker grid"):
         exalens.read_from_device("9,0", 0, num_bytes=4)
+
+
+class _TrailingBoolVariant:
+    """The two class fields and the one instance field of the suite's TestConfig runtime_args reads."""
+
+    SPEED_OF_LIGHT = False
+    TENSIX_LOCATION = "0,0"
+    RUNTIME_ADDRESS_NON_COVERAGE = 0x20000
+    runtime_format = "@II?"
+
+
+def test_runtime_args_are_sizeof_runtime_params_from_l1(exalens):
+    # write_runtimes_to_L1 writes struct.pack("@II?") = 9 bytes; the C++ struct is 12 with padding.
+    exalens.write_to_device("0,0", 0x20000, struct.pack("@II?", 7, 9, True) + b"\xaa" * 3)
+    assert runner.runtime_args(_TrailingBoolVariant()) == struct.pack("<II", 7, 9) + b"\x01\xaa\xaa\xaa"
 
 
 def test_every_exclusion_names_a_file_of_the_suite(python_tests):
