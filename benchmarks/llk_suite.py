@@ -23,6 +23,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -35,6 +36,7 @@ from tilecraft.emu.llk_suite.harness_env import SuiteDependencyMissing, require_
 
 ROOT = Path(__file__).resolve().parents[1]
 PLUGIN = "tilecraft.emu.llk_suite.plugin"
+CACHED_PATH = re.compile(r"/\S*?/(tt_metal/|tt-llk/tests/)")
 
 
 @dataclass
@@ -134,7 +136,7 @@ def read_junit(junit: Path, name: str) -> FileResult:
             result.failed += 1
         else:
             result.errors += 1
-        result.messages.append(failure_reason(outcome.get("message") or outcome.text or ""))
+        result.messages.append(failure_reason(outcome.text or outcome.get("message") or ""))
         result.failed_cases.append(f"{case.get('name')}: {result.messages[-1]}")
     return result
 
@@ -158,7 +160,9 @@ def failure_reason(message: str) -> str:
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if lines and lines[0].startswith("Error type:"):
         lines = [" ".join(lines[:2])]
-    return (lines[0] if lines else "(no message)")[:200]
+    # Paths into a cache (the machine's include tree, the suite's copy) read from tt_metal/ or tests/.
+    reason = CACHED_PATH.sub(r"\1", lines[0] if lines else "(no message)")
+    return reason[:300]
 
 
 def _tail(text: str, lines: int = 6) -> str:
