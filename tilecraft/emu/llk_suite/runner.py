@@ -70,6 +70,11 @@ def run_variant(config: Any) -> None:
         device.write(location, mailbox, struct.pack("<I", _kernel_complete()))
 
 
+def prepare_machine(arch: str) -> None:
+    """Build what every variant shares (the machine's include tree and runner) ahead of the tests."""
+    _tensix_build().runner_executable(arch)
+
+
 def runtime_args(config: Any) -> bytes:
     """The ``RuntimeParams`` bytes ``write_runtimes_to_L1`` put in this core's L1.
 
