@@ -66,6 +66,11 @@ struct Rwc {
     uint32_t ext = 0, ext_cr = 0;   // extended counters some instructions use
 };
 
+}  // namespace tc_tensix
+// --- unpack: the unpackers' private state (needs AdcChannel and kNumThreads above) ---
+#include "unpack.h"
+namespace tc_tensix {
+
 struct SrcBank {
     uint32_t row[kSrcRows][kSrcCols] = {};  // 19-bit datums held in the low bits (see SrcASrcB.md)
     bool dvalid = false;                    // true: owned by the matrix unit; false: by the unpacker
@@ -109,6 +114,9 @@ struct MachineState {
     int replay_record_left[kNumThreads] = {};        // >0: next N issued instructions are recorded
     int replay_record_at[kNumThreads] = {};
     bool replay_record_exec[kNumThreads] = {};       // record and also execute
+
+    // --- unpack: per-unpacker ADCs, SrcRow and context counters (unpack.h) ---
+    UnpackerState unpack;
 
     // --- mailboxes between threads (RISC side) ---
     std::vector<uint32_t> mailbox[4];
