@@ -179,6 +179,17 @@ void adc_scenario() {
     show("reg2flop");
 }
 
+// A machine whose L1 is `l1`, configured for one format pair.
+struct Bench {
+    Machine machine;
+    Machine& m() { return machine; }  // also on a temporary Bench, for one scenario call
+    Bench(std::vector<uint8_t>& l1, uint32_t in_fmt, uint32_t out_fmt, bool transpose = false, bool int8_unsigned = false) {
+        machine.s.l1 = l1.data();
+        machine.s.l1_size = l1.size();
+        configure(machine, in_fmt, out_fmt, transpose, int8_unsigned);
+    }
+};
+
 }  // namespace
 
 int main() {
@@ -195,39 +206,13 @@ int main() {
         {"uint8", Int8, Int8, kInt8Tile, false, true}, {"transpose", Float16_b, Float16_b, kBf16Tile, true, false},
     };
     std::vector<uint8_t> l1(kL1, kL1 + sizeof kL1);
-    for (const Case& c : cases) {
-        Machine m;
-        m.s.l1 = l1.data();
-        m.s.l1_size = l1.size();
-        configure(m, c.in_fmt, c.out_fmt, c.transpose, c.int8_unsigned);
-        unpack_A_tile(m, c.tag, c.addr);
-    }
+    for (const Case& c : cases) unpack_A_tile(Bench(l1, c.in_fmt, c.out_fmt, c.transpose, c.int8_unsigned).m(), c.tag, c.addr);
+    unpack_A_to_dest(Bench(l1, Float32, Float32).m(), "dest_fp32", kFp32Tile);
+    unpack_tilize(Bench(l1, Float16_b, Float16_b).m(), "tilize", kRowMajorBf16, Float16_b);
+    unpack_B_context1(Bench(l1, Float16_b, Float16_b).m(), "srcb_ctx1", kBf16Tile);
     {
-        Machine m;
-        m.s.l1 = l1.data();
-        m.s.l1_size = l1.size();
-        configure(m, Float32, Float32);
-        unpack_A_to_dest(m, "dest_fp32", kFp32Tile);
-    }
-    {
-        Machine m;
-        m.s.l1 = l1.data();
-        m.s.l1_size = l1.size();
-        configure(m, Float16_b, Float16_b);
-        unpack_tilize(m, "tilize", kRowMajorBf16, Float16_b);
-    }
-    {
-        Machine m;
-        m.s.l1 = l1.data();
-        m.s.l1_size = l1.size();
-        configure(m, Float16_b, Float16_b);
-        unpack_B_context1(m, "srcb_ctx1", kBf16Tile);
-    }
-    {
-        Machine m;
-        m.s.l1 = l1.data();
-        m.s.l1_size = l1.size();
-        configure(m, Float16_b, Float16_b);
+        Bench b(l1, Float16_b, Float16_b);
+        Machine& m = b.m();
         m.cfg_word(kUnpack, THCON_SEC0_REG3_Base_address_ADDR32) = (kBf16Tile >> 4) - 1;
         m.s.srca[m.s.srca_unpack_bank].dvalid = true;  // the matrix unit still owns the bank
         expect_failure("err_wait", m, TT_OP_UNPACR(kSrcA, 0b1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1));

@@ -294,10 +294,11 @@ void unpack_datums(Machine& m, int thread, uint32_t word, const UnpackJob& j, bo
     }
 }
 
-void bump(AdcChannel& ch, int dim, uint32_t inc) {
-    uint32_t* v[4] = {&ch.x, &ch.y, &ch.z, &ch.w};
-    *v[dim] = (*v[dim] + inc) & kAdcMask[dim];
-}
+// Counter `dim` (0..3: X, Y, Z, W) of an ADC channel, and its carriage-return register.
+uint32_t& counter(AdcChannel& ch, int dim) { return dim == 0 ? ch.x : dim == 1 ? ch.y : dim == 2 ? ch.z : ch.w; }
+uint32_t& counter_cr(AdcChannel& ch, int dim) { return dim == 0 ? ch.x_cr : dim == 1 ? ch.y_cr : dim == 2 ? ch.z_cr : ch.w_cr; }
+
+void bump(AdcChannel& ch, int dim, uint32_t inc) { counter(ch, dim) = (counter(ch, dim) + inc) & kAdcMask[dim]; }
 
 // Hands the unpacker's current bank to the matrix unit and moves to the other one (FlipSrc).
 void flip_bank(Machine& m, int thread, uint32_t which) {
@@ -381,17 +382,9 @@ void for_each_adc(Machine& m, int thread, uint32_t word, uint32_t thread_overrid
     if (field(word, 23, 1)) fn(m.s.adc[t].ch);
 }
 
-void set_counter(AdcChannel& ch, int dim, uint32_t v) {
-    uint32_t* cur[4] = {&ch.x, &ch.y, &ch.z, &ch.w};
-    uint32_t* cr[4] = {&ch.x_cr, &ch.y_cr, &ch.z_cr, &ch.w_cr};
-    *cur[dim] = *cr[dim] = v & kAdcMask[dim];
-}
+void set_counter(AdcChannel& ch, int dim, uint32_t v) { counter(ch, dim) = counter_cr(ch, dim) = v & kAdcMask[dim]; }
 
-void add_counter_cr(AdcChannel& ch, int dim, uint32_t inc) {
-    uint32_t* cur[4] = {&ch.x, &ch.y, &ch.z, &ch.w};
-    uint32_t* cr[4] = {&ch.x_cr, &ch.y_cr, &ch.z_cr, &ch.w_cr};
-    *cur[dim] = *cr[dim] = (*cr[dim] + inc) & kAdcMask[dim];
-}
+void add_counter_cr(AdcChannel& ch, int dim, uint32_t inc) { set_counter(ch, dim, counter_cr(ch, dim) + inc); }
 
 void setadc(Machine& m, int thread, uint32_t word) {
     const uint32_t value = field(word, 0, 18), dim = field(word, 18, 2), channel = field(word, 20, 1);
@@ -448,9 +441,7 @@ void reg2flop(Machine& m, int thread, uint32_t word) {
         const uint32_t adc_sel = field(word, 9, 2), channel = field(word, 11, 1), dim = field(word, 6, 2);
         if (adc_sel == 3) return;
         AdcChannel& ch = (adc_sel == 2 ? m.s.adc[t].ch : m.s.unpack.adc[t][adc_sel])[channel];
-        uint32_t* cur[4] = {&ch.x, &ch.y, &ch.z, &ch.w};
-        uint32_t* cr[4] = {&ch.x_cr, &ch.y_cr, &ch.z_cr, &ch.w_cr};
-        *(field(word, 8, 1) ? cr : cur)[dim] = value & kAdcMask[dim];
+        (field(word, 8, 1) ? counter_cr(ch, int(dim)) : counter(ch, int(dim))) = value & kAdcMask[dim];
         return;
     }
     if (field(word, 20, 1)) m.fail(thread, word, "REG2FLOP target 1 is not modelled");
