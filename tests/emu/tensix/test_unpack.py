@@ -215,7 +215,6 @@ def test_adc_instructions_follow_the_isa_models(unpacked):
         "addrcrxy": "5 7 2 0 7 2 3 6 0 1 0 0 0",
         "zw": "5 7 7 1 7 2 3 7 1 1 1 0 0",
         "xx": "5 7 7 1 7 511 3 7 1 1 1 0 9",
-        "reg2flop": "86 7 7 1 7 511 3 7 1 1 1 0 9",
     }
     got = {line.split()[0]: " ".join(line.split()[1:]) for line in lines["adc"]}
     assert got == want

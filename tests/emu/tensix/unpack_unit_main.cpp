@@ -174,9 +174,6 @@ void adc_scenario() {
     m.issue(kUnpack, TT_OP_SETADCXX(0b010, 511, 7));
     m.issue(kUnpack, TT_OP_SETADC(0b001, 0, 2, (2u << 16) | 9));  // ThreadOverride 2: the math thread's ADCs
     show("xx");
-    m.s.gpr[kUnpack][5] = 0x12345678;
-    m.issue(kUnpack, TT_OP_REG2FLOP(3, 2, 1, 0, (0 << 5) | (0 << 3) | (0 << 2) | 0, 5));  // byte 1 -> unpacker 0 ch0 X
-    show("reg2flop");
 }
 
 // A machine whose L1 is `l1`, configured for one format pair.

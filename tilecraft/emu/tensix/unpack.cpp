@@ -1,7 +1,7 @@
-// The unpackers: UNPACR (L1 -> SrcA / SrcB / Dst), UNPACR_NOP, the ADC instructions and REG2FLOP.
+// The unpackers: UNPACR (L1 -> SrcA / SrcB / Dst), UNPACR_NOP and the ADC instructions.
 //
 // Facts from tt-isa-documentation (WormholeB0 UNPACR_Regular.md, UNPACR_IncrementContextCounter.md,
-// UNPACR_FlushCache.md, ADCs.md, SETADC*.md, INCADC*.md, ADDRCR*.md, REG2FLOP_*.md, SrcASrcB.md)
+// UNPACR_FlushCache.md, ADCs.md, SETADC*.md, INCADC*.md, ADDRCR*.md, SrcASrcB.md)
 // and ttsim's src/tensix.cpp (UNPACR_NOP, which the ISA documentation does not describe); the
 // code is ours. What the LLK never drives and we do not model (compressed tiles, row search,
 // SrcB rarefaction, the UNPACR_NOP pop/stall/bank-reset flavours) is a Machine::fail naming it.
@@ -421,46 +421,10 @@ void adc_pair(Machine& m, int thread, uint32_t word) {
     });
 }
 
-// REG2FLOP: a GPR into THCON configuration (bits 20..21 = 0) or into one ADC counter (bit 21 = 1).
-void reg2flop(Machine& m, int thread, uint32_t word) {
-    const uint32_t size_sel = field(word, 22, 2), input = field(word, 0, 6);
-    uint32_t value = m.s.gpr[thread][input];
-    if (field(word, 21, 1)) {  // REG2FLOP_ADC.md
-        const uint32_t shift8 = field(word, 18, 2);
-        switch (size_sel) {
-            case 0: value = 0; break;
-            case 1: if (shift8) value = 0; break;
-            case 2: value = shift8 == 0 ? (value & 0xffffu) : (shift8 == 2 ? value >> 16 : 0u); break;
-            default: value = (value >> (shift8 * 8)) & 0xffu; break;
-        }
-        uint32_t t = uint32_t(thread);
-        if (field(word, 20, 1)) {
-            t = field(word, 16, 2);
-            if (t >= kNumThreads) return;
-        }
-        const uint32_t adc_sel = field(word, 9, 2), channel = field(word, 11, 1), dim = field(word, 6, 2);
-        if (adc_sel == 3) return;
-        AdcChannel& ch = (adc_sel == 2 ? m.s.adc[t].ch : m.s.unpack.adc[t][adc_sel])[channel];
-        (field(word, 8, 1) ? counter_cr(ch, int(dim)) : counter(ch, int(dim))) = value & kAdcMask[dim];
-        return;
-    }
-    if (field(word, 20, 1)) m.fail(thread, word, "REG2FLOP target 1 is not modelled");
-    const uint32_t index = field(word, 6, 7);  // REG2FLOP_Configuration.md
-    if (index >= GLOBAL_CFGREG_BASE_ADDR32 - THCON_CFGREG_BASE_ADDR32)
-        m.fail(thread, word, msg("REG2FLOP writes THCON configuration only (index %u)", index));
-    if (size_sel == 0) {
-        for (uint32_t i = 0; i < 4; ++i)
-            m.cfg_word(thread, THCON_CFGREG_BASE_ADDR32 + (index & ~3u) + i) = m.s.gpr[thread][(input & ~3u) + i];
-    } else {
-        m.cfg_word(thread, THCON_CFGREG_BASE_ADDR32 + index) = value;
-    }
-}
-
 }  // namespace
 
 TC_OPCODE(0x42, UNPACR, unpacr);
 TC_OPCODE(0x43, UNPACR_NOP, unpacr_nop);
-TC_OPCODE(0x48, REG2FLOP, reg2flop);
 TC_OPCODE(0x50, SETADC, setadc);
 TC_OPCODE(0x5e, SETADCXX, setadcxx);
 TC_OPCODE(0x51, SETADCXY, (adc_pair<0, AdcOp::Set>));
