@@ -203,6 +203,7 @@ def test_misuse_and_unmodelled_modes_fail_by_name(unpacked):
     assert "opcode 0x42 UNPACR" in lines["err_rowsearch"][0] and "RowSearch is not modelled" in lines["err_rowsearch"][0]
     assert "UNPACR_NOP flavour 0x0 is not modelled" in lines["err_nop_pop"][0]
     assert "unpacks Float16_b to Float32 in SrcA/SrcB" in lines["err_format"][0]
+    assert "Blackhole unpackers are not modelled yet" in lines["err_blackhole"][0]
 
 
 def test_adc_instructions_follow_the_isa_models(unpacked):

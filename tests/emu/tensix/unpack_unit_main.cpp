@@ -220,4 +220,6 @@ int main() {
         expect_failure("err_format", m, TT_OP_UNPACR(kSrcA, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1));
     }
     adc_scenario();
+    Machine bh(Arch::Blackhole);
+    expect_failure("err_blackhole", bh, TT_OP_UNPACR_NOP(kSrcA, kZeroSrc));
 }

@@ -314,7 +314,14 @@ void next_context(Machine& m, int thread, uint32_t which, uint32_t current) {
     m.s.unpack.context_counter[which][thread] = next >= limit ? 0 : next;
 }
 
+// Blackhole's UNPACR / UNPACR_NOP differ in encoding and features (e.g. SrcB broadcast, the
+// NOP's clear controls); until they are modelled they are hard errors there.
+void require_wormhole(Machine& m, int thread, uint32_t word) {
+    if (m.s.arch != Arch::WormholeB0) m.fail(thread, word, "the Blackhole unpackers are not modelled yet (Wormhole B0 only)");
+}
+
 void unpacr(Machine& m, int thread, uint32_t word) {
+    require_wormhole(m, thread, word);
     const uint32_t which = field(word, 23, 1);
     if (field(word, 13, 2)) {  // UNPACR_IncrementContextCounter.md
         next_context(m, thread, which, m.s.unpack.context_counter[which][thread]);
@@ -345,6 +352,7 @@ void unpacr(Machine& m, int thread, uint32_t word) {
 
 // UNPACR_NOP (no ISA page; ttsim's model): bits 0..2 select the flavour.
 void unpacr_nop(Machine& m, int thread, uint32_t word) {
+    require_wormhole(m, thread, word);
     const uint32_t which = field(word, 23, 1), op = field(word, 0, 23);
     SrcBank* banks = which ? m.s.srcb : m.s.srca;
     switch (op) {
