@@ -105,6 +105,7 @@ struct UnpackJob {
     uint32_t row_stride_bytes = 0; // L1 distance between successive 16-datum rows
     uint32_t limit_bytes = 0, fifo_bytes = 0;
     bool to_dst = false, transpose = false;
+    bool srca_rows_from_addr = false;  // SRCA_SET_SetOvrdWithAddr of the issuing thread
     uint32_t out_addr = 0, col_shift = 0, upsample_zeroes = 0;
     bool upsample_interleave = false;
     uint8_t forced_exp = 0;
@@ -212,6 +213,7 @@ UnpackJob plan_unpack(Machine& m, int thread, uint32_t word) {
     j.upsample_interleave = cfg(r.upsample_interleave);
     j.col_shift = (tileize || j.which == 1) ? 0 : cfg(r.shift_amount[j.context & 3]);
     j.int8_unsigned = get(m, thread, kInt8Unsigned[j.which]);
+    j.srca_rows_from_addr = get_thread(m, thread, kSrcAOvrdWithAddr);
 
     if ((j.transpose || tileize) && (j.datum_bit_addr % 128) != 0)
         m.fail(thread, word, "transpose (haloize) and tilize unpacks need a 16-byte aligned first datum");
@@ -238,7 +240,7 @@ void write_datum(Machine& m, int thread, uint32_t word, const UnpackJob& j, uint
         m.s.srcb[bank].row[row][col] = value;
         return;
     }
-    const bool ovrd = get_thread(m, thread, kSrcAOvrdWithAddr);
+    const bool ovrd = j.srca_rows_from_addr;
     if (j.to_dst) {
         row = (row - 4) & (ovrd ? 0xfu : 0x3ffu);
         if (decode::dst_is_32b(j.out_fmt)) {
