@@ -30,14 +30,15 @@ def _include_flags(tt_metal: Path, arch: str) -> list[str]:
 
 @pytest.fixture(scope="session")
 def tensix_unit_test(tmp_path_factory):
-    """``run(cpp_source, arch="wormhole") -> stdout``: compile the test with the machine and run it."""
+    """``run(cpp_source, arch="wormhole", stdin="") -> stdout``: compile the test with the machine (once
+    per source) and run it, `stdin` on its standard input (script-driven tests compile once)."""
     try:
         tt_metal = ensure_headers() / "tt_metal"
     except HeadersUnavailable as exc:
         pytest.skip(f"tt-metal headers unavailable: {exc}")
     out_dir = tmp_path_factory.mktemp("tensix_unit")
 
-    def run(cpp_source: str, arch: str = "wormhole") -> str:
+    def run(cpp_source: str, arch: str = "wormhole", stdin: str = "") -> str:
         sources = sorted(MACHINE_DIR.glob("*.cpp"))
         key = hashlib.sha256(cpp_source.encode() + b"".join(p.read_bytes() for p in sources) + arch.encode()).hexdigest()[:16]
         test_cpp = out_dir / f"t_{key}.cpp"
@@ -48,7 +49,7 @@ def tensix_unit_test(tmp_path_factory):
                    str(test_cpp), *map(str, sources), "-o", str(exe)]
             built = subprocess.run(cmd, capture_output=True, text=True)
             assert built.returncode == 0, built.stderr[-4000:]
-        ran = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+        ran = subprocess.run([str(exe)], input=stdin, capture_output=True, text=True, timeout=60)
         assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-2000:]
         return ran.stdout
 

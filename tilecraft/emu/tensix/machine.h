@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "fpu.h"  // fpu: FpuState
+
 namespace tc_tensix {
 
 enum class Arch { WormholeB0, Blackhole };
@@ -112,6 +114,9 @@ struct MachineState {
 
     // --- mailboxes between threads (RISC side) ---
     std::vector<uint32_t> mailbox[4];
+
+    // --- fpu: the matrix unit's private state (fpu.h) ---
+    FpuState fpu;
 };
 
 class Machine;
