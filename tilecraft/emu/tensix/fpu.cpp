@@ -283,7 +283,8 @@ void dotpv(Machine& m, int thread, uint32_t word) { m.fail(thread, word, "DOTPV 
 
 // --- GMPOOL: column max of SrcA scaled by SrcB's exponents (GMPOOL.md, without argmax) ---
 
-// A datum as GMPOOL compares it: a 9-bit exponent (SrcA's plus SrcB's, both biased) and 10 bits.
+// A datum as GMPOOL compares it (GMPOOL.md's Datum): SrcA's exponent plus SrcB's (both biased, so
+// 9 bits) and 10 bits of mantissa (BF16 data: the top 7).
 struct PoolDatum {
     uint32_t sign = 0, exp = 0, man = 0;
     int32_t comparable() const { return (sign ? -1 : 1) * int32_t((exp << 10) + man); }
@@ -291,29 +292,38 @@ struct PoolDatum {
 
 enum class PoolDst { Bf16, Fp16, Tf32 };
 
-PoolDatum pool_read_dst(uint32_t v, PoolDst style) {
+// Dst's datum (`word`: the Dst32b word, or the Dst16b datum in the high half) as a PoolDatum whose
+// exponent carries the bias of a 1.0 scale, so it compares with scaled SrcA datums.
+PoolDatum pool_read_dst(uint32_t word, PoolDst style) {
     PoolDatum d;
-    d.sign = v >> 31;
+    d.sign = word >> 31;
     if (style == PoolDst::Fp16) {
-        d.exp = ((v >> 16) & 0x1fu) + 15;
-        d.man = (v >> 21) & 0x3ffu;
+        const uint16_t h = fp16_from_dst16(uint16_t(word >> 16));
+        d.exp = ((h >> 10) & 0x1fu) + 15;
+        d.man = h & 0x3ffu;
+    } else if (style == PoolDst::Bf16) {
+        const uint16_t b = bf16_from_dst16(uint16_t(word >> 16));
+        d.exp = ((b >> 7) & 0xffu) + 127;
+        d.man = (b & 0x7fu) << 3;
     } else {
-        d.exp = ((v >> 16) & 0xffu) + 127;
-        d.man = ((v >> 24) & 0x7fu) << 3;
-        if (style == PoolDst::Tf32) d.man += (v >> 13) & 7u;
+        const uint32_t f = fp32_from_dst32(word);
+        d.exp = ((f >> 23) & 0xffu) + 127;
+        d.man = (f >> 13) & 0x3ffu;
     }
     return d;
 }
 
+// The inverse, dropping the scale's bias (an exponent that wraps is written wrapped, as on the device).
 uint32_t pool_write_dst(const PoolDatum& d, PoolDst style) {
     if (style == PoolDst::Fp16) {
         if ((d.exp & 0x3fu) == 0) return 0;
-        return (d.sign << 31) | (d.man << 21) | (((d.exp - 15) & 0x1fu) << 16);
+        return uint32_t(dst16_from_fp16(uint16_t((d.sign << 15) | (((d.exp - 15) & 0x1fu) << 10) | d.man))) << 16;
     }
     if (d.exp == 0) return 0;
-    uint32_t x = (d.sign << 31) | ((d.man & 0x3f8u) << 21) | (((d.exp - 127) & 0xffu) << 16);
-    if (style == PoolDst::Tf32) x += (d.man & 7u) << 13;
-    return x;
+    const uint32_t man = style == PoolDst::Bf16 ? d.man & 0x3f8u : d.man;
+    const uint32_t f = (d.sign << 31) | (((d.exp - 127) & 0xffu) << 23) | (man << 13);
+    if (style == PoolDst::Tf32) return dst32_from_fp32(f);
+    return uint32_t(dst16_from_bf16(uint16_t(f >> 16))) << 16;
 }
 
 PoolDatum pool_read_src(uint32_t a, uint32_t b, Style style) {
@@ -368,10 +378,10 @@ void gmpool(Machine& m, int thread, uint32_t word) {
 
 // --- moves between Src and Dst ---
 
-// RemoveLowMantissa / RemoveHighExponent (MOVA2D.md): a Src datum as a Dst16 datum.
+// RemoveLowMantissa / RemoveHighExponent (MOVA2D.md): a Src datum as a Dst16 datum (BF16: the top
+// 7 mantissa bits; FP16: the low 5 exponent bits).
 uint16_t src_to_dst16(uint32_t v, bool exp8) {
-    if (exp8) return uint16_t(((v >> 3) & 0x8000u) | ((v & (0x7fu << 11)) >> 3) | (v & 0xffu));
-    return uint16_t(((v >> 3) & 0x8000u) | ((v & (0x3ffu << 8)) >> 3) | (v & 0x1fu));
+    return exp8 ? dst16_from_bf16(uint16_t(src_to_fp32(v) >> 16)) : dst16_from_fp16(src_to_fp16(v));
 }
 
 // MOVA2D / MOVDBGA2D / MOVB2D's copy of one Src row into one Dst row.
@@ -384,10 +394,8 @@ void move_row_to_dst(Machine& m, int thread, uint32_t word, const uint32_t* src,
         uint32_t v = src[bcast_col0 ? 0 : c];
         if (flush && src_exp(v) == 0) v = 0;
         const uint16_t v16 = src_to_dst16(v, exp8);
-        if (a.srca_tf32) {
-            uint32_t low = ((v >> 8) & 7u) << 13;  // the mantissa bits RemoveLowMantissa dropped
-            if (lo) low |= v16;
-            m.dst32_write(d_row, c, (uint32_t(v16) << 16) | low);
+        if (a.srca_tf32) {  // TF32 into Dst32b, its 10 mantissa bits kept
+            m.dst32_write(d_row, c, dst32_from_fp32(src_to_fp32(v)) | (lo ? v16 : 0u));
         } else if (lo) {
             m.dst32_write(d_row, c, (m.dst32_read(d_row, c) & 0xffff0000u) | v16);
         } else {
@@ -432,9 +440,8 @@ void movb2d(Machine& m, int thread, uint32_t word) {
 // ShuffleBF16 / ShuffleFP16 / ShuffleTF32 (MOVD2A.md): a Dst datum as a Src datum.
 uint32_t dst_to_src(Machine& m, int thread, uint32_t word, const Alu& a, bool lo, uint32_t d_row, uint32_t c) {
     const Style style = move_style(m, thread, word, a);
-    const bool style16 = style == Style::Fp16;
-    auto shuffle16 = [style16](uint32_t x) {
-        return style16 ? ((x & 0xffe0u) << 3) | (x & 0x1fu) : ((x & 0xff00u) << 3) | (x & 0xffu);
+    auto shuffle16 = [style](uint32_t x) {  // a Dst16 datum as a Src datum
+        return style == Style::Fp16 ? src_from_fp16(fp16_from_dst16(uint16_t(x))) : src_from_fp32(uint32_t(bf16_from_dst16(uint16_t(x))) << 16);
     };
     if (!a.dst32) {
         if (lo) m.fail(thread, word, "UseDst32bLo with a 16-bit Dst is undefined behaviour");
@@ -445,8 +452,7 @@ uint32_t dst_to_src(Machine& m, int thread, uint32_t word, const Alu& a, bool lo
     if (lo) v = (v << 16) | (v & 0xffffu);
     if (style != Style::Tf32) return shuffle16(v >> 16);
     if (lo) return v & 0x1fffu;
-    const uint32_t x = v >> 13;
-    return (x & 0x3fc000u) | ((x & 7u) << 8) | ((x & 0x7f8u) >> 3);
+    return src_from_fp32(fp32_from_dst32(v));  // truncated to TF32
 }
 
 void move_dst_to_src(Machine& m, int thread, uint32_t word, bool to_a) {
