@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "frontend.h"
+#include "fpu.h"  // fpu: FpuState
 
 namespace tc_tensix {
 
@@ -125,6 +126,9 @@ struct MachineState {
     // --- spine: frontend (MOP/REPLAY expanders), RISC-side windows incl. the mailboxes between
     // the RISCs, fiber reports (frontend.h) ---
     FrontendState frontend;
+
+    // --- fpu: the matrix unit's private state (fpu.h) ---
+    FpuState fpu;
 };
 
 class Machine;
