@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "pack.h"
+
 namespace tc_tensix {
 
 enum class Arch { WormholeB0, Blackhole };
@@ -112,6 +114,9 @@ struct MachineState {
 
     // --- mailboxes between threads (RISC side) ---
     std::vector<uint32_t> mailbox[4];
+
+    // --- pack unit (pack.cpp): output streams, tile position generators, BFP blocks per packer ---
+    PackState pack;
 };
 
 class Machine;
