@@ -213,6 +213,15 @@ def _bfp_split(raw: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
     return exps, nibbles.astype(np.uint32)
 
 
+def _assert_bfp_tile(packed, name: str, entries: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """The BFP tile `name` (exponent section, then datums) equals the golden blocks of `entries`."""
+    exps, datums = _bfp_split(_tile(packed, name, 64 + N * bits // 8), bits)
+    want_exps, want = _golden_bfp(entries, bits)
+    np.testing.assert_array_equal(exps, want_exps, err_msg=name)
+    np.testing.assert_array_equal(datums, want, err_msg=name)
+    return exps, datums
+
+
 def _fp16_from_fp32_truncating(bits: np.ndarray) -> np.ndarray:
     """fp32 -> Tensix fp16 per FormatConversion.md: saturate, then truncate; tiny -> signed zero."""
     sign = (bits >> 16) & 0x8000
@@ -322,13 +331,9 @@ def test_fp32_to_fp16_saturates_and_truncates(packed):
 
 
 def test_bfp8_shares_the_largest_exponent_and_rounds_half_away(packed):
-    raw = _tile(packed, "bf16_bfp8", 64 + 1024)
-    exps, datums = _bfp_split(raw, 8)
     entries = _input("bf16_bfp8")
     # packer i writes face i: exponents of face i at 16*i, its datums at 64 + 256*i
-    want_exps, want = _golden_bfp(entries, 8)
-    np.testing.assert_array_equal(exps, want_exps)
-    np.testing.assert_array_equal(datums, want)
+    exps, datums = _assert_bfp_tile(packed, "bf16_bfp8", entries, 8)
     assert exps[0] == 0x8F and list(datums[:4]) == [0x40, 0x00, 0x00, 0xC0]  # 2^16 block: 1.0 vanishes
     assert exps[1] == 0x7F and (datums[16:32] == 0x7F).all()  # 1.99.. rounds up and saturates at 127
     # decoded, every datum is within half a block ulp of the torch value (or saturated)
@@ -341,11 +346,7 @@ def test_bfp8_shares_the_largest_exponent_and_rounds_half_away(packed):
 
 
 def test_bfp4_truncates_the_rounded_bfp8_magnitude(packed):
-    raw = _tile(packed, "bf16_bfp4", 64 + 512)
-    exps, datums = _bfp_split(raw, 4)
-    want_exps, want = _golden_bfp(_input("bf16_bfp4"), 4)
-    np.testing.assert_array_equal(exps, want_exps)
-    np.testing.assert_array_equal(datums, want)
+    _, datums = _assert_bfp_tile(packed, "bf16_bfp4", _input("bf16_bfp4"), 4)
     assert (datums[16:32] == 0x7).all()  # 0x7F >> 4: truncation, not rounding
 
 
@@ -354,20 +355,14 @@ def test_fp32_to_bfp8_via_e8m6_double_rounds(packed):
     nan = (bits & 0x7FFFFFFF) > 0x7F800000
     e8m6 = ((np.where(nan, (bits & 0x80000000) | 0x7F800000, bits).astype(np.uint64) + 0x10000) >> 17 << 1) & 0xFFFF
     e8m6 = np.where((e8m6 & 0x7FFF) < 0x80, 0, e8m6).astype(np.uint32)
-    exps, datums = _bfp_split(_tile(packed, "fp32_e8m6_bfp8", 64 + 1024), 8)
-    want_exps, want = _golden_bfp(e8m6, 8)
-    np.testing.assert_array_equal(exps, want_exps)
-    np.testing.assert_array_equal(datums, want)
+    _assert_bfp_tile(packed, "fp32_e8m6_bfp8", e8m6, 8)
 
 
 def test_fp32_to_bfp8_late_truncates_to_bf16_first(packed):
     bits = _input("fp32_fp32_bfp8")
     bf16 = bits >> 16
     bf16 = np.where((bf16 & 0x7FFF) < 0x80, 0, bf16).astype(np.uint32)
-    exps, datums = _bfp_split(_tile(packed, "fp32_fp32_bfp8", 64 + 1024), 8)
-    want_exps, want = _golden_bfp(bf16, 8)
-    np.testing.assert_array_equal(exps, want_exps)
-    np.testing.assert_array_equal(datums, want)
+    _assert_bfp_tile(packed, "fp32_fp32_bfp8", bf16, 8)
 
 
 def test_int32_passes_through_and_int8_saturates_sign_magnitude(packed):
