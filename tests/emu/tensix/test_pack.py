@@ -1,6 +1,6 @@
 """The Tensix packers (tilecraft/emu/tensix/pack.cpp, format_encode.cpp) against torch and the ISA.
 
-One C++ program (one compile) fills Dst with each case's datums, configures the four packers by
+One C++ program (one compile) fills Dst with each case's datums (in Dst's register layout), configures the four packers by
 config-field name the way the LLK's ``configure_pack`` / ``set_packer_l1_offset`` do, issues one
 ``TT_OP_PACR`` over a whole 32x32 tile and prints the L1 bytes. The goldens are torch conversions
 plus the rules of tt-isa-documentation's Packers/FormatConversion.md that torch does not share:
@@ -148,6 +148,13 @@ def _bf16_case_input(seed: int) -> np.ndarray:
     return data
 
 
+def _fp16_case_input(seed: int) -> np.ndarray:
+    values = torch.from_numpy(_rng_values(seed, 50.0)).half()
+    data = values.view(torch.int16).numpy().view(np.uint16).astype(np.uint32)
+    data[:4] = [0x0001, 0x83FF, 0x8000, 0x7FFF]  # denormals and -0 flush; 0x7FFF is Tensix fp16's largest
+    return data
+
+
 def _bfp_block_input(seed: int) -> np.ndarray:
     """bf16 datums where each 16-datum block mixes huge and tiny exponents and rounding carries."""
     values = torch.from_numpy(_rng_values(seed, 3.0)).to(torch.bfloat16).float().numpy()
@@ -250,6 +257,8 @@ _case("fp32_fp16", _u32(np.concatenate([_rng_values(4, 1000.0)[:1000],
                                                       np.inf, -3.0e-5, 6.1e-5, 0.0, -0.0, 1.0 + 2.0 ** -11,
                                                       1.0 + 2.0 ** -10 - 2.0 ** -20, -7.0, 0.5, 2.0 ** 15 * 1.99,
                                                       2.0 ** 16, 1e-10, 123.456, -0.1, 0.1, 3.0, 4.0, 5.0])])), 1, FP32, FP16)
+_case("fp16_fp16", _fp16_case_input(18), 0, FP16, FP16)
+_case("fp16_fp32", _fp16_case_input(19), 0, FP16, FP32)
 _case("bf16_bfp8", _bfp_block_input(5), 0, BF16, BFP8)
 _case("bf16_bfp4", _bfp_block_input(6), 0, BF16, BFP4)
 _case("fp32_e8m6_bfp8", _fp32_case_input(7), 1, BFP8, BFP8)
@@ -267,10 +276,28 @@ _case("compressed", _bf16_case_input(16), 0, BF16, BF16, compress=1)
 _case("bf16_int8_16b", _bf16_case_input(17), 0, INT8, INT8)
 
 
+def _dst_layout(values: np.ndarray, read32: int, in_fmt: int) -> np.ndarray:
+    """Plain bit patterns in Dst's register layout (Dst.md): BF16 as Sign|Man7|Exp8, FP16 as
+    Sign|Man10|Exp5, Dst32b with the BF16 shuffle in the high half (FP32 and INT32 alike)."""
+    v = values.astype(np.uint32)
+
+    def bf16(x):
+        return (x & 0x8000) | ((x & 0x7F) << 8) | ((x >> 7) & 0xFF)
+
+    if read32:
+        return (bf16(v >> 16) << 16) | (v & 0xFFFF)
+    if in_fmt in (BF16, BFP8):
+        return bf16(v)
+    if in_fmt == FP16:
+        return (v & 0x8000) | ((v & 0x3FF) << 5) | ((v >> 10) & 0x1F)
+    return v
+
+
 def _program() -> str:
     data, cases = [], []
     for k, (name, (values, read32, in_fmt, out_fmt, relu_mode, relu_thr, edge_mask, neg_inf, acc, compress)) in enumerate(_CASES.items()):
-        data.append(f"static const uint32_t d{k}[1024] = {{{','.join(f'0x{int(v):x}u' for v in values)}}};")
+        words = _dst_layout(values, read32, in_fmt)
+        data.append(f"static const uint32_t d{k}[1024] = {{{','.join(f'0x{int(v):x}u' for v in words)}}};")
         cases.append(f'    run(Case{{"{name}", d{k}, {read32}, {in_fmt}, {out_fmt}, {relu_mode}, {relu_thr}, {edge_mask}, '
                      f"{neg_inf}, {acc}, {compress}}});")
     return _CPP.replace("@DATA@", "\n".join(data)).replace("@CASES@", "\n".join(cases))
@@ -308,6 +335,18 @@ def test_fp32_to_bf16_rounds_ties_away_nan_to_inf_flushes_denormals(packed):
 
 def test_fp32_identity_keeps_nan_and_denormals(packed):
     np.testing.assert_array_equal(_words(_tile(packed, "fp32_fp32", 4096), 4), _input("fp32_fp32"))
+
+
+def test_fp16_flushes_denormals_and_widens_to_fp32(packed):
+    src = _input("fp16_fp16")
+    got = _words(_tile(packed, "fp16_fp16", 2048), 2)
+    assert list(got[:4]) == [0, 0, 0, 0x7FFF]
+    np.testing.assert_array_equal(got[4:], src[4:])
+    wide = _words(_tile(packed, "fp16_fp32", 4096), 4)
+    src = _input("fp16_fp32")
+    assert list(wide[:3]) == [0, 0, 0] and wide[3] == 0x47FFE000  # Tensix fp16 max = 131008, not NaN
+    ref = torch.from_numpy(src[4:].astype(np.uint16).view(np.int16).copy()).view(torch.float16).float()
+    np.testing.assert_array_equal(wide[4:], ref.numpy().view(np.uint32))
 
 
 def test_bf16_rounding_path_flushes_and_turns_nan_into_inf(packed):

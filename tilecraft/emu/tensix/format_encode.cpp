@@ -18,6 +18,12 @@ bool is_fp32_like(uint32_t c) { return c == kFP32 || c == kTF32; }
 bool is_e8_16(uint32_t c) { return c == kBF16 || c == kBFP8; }
 bool is_e5_16(uint32_t c) { return c == kFP16 || c == kBFP8a || c == kFP8; }
 
+// --- Dst register layouts -> plain bit patterns (Dst.md) ---
+
+uint32_t bf16_from_dst16(uint32_t x) { return (x & kSign16) | ((x & 0xffu) << 7) | ((x >> 8) & 0x7fu); }
+uint32_t fp16_from_dst16(uint32_t x) { return (x & kSign16) | ((x & 0x1fu) << 10) | ((x >> 5) & 0x3ffu); }
+uint32_t fp32_from_dst32(uint32_t x) { return (bf16_from_dst16(x >> 16) << 16) | (x & 0xffffu); }
+
 // --- early conversion helpers (rounding is to nearest, ties away from zero: the magnitude bits
 // get half an output ulp added, then the dropped bits are cut) ---
 
@@ -172,6 +178,8 @@ uint32_t early_convert(const EarlyConfig& cfg, uint32_t x) {
     if (cfg.read_32b) {
         if (cfg.round_10b_mant && f != kFP32)
             unsupported(std::string("Round_10b_mant with a Dst32b read into ") + code_name(f));
+        if (f == kINT16) return x >> 16;  // the high half of the 32-bit datum, unshuffled (as ttsim)
+        x = fp32_from_dst32(x);              // FP32 and INT32 share the layout
         switch (f) {
             case kFP32: return (cfg.round_10b_mant && !cfg.read_raw) ? round_fp32_to_tf32(x) : x;
             case kTF32: return cfg.read_raw ? x : round_fp32_to_tf32(x);
@@ -179,11 +187,12 @@ uint32_t early_convert(const EarlyConfig& cfg, uint32_t x) {
             case kBFP8: return cfg.read_raw ? x >> 16 : round_fp32_to_e8m6(x);
             case kINT32: return x;
             case kINT8: return int32_to_int8(x, cfg.read_raw, cfg.read_unsigned);
-            case kINT16: return x >> 16;  // the high half of the 32-bit datum (as ttsim)
             default: unsupported(std::string("early conversion from Dst32b to ") + code_name(f) + " is not defined on Wormhole B0");
         }
     }
     x &= 0xffffu;
+    if (is_e5_16(f)) x = fp16_from_dst16(x);
+    else if (is_e8_16(f) || f == kTF32) x = bf16_from_dst16(x);
     if (cfg.round_10b_mant) unsupported(std::string("Round_10b_mant with a Dst16b read into ") + code_name(f));
     switch (f) {
         case kFP16: return cfg.read_raw ? x : flush_fp16(x);

@@ -11,8 +11,10 @@
 //   BF16, BFP8 (E8M6)          bf16 bit pattern in the low 16 bits
 //   FP16, BFP8a (E5M7/E5M6), FP8   Tensix fp16 bit pattern (no NaN; exponent 31 is a normal)
 //   INT32                      sign-magnitude 32 bit; INT16: raw 16 bit; INT8: 8 bit (sign-magnitude or uint8)
-// Dst is read as plain values: Dst16b datums are bf16/fp16/int16 bit patterns, Dst32b datums fp32 /
-// sign-magnitude int32 (the machine's DstBits keep values unshuffled; see machine.h).
+// Dst holds datums in the ISA's register layouts (Dst.md diagrams), which every unit shares:
+// Dst16b BF16 is Sign|Mantissa7|Exponent8, FP16 Sign|Mantissa10|Exponent5, INT16 raw; Dst32b
+// (FP32 and sign-magnitude INT32 alike) has the BF16 shuffle in its high half and the low 16
+// mantissa bits below. early_convert undoes the shuffle before converting.
 #pragma once
 
 #include <cstdint>
@@ -44,7 +46,7 @@ struct EarlyConfig {
     uint32_t intermediate = kBF16;
 };
 
-// Dst datum (16 or 32 bits, per cfg.read_32b) -> intermediate value.
+// Dst datum (16 or 32 bits, per cfg.read_32b, in the Dst layout) -> intermediate value.
 uint32_t early_convert(const EarlyConfig& cfg, uint32_t dst_value);
 
 // The value edge masking substitutes in -infinity mode, in the intermediate format.
