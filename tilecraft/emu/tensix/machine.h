@@ -27,6 +27,7 @@
 
 #include "frontend.h"
 #include "fpu.h"  // fpu: FpuState
+#include "pack.h"
 
 namespace tc_tensix {
 
@@ -129,6 +130,9 @@ struct MachineState {
 
     // --- fpu: the matrix unit's private state (fpu.h) ---
     FpuState fpu;
+
+    // --- pack unit (pack.cpp): output streams, tile position generators, BFP blocks per packer ---
+    PackState pack;
 };
 
 class Machine;
