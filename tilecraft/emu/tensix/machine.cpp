@@ -28,6 +28,8 @@ Machine::Machine(Arch arch) {
     for (auto& state : s.cfg) state.assign(CFG_STATE_SIZE * 4, 0u);
     for (auto& t : s.thread_cfg) t.assign(THD_STATE_SIZE * 4, 0u);
     for (auto& box : s.mailbox) box.clear();
+    for (unsigned r = 0; r < kLRegs; ++r)
+        for (int lane = 0; lane < kSfpuLanes; ++lane) s.lreg[r][lane] = sfpu::initial_lreg(r, lane);
 }
 
 void Machine::register_opcode(uint32_t opcode, const char* name, Handler h) {

@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "sfpu_ops.h"
+
 namespace tc_tensix {
 
 enum class Arch { WormholeB0, Blackhole };
@@ -83,9 +85,9 @@ struct MachineState {
     int srca_unpack_bank = 0, srca_math_bank = 0;  // which bank each side currently works on
     int srcb_unpack_bank = 0, srcb_math_bank = 0;
     uint16_t dst[kDstRows16][kDstCols] = {};        // DstBits (Dst.md); 32-bit view via dst32_*()
-    uint32_t lreg[kLRegs][kSfpuLanes] = {};         // SFPU LRegs
-    bool lane_enabled[kSfpuLanes] = {};             // SFPU lane predication (current top)
-    std::vector<std::array<bool, kSfpuLanes>> cc_stack;
+    uint32_t lreg[kLRegs][kSfpuLanes] = {};         // SFPU LRegs; 8,9,10,15 read as constants (sfpu_ops.h)
+    // --- sfpu: predication (LaneFlags, flag stack), PRNG, SFPCONFIG lane config (sfpu_ops.h) ---
+    sfpu::SfpuState sfpu;
 
     // --- configuration (ConfigurationUnit.md) ---
     std::vector<uint32_t> cfg[2];                   // two config states, CFG_STATE_SIZE*4 words each
