@@ -555,6 +555,9 @@ struct SfpuState {
     Predication cc;
     Prng prng;
     std::array<uint32_t, kLanes> lane_config{};
+    // What the last lane rotation of SFPSHFT2 read; SFPSHFT2's shift mode leaks it into lane 0 of
+    // each row (a hardware bug the ISA documents).
+    std::array<uint32_t, kLanes> last_rotate_source{};
     // The lanes whose row is masked off by LaneConfig[column].ROW_MASK (bits 12..15, one per row).
     uint32_t row_masked() const {
         uint32_t m = 0;
