@@ -275,6 +275,13 @@ int main() {
     set(0, [](int l) { return (l & 1 ? 0x80000000u : 0u) | uint32_t(l * 100); });
     run(TT_OP_SFP_STOCH_RND(0, 3, 0, 0, 1, 8 + 5)); dump("rnd_int_shift3", 1);
 
+    // ---- PRNG: seeded from PRNG_SEED, read by SFPMOV (special source 9) and stochastic rounding ----
+    machine.cfg_word(kMath, PRNG_SEED_Seed_Val_ADDR32) = 0x1234567u;
+    run(TT_OP_SFPMOV(0, 9, 1, 8)); dump("prng0", 1);
+    run(TT_OP_SFPMOV(0, 9, 1, 8)); dump("prng1", 1);
+    set(0, [](int l) { return 0x3f800000u + uint32_t(l) * 0x800u; });
+    run(TT_OP_SFP_STOCH_RND(1, 0, 0, 0, 1, 1)); dump("rnd_stoch_fp16b", 1);
+
     // ---- swap, transpose, lane shuffles ----
     set(0, [](int l) { return sfpu::bits_of(float(l % 5) - 2.0f); });
     set(1, [](int l) { return sfpu::bits_of(float(l % 3) - 1.0f); });
@@ -530,6 +537,37 @@ def test_conversions(out):
         r = min(127, int(mag + 0.5))
         want.append((0x80000000 if (i & 1) and r else 0) | r)
     assert out["rnd_int_shift3"] == want
+
+
+def _prng_step(s: int) -> int:
+    taps = bin(s & 0x80200003).count("1")
+    return ((~taps << 31) | (s >> 1)) & 0xFFFFFFFF
+
+
+def _prng_seeded(seed: int) -> list[int]:
+    s = seed
+    for _ in range(32):
+        s = _prng_step(s)
+    state = [0] * LANES
+    for lane in reversed(range(LANES)):
+        s = _prng_step(_prng_step(s))
+        state[lane] = s
+    return state
+
+
+def test_prng_and_stochastic_rounding(out):
+    state = _prng_seeded(0x1234567)
+    assert out["prng0"] == state
+    state = [_prng_step(s) for s in state]
+    assert out["prng1"] == state
+    state = [_prng_step(s) for s in state]
+    want = []
+    for lane, rnd in enumerate(state):
+        x = 0x3F800000 + lane * 0x800
+        dropped = x & 0xFFFF
+        want.append(x - dropped + (0x10000 if (dropped << 7) >= (rnd & 0x7FFFFF) else 0))
+    assert out["rnd_stoch_fp16b"] == want
+    assert set(want) == {0x3F800000, 0x3F810000}  # the random threshold sends lanes both ways
 
 
 def test_swap_transpose_shuffles(out):

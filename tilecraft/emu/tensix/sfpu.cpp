@@ -35,6 +35,12 @@ void each_lane(uint32_t lanes, F&& f) {
 
 uint32_t enabled(const Machine& m) { return m.s.sfpu.enabled(); }
 
+// The PRNG, seeded from the PRNG_SEED config register the thread's instructions see.
+Prng& prng(Machine& m, int thread) {
+    m.s.sfpu.prng.follow_seed_register(m.cfg_word(thread, PRNG_SEED_Seed_Val_ADDR32));
+    return m.s.sfpu.prng;
+}
+
 void write_lreg(Machine& m, uint32_t vd, int lane, uint32_t value) {
     if (lreg_writable(vd)) m.s.lreg[vd][lane] = value;
 }
@@ -343,7 +349,7 @@ void sfpmov(Machine& m, int thread, uint32_t word) {
         uint32_t x;
         if (f.mod1 & 8u) {
             if (f.vc == 9) {
-                x = m.s.sfpu.prng.advance(lane);
+                x = prng(m, thread).advance(lane);
             } else if (f.vc == 15) {
                 x = m.s.sfpu.lane_config[lane];
             } else if (f.vc <= 8) {
@@ -530,8 +536,8 @@ void sfpcast(Machine& m, int thread, uint32_t word) {
     require_no_backdoor(m, thread, word, f.vd);
     const bool stochastic = f.mod1 & 1u;
     each_lane(enabled(m), [&](int lane) {
-        const uint32_t prng = stochastic ? m.s.sfpu.prng.advance(lane) : 0u;
-        write_lreg(m, f.vd, lane, cast_signmag_to_fp32(m.s.lreg[f.vc][lane], stochastic, prng));
+        const uint32_t random = stochastic ? prng(m, thread).advance(lane) : 0u;
+        write_lreg(m, f.vd, lane, cast_signmag_to_fp32(m.s.lreg[f.vc][lane], stochastic, random));
     });
 }
 
@@ -541,7 +547,7 @@ void sfpstochrnd(Machine& m, int thread, uint32_t word) {
     const bool stochastic = field(word, 21, 1) != 0, use_imm = (f.mod1 & 8u) != 0;
     require_no_backdoor(m, thread, word, f.vd);
     each_lane(enabled(m), [&](int lane) {
-        const uint32_t threshold = stochrnd_threshold(stochastic, stochastic ? m.s.sfpu.prng.advance(lane) : 0u);
+        const uint32_t threshold = stochrnd_threshold(stochastic, stochastic ? prng(m, thread).advance(lane) : 0u);
         const uint32_t c = m.s.lreg[f.vc][lane];
         uint32_t d;
         switch (mode) {
