@@ -59,6 +59,7 @@ void Machine::issue(int thread, uint32_t word) {
 void Machine::execute(int thread, uint32_t word) {
     const OpcodeEntry& e = registry()[opcode_of(word)];
     if (e.handler == nullptr) fail(thread, word, "this instruction is not modelled by tilecraft's Tensix machine");
+    if (!s.sfpu.scheduled.empty() && sfpu::drains_sfpu_schedule(opcode_of(word))) sfpu_drain(*this, thread);
     e.handler(*this, thread, word);
 }
 

@@ -37,7 +37,7 @@ enum Thread : int { kUnpack = 0, kMath = 1, kPack = 2, kNumThreads = 3 };
 constexpr int kSrcRows = 64, kSrcCols = 16, kSrcBanks = 2;
 constexpr int kDstRows16 = 1024, kDstCols = 16;
 constexpr int kSfpuLanes = 32;        // 4 rows x 8 columns of lanes; each lane sees 2 Dst columns
-constexpr int kLRegs = 16;            // LReg[0..7] general, [8..15] constants / special (arch-specific)
+constexpr int kLRegs = 17;            // LReg[0..7] general, [8..15] constants / special, [16] SFPLOADMACRO-only
 constexpr int kGprs = 64;             // per-thread GPRs ("DMA registers"), 32 bit
 constexpr int kSemaphores = 8;
 constexpr int kReplaySlots = 32;
@@ -162,6 +162,10 @@ public:
     // the instruction, never a silent wrong result.
     [[noreturn]] void fail(int thread, uint32_t word, const std::string& what) const;
 };
+
+// sfpu.cpp: runs the SFPLOADMACRO-scheduled SFPU instructions that are due before an instruction of
+// another unit executes (Machine::execute calls it while any are scheduled).
+void sfpu_drain(Machine& m, int thread);
 
 // Registers `handler` for `opcode` at static-initialisation time: `TC_OPCODE(0x37, SETRWC, fn);`
 struct OpcodeRegistrar {

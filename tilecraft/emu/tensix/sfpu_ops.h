@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 namespace tc_tensix::sfpu {
 
@@ -59,8 +60,9 @@ inline uint32_t initial_lreg(unsigned idx, int lane) {
     default: return 0u;
     }
 }
-// Instructions write LReg[0..7] (LReg[11..14] only through SFPCONFIG; 16 only via SFPLOADMACRO).
-inline bool lreg_writable(unsigned idx) { return idx < 8; }
+// Instructions write LReg[0..7] and LReg[16] (which only SFPLOADMACRO-scheduled instructions can
+// name); LReg[11..14] only through SFPCONFIG.
+inline bool lreg_writable(unsigned idx) { return idx < 8 || idx == 16; }
 
 // ------------------------------------------------------------------------------------------------
 // FP32 multiply-add (MAD sub-unit: SFPMAD/SFPADD/SFPMUL/SFPADDI/SFPMULI/SFPLUT*)
@@ -484,6 +486,7 @@ inline uint32_t store_to_dst32(uint32_t mod0, uint32_t v) {
 struct Predication {
     struct Entry {
         uint32_t flags = 0, use_flags = 0;
+        bool operator==(const Entry&) const = default;
     };
     static constexpr int kStackDepth = 8;
 
@@ -491,6 +494,8 @@ struct Predication {
     uint32_t use_flags = 0;  // UseLaneFlagsForLaneEnable
     std::array<Entry, kStackDepth> stack{};
     int depth = 0;
+
+    bool operator==(const Predication&) const = default;
 
     // Lanes an instruction writes, given the lanes whose row is masked off.
     uint32_t enabled(uint32_t row_masked = 0) const { return ~row_masked & (~use_flags | flags); }
@@ -556,9 +561,6 @@ struct Predication {
     }
 };
 
-}  // namespace tc_tensix::sfpu
-
-namespace tc_tensix::sfpu {
 
 // SFPCONFIG's per-lane LaneConfig bits (SFPCONFIG.md).
 enum LaneConfigBit : uint32_t {
@@ -567,11 +569,53 @@ enum LaneConfigBit : uint32_t {
     kCfgDestReadColExchange = 1u << 6, kCfgDestWriteColExchange = 1u << 7, kCfgExchangeSrcbSrcc = 1u << 8,
 };
 
-// The Vector Unit's state besides the LRegs (which are MachineState::lreg): predication, PRNG and
-// the SFPCONFIG lane configuration.
+// Whether an instruction of another unit lets SFPLOADMACRO-scheduled SFPU instructions that are
+// due run first (sfpu_drain): any backend instruction outside the SFPU's opcodes 0x70..0x95 does;
+// the frontend's MOP (0x01), MOP_CFG (0x03) and REPLAY (0x04) expand into instructions instead.
+constexpr bool drains_sfpu_schedule(uint32_t opcode) {
+    return !(opcode >= 0x70 && opcode <= 0x95) && opcode != 0x01 && opcode != 0x03 && opcode != 0x04;
+}
+
+// One decoded SFPU instruction: sfpu.cpp decodes issued words into it, and SFPLOADMACRO builds
+// them from its instruction templates with some operands replaced (VD may then be 16).
+struct SfpuInsn {
+    uint32_t word = 0;        // the instruction word (or template) it came from, for diagnostics
+    uint32_t opcode = 0;
+    uint32_t va = 0, vb = 0, vc = 0, vd = 0;  // operands; an implicit VB or VC is VD, as each model says
+    uint32_t mod = 0;         // Mod0 or Mod1
+    uint32_t imm = 0;         // the immediate of the instruction's layout (Imm12, Imm16, Imm10 or Imm5)
+    uint32_t addr_mod = 0;    // SFPLOAD / SFPSTORE / SFPLOADMACRO
+    bool stochastic = false;  // SFP_STOCH_RND's rounding mode bit
+    bool scheduled = false;   // run by SFPLOADMACRO: no template load, no ADDR_MOD, `dst_addr` given
+    uint32_t dst_addr = 0;    // a scheduled SFPSTORE's Dst address (computed by its SFPLOADMACRO)
+};
+
+// SFPLOADMACRO's configuration (SFPLOADMACRO.md), written by SFPCONFIG and template loads.
+struct LoadMacroConfig {
+    std::array<uint32_t, 4> templates{};  // instruction words
+    std::array<uint32_t, 4> sequence{};   // per macro: 8 bits per sub-unit (simple, MAD, round, store)
+    uint32_t misc = 0;                    // StoreMod0 [3:0], UsesLoadMod0ForStore [7:4], UnitDelayKind [11:8]
+    bool operator==(const LoadMacroConfig&) const = default;
+};
+
+// An instruction SFPLOADMACRO scheduled on a sub-unit (0 simple, 1 MAD, 2 round, 3 store), to run
+// once `countdown` reaches zero.
+struct ScheduledInsn {
+    SfpuInsn insn;
+    int unit = 0;
+    int countdown = 0;
+    bool by_instructions = false;  // counts issued SFPU instructions (UnitDelayKind 1), else cycles
+    uint64_t issued_at = 0;        // the SFPU step that scheduled it (it does not count that step)
+};
+
+// The Vector Unit's state besides the LRegs (which are MachineState::lreg): predication, PRNG,
+// the SFPCONFIG lane configuration and the SFPLOADMACRO machinery.
 struct SfpuState {
     Predication cc;
     Prng prng;
+    std::array<LoadMacroConfig, kLanes> macro{};
+    std::vector<ScheduledInsn> scheduled;
+    uint64_t step = 0;  // SFPU instructions issued so far
     std::array<uint32_t, kLanes> lane_config{};
     // What the last lane rotation of SFPSHFT2 read; SFPSHFT2's shift mode leaks it into lane 0 of
     // each row (a hardware bug the ISA documents).
