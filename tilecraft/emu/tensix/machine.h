@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "frontend.h"
 #include "sfpu_ops.h"
 
 namespace tc_tensix {
@@ -90,9 +91,11 @@ struct MachineState {
     sfpu::SfpuState sfpu;
 
     // --- configuration (ConfigurationUnit.md) ---
-    std::vector<uint32_t> cfg[2];                   // two config states, CFG_STATE_SIZE*4 words each
+    // Two config states, CFG_STATE_SIZE*4 words each, back to back in cfg_words as RISC-V sees
+    // them at TENSIX_CFG_BASE (the LLK indexes state 1 from state 0's base); cfg[i] is state i.
+    std::vector<uint32_t> cfg_words;
+    uint32_t* cfg[2] = {nullptr, nullptr};
     std::vector<uint32_t> thread_cfg[kNumThreads];  // per-thread config (SETC16), THD_STATE_SIZE*4 words
-    uint32_t cfg_state_id[kNumThreads] = {};        // which cfg state each thread's WRCFG targets
     uint32_t gpr[kNumThreads][kGprs] = {};          // also the RISC-visible regfile
 
     // --- counters ---
@@ -112,8 +115,9 @@ struct MachineState {
     int replay_record_at[kNumThreads] = {};
     bool replay_record_exec[kNumThreads] = {};       // record and also execute
 
-    // --- mailboxes between threads (RISC side) ---
-    std::vector<uint32_t> mailbox[4];
+    // --- spine: frontend (MOP/REPLAY expanders), RISC-side windows incl. the mailboxes between
+    // the RISCs, fiber reports (frontend.h) ---
+    FrontendState frontend;
 };
 
 class Machine;
@@ -134,6 +138,8 @@ public:
     MachineState s;
 
     explicit Machine(Arch arch = Arch::WormholeB0);
+    Machine(const Machine&) = delete;  // cfg[] points into cfg_words
+    Machine& operator=(const Machine&) = delete;
 
     // Issue one instruction from `thread` (after MOP expansion / replay recording): looks up the
     // opcode's handler and runs it; an opcode without a handler is a hard error naming it.
@@ -157,6 +163,9 @@ public:
     // The unit registry: each unit's translation unit registers its opcodes at static-init time.
     static void register_opcode(uint32_t opcode, const char* name, Handler h);
     static const char* opcode_name(uint32_t opcode);
+    // Names an opcode no unit handles (the runner names every opcode of the arch's assembly.yaml),
+    // so that issuing it fails with its mnemonic.
+    static void name_opcode(uint32_t opcode, const char* name);
 
     // A hard error of the machine (unmodelled opcode/mode, misuse): reported with the thread and
     // the instruction, never a silent wrong result.
