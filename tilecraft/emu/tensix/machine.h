@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "fpu.h"  // fpu: FpuState
 #include "frontend.h"
 #include "sfpu_ops.h"
 
@@ -118,6 +119,9 @@ struct MachineState {
     // --- spine: frontend (MOP/REPLAY expanders), RISC-side windows incl. the mailboxes between
     // the RISCs, fiber reports (frontend.h) ---
     FrontendState frontend;
+
+    // --- fpu: the matrix unit's private state (fpu.h) ---
+    FpuState fpu;
 };
 
 class Machine;

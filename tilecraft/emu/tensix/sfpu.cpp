@@ -21,6 +21,7 @@
 #include <string>
 
 #include "cfg_defines.h"
+#include "fpu.h"
 #include "machine.h"
 #include "sfpu_ops.h"
 
@@ -97,43 +98,6 @@ void update_flags(Machine& m, uint32_t lanes, bool set, uint32_t cond, bool inve
 
 // ---- Dst addressing (SFPLOAD / SFPSTORE) --------------------------------------------------------
 
-// ApplyPartialAddrMod (RWCs.md): the Dst/SrcA/SrcB counter updates of ADDR_MOD `idx` (Fidelity
-// untouched). The ADDR_MOD_* sections live in the issuing thread's config.
-void apply_partial_addr_mod(Machine& m, int thread, const SfpuInsn& insn) {
-    const uint32_t index = insn.addr_mod + ((m.thread_cfg_word(thread, ADDR_MOD_SET_Base_ADDR32) & ADDR_MOD_SET_Base_MASK) ? 4u : 0u);
-    const uint32_t ab = m.thread_cfg_word(thread, ADDR_MOD_AB_SEC0_SrcAIncr_ADDR32 + 2 * index);
-    const uint32_t dst = m.thread_cfg_word(thread, ADDR_MOD_DST_SEC0_DestIncr_ADDR32 + index);
-    const uint32_t bias = m.thread_cfg_word(thread, ADDR_MOD_BIAS_SEC0_BiasIncr_ADDR32 + index);
-    if (bias & (ADDR_MOD_BIAS_SEC0_BiasIncr_MASK | ADDR_MOD_BIAS_SEC0_BiasClear_MASK))
-        fail(m, thread, insn, "ADDR_MOD bias section (the extra AddrMod bit) is not modelled");
-    Rwc& r = m.s.rwc;
-    auto bits = [](uint32_t w, uint32_t mask, uint32_t shamt) { return (w & mask) >> shamt; };
-    // A counter: cleared, advanced through its carriage-return copy, or plainly advanced.
-    auto advance = [](uint32_t& counter, uint32_t& cr, bool clear, bool via_cr, uint32_t incr) {
-        if (clear) {
-            counter = cr = 0;
-        } else if (via_cr) {
-            cr += incr;
-            counter = cr;
-        } else {
-            counter += incr;
-        }
-    };
-    advance(r.srca, r.srca_cr, ab & ADDR_MOD_AB_SEC0_SrcAClear_MASK, ab & ADDR_MOD_AB_SEC0_SrcACR_MASK,
-            bits(ab, ADDR_MOD_AB_SEC0_SrcAIncr_MASK, ADDR_MOD_AB_SEC0_SrcAIncr_SHAMT));
-    advance(r.srcb, r.srcb_cr, ab & ADDR_MOD_AB_SEC0_SrcBClear_MASK, ab & ADDR_MOD_AB_SEC0_SrcBCR_MASK,
-            bits(ab, ADDR_MOD_AB_SEC0_SrcBIncr_MASK, ADDR_MOD_AB_SEC0_SrcBIncr_SHAMT));
-    const uint32_t incr = bits(dst, ADDR_MOD_DST_SEC0_DestIncr_MASK, ADDR_MOD_DST_SEC0_DestIncr_SHAMT);
-    const bool clear = dst & ADDR_MOD_DST_SEC0_DestClear_MASK;
-    if (!clear && (dst & ADDR_MOD_DST_SEC0_DestCToCR_MASK)) {  // advance, then remember as the CR
-        r.dst += incr;
-        r.dst_cr = r.dst;
-    } else {
-        advance(r.dst, r.dst_cr, clear, dst & ADDR_MOD_DST_SEC0_DestCR_MASK, incr);
-    }
-    r.srca &= 0x3fu, r.srca_cr &= 0x3fu, r.srcb &= 0x3fu, r.srcb_cr &= 0x3fu, r.dst &= 0x3ffu, r.dst_cr &= 0x3ffu;
-}
-
 // MOD0_FMT_SRCB: FP32 when the SFPU works in fp32, else BF16 for SrcB formats with an 8-bit
 // exponent (and the integer formats), FP16 otherwise.
 uint32_t resolve_format(Machine& m, int thread, uint32_t mod0) {
@@ -194,7 +158,7 @@ void load_lanes(Machine& m, uint32_t vd, uint32_t mod0, uint32_t addr) {
 void sfpload(Machine& m, int thread, const SfpuInsn& i) {
     const uint32_t mod0 = resolve_format(m, thread, i.mod);
     load_lanes(m, i.vd, mod0, dst_address(m, thread, i.imm, mod0));
-    apply_partial_addr_mod(m, thread, i);
+    apply_addr_mod(m, thread, i.word, i.addr_mod, false);  // ApplyPartialAddrMod
 }
 
 void sfpstore(Machine& m, int thread, const SfpuInsn& i) {
@@ -211,7 +175,7 @@ void sfpstore(Machine& m, int thread, const SfpuInsn& i) {
             m.s.dst[p.row][p.col] = uint16_t(store_to_dst16(mod0, v));
         }
     });
-    if (!i.scheduled) apply_partial_addr_mod(m, thread, i);
+    if (!i.scheduled) apply_addr_mod(m, thread, i.word, i.addr_mod, false);  // ApplyPartialAddrMod
 }
 
 void sfploadi(Machine& m, int thread, const SfpuInsn& i) {
@@ -638,7 +602,7 @@ void sfploadmacro(Machine& m, int thread, const SfpuInsn& i) {
         insn.scheduled = true;
         st.scheduled.push_back(ScheduledInsn{insn, unit, delay, ((cfg.misc >> (8 + unit)) & 1u) != 0, st.step});
     }
-    apply_partial_addr_mod(m, thread, i);
+    apply_addr_mod(m, thread, i.word, i.addr_mod, false);  // ApplyPartialAddrMod
 }
 
 // ---- issue --------------------------------------------------------------------------------------

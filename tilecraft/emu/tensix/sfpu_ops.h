@@ -17,6 +17,8 @@
 #include <cstring>
 #include <vector>
 
+#include "datum_layout.h"
+
 namespace tc_tensix::sfpu {
 
 constexpr int kLanes = 32;
@@ -388,12 +390,7 @@ inline bool load_reads_dst32(uint32_t mod0) {
     return mod0 == kFmtFp32 || mod0 == kFmtInt32 || mod0 == kFmtInt32All || mod0 == kFmtInt32Sm;
 }
 inline bool store_writes_dst32(uint32_t mod0) { return load_reads_dst32(mod0) || mod0 == kFmtLo16 || mod0 == kFmtHi16; }
-// The 16-bit float layouts: Dst keeps Sign,Man,Exp; LReg/L1 keep Sign,Exp,Man.
-inline uint32_t bf16_from_dst(uint32_t x) { return (x & 0x8000u) | ((x & 0xffu) << 7) | ((x >> 8) & 0x7fu); }
-inline uint32_t bf16_to_dst(uint32_t x) { return (x & 0x8000u) | ((x & 0x7fu) << 8) | ((x >> 7) & 0xffu); }
-inline uint32_t fp16_to_dst(uint32_t x) { return (x & 0x8000u) | ((x & 0x3ffu) << 5) | ((x >> 10) & 0x1fu); }
-inline uint32_t fp32_from_dst(uint32_t x) { return (bf16_from_dst(x >> 16) << 16) | (x & 0xffffu); }
-inline uint32_t fp32_to_dst(uint32_t x) { return (bf16_to_dst(x >> 16) << 16) | (x & 0xffffu); }
+// Dst's bit layouts (Sign,Man,Exp: Dst.md) are datum_layout.h's, shared with the other units.
 inline uint32_t signmag_to_twos(uint32_t x) { return (x & kSignBit) ? uint32_t(0u - (x & ~kSignBit)) : x; }
 inline uint32_t twos_to_signmag(uint32_t x) { return (x & kSignBit) ? (kSignBit | ((0u - x) & ~kSignBit)) : x; }
 
@@ -429,14 +426,14 @@ inline uint32_t fp32_to_bf16_store(uint32_t x) {
 }
 // Integer "8" in Dst (overlaid on FP16 with a fixed exponent 16): sign + 10-bit magnitude.
 inline uint32_t int8_to_dst(uint32_t signmag) {
-    return fp16_to_dst(((signmag >> 31) << 15) | (16u << 10) | (signmag & 0x3ffu));
+    return dst16_from_fp16(uint16_t(((signmag >> 31) << 15) | (16u << 10) | (signmag & 0x3ffu)));
 }
 
 // SFPLOAD from a 16-bit Dst datum: the new lane value (`old` is the lane's previous value).
 inline uint32_t load_from_dst16(uint32_t mod0, uint32_t raw, uint32_t old, bool fp16a_inf) {
     switch (mod0) {
     case kFmtFp16: return fp32_from_dst_fp16(raw, fp16a_inf);
-    case kFmtBf16: return bf16_from_dst(raw) << 16;
+    case kFmtBf16: return uint32_t(bf16_from_dst16(uint16_t(raw))) << 16;
     case kFmtInt8: return ((raw >> 15) << 31) | ((raw >> 5) & 0x7fu);
     case kFmtInt8Comp: return signmag_to_twos(((raw >> 15) << 31) | ((raw >> 5) & 0x3ffu));
     case kFmtLo16Only: return (old & 0xffff0000u) | raw;
@@ -450,14 +447,14 @@ inline uint32_t load_from_dst16(uint32_t mod0, uint32_t raw, uint32_t old, bool 
 }
 // SFPLOAD from a 32-bit Dst datum (FP32 / INT32 / INT32_ALL as is; INT32_SM to two's complement).
 inline uint32_t load_from_dst32(uint32_t mod0, uint32_t raw) {
-    const uint32_t v = fp32_from_dst(raw);
+    const uint32_t v = fp32_from_dst32(raw);
     return mod0 == kFmtInt32Sm ? signmag_to_twos(v) : v;
 }
 // SFPSTORE to a 16-bit Dst datum.
 inline uint32_t store_to_dst16(uint32_t mod0, uint32_t v) {
     switch (mod0) {
-    case kFmtFp16: return fp16_to_dst(fp32_to_fp16_store(v));
-    case kFmtBf16: return bf16_to_dst(fp32_to_bf16_store(v));
+    case kFmtFp16: return dst16_from_fp16(uint16_t(fp32_to_fp16_store(v)));
+    case kFmtBf16: return dst16_from_bf16(uint16_t(fp32_to_bf16_store(v)));
     case kFmtInt8: return int8_to_dst(v);
     case kFmtInt8Comp: return int8_to_dst(twos_to_signmag(v));
     case kFmtLo16Only:
@@ -470,10 +467,10 @@ inline uint32_t store_to_dst16(uint32_t mod0, uint32_t v) {
 // SFPSTORE to a 32-bit Dst datum.
 inline uint32_t store_to_dst32(uint32_t mod0, uint32_t v) {
     switch (mod0) {
-    case kFmtInt32Sm: return fp32_to_dst(twos_to_signmag(v));
+    case kFmtInt32Sm: return dst32_from_fp32(twos_to_signmag(v));
     case kFmtLo16: return (v << 16) | (v >> 16);
     case kFmtHi16: return v;
-    default: return fp32_to_dst(v);  // FP32 / INT32 / INT32_ALL
+    default: return dst32_from_fp32(v);  // FP32 / INT32 / INT32_ALL
     }
 }
 
