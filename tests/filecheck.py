@@ -1,5 +1,6 @@
 """A small FileCheck: ``# CHECK: text`` (or ``// CHECK:``) comments in a kernel or IR file, matched
-in order in the output of a command run on it."""
+in order in the output of a command run on it. Another prefix (``// METAL: text``) checks the output
+of another command on the same file, as LLVM's ``--check-prefix`` does."""
 
 from __future__ import annotations
 
@@ -7,25 +8,25 @@ import re
 from pathlib import Path
 
 
-def checks_in(text: str, first_line: int = 1) -> list[tuple[int, str, bool]]:
-    """(line, pattern, is_not) for every ``CHECK:`` / ``CHECK-NOT:`` comment of ``text``."""
+def checks_in(text: str, first_line: int = 1, prefix: str = "CHECK") -> list[tuple[int, str, bool]]:
+    """(line, pattern, is_not) for every ``PREFIX:`` / ``PREFIX-NOT:`` comment of ``text``."""
     out = []
     for number, line in enumerate(text.splitlines(), first_line):
-        m = re.search(r"(?:#|//)\s*CHECK(-NOT)?:\s*(.+)$", line)
+        m = re.search(rf"(?:#|//)\s*{re.escape(prefix)}(-NOT)?:\s*(.+)$", line)
         if m:
             out.append((number, m.group(2).strip(), bool(m.group(1))))
     return out
 
 
-def filecheck(path: Path, output: str, text: str | None = None, first_line: int = 1) -> None:
-    """Every CHECK pattern of ``text`` (the file's text by default) appears in ``output`` after the
-    previous one; CHECK-NOT never does."""
+def filecheck(path: Path, output: str, text: str | None = None, first_line: int = 1, prefix: str = "CHECK") -> None:
+    """Every ``prefix`` pattern of ``text`` (the file's text by default) appears in ``output`` after the
+    previous one; ``prefix``-NOT never does."""
     pos = 0
     source = path.read_text() if text is None else text
-    for number, pattern, is_not in checks_in(source, first_line):
+    for number, pattern, is_not in checks_in(source, first_line, prefix):
         if is_not:
-            assert pattern not in output, f"{path.name}:{number}: CHECK-NOT '{pattern}' found"
+            assert pattern not in output, f"{path.name}:{number}: {prefix}-NOT '{pattern}' found"
             continue
         found = output.find(pattern, pos)
-        assert found >= 0, f"{path.name}:{number}: CHECK '{pattern}' not found after offset {pos}:\n{output}"
+        assert found >= 0, f"{path.name}:{number}: {prefix} '{pattern}' not found after offset {pos}:\n{output}"
         pos = found + len(pattern)

@@ -1,7 +1,8 @@
 """The IR's text form: print -> parse -> print is the identity on every program we have, the
 verifier accepts every one of them, and ``tilecraft opt`` runs passes and the lowering on IR files
-(tests/ir/*.ir: ``// RUN:`` options, ``// CHECK:`` lines; invalid IR split by ``// -----`` with the
-``// ERROR:`` each chunk must be rejected with)."""
+(tests/ir/*.ir: ``// RUN:`` options, ``// CHECK:`` lines, and more ``// RUN: ... --check-prefix P``
+lines whose output the ``// P:`` lines check; invalid IR split by ``// -----`` with the ``// ERROR:``
+each chunk must be rejected with). The metal dialect ``--to metal`` prints reads back unchanged."""
 
 from __future__ import annotations
 
@@ -61,19 +62,50 @@ def chunks(path: Path) -> list[tuple[int, str]]:
     return out
 
 
+def runs_of(text: str) -> list[tuple[list[str], str]]:
+    """(opt arguments, check prefix) of each ``// RUN:`` line; ``--check-prefix P`` picks ``// P:`` lines."""
+    out = []
+    for line in text.splitlines():
+        if "// RUN:" not in line:
+            continue
+        args = line.split("RUN:", 1)[1].split()
+        prefix = "CHECK"
+        if "--check-prefix" in args:
+            at = args.index("--check-prefix")
+            prefix = args[at + 1]
+            del args[at:at + 2]
+        out.append((args, prefix))
+    return out or [([], "CHECK")]
+
+
 @pytest.mark.parametrize("path", IR_FILES, ids=lambda p: p.stem)
 def test_opt_on_ir_files(path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for first, text in chunks(path):
         source = tmp_path / "input.ir"
         source.write_text(text)
-        run = next((line.split("RUN:", 1)[1].split() for line in text.splitlines() if "// RUN:" in line), [])
-        code = main(["opt", str(source), *run])
-        out, err = capsys.readouterr()
         expected_errors = [line.split("ERROR:", 1)[1].strip() for line in text.splitlines() if "// ERROR:" in line]
-        if expected_errors:
-            assert code == 1, out
-            for expected in expected_errors:
-                assert expected in err, f"{path.name}:{first}: '{expected}' not in {err!r}"
-            continue
-        assert code == 0, err
-        filecheck(path, out, text=text, first_line=first)
+        for run, prefix in runs_of(text):
+            code = main(["opt", str(source), *run])
+            out, err = capsys.readouterr()
+            if expected_errors:
+                assert code == 1, out
+                for expected in expected_errors:
+                    assert expected in err, f"{path.name}:{first}: '{expected}' not in {err!r}"
+                continue
+            assert code == 0, err
+            filecheck(path, out, text=text, first_line=first, prefix=prefix)
+
+
+LOWERED_FILES = [p for p in IR_FILES if p.stem.startswith("lower_")]
+
+
+@pytest.mark.parametrize("path", LOWERED_FILES, ids=lambda p: p.stem)
+def test_the_metal_dialect_text_reads_back(path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for _, text in chunks(path):
+        source = tmp_path / "input.ir"
+        source.write_text(text)
+        assert main(["opt", str(source), "--to", "metal"]) == 0
+        printed = capsys.readouterr().out.rstrip("\n")
+        again = verify_program(parse_program(printed), "parsing")
+        program_text = printed[printed.index("program @"):]
+        assert print_program(again) == program_text

@@ -1,8 +1,9 @@
-"""``tilecraft opt FILE.ir [-p pass,pass] [--to ir|cpp]``: run IR passes on a printed program.
+"""``tilecraft opt FILE.ir [-p pass,pass] [--to ir|metal|cpp]``: run IR passes on a printed program.
 
 Like ``mlir-opt``/``xdsl-opt``: the input is the text ``tilecraft show-ir`` prints, the passes are
 the named passes of :data:`tilecraft.ir.passes.PIPELINE`, and the output is the IR after them
-(or, with ``--to cpp``, the C++ of every kernel the lowering makes of it). The input is verified
+(or, with ``--to metal``, the program lowered to the metal dialect, one thread per kernel; with
+``--to cpp``, the C++ of every kernel the lowering makes of it). The input is verified
 first (an invalid input is the caller's mistake); the IR after every pass is verified too (a
 failure there is a bug in the pass). Pass and lowering tests are written as IR files with
 ``// RUN:`` and ``// CHECK:`` lines (tests/ir/).
@@ -19,6 +20,7 @@ from .ir.printer import print_program
 from .ir.verify import IRVerificationError, verify_program
 from .metal.cpp import print_kernel
 from .metal.lower import lower_program
+from .metal.metal_text import print_metal_program
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -26,8 +28,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", help="the IR file ('-' reads standard input)")
     p.add_argument("-p", "--passes", help="passes to run, comma-separated, in order (default: none; "
                    f"known: {', '.join(name for name, _ in PIPELINE)})")
-    p.add_argument("--to", choices=["ir", "cpp"], default="ir",
-                   help="print the IR after the passes, or the C++ of the program lowered to Metalium")
+    p.add_argument("--to", choices=["ir", "metal", "cpp"], default="ir",
+                   help="print the IR after the passes, the program lowered to the metal dialect (one thread per "
+                   "kernel), or the C++ of its kernels")
     p.add_argument("--arch", default="wormhole_b0", choices=["wormhole_b0", "blackhole"])
 
 
@@ -49,7 +52,9 @@ def run_opt(args: argparse.Namespace) -> int:
         print(f"tilecraft: error: unknown pass {unknown[0]!r}; passes: {', '.join(sorted(known))}", file=sys.stderr)
         return 2
     run_pipeline(program, names)
-    if args.to == "cpp":
+    if args.to == "metal":
+        print(print_metal_program(program, lower_program(program, args.arch)))
+    elif args.to == "cpp":
         metal = lower_program(program, args.arch)
         print("\n".join(f"// ---- kernel {k.name} ----\n{print_kernel(metal, k)}" for k in metal.kernels), end="")
     else:

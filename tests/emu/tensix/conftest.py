@@ -37,17 +37,32 @@ def tensix_unit_test(tmp_path_factory):
         pytest.skip(f"tt-metal headers unavailable: {exc}")
     out_dir = tmp_path_factory.mktemp("tensix_unit")
 
+    objects: dict[tuple[str, str], Path] = {}
+
+    def machine_object(source: Path, arch: str) -> Path:
+        """Each machine source is compiled once per session and arch (tests only differ in ``main``)."""
+        key = (str(source), arch)
+        if key not in objects:
+            digest = hashlib.sha256(source.read_bytes() + b"".join(
+                h.read_bytes() for h in sorted(MACHINE_DIR.glob("*.h")))).hexdigest()[:16]
+            obj = out_dir / f"{source.stem}_{arch}_{digest}.o"
+            _compile(["-c", str(source), "-o", str(obj)], arch)
+            objects[key] = obj
+        return objects[key]
+
+    def _compile(args: list[str], arch: str) -> None:
+        cmd = ["g++", "-std=c++20", "-O1", "-w", f"-DTC_ARCH_{arch.upper()}", *_include_flags(tt_metal, arch), *args]
+        built = subprocess.run(cmd, capture_output=True, text=True)
+        assert built.returncode == 0, built.stderr[-4000:]
+
     def run(cpp_source: str, arch: str = "wormhole") -> str:
-        sources = sorted(MACHINE_DIR.glob("*.cpp"))
-        key = hashlib.sha256(cpp_source.encode() + b"".join(p.read_bytes() for p in sources) + arch.encode()).hexdigest()[:16]
+        machine = [machine_object(p, arch) for p in sorted(MACHINE_DIR.glob("*.cpp"))]
+        key = hashlib.sha256(cpp_source.encode() + b"".join(p.name.encode() for p in machine)).hexdigest()[:16]
         test_cpp = out_dir / f"t_{key}.cpp"
         exe = out_dir / f"t_{key}"
         if not exe.exists():
             test_cpp.write_text(cpp_source)
-            cmd = ["g++", "-std=c++20", "-O1", "-w", f"-DTC_ARCH_{arch.upper()}", *_include_flags(tt_metal, arch),
-                   str(test_cpp), *map(str, sources), "-o", str(exe)]
-            built = subprocess.run(cmd, capture_output=True, text=True)
-            assert built.returncode == 0, built.stderr[-4000:]
+            _compile([str(test_cpp), *map(str, machine), "-o", str(exe)], arch)
         ran = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
         assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-2000:]
         return ran.stdout

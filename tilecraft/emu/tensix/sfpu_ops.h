@@ -195,13 +195,31 @@ inline bool signmag_less(uint32_t c, uint32_t d) {
 // Conversions (round sub-unit, SFPCAST, SFPLOADI)
 // ------------------------------------------------------------------------------------------------
 // The SFPU's PRNG (VectorUnit.md): one 32-bit LFSR per lane; a value is the state before stepping.
-// Deterministic: the state starts at zero and is re-seeded only by the PRNG_SEED config write
-// (seed_prng), so runs are reproducible.
+// Deterministic: the lanes are seeded from the PRNG_SEED config register (the handlers re-seed when
+// its value changes, as a write to it does on the device; an unwritten register seeds with 0), so
+// runs are reproducible.
 struct Prng {
     std::array<uint32_t, kLanes> state{};
+    bool seeded = false;
+    uint32_t seed_value = 0;
     static uint32_t step(uint32_t s) {
         const uint32_t taps = uint32_t(__builtin_popcount(s & 0x80200003u));
         return (~taps << 31) | (s >> 1);
+    }
+    // How a seed spreads over the lanes (ttsim's model): the seed is stepped 32 times, then every
+    // second step of the sequence fills the lanes from the last lane down.
+    void seed(uint32_t value) {
+        uint32_t s = value;
+        for (int i = 0; i < 32; ++i) s = step(s);
+        for (int lane = kLanes - 1; lane >= 0; --lane) {
+            s = step(step(s));
+            state[lane] = s;
+        }
+        seeded = true;
+        seed_value = value;
+    }
+    void follow_seed_register(uint32_t value) {
+        if (!seeded || value != seed_value) seed(value);
     }
     uint32_t advance(int lane) {
         const uint32_t v = state[lane];
@@ -555,6 +573,9 @@ struct SfpuState {
     Predication cc;
     Prng prng;
     std::array<uint32_t, kLanes> lane_config{};
+    // What the last lane rotation of SFPSHFT2 read; SFPSHFT2's shift mode leaks it into lane 0 of
+    // each row (a hardware bug the ISA documents).
+    std::array<uint32_t, kLanes> last_rotate_source{};
     // The lanes whose row is masked off by LaneConfig[column].ROW_MASK (bits 12..15, one per row).
     uint32_t row_masked() const {
         uint32_t m = 0;
