@@ -12,9 +12,9 @@ namespace tc_tensix {
 class Machine;
 
 // The machine the calling code runs on; a hard error (std::logic_error) when none is bound.
-Machine& current_machine();
+__attribute__((visibility("default"))) Machine& current_machine();
 // The TRISC thread id (Thread enum in machine.h) the calling code runs as.
-int current_thread();
+__attribute__((visibility("default"))) int current_thread();
 
 // Binds `m` and `thread` as current for the lifetime of the scope (nests; restores on exit).
 class CurrentMachineScope {

@@ -2,6 +2,7 @@
 // instructions SFPI code issues for Dst access, counters and constant registers.
 #include "sfpi/sfpi_host.h"
 
+#include "cfg_defines.h"  // PRNG_SEED register
 #include "ckernel_ops.h"  // the wheel's TT_OP_* encodings
 
 namespace tc_tensix::sfpi_host {
@@ -32,9 +33,9 @@ Vec through_lreg(Machine& m, unsigned idx, const Vec& value, Issue issue) {
     return out;
 }
 
-}  // namespace
-
 sfpu::SfpuState& sfpu_state() { return machine_for_sfpi().s.sfpu; }
+
+}  // namespace
 
 uint32_t enabled_lanes() { return sfpu_state().enabled(); }
 
@@ -72,7 +73,7 @@ Vec read_lreg(unsigned idx) {
 
 void write_lreg(unsigned idx, const Vec& v) {
     Machine& m = machine_for_sfpi();
-    if (idx >= 8) m.fail(current_thread(), 0, "SFPI wrote l_reg[" + std::to_string(idx) + "]; only LReg0..7 are writable");
+    if (idx >= 8) unsupported("writing l_reg[" + std::to_string(idx) + "] (only LReg0..7 are writable)");
     const uint32_t on = m.s.sfpu.enabled();
     for (int i = 0; i < kSfpuLanes; ++i)
         if ((on >> i) & 1u) m.s.lreg[idx][i] = v[i];
@@ -84,19 +85,24 @@ void write_config_lreg(unsigned idx, const Vec& v) {
 }
 
 Vec prng_values() {
-    sfpu::SfpuState& st = sfpu_state();
-    Vec r;
-    for (int i = 0; i < sfpu::kLanes; ++i) r[i] = st.prng.advance(i);
+    Machine& m = machine_for_sfpi();
+    sfpu::SfpuState& st = m.s.sfpu;
+    st.prng.follow_seed_register(m.cfg_word(current_thread(), PRNG_SEED_Seed_Val_ADDR32));
+    const uint32_t on = st.enabled();
+    Vec r{};
+    for (int i = 0; i < sfpu::kLanes; ++i)
+        if ((on >> i) & 1u) r[i] = st.prng.advance(i);
     return r;
+}
+
+void unsupported(const std::string& what) {
+    current_machine().fail(current_thread(), 0, "tilecraft sfpi: " + what + " is not modelled");
 }
 
 void cc_open() {
     sfpu::Predication& cc = sfpu_state().cc;
     if (cc.depth == 0) cc.encc(10 /* EI_RI: set both from the immediate */, 3 /* enable, flags true */);
-    if (!cc.push()) {
-        Machine& m = current_machine();
-        m.fail(current_thread(), 0, "SFPI conditionals nest deeper than the SFPU's 8-entry flag stack");
-    }
+    if (!cc.push()) unsupported("v_if nesting deeper than the SFPU's 8-entry flag stack");
 }
 
 void cc_narrow(uint32_t lanes) {
@@ -109,11 +115,7 @@ void cc_otherwise() { sfpu_state().cc.compc(); }
 void cc_close(int levels) {
     sfpu::Predication& cc = sfpu_state().cc;
     for (int i = 0; i < levels; ++i)
-        if (!cc.pop(0)) {
-            Machine& m = current_machine();
-            m.fail(current_thread(), 0, "SFPI conditional closed with the SFPU flag stack already empty "
-                                        "(raw TTI_SFPPOPC inside v_if?)");
-        }
+        if (!cc.pop(0)) unsupported("closing a v_if whose flag-stack entry was already popped (raw TTI_SFPPOPC inside it)");
 }
 
 }  // namespace tc_tensix::sfpi_host

@@ -9,7 +9,6 @@
 inline sfpi::impl_::sfpu_t __builtin_rvtt_sfpmad(const sfpi::impl_::sfpu_t& a, const sfpi::impl_::sfpu_t& b,
                                                  const sfpi::impl_::sfpu_t& c, unsigned mod1) {
     if (mod1 != sfpi::SFPMAD_MOD1_OFFSET_NONE)
-        tc_tensix::current_machine().fail(tc_tensix::current_thread(), 0,
-                                          "tilecraft sfpi: __builtin_rvtt_sfpmad with a Mod1 other than 0 is not implemented");
+        tc_tensix::sfpi_host::unsupported("__builtin_rvtt_sfpmad with a Mod1 other than 0");
     return sfpi::impl_::fmad(a, b, c);
 }

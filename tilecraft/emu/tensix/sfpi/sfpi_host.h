@@ -18,10 +18,14 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 #include "../current_machine.h"
 #include "../machine.h"
 #include "../sfpu_ops.h"
+
+// Kernels may be built as shared objects that resolve these functions in the runner executable.
+#define TC_SFPI_EXPORT __attribute__((visibility("default")))
 
 namespace tc_tensix::sfpi_host {
 
@@ -67,35 +71,37 @@ inline uint32_t lanes_where(const Vec& a, const Vec& b, F pred) {
     return m;
 }
 
-// --- machine state SFPI code reads and writes (current machine, math thread) ---
+// --- machine state SFPI code reads and writes (current machine and thread) ---
+// Each of these first checks that no REPLAY buffer is recording: host-side SFPI work could not be
+// replayed, so that mix is a hard error rather than a wrong result.
 
-// The machine's SFPU state, after checking that host-side SFPI work is not being recorded into a
-// REPLAY buffer (only issued instructions could be replayed: a hard error, not a wrong result).
-sfpu::SfpuState& sfpu_state();
 // Lanes the next SFPU instruction writes (predication and row masks).
-uint32_t enabled_lanes();
+TC_SFPI_EXPORT uint32_t enabled_lanes();
 // dst = src in the enabled lanes (the SFPI compiler's predicated register assignment).
-void assign_enabled(Vec& dst, const Vec& src);
+TC_SFPI_EXPORT void assign_enabled(Vec& dst, const Vec& src);
 
 // SFPLOAD / SFPSTORE of dst_reg address `addr` with format `mod0` and address modifier `addr_mod`.
-Vec dst_load(unsigned mod0, unsigned addr, unsigned addr_mod);
-void dst_store(const Vec& v, unsigned mod0, unsigned addr, unsigned addr_mod);
+TC_SFPI_EXPORT Vec dst_load(unsigned mod0, unsigned addr, unsigned addr_mod);
+TC_SFPI_EXPORT void dst_store(const Vec& v, unsigned mod0, unsigned addr, unsigned addr_mod);
 // INCRWC of the Dst counter by `rows` (dst_reg++ / dst_reg += n).
-void advance_dst(unsigned rows);
+TC_SFPI_EXPORT void advance_dst(unsigned rows);
 // LReg `idx` as the SFPU reads it (constants included); a write of the enabled lanes of LReg 0..7.
-Vec read_lreg(unsigned idx);
-void write_lreg(unsigned idx, const Vec& v);
+TC_SFPI_EXPORT Vec read_lreg(unsigned idx);
+TC_SFPI_EXPORT void write_lreg(unsigned idx, const Vec& v);
 // SFPCONFIG of the programmable constant LReg `idx` (11..14) from lanes 0..7 of `v`.
-void write_config_lreg(unsigned idx, const Vec& v);
-// The next PRNG value of every lane (stochastic rounding).
-Vec prng_values();
+TC_SFPI_EXPORT void write_config_lreg(unsigned idx, const Vec& v);
+// The next PRNG value of each enabled lane (stochastic rounding; SFPSTOCHRND/SFPCAST advance the
+// PRNG only in the lanes they write, and follow the PRNG_SEED register).
+TC_SFPI_EXPORT Vec prng_values();
+// A hard error of the machine for SFPI use tilecraft does not model (never a wrong result).
+[[noreturn]] TC_SFPI_EXPORT void unsupported(const std::string& what);
 
 // Predicated execution (sfpi_cond.h): open a level (SFPENCC first when none is open, then
 // SFPPUSHC), narrow the enabled lanes' flags to `lanes` (SFPSETCC), complement within the
 // enclosing level (SFPCOMPC), close `levels` levels (SFPPOPC each).
-void cc_open();
-void cc_narrow(uint32_t lanes);
-void cc_otherwise();
-void cc_close(int levels);
+TC_SFPI_EXPORT void cc_open();
+TC_SFPI_EXPORT void cc_narrow(uint32_t lanes);
+TC_SFPI_EXPORT void cc_otherwise();
+TC_SFPI_EXPORT void cc_close(int levels);
 
 }  // namespace tc_tensix::sfpi_host

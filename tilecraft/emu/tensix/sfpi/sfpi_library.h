@@ -189,8 +189,7 @@ inline std::pair<T, T> min_max(const T& a, const T& b, uint32_t mask = 0) {
     const auto [lo, hi] = impl_::signmag_min_max(a.get(), b.get());
     if (mask == 0) return {T(lo), T(hi)};
     if (mask == 0xfu || mask == 0xffffffffu) return {T(hi), T(lo)};
-    tc_tensix::current_machine().fail(tc_tensix::current_thread(), 0,
-                                      "tilecraft sfpi: min_max with a per-subvector mask is not implemented");
+    tc_tensix::sfpi_host::unsupported("min_max with a per-subvector mask");
 }
 template <typename T, std::enable_if_t<std::is_base_of_v<vFloat, T> || std::is_base_of_v<vSMag, T>>* = nullptr>
 inline T min(const T& a, const T& b) {
