@@ -129,3 +129,47 @@ int main() {
         assert int(stored, 16) == expected_store, (lane, x, stored)
     # Every level popped; the outermost v_if left lane flags enabled and all lanes on.
     assert lines[32] == "depth=0 use=ffffffff flags=ffffffff"
+
+
+def test_sfpi_and_raw_tti_share_lregs_predication_and_constants(tensix_unit_test):
+    out = tensix_unit_test(PRELUDE + r'''
+using namespace sfpi;
+int main() {
+    Machine m;
+    CurrentMachineScope bind(m, kMath);
+    sfpu_fp32(m);
+    for (int lane = 0; lane < 32; ++lane) set_dst_lane(m, 0, lane, u32(float(lane) - 16.0f));
+
+    // 1. A raw SFPLOADI into LReg0 is what l_reg[LReg0] reads.
+    TTI_SFPLOADI(0, SFPLOADI_MOD0_FLOATB, 0x4040);                 // LReg0 = 3.0
+    vFloat three = l_reg[LRegs::LReg0];
+    // 2. An l_reg write is what a raw SFPMAD reads: LReg2 = LReg1 * LReg1 + LReg9 (0.0).
+    vFloat x = dst_reg[0];
+    l_reg[LRegs::LReg1] = x + three;
+    TTI_SFPMAD(1, 1, 9, 2, 0);
+    vFloat squared = l_reg[LRegs::LReg2];
+    // 3. A constant written through sfpi (SFPCONFIG) is what a raw instruction reads, and back.
+    vConstFloatPrgm0 = 2.5f;                                       // LReg12
+    TTI_SFPMAD(12, 0, 9, 3, 0);                                    // LReg3 = 2.5 * 3.0
+    vFloat seven_half = l_reg[LRegs::LReg3];
+    // 4. dst_reg loads/stores do not disturb a kernel's LRegs (LReg7 is their scratch).
+    TTI_SFPLOADI(7, SFPLOADI_MOD0_FLOATB, 0x4120);                 // LReg7 = 10.0
+    dst_reg[1] = squared;
+    vFloat back = dst_reg[1];
+    vFloat ten = l_reg[LRegs::LReg7];
+    dst_reg[2] = back + seven_half + ten;
+    // 5. Raw predication governs sfpi assignments: enable flags, set them where LReg1 < 0.
+    TTI_SFPENCC(3, 0, 0, 10);
+    TTI_SFPSETCC(0, 1, 0, SFPSETCC_MOD1_LREG_LT0);
+    dst_reg[3] = 7.0f;
+    TTI_SFPENCC(0, 0, 0, 2);                                       // lane flags off again: all lanes
+    for (int lane = 0; lane < 32; ++lane)
+        std::printf("%g %g %08x\n", f32(dst_lane(m, 1, lane)), f32(dst_lane(m, 2, lane)), dst_lane(m, 3, lane));
+}
+''')
+    for lane, line in enumerate(out.splitlines()):
+        x = float(lane) - 16.0
+        squared, total, predicated = line.split()
+        assert float(squared) == (x + 3.0) ** 2
+        assert float(total) == (x + 3.0) ** 2 + 7.5 + 10.0
+        assert int(predicated, 16) == (0x40E00000 if x + 3.0 < 0 else 0)
