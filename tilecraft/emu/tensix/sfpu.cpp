@@ -74,33 +74,28 @@ void apply_partial_addr_mod(Machine& m, int thread, uint32_t word, uint32_t addr
         m.fail(thread, word, "ADDR_MOD bias section (the extra AddrMod bit) is not modelled");
     Rwc& r = m.s.rwc;
     auto bits = [](uint32_t w, uint32_t mask, uint32_t shamt) { return (w & mask) >> shamt; };
-    if (ab & ADDR_MOD_AB_SEC0_SrcAClear_MASK) {
-        r.srca = r.srca_cr = 0;
-    } else if (ab & ADDR_MOD_AB_SEC0_SrcACR_MASK) {
-        r.srca_cr += bits(ab, ADDR_MOD_AB_SEC0_SrcAIncr_MASK, ADDR_MOD_AB_SEC0_SrcAIncr_SHAMT);
-        r.srca = r.srca_cr;
-    } else {
-        r.srca += bits(ab, ADDR_MOD_AB_SEC0_SrcAIncr_MASK, ADDR_MOD_AB_SEC0_SrcAIncr_SHAMT);
-    }
-    if (ab & ADDR_MOD_AB_SEC0_SrcBClear_MASK) {
-        r.srcb = r.srcb_cr = 0;
-    } else if (ab & ADDR_MOD_AB_SEC0_SrcBCR_MASK) {
-        r.srcb_cr += bits(ab, ADDR_MOD_AB_SEC0_SrcBIncr_MASK, ADDR_MOD_AB_SEC0_SrcBIncr_SHAMT);
-        r.srcb = r.srcb_cr;
-    } else {
-        r.srcb += bits(ab, ADDR_MOD_AB_SEC0_SrcBIncr_MASK, ADDR_MOD_AB_SEC0_SrcBIncr_SHAMT);
-    }
+    // A Src counter: cleared, advanced through its carriage-return copy, or plainly advanced.
+    auto advance = [](uint32_t& counter, uint32_t& cr, bool clear, bool via_cr, uint32_t incr) {
+        if (clear) {
+            counter = cr = 0;
+        } else if (via_cr) {
+            cr += incr;
+            counter = cr;
+        } else {
+            counter += incr;
+        }
+    };
+    advance(r.srca, r.srca_cr, ab & ADDR_MOD_AB_SEC0_SrcAClear_MASK, ab & ADDR_MOD_AB_SEC0_SrcACR_MASK,
+            bits(ab, ADDR_MOD_AB_SEC0_SrcAIncr_MASK, ADDR_MOD_AB_SEC0_SrcAIncr_SHAMT));
+    advance(r.srcb, r.srcb_cr, ab & ADDR_MOD_AB_SEC0_SrcBClear_MASK, ab & ADDR_MOD_AB_SEC0_SrcBCR_MASK,
+            bits(ab, ADDR_MOD_AB_SEC0_SrcBIncr_MASK, ADDR_MOD_AB_SEC0_SrcBIncr_SHAMT));
     const uint32_t incr = bits(dst, ADDR_MOD_DST_SEC0_DestIncr_MASK, ADDR_MOD_DST_SEC0_DestIncr_SHAMT);
-    if (dst & ADDR_MOD_DST_SEC0_DestClear_MASK) {
-        r.dst = r.dst_cr = 0;
-    } else if (dst & ADDR_MOD_DST_SEC0_DestCToCR_MASK) {
+    const bool clear = dst & ADDR_MOD_DST_SEC0_DestClear_MASK;
+    if (!clear && (dst & ADDR_MOD_DST_SEC0_DestCToCR_MASK)) {  // advance, then remember as the CR
         r.dst += incr;
         r.dst_cr = r.dst;
-    } else if (dst & ADDR_MOD_DST_SEC0_DestCR_MASK) {
-        r.dst_cr += incr;
-        r.dst = r.dst_cr;
     } else {
-        r.dst += incr;
+        advance(r.dst, r.dst_cr, clear, dst & ADDR_MOD_DST_SEC0_DestCR_MASK, incr);
     }
     r.srca &= 0x3fu, r.srca_cr &= 0x3fu, r.srcb &= 0x3fu, r.srcb_cr &= 0x3fu, r.dst &= 0x3ffu, r.dst_cr &= 0x3ffu;
 }
@@ -262,17 +257,28 @@ void unary(Machine& m, uint32_t word, Op&& op) {
     each_lane(enabled(m), [&](int lane) { m.s.lreg[f.vd][lane] = op(m.s.lreg[f.vc][lane], m.s.lreg[f.vd][lane], f); });
 }
 
-void sfpexexp(Machine& m, int, uint32_t word) {
+// `unary` for the instructions that may also set LaneFlags (in their enabled lanes) from
+// `flag(c, result)`, then optionally invert them.
+template <class Op, class Flag>
+void unary_setting_flags(Machine& m, uint32_t word, bool set, bool invert, Op&& op, Flag&& flag) {
     const Fields f(word);
     if (!lreg_writable(f.vd)) return;
     const uint32_t lanes = enabled(m);
-    uint32_t negative = 0;
+    uint32_t cond = 0;
     each_lane(lanes, [&](int lane) {
-        const uint32_t v = exexp(m.s.lreg[f.vc][lane], !(f.mod1 & 1u));
+        const uint32_t c = m.s.lreg[f.vc][lane];
+        const uint32_t v = op(c, m.s.lreg[f.vd][lane], f);
         m.s.lreg[f.vd][lane] = v;
-        if (v & kSignBit) negative |= 1u << lane;
+        if (flag(c, v)) cond |= 1u << lane;
     });
-    update_flags(m, lanes, f.mod1 & 2u, negative, f.mod1 & 8u);
+    update_flags(m, lanes, set, cond, invert);
+}
+
+void sfpexexp(Machine& m, int, uint32_t word) {
+    const uint32_t mod1 = field(word, 0, 4);
+    unary_setting_flags(
+        m, word, mod1 & 2u, mod1 & 8u, [](uint32_t c, uint32_t, const Fields& f) { return exexp(c, !(f.mod1 & 1u)); },
+        [](uint32_t, uint32_t v) { return (v & kSignBit) != 0; });
 }
 
 void sfpexman(Machine& m, int, uint32_t word) {
@@ -315,30 +321,21 @@ void sfpshft(Machine& m, int, uint32_t word) {
 }
 
 void sfplz(Machine& m, int, uint32_t word) {
-    const Fields f(word);
-    if (!lreg_writable(f.vd)) return;
-    const uint32_t lanes = enabled(m);
-    uint32_t nonzero = 0;
-    each_lane(lanes, [&](int lane) {
-        const uint32_t c = m.s.lreg[f.vc][lane];
-        m.s.lreg[f.vd][lane] = lz(c, f.mod1 & 4u);
-        if ((f.mod1 & 4u) ? (c & ~kSignBit) : c) nonzero |= 1u << lane;
-    });
-    update_flags(m, lanes, f.mod1 & 2u, nonzero, f.mod1 & 8u);
+    const uint32_t mod1 = field(word, 0, 4);
+    const uint32_t considered = (mod1 & 4u) ? ~kSignBit : ~0u;
+    unary_setting_flags(
+        m, word, mod1 & 2u, mod1 & 8u, [](uint32_t c, uint32_t, const Fields& f) { return lz(c, f.mod1 & 4u); },
+        [considered](uint32_t c, uint32_t) { return (c & considered) != 0; });
 }
 
-void sfpiadd(Machine& m, int, uint32_t word) {
-    const Fields f(word);
-    if (!lreg_writable(f.vd)) return;
-    const uint32_t lanes = enabled(m);
-    uint32_t negative = 0;
-    each_lane(lanes, [&](int lane) {
-        const uint32_t c = m.s.lreg[f.vc][lane], b = m.s.lreg[f.vd][lane];
-        const uint32_t v = (f.mod1 & 1u) ? c + sign_extend(f.imm12, 12) : (f.mod1 & 2u) ? c - b : c + b;
-        m.s.lreg[f.vd][lane] = v;
-        if (v & kSignBit) negative |= 1u << lane;
-    });
-    update_flags(m, lanes, !(f.mod1 & 4u), negative, f.mod1 & 8u);
+void sfpiadd(Machine& m, int, uint32_t word) {  // Mod1: 1 immediate, 2 subtract, 4 keep flags, 8 invert
+    const uint32_t mod1 = field(word, 0, 4);
+    unary_setting_flags(
+        m, word, !(mod1 & 4u), mod1 & 8u,
+        [](uint32_t c, uint32_t b, const Fields& f) {
+            return (f.mod1 & 1u) ? c + sign_extend(f.imm12, 12) : (f.mod1 & 2u) ? c - b : c + b;
+        },
+        [](uint32_t, uint32_t v) { return (v & kSignBit) != 0; });
 }
 
 void sfpmov(Machine& m, int thread, uint32_t word) {
