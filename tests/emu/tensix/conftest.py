@@ -33,7 +33,8 @@ def _include_flags(tt_metal: Path, arch: str) -> list[str]:
 
 @pytest.fixture(scope="session")
 def tensix_unit_test(tmp_path_factory):
-    """``run(cpp_source, arch="wormhole") -> stdout``: compile the test with the machine and run it."""
+    """``run(cpp_source, arch="wormhole", stdin="") -> stdout``: compile the test with the machine and
+    run it with `stdin` on its standard input (a script-driven test compiles one main for all cases)."""
     try:
         tt_metal = ensure_headers() / "tt_metal"
     except HeadersUnavailable as exc:
@@ -58,7 +59,7 @@ def tensix_unit_test(tmp_path_factory):
         built = subprocess.run(cmd, capture_output=True, text=True)
         assert built.returncode == 0, built.stderr[-4000:]
 
-    def run(cpp_source: str, arch: str = "wormhole", extra_flags: Sequence[str] = ()) -> str:
+    def run(cpp_source: str, arch: str = "wormhole", stdin: str = "", extra_flags: Sequence[str] = ()) -> str:
         """``extra_flags``: more g++ flags for the test's own source (include dirs, defines)."""
         machine = [machine_object(p, arch) for p in sorted(MACHINE_DIR.glob("*.cpp"))]
         key = hashlib.sha256(cpp_source.encode() + "\0".join(extra_flags).encode()
@@ -68,7 +69,7 @@ def tensix_unit_test(tmp_path_factory):
         if not exe.exists():
             test_cpp.write_text(cpp_source)
             _compile([*extra_flags, str(test_cpp), *map(str, machine), "-o", str(exe)], arch)
-        ran = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+        ran = subprocess.run([str(exe)], input=stdin, capture_output=True, text=True, timeout=60)
         assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-2000:]
         return ran.stdout
 

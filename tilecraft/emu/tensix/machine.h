@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "fpu.h"  // fpu: FpuState
 #include "sfpu_ops.h"
 
 namespace tc_tensix {
@@ -114,6 +115,9 @@ struct MachineState {
 
     // --- mailboxes between threads (RISC side) ---
     std::vector<uint32_t> mailbox[4];
+
+    // --- fpu: the matrix unit's private state (fpu.h) ---
+    FpuState fpu;
 };
 
 class Machine;
