@@ -187,6 +187,8 @@ def print_table(results: list[FileResult], arch: str) -> None:
     table.add_row("total", str(totals.collected), str(totals.total), str(totals.passed), str(totals.failed),
                   str(totals.errors), str(totals.skipped), f"{totals.seconds:.0f}", "", style="bold")
     console = Console()
+    if not console.is_terminal:  # a log file or pipe: do not squeeze the table into 80 columns
+        console.width = 160
     console.print(table)
     ran = totals.passed + totals.failed + totals.errors
     if ran:
