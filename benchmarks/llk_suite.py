@@ -2,8 +2,8 @@
 
 Runs the suite's own pytest files (from the ttnn 0.81.1 wheel, fetched into the cache) with their
 own parametrization, stimuli and golden generators, through the harness plugin
-(tilecraft/emu/llk_suite/plugin.py), one pytest process per file so that one file cannot take the
-others down. Each file's JUnit XML is kept; the per-file counts are printed as a table and
+(tilecraft/emu/llk_suite/plugin.py): the files are collected in one pytest process, then each runs
+in a pytest process of its own so that one file cannot take the others down. Each file's JUnit XML is kept; the per-file counts are printed as a table and
 written to ``summary.json``, with the most frequent failure messages (what the machine lacks).
 
     python -m benchmarks.llk_suite [--arch wormhole] [-k EXPR] [--files test_x.py ...] [--focus]
