@@ -6,6 +6,8 @@
 #include <bit>
 #include <cmath>
 
+#include "datum_layout.h"
+
 namespace tc_tensix::fmt {
 
 namespace {
@@ -17,12 +19,6 @@ constexpr uint32_t kSign32 = 0x80000000u, kSign16 = 0x8000u;
 bool is_fp32_like(uint32_t c) { return c == kFP32 || c == kTF32; }
 bool is_e8_16(uint32_t c) { return c == kBF16 || c == kBFP8; }
 bool is_e5_16(uint32_t c) { return c == kFP16 || c == kBFP8a || c == kFP8; }
-
-// --- Dst register layouts -> plain bit patterns (Dst.md) ---
-
-uint32_t bf16_from_dst16(uint32_t x) { return (x & kSign16) | ((x & 0xffu) << 7) | ((x >> 8) & 0x7fu); }
-uint32_t fp16_from_dst16(uint32_t x) { return (x & kSign16) | ((x & 0x1fu) << 10) | ((x >> 5) & 0x3ffu); }
-uint32_t fp32_from_dst32(uint32_t x) { return (bf16_from_dst16(x >> 16) << 16) | (x & 0xffffu); }
 
 // --- early conversion helpers (rounding is to nearest, ties away from zero: the magnitude bits
 // get half an output ulp added, then the dropped bits are cut) ---
@@ -191,8 +187,8 @@ uint32_t early_convert(const EarlyConfig& cfg, uint32_t x) {
         }
     }
     x &= 0xffffu;
-    if (is_e5_16(f)) x = fp16_from_dst16(x);
-    else if (is_e8_16(f) || f == kTF32) x = bf16_from_dst16(x);
+    if (is_e5_16(f)) x = fp16_from_dst16(uint16_t(x));
+    else if (is_e8_16(f) || f == kTF32) x = bf16_from_dst16(uint16_t(x));
     if (cfg.round_10b_mant) unsupported(std::string("Round_10b_mant with a Dst16b read into ") + code_name(f));
     switch (f) {
         case kFP16: return cfg.read_raw ? x : flush_fp16(x);
