@@ -3,8 +3,8 @@
 #include "format_encode.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
+#include <cstring>
 
 #include "datum_layout.h"
 
@@ -15,6 +15,15 @@ namespace {
 constexpr uint32_t kSign32 = 0x80000000u, kSign16 = 0x8000u;
 
 [[noreturn]] void unsupported(const std::string& what) { throw UnsupportedConversion(what); }
+
+// Bit reinterpretation (C++17: the machine's runner is built as C++17).
+template <class To, class From>
+To bits_as(From from) {
+    static_assert(sizeof(To) == sizeof(From));
+    To to;
+    std::memcpy(&to, &from, sizeof to);
+    return to;
+}
 
 bool is_fp32_like(uint32_t c) { return c == kFP32 || c == kTF32; }
 bool is_e8_16(uint32_t c) { return c == kBF16 || c == kBFP8; }
@@ -135,7 +144,7 @@ double bf16_acc_value(uint32_t x) {
 
 // Round a double to bf16: nearest-even, underflow to signed zero, overflow to signed inf.
 uint32_t double_to_bf16_rne(double v) {
-    const uint64_t bits = std::bit_cast<uint64_t>(v);
+    const uint64_t bits = bits_as<uint64_t>(v);
     const uint32_t sign = uint32_t(bits >> 63) << 15;
     if (std::isinf(v)) return sign | 0x7f80u;
     const int e = int((bits >> 52) & 0x7ffu) - 1023 + 127;
@@ -316,8 +325,8 @@ void encode_bfp_block(const uint32_t entries[16], uint32_t to, uint8_t* shared_e
 uint32_t l1_accumulate(uint32_t out_format, uint32_t old, uint32_t value) {
     switch (out_format & 0xfu) {
         case kFP32: {
-            const float sum = std::bit_cast<float>(flush_fp32(old)) + std::bit_cast<float>(flush_fp32(value));
-            const uint32_t r = std::bit_cast<uint32_t>(sum);
+            const float sum = bits_as<float>(flush_fp32(old)) + bits_as<float>(flush_fp32(value));
+            const uint32_t r = bits_as<uint32_t>(sum);
             return (r & 0x7fffffffu) > 0x7f800000u ? 0x7fc00000u : flush_fp32(r);
         }
         case kBF16: {
