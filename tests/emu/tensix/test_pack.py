@@ -274,6 +274,7 @@ _case("edge_zero", _bf16_case_input(12), 0, BF16, BF16, edge_mask=0x00F3)
 _case("edge_neginf", _bf16_case_input(13), 0, BF16, BF16, edge_mask=0x0F0F, edge_neg_inf=1)
 _case("l1_acc_fp32", _u32(_rng_values(14, 10.0)), 1, FP32, FP32, l1_acc=1)
 _case("l1_acc_bf16", _bf16_case_input(15), 0, BF16, BF16, l1_acc=1)
+_case("l1_acc_fp16", _fp16_case_input(21), 0, FP16, FP16, l1_acc=1)
 _case("compressed", _bf16_case_input(16), 0, BF16, BF16, compress=1)
 _case("bf16_int8_16b", _bf16_case_input(17), 0, INT8, INT8)
 
@@ -448,6 +449,11 @@ def test_l1_accumulation_adds_onto_l1(packed):
     got16 = _words(_tile(packed, "l1_acc_bf16", 2048), 2)
     want = _torch_bf16_bits(_bf16_values(bf) * np.float32(2))
     np.testing.assert_array_equal(got16, want)
+    half = _words(_tile(packed, "l1_acc_fp16", 2048), 2)
+    src = _input("l1_acc_fp16")
+    assert list(half[:4]) == [0, 0, 0, 0x7FFF]  # flushed datums add to +0; the largest pattern saturates
+    doubled = torch.from_numpy(src[4:].astype(np.uint16).view(np.int16).copy()).view(torch.float16) * 2
+    np.testing.assert_array_equal(half[4:], doubled.view(torch.int16).numpy().view(np.uint16))
 
 
 def test_unmodelled_configurations_stop_the_machine(packed):
