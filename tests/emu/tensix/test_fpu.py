@@ -229,10 +229,12 @@ def test_unmodelled_and_misused_instructions_fail_naming_them(tensix_unit_test) 
         "thd FIDELITY_BASE_Phase 1", "op ELWADD 0 0 0 0 0",
         "op@pack SETRWC 0 0 0 0 0 15",
         "op GMPOOL 0 1 0 1 0",
+        "thd FIDELITY_BASE_Phase 0", "cfg ALU_ROUNDING_MODE_Fpu_srnd_en 1", "op ELWMUL 0 0 0 0 0",
     ])
     assert "SrcA and SrcB data for ELWADD" in out[0]
     assert "DOTPV" in out[1] and "not modelled" in out[1]
     assert "opcode 0x28 ELWADD" in out[2] and "fidelity phase 1" in out[2]
     assert "TRISC PACK" in out[3] and "RWCs of a thread other than MATH" in out[3]
     assert "argmax" in out[4]
+    assert "stochastic rounding" in out[5]
     assert all(line.startswith("error: ") for line in out)

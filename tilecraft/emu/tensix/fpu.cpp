@@ -52,6 +52,8 @@ Style style_of_format(Machine& m, int thread, uint32_t word, uint32_t fmt) {
 }
 
 Alu alu_config(Machine& m, int thread, uint32_t word) {
+    if (TC_CFG_FIELD(m, thread, ALU_ROUNDING_MODE_Fpu_srnd_en))
+        m.fail(thread, word, "the matrix unit's stochastic rounding (ALU_ROUNDING_MODE_Fpu_srnd_en) is not modelled");
     Alu a;
     a.srca_fmt = TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG_SrcA_override) ? TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG_SrcA_val)
                                                                             : TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG0_SrcA);
