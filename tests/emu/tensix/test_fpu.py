@@ -238,3 +238,31 @@ def test_unmodelled_and_misused_instructions_fail_naming_them(tensix_unit_test) 
     assert "argmax" in out[4]
     assert "stochastic rounding" in out[5]
     assert all(line.startswith("error: ") for line in out)
+
+
+def fp16_bits(t: torch.Tensor) -> list[str]:
+    return [f"{v & 0xFFFF:04x}" for v in t.to(torch.float16).view(torch.int16).flatten().tolist()]
+
+
+def dst_fp16(lines: list[str]) -> np.ndarray:
+    """Dst16 FP16 datums (Sign, Man10, Exp5 per Dst.md) as IEEE half bit patterns."""
+    d = words(lines)
+    return ((d & 0x8000) | ((d & 0x1F) << 10) | ((d >> 5) & 0x3FF)).astype(np.uint16)
+
+
+def test_fp16_data_keeps_ten_mantissa_bits_and_saturates(tensix_unit_test) -> None:
+    """FP16 Src data onto a 16-bit (FP16) Dst: integer sums and HiFi4 products are exact, LoFi uses
+    five bits of SrcA (63 becomes 62), and a sum past FP16's range saturates to its largest pattern."""
+    # IEEE's inf pattern (exponent 31, mantissa 0) is 65536 on the Tensix (FloatBitPatterns.md)
+    a = torch.tensor([63.0, 5.0, -7.0, 1000.0, float("inf"), 0.5, 3.0, 2.0] * 2)
+    b = torch.tensor([1.0, 3.0, 11.0, -24.0, float("inf"), 0.25, -3.0, 2.0] * 2)
+    rows = [f"srca16 0 0 {' '.join(fp16_bits(a))}", f"srcb16 0 0 {' '.join(fp16_bits(b))}"]
+    out = run(tensix_unit_test, [*setup(FP16, fp32_dst=False), *rows, "op ELWADD 0 0 0 3 0", "dst16 0 1",
+                                 "op ELWMUL 0 0 0 3 8", "dst16 8 1"])
+    add, mul_lofi = dst_fp16(out[0:1])[0], dst_fp16(out[1:2])[0]
+    want_add = (a + b).to(torch.float16).view(torch.int16).numpy().astype(np.uint16)
+    assert list(add[[0, 1, 2, 3, 5, 6, 7]]) == list(want_add[[0, 1, 2, 3, 5, 6, 7]])
+    assert add[4] == 0x7FFF  # 65536 + 65536 saturates: exponent 31, mantissa all ones
+    assert np.float16(add[0].view(np.float16)) == 64.0
+    lofi = mul_lofi.view(np.float16).astype(np.float32)
+    assert lofi[0] == 62.0 and lofi[1] == 15.0 and lofi[2] == -77.0  # 63 -> 62 (five bits of SrcA)
