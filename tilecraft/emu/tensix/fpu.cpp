@@ -18,7 +18,6 @@ namespace {
 
 using fpu_arith::DstKind;
 using fpu_arith::Operand;
-using fpu_arith::Product;
 using fpu_arith::Term;
 
 // DataFormat codes as the 4-bit ALU format fields hold them (tensix_types.h).
@@ -263,18 +262,21 @@ void matmul(Machine& m, int thread, uint32_t word, uint32_t out_rows, bool bcast
             }
     } else {
         const DstKind kind = a.kind();
-        Operand at[16][16];  // at[j][k] = SrcA[a_row + k][j]
-        for (uint32_t k = 0; k < 16; ++k)
-            for (uint32_t j = 0; j < 16; ++j) at[j][k] = fpu_arith::operand_of(src_value(A.row[a_row + k][j], a.style, a.srca_tf32));
+        fpu_arith::Pieces at[16];  // at[j]: SrcA's column j (rows a_row..+15)
+        for (uint32_t j = 0; j < 16; ++j) {
+            Operand col[16];
+            for (uint32_t k = 0; k < 16; ++k) col[k] = fpu_arith::operand_of(src_value(A.row[a_row + k][j], a.style, a.srca_tf32));
+            at[j] = fpu_arith::pieces(col, true, int(phase));
+        }
         for (uint32_t i = 0; i < rows; i += step) {
-            Operand b[16];
+            Operand row[16];
             for (uint32_t k = 0; k < 16; ++k)
-                b[k] = fpu_arith::operand_of(src_value(B.row[b_row + (bcast_row ? 0 : i)][k], a.style, a.srcb_tf32));
+                row[k] = fpu_arith::operand_of(src_value(B.row[b_row + (bcast_row ? 0 : i)][k], a.style, a.srcb_tf32));
+            const fpu_arith::Pieces b = fpu_arith::pieces(row, false, int(phase));
             for (uint32_t j = 0; j < 16; ++j) {
-                Product p[16];
-                for (uint32_t k = 0; k < 16; ++k) p[k] = fpu_arith::product(at[j][k], b[k], int(phase), kind);
-                const uint32_t d = read_dst(m, d_row + i, j, a);
-                write_dst(m, d_row + i, j, a, fpu_arith::accumulate(fpu_arith::group_term(p, kind), fpu_arith::group_term(p + 8, kind), d, kind));
+                const Term lo = fpu_arith::group_term(at[j], b, 0, int(phase), kind);
+                const Term hi = fpu_arith::group_term(at[j], b, 8, int(phase), kind);
+                write_dst(m, d_row + i, j, a, fpu_arith::accumulate(lo, hi, read_dst(m, d_row + i, j, a), kind));
             }
         }
     }
