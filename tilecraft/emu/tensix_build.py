@@ -149,7 +149,8 @@ class LlkProgram:
     runner: Path
 
     def run(self, l1: bytearray, runtime_args: bytes, timeout_s: float = 60) -> None:
-        """Run the three TRISCs on one core whose L1 is ``l1`` (modified in place)."""
+        """Run the three TRISCs on one core whose L1 is ``l1`` (modified in place, also when the run
+        ends with a TensixRunError)."""
         if RUNTIME_ARGS_START + len(runtime_args) > len(l1):
             raise TensixRunError(Diagnostic(CODE_RUN, f"the runtime args ({len(runtime_args)} bytes) do not fit in "
                                                       f"the {len(l1)}-byte L1 at {RUNTIME_ARGS_START:#x}"))
@@ -165,10 +166,10 @@ class LlkProgram:
                     CODE_TIMEOUT, f"{self.source.name} did not finish within {timeout_s} s on the Tensix machine",
                     hint="a TRISC loops without issuing instructions or polling machine state (for example a "
                          "busy wait on a debug register)")) from None
+            l1[:] = image.read_bytes()  # also after an error: what ran before it stays inspectable
             if done.returncode != 0:
                 message = done.stderr.strip() or f"the runner exited with status {done.returncode}"
                 raise TensixRunError(Diagnostic(CODE_RUN, f"{self.source.name} on the Tensix machine: {message}"))
-            l1[:] = image.read_bytes()
 
 
 def build_llk_test(source: Path, build_h: str, arch: str = "wormhole", extra_includes: Sequence[Path] = (),
@@ -193,12 +194,19 @@ def build_llk_test(source: Path, build_h: str, arch: str = "wormhole", extra_inc
             variant = directory / "variant"
             variant.mkdir()
             (variant / "build.h").write_text(build_h)
+            # The source gets the tree's memory-mapped-register rewrite too (a no-op for the
+            # suite's sources, already rewritten); its own directory stays first on the path.
+            kernel = directory / "source" / source.name
+            kernel.parent.mkdir()
+            rewritten = tensix_tree.rewrite_casts(source.read_text(errors="surrogateescape"))[0]
+            # `#line` keeps __FILE__ (LLK_ASSERT reports) and compiler messages at the original.
+            kernel.write_text(f'#line 1 "{source}"\n{rewritten}', errors="surrogateescape")
             stub = directory / f"{name.lower()}.cpp"
-            stub.write_text(f'#include "{source}"\n#include "tc_trisc_main.h"\n')
+            stub.write_text(f'#include "{kernel}"\n#include "tc_trisc_main.h"\n')
             out = directory / f"{name.lower()}.so"
             _run_compiler([*gxx.command(), *KERNEL_FLAGS, *SUITE_DEFINES, ARCH_DEFINES[arch],
                            f"-DCOMPILE_FOR_TRISC={index}", f"-DLLK_TRISC_{name}", *define_flags,
-                           *(f"-I{p}" for p in _include_roots(tt_metal, arch, variant, extra)),
+                           f"-I{source.parent}", *(f"-I{p}" for p in _include_roots(tt_metal, arch, variant, extra)),
                            str(stub), "-o", str(out)], f"{source.name} (TRISC {name})")
             return out
 

@@ -7,10 +7,10 @@ two layers under it are replaced here, mechanically, in a cached copy of the whe
 * instruction issue: ``ckernel_ops.h``'s ``TTI_INSN`` / ``TT_INSN`` (RISC-V ``.ttinsn`` / a store
   to the instruction buffer) become ``::tc_tensix::issue_from_kernel(word)``: the calling fiber's
   core and TRISC issue the instruction word;
-* memory-mapped registers: every ``reinterpret_cast<volatile T *>(x)`` in the LLK and the test
-  helpers becomes ``::tc_tensix::mmio_cast<volatile T *>(x)``, which maps a device address (config
-  registers, MOP config, GPRs, debug registers, L1) to the current core's/thread's backing store
-  and leaves a host pointer as it is; the two register windows with side effects (the PC buffer's
+* memory-mapped registers: every pointer ``reinterpret_cast<T *>(x)`` in the LLK, the test
+  helpers and the test sources becomes ``::tc_tensix::mmio_cast<T *>(x)``, which maps a device
+  address (config registers, MOP config, GPRs, debug registers, L1) to the current core's/thread's
+  backing store and leaves a host pointer as it is; the two register windows with side effects (the PC buffer's
   semaphore access and the mailboxes) are declared as proxy types; the RISC-V inline assembly of
   the blocking load/store helpers becomes plain accesses.
 
@@ -36,8 +36,8 @@ from .. import wheel_headers, wheels
 from ..wheels import WheelUnavailable
 from . import cache
 
-#: Bump when the rewrites or the tree's layout change, so stale trees are rebuilt.
-LAYOUT_VERSION = "1"
+#: Bump when the extracted test-suite set changes (the tree itself is keyed by this file's text).
+TESTS_LAYOUT_VERSION = "1"
 TESTS_PREFIX = "ttnn/tt_metal/tt-llk/tests/"
 PATCH_LOG = "PATCHES.txt"
 #: LLK tree directory per architecture name used by tilecraft
@@ -64,7 +64,7 @@ def llk_tests_dir() -> Path:
 def ensure_llk_tests() -> Path:
     """The wheel's ``tt-llk/tests`` directory (sources, helpers, python_tests), extracted once."""
     target = llk_tests_dir()
-    wheels.unpack_once(target, _download_for_tests, _unpack_tests, stamp=f"layout {LAYOUT_VERSION}")
+    wheels.unpack_once(target, _download_for_tests, _unpack_tests, stamp=f"layout {TESTS_LAYOUT_VERSION}")
     return target / TESTS_PREFIX.rstrip("/")
 
 
@@ -150,9 +150,11 @@ REWRITES: tuple[Rewrite, ...] = (
             expect=None),
 )
 
-#: Directories (relative to ``tt_metal``) whose headers get the memory-mapped-register rewrite.
-MMIO_DIRS = ("tt-llk/{llk}/common/inc", "tt-llk/{llk}/llk_lib", "tt-llk/tests/helpers/include")
-_MMIO_CAST = re.compile(r"reinterpret_cast<\s*((?:const\s+)?volatile\b[^<>;()]*?\*)\s*>")
+#: Directories (relative to ``tt_metal``) whose sources get the memory-mapped-register rewrite.
+MMIO_DIRS = ("tt-llk/{llk}/common/inc", "tt-llk/{llk}/llk_lib", "tt-llk/tests/helpers/include", "tt-llk/tests/sources")
+_MMIO_SUFFIXES = (".h", ".hpp", ".cpp")
+# A cast to a pointer type (no template arguments or function pointers inside the brackets).
+_MMIO_CAST = re.compile(r"reinterpret_cast<\s*([^<>;()]*?\*)\s*>")
 
 
 def _rewrite_file(path: Path, rewrite: Rewrite, rel: str) -> str | None:
@@ -167,14 +169,23 @@ def _rewrite_file(path: Path, rewrite: Rewrite, rel: str) -> str | None:
     return f"{rel}: {count} x {rewrite.why}"
 
 
+def rewrite_casts(text: str) -> tuple[str, int]:
+    """``text`` with its pointer ``reinterpret_cast``s going through ``mmio_cast``, and their count.
+
+    tensix_build.py applies it to a test source that is not in the tree (an out-of-tree test)."""
+    return _MMIO_CAST.subn(r"::tc_tensix::mmio_cast<\1>", text)
+
+
 def _mmio_rewrite(root: Path, directory: str) -> list[str]:
     log = []
-    for path in sorted((root / directory).rglob("*.h")):
+    for path in sorted((root / directory).rglob("*")):
+        if path.suffix not in _MMIO_SUFFIXES or not path.is_file():
+            continue
         text = path.read_text(errors="surrogateescape")
-        new, count = _MMIO_CAST.subn(r"::tc_tensix::mmio_cast<\1>", text)
+        new, count = rewrite_casts(text)
         if count:
             path.write_text(new, errors="surrogateescape")
-            log.append(f"{path.relative_to(root).as_posix()}: {count} x reinterpret_cast<volatile T *> -> "
+            log.append(f"{path.relative_to(root).as_posix()}: {count} x reinterpret_cast<T *> -> "
                        "::tc_tensix::mmio_cast (device address -> this core's/thread's backing store)")
     return log
 
@@ -199,7 +210,7 @@ def apply_rewrites(tt_metal: Path, arch: str) -> list[str]:
 # --- the tree -------------------------------------------------------------------------------------
 
 def _tree_key(arch: str) -> str:
-    return cache.digest(LAYOUT_VERSION, arch, Path(__file__).read_bytes(), wheels.TTNN_VERSION)
+    return cache.digest(arch, Path(__file__).read_bytes(), wheels.TTNN_VERSION)
 
 
 @functools.cache

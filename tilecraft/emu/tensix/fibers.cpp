@@ -203,6 +203,10 @@ void fiber_poll(const std::string& what) {
     f.state = FiberState::Ready;
 }
 
+void fiber_yield() {
+    switch_to_scheduler();  // state stays Ready: the scheduler resumes this fiber in its next turn
+}
+
 void fiber_fail(const std::string& message) {
     g_run->error = message;
     g_run->failed = true;

@@ -116,6 +116,7 @@ void pcbuf_store(uint32_t word_index, uint32_t value) {
             ++v;
         }
         ++s.frontend.progress;
+        fiber_yield();
         return;
     }
     if (word_index == 1 || word_index == 2) return;  // TTSync: a write from T<i> is discarded (PCBufs.md)
@@ -142,6 +143,7 @@ void mailbox_store(int box, uint32_t value) {
     const int me = risc_of_thread(fiber_thread());
     m.s.frontend.mailbox[me][box].push_back(value);
     ++m.s.frontend.progress;
+    fiber_yield();
 }
 
 void llk_assert_failed(const char* condition, const char* message, const char* file, int line) {

@@ -44,7 +44,7 @@ inline P mmio_cast(A a) {
     } else {
         using T = std::remove_cv_t<std::remove_pointer_t<P>>;
         constexpr std::size_t bytes = std::is_void_v<T> ? 1 : sizeof(std::conditional_t<std::is_void_v<T>, char, T>);
-        return static_cast<P>(mmio_address(static_cast<std::uintptr_t>(a), bytes));
+        return static_cast<P>(const_cast<void*>(mmio_address(static_cast<std::uintptr_t>(a), bytes)));
     }
 }
 
