@@ -26,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import wheel_headers
 from ..diagnostics import Diagnostic, KernelError
 from . import cache, tensix_tree
 from .toolchain import compiler
@@ -43,7 +44,7 @@ ARCH_DEFINES = {"wormhole": "-DARCH_WORMHOLE", "blackhole": "-DARCH_BLACKHOLE"}
 KERNEL_FLAGS = ("-std=c++17", "-O3", "-fno-exceptions", "-fno-rtti", "-fno-use-cxa-atexit", "-ffp-contract=off",
                 "-fPIC", "-shared", "-fvisibility=hidden", "-fvisibility-inlines-hidden", "-fno-gnu-unique",
                 "-Wl,-Bsymbolic", "-Wno-attributes", "-Wno-ignored-attributes", "-fno-diagnostics-color")
-RUNNER_FLAGS = ("-std=c++17", "-O2", "-ffp-contract=off", "-rdynamic", "-fno-diagnostics-color")
+RUNNER_FLAGS = ("-std=c++20", "-O2", "-ffp-contract=off", "-rdynamic", "-fno-diagnostics-color")
 #: RUNTIME_ARGS_START of the suite's linker scripts: where the runner writes the runtime args
 RUNTIME_ARGS_START = 0x20000
 #: how long the runner may take beyond the caller's timeout (loading, writing L1 back)
@@ -125,8 +126,12 @@ def runner_executable(arch: str = "wormhole") -> Path:
     def make(directory: Path) -> Path:
         names = directory / "opcode_names.cpp"
         names.write_text(_opcode_names_source(tt_metal, arch))
-        hw = tt_metal / "hw" / "inc" / "internal" / "tt-1xx" / arch
-        includes = [MACHINE_DIR, hw] + ([hw / "wormhole_b0_defines"] if arch == "wormhole" else [])
+        # The machine's sources see the wheel's headers as the unit tests compile them
+        # (tests/emu/tensix/conftest.py): the original ckernel_ops.h for TT_OP_*, cfg_defines.h.
+        original = wheel_headers.ensure_headers() / "tt_metal"
+        hw = original / "hw" / "inc" / "internal" / "tt-1xx" / arch
+        includes = [MACHINE_DIR, hw, original / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[arch] / "common" / "inc"]
+        includes += [hw / "wormhole_b0_defines"] if arch == "wormhole" else []
         sources = sorted(MACHINE_DIR.glob("*.cpp")) + [MACHINE_DIR / "runner" / "runner_main.cpp", names]
         out = directory / "tensix_runner"
         _run_compiler([*gxx.command(), *RUNNER_FLAGS, f"-DTC_ARCH_{arch.upper()}",
