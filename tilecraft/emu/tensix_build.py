@@ -133,10 +133,17 @@ def runner_executable(arch: str = "wormhole") -> Path:
         includes = [MACHINE_DIR, hw, original / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[arch] / "common" / "inc"]
         includes += [hw / "wormhole_b0_defines"] if arch == "wormhole" else []
         sources = sorted(MACHINE_DIR.glob("*.cpp")) + [MACHINE_DIR / "runner" / "runner_main.cpp", names]
+        flags = [*gxx.command(), *RUNNER_FLAGS, f"-DTC_ARCH_{arch.upper()}", *(f"-I{p}" for p in includes)]
+
+        def compile_one(source: Path) -> Path:  # one g++ per source: the machine's units build in parallel
+            obj = directory / f"{source.stem}.o"
+            _run_compiler([*flags, "-c", str(source), "-o", str(obj)], f"the Tensix machine's {source.name} ({arch})")
+            return obj
+
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            objects = list(pool.map(compile_one, sources))
         out = directory / "tensix_runner"
-        _run_compiler([*gxx.command(), *RUNNER_FLAGS, f"-DTC_ARCH_{arch.upper()}",
-                       *(f"-I{p}" for p in includes), *map(str, sources), "-ldl", "-o", str(out)],
-                      f"the Tensix machine runner ({arch})")
+        _run_compiler([*flags, *map(str, objects), "-ldl", "-o", str(out)], f"the Tensix machine runner ({arch})")
         return out
 
     return cache.build("tensix-runner", key, make)[0]

@@ -21,6 +21,7 @@ L1_BYTES = 0x16E000  # Wormhole B0: 1464 KiB
 BUFFER_A, BUFFER_B, BUFFER_RES = 0x21000, 0x22000, 0x23000  # stimuli addresses (above the runtime args)
 TILE_BYTES = 2048
 PCK_DEST_RD_CTRL_READ_32B_DATA_SHAMT = 0  # wormhole_b0_defines/cfg_defines.h
+FLOAT16_B, INT32 = 5, 8  # WORMHOLE_DATA_FORMAT_ENUM_VALUES
 
 BUILD_H_HEAD = """#pragma once
 #include <array>
@@ -83,14 +84,14 @@ def test_mailbox_read_completion(sources):
     program = tensix_build.build_llk_test(sources / "mailbox_read_completion_test.cpp", suite_build_h([], []),
                                           defines=["RUNTIME_FORMATS"])
     l1 = bytearray(L1_BYTES)
-    program.run(l1, suite_runtime_args(8))  # Int32
+    program.run(l1, suite_runtime_args(INT32))
     cycles, pack_seen, unpack_seen = struct.unpack_from("<III", l1, BUFFER_RES)
     assert (cycles, pack_seen, unpack_seen) == (256, 256, 256)
 
 
 # A kernel of our own for the failure paths: UNPACK configures through the LLK's own helpers and
-# then issues XMOV (the mover, which the machine does not model); MATH and PACK wait on UNPACK's
-# semaphore post, or MATH fails an LLK_ASSERT when FAIL_ASSERT is defined.
+# then, in mode 0, issues XMOV (the mover, which the machine does not model); MATH waits on
+# UNPACK's semaphore post and, in mode 1, fails an LLK_ASSERT. One build serves every case.
 FAILING_KERNEL = r"""
 #include <cstdint>
 #include "build.h"
@@ -105,19 +106,18 @@ void run_kernel(RUNTIME_PARAMETERS params)
     auto* res = reinterpret_cast<volatile std::uint32_t*>(params.buffer_Res[0]);
     res[0] = cfg_read(PCK_DEST_RD_CTRL_Read_32b_data_ADDR32);
     semaphore_post(semaphore::UNPACK_SYNC);
-#ifndef FAIL_ASSERT
-    TTI_XMOV(0, 0);
-#endif
+    if (params.mode == 0)
+    {
+        TTI_XMOV(0, 0);
+    }
 }
 #endif
 
 #ifdef LLK_TRISC_MATH
-void run_kernel([[maybe_unused]] RUNTIME_PARAMETERS params)
+void run_kernel(RUNTIME_PARAMETERS params)
 {
     while (semaphore_read(semaphore::UNPACK_SYNC) == 0) {}
-#ifdef FAIL_ASSERT
-    LLK_ASSERT(params.buffer_Res[0] == 0, "the result buffer is not at address 0");
-#endif
+    LLK_ASSERT(params.mode != 1, "mode 1 fails this assertion");
 }
 #endif
 
@@ -125,20 +125,25 @@ void run_kernel([[maybe_unused]] RUNTIME_PARAMETERS params)
 void run_kernel(RUNTIME_PARAMETERS) {}
 #endif
 """
+FAILING_BUILD_H = suite_build_h([], ["std::uint32_t mode;"])
 
 
 @pytest.fixture(scope="module")
-def failing_kernel(tmp_path_factory):
+def failing_kernel(tmp_path_factory, sources):
     path = tmp_path_factory.mktemp("llk_kernels") / "failing_kernel.cpp"
     path.write_text(FAILING_KERNEL)
     return path
 
 
-def test_unmodelled_instruction_is_named(sources, failing_kernel):
-    program = tensix_build.build_llk_test(failing_kernel, suite_build_h([], []))
+@pytest.fixture(scope="module")
+def failing_program(failing_kernel):
+    return tensix_build.build_llk_test(failing_kernel, FAILING_BUILD_H)
+
+
+def test_unmodelled_instruction_is_named(failing_program):
     l1 = bytearray(L1_BYTES)
     with pytest.raises(tensix_build.TensixRunError) as raised:
-        program.run(l1, suite_runtime_args(5))
+        failing_program.run(l1, suite_runtime_args(FLOAT16_B, "I", 0))
     assert raised.value.code == "E5871"
     assert ("failing_kernel.cpp on the Tensix machine: TRISC UNPACK issued 0x40000000 (opcode 0x40 XMOV): "
             "this instruction is not modelled by tilecraft's Tensix machine") in str(raised.value)
@@ -148,23 +153,21 @@ def test_unmodelled_instruction_is_named(sources, failing_kernel):
     assert field_word == 1 << PCK_DEST_RD_CTRL_READ_32B_DATA_SHAMT
 
 
-def test_failed_llk_assert_names_condition_and_place(sources, failing_kernel):
-    program = tensix_build.build_llk_test(failing_kernel, suite_build_h([], []), defines=["FAIL_ASSERT"])
+def test_failed_llk_assert_names_condition_and_place(failing_program, failing_kernel):
     with pytest.raises(tensix_build.TensixRunError) as raised:
-        program.run(bytearray(L1_BYTES), suite_runtime_args(5))
+        failing_program.run(bytearray(L1_BYTES), suite_runtime_args(FLOAT16_B, "I", 1))
     message = str(raised.value)
-    assert "TRISC MATH: LLK_ASSERT(params.buffer_Res[0] == 0) failed at " in message
-    assert f"{failing_kernel}:" in message and "the result buffer is not at address 0" in message
+    assert "TRISC MATH: LLK_ASSERT(params.mode != 1) failed at " in message
+    assert f"{failing_kernel}:" in message and "mode 1 fails this assertion" in message
 
 
-def test_wrong_runtime_args_size_is_reported(sources, failing_kernel):
-    program = tensix_build.build_llk_test(failing_kernel, suite_build_h([], []))
+def test_wrong_runtime_args_size_is_reported(failing_program):
     with pytest.raises(tensix_build.TensixRunError, match="the runtime args are 8 bytes, but this build's "
-                                                          "RuntimeParams is 88 bytes"):
-        program.run(bytearray(L1_BYTES), b"\0" * 8)
+                                                          "RuntimeParams is 92 bytes"):
+        failing_program.run(bytearray(L1_BYTES), b"\0" * 8)
 
 
-def test_compile_error_is_a_build_error(sources, failing_kernel):
+def test_compile_error_is_a_build_error(failing_kernel):
     with pytest.raises(tensix_build.TensixBuildError) as raised:
         tensix_build.build_llk_test(failing_kernel, "#pragma once\n")  # no RuntimeParams
     assert raised.value.code == "E5872"
@@ -181,7 +184,6 @@ DATACOPY_RUNTIMES = ["int DST_INDEX;", "std::uint32_t TILE_CNT;", "std::uint32_t
                      "int INPUT_NUM_BLOCKS;", "int OUTPUT_NUM_BLOCKS;", "std::uint32_t NUM_TILES_IN_BLOCK;",
                      "std::uint32_t INPUT_NUM_TILES_IN_BLOCK;", "std::uint32_t OUTPUT_NUM_TILES_IN_BLOCK;",
                      "std::uint32_t LOOP_FACTOR;"]
-FLOAT16_B = 5  # WORMHOLE_DATA_FORMAT_ENUM_VALUES
 NOT_MODELLED = re.compile(r"TRISC (UNPACK|MATH|PACK) issued 0x[0-9a-f]{8} \(opcode 0x[0-9a-f]{2} [A-Z][A-Z0-9_]*\): "
                           r"this instruction is not modelled by tilecraft's Tensix machine")
 
