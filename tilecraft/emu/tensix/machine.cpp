@@ -30,6 +30,8 @@ Machine::Machine(Arch arch) {
     s.cfg[0] = s.cfg_words.data();
     s.cfg[1] = s.cfg_words.data() + CFG_STATE_SIZE * 4;
     for (auto& t : s.thread_cfg) t.assign(THD_STATE_SIZE * 4, 0u);
+    for (unsigned r = 0; r < kLRegs; ++r)
+        for (int lane = 0; lane < kSfpuLanes; ++lane) s.lreg[r][lane] = sfpu::initial_lreg(r, lane);
 }
 
 void Machine::register_opcode(uint32_t opcode, const char* name, Handler h) {
@@ -69,6 +71,7 @@ void Machine::execute(int thread, uint32_t word) {
     ++s.frontend.progress;
     const OpcodeEntry& e = registry()[opcode_of(word)];
     if (e.handler == nullptr) fail(thread, word, "this instruction is not modelled by tilecraft's Tensix machine");
+    if (!s.sfpu.scheduled.empty() && sfpu::drains_sfpu_schedule(opcode_of(word))) sfpu_drain(*this, thread);
     e.handler(*this, thread, word);
 }
 

@@ -26,6 +26,9 @@
 #include <vector>
 
 #include "frontend.h"
+#include "fpu.h"  // fpu: FpuState
+#include "pack.h"
+#include "sfpu_ops.h"
 
 namespace tc_tensix {
 
@@ -37,7 +40,7 @@ enum Thread : int { kUnpack = 0, kMath = 1, kPack = 2, kNumThreads = 3 };
 constexpr int kSrcRows = 64, kSrcCols = 16, kSrcBanks = 2;
 constexpr int kDstRows16 = 1024, kDstCols = 16;
 constexpr int kSfpuLanes = 32;        // 4 rows x 8 columns of lanes; each lane sees 2 Dst columns
-constexpr int kLRegs = 16;            // LReg[0..7] general, [8..15] constants / special (arch-specific)
+constexpr int kLRegs = 17;            // LReg[0..7] general, [8..15] constants / special, [16] SFPLOADMACRO-only
 constexpr int kGprs = 64;             // per-thread GPRs ("DMA registers"), 32 bit
 constexpr int kSemaphores = 8;
 constexpr int kReplaySlots = 32;
@@ -68,6 +71,11 @@ struct Rwc {
     uint32_t ext = 0, ext_cr = 0;   // extended counters some instructions use
 };
 
+}  // namespace tc_tensix
+// --- unpack: the unpackers' private state (needs AdcChannel and kNumThreads above) ---
+#include "unpack.h"
+namespace tc_tensix {
+
 struct SrcBank {
     uint32_t row[kSrcRows][kSrcCols] = {};  // 19-bit datums held in the low bits (see SrcASrcB.md)
     bool dvalid = false;                    // true: owned by the matrix unit; false: by the unpacker
@@ -85,9 +93,9 @@ struct MachineState {
     int srca_unpack_bank = 0, srca_math_bank = 0;  // which bank each side currently works on
     int srcb_unpack_bank = 0, srcb_math_bank = 0;
     uint16_t dst[kDstRows16][kDstCols] = {};        // DstBits (Dst.md); 32-bit view via dst32_*()
-    uint32_t lreg[kLRegs][kSfpuLanes] = {};         // SFPU LRegs
-    bool lane_enabled[kSfpuLanes] = {};             // SFPU lane predication (current top)
-    std::vector<std::array<bool, kSfpuLanes>> cc_stack;
+    uint32_t lreg[kLRegs][kSfpuLanes] = {};         // SFPU LRegs; 8,9,10,15 read as constants (sfpu_ops.h)
+    // --- sfpu: predication (LaneFlags, flag stack), PRNG, SFPCONFIG lane config (sfpu_ops.h) ---
+    sfpu::SfpuState sfpu;
 
     // --- configuration (ConfigurationUnit.md) ---
     // Two config states, CFG_STATE_SIZE*4 words each, back to back in cfg_words as RISC-V sees
@@ -114,9 +122,18 @@ struct MachineState {
     int replay_record_at[kNumThreads] = {};
     bool replay_record_exec[kNumThreads] = {};       // record and also execute
 
+    // --- unpack: per-unpacker ADCs, SrcRow and context counters (unpack.h) ---
+    UnpackerState unpack;
+
     // --- spine: frontend (MOP/REPLAY expanders), RISC-side windows incl. the mailboxes between
     // the RISCs, fiber reports (frontend.h) ---
     FrontendState frontend;
+
+    // --- fpu: the matrix unit's private state (fpu.h) ---
+    FpuState fpu;
+
+    // --- pack unit (pack.cpp): output streams, tile position generators, BFP blocks per packer ---
+    PackState pack;
 };
 
 class Machine;
@@ -170,6 +187,10 @@ public:
     // the instruction, never a silent wrong result.
     [[noreturn]] void fail(int thread, uint32_t word, const std::string& what) const;
 };
+
+// sfpu.cpp: runs the SFPLOADMACRO-scheduled SFPU instructions that are due before an instruction of
+// another unit executes (Machine::execute calls it while any are scheduled).
+void sfpu_drain(Machine& m, int thread);
 
 // Registers `handler` for `opcode` at static-initialisation time: `TC_OPCODE(0x37, SETRWC, fn);`
 struct OpcodeRegistrar {
