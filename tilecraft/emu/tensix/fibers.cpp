@@ -2,6 +2,8 @@
 // (fibers.h says what and why).
 #include "fibers.h"
 
+#include "current_machine.h"
+
 #include <signal.h>
 #include <sys/mman.h>
 #include <ucontext.h>
@@ -162,6 +164,7 @@ bool run_round(Run& run) {
         if (f.state == FiberState::Blocked && !f.wait->ready()) continue;
         ran = true;
         run.current = t;
+        const CurrentMachineScope bind(*run.machine, t);  // what our sfpi.h's code runs on
         swapcontext(&run.scheduler, &f.ctx);
         run.current = -1;
     }
