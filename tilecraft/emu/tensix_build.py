@@ -40,8 +40,9 @@ ARCH_DEFINES = {"wormhole": "-DARCH_WORMHOLE", "blackhole": "-DARCH_BLACKHOLE"}
 #: The suite's OPTIONS_ALL as far as they apply on the host (docs/emulator.md lists what is dropped
 #: and why: -ftt-* and -mno-tt-fix-whbhebreak are SFPI-toolchain options; -ffast-math and its
 #: refinements would let g++ rewrite the machine model's host arithmetic; -g and -Werror are
-#: not needed for a run), plus what a shared object with local symbols needs.
-KERNEL_FLAGS = ("-std=c++17", "-O3", "-fno-exceptions", "-fno-rtti", "-fno-use-cxa-atexit", "-ffp-contract=off",
+#: not needed for a run), plus what a shared object with local symbols needs. C++20, not the
+#: suite's C++17: our sfpi.h includes the machine's SFPU lane model, which is C++20.
+KERNEL_FLAGS = ("-std=c++20", "-O3", "-fno-exceptions", "-fno-rtti", "-fno-use-cxa-atexit", "-ffp-contract=off",
                 "-fPIC", "-shared", "-fvisibility=hidden", "-fvisibility-inlines-hidden", "-fno-gnu-unique",
                 "-Wl,-Bsymbolic", "-Wno-attributes", "-Wno-ignored-attributes", "-fno-diagnostics-color")
 RUNNER_FLAGS = ("-std=c++20", "-O2", "-ffp-contract=off", "-rdynamic", "-fno-diagnostics-color")
@@ -65,10 +66,10 @@ class TensixBuildError(KernelError):
     """An LLK test source did not compile (or link) for the Tensix machine."""
 
 
-def _hash_tree(directory: Path) -> str:
+def _hash_tree(directory: Path, suffixes: tuple[str, ...] = (".h", ".hpp", ".inl", ".cpp", ".c")) -> str:
     parts: list[str | bytes] = []
     for path in sorted(directory.rglob("*")):
-        if path.is_file() and path.suffix in (".h", ".hpp", ".inl", ".cpp", ".c"):
+        if path.is_file() and path.suffix in suffixes:
             parts += [path.relative_to(directory).as_posix(), path.read_bytes()]
     return cache.digest(*parts)
 
@@ -195,8 +196,9 @@ def build_llk_test(source: Path, build_h: str, arch: str = "wormhole", extra_inc
     extra = [Path(p).resolve() for p in extra_includes]
     define_flags = [d if d.startswith("-D") else f"-D{d}" for d in defines]
     key_parts = ["tensix-trisc", arch, gxx.version, *KERNEL_FLAGS, *SUITE_DEFINES, *define_flags, source.as_posix(),
-                 source.read_bytes(), build_h, tt_metal.parent.name, _hash_tree(SFPI_DIR),
-                 _hash_tree(tensix_tree.KERNEL_INCLUDE_DIR), *(p.as_posix() for p in extra),
+                 source.read_bytes(), build_h, tt_metal.parent.name,
+                 _hash_tree(MACHINE_DIR, (".h",)),  # our sfpi.h and kernel_include/ and the machine headers they use
+                 *(p.as_posix() for p in extra),
                  *(_hash_tree(p) for p in extra)]
 
     def build_trisc(index: int) -> Path:

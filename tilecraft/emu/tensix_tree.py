@@ -19,8 +19,9 @@ Every rewrite names the file and the count it expects; a wheel whose text differ
 tree's ``PATCHES.txt``.
 
 The LLK test suite (``tt-llk/tests``: sources, helpers, python tests, golden generators) is not
-in the kernel-header cache; :func:`ensure_llk_tests` extracts it from the wheel (the harness uses
-it too) and the tree places it where the suite's relative include roots expect it.
+in the kernel-header cache; the harness's extraction of the wheel's ``tt-llk``
+(``llk_suite.suite_tree``) provides it and the tree places it where the suite's relative include
+roots expect it.
 """
 
 from __future__ import annotations
@@ -28,17 +29,13 @@ from __future__ import annotations
 import functools
 import re
 import shutil
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import wheel_headers, wheels
-from ..wheels import WheelUnavailable
 from . import cache
+from .llk_suite import suite_tree
 
-#: Bump when the extracted test-suite set changes (the tree itself is keyed by this file's text).
-TESTS_LAYOUT_VERSION = "1"
-TESTS_PREFIX = "ttnn/tt_metal/tt-llk/tests/"
 PATCH_LOG = "PATCHES.txt"
 #: LLK tree directory per architecture name used by tilecraft
 LLK_ARCH_DIRS = {"wormhole": "tt_llk_wormhole_b0", "blackhole": "tt_llk_blackhole"}
@@ -48,37 +45,6 @@ KERNEL_INCLUDE_DIR = Path(__file__).resolve().parent / "tensix" / "kernel_includ
 
 class TreeError(RuntimeError):
     """The wheel's headers do not have the text a rewrite expects (a different wheel, or a bug)."""
-
-
-class LlkTestsUnavailable(WheelUnavailable):
-    """The ttnn wheel (for the LLK test suite) could not be downloaded."""
-
-
-# --- the LLK test suite from the wheel ------------------------------------------------------------
-
-def llk_tests_dir() -> Path:
-    return wheels.cache_root() / f"{wheels.TTNN_PACKAGE}-{wheels.TTNN_VERSION}-llk-tests"
-
-
-@functools.cache
-def ensure_llk_tests() -> Path:
-    """The wheel's ``tt-llk/tests`` directory (sources, helpers, python_tests), extracted once."""
-    target = llk_tests_dir()
-    wheels.unpack_once(target, _download_for_tests, _unpack_tests, stamp=f"layout {TESTS_LAYOUT_VERSION}")
-    return target / TESTS_PREFIX.rstrip("/")
-
-
-def _download_for_tests(dest: Path) -> Path:
-    return wheels.download_wheel(wheels.TTNN_PACKAGE, wheels.TTNN_VERSION, wheels.TTNN_WHEEL_PYTHON_VERSION, dest,
-                                 "its LLK test suite runs on tilecraft's Tensix machine", LlkTestsUnavailable)
-
-
-def _unpack_tests(wheel: Path, staging: Path) -> None:
-    with zipfile.ZipFile(wheel) as archive:
-        members = [n for n in archive.namelist() if n.startswith(TESTS_PREFIX)]
-        if not any(n.startswith(TESTS_PREFIX + "sources/") for n in members):
-            raise LlkTestsUnavailable(f"{wheel.name} has no {TESTS_PREFIX}sources/; not the expected layout")
-        archive.extractall(staging, members=members)
 
 
 # --- the rewrites ---------------------------------------------------------------------------------
@@ -223,7 +189,7 @@ def machine_tree(arch: str = "wormhole") -> Path:
     if wheels.is_unpacked(target, key):
         return target / "tt_metal"
     headers = wheel_headers.ensure_headers() / "tt_metal"
-    tests = ensure_llk_tests()
+    tests = suite_tree.ensure_llk_root() / "tests"
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = target.with_name(f".staging-{target.name}")
     shutil.rmtree(staging, ignore_errors=True)
