@@ -220,6 +220,7 @@ def build_llk_test(source: Path, build_h: str, arch: str = "wormhole", extra_inc
             out = directory / f"{name.lower()}.so"
             _run_compiler([*gxx.command(), *KERNEL_FLAGS, *SUITE_DEFINES, ARCH_DEFINES[arch],
                            f"-DCOMPILE_FOR_TRISC={index}", f"-DLLK_TRISC_{name}", *define_flags,
+                           "-include", str(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h"),
                            f"-I{source.parent}", *(f"-I{p}" for p in _include_roots(tt_metal, arch, variant, extra)),
                            str(stub), "-o", str(out)], f"{source.name} (TRISC {name})")
             return out

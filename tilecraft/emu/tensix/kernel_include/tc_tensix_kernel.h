@@ -14,6 +14,11 @@
 
 #define TC_TENSIX_EXPORT __attribute__((visibility("default")))
 
+// The dependent `false` the header cache substitutes for `static_assert(false, ...)` (a C++23
+// idiom g++ 12 rejects; tilecraft/wheel_headers.py). This header is force-included first.
+template <class T>
+inline constexpr bool tilecraft_deferred_false = false;
+
 namespace tc_tensix {
 
 // The calling TRISC issues one Tensix instruction word (MOP/REPLAY expansion, then execution).
