@@ -22,6 +22,9 @@ TILE_BYTES = 2048
 PCK_DEST_RD_CTRL_READ_32B_DATA_SHAMT = 0  # wormhole_b0_defines/cfg_defines.h
 FLOAT16_B, INT32 = 5, 8  # WORMHOLE_DATA_FORMAT_ENUM_VALUES
 
+# FormatConfig's fields (helpers/format_config.py: FORMATS_CONFIG_STRUCT_RUNTIME), in order
+FORMAT_FIELDS = ("unpack_A_src", "unpack_B_src", "unpack_S_src", "unpack_A_dst", "unpack_B_dst", "unpack_S_dst",
+                 "math", "sfpu_src", "sfpu_dst", "pack_src", "pack_dst", "pack_S_src", "pack_S_dst")
 BUILD_H_HEAD = """#pragma once
 #include <array>
 #include <type_traits>
@@ -33,22 +36,7 @@ BUILD_H_HEAD = """#pragma once
 #define RUNTIME_PARAMETERS  [[maybe_unused]] const struct RuntimeParams&
 constexpr bool l1_acc_en = false;
 constexpr bool unpack_to_dest = false;
-struct FormatConfig
-{
-    std::uint32_t unpack_A_src = 0;
-    std::uint32_t unpack_B_src = 0;
-    std::uint32_t unpack_S_src = 0;
-    std::uint32_t unpack_A_dst = 0;
-    std::uint32_t unpack_B_dst = 0;
-    std::uint32_t unpack_S_dst = 0;
-    std::uint32_t math = 0;
-    std::uint32_t sfpu_src = 0;
-    std::uint32_t sfpu_dst = 0;
-    std::uint32_t pack_src = 0;
-    std::uint32_t pack_dst = 0;
-    std::uint32_t pack_S_src = 0;
-    std::uint32_t pack_S_dst = 0;
-};
+""" + "struct FormatConfig\n{\n" + "".join(f"    std::uint32_t {name} = 0;\n" for name in FORMAT_FIELDS) + """};
 constexpr bool is_fp32_dest_acc_en = false;
 """
 
