@@ -43,7 +43,7 @@ ARCH_DEFINES = {"wormhole": "-DARCH_WORMHOLE", "blackhole": "-DARCH_BLACKHOLE"}
 KERNEL_FLAGS = ("-std=c++17", "-O3", "-fno-exceptions", "-fno-rtti", "-fno-use-cxa-atexit", "-ffp-contract=off",
                 "-fPIC", "-shared", "-fvisibility=hidden", "-fvisibility-inlines-hidden", "-fno-gnu-unique",
                 "-Wl,-Bsymbolic", "-Wno-attributes", "-Wno-ignored-attributes", "-fno-diagnostics-color")
-RUNNER_FLAGS = ("-std=c++17", "-O2", "-ffp-contract=off", "-rdynamic", "-fno-diagnostics-color")
+RUNNER_FLAGS = ("-std=c++20", "-O2", "-ffp-contract=off", "-rdynamic", "-fno-diagnostics-color")
 #: RUNTIME_ARGS_START of the suite's linker scripts: where the runner writes the runtime args
 RUNTIME_ARGS_START = 0x20000
 #: how long the runner may take beyond the caller's timeout (loading, writing L1 back)
