@@ -25,8 +25,9 @@
 #include <string>
 #include <vector>
 
-#include "fpu.h"  // fpu: FpuState
 #include "frontend.h"
+#include "fpu.h"  // fpu: FpuState
+#include "pack.h"
 #include "sfpu_ops.h"
 
 namespace tc_tensix {
@@ -69,6 +70,11 @@ struct Rwc {
     uint32_t fidelity = 0;
     uint32_t ext = 0, ext_cr = 0;   // extended counters some instructions use
 };
+
+}  // namespace tc_tensix
+// --- unpack: the unpackers' private state (needs AdcChannel and kNumThreads above) ---
+#include "unpack.h"
+namespace tc_tensix {
 
 struct SrcBank {
     uint32_t row[kSrcRows][kSrcCols] = {};  // 19-bit datums held in the low bits (see SrcASrcB.md)
@@ -116,12 +122,18 @@ struct MachineState {
     int replay_record_at[kNumThreads] = {};
     bool replay_record_exec[kNumThreads] = {};       // record and also execute
 
+    // --- unpack: per-unpacker ADCs, SrcRow and context counters (unpack.h) ---
+    UnpackerState unpack;
+
     // --- spine: frontend (MOP/REPLAY expanders), RISC-side windows incl. the mailboxes between
     // the RISCs, fiber reports (frontend.h) ---
     FrontendState frontend;
 
     // --- fpu: the matrix unit's private state (fpu.h) ---
     FpuState fpu;
+
+    // --- pack unit (pack.cpp): output streams, tile position generators, BFP blocks per packer ---
+    PackState pack;
 };
 
 class Machine;
