@@ -9,6 +9,15 @@ compile with a message naming them.
 from __future__ import annotations
 
 import struct
+from pathlib import Path
+
+import pytest
+import torch
+import yaml
+
+from tests.emu.tensix.conftest import MACHINE_DIR
+from tilecraft import wheels
+from tilecraft.metal.wheel_headers import HeadersUnavailable, ensure_headers
 
 
 
@@ -30,7 +39,9 @@ PRELUDE = r'''
 #define TT_INSN(E) TTI_INSN(E)
 #include "sfpi.h"
 
-using namespace tc_tensix;
+using tc_tensix::Machine;
+using tc_tensix::CurrentMachineScope;
+using tc_tensix::kMath;
 
 static float f32(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
 static uint32_t u32(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
@@ -40,10 +51,10 @@ static uint32_t u32(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
 static uint32_t dst_row(int index, int lane) { return uint32_t((index * 2) & ~3) + uint32_t(lane / 8); }
 static uint32_t dst_col(int index, int lane) { return uint32_t((lane & 7) * 2 + (index & 1)); }
 static uint32_t dst_lane(Machine& m, int index, int lane) {
-    return sfpu::fp32_from_dst(m.dst32_read(dst_row(index, lane), dst_col(index, lane)));
+    return tc_tensix::sfpu::fp32_from_dst(m.dst32_read(dst_row(index, lane), dst_col(index, lane)));
 }
 static void set_dst_lane(Machine& m, int index, int lane, uint32_t v) {
-    m.dst32_write(dst_row(index, lane), dst_col(index, lane), sfpu::fp32_to_dst(v));
+    m.dst32_write(dst_row(index, lane), dst_col(index, lane), tc_tensix::sfpu::fp32_to_dst(v));
 }
 static void sfpu_fp32(Machine& m) {
     m.cfg_word(kMath, ALU_ACC_CTRL_SFPU_Fp32_enabled_ADDR32) |= 1u << ALU_ACC_CTRL_SFPU_Fp32_enabled_SHAMT;
@@ -173,3 +184,165 @@ int main() {
         assert float(squared) == (x + 3.0) ** 2
         assert float(total) == (x + 3.0) ** 2 + 7.5 + 10.0
         assert int(predicated, 16) == (0x40E00000 if x + 3.0 < 0 else 0)
+
+
+# --- Tenstorrent's own SFPU kernels (ttnn 0.81.1 wheel) on the machine --------------------------
+
+def _llk_flags(tt_metal: Path, shim_dir: Path) -> list[str]:
+    """Include dirs for Wormhole SFPU kernels beyond the fixture's, and the shims a host build needs
+    until the machine include tree (tilecraft/emu/tensix_tree.py) provides them."""
+    llk = tt_metal / "tt-llk"
+    wh = llk / "tt_llk_wormhole_b0"
+    metal = tt_metal / "hw" / "ckernels" / "wormhole_b0" / "metal"
+    shim_dir.mkdir(parents=True, exist_ok=True)
+    (shim_dir / "fmt").mkdir(exist_ok=True)
+    # tensix_types.h formats debug strings with fmt; never called by SFPU code.
+    (shim_dir / "fmt" / "core.h").write_text(
+        "#pragma once\n#include <string>\n"
+        "namespace fmt { template <class... A> std::string format(const char*, A&&...) { return {}; } }\n")
+    # The header cache rewrites static_assert(false) to this dependent false (headercheck prelude).
+    (shim_dir / "tc_deferred_false.h").write_text(
+        "#pragma once\ntemplate <class T> inline constexpr bool tilecraft_deferred_false = false;\n")
+    flags = [f"-I{shim_dir}", f"-include{shim_dir / 'tc_deferred_false.h'}", "-DARCH_WORMHOLE",
+             f"-I{llk / 'common'}", f"-I{tt_metal / 'hw' / 'inc'}", f"-I{wh / 'llk_lib'}", f"-I{wh / 'common' / 'inc' / 'sfpu'}",
+             f"-I{metal / 'llk_api'}", f"-I{metal / 'llk_api' / 'llk_sfpu'}", f"-I{llk / 'tools' / 'include'}"]
+    kernel_include = MACHINE_DIR / "kernel_include"  # lltt.h's own include (machine include tree)
+    if kernel_include.is_dir():
+        flags.append(f"-I{kernel_include}")
+    if not (MACHINE_DIR / "sfpi" / "lltt.h").exists():
+        (shim_dir / "lltt.h").write_text(
+            "#pragma once\n#include <cstdint>\nnamespace lltt {\nenum ExecBool : bool { NoExec, Exec };\n"
+            "template <ExecBool E = NoExec> void record(unsigned, unsigned);\nvoid replay(unsigned, unsigned);\n}\n")
+    return flags
+
+
+KERNEL_MAIN = PRELUDE + r'''
+#include <iostream>
+#include <string>
+volatile uint32_t __instrn_buffer[1];
+#include "ckernel.h"
+#include "ckernel_sfpu_exp.h"
+#include "ckernel_sfpu_sigmoid.h"
+#include "ckernel_sfpu_gelu.h"
+#include "ckernel_sfpu_recip.h"
+#include "ckernel_sfpu_sqrt.h"
+#include "sfpu/ckernel_sfpu_relu.h"
+using namespace ckernel;
+using namespace ckernel::sfpu;
+
+// stdin: the kernel's name and 256 FP32 words (one Dst face, rows 0..15 x 16 columns); stdout:
+// the face after the kernel ran its 8 iterations (4 rows x 8 columns each) over it.
+int main() {
+    std::string op;
+    std::cin >> op;
+    uint32_t in[256];
+    for (uint32_t& v : in) std::cin >> std::hex >> v;
+    Machine m;
+    CurrentMachineScope bind(m, kMath);
+    sfpu_fp32(m);
+    for (int i = 0; i < 256; ++i) m.dst32_write(i / 16, i % 16, tc_tensix::sfpu::fp32_to_dst(in[i]));
+    if (op == "exp") {
+        calculate_exponential<false, true, false, 8, true>();
+    } else if (op == "sigmoid") {
+        sfpu_reciprocal_init<false>();
+        calculate_sigmoid<false, true, 8>();
+    } else if (op == "gelu") {
+        sfpu_reciprocal_init<false>();
+        calculate_gelu<false, true, 8>();
+    } else if (op == "reciprocal") {
+        sfpu_reciprocal_init<false>();
+        calculate_reciprocal<false, true, 8>();
+    } else if (op == "sqrt") {
+        sqrt_init<false>();
+        calculate_sqrt<false, 8, true, false>();
+    } else if (op == "relu_min") {   // raw TTI_SFPLOAD/SFPSWAP/SFPSTORE stepped by sfpi's dst_reg++
+        _relu_min_<sfpi::vFloat, false, 8>(0.5f);
+    } else if (op == "relu_max") {
+        _relu_max_<sfpi::vFloat, false, 8>(2.0f);
+    } else {
+        std::printf("unknown op %s\n", op.c_str());
+        return 1;
+    }
+    for (int i = 0; i < 256; ++i) std::printf("%08x\n", tc_tensix::sfpu::fp32_from_dst(m.dst32_read(i / 16, i % 16)));
+}
+'''
+
+
+def _budget_table() -> dict:
+    """The wheel's sfpu_accuracy_budget.yaml (the accuracy each SFPU op has on the device)."""
+    found = sorted(wheels.cache_root().glob("*/**/tt-llk/tests/python_tests/helpers/sfpu_accuracy_budget.yaml"))
+    if not found:
+        pytest.skip("the LLK test suite (sfpu_accuracy_budget.yaml) is not extracted in the tilecraft cache")
+    return yaml.safe_load(found[0].read_text())
+
+
+def _budget(table: dict, op: str) -> dict:
+    """The most specific row for FP32 in/out, exact mode, FP32 Dst (omitted key fields match any)."""
+    query = {"in": "Float32", "out": "Float32", "approx": "No", "dest": "Yes", "arch": "wormhole"}
+    rows = [r for r in table[op] if all(str(r[k]) == v for k, v in query.items() if k in r)]
+    return max(rows, key=lambda r: sum(k in r for k in query))
+
+
+def _ordered(x: torch.Tensor) -> torch.Tensor:
+    """FP32 bit patterns as integers in numeric order (ULP distance = difference)."""
+    bits = x.view(torch.int32).to(torch.int64)
+    return torch.where(bits < 0, -(bits & 0x7FFFFFFF), bits)
+
+
+def _check_budget(out: torch.Tensor, golden: torch.Tensor, row: dict) -> int:
+    """The suite's ULP verdict (helpers/ulp.py): a lane passes within max_ulp steps, or, near zero
+    (|golden| under 1% of the largest and under near_zero_atol / 0.01), within near_zero_atol.
+    Returns the worst step count over the lanes the floor does not cover."""
+    ulp = (_ordered(out) - _ordered(golden)).abs()
+    covered = torch.zeros_like(ulp, dtype=torch.bool)
+    floor = row.get("near_zero_atol")
+    if floor is not None:
+        magnitude = golden.abs()
+        near_zero = (magnitude < 0.01 * magnitude.max()) & (magnitude <= floor / 0.01)
+        covered = near_zero & ((out - golden).abs() <= floor)
+    bad = ~covered & (ulp > row["max_ulp"])
+    assert not bad.any(), [(float(g), float(o), int(u)) for g, o, u in zip(golden[bad], out[bad], ulp[bad])][:8]
+    return int(ulp[~covered].max())
+
+
+KERNELS = {  # name in KERNEL_MAIN: (budget key, input range, torch golden in float64)
+    "exp": ("Exp", (-20.0, 20.0), torch.exp),
+    "sigmoid": ("Sigmoid", (-20.0, 20.0), torch.sigmoid),
+    # Below x ~ -4, 0.5 + 0.5 * erf cancels and the kernel's own algorithm, evaluated with IEEE FP32
+    # FMAs and an exact reciprocal, already exceeds the budget the device's strided sweep measured:
+    # 70897 ULP at x = -4.2014 (budget 66382; our machine gives the same). At x = -5.0762 our machine
+    # is 5.2e-7 off (floor 4.6e-7) where the IEEE evaluation is 3.7e-7 off: its reciprocal is 1 ULP
+    # from exact there. So the tail is left out of this budget check.
+    "gelu": ("Gelu", (-3.9, 6.0), lambda x: torch.nn.functional.gelu(x)),
+    "reciprocal": ("Reciprocal", (-100.0, 100.0), torch.reciprocal),
+    "sqrt": ("Sqrt", (0.0, 1000.0), torch.sqrt),
+    "relu_min": ("ReluMin", (-4.0, 4.0), lambda x: torch.clamp(x, min=0.5)),
+    "relu_max": ("ReluMax", (-4.0, 4.0), lambda x: torch.clamp(x, 0.0, 2.0)),
+}
+
+
+@pytest.fixture(scope="module")
+def run_kernel(tensix_unit_test, tmp_path_factory):
+    try:
+        tt_metal = ensure_headers() / "tt_metal"
+    except HeadersUnavailable as exc:
+        pytest.skip(f"tt-metal headers unavailable: {exc}")
+    flags = _llk_flags(tt_metal, tmp_path_factory.mktemp("sfpi_shims"))
+
+    def run(op: str, x: torch.Tensor) -> torch.Tensor:
+        words = x.to(torch.float32).view(torch.int32).tolist()
+        out = tensix_unit_test(KERNEL_MAIN, stdin=op + "\n" + "\n".join(f"{w & 0xFFFFFFFF:08x}" for w in words),
+                               extra_flags=flags)
+        return torch.tensor([int(w, 16) for w in out.split()], dtype=torch.int64).to(torch.int32).view(torch.float32)
+
+    return run
+
+
+@pytest.mark.parametrize("op", sorted(KERNELS))
+def test_wheel_sfpu_kernel_within_device_budget(run_kernel, op):
+    budget_key, (lo, hi), golden_fn = KERNELS[op]
+    gen = torch.Generator().manual_seed(21)
+    x = (torch.rand(256, generator=gen, dtype=torch.float64) * (hi - lo) + lo).to(torch.float32)
+    out = run_kernel(op, x)
+    golden = golden_fn(x.to(torch.float64)).to(torch.float32)
+    _check_budget(out, golden, _budget(_budget_table(), budget_key))
