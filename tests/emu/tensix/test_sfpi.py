@@ -8,6 +8,7 @@ compile with a message naming them.
 
 from __future__ import annotations
 
+import functools
 import struct
 from pathlib import Path
 
@@ -268,12 +269,18 @@ int main() {
 '''
 
 
+BUDGET_FILE = "tests/python_tests/helpers/sfpu_accuracy_budget.yaml"
+
+
+@functools.cache
 def _budget_table() -> dict:
-    """The wheel's sfpu_accuracy_budget.yaml (the accuracy each SFPU op has on the device)."""
-    found = sorted(wheels.cache_root().glob("*/**/tt-llk/tests/python_tests/helpers/sfpu_accuracy_budget.yaml"))
+    """The wheel's sfpu_accuracy_budget.yaml (the accuracy each SFPU op has on the device), from the
+    LLK test suite the machine include tree / harness extract into the tilecraft cache."""
+    found = sorted(wheels.cache_root().glob(f"*/tt-llk/{BUDGET_FILE}"))
+    found += sorted(wheels.cache_root().glob(f"*/ttnn/tt_metal/tt-llk/{BUDGET_FILE}"))
     if not found:
         pytest.skip("the LLK test suite (sfpu_accuracy_budget.yaml) is not extracted in the tilecraft cache")
-    return yaml.safe_load(found[0].read_text())
+    return yaml.load(found[0].read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def _budget(table: dict, op: str) -> dict:
