@@ -9,14 +9,17 @@ compile with a message naming them.
 from __future__ import annotations
 
 import functools
+import itertools
+import re
 import struct
+import subprocess
 from pathlib import Path
 
 import pytest
 import torch
 import yaml
 
-from tests.emu.tensix.conftest import MACHINE_DIR
+from tests.emu.tensix.conftest import MACHINE_DIR, _include_flags
 from tilecraft import wheels
 from tilecraft.metal.wheel_headers import HeadersUnavailable, ensure_headers
 
@@ -269,18 +272,22 @@ int main() {
 '''
 
 
-BUDGET_FILE = "tests/python_tests/helpers/sfpu_accuracy_budget.yaml"
+@functools.cache
+def _llk_tests_dir() -> Path:
+    """The wheel's LLK test suite (tt-llk/tests), as the machine include tree / harness extract it
+    into the tilecraft cache; the test is skipped when no extraction is there."""
+    for pattern in ("*/tt-llk/tests", "*/ttnn/tt_metal/tt-llk/tests"):
+        for found in sorted(wheels.cache_root().glob(pattern)):
+            if (found / "helpers" / "include" / "sfpu_operations.h").exists():
+                return found
+    pytest.skip("the LLK test suite is not extracted in the tilecraft cache")
 
 
 @functools.cache
 def _budget_table() -> dict:
-    """The wheel's sfpu_accuracy_budget.yaml (the accuracy each SFPU op has on the device), from the
-    LLK test suite the machine include tree / harness extract into the tilecraft cache."""
-    found = sorted(wheels.cache_root().glob(f"*/tt-llk/{BUDGET_FILE}"))
-    found += sorted(wheels.cache_root().glob(f"*/ttnn/tt_metal/tt-llk/{BUDGET_FILE}"))
-    if not found:
-        pytest.skip("the LLK test suite (sfpu_accuracy_budget.yaml) is not extracted in the tilecraft cache")
-    return yaml.load(found[0].read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    """sfpu_accuracy_budget.yaml: the accuracy each SFPU op has on the device."""
+    text = (_llk_tests_dir() / "python_tests" / "helpers" / "sfpu_accuracy_budget.yaml").read_text()
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def _budget(table: dict, op: str) -> dict:
@@ -353,3 +360,76 @@ def test_wheel_sfpu_kernel_within_device_budget(run_kernel, op):
     out = run_kernel(op, x)
     golden = golden_fn(x.to(torch.float64)).to(torch.float32)
     _check_budget(out, golden, _budget(_budget_table(), budget_key))
+
+
+# --- what is not modelled fails by name ----------------------------------------------------------
+
+def test_unmodelled_sfpi_fails_to_compile_or_by_name(tensix_unit_test, tmp_path):
+    try:
+        tt_metal = ensure_headers() / "tt_metal"
+    except HeadersUnavailable as exc:
+        pytest.skip(f"tt-metal headers unavailable: {exc}")
+    source = tmp_path / "transp.cpp"
+    source.write_text('#include "sfpi.h"\n'
+                      "template <int N> void kernel() { sfpi::vFloat a, b, c, d; sfpi::subvec_transp(a, b, c, d); }\n"
+                      "template void kernel<0>();\n")
+    built = subprocess.run(["g++", "-std=c++20", "-fsyntax-only", *_include_flags(tt_metal, "wormhole"), str(source)],
+                           capture_output=True, text=True)
+    assert built.returncode != 0
+    assert "tilecraft sfpi: subvec_transp (SFPTRANSP) is not implemented" in built.stderr
+
+    out = tensix_unit_test(PRELUDE + r'''
+#include <stdexcept>
+int main() {
+    Machine m;
+    CurrentMachineScope bind(m, kMath);
+    sfpi::vFloat a = 1.0f, b = 2.0f;
+    try {
+        sfpi::min_max(a, b, 0x00ff00ffu);   // a per-subvector SFPSWAP mode
+    } catch (const std::runtime_error& e) {
+        std::printf("%s\n", e.what());
+    }
+}
+''')
+    assert "tilecraft sfpi: min_max with a per-subvector mask is not modelled" in out
+
+
+@pytest.mark.slow
+def test_every_llk_suite_sfpu_operation_compiles_against_our_sfpi(tmp_path):
+    """Instantiates the LLK test suite's whole SFPU dispatch (sfpu_operations.h): every unary
+    SfpuType, binary BinaryOp and ternary op, exact and approximate, 16- and 32-bit Dst."""
+    try:
+        tt_metal = ensure_headers() / "tt_metal"
+    except HeadersUnavailable as exc:
+        pytest.skip(f"tt-metal headers unavailable: {exc}")
+    tests_dir = _llk_tests_dir()
+    dispatch = (tests_dir / "helpers" / "include" / "sfpu_operations.h").read_text()
+    types = (tt_metal / "hw" / "ckernels" / "wormhole_b0" / "metal" / "llk_api" / "llk_sfpu_types.h").read_text()
+    defs = (tt_metal / "tt-llk" / "tt_llk_wormhole_b0" / "common" / "inc" / "ckernel_defs.h").read_text()
+    unary, binary = _enumerators(types, "SfpuType"), _enumerators(defs, "BinaryOp")
+    ternary = sorted(set(re.findall(r"OPERATION == SfpuType::(\w+)",
+                                    dispatch[dispatch.index("void call_ternary_sfpu_operation_init()"):])))
+    sync = "ckernel::DstSync::SyncHalf"
+    calls = []
+    for approx, fp32 in itertools.product(("false", "true"), repeat=2):
+        calls += [f"test_utils::call_unary_sfpu_operation<{sync}, false, SfpuType::{op}, {approx}, {fp32}, 8>(0);"
+                  f"test_utils::call_unary_sfpu_operation_init<SfpuType::{op}, {approx}, {fp32}, 8>(0);" for op in unary]
+        calls += [f"test_utils::call_binary_sfpu_operation<{sync}, {fp32}, {approx}, BinaryOp::{op}>();"
+                  f"test_utils::call_binary_sfpu_operation_init<{approx}, {fp32}, BinaryOp::{op}>();" for op in binary]
+        calls += [f"test_utils::call_ternary_sfpu_operation<{sync}, {fp32}, SfpuType::{op}, {approx}, {fp32}, "
+                  f"DataFormat::Float32>(); test_utils::call_ternary_sfpu_operation_init<SfpuType::{op}, {approx}, {fp32}>();"
+                  for op in ternary]
+    source = tmp_path / "all_sfpu_ops.cpp"
+    source.write_text('#include "ckernel.h"\n#include "llk_sfpu_types.h"\n#include "sfpu_operations.h"\n'
+                      "void instantiate() {\n" + "\n".join(calls) + "\n}\n")
+    flags = [*_include_flags(tt_metal, "wormhole"), *_llk_flags(tt_metal, tmp_path / "shims"),
+             f"-I{tests_dir / 'helpers' / 'include'}"]
+    built = subprocess.run(["g++", "-std=c++20", "-fsyntax-only", "-w", *flags, str(source)], capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr[-6000:]
+    assert len(unary) > 150 and len(binary) > 40 and len(ternary) >= 5
+
+
+def _enumerators(source: str, enum: str) -> list[str]:
+    body = re.search(rf"enum class {enum}\b[^{{]*\{{(.*?)\}};", source, re.S).group(1)
+    names = (item.split("=")[0].strip() for item in re.sub(r"//[^\n]*", "", body).split(","))
+    return [n for n in names if n]
