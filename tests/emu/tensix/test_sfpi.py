@@ -231,6 +231,17 @@ volatile uint32_t __instrn_buffer[1];
 #include "ckernel_sfpu_recip.h"
 #include "ckernel_sfpu_sqrt.h"
 #include "sfpu/ckernel_sfpu_relu.h"
+#include "ckernel_sfpu_tanh.h"
+#include "ckernel_sfpu_log.h"
+#include "ckernel_sfpu_erf.h"
+#include "ckernel_sfpu_silu.h"
+#include "ckernel_sfpu_exp2.h"
+#include "ckernel_sfpu_expm1.h"
+#include "ckernel_sfpu_log1p.h"
+#include "ckernel_sfpu_cbrt.h"
+#include "ckernel_sfpu_trigonometry.h"
+#include "ckernel_sfpu_rsqrt.h"
+#include "ckernel_sfpu_abs.h"
 using namespace ckernel;
 using namespace ckernel::sfpu;
 
@@ -263,6 +274,42 @@ int main() {
         _relu_min_<sfpi::vFloat, false, 8>(0.5f);
     } else if (op == "relu_max") {
         _relu_max_<sfpi::vFloat, false, 8>(2.0f);
+    } else if (op == "tanh") {
+        tanh_init<false, true>();
+        calculate_tanh<false, true, 8>();
+    } else if (op == "log") {
+        log_init<false, false, true>();
+        calculate_log<false, false, false, true, 8>(0);
+    } else if (op == "erf") {
+        erf_init<false>();
+        calculate_erf<false, 8>();
+    } else if (op == "silu") {
+        sfpu_reciprocal_init<false>();
+        calculate_silu<true, 8>();
+    } else if (op == "exp2") {
+        exp2_init<false, true>();
+        calculate_exp2<false, true, 8>();
+    } else if (op == "expm1") {
+        expm1_init<false, true>();
+        calculate_expm1<false, true, 8>();
+    } else if (op == "log1p") {
+        log1p_init<false, false, true>();
+        calculate_log1p<false, false, true, 8>();
+    } else if (op == "cbrt") {
+        cube_root_init<false>();
+        calculate_cube_root<false, true, 8>();
+    } else if (op == "sin") {
+        sine_init<false>();
+        calculate_sine<false, true, 8>();
+    } else if (op == "cos") {
+        cosine_init<false>();
+        calculate_cosine<false, true, 8>();
+    } else if (op == "rsqrt") {
+        rsqrt_init<false>();
+        calculate_rsqrt<false, 8, true, false>();
+    } else if (op == "abs") {
+        abs_init();
+        calculate_abs<false, 8>();
     } else {
         std::printf("unknown op %s\n", op.c_str());
         return 1;
@@ -332,6 +379,18 @@ KERNELS = {  # name in KERNEL_MAIN: (budget key, input range, torch golden in fl
     "sqrt": ("Sqrt", (0.0, 1000.0), torch.sqrt),
     "relu_min": ("ReluMin", (-4.0, 4.0), lambda x: torch.clamp(x, min=0.5)),
     "relu_max": ("ReluMax", (-4.0, 4.0), lambda x: torch.clamp(x, 0.0, 2.0)),
+    "tanh": ("Tanh", (-10.0, 10.0), torch.tanh),
+    "log": ("Log", (0.01, 1000.0), torch.log),
+    "erf": ("Erf", (-4.0, 4.0), torch.erf),
+    "silu": ("Silu", (-10.0, 10.0), torch.nn.functional.silu),
+    "exp2": ("Exp2", (-20.0, 20.0), torch.exp2),
+    "expm1": ("Expm1", (-5.0, 5.0), torch.expm1),
+    "log1p": ("Log1p", (-0.9, 100.0), torch.log1p),
+    "cbrt": ("Cbrt", (-1000.0, 1000.0), lambda x: torch.sign(x) * x.abs() ** (1.0 / 3.0)),
+    "sin": ("Sin", (-10.0, 10.0), torch.sin),
+    "cos": ("Cos", (-10.0, 10.0), torch.cos),
+    "rsqrt": ("Rsqrt", (0.001, 1000.0), torch.rsqrt),
+    "abs": ("Abs", (-100.0, 100.0), torch.abs),
 }
 
 
