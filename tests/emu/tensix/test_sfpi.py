@@ -245,76 +245,93 @@ volatile uint32_t __instrn_buffer[1];
 using namespace ckernel;
 using namespace ckernel::sfpu;
 
-// stdin: the kernel's name and 256 FP32 words (one Dst face, rows 0..15 x 16 columns); stdout:
-// the face after the kernel ran its 8 iterations (4 rows x 8 columns each) over it.
-int main() {
-    std::string op;
-    std::cin >> op;
-    uint32_t in[256];
-    for (uint32_t& v : in) std::cin >> std::hex >> v;
-    Machine m;
-    CurrentMachineScope bind(m, kMath);
-    sfpu_fp32(m);
-    for (int i = 0; i < 256; ++i) m.dst32_write(i / 16, i % 16, tc_tensix::sfpu::fp32_to_dst(in[i]));
+// Runs kernel `op` over Dst with a 32-bit (FP32) or 16-bit (BF16) Dst; false if unknown.
+template <bool FP32>
+bool run_kernel(const std::string& op) {
     if (op == "exp") {
-        calculate_exponential<false, true, false, 8, true>();
+        if constexpr (!FP32) return false;  // the BF16 exp is TTI code recorded into REPLAY
+        calculate_exponential<false, FP32, false, 8, true>();
     } else if (op == "sigmoid") {
         sfpu_reciprocal_init<false>();
-        calculate_sigmoid<false, true, 8>();
+        calculate_sigmoid<false, FP32, 8>();
     } else if (op == "gelu") {
         sfpu_reciprocal_init<false>();
-        calculate_gelu<false, true, 8>();
+        calculate_gelu<false, FP32, 8>();
     } else if (op == "reciprocal") {
-        sfpu_reciprocal_init<false>();
-        calculate_reciprocal<false, true, 8>();
+        sfpu_reciprocal_init<false, !FP32>();  // recip.h: BF16-rounding seed for a 16-bit Dst
+        calculate_reciprocal<false, FP32, 8>();
     } else if (op == "sqrt") {
         sqrt_init<false>();
-        calculate_sqrt<false, 8, true, false>();
+        calculate_sqrt<false, 8, FP32, false>();
     } else if (op == "relu_min") {   // raw TTI_SFPLOAD/SFPSWAP/SFPSTORE stepped by sfpi's dst_reg++
         _relu_min_<sfpi::vFloat, false, 8>(0.5f);
     } else if (op == "relu_max") {
         _relu_max_<sfpi::vFloat, false, 8>(2.0f);
     } else if (op == "tanh") {
-        tanh_init<false, true>();
-        calculate_tanh<false, true, 8>();
+        tanh_init<false, FP32>();
+        calculate_tanh<false, FP32, 8>();
     } else if (op == "log") {
-        log_init<false, false, true>();
-        calculate_log<false, false, false, true, 8>(0);
+        log_init<false, false, FP32>();
+        calculate_log<false, false, false, FP32, 8>(0);
     } else if (op == "erf") {
         erf_init<false>();
         calculate_erf<false, 8>();
     } else if (op == "silu") {
         sfpu_reciprocal_init<false>();
-        calculate_silu<true, 8>();
+        calculate_silu<FP32, 8>();
     } else if (op == "exp2") {
-        exp2_init<false, true>();
-        calculate_exp2<false, true, 8>();
+        exp2_init<false, FP32>();
+        calculate_exp2<false, FP32, 8>();
     } else if (op == "expm1") {
-        expm1_init<false, true>();
-        calculate_expm1<false, true, 8>();
+        expm1_init<false, FP32>();
+        calculate_expm1<false, FP32, 8>();
     } else if (op == "log1p") {
-        log1p_init<false, false, true>();
-        calculate_log1p<false, false, true, 8>();
+        log1p_init<false, false, FP32>();
+        calculate_log1p<false, false, FP32, 8>();
     } else if (op == "cbrt") {
         cube_root_init<false>();
-        calculate_cube_root<false, true, 8>();
+        calculate_cube_root<false, FP32, 8>();
     } else if (op == "sin") {
         sine_init<false>();
-        calculate_sine<false, true, 8>();
+        calculate_sine<false, FP32, 8>();
     } else if (op == "cos") {
         cosine_init<false>();
-        calculate_cosine<false, true, 8>();
+        calculate_cosine<false, FP32, 8>();
     } else if (op == "rsqrt") {
         rsqrt_init<false>();
-        calculate_rsqrt<false, 8, true, false>();
+        calculate_rsqrt<false, 8, FP32, false>();
     } else if (op == "abs") {
         abs_init();
         calculate_abs<false, 8>();
     } else {
-        std::printf("unknown op %s\n", op.c_str());
+        return false;
+    }
+    return true;
+}
+
+// stdin: "fp32" or "bf16", the kernel's name and one Dst face of words (rows 0..15 x 16
+// columns; FP32 or BF16 bits); stdout: the face after the kernel's 8 iterations (4 rows x 8
+// columns each) ran over it.
+int main() {
+    std::string dst_mode, op;
+    std::cin >> dst_mode >> op;
+    const bool fp32 = dst_mode == "fp32";
+    uint32_t in[256];
+    for (uint32_t& v : in) std::cin >> std::hex >> v;
+    Machine m;
+    CurrentMachineScope bind(m, kMath);
+    if (fp32) sfpu_fp32(m);  // otherwise SFPLOAD's default format resolves to BF16 (SrcB format 0)
+    for (int i = 0; i < 256; ++i) {
+        if (fp32) m.dst32_write(i / 16, i % 16, tc_tensix::sfpu::fp32_to_dst(in[i]));
+        else m.s.dst[i / 16][i % 16] = uint16_t(tc_tensix::sfpu::bf16_to_dst(in[i]));
+    }
+    if (!(fp32 ? run_kernel<true>(op) : run_kernel<false>(op))) {
+        std::printf("no %s kernel for %s\n", dst_mode.c_str(), op.c_str());
         return 1;
     }
-    for (int i = 0; i < 256; ++i) std::printf("%08x\n", tc_tensix::sfpu::fp32_from_dst(m.dst32_read(i / 16, i % 16)));
+    for (int i = 0; i < 256; ++i)
+        std::printf("%08x\n", fp32 ? tc_tensix::sfpu::fp32_from_dst(m.dst32_read(i / 16, i % 16))
+                                   : tc_tensix::sfpu::bf16_from_dst(m.s.dst[i / 16][i % 16]));
 }
 '''
 
@@ -337,17 +354,25 @@ def _budget_table() -> dict:
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
-def _budget(table: dict, op: str) -> dict:
-    """The most specific row for FP32 in/out, exact mode, FP32 Dst (omitted key fields match any)."""
-    query = {"in": "Float32", "out": "Float32", "approx": "No", "dest": "Yes", "arch": "wormhole"}
+DST_MODES = {  # Dst mode of the kernel run: (torch dtype of the data, budget row key fields)
+    "fp32": (torch.float32, {"in": "Float32", "out": "Float32", "dest": "Yes"}),
+    "bf16": (torch.bfloat16, {"in": "Float16_b", "out": "Float16_b", "dest": "No"}),
+}
+
+
+def _budget(table: dict, op: str, dst: str) -> dict:
+    """The most specific row for exact mode and `dst`'s formats (omitted key fields match any)."""
+    query = {**DST_MODES[dst][1], "approx": "No", "arch": "wormhole"}
     rows = [r for r in table[op] if all(str(r[k]) == v for k, v in query.items() if k in r)]
     return max(rows, key=lambda r: sum(k in r for k in query))
 
 
 def _ordered(x: torch.Tensor) -> torch.Tensor:
-    """FP32 bit patterns as integers in numeric order (ULP distance = difference)."""
-    bits = x.view(torch.int32).to(torch.int64)
-    return torch.where(bits < 0, -(bits & 0x7FFFFFFF), bits)
+    """FP32/BF16 bit patterns as integers in numeric order (ULP distance = difference)."""
+    fp32 = x.dtype == torch.float32
+    bits = x.view(torch.int32 if fp32 else torch.int16).to(torch.int64)
+    magnitude = bits & (0x7FFFFFFF if fp32 else 0x7FFF)
+    return torch.where(bits < 0, -magnitude, magnitude)
 
 
 def _check_budget(out: torch.Tensor, golden: torch.Tensor, row: dict) -> int:
@@ -358,9 +383,9 @@ def _check_budget(out: torch.Tensor, golden: torch.Tensor, row: dict) -> int:
     covered = torch.zeros_like(ulp, dtype=torch.bool)
     floor = row.get("near_zero_atol")
     if floor is not None:
-        magnitude = golden.abs()
+        magnitude = golden.double().abs()
         near_zero = (magnitude < 0.01 * magnitude.max()) & (magnitude <= floor / 0.01)
-        covered = near_zero & ((out - golden).abs() <= floor)
+        covered = near_zero & ((out.double() - golden.double()).abs() <= floor)
     bad = ~covered & (ulp > row["max_ulp"])
     assert not bad.any(), [(float(g), float(o), int(u)) for g, o, u in zip(golden[bad], out[bad], ulp[bad])][:8]
     return int(ulp[~covered].max())
@@ -402,23 +427,30 @@ def run_kernel(tensix_unit_test, tmp_path_factory):
         pytest.skip(f"tt-metal headers unavailable: {exc}")
     flags = _llk_flags(tt_metal, tmp_path_factory.mktemp("sfpi_shims"))
 
-    def run(op: str, x: torch.Tensor) -> torch.Tensor:
-        words = x.to(torch.float32).view(torch.int32).tolist()
-        out = tensix_unit_test(KERNEL_MAIN, stdin=op + "\n" + "\n".join(f"{w & 0xFFFFFFFF:08x}" for w in words),
-                               extra_flags=flags)
-        return torch.tensor([int(w, 16) for w in out.split()], dtype=torch.int64).to(torch.int32).view(torch.float32)
+    def run(op: str, dst: str, x: torch.Tensor) -> torch.Tensor:
+        dtype = DST_MODES[dst][0]
+        words = x.to(dtype).view(torch.int32 if dtype == torch.float32 else torch.int16).tolist()
+        stdin = f"{dst}\n{op}\n" + "\n".join(f"{w & 0xFFFFFFFF:08x}" for w in words)
+        out = [int(w, 16) for w in tensix_unit_test(KERNEL_MAIN, stdin=stdin, extra_flags=flags).split()]
+        if dtype == torch.float32:
+            return torch.tensor(out, dtype=torch.int64).to(torch.int32).view(torch.float32)
+        return torch.tensor([w - 0x10000 if w & 0x8000 else w for w in out], dtype=torch.int16).view(torch.bfloat16)
 
     return run
 
 
+@pytest.mark.parametrize("dst", sorted(DST_MODES))
 @pytest.mark.parametrize("op", sorted(KERNELS))
-def test_wheel_sfpu_kernel_within_device_budget(run_kernel, op):
+def test_wheel_sfpu_kernel_within_device_budget(run_kernel, op, dst):
+    if (op, dst) == ("exp", "bf16"):
+        pytest.skip("the 16-bit-Dst exp kernel is TTI code recorded into REPLAY (no SFPI)")
     budget_key, (lo, hi), golden_fn = KERNELS[op]
+    dtype = DST_MODES[dst][0]
     gen = torch.Generator().manual_seed(21)
-    x = (torch.rand(256, generator=gen, dtype=torch.float64) * (hi - lo) + lo).to(torch.float32)
-    out = run_kernel(op, x)
-    golden = golden_fn(x.to(torch.float64)).to(torch.float32)
-    _check_budget(out, golden, _budget(_budget_table(), budget_key))
+    x = (torch.rand(256, generator=gen, dtype=torch.float64) * (hi - lo) + lo).to(dtype)
+    out = run_kernel(op, dst, x)
+    golden = golden_fn(x.to(torch.float64)).to(dtype)
+    _check_budget(out, golden, _budget(_budget_table(), budget_key, dst))
 
 
 # --- what is not modelled fails by name ----------------------------------------------------------
