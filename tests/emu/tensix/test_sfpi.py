@@ -19,9 +19,9 @@ import pytest
 import torch
 import yaml
 
-from tests.emu.tensix.conftest import MACHINE_DIR, _include_flags
+from tests.emu.tensix.conftest import MACHINE_DIR, HeadersUnavailable, _include_flags, ensure_headers
 from tilecraft import wheels
-from tilecraft.metal.wheel_headers import HeadersUnavailable, ensure_headers
+
 
 
 
