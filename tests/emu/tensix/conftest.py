@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tilecraft.metal.wheel_headers import HeadersUnavailable, ensure_headers
+from tilecraft.wheel_headers import HeadersUnavailable, ensure_headers
 
 MACHINE_DIR = Path(__file__).resolve().parents[3] / "tilecraft" / "emu" / "tensix"
 ARCH_DIRS = {"wormhole": ("wormhole", "wormhole_b0"), "blackhole": ("blackhole", "blackhole")}

@@ -51,14 +51,14 @@ static float f32(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
 static uint32_t u32(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
 
 // FP32 lane value of dst_reg[index] with the Dst counter at 0 (Dst keeps FP32 as
-// Sign,ManHi,Exp,ManLo: sfpu_ops.h converts).
+// Sign,ManHi,Exp,ManLo: datum_layout.h converts).
 static uint32_t dst_row(int index, int lane) { return uint32_t((index * 2) & ~3) + uint32_t(lane / 8); }
 static uint32_t dst_col(int index, int lane) { return uint32_t((lane & 7) * 2 + (index & 1)); }
 static uint32_t dst_lane(Machine& m, int index, int lane) {
-    return tc_tensix::sfpu::fp32_from_dst(m.dst32_read(dst_row(index, lane), dst_col(index, lane)));
+    return tc_tensix::fp32_from_dst32(m.dst32_read(dst_row(index, lane), dst_col(index, lane)));
 }
 static void set_dst_lane(Machine& m, int index, int lane, uint32_t v) {
-    m.dst32_write(dst_row(index, lane), dst_col(index, lane), tc_tensix::sfpu::fp32_to_dst(v));
+    m.dst32_write(dst_row(index, lane), dst_col(index, lane), tc_tensix::dst32_from_fp32(v));
 }
 static void sfpu_fp32(Machine& m) {
     m.cfg_word(kMath, ALU_ACC_CTRL_SFPU_Fp32_enabled_ADDR32) |= 1u << ALU_ACC_CTRL_SFPU_Fp32_enabled_SHAMT;
@@ -322,16 +322,16 @@ int main() {
     CurrentMachineScope bind(m, kMath);
     if (fp32) sfpu_fp32(m);  // otherwise SFPLOAD's default format resolves to BF16 (SrcB format 0)
     for (int i = 0; i < 256; ++i) {
-        if (fp32) m.dst32_write(i / 16, i % 16, tc_tensix::sfpu::fp32_to_dst(in[i]));
-        else m.s.dst[i / 16][i % 16] = uint16_t(tc_tensix::sfpu::bf16_to_dst(in[i]));
+        if (fp32) m.dst32_write(i / 16, i % 16, tc_tensix::dst32_from_fp32(in[i]));
+        else m.s.dst[i / 16][i % 16] = tc_tensix::dst16_from_bf16(uint16_t(in[i]));
     }
     if (!(fp32 ? run_kernel<true>(op) : run_kernel<false>(op))) {
         std::printf("no %s kernel for %s\n", dst_mode.c_str(), op.c_str());
         return 1;
     }
     for (int i = 0; i < 256; ++i)
-        std::printf("%08x\n", fp32 ? tc_tensix::sfpu::fp32_from_dst(m.dst32_read(i / 16, i % 16))
-                                   : tc_tensix::sfpu::bf16_from_dst(m.s.dst[i / 16][i % 16]));
+        std::printf("%08x\n", fp32 ? tc_tensix::fp32_from_dst32(m.dst32_read(i / 16, i % 16))
+                                   : tc_tensix::bf16_from_dst16(m.s.dst[i / 16][i % 16]));
 }
 '''
 

@@ -304,10 +304,47 @@ int main() {
     run(TT_OP_SFPLOADI(7, 2, 0x77)); dump("row_masked", 7);
     run(TT_OP_SFPCONFIG(0, 15, 1));
 
+    // ---- SFPLOADMACRO: the LLK's where(a, b, c) schedule (ckernel_sfpu_where.h, macros 0 and 2) ----
+    {
+        Machine w;
+        M = &w;
+        for (int l = 0; l < 32; ++l) {
+            const int row = l / 8, col = (l & 7) * 2;
+            w.s.dst[row][col] = uint16_t(l % 3 == 0 ? 0 : 5);   // a at Dst address 0
+            w.s.dst[8 + row][col] = uint16_t(100 + l);          // b at 8
+            w.s.dst[16 + row][col] = uint16_t(200 + l);         // c at 16
+        }
+        run(TT_OP_SFPENCC(3, 0, 0, 10));
+        run(TT_OP_SFPSETCC(0, 0, 12, 6));  // VD 12: loads instruction template 0 (backdoor)
+        run(TT_OP_SFPENCC(0, 0, 13, 0));   // template 1
+        run(TT_OP_SFPLOADI(0, 10, 0x0004)); run(TT_OP_SFPLOADI(0, 8, 0x1300)); run(TT_OP_SFPCONFIG(0, 4 + 0, 0));
+        run(TT_OP_SFPCONFIG(0x0005, 4 + 2, 1));
+        run(TT_OP_SFPCONFIG(0x770, 8, 1));
+        run(TT_OP_SFPLOADMACRO((0 << 2), 9, 0, 0));
+        run(TT_OP_SFPLOADMACRO((2 << 2), 9, 0, 8));
+        run(TT_OP_SFPLOAD(0, 9, 0, 16));
+        dump_dst16("where_before_store", 0);
+        run(TT_OP_SFPNOP);                 // the scheduled SFPSTORE runs with the next instruction
+        dump_dst16("where", 0);
+        std::printf("where_flags: %08x\n", w.s.sfpu.cc.flags);
+        // instruction-counted delays, LReg[16], the store's own Mod0 (UINT16 from Misc)
+        for (int l = 0; l < 32; ++l) w.s.dst[20 + l / 8][(l & 7) * 2] = uint16_t(l);
+        set(5, [](int l) { return uint32_t(l * 1000); });
+        run(TT_OP_SFPIADD(0, 5, 15, 4));   // template 3: L16 = L5 + [VD]
+        run(TT_OP_SFPMOV(0, 3, 2, 8)); dump("template3", 2);
+        run(TT_OP_SFPLOADI(0, 10, 0x00cf)); run(TT_OP_SFPLOADI(0, 8, 0x5b00)); run(TT_OP_SFPCONFIG(0, 4 + 1, 0));
+        run(TT_OP_SFPCONFIG(0xf06, 8, 1));
+        run(TT_OP_SFPLOADMACRO((1 << 2) | 1, 6, 0, 20));  // VD 1, Dst address 20
+        run(TT_OP_SFPNOP); run(TT_OP_SFPNOP); run(TT_OP_SFPNOP);
+        dump("macro_l16", 16);
+        dump_dst16("macro_before_store", 20);
+        run(TT_OP_SFPNOP);
+        dump_dst16("macro_store", 20);
+        M = &machine;
+    }
+
     // ---- hard errors ----
-    expect_fail("err_loadmacro", TT_OP_SFPLOADMACRO(0, 0, 0, 0));
     expect_fail("err_loadi_mode", TT_OP_SFPLOADI(0, 3, 0));
-    expect_fail("err_backdoor", TT_OP_SFPMAD(0, 1, 2, 12, 0));
     expect_fail("err_popc_empty", TT_OP_SFPPOPC(0, 0, 0, 0));
     for (int i = 0; i < 8; ++i) run(TT_OP_SFPPUSHC(0, 0, 0, 0));
     expect_fail("err_pushc_full", TT_OP_SFPPUSHC(0, 0, 0, 0));
@@ -321,7 +358,7 @@ def out(tensix_unit_test) -> dict[str, list[int] | str]:
     result: dict[str, list[int] | str] = {}
     for line in text.splitlines():
         tag, _, rest = line.partition(":")
-        if tag.startswith("err_") or tag in ("depth", "rwc_dst", "store_lo16_dst32"):
+        if tag.startswith("err_") or tag in ("depth", "rwc_dst", "store_lo16_dst32", "where_flags"):
             result[tag] = rest.strip()
         else:
             result[tag] = [int(v, 16) for v in rest.split()]
@@ -594,9 +631,27 @@ def test_sfpconfig(out):
     assert out["row_masked"][16:] == [0x77] * 16
 
 
-def test_unmodelled_and_undefined_are_hard_errors(out):
-    assert "SFPLOADMACRO" in out["err_loadmacro"] and "not modelled" in out["err_loadmacro"]
+def _even_lanes(dump: list[int]) -> list[int]:
+    """The 32 lanes' even-column datums of a four-row Dst dump."""
+    return [dump[(lane // 8) * 16 + (lane & 7) * 2] for lane in range(LANES)]
+
+
+def test_loadmacro_where_schedule(out):
+    a = [0 if i % 3 == 0 else 5 for i in range(LANES)]
+    assert _even_lanes(out["where_before_store"]) == a
+    assert _even_lanes(out["where"]) == [100 + i if a[i] else 200 + i for i in range(LANES)]
+    assert out["where_flags"] == "ffffffff"
+
+
+def test_loadmacro_delays_lreg16_and_templates(out):
+    # SFPIADD(imm12=0, VC=5, VD=15, Mod1=4) loaded as template 3 through the backdoor
+    assert out["template3"] == [(0x79 << 24) | (5 << 8) | (15 << 4) | 4] * LANES
+    assert out["macro_l16"] == [i * 1001 for i in range(LANES)]
+    assert _even_lanes(out["macro_before_store"]) == list(range(LANES))
+    assert _even_lanes(out["macro_store"]) == [(i * 1001) & 0xFFFF for i in range(LANES)]
+
+
+def test_undefined_modes_are_hard_errors(out):
     assert "SFPLOADI Mod0=3 is undefined" in out["err_loadi_mode"]
-    assert "backdoor" in out["err_backdoor"]
     assert "empty flag stack" in out["err_popc_empty"]
     assert "flag stack full" in out["err_pushc_full"]

@@ -15,6 +15,9 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <vector>
+
+#include "datum_layout.h"
 
 namespace tc_tensix::sfpu {
 
@@ -59,8 +62,9 @@ inline uint32_t initial_lreg(unsigned idx, int lane) {
     default: return 0u;
     }
 }
-// Instructions write LReg[0..7] (LReg[11..14] only through SFPCONFIG; 16 only via SFPLOADMACRO).
-inline bool lreg_writable(unsigned idx) { return idx < 8; }
+// Instructions write LReg[0..7] and LReg[16] (which only SFPLOADMACRO-scheduled instructions can
+// name); LReg[11..14] only through SFPCONFIG.
+inline bool lreg_writable(unsigned idx) { return idx < 8 || idx == 16; }
 
 // ------------------------------------------------------------------------------------------------
 // FP32 multiply-add (MAD sub-unit: SFPMAD/SFPADD/SFPMUL/SFPADDI/SFPMULI/SFPLUT*)
@@ -386,12 +390,7 @@ inline bool load_reads_dst32(uint32_t mod0) {
     return mod0 == kFmtFp32 || mod0 == kFmtInt32 || mod0 == kFmtInt32All || mod0 == kFmtInt32Sm;
 }
 inline bool store_writes_dst32(uint32_t mod0) { return load_reads_dst32(mod0) || mod0 == kFmtLo16 || mod0 == kFmtHi16; }
-// The 16-bit float layouts: Dst keeps Sign,Man,Exp; LReg/L1 keep Sign,Exp,Man.
-inline uint32_t bf16_from_dst(uint32_t x) { return (x & 0x8000u) | ((x & 0xffu) << 7) | ((x >> 8) & 0x7fu); }
-inline uint32_t bf16_to_dst(uint32_t x) { return (x & 0x8000u) | ((x & 0x7fu) << 8) | ((x >> 7) & 0xffu); }
-inline uint32_t fp16_to_dst(uint32_t x) { return (x & 0x8000u) | ((x & 0x3ffu) << 5) | ((x >> 10) & 0x1fu); }
-inline uint32_t fp32_from_dst(uint32_t x) { return (bf16_from_dst(x >> 16) << 16) | (x & 0xffffu); }
-inline uint32_t fp32_to_dst(uint32_t x) { return (bf16_to_dst(x >> 16) << 16) | (x & 0xffffu); }
+// Dst's bit layouts (Sign,Man,Exp: Dst.md) are datum_layout.h's, shared with the other units.
 inline uint32_t signmag_to_twos(uint32_t x) { return (x & kSignBit) ? uint32_t(0u - (x & ~kSignBit)) : x; }
 inline uint32_t twos_to_signmag(uint32_t x) { return (x & kSignBit) ? (kSignBit | ((0u - x) & ~kSignBit)) : x; }
 
@@ -427,14 +426,14 @@ inline uint32_t fp32_to_bf16_store(uint32_t x) {
 }
 // Integer "8" in Dst (overlaid on FP16 with a fixed exponent 16): sign + 10-bit magnitude.
 inline uint32_t int8_to_dst(uint32_t signmag) {
-    return fp16_to_dst(((signmag >> 31) << 15) | (16u << 10) | (signmag & 0x3ffu));
+    return dst16_from_fp16(uint16_t(((signmag >> 31) << 15) | (16u << 10) | (signmag & 0x3ffu)));
 }
 
 // SFPLOAD from a 16-bit Dst datum: the new lane value (`old` is the lane's previous value).
 inline uint32_t load_from_dst16(uint32_t mod0, uint32_t raw, uint32_t old, bool fp16a_inf) {
     switch (mod0) {
     case kFmtFp16: return fp32_from_dst_fp16(raw, fp16a_inf);
-    case kFmtBf16: return bf16_from_dst(raw) << 16;
+    case kFmtBf16: return uint32_t(bf16_from_dst16(uint16_t(raw))) << 16;
     case kFmtInt8: return ((raw >> 15) << 31) | ((raw >> 5) & 0x7fu);
     case kFmtInt8Comp: return signmag_to_twos(((raw >> 15) << 31) | ((raw >> 5) & 0x3ffu));
     case kFmtLo16Only: return (old & 0xffff0000u) | raw;
@@ -448,14 +447,14 @@ inline uint32_t load_from_dst16(uint32_t mod0, uint32_t raw, uint32_t old, bool 
 }
 // SFPLOAD from a 32-bit Dst datum (FP32 / INT32 / INT32_ALL as is; INT32_SM to two's complement).
 inline uint32_t load_from_dst32(uint32_t mod0, uint32_t raw) {
-    const uint32_t v = fp32_from_dst(raw);
+    const uint32_t v = fp32_from_dst32(raw);
     return mod0 == kFmtInt32Sm ? signmag_to_twos(v) : v;
 }
 // SFPSTORE to a 16-bit Dst datum.
 inline uint32_t store_to_dst16(uint32_t mod0, uint32_t v) {
     switch (mod0) {
-    case kFmtFp16: return fp16_to_dst(fp32_to_fp16_store(v));
-    case kFmtBf16: return bf16_to_dst(fp32_to_bf16_store(v));
+    case kFmtFp16: return dst16_from_fp16(uint16_t(fp32_to_fp16_store(v)));
+    case kFmtBf16: return dst16_from_bf16(uint16_t(fp32_to_bf16_store(v)));
     case kFmtInt8: return int8_to_dst(v);
     case kFmtInt8Comp: return int8_to_dst(twos_to_signmag(v));
     case kFmtLo16Only:
@@ -468,10 +467,10 @@ inline uint32_t store_to_dst16(uint32_t mod0, uint32_t v) {
 // SFPSTORE to a 32-bit Dst datum.
 inline uint32_t store_to_dst32(uint32_t mod0, uint32_t v) {
     switch (mod0) {
-    case kFmtInt32Sm: return fp32_to_dst(twos_to_signmag(v));
+    case kFmtInt32Sm: return dst32_from_fp32(twos_to_signmag(v));
     case kFmtLo16: return (v << 16) | (v >> 16);
     case kFmtHi16: return v;
-    default: return fp32_to_dst(v);  // FP32 / INT32 / INT32_ALL
+    default: return dst32_from_fp32(v);  // FP32 / INT32 / INT32_ALL
     }
 }
 
@@ -484,6 +483,7 @@ inline uint32_t store_to_dst32(uint32_t mod0, uint32_t v) {
 struct Predication {
     struct Entry {
         uint32_t flags = 0, use_flags = 0;
+        bool operator==(const Entry&) const = default;
     };
     static constexpr int kStackDepth = 8;
 
@@ -491,6 +491,8 @@ struct Predication {
     uint32_t use_flags = 0;  // UseLaneFlagsForLaneEnable
     std::array<Entry, kStackDepth> stack{};
     int depth = 0;
+
+    bool operator==(const Predication&) const = default;
 
     // Lanes an instruction writes, given the lanes whose row is masked off.
     uint32_t enabled(uint32_t row_masked = 0) const { return ~row_masked & (~use_flags | flags); }
@@ -556,9 +558,6 @@ struct Predication {
     }
 };
 
-}  // namespace tc_tensix::sfpu
-
-namespace tc_tensix::sfpu {
 
 // SFPCONFIG's per-lane LaneConfig bits (SFPCONFIG.md).
 enum LaneConfigBit : uint32_t {
@@ -567,11 +566,53 @@ enum LaneConfigBit : uint32_t {
     kCfgDestReadColExchange = 1u << 6, kCfgDestWriteColExchange = 1u << 7, kCfgExchangeSrcbSrcc = 1u << 8,
 };
 
-// The Vector Unit's state besides the LRegs (which are MachineState::lreg): predication, PRNG and
-// the SFPCONFIG lane configuration.
+// Whether an instruction of another unit lets SFPLOADMACRO-scheduled SFPU instructions that are
+// due run first (sfpu_drain): any backend instruction outside the SFPU's opcodes 0x70..0x95 does;
+// the frontend's MOP (0x01), MOP_CFG (0x03) and REPLAY (0x04) expand into instructions instead.
+constexpr bool drains_sfpu_schedule(uint32_t opcode) {
+    return !(opcode >= 0x70 && opcode <= 0x95) && opcode != 0x01 && opcode != 0x03 && opcode != 0x04;
+}
+
+// One decoded SFPU instruction: sfpu.cpp decodes issued words into it, and SFPLOADMACRO builds
+// them from its instruction templates with some operands replaced (VD may then be 16).
+struct SfpuInsn {
+    uint32_t word = 0;        // the instruction word (or template) it came from, for diagnostics
+    uint32_t opcode = 0;
+    uint32_t va = 0, vb = 0, vc = 0, vd = 0;  // operands; an implicit VB or VC is VD, as each model says
+    uint32_t mod = 0;         // Mod0 or Mod1
+    uint32_t imm = 0;         // the immediate of the instruction's layout (Imm12, Imm16, Imm10 or Imm5)
+    uint32_t addr_mod = 0;    // SFPLOAD / SFPSTORE / SFPLOADMACRO
+    bool stochastic = false;  // SFP_STOCH_RND's rounding mode bit
+    bool scheduled = false;   // run by SFPLOADMACRO: no template load, no ADDR_MOD, `dst_addr` given
+    uint32_t dst_addr = 0;    // a scheduled SFPSTORE's Dst address (computed by its SFPLOADMACRO)
+};
+
+// SFPLOADMACRO's configuration (SFPLOADMACRO.md), written by SFPCONFIG and template loads.
+struct LoadMacroConfig {
+    std::array<uint32_t, 4> templates{};  // instruction words
+    std::array<uint32_t, 4> sequence{};   // per macro: 8 bits per sub-unit (simple, MAD, round, store)
+    uint32_t misc = 0;                    // StoreMod0 [3:0], UsesLoadMod0ForStore [7:4], UnitDelayKind [11:8]
+    bool operator==(const LoadMacroConfig&) const = default;
+};
+
+// An instruction SFPLOADMACRO scheduled on a sub-unit (0 simple, 1 MAD, 2 round, 3 store), to run
+// once `countdown` reaches zero.
+struct ScheduledInsn {
+    SfpuInsn insn;
+    int unit = 0;
+    int countdown = 0;
+    bool by_instructions = false;  // counts issued SFPU instructions (UnitDelayKind 1), else cycles
+    uint64_t issued_at = 0;        // the SFPU step that scheduled it (it does not count that step)
+};
+
+// The Vector Unit's state besides the LRegs (which are MachineState::lreg): predication, PRNG,
+// the SFPCONFIG lane configuration and the SFPLOADMACRO machinery.
 struct SfpuState {
     Predication cc;
     Prng prng;
+    std::array<LoadMacroConfig, kLanes> macro{};
+    std::vector<ScheduledInsn> scheduled;
+    uint64_t step = 0;  // SFPU instructions issued so far
     std::array<uint32_t, kLanes> lane_config{};
     // What the last lane rotation of SFPSHFT2 read; SFPSHFT2's shift mode leaks it into lane 0 of
     // each row (a hardware bug the ISA documents).
