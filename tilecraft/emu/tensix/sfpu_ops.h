@@ -483,7 +483,8 @@ inline uint32_t store_to_dst32(uint32_t mod0, uint32_t v) {
 struct Predication {
     struct Entry {
         uint32_t flags = 0, use_flags = 0;
-        bool operator==(const Entry&) const = default;
+        // (Written out: kernels include this header through sfpi.h and build as C++17.)
+        bool operator==(const Entry& o) const { return flags == o.flags && use_flags == o.use_flags; }
     };
     static constexpr int kStackDepth = 8;
 
@@ -492,7 +493,9 @@ struct Predication {
     std::array<Entry, kStackDepth> stack{};
     int depth = 0;
 
-    bool operator==(const Predication&) const = default;
+    bool operator==(const Predication& o) const {
+        return flags == o.flags && use_flags == o.use_flags && stack == o.stack && depth == o.depth;
+    }
 
     // Lanes an instruction writes, given the lanes whose row is masked off.
     uint32_t enabled(uint32_t row_masked = 0) const { return ~row_masked & (~use_flags | flags); }
@@ -592,7 +595,9 @@ struct LoadMacroConfig {
     std::array<uint32_t, 4> templates{};  // instruction words
     std::array<uint32_t, 4> sequence{};   // per macro: 8 bits per sub-unit (simple, MAD, round, store)
     uint32_t misc = 0;                    // StoreMod0 [3:0], UsesLoadMod0ForStore [7:4], UnitDelayKind [11:8]
-    bool operator==(const LoadMacroConfig&) const = default;
+    bool operator==(const LoadMacroConfig& o) const {
+        return templates == o.templates && sequence == o.sequence && misc == o.misc;
+    }
 };
 
 // An instruction SFPLOADMACRO scheduled on a sub-unit (0 simple, 1 MAD, 2 round, 3 store), to run
