@@ -17,10 +17,11 @@ import pytest
 
 from tilecraft import wheels
 from tilecraft.arch import get as get_arch
-from tilecraft.metal import headercheck, wheel_headers
+from tilecraft import wheel_headers
+from tilecraft.metal import headercheck
 from tilecraft.metal.headercheck import ComputeOptions, check_kernel
 from tilecraft.metal.reference_kernels import KERNELS
-from tilecraft.metal.wheel_headers import HeadersUnavailable
+from tilecraft.wheel_headers import HeadersUnavailable
 
 ARCHES = ("wormhole_b0", "blackhole")
 REFERENCE = {kernel.id: kernel for kernel in KERNELS}

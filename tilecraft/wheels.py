@@ -19,7 +19,7 @@ from pathlib import Path
 COMPLETE_MARKER = ".complete"
 
 #: the ttnn release whose kernel API tilecraft targets: its headers check emitted C++
-#: (metal/wheel_headers.py) and its kernels are the emulator's corpus (emu/wheel_kernels.py)
+#: (wheel_headers.py) and its kernels are the emulator's corpus (emu/wheel_kernels.py)
 TTNN_PACKAGE = "ttnn"
 TTNN_VERSION = "0.81.1"
 #: the wheel is published for cp310 and cp312; any interpreter can fetch one

@@ -15,7 +15,7 @@ import pytest
 
 from tests.test_headercheck import _unavailable
 from tilecraft.emu.signatures import Signature, scan, scan_tree, signature_key
-from tilecraft.metal import wheel_headers
+from tilecraft import wheel_headers
 
 INCLUDE = Path(__file__).resolve().parents[2] / "tilecraft" / "emu" / "include"
 

@@ -1,7 +1,7 @@
 """The kernel sources of ttnn 0.81.1's own operations, taken from the ``ttnn`` wheel on PyPI.
 
 They are the emulator's corpus of real, Tenstorrent-written kernels (tests/emu/test_wheel_kernels.py
-runs some of them unchanged). Like the kernel headers (tilecraft/metal/wheel_headers.py), they
+runs some of them unchanged). Like the kernel headers (tilecraft/wheel_headers.py), they
 are fetched at test time into the per-user cache and never committed: the wheel's
 ``ttnn/ttnn/cpp`` tree (kernels and the headers they include) is unpacked under
 ``<cache>/ttnn-0.81.1-kernels/``, whose ``ttnn/`` child plays TT_METAL_HOME. Kernels include

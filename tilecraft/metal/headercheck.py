@@ -33,10 +33,10 @@ from pathlib import Path
 from typing import Literal, Mapping, Sequence
 
 from ..arch.processors import Processor
-from . import wheel_headers
+from .. import wheel_headers
 from .jit_build import ARCHES, KIND_ALIASES, SUPPORT_DIR, ArchConfig, compile_commands, normalize_kind
 from .jit_generated import DATA_FORMATS, ComputeOptions, descriptors_header, write_generated_files
-from .wheel_headers import HeadersUnavailable
+from ..wheel_headers import HeadersUnavailable
 
 __all__ = [
     "ARCHES", "DATA_FORMATS", "KIND_ALIASES", "SUPPORT_DIR", "ArchConfig", "CheckResult", "ComputeOptions",

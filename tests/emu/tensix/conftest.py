@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from tilecraft.metal.wheel_headers import HeadersUnavailable, ensure_headers
+from tilecraft.wheel_headers import HeadersUnavailable, ensure_headers
 
 MACHINE_DIR = Path(__file__).resolve().parents[3] / "tilecraft" / "emu" / "tensix"
 ARCH_DIRS = {"wormhole": ("wormhole", "wormhole_b0"), "blackhole": ("blackhole", "blackhole")}
@@ -22,7 +23,9 @@ ARCH_DIRS = {"wormhole": ("wormhole", "wormhole_b0"), "blackhole": ("blackhole",
 def _include_flags(tt_metal: Path, arch: str) -> list[str]:
     hw_arch, llk_arch = ARCH_DIRS[arch]
     hw = tt_metal / "hw" / "inc" / "internal" / "tt-1xx" / hw_arch
-    flags = [f"-I{MACHINE_DIR}", f"-I{hw}", f"-I{tt_metal / 'tt-llk' / f'tt_llk_{llk_arch}' / 'common' / 'inc'}"]
+    # sfpi/ holds our SFPI (sfpi.h), which SFPU kernels include; it comes first as in kernel builds.
+    flags = [f"-I{MACHINE_DIR / 'sfpi'}", f"-I{MACHINE_DIR}", f"-I{hw}",
+             f"-I{tt_metal / 'tt-llk' / f'tt_llk_{llk_arch}' / 'common' / 'inc'}"]
     if arch == "wormhole":
         flags.append(f"-I{hw / 'wormhole_b0_defines'}")
     return flags
@@ -56,14 +59,16 @@ def tensix_unit_test(tmp_path_factory):
         built = subprocess.run(cmd, capture_output=True, text=True)
         assert built.returncode == 0, built.stderr[-4000:]
 
-    def run(cpp_source: str, arch: str = "wormhole", stdin: str = "") -> str:
+    def run(cpp_source: str, arch: str = "wormhole", stdin: str = "", extra_flags: Sequence[str] = ()) -> str:
+        """``extra_flags``: more g++ flags for the test's own source (include dirs, defines)."""
         machine = [machine_object(p, arch) for p in sorted(MACHINE_DIR.glob("*.cpp"))]
-        key = hashlib.sha256(cpp_source.encode() + b"".join(p.name.encode() for p in machine)).hexdigest()[:16]
+        key = hashlib.sha256(cpp_source.encode() + "\0".join(extra_flags).encode()
+                             + b"".join(p.name.encode() for p in machine)).hexdigest()[:16]
         test_cpp = out_dir / f"t_{key}.cpp"
         exe = out_dir / f"t_{key}"
         if not exe.exists():
             test_cpp.write_text(cpp_source)
-            _compile([str(test_cpp), *map(str, machine), "-o", str(exe)], arch)
+            _compile([*extra_flags, str(test_cpp), *map(str, machine), "-o", str(exe)], arch)
         ran = subprocess.run([str(exe)], input=stdin, capture_output=True, text=True, timeout=60)
         assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-2000:]
         return ran.stdout

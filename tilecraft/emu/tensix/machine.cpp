@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "cfg_defines.h"  // from the wheel's hw/inc/internal/tt-1xx/<arch>: register sizes and fields
+#include "fibers.h"
 
 namespace tc_tensix {
 
@@ -25,9 +26,12 @@ std::array<OpcodeEntry, 256>& registry() {
 
 Machine::Machine(Arch arch) {
     s.arch = arch;
-    for (auto& state : s.cfg) state.assign(CFG_STATE_SIZE * 4, 0u);
+    s.cfg_words.assign(2 * CFG_STATE_SIZE * 4, 0u);
+    s.cfg[0] = s.cfg_words.data();
+    s.cfg[1] = s.cfg_words.data() + CFG_STATE_SIZE * 4;
     for (auto& t : s.thread_cfg) t.assign(THD_STATE_SIZE * 4, 0u);
-    for (auto& box : s.mailbox) box.clear();
+    for (unsigned r = 0; r < kLRegs; ++r)
+        for (int lane = 0; lane < kSfpuLanes; ++lane) s.lreg[r][lane] = sfpu::initial_lreg(r, lane);
 }
 
 void Machine::register_opcode(uint32_t opcode, const char* name, Handler h) {
@@ -39,34 +43,56 @@ void Machine::register_opcode(uint32_t opcode, const char* name, Handler h) {
     e = OpcodeEntry{name, h};
 }
 
+void Machine::name_opcode(uint32_t opcode, const char* name) {
+    OpcodeEntry& e = registry().at(opcode & 0xff);
+    if (e.handler == nullptr) e.name = name;
+}
+
 const char* Machine::opcode_name(uint32_t opcode) {
     const char* n = registry().at(opcode & 0xff).name;
     return n != nullptr ? n : "?";
 }
 
+// The frontend (MOPExpander.md): MOP_CFG and MOP are consumed by the MOP expander; every other
+// word, and every word a MOP expands to, goes on to the replay expander (replay.cpp).
 void Machine::issue(int thread, uint32_t word) {
-    if (s.replay_record_left[thread] > 0) {
-        s.replay[thread][s.replay_record_at[thread] % kReplaySlots] = word;
-        ++s.replay_record_at[thread];
-        --s.replay_record_left[thread];
-        if (!s.replay_record_exec[thread]) return;
+    s.frontend.last_issued[thread] = word;
+    s.frontend.issued_any[thread] = true;
+    switch (opcode_of(word)) {
+        case kOpMopCfg: s.frontend.mop_mask_hi[thread] = field(word, 0, 16); return;
+        case kOpMop: mop_expand(*this, thread, word, [&](uint32_t w) { replay_stage(*this, thread, w); }); return;
+        default: replay_stage(*this, thread, word);
     }
-    execute(thread, word);
 }
 
 void Machine::execute(int thread, uint32_t word) {
+    s.frontend.last_executed[thread] = word;
+    s.frontend.executed_any[thread] = true;
+    ++s.frontend.progress;
     const OpcodeEntry& e = registry()[opcode_of(word)];
     if (e.handler == nullptr) fail(thread, word, "this instruction is not modelled by tilecraft's Tensix machine");
+    if (!s.sfpu.scheduled.empty() && sfpu::drains_sfpu_schedule(opcode_of(word))) sfpu_drain(*this, thread);
     e.handler(*this, thread, word);
 }
 
 void Machine::wait_for(const Wait& w) {
+    if (w.ready()) return;
+    // On a TRISC fiber the thread yields until another thread makes the condition hold.
+    if (on_fiber()) return fiber_block(w);
     // Synchronous machine (unit tests): a wait that does not hold now never will.
-    if (!w.ready()) throw std::runtime_error("tensix: waits for " + w.what + " with no other thread to satisfy it");
+    throw std::runtime_error("tensix: waits for " + w.what + " with no other thread to satisfy it");
 }
 
+// The state a thread's configuration instructions target: ThreadConfig's CFG_STATE_ID_StateID
+// (set by SETC16; WRCFG.md).
 uint32_t& Machine::cfg_word(int thread, uint32_t addr32) {
-    return s.cfg[s.cfg_state_id[thread] & 1].at(addr32);
+    if (addr32 >= CFG_STATE_SIZE * 4) {
+        fail(thread, s.frontend.last_executed[thread], "config register index " + std::to_string(addr32) +
+                                                           " is outside the config state (CFG_STATE_SIZE*4 words)");
+    }
+    const uint32_t state = (s.thread_cfg[thread][CFG_STATE_ID_StateID_ADDR32] & CFG_STATE_ID_StateID_MASK) >>
+                           CFG_STATE_ID_StateID_SHAMT;
+    return s.cfg[state & 1][addr32];
 }
 
 uint32_t Machine::cfg_field(int thread, uint32_t addr32, uint32_t shamt, uint32_t mask) {
@@ -90,11 +116,16 @@ void Machine::dst32_write(uint32_t row, uint32_t col, uint32_t value) {
     s.dst[r + 8][col] = uint16_t(value & 0xffffu);
 }
 
+const char* thread_name(int thread) {
+    static const char* const names[kNumThreads] = {"UNPACK", "MATH", "PACK"};
+    return thread >= 0 && thread < kNumThreads ? names[thread] : "?";
+}
+
 void Machine::fail(int thread, uint32_t word, const std::string& what) const {
-    static const char* names[] = {"UNPACK", "MATH", "PACK"};
     char buf[160];
-    std::snprintf(buf, sizeof buf, "TRISC %s issued 0x%08x (opcode 0x%02x %s): ", thread >= 0 && thread < 3 ? names[thread] : "?",
-                  word, opcode_of(word), opcode_name(opcode_of(word)));
+    std::snprintf(buf, sizeof buf, "TRISC %s issued 0x%08x (opcode 0x%02x %s): ", thread_name(thread), word,
+                  opcode_of(word), opcode_name(opcode_of(word)));
+    if (on_fiber()) fiber_fail(std::string(buf) + what);
     throw std::runtime_error(std::string(buf) + what);
 }
 

@@ -25,7 +25,10 @@
 #include <string>
 #include <vector>
 
+#include "frontend.h"
 #include "fpu.h"  // fpu: FpuState
+#include "pack.h"
+#include "sfpu_ops.h"
 
 namespace tc_tensix {
 
@@ -33,11 +36,13 @@ enum class Arch { WormholeB0, Blackhole };
 
 // TRISC thread ids as the hardware numbers them (instruction issue, per-thread config, MOP, ADCs).
 enum Thread : int { kUnpack = 0, kMath = 1, kPack = 2, kNumThreads = 3 };
+// The thread's name in reports ("UNPACK", "MATH", "PACK"; "?" for anything else).
+const char* thread_name(int thread);
 
 constexpr int kSrcRows = 64, kSrcCols = 16, kSrcBanks = 2;
 constexpr int kDstRows16 = 1024, kDstCols = 16;
 constexpr int kSfpuLanes = 32;        // 4 rows x 8 columns of lanes; each lane sees 2 Dst columns
-constexpr int kLRegs = 16;            // LReg[0..7] general, [8..15] constants / special (arch-specific)
+constexpr int kLRegs = 17;            // LReg[0..7] general, [8..15] constants / special, [16] SFPLOADMACRO-only
 constexpr int kGprs = 64;             // per-thread GPRs ("DMA registers"), 32 bit
 constexpr int kSemaphores = 8;
 constexpr int kReplaySlots = 32;
@@ -68,6 +73,11 @@ struct Rwc {
     uint32_t ext = 0, ext_cr = 0;   // extended counters some instructions use
 };
 
+}  // namespace tc_tensix
+// --- unpack: the unpackers' private state (needs AdcChannel and kNumThreads above) ---
+#include "unpack.h"
+namespace tc_tensix {
+
 struct SrcBank {
     uint32_t row[kSrcRows][kSrcCols] = {};  // 19-bit datums held in the low bits (see SrcASrcB.md)
     bool dvalid = false;                    // true: owned by the matrix unit; false: by the unpacker
@@ -85,14 +95,16 @@ struct MachineState {
     int srca_unpack_bank = 0, srca_math_bank = 0;  // which bank each side currently works on
     int srcb_unpack_bank = 0, srcb_math_bank = 0;
     uint16_t dst[kDstRows16][kDstCols] = {};        // DstBits (Dst.md); 32-bit view via dst32_*()
-    uint32_t lreg[kLRegs][kSfpuLanes] = {};         // SFPU LRegs
-    bool lane_enabled[kSfpuLanes] = {};             // SFPU lane predication (current top)
-    std::vector<std::array<bool, kSfpuLanes>> cc_stack;
+    uint32_t lreg[kLRegs][kSfpuLanes] = {};         // SFPU LRegs; 8,9,10,15 read as constants (sfpu_ops.h)
+    // --- sfpu: predication (LaneFlags, flag stack), PRNG, SFPCONFIG lane config (sfpu_ops.h) ---
+    sfpu::SfpuState sfpu;
 
     // --- configuration (ConfigurationUnit.md) ---
-    std::vector<uint32_t> cfg[2];                   // two config states, CFG_STATE_SIZE*4 words each
+    // Two config states, CFG_STATE_SIZE*4 words each, back to back in cfg_words as RISC-V sees
+    // them at TENSIX_CFG_BASE (the LLK indexes state 1 from state 0's base); cfg[i] is state i.
+    std::vector<uint32_t> cfg_words;
+    uint32_t* cfg[2] = {nullptr, nullptr};
     std::vector<uint32_t> thread_cfg[kNumThreads];  // per-thread config (SETC16), THD_STATE_SIZE*4 words
-    uint32_t cfg_state_id[kNumThreads] = {};        // which cfg state each thread's WRCFG targets
     uint32_t gpr[kNumThreads][kGprs] = {};          // also the RISC-visible regfile
 
     // --- counters ---
@@ -112,11 +124,18 @@ struct MachineState {
     int replay_record_at[kNumThreads] = {};
     bool replay_record_exec[kNumThreads] = {};       // record and also execute
 
-    // --- mailboxes between threads (RISC side) ---
-    std::vector<uint32_t> mailbox[4];
+    // --- unpack: per-unpacker ADCs, SrcRow and context counters (unpack.h) ---
+    UnpackerState unpack;
+
+    // --- spine: frontend (MOP/REPLAY expanders), RISC-side windows incl. the mailboxes between
+    // the RISCs, fiber reports (frontend.h) ---
+    FrontendState frontend;
 
     // --- fpu: the matrix unit's private state (fpu.h) ---
     FpuState fpu;
+
+    // --- pack unit (pack.cpp): output streams, tile position generators, BFP blocks per packer ---
+    PackState pack;
 };
 
 class Machine;
@@ -137,6 +156,8 @@ public:
     MachineState s;
 
     explicit Machine(Arch arch = Arch::WormholeB0);
+    Machine(const Machine&) = delete;  // cfg[] points into cfg_words
+    Machine& operator=(const Machine&) = delete;
 
     // Issue one instruction from `thread` (after MOP expansion / replay recording): looks up the
     // opcode's handler and runs it; an opcode without a handler is a hard error naming it.
@@ -160,11 +181,18 @@ public:
     // The unit registry: each unit's translation unit registers its opcodes at static-init time.
     static void register_opcode(uint32_t opcode, const char* name, Handler h);
     static const char* opcode_name(uint32_t opcode);
+    // Names an opcode no unit handles (the runner names every opcode of the arch's assembly.yaml),
+    // so that issuing it fails with its mnemonic.
+    static void name_opcode(uint32_t opcode, const char* name);
 
     // A hard error of the machine (unmodelled opcode/mode, misuse): reported with the thread and
     // the instruction, never a silent wrong result.
     [[noreturn]] void fail(int thread, uint32_t word, const std::string& what) const;
 };
+
+// sfpu.cpp: runs the SFPLOADMACRO-scheduled SFPU instructions that are due before an instruction of
+// another unit executes (Machine::execute calls it while any are scheduled).
+void sfpu_drain(Machine& m, int thread);
 
 // Registers `handler` for `opcode` at static-initialisation time: `TC_OPCODE(0x37, SETRWC, fn);`
 struct OpcodeRegistrar {

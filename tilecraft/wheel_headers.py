@@ -22,8 +22,8 @@ import re
 import zipfile
 from pathlib import Path
 
-from .. import wheels
-from ..wheels import WheelUnavailable
+from . import wheels
+from .wheels import WheelUnavailable
 
 PACKAGE = wheels.TTNN_PACKAGE
 VERSION = wheels.TTNN_VERSION

@@ -1,0 +1,48 @@
+// L1 datum formats -> the datums the unpackers write into SrcA/SrcB and Dst (decode direction).
+//
+// Facts from tt-isa-documentation (WormholeB0 UNPACR_Regular.md "FormatConversion", SrcASrcB.md,
+// Dst.md) and, where the ISA leaves a step undefined (FP32 -> FP16), from ttsim's unpacker; the
+// code is ours. The register layouts (the ISA's shuffled Src/Dst bit orders) are stated once, in
+// datum_layout.h, which this file converts through; Integer "8" lands as FP16 with raw exponent 16
+// (0 for magnitude 0), Integer "16" in Src as ((bits & 0xff00) << 3) | (bits & 0xff), raw in Dst.
+// The encode direction (Dst -> L1) lives in format_encode.* (the packer's).
+#pragma once
+
+#include <cstdint>
+
+namespace tc_tensix::decode {
+
+// The 4-bit data-format codes of the unpacker configuration (ISA names). The LLK's DataFormat enum
+// reaches the registers masked to 4 bits: UInt8 -> INT8, UInt16 -> INT16, UInt32 -> INT32, and
+// its Bfp8/Bfp4/Bfp2 ("a": 5-bit shared exponent) vs Bfp8_b/... (8-bit exponent) map to BFP*a/BFP*.
+enum Format : uint32_t {
+    FP32 = 0, FP16 = 1, BFP8a = 2, BFP4a = 3, TF32 = 4, BF16 = 5, BFP8 = 6, BFP4 = 7,
+    INT32 = 8, INT16 = 9, FP8 = 10, BFP2a = 11, INT8 = 14, BFP2 = 15,
+};
+
+const char* format_name(uint32_t fmt);
+bool is_bfp(uint32_t fmt);
+// Size of one datum of `fmt` in L1, in bits (2 for BFP2 mantissas ... 32 for FP32); 0 for codes
+// that name no format (12, 13).
+uint32_t datum_bits(uint32_t fmt);
+// Whether an unpack to Dst with output format `out_fmt` writes Dst32b (else Dst16b).
+bool dst_is_32b(uint32_t out_fmt);
+
+// Block-float mantissa (sign + 7 magnitude bits, BFP4/BFP2 shifted up to 8 bits) with its shared
+// exponent, as BF16 (8-bit exponent family) or FP16 (5-bit family). Returns false for the FP16
+// case where the normalised exponent does not fit 5 bits (undefined behaviour on the device).
+uint16_t bfp_to_bf16(uint8_t mantissa, uint8_t shared_exp);
+bool bfpa_to_fp16(uint8_t mantissa, uint8_t shared_exp, uint16_t& out);
+// FP32 -> FP16 as the unpacker converts it: mantissa truncated, exponent underflow to signed zero,
+// overflow saturated to the largest FP16 magnitude (Tensix FP16 has no inf/NaN encodings).
+uint16_t fp32_to_fp16(uint32_t fp32);
+
+// One datum through the unpacker's format conversion. `bits` is the datum as read from L1 (low
+// datum_bits(in_fmt) bits), `shared_exp` its block exponent for BFP formats, `to_dst` selects the
+// Dst layouts of datum_layout.h (Dst32b when dst_is_32b(out_fmt)) over the Src one,
+// `int8_unsigned` is ALU_FORMAT_SPEC_REG0_Src{A,B}Unsigned.
+// Returns nullptr and sets `value`, or a message naming the unsupported combination.
+const char* convert(uint32_t in_fmt, uint32_t out_fmt, uint32_t bits, uint8_t shared_exp, bool to_dst, bool int8_unsigned,
+                    uint32_t& value);
+
+}  // namespace tc_tensix::decode

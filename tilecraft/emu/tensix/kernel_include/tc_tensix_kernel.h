@@ -1,0 +1,106 @@
+// The layer under Tenstorrent's LLK when it runs on tilecraft's Tensix machine (kernel side).
+//
+// The machine include tree (tilecraft/emu/tensix_tree.py) rewrites the wheel's headers to call
+// this: ckernel_ops.h's TTI_INSN/TT_INSN issue through issue_from_kernel, every
+// reinterpret_cast<volatile T *>(device address) goes through mmio_cast, and ckernel.h's PC
+// buffer and mailbox pointers are the proxy types below. The functions are defined once in the
+// runner executable (mmio.cpp, fibers.cpp) and act on the calling fiber's core and TRISC, so a
+// kernel compiled as a shared object (one per TRISC) needs no state of its own for them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#define TC_TENSIX_EXPORT __attribute__((visibility("default")))
+
+// The dependent `false` the header cache substitutes for `static_assert(false, ...)` (a C++23
+// idiom g++ 12 rejects; tilecraft/wheel_headers.py). This header is force-included first.
+template <class T>
+inline constexpr bool tilecraft_deferred_false = false;
+
+namespace tc_tensix {
+
+// The calling TRISC issues one Tensix instruction word (MOP/REPLAY expansion, then execution).
+TC_TENSIX_EXPORT void issue_from_kernel(std::uint32_t word);
+
+// The host address backing `bytes` bytes at device address `addr` as the calling TRISC sees it
+// (config registers, its MOP config and GPRs, debug registers, L1). An address the machine does
+// not back is a hard error naming it.
+TC_TENSIX_EXPORT volatile void* mmio_address(std::uintptr_t addr, std::size_t bytes);
+
+// LLK_ASSERT failed (the suite's ebreak): a hard error naming the condition, message and place.
+[[noreturn]] TC_TENSIX_EXPORT void llk_assert_failed(const char* condition, const char* message, const char* file,
+                                                     int line);
+
+// PC buffer words (PCBufs.md; semaphore access per ckernel.h's SemaphoreAccess layout).
+TC_TENSIX_EXPORT std::uint32_t pcbuf_load(std::uint32_t word_index);
+TC_TENSIX_EXPORT void pcbuf_store(std::uint32_t word_index, std::uint32_t value);
+// Mailbox `box` (TENSIX_MAILBOX<box>_BASE) word `word_index` (Mailboxes.md).
+TC_TENSIX_EXPORT std::uint32_t mailbox_load(int box, std::uint32_t word_index);
+TC_TENSIX_EXPORT void mailbox_store(int box, std::uint32_t value);
+
+// reinterpret_cast<volatile T *>(x) of the LLK: a device address (an integer) is translated; a
+// host pointer (e.g. memcpy_blocking's arguments) is cast as the original did.
+template <class P, class A>
+inline P mmio_cast(A a) {
+    if constexpr (std::is_pointer_v<A>) {
+        return reinterpret_cast<P>(a);
+    } else {
+        using T = std::remove_cv_t<std::remove_pointer_t<P>>;
+        constexpr std::size_t bytes = std::is_void_v<T> ? 1 : sizeof(std::conditional_t<std::is_void_v<T>, char, T>);
+        return static_cast<P>(const_cast<void*>(mmio_address(static_cast<std::uintptr_t>(a), bytes)));
+    }
+}
+
+// --- the PC buffer: reads and writes with side effects ------------------------------------------
+struct PcBufWordPtr;
+struct PcBufWord {
+    std::uint32_t index;
+    operator std::uint32_t() const { return pcbuf_load(index); }
+    const PcBufWord& operator=(std::uint32_t value) const {
+        pcbuf_store(index, value);
+        return *this;
+    }
+    PcBufWordPtr operator&() const;
+};
+struct PcBufWordPtr {
+    std::uint32_t index;
+    PcBufWord operator*() const { return PcBufWord{index}; }
+};
+inline PcBufWordPtr PcBufWord::operator&() const { return PcBufWordPtr{index}; }
+struct PcBuf {
+    PcBufWord operator[](std::uint32_t index) const { return PcBufWord{index}; }
+};
+// ckernel::load_blocking / store_blocking on a PC buffer word (tensix_sync, mop_sync): found by ADL.
+inline std::uint32_t load_blocking(PcBufWordPtr p) { return pcbuf_load(p.index); }
+template <class U>
+inline void store_blocking(PcBufWordPtr p, U&& value) { pcbuf_store(p.index, static_cast<std::uint32_t>(value)); }
+
+// --- mailboxes ------------------------------------------------------------------------------------
+struct MailboxWordPtr;
+struct MailboxWord {
+    int box;
+    std::uint32_t index;
+    operator std::uint32_t() const { return mailbox_load(box, index); }
+    const MailboxWord& operator=(std::uint32_t value) const {
+        mailbox_store(box, value);
+        return *this;
+    }
+    MailboxWordPtr operator&() const;
+};
+struct MailboxWordPtr {
+    int box;
+    std::uint32_t index;
+    MailboxWord operator*() const { return MailboxWord{box, index}; }
+};
+inline MailboxWordPtr MailboxWord::operator&() const { return MailboxWordPtr{box, index}; }
+struct Mailbox {
+    int box;
+    MailboxWord operator[](std::uint32_t index) const { return MailboxWord{box, index}; }
+};
+inline std::uint32_t load_blocking(MailboxWordPtr p) { return mailbox_load(p.box, p.index); }
+template <class U>
+inline void store_blocking(MailboxWordPtr p, U&& value) { mailbox_store(p.box, static_cast<std::uint32_t>(value)); }
+
+}  // namespace tc_tensix

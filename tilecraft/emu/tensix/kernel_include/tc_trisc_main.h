@@ -1,0 +1,43 @@
+// The firmware side of one TRISC of an LLK test on tilecraft's Tensix machine: included at the
+// end of the translation unit that includes the test source (tilecraft/emu/tensix_build.py).
+//
+// It takes the place of the suite's helpers/src/trisc.cpp (the RISC-V start-up, linker-placed
+// globals and mailbox hand-shake) and of helpers/include/ckernel_helper.h (the ckernel globals):
+// the globals are defined here with the machine's proxies, and tc_trisc_main is what the runner
+// calls on this TRISC's fiber. Everything the kernel does in between is the test's and the LLK's.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "ckernel.h"
+#include "tc_tensix_kernel.h"
+
+namespace ckernel {
+::tc_tensix::PcBuf pc_buf_base;
+volatile std::uint32_t tt_reg_ptr* regfile = nullptr;  // bound to this TRISC's GPRs in tc_trisc_main
+::tc_tensix::Mailbox mailbox_base[4] = {{0}, {1}, {2}, {3}};
+std::uint32_t cfg_state_id = 0;
+std::uint32_t dest_offset_id = 0;
+}  // namespace ckernel
+
+// The linker script's RUNTIME_ARGS_START (helpers/ld/memory.<arch>.ld): the runner writes the
+// RuntimeParams bytes there, as the suite's loader does.
+constexpr std::uintptr_t kTcRuntimeArgsStart = 0x20000;
+
+// Runs this TRISC's kernel as trisc.cpp's main does (runtime args copied from L1, GPRs cleared,
+// config state and dest offset reset, run_kernel, then a TTSync). Returns sizeof(RuntimeParams)
+// when `args_size` differs from it (the runner reports the mismatch), else 0.
+extern "C" TC_TENSIX_EXPORT std::size_t tc_trisc_main(std::size_t args_size) {
+    if (args_size != sizeof(RuntimeParams)) return sizeof(RuntimeParams);
+    struct RuntimeParams params;
+    ckernel::memcpy_blocking(&params, ::tc_tensix::mmio_cast<const volatile RuntimeParams*>(kTcRuntimeArgsStart),
+                             sizeof(RuntimeParams));
+    ckernel::regfile = ::tc_tensix::mmio_cast<volatile std::uint32_t*>(REGFILE_BASE);
+    std::fill(ckernel::regfile, ckernel::regfile + 64, 0);
+    ckernel::reset_cfg_state_id();
+    ckernel::reset_dest_offset_id();
+    run_kernel(params);
+    ckernel::tensix_sync();
+    return 0;
+}

@@ -1,0 +1,233 @@
+"""Build an LLK test source for tilecraft's Tensix machine and run it on one core.
+
+The LLK test suite (the wheel's ``tt-llk/tests``) compiles each test source three times, once per
+TRISC (``-DLLK_TRISC_UNPACK`` / ``_MATH`` / ``_PACK``), against the real LLK. Here the same three
+compiles run with the host g++ against the machine include tree (``tensix_tree.py``: the wheel's
+headers with instruction issue and memory-mapped registers replaced), each into a shared object
+whose symbols stay local (``-fvisibility=hidden``, ``-Bsymbolic``, loaded ``RTLD_LOCAL``), so the
+three TRISCs' globals and ODR-different inline functions stay separate as three ELFs do on the
+device. A runner executable (the machine's sources, built once per arch) maps the L1 image,
+writes the runtime args where the kernels read them, runs the three kernels on fibers and writes
+L1 back. Everything is cached by content under ``<cache>/emu``.
+
+Interface (docs/emulator.md, "The Tensix machine"; the LLK suite harness calls it):
+``build_llk_test(source, build_h, arch, extra_includes, defines) -> LlkProgram`` and
+``LlkProgram.run(l1, runtime_args, timeout_s)``, raising :class:`TensixRunError`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import wheel_headers
+from ..diagnostics import Diagnostic, KernelError
+from . import cache, tensix_tree
+from .toolchain import compiler
+
+MACHINE_DIR = Path(__file__).resolve().parent / "tensix"
+SFPI_DIR = MACHINE_DIR / "sfpi"  # our sfpi.h and lltt.h: the suite's -Isfpi/include
+TRISCS = ("UNPACK", "MATH", "PACK")
+#: the suite's defines for every test compile (test_config.py: INITIAL_OPTIONS_COMPILE)
+SUITE_DEFINES = ("-DTENSIX_FIRMWARE", "-DENV_LLK_INFRA", "-DKERNEL_BUILD", "-DENABLE_LLK_ASSERT")
+ARCH_DEFINES = {"wormhole": "-DARCH_WORMHOLE", "blackhole": "-DARCH_BLACKHOLE"}
+#: The suite's OPTIONS_ALL as far as they apply on the host (docs/emulator.md lists what is dropped
+#: and why: -ftt-* and -mno-tt-fix-whbhebreak are SFPI-toolchain options; -ffast-math and its
+#: refinements would let g++ rewrite the machine model's host arithmetic; -g and -Werror are
+#: not needed for a run), plus what a shared object with local symbols needs.
+KERNEL_FLAGS = ("-std=c++17", "-O3", "-fno-exceptions", "-fno-rtti", "-fno-use-cxa-atexit", "-ffp-contract=off",
+                "-fPIC", "-shared", "-fvisibility=hidden", "-fvisibility-inlines-hidden", "-fno-gnu-unique",
+                "-Wl,-Bsymbolic", "-Wno-attributes", "-Wno-ignored-attributes", "-fno-diagnostics-color")
+RUNNER_FLAGS = ("-std=c++20", "-O2", "-ffp-contract=off", "-rdynamic", "-fno-diagnostics-color")
+#: RUNTIME_ARGS_START of the suite's linker scripts: where the runner writes the runtime args
+RUNTIME_ARGS_START = 0x20000
+#: how long the runner may take beyond the caller's timeout (loading, writing L1 back)
+RUNNER_GRACE_S = 10.0
+
+CODE_RUN = "E5871"
+CODE_BUILD = "E5872"
+CODE_TIMEOUT = "E5873"
+
+
+class TensixRunError(KernelError):
+    """A run on the Tensix machine ended without finishing: a hard error (an unmodelled
+    instruction, a failed LLK_ASSERT, an unbacked device address), a deadlock, a crash or a timeout.
+    The message is the machine's."""
+
+
+class TensixBuildError(KernelError):
+    """An LLK test source did not compile (or link) for the Tensix machine."""
+
+
+def _hash_tree(directory: Path, suffixes: tuple[str, ...] = (".h", ".hpp", ".inl", ".cpp", ".c")) -> str:
+    parts: list[str | bytes] = []
+    for path in sorted(directory.rglob("*")):
+        if path.is_file() and path.suffix in suffixes:
+            parts += [path.relative_to(directory).as_posix(), path.read_bytes()]
+    return cache.digest(*parts)
+
+
+def _include_roots(tt_metal: Path, arch: str, variant: Path, extra: Sequence[Path]) -> list[Path]:
+    """The suite's include order (test_config.py: the compile command and INCLUDES), with our sfpi
+    and kernel-side headers where the suite has the SFPI toolchain's."""
+    tests = tt_metal / "tt-llk" / "tests"
+    llk = tt_metal / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[arch]
+    hw = tt_metal / "hw" / "inc" / "internal" / "tt-1xx"
+    if arch == "wormhole":
+        hw_specific = [hw / "wormhole", hw / "wormhole" / "wormhole_b0_defines",
+                       tt_metal / "hw" / "ckernels" / "wormhole_b0" / "metal" / "llk_api",
+                       tt_metal / "hw" / "ckernels" / "wormhole_b0" / "metal" / "llk_api" / "llk_sfpu"]
+    else:
+        hw_specific = [hw / "blackhole", tt_metal / "hw" / "ckernels" / "blackhole" / "metal" / "llk_api",
+                       tt_metal / "hw" / "ckernels" / "blackhole" / "metal" / "llk_api" / "llk_sfpu"]
+    return [tests, tests / "helpers" / "src", variant, *extra, SFPI_DIR, tensix_tree.KERNEL_INCLUDE_DIR,
+            llk / "llk_lib", llk / "llk_lib" / "hal", llk / "common" / "inc", llk / "common" / "inc" / "sfpu",
+            tt_metal / "tt-llk" / "common", tt_metal / "tt-llk" / "tools" / "include", tt_metal / "hw" / "inc",
+            tests / "firmware" / "riscv" / "common", tests / "helpers" / "include",
+            tt_metal / "hostdevcommon" / "api", *hw_specific]
+
+
+def _run_compiler(command: list[str], what: str) -> None:
+    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "LC_ALL": "C"})
+    if done.returncode != 0:
+        errors = [line for line in done.stderr.splitlines() if ": error:" in line or "fatal error" in line]
+        first = errors[0] if errors else (done.stderr.strip().splitlines() or ["(no output)"])[-1]
+        raise TensixBuildError(Diagnostic(
+            CODE_BUILD, f"{what} does not compile for tilecraft's Tensix machine: {first}",
+            hint="the full compiler output follows:\n" + done.stderr[-6000:]))
+
+
+# --- the runner -----------------------------------------------------------------------------------
+
+def _opcode_names_source(tt_metal: Path, arch: str) -> str:
+    """C++ naming every opcode of the arch's assembly.yaml, so an unmodelled one is named."""
+    yaml = tt_metal / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[arch] / "instructions" / "assembly.yaml"
+    pairs = re.findall(r"^([A-Z][A-Z0-9_]*):\s*\n(?:[ \t]+.*\n)*?[ \t]+op_binary:\s*(0x[0-9a-fA-F]+)",
+                       yaml.read_text(), flags=re.M)
+    lines = [f'    tc_tensix::Machine::name_opcode({code}, "{name}");' for name, code in pairs]
+    return ("// Generated by tilecraft/emu/tensix_build.py from the wheel's assembly.yaml.\n"
+            '#include "machine.h"\nnamespace {\nstruct OpcodeNames {\n    OpcodeNames() {\n'
+            + "\n".join(lines) + "\n    }\n} names;\n}  // namespace\n")
+
+
+def runner_executable(arch: str = "wormhole") -> Path:
+    """The runner for ``arch``: the machine's sources compiled once, cached by their content."""
+    tt_metal = tensix_tree.machine_tree(arch)
+    gxx = compiler()
+    key = cache.digest("tensix-runner", arch, gxx.version, *RUNNER_FLAGS, _hash_tree(MACHINE_DIR),
+                       tt_metal.parent.name)
+
+    def make(directory: Path) -> Path:
+        names = directory / "opcode_names.cpp"
+        names.write_text(_opcode_names_source(tt_metal, arch))
+        # The machine's sources see the wheel's headers as the unit tests compile them
+        # (tests/emu/tensix/conftest.py): the original ckernel_ops.h for TT_OP_*, cfg_defines.h.
+        original = wheel_headers.ensure_headers() / "tt_metal"
+        hw = original / "hw" / "inc" / "internal" / "tt-1xx" / arch
+        includes = [MACHINE_DIR, hw, original / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[arch] / "common" / "inc"]
+        includes += [hw / "wormhole_b0_defines"] if arch == "wormhole" else []
+        sources = sorted(MACHINE_DIR.glob("*.cpp")) + [MACHINE_DIR / "runner" / "runner_main.cpp", names]
+        flags = [*gxx.command(), *RUNNER_FLAGS, f"-DTC_ARCH_{arch.upper()}", *(f"-I{p}" for p in includes)]
+
+        def compile_one(source: Path) -> Path:  # one g++ per source: the machine's units build in parallel
+            obj = directory / f"{source.stem}.o"
+            _run_compiler([*flags, "-c", str(source), "-o", str(obj)], f"the Tensix machine's {source.name} ({arch})")
+            return obj
+
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            objects = list(pool.map(compile_one, sources))
+        out = directory / "tensix_runner"
+        _run_compiler([*flags, *map(str, objects), "-ldl", "-o", str(out)], f"the Tensix machine runner ({arch})")
+        return out
+
+    return cache.build("tensix-runner", key, make)[0]
+
+
+# --- the kernels ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LlkProgram:
+    """The three TRISC kernels of one LLK test variant, built for the machine, and its runner."""
+
+    source: Path
+    arch: str
+    triscs: tuple[Path, Path, Path]
+    runner: Path
+
+    def run(self, l1: bytearray, runtime_args: bytes, timeout_s: float = 60) -> None:
+        """Run the three TRISCs on one core whose L1 is ``l1`` (modified in place, also when the run
+        ends with a TensixRunError)."""
+        if RUNTIME_ARGS_START + len(runtime_args) > len(l1):
+            raise TensixRunError(Diagnostic(CODE_RUN, f"the runtime args ({len(runtime_args)} bytes) do not fit in "
+                                                      f"the {len(l1)}-byte L1 at {RUNTIME_ARGS_START:#x}"))
+        with tempfile.TemporaryDirectory(prefix="tc-tensix-run-") as tmp:
+            image, args = Path(tmp) / "l1.bin", Path(tmp) / "args.bin"
+            image.write_bytes(l1)
+            args.write_bytes(runtime_args)
+            command = [str(self.runner), str(image), str(args), str(timeout_s), *map(str, self.triscs)]
+            try:
+                done = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s + RUNNER_GRACE_S)
+            except subprocess.TimeoutExpired:
+                raise TensixRunError(Diagnostic(
+                    CODE_TIMEOUT, f"{self.source.name} did not finish within {timeout_s} s on the Tensix machine",
+                    hint="a TRISC loops without issuing instructions or polling machine state (for example a "
+                         "busy wait on a debug register)")) from None
+            l1[:] = image.read_bytes()  # also after an error: what ran before it stays inspectable
+            if done.returncode != 0:
+                message = done.stderr.strip() or f"the runner exited with status {done.returncode}"
+                raise TensixRunError(Diagnostic(CODE_RUN, f"{self.source.name} on the Tensix machine: {message}"))
+
+
+def build_llk_test(source: Path, build_h: str, arch: str = "wormhole", extra_includes: Sequence[Path] = (),
+                   defines: Sequence[str] = ()) -> LlkProgram:
+    """Compile ``source`` for the three TRISCs (``build_h`` as its ``build.h``) and the runner."""
+    if arch not in ARCH_DEFINES:
+        raise ValueError(f"unknown arch {arch!r}; expected one of {sorted(ARCH_DEFINES)}")
+    source = Path(source).resolve()
+    tt_metal = tensix_tree.machine_tree(arch)
+    gxx = compiler()
+    extra = [Path(p).resolve() for p in extra_includes]
+    define_flags = [d if d.startswith("-D") else f"-D{d}" for d in defines]
+    key_parts = ["tensix-trisc", arch, gxx.version, *KERNEL_FLAGS, *SUITE_DEFINES, *define_flags, source.as_posix(),
+                 source.read_bytes(), build_h, tt_metal.parent.name,
+                 _hash_tree(MACHINE_DIR, (".h",)),  # our sfpi.h and kernel_include/ and the machine headers they use
+                 *(p.as_posix() for p in extra),
+                 *(_hash_tree(p) for p in extra)]
+
+    def build_trisc(index: int) -> Path:
+        name = TRISCS[index]
+
+        def make(directory: Path) -> Path:
+            variant = directory / "variant"
+            variant.mkdir()
+            (variant / "build.h").write_text(build_h)
+            # The source gets the tree's memory-mapped-register rewrite too (a no-op for the
+            # suite's sources, already rewritten); its own directory stays first on the path.
+            kernel = directory / "source" / source.name
+            kernel.parent.mkdir()
+            rewritten = tensix_tree.rewrite_casts(source.read_text(errors="surrogateescape"))[0]
+            # `#line` keeps __FILE__ (LLK_ASSERT reports) and compiler messages at the original.
+            kernel.write_text(f'#line 1 "{source}"\n{rewritten}', errors="surrogateescape")
+            stub = directory / f"{name.lower()}.cpp"
+            stub.write_text(f'#include "{kernel}"\n#include "tc_trisc_main.h"\n')
+            out = directory / f"{name.lower()}.so"
+            _run_compiler([*gxx.command(), *KERNEL_FLAGS, *SUITE_DEFINES, ARCH_DEFINES[arch],
+                           f"-DCOMPILE_FOR_TRISC={index}", f"-DLLK_TRISC_{name}", *define_flags,
+                           "-include", str(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h"),
+                           f"-I{source.parent}", *(f"-I{p}" for p in _include_roots(tt_metal, arch, variant, extra)),
+                           str(stub), "-o", str(out)], f"{source.name} (TRISC {name})")
+            return out
+
+        return cache.build("tensix-trisc", cache.digest(*key_parts, name), make)[0]
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        runner = pool.submit(runner_executable, arch)
+        triscs = tuple(pool.map(build_trisc, range(len(TRISCS))))
+        runner_path = runner.result()
+    return LlkProgram(source, arch, triscs, runner_path)  # type: ignore[arg-type]

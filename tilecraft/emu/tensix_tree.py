@@ -1,0 +1,206 @@
+"""The machine include tree: the wheel's LLK and kernel-side headers, with the layers under the LLK replaced.
+
+Tenstorrent's LLK code runs unchanged on the host over tilecraft's Tensix machine (tensix/). Only
+two layers under it are replaced here, mechanically, in a cached copy of the wheel's headers
+(never committed; see docs/emulator.md, "The Tensix machine"):
+
+* instruction issue: ``ckernel_ops.h``'s ``TTI_INSN`` / ``TT_INSN`` (RISC-V ``.ttinsn`` / a store
+  to the instruction buffer) become ``::tc_tensix::issue_from_kernel(word)``: the calling fiber's
+  core and TRISC issue the instruction word;
+* memory-mapped registers: every pointer ``reinterpret_cast<T *>(x)`` in the LLK, the test
+  helpers and the test sources becomes ``::tc_tensix::mmio_cast<T *>(x)``, which maps a device
+  address (config registers, MOP config, GPRs, debug registers, L1) to the current core's/thread's
+  backing store and leaves a host pointer as it is; the two register windows with side effects (the PC buffer's
+  semaphore access and the mailboxes) are declared as proxy types; the RISC-V inline assembly of
+  the blocking load/store helpers becomes plain accesses.
+
+Every rewrite names the file and the count it expects; a wheel whose text differs fails loudly
+(``TreeError``) instead of compiling half-replaced code. The rewrites applied are listed in the
+tree's ``PATCHES.txt``.
+
+The LLK test suite (``tt-llk/tests``: sources, helpers, python tests, golden generators) is not
+in the kernel-header cache; the harness's extraction of the wheel's ``tt-llk``
+(``llk_suite.suite_tree``) provides it and the tree places it where the suite's relative include
+roots expect it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import wheel_headers, wheels
+from . import cache
+from .llk_suite import suite_tree
+
+PATCH_LOG = "PATCHES.txt"
+#: LLK tree directory per architecture name used by tilecraft
+LLK_ARCH_DIRS = {"wormhole": "tt_llk_wormhole_b0", "blackhole": "tt_llk_blackhole"}
+#: the machine's own headers the rewritten code includes (tc_tensix_kernel.h, lltt.h, ...)
+KERNEL_INCLUDE_DIR = Path(__file__).resolve().parent / "tensix" / "kernel_include"
+
+
+class TreeError(RuntimeError):
+    """The wheel's headers do not have the text a rewrite expects (a different wheel, or a bug)."""
+
+
+# --- the rewrites ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Rewrite:
+    """``pattern`` -> ``replacement`` in each file matching ``glob`` (relative to ``tt_metal``).
+
+    ``expect``: the exact number of matches per file (None: any number, including none).
+    """
+
+    glob: str
+    pattern: str
+    replacement: str
+    why: str
+    expect: int | None = 1
+    flags: int = re.M
+
+
+_KERNEL_HEADER = '#include "tc_tensix_kernel.h"\n'
+
+REWRITES: tuple[Rewrite, ...] = (
+    Rewrite("tt-llk/{llk}/common/inc/ckernel_ops.h",
+            r"^#if __riscv_xtttensix.*?^#endif\n",
+            _KERNEL_HEADER
+            + "#define TTI_INSN(ENCODING) ::tc_tensix::issue_from_kernel(unsigned(ENCODING))\n"
+            + "#define TT_INSN(ENCODING) ::tc_tensix::issue_from_kernel(unsigned(ENCODING))\n",
+            "instruction issue: the calling fiber's TRISC issues the word to the machine", flags=re.M | re.S),
+    Rewrite("tt-llk/{llk}/common/inc/ckernel.h",
+            r"^extern volatile std::uint32_t tt_reg_ptr \*pc_buf_base;",
+            "extern ::tc_tensix::PcBuf pc_buf_base;",
+            "PC buffer: semaphore reads/writes (SEMPOST/SEMGET side effects) and TTSync through a proxy"),
+    Rewrite("tt-llk/{llk}/common/inc/ckernel.h",
+            r"^extern volatile std::uint32_t tt_reg_ptr \*mailbox_base\[4\];",
+            "extern ::tc_tensix::Mailbox mailbox_base[4];",
+            "mailboxes: FIFO push on write, blocking pop on read, through a proxy"),
+    Rewrite("tt-llk/{llk}/common/inc/ckernel.h",
+            r'asm volatile\(\s*"lhu .*?: "memory"\);',
+            "raw = 0;\n        std::memcpy(&raw, const_cast<const T *>(ptr), sizeof(T));",
+            "load_blocking (16 bit): a plain host load instead of RISC-V lhu", flags=re.S),
+    Rewrite("tt-llk/{llk}/common/inc/ckernel.h",
+            r'asm volatile\(\s*"lw .*?: "memory"\);',
+            "std::memcpy(&raw, const_cast<const T *>(ptr), sizeof(T));",
+            "load_blocking (32 bit): a plain host load instead of RISC-V lw", flags=re.S),
+    Rewrite("tt-llk/{llk}/common/inc/ckernel.h",
+            r'asm volatile\(\s*"sw .*?: "memory"\);',
+            "std::memcpy(const_cast<T *>(ptr), &raw, sizeof(raw));",
+            "store_blocking: a plain host store instead of RISC-V sw/lw", flags=re.S),
+    Rewrite("tt-llk/{llk}/llk_lib/llk_unpack_common.h",
+            r'^#define consume_discard\(x\) __asm volatile\(.*\)$',
+            "#define consume_discard(x) ((void)(x))",
+            "consume_discard: the RISC-V load-use fence has no host meaning"),
+    Rewrite("tt-llk/{llk}/llk_lib/llk_unpack_common.h",
+            r'__asm volatile\("sw %2, %1; lw %0, %1".*?\);',
+            "*addr = to_store;\n    result = *addr;",
+            "store_then_load: a plain host store and load instead of RISC-V sw/lw", flags=re.S),
+    Rewrite("tt-llk/common/llk_assert.h",
+            r"^#pragma once$",
+            "#pragma once\n" + _KERNEL_HEADER.rstrip("\n"),
+            "LLK_ASSERT reports through the machine (the declaration it calls)"),
+    Rewrite("tt-llk/common/llk_assert.h",
+            r'asm volatile\("ebreak"\);',
+            "::tc_tensix::llk_assert_failed(#condition, message, __FILE__, __LINE__);",
+            "LLK_ASSERT: a failed assertion is a hard error naming it and its file:line (RISC-V ebreak)"),
+    Rewrite("tt-llk/tests/helpers/include/barrier.h",
+            r'asm volatile\("mv %0, %0" : "\+r"\(value\)\);',
+            'asm volatile("" : "+r"(value));',
+            "barrier: the RISC-V register-dependency idiom as an empty host asm with the same constraint",
+            expect=None),
+)
+
+#: Directories (relative to ``tt_metal``) whose sources get the memory-mapped-register rewrite.
+MMIO_DIRS = ("tt-llk/{llk}/common/inc", "tt-llk/{llk}/llk_lib", "tt-llk/tests/helpers/include", "tt-llk/tests/sources")
+_MMIO_SUFFIXES = (".h", ".hpp", ".cpp")
+# A cast to a pointer type (no template arguments or function pointers inside the brackets).
+_MMIO_CAST = re.compile(r"reinterpret_cast<\s*([^<>;()]*?\*)\s*>")
+
+
+def _rewrite_file(path: Path, rewrite: Rewrite, rel: str) -> str | None:
+    text = path.read_text(errors="surrogateescape")
+    new, count = re.subn(rewrite.pattern, lambda _m: rewrite.replacement, text, flags=rewrite.flags)
+    if rewrite.expect is not None and count != rewrite.expect:
+        raise TreeError(f"{rel}: expected {rewrite.expect} match(es) of /{rewrite.pattern}/ for '{rewrite.why}', "
+                        f"found {count}; the wheel's headers are not the ones this rewrite was written for")
+    if count == 0:
+        return None
+    path.write_text(new, errors="surrogateescape")
+    return f"{rel}: {count} x {rewrite.why}"
+
+
+def rewrite_casts(text: str) -> tuple[str, int]:
+    """``text`` with its pointer ``reinterpret_cast``s going through ``mmio_cast``, and their count.
+
+    tensix_build.py applies it to a test source that is not in the tree (an out-of-tree test)."""
+    return _MMIO_CAST.subn(r"::tc_tensix::mmio_cast<\1>", text)
+
+
+def _mmio_rewrite(root: Path, directory: str) -> list[str]:
+    log = []
+    for path in sorted((root / directory).rglob("*")):
+        if path.suffix not in _MMIO_SUFFIXES or not path.is_file():
+            continue
+        text = path.read_text(errors="surrogateescape")
+        new, count = rewrite_casts(text)
+        if count:
+            path.write_text(new, errors="surrogateescape")
+            log.append(f"{path.relative_to(root).as_posix()}: {count} x reinterpret_cast<T *> -> "
+                       "::tc_tensix::mmio_cast (device address -> this core's/thread's backing store)")
+    return log
+
+
+def apply_rewrites(tt_metal: Path, arch: str) -> list[str]:
+    """Apply every rewrite for ``arch`` under ``tt_metal`` in place; return the ``PATCHES`` lines."""
+    llk = LLK_ARCH_DIRS[arch]
+    log: list[str] = []
+    for rewrite in REWRITES:
+        rel = rewrite.glob.format(llk=llk)
+        path = tt_metal / rel
+        if not path.is_file():
+            raise TreeError(f"{rel}: missing from the wheel's headers (needed for '{rewrite.why}')")
+        line = _rewrite_file(path, rewrite, rel)
+        if line:
+            log.append(line)
+    for directory in MMIO_DIRS:
+        log.extend(_mmio_rewrite(tt_metal, directory.format(llk=llk)))
+    return log
+
+
+# --- the tree -------------------------------------------------------------------------------------
+
+def _tree_key(arch: str) -> str:
+    return cache.digest(arch, Path(__file__).read_bytes(), wheels.TTNN_VERSION)
+
+
+@functools.cache
+def machine_tree(arch: str = "wormhole") -> Path:
+    """The rewritten tree's ``tt_metal`` directory for ``arch`` (built once, cached by content)."""
+    if arch not in LLK_ARCH_DIRS:
+        raise ValueError(f"unknown arch {arch!r}; expected one of {sorted(LLK_ARCH_DIRS)}")
+    key = _tree_key(arch)
+    target = cache.emu_cache() / "tensix-tree" / f"{arch}-{key[:16]}"
+    if wheels.is_unpacked(target, key):
+        return target / "tt_metal"
+    headers = wheel_headers.ensure_headers() / "tt_metal"
+    tests = suite_tree.ensure_llk_root() / "tests"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = target.with_name(f".staging-{target.name}")
+    shutil.rmtree(staging, ignore_errors=True)
+    shutil.copytree(headers, staging / "tt_metal", symlinks=True)
+    shutil.copytree(tests, staging / "tt_metal" / "tt-llk" / "tests", symlinks=True)
+    log = apply_rewrites(staging / "tt_metal", arch)
+    (staging / PATCH_LOG).write_text("".join(f"{line}\n" for line in log))
+    (staging / wheels.COMPLETE_MARKER).write_text(f"{key}\n")
+    if not wheels.is_unpacked(target, key):
+        shutil.rmtree(target, ignore_errors=True)
+        staging.rename(target)
+    else:
+        shutil.rmtree(staging, ignore_errors=True)
+    return target / "tt_metal"
