@@ -52,6 +52,8 @@ Style style_of_format(Machine& m, int thread, uint32_t word, uint32_t fmt) {
 }
 
 Alu alu_config(Machine& m, int thread, uint32_t word) {
+    if (TC_CFG_FIELD(m, thread, ALU_ROUNDING_MODE_Fpu_srnd_en))
+        m.fail(thread, word, "the matrix unit's stochastic rounding (ALU_ROUNDING_MODE_Fpu_srnd_en) is not modelled");
     Alu a;
     a.srca_fmt = TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG_SrcA_override) ? TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG_SrcA_val)
                                                                             : TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG0_SrcA);
@@ -93,8 +95,9 @@ uint32_t dst_row(Machine& m, int thread, uint32_t word, uint32_t imm) {
 // Wait Gate: the matrix unit may read a Src bank only while it owns it (dvalid).
 void wait_src(Machine& m, bool a, bool b, const char* what) {
     MachineState& s = m.s;
-    m.wait_for(Wait{[&s, a, b] { return (!a || s.srca[s.srca_math_bank].dvalid) && (!b || s.srcb[s.srcb_math_bank].dvalid); },
-                    std::string(a && b ? "SrcA and SrcB data" : a ? "SrcA data" : "SrcB data") + " for " + what});
+    auto ready = [&s, a, b] { return (!a || s.srca[s.srca_math_bank].dvalid) && (!b || s.srcb[s.srcb_math_bank].dvalid); };
+    if (ready()) return;  // the common case, without building the wait's description
+    m.wait_for(Wait{ready, std::string(a && b ? "SrcA and SrcB data" : a ? "SrcA data" : "SrcB data") + " for " + what});
 }
 
 // FlipSrcA / FlipSrcB (bits 0 / 1 of `flags`): hand the bank back to the unpackers (unless
