@@ -483,7 +483,6 @@ inline uint32_t store_to_dst32(uint32_t mod0, uint32_t v) {
 struct Predication {
     struct Entry {
         uint32_t flags = 0, use_flags = 0;
-        bool operator==(const Entry&) const = default;
     };
     static constexpr int kStackDepth = 8;
 
@@ -492,7 +491,12 @@ struct Predication {
     std::array<Entry, kStackDepth> stack{};
     int depth = 0;
 
-    bool operator==(const Predication&) const = default;
+    bool same_as(const Predication& o) const {
+        if (flags != o.flags || use_flags != o.use_flags || depth != o.depth) return false;
+        for (int i = 0; i < depth; ++i)
+            if (stack[i].flags != o.stack[i].flags || stack[i].use_flags != o.stack[i].use_flags) return false;
+        return true;
+    }
 
     // Lanes an instruction writes, given the lanes whose row is masked off.
     uint32_t enabled(uint32_t row_masked = 0) const { return ~row_masked & (~use_flags | flags); }
@@ -592,7 +596,7 @@ struct LoadMacroConfig {
     std::array<uint32_t, 4> templates{};  // instruction words
     std::array<uint32_t, 4> sequence{};   // per macro: 8 bits per sub-unit (simple, MAD, round, store)
     uint32_t misc = 0;                    // StoreMod0 [3:0], UsesLoadMod0ForStore [7:4], UnitDelayKind [11:8]
-    bool operator==(const LoadMacroConfig&) const = default;
+    bool same_as(const LoadMacroConfig& o) const { return templates == o.templates && sequence == o.sequence && misc == o.misc; }
 };
 
 // An instruction SFPLOADMACRO scheduled on a sub-unit (0 simple, 1 MAD, 2 round, 3 store), to run
