@@ -40,8 +40,11 @@ ARCH_DEFINES = {"wormhole": "-DARCH_WORMHOLE", "blackhole": "-DARCH_BLACKHOLE"}
 #: The suite's OPTIONS_ALL as far as they apply on the host (docs/emulator.md lists what is dropped
 #: and why: -ftt-* and -mno-tt-fix-whbhebreak are SFPI-toolchain options; -ffast-math and its
 #: refinements would let g++ rewrite the machine model's host arithmetic; -g and -Werror are
-#: not needed for a run), plus what a shared object with local symbols needs.
-KERNEL_FLAGS = ("-std=c++17", "-O3", "-fno-exceptions", "-fno-rtti", "-fno-use-cxa-atexit", "-ffp-contract=off",
+#: not needed for a run), plus what a shared object with local symbols needs. C++20, not the
+#: suite's C++17: the header cache's g++ 12 stand-in for `static_assert(false, ...)`
+#: (wheel_headers.py) names a lambda in an unevaluated context, which C++17 rejects; the SFPU
+#: headers (ckernel_sfpu_fill.h, ...) have it.
+KERNEL_FLAGS = ("-std=c++20", "-O3", "-fno-exceptions", "-fno-rtti", "-fno-use-cxa-atexit", "-ffp-contract=off",
                 "-fPIC", "-shared", "-fvisibility=hidden", "-fvisibility-inlines-hidden", "-fno-gnu-unique",
                 "-Wl,-Bsymbolic", "-Wno-attributes", "-Wno-ignored-attributes", "-fno-diagnostics-color")
 RUNNER_FLAGS = ("-std=c++20", "-O2", "-ffp-contract=off", "-rdynamic", "-fno-diagnostics-color")

@@ -230,6 +230,7 @@ def test_unmodelled_and_misused_instructions_fail_naming_them(tensix_unit_test) 
         "op@pack SETRWC 0 0 0 0 0 15",
         "op GMPOOL 0 1 0 1 0",
         "thd FIDELITY_BASE_Phase 0", "cfg ALU_ROUNDING_MODE_Fpu_srnd_en 1", "op ELWMUL 0 0 0 0 0",
+        "dvalid 1 0 0 0", "op SETRWC 2 0 0 0 0 0",  # hands back a SrcB bank the unpacker never handed over
     ])
     assert "SrcA and SrcB data for ELWADD" in out[0]
     assert "DOTPV" in out[1] and "not modelled" in out[1]
@@ -237,6 +238,7 @@ def test_unmodelled_and_misused_instructions_fail_naming_them(tensix_unit_test) 
     assert "TRISC PACK" in out[3] and "RWCs of a thread other than MATH" in out[3]
     assert "argmax" in out[4]
     assert "stochastic rounding" in out[5]
+    assert "SrcB data for SETRWC" in out[6]
     assert all(line.startswith("error: ") for line in out)
 
 

@@ -2,8 +2,6 @@
 // (fibers.h says what and why).
 #include "fibers.h"
 
-#include "current_machine.h"
-
 #include <signal.h>
 #include <sys/mman.h>
 #include <ucontext.h>
@@ -162,7 +160,6 @@ bool run_round(Run& run) {
         if (f.state == FiberState::Blocked && !f.wait->ready()) continue;
         ran = true;
         run.current = t;
-        const CurrentMachineScope bind(*run.machine, t);  // what our sfpi.h's code runs on
         swapcontext(&run.scheduler, &f.ctx);
         run.current = -1;
     }
