@@ -156,6 +156,29 @@ uint32_t double_to_bf16_rne(double v) {
     return sign | std::min(rounded, 0x7f80u);
 }
 
+// Value of a Tensix fp16 pattern as the L1 accumulator sees it (ttsim's model): any nonzero
+// exponent is a normal number (no inf/NaN encodings), a zero exponent is zero.
+float fp16_acc_value(uint32_t x) {
+    const uint32_t sign = (x & kSign16) << 16;
+    if ((x & 0x7fffu) < 0x400u) return bits_as<float>(sign);
+    return bits_as<float>(sign | (((x & 0x7fffu) << 13) + (112u << 23)));
+}
+
+// fp16 L1 accumulation (ttsim's model, the ISA documents none): the fp32 sum rounded to nearest
+// even; an exact cancellation gives signed zero, or the largest pattern when the L1 value's
+// exponent field was 30 or 31; a result below the fp16 range gives the largest pattern, one with a
+// zero exponent field signed zero; overflow saturates.
+uint32_t fp16_accumulate(uint32_t old, uint32_t value) {
+    const uint32_t sum = bits_as<uint32_t>(fp16_acc_value(old) + fp16_acc_value(value));
+    const uint32_t sign = (sum >> 16) & kSign16;
+    if ((sum & 0x7fffffffu) == 0) return sign | (((old >> 10) & 0x1fu) >= 30 ? 0x7fffu : 0u);
+    const int e = int((sum >> 23) & 0xffu) - 112;
+    if (e <= 0) return sign | (e < 0 ? 0x7fffu : 0u);
+    const uint32_t m = sum & 0x7fffffu;
+    const uint32_t rounded = (uint32_t(e) << 10) + ((m + (1u << 12) - 1u + ((m >> 13) & 1u)) >> 13);
+    return sign | std::min(rounded, 0x7fffu);
+}
+
 }  // namespace
 
 const char* code_name(uint32_t code) {
@@ -334,8 +357,9 @@ uint32_t l1_accumulate(uint32_t out_format, uint32_t old, uint32_t value) {
             if ((old | value) == 0xff80u && (old ^ value) == kSign16) return 0x7fc0u;  // inf + -inf
             return double_to_bf16_rne(bf16_acc_value(old) + bf16_acc_value(value));
         }
+        case kFP16: return fp16_accumulate(old & 0xffffu, value & 0xffffu);
         default:
-            unsupported(std::string("L1 accumulation into ") + code_name(out_format) + " is not modelled (FP32 and BF16 are)");
+            unsupported(std::string("L1 accumulation into ") + code_name(out_format) + " is not modelled (FP32, BF16, FP16 are)");
     }
 }
 

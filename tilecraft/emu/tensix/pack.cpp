@@ -216,7 +216,7 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
             if (k == 0 || ps.tpg_x == 0) row_mask = edge_mask(m, t, i, ps);
             const uint32_t a = (first + k) & 0x3fffu, row = a >> 4, col = a & 0xfu;
             if (row_mask & (1u << col)) {
-                const uint32_t raw = setup.early.read_32b ? m.dst32_read(row & 0x1ffu, col) : m.s.dst[row][col];
+                const uint32_t raw = setup.early.read_32b ? m.dst32_read(row, col) : m.s.dst[row][col];
                 try {
                     v = fmt::early_convert(setup.early, raw);
                 } catch (const fmt::UnsupportedConversion& e) {
