@@ -212,6 +212,8 @@ def test_misuse_and_unmodelled_modes_fail_by_name(unpacked):
     assert "opcode 0x42 UNPACR" in lines["err_rowsearch"][0] and "RowSearch is not modelled" in lines["err_rowsearch"][0]
     assert "UNPACR_NOP flavour 0x0 is not modelled" in lines["err_nop_pop"][0]
     assert "unpacks Float16_b to Float32 in SrcA/SrcB" in lines["err_format"][0]
+    assert "SrcA row 64 is out of range" in lines["err_row"][0]
+    assert lines["zero_wrap"] == ["0"]  # the same address with AllDatumsAreZero wraps to row 0
     assert "Blackhole unpackers are not modelled yet" in lines["err_blackhole"][0]
 
 

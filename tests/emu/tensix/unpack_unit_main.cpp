@@ -220,6 +220,13 @@ int main() {
         m.s.srca[m.s.srca_unpack_bank].dvalid = false;
         expect_failure("err_rowsearch", m, TT_OP_UNPACR(kSrcA, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, 1));
         expect_failure("err_nop_pop", m, TT_OP_UNPACR_NOP(kSrcA, kPop));
+        // unpack_to_dest_tile_done's TEN-3868 workaround: a zero write with ch1 Z past the tile wraps.
+        m.issue(kUnpack, TT_OP_SETADCXX(0b001, 15, 0));
+        m.issue(kUnpack, TT_OP_SETADCZW(0b001, 0, 4, 0, 0, 0b0100));
+        m.s.srca[m.s.srca_unpack_bank].row[0][7] = 0x1234;
+        m.issue(kUnpack, TT_OP_UNPACR(kSrcA, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1));
+        std::printf("zero_wrap %x\n", m.s.srca[m.s.srca_unpack_bank].row[0][7]);
+        expect_failure("err_row", m, TT_OP_UNPACR(kSrcA, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1));
         m.issue(kUnpack, TT_OP_UNPACR_NOP(kSrcA, kNegInfSrc));
         std::printf("neginf %x %x\n", m.s.srca[m.s.srca_unpack_bank].row[0][0], m.s.srca[m.s.srca_unpack_bank].row[63][15]);
         SETF(m, THCON_SEC0_REG2_Out_data_format, Float32);
