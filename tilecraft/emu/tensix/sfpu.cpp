@@ -453,9 +453,11 @@ void sfpshft2(Machine& m, int thread, const SfpuInsn& i) {
 }
 
 void sfpswap(Machine& m, int thread, const SfpuInsn& i) {
-    static constexpr uint32_t kVdGetsMin[9] = {0, 0xffffffffu, 0x0000ffffu, 0x00ff00ffu, 0xff0000ffu,
-                                               0x000000ffu, 0x0000ff00u, 0x00ff0000u, 0xff000000u};
-    if (i.mod > 8) fail(m, thread, i, "SFPSWAP Mod1=" + std::to_string(i.mod) + " is undefined");
+    // Per mode, the lanes where VD gets the minimum (else the maximum); 9 is VEC_MAX_MIN (SFPI's
+    // sfpi_constants.h; ttsim), beyond the ISA page's list.
+    static constexpr uint32_t kVdGetsMin[10] = {0, 0xffffffffu, 0x0000ffffu, 0x00ff00ffu, 0xff0000ffu,
+                                                0x000000ffu, 0x0000ff00u, 0x00ff0000u, 0xff000000u, 0u};
+    if (i.mod > 9) fail(m, thread, i, "SFPSWAP Mod1=" + std::to_string(i.mod) + " is undefined");
     each_lane(enabled(m), [&](int lane) {
         const uint32_t cfg = m.s.sfpu.lane_config[lane];
         const uint32_t c = m.s.lreg[i.vc][lane], d = m.s.lreg[i.vd][lane];

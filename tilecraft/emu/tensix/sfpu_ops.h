@@ -175,9 +175,10 @@ inline uint32_t divp2(uint32_t c, uint32_t imm8, bool add_to_exp) {
     if (exp_field(c) == 255) return c;
     return setexp(c, (exp_field(c) + imm8) & 0xffu);
 }
-// SFPABS: float mode clears the sign (except -NaN stays); integer mode negates two's complement
-// (-2^31 stays).
-inline uint32_t abs_float(uint32_t x) { return (x & kSignBit) && x < 0xff800000u ? (x & ~kSignBit) : x; }
+// SFPABS: float mode clears the sign except of a -NaN, which stays (-Inf becomes +Inf: ttsim; the
+// ISA page's model compares with >= and would keep -Inf, against its own comment); integer mode
+// negates two's complement (-2^31 stays).
+inline uint32_t abs_float(uint32_t x) { return (x & kSignBit) && x <= 0xff800000u ? (x & ~kSignBit) : x; }
 inline uint32_t abs_int(uint32_t x) { return (x & kSignBit) ? uint32_t(0u - x) : x; }
 // SFPLZ: count of leading zeros (32 for zero), optionally ignoring the sign bit.
 inline uint32_t lz(uint32_t c, bool ignore_sign) { return clz32(ignore_sign ? (c & ~kSignBit) : c); }
