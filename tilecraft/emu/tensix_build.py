@@ -126,7 +126,9 @@ def runner_executable(arch: str = "wormhole") -> Path:
         names = directory / "opcode_names.cpp"
         names.write_text(_opcode_names_source(tt_metal, arch))
         hw = tt_metal / "hw" / "inc" / "internal" / "tt-1xx" / arch
-        includes = [MACHINE_DIR, hw] + ([hw / "wormhole_b0_defines"] if arch == "wormhole" else [])
+        # ckernel_ops.h's TT_OP_* encodings (sfpi_host.cpp issues SFPLOAD/SFPSTORE/INCRWC/SFPCONFIG)
+        llk_inc = [tt_metal / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[arch] / "common" / "inc", tensix_tree.KERNEL_INCLUDE_DIR]
+        includes = [MACHINE_DIR, hw, *llk_inc] + ([hw / "wormhole_b0_defines"] if arch == "wormhole" else [])
         sources = sorted(MACHINE_DIR.glob("*.cpp")) + [MACHINE_DIR / "runner" / "runner_main.cpp", names]
         out = directory / "tensix_runner"
         _run_compiler([*gxx.command(), *RUNNER_FLAGS, f"-DTC_ARCH_{arch.upper()}",
