@@ -338,7 +338,7 @@ int main() {
         run(TT_OP_SFPNOP); run(TT_OP_SFPNOP); run(TT_OP_SFPNOP);
         dump("macro_l16", 16);
         dump_dst16("macro_before_store", 20);
-        run(TT_OP_SFPNOP);
+        run(TT_OP_NOP);                    // another unit's instruction: the due store runs first
         dump_dst16("macro_store", 20);
         M = &machine;
     }

@@ -197,6 +197,15 @@ def test_srcb_in_config_context_1(unpacked):
     assert torch.equal(src_to_fp32(regs["srcb_ctx1"]), faces_of(g["bf16"].float()))
 
 
+def test_unpacr_nop_fills_the_unpackers_bank(unpacked):
+    _, lines, _ = unpacked
+    # ZEROSRC cleared SrcB before each SET_DVALID (unpack_A_tile prints if not); NEGINFSRC fills
+    # SrcA with sign 1, exponent 255 and an all-ones mantissa, -inf to the matrix unit.
+    for tag in ("bf16", "tf32", "fp32_bf16", "fp16", "fp32_fp16", "bfp8b", "int8", "uint8", "transpose"):
+        assert tag not in lines, lines.get(tag)  # no "SrcB not zeroed" / "dvalid not set"
+    assert lines["neginf"] == ["7ffff 7ffff"]
+
+
 def test_misuse_and_unmodelled_modes_fail_by_name(unpacked):
     _, lines, _ = unpacked
     assert "SrcA bank released by the matrix unit" in lines["err_wait"][0]

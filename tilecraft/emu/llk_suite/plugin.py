@@ -14,7 +14,8 @@ its plugins, parametrization, stimuli and golden generators all run unchanged. T
 2. sets ``CHIP_ARCH`` (Wormhole unless given), which the suite reads at import time;
 3. before the suite's own ``pytest_configure``, replaces ``TestConfig.build_elfs`` and
    ``TestConfig.run_elf_files`` with :mod:`.runner` (the Tensix machine's build and run), and
-   gives the run its own artefact directory instead of the suite's shared ``/tmp/tt-llk-build``.
+   gives the run its own artefact directory instead of the suite's shared ``/tmp/tt-llk-build``;
+   under xdist (``-n``) the controller builds the machine's include tree before the workers start.
 """
 
 from __future__ import annotations
@@ -61,6 +62,9 @@ def pytest_configure(config: pytest.Config) -> None:
     TestConfig.resolve_artefacts_path = staticmethod(lambda: artefacts)
     TestConfig.build_elfs = runner.build_variant
     TestConfig.run_elf_files = runner.run_variant
+    if config.getoption("numprocesses", None) and not hasattr(config, "workerinput"):
+        # Build the machine's include tree once, here, rather than in every xdist worker at once.
+        runner.prepare_machine(chip_arch())
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -62,12 +62,17 @@ def run_variant(config: Any) -> None:
     test_config = type(config)
     location = test_config.TENSIX_LOCATION
     device = current_context().devices[0]
-    mailboxes = _trisc_mailboxes()
+    mailboxes, complete = _suite_mailboxes()
     for mailbox in mailboxes:
         device.write(location, mailbox, struct.pack("<I", 0))
     program.run(device.l1(location), runtime_args(config))
     for mailbox in mailboxes:
-        device.write(location, mailbox, struct.pack("<I", _kernel_complete()))
+        device.write(location, mailbox, struct.pack("<I", complete))
+
+
+def prepare_machine(arch: str) -> None:
+    """Build what every variant shares (the machine's include tree and runner) ahead of the tests."""
+    _tensix_build().runner_executable(arch)
 
 
 def runtime_args(config: Any) -> bytes:
@@ -135,32 +140,30 @@ def _source_path(config: Any) -> Path:
 
 
 def _refuse_hardware_only(config: Any) -> None:
+    from helpers.device import BootMode  # the suite's enums
+    from helpers.test_config import ProfilerBuild
+
     test_config = type(config)
     reasons = {
         "TestConfig.WITH_COVERAGE (--coverage)": test_config.WITH_COVERAGE,
-        "TestConfig(profiler_build=Yes)": config.profiler_build.value == "true",
+        "TestConfig(profiler_build=ProfilerBuild.Yes)": config.profiler_build == ProfilerBuild.Yes,
         "device print (DEVICE_PRINT, --logging-level DEBUG)": test_config.DEVICE_PRINT_ENABLED
         or config.requires_device_print,
         "performance counters (--enable-perf-counters)": test_config.ENABLE_PERF_COUNTERS,
         "TestConfig(requires_vector_ext=True) (Quasar)": config.requires_vector_ext,
-        "TestConfig(boot_mode=...) other than the default": config.boot_mode.value not in ("default", "brisc"),
+        "TestConfig(boot_mode=...) other than the default": config.boot_mode not in (BootMode.DEFAULT, BootMode.BRISC),
     }
     for call, needed in reasons.items():
         if needed:
             raise HardwareOnly(call)
 
 
-def _trisc_mailboxes() -> list[int]:
-    from helpers import device as suite_device  # the suite's module: its mailbox layout for this build
+def _suite_mailboxes() -> tuple[list[int], int]:
+    """The three TRISC mailboxes of this build (the suite's layout) and the value that says done."""
+    from helpers import device as suite_device
 
     boxes = suite_device.Mailboxes
-    return [boxes.Unpacker.value, boxes.Math.value, boxes.Packer.value]
-
-
-def _kernel_complete() -> int:
-    from helpers.device import KERNEL_COMPLETE
-
-    return KERNEL_COMPLETE
+    return [boxes.Unpacker.value, boxes.Math.value, boxes.Packer.value], suite_device.KERNEL_COMPLETE
 
 
 def _tensix_build():

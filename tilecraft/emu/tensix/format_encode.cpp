@@ -3,8 +3,10 @@
 #include "format_encode.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
+#include <cstring>
+
+#include "datum_layout.h"
 
 namespace tc_tensix::fmt {
 
@@ -14,15 +16,18 @@ constexpr uint32_t kSign32 = 0x80000000u, kSign16 = 0x8000u;
 
 [[noreturn]] void unsupported(const std::string& what) { throw UnsupportedConversion(what); }
 
+// Bit reinterpretation (C++17: the machine's runner is built as C++17).
+template <class To, class From>
+To bits_as(From from) {
+    static_assert(sizeof(To) == sizeof(From));
+    To to;
+    std::memcpy(&to, &from, sizeof to);
+    return to;
+}
+
 bool is_fp32_like(uint32_t c) { return c == kFP32 || c == kTF32; }
 bool is_e8_16(uint32_t c) { return c == kBF16 || c == kBFP8; }
 bool is_e5_16(uint32_t c) { return c == kFP16 || c == kBFP8a || c == kFP8; }
-
-// --- Dst register layouts -> plain bit patterns (Dst.md) ---
-
-uint32_t bf16_from_dst16(uint32_t x) { return (x & kSign16) | ((x & 0xffu) << 7) | ((x >> 8) & 0x7fu); }
-uint32_t fp16_from_dst16(uint32_t x) { return (x & kSign16) | ((x & 0x1fu) << 10) | ((x >> 5) & 0x3ffu); }
-uint32_t fp32_from_dst32(uint32_t x) { return (bf16_from_dst16(x >> 16) << 16) | (x & 0xffffu); }
 
 // --- early conversion helpers (rounding is to nearest, ties away from zero: the magnitude bits
 // get half an output ulp added, then the dropped bits are cut) ---
@@ -139,7 +144,7 @@ double bf16_acc_value(uint32_t x) {
 
 // Round a double to bf16: nearest-even, underflow to signed zero, overflow to signed inf.
 uint32_t double_to_bf16_rne(double v) {
-    const uint64_t bits = std::bit_cast<uint64_t>(v);
+    const uint64_t bits = bits_as<uint64_t>(v);
     const uint32_t sign = uint32_t(bits >> 63) << 15;
     if (std::isinf(v)) return sign | 0x7f80u;
     const int e = int((bits >> 52) & 0x7ffu) - 1023 + 127;
@@ -191,8 +196,8 @@ uint32_t early_convert(const EarlyConfig& cfg, uint32_t x) {
         }
     }
     x &= 0xffffu;
-    if (is_e5_16(f)) x = fp16_from_dst16(x);
-    else if (is_e8_16(f) || f == kTF32) x = bf16_from_dst16(x);
+    if (is_e5_16(f)) x = fp16_from_dst16(uint16_t(x));
+    else if (is_e8_16(f) || f == kTF32) x = bf16_from_dst16(uint16_t(x));
     if (cfg.round_10b_mant) unsupported(std::string("Round_10b_mant with a Dst16b read into ") + code_name(f));
     switch (f) {
         case kFP16: return cfg.read_raw ? x : flush_fp16(x);
@@ -320,8 +325,8 @@ void encode_bfp_block(const uint32_t entries[16], uint32_t to, uint8_t* shared_e
 uint32_t l1_accumulate(uint32_t out_format, uint32_t old, uint32_t value) {
     switch (out_format & 0xfu) {
         case kFP32: {
-            const float sum = std::bit_cast<float>(flush_fp32(old)) + std::bit_cast<float>(flush_fp32(value));
-            const uint32_t r = std::bit_cast<uint32_t>(sum);
+            const float sum = bits_as<float>(flush_fp32(old)) + bits_as<float>(flush_fp32(value));
+            const uint32_t r = bits_as<uint32_t>(sum);
             return (r & 0x7fffffffu) > 0x7f800000u ? 0x7fc00000u : flush_fp32(r);
         }
         case kBF16: {

@@ -483,8 +483,6 @@ inline uint32_t store_to_dst32(uint32_t mod0, uint32_t v) {
 struct Predication {
     struct Entry {
         uint32_t flags = 0, use_flags = 0;
-        // (Written out: kernels include this header through sfpi.h and build as C++17.)
-        bool operator==(const Entry& o) const { return flags == o.flags && use_flags == o.use_flags; }
     };
     static constexpr int kStackDepth = 8;
 
@@ -493,8 +491,11 @@ struct Predication {
     std::array<Entry, kStackDepth> stack{};
     int depth = 0;
 
-    bool operator==(const Predication& o) const {
-        return flags == o.flags && use_flags == o.use_flags && stack == o.stack && depth == o.depth;
+    bool same_as(const Predication& o) const {
+        if (flags != o.flags || use_flags != o.use_flags || depth != o.depth) return false;
+        for (int i = 0; i < depth; ++i)
+            if (stack[i].flags != o.stack[i].flags || stack[i].use_flags != o.stack[i].use_flags) return false;
+        return true;
     }
 
     // Lanes an instruction writes, given the lanes whose row is masked off.
@@ -595,9 +596,7 @@ struct LoadMacroConfig {
     std::array<uint32_t, 4> templates{};  // instruction words
     std::array<uint32_t, 4> sequence{};   // per macro: 8 bits per sub-unit (simple, MAD, round, store)
     uint32_t misc = 0;                    // StoreMod0 [3:0], UsesLoadMod0ForStore [7:4], UnitDelayKind [11:8]
-    bool operator==(const LoadMacroConfig& o) const {
-        return templates == o.templates && sequence == o.sequence && misc == o.misc;
-    }
+    bool same_as(const LoadMacroConfig& o) const { return templates == o.templates && sequence == o.sequence && misc == o.misc; }
 };
 
 // An instruction SFPLOADMACRO scheduled on a sub-unit (0 simple, 1 MAD, 2 round, 3 store), to run
