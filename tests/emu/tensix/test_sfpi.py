@@ -193,8 +193,8 @@ int main() {
 # --- Tenstorrent's own SFPU kernels (ttnn 0.81.1 wheel) on the machine --------------------------
 
 def _llk_flags(tt_metal: Path, shim_dir: Path) -> list[str]:
-    """Include dirs for Wormhole SFPU kernels beyond the fixture's, and the shims a host build needs
-    until the machine include tree (tilecraft/emu/tensix_tree.py) provides them."""
+    """Include dirs for Wormhole SFPU kernels beyond the fixture's (the raw header cache, with the
+    TTI_ issue redefined in the test main), and a shim for what tensix_types.h needs."""
     llk = tt_metal / "tt-llk"
     wh = llk / "tt_llk_wormhole_b0"
     metal = tt_metal / "hw" / "ckernels" / "wormhole_b0" / "metal"
@@ -204,20 +204,12 @@ def _llk_flags(tt_metal: Path, shim_dir: Path) -> list[str]:
     (shim_dir / "fmt" / "core.h").write_text(
         "#pragma once\n#include <string>\n"
         "namespace fmt { template <class... A> std::string format(const char*, A&&...) { return {}; } }\n")
-    # The header cache rewrites static_assert(false) to this dependent false (headercheck prelude).
-    (shim_dir / "tc_deferred_false.h").write_text(
-        "#pragma once\ntemplate <class T> inline constexpr bool tilecraft_deferred_false = false;\n")
-    flags = [f"-I{shim_dir}", f"-include{shim_dir / 'tc_deferred_false.h'}", "-DARCH_WORMHOLE",
-             f"-I{llk / 'common'}", f"-I{tt_metal / 'hw' / 'inc'}", f"-I{wh / 'llk_lib'}", f"-I{wh / 'common' / 'inc' / 'sfpu'}",
-             f"-I{metal / 'llk_api'}", f"-I{metal / 'llk_api' / 'llk_sfpu'}", f"-I{llk / 'tools' / 'include'}"]
-    kernel_include = MACHINE_DIR / "kernel_include"  # lltt.h's own include (machine include tree)
-    if kernel_include.is_dir():
-        flags.append(f"-I{kernel_include}")
-    if not (MACHINE_DIR / "sfpi" / "lltt.h").exists():
-        (shim_dir / "lltt.h").write_text(
-            "#pragma once\n#include <cstdint>\nnamespace lltt {\nenum ExecBool : bool { NoExec, Exec };\n"
-            "template <ExecBool E = NoExec> void record(unsigned, unsigned);\nvoid replay(unsigned, unsigned);\n}\n")
-    return flags
+    # The kernel-side header of the machine include tree goes first, as in kernel builds: it
+    # defines the dependent false the header cache writes for static_assert(false).
+    kernel_header = MACHINE_DIR / "kernel_include" / "tc_tensix_kernel.h"
+    return [f"-I{shim_dir}", f"-I{kernel_header.parent}", f"-include{kernel_header}", "-DARCH_WORMHOLE",
+            f"-I{llk / 'common'}", f"-I{tt_metal / 'hw' / 'inc'}", f"-I{wh / 'llk_lib'}", f"-I{wh / 'common' / 'inc' / 'sfpu'}",
+            f"-I{metal / 'llk_api'}", f"-I{metal / 'llk_api' / 'llk_sfpu'}", f"-I{llk / 'tools' / 'include'}"]
 
 
 KERNEL_MAIN = PRELUDE + r'''
