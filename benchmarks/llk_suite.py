@@ -2,8 +2,8 @@
 
 Runs the suite's own pytest files (from the ttnn 0.81.1 wheel, fetched into the cache) with their
 own parametrization, stimuli and golden generators, through the harness plugin
-(tilecraft/emu/llk_suite/plugin.py), one pytest process per file so that one file cannot take the
-others down. Each file's JUnit XML is kept; the per-file counts are printed as a table and
+(tilecraft/emu/llk_suite/plugin.py): the files are collected in one pytest process, then each runs
+in a pytest process of its own so that one file cannot take the others down. Each file's JUnit XML is kept; the per-file counts are printed as a table and
 written to ``summary.json``, with the most frequent failure messages (what the machine lacks).
 
     python -m benchmarks.llk_suite [--arch wormhole] [-k EXPR] [--files test_x.py ...] [--focus]
@@ -79,11 +79,17 @@ def harness_env(arch: str) -> dict[str, str]:
     return env
 
 
-def collect(python_tests: Path, name: str, arch: str, keyword: str | None) -> list[str]:
-    """The node ids of ``name``'s cases under the suite's own parametrization (and ``-k``)."""
-    command = pytest_command([name], None, keyword, 1) + ["--collect-only"]
+def collect(python_tests: Path, names: list[str], arch: str, keyword: str | None) -> dict[str, list[str]]:
+    """The node ids of each file's cases under the suite's own parametrization (and ``-k``), in one
+    pytest process for all the files (a file that does not collect gets none)."""
+    command = pytest_command(names, None, keyword, 1) + ["--collect-only", "--continue-on-collection-errors"]
     completed = subprocess.run(command, cwd=python_tests, env=harness_env(arch), capture_output=True, text=True)
-    return [line.strip() for line in completed.stdout.splitlines() if line.startswith(f"{name}::")]
+    cases: dict[str, list[str]] = {name: [] for name in names}
+    for line in completed.stdout.splitlines():
+        name = line.split("::", 1)[0]
+        if "::" in line and name in cases:
+            cases[name].append(line.strip())
+    return cases
 
 
 def evenly_spaced(items: list[str], count: int) -> list[str]:
@@ -94,19 +100,15 @@ def evenly_spaced(items: list[str], count: int) -> list[str]:
 
 
 def run_file(python_tests: Path, name: str, out: Path, arch: str, keyword: str | None = None, jobs: int = 1,
-             timeout_s: float = 3600, targets: list[str] | None = None, max_cases: int = 0) -> FileResult:
+             timeout_s: float = 3600, targets: list[str] | None = None, collected: int = 0) -> FileResult:
     """Run one suite file in its own pytest process and count its outcomes from JUnit XML.
 
-    ``targets``: node ids of the file to run instead of the whole file. ``max_cases``: run that
-    many of the file's cases, spread evenly over its parametrization (0: all).
+    ``targets``: node ids of the file to run instead of the whole file (``-k`` then does not
+    apply: it chose them); ``collected``: how many cases the file has, when known.
     """
     junit = out / f"{Path(name).stem}.xml"
     junit.unlink(missing_ok=True)
     started = time.monotonic()
-    collected = 0
-    if targets is None and max_cases:
-        cases = collect(python_tests, name, arch, keyword)
-        collected, targets = len(cases), evenly_spaced(cases, max_cases) or None
     try:
         completed = subprocess.run(pytest_command(targets or [name], junit, None if targets else keyword, jobs),
                                    cwd=python_tests, env=harness_env(arch), capture_output=True, text=True,
@@ -187,6 +189,8 @@ def print_table(results: list[FileResult], arch: str) -> None:
     table.add_row("total", str(totals.collected), str(totals.total), str(totals.passed), str(totals.failed),
                   str(totals.errors), str(totals.skipped), f"{totals.seconds:.0f}", "", style="bold")
     console = Console()
+    if not console.is_terminal:  # a log file or pipe: do not squeeze the table into 80 columns
+        console.width = 160
     console.print(table)
     ran = totals.passed + totals.failed + totals.errors
     if ran:
@@ -222,10 +226,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"not files of the suite: {', '.join(unknown)} (they live in {python_tests})")
     out = args.out / args.arch
     out.mkdir(parents=True, exist_ok=True)
+    cases = collect(python_tests, files, args.arch, args.keyword) if args.max_per_file else {}
     results = []
     for name in files:
+        targets = evenly_spaced(cases[name], args.max_per_file) if cases.get(name) else None
         results.append(run_file(python_tests, name, out, args.arch, args.keyword, args.jobs, args.file_timeout,
-                                max_cases=args.max_per_file))
+                                targets, len(cases.get(name, ()))))
         print(f"{name}: {results[-1].total} of {results[-1].collected} cases: {results[-1].passed} passed, {results[-1].failed} failed, {results[-1].errors} errors, "
               f"{results[-1].skipped} skipped ({results[-1].seconds:.0f} s) {results[-1].note}", flush=True)
     (out / "summary.json").write_text(json.dumps([asdict(result) for result in results], indent=1))

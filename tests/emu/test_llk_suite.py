@@ -18,8 +18,7 @@ import pytest
 
 from benchmarks import llk_suite
 from tilecraft.emu.llk_suite import device, runner, selection, suite_tree
-from tilecraft.emu.llk_suite.harness_env import missing_suite_modules
-from tilecraft.emu.llk_suite.plugin import STANDINS
+from tilecraft.emu.llk_suite.harness_env import STANDINS, missing_suite_modules
 from tilecraft.wheels import WheelUnavailable
 
 DATACOPY = "test_eltwise_unary_datacopy.py"
@@ -58,6 +57,8 @@ def exalens(monkeypatch):
     tt_exalens_init.init_ttexalens()
     yield tt_exalens_lib
     device.close_context()
+    for name in [name for name in sys.modules if name == "ttexalens" or name.startswith("ttexalens.")]:
+        del sys.modules[name]  # the stand-in stays out of the rest of the session
 
 
 def test_stand_in_device_reads_back_what_the_suite_writes(exalens):

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from pathlib import Path
 
 #: the suite's spelling of each architecture the machine models -> tilecraft's
 ARCHES = {"wormhole": "wormhole", "wormhole_b0": "wormhole", "blackhole": "blackhole"}
 DEFAULT_ARCH = "wormhole"
+#: the stand-in ``ttexalens``/``tt_umd`` packages, put on ``sys.path`` by the plugin only
+STANDINS = Path(__file__).resolve().parent / "standins"
 
 #: third-party modules the suite's Python imports when its conftest loads (tests/requirements.txt
 #: in the suite), provided by ``pip install 'tilecraft[llk]'``

@@ -29,9 +29,8 @@ from pathlib import Path
 import pytest
 
 from . import runner
-from .harness_env import DEFAULT_ARCH, SuiteDependencyMissing, chip_arch, require_suite_modules
+from .harness_env import DEFAULT_ARCH, STANDINS, SuiteDependencyMissing, chip_arch, require_suite_modules
 
-STANDINS = Path(__file__).resolve().parent / "standins"
 #: the run's artefact directory, shared with xdist workers through the environment
 ARTEFACTS_ENV = "TILECRAFT_LLK_ARTEFACTS"
 
