@@ -26,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import wheel_headers
 from ..diagnostics import Diagnostic, KernelError
 from . import cache, tensix_tree
 from .toolchain import compiler
@@ -39,8 +40,11 @@ ARCH_DEFINES = {"wormhole": "-DARCH_WORMHOLE", "blackhole": "-DARCH_BLACKHOLE"}
 #: The suite's OPTIONS_ALL as far as they apply on the host (docs/emulator.md lists what is dropped
 #: and why: -ftt-* and -mno-tt-fix-whbhebreak are SFPI-toolchain options; -ffast-math and its
 #: refinements would let g++ rewrite the machine model's host arithmetic; -g and -Werror are
-#: not needed for a run), plus what a shared object with local symbols needs.
-KERNEL_FLAGS = ("-std=c++17", "-O3", "-fno-exceptions", "-fno-rtti", "-fno-use-cxa-atexit", "-ffp-contract=off",
+#: not needed for a run), plus what a shared object with local symbols needs. C++20, not the
+#: suite's C++17: the header cache's g++ 12 stand-in for `static_assert(false, ...)`
+#: (wheel_headers.py) names a lambda in an unevaluated context, which C++17 rejects; the SFPU
+#: headers (ckernel_sfpu_fill.h, ...) have it.
+KERNEL_FLAGS = ("-std=c++20", "-O3", "-fno-exceptions", "-fno-rtti", "-fno-use-cxa-atexit", "-ffp-contract=off",
                 "-fPIC", "-shared", "-fvisibility=hidden", "-fvisibility-inlines-hidden", "-fno-gnu-unique",
                 "-Wl,-Bsymbolic", "-Wno-attributes", "-Wno-ignored-attributes", "-fno-diagnostics-color")
 RUNNER_FLAGS = ("-std=c++20", "-O2", "-ffp-contract=off", "-rdynamic", "-fno-diagnostics-color")
@@ -64,10 +68,10 @@ class TensixBuildError(KernelError):
     """An LLK test source did not compile (or link) for the Tensix machine."""
 
 
-def _hash_tree(directory: Path) -> str:
+def _hash_tree(directory: Path, suffixes: tuple[str, ...] = (".h", ".hpp", ".inl", ".cpp", ".c")) -> str:
     parts: list[str | bytes] = []
     for path in sorted(directory.rglob("*")):
-        if path.is_file() and path.suffix in (".h", ".hpp", ".inl", ".cpp", ".c"):
+        if path.is_file() and path.suffix in suffixes:
             parts += [path.relative_to(directory).as_posix(), path.read_bytes()]
     return cache.digest(*parts)
 
@@ -125,17 +129,24 @@ def runner_executable(arch: str = "wormhole") -> Path:
     def make(directory: Path) -> Path:
         names = directory / "opcode_names.cpp"
         names.write_text(_opcode_names_source(tt_metal, arch))
-        hw = tt_metal / "hw" / "inc" / "internal" / "tt-1xx" / arch
-        # sfpi_host.cpp decodes SFPU instructions with the LLK's ckernel_ops.h (the tree's rewritten
-        # copy, which includes tc_tensix_kernel.h)
-        llk_common = tt_metal / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[arch] / "common" / "inc"
-        includes = [MACHINE_DIR, hw, tensix_tree.KERNEL_INCLUDE_DIR, llk_common] + (
-            [hw / "wormhole_b0_defines"] if arch == "wormhole" else [])
+        # The machine's sources see the wheel's headers as the unit tests compile them
+        # (tests/emu/tensix/conftest.py): the original ckernel_ops.h for TT_OP_*, cfg_defines.h.
+        original = wheel_headers.ensure_headers() / "tt_metal"
+        hw = original / "hw" / "inc" / "internal" / "tt-1xx" / arch
+        includes = [MACHINE_DIR, hw, original / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[arch] / "common" / "inc"]
+        includes += [hw / "wormhole_b0_defines"] if arch == "wormhole" else []
         sources = sorted(MACHINE_DIR.glob("*.cpp")) + [MACHINE_DIR / "runner" / "runner_main.cpp", names]
+        flags = [*gxx.command(), *RUNNER_FLAGS, f"-DTC_ARCH_{arch.upper()}", *(f"-I{p}" for p in includes)]
+
+        def compile_one(source: Path) -> Path:  # one g++ per source: the machine's units build in parallel
+            obj = directory / f"{source.stem}.o"
+            _run_compiler([*flags, "-c", str(source), "-o", str(obj)], f"the Tensix machine's {source.name} ({arch})")
+            return obj
+
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            objects = list(pool.map(compile_one, sources))
         out = directory / "tensix_runner"
-        _run_compiler([*gxx.command(), *RUNNER_FLAGS, f"-DTC_ARCH_{arch.upper()}",
-                       *(f"-I{p}" for p in includes), *map(str, sources), "-ldl", "-o", str(out)],
-                      f"the Tensix machine runner ({arch})")
+        _run_compiler([*flags, *map(str, objects), "-ldl", "-o", str(out)], f"the Tensix machine runner ({arch})")
         return out
 
     return cache.build("tensix-runner", key, make)[0]
@@ -153,7 +164,8 @@ class LlkProgram:
     runner: Path
 
     def run(self, l1: bytearray, runtime_args: bytes, timeout_s: float = 60) -> None:
-        """Run the three TRISCs on one core whose L1 is ``l1`` (modified in place)."""
+        """Run the three TRISCs on one core whose L1 is ``l1`` (modified in place, also when the run
+        ends with a TensixRunError)."""
         if RUNTIME_ARGS_START + len(runtime_args) > len(l1):
             raise TensixRunError(Diagnostic(CODE_RUN, f"the runtime args ({len(runtime_args)} bytes) do not fit in "
                                                       f"the {len(l1)}-byte L1 at {RUNTIME_ARGS_START:#x}"))
@@ -169,10 +181,10 @@ class LlkProgram:
                     CODE_TIMEOUT, f"{self.source.name} did not finish within {timeout_s} s on the Tensix machine",
                     hint="a TRISC loops without issuing instructions or polling machine state (for example a "
                          "busy wait on a debug register)")) from None
+            l1[:] = image.read_bytes()  # also after an error: what ran before it stays inspectable
             if done.returncode != 0:
                 message = done.stderr.strip() or f"the runner exited with status {done.returncode}"
                 raise TensixRunError(Diagnostic(CODE_RUN, f"{self.source.name} on the Tensix machine: {message}"))
-            l1[:] = image.read_bytes()
 
 
 def build_llk_test(source: Path, build_h: str, arch: str = "wormhole", extra_includes: Sequence[Path] = (),
@@ -186,8 +198,9 @@ def build_llk_test(source: Path, build_h: str, arch: str = "wormhole", extra_inc
     extra = [Path(p).resolve() for p in extra_includes]
     define_flags = [d if d.startswith("-D") else f"-D{d}" for d in defines]
     key_parts = ["tensix-trisc", arch, gxx.version, *KERNEL_FLAGS, *SUITE_DEFINES, *define_flags, source.as_posix(),
-                 source.read_bytes(), build_h, tt_metal.parent.name, _hash_tree(SFPI_DIR),
-                 _hash_tree(tensix_tree.KERNEL_INCLUDE_DIR), *(p.as_posix() for p in extra),
+                 source.read_bytes(), build_h, tt_metal.parent.name,
+                 _hash_tree(MACHINE_DIR, (".h",)),  # our sfpi.h and kernel_include/ and the machine headers they use
+                 *(p.as_posix() for p in extra),
                  *(_hash_tree(p) for p in extra)]
 
     def build_trisc(index: int) -> Path:
@@ -197,12 +210,20 @@ def build_llk_test(source: Path, build_h: str, arch: str = "wormhole", extra_inc
             variant = directory / "variant"
             variant.mkdir()
             (variant / "build.h").write_text(build_h)
+            # The source gets the tree's memory-mapped-register rewrite too (a no-op for the
+            # suite's sources, already rewritten); its own directory stays first on the path.
+            kernel = directory / "source" / source.name
+            kernel.parent.mkdir()
+            rewritten = tensix_tree.rewrite_casts(source.read_text(errors="surrogateescape"))[0]
+            # `#line` keeps __FILE__ (LLK_ASSERT reports) and compiler messages at the original.
+            kernel.write_text(f'#line 1 "{source}"\n{rewritten}', errors="surrogateescape")
             stub = directory / f"{name.lower()}.cpp"
-            stub.write_text(f'#include "{source}"\n#include "tc_trisc_main.h"\n')
+            stub.write_text(f'#include "{kernel}"\n#include "tc_trisc_main.h"\n')
             out = directory / f"{name.lower()}.so"
             _run_compiler([*gxx.command(), *KERNEL_FLAGS, *SUITE_DEFINES, ARCH_DEFINES[arch],
                            f"-DCOMPILE_FOR_TRISC={index}", f"-DLLK_TRISC_{name}", *define_flags,
-                           *(f"-I{p}" for p in _include_roots(tt_metal, arch, variant, extra)),
+                           "-include", str(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h"),
+                           f"-I{source.parent}", *(f"-I{p}" for p in _include_roots(tt_metal, arch, variant, extra)),
                            str(stub), "-o", str(out)], f"{source.name} (TRISC {name})")
             return out
 

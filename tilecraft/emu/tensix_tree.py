@@ -7,10 +7,10 @@ two layers under it are replaced here, mechanically, in a cached copy of the whe
 * instruction issue: ``ckernel_ops.h``'s ``TTI_INSN`` / ``TT_INSN`` (RISC-V ``.ttinsn`` / a store
   to the instruction buffer) become ``::tc_tensix::issue_from_kernel(word)``: the calling fiber's
   core and TRISC issue the instruction word;
-* memory-mapped registers: every ``reinterpret_cast<volatile T *>(x)`` in the LLK and the test
-  helpers becomes ``::tc_tensix::mmio_cast<volatile T *>(x)``, which maps a device address (config
-  registers, MOP config, GPRs, debug registers, L1) to the current core's/thread's backing store
-  and leaves a host pointer as it is; the two register windows with side effects (the PC buffer's
+* memory-mapped registers: every pointer ``reinterpret_cast<T *>(x)`` in the LLK, the test
+  helpers and the test sources becomes ``::tc_tensix::mmio_cast<T *>(x)``, which maps a device
+  address (config registers, MOP config, GPRs, debug registers, L1) to the current core's/thread's
+  backing store and leaves a host pointer as it is; the two register windows with side effects (the PC buffer's
   semaphore access and the mailboxes) are declared as proxy types; the RISC-V inline assembly of
   the blocking load/store helpers becomes plain accesses.
 
@@ -19,8 +19,9 @@ Every rewrite names the file and the count it expects; a wheel whose text differ
 tree's ``PATCHES.txt``.
 
 The LLK test suite (``tt-llk/tests``: sources, helpers, python tests, golden generators) is not
-in the kernel-header cache; :func:`ensure_llk_tests` extracts it from the wheel (the harness uses
-it too) and the tree places it where the suite's relative include roots expect it.
+in the kernel-header cache; the harness's extraction of the wheel's ``tt-llk``
+(``llk_suite.suite_tree``) provides it and the tree places it where the suite's relative include
+roots expect it.
 """
 
 from __future__ import annotations
@@ -28,17 +29,13 @@ from __future__ import annotations
 import functools
 import re
 import shutil
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import wheel_headers, wheels
-from ..wheels import WheelUnavailable
 from . import cache
+from .llk_suite import suite_tree
 
-#: Bump when the rewrites or the tree's layout change, so stale trees are rebuilt.
-LAYOUT_VERSION = "1"
-TESTS_PREFIX = "ttnn/tt_metal/tt-llk/tests/"
 PATCH_LOG = "PATCHES.txt"
 #: LLK tree directory per architecture name used by tilecraft
 LLK_ARCH_DIRS = {"wormhole": "tt_llk_wormhole_b0", "blackhole": "tt_llk_blackhole"}
@@ -48,37 +45,6 @@ KERNEL_INCLUDE_DIR = Path(__file__).resolve().parent / "tensix" / "kernel_includ
 
 class TreeError(RuntimeError):
     """The wheel's headers do not have the text a rewrite expects (a different wheel, or a bug)."""
-
-
-class LlkTestsUnavailable(WheelUnavailable):
-    """The ttnn wheel (for the LLK test suite) could not be downloaded."""
-
-
-# --- the LLK test suite from the wheel ------------------------------------------------------------
-
-def llk_tests_dir() -> Path:
-    return wheels.cache_root() / f"{wheels.TTNN_PACKAGE}-{wheels.TTNN_VERSION}-llk-tests"
-
-
-@functools.cache
-def ensure_llk_tests() -> Path:
-    """The wheel's ``tt-llk/tests`` directory (sources, helpers, python_tests), extracted once."""
-    target = llk_tests_dir()
-    wheels.unpack_once(target, _download_for_tests, _unpack_tests, stamp=f"layout {LAYOUT_VERSION}")
-    return target / TESTS_PREFIX.rstrip("/")
-
-
-def _download_for_tests(dest: Path) -> Path:
-    return wheels.download_wheel(wheels.TTNN_PACKAGE, wheels.TTNN_VERSION, wheels.TTNN_WHEEL_PYTHON_VERSION, dest,
-                                 "its LLK test suite runs on tilecraft's Tensix machine", LlkTestsUnavailable)
-
-
-def _unpack_tests(wheel: Path, staging: Path) -> None:
-    with zipfile.ZipFile(wheel) as archive:
-        members = [n for n in archive.namelist() if n.startswith(TESTS_PREFIX)]
-        if not any(n.startswith(TESTS_PREFIX + "sources/") for n in members):
-            raise LlkTestsUnavailable(f"{wheel.name} has no {TESTS_PREFIX}sources/; not the expected layout")
-        archive.extractall(staging, members=members)
 
 
 # --- the rewrites ---------------------------------------------------------------------------------
@@ -150,9 +116,11 @@ REWRITES: tuple[Rewrite, ...] = (
             expect=None),
 )
 
-#: Directories (relative to ``tt_metal``) whose headers get the memory-mapped-register rewrite.
-MMIO_DIRS = ("tt-llk/{llk}/common/inc", "tt-llk/{llk}/llk_lib", "tt-llk/tests/helpers/include")
-_MMIO_CAST = re.compile(r"reinterpret_cast<\s*((?:const\s+)?volatile\b[^<>;()]*?\*)\s*>")
+#: Directories (relative to ``tt_metal``) whose sources get the memory-mapped-register rewrite.
+MMIO_DIRS = ("tt-llk/{llk}/common/inc", "tt-llk/{llk}/llk_lib", "tt-llk/tests/helpers/include", "tt-llk/tests/sources")
+_MMIO_SUFFIXES = (".h", ".hpp", ".cpp")
+# A cast to a pointer type (no template arguments or function pointers inside the brackets).
+_MMIO_CAST = re.compile(r"reinterpret_cast<\s*([^<>;()]*?\*)\s*>")
 
 
 def _rewrite_file(path: Path, rewrite: Rewrite, rel: str) -> str | None:
@@ -167,14 +135,23 @@ def _rewrite_file(path: Path, rewrite: Rewrite, rel: str) -> str | None:
     return f"{rel}: {count} x {rewrite.why}"
 
 
+def rewrite_casts(text: str) -> tuple[str, int]:
+    """``text`` with its pointer ``reinterpret_cast``s going through ``mmio_cast``, and their count.
+
+    tensix_build.py applies it to a test source that is not in the tree (an out-of-tree test)."""
+    return _MMIO_CAST.subn(r"::tc_tensix::mmio_cast<\1>", text)
+
+
 def _mmio_rewrite(root: Path, directory: str) -> list[str]:
     log = []
-    for path in sorted((root / directory).rglob("*.h")):
+    for path in sorted((root / directory).rglob("*")):
+        if path.suffix not in _MMIO_SUFFIXES or not path.is_file():
+            continue
         text = path.read_text(errors="surrogateescape")
-        new, count = _MMIO_CAST.subn(r"::tc_tensix::mmio_cast<\1>", text)
+        new, count = rewrite_casts(text)
         if count:
             path.write_text(new, errors="surrogateescape")
-            log.append(f"{path.relative_to(root).as_posix()}: {count} x reinterpret_cast<volatile T *> -> "
+            log.append(f"{path.relative_to(root).as_posix()}: {count} x reinterpret_cast<T *> -> "
                        "::tc_tensix::mmio_cast (device address -> this core's/thread's backing store)")
     return log
 
@@ -199,7 +176,7 @@ def apply_rewrites(tt_metal: Path, arch: str) -> list[str]:
 # --- the tree -------------------------------------------------------------------------------------
 
 def _tree_key(arch: str) -> str:
-    return cache.digest(LAYOUT_VERSION, arch, Path(__file__).read_bytes(), wheels.TTNN_VERSION)
+    return cache.digest(arch, Path(__file__).read_bytes(), wheels.TTNN_VERSION)
 
 
 @functools.cache
@@ -212,7 +189,7 @@ def machine_tree(arch: str = "wormhole") -> Path:
     if wheels.is_unpacked(target, key):
         return target / "tt_metal"
     headers = wheel_headers.ensure_headers() / "tt_metal"
-    tests = ensure_llk_tests()
+    tests = suite_tree.ensure_llk_root() / "tests"
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = target.with_name(f".staging-{target.name}")
     shutil.rmtree(staging, ignore_errors=True)

@@ -229,10 +229,107 @@ def test_unmodelled_and_misused_instructions_fail_naming_them(tensix_unit_test) 
         "thd FIDELITY_BASE_Phase 1", "op ELWADD 0 0 0 0 0",
         "op@pack SETRWC 0 0 0 0 0 15",
         "op GMPOOL 0 1 0 1 0",
+        "thd FIDELITY_BASE_Phase 0", "cfg ALU_ROUNDING_MODE_Fpu_srnd_en 1", "op ELWMUL 0 0 0 0 0",
+        "dvalid 1 0 0 0", "op SETRWC 2 0 0 0 0 0",  # hands back a SrcB bank the unpacker never handed over
     ])
     assert "SrcA and SrcB data for ELWADD" in out[0]
     assert "DOTPV" in out[1] and "not modelled" in out[1]
     assert "opcode 0x28 ELWADD" in out[2] and "fidelity phase 1" in out[2]
     assert "TRISC PACK" in out[3] and "RWCs of a thread other than MATH" in out[3]
     assert "argmax" in out[4]
+    assert "stochastic rounding" in out[5]
+    assert "SrcB data for SETRWC" in out[6]
     assert all(line.startswith("error: ") for line in out)
+
+
+def fp16_bits(t: torch.Tensor) -> list[str]:
+    return [f"{v & 0xFFFF:04x}" for v in t.to(torch.float16).view(torch.int16).flatten().tolist()]
+
+
+def dst_fp16(lines: list[str]) -> np.ndarray:
+    """Dst16 FP16 datums (Sign, Man10, Exp5 per Dst.md) as IEEE half bit patterns."""
+    d = words(lines)
+    return ((d & 0x8000) | ((d & 0x1F) << 10) | ((d >> 5) & 0x3FF)).astype(np.uint16)
+
+
+def test_fp16_data_keeps_ten_mantissa_bits_and_saturates(tensix_unit_test) -> None:
+    """FP16 Src data onto a 16-bit (FP16) Dst: integer sums and HiFi4 products are exact, LoFi uses
+    five bits of SrcA (63 becomes 62), and a sum past FP16's range saturates to its largest pattern."""
+    # IEEE's inf pattern (exponent 31, mantissa 0) is 65536 on the Tensix (FloatBitPatterns.md)
+    a = torch.tensor([63.0, 5.0, -7.0, 1000.0, float("inf"), 0.5, 3.0, 2.0] * 2)
+    b = torch.tensor([1.0, 3.0, 11.0, -24.0, float("inf"), 0.25, -3.0, 2.0] * 2)
+    rows = [f"srca16 0 0 {' '.join(fp16_bits(a))}", f"srcb16 0 0 {' '.join(fp16_bits(b))}"]
+    out = run(tensix_unit_test, [*setup(FP16, fp32_dst=False), *rows, "op ELWADD 0 0 0 3 0", "dst16 0 1",
+                                 "op ELWMUL 0 0 0 3 8", "dst16 8 1"])
+    add, mul_lofi = dst_fp16(out[0:1])[0], dst_fp16(out[1:2])[0]
+    want_add = (a + b).to(torch.float16).view(torch.int16).numpy().astype(np.uint16)
+    assert list(add[[0, 1, 2, 3, 5, 6, 7]]) == list(want_add[[0, 1, 2, 3, 5, 6, 7]])
+    assert add[4] == 0x7FFF  # 65536 + 65536 saturates: exponent 31, mantissa all ones
+    assert np.float16(add[0].view(np.float16)) == 64.0
+    lofi = mul_lofi.view(np.float16).astype(np.float32)
+    assert lofi[0] == 62.0 and lofi[1] == 15.0 and lofi[2] == -77.0  # 63 -> 62 (five bits of SrcA)
+
+
+def int8_bits(values: torch.Tensor) -> list[str]:
+    """Integer "8" datums as the FP16 patterns they overlay (SrcASrcB.md): exponent 16, magnitude in
+    the mantissa, exponent 0 for zero."""
+    out = []
+    for v in values.int().flatten().tolist():
+        out.append("0000" if v == 0 else f"{((v < 0) << 15) | (16 << 10) | abs(v):04x}")
+    return out
+
+
+def dst_int32(lines: list[str]) -> torch.Tensor:
+    d = words(lines).astype(np.int64)
+    return torch.from_numpy(np.where(d >> 31, -(d & 0x7FFFFFFF), d & 0x7FFFFFFF))
+
+
+def test_int8_math_is_exact_over_all_phases_into_int32_dst(tensix_unit_test) -> None:
+    """INT8 math: ELWADD and, over all four phases, MVMUL are exact into the sign-magnitude INT32 Dst;
+    phase 0 alone (LoFi) uses only SrcA's magnitude bits 5-7 and SrcB's bits 4-9."""
+    torch.manual_seed(9)
+    a, b = torch.randint(-127, 128, (16, 16)), torch.randint(-127, 128, (16, 16))
+    rows = [f"srca16 0 {r} {' '.join(int8_bits(a[r]))}" for r in range(16)]
+    rows += [f"srcb16 0 {r} {' '.join(int8_bits(b[r]))}" for r in range(16)]
+    base = [*setup(14), "cfg ALU_ACC_CTRL_INT8_math_enabled 1", *rows]
+    added = run(tensix_unit_test, [*base, "op ELWADD 0 0 0 3 0", "dst32 0 8"])
+    assert torch.equal(dst_int32(added), a[:8] + b[:8])
+    per_phase = ["op MVMUL 0 0 2 0", "op MVMUL 0 0 1 0"]
+    for phases in (1, 4):
+        got = dst_int32(run(tensix_unit_test, [*base, *per_phase * phases, "dst32 0 16"]))
+        if phases == 4:
+            assert torch.equal(got, b @ a)
+        else:
+            hi_a = a.sign() * (a.abs() & 0xE0)
+            hi_b = b.sign() * (b.abs() & 0x3F0)
+            assert torch.equal(got, hi_b @ hi_a)
+
+
+def test_clearing_shifting_and_bank_hand_over(tensix_unit_test) -> None:
+    """ZEROACC clears one row, 16 rows of Dst16b or of Dst32b (32 DstBits rows); ZEROSRC clears the
+    matrix unit's bank or, as minus infinity, both SrcA banks; SHIFTXA/SHIFTXB shift rows left;
+    SETDVALID hands the unpackers' banks over, CLEARDVALID takes them back (or resets all)."""
+    x = bf16(torch.arange(1, 17, dtype=torch.float32))
+    fill = [*src_rows("srcb", x.reshape(1, 16)), *[f"op MOVB2D 0 0 3 2 {8 * n}" for n in range(8)]]  # Dst rows 0..63
+    out = run(tensix_unit_test, [
+        *setup(fp32_dst=False), *fill,
+        "op ZEROACC 0 3 5", "op ZEROACC 1 3 1", "op ZEROACC 5 3 1", "dst16 0 64",
+        *src_rows("srca", x.reshape(1, 16)), "op SHIFTXA 0 3", "srcrow A 0 0",
+        "op SHIFTXB 3 1 0", "srcrow B 0 0",
+        "op ZEROSRC 0 1 0 1", "srcrow A 0 0", "op ZEROSRC 1 0 1 1", "srcrow A 1 5",
+        "banks", "op SETDVALID 3", "banks", "op SETDVALID 3", "banks", "op CLEARDVALID 3 0", "banks",
+        "op CLEARDVALID 0 1", "banks",
+    ])
+    rows = dst_bf16(out[:64])
+    zero = {5} | set(range(16, 32)) | set(range(32, 64))  # one row; Dst16b rows 16..31; Dst32b rows 16..31
+    for r in range(64):
+        assert torch.equal(rows[r], torch.zeros(16) if r in zero else x), r
+    shifted = [src_datum(v) for v in [*x[1:].tolist(), 0.0]]
+    assert [int(v, 16) for v in out[64].split()] == shifted  # SHIFTXA left: column 15 shifts in 0
+    b_row = [int(v, 16) for v in out[65].split()]
+    assert b_row[:14] == shifted[:14] and b_row[14] == src_datum(15.0) and b_row[15] == 0  # as SHIFTXB.md states
+    assert out[66].split() == ["00000"] * 16
+    assert out[67].split() == ["7ffff"] * 16
+    # banks: SrcA/SrcB math bank, SrcA/SrcB unpack bank, dvalid of SrcA[0], SrcA[1], SrcB[0], SrcB[1]
+    assert out[68:] == ["banks 0 0 0 0 1 0 1 0", "banks 0 0 1 1 1 0 1 0", "banks 0 0 0 0 1 1 1 1",
+                        "banks 1 1 0 0 0 1 0 1", "banks 0 0 0 0 0 0 0 0"]

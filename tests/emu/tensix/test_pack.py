@@ -40,7 +40,7 @@ static void set(Machine& m, uint32_t addr, uint32_t shamt, uint32_t mask, uint32
 
 struct Case {
     const char* name; const uint32_t* dst; bool read32; uint32_t in_fmt, out_fmt;
-    uint32_t relu_mode, relu_thr, edge_mask, edge_neg_inf, l1_acc, compress;
+    uint32_t relu_mode, relu_thr, edge_mask, edge_neg_inf, l1_acc, compress, dst_row;  // dst_row: the tile's first Dst row
 };
 
 static bool bfp(uint32_t f) { return f == 2 || f == 3 || f == 6 || f == 7 || f == 11 || f == 15; }
@@ -68,7 +68,7 @@ static void configure(Machine& m, const Case& c, uint32_t out_base, bool acc) {
         SETP(i, Exp_section_size, exp_section);
         SETP(i, L1_Dest_addr, i == 0 ? (1u << 31) | (out_base / 16 - 1) : i * face16 - 1);  // set_packer_l1_offset
         SETP(i, Pack_L1_Acc, acc ? 1 : 0);
-        set(m, DEST_TARGET_REG_CFG_PACK_SEC0_Offset_ADDR32 + i, 0, 0xfff, 16 * i);
+        set(m, DEST_TARGET_REG_CFG_PACK_SEC0_Offset_ADDR32 + i, 0, 0xfff, c.dst_row + 16 * i);
         set(m, PACK_COUNTERS_SEC0_pack_reads_per_xy_plane_ADDR32 + i, PACK_COUNTERS_SEC0_pack_reads_per_xy_plane_SHAMT,
             PACK_COUNTERS_SEC0_pack_reads_per_xy_plane_MASK, 1);
     }
@@ -79,8 +79,8 @@ static void run(const Case& c) {
     Machine m;
     m.s.l1 = l1.data(); m.s.l1_size = l1.size();
     for (uint32_t k = 0; k < 1024; ++k) {
-        if (c.read32) m.dst32_write(k / 16, k % 16, c.dst[k]);
-        else m.s.dst[k / 16][k % 16] = uint16_t(c.dst[k]);
+        if (c.read32) m.dst32_write(c.dst_row + k / 16, k % 16, c.dst[k]);
+        else m.s.dst[c.dst_row + k / 16][k % 16] = uint16_t(c.dst[k]);
     }
     m.s.adc[kPack].ch[1].x = 255;  // _llk_pack_init_: SETADCXX(PAC, face_dim - 1, 0)
     const uint32_t out_base = 0x1000;
@@ -244,13 +244,15 @@ _CASES: dict[str, tuple] = {}
 
 
 def _case(name, data, read32, in_fmt, out_fmt, relu_mode=0, relu_thr=0, edge_mask=0xFFFF, edge_neg_inf=0, l1_acc=0,
-          compress=0):
+          compress=0, dst_row=0):
     _CASES[name] = (np.asarray(data, dtype=np.uint32), read32, in_fmt, out_fmt, relu_mode, relu_thr, edge_mask,
-                    edge_neg_inf, l1_acc, compress)
+                    edge_neg_inf, l1_acc, compress, dst_row)
 
 
 _case("fp32_bf16", _fp32_case_input(1), 1, BF16, BF16)
 _case("fp32_fp32", _fp32_case_input(2), 1, FP32, FP32)
+# the high half of Dst (half-sync's second bank: packer offsets from DEST_REGISTER_HALF_SIZE = 512)
+_case("fp32_fp32_high_half", _fp32_case_input(20), 1, FP32, FP32, dst_row=512 + 64)
 _case("bf16_bf16", _bf16_case_input(3), 0, BF16, BF16)
 _case("fp32_fp16", _u32(np.concatenate([_rng_values(4, 1000.0)[:1000],
                                           np.float32([1e6, -1e6, 2.0 ** -15 * 1.5, 2.0 ** -16, 65504.0, np.nan,
@@ -272,6 +274,7 @@ _case("edge_zero", _bf16_case_input(12), 0, BF16, BF16, edge_mask=0x00F3)
 _case("edge_neginf", _bf16_case_input(13), 0, BF16, BF16, edge_mask=0x0F0F, edge_neg_inf=1)
 _case("l1_acc_fp32", _u32(_rng_values(14, 10.0)), 1, FP32, FP32, l1_acc=1)
 _case("l1_acc_bf16", _bf16_case_input(15), 0, BF16, BF16, l1_acc=1)
+_case("l1_acc_fp16", _fp16_case_input(21), 0, FP16, FP16, l1_acc=1)
 _case("compressed", _bf16_case_input(16), 0, BF16, BF16, compress=1)
 _case("bf16_int8_16b", _bf16_case_input(17), 0, INT8, INT8)
 
@@ -295,11 +298,11 @@ def _dst_layout(values: np.ndarray, read32: int, in_fmt: int) -> np.ndarray:
 
 def _program() -> str:
     data, cases = [], []
-    for k, (name, (values, read32, in_fmt, out_fmt, relu_mode, relu_thr, edge_mask, neg_inf, acc, compress)) in enumerate(_CASES.items()):
+    for k, (name, (values, read32, in_fmt, out_fmt, relu_mode, relu_thr, edge_mask, neg_inf, acc, compress, dst_row)) in enumerate(_CASES.items()):
         words = _dst_layout(values, read32, in_fmt)
         data.append(f"static const uint32_t d{k}[1024] = {{{','.join(f'0x{int(v):x}u' for v in words)}}};")
         cases.append(f'    run(Case{{"{name}", d{k}, {read32}, {in_fmt}, {out_fmt}, {relu_mode}, {relu_thr}, {edge_mask}, '
-                     f"{neg_inf}, {acc}, {compress}}});")
+                     f"{neg_inf}, {acc}, {compress}, {dst_row}}});")
     return _CPP.replace("@DATA@", "\n".join(data)).replace("@CASES@", "\n".join(cases))
 
 
@@ -335,6 +338,8 @@ def test_fp32_to_bf16_rounds_ties_away_nan_to_inf_flushes_denormals(packed):
 
 def test_fp32_identity_keeps_nan_and_denormals(packed):
     np.testing.assert_array_equal(_words(_tile(packed, "fp32_fp32", 4096), 4), _input("fp32_fp32"))
+    # Dst32b rows from 512 (a 10-bit row whose AdjRow keeps bit 9) read the high half of Dst
+    np.testing.assert_array_equal(_words(_tile(packed, "fp32_fp32_high_half", 4096), 4), _input("fp32_fp32_high_half"))
 
 
 def test_fp16_flushes_denormals_and_widens_to_fp32(packed):
@@ -444,6 +449,11 @@ def test_l1_accumulation_adds_onto_l1(packed):
     got16 = _words(_tile(packed, "l1_acc_bf16", 2048), 2)
     want = _torch_bf16_bits(_bf16_values(bf) * np.float32(2))
     np.testing.assert_array_equal(got16, want)
+    half = _words(_tile(packed, "l1_acc_fp16", 2048), 2)
+    src = _input("l1_acc_fp16")
+    assert list(half[:4]) == [0, 0, 0, 0x7FFF]  # flushed datums add to +0; the largest pattern saturates
+    doubled = torch.from_numpy(src[4:].astype(np.uint16).view(np.int16).copy()).view(torch.float16) * 2
+    np.testing.assert_array_equal(half[4:], doubled.view(torch.int16).numpy().view(np.uint16))
 
 
 def test_unmodelled_configurations_stop_the_machine(packed):

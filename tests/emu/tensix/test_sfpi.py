@@ -8,7 +8,20 @@ compile with a message naming them.
 
 from __future__ import annotations
 
+import functools
+import itertools
+import re
 import struct
+import subprocess
+from pathlib import Path
+
+import pytest
+import torch
+import yaml
+
+from tests.emu.tensix.conftest import MACHINE_DIR, HeadersUnavailable, _include_flags, ensure_headers
+from tilecraft import wheels
+
 
 
 
@@ -30,20 +43,22 @@ PRELUDE = r'''
 #define TT_INSN(E) TTI_INSN(E)
 #include "sfpi.h"
 
-using namespace tc_tensix;
+using tc_tensix::Machine;
+using tc_tensix::CurrentMachineScope;
+using tc_tensix::kMath;
 
 static float f32(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
 static uint32_t u32(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
 
 // FP32 lane value of dst_reg[index] with the Dst counter at 0 (Dst keeps FP32 as
-// Sign,ManHi,Exp,ManLo: sfpu_ops.h converts).
+// Sign,ManHi,Exp,ManLo: datum_layout.h converts).
 static uint32_t dst_row(int index, int lane) { return uint32_t((index * 2) & ~3) + uint32_t(lane / 8); }
 static uint32_t dst_col(int index, int lane) { return uint32_t((lane & 7) * 2 + (index & 1)); }
 static uint32_t dst_lane(Machine& m, int index, int lane) {
-    return sfpu::fp32_from_dst(m.dst32_read(dst_row(index, lane), dst_col(index, lane)));
+    return tc_tensix::fp32_from_dst32(m.dst32_read(dst_row(index, lane), dst_col(index, lane)));
 }
 static void set_dst_lane(Machine& m, int index, int lane, uint32_t v) {
-    m.dst32_write(dst_row(index, lane), dst_col(index, lane), sfpu::fp32_to_dst(v));
+    m.dst32_write(dst_row(index, lane), dst_col(index, lane), tc_tensix::dst32_from_fp32(v));
 }
 static void sfpu_fp32(Machine& m) {
     m.cfg_word(kMath, ALU_ACC_CTRL_SFPU_Fp32_enabled_ADDR32) |= 1u << ALU_ACC_CTRL_SFPU_Fp32_enabled_SHAMT;
@@ -173,3 +188,331 @@ int main() {
         assert float(squared) == (x + 3.0) ** 2
         assert float(total) == (x + 3.0) ** 2 + 7.5 + 10.0
         assert int(predicated, 16) == (0x40E00000 if x + 3.0 < 0 else 0)
+
+
+# --- Tenstorrent's own SFPU kernels (ttnn 0.81.1 wheel) on the machine --------------------------
+
+def _llk_flags(tt_metal: Path, shim_dir: Path) -> list[str]:
+    """Include dirs for Wormhole SFPU kernels beyond the fixture's (the raw header cache, with the
+    TTI_ issue redefined in the test main), and a shim for what tensix_types.h needs."""
+    llk = tt_metal / "tt-llk"
+    wh = llk / "tt_llk_wormhole_b0"
+    metal = tt_metal / "hw" / "ckernels" / "wormhole_b0" / "metal"
+    shim_dir.mkdir(parents=True, exist_ok=True)
+    (shim_dir / "fmt").mkdir(exist_ok=True)
+    # tensix_types.h formats debug strings with fmt; never called by SFPU code.
+    (shim_dir / "fmt" / "core.h").write_text(
+        "#pragma once\n#include <string>\n"
+        "namespace fmt { template <class... A> std::string format(const char*, A&&...) { return {}; } }\n")
+    # The kernel-side header of the machine include tree goes first, as in kernel builds: it
+    # defines the dependent false the header cache writes for static_assert(false).
+    kernel_header = MACHINE_DIR / "kernel_include" / "tc_tensix_kernel.h"
+    return [f"-I{shim_dir}", f"-I{kernel_header.parent}", f"-include{kernel_header}", "-DARCH_WORMHOLE",
+            f"-I{llk / 'common'}", f"-I{tt_metal / 'hw' / 'inc'}", f"-I{wh / 'llk_lib'}", f"-I{wh / 'common' / 'inc' / 'sfpu'}",
+            f"-I{metal / 'llk_api'}", f"-I{metal / 'llk_api' / 'llk_sfpu'}", f"-I{llk / 'tools' / 'include'}"]
+
+
+KERNEL_MAIN = PRELUDE + r'''
+#include <iostream>
+#include <string>
+volatile uint32_t __instrn_buffer[1];
+#include "ckernel.h"
+#include "ckernel_sfpu_exp.h"
+#include "ckernel_sfpu_sigmoid.h"
+#include "ckernel_sfpu_gelu.h"
+#include "ckernel_sfpu_recip.h"
+#include "ckernel_sfpu_sqrt.h"
+#include "sfpu/ckernel_sfpu_relu.h"
+#include "ckernel_sfpu_tanh.h"
+#include "ckernel_sfpu_log.h"
+#include "ckernel_sfpu_erf.h"
+#include "ckernel_sfpu_silu.h"
+#include "ckernel_sfpu_exp2.h"
+#include "ckernel_sfpu_expm1.h"
+#include "ckernel_sfpu_log1p.h"
+#include "ckernel_sfpu_cbrt.h"
+#include "ckernel_sfpu_trigonometry.h"
+#include "ckernel_sfpu_rsqrt.h"
+#include "ckernel_sfpu_abs.h"
+using namespace ckernel;
+using namespace ckernel::sfpu;
+
+// Runs kernel `op` over Dst with a 32-bit (FP32) or 16-bit (BF16) Dst; false if unknown.
+template <bool FP32>
+bool run_kernel(const std::string& op) {
+    if (op == "exp") {
+        if constexpr (!FP32) return false;  // the BF16 exp is TTI code recorded into REPLAY
+        calculate_exponential<false, FP32, false, 8, true>();
+    } else if (op == "sigmoid") {
+        sfpu_reciprocal_init<false>();
+        calculate_sigmoid<false, FP32, 8>();
+    } else if (op == "gelu") {
+        sfpu_reciprocal_init<false>();
+        calculate_gelu<false, FP32, 8>();
+    } else if (op == "reciprocal") {
+        sfpu_reciprocal_init<false, !FP32>();  // recip.h: BF16-rounding seed for a 16-bit Dst
+        calculate_reciprocal<false, FP32, 8>();
+    } else if (op == "sqrt") {
+        sqrt_init<false>();
+        calculate_sqrt<false, 8, FP32, false>();
+    } else if (op == "relu_min") {   // raw TTI_SFPLOAD/SFPSWAP/SFPSTORE stepped by sfpi's dst_reg++
+        _relu_min_<sfpi::vFloat, false, 8>(0.5f);
+    } else if (op == "relu_max") {
+        _relu_max_<sfpi::vFloat, false, 8>(2.0f);
+    } else if (op == "tanh") {
+        tanh_init<false, FP32>();
+        calculate_tanh<false, FP32, 8>();
+    } else if (op == "log") {
+        log_init<false, false, FP32>();
+        calculate_log<false, false, false, FP32, 8>(0);
+    } else if (op == "erf") {
+        erf_init<false>();
+        calculate_erf<false, 8>();
+    } else if (op == "silu") {
+        sfpu_reciprocal_init<false>();
+        calculate_silu<FP32, 8>();
+    } else if (op == "exp2") {
+        exp2_init<false, FP32>();
+        calculate_exp2<false, FP32, 8>();
+    } else if (op == "expm1") {
+        expm1_init<false, FP32>();
+        calculate_expm1<false, FP32, 8>();
+    } else if (op == "log1p") {
+        log1p_init<false, false, FP32>();
+        calculate_log1p<false, false, FP32, 8>();
+    } else if (op == "cbrt") {
+        cube_root_init<false>();
+        calculate_cube_root<false, FP32, 8>();
+    } else if (op == "sin") {
+        sine_init<false>();
+        calculate_sine<false, FP32, 8>();
+    } else if (op == "cos") {
+        cosine_init<false>();
+        calculate_cosine<false, FP32, 8>();
+    } else if (op == "rsqrt") {
+        rsqrt_init<false>();
+        calculate_rsqrt<false, 8, FP32, false>();
+    } else if (op == "abs") {
+        abs_init();
+        calculate_abs<false, 8>();
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// stdin: "fp32" or "bf16", the kernel's name and one Dst face of words (rows 0..15 x 16
+// columns; FP32 or BF16 bits); stdout: the face after the kernel's 8 iterations (4 rows x 8
+// columns each) ran over it.
+int main() {
+    std::string dst_mode, op;
+    std::cin >> dst_mode >> op;
+    const bool fp32 = dst_mode == "fp32";
+    uint32_t in[256];
+    for (uint32_t& v : in) std::cin >> std::hex >> v;
+    Machine m;
+    CurrentMachineScope bind(m, kMath);
+    if (fp32) sfpu_fp32(m);  // otherwise SFPLOAD's default format resolves to BF16 (SrcB format 0)
+    for (int i = 0; i < 256; ++i) {
+        if (fp32) m.dst32_write(i / 16, i % 16, tc_tensix::dst32_from_fp32(in[i]));
+        else m.s.dst[i / 16][i % 16] = tc_tensix::dst16_from_bf16(uint16_t(in[i]));
+    }
+    if (!(fp32 ? run_kernel<true>(op) : run_kernel<false>(op))) {
+        std::printf("no %s kernel for %s\n", dst_mode.c_str(), op.c_str());
+        return 1;
+    }
+    for (int i = 0; i < 256; ++i)
+        std::printf("%08x\n", fp32 ? tc_tensix::fp32_from_dst32(m.dst32_read(i / 16, i % 16))
+                                   : tc_tensix::bf16_from_dst16(m.s.dst[i / 16][i % 16]));
+}
+'''
+
+
+@functools.cache
+def _llk_tests_dir() -> Path:
+    """The wheel's LLK test suite (tt-llk/tests), as the machine include tree / harness extract it
+    into the tilecraft cache; the test is skipped when no extraction is there."""
+    for pattern in ("*/tt-llk/tests", "*/ttnn/tt_metal/tt-llk/tests"):
+        for found in sorted(wheels.cache_root().glob(pattern)):
+            if (found / "helpers" / "include" / "sfpu_operations.h").exists():
+                return found
+    pytest.skip("the LLK test suite is not extracted in the tilecraft cache")
+
+
+@functools.cache
+def _budget_table() -> dict:
+    """sfpu_accuracy_budget.yaml: the accuracy each SFPU op has on the device."""
+    text = (_llk_tests_dir() / "python_tests" / "helpers" / "sfpu_accuracy_budget.yaml").read_text()
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+DST_MODES = {  # Dst mode of the kernel run: (torch dtype of the data, budget row key fields)
+    "fp32": (torch.float32, {"in": "Float32", "out": "Float32", "dest": "Yes"}),
+    "bf16": (torch.bfloat16, {"in": "Float16_b", "out": "Float16_b", "dest": "No"}),
+}
+
+
+def _budget(table: dict, op: str, dst: str) -> dict:
+    """The most specific row for exact mode and `dst`'s formats (omitted key fields match any)."""
+    query = {**DST_MODES[dst][1], "approx": "No", "arch": "wormhole"}
+    rows = [r for r in table[op] if all(str(r[k]) == v for k, v in query.items() if k in r)]
+    return max(rows, key=lambda r: sum(k in r for k in query))
+
+
+def _ordered(x: torch.Tensor) -> torch.Tensor:
+    """FP32/BF16 bit patterns as integers in numeric order (ULP distance = difference)."""
+    fp32 = x.dtype == torch.float32
+    bits = x.view(torch.int32 if fp32 else torch.int16).to(torch.int64)
+    magnitude = bits & (0x7FFFFFFF if fp32 else 0x7FFF)
+    return torch.where(bits < 0, -magnitude, magnitude)
+
+
+def _check_budget(out: torch.Tensor, golden: torch.Tensor, row: dict) -> int:
+    """The suite's ULP verdict (helpers/ulp.py): a lane passes within max_ulp steps, or, near zero
+    (|golden| under 1% of the largest and under near_zero_atol / 0.01), within near_zero_atol.
+    Returns the worst step count over the lanes the floor does not cover."""
+    ulp = (_ordered(out) - _ordered(golden)).abs()
+    covered = torch.zeros_like(ulp, dtype=torch.bool)
+    floor = row.get("near_zero_atol")
+    if floor is not None:
+        magnitude = golden.double().abs()
+        near_zero = (magnitude < 0.01 * magnitude.max()) & (magnitude <= floor / 0.01)
+        covered = near_zero & ((out.double() - golden.double()).abs() <= floor)
+    bad = ~covered & (ulp > row["max_ulp"])
+    assert not bad.any(), [(float(g), float(o), int(u)) for g, o, u in zip(golden[bad], out[bad], ulp[bad])][:8]
+    return int(ulp[~covered].max())
+
+
+KERNELS = {  # name in KERNEL_MAIN: (budget key, input range, torch golden in float64)
+    "exp": ("Exp", (-20.0, 20.0), torch.exp),
+    "sigmoid": ("Sigmoid", (-20.0, 20.0), torch.sigmoid),
+    # Below x ~ -4, 0.5 + 0.5 * erf cancels and the kernel's own algorithm, evaluated with IEEE FP32
+    # FMAs and an exact reciprocal, already exceeds the budget the device's strided sweep measured:
+    # 70897 ULP at x = -4.2014 (budget 66382; our machine gives the same). At x = -5.0762 our machine
+    # is 5.2e-7 off (floor 4.6e-7) where the IEEE evaluation is 3.7e-7 off: its reciprocal is 1 ULP
+    # from exact there. So the tail is left out of this budget check.
+    "gelu": ("Gelu", (-3.9, 6.0), lambda x: torch.nn.functional.gelu(x)),
+    "reciprocal": ("Reciprocal", (-100.0, 100.0), torch.reciprocal),
+    "sqrt": ("Sqrt", (0.0, 1000.0), torch.sqrt),
+    "relu_min": ("ReluMin", (-4.0, 4.0), lambda x: torch.clamp(x, min=0.5)),
+    "relu_max": ("ReluMax", (-4.0, 4.0), lambda x: torch.clamp(x, 0.0, 2.0)),
+    "tanh": ("Tanh", (-10.0, 10.0), torch.tanh),
+    "log": ("Log", (0.01, 1000.0), torch.log),
+    "erf": ("Erf", (-4.0, 4.0), torch.erf),
+    "silu": ("Silu", (-10.0, 10.0), torch.nn.functional.silu),
+    "exp2": ("Exp2", (-20.0, 20.0), torch.exp2),
+    "expm1": ("Expm1", (-5.0, 5.0), torch.expm1),
+    "log1p": ("Log1p", (-0.9, 100.0), torch.log1p),
+    "cbrt": ("Cbrt", (-1000.0, 1000.0), lambda x: torch.sign(x) * x.abs() ** (1.0 / 3.0)),
+    "sin": ("Sin", (-10.0, 10.0), torch.sin),
+    "cos": ("Cos", (-10.0, 10.0), torch.cos),
+    "rsqrt": ("Rsqrt", (0.001, 1000.0), torch.rsqrt),
+    "abs": ("Abs", (-100.0, 100.0), torch.abs),
+}
+
+
+@pytest.fixture(scope="module")
+def run_kernel(tensix_unit_test, tmp_path_factory):
+    try:
+        tt_metal = ensure_headers() / "tt_metal"
+    except HeadersUnavailable as exc:
+        pytest.skip(f"tt-metal headers unavailable: {exc}")
+    flags = _llk_flags(tt_metal, tmp_path_factory.mktemp("sfpi_shims"))
+
+    def run(op: str, dst: str, x: torch.Tensor) -> torch.Tensor:
+        dtype = DST_MODES[dst][0]
+        words = x.to(dtype).view(torch.int32 if dtype == torch.float32 else torch.int16).tolist()
+        stdin = f"{dst}\n{op}\n" + "\n".join(f"{w & 0xFFFFFFFF:08x}" for w in words)
+        out = [int(w, 16) for w in tensix_unit_test(KERNEL_MAIN, stdin=stdin, extra_flags=flags).split()]
+        if dtype == torch.float32:
+            return torch.tensor(out, dtype=torch.int64).to(torch.int32).view(torch.float32)
+        return torch.tensor([w - 0x10000 if w & 0x8000 else w for w in out], dtype=torch.int16).view(torch.bfloat16)
+
+    return run
+
+
+@pytest.mark.parametrize("dst", sorted(DST_MODES))
+@pytest.mark.parametrize("op", sorted(KERNELS))
+def test_wheel_sfpu_kernel_within_device_budget(run_kernel, op, dst):
+    if (op, dst) == ("exp", "bf16"):
+        pytest.skip("the 16-bit-Dst exp kernel is TTI code recorded into REPLAY (no SFPI)")
+    budget_key, (lo, hi), golden_fn = KERNELS[op]
+    dtype = DST_MODES[dst][0]
+    gen = torch.Generator().manual_seed(21)
+    x = (torch.rand(256, generator=gen, dtype=torch.float64) * (hi - lo) + lo).to(dtype)
+    out = run_kernel(op, dst, x)
+    golden = golden_fn(x.to(torch.float64)).to(dtype)
+    _check_budget(out, golden, _budget(_budget_table(), budget_key, dst))
+
+
+# --- what is not modelled fails by name ----------------------------------------------------------
+
+def test_unmodelled_sfpi_fails_to_compile_or_by_name(tensix_unit_test, tmp_path):
+    try:
+        tt_metal = ensure_headers() / "tt_metal"
+    except HeadersUnavailable as exc:
+        pytest.skip(f"tt-metal headers unavailable: {exc}")
+    source = tmp_path / "transp.cpp"
+    source.write_text('#include "sfpi.h"\n'
+                      "template <int N> void kernel() { sfpi::vFloat a, b, c, d; sfpi::subvec_transp(a, b, c, d); }\n"
+                      "template void kernel<0>();\n")
+    built = subprocess.run(["g++", "-std=c++20", "-fsyntax-only", *_include_flags(tt_metal, "wormhole"), str(source)],
+                           capture_output=True, text=True)
+    assert built.returncode != 0
+    assert "tilecraft sfpi: subvec_transp (SFPTRANSP) is not implemented" in built.stderr
+
+    out = tensix_unit_test(PRELUDE + r'''
+#include <stdexcept>
+int main() {
+    Machine m;
+    CurrentMachineScope bind(m, kMath);
+    sfpi::vFloat a = 1.0f, b = 2.0f;
+    try {
+        sfpi::min_max(a, b, 0x00ff00ffu);   // a per-subvector SFPSWAP mode
+    } catch (const std::runtime_error& e) {
+        std::printf("%s\n", e.what());
+    }
+}
+''')
+    assert "tilecraft sfpi: min_max with a per-subvector mask is not modelled" in out
+
+
+@pytest.mark.slow
+def test_every_llk_suite_sfpu_operation_compiles_against_our_sfpi(tmp_path):
+    """Instantiates the LLK test suite's whole SFPU dispatch (sfpu_operations.h): every unary
+    SfpuType, binary BinaryOp and ternary op, exact and approximate, 16- and 32-bit Dst."""
+    try:
+        tt_metal = ensure_headers() / "tt_metal"
+    except HeadersUnavailable as exc:
+        pytest.skip(f"tt-metal headers unavailable: {exc}")
+    tests_dir = _llk_tests_dir()
+    dispatch = (tests_dir / "helpers" / "include" / "sfpu_operations.h").read_text()
+    types = (tt_metal / "hw" / "ckernels" / "wormhole_b0" / "metal" / "llk_api" / "llk_sfpu_types.h").read_text()
+    defs = (tt_metal / "tt-llk" / "tt_llk_wormhole_b0" / "common" / "inc" / "ckernel_defs.h").read_text()
+    unary, binary = _enumerators(types, "SfpuType"), _enumerators(defs, "BinaryOp")
+    ternary = sorted(set(re.findall(r"OPERATION == SfpuType::(\w+)",
+                                    dispatch[dispatch.index("void call_ternary_sfpu_operation_init()"):])))
+    sync = "ckernel::DstSync::SyncHalf"
+    calls = []
+    for approx, fp32 in itertools.product(("false", "true"), repeat=2):
+        calls += [f"test_utils::call_unary_sfpu_operation<{sync}, false, SfpuType::{op}, {approx}, {fp32}, 8>(0);"
+                  f"test_utils::call_unary_sfpu_operation_init<SfpuType::{op}, {approx}, {fp32}, 8>(0);" for op in unary]
+        calls += [f"test_utils::call_binary_sfpu_operation<{sync}, {fp32}, {approx}, BinaryOp::{op}>();"
+                  f"test_utils::call_binary_sfpu_operation_init<{approx}, {fp32}, BinaryOp::{op}>();" for op in binary]
+        calls += [f"test_utils::call_ternary_sfpu_operation<{sync}, {fp32}, SfpuType::{op}, {approx}, {fp32}, "
+                  f"DataFormat::Float32>(); test_utils::call_ternary_sfpu_operation_init<SfpuType::{op}, {approx}, {fp32}>();"
+                  for op in ternary]
+    source = tmp_path / "all_sfpu_ops.cpp"
+    source.write_text('#include "ckernel.h"\n#include "llk_sfpu_types.h"\n#include "sfpu_operations.h"\n'
+                      "void instantiate() {\n" + "\n".join(calls) + "\n}\n")
+    flags = [*_include_flags(tt_metal, "wormhole"), *_llk_flags(tt_metal, tmp_path / "shims"),
+             f"-I{tests_dir / 'helpers' / 'include'}"]
+    built = subprocess.run(["g++", "-std=c++20", "-fsyntax-only", "-w", *flags, str(source)], capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr[-6000:]
+    assert len(unary) > 150 and len(binary) > 40 and len(ternary) >= 5
+
+
+def _enumerators(source: str, enum: str) -> list[str]:
+    body = re.search(rf"enum class {enum}\b[^{{]*\{{(.*?)\}};", source, re.S).group(1)
+    names = (item.split("=")[0].strip() for item in re.sub(r"//[^\n]*", "", body).split(","))
+    return [n for n in names if n]

@@ -128,6 +128,8 @@ int main() {
     run(TT_OP_SFPSETSGN(1, 0, 1, 1)); dump("setsgn_imm", 1);
     run(TT_OP_SFPDIVP2(0xff, 0, 1, 1)); dump("divp2_add", 1);  // exponent - 1 (wrapping)
     run(TT_OP_SFPABS(0, 0, 1, 1)); dump("abs_float", 1);
+    set(3, [](int l) { static const uint32_t v[4] = {0xff800000u, 0xff800001u, 0x80000000u, 0xbf800000u}; return v[l & 3]; });
+    run(TT_OP_SFPABS(0, 3, 4, 1)); dump("abs_float_specials", 4);
     set(2, [](int l) { return uint32_t(l - 16); });
     run(TT_OP_SFPABS(0, 2, 1, 0)); dump("abs_int", 1);
     run(TT_OP_SFPLZ(0, 2, 1, 0)); dump("lz", 1);
@@ -287,6 +289,8 @@ int main() {
     set(1, [](int l) { return sfpu::bits_of(float(l % 3) - 1.0f); });
     run(TT_OP_SFPSWAP(0, 1, 0, 1));  // L0 = min, L1 = max
     dump("swap_min", 0); dump("swap_max", 1);
+    run(TT_OP_SFPSWAP(0, 1, 0, 9));  // VEC_MAX_MIN: L0 = max, L1 = min
+    dump("swap9_max", 0); dump("swap9_min", 1);
     for (int r = 0; r < 8; ++r) set(r, [r](int l) { return uint32_t(r * 100 + l); });
     run(TT_OP_SFPTRANSP(0, 0, 0, 0));
     dump("transp0", 0); dump("transp1", 1); dump("transp5", 5);
@@ -338,7 +342,7 @@ int main() {
         run(TT_OP_SFPNOP); run(TT_OP_SFPNOP); run(TT_OP_SFPNOP);
         dump("macro_l16", 16);
         dump_dst16("macro_before_store", 20);
-        run(TT_OP_SFPNOP);
+        run(TT_OP_NOP);                    // another unit's instruction: the due store runs first
         dump_dst16("macro_store", 20);
         M = &machine;
     }
@@ -434,7 +438,8 @@ def test_field_manipulation(out):
     assert out["setsgn_imm"] == [x | 0x80000000 for x in v]
     # divp2 adds 0xff (i.e. -1) to the exponent, wrapping (0 -> 255); Inf/NaN unchanged
     assert out["divp2_add"] == [x if (x >> 23) & 0xFF == 255 else (x & 0x807FFFFF) | ((((x >> 23) & 0xFF) + 0xFF) & 0xFF) << 23 for x in v]
-    assert out["abs_float"] == [x if x >= 0xFF800000 else x & 0x7FFFFFFF for x in v]  # -NaN keeps its sign
+    assert out["abs_float"] == [x if x > 0xFF800000 else x & 0x7FFFFFFF for x in v]  # -NaN keeps its sign
+    assert out["abs_float_specials"] == [[0x7F800000, 0xFF800001, 0, 0x3F800000][i & 3] for i in lanes]  # -inf -> +inf
     ints = [(i - 16) & 0xFFFFFFFF for i in lanes]
     assert out["abs_int"] == [abs(i - 16) for i in lanes]
     assert out["lz"] == [32 if x == 0 else 32 - x.bit_length() for x in ints]
@@ -612,6 +617,7 @@ def test_swap_transpose_shuffles(out):
     b = [float(i % 3) - 1 for i in range(LANES)]
     assert out["swap_min"] == [f2b(min(x, y)) for x, y in zip(a, b)]
     assert out["swap_max"] == [f2b(max(x, y)) for x, y in zip(a, b)]
+    assert out["swap9_max"] == out["swap_max"] and out["swap9_min"] == out["swap_min"]
     # transpose of the 4x4 blocks (register i, row j) within each column, in LReg[0..3] and LReg[4..7]
     for reg, tag in ((0, "transp0"), (1, "transp1"), (5, "transp5")):
         base = reg & 4

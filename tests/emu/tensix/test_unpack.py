@@ -197,12 +197,23 @@ def test_srcb_in_config_context_1(unpacked):
     assert torch.equal(src_to_fp32(regs["srcb_ctx1"]), faces_of(g["bf16"].float()))
 
 
+def test_unpacr_nop_fills_the_unpackers_bank(unpacked):
+    _, lines, _ = unpacked
+    # ZEROSRC cleared SrcB before each SET_DVALID (unpack_A_tile prints if not); NEGINFSRC fills
+    # SrcA with sign 1, exponent 255 and an all-ones mantissa, -inf to the matrix unit.
+    for tag in ("bf16", "tf32", "fp32_bf16", "fp16", "fp32_fp16", "bfp8b", "int8", "uint8", "transpose"):
+        assert tag not in lines, lines.get(tag)  # no "SrcB not zeroed" / "dvalid not set"
+    assert lines["neginf"] == ["7ffff 7ffff"]
+
+
 def test_misuse_and_unmodelled_modes_fail_by_name(unpacked):
     _, lines, _ = unpacked
     assert "SrcA bank released by the matrix unit" in lines["err_wait"][0]
     assert "opcode 0x42 UNPACR" in lines["err_rowsearch"][0] and "RowSearch is not modelled" in lines["err_rowsearch"][0]
     assert "UNPACR_NOP flavour 0x0 is not modelled" in lines["err_nop_pop"][0]
     assert "unpacks Float16_b to Float32 in SrcA/SrcB" in lines["err_format"][0]
+    assert "SrcA row 64 is out of range" in lines["err_row"][0]
+    assert lines["zero_wrap"] == ["0"]  # the same address with AllDatumsAreZero wraps to row 0
     assert "Blackhole unpackers are not modelled yet" in lines["err_blackhole"][0]
 
 

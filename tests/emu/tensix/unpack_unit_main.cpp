@@ -19,7 +19,7 @@ using namespace tc_tensix;
 namespace {
 
 constexpr uint32_t kSrcA = 0, kSrcB = 1;
-constexpr uint32_t kZeroSrc = 0b001, kSetDvalid = 0b111, kPop = 0b000;  // p_unpacr_nop
+constexpr uint32_t kZeroSrc = 0b001, kNegInfSrc = 0b101, kSetDvalid = 0b111, kPop = 0b000;  // p_unpacr_nop
 enum Fmt : uint32_t { Float32 = 0, Float16 = 1, Tf32 = 4, Float16_b = 5, Bfp8_b = 6, Int8 = 14 };
 
 #define SETF(m, NAME, v) set_field(m, NAME##_ADDR32, NAME##_SHAMT, NAME##_MASK, v)
@@ -80,10 +80,14 @@ void unpack_A_tile(Machine& m, const char* tag, uint32_t l1_addr) {
     m.cfg_word(kUnpack, THCON_SEC0_REG3_Base_address_ADDR32) = (l1_addr >> 4) - 1;
     for (int face = 0; face < 4; ++face) {
         const int bank = m.s.srca_unpack_bank;
+        for (auto& row : m.s.srcb[bank].row) row[3] = 0x1234;  // stale data ZEROSRC must clear
         m.issue(kUnpack, TT_OP_UNPACR(kSrcA, 0b1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1));
         m.issue(kUnpack, TT_OP_UNPACR_NOP(kSrcB, kZeroSrc));
         m.issue(kUnpack, TT_OP_UNPACR_NOP(kSrcB, kSetDvalid));
         if (!m.s.srca[bank].dvalid || !m.s.srcb[bank].dvalid) std::printf("%s dvalid not set\n", tag);
+        for (auto& row : m.s.srcb[bank].row)
+            for (uint32_t v : row)
+                if (v != 0) std::printf("%s SrcB not zeroed\n", tag);
         dump_rows(tag, face, m.s.srca[bank].row, 16);
         math_consumes(m);
     }
@@ -216,6 +220,15 @@ int main() {
         m.s.srca[m.s.srca_unpack_bank].dvalid = false;
         expect_failure("err_rowsearch", m, TT_OP_UNPACR(kSrcA, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, 1));
         expect_failure("err_nop_pop", m, TT_OP_UNPACR_NOP(kSrcA, kPop));
+        // unpack_to_dest_tile_done's TEN-3868 workaround: a zero write with ch1 Z past the tile wraps.
+        m.issue(kUnpack, TT_OP_SETADCXX(0b001, 15, 0));
+        m.issue(kUnpack, TT_OP_SETADCZW(0b001, 0, 4, 0, 0, 0b0100));
+        m.s.srca[m.s.srca_unpack_bank].row[0][7] = 0x1234;
+        m.issue(kUnpack, TT_OP_UNPACR(kSrcA, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1));
+        std::printf("zero_wrap %x\n", m.s.srca[m.s.srca_unpack_bank].row[0][7]);
+        expect_failure("err_row", m, TT_OP_UNPACR(kSrcA, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1));
+        m.issue(kUnpack, TT_OP_UNPACR_NOP(kSrcA, kNegInfSrc));
+        std::printf("neginf %x %x\n", m.s.srca[m.s.srca_unpack_bank].row[0][0], m.s.srca[m.s.srca_unpack_bank].row[63][15]);
         SETF(m, THCON_SEC0_REG2_Out_data_format, Float32);
         expect_failure("err_format", m, TT_OP_UNPACR(kSrcA, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1));
     }

@@ -4,7 +4,7 @@ The suite's Python needs the whole ``tt-llk`` directory, not only ``tests/``: it
 takes ``LLK_HOME`` to be the directory holding ``tests/`` and ``tt_llk_*``, and imports
 ``tt_llk_perf`` from ``tools/python``. So everything under ``ttnn/tt_metal/tt-llk/`` in the wheel
 is extracted (about 1,400 files, 10 MB) into ``<cache>/ttnn-0.81.1-llk/``. Like the kernel
-headers (tilecraft/metal/wheel_headers.py) it is fetched at test time and never committed.
+headers (tilecraft/wheel_headers.py) it is fetched at test time and never committed.
 """
 
 from __future__ import annotations

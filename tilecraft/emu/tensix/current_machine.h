@@ -1,10 +1,9 @@
 // Which Tensix machine and TRISC thread the code running now belongs to.
 //
 // Host code that stands in for device-side layers (our sfpi.h, instruction issue) has no
-// "self" to ask: on the device the RISC-V core *is* the thread. The fiber layer (spine) binds
-// each TRISC fiber to its Machine and thread; until then, and in unit tests, a scope binds them
-// with `CurrentMachineScope`. current_machine.cpp is the default definition; the spine may
-// replace it with the fiber-aware one (same declarations).
+// "self" to ask: on the device the RISC-V core *is* the thread. On a TRISC fiber (fibers.h) the
+// fiber's machine and thread are current; elsewhere (synchronous unit tests) the ones a
+// `CurrentMachineScope` bound on this host thread.
 #pragma once
 
 namespace tc_tensix {

@@ -19,8 +19,6 @@ constexpr std::size_t kStackBytes = 4u << 20;
 // Rounds in which every live thread only polled and nothing changed, before a livelock is reported.
 constexpr uint64_t kIdleRoundLimit = 1u << 18;
 
-const char* const kThreadNames[kNumThreads] = {"UNPACK", "MATH", "PACK"};
-
 enum class FiberState { Ready, Blocked, Polling, Done };
 
 struct Fiber {
@@ -58,7 +56,7 @@ std::string thread_report(const Run& run) {
     for (int t = 0; t < kNumThreads; ++t) {
         const Fiber& f = run.fibers[t];
         out += "\n  TRISC ";
-        out += kThreadNames[t];
+        out += thread_name(t);
         switch (f.state) {
             case FiberState::Done: out += ": finished"; continue;
             case FiberState::Blocked: out += ": waits for " + f.wait->what; break;
@@ -125,7 +123,7 @@ private:
                            : sig == SIGFPE ? "SIGFPE (arithmetic error)"
                                            : "SIGILL (illegal instruction)";
         char buf[200];
-        std::snprintf(buf, sizeof buf, "TRISC %s crashed with %s at address %p; ", kThreadNames[run->current], what,
+        std::snprintf(buf, sizeof buf, "TRISC %s crashed with %s at address %p; ", thread_name(run->current), what,
                       info->si_addr);
         run->error = buf + describe_word(*run->machine, run->current) +
                      ". A pointer the kernel dereferences is not backed by the machine (device addresses go through "
@@ -201,6 +199,10 @@ void fiber_poll(const std::string& what) {
     f.poll_what = what;
     switch_to_scheduler();
     f.state = FiberState::Ready;
+}
+
+void fiber_yield() {
+    switch_to_scheduler();  // state stays Ready: the scheduler resumes this fiber in its next turn
 }
 
 void fiber_fail(const std::string& message) {

@@ -27,6 +27,10 @@ Machine& fiber_machine();
 void fiber_block(const Wait& w);
 // A RISC poll of state only other threads change: yield once, remembered as `what` in reports.
 void fiber_poll(const std::string& what);
+// Let the other threads run before this one continues: after a RISC-side write another thread may
+// be waiting for (a mailbox push, a semaphore post), so the receiver acts on it at once, as
+// concurrent RISCs do, rather than after the writer has run on.
+void fiber_yield();
 // End the run with `message` (Machine::fail on a fiber).
 [[noreturn]] void fiber_fail(const std::string& message);
 

@@ -1,6 +1,8 @@
 // The unpacker's format conversion (format_decode.h): L1 datums -> SrcA/SrcB/Dst datums.
 #include "format_decode.h"
 
+#include "datum_layout.h"
+
 namespace tc_tensix::decode {
 
 namespace {
@@ -80,25 +82,6 @@ uint32_t datum_bits(uint32_t fmt) {
 
 bool dst_is_32b(uint32_t out_fmt) { return out_fmt == FP32 || out_fmt == TF32 || out_fmt == INT32; }
 
-uint32_t src_from_tf32(uint32_t x) {
-    const uint32_t sign = x & 0x40000u, exp = x & 0x3fc00u, man = x & 0x3ffu;
-    return sign | (man << 8) | (exp >> 10);
-}
-
-uint32_t src_from_bf16(uint16_t x) { return src_from_tf32(uint32_t(x) << 3); }
-
-uint32_t src_from_fp16(uint16_t x) { return src_from_tf32(((uint32_t(x) & 0x8000u) << 3) | (x & 0x7fffu)); }
-
-uint16_t dst16_from_bf16(uint16_t x) {
-    return uint16_t((x & 0x8000u) | ((x & 0x7fu) << 8) | ((x & 0x7f80u) >> 7));
-}
-
-uint16_t dst16_from_fp16(uint16_t x) {
-    return uint16_t((x & 0x8000u) | ((x & 0x3ffu) << 5) | ((x & 0x7c00u) >> 10));
-}
-
-uint32_t dst32_from_fp32(uint32_t x) { return (uint32_t(dst16_from_bf16(uint16_t(x >> 16))) << 16) | (x & 0xffffu); }
-
 uint16_t bfp_to_bf16(uint8_t mantissa, uint8_t shared_exp) {
     const uint16_t sign = mantissa >> 7;
     uint8_t mag = uint8_t(mantissa << 1);
@@ -149,7 +132,7 @@ const char* convert(uint32_t in_fmt, uint32_t out_fmt, uint32_t bits, uint8_t sh
                 value = dst32_from_fp32(bits);
                 return nullptr;
             case TF32:
-                value = to_dst ? dst32_from_fp32(bits) : src_from_tf32(bits >> 13);
+                value = to_dst ? dst32_from_fp32(bits) : src_from_fp32(bits);  // TF32: low 13 mantissa bits dropped
                 return nullptr;
             case BF16:
                 if ((bits & 0x7f800000u) == 0) bits &= 0x80000000u;  // denormals flush to zero
@@ -201,7 +184,7 @@ const char* convert(uint32_t in_fmt, uint32_t out_fmt, uint32_t bits, uint8_t sh
         }
     }
     if (half_type == RegType::Bf16) {
-        value = to_dst ? dst16_from_bf16(half) : src_from_bf16(half);
+        value = to_dst ? dst16_from_bf16(half) : src_from_fp32(uint32_t(half) << 16);
     } else {
         value = to_dst ? dst16_from_fp16(half) : src_from_fp16(half);
     }

@@ -2,13 +2,9 @@
 //
 // Facts from tt-isa-documentation (WormholeB0 UNPACR_Regular.md "FormatConversion", SrcASrcB.md,
 // Dst.md) and, where the ISA leaves a step undefined (FP32 -> FP16), from ttsim's unpacker; the
-// code is ours. The register layouts are the ISA's, which every unit of this machine shares:
-//   Src (19 bits):  Sign(bit 18) | Mantissa(10 bits, 17..8) | Exponent(8 bits, 7..0)   ("TF32 shuffled")
-//                   BF16 sits in it with the low 3 mantissa bits zero; FP16 with exponent bits 7..5
-//                   zero; Integer "8" as FP16 with raw exponent 16 (0 for magnitude 0);
-//                   Integer "16" as ((bits & 0xff00) << 3) | (bits & 0xff).
-//   Dst16b:         Sign | Mantissa | Exponent (BF16: 1|7|8, FP16: 1|10|5); Integer "16" raw.
-//   Dst32b:         the BF16 shuffle applied to the high half, low 16 mantissa bits below.
+// code is ours. The register layouts (the ISA's shuffled Src/Dst bit orders) are stated once, in
+// datum_layout.h, which this file converts through; Integer "8" lands as FP16 with raw exponent 16
+// (0 for magnitude 0), Integer "16" in Src as ((bits & 0xff00) << 3) | (bits & 0xff), raw in Dst.
 // The encode direction (Dst -> L1) lives in format_encode.* (the packer's).
 #pragma once
 
@@ -32,14 +28,6 @@ uint32_t datum_bits(uint32_t fmt);
 // Whether an unpack to Dst with output format `out_fmt` writes Dst32b (else Dst16b).
 bool dst_is_32b(uint32_t out_fmt);
 
-// Register bit shuffles (see the header comment).
-uint32_t src_from_tf32(uint32_t tf32_19b);
-uint32_t src_from_bf16(uint16_t bf16);
-uint32_t src_from_fp16(uint16_t fp16);
-uint16_t dst16_from_bf16(uint16_t bf16);
-uint16_t dst16_from_fp16(uint16_t fp16);
-uint32_t dst32_from_fp32(uint32_t fp32);
-
 // Block-float mantissa (sign + 7 magnitude bits, BFP4/BFP2 shifted up to 8 bits) with its shared
 // exponent, as BF16 (8-bit exponent family) or FP16 (5-bit family). Returns false for the FP16
 // case where the normalised exponent does not fit 5 bits (undefined behaviour on the device).
@@ -51,7 +39,8 @@ uint16_t fp32_to_fp16(uint32_t fp32);
 
 // One datum through the unpacker's format conversion. `bits` is the datum as read from L1 (low
 // datum_bits(in_fmt) bits), `shared_exp` its block exponent for BFP formats, `to_dst` selects the
-// Dst layouts (Dst32b when dst_is_32b(out_fmt)), `int8_unsigned` is ALU_FORMAT_SPEC_REG0_Src{A,B}Unsigned.
+// Dst layouts of datum_layout.h (Dst32b when dst_is_32b(out_fmt)) over the Src one,
+// `int8_unsigned` is ALU_FORMAT_SPEC_REG0_Src{A,B}Unsigned.
 // Returns nullptr and sets `value`, or a message naming the unsupported combination.
 const char* convert(uint32_t in_fmt, uint32_t out_fmt, uint32_t bits, uint8_t shared_exp, bool to_dst, bool int8_unsigned,
                     uint32_t& value);

@@ -3,8 +3,10 @@
 #include "format_encode.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
+#include <cstring>
+
+#include "datum_layout.h"
 
 namespace tc_tensix::fmt {
 
@@ -14,15 +16,18 @@ constexpr uint32_t kSign32 = 0x80000000u, kSign16 = 0x8000u;
 
 [[noreturn]] void unsupported(const std::string& what) { throw UnsupportedConversion(what); }
 
+// Bit reinterpretation (C++17: the machine's runner is built as C++17).
+template <class To, class From>
+To bits_as(From from) {
+    static_assert(sizeof(To) == sizeof(From));
+    To to;
+    std::memcpy(&to, &from, sizeof to);
+    return to;
+}
+
 bool is_fp32_like(uint32_t c) { return c == kFP32 || c == kTF32; }
 bool is_e8_16(uint32_t c) { return c == kBF16 || c == kBFP8; }
 bool is_e5_16(uint32_t c) { return c == kFP16 || c == kBFP8a || c == kFP8; }
-
-// --- Dst register layouts -> plain bit patterns (Dst.md) ---
-
-uint32_t bf16_from_dst16(uint32_t x) { return (x & kSign16) | ((x & 0xffu) << 7) | ((x >> 8) & 0x7fu); }
-uint32_t fp16_from_dst16(uint32_t x) { return (x & kSign16) | ((x & 0x1fu) << 10) | ((x >> 5) & 0x3ffu); }
-uint32_t fp32_from_dst32(uint32_t x) { return (bf16_from_dst16(x >> 16) << 16) | (x & 0xffffu); }
 
 // --- early conversion helpers (rounding is to nearest, ties away from zero: the magnitude bits
 // get half an output ulp added, then the dropped bits are cut) ---
@@ -139,7 +144,7 @@ double bf16_acc_value(uint32_t x) {
 
 // Round a double to bf16: nearest-even, underflow to signed zero, overflow to signed inf.
 uint32_t double_to_bf16_rne(double v) {
-    const uint64_t bits = std::bit_cast<uint64_t>(v);
+    const uint64_t bits = bits_as<uint64_t>(v);
     const uint32_t sign = uint32_t(bits >> 63) << 15;
     if (std::isinf(v)) return sign | 0x7f80u;
     const int e = int((bits >> 52) & 0x7ffu) - 1023 + 127;
@@ -149,6 +154,29 @@ uint32_t double_to_bf16_rne(double v) {
     const uint64_t half = uint64_t(1) << 44, lsb = (m >> 45) & 1u;
     const uint32_t rounded = uint32_t((uint64_t(e) << 7) + ((m + half - 1 + lsb) >> 45));
     return sign | std::min(rounded, 0x7f80u);
+}
+
+// Value of a Tensix fp16 pattern as the L1 accumulator sees it (ttsim's model): any nonzero
+// exponent is a normal number (no inf/NaN encodings), a zero exponent is zero.
+float fp16_acc_value(uint32_t x) {
+    const uint32_t sign = (x & kSign16) << 16;
+    if ((x & 0x7fffu) < 0x400u) return bits_as<float>(sign);
+    return bits_as<float>(sign | (((x & 0x7fffu) << 13) + (112u << 23)));
+}
+
+// fp16 L1 accumulation (ttsim's model, the ISA documents none): the fp32 sum rounded to nearest
+// even; an exact cancellation gives signed zero, or the largest pattern when the L1 value's
+// exponent field was 30 or 31; a result below the fp16 range gives the largest pattern, one with a
+// zero exponent field signed zero; overflow saturates.
+uint32_t fp16_accumulate(uint32_t old, uint32_t value) {
+    const uint32_t sum = bits_as<uint32_t>(fp16_acc_value(old) + fp16_acc_value(value));
+    const uint32_t sign = (sum >> 16) & kSign16;
+    if ((sum & 0x7fffffffu) == 0) return sign | (((old >> 10) & 0x1fu) >= 30 ? 0x7fffu : 0u);
+    const int e = int((sum >> 23) & 0xffu) - 112;
+    if (e <= 0) return sign | (e < 0 ? 0x7fffu : 0u);
+    const uint32_t m = sum & 0x7fffffu;
+    const uint32_t rounded = (uint32_t(e) << 10) + ((m + (1u << 12) - 1u + ((m >> 13) & 1u)) >> 13);
+    return sign | std::min(rounded, 0x7fffu);
 }
 
 }  // namespace
@@ -191,8 +219,8 @@ uint32_t early_convert(const EarlyConfig& cfg, uint32_t x) {
         }
     }
     x &= 0xffffu;
-    if (is_e5_16(f)) x = fp16_from_dst16(x);
-    else if (is_e8_16(f) || f == kTF32) x = bf16_from_dst16(x);
+    if (is_e5_16(f)) x = fp16_from_dst16(uint16_t(x));
+    else if (is_e8_16(f) || f == kTF32) x = bf16_from_dst16(uint16_t(x));
     if (cfg.round_10b_mant) unsupported(std::string("Round_10b_mant with a Dst16b read into ") + code_name(f));
     switch (f) {
         case kFP16: return cfg.read_raw ? x : flush_fp16(x);
@@ -320,8 +348,8 @@ void encode_bfp_block(const uint32_t entries[16], uint32_t to, uint8_t* shared_e
 uint32_t l1_accumulate(uint32_t out_format, uint32_t old, uint32_t value) {
     switch (out_format & 0xfu) {
         case kFP32: {
-            const float sum = std::bit_cast<float>(flush_fp32(old)) + std::bit_cast<float>(flush_fp32(value));
-            const uint32_t r = std::bit_cast<uint32_t>(sum);
+            const float sum = bits_as<float>(flush_fp32(old)) + bits_as<float>(flush_fp32(value));
+            const uint32_t r = bits_as<uint32_t>(sum);
             return (r & 0x7fffffffu) > 0x7f800000u ? 0x7fc00000u : flush_fp32(r);
         }
         case kBF16: {
@@ -329,8 +357,9 @@ uint32_t l1_accumulate(uint32_t out_format, uint32_t old, uint32_t value) {
             if ((old | value) == 0xff80u && (old ^ value) == kSign16) return 0x7fc0u;  // inf + -inf
             return double_to_bf16_rne(bf16_acc_value(old) + bf16_acc_value(value));
         }
+        case kFP16: return fp16_accumulate(old & 0xffffu, value & 0xffffu);
         default:
-            unsupported(std::string("L1 accumulation into ") + code_name(out_format) + " is not modelled (FP32 and BF16 are)");
+            unsupported(std::string("L1 accumulation into ") + code_name(out_format) + " is not modelled (FP32, BF16, FP16 are)");
     }
 }
 

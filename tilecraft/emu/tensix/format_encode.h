@@ -14,7 +14,7 @@
 // Dst holds datums in the ISA's register layouts (Dst.md diagrams), which every unit shares:
 // Dst16b BF16 is Sign|Mantissa7|Exponent8, FP16 Sign|Mantissa10|Exponent5, INT16 raw; Dst32b
 // (FP32 and sign-magnitude INT32 alike) has the BF16 shuffle in its high half and the low 16
-// mantissa bits below. early_convert undoes the shuffle before converting.
+// mantissa bits below (datum_layout.h). early_convert undoes the shuffle before converting.
 #pragma once
 
 #include <cstdint>

@@ -18,7 +18,6 @@ namespace {
 
 using fpu_arith::DstKind;
 using fpu_arith::Operand;
-using fpu_arith::Product;
 using fpu_arith::Term;
 
 // DataFormat codes as the 4-bit ALU format fields hold them (tensix_types.h).
@@ -52,6 +51,8 @@ Style style_of_format(Machine& m, int thread, uint32_t word, uint32_t fmt) {
 }
 
 Alu alu_config(Machine& m, int thread, uint32_t word) {
+    if (TC_CFG_FIELD(m, thread, ALU_ROUNDING_MODE_Fpu_srnd_en))
+        m.fail(thread, word, "the matrix unit's stochastic rounding (ALU_ROUNDING_MODE_Fpu_srnd_en) is not modelled");
     Alu a;
     a.srca_fmt = TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG_SrcA_override) ? TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG_SrcA_val)
                                                                             : TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG0_SrcA);
@@ -93,20 +94,28 @@ uint32_t dst_row(Machine& m, int thread, uint32_t word, uint32_t imm) {
 // Wait Gate: the matrix unit may read a Src bank only while it owns it (dvalid).
 void wait_src(Machine& m, bool a, bool b, const char* what) {
     MachineState& s = m.s;
-    m.wait_for(Wait{[&s, a, b] { return (!a || s.srca[s.srca_math_bank].dvalid) && (!b || s.srcb[s.srcb_math_bank].dvalid); },
-                    std::string(a && b ? "SrcA and SrcB data" : a ? "SrcA data" : "SrcB data") + " for " + what});
+    auto ready = [&s, a, b] { return (!a || s.srca[s.srca_math_bank].dvalid) && (!b || s.srcb[s.srcb_math_bank].dvalid); };
+    if (ready()) return;  // the common case, without building the wait's description
+    m.wait_for(Wait{ready, std::string(a && b ? "SrcA and SrcB data" : a ? "SrcA data" : "SrcB data") + " for " + what});
 }
 
 // FlipSrcA / FlipSrcB (bits 0 / 1 of `flags`): hand the bank back to the unpackers (unless
-// CLR_DVALID_Src*_Disable) and move to the other bank.
-void release_src(Machine& m, int thread, uint32_t flags) {
+// CLR_DVALID_Src*_Disable) and move to the other bank. Handing back a bank the unpackers have not
+// handed over yet is outside the contract (ttsim flags it): on the device the unpacker's hand-over
+// lands first when the two threads issue close together (the LLK's A2D copy releases SrcB, which
+// the unpacker validates right after SrcA), so the model waits for it rather than letting the
+// banks of the two sides drift apart, as they would if a fiber ran ahead.
+void release_src(Machine& m, int thread, uint32_t flags, const char* what) {
     MachineState& s = m.s;
+    const bool clear_a = (flags & 1u) && !TC_THREAD_FIELD(m, thread, CLR_DVALID_SrcA_Disable);
+    const bool clear_b = (flags & 2u) && !TC_THREAD_FIELD(m, thread, CLR_DVALID_SrcB_Disable);
+    wait_src(m, clear_a, clear_b, what);
     if (flags & 1u) {
-        if (!TC_THREAD_FIELD(m, thread, CLR_DVALID_SrcA_Disable)) s.srca[s.srca_math_bank].dvalid = false;
+        if (clear_a) s.srca[s.srca_math_bank].dvalid = false;
         s.srca_math_bank ^= 1;
     }
     if (flags & 2u) {
-        if (!TC_THREAD_FIELD(m, thread, CLR_DVALID_SrcB_Disable)) s.srcb[s.srcb_math_bank].dvalid = false;
+        if (clear_b) s.srcb[s.srcb_math_bank].dvalid = false;
         s.srcb_math_bank ^= 1;
     }
 }
@@ -218,7 +227,7 @@ void elementwise(Machine& m, int thread, uint32_t word, ElwOp op, const char* na
             write_dst(m, d_row + i, j, a, fpu_arith::accumulate(t, Term{}, d, kind));
         }
     }
-    release_src(m, thread, flips);
+    release_src(m, thread, flips, name);
     apply_addr_mod(m, thread, word, addr_mod);
 }
 
@@ -253,22 +262,25 @@ void matmul(Machine& m, int thread, uint32_t word, uint32_t out_rows, bool bcast
             }
     } else {
         const DstKind kind = a.kind();
-        Operand at[16][16];  // at[j][k] = SrcA[a_row + k][j]
-        for (uint32_t k = 0; k < 16; ++k)
-            for (uint32_t j = 0; j < 16; ++j) at[j][k] = fpu_arith::operand_of(src_value(A.row[a_row + k][j], a.style, a.srca_tf32));
+        fpu_arith::Pieces at[16];  // at[j]: SrcA's column j (rows a_row..+15)
+        for (uint32_t j = 0; j < 16; ++j) {
+            Operand col[16];
+            for (uint32_t k = 0; k < 16; ++k) col[k] = fpu_arith::operand_of(src_value(A.row[a_row + k][j], a.style, a.srca_tf32));
+            at[j] = fpu_arith::pieces(col, true, int(phase));
+        }
         for (uint32_t i = 0; i < rows; i += step) {
-            Operand b[16];
+            Operand row[16];
             for (uint32_t k = 0; k < 16; ++k)
-                b[k] = fpu_arith::operand_of(src_value(B.row[b_row + (bcast_row ? 0 : i)][k], a.style, a.srcb_tf32));
+                row[k] = fpu_arith::operand_of(src_value(B.row[b_row + (bcast_row ? 0 : i)][k], a.style, a.srcb_tf32));
+            const fpu_arith::Pieces b = fpu_arith::pieces(row, false, int(phase));
             for (uint32_t j = 0; j < 16; ++j) {
-                Product p[16];
-                for (uint32_t k = 0; k < 16; ++k) p[k] = fpu_arith::product(at[j][k], b[k], int(phase), kind);
-                const uint32_t d = read_dst(m, d_row + i, j, a);
-                write_dst(m, d_row + i, j, a, fpu_arith::accumulate(fpu_arith::group_term(p, kind), fpu_arith::group_term(p + 8, kind), d, kind));
+                const Term lo = fpu_arith::group_term(at[j], b, 0, int(phase), kind);
+                const Term hi = fpu_arith::group_term(at[j], b, 8, int(phase), kind);
+                write_dst(m, d_row + i, j, a, fpu_arith::accumulate(lo, hi, read_dst(m, d_row + i, j, a), kind));
             }
         }
     }
-    release_src(m, thread, flips);
+    release_src(m, thread, flips, name);
     apply_addr_mod(m, thread, word, addr_mod);
 }
 
@@ -372,7 +384,7 @@ void gmpool(Machine& m, int thread, uint32_t word) {
         }
     }
     for (uint32_t r = 0; r < 4; ++r) mark_defined(m, d_row + r, a.dst32);
-    release_src(m, thread, flips);
+    release_src(m, thread, flips, "GMPOOL");
     apply_addr_mod(m, thread, word, addr_mod);
 }
 
@@ -601,7 +613,7 @@ void setrwc(Machine& m, int thread, uint32_t word) {
         r.dst = r.dst_cr = d & 0x3ffu;
     }
     if (mask & 8u) r.fidelity = 0;
-    release_src(m, thread, field(word, 22, 2));
+    release_src(m, thread, field(word, 22, 2), "SETRWC");
 }
 
 void incrwc(Machine& m, int thread, uint32_t word) {
@@ -625,6 +637,7 @@ void cleardvalid(Machine& m, int, uint32_t word) {
         return;
     }
     const bool keep_bank = mode & 2u;
+    wait_src(m, flips & 1u, flips & 2u, "CLEARDVALID");  // as release_src: the bank must have been handed over
     if (flips & 1u) {
         s.srca[s.srca_math_bank].dvalid = false;
         if (!keep_bank) s.srca_math_bank ^= 1;

@@ -116,11 +116,15 @@ void Machine::dst32_write(uint32_t row, uint32_t col, uint32_t value) {
     s.dst[r + 8][col] = uint16_t(value & 0xffffu);
 }
 
+const char* thread_name(int thread) {
+    static const char* const names[kNumThreads] = {"UNPACK", "MATH", "PACK"};
+    return thread >= 0 && thread < kNumThreads ? names[thread] : "?";
+}
+
 void Machine::fail(int thread, uint32_t word, const std::string& what) const {
-    static const char* names[] = {"UNPACK", "MATH", "PACK"};
     char buf[160];
-    std::snprintf(buf, sizeof buf, "TRISC %s issued 0x%08x (opcode 0x%02x %s): ", thread >= 0 && thread < 3 ? names[thread] : "?",
-                  word, opcode_of(word), opcode_name(opcode_of(word)));
+    std::snprintf(buf, sizeof buf, "TRISC %s issued 0x%08x (opcode 0x%02x %s): ", thread_name(thread), word,
+                  opcode_of(word), opcode_name(opcode_of(word)));
     if (on_fiber()) fiber_fail(std::string(buf) + what);
     throw std::runtime_error(std::string(buf) + what);
 }

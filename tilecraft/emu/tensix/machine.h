@@ -36,6 +36,8 @@ enum class Arch { WormholeB0, Blackhole };
 
 // TRISC thread ids as the hardware numbers them (instruction issue, per-thread config, MOP, ADCs).
 enum Thread : int { kUnpack = 0, kMath = 1, kPack = 2, kNumThreads = 3 };
+// The thread's name in reports ("UNPACK", "MATH", "PACK"; "?" for anything else).
+const char* thread_name(int thread);
 
 constexpr int kSrcRows = 64, kSrcCols = 16, kSrcBanks = 2;
 constexpr int kDstRows16 = 1024, kDstCols = 16;

@@ -30,8 +30,6 @@ constexpr uint32_t kSemaphoreMax = 15;       // SEMPOST.md: a semaphore counts u
 constexpr uintptr_t kMopCfgBytes = kMopCfgWords * 4;
 constexpr uintptr_t kRegfileBytes = kGprs * 4;
 
-const char* const kThreadNames[kNumThreads] = {"UNPACK", "MATH", "PACK"};
-
 std::string hex(uintptr_t v) {
     char buf[24];
     std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
@@ -49,7 +47,7 @@ Machine& machine_here(const char* what) {
 
 // A hard error of the RISC side (no Tensix instruction to name): the thread and what it did.
 [[noreturn]] void fail_here(const std::string& what) {
-    fiber_fail(std::string("TRISC ") + kThreadNames[fiber_thread()] + ": " + what);
+    fiber_fail(std::string("TRISC ") + thread_name(fiber_thread()) + ": " + what);
 }
 
 bool within(uintptr_t addr, std::size_t bytes, uintptr_t base, uintptr_t size) {
@@ -116,6 +114,7 @@ void pcbuf_store(uint32_t word_index, uint32_t value) {
             ++v;
         }
         ++s.frontend.progress;
+        fiber_yield();
         return;
     }
     if (word_index == 1 || word_index == 2) return;  // TTSync: a write from T<i> is discarded (PCBufs.md)
@@ -142,6 +141,7 @@ void mailbox_store(int box, uint32_t value) {
     const int me = risc_of_thread(fiber_thread());
     m.s.frontend.mailbox[me][box].push_back(value);
     ++m.s.frontend.progress;
+    fiber_yield();
 }
 
 void llk_assert_failed(const char* condition, const char* message, const char* file, int line) {

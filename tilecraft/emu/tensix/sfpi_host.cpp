@@ -2,6 +2,9 @@
 // instructions SFPI code issues for Dst access, counters and constant registers.
 #include "sfpi/sfpi_host.h"
 
+#include "current_machine.h"
+#include "machine.h"
+
 #include "cfg_defines.h"  // PRNG_SEED register
 #include "ckernel_ops.h"  // the wheel's TT_OP_* encodings
 

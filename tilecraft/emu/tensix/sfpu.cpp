@@ -453,9 +453,11 @@ void sfpshft2(Machine& m, int thread, const SfpuInsn& i) {
 }
 
 void sfpswap(Machine& m, int thread, const SfpuInsn& i) {
-    static constexpr uint32_t kVdGetsMin[9] = {0, 0xffffffffu, 0x0000ffffu, 0x00ff00ffu, 0xff0000ffu,
-                                               0x000000ffu, 0x0000ff00u, 0x00ff0000u, 0xff000000u};
-    if (i.mod > 8) fail(m, thread, i, "SFPSWAP Mod1=" + std::to_string(i.mod) + " is undefined");
+    // Per mode, the lanes where VD gets the minimum (else the maximum); 9 is VEC_MAX_MIN (SFPI's
+    // sfpi_constants.h; ttsim), beyond the ISA page's list.
+    static constexpr uint32_t kVdGetsMin[10] = {0, 0xffffffffu, 0x0000ffffu, 0x00ff00ffu, 0xff0000ffu,
+                                                0x000000ffu, 0x0000ff00u, 0x00ff0000u, 0xff000000u, 0u};
+    if (i.mod > 9) fail(m, thread, i, "SFPSWAP Mod1=" + std::to_string(i.mod) + " is undefined");
     each_lane(enabled(m), [&](int lane) {
         const uint32_t cfg = m.s.sfpu.lane_config[lane];
         const uint32_t c = m.s.lreg[i.vc][lane], d = m.s.lreg[i.vd][lane];
@@ -569,7 +571,7 @@ void sfploadmacro(Machine& m, int thread, const SfpuInsn& i) {
     SfpuState& st = m.s.sfpu;
     const LoadMacroConfig cfg = st.macro[0];
     for (const LoadMacroConfig& lane_cfg : st.macro)
-        if (!(lane_cfg == cfg)) fail(m, thread, i, "SFPLOADMACRO with a configuration that differs between lanes is not modelled");
+        if (!lane_cfg.same_as(cfg)) fail(m, thread, i, "SFPLOADMACRO with a configuration that differs between lanes is not modelled");
     // The word packs VD's low bits with the macro index and VD's high bit into Imm10's lowest bit.
     const uint32_t macro = i.vd >> 2, vd = (i.vd & 3u) | ((i.imm & 1u) << 2);
     const uint32_t mod0 = resolve_format(m, thread, i.mod);
@@ -580,8 +582,10 @@ void sfploadmacro(Machine& m, int thread, const SfpuInsn& i) {
         const int delay = int((bits >> 3) & 7u);
         const uint32_t what = bits & 7u;
         if (what == 0) continue;
-        if (delay != 7)
-            std::erase_if(st.scheduled, [&](const ScheduledInsn& s) { return s.unit == unit && s.countdown == delay; });
+        if (delay != 7) {
+            auto& q = st.scheduled;
+            q.erase(std::remove_if(q.begin(), q.end(), [&](const ScheduledInsn& s) { return s.unit == unit && s.countdown == delay; }), q.end());
+        }
         SfpuInsn insn;
         if (what == 1) fail(m, thread, i, "SFPLOADMACRO sequence selector 1 is undefined");
         if (what == 2) insn = decode(uint32_t(kNop) << 24);
@@ -694,7 +698,7 @@ void run_together(Machine& m, int thread, const std::vector<SfpuInsn>& batch) {
                 merged[r][l] = m.s.lreg[r][l];
             }
         }
-        if (!(m.s.sfpu.cc == cc_before)) {
+        if (!m.s.sfpu.cc.same_as(cc_before)) {
             if (cc_written) fail(m, thread, insn, "two SFPU instructions of one step change the lane flags");
             cc_written = true;
             cc_after = m.s.sfpu.cc;
@@ -707,12 +711,9 @@ void run_together(Machine& m, int thread, const std::vector<SfpuInsn>& batch) {
 
 // The scheduled instructions whose countdown has run out, removed from the schedule.
 std::vector<ScheduledInsn> take_due(SfpuState& st) {
-    std::vector<ScheduledInsn> due;
-    std::erase_if(st.scheduled, [&](const ScheduledInsn& s) {
-        if (s.countdown != 0 || s.issued_at >= st.step) return false;
-        due.push_back(s);
-        return true;
-    });
+    std::vector<ScheduledInsn> due, waiting;
+    for (const ScheduledInsn& s : st.scheduled) (s.countdown == 0 && s.issued_at < st.step ? due : waiting).push_back(s);
+    st.scheduled = std::move(waiting);
     return due;
 }
 

@@ -175,9 +175,10 @@ inline uint32_t divp2(uint32_t c, uint32_t imm8, bool add_to_exp) {
     if (exp_field(c) == 255) return c;
     return setexp(c, (exp_field(c) + imm8) & 0xffu);
 }
-// SFPABS: float mode clears the sign (except -NaN stays); integer mode negates two's complement
-// (-2^31 stays).
-inline uint32_t abs_float(uint32_t x) { return (x & kSignBit) && x < 0xff800000u ? (x & ~kSignBit) : x; }
+// SFPABS: float mode clears the sign except of a -NaN, which stays (-Inf becomes +Inf: ttsim; the
+// ISA page's model compares with >= and would keep -Inf, against its own comment); integer mode
+// negates two's complement (-2^31 stays).
+inline uint32_t abs_float(uint32_t x) { return (x & kSignBit) && x <= 0xff800000u ? (x & ~kSignBit) : x; }
 inline uint32_t abs_int(uint32_t x) { return (x & kSignBit) ? uint32_t(0u - x) : x; }
 // SFPLZ: count of leading zeros (32 for zero), optionally ignoring the sign bit.
 inline uint32_t lz(uint32_t c, bool ignore_sign) { return clz32(ignore_sign ? (c & ~kSignBit) : c); }
@@ -483,7 +484,6 @@ inline uint32_t store_to_dst32(uint32_t mod0, uint32_t v) {
 struct Predication {
     struct Entry {
         uint32_t flags = 0, use_flags = 0;
-        bool operator==(const Entry& o) const { return flags == o.flags && use_flags == o.use_flags; }
     };
     static constexpr int kStackDepth = 8;
 
@@ -492,8 +492,11 @@ struct Predication {
     std::array<Entry, kStackDepth> stack{};
     int depth = 0;
 
-    bool operator==(const Predication& o) const {
-        return flags == o.flags && use_flags == o.use_flags && stack == o.stack && depth == o.depth;
+    bool same_as(const Predication& o) const {
+        if (flags != o.flags || use_flags != o.use_flags || depth != o.depth) return false;
+        for (int i = 0; i < depth; ++i)
+            if (stack[i].flags != o.stack[i].flags || stack[i].use_flags != o.stack[i].use_flags) return false;
+        return true;
     }
 
     // Lanes an instruction writes, given the lanes whose row is masked off.
@@ -594,9 +597,7 @@ struct LoadMacroConfig {
     std::array<uint32_t, 4> templates{};  // instruction words
     std::array<uint32_t, 4> sequence{};   // per macro: 8 bits per sub-unit (simple, MAD, round, store)
     uint32_t misc = 0;                    // StoreMod0 [3:0], UsesLoadMod0ForStore [7:4], UnitDelayKind [11:8]
-    bool operator==(const LoadMacroConfig& o) const {
-        return templates == o.templates && sequence == o.sequence && misc == o.misc;
-    }
+    bool same_as(const LoadMacroConfig& o) const { return templates == o.templates && sequence == o.sequence && misc == o.misc; }
 };
 
 // An instruction SFPLOADMACRO scheduled on a sub-unit (0 simple, 1 MAD, 2 round, 3 store), to run

@@ -106,6 +106,7 @@ struct UnpackJob {
     uint32_t limit_bytes = 0, fifo_bytes = 0;
     bool to_dst = false, transpose = false;
     bool srca_rows_from_addr = false;  // SRCA_SET_SetOvrdWithAddr of the issuing thread
+    bool all_zero = false;             // AllDatumsAreZero (ZeroWrite2): no L1 data, zeros written
     uint32_t out_addr = 0, col_shift = 0, upsample_zeroes = 0;
     bool upsample_interleave = false;
     uint8_t forced_exp = 0;
@@ -214,6 +215,7 @@ UnpackJob plan_unpack(Machine& m, int thread, uint32_t word) {
     j.col_shift = (tileize || j.which == 1) ? 0 : cfg(r.shift_amount[j.context & 3]);
     j.int8_unsigned = get(m, thread, kInt8Unsigned[j.which]);
     j.srca_rows_from_addr = get_thread(m, thread, kSrcAOvrdWithAddr);
+    j.all_zero = field(word, 4, 1);
 
     if ((j.transpose || tileize) && (j.datum_bit_addr % 128) != 0)
         m.fail(thread, word, "transpose (haloize) and tilize unpacks need a 16-byte aligned first datum");
@@ -233,6 +235,16 @@ uint32_t read_l1_bits(Machine& m, int thread, uint32_t word, uint64_t bit_addr, 
 }
 
 // Writes one converted datum at output address `addr` (16 datums per row) of SrcA/SrcB/Dst.
+// A SrcA row past 63 is undefined in the ISA. The LLK's TEN-3868 workaround (unpack_to_dest_tile_done)
+// issues an AllDatumsAreZero UNPACR with the channel-1 Z counter still past the tile, so such
+// zero writes wrap to the 6-bit row address as ttsim's model of the next generation does; a row
+// past 63 that carries data stays a hard error.
+uint32_t srca_row(Machine& m, int thread, uint32_t word, const UnpackJob& j, uint32_t row) {
+    if (row < 64) return row;
+    if (j.all_zero) return row & 0x3fu;
+    m.fail(thread, word, msg("SrcA row %u is out of range", row));
+}
+
 void write_datum(Machine& m, int thread, uint32_t word, const UnpackJob& j, uint32_t bank, uint32_t addr, uint32_t value) {
     uint32_t row = addr / 16, col = addr % 16;
     if (j.which == 1) {
@@ -253,13 +265,11 @@ void write_datum(Machine& m, int thread, uint32_t word, const UnpackJob& j, uint
     if (row < 4 || col < j.col_shift) return;  // the first 4 rows of output address space are skipped
     row -= 4;
     col -= j.col_shift;
-    if (ovrd) {
-        if (row >= 64) m.fail(thread, word, msg("SrcA row %u is out of range", row));
-    } else {
+    if (!ovrd) {
         if (row >= 16) m.fail(thread, word, msg("SrcA row %u is past the 16-row set", row));
         row += m.s.unpack.src_row[0][thread];
-        if (row >= 64) m.fail(thread, word, msg("SrcA row %u is out of range", row));
     }
+    row = srca_row(m, thread, word, j, row);
     if (j.transpose) {
         const uint32_t low = row & 0xfu;
         row = (row & ~0xfu) | col;
@@ -268,7 +278,7 @@ void write_datum(Machine& m, int thread, uint32_t word, const UnpackJob& j, uint
     m.s.srca[bank].row[row][col] = value;
 }
 
-void unpack_datums(Machine& m, int thread, uint32_t word, const UnpackJob& j, bool all_zero) {
+void unpack_datums(Machine& m, int thread, uint32_t word, const UnpackJob& j) {
     SrcBank* banks = j.which ? m.s.srcb : m.s.srca;
     int& bank = j.which ? m.s.srcb_unpack_bank : m.s.srca_unpack_bank;
     m.wait_for(Wait{[&] { return !banks[bank].dvalid; }, j.which ? "SrcB bank released by the matrix unit" : "SrcA bank released by the matrix unit"});
@@ -277,7 +287,7 @@ void unpack_datums(Machine& m, int thread, uint32_t word, const UnpackJob& j, bo
     uint32_t out_addr = j.out_addr;
     for (uint32_t i = 0; i < j.count; ++i) {
         uint32_t value = 0;
-        if (!all_zero) {
+        if (!j.all_zero) {
             const uint32_t bits = read_l1_bits(m, thread, word, bit_addr, j.in_bits);
             uint8_t exp = j.forced_exp;
             if (j.bfp_exp_in_l1) exp = uint8_t(read_l1_bits(m, thread, word, exp_addr16 / 16 * 8, 8));
@@ -333,7 +343,7 @@ void unpacr(Machine& m, int thread, uint32_t word) {
     if (field(word, 5, 1)) m.fail(thread, word, "UNPACR with SrcB rarefaction (rareb_en) is not modelled");
 
     const UnpackJob j = plan_unpack(m, thread, word);
-    unpack_datums(m, thread, word, j, field(word, 4, 1));
+    unpack_datums(m, thread, word, j);
 
     if (field(word, 7, 1) && field(word, 3, 1)) next_context(m, thread, which, j.context);
     const uint32_t mode = field(word, 15, 8);

@@ -12,7 +12,7 @@
 //    <stdlib.h> still needs.
 //  * tilecraft_deferred_false<T> is the dependent `false` that the header cache
 //    substitutes for `static_assert(false, ...)` (a C++23 idiom g++ 12 rejects;
-//    see tilecraft/metal/wheel_headers.py).
+//    see tilecraft/wheel_headers.py).
 //
 // The JIT-generated tile-format arrays (unpack_src_format, pack_tile_size, ...,
 // DST_ACCUM_MODE, MATH_FIDELITY, APPROX) are not here: the check writes them

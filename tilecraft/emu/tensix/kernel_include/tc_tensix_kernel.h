@@ -14,6 +14,11 @@
 
 #define TC_TENSIX_EXPORT __attribute__((visibility("default")))
 
+// The dependent `false` the header cache substitutes for `static_assert(false, ...)` (a C++23
+// idiom g++ 12 rejects; tilecraft/wheel_headers.py). This header is force-included first.
+template <class T>
+inline constexpr bool tilecraft_deferred_false = false;
+
 namespace tc_tensix {
 
 // The calling TRISC issues one Tensix instruction word (MOP/REPLAY expansion, then execution).
@@ -44,7 +49,7 @@ inline P mmio_cast(A a) {
     } else {
         using T = std::remove_cv_t<std::remove_pointer_t<P>>;
         constexpr std::size_t bytes = std::is_void_v<T> ? 1 : sizeof(std::conditional_t<std::is_void_v<T>, char, T>);
-        return static_cast<P>(mmio_address(static_cast<std::uintptr_t>(a), bytes));
+        return static_cast<P>(const_cast<void*>(mmio_address(static_cast<std::uintptr_t>(a), bytes)));
     }
 }
 

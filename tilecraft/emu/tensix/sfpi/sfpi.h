@@ -13,6 +13,10 @@
 // Semantics: docs/emulator.md, "SFPI on the host".
 #pragma once
 
+#if defined(ARCH_BLACKHOLE) || defined(TC_ARCH_BLACKHOLE) || defined(ARCH_QUASAR)
+#error "tilecraft sfpi: only Wormhole B0 SFPI is modelled (Blackhole/Quasar constants, shifts and layouts differ)"
+#endif
+
 // SFPI marks its inline functions with this; kernels use it for their own helpers too.
 #ifndef sfpi_inline
 #define sfpi_inline inline

@@ -20,9 +20,7 @@
 #include <cstdint>
 #include <string>
 
-#include "../current_machine.h"
-#include "../machine.h"
-#include "../sfpu_ops.h"
+#include "../sfpu_ops.h"  // the lane functions (kernels get no other machine header from SFPI)
 
 // Kernels may be built as shared objects that resolve these functions in the runner executable.
 #define TC_SFPI_EXPORT __attribute__((visibility("default")))

@@ -18,6 +18,7 @@
 namespace sfpi {
 
 class vFloat;
+class vProduct;
 class vInt;
 class vUInt;
 class vSMag;
@@ -140,6 +141,7 @@ public:
     vFloat(float f) : vVal(impl_::splat(tc_tensix::sfpu::bits_of(f))) {}  // exact (LOADI pair)
 
     vFloat& operator+=(const vFloat& a) { return *this = vFloat(impl_::fadd(get(), a.get())); }
+    vFloat& operator+=(const vProduct& p);
     // Wormhole: SFPMAD(-1.0, a, this).
     vFloat& operator-=(const vFloat& a) { return *this = vFloat(impl_::fmad(impl_::splat(impl_::kNegOne), a.get(), get())); }
     vFloat& operator*=(const vFloat& a) { return *this = vFloat(impl_::fmul(get(), a.get())); }
@@ -149,17 +151,51 @@ public:
     vFloat operator--() { *this -= 1.0f; return *this; }
 };
 
+// A product as the SFPI compiler sees it: the SFPMUL result (rounded) for any use, but an addition
+// or subtraction that consumes it directly is fused into one SFPMAD (a * b + c, one rounding), as
+// the compiler combines a multiply feeding an add. Fusion follows the expression's shape
+// (`a * b + c`, `c - a * b`, also through `auto p = a * b;`); a product stored in a vFloat first is
+// rounded, which is where the compiler, fusing across statements, can differ.
+class vProduct : public vFloat {
+    impl_::sfpu_t a_, b_;
+    bool fusable_ = false;
+
+public:
+    explicit vProduct(const impl_::sfpu_t& v) : vFloat(v) {}  // a plain value (e.g. a deduced template result)
+    vProduct(const vFloat& a, const vFloat& b)
+        : vFloat(impl_::fmul(a.get(), b.get())), a_(a.get()), b_(b.get()), fusable_(true) {}
+    // a * b + c with one rounding (the plain sum when this is not a fresh product).
+    vFloat plus(const impl_::sfpu_t& c) const { return fusable_ ? impl_::fmad(a_, b_, c) : impl_::fadd(get(), c); }
+    // c - a * b with one rounding: SFPMAD(-a, b, c).
+    vFloat subtracted_from(const impl_::sfpu_t& c) const {
+        return fusable_ ? impl_::fmad(impl_::fneg(a_), b_, c) : impl_::fsub(c, get());
+    }
+};
+
 inline vFloat operator+(const vFloat& a) { return a; }
 inline vFloat operator-(const vFloat& a) { return impl_::fneg(a.get()); }
 inline vFloat operator+(const vFloat& a, const vFloat& b) { return impl_::fadd(a.get(), b.get()); }
 inline vFloat operator-(const vFloat& a, const vFloat& b) { return impl_::fsub(a.get(), b.get()); }
-inline vFloat operator*(const vFloat& a, const vFloat& b) { return impl_::fmul(a.get(), b.get()); }
+inline vProduct operator*(const vFloat& a, const vFloat& b) { return vProduct(a, b); }
 inline vFloat operator+(float a, const vFloat& b) { return b + vFloat(a); }
 inline vFloat operator+(const vFloat& a, float b) { return a + vFloat(b); }
 inline vFloat operator-(const vFloat& a, float b) { return a - vFloat(b); }
 inline vFloat operator-(float a, const vFloat& b) { return vFloat(a) - b; }
-inline vFloat operator*(float a, const vFloat& b) { return b * vFloat(a); }
-inline vFloat operator*(const vFloat& a, float b) { return a * vFloat(b); }
+inline vProduct operator*(float a, const vFloat& b) { return vProduct(vFloat(a), b); }
+inline vProduct operator*(const vFloat& a, float b) { return vProduct(a, vFloat(b)); }
+// Fused forms (SFPMAD).
+inline vFloat operator+(const vProduct& p, const vFloat& c) { return p.plus(c.get()); }
+inline vFloat operator+(const vFloat& c, const vProduct& p) { return p.plus(c.get()); }
+inline vFloat operator+(const vProduct& p, const vProduct& q) { return p.plus(q.get()); }
+inline vFloat operator+(const vProduct& p, float c) { return p.plus(vFloat(c).get()); }
+inline vFloat operator+(float c, const vProduct& p) { return p.plus(vFloat(c).get()); }
+inline vFloat operator-(const vProduct& p, const vFloat& c) { return p.plus(impl_::fneg(c.get())); }
+inline vFloat operator-(const vProduct& p, const vProduct& q) { return p.plus(impl_::fneg(q.get())); }
+inline vFloat operator-(const vProduct& p, float c) { return p.plus(impl_::fneg(vFloat(c).get())); }
+inline vFloat operator-(const vFloat& c, const vProduct& p) { return p.subtracted_from(c.get()); }
+inline vFloat operator-(float c, const vProduct& p) { return p.subtracted_from(vFloat(c).get()); }
+
+inline vFloat& vFloat::operator+=(const vProduct& p) { return *this = p + *this; }
 
 using vFloat16a = impl_::vNarrow<vFloat, sFloat16a>;
 using vFloat16b = impl_::vNarrow<vFloat, sFloat16b>;
