@@ -40,10 +40,10 @@ static uint32_t u32(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
 static uint32_t dst_row(int index, int lane) { return uint32_t((index * 2) & ~3) + uint32_t(lane / 8); }
 static uint32_t dst_col(int index, int lane) { return uint32_t((lane & 7) * 2 + (index & 1)); }
 static uint32_t dst_lane(Machine& m, int index, int lane) {
-    return sfpu::fp32_from_dst(m.dst32_read(dst_row(index, lane), dst_col(index, lane)));
+    return tc_tensix::fp32_from_dst32(m.dst32_read(dst_row(index, lane), dst_col(index, lane)));
 }
 static void set_dst_lane(Machine& m, int index, int lane, uint32_t v) {
-    m.dst32_write(dst_row(index, lane), dst_col(index, lane), sfpu::fp32_to_dst(v));
+    m.dst32_write(dst_row(index, lane), dst_col(index, lane), tc_tensix::dst32_from_fp32(v));
 }
 static void sfpu_fp32(Machine& m) {
     m.cfg_word(kMath, ALU_ACC_CTRL_SFPU_Fp32_enabled_ADDR32) |= 1u << ALU_ACC_CTRL_SFPU_Fp32_enabled_SHAMT;
