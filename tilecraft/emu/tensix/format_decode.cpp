@@ -45,26 +45,6 @@ unsigned clz8(uint8_t v) {
 
 }  // namespace
 
-const char* format_name(uint32_t fmt) {
-    switch (fmt) {
-        case FP32: return "Float32";
-        case FP16: return "Float16";
-        case BFP8a: return "Bfp8";
-        case BFP4a: return "Bfp4";
-        case TF32: return "Tf32";
-        case BF16: return "Float16_b";
-        case BFP8: return "Bfp8_b";
-        case BFP4: return "Bfp4_b";
-        case INT32: return "Int32";
-        case INT16: return "UInt16";
-        case FP8: return "Lf8";
-        case BFP2a: return "Bfp2";
-        case INT8: return "Int8";
-        case BFP2: return "Bfp2_b";
-        default: return "(invalid format code)";
-    }
-}
-
 bool is_bfp(uint32_t fmt) {
     return fmt == BFP8 || fmt == BFP8a || fmt == BFP4 || fmt == BFP4a || fmt == BFP2 || fmt == BFP2a;
 }

@@ -10,17 +10,13 @@
 
 #include <cstdint>
 
+#include "format_codes.h"
+
 namespace tc_tensix::decode {
 
-// The 4-bit data-format codes of the unpacker configuration (ISA names). The LLK's DataFormat enum
-// reaches the registers masked to 4 bits: UInt8 -> INT8, UInt16 -> INT16, UInt32 -> INT32, and
-// its Bfp8/Bfp4/Bfp2 ("a": 5-bit shared exponent) vs Bfp8_b/... (8-bit exponent) map to BFP*a/BFP*.
-enum Format : uint32_t {
-    FP32 = 0, FP16 = 1, BFP8a = 2, BFP4a = 3, TF32 = 4, BF16 = 5, BFP8 = 6, BFP4 = 7,
-    INT32 = 8, INT16 = 9, FP8 = 10, BFP2a = 11, INT8 = 14, BFP2 = 15,
-};
+// The format codes (format_codes.h), as the unpacker configuration holds them.
+using Format = FormatCode;
 
-const char* format_name(uint32_t fmt);
 bool is_bfp(uint32_t fmt);
 // Size of one datum of `fmt` in L1, in bits (2 for BFP2 mantissas ... 32 for FP32); 0 for codes
 // that name no format (12, 13).

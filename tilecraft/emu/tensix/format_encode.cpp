@@ -25,9 +25,9 @@ To bits_as(From from) {
     return to;
 }
 
-bool is_fp32_like(uint32_t c) { return c == kFP32 || c == kTF32; }
-bool is_e8_16(uint32_t c) { return c == kBF16 || c == kBFP8; }
-bool is_e5_16(uint32_t c) { return c == kFP16 || c == kBFP8a || c == kFP8; }
+bool is_fp32_like(uint32_t c) { return c == FP32 || c == TF32; }
+bool is_e8_16(uint32_t c) { return c == BF16 || c == BFP8; }
+bool is_e5_16(uint32_t c) { return c == FP16 || c == BFP8a || c == FP8; }
 
 // --- early conversion helpers (rounding is to nearest, ties away from zero: the magnitude bits
 // get half an output ulp added, then the dropped bits are cut) ---
@@ -181,61 +181,41 @@ uint32_t fp16_accumulate(uint32_t old, uint32_t value) {
 
 }  // namespace
 
-const char* code_name(uint32_t code) {
-    switch (code & 0xfu) {
-        case kFP32: return "FP32";
-        case kFP16: return "FP16";
-        case kBFP8a: return "BFP8a";
-        case kBFP4a: return "BFP4a";
-        case kTF32: return "TF32";
-        case kBF16: return "BF16";
-        case kBFP8: return "BFP8";
-        case kBFP4: return "BFP4";
-        case kINT32: return "INT32";
-        case kINT16: return "INT16";
-        case kFP8: return "FP8";
-        case kBFP2a: return "BFP2a";
-        case kINT8: return "INT8";
-        case kBFP2: return "BFP2";
-        default: return "reserved";
-    }
-}
-
 uint32_t early_convert(const EarlyConfig& cfg, uint32_t x) {
     const uint32_t f = cfg.intermediate & 0xfu;
     if (cfg.read_32b) {
-        if (cfg.round_10b_mant && f != kFP32)
-            unsupported(std::string("Round_10b_mant with a Dst32b read into ") + code_name(f));
-        if (f == kINT16) return x >> 16;  // the high half of the 32-bit datum, unshuffled (as ttsim)
+        if (cfg.round_10b_mant && f != FP32)
+            unsupported(std::string("Round_10b_mant with a Dst32b read into ") + format_names(f).isa);
+        if (f == INT16) return x >> 16;  // the high half of the 32-bit datum, unshuffled (as ttsim)
         x = fp32_from_dst32(x);              // FP32 and INT32 share the layout
         switch (f) {
-            case kFP32: return (cfg.round_10b_mant && !cfg.read_raw) ? round_fp32_to_tf32(x) : x;
-            case kTF32: return cfg.read_raw ? x : round_fp32_to_tf32(x);
-            case kBF16: return cfg.read_raw ? x >> 16 : round_fp32_to_bf16(x);
-            case kBFP8: return cfg.read_raw ? x >> 16 : round_fp32_to_e8m6(x);
-            case kINT32: return x;
-            case kINT8: return int32_to_int8(x, cfg.read_raw, cfg.read_unsigned);
-            default: unsupported(std::string("early conversion from Dst32b to ") + code_name(f) + " is not defined on Wormhole B0");
+            case FP32: return (cfg.round_10b_mant && !cfg.read_raw) ? round_fp32_to_tf32(x) : x;
+            case TF32: return cfg.read_raw ? x : round_fp32_to_tf32(x);
+            case BF16: return cfg.read_raw ? x >> 16 : round_fp32_to_bf16(x);
+            case BFP8: return cfg.read_raw ? x >> 16 : round_fp32_to_e8m6(x);
+            case INT32: return x;
+            case INT8: return int32_to_int8(x, cfg.read_raw, cfg.read_unsigned);
+            default: unsupported(std::string("early conversion from Dst32b to ") + format_names(f).isa + " is not defined on Wormhole B0");
         }
     }
     x &= 0xffffu;
     if (is_e5_16(f)) x = fp16_from_dst16(uint16_t(x));
-    else if (is_e8_16(f) || f == kTF32) x = bf16_from_dst16(uint16_t(x));
-    if (cfg.round_10b_mant) unsupported(std::string("Round_10b_mant with a Dst16b read into ") + code_name(f));
+    else if (is_e8_16(f) || f == TF32) x = bf16_from_dst16(uint16_t(x));
+    if (cfg.round_10b_mant) unsupported(std::string("Round_10b_mant with a Dst16b read into ") + format_names(f).isa);
     switch (f) {
-        case kFP16: return cfg.read_raw ? x : flush_fp16(x);
-        case kBFP8a: return cfg.read_raw ? (x & ~7u) : round_fp16_to_e5m6(x);
-        case kFP8:
+        case FP16: return cfg.read_raw ? x : flush_fp16(x);
+        case BFP8a: return cfg.read_raw ? (x & ~7u) : round_fp16_to_e5m6(x);
+        case FP8:
             if (!cfg.read_raw) unsupported("early conversion FP16 -> FP8 is a truncation: it needs Read_int8 (Read_raw) set");
             return x & 0xff00u;
-        case kBF16: return cfg.read_raw ? x : flush_bf16(x);
-        case kBFP8: return cfg.read_raw ? x : ((flush_bf16(x) + 1u) & ~1u);
-        case kTF32:
+        case BF16: return cfg.read_raw ? x : flush_bf16(x);
+        case BFP8: return cfg.read_raw ? x : ((flush_bf16(x) + 1u) & ~1u);
+        case TF32:
             if (cfg.read_raw) unsupported("early conversion BF16 -> TF32 with Read_raw is not defined");
             return flush_bf16(x) << 16;
-        case kINT16: return x;
+        case INT16: return x;
         default:
-            unsupported(std::string("early conversion from Dst16b to ") + code_name(f) +
+            unsupported(std::string("early conversion from Dst16b to ") + format_names(f).isa +
                         " is not modelled (the ISA document defines no such path for Dst16b data)");
     }
 }
@@ -244,9 +224,9 @@ uint32_t negative_infinity(uint32_t intermediate) {
     const uint32_t f = intermediate & 0xfu;
     if (is_fp32_like(f)) return 0xff800000u;
     if (is_e8_16(f)) return 0xff80u;
-    if (f == kFP8) return 0xff00u;
+    if (f == FP8) return 0xff00u;
     if (is_e5_16(f)) return 0xffffu;  // Tensix fp16: the largest pattern acts as infinity
-    unsupported(std::string("edge masking to -infinity with the integer intermediate format ") + code_name(f));
+    unsupported(std::string("edge masking to -infinity with the integer intermediate format ") + format_names(f).isa);
 }
 
 uint32_t apply_relu(uint32_t intermediate, uint32_t mode, uint32_t threshold, uint32_t v) {
@@ -258,10 +238,10 @@ uint32_t apply_relu(uint32_t intermediate, uint32_t mode, uint32_t threshold, ui
         sign_bit = kSign32, thr = threshold << 16;  // threshold read as bf16 = top half of fp32
     } else if (is_e8_16(f) || is_e5_16(f)) {
         sign_bit = kSign16, thr = threshold;  // bf16 or fp16 bits, as the intermediate
-    } else if (f == kINT32 && mode == 1) {
+    } else if (f == INT32 && mode == 1) {
         return (v & kSign32) ? 0u : v;
     } else {
-        unsupported(std::string("ReLU mode ") + std::to_string(mode) + " on the intermediate format " + code_name(f));
+        unsupported(std::string("ReLU mode ") + std::to_string(mode) + " on the intermediate format " + format_names(f).isa);
     }
     if (mode >= 2 && (thr & sign_bit)) unsupported("ReLU with a negative threshold is undefined");
     // Non-negative floats order like their bit patterns, so the comparisons are on bits.
@@ -275,9 +255,9 @@ uint32_t apply_exp_threshold(uint32_t late_from, uint32_t threshold, uint32_t v)
     const uint32_t f = late_from & 0xfu;
     uint32_t exponent;
     if (is_fp32_like(f)) exponent = (v >> 23) & 0xffu;
-    else if (is_e8_16(f) || f == kBFP4) exponent = (v >> 7) & 0xffu;
-    else if (is_e5_16(f) || f == kBFP4a) exponent = (v >> 10) & 0x1fu;
-    else if (f == kBFP2a) unsupported("exponent thresholding with In_data_format BFP2a is undefined (hardware bug)");
+    else if (is_e8_16(f) || f == BFP4) exponent = (v >> 7) & 0xffu;
+    else if (is_e5_16(f) || f == BFP4a) exponent = (v >> 10) & 0x1fu;
+    else if (f == BFP2a) unsupported("exponent thresholding with In_data_format BFP2a is undefined (hardware bug)");
     else return v;
     return exponent < threshold ? 0u : v;
 }
@@ -288,41 +268,41 @@ int l1_datum_bits(uint32_t out_format) {
         case 0: return 32;
         case 1: return 16;
         case 2: return 8;
-        default: return (f == kBFP2 || f == kBFP2a) ? 2 : 4;
+        default: return (f == BFP2 || f == BFP2a) ? 2 : 4;
     }
 }
 
 bool is_bfp(uint32_t out_format) {
     const uint32_t f = out_format & 0xfu;
-    return f == kBFP8 || f == kBFP4 || f == kBFP2 || f == kBFP8a || f == kBFP4a || f == kBFP2a;
+    return f == BFP8 || f == BFP4 || f == BFP2 || f == BFP8a || f == BFP4a || f == BFP2a;
 }
 
 uint32_t late_convert(uint32_t from, uint32_t to, uint32_t v) {
     from &= 0xfu, to &= 0xfu;
     const bool float_from = is_fp32_like(from) || is_e8_16(from) || is_e5_16(from);
     const auto no = [&]() -> uint32_t {
-        unsupported(std::string("late conversion ") + code_name(from) + " -> " + code_name(to) + " is not defined");
+        unsupported(std::string("late conversion ") + format_names(from).isa + " -> " + format_names(to).isa + " is not defined");
     };
     if (!float_from) {
-        if (from == to && (to == kINT32 || to == kINT16 || to == kINT8)) return v;
+        if (from == to && (to == INT32 || to == INT16 || to == INT8)) return v;
         return no();
     }
     switch (to) {
-        case kFP32: return float_from_as_fp32(from, v);
-        case kTF32: return from == kFP32 ? no() : float_from_as_fp32(from, v);
-        case kBF16:
+        case FP32: return float_from_as_fp32(from, v);
+        case TF32: return from == FP32 ? no() : float_from_as_fp32(from, v);
+        case BF16:
             if (is_e8_16(from)) return v;
             if (is_e5_16(from)) return fp16_to_bf16(v);
             return truncate_fp32_to_bf16(v);
-        case kFP16:
+        case FP16:
             return is_e5_16(from) ? v : fp32_to_fp16(float_from_as_fp32(from, v));
-        case kFP8:
+        case FP8:
             return (is_e5_16(from) ? v : fp32_to_fp16(float_from_as_fp32(from, v))) >> 8;
-        case kBFP8: case kBFP4: case kBFP2:
+        case BFP8: case BFP4: case BFP2:
             if (is_e8_16(from)) return v;
             if (is_e5_16(from)) return fp16_to_bf16(v);
             return truncate_fp32_to_bf16(v);
-        case kBFP8a: case kBFP4a: case kBFP2a:
+        case BFP8a: case BFP4a: case BFP2a:
             return fp16_to_e5m7_entry(is_e5_16(from) ? v : fp32_to_fp16(float_from_as_fp32(from, v)));
         default: return no();
     }
@@ -347,19 +327,19 @@ void encode_bfp_block(const uint32_t entries[16], uint32_t to, uint8_t* shared_e
 
 uint32_t l1_accumulate(uint32_t out_format, uint32_t old, uint32_t value) {
     switch (out_format & 0xfu) {
-        case kFP32: {
+        case FP32: {
             const float sum = bits_as<float>(flush_fp32(old)) + bits_as<float>(flush_fp32(value));
             const uint32_t r = bits_as<uint32_t>(sum);
             return (r & 0x7fffffffu) > 0x7f800000u ? 0x7fc00000u : flush_fp32(r);
         }
-        case kBF16: {
+        case BF16: {
             old &= 0xffffu, value &= 0xffffu;
             if ((old | value) == 0xff80u && (old ^ value) == kSign16) return 0x7fc0u;  // inf + -inf
             return double_to_bf16_rne(bf16_acc_value(old) + bf16_acc_value(value));
         }
-        case kFP16: return fp16_accumulate(old & 0xffffu, value & 0xffffu);
+        case FP16: return fp16_accumulate(old & 0xffffu, value & 0xffffu);
         default:
-            unsupported(std::string("L1 accumulation into ") + code_name(out_format) + " is not modelled (FP32, BF16, FP16 are)");
+            unsupported(std::string("L1 accumulation into ") + format_names(out_format).isa + " is not modelled (FP32, BF16, FP16 are)");
     }
 }
 

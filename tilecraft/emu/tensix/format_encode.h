@@ -18,18 +18,15 @@
 #pragma once
 
 #include <cstdint>
+
+#include "format_codes.h"
 #include <stdexcept>
 #include <string>
 
 namespace tc_tensix::fmt {
 
-// The 4-bit format codes of In_data_format / Out_data_format / Dstacc (FormatConversion.md table).
-enum Code : uint32_t {
-    kFP32 = 0, kFP16 = 1, kBFP8a = 2, kBFP4a = 3, kTF32 = 4, kBF16 = 5, kBFP8 = 6, kBFP4 = 7,
-    kINT32 = 8, kINT16 = 9, kFP8 = 10, kBFP2a = 11, kINT8 = 14, kBFP2 = 15,
-};
+// The format codes: format_codes.h (FormatCode).
 
-const char* code_name(uint32_t code);
 
 // A conversion the hardware does not define (or the machine does not model): the packer reports it
 // through Machine::fail with this message.
@@ -43,7 +40,7 @@ struct EarlyConfig {
     bool round_10b_mant = false;  // Round_10b_mant
     bool read_raw = false;        // Read_int8 ("Read_raw" in the ISA document)
     bool read_unsigned = false;   // Read_unsigned
-    uint32_t intermediate = kBF16;
+    uint32_t intermediate = BF16;
 };
 
 // Dst datum (16 or 32 bits, per cfg.read_32b, in the Dst layout) -> intermediate value.

@@ -70,7 +70,7 @@ PackSetup read_setup(Machine& m, int t, uint32_t w) {
         m.fail(t, w, "stochastic rounding in the packers (ALU_ROUNDING_MODE_Packer_srnd_en) is not modelled");
     if (TC_CFG(m, t, PCK_EDGE_TILE_FACE_SET_SELECT_enable))
         m.fail(t, w, "edge masking by tile face sets (PCK_EDGE_TILE_FACE_SET_SELECT_enable) is not modelled");
-    if ((s.early.intermediate & 0xfu) == fmt::kINT8 && TC_CFG(m, t, INT_DESCALE_Enable))
+    if ((s.early.intermediate & 0xfu) == INT8 && TC_CFG(m, t, INT_DESCALE_Enable))
         m.fail(t, w, "integer descaling (INT_DESCALE_Enable) in the early conversion to INT8 is not modelled");
     return s;
 }
@@ -181,8 +181,8 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
     PackerStreams& ps = m.s.pack.packer[i];
     const uint32_t in_format = TC_PACKER(m, t, i, In_data_format), out_format = TC_PACKER(m, t, i, Out_data_format);
     if (in_format != (setup.early.intermediate & 0xfu))
-        m.fail(t, w, std::string("packer ") + std::to_string(i) + ": In_data_format " + fmt::code_name(in_format) +
-                         " differs from the Dstacc (intermediate) format " + fmt::code_name(setup.early.intermediate));
+        m.fail(t, w, std::string("packer ") + std::to_string(i) + ": In_data_format " + format_names(in_format).isa +
+                         " differs from the Dstacc (intermediate) format " + format_names(setup.early.intermediate).isa);
     const bool l1_acc = TC_PACKER(m, t, i, Pack_L1_Acc) != 0;
     if (l1_acc && fmt::is_bfp(out_format)) m.fail(t, w, "L1 accumulation into a BFP format is not modelled");
     const bool exp_threshold_en = TC_PACKER(m, t, i, Exp_threshold_en) != 0;

@@ -177,7 +177,7 @@ UnpackJob plan_unpack(Machine& m, int thread, uint32_t word) {
     uint64_t exp_addr = 0;
     if (j.bfp_exp_in_l1) {
         exp_addr = in_addr;
-        if (j.in_fmt == decode::BFP8 || j.in_fmt == decode::BFP8a || !no_bfp_exp_section) {
+        if (j.in_fmt == BFP8 || j.in_fmt == BFP8a || !no_bfp_exp_section) {
             const uint64_t exponents = (uint64_t(x_dim) * y_dim * z_dim * w_dim + 15) / 16;
             in_addr += (exponents + 15) / 16 * 16;
         }
@@ -292,7 +292,7 @@ void unpack_datums(Machine& m, int thread, uint32_t word, const UnpackJob& j) {
             uint8_t exp = j.forced_exp;
             if (j.bfp_exp_in_l1) exp = uint8_t(read_l1_bits(m, thread, word, exp_addr16 / 16 * 8, 8));
             if (const char* err = decode::convert(j.in_fmt, j.out_fmt, bits, exp, j.to_dst, j.int8_unsigned, value)) {
-                m.fail(thread, word, std::string("unpacks ") + decode::format_name(j.in_fmt) + " to " + decode::format_name(j.out_fmt) +
+                m.fail(thread, word, std::string("unpacks ") + format_names(j.in_fmt).llk + " to " + format_names(j.out_fmt).llk +
                                          (j.to_dst ? " in Dst" : " in SrcA/SrcB") + ": " + err);
             }
         }
