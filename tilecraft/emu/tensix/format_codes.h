@@ -42,4 +42,25 @@ inline FormatNames format_names(uint32_t code) {
     }
 }
 
+// Whether a code is a block floating-point format (shared exponents stored apart from the datums).
+inline bool is_bfp(uint32_t code) {
+    switch (code & 0xfu) {
+        case BFP8: case BFP8a: case BFP4: case BFP4a: case BFP2: case BFP2a: return true;
+        default: return false;
+    }
+}
+
+// Bits one datum of a format takes in L1 (for BFP formats, the datum without its shared
+// exponent); 0 for a reserved code.
+inline uint32_t datum_bits(uint32_t code) {
+    switch (code & 0xfu) {
+        case BFP2: case BFP2a: return 2;
+        case BFP4: case BFP4a: return 4;
+        case BFP8: case BFP8a: case FP8: case INT8: return 8;
+        case FP16: case BF16: case INT16: return 16;
+        case FP32: case TF32: case INT32: return 32;
+        default: return 0;
+    }
+}
+
 }  // namespace tc_tensix

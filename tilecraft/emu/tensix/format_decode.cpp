@@ -45,21 +45,6 @@ unsigned clz8(uint8_t v) {
 
 }  // namespace
 
-bool is_bfp(uint32_t fmt) {
-    return fmt == BFP8 || fmt == BFP8a || fmt == BFP4 || fmt == BFP4a || fmt == BFP2 || fmt == BFP2a;
-}
-
-uint32_t datum_bits(uint32_t fmt) {
-    switch (fmt) {
-        case BFP2: case BFP2a: return 2;
-        case BFP4: case BFP4a: return 4;
-        case BFP8: case BFP8a: case FP8: case INT8: return 8;
-        case FP16: case BF16: case INT16: return 16;
-        case FP32: case TF32: case INT32: return 32;
-        default: return 0;
-    }
-}
-
 bool dst_is_32b(uint32_t out_fmt) { return out_fmt == FP32 || out_fmt == TF32 || out_fmt == INT32; }
 
 uint16_t bfp_to_bf16(uint8_t mantissa, uint8_t shared_exp) {

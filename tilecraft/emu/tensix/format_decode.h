@@ -17,10 +17,6 @@ namespace tc_tensix::decode {
 // The format codes (format_codes.h), as the unpacker configuration holds them.
 using Format = FormatCode;
 
-bool is_bfp(uint32_t fmt);
-// Size of one datum of `fmt` in L1, in bits (2 for BFP2 mantissas ... 32 for FP32); 0 for codes
-// that name no format (12, 13).
-uint32_t datum_bits(uint32_t fmt);
 // Whether an unpack to Dst with output format `out_fmt` writes Dst32b (else Dst16b).
 bool dst_is_32b(uint32_t out_fmt);
 

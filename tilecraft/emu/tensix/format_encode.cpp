@@ -262,21 +262,6 @@ uint32_t apply_exp_threshold(uint32_t late_from, uint32_t threshold, uint32_t v)
     return exponent < threshold ? 0u : v;
 }
 
-int l1_datum_bits(uint32_t out_format) {
-    const uint32_t f = out_format & 0xfu;
-    switch (f & 3u) {
-        case 0: return 32;
-        case 1: return 16;
-        case 2: return 8;
-        default: return (f == BFP2 || f == BFP2a) ? 2 : 4;
-    }
-}
-
-bool is_bfp(uint32_t out_format) {
-    const uint32_t f = out_format & 0xfu;
-    return f == BFP8 || f == BFP4 || f == BFP2 || f == BFP8a || f == BFP4a || f == BFP2a;
-}
-
 uint32_t late_convert(uint32_t from, uint32_t to, uint32_t v) {
     from &= 0xfu, to &= 0xfu;
     const bool float_from = is_fp32_like(from) || is_e8_16(from) || is_e5_16(from);
@@ -309,7 +294,7 @@ uint32_t late_convert(uint32_t from, uint32_t to, uint32_t v) {
 }
 
 void encode_bfp_block(const uint32_t entries[16], uint32_t to, uint8_t* shared_exp, uint8_t datums[16]) {
-    const int bits = l1_datum_bits(to);
+    const int bits = int(datum_bits(to));
     uint32_t max_exp = 0;
     for (int j = 0; j < 16; ++j) max_exp = std::max(max_exp, (entries[j] >> 7) & 0xffu);
     *shared_exp = uint8_t(max_exp);

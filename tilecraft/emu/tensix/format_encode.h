@@ -55,9 +55,6 @@ uint32_t apply_relu(uint32_t intermediate, uint32_t mode, uint32_t threshold, ui
 // Exponent thresholding (ExponentThresholding.md) keyed by the late "from" format.
 uint32_t apply_exp_threshold(uint32_t late_from, uint32_t threshold, uint32_t value);
 
-// Bits per datum of an L1 output format (32, 16, 8, 4 or 2).
-int l1_datum_bits(uint32_t out_format);
-bool is_bfp(uint32_t out_format);
 
 // Late conversion. For non-BFP outputs the result is the L1 datum bits. For BFP outputs it is the
 // block entry sign<<15 | exponent<<7 | mantissa7 (8-bit exponent for BFPn, 5-bit for BFPna) that

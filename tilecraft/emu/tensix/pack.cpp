@@ -118,8 +118,8 @@ uint8_t* l1_bytes(Machine& m, int t, uint32_t w, uint32_t addr, uint32_t n) {
 
 // Appends one late-converted datum to packer i's output streams.
 void emit(Machine& m, int t, uint32_t w, PackerStreams& ps, uint32_t out_format, bool l1_acc, uint32_t datum) {
-    const int bits = fmt::l1_datum_bits(out_format);
-    if (fmt::is_bfp(out_format)) {
+    const int bits = int(datum_bits(out_format));
+    if (is_bfp(out_format)) {
         ps.bfp_block[ps.bfp_fill++] = datum;
         if (ps.bfp_fill < 16) return;
         ps.bfp_fill = 0;
@@ -156,7 +156,7 @@ void flush_streams(Machine& m, int t, uint32_t w, unsigned i, PackerStreams& ps,
         addr = end;
     };
     pad(ps.data_addr);
-    if (fmt::is_bfp(out_format)) pad(ps.exp_addr);
+    if (is_bfp(out_format)) pad(ps.exp_addr);
     ps.needs_new_address = true;
 }
 
@@ -184,7 +184,7 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
         m.fail(t, w, std::string("packer ") + std::to_string(i) + ": In_data_format " + format_names(in_format).isa +
                          " differs from the Dstacc (intermediate) format " + format_names(setup.early.intermediate).isa);
     const bool l1_acc = TC_PACKER(m, t, i, Pack_L1_Acc) != 0;
-    if (l1_acc && fmt::is_bfp(out_format)) m.fail(t, w, "L1 accumulation into a BFP format is not modelled");
+    if (l1_acc && is_bfp(out_format)) m.fail(t, w, "L1 accumulation into a BFP format is not modelled");
     const bool exp_threshold_en = TC_PACKER(m, t, i, Exp_threshold_en) != 0;
     const uint32_t exp_threshold = TC_PACKER(m, t, i, Exp_threshold);
     uint32_t downsample = TC_PACKER(m, t, i, Downsample_mask);

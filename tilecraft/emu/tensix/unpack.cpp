@@ -157,7 +157,7 @@ UnpackJob plan_unpack(Machine& m, int thread, uint32_t word) {
         j.in_fmt = d0 & 0xfu;
         j.out_fmt = cfg(r.out_format);
     }
-    j.in_bits = decode::datum_bits(j.in_fmt);
+    j.in_bits = datum_bits(j.in_fmt);
     if (j.in_bits == 0) m.fail(thread, word, msg("input data format code %u names no format", j.in_fmt));
 
     // Input address: 16-byte units, past the (1 + DigestSize) * 16 byte tile header.
@@ -173,7 +173,7 @@ UnpackJob plan_unpack(Machine& m, int thread, uint32_t word) {
 
     const bool force_exp = cfg(r.force_shared_exp);
     j.forced_exp = uint8_t(cfg(r.forced_exp));
-    j.bfp_exp_in_l1 = decode::is_bfp(j.in_fmt) && !force_exp;
+    j.bfp_exp_in_l1 = is_bfp(j.in_fmt) && !force_exp;
     uint64_t exp_addr = 0;
     if (j.bfp_exp_in_l1) {
         exp_addr = in_addr;
@@ -202,7 +202,7 @@ UnpackJob plan_unpack(Machine& m, int thread, uint32_t word) {
     }
     const AdcChannel& out = m.s.unpack.adc[thread][j.which][1];
     uint32_t out_addr = cfg(r.out_base) + out.y * cfg(r.y_stride) + out.z * cfg(r.z_stride) + out.w * cfg(r.w_stride);
-    const uint32_t out_bytes = decode::dst_is_32b(j.out_fmt) ? 4 : (decode::datum_bits(j.out_fmt) == 16 ? 2 : 1);
+    const uint32_t out_bytes = decode::dst_is_32b(j.out_fmt) ? 4 : (datum_bits(j.out_fmt) == 16 ? 2 : 1);
     if (out_addr % out_bytes) m.fail(thread, word, msg("output address %u is not aligned to the %u-byte output datum", out_addr, out_bytes));
     out_addr /= out_bytes;
     if (multi_context && j.which == 0) {
