@@ -119,6 +119,33 @@ def _opcode_names_source(tt_metal: Path, arch: str) -> str:
             + "\n".join(lines) + "\n    }\n} names;\n}  // namespace\n")
 
 
+def compile_machine_objects(directory: Path, arch: str, flags: Sequence[str], extra_sources: Sequence[Path] = (),
+                            extra_includes: Sequence[Path] = ()) -> list[Path]:
+    """Every machine source (plus the generated opcode names and ``extra_sources``) compiled into
+    ``directory`` with ``flags``, in parallel: the runner and the kernel emulator's compute bridge
+    (tensix_compute.py) each link them."""
+    tt_metal = tensix_tree.machine_tree(arch)
+    names = directory / "opcode_names.cpp"
+    names.write_text(_opcode_names_source(tt_metal, arch))
+    # The machine's sources see the wheel's headers as the unit tests compile them
+    # (tests/emu/tensix/conftest.py): the original ckernel_ops.h for TT_OP_*, cfg_defines.h.
+    original = wheel_headers.ensure_headers() / "tt_metal"
+    hw = original / "hw" / "inc" / "internal" / "tt-1xx" / arch
+    includes = [MACHINE_DIR, hw, original / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[arch] / "common" / "inc"]
+    includes += [hw / "wormhole_b0_defines"] if arch == "wormhole" else []
+    sources = [*sorted(MACHINE_DIR.glob("*.cpp")), *extra_sources, names]
+    command = [*compiler().command(), *flags, f"-DTC_ARCH_{arch.upper()}",
+               *(f"-I{p}" for p in [*includes, *extra_includes])]
+
+    def compile_one(source: Path) -> Path:  # one g++ per source: the machine's units build in parallel
+        obj = directory / f"{source.stem}.o"
+        _run_compiler([*command, "-c", str(source), "-o", str(obj)], f"the Tensix machine's {source.name} ({arch})")
+        return obj
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        return list(pool.map(compile_one, sources))
+
+
 def runner_executable(arch: str = "wormhole") -> Path:
     """The runner for ``arch``: the machine's sources compiled once, cached by their content."""
     tt_metal = tensix_tree.machine_tree(arch)
@@ -127,26 +154,10 @@ def runner_executable(arch: str = "wormhole") -> Path:
                        tt_metal.parent.name)
 
     def make(directory: Path) -> Path:
-        names = directory / "opcode_names.cpp"
-        names.write_text(_opcode_names_source(tt_metal, arch))
-        # The machine's sources see the wheel's headers as the unit tests compile them
-        # (tests/emu/tensix/conftest.py): the original ckernel_ops.h for TT_OP_*, cfg_defines.h.
-        original = wheel_headers.ensure_headers() / "tt_metal"
-        hw = original / "hw" / "inc" / "internal" / "tt-1xx" / arch
-        includes = [MACHINE_DIR, hw, original / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[arch] / "common" / "inc"]
-        includes += [hw / "wormhole_b0_defines"] if arch == "wormhole" else []
-        sources = sorted(MACHINE_DIR.glob("*.cpp")) + [MACHINE_DIR / "runner" / "runner_main.cpp", names]
-        flags = [*gxx.command(), *RUNNER_FLAGS, f"-DTC_ARCH_{arch.upper()}", *(f"-I{p}" for p in includes)]
-
-        def compile_one(source: Path) -> Path:  # one g++ per source: the machine's units build in parallel
-            obj = directory / f"{source.stem}.o"
-            _run_compiler([*flags, "-c", str(source), "-o", str(obj)], f"the Tensix machine's {source.name} ({arch})")
-            return obj
-
-        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-            objects = list(pool.map(compile_one, sources))
+        objects = compile_machine_objects(directory, arch, RUNNER_FLAGS, [MACHINE_DIR / "runner" / "runner_main.cpp"])
         out = directory / "tensix_runner"
-        _run_compiler([*flags, *map(str, objects), "-ldl", "-o", str(out)], f"the Tensix machine runner ({arch})")
+        _run_compiler([*gxx.command(), *RUNNER_FLAGS, *map(str, objects), "-ldl", "-o", str(out)],
+                      f"the Tensix machine runner ({arch})")
         return out
 
     return cache.build("tensix-runner", key, make)[0]
