@@ -6,11 +6,13 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
 import tilecraft.ttnn as ttnn
 from tilecraft import session
+from tilecraft.options import COMPUTE_ENGINES
 from tilecraft.emu import wheel_kernels
 
 
@@ -29,6 +31,14 @@ def device(monkeypatch: pytest.MonkeyPatch):
     dev = ttnn.open_device(0)
     yield dev
     ttnn.close_device(dev)
+
+
+@pytest.fixture(params=COMPUTE_ENGINES)
+def compute_engine(request: pytest.FixtureRequest, device) -> Iterator[str]:
+    """Each compute engine of the kernel emulator in turn (RunOptions.compute_engine): its own, and
+    the Tensix machine running the real 0.81.1 compute API and LLK (docs/emulator.md section 10)."""
+    with session.using(compute_engine=request.param):
+        yield request.param
 
 
 @pytest.fixture(scope="module")

@@ -50,7 +50,7 @@ def sfpu_compute(ops: Path, kernel_file: str, tiles: int, chain: dict[str, str])
     ("example", {"SFPU_OP_TRIG_FAMILY_INCLUDE": "1", "SFPU_OP_CHAIN_0": "cosh_tile_init(); cosh_tile(0);"},
      torch.cosh),
 ])
-def test_ttnn_unary_kernels_run_unchanged(device, ops, kernel_file, chain, golden) -> None:
+def test_ttnn_unary_kernels_run_unchanged(compute_engine, device, ops, kernel_file, chain, golden) -> None:
     torch.manual_seed(21)
     x = torch.randn(64, 96)
     tx, out = dram(device, x), output(device, (64, 96))
@@ -95,7 +95,7 @@ def test_ttnn_typecast_chain_runs_unchanged(device, ops, src, dst) -> None:
                                                      ("mul_tiles", "ELWMUL", "mul", ttnn.bfloat16),
                                                      ("add_tiles", "ELWADD", "add", ttnn.bfloat8_b),
                                                      ("mul_tiles", "ELWMUL", "mul", ttnn.bfloat8_b)])
-def test_ttnn_eltwise_binary_kernels_run_unchanged(device, ops, op, kind, golden, a_dtype) -> None:
+def test_ttnn_eltwise_binary_kernels_run_unchanged(compute_engine, device, ops, op, kind, golden, a_dtype) -> None:
     """ttnn's binary reader (two TensorAccessors into two DataflowBuffers), eltwise_binary_kernel.cpp
     with the ELTWISE_OP defines of the binary program factory, and the unary writer; the first input
     in bfloat16 or bfloat8_b (its CB in the tensor's format, as the factory makes it)."""
@@ -144,7 +144,7 @@ def test_ttnn_transpose_wh_kernels_run_unchanged(device, ops, compute_file) -> N
 
 @pytest.mark.parametrize("batch,mt,kt,nt,bcast_b,b_dtype", [(1, 2, 3, 2, 0, ttnn.bfloat16), (2, 1, 2, 2, 1, ttnn.bfloat16),
                                                              (1, 1, 2, 2, 0, ttnn.bfloat8_b)])
-def test_ttnn_bmm_kernels_run_unchanged(device, ops, batch, mt, kt, nt, bcast_b, b_dtype) -> None:
+def test_ttnn_bmm_kernels_run_unchanged(compute_engine, device, ops, batch, mt, kt, nt, bcast_b, b_dtype) -> None:
     """ttnn's single-core matmul: reader_bmm_8bank_output_tiles_partitioned.cpp reads in0's row and
     in1's column of tiles for each output tile (runtime args as the matmul program factory passes
     them; compile-time args: no last-k-tile padding, then both accessors; named args cb_in0/cb_in1),

@@ -29,12 +29,11 @@ from pathlib import Path
 from ..diagnostics import Diagnostic
 from . import cache, chlkc, native, tensix_tree
 from .build import INCLUDE, RUNTIME, KernelBuild, ttnn_include_roots
-from .tensix_build import (CODE_BUILD, KERNEL_FLAGS, MACHINE_DIR, SFPI_DIR, TRISCS, TensixBuildError, _hash_tree,
-                           _run_compiler, compile_machine_objects)
+from .tensix_build import (CODE_BUILD, KERNEL_FLAGS, MACHINE_DIR, MACHINE_FLAGS, SFPI_DIR, TRISCS, TensixBuildError,
+                           _hash_tree, _run_compiler, compile_machine_source, machine_archive, whole_archive)
 from .toolchain import compiler
 
 ARCH = "wormhole"  # the machine's Blackhole unpackers and packers are not modelled yet
-LIBRARY_FLAGS = ("-std=c++20", "-O2", "-ffp-contract=off", "-fPIC", "-fno-diagnostics-color")
 #: What the JIT passes a TRISC compile beyond the suite's flags (tt-metal's jit_build), and what the
 #: host needs: ``-fpermissive`` because the 32-bit RISC-V code casts L1 pointers to uint32_t
 #: (get_arg_addr, the CB counters' addresses); the emulator's L1 lies below 2 GiB, so they survive.
@@ -62,13 +61,14 @@ def _include_roots(tt_metal: Path, build: KernelBuild, directory: Path) -> list[
 
 def descriptors_header(build: KernelBuild) -> str:
     """The JIT's ``chlkc_descriptors.h``: the per-CB tables (chlkc.py, shared with the emulator's own
-    build) and the compute configuration (DST_ACCUM_MODE, DST_SYNC_MODE, MATH_FIDELITY, APPROX)."""
+    build) and the compute configuration (DST_ACCUM_MODE, DST_SYNC_MODE, MATH_FIDELITY, APPROX), all
+    in every TRISC (0.81.1's compute API names APPROX outside MATH(...) too)."""
     tables = chlkc.descriptor_tables(dict(build.cbs), build.fp32_dest_acc, build.unpack_to_dest_fp32,
                                      build.bfp8_pack_precise)
     return ("#pragma once\n#include <cstdint>\n" + tables
-            + "#if defined(UCK_CHLKC_MATH)\n#include \"llk_defs.h\"\n"
+            + "#include \"llk_defs.h\"\n"
             + f"constexpr ckernel::MathFidelity MATH_FIDELITY = static_cast<ckernel::MathFidelity>({build.math_fidelity});\n"
-            + f"constexpr bool APPROX = {str(build.approx).lower()};\n#endif\n"
+            + f"constexpr bool APPROX = {str(build.approx).lower()};\n"
             + f"constexpr bool DST_ACCUM_MODE = {str(build.fp32_dest_acc).lower()};\n"
             + f"#define DST_SYNC_MODE DstSync::Sync{'Full' if build.dst_full_sync else 'Half'}\n")
 
@@ -93,8 +93,6 @@ def _refuse(build: KernelBuild, why: str) -> TensixBuildError:
 def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
     """The compute kernel's three TRISC objects (the MATH one's path; UNPACK's and PACK's beside it,
     ``BESIDE``), cached by content; a TensixBuildError (E5872) names the first compiler error."""
-    if build.bindings is not None:
-        raise _refuse(build, "Metal 2.0 named bindings are not generated for the machine's JIT build yet")
     if "ARCH_WORMHOLE" not in dict(build.arch_defines):
         raise _refuse(build, "only Wormhole B0 is modelled for ttnn compute kernels")
     tt_metal = tensix_tree.machine_tree(ARCH)
@@ -105,12 +103,17 @@ def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
     def make(directory: Path) -> Path:
         (directory / "defines_generated.h").write_text("".join(f"#define {n} {v}\n" for n, v in build.defines))
         (directory / "chlkc_descriptors.h").write_text(descriptors_header(build))
+        # a Metal 2.0 kernel's generated bindings, which the JIT includes in each TRISC's prologue
+        bindings = '#include "kernel_bindings_generated.h"\n' if build.bindings is not None else ""
+        if build.bindings is not None:
+            (directory / "kernel_bindings_generated.h").write_text(
+                "#pragma once\n" + build.bindings.header(located=False))
         roots = _include_roots(tt_metal, build, directory)
 
         def compile_trisc(index: int) -> Path:
             name = TRISCS[index]
             (directory / f"chlkc_{name.lower()}.cpp").write_text(
-                f'#define TRISC_{name}\n#include "defines_generated.h"\n#include "{build.source}"\n')
+                f'#define TRISC_{name}\n{bindings}#include "defines_generated.h"\n#include "{build.source}"\n')
             unit = directory / f"trisc_{name.lower()}.cpp"
             unit.write_text(_prologue(build) + '#include "defines_generated.h"\n#include "internal/firmware_common.h"\n'
                             '#include "api/compile_time_args.h"\n#include "chlkc_list.h"\n'
@@ -140,17 +143,17 @@ def bridge_library() -> ctypes.CDLL:
     """The machine and the compute bridge in one library, loaded next to the emulator's runtime
     (whose symbols it uses) and global, so the TRISC objects resolve the machine's layer in it."""
     native.lib()  # the runtime first: the bridge's undefined tc:: symbols resolve against it
-    tt_metal = tensix_tree.machine_tree(ARCH)
+    archive = machine_archive(ARCH)
     gxx = compiler()
-    key = cache.digest("tensix-bridge", ARCH, gxx.version, *LIBRARY_FLAGS, _hash_tree(MACHINE_DIR),
-                       _hash_tree(RUNTIME), _hash_tree(INCLUDE), tt_metal.parent.name)
+    bridge = MACHINE_DIR / "bridge" / "compute_bridge.cpp"
+    key = cache.digest("tensix-bridge", ARCH, gxx.version, *MACHINE_FLAGS, cache.digest(archive.read_bytes()),
+                       _hash_tree(MACHINE_DIR), _hash_tree(RUNTIME), _hash_tree(INCLUDE))
 
     def make(directory: Path) -> Path:
-        objects = compile_machine_objects(directory, ARCH, LIBRARY_FLAGS, [MACHINE_DIR / "bridge" / "compute_bridge.cpp"],
-                                          [INCLUDE, RUNTIME])
         out = directory / cache.OBJECT
-        _run_compiler([*gxx.command(), *LIBRARY_FLAGS, "-shared", *map(str, objects), "-ldl", "-o", str(out)],
-                      "the Tensix machine's compute bridge")
+        _run_compiler([*gxx.command(), *MACHINE_FLAGS, "-shared",
+                       str(compile_machine_source(bridge, directory, ARCH, [INCLUDE, RUNTIME])),
+                       *whole_archive(archive), "-ldl", "-o", str(out)], "the Tensix machine's compute bridge")
         return out
 
     library = ctypes.CDLL(str(cache.build("tensix-bridge", key, make)[0]), mode=ctypes.RTLD_GLOBAL)
