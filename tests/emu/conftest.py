@@ -12,7 +12,6 @@ import pytest
 
 import tilecraft.ttnn as ttnn
 from tilecraft import session
-from tilecraft.options import COMPUTE_ENGINES
 from tilecraft.emu import wheel_kernels
 
 
@@ -33,10 +32,11 @@ def device(monkeypatch: pytest.MonkeyPatch):
     ttnn.close_device(dev)
 
 
-@pytest.fixture(params=COMPUTE_ENGINES)
+@pytest.fixture
 def compute_engine(request: pytest.FixtureRequest, device) -> Iterator[str]:
-    """Each compute engine of the kernel emulator in turn (RunOptions.compute_engine): its own, and
-    the Tensix machine running the real 0.81.1 compute API and LLK (docs/emulator.md section 10)."""
+    """The compute engine a test runs under (RunOptions.compute_engine; parametrized indirectly,
+    harness.engine_cases): the emulator's own, or the Tensix machine running the real 0.81.1 compute
+    API and LLK (docs/emulator.md section 10)."""
     with session.using(compute_engine=request.param):
         yield request.param
 

@@ -34,12 +34,13 @@ def _failure(run_program) -> object:
 
 
 def test_deadlock_across_engines_names_each_trisc_wait(on_machine, ops) -> None:
-    """The reader pushes one tile, the compute kernel waits for a second: the emulator's deadlock
+    """The reader pushes one tile, the compute kernel (test_wheel_kernels.py's exp chain, so its build
+    is shared) waits for a second: the emulator's deadlock
     report lists the writer's blocked call and, for the compute kernel, what each TRISC on the
     machine waits for (the CB counter the UNPACK TRISC polls, with its pushed/popped counts)."""
     x = dram(on_machine, torch.randn(64, 32))
     out = output(on_machine, (64, 32))
-    chain = {"SFPU_OP_CHAIN_0": "relu_tile_init(); relu_tile(0);", "SFPU_OP_RELU_FAMILY_INCLUDE": "1"}
+    chain = {"SFPU_OP_EXP_INCLUDE": "1", "SFPU_OP_CHAIN_0": "exp_tile_init<false>(); exp_tile<false>(0);"}
     diag = _failure(lambda: run([x, out], [unary_reader(ops, x, 1), sfpu_compute(ops, "unary", 2, chain),
                                            unary_writer(ops, out, 2, 2)], [cb(0), cb(2)]))
     assert diag.code == "E5501", diag.render()
