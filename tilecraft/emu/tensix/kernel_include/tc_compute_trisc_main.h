@@ -16,6 +16,7 @@
 #include "ckernel.h"
 #include "internal/circular_buffer_init.h"
 #include "tc_boot.h"
+#include "tc_ckernel_globals.h"
 #include "tc_compute_launch.h"
 #include "tc_tensix_kernel.h"
 
@@ -34,13 +35,6 @@ uint8_t my_relative_x_ = 0;
 uint8_t my_relative_y_ = 0;
 CBInterface cb_interface[NUM_CIRCULAR_BUFFERS];
 
-namespace ckernel {
-::tc_tensix::PcBuf pc_buf_base;
-volatile std::uint32_t tt_reg_ptr* regfile = nullptr;  // bound to this TRISC's GPRs in tc_compute_trisc_main
-::tc_tensix::Mailbox mailbox_base[4] = {{0}, {1}, {2}, {3}};
-std::uint32_t cfg_state_id = 0;
-std::uint32_t dest_offset_id = 0;
-}  // namespace ckernel
 
 // Runs this TRISC's compute kernel as trisc.cc's main does for one launch.
 extern "C" TC_TENSIX_EXPORT void tc_compute_trisc_main(const ::tc_tensix::ComputeLaunch* launch) {

@@ -2,8 +2,8 @@
 // end of the translation unit that includes the test source (tilecraft/emu/tensix_build.py).
 //
 // It takes the place of the suite's helpers/src/trisc.cpp (the RISC-V start-up, linker-placed
-// globals and mailbox hand-shake) and of helpers/include/ckernel_helper.h (the ckernel globals):
-// the globals are defined here with the machine's proxies, and tc_trisc_main is what the runner
+// globals and mailbox hand-shake) and of helpers/include/ckernel_helper.h (the ckernel globals,
+// tc_ckernel_globals.h), and tc_trisc_main is what the runner
 // calls on this TRISC's fiber. Everything the kernel does in between is the test's and the LLK's.
 #pragma once
 
@@ -12,15 +12,9 @@
 
 #include "ckernel.h"
 #include "tc_boot.h"
+#include "tc_ckernel_globals.h"
 #include "tc_tensix_kernel.h"
 
-namespace ckernel {
-::tc_tensix::PcBuf pc_buf_base;
-volatile std::uint32_t tt_reg_ptr* regfile = nullptr;  // bound to this TRISC's GPRs in tc_trisc_main
-::tc_tensix::Mailbox mailbox_base[4] = {{0}, {1}, {2}, {3}};
-std::uint32_t cfg_state_id = 0;
-std::uint32_t dest_offset_id = 0;
-}  // namespace ckernel
 
 // The linker script's RUNTIME_ARGS_START (helpers/ld/memory.<arch>.ld): the runner writes the
 // RuntimeParams bytes there, as the suite's loader does.
