@@ -47,8 +47,8 @@ def test_deadlock_across_engines_names_each_trisc_wait(on_machine, ops) -> None:
     messages = [n.message for n in diag.notes]
     writer = [m for m in messages if "BRISC blocked in cb_wait_front" in m]
     assert writer and "it waits for 1 pages in CB 2; 0 have been pushed and not popped" in writer[0], messages
-    compute = [m for m in messages if "the TRISCs on the Tensix machine wait" in m]
-    assert compute, messages
+    compute = [m for m in messages if "on the Tensix machine wait" in m]
+    assert compute and "the TRISCs of " in compute[0] and "eltwise_sfpu.cpp" in compute[0], messages
     assert "TRISC UNPACK: polls CB 0's tiles_received (1 pages pushed, 1 popped)" in compute[0]
     assert "TRISC PACK:" in compute[0] and "TRISC MATH:" in compute[0]
 
@@ -69,3 +69,18 @@ def test_api_the_wheel_lacks_is_a_compile_error_at_its_line(on_machine) -> None:
     assert diag.code == "E5872", diag.render()
     assert f"{path}:{line_of(path, 'MISSING')}:" in diag.message
     assert "not_a_compute_api_call" in diag.message
+
+
+def test_cli_option_selects_the_engine(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    """``tilecraft run --compute-engine tensix`` is the session's option (what --level cpp's
+    generic_op reads); a bad $TILECRAFT_COMPUTE is a usage error naming it, never a traceback."""
+    from tilecraft.cli import main
+
+    script = str(Path(__file__).parents[2] / "examples" / "elementwise_1_single_tile.py")
+    seen: list[str] = []
+    with session.using(program_hooks=[lambda program: seen.append(session.options().compute_engine)]):
+        assert main(["run", "--compute-engine", "tensix", script]) == 0
+    assert seen and set(seen) == {"tensix"}
+    monkeypatch.setenv("TILECRAFT_COMPUTE", "silicon")
+    assert main(["run", script]) == 2
+    assert "TILECRAFT_COMPUTE must be one of emulator, tensix, got 'silicon'" in capsys.readouterr().err

@@ -97,7 +97,9 @@ void run_on_machine() {
         CoreLink& link = g_links[machine];
         if (machine->s.frontend.progress != link.progress_seen) tc::note_progress();  // counters moved
         link.progress_seen = machine->s.frontend.progress;
-        fiber.describe_poll = [&report] { return "the TRISCs on the Tensix machine wait:" + report(); };
+        fiber.describe_poll = [&report, &kernel] {
+            return "the TRISCs of " + kernel.name + " on the Tensix machine wait:" + report();
+        };
         tc::yield_now("the compute kernel (Tensix machine)");
         fiber.describe_poll = nullptr;
     };
