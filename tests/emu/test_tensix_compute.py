@@ -2,8 +2,10 @@
 cannot finish is reported. The wheel's kernels running correctly on it are tests/emu/test_wheel_kernels.py's,
 parametrized over the engine (the ``compute_engine`` fixture).
 
-Cold cost: the machine's archive and the compute bridge (built once per machine change, shared
-with the LLK suite's runner), then three TRISC compiles per kernel (about 2 s CPU each)."""
+Cost (2026-11-29, 2 loaded CPUs): cold, the machine's archive and the compute bridge (about 17 s
+CPU once per machine change; the archive is shared with the LLK suite's runner), then three TRISC
+compiles per kernel (about 3 s CPU in all); warm, each test runs in under a second except the
+compile error, which g++ repeats every time (about 3 s CPU)."""
 
 from __future__ import annotations
 
