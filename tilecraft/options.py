@@ -15,6 +15,11 @@ DEFAULT_DEVICES = 4
 DEVICES_VARIABLE = "TILECRAFT_DEVICES"
 #: environment variable that sets the torch device values are evaluated on (the CLI's --device wins)
 DEVICE_VARIABLE = "TILECRAFT_DEVICE"
+#: environment variable that picks what runs ttnn compute kernels in the kernel emulator
+COMPUTE_VARIABLE = "TILECRAFT_COMPUTE"
+#: the kernel emulator's compute engines: its own ("emulator"), or the Tensix machine running
+#: Tenstorrent's LLK ("tensix", docs/emulator.md section 10)
+COMPUTE_ENGINES = ("emulator", "tensix")
 
 
 def devices_from_environment() -> int:
@@ -30,6 +35,14 @@ def devices_from_environment() -> int:
 def device_from_environment() -> str:
     """``$TILECRAFT_DEVICE`` (checked by :func:`check_device` when a run starts), or ``cpu``."""
     return os.environ.get(DEVICE_VARIABLE, "cpu").strip() or "cpu"
+
+
+def compute_engine_from_environment() -> str:
+    """``$TILECRAFT_COMPUTE`` (``emulator`` or ``tensix``), or ``emulator``; another value is an error naming it."""
+    text = os.environ.get(COMPUTE_VARIABLE, "").strip() or COMPUTE_ENGINES[0]
+    if text not in COMPUTE_ENGINES:
+        raise ValueError(f"{COMPUTE_VARIABLE} must be one of {', '.join(COMPUTE_ENGINES)}, got {text!r}")
+    return text
 
 
 def check_device(name: str, source: str = "--device") -> str:
@@ -109,3 +122,6 @@ class RunOptions:
     #: kernel emulator (generic_op, ``--level cpp``): stop at the first sanitizer error (as tt-metal's
     #: watcher does), or record it and run on with the hardware's behaviour (corrupted L1 included)
     emulator_stop_at_first_error: bool = True
+    #: kernel emulator: what runs compute kernels, "emulator" (its own compute engine, the default)
+    #: or "tensix" (the Tensix machine with the real 0.81.1 compute API and LLK); $TILECRAFT_COMPUTE
+    compute_engine: str = field(default_factory=compute_engine_from_environment)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -29,6 +30,15 @@ def device(monkeypatch: pytest.MonkeyPatch):
     dev = ttnn.open_device(0)
     yield dev
     ttnn.close_device(dev)
+
+
+@pytest.fixture
+def compute_engine(request: pytest.FixtureRequest, device) -> Iterator[str]:
+    """The compute engine a test runs under (RunOptions.compute_engine; parametrized indirectly,
+    harness.engine_cases): the emulator's own, or the Tensix machine running the real 0.81.1 compute
+    API and LLK (docs/emulator.md section 10)."""
+    with session.using(compute_engine=request.param):
+        yield request.param
 
 
 @pytest.fixture(scope="module")

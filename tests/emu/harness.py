@@ -10,11 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Sequence
 
+import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
 from tilecraft.emu import launch
 from tilecraft.emu.program_spec import ProgramSpec
+from tilecraft.options import COMPUTE_ENGINES
 
 HERE = Path(__file__).parent
 KERNELS = HERE / "kernels"
@@ -96,6 +98,15 @@ def compute(path: Path, core_ranges: ttnn.CoreRangeSet = ONE, rt: dict | list | 
     config = ttnn.ComputeConfigDescriptor(math_fidelity=fidelity, fp32_dest_acc_en=fp32,
                                           unpack_to_dest_mode=modes, bfp8_pack_precise=bfp8_pack_precise)
     return kernel(path, config, core_ranges, rt=rt, defines=defines, ct=ct)
+
+
+def engine_cases(cases: Sequence[tuple], tensix_default: Iterable[int]) -> list:
+    """Each case on each compute engine (the ``compute_engine`` fixture, indirect): on the Tensix
+    machine only the cases at the indices ``tensix_default`` run by default, the rest are slow
+    (each new kernel variant costs three TRISC compiles cold)."""
+    sample = set(tensix_default)
+    return [pytest.param(engine, *case, marks=[pytest.mark.slow] if engine == "tensix" and i not in sample else [])
+            for engine in COMPUTE_ENGINES for i, case in enumerate(cases)]
 
 
 def run(tensors: list[ttnn.Tensor], kernels: list, cbs: list, semaphores: list = ()) -> ttnn.Tensor:

@@ -38,8 +38,11 @@ class NamedBindings:
     dfbs: tuple[tuple[str, int], ...] = ()  # name -> CB index
     tensors: tuple[TensorBinding, ...] = ()
 
-    def header(self) -> str:
-        """C++ for the kernel's generated header: the JIT's two generated headers in one."""
+    def header(self, located: bool = True) -> str:
+        """C++ for the kernel's generated header: the JIT's two generated headers in one.
+        ``located``: the vararg helpers pass the caller's source location on to the emulator's own
+        API (TC_LOC); without, they are the JIT's, for the real API (the Tensix machine's build)."""
+        param, passed = (", TC_LOC", ", tc_loc") if located else ("", "")
         lines = ["// Metal 2.0 bindings (tilecraft's ttnn.KernelBindings; the JIT's kernel_args_generated.h",
                  "// and kernel_bindings_generated.h)",
                  '#include "experimental/kernel_args.h"', '#include "api/dataflow/dfb_binding_token.h"',
@@ -49,10 +52,10 @@ class NamedBindings:
         lines += [f"constexpr experimental::CtaVal<uint32_t> {n}{{{int(v) & 0xFFFFFFFF}u}};"
                   for n, v in self.compile_time]
         lines += ["}  // namespace args",
-                  "FORCE_INLINE uint32_t get_vararg(uint32_t idx, TC_LOC) {",
-                  f"    return get_arg_val<uint32_t>(int({len(self.runtime)}u + idx), tc_loc);", "}",
-                  "FORCE_INLINE uint32_t get_common_vararg(uint32_t idx, TC_LOC) {",
-                  f"    return get_common_arg_val<uint32_t>(int({len(self.common)}u + idx), tc_loc);", "}",
+                  f"FORCE_INLINE uint32_t get_vararg(uint32_t idx{param}) {{",
+                  f"    return get_arg_val<uint32_t>(int({len(self.runtime)}u + idx){passed});", "}",
+                  f"FORCE_INLINE uint32_t get_common_vararg(uint32_t idx{param}) {{",
+                  f"    return get_common_arg_val<uint32_t>(int({len(self.common)}u + idx){passed});", "}",
                   "namespace dfb {"]
         lines += [f"constexpr DFBBindingToken<> {n}{{{index}}};" for n, index in self.dfbs]
         lines += ["}  // namespace dfb", "namespace tensor {"]

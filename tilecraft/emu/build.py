@@ -20,6 +20,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from . import cache, chlkc, wheel_kernels
 from ..diagnostics import Diagnostic
@@ -227,12 +228,18 @@ def compile_seconds(obj: Path) -> float:
         return 0.0
 
 
-def compile_all(builds: list[KernelBuild]) -> list[tuple[Path, bool]]:
-    """Compile distinct kernels in parallel; results in the order of ``builds``."""
+def compile_all(builds: list[KernelBuild],
+                compute: Callable[[KernelBuild], tuple[Path, bool]] | None = None) -> list[tuple[Path, bool]]:
+    """Compile distinct kernels in parallel; results in the order of ``builds``. ``compute`` builds
+    the compute kernels instead of compile_kernel (the Tensix machine's: tensix_compute.py)."""
     unique = list(dict.fromkeys(builds))
     workers = max(1, min(len(unique), os.cpu_count() or 1))
+
+    def one(build: KernelBuild) -> tuple[Path, bool]:
+        return compute(build) if compute is not None and build.compute else compile_kernel(build)
+
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        done = dict(zip(unique, pool.map(compile_kernel, unique)))
+        done = dict(zip(unique, pool.map(one, unique)))
     return [done[b] for b in builds]
 
 

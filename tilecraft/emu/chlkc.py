@@ -79,7 +79,7 @@ def descriptor_tables(cbs: Mapping[int, CBShape], fp32_dest_acc: bool, unpack_to
     faces_r = [max(1, r // 16) for r in rows]
     faces_c = [max(1, c // 16) for c in cols]
     geometry = {
-        "tile_r_dim": rows, "tile_c_dim": cols, "face_r_dim": face_r, "num_faces_r_dim": faces_r,
+        "tile_r_dim": rows, "tile_c_dim": cols, "tile_face_r_dim": face_r, "num_faces_r_dim": faces_r,
         "num_faces_c_dim": faces_c, "tile_num_faces": [a * b for a, b in zip(faces_r, faces_c)],
         "partial_face": [int(r < 16) for r in rows], "narrow_tile": [int(c < 32) for c in cols],
     }

@@ -14,6 +14,8 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -23,7 +25,7 @@ import numpy as np
 import torch
 
 from ..diagnostics import Diagnostic, KernelError, Note, Span, error
-from . import tensor_bytes
+from . import tensix_compute, tensor_bytes
 from .build import CBInfo, KernelBuild, compile_all, compile_seconds, compile_warnings
 from .device_model import ChipModel, chip
 from .native import NativeDevice, decode_tiles, encode_tiles, tile_bytes
@@ -80,7 +82,7 @@ def _build_and_emulate(program: ProgramSpec, model: ChipModel, cb_addresses: lis
     result = EmulationResult()
     start = time.perf_counter()
     builds = [kernel_build(k, program, model) for k in program.kernels]
-    objects = compile_all(builds)
+    objects = compile_all(builds, tensix_compute.compile_kernel if program.compute_engine == "tensix" else None)
     result.compile_seconds = time.perf_counter() - start
     result.kernels = len(set(builds))
     result.kernels_compiled = len({b for b, (_, built) in zip(builds, objects) if built})
@@ -99,9 +101,13 @@ def _emulate(program: ProgramSpec, model: ChipModel, cb_addresses: list[int], ob
     device = _device(program, model, stop_at_first_error)
     if trace:
         device.enable_trace()
+    scratch = Path(tempfile.mkdtemp(prefix="tc-trisc-copies-"))
     try:
         _configure(device, program, model, cb_addresses)
         for kernel, (path, _) in zip(program.kernels, objects):
+            if kernel.slot == TRISC and program.compute_engine == "tensix":
+                _load_on_machine(device, model, kernel, path, scratch)
+                continue
             compute = kernel.compute
             handle = device.load_kernel(str(path), kernel.name, kernel.noc,
                                         compute.fp32_dest_acc if compute else False,
@@ -131,7 +137,17 @@ def _emulate(program: ProgramSpec, model: ChipModel, cb_addresses: list[int], ob
             _read_tensor(device, tensor, model)
     finally:
         device.close()
+        shutil.rmtree(scratch, ignore_errors=True)
     result.run_seconds = time.perf_counter() - start
+
+
+def _load_on_machine(device: NativeDevice, model: ChipModel, kernel: KernelSpec, path: Path, scratch: Path) -> None:
+    """A compute kernel's fibers on the Tensix machine: one load per core (its TRISCs' globals are the
+    core's own), the first from the cache, the others from copies in ``scratch``."""
+    for i, core in enumerate(kernel.cores):
+        handle = tensix_compute.load_kernel(device, path, kernel.display, scratch / str(i) if i else None)
+        device.add_fiber(_index(model, core), kernel.slot, handle, kernel.runtime_args.get(core, []),
+                         kernel.common_args)
 
 
 # ---------------------------------------------------------------- checks before running

@@ -103,3 +103,6 @@ class ProgramSpec:
     tensors: list[TensorSpec]
     arch: str = "wormhole_b0"
     span: Span | None = None
+    #: what runs compute kernels: the emulator's own compute engine, or the Tensix machine with
+    #: Tenstorrent's LLK ("tensix"; tensix_compute.py)
+    compute_engine: str = "emulator"

@@ -47,7 +47,8 @@ ARCH_DEFINES = {"wormhole": "-DARCH_WORMHOLE", "blackhole": "-DARCH_BLACKHOLE"}
 KERNEL_FLAGS = ("-std=c++20", "-O3", "-fno-exceptions", "-fno-rtti", "-fno-use-cxa-atexit", "-ffp-contract=off",
                 "-fPIC", "-shared", "-fvisibility=hidden", "-fvisibility-inlines-hidden", "-fno-gnu-unique",
                 "-Wl,-Bsymbolic", "-Wno-attributes", "-Wno-ignored-attributes", "-fno-diagnostics-color")
-RUNNER_FLAGS = ("-std=c++20", "-O2", "-ffp-contract=off", "-rdynamic", "-fno-diagnostics-color")
+#: the machine's own sources (position-independent: the compute bridge links them into a library)
+MACHINE_FLAGS = ("-std=c++20", "-O2", "-ffp-contract=off", "-fPIC", "-fno-diagnostics-color")
 #: RUNTIME_ARGS_START of the suite's linker scripts: where the runner writes the runtime args
 RUNTIME_ARGS_START = 0x20000
 #: how long the runner may take beyond the caller's timeout (loading, writing L1 back)
@@ -119,34 +120,63 @@ def _opcode_names_source(tt_metal: Path, arch: str) -> str:
             + "\n".join(lines) + "\n    }\n} names;\n}  // namespace\n")
 
 
-def runner_executable(arch: str = "wormhole") -> Path:
-    """The runner for ``arch``: the machine's sources compiled once, cached by their content."""
+def machine_archive(arch: str = "wormhole") -> Path:
+    """Every machine source (and the generated opcode names) compiled once per arch into one
+    archive of position-independent objects, cached by content: the runner links it, and so does
+    the kernel emulator's compute bridge (tensix_compute.py), so a cold cache builds the machine
+    once. Link it whole (``whole_archive``): the units register their opcodes from static
+    initialisers that nothing else references."""
     tt_metal = tensix_tree.machine_tree(arch)
     gxx = compiler()
-    key = cache.digest("tensix-runner", arch, gxx.version, *RUNNER_FLAGS, _hash_tree(MACHINE_DIR),
+    key = cache.digest("tensix-machine", arch, gxx.version, *MACHINE_FLAGS, _hash_tree(MACHINE_DIR),
                        tt_metal.parent.name)
 
     def make(directory: Path) -> Path:
         names = directory / "opcode_names.cpp"
         names.write_text(_opcode_names_source(tt_metal, arch))
-        # The machine's sources see the wheel's headers as the unit tests compile them
-        # (tests/emu/tensix/conftest.py): the original ckernel_ops.h for TT_OP_*, cfg_defines.h.
-        original = wheel_headers.ensure_headers() / "tt_metal"
-        hw = original / "hw" / "inc" / "internal" / "tt-1xx" / arch
-        includes = [MACHINE_DIR, hw, original / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[arch] / "common" / "inc"]
-        includes += [hw / "wormhole_b0_defines"] if arch == "wormhole" else []
-        sources = sorted(MACHINE_DIR.glob("*.cpp")) + [MACHINE_DIR / "runner" / "runner_main.cpp", names]
-        flags = [*gxx.command(), *RUNNER_FLAGS, f"-DTC_ARCH_{arch.upper()}", *(f"-I{p}" for p in includes)]
-
-        def compile_one(source: Path) -> Path:  # one g++ per source: the machine's units build in parallel
-            obj = directory / f"{source.stem}.o"
-            _run_compiler([*flags, "-c", str(source), "-o", str(obj)], f"the Tensix machine's {source.name} ({arch})")
-            return obj
-
+        sources = [*sorted(MACHINE_DIR.glob("*.cpp")), names]
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-            objects = list(pool.map(compile_one, sources))
+            objects = list(pool.map(lambda source: compile_machine_source(source, directory, arch), sources))
+        out = directory / "libtcmachine.a"
+        done = subprocess.run(["ar", "rcs", str(out), *map(str, objects)], capture_output=True, text=True)
+        if done.returncode != 0:
+            raise TensixBuildError(Diagnostic(CODE_BUILD, f"archiving the Tensix machine failed: {done.stderr.strip()}"))
+        return out
+
+    return cache.build("tensix-machine", key, make)[0]
+
+
+def compile_machine_source(source: Path, directory: Path, arch: str, extra_includes: Sequence[Path] = ()) -> Path:
+    """One source against the machine's headers, as the machine's own units are compiled."""
+    # The machine's sources see the wheel's headers as the unit tests compile them
+    # (tests/emu/tensix/conftest.py): the original ckernel_ops.h for TT_OP_*, cfg_defines.h.
+    original = wheel_headers.ensure_headers() / "tt_metal"
+    hw = original / "hw" / "inc" / "internal" / "tt-1xx" / arch
+    includes = [MACHINE_DIR, hw, original / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[arch] / "common" / "inc"]
+    includes += [hw / "wormhole_b0_defines"] if arch == "wormhole" else []
+    obj = directory / f"{source.stem}.o"
+    _run_compiler([*compiler().command(), *MACHINE_FLAGS, f"-DTC_ARCH_{arch.upper()}",
+                   *(f"-I{p}" for p in [*includes, *extra_includes]), "-c", str(source), "-o", str(obj)],
+                  f"the Tensix machine's {source.name} ({arch})")
+    return obj
+
+
+def whole_archive(archive: Path) -> list[str]:
+    """Linker arguments that take every object of ``archive``."""
+    return ["-Wl,--whole-archive", str(archive), "-Wl,--no-whole-archive"]
+
+
+def runner_executable(arch: str = "wormhole") -> Path:
+    """The runner for ``arch``: runner_main.cpp linked with the machine's archive, cached."""
+    archive = machine_archive(arch)
+    gxx = compiler()
+    main = MACHINE_DIR / "runner" / "runner_main.cpp"
+    key = cache.digest("tensix-runner", arch, gxx.version, *MACHINE_FLAGS, _hash_tree(MACHINE_DIR), cache.digest(archive.read_bytes()))
+
+    def make(directory: Path) -> Path:
         out = directory / "tensix_runner"
-        _run_compiler([*flags, *map(str, objects), "-ldl", "-o", str(out)], f"the Tensix machine runner ({arch})")
+        _run_compiler([*gxx.command(), *MACHINE_FLAGS, "-rdynamic", str(compile_machine_source(main, directory, arch)),
+                       *whole_archive(archive), "-ldl", "-o", str(out)], f"the Tensix machine runner ({arch})")
         return out
 
     return cache.build("tensix-runner", key, make)[0]

@@ -239,6 +239,8 @@ void tc_destroy(void* handle) {
         // unloaded after each run: the next run maps the cache entry afresh (a rebuilt entry is a new
         // file) and starts with the kernel's globals initialised again
         if (k->lib) dlclose(k->lib);
+        for (void* lib : k->trisc_libs)
+            if (lib) dlclose(lib);
         delete k;
     }
     for (Core& c : d->cores) delete_compute(c.compute);
@@ -433,7 +435,7 @@ int tc_run(void* handle) {
     Device* d = static_cast<Device*>(handle);
     g_dev = d;
     for (Fiber* f : d->fibers)
-        if (f->slot == TRISC) compute_configure(d, f->core, f->kernel);
+        if (f->slot == TRISC && f->kernel->trisc_mains[0] == nullptr) compute_configure(d, f->core, f->kernel);
     run_all();
     g_dev = nullptr;
     for (const Finding& f : d->findings)

@@ -12,6 +12,7 @@
 #include <ucontext.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -56,7 +57,9 @@ struct CircularBuffer {
     std::uint32_t reserved[kSlots] = {}, waited[kSlots] = {};  // pages the RISC may write / read
     std::uint32_t pack_tile_ptr = 0;  // packer's in-order page within the reserved pages
     std::uint32_t limit() const { return addr + size; }
-    std::uint32_t occupied() const { return received - acked; }
+    // 16-bit, as the stream registers holding the counts in hardware: the Tensix machine's TRISCs
+    // write them back as 16-bit values (tensix/bridge/compute_bridge.cpp)
+    std::uint32_t occupied() const { return std::uint16_t(received - acked); }
 };
 
 // An L1 or DRAM region the host placed (a tensor's pages in one bank): bounds for the sanitizer.
@@ -75,6 +78,10 @@ struct Kernel {
     bool fp32_dest_acc = false, dst_full_sync = false, approx = false, bfp8_pack_precise = false;
     int math_fidelity = 4;  // MathFidelity: LoFi 0, HiFi2 2, HiFi3 3, HiFi4 4
     std::uint8_t unpack_to_dest_fp32[64] = {};
+    // A compute kernel on the Tensix machine (TILECRAFT_COMPUTE=tensix): its UNPACK, MATH and PACK
+    // objects and their entry points; `entry` is then the compute bridge's (tensix/bridge/).
+    void* trisc_libs[3] = {};
+    void* trisc_mains[3] = {};
 };
 
 enum class WaitKind : std::uint8_t { None, CbReserve, CbWait, SemEq, SemGe, Poll };
@@ -93,6 +100,7 @@ struct Fiber {
     const char* wait_call = "";
     Loc wait_loc{};
     Loc last_loc{};  // the last API call (for crash reports)
+    std::function<std::string()> describe_poll;  // set while a Poll wait has more to say (deadlock report)
     std::vector<std::uint32_t> args, common_args;
 };
 

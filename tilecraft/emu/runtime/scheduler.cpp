@@ -118,7 +118,7 @@ std::string wait_state(const Fiber& f) {
             return fmt_str("it waits for the semaphore to equal %u; it holds %u", f.wait_value, *f.wait_sem);
         case WaitKind::SemGe:
             return fmt_str("it waits for the semaphore to reach %u; it holds %u", f.wait_value, *f.wait_sem);
-        default: return "it polls in a loop that nothing else changes";
+        default: return f.describe_poll ? f.describe_poll() : "it polls in a loop that nothing else changes";
     }
 }
 

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 namespace tc_tensix {
 
@@ -212,14 +213,23 @@ void fiber_fail(const std::string& message) {
     std::abort();  // setcontext does not return
 }
 
-std::string run_triscs(Machine& m, const std::function<void(int thread)>& body, double timeout_s) {
+// The embedded scheduler's turn is over until its host resumes it: other cores' runs use the
+// fiber layer meanwhile, so this run's state is put back afterwards.
+void hand_to_host(Run& run, const RunHost& host) {
+    host.idle([&run] { return thread_report(run); });
+    g_run = &run;
+}
+
+std::string run_triscs(Machine& m, const std::function<void(int thread)>& body, double timeout_s,
+                       const RunHost* host) {
     Run run;
     run.machine = &m;
     run.body = &body;
     g_run = &run;
     std::string result;
     {
-        CrashGuard guard;
+        std::optional<CrashGuard> guard;
+        if (host == nullptr) guard.emplace();
         for (int t = 0; t < kNumThreads; ++t) start_fiber(run, t);
         const auto start = std::chrono::steady_clock::now();
         uint64_t idle_rounds = 0;
@@ -229,7 +239,12 @@ std::string run_triscs(Machine& m, const std::function<void(int thread)>& body, 
                 if (!run.failed) result = "the three TRISCs deadlocked: no thread can make progress." + thread_report(run);
                 break;
             }
-            if (m.s.frontend.progress == progress_before && only_polling(run)) {
+            const bool idle = m.s.frontend.progress == progress_before && only_polling(run);
+            if (idle && host != nullptr) {
+                hand_to_host(run, *host);
+                continue;
+            }
+            if (idle) {
                 if (++idle_rounds > kIdleRoundLimit) {
                     result = "the three TRISCs livelocked: every live thread polls state that nothing changes." +
                              thread_report(run);
@@ -239,7 +254,7 @@ std::string run_triscs(Machine& m, const std::function<void(int thread)>& body, 
                 idle_rounds = 0;
             }
             const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-            if (elapsed.count() > timeout_s) {
+            if (host == nullptr && elapsed.count() > timeout_s) {
                 char buf[120];
                 std::snprintf(buf, sizeof buf, "the run did not finish within %.1f s.", timeout_s);
                 result = buf + thread_report(run);

@@ -34,8 +34,19 @@ void fiber_yield();
 // End the run with `message` (Machine::fail on a fiber).
 [[noreturn]] void fiber_fail(const std::string& message);
 
+// How a run is embedded in a host's own fiber scheduler (the kernel emulator's, where the core's
+// data-movement kernels fill the CBs whose counters the TRISCs poll). A round in which every live
+// TRISC only polled and nothing changed calls `idle`, which lets the host's other fibers run and
+// returns; `report` (valid during that call) describes each TRISC's wait for the host's deadlock
+// report. An embedded run leaves crashes, livelocks and time limits to the host.
+struct RunHost {
+    std::function<void(const std::function<std::string()>& report)> idle;
+};
+
 // Runs body(thread) for the three TRISCs of `m` on fibers until all return, one fails, they
-// deadlock or `timeout_s` passes. Returns "" on success, else the report.
-std::string run_triscs(Machine& m, const std::function<void(int thread)>& body, double timeout_s);
+// deadlock or `timeout_s` passes. Returns "" on success, else the report. With `host`, the run is
+// embedded (RunHost above) and `timeout_s` is not used.
+std::string run_triscs(Machine& m, const std::function<void(int thread)>& body, double timeout_s,
+                       const RunHost* host = nullptr);
 
 }  // namespace tc_tensix

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "fibers.h"
+#include "host_window.h"
 #include "kernel_include/tc_tensix_kernel.h"
 // The wheel's address map (hw/inc/internal/tt-1xx/<arch>/tensix.h); its tensix_types.h pulls in
 // the host's fmt library unless it is built as firmware, which is what the addresses are for.
@@ -58,7 +59,15 @@ bool within(uintptr_t addr, std::size_t bytes, uintptr_t base, uintptr_t size) {
 // the <box> -> T<i> FIFO (box 0 is RISCV B, 1..3 are T0..T2).
 int risc_of_thread(int thread) { return thread + 1; }
 
+HostWindow g_host_window = nullptr;
+
 }  // namespace
+
+void set_host_window(HostWindow window) { g_host_window = window; }
+
+HostAddress host_address(Machine& m, int thread, uintptr_t addr, std::size_t bytes) {
+    return g_host_window != nullptr ? g_host_window(m, thread, addr, bytes) : HostAddress{};
+}
 
 void issue_from_kernel(uint32_t word) {
     Machine& m = machine_here("issue_from_kernel");
@@ -67,6 +76,11 @@ void issue_from_kernel(uint32_t word) {
 
 volatile void* mmio_address(uintptr_t addr, std::size_t bytes) {
     Machine& m = machine_here("mmio_address");
+    const HostAddress shared = host_address(m, fiber_thread(), addr, bytes);
+    if (shared.ptr != nullptr) {
+        if (!shared.polls.empty()) fiber_poll(shared.polls);  // the host's other fibers may change it
+        return shared.ptr;
+    }
     return device_address(m, fiber_thread(), addr, bytes);
 }
 
@@ -81,6 +95,7 @@ volatile void* device_address(Machine& m, int t, uintptr_t addr, std::size_t byt
         return reinterpret_cast<uint8_t*>(s.gpr[t]) + (addr - REGFILE_BASE);
     if (within(addr, bytes, RISCV_DEBUG_REGS_START_ADDR, sizeof s.frontend.debug_regs))
         return reinterpret_cast<uint8_t*>(s.frontend.debug_regs) + (addr - RISCV_DEBUG_REGS_START_ADDR);
+    if (volatile void* shared = host_address(m, t, addr, bytes).ptr) return shared;
     m.fail(t, s.frontend.last_executed[t],
            "device address " + hex(addr) + " (" + std::to_string(bytes) +
                " bytes) is not backed by tilecraft's Tensix machine (L1, config registers, MOP config, GPRs and debug "

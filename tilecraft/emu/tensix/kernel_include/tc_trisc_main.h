@@ -2,8 +2,8 @@
 // end of the translation unit that includes the test source (tilecraft/emu/tensix_build.py).
 //
 // It takes the place of the suite's helpers/src/trisc.cpp (the RISC-V start-up, linker-placed
-// globals and mailbox hand-shake) and of helpers/include/ckernel_helper.h (the ckernel globals):
-// the globals are defined here with the machine's proxies, and tc_trisc_main is what the runner
+// globals and mailbox hand-shake) and of helpers/include/ckernel_helper.h (the ckernel globals,
+// tc_ckernel_globals.h), and tc_trisc_main is what the runner
 // calls on this TRISC's fiber. Everything the kernel does in between is the test's and the LLK's.
 #pragma once
 
@@ -11,44 +11,14 @@
 #include <cstdint>
 
 #include "ckernel.h"
+#include "tc_boot.h"
+#include "tc_ckernel_globals.h"
 #include "tc_tensix_kernel.h"
 
-namespace ckernel {
-::tc_tensix::PcBuf pc_buf_base;
-volatile std::uint32_t tt_reg_ptr* regfile = nullptr;  // bound to this TRISC's GPRs in tc_trisc_main
-::tc_tensix::Mailbox mailbox_base[4] = {{0}, {1}, {2}, {3}};
-std::uint32_t cfg_state_id = 0;
-std::uint32_t dest_offset_id = 0;
-}  // namespace ckernel
 
 // The linker script's RUNTIME_ARGS_START (helpers/ld/memory.<arch>.ld): the runner writes the
 // RuntimeParams bytes there, as the suite's loader does.
 constexpr std::uintptr_t kTcRuntimeArgsStart = 0x20000;
-
-// What the suite's firmware start-up (helpers/include/boot.h, device_setup) leaves in the
-// coprocessor before any kernel runs: Dst cleared, the SFPU's condition-code stack enabled, LReg11
-// holding -1 (where SFPI expects it), and the semaphores the LLK's unpack-to-Dst, math/pack and
-// operand hand-shakes count with initialised to 0 of at most 1. The UNPACK TRISC runs it first,
-// as it does on the device before it releases the other two from reset.
-inline void tc_boot_coprocessor() {
-#if defined(ARCH_BLACKHOLE)
-    TTI_ZEROACC(ckernel::p_zeroacc::CLR_ALL, 0, 0, 1, 0);
-#else
-    TTI_ZEROACC(ckernel::p_zeroacc::CLR_ALL, 0, 0);
-#endif
-    TTI_SFPENCC(3, 0, 0, 10);
-    TTI_NOP;
-    TTI_SFPCONFIG(0, 11, 1);
-    ckernel::t6_semaphore_init(ckernel::semaphore::UNPACK_TO_DEST, 0, 1);
-    ckernel::t6_semaphore_init(ckernel::semaphore::MATH_DONE, 0, 1);
-#if defined(LLK_BARRIER_ON_TRISC)  // the suite's barrier.h reserves two of them (and poisons their names)
-    ckernel::t6_semaphore_init(llk_barrier::ARRIVE_SEM, 0, 1);
-    ckernel::t6_semaphore_init(llk_barrier::RELEASE_SEM, 0, 1);
-#else
-    ckernel::t6_semaphore_init(ckernel::semaphore::PACK_DONE, 0, 1);
-    ckernel::t6_semaphore_init(ckernel::semaphore::UNPACK_OPERAND_SYNC, 0, 1);
-#endif
-}
 
 // Runs this TRISC's kernel as trisc.cpp's main does (runtime args copied from L1, GPRs cleared,
 // config state and dest offset reset, run_kernel, then a TTSync). Returns sizeof(RuntimeParams)

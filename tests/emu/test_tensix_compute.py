@@ -1,0 +1,88 @@
+"""ttnn compute kernels on the Tensix machine (RunOptions.compute_engine="tensix"): how a run that
+cannot finish is reported. The wheel's kernels running correctly on it are tests/emu/test_wheel_kernels.py's,
+parametrized over the engine (the ``compute_engine`` fixture).
+
+Cost (2026-11-29, 2 loaded CPUs): cold, the machine's archive and the compute bridge (about 17 s
+CPU once per machine change; the archive is shared with the LLK suite's runner), then three TRISC
+compiles per kernel (about 3 s CPU in all); warm, each test runs in under a second except the
+compile error, which g++ repeats every time (about 3 s CPU)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+import tilecraft.ttnn as ttnn
+from tests.emu.harness import cb, dram, kernel, line_of, output, run
+from tests.emu.test_wheel_kernels import sfpu_compute, unary_reader, unary_writer
+from tilecraft import session
+from tilecraft.diagnostics import KernelError
+
+HERE = Path(__file__).parent / "tensix_compute"
+
+
+@pytest.fixture
+def on_machine(device):
+    with session.using(compute_engine="tensix"):
+        yield device
+
+
+def _failure(run_program) -> object:
+    with pytest.raises(KernelError) as info:
+        run_program()
+    return info.value.diagnostic
+
+
+def test_deadlock_across_engines_names_each_trisc_wait(on_machine, ops) -> None:
+    """The reader pushes one tile, the compute kernel (test_wheel_kernels.py's exp chain, so its build
+    is shared) waits for a second: the emulator's deadlock
+    report lists the writer's blocked call and, for the compute kernel, what each TRISC on the
+    machine waits for (the CB counter the UNPACK TRISC polls, with its pushed/popped counts)."""
+    x = dram(on_machine, torch.randn(64, 32))
+    out = output(on_machine, (64, 32))
+    chain = {"SFPU_OP_EXP_INCLUDE": "1", "SFPU_OP_CHAIN_0": "exp_tile_init<false>(); exp_tile<false>(0);"}
+    diag = _failure(lambda: run([x, out], [unary_reader(ops, x, 1), sfpu_compute(ops, "unary", 2, chain),
+                                           unary_writer(ops, out, 2, 2)], [cb(0), cb(2)]))
+    assert diag.code == "E5501", diag.render()
+    messages = [n.message for n in diag.notes]
+    writer = [m for m in messages if "BRISC blocked in cb_wait_front" in m]
+    assert writer and "it waits for 1 pages in CB 2; 0 have been pushed and not popped" in writer[0], messages
+    compute = [m for m in messages if "on the Tensix machine wait" in m]
+    assert compute and "the TRISCs of " in compute[0] and "eltwise_sfpu.cpp" in compute[0], messages
+    assert "TRISC UNPACK: polls CB 0's tiles_received (1 pages pushed, 1 popped)" in compute[0]
+    assert "TRISC PACK:" in compute[0] and "TRISC MATH:" in compute[0]
+
+
+def test_unmodelled_instruction_stops_the_run_naming_it(on_machine) -> None:
+    path = HERE / "unmodelled_instruction.cpp"
+    out = output(on_machine, (32, 32))
+    diag = _failure(lambda: run([out], [kernel(path, ttnn.ComputeConfigDescriptor())], []))
+    assert diag.code == "E5871", diag.render()
+    assert "CLREXPHIST" in diag.message and "TRISC MATH" in diag.message
+    assert path.name in diag.message
+
+
+def test_api_the_wheel_lacks_is_a_compile_error_at_its_line(on_machine) -> None:
+    path = HERE / "missing_api.cpp"
+    out = output(on_machine, (32, 32))
+    diag = _failure(lambda: run([out], [kernel(path, ttnn.ComputeConfigDescriptor())], []))
+    assert diag.code == "E5872", diag.render()
+    assert f"{path}:{line_of(path, 'MISSING')}:" in diag.message
+    assert "not_a_compute_api_call" in diag.message
+
+
+def test_cli_option_selects_the_engine(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    """``tilecraft run --compute-engine tensix`` is the session's option (what --level cpp's
+    generic_op reads); a bad $TILECRAFT_COMPUTE is a usage error naming it, never a traceback."""
+    from tilecraft.cli import main
+
+    script = str(Path(__file__).parents[2] / "examples" / "elementwise_1_single_tile.py")
+    seen: list[str] = []
+    with session.using(program_hooks=[lambda program: seen.append(session.options().compute_engine)]):
+        assert main(["run", "--compute-engine", "tensix", script]) == 0
+    assert seen and set(seen) == {"tensix"}
+    monkeypatch.setenv("TILECRAFT_COMPUTE", "silicon")
+    assert main(["run", script]) == 2
+    assert "TILECRAFT_COMPUTE must be one of emulator, tensix, got 'silicon'" in capsys.readouterr().err

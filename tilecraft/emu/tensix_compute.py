@@ -1,0 +1,179 @@
+"""ttnn compute kernels on the Tensix machine: the JIT build's three TRISC compiles, and the bridge
+that runs them inside the kernel emulator (``TILECRAFT_COMPUTE=tensix``; docs/emulator.md, "ttnn
+compute kernels on the Tensix machine").
+
+A compute kernel is compiled as tt-metal's JIT compiles it for the device: once per TRISC, each
+translation unit laid out as ``trisck.cc`` (the generated ``defines_generated.h``, the firmware's
+``firmware_common.h`` and ``compile_time_args.h``, then ``chlkc_list.h``, which includes the
+generated ``chlkc_descriptors.h`` and ``chlkc_<trisc>.cpp``, the kernel behind ``#define
+TRISC_<X>``), with ``-DUCK_CHLKC_<X> -DNAMESPACE=chlkc_<x> -DCOMPILE_FOR_TRISC=<i>`` and the
+processor index, against the machine include tree (``tensix_tree.py``: the wheel's real
+``api/compute`` -> ``llk_api``/``llk_io`` -> LLK, with instruction issue and the memory map
+replaced). The firmware's part before the kernel is ``tc_compute_trisc_main.h``. Each TRISC is a
+shared object with local symbols, as in tensix_build.py.
+
+The data-movement kernels keep running on the emulator; the compute bridge
+(``tensix/bridge/compute_bridge.cpp``, linked with every machine source into one library loaded
+next to the emulator's runtime) runs the three TRISCs on the core's machine, on the core's L1 and
+CB counters (its module comment says how).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from ..diagnostics import Diagnostic
+from . import cache, chlkc, native, tensix_tree
+from .build import INCLUDE, RUNTIME, KernelBuild, ttnn_include_roots
+from .tensix_build import (CODE_BUILD, KERNEL_FLAGS, MACHINE_DIR, MACHINE_FLAGS, SFPI_DIR, TRISCS, TensixBuildError,
+                           _hash_tree, _run_compiler, compile_machine_source, machine_archive, whole_archive)
+from .toolchain import compiler
+
+ARCH = "wormhole"  # the machine's Blackhole unpackers and packers are not modelled yet
+#: What the JIT passes a TRISC compile beyond the suite's flags (tt-metal's jit_build), and what the
+#: host needs: ``-fpermissive`` because the 32-bit RISC-V code casts L1 pointers to uint32_t
+#: (get_arg_addr, the CB counters' addresses); the emulator's L1 lies below 2 GiB, so they survive.
+#: ``DISABLE_CB_ASSEMBLY`` selects the C loop of setup_local_cb_read_write_interfaces (the other is
+#: RISC-V assembly).
+TRISC_FLAGS = ("-fpermissive", "-w", "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE", "-DARCH_WORMHOLE",
+               "-DPROGRAMMABLE_CORE_TYPE=TENSIX", "-DDISABLE_CB_ASSEMBLY=1", "-DLOCAL_MEM_EN=0")
+#: the object built for the MATH TRISC is the cache entry's; UNPACK's and PACK's lie beside it
+BESIDE = {"UNPACK": "unpack.so", "PACK": "pack.so"}
+
+
+def _include_roots(tt_metal: Path, build: KernelBuild, directory: Path) -> list[Path]:
+    """The JIT's include path for a Wormhole TRISC, with our sfpi and kernel-side headers where the
+    JIT has the SFPI toolchain's."""
+    llk = tt_metal / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[ARCH]
+    metal = tt_metal / "hw" / "ckernels" / "wormhole_b0" / "metal"
+    hw = tt_metal / "hw" / "inc" / "internal" / "tt-1xx" / ARCH
+    return [directory, build.source.parent, SFPI_DIR, tensix_tree.KERNEL_INCLUDE_DIR, metal / "common",
+            metal / "llk_io", metal / "llk_api", metal / "llk_api" / "llk_sfpu", llk / "llk_lib", llk / "common" / "inc",
+            llk / "common" / "inc" / "sfpu", tt_metal / "tt-llk" / "common", tt_metal / "tt-llk" / "tools" / "include",
+            tt_metal / "hw" / "firmware" / "src" / "tt-1xx", tt_metal / "hw" / "inc", hw.parent, hw,
+            hw / "wormhole_b0_defines", hw / "noc", tt_metal, tt_metal / "api", tt_metal / "hostdevcommon" / "api",
+            *ttnn_include_roots(build.source)]
+
+
+def descriptors_header(build: KernelBuild) -> str:
+    """The JIT's ``chlkc_descriptors.h``: the per-CB tables (chlkc.py, shared with the emulator's own
+    build) and the compute configuration (DST_ACCUM_MODE, DST_SYNC_MODE, MATH_FIDELITY, APPROX), all
+    in every TRISC (0.81.1's compute API names APPROX outside MATH(...) too)."""
+    tables = chlkc.descriptor_tables(dict(build.cbs), build.fp32_dest_acc, build.unpack_to_dest_fp32,
+                                     build.bfp8_pack_precise)
+    return ("#pragma once\n#include <cstdint>\n" + tables
+            + "#include \"llk_defs.h\"\n"
+            + f"constexpr ckernel::MathFidelity MATH_FIDELITY = static_cast<ckernel::MathFidelity>({build.math_fidelity});\n"
+            + f"constexpr bool APPROX = {str(build.approx).lower()};\n"
+            + f"constexpr bool DST_ACCUM_MODE = {str(build.fp32_dest_acc).lower()};\n"
+            + f"#define DST_SYNC_MODE DstSync::Sync{'Full' if build.dst_full_sync else 'Half'}\n")
+
+
+def _prologue(build: KernelBuild) -> str:
+    """What the JIT passes on the command line: the arch's defines and the compile-time args."""
+    lines = [f"#define {name} {value}" for name, value in build.arch_defines
+             if name not in ("TC_EMULATOR", "COMPILE_FOR_TRISC")]
+    lines.append(f"#define KERNEL_COMPILE_TIME_ARGS {', '.join(str(int(a) & 0xFFFFFFFF) for a in build.compile_args)}")
+    if build.named_args:
+        pairs = ", ".join(f'{{"{name}", {int(value) & 0xFFFFFFFF}u}}' for name, value in build.named_args)
+        lines.append(f"#define KERNEL_COMPILE_TIME_ARG_MAP {pairs}")
+    return "\n".join(lines) + "\n"
+
+
+def _refuse(build: KernelBuild, why: str) -> TensixBuildError:
+    return TensixBuildError(Diagnostic(CODE_BUILD, f"compute kernel {build.display} cannot run on the Tensix machine: "
+                                                   f"{why}", hint="run it on the emulator's own compute engine "
+                                                                  "(TILECRAFT_COMPUTE=emulator, the default)"))
+
+
+def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
+    """The compute kernel's three TRISC objects (the MATH one's path; UNPACK's and PACK's beside it,
+    ``BESIDE``), cached by content; a TensixBuildError (E5872) names the first compiler error."""
+    if "ARCH_WORMHOLE" not in dict(build.arch_defines):
+        raise _refuse(build, "only Wormhole B0 is modelled for ttnn compute kernels")
+    tt_metal = tensix_tree.machine_tree(ARCH)
+    gxx = compiler()
+    key = cache.digest("tensix-compute", gxx.version, *KERNEL_FLAGS, *TRISC_FLAGS, build.key(),
+                       tt_metal.parent.name, _hash_tree(MACHINE_DIR, (".h",)))
+
+    def make(directory: Path) -> Path:
+        (directory / "defines_generated.h").write_text("".join(f"#define {n} {v}\n" for n, v in build.defines))
+        (directory / "chlkc_descriptors.h").write_text(descriptors_header(build))
+        # a Metal 2.0 kernel's generated bindings, which the JIT includes in each TRISC's prologue
+        bindings = '#include "kernel_bindings_generated.h"\n' if build.bindings is not None else ""
+        if build.bindings is not None:
+            (directory / "kernel_bindings_generated.h").write_text(
+                "#pragma once\n" + build.bindings.header(located=False))
+        roots = _include_roots(tt_metal, build, directory)
+
+        def compile_trisc(index: int) -> Path:
+            name = TRISCS[index]
+            (directory / f"chlkc_{name.lower()}.cpp").write_text(
+                f'#define TRISC_{name}\n{bindings}#include "defines_generated.h"\n#include "{build.source}"\n')
+            unit = directory / f"trisc_{name.lower()}.cpp"
+            unit.write_text(_prologue(build) + '#include "defines_generated.h"\n#include "internal/firmware_common.h"\n'
+                            '#include "api/compile_time_args.h"\n#include "chlkc_list.h"\n'
+                            '#include "tc_compute_trisc_main.h"\n')
+            out = directory / BESIDE.get(name, "math.so")
+            _run_compiler([*gxx.command(), *KERNEL_FLAGS, *TRISC_FLAGS, f"-DUCK_CHLKC_{name}",
+                           f"-DNAMESPACE=chlkc_{name.lower()}", f"-DCOMPILE_FOR_TRISC={index}",
+                           f"-DPROCESSOR_INDEX={2 + index}",
+                           "-include", str(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h"),
+                           *(f"-I{p}" for p in roots), str(unit), "-o", str(out)],
+                          f"{build.display} (TRISC {name})")
+            return out
+
+        with ThreadPoolExecutor(max_workers=len(TRISCS)) as pool:
+            return list(pool.map(compile_trisc, range(len(TRISCS))))[1]
+
+    return cache.build("tensix-compute", key, make)
+
+
+def trisc_objects(math_object: Path) -> tuple[Path, Path, Path]:
+    """The UNPACK, MATH and PACK objects of a compile_kernel entry."""
+    return math_object.parent / BESIDE["UNPACK"], math_object, math_object.parent / BESIDE["PACK"]
+
+
+@functools.cache
+def bridge_library() -> ctypes.CDLL:
+    """The machine and the compute bridge in one library, loaded next to the emulator's runtime
+    (whose symbols it uses) and global, so the TRISC objects resolve the machine's layer in it."""
+    native.lib()  # the runtime first: the bridge's undefined tc:: symbols resolve against it
+    archive = machine_archive(ARCH)
+    gxx = compiler()
+    bridge = MACHINE_DIR / "bridge" / "compute_bridge.cpp"
+    key = cache.digest("tensix-bridge", ARCH, gxx.version, *MACHINE_FLAGS, cache.digest(archive.read_bytes()),
+                       _hash_tree(MACHINE_DIR), _hash_tree(RUNTIME), _hash_tree(INCLUDE))
+
+    def make(directory: Path) -> Path:
+        out = directory / cache.OBJECT
+        _run_compiler([*gxx.command(), *MACHINE_FLAGS, "-shared",
+                       str(compile_machine_source(bridge, directory, ARCH, [INCLUDE, RUNTIME])),
+                       *whole_archive(archive), "-ldl", "-o", str(out)], "the Tensix machine's compute bridge")
+        return out
+
+    library = ctypes.CDLL(str(cache.build("tensix-bridge", key, make)[0]), mode=ctypes.RTLD_GLOBAL)
+    load = library.tc_load_tensix_kernel
+    load.restype = ctypes.c_void_p
+    load.argtypes = [ctypes.c_void_p, *[ctypes.c_char_p] * 4, ctypes.c_char_p, ctypes.c_int]
+    return library
+
+
+def load_kernel(device: native.NativeDevice, math_object: Path, name: str, scratch: Path | None) -> int:
+    """Loads the kernel's three TRISC objects as one emulator kernel. Each core needs its own copy
+    (a TRISC's globals are per core: its CB interfaces, runtime-arg bases), and the loader shares
+    one image per file, so every core after the first loads copies placed in ``scratch``."""
+    paths = trisc_objects(math_object)
+    if scratch is not None:
+        scratch.mkdir(parents=True, exist_ok=True)
+        paths = tuple(Path(shutil.copy(p, scratch / p.name)) for p in paths)  # type: ignore[assignment]
+    error = ctypes.create_string_buffer(1024)
+    handle = bridge_library().tc_load_tensix_kernel(device.handle, *(str(p).encode() for p in paths), name.encode(),
+                                                    error, len(error))
+    if not handle:
+        raise RuntimeError(f"loading {math_object.parent} failed: {error.value.decode()}")
+    return handle
