@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "ckernel_ops.h"
 #include "datum_layout.h"
 #include "machine.h"
+#include "sfpi/sfpi_host.h"
 #include "sfpu_ops.h"
 
 using namespace tc_tensix;
@@ -211,25 +213,42 @@ std::vector<uint32_t> edge_values() {
     return v;
 }
 
+// sfpu::mad over `triples` (a, b, c in turn): the hash of its results in order, and how many
+// results the 32-lane form SFPI uses (sfpi_host::mad) gets differently.
+uint64_t hash_mad(const std::vector<uint32_t>& triples, long& lane_mismatches) {
+    const size_t n = triples.size() / 3;
+    std::vector<uint32_t> out(n);
+    for (size_t i = 0; i < n; ++i) out[i] = sfpu::mad(triples[3 * i], triples[3 * i + 1], triples[3 * i + 2]);
+    for (size_t i0 = 0; i0 < n; i0 += sfpu::kLanes) {
+        sfpi_host::Vec a{}, b{}, c{};
+        for (size_t i = i0; i < std::min(n, i0 + sfpu::kLanes); ++i)
+            a[i - i0] = triples[3 * i], b[i - i0] = triples[3 * i + 1], c[i - i0] = triples[3 * i + 2];
+        const sfpi_host::Vec d = sfpi_host::mad(a, b, c);
+        for (size_t i = i0; i < std::min(n, i0 + sfpu::kLanes); ++i) lane_mismatches += d[i - i0] != out[i];
+    }
+    return fnv(kFnvSeed, out.data(), out.size() * sizeof out[0]);
+}
+
 void hash_sfpu() {
     const std::vector<uint32_t> edges = edge_values();
-    // every (a, b) pair of edge values with an edge or random c
+    long mismatches = 0;
+    // every (a, b) pair of edge values with an edge and a random c
     {
         Rng r(1);
-        uint64_t h = kFnvSeed;
+        std::vector<uint32_t> t;
         for (uint32_t a : edges)
             for (uint32_t b : edges) {
                 const uint32_t c = edges[r.below(uint32_t(edges.size()))];
-                const uint32_t out[2] = {sfpu::mad(a, b, c), sfpu::mad(a, b, r.next())};
-                h = fnv(h, out, sizeof out);
+                t.insert(t.end(), {a, b, c, a, b, r.next()});
             }
-        std::printf("sfpu_mad/edges %016llx\n", (unsigned long long)h);
+        std::printf("sfpu_mad/edges %016llx\n", (unsigned long long)hash_mad(t, mismatches));
     }
-    // random operands with exponents close enough that the addend and product overlap
+    // random operands with exponents close enough that the addend and product overlap; each
+    // triple as SFPMAD, SFPADD (b = 1.0) and SFPMUL (c = +0)
     for (int dist = 0; dist < kNumDists; ++dist) {
         const std::string name = std::string("sfpu_mad/") + kDistNames[dist];
         Rng r(fnv(kFnvSeed, name.data(), name.size()));
-        uint64_t h = kFnvSeed;
+        std::vector<uint32_t> t;
         for (int n = 0; n < 200000; ++n) {
             uint32_t x[3];
             for (uint32_t& v : x) {
@@ -241,11 +260,11 @@ void hash_sfpu() {
                 draw(r, Dist(dist), 8, sign, exp, man);
                 v = (sign << 31) | (exp << 23) | (man << 13) | (dist == kTies ? 0u : r.next() & 0x1fffu);
             }
-            const uint32_t out[3] = {sfpu::mad(x[0], x[1], x[2]), sfpu::add(x[0], x[2]), sfpu::mul(x[0], x[1])};
-            h = fnv(h, out, sizeof out);
+            t.insert(t.end(), {x[0], x[1], x[2], x[0], sfpu::kFp32One, x[2], x[0], x[1], 0u});
         }
-        std::printf("%s %016llx\n", name.c_str(), (unsigned long long)h);
+        std::printf("%s %016llx\n", name.c_str(), (unsigned long long)hash_mad(t, mismatches));
     }
+    if (mismatches) std::printf("sfpu_mad/lanes_differ_from_scalar %ld\n", mismatches);
 }
 
 // CPU ns per instruction of each timed kind, over `reps` instructions on clustered BF16/TF32 data.
@@ -299,6 +318,17 @@ void bench(int reps) {
     }
     const double ns = cpu_ns() - t0;
     std::printf("sfpu::mad per lane %.2f (%u)\n", ns / lanes, sink & 1u);
+    // the same through the 32-lane form SFPI code uses
+    sfpi_host::Vec va, vb, vc;
+    const double t1 = cpu_ns();
+    for (int n = 0; n < reps; ++n) {
+        for (int l = 0; l < sfpu::kLanes; ++l) {
+            const int i = ((n * sfpu::kLanes + l) & 4095) * 3;
+            va[l] = x[i], vb[l] = x[i + 1], vc[l] = x[i + 2] ^ sink;
+        }
+        sink ^= sfpi_host::mad(va, vb, vc)[n & 31];
+    }
+    std::printf("sfpi_host::mad per lane %.2f (%u)\n", (cpu_ns() - t1) / lanes, sink & 1u);
 }
 
 }  // namespace

@@ -130,11 +130,10 @@ public:
 
 // --- lane arithmetic shared by the operators ---
 constexpr uint32_t kNegOne = 0xbf800000u;
-inline sfpu_t fadd(const sfpu_t& a, const sfpu_t& b) { return lanewise(a, b, [](uint32_t x, uint32_t y) { return ops::add(x, y); }); }
-inline sfpu_t fmul(const sfpu_t& a, const sfpu_t& b) { return lanewise(a, b, [](uint32_t x, uint32_t y) { return ops::mul(x, y); }); }
-inline sfpu_t fmad(const sfpu_t& a, const sfpu_t& b, const sfpu_t& c) {
-    return lanewise(a, b, c, [](uint32_t x, uint32_t y, uint32_t z) { return ops::mad(x, y, z); });
-}
+// SFPADD (a * 1.0 + b), SFPMUL (a * b + 0), SFPMAD: the machine's vectorised lanes of sfpu::mad.
+inline sfpu_t fmad(const sfpu_t& a, const sfpu_t& b, const sfpu_t& c) { return tc_tensix::sfpi_host::mad(a, b, c); }
+inline sfpu_t fadd(const sfpu_t& a, const sfpu_t& b) { return fmad(a, splat(ops::kFp32One), b); }
+inline sfpu_t fmul(const sfpu_t& a, const sfpu_t& b) { return fmad(a, b, splat(0u)); }
 inline sfpu_t fneg(const sfpu_t& a) { return lanewise(a, [](uint32_t x) { return x ^ ops::kSignBit; }); }
 inline sfpu_t fsub(const sfpu_t& a, const sfpu_t& b) { return fadd(a, fneg(b)); }
 inline sfpu_t iadd(const sfpu_t& a, const sfpu_t& b) { return lanewise(a, b, [](uint32_t x, uint32_t y) { return x + y; }); }
