@@ -10,12 +10,13 @@
 // A case is an instruction (MVMUL, its row broadcast, GAPOOL, ELWMUL/ELWADD/ELWSUB with each
 // broadcast and AddDst), a Src style (BF16, TF32, FP16, INT8 math), a Dst mode (16-bit or 32-bit),
 // a fidelity phase and an input distribution; the whole of Dst is hashed after 24 instructions at
-// seeded random Src/Dst rows. The SFPU's multiply-add (sfpu::mad, which SFPMAD/SFPADD/SFPMUL and
-// our SFPI share) is hashed over every pair of an edge-case list crossed with random values.
+// seeded random Src/Dst rows. The SFPU's multiply-add (sfpu::mad, which the SFPMAD/SFPADD/SFPMUL
+// handlers use) is hashed over every pair of an edge-case list and over random triples; the
+// 32-lane form our SFPI uses (sfpi_host::mad) must give the same bits on every one of them.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>

@@ -4,8 +4,9 @@ arith_driver.cpp runs every matrix-unit arithmetic instruction (MVMUL and its ro
 GAPOOL, ELWMUL/ELWADD/ELWSUB with each broadcast and AddDst) in every Src style (BF16, TF32, FP16,
 INT8 math), both Dst modes and every fidelity phase over six seeded input distributions (raw random
 bits, clustered, wide, extreme exponents incl. zero/denormal/inf/NaN patterns, rounding ties, exact
-cancellation), and the SFPU's multiply-add over edge-case pairs and random triples; it prints one
-hash of all of Dst (or of every result) per case. data/arith_golden.txt holds the hashes the
+cancellation), and the SFPU's multiply-add over edge-case pairs and random triples (also
+checking SFPI's 32-lane form against the scalar one on every triple: a difference adds a case
+line, which fails the key check); it prints one hash of all of Dst (or of every result) per case. data/arith_golden.txt holds the hashes the
 straightforward instruction-level model (per product, per group of eight, per Dst element, before
 the vectorised rewrite) printed, written by ``python -m benchmarks.tensix_speed --write-golden``;
 test_fpu.py / test_sfpu.py hold that model to the ISA and to tilecraft/device_arith.py. So a speed-up
