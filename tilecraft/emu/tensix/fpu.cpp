@@ -5,11 +5,13 @@
 // threads other than MATH, ZEROACC's revert bit, CLREXPHIST and the legacy CONV/POOL opcodes.
 #include "fpu.h"
 
+#include <algorithm>
 #include <string>
 
 #include "cfg_defines.h"
 #include "datum_layout.h"
 #include "fpu_arith.h"
+#include "fpu_lanes.h"
 #include "machine.h"
 
 namespace tc_tensix {
@@ -17,8 +19,6 @@ namespace tc_tensix {
 namespace {
 
 using fpu_arith::DstKind;
-using fpu_arith::Operand;
-using fpu_arith::Term;
 
 // DataFormat codes as the 4-bit ALU format fields hold them (tensix_types.h).
 enum : uint32_t { kFmtTf32 = 4 };
@@ -34,6 +34,10 @@ struct Alu {
     uint32_t srca_fmt = 0;
     DstKind kind() const { return DstKind{dst32, style == Style::Fp16}; }
 };
+
+// How the arithmetic (fpu_lanes.h) reads Src datums as values: BF16 data uses 7 mantissa bits,
+// TF32 and FP16 ten.
+fpu_lanes::SrcRead src_read(const Alu& a) { return {a.style == Style::Fp16, a.srca_tf32, a.srcb_tf32}; }
 
 uint32_t thread_field(Machine& m, int thread, uint32_t addr32, uint32_t shamt, uint32_t mask) {
     return (m.thread_cfg_word(thread, addr32) & mask) >> shamt;
@@ -147,26 +151,40 @@ uint16_t fp16_of_fp32(uint32_t f) {
     return e ? uint16_t(((f >> 31) << 15) | ((e - 112u) << 10) | ((f >> 13) & 0x3ffu)) : uint16_t(0);
 }
 
-uint32_t read_dst(const Machine& m, uint32_t row, uint32_t col, const Alu& a) {
-    if (a.dst32) return fp32_from_dst32(m.dst32_read(row, col));
-    const uint16_t raw = m.s.dst[row & 0x3ffu][col];
-    return a.style == Style::Fp16 ? fp32_of_fp16(fp16_from_dst16(raw)) : uint32_t(bf16_from_dst16(raw)) << 16;
+// A Dst row's 16 values as fp32 patterns, and back: the arithmetic works on whole rows. The
+// Dst32b view is Dst.md's AdjRow mapping (Machine::dst32_read), resolved once per row.
+void read_dst_row(const Machine& m, uint32_t row, const Alu& a, uint32_t out[16]) {
+    if (a.dst32) {
+        const uint32_t r = dst32_physical_row(row & 0x3ffu);
+        for (uint32_t c = 0; c < 16; ++c) out[c] = fp32_from_dst32((uint32_t(m.s.dst[r][c]) << 16) | m.s.dst[r + 8][c]);
+        return;
+    }
+    const uint16_t* raw = m.s.dst[row & 0x3ffu];
+    if (a.style == Style::Fp16)
+        for (uint32_t c = 0; c < 16; ++c) out[c] = fp32_of_fp16(fp16_from_dst16(raw[c]));
+    else
+        for (uint32_t c = 0; c < 16; ++c) out[c] = uint32_t(bf16_from_dst16(raw[c])) << 16;
 }
 
-void write_dst(Machine& m, uint32_t row, uint32_t col, const Alu& a, uint32_t value) {
+void write_dst_row(Machine& m, uint32_t row, const Alu& a, const uint32_t value[16]) {
     mark_defined(m, row, a.dst32);
-    if (a.dst32) return m.dst32_write(row, col, dst32_from_fp32(value));
-    m.s.dst[row & 0x3ffu][col] = a.style == Style::Fp16 ? dst16_from_fp16(fp16_of_fp32(value)) : dst16_from_bf16(uint16_t(value >> 16));
+    if (a.dst32) {
+        const uint32_t r = dst32_physical_row(row & 0x3ffu);
+        for (uint32_t c = 0; c < 16; ++c) {
+            const uint32_t w = dst32_from_fp32(value[c]);
+            m.s.dst[r][c] = uint16_t(w >> 16);
+            m.s.dst[r + 8][c] = uint16_t(w);
+        }
+        return;
+    }
+    uint16_t* raw = m.s.dst[row & 0x3ffu];
+    if (a.style == Style::Fp16)
+        for (uint32_t c = 0; c < 16; ++c) raw[c] = dst16_from_fp16(fp16_of_fp32(value[c]));
+    else
+        for (uint32_t c = 0; c < 16; ++c) raw[c] = dst16_from_bf16(uint16_t(value[c] >> 16));
 }
 
 // --- Src operands ---
-
-// A Src datum's value as an fp32 pattern: BF16 data uses 7 mantissa bits, TF32 and FP16 ten.
-uint32_t src_value(uint32_t v, Style style, bool tf32) {
-    if (style == Style::Fp16) return fp32_of_fp16(src_to_fp16(v));
-    const uint32_t f = src_to_fp32(v);
-    return tf32 ? f : f & ~(7u << 13);
-}
 
 // ReadSrcInt8 of the magnitude bits a fidelity phase uses (ELWMUL.md).
 int32_t src_int8(uint32_t v, uint32_t mask) {
@@ -207,25 +225,25 @@ void elementwise(Machine& m, int thread, uint32_t word, ElwOp op, const char* na
     const DstKind kind = a.kind();
     m.s.fpu.last_srca_row = a_row;
     for (uint32_t i = 0; i < 8; ++i) {
-        for (uint32_t j = 0; j < 16; ++j) {
-            const uint32_t va = A.row[a_row + i][j];
-            uint32_t vb = B.row[b_row + (bcast_row ? 0 : i)][bcast_col0 ? 0 : j];
-            if (op == ElwOp::Sub) vb ^= 1u << 18;
-            if (a.style == Style::Int8) {
-                const bool mul = op == ElwOp::Mul;
+        uint32_t b[16], d[16];  // the row's SrcB operands (ELWSUB: negated) and Dst values
+        for (uint32_t j = 0; j < 16; ++j) b[j] = B.row[b_row + (bcast_row ? 0 : i)][bcast_col0 ? 0 : j] ^ (op == ElwOp::Sub ? 1u << 18 : 0u);
+        if (a.style == Style::Int8) {
+            const bool mul = op == ElwOp::Mul;
+            for (uint32_t j = 0; j < 16; ++j) {
+                const uint32_t va = A.row[a_row + i][j], vb = b[j];
                 const int32_t x = src_exp(va) ? src_int8(va, mul ? int8_mask_a(phase) : ~0u) : 0;
                 const int32_t y = src_exp(vb) ? src_int8(vb, mul ? int8_mask_b(phase) : ~0u) : 0;
                 int32_t r = mul ? x * y : x + y;
                 if (accumulate) r = fpu_arith::saturating_add(r, read_dst_int32(m, d_row + i, j));
                 write_dst_int32(m, d_row + i, j, r);
-                continue;
             }
-            const Operand x = fpu_arith::operand_of(src_value(va, a.style, a.srca_tf32));
-            const Operand y = fpu_arith::operand_of(src_value(vb, a.style, a.srcb_tf32));
-            const uint32_t d = accumulate ? read_dst(m, d_row + i, j, a) : 0u;
-            const Term t = op == ElwOp::Mul ? fpu_arith::product_term(x, y, int(phase), kind) : fpu_arith::sum_term(x, y, kind);
-            write_dst(m, d_row + i, j, a, fpu_arith::accumulate(t, Term{}, d, kind));
+            continue;
         }
+        if (accumulate) read_dst_row(m, d_row + i, a, d);
+        else std::fill(d, d + 16, 0u);
+        if (op == ElwOp::Mul) fpu_lanes::multiply_row(A.row[a_row + i], b, d, int(phase), src_read(a), kind);
+        else fpu_lanes::add_row(A.row[a_row + i], b, d, src_read(a), kind);
+        write_dst_row(m, d_row + i, a, d);
     }
     release_src(m, thread, flips, name);
     apply_addr_mod(m, thread, word, addr_mod);
@@ -261,24 +279,15 @@ void matmul(Machine& m, int thread, uint32_t word, uint32_t out_rows, bool bcast
                 write_dst_int32(m, d_row + i, j, fpu_arith::saturating_add(sum, read_dst_int32(m, d_row + i, j)));
             }
     } else {
-        const DstKind kind = a.kind();
-        fpu_arith::Pieces at[16];  // at[j]: SrcA's column j (rows a_row..+15)
-        for (uint32_t j = 0; j < 16; ++j) {
-            Operand col[16];
-            for (uint32_t k = 0; k < 16; ++k) col[k] = fpu_arith::operand_of(src_value(A.row[a_row + k][j], a.style, a.srca_tf32));
-            at[j] = fpu_arith::pieces(col, true, int(phase));
-        }
+        const uint32_t* b[8];
+        uint32_t dst[8][16];
         for (uint32_t i = 0; i < rows; i += step) {
-            Operand row[16];
-            for (uint32_t k = 0; k < 16; ++k)
-                row[k] = fpu_arith::operand_of(src_value(B.row[b_row + (bcast_row ? 0 : i)][k], a.style, a.srcb_tf32));
-            const fpu_arith::Pieces b = fpu_arith::pieces(row, false, int(phase));
-            for (uint32_t j = 0; j < 16; ++j) {
-                const Term lo = fpu_arith::group_term(at[j], b, 0, int(phase), kind);
-                const Term hi = fpu_arith::group_term(at[j], b, 8, int(phase), kind);
-                write_dst(m, d_row + i, j, a, fpu_arith::accumulate(lo, hi, read_dst(m, d_row + i, j, a), kind));
-            }
+            b[i] = B.row[b_row + (bcast_row ? 0 : i)];
+            read_dst_row(m, d_row + i, a, dst[i]);
         }
+        fpu_lanes::matmul(&A.row[a_row], b, dst, int(rows), int(step), int(phase), src_read(a), a.kind());
+        for (uint32_t i = 0; i < rows; i += step)
+            write_dst_row(m, d_row + i, a, dst[i]);
     }
     release_src(m, thread, flips, name);
     apply_addr_mod(m, thread, word, addr_mod);

@@ -44,6 +44,10 @@ uint32_t enabled_lanes() { return sfpu_state().enabled(); }
 
 void assign_enabled(Vec& dst, const Vec& src) {
     const uint32_t on = enabled_lanes();
+    if (on == sfpu::kAllLanes) {  // outside v_if: the common case, one copy
+        dst = src;
+        return;
+    }
     for (int i = 0; i < sfpu::kLanes; ++i)
         if ((on >> i) & 1u) dst[i] = src[i];
 }

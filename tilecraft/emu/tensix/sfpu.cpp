@@ -23,6 +23,7 @@
 #include "cfg_defines.h"
 #include "fpu.h"
 #include "machine.h"
+#include "sfpi/sfpi_host.h"  // sfpi_host::mad: the multiply-add of all lanes at once
 #include "sfpu_ops.h"
 
 namespace tc_tensix {
@@ -198,12 +199,17 @@ uint32_t dest_of(const Machine& m, const SfpuInsn& i, uint32_t indirect_bit, int
     return ((i.mod & indirect_bit) && i.vd != 16) ? (m.s.lreg[7][lane] & 15u) : i.vd;
 }
 
+// Every lane's result is computed first, all 32 at once (sfpi_host::mad, the vectorised form of
+// sfpu::mad): a lane reads and writes only its own lane of any LReg, so this is the per-lane order.
 void sfpmad(Machine& m, int, const SfpuInsn& i) {  // also SFPADD and SFPMUL: VA*VB + VC
-    each_lane(enabled(m), [&](int lane) {
-        const uint32_t a_idx = (i.mod & kIndirectVa) ? (m.s.lreg[7][lane] & 15u) : i.va;
-        const uint32_t d = mad(m.s.lreg[a_idx][lane], m.s.lreg[i.vb][lane], m.s.lreg[i.vc][lane]);
-        write_lreg(m, dest_of(m, i, kIndirectVd, lane), lane, d);
-    });
+    sfpi_host::Vec a, b, c;
+    for (int lane = 0; lane < kLanes; ++lane) {
+        a[lane] = m.s.lreg[(i.mod & kIndirectVa) ? (m.s.lreg[7][lane] & 15u) : i.va][lane];
+        b[lane] = m.s.lreg[i.vb][lane];
+        c[lane] = m.s.lreg[i.vc][lane];
+    }
+    const sfpi_host::Vec d = sfpi_host::mad(a, b, c);
+    each_lane(enabled(m), [&](int lane) { write_lreg(m, dest_of(m, i, kIndirectVd, lane), lane, d[lane]); });
 }
 
 void sfpaddi(Machine& m, int, const SfpuInsn& i) {

@@ -623,10 +623,13 @@ struct SfpuState {
     // each row (a hardware bug the ISA documents).
     std::array<uint32_t, kLanes> last_rotate_source{};
     // The lanes whose row is masked off by LaneConfig[column].ROW_MASK (bits 12..15, one per row).
+    // Every predicated write asks, so per column: its four row bits spread to lanes c, c+8, c+16, c+24.
     uint32_t row_masked() const {
         uint32_t m = 0;
-        for (int lane = 0; lane < kLanes; ++lane)
-            if ((lane_config[lane & 7] >> (12 + lane / 8)) & 1u) m |= 1u << lane;
+        for (int column = 0; column < 8; ++column) {
+            const uint32_t rows = (lane_config[column] >> 12) & 0xfu;
+            m |= ((rows & 1u) | ((rows & 2u) << 7) | ((rows & 4u) << 14) | ((rows & 8u) << 21)) << column;
+        }
         return m;
     }
     uint32_t enabled() const { return cc.enabled(row_masked()); }

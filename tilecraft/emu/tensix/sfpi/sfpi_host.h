@@ -69,6 +69,10 @@ inline uint32_t lanes_where(const Vec& a, const Vec& b, F pred) {
     return m;
 }
 
+// The SFPU's multiply-add (sfpu::mad) of every lane, vectorised (sfpu_lanes.cpp): what SFPMAD,
+// SFPADD (b = 1.0) and SFPMUL (c = +0) compute, and most of an SFPU kernel's time.
+TC_SFPI_EXPORT Vec mad(const Vec& a, const Vec& b, const Vec& c);
+
 // --- machine state SFPI code reads and writes (current machine and thread) ---
 // Each of these first checks that no REPLAY buffer is recording: host-side SFPI work could not be
 // replayed, so that mix is a hard error rather than a wrong result.

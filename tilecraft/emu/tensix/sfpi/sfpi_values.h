@@ -70,18 +70,44 @@ inline constexpr bool tc_false = false;
 
 // A vector value. Copy construction copies every lane; assignment writes only the enabled lanes,
 // as the SFPI compiler's predicated register assignment does inside v_if.
+//
+// A value may be computed on first use instead (`pending_`): a product (vProduct) that an addition
+// consumes directly becomes one SFPMAD and its own rounded SFPMUL value is never needed, so it is
+// only computed when something reads it. The lane functions are pure, so when they run does not
+// change a bit.
+class vVal;
+// How a value computed on first use is computed: fills the value through vVal::settle.
+struct Pending {
+    void (*fill)(const vVal&);
+};
+
 class vVal {
-    sfpu_t v_{};
+    mutable sfpu_t v_{};
+    mutable void (*pending_)(const vVal&) = nullptr;  // fills v_ (through settle) on first use
+
+protected:
+    explicit vVal(Pending pending) : pending_(pending.fill) {}
+    void settle(const sfpu_t& v) const {
+        v_ = v;
+        pending_ = nullptr;
+    }
 
 public:
     vVal() = default;
-    vVal(const vVal&) = default;
+    vVal(const vVal& other) : v_(other.get()) {}
     vVal(const sfpu_t& v) : v_(v) {}
     vVal& operator=(const vVal& other) {
-        tc_tensix::sfpi_host::assign_enabled(v_, other.v_);
+        tc_tensix::sfpi_host::assign_enabled(get(), other.get());
         return *this;
     }
-    const sfpu_t& get() const { return v_; }
+    const sfpu_t& get() const {
+        if (pending_) pending_(*this);
+        return v_;
+    }
+    sfpu_t& get() {
+        if (pending_) pending_(*this);
+        return v_;
+    }
 };
 
 // A narrower value kept in a wider container (vFloat16b in a vFloat, vUInt16 in a vUInt, ...).
@@ -104,11 +130,10 @@ public:
 
 // --- lane arithmetic shared by the operators ---
 constexpr uint32_t kNegOne = 0xbf800000u;
-inline sfpu_t fadd(const sfpu_t& a, const sfpu_t& b) { return lanewise(a, b, [](uint32_t x, uint32_t y) { return ops::add(x, y); }); }
-inline sfpu_t fmul(const sfpu_t& a, const sfpu_t& b) { return lanewise(a, b, [](uint32_t x, uint32_t y) { return ops::mul(x, y); }); }
-inline sfpu_t fmad(const sfpu_t& a, const sfpu_t& b, const sfpu_t& c) {
-    return lanewise(a, b, c, [](uint32_t x, uint32_t y, uint32_t z) { return ops::mad(x, y, z); });
-}
+// SFPADD (a * 1.0 + b), SFPMUL (a * b + 0), SFPMAD: the machine's vectorised lanes of sfpu::mad.
+inline sfpu_t fmad(const sfpu_t& a, const sfpu_t& b, const sfpu_t& c) { return tc_tensix::sfpi_host::mad(a, b, c); }
+inline sfpu_t fadd(const sfpu_t& a, const sfpu_t& b) { return fmad(a, splat(ops::kFp32One), b); }
+inline sfpu_t fmul(const sfpu_t& a, const sfpu_t& b) { return fmad(a, b, splat(0u)); }
 inline sfpu_t fneg(const sfpu_t& a) { return lanewise(a, [](uint32_t x) { return x ^ ops::kSignBit; }); }
 inline sfpu_t fsub(const sfpu_t& a, const sfpu_t& b) { return fadd(a, fneg(b)); }
 inline sfpu_t iadd(const sfpu_t& a, const sfpu_t& b) { return lanewise(a, b, [](uint32_t x, uint32_t y) { return x + y; }); }
@@ -136,6 +161,7 @@ public:
     vFloat(const vFloat&) = default;
     vFloat& operator=(const vFloat&) = default;
     vFloat(const impl_::sfpu_t& v) : vVal(v) {}
+    explicit vFloat(impl_::Pending pending) : vVal(pending) {}  // computed on first use (vProduct)
     vFloat(sFloat16a v);                                            // SFPLOADI FLOATA
     vFloat(sFloat16b v) : vVal(impl_::splat(v.get() << 16)) {}      // SFPLOADI FLOATB
     vFloat(float f) : vVal(impl_::splat(tc_tensix::sfpu::bits_of(f))) {}  // exact (LOADI pair)
@@ -160,10 +186,15 @@ class vProduct : public vFloat {
     impl_::sfpu_t a_, b_;
     bool fusable_ = false;
 
+    // The SFPMUL value, computed when the product is read as a value (vVal::pending_).
+    static void multiply(const vVal& self) {
+        const vProduct& p = static_cast<const vProduct&>(self);
+        p.settle(impl_::fmul(p.a_, p.b_));
+    }
+
 public:
     explicit vProduct(const impl_::sfpu_t& v) : vFloat(v) {}  // a plain value (e.g. a deduced template result)
-    vProduct(const vFloat& a, const vFloat& b)
-        : vFloat(impl_::fmul(a.get(), b.get())), a_(a.get()), b_(b.get()), fusable_(true) {}
+    vProduct(const vFloat& a, const vFloat& b) : vFloat(impl_::Pending{&multiply}), a_(a.get()), b_(b.get()), fusable_(true) {}
     // a * b + c with one rounding (the plain sum when this is not a fresh product).
     vFloat plus(const impl_::sfpu_t& c) const { return fusable_ ? impl_::fmad(a_, b_, c) : impl_::fadd(get(), c); }
     // c - a * b with one rounding: SFPMAD(-a, b, c).
