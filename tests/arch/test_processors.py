@@ -4,10 +4,10 @@ header check, the metal-level trace and the simulated ttnn, so their names and N
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
+from tests.paths import EXAMPLES
 from tilecraft.arch.processors import DATA_MOVEMENT_ORDER, Processor, processor_of_role
 from tilecraft.metal import headercheck
 from tilecraft.metal.hosts import cpp_host, manifest, python_host
@@ -17,7 +17,7 @@ from tilecraft.emu.program_spec import BRISC, NCRISC, SLOT_NAMES, TRISC
 from benchmarks.emit_tools import programs_of
 from tilecraft.metal.emit import emit_program
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "matmul_multicore_accumulate.py"
+EXAMPLE = EXAMPLES / "matmul_multicore_accumulate.py"
 
 
 def test_each_processor_has_its_default_noc_role_and_risc() -> None:

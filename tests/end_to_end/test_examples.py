@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from tests import paths
 from tests.outputs import assert_same_bits, launch_outputs
 
-EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.py"))
+EXAMPLES = sorted(paths.EXAMPLES.glob("*.py"))
 
 
 pytestmark = pytest.mark.usefixtures("fresh_process_state")

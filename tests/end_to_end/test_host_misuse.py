@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import torch
 
+from tests.paths import TESTS
 import tilecraft
 import tilecraft as ttl
 import tilecraft.ttnn as ttnn
@@ -22,7 +23,7 @@ from tilecraft.cli import main
 from tilecraft.diagnostics import UsageTypeError
 from tilecraft.lang.tensor_params import TensorUse, tensor_uses
 
-HERE = Path(__file__).parent / "host_misuse"
+HERE = TESTS / "host_misuse"
 PACKAGE = str(Path(tilecraft.__file__).parent)
 
 pytestmark = pytest.mark.usefixtures("fresh_process_state")

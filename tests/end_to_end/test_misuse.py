@@ -19,11 +19,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.paths import TESTS
 import tilecraft
 from tilecraft.cli import main
 from tilecraft.diagnostics import Diagnostic, KernelError
 
-MISUSE = Path(__file__).parent / "misuse"
+MISUSE = TESTS / "misuse"
 TILECRAFT_DIR = str(Path(tilecraft.__file__).parent)
 TWO_CORES = ((0, 0), (1, 0))
 

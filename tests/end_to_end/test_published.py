@@ -15,13 +15,14 @@ import pytest
 
 from benchmarks.emit_tools import programs_of
 from tests.outputs import assert_same_bits, launch_outputs
+from tests.paths import TESTS
 from tests.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
 from tilecraft.cli import main
 from tilecraft.diagnostics import DiagnosticWarning
 from tilecraft.metal.check_emitted import check_emitted
 from tilecraft.metal.emit import emit_program
 
-PROGRAMS = sorted((Path(__file__).parent / "published").glob("*.py"))
+PROGRAMS = sorted((TESTS / "published").glob("*.py"))
 
 pytestmark = pytest.mark.usefixtures("fresh_process_state")
 

@@ -9,13 +9,13 @@ and floor division, remainder and true division of run-time integers (defect 2).
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from tests.outputs import launch_with_messages
+from tests.paths import TESTS
 
-PUBLISHED = Path(__file__).parent / "published"
+PUBLISHED = TESTS / "published"
 
 pytestmark = pytest.mark.usefixtures("fresh_process_state")
 

@@ -97,7 +97,7 @@ def test_modes_and_levels_agree(tutorials: Path, tmp_path: Path, tutorial: str, 
 @pytest.mark.parametrize("tutorial, size", SMALL, ids=[t for t, _ in SMALL])
 def test_ir_text_round_trips(tutorials: Path, tmp_path: Path, tutorial: str, size) -> None:
     """print -> parse -> print is the identity on every program a tutorial launches, and the
-    verifier accepts the parsed program (as tests/test_ir_text.py checks for our examples)."""
+    verifier accepts the parsed program (as tests/ir/test_ir_text.py checks for our examples)."""
     script = tmp_path / Path(tutorial).name
     script.write_text(resize_source((tutorials / tutorial).read_text(), size))
     for program in programs_of(script):

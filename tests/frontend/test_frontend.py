@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from tests.filecheck import filecheck
+from tests.paths import TESTS
 from tilecraft.cli import main
 
-KERNELS = sorted((Path(__file__).parent / "frontend").glob("*.py"))
+KERNELS = sorted((TESTS / "frontend" / "kernels").glob("*.py"))
 
 
 pytestmark = pytest.mark.usefixtures("fresh_process_state")

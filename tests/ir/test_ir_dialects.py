@@ -8,18 +8,17 @@ import os
 import subprocess
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import ClassVar
 
 import pytest
 
+from tests.paths import ROOT
 from tilecraft.ir import dialects
 from tilecraft.ir import ops as ir
 from tilecraft.ir.fieldkinds import CALL_ARGS, TEMPLATE, kind_of
 from tilecraft.ir.parser import IRSyntaxError, parse_program
 from tilecraft.metal import kir
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass(eq=False, kw_only=True)

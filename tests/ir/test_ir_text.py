@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.paths import EXAMPLES, TESTS
 from benchmarks.emit_tools import programs_of
 from tests.filecheck import filecheck
 from tilecraft.cli import main
@@ -18,10 +19,9 @@ from tilecraft.ir.parser import parse_program
 from tilecraft.ir.printer import print_program
 from tilecraft.ir.verify import IRVerificationError, verify_program
 
-ROOT = Path(__file__).resolve().parent.parent
-PROGRAMS = sorted((ROOT / "examples").glob("*.py")) + sorted((ROOT / "tests" / "published").glob("*.py")) + \
-    sorted((ROOT / "tests" / "frontend").glob("*.py"))
-IR_FILES = sorted((Path(__file__).parent / "ir").glob("*.ir"))
+PROGRAMS = sorted(EXAMPLES.glob("*.py")) + sorted((TESTS / "published").glob("*.py")) + \
+    sorted((TESTS / "frontend" / "kernels").glob("*.py"))
+IR_FILES = sorted((TESTS / "ir").glob("*.ir"))
 
 pytestmark = [pytest.mark.usefixtures("fresh_process_state"),
               pytest.mark.filterwarnings("ignore::tilecraft.diagnostics.DiagnosticWarning")]
@@ -37,7 +37,7 @@ def test_print_parse_print_is_the_identity(path: Path) -> None:
 
 
 def test_the_verifier_names_the_stage_and_the_operation() -> None:
-    program = programs_of(ROOT / "examples" / "compare_eltwise_add.py")[0]
+    program = programs_of(EXAMPLES / "compare_eltwise_add.py")[0]
     compute = next(t for t in program.threads if t.kind == "compute")
     store = next(op for op in ir.walk(compute.body) if isinstance(op, ir.BlockStore))
     store.value = next(op for op in ir.walk(compute.body) if isinstance(op, ir.CBWait)).result  # a bf16 block

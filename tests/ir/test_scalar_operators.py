@@ -5,7 +5,7 @@ each spelling is evaluated on operands of every sign (and zero where Python allo
 compared with the record's Python value: the Python templates with ``eval``, the C++ templates and
 the floor-division/modulo helpers compiled by the host's g++ as a kernel would run them (int32 and
 float operands). The programs that run the operators at every level are
-tests/published/integer_division.py (test_published.py, test_published_cpp.py).
+tests/published/integer_division.py (tests/end_to_end/test_published.py, test_published_cpp.py).
 """
 
 from __future__ import annotations

@@ -12,10 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.paths import EXAMPLES, ROOT
 
 pytest.importorskip("pygls", reason="the language server needs the lsp extra: pip install -e '.[lsp]'")
 
-ROOT = Path(__file__).resolve().parent.parent
 NVIM = shutil.which("nvim")
 
 
@@ -25,7 +25,7 @@ def test_neovim_receives_the_diagnostic_of_a_planted_error(tmp_path: Path) -> No
             pytest.fail("TILECRAFT_REQUIRE_NEOVIM=1 but nvim is not on the PATH", pytrace=False)
         pytest.skip("Neovim is not installed (Debian: apt-get install neovim)")
     assert NVIM is not None
-    source = (ROOT / "examples" / "elementwise_1_single_tile.py").read_text()
+    source = (EXAMPLES / "elementwise_1_single_tile.py").read_text()
     planted = source.replace("* c_blk)", "* c_blk + d)")
     script = tmp_path / "planted.py"
     script.write_text(planted)

@@ -23,12 +23,12 @@ pytest_lsp = pytest.importorskip("pytest_lsp", reason="the server tests need pyt
 
 from lsprotocol import types as lsp  # noqa: E402
 
+from tests.paths import EXAMPLES, TESTS
 from tilecraft.perf import estimate  # noqa: E402
 from tilecraft.perf.capture import programs  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-MISUSE = ROOT / "tests" / "misuse"
-DATA = ROOT / "tests" / "lsp"
+MISUSE = TESTS / "misuse"
+DATA = TESTS / "lsp"
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -88,7 +88,7 @@ def marker_line(path: Path, marker: str) -> int:
 
 
 async def test_a_compile_error_appears_while_typing_and_disappears_when_fixed(client) -> None:
-    path = ROOT / "examples" / "elementwise_1_single_tile.py"
+    path = EXAMPLES / "elementwise_1_single_tile.py"
     lines = path.read_text().splitlines()
     row = next(i for i, line in enumerate(lines) if "* c_blk)" in line)
     at = lines[row].index("* c_blk)") + len("* c_blk")
@@ -166,7 +166,7 @@ def expected_profile(path: Path):
 
 
 async def test_inlay_hints_and_the_code_lens_carry_the_per_line_profile(client, fresh_process_state) -> None:
-    path = ROOT / "examples" / "matmul_2_multitile_block.py"
+    path = EXAMPLES / "matmul_2_multitile_block.py"
     client.refreshes.clear()
     uri = open_doc(client, path)
     for _ in range(300):  # the profile runs on open and asks the editor to refresh when done
@@ -200,7 +200,7 @@ async def test_inlay_hints_and_the_code_lens_carry_the_per_line_profile(client, 
 
 
 async def test_hover_shows_the_language_reference(client) -> None:
-    path = ROOT / "examples" / "elementwise_1_single_tile.py"
+    path = EXAMPLES / "elementwise_1_single_tile.py"
     lines = path.read_text().splitlines()
     uri = open_doc(client, path)
     row = next(i for i, line in enumerate(lines) if "ttl.copy(" in line)
@@ -216,7 +216,7 @@ async def test_hover_shows_the_language_reference(client) -> None:
 
 
 async def test_completion_offers_ttl_names_and_buffer_and_block_methods(client) -> None:
-    path = ROOT / "examples" / "elementwise_1_single_tile.py"
+    path = EXAMPLES / "elementwise_1_single_tile.py"
     lines = path.read_text().splitlines()
     row = next(i for i, line in enumerate(lines) if "y_blk.store(" in line)
     indent = lines[row][:len(lines[row]) - len(lines[row].lstrip())]

@@ -10,7 +10,6 @@ import socket
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -18,6 +17,7 @@ pytest.importorskip("pygls", reason="the language server needs the lsp extra: pi
 
 from lsprotocol import types as lsp  # noqa: E402
 
+from tests.paths import EXAMPLES  # noqa: E402
 from tilecraft.diagnostics import Diagnostic, Note, Span  # noqa: E402
 from tilecraft.lsp.assist import Assistant, file_facts, parse_for_editing  # noqa: E402
 from tilecraft.lsp.checks import Checks, Snapshot  # noqa: E402
@@ -29,7 +29,6 @@ from tilecraft.lsp.sizes import SizesError, apply_sizes, parse_directive  # noqa
 from tilecraft.lsp.vocabulary import METHODS, infer_kinds, module_aliases, module_names  # noqa: E402
 from tilecraft.lsp.workerclient import WorkerClient  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = Reference.load()
 
 
@@ -154,7 +153,7 @@ def test_every_ttl_name_has_documentation() -> None:
 
 
 # ---------------------------------------------------------------- completion and hover
-EXAMPLE = (ROOT / "examples" / "matmul_row_multicast.py").read_text()
+EXAMPLE = (EXAMPLES / "matmul_row_multicast.py").read_text()
 
 
 def test_kinds_are_read_off_assignments_and_with_items() -> None:

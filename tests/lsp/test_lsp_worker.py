@@ -15,11 +15,11 @@ import pytest_asyncio
 
 pytest.importorskip("pygls", reason="the language server needs the lsp extra: pip install -e '.[lsp]'")
 
+from tests.paths import EXAMPLES, ROOT, TESTS
 from tilecraft.lsp.runner import RunRequest  # noqa: E402
 from tilecraft.lsp.workerclient import RunLimits, RunResult, WorkerClient  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-MISUSE = ROOT / "tests" / "misuse"
+MISUSE = TESTS / "misuse"
 LIMITS = RunLimits(timeout_s=20, memory_mb=4096)
 
 
@@ -48,9 +48,9 @@ def codes(result: RunResult) -> list[str]:
 
 
 async def test_compile_mode_reports_a_compile_error_at_its_span(worker: WorkerClient) -> None:
-    text = (ROOT / "examples" / "elementwise_1_single_tile.py").read_text()
+    text = (EXAMPLES / "elementwise_1_single_tile.py").read_text()
     broken = text.replace("* c_blk)", "* c_blk + d)")
-    result = await run(worker, ROOT / "examples" / "elementwise_1_single_tile.py", "compile", broken)
+    result = await run(worker, EXAMPLES / "elementwise_1_single_tile.py", "compile", broken)
     assert result.status == "done"
     (diag,) = [e["diagnostic"] for e in result.of_kind("diagnostic")]
     line = next(i for i, s in enumerate(broken.splitlines(), 1) if "c_blk + d)" in s)
@@ -71,7 +71,7 @@ async def test_deadlocks_are_found_by_the_sanitizer_not_by_the_compile_check(wor
 
 
 async def test_the_profile_reports_the_per_line_costs_of_the_file(worker: WorkerClient) -> None:
-    result = await run(worker, ROOT / "examples" / "matmul_2_multitile_block.py", "profile")
+    result = await run(worker, EXAMPLES / "matmul_2_multitile_block.py", "profile")
     (profile,) = result.of_kind("profile")
     assert profile["program"] == "matmul_bias" and profile["cycles"] > 0 and profile["source"].startswith("@ttl.")
     assert profile["lines"] and all(c["busy"] >= 0 and 0 <= c["critical"] <= 1 for c in profile["lines"])
@@ -93,16 +93,16 @@ async def test_script_errors_before_a_launch_are_reported_and_after_it_only_by_t
     (diag,) = [e["diagnostic"] for e in result.of_kind("diagnostic")]
     assert diag["code"] == "E0601" and "KeyError" in diag["message"] and diag["span"]["line"] == 2
     # after the launch the compile check computed no values: the script's own check means nothing
-    text = (ROOT / "examples" / "elementwise_1_single_tile.py").read_text()
-    assert codes(await run(worker, ROOT / "examples" / "elementwise_1_single_tile.py", "compile", text)) == []
+    text = (EXAMPLES / "elementwise_1_single_tile.py").read_text()
+    assert codes(await run(worker, EXAMPLES / "elementwise_1_single_tile.py", "compile", text)) == []
     failing = text.replace("torch.relu(", "1 + torch.relu(")
-    sanitized = await run(worker, ROOT / "examples" / "elementwise_1_single_tile.py", "sanitize", failing)
+    sanitized = await run(worker, EXAMPLES / "elementwise_1_single_tile.py", "sanitize", failing)
     assert codes(sanitized) == ["E0601"]
     assert "AssertionError" in sanitized.of_kind("diagnostic")[0]["diagnostic"]["message"]
 
 
 async def test_a_run_past_its_time_limit_is_stopped_and_keeps_what_it_found(worker: WorkerClient) -> None:
-    path = ROOT / "tests" / "lsp" / "slow_when_simulated.py"
+    path = TESTS / "lsp" / "slow_when_simulated.py"
     result = await run(worker, path, "sanitize", limits=RunLimits(timeout_s=2))
     assert result.status == "timeout" and 2000 <= result.elapsed_ms < 8000
     assert [e["program"] for e in result.of_kind("launch")] == ["copy_tile"]
@@ -130,7 +130,7 @@ def worker_children(worker: WorkerClient) -> list[int]:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
 async def test_cancelling_a_run_kills_its_child(worker: WorkerClient) -> None:
-    path = ROOT / "tests" / "lsp" / "slow_when_simulated.py"
+    path = TESTS / "lsp" / "slow_when_simulated.py"
     task = asyncio.create_task(run(worker, path, "sanitize"))
     for _ in range(100):  # until the child exists
         await asyncio.sleep(0.05)
@@ -168,14 +168,14 @@ async def test_a_cancel_that_meets_the_end_of_its_run_leaves_the_worker_serving(
         await asyncio.sleep(0.2)
     finally:
         os.kill(process.pid, signal.SIGCONT)
-    after = await run(worker, ROOT / "tests" / "lsp" / "helper_kernel.py", "compile")
+    after = await run(worker, TESTS / "lsp" / "helper_kernel.py", "compile")
     assert after.status == "done" and worker.process is process and process.returncode is None
 
 
 async def test_the_sanitizer_computes_with_the_numerics_it_is_given(worker: WorkerClient) -> None:
     # the example's check made exact against the ideal arithmetic's bits: it holds with the default
     # numerics and fails with the device's (the FPU's subtraction and the packer's ties away from zero)
-    path = ROOT / "examples" / "elementwise_1_single_tile.py"
+    path = EXAMPLES / "elementwise_1_single_tile.py"
     text = path.read_text().replace("assert torch.allclose(got, want, rtol=1e-2, atol=1e-2)",
                                     "assert torch.equal(got, want.bfloat16().float())")
     assert "torch.equal(got" in text

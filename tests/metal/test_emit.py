@@ -15,6 +15,8 @@ import pytest
 import torch
 
 from benchmarks.emit_tools import programs_of
+from tests import paths
+from tests.paths import TESTS
 from tests.outputs import assert_same_bits, emit_script, launch_outputs
 from tests.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
 from tilecraft.cli import main
@@ -28,7 +30,7 @@ from tilecraft.metal.hosts import kernel_file
 from tilecraft.metal.optable import CB_ARGUMENTS
 from tilecraft.scripts import install_modules
 
-EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.py"))
+EXAMPLES = sorted(paths.EXAMPLES.glob("*.py"))
 #: examples with constructs not lowered yet, and the code that says so
 NOT_EMITTED: dict[str, str] = {}
 #: lowered, but not simulated at the metal level
@@ -204,7 +206,7 @@ def test_too_many_ready_semaphores_is_an_error_at_the_program(tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     """One core sending 16 pipes of one net needs 16 ready semaphores, and the remote writes a
     scratch word: 17, more than tt-metal's 16 per core (E3003 at the kernel)."""
-    planted = Path(__file__).resolve().parent / "emu" / "defects" / "two_pipes_one_sender.py"
+    planted = TESTS / "emu" / "defects" / "two_pipes_one_sender.py"
     source = planted.read_text()
     for old, new in (("grid=(3, 1)", "grid=(17, 1)"), ("(32, 64)", "(32, 512)"), ("repeat(1, 2)", "repeat(1, 16)"),
                      ("pipes = [ttl.Pipe(src_core=(0, 0), dst_core=(1, 0)), ttl.Pipe(src_core=(0, 0), dst_core=(2, 0))]",
@@ -224,7 +226,7 @@ def test_more_circular_buffers_than_the_core_has_is_not_emitted(name: str, count
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     """A Wormhole core has 32 circular buffers: a program that needs more (its own, or with those
     the lowering adds for a pipe) is E0410, and nothing is written."""
-    script = Path(__file__).resolve().parent / "misuse" / f"{name}.py"
+    script = TESTS / "misuse" / f"{name}.py"
     assert main(["emit", str(script), "-o", str(tmp_path / "out")]) == 1
     err = capsys.readouterr().err
     assert f"error[E0410]: program 'kern' needs {count} circular buffers per core" in err, err

@@ -4,7 +4,7 @@ same ``E0401`` for a program whose own buffers fit but which overflows with the 
 The matmul below keeps ``y_blk += a_blk @ b_blk`` over K blocks, so the compiler keeps ``y``'s
 partial results in a buffer of two blocks of its own (``metal.lower.program_l1_need`` names it
 ``y_dfb_partial``). The program's own buffers take 917,504 B of wormhole_b0's 1,396,736 B; with
-the partials, 1,441,792 B. (The tuner reads the same need: tests/test_tune_l1.py.)
+the partials, 1,441,792 B. (The tuner reads the same need: tests/tune/test_tune_l1.py.)
 """
 
 from __future__ import annotations

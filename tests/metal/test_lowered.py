@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
+from tests.paths import EXAMPLES, TESTS
 from tilecraft import cli
 from tilecraft.metal import lower as metal_lower
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "elementwise_1_single_tile.py"
+EXAMPLE = EXAMPLES / "elementwise_1_single_tile.py"
 
 pytestmark = pytest.mark.usefixtures("fresh_process_state")
 
@@ -48,7 +49,7 @@ def test_a_program_that_does_not_lower_is_lowered_once_for_its_warning_and_its_e
         lowerings: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``emit`` of a program the simulator runs but Metalium cannot (a block printed): the launch's
     W3001 and ``emit``'s E3001 come from the same lowering, tried once."""
-    script = Path(__file__).resolve().parent / "published" / "print_objects.py"
+    script = TESTS / "published" / "print_objects.py"
     assert cli.main(["emit", str(script), "-o", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert err.count("warning[W3001]") == 1 and err.count("error[E3001]") == 1, err

@@ -23,15 +23,15 @@ from types import ModuleType
 
 import pytest
 
+from tests.paths import EXAMPLES, ROOT
 from tests.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
 import tilecraft.ttnn
 from tilecraft.cli import main
 from tilecraft.metal import headercheck
 from tilecraft.metal.headercheck import ComputeOptions
 
-ROOT = Path(__file__).resolve().parent.parent
-METAL = ROOT / "examples" / "metal"
-MICROOPS = ROOT / "examples" / "microops"
+METAL = EXAMPLES / "metal"
+MICROOPS = EXAMPLES / "microops"
 ARCHES = ("wormhole_b0", "blackhole")
 DRAM_TILES = (2, 2048)  # TensorAccessorArgs of an interleaved DRAM bfloat16 tile tensor: IsDram, page size
 FP32 = ComputeOptions(fp32_dest_acc_en=True)
@@ -117,7 +117,7 @@ BY_ID = {kernel.id: kernel for kernel in KERNELS}
 
 
 def test_every_kernel_source_is_checked():
-    sources = {p.relative_to(ROOT / "examples").as_posix()
+    sources = {p.relative_to(EXAMPLES).as_posix()
                for p in [*METAL.rglob("*.cpp"), *MICROOPS.rglob("*.cpp")]}
     assert sources == {kernel.path for kernel in KERNELS}
 
@@ -131,7 +131,7 @@ def checked(headers) -> dict[tuple[str, str], headercheck.CheckResult]:  # noqa:
 
     def check(job: tuple[Kernel, str]) -> headercheck.CheckResult:
         kernel, arch = job
-        return headercheck.check_file(ROOT / "examples" / kernel.path, kernel.kind, arch=arch,
+        return headercheck.check_file(EXAMPLES / kernel.path, kernel.kind, arch=arch,
                                       compile_time_args=kernel.compile_time_args,
                                       named_compile_time_args=kernel.named, defines=kernel.defines,
                                       compute=kernel.compute, jobs=1)
@@ -152,7 +152,7 @@ def test_kernel_passes_the_header_check(checked, kernel_id, arch):
 def test_a_chain_naming_an_unknown_sfpu_function_is_rejected_by_the_headers(checked):
     """The check is not vacuous for define-driven kernels: a chain the headers lack fails."""
     kernel = BY_ID["metal/sfpu_chain/compute_sfpu_chain.cpp[every op]"]
-    result = headercheck.check_file(ROOT / "examples" / kernel.path, "compute",
+    result = headercheck.check_file(EXAMPLES / kernel.path, "compute",
                                     defines={"SFPU_OP_CHAIN_0": "relu6_tile_init(); relu6_tile(0);"})
     assert not result.ok
     assert "‘relu6_tile_init’ was not declared in this scope" in result.diagnostics

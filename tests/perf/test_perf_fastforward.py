@@ -22,8 +22,9 @@ import tilecraft.ttnn as ttnn
 from benchmarks.emit_tools import programs_of
 from benchmarks.perf_kernels import eltwise_stream, unary_pipeline
 from benchmarks.tutorial_sources import matmul_size, resize_source
-from tests.test_perf_model import build
-from tests.test_tutorials import SMALL
+from tests import paths
+from tests.perf.test_perf_model import build
+from tests.end_to_end.test_tutorials import SMALL
 from tilecraft.cli import main
 from tilecraft.perf import Estimate, estimate
 from tilecraft.perf.capture import programs
@@ -36,7 +37,7 @@ TOTAL_TOL = 10 * REL_TOL
 #: each line's busy and stall cycles, relative to the program's predicted cycles
 LINE_TOL = 1e-4
 
-EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.py"))
+EXAMPLES = sorted(paths.EXAMPLES.glob("*.py"))
 
 pytestmark = pytest.mark.usefixtures("fresh_process_state")
 

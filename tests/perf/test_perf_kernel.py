@@ -12,11 +12,11 @@ import json
 import os
 import re
 import sys
-from pathlib import Path
 
 import pytest
 import torch
 
+from tests.paths import EXAMPLES
 import tilecraft.ttnn as ttnn
 from benchmarks import emit_vs_hand
 from benchmarks.perf_kernels import eltwise_stream, matmul_k
@@ -28,7 +28,6 @@ from tilecraft.perf.capture import programs
 from tilecraft.perf.both_levels import both_levels
 from tilecraft.scripts import install_modules
 
-ROOT = Path(__file__).resolve().parents[1]
 TILE = 32
 BLOCK = 4  # eltwise_stream's blocks: 1 x 4 tiles
 
@@ -248,7 +247,7 @@ def test_semaphore_waits_replay_through_the_write_that_released_them():
     """The gather micro-op: 8 senders write their 64 KiB shards into core (5, 4) and each then
     increments its semaphore; the receiver's noc_semaphore_wait waits for the last increment."""
     install_modules()  # the micro-ops import ttnn: tilecraft's, as `tilecraft run` serves it
-    sys.path.insert(0, str(ROOT / "examples" / "microops"))
+    sys.path.insert(0, str(EXAMPLES / "microops"))
     try:
         from gather.op import GatherSingleCore
         from shards import core_grid, sharded
@@ -267,7 +266,7 @@ def test_semaphore_waits_replay_through_the_write_that_released_them():
     finally:
         ttnn.close_device(device)
     (est,) = seen
-    source = (ROOT / "examples" / "microops" / "gather" / "kernels" / "gather_receiver.cpp").read_text()
+    source = (EXAMPLES / "microops" / "gather" / "kernels" / "gather_receiver.cpp").read_text()
     wait = line_cost(est, source, "noc_semaphore_wait(arrived")
     assert wait.stalled_on == "a semaphore"
     # all 8 shards (8 x 64 KiB) enter core (5, 4) through its one input port at 32 B/cycle: the last
@@ -306,9 +305,9 @@ def test_hand_written_kernels_compute_what_the_program_computes(example):
 
 # ---------------------------------------------------------------- tilecraft profile
 def test_profile_of_a_micro_op_prints_its_kernel_line_table(capsys):
-    assert main(["profile", str(ROOT / "examples" / "microops" / "profile_matmul.py")]) == 0
+    assert main(["profile", str(EXAMPLES / "microops" / "profile_matmul.py")]) == 0
     out = capsys.readouterr().out
-    source = (ROOT / "examples" / "microops" / "matmul" / "kernels" / "matmul_compute.cpp").read_text()
+    source = (EXAMPLES / "microops" / "matmul" / "kernels" / "matmul_compute.cpp").read_text()
     number = line_of(source, "matmul_block(")
     row = next(line for line in out.splitlines() if f"matmul_compute.cpp:{number} " in line)
     # 32 matmul_block calls of 4 tile products at HiFi4 (64 cycles each) = 8192 cycles per core
@@ -321,7 +320,7 @@ def test_profile_of_a_micro_op_prints_its_kernel_line_table(capsys):
 def test_profile_writes_a_kernel_level_chrome_trace(tmp_path, capsys):
     """One process per core, a track per RISC's kernel, slices named by C++ line, none overlapping."""
     out = tmp_path / "trace.json"
-    assert main(["profile", str(ROOT / "examples" / "microops" / "profile_matmul.py"), "--trace", str(out)]) == 0
+    assert main(["profile", str(EXAMPLES / "microops" / "profile_matmul.py"), "--trace", str(out)]) == 0
     events = json.loads(out.read_text())["traceEvents"]
     names = {e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
     assert names == {"matmul_reader.cpp (datamovement)", "matmul_compute.cpp (compute)",
@@ -338,7 +337,7 @@ def test_profile_writes_a_kernel_level_chrome_trace(tmp_path, capsys):
 
 
 def test_profile_at_the_metal_level_prints_tt_lang_lines(capsys):
-    script = ROOT / "examples" / "compare_matmul.py"
+    script = EXAMPLES / "compare_matmul.py"
     assert main(["profile", str(script), "--level", "metal", "--no-values"]) == 1  # the example checks its result
     out = capsys.readouterr().out
     assert re.search(r"compare_matmul\.py:\d+ +[\d,]+ .*y_blk\.store\(a_blk @ b_blk\)", out)
@@ -350,7 +349,7 @@ def test_profile_without_values_fails_when_the_scripts_check_fails(level, capsys
     """``--no-values`` computes no values, so the example's check on its result raises after the
     profile is printed: one E0710 at the check's line and exit 1, as ``tilecraft emit`` does (it
     once exited 0 with a note)."""
-    script = ROOT / "examples" / "compare_matmul.py"
+    script = EXAMPLES / "compare_matmul.py"
     assert main(["profile", str(script), "--level", level, "--no-values"]) == 1
     captured = capsys.readouterr()
     assert "predicted time" in captured.out
@@ -362,7 +361,7 @@ def test_profile_without_values_fails_when_the_scripts_check_fails(level, capsys
 
 
 def test_profile_at_the_kernel_level_times_the_emitted_cpp(capsys):
-    script = ROOT / "examples" / "compare_eltwise_add.py"
+    script = EXAMPLES / "compare_eltwise_add.py"
     assert main(["profile", str(script), "--level", "cpp"]) == 0
     out = capsys.readouterr().out
     assert "program 'kernels reader.cpp, compute.cpp, writer.cpp'" in out

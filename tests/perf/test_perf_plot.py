@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.paths import EXAMPLES
 from tilecraft.cli import main
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "matmul_3_multinode.py"
+EXAMPLE = EXAMPLES / "matmul_3_multinode.py"
 
 
 def test_plot_is_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

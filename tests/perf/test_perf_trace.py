@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from pathlib import Path
 
+from tests.paths import EXAMPLES
 from benchmarks.perf_kernels import matmul_mcast, tile_tensor
 from tilecraft import cli
 from tilecraft.perf import estimate
 from tilecraft.perf.capture import programs
 from tilecraft.perf.trace import write_trace
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def test_trace_schema_tracks_and_monotonic_time(tmp_path):

@@ -26,12 +26,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.paths import TESTS
 import tilecraft
 from tilecraft.cli import main
 from tilecraft.scripts import install_modules
 from tilecraft.diagnostics import KernelError
 
-MISUSE = Path(__file__).parent / "pykernel_misuse"
+MISUSE = TESTS / "pykernel_misuse"
 TILECRAFT_DIR = str(Path(tilecraft.__file__).parent)
 EMULATOR = pytest.mark.skipif(shutil.which("g++") is None,
                               reason="no g++: the kernel emulator compiles kernels with the host C++ compiler")

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import linecache
 import traceback
-from pathlib import Path
 
 import pytest
 
+from tests.paths import EXAMPLES
 from tilecraft import session
 from tilecraft.cli import main
 from tilecraft.sim.language.engine import ProgramRuntime
 from benchmarks.emit_tools import programs_of
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "compare_eltwise_add.py"
+EXAMPLE = EXAMPLES / "compare_eltwise_add.py"
 
 pytestmark = pytest.mark.usefixtures("fresh_process_state")
 

@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.tutorial_sources import matmul_size, resize_source
+from tests import paths
 from tests.outputs import assert_same_bits, launch_with_messages
 from tilecraft.sim.fastforward import core_groups
 from tilecraft.sim.language import engine
@@ -32,7 +33,7 @@ pytestmark = pytest.mark.usefixtures("fresh_process_state")
 #: what differs between two runs' messages: the autotuner's timings
 TIMING = r"[0-9.]+ (s|ms)\b"
 
-EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.py"))
+EXAMPLES = sorted(paths.EXAMPLES.glob("*.py"))
 
 HEADER = '''
 import torch

@@ -13,12 +13,12 @@ import pytest
 import torch
 
 from benchmarks.tutorial_sources import Resize, elementwise_size, matmul_size, resize_source
+from tests.paths import EXAMPLES
 from tests.outputs import assert_same_bits, launch_outputs
 from tilecraft import options
 from tilecraft.cli import main
 from tilecraft.sim.dataflow import level_evaluator
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 ALL_EXAMPLES = sorted(EXAMPLES.glob("*.py"))
 #: the single-chip tutorials, resized so that the CPU side of each comparison takes about a second
 TUTORIALS = [*((f"matmul/step_{i}", matmul_size(256, 1024, 256)) for i in (

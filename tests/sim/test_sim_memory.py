@@ -8,7 +8,6 @@ only the cyclic collector frees, which may not run before the host code's own la
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,10 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.outputs import assert_same_bits, launch_outputs
+from tests.paths import EXAMPLES
 from tilecraft.sim.language import engine
 from tilecraft.sim.dataflow.graph import SlabIndex
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "matmul_1_single_tile.py"
+EXAMPLE = EXAMPLES / "matmul_1_single_tile.py"
 
 
 def _arrays_over_all_values(evaluator: object, n: int) -> list[str]:

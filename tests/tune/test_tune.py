@@ -18,6 +18,7 @@ import torch
 
 import tilecraft as ttl
 import tilecraft.ttnn as ttnn
+from tests.paths import TESTS
 from tilecraft import options as run_options
 from tilecraft import session
 from tilecraft.diagnostics import KernelError
@@ -27,8 +28,7 @@ from tilecraft.tune.cache import TuneCache
 from tilecraft.tune.report import render_tables, to_json
 from tilecraft.tune.shipping import OperationSource, load_operation
 
-HERE = Path(__file__).resolve().parent
-SCALE = HERE / "tune" / "scale_op.py"
+SCALE = TESTS / "tune" / "scale_op.py"
 
 
 @pytest.fixture(autouse=True)
@@ -322,7 +322,7 @@ def test_tune_command_prints_tables_and_writes_json_and_plot(tmp_path: Path, tun
     pytest.importorskip("matplotlib")
     from tilecraft import cli
     out_json, out_png = tmp_path / "sweep.json", tmp_path / "sweep.png"
-    code = cli.main(["tune", str(HERE / "tune" / "tune_script.py"), "--serial", "--arch", "p150", "--top", "3",
+    code = cli.main(["tune", str(TESTS / "tune" / "tune_script.py"), "--serial", "--arch", "p150", "--top", "3",
                      "--json", str(out_json), "--plot", str(out_png)])
     out, err = capsys.readouterr()
     assert code == 0, err
@@ -360,7 +360,7 @@ def test_tune_command_fails_when_the_scripts_check_fails_without_values(capsys: 
     # remembers (a later test's script must sweep again)
     monkeypatch.setitem(sys.modules, "scale_op", None)
     del sys.modules["scale_op"]
-    script = HERE / "tune" / "checked_tune_script.py"
+    script = TESTS / "tune" / "checked_tune_script.py"
     assert cli.main(["tune", str(script), "--serial"]) == 1
     err = capsys.readouterr().err
     assert (f"{script}:{line_of('assert torch.equal', script)}:1: error[E0710]: the script raised AssertionError: "
@@ -386,7 +386,7 @@ def test_tune_options_reject_unknown_names() -> None:
 
 
 # ------------------------------------------------------------------------------ accuracy
-MATMUL = HERE / "tune" / "matmul_op.py"
+MATMUL = TESTS / "tune" / "matmul_op.py"
 
 
 def matmul_tensors() -> tuple:

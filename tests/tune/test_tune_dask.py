@@ -19,6 +19,7 @@ import pytest
 pytest.importorskip("distributed")
 pytest.importorskip("rich")
 
+from tests.paths import TESTS  # noqa: E402
 import tilecraft.ttnn as ttnn  # noqa: E402
 from tilecraft import cli, options as run_options, session  # noqa: E402
 from tilecraft.tune import options as tune_options  # noqa: E402
@@ -26,7 +27,6 @@ from tilecraft.tune.report import render_tables  # noqa: E402
 from tilecraft.tune.runners import DaskRunner, SchedulerUnreachable, SerialRunner  # noqa: E402
 from tilecraft.tune.sweep import run_sweep  # noqa: E402
 
-HERE = Path(__file__).resolve().parent
 CONNECT_TIMEOUT = 3.0
 
 
@@ -45,7 +45,7 @@ def tuning(tmp_path: Path) -> Iterator[None]:
 
 def sweep(op_name: str, runner, script: str = "scale_op.py", **kwargs):
     """Sweep the operation of a tests/tune script for a 128 x 256 tensor with ``runner``."""
-    ns = runpy.run_path(str(HERE / "tune" / script), run_name=f"dask_{op_name}")
+    ns = runpy.run_path(str(TESTS / "tune" / script), run_name=f"dask_{op_name}")
     op = ns[op_name]
     x = ttnn.zeros((128, 256), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
     y = ttnn.zeros((128, 256), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
@@ -90,7 +90,7 @@ def test_unreachable_scheduler_is_a_clear_error_not_a_hang() -> None:
 
 def test_unreachable_scheduler_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     address = f"tcp://127.0.0.1:{free_port()}"
-    code = cli.main(["tune", str(HERE / "tune" / "tune_script.py"), "--scheduler", address, "--connect-timeout", "2"])
+    code = cli.main(["tune", str(TESTS / "tune" / "tune_script.py"), "--scheduler", address, "--connect-timeout", "2"])
     err = capsys.readouterr().err
     assert code == 1
     assert "error[E0605]: cannot reach the Dask scheduler at" in err and "tune_script.py" in err
@@ -131,7 +131,7 @@ def test_a_candidate_that_kills_its_worker_is_lost_and_the_sweep_finishes(cluste
 
 @pytest.mark.usefixtures("fresh_process_state")
 def test_tune_command_starts_a_local_cluster(capsys: pytest.CaptureFixture[str]) -> None:
-    code = cli.main(["tune", str(HERE / "tune" / "tune_script.py"), "--workers", "1", "--top", "2"])
+    code = cli.main(["tune", str(TESTS / "tune" / "tune_script.py"), "--workers", "1", "--top", "2"])
     out, err = capsys.readouterr()
     assert code == 0, err
     heading = out.splitlines()[0]
@@ -145,7 +145,7 @@ def test_a_script_in_the_published_spelling_tunes_on_dask_workers(cluster: DaskR
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """The workers run the script's text with ``import ttl`` / ``import ttnn`` served as the
     command serves them (they once failed every candidate: No module named 'ttnn')."""
-    script = HERE / "tune" / "published_tune_script.py"
+    script = TESTS / "tune" / "published_tune_script.py"
     code = cli.main(["tune", str(script), "--scheduler", cluster.cluster.scheduler_address, "--top", "2"])
     out, err = capsys.readouterr()
     assert code == 0, err

@@ -18,6 +18,7 @@ from typing import Any, Iterator
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from tests.paths import EXAMPLES
 import tilecraft.ttnn as ttnn
 from tilecraft import options as run_options
 from tilecraft import session
@@ -28,7 +29,7 @@ from tilecraft.tune.runners import SerialRunner
 from tilecraft.tune.space import Config
 from tilecraft.tune.sweep import run_sweep
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "autotune_matmul.py"
+EXAMPLE = EXAMPLES / "autotune_matmul.py"
 BLOCKS = [1, 2, 4, 8, 16]
 SIZE = 512
 WH_L1 = 1464 * 1024 - 100 * 1024  # 1,396,736 B available on wormhole_b0
