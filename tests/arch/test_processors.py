@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tests.paths import EXAMPLES
-from tilecraft.arch.processors import DATA_MOVEMENT_ORDER, Processor, processor_of_role
+from tilecraft.arch.processors import DATA_MOVEMENT_ORDER, Processor, processor_of_role, thread_processors
 from tilecraft.metal import headercheck
 from tilecraft.metal.hosts import cpp_host, manifest, python_host
 from tilecraft.sim.metal_level.metal_trace import SLOTS, slot_of
@@ -16,6 +16,7 @@ from tilecraft.ttnn.descriptors import NOC, DataMovementProcessor
 from tilecraft.emu.program_spec import BRISC, NCRISC, SLOT_NAMES, TRISC
 from benchmarks.emit_tools import programs_of
 from tilecraft.metal.emit import emit_program
+from tilecraft.perf import estimate
 
 EXAMPLE = EXAMPLES / "matmul_multicore_accumulate.py"
 
@@ -59,3 +60,20 @@ def test_emitted_kernels_and_hosts_name_each_processor_from_the_record() -> None
         assert f"DataMovementProcessor::{processor.metal_name}, .noc = NOC::{processor.default_noc_name}" in cpp
     table = json.loads(json.dumps(manifest(program, None)))
     assert [k["processor"] for k in table["kernels"]] == [p.value for p in processors]
+
+
+@pytest.mark.usefixtures("fresh_process_state")
+def test_the_cost_model_times_each_thread_on_the_noc_its_kernel_uses() -> None:
+    """Issue 22, "which NoC each processor uses": the language-level timing model sends each
+    thread's NoC traffic out on the default NoC of the processor the lowering puts its kernel on
+    (the first data-movement thread, the reader, runs on RISCV_1 and NoC 1). It routed the first
+    data-movement thread on NoC 0 by a rule of its own."""
+    program = programs_of(EXAMPLE)[0]
+    kernels = {k.name: k for k in emit_program(program).program.kernels}
+    run = estimate(program).run
+    assert len(kernels) == len(run.code) == 3
+    for thread in run.code:
+        noc = kernels[thread.name.removeprefix("timed_")].processor.default_noc
+        assert f"PIN, POUT = K.ports[{noc}]" in thread.source, thread.name
+    assert [kernels[t.name].processor for t in program.threads] == \
+        thread_processors(t.kind == "compute" for t in program.threads)

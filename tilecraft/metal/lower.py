@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..arch.processors import DATA_MOVEMENT_ORDER, Processor
+from ..arch.processors import thread_processors
 from ..diagnostics import KernelError, error
 from ..dtypes import float32, uint32
 from ..ir.cb_count import check_cb_count
@@ -69,9 +69,8 @@ class ProgramLowering:
 
     def lower_kernels(self) -> list[kir.Kernel]:
         kernels = []
-        dm_processors = iter(DATA_MOVEMENT_ORDER)
-        for thread in self.program.threads:
-            processor = Processor.COMPUTE if thread.kind == COMPUTE else next(dm_processors)
+        threads = self.program.threads
+        for thread, processor in zip(threads, thread_processors(t.kind == COMPUTE for t in threads)):
             kernel = kir.Kernel(name=thread.name, processor=processor, body=[])
             lowering = (ComputeLowering if thread.kind == COMPUTE else DataMovementLowering)(
                 self.program, thread, kernel, self)
