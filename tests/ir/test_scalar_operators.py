@@ -18,8 +18,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tilecraft.arch.processors import Processor
+from tilecraft.ir import ops as ir
 from tilecraft.ir import scalarops
+from tilecraft.ir.program_ir import COMPUTE, ThreadIR
 from tilecraft.ir.scalarops import BinaryOp
+from tilecraft.metal import kir
+from tilecraft.metal.lower_common import KernelLowering
 
 INTS = (-7, -6, -3, -2, -1, 0, 1, 2, 3, 5, 7)
 FLOATS = (-2.5, -1.75, -0.5, 0.0, 0.25, 1.5, 3.0)
@@ -97,3 +102,17 @@ def test_the_cpp_spellings_compute_what_python_does(tmp_path: Path) -> None:
     wrong = [(op, ctype, a, b, want, got) for (op, ctype, a, b, want), got in zip(cases, printed)
              if np.float32(float(got)) != np.float32(want)]
     assert not wrong, wrong[:10]
+
+
+@pytest.mark.parametrize("op", [op for op in BinaryOp if not scalarops.BINARY[op].always_float], ids=str)
+def test_the_lowering_folds_constants_as_python_does(op: BinaryOp) -> None:
+    """The Metalium lowering folds its own integer arithmetic on two constants (tile indices, loop
+    bounds) by the operator's record. It had a table of its own that knew four operators."""
+    lowering = KernelLowering(None, ThreadIR("t", COMPUTE, []), kir.Kernel("k", Processor.COMPUTE, []), None)
+    rule = scalarops.BINARY[op]
+    for a, b in _pairs(INTS):
+        try:
+            expected = eval(rule.python.format(a=f"({a})", b=f"({b})"))
+        except (ZeroDivisionError, ValueError):
+            continue
+        assert lowering.arith(op.value, ir.Const(a), ir.Const(b)) == ir.Const(expected), (a, b)
