@@ -72,7 +72,7 @@ def measure(program: ProgramSpec, est: Estimate, out_tiles: int) -> Side:
 
 def measure_lowered(program: Any, out_tiles: int) -> Side:
     """The emitted kernels timed through the metal-level simulation of their kernel IR (the same calls
-    as their C++, tests/test_perf_kernel.py): for programs whose C++ does not run on the emulator yet."""
+    as their C++, tests/perf/test_perf_kernel.py): for programs whose C++ does not run on the emulator yet."""
     l1 = sum(cb.pages * cb.page_bytes for cb in lower_program(program).cbs)
     return _side(estimate_lowered(program), l1, out_tiles)
 

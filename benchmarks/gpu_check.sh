@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPU checks of issue 12, as one script for a machine with a CUDA build of torch:
-#   1. `--device cuda` stores the CPU's bits: every example and tutorial (tests/test_sim_device.py),
+#   1. `--device cuda` stores the CPU's bits: every example and tutorial (tests/sim/test_sim_device.py),
 #      and the fast-forward and chain tests under that machine's Python and torch;
 #   2. the published matmul tutorials at 8192^3 with `--device cuda`, whole process (bench_scale);
 #   3. where step 1's time goes there (cProfile, top functions).
@@ -21,7 +21,7 @@ echo "CPUs: $(nproc), simulated processes use OMP_NUM_THREADS=$threads"
 
 echo "== 1. the CPU's bits on the GPU"
 "$py" -m pytest -q -p no:cacheprovider -W ignore::pytest.PytestConfigWarning \
-    tests/test_sim_device.py tests/test_sim_fastforward.py tests/test_sim_chains.py 2>&1 | tee "$out/pytest.log" | tail -25
+    tests/sim/test_sim_device.py tests/sim/test_sim_fastforward.py tests/sim/test_sim_chains.py 2>&1 | tee "$out/pytest.log" | tail -25
 
 echo "== 2. the published sizes with --device $device"
 "$py" -m benchmarks.bench_scale --size "${SIZE:-8192}" --device "$device" --threads "$threads" --case step1 --case step1_host --case step4 --case step4_host \

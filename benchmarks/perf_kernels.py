@@ -1,8 +1,8 @@
-"""Kernels the performance model is checked and quoted on (tests/test_perf_*.py, docs/performance-model.md).
+"""Kernels the performance model is checked and quoted on (tests/perf/test_perf_*.py, docs/performance-model.md).
 
 Each factory returns a ``@ttl.operation`` specialised to its arguments (block sizes, buffer
 factors, grid), so a test can sweep one parameter. The programs are ordinary TT-Lang: every
-one also runs in the simulator at small sizes (tests/test_perf_kernels_run.py checks values).
+one also runs in the simulator at small sizes (tests/perf/test_perf_kernels_run.py checks values).
 
 * :func:`matmul_k`: one core, ``y[1x1] = a[1xK] @ b[Kx1]`` as a single block product.
 * :func:`column_reader`: cores read blocks that all live in DRAM bank 0 (a bank-bound copy).

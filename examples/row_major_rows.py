@@ -4,7 +4,7 @@
 scalars, so the tensor need not be a multiple of 32 in any dimension: here a 10 x 24 tensor is
 moved two rows at a time (blocks of 2 x 24 elements), with slices in element coordinates,
 ``x[r:r + 2, 0:24]``. A data-movement-only program (no compute thread): the row pairs come out in
-reverse order. (Block math needs tiles on the device; tests/frontend/row_major_math.py shows it in
+reverse order. (Block math needs tiles on the device; tests/frontend/kernels/row_major_math.py shows it in
 the simulator.)
 """
 

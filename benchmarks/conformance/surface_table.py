@@ -33,7 +33,7 @@ SHOWN_CASES = 3
 _INTERNAL = "internal to the published simulator (its scheduler, block state machine or implementation), " \
             "not part of the language: no program uses it"
 _ALIAS = "a type alias for annotations: tilecraft defines it for them (it changes no behaviour, so no case " \
-         "compares it; tests/test_published.py evaluates annotations that use it)"
+         "compares it; tests/end_to_end/test_published.py evaluates annotations that use it)"
 _LEAK = "a helper the published simulator's math module imports; it leaks into `ttl.math` because that " \
         "namespace copies every callable of the module: not API"
 

@@ -1,4 +1,4 @@
--- Headless Neovim end to end (tests/test_lsp_neovim.py): the documented setup, one file with a
+-- Headless Neovim end to end (tests/lsp/test_lsp_neovim.py): the documented setup, one file with a
 -- planted error, and the diagnostics Neovim received, written as JSON.
 local python, file, out, setup = os.getenv("TC_PYTHON"), os.getenv("TC_FILE"), os.getenv("TC_OUT"), os.getenv("TC_SETUP")
 dofile(setup).setup({ python = python })

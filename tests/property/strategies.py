@@ -141,7 +141,7 @@ def expressions(draw, leaves: list[Expr], depth: int = 3) -> Expr:
 #: unary functions of integers with integer results
 INTEGER_UNARIES = ("abs", "neg", "relu", "sign", "square", "relu_max", "clamp", "rsub")
 #: functions torch has no integer kernel for (finding N3): float results, truncated by an int32 store
-#: (round is one too; the generators have no model of it: tests/test_tile_math.py covers it)
+#: (round is one too; the generators have no model of it: tests/sim/test_tile_math.py covers it)
 FLOAT_ONLY_UNARIES = ("elu", "frac", "gelu", "hardsigmoid", "hardswish", "leaky_relu", "mish", "prelu", "selu",
                       "silu")
 

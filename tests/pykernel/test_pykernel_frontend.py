@@ -2,7 +2,7 @@
 
 Each kernel of ``kernels.py`` is compiled for an interface (the parameters' roles, as the host
 binding decides them) and its C++ is checked for the lines that matter; the IR is verified by
-the compiler itself (``verify_body``). The misuse catalogue (tests/test_pykernel_misuse.py) holds
+the compiler itself (``verify_body``). The misuse catalogue (tests/pykernel/test_pykernel_misuse.py) holds
 the errors; the examples (test_pykernel_examples.py) run what is compiled here.
 """
 

@@ -11,6 +11,8 @@ compiler.
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from ..text_enum import TextEnum
 
 
@@ -61,6 +63,15 @@ class Processor(TextEnum):
 #: the data-movement processors in the order a program's data-movement threads take them: the
 #: first (by convention the reader) on RISCV_1, the second (the writer) on RISCV_0
 DATA_MOVEMENT_ORDER: tuple[Processor, ...] = (Processor.RISCV_1, Processor.RISCV_0)
+
+
+def thread_processors(is_compute: Iterable[bool]) -> list[Processor]:
+    """The processor each of a program's threads runs on, given, in the program's order, whether
+    each is a compute thread: compute threads on the TRISCs, data-movement threads on the RISC-Vs
+    of :data:`DATA_MOVEMENT_ORDER`. The lowering places its kernels by this and the cost model
+    routes each thread's NoC traffic by it, so a thread is timed on the NoC its kernel uses."""
+    data_movement = iter(DATA_MOVEMENT_ORDER)
+    return [Processor.COMPUTE if compute else next(data_movement) for compute in is_compute]
 
 
 def processor_of_role(spelling: str) -> Processor:

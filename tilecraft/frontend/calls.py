@@ -8,6 +8,7 @@ import math
 from typing import Any, Callable
 
 from ..ir import mathops, scalarops
+from ..ir.program_ir import DATAMOVEMENT
 from ..ir import ops as ir
 from ..ir.types import (GROUP, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeDecl, PipeNetDecl,
                         PipeType, SemaphoreDecl)
@@ -109,7 +110,7 @@ class CallMixin(ExprMixin):
         return values[0] if n == 1 else TupleV(values)
 
     def intr_copy(self, node: ast.Call) -> Any:
-        if self.kind != "datamovement":
+        if self.kind != DATAMOVEMENT:
             self.fail("E0003", "ttl.copy can only be used in a data movement thread",
                       hint="copies run on the data-movement RISC-Vs; the compute thread reads blocks "
                            "with wait() and writes them with store()")
@@ -173,7 +174,7 @@ class CallMixin(ExprMixin):
         return self.pipe_foreach("dst", node)
 
     def pipe_foreach(self, role: str, node: ast.Call, net_value: Any = None, fn: Any = None) -> CT:
-        if self.kind != "datamovement":
+        if self.kind != DATAMOVEMENT:
             self.fail("E0003", f"ttl.if_pipe_{role} can only be used in a data movement thread")
         if net_value is None:
             net_value, fn = self.args_of(node, ("pipes", "fn"), 2)
@@ -205,7 +206,7 @@ class CallMixin(ExprMixin):
         return self.env.param(f"pipenet{net.index}.{test}", values)
 
     def intr_GroupTransfer(self, node: ast.Call) -> Any:  # noqa: N802 - the intrinsic's name
-        if self.kind != "datamovement":
+        if self.kind != DATAMOVEMENT:
             self.fail("E0003", "ttl.GroupTransfer can only be used in a data movement thread")
         self.args_of(node, (), 0)
         return self.fresh(ir.GroupNew(result=self.reg("group", GROUP)))
@@ -498,7 +499,7 @@ class CallMixin(ExprMixin):
         if name == "get_remote_multicast":
             (rng,) = self.args_of(node, ("range",), 0)
             return RemoteSemV(sem, cores=self.core_range(rng), multicast=True)
-        if self.kind != "datamovement":
+        if self.kind != DATAMOVEMENT:
             self.fail("E0003", f"Semaphore.{name}() can only be used in a data movement thread")
         conds = {"wait_eq": "eq", "wait_for": "eq", "wait_ge": "ge", "wait_for_min": "ge"}
         (value,) = self.args_of(node, ("value",), 1)
@@ -519,7 +520,7 @@ class CallMixin(ExprMixin):
             self.fail("E0104", f"a semaphore holds a 32-bit unsigned integer; {value.value!r} is not one", node)
 
     def remote_sem_method(self, rs: RemoteSemV, name: str, node: ast.Call) -> Any:
-        if self.kind != "datamovement":
+        if self.kind != DATAMOVEMENT:
             self.fail("E0003", f"remote semaphore {name}() can only be used in a data movement thread")
         (value,) = self.args_of(node, ("value",), 0)
         value = self.need_scalar(value if value is not None else CT(1), node)

@@ -13,6 +13,7 @@ from typing import Any
 from ..diagnostics import did_you_mean, warn
 from ..ir import mathops, scalarops
 from ..ir import ops as ir
+from ..ir.program_ir import COMPUTE
 from ..ir.types import BOOL, FLOAT, INDEX, BlockType, CBDecl, PipeDecl, PipeType, SemaphoreDecl, TensorDecl, Type
 from .builder import Builder
 from .value_kinds import (CT, RV, BoundMethod, CarriedBlock, FuncRef, Linear, PipeNetV, Poison, RemoteSemV, TensorSliceV,
@@ -447,7 +448,7 @@ class ExprMixin(Builder):
         self.fail("E0104", f"expected a block or a number in a block expression, got {_describe(value)}", node)
 
     def require_compute(self, what: str) -> None:
-        if self.kind != "compute":
+        if self.kind != COMPUTE:
             self.fail("E0003", f"{what} can only be used in a compute thread",
                       hint="move block math into the @ttl.compute() thread")
 

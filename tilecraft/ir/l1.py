@@ -28,7 +28,8 @@ class Added(enum.Enum):
 
     #: a reserved block read back (``+=``, or as an operand) keeps its value in two blocks
     PARTIALS = "partial results of"
-    #: ``acc = ttl.block.fill(...)``: a block local to the compute thread, two blocks
+    #: ``acc = ttl.block.fill(...)``: a block local to the compute thread, two blocks (or one block
+    #: and one DST chunk, when its value rotates through the buffer chunk by chunk)
     LOCAL_BLOCK = "the value of local block"
     #: a computed operand that the matrix unit must read from L1 (fp32)
     INTERMEDIATE = "a computed operand in"
@@ -53,10 +54,13 @@ class L1Buffer:
     added: Added | None = None
     #: what an added buffer serves: the block or buffer whose partials it holds, the pipe net, ...
     subject: str = ""
+    #: a rotating buffer's room for one DST chunk beyond its blocks (the next value's chunk is
+    #: packed there while the current value's chunk is still read)
+    chunk_bytes: int = 0
 
     @property
     def nbytes(self) -> int:
-        return self.blocks * self.block_bytes
+        return self.blocks * self.block_bytes + self.chunk_bytes
 
     @property
     def why(self) -> str:
@@ -64,8 +68,9 @@ class L1Buffer:
         return "" if self.added is None else f"{self.added.value} {self.subject}"
 
     @classmethod
-    def of(cls, cb: CBDecl, added: Added | None = None, subject: str = "") -> "L1Buffer":
-        return cls(cb.name, cb.buffer_factor, cb.block_bytes, tuple(cb.shape), cb.fmt.name, cb.span, added, subject)
+    def of(cls, cb: CBDecl, added: Added | None = None, subject: str = "", chunk_bytes: int = 0) -> "L1Buffer":
+        return cls(cb.name, cb.buffer_factor, cb.block_bytes, tuple(cb.shape), cb.fmt.name, cb.span, added, subject,
+                   chunk_bytes)
 
 
 @dataclass(frozen=True)
@@ -119,7 +124,8 @@ class L1Need:
             hint += "; a block that is read back (+=) keeps its partial results in a buffer of two blocks"
         if any(b.added is Added.LOCAL_BLOCK for b in added):
             hint += ("; a local block (acc = ttl.block.fill(...)) too large for DST lives in L1 in float32, in two "
-                     "blocks (its value and the next one): accumulating into the reserved output block instead "
+                     "blocks (its value and the next one), or in one block and one DST chunk when it is only "
+                     "accumulated into (acc = acc + a @ b) and copied out once final: accumulating into the reserved output block instead "
                      "(y_blk += a_blk @ b_blk) keeps the two blocks in the output's format (each step's sum then rounds "
                      "to it)")
         raise error("E0401", message, self.span, notes=notes, hint=hint)
@@ -139,7 +145,8 @@ def check_l1(program: ProgramIR, arch_name: str) -> None:
 
 
 def _describe(b: L1Buffer) -> str:
-    sizes = f"{b.blocks} x {b.block_bytes} B = {b.nbytes} B (block {b.shape}, {b.fmt})"
+    chunk = f" + one DST chunk of {b.chunk_bytes} B" if b.chunk_bytes else ""
+    sizes = f"{b.blocks} x {b.block_bytes} B{chunk} = {b.nbytes} B (block {b.shape}, {b.fmt})"
     if b.added is None:
         return f"buffer '{b.name}': {sizes}"
     return f"buffer '{b.name}' (added by the compiler: {b.why}): {sizes}"

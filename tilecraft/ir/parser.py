@@ -21,7 +21,7 @@ from . import dialects
 from . import ops as ir
 from .fieldkinds import (BOOL, CALL_ARGS, CB, CORE, INDEX, INT, INTS, NET, NUMBERS, OPERAND, OPT_REG, POSITIONAL,
                          PRINT_ARGS, RANGE, REG, SEM, STR, TEMPLATE, TENSOR, kind_of)
-from .program_ir import ParamDecl, ProgramIR, ThreadIR
+from .program_ir import ParamDecl, ProgramIR, ThreadIR, ThreadKind
 from .types import (BOOL as BOOL_T, FLOAT, GROUP, INDEX as INDEX_T, SCALAR_UNIT, TILE_UNIT, XFER, BlockType, CBDecl,
                     CoreRange, PipeDecl, PipeNetDecl, PipeType, SemaphoreDecl, TensorDecl, Type)
 
@@ -84,7 +84,7 @@ class _Parser:
             if text == "}":
                 return program
             keyword = text.split(" ", 1)[0]
-            if keyword in ("compute", "datamovement"):
+            if keyword in tuple(ThreadKind):
                 program.threads.append(self.thread(text, span))
             else:
                 getattr(self, f"decl_{keyword}", self.unknown_decl)(program, text, span)
@@ -143,12 +143,12 @@ class _Parser:
         return FORMATS[name]
 
     def thread(self, text: str, span: Span | None) -> ThreadIR:
-        m = self.match(r"(compute|datamovement) @(\S+) \{", text)
+        m = self.match(rf"({'|'.join(ThreadKind)}) @(\S+) \{{", text)
         self.regs = {}
         body = self.body()
         if self.next_line()[0] != "}":
             raise self.fail("expected '}' at the end of the thread")
-        return ThreadIR(name=m[2], kind=m[1], body=body, span=span)
+        return ThreadIR(name=m[2], kind=ThreadKind(m[1]), body=body, span=span)
 
     def body(self) -> list[ir.Op]:
         """Operations up to the closing brace of the enclosing region (consumed)."""

@@ -6,17 +6,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Span
+from ..text_enum import TextEnum
 from .ops import Body
 from .types import CBDecl, PipeNetDecl, SemaphoreDecl, TensorDecl
 
-COMPUTE = "compute"
-DATAMOVEMENT = "datamovement"
+class ThreadKind(TextEnum):
+    """What a thread (and the kernel lowered from it) does: block math on the compute RISC-Vs, or
+    transfers on a data-movement RISC-V. The value is the word the decorators (``@ttl.compute()``,
+    ``@ttl.datamovement()``), the IR text and PyKernel's kernel kinds use."""
+
+    COMPUTE = "compute"
+    DATAMOVEMENT = "datamovement"
+
+
+#: the two kinds by their short names (``program_ir.COMPUTE``), as most readers spell them
+COMPUTE, DATAMOVEMENT = ThreadKind.COMPUTE, ThreadKind.DATAMOVEMENT
 
 
 @dataclass(eq=False)
 class ThreadIR:
     name: str
-    kind: str  # COMPUTE or DATAMOVEMENT
+    kind: ThreadKind
     body: Body
     span: Span | None = None
 

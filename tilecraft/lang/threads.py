@@ -11,13 +11,11 @@ from typing import Any, Callable
 
 from . import scope
 from ..diagnostics import error
-
-COMPUTE = "compute"
-DATAMOVEMENT = "datamovement"
+from ..ir.program_ir import COMPUTE, DATAMOVEMENT, ThreadKind
 
 
 class ThreadDef:
-    def __init__(self, fn: Callable[[], None], kind: str):
+    def __init__(self, fn: Callable[[], None], kind: ThreadKind):
         if not callable(fn) or not hasattr(fn, "__code__"):
             raise error("E0204", f"@ttl.{kind}() must decorate a function", scope.caller_span(3))
         self.fn = fn

@@ -16,6 +16,7 @@ from ..arch.processors import Processor
 from ..ir import ops as ir
 from ..ir.dialects import Dialect
 from ..ir.fieldkinds import CALL_ARGS, TEMPLATE, field_of_kind
+from ..ir.program_ir import ThreadKind
 from ..ir.types import TensorDecl, Type
 
 #: the Metalium version every emitted file targets
@@ -137,6 +138,11 @@ class Kernel:
     compile_args: list[int] = field(default_factory=list)
     #: common runtime args (one value for every core)
     common_args: list[ArgDecl] = field(default_factory=list)
+
+    @property
+    def thread_kind(self) -> ThreadKind:
+        """The kind of thread the kernel runs as (the language's threads are lowered one per kernel)."""
+        return ThreadKind.COMPUTE if self.processor.is_compute else ThreadKind.DATAMOVEMENT
 
     @property
     def noc(self) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..arch.processors import DATA_MOVEMENT_ORDER, Processor
+from ..arch.processors import thread_processors
 from ..diagnostics import KernelError, error
 from ..dtypes import float32, uint32
 from ..ir.cb_count import check_cb_count
@@ -46,6 +46,8 @@ class ProgramLowering:
                                       for cb in program.cbs]
         #: buffers the lowering added, with why (the L1 need names them)
         self.internal: list[tuple[CBDecl, Added, str]] = []
+        #: tiles an added buffer holds beyond its blocks (a rotating local block's DST chunk), by index
+        self.chunk_tiles: dict[int, int] = {}
         self.semaphores = [kir.SemSpec(s.index, s.name, s.initial) for s in program.semaphores]
         self._scratch: SemaphoreDecl | None = None
         self._noc_tables: set[int] = set()
@@ -69,9 +71,8 @@ class ProgramLowering:
 
     def lower_kernels(self) -> list[kir.Kernel]:
         kernels = []
-        dm_processors = iter(DATA_MOVEMENT_ORDER)
-        for thread in self.program.threads:
-            processor = Processor.COMPUTE if thread.kind == COMPUTE else next(dm_processors)
+        threads = self.program.threads
+        for thread, processor in zip(threads, thread_processors(t.kind == COMPUTE for t in threads)):
             kernel = kir.Kernel(name=thread.name, processor=processor, body=[])
             lowering = (ComputeLowering if thread.kind == COMPUTE else DataMovementLowering)(
                 self.program, thread, kernel, self)
@@ -113,7 +114,8 @@ class ProgramLowering:
 
     def l1_need(self) -> L1Need:
         """The program's L1 need as lowered so far: the user's buffers and the ones lowering added."""
-        return l1_need(self.program, self.arch, [L1Buffer.of(cb, why, subject) for cb, why, subject in self.internal])
+        return l1_need(self.program, self.arch, [L1Buffer.of(cb, why, subject, self.chunk_tiles.get(cb.index, 0)
+                                                             * cb.fmt.tile_bytes) for cb, why, subject in self.internal])
 
     # ---------------------------------------------------------------- tables for the lowerings
     def accessor_offset(self, kernel: kir.Kernel, tensor: TensorDecl) -> int:
@@ -133,12 +135,16 @@ class ProgramLowering:
         return CBDecl(0, "", block.shape, block.fmt, block.unit, 1).block_bytes
 
     def new_cb(self, name: str, shape: tuple[int, ...], fmt: Any, why: Added, subject: str = "", blocks: int = 1,
-               span: Any = None) -> CBDecl:
-        """A tile buffer the lowering adds (``why``: what for, ``subject``: for what), counted in L1."""
+               span: Any = None, chunk_tiles: int = 0) -> CBDecl:
+        """A tile buffer the lowering adds (``why``: what for, ``subject``: for what), counted in L1:
+        ``blocks`` blocks of ``shape`` and ``chunk_tiles`` tiles more (a rotating buffer's DST chunk)."""
         index = max([cb.index for cb in self.cbs], default=-1) + 1
         decl = CBDecl(index, name, shape, fmt, TILE_UNIT, blocks, span)
         self.internal.append((decl, why, subject))
-        self.cbs.append(kir.CBSpec(index, name, fmt, fmt.tile_bytes, _tiles(shape) * blocks, internal=True))
+        if chunk_tiles:
+            self.chunk_tiles[index] = chunk_tiles
+        self.cbs.append(kir.CBSpec(index, name, fmt, fmt.tile_bytes, _tiles(shape) * blocks + chunk_tiles,
+                                   internal=True))
         return decl
 
     def intermediate_cb(self, kernel: kir.Kernel, block: BlockType) -> CBDecl:

@@ -6,13 +6,13 @@ copied through; block, buffer and copy operations are what each lowering rewrite
 
 from __future__ import annotations
 
-import operator
 
 from contextlib import contextmanager
 from typing import Any, Iterator, NoReturn
 
 from ..diagnostics import error
 from ..ir import ops as ir
+from ..ir import scalarops
 from ..ir.program_ir import ProgramIR, ThreadIR
 from ..ir.grid import all_cores, reshape_coords
 from . import kir
@@ -76,9 +76,10 @@ class KernelLowering:
         return var, op.body
 
     def arith(self, op: str, lhs: Any, rhs: Any, hint: str = "t") -> Any:
-        """Integer arithmetic, folded when both sides are constants."""
+        """Integer arithmetic, folded when both sides are constants (by the operator's one record,
+        ``ir/scalarops.py``, so a folded value is the one the emitted C++ would compute)."""
         if isinstance(lhs, ir.Const) and isinstance(rhs, ir.Const):
-            return ir.Const(_FOLD[op](lhs.value, rhs.value))
+            return ir.Const(scalarops.BINARY[scalarops.BinaryOp(op)].evaluate(lhs.value, rhs.value))
         if op == "mul" and (rhs == ir.Const(1) or lhs == ir.Const(0)):
             return lhs if rhs == ir.Const(1) else ir.Const(0)
         if op == "add" and rhs == ir.Const(0):
@@ -207,7 +208,3 @@ def print_format(args: list) -> tuple[str, list[ir.Reg]]:
 
 def _per_core(values: tuple, program: ProgramIR) -> tuple:
     return values if len(values) > 1 else values * program.num_cores
-
-
-#: the integer operations ``arith`` folds when both sides are constants (indices are non-negative)
-_FOLD = {"add": operator.add, "mul": operator.mul, "sub": operator.sub, "floordiv": operator.floordiv}

@@ -85,11 +85,18 @@ class ComputeLowering(KernelLowering):
                                                               f"'{cb.name}'", blocks=2, span=op.loc)
                 self.written[op.block.name] = ir.Reg(f"{op.block.name}_written", BOOL)
         # a local block (acc = fill(...); acc += a @ b) lives in a buffer of its own, in fp32, with
-        # room for the next value behind the current one, as a partials buffer
+        # room for the next value behind the current one, as a partials buffer; or, where its value
+        # can rotate through the buffer chunk by chunk, room for one DST chunk of it (rotation_chunk)
         local_blocks = {op.result.name: op for op in ir.walk(self.thread.body) if isinstance(op, ir.LocalStore)}
+        #: local blocks whose buffer holds one block and one DST chunk: name -> tiles per chunk
+        self.rotating: dict[str, int] = {}
         for name, store in local_blocks.items():
-            self.shadows[name] = self.ctx.new_cb(f"{name}_local", store.result.type.shape, store.result.type.fmt,
-                                                 Added.LOCAL_BLOCK, f"'{name.split('.')[0]}'", blocks=2, span=store.loc)
+            shape, chunk = store.result.type.shape, self.rotation_chunk(name, store.result.type.shape)
+            if chunk:
+                self.rotating[name] = chunk
+            self.shadows[name] = self.ctx.new_cb(f"{name}_local", shape, store.result.type.fmt, Added.LOCAL_BLOCK,
+                                                 f"'{name.split('.')[0]}'", blocks=1 if chunk else 2, span=store.loc,
+                                                 chunk_tiles=chunk or 0)
             self.written[name] = self.reg(f"{name}_written", BOOL)
         self.state: Any = None
         self._scaler: CBDecl | None = None
@@ -101,6 +108,66 @@ class ComputeLowering(KernelLowering):
         self.lower_body(self.thread.body)
         self.release_local_blocks()
         return self.kernel
+
+    def rotation_chunk(self, name: str, shape: tuple[int, ...]) -> int | None:
+        """The tiles of one DST chunk of local block ``name`` when its value can rotate through a
+        buffer of one block and one chunk, else None (it takes two blocks).
+
+        Rotating, a store packs each chunk of the new value behind the current value and pops the
+        current value's chunk it replaced, so the buffer's pages turn around it; the unpacker reads
+        a page at the read pointer plus its index, without wrapping at the buffer's end, so every
+        read of the block must be of the chunk at the front. That holds when the block is written
+        only by a fill or by ``acc = acc + a @ b`` (each output chunk reads only its own chunk of the
+        old value) and read elsewhere only by a copy of its final value (``y.store(acc)``) after
+        which the value is dead, so that the copy can pop each chunk it has read."""
+        rows, cols = _grid(shape)
+        chunk_rows, chunk_cols = _chunk(rows, cols, self.capacity, rows)
+        chunk = chunk_rows * chunk_cols
+        if len(shape) != 2 or chunk >= rows * cols:
+            return None
+        for op in ir.walk(self.thread.body):
+            if not isinstance(op, ir.STORE_OPS):
+                if not isinstance(op, ir.EXPR_OPS) and _reads(op, name):
+                    return None
+                continue
+            reads = name in {leaf.name for leaf in self.leaf_blocks(op.value)}
+            if op.block.name == name:
+                fill = isinstance(self.defs.get(op.value.name), ir.TileFill)
+                if not (fill or self.accumulates_plain_product(op)):
+                    return None
+            elif reads and (op.value.name != name or op.accumulate or op.block.name in self.shadows
+                            or not self.dead_after(op, name)):
+                return None
+        return chunk
+
+    def accumulates_plain_product(self, store: ir.Op) -> bool:
+        """``acc = acc + a @ b`` with ``a`` and ``b`` 2-D blocks read from their buffers."""
+        matmul = self.accumulated_product(store)
+        return matmul is not None and not store.accumulate and len(matmul.lhs.type.shape) == 2 and all(
+            r.name not in self.defs and r.name != store.block.name for r in (matmul.lhs, matmul.rhs))
+
+    def dead_after(self, store: ir.Op, name: str) -> bool:
+        """Whether the value of block ``name`` that ``store`` reads is read by nothing after it: on
+        every path the next op that touches ``name`` replaces it without reading it, or none does
+        (a loop's body runs again from its start; anything in a nested region counts as a read)."""
+        path = _path(self.thread.body, store)
+        for ops, index, owner in reversed(path):
+            after = self.first_touch(ops[index + 1:], name)
+            if after is not None:
+                return after
+            if isinstance(owner, (ir.For, ir.While)) and not self.first_touch(ops[:index], name):
+                return False  # the next iteration reads it before anything replaces it
+        return True
+
+    def first_touch(self, ops: list[ir.Op], name: str) -> bool | None:
+        """True when the first op of ``ops`` that touches block ``name`` replaces it without reading
+        it, False when it reads it (or touches it in a nested region), None when none touches it."""
+        for op in ops:
+            if isinstance(op, ir.LocalStore) and op.block.name == name:
+                return name not in {leaf.name for leaf in self.leaf_blocks(op.value)}
+            if any(_reads(o, name) or (isinstance(o, ir.STORE_OPS) and o.block.name == name) for o in ir.walk([op])):
+                return False
+        return None
 
     def unused_buffers(self) -> list[CBDecl]:
         """The partials buffers the kernel never names (a K loop kept the block in DST and packed
@@ -523,7 +590,10 @@ class ComputeLowering(KernelLowering):
                 self.wait_current(name)
         root = self.node(op.value, root=True)
         if shadow is None:
-            self.evaluate(root, self.origin[op.block.name], accumulate=None)
+            final = op.value.name if op.value.name in self.rotating else None  # a local block's final value
+            self.evaluate(root, self.origin[op.block.name], accumulate=None, rotating=final)
+            if final is not None:  # each chunk was popped as it was copied out
+                self.emit(ir.Assign(result=self.written[final], value=ir.Const(False)))
         else:
             if op.accumulate:
                 if root.kind == "reduce" and root.op.kind == "sum":  # an operand of the +: clean it
@@ -588,11 +658,17 @@ class ComputeLowering(KernelLowering):
         """Evaluate ``root`` into the partials (or local) buffer of ``name``, behind its current
         value, then drop the current value: the buffer's front always holds the latest one."""
         shadow = self.shadows[name]
-        n = ir.Const(_tiles(shadow.shape))
-        self.call("cb_reserve_back", kir.BufferId(shadow.index), n)
-        self.evaluate(root, shadow, accumulate=None)
-        self.call("cb_push_back", kir.BufferId(shadow.index), n)
-        self.release_partial(name)
+        if name in self.rotating:
+            if not any(leaf.cb is shadow for leaf in _leaves(root)):  # a fill: the old value is dropped first
+                self.release_partial(name)
+                self.emit(ir.Assign(result=self.written[name], value=ir.Const(False)))
+            self.evaluate(root, shadow, accumulate=None, rotating=name)
+        else:
+            n = ir.Const(_tiles(shadow.shape))
+            self.call("cb_reserve_back", kir.BufferId(shadow.index), n)
+            self.evaluate(root, shadow, accumulate=None)
+            self.call("cb_push_back", kir.BufferId(shadow.index), n)
+            self.release_partial(name)
         self.emit(ir.Assign(result=self.written[name], value=ir.Const(True)))
         self.known_unwritten.discard(name)
 
@@ -606,10 +682,20 @@ class ComputeLowering(KernelLowering):
         with self.into(drop.then_body):
             if wait:
                 self.call("cb_wait_front", kir.BufferId(shadow.index), ir.Const(_tiles(shadow.shape)))
-            self.call("cb_pop_front", kir.BufferId(shadow.index), ir.Const(_tiles(shadow.shape)))
+            chunk = self.rotating.get(name)
+            if chunk is None:
+                self.call("cb_pop_front", kir.BufferId(shadow.index), ir.Const(_tiles(shadow.shape)))
+            else:  # a rotating buffer is popped a chunk at a time, as it is pushed
+                _, body = self.loop("chunk", _tiles(shadow.shape) // chunk)
+                with self.into(body):
+                    self.call("cb_pop_front", kir.BufferId(shadow.index), ir.Const(chunk))
 
-    def evaluate(self, root: Node, out: CBDecl, accumulate: Any) -> None:
-        """Compute every tile of ``root`` into DST, chunk by chunk, and pack them into ``out``."""
+    def evaluate(self, root: Node, out: CBDecl, accumulate: Any, rotating: str | None = None) -> None:
+        """Compute every tile of ``root`` into DST, chunk by chunk, and pack them into ``out``.
+
+        ``rotating``: a local block whose buffer rotates (:meth:`rotation_chunk`), which this store
+        reads at its front or writes: each chunk written is reserved, packed and pushed on its own,
+        and the chunk of its current value read for it is popped once packed."""
         if root.kind == "leaf":
             root = Node("copy", None, root.shape, [root])
         self.current_out = out.index
@@ -618,14 +704,11 @@ class ComputeLowering(KernelLowering):
             self.fail(f"an expression that needs {slots} DST tiles per output tile (DST holds {self.capacity})",
                       hint="split the expression into two stores through an intermediate block")
         rows, cols = _grid(root.shape)
-        per_chunk = max(1, self.capacity // slots)
-        chunk_rows = max(1, min(rows, per_chunk // cols)) if cols <= per_chunk else 1
-        chunk_cols = cols if cols <= per_chunk else per_chunk
-        while cols % chunk_cols:
-            chunk_cols -= 1
         batch_rows = _batched_matmul_rows(root) or rows  # a chunk multiplies rows of one batch's blocks
-        while rows % chunk_rows or batch_rows % chunk_rows:
-            chunk_rows -= 1
+        chunk_rows, chunk_cols = _chunk(rows, cols, max(1, self.capacity // slots), batch_rows)
+        if rotating is not None and chunk_rows * chunk_cols != self.rotating[rotating]:
+            self.fail(f"a store of local block '{rotating}' in chunks of {chunk_rows * chunk_cols} tiles, not the "
+                      f"{self.rotating[rotating]} its buffer rotates by")
         outer = []
         if rows // chunk_rows > 1:
             outer.append(("r0", rows // chunk_rows, chunk_rows))
@@ -644,9 +727,21 @@ class ComputeLowering(KernelLowering):
         self.emit_node(root, bases["r0"], bases["c0"], chunk_rows, chunk_cols, slots, cols)
         self.call("tile_regs_commit")
         self.call("tile_regs_wait")
+        into_rotating = rotating is not None and out is self.shadows[rotating]
+        chunk = ir.Const(chunk_rows * chunk_cols)
+        if into_rotating:
+            self.call("cb_reserve_back", kir.BufferId(out.index), chunk)
         self.tiles(chunk_rows, chunk_cols, bases["r0"], bases["c0"], lambda i, j, t, d: self.call(
-            "pack_tile", self.dst(t, slots, root.slot), kir.BufferId(out.index), self.tile_index(i, j, cols)))
+            "pack_tile", self.dst(t, slots, root.slot), kir.BufferId(out.index),
+            t if into_rotating else self.tile_index(i, j, cols)))
+        if into_rotating:
+            self.call("cb_push_back", kir.BufferId(out.index), chunk)
         self.call("tile_regs_release")
+        if rotating is not None:  # the chunk of the current value read for this one is done with
+            drop = ir.If(cond=self.written[rotating])
+            self.emit(drop)
+            with self.into(drop.then_body):
+                self.call("cb_pop_front", kir.BufferId(self.shadows[rotating].index), chunk)
         if self.reduce_in_dst:  # the packs of the reduce result are done: clear its edge mask
             self.reduce_in_dst = False
             self.state = None
@@ -702,8 +797,10 @@ class ComputeLowering(KernelLowering):
         self.include(COPY.header)
         self.init(("copy", leaf.cb.index), COPY.init, kir.BufferId(leaf.cb.index))
         leaf_cols = _grid(leaf.shape)[1]
+        front = leaf.cb.index in {self.shadows[name].index for name in self.rotating}  # its chunk is at the front
         self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
-            COPY.call, kir.BufferId(leaf.cb.index), self.tile_index(i, j, leaf_cols), self.dst(t, slots, node.slot)))
+            COPY.call, kir.BufferId(leaf.cb.index), t if front else self.tile_index(i, j, leaf_cols),
+            self.dst(t, slots, node.slot)))
 
     def emit_unary(self, node: Node, r0, c0, rows, cols, slots) -> None:
         child = node.children[0]
@@ -993,6 +1090,35 @@ def _stores_every_iteration(loop: ir.For, name: str) -> bool:
     if not _trip_count(loop) or any(isinstance(o, (ir.Break, ir.Continue, ir.Return)) for o in ir.walk(loop.body)):
         return False
     return any(isinstance(o, ir.STORE_OPS) and o.block.name == name for o in loop.body)
+
+
+def _chunk(rows: int, cols: int, per_chunk: int, batch_rows: int) -> tuple[int, int]:
+    """The DST chunk of a rows x cols block when DST holds ``per_chunk`` output tiles: whole rows
+    where they fit, else part of one row (so a chunk's tiles are consecutive in the block), each
+    extent dividing the block's (and the rows dividing ``batch_rows``)."""
+    chunk_rows = max(1, min(rows, per_chunk // cols)) if cols <= per_chunk else 1
+    chunk_cols = cols if cols <= per_chunk else per_chunk
+    while cols % chunk_cols:
+        chunk_cols -= 1
+    while rows % chunk_rows or batch_rows % chunk_rows:
+        chunk_rows -= 1
+    return chunk_rows, chunk_cols
+
+
+def _path(body: list[ir.Op], target: ir.Op, owner: ir.Op | None = None) -> list[tuple[list[ir.Op], int, ir.Op | None]]:
+    """The op lists from ``body`` down to ``target``: (list, index in it, the op owning the list)."""
+    for index, op in enumerate(body):
+        if op is target:
+            return [(body, index, owner)]
+        for region in op.regions():
+            inner = _path(region, target, op)
+            if inner:
+                return [(body, index, owner), *inner]
+    return []
+
+
+def _leaves(node: Node) -> list[Node]:
+    return [node] if node.kind == "leaf" else [leaf for child in node.children for leaf in _leaves(child)]
 
 
 def _reads(op: ir.Op, name: str) -> bool:

@@ -13,13 +13,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..ir.printer import print_program
-from ..ir.program_ir import COMPUTE, DATAMOVEMENT, ProgramIR, ThreadIR
+from ..ir.program_ir import ProgramIR, ThreadIR
 from .kir import MetalProgram
 
 
 def print_metal_program(program: ProgramIR, metal: MetalProgram) -> str:
     """``program`` with its threads replaced by the kernels ``metal`` lowered them to."""
-    threads = [ThreadIR(k.name, COMPUTE if k.processor.is_compute else DATAMOVEMENT, k.body)
+    threads = [ThreadIR(k.name, k.thread_kind, k.body)
                for k in metal.kernels]
     notes = [f"// kernel @{k.name} runs on {k.processor.value} ({k.processor.description})" for k in metal.kernels]
     notes += [f"// buffer #{cb.index} '{cb.name}' added by the lowering: {cb.pages} x {cb.page_bytes} B"

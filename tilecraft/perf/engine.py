@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..arch.base import Arch
+from ..arch.processors import thread_processors
 from ..ir import ops as ir
 from ..sim.op_table import OpTable
-from ..ir.program_ir import DATAMOVEMENT, ProgramIR
+from ..ir.program_ir import COMPUTE, ProgramIR
 from ..ir.grid import all_cores, reshape_coords
 from ..sim.fastforward.periodic import LoopIter, ThreadLoops
 from .codegen import TimingCodegen
@@ -170,7 +171,7 @@ class TimingRun(OpTable):
         #: advances the run by whole loop periods once its state repeats (None: every operation)
         self.fast_forward = TimedFastForward(self) if fast_forward and can_fast_forward(program, trace) else None
         self.codegen_globals: dict[str, Any] = {"PipeSend": PipeSend, "PipeRecv": PipeRecv, "FF": self.fast_forward}
-        nocs = _noc_of_threads(program)
+        nocs = [p.default_noc for p in thread_processors(t.kind == COMPUTE for t in program.threads)]
         self.code = [TimingCodegen(program, t, self, noc, trace).generate()
                      for t, noc in zip(program.threads, nocs)]
         self.cores = {c: TimedCore(self, c) for c in all_cores(program.grid)}
@@ -212,14 +213,3 @@ class TimingRun(OpTable):
         return sum(k.flops[0] for k in self.cores.values())
 
 
-def _noc_of_threads(program: ProgramIR) -> list[int]:
-    """Data-movement threads alternate between the two NoCs (reader NoC0, writer NoC1), as
-    Metalium's default placement does; compute threads use none (0 is a placeholder)."""
-    nocs, dm = [], 0
-    for thread in program.threads:
-        if thread.kind == DATAMOVEMENT:
-            nocs.append(dm % 2)
-            dm += 1
-        else:
-            nocs.append(0)
-    return nocs

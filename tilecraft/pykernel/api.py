@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from ..emu.compile_errors import INCLUDE, REMOVED
 from ..emu.signatures import Signature, scan_tree
+from ..ir.program_ir import COMPUTE, DATAMOVEMENT
 
-COMPUTE, DATAMOVEMENT = "compute", "datamovement"
 #: how messages name the kinds of kernel
 KIND_NAMES = {COMPUTE: "compute", DATAMOVEMENT: "data-movement"}
 #: where each kind of kernel gets the argument accessors (get_arg_val, ...) in the real tree

@@ -19,6 +19,7 @@ from typing import Any, Iterable, Sequence
 
 from ..diagnostics import KernelError, Note, Span, error
 from ..ir import ops as ir
+from ..ir.program_ir import DATAMOVEMENT
 from .metal_level.metal_state import PageCB
 from .language.state import CBState, PipeSlot, SemState
 
@@ -152,7 +153,7 @@ class _Deadlock:
         return [o for o in self.by_core[t.core] if index in (o.reserves if waiting_data else o.waits)]
 
     def dm_threads(self, cores: Iterable[tuple[int, ...]]) -> list[Any]:
-        return [o for c in cores for o in self.by_core.get(c, []) if o.kind == "datamovement"]
+        return [o for c in cores for o in self.by_core.get(c, []) if o.kind == DATAMOVEMENT]
 
     def providers(self, t: Any) -> list[Any]:
         """Blocked threads ``t`` waits for (the edges of the wait-for graph)."""

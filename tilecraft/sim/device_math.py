@@ -165,7 +165,7 @@ class DeviceMath:
             return None
         if isinstance(op, ir.TileMatmul):
             return lambda n, a, b: self.matmul(a, b)
-        if isinstance(op, ir.TileBinary) and op.fn in ("add", "sub", "mul") and unit_of(op, defs) is Unit.FPU:
+        if isinstance(op, ir.TileBinary) and unit_of(op, defs) is Unit.FPU:
             fn, phases, fp32 = op.fn, self.phases, self.fp32_dst
             return lambda n, a, b: device_arith.fpu_eltwise(fn, a, b, phases, fp32)
         if isinstance(op, ir.TileBinary) and op.fn in SFPU_BINARY:  # x ** n too: power_tile is std::pow

@@ -6,7 +6,7 @@ The metal-level simulator's trace records these codes for the calls it simulates
 records them for the calls it runs, and the kernel-level cost model reads the function name back
 from them (:mod:`tilecraft.perf.kernel_costs`), so both levels charge one function's body. Each
 entry names the operation the emulator's header for that call passes (``log_with_base_tile`` ->
-``LogWithBase``); ``tests/test_emu_sfpu.py`` holds the keys to the lowering's tables and each
+``LogWithBase``); ``tests/sim/test_emu_sfpu.py`` holds the keys to the lowering's tables and each
 entry to the emulator's headers.
 """
 

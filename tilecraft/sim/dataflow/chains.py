@@ -54,7 +54,7 @@ products; so is a chunk where more than ``REPAIR_SHARE`` of the elements would b
 (element by element costs more than exact products for all), and every chunk of a float32 store (no
 rounding hides a difference).
 
-The results are the exact mode's bits (tests/test_sim_chains.py compares them bit for bit), on the
+The results are the exact mode's bits (tests/sim/test_sim_chains.py compares them bit for bit), on the
 exact mode's own premise that an fp64 sum of 32 tile products is exact.
 
 **Cost.** A chunk's sums live in its blocks' own layout (that of the accumulators read and of the

@@ -34,7 +34,7 @@ A box whose samples disagree is split in two along its longest side, down to box
 deadlock, a block left in a buffer) abandons the attempt: the launch then runs every core in order
 (:class:`GroupsAbandoned`), so errors and warnings are those of the core-by-core run. The recording
 is assembled in the grid's order, so phase 2 sees exactly the graph the core-by-core run records
-(tests/test_sim_core_groups.py compares them column by column on every example).
+(tests/sim/test_sim_core_groups.py compares them column by column on every example).
 """
 
 from __future__ import annotations

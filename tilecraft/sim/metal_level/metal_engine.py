@@ -23,7 +23,7 @@ from ...diagnostics import error
 from ...dtypes import float32
 from ...arch import get as get_arch
 from ...ir import ops as ir
-from ...ir.program_ir import COMPUTE, DATAMOVEMENT, ThreadIR
+from ...ir.program_ir import ThreadIR
 from ...ir.grid import all_cores
 from ...metal import kir, optable
 from .. import tile_math
@@ -372,7 +372,7 @@ class KernelCodegen(ThreadCodegen):
     """Kernel-level ops on top of the shared scalar/control-flow code generation."""
 
     def __init__(self, metal: kir.MetalProgram, kernel: kir.Kernel, ctx: "MetalRuntime"):
-        thread = ThreadIR(kernel.name, kernel.processor, kernel.body)
+        thread = ThreadIR(kernel.name, kernel.thread_kind, kernel.body)
         self.kernel = kernel
         super().__init__(ctx.program_stub, thread, ctx)
         self.processor = kernel.processor
@@ -553,8 +553,7 @@ class MetalRuntime(OpTable):
             for kernel, code in zip(self.metal.kernels, self.kernels):
                 args = [self.resolve(a.values[k.flat], k) for a in kernel.rt_args]
                 common = [self.resolve(a.values[0], k) for a in kernel.common_args]
-                kind = COMPUTE if kernel.processor.is_compute else DATAMOVEMENT
-                self.scheduler.add(SimThread(core, kernel.name, kind, code.fn(k, args, common), code,
+                self.scheduler.add(SimThread(core, kernel.name, kernel.thread_kind, code.fn(k, args, common), code,
                                              _buffers_called(kernel, "cb_reserve_back"),
                                              _buffers_called(kernel, "cb_wait_front")))
         self.scheduler.run()

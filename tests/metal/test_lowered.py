@@ -1,0 +1,57 @@
+"""A launch lowers its program to Metalium once (``metal/lowered.py``), and every consumer of the
+launch reads that one lowering: the W3001 warning and the L1 budget check, ``--level metal``,
+``--level cpp``, ``tilecraft emit`` and ``tilecraft profile --level metal``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.paths import EXAMPLES, TESTS
+from tilecraft import cli
+from tilecraft.metal import lower as metal_lower
+
+EXAMPLE = EXAMPLES / "elementwise_1_single_tile.py"
+
+pytestmark = pytest.mark.usefixtures("fresh_process_state")
+
+
+@pytest.fixture
+def lowerings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The name of each program lowered (a spy on the lowering's one entry point)."""
+    seen: list[str] = []
+    original = metal_lower.ProgramLowering.lower
+
+    def spy(self: metal_lower.ProgramLowering) -> Any:
+        seen.append(self.program.name)
+        return original(self)
+
+    monkeypatch.setattr(metal_lower.ProgramLowering, "lower", spy)
+    return seen
+
+
+@pytest.mark.parametrize("argv", [
+    ["run"], ["run", "--level", "metal"], ["run", "--level", "cpp"],
+    ["emit", "-o", "{tmp}"], ["profile", "--level", "metal"], ["profile"],
+], ids=["run", "run-metal", "run-cpp", "emit", "profile-metal", "profile"])
+def test_a_launch_lowers_its_program_once(argv: list[str], lowerings: list[str], tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(cli, "require_compiles", lambda *args: None)  # the header check is not what is counted
+    command = [argv[0], str(EXAMPLE), *(arg.format(tmp=tmp_path) for arg in argv[1:])]
+    emitting = argv[0] == "emit"  # computes no values: the script's own check on them fails (E0710)
+    assert cli.main(command) == (1 if emitting else 0), capsys.readouterr().err
+    assert lowerings == ["relu_diff_scale"]
+
+
+def test_a_program_that_does_not_lower_is_lowered_once_for_its_warning_and_its_error(
+        lowerings: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``emit`` of a program the simulator runs but Metalium cannot (a block printed): the launch's
+    W3001 and ``emit``'s E3001 come from the same lowering, tried once."""
+    script = TESTS / "published" / "print_objects.py"
+    assert cli.main(["emit", str(script), "-o", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("warning[W3001]") == 1 and err.count("error[E3001]") == 1, err
+    assert f"{script}:18:13: error[E3001]: print() of a block cannot be emitted" in err
+    assert len(lowerings) == 1
