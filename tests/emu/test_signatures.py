@@ -4,7 +4,7 @@ read from the headers in the ttnn 0.81.1 wheel. The emulator's own trailing sour
 parameter (``TC_LOC``) is left out of the comparison; helpers named ``tc_*`` are ours.
 
 Skipped (or failed with TILECRAFT_REQUIRE_HEADERCHECK=1) where the wheel headers cannot be had,
-as tests/test_headercheck.py does."""
+as tests/metal/test_headercheck.py does."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_headercheck import _unavailable
+from tests.metal.test_headercheck import _unavailable
 from tilecraft.emu.signatures import Signature, scan, scan_tree, signature_key
 from tilecraft import wheel_headers
 

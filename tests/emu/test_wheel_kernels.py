@@ -3,7 +3,7 @@ written on the 0.81.1 ``generic_op`` API, against torch goldens.
 
 The wheel is downloaded at test time into the tilecraft cache (tilecraft/emu/wheel_kernels.py);
 without network the tests skip with the reason, or fail with TILECRAFT_REQUIRE_HEADERCHECK=1 (CI),
-as tests/test_headercheck.py does. The kernels use the 0.81.1 object API (Noc, DataflowBuffer,
+as tests/metal/test_headercheck.py does. The kernels use the 0.81.1 object API (Noc, DataflowBuffer,
 CircularBuffer, TensorAccessor endpoints) and the JIT build's implicit includes.
 """
 

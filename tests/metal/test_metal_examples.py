@@ -2,7 +2,7 @@
 
 Every kernel is header-checked against the real tt-metal 0.81.1 headers on both architectures,
 with the compile-time arguments, defines and compute configuration its host passes (needs host
-``g++-multilib`` and the ttnn wheel's headers, like tests/test_headercheck.py; skipped with the
+``g++-multilib`` and the ttnn wheel's headers, like tests/metal/test_headercheck.py; skipped with the
 reason otherwise, failed instead under TILECRAFT_REQUIRE_HEADERCHECK=1).
 
 Then every host runs under tilecraft's kernel emulator and must pass its torch golden: the

@@ -5,7 +5,7 @@ tt-metal's examples): an elementwise binary add, an SFPU unary chain sqrt(relu(e
 matmul, row sums (reduce) and a column scaling by a broadcast row (broadcast), each as reader
 (RISCV_1) / compute / writer (RISCV_0). benchmarks/emit_vs_hand.py times them against the emitted
 kernels of the same programs. Every kernel here must pass
-``tilecraft.metal.headercheck`` (tests/test_headercheck.py).
+``tilecraft.metal.headercheck`` (tests/metal/test_headercheck.py).
 
 ``KERNELS`` says how each file is checked: its kind and the compile-time args a host would pass.
 An interleaved DRAM tensor's ``TensorAccessorArgs`` take two compile-time args, the
