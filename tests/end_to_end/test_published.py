@@ -16,7 +16,7 @@ import pytest
 from benchmarks.emit_tools import programs_of
 from tests.outputs import assert_same_bits, launch_outputs
 from tests.paths import TESTS
-from tests.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
+from tests.metal.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
 from tilecraft.cli import main
 from tilecraft.diagnostics import DiagnosticWarning
 from tilecraft.metal.check_emitted import check_emitted

@@ -18,7 +18,7 @@ from benchmarks.emit_tools import programs_of
 from tests import paths
 from tests.paths import TESTS
 from tests.outputs import assert_same_bits, emit_script, launch_outputs
-from tests.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
+from tests.metal.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
 from tilecraft.cli import main
 from tilecraft.diagnostics import KernelError
 from tilecraft.ir import ops as ir

@@ -24,7 +24,7 @@ from types import ModuleType
 import pytest
 
 from tests.paths import EXAMPLES, ROOT
-from tests.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
+from tests.metal.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
 import tilecraft.ttnn
 from tilecraft.cli import main
 from tilecraft.metal import headercheck

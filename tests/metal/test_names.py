@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
+from tests.metal.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
 from tilecraft.cli import main
 from tilecraft.metal.check_emitted import check_emitted
 from tilecraft.metal.emit import emit_program

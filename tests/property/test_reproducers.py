@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from tests.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
+from tests.metal.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
 
 from . import known_issues
 from .harness import bits_differ, emitted_kernel_errors, failure_of, run, run_in_one_process

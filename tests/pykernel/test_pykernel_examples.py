@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from tests.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
+from tests.metal.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
 from tilecraft import options, session
 from tests.outputs import emit_script
 from tilecraft.cli import main
