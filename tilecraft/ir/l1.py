@@ -30,6 +30,8 @@ class Added(enum.Enum):
     PARTIALS = "partial results of"
     #: ``acc = ttl.block.fill(...)``: a block local to the compute thread, two blocks
     LOCAL_BLOCK = "the value of local block"
+    #: a block expression several statements use, computed once (ir/evaluate_once.py), two blocks
+    EVALUATED_ONCE = "the value, computed once, of block expression"
     #: a computed operand that the matrix unit must read from L1 (fp32)
     INTERMEDIATE = "a computed operand in"
     #: the tile of ones ``reduce_tile`` multiplies by

@@ -87,9 +87,13 @@ class ComputeLowering(KernelLowering):
         # a local block (acc = fill(...); acc += a @ b) lives in a buffer of its own, in fp32, with
         # room for the next value behind the current one, as a partials buffer
         local_blocks = {op.result.name: op for op in ir.walk(self.thread.body) if isinstance(op, ir.LocalStore)}
+        #: blocks holding an expression computed once: read as a computed operand always was (no W3002)
+        self.computed_once = {name for name, store in local_blocks.items() if store.once}
+        self.copied_once = self.read_both_ways(self.computed_once)
         for name, store in local_blocks.items():
+            why = Added.EVALUATED_ONCE if store.once else Added.LOCAL_BLOCK
             self.shadows[name] = self.ctx.new_cb(f"{name}_local", store.result.type.shape, store.result.type.fmt,
-                                                 Added.LOCAL_BLOCK, f"'{name.split('.')[0]}'", blocks=2, span=store.loc)
+                                                 why, f"'{name.split('.')[0]}'", blocks=2, span=store.loc)
             self.written[name] = self.reg(f"{name}_written", BOOL)
         self.state: Any = None
         self._scaler: CBDecl | None = None
@@ -419,7 +423,7 @@ class ComputeLowering(KernelLowering):
         level, computing in fp32, does not show."""
         for leaf in operands:
             name = getattr(leaf.op, "name", None)
-            if leaf.cb.fmt == float32 and (name in self.origin or name in self.shadows):
+            if leaf.cb.fmt == float32 and (name in self.origin or name in self.shadows) and name not in self.computed_once:
                 block = f"a block of '{self.origin[name].name}'" if name in self.origin else f"block '{name}'"
                 warn("W3002", f"{what} reads {block.replace('block', 'Float32 block', 1)} through the FPU's source registers, which hold "
                      "TF32 on the device: the low 13 mantissa bits of every value are dropped there, while "
@@ -455,9 +459,23 @@ class ComputeLowering(KernelLowering):
     def buffered(self, operand: ir.Reg) -> Node:
         """A node that must be read from a buffer: computed operands go through an intermediate one."""
         node = self.node(operand)
-        if node.kind == "leaf":
+        if node.kind == "leaf" and operand.name not in self.copied_once:
             return node
         return self.through_buffer(node, operand)
+
+    def read_both_ways(self, names: set[str]) -> set[str]:
+        """The blocks of ``names`` that the kernel copies into DST and also reads through the FPU's
+        source registers (matmul, reduce, transpose). A Float32 buffer reaches DST whole only when
+        the kernel only copies it (UnpackToDestFp32): such a block is copied into an intermediate
+        buffer for the FPU's reads, which then lose what they always lost (TF32, as a computed
+        operand's intermediate), and its other reads keep every bit, as DST held it before."""
+        through_fpu, copied = set(), set()
+        for op in ir.walk(self.thread.body):
+            fpu = {r.name for r in ((op.lhs, op.rhs) if isinstance(op, ir.TileMatmul) else
+                                    (op.x,) if isinstance(op, (ir.TileReduce, ir.TileTranspose)) else ())}
+            through_fpu |= fpu & names
+            copied |= {r.name for r in op.operands() if isinstance(r, ir.Reg) and r.name in names} - fpu
+        return through_fpu & copied
 
     def through_buffer(self, node: Node, operand: ir.Reg) -> Node:
         """Evaluate ``node`` into an intermediate buffer now; the leaf that reads it back."""
@@ -592,7 +610,9 @@ class ComputeLowering(KernelLowering):
         self.call("cb_reserve_back", kir.BufferId(shadow.index), n)
         self.evaluate(root, shadow, accumulate=None)
         self.call("cb_push_back", kir.BufferId(shadow.index), n)
-        self.release_partial(name)
+        # a local block's value may never have been read (a running max set again before the
+        # next query block reads it): wait for it, as a pop needs (the emulator's E5202)
+        self.release_partial(name, wait=name in self.local_block_names)
         self.emit(ir.Assign(result=self.written[name], value=ir.Const(True)))
         self.known_unwritten.discard(name)
 
