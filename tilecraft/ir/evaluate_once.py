@@ -153,7 +153,7 @@ class _Thread:
         line = f" at line {where.loc.line}" if where.loc is not None else ""
         name = _user_name(expr)
         warn("W0420", f"the block expression{f' {name!r}' if name else ''} is computed again by each statement "
-             f"that uses it: {why}{line}, between its uses, and each use reads its operands as they are then",
+             f"that uses it: {why}{line} between its uses, and each use reads its operands as they are when it runs",
              expr.loc, hint="to compute it once, store it into a block before the operand changes (or move the "
                             "change after its last use)")
 

@@ -65,6 +65,13 @@ class L1Buffer:
         """Why the compiler added it ("" for the program's own)."""
         return "" if self.added is None else f"{self.added.value} {self.subject}"
 
+    def describe(self) -> str:
+        """The buffer, its size and, for an added one, why (E0401's notes, ``tilecraft show-ir``)."""
+        sizes = f"{self.blocks} x {self.block_bytes} B = {self.nbytes} B (block {self.shape}, {self.fmt})"
+        if self.added is None:
+            return f"buffer '{self.name}': {sizes}"
+        return f"buffer '{self.name}' (added by the compiler: {self.why}): {sizes}"
+
     @classmethod
     def of(cls, cb: CBDecl, added: Added | None = None, subject: str = "") -> "L1Buffer":
         return cls(cb.name, cb.buffer_factor, cb.block_bytes, tuple(cb.shape), cb.fmt.name, cb.span, added, subject)
@@ -115,7 +122,7 @@ class L1Need:
         if added:
             message += (f": its own buffers take {self.total - self.added_bytes} B and the compiler adds "
                         f"{self.added_bytes} B ({', '.join(f'{b.name}: {b.why}' for b in added)})")
-        notes = [Note(_describe(b), b.span) for b in sorted(self.buffers, key=lambda b: -b.nbytes)]
+        notes = [Note(b.describe(), b.span) for b in sorted(self.buffers, key=lambda b: -b.nbytes)]
         hint = "make blocks smaller, lower block_count, or use a narrower data format"
         if any(b.added is Added.PARTIALS for b in added):
             hint += "; a block that is read back (+=) keeps its partial results in a buffer of two blocks"
@@ -138,10 +145,3 @@ def check_l1(program: ProgramIR, arch_name: str) -> None:
     """The budget on the program's own buffers: the front end's early check, at the program, before
     anything is lowered (the lowering checks the complete need again)."""
     l1_need(program, arch_name, lowered=False).check()
-
-
-def _describe(b: L1Buffer) -> str:
-    sizes = f"{b.blocks} x {b.block_bytes} B = {b.nbytes} B (block {b.shape}, {b.fmt})"
-    if b.added is None:
-        return f"buffer '{b.name}': {sizes}"
-    return f"buffer '{b.name}' (added by the compiler: {b.why}): {sizes}"
