@@ -174,7 +174,7 @@ class ComputeLowering(KernelLowering):
         if shadow is not None and op.block.name in self.packed_into_block:  # packed there from DST
             self.packed_into_block.discard(op.block.name)
             shadow = None
-        if op.block is None and any(self.origin[name] is op.cb for name in self.shadows):
+        if op.block is None and any(self.origin.get(name) is op.cb for name in self.shadows):
             self.fail("cb.push() of a block accumulated with '+=' (name the block: blk.push() or `with`)")
         if shadow is not None:  # the accumulated value moves from its partial buffer into the block
             n = ir.Const(_tiles(shadow.shape))
