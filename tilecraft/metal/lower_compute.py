@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ..arch import get as get_arch
-from ..diagnostics import warn
+from ..diagnostics import error, warn
 from ..dtypes import bfloat16, float32
 from ..ir import mathops, patterns
 from ..ir.compute_units import Operand, Unit, binary_unit
 from ..ir.l1 import Added
 from ..ir import ops as ir
-from ..ir.types import BOOL, FLOAT, BlockType, CBDecl
+from ..ir.types import BOOL, FLOAT, TILE_UNIT, BlockType, CBDecl
 from . import kir
 from .lower_common import KernelLowering
 from .optable import (COMPOSITE_UNARY, MIRRORED_UNARY, COMPUTE_PREFIX, DST_FORMAT, COPY, FILL, FPU_BINARY, FPU_HEADERS, MATMUL,
@@ -633,10 +633,8 @@ class ComputeLowering(KernelLowering):
         if root.kind == "leaf":
             root = Node("copy", None, root.shape, [root])
         self.current_out = out.index
-        slots = self.allocate(root)
-        if slots > self.capacity:
-            self.fail(f"an expression that needs {slots} DST tiles per output tile (DST holds {self.capacity})",
-                      hint="split the expression into two stores through an intermediate block")
+        slots = self.fit_dst(root)
+        self.current_out = out.index
         rows, cols = _grid(root.shape)
         per_chunk = max(1, self.capacity // slots)
         chunk_rows = max(1, min(rows, per_chunk // cols)) if cols <= per_chunk else 1
@@ -673,6 +671,26 @@ class ComputeLowering(KernelLowering):
             self.call("reduce_uninit")
         for _ in range(depth):
             self._stack.pop()
+
+    def fit_dst(self, root: Node) -> int:
+        """Slots ``root`` needs per output tile, made to fit DST: while it needs more than DST holds,
+        the operand subtree that needs the most is evaluated first into an fp32 intermediate buffer
+        (which the kernel only copies into DST, whole: no rounding point is added) and read from
+        there. An operation whose operands alone do not fit is ``E0411`` at the store's line."""
+        slots = self.allocate(root)
+        while slots > self.capacity:
+            spilled = _largest_operand(root, self.allocate)
+            if spilled is None:
+                raise error("E0411", f"this store's expression has an operation that needs {slots} DST tiles "
+                            f"per output tile with every operand read from a buffer, and DST holds "
+                            f"{self.capacity} ({self.ctx.arch}, fp32)", self.loc,
+                            hint="split the operation's operands over several stores")
+            parent, index = spilled
+            child = parent.children[index]
+            held = ir.Reg(f"dst_spill{len(self.ctx.internal)}", BlockType(child.shape, float32, TILE_UNIT, expr=True))
+            parent.children[index] = self.through_buffer(child, held)
+            slots = self.allocate(root)
+        return slots
 
     def dst(self, t: Any, slots: int, slot: int) -> Any:
         """The DST tile of chunk tile ``t`` for a node in ``slot``: slot-major, so the chunk's
@@ -990,6 +1008,23 @@ class _Binary:
 
 
 _ADD = _Binary("add")
+
+
+def _largest_operand(root: Node, need: Any) -> tuple[Node, int] | None:
+    """The computed operand (parent, index) of ``root``'s tree that needs the most DST slots
+    (``need(node)``), the first such in the tree; None when every operand is a leaf or a number."""
+    best: tuple[int, Node, int] | None = None
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for index, child in enumerate(node.children):
+            if child.kind in ("leaf", "const") or (child.kind == "fill" and child.children[0].kind == "const"):
+                continue
+            slots = need(child)
+            if best is None or slots > best[0]:
+                best = (slots, node, index)
+            stack.append(child)
+    return None if best is None else (best[1], best[2])
 
 
 def _bounds(loop: ir.For) -> tuple[int, int, int] | None:
