@@ -158,24 +158,26 @@ class _Thread:
                             "change after its last use)")
 
     def materialize(self, expr: ir.Op, uses: _Uses) -> None:
-        """Store ``expr`` into a new local block before its first use; every expression of the
-        consuming stores that read it reads the block instead (moved after that store when it was
-        written before it: expressions are pure, so only the order of definitions changes)."""
+        """Store ``expr`` into a new local block before its first use; every expression that read
+        it reads the block instead, moved after that store where it was written before it or
+        outside the body (expressions are pure: only the order of definitions changes; an
+        expression that feeds no store, as the front end leaves some, moves along)."""
         name = expr.result.name
         block_type = expr.result.type
         local = ir.Reg(self.fresh_name(expr), BlockType(block_type.shape, float32, block_type.unit, local=True))
         store = ir.LocalStore(result=local, value=expr.result, once=True, loc=expr.loc)
         consumers = [op for index in uses.positions for op in ir.walk([uses.body[index]]) if self.consumes(op, name)]
-        readers = {id(op): op for c in consumers for op in self.subtree_ops_of(c.value)
-                   if op is not expr and name in self.tree(op.result)}
-        uses.body.insert(uses.positions[0], store)
-        order = {id(op): i for i, op in enumerate(ir.walk(self.top))}
-        early = sorted((op for op in readers.values() if order[id(op)] < order[id(store)]), key=lambda op: order[id(op)])
-        for op in early:
+        readers = [op for op in ir.walk(self.top)
+                   if isinstance(op, ir.EXPR_OPS) and op is not expr and name in self.tree(op.result)]
+        at = uses.positions[0]
+        uses.body.insert(at, store)
+        after = {id(op) for op in ir.walk(uses.body[at + 1:])}
+        moved = [op for op in readers if id(op) not in after]
+        for op in moved:
             _body_of(self.top, op).remove(op)
-        at = uses.body.index(store) + 1
-        uses.body[at:at] = early
-        for op in readers.values():
+        at = next(i for i, op in enumerate(uses.body) if op is store)
+        uses.body[at + 1:at + 1] = moved
+        for op in readers:
             _replace_operand(op, name, local)
         for op in consumers:
             if op.value.name == name:
