@@ -2,7 +2,8 @@
 
 One record, :class:`L1Need`, says what a core's L1 holds: the program's own buffers and the ones
 the compiler adds when it lowers the program to Metalium (partial results of a block read back,
-local blocks, intermediates of an expression, the reduce scaler, pipe landing slots and flags),
+local blocks, expressions computed once for several statements, intermediates of an expression,
+the reduce scaler, pipe landing slots and flags),
 each with what it is for. Every tool reads its figures from it: the launch and ``tilecraft
 emit`` / ``profile`` (through the lowering, which builds the complete need), the tuner's pruning
 and its "L1 use" column, and ``block_count="max"`` sizing. The complete need comes from the
