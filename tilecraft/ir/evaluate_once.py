@@ -170,9 +170,14 @@ class _Thread:
         readers = [op for op in ir.walk(self.top)
                    if isinstance(op, ir.EXPR_OPS) and op is not expr and name in self.tree(op.result)]
         at = uses.positions[0]
-        uses.body.insert(at, store)
-        after = {id(op) for op in ir.walk(uses.body[at + 1:])}
+        after = {id(op) for op in ir.walk(uses.body[at:])}
         moved = [op for op in readers if id(op) not in after]
+        held = {op.result.name for op in moved}
+        if any(not isinstance(op, ir.EXPR_OPS) and id(op) not in after and self.reads_any(op, held)
+               for op in ir.walk(self.top)):
+            self.refused.add(name)  # something else (a print) reads it where it is written: left as is
+            return
+        uses.body.insert(at, store)
         for op in moved:
             _body_of(self.top, op).remove(op)
         at = next(i for i, op in enumerate(uses.body) if op is store)
@@ -182,6 +187,10 @@ class _Thread:
         for op in consumers:
             if op.value.name == name:
                 op.value = local
+
+    @staticmethod
+    def reads_any(op: ir.Op, names: set[str]) -> bool:
+        return any(isinstance(r, ir.Reg) and r.name in names for r in op.operands())
 
     def fresh_name(self, expr: ir.Op) -> str:
         base = f"{_user_name(expr) or expr.result.name}.once"
