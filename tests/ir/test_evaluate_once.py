@@ -143,3 +143,60 @@ def test_an_operand_changed_between_uses_keeps_every_evaluation_and_says_why(
     assert (f"{script}:{line}:17: warning[W0420]: the block expression 'e' is computed again by each statement "
             f"that uses it: 'acc' is assigned at line {line + 2} between its uses") in err, err
     assert err.count("W0420") == 1, err
+
+
+TOO_LARGE_TO_HOLD = '''
+import torch
+import tilecraft as ttl
+import tilecraft.ttnn as ttnn
+
+R, C = 16, 8  # a block of 128 tiles: 256 KiB in bfloat16, 512 KiB in float32
+
+
+@ttl.operation(grid=(1, 1))
+def big(a: ttnn.Tensor, y: ttnn.Tensor, z: ttnn.Tensor) -> None:
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(R, C), block_count=1)
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(R, C), block_count=1)
+    z_dfb = ttl.make_dataflow_buffer_like(z, shape=(R, C), block_count=1)
+
+    @ttl.datamovement()
+    def read():
+        with a_dfb.reserve() as a_blk:
+            ttl.copy(a[0:R, 0:C], a_blk).wait()
+
+    @ttl.compute()
+    def compute():
+        with a_dfb.wait() as x, y_dfb.reserve() as y_blk, z_dfb.reserve() as z_blk:
+            e = ttl.math.exp(x)
+            y_blk.store(e)
+            z_blk.store(e * 2.0)
+
+    @ttl.datamovement()
+    def write():
+        with y_dfb.wait() as y_blk:
+            ttl.copy(y_blk, y[0:R, 0:C]).wait()
+        with z_dfb.wait() as z_blk:
+            ttl.copy(z_blk, z[0:R, 0:C]).wait()
+
+
+torch.manual_seed(0)
+a = torch.randn(R * 32, C * 32)
+ts = [ttnn.from_torch(t, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT) for t in (a, a * 0, a * 0)]
+big(*ts)
+x = a.to(torch.bfloat16).float()
+assert torch.allclose(ttnn.to_torch(ts[1]).float(), torch.exp(x), rtol=1e-2)
+assert torch.allclose(ttnn.to_torch(ts[2]).float(), 2 * torch.exp(x), rtol=1e-2)
+'''
+
+
+def test_blocks_that_would_not_fit_l1_leave_the_program_as_written(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Holding ``e`` once would take two fp32 blocks of 512 KiB: the program then runs as written
+    (it fits L1 that way), and W0420 says why (the E0401 it avoided)."""
+    script = tmp_path / "too_large.py"
+    script.write_text(TOO_LARGE_TO_HOLD)
+    _, err = launch_with_messages(script, capsys)
+    line = TOO_LARGE_TO_HOLD.splitlines().index("            e = ttl.math.exp(x)") + 1
+    assert (f"{script}:{line}:17: warning[W0420]: the block expression 'e' is computed again by each statement "
+            "that uses it: the blocks that would hold such expressions once do not fit (E0401: the buffers of "
+            "program 'big' need 1835008 B of L1 per core") in err, err

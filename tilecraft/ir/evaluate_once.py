@@ -49,6 +49,26 @@ def evaluate_once(program: ProgramIR) -> None:
         _Thread(thread.body).run()
 
 
+#: the lowering's limits a block added by this pass can break: L1 (E0401), circular buffers (E0410)
+LIMITS = ("E0401", "E0410")
+
+
+def stores_added(program: ProgramIR) -> list[ir.LocalStore]:
+    """The stores this pass added to ``program``."""
+    return [op for thread in program.threads for op in ir.walk(thread.body)
+            if isinstance(op, ir.LocalStore) and op.once]
+
+
+def warn_over_limit(stores: list[ir.LocalStore], limit: str) -> None:
+    """W0420 at each expression the pass would have stored: the program is run as written, because
+    the blocks that hold them once break a limit (``limit``, the lowering's message)."""
+    for store in stores:
+        name = store.result.name.rsplit(".once", 1)[0]
+        warn("W0420", f"the block expression '{name}' is computed again by each statement that uses it: the "
+             f"blocks that would hold such expressions once do not fit ({limit})", store.loc,
+             hint="make the blocks smaller, or store the expression into a block of a buffer of your own")
+
+
 class _Thread:
     def __init__(self, body: list[ir.Op]):
         self.top = body
