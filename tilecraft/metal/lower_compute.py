@@ -96,6 +96,8 @@ class ComputeLowering(KernelLowering):
                                                  why, f"'{name.split('.')[0]}'", blocks=2, span=store.loc)
             self.written[name] = self.reg(f"{name}_written", BOOL)
         self.state: Any = None
+        #: the expressions the store being lowered has evaluated into intermediate buffers, by register
+        self.staged: dict[str, Node] = {}
         self._scaler: CBDecl | None = None
         startup = self.startup_buffers()
         self.call("compute_kernel_hw_startup", *map(kir.BufferId, startup))
@@ -362,6 +364,9 @@ class ComputeLowering(KernelLowering):
         """The plan of ``operand``'s expression tree (``root``: the value a store packs)."""
         if isinstance(operand, ir.Const):
             return Node("const", None, (), value=operand.value)
+        staged = self.staged.get(operand.name)
+        if staged is not None:  # this store already evaluated it into an intermediate buffer
+            return Node("leaf", staged.op, staged.shape, cb=staged.cb)
         op = self.defs.get(operand.name)
         if op is None:
             if not isinstance(operand.type, BlockType):
@@ -457,8 +462,11 @@ class ComputeLowering(KernelLowering):
         return Node("sfpu", op, shape, [lhs, rhs])
 
     def buffered(self, operand: ir.Reg) -> Node:
-        """A node that must be read from a buffer: computed operands go through an intermediate one."""
+        """A node that must be read from a buffer: computed operands go through an intermediate one
+        (once per store: a second operand of the same expression reads the same buffer)."""
         node = self.node(operand)
+        if operand.name in self.staged:
+            return node
         if node.kind == "leaf" and operand.name not in self.copied_once:
             return node
         return self.through_buffer(node, operand)
@@ -486,6 +494,7 @@ class ComputeLowering(KernelLowering):
         self.call("cb_push_back", kir.BufferId(cb.index), ir.Const(_tiles(node.shape)))
         self.call("cb_wait_front", kir.BufferId(cb.index), ir.Const(_tiles(node.shape)))
         self.pending_pops.append(cb)
+        self.staged[operand.name] = Node("leaf", operand, node.shape, cb=cb)
         return Node("leaf", operand, node.shape, cb=cb)
 
     def allocate(self, node: Node, free: int = 0) -> int:
@@ -512,6 +521,7 @@ class ComputeLowering(KernelLowering):
 
     # ---------------------------------------------------------------- emission
     def lower_BlockStore(self, op: ir.BlockStore) -> None:
+        self.staged = {}  # intermediates live for one store (popped at its end)
         for block in (op.block, *self.leaf_blocks(op.value)):
             if not block.type.unit.tiled:
                 self.fail("block math on a row-major (scalar-unit) block", hint="the compute engine works on "
@@ -561,6 +571,7 @@ class ComputeLowering(KernelLowering):
                 self.store_final_step(op.block.name, loop, root, only_step)
         for cb in self.pending_pops:
             self.call("cb_pop_front", kir.BufferId(cb.index), ir.Const(_tiles(cb.shape)))
+        self.staged = {}
 
     lower_LocalStore = lower_BlockStore
 
