@@ -34,6 +34,7 @@ def deep(a: ttnn.Tensor, y: ttnn.Tensor) -> None:
     @ttl.compute()
     def compute():
         with a_dfb.wait() as x, y_dfb.reserve() as y_blk:
+            NAMED
             y_blk.store(EXPRESSION)
 
     @ttl.datamovement()
@@ -54,10 +55,22 @@ DEEP = "ttl.math.exp(x) + (ttl.math.sin(x) + (ttl.math.cos(x) + (ttl.math.tanh(x
 WHERE = "ttl.math.where(x > 0.0, ttl.math.exp(x), ttl.math.sin(x))"
 
 
-def script(tmp_path: Path, expression: str) -> Path:
+#: a named expression four operands of SFPU operations read: computed once per chunk, held in DST
+SHARED = ("e = ttl.math.exp(x) - 1.0", "e * e + ttl.math.where(x > 0.0, e, 1.0 - e)")
+
+
+def script(tmp_path: Path, expression: str, named: str = "pass") -> Path:
     path = tmp_path / "deep.py"
-    path.write_text(textwrap.dedent(PROGRAM).replace("EXPRESSION", expression))
+    path.write_text(textwrap.dedent(PROGRAM).replace("EXPRESSION", expression).replace("NAMED", named))
     return path
+
+
+def test_an_expression_read_several_times_in_one_store_stays_in_dst(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Its readers read its DST slot (tests/ir/evaluate_once.ir counts one exp_tile); the bits are
+    the language level's."""
+    path = script(tmp_path, SHARED[1], SHARED[0])
+    assert_same_bits(launch_outputs(path, capsys), launch_outputs(path, capsys, "--level", "metal"))
 
 
 def test_an_expression_deeper_than_dst_lowers_with_the_same_bits(tmp_path: Path,

@@ -48,6 +48,9 @@ class Node:
     #: tiles already are (the first step of ``y.store(fill(0)); for k: y += a @ b``); a constant
     #: False: never read (the only step of such a loop that runs once)
     guard: ir.Reg | ir.Const | None = None
+    #: on a store's root: expressions the tree reads several times, computed once per chunk into
+    #: DST slots of their own before the tree (:meth:`ComputeLowering.share_in_dst`)
+    prelude: list["Node"] = field(default_factory=list)
 
 
 class ComputeLowering(KernelLowering):
@@ -505,11 +508,18 @@ class ComputeLowering(KernelLowering):
         transpose and fill read buffers (or nothing) and write one slot.
         """
         use = _DST_USE[node.kind]
+        if use == "held":  # computed before the tree; its slot is the expression's (allocate_all)
+            return free
         if use == "operands":
             used, live = free, free
             for child in node.children:
+                if child.kind == "held":
+                    continue
                 used = max(used, self.allocate(child, live))
                 live += 1
+            if node.children[0].kind == "held":  # the shared value stays: the result takes a slot of its own
+                node.slot = live
+                return max(used, live + 1)
             node.slot = node.children[0].slot
             return max(used, live)
         if use == "in_place":
@@ -644,6 +654,7 @@ class ComputeLowering(KernelLowering):
         if root.kind == "leaf":
             root = Node("copy", None, root.shape, [root])
         self.current_out = out.index
+        self.share_in_dst(root)
         slots = self.fit_dst(root)
         self.current_out = out.index
         rows, cols = _grid(root.shape)
@@ -670,6 +681,8 @@ class ComputeLowering(KernelLowering):
         self.state = None if outer else self.state
         self.chunk_tiles = chunk_rows * chunk_cols
         self.call("tile_regs_acquire")
+        for shared in root.prelude:
+            self.emit_node(shared, bases["r0"], bases["c0"], chunk_rows, chunk_cols, slots, cols)
         self.emit_node(root, bases["r0"], bases["c0"], chunk_rows, chunk_cols, slots, cols)
         self.call("tile_regs_commit")
         self.call("tile_regs_wait")
@@ -688,7 +701,7 @@ class ComputeLowering(KernelLowering):
         the operand subtree that needs the most is evaluated first into an fp32 intermediate buffer
         (which the kernel only copies into DST, whole: no rounding point is added) and read from
         there. An operation whose operands alone do not fit is ``E0411`` at the store's line."""
-        slots = self.allocate(root)
+        slots = self.allocate_all(root)
         while slots > self.capacity:
             spilled = _largest_operand(root, self.allocate)
             if spilled is None:
@@ -700,8 +713,48 @@ class ComputeLowering(KernelLowering):
             child = parent.children[index]
             held = ir.Reg(f"dst_spill{len(self.ctx.internal)}", BlockType(child.shape, float32, TILE_UNIT, expr=True))
             parent.children[index] = self.through_buffer(child, held)
-            slots = self.allocate(root)
+            slots = self.allocate_all(root)
         return slots
+
+    def allocate_all(self, root: Node) -> int:
+        """Slots of ``root``'s tree, then of its prelude's expressions above them (held to the end)."""
+        slots = self.allocate(root)
+        for shared in root.prelude:
+            slots = self.allocate(shared, slots)
+        for node in _walk(root):
+            if node.kind == "held":
+                node.slot = node.value.slot
+        return slots
+
+    def share_in_dst(self, root: Node) -> None:
+        """An elementwise expression the tree reads several times, each time as an operand of an
+        SFPU binary or ``where`` (which read DST slots and write another), is computed once per
+        chunk into slots of its own, where it stays until the tree is done; its readers read that
+        slot (a ``held`` node). Only when the tree still fits DST that way: else each reads its own."""
+        groups: dict[int, list[tuple[Node, int]]] = {}
+        for parent in _walk(root):
+            for index, child in enumerate(parent.children):
+                if child.kind in _SHAREABLE and getattr(child.op, "result", None) is not None:
+                    groups.setdefault(id(child.op), []).append((parent, index))
+        for refs in groups.values():
+            live = {id(n) for n in _walk(root)}
+            refs = [(parent, index) for parent, index in refs if id(parent) in live]
+            if len(refs) < 2:
+                continue
+            first = refs[0][0].children[refs[0][1]]
+            if any(parent.kind not in ("sfpu", "where") for parent, _ in refs) \
+                    or any(n.kind not in _ELEMENTWISE for n in _walk(first)):
+                continue
+            before = [(parent, index, parent.children[index]) for parent, index in refs]
+            for parent, index in refs:
+                parent.children[index] = Node("held", first.op, first.shape, children=[])
+            root.prelude.append(first)
+            for parent, index in refs:
+                parent.children[index].value = first  # read from its slot
+            if self.allocate_all(root) > self.capacity:  # no room: each reader computes it again
+                root.prelude.pop()
+                for parent, index, node in before:
+                    parent.children[index] = node
 
     def dst(self, t: Any, slots: int, slot: int) -> Any:
         """The DST tile of chunk tile ``t`` for a node in ``slot``: slot-major, so the chunk's
@@ -739,7 +792,7 @@ class ComputeLowering(KernelLowering):
 
     def emit_node(self, node: Node, r0: Any, c0: Any, rows: int, cols: int, slots: int, out_cols: int) -> None:
         for child in node.children:
-            if child.kind not in ("leaf", "const"):
+            if child.kind not in ("leaf", "const", "held"):
                 self.emit_node(child, r0, c0, rows, cols, slots, out_cols)
         getattr(self, f"emit_{node.kind}")(node, r0, c0, rows, cols, slots)
 
@@ -1003,11 +1056,27 @@ class ComputeLowering(KernelLowering):
 #: and writes the first one's; "in_place" works on its first operand's slot; "own" reads buffers
 #: (or nothing) and writes one fresh slot
 _DST_USE = {
-    "sfpu": "operands", "where": "operands",
+    "sfpu": "operands", "where": "operands", "held": "held",
     "matmul_acc": "in_place", "unary": "in_place", "scalar": "in_place", "power": "in_place",
     **{kind: "own" for kind in ("leaf", "const", "fpu", "fpu_bcast", "matmul", "reduce", "bcast", "transpose",
                                 "fill", "copy")},
 }
+
+
+#: node kinds an expression shared in DST may be (:meth:`ComputeLowering.share_in_dst`): computed
+#: in DST from buffers or numbers, no matrix unit, no reduce mask
+_ELEMENTWISE = frozenset({"unary", "sfpu", "scalar", "power", "fill", "where", "fpu", "fpu_bcast", "bcast",
+                          "leaf", "const"})
+#: the roots such an expression may have (a leaf or a number is read where it is)
+_SHAREABLE = _ELEMENTWISE - {"leaf", "const"}
+
+
+def _walk(node: Node) -> list[Node]:
+    """``node`` and every node below it (prelude excluded)."""
+    out = [node]
+    for child in node.children:
+        out += _walk(child)
+    return out
 
 
 class _Binary:
@@ -1029,7 +1098,7 @@ def _largest_operand(root: Node, need: Any) -> tuple[Node, int] | None:
     while stack:
         node = stack.pop()
         for index, child in enumerate(node.children):
-            if child.kind in ("leaf", "const") or (child.kind == "fill" and child.children[0].kind == "const"):
+            if child.kind in ("leaf", "const", "held") or (child.kind == "fill" and child.children[0].kind == "const"):
                 continue
             slots = need(child)
             if best is None or slots > best[0]:
