@@ -70,12 +70,16 @@ def warn_over_limit(stores: list[ir.LocalStore], limit: str) -> None:
 
 
 class _Thread:
+    """One compute thread's body, rewritten one shared expression at a time."""
+
     def __init__(self, body: list[ir.Op]):
         self.top = body
         self.defs = {op.result.name: op for op in ir.walk(body) if isinstance(op, ir.EXPR_OPS)}
         self.buffer_of = {op.result.name: op.cb for op in ir.walk(body) if isinstance(op, (ir.CBReserve, ir.CBWait))}
         self.names = {r.name for op in ir.walk(body) for r in op.results()}
         self.refused: set[str] = set()
+        #: each expression's tree (register names), made once between two rewrites
+        self.trees: dict[str, frozenset[str]] = {}
 
     def run(self) -> None:
         while True:
@@ -115,13 +119,16 @@ class _Thread:
         """Whether ``op`` is a store whose expression tree holds ``name``."""
         return isinstance(op, ir.STORE_OPS) and name in self.tree(op.value)
 
-    def tree(self, value: ir.Operand) -> set[str]:
+    def tree(self, value: ir.Operand) -> frozenset[str]:
         """The register names an expression tree reads, its own included."""
-        names = {value.name} if isinstance(value, ir.Reg) else set()
-        op = self.defs.get(getattr(value, "name", ""))
-        for operand in op.operands() if op is not None else ():
-            names |= self.tree(operand)
-        return names
+        if not isinstance(value, ir.Reg):
+            return frozenset()
+        found = self.trees.get(value.name)
+        if found is None:
+            op = self.defs.get(value.name)
+            found = frozenset({value.name}).union(*(self.tree(o) for o in (op.operands() if op is not None else ())))
+            self.trees[value.name] = found
+        return found
 
     def leaves(self, expr: ir.Op) -> set[str]:
         """What ``expr`` reads that is not an expression: blocks of buffers, local blocks, scalars."""
@@ -134,11 +141,8 @@ class _Thread:
         return all(b.unit.tiled and not b.fmt.is_integer for b in blocks)
 
     def subtree_ops(self, expr: ir.Op) -> list[ir.Op]:
-        return self.subtree_ops_of(expr.result)
-
-    def subtree_ops_of(self, value: ir.Operand) -> list[ir.Op]:
-        """The expressions of the tree rooted at ``value``."""
-        return [self.defs[name] for name in self.tree(value) if name in self.defs]
+        """The expressions of ``expr``'s tree."""
+        return [self.defs[name] for name in self.tree(expr.result) if name in self.defs]
 
     def changed_between(self, expr: ir.Op, uses: _Uses) -> tuple[str, ir.Op] | None:
         """Why the value of ``expr`` may differ between its first and last use (with the operation
@@ -207,6 +211,7 @@ class _Thread:
         for op in consumers:
             if op.value.name == name:
                 op.value = local
+        self.trees.clear()
 
     @staticmethod
     def reads_any(op: ir.Op, names: set[str]) -> bool:
