@@ -163,6 +163,7 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
     kernel_hooks: list[session.KernelHook] = []
     if args.command == "show-ir":
         hooks.append(lambda program: print(print_program(program)))
+        lowering_hooks.append(print_added_buffers)
         kernel_hooks.append(lambda program, tensors: print(pykernel_program.ir_text(program)))
     emitter = Emitter(Path(args.output)) if args.command == "emit" else None
     if emitter is not None:
@@ -198,6 +199,17 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
         sys.path[:] = saved_path
         if warming is not None:
             warming.join()  # not left half-done when the interpreter exits
+
+
+def print_added_buffers(lowered: LoweredProgram) -> None:
+    """``show-ir``: after the program's IR, the buffers the compiler adds when it lowers it (the
+    L1 need's added buffers, each with why); nothing for a program that does not lower."""
+    if lowered.not_emittable() is not None:
+        return
+    need = lowered.metal().l1_need
+    if need is not None and need.added:
+        print(f"// buffers the compiler adds to program '{need.program}', per core:")
+        print("\n".join(f"//   {b.describe()}" for b in need.added))
 
 
 def parse_grid(text: str) -> tuple[int, ...]:

@@ -13,10 +13,12 @@ import torch
 
 from . import session
 from .arch import get as get_arch
-from .diagnostics import warn
+from .diagnostics import KernelError, warn
 from .frontend import l1_budget
 from .frontend.build_program import build_program
-from .ir.passes import run_pipeline
+from .ir import evaluate_once
+from .ir.passes import PIPELINE, run_pipeline
+from .ir.program_ir import ProgramIR
 from .lang import kernel as lang_kernel
 from .lang.kernel import KernelDef
 from .metal.lower import program_l1_need
@@ -45,9 +47,7 @@ def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
             pick = (lambda a: a.device_tensors()[i] if getattr(a, "is_mesh", False) else a)
             launch(kdef, tuple(pick(a) for a in args), {k: pick(v) for k, v in kwargs.items()})
         return None
-    program, tensors = build_program(kdef, args, kwargs, resolve_grid(kdef.grid, opts), opts.arch)
-    run_pipeline(program)
-    lowered = LoweredProgram(program, opts.arch)  # lowered once, on first use, for every reader below
+    program, tensors, lowered = build_and_lower(kdef, args, kwargs, opts)
     if opts.level == "language":
         warn_if_not_emittable(lowered)
     for hook in current.program_hooks:
@@ -68,6 +68,30 @@ def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
     for result_hook in current.result_hooks:
         result_hook(program, tensors)
     return None
+
+
+def build_and_lower(kdef: KernelDef, args: tuple, kwargs: dict,
+                    opts: RunOptions) -> tuple[ProgramIR, list[Any], LoweredProgram]:
+    """The program through the pass pipeline, and its lowering (made once, on first use, for every
+    reader of the launch). When the blocks the evaluate-once pass added break the lowering's L1 or
+    circular-buffer limit, the program is built again and run as written (W0420 says so), so that
+    a program that fits as written still runs."""
+    program, tensors = build_program(kdef, args, kwargs, resolve_grid(kdef.grid, opts), opts.arch)
+    run_pipeline(program)
+    lowered = LoweredProgram(program, opts.arch)
+    added = evaluate_once.stores_added(program)
+    if not added:
+        return program, tensors, lowered
+    try:
+        lowered.not_emittable()
+    except KernelError as exc:
+        if exc.code not in evaluate_once.LIMITS:
+            raise
+        program, tensors = build_program(kdef, args, kwargs, resolve_grid(kdef.grid, opts), opts.arch)
+        run_pipeline(program, [name for name, _ in PIPELINE if name != "evaluate-once"])
+        evaluate_once.warn_over_limit(added, f"{exc.code}: {exc.diagnostic.message}")
+        lowered = LoweredProgram(program, opts.arch)
+    return program, tensors, lowered
 
 
 def warn_if_not_emittable(lowered: LoweredProgram) -> None:

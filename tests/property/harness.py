@@ -88,6 +88,24 @@ def run(script: Path | str, *options: str, timeout: float = TIMEOUT_S) -> Run:
     return run_in_one_process([(script, options)], timeout)[0]
 
 
+#: the level "every use": the language level without the evaluate-once pass, where each store that
+#: uses a named expression computes it, as before the pass existed
+EVERY_USE = "every_use"
+
+
+def run_every_use(script: Path | str, *options: str, timeout: float = TIMEOUT_S) -> Run:
+    """``tilecraft run script *options`` in a forked child whose pipeline leaves out evaluate-once."""
+    result = in_child(_run_every_use, [(str(script), tuple(options))], timeout=timeout)
+    return Run(result, "", f"the child {result}") if isinstance(result, str) else result[0]
+
+
+def _run_every_use(invocations: Sequence[tuple[str, Sequence[str]]]) -> list[Run]:
+    from tilecraft.ir import passes
+
+    passes.PIPELINE[:] = [p for p in passes.PIPELINE if p[0] != "evaluate-once"]
+    return _run_all(invocations)
+
+
 def run_in_one_process(invocations: Sequence[tuple[Path | str, Sequence[str]]],
                        timeout: float = TIMEOUT_S) -> list[Run]:
     """Several ``tilecraft run`` invocations one after the other in one forked child (what a
@@ -201,11 +219,14 @@ def check_program(program: Program, levels: Sequence[str] = ("exact", "metal")) 
         return Outcome("output differs from Python", f"printed {base.stdout.splitlines()}, Python prints "
                        f"{list(program.stdout)}", str(script))
     notes: list[str] = []
+    if "named_twice" in program.features:  # evaluate once (ir/evaluate_once.py) must change no bit
+        levels = (*levels, EVERY_USE)
     for level in levels:
         if level == "metal" and not program.lowers:
             continue
-        options = ("--exact",) if level == "exact" else ("--level", "metal")
-        other = run(script, *program.cli_args, *options)
+        options = {"exact": ("--exact",), "metal": ("--level", "metal")}.get(level, ())
+        other = run_every_use(script, *program.cli_args) if level == EVERY_USE else \
+            run(script, *program.cli_args, *options)
         failure = failure_of(other)
         if failure and level == "metal" and failure.klass == "rejected E3001":
             notes.append(f"metal level: not lowered ({_not_lowered(failure.detail)})")

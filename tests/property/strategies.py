@@ -267,7 +267,7 @@ def stream_programs(draw, kind: str, pool: tuple[str, ...] | None = None) -> Pro
         split=split, tiled=tiled, R=R, C=C, BH=BH, BW=BW, inputs=tuple(inputs), output=output,
         expr=expr, root=root, explicit=draw(st.booleans()),
         copy_wait=draw(st.sampled_from(("inline", "handle", "group"))), factors=factors,
-        one_dm=draw(st.booleans()), named_expr=draw(st.booleans()), names=names,
+        one_dm=draw(st.booleans()), named_expr=draw(st.booleans()), named_uses=draw(st.integers(1, 2)), names=names,
         seed=draw(st.integers(0, 2 ** 16)), thread_order=draw(st.permutations((0, 1, 2))),
         creators=(draw(st.sampled_from(("from_torch", "rand"))), draw(st.sampled_from(("zeros", "empty"))))))
     return program

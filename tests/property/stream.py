@@ -75,6 +75,8 @@ class StreamSpec:
     factors: tuple[int, ...]  # one per buffer: inputs, then the output
     one_dm: bool
     named_expr: bool  # `e = expr` then `store(e)`
+    #: how many stores of the named expression (2: computed once, into a block the compiler adds)
+    named_uses: int
     names: dict[str, str]
     seed: int
     thread_order: tuple[int, int, int]
@@ -139,6 +141,8 @@ def build(spec: StreamSpec) -> Program:
                          f"copy_{spec.copy_wait}", "tile" if spec.tiled else "row_major"})
     if spec.one_dm:
         features.add("one_dm")
+    if spec.named_expr and spec.named_uses > 1:
+        features.add("named_twice")
     prelude(src)
     n = spec.names
     ops = [*spec.inputs, spec.output]
@@ -266,6 +270,8 @@ def _compute(src: Source, spec: StreamSpec, buffers: Sequence[str]) -> None:
             def store() -> None:
                 if spec.named_expr:
                     src.add(f"{n['e']} = {value}")
+                    for _ in range(spec.named_uses - 1):  # stored again below: computed once
+                        src.add(f"{out_block}.store({n['e']})")
                     src.add(f"{out_block}.store({n['e']})", compute_store=out_block)
                 else:
                     src.add(f"{out_block}.store({value})", compute_store=out_block)

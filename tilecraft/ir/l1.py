@@ -2,7 +2,8 @@
 
 One record, :class:`L1Need`, says what a core's L1 holds: the program's own buffers and the ones
 the compiler adds when it lowers the program to Metalium (partial results of a block read back,
-local blocks, intermediates of an expression, the reduce scaler, pipe landing slots and flags),
+local blocks, expressions computed once for several statements, intermediates of an expression,
+the reduce scaler, pipe landing slots and flags),
 each with what it is for. Every tool reads its figures from it: the launch and ``tilecraft
 emit`` / ``profile`` (through the lowering, which builds the complete need), the tuner's pruning
 and its "L1 use" column, and ``block_count="max"`` sizing. The complete need comes from the
@@ -31,6 +32,8 @@ class Added(enum.Enum):
     #: ``acc = ttl.block.fill(...)``: a block local to the compute thread, two blocks (or one block
     #: and one DST chunk, when its value rotates through the buffer chunk by chunk)
     LOCAL_BLOCK = "the value of local block"
+    #: a block expression several statements use, computed once (ir/evaluate_once.py), two blocks
+    EVALUATED_ONCE = "the value, computed once, of block expression"
     #: a computed operand that the matrix unit must read from L1 (fp32)
     INTERMEDIATE = "a computed operand in"
     #: the tile of ones ``reduce_tile`` multiplies by
@@ -66,6 +69,14 @@ class L1Buffer:
     def why(self) -> str:
         """Why the compiler added it ("" for the program's own)."""
         return "" if self.added is None else f"{self.added.value} {self.subject}"
+
+    def describe(self) -> str:
+        """The buffer, its size and, for an added one, why (E0401's notes, ``tilecraft show-ir``)."""
+        chunk = f" + one DST chunk of {self.chunk_bytes} B" if self.chunk_bytes else ""
+        sizes = f"{self.blocks} x {self.block_bytes} B{chunk} = {self.nbytes} B (block {self.shape}, {self.fmt})"
+        if self.added is None:
+            return f"buffer '{self.name}': {sizes}"
+        return f"buffer '{self.name}' (added by the compiler: {self.why}): {sizes}"
 
     @classmethod
     def of(cls, cb: CBDecl, added: Added | None = None, subject: str = "", chunk_bytes: int = 0) -> "L1Buffer":
@@ -118,7 +129,7 @@ class L1Need:
         if added:
             message += (f": its own buffers take {self.total - self.added_bytes} B and the compiler adds "
                         f"{self.added_bytes} B ({', '.join(f'{b.name}: {b.why}' for b in added)})")
-        notes = [Note(_describe(b), b.span) for b in sorted(self.buffers, key=lambda b: -b.nbytes)]
+        notes = [Note(b.describe(), b.span) for b in sorted(self.buffers, key=lambda b: -b.nbytes)]
         hint = "make blocks smaller, lower block_count, or use a narrower data format"
         if any(b.added is Added.PARTIALS for b in added):
             hint += "; a block that is read back (+=) keeps its partial results in a buffer of two blocks"
@@ -142,11 +153,3 @@ def check_l1(program: ProgramIR, arch_name: str) -> None:
     """The budget on the program's own buffers: the front end's early check, at the program, before
     anything is lowered (the lowering checks the complete need again)."""
     l1_need(program, arch_name, lowered=False).check()
-
-
-def _describe(b: L1Buffer) -> str:
-    chunk = f" + one DST chunk of {b.chunk_bytes} B" if b.chunk_bytes else ""
-    sizes = f"{b.blocks} x {b.block_bytes} B{chunk} = {b.nbytes} B (block {b.shape}, {b.fmt})"
-    if b.added is None:
-        return f"buffer '{b.name}': {sizes}"
-    return f"buffer '{b.name}' (added by the compiler: {b.why}): {sizes}"

@@ -355,6 +355,9 @@ class LocalStore(Op):
     name: ClassVar[str] = "block.local_set"
     result: Reg
     value: Reg
+    #: a block the compiler added to hold a block expression that several statements use, computed
+    #: once (``ir/evaluate_once.py``), not one the program names
+    once: bool = False
     #: the store interface shared with BlockStore (the value replaces the block's old one)
     accumulate: ClassVar[bool] = False
 

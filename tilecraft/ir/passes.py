@@ -10,6 +10,7 @@ from typing import Callable
 
 from . import ops as ir
 from . import scalarops
+from .evaluate_once import evaluate_once
 from .program_ir import ProgramIR
 from .verify import verify_program
 
@@ -61,6 +62,7 @@ def _remove(body: list[ir.Op], used: set[str]) -> int:
 
 PIPELINE: list[tuple[str, Callable[[ProgramIR], None]]] = [
     ("eliminate-dead-scalars", eliminate_dead_scalars),
+    ("evaluate-once", evaluate_once),
 ]
 
 

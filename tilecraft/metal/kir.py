@@ -16,6 +16,7 @@ from ..arch.processors import Processor
 from ..ir import ops as ir
 from ..ir.dialects import Dialect
 from ..ir.fieldkinds import CALL_ARGS, TEMPLATE, field_of_kind
+from ..ir.l1 import L1Need
 from ..ir.program_ir import ThreadKind
 from ..ir.types import TensorDecl, Type
 
@@ -207,3 +208,5 @@ class MetalProgram:
     #: buffer indices whose Float32 tiles the compute kernel unpacks straight into DST
     #: (``unpack_to_dest_mode[i] = UnpackToDestFp32``); every other buffer goes through SrcA/SrcB
     unpack_to_dest_fp32: list[int] = field(default_factory=list)
+    #: what one core needs in L1, the buffers the lowering added included, each with why
+    l1_need: L1Need | None = None

@@ -63,11 +63,12 @@ class ProgramLowering:
         kernels = self.lower_kernels()
         self.check_semaphores()
         check_cb_count(self.program, self.arch, [decl for decl, _, _ in self.internal])
-        self.l1_need().check()
+        need = self.l1_need()
+        need.check()
         return kir.MetalProgram(self.program.name, self.program.grid, self.arch, kernels, self.cbs,
                                 self.semaphores, list(self.program.tensors),
                                 fp32_dest_acc_en=self.fp32_dest_acc, grid_from_device=self.program.grid_from_device,
-                                unpack_to_dest_fp32=sorted(self.unpack_to_dest))
+                                unpack_to_dest_fp32=sorted(self.unpack_to_dest), l1_need=need)
 
     def lower_kernels(self) -> list[kir.Kernel]:
         kernels = []

@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ..arch import get as get_arch
-from ..diagnostics import warn
+from ..diagnostics import error, warn
 from ..dtypes import bfloat16, float32
 from ..ir import mathops, patterns
 from ..ir.compute_units import Operand, Unit, binary_unit
 from ..ir.l1 import Added
 from ..ir import ops as ir
-from ..ir.types import BOOL, FLOAT, BlockType, CBDecl
+from ..ir.types import BOOL, FLOAT, TILE_UNIT, BlockType, CBDecl
 from . import kir
 from .lower_common import KernelLowering
 from .optable import (COMPOSITE_UNARY, MIRRORED_UNARY, COMPUTE_PREFIX, DST_FORMAT, COPY, FILL, FPU_BINARY, FPU_HEADERS, MATMUL,
@@ -48,6 +48,9 @@ class Node:
     #: tiles already are (the first step of ``y.store(fill(0)); for k: y += a @ b``); a constant
     #: False: never read (the only step of such a loop that runs once)
     guard: ir.Reg | ir.Const | None = None
+    #: on a store's root: expressions the tree reads several times, computed once per chunk into
+    #: DST slots of their own before the tree (:meth:`ComputeLowering.share_in_dst`)
+    prelude: list["Node"] = field(default_factory=list)
 
 
 class ComputeLowering(KernelLowering):
@@ -88,17 +91,24 @@ class ComputeLowering(KernelLowering):
         # room for the next value behind the current one, as a partials buffer; or, where its value
         # can rotate through the buffer chunk by chunk, room for one DST chunk of it (rotation_chunk)
         local_blocks = {op.result.name: op for op in ir.walk(self.thread.body) if isinstance(op, ir.LocalStore)}
+        #: blocks holding an expression computed once: read as a computed operand always was (no W3002)
+        self.computed_once = {name for name, store in local_blocks.items() if store.once}
+        self.copied_once = self.read_both_ways(self.computed_once)
         #: local blocks whose buffer holds one block and one DST chunk: name -> tiles per chunk
         self.rotating: dict[str, int] = {}
         for name, store in local_blocks.items():
-            shape, chunk = store.result.type.shape, self.rotation_chunk(name, store.result.type.shape)
+            shape = store.result.type.shape
+            chunk = 0 if store.once else self.rotation_chunk(name, shape)
             if chunk:
                 self.rotating[name] = chunk
-            self.shadows[name] = self.ctx.new_cb(f"{name}_local", shape, store.result.type.fmt, Added.LOCAL_BLOCK,
+            why = Added.EVALUATED_ONCE if store.once else Added.LOCAL_BLOCK
+            self.shadows[name] = self.ctx.new_cb(f"{name}_local", shape, store.result.type.fmt, why,
                                                  f"'{name.split('.')[0]}'", blocks=1 if chunk else 2, span=store.loc,
-                                                 chunk_tiles=chunk or 0)
+                                                 chunk_tiles=chunk)
             self.written[name] = self.reg(f"{name}_written", BOOL)
         self.state: Any = None
+        #: the expressions the store being lowered has evaluated into intermediate buffers, by register
+        self.staged: dict[str, Node] = {}
         self._scaler: CBDecl | None = None
         startup = self.startup_buffers()
         self.call("compute_kernel_hw_startup", *map(kir.BufferId, startup))
@@ -237,7 +247,7 @@ class ComputeLowering(KernelLowering):
         if shadow is not None and op.block.name in self.packed_into_block:  # packed there from DST
             self.packed_into_block.discard(op.block.name)
             shadow = None
-        if op.block is None and any(self.origin[name] is op.cb for name in self.shadows):
+        if op.block is None and any(self.origin.get(name) is op.cb for name in self.shadows):
             self.fail("cb.push() of a block accumulated with '+=' (name the block: blk.push() or `with`)")
         if shadow is not None:  # the accumulated value moves from its partial buffer into the block
             n = ir.Const(_tiles(shadow.shape))
@@ -425,6 +435,9 @@ class ComputeLowering(KernelLowering):
         """The plan of ``operand``'s expression tree (``root``: the value a store packs)."""
         if isinstance(operand, ir.Const):
             return Node("const", None, (), value=operand.value)
+        staged = self.staged.get(operand.name)
+        if staged is not None:  # this store already evaluated it into an intermediate buffer
+            return Node("leaf", staged.op, staged.shape, cb=staged.cb)
         op = self.defs.get(operand.name)
         if op is None:
             if not isinstance(operand.type, BlockType):
@@ -486,7 +499,7 @@ class ComputeLowering(KernelLowering):
         level, computing in fp32, does not show."""
         for leaf in operands:
             name = getattr(leaf.op, "name", None)
-            if leaf.cb.fmt == float32 and (name in self.origin or name in self.shadows):
+            if leaf.cb.fmt == float32 and (name in self.origin or name in self.shadows) and name not in self.computed_once:
                 block = f"a block of '{self.origin[name].name}'" if name in self.origin else f"block '{name}'"
                 warn("W3002", f"{what} reads {block.replace('block', 'Float32 block', 1)} through the FPU's source registers, which hold "
                      "TF32 on the device: the low 13 mantissa bits of every value are dropped there, while "
@@ -520,11 +533,28 @@ class ComputeLowering(KernelLowering):
         return Node("sfpu", op, shape, [lhs, rhs])
 
     def buffered(self, operand: ir.Reg) -> Node:
-        """A node that must be read from a buffer: computed operands go through an intermediate one."""
+        """A node that must be read from a buffer: computed operands go through an intermediate one
+        (once per store: a second operand of the same expression reads the same buffer)."""
         node = self.node(operand)
-        if node.kind == "leaf":
+        if operand.name in self.staged:
+            return node
+        if node.kind == "leaf" and operand.name not in self.copied_once:
             return node
         return self.through_buffer(node, operand)
+
+    def read_both_ways(self, names: set[str]) -> set[str]:
+        """The blocks of ``names`` that the kernel copies into DST and also reads through the FPU's
+        source registers (matmul, reduce, transpose). A Float32 buffer reaches DST whole only when
+        the kernel only copies it (UnpackToDestFp32): such a block is copied into an intermediate
+        buffer for the FPU's reads, which then lose what they always lost (TF32, as a computed
+        operand's intermediate), and its other reads keep every bit, as DST held it before."""
+        through_fpu, copied = set(), set()
+        for op in ir.walk(self.thread.body):
+            fpu = {r.name for r in ((op.lhs, op.rhs) if isinstance(op, ir.TileMatmul) else
+                                    (op.x,) if isinstance(op, (ir.TileReduce, ir.TileTranspose)) else ())}
+            through_fpu |= fpu & names
+            copied |= {r.name for r in op.operands() if isinstance(r, ir.Reg) and r.name in names} - fpu
+        return through_fpu & copied
 
     def through_buffer(self, node: Node, operand: ir.Reg) -> Node:
         """Evaluate ``node`` into an intermediate buffer now; the leaf that reads it back."""
@@ -535,6 +565,7 @@ class ComputeLowering(KernelLowering):
         self.call("cb_push_back", kir.BufferId(cb.index), ir.Const(_tiles(node.shape)))
         self.call("cb_wait_front", kir.BufferId(cb.index), ir.Const(_tiles(node.shape)))
         self.pending_pops.append(cb)
+        self.staged[operand.name] = Node("leaf", operand, node.shape, cb=cb)
         return Node("leaf", operand, node.shape, cb=cb)
 
     def allocate(self, node: Node, free: int = 0) -> int:
@@ -545,11 +576,18 @@ class ComputeLowering(KernelLowering):
         transpose and fill read buffers (or nothing) and write one slot.
         """
         use = _DST_USE[node.kind]
+        if use == "held":  # computed before the tree; its slot is the expression's (allocate_all)
+            return free
         if use == "operands":
             used, live = free, free
             for child in node.children:
+                if child.kind == "held":
+                    continue
                 used = max(used, self.allocate(child, live))
                 live += 1
+            if node.children[0].kind == "held":  # the shared value stays: the result takes a slot of its own
+                node.slot = live
+                return max(used, live + 1)
             node.slot = node.children[0].slot
             return max(used, live)
         if use == "in_place":
@@ -561,6 +599,7 @@ class ComputeLowering(KernelLowering):
 
     # ---------------------------------------------------------------- emission
     def lower_BlockStore(self, op: ir.BlockStore) -> None:
+        self.staged = {}  # intermediates live for one store (popped at its end)
         for block in (op.block, *self.leaf_blocks(op.value)):
             if not block.type.unit.tiled:
                 self.fail("block math on a row-major (scalar-unit) block", hint="the compute engine works on "
@@ -613,6 +652,7 @@ class ComputeLowering(KernelLowering):
                 self.store_final_step(op.block.name, loop, root, only_step)
         for cb in self.pending_pops:
             self.call("cb_pop_front", kir.BufferId(cb.index), ir.Const(_tiles(cb.shape)))
+        self.staged = {}
 
     lower_LocalStore = lower_BlockStore
 
@@ -658,9 +698,12 @@ class ComputeLowering(KernelLowering):
         """Evaluate ``root`` into the partials (or local) buffer of ``name``, behind its current
         value, then drop the current value: the buffer's front always holds the latest one."""
         shadow = self.shadows[name]
+        # a local block's value may never have been read (a running max set again before the
+        # next query block reads it): wait for it, as a pop needs (the emulator's E5202)
+        wait = name in self.local_block_names
         if name in self.rotating:
             if not any(leaf.cb is shadow for leaf in _leaves(root)):  # a fill: the old value is dropped first
-                self.release_partial(name)
+                self.release_partial(name, wait=wait)
                 self.emit(ir.Assign(result=self.written[name], value=ir.Const(False)))
             self.evaluate(root, shadow, accumulate=None, rotating=name)
         else:
@@ -668,7 +711,7 @@ class ComputeLowering(KernelLowering):
             self.call("cb_reserve_back", kir.BufferId(shadow.index), n)
             self.evaluate(root, shadow, accumulate=None)
             self.call("cb_push_back", kir.BufferId(shadow.index), n)
-            self.release_partial(name)
+            self.release_partial(name, wait=wait)
         self.emit(ir.Assign(result=self.written[name], value=ir.Const(True)))
         self.known_unwritten.discard(name)
 
@@ -699,10 +742,9 @@ class ComputeLowering(KernelLowering):
         if root.kind == "leaf":
             root = Node("copy", None, root.shape, [root])
         self.current_out = out.index
-        slots = self.allocate(root)
-        if slots > self.capacity:
-            self.fail(f"an expression that needs {slots} DST tiles per output tile (DST holds {self.capacity})",
-                      hint="split the expression into two stores through an intermediate block")
+        self.share_in_dst(root)
+        slots = self.fit_dst(root)
+        self.current_out = out.index
         rows, cols = _grid(root.shape)
         batch_rows = _batched_matmul_rows(root) or rows  # a chunk multiplies rows of one batch's blocks
         chunk_rows, chunk_cols = _chunk(rows, cols, max(1, self.capacity // slots), batch_rows)
@@ -724,6 +766,8 @@ class ComputeLowering(KernelLowering):
         self.state = None if outer else self.state
         self.chunk_tiles = chunk_rows * chunk_cols
         self.call("tile_regs_acquire")
+        for shared in root.prelude:
+            self.emit_node(shared, bases["r0"], bases["c0"], chunk_rows, chunk_cols, slots, cols)
         self.emit_node(root, bases["r0"], bases["c0"], chunk_rows, chunk_cols, slots, cols)
         self.call("tile_regs_commit")
         self.call("tile_regs_wait")
@@ -748,6 +792,66 @@ class ComputeLowering(KernelLowering):
             self.call("reduce_uninit")
         for _ in range(depth):
             self._stack.pop()
+
+    def fit_dst(self, root: Node) -> int:
+        """Slots ``root`` needs per output tile, made to fit DST: while it needs more than DST holds,
+        the operand subtree that needs the most is evaluated first into an fp32 intermediate buffer
+        (which the kernel only copies into DST, whole: no rounding point is added) and read from
+        there. An operation whose operands alone do not fit is ``E0411`` at the store's line."""
+        slots = self.allocate_all(root)
+        while slots > self.capacity:
+            spilled = _largest_operand(root, self.allocate)
+            if spilled is None:
+                raise error("E0411", f"this store's expression has an operation that needs {slots} DST tiles "
+                            f"per output tile with every operand read from a buffer, and DST holds "
+                            f"{self.capacity} ({self.ctx.arch}, fp32)", self.loc,
+                            hint="split the operation's operands over several stores")
+            parent, index = spilled
+            child = parent.children[index]
+            held = ir.Reg(f"dst_spill{len(self.ctx.internal)}", BlockType(child.shape, float32, TILE_UNIT, expr=True))
+            parent.children[index] = self.through_buffer(child, held)
+            slots = self.allocate_all(root)
+        return slots
+
+    def allocate_all(self, root: Node) -> int:
+        """Slots of ``root``'s tree, then of its prelude's expressions above them (held to the end)."""
+        slots = self.allocate(root)
+        for shared in root.prelude:
+            slots = self.allocate(shared, slots)
+        for node in _walk(root):
+            if node.kind == "held":
+                node.slot = node.value.slot
+        return slots
+
+    def share_in_dst(self, root: Node) -> None:
+        """An elementwise expression the tree reads several times, each time as an operand of an
+        SFPU binary or ``where`` (which read DST slots and write another), is computed once per
+        chunk into slots of its own, where it stays until the tree is done; its readers read that
+        slot (a ``held`` node). Only when the tree still fits DST that way: else each reads its own."""
+        groups: dict[int, list[tuple[Node, int]]] = {}
+        for parent in _walk(root):
+            for index, child in enumerate(parent.children):
+                if child.kind in _SHAREABLE and getattr(child.op, "result", None) is not None:
+                    groups.setdefault(id(child.op), []).append((parent, index))
+        for refs in groups.values():
+            live = {id(n) for n in _walk(root)}
+            refs = [(parent, index) for parent, index in refs if id(parent) in live]
+            if len(refs) < 2:
+                continue
+            first = refs[0][0].children[refs[0][1]]
+            if any(parent.kind not in ("sfpu", "where") for parent, _ in refs) \
+                    or any(n.kind not in _ELEMENTWISE for n in _walk(first)):
+                continue
+            before = [(parent, index, parent.children[index]) for parent, index in refs]
+            for parent, index in refs:
+                parent.children[index] = Node("held", first.op, first.shape, children=[])
+            root.prelude.append(first)
+            for parent, index in refs:
+                parent.children[index].value = first  # read from its slot
+            if self.allocate_all(root) > self.capacity:  # no room: each reader computes it again
+                root.prelude.pop()
+                for parent, index, node in before:
+                    parent.children[index] = node
 
     def dst(self, t: Any, slots: int, slot: int) -> Any:
         """The DST tile of chunk tile ``t`` for a node in ``slot``: slot-major, so the chunk's
@@ -785,7 +889,7 @@ class ComputeLowering(KernelLowering):
 
     def emit_node(self, node: Node, r0: Any, c0: Any, rows: int, cols: int, slots: int, out_cols: int) -> None:
         for child in node.children:
-            if child.kind not in ("leaf", "const"):
+            if child.kind not in ("leaf", "const", "held"):
                 self.emit_node(child, r0, c0, rows, cols, slots, out_cols)
         getattr(self, f"emit_{node.kind}")(node, r0, c0, rows, cols, slots)
 
@@ -1051,11 +1155,27 @@ class ComputeLowering(KernelLowering):
 #: and writes the first one's; "in_place" works on its first operand's slot; "own" reads buffers
 #: (or nothing) and writes one fresh slot
 _DST_USE = {
-    "sfpu": "operands", "where": "operands",
+    "sfpu": "operands", "where": "operands", "held": "held",
     "matmul_acc": "in_place", "unary": "in_place", "scalar": "in_place", "power": "in_place",
     **{kind: "own" for kind in ("leaf", "const", "fpu", "fpu_bcast", "matmul", "reduce", "bcast", "transpose",
                                 "fill", "copy")},
 }
+
+
+#: node kinds an expression shared in DST may be (:meth:`ComputeLowering.share_in_dst`): computed
+#: in DST from buffers or numbers, no matrix unit, no reduce mask
+_ELEMENTWISE = frozenset({"unary", "sfpu", "scalar", "power", "fill", "where", "fpu", "fpu_bcast", "bcast",
+                          "leaf", "const"})
+#: the roots such an expression may have (a leaf or a number is read where it is)
+_SHAREABLE = _ELEMENTWISE - {"leaf", "const"}
+
+
+def _walk(node: Node) -> list[Node]:
+    """``node`` and every node below it (prelude excluded)."""
+    out = [node]
+    for child in node.children:
+        out += _walk(child)
+    return out
 
 
 class _Binary:
@@ -1067,6 +1187,23 @@ class _Binary:
 
 
 _ADD = _Binary("add")
+
+
+def _largest_operand(root: Node, need: Any) -> tuple[Node, int] | None:
+    """The computed operand (parent, index) of ``root``'s tree that needs the most DST slots
+    (``need(node)``), the first such in the tree; None when every operand is a leaf or a number."""
+    best: tuple[int, Node, int] | None = None
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for index, child in enumerate(node.children):
+            if child.kind in ("leaf", "const", "held") or (child.kind == "fill" and child.children[0].kind == "const"):
+                continue
+            slots = need(child)
+            if best is None or slots > best[0]:
+                best = (slots, node, index)
+            stack.append(child)
+    return None if best is None else (best[1], best[2])
 
 
 def _bounds(loop: ir.For) -> tuple[int, int, int] | None:

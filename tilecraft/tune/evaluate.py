@@ -25,8 +25,6 @@ from typing import Any
 
 from .. import driver, options
 from ..diagnostics import DiagnosticWarning, KernelError
-from ..frontend.build_program import build_program
-from ..ir.passes import run_pipeline
 from ..ir.program_ir import ProgramIR
 from ..lang import kernel as lang_kernel
 from ..lang.kernel import KernelDef
@@ -160,11 +158,10 @@ def build(kdef: KernelDef, call: CallSpec, params: dict[str, Any], generation: s
     """The program of ``kdef`` with hyper-parameters ``params``, as the driver would build it."""
     kdef, hyper = split_params(kdef, params)
     args, kwargs = call.materialise()
-    target = driver.resolve_grid(kdef.grid, options.RunOptions(arch=generation, grid=grid))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DiagnosticWarning)
-        program, _ = build_program(kdef, args, {**kwargs, **hyper}, target, generation)
-    run_pipeline(program)
+        program, _, _ = driver.build_and_lower(kdef, args, {**kwargs, **hyper},
+                                               options.RunOptions(arch=generation, grid=grid))
     return program
 
 
