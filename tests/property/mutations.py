@@ -221,11 +221,14 @@ def _elu_without_alpha(program: Program, src: Source, choose: Choose) -> tuple[i
 
 
 def _push_unwritten(program: Program, src: Source, choose: Choose) -> tuple[int, ...] | None:
-    """The only store into an output block is dropped: pushing it only warns (W1108), the writer's
-    copy out of it reads undefined values (E1109)."""
+    """Every store into an output block is dropped (a program may store its named expression
+    twice): pushing it only warns (W1108), the writer's copy out of it reads undefined values
+    (E1109)."""
     stores = src.sites("compute_store")
-    index = choose(stores)
-    src.replace_text(index, "pass")
+    block = src.lines[choose(stores)].tag("compute_store")
+    for index in stores:
+        if src.lines[index].tag("compute_store") == block:
+            src.replace_text(index, "pass")
     return tuple(src.sites("write_copy")) or None
 
 

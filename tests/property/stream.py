@@ -271,7 +271,7 @@ def _compute(src: Source, spec: StreamSpec, buffers: Sequence[str]) -> None:
                 if spec.named_expr:
                     src.add(f"{n['e']} = {value}")
                     for _ in range(spec.named_uses - 1):  # stored again below: computed once
-                        src.add(f"{out_block}.store({n['e']})")
+                        src.add(f"{out_block}.store({n['e']})", compute_store=out_block)
                     src.add(f"{out_block}.store({n['e']})", compute_store=out_block)
                 else:
                     src.add(f"{out_block}.store({value})", compute_store=out_block)

@@ -98,7 +98,7 @@ class ComputeLowering(KernelLowering):
         self.rotating: dict[str, int] = {}
         for name, store in local_blocks.items():
             shape = store.result.type.shape
-            chunk = 0 if store.once else self.rotation_chunk(name, shape)
+            chunk = 0 if store.once else (self.rotation_chunk(name, shape) or 0)
             if chunk:
                 self.rotating[name] = chunk
             why = Added.EVALUATED_ONCE if store.once else Added.LOCAL_BLOCK
