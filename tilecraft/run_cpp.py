@@ -12,7 +12,6 @@ simulator would have put them.
 from __future__ import annotations
 
 import importlib.util
-import tempfile
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -24,6 +23,7 @@ from .emu.cache import digest, emu_cache
 from .ir.program_ir import ProgramIR
 from .metal.lowered import LoweredProgram
 from .published_modules import serve_published
+from .user_cache import fill
 
 
 def emitted_directory(lowered: LoweredProgram) -> Path:
@@ -31,13 +31,9 @@ def emitted_directory(lowered: LoweredProgram) -> Path:
     emitted, program = lowered.emitted(), lowered.program
     key = digest(*(f"{name}\0{text}" for name, text in sorted(emitted.files.items())))
     directory = emu_cache() / "emitted" / f"{program.name.strip('_') or 'program'}-{key[:16]}"
-    if not (directory / "program.py").is_file():
-        directory.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=directory.parent, prefix=".emit-") as tmp:
-            staging = Path(tmp) / "files"
-            emitted.write(staging)
-            if not (directory / "program.py").is_file():  # another process may have finished first
-                staging.replace(directory)
+    # Another process (a pytest-xdist worker) may emit the same program at once: user_cache.fill
+    # lets one write it and publishes the whole directory by one rename.
+    fill(directory, lambda entry: (entry / "program.py").is_file(), emitted.write)
     return directory
 
 

@@ -7,13 +7,14 @@ benchmarks). Both go through here.
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
+
+from .user_cache import cache_root, fill
+
+__all__ = ["cache_root"]  # re-exported: where fetched wheels are unpacked
 
 # Written last into an unpacked cache entry, so a half-finished extraction is never a cache hit.
 COMPLETE_MARKER = ".complete"
@@ -49,19 +50,12 @@ def download_wheel(package: str, version: str, python_version: str, dest: Path, 
     return wheels[0]
 
 
-def cache_root() -> Path:
-    """Where fetched wheels are unpacked: $TILECRAFT_CACHE_DIR, else the XDG cache."""
-    explicit = os.environ.get("TILECRAFT_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "tilecraft"
-
-
 def is_unpacked(target: Path, stamp: str = "") -> bool:
     """Whether ``target`` is a finished cache entry whose marker carries ``stamp``."""
-    marker = target / COMPLETE_MARKER
-    return marker.is_file() and stamp in marker.read_text()
+    try:
+        return stamp in (target / COMPLETE_MARKER).read_text()
+    except OSError:  # no marker yet (or the entry was just moved aside)
+        return False
 
 
 def unpack_once(target: Path, fetch: Callable[[Path], Path], unpack: Callable[[Path, Path], None],
@@ -71,17 +65,12 @@ def unpack_once(target: Path, fetch: Callable[[Path], Path], unpack: Callable[[P
     ``fetch(dest)`` downloads the wheel into ``dest`` and returns it; ``unpack(wheel, staging)``
     extracts what the caller needs. Both run in a scratch directory beside ``target``; the marker
     (the wheel's name and ``stamp``, e.g. a layout version whose change must rebuild the entry) is
-    written last and the staging tree renamed into place, so an interrupted fetch leaves no entry.
+    written last and the staging tree renamed into place (user_cache.fill: concurrent processes
+    wait for one download), so an interrupted fetch leaves no entry.
     """
-    if is_unpacked(target, stamp):
-        return
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=target.parent, prefix=f".fetch-{target.name}-") as tmp:
-        wheel = fetch(Path(tmp) / "wheel")
-        staging = Path(tmp) / "unpacked"
+    def fetch_and_unpack(staging: Path) -> None:
+        wheel = fetch(staging.parent / "wheel")
         unpack(wheel, staging)
         (staging / COMPLETE_MARKER).write_text("".join(f"{line}\n" for line in (wheel.name, stamp) if line))
-        # A concurrent process (e.g. pytest-xdist workers) may have won the race.
-        if not is_unpacked(target, stamp):
-            shutil.rmtree(target, ignore_errors=True)
-            staging.rename(target)
+
+    fill(target, lambda entry: is_unpacked(entry, stamp), fetch_and_unpack)

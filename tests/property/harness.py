@@ -79,7 +79,11 @@ def write_script(name: str, text: str) -> Path:
     SCRIPTS.mkdir(parents=True, exist_ok=True)
     path = SCRIPTS / name
     if not path.exists() or path.read_text() != text:
-        path.write_text(text)
+        # Written aside and renamed: another process (an xdist worker) may be running this very
+        # script, and must never read it half written.
+        with tempfile.NamedTemporaryFile("w", dir=SCRIPTS, suffix=".tmp", delete=False) as partial:
+            partial.write(text)
+        os.replace(partial.name, path)
     return path
 
 

@@ -2,21 +2,19 @@
 
 An entry is a directory ``<cache>/emu/<kind>/<key>/`` holding the shared object and a stamp
 (the key and the object's SHA-256), written last. An entry is trusted only when its stamp matches
-the object, so a truncated or corrupted object is detected and rebuilt. Builds run in a scratch
-directory beside the entry and are renamed into place, so two processes building the same key at
-once both succeed and the cache never holds half an object.
+the object, so a truncated or corrupted object is detected and rebuilt. Entries are written by
+``user_cache.fill``: built in a scratch directory beside the entry under the entry's lock and
+renamed into place, so a second process wanting the same key waits for the first build and uses
+it, and the cache never holds half an object.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Callable
 
-from ..wheels import cache_root
+from ..user_cache import cache_root, fill
 
 STAMP = "stamp"
 OBJECT = "object.so"
@@ -55,30 +53,17 @@ def lookup(kind: str, key: str) -> Path | None:
 def build(kind: str, key: str, make: Callable[[Path], Path]) -> tuple[Path, bool]:
     """The object for ``key``: from the cache, or built by ``make(scratch_dir) -> object path``.
 
-    Returns (path, built_now).
+    Returns (path, built_now); built_now is False also when another process built it meanwhile.
     """
-    found = lookup(kind, key)
-    if found is not None:
-        return found, False
     entry = emu_cache() / kind / key
-    entry.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=entry.parent, prefix=f".build-{key[:12]}-") as tmp:
-        staging = Path(tmp) / "entry"
-        staging.mkdir()
+
+    def make_entry(staging: Path) -> None:
         made = make(staging)
         if made != staging / OBJECT:
             made.replace(staging / OBJECT)
         (staging / STAMP).write_text(f"{key} {_file_hash(staging / OBJECT)}\n")
-        if lookup(kind, key) is None:  # another process may have finished first
-            broken = entry.with_name(f".stale-{key[:12]}-{os.getpid()}")
-            if entry.exists():
-                entry.rename(broken)
-                shutil.rmtree(broken, ignore_errors=True)
-            try:
-                staging.rename(entry)
-            except OSError:
-                if lookup(kind, key) is None:
-                    raise
+
+    built = fill(entry, lambda _: lookup(kind, key) is not None, make_entry)
     found = lookup(kind, key)
     assert found is not None
-    return found, True
+    return found, built

@@ -32,7 +32,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import wheel_headers, wheels
+from .. import user_cache, wheel_headers, wheels
 from . import cache
 from .llk_suite import suite_tree
 
@@ -190,17 +190,13 @@ def machine_tree(arch: str = "wormhole") -> Path:
         return target / "tt_metal"
     headers = wheel_headers.ensure_headers() / "tt_metal"
     tests = suite_tree.ensure_llk_root() / "tests"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = target.with_name(f".staging-{target.name}")
-    shutil.rmtree(staging, ignore_errors=True)
-    shutil.copytree(headers, staging / "tt_metal", symlinks=True)
-    shutil.copytree(tests, staging / "tt_metal" / "tt-llk" / "tests", symlinks=True)
-    log = apply_rewrites(staging / "tt_metal", arch)
-    (staging / PATCH_LOG).write_text("".join(f"{line}\n" for line in log))
-    (staging / wheels.COMPLETE_MARKER).write_text(f"{key}\n")
-    if not wheels.is_unpacked(target, key):
-        shutil.rmtree(target, ignore_errors=True)
-        staging.rename(target)
-    else:
-        shutil.rmtree(staging, ignore_errors=True)
+
+    def make(staging: Path) -> None:
+        shutil.copytree(headers, staging / "tt_metal", symlinks=True)
+        shutil.copytree(tests, staging / "tt_metal" / "tt-llk" / "tests", symlinks=True)
+        log = apply_rewrites(staging / "tt_metal", arch)
+        (staging / PATCH_LOG).write_text("".join(f"{line}\n" for line in log))
+        (staging / wheels.COMPLETE_MARKER).write_text(f"{key}\n")
+
+    user_cache.fill(target, lambda entry: wheels.is_unpacked(entry, key), make)
     return target / "tt_metal"

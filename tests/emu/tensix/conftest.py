@@ -8,12 +8,17 @@ Python test checks. Every machine source is linked in, so a unit's opcodes are r
 from __future__ import annotations
 
 import hashlib
+import os
 import subprocess
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
+from tilecraft import wheel_headers
+from tilecraft.emu import cache
+from tilecraft.emu.build import compiler
 from tilecraft.wheel_headers import HeadersUnavailable, ensure_headers
 
 MACHINE_DIR = Path(__file__).resolve().parents[3] / "tilecraft" / "emu" / "tensix"
@@ -39,38 +44,61 @@ def tensix_unit_test(tmp_path_factory):
         tt_metal = ensure_headers() / "tt_metal"
     except HeadersUnavailable as exc:
         pytest.skip(f"tt-metal headers unavailable: {exc}")
+    gxx = compiler()
     out_dir = tmp_path_factory.mktemp("tensix_unit")
+    machines: dict[str, Path] = {}
 
-    objects: dict[tuple[str, str], Path] = {}
+    def machine(arch: str) -> Path:
+        """Every machine source compiled and joined (``g++ -r``) into one object, in the emulator's
+        cache: built once per content, shared by the xdist workers and by later sessions (tests
+        only differ in ``main``)."""
+        if arch not in machines:
+            sources = sorted(MACHINE_DIR.glob("*.cpp"))
+            key = cache.digest("tensix-unit-machine", arch, gxx.version, *_flags(arch),
+                               _machine_tree_digest(), wheel_headers.VERSION, wheel_headers.LAYOUT_VERSION)
 
-    def machine_object(source: Path, arch: str) -> Path:
-        """Each machine source is compiled once per session and arch (tests only differ in ``main``)."""
-        key = (str(source), arch)
-        if key not in objects:
-            digest = hashlib.sha256(source.read_bytes() + b"".join(
-                h.read_bytes() for h in sorted(MACHINE_DIR.glob("*.h")))).hexdigest()[:16]
-            obj = out_dir / f"{source.stem}_{arch}_{digest}.o"
-            _compile(["-c", str(source), "-o", str(obj)], arch)
-            objects[key] = obj
-        return objects[key]
+            def make(directory: Path) -> Path:
+                def compile_one(source: Path) -> str:
+                    obj = directory / f"{source.stem}.o"
+                    _compile(["-c", str(source), "-o", str(obj)], arch)
+                    return str(obj)
+
+                with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+                    objects = list(pool.map(compile_one, sources))
+                joined = directory / "joined_machine.o"  # machine.cpp has machine.o
+                _compile(["-r", "-nostdlib", *objects, "-o", str(joined)], arch)
+                for obj in objects:  # only the joined object is kept
+                    Path(obj).unlink()
+                return joined
+
+            machines[arch] = cache.build("tensix-unit-machine", key, make)[0]
+        return machines[arch]
+
+    def _flags(arch: str) -> list[str]:
+        return ["-std=c++20", "-O1", "-w", f"-DTC_ARCH_{arch.upper()}", *_include_flags(tt_metal, arch)]
 
     def _compile(args: list[str], arch: str) -> None:
-        cmd = ["g++", "-std=c++20", "-O1", "-w", f"-DTC_ARCH_{arch.upper()}", *_include_flags(tt_metal, arch), *args]
-        built = subprocess.run(cmd, capture_output=True, text=True)
+        built = subprocess.run([*gxx.command(), *_flags(arch), *args], capture_output=True, text=True)
         assert built.returncode == 0, built.stderr[-4000:]
 
     def run(cpp_source: str, arch: str = "wormhole", stdin: str = "", extra_flags: Sequence[str] = ()) -> str:
         """``extra_flags``: more g++ flags for the test's own source (include dirs, defines)."""
-        machine = [machine_object(p, arch) for p in sorted(MACHINE_DIR.glob("*.cpp"))]
+        joined = machine(arch)
         key = hashlib.sha256(cpp_source.encode() + "\0".join(extra_flags).encode()
-                             + b"".join(p.name.encode() for p in machine)).hexdigest()[:16]
+                             + str(joined).encode()).hexdigest()[:16]
         test_cpp = out_dir / f"t_{key}.cpp"
         exe = out_dir / f"t_{key}"
         if not exe.exists():
             test_cpp.write_text(cpp_source)
-            _compile([*extra_flags, str(test_cpp), *map(str, machine), "-o", str(exe)], arch)
+            _compile([*extra_flags, str(test_cpp), str(joined), "-o", str(exe)], arch)
         ran = subprocess.run([str(exe)], input=stdin, capture_output=True, text=True, timeout=60)
         assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-2000:]
         return ran.stdout
 
     return run
+
+
+def _machine_tree_digest() -> str:
+    """The machine's sources and headers (sfpi/, kernel_include/ too): what its objects are made of."""
+    files = sorted(p for p in MACHINE_DIR.rglob("*") if p.is_file() and p.suffix in (".h", ".hpp", ".cpp"))
+    return cache.digest(*(part for p in files for part in (p.relative_to(MACHINE_DIR).as_posix(), p.read_bytes())))

@@ -20,7 +20,8 @@ import torch
 import yaml
 
 from tests.emu.tensix.conftest import MACHINE_DIR, HeadersUnavailable, _include_flags, ensure_headers
-from tilecraft import wheels
+from tilecraft.emu.llk_suite import suite_tree
+from tilecraft.wheels import WheelUnavailable
 
 
 
@@ -330,13 +331,13 @@ int main() {
 
 @functools.cache
 def _llk_tests_dir() -> Path:
-    """The wheel's LLK test suite (tt-llk/tests), as the machine include tree / harness extract it
-    into the tilecraft cache; the test is skipped when no extraction is there."""
-    for pattern in ("*/tt-llk/tests", "*/ttnn/tt_metal/tt-llk/tests"):
-        for found in sorted(wheels.cache_root().glob(pattern)):
-            if (found / "helpers" / "include" / "sfpu_operations.h").exists():
-                return found
-    pytest.skip("the LLK test suite is not extracted in the tilecraft cache")
+    """The wheel's LLK test suite (tt-llk/tests), extracted into the tilecraft cache here rather than
+    found there: whether another test extracted it first depends on the order tests run in (and on
+    which pytest-xdist worker ran what); skipped only when the wheel cannot be had."""
+    try:
+        return suite_tree.ensure_llk_root() / "tests"
+    except WheelUnavailable as exc:
+        pytest.skip(f"the ttnn wheel's LLK test suite is unavailable: {exc}")
 
 
 @functools.cache
