@@ -103,7 +103,7 @@ float unary(SfpuUnary op, float x, std::uint32_t p0, std::uint32_t p1, std::uint
         case SfpuUnary::Sign: return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : 0.0f;
         case SfpuUnary::Signbit: return flag(std::signbit(x));
         case SfpuUnary::Square: return x * x;
-        case SfpuUnary::Power: return std::pow(x, float(p0));
+        case SfpuUnary::Power: return std::pow(x, p(p0));  // 0.81.1: the exponent as fp32 bits
         case SfpuUnary::PowerIterative: {  // square-and-multiply, each product an fp32 multiply
             if (p0 == 0) return 1.0f;
             float result = x;
