@@ -445,7 +445,8 @@ void kernel_main() {
     ("fill_tile(0, 7.0f);  // FINDING-HERE", "E5009", False),
     pytest.param("", None, True, marks=pytest.mark.slow),
 ])
-def test_the_acquire_and_wait_idiom_packs_what_math_commits(device, tmp_path, after_pack, error, deprecated) -> None:
+def test_the_acquire_and_wait_idiom_packs_what_math_commits(device, emulator_engine, tmp_path, after_pack, error,
+                                                           deprecated) -> None:
     """tile_regs_wait() before tile_regs_commit() (the ACQ()/REL() helpers of ttnn's
     rmsnorm_post_allgather*.cpp; the deprecated acquire_dst()/release_dst() pair does the same): on
     the device the packer's wait returns at the commit, so the packs see the math before it. Math
