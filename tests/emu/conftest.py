@@ -41,6 +41,15 @@ def compute_engine(request: pytest.FixtureRequest, device) -> Iterator[str]:
         yield request.param
 
 
+@pytest.fixture
+def emulator_engine(device) -> Iterator[None]:
+    """Pins a test to the emulator's own compute engine, whatever $TILECRAFT_COMPUTE says: for tests
+    of that engine's findings (E5009 "not modelled", the DST idiom check), which the Tensix machine
+    does not make because it runs what the LLK does."""
+    with session.using(compute_engine="emulator"):
+        yield
+
+
 @pytest.fixture(scope="module")
 def ops() -> Path:
     """The wheel's ``ttnn/cpp/ttnn/operations`` directory."""

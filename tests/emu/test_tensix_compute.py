@@ -86,3 +86,16 @@ def test_cli_option_selects_the_engine(monkeypatch: pytest.MonkeyPatch, capsys: 
     monkeypatch.setenv("TILECRAFT_COMPUTE", "silicon")
     assert main(["run", script]) == 2
     assert "TILECRAFT_COMPUTE must be one of emulator, tensix, got 'silicon'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("engine", [pytest.param("emulator", marks=pytest.mark.slow), "tensix"])
+def test_emitted_power_tile_takes_the_exponent_as_float_bits(engine: str) -> None:
+    """hypot's ``a ** 2`` is ``power_tile(0, 0x40000000u)``: 0.81.1's calculate_unary_power reads
+    its parameter as an fp32's bits, so an emitted integer 2 (a denormal exponent) would make every
+    element sqrt(2). The example asserts torch.hypot's answer itself; both engines must give it (the
+    emulator's case is also test_examples_cpp's hypot, so it is slow here). Warm: about 8 s on the
+    machine under load."""
+    from tilecraft.cli import main
+
+    script = str(Path(__file__).parents[2] / "examples" / "hypot_block_expression.py")
+    assert main(["run", "--level", "cpp", "--compute-engine", engine, script]) == 0

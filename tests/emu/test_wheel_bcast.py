@@ -534,7 +534,7 @@ UNMODELLED = {
 
 
 @pytest.mark.parametrize("call", list(UNMODELLED), ids=lambda c: c.split("(")[0].split("<")[0])
-def test_what_kernel_lib_reaches_but_is_not_modelled_stops_at_the_call(device, call: str) -> None:
+def test_what_kernel_lib_reaches_but_is_not_modelled_stops_at_the_call(device, emulator_engine, call: str) -> None:
     """The functions declared so that kernels including kernel_lib's chain compile (special.hpp's
     unary SFPU functions, the packer's threshold ReLU modes, an LLK unpacker init that disagrees with
     the math init) stop the run at the call with E5009, never compute something else."""

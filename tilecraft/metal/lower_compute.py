@@ -950,7 +950,7 @@ class ComputeLowering(KernelLowering):
         sfpu = UNARY["power"]
         self.include(sfpu.header)
         self.init(("sfpu", sfpu.init), sfpu.init)
-        exponent = ir.Const(int(node.children[1].value))
+        exponent = ir.Const(float_bits(node.children[1].value))
         self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(sfpu.call, self.dst(t, slots, node.slot), exponent))
 
     def operand_to_dst(self, child: Node, node: Node, r0, c0, rows, cols, slots) -> None:

@@ -85,7 +85,8 @@ UNARY: dict[str, Sfpu] = {
     "relu_min": _u("relu_min", "eltwise_unary/relu.h", params="bits"),
     "leaky_relu": _u("leaky_relu", "eltwise_unary/relu.h", params="bits"),
     "elu": _u("elu", "eltwise_unary/elu.h", params="bits"),
-    "power": _u("power", _API, params="int"),
+    # 0.81.1's power_tile takes the exponent as fp32 bits (calculate_unary_power reads param0 as a float)
+    "power": _u("power", _API, params="bits"),
     # log_b(x) = ln(x) * (1 / ln b), the scale as fp32 bits: 0.81.1's ckernel_sfpu_log.h reads
     # base_scale as a float's 32 bits (older releases took fp16a bits; as fp32 those are a
     # denormal, and every result ~0). log2 sets base_is_two, the exact path: exponent + ln(m) / ln 2

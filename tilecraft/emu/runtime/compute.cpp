@@ -600,6 +600,38 @@ void matmul_tiles(std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t tile_a, 
 // Sums use the FPU's matrix multiply with the scaler tile (weights S[0][k], as the scaler tiles
 // tt-metal's kernels build); the positions outside row/column 0 then hold what that product
 // leaves there, which the packer's reduce mask drops. Max writes zeros there.
+// REDUCE_SCALAR sums as llk_math_reduce.h pools them: each face in order onto one scratch DST row
+// (GAPOOL: the face's column sums weighted by row 0 of the scaler's face, each fidelity phase of a
+// face before the next face), that row moved to SrcB (MOVD2B: a bfloat16 DST as it is, an fp32 one
+// truncated to TF32), transposed into SrcA's column 0 and pooled again with the scaler still in
+// SrcB onto [0][0]. The scaler applies twice, which is why ttnn's hosts pass its square root for HW.
+std::uint32_t reduce_scalar_sum(const float* xm, const float* sm, std::uint32_t R, std::uint32_t C,
+                                std::uint32_t acc, const Compute& c) {
+    const std::uint32_t fr = std::min(R, 16u), fc = std::min(C, 16u);
+    std::uint32_t partial[16] = {}, va[16], vb[16];
+    for (std::uint32_t r0 = 0; r0 < R; r0 += fr) {
+        for (std::uint32_t c0 = 0; c0 < C; c0 += fc) {
+            for (std::uint32_t col = 0; col < fc; ++col) {
+                std::fill(va, va + 16, 0u);
+                std::fill(vb, vb + 16, 0u);
+                for (std::uint32_t k = 0; k < fr; ++k) {
+                    va[k] = as_bits(xm[(r0 + k) * C + c0 + col]);
+                    vb[k] = as_bits(sm[r0 * C + c0 + k]);
+                }
+                partial[col] = fpu::dot(va, vb, 16, partial[col], c.fidelity_phases, c.fp32);
+            }
+        }
+    }
+    std::fill(va, va + 16, 0u);
+    std::fill(vb, vb + 16, 0u);
+    const std::uint32_t last = (R - fr) * C + (C - fc);  // the last face's row 0 stays in SrcB
+    for (std::uint32_t k = 0; k < fc; ++k) {
+        va[k] = c.fp32 ? partial[k] & ~0x1FFFu : partial[k];
+        vb[k] = as_bits(sm[last + k]);
+    }
+    return fpu::dot(va, vb, 16, acc, c.fidelity_phases, c.fp32);
+}
+
 void reduce_tile(Pool pool, RDim dim, std::uint32_t cb, std::uint32_t scaler_cb, std::uint32_t tile,
                  std::uint32_t scaler_tile, std::uint32_t dst, Loc loc) {
     TC_TRACE(Ev::Reduce, trace_page_bytes(cb), trace_page_bytes(scaler_cb), std::uint32_t(pool), 0, loc);
@@ -642,15 +674,16 @@ void reduce_tile(Pool pool, RDim dim, std::uint32_t cb, std::uint32_t scaler_cb,
             out[0] = m;
         }
     } else {
-        // out = X @ S^T (rows), S @ X (columns), or the full sum at [0][0] (scalar), each element
+        // out = X @ S^T (rows), S @ X (columns), or the two-stage full sum at [0][0] (scalar), each element
         // as the matrix unit computes it (fpu::dot, chunks of 16 in k order)
         static std::uint32_t va[1024 + 16], vb[1024 + 16];
-        const std::uint32_t n = dim == RDim::Row ? C : dim == RDim::Col ? R : R * C, n16 = (n + 15) / 16 * 16;
+        const std::uint32_t n = dim == RDim::Row ? C : R, n16 = (n + 15) / 16 * 16;
         for (std::uint32_t r = 0; r < R; ++r) {
             for (std::uint32_t col = 0; col < C; ++col) {
                 const std::uint32_t idx = x.shape.at(r, col);
-                if (dim == RDim::Scalar && (r != 0 || col != 0)) {
-                    c.dst[t][idx] = cleared ? 0 : dst_bits(t, idx);
+                if (dim == RDim::Scalar) {
+                    const std::uint32_t old = cleared ? 0 : dst_bits(t, idx);
+                    c.dst[t][idx] = r == 0 && col == 0 ? reduce_scalar_sum(xm, sm, R, C, old, c) : old;
                     continue;
                 }
                 std::fill(va, va + n16, 0u);
@@ -659,12 +692,9 @@ void reduce_tile(Pool pool, RDim dim, std::uint32_t cb, std::uint32_t scaler_cb,
                     if (dim == RDim::Row) {  // the scaler in SrcA, the data in SrcB
                         va[k] = as_bits(sm[col * C + k]);
                         vb[k] = as_bits(xm[r * C + k]);
-                    } else if (dim == RDim::Col) {
+                    } else {
                         va[k] = as_bits(xm[k * C + col]);
                         vb[k] = as_bits(sm[r * C + k]);
-                    } else {
-                        va[k] = as_bits(xm[k]);
-                        vb[k] = as_bits(sm[k % C]);
                     }
                 }
                 c.dst[t][idx] = fpu::dot(va, vb, int(n16), dst_bits(t, idx), c.fidelity_phases, c.fp32);

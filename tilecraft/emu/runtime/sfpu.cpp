@@ -103,7 +103,7 @@ float unary(SfpuUnary op, float x, std::uint32_t p0, std::uint32_t p1, std::uint
         case SfpuUnary::Sign: return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : 0.0f;
         case SfpuUnary::Signbit: return flag(std::signbit(x));
         case SfpuUnary::Square: return x * x;
-        case SfpuUnary::Power: return std::pow(x, float(p0));
+        case SfpuUnary::Power: return std::pow(x, p(p0));  // 0.81.1: the exponent as fp32 bits
         case SfpuUnary::PowerIterative: {  // square-and-multiply, each product an fp32 multiply
             if (p0 == 0) return 1.0f;
             float result = x;
@@ -209,9 +209,11 @@ float binary(SfpuBinary op, float a, float b) {
             return (r != 0.0f && ((r < 0.0f) != (b < 0.0f))) ? r + b : r;
         }
         case SfpuBinary::Xlogy: return a == 0.0f && !std::isnan(b) ? 0.0f : a * std::log(b);
-        // mask_tile: b is the mask tile; a zero mask (either sign: SFPU float compare) clears a
-        case SfpuBinary::Mask: return b == 0.0f ? 0.0f : a;
-        case SfpuBinary::MaskPosinf: return b == 0.0f ? INFINITY : a;
+        // mask_tile: b is the mask tile; a mask of +0.0 clears a. The LLK's `mask == 0.0F` is SFPSETCC's
+        // compare with zero, which tests all 32 bits (SFPSETCC.md: software must flush -0.0 itself),
+        // so -0.0 and denormals do not mask
+        case SfpuBinary::Mask: return as_bits(b) == 0u ? 0.0f : a;
+        case SfpuBinary::MaskPosinf: return as_bits(b) == 0u ? INFINITY : a;
         case SfpuBinary::Count: break;
     }
     return a;

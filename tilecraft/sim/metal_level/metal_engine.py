@@ -359,10 +359,6 @@ class MetalCore:
     def c_transpose_tile(self, op: int, cb: int, i: int, d: int) -> None:
         self.dst[d] = self.rt.node(op, "transpose", tile_math.transpose, [self.cbs[cb].front(i, op)])
 
-    def c_power_tile(self, op: int, d: int, exponent: int) -> None:
-        self.dst[d] = self.rt.node(op, "power", lambda x: tile_math.UNARY_PARAM["power"](x, exponent),
-                                   [self.dst_get(d, op)])
-
     def c_where_tile(self, op: int, c: int, a: int, b: int, out: int, *, template: tuple) -> None:
         self.dst[out] = self.rt.node(op, "where", tile_math.where,
                                      [self.dst_get(c, op), self.dst_get(a, op), self.dst_get(b, op)])

@@ -49,9 +49,13 @@ constexpr unsigned dst_format() {
         constexpr DataLayout f = Fmt != DataLayout::Default ? Fmt
                                  : std::is_same_v<T, vSMag> ? DataLayout::SM32
                                                             : DataLayout::SM16;
-        static_assert(f == DataLayout::SM32 || f == DataLayout::SM16,
-                      "sfpi: sign-magnitude values use DataLayout SM32 or SM16 (tilecraft does not model I32 for vSMag)");
-        return f == DataLayout::SM16 ? SFPLOAD_MOD0_FMT_INT16 : SFPLOAD_MOD0_FMT_INT32;
+        static_assert((f == DataLayout::I32 && std::is_same_v<T, vSMag>) || f == DataLayout::SM32 ||
+                          f == DataLayout::SM16,
+                      "sfpi: vSMag uses DataLayout I32, SM32 or SM16; vSMag16 SM16");
+        // I32 as SFPI spells it for Wormhole: Dst's int32 through SFPLOAD/SFPSTORE format SM32
+        return f == DataLayout::SM16 ? SFPLOAD_MOD0_FMT_INT16
+               : f == DataLayout::I32 ? SFPLOAD_MOD0_FMT_SM32
+                                      : SFPLOAD_MOD0_FMT_INT32;
     } else {
         static_assert(tc_false<T>, "sfpi: this vector type cannot be loaded from or stored to Dst");
         return 0;
