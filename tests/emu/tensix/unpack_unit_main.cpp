@@ -157,10 +157,10 @@ void expect_failure(const char* tag, Machine& m, uint32_t word) {
 void adc_scenario() {
     Machine m;
     auto show = [&](const char* step) {
-        const AdcChannel& a = m.s.unpack.adc[kUnpack][0][0];
-        const AdcChannel& b = m.s.unpack.adc[kUnpack][1][1];
-        const AdcChannel& p = m.s.adc[kUnpack].ch[0];
-        const AdcChannel& o = m.s.unpack.adc[kMath][0][0];
+        const AdcChannel& a = m.s.adc[kUnpack].unpacker[0][0];
+        const AdcChannel& b = m.s.adc[kUnpack].unpacker[1][1];
+        const AdcChannel& p = m.s.adc[kUnpack].packers[0];
+        const AdcChannel& o = m.s.adc[kMath].unpacker[0][0];
         std::printf("adc %s %u %u %u %u %u %u %u %u %u %u %u %u %u\n", step, a.x, a.y, a.z, a.w, a.y_cr, b.x, b.y, b.z, b.w, p.x,
                     p.z, o.x, o.z);
     };

@@ -11,7 +11,8 @@
 //   machine.h / machine.cpp   state, the opcode table, issue + MOP expansion + REPLAY
 //   config.cpp                WRCFG/RDCFG/SETC16/RMWCIB*, GPR (DMA register) instructions
 //   sync.cpp                  STALLWAIT, SEM*, ATGETM/ATRELM, NOPs
-//   unpack.cpp                UNPACR*, ADC counters (SETADC*, INCADC*, ADDRCR*), format decode
+//   unpack.cpp                UNPACR*, format decode
+//   adc.cpp / adc.h           the ADC instructions (SETADC*, INCADC*, ADDRCR*) and counter helpers
 //   fpu.cpp                   ELW*, MVMUL, GMPOOL/GAPOOL, MOV*, ZERO*, TRNSPSRCB, SHIFTX*, RWCs
 //   pack.cpp                  PACR*, packer format conversion and rounding
 //   sfpu.cpp / sfpu_ops.h     SFP* instructions; sfpu_ops.h is shared with our sfpi.h
@@ -55,13 +56,17 @@ struct Wait {
     std::string what;
 };
 
-// One address-counter channel set (ISA: ADCs.md): per unpacker/packer and per channel.
+// One address-counter channel (ISA: ADCs.md): X/Y/Z/W and their carriage-return registers.
 struct AdcChannel {
     uint32_t x = 0, y = 0, z = 0, w = 0;
     uint32_t x_cr = 0, y_cr = 0, z_cr = 0, w_cr = 0;
 };
-struct Adc {
-    AdcChannel ch[2];  // channel 0: input side, channel 1: output side
+// One thread's ADCs (ADCs.md: ADCs[3], usually indexed by the issuing thread): each unpacker's two
+// channels and one pair the four packers share. The ADC instructions (adc.cpp) write them; UNPACR
+// and PACR read and advance them, so the unpackers and the packers see one record.
+struct ThreadAdcs {
+    AdcChannel unpacker[2][2];  // [unpacker][channel]: channel 0 input side, 1 output side
+    AdcChannel packers[2];      // [channel]
 };
 
 // Read-write counters of the matrix unit (ISA: RWCs.md).
@@ -74,7 +79,7 @@ struct Rwc {
 };
 
 }  // namespace tc_tensix
-// --- unpack: the unpackers' private state (needs AdcChannel and kNumThreads above) ---
+// --- unpack: the unpackers' private state (needs kNumThreads above) ---
 #include "unpack.h"
 namespace tc_tensix {
 
@@ -108,7 +113,7 @@ struct MachineState {
     uint32_t gpr[kNumThreads][kGprs] = {};          // also the RISC-visible regfile
 
     // --- counters ---
-    Adc adc[kNumThreads];                           // ADCs as seen by the issuing thread
+    ThreadAdcs adc[kNumThreads];                    // ADCs[thread] (ADCs.md), shared by unpackers and packers
     Rwc rwc;
     // Address modifiers (ADDR_MOD_*) live in thread config of the math/pack threads; the FPU
     // unit reads them from there.

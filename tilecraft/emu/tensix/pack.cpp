@@ -162,7 +162,7 @@ void flush_streams(Machine& m, int t, uint32_t w, unsigned i, PackerStreams& ps,
 
 // Output address generator for packer i when its streams need new addresses.
 void start_streams(Machine& m, int t, unsigned i, uint32_t addr16, PackerStreams& ps, uint32_t out_format) {
-    const AdcChannel& out = m.s.adc[t].ch[1];
+    const AdcChannel& out = m.s.adc[t].packers[1];
     const uint32_t yzw = TC_CFG(m, t, PCK0_ADDR_BASE_REG_1_Base) + out.y * TC_CFG(m, t, PCK0_ADDR_CTRL_XY_REG_1_Ystride) +
                          out.z * TC_CFG(m, t, PCK0_ADDR_CTRL_ZW_REG_1_Zstride) +
                          out.w * TC_CFG(m, t, PCK0_ADDR_CTRL_ZW_REG_1_Wstride);
@@ -191,7 +191,7 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
     if (downsample == 0) downsample = 0xffffu;
 
     // Input address generator (InputAddressGenerator.md): start datum in Dst and datum count.
-    const AdcChannel& in = m.s.adc[t].ch[0];
+    const AdcChannel& in = m.s.adc[t].packers[0];
     const uint32_t bytes_per_datum = (in_format & 3u) == 0 ? 4u : (in_format & 3u) == 1 ? 2u : 1u;
     const uint32_t x_mask = bytes_per_datum == 4 ? 0x3u : bytes_per_datum == 2 ? 0x7u : 0xfu;
     const uint32_t byte_addr = TC_CFG(m, t, PCK0_ADDR_BASE_REG_0_Base) +
@@ -202,7 +202,7 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
     const uint32_t dest_offset = m.cfg_field(t, DEST_TARGET_REG_CFG_PACK_SEC0_Offset_ADDR32 + i,
                                              DEST_TARGET_REG_CFG_PACK_SEC0_Offset_SHAMT, DEST_TARGET_REG_CFG_PACK_SEC0_Offset_MASK);
     const uint32_t first = (((byte_addr / bytes_per_datum) & ~x_mask) + (in.x & x_mask) + (dest_offset << 4)) & 0x3fffu;
-    const uint32_t count = p.flush ? 0u : m.s.adc[t].ch[1].x - in.x + 1u;
+    const uint32_t count = p.flush ? 0u : m.s.adc[t].packers[1].x - in.x + 1u;
     if (count > 16u * kDstRows16)
         m.fail(t, w, "packer datum count " + std::to_string(count) + " (ADC X end - X start + 1) exceeds Dst");
     const bool from_null = p.zero_write || p.flush;
@@ -244,8 +244,8 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
 // AddrMod applied to the issuing thread's packer ADC after the addresses are taken (both channels).
 void apply_addr_mod(Machine& m, int t, uint32_t addr_mod) {
     const uint32_t am = m.thread_cfg_word(t, kAddrModPack[addr_mod & 3u]);
-    AdcChannel& in = m.s.adc[t].ch[0];
-    AdcChannel& out = m.s.adc[t].ch[1];
+    AdcChannel& in = m.s.adc[t].packers[0];
+    AdcChannel& out = m.s.adc[t].packers[1];
     const auto step_y = [](AdcChannel& ch, uint32_t clear, uint32_t carriage_return, uint32_t incr) {
         if (clear) ch.y = ch.y_cr = 0;
         else if (carriage_return) ch.y = ch.y_cr += incr;

@@ -1,7 +1,7 @@
-// The unpackers: UNPACR (L1 -> SrcA / SrcB / Dst), UNPACR_NOP and the ADC instructions.
+// The unpackers: UNPACR (L1 -> SrcA / SrcB / Dst) and UNPACR_NOP (the ADC instructions: adc.cpp).
 //
 // Facts from tt-isa-documentation (WormholeB0 UNPACR_Regular.md, UNPACR_IncrementContextCounter.md,
-// UNPACR_FlushCache.md, ADCs.md, SETADC*.md, INCADC*.md, ADDRCR*.md, SrcASrcB.md)
+// UNPACR_FlushCache.md, ADCs.md, SrcASrcB.md)
 // and ttsim's src/tensix.cpp (UNPACR_NOP, which the ISA documentation does not describe); the
 // code is ours. What the LLK never drives and we do not model (compressed tiles, row search,
 // SrcB rarefaction, the UNPACR_NOP pop/stall/bank-reset flavours) is a Machine::fail naming it.
@@ -15,6 +15,7 @@
 
 #include "cfg_defines.h"
 #include "format_decode.h"
+#include "adc.h"
 #include "machine.h"
 
 namespace tc_tensix {
@@ -82,9 +83,6 @@ const Field kContextOffset[2] = {TC_F(UNPACK_MISC_CFG_CfgContextOffset_0), TC_F(
 const Field kSrcSetBase[2] = {TC_F(SRCA_SET_Base), TC_F(SRCB_SET_Base)};
 const Field kSrcAOvrdWithAddr = TC_F(SRCA_SET_SetOvrdWithAddr);
 const Field kInt8Unsigned[2] = {TC_F(ALU_FORMAT_SPEC_REG0_SrcAUnsigned), TC_F(ALU_FORMAT_SPEC_REG0_SrcBUnsigned)};
-
-// ADC counter widths (ADCs.md): X 18 bits, Y 13, Z 8, W 8.
-constexpr uint32_t kAdcMask[4] = {0x3ffffu, 0x1fffu, 0xffu, 0xffu};
 
 std::string msg(const char* fmt, unsigned a = 0, unsigned b = 0, unsigned c = 0) {
     char buf[256];
@@ -183,9 +181,9 @@ UnpackJob plan_unpack(Machine& m, int thread, uint32_t word) {
         }
     }
 
-    const AdcChannel& xy = m.s.unpack.adc[j.adc_thread][j.which][0];
-    const AdcChannel& zw = m.s.unpack.adc[thread][j.which][0];
-    const uint32_t x_end = m.s.unpack.adc[j.adc_thread][j.which][1].x + 1;
+    const AdcChannel& xy = m.s.adc[j.adc_thread].unpacker[j.which][0];
+    const AdcChannel& zw = m.s.adc[thread].unpacker[j.which][0];
+    const uint32_t x_end = m.s.adc[j.adc_thread].unpacker[j.which][1].x + 1;
     if (x_end < xy.x) m.fail(thread, word, msg("ADC X range is empty (X %u, end %u)", xy.x, x_end - 1));
     const uint64_t first = ((uint64_t(zw.w) * z_dim + zw.z) * y_dim + xy.y) * x_dim + xy.x;
     j.count = x_end - xy.x;
@@ -200,7 +198,7 @@ UnpackJob plan_unpack(Machine& m, int thread, uint32_t word) {
         j.to_dst = multi_context ? cfg(r.unpack_if_sel_cntx[j.context]) : cfg(r.unpack_if_sel);
         j.transpose = cfg(r.haloize);
     }
-    const AdcChannel& out = m.s.unpack.adc[thread][j.which][1];
+    const AdcChannel& out = m.s.adc[thread].unpacker[j.which][1];
     uint32_t out_addr = cfg(r.out_base) + out.y * cfg(r.y_stride) + out.z * cfg(r.z_stride) + out.w * cfg(r.w_stride);
     const uint32_t out_bytes = decode::dst_is_32b(j.out_fmt) ? 4 : (datum_bits(j.out_fmt) == 16 ? 2 : 1);
     if (out_addr % out_bytes) m.fail(thread, word, msg("output address %u is not aligned to the %u-byte output datum", out_addr, out_bytes));
@@ -306,12 +304,6 @@ void unpack_datums(Machine& m, int thread, uint32_t word, const UnpackJob& j) {
     }
 }
 
-// Counter `dim` (0..3: X, Y, Z, W) of an ADC channel, and its carriage-return register.
-uint32_t& counter(AdcChannel& ch, int dim) { return dim == 0 ? ch.x : dim == 1 ? ch.y : dim == 2 ? ch.z : ch.w; }
-uint32_t& counter_cr(AdcChannel& ch, int dim) { return dim == 0 ? ch.x_cr : dim == 1 ? ch.y_cr : dim == 2 ? ch.z_cr : ch.w_cr; }
-
-void bump(AdcChannel& ch, int dim, uint32_t inc) { counter(ch, dim) = (counter(ch, dim) + inc) & kAdcMask[dim]; }
-
 // Hands the unpacker's current bank to the matrix unit and moves to the other one (FlipSrc).
 void flip_bank(Machine& m, int thread, uint32_t which) {
     int& bank = which ? m.s.srcb_unpack_bank : m.s.srca_unpack_bank;
@@ -349,11 +341,11 @@ void unpacr(Machine& m, int thread, uint32_t word) {
     const uint32_t mode = field(word, 15, 8);
     for (uint32_t t = 0; t < kNumThreads; ++t) {
         if (t != uint32_t(thread) && t != j.adc_thread) continue;
-        AdcChannel* ch = m.s.unpack.adc[t][which];
-        bump(ch[0], 2, mode & 3u);
-        bump(ch[0], 1, (mode >> 2) & 3u);
-        bump(ch[1], 2, (mode >> 4) & 3u);
-        bump(ch[1], 1, (mode >> 6) & 3u);
+        AdcChannel* ch = m.s.adc[t].unpacker[which];
+        adc::bump(ch[0], 2, mode & 3u);
+        adc::bump(ch[0], 1, (mode >> 2) & 3u);
+        adc::bump(ch[1], 2, (mode >> 4) & 3u);
+        adc::bump(ch[1], 1, (mode >> 6) & 3u);
     }
     if (field(word, 6, 1)) {
         flip_bank(m, thread, which);
@@ -389,69 +381,9 @@ void unpacr_nop(Machine& m, int thread, uint32_t word) {
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// ADC instructions: bits 21..23 select unpacker 0, unpacker 1, packers; ThreadOverride picks
-// another thread's ADCs (0: the issuing thread).
-
-template <typename Fn>
-void for_each_adc(Machine& m, int thread, uint32_t word, uint32_t thread_override, Fn&& fn) {
-    const uint32_t t = thread_override == 0 ? uint32_t(thread) : thread_override - 1;
-    if (t >= kNumThreads) m.fail(thread, word, "ThreadOverride names no thread");
-    if (field(word, 21, 1)) fn(m.s.unpack.adc[t][0]);
-    if (field(word, 22, 1)) fn(m.s.unpack.adc[t][1]);
-    if (field(word, 23, 1)) fn(m.s.adc[t].ch);
-}
-
-void set_counter(AdcChannel& ch, int dim, uint32_t v) { counter(ch, dim) = counter_cr(ch, dim) = v & kAdcMask[dim]; }
-
-void add_counter_cr(AdcChannel& ch, int dim, uint32_t inc) { set_counter(ch, dim, counter_cr(ch, dim) + inc); }
-
-void setadc(Machine& m, int thread, uint32_t word) {
-    const uint32_t value = field(word, 0, 18), dim = field(word, 18, 2), channel = field(word, 20, 1);
-    for_each_adc(m, thread, word, value >> 16, [&](AdcChannel* ch) { set_counter(ch[channel], int(dim), value); });
-}
-
-void setadcxx(Machine& m, int thread, uint32_t word) {
-    const uint32_t x0 = field(word, 0, 10), x1 = field(word, 10, 10);
-    for_each_adc(m, thread, word, 0, [&](AdcChannel* ch) {
-        set_counter(ch[0], 0, x0);
-        set_counter(ch[1], 0, x1);
-    });
-}
-
-// SETADCXY/SETADCZW (set), INCADCXY/INCADCZW (add to the counter), ADDRCRXY/ADDRCRZW (add to the
-// carriage-return register and copy it into the counter) share one layout: four 3-bit values at
-// bits 6, 9, 12, 15 for (ch0 lo, ch0 hi, ch1 lo, ch1 hi) with lo/hi = X/Y or Z/W, and a 4-bit
-// mask at bit 0 (unused by INCADC*).
-enum class AdcOp { Set, Inc, AddCr };
-
-template <int kLoDim, AdcOp kOp>
-void adc_pair(Machine& m, int thread, uint32_t word) {
-    const uint32_t vals[4] = {field(word, 6, 3), field(word, 9, 3), field(word, 12, 3), field(word, 15, 3)};
-    const uint32_t mask = kOp == AdcOp::Inc ? 0xfu : field(word, 0, 4);
-    for_each_adc(m, thread, word, field(word, 18, 2), [&](AdcChannel* ch) {
-        for (int i = 0; i < 4; ++i) {
-            if (!((mask >> i) & 1u)) continue;
-            AdcChannel& c = ch[i / 2];
-            const int dim = kLoDim + (i & 1);
-            if (kOp == AdcOp::Set) set_counter(c, dim, vals[i]);
-            if (kOp == AdcOp::Inc) bump(c, dim, vals[i]);
-            if (kOp == AdcOp::AddCr) add_counter_cr(c, dim, vals[i]);
-        }
-    });
-}
-
 }  // namespace
 
 TC_OPCODE(0x42, UNPACR, unpacr);
 TC_OPCODE(0x43, UNPACR_NOP, unpacr_nop);
-TC_OPCODE(0x50, SETADC, setadc);
-TC_OPCODE(0x5e, SETADCXX, setadcxx);
-TC_OPCODE(0x51, SETADCXY, (adc_pair<0, AdcOp::Set>));
-TC_OPCODE(0x54, SETADCZW, (adc_pair<2, AdcOp::Set>));
-TC_OPCODE(0x52, INCADCXY, (adc_pair<0, AdcOp::Inc>));
-TC_OPCODE(0x55, INCADCZW, (adc_pair<2, AdcOp::Inc>));
-TC_OPCODE(0x53, ADDRCRXY, (adc_pair<0, AdcOp::AddCr>));
-TC_OPCODE(0x56, ADDRCRZW, (adc_pair<2, AdcOp::AddCr>));
 
 }  // namespace tc_tensix
