@@ -233,6 +233,10 @@ int main() {
         expect_failure("err_format", m, TT_OP_UNPACR(kSrcA, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1));
     }
     adc_scenario();
-    Machine bh(Arch::Blackhole);
-    expect_failure("err_blackhole", bh, TT_OP_UNPACR_NOP(kSrcA, kZeroSrc));
+    try {  // a machine build serves the architecture it was compiled for (arch.h)
+        Machine bh(Arch::Blackhole);
+        std::printf("err_other_arch no error\n");
+    } catch (const std::runtime_error& e) {
+        std::printf("err_other_arch %s\n", e.what());
+    }
 }

@@ -191,7 +191,7 @@ enum class ElwOp { Add, Sub, Mul };
 
 void elementwise(Machine& m, int thread, uint32_t word, ElwOp op, const char* name) {
     const uint32_t flips = field(word, 22, 2), add_dst = field(word, 21, 1), bcast = field(word, 19, 2);
-    const uint32_t addr_mod = field(word, 15, 2);
+    const uint32_t addr_mod = math_addr_mode(word);
     wait_src(m, true, true, name);
     const Alu a = alu_config(m, thread, word);
     const Rwc& rwc = rwc_of(m, thread, word);
@@ -200,7 +200,7 @@ void elementwise(Machine& m, int thread, uint32_t word, ElwOp op, const char* na
         m.fail(thread, word, "ELWADD/ELWSUB in fidelity phase " + std::to_string(phase) + " (which scales the sum) is not modelled");
     const bool bcast_row = bcast & 2u, bcast_col0 = bcast & 1u;
     const uint32_t a_row = rwc.srca & 0x38u, b_row = rwc.srcb & (bcast_row ? 0x3fu : 0x38u);
-    const uint32_t d_row = dst_row(m, thread, word, field(word, 0, 15)) & 0x3f8u;
+    const uint32_t d_row = dst_row(m, thread, word, math_low_imm(word, 15)) & 0x3f8u;
     const bool accumulate = op == ElwOp::Mul || add_dst;
     const SrcBank& A = m.s.srca[m.s.srca_math_bank];
     const SrcBank& B = m.s.srcb[m.s.srcb_math_bank];
@@ -238,7 +238,8 @@ void elwmul(Machine& m, int thread, uint32_t word) { elementwise(m, thread, word
 // --- MVMUL / GAPOOL: Dst += SrcB @ SrcA ---
 
 void matmul(Machine& m, int thread, uint32_t word, uint32_t out_rows, bool bcast_row, const char* name) {
-    const uint32_t flips = field(word, 22, 2), addr_mod = field(word, 15, 2);
+    const bool pool = out_rows == 4;  // GAPOOL's AddrMode is pool_addr_mode (arch.h)
+    const uint32_t flips = field(word, 22, 2), addr_mod = pool ? field(word, 15, kEnc.pool_addr_mode_bits) : math_addr_mode(word);
     wait_src(m, true, true, name);
     const Alu a = alu_config(m, thread, word);
     const Rwc& rwc = rwc_of(m, thread, word);
@@ -246,7 +247,7 @@ void matmul(Machine& m, int thread, uint32_t word, uint32_t out_rows, bool bcast
     const uint32_t rows = bcast_row ? 7u : out_rows;
     const uint32_t a_row = rwc.srca & 0x38u, b_row = rwc.srcb & (bcast_row ? 0x3fu : 0x38u);
     if (a_row + 16 > kSrcRows) m.fail(thread, word, "SrcA rows " + std::to_string(a_row) + "..+15 run past SrcA's 64 rows");
-    const uint32_t d_row = dst_row(m, thread, word, field(word, 0, 15)) & (0x400u - rows);
+    const uint32_t d_row = dst_row(m, thread, word, math_low_imm(word, 15)) & (0x400u - rows);
     const SrcBank& A = m.s.srca[m.s.srca_math_bank];
     const SrcBank& B = m.s.srcb[m.s.srcb_math_bank];
     m.s.fpu.last_srca_row = a_row;
@@ -354,7 +355,7 @@ PoolDatum pool_read_src(uint32_t a, uint32_t b, Style style) {
 }
 
 void gmpool(Machine& m, int thread, uint32_t word) {
-    const uint32_t flips = field(word, 22, 2), addr_mod = field(word, 15, 2);
+    const uint32_t flips = field(word, 22, 2), addr_mod = field(word, 15, kEnc.pool_addr_mode_bits);
     if (field(word, 14, 1)) m.fail(thread, word, "GMPOOL's argmax (max_pool_index_en) is not modelled");
     if (field(word, 19, 3) != 1) m.fail(thread, word, "GMPOOL is modelled for the 16x16 form (instr_mod19 = 1) only");
     wait_src(m, true, true, "GMPOOL");
@@ -426,7 +427,7 @@ void mova2d_common(Machine& m, int thread, uint32_t word) {
     m.s.fpu.last_srca_row = s_row;
     const SrcBank& A = m.s.srca[m.s.srca_math_bank];
     for (uint32_t n = 0; n < (eight ? 8u : 1u); ++n) move_row_to_dst(m, thread, word, A.row[s_row + n], false, d_row + n);
-    apply_addr_mod(m, thread, word, field(word, 15, 2));
+    apply_addr_mod(m, thread, word, math_addr_mode(word));
 }
 
 void mova2d(Machine& m, int thread, uint32_t word) {
@@ -438,15 +439,15 @@ void movdbga2d(Machine& m, int thread, uint32_t word) { mova2d_common(m, thread,
 void movb2d(Machine& m, int thread, uint32_t word) {
     wait_src(m, false, true, "MOVB2D");
     const Rwc& rwc = rwc_of(m, thread, word);
-    const uint32_t mod = field(word, 12, 3);
+    const uint32_t mod = field(word, kEnc.movb2d_mod_lo, 3);
     const bool bcast_col0 = mod & 1u, bcast_row = mod & 2u, four = mod & 4u;
-    uint32_t s_row = field(word, 17, 6) + rwc.srcb, d_row = dst_row(m, thread, word, field(word, 0, 12));
+    uint32_t s_row = field(word, 17, 6) + rwc.srcb, d_row = dst_row(m, thread, word, field(word, 0, kEnc.movb2d_mod_lo));
     const uint32_t rows = bcast_row ? 8u : four ? 4u : 1u;
     s_row &= (four && !bcast_row) ? 0x3cu : 0x3fu;
     d_row &= 0x400u - rows;
     const SrcBank& B = m.s.srcb[m.s.srcb_math_bank];
     for (uint32_t n = 0; n < rows; ++n) move_row_to_dst(m, thread, word, B.row[s_row + (bcast_row ? 0 : n)], bcast_col0, d_row + n);
-    apply_addr_mod(m, thread, word, field(word, 15, 2));
+    apply_addr_mod(m, thread, word, math_addr_mode(word));
 }
 
 // ShuffleBF16 / ShuffleFP16 / ShuffleTF32 (MOVD2A.md): a Dst datum as a Src datum.
@@ -478,7 +479,7 @@ void move_dst_to_src(Machine& m, int thread, uint32_t word, bool to_a) {
     for (uint32_t n = 0; n < (four ? 4u : 1u); ++n)
         for (uint32_t c = 0; c < 16; ++c) S.row[s_row + n][c] = dst_to_src(m, thread, word, a, lo, d_row + n, c);
     if (to_a) m.s.fpu.last_srca_row = s_row;
-    apply_addr_mod(m, thread, word, field(word, 15, 2));
+    apply_addr_mod(m, thread, word, math_addr_mode(word));
 }
 
 void movd2a(Machine& m, int thread, uint32_t word) { move_dst_to_src(m, thread, word, true); }
@@ -502,7 +503,7 @@ void movb2a(Machine& m, int thread, uint32_t word) {
             A.row[a_row + n][c] = (flush && src_exp(v) == 0) ? 0u : v;
         }
     m.s.fpu.last_srca_row = a_row;
-    apply_addr_mod(m, thread, word, field(word, 15, 2));
+    apply_addr_mod(m, thread, word, math_addr_mode(word));
 }
 
 // --- clearing ---
@@ -514,9 +515,24 @@ void clear_dst_rows(Machine& m, uint32_t first, uint32_t count) {
     }
 }
 
-void zeroacc(Machine& m, int thread, uint32_t word) {
-    const uint32_t clear_mode = field(word, 19, 5), mode = clear_mode & 3u, imm = field(word, 0, 15);
+// Wormhole: clear_mode (3 bits at 19; 4 = 32-bit rows) and a 15-bit row immediate. Blackhole:
+// clear_mode 2 bits at 19, use_32_bit_mode at 18, clear_zero_flags at 17 (the Dst zero flags are
+// not modelled: nothing reads them) and a 10-bit `where`.
+uint32_t zeroacc_mode(Machine& m, int thread, uint32_t word, uint32_t& imm) {
+    if (kArch == Arch::Blackhole) {
+        if (field(word, 21, 3)) m.fail(thread, word, "ZEROACC with bits 21..23 set is undefined on Blackhole");
+        imm = field(word, 0, 10);
+        return field(word, 19, 2) | (field(word, 18, 1) << 2);
+    }
+    const uint32_t clear_mode = field(word, 19, 5);
     if (clear_mode & 0x18u) m.fail(thread, word, "ZEROACC with the revert bit is undefined behaviour");
+    imm = field(word, 0, 15);
+    return clear_mode;
+}
+
+void zeroacc(Machine& m, int thread, uint32_t word) {
+    uint32_t imm = 0;
+    const uint32_t clear_mode = zeroacc_mode(m, thread, word, imm), mode = clear_mode & 3u;
     if (mode == 0) {
         const uint32_t row = dst_row(m, thread, word, imm) & 0x3ffu;
         const bool dst32 = TC_CFG_FIELD(m, thread, ALU_ACC_CTRL_Fp32_enabled) || TC_CFG_FIELD(m, thread, ALU_ACC_CTRL_INT8_math_enabled);
@@ -539,7 +555,7 @@ void zeroacc(Machine& m, int thread, uint32_t word) {
     } else {
         clear_dst_rows(m, 0, 1024);
     }
-    if (mode <= 1) apply_addr_mod(m, thread, word, field(word, 15, 2));
+    if (mode <= 1) apply_addr_mod(m, thread, word, math_addr_mode(word));
 }
 
 void zerosrc(Machine& m, int thread, uint32_t word) {
@@ -590,7 +606,7 @@ void shiftxb(Machine& m, int thread, uint32_t word) {
     const uint32_t column0 = r[0];
     for (uint32_t c = 0; c < 14; ++c) r[c] = r[c + 1];  // as SHIFTXB.md states it: column 14 keeps its value
     r[15] = field(word, 10, 1) ? 0u : column0;
-    apply_addr_mod(m, thread, word, field(word, 15, 2));
+    apply_addr_mod(m, thread, word, math_addr_mode(word));
 }
 
 // --- RWCs and bank hand-over ---
@@ -667,14 +683,28 @@ void setdvalid(Machine& m, int, uint32_t word) {
 // SrcB directly, so there is nothing to invalidate.
 void gatesrcrst(Machine&, int, uint32_t) {}
 
+// ADDR_MOD_SET_Base (Wormhole): AddrMode 0..3 names sets 4..7. Blackhole has no such register: its
+// 3-bit AddrMode names all eight sets.
+uint32_t addr_mod_set_base(Machine& m, int thread) {
+#if defined(ADDR_MOD_SET_Base_ADDR32)
+    return TC_THREAD_FIELD(m, thread, ADDR_MOD_SET_Base);
+#else
+    (void)m, (void)thread;
+    return 0;
+#endif
+}
+
 }  // namespace
 
 void apply_addr_mod(Machine& m, int thread, uint32_t word, uint32_t addr_mod, bool update_fidelity) {
     Rwc& r = rwc_of(m, thread, word);
     FpuState& f = m.s.fpu;
-    uint32_t index = addr_mod & 3u;
-    if (f.extra_addr_mod_bit || TC_THREAD_FIELD(m, thread, ADDR_MOD_SET_Base)) index += 4;
-    const uint32_t ab = m.thread_cfg_word(thread, ADDR_MOD_AB_SEC0_SrcAIncr_ADDR32 + 2 * index);
+    uint32_t index = addr_mod;
+    if (f.extra_addr_mod_bit || addr_mod_set_base(m, thread)) index += 4;
+    if (index >= 8) m.fail(thread, word, "AddrMode " + std::to_string(addr_mod) + " plus the extra bit names no ADDR_MOD set");
+    // The sets' words are evenly spaced (Wormhole: two words per AB set, Blackhole: one).
+    constexpr uint32_t kAbStride = ADDR_MOD_AB_SEC1_SrcAIncr_ADDR32 - ADDR_MOD_AB_SEC0_SrcAIncr_ADDR32;
+    const uint32_t ab = m.thread_cfg_word(thread, ADDR_MOD_AB_SEC0_SrcAIncr_ADDR32 + kAbStride * index);
     const uint32_t dst = m.thread_cfg_word(thread, ADDR_MOD_DST_SEC0_DestIncr_ADDR32 + index);
     const uint32_t bias = m.thread_cfg_word(thread, ADDR_MOD_BIAS_SEC0_BiasIncr_ADDR32 + index);
 #define TC_AM(w, NAME) (((w) & NAME##_MASK) >> NAME##_SHAMT)

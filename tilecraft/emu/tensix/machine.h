@@ -26,14 +26,13 @@
 #include <string>
 #include <vector>
 
+#include "arch.h"
 #include "frontend.h"
 #include "fpu.h"  // fpu: FpuState
 #include "pack.h"
 #include "sfpu_ops.h"
 
 namespace tc_tensix {
-
-enum class Arch { WormholeB0, Blackhole };
 
 // TRISC thread ids as the hardware numbers them (instruction issue, per-thread config, MOP, ADCs).
 enum Thread : int { kUnpack = 0, kMath = 1, kPack = 2, kNumThreads = 3 };
@@ -89,7 +88,7 @@ struct SrcBank {
 };
 
 struct MachineState {
-    Arch arch = Arch::WormholeB0;
+    Arch arch = kArch;  // the build's architecture (arch.h)
 
     // --- L1 of the tile (byte addressed; unpackers read it, packers write it) ---
     uint8_t* l1 = nullptr;
@@ -155,12 +154,20 @@ constexpr uint32_t opcode_of(uint32_t word) { return word >> 24; }
 constexpr uint32_t field(uint32_t word, int lo, int width) {
     return (word >> lo) & ((width >= 32) ? 0xffffffffu : ((1u << width) - 1u));
 }
+// AddrMode of a matrix-unit instruction (ELW*, MVMUL, MOV*, ZEROACC, SHIFTXB); arch.h has its place.
+constexpr uint32_t math_addr_mode(uint32_t word) { return field(word, kEnc.math_addr_mode_lo, kEnc.math_addr_mode_bits); }
+// The low immediate of a matrix-unit instruction (its Dst row): up to `bits` bits, ending below AddrMode.
+constexpr uint32_t math_low_imm(uint32_t word, int bits) {
+    return field(word, 0, bits < kEnc.math_addr_mode_lo ? bits : kEnc.math_addr_mode_lo);
+}
 
 class Machine {
 public:
     MachineState s;
 
-    explicit Machine(Arch arch = Arch::WormholeB0);
+    // A machine is built for one architecture (arch.h: its config register map is compiled in);
+    // asking this build for another is a hard error.
+    explicit Machine(Arch arch = kArch);
     Machine(const Machine&) = delete;  // cfg[] points into cfg_words
     Machine& operator=(const Machine&) = delete;
 
@@ -200,9 +207,15 @@ public:
 void sfpu_drain(Machine& m, int thread);
 
 // Registers `handler` for `opcode` at static-initialisation time: `TC_OPCODE(0x37, SETRWC, fn);`
+// An instruction of one architecture only (arch.h): `TC_OPCODE_ON(Arch::Blackhole, 0x99, SFPARECIP, fn);`
+// registers it in that architecture's build; elsewhere the opcode stays unmodelled (named by the runner).
 struct OpcodeRegistrar {
-    OpcodeRegistrar(uint32_t opcode, const char* name, Handler h) { Machine::register_opcode(opcode, name, h); }
+    OpcodeRegistrar(uint32_t opcode, const char* name, Handler h, bool on_this_arch = true) {
+        if (on_this_arch) Machine::register_opcode(opcode, name, h);
+    }
 };
 #define TC_OPCODE(opc, name, fn) static ::tc_tensix::OpcodeRegistrar tc_reg_##name((opc), #name, (fn))
+#define TC_OPCODE_ON(arch, opc, name, fn) \
+    static ::tc_tensix::OpcodeRegistrar tc_reg_##name((opc), #name, (fn), ::tc_tensix::kArch == (arch))
 
 }  // namespace tc_tensix

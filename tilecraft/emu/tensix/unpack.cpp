@@ -100,7 +100,8 @@ struct UnpackJob {
     uint64_t datum_bit_addr = 0;   // L1 bit address of the first datum
     uint64_t exp_addr16 = 0;       // L1 address of its shared exponent, in 1/16-byte units
     uint32_t count = 0;            // datums to read
-    uint32_t row_stride_bytes = 0; // L1 distance between successive 16-datum rows
+    uint32_t row_datums = 16;      // datums the unpacker reads contiguously before the next row
+    uint32_t row_stride_bytes = 0; // L1 distance between successive rows
     uint32_t limit_bytes = 0, fifo_bytes = 0;
     bool to_dst = false, transpose = false;
     bool srca_rows_from_addr = false;  // SRCA_SET_SetOvrdWithAddr of the issuing thread
@@ -156,6 +157,8 @@ UnpackJob plan_unpack(Machine& m, int thread, uint32_t word) {
         j.out_fmt = cfg(r.out_format);
     }
     j.in_bits = datum_bits(j.in_fmt);
+    if (kArch == Arch::Blackhole && (j.in_fmt == FP8 || j.out_fmt == FP8))  // E4M3 (Unp_LF8_4b_exp) and its special cases
+        m.fail(thread, word, "Blackhole's FP8 (Lf8) unpacking is not modelled");
     if (j.in_bits == 0) m.fail(thread, word, msg("input data format code %u names no format", j.in_fmt));
 
     // Input address: 16-byte units, past the (1 + DigestSize) * 16 byte tile header.
@@ -191,8 +194,11 @@ UnpackJob plan_unpack(Machine& m, int thread, uint32_t word) {
     j.exp_addr16 = wrap(j, exp_addr * 16 + first, 16);
 
     const bool tileize = cfg(r.tileize);
+    // A row is 16 datums; Blackhole reads 32 formats wider than 8 bits per row (ttsim's unpacker),
+    // which only a tilize unpack (row stride from Shift_amount) can tell apart.
+    j.row_datums = (kArch == Arch::Blackhole && j.in_bits > 8) ? 32 : 16;
     j.row_stride_bytes = tileize ? ((cfg(r.shift_amount[0]) << 4) | (cfg(r.shift_amount[1]) << 8) | (cfg(r.shift_amount[2]) << 12))
-                                 : j.in_bits * 16 / 8;
+                                 : j.in_bits * j.row_datums / 8;
 
     if (j.which == 0) {
         j.to_dst = multi_context ? cfg(r.unpack_if_sel_cntx[j.context]) : cfg(r.unpack_if_sel);
@@ -295,7 +301,7 @@ void unpack_datums(Machine& m, int thread, uint32_t word, const UnpackJob& j) {
             }
         }
         bit_addr += j.in_bits;
-        if ((i + 1) % 16 == 0) bit_addr = wrap(j, bit_addr - 16ull * j.in_bits + 8ull * j.row_stride_bytes, 8);
+        if ((i + 1) % j.row_datums == 0) bit_addr = wrap(j, bit_addr - uint64_t(j.row_datums) * j.in_bits + 8ull * j.row_stride_bytes, 8);
         if (j.bfp_exp_in_l1 && ++exp_addr16 % 256 == 0) exp_addr16 = wrap(j, exp_addr16, 16);
         for (uint32_t k = 0; k <= j.upsample_zeroes; ++k, ++out_addr) {
             if (j.upsample_interleave && k != 0) continue;
@@ -318,21 +324,16 @@ void next_context(Machine& m, int thread, uint32_t which, uint32_t current) {
     m.s.unpack.context_counter[which][thread] = next >= limit ? 0 : next;
 }
 
-// Blackhole's UNPACR / UNPACR_NOP differ in encoding and features (e.g. SrcB broadcast, the
-// NOP's clear controls); until they are modelled they are hard errors there.
-void require_wormhole(Machine& m, int thread, uint32_t word) {
-    if (m.s.arch != Arch::WormholeB0) m.fail(thread, word, "the Blackhole unpackers are not modelled yet (Wormhole B0 only)");
-}
-
 void unpacr(Machine& m, int thread, uint32_t word) {
-    require_wormhole(m, thread, word);
     const uint32_t which = field(word, 23, 1);
     if (field(word, 13, 2)) {  // UNPACR_IncrementContextCounter.md
         next_context(m, thread, which, m.s.unpack.context_counter[which][thread]);
         return;
     }
     if (field(word, 1, 1)) return;  // UNPACR_FlushCache.md: clears the row-search cache, which has no functional effect
-    if (field(word, 5, 1)) m.fail(thread, word, "UNPACR with SrcB rarefaction (rareb_en) is not modelled");
+    if (field(word, 5, 1))  // rareb_en (Wormhole) / srcb_bcast (Blackhole)
+        m.fail(thread, word, kArch == Arch::Blackhole ? "UNPACR with SrcB broadcast (srcb_bcast) is not modelled"
+                                                      : "UNPACR with SrcB rarefaction (rareb_en) is not modelled");
 
     const UnpackJob j = plan_unpack(m, thread, word);
     unpack_datums(m, thread, word, j);
@@ -354,30 +355,56 @@ void unpacr(Machine& m, int thread, uint32_t word) {
     }
 }
 
-// UNPACR_NOP (no ISA page; ttsim's model): bits 0..2 select the flavour.
-void unpacr_nop(Machine& m, int thread, uint32_t word) {
-    require_wormhole(m, thread, word);
-    const uint32_t which = field(word, 23, 1), op = field(word, 0, 23);
-    SrcBank* banks = which ? m.s.srcb : m.s.srca;
-    switch (op) {
-        case 0b010: return;  // UNP_NOP
-        case 0b001:          // UNP_ZEROSRC: once the matrix unit's bank is released, clear the unpacker's bank
-        case 0b101: {        // UNP_NEGINFSRC (SrcA only): fill it with -inf as the matrix unit reads it
-            if (op == 0b101 && which == 1) m.fail(thread, word, "UNPACR_NOP NEGINFSRC on SrcB is not modelled");
-            const int& math_bank = which ? m.s.srcb_math_bank : m.s.srca_math_bank;
-            m.wait_for(Wait{[&] { return !banks[math_bank].dvalid; }, "the matrix unit's Src bank released (UNPACR_NOP clear)"});
-            const uint32_t fill = op == 0b101 ? 0x7ffffu : 0u;  // Sign | all-ones mantissa | exponent 255
-            for (auto& row : banks[which ? m.s.srcb_unpack_bank : m.s.srca_unpack_bank].row)
-                for (uint32_t& v : row) v = fill;
-            return;
-        }
-        case 0b111: {  // UNP_SET_DVALID: hand the (unwritten) bank to the matrix unit
-            const int& bank = which ? m.s.srcb_unpack_bank : m.s.srca_unpack_bank;
-            m.wait_for(Wait{[&] { return !banks[bank].dvalid; }, "Src bank released by the matrix unit (UNPACR_NOP SET_DVALID)"});
-            flip_bank(m, thread, which);
-            return;
-        }
+// UNPACR_NOP (no ISA page; ttsim's model), decoded into what it does. Wormhole: bits 0..2 select
+// one flavour (NOP, ZEROSRC, NEGINFSRC, SET_DVALID). Blackhole: separate fields (tt_llk_blackhole
+// assembly.yaml): Unpack_Pop (0..1; 1 clears the bank, 2 is a NOP), Src_ClrVal_Ctrl (2..3; 1 clears
+// to -inf), Bank_Clr_Ctrl (4), Stall_Clr_Cntrl (5; wait for the unpacker's own bank instead of the
+// matrix unit's), Clr_to1_fmt_Ctrl (6..7), Set_Dvalid (8), Msg_Clr_Cnt (12..14), Stream_Id (16..21).
+struct UnpackNop {
+    uint32_t which = 0;
+    bool clear = false, neg_inf = false, wait_own_bank = false, set_dvalid = false;
+};
+
+UnpackNop decode_unpack_nop(Machine& m, int thread, uint32_t word) {
+    UnpackNop n;
+    n.which = field(word, 23, 1);
+    if (kArch == Arch::Blackhole) {
+        const uint32_t pop = field(word, 0, 2), clr_val = field(word, 2, 2);
+        if (pop != 1 && pop != 2) m.fail(thread, word, msg("UNPACR_NOP Unpack_Pop %u is not modelled (1: clear, 2: NOP are)", pop));
+        if (clr_val > 1) m.fail(thread, word, msg("UNPACR_NOP Src_ClrVal_Ctrl %u is not modelled", clr_val));
+        if (field(word, 4, 1)) m.fail(thread, word, "UNPACR_NOP Bank_Clr_Ctrl (clear both banks) is not modelled");
+        if (field(word, 6, 2)) m.fail(thread, word, "UNPACR_NOP Clr_to1_fmt_Ctrl is not modelled");
+        if (field(word, 12, 3) || field(word, 16, 6)) m.fail(thread, word, "UNPACR_NOP message clearing (Msg_Clr_Cnt, Stream_Id) is not modelled");
+        n.clear = pop == 1;
+        n.neg_inf = clr_val == 1;
+        n.wait_own_bank = field(word, 5, 1);
+        n.set_dvalid = field(word, 8, 1);
+        return n;
+    }
+    switch (const uint32_t op = field(word, 0, 23)) {
+        case 0b010: return n;                      // UNP_NOP
+        case 0b001: n.clear = true; return n;      // UNP_ZEROSRC
+        case 0b101: n.clear = n.neg_inf = true; return n;  // UNP_NEGINFSRC (SrcA only)
+        case 0b111: n.set_dvalid = true; n.wait_own_bank = true; return n;  // UNP_SET_DVALID
         default: m.fail(thread, word, msg("UNPACR_NOP flavour 0x%x is not modelled (NOP, ZEROSRC, NEGINFSRC, SET_DVALID are)", op));
+    }
+}
+
+void unpacr_nop(Machine& m, int thread, uint32_t word) {
+    const UnpackNop n = decode_unpack_nop(m, thread, word);
+    SrcBank* banks = n.which ? m.s.srcb : m.s.srca;
+    const int& unpack_bank = n.which ? m.s.srcb_unpack_bank : m.s.srca_unpack_bank;
+    if (n.clear) {  // once the awaited bank is released, clear the unpacker's bank (to zero, or -inf as the FPU reads it)
+        if (n.neg_inf && n.which == 1) m.fail(thread, word, "UNPACR_NOP clearing SrcB to -inf is not modelled");
+        const int& wait_bank = n.wait_own_bank ? unpack_bank : (n.which ? m.s.srcb_math_bank : m.s.srca_math_bank);
+        m.wait_for(Wait{[&] { return !banks[wait_bank].dvalid; }, "the Src bank released (UNPACR_NOP clear)"});
+        const uint32_t fill = n.neg_inf ? 0x7ffffu : 0u;  // Sign | all-ones mantissa | exponent 255
+        for (auto& row : banks[unpack_bank].row)
+            for (uint32_t& v : row) v = fill;
+    }
+    if (n.set_dvalid) {  // hand the unpacker's bank to the matrix unit
+        m.wait_for(Wait{[&] { return !banks[unpack_bank].dvalid; }, "Src bank released by the matrix unit (UNPACR_NOP SET_DVALID)"});
+        flip_bank(m, thread, n.which);
     }
 }
 

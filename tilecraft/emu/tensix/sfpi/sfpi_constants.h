@@ -27,7 +27,11 @@ constexpr unsigned SFPSTORE_MOD0_FMT_SRCB = 0, SFPSTORE_MOD0_FMT_FP16A = 1, SFPS
                    SFPSTORE_MOD0_FMT_UINT16 = 6, SFPSTORE_MOD0_FMT_HI16 = 7, SFPSTORE_MOD0_FMT_INT16 = 8,
                    SFPSTORE_MOD0_FMT_LO16 = 9, SFPSTORE_MOD0_FMT_SM32 = 12, SFPSTORE_MOD0_FMT_LO16_ONLY = 14,
                    SFPSTORE_MOD0_FMT_HI16_ONLY = 15;
+#if defined(TC_SFPI_BLACKHOLE)
+constexpr unsigned SFPLOAD_ADDR_MODE_NOINC = 7, SFPSTORE_ADDR_MODE_NOINC = 7;  // Blackhole: ADDR_MOD 7
+#else
 constexpr unsigned SFPLOAD_ADDR_MODE_NOINC = 3, SFPSTORE_ADDR_MODE_NOINC = 3;  // Wormhole: ADDR_MOD 3
+#endif
 
 // --- arithmetic ---
 constexpr unsigned SFPMOV_MOD1_COMPSIGN = 1;
