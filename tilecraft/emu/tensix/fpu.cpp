@@ -56,8 +56,15 @@ Alu alu_config(Machine& m, int thread, uint32_t word) {
     Alu a;
     a.srca_fmt = TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG_SrcA_override) ? TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG_SrcA_val)
                                                                             : TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG0_SrcA);
+    uint32_t srcb_fmt = TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG1_SrcB);
+#if defined(DISABLE_IMPLIED_SRCA_FMT_Base_ADDR32)
+    // Blackhole: the matrix unit takes each Src bank's format from the unpacker that filled it
+    // (SrcBank::format) unless DISABLE_IMPLIED_SRCA/SRCB_FMT_Base is set (ttsim's model).
+    if (!TC_THREAD_FIELD(m, thread, DISABLE_IMPLIED_SRCA_FMT_Base)) a.srca_fmt = m.s.srca[m.s.srca_math_bank].format;
+    if (!TC_THREAD_FIELD(m, thread, DISABLE_IMPLIED_SRCB_FMT_Base)) srcb_fmt = m.s.srcb[m.s.srcb_math_bank].format;
+#endif
     a.srca_tf32 = a.srca_fmt == kFmtTf32;
-    a.srcb_tf32 = TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG1_SrcB) == kFmtTf32;
+    a.srcb_tf32 = srcb_fmt == kFmtTf32;
     if (TC_THREAD_FIELD(m, thread, FP16A_FORCE_Enable)) {
         a.style = Style::Fp16;
     } else if (TC_CFG_FIELD(m, thread, ALU_ACC_CTRL_INT8_math_enabled)) {
@@ -515,24 +522,48 @@ void clear_dst_rows(Machine& m, uint32_t first, uint32_t count) {
     }
 }
 
-// Wormhole: clear_mode (3 bits at 19; 4 = 32-bit rows) and a 15-bit row immediate. Blackhole:
-// clear_mode 2 bits at 19, use_32_bit_mode at 18, clear_zero_flags at 17 (the Dst zero flags are
-// not modelled: nothing reads them) and a 10-bit `where`.
-uint32_t zeroacc_mode(Machine& m, int thread, uint32_t word, uint32_t& imm) {
-    if (kArch == Arch::Blackhole) {
-        if (field(word, 21, 3)) m.fail(thread, word, "ZEROACC with bits 21..23 set is undefined on Blackhole");
-        imm = field(word, 0, 10);
-        return field(word, 19, 2) | (field(word, 18, 1) << 2);
+// ZEROACC's fields. Wormhole: clear_mode (3 bits at 19; 4 = 32-bit rows) and a 15-bit row
+// immediate. Blackhole: clear_mode 2 bits at 19, use_32_bit_mode at 18, clear_zero_flags at 17 and
+// a 10-bit `where`; a 16-row block is relative to the Dst half the MATH thread's offset is in unless
+// DEST_ACCESS_CFG_zeroacc_absolute_tile_mode is set (ttsim's model).
+struct ZeroAcc {
+    uint32_t clear_mode = 0, imm = 0;
+    bool zero_flags_only = false;  // Blackhole: clear the Dst zero flags, not the data
+};
+
+ZeroAcc decode_zeroacc(Machine& m, int thread, uint32_t word) {
+    ZeroAcc z;
+    if (kArch == Arch::WormholeB0) {
+        z.clear_mode = field(word, 19, 5);
+        if (z.clear_mode & 0x18u) m.fail(thread, word, "ZEROACC with the revert bit is undefined behaviour");
+        z.imm = field(word, 0, 15);
+        return z;
     }
-    const uint32_t clear_mode = field(word, 19, 5);
-    if (clear_mode & 0x18u) m.fail(thread, word, "ZEROACC with the revert bit is undefined behaviour");
-    imm = field(word, 0, 15);
-    return clear_mode;
+    if (field(word, 21, 3)) m.fail(thread, word, "ZEROACC with bits 21..23 set is undefined on Blackhole");
+    z.clear_mode = field(word, 19, 2) | (field(word, 18, 1) << 2);
+    z.imm = field(word, 0, 10);
+    z.zero_flags_only = field(word, 17, 1);
+    if (z.zero_flags_only && z.clear_mode != 5)
+        m.fail(thread, word, "ZEROACC clear_zero_flags is defined for 16 rows of 32-bit Dst only (clear_mode 1, use_32_bit_mode)");
+    if ((z.clear_mode & 3u) == 1u) {
+        const uint32_t offset = dst_row(m, thread, word, 0);
+#if defined(DEST_ACCESS_CFG_zeroacc_absolute_tile_mode_ADDR32)
+        const bool absolute = TC_CFG_FIELD(m, thread, DEST_ACCESS_CFG_zeroacc_absolute_tile_mode) != 0;
+#else
+        const bool absolute = true;
+#endif
+        if (!absolute && (offset & ((z.clear_mode & 4u) ? 768u : 512u))) z.imm += (z.clear_mode & 4u) ? 16u : 32u;
+    }
+    return z;
 }
 
 void zeroacc(Machine& m, int thread, uint32_t word) {
-    uint32_t imm = 0;
-    const uint32_t clear_mode = zeroacc_mode(m, thread, word, imm), mode = clear_mode & 3u;
+    const ZeroAcc z = decode_zeroacc(m, thread, word);
+    const uint32_t clear_mode = z.clear_mode, mode = clear_mode & 3u, imm = z.imm;
+    if (z.zero_flags_only) {  // the data stays; the zero flags are not modelled (nothing reads them)
+        apply_addr_mod(m, thread, word, math_addr_mode(word));
+        return;
+    }
     if (mode == 0) {
         const uint32_t row = dst_row(m, thread, word, imm) & 0x3ffu;
         const bool dst32 = TC_CFG_FIELD(m, thread, ALU_ACC_CTRL_Fp32_enabled) || TC_CFG_FIELD(m, thread, ALU_ACC_CTRL_INT8_math_enabled);

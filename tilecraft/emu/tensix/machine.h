@@ -85,6 +85,9 @@ namespace tc_tensix {
 struct SrcBank {
     uint32_t row[kSrcRows][kSrcCols] = {};  // 19-bit datums held in the low bits (see SrcASrcB.md)
     bool dvalid = false;                    // true: owned by the matrix unit; false: by the unpacker
+    // --- Blackhole: the unpacker's Out_data_format when it handed the bank over (the "implied" Src
+    // format the matrix unit reads instead of ALU_FORMAT_SPEC, fpu.cpp) ---
+    uint32_t format = 0;
 };
 
 struct MachineState {

@@ -313,7 +313,9 @@ void unpack_datums(Machine& m, int thread, uint32_t word, const UnpackJob& j) {
 // Hands the unpacker's current bank to the matrix unit and moves to the other one (FlipSrc).
 void flip_bank(Machine& m, int thread, uint32_t which) {
     int& bank = which ? m.s.srcb_unpack_bank : m.s.srca_unpack_bank;
-    (which ? m.s.srcb : m.s.srca)[bank].dvalid = true;
+    SrcBank& handed = (which ? m.s.srcb : m.s.srca)[bank];
+    handed.dvalid = true;
+    handed.format = get(m, thread, kRegs[which].out_format);  // the implied format (Blackhole's matrix unit reads it)
     bank ^= 1;
     m.s.unpack.src_row[which][thread] = get_thread(m, thread, kSrcSetBase[which]) << 4;
 }
