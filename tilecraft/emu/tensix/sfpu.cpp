@@ -342,8 +342,7 @@ void sfpshft(Machine& m, int thread, const SfpuInsn& i) {
     unary(m, i, [=](uint32_t c, uint32_t b) {
         const uint32_t src = from_c ? c : b;
         const int32_t amount = by_imm ? imm : int32_t(c);
-        if (amount >= 0 || !arithmetic) return shift(src, amount);
-        return uint32_t(int32_t(src) >> (uint32_t(-amount) & 31u));
+        return arithmetic ? shift_arithmetic(src, amount) : shift(src, amount);
     });
 }
 
@@ -593,8 +592,6 @@ void sfpnop(Machine&, int, const SfpuInsn&) {}
 
 // SFPLE / SFPGT: compare LReg[VD] with LReg[VC] as sign-magnitude integers in total order (-0 below
 // +0); Mod1 1 sets the lane flags to the result, Mod1 8 writes all ones / zeros to VD.
-int32_t total_order(uint32_t x) { return int32_t((x & kSignBit) ? x ^ 0x7fffffffu : x); }
-
 template <bool kGreater>
 void sfpcompare(Machine& m, int thread, const SfpuInsn& i) {
     if (i.mod != 1 && i.mod != 8) fail(m, thread, i, "SFPLE/SFPGT Mod1=" + std::to_string(i.mod) + " is not modelled (1 and 8 are)");
@@ -602,7 +599,7 @@ void sfpcompare(Machine& m, int thread, const SfpuInsn& i) {
     const uint32_t lanes = enabled(m);
     uint32_t cond = 0;
     each_lane(lanes, [&](int lane) {
-        const int32_t d = total_order(m.s.lreg[i.vd][lane]), c = total_order(m.s.lreg[i.vc][lane]);
+        const int32_t d = sign_magnitude_order(m.s.lreg[i.vd][lane]), c = sign_magnitude_order(m.s.lreg[i.vc][lane]);
         const bool holds = kGreater ? d > c : d <= c;
         if (holds) cond |= 1u << lane;
         if (i.mod == 8) m.s.lreg[i.vd][lane] = holds ? 0xffffffffu : 0u;
@@ -614,29 +611,16 @@ void sfpcompare(Machine& m, int thread, const SfpuInsn& i) {
 void sfpmul24(Machine& m, int thread, const SfpuInsn& i) {
     if (i.mod > 1 || i.vc != 9 || i.vd >= 8) fail(m, thread, i, "SFPMUL24 is modelled for Mod1 0/1, VC = LReg[9] and VD < 8 only");
     each_lane(enabled(m), [&](int lane) {
-        const uint64_t a = m.s.lreg[i.va][lane] & 0x7fffffu, b = m.s.lreg[i.vb][lane] & 0x7fffffu;
-        m.s.lreg[i.vd][lane] = i.mod ? uint32_t((a * b) >> 23) : uint32_t((m.s.lreg[i.va][lane] * m.s.lreg[i.vb][lane]) & 0x7fffffu);
+        m.s.lreg[i.vd][lane] = mul24(m.s.lreg[i.va][lane], m.s.lreg[i.vb][lane], i.mod != 0);
     });
 }
 
-// SFPARECIP (Mod1 0): an approximate reciprocal of LReg[VC], from a 128-entry table of 7-bit mantissas.
-uint32_t approx_recip_magnitude(uint32_t x) {
-    static const uint8_t kMantissa[128] = {
-        127, 125, 123, 121, 119, 117, 116, 114, 112, 110, 109, 107, 105, 104, 102, 100, 99, 97, 96, 94, 93, 91,
-        90,  88,  87,  85,  84,  83,  81,  80,  79,  77,  76,  75,  74,  72,  71,  70,  69, 68, 66, 65, 64, 63,
-        62,  61,  60,  59,  58,  57,  56,  55,  54,  53,  52,  51,  50,  49,  48,  47,  46, 45, 44, 43, 42, 41,
-        40,  40,  39,  38,  37,  36,  35,  35,  34,  33,  32,  31,  31,  30,  29,  28,  28, 27, 26, 25, 25, 24,
-        23,  23,  22,  21,  21,  20,  19,  19,  18,  17,  17,  16,  15,  15,  14,  14,  13, 12, 12, 11, 11, 10,
-        9,   9,   8,   8,   7,   7,   6,   5,   5,   4,   4,   3,   3,   2,   2,   1,   1,  0};
-    if (x < 0x800000u) return kFp32Inf;  // zero and denormals
-    if (x >= 0x7e800000u) return 0u;     // 2^126 and above
-    return ((253u - (x >> 23)) << 23) | (uint32_t(kMantissa[(x >> 16) & 0x7fu]) << 16);
-}
+// SFPARECIP (Mod1 0, RECIP): sfpu_ops.h's approx_recip.
 void sfparecip(Machine& m, int thread, const SfpuInsn& i) {
     if (i.mod != 0 || i.imm != 0 || i.vd >= 8) fail(m, thread, i, "SFPARECIP is modelled for Mod1 0 (RECIP), Imm12 0 and VD < 8 only");
     each_lane(enabled(m), [&](int lane) {
         const uint32_t c = m.s.lreg[i.vc][lane];
-        m.s.lreg[i.vd][lane] = (c & kSignBit) | approx_recip_magnitude(c & ~kSignBit);
+        m.s.lreg[i.vd][lane] = approx_recip(c);
     });
 }
 
