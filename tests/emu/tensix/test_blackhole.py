@@ -17,6 +17,7 @@ _CPP = r'''
 #include <vector>
 #include "cfg_defines.h"
 #include "ckernel_ops.h"
+#include "datum_layout.h"
 #include "machine.h"
 using namespace tc_tensix;
 
@@ -100,6 +101,30 @@ static void pack_interfaces(uint32_t read_intf_sel, const char* tag) {
     std::printf("\n");
 }
 
+// Round_10b_mant from Dst32b into an FP16 intermediate (Blackhole only; ttsim's model): the fp32
+// mantissa rounded half away to 10 bits, then rebiased with saturation / signed zero.
+static void pack_round_10b_fp16() {
+    std::vector<uint8_t> l1(1 << 14, 0xab);
+    Machine m;
+    m.s.l1 = l1.data(); m.s.l1_size = l1.size();
+    const uint32_t in[4] = {0x3f801000u, 0x49742400u, 0xaedbe6ffu, 0x7fc00000u};  // 1+2^-11, 1e6, -1e-10, NaN
+    for (uint32_t c = 0; c < 16; ++c) m.dst32_write(0, c, dst32_from_fp32(in[c % 4]));
+    SET_CFG(m, kPack, ALU_FORMAT_SPEC_REG2_Dstacc, 1);
+    SET_CFG(m, kPack, THCON_SEC0_REG1_In_data_format, 1);
+    SET_CFG(m, kPack, THCON_SEC0_REG1_Out_data_format, 1);
+    SET_CFG(m, kPack, THCON_SEC0_REG1_Disable_zero_compress, 1);
+    SET_CFG(m, kPack, THCON_SEC0_REG1_L1_Dest_addr, 0x1000 / 16 - 1);
+    SET_CFG(m, kPack, PCK_DEST_RD_CTRL_Read_32b_data, 1);
+    SET_CFG(m, kPack, PCK_DEST_RD_CTRL_Round_10b_mant, 1);
+    SET_CFG(m, kPack, PCK_EDGE_OFFSET_SEC0_mask, 0xffff);
+    SET_CFG(m, kPack, PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, 1);
+    m.issue(kPack, TT_OP_SETADCXX(0b100, 15, 0));
+    m.issue(kPack, TT_OP_PACR(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1));
+    std::printf("round10");
+    for (uint32_t k = 0; k < 4; ++k) std::printf(" %x", l1[0x1000 + 2 * k] | (l1[0x1001 + 2 * k] << 8));
+    std::printf("\n");
+}
+
 static void sfpu_unit() {
     Machine m;
     for (int lane = 0; lane < 32; ++lane) {
@@ -128,6 +153,7 @@ int main() {
     unpack_nop();
     pack_interfaces(5, "pack_even");
     pack_interfaces(0, "pack_all");
+    pack_round_10b_fp16();
     sfpu_unit();
 }
 '''
@@ -171,6 +197,11 @@ def test_one_packer_reads_through_the_selected_interfaces(lines):
     assert even[:32] == _rows(0, 2) and even[32:] == [0xABAB] * 34  # nothing past the 32 datums
     every = [int(v, 16) for v in lines["pack_all"].split()]
     assert every[:64] == _rows(0, 1, 2, 3) and every[64:] == [0xABAB] * 2
+
+
+def test_round_10b_mant_from_fp32_dst_into_fp16(lines):
+    # a tie rounds away (0x3C01), 1e6 and NaN saturate, a tiny negative gives -0
+    assert lines["round10"] == "3c01 7fff 8000 7fff"
 
 
 def test_blackhole_only_sfpu_instructions(lines):

@@ -75,11 +75,14 @@ PackSetup read_setup(Machine& m, int t, uint32_t w) {
     PackSetup s;
     s.early.read_32b = TC_CFG(m, t, PCK_DEST_RD_CTRL_Read_32b_data) != 0;
     s.early.round_10b_mant = TC_CFG(m, t, PCK_DEST_RD_CTRL_Round_10b_mant) != 0;
+    s.early.round_10b_into_fp16 = kArch == Arch::Blackhole;
     s.early.read_raw = TC_CFG(m, t, PCK_DEST_RD_CTRL_Read_int8) != 0;
     s.early.read_unsigned = TC_CFG(m, t, PCK_DEST_RD_CTRL_Read_unsigned) != 0;
     s.early.intermediate = TC_CFG(m, t, ALU_FORMAT_SPEC_REG_Dstacc_override) ? TC_CFG(m, t, ALU_FORMAT_SPEC_REG_Dstacc_val)
                                                                               : TC_CFG(m, t, ALU_FORMAT_SPEC_REG2_Dstacc);
     s.relu_mode = TC_CFG(m, t, STACC_RELU_ApplyRelu) & 3u;
+    if (s.early.round_10b_into_fp16 && s.early.round_10b_mant && s.early.read_32b && (s.early.intermediate & 0xfu) == FP16 && s.relu_mode > 1)
+        m.fail(t, w, "a threshold ReLU on Blackhole's Round_10b_mant path into FP16 (compared before the rebias) is not modelled");
     s.relu_threshold = TC_CFG(m, t, STACC_RELU_ReluThreshold);
     s.edge_to_neg_inf = TC_CFG(m, t, PCK_EDGE_MODE_mode) != 0;
     if (TC_CFG(m, t, ALU_ROUNDING_MODE_Packer_srnd_en))
