@@ -24,6 +24,9 @@ from tilecraft.wheels import WheelUnavailable
 DATACOPY = "test_eltwise_unary_datacopy.py"
 SAMPLE = [f"{DATACOPY}::test_eltwise_unary_datacopy[formats:{formats}-dest_acc:No-num_faces:4-tilize:No-"
           "input_dimensions:[64, 64]]" for formats in ("Float16_b->Float16_b", "Float16->Float16", "Bfp8_b->Float16_b")]
+#: Blackhole: a 16-bit Dst copy and an fp32 one (unpacked to Dst; ZEROACC's zero-flag clear must keep the data)
+BLACKHOLE_SAMPLE = [f"{DATACOPY}::test_eltwise_unary_datacopy[formats:{formats}-dest_acc:{acc}-num_faces:4-tilize:No-"
+                    "input_dimensions:[64, 64]]" for formats, acc in (("Float16_b->Float16_b", "No"), ("Float32->Float32", "Yes"))]
 
 
 @pytest.fixture(scope="module")
@@ -111,6 +114,13 @@ def test_datacopy_sample_passes_the_suites_goldens(python_tests, machine_build, 
     assert result.note == ""
     assert not result.failed_cases, "\n".join(result.failed_cases)
     assert (result.passed, result.errors) == (len(SAMPLE), 0)
+
+
+def test_datacopy_sample_passes_the_suites_goldens_on_blackhole(python_tests, machine_build, tmp_path):
+    result = llk_suite.run_file(python_tests, DATACOPY, tmp_path, "blackhole", targets=BLACKHOLE_SAMPLE, timeout_s=900)
+    assert result.note == ""
+    assert not result.failed_cases, "\n".join(result.failed_cases)
+    assert (result.passed, result.errors) == (len(BLACKHOLE_SAMPLE), 0)
 
 
 @pytest.mark.slow

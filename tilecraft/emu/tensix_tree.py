@@ -54,6 +54,7 @@ class Rewrite:
     """``pattern`` -> ``replacement`` in each file matching ``glob`` (relative to ``tt_metal``).
 
     ``expect``: the exact number of matches per file (None: any number, including none).
+    ``arch``: the one architecture whose tree gets it (None: every architecture).
     """
 
     glob: str
@@ -62,6 +63,7 @@ class Rewrite:
     why: str
     expect: int | None = 1
     flags: int = re.M
+    arch: str | None = None
 
 
 _KERNEL_HEADER = '#include "tc_tensix_kernel.h"\n'
@@ -114,6 +116,17 @@ REWRITES: tuple[Rewrite, ...] = (
             'asm volatile("" : "+r"(value));',
             "barrier: the RISC-V register-dependency idiom as an empty host asm with the same constraint",
             expect=None),
+    # Blackhole's ckernel.h orders memory with RISC-V `fence` and switches instruction gathering
+    # through CSR 0x7c0; on the host memory is coherent and there is no gathering.
+    Rewrite("tt-llk/{llk}/common/inc/ckernel.h",
+            r'asm(?: volatile)?\("fence"(?: ::: "memory")?\);',
+            'asm volatile("" ::: "memory");',
+            "fence: a compiler memory barrier instead of the RISC-V fence (host memory is coherent)",
+            expect=6, arch="blackhole"),
+    Rewrite("tt-llk/{llk}/common/inc/ckernel.h",
+            r'asm\("csrr[sc] zero, 0x7c0, %0" : : "r"\([^;]*\)\);',
+            "((void)0);",
+            "instruction gathering (CSR 0x7c0): no host meaning", expect=4, arch="blackhole"),
 )
 
 #: Directories (relative to ``tt_metal``) whose sources get the memory-mapped-register rewrite.
@@ -161,6 +174,8 @@ def apply_rewrites(tt_metal: Path, arch: str) -> list[str]:
     llk = LLK_ARCH_DIRS[arch]
     log: list[str] = []
     for rewrite in REWRITES:
+        if rewrite.arch not in (None, arch):
+            continue
         rel = rewrite.glob.format(llk=llk)
         path = tt_metal / rel
         if not path.is_file():

@@ -28,6 +28,7 @@ _CPP = r'''
 #include "machine.h"
 using namespace tc_tensix;
 
+constexpr uint32_t kPac = 0b100;  // p_setadc::PAC: the packers' ADCs (CntSetMask)
 static const uint32_t kBase[4] = {THCON_SEC0_REG1_Row_start_section_size_ADDR32, THCON_SEC0_REG8_Row_start_section_size_ADDR32,
                                   THCON_SEC1_REG1_Row_start_section_size_ADDR32, THCON_SEC1_REG8_Row_start_section_size_ADDR32};
 static void set(Machine& m, uint32_t addr, uint32_t shamt, uint32_t mask, uint32_t v) {
@@ -41,6 +42,7 @@ static void set(Machine& m, uint32_t addr, uint32_t shamt, uint32_t mask, uint32
 struct Case {
     const char* name; const uint32_t* dst; bool read32; uint32_t in_fmt, out_fmt;
     uint32_t relu_mode, relu_thr, edge_mask, edge_neg_inf, l1_acc, compress, dst_row;  // dst_row: the tile's first Dst row
+    uint32_t adc_y;  // rows the packers' ADC Y skips, set by another thread (the tile starts at dst_row + adc_y)
 };
 
 static bool bfp(uint32_t f) { return f == 2 || f == 3 || f == 6 || f == 7 || f == 11 || f == 15; }
@@ -78,11 +80,15 @@ static void run(const Case& c) {
     std::vector<uint8_t> l1(1 << 15, 0xab);
     Machine m;
     m.s.l1 = l1.data(); m.s.l1_size = l1.size();
+    const uint32_t row0 = c.dst_row + c.adc_y;
     for (uint32_t k = 0; k < 1024; ++k) {
-        if (c.read32) m.dst32_write(c.dst_row + k / 16, k % 16, c.dst[k]);
-        else m.s.dst[c.dst_row + k / 16][k % 16] = uint16_t(c.dst[k]);
+        if (c.read32) m.dst32_write(row0 + k / 16, k % 16, c.dst[k]);
+        else m.s.dst[row0 + k / 16][k % 16] = uint16_t(c.dst[k]);
     }
-    m.s.adc[kPack].ch[1].x = 255;  // _llk_pack_init_: SETADCXX(PAC, face_dim - 1, 0)
+    m.issue(kPack, TT_OP_SETADCXX(kPac, 255, 0));  // _llk_pack_init_: the packers' X end
+    // The UNPACK thread sets the PACK thread's packer ADC (ThreadOverride 3 = thread 2, bits 18..19):
+    // one record per thread serves both units, so the PACR below starts adc_y rows further on.
+    if (c.adc_y) m.issue(kUnpack, TT_OP_SETADCXY(kPac, 0, 0, c.adc_y, 0, 0b0010) | (3u << 18));
     const uint32_t out_base = 0x1000;
     std::printf("%s ", c.name);
     try {
@@ -244,9 +250,9 @@ _CASES: dict[str, tuple] = {}
 
 
 def _case(name, data, read32, in_fmt, out_fmt, relu_mode=0, relu_thr=0, edge_mask=0xFFFF, edge_neg_inf=0, l1_acc=0,
-          compress=0, dst_row=0):
+          compress=0, dst_row=0, adc_y=0):
     _CASES[name] = (np.asarray(data, dtype=np.uint32), read32, in_fmt, out_fmt, relu_mode, relu_thr, edge_mask,
-                    edge_neg_inf, l1_acc, compress, dst_row)
+                    edge_neg_inf, l1_acc, compress, dst_row, adc_y)
 
 
 _case("fp32_bf16", _fp32_case_input(1), 1, BF16, BF16)
@@ -277,6 +283,8 @@ _case("l1_acc_bf16", _bf16_case_input(15), 0, BF16, BF16, l1_acc=1)
 _case("l1_acc_fp16", _fp16_case_input(21), 0, FP16, FP16, l1_acc=1)
 _case("compressed", _bf16_case_input(16), 0, BF16, BF16, compress=1)
 _case("bf16_int8_16b", _bf16_case_input(17), 0, INT8, INT8)
+# the packers' ADC Y set by another thread's SETADCXY (ThreadOverride) moves the PACR's Dst start
+_case("adc_y_from_unpack_thread", _bf16_case_input(22), 0, BF16, BF16, dst_row=64, adc_y=5)
 
 
 def _dst_layout(values: np.ndarray, read32: int, in_fmt: int) -> np.ndarray:
@@ -298,11 +306,12 @@ def _dst_layout(values: np.ndarray, read32: int, in_fmt: int) -> np.ndarray:
 
 def _program() -> str:
     data, cases = [], []
-    for k, (name, (values, read32, in_fmt, out_fmt, relu_mode, relu_thr, edge_mask, neg_inf, acc, compress, dst_row)) in enumerate(_CASES.items()):
+    for k, (name, (values, read32, in_fmt, out_fmt, relu_mode, relu_thr, edge_mask, neg_inf, acc, compress, dst_row,
+                   adc_y)) in enumerate(_CASES.items()):
         words = _dst_layout(values, read32, in_fmt)
         data.append(f"static const uint32_t d{k}[1024] = {{{','.join(f'0x{int(v):x}u' for v in words)}}};")
         cases.append(f'    run(Case{{"{name}", d{k}, {read32}, {in_fmt}, {out_fmt}, {relu_mode}, {relu_thr}, {edge_mask}, '
-                     f"{neg_inf}, {acc}, {compress}, {dst_row}}});")
+                     f"{neg_inf}, {acc}, {compress}, {dst_row}, {adc_y}}});")
     return _CPP.replace("@DATA@", "\n".join(data)).replace("@CASES@", "\n".join(cases))
 
 
@@ -352,6 +361,15 @@ def test_fp16_flushes_denormals_and_widens_to_fp32(packed):
     assert list(wide[:3]) == [0, 0, 0] and wide[3] == 0x47FFE000  # Tensix fp16 max = 131008, not NaN
     ref = torch.from_numpy(src[4:].astype(np.uint16).view(np.int16).copy()).view(torch.float16).float()
     np.testing.assert_array_equal(wide[4:], ref.numpy().view(np.uint32))
+
+
+def test_packer_adc_set_by_another_thread_moves_the_pack(packed):
+    """ADCs.md: one set of ADCs per thread; a SETADCXY from the UNPACK thread with ThreadOverride
+    writes the PACK thread's packer counters, which the PACK thread's PACR reads (Y = 5 rows on)."""
+    got = _words(_tile(packed, "adc_y_from_unpack_thread", 2048), 2)
+    want = _input("adc_y_from_unpack_thread").copy()
+    want[:6] = [0x7F80, 0xFF80, 0, 0, 0, 0x7F80]  # the bf16 rounding path (NaN -> inf, denormals flush)
+    np.testing.assert_array_equal(got, want)
 
 
 def test_bf16_rounding_path_flushes_and_turns_nan_into_inf(packed):

@@ -214,7 +214,7 @@ def test_misuse_and_unmodelled_modes_fail_by_name(unpacked):
     assert "unpacks Float16_b to Float32 in SrcA/SrcB" in lines["err_format"][0]
     assert "SrcA row 64 is out of range" in lines["err_row"][0]
     assert lines["zero_wrap"] == ["0"]  # the same address with AllDatumsAreZero wraps to row 0
-    assert "Blackhole unpackers are not modelled yet" in lines["err_blackhole"][0]
+    assert "built for Wormhole B0, not Blackhole" in lines["err_other_arch"][0]
 
 
 def test_adc_instructions_follow_the_isa_models(unpacked):

@@ -55,6 +55,19 @@ uint32_t round_fp32_to_tf32(uint32_t x) {
     return (r & 0x7fffffffu) < 0x800000u ? 0u : r;
 }
 
+// Blackhole's Round_10b_mant from Dst32b into FP16 (ttsim's model): NaN -> inf, the mantissa rounded to
+// 10 bits (half away from zero), a zero exponent flushed to +0; then rebiased to FP16, a too-small
+// exponent giving signed zero and a too-large one the largest pattern.
+uint32_t round_fp32_to_fp16_10b(uint32_t x) {
+    const uint32_t r = (fp32_nan_to_inf(x) + 0x1000u) >> 13;  // sign | exponent 8 | mantissa 10
+    if ((r & 0x3ffffu) < 0x400u) return 0u;
+    const uint32_t sign = (r >> 18) << 15;
+    const int32_t e = int32_t((r >> 10) & 0xffu) - 112;
+    if (e < 0) return sign;
+    if (e > 31) return sign | 0x7fffu;
+    return sign | (uint32_t(e) << 10) | (r & 0x3ffu);
+}
+
 // bf16 -> bf16 "rounding": NaN -> inf, denormals and -0 -> +0.
 uint32_t flush_bf16(uint32_t x) {
     if ((x & 0x7fffu) > 0x7f80u) return (x & kSign16) | 0x7f80u;
@@ -183,6 +196,8 @@ uint32_t fp16_accumulate(uint32_t old, uint32_t value) {
 
 uint32_t early_convert(const EarlyConfig& cfg, uint32_t x) {
     const uint32_t f = cfg.intermediate & 0xfu;
+    if (cfg.read_32b && cfg.round_10b_mant && cfg.round_10b_into_fp16 && f == FP16 && !cfg.read_raw)
+        return round_fp32_to_fp16_10b(fp32_from_dst32(x));
     if (cfg.read_32b) {
         if (cfg.round_10b_mant && f != FP32)
             unsupported(std::string("Round_10b_mant with a Dst32b read into ") + format_names(f).isa);

@@ -41,6 +41,8 @@ struct EarlyConfig {
     bool read_raw = false;        // Read_int8 ("Read_raw" in the ISA document)
     bool read_unsigned = false;   // Read_unsigned
     uint32_t intermediate = BF16;
+    // --- Blackhole: Round_10b_mant of a Dst32b read into an FP16 intermediate is defined (ttsim) ---
+    bool round_10b_into_fp16 = false;
 };
 
 // Dst datum (16 or 32 bits, per cfg.read_32b, in the Dst layout) -> intermediate value.

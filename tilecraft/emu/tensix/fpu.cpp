@@ -60,8 +60,15 @@ Alu alu_config(Machine& m, int thread, uint32_t word) {
     Alu a;
     a.srca_fmt = TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG_SrcA_override) ? TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG_SrcA_val)
                                                                             : TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG0_SrcA);
+    uint32_t srcb_fmt = TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG1_SrcB);
+#if defined(DISABLE_IMPLIED_SRCA_FMT_Base_ADDR32)
+    // Blackhole: the matrix unit takes each Src bank's format from the unpacker that filled it
+    // (SrcBank::format) unless DISABLE_IMPLIED_SRCA/SRCB_FMT_Base is set (ttsim's model).
+    if (!TC_THREAD_FIELD(m, thread, DISABLE_IMPLIED_SRCA_FMT_Base)) a.srca_fmt = m.s.srca[m.s.srca_math_bank].format;
+    if (!TC_THREAD_FIELD(m, thread, DISABLE_IMPLIED_SRCB_FMT_Base)) srcb_fmt = m.s.srcb[m.s.srcb_math_bank].format;
+#endif
     a.srca_tf32 = a.srca_fmt == kFmtTf32;
-    a.srcb_tf32 = TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG1_SrcB) == kFmtTf32;
+    a.srcb_tf32 = srcb_fmt == kFmtTf32;
     if (TC_THREAD_FIELD(m, thread, FP16A_FORCE_Enable)) {
         a.style = Style::Fp16;
     } else if (TC_CFG_FIELD(m, thread, ALU_ACC_CTRL_INT8_math_enabled)) {
@@ -209,7 +216,7 @@ enum class ElwOp { Add, Sub, Mul };
 
 void elementwise(Machine& m, int thread, uint32_t word, ElwOp op, const char* name) {
     const uint32_t flips = field(word, 22, 2), add_dst = field(word, 21, 1), bcast = field(word, 19, 2);
-    const uint32_t addr_mod = field(word, 15, 2);
+    const uint32_t addr_mod = math_addr_mode(word);
     wait_src(m, true, true, name);
     const Alu a = alu_config(m, thread, word);
     const Rwc& rwc = rwc_of(m, thread, word);
@@ -218,7 +225,7 @@ void elementwise(Machine& m, int thread, uint32_t word, ElwOp op, const char* na
         m.fail(thread, word, "ELWADD/ELWSUB in fidelity phase " + std::to_string(phase) + " (which scales the sum) is not modelled");
     const bool bcast_row = bcast & 2u, bcast_col0 = bcast & 1u;
     const uint32_t a_row = rwc.srca & 0x38u, b_row = rwc.srcb & (bcast_row ? 0x3fu : 0x38u);
-    const uint32_t d_row = dst_row(m, thread, word, field(word, 0, 15)) & 0x3f8u;
+    const uint32_t d_row = dst_row(m, thread, word, math_low_imm(word, 15)) & 0x3f8u;
     const bool accumulate = op == ElwOp::Mul || add_dst;
     const SrcBank& A = m.s.srca[m.s.srca_math_bank];
     const SrcBank& B = m.s.srcb[m.s.srcb_math_bank];
@@ -256,7 +263,8 @@ void elwmul(Machine& m, int thread, uint32_t word) { elementwise(m, thread, word
 // --- MVMUL / GAPOOL: Dst += SrcB @ SrcA ---
 
 void matmul(Machine& m, int thread, uint32_t word, uint32_t out_rows, bool bcast_row, const char* name) {
-    const uint32_t flips = field(word, 22, 2), addr_mod = field(word, 15, 2);
+    const bool pool = out_rows == 4;  // GAPOOL's AddrMode is pool_addr_mode (arch.h)
+    const uint32_t flips = field(word, 22, 2), addr_mod = pool ? field(word, 15, kEnc.pool_addr_mode_bits) : math_addr_mode(word);
     wait_src(m, true, true, name);
     const Alu a = alu_config(m, thread, word);
     const Rwc& rwc = rwc_of(m, thread, word);
@@ -264,7 +272,7 @@ void matmul(Machine& m, int thread, uint32_t word, uint32_t out_rows, bool bcast
     const uint32_t rows = bcast_row ? 7u : out_rows;
     const uint32_t a_row = rwc.srca & 0x38u, b_row = rwc.srcb & (bcast_row ? 0x3fu : 0x38u);
     if (a_row + 16 > kSrcRows) m.fail(thread, word, "SrcA rows " + std::to_string(a_row) + "..+15 run past SrcA's 64 rows");
-    const uint32_t d_row = dst_row(m, thread, word, field(word, 0, 15)) & (0x400u - rows);
+    const uint32_t d_row = dst_row(m, thread, word, math_low_imm(word, 15)) & (0x400u - rows);
     const SrcBank& A = m.s.srca[m.s.srca_math_bank];
     const SrcBank& B = m.s.srcb[m.s.srcb_math_bank];
     m.s.fpu.last_srca_row = a_row;
@@ -363,7 +371,7 @@ PoolDatum pool_read_src(uint32_t a, uint32_t b, Style style) {
 }
 
 void gmpool(Machine& m, int thread, uint32_t word) {
-    const uint32_t flips = field(word, 22, 2), addr_mod = field(word, 15, 2);
+    const uint32_t flips = field(word, 22, 2), addr_mod = field(word, 15, kEnc.pool_addr_mode_bits);
     if (field(word, 14, 1)) m.fail(thread, word, "GMPOOL's argmax (max_pool_index_en) is not modelled");
     if (field(word, 19, 3) != 1) m.fail(thread, word, "GMPOOL is modelled for the 16x16 form (instr_mod19 = 1) only");
     wait_src(m, true, true, "GMPOOL");
@@ -435,7 +443,7 @@ void mova2d_common(Machine& m, int thread, uint32_t word) {
     m.s.fpu.last_srca_row = s_row;
     const SrcBank& A = m.s.srca[m.s.srca_math_bank];
     for (uint32_t n = 0; n < (eight ? 8u : 1u); ++n) move_row_to_dst(m, thread, word, A.row[s_row + n], false, d_row + n);
-    apply_addr_mod(m, thread, word, field(word, 15, 2));
+    apply_addr_mod(m, thread, word, math_addr_mode(word));
 }
 
 void mova2d(Machine& m, int thread, uint32_t word) {
@@ -447,15 +455,15 @@ void movdbga2d(Machine& m, int thread, uint32_t word) { mova2d_common(m, thread,
 void movb2d(Machine& m, int thread, uint32_t word) {
     wait_src(m, false, true, "MOVB2D");
     const Rwc& rwc = rwc_of(m, thread, word);
-    const uint32_t mod = field(word, 12, 3);
+    const uint32_t mod = field(word, kEnc.movb2d_mod_lo, 3);
     const bool bcast_col0 = mod & 1u, bcast_row = mod & 2u, four = mod & 4u;
-    uint32_t s_row = field(word, 17, 6) + rwc.srcb, d_row = dst_row(m, thread, word, field(word, 0, 12));
+    uint32_t s_row = field(word, 17, 6) + rwc.srcb, d_row = dst_row(m, thread, word, field(word, 0, kEnc.movb2d_mod_lo));
     const uint32_t rows = bcast_row ? 8u : four ? 4u : 1u;
     s_row &= (four && !bcast_row) ? 0x3cu : 0x3fu;
     d_row &= 0x400u - rows;
     const SrcBank& B = m.s.srcb[m.s.srcb_math_bank];
     for (uint32_t n = 0; n < rows; ++n) move_row_to_dst(m, thread, word, B.row[s_row + (bcast_row ? 0 : n)], bcast_col0, d_row + n);
-    apply_addr_mod(m, thread, word, field(word, 15, 2));
+    apply_addr_mod(m, thread, word, math_addr_mode(word));
 }
 
 // ShuffleBF16 / ShuffleFP16 / ShuffleTF32 (MOVD2A.md): a Dst datum as a Src datum.
@@ -487,7 +495,7 @@ void move_dst_to_src(Machine& m, int thread, uint32_t word, bool to_a) {
     for (uint32_t n = 0; n < (four ? 4u : 1u); ++n)
         for (uint32_t c = 0; c < 16; ++c) S.row[s_row + n][c] = dst_to_src(m, thread, word, a, lo, d_row + n, c);
     if (to_a) m.s.fpu.last_srca_row = s_row;
-    apply_addr_mod(m, thread, word, field(word, 15, 2));
+    apply_addr_mod(m, thread, word, math_addr_mode(word));
 }
 
 void movd2a(Machine& m, int thread, uint32_t word) { move_dst_to_src(m, thread, word, true); }
@@ -511,7 +519,7 @@ void movb2a(Machine& m, int thread, uint32_t word) {
             A.row[a_row + n][c] = (flush && src_exp(v) == 0) ? 0u : v;
         }
     m.s.fpu.last_srca_row = a_row;
-    apply_addr_mod(m, thread, word, field(word, 15, 2));
+    apply_addr_mod(m, thread, word, math_addr_mode(word));
 }
 
 // --- clearing ---
@@ -523,9 +531,48 @@ void clear_dst_rows(Machine& m, uint32_t first, uint32_t count) {
     }
 }
 
+// ZEROACC's fields. Wormhole: clear_mode (3 bits at 19; 4 = 32-bit rows) and a 15-bit row
+// immediate. Blackhole: clear_mode 2 bits at 19, use_32_bit_mode at 18, clear_zero_flags at 17 and
+// a 10-bit `where`; a 16-row block is relative to the Dst half the MATH thread's offset is in unless
+// DEST_ACCESS_CFG_zeroacc_absolute_tile_mode is set (ttsim's model).
+struct ZeroAcc {
+    uint32_t clear_mode = 0, imm = 0;
+    bool zero_flags_only = false;  // Blackhole: clear the Dst zero flags, not the data
+};
+
+ZeroAcc decode_zeroacc(Machine& m, int thread, uint32_t word) {
+    ZeroAcc z;
+    if (kArch == Arch::WormholeB0) {
+        z.clear_mode = field(word, 19, 5);
+        if (z.clear_mode & 0x18u) m.fail(thread, word, "ZEROACC with the revert bit is undefined behaviour");
+        z.imm = field(word, 0, 15);
+        return z;
+    }
+    if (field(word, 21, 3)) m.fail(thread, word, "ZEROACC with bits 21..23 set is undefined on Blackhole");
+    z.clear_mode = field(word, 19, 2) | (field(word, 18, 1) << 2);
+    z.imm = field(word, 0, 10);
+    z.zero_flags_only = field(word, 17, 1);
+    if (z.zero_flags_only && z.clear_mode != 5)
+        m.fail(thread, word, "ZEROACC clear_zero_flags is defined for 16 rows of 32-bit Dst only (clear_mode 1, use_32_bit_mode)");
+    if ((z.clear_mode & 3u) == 1u) {
+        const uint32_t offset = dst_row(m, thread, word, 0);
+#if defined(DEST_ACCESS_CFG_zeroacc_absolute_tile_mode_ADDR32)
+        const bool absolute = TC_CFG_FIELD(m, thread, DEST_ACCESS_CFG_zeroacc_absolute_tile_mode) != 0;
+#else
+        const bool absolute = true;
+#endif
+        if (!absolute && (offset & ((z.clear_mode & 4u) ? 768u : 512u))) z.imm += (z.clear_mode & 4u) ? 16u : 32u;
+    }
+    return z;
+}
+
 void zeroacc(Machine& m, int thread, uint32_t word) {
-    const uint32_t clear_mode = field(word, 19, 5), mode = clear_mode & 3u, imm = field(word, 0, 15);
-    if (clear_mode & 0x18u) m.fail(thread, word, "ZEROACC with the revert bit is undefined behaviour");
+    const ZeroAcc z = decode_zeroacc(m, thread, word);
+    const uint32_t clear_mode = z.clear_mode, mode = clear_mode & 3u, imm = z.imm;
+    if (z.zero_flags_only) {  // the data stays; the zero flags are not modelled (nothing reads them)
+        apply_addr_mod(m, thread, word, math_addr_mode(word));
+        return;
+    }
     if (mode == 0) {
         const uint32_t row = dst_row(m, thread, word, imm) & 0x3ffu;
         const bool dst32 = TC_CFG_FIELD(m, thread, ALU_ACC_CTRL_Fp32_enabled) || TC_CFG_FIELD(m, thread, ALU_ACC_CTRL_INT8_math_enabled);
@@ -548,7 +595,7 @@ void zeroacc(Machine& m, int thread, uint32_t word) {
     } else {
         clear_dst_rows(m, 0, 1024);
     }
-    if (mode <= 1) apply_addr_mod(m, thread, word, field(word, 15, 2));
+    if (mode <= 1) apply_addr_mod(m, thread, word, math_addr_mode(word));
 }
 
 void zerosrc(Machine& m, int thread, uint32_t word) {
@@ -599,7 +646,7 @@ void shiftxb(Machine& m, int thread, uint32_t word) {
     const uint32_t column0 = r[0];
     for (uint32_t c = 0; c < 14; ++c) r[c] = r[c + 1];  // as SHIFTXB.md states it: column 14 keeps its value
     r[15] = field(word, 10, 1) ? 0u : column0;
-    apply_addr_mod(m, thread, word, field(word, 15, 2));
+    apply_addr_mod(m, thread, word, math_addr_mode(word));
 }
 
 // --- RWCs and bank hand-over ---
@@ -676,14 +723,28 @@ void setdvalid(Machine& m, int, uint32_t word) {
 // SrcB directly, so there is nothing to invalidate.
 void gatesrcrst(Machine&, int, uint32_t) {}
 
+// ADDR_MOD_SET_Base (Wormhole): AddrMode 0..3 names sets 4..7. Blackhole has no such register: its
+// 3-bit AddrMode names all eight sets.
+uint32_t addr_mod_set_base(Machine& m, int thread) {
+#if defined(ADDR_MOD_SET_Base_ADDR32)
+    return TC_THREAD_FIELD(m, thread, ADDR_MOD_SET_Base);
+#else
+    (void)m, (void)thread;
+    return 0;
+#endif
+}
+
 }  // namespace
 
 void apply_addr_mod(Machine& m, int thread, uint32_t word, uint32_t addr_mod, bool update_fidelity) {
     Rwc& r = rwc_of(m, thread, word);
     FpuState& f = m.s.fpu;
-    uint32_t index = addr_mod & 3u;
-    if (f.extra_addr_mod_bit || TC_THREAD_FIELD(m, thread, ADDR_MOD_SET_Base)) index += 4;
-    const uint32_t ab = m.thread_cfg_word(thread, ADDR_MOD_AB_SEC0_SrcAIncr_ADDR32 + 2 * index);
+    uint32_t index = addr_mod;
+    if (f.extra_addr_mod_bit || addr_mod_set_base(m, thread)) index += 4;
+    if (index >= 8) m.fail(thread, word, "AddrMode " + std::to_string(addr_mod) + " plus the extra bit names no ADDR_MOD set");
+    // The sets' words are evenly spaced (Wormhole: two words per AB set, Blackhole: one).
+    constexpr uint32_t kAbStride = ADDR_MOD_AB_SEC1_SrcAIncr_ADDR32 - ADDR_MOD_AB_SEC0_SrcAIncr_ADDR32;
+    const uint32_t ab = m.thread_cfg_word(thread, ADDR_MOD_AB_SEC0_SrcAIncr_ADDR32 + kAbStride * index);
     const uint32_t dst = m.thread_cfg_word(thread, ADDR_MOD_DST_SEC0_DestIncr_ADDR32 + index);
     const uint32_t bias = m.thread_cfg_word(thread, ADDR_MOD_BIAS_SEC0_BiasIncr_ADDR32 + index);
 #define TC_AM(w, NAME) (((w) & NAME##_MASK) >> NAME##_SHAMT)

@@ -25,7 +25,9 @@ std::array<OpcodeEntry, 256>& registry() {
 }  // namespace
 
 Machine::Machine(Arch arch) {
-    s.arch = arch;
+    if (arch != kArch)
+        throw std::runtime_error(std::string("tensix: this machine is built for ") + arch_name(kArch) + ", not " +
+                                 arch_name(arch) + " (its config register map is compiled in; build with -DTC_ARCH_...)");
     s.cfg_words.assign(2 * CFG_STATE_SIZE * 4, 0u);
     s.cfg[0] = s.cfg_words.data();
     s.cfg[1] = s.cfg_words.data() + CFG_STATE_SIZE * 4;

@@ -11,7 +11,8 @@
 //   machine.h / machine.cpp   state, the opcode table, issue + MOP expansion + REPLAY
 //   config.cpp                WRCFG/RDCFG/SETC16/RMWCIB*, GPR (DMA register) instructions
 //   sync.cpp                  STALLWAIT, SEM*, ATGETM/ATRELM, NOPs
-//   unpack.cpp                UNPACR*, ADC counters (SETADC*, INCADC*, ADDRCR*), format decode
+//   unpack.cpp                UNPACR*, format decode
+//   adc.cpp / adc.h           the ADC instructions (SETADC*, INCADC*, ADDRCR*) and counter helpers
 //   fpu.cpp                   ELW*, MVMUL, GMPOOL/GAPOOL, MOV*, ZERO*, TRNSPSRCB, SHIFTX*, RWCs
 //   pack.cpp                  PACR*, packer format conversion and rounding
 //   sfpu.cpp / sfpu_ops.h     SFP* instructions; sfpu_ops.h is shared with our sfpi.h
@@ -25,14 +26,13 @@
 #include <string>
 #include <vector>
 
+#include "arch.h"
 #include "frontend.h"
 #include "fpu.h"  // fpu: FpuState
 #include "pack.h"
 #include "sfpu_ops.h"
 
 namespace tc_tensix {
-
-enum class Arch { WormholeB0, Blackhole };
 
 // TRISC thread ids as the hardware numbers them (instruction issue, per-thread config, MOP, ADCs).
 enum Thread : int { kUnpack = 0, kMath = 1, kPack = 2, kNumThreads = 3 };
@@ -55,13 +55,17 @@ struct Wait {
     std::string what;
 };
 
-// One address-counter channel set (ISA: ADCs.md): per unpacker/packer and per channel.
+// One address-counter channel (ISA: ADCs.md): X/Y/Z/W and their carriage-return registers.
 struct AdcChannel {
     uint32_t x = 0, y = 0, z = 0, w = 0;
     uint32_t x_cr = 0, y_cr = 0, z_cr = 0, w_cr = 0;
 };
-struct Adc {
-    AdcChannel ch[2];  // channel 0: input side, channel 1: output side
+// One thread's ADCs (ADCs.md: ADCs[3], usually indexed by the issuing thread): each unpacker's two
+// channels and one pair the four packers share. The ADC instructions (adc.cpp) write them; UNPACR
+// and PACR read and advance them, so the unpackers and the packers see one record.
+struct ThreadAdcs {
+    AdcChannel unpacker[2][2];  // [unpacker][channel]: channel 0 input side, 1 output side
+    AdcChannel packers[2];      // [channel]
 };
 
 // Read-write counters of the matrix unit (ISA: RWCs.md).
@@ -74,17 +78,20 @@ struct Rwc {
 };
 
 }  // namespace tc_tensix
-// --- unpack: the unpackers' private state (needs AdcChannel and kNumThreads above) ---
+// --- unpack: the unpackers' private state (needs kNumThreads above) ---
 #include "unpack.h"
 namespace tc_tensix {
 
 struct SrcBank {
     uint32_t row[kSrcRows][kSrcCols] = {};  // 19-bit datums held in the low bits (see SrcASrcB.md)
     bool dvalid = false;                    // true: owned by the matrix unit; false: by the unpacker
+    // --- Blackhole: the unpacker's Out_data_format when it handed the bank over (the "implied" Src
+    // format the matrix unit reads instead of ALU_FORMAT_SPEC, fpu.cpp) ---
+    uint32_t format = 0;
 };
 
 struct MachineState {
-    Arch arch = Arch::WormholeB0;
+    Arch arch = kArch;  // the build's architecture (arch.h)
 
     // --- L1 of the tile (byte addressed; unpackers read it, packers write it) ---
     uint8_t* l1 = nullptr;
@@ -108,7 +115,7 @@ struct MachineState {
     uint32_t gpr[kNumThreads][kGprs] = {};          // also the RISC-visible regfile
 
     // --- counters ---
-    Adc adc[kNumThreads];                           // ADCs as seen by the issuing thread
+    ThreadAdcs adc[kNumThreads];                    // ADCs[thread] (ADCs.md), shared by unpackers and packers
     Rwc rwc;
     // Address modifiers (ADDR_MOD_*) live in thread config of the math/pack threads; the FPU
     // unit reads them from there.
@@ -150,12 +157,20 @@ constexpr uint32_t opcode_of(uint32_t word) { return word >> 24; }
 constexpr uint32_t field(uint32_t word, int lo, int width) {
     return (word >> lo) & ((width >= 32) ? 0xffffffffu : ((1u << width) - 1u));
 }
+// AddrMode of a matrix-unit instruction (ELW*, MVMUL, MOV*, ZEROACC, SHIFTXB); arch.h has its place.
+constexpr uint32_t math_addr_mode(uint32_t word) { return field(word, kEnc.math_addr_mode_lo, kEnc.math_addr_mode_bits); }
+// The low immediate of a matrix-unit instruction (its Dst row): up to `bits` bits, ending below AddrMode.
+constexpr uint32_t math_low_imm(uint32_t word, int bits) {
+    return field(word, 0, bits < kEnc.math_addr_mode_lo ? bits : kEnc.math_addr_mode_lo);
+}
 
 class Machine {
 public:
     MachineState s;
 
-    explicit Machine(Arch arch = Arch::WormholeB0);
+    // A machine is built for one architecture (arch.h: its config register map is compiled in);
+    // asking this build for another is a hard error.
+    explicit Machine(Arch arch = kArch);
     Machine(const Machine&) = delete;  // cfg[] points into cfg_words
     Machine& operator=(const Machine&) = delete;
 
@@ -195,9 +210,15 @@ public:
 void sfpu_drain(Machine& m, int thread);
 
 // Registers `handler` for `opcode` at static-initialisation time: `TC_OPCODE(0x37, SETRWC, fn);`
+// An instruction of one architecture only (arch.h): `TC_OPCODE_ON(Arch::Blackhole, 0x99, SFPARECIP, fn);`
+// registers it in that architecture's build; elsewhere the opcode stays unmodelled (named by the runner).
 struct OpcodeRegistrar {
-    OpcodeRegistrar(uint32_t opcode, const char* name, Handler h) { Machine::register_opcode(opcode, name, h); }
+    OpcodeRegistrar(uint32_t opcode, const char* name, Handler h, bool on_this_arch = true) {
+        if (on_this_arch) Machine::register_opcode(opcode, name, h);
+    }
 };
 #define TC_OPCODE(opc, name, fn) static ::tc_tensix::OpcodeRegistrar tc_reg_##name((opc), #name, (fn))
+#define TC_OPCODE_ON(arch, opc, name, fn) \
+    static ::tc_tensix::OpcodeRegistrar tc_reg_##name((opc), #name, (fn), ::tc_tensix::kArch == (arch))
 
 }  // namespace tc_tensix

@@ -1,5 +1,10 @@
 // The packers: PACR moves datums from Dst (through format conversion, edge masking, ReLU,
-// exponent thresholding, downsampling, optional L1 accumulation) into L1 (Wormhole B0).
+// exponent thresholding, downsampling, optional L1 accumulation) into L1.
+//
+// Wormhole B0 has four packers, each with its own config block and Dst offset. Blackhole has one
+// packer (THCON_SEC0_REG1, DEST_TARGET_REG_CFG_PACK_SEC0) that reads Dst through up to four read
+// interfaces (PACR's ReadIntfSel, 0 meaning all four): interface j reads row j of each group of four
+// rows, ADC X end - start + 1 datums each, into one output stream (ttsim's Blackhole packer).
 //
 // Facts from tt-isa-documentation WormholeB0 PACR.md, PACR_SETREG.md and Packers/*.md
 // (InputAddressGenerator, OutputAddressGenerator, EdgeMasking, Downsampling, ReLU, ...) and ttsim's
@@ -35,16 +40,27 @@ constexpr uint32_t kAddrModPack[4] = {ADDR_MOD_PACK_SEC0_YsrcIncr_ADDR32, ADDR_M
                   THCON_SEC0_REG1_##NAME##_SHAMT, THCON_SEC0_REG1_##NAME##_MASK)
 #define TC_ADDR_MOD(word, NAME) (((word) & ADDR_MOD_PACK_SEC0_##NAME##_MASK) >> ADDR_MOD_PACK_SEC0_##NAME##_SHAMT)
 
-// Decoded fields of a PACR instruction word (PACR.md, assembly.yaml).
+// Decoded fields of a PACR instruction word (PACR.md, assembly.yaml). Bits 8..11 are PackSel (the
+// packers, Wormhole) or ReadIntfSel (the Dst read interfaces of the one packer, Blackhole).
 struct Pacr {
     bool last, flush, ovrd_thread_id, zero_write;
     uint32_t packer_mask, addr_mod;
 };
 
-Pacr decode(uint32_t w) {
+Pacr decode(Machine& m, int t, uint32_t w) {
     Pacr p{field(w, 0, 1) != 0, field(w, 1, 1) != 0, field(w, 7, 1) != 0, field(w, 12, 1) != 0, field(w, 8, 4),
            field(w, 15, 2)};
-    if (p.packer_mask == 0) p.packer_mask = 1;  // 0b0000 means packer 0
+    if (kArch == Arch::Blackhole) {
+        // Blackhole's further fields (tt_llk_blackhole assembly.yaml); none is modelled.
+        if (field(w, 2, 2)) m.fail(t, w, "PACR CtxtCtrl is not modelled");
+        if (field(w, 13, 2)) m.fail(t, w, "PACR AddrCntContext is not modelled");
+        if (field(w, 17, 1)) m.fail(t, w, "PACR DstAccessMode (strided Dst reads) is not modelled");
+        if (field(w, 18, 3)) m.fail(t, w, "PACR RowPadZero is not modelled");
+        if (field(w, 21, 2)) m.fail(t, w, "PACR CfgContext is not modelled");
+        if (p.packer_mask == 0) p.packer_mask = 0xf;  // ReadIntfSel 0: all four read interfaces
+    } else if (p.packer_mask == 0) {
+        p.packer_mask = 1;  // PackSel 0b0000 means packer 0
+    }
     return p;
 }
 
@@ -59,11 +75,14 @@ PackSetup read_setup(Machine& m, int t, uint32_t w) {
     PackSetup s;
     s.early.read_32b = TC_CFG(m, t, PCK_DEST_RD_CTRL_Read_32b_data) != 0;
     s.early.round_10b_mant = TC_CFG(m, t, PCK_DEST_RD_CTRL_Round_10b_mant) != 0;
+    s.early.round_10b_into_fp16 = kArch == Arch::Blackhole;
     s.early.read_raw = TC_CFG(m, t, PCK_DEST_RD_CTRL_Read_int8) != 0;
     s.early.read_unsigned = TC_CFG(m, t, PCK_DEST_RD_CTRL_Read_unsigned) != 0;
     s.early.intermediate = TC_CFG(m, t, ALU_FORMAT_SPEC_REG_Dstacc_override) ? TC_CFG(m, t, ALU_FORMAT_SPEC_REG_Dstacc_val)
                                                                               : TC_CFG(m, t, ALU_FORMAT_SPEC_REG2_Dstacc);
     s.relu_mode = TC_CFG(m, t, STACC_RELU_ApplyRelu) & 3u;
+    if (s.early.round_10b_into_fp16 && s.early.round_10b_mant && s.early.read_32b && (s.early.intermediate & 0xfu) == FP16 && s.relu_mode > 1)
+        m.fail(t, w, "a threshold ReLU on Blackhole's Round_10b_mant path into FP16 (compared before the rebias) is not modelled");
     s.relu_threshold = TC_CFG(m, t, STACC_RELU_ReluThreshold);
     s.edge_to_neg_inf = TC_CFG(m, t, PCK_EDGE_MODE_mode) != 0;
     if (TC_CFG(m, t, ALU_ROUNDING_MODE_Packer_srnd_en))
@@ -78,9 +97,15 @@ PackSetup read_setup(Machine& m, int t, uint32_t w) {
 // Packer i's features the model does not cover.
 void check_packer_supported(Machine& m, int t, uint32_t w, unsigned i) {
     const std::string who = "packer " + std::to_string(i) + ": ";
+#if defined(THCON_SEC0_REG1_All_pack_disable_zero_compress_ADDR32)  // Wormhole: a per-packer override
     const bool compress_ovrd = TC_CFG(m, t, THCON_SEC0_REG1_All_pack_disable_zero_compress_ovrd) != 0;
     const bool no_compress = compress_ovrd ? ((TC_CFG(m, t, THCON_SEC0_REG1_All_pack_disable_zero_compress) >> i) & 1u) != 0
                                            : TC_PACKER(m, t, i, Disable_zero_compress) != 0;
+#else
+    if (TC_CFG(m, t, THCON_SEC0_REG1_All_pack_disable_zero_compress_ovrd))
+        m.fail(t, w, who + "All_pack_disable_zero_compress_ovrd is not modelled on Blackhole");
+    const bool no_compress = TC_PACKER(m, t, i, Disable_zero_compress) != 0;
+#endif
     if (!no_compress) m.fail(t, w, who + "zero compression (Disable_zero_compress = 0) is not modelled");
     if (TC_PACKER(m, t, i, Add_l1_dest_addr_offset)) m.fail(t, w, who + "Add_l1_dest_addr_offset is not modelled");
     if (i == 0 && TC_PACKER(m, t, i, Source_interface_selection))
@@ -162,7 +187,7 @@ void flush_streams(Machine& m, int t, uint32_t w, unsigned i, PackerStreams& ps,
 
 // Output address generator for packer i when its streams need new addresses.
 void start_streams(Machine& m, int t, unsigned i, uint32_t addr16, PackerStreams& ps, uint32_t out_format) {
-    const AdcChannel& out = m.s.adc[t].ch[1];
+    const AdcChannel& out = m.s.adc[t].packers[1];
     const uint32_t yzw = TC_CFG(m, t, PCK0_ADDR_BASE_REG_1_Base) + out.y * TC_CFG(m, t, PCK0_ADDR_CTRL_XY_REG_1_Ystride) +
                          out.z * TC_CFG(m, t, PCK0_ADDR_CTRL_ZW_REG_1_Zstride) +
                          out.w * TC_CFG(m, t, PCK0_ADDR_CTRL_ZW_REG_1_Wstride);
@@ -183,6 +208,8 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
     if (in_format != (setup.early.intermediate & 0xfu))
         m.fail(t, w, std::string("packer ") + std::to_string(i) + ": In_data_format " + format_names(in_format).isa +
                          " differs from the Dstacc (intermediate) format " + format_names(setup.early.intermediate).isa);
+    if (kArch == Arch::Blackhole && (in_format == FP8 || out_format == FP8))  // E4M3 (Pac_LF8_4b_exp)
+        m.fail(t, w, "Blackhole's FP8 (Lf8) packing is not modelled");
     const bool l1_acc = TC_PACKER(m, t, i, Pack_L1_Acc) != 0;
     if (l1_acc && is_bfp(out_format)) m.fail(t, w, "L1 accumulation into a BFP format is not modelled");
     const bool exp_threshold_en = TC_PACKER(m, t, i, Exp_threshold_en) != 0;
@@ -191,7 +218,7 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
     if (downsample == 0) downsample = 0xffffu;
 
     // Input address generator (InputAddressGenerator.md): start datum in Dst and datum count.
-    const AdcChannel& in = m.s.adc[t].ch[0];
+    const AdcChannel& in = m.s.adc[t].packers[0];
     const uint32_t bytes_per_datum = (in_format & 3u) == 0 ? 4u : (in_format & 3u) == 1 ? 2u : 1u;
     const uint32_t x_mask = bytes_per_datum == 4 ? 0x3u : bytes_per_datum == 2 ? 0x7u : 0xfu;
     const uint32_t byte_addr = TC_CFG(m, t, PCK0_ADDR_BASE_REG_0_Base) +
@@ -202,7 +229,18 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
     const uint32_t dest_offset = m.cfg_field(t, DEST_TARGET_REG_CFG_PACK_SEC0_Offset_ADDR32 + i,
                                              DEST_TARGET_REG_CFG_PACK_SEC0_Offset_SHAMT, DEST_TARGET_REG_CFG_PACK_SEC0_Offset_MASK);
     const uint32_t first = (((byte_addr / bytes_per_datum) & ~x_mask) + (in.x & x_mask) + (dest_offset << 4)) & 0x3fffu;
-    const uint32_t count = p.flush ? 0u : m.s.adc[t].ch[1].x - in.x + 1u;
+    const uint32_t per_reader = p.flush ? 0u : m.s.adc[t].packers[1].x - in.x + 1u;
+    // Blackhole: the selected read interfaces, in order; each reads `per_reader` datums of its row.
+    uint32_t reader_row[4] = {0, 0, 0, 0}, readers = 1;
+    if (kArch == Arch::Blackhole) {
+        readers = 0;
+        for (uint32_t j = 0; j < 4; ++j)
+            if ((p.packer_mask >> j) & 1u) reader_row[readers++] = j;
+        if (readers > 1 && per_reader > 16)
+            m.fail(t, w, "PACR through " + std::to_string(readers) + " Dst read interfaces of " + std::to_string(per_reader) +
+                             " datums each (more than a row) is not modelled");
+    }
+    const uint32_t count = per_reader * readers;
     if (count > 16u * kDstRows16)
         m.fail(t, w, "packer datum count " + std::to_string(count) + " (ADC X end - X start + 1) exceeds Dst");
     const bool from_null = p.zero_write || p.flush;
@@ -214,7 +252,8 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
         uint32_t v = 0;  // /dev/null supplies zeros
         if (!from_null) {
             if (k == 0 || ps.tpg_x == 0) row_mask = edge_mask(m, t, i, ps);
-            const uint32_t a = (first + k) & 0x3fffu, row = a >> 4, col = a & 0xfu;
+            const uint32_t rel = readers == 1 ? k : 16 * reader_row[k / per_reader] + k % per_reader;
+            const uint32_t a = (first + rel) & 0x3fffu, row = a >> 4, col = a & 0xfu;
             if (row_mask & (1u << col)) {
                 const uint32_t raw = setup.early.read_32b ? m.dst32_read(row, col) : m.s.dst[row][col];
                 try {
@@ -244,8 +283,8 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
 // AddrMod applied to the issuing thread's packer ADC after the addresses are taken (both channels).
 void apply_addr_mod(Machine& m, int t, uint32_t addr_mod) {
     const uint32_t am = m.thread_cfg_word(t, kAddrModPack[addr_mod & 3u]);
-    AdcChannel& in = m.s.adc[t].ch[0];
-    AdcChannel& out = m.s.adc[t].ch[1];
+    AdcChannel& in = m.s.adc[t].packers[0];
+    AdcChannel& out = m.s.adc[t].packers[1];
     const auto step_y = [](AdcChannel& ch, uint32_t clear, uint32_t carriage_return, uint32_t incr) {
         if (clear) ch.y = ch.y_cr = 0;
         else if (carriage_return) ch.y = ch.y_cr += incr;
@@ -262,13 +301,21 @@ void apply_addr_mod(Machine& m, int t, uint32_t addr_mod) {
 }
 
 void exec_pacr(Machine& m, int t, uint32_t w) {
-    const Pacr p = decode(w);
+    const Pacr p = decode(m, t, w);
     if (p.ovrd_thread_id) m.fail(t, w, "PACR with OvrdThreadId (ADC chosen by Addr_cnt_context) is not modelled");
-    switch (p.packer_mask) {
-        case 0x1: case 0x2: case 0x4: case 0x8: case 0x3: case 0xc: case 0xf: break;
-        default: m.fail(t, w, "PACR packer mask " + std::to_string(p.packer_mask) + " is undefined");
+    if (kArch == Arch::WormholeB0) {
+        switch (p.packer_mask) {
+            case 0x1: case 0x2: case 0x4: case 0x8: case 0x3: case 0xc: case 0xf: break;
+            default: m.fail(t, w, "PACR packer mask " + std::to_string(p.packer_mask) + " is undefined");
+        }
     }
     const PackSetup setup = read_setup(m, t, w);
+    if (kArch == Arch::Blackhole) {  // the one packer, at L1_Dest_addr (+1: the tile header skip as on Wormhole)
+        const uint32_t addr16 = TC_PACKER(m, t, 0, L1_Dest_addr) + (TC_PACKER(m, t, 0, Sub_l1_tile_header_size) ? 0u : 1u);
+        run_packer(m, t, w, p, setup, 0, addr16);
+        apply_addr_mod(m, t, p.addr_mod);
+        return;
+    }
     uint32_t packer0_addr = 0;
     for (unsigned i = 0; i < kNumPackers; ++i) {
         // Output address of packer i in 16-byte units; packers 1-3 are relative to packer 0 when

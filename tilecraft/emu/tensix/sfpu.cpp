@@ -38,6 +38,7 @@ enum Opcode : uint32_t {
     kAdd = 0x85, kMul = 0x86, kPushC = 0x87, kPopC = 0x88, kSetSgn = 0x89, kEnCC = 0x8a, kCompC = 0x8b,
     kTransp = 0x8c, kXor = 0x8d, kStochRnd = 0x8e, kNop = 0x8f, kCast = 0x90, kConfig = 0x91, kSwap = 0x92,
     kLoadMacro = 0x93, kShft2 = 0x94, kLutFp32 = 0x95,
+    kLe = 0x96, kGt = 0x97, kMul24 = 0x98, kARecip = 0x99,  // Blackhole only
 };
 
 SfpuInsn decode(uint32_t word) {
@@ -46,7 +47,7 @@ SfpuInsn decode(uint32_t word) {
     i.opcode = opcode_of(word);
     switch (i.opcode) {
     case kLoad: case kStore: case kLoadMacro:
-        i.vd = field(word, 20, 4), i.mod = field(word, 16, 4), i.addr_mod = field(word, 14, 2), i.imm = field(word, 0, 10);
+        i.vd = field(word, 20, 4), i.mod = field(word, 16, 4), i.addr_mod = field(word, kEnc.sfpu_addr_mode_lo, kEnc.sfpu_addr_mode_bits), i.imm = field(word, 0, 10);
         break;
     case kLoadI: i.vd = field(word, 20, 4), i.mod = field(word, 16, 4), i.imm = field(word, 0, 16); break;
     case kLut: i.vd = field(word, 20, 4), i.mod = field(word, 16, 4); break;
@@ -54,7 +55,7 @@ SfpuInsn decode(uint32_t word) {
         i.imm = field(word, 8, 16), i.vd = field(word, 4, 4), i.mod = field(word, 0, 4);
         i.vb = i.vc = i.vd;  // VC = VD (ADDI/MULI)
         break;
-    case kMad: case kAdd: case kMul:
+    case kMad: case kAdd: case kMul: case kMul24:
         i.va = field(word, 16, 4), i.vb = field(word, 12, 4), i.vc = field(word, 8, 4), i.vd = field(word, 4, 4);
         i.mod = field(word, 0, 4);
         break;
@@ -156,14 +157,18 @@ void load_lanes(Machine& m, uint32_t vd, uint32_t mod0, uint32_t addr) {
     });
 }
 
+// Blackhole moves MOD0_FMT_SM32 data as the raw 32 bits (as INT32); Wormhole converts sign-magnitude
+// to and from two's complement (ttsim's SFPLOAD/SFPSTORE).
+uint32_t arch_format(uint32_t mod0) { return (kArch == Arch::Blackhole && mod0 == kFmtInt32Sm) ? uint32_t(kFmtInt32) : mod0; }
+
 void sfpload(Machine& m, int thread, const SfpuInsn& i) {
-    const uint32_t mod0 = resolve_format(m, thread, i.mod);
+    const uint32_t mod0 = arch_format(resolve_format(m, thread, i.mod));
     load_lanes(m, i.vd, mod0, dst_address(m, thread, i.imm, mod0));
     apply_addr_mod(m, thread, i.word, i.addr_mod, false);  // ApplyPartialAddrMod
 }
 
 void sfpstore(Machine& m, int thread, const SfpuInsn& i) {
-    const uint32_t mod0 = resolve_format(m, thread, i.mod);
+    const uint32_t mod0 = arch_format(resolve_format(m, thread, i.mod));
     const uint32_t addr = i.scheduled ? i.dst_addr : dst_address(m, thread, i.imm, mod0);
     const uint32_t lanes = mod0 == kFmtInt32All ? kAllLanes : enabled(m);
     each_lane(lanes, [&](int lane) {
@@ -202,11 +207,14 @@ uint32_t dest_of(const Machine& m, const SfpuInsn& i, uint32_t indirect_bit, int
 // Every lane's result is computed first, all 32 at once (sfpi_host::mad, the vectorised form of
 // sfpu::mad): a lane reads and writes only its own lane of any LReg, so this is the per-lane order.
 void sfpmad(Machine& m, int, const SfpuInsn& i) {  // also SFPADD and SFPMUL: VA*VB + VC
+    // Blackhole's Mod1 bits 0 and 1 negate VA and VC (ttsim; reserved on Wormhole).
+    const uint32_t neg_a = kArch == Arch::Blackhole ? (i.mod & 1u) << 31 : 0u;
+    const uint32_t neg_c = kArch == Arch::Blackhole ? (i.mod & 2u) << 30 : 0u;
     sfpi_host::Vec a, b, c;
     for (int lane = 0; lane < kLanes; ++lane) {
-        a[lane] = m.s.lreg[(i.mod & kIndirectVa) ? (m.s.lreg[7][lane] & 15u) : i.va][lane];
+        a[lane] = m.s.lreg[(i.mod & kIndirectVa) ? (m.s.lreg[7][lane] & 15u) : i.va][lane] ^ neg_a;
         b[lane] = m.s.lreg[i.vb][lane];
-        c[lane] = m.s.lreg[i.vc][lane];
+        c[lane] = m.s.lreg[i.vc][lane] ^ neg_c;
     }
     const sfpi_host::Vec d = sfpi_host::mad(a, b, c);
     each_lane(enabled(m), [&](int lane) { write_lreg(m, dest_of(m, i, kIndirectVd, lane), lane, d[lane]); });
@@ -300,11 +308,20 @@ void sfpabs(Machine& m, int, const SfpuInsn& i) {
     const bool as_float = i.mod & 1u;
     unary(m, i, [as_float](uint32_t c, uint32_t) { return as_float ? abs_float(c) : abs_int(c); });
 }
-void sfpand(Machine& m, int, const SfpuInsn& i) {
-    unary(m, i, [](uint32_t c, uint32_t b) { return b & c; });
+// SFPAND / SFPOR: VD = VB op VC with VB = VD; Blackhole's Mod1 1 takes VB from Imm12 (an LReg index).
+SfpuInsn bitwise_operands(Machine& m, int thread, const SfpuInsn& i) {
+    SfpuInsn r = i;
+    if (i.mod == 0 && i.imm == 0) return r;
+    if (kArch != Arch::Blackhole || i.mod != 1 || i.imm > 15)
+        fail(m, thread, i, "SFPAND/SFPOR with Mod1=" + std::to_string(i.mod) + " Imm12=" + std::to_string(i.imm) + " is not modelled on " + arch_name(kArch));
+    r.vb = i.imm;
+    return r;
 }
-void sfpor(Machine& m, int, const SfpuInsn& i) {
-    unary(m, i, [](uint32_t c, uint32_t b) { return b | c; });
+void sfpand(Machine& m, int thread, const SfpuInsn& i) {
+    unary(m, bitwise_operands(m, thread, i), [](uint32_t c, uint32_t b) { return b & c; });
+}
+void sfpor(Machine& m, int thread, const SfpuInsn& i) {
+    unary(m, bitwise_operands(m, thread, i), [](uint32_t c, uint32_t b) { return b | c; });
 }
 void sfpxor(Machine& m, int, const SfpuInsn& i) {
     unary(m, i, [](uint32_t c, uint32_t b) { return b ^ c; });
@@ -317,10 +334,23 @@ void sfpdivp2(Machine& m, int, const SfpuInsn& i) {
     const bool add_to_exp = i.mod & 1u;
     unary(m, i, [imm8, add_to_exp](uint32_t c, uint32_t) { return divp2(c, imm8, add_to_exp); });
 }
-void sfpshft(Machine& m, int, const SfpuInsn& i) {
+// SFPSHFT: Mod1 bit 0 shifts by Imm12 instead of LReg[VC]. Blackhole adds bit 1 (a right shift is
+// arithmetic) and bit 2 (shift LReg[VC] instead of LReg[VD]); ttsim's model.
+void sfpshft(Machine& m, int thread, const SfpuInsn& i) {
     const bool by_imm = i.mod & 1u;
     const int32_t imm = int32_t(sign_extend(i.imm, 12));
-    unary(m, i, [by_imm, imm](uint32_t c, uint32_t b) { return shift(b, by_imm ? imm : int32_t(c)); });
+    if (i.mod <= 1) {
+        unary(m, i, [by_imm, imm](uint32_t c, uint32_t b) { return shift(b, by_imm ? imm : int32_t(c)); });
+        return;
+    }
+    if (kArch != Arch::Blackhole || i.mod > 7 || i.mod == 4 || i.mod == 6)
+        fail(m, thread, i, "SFPSHFT Mod1=" + std::to_string(i.mod) + " is not modelled on " + arch_name(kArch));
+    const bool arithmetic = i.mod & 2u, from_c = i.mod & 4u;
+    unary(m, i, [=](uint32_t c, uint32_t b) {
+        const uint32_t src = from_c ? c : b;
+        const int32_t amount = by_imm ? imm : int32_t(c);
+        return arithmetic ? shift_arithmetic(src, amount) : shift(src, amount);
+    });
 }
 
 void sfpmov(Machine& m, int thread, const SfpuInsn& i) {
@@ -487,7 +517,14 @@ void sfpswap(Machine& m, int thread, const SfpuInsn& i) {
 // ---- round sub-unit -----------------------------------------------------------------------------
 
 void sfpcast(Machine& m, int thread, const SfpuInsn& i) {
-    if (i.mod > 1) fail(m, thread, i, "SFPCAST Mod1=" + std::to_string(i.mod) + " is not a Wormhole mode");
+    if (kArch == Arch::Blackhole && i.mod == 3) {  // Blackhole: two's complement -> sign-magnitude
+        each_lane(enabled(m), [&](int lane) {
+            const uint32_t c = m.s.lreg[i.vc][lane], sign = c & kSignBit;
+            write_lreg(m, i.vd, lane, sign | (sign ? 0u - c : c));
+        });
+        return;
+    }
+    if (i.mod > 1) fail(m, thread, i, "SFPCAST Mod1=" + std::to_string(i.mod) + " is not modelled on " + arch_name(kArch));
     const bool stochastic = i.mod & 1u;
     each_lane(enabled(m), [&](int lane) {
         const uint32_t random = stochastic ? prng(m, thread).advance(lane) : 0u;
@@ -557,6 +594,42 @@ void sfpconfig(Machine& m, int, const SfpuInsn& i) {
 }
 
 void sfpnop(Machine&, int, const SfpuInsn&) {}
+
+// ---- Blackhole-only instructions (ttsim's models) -------------------------------------------------
+
+// SFPLE / SFPGT: compare LReg[VD] with LReg[VC] as sign-magnitude integers in total order (-0 below
+// +0); Mod1 1 sets the lane flags to the result, Mod1 8 writes all ones / zeros to VD.
+template <bool kGreater>
+void sfpcompare(Machine& m, int thread, const SfpuInsn& i) {
+    if (i.mod != 1 && i.mod != 8) fail(m, thread, i, "SFPLE/SFPGT Mod1=" + std::to_string(i.mod) + " is not modelled (1 and 8 are)");
+    if (i.vd >= 8) fail(m, thread, i, "SFPLE/SFPGT with VD >= 8 is not modelled");
+    const uint32_t lanes = enabled(m);
+    uint32_t cond = 0;
+    each_lane(lanes, [&](int lane) {
+        const int32_t d = sign_magnitude_order(m.s.lreg[i.vd][lane]), c = sign_magnitude_order(m.s.lreg[i.vc][lane]);
+        const bool holds = kGreater ? d > c : d <= c;
+        if (holds) cond |= 1u << lane;
+        if (i.mod == 8) m.s.lreg[i.vd][lane] = holds ? 0xffffffffu : 0u;
+    });
+    if (i.mod == 1) m.s.sfpu.cc.set_flags(lanes, cond);
+}
+
+// SFPMUL24: the low (Mod1 0) or high (Mod1 1) 23 bits of the product of two 23-bit mantissa fields.
+void sfpmul24(Machine& m, int thread, const SfpuInsn& i) {
+    if (i.mod > 1 || i.vc != 9 || i.vd >= 8) fail(m, thread, i, "SFPMUL24 is modelled for Mod1 0/1, VC = LReg[9] and VD < 8 only");
+    each_lane(enabled(m), [&](int lane) {
+        m.s.lreg[i.vd][lane] = mul24(m.s.lreg[i.va][lane], m.s.lreg[i.vb][lane], i.mod != 0);
+    });
+}
+
+// SFPARECIP (Mod1 0, RECIP): sfpu_ops.h's approx_recip.
+void sfparecip(Machine& m, int thread, const SfpuInsn& i) {
+    if (i.mod != 0 || i.imm != 0 || i.vd >= 8) fail(m, thread, i, "SFPARECIP is modelled for Mod1 0 (RECIP), Imm12 0 and VD < 8 only");
+    each_lane(enabled(m), [&](int lane) {
+        const uint32_t c = m.s.lreg[i.vc][lane];
+        m.s.lreg[i.vd][lane] = approx_recip(c);
+    });
+}
 
 // ---- SFPLOADMACRO -------------------------------------------------------------------------------
 
@@ -656,6 +729,10 @@ InsnHandler handler_of(uint32_t opcode) {
     case kLoadMacro: return sfploadmacro;
     case kShft2: return sfpshft2;
     case kLutFp32: return sfplutfp32;
+    case kLe: return sfpcompare<false>;
+    case kGt: return sfpcompare<true>;
+    case kMul24: return sfpmul24;
+    case kARecip: return sfparecip;
     default: return sfpnop;
     }
 }
@@ -794,5 +871,9 @@ TC_OPCODE(0x92, SFPSWAP, issue);
 TC_OPCODE(0x93, SFPLOADMACRO, issue);
 TC_OPCODE(0x94, SFPSHFT2, issue);
 TC_OPCODE(0x95, SFPLUTFP32, issue);
+TC_OPCODE_ON(Arch::Blackhole, 0x96, SFPLE, issue);
+TC_OPCODE_ON(Arch::Blackhole, 0x97, SFPGT, issue);
+TC_OPCODE_ON(Arch::Blackhole, 0x98, SFPMUL24, issue);
+TC_OPCODE_ON(Arch::Blackhole, 0x99, SFPARECIP, issue);
 
 }  // namespace tc_tensix

@@ -635,4 +635,34 @@ struct SfpuState {
     uint32_t enabled() const { return cc.enabled(row_masked()); }
 };
 
+// --- Blackhole: SFPARECIP's approximate reciprocal (ttsim's model): the sign kept, the magnitude
+// from a 128-entry table of 7-bit mantissas indexed by the top 7 mantissa bits; zero and denormals
+// give infinity, magnitudes from 2^126 up give zero. SFPARECIP and sfpi::approx_recip use it. ---
+inline uint32_t approx_recip_magnitude(uint32_t x) {
+    static const uint8_t kMantissa[128] = {
+        127, 125, 123, 121, 119, 117, 116, 114, 112, 110, 109, 107, 105, 104, 102, 100, 99, 97, 96, 94, 93, 91,
+        90,  88,  87,  85,  84,  83,  81,  80,  79,  77,  76,  75,  74,  72,  71,  70,  69, 68, 66, 65, 64, 63,
+        62,  61,  60,  59,  58,  57,  56,  55,  54,  53,  52,  51,  50,  49,  48,  47,  46, 45, 44, 43, 42, 41,
+        40,  40,  39,  38,  37,  36,  35,  35,  34,  33,  32,  31,  31,  30,  29,  28,  28, 27, 26, 25, 25, 24,
+        23,  23,  22,  21,  21,  20,  19,  19,  18,  17,  17,  16,  15,  15,  14,  14,  13, 12, 12, 11, 11, 10,
+        9,   9,   8,   8,   7,   7,   6,   5,   5,   4,   4,   3,   3,   2,   2,   1,   1,  0};
+    if (x < 0x800000u) return kFp32Inf;  // zero and denormals
+    if (x >= 0x7e800000u) return 0u;     // 2^126 and above
+    return ((253u - (x >> 23)) << 23) | (uint32_t(kMantissa[(x >> 16) & 0x7fu]) << 16);
+}
+// Blackhole's arithmetic SFPSHFT (Mod1 ARITHMETIC): left for a non-negative amount, else right with the
+// sign bit filling the vacated bits; the amount's low 5 bits count.
+inline uint32_t shift_arithmetic(uint32_t x, int32_t amount) {
+    if (amount >= 0) return shift(x, amount);
+    return uint32_t(int32_t(x) >> (uint32_t(-amount) & 31u));
+}
+// Blackhole's SFPMUL24: the low 23 bits of the 32-bit product, or the high 23 bits of the product of
+// the two 23-bit mantissa fields (Mod1 1).
+inline uint32_t mul24(uint32_t a, uint32_t b, bool upper) {
+    return upper ? uint32_t((uint64_t(a & 0x7fffffu) * uint64_t(b & 0x7fffffu)) >> 23) : (a * b) & 0x7fffffu;
+}
+// Blackhole's SFPLE / SFPGT compare sign-magnitude patterns in this total order (-0 below +0).
+inline int32_t sign_magnitude_order(uint32_t x) { return int32_t((x & kSignBit) ? x ^ 0x7fffffffu : x); }
+inline uint32_t approx_recip(uint32_t x) { return (x & kSignBit) | approx_recip_magnitude(x & ~kSignBit); }
+
 }  // namespace tc_tensix::sfpu

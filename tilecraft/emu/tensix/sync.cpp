@@ -69,14 +69,15 @@ void semwait(Machine& m, int, uint32_t word) {
 
 // STALLWAIT: of its conditions only C8..C11 (the SrcA/SrcB ownership) can be unmet here.
 void stallwait(Machine& m, int, uint32_t word) {
-    uint32_t cond = field(word, 0, 15);
-    if (cond == 0) cond = 0x7f;
+    // A zero mask means 0x7F on Wormhole (STALLWAIT.md): unit-idle conditions only, met at once here.
+    const uint32_t cond = field(word, 0, kEnc.stallwait_wait_res_bits);
     MachineState& s = m.s;
-    auto ready = [&s, cond] {
-        if ((cond & (1u << 8)) && s.srca[s.srca_unpack_bank].dvalid) return false;   // SrcA not back with unpacker
-        if ((cond & (1u << 9)) && s.srcb[s.srcb_unpack_bank].dvalid) return false;   // SrcB not back with unpacker
-        if ((cond & (1u << 10)) && !s.srca[s.srca_math_bank].dvalid) return false;  // SrcA not yet with matrix unit
-        if ((cond & (1u << 11)) && !s.srcb[s.srcb_math_bank].dvalid) return false;  // SrcB not yet with matrix unit
+    const uint32_t src = uint32_t(kEnc.stallwait_src_bit);  // SRCA_CLR; SRCB_CLR, SRCA_VLD, SRCB_VLD follow (arch.h)
+    auto ready = [&s, cond, src] {
+        if ((cond & (1u << src)) && s.srca[s.srca_unpack_bank].dvalid) return false;         // SrcA not back with unpacker
+        if ((cond & (1u << (src + 1))) && s.srcb[s.srcb_unpack_bank].dvalid) return false;   // SrcB not back with unpacker
+        if ((cond & (1u << (src + 2))) && !s.srca[s.srca_math_bank].dvalid) return false;  // SrcA not yet with matrix unit
+        if ((cond & (1u << (src + 3))) && !s.srcb[s.srcb_math_bank].dvalid) return false;  // SrcB not yet with matrix unit
         return true;
     };
     m.wait_for(Wait{ready, "the SrcA/SrcB hand-over its STALLWAIT conditions select"});

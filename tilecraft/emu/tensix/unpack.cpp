@@ -1,7 +1,7 @@
-// The unpackers: UNPACR (L1 -> SrcA / SrcB / Dst), UNPACR_NOP and the ADC instructions.
+// The unpackers: UNPACR (L1 -> SrcA / SrcB / Dst) and UNPACR_NOP (the ADC instructions: adc.cpp).
 //
 // Facts from tt-isa-documentation (WormholeB0 UNPACR_Regular.md, UNPACR_IncrementContextCounter.md,
-// UNPACR_FlushCache.md, ADCs.md, SETADC*.md, INCADC*.md, ADDRCR*.md, SrcASrcB.md)
+// UNPACR_FlushCache.md, ADCs.md, SrcASrcB.md)
 // and ttsim's src/tensix.cpp (UNPACR_NOP, which the ISA documentation does not describe); the
 // code is ours. What the LLK never drives and we do not model (compressed tiles, row search,
 // SrcB rarefaction, the UNPACR_NOP pop/stall/bank-reset flavours) is a Machine::fail naming it.
@@ -15,6 +15,7 @@
 
 #include "cfg_defines.h"
 #include "format_decode.h"
+#include "adc.h"
 #include "machine.h"
 
 namespace tc_tensix {
@@ -83,9 +84,6 @@ const Field kSrcSetBase[2] = {TC_F(SRCA_SET_Base), TC_F(SRCB_SET_Base)};
 const Field kSrcAOvrdWithAddr = TC_F(SRCA_SET_SetOvrdWithAddr);
 const Field kInt8Unsigned[2] = {TC_F(ALU_FORMAT_SPEC_REG0_SrcAUnsigned), TC_F(ALU_FORMAT_SPEC_REG0_SrcBUnsigned)};
 
-// ADC counter widths (ADCs.md): X 18 bits, Y 13, Z 8, W 8.
-constexpr uint32_t kAdcMask[4] = {0x3ffffu, 0x1fffu, 0xffu, 0xffu};
-
 std::string msg(const char* fmt, unsigned a = 0, unsigned b = 0, unsigned c = 0) {
     char buf[256];
     std::snprintf(buf, sizeof buf, fmt, a, b, c);
@@ -102,7 +100,8 @@ struct UnpackJob {
     uint64_t datum_bit_addr = 0;   // L1 bit address of the first datum
     uint64_t exp_addr16 = 0;       // L1 address of its shared exponent, in 1/16-byte units
     uint32_t count = 0;            // datums to read
-    uint32_t row_stride_bytes = 0; // L1 distance between successive 16-datum rows
+    uint32_t row_datums = 16;      // datums the unpacker reads contiguously before the next row
+    uint32_t row_stride_bytes = 0; // L1 distance between successive rows
     uint32_t limit_bytes = 0, fifo_bytes = 0;
     bool to_dst = false, transpose = false;
     bool srca_rows_from_addr = false;  // SRCA_SET_SetOvrdWithAddr of the issuing thread
@@ -158,6 +157,8 @@ UnpackJob plan_unpack(Machine& m, int thread, uint32_t word) {
         j.out_fmt = cfg(r.out_format);
     }
     j.in_bits = datum_bits(j.in_fmt);
+    if (kArch == Arch::Blackhole && (j.in_fmt == FP8 || j.out_fmt == FP8))  // E4M3 (Unp_LF8_4b_exp) and its special cases
+        m.fail(thread, word, "Blackhole's FP8 (Lf8) unpacking is not modelled");
     if (j.in_bits == 0) m.fail(thread, word, msg("input data format code %u names no format", j.in_fmt));
 
     // Input address: 16-byte units, past the (1 + DigestSize) * 16 byte tile header.
@@ -183,9 +184,9 @@ UnpackJob plan_unpack(Machine& m, int thread, uint32_t word) {
         }
     }
 
-    const AdcChannel& xy = m.s.unpack.adc[j.adc_thread][j.which][0];
-    const AdcChannel& zw = m.s.unpack.adc[thread][j.which][0];
-    const uint32_t x_end = m.s.unpack.adc[j.adc_thread][j.which][1].x + 1;
+    const AdcChannel& xy = m.s.adc[j.adc_thread].unpacker[j.which][0];
+    const AdcChannel& zw = m.s.adc[thread].unpacker[j.which][0];
+    const uint32_t x_end = m.s.adc[j.adc_thread].unpacker[j.which][1].x + 1;
     if (x_end < xy.x) m.fail(thread, word, msg("ADC X range is empty (X %u, end %u)", xy.x, x_end - 1));
     const uint64_t first = ((uint64_t(zw.w) * z_dim + zw.z) * y_dim + xy.y) * x_dim + xy.x;
     j.count = x_end - xy.x;
@@ -193,14 +194,17 @@ UnpackJob plan_unpack(Machine& m, int thread, uint32_t word) {
     j.exp_addr16 = wrap(j, exp_addr * 16 + first, 16);
 
     const bool tileize = cfg(r.tileize);
+    // A row is 16 datums; Blackhole reads 32 formats wider than 8 bits per row (ttsim's unpacker),
+    // which only a tilize unpack (row stride from Shift_amount) can tell apart.
+    j.row_datums = (kArch == Arch::Blackhole && j.in_bits > 8) ? 32 : 16;
     j.row_stride_bytes = tileize ? ((cfg(r.shift_amount[0]) << 4) | (cfg(r.shift_amount[1]) << 8) | (cfg(r.shift_amount[2]) << 12))
-                                 : j.in_bits * 16 / 8;
+                                 : j.in_bits * j.row_datums / 8;
 
     if (j.which == 0) {
         j.to_dst = multi_context ? cfg(r.unpack_if_sel_cntx[j.context]) : cfg(r.unpack_if_sel);
         j.transpose = cfg(r.haloize);
     }
-    const AdcChannel& out = m.s.unpack.adc[thread][j.which][1];
+    const AdcChannel& out = m.s.adc[thread].unpacker[j.which][1];
     uint32_t out_addr = cfg(r.out_base) + out.y * cfg(r.y_stride) + out.z * cfg(r.z_stride) + out.w * cfg(r.w_stride);
     const uint32_t out_bytes = decode::dst_is_32b(j.out_fmt) ? 4 : (datum_bits(j.out_fmt) == 16 ? 2 : 1);
     if (out_addr % out_bytes) m.fail(thread, word, msg("output address %u is not aligned to the %u-byte output datum", out_addr, out_bytes));
@@ -297,7 +301,7 @@ void unpack_datums(Machine& m, int thread, uint32_t word, const UnpackJob& j) {
             }
         }
         bit_addr += j.in_bits;
-        if ((i + 1) % 16 == 0) bit_addr = wrap(j, bit_addr - 16ull * j.in_bits + 8ull * j.row_stride_bytes, 8);
+        if ((i + 1) % j.row_datums == 0) bit_addr = wrap(j, bit_addr - uint64_t(j.row_datums) * j.in_bits + 8ull * j.row_stride_bytes, 8);
         if (j.bfp_exp_in_l1 && ++exp_addr16 % 256 == 0) exp_addr16 = wrap(j, exp_addr16, 16);
         for (uint32_t k = 0; k <= j.upsample_zeroes; ++k, ++out_addr) {
             if (j.upsample_interleave && k != 0) continue;
@@ -306,16 +310,12 @@ void unpack_datums(Machine& m, int thread, uint32_t word, const UnpackJob& j) {
     }
 }
 
-// Counter `dim` (0..3: X, Y, Z, W) of an ADC channel, and its carriage-return register.
-uint32_t& counter(AdcChannel& ch, int dim) { return dim == 0 ? ch.x : dim == 1 ? ch.y : dim == 2 ? ch.z : ch.w; }
-uint32_t& counter_cr(AdcChannel& ch, int dim) { return dim == 0 ? ch.x_cr : dim == 1 ? ch.y_cr : dim == 2 ? ch.z_cr : ch.w_cr; }
-
-void bump(AdcChannel& ch, int dim, uint32_t inc) { counter(ch, dim) = (counter(ch, dim) + inc) & kAdcMask[dim]; }
-
 // Hands the unpacker's current bank to the matrix unit and moves to the other one (FlipSrc).
 void flip_bank(Machine& m, int thread, uint32_t which) {
     int& bank = which ? m.s.srcb_unpack_bank : m.s.srca_unpack_bank;
-    (which ? m.s.srcb : m.s.srca)[bank].dvalid = true;
+    SrcBank& handed = (which ? m.s.srcb : m.s.srca)[bank];
+    handed.dvalid = true;
+    handed.format = get(m, thread, kRegs[which].out_format);  // the implied format (Blackhole's matrix unit reads it)
     bank ^= 1;
     m.s.unpack.src_row[which][thread] = get_thread(m, thread, kSrcSetBase[which]) << 4;
 }
@@ -326,21 +326,16 @@ void next_context(Machine& m, int thread, uint32_t which, uint32_t current) {
     m.s.unpack.context_counter[which][thread] = next >= limit ? 0 : next;
 }
 
-// Blackhole's UNPACR / UNPACR_NOP differ in encoding and features (e.g. SrcB broadcast, the
-// NOP's clear controls); until they are modelled they are hard errors there.
-void require_wormhole(Machine& m, int thread, uint32_t word) {
-    if (m.s.arch != Arch::WormholeB0) m.fail(thread, word, "the Blackhole unpackers are not modelled yet (Wormhole B0 only)");
-}
-
 void unpacr(Machine& m, int thread, uint32_t word) {
-    require_wormhole(m, thread, word);
     const uint32_t which = field(word, 23, 1);
     if (field(word, 13, 2)) {  // UNPACR_IncrementContextCounter.md
         next_context(m, thread, which, m.s.unpack.context_counter[which][thread]);
         return;
     }
     if (field(word, 1, 1)) return;  // UNPACR_FlushCache.md: clears the row-search cache, which has no functional effect
-    if (field(word, 5, 1)) m.fail(thread, word, "UNPACR with SrcB rarefaction (rareb_en) is not modelled");
+    if (field(word, 5, 1))  // rareb_en (Wormhole) / srcb_bcast (Blackhole)
+        m.fail(thread, word, kArch == Arch::Blackhole ? "UNPACR with SrcB broadcast (srcb_bcast) is not modelled"
+                                                      : "UNPACR with SrcB rarefaction (rareb_en) is not modelled");
 
     const UnpackJob j = plan_unpack(m, thread, word);
     unpack_datums(m, thread, word, j);
@@ -349,11 +344,11 @@ void unpacr(Machine& m, int thread, uint32_t word) {
     const uint32_t mode = field(word, 15, 8);
     for (uint32_t t = 0; t < kNumThreads; ++t) {
         if (t != uint32_t(thread) && t != j.adc_thread) continue;
-        AdcChannel* ch = m.s.unpack.adc[t][which];
-        bump(ch[0], 2, mode & 3u);
-        bump(ch[0], 1, (mode >> 2) & 3u);
-        bump(ch[1], 2, (mode >> 4) & 3u);
-        bump(ch[1], 1, (mode >> 6) & 3u);
+        AdcChannel* ch = m.s.adc[t].unpacker[which];
+        adc::bump(ch[0], 2, mode & 3u);
+        adc::bump(ch[0], 1, (mode >> 2) & 3u);
+        adc::bump(ch[1], 2, (mode >> 4) & 3u);
+        adc::bump(ch[1], 1, (mode >> 6) & 3u);
     }
     if (field(word, 6, 1)) {
         flip_bank(m, thread, which);
@@ -362,96 +357,62 @@ void unpacr(Machine& m, int thread, uint32_t word) {
     }
 }
 
-// UNPACR_NOP (no ISA page; ttsim's model): bits 0..2 select the flavour.
-void unpacr_nop(Machine& m, int thread, uint32_t word) {
-    require_wormhole(m, thread, word);
-    const uint32_t which = field(word, 23, 1), op = field(word, 0, 23);
-    SrcBank* banks = which ? m.s.srcb : m.s.srca;
-    switch (op) {
-        case 0b010: return;  // UNP_NOP
-        case 0b001:          // UNP_ZEROSRC: once the matrix unit's bank is released, clear the unpacker's bank
-        case 0b101: {        // UNP_NEGINFSRC (SrcA only): fill it with -inf as the matrix unit reads it
-            if (op == 0b101 && which == 1) m.fail(thread, word, "UNPACR_NOP NEGINFSRC on SrcB is not modelled");
-            const int& math_bank = which ? m.s.srcb_math_bank : m.s.srca_math_bank;
-            m.wait_for(Wait{[&] { return !banks[math_bank].dvalid; }, "the matrix unit's Src bank released (UNPACR_NOP clear)"});
-            const uint32_t fill = op == 0b101 ? 0x7ffffu : 0u;  // Sign | all-ones mantissa | exponent 255
-            for (auto& row : banks[which ? m.s.srcb_unpack_bank : m.s.srca_unpack_bank].row)
-                for (uint32_t& v : row) v = fill;
-            return;
-        }
-        case 0b111: {  // UNP_SET_DVALID: hand the (unwritten) bank to the matrix unit
-            const int& bank = which ? m.s.srcb_unpack_bank : m.s.srca_unpack_bank;
-            m.wait_for(Wait{[&] { return !banks[bank].dvalid; }, "Src bank released by the matrix unit (UNPACR_NOP SET_DVALID)"});
-            flip_bank(m, thread, which);
-            return;
-        }
+// UNPACR_NOP (no ISA page; ttsim's model), decoded into what it does. Wormhole: bits 0..2 select
+// one flavour (NOP, ZEROSRC, NEGINFSRC, SET_DVALID). Blackhole: separate fields (tt_llk_blackhole
+// assembly.yaml): Unpack_Pop (0..1; 1 clears the bank, 2 is a NOP), Src_ClrVal_Ctrl (2..3; 1 clears
+// to -inf), Bank_Clr_Ctrl (4), Stall_Clr_Cntrl (5; wait for the unpacker's own bank instead of the
+// matrix unit's), Clr_to1_fmt_Ctrl (6..7), Set_Dvalid (8), Msg_Clr_Cnt (12..14), Stream_Id (16..21).
+struct UnpackNop {
+    uint32_t which = 0;
+    bool clear = false, neg_inf = false, wait_own_bank = false, set_dvalid = false;
+};
+
+UnpackNop decode_unpack_nop(Machine& m, int thread, uint32_t word) {
+    UnpackNop n;
+    n.which = field(word, 23, 1);
+    if (kArch == Arch::Blackhole) {
+        const uint32_t pop = field(word, 0, 2), clr_val = field(word, 2, 2);
+        if (pop != 1 && pop != 2) m.fail(thread, word, msg("UNPACR_NOP Unpack_Pop %u is not modelled (1: clear, 2: NOP are)", pop));
+        if (clr_val > 1) m.fail(thread, word, msg("UNPACR_NOP Src_ClrVal_Ctrl %u is not modelled", clr_val));
+        if (field(word, 4, 1)) m.fail(thread, word, "UNPACR_NOP Bank_Clr_Ctrl (clear both banks) is not modelled");
+        if (field(word, 6, 2)) m.fail(thread, word, "UNPACR_NOP Clr_to1_fmt_Ctrl is not modelled");
+        if (field(word, 12, 3) || field(word, 16, 6)) m.fail(thread, word, "UNPACR_NOP message clearing (Msg_Clr_Cnt, Stream_Id) is not modelled");
+        n.clear = pop == 1;
+        n.neg_inf = clr_val == 1;
+        n.wait_own_bank = field(word, 5, 1);
+        n.set_dvalid = field(word, 8, 1);
+        return n;
+    }
+    switch (const uint32_t op = field(word, 0, 23)) {
+        case 0b010: return n;                      // UNP_NOP
+        case 0b001: n.clear = true; return n;      // UNP_ZEROSRC
+        case 0b101: n.clear = n.neg_inf = true; return n;  // UNP_NEGINFSRC (SrcA only)
+        case 0b111: n.set_dvalid = true; n.wait_own_bank = true; return n;  // UNP_SET_DVALID
         default: m.fail(thread, word, msg("UNPACR_NOP flavour 0x%x is not modelled (NOP, ZEROSRC, NEGINFSRC, SET_DVALID are)", op));
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// ADC instructions: bits 21..23 select unpacker 0, unpacker 1, packers; ThreadOverride picks
-// another thread's ADCs (0: the issuing thread).
-
-template <typename Fn>
-void for_each_adc(Machine& m, int thread, uint32_t word, uint32_t thread_override, Fn&& fn) {
-    const uint32_t t = thread_override == 0 ? uint32_t(thread) : thread_override - 1;
-    if (t >= kNumThreads) m.fail(thread, word, "ThreadOverride names no thread");
-    if (field(word, 21, 1)) fn(m.s.unpack.adc[t][0]);
-    if (field(word, 22, 1)) fn(m.s.unpack.adc[t][1]);
-    if (field(word, 23, 1)) fn(m.s.adc[t].ch);
-}
-
-void set_counter(AdcChannel& ch, int dim, uint32_t v) { counter(ch, dim) = counter_cr(ch, dim) = v & kAdcMask[dim]; }
-
-void add_counter_cr(AdcChannel& ch, int dim, uint32_t inc) { set_counter(ch, dim, counter_cr(ch, dim) + inc); }
-
-void setadc(Machine& m, int thread, uint32_t word) {
-    const uint32_t value = field(word, 0, 18), dim = field(word, 18, 2), channel = field(word, 20, 1);
-    for_each_adc(m, thread, word, value >> 16, [&](AdcChannel* ch) { set_counter(ch[channel], int(dim), value); });
-}
-
-void setadcxx(Machine& m, int thread, uint32_t word) {
-    const uint32_t x0 = field(word, 0, 10), x1 = field(word, 10, 10);
-    for_each_adc(m, thread, word, 0, [&](AdcChannel* ch) {
-        set_counter(ch[0], 0, x0);
-        set_counter(ch[1], 0, x1);
-    });
-}
-
-// SETADCXY/SETADCZW (set), INCADCXY/INCADCZW (add to the counter), ADDRCRXY/ADDRCRZW (add to the
-// carriage-return register and copy it into the counter) share one layout: four 3-bit values at
-// bits 6, 9, 12, 15 for (ch0 lo, ch0 hi, ch1 lo, ch1 hi) with lo/hi = X/Y or Z/W, and a 4-bit
-// mask at bit 0 (unused by INCADC*).
-enum class AdcOp { Set, Inc, AddCr };
-
-template <int kLoDim, AdcOp kOp>
-void adc_pair(Machine& m, int thread, uint32_t word) {
-    const uint32_t vals[4] = {field(word, 6, 3), field(word, 9, 3), field(word, 12, 3), field(word, 15, 3)};
-    const uint32_t mask = kOp == AdcOp::Inc ? 0xfu : field(word, 0, 4);
-    for_each_adc(m, thread, word, field(word, 18, 2), [&](AdcChannel* ch) {
-        for (int i = 0; i < 4; ++i) {
-            if (!((mask >> i) & 1u)) continue;
-            AdcChannel& c = ch[i / 2];
-            const int dim = kLoDim + (i & 1);
-            if (kOp == AdcOp::Set) set_counter(c, dim, vals[i]);
-            if (kOp == AdcOp::Inc) bump(c, dim, vals[i]);
-            if (kOp == AdcOp::AddCr) add_counter_cr(c, dim, vals[i]);
-        }
-    });
+void unpacr_nop(Machine& m, int thread, uint32_t word) {
+    const UnpackNop n = decode_unpack_nop(m, thread, word);
+    SrcBank* banks = n.which ? m.s.srcb : m.s.srca;
+    const int& unpack_bank = n.which ? m.s.srcb_unpack_bank : m.s.srca_unpack_bank;
+    if (n.clear) {  // once the awaited bank is released, clear the unpacker's bank (to zero, or -inf as the FPU reads it)
+        if (n.neg_inf && n.which == 1) m.fail(thread, word, "UNPACR_NOP clearing SrcB to -inf is not modelled");
+        const int& wait_bank = n.wait_own_bank ? unpack_bank : (n.which ? m.s.srcb_math_bank : m.s.srca_math_bank);
+        m.wait_for(Wait{[&] { return !banks[wait_bank].dvalid; }, "the Src bank released (UNPACR_NOP clear)"});
+        const uint32_t fill = n.neg_inf ? 0x7ffffu : 0u;  // Sign | all-ones mantissa | exponent 255
+        for (auto& row : banks[unpack_bank].row)
+            for (uint32_t& v : row) v = fill;
+    }
+    if (n.set_dvalid) {  // hand the unpacker's bank to the matrix unit
+        m.wait_for(Wait{[&] { return !banks[unpack_bank].dvalid; }, "Src bank released by the matrix unit (UNPACR_NOP SET_DVALID)"});
+        flip_bank(m, thread, n.which);
+    }
 }
 
 }  // namespace
 
 TC_OPCODE(0x42, UNPACR, unpacr);
 TC_OPCODE(0x43, UNPACR_NOP, unpacr_nop);
-TC_OPCODE(0x50, SETADC, setadc);
-TC_OPCODE(0x5e, SETADCXX, setadcxx);
-TC_OPCODE(0x51, SETADCXY, (adc_pair<0, AdcOp::Set>));
-TC_OPCODE(0x54, SETADCZW, (adc_pair<2, AdcOp::Set>));
-TC_OPCODE(0x52, INCADCXY, (adc_pair<0, AdcOp::Inc>));
-TC_OPCODE(0x55, INCADCZW, (adc_pair<2, AdcOp::Inc>));
-TC_OPCODE(0x53, ADDRCRXY, (adc_pair<0, AdcOp::AddCr>));
-TC_OPCODE(0x56, ADDRCRZW, (adc_pair<2, AdcOp::AddCr>));
 
 }  // namespace tc_tensix

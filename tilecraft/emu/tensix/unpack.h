@@ -1,7 +1,8 @@
 // State private to the unpackers (unpack.cpp), held in MachineState::unpack.
 //
-// machine.h includes this header after declaring AdcChannel and kNumThreads; include machine.h,
-// not this file. Facts: tt-isa-documentation WormholeB0 ADCs.md and UNPACR_Regular.md.
+// machine.h includes this header after declaring kNumThreads; include machine.h, not this file.
+// The unpackers' ADCs are MachineState::adc (one record per thread, shared with the packers).
+// Facts: tt-isa-documentation WormholeB0 UNPACR_Regular.md.
 #pragma once
 
 #include <cstdint>
@@ -9,8 +10,6 @@
 namespace tc_tensix {
 
 struct UnpackerState {
-    // ADCs[thread].Unpacker[n].Channel[c] (ADCs.md); the packers' set is MachineState::adc.
-    AdcChannel adc[kNumThreads][2][2];
     // Unpackers[n].SrcRow[thread]: row offset added to SrcA/SrcB writes when SrcA row addressing is
     // not overridden (SRCA_SET_SetOvrdWithAddr), reset to SRC*_SET_Base << 4 when the bank flips.
     uint32_t src_row[2][kNumThreads] = {};

@@ -29,12 +29,6 @@ namespace {
 constexpr std::size_t kRuntimeArgsStart = 0x20000;  // helpers/ld/memory.<arch>.ld: RUNTIME_ARGS_START
 constexpr int kExitRunError = 3, kExitUsage = 2;
 
-#if defined(TC_ARCH_BLACKHOLE)
-constexpr tc_tensix::Arch kArch = tc_tensix::Arch::Blackhole;
-#else
-constexpr tc_tensix::Arch kArch = tc_tensix::Arch::WormholeB0;
-#endif
-
 using TriscMain = std::size_t (*)(std::size_t args_size);
 
 [[noreturn]] void die(int status, const std::string& message) {
@@ -65,7 +59,7 @@ int main(int argc, char** argv) {
         if (entries[t] == nullptr) die(kExitRunError, std::string(argv[4 + t]) + " has no tc_trisc_main");
     }
 
-    auto* machine = new tc_tensix::Machine(kArch);  // large: not on the stack
+    auto* machine = new tc_tensix::Machine(tc_tensix::kArch);  // large: not on the stack
     machine->s.l1 = l1;
     machine->s.l1_size = std::size_t(st.st_size);
     const std::string error = tc_tensix::run_triscs(

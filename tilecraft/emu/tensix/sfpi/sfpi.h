@@ -13,8 +13,13 @@
 // Semantics: docs/emulator.md, "SFPI on the host".
 #pragma once
 
-#if defined(ARCH_BLACKHOLE) || defined(TC_ARCH_BLACKHOLE) || defined(ARCH_QUASAR)
-#error "tilecraft sfpi: only Wormhole B0 SFPI is modelled (Blackhole/Quasar constants, shifts and layouts differ)"
+#if defined(ARCH_QUASAR)
+#error "tilecraft sfpi: Quasar's SFPI is not modelled (Wormhole B0 and Blackhole are)"
+#endif
+// Blackhole kernels (-DARCH_BLACKHOLE, as the SFPI toolchain's __riscv_xtttensixbh) see Blackhole's
+// constants (sfpi_constants.h); the machine under them is built for the same architecture (arch.h).
+#if defined(ARCH_BLACKHOLE) || defined(TC_ARCH_BLACKHOLE)
+#define TC_SFPI_BLACKHOLE 1
 #endif
 
 // SFPI marks its inline functions with this; kernels use it for their own helpers too.

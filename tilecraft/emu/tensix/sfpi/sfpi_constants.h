@@ -27,7 +27,11 @@ constexpr unsigned SFPSTORE_MOD0_FMT_SRCB = 0, SFPSTORE_MOD0_FMT_FP16A = 1, SFPS
                    SFPSTORE_MOD0_FMT_UINT16 = 6, SFPSTORE_MOD0_FMT_HI16 = 7, SFPSTORE_MOD0_FMT_INT16 = 8,
                    SFPSTORE_MOD0_FMT_LO16 = 9, SFPSTORE_MOD0_FMT_SM32 = 12, SFPSTORE_MOD0_FMT_LO16_ONLY = 14,
                    SFPSTORE_MOD0_FMT_HI16_ONLY = 15;
+#if defined(TC_SFPI_BLACKHOLE)
+constexpr unsigned SFPLOAD_ADDR_MODE_NOINC = 7, SFPSTORE_ADDR_MODE_NOINC = 7;  // Blackhole: ADDR_MOD 7
+#else
 constexpr unsigned SFPLOAD_ADDR_MODE_NOINC = 3, SFPSTORE_ADDR_MODE_NOINC = 3;  // Wormhole: ADDR_MOD 3
+#endif
 
 // --- arithmetic ---
 constexpr unsigned SFPMOV_MOD1_COMPSIGN = 1;
@@ -86,5 +90,18 @@ constexpr unsigned SFPCONFIG_DEST_MACRO_INST0 = 0, SFPCONFIG_DEST_MACRO_INST1 = 
                    SFPCONFIG_DEST_MACRO_SEQ2 = 6, SFPCONFIG_DEST_MACRO_SEQ3 = 7, SFPCONFIG_DEST_MACRO_CTRL = 8,
                    SFPCONFIG_DEST_LREG11 = 11, SFPCONFIG_DEST_LREG12 = 12, SFPCONFIG_DEST_LREG13 = 13,
                    SFPCONFIG_DEST_LREG14 = 14, SFPCONFIG_DEST_SFPU_CTRL = 15, SFPCONFIG_MOD1_SRC_R0_LREG0 = 0;
+
+#if defined(TC_SFPI_BLACKHOLE)
+// --- Blackhole's added modes and instructions (tt_llk_blackhole assembly.yaml; SFPI's names) ---
+constexpr unsigned SFPMOV_MOD1_CONFIG = 8;
+constexpr unsigned SFPMAD_MOD1_SRCA_LREG7 = 4, SFPMAD_MOD1_DST_LREG7 = 8, SFPADD_MOD1_SRCA_LREG7 = 4,
+                   SFPADD_MOD1_DST_LREG7 = 8, SFPMUL_MOD1_SRCA_LREG7 = 4, SFPMUL_MOD1_DST_LREG7 = 8;
+constexpr unsigned SFPARECIP_MOD1_RECIP = 0, SFPARECIP_MOD1_COND_RECIP = 1, SFPARECIP_MOD1_EXP = 2;
+constexpr unsigned SFPMUL24_MOD1_NONE = 0, SFPMUL24_MOD1_LOWER = 0, SFPMUL24_MOD1_UPPER = 1,
+                   SFPMUL24_MOD1_SRCA_LREG7 = 4, SFPMUL24_MOD1_DST_LREG7 = 8;
+constexpr unsigned SFPCAST_MOD1_INT32_ABS = 2, SFPCAST_MOD1_INT32_TO_SM32 = 3;
+constexpr unsigned SFPSHFT_MOD1_ARITHMETIC = 2, SFPSHFT_MOD1_SRC_LREGC = 4;
+constexpr unsigned SFPCONFIG_SRC_RAND = 9;
+#endif
 
 }  // namespace sfpi

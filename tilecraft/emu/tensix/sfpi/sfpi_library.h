@@ -55,7 +55,11 @@ private:
 };
 enum class MantissaMode { FractionOnly, WithUnitBit, ImplicitOne = WithUnitBit };
 enum class LZMode { All, IgnoreSign };
+#if defined(TC_SFPI_BLACKHOLE)
+enum class ShiftMode { Logical, Arithmetic };  // Blackhole adds arithmetic shifts
+#else
 enum class ShiftMode { Logical };
+#endif
 enum class LdexpMode { Correct, Fast };
 enum class LutSign { Retain, Update };
 
@@ -157,11 +161,22 @@ inline vInt lz_nosgn(const T& v) {
     return vInt(lz(as<vUInt>(v), LZMode::IgnoreSign).get());
 }
 
-// --- shifts (SFPSHFT; Wormhole has logical shifts only) ---
-inline vUInt shft(const vUInt& v, const vInt& amt, ShiftMode = ShiftMode::Logical) { return impl_::shl(v.get(), amt.get()); }
-inline vUInt shft(const vUInt& v, int amt, ShiftMode = ShiftMode::Logical) { return impl_::shl(v.get(), amt); }
-inline vInt shft(const vInt& v, const vInt& amt, ShiftMode = ShiftMode::Logical) { return impl_::shl(v.get(), amt.get()); }
-inline vInt shft(const vInt& v, int amt, ShiftMode = ShiftMode::Logical) { return impl_::shl(v.get(), amt); }
+// --- shifts (SFPSHFT; Wormhole has logical shifts only, Blackhole also arithmetic, its vInt default) ---
+namespace impl_ {
+inline sfpu_t shift_by(const sfpu_t& v, const sfpu_t& amt, ShiftMode mode) {
+    return mode == ShiftMode::Logical ? shl(v, amt) : lanewise(v, amt, [](uint32_t x, uint32_t n) { return ops::shift_arithmetic(x, int32_t(n)); });
+}
+inline sfpu_t shift_by(const sfpu_t& v, int amt, ShiftMode mode) { return shift_by(v, splat(uint32_t(amt)), mode); }
+#if defined(TC_SFPI_BLACKHOLE)
+constexpr ShiftMode kIntShift = ShiftMode::Arithmetic;
+#else
+constexpr ShiftMode kIntShift = ShiftMode::Logical;
+#endif
+}  // namespace impl_
+inline vUInt shft(const vUInt& v, const vInt& amt, ShiftMode mode = ShiftMode::Logical) { return impl_::shift_by(v.get(), amt.get(), mode); }
+inline vUInt shft(const vUInt& v, int amt, ShiftMode mode = ShiftMode::Logical) { return impl_::shift_by(v.get(), amt, mode); }
+inline vInt shft(const vInt& v, const vInt& amt, ShiftMode mode = impl_::kIntShift) { return impl_::shift_by(v.get(), amt.get(), mode); }
+inline vInt shft(const vInt& v, int amt, ShiftMode mode = impl_::kIntShift) { return impl_::shift_by(v.get(), amt, mode); }
 
 // --- classification ---
 inline vBool is_nan(const vFloat& v) { return exexp(v, ExponentMode::Biased) >= 255 && exman(v) != 0u; }
@@ -497,5 +512,36 @@ inline impl_::sfpu_t subvec_shflshr1(const T&) {
 
 // Register-pressure hint of newer SFPI: no effect on the host.
 struct lreg_pressure {};
+
+#if defined(TC_SFPI_BLACKHOLE)
+// --- Blackhole (SFPARECIP): the approximate reciprocal of sfpu_ops.h, as SFPARECIP Mod1 0 computes
+// it; the conditional and exponential modes are not modelled and stop the run by name. ---
+enum class RecipMode { All, IfNegative };
+inline vFloat approx_recip(const vFloat& v, RecipMode mode = RecipMode::All) {
+    if (mode != RecipMode::All) tc_tensix::sfpi_host::unsupported("sfpi::approx_recip(IfNegative) (SFPARECIP COND_RECIP)");
+    return vFloat(impl_::map1(v, [](uint32_t x) { return impl_::ops::approx_recip(x); }));
+}
+template <bool uncond>
+inline vFloat approx_recip(const vFloat& v) {
+    return approx_recip(v, uncond ? RecipMode::All : RecipMode::IfNegative);
+}
+// Blackhole's arithmetic right shift of vInt (SFPSHFT Mod1 ARITHMETIC).
+inline vInt operator>>(const vInt& a, unsigned n) {
+    return vInt(impl_::shift_by(a.get(), -int(n & 31u), ShiftMode::Arithmetic));
+}
+inline vInt operator>>(const vInt& a, const vUInt& n) {
+    return vInt(impl_::map2(a, n, [](uint32_t x, uint32_t k) { return impl_::ops::shift_arithmetic(x, -int32_t(k & 31u)); }));
+}
+// SFPMUL24 through SFPI: the low or high half of a 23x23-bit mantissa product.
+enum class FractionalHalf { Low, High };
+template <typename A, typename B>
+inline vMag fractional_mul(const A& a, const B& b, FractionalHalf half = FractionalHalf::Low) {
+    const bool upper = half == FractionalHalf::High;
+    return vMag(impl_::map2(a, b, [upper](uint32_t x, uint32_t y) { return impl_::ops::mul24(x, y, upper); }));
+}
+inline vFloat approx_exp(const vFloat&) {
+    tc_tensix::sfpi_host::unsupported("sfpi::approx_exp (SFPARECIP EXP)");
+}
+#endif
 
 }  // namespace sfpi

@@ -1,0 +1,211 @@
+"""The Tensix machine built for Blackhole (tilecraft/emu/tensix/arch.h): where Blackhole's encodings
+and units differ from Wormhole B0's, against the facts of tt_llk_blackhole's ckernel_ops.h /
+assembly.yaml and ttsim's Blackhole model.
+
+One C++ program (one compile, with the machine built for Blackhole) issues each instruction with
+the Blackhole wheel's own ``TT_OP_*`` macros and prints what changed; each test checks one
+difference against the value the Wormhole reading of the same word would not give.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+_CPP = r'''
+#include <cstdio>
+#include <stdexcept>
+#include <vector>
+#include "cfg_defines.h"
+#include "ckernel_ops.h"
+#include "datum_layout.h"
+#include "machine.h"
+using namespace tc_tensix;
+
+static void set_field(uint32_t& word, uint32_t shamt, uint32_t mask, uint32_t v) { word = (word & ~mask) | ((v << shamt) & mask); }
+#define SET_THREAD(m, t, NAME, v) set_field((m).thread_cfg_word((t), NAME##_ADDR32), NAME##_SHAMT, NAME##_MASK, (v))
+#define SET_CFG(m, t, NAME, v) set_field((m).cfg_word((t), NAME##_ADDR32), NAME##_SHAMT, NAME##_MASK, (v))
+
+static void expect_failure(const char* tag, Machine& m, int thread, uint32_t word) {
+    try {
+        m.issue(thread, word);
+        std::printf("%s no error\n", tag);
+    } catch (const std::runtime_error& e) {
+        std::printf("%s %s\n", tag, e.what());
+    }
+}
+
+// ADDR_MOD sets 1, 2, 5, 6 with distinct Dst increments: a 3-bit AddrMode read as Wormhole's 2 bits
+// at bit 15 would pick another set.
+static void addr_mod_sets(Machine& m) {
+    SET_THREAD(m, kMath, ADDR_MOD_DST_SEC1_DestIncr, 3);
+    SET_THREAD(m, kMath, ADDR_MOD_DST_SEC2_DestIncr, 11);
+    SET_THREAD(m, kMath, ADDR_MOD_DST_SEC5_DestIncr, 7);
+    SET_THREAD(m, kMath, ADDR_MOD_DST_SEC6_DestIncr, 5);
+}
+
+static void math_unit() {
+    Machine m;
+    addr_mod_sets(m);
+    for (int r = 0; r < 64; ++r) for (int c = 0; c < 16; ++c) m.s.dst[r][c] = 0x1111;
+    m.issue(kMath, TT_OP_ZEROACC(1, 0, 0, 5, 2));  // CLR_16 of 16-row block 2, AddrMode 5
+    std::printf("zeroacc %x %x %x %u\n", m.s.dst[31][0], m.s.dst[32][0] | m.s.dst[47][15], m.s.dst[48][0], m.s.rwc.dst);
+    // SFPSTORE as SM32 then SFPLOAD as INT32: Blackhole moves SM32 raw (Wormhole converts sign-magnitude).
+    for (int lane = 0; lane < 32; ++lane) m.s.lreg[1][lane] = 0x80000005u;
+    m.s.rwc.dst = 0;
+    m.issue(kMath, TT_OP_SFPSTORE(1, 12, 0, 0));
+    m.issue(kMath, TT_OP_SFPLOAD(2, 4, 6, 0));  // AddrMode 6 at bits 13..15
+    std::printf("sfpload %x %u\n", m.s.lreg[2][0], m.s.rwc.dst);
+}
+
+static void sync_unit() {
+    Machine m;
+    // SrcA is with the unpacker: Blackhole's SRCA_VLD (bit 7) waits, Wormhole's (bit 10, TRISC_CFG here) does not.
+    expect_failure("stall_srca_vld", m, kMath, TT_OP_STALLWAIT(0, 1u << 7));
+    expect_failure("stall_bit10", m, kMath, TT_OP_STALLWAIT(0, 1u << 10));
+}
+
+static void unpack_nop() {
+    Machine m;
+    m.s.srca[0].row[3][4] = 0x123;
+    // Set_Dvalid with a clear (Unpack_Pop 1) waiting for the unpacker's own bank (Stall_Clr_Cntrl).
+    m.issue(kUnpack, TT_OP_UNPACR_NOP(0, 0, 0, 1, 0, 1, 0, 0, 1));
+    std::printf("nop_dvalid %x %d %d\n", m.s.srca[0].row[3][4], int(m.s.srca[0].dvalid), m.s.srca_unpack_bank);
+    m.issue(kUnpack, TT_OP_UNPACR_NOP(0, 0, 0, 0, 0, 1, 0, 1, 1));  // clear bank 1 to -inf
+    std::printf("nop_neginf %x %d\n", m.s.srca[1].row[63][15], int(m.s.srca[1].dvalid));
+    expect_failure("nop_pop0", m, kUnpack, TT_OP_UNPACR_NOP(0, 0, 0, 0, 0, 0, 0, 0, 0));
+}
+
+// Blackhole's one packer reads Dst through the read interfaces ReadIntfSel selects: interface j
+// reads row j of each group of four (ttsim's packer), 16 datums each here.
+static void pack_interfaces(uint32_t read_intf_sel, const char* tag) {
+    std::vector<uint8_t> l1(1 << 14, 0xab);
+    Machine m;
+    m.s.l1 = l1.data(); m.s.l1_size = l1.size();
+    for (uint32_t r = 0; r < 8; ++r)
+        for (uint32_t c = 0; c < 16; ++c) {
+            const uint32_t x = 0x3f80 + r * 16 + c;  // bf16, in Dst16b's sign | mantissa | exponent layout
+            m.s.dst[r][c] = uint16_t((x & 0x8000) | ((x & 0x7f) << 8) | ((x >> 7) & 0xff));
+        }
+    SET_CFG(m, kPack, ALU_FORMAT_SPEC_REG2_Dstacc, 5);
+    SET_CFG(m, kPack, THCON_SEC0_REG1_In_data_format, 5);
+    SET_CFG(m, kPack, THCON_SEC0_REG1_Out_data_format, 5);
+    SET_CFG(m, kPack, THCON_SEC0_REG1_Disable_zero_compress, 1);
+    SET_CFG(m, kPack, THCON_SEC0_REG1_L1_Dest_addr, 0x1000 / 16 - 1);
+    SET_CFG(m, kPack, PCK0_ADDR_CTRL_XY_REG_0_Xstride, 2);
+    SET_CFG(m, kPack, PCK_EDGE_OFFSET_SEC0_mask, 0xffff);
+    SET_CFG(m, kPack, PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, 1);
+    m.issue(kPack, TT_OP_SETADCXX(0b100, 15, 0));
+    m.issue(kPack, TT_OP_PACR(0, 0, 0, 0, 0, 0, read_intf_sel, 0, 0, 0, 0, 1));
+    std::printf("%s", tag);
+    for (uint32_t k = 0; k < 66; ++k) std::printf(" %x", l1[0x1000 + 2 * k] | (l1[0x1001 + 2 * k] << 8));
+    std::printf("\n");
+}
+
+// Round_10b_mant from Dst32b into an FP16 intermediate (Blackhole only; ttsim's model): the fp32
+// mantissa rounded half away to 10 bits, then rebiased with saturation / signed zero.
+static void pack_round_10b_fp16() {
+    std::vector<uint8_t> l1(1 << 14, 0xab);
+    Machine m;
+    m.s.l1 = l1.data(); m.s.l1_size = l1.size();
+    const uint32_t in[4] = {0x3f801000u, 0x49742400u, 0xaedbe6ffu, 0x7fc00000u};  // 1+2^-11, 1e6, -1e-10, NaN
+    for (uint32_t c = 0; c < 16; ++c) m.dst32_write(0, c, dst32_from_fp32(in[c % 4]));
+    SET_CFG(m, kPack, ALU_FORMAT_SPEC_REG2_Dstacc, 1);
+    SET_CFG(m, kPack, THCON_SEC0_REG1_In_data_format, 1);
+    SET_CFG(m, kPack, THCON_SEC0_REG1_Out_data_format, 1);
+    SET_CFG(m, kPack, THCON_SEC0_REG1_Disable_zero_compress, 1);
+    SET_CFG(m, kPack, THCON_SEC0_REG1_L1_Dest_addr, 0x1000 / 16 - 1);
+    SET_CFG(m, kPack, PCK_DEST_RD_CTRL_Read_32b_data, 1);
+    SET_CFG(m, kPack, PCK_DEST_RD_CTRL_Round_10b_mant, 1);
+    SET_CFG(m, kPack, PCK_EDGE_OFFSET_SEC0_mask, 0xffff);
+    SET_CFG(m, kPack, PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, 1);
+    m.issue(kPack, TT_OP_SETADCXX(0b100, 15, 0));
+    m.issue(kPack, TT_OP_PACR(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1));
+    std::printf("round10");
+    for (uint32_t k = 0; k < 4; ++k) std::printf(" %x", l1[0x1000 + 2 * k] | (l1[0x1001 + 2 * k] << 8));
+    std::printf("\n");
+}
+
+static void sfpu_unit() {
+    Machine m;
+    for (int lane = 0; lane < 32; ++lane) {
+        m.s.lreg[1][lane] = 0x80000000u;  // -0 (sign-magnitude)
+        m.s.lreg[2][lane] = 0u;           // +0
+        m.s.lreg[3][lane] = 0x3f800000u;  // 1.0
+        m.s.lreg[4][lane] = 0x40000000u;  // 2.0
+        m.s.lreg[5][lane] = 0xc0400000u;  // -3.0
+    }
+    m.issue(kMath, TT_OP_SFPLE(0, 2, 1, 8));     // -0 <= +0: all ones
+    m.issue(kMath, TT_OP_SFPGT(0, 3, 2, 8));     // +0 > 1.0: zeros
+    m.issue(kMath, TT_OP_SFPARECIP(0, 4, 6, 0)); // ~1/2.0
+    m.issue(kMath, TT_OP_SFPMAD(3, 4, 5, 7, 3)); // Mod1 3: (-1.0) * 2.0 + (3.0) = 1.0
+    std::printf("sfpu %x %x %x %x\n", m.s.lreg[1][0], m.s.lreg[2][0], m.s.lreg[6][0], m.s.lreg[7][0]);
+}
+
+int main() {
+    try {  // this build serves Blackhole only (arch.h)
+        Machine wh(Arch::WormholeB0);
+        std::printf("other_arch no error\n");
+    } catch (const std::runtime_error& e) {
+        std::printf("other_arch %s\n", e.what());
+    }
+    math_unit();
+    sync_unit();
+    unpack_nop();
+    pack_interfaces(5, "pack_even");
+    pack_interfaces(0, "pack_all");
+    pack_round_10b_fp16();
+    sfpu_unit();
+}
+'''
+
+
+@pytest.fixture(scope="module")
+def lines(tensix_unit_test) -> dict[str, str]:
+    out = tensix_unit_test(_CPP, arch="blackhole")
+    return dict(line.split(" ", 1) for line in out.splitlines())
+
+
+def test_a_blackhole_build_refuses_to_be_a_wormhole_machine(lines):
+    assert "built for Blackhole, not Wormhole B0" in lines["other_arch"]
+
+
+def test_three_bit_addr_mode_selects_sets_four_to_seven(lines):
+    # ZEROACC CLR_16 block 2 clears rows 32..47 only; AddrMode 5 (bits 14..16) adds set 5's DestIncr 7
+    # (read as Wormhole's bits 15..16 it would be set 2, +11)
+    assert lines["zeroacc"] == "1111 0 1111 7"
+    # SFPLOAD's AddrMode 6 at bits 13..15 adds set 6's 5; SM32 stored raw reads back as INT32 unchanged
+    assert lines["sfpload"] == "80000005 5"
+
+
+def test_stallwait_condition_bits_are_blackholes(lines):
+    assert "waits for the SrcA/SrcB hand-over" in lines["stall_srca_vld"]
+    assert lines["stall_bit10"] == "no error"
+
+
+def test_unpacr_nop_fields(lines):
+    assert lines["nop_dvalid"] == "0 1 1"  # cleared, handed to the matrix unit, next bank
+    assert lines["nop_neginf"] == "7ffff 0"
+    assert "UNPACR_NOP Unpack_Pop 0 is not modelled" in lines["nop_pop0"]
+
+
+def _rows(*rows: int) -> list[int]:
+    return [0x3F80 + r * 16 + c for r in rows for c in range(16)]
+
+
+def test_one_packer_reads_through_the_selected_interfaces(lines):
+    even = [int(v, 16) for v in lines["pack_even"].split()]
+    assert even[:32] == _rows(0, 2) and even[32:] == [0xABAB] * 34  # nothing past the 32 datums
+    every = [int(v, 16) for v in lines["pack_all"].split()]
+    assert every[:64] == _rows(0, 1, 2, 3) and every[64:] == [0xABAB] * 2
+
+
+def test_round_10b_mant_from_fp32_dst_into_fp16(lines):
+    # a tie rounds away (0x3C01), 1e6 and NaN saturate, a tiny negative gives -0
+    assert lines["round10"] == "3c01 7fff 8000 7fff"
+
+
+def test_blackhole_only_sfpu_instructions(lines):
+    le, gt, recip, mad = (int(v, 16) for v in lines["sfpu"].split())
+    assert (le, gt) == (0xFFFFFFFF, 0)
+    assert recip == 0x3EFF0000  # exponent 253 - 128, table mantissa 127 for 2.0
+    assert mad == 0x3F800000
