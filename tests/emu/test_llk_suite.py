@@ -116,6 +116,9 @@ def test_datacopy_sample_passes_the_suites_goldens(python_tests, machine_build, 
     assert (result.passed, result.errors) == (len(SAMPLE), 0)
 
 
+# slow: the Blackhole runner and machine objects are a second build of the whole machine (about
+# 45 s CPU cold on top of Wormhole's); tests/emu/tensix/test_blackhole.py checks the units by default
+@pytest.mark.slow
 def test_datacopy_sample_passes_the_suites_goldens_on_blackhole(python_tests, machine_build, tmp_path):
     result = llk_suite.run_file(python_tests, DATACOPY, tmp_path, "blackhole", targets=BLACKHOLE_SAMPLE, timeout_s=900)
     assert result.note == ""
