@@ -98,7 +98,7 @@ class ComputeLowering(KernelLowering):
         self.rotating: dict[str, int] = {}
         for name, store in local_blocks.items():
             shape = store.result.type.shape
-            chunk = 0 if store.once else (self.rotation_chunk(name, shape) or 0)
+            chunk = 0 if store.once else self.rotation_chunk(name, shape)
             if chunk:
                 self.rotating[name] = chunk
             why = Added.EVALUATED_ONCE if store.once else Added.LOCAL_BLOCK
@@ -119,9 +119,9 @@ class ComputeLowering(KernelLowering):
         self.release_local_blocks()
         return self.kernel
 
-    def rotation_chunk(self, name: str, shape: tuple[int, ...]) -> int | None:
+    def rotation_chunk(self, name: str, shape: tuple[int, ...]) -> int:
         """The tiles of one DST chunk of local block ``name`` when its value can rotate through a
-        buffer of one block and one chunk, else None (it takes two blocks).
+        buffer of one block and one chunk, else 0 (it takes two blocks).
 
         Rotating, a store packs each chunk of the new value behind the current value and pops the
         current value's chunk it replaced, so the buffer's pages turn around it; the unpacker reads
@@ -134,20 +134,20 @@ class ComputeLowering(KernelLowering):
         chunk_rows, chunk_cols = _chunk(rows, cols, self.capacity, rows)
         chunk = chunk_rows * chunk_cols
         if len(shape) != 2 or chunk >= rows * cols:
-            return None
+            return 0
         for op in ir.walk(self.thread.body):
             if not isinstance(op, ir.STORE_OPS):
                 if not isinstance(op, ir.EXPR_OPS) and _reads(op, name):
-                    return None
+                    return 0
                 continue
             reads = name in {leaf.name for leaf in self.leaf_blocks(op.value)}
             if op.block.name == name:
                 fill = isinstance(self.defs.get(op.value.name), ir.TileFill)
                 if not (fill or self.accumulates_plain_product(op)):
-                    return None
+                    return 0
             elif reads and (op.value.name != name or op.accumulate or op.block.name in self.shadows
                             or not self.dead_after(op, name)):
-                return None
+                return 0
         return chunk
 
     def accumulates_plain_product(self, store: ir.Op) -> bool:
