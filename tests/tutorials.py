@@ -14,7 +14,8 @@ import functools
 import zipfile
 from pathlib import Path
 
-from tilecraft.wheels import WheelUnavailable, cache_root, download_wheel, unpack_once
+from tilecraft.user_cache import cache_root
+from tilecraft.wheels import WheelUnavailable, download_wheel, unpack_once
 
 PACKAGE = "tt-lang-sim"
 VERSION = "1.1.6"

@@ -22,7 +22,7 @@ import re
 import zipfile
 from pathlib import Path
 
-from . import wheels
+from . import user_cache, wheels
 from .wheels import WheelUnavailable
 
 PACKAGE = wheels.TTNN_PACKAGE
@@ -59,7 +59,7 @@ class HeadersUnavailable(WheelUnavailable):
 
 def headers_dir() -> Path:
     """The cache directory for this version; its ``ttnn/`` child plays TT_METAL_HOME."""
-    return wheels.cache_root() / f"{PACKAGE}-{VERSION}-headers"
+    return user_cache.cache_root() / f"{PACKAGE}-{VERSION}-headers"
 
 
 @functools.cache

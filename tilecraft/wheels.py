@@ -12,9 +12,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from .user_cache import cache_root, fill
-
-__all__ = ["cache_root"]  # re-exported: where fetched wheels are unpacked
+from .user_cache import fill
 
 # Written last into an unpacked cache entry, so a half-finished extraction is never a cache hit.
 COMPLETE_MARKER = ".complete"

@@ -14,7 +14,7 @@ import functools
 import zipfile
 from pathlib import Path
 
-from .. import wheels
+from .. import user_cache, wheels
 from ..wheels import WheelUnavailable
 
 PACKAGE = wheels.TTNN_PACKAGE
@@ -31,7 +31,7 @@ class KernelsUnavailable(WheelUnavailable):
 
 
 def kernels_dir() -> Path:
-    return wheels.cache_root() / f"{PACKAGE}-{VERSION}-kernels"
+    return user_cache.cache_root() / f"{PACKAGE}-{VERSION}-kernels"
 
 
 @functools.cache

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
-from ..wheels import cache_root
+from ..user_cache import cache_root
 
 SCHEDULER_VARIABLE = "TILECRAFT_DASK_SCHEDULER"
 CACHE_VARIABLE = "TILECRAFT_TUNE_CACHE"

@@ -13,7 +13,7 @@ import functools
 import zipfile
 from pathlib import Path
 
-from ... import wheels
+from ... import user_cache, wheels
 from ...wheels import WheelUnavailable
 
 PACKAGE = wheels.TTNN_PACKAGE
@@ -29,7 +29,7 @@ class LlkSuiteUnavailable(WheelUnavailable):
 
 def llk_dir() -> Path:
     """The cache entry for this version (its ``tt-llk`` child is the LLK root)."""
-    return wheels.cache_root() / f"{PACKAGE}-{VERSION}-llk"
+    return user_cache.cache_root() / f"{PACKAGE}-{VERSION}-llk"
 
 
 @functools.cache
