@@ -54,7 +54,8 @@ def test_gelu_fast_mode_is_the_tanh_approximation():
     check(ttnn.gelu(tile(SIGNED), fast_and_approximate_mode=True), F.gelu(golden(SIGNED), approximate="tanh"))
 
 
-BINARY = [(ttnn.add, torch.add), (ttnn.subtract, torch.sub), (ttnn.multiply, torch.mul), (ttnn.divide, torch.div)]
+BINARY = [(ttnn.add, torch.add), (ttnn.subtract, torch.sub), (ttnn.multiply, torch.mul), (ttnn.divide, torch.div),
+          (ttnn.mul, torch.mul)]
 
 
 @pytest.mark.parametrize(("op", "reference"), BINARY, ids=[b[0].__name__ for b in BINARY])

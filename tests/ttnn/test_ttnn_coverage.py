@@ -1,0 +1,79 @@
+"""The ttnn functions models use most (tilecraft/ttnn/usage_ranking.json), and which tilecraft simulates.
+
+docs/ttnn.md quotes the ranking and the coverage; this test is where the coverage number comes from:
+``SIMULATED`` must be exactly the top-100 names that resolve to a function of the simulated ttnn, each
+simulated one must be used in a test of tests/ttnn/, and every other top-100 name must be the E0540
+diagnostic naming it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import pytest
+
+import tilecraft.ttnn as ttnn
+from tests.paths import TESTS
+from tilecraft.diagnostics import UsageAttributeError
+from tilecraft.ttnn.surface import top_functions
+
+TOP = top_functions(100)
+
+#: the top-100 functions tilecraft simulates (docs/ttnn.md: "Coverage")
+SIMULATED = frozenset({
+    "from_torch", "to_memory_config", "reshape", "create_sharded_memory_config", "to_layout", "to_torch", "add",
+    "matmul", "typecast", "mul", "to_device", "synchronize_device", "transpose", "get_memory_config", "multiply",
+    "allocate_tensor_on_device", "subtract", "squeeze", "silu", "sum", "num_cores_to_corerangeset", "softmax",
+    "all_gather", "gelu", "tanh", "clone", "from_device", "is_sharded",
+})
+
+
+def resolve(dotted: str) -> object:
+    """``ttnn.<dotted>`` as a script's attribute lookups find it."""
+    value: object = ttnn
+    for part in dotted.split("."):
+        value = getattr(value, part)
+    return value
+
+
+@functools.cache
+def names_called_in_tests() -> frozenset[str]:
+    """Every ``ttnn.<name>`` the test modules of tests/ttnn/ call or pass to a parametrized test."""
+    calls = re.compile(r"\bttnn\.([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)")
+    return frozenset(m for path in (TESTS / "ttnn").glob("test_*.py") for m in calls.findall(path.read_text()))
+
+
+def test_the_ranking_has_a_hundred_functions_most_used_first():
+    from tilecraft.ttnn.surface import usage_ranking
+    counts = usage_ranking()
+    assert len(TOP) == 100 and list(counts.values()) == sorted(counts.values(), reverse=True)
+
+
+def test_the_simulated_set_is_exactly_what_resolves():
+    resolvable = set()
+    for name in TOP:
+        try:
+            resolvable.add(name) if callable(resolve(name)) else None
+        except UsageAttributeError:
+            pass
+    assert resolvable == SIMULATED, (sorted(resolvable - SIMULATED), sorted(SIMULATED - resolvable))
+
+
+@pytest.mark.parametrize("name", sorted(SIMULATED))
+def test_every_simulated_function_is_tested(name):
+    assert name in names_called_in_tests(), f"no test in tests/ttnn calls ttnn.{name}(...)"
+
+
+@pytest.mark.parametrize("name", [n for n in TOP if n not in SIMULATED][:3] + ["nonexistent_op"])
+def test_an_unsimulated_function_is_a_diagnostic_naming_it(name):
+    with pytest.raises(UsageAttributeError) as info:
+        resolve(name)
+    assert info.value.code == "E0540" and f"ttnn.{name}" in str(info.value)
+
+
+def test_python_probes_stay_plain_attribute_errors():
+    assert not hasattr(ttnn, "__wrapped__")
+    with pytest.raises(AttributeError) as info:
+        ttnn.__wrapped__  # noqa: B018
+    assert not isinstance(info.value, UsageAttributeError)
