@@ -22,10 +22,12 @@ TOP = top_functions(100)
 
 #: the top-100 functions tilecraft simulates (docs/ttnn.md: "Coverage")
 SIMULATED = frozenset({
-    "from_torch", "to_memory_config", "reshape", "create_sharded_memory_config", "to_layout", "to_torch", "add",
+    "from_torch", "to_memory_config", "reshape", "create_sharded_memory_config", "to_layout", "to_torch", "add", "linear",
     "matmul", "typecast", "mul", "to_device", "synchronize_device", "transpose", "get_memory_config", "multiply",
     "allocate_tensor_on_device", "subtract", "squeeze", "silu", "sum", "num_cores_to_corerangeset", "softmax",
     "all_gather", "gelu", "tanh", "clone", "from_device", "is_sharded",
+    # matmul family
+    "init_device_compute_kernel_config",
 })
 
 

@@ -12,6 +12,10 @@ says otherwise, as the published TT-Lang simulator has; ``GetNumAvailableDevices
 
 from . import tensor_methods  # noqa: F401  (binds operators and reshape on Tensor)
 from .conversion import from_device, from_torch, to_device, to_torch
+from .compute_config import (BlackholeComputeKernelConfig, DeviceComputeKernelConfig,
+                             MatmulMultiCoreReuseMultiCast1DProgramConfig, MatmulMultiCoreReuseMultiCastProgramConfig,
+                             MatmulMultiCoreReuseProgramConfig, WormholeComputeKernelConfig,
+                             init_device_compute_kernel_config)
 from .cores import CoreCoord, CoreGrid, CoreRange, CoreRangeSet, core_range_set_to_core_grid
 from .creation import (allocate_tensor_on_device, empty, empty_like, full, full_like, ones, ones_like, rand,
                        zeros, zeros_like)
@@ -31,7 +35,7 @@ from .memory import (DRAM_MEMORY_CONFIG, L1_MEMORY_CONFIG, BufferType, MemoryCon
 from .mesh import (ConcatMeshToTensor, FabricConfig, MeshDevice, MeshShape, MeshToTensor,
                    ReplicateTensorToMesh, ShardTensor2dMesh, ShardTensorToMesh, TensorToMesh, close_mesh_device,
                    open_mesh_device, set_fabric_config)
-from .ops import (abs, add, all_gather, all_reduce, clone, cos, divide, exp, floor_div, gelu, log, matmul, max,
+from .ops import (UnaryOpType, UnaryWithParam, linear, abs, add, all_gather, all_reduce, clone, cos, divide, exp, floor_div, gelu, log, matmul, max,
                   mean, mul, multiply, neg, pow, reciprocal, relu, remainder, repeat, reshape, rsqrt, sigmoid, silu,
                   sin, softmax, sqrt, square, squeeze, sub, subtract, sum, tanh, to_layout, to_memory_config,
                   transpose, typecast)
@@ -64,6 +68,10 @@ __all__ = [
     "square", "sin", "cos", "softmax", "sum", "mean", "max",
     "transpose", "reshape", "squeeze", "repeat", "typecast", "to_layout", "to_memory_config", "clone",
     "all_reduce", "all_gather",
+    # matmul and linear, with their compute kernel and program configs
+    "linear", "UnaryOpType", "UnaryWithParam", "WormholeComputeKernelConfig", "BlackholeComputeKernelConfig",
+    "DeviceComputeKernelConfig", "init_device_compute_kernel_config", "MatmulMultiCoreReuseProgramConfig",
+    "MatmulMultiCoreReuseMultiCastProgramConfig", "MatmulMultiCoreReuseMultiCast1DProgramConfig",
     # programs of hand-written kernels (the micro-op pattern), run on the kernel emulator
     "generic_op", "ProgramDescriptor", "KernelDescriptor", "KernelBindings", "CBDescriptor", "CBFormatDescriptor", "TileDescriptor",
     "SemaphoreDescriptor", "RuntimeArgs", "ReaderConfigDescriptor", "WriterConfigDescriptor",

@@ -9,5 +9,6 @@ from .elementwise import (abs, abs_p, add, add_p, cos, cos_p, divide, divide_p, 
                           reciprocal, reciprocal_p, relu, relu_p, remainder, remainder_p, rsqrt, rsqrt_p, sigmoid,
                           sigmoid_p, silu, silu_p, sin, sin_p, sqrt, sqrt_p, square, square_p, sub, subtract,
                           subtract_p, tanh, tanh_p)
-from .matmul import matmul, matmul_p
+from .activation import UnaryOpType, UnaryWithParam
+from .matmul import linear, linear_p, matmul, matmul_p
 from .reduction import max, max_p, mean, mean_p, softmax, softmax_p, sum, sum_p

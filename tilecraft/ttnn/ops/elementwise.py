@@ -13,6 +13,7 @@ from typing import Callable, Optional, cast
 import torch
 import torch.nn.functional as F
 
+from tilecraft.diagnostics import UsageValueError
 from tilecraft.dtypes import DataFormat
 
 from ..memory import MemoryConfig
@@ -48,6 +49,17 @@ _BINARY: dict[str, tuple[Callable[[Operand, Operand], torch.Tensor], str]] = {
     "floor_div": (operator.floordiv, "floor(a / b)"),
     "remainder": (operator.mod, "a - b * floor(a / b), with the sign of b as Python's %"),
 }
+
+
+def unary_function(name: str) -> UnaryFn:
+    """The torch function defining the elementwise op ``name`` (``relu``, ``silu``, ...), for ops that
+    fuse an activation (``ttnn.linear(..., activation="relu")``)."""
+    if name == "gelu":
+        return F.gelu
+    try:
+        return _UNARY[name][0]
+    except KeyError:
+        raise UsageValueError(f"unknown activation {name!r}; one of {', '.join(sorted([*_UNARY, 'gelu']))}") from None
 
 
 def _binary_rule(a: OperandType, b: OperandType) -> TensorType:
