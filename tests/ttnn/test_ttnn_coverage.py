@@ -28,6 +28,8 @@ SIMULATED = frozenset({
     "all_gather", "gelu", "tanh", "clone", "from_device", "is_sharded",
     # matmul family
     "init_device_compute_kernel_config",
+    # selection, comparison, in place
+    "where", "logical_or", "gt", "add_", "mul_", "plus_one",
 })
 
 

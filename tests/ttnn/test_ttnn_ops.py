@@ -195,7 +195,9 @@ def test_every_op_is_a_registered_primitive():
     names = {"add", "subtract", "multiply", "divide", "matmul", "relu", "gelu", "silu", "sigmoid", "tanh", "exp",
              "log", "sqrt", "rsqrt", "reciprocal", "abs", "neg", "square", "sin", "cos", "softmax", "sum", "mean",
              "max", "transpose", "reshape", "typecast", "to_layout", "clone", "all_reduce", "all_gather",
-             "pow", "floor_div", "remainder", "squeeze", "repeat", "to_memory_config", "linear"}
+             "pow", "floor_div", "remainder", "squeeze", "repeat", "to_memory_config", "linear",
+             "maximum", "minimum", "gt", "lt", "ge", "le", "eq", "ne", "logical_and", "logical_or", "logical_not",
+             "clamp", "where"}
     assert set(ttnn.PRIMITIVES) == names
     assert all(repr(p) == f"ttnn.{name}" for name, p in ttnn.PRIMITIVES.items())
 

@@ -35,7 +35,8 @@ from .memory import (DRAM_MEMORY_CONFIG, L1_MEMORY_CONFIG, BufferType, MemoryCon
 from .mesh import (ConcatMeshToTensor, FabricConfig, MeshDevice, MeshShape, MeshToTensor,
                    ReplicateTensorToMesh, ShardTensor2dMesh, ShardTensorToMesh, TensorToMesh, close_mesh_device,
                    open_mesh_device, set_fabric_config)
-from .ops import (UnaryOpType, UnaryWithParam, linear, abs, add, all_gather, all_reduce, clone, cos, divide, exp, floor_div, gelu, log, matmul, max,
+from .ops import (UnaryOpType, UnaryWithParam, linear, clamp, eq, ge, gt, le, logical_and, logical_not, logical_or,
+                  lt, maximum, minimum, ne, where, add_, mul_, multiply_, plus_one, abs, add, all_gather, all_reduce, clone, cos, divide, exp, floor_div, gelu, log, matmul, max,
                   mean, mul, multiply, neg, pow, reciprocal, relu, remainder, repeat, reshape, rsqrt, sigmoid, silu,
                   sin, softmax, sqrt, square, squeeze, sub, subtract, sum, tanh, to_layout, to_memory_config,
                   transpose, typecast)
@@ -68,6 +69,9 @@ __all__ = [
     "square", "sin", "cos", "softmax", "sum", "mean", "max",
     "transpose", "reshape", "squeeze", "repeat", "typecast", "to_layout", "to_memory_config", "clone",
     "all_reduce", "all_gather",
+    # selection, comparison, in place
+    "maximum", "minimum", "clamp", "where", "gt", "lt", "ge", "le", "eq", "ne", "logical_and", "logical_or",
+    "logical_not", "add_", "mul_", "multiply_", "plus_one",
     # matmul and linear, with their compute kernel and program configs
     "linear", "UnaryOpType", "UnaryWithParam", "WormholeComputeKernelConfig", "BlackholeComputeKernelConfig",
     "DeviceComputeKernelConfig", "init_device_compute_kernel_config", "MatmulMultiCoreReuseProgramConfig",

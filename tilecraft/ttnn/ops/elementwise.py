@@ -62,7 +62,8 @@ def unary_function(name: str) -> UnaryFn:
         raise UsageValueError(f"unknown activation {name!r}; one of {', '.join(sorted([*_UNARY, 'gelu']))}") from None
 
 
-def _binary_rule(a: OperandType, b: OperandType) -> TensorType:
+def binary_rule(a: OperandType, b: OperandType) -> TensorType:
+    """Shaped as the broadcast of both operands, typed as the first tensor operand."""
     first = cast(TensorType, a if isinstance(a, TensorType) else b)  # bind ensures one tensor operand
     return replace(first, shape=broadcast(shape_of(a), shape_of(b)))
 
@@ -81,15 +82,19 @@ def _make_unary(name: str) -> tuple[DevicePrimitive, Op]:
     return primitive, _named(op, name, f"Elementwise {meaning}.")
 
 
-def _make_binary(name: str) -> tuple[DevicePrimitive, Op]:
-    fn, meaning = _BINARY[name]
-    primitive = DevicePrimitive(name, _binary_rule, fn)
+def make_binary(name: str, fn: Callable[..., torch.Tensor], meaning: str) -> tuple[DevicePrimitive, Op]:
+    """The primitive and the ttnn function of a binary elementwise op computed by ``fn``."""
+    primitive = DevicePrimitive(name, binary_rule, fn)
 
     def op(input_tensor_a: Operand, input_tensor_b: Operand, *, dtype: Optional[DataFormat] = None,
            memory_config: Optional[MemoryConfig] = None) -> Tensor:
         return primitive.bind(input_tensor_a, input_tensor_b, dtype=dtype, memory_config=memory_config)
 
     return primitive, _named(op, name, f"Elementwise {meaning}, broadcasting like torch; either side may be a number.")
+
+
+def _make_binary(name: str) -> tuple[DevicePrimitive, Op]:
+    return make_binary(name, *_BINARY[name])
 
 
 def _named(op: Op, name: str, doc: str) -> Op:
