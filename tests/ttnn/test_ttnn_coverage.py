@@ -28,6 +28,9 @@ SIMULATED = frozenset({
     "all_gather", "gelu", "tanh", "clone", "from_device", "is_sharded",
     # matmul family
     "init_device_compute_kernel_config",
+    # rearranging values, placements and layouts; embedding
+    "permute", "concat", "slice", "split", "pad", "unsqueeze", "unsqueeze_to_4D", "view", "interleaved_to_sharded",
+    "sharded_to_interleaved", "reshard", "tilize", "untilize", "copy", "embedding", "create_sharded_memory_config_",
     # selection, comparison, in place
     "where", "logical_or", "gt", "add_", "mul_", "plus_one",
 })

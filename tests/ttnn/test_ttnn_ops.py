@@ -197,7 +197,8 @@ def test_every_op_is_a_registered_primitive():
              "max", "transpose", "reshape", "typecast", "to_layout", "clone", "all_reduce", "all_gather",
              "pow", "floor_div", "remainder", "squeeze", "repeat", "to_memory_config", "linear",
              "maximum", "minimum", "gt", "lt", "ge", "le", "eq", "ne", "logical_and", "logical_or", "logical_not",
-             "clamp", "where"}
+             "clamp", "where", "permute", "concat", "slice", "pad", "interleaved_to_sharded",
+             "sharded_to_interleaved", "reshard", "tilize", "untilize", "embedding"}
     assert set(ttnn.PRIMITIVES) == names
     assert all(repr(p) == f"ttnn.{name}" for name, p in ttnn.PRIMITIVES.items())
 

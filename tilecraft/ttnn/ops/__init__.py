@@ -16,3 +16,8 @@ from .comparison import (clamp, clamp_p, eq, eq_p, ge, ge_p, gt, gt_p, le, le_p,
                          logical_not, logical_not_p, logical_or, logical_or_p, lt, lt_p, maximum, maximum_p,
                          minimum, minimum_p, ne, ne_p, where, where_p)
 from .inplace import add_, mul_, multiply_, plus_one
+from .embedding import embedding, embedding_p
+from .memory_moves import (copy, interleaved_to_sharded, interleaved_to_sharded_p, reshard, reshard_p,
+                           sharded_to_interleaved, sharded_to_interleaved_p, tilize, tilize_p, untilize, untilize_p)
+from .shape_ops import (concat, concat_p, pad, pad_p, permute, permute_p, slice, slice_p, split, unsqueeze,
+                        unsqueeze_to_4D, view)

@@ -24,14 +24,15 @@ from ..tensor import Tensor
 from .rules import same_type
 
 
-def _identity(x: torch.Tensor) -> torch.Tensor:
+def identity(x: torch.Tensor) -> torch.Tensor:
+    """The impl of ops that move or re-encode values without changing them."""
     return x
 
 
-typecast_p = DevicePrimitive("typecast", same_type, _identity)
-to_layout_p = DevicePrimitive("to_layout", same_type, _identity)
-clone_p = DevicePrimitive("clone", same_type, _identity)
-to_memory_config_p = DevicePrimitive("to_memory_config", same_type, _identity)
+typecast_p = DevicePrimitive("typecast", same_type, identity)
+to_layout_p = DevicePrimitive("to_layout", same_type, identity)
+clone_p = DevicePrimitive("clone", same_type, identity)
+to_memory_config_p = DevicePrimitive("to_memory_config", same_type, identity)
 
 
 def typecast(input_tensor: Tensor, dtype: DataFormat, *, memory_config: Optional[MemoryConfig] = None) -> Tensor:
