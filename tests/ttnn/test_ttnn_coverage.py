@@ -31,6 +31,8 @@ SIMULATED = frozenset({
     # rearranging values, placements and layouts; embedding
     "permute", "concat", "slice", "split", "pad", "unsqueeze", "unsqueeze_to_4D", "view", "interleaved_to_sharded",
     "sharded_to_interleaved", "reshard", "tilize", "untilize", "copy", "embedding", "create_sharded_memory_config_",
+    # normalisation
+    "layer_norm", "rms_norm_pre_all_gather", "rms_norm_post_all_gather",
     # selection, comparison, in place
     "where", "logical_or", "gt", "add_", "mul_", "plus_one",
 })

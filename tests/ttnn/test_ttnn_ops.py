@@ -198,7 +198,8 @@ def test_every_op_is_a_registered_primitive():
              "pow", "floor_div", "remainder", "squeeze", "repeat", "to_memory_config", "linear",
              "maximum", "minimum", "gt", "lt", "ge", "le", "eq", "ne", "logical_and", "logical_or", "logical_not",
              "clamp", "where", "permute", "concat", "slice", "pad", "interleaved_to_sharded",
-             "sharded_to_interleaved", "reshard", "tilize", "untilize", "embedding"}
+             "sharded_to_interleaved", "reshard", "tilize", "untilize", "embedding", "layer_norm", "rms_norm",
+             "rms_norm_pre_all_gather", "rms_norm_post_all_gather"}
     assert set(ttnn.PRIMITIVES) == names
     assert all(repr(p) == f"ttnn.{name}" for name, p in ttnn.PRIMITIVES.items())
 

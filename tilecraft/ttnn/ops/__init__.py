@@ -21,3 +21,5 @@ from .memory_moves import (copy, interleaved_to_sharded, interleaved_to_sharded_
                            sharded_to_interleaved, sharded_to_interleaved_p, tilize, tilize_p, untilize, untilize_p)
 from .shape_ops import (concat, concat_p, pad, pad_p, permute, permute_p, slice, slice_p, split, unsqueeze,
                         unsqueeze_to_4D, view)
+from .normalization import (layer_norm, layer_norm_p, rms_norm, rms_norm_p, rms_norm_post_all_gather,
+                            rms_norm_post_all_gather_p, rms_norm_pre_all_gather, rms_norm_pre_all_gather_p)

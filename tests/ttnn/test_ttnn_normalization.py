@@ -1,0 +1,86 @@
+"""layer_norm, rms_norm and the distributed RMSNorm against torch: fp32 intermediates by default,
+bfloat16 ones without fp32 DST, ttnn's shape and layout checks."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import tilecraft.ttnn as ttnn
+
+torch.manual_seed(0)
+X, RESIDUAL = torch.randn(2, 40, 96) * 3 + 1, torch.randn(2, 40, 96)
+GAMMA, BETA = torch.rand(96) + 0.5, torch.randn(96)
+BF16_DST = ttnn.WormholeComputeKernelConfig(math_fidelity=ttnn.MathFidelity.HiFi4, fp32_dest_acc_en=False)
+
+
+def tile(data: torch.Tensor, dtype=ttnn.bfloat16) -> ttnn.Tensor:
+    return ttnn.from_torch(data, dtype=dtype, layout=ttnn.TILE_LAYOUT)
+
+
+def bf16(data: torch.Tensor) -> torch.Tensor:
+    return data.bfloat16().float()
+
+
+def values(t: ttnn.Tensor) -> torch.Tensor:
+    return ttnn.to_torch(t).float()
+
+
+def rms_reference(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
+    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight
+
+
+def test_layer_norm_with_residual_weight_and_bias_is_one_rounding_of_torch():
+    out = ttnn.layer_norm(tile(X), residual_input_tensor=tile(RESIDUAL), weight=tile(GAMMA), bias=tile(BETA),
+                          epsilon=1e-5)
+    expected = F.layer_norm(bf16(X) + bf16(RESIDUAL), (96,), bf16(GAMMA), bf16(BETA), eps=1e-5)
+    assert out.dtype is ttnn.bfloat16 and torch.allclose(values(out), expected, rtol=2 ** -8, atol=2 ** -8)
+
+
+def test_rms_norm_with_a_row_major_weight_in_rows_of_32():
+    weight = ttnn.from_torch(GAMMA.reshape(1, 1, 3, 32), dtype=ttnn.bfloat16, layout=ttnn.ROW_MAJOR_LAYOUT)
+    out = ttnn.rms_norm(tile(X), weight=weight, epsilon=1e-6)
+    assert torch.allclose(values(out), rms_reference(bf16(X), bf16(GAMMA), 1e-6), rtol=2 ** -8, atol=2 ** -8)
+
+
+def test_without_fp32_dst_the_intermediates_are_bfloat16():
+    exact = F.layer_norm(bf16(X), (96,), eps=1e-5)
+    fp32 = values(ttnn.layer_norm(tile(X), epsilon=1e-5))
+    bf16_dst = values(ttnn.layer_norm(tile(X), epsilon=1e-5, compute_kernel_config=BF16_DST))
+    assert (bf16_dst - exact).abs().max() > (fp32 - exact).abs().max()
+    assert torch.allclose(bf16_dst, exact, rtol=2 ** -5, atol=2 ** -5)
+
+
+def test_distributed_rms_norm_over_a_mesh_equals_the_whole_row_norm():
+    ttnn.set_fabric_config(ttnn.FabricConfig.FABRIC_1D)
+    mesh = ttnn.open_mesh_device(ttnn.MeshShape(1, 2))
+    try:
+        x = ttnn.from_torch(X, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=mesh,
+                            mesh_mapper=ttnn.ShardTensorToMesh(mesh, dim=-1))
+        gamma = ttnn.from_torch(GAMMA, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=mesh,
+                                mesh_mapper=ttnn.ShardTensorToMesh(mesh, dim=-1))
+        stats = ttnn.rms_norm_pre_all_gather(x)
+        assert tuple(stats.shape) == (2, 40, 32)
+        gathered = ttnn.all_gather(stats, dim=-1)
+        out = ttnn.rms_norm_post_all_gather(x, gathered, epsilon=1e-6, weight=gamma)
+        joined = ttnn.to_torch(out, mesh_composer=ttnn.ConcatMeshToTensor(mesh, dim=-1)).float()
+        assert torch.allclose(joined, rms_reference(bf16(X), bf16(GAMMA), 1e-6), rtol=2 ** -7, atol=2 ** -7)
+    finally:
+        ttnn.close_mesh_device(mesh)
+        ttnn.set_fabric_config(ttnn.FabricConfig.DISABLED)
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda: ttnn.layer_norm(ttnn.from_torch(X, dtype=ttnn.bfloat16, layout=ttnn.ROW_MAJOR_LAYOUT)), ValueError,
+     "ttnn.layer_norm: the input must be in tile layout"),
+    (lambda: ttnn.rms_norm(tile(X), weight=tile(torch.ones(64))), ValueError, r"must be as wide as the input's last dim \(96\)"),
+    (lambda: ttnn.layer_norm(tile(X), residual_input_tensor=tile(X[:1])), ValueError, "must have the input's shape"),
+    (lambda: ttnn.rms_norm(tile(X), weight=ttnn.from_torch(GAMMA.reshape(6, 16), dtype=ttnn.bfloat16,
+                                                            layout=ttnn.ROW_MAJOR_LAYOUT)), ValueError, "rows of 32"),
+    (lambda: ttnn.layer_norm(tile(X), weight=GAMMA), TypeError, "the weight must be a ttnn.Tensor, got torch.Tensor"),
+    (lambda: ttnn.rms_norm_post_all_gather(tile(X), tile(torch.ones(2, 40, 40))), ValueError, "whole tiles"),
+])
+def test_bad_inputs_are_errors_naming_the_problem(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
