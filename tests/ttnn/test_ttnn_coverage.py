@@ -31,6 +31,9 @@ SIMULATED = frozenset({
     # rearranging values, placements and layouts; embedding
     "permute", "concat", "slice", "split", "pad", "unsqueeze", "unsqueeze_to_4D", "view", "interleaved_to_sharded",
     "sharded_to_interleaved", "reshard", "tilize", "untilize", "copy", "embedding", "create_sharded_memory_config_",
+    # lifetimes and host functions
+    "deallocate", "reallocate", "as_tensor", "copy_host_to_device_tensor", "get_device_tensors", "get_arch_name",
+    "get_num_devices", "num_cores_to_corerangeset_in_subcoregrids",
     # normalisation
     "layer_norm", "rms_norm_pre_all_gather", "rms_norm_post_all_gather",
     # selection, comparison, in place

@@ -11,7 +11,7 @@ says otherwise, as the published TT-Lang simulator has; ``GetNumAvailableDevices
 """
 
 from . import tensor_methods  # noqa: F401  (binds operators and reshape on Tensor)
-from .conversion import from_device, from_torch, to_device, to_torch
+from .conversion import as_tensor, copy_host_to_device_tensor, from_device, from_torch, to_device, to_torch
 from .compute_config import (BlackholeComputeKernelConfig, DeviceComputeKernelConfig,
                              MatmulMultiCoreReuseMultiCast1DProgramConfig, MatmulMultiCoreReuseMultiCastProgramConfig,
                              MatmulMultiCoreReuseProgramConfig, WormholeComputeKernelConfig,
@@ -28,7 +28,7 @@ from .descriptors import (NOC, NOC_MODE, CBDescriptor, CBFormatDescriptor, Compu
                           UnpackToDestMode, WriterConfigDescriptor)
 from .fidelity import MathFidelity
 from .generic import (TensorAccessorArgs, cb_descriptor_from_sharded_tensor, corerange_to_cores, generic_op,
-                      num_cores_to_corerangeset, split_work_to_cores)
+                      num_cores_to_corerangeset, num_cores_to_corerangeset_in_subcoregrids, split_work_to_cores)
 from .layout import ROW_MAJOR_LAYOUT, TILE_LAYOUT, TILE_SHAPE, TILE_SIZE, Layout, Shape
 from .memory import (DRAM_MEMORY_CONFIG, L1_MEMORY_CONFIG, BufferType, MemoryConfig, ShardOrientation, ShardSpec,
                      TensorMemoryLayout)
@@ -42,16 +42,20 @@ from .ops import (layer_norm, rms_norm, rms_norm_post_all_gather, rms_norm_pre_a
                   sin, softmax, sqrt, square, squeeze, sub, subtract, sum, tanh, to_layout, to_memory_config,
                   transpose, typecast)
 from .primitives import PRIMITIVES, CollectivePrimitive, DevicePrimitive, Primitive, RuleTable, TensorType
-from .queries import get_memory_config, is_sharded, synchronize_device
+from .lifetime import deallocate, reallocate
+from .queries import (get_arch_name, get_device_tensors, get_memory_config, get_num_devices, is_sharded,
+                      synchronize_device)
 from .sharding import ShardStrategy, create_sharded_memory_config, create_sharded_memory_config_
-from .surface import missing_attribute
+from . import experimental
+from .surface import namespace_or_error
 from .tensor import Tensor
 
 __all__ = [
     # tensors and conversion
     "Tensor", "from_torch", "to_torch", "to_device", "from_device",
     "rand", "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
-    "allocate_tensor_on_device",
+    "allocate_tensor_on_device", "as_tensor", "copy_host_to_device_tensor", "deallocate", "reallocate",
+    "get_device_tensors", "get_arch_name", "get_num_devices",
     # types
     "DataType", "bfloat16", "float32", "float16", "bfloat8_b", "bfloat4_b", "int32", "uint32", "uint16", "uint8",
     "Layout", "TILE_LAYOUT", "ROW_MAJOR_LAYOUT", "TILE_SIZE", "TILE_SHAPE", "Shape", "MathFidelity",
@@ -87,12 +91,12 @@ __all__ = [
     "SemaphoreDescriptor", "RuntimeArgs", "ReaderConfigDescriptor", "WriterConfigDescriptor",
     "DataMovementConfigDescriptor", "ComputeConfigDescriptor", "DataMovementProcessor", "NOC", "NOC_MODE",
     "CoreType", "UnpackToDestMode", "TensorAccessorArgs", "split_work_to_cores", "num_cores_to_corerangeset",
-    "cb_descriptor_from_sharded_tensor", "corerange_to_cores",
+    "cb_descriptor_from_sharded_tensor", "corerange_to_cores", "num_cores_to_corerangeset_in_subcoregrids",
     # for the layers that register rules on the ops
     "Primitive", "DevicePrimitive", "CollectivePrimitive", "TensorType", "RuleTable", "PRIMITIVES",
 ]
 
 
 def __getattr__(name: str) -> object:
-    """A ttnn name tilecraft does not simulate: E0540 naming it (``surface.missing_attribute``)."""
-    raise missing_attribute("ttnn", name, globals())
+    """A ttnn name tilecraft does not simulate: E0540 naming it (``surface.namespace_or_error``)."""
+    return namespace_or_error("ttnn", name, globals())

@@ -48,3 +48,27 @@ def missing_attribute(namespace: str, name: str, simulated: Iterable[str]) -> At
     near = did_you_mean(name, [n for n in simulated if not n.startswith("_")])
     return UsageAttributeError(f"{full} is not a ttnn function tilecraft simulates",
                                hint=near or "docs/ttnn.md lists the ttnn functions tilecraft simulates")
+
+
+class UnsimulatedNamespace:
+    """A ttnn namespace none of whose functions tilecraft simulates (``ttnn.cluster``): each of its
+    names is the E0540 diagnostic naming it."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, name: str) -> object:
+        raise missing_attribute(self._name, name, ())
+
+    def __repr__(self) -> str:
+        return f"<{self._name}: not simulated by tilecraft>"
+
+
+def namespace_or_error(namespace: str, name: str, simulated: Iterable[str]) -> UnsimulatedNamespace:
+    """What ``<namespace>.<name>`` is when the simulated namespace lacks it: an
+    :class:`UnsimulatedNamespace` when models call functions below it (``ttnn.cluster.get_cluster_type``),
+    else the error of :func:`missing_attribute`, raised."""
+    prefix = f"{namespace}.{name}.".removeprefix("ttnn.")
+    if not name.startswith("__") and any(function.startswith(prefix) for function in usage_ranking()):
+        return UnsimulatedNamespace(f"{namespace}.{name}")
+    raise missing_attribute(namespace, name, simulated)
