@@ -34,6 +34,12 @@ SIMULATED = frozenset({
     # lifetimes and host functions
     "deallocate", "reallocate", "as_tensor", "copy_host_to_device_tensor", "get_device_tensors", "get_arch_name",
     "get_num_devices", "num_cores_to_corerangeset_in_subcoregrids",
+    # attention, rotary embeddings, KV caches
+    "transformer.scaled_dot_product_attention", "transformer.scaled_dot_product_attention_decode",
+    "transformer.split_query_key_value_and_split_heads", "transformer.concatenate_heads",
+    "experimental.nlp_create_qkv_heads", "experimental.nlp_concat_heads", "experimental.rotary_embedding",
+    "experimental.rotary_embedding_llama", "fill_cache", "experimental.paged_fill_cache",
+    "experimental.paged_update_cache",
     # normalisation
     "layer_norm", "rms_norm_pre_all_gather", "rms_norm_post_all_gather",
     # selection, comparison, in place

@@ -46,7 +46,9 @@ from .lifetime import deallocate, reallocate
 from .queries import (get_arch_name, get_device_tensors, get_memory_config, get_num_devices, is_sharded,
                       synchronize_device)
 from .sharding import ShardStrategy, create_sharded_memory_config, create_sharded_memory_config_
-from . import experimental
+from . import experimental, transformer
+from .ops.attention import SDPAProgramConfig
+from .ops.kv_cache import fill_cache
 from .surface import namespace_or_error
 from .tensor import Tensor
 
@@ -77,6 +79,8 @@ __all__ = [
     # rearranging values, placements and layouts; embedding
     "permute", "concat", "slice", "split", "pad", "unsqueeze", "unsqueeze_to_4D", "view", "interleaved_to_sharded",
     "sharded_to_interleaved", "reshard", "tilize", "untilize", "copy", "embedding", "create_sharded_memory_config_",
+    # attention (ttnn.transformer and ttnn.experimental hold the rest)
+    "experimental", "transformer", "SDPAProgramConfig", "fill_cache",
     # normalisation
     "layer_norm", "rms_norm", "rms_norm_pre_all_gather", "rms_norm_post_all_gather",
     # selection, comparison, in place

@@ -7,7 +7,13 @@ diagnostic naming it (:func:`tilecraft.ttnn.surface.missing_attribute`).
 
 from __future__ import annotations
 
+from .ops.heads import nlp_concat_heads, nlp_create_qkv_heads
+from .ops.kv_cache import paged_fill_cache, paged_update_cache
+from .ops.rotary import rotary_embedding, rotary_embedding_llama
 from .surface import namespace_or_error
+
+__all__ = ["nlp_create_qkv_heads", "nlp_concat_heads", "paged_fill_cache", "paged_update_cache",
+           "rotary_embedding", "rotary_embedding_llama"]
 
 
 def __getattr__(name: str) -> object:
