@@ -40,6 +40,8 @@ SIMULATED = frozenset({
     "experimental.nlp_create_qkv_heads", "experimental.nlp_concat_heads", "experimental.rotary_embedding",
     "experimental.rotary_embedding_llama", "fill_cache", "experimental.paged_fill_cache",
     "experimental.paged_update_cache",
+    # positions of the largest values; softmax in place
+    "argmax", "topk", "scale_mask_softmax_in_place",
     # normalisation
     "layer_norm", "rms_norm_pre_all_gather", "rms_norm_post_all_gather",
     # selection, comparison, in place

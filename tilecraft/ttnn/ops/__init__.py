@@ -11,7 +11,8 @@ from .elementwise import (abs, abs_p, add, add_p, cos, cos_p, divide, divide_p, 
                           subtract_p, tanh, tanh_p)
 from .activation import UnaryOpType, UnaryWithParam
 from .matmul import linear, linear_p, matmul, matmul_p
-from .reduction import max, max_p, mean, mean_p, softmax, softmax_p, sum, sum_p
+from .reduction import (argmax, argmax_p, max, max_p, mean, mean_p, scale_mask_softmax_in_place, softmax, softmax_in_place,
+                        softmax_p, sum, sum_p, topk, topk_p)
 from .comparison import (clamp, clamp_p, eq, eq_p, ge, ge_p, gt, gt_p, le, le_p, logical_and, logical_and_p,
                          logical_not, logical_not_p, logical_or, logical_or_p, lt, lt_p, maximum, maximum_p,
                          minimum, minimum_p, ne, ne_p, where, where_p)
