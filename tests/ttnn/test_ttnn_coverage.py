@@ -42,6 +42,10 @@ SIMULATED = frozenset({
     "experimental.paged_update_cache",
     # positions of the largest values; softmax in place
     "argmax", "topk", "scale_mask_softmax_in_place",
+    # multi-device: asynchronous collectives, mesh mappers, the cluster; minimal_matmul
+    "experimental.all_gather_async", "experimental.reduce_scatter_minimal_async", "create_global_semaphore",
+    "experimental.fast_reduce_nc", "create_mesh_mapper", "distribute", "cluster.get_cluster_type",
+    "experimental.minimal_matmul",
     # normalisation
     "layer_norm", "rms_norm_pre_all_gather", "rms_norm_post_all_gather",
     # selection, comparison, in place

@@ -43,12 +43,16 @@ from .ops import (argmax, topk, softmax_in_place, scale_mask_softmax_in_place, l
                   transpose, typecast)
 from .primitives import PRIMITIVES, CollectivePrimitive, DevicePrimitive, Primitive, RuleTable, TensorType
 from .lifetime import deallocate, reallocate
+from .mesh_mapping import (MeshMapperConfig, PlacementReplicate, PlacementShard, create_mesh_mapper,
+                           distribute)
 from .queries import (get_arch_name, get_device_tensors, get_memory_config, get_num_devices, is_sharded,
                       synchronize_device)
 from .sharding import ShardStrategy, create_sharded_memory_config, create_sharded_memory_config_
-from . import experimental, transformer
+from . import cluster, experimental, transformer
 from .ops.attention import SDPAProgramConfig
+from .ops.collectives import GlobalSemaphore, create_global_semaphore
 from .ops.kv_cache import fill_cache
+from .ops.matmul import MinimalMatmulConfig
 from .surface import namespace_or_error
 from .tensor import Tensor
 
@@ -69,7 +73,8 @@ __all__ = [
     "simulated_devices", "get_memory_config", "is_sharded",
     "MeshShape", "MeshDevice", "open_mesh_device", "close_mesh_device", "FabricConfig", "set_fabric_config",
     "TensorToMesh", "ShardTensorToMesh", "ShardTensor2dMesh", "ReplicateTensorToMesh", "MeshToTensor",
-    "ConcatMeshToTensor",
+    "ConcatMeshToTensor", "MeshMapperConfig", "PlacementShard", "PlacementReplicate", "create_mesh_mapper",
+    "distribute", "cluster",
     # ops
     "add", "subtract", "sub", "multiply", "mul", "divide", "pow", "floor_div", "remainder", "matmul",
     "relu", "gelu", "silu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "reciprocal", "abs", "neg",
@@ -80,7 +85,7 @@ __all__ = [
     "permute", "concat", "slice", "split", "pad", "unsqueeze", "unsqueeze_to_4D", "view", "interleaved_to_sharded",
     "sharded_to_interleaved", "reshard", "tilize", "untilize", "copy", "embedding", "create_sharded_memory_config_",
     # attention (ttnn.transformer and ttnn.experimental hold the rest)
-    "experimental", "transformer", "SDPAProgramConfig", "fill_cache",
+    "experimental", "transformer", "SDPAProgramConfig", "fill_cache", "create_global_semaphore", "GlobalSemaphore",
     # positions of the largest values; softmax in place
     "argmax", "topk", "softmax_in_place", "scale_mask_softmax_in_place",
     # normalisation
@@ -91,7 +96,7 @@ __all__ = [
     # matmul and linear, with their compute kernel and program configs
     "linear", "UnaryOpType", "UnaryWithParam", "WormholeComputeKernelConfig", "BlackholeComputeKernelConfig",
     "DeviceComputeKernelConfig", "init_device_compute_kernel_config", "MatmulMultiCoreReuseProgramConfig",
-    "MatmulMultiCoreReuseMultiCastProgramConfig", "MatmulMultiCoreReuseMultiCast1DProgramConfig",
+    "MatmulMultiCoreReuseMultiCastProgramConfig", "MatmulMultiCoreReuseMultiCast1DProgramConfig", "MinimalMatmulConfig",
     # programs of hand-written kernels (the micro-op pattern), run on the kernel emulator
     "generic_op", "ProgramDescriptor", "KernelDescriptor", "KernelBindings", "CBDescriptor", "CBFormatDescriptor", "TileDescriptor",
     "SemaphoreDescriptor", "RuntimeArgs", "ReaderConfigDescriptor", "WriterConfigDescriptor",

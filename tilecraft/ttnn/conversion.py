@@ -21,6 +21,7 @@ from .device import DeviceHandle
 from .layout import Layout, Shape, given_or_default
 from .memory import MemoryConfig, as_memory_config
 from .mesh import MeshDevice, MeshToTensor, ReplicateTensorToMesh, TensorToMesh
+from .mesh_mapping import default_mapper
 from .tensor import Tensor
 
 
@@ -41,6 +42,8 @@ def from_torch(tensor: torch.Tensor, dtype: Optional[DataFormat] = None, *,
     layout, defaulted_at = given_or_default(layout)
     config = as_memory_config(memory_config)
     pad = 0.0 if pad_value is None else pad_value
+    if mesh_mapper is None:
+        mesh_mapper = default_mapper()
     if mesh_mapper is None and isinstance(device, MeshDevice):
         mesh_mapper = ReplicateTensorToMesh(device)
     if mesh_mapper is None:

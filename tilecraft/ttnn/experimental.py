@@ -7,13 +7,17 @@ diagnostic naming it (:func:`tilecraft.ttnn.surface.missing_attribute`).
 
 from __future__ import annotations
 
+from .ops.collectives import all_gather_async, reduce_scatter_minimal_async
 from .ops.heads import nlp_concat_heads, nlp_create_qkv_heads
 from .ops.kv_cache import paged_fill_cache, paged_update_cache
+from .ops.matmul import minimal_matmul
+from .ops.reduction import fast_reduce_nc
 from .ops.rotary import rotary_embedding, rotary_embedding_llama
 from .surface import namespace_or_error
 
 __all__ = ["nlp_create_qkv_heads", "nlp_concat_heads", "paged_fill_cache", "paged_update_cache",
-           "rotary_embedding", "rotary_embedding_llama"]
+           "rotary_embedding", "rotary_embedding_llama", "fast_reduce_nc", "all_gather_async",
+           "reduce_scatter_minimal_async", "minimal_matmul"]
 
 
 def __getattr__(name: str) -> object:

@@ -8,7 +8,7 @@ fp32 or bfloat16 DST, and the K blocks of the ``program_config`` (``compute_conf
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Optional
 
 import torch
@@ -16,9 +16,9 @@ import torch
 from tilecraft.diagnostics import UsageTypeError, UsageValueError, type_name
 from tilecraft.dtypes import DataFormat
 
-from ..compute_config import (MatmulProgramConfig, WormholeComputeKernelConfig, as_compute_kernel_config,
-                              check_program_config, device_matmul)
-from ..cores import CoreGrid
+from ..compute_config import (MatmulMultiCoreReuseProgramConfig, MatmulProgramConfig, WormholeComputeKernelConfig,
+                              as_compute_kernel_config, check_program_config, device_matmul)
+from ..cores import CoreCoord, CoreGrid
 from ..layout import Shape
 from ..memory import MemoryConfig
 from ..primitives import DevicePrimitive, TensorType
@@ -114,3 +114,37 @@ def linear(input_tensor_a: Tensor, input_tensor_b: Tensor, *, bias: Optional[Ten
     return _bind(linear_p, input_tensor_a, input_tensor_b, bias, transpose_a=transpose_a, transpose_b=transpose_b,
                  memory_config=memory_config, dtype=dtype, program_config=program_config, activation=activation,
                  compute_kernel_config=compute_kernel_config, core_grid=core_grid)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MinimalMatmulConfig:
+    """The blocks (in tiles) ``experimental.minimal_matmul`` computes per core and its K block."""
+
+    M_block_size: int  # noqa: N815 (ttnn's spelling)
+    K_block_size: int  # noqa: N815
+    N_block_size: int  # noqa: N815
+    subblock_h: int = 1
+    subblock_w: int = 1
+    compute_with_storage_grid_size: CoreCoord = CoreCoord(8, 8)
+
+    def program_config(self) -> MatmulMultiCoreReuseProgramConfig:
+        """The same blocking as the matmul program config whose checks it shares."""
+        return MatmulMultiCoreReuseProgramConfig(
+            in0_block_w=self.K_block_size, per_core_M=self.M_block_size, per_core_N=self.N_block_size,
+            out_subblock_h=self.subblock_h, out_subblock_w=self.subblock_w,
+            compute_with_storage_grid_size=self.compute_with_storage_grid_size)
+
+
+def minimal_matmul(input_tensor: Tensor, weight_tensor: Tensor, bias_tensor: Optional[Tensor] = None, *,
+                   fused_activation: Activation = None, config: Optional[MinimalMatmulConfig] = None,
+                   memory_config: Optional[MemoryConfig] = None, dtype: Optional[DataFormat] = None,
+                   compute_kernel_config: Optional[WormholeComputeKernelConfig] = None) -> Tensor:
+    """:func:`linear` by ttnn's experimental prefill kernel: ``config.K_block_size`` is its K block
+    (checked as a matmul program config's ``in0_block_w``)."""
+    if config is not None and not isinstance(config, MinimalMatmulConfig):
+        raise UsageTypeError(f"ttnn.experimental.minimal_matmul: config must be a ttnn.MinimalMatmulConfig, "
+                             f"got {config!r}")
+    return _bind(linear_p, input_tensor, weight_tensor, bias_tensor, transpose_a=False, transpose_b=False,
+                 memory_config=memory_config, dtype=dtype,
+                 program_config=None if config is None else config.program_config(), activation=fused_activation,
+                 compute_kernel_config=compute_kernel_config, core_grid=None)

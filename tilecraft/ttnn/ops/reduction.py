@@ -182,3 +182,16 @@ def topk(input_tensor: Tensor, k: int, dim: int = -1, largest: bool = True, sort
     """The ``k`` largest (smallest) values along ``dim``, sorted, and their uint16 positions."""
     return tuple(topk_p.bind(input_tensor, memory_config=memory_config, k=k, dim=dim, largest=bool(largest),
                              indices=part) for part in (False, True))  # type: ignore[return-value]
+
+
+def fast_reduce_nc(input_tensor: Tensor, *, dims: Sequence[int] = (0, 1), output: None = None,
+                   compute_kernel_config: object = None, memory_config: Optional[MemoryConfig] = None) -> Tensor:
+    """The sum over ``dims`` among the two outer dims (N and C), kept as dims of 1: how models add up
+    the pieces an all-gather stacked."""
+    dims = tuple(dims)
+    if not dims or any(normalize_dim(d, input_tensor.shape.rank, "ttnn.experimental.fast_reduce_nc") > 1
+                       for d in dims) or input_tensor.shape.rank < 3:
+        raise UsageValueError(f"ttnn.experimental.fast_reduce_nc sums over the N and C dims (0, 1) of a tensor of rank "
+                              f"3 or more; got dims {list(dims)} of {input_tensor.shape}")
+    as_compute_kernel_config(compute_kernel_config)
+    return sum_p.bind(input_tensor, dim=dims, keepdim=True, memory_config=memory_config)
