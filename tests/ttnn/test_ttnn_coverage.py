@@ -46,6 +46,8 @@ SIMULATED = frozenset({
     "experimental.all_gather_async", "experimental.reduce_scatter_minimal_async", "create_global_semaphore",
     "experimental.fast_reduce_nc", "create_mesh_mapper", "distribute", "cluster.get_cluster_type",
     "experimental.minimal_matmul",
+    # trace capture and replay
+    "begin_trace_capture", "end_trace_capture", "execute_trace", "release_trace",
     # normalisation
     "layer_norm", "rms_norm_pre_all_gather", "rms_norm_post_all_gather",
     # selection, comparison, in place

@@ -55,6 +55,7 @@ from .ops.kv_cache import fill_cache
 from .ops.matmul import MinimalMatmulConfig
 from .surface import namespace_or_error
 from .tensor import Tensor
+from .trace import begin_trace_capture, end_trace_capture, execute_trace, release_trace
 
 __all__ = [
     # tensors and conversion
@@ -70,6 +71,7 @@ __all__ = [
     "core_range_set_to_core_grid", "ShardStrategy", "create_sharded_memory_config",
     # devices and meshes
     "Device", "Arch", "open_device", "close_device", "synchronize_device", "GetNumAvailableDevices",
+    "begin_trace_capture", "end_trace_capture", "execute_trace", "release_trace",
     "simulated_devices", "get_memory_config", "is_sharded",
     "MeshShape", "MeshDevice", "open_mesh_device", "close_mesh_device", "FabricConfig", "set_fabric_config",
     "TensorToMesh", "ShardTensorToMesh", "ShardTensor2dMesh", "ReplicateTensorToMesh", "MeshToTensor",

@@ -112,5 +112,4 @@ def copy_host_to_device_tensor(host_tensor: Tensor, device_tensor: Tensor, cq_id
     if mine != theirs:
         raise UsageValueError(f"ttnn.copy_host_to_device_tensor: the host tensor ({theirs[0]}, {theirs[1].name}, "
                               f"{theirs[2]}) differs from the device tensor ({mine[0]}, {mine[1].name}, {mine[2]})")
-    for target, source in zip(device_tensor.device_tensors(), host_tensor.device_tensors()):
-        target.storage.copy_(source.storage)
+    device_tensor.overwrite(host_tensor)

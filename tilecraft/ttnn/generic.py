@@ -37,6 +37,7 @@ from .descriptors import (CBDescriptor, CBFormatDescriptor, ComputeConfigDescrip
 from .fidelity import MathFidelity
 from .layout import Layout
 from .memory import BufferType, ShardOrientation, TensorMemoryLayout
+from .trace import traced
 from .tensor import Tensor
 
 _PACKAGE = str(Path(__file__).resolve().parents[1])
@@ -70,6 +71,7 @@ def recorded_runs() -> Iterator[list[launch.EmulationResult]]:
         _recorders.reset(token)
 
 
+@traced
 def generic_op(io_tensors: Sequence[Tensor], program_descriptor: ProgramDescriptor) -> Tensor:
     """Run ``program_descriptor`` on the emulator over ``io_tensors`` (outputs last); returns the last."""
     span = _host_span()

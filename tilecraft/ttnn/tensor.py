@@ -226,6 +226,13 @@ class Tensor:
             )
         return self._relocated(device, config)
 
+    def overwrite(self, source: "Tensor") -> "Tensor":
+        """Write ``source``'s values into this tensor's buffers, device by device (same shape, dtype
+        and layout: the in-place ops, trace replays and host-to-device copies); returns this tensor."""
+        for mine, theirs in zip(self.device_tensors(), source.device_tensors()):
+            mine.storage.copy_(theirs.storage)
+        return self
+
     def deallocate(self, at: Optional[Span]) -> None:
         """Free the buffer (each device's, for a mesh tensor): any later read is an error naming ``at``."""
         for piece in self._shards or ():

@@ -14,6 +14,7 @@ from tilecraft.diagnostics import UsageTypeError, UsageValueError, type_name
 from ..memory import MemoryConfig
 from ..primitives import Operand
 from ..tensor import Tensor
+from ..trace import traced
 from .elementwise import add, multiply
 
 
@@ -22,9 +23,7 @@ def _overwrite(target: Tensor, result: Tensor, name: str) -> Tensor:
     if result.shape != target.shape:
         raise UsageValueError(f"ttnn.{name} writes into its first operand of shape {target.shape}; the result "
                               f"would be {result.shape}")
-    for mine, theirs in zip(target.device_tensors(), result.device_tensors()):
-        mine.storage.copy_(theirs.storage)
-    return target
+    return target.overwrite(result)
 
 
 def _in_place(name: str, op: Callable[..., Tensor]) -> Callable[..., Tensor]:
@@ -36,7 +35,7 @@ def _in_place(name: str, op: Callable[..., Tensor]) -> Callable[..., Tensor]:
 
     in_place.__name__ = in_place.__qualname__ = name
     in_place.__doc__ = f"ttnn.{op.__name__}, its result written into (and returned as) the first operand."
-    return in_place
+    return traced(in_place)
 
 
 add_ = _in_place("add_", add)
@@ -44,6 +43,7 @@ mul_ = _in_place("mul_", multiply)
 multiply_ = mul_
 
 
+@traced
 def plus_one(input_tensor: Tensor, sub_core_grids: object = None, skip_negative_entries: bool = False) -> Tensor:
     """Add 1 to every entry of an int32/uint32 tensor in place (not to negative entries with
     ``skip_negative_entries``); returns the tensor."""

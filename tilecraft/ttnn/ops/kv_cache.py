@@ -16,6 +16,7 @@ import torch
 from tilecraft.diagnostics import UsageTypeError, UsageValueError, type_name
 
 from ..tensor import Tensor
+from ..trace import traced
 
 
 def _tensors(function: str, **named: object) -> None:
@@ -36,6 +37,7 @@ def _rows(table: Tensor) -> list[list[int]]:
     return [[int(v) for v in row] for row in table.device_tensors()[0].logical().reshape(table.shape[0], -1).tolist()]
 
 
+@traced
 def fill_cache(cache: Tensor, input: Tensor, batch_idx: int) -> Tensor:  # noqa: A002 (ttnn's name)
     """Write ``input`` ``[1, kv_heads, s, d]`` into positions ``0..s`` of user ``batch_idx``'s cache."""
     _tensors("ttnn.fill_cache", cache=cache, input=input)
@@ -52,6 +54,7 @@ def fill_cache(cache: Tensor, input: Tensor, batch_idx: int) -> Tensor:  # noqa:
     return cache
 
 
+@traced
 def paged_fill_cache(cache: Tensor, input_tensor: Tensor, page_table: Tensor, *, batch_idx: int = 0,
                      batch_idx_tensor: Optional[Tensor] = None) -> Tensor:
     """Write ``input`` ``[1, kv_heads, s, d]`` into user ``batch_idx``'s blocks, position ``t`` into
@@ -80,6 +83,7 @@ def paged_fill_cache(cache: Tensor, input_tensor: Tensor, page_table: Tensor, *,
     return cache
 
 
+@traced
 def paged_update_cache(cache: Tensor, input_tensor: Tensor, *, update_idxs: Sequence[int] = (),
                        update_idxs_tensor: Optional[Tensor] = None, share_cache: Optional[bool] = None,
                        page_table: Optional[Tensor] = None, batch_offset: int = 0,

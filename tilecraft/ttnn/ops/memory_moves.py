@@ -21,6 +21,7 @@ from ..memory import DRAM_MEMORY_CONFIG, MemoryConfig, TensorMemoryLayout, as_me
 from ..primitives import DevicePrimitive
 from ..sharding import ShardStrategy, create_sharded_memory_config
 from ..tensor import Tensor
+from ..trace import traced
 from .data_movement import identity
 from .rules import same_type
 
@@ -125,11 +126,11 @@ def untilize(input_tensor: Tensor, *, memory_config: Optional[MemoryConfig] = No
     return untilize_p.bind(tensor, layout=Layout.ROW_MAJOR, memory_config=memory_config)
 
 
+@traced
 def copy(input_a: Tensor, input_b: Tensor) -> None:
     """Copy ``input_a``'s values into ``input_b`` (same shape), rounded into ``input_b``'s dtype."""
     source, target = _tensor(input_a, "copy"), _tensor(input_b, "copy")
     if source.shape != target.shape:
         raise UsageValueError(f"ttnn.copy: shapes {source.shape} and {target.shape} differ")
     for mine, theirs in zip(target.device_tensors(), source.device_tensors()):
-        converted = Tensor.from_values(theirs.logical(), mine.dtype, mine.layout)
-        mine.storage.copy_(converted.storage)
+        mine.overwrite(Tensor.from_values(theirs.logical(), mine.dtype, mine.layout))

@@ -21,6 +21,7 @@ from ..layout import Layout, Shape, normalize_dim
 from ..memory import MemoryConfig
 from ..primitives import DevicePrimitive, TensorType
 from ..tensor import Tensor
+from ..trace import traced
 from .rules import broadcast
 
 Dims = Union[int, Sequence[int], None]
@@ -111,26 +112,22 @@ def softmax(input_tensor: Tensor, dim: int = -1, *, dtype: Optional[DataFormat] 
                           stable=bool(numeric_stable))
 
 
-def _in_place(target: Tensor, result: Tensor) -> Tensor:
-    for mine, theirs in zip(target.device_tensors(), result.device_tensors()):
-        mine.storage.copy_(theirs.storage)
-    return target
-
-
+@traced
 def softmax_in_place(input_tensor: Tensor, dim: int = -1, *, program_config: object = None,
                      compute_kernel_config: object = None, numeric_stable: bool = False) -> Tensor:
     """:func:`softmax` written into the input tensor (numerically unstable by default, as in ttnn)."""
     as_compute_kernel_config(compute_kernel_config)
-    return _in_place(input_tensor, softmax_p.bind(input_tensor, dim=dim, scale=None, stable=bool(numeric_stable)))
+    return input_tensor.overwrite(softmax_p.bind(input_tensor, dim=dim, scale=None, stable=bool(numeric_stable)))
 
 
+@traced
 def scale_mask_softmax_in_place(input_tensor: Tensor, scale: Optional[float] = None, mask: Optional[Tensor] = None,
                                 *, program_config: object = None, is_causal_mask: bool = False,
                                 compute_kernel_config: object = None, numeric_stable: bool = False) -> Tensor:
     """softmax(input * scale + mask) over the last dim, written into the input tensor."""
     as_compute_kernel_config(compute_kernel_config)
     operands = (input_tensor,) if mask is None else (input_tensor, mask)
-    return _in_place(input_tensor, softmax_p.bind(*operands, dim=-1, scale=scale, stable=bool(numeric_stable)))
+    return input_tensor.overwrite(softmax_p.bind(*operands, dim=-1, scale=scale, stable=bool(numeric_stable)))
 
 
 # -- argmax and topk: positions of the largest values ------------------------------------------------
