@@ -219,3 +219,17 @@ def test_rule_table_for_other_layers():
         costs[ops.matmul_p]
     with pytest.raises(ValueError, match="already has a cost rule"):
         costs.register(ops.add_p)(add_cost)
+
+
+def test_binary_ops_fuse_activations_on_their_operands_and_result():
+    """The gated MLP's product: silu(gate) * up in one op, and a relu on a sum."""
+    gate, up = torch.randn(32, 64), torch.randn(32, 64)
+    fused = ttnn.mul(tile(gate), tile(up), input_tensor_a_activations=[ttnn.UnaryOpType.SILU])
+    check(fused, F.silu(golden(gate)) * golden(up))
+    check(ttnn.add(tile(gate), tile(up), activations=["relu"]), torch.relu(golden(gate) + golden(up)))
+    check(ttnn.subtract(tile(gate), 1.0, input_tensor_b_activations=[ttnn.UnaryWithParam(ttnn.UnaryOpType.RELU)]),
+          golden(gate) - 1.0)
+    with pytest.raises(ValueError, match="unknown activation 'swish'"):
+        ttnn.mul(tile(gate), tile(up), activations=["swish"])
+    with pytest.raises(TypeError, match="an activation is a name"):
+        ttnn.mul(tile(gate), tile(up), activations=[3])

@@ -9,9 +9,7 @@ from typing import Optional, Union
 
 import torch
 
-from tilecraft.diagnostics import UsageTypeError
-
-from .elementwise import unary_function
+from .elementwise import activation_names, unary_function
 
 
 class UnaryOpType(Enum):
@@ -38,13 +36,7 @@ Activation = Union[str, UnaryWithParam, None]
 
 def activation_name(activation: Activation) -> Optional[str]:
     """The op name of an ``activation`` argument (None: no activation)."""
-    if activation is None or isinstance(activation, str):
-        if activation is not None:
-            unary_function(activation)  # an unknown name fails here, at the call
-        return activation
-    if isinstance(activation, UnaryWithParam) and isinstance(activation.op_type, UnaryOpType):
-        return activation.op_type.value
-    raise UsageTypeError(f"activation must be a name such as 'relu' or a ttnn.UnaryWithParam, got {activation!r}")
+    return None if activation is None else activation_names([activation])[0]
 
 
 def apply_activation(values: torch.Tensor, name: Optional[str]) -> torch.Tensor:

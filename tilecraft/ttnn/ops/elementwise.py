@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import operator
 from dataclasses import replace
-from typing import Callable, Optional, cast
+from typing import Callable, Optional, Sequence, cast
 
 import torch
 import torch.nn.functional as F
 
-from tilecraft.diagnostics import UsageValueError
+from tilecraft.diagnostics import UsageTypeError, UsageValueError
 from tilecraft.dtypes import DataFormat
 
 from ..memory import MemoryConfig
@@ -62,7 +62,28 @@ def unary_function(name: str) -> UnaryFn:
         raise UsageValueError(f"unknown activation {name!r}; one of {', '.join(sorted([*_UNARY, 'gelu']))}") from None
 
 
-def binary_rule(a: OperandType, b: OperandType) -> TensorType:
+def activation_names(activations: Optional[Sequence[object]]) -> tuple[str, ...]:
+    """The op names of an activation list: names, ``ttnn.UnaryOpType`` members or
+    ``ttnn.UnaryWithParam`` records (read by their ``op_type`` / ``value``), each checked."""
+    names = []
+    for activation in activations or ():
+        name = activation if isinstance(activation, str) else getattr(getattr(activation, "op_type", activation),
+                                                                      "value", None)
+        if not isinstance(name, str):
+            raise UsageTypeError(f"an activation is a name such as 'relu', a ttnn.UnaryOpType or a "
+                                 f"ttnn.UnaryWithParam, got {activation!r}")
+        unary_function(name)
+        names.append(name)
+    return tuple(names)
+
+
+def _activated(values: Operand, names: tuple[str, ...]) -> Operand:
+    for name in names:
+        values = unary_function(name)(torch.as_tensor(values))
+    return values
+
+
+def binary_rule(a: OperandType, b: OperandType, **activations: tuple[str, ...]) -> TensorType:
     """Shaped as the broadcast of both operands, typed as the first tensor operand."""
     first = cast(TensorType, a if isinstance(a, TensorType) else b)  # bind ensures one tensor operand
     return replace(first, shape=broadcast(shape_of(a), shape_of(b)))
@@ -83,12 +104,25 @@ def _make_unary(name: str) -> tuple[DevicePrimitive, Op]:
 
 
 def make_binary(name: str, fn: Callable[..., torch.Tensor], meaning: str) -> tuple[DevicePrimitive, Op]:
-    """The primitive and the ttnn function of a binary elementwise op computed by ``fn``."""
-    primitive = DevicePrimitive(name, binary_rule, fn)
+    """The primitive and the ttnn function of a binary elementwise op computed by ``fn``, with ttnn's
+    fused activations: ``input_tensor_a_activations`` / ``input_tensor_b_activations`` applied to an
+    operand first, ``activations`` to the result (``ttnn.mul(gate, up, input_tensor_a_activations=
+    [ttnn.UnaryOpType.SILU])``, the gated MLP's product), all before the one rounding."""
+
+    def impl(a: Operand, b: Operand, *, pre_a: tuple[str, ...], pre_b: tuple[str, ...],
+             post: tuple[str, ...]) -> torch.Tensor:
+        return _activated(fn(_activated(a, pre_a), _activated(b, pre_b)), post)
+
+    primitive = DevicePrimitive(name, binary_rule, impl)
 
     def op(input_tensor_a: Operand, input_tensor_b: Operand, *, dtype: Optional[DataFormat] = None,
-           memory_config: Optional[MemoryConfig] = None) -> Tensor:
-        return primitive.bind(input_tensor_a, input_tensor_b, dtype=dtype, memory_config=memory_config)
+           memory_config: Optional[MemoryConfig] = None, activations: Optional[Sequence[object]] = None,
+           input_tensor_a_activations: Optional[Sequence[object]] = None,
+           input_tensor_b_activations: Optional[Sequence[object]] = None, use_legacy: object = None,
+           sub_core_grids: object = None) -> Tensor:
+        return primitive.bind(input_tensor_a, input_tensor_b, dtype=dtype, memory_config=memory_config,
+                              pre_a=activation_names(input_tensor_a_activations),
+                              pre_b=activation_names(input_tensor_b_activations), post=activation_names(activations))
 
     return primitive, _named(op, name, f"Elementwise {meaning}, broadcasting like torch; either side may be a number.")
 
