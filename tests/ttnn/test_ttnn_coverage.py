@@ -14,7 +14,7 @@ import re
 import pytest
 
 import tilecraft.ttnn as ttnn
-from tests.paths import TESTS
+from tests.paths import ROOT, TESTS
 from tilecraft.diagnostics import UsageAttributeError
 from tilecraft.ttnn.surface import top_functions
 
@@ -98,6 +98,15 @@ def test_an_unsimulated_function_is_a_diagnostic_naming_it(name):
     with pytest.raises(UsageAttributeError) as info:
         resolve(name)
     assert info.value.code == "E0540" and f"ttnn.{name}" in str(info.value)
+
+
+def test_the_docs_state_this_coverage_and_table():
+    """docs/ttnn.md's number and its table's "simulated" column are this test's set."""
+    text = (ROOT / "docs" / "ttnn.md").read_text()
+    assert f"## Coverage: {len(SIMULATED)}/100" in text
+    rows = re.findall(r"^\| (\d+) \| `ttnn\.([\w.]+)` \| (\d+) \| (yes|no) \|$", text, re.MULTILINE)
+    assert [name for _, name, _, _ in rows] == TOP
+    assert {name for _, name, _, simulated in rows if simulated == "yes"} == SIMULATED
 
 
 def test_python_probes_stay_plain_attribute_errors():
