@@ -39,7 +39,7 @@ SIMULATED = frozenset({
     "transformer.split_query_key_value_and_split_heads", "transformer.concatenate_heads",
     "experimental.nlp_create_qkv_heads", "experimental.nlp_concat_heads", "experimental.rotary_embedding",
     "experimental.rotary_embedding_llama", "fill_cache", "experimental.paged_fill_cache",
-    "experimental.paged_update_cache",
+    "experimental.paged_update_cache", "experimental.attn_matmul", "experimental.group_attn_matmul",
     # positions of the largest values; softmax in place
     "argmax", "topk", "scale_mask_softmax_in_place",
     # multi-device: asynchronous collectives, mesh mappers, the cluster; minimal_matmul

@@ -122,3 +122,39 @@ def test_decode_attends_to_each_users_cache_up_to_its_position():
 def test_bad_inputs_are_errors_naming_the_problem(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+HIFI4 = ttnn.WormholeComputeKernelConfig(math_fidelity=ttnn.MathFidelity.HiFi4, fp32_dest_acc_en=True)
+
+
+def test_attn_matmul_multiplies_each_users_queries_by_its_key():
+    a, b = torch.randn(1, 4, 32, 64), torch.randn(32, 1, 64, 96)
+    out = ttnn.experimental.attn_matmul(tile(a), tile(b), compute_with_storage_grid_size=ttnn.CoreCoord(8, 8),
+                                        compute_kernel_config=HIFI4)
+    expected = torch.einsum("hum,umn->hun", bf16(a[0]), bf16(b[:, 0]))[None]
+    assert tuple(out.shape) == (1, 4, 32, 96) and torch.allclose(values(out), expected, rtol=2 ** -7, atol=2e-2)
+
+
+def test_group_attn_matmul_shares_each_kv_head_among_consecutive_query_heads():
+    a, b = torch.randn(1, 8, 32, 64), torch.randn(32, 2, 64, 64)
+    out = ttnn.experimental.group_attn_matmul(tile(a), tile(b), compute_with_storage_grid_size=ttnn.CoreCoord(8, 8),
+                                              compute_kernel_config=HIFI4)
+    expected = torch.einsum("hum,uhmn->hun", bf16(a[0]), bf16(b).repeat_interleave(4, dim=1))[None]
+    assert torch.allclose(values(out), expected, rtol=2 ** -7, atol=2e-2)
+    low = values(ttnn.experimental.group_attn_matmul(tile(a), tile(b), compute_with_storage_grid_size=(8, 8)))
+    assert (low - expected).abs().mean() > 4 * (values(out) - expected).abs().mean()  # the LoFi default
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: ttnn.experimental.attn_matmul(tile(torch.randn(1, 4, 32, 64)), tile(torch.randn(32, 2, 64, 32)),
+                                           compute_with_storage_grid_size=(8, 8)), "one key/value head"),
+    (lambda: ttnn.experimental.group_attn_matmul(tile(torch.randn(1, 6, 32, 64)), tile(torch.randn(32, 4, 64, 32)),
+                                                 compute_with_storage_grid_size=(8, 8)), "split evenly"),
+    (lambda: ttnn.experimental.attn_matmul(tile(torch.randn(2, 4, 32, 64)), tile(torch.randn(32, 1, 64, 32)),
+                                           compute_with_storage_grid_size=(8, 8)), "query length"),
+    (lambda: ttnn.experimental.attn_matmul(tile(torch.randn(1, 4, 32, 64)), tile(torch.randn(32, 1, 32, 32)),
+                                           compute_with_storage_grid_size=(8, 8)), "K .a dim 3, b dim 2. must match"),
+])
+def test_attn_matmul_shape_errors(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
