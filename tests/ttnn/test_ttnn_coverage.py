@@ -51,7 +51,8 @@ SIMULATED = frozenset({
     # trace capture and replay
     "begin_trace_capture", "end_trace_capture", "execute_trace", "release_trace",
     # normalisation
-    "layer_norm", "rms_norm_pre_all_gather", "rms_norm_post_all_gather",
+    "layer_norm", "rms_norm_pre_all_gather", "rms_norm_post_all_gather", "group_norm",
+    "create_group_norm_weight_bias_rm",
     # selection, comparison, in place
     "where", "logical_or", "gt", "add_", "mul_", "plus_one",
 })

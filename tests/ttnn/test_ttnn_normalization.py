@@ -84,3 +84,45 @@ def test_distributed_rms_norm_over_a_mesh_equals_the_whole_row_norm():
 def test_bad_inputs_are_errors_naming_the_problem(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+IMAGE = torch.randn(2, 1, 64, 96)  # N, 1, H*W, C
+GN_GAMMA, GN_BETA = torch.rand(96) + 0.5, torch.randn(96)
+
+
+def packed(values: torch.Tensor, cores: int) -> ttnn.Tensor:
+    return ttnn.from_torch(ttnn.create_group_norm_weight_bias_rm(values, 96, cores), dtype=ttnn.bfloat16,
+                           layout=ttnn.ROW_MAJOR_LAYOUT)
+
+
+def test_create_group_norm_weight_bias_rm_pads_each_cores_share_to_rows_of_32():
+    rows = ttnn.create_group_norm_weight_bias_rm(torch.arange(96.0), 96, 2)
+    assert rows.shape == (1, 1, 4, 32)
+    assert torch.equal(rows[0, 0, :2].reshape(-1)[:48], torch.arange(48.0)) and not rows[0, 0, 1, 16:].any()
+    assert torch.equal(rows[0, 0, 2:].reshape(-1)[:48], torch.arange(48.0, 96.0))
+
+
+@pytest.mark.parametrize(("memory_config", "core_grid", "cores"), [
+    (None, None, 1),
+    (ttnn.MemoryConfig(ttnn.TensorMemoryLayout.BLOCK_SHARDED, ttnn.BufferType.L1,
+                       ttnn.ShardSpec(ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(1, 1))]),
+                                      (64, 48), ttnn.ShardOrientation.ROW_MAJOR)), ttnn.CoreGrid(y=2, x=2), 2),
+])
+def test_group_norm_matches_torch(memory_config, core_grid, cores):
+    out = ttnn.group_norm(tile(IMAGE), num_groups=8, epsilon=1e-5, weight=packed(GN_GAMMA, cores),
+                          bias=packed(GN_BETA, cores), memory_config=memory_config, core_grid=core_grid)
+    images = bf16(IMAGE).reshape(2, 64, 96).permute(0, 2, 1)
+    expected = F.group_norm(images, 8, bf16(GN_GAMMA), bf16(GN_BETA), eps=1e-5).permute(0, 2, 1).reshape(2, 1, 64, 96)
+    assert torch.allclose(values(out), expected, rtol=2 ** -7, atol=2 ** -7)
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda: ttnn.group_norm(tile(IMAGE), num_groups=7), ValueError, "96 channels do not split into 7 groups"),
+    (lambda: ttnn.group_norm(tile(IMAGE), num_groups=8, weight=packed(GN_GAMMA, 2)), ValueError,
+     "laid out by ttnn.create_group_norm_weight_bias_rm for 1 core"),
+    (lambda: ttnn.group_norm(tile(IMAGE), num_groups=8, dtype=ttnn.float32), ValueError, "must be the input's"),
+    (lambda: ttnn.create_group_norm_weight_bias_rm(torch.ones(90), 96, 2), ValueError, "90 values for 96 channels"),
+])
+def test_group_norm_errors(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
