@@ -47,7 +47,7 @@ SIMULATED = frozenset({
     "experimental.fast_reduce_nc", "create_mesh_mapper", "distribute", "cluster.get_cluster_type",
     "experimental.minimal_matmul",
     # images in channels-last layout
-    "upsample", "fold", "avg_pool2d", "get_conv_output_dim",
+    "upsample", "fold", "avg_pool2d", "get_conv_output_dim", "conv2d",
     # trace capture and replay
     "begin_trace_capture", "end_trace_capture", "execute_trace", "release_trace",
     # normalisation

@@ -202,7 +202,7 @@ def test_every_op_is_a_registered_primitive():
              "rms_norm_pre_all_gather", "rms_norm_post_all_gather", "split_heads", "join_heads",
              "scaled_dot_product_attention", "scaled_dot_product_attention_decode", "rotary_embedding",
              "rotary_embedding_llama", "argmax", "topk", "upsample", "fold", "avg_pool2d", "attn_matmul",
-             "group_attn_matmul", "group_norm"}
+             "group_attn_matmul", "group_norm", "conv2d"}
     assert set(ttnn.PRIMITIVES) == names
     assert all(repr(p) == f"ttnn.{name}" for name, p in ttnn.PRIMITIVES.items())
 

@@ -65,3 +65,49 @@ def test_get_conv_output_dim():
 def test_bad_inputs_are_errors_naming_the_problem(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def conv_reference(image, weight, bias, stride, padding, groups=1):
+    out = F.conv2d(image.permute(0, 3, 1, 2), weight, bias, stride=stride, padding=padding, groups=groups)
+    return out.permute(0, 2, 3, 1).reshape(1, 1, -1, weight.shape[0])
+
+
+@pytest.mark.parametrize("groups", [1, 2])
+def test_conv2d_on_channels_last_rows_returns_dims_and_weights(groups):
+    weight, bias = torch.randn(16, 32 // groups, 3, 3), torch.randn(16)
+    flat = rows(IMAGE.reshape(1, 1, -1, 32))
+    out, (out_h, out_w), (w, b) = ttnn.conv2d(
+        flat, rows(weight), None, 32, 16, 2, 8, 12, (3, 3), (2, 2), (1, 1), groups=groups,
+        bias_tensor=rows(bias.reshape(1, 1, 1, 16)), return_output_dim=True, return_weights_and_bias=True,
+        conv_config=ttnn.Conv2dConfig(activation="relu", shard_layout=ttnn.TensorMemoryLayout.HEIGHT_SHARDED))
+    assert (out_h, out_w) == (4, 6) and tuple(out.shape) == (1, 1, 2 * 4 * 6, 16)
+    expected = torch.relu(conv_reference(IMAGE, weight, bias, 2, 1, groups))
+    assert torch.allclose(values(out), expected, atol=1e-4)
+    again = ttnn.conv2d(rows(IMAGE), w, None, 32, 16, 2, 8, 12, 3, 2, 1, groups=groups, bias_tensor=b)
+    assert torch.allclose(values(again), conv_reference(IMAGE, weight, bias, 2, 1, groups), atol=1e-4)
+
+
+def test_conv2d_with_a_compute_config_multiplies_on_the_matrix_unit():
+    weight = torch.randn(16, 32, 3, 3)
+    bf = lambda t: ttnn.from_torch(t, dtype=ttnn.bfloat16, layout=ttnn.ROW_MAJOR_LAYOUT)  # noqa: E731
+    exact = conv_reference(IMAGE.bfloat16().float(), weight.bfloat16().float(), None, 1, 1)
+    hifi4 = ttnn.WormholeComputeKernelConfig(math_fidelity=ttnn.MathFidelity.HiFi4, fp32_dest_acc_en=True)
+    high = values(ttnn.conv2d(bf(IMAGE), bf(weight), None, 32, 16, 2, 8, 12, 3, 1, 1, compute_config=hifi4))
+    low = values(ttnn.conv2d(bf(IMAGE), bf(weight), None, 32, 16, 2, 8, 12, 3, 1, 1,
+                             compute_config=ttnn.WormholeComputeKernelConfig(), dtype=ttnn.bfloat16,
+                             conv_config=ttnn.Conv2dConfig(weights_dtype=ttnn.bfloat8_b)))
+    assert torch.allclose(high, exact, rtol=2 ** -7, atol=0.05)
+    assert (low - exact).abs().mean() > 4 * (high - exact).abs().mean()
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: ttnn.conv2d(rows(IMAGE), rows(torch.randn(16, 32, 3, 3)), None, 32, 16, 2, 8, 10, 3),
+     "is not 2 images of 8x10"),
+    (lambda: ttnn.conv2d(rows(IMAGE), rows(torch.randn(16, 32, 5, 5)), None, 32, 16, 2, 8, 12, 3),
+     r"must be \[out, in / groups, kh, kw\]"),
+    (lambda: ttnn.conv2d(rows(IMAGE), rows(torch.randn(16, 32, 3, 3)), None, 32, 16, 2, 8, 12, 3,
+                         bias_tensor=rows(torch.ones(8))), "must hold 16 values"),
+])
+def test_conv2d_shape_errors(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()

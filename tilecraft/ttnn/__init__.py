@@ -35,7 +35,7 @@ from .memory import (DRAM_MEMORY_CONFIG, L1_MEMORY_CONFIG, BufferType, MemoryCon
 from .mesh import (ConcatMeshToTensor, FabricConfig, MeshDevice, MeshShape, MeshToTensor,
                    ReplicateTensorToMesh, ShardTensor2dMesh, ShardTensorToMesh, TensorToMesh, close_mesh_device,
                    open_mesh_device, set_fabric_config)
-from .ops import (create_group_norm_weight_bias_rm, group_norm, avg_pool2d, fold, get_conv_output_dim, upsample, argmax, topk, softmax_in_place, scale_mask_softmax_in_place, layer_norm, rms_norm, rms_norm_post_all_gather, rms_norm_pre_all_gather, concat, copy, embedding, interleaved_to_sharded, pad, permute, reshard, sharded_to_interleaved,
+from .ops import (Conv2dConfig, conv2d, create_group_norm_weight_bias_rm, group_norm, avg_pool2d, fold, get_conv_output_dim, upsample, argmax, topk, softmax_in_place, scale_mask_softmax_in_place, layer_norm, rms_norm, rms_norm_post_all_gather, rms_norm_pre_all_gather, concat, copy, embedding, interleaved_to_sharded, pad, permute, reshard, sharded_to_interleaved,
                   slice, split, tilize, unsqueeze, unsqueeze_to_4D, untilize, view, UnaryOpType, UnaryWithParam, linear, clamp, eq, ge, gt, le, logical_and, logical_not, logical_or,
                   lt, maximum, minimum, ne, where, add_, mul_, multiply_, plus_one, abs, add, all_gather, all_reduce, clone, cos, divide, exp, floor_div, gelu, log, matmul, max,
                   mean, mul, multiply, neg, pow, reciprocal, relu, remainder, repeat, reshape, rsqrt, sigmoid, silu,
@@ -89,7 +89,7 @@ __all__ = [
     # attention (ttnn.transformer and ttnn.experimental hold the rest)
     "experimental", "transformer", "SDPAProgramConfig", "fill_cache", "create_global_semaphore", "GlobalSemaphore",
     # images in channels-last layout
-    "upsample", "fold", "avg_pool2d", "get_conv_output_dim",
+    "upsample", "fold", "avg_pool2d", "get_conv_output_dim", "conv2d", "Conv2dConfig",
     # positions of the largest values; softmax in place
     "argmax", "topk", "softmax_in_place", "scale_mask_softmax_in_place",
     # normalisation
