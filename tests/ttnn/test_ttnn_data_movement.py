@@ -7,22 +7,11 @@ from __future__ import annotations
 import pytest
 import torch
 
+from tests.ttnn.values import bf16, tile, values
 import tilecraft.ttnn as ttnn
 
 torch.manual_seed(0)
 X = torch.randn(2, 3, 40, 64)
-
-
-def tile(data: torch.Tensor, dtype=ttnn.bfloat16, **kwargs) -> ttnn.Tensor:
-    return ttnn.from_torch(data, dtype=dtype, layout=ttnn.TILE_LAYOUT, **kwargs)
-
-
-def bf16(data: torch.Tensor) -> torch.Tensor:
-    return data.bfloat16().float()
-
-
-def values(t: ttnn.Tensor) -> torch.Tensor:
-    return ttnn.to_torch(t).float()
 
 
 def test_permute():

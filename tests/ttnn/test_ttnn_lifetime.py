@@ -13,13 +13,6 @@ from tilecraft.diagnostics import UsageValueError
 X = torch.randn(40, 64)
 
 
-@pytest.fixture
-def device():
-    opened = ttnn.open_device(device_id=0)
-    yield opened
-    ttnn.close_device(opened)
-
-
 def test_reading_a_deallocated_tensor_is_an_error_naming_where_it_was_freed(device):
     x = ttnn.from_torch(X, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device)
     y = ttnn.relu(x)

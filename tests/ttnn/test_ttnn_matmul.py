@@ -6,22 +6,11 @@ from __future__ import annotations
 import pytest
 import torch
 
+from tests.ttnn.values import bf16, tile, values
 import tilecraft.ttnn as ttnn
 
 torch.manual_seed(0)
 A, B, BIAS = torch.randn(2, 64, 96), torch.randn(96, 40), torch.randn(40)
-
-
-def tile(data: torch.Tensor, dtype=ttnn.bfloat16) -> ttnn.Tensor:
-    return ttnn.from_torch(data, dtype=dtype, layout=ttnn.TILE_LAYOUT)
-
-
-def bf16(data: torch.Tensor) -> torch.Tensor:
-    return data.bfloat16().float()
-
-
-def values(t: ttnn.Tensor) -> torch.Tensor:
-    return ttnn.to_torch(t).float()
 
 
 def error_bound(a: torch.Tensor, b: torch.Tensor, relative: float) -> torch.Tensor:

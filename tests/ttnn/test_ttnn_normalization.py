@@ -7,24 +7,13 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from tests.ttnn.values import bf16, tile, values
 import tilecraft.ttnn as ttnn
 
 torch.manual_seed(0)
 X, RESIDUAL = torch.randn(2, 40, 96) * 3 + 1, torch.randn(2, 40, 96)
 GAMMA, BETA = torch.rand(96) + 0.5, torch.randn(96)
 BF16_DST = ttnn.WormholeComputeKernelConfig(math_fidelity=ttnn.MathFidelity.HiFi4, fp32_dest_acc_en=False)
-
-
-def tile(data: torch.Tensor, dtype=ttnn.bfloat16) -> ttnn.Tensor:
-    return ttnn.from_torch(data, dtype=dtype, layout=ttnn.TILE_LAYOUT)
-
-
-def bf16(data: torch.Tensor) -> torch.Tensor:
-    return data.bfloat16().float()
-
-
-def values(t: ttnn.Tensor) -> torch.Tensor:
-    return ttnn.to_torch(t).float()
 
 
 def rms_reference(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:

@@ -5,26 +5,11 @@ from __future__ import annotations
 import pytest
 import torch
 
+from tests.ttnn.values import bf16, rows, tile, values
 import tilecraft.ttnn as ttnn
 
 torch.manual_seed(0)
 X = torch.randn(2, 40, 70)
-
-
-def tile(data: torch.Tensor, dtype=ttnn.bfloat16) -> ttnn.Tensor:
-    return ttnn.from_torch(data, dtype=dtype, layout=ttnn.TILE_LAYOUT)
-
-
-def rows(data: torch.Tensor, dtype=ttnn.bfloat16) -> ttnn.Tensor:
-    return ttnn.from_torch(data, dtype=dtype, layout=ttnn.ROW_MAJOR_LAYOUT)
-
-
-def bf16(data: torch.Tensor) -> torch.Tensor:
-    return data.bfloat16().float()
-
-
-def values(t: ttnn.Tensor) -> torch.Tensor:
-    return ttnn.to_torch(t).float()
 
 
 @pytest.mark.parametrize(("dim", "keepdim"), [(-1, False), (1, True), (None, False), (None, True)])

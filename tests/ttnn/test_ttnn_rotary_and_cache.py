@@ -6,23 +6,12 @@ from __future__ import annotations
 import pytest
 import torch
 
+from tests.ttnn.values import bf16, tile, values
 import tilecraft.ttnn as ttnn
 
 torch.manual_seed(0)
 X = torch.randn(1, 2, 64, 64)
 ANGLES = torch.arange(128)[:, None] * torch.rand(32)[None, :]
-
-
-def tile(data: torch.Tensor, dtype=ttnn.bfloat16) -> ttnn.Tensor:
-    return ttnn.from_torch(data, dtype=dtype, layout=ttnn.TILE_LAYOUT)
-
-
-def bf16(data: torch.Tensor) -> torch.Tensor:
-    return data.bfloat16().float()
-
-
-def values(t: ttnn.Tensor) -> torch.Tensor:
-    return ttnn.to_torch(t).float()
 
 
 def test_rotary_embedding_rotates_halves():

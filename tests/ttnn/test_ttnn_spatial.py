@@ -6,18 +6,11 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from tests.ttnn.values import rows, values
 import tilecraft.ttnn as ttnn
 
 torch.manual_seed(0)
 IMAGE = torch.randn(2, 8, 12, 32)  # N, H, W, C
-
-
-def rows(data: torch.Tensor, dtype=ttnn.float32) -> ttnn.Tensor:
-    return ttnn.from_torch(data, dtype=dtype, layout=ttnn.ROW_MAJOR_LAYOUT)
-
-
-def values(t: ttnn.Tensor) -> torch.Tensor:
-    return ttnn.to_torch(t).float()
 
 
 @pytest.mark.parametrize(("scale", "mode"), [(2, "nearest"), ((2, 3), "nearest"), (2, "bilinear")])

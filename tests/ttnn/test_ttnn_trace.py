@@ -11,13 +11,6 @@ import tilecraft as ttl
 import tilecraft.ttnn as ttnn
 
 
-@pytest.fixture
-def device():
-    opened = ttnn.open_device(device_id=0)
-    yield opened
-    ttnn.close_device(opened)
-
-
 def on(device, data: torch.Tensor) -> ttnn.Tensor:
     return ttnn.from_torch(data, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT, device=device)
 

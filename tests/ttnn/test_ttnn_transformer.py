@@ -7,22 +7,11 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from tests.ttnn.values import bf16, tile, values
 import tilecraft.ttnn as ttnn
 
 torch.manual_seed(0)
 B, S, NH, NKV, D = 1, 64, 4, 2, 32
-
-
-def tile(data: torch.Tensor, dtype=ttnn.bfloat16) -> ttnn.Tensor:
-    return ttnn.from_torch(data, dtype=dtype, layout=ttnn.TILE_LAYOUT)
-
-
-def bf16(data: torch.Tensor) -> torch.Tensor:
-    return data.bfloat16().float()
-
-
-def values(t: ttnn.Tensor) -> torch.Tensor:
-    return ttnn.to_torch(t).float()
 
 
 FUSED = torch.randn(B, S, (NH + 2 * NKV) * D)

@@ -64,7 +64,12 @@ def _norm_impl(x: torch.Tensor, *others: torch.Tensor, present: tuple[str, ...],
     else:
         centred = _to_cb(x - _to_cb(x.mean(-1, keepdim=True), fp32), fp32)
     variance = _to_cb(_to_cb(centred * centred, fp32).mean(-1, keepdim=True), fp32)
-    out = _to_cb(centred * _to_cb(torch.rsqrt(variance + epsilon), fp32), fp32)
+    return _affine(_to_cb(centred * _to_cb(torch.rsqrt(variance + epsilon), fp32), fp32), given, fp32)
+
+
+def _affine(normalized: torch.Tensor, given: dict[str, torch.Tensor], fp32: bool) -> torch.Tensor:
+    """``normalized * weight + bias`` with whichever of the two was given."""
+    out = normalized
     if "weight" in given:
         out = _to_cb(out * given["weight"].float().reshape(-1), fp32)
     if "bias" in given:
@@ -158,13 +163,8 @@ def _post_impl(x: torch.Tensor, stats: torch.Tensor, *others: torch.Tensor, pres
                epsilon: float, fp32: bool) -> torch.Tensor:
     devices = stats.shape[-1] // _STATS_WIDTH
     mean_square = stats.float()[..., ::_STATS_WIDTH].sum(-1, keepdim=True) / (x.shape[-1] * devices)
-    out = _to_cb(x.float() * _to_cb(torch.rsqrt(_to_cb(mean_square, fp32) + epsilon), fp32), fp32)
-    given = dict(zip(present, others))
-    if "weight" in given:
-        out = _to_cb(out * given["weight"].float().reshape(-1), fp32)
-    if "bias" in given:
-        out = out + given["bias"].float().reshape(-1)
-    return out
+    normalized = _to_cb(x.float() * _to_cb(torch.rsqrt(_to_cb(mean_square, fp32) + epsilon), fp32), fp32)
+    return _affine(normalized, dict(zip(present, others)), fp32)
 
 
 rms_norm_post_all_gather_p = DevicePrimitive("rms_norm_post_all_gather", _post_rule, _post_impl)
