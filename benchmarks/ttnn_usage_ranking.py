@@ -6,8 +6,9 @@ GIT_DIR is a git directory holding tt-metal's history (a bare mirror is enough: 
 ``git show COMMIT:path``, no work tree is needed). Every ``.py`` file under the sample directories
 below, except tests and demos, is parsed with :mod:`ast`, and each call whose callee is an attribute
 chain rooted at the name ``ttnn`` (``ttnn.linear(...)``, ``ttnn.transformer.scaled_dot_product_attention(...)``)
-counts once for its dotted name. Parsing rather than matching text leaves out calls in comments,
-strings and docstrings. Names whose last part starts with a capital letter are classes
+counts once for its dotted name, and the keyword arguments it passes are collected per function
+(``"keywords"``: the coverage test checks that the simulated functions accept them). Parsing rather
+than matching text leaves out calls in comments, strings and docstrings. Names whose last part starts with a capital letter are classes
 (``ttnn.MemoryConfig(...)``, program configs) and are counted apart from the functions.
 """
 
@@ -69,6 +70,7 @@ def count(git_dir: str, commit: str) -> dict:
     files = sample_files(git_dir, commit)
     functions: Counter = Counter()
     classes: Counter = Counter()
+    keywords: dict[str, set[str]] = {}
     unparsed = []
     for path in files:
         text = subprocess.run(["git", "--git-dir", git_dir, "show", f"{commit}:{path}"],
@@ -81,6 +83,7 @@ def count(git_dir: str, commit: str) -> dict:
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and (name := dotted_ttnn_callee(node)):
                 (classes if name.rsplit(".", 1)[-1][:1].isupper() else functions)[name] += 1
+                keywords.setdefault(name, set()).update(k.arg for k in node.keywords if k.arg is not None)
     return {
         "commit": commit,
         "sample": list(SAMPLE),
@@ -88,6 +91,7 @@ def count(git_dir: str, commit: str) -> dict:
         "unparsed": unparsed,
         "functions": ranked(functions),
         "classes": ranked(classes),
+        "keywords": {name: sorted(keywords[name]) for name in ranked(functions) if keywords[name]},
     }
 
 

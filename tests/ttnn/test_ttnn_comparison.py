@@ -89,3 +89,12 @@ def test_plus_one_counts_positions_in_place():
 def test_bad_inputs_are_errors_naming_the_problem(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_preallocated_output_tensors_receive_the_result():
+    out = tile(torch.zeros(40, 70))
+    assert ttnn.gt(tile(X), 0.0, output_tensor=out) is out and torch.equal(values(out), (bf16(X) > 0).float())
+    assert ttnn.add(tile(X), tile(Y), output_tensor=out) is out
+    assert torch.equal(values(out), bf16(bf16(X) + bf16(Y)))
+    with pytest.raises(ValueError, match="output_tensor is"):
+        ttnn.multiply(tile(X), 2.0, output_tensor=tile(torch.zeros(40, 70), dtype=ttnn.float32))

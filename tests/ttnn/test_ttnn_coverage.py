@@ -9,6 +9,8 @@ diagnostic naming it.
 from __future__ import annotations
 
 import functools
+import inspect
+import json
 import re
 
 import pytest
@@ -16,7 +18,7 @@ import pytest
 import tilecraft.ttnn as ttnn
 from tests.paths import ROOT, TESTS
 from tilecraft.diagnostics import UsageAttributeError
-from tilecraft.ttnn.surface import top_functions
+from tilecraft.ttnn.surface import RANKING_FILE, top_functions
 
 TOP = top_functions(100)
 
@@ -67,6 +69,12 @@ def resolve(dotted: str) -> object:
 
 
 @functools.cache
+def keywords_used() -> dict[str, list[str]]:
+    """The keyword arguments the sampled models pass to each function (usage_ranking.json)."""
+    return json.loads(RANKING_FILE.read_text())["keywords"]
+
+
+@functools.cache
 def names_called_in_tests() -> frozenset[str]:
     """Every ``ttnn.<name>`` the test modules of tests/ttnn/ call or pass to a parametrized test."""
     calls = re.compile(r"\bttnn\.([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)")
@@ -99,6 +107,23 @@ def test_an_unsimulated_function_is_a_diagnostic_naming_it(name):
     with pytest.raises(UsageAttributeError) as info:
         resolve(name)
     assert info.value.code == "E0540" and f"ttnn.{name}" in str(info.value)
+
+
+#: keywords models pass that tilecraft refuses (a TypeError), each with the reason (docs/ttnn.md)
+UNSUPPORTED_KEYWORDS = {
+    ("slice", "num_devices"): "slicing a mesh tensor per device is not simulated",
+    ("slice", "slice_dim"): "slicing a mesh tensor per device is not simulated",
+    ("topk", "indices_tensor"): "its meaning is not documented in the 0.81.1 wheel",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SIMULATED))
+def test_simulated_functions_take_the_keywords_models_pass(name):
+    """Every keyword argument the sampled models pass to a simulated function is a parameter of it."""
+    parameters = inspect.signature(resolve(name)).parameters
+    takes_any = any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+    missing = [k for k in keywords_used().get(name, ()) if k not in parameters and (name, k) not in UNSUPPORTED_KEYWORDS]
+    assert takes_any or not missing, f"ttnn.{name} does not take {missing}"
 
 
 def test_the_docs_state_this_coverage_and_table():

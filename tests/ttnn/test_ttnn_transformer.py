@@ -147,3 +147,12 @@ def test_group_attn_matmul_shares_each_kv_head_among_consecutive_query_heads():
 def test_attn_matmul_shape_errors(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_decode_with_a_sliding_window_attends_to_the_last_positions_only():
+    q, k, v = torch.randn(1, 1, NH, D), torch.randn(1, NKV, 64, D), torch.randn(1, NKV, 64, D)
+    out = ttnn.transformer.scaled_dot_product_attention_decode(tile(q), tile(k), tile(v), cur_pos=[40],
+                                                               sliding_window_size=8, compute_kernel_config=EXACT)
+    kk, vv = bf16(k[0, :, 33:41]).repeat_interleave(2, 0), bf16(v[0, :, 33:41]).repeat_interleave(2, 0)
+    expected = F.scaled_dot_product_attention(bf16(q[0, 0])[:, None], kk, vv)[:, 0]
+    assert torch.allclose(values(out)[0, 0], expected, rtol=2 ** -7, atol=2 ** -7)

@@ -143,7 +143,7 @@ def scaled_dot_product_attention(input_tensor_q: Tensor, input_tensor_k: Tensor,
 
 
 def _decode_rule(q: TensorType, k: TensorType, v: TensorType, *, positions: tuple[int, ...], scale: float,
-                 config: WormholeComputeKernelConfig) -> TensorType:
+                 config: WormholeComputeKernelConfig, window: Optional[int]) -> TensorType:
     _check_heads(q, k, v, decode=True)
     if q.shape[0] != 1 or q.shape[1] != k.shape[0]:
         raise ValueError(f"q is [1, users, heads, d] with one user per cache row; got q {q.shape} and k {k.shape}")
@@ -154,9 +154,10 @@ def _decode_rule(q: TensorType, k: TensorType, v: TensorType, *, positions: tupl
 
 
 def _decode_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, positions: tuple[int, ...], scale: float,
-                 config: WormholeComputeKernelConfig) -> torch.Tensor:
+                 config: WormholeComputeKernelConfig, window: Optional[int]) -> torch.Tensor:
     users = q.permute(1, 2, 0, 3).float()  # [users, heads, 1, d]
-    visible = torch.arange(k.shape[2])[None, :] <= torch.tensor(positions)[:, None]  # [users, positions]
+    position, current = torch.arange(k.shape[2])[None, :], torch.tensor(positions)[:, None]
+    visible = (position <= current) & (position > current - (window or k.shape[2] + 1))  # [users, positions]
     bias = torch.zeros(visible.shape).masked_fill(~visible, float("-inf"))[:, None, None, :]
     return _attend(users, k.float(), v.float(), bias, scale, config).permute(2, 0, 1, 3)
 
@@ -170,11 +171,11 @@ def scaled_dot_product_attention_decode(input_tensor_q: Tensor, input_tensor_k: 
                                         cur_pos_tensor: Optional[Tensor] = None, scale: Optional[float] = None,
                                         memory_config: Optional[MemoryConfig] = None,
                                         program_config: Optional[SDPAProgramConfig] = None,
-                                        compute_kernel_config: Optional[WormholeComputeKernelConfig] = None
-                                        ) -> Tensor:
+                                        compute_kernel_config: Optional[WormholeComputeKernelConfig] = None,
+                                        sliding_window_size: Optional[int] = None) -> Tensor:
     """One query per user, ``q`` of ``[1, users, heads, d]``, against that user's KV cache
     ``[users, kv_heads, positions, d]`` up to and including its position ``cur_pos[user]`` (a list, or
-    an int32 tensor ``cur_pos_tensor``)."""
+    an int32 tensor ``cur_pos_tensor``); with ``sliding_window_size`` only the last that many positions."""
     function = "ttnn.transformer.scaled_dot_product_attention_decode"
     if attn_mask is not None or not is_causal:
         raise UsageValueError(f"{function}: tilecraft simulates the causal form (cur_pos), not attn_mask")
@@ -191,4 +192,4 @@ def scaled_dot_product_attention_decode(input_tensor_q: Tensor, input_tensor_k: 
     return sdpa_decode_p.bind(input_tensor_q, input_tensor_k, input_tensor_v, memory_config=memory_config,
                               positions=tuple(int(p) for p in cur_pos),
                               scale=1 / math.sqrt(head_size) if scale is None else float(scale),
-                              config=_config(compute_kernel_config))
+                              config=_config(compute_kernel_config), window=sliding_window_size)

@@ -57,8 +57,9 @@ all_gather_p = CollectivePrimitive("all_gather", _all_gather_rule, _all_gather_i
 
 
 def all_gather(input_tensor: Tensor, dim: int, *, cluster_axis: Optional[int] = None,
-               memory_config: Optional[MemoryConfig] = None) -> Tensor:
-    """The devices' tensors (or each column's/row's, with ``cluster_axis``) joined along ``dim``, on every device."""
+               memory_config: Optional[MemoryConfig] = None, num_links: int = 1, topology: object = None) -> Tensor:
+    """The devices' tensors (or each column's/row's, with ``cluster_axis``) joined along ``dim``, on every
+    device (``num_links`` and ``topology`` choose the fabric's paths, not what arrives)."""
     return all_gather_p.bind(input_tensor, cluster_axis=cluster_axis, memory_config=memory_config, dim=dim)
 
 

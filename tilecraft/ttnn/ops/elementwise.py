@@ -19,6 +19,7 @@ from tilecraft.dtypes import DataFormat
 from ..memory import MemoryConfig
 from ..primitives import DevicePrimitive, Operand, OperandType, TensorType
 from ..tensor import Tensor
+from .outputs import into
 from .rules import broadcast, same_type, shape_of
 
 UnaryFn = Callable[[torch.Tensor], torch.Tensor]
@@ -96,11 +97,13 @@ def _make_unary(name: str) -> tuple[DevicePrimitive, Op]:
     fn, meaning = _UNARY[name]
     primitive = DevicePrimitive(name, same_type, fn)
 
-    def op(input_tensor: Tensor, *, dtype: Optional[DataFormat] = None,
-           memory_config: Optional[MemoryConfig] = None) -> Tensor:
-        return primitive.bind(input_tensor, dtype=dtype, memory_config=memory_config)
+    def op(input_tensor: Tensor, *, dtype: Optional[DataFormat] = None, memory_config: Optional[MemoryConfig] = None,
+           output_tensor: Optional[Tensor] = None, fast_and_approximate_mode: bool = False) -> Tensor:
+        return into(primitive.bind(input_tensor, dtype=dtype, memory_config=memory_config), output_tensor,
+                    f"ttnn.{name}")
 
-    return primitive, _named(op, name, f"Elementwise {meaning}.")
+    return primitive, _named(op, name, f"Elementwise {meaning}, exact (with ``fast_and_approximate_mode`` too: "
+                                       "the SFPU's approximation error is not modelled).")
 
 
 def make_binary(name: str, fn: Callable[..., torch.Tensor], meaning: str) -> tuple[DevicePrimitive, Op]:
@@ -119,10 +122,11 @@ def make_binary(name: str, fn: Callable[..., torch.Tensor], meaning: str) -> tup
            memory_config: Optional[MemoryConfig] = None, activations: Optional[Sequence[object]] = None,
            input_tensor_a_activations: Optional[Sequence[object]] = None,
            input_tensor_b_activations: Optional[Sequence[object]] = None, use_legacy: object = None,
-           sub_core_grids: object = None) -> Tensor:
-        return primitive.bind(input_tensor_a, input_tensor_b, dtype=dtype, memory_config=memory_config,
-                              pre_a=activation_names(input_tensor_a_activations),
-                              pre_b=activation_names(input_tensor_b_activations), post=activation_names(activations))
+           sub_core_grids: object = None, output_tensor: Optional[Tensor] = None) -> Tensor:
+        result = primitive.bind(input_tensor_a, input_tensor_b, dtype=dtype, memory_config=memory_config,
+                                pre_a=activation_names(input_tensor_a_activations),
+                                pre_b=activation_names(input_tensor_b_activations), post=activation_names(activations))
+        return into(result, output_tensor, f"ttnn.{name}")
 
     return primitive, _named(op, name, f"Elementwise {meaning}, broadcasting like torch; either side may be a number.")
 

@@ -77,8 +77,8 @@ def _split(fused: Tensor, kv: Optional[Tensor], num_heads: int, num_kv_heads: Op
 
 def split_query_key_value_and_split_heads(input_tensor: Tensor, kv_input_tensor: Optional[Tensor] = None, *,
                                           num_heads: int, num_kv_heads: Optional[int] = None,
-                                          transpose_key: bool = True,
-                                          memory_config: Optional[MemoryConfig] = None) -> tuple[Tensor, Tensor, Tensor]:
+                                          transpose_key: bool = True, memory_config: Optional[MemoryConfig] = None,
+                                          use_falcon7b_backend: bool = False) -> tuple[Tensor, Tensor, Tensor]:
     """``[b, s, (nh + 2 nkv) * d]`` -> query ``[b, nh, s, d]``, key ``[b, nkv, d, s]`` (``[b, nkv, s, d]``
     without ``transpose_key``), value ``[b, nkv, s, d]``."""
     return _split(input_tensor, kv_input_tensor, num_heads, num_kv_heads, transpose_key, memory_config, False,

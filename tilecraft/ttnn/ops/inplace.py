@@ -7,7 +7,7 @@ larger is a ValueError, as on the device, where the output buffer is the input's
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 from tilecraft.diagnostics import UsageTypeError, UsageValueError, type_name
 
@@ -27,11 +27,17 @@ def _overwrite(target: Tensor, result: Tensor, name: str) -> Tensor:
 
 
 def _in_place(name: str, op: Callable[..., Tensor]) -> Callable[..., Tensor]:
-    def in_place(input_tensor_a: Tensor, input_tensor_b: Operand, *,
-                 memory_config: Optional[MemoryConfig] = None) -> Tensor:
+    def in_place(input_tensor_a: Tensor, input_tensor_b: Operand, *, memory_config: Optional[MemoryConfig] = None,
+                 activations: Optional[Sequence[object]] = None,
+                 input_tensor_a_activations: Optional[Sequence[object]] = None,
+                 input_tensor_b_activations: Optional[Sequence[object]] = None, use_legacy: object = None,
+                 fast_and_approximate_mode: bool = False) -> Tensor:
         if not isinstance(input_tensor_a, Tensor):
             raise UsageTypeError(f"ttnn.{name} writes into a ttnn.Tensor, got {type_name(input_tensor_a)}")
-        return _overwrite(input_tensor_a, op(input_tensor_a, input_tensor_b, dtype=input_tensor_a.dtype), name)
+        result = op(input_tensor_a, input_tensor_b, dtype=input_tensor_a.dtype, activations=activations,
+                    input_tensor_a_activations=input_tensor_a_activations,
+                    input_tensor_b_activations=input_tensor_b_activations)
+        return _overwrite(input_tensor_a, result, name)
 
     in_place.__name__ = in_place.__qualname__ = name
     in_place.__doc__ = f"ttnn.{op.__name__}, its result written into (and returned as) the first operand."

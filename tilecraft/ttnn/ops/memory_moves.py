@@ -107,7 +107,7 @@ def reshard(input_tensor: Tensor, output_memory_config: MemoryConfig, output_ten
 
 
 def tilize(input_tensor: Tensor, *, memory_config: Optional[MemoryConfig] = None,
-           dtype: Optional[DataFormat] = None, use_multicore: bool = True) -> Tensor:
+           dtype: Optional[DataFormat] = None, use_multicore: bool = True, use_low_perf: bool = False) -> Tensor:
     """A row-major tensor in tile layout (padded to whole tiles)."""
     tensor = _tensor(input_tensor, "tilize")
     if tensor.layout is not Layout.ROW_MAJOR:

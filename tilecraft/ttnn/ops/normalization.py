@@ -103,7 +103,8 @@ def _bind_norm(primitive: DevicePrimitive, input_tensor: Tensor, *, rms: bool, e
 def layer_norm(input_tensor: Tensor, *, memory_config: Optional[MemoryConfig] = None, epsilon: float = 1e-12,
                weight: Optional[Tensor] = None, bias: Optional[Tensor] = None,
                residual_input_tensor: Optional[Tensor] = None, program_config: object = None,
-               compute_kernel_config: Optional[WormholeComputeKernelConfig] = None) -> Tensor:
+               compute_kernel_config: Optional[WormholeComputeKernelConfig] = None,
+               core_grid: object = None) -> Tensor:
     """(x - mean) / sqrt(var + epsilon) * weight + bias over the last dim, of x = input + residual."""
     return _bind_norm(layer_norm_p, input_tensor, rms=False, epsilon=epsilon,
                       optional={"residual": residual_input_tensor, "weight": weight, "bias": bias},

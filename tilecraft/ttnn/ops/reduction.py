@@ -22,6 +22,7 @@ from ..memory import MemoryConfig
 from ..primitives import DevicePrimitive, TensorType
 from ..tensor import Tensor
 from ..trace import traced
+from .outputs import into
 from .rules import broadcast
 
 Dims = Union[int, Sequence[int], None]
@@ -153,9 +154,11 @@ argmax_p = DevicePrimitive("argmax", _argmax_rule, _argmax_impl)
 
 
 def argmax(input_tensor: Tensor, dim: Optional[int] = None, keepdim: bool = False, *, sub_core_grids: object = None,
-           use_multicore: bool = False, memory_config: Optional[MemoryConfig] = None) -> Tensor:
+           use_multicore: bool = False, memory_config: Optional[MemoryConfig] = None,
+           output_tensor: Optional[Tensor] = None) -> Tensor:
     """The uint32 position of the largest value along ``dim`` (in the flattened tensor when None)."""
-    return argmax_p.bind(input_tensor, memory_config=memory_config, dim=dim, keepdim=bool(keepdim))
+    return into(argmax_p.bind(input_tensor, memory_config=memory_config, dim=dim, keepdim=bool(keepdim)),
+                output_tensor, "ttnn.argmax")
 
 
 def _topk_rule(x: TensorType, *, k: int, dim: int, largest: bool, indices: bool) -> TensorType:

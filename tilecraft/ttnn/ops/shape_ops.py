@@ -21,6 +21,7 @@ from ..memory import MemoryConfig
 from ..primitives import DevicePrimitive, TensorType
 from ..tensor import Tensor
 from .data_movement import reshape
+from .outputs import into
 
 
 def _ints(values: object, what: str, function: str) -> tuple[int, ...]:
@@ -76,7 +77,7 @@ concat_p = DevicePrimitive("concat", _concat_rule, _concat_impl)
 
 
 def concat(tensors: Sequence[Tensor], dim: int = 0, *, memory_config: Optional[MemoryConfig] = None,
-           groups: int = 1) -> Tensor:
+           groups: int = 1, sub_core_grids: object = None) -> Tensor:
     """The tensors joined along ``dim`` (equal in every other dim, one dtype and layout)."""
     if isinstance(tensors, Tensor) or not isinstance(tensors, Sequence) or not tensors:
         raise UsageTypeError(f"ttnn.concat takes a non-empty list of ttnn tensors, got {type_name(tensors)}")
@@ -119,11 +120,12 @@ slice_p = DevicePrimitive("slice", _slice_rule, _slice_impl)
 
 def slice(input_tensor: Tensor, starts: Sequence[int], ends: Sequence[int],  # noqa: A001 (ttnn's name)
           steps: Optional[Sequence[int]] = None, *, memory_config: Optional[MemoryConfig] = None,
-          pad_value: Optional[float] = None) -> Tensor:
+          pad_value: Optional[float] = None, output_tensor: Optional[Tensor] = None) -> Tensor:
     """``input[starts[0]:ends[0]:steps[0], ...]``, one start, end and step per dim."""
     begin, end = _ints(starts, "starts", "slice"), _ints(ends, "ends", "slice")
     step = (1,) * len(begin) if steps is None else _ints(steps, "steps", "slice")
-    return slice_p.bind(input_tensor, starts=begin, ends=end, steps=step, memory_config=memory_config)
+    return into(slice_p.bind(input_tensor, starts=begin, ends=end, steps=step, memory_config=memory_config),
+                output_tensor, "ttnn.slice")
 
 
 # -- split -------------------------------------------------------------------------------------------
@@ -171,7 +173,8 @@ pad_p = DevicePrimitive("pad", _pad_rule, _pad_impl)
 
 
 def pad(input_tensor: Tensor, padding: Sequence[Sequence[int]], value: float, *,
-        use_multicore: bool = True, memory_config: Optional[MemoryConfig] = None) -> Tensor:
+        use_multicore: bool = True, memory_config: Optional[MemoryConfig] = None,
+        sub_core_grids: object = None) -> Tensor:
     """``value`` added around the tensor: ``padding[i] = (front, back)`` for dim ``i`` (trailing dims
     when fewer pairs than dims are given)."""
     if not isinstance(padding, Sequence) or not all(isinstance(p, Sequence) and len(p) == 2 for p in padding):

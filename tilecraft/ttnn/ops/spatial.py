@@ -136,7 +136,8 @@ avg_pool2d_p = DevicePrimitive("avg_pool2d", _pool_rule, _pool_impl)
 def avg_pool2d(input_tensor: Tensor, batch_size: int, input_h: int, input_w: int, channels: int, kernel_size: Pair,
                stride: Pair, padding: Sequence[int] = (0, 0), ceil_mode: bool = False, count_include_pad: bool = True,
                divisor_override: Optional[int] = None, *, memory_config: Optional[MemoryConfig] = None,
-               applied_shard_scheme: object = None, in_place_halo: bool = False, dtype: object = None) -> Tensor:
+               applied_shard_scheme: object = None, in_place_halo: bool = False, dtype: object = None,
+               output_layout: object = None, compute_kernel_config: object = None) -> Tensor:
     """Mean of each ``kernel_size`` window of the ``[1, 1, N*H*W, C]`` image, as
     ``[1, 1, N*out_h*out_w, C]``; ``padding`` is (h, w) or equal [top, bottom, left, right] pairs.
     ``applied_shard_scheme`` and ``in_place_halo`` change where the work runs, not the values."""
@@ -145,7 +146,8 @@ def avg_pool2d(input_tensor: Tensor, batch_size: int, input_h: int, input_w: int
         if pads[0] != pads[1] or pads[2] != pads[3]:
             raise UsageValueError(f"ttnn.avg_pool2d: tilecraft simulates equal padding on opposite sides, got {pads}")
         pads = (pads[0], pads[2])
-    return avg_pool2d_p.bind(input_tensor, memory_config=memory_config, dtype=dtype, batch_size=batch_size,
+    return avg_pool2d_p.bind(input_tensor, memory_config=memory_config, dtype=dtype, layout=output_layout,
+                             batch_size=batch_size,
                              input_h=input_h, input_w=input_w, channels=channels,
                              kernel=_pair(kernel_size, "kernel_size"), stride=_pair(stride, "stride"),
                              padding=(int(pads[0]), int(pads[1])), ceil_mode=bool(ceil_mode),
