@@ -117,18 +117,18 @@ HIFI4 = ttnn.WormholeComputeKernelConfig(math_fidelity=ttnn.MathFidelity.HiFi4, 
 
 
 def test_attn_matmul_multiplies_each_users_queries_by_its_key():
-    a, b = torch.randn(1, 4, 32, 64), torch.randn(32, 1, 64, 96)
+    a, b = torch.randn(1, 4, 32, 32), torch.randn(32, 1, 32, 64)
     out = ttnn.experimental.attn_matmul(tile(a), tile(b), compute_with_storage_grid_size=ttnn.CoreCoord(8, 8),
                                         compute_kernel_config=HIFI4)
     expected = torch.einsum("hum,umn->hun", bf16(a[0]), bf16(b[:, 0]))[None]
-    assert tuple(out.shape) == (1, 4, 32, 96) and torch.allclose(values(out), expected, rtol=2 ** -7, atol=2e-2)
+    assert tuple(out.shape) == (1, 4, 32, 64) and torch.allclose(values(out), expected, rtol=2 ** -7, atol=2e-2)
 
 
 def test_group_attn_matmul_shares_each_kv_head_among_consecutive_query_heads():
-    a, b = torch.randn(1, 8, 32, 64), torch.randn(32, 2, 64, 64)
+    a, b = torch.randn(1, 4, 32, 32), torch.randn(32, 2, 32, 32)
     out = ttnn.experimental.group_attn_matmul(tile(a), tile(b), compute_with_storage_grid_size=ttnn.CoreCoord(8, 8),
                                               compute_kernel_config=HIFI4)
-    expected = torch.einsum("hum,uhmn->hun", bf16(a[0]), bf16(b).repeat_interleave(4, dim=1))[None]
+    expected = torch.einsum("hum,uhmn->hun", bf16(a[0]), bf16(b).repeat_interleave(2, dim=1))[None]
     assert torch.allclose(values(out), expected, rtol=2 ** -7, atol=2e-2)
     low = values(ttnn.experimental.group_attn_matmul(tile(a), tile(b), compute_with_storage_grid_size=(8, 8)))
     assert (low - expected).abs().mean() > 4 * (values(out) - expected).abs().mean()  # the LoFi default
