@@ -54,7 +54,7 @@ SIMULATED = frozenset({
     "begin_trace_capture", "end_trace_capture", "execute_trace", "release_trace",
     # normalisation
     "layer_norm", "rms_norm_pre_all_gather", "rms_norm_post_all_gather", "group_norm",
-    "create_group_norm_weight_bias_rm",
+    "create_group_norm_weight_bias_rm", "create_group_norm_input_mask",
     # selection, comparison, in place
     "where", "logical_or", "gt", "add_", "mul_", "plus_one",
 })

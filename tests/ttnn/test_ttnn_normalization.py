@@ -115,3 +115,22 @@ def test_group_norm_matches_torch(memory_config, core_grid, cores):
 def test_group_norm_errors(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_group_norm_input_mask_marks_each_groups_columns_within_its_tiles():
+    mask = ttnn.create_group_norm_input_mask(96, 8, 1, ttnn.bfloat8_b)
+    assert tuple(mask.shape) == (1, 8, 32, 64) and mask.dtype is ttnn.bfloat8_b and mask.layout is ttnn.TILE_LAYOUT
+    held = values(mask)
+    for group in range(8):  # 12 channels a group: its offset in its first tile is 12 * group mod 32
+        start = 12 * group % 32
+        expected = torch.zeros(64)
+        expected[start:start + 12] = 1
+        assert torch.equal(held[0, group], expected.expand(32, 64)), group
+    per_core = values(ttnn.create_group_norm_input_mask(96, 8, 2))  # 4 groups per core: offsets restart
+    assert torch.equal(per_core[0, 4], per_core[0, 0])
+    out = ttnn.group_norm(tile(IMAGE), num_groups=8, epsilon=1e-5, input_mask=mask)
+    images = bf16(IMAGE).reshape(2, 64, 96).permute(0, 2, 1)
+    expected = F.group_norm(images, 8, eps=1e-5).permute(0, 2, 1).reshape(2, 1, 64, 96)
+    assert torch.allclose(values(out), expected, rtol=2 ** -7, atol=2 ** -7)
+    with pytest.raises(ValueError, match="do not split evenly"):
+        ttnn.create_group_norm_input_mask(96, 7, 1)

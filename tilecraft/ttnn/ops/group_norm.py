@@ -17,9 +17,13 @@ from typing import Optional
 
 import torch
 
+from tilecraft import dtypes
 from tilecraft.diagnostics import UsageTypeError, UsageValueError, type_name
+from tilecraft.dtypes import DataFormat
 
 from ..cores import CoreGrid
+from ..datatype import as_data_format
+from ..layout import Layout
 from ..memory import MemoryConfig, ShardOrientation, TensorMemoryLayout
 from ..primitives import DevicePrimitive, TensorType
 from ..tensor import Tensor
@@ -36,6 +40,27 @@ def create_group_norm_weight_bias_rm(input_tensor: torch.Tensor, num_channels: i
     share = num_channels // num_cores_x
     padded = torch.nn.functional.pad(input_tensor.reshape(num_cores_x, share), (0, -(-share // 32) * 32 - share))
     return padded.reshape(1, 1, -1, 32)
+
+
+def create_group_norm_input_mask(num_channel: int, num_groups: int, num_cores_across_channel: int,
+                                 data_type: DataFormat = dtypes.bfloat16) -> Tensor:
+    """The mask group_norm's kernel reads to pick each group's channels out of the tiles they span:
+    ``[1, num_groups, 32, 32 * span]`` (``span``: the most tiles of 32 channels one group touches),
+    group ``g`` holding ones in the ``C / num_groups`` columns from its offset within its first tile,
+    ``(g mod groups_per_core) * C / num_groups mod 32``, and zeros elsewhere. This is the layout of
+    tt-metal's earlier Python implementation (0.81.1 builds the mask in C++); the simulated
+    group_norm does not read it, so only a script inspecting it would see a difference."""
+    if num_channel % num_groups or num_groups % num_cores_across_channel:
+        raise UsageValueError(f"create_group_norm_input_mask: {num_channel} channels in {num_groups} groups over "
+                              f"{num_cores_across_channel} cores do not split evenly")
+    width = num_channel // num_groups
+    span = max((start + width - 1) // 32 - start // 32 + 1 for start in range(0, num_channel, width))
+    mask = torch.zeros(1, num_groups, 32, 32 * span)
+    per_core = num_groups // num_cores_across_channel
+    for group in range(num_groups):
+        offset = (group % per_core) * width % 32
+        mask[:, group, :, offset:offset + width] = 1
+    return Tensor.from_values(mask, as_data_format(data_type, "data_type"), Layout.TILE)
 
 
 def cores_across_channel(memory_config: Optional[MemoryConfig], core_grid: Optional[CoreGrid]) -> int:
