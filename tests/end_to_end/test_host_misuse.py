@@ -74,8 +74,8 @@ CASES = [
          ValueError),
     Case("kernel_int_argument", "E0501", ("'y'", "kern()", "the int 3", "y[0, 0]", "line 16")),
     # a ttnn function the models use that tilecraft does not simulate, and a misspelt one
-    Case("ttnn_unsimulated_function", "E0540", ("ttnn.determine_expected_group_norm_sharded_config_and_grid_size",
-                                                "does not simulate", "docs/ttnn.md"), AttributeError),
+    Case("ttnn_unsimulated_function", "E0540", ("ttnn.dram_prefetcher", "does not simulate", "docs/ttnn.md"),
+         AttributeError),
     Case("ttnn_unknown_function", "E0540", ("ttnn.multiplyy", "did you mean 'multiply'"), AttributeError),
     # a tensor read after ttnn.deallocate freed it: the message names the line that freed it
     Case("ttnn_read_after_deallocate", "E0502", ("deallocated at", "ttnn_read_after_deallocate.py:6:"), ValueError),

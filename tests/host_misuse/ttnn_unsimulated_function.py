@@ -3,4 +3,4 @@ import torch
 import tilecraft.ttnn as ttnn
 
 x = ttnn.from_torch(torch.ones(1, 1, 32, 32), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
-plan = ttnn.determine_expected_group_norm_sharded_config_and_grid_size  # ERROR-HERE
+prefetch = ttnn.dram_prefetcher  # ERROR-HERE

@@ -55,6 +55,7 @@ SIMULATED = frozenset({
     # normalisation
     "layer_norm", "rms_norm_pre_all_gather", "rms_norm_post_all_gather", "group_norm",
     "create_group_norm_weight_bias_rm", "create_group_norm_input_mask",
+    "determine_expected_group_norm_sharded_config_and_grid_size",
     # selection, comparison, in place
     "where", "logical_or", "gt", "add_", "mul_", "plus_one",
 })
@@ -102,8 +103,9 @@ def test_every_simulated_function_is_tested(name):
     assert name in names_called_in_tests(), f"no test in tests/ttnn calls ttnn.{name}(...)"
 
 
-@pytest.mark.parametrize("name", [n for n in TOP if n not in SIMULATED][:3] + ["nonexistent_op"])
+@pytest.mark.parametrize("name", ["dram_prefetcher", "experimental.paged_fused_update_cache", "nonexistent_op"])
 def test_an_unsimulated_function_is_a_diagnostic_naming_it(name):
+    """Past the top 100 (ranks 114 and 108 here) and outside the ranking, a name is E0540."""
     with pytest.raises(UsageAttributeError) as info:
         resolve(name)
     assert info.value.code == "E0540" and f"ttnn.{name}" in str(info.value)

@@ -134,3 +134,30 @@ def test_group_norm_input_mask_marks_each_groups_columns_within_its_tiles():
     assert torch.allclose(values(out), expected, rtol=2 ** -7, atol=2 ** -7)
     with pytest.raises(ValueError, match="do not split evenly"):
         ttnn.create_group_norm_input_mask(96, 7, 1)
+
+
+@pytest.mark.parametrize(("channels", "groups", "rows", "height", "row_major", "layout", "shard", "grid", "orientation"), [
+    # block: the rows over one grid line (the largest divisor of their 128 tiles up to 8), the channels over
+    # the other, halving the channel cores until each holds a multiple of 32 channels (40 -> 80 -> 160)
+    (320, 32, 4096, False, False, ttnn.TensorMemoryLayout.BLOCK_SHARDED, (160, 512), (8, 2),
+     ttnn.ShardOrientation.COL_MAJOR),
+    (64, 2, 32, True, True, ttnn.TensorMemoryLayout.HEIGHT_SHARDED, (32, 64), (1, 1), ttnn.ShardOrientation.ROW_MAJOR),
+    # height: the 96 row tiles over 48 cores (the largest divisor up to 64), 8 wide and 6 high; without
+    # is_row_major the shard is written (channels, rows), as the rule has it
+    (128, 4, 32 * 96, True, False, ttnn.TensorMemoryLayout.HEIGHT_SHARDED, (128, 64), (8, 6),
+     ttnn.ShardOrientation.ROW_MAJOR),
+])
+def test_expected_group_norm_sharding(device, channels, groups, rows, height, row_major, layout, shard, grid,
+                                      orientation):
+    config, core_grid = ttnn.determine_expected_group_norm_sharded_config_and_grid_size(
+        device=device, num_channels=channels, num_groups=groups, input_nhw=rows, is_height_sharded=height,
+        is_row_major=row_major)
+    assert config.memory_layout is layout and config.shard_spec.shape == shard
+    assert (core_grid.x, core_grid.y) == grid and config.shard_spec.orientation is orientation
+    assert config.shard_spec.num_cores() == grid[0] * grid[1]
+
+
+def test_expected_group_norm_sharding_needs_whole_tiles_of_channels(device):
+    with pytest.raises(ValueError, match="multiple of 32"):
+        ttnn.determine_expected_group_norm_sharded_config_and_grid_size(
+            device=device, num_channels=96 + 8, num_groups=8, input_nhw=64, is_height_sharded=True)

@@ -35,7 +35,8 @@ from .memory import (DRAM_MEMORY_CONFIG, L1_MEMORY_CONFIG, BufferType, MemoryCon
 from .mesh import (ConcatMeshToTensor, FabricConfig, MeshDevice, MeshShape, MeshToTensor,
                    ReplicateTensorToMesh, ShardTensor2dMesh, ShardTensorToMesh, TensorToMesh, close_mesh_device,
                    open_mesh_device, set_fabric_config)
-from .ops import (Conv2dConfig, conv2d, create_group_norm_input_mask, create_group_norm_weight_bias_rm, group_norm, avg_pool2d, fold, get_conv_output_dim, upsample, argmax, topk, softmax_in_place, scale_mask_softmax_in_place, layer_norm, rms_norm, rms_norm_post_all_gather, rms_norm_pre_all_gather, concat, copy, embedding, interleaved_to_sharded, pad, permute, reshard, sharded_to_interleaved,
+from .ops import (Conv2dConfig, conv2d, determine_expected_group_norm_sharded_config_and_grid_size,
+                  create_group_norm_input_mask, create_group_norm_weight_bias_rm, group_norm, avg_pool2d, fold, get_conv_output_dim, upsample, argmax, topk, softmax_in_place, scale_mask_softmax_in_place, layer_norm, rms_norm, rms_norm_post_all_gather, rms_norm_pre_all_gather, concat, copy, embedding, interleaved_to_sharded, pad, permute, reshard, sharded_to_interleaved,
                   slice, split, tilize, unsqueeze, unsqueeze_to_4D, untilize, view, UnaryOpType, UnaryWithParam, linear, clamp, eq, ge, gt, le, logical_and, logical_not, logical_or,
                   lt, maximum, minimum, ne, where, add_, mul_, multiply_, plus_one, abs, add, all_gather, all_reduce, clone, cos, divide, exp, floor_div, gelu, log, matmul, max,
                   mean, mul, multiply, neg, pow, reciprocal, relu, remainder, repeat, reshape, rsqrt, sigmoid, silu,
@@ -95,6 +96,7 @@ __all__ = [
     # normalisation
     "layer_norm", "rms_norm", "rms_norm_pre_all_gather", "rms_norm_post_all_gather", "group_norm",
     "create_group_norm_weight_bias_rm", "create_group_norm_input_mask",
+    "determine_expected_group_norm_sharded_config_and_grid_size",
     # selection, comparison, in place
     "maximum", "minimum", "clamp", "where", "gt", "lt", "ge", "le", "eq", "ne", "logical_and", "logical_or",
     "logical_not", "add_", "mul_", "multiply_", "plus_one",

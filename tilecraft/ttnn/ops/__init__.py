@@ -25,5 +25,6 @@ from .shape_ops import (concat, concat_p, pad, pad_p, permute, permute_p, slice,
 from .normalization import (layer_norm, layer_norm_p, rms_norm, rms_norm_p, rms_norm_post_all_gather,
                             rms_norm_post_all_gather_p, rms_norm_pre_all_gather, rms_norm_pre_all_gather_p)
 from .spatial import avg_pool2d, avg_pool2d_p, fold, fold_p, get_conv_output_dim, upsample, upsample_p
-from .group_norm import create_group_norm_input_mask, create_group_norm_weight_bias_rm, group_norm, group_norm_p
+from .group_norm import (create_group_norm_input_mask, create_group_norm_weight_bias_rm,
+                         determine_expected_group_norm_sharded_config_and_grid_size, group_norm, group_norm_p)
 from .conv import Conv2dConfig, conv2d, conv2d_p

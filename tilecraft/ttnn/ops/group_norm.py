@@ -22,10 +22,12 @@ from tilecraft.diagnostics import UsageTypeError, UsageValueError, type_name
 from tilecraft.dtypes import DataFormat
 
 from ..cores import CoreGrid
+from ..device import DeviceHandle
 from ..datatype import as_data_format
 from ..layout import Layout
 from ..memory import MemoryConfig, ShardOrientation, TensorMemoryLayout
 from ..primitives import DevicePrimitive, TensorType
+from ..sharding import ShardStrategy, create_sharded_memory_config_
 from ..tensor import Tensor
 
 
@@ -61,6 +63,48 @@ def create_group_norm_input_mask(num_channel: int, num_groups: int, num_cores_ac
         offset = (group % per_core) * width % 32
         mask[:, group, :, offset:offset + width] = 1
     return Tensor.from_values(mask, as_data_format(data_type, "data_type"), Layout.TILE)
+
+
+def determine_expected_group_norm_sharded_config_and_grid_size(
+        *, device: DeviceHandle, num_channels: int, num_groups: int, input_nhw: int, is_height_sharded: bool,
+        is_row_major: bool = False) -> tuple[MemoryConfig, CoreGrid]:
+    """The sharded memory config and core grid group_norm expects for ``input_nhw`` rows of
+    ``num_channels`` channels on ``device``: the rows split over the most cores that divide their tiles
+    (all the grid's cores when height-sharded, one grid line otherwise), the channels, when
+    block-sharded, over the most cores along the other line that keep whole groups and a multiple of
+    32 channels per core. The rule of the Python helper models carry (0.81.1 computes it in C++)."""
+    if num_channels % num_groups or num_channels % 32:
+        raise UsageValueError(f"determine_expected_group_norm_sharded_config_and_grid_size: {num_channels} channels "
+                              f"must split into {num_groups} groups and be a multiple of 32")
+    grid = device.compute_with_storage_grid_size()
+    line, across = (grid.y, grid.x) if is_row_major else (grid.x, grid.y)
+    row_tiles = -(-input_nhw // 32)
+    row_cores = _largest_divisor(row_tiles, line * across if is_height_sharded else line)
+    channel_cores = 1
+    if not is_height_sharded:
+        group_size = num_channels // num_groups
+        channel_cores = next(n for n in range(across, 0, -1)
+                             if (num_channels // 8) % n == 0 and (num_channels // n) % group_size == 0)
+    channels_per_core = num_channels // channel_cores
+    while channels_per_core % 32:
+        channels_per_core, channel_cores = 2 * channels_per_core, channel_cores // 2
+    rows_per_core = -(-input_nhw // (row_cores * 32)) * 32
+    if is_height_sharded:
+        grid_x, grid_y = min(line, row_cores), -(-row_cores // line)
+    else:
+        grid_x, grid_y = (channel_cores, row_cores) if is_row_major else (row_cores, channel_cores)
+    shard = (rows_per_core, channels_per_core) if is_row_major else (channels_per_core, rows_per_core)
+    core_grid = CoreGrid(y=grid_y, x=grid_x)
+    orientation = ShardOrientation.ROW_MAJOR if is_height_sharded or is_row_major else ShardOrientation.COL_MAJOR
+    config = create_sharded_memory_config_((1, 1, *shard), core_grid,
+                                           ShardStrategy.HEIGHT if is_height_sharded else ShardStrategy.BLOCK,
+                                           orientation, use_height_and_width_as_shard_shape=True)
+    return config, core_grid
+
+
+def _largest_divisor(number: int, at_most: int) -> int:
+    """The largest divisor of ``number`` not above ``at_most``."""
+    return next(d for d in range(min(number, at_most), 0, -1) if number % d == 0)
 
 
 def cores_across_channel(memory_config: Optional[MemoryConfig], core_grid: Optional[CoreGrid]) -> int:
