@@ -2,8 +2,8 @@
 
 docs/ttnn.md quotes the ranking and the coverage; this test is where the coverage number comes from:
 ``SIMULATED`` must be exactly the top-100 names that resolve to a function of the simulated ttnn, each
-simulated one must be used in a test of tests/ttnn/, and every other top-100 name must be the E0540
-diagnostic naming it.
+simulated one must be used in a test of tests/ttnn/ and take the keyword arguments models pass it,
+and a name tilecraft does not simulate must be the E0540 diagnostic naming it.
 """
 
 from __future__ import annotations
