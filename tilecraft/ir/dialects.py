@@ -44,11 +44,15 @@ def register(*dialects: Dialect) -> None:
         _REGISTERED[d.name] = d
 
 
+def _register_defined_above(name: str) -> None:
+    if name not in _REGISTERED and name in DEFINED_ABOVE:
+        register(importlib.import_module(DEFINED_ABOVE[name]).DIALECT)
+
+
 def dialect(name: str) -> Dialect | None:
     """The dialect called ``name``, registered from its defining module if it is defined above
     the IR; None for a name no dialect has."""
-    if name not in _REGISTERED and name in DEFINED_ABOVE:
-        register(importlib.import_module(DEFINED_ABOVE[name]).DIALECT)
+    _register_defined_above(name)
     return _REGISTERED.get(name)
 
 
@@ -59,5 +63,9 @@ def op_class(name: str) -> type | None:
 
 
 def register_type(spelling: str) -> Type | None:
-    """A register type a registered dialect adds, by its printed spelling (``uint32_t``)."""
+    """A register type a dialect adds, by its printed spelling (``uint32_t``). A text may use a
+    dialect's type before any of its operations (``%n = arith.assign 2 : uint32_t``), so the
+    dialects defined above the IR are registered first."""
+    for name in DEFINED_ABOVE:
+        _register_defined_above(name)
     return next((t for d in _REGISTERED.values() for t in d.types if str(t) == spelling), None)
