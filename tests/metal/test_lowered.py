@@ -20,15 +20,17 @@ pytestmark = pytest.mark.usefixtures("fresh_process_state")
 
 @pytest.fixture
 def lowerings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The name of each program lowered (a spy on the lowering's one entry point)."""
+    """The name of each program lowered: a spy on ``ProgramLowering.lower_kernels``, the work every
+    way into the lowering does (``lower_program``, ``LoweredProgram``, and ``program_l1_need``,
+    which the tuner and ``block_count="max"`` call)."""
     seen: list[str] = []
-    original = metal_lower.ProgramLowering.lower
+    original = metal_lower.ProgramLowering.lower_kernels
 
     def spy(self: metal_lower.ProgramLowering) -> Any:
         seen.append(self.program.name)
         return original(self)
 
-    monkeypatch.setattr(metal_lower.ProgramLowering, "lower", spy)
+    monkeypatch.setattr(metal_lower.ProgramLowering, "lower_kernels", spy)
     return seen
 
 
@@ -55,3 +57,50 @@ def test_a_program_that_does_not_lower_is_lowered_once_for_its_warning_and_its_e
     assert err.count("warning[W3001]") == 1 and err.count("error[E3001]") == 1, err
     assert f"{script}:18:13: error[E3001]: print() of a block cannot be emitted" in err
     assert len(lowerings) == 1
+
+
+SIZED_BY_MAX = """
+import torch
+import tilecraft as ttl
+import tilecraft.ttnn as ttnn
+
+
+@ttl.operation(grid=(1, 1))
+def doubled(x, y):
+    x_dfb = ttl.make_dataflow_buffer_like(x, shape=(1, 4), block_count=2)
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 4), block_count="max")
+
+    @ttl.datamovement()
+    def load():
+        with x_dfb.reserve() as blk:
+            ttl.copy(x[0:1, 0:4], blk).wait()
+
+    @ttl.compute()
+    def work():
+        with x_dfb.wait() as a, y_dfb.reserve() as b:
+            b.store(a * 2.0)
+
+    @ttl.datamovement()
+    def save():
+        with y_dfb.wait() as blk:
+            ttl.copy(blk, y[0:1, 0:4]).wait()
+
+
+x = ttnn.from_torch(torch.ones(32, 128), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
+y = ttnn.from_torch(torch.zeros(32, 128), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
+doubled(x, y)
+assert torch.equal(ttnn.to_torch(y), torch.full((32, 128), 2.0))
+"""
+
+
+@pytest.mark.parametrize("level", ["language", "metal"])
+def test_a_max_buffer_is_sized_by_one_more_lowering_before_the_pipeline(
+        level: str, lowerings: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``block_count="max"`` needs what the lowering adds before the program is complete (its
+    counts are what is being computed, and the pass pipeline has not run), so the front end lowers
+    the program once to size it (``frontend/l1_budget.py``); the launch then lowers the finished
+    program once, as any other."""
+    script = tmp_path / "sized_by_max.py"
+    script.write_text(SIZED_BY_MAX)
+    assert cli.main(["run", str(script), "--level", level]) == 0, capsys.readouterr().err
+    assert lowerings == ["doubled", "doubled"]
