@@ -102,6 +102,8 @@ LOWERED_FILES = [p for p in IR_FILES if p.stem.startswith("lower_")]
 @pytest.mark.parametrize("path", LOWERED_FILES, ids=lambda p: p.stem)
 def test_the_metal_dialect_text_reads_back(path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for _, text in chunks(path):
+        if "// ERROR:" in text:  # a program the lowering rejects: no metal text to read back
+            continue
         source = tmp_path / "input.ir"
         source.write_text(text)
         assert main(["opt", str(source), "--to", "metal"]) == 0
