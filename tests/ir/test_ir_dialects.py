@@ -105,3 +105,16 @@ def test_an_unknown_dialect_or_operation_is_a_syntax_error() -> None:
         parse_program(METAL_TEXT.replace("metal.comment", "metal.invoke"))
     with pytest.raises(IRSyntaxError, match="unknown operation 'gpu.launch'"):
         parse_program(METAL_TEXT.replace("metal.comment", "gpu.launch"))
+
+
+def test_a_semaphore_address_reads_back_as_one() -> None:
+    """The metal dialect's constant forms (``get_semaphore(i)``, a semaphore's L1 address) print as
+    themselves and read back as what they were, not as the number ``i``."""
+    text = ("program @k grid=1x1 {\n  semaphore @go #0 = 0\n  datamovement @k {\n"
+            "    %ptr = metal.call fn='reinterpret_cast<volatile tt_l1_ptr uint32_t*>', args=[get_semaphore(0)]"
+            " : volatile tt_l1_ptr uint32_t*\n"
+            "    metal.call fn=noc_semaphore_set, args=[%ptr, 1]\n  }\n}")
+    program = parse_program(text)
+    address = program.threads[0].body[0].args[0]
+    assert type(address) is kir.SemAddr and address.value == 0
+    assert print_program(program) == text
