@@ -167,9 +167,11 @@ class _Expansion:
         tiles = _tiles(tensor)
         block = self.option("block", (1,) * len(tiles))
         if not (isinstance(block, tuple) and len(block) == len(tiles)
-                and all(isinstance(b, int) and not isinstance(b, bool) and b > 0 for b in block)):
-            self.fail(METADATA, f"block={block!r} must be a tuple of {len(tiles)} positive ints (tiles per output "
-                      f"block of '{over}' in each dimension)", split.block_index, "write block=(rows, cols) in tiles")
+                and all(b is None or (isinstance(b, int) and not isinstance(b, bool) and b > 0) for b in block)):
+            self.fail(METADATA, f"block={block!r} must be a tuple of {len(tiles)} positive ints or None (tiles per "
+                      f"output block of '{over}' in each dimension; None: the whole extent)", split.block_index,
+                      "write block=(rows, cols) in tiles")
+        block = tuple(t if b is None else b for t, b in zip(tiles, block))
         if any(t % b for t, b in zip(tiles, block)):
             self.fail(METADATA, f"block={block} does not divide '{over}', which is {tiles} tiles",
                       split.block_index, "pick a block shape that divides the tensor's tiles in every dimension")

@@ -310,7 +310,7 @@ class Splitter:
         r, c, _ = self.compute_stmt(stmt, keep_named_load=False, store=site)
         dst = _as_load(target)
         w = [_with([(_call_method(site.buffer, "wait", stmt), site.block)],
-                   _copy_and_wait([(_name(site.block, stmt), dst)], stmt), stmt)]
+                   _copy_and_wait([(_name(site.block, stmt), dst, target)], stmt), stmt)]
         return r, c, w
 
     def new_site(self, kind: str, tensor: str, node: ast.Subscript) -> Site:
@@ -341,7 +341,7 @@ class Splitter:
         stmt.value = Replace().visit(stmt.value)  # type: ignore[attr-defined]
         reader: list[ast.stmt] = []
         if loads:
-            pairs = [(_as_load(s.node), _name(s.block, s.node)) for s in loads]
+            pairs = [(_as_load(s.node), _name(s.block, s.node), s.node) for s in loads]
             reader.append(_with([(_call_method(s.buffer, "reserve", s.node), s.block) for s in loads],
                                 _copy_and_wait(pairs, stmt), stmt))
         if pure_load:
@@ -451,16 +451,17 @@ def _with(items: list[tuple[ast.expr, str]], body: list[ast.stmt], where: ast.AS
                                              for e, n in items], body=body), where)
 
 
-def _copy_and_wait(pairs: list[tuple[ast.expr, ast.expr]], where: ast.AST) -> list[ast.stmt]:
-    """``ttl.copy(src, dst)`` for each pair, every transfer issued before the first wait."""
-    if len(pairs) == 1:
-        src, dst = pairs[0]
-        return [ast.copy_location(ast.Expr(value=_wait(_ttl_copy(src, dst, where), where)), where)]
-    handles = [f"xf{i}" for i in range(len(pairs))]
+def _copy_and_wait(copies: list[tuple[ast.expr, ast.expr, ast.AST]], where: ast.AST) -> list[ast.stmt]:
+    """``ttl.copy(src, dst)`` for each (src, dst, the slice's node), every transfer issued before the
+    first wait; each copy is placed at its slice, so a run-time error there names the slice."""
+    if len(copies) == 1:
+        src, dst, at = copies[0]
+        return [ast.copy_location(ast.Expr(value=_wait(_ttl_copy(src, dst, at), at)), at)]
+    handles = [f"xf{i}" for i in range(len(copies))]
     issue = [ast.copy_location(ast.Assign(targets=[ast.Name(id=h, ctx=ast.Store())],
-                                          value=_ttl_copy(src, dst, where)), where)
-             for h, (src, dst) in zip(handles, pairs)]
-    waits = [ast.copy_location(ast.Expr(value=_wait(_name(h, where), where)), where) for h in handles]
+                                          value=_ttl_copy(src, dst, at)), at)
+             for h, (src, dst, at) in zip(handles, copies)]
+    waits = [ast.copy_location(ast.Expr(value=_wait(_name(h, at), at)), at) for h, (_, _, at) in zip(handles, copies)]
     return issue + waits
 
 
