@@ -128,6 +128,12 @@ class _Expansion:
             site.shape = self._slice_shape(site, split)
         self._check_stores_move(split, counts)
         fn_node = self._operation(split, counts, names)
+        options = {k: v for k, v in self.kdef.options.items() if k not in OPTIONS}
+        text = self._text(fn_node, options)
+        for stmt, site in zip(fn_node.body, split.sites):
+            # the buffer's name, which the printed program's assignment line gives (the compiled
+            # one's lines are the user's, where the buffer's name is not written)
+            stmt.value.keywords.append(ast.keyword(arg="name", value=_at(ast.Constant(site.buffer), site.node)))  # type: ignore[attr-defined]
         module = ast.fix_missing_locations(ast.Module(body=[fn_node], type_ignores=[]))
         code = compile(module, self.source.file, "exec")
         exec(code, self.namespace)
@@ -136,10 +142,8 @@ class _Expansion:
         for const in generated.__code__.co_consts:
             if isinstance(const, type(code)) and const.co_name in threads:
                 register_source(const, FunctionSource(threads[const.co_name], self.source.file, 0, 0))
-        options = {k: v for k, v in self.kdef.options.items() if k not in OPTIONS}
         kdef = KernelDef(generated, self.kdef.grid, "operation", options)
         kdef.name, kdef.span = self.kdef.name, self.kdef.span
-        text = self._text(fn_node, options)
         first = min([d.lineno for d in self.source.node.decorator_list] + [self.source.node.lineno])
         return kdef, GeneratedThreads(self.kdef.name, self.source.file, first, self.source.node.end_lineno or first,
                                       text, over, counts)
