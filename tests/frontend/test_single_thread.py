@@ -32,6 +32,8 @@ import torch
 import tilecraft as ttl
 import tilecraft.ttnn as ttnn
 
+torch.manual_seed(0)
+
 
 def t(rows, cols):
     return ttnn.from_torch(torch.randn(rows * 32, cols * 32).to(torch.bfloat16), dtype=ttnn.bfloat16,
@@ -285,3 +287,38 @@ def test_block_index_outside_a_single_threaded_operation(tmp_path: Path) -> None
         r, c = ttl.block_index()  # HERE
     ''')
     assert diagnostic_of(path) == ("E0825", *marked(path, "ttl.block_index"))
+
+
+def test_metadata_may_name_parameters_that_autotune_searches(tmp_path: Path) -> None:
+    path = script(tmp_path, '''
+        @ttl.autotune(configs=ttl.SearchSpace(BR=[1, 2], BC=[1, 4]), key=["a"])
+        @ttl.operation(grid=(2, 1), block=("BR", "BC"), block_count="COUNT")
+        def double(a, y, *, BR: int, BC: int, COUNT: int = 3):
+            r, c = ttl.block_index()
+            y[r * BR:(r + 1) * BR, c * BC:(c + 1) * BC] = a[r * BR:(r + 1) * BR, c * BC:(c + 1) * BC] * 2.0
+
+        a, y = t(2, 4), t(2, 4)
+        double(a, y)
+        assert torch.equal(ttnn.to_torch(y), (ttnn.to_torch(a).float() * 2.0).to(torch.bfloat16))
+    ''')
+    (program,) = programs_of(path)
+    shapes = {cb.shape for cb in program.cbs}
+    assert len(shapes) == 1 and shapes <= {(1, 1), (1, 4), (2, 1), (2, 4)}
+    assert {cb.buffer_factor for cb in program.cbs} == {3}
+
+
+def test_the_generated_threads_use_the_scripts_name_for_the_language(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "alias.py"
+    path.write_text(HEAD.replace("import tilecraft as ttl", "import tilecraft as tl") + textwrap.dedent('''
+        @tl.operation(grid=(2, 1))
+        def op(a, y):
+            r, c = tl.block_index()
+            y[r, c] = tl.math.exp(a[r, c])
+
+        op(t(2, 2), t(2, 2))
+    '''))
+    graduated = tmp_path / "alias_threads.py"
+    text = show_threads(path, graduated)
+    assert "@tl.operation(grid=(2, 1))" in text and "tl.copy(" in text and "ttl." not in text
+    assert_same_bits(launch_outputs(path, capsys), launch_outputs(graduated, capsys))

@@ -24,7 +24,7 @@ import math
 import weakref
 from typing import Any
 
-from ..diagnostics import Span, error
+from ..diagnostics import KernelError, error
 from ..ir.program_ir import GeneratedThreads
 from ..lang import block as lang_block, math as lang_math
 from ..lang.buffers import is_tile_layout, make_dataflow_buffer_like
@@ -53,7 +53,7 @@ def is_single_threaded(kdef: KernelDef) -> bool:
         return False
     try:
         tree = function_source(kdef.fn).node
-    except Exception:  # no source: an explicit program built by exec keeps its own errors
+    except KernelError:  # no source (E0103): an explicit program built by exec keeps its own errors
         return False
     params = {a.arg for a in tree.args.args}
     for n in ast.walk(tree):
@@ -103,6 +103,10 @@ class _Expansion:
         self.grid = grid
         self.source = _absolute(function_source(kdef.fn))
         self.tensors = {k for k, v in arguments.items() if hasattr(v, "storage")}
+        #: the name the script gives the language (``import tilecraft as ttl``), read off the decorator
+        self.lang = next((d.func.value.id for d in self.source.node.decorator_list
+                          if isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute)
+                          and isinstance(d.func.value, ast.Name)), "ttl")
         self.namespace = self._namespace()
 
     def _namespace(self) -> dict[str, Any]:
@@ -110,8 +114,8 @@ class _Expansion:
         ns = dict(fn.__globals__)
         for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
             ns[name] = cell.cell_contents
-        if "ttl" not in ns:  # the generated code spells the language ttl.*, as the published one does
-            ns["ttl"] = _Language()
+        if self.lang not in ns:  # decorated as @operation(...): the generated code says ttl.*
+            ns[self.lang] = _Language()
         return ns
 
     def fail(self, code: str, message: str, node: ast.AST | None, hint: str) -> None:
@@ -120,7 +124,7 @@ class _Expansion:
 
     # ---------------------------------------------------------------- the whole expansion
     def build(self) -> tuple[KernelDef, GeneratedThreads]:
-        split = Splitter(self.source, self.tensors).split()
+        split = Splitter(self.source, self.tensors, self.lang).split()
         names = Names(set().union(*(_names_in(n) for n in (self.source.node,))) | {s.buffer for s in split.sites}
                       | {s.block for s in split.sites})
         counts, over = self._output_blocks(split)
@@ -150,11 +154,23 @@ class _Expansion:
 
     def _text(self, fn_node: ast.FunctionDef, options: dict[str, Any]) -> str:
         extra = "".join(f", {k}={v!r}" for k, v in options.items())
-        return f"@ttl.operation(grid={self.grid!r}{extra})\n{ast.unparse(fn_node)}\n"
+        return f"@{self.lang}.operation(grid={self.grid!r}{extra})\n{ast.unparse(fn_node)}\n"
 
     # ---------------------------------------------------------------- metadata
     def option(self, name: str, default: Any) -> Any:
-        return self.kdef.options.get(name, default)
+        """A metadata value; a string that names a parameter of the operation (``block=("BM", "BN")``,
+        ``block_count="COUNT"``) is that argument's value, so ``@ttl.autotune`` can search it."""
+        value = self.kdef.options.get(name, default)
+        if name == "over":  # names a tensor parameter itself
+            return value
+        if isinstance(value, tuple):
+            return tuple(self._argument(v) for v in value)
+        return self._argument(value)
+
+    def _argument(self, value: Any) -> Any:
+        if isinstance(value, str) and value in self.arguments and value not in self.tensors:
+            return self.arguments[value]
+        return value
 
     def _output_blocks(self, split: Split) -> tuple[tuple[int, ...], str | None]:
         """How many output blocks in each dimension the spatial loop covers, and of which tensor."""
@@ -261,7 +277,7 @@ class _Expansion:
         body: list[ast.stmt] = []
         block_count = self.option("block_count", 2)
         for site in split.sites:
-            call = _parse(f"ttl.make_dataflow_buffer_like({site.tensor}, shape={site.shape!r}, "
+            call = _parse(f"{self.lang}.make_dataflow_buffer_like({site.tensor}, shape={site.shape!r}, "
                           f"block_count={block_count!r})", site.node)
             body.append(ast.copy_location(ast.Assign(targets=[ast.Name(id=site.buffer, ctx=ast.Store())],
                                                      value=call), site.node))
@@ -275,7 +291,7 @@ class _Expansion:
             inner = self._bind_block_index(stmts, split, block_id, counts)
             loop = self._spatial_loop(inner, block_id, first, math.prod(counts), at)
             fn = ast.FunctionDef(name=names.fresh(name), args=_no_args(), body=loop,
-                                 decorator_list=[_parse(f"ttl.{kind}()", at)], returns=None, type_comment=None)
+                                 decorator_list=[_parse(f"{self.lang}.{kind}()", at)], returns=None, type_comment=None)
             body.append(ast.copy_location(fn, at))
         op = ast.FunctionDef(name=user.name, args=copy.deepcopy(user.args), body=body, decorator_list=[],
                              returns=None, type_comment=None)
@@ -285,10 +301,10 @@ class _Expansion:
                       at: ast.AST) -> list[ast.stmt]:
         cores = math.prod(self.grid)
         if self.option("schedule", "contiguous") == "strided":
-            head = [f"for {block_id} in range(ttl.node(dims=1), {blocks}, {cores}):\n    pass"]
+            head = [f"for {block_id} in range({self.lang}.node(dims=1), {blocks}, {cores}):\n    pass"]
         else:
             per = -(-blocks // cores)
-            head = [f"{first} = ttl.node(dims=1) * {per}",
+            head = [f"{first} = {self.lang}.node(dims=1) * {per}",
                     f"for {block_id} in range({first}, min({first} + {per}, {blocks})):\n    pass"]
         stmts = [_at(ast.parse(h).body[0], at) for h in head]
         stmts[-1].body = inner  # type: ignore[attr-defined]
@@ -319,7 +335,6 @@ class _Expansion:
 class _Language:
     """The names the generated code uses, for a script that reached the language another way."""
 
-    operation = staticmethod(lambda **_: (lambda fn: fn))
     make_dataflow_buffer_like = staticmethod(make_dataflow_buffer_like)
     copy = staticmethod(lang_copy)
     node = staticmethod(node)

@@ -107,9 +107,11 @@ def _is_block_call(node: ast.AST) -> bool:
 
 
 class Splitter:
-    def __init__(self, source: FunctionSource, tensors: set[str]):
+    def __init__(self, source: FunctionSource, tensors: set[str], lang: str = "ttl"):
         self.source = source
         self.tensors = tensors
+        #: the script's name for the language (the generated copies are spelt ``{lang}.copy``)
+        self.lang = lang
         self.names = Names(all_names(source.node))
         self.sites: list[Site] = []
         self.blocks: set[str] = set()
@@ -310,7 +312,7 @@ class Splitter:
         r, c, _ = self.compute_stmt(stmt, keep_named_load=False, store=site)
         dst = _as_load(target)
         w = [_with([(_call_method(site.buffer, "wait", stmt), site.block)],
-                   _copy_and_wait([(_name(site.block, stmt), dst, target)], stmt), stmt)]
+                   _copy_and_wait([(_name(site.block, stmt), dst, target)], self.lang), stmt)]
         return r, c, w
 
     def new_site(self, kind: str, tensor: str, node: ast.Subscript) -> Site:
@@ -343,7 +345,7 @@ class Splitter:
         if loads:
             pairs = [(_as_load(s.node), _name(s.block, s.node), s.node) for s in loads]
             reader.append(_with([(_call_method(s.buffer, "reserve", s.node), s.block) for s in loads],
-                                _copy_and_wait(pairs, stmt), stmt))
+                                _copy_and_wait(pairs, self.lang), stmt))
         if pure_load:
             # x = t[...]: the block is held under the user's name until the buffer's next wait
             # (the published rule for a block acquired without ``with``; frontend/auto_release.py)
@@ -451,22 +453,22 @@ def _with(items: list[tuple[ast.expr, str]], body: list[ast.stmt], where: ast.AS
                                              for e, n in items], body=body), where)
 
 
-def _copy_and_wait(copies: list[tuple[ast.expr, ast.expr, ast.AST]], where: ast.AST) -> list[ast.stmt]:
+def _copy_and_wait(copies: list[tuple[ast.expr, ast.expr, ast.AST]], lang: str) -> list[ast.stmt]:
     """``ttl.copy(src, dst)`` for each (src, dst, the slice's node), every transfer issued before the
     first wait; each copy is placed at its slice, so a run-time error there names the slice."""
     if len(copies) == 1:
         src, dst, at = copies[0]
-        return [ast.copy_location(ast.Expr(value=_wait(_ttl_copy(src, dst, at), at)), at)]
+        return [ast.copy_location(ast.Expr(value=_wait(_ttl_copy(src, dst, at, lang), at)), at)]
     handles = [f"xf{i}" for i in range(len(copies))]
     issue = [ast.copy_location(ast.Assign(targets=[ast.Name(id=h, ctx=ast.Store())],
-                                          value=_ttl_copy(src, dst, at)), at)
+                                          value=_ttl_copy(src, dst, at, lang)), at)
              for h, (src, dst, at) in zip(handles, copies)]
     waits = [ast.copy_location(ast.Expr(value=_wait(_name(h, at), at)), at) for h, (_, _, at) in zip(handles, copies)]
     return issue + waits
 
 
-def _ttl_copy(src: ast.expr, dst: ast.expr, where: ast.AST) -> ast.Call:
-    func = ast.Attribute(value=ast.Name(id="ttl", ctx=ast.Load()), attr="copy", ctx=ast.Load())
+def _ttl_copy(src: ast.expr, dst: ast.expr, where: ast.AST, lang: str) -> ast.Call:
+    func = ast.Attribute(value=ast.Name(id=lang, ctx=ast.Load()), attr="copy", ctx=ast.Load())
     return ast.copy_location(ast.Call(func=func, args=[src, dst], keywords=[]), where)
 
 
