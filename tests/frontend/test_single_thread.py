@@ -119,6 +119,22 @@ REFUSED = [
 
         op(t(2, 4), t(1, 1))
     '''),
+    ("accumulator_without_a_start", "E0823", "acc +=", '''
+        @ttl.operation(grid=(1, 1))
+        def op(a, y):
+            for k in range(4):
+                acc += a[0, k]  # HERE
+            y[0, 0] = acc
+
+        op(t(1, 4), t(1, 1))
+    '''),
+    ("one_block_on_many_cores", "E0825", "@", '''
+        @ttl.operation(grid=(2, 2))  # HERE
+        def op(a, y):
+            y[0, 0] = a[0, 0]
+
+        op(t(1, 1), t(1, 1))
+    '''),
     ("slice_shape_varies", "E0824", "0:i + 1]", '''
         @ttl.operation(grid=(1, 1))
         def op(a, y):
@@ -264,6 +280,32 @@ def test_the_schedules_spread_the_blocks_contiguously_or_strided(tmp_path: Path,
     assert "for block_id in range(first, min(first + 3, 8)):" in show_threads(contiguous, tmp_path / "c.py")
     assert "for block_id in range(ttl.node(dims=1), 8, 3):" in show_threads(strided, tmp_path / "s.py")
     assert_same_bits(launch_outputs(contiguous, capsys), launch_outputs(strided, capsys))
+
+
+CONTROL_FLOW = '''
+    @ttl.operation(grid=(1, 1))
+    def op(a, y, scale):
+        acc = ttl.block.fill(0, shape=(1, 1))
+        for k in range(4):
+            x = a[0, k]
+            if k % 2 == 0:
+                acc += x * scale
+            else:
+                acc += x
+        y[0, 0] = acc
+
+    a, y = t(1, 4), t(1, 1)
+    op(a, y, 2.0)
+    tiles = ttnn.to_torch(a).float().split(32, dim=1)
+    want = sum(tile * (2.0 if k % 2 == 0 else 1.0) for k, tile in enumerate(tiles))
+    assert torch.allclose(ttnn.to_torch(y).float(), want, rtol=2e-2, atol=2e-2)
+'''
+
+
+def test_scalar_branches_and_scalar_arguments_reach_every_thread(tmp_path: Path) -> None:
+    """A named load in a loop (held until the next wait), an if on the loop variable, a float argument."""
+    (program,) = programs_of(script(tmp_path, CONTROL_FLOW))
+    assert [t.name for t in program.threads] == ["reader", "compute", "writer"]
 
 
 def test_block_counts_may_be_relative(tmp_path: Path) -> None:

@@ -175,6 +175,11 @@ class _Expansion:
     def _output_blocks(self, split: Split) -> tuple[tuple[int, ...], str | None]:
         """How many output blocks in each dimension the spatial loop covers, and of which tensor."""
         if split.block_index is None:
+            if math.prod(self.grid) > 1:  # one block, on core 0: the other cores would idle
+                self.fail(METADATA, f"{self.kdef.name}() runs on a grid of {math.prod(self.grid)} cores but never "
+                          "asks for ttl.block_index(): its whole body would be one block, computed by core 0 alone",
+                          None, "spread the work: r, c = ttl.block_index() and index the slices by it (block= says "
+                                "how many tiles a block has), or declare grid=(1, 1)")
             return (1,), None
         stored = list(dict.fromkeys(s.tensor for s in split.sites if s.kind == "store"))
         over = self.option("over", stored[0] if len(stored) == 1 else None)

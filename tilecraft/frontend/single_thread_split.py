@@ -121,6 +121,8 @@ class Splitter:
         self.varying: set[str] = set()
         self.loaded: dict[str, ast.AST] = {}
         self.stored: dict[str, ast.AST] = {}
+        #: names assigned so far, in the order the body is written (an accumulation needs a start)
+        self.bound: set[str] = set()
         #: ids of the scalar statements copied into every thread (each thread keeps those it needs)
         self.scalar_copies: set[int] = set()
 
@@ -205,6 +207,9 @@ class Splitter:
         return r, c, w
 
     def stmt(self, stmt: ast.stmt, depth: int) -> tuple[list, list, list]:
+        for target in (stmt.targets if isinstance(stmt, ast.Assign) else
+                       [stmt.target] if isinstance(stmt, ast.For) else []):
+            self.bound |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         if isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)):
             return [], [], []
         if isinstance(stmt, ast.Assign):
@@ -266,6 +271,11 @@ class Splitter:
                       "accumulate in a block (acc = ttl.block.fill(0, shape=...); acc += ...) and store it once "
                       f"({ast.unparse(stmt.target)} = acc)")
         if isinstance(stmt.target, ast.Name) and (stmt.target.id in self.blocks or self.is_block_expr(stmt.value)):
+            if stmt.target.id not in self.bound:
+                self.fail(UNPLACEABLE_REDUCTION, f"'{stmt.target.id}' accumulates block values but has no value before "
+                          "its first update, so the reduction has no block to live in", stmt,
+                          f"start it before the loop: {stmt.target.id} = ttl.block.fill(0, shape=...) (the shape "
+                          "of the blocks it sums)")
             self.blocks.add(stmt.target.id)
             return self.compute_stmt(stmt, keep_named_load=False)
         return self.everywhere(stmt)
