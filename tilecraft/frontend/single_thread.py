@@ -22,7 +22,7 @@ import copy
 import inspect
 import math
 import weakref
-from typing import Any
+from typing import Any, NoReturn
 
 from ..diagnostics import KernelError, error
 from ..ir.program_ir import GeneratedThreads
@@ -32,7 +32,8 @@ from ..lang.dataflow import copy as lang_copy
 from ..lang.grid import grid_size, node
 from ..lang.kernel import KernelDef
 from ..lang.threads import compute, datamovement
-from .single_thread_split import METADATA, SLICE_SHAPE, UNPLACEABLE_REDUCTION, Names, Site, Split, Splitter
+from .single_thread_split import (METADATA, SLICE_SHAPE, UNPLACEABLE_REDUCTION, Names, Site, Split, Splitter,
+                                  is_block_index_call)
 from .source import FunctionSource, function_source, register_source
 
 #: the decorator options that describe a single-threaded operation (not passed to the threads)
@@ -118,20 +119,18 @@ class _Expansion:
             ns[self.lang] = _Language()
         return ns
 
-    def fail(self, code: str, message: str, node: ast.AST | None, hint: str) -> None:
+    def fail(self, code: str, message: str, node: ast.AST | None, hint: str) -> NoReturn:
         span = self.source.span(node) if node is not None else self.kdef.span
         raise error(code, message, span, hint=hint)
 
     # ---------------------------------------------------------------- the whole expansion
     def build(self) -> tuple[KernelDef, GeneratedThreads]:
         split = Splitter(self.source, self.tensors, self.lang).split()
-        names = Names(set().union(*(_names_in(n) for n in (self.source.node,))) | {s.buffer for s in split.sites}
-                      | {s.block for s in split.sites})
         counts, over = self._output_blocks(split)
         for site in split.sites:
             site.shape = self._slice_shape(site, split)
         self._check_stores_move(split, counts)
-        fn_node = self._operation(split, counts, names)
+        fn_node = self._operation(split, counts, split.names)
         options = {k: v for k, v in self.kdef.options.items() if k not in OPTIONS}
         text = self._text(fn_node, options)
         for stmt, site in zip(fn_node.body, split.sites):
@@ -321,7 +320,7 @@ class _Expansion:
         out: list[ast.stmt] = []
         for stmt in stmts:
             if isinstance(stmt, ast.Assign) and split.block_index is not None \
-                    and stmt.lineno == split.block_index.lineno and _is_block_index(stmt.value):
+                    and stmt.lineno == split.block_index.lineno and is_block_index_call(stmt.value):
                 target = stmt.targets[0]
                 if isinstance(target, ast.Tuple):
                     strides = [math.prod(counts[i + 1:]) for i in range(len(counts))]
@@ -355,10 +354,6 @@ def _tiles(tensor: Any) -> tuple[int, ...]:
     if not is_tile_layout(tensor):
         return shape
     return (*shape[:-2], -(-shape[-2] // 32), -(-shape[-1] // 32))
-
-
-def _is_block_index(node: ast.AST) -> bool:
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "block_index"
 
 
 def _index_names(split: Split) -> set[str]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 import copy
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, NoReturn
 
 from ..diagnostics import Note, Span, error
 from .source import FunctionSource
@@ -43,6 +43,21 @@ SLICE_SHAPE = "E0824"
 METADATA = "E0825"
 #: a statement the single-threaded form does not take
 UNSUPPORTED = "E0826"
+
+
+class Names:
+    """Fresh generated names that collide with none of the user's."""
+
+    def __init__(self, taken: Iterable[str]):
+        self.taken = set(taken)
+
+    def fresh(self, base: str) -> str:
+        name, n = base, 1
+        while name in self.taken:
+            n += 1
+            name = f"{base}{n}"
+        self.taken.add(name)
+        return name
 
 
 @dataclass
@@ -71,21 +86,8 @@ class Split:
     scalar_defs: dict[str, ast.expr] = field(default_factory=dict)
     #: names bound by loops or assigned more than once (free symbols of slice extents)
     varying: set[str] = field(default_factory=set)
-
-
-class Names:
-    """Fresh generated names that collide with none of the user's."""
-
-    def __init__(self, taken: Iterable[str]):
-        self.taken = set(taken)
-
-    def fresh(self, base: str) -> str:
-        name, n = base, 1
-        while name in self.taken:
-            n += 1
-            name = f"{base}{n}"
-        self.taken.add(name)
-        return name
+    #: the user's names and those generated so far (the expansion takes its own from it too)
+    names: Names = field(default_factory=lambda: Names(()))
 
 
 def all_names(node: ast.AST) -> set[str]:
@@ -130,7 +132,7 @@ class Splitter:
     def span(self, node: ast.AST) -> Span:
         return self.source.span(node)
 
-    def fail(self, code: str, message: str, node: ast.AST, hint: str, notes: tuple[Note, ...] = ()) -> None:
+    def fail(self, code: str, message: str, node: ast.AST, hint: str, notes: tuple[Note, ...] = ()) -> NoReturn:
         raise error(code, message, self.span(node), hint=hint, notes=notes)
 
     # ---------------------------------------------------------------- classification
@@ -166,7 +168,7 @@ class Splitter:
         reader, compute, writer = self.stmts(body, depth=0)
         self._check_read_back()
         reader, compute, writer = (prune(t, self.scalar_copies) for t in (reader, compute, writer))
-        return Split(reader, compute, writer, self.sites, self.block_index, self.scalar_defs, self.varying)
+        return Split(reader, compute, writer, self.sites, self.block_index, self.scalar_defs, self.varying, self.names)
 
     def _count_assignments(self, body: list[ast.stmt]) -> None:
         for node in ast.walk(ast.Module(body=body, type_ignores=[])):
@@ -232,7 +234,6 @@ class Splitter:
                   stmt, "write loads (x = t[...]), block math, stores (y[...] = expr), scalar assignments, "
                         "for loops over range() and if on scalars; or write the threads yourself "
                         "(tilecraft show-threads prints this operation as threads to start from)")
-        raise AssertionError("unreachable")
 
     def everywhere(self, stmt: ast.stmt) -> tuple[list, list, list]:
         """A scalar statement: copied into every thread; each keeps it only if it needs it."""
@@ -322,7 +323,7 @@ class Splitter:
         r, c, _ = self.compute_stmt(stmt, keep_named_load=False, store=site)
         dst = _as_load(target)
         w = [_with([(_call_method(site.buffer, "wait", stmt), site.block)],
-                   _copy_and_wait([(_name(site.block, stmt), dst, target)], self.lang), stmt)]
+                   _copy_and_wait([(_name(site.block, stmt), dst, target)], self.lang, self.names), stmt)]
         return r, c, w
 
     def new_site(self, kind: str, tensor: str, node: ast.Subscript) -> Site:
@@ -355,7 +356,7 @@ class Splitter:
         if loads:
             pairs = [(_as_load(s.node), _name(s.block, s.node), s.node) for s in loads]
             reader.append(_with([(_call_method(s.buffer, "reserve", s.node), s.block) for s in loads],
-                                _copy_and_wait(pairs, self.lang), stmt))
+                                _copy_and_wait(pairs, self.lang, self.names), stmt))
         if pure_load:
             # x = t[...]: the block is held under the user's name until the buffer's next wait
             # (the published rule for a block acquired without ``with``; frontend/auto_release.py)
@@ -463,18 +464,24 @@ def _with(items: list[tuple[ast.expr, str]], body: list[ast.stmt], where: ast.AS
                                              for e, n in items], body=body), where)
 
 
-def _copy_and_wait(copies: list[tuple[ast.expr, ast.expr, ast.AST]], lang: str) -> list[ast.stmt]:
+def _copy_and_wait(copies: list[tuple[ast.expr, ast.expr, ast.AST]], lang: str, names: Names) -> list[ast.stmt]:
     """``ttl.copy(src, dst)`` for each (src, dst, the slice's node), every transfer issued before the
     first wait; each copy is placed at its slice, so a run-time error there names the slice."""
     if len(copies) == 1:
         src, dst, at = copies[0]
         return [ast.copy_location(ast.Expr(value=_wait(_ttl_copy(src, dst, at, lang), at)), at)]
-    handles = [f"xf{i}" for i in range(len(copies))]
+    handles = [names.fresh(f"{_tensor_name(src, dst)}_xf") for src, dst, _ in copies]
     issue = [ast.copy_location(ast.Assign(targets=[ast.Name(id=h, ctx=ast.Store())],
                                           value=_ttl_copy(src, dst, at, lang)), at)
              for h, (src, dst, at) in zip(handles, copies)]
     waits = [ast.copy_location(ast.Expr(value=_wait(_name(h, at), at)), at) for h, (_, _, at) in zip(handles, copies)]
     return issue + waits
+
+
+def _tensor_name(src: ast.expr, dst: ast.expr) -> str:
+    """The tensor a copy reads or writes (the side that is a slice)."""
+    side = src if isinstance(src, ast.Subscript) else dst
+    return side.value.id if isinstance(side, ast.Subscript) and isinstance(side.value, ast.Name) else "xf"
 
 
 def _ttl_copy(src: ast.expr, dst: ast.expr, where: ast.AST, lang: str) -> ast.Call:
