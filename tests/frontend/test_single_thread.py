@@ -364,3 +364,22 @@ def test_the_generated_threads_use_the_scripts_name_for_the_language(tmp_path: P
     text = show_threads(path, graduated)
     assert "@tl.operation(grid=(2, 1))" in text and "tl.copy(" in text and "ttl." not in text
     assert_same_bits(launch_outputs(path, capsys), launch_outputs(graduated, capsys))
+
+
+def test_row_major_tensors_are_sliced_in_elements(tmp_path: Path) -> None:
+    """``block=`` and the slices count the tensor's units: elements for a row-major tensor."""
+    (program,) = programs_of(script(tmp_path, '''
+        @ttl.operation(grid=(2, 1), block=(4, 32))
+        def double(x, y):
+            r, c = ttl.block_index()
+            y[r * 4:(r + 1) * 4, c * 32:(c + 1) * 32] = x[r * 4:(r + 1) * 4, c * 32:(c + 1) * 32] * 2.0
+
+        def rows(t):
+            return ttnn.from_torch(t, dtype=ttnn.bfloat16, layout=ttnn.ROW_MAJOR_LAYOUT)
+
+        x, y = rows(torch.randn(8, 64).to(torch.bfloat16)), rows(torch.zeros(8, 64).to(torch.bfloat16))
+        double(x, y)
+        assert torch.equal(ttnn.to_torch(y), ttnn.to_torch(x) * 2)
+    '''))
+    assert program.generated_threads.blocks == (2, 2)
+    assert {cb.shape for cb in program.cbs} == {(4, 32)}
