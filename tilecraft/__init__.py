@@ -19,7 +19,7 @@ try:
     from .lang import block, math
     from .lang.buffers import CircularBuffer, make_circular_buffer_like, make_dataflow_buffer_like
     from .lang.dataflow import GroupTransfer, copy, signpost
-    from .lang.grid import core, grid_size, node
+    from .lang.grid import block_index, core, grid_size, node
     from .lang.kernel import Program, kernel, operation
     from .lang.pipes import Pipe, PipeNet, if_pipe_dst, if_pipe_src
     from .lang.semaphores import MulticastRemoteSemaphore, Semaphore, UnicastRemoteSemaphore
@@ -40,7 +40,7 @@ __all__ = [
     "CircularBuffer", "Config", "DstPipeIdentity", "DstT", "GroupTransfer", "MulticastRemoteSemaphore", "NodeCoord",
     "NodeRange", "Pipe", "PipeNet", "Program", "ROW_MAJOR_LAYOUT", "SearchSpace", "Semaphore", "Shape", "Size",
     "SrcPipeIdentity", "TILE_LAYOUT", "TILE_SHAPE", "UnicastRemoteSemaphore", "autotune", "block", "compute", "copy",
-    "core", "datamovement",
+    "block_index", "core", "datamovement",
     "grid_size", "if_pipe_dst", "if_pipe_src", "kernel", "make_circular_buffer_like",
     "make_dataflow_buffer_like", "math", "node", "operation", "signpost", "tune_options",
 ]

@@ -185,3 +185,16 @@ async def test_the_sanitizer_computes_with_the_numerics_it_is_given(worker: Work
 
     assert await sanitized("ideal") == []
     assert await sanitized("device") == ["E0601"]
+
+
+async def test_a_single_threaded_operation_is_checked_at_its_own_lines(worker: WorkerClient) -> None:
+    """The threads the compiler writes for it are compiled from the editor's text, and a mistake in the
+    single-threaded body is reported where it is written (docs/language.md section 15)."""
+    path = EXAMPLES / "single_thread_eltwise.py"
+    broken = path.read_text().replace("ttl.math.sqrt(x * x + z * z)", "ttl.math.sqrt(x * x + w)")
+    result = await run(worker, path, "compile", broken)
+    assert result.status == "done"
+    (diag,) = [e["diagnostic"] for e in result.of_kind("diagnostic")]
+    line = next(i for i, s in enumerate(broken.splitlines(), 1) if "+ w)" in s)
+    assert diag["code"] == "E0102" and "'w'" in diag["message"]
+    assert (diag["span"]["line"], diag["span"]["col"]) == (line, broken.splitlines()[line - 1].index("w)") + 1)

@@ -58,3 +58,9 @@ def function_source(fn: FunctionType) -> FunctionSource:
     src = FunctionSource(node, file, first - 1, indent)
     _cache[id(code)] = (code, src)
     return src
+
+
+def register_source(code: CodeType, source: FunctionSource) -> None:
+    """Give a function compiled from a generated AST its source (the single-threaded form's
+    threads, ``single_thread.py``): its nodes carry the user's positions, so spans need no text."""
+    _cache[id(code)] = (code, source)
