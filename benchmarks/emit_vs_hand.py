@@ -33,9 +33,11 @@ from typing import Any, Callable
 
 import numpy as np
 
+from benchmarks import ttnn_hosts
 from benchmarks.emit_comparison import call_sequence
 from tilecraft import session
 from tilecraft.diagnostics import KernelError
+from tilecraft.emu import wheel_kernels
 from tilecraft.emu.codes import Ev
 from tilecraft.emu.program_spec import ProgramSpec
 from tilecraft.metal.reference_kernels import DIRECTORY as REFERENCE
@@ -218,6 +220,55 @@ def hand_flash_attention(device: Any, tensors: list) -> Any:
                  grid=grid, fp32_dest=True, borrowed={"writer": "matmul"}, unpack_to_dest=(8,))
 
 
+def hand_matmul_bias_gelu(device: Any, tensors: list) -> Any:
+    """reference_kernels/matmul_bias_gelu on a 4x4 grid, the output blocks (2x2 tiles) shared as the
+    TT-Lang program shares them."""
+    import ttnn
+    a, b, bias, y = tensors
+    grid, (bm, bn, bk) = (4, 4), (2, 2, 2)
+    n_blocks, k_blocks = b.padded_shape[-1] // 32 // bn, a.padded_shape[-1] // 32 // bk
+    blocks = a.padded_shape[-2] // 32 // bm * n_blocks
+    per_core = -(-blocks // (grid[0] * grid[1]))
+
+    def runtime(i: int) -> tuple[list, list, list]:
+        first = min(i * per_core, blocks)
+        count = min(per_core, blocks - first)
+        return ([a.buffer_address(), b.buffer_address(), bias.buffer_address(), first, count, n_blocks, k_blocks],
+                [count, k_blocks], [y.buffer_address(), first, count, n_blocks])
+
+    return _host("matmul_bias_gelu", tensors, runtime,
+                 lambda t: ([*_accessor(a), *_accessor(b), *_accessor(bias), bm, bn, bk], [bm, bn, bk],
+                            [*_accessor(y), bm, bn]),
+                 {0: (a, 2 * bm * bk), 1: (b, 2 * bk * bn), 2: (bias, 2 * bn), 24: (ttnn.float32, bm * bn),
+                  16: (y, 2 * bm * bn)}, grid=grid, fp32_dest=True)
+
+
+def _largest_block(wt: int) -> int:
+    """ttnn's norm factories' block size: the largest divisor of Wt up to 8 (find_max_divisor)."""
+    return max(b for b in range(1, 9) if wt % b == 0)
+
+
+def hand_ttnn_softmax(device: Any, tensors: list) -> Any:
+    """ttnn 0.81.1's own softmax kernels (numerically stable), one core, every row."""
+    x, y = tensors
+    kernels, cbs = ttnn_hosts.softmax_program(_wheel_ops(), x, y, _largest_block(x.padded_shape[-1] // 32),
+                                              stable=True, padded=0)
+    return ttnn_hosts.run(tensors, kernels, cbs)
+
+
+def hand_ttnn_rmsnorm(device: Any, tensors: list) -> Any:
+    """ttnn 0.81.1's own layernorm kernels with RMSNORM defined and the gain fused, one core, every row."""
+    x, g, y = tensors
+    kernels, cbs = ttnn_hosts.layernorm_program(_wheel_ops(), x, y, 1e-5, _largest_block(x.padded_shape[-1] // 32),
+                                                gamma=g, beta=None, rms=True)
+    return ttnn_hosts.run(tensors, kernels, cbs)
+
+
+def _wheel_ops() -> Path:
+    """The ttnn wheel's operations directory (downloaded and unpacked once)."""
+    return wheel_kernels.operations(wheel_kernels.ensure_kernels())
+
+
 def hand_matmul_mcast(device: Any, tensors: list) -> Any:
     """examples/metal/matmul_multicore_mcast's host (hand-written kernels: reuse and multicast of both
     operands, matmul_block on sub-blocks) on a 4x4 grid."""
@@ -245,6 +296,11 @@ CASES = (
     Case("single-core matmul", "compare_matmul", "tiled_matmul", hand_matmul, "reference_kernels/matmul"),
     Case("flash attention", "flash_attention", "flash_attention", hand_flash_attention,
          "reference_kernels/flash_attention", ("--seq", "2048", "--head", "128", "--grid", "8,8")),
+    Case("softmax over rows", "softmax_rows", "softmax", hand_ttnn_softmax,
+         "ttnn 0.81.1 softmax.cpp (wheel)"),
+    Case("RMSNorm", "rmsnorm_rows", "rmsnorm", hand_ttnn_rmsnorm, "ttnn 0.81.1 layernorm.cpp, RMSNORM (wheel)"),
+    Case("matmul + bias + GELU", "matmul_bias_gelu", "matmul_bias_gelu", hand_matmul_bias_gelu,
+         "reference_kernels/matmul_bias_gelu"),
     Case("multicore reuse/multicast matmul", "matmul_mcast", "matmul_mcast_reuse", hand_matmul_mcast,
          "examples/metal/matmul_multicore_mcast"),
 )
