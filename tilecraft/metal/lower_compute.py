@@ -33,6 +33,10 @@ from .optable import (COMPOSITE_UNARY, MIRRORED_UNARY, COMPUTE_PREFIX, DST_FORMA
                       float_bits)
 
 
+#: a matmul node's ``value`` when its right operand is read transposed (``a @ transpose(b)``)
+TRANSPOSED_RHS = "transposed rhs"
+
+
 @dataclass(eq=False)
 class Node:
     """One node of a store's expression tree, planned for tile-wise evaluation."""
@@ -463,9 +467,11 @@ class ComputeLowering(KernelLowering):
         if isinstance(op, ir.TileBinary):
             return self.binary_node(op, shape)
         if isinstance(op, ir.TileMatmul):
-            operands = [self.buffered(op.lhs), self.buffered(op.rhs)]
+            transposed = self.transposed_operand(op)
+            rhs = self.buffered(transposed.x) if transposed is not None else self.buffered(op.rhs)
+            operands = [self.buffered(op.lhs), rhs]
             self.warn_tf32("a matmul", op.loc, *operands)
-            return Node("matmul", op, shape, operands)
+            return Node("matmul", op, shape, operands, value=TRANSPOSED_RHS if transposed is not None else None)
         if isinstance(op, ir.TileReduce):
             if op.scaler is not None:
                 self.fail("a reduce with a scaler block")
@@ -493,6 +499,18 @@ class ComputeLowering(KernelLowering):
                                              for c in children])
         self.fail(f"'{op.name}'")
 
+    def transposed_operand(self, op: ir.TileMatmul) -> ir.TileTranspose | None:
+        """``a @ transpose(k)`` (attention's ``q @ k^T``) with ``k`` two-dimensional: the matrix unit
+        transposes each tile of ``k`` as it unpacks it (``matmul_block``'s transpose flag, as ttnn's
+        SDPA kernel reads K), so no transpose pass and no buffer for ``k^T``. The values are those of
+        the transpose pass, which reads the same tiles through the same source register."""
+        rhs = self.defs.get(op.rhs.name) if isinstance(op.rhs, ir.Reg) else None
+        if not isinstance(rhs, ir.TileTranspose) or op.rhs.name in self.staged:
+            return None
+        if len(op.lhs.type.shape) != 2 or len(rhs.x.type.shape) != 2:
+            return None
+        return rhs
+
     def warn_tf32(self, what: str, loc: Any, *operands: Node) -> None:
         """W3002 at the store: the FPU reads this user's Float32 block as TF32 on the device
         (no UnpackToDestFp32 path exists for matmul, reduce or transpose), which the language
@@ -517,7 +535,7 @@ class ComputeLowering(KernelLowering):
         if fused is not None:  # x + a @ b: x goes into the slot matmul_tiles accumulates into
             addend_on_left = fused[0] is op.lhs
             addend, mm = (lhs, rhs) if addend_on_left else (rhs, lhs)
-            return Node("matmul_acc", op, shape, [addend, *mm.children])
+            return Node("matmul_acc", op, shape, [addend, *mm.children], value=mm.value)
         if binary_unit(op.fn, routing_operand(lhs), routing_operand(rhs)) is Unit.FPU:
             if rhs.kind == "leaf":
                 return Node("fpu", op, shape, [lhs, rhs])
@@ -998,22 +1016,25 @@ class ComputeLowering(KernelLowering):
         if addend.guard is None:
             self.operand_to_dst(addend, node, r0, c0, rows, cols, slots)
         elif isinstance(addend.guard, ir.Const):  # never written yet: the cleared DST is the addend
-            self.init_matmul(a, b, rows, cols)
+            self.init_matmul(a, b, rows, cols, node.value)
         else:  # while the addend is unwritten it is zero: the cleared DST already holds it
             # the matmul configuration is set on both paths (again after the copy), so the
             # init-pruning pass keeps it once before the loops and once in the copying branch
-            self.init_matmul(a, b, rows, cols)
+            self.init_matmul(a, b, rows, cols, node.value)
             copy = ir.If(cond=addend.guard)
             self.emit(copy)
             with self.into(copy.then_body):
                 self.operand_to_dst(addend, node, r0, c0, rows, cols, slots)
-                self.init_matmul(a, b, rows, cols)
-        self.emit_matmul(Node("matmul", node.op, node.shape, [a, b], slot=node.slot), r0, c0, rows, cols, slots)
+                self.init_matmul(a, b, rows, cols, node.value)
+        self.emit_matmul(Node("matmul", node.op, node.shape, [a, b], slot=node.slot, value=node.value), r0, c0, rows,
+                         cols, slots)
 
     def emit_matmul(self, node: Node, r0, c0, rows, cols, slots) -> None:
         a, b = node.children
         k_tiles = a.shape[-1]
-        n_tiles = b.shape[-1]
+        if node.value == TRANSPOSED_RHS:
+            self.emit_matmul_transposed(node, r0, c0, rows, cols, slots)
+            return
         if rows * cols > 1:  # the node's tiles are consecutive in DST: one matmul_block per K step
             self.emit_matmul_block(node, r0, c0, rows, cols, self.dst(ir.Const(0), slots, node.slot))
             return
@@ -1030,14 +1051,20 @@ class ComputeLowering(KernelLowering):
                 self._stack.pop()
         self.tiles(rows, cols, r0, c0, body)
 
-    def init_matmul(self, a: Node, b: Node, rows: int, cols: int) -> list[ir.Const]:
+    def init_matmul(self, a: Node, b: Node, rows: int, cols: int, form: str | None = None) -> list[ir.Const]:
         """Configure for the product of a chunk of rows x cols output tiles: ``matmul_block`` for a
-        chunk of several tiles, ``matmul_tiles`` for one; the ``matmul_block`` dimensions
-        (transpose, ct, rt, kt) are returned."""
+        chunk of several tiles, ``matmul_tiles`` for one, ``matmul_block`` one tile at a time with
+        the transpose flag for a transposed right operand (``form`` TRANSPOSED_RHS); the
+        ``matmul_block`` dimensions (transpose, ct, rt, kt) are returned."""
         k_tiles = a.shape[-1]
         dims = [ir.Const(0), ir.Const(cols), ir.Const(rows), ir.Const(k_tiles)]
         ins = kir.BufferId(a.cb.index), kir.BufferId(b.cb.index)
-        if rows * cols > 1:
+        if form == TRANSPOSED_RHS:
+            dims = [ir.Const(1), ir.Const(1), ir.Const(1), ir.Const(k_tiles)]
+            init, _, header = MATMUL_BLOCK
+            self.include(header)
+            self.init(("matmul_block", a.cb.index, b.cb.index, 1, 1, k_tiles, TRANSPOSED_RHS), init, *ins, *dims)
+        elif rows * cols > 1:
             init, _, header = MATMUL_BLOCK
             self.include(header)
             self.init(("matmul_block", a.cb.index, b.cb.index, cols, rows, k_tiles), init, *ins, *dims)
@@ -1062,6 +1089,25 @@ class ComputeLowering(KernelLowering):
                   self.rhs_tile(a, b, r0, k, c0), first, *dims)
         if inner is not None:
             self._stack.pop()
+
+    def emit_matmul_transposed(self, node: Node, r0, c0, rows, cols, slots) -> None:
+        """``a @ transpose(b)``: output tile (i, j) sums, over K, tile (i, k) of ``a`` times tile
+        (j, k) of ``b`` transposed as it is unpacked. The tiles of ``b^T`` a K step needs are not
+        consecutive in ``b``'s buffer, so each output tile is its own one-tile ``matmul_block``."""
+        a, b = node.children
+        k_tiles = a.shape[-1]
+        dims = self.init_matmul(a, b, rows, cols, TRANSPOSED_RHS)
+
+        def body(i, j, t, _):
+            k, inner = self.loop("k", k_tiles) if k_tiles > 1 else (ir.Const(0), None)
+            if inner is not None:
+                self._stack.append(inner)
+            self.call(MATMUL_BLOCK[1], kir.BufferId(a.cb.index), kir.BufferId(b.cb.index),
+                      self.tile_index(i, k, k_tiles), self.tile_index(j, k, k_tiles), self.dst(t, slots, node.slot),
+                      *dims)
+            if inner is not None:
+                self._stack.pop()
+        self.tiles(rows, cols, r0, c0, body)
 
     def rhs_tile(self, a: Node, b: Node, row: Any, k: Any, col: Any) -> Any:
         """The tile of the right operand that output row ``row`` (counted over the batch: a
