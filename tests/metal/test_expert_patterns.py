@@ -1,9 +1,12 @@
 """The lowering emits what a Metalium expert writes for attention's patterns (issue 23, item 2), with
 the bits of the lowering it replaces: ``q @ transpose(k)`` reads k transposed through the matrix
-unit (``matmul_block``'s transpose flag) instead of a transpose pass into a buffer.
+unit (``matmul_block``'s transpose flag) instead of a transpose pass into a buffer; an expression
+of one store that both a reduce (through the FPU's source registers) and an SFPU operation read
+(softmax's ``e``) is computed once and packed into two buffers, instead of computed again in DST.
 
-The emitted calls are FileChecked in tests/ir/lower_matmul_transposed.ir; the yardstick is
-benchmarks/emit_vs_hand.py's flash attention (docs/emit.md).
+The emitted calls are FileChecked in tests/ir/lower_matmul_transposed.ir and
+tests/ir/lower_read_both_ways.ir; the yardsticks are benchmarks/emit_vs_hand.py's flash attention
+and softmax (docs/emit.md).
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import pytest
 from tests.emu.device_precision import assert_device_precision
 from tests.outputs import assert_same_bits, launch_outputs
 from tilecraft.metal.lower_compute import ComputeLowering
+
+SOFTMAX = Path(__file__).resolve().parents[2] / "benchmarks" / "emit_programs" / "softmax_rows.py"
 
 pytestmark = pytest.mark.usefixtures("fresh_process_state")
 
@@ -81,3 +86,14 @@ def test_a_transposed_operand_read_by_the_matrix_unit_keeps_the_transpose_pass_b
         assert_device_precision(fused[0][-1], language[0][-1], sums=True)
     else:
         assert_same_bits(fused, language)
+
+
+@pytest.mark.parametrize("level", ["metal", pytest.param("cpp", marks=pytest.mark.slow)])
+def test_an_expression_read_by_a_reduce_and_in_dst_is_computed_once_with_the_same_bits(
+        level: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Softmax's ``e * recip(reduce_sum(e))`` (64 x 128 bfloat16): the same bits as computing ``e``
+    again for the multiply, at the metal level and on the emulator."""
+    args = ("--rows", "64", "--cols", "128", "--level", level)
+    once = launch_outputs(SOFTMAX, capsys, *args)
+    monkeypatch.setattr(ComputeLowering, "read_by_both_units", lambda self, value: [])
+    assert_same_bits(once, launch_outputs(SOFTMAX, capsys, *args))

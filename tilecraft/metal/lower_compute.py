@@ -113,6 +113,9 @@ class ComputeLowering(KernelLowering):
         self.state: Any = None
         #: the expressions the store being lowered has evaluated into intermediate buffers, by register
         self.staged: dict[str, Node] = {}
+        #: of those, the ones also read into DST: a second, copy-only copy (UnpackToDestFp32), so
+        #: that read keeps every bit (:meth:`stage_both_ways`)
+        self.staged_exact: dict[str, Node] = {}
         self._scaler: CBDecl | None = None
         startup = self.startup_buffers()
         self.call("compute_kernel_hw_startup", *map(kir.BufferId, startup))
@@ -439,7 +442,7 @@ class ComputeLowering(KernelLowering):
         """The plan of ``operand``'s expression tree (``root``: the value a store packs)."""
         if isinstance(operand, ir.Const):
             return Node("const", None, (), value=operand.value)
-        staged = self.staged.get(operand.name)
+        staged = self.staged_exact.get(operand.name) or self.staged.get(operand.name)
         if staged is not None:  # this store already evaluated it into an intermediate buffer
             return Node("leaf", staged.op, staged.shape, cb=staged.cb)
         op = self.defs.get(operand.name)
@@ -553,9 +556,10 @@ class ComputeLowering(KernelLowering):
     def buffered(self, operand: ir.Reg) -> Node:
         """A node that must be read from a buffer: computed operands go through an intermediate one
         (once per store: a second operand of the same expression reads the same buffer)."""
+        if operand.name in self.staged:  # the copy the FPU's source registers read
+            staged = self.staged[operand.name]
+            return Node("leaf", staged.op, staged.shape, cb=staged.cb)
         node = self.node(operand)
-        if operand.name in self.staged:
-            return node
         if node.kind == "leaf" and operand.name not in self.copied_once:
             return node
         return self.through_buffer(node, operand)
@@ -573,6 +577,55 @@ class ComputeLowering(KernelLowering):
             through_fpu |= fpu & names
             copied |= {r.name for r in op.operands() if isinstance(r, ir.Reg) and r.name in names} - fpu
         return through_fpu & copied
+
+    def read_by_both_units(self, value: Any) -> list[ir.Reg]:
+        """The computed expressions of one store's tree that an operation reading buffers (matmul,
+        reduce, broadcast, transpose) reads and another operation reads in DST (softmax's ``e`` in
+        ``e * recip(reduce_sum(e))``), innermost first."""
+        from_buffer: dict[str, ir.Reg] = {}
+        in_dst: set[str] = set()
+        order: list[str] = []
+
+        def walk(reg: Any) -> None:
+            op = self.defs.get(reg.name) if isinstance(reg, ir.Reg) else None
+            if op is None or reg.name in order:
+                return
+            for r in op.operands():
+                walk(r)
+            order.append(reg.name)
+            reads_buffers = (op.lhs, op.rhs) if isinstance(op, ir.TileMatmul) else \
+                (op.x,) if isinstance(op, (ir.TileReduce, ir.TileBroadcast, ir.TileTranspose)) else ()
+            for r in op.operands():
+                if not isinstance(r, ir.Reg) or r.name not in self.defs:
+                    continue
+                if any(r is b for b in reads_buffers):
+                    from_buffer[r.name] = r
+                else:
+                    in_dst.add(r.name)
+        walk(value)
+        return [from_buffer[name] for name in order if name in from_buffer and name in in_dst
+                and not isinstance(self.defs[name], (ir.TileReshape, ir.TileBroadcast, ir.TileTranspose))]
+
+    def stage_both_ways(self, operand: ir.Reg) -> None:
+        """Evaluate ``operand`` once and pack it into two intermediate buffers: one the FPU's source
+        registers read (TF32, as every computed operand of theirs), one the kernel only copies into
+        DST (UnpackToDestFp32: all 32 bits, the value DST held), where it would otherwise be
+        computed again for its reads in DST. Both hold the same fp32 tiles: the bits are those of
+        computing it at each use."""
+        node = self.node(operand)
+        tiles = ir.Const(_tiles(node.shape))
+        fpu, exact = (self.ctx.intermediate_cb(self.kernel, operand.type) for _ in range(2))
+        self.emit(kir.Comment(text=f"intermediate buffers {fpu.index} (read by the FPU) and {exact.index} "
+                                   f"(copied into DST) hold one computed operand"))
+        for cb in (fpu, exact):
+            self.call("cb_reserve_back", kir.BufferId(cb.index), tiles)
+        self.evaluate(node, fpu, accumulate=None, also=exact)
+        for cb in (fpu, exact):
+            self.call("cb_push_back", kir.BufferId(cb.index), tiles)
+            self.call("cb_wait_front", kir.BufferId(cb.index), tiles)
+            self.pending_pops.append(cb)
+        self.staged[operand.name] = Node("leaf", operand, node.shape, cb=fpu)
+        self.staged_exact[operand.name] = Node("leaf", operand, node.shape, cb=exact)
 
     def through_buffer(self, node: Node, operand: ir.Reg) -> Node:
         """Evaluate ``node`` into an intermediate buffer now; the leaf that reads it back."""
@@ -617,7 +670,7 @@ class ComputeLowering(KernelLowering):
 
     # ---------------------------------------------------------------- emission
     def lower_BlockStore(self, op: ir.BlockStore) -> None:
-        self.staged = {}  # intermediates live for one store (popped at its end)
+        self.staged, self.staged_exact = {}, {}  # intermediates live for one store (popped at its end)
         for block in (op.block, *self.leaf_blocks(op.value)):
             if not block.type.unit.tiled:
                 self.fail("block math on a row-major (scalar-unit) block", hint="the compute engine works on "
@@ -645,6 +698,8 @@ class ComputeLowering(KernelLowering):
         for name in dict.fromkeys(leaf.name for leaf in self.leaf_blocks(op.value)):
             if name in self.shadows and not (only_step and name == op.block.name):
                 self.wait_current(name)
+        for shared in self.read_by_both_units(op.value):
+            self.stage_both_ways(shared)
         root = self.node(op.value, root=True)
         if shadow is None:
             final = op.value.name if op.value.name in self.rotating else None  # a local block's final value
@@ -670,7 +725,7 @@ class ComputeLowering(KernelLowering):
                 self.store_final_step(op.block.name, loop, root, only_step)
         for cb in self.pending_pops:
             self.call("cb_pop_front", kir.BufferId(cb.index), ir.Const(_tiles(cb.shape)))
-        self.staged = {}
+        self.staged, self.staged_exact = {}, {}
 
     lower_LocalStore = lower_BlockStore
 
@@ -751,8 +806,10 @@ class ComputeLowering(KernelLowering):
                 with self.into(body):
                     self.call("cb_pop_front", kir.BufferId(shadow.index), ir.Const(chunk))
 
-    def evaluate(self, root: Node, out: CBDecl, accumulate: Any, rotating: str | None = None) -> None:
-        """Compute every tile of ``root`` into DST, chunk by chunk, and pack them into ``out``.
+    def evaluate(self, root: Node, out: CBDecl, accumulate: Any, rotating: str | None = None,
+                 also: CBDecl | None = None) -> None:
+        """Compute every tile of ``root`` into DST, chunk by chunk, and pack them into ``out`` (and
+        into ``also``, from the same DST tiles).
 
         ``rotating``: a local block whose buffer rotates (:meth:`rotation_chunk`), which this store
         reads at its front or writes: each chunk written is reserved, packed and pushed on its own,
@@ -793,9 +850,10 @@ class ComputeLowering(KernelLowering):
         chunk = ir.Const(chunk_rows * chunk_cols)
         if into_rotating:
             self.call("cb_reserve_back", kir.BufferId(out.index), chunk)
-        self.tiles(chunk_rows, chunk_cols, bases["r0"], bases["c0"], lambda i, j, t, d: self.call(
-            "pack_tile", self.dst(t, slots, root.slot), kir.BufferId(out.index),
-            t if into_rotating else self.tile_index(i, j, cols)))
+        for target in (out, also) if also is not None else (out,):
+            self.tiles(chunk_rows, chunk_cols, bases["r0"], bases["c0"], lambda i, j, t, d, target=target: self.call(
+                "pack_tile", self.dst(t, slots, root.slot), kir.BufferId(target.index),
+                t if into_rotating else self.tile_index(i, j, cols)))
         if into_rotating:
             self.call("cb_push_back", kir.BufferId(out.index), chunk)
         self.call("tile_regs_release")
