@@ -23,6 +23,7 @@ ONE = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(0, 
 
 def cb(index: int, dtype=ttnn.bfloat16, pages: int = 2, core_ranges: ttnn.CoreRangeSet = ONE,
        page_size: int | None = None, tile: ttnn.TileDescriptor | None = None) -> ttnn.CBDescriptor:
+    """A CB of ``pages`` pages (tiles of ``dtype`` unless ``page_size`` says otherwise)."""
     size = dtype.tile_bytes if page_size is None else page_size
     fmt = ttnn.CBFormatDescriptor(buffer_index=index, data_format=dtype, page_size=size, tile=tile)
     return ttnn.CBDescriptor(total_size=pages * size, core_ranges=core_ranges, format_descriptors=[fmt])
@@ -44,17 +45,17 @@ def kernel(path: Path, config, core_ranges: ttnn.CoreRangeSet = ONE, rt: dict | 
                                  runtime_args=runtime, common_runtime_args=list(common), config=config)
 
 
+def run(tensors: list[ttnn.Tensor], kernels: list, cbs: list, semaphores: list = ()) -> ttnn.Tensor:
+    """One generic_op program of ``kernels`` and ``cbs`` over ``tensors``."""
+    return ttnn.generic_op(tensors, ttnn.ProgramDescriptor(kernels=list(kernels), semaphores=list(semaphores),
+                                                           cbs=list(cbs)))
+
+
 LAYERNORM = "normalization/layernorm/device/kernels"
 #: CB indices of the layernorm program (any distinct indices: the kernels see only dfb:: names)
 LN_CBS = {"in": 0, "inb": 1, "scaler": 2, "eps": 3, "gamma": 5, "beta": 6, "x": 24, "xmm": 18, "ex": 19, "ex2": 20,
           "xmm2": 21, "ex2pe": 22, "fusion": 23, "out": 16,
           "accumulate": 25}
-
-
-def run(tensors: list[ttnn.Tensor], kernels: list, cbs: list, semaphores: list = ()) -> ttnn.Tensor:
-    """One generic_op program of ``kernels`` and ``cbs`` over ``tensors``."""
-    return ttnn.generic_op(tensors, ttnn.ProgramDescriptor(kernels=list(kernels), semaphores=list(semaphores),
-                                                           cbs=list(cbs)))
 
 
 def float_bits(value: float) -> int:
@@ -63,6 +64,7 @@ def float_bits(value: float) -> int:
 
 
 def bound(desc: ttnn.KernelDescriptor, **bindings) -> ttnn.KernelDescriptor:
+    """``desc`` with the names a Metal 2.0 kernel gives its arguments, buffers and tensors."""
     desc.bindings = ttnn.KernelBindings(**bindings)
     return desc
 
