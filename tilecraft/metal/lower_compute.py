@@ -24,6 +24,7 @@ from ..ir import mathops, patterns
 from ..ir.compute_units import Operand, Unit, binary_unit
 from ..ir.l1 import Added
 from ..ir import ops as ir
+from ..ir.scalarops import BinaryOp
 from ..ir.types import BOOL, FLOAT, TILE_UNIT, BlockType, CBDecl
 from . import kir
 from .lower_common import KernelLowering
@@ -837,7 +838,7 @@ class ComputeLowering(KernelLowering):
             var, body = self.loop(name, count)
             self._stack.append(body)
             depth += 1
-            bases[name] = self.arith("mul", var, ir.Const(step), f"{name}_base")
+            bases[name] = self.arith(BinaryOp.MUL, var, ir.Const(step), f"{name}_base")
         self.state = None if outer else self.state
         self.chunk_tiles = chunk_rows * chunk_cols
         self.call("tile_regs_acquire")
@@ -932,13 +933,13 @@ class ComputeLowering(KernelLowering):
     def dst(self, t: Any, slots: int, slot: int) -> Any:
         """The DST tile of chunk tile ``t`` for a node in ``slot``: slot-major, so the chunk's
         tiles of one node are consecutive (one ``matmul_block`` fills them)."""
-        return self.arith("add", ir.Const(slot * self.chunk_tiles), t, "dst")
+        return self.arith(BinaryOp.ADD, ir.Const(slot * self.chunk_tiles), t, "dst")
 
     #: output tiles in the chunk being evaluated (each node's tiles take that many DST tiles)
     chunk_tiles = 1
 
     def tile_index(self, i: Any, j: Any, cols: int) -> Any:
-        return self.arith("add", self.arith("mul", i, ir.Const(cols)), j, "tile")
+        return self.arith(BinaryOp.ADD, self.arith(BinaryOp.MUL, i, ir.Const(cols)), j, "tile")
 
     def tiles(self, rows: int, cols: int, r0: Any, c0: Any, body: Any) -> None:
         """Run ``body(i, j, t, None)`` for every tile of a chunk (i, j absolute; t within the chunk)."""
@@ -953,8 +954,8 @@ class ComputeLowering(KernelLowering):
             ci, inner = self.loop("j", cols)
             self._stack.append(inner)
             pushed += 1
-        t = self.arith("add", self.arith("mul", ri, ir.Const(cols)), ci, "t")
-        body(self.arith("add", r0, ri, "i_abs"), self.arith("add", c0, ci, "j_abs"), t, None)
+        t = self.arith(BinaryOp.ADD, self.arith(BinaryOp.MUL, ri, ir.Const(cols)), ci, "t")
+        body(self.arith(BinaryOp.ADD, r0, ri, "i_abs"), self.arith(BinaryOp.ADD, c0, ci, "j_abs"), t, None)
         for _ in range(pushed):
             self._stack.pop()
 
@@ -1174,8 +1175,8 @@ class ComputeLowering(KernelLowering):
         index = self.tile_index(k, col, b.shape[-1])
         if len(b.shape) == 2:
             return index
-        batch = self.arith("floordiv", row, ir.Const(a.shape[-2]), "batch")
-        return self.arith("add", self.arith("mul", batch, ir.Const(b.shape[-2] * b.shape[-1])), index, "tile")
+        batch = self.arith(BinaryOp.FLOORDIV, row, ir.Const(a.shape[-2]), "batch")
+        return self.arith(BinaryOp.ADD, self.arith(BinaryOp.MUL, batch, ir.Const(b.shape[-2] * b.shape[-1])), index, "tile")
 
     def emit_reduce(self, node: Node, r0, c0, rows, cols, slots) -> None:
         (x,) = node.children
