@@ -34,7 +34,7 @@ from ..lang.kernel import KernelDef
 from ..lang.threads import compute, datamovement
 from .single_thread_split import (METADATA, SLICE_SHAPE, UNPLACEABLE_REDUCTION, Names, Site, Split, Splitter,
                                   is_block_index_call)
-from .source import FunctionSource, function_source, register_source
+from .source import FunctionSource, absolute, function_source, register_source
 
 #: the decorator options that describe a single-threaded operation (not passed to the threads)
 OPTIONS = ("block", "over", "schedule", "block_count")
@@ -84,25 +84,12 @@ def _decorator_name(node: ast.expr) -> str:
     return target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
 
 
-def _absolute(source: FunctionSource) -> FunctionSource:
-    """The function's AST with file positions (so compiled code and spans agree without offsets)."""
-    tree = copy.deepcopy(source.node)
-    ast.increment_lineno(tree, source.line_offset)
-    if source.col_offset:
-        for n in ast.walk(tree):
-            if hasattr(n, "col_offset"):
-                n.col_offset += source.col_offset
-                if getattr(n, "end_col_offset", None) is not None:
-                    n.end_col_offset += source.col_offset
-    return FunctionSource(tree, source.file, 0, 0)
-
-
 class _Expansion:
     def __init__(self, kdef: KernelDef, arguments: dict[str, Any], grid: tuple[int, ...]):
         self.kdef = kdef
         self.arguments = arguments
         self.grid = grid
-        self.source = _absolute(function_source(kdef.fn))
+        self.source = absolute(function_source(kdef.fn))
         self.tensors = {k for k, v in arguments.items() if hasattr(v, "storage")}
         #: the name the script gives the language (``import tilecraft as ttl``), read off the decorator
         self.lang = next((d.func.value.id for d in self.source.node.decorator_list

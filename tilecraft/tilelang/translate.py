@@ -1,0 +1,641 @@
+"""A TileLang ``@T.prim_func`` as a single-threaded TT-Lang operation (docs/language.md section 16).
+
+TileLang's frontend parses the decorated function's AST rather than running it; so does this one.
+The body is rewritten, statement by statement, into the single-threaded form of section 15, whose
+compiler then designs the pipeline:
+
+- ``with T.Kernel(gx, gy) as (bx, by)`` -> ``bx, by`` from the flat ``ttl.block_index()``; the
+  output blocks are the slices the kernel stores (``over=``/``block=`` metadata), one per program
+  instance of the grid, spread over the cores;
+- ``T.alloc_shared`` / ``T.alloc_fragment`` -> a block name (the dataflow buffers and DST are the
+  compiler's); ``T.copy`` from/to a tensor -> a load/store of a tile slice; ``T.clear``/``T.fill``
+  -> ``ttl.block.fill``; ``T.gemm`` -> ``acc += a @ b``; ``T.reduce_*`` -> ``ttl.math.reduce_*``;
+- ``T.Pipelined(n, num_stages=s)`` -> ``for k in range(n)`` with ``block_count=max(2, s)``;
+- a ``T.Parallel`` body -> block math, each ``buf[i, j]`` read as the whole block (a per-row
+  fragment ``m[i]`` broadcast across the row), each tensor index ``base + i`` a tile slice.
+
+Every generated node carries the position of the TileLang line it came from, so diagnostics of the
+later stages point there too. Constructs outside the subset are diagnostics E0840-E0847.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+from ..diagnostics import error
+from ..frontend.source import FunctionSource
+
+TILE = 32
+
+UNSUPPORTED = "E0840"      #: a TileLang construct outside the subset (T.atomic_add, T.alloc_local, ...)
+NOT_TILE_ALIGNED = "E0841"  #: a copy or buffer whose extent or offset is not a multiple of 32
+FRAGMENT_INDEX = "E0842"   #: indexing a buffer other than by the T.Parallel loop variables
+KERNEL_SHAPE = "E0843"     #: no T.Kernel, or a grid that does not match the output blocks
+LOOP_BOUND = "E0844"       #: a loop bound that is not known before the kernel runs
+UNINITIALISED = "E0845"    #: a fragment read (or accumulated into) before it has a value
+TENSOR_PARAM = "E0846"     #: a T.Tensor annotation missing or unsupported, or a launch that disagrees
+STATEMENT = "E0847"        #: a statement a prim_func body does not take (if, while, ...)
+
+#: T.<name>(x) -> ttl.math.<name>(x)
+MATH = {"exp": "exp", "exp2": "exp2", "log": "log", "log2": "log2", "sqrt": "sqrt", "rsqrt": "rsqrt", "abs": "abs",
+        "tanh": "tanh", "sigmoid": "sigmoid", "max": "max", "min": "min"}
+DTYPES = {"bfloat16": "bfloat16", "float32": "float32", "float": "float32"}
+
+
+@dataclass
+class TensorParam:
+    """A ``T.Tensor((rows, cols), dtype)`` parameter."""
+
+    name: str
+    shape: tuple[int, ...]
+    dtype: str
+    node: ast.AST
+
+
+@dataclass
+class Buffer:
+    name: str
+    kind: str  # "shared" | "fragment"
+    shape: tuple[int, ...]  # elements
+    node: ast.AST
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        """Its block shape in tiles: a 1-D fragment is one value per row (a column of tiles)."""
+        if len(self.shape) == 1:
+            return (self.shape[0] // TILE, 1)
+        return tuple(d // TILE for d in self.shape)
+
+
+@dataclass
+class Translation:
+    """The single-threaded operation's function AST and the metadata its decorator takes."""
+
+    function: ast.FunctionDef
+    params: list[TensorParam]
+    stores: list[str]
+    options: dict[str, Any]
+    grid: tuple[int, int]
+
+
+@dataclass
+class _Parallel:
+    vars: tuple[str, ...]
+    extents: tuple[int, ...]
+    scalars: dict[str, ast.expr] = field(default_factory=dict)
+
+
+class Translator:
+    def __init__(self, source: FunctionSource, namespace: dict[str, Any], module: Any,
+                 annotations: dict[str, Any]):
+        self.source = source
+        self.annotations = annotations
+        self.ns = namespace
+        self.module = module
+        self.buffers: dict[str, Buffer] = {}
+        self.has_value: set[str] = set()
+        self.index_vars: list[str] = []  # kernel and loop variables (sampled for alignment)
+        self.scalars: dict[str, ast.expr] = {}
+        self.stores: list[tuple[str, tuple[int, ...], ast.AST]] = []
+        self.block_count = 2
+        self.params: dict[str, TensorParam] = {}
+
+    # ------------------------------------------------------------------ helpers
+    def fail(self, code: str, message: str, node: ast.AST, hint: str) -> NoReturn:
+        raise error(code, message, self.source.span(node), hint=hint)
+
+    def construct(self, node: ast.AST) -> str | None:
+        """``T.name`` (whatever the script calls the module) -> "name"; else None."""
+        if isinstance(node, ast.Call):
+            node = node.func
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and self.ns.get(node.value.id) is self.module:
+            return node.attr
+        return None
+
+    def evaluate(self, expr: ast.expr, what: str, code: str, sample: int = 0) -> Any:
+        """A static value: the expression with kernel/loop variables set to a sample."""
+        ns = dict(self.ns)
+        for i, name in enumerate(self.index_vars):
+            ns[name] = 0 if sample == 0 else sample * (2 * i + 3) + 1
+        tree = _substitute(expr, self.scalars)
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) \
+                    and (n.value.id in self.buffers or n.value.id in self.params):
+                self.fail(code, f"{what} ({ast.unparse(expr)}) reads data: it must be known before the kernel runs",
+                          expr, "compute it from shapes, constants and loop variables")
+        try:
+            return eval(compile(ast.fix_missing_locations(ast.Expression(tree)), self.source.file, "eval"), ns)
+        except Exception as exc:  # noqa: BLE001 - any failure: not a static value
+            self.fail(code, f"cannot work out {what} ({ast.unparse(expr)}) before the kernel runs "
+                      f"({type(exc).__name__}: {exc})", expr, "use shapes, constants and loop variables")
+
+    def static_int(self, expr: ast.expr, what: str, code: str) -> int:
+        value = self.evaluate(expr, what, code)
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.fail(code, f"{what} ({ast.unparse(expr)}) is {value!r}, not an int", expr, "use an int")
+        return value
+
+    def aligned(self, expr: ast.expr, what: str) -> None:
+        """``expr`` is a multiple of 32 for every value of the kernel and loop variables."""
+        for sample in range(4):
+            value = self.evaluate(expr, what, NOT_TILE_ALIGNED, sample)
+            if not isinstance(value, int) or value % TILE:
+                self.fail(NOT_TILE_ALIGNED, f"{what} ({ast.unparse(expr)}) is not a multiple of {TILE} for every "
+                          f"block (it can be {value!r}): copies move whole {TILE}x{TILE} tiles", expr,
+                          f"make block sizes and offsets multiples of {TILE}")
+
+    def buffer(self, node: ast.expr, what: str) -> Buffer:
+        if isinstance(node, ast.Name) and node.id in self.buffers:
+            return self.buffers[node.id]
+        self.fail(UNSUPPORTED, f"{what} must be a buffer from T.alloc_shared or T.alloc_fragment, not "
+                  f"{ast.unparse(node)}", node, "copy the data into a buffer first: T.copy(A[...], A_shared)")
+
+    def read(self, name: str, node: ast.AST) -> ast.expr:
+        if name not in self.has_value:
+            self.fail(UNINITIALISED, f"'{name}' is read before it has a value", node,
+                      f"give it one first: T.clear({name}), T.fill({name}, v) or T.copy(..., {name})")
+        return _at(ast.Name(id=name, ctx=ast.Load()), node)
+
+    def tiles(self, expr: ast.expr) -> ast.expr:
+        """An element offset (already checked to divide by 32) as a tile offset. An offset linear in
+        the kernel and loop variables becomes ``c0 + c1 * v1 + ...`` in tiles, which lets the front
+        end prove a slice's extent (the emitter needs it); any other is ``(expr) // 32``."""
+        tree = _substitute(expr, self.scalars)
+        at = {v: 0 for v in self.index_vars}
+        c0 = self.value_at(tree, at)
+        coefficients = {v: self.value_at(tree, {**at, v: 1}) - c0 for v in self.index_vars}
+        probe = {v: 2 * i + 3 for i, v in enumerate(self.index_vars)}
+        linear = self.value_at(tree, probe) == c0 + sum(c * probe[v] for v, c in coefficients.items())
+        if not linear or any(c % TILE for c in coefficients.values()):
+            return _at(ast.BinOp(left=self.rewrite(expr), op=ast.FloorDiv(), right=ast.Constant(TILE)), expr)
+        text = " + ".join([str(c0 // TILE)] + [f"{c // TILE} * {v}" for v, c in coefficients.items() if c])
+        return _parse(text, expr)
+
+    def value_at(self, tree: ast.expr, values: dict[str, int]) -> Any:
+        code = compile(ast.fix_missing_locations(ast.Expression(tree)), self.source.file, "eval")
+        return eval(code, {**self.ns, **values})
+
+    def rewrite(self, expr: ast.expr) -> ast.expr:
+        """A scalar expression with ``T.ceildiv(a, b)`` spelled in Python and scalars substituted."""
+        translator = self
+
+        class Rewrite(ast.NodeTransformer):
+            def visit_Call(self, node: ast.Call) -> ast.AST:
+                self.generic_visit(node)
+                if translator.construct(node) == "ceildiv" and len(node.args) == 2:
+                    a, b = node.args
+                    neg = ast.UnaryOp(op=ast.USub(), operand=a)
+                    return _at(ast.UnaryOp(op=ast.USub(), operand=ast.BinOp(left=neg, op=ast.FloorDiv(), right=b)),
+                               node)
+                return node
+
+        return Rewrite().visit(_substitute(expr, self.scalars))
+
+    # ------------------------------------------------------------------ the function
+    def translate(self, fn: ast.FunctionDef) -> Translation:
+        for arg in fn.args.args:
+            self.params[arg.arg] = self.tensor_param(arg)
+        body = [s for s in fn.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        if len(body) != 1 or not isinstance(body[0], ast.With) or len(body[0].items) != 1 \
+                or self.construct(body[0].items[0].context_expr) != "Kernel":
+            self.fail(KERNEL_SHAPE, f"the body of {fn.name}() must be one `with T.Kernel(...) as (bx, by):` block",
+                      body[0] if body else fn, "put the whole program inside with T.Kernel(gx, gy, threads=128) as "
+                                               "(bx, by):")
+        head, grid = self.kernel(body[0])
+        stmts = head + self.block(body[0].body)
+        over, block = self.output_blocks(grid, body[0])
+        args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=a.arg) for a in fn.args.args], vararg=None,
+                             kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+        out = ast.copy_location(ast.FunctionDef(name=fn.name, args=args, body=stmts, decorator_list=[], returns=None,
+                                                type_comment=None), fn)
+        for a, orig in zip(out.args.args, fn.args.args):
+            ast.copy_location(a, orig)
+        cores = (min(grid[0], 8), min(grid[1], 8))
+        options = {"over": over, "block": block, "block_count": self.block_count}
+        return Translation(out, list(self.params.values()), list(dict.fromkeys(s[0] for s in self.stores)),
+                           options, cores)
+
+    def tensor_param(self, arg: ast.arg) -> TensorParam:
+        ann = arg.annotation
+        if not (isinstance(ann, ast.Call) and self.construct(ann) == "Tensor" and ann.args):
+            self.fail(TENSOR_PARAM, f"parameter '{arg.arg}' has no T.Tensor((rows, cols), dtype) annotation", arg,
+                      f"{arg.arg}: T.Tensor((M, N), \"bfloat16\")")
+        dtype_node = ann.args[1] if len(ann.args) > 1 else next((k.value for k in ann.keywords if k.arg == "dtype"), None)
+        value = self.annotations.get(arg.arg)  # evaluated where Python defined the function
+        if value is not None:
+            shape, dtype = value.shape, value.dtype
+        else:
+            shape = self.evaluate(ann.args[0], "the tensor's shape", TENSOR_PARAM)
+            dtype = self.evaluate(dtype_node, "the tensor's dtype", TENSOR_PARAM) if dtype_node is not None \
+                else "float32"
+        if not (isinstance(shape, (tuple, list)) and len(shape) == 2 and all(isinstance(d, int) for d in shape)):
+            self.fail(TENSOR_PARAM, f"T.Tensor shape {shape!r}: tilecraft takes 2-D tensors of static shape",
+                      ann, "T.Tensor((M, N), dtype) with int M and N")
+        if any(d % TILE for d in shape):
+            self.fail(NOT_TILE_ALIGNED, f"T.Tensor shape {tuple(shape)} is not a multiple of {TILE} in every "
+                      "dimension", ann, "pad the tensor to whole tiles")
+        if dtype not in DTYPES:
+            self.fail(TENSOR_PARAM, f"dtype {dtype!r} is not one tilecraft's TileLang takes "
+                      f"({', '.join(map(repr, DTYPES))})", dtype_node or ann,
+                      "use \"bfloat16\" (Tensix's 16-bit float; it has no IEEE float16 tiles) or \"float32\"")
+        return TensorParam(arg.arg, tuple(shape), DTYPES[dtype], arg)
+
+    def kernel(self, stmt: ast.With) -> tuple[list[ast.stmt], tuple[int, int]]:
+        item = stmt.items[0]
+        call = item.context_expr
+        assert isinstance(call, ast.Call)
+        if not 1 <= len(call.args) <= 2:
+            self.fail(KERNEL_SHAPE, f"T.Kernel with {len(call.args)} grid dimensions: tilecraft maps 1 or 2",
+                      call, "T.Kernel(gx, gy, threads=128) as (bx, by)")
+        dims = [self.static_int(a, "the kernel grid", KERNEL_SHAPE) for a in call.args]
+        target = item.optional_vars
+        names = target.elts if isinstance(target, ast.Tuple) else [target] if target is not None else []
+        if len(names) != len(dims) or not all(isinstance(n, ast.Name) for n in names):
+            self.fail(KERNEL_SHAPE, f"T.Kernel has {len(dims)} grid dimensions; bind as many names", call,
+                      "with T.Kernel(gx, gy) as (bx, by):")
+        grid = (dims[0], dims[1] if len(dims) > 1 else 1)
+        flat = "_tl_block"
+        head = [f"{flat} = ttl.block_index()", f"{names[0].id} = {flat} % {grid[0]}"]  # type: ignore[attr-defined]
+        if len(names) > 1:
+            head.append(f"{names[1].id} = {flat} // {grid[0]}")  # type: ignore[attr-defined]
+        self.index_vars += [n.id for n in names]  # type: ignore[attr-defined]
+        return [_place(ast.parse(h).body[0], stmt) for h in head], grid
+
+    def output_blocks(self, grid: tuple[int, int], at: ast.AST) -> tuple[str, tuple[int, ...]]:
+        if not self.stores:
+            self.fail(KERNEL_SHAPE, "the kernel stores nothing", at, "T.copy(C_local, C[by * block_M, bx * block_N])")
+        over, block, node = self.stores[0]
+        tiles = tuple(d // TILE for d in self.params[over].shape)
+        counts = tuple(t // b for t, b in zip(tiles, block))
+        if any(t % b for t, b in zip(tiles, block)) or math.prod(counts) != grid[0] * grid[1]:
+            self.fail(KERNEL_SHAPE, f"the T.Kernel grid has {grid[0]}x{grid[1]} blocks but the {block[0] * TILE}x"
+                      f"{block[1] * TILE} slices of '{over}' it stores make {counts[0]}x{counts[1]} of them: each block "
+                      "of the grid must store one output block", node,
+                      "size the grid as T.ceildiv(N, block_N), T.ceildiv(M, block_M) over the stored tensor")
+        return over, block
+
+    # ------------------------------------------------------------------ statements
+    def block(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for stmt in stmts:
+            out += self.statement(stmt)
+        return out
+
+    def statement(self, stmt: ast.stmt) -> list[ast.stmt]:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            return []
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            name = self.construct(stmt.value)
+            if name in ("alloc_shared", "alloc_fragment"):
+                return self.alloc(stmt.targets[0].id, name, stmt.value)  # type: ignore[arg-type]
+            if name is not None:
+                self.unsupported(stmt.value, name)
+            self.scalar_expr(stmt.value)
+            self.scalars[stmt.targets[0].id] = stmt.value
+            return []
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            name = self.construct(stmt.value)
+            handler = getattr(self, f"call_{name}", None) if name else None
+            if handler is None:
+                self.unsupported(stmt.value, name)
+            return handler(stmt.value)
+        if isinstance(stmt, ast.For) and not stmt.orelse:
+            return self.loop(stmt)
+        self.fail(STATEMENT, f"a prim_func body does not take this statement ({type(stmt).__name__.lower()})", stmt,
+                  "write the kernel with T.copy, T.gemm, T.Parallel, T.Pipelined and T.serial loops; a "
+                  "data-dependent choice is an elementwise T.max/T.min")
+
+    def unsupported(self, node: ast.AST, name: str | None) -> NoReturn:
+        what = f"T.{name}" if name else ast.unparse(node.func if isinstance(node, ast.Call) else node)
+        hints = {"atomic_add": "give each block of the grid its own output slice and accumulate in a fragment",
+                 "alloc_local": "use T.alloc_fragment", "use_swizzle": "drop it: the compiler schedules the grid",
+                 "annotate_layout": "drop it: the compiler lays buffers out"}
+        self.fail(UNSUPPORTED, f"{what} is outside the TileLang subset tilecraft maps", node,
+                  hints.get(name or "", "see docs/language.md section 16.1 for the constructs tilecraft takes"))
+
+    def scalar_expr(self, expr: ast.expr) -> None:
+        for n in ast.walk(expr):
+            if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) \
+                    and (n.value.id in self.buffers or n.value.id in self.params):
+                self.fail(FRAGMENT_INDEX, f"indexing '{n.value.id}' outside a T.Parallel body", n,
+                          "read buffers whole in T.Parallel bodies (buf[i, j] with the loop's variables)")
+            if isinstance(n, ast.Call) and self.construct(n) not in ("ceildiv", None):
+                self.unsupported(n, self.construct(n))
+
+    def alloc(self, name: str, kind: str, call: ast.Call) -> list[ast.stmt]:
+        shape = self.evaluate(call.args[0], "the buffer's shape", NOT_TILE_ALIGNED) if call.args else None
+        if isinstance(shape, int):
+            shape = (shape,)
+        if not (isinstance(shape, (tuple, list)) and len(shape) in (1, 2) and all(isinstance(d, int) for d in shape)) \
+                or (len(shape) == 1 and kind == "alloc_shared"):
+            self.fail(NOT_TILE_ALIGNED, f"T.{kind}({ast.unparse(call.args[0]) if call.args else ''}): tilecraft "
+                      "maps 2-D buffers (and 1-D fragments, one value per row)", call, f"T.{kind}((rows, cols), dtype)")
+        if any(d % TILE for d in shape):
+            self.fail(NOT_TILE_ALIGNED, f"T.{kind}({tuple(shape)}) is not a multiple of {TILE} in every dimension: "
+                      "buffers hold whole tiles", call, f"use multiples of {TILE}")
+        self.buffers[name] = Buffer(name, kind.removeprefix("alloc_"), tuple(shape), call)
+        return []
+
+    def assign(self, name: str, value: ast.expr, at: ast.AST) -> list[ast.stmt]:
+        self.has_value.add(name)
+        return [_at(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=value), at)]
+
+    def call_clear(self, call: ast.Call) -> list[ast.stmt]:
+        buf = self.buffer(call.args[0], "T.clear's argument")
+        return self.assign(buf.name, _parse(f"ttl.block.fill(0, shape={buf.tiles!r})", call), call)
+
+    def call_fill(self, call: ast.Call) -> list[ast.stmt]:
+        buf = self.buffer(call.args[0], "T.fill's first argument")
+        self.scalar_expr(call.args[1])
+        fill = _parse(f"ttl.block.fill(0, shape={buf.tiles!r})", call)
+        fill.args[0] = self.rewrite(call.args[1])  # type: ignore[attr-defined]
+        return self.assign(buf.name, fill, call)
+
+    def call_copy(self, call: ast.Call) -> list[ast.stmt]:
+        if len(call.args) != 2:
+            self.fail(UNSUPPORTED, "T.copy takes a source and a destination", call, "T.copy(A[by * bM, k * bK], A_s)")
+        src, dst = call.args
+        if isinstance(src, ast.Subscript) and self.is_param(src.value):
+            buf = self.buffer(dst, "T.copy's destination (from a tensor)")
+            return self.assign(buf.name, self.slice(src, buf.shape, "load"), call)
+        if isinstance(dst, ast.Subscript) and self.is_param(dst.value):
+            buf = self.buffer(src, "T.copy's source (to a tensor)")
+            store = self.slice(dst, buf.shape, "store")
+            return [_at(ast.Assign(targets=[store], value=self.read(buf.name, src)), call)]
+        a, b = self.buffer(src, "T.copy's source"), self.buffer(dst, "T.copy's destination")
+        if a.shape != b.shape:
+            self.fail(NOT_TILE_ALIGNED, f"T.copy between buffers of shapes {a.shape} and {b.shape}", call,
+                      "copy between buffers of one shape")
+        return self.assign(b.name, self.read(a.name, src), call)
+
+    def is_param(self, node: ast.expr) -> bool:
+        return isinstance(node, ast.Name) and node.id in self.params
+
+    def slice(self, sub: ast.Subscript, shape: tuple[int, ...], kind: str,
+              bases: list[ast.expr] | None = None) -> ast.Subscript:
+        """``A[r0, c0]`` (extents from the buffer) or ``A[r0:r1, c0:c1]`` as a tile slice."""
+        tensor = sub.value.id  # type: ignore[attr-defined]
+        dims = bases if bases is not None else (sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice])
+        if len(dims) != 2 or len(shape) != 2:
+            self.fail(NOT_TILE_ALIGNED, f"a copy between '{tensor}' (2-D) and a {len(shape)}-D buffer, indexed by "
+                      f"{len(dims)} coordinates", sub, "index the tensor with two coordinates: A[row, col]")
+        out = []
+        for dim, extent in zip(dims, shape):
+            start = dim
+            if isinstance(dim, ast.Slice):
+                if dim.step is not None:
+                    self.fail(NOT_TILE_ALIGNED, "a tensor slice with a step", dim, "slice contiguous rows and columns")
+                start = dim.lower or ast.Constant(0)
+                upper = dim.upper or ast.Constant(self.params[tensor].shape[len(out)])
+                span = self.evaluate(ast.BinOp(left=upper, op=ast.Sub(), right=start), "the slice's extent",
+                                     NOT_TILE_ALIGNED)
+                if span != extent:
+                    self.fail(NOT_TILE_ALIGNED, f"this slice of '{tensor}' spans {span} elements where the buffer "
+                              f"has {extent}", dim, "slice exactly the buffer's shape, or give only its start")
+            self.aligned(start, f"the {kind} offset into '{tensor}'")
+            lo = self.tiles(start)
+            hi = _at(ast.BinOp(left=lo, op=ast.Add(), right=ast.Constant(extent // TILE)), start)
+            out.append(_at(ast.Slice(lower=lo, upper=hi), start))
+        if kind == "store":
+            self.stores.append((tensor, tuple(e // TILE for e in shape), sub))
+        return _at(ast.Subscript(value=ast.Name(id=tensor, ctx=ast.Load()), slice=ast.Tuple(elts=out, ctx=ast.Load()),
+                                 ctx=ast.Store() if kind == "store" else ast.Load()), sub)
+
+    def call_gemm(self, call: ast.Call) -> list[ast.stmt]:
+        if len(call.args) != 3:
+            self.fail(UNSUPPORTED, "T.gemm takes A, B and the accumulator C", call, "T.gemm(A_shared, B_shared, C_local)")
+        a, b, c = (self.buffer(x, f"T.gemm's {w}") for x, w in zip(call.args, ("A", "B", "C")))
+        flags = {k.arg: self.evaluate(k.value, f"T.gemm's {k.arg}", UNSUPPORTED) for k in call.keywords}
+        unknown = set(flags) - {"transpose_A", "transpose_B", "clear_accum", "policy", "k_pack", "wg_wait"}
+        if unknown:
+            self.fail(UNSUPPORTED, f"T.gemm's {', '.join(sorted(unknown))} is outside the subset", call,
+                      "T.gemm(A, B, C, transpose_A=..., transpose_B=..., clear_accum=...)")
+        left, right = self.read(a.name, call.args[0]), self.read(b.name, call.args[1])
+        if flags.get("transpose_A"):
+            left = _at(ast.Call(func=_parse("ttl.math.transpose", call), args=[left], keywords=[]), call)
+        if flags.get("transpose_B"):
+            right = _at(ast.Call(func=_parse("ttl.math.transpose", call), args=[right], keywords=[]), call)
+        product = _at(ast.BinOp(left=left, op=ast.MatMult(), right=right), call)
+        if flags.get("clear_accum"):
+            return self.assign(c.name, product, call)
+        self.read(c.name, call.args[2])
+        return [_at(ast.AugAssign(target=ast.Name(id=c.name, ctx=ast.Store()), op=ast.Add(), value=product), call)]
+
+    def call_reduce_max(self, call: ast.Call) -> list[ast.stmt]:
+        return self.reduce(call, "max")
+
+    def call_reduce_sum(self, call: ast.Call) -> list[ast.stmt]:
+        return self.reduce(call, "sum")
+
+    def reduce(self, call: ast.Call, kind: str) -> list[ast.stmt]:
+        src = self.buffer(call.args[0], f"T.reduce_{kind}'s source")
+        dst = self.buffer(call.args[1] if len(call.args) > 1 else call, f"T.reduce_{kind}'s destination")
+        keys = {k.arg: k.value for k in call.keywords}
+        dim = self.evaluate(call.args[2] if len(call.args) > 2 else keys.get("dim", ast.Constant(-1)),
+                            "the reduced dimension", UNSUPPORTED)
+        clear = self.evaluate(keys.get("clear", ast.Constant(True)), "clear=", UNSUPPORTED)
+        if len(src.shape) != 2 or dim not in (1, -1) or dst.shape != src.shape[:1]:
+            self.fail(UNSUPPORTED, f"T.reduce_{kind} of a {src.shape} buffer along dim={dim} into a {dst.shape} one: "
+                      "tilecraft maps the reduction of each row (dim=1) into a 1-D fragment of one value per row",
+                      call, f"T.reduce_{kind}(S, row_{kind}, dim=1) with row_{kind} = T.alloc_fragment((rows,), dtype)")
+        reduced = _parse(f"ttl.math.reduce_{kind}({src.name}, dims=[-1])", call)
+        self.read(src.name, call.args[0])
+        if not clear:
+            previous = self.read(dst.name, call.args[1])
+            reduced = (_at(ast.Call(func=_parse("ttl.math.max", call), args=[previous, reduced], keywords=[]), call)
+                       if kind == "max" else _at(ast.BinOp(left=previous, op=ast.Add(), right=reduced), call))
+        return self.assign(dst.name, reduced, call)
+
+    # ------------------------------------------------------------------ loops
+    def loop(self, stmt: ast.For) -> list[ast.stmt]:
+        it = stmt.iter
+        name = self.construct(it)
+        if name == "Parallel":
+            return self.parallel(stmt)
+        plain = isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+        if name not in ("Pipelined", "serial") and not plain:
+            self.fail(LOOP_BOUND if name is None else UNSUPPORTED,
+                      f"a loop over {ast.unparse(it)}: tilecraft maps T.Pipelined, T.serial, range and T.Parallel",
+                      it, "for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=2):")
+        assert isinstance(it, ast.Call)
+        if not isinstance(stmt.target, ast.Name) or not 1 <= len(it.args) <= 3:
+            self.fail(UNSUPPORTED, "a loop takes one variable and range-like bounds", stmt, "for k in T.serial(n):")
+        for arg in it.args:
+            for sample in range(3):  # a bound known before the kernel runs, for every block
+                value = self.evaluate(arg, "the loop's bound", LOOP_BOUND, sample)
+                if not isinstance(value, int):
+                    self.fail(LOOP_BOUND, f"the loop's bound {ast.unparse(arg)} is {value!r}, not an int", arg,
+                              "bound loops by ints computed from shapes and constants")
+        if name == "Pipelined":
+            stages = next((k.value for k in it.keywords if k.arg == "num_stages"), None)
+            if stages is not None:
+                self.block_count = max(self.block_count, self.static_int(stages, "num_stages", LOOP_BOUND))
+        self.index_vars.append(stmt.target.id)
+        call = _at(ast.Call(func=ast.Name(id="range", ctx=ast.Load()), args=[self.rewrite(a) for a in it.args],
+                            keywords=[]), it)
+        return [ast.copy_location(ast.For(target=stmt.target, iter=call, body=self.block(stmt.body), orelse=[],
+                                          type_comment=None), stmt)]
+
+    def parallel(self, stmt: ast.For) -> list[ast.stmt]:
+        it = stmt.iter
+        assert isinstance(it, ast.Call)
+        targets = stmt.target.elts if isinstance(stmt.target, ast.Tuple) else [stmt.target]
+        if len(targets) != len(it.args) or not all(isinstance(t, ast.Name) for t in targets) or len(targets) > 2:
+            self.fail(UNSUPPORTED, "T.Parallel binds one variable per extent (one or two)", stmt,
+                      "for i, j in T.Parallel(block_M, block_N):")
+        extents = tuple(self.static_int(a, "T.Parallel's extent", LOOP_BOUND) for a in it.args)
+        if any(e % TILE for e in extents):
+            self.fail(NOT_TILE_ALIGNED, f"T.Parallel{extents} is not a multiple of {TILE} in every dimension", it,
+                      "iterate over whole tiles (the block shapes)")
+        par = _Parallel(tuple(t.id for t in targets), extents)  # type: ignore[attr-defined]
+        out: list[ast.stmt] = []
+        for s in stmt.body:
+            out += self.parallel_statement(s, par)
+        return out
+
+    def parallel_statement(self, stmt: ast.stmt, par: _Parallel) -> list[ast.stmt]:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and stmt.targets[0].id not in self.buffers:
+            par.scalars[stmt.targets[0].id] = stmt.value  # an index helper, y = by * block_M + i
+            return []
+        target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else \
+            stmt.target if isinstance(stmt, ast.AugAssign) else None
+        if not isinstance(target, ast.Subscript) or not isinstance(target.value, ast.Name):
+            self.fail(STATEMENT, "a T.Parallel body takes element assignments (buf[i, j] = expr) and index names",
+                      stmt, "C_local[i, j] = A_shared[i, j] * 2")
+        value = self.element(stmt.value, par)  # type: ignore[attr-defined]
+        name = target.value.id
+        if name in self.buffers:
+            self.whole(target, par, self.buffers[name])
+            if isinstance(stmt, ast.AugAssign):
+                self.read(name, target)
+                return [_at(ast.AugAssign(target=ast.Name(id=name, ctx=ast.Store()), op=stmt.op, value=value), stmt)]
+            return self.assign(name, value, stmt)
+        if name in self.params and isinstance(stmt, ast.Assign):
+            return [_at(ast.Assign(targets=[self.tensor_element(target, par, "store")], value=value), stmt)]
+        self.fail(FRAGMENT_INDEX, f"an element assignment to '{name}' that tilecraft cannot map", target,
+                  "assign buffers by the loop's variables, buf[i, j] = ..., and tensors as T[base + i, base + j] = ...")
+
+    def whole(self, sub: ast.Subscript, par: _Parallel, buf: Buffer) -> str:
+        """``buf[i, j]`` by exactly the loop variables -> "whole"; a per-row fragment ``m[i]`` -> "row"."""
+        idx = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+        names = [self.loop_var(i, par) for i in idx]
+        if tuple(names) == par.vars and buf.shape == par.extents:
+            return "whole"
+        if len(par.vars) == 2 and names == [par.vars[0]] and buf.shape == par.extents[:1]:
+            return "row"
+        self.fail(FRAGMENT_INDEX, f"{ast.unparse(sub)}: inside T.Parall{par.extents} a buffer is indexed by the "
+                  f"loop's variables in order ({', '.join(par.vars)}), over its whole shape {buf.shape}", sub,
+                  "elementwise bodies read and write whole buffers: buf[i, j]; a per-row value as row[i]")
+
+    def loop_var(self, node: ast.expr, par: _Parallel) -> str | None:
+        node = _substitute(node, par.scalars)
+        return node.id if isinstance(node, ast.Name) and node.id in par.vars else None
+
+    def tensor_element(self, sub: ast.Subscript, par: _Parallel, kind: str) -> ast.Subscript:
+        """``A[base_r + i, base_c + j]`` -> a tile slice of ``A`` at (base_r, base_c) of the loop's shape."""
+        idx = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+        bases: list[ast.expr] = []
+        for d, i in enumerate(idx):
+            expr = _substitute(i, par.scalars)
+            var = par.vars[d] if d < len(par.vars) else None
+            base = _split_offset(expr, var)
+            if len(idx) != len(par.vars) or base is None:
+                self.fail(FRAGMENT_INDEX, f"{ast.unparse(sub)}: inside T.Parallel a tensor is indexed as base + "
+                          f"{', base + '.join(par.vars)} (the loop's variables in order)", sub,
+                          "A[by * block_M + i, bx * block_N + j]")
+            bases.append(_at(base, i))
+        return self.slice(sub, par.extents, kind, bases)
+
+    def element(self, expr: ast.expr, par: _Parallel) -> ast.expr:
+        """An element expression of a T.Parallel body as block math."""
+        if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name):
+            name = expr.value.id
+            if name in self.buffers:
+                buf = self.buffers[name]
+                how = self.whole(expr, par, buf)
+                value = self.read(name, expr)
+                if how == "row":
+                    tiles = tuple(e // TILE for e in par.extents)
+                    return _at(ast.Call(func=_parse("ttl.block.broadcast", expr), args=[value],
+                                        keywords=[ast.keyword(arg="dims", value=_parse("[-1]", expr)),
+                                                  ast.keyword(arg="shape", value=ast.Constant(tiles))]), expr)
+                return value
+            if name in self.params:
+                return self.tensor_element(expr, par, "load")
+            self.fail(FRAGMENT_INDEX, f"{ast.unparse(expr)}: only buffers and tensors are indexed in T.Parallel",
+                      expr, "read a buffer as buf[i, j]")
+        if isinstance(expr, ast.Name) and expr.id in self.scalars:
+            return self.rewrite(expr)
+        if isinstance(expr, ast.Name):
+            sub = _substitute(expr, par.scalars)
+            if any(isinstance(n, ast.Name) and n.id in par.vars for n in ast.walk(sub)):
+                self.fail(FRAGMENT_INDEX, f"'{expr.id}' is a T.Parallel index used as a value", expr,
+                          "use the loop's variables only to index buffers and tensors")
+            return _at(ast.Name(id=expr.id, ctx=ast.Load()), expr)
+        if isinstance(expr, ast.Constant):
+            return expr
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+            return _at(ast.BinOp(left=self.element(expr.left, par), op=expr.op, right=self.element(expr.right, par)),
+                       expr)
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+            return _at(ast.UnaryOp(op=expr.op, operand=self.element(expr.operand, par)), expr)
+        if isinstance(expr, ast.Call):
+            name = self.construct(expr)
+            if name in MATH and not expr.keywords:
+                return _at(ast.Call(func=_parse(f"ttl.math.{MATH[name]}", expr),
+                                    args=[self.element(a, par) for a in expr.args], keywords=[]), expr)
+            self.unsupported(expr, name)
+        self.fail(UNSUPPORTED, f"{ast.unparse(expr)} is outside the elementwise subset (+ - * /, T.exp, T.max, ...)",
+                  expr, "see docs/language.md section 16.1")
+
+
+def _split_offset(expr: ast.expr, var: str | None) -> ast.expr | None:
+    """``base + var`` / ``var + base`` / ``var`` -> base; None for any other shape."""
+    if var is None:
+        return None
+    if isinstance(expr, ast.Name) and expr.id == var:
+        return ast.Constant(0)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+        for base, v in ((expr.left, expr.right), (expr.right, expr.left)):
+            if isinstance(v, ast.Name) and v.id == var and var not in {n.id for n in ast.walk(base)
+                                                                         if isinstance(n, ast.Name)}:
+                return base
+    return None
+
+
+def _substitute(expr: ast.expr, defs: dict[str, ast.expr], depth: int = 0) -> ast.expr:
+    """``expr`` with each scalar name replaced by its definition, recursively."""
+    import copy
+
+    class Sub(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            if node.id in defs and depth < 32:
+                return _substitute(copy.deepcopy(defs[node.id]), defs, depth + 1)
+            return node
+
+    return Sub().visit(copy.deepcopy(expr))
+
+
+def _parse(text: str, at: ast.AST) -> ast.expr:
+    return _place(ast.parse(text, mode="eval").body, at)
+
+
+def _place(node: Any, at: ast.AST) -> Any:
+    """A generated snippet, every node of it placed at ``at`` (reported at the user's line)."""
+    for n in ast.walk(node):
+        if "lineno" in n._attributes:
+            ast.copy_location(n, at)
+    return node
+
+
+def _at(node: Any, at: ast.AST) -> Any:
+    """A node built around the user's nodes, placed at ``at`` where it has no position of its own."""
+    for n in ast.walk(node):
+        if "lineno" in n._attributes and not hasattr(n, "lineno"):
+            ast.copy_location(n, at)
+    return node
