@@ -3,7 +3,7 @@ elementwise_add example (a ``T.Parallel`` body indexing the tensors by ``base + 
 
 Each program instance of the 2x2 ``T.Kernel`` grid computes one 64x32 block: the body's element
 expression becomes block math on tile slices, which tilecraft loads, computes and stores in a
-reader, a compute and a writer thread (docs/language.md section 16).
+reader, a compute and a writer thread (docs/tilelang.md).
 """
 
 import torch

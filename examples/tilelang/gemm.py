@@ -4,7 +4,7 @@ The K loop is a ``T.Pipelined`` loop (double-buffered: ``num_stages=2`` blocks p
 ``T.gemm`` accumulates into a fragment (DST), ``T.copy`` moves tile-aligned blocks between the
 tensors and the shared buffers (L1). tilecraft translates the prim_func into a single-threaded
 operation and splits it into a reader, a compute and a writer thread per core; the 2x2 grid of
-``T.Kernel`` is the spatial loop over the cores (docs/language.md section 16).
+``T.Kernel`` is the spatial loop over the cores (docs/tilelang.md).
 """
 
 import torch

@@ -1,4 +1,4 @@
-"""TileLang's tile language on tilecraft (docs/language.md section 16): each construct computes what
+"""TileLang's tile language on tilecraft (docs/tilelang.md): each construct computes what
 torch does, the examples run at every level, and every refused construct is its diagnostic at its
 line and column (E0840-E0847).
 """

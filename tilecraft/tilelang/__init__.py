@@ -1,4 +1,4 @@
-"""TileLang's tile language on tilecraft: ``import tilecraft.tilelang as T`` (docs/language.md section 16).
+"""TileLang's tile language on tilecraft: ``import tilecraft.tilelang as T`` (docs/tilelang.md).
 
 A ``@T.prim_func`` written in the subset that the TileLang-Tenstorrent backend maps (``T.Kernel``,
 ``T.alloc_shared``, ``T.alloc_fragment``, ``T.clear``, ``T.fill``, ``T.copy``, ``T.gemm``,
@@ -37,7 +37,7 @@ def _marker(name: str) -> Callable[..., Any]:
     return fn
 
 
-#: the constructs of a prim_func body (docs/language.md section 16.1)
+#: the constructs of a prim_func body (docs/tilelang.md)
 CONSTRUCTS = ("Kernel", "alloc_shared", "alloc_fragment", "clear", "fill", "copy", "gemm", "Pipelined", "Parallel",
               "serial", "reduce_max", "reduce_sum", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "tanh",
               "sigmoid", "max", "min")

@@ -1,4 +1,4 @@
-"""A TileLang ``@T.prim_func`` as a single-threaded TT-Lang operation (docs/language.md section 16).
+"""A TileLang ``@T.prim_func`` as a single-threaded TT-Lang operation (docs/tilelang.md).
 
 TileLang's frontend parses the decorated function's AST rather than running it; so does this one.
 The body is rewritten, statement by statement, into the single-threaded form of section 15, whose
@@ -315,7 +315,7 @@ class Translator:
                  "alloc_local": "use T.alloc_fragment", "use_swizzle": "drop it: the compiler schedules the grid",
                  "annotate_layout": "drop it: the compiler lays buffers out"}
         self.fail(UNSUPPORTED, f"{what} is outside the TileLang subset tilecraft maps", node,
-                  hints.get(name or "", "see docs/language.md section 16.1 for the constructs tilecraft takes"))
+                  hints.get(name or "", "see docs/tilelang.md for the constructs tilecraft takes"))
 
     def scalar_expr(self, expr: ast.expr) -> None:
         for n in ast.walk(expr):
@@ -591,7 +591,7 @@ class Translator:
                                     args=[self.element(a, par) for a in expr.args], keywords=[]), expr)
             self.unsupported(expr, name)
         self.fail(UNSUPPORTED, f"{ast.unparse(expr)} is outside the elementwise subset (+ - * /, T.exp, T.max, ...)",
-                  expr, "see docs/language.md section 16.1")
+                  expr, "see docs/tilelang.md")
 
 
 def _split_offset(expr: ast.expr, var: str | None) -> ast.expr | None:
