@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from ..diagnostics import error
+from ..frontend.generated_ast import parse_at as _parse, place_at as _place, substitute as _substitute
 from ..frontend.source import FunctionSource
 
 TILE = 32
@@ -606,31 +607,6 @@ def _split_offset(expr: ast.expr, var: str | None) -> ast.expr | None:
                                                                          if isinstance(n, ast.Name)}:
                 return base
     return None
-
-
-def _substitute(expr: ast.expr, defs: dict[str, ast.expr], depth: int = 0) -> ast.expr:
-    """``expr`` with each scalar name replaced by its definition, recursively."""
-    import copy
-
-    class Sub(ast.NodeTransformer):
-        def visit_Name(self, node: ast.Name) -> ast.AST:
-            if node.id in defs and depth < 32:
-                return _substitute(copy.deepcopy(defs[node.id]), defs, depth + 1)
-            return node
-
-    return Sub().visit(copy.deepcopy(expr))
-
-
-def _parse(text: str, at: ast.AST) -> ast.expr:
-    return _place(ast.parse(text, mode="eval").body, at)
-
-
-def _place(node: Any, at: ast.AST) -> Any:
-    """A generated snippet, every node of it placed at ``at`` (reported at the user's line)."""
-    for n in ast.walk(node):
-        if "lineno" in n._attributes:
-            ast.copy_location(n, at)
-    return node
 
 
 def _at(node: Any, at: ast.AST) -> Any:
