@@ -27,6 +27,11 @@ def ceildiv(a: int, b: int) -> int:
     return -(-a // b)
 
 
+def infinity(dtype: str = "float32") -> float:
+    """``T.infinity(dtype)``: positive infinity (every float format tilecraft maps has one)."""
+    return float("inf")
+
+
 def _marker(name: str) -> Callable[..., Any]:
     def fn(*args: Any, **kwargs: Any) -> Any:
         raise UsageTypeError(f"T.{name}() only has a meaning inside a @T.prim_func body, which tilecraft "
@@ -45,5 +50,5 @@ for _name in CONSTRUCTS:
     globals()[_name] = _marker(_name)
 del _name
 
-__all__ = ["JitKernel", "PrimFunc", "Tensor", "bfloat16", "ceildiv", "float16", "float32", "jit", "prim_func",
+__all__ = ["JitKernel", "PrimFunc", "Tensor", "bfloat16", "ceildiv", "float16", "float32", "infinity", "jit", "prim_func",
            *CONSTRUCTS]

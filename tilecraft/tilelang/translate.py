@@ -187,6 +187,8 @@ class Translator:
         class Rewrite(ast.NodeTransformer):
             def visit_Call(self, node: ast.Call) -> ast.AST:
                 self.generic_visit(node)
+                if translator.construct(node) == "infinity":  # T.infinity(dtype): the float's infinity
+                    return _at(ast.Constant(math.inf), node)
                 if translator.construct(node) == "ceildiv" and len(node.args) == 2:
                     a, b = node.args
                     neg = ast.UnaryOp(op=ast.USub(), operand=a)
@@ -324,7 +326,7 @@ class Translator:
                     and (n.value.id in self.buffers or n.value.id in self.params):
                 self.fail(FRAGMENT_INDEX, f"indexing '{n.value.id}' outside a T.Parallel body", n,
                           "read buffers whole in T.Parallel bodies (buf[i, j] with the loop's variables)")
-            if isinstance(n, ast.Call) and self.construct(n) not in ("ceildiv", None):
+            if isinstance(n, ast.Call) and self.construct(n) not in ("ceildiv", "infinity", None):
                 self.unsupported(n, self.construct(n))
 
     def alloc(self, name: str, kind: str, call: ast.Call) -> list[ast.stmt]:
