@@ -41,11 +41,21 @@ def run_script(path: Path) -> None:
         runpy.run_path(str(path), run_name="__main__")
 
 
-@pytest.mark.parametrize("level", ["language", "metal", "cpp"])
-@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+#: every example at the language level, the GEMM at every level by default; the rest of the
+#: lowered levels (a header check or an emulator build each, seconds when cold) are slow tests
+RUNS = [pytest.param(path, level, id=f"{path.stem}-{level}",
+                     marks=() if level == "language" or path.stem == "gemm" else pytest.mark.slow)
+        for path in EXAMPLES for level in ("language", "metal", "cpp")]
+
+
+def test_the_examples_are_there() -> None:
+    assert {p.stem for p in EXAMPLES} >= {"gemm", "elementwise", "softmax", "flash_attention"}
+
+
+@pytest.mark.parametrize("path,level", RUNS)
 def test_example_runs_at_each_level(path: Path, level: str) -> None:
-    """The examples check themselves against torch; --level metal runs the emitted C++ through the
-    header check, --level cpp on the kernel emulator."""
+    """The examples check themselves against torch; --level metal runs the lowered Metalium calls,
+    --level cpp the emitted C++ on the kernel emulator."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert main(["run", str(path), "--level", level]) == 0
