@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests import paths
+from tests.outputs import assert_same_bits, launch_outputs
 from tilecraft.cli import main
 from tilecraft.diagnostics import KernelError
 
@@ -60,6 +61,60 @@ def test_example_runs_at_each_level(path: Path, level: str) -> None:
     with contextlib.redirect_stdout(out):
         assert main(["run", str(path), "--level", level]) == 0
     assert ": OK" in out.getvalue()
+
+
+@pytest.mark.parametrize("name", ["gemm", pytest.param("flash_attention", marks=pytest.mark.slow)])
+def test_example_fast_equals_exact(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Batched and one-value-at-a-time evaluation store the same bits (as for examples/*.py)."""
+    path = paths.EXAMPLES / "tilelang" / f"{name}.py"
+    assert_same_bits(launch_outputs(path, capsys), launch_outputs(path, capsys, "--exact"))
+
+
+def test_ttnn_tensors_launch_directly_and_other_shapes_are_refused(tmp_path: Path) -> None:
+    """A prim_func takes ttnn tensors as they are; a launch with other shapes than the T.Tensor
+    annotations is E0846 at the parameter."""
+    run_script(script(tmp_path, '''
+        import pytest
+        import tilecraft.ttnn as ttnn
+        from tilecraft.diagnostics import KernelError
+
+        @T.prim_func
+        def double(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
+            with T.Kernel(1, 2) as (bx, by):
+                for i, j in T.Parallel(32, 64):
+                    C[by * 32 + i, j] = A[by * 32 + i, j] * 2.0
+
+        a = ttnn.from_torch(X, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
+        c = ttnn.zeros((64, 64), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
+        double(a, c)
+        assert torch.equal(ttnn.to_torch(c), X * 2)
+        with pytest.raises(KernelError) as info:
+            double(torch.zeros(32, 64).to(torch.bfloat16), torch.zeros(64, 64).to(torch.bfloat16))
+        d = info.value.diagnostic
+        assert (d.code, d.span.line) == ("E0846", 12), d
+    '''))
+
+
+def test_single_threaded_refusals_point_at_the_tilelang_line(tmp_path: Path) -> None:
+    """What the single-threaded form refuses after translation (here E0820, a store read back) is
+    reported at the TileLang statement it came from."""
+    path = script(tmp_path, '''
+        @T.prim_func
+        def k(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
+            with T.Kernel(2, 2) as (bx, by):
+                F = T.alloc_fragment((32, 32), "float")
+                T.copy(A[by * 32, bx * 32], F)
+                T.copy(F, C[by * 32, bx * 32])
+                T.copy(C[by * 32, bx * 32], F)  # HERE
+                T.copy(F, C[by * 32, bx * 32])
+
+        k(X, torch.zeros(64, 64).to(torch.bfloat16))
+    ''')
+    with pytest.raises(KernelError) as info:
+        run_script(path)
+    d = info.value.diagnostic
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), start=1) if text.endswith("# HERE"))
+    assert (d.code, d.span.file, d.span.line) == ("E0820", str(path), line), d
 
 
 def test_reductions_and_row_broadcast_give_softmax(tmp_path: Path) -> None:
