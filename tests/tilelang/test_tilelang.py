@@ -71,8 +71,8 @@ def test_example_fast_equals_exact(name: str, capsys: pytest.CaptureFixture[str]
 
 
 def test_ttnn_tensors_launch_directly_and_other_shapes_are_refused(tmp_path: Path) -> None:
-    """A prim_func takes ttnn tensors as they are; a launch with other shapes than the T.Tensor
-    annotations is E0846 at the parameter."""
+    """A prim_func takes ttnn tensors as they are (and a T.Parallel body may name a value); a launch
+    with other shapes than the T.Tensor annotations is E0846 at the parameter."""
     run_script(script(tmp_path, '''
         import pytest
         import tilecraft.ttnn as ttnn
@@ -82,7 +82,8 @@ def test_ttnn_tensors_launch_directly_and_other_shapes_are_refused(tmp_path: Pat
         def double(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
             with T.Kernel(1, 2) as (bx, by):
                 for i, j in T.Parallel(32, 64):
-                    C[by * 32 + i, j] = A[by * 32 + i, j] * 2.0
+                    twice = A[by * 32 + i, j] * 2.0
+                    C[by * 32 + i, j] = twice
 
         a = ttnn.from_torch(X, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
         c = ttnn.zeros((64, 64), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)

@@ -574,9 +574,10 @@ class Translator:
                       expr, "read a buffer as buf[i, j]")
         if isinstance(expr, ast.Name) and expr.id in self.scalars:
             return self.rewrite(expr)
+        if isinstance(expr, ast.Name) and expr.id in par.scalars:  # a name the body defined: its value
+            return self.element(par.scalars[expr.id], par)
         if isinstance(expr, ast.Name):
-            sub = _substitute(expr, par.scalars)
-            if any(isinstance(n, ast.Name) and n.id in par.vars for n in ast.walk(sub)):
+            if expr.id in par.vars:
                 self.fail(FRAGMENT_INDEX, f"'{expr.id}' is a T.Parallel index used as a value", expr,
                           "use the loop's variables only to index buffers and tensors")
             return _at(ast.Name(id=expr.id, ctx=ast.Load()), expr)
