@@ -58,8 +58,10 @@ class TensorParam:
 
 @dataclass
 class Buffer:
+    """A ``T.alloc_shared`` or ``T.alloc_fragment`` buffer: a block name. Which of them lands in a
+    dataflow buffer (a load's) and which stays in DST (a computed value) the split decides, by use."""
+
     name: str
-    kind: str  # "shared" | "fragment"
     shape: tuple[int, ...]  # elements
     node: ast.AST
 
@@ -340,7 +342,7 @@ class Translator:
         if any(d % TILE for d in shape):
             self.fail(NOT_TILE_ALIGNED, f"T.{kind}({tuple(shape)}) is not a multiple of {TILE} in every dimension: "
                       "buffers hold whole tiles", call, f"use multiples of {TILE}")
-        self.buffers[name] = Buffer(name, kind.removeprefix("alloc_"), tuple(shape), call)
+        self.buffers[name] = Buffer(name, tuple(shape), call)
         return []
 
     def assign(self, name: str, value: ast.expr, at: ast.AST) -> list[ast.stmt]:
