@@ -42,10 +42,10 @@ def run_script(path: Path) -> None:
         runpy.run_path(str(path), run_name="__main__")
 
 
-#: every example at the language level, the GEMM at every level by default; the rest of the
-#: lowered levels (a header check or an emulator build each, seconds when cold) are slow tests
+#: by default every example at the language level and the GEMM at the metal level; --level cpp
+#: (g++ builds of three kernels, 6-8 s each example when cold) and the other metal runs are slow tests
 RUNS = [pytest.param(path, level, id=f"{path.stem}-{level}",
-                     marks=() if level == "language" or path.stem == "gemm" else pytest.mark.slow)
+                     marks=() if level == "language" or (path.stem, level) == ("gemm", "metal") else pytest.mark.slow)
         for path in EXAMPLES for level in ("language", "metal", "cpp")]
 
 
