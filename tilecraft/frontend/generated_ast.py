@@ -32,3 +32,11 @@ def place_at(node: Any, at: ast.AST) -> Any:
         if "lineno" in n._attributes:
             ast.copy_location(n, at)
     return node
+
+
+def place_missing(node: Any, at: ast.AST) -> Any:
+    """A node built around the user's nodes: placed at ``at`` where it has no position of its own."""
+    for n in ast.walk(node):
+        if "lineno" in n._attributes and not hasattr(n, "lineno"):
+            ast.copy_location(n, at)
+    return node

@@ -22,27 +22,18 @@ from __future__ import annotations
 
 import ast
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from ..diagnostics import error
-from ..frontend.generated_ast import parse_at as _parse, place_at as _place, substitute as _substitute
+from ..frontend.generated_ast import (parse_at as _parse, place_at as _place, place_missing as _at,
+                                      substitute as _substitute)
 from ..frontend.source import FunctionSource
+from .codes import (FRAGMENT_INDEX, KERNEL_SHAPE, LOOP_BOUND, NOT_TILE_ALIGNED, STATEMENT, TENSOR_PARAM, TILE,
+                    UNINITIALISED, UNSUPPORTED)
+from .elementwise import ParallelBody
 
-TILE = 32
 
-UNSUPPORTED = "E0840"      #: a TileLang construct outside the subset (T.atomic_add, T.alloc_local, ...)
-NOT_TILE_ALIGNED = "E0841"  #: a copy or buffer whose extent or offset is not a multiple of 32
-FRAGMENT_INDEX = "E0842"   #: indexing a buffer other than by the T.Parallel loop variables
-KERNEL_SHAPE = "E0843"     #: no T.Kernel, or a grid that does not match the output blocks
-LOOP_BOUND = "E0844"       #: a loop bound that is not known before the kernel runs
-UNINITIALISED = "E0845"    #: a fragment read (or accumulated into) before it has a value
-TENSOR_PARAM = "E0846"     #: a T.Tensor annotation missing or unsupported, or a launch that disagrees
-STATEMENT = "E0847"        #: a statement a prim_func body does not take (if, while, ...)
-
-#: T.<name>(x) -> ttl.math.<name>(x)
-MATH = {"exp": "exp", "exp2": "exp2", "log": "log", "log2": "log2", "sqrt": "sqrt", "rsqrt": "rsqrt", "abs": "abs",
-        "tanh": "tanh", "sigmoid": "sigmoid", "max": "max", "min": "min"}
 DTYPES = {"bfloat16": "bfloat16", "float32": "float32", "float": "float32"}
 
 
@@ -82,13 +73,6 @@ class Translation:
     stores: list[str]
     options: dict[str, Any]
     grid: tuple[int, int]
-
-
-@dataclass
-class _Parallel:
-    vars: tuple[str, ...]
-    extents: tuple[int, ...]
-    scalars: dict[str, ast.expr] = field(default_factory=dict)
 
 
 class Translator:
@@ -460,7 +444,7 @@ class Translator:
         it = stmt.iter
         name = self.construct(it)
         if name == "Parallel":
-            return self.parallel(stmt)
+            return ParallelBody(self, stmt).translate()
         plain = isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
         if name not in ("Pipelined", "serial") and not plain:
             self.fail(LOOP_BOUND if name is None else UNSUPPORTED,
@@ -484,139 +468,3 @@ class Translator:
                             keywords=[]), it)
         return [ast.copy_location(ast.For(target=stmt.target, iter=call, body=self.block(stmt.body), orelse=[],
                                           type_comment=None), stmt)]
-
-    def parallel(self, stmt: ast.For) -> list[ast.stmt]:
-        it = stmt.iter
-        assert isinstance(it, ast.Call)
-        targets = stmt.target.elts if isinstance(stmt.target, ast.Tuple) else [stmt.target]
-        if len(targets) != len(it.args) or not all(isinstance(t, ast.Name) for t in targets) or len(targets) > 2:
-            self.fail(UNSUPPORTED, "T.Parallel binds one variable per extent (one or two)", stmt,
-                      "for i, j in T.Parallel(block_M, block_N):")
-        extents = tuple(self.static_int(a, "T.Parallel's extent", LOOP_BOUND) for a in it.args)
-        if any(e % TILE for e in extents):
-            self.fail(NOT_TILE_ALIGNED, f"T.Parallel{extents} is not a multiple of {TILE} in every dimension", it,
-                      "iterate over whole tiles (the block shapes)")
-        par = _Parallel(tuple(t.id for t in targets), extents)  # type: ignore[attr-defined]
-        out: list[ast.stmt] = []
-        for s in stmt.body:
-            out += self.parallel_statement(s, par)
-        return out
-
-    def parallel_statement(self, stmt: ast.stmt, par: _Parallel) -> list[ast.stmt]:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
-                and stmt.targets[0].id not in self.buffers:
-            par.scalars[stmt.targets[0].id] = stmt.value  # an index helper, y = by * block_M + i
-            return []
-        target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else \
-            stmt.target if isinstance(stmt, ast.AugAssign) else None
-        if not isinstance(target, ast.Subscript) or not isinstance(target.value, ast.Name):
-            self.fail(STATEMENT, "a T.Parallel body takes element assignments (buf[i, j] = expr) and index names",
-                      stmt, "C_local[i, j] = A_shared[i, j] * 2")
-        value = self.element(stmt.value, par)  # type: ignore[attr-defined]
-        name = target.value.id
-        if name in self.buffers:
-            self.whole(target, par, self.buffers[name])
-            if isinstance(stmt, ast.AugAssign):
-                self.read(name, target)
-                return [_at(ast.AugAssign(target=ast.Name(id=name, ctx=ast.Store()), op=stmt.op, value=value), stmt)]
-            return self.assign(name, value, stmt)
-        if name in self.params and isinstance(stmt, ast.Assign):
-            return [_at(ast.Assign(targets=[self.tensor_element(target, par, "store")], value=value), stmt)]
-        self.fail(FRAGMENT_INDEX, f"an element assignment to '{name}' that tilecraft cannot map", target,
-                  "assign buffers by the loop's variables, buf[i, j] = ..., and tensors as T[base + i, base + j] = ...")
-
-    def whole(self, sub: ast.Subscript, par: _Parallel, buf: Buffer) -> str:
-        """``buf[i, j]`` by exactly the loop variables -> "whole"; a per-row fragment ``m[i]`` -> "row"."""
-        idx = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
-        names = [self.loop_var(i, par) for i in idx]
-        if tuple(names) == par.vars and buf.shape == par.extents:
-            return "whole"
-        if len(par.vars) == 2 and names == [par.vars[0]] and buf.shape == par.extents[:1]:
-            return "row"
-        self.fail(FRAGMENT_INDEX, f"{ast.unparse(sub)}: inside T.Parall{par.extents} a buffer is indexed by the "
-                  f"loop's variables in order ({', '.join(par.vars)}), over its whole shape {buf.shape}", sub,
-                  "elementwise bodies read and write whole buffers: buf[i, j]; a per-row value as row[i]")
-
-    def loop_var(self, node: ast.expr, par: _Parallel) -> str | None:
-        node = _substitute(node, par.scalars)
-        return node.id if isinstance(node, ast.Name) and node.id in par.vars else None
-
-    def tensor_element(self, sub: ast.Subscript, par: _Parallel, kind: str) -> ast.Subscript:
-        """``A[base_r + i, base_c + j]`` -> a tile slice of ``A`` at (base_r, base_c) of the loop's shape."""
-        idx = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
-        bases: list[ast.expr] = []
-        for d, i in enumerate(idx):
-            expr = _substitute(i, par.scalars)
-            var = par.vars[d] if d < len(par.vars) else None
-            base = _split_offset(expr, var)
-            if len(idx) != len(par.vars) or base is None:
-                self.fail(FRAGMENT_INDEX, f"{ast.unparse(sub)}: inside T.Parallel a tensor is indexed as base + "
-                          f"{', base + '.join(par.vars)} (the loop's variables in order)", sub,
-                          "A[by * block_M + i, bx * block_N + j]")
-            bases.append(_at(base, i))
-        return self.slice(sub, par.extents, kind, bases)
-
-    def element(self, expr: ast.expr, par: _Parallel) -> ast.expr:
-        """An element expression of a T.Parallel body as block math."""
-        if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name):
-            name = expr.value.id
-            if name in self.buffers:
-                buf = self.buffers[name]
-                how = self.whole(expr, par, buf)
-                value = self.read(name, expr)
-                if how == "row":
-                    tiles = tuple(e // TILE for e in par.extents)
-                    return _at(ast.Call(func=_parse("ttl.block.broadcast", expr), args=[value],
-                                        keywords=[ast.keyword(arg="dims", value=_parse("[-1]", expr)),
-                                                  ast.keyword(arg="shape", value=ast.Constant(tiles))]), expr)
-                return value
-            if name in self.params:
-                return self.tensor_element(expr, par, "load")
-            self.fail(FRAGMENT_INDEX, f"{ast.unparse(expr)}: only buffers and tensors are indexed in T.Parallel",
-                      expr, "read a buffer as buf[i, j]")
-        if isinstance(expr, ast.Name) and expr.id in self.scalars:
-            return self.rewrite(expr)
-        if isinstance(expr, ast.Name) and expr.id in par.scalars:  # a name the body defined: its value
-            return self.element(par.scalars[expr.id], par)
-        if isinstance(expr, ast.Name):
-            if expr.id in par.vars:
-                self.fail(FRAGMENT_INDEX, f"'{expr.id}' is a T.Parallel index used as a value", expr,
-                          "use the loop's variables only to index buffers and tensors")
-            return _at(ast.Name(id=expr.id, ctx=ast.Load()), expr)
-        if isinstance(expr, ast.Constant):
-            return expr
-        if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
-            return _at(ast.BinOp(left=self.element(expr.left, par), op=expr.op, right=self.element(expr.right, par)),
-                       expr)
-        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
-            return _at(ast.UnaryOp(op=expr.op, operand=self.element(expr.operand, par)), expr)
-        if isinstance(expr, ast.Call):
-            name = self.construct(expr)
-            if name in MATH and not expr.keywords:
-                return _at(ast.Call(func=_parse(f"ttl.math.{MATH[name]}", expr),
-                                    args=[self.element(a, par) for a in expr.args], keywords=[]), expr)
-            self.unsupported(expr, name)
-        self.fail(UNSUPPORTED, f"{ast.unparse(expr)} is outside the elementwise subset (+ - * /, T.exp, T.max, ...)",
-                  expr, "see docs/tilelang.md")
-
-
-def _split_offset(expr: ast.expr, var: str | None) -> ast.expr | None:
-    """``base + var`` / ``var + base`` / ``var`` -> base; None for any other shape."""
-    if var is None:
-        return None
-    if isinstance(expr, ast.Name) and expr.id == var:
-        return ast.Constant(0)
-    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
-        for base, v in ((expr.left, expr.right), (expr.right, expr.left)):
-            if isinstance(v, ast.Name) and v.id == var and var not in {n.id for n in ast.walk(base)
-                                                                         if isinstance(n, ast.Name)}:
-                return base
-    return None
-
-
-def _at(node: Any, at: ast.AST) -> Any:
-    """A node built around the user's nodes, placed at ``at`` where it has no position of its own."""
-    for n in ast.walk(node):
-        if "lineno" in n._attributes and not hasattr(n, "lineno"):
-            ast.copy_location(n, at)
-    return node
