@@ -34,7 +34,8 @@ from ..lang.kernel import KernelDef
 from ..lang.threads import compute, datamovement
 from .single_thread_split import (METADATA, SLICE_SHAPE, UNPLACEABLE_REDUCTION, Names, Site, Split, Splitter,
                                   is_block_index_call)
-from .source import FunctionSource, function_source, register_source
+from .generated_ast import parse_at as _parse, place_at as _at, substitute as _substitute
+from .source import FunctionSource, absolute, function_source, register_source
 
 #: the decorator options that describe a single-threaded operation (not passed to the threads)
 OPTIONS = ("block", "over", "schedule", "block_count")
@@ -84,25 +85,12 @@ def _decorator_name(node: ast.expr) -> str:
     return target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
 
 
-def _absolute(source: FunctionSource) -> FunctionSource:
-    """The function's AST with file positions (so compiled code and spans agree without offsets)."""
-    tree = copy.deepcopy(source.node)
-    ast.increment_lineno(tree, source.line_offset)
-    if source.col_offset:
-        for n in ast.walk(tree):
-            if hasattr(n, "col_offset"):
-                n.col_offset += source.col_offset
-                if getattr(n, "end_col_offset", None) is not None:
-                    n.end_col_offset += source.col_offset
-    return FunctionSource(tree, source.file, 0, 0)
-
-
 class _Expansion:
     def __init__(self, kdef: KernelDef, arguments: dict[str, Any], grid: tuple[int, ...]):
         self.kdef = kdef
         self.arguments = arguments
         self.grid = grid
-        self.source = _absolute(function_source(kdef.fn))
+        self.source = absolute(function_source(kdef.fn))
         self.tensors = {k for k, v in arguments.items() if hasattr(v, "storage")}
         #: the name the script gives the language (``import tilecraft as ttl``), read off the decorator
         self.lang = next((d.func.value.id for d in self.source.node.decorator_list
@@ -364,29 +352,6 @@ def _index_names(split: Split) -> set[str]:
 
 def _names_in(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-
-
-def _substitute(expr: ast.expr, defs: dict[str, ast.expr], varying: set[str], depth: int = 0) -> ast.expr:
-    """``expr`` with each name defined once (a scalar) replaced by its definition, recursively."""
-    class Sub(ast.NodeTransformer):
-        def visit_Name(self, node: ast.Name) -> ast.AST:
-            if node.id in defs and node.id not in varying and depth < 32:
-                return _substitute(copy.deepcopy(defs[node.id]), defs, varying, depth + 1)
-            return node
-
-    return Sub().visit(copy.deepcopy(expr))
-
-
-def _parse(text: str, at: ast.AST) -> ast.expr:
-    return _at(ast.parse(text, mode="eval").body, at)
-
-
-def _at(node: Any, at: ast.AST) -> Any:
-    """A generated snippet, every node of it placed at ``at`` (reported at the user's line)."""
-    for n in ast.walk(node):
-        if "lineno" in n._attributes:
-            ast.copy_location(n, at)
-    return node
 
 
 def _no_args() -> ast.arguments:
