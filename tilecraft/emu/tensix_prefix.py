@@ -2,8 +2,8 @@
 
 Why: g++ spends most of a TRISC compile parsing headers, and about half of that parse is the part
 every compute kernel of an arch shares: the machine's forced-include layer (``tc_tensix_kernel.h``),
-the JIT's arch defines, the standard library, ``internal/firmware_common.h`` and the part of
-``chlkc_list.h`` before the kernel's generated ``chlkc_descriptors.h``. That part is compiled once
+the JIT's arch defines, the standard library, ``internal/firmware_common.h``, the part of
+``chlkc_list.h`` before the kernel's generated ``chlkc_descriptors.h``, and our SFPI. That part is compiled once
 per (TRISC, compiler, flags, arch defines, machine tree) into a g++ precompiled header in the user
 cache, and each TRISC compile force-includes it first (benchmarks/README.md has the numbers).
 
@@ -28,12 +28,13 @@ from . import cache
 HEADER = "tc_trisc_prefix.h"
 #: the standard headers the machine tree's headers include (g++ -H on the eltwise, SFPU and matmul
 #: kernels); parsed here once instead of in every TRISC
-STANDARD = ("algorithm", "array", "atomic", "climits", "cstddef", "cstdint", "cstring", "limits", "optional",
-            "tuple", "type_traits", "utility", "vector")
+STANDARD = ("algorithm", "array", "atomic", "climits", "cstddef", "cstdint", "cstring", "exception", "limits",
+            "optional", "string", "string_view", "tuple", "type_traits", "utility", "vector")
 #: what every TRISC reads before its kernel's descriptors (trisck.cc's firmware includes, then
-#: chlkc_list.h's own includes)
+#: chlkc_list.h's own includes), and our SFPI (tensix/sfpi/sfpi.h, which the LLK's SFPU headers
+#: include in every TRISC; it tests only the arch's defines, which come before it)
 FIRMWARE = ("internal/firmware_common.h", "internal/debug/fw_debug.h", "ckernel.h", "ckernel_gpr_map.h",
-            "llk_param_structs.h")
+            "llk_param_structs.h", "sfpi.h")
 
 
 def header_text(forced_include: Path, arch_defines: str) -> str:
