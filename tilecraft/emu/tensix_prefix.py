@@ -1,11 +1,12 @@
 """The precompiled prefix of a compute kernel's TRISC compiles on the Tensix machine.
 
-Why: g++ spends most of a TRISC compile parsing headers, and about half of that parse is the part
+Why: g++ spends most of a TRISC compile parsing headers, and over half of that parse is the part
 every compute kernel of an arch shares: the machine's forced-include layer (``tc_tensix_kernel.h``),
 the JIT's arch defines, the standard library, ``internal/firmware_common.h``, the part of
-``chlkc_list.h`` before the kernel's generated ``chlkc_descriptors.h``, and our SFPI. That part is compiled once
-per (TRISC, compiler, flags, arch defines, machine tree) into a g++ precompiled header in the user
-cache, and each TRISC compile force-includes it first (benchmarks/README.md has the numbers).
+``chlkc_list.h`` before the kernel's generated ``chlkc_descriptors.h``, and our SFPI. That part is
+compiled once per (TRISC, compiler, flags, arch defines, machine tree) into a g++ precompiled
+header in the user cache, and each TRISC compile force-includes it first (benchmarks/README.md
+has the numbers).
 
 What may vary per kernel stays out of it: the descriptors, the compute API and the kernel come
 after it in the translation unit, and the kernel's defines and compile-time args are given on the
