@@ -137,8 +137,8 @@ def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
             prefix = tensix_prefix.precompiled(
                 [*trisc, *(f"-I{p}" for p in _tree_roots(tt_metal))],
                 tensix_prefix.header_text(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h", _arch_defines(build)),
-                cache.digest(gxx.version, tt_metal.parent.name, machine_headers), f"the Tensix machine's TRISC {name} prefix",
-                _run_compiler)
+                cache.digest(gxx.version, tt_metal.parent.name, machine_headers),
+                f"the Tensix machine's TRISC {name} prefix", _run_compiler)
             _run_compiler([*trisc, *_kernel_define_flags(build), "-include", str(prefix),
                            *(f"-I{p}" for p in roots), str(unit), "-o", str(out)],
                           f"{build.display} (TRISC {name})")
