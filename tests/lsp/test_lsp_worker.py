@@ -104,7 +104,8 @@ async def test_script_errors_before_a_launch_are_reported_and_after_it_only_by_t
 async def test_a_run_past_its_time_limit_is_stopped_and_keeps_what_it_found(worker: WorkerClient) -> None:
     path = TESTS / "lsp" / "slow_when_simulated.py"
     result = await run(worker, path, "sanitize", limits=RunLimits(timeout_s=2))
-    assert result.status == "timeout" and 2000 <= result.elapsed_ms < 8000
+    # stopped at its 2 s limit, not at the 20 s default (the margin is for a loaded machine)
+    assert result.status == "timeout" and 2000 <= result.elapsed_ms < 15000
     assert [e["program"] for e in result.of_kind("launch")] == ["copy_tile"]
 
 
