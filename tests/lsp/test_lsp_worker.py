@@ -199,3 +199,14 @@ async def test_a_single_threaded_operation_is_checked_at_its_own_lines(worker: W
     line = next(i for i, s in enumerate(broken.splitlines(), 1) if "+ w)" in s)
     assert diag["code"] == "E0102" and "'w'" in diag["message"]
     assert (diag["span"]["line"], diag["span"]["col"]) == (line, broken.splitlines()[line - 1].index("w)") + 1)
+
+
+async def test_the_l1_budget_is_the_launchs_own(worker: WorkerClient) -> None:
+    """The editor's L1 check is the one the launch makes (``metal/lower.program_l1_need``, issue 22):
+    the same code, the same byte count and the same line as ``tilecraft run`` reports in
+    tests/end_to_end/test_misuse.py."""
+    path = MISUSE / "l1_overflow.py"
+    result = await run(worker, path, "compile")
+    (diag,) = [e["diagnostic"] for e in result.of_kind("diagnostic")]
+    assert diag["code"] == "E0401" and "4198400 B" in diag["message"] and "wormhole_b0" in diag["message"]
+    assert path.read_text().splitlines()[diag["span"]["line"] - 1].lstrip().startswith("@ttl.kernel")
