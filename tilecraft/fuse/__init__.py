@@ -86,7 +86,8 @@ class Fused:
         needs, full = plan_roles(traced, block, self.block is not None)
         writer = Writer(traced, list(device), tuple(1 if b is None else b for b in block), needs, full)
         writer.write()
-        fn = writer.function(self.fn.__name__, self._span())
+        name = self.fn.__name__ if self.fn.__name__.isidentifier() else "fused"  # a lambda
+        fn = writer.function(name, self._span())
         out_tiles = tuple(tiles(e) for e in traced.output.shape)
         kdef = operation(grid=self.grid, block=tuple(min(b, t) for b, t in zip(writer.block, out_tiles)),
                          schedule=self.schedule, block_count=self.block_count)(fn)

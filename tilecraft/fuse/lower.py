@@ -47,8 +47,8 @@ def plan_roles(traced: Traced, block: tuple[int | None, int | None],
             if fixed and block[axis] is not None and block[axis] != tiles(traced.output.shape[axis]):
                 op = conflicts[axis]
                 raise error(BLOCK_SPLITS_REDUCTION, f"block={block} splits the {AXES[axis]} of the output, but "
-                            f"this value is read both whole and block by block along its {AXES[axis]} (a "
-                            "reduction or matmul over them)", op.span,
+                            f"this operation reads a value whole along its {AXES[axis]} that another reads block by "
+                            "block", op.span,
                             hint=f"leave block[{axis}] as None (the whole extent) or drop block=")
         full |= set(conflicts)
     return _needs(traced, full)[0], full  # pragma: no cover - two axes settle in two rounds
@@ -58,28 +58,28 @@ def _needs(traced: Traced, full: set[int]) -> tuple[dict[int, list[str]], dict[i
     needs: dict[int, list[str]] = {}
     conflicts: dict[int, Op] = {}
 
-    def want(op: Any, roles: list[str]) -> None:
+    def want(op: Any, roles: list[str], by: Op) -> None:
         if not isinstance(op, Op):
             return
         roles = ["one" if op.shape[i] == 1 else ("full" if i in full else r) for i, r in enumerate(roles)]
         old = needs.setdefault(op.index, roles)
         for axis in (0, 1):
             if old[axis] != roles[axis]:
-                conflicts.setdefault(axis, op)
+                conflicts.setdefault(axis, by)  # the reader that disagrees
 
-    want(traced.output, ["block", "block"])
+    want(traced.output, ["block", "block"], traced.output)
     for op in reversed(traced.ops):
         n = needs.get(op.index)
         if n is None:
             continue
         if op.kind == "reduce":
-            want(op.args[0], ["full" if a == op.params["axis"] else n[a] for a in (0, 1)])
+            want(op.args[0], ["full" if a == op.params["axis"] else n[a] for a in (0, 1)], op)
         elif op.kind == "matmul":
-            want(op.args[0], [n[0], "full"])
-            want(op.args[1], ["full", n[1]])
+            want(op.args[0], [n[0], "full"], op)
+            want(op.args[1], ["full", n[1]], op)
         else:
             for a in op.args:
-                want(a, list(n))
+                want(a, list(n), op)
     return needs, conflicts
 
 

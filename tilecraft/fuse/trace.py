@@ -158,10 +158,11 @@ class _Converter:
 
     # ---------------------------------------------------------------- torch's view of each node
     def evaluate(self, node: fx.Node) -> Any:
-        """The node on meta tensors: its shape and dtype, and torch's own checks of the call."""
+        """The node on zero tensors: its shape and dtype, and torch's own checks of the call (meta
+        tensors would say the same but import torch's compiler stack, seconds, on first use)."""
         if node.op == "placeholder":
             shape, dtype = self.tensors[node.target]
-            return torch.empty(shape, dtype=dtype, device="meta")
+            return torch.zeros(shape, dtype=dtype)
         args = fx.node.map_arg(node.args, lambda n: self.meta[n])
         kwargs = fx.node.map_arg(node.kwargs, lambda n: self.meta[n])
         try:
@@ -196,6 +197,10 @@ class _Converter:
         kwargs = {k: (self.ops.get(v, v) if isinstance(v, fx.Node) else v) for k, v in node.kwargs.items()}
         if node.op == "call_method" and name in ("to", "type", *CASTS):
             return self.cast(node, name, args, kwargs, shape, span)
+        if kwargs.get("inplace"):
+            self.fail(UNSUPPORTED, f"'{name}' in place: a fused function computes new tensors", node,
+                      "drop inplace=True")
+        kwargs.pop("inplace", None)
         if name in UNARY and len(args) == 1 and not kwargs.keys() - {"approximate"}:
             if kwargs.get("approximate", "none") != "none":
                 self.fail(UNSUPPORTED, "gelu(approximate='tanh'): the block gelu is the erf form", node,
