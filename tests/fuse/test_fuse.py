@@ -203,3 +203,24 @@ def test_what_fuse_cannot_map_is_refused_at_the_users_expression(tmp_path: Path,
                                                                  body: str) -> None:
     got_code, line, col, want_line, want_col = diagnostic_at(tmp_path, body)
     assert (got_code, line, col) == (code, want_line, want_col)
+
+
+def test_show_threads_prints_the_fused_kernel_which_runs_and_gives_the_same_bits(tmp_path: Path) -> None:
+    from tests import paths
+    from tilecraft.cli import main
+
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["show-threads", str(paths.EXAMPLES / "fuse_softmax.py")]) == 0
+    text = printed.getvalue()
+    assert "@ttl.fuse(" not in text and "@ttl.operation(grid=(2, 1))\ndef softmax(x, out):" in text
+    kernel = text[:text.index("torch.manual_seed")]  # the script up to its own call of the fused function
+    x = (torch.randn(64, 64) * 3).to(torch.bfloat16)
+    path = tmp_path / "graduated.py"
+    path.write_text(kernel + "import tilecraft.ttnn as ttnn\n"
+                    "out = ttnn.zeros((64, 64), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)\n"
+                    "softmax(ttnn.from_torch(X, layout=ttnn.TILE_LAYOUT), out)\n")
+    ran = runpy.run_path(str(path), init_globals={"X": x}, run_name="__main__")
+    fused = ttl.fuse(grid=(2, 1))(lambda x: torch.exp(x - x.amax(dim=-1, keepdim=True)) / torch.exp(
+        x - x.amax(dim=-1, keepdim=True)).sum(dim=-1, keepdim=True))
+    assert torch.equal(ttnn.to_torch(ran["out"]), fused(x))

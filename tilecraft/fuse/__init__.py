@@ -86,8 +86,12 @@ class Fused:
         needs, full = plan_roles(traced, block, self.block is not None)
         writer = Writer(traced, list(device), tuple(1 if b is None else b for b in block), needs, full)
         writer.write()
-        name = self.fn.__name__ if self.fn.__name__.isidentifier() else "fused"  # a lambda
-        fn = writer.function(name, self._span())
+        span = self._span()
+        if self.fn.__name__.isidentifier():
+            name, last = self.fn.__name__, span.line + len(inspect.getsourcelines(self.fn)[0]) - 1
+        else:  # a lambda
+            name, last = "fused", span.line
+        fn = writer.function(name, span, last)
         out_tiles = tuple(tiles(e) for e in traced.output.shape)
         kdef = operation(grid=self.grid, block=tuple(min(b, t) for b, t in zip(writer.block, out_tiles)),
                          schedule=self.schedule, block_count=self.block_count)(fn)

@@ -164,8 +164,9 @@ class Writer:
         store = f"{self.out}[{self.slice_of(self.needs[out.index], out.shape)}] = {self.names[out.index]}"
         self.lines.append((store, out.span))
 
-    def function(self, name: str, first: Span) -> Callable[..., Any]:
-        """The operation as a Python function whose source (registered) sits at the user's lines."""
+    def function(self, name: str, first: Span, last_line: int) -> Callable[..., Any]:
+        """The operation as a Python function whose source (registered) sits at the user's lines,
+        ``first`` (the decorator) to ``last_line``: the lines ``tilecraft show-threads`` replaces."""
         header = Span(first.file, first.line, 1)
         body = [(f"{self.index[0]}, {self.index[1]} = ttl.block_index()", header), *self.lines]
         text = f"def {name}({', '.join([*self.params, self.out])}):\n" + "".join(f"    {t}\n" for t, _ in body)
@@ -174,6 +175,7 @@ class Writer:
         _place(fn_node, header)
         for stmt, (_, span) in zip(fn_node.body, body):
             _place(stmt, span)
+        fn_node.end_lineno = max(last_line, *(stmt.end_lineno or 0 for stmt in fn_node.body))
         namespace = {"ttl": sys.modules["tilecraft"], "__builtins__": builtins}
         exec(compile(module, first.file, "exec"), namespace)
         fn = namespace[name]
