@@ -60,7 +60,7 @@ def test_a_unary_function_matches_torch(name: str) -> None:
 
 @pytest.mark.parametrize("fn", [
     lambda x, y: x + y, lambda x, y: x - y, lambda x, y: x * y, lambda x, y: x / (y.abs() + 1),
-    lambda x, y: torch.maximum(x, y), lambda x, y: torch.minimum(x, y), lambda x, y: x ** 2 - y,
+    lambda x, y: torch.maximum(x, y), lambda x, y: torch.minimum(x, y) + torch.max(x, y), lambda x, y: x ** 2 - y,
     lambda x, y: 0.5 * x - y / 4.0, lambda x, y: x.pow(3) + torch.clamp(y, min=-1.0, max=1.0),
 ], ids=["add", "sub", "mul", "div", "maximum", "minimum", "pow", "scalars", "pow_clamp"])
 def test_a_binary_operation_matches_torch(fn: Callable[..., torch.Tensor]) -> None:
@@ -74,6 +74,7 @@ def test_operands_broadcast_as_torch_broadcasts_them() -> None:
 
 def test_comparisons_and_where_match_torch() -> None:
     check(lambda x, y: torch.where(x > y, x, y * 0.5) + (x <= 0).float() - (x == y).float(), X, Y)
+    check(lambda x: torch.where(x < 0, 0.0, x) * 2 - 1, X)
     got = ttl.fuse(lambda x, y: x >= y)(X, Y)
     assert got.dtype == torch.bool and torch.equal(got, X >= Y)
 
@@ -117,6 +118,8 @@ def test_ttnn_tensors_in_give_a_ttnn_tensor_out() -> None:
     got = fused(xt, yt)
     assert isinstance(got, ttnn.Tensor) and tuple(got.shape) == (32, 64)
     assert torch.equal(ttnn.to_torch(got), fused(X, Y))
+    row_major = fused(ttnn.from_torch(X, layout=ttnn.ROW_MAJOR_LAYOUT), yt)  # tilized on the way in
+    assert torch.equal(ttnn.to_torch(row_major), fused(X, Y))
 
 
 def test_grid_block_and_schedule_are_overridable() -> None:
@@ -168,6 +171,18 @@ REFUSED = [
         @ttl.fuse
         def f(x):
             return x - x.sum()  # HERE: x.sum
+        f(torch.ones(32, 32))
+    """),
+    ("max_with_indices", "E0831", """
+        @ttl.fuse
+        def f(x):
+            return x - x.max(dim=-1, keepdim=True)[0]  # HERE: x.max
+        f(torch.ones(32, 32))
+    """),
+    ("max_over_everything", "E0833", """
+        @ttl.fuse
+        def f(x):
+            return x - x.max()  # HERE: x.max
         f(torch.ones(32, 32))
     """),
     ("partial_tiles", "E0834", """

@@ -21,7 +21,7 @@ import torch
 
 from .. import ttnn
 from ..diagnostics import Span
-from ..lang.buffers import is_ttnn_tensor
+from ..lang.buffers import is_tile_layout, is_ttnn_tensor
 from ..lang.kernel import KernelDef, operation
 from .lower import Writer, plan_roles, tiles
 from .trace import DTYPE, FORMATS, Traced, error, trace
@@ -72,7 +72,9 @@ class Fused:
             value = ttnn.from_torch(value.reshape(_rank2(tuple(value.shape))) if value.dim() < 2 else value,
                                     dtype=ttnn.float32 if value.dtype == torch.float32 else ttnn.bfloat16,
                                     layout=ttnn.TILE_LAYOUT)
-        elif len(value.shape) < 2:
+        if not is_tile_layout(value):  # the fused kernel's slices are in tiles
+            value = ttnn.to_layout(value, ttnn.TILE_LAYOUT)
+        if len(value.shape) < 2:
             value = ttnn.reshape(value, _rank2(tuple(value.shape)))
         return value
 

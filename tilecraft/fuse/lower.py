@@ -28,6 +28,13 @@ from .trace import Op, Traced
 
 BLOCK_SPLITS_REDUCTION = "E0836"
 AXES = ("rows", "columns")
+#: a reduction of block ``x`` over ``dims`` (``scale``: 1/n for the mean)
+REDUCTIONS = {
+    "sum": "ttl.math.reduce_sum({x}, {dims})",
+    "mean": "ttl.math.mul(ttl.math.reduce_sum({x}, {dims}), {scale})",
+    "max": "ttl.math.reduce_max({x}, {dims})",
+    "min": "ttl.math.neg(ttl.math.reduce_max(ttl.math.neg({x}), {dims}))",
+}
 
 
 def tiles(extent: int) -> int:
@@ -118,7 +125,7 @@ class Writer:
     def operand(self, value: Any, at: Op) -> str:
         """``value`` as an operand of ``at``: a number, or a block broadcast to ``at``'s shape."""
         if not isinstance(value, Op):
-            return repr(float(value)) if not isinstance(value, bool) else repr(float(value))
+            return repr(float(value))  # the device takes fp32 scalars (True is 1.0)
         name = self.names[value.index]
         mine, theirs = self.needs[at.index], self.needs[value.index]
         dims = [a - 2 for a in (0, 1) if theirs[a] == "one" and mine[a] != "one"]
@@ -137,14 +144,8 @@ class Writer:
             return f"ttl.math.{'max' if low is not None else 'min'}({args[0]}, {float(low if low is not None else high)!r})"
         if op.kind == "matmul":
             return f"ttl.math.matmul({args[0]}, {args[1]})"
-        dims = f"dims=[{op.params['axis'] - 2}]"
-        if op.name == "sum":
-            return f"ttl.math.reduce_sum({args[0]}, {dims})"
-        if op.name == "mean":
-            return f"ttl.math.mul(ttl.math.reduce_sum({args[0]}, {dims}), {1.0 / op.params['extent']!r})"
-        if op.name == "max":
-            return f"ttl.math.reduce_max({args[0]}, {dims})"
-        return f"ttl.math.neg(ttl.math.reduce_max(ttl.math.neg({args[0]}), {dims}))"
+        return REDUCTIONS[op.name].format(x=args[0], dims=f"dims=[{op.params['axis'] - 2}]",
+                                          scale=repr(1.0 / op.params["extent"]))
 
     def write(self) -> None:
         for op in self.traced.ops:

@@ -49,7 +49,7 @@ BINARY = {
 #: operator-module names (``x + y``, ``-x``) -> the torch name above
 OPERATOR = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "pow": "pow", "neg": "neg",
             "gt": "gt", "ge": "ge", "lt": "lt", "le": "le", "eq": "eq", "ne": "ne", "matmul": "matmul"}
-REDUCE = {"sum": "sum", "mean": "mean", "amax": "max", "amin": "min"}
+REDUCE = {"sum": "sum", "mean": "mean", "amax": "max", "amin": "min", "max": "max", "min": "min"}
 CASTS = {"float": torch.float32, "bfloat16": torch.bfloat16}
 FORMATS = (torch.float32, torch.bfloat16)
 
@@ -147,6 +147,10 @@ class _Converter:
         if not isinstance(out_node, fx.Node) or out_node not in self.ops:
             raise error(RANK, "a fused function returns one tensor computed from its inputs", self.fallback,
                         hint="return a single tensor (call the function once per result)")
+        for node, op in self.ops.items():  # a load is reported where its tensor is first read
+            first_reader = next((user for user in node.users if user in self.ops), None)
+            if op.kind == "input" and first_reader is not None:
+                op.span = self.span(first_reader)
         result = self.meta[out_node]
         out = self.ops[out_node]
         for node, op in self.ops.items():
@@ -223,9 +227,9 @@ class _Converter:
             if isinstance(low, Op) or isinstance(high, Op):
                 self.fail(UNSUPPORTED, "clamp with tensor bounds", node, "use torch.maximum/torch.minimum")
             return Op("clamp", "clamp", args[:1], shape, span, {"min": low, "max": high})
-        if name in REDUCE or name == "max" and "dim" in kwargs or name == "max" and len(args) > 1:
-            if name == "max":
-                self.fail(RANK, "max(dim=...) gives values and indices", node, "use amax(dim=..., keepdim=...)")
+        if name in ("max", "min") and len(args) == 2 and isinstance(args[1], Op) and not kwargs:
+            return Op("binary", name, args, shape, span)  # torch.max(x, y): elementwise
+        if name in REDUCE:  # max(dim=) gave values and indices: refused above (not a tensor)
             return self.reduce(node, name, args, kwargs, shape, span)
         self.fail(UNSUPPORTED, f"'{name}' has no block counterpart in ttl.fuse", node,
                   "see the table of supported operations in docs/language.md (section 16)")
