@@ -3,8 +3,8 @@
 ``@ttl.fuse`` traces the function with torch.fx and compiles it into one single-threaded operation:
 each output tile loads its row band of ``x``, its column band of ``w`` and its piece of the bias
 row ``b``, multiplies, broadcasts the bias down the rows, applies gelu and stores, in one kernel
-(torch would make three passes over memory). It runs on ttnn tensors (the result is one) and on
-torch tensors (moved to the simulated device and back).
+(torch would make three passes over memory). Here it runs on ttnn tensors and gives one; given
+torch tensors it moves them to the simulated device and the result back (``fuse_softmax.py``).
 """
 
 import torch
@@ -30,7 +30,4 @@ got = ttnn.to_torch(mlp_epilogue(ttnn.from_torch(x, layout=ttnn.TILE_LAYOUT),
 assert got.shape == (64, 64) and got.dtype == torch.bfloat16
 # the matmul sums in fp32, then the bias and gelu round once more to bfloat16: two ulps of the largest value
 assert (got.double() - want).abs().max() <= 2 * 2 ** -7 * want.abs().max(), (got.double() - want).abs().max()
-
-got_torch = mlp_epilogue(x, w, b)  # torch tensors in, a torch tensor out
-assert torch.equal(got_torch, got)
 print("fuse_mlp_epilogue: OK")
