@@ -185,6 +185,20 @@ REFUSED = [
             return x - x.max()  # HERE: x.max
         f(torch.ones(32, 32))
     """),
+    ("two_results", "E0831", """
+        @ttl.fuse  # HERE: @ttl.fuse
+        def f(x):
+            return x + 1, x - 1
+        f(torch.ones(32, 32))
+    """),
+    ("control_flow_on_values", "E0830", """
+        @ttl.fuse  # HERE: @ttl.fuse
+        def f(x):
+            if x.sum() > 0:
+                return x
+            return -x
+        f(torch.ones(32, 32))
+    """),
     ("partial_tiles", "E0834", """
         @ttl.fuse
         def f(x):
