@@ -253,3 +253,11 @@ def test_show_threads_prints_the_fused_kernel_which_runs_and_gives_the_same_bits
     fused = ttl.fuse(grid=(2, 1))(lambda x: torch.exp(x - x.amax(dim=-1, keepdim=True)) / torch.exp(
         x - x.amax(dim=-1, keepdim=True)).sum(dim=-1, keepdim=True))
     assert torch.equal(ttnn.to_torch(ran["out"]), fused(x))
+
+
+def test_a_number_argument_is_a_constant_of_the_trace_and_a_1d_tensor_keeps_its_shape() -> None:
+    scaled = ttl.fuse(lambda x, s: torch.relu(x) * s)
+    for s in (3.0, 0.5):  # a new value traces again
+        assert torch.equal(scaled(X, s), (torch.relu(X.float()) * s).to(torch.bfloat16))
+    assert len(scaled.compiled) == 2
+    check(lambda v: v * 2 + 1, Y[0])  # (64,) in, (64,) out

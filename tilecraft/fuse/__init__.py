@@ -52,7 +52,8 @@ class Fused:
         signature = tuple((k, tuple(v.shape), v.dtype.name) for k, v in device.items())
         key = (signature, tuple((k, repr(v)) for k, v in constants.items()))
         if key not in self.compiled:
-            self.compiled[key] = self._compile(device, constants)
+            shapes = {k: (tuple(tensors[k].shape), v.dtype.torch_dtype) for k, v in device.items()}
+            self.compiled[key] = self._compile(shapes, list(device), constants)
         kdef, traced = self.compiled[key]
         out_format = ttnn.float32 if traced.out_dtype == torch.float32 else ttnn.bfloat16
         rank2 = tuple(traced.output.shape)
@@ -82,11 +83,12 @@ class Fused:
         code = self.fn.__code__
         return Span(code.co_filename, code.co_firstlineno, 1)
 
-    def _compile(self, device: dict[str, Any], constants: dict[str, Any]) -> tuple[KernelDef, Traced]:
-        traced = trace(self.fn, {k: (tuple(v.shape), v.dtype.torch_dtype) for k, v in device.items()}, constants)
+    def _compile(self, shapes: dict[str, tuple[tuple[int, ...], torch.dtype]], params: list[str],
+                 constants: dict[str, Any]) -> tuple[KernelDef, Traced]:
+        traced = trace(self.fn, shapes, constants)
         block = self.block or (1, 1)
         needs, full = plan_roles(traced, block, self.block is not None)
-        writer = Writer(traced, list(device), tuple(1 if b is None else b for b in block), needs, full)
+        writer = Writer(traced, params, tuple(1 if b is None else b for b in block), needs, full)
         writer.write()
         span = self._span()
         if self.fn.__name__.isidentifier():

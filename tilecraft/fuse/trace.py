@@ -133,9 +133,14 @@ class _Converter:
 
     def convert(self) -> Traced:
         out_node = None
+        constant: set[fx.Node] = set()
         for node in self.graph.nodes:
             if node.op == "output":
                 out_node = node.args[0]
+                continue
+            if node.op == "placeholder" and node.target not in self.tensors \
+                    or any(n in constant for n in node.all_input_nodes):
+                constant.add(node)  # a constant argument (torch.fx inlines its value) and its guards
                 continue
             self.meta[node] = self.evaluate(node)
             if node.op == "get_attr":
