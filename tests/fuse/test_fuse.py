@@ -199,6 +199,12 @@ REFUSED = [
             return -x
         f(torch.ones(32, 32))
     """),
+    ("integer_argument", "E0832", """
+        @ttl.fuse  # HERE: @ttl.fuse
+        def f(x):
+            return x + 1
+        f(torch.ones(32, 32, dtype=torch.int32))
+    """),
     ("partial_tiles", "E0834", """
         @ttl.fuse
         def f(x):
@@ -261,3 +267,14 @@ def test_a_number_argument_is_a_constant_of_the_trace_and_a_1d_tensor_keeps_its_
         assert torch.equal(scaled(X, s), (torch.relu(X.float()) * s).to(torch.bfloat16))
     assert len(scaled.compiled) == 2
     check(lambda v: v * 2 + 1, Y[0])  # (64,) in, (64,) out
+
+
+def test_a_call_with_the_wrong_arguments_is_a_usage_error() -> None:
+    from tilecraft.diagnostics import UsageTypeError
+
+    @ttl.fuse
+    def add(x, y):
+        return x + y
+
+    with pytest.raises(UsageTypeError, match=r"fused function add\(\) called with the wrong arguments"):
+        add(X)

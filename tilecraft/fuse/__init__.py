@@ -20,11 +20,11 @@ from typing import Any, Callable
 import torch
 
 from .. import ttnn
-from ..diagnostics import Span
+from ..diagnostics import Span, UsageTypeError, error
 from ..lang.buffers import is_tile_layout, is_ttnn_tensor
 from ..lang.kernel import KernelDef, operation
-from .lower import Writer, plan_roles, tiles
-from .trace import DTYPE, FORMATS, Traced, error, trace
+from .lower import Writer, plan_roles
+from .trace import DTYPE, FORMATS, Traced, rank2, trace
 
 __all__ = ["fuse"]
 
@@ -43,7 +43,11 @@ class Fused:
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        bound = inspect.signature(self.fn).bind(*args, **kwargs)
+        try:
+            bound = inspect.signature(self.fn).bind(*args, **kwargs)
+        except TypeError as exc:  # reported at the user's call, as a kernel's wrong call is
+            raise UsageTypeError(f"fused function {self.fn.__name__}() called with the wrong arguments: {exc}",
+                                 hint=f"pass {self.fn.__name__}{inspect.signature(self.fn)}") from None
         bound.apply_defaults()
         tensors = {k: v for k, v in bound.arguments.items() if isinstance(v, torch.Tensor) or is_ttnn_tensor(v)}
         constants = {k: v for k, v in bound.arguments.items() if k not in tensors}
@@ -56,11 +60,11 @@ class Fused:
             self.compiled[key] = self._compile(shapes, list(device), constants)
         kdef, traced = self.compiled[key]
         out_format = ttnn.float32 if traced.out_dtype == torch.float32 else ttnn.bfloat16
-        rank2 = tuple(traced.output.shape)
-        out = ttnn.zeros(rank2, dtype=out_format, layout=ttnn.TILE_LAYOUT)
+        shape = tuple(traced.output.shape)
+        out = ttnn.zeros(shape, dtype=out_format, layout=ttnn.TILE_LAYOUT)
         kdef(*device.values(), out)
         if not as_torch:
-            return out if tuple(traced.out_shape) == rank2 else ttnn.reshape(out, traced.out_shape)
+            return out if tuple(traced.out_shape) == shape else ttnn.reshape(out, traced.out_shape)
         result = ttnn.to_torch(out).reshape(traced.out_shape)
         return result != 0 if traced.out_dtype == torch.bool else result.to(traced.out_dtype)
 
@@ -70,13 +74,13 @@ class Fused:
                 raise error(DTYPE, f"argument '{name}' of {self.fn.__name__}() is a {value.dtype} tensor; fused "
                             "functions take float32 and bfloat16 tensors", self._span(),
                             hint="convert it first: t.float() or t.bfloat16()")
-            value = ttnn.from_torch(value.reshape(_rank2(tuple(value.shape))) if value.dim() < 2 else value,
+            value = ttnn.from_torch(value.reshape(rank2(tuple(value.shape))) if value.dim() < 2 else value,
                                     dtype=ttnn.float32 if value.dtype == torch.float32 else ttnn.bfloat16,
                                     layout=ttnn.TILE_LAYOUT)
         if not is_tile_layout(value):  # the fused kernel's slices are in tiles
             value = ttnn.to_layout(value, ttnn.TILE_LAYOUT)
         if len(value.shape) < 2:
-            value = ttnn.reshape(value, _rank2(tuple(value.shape)))
+            value = ttnn.reshape(value, rank2(tuple(value.shape)))
         return value
 
     def _span(self) -> Span:
@@ -96,9 +100,7 @@ class Fused:
         else:  # a lambda
             name, last = "fused", span.line
         fn = writer.function(name, span, last)
-        out_tiles = tuple(tiles(e) for e in traced.output.shape)
-        kdef = operation(grid=self.grid, block=tuple(min(b, t) for b, t in zip(writer.block, out_tiles)),
-                         schedule=self.schedule, block_count=self.block_count)(fn)
+        kdef = operation(grid=self.grid, block=writer.block, schedule=self.schedule, block_count=self.block_count)(fn)
         return kdef, traced
 
 
@@ -109,6 +111,3 @@ def fuse(fn: Callable[..., Any] | None = None, *, grid: Any = "full", block: tup
         return lambda f: Fused(f, grid, block, schedule, block_count)
     return Fused(fn, grid, block, schedule, block_count)
 
-
-def _rank2(shape: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple([1] * (2 - len(shape)) + list(shape))

@@ -98,7 +98,8 @@ class Writer:
         self.traced = traced
         self.needs = needs
         self.full = full
-        self.block = tuple(tiles(traced.output.shape[a]) if a in full else block[a] for a in (0, 1))
+        self.block = tuple(tiles(traced.output.shape[a]) if a in full else min(block[a], tiles(traced.output.shape[a]))
+                           for a in (0, 1))
         taken = set(params)
         self.out = _fresh("out", taken)
         self.params = params

@@ -197,7 +197,7 @@ class _Converter:
         if value.dtype not in FORMATS and value.dtype != torch.bool:
             self.fail(DTYPE, f"'{_name(node)}' gives a {value.dtype} tensor; fused functions compute in "
                       "float32 and bfloat16", node, "cast to torch.float32 or torch.bfloat16")
-        shape = _rank2(tuple(value.shape))
+        shape = rank2(tuple(value.shape))
         span = self.span(node)
         if node.op == "placeholder":
             return Op("input", str(node.target), [], shape, span)
@@ -279,5 +279,5 @@ def _name(node: fx.Node) -> str:
     return getattr(target, "__name__", str(target))
 
 
-def _rank2(shape: tuple[int, ...]) -> tuple[int, int]:
+def rank2(shape: tuple[int, ...]) -> tuple[int, int]:
     return tuple([1] * (2 - len(shape)) + list(shape))  # type: ignore[return-value]
