@@ -45,20 +45,17 @@ def plan_roles(traced: Traced, block: tuple[int | None, int | None],
                fixed: bool) -> tuple[dict[int, list[str]], set[int]]:
     """Each live op's roles, and the axes the block must cover whole; ``fixed``: the user gave ``block=``."""
     full = {axis for axis, b in enumerate(block) if b is None}
-    for _ in range(3):
+    while True:  # each round makes at least one more axis whole; a whole axis cannot disagree
         needs, conflicts = _needs(traced, full)
-        new = conflicts.keys() - full
-        if not new:
+        if not conflicts:
             return needs, full
-        for axis in new:
+        for axis, op in conflicts.items():
             if fixed and block[axis] is not None and block[axis] != tiles(traced.output.shape[axis]):
-                op = conflicts[axis]
                 raise error(BLOCK_SPLITS_REDUCTION, f"block={block} splits the {AXES[axis]} of the output, but "
                             f"this operation reads a value whole along its {AXES[axis]} that another reads block by "
                             "block", op.span,
                             hint=f"leave block[{axis}] as None (the whole extent) or drop block=")
         full |= set(conflicts)
-    return _needs(traced, full)[0], full  # pragma: no cover - two axes settle in two rounds
 
 
 def _needs(traced: Traced, full: set[int]) -> tuple[dict[int, list[str]], dict[int, Op]]:
@@ -97,7 +94,6 @@ class Writer:
                  full: set[int]):
         self.traced = traced
         self.needs = needs
-        self.full = full
         self.block = tuple(tiles(traced.output.shape[a]) if a in full else min(block[a], tiles(traced.output.shape[a]))
                            for a in (0, 1))
         taken = set(params)
