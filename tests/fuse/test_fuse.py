@@ -240,6 +240,14 @@ def test_what_fuse_cannot_map_is_refused_at_the_users_expression(tmp_path: Path,
     assert (got_code, line, col) == (code, want_line, want_col)
 
 
+def test_a_composite_operation_is_refused_with_how_to_write_it() -> None:
+    with pytest.raises(KernelError) as info:
+        ttl.fuse(lambda x: torch.softmax(x, dim=-1))(X)
+    assert "'softmax' has no block counterpart" in str(info.value) and "x.amax(dim=-1" in str(info.value)
+    check(lambda x: torch.exp(x - x.amax(dim=-1, keepdim=True)) / torch.exp(
+        x - x.amax(dim=-1, keepdim=True)).sum(dim=-1, keepdim=True), X)  # the hint's spelling runs
+
+
 def test_show_threads_prints_the_fused_kernel_which_runs_and_gives_the_same_bits(tmp_path: Path) -> None:
     from tests import paths
     from tilecraft.cli import main

@@ -52,6 +52,14 @@ OPERATOR = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "pow": "
 REDUCE = {"sum": "sum", "mean": "mean", "amax": "max", "amin": "min", "max": "max", "min": "min"}
 CASTS = {"float": torch.float32, "bfloat16": torch.bfloat16}
 FORMATS = (torch.float32, torch.bfloat16)
+#: how to write common composite operations from supported ones (the hint of their E0830)
+COMPOSITES = {
+    "softmax": "write it out: e = torch.exp(x - x.amax(dim=-1, keepdim=True)); e / e.sum(dim=-1, keepdim=True)",
+    "log_softmax": "write it out: s = x - x.amax(dim=-1, keepdim=True); s - torch.log(torch.exp(s).sum(dim=-1, "
+                   "keepdim=True))",
+    "layer_norm": "write it out: c = x - x.mean(dim=-1, keepdim=True); c * torch.rsqrt((c * c).mean(dim=-1, "
+                  "keepdim=True) + eps) * weight + bias",
+}
 
 
 @dataclass
@@ -237,7 +245,7 @@ class _Converter:
         if name in REDUCE:  # max(dim=) gave values and indices: refused above (not a tensor)
             return self.reduce(node, name, args, kwargs, shape, span)
         self.fail(UNSUPPORTED, f"'{name}' has no block counterpart in ttl.fuse", node,
-                  "see the table of supported operations in docs/language.md (section 16)")
+                  COMPOSITES.get(name, "see the table of supported operations in docs/language.md (section 16)"))
 
     def cast(self, node: fx.Node, name: str, args: list[Any], kwargs: dict[str, Any], shape: tuple[int, int],
              span: Span) -> Op:
