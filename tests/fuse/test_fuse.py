@@ -47,7 +47,9 @@ UNARY: dict[str, tuple[Callable[[torch.Tensor], torch.Tensor], torch.Tensor]] = 
     "log10": (torch.log10, POS), "log1p": (torch.log1p, POS), "erf": (torch.erf, X), "floor": (torch.floor, X),
     "ceil": (torch.ceil, X), "trunc": (torch.trunc, X), "sign": (torch.sign, X), "relu6": (F.relu6, X),
     "softsign": (F.softsign, X), "hardsigmoid": (F.hardsigmoid, X), "hardswish": (F.hardswish, X),
-    "selu": (F.selu, X), "mish": (F.mish, X),
+    "selu": (F.selu, X), "mish": (F.mish, X), "logical_not": (torch.logical_not, torch.relu(X)),
+    "isnan": (torch.isnan, torch.log(X.float()).bfloat16()), "isinf": (torch.isinf, 1 / torch.relu(X)),
+    "isfinite": (torch.isfinite, 1 / torch.relu(X)),
 }
 SAMPLE = {"exp", "log", "rsqrt", "gelu", "silu", "sigmoid", "tanh", "neg", "reciprocal", "relu"}
 
