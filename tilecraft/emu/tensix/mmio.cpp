@@ -87,6 +87,9 @@ volatile void* mmio_address(uintptr_t addr, std::size_t bytes) {
 volatile void* device_address(Machine& m, int t, uintptr_t addr, std::size_t bytes) {
     MachineState& s = m.s;
     if (within(addr, bytes, 0, s.l1_size)) return s.l1 + addr;
+    // the host address of an L1 byte (the firmware headers' casts of pointers the kernel got as integers)
+    const auto host_l1 = reinterpret_cast<uintptr_t>(s.l1);
+    if (s.l1 != nullptr && within(addr, bytes, host_l1, s.l1_size)) return reinterpret_cast<volatile void*>(addr);
     if (within(addr, bytes, TENSIX_CFG_BASE, s.cfg_words.size() * 4))
         return reinterpret_cast<uint8_t*>(s.cfg_words.data()) + (addr - TENSIX_CFG_BASE);
     if (within(addr, bytes, TENSIX_MOP_CFG_BASE, kMopCfgBytes))
