@@ -77,9 +77,9 @@ def translation_unit(build: KernelBuild) -> str:
     stand-in after the kernel."""
     bindings = '#include "kernel_bindings_generated.h"\n' if build.bindings is not None else ""
     return (_prologue(build) + "".join(f"{line}\n" for line in jit_defines(build))
-            + f"#define NOC_INDEX {build.noc}\n" + '#include "defines_generated.h"\n' + bindings
+            + f"#define NOC_INDEX {build.noc}\n" + '#include "defines_generated.h"\n'
             + "".join(f'#include "{header}"\n' for header in FIRMWARE_INCLUDES)
-            + f'#include "{build.source}"\n#include "tc_dataflow_main.h"\n')
+            + bindings + f'#include "{build.source}"\n#include "tc_dataflow_main.h"\n')
 
 
 def compile_command(build: KernelBuild, directory: Path, tt_metal: Path) -> list[str]:
