@@ -70,3 +70,13 @@ def test_an_unmodelled_niu_register_is_a_hard_error_naming_it(device, real_dataf
     assert d.code == "E5861", d
     assert "status counter 0x32" in d.message and "NoC 1" in d.message, d.message
     assert "dataflow_unmodelled_register.cpp" in d.message, d.message
+
+
+def test_a_bad_dataflow_engine_is_a_usage_error(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture) -> None:
+    """A bad $TILECRAFT_DATAFLOW is a usage error naming it, never a traceback."""
+    from tilecraft.cli import main
+
+    monkeypatch.setenv("TILECRAFT_DATAFLOW", "silicon")
+    assert main(["run", "examples/elementwise_1_single_tile.py"]) == 2
+    assert "TILECRAFT_DATAFLOW must be one of emulator, real, got 'silicon'" in capsys.readouterr().err

@@ -3,6 +3,7 @@
 //
 // Memory map (BabyRISCV/README.md; addresses from the wheel's tensix.h):
 //   [0, L1 size)                    L1 of the core
+//   the host address of an L1 byte  as it is (kernel API headers cast pointers they hold as integers)
 //   TENSIX_CFG_BASE                 both config states back to back (MachineState::cfg_words)
 //   TENSIX_MOP_CFG_BASE             the calling thread's MOP config (9 words, per thread)
 //   REGFILE_BASE                    the calling thread's GPRs (64 words, per thread)
