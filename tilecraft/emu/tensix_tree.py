@@ -152,6 +152,12 @@ REWRITES: tuple[Rewrite, ...] = (
             r"\*\(volatile uint32_t\*\)offset = val;",
             "::tc_tensix::noc_register_write(offset, val);",
             "NOC_CFG_WRITE_REG: the NIU model", arch="blackhole"),
+    # The build's per-buffer read/write notes: a RISC-V immediate ("n") printed into a .4byte; on
+    # x86 the plain operand carries the immediate's '$', the 'c' modifier prints the bare constant.
+    Rewrite("hw/inc/api/dataflow/buf_rw_note.h",
+            r'"\.4byte %([01])\\n\\t"', None,
+            "buffer read/write notes: the constants as bare numbers in the x86 assembler's syntax (%c)",
+            expect=2, group_replacement='".4byte %c{0}\\n\\t"'),
     # A data-movement RISC's polling loops on L1 (noc_semaphore_wait, remote CB credits) call
     # invalidate_l1_cache in each iteration: there the polling fiber gives the other cores a turn.
     Rewrite("hw/inc/internal/tt-1xx/cache.h",
