@@ -35,9 +35,9 @@ def test_noc_async_read_tile_through_a_tensor_accessor(device, ops, real_dataflo
     src, dst = dram(device, x), output(device, (64, 128))
     grid = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(1, 0))])
     per_core = 4
-    reader = kernel(KERNELS / "reader_read_tile.cpp", ttnn.ReaderConfigDescriptor(), grid,
+    reader = kernel(KERNELS / "reader_tiles.cpp", ttnn.ReaderConfigDescriptor(), grid,
                     rt={(i, 0): [src.buffer_address(), per_core, i * per_core] for i in range(2)},
-                    ct=[0, *ttnn.TensorAccessorArgs(src).get_compile_time_args()])
+                    ct=[0, *ttnn.TensorAccessorArgs(src).get_compile_time_args()], defines=[("READ_TILE", "1")])
     writer = kernel(ops / "eltwise/unary/device/kernels/dataflow/writer_unary_interleaved_start_id.cpp",
                     ttnn.WriterConfigDescriptor(), grid,
                     rt={(i, 0): [dst.buffer_address(), per_core, i * per_core] for i in range(2)},
