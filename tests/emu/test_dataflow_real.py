@@ -80,3 +80,17 @@ def test_a_bad_dataflow_engine_is_a_usage_error(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv("TILECRAFT_DATAFLOW", "silicon")
     assert main(["run", "examples/elementwise_1_single_tile.py"]) == 2
     assert "TILECRAFT_DATAFLOW must be one of emulator, real, got 'silicon'" in capsys.readouterr().err
+
+
+def test_a_wait_nothing_satisfies_is_a_deadlock_naming_the_counter(device, ops, real_dataflow) -> None:
+    """ttnn's unary writer with no producer polls CB 0's tiles_received for ever: the run stops
+    with the deadlock report (E5501), whose note names the stream register it polls."""
+    dst = output(device, (32, 32))
+    writer = kernel(ops / "eltwise/unary/device/kernels/dataflow/writer_unary_interleaved_start_id.cpp",
+                    ttnn.WriterConfigDescriptor(), rt=[dst.buffer_address(), 1, 0],
+                    ct=[0, *ttnn.TensorAccessorArgs(dst).get_compile_time_args()])
+    with pytest.raises(KernelError) as info:
+        run([dst], [writer], [cb(0)])
+    d = info.value.diagnostic
+    assert d.code == "E5501", d
+    assert any("CB 0's tiles_received (0 pages pushed, 0 popped)" in note.message for note in d.notes), d.render()

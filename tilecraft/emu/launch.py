@@ -105,12 +105,12 @@ def _emulate(program: ProgramSpec, model: ChipModel, cb_addresses: list[int], ob
     scratch = Path(tempfile.mkdtemp(prefix="tc-trisc-copies-"))
     try:
         _configure(device, program, model, cb_addresses)
-        for kernel, (path, _) in zip(program.kernels, objects):
+        for number, (kernel, (path, _)) in enumerate(zip(program.kernels, objects)):
             if kernel.slot == TRISC and program.compute_engine == "tensix":
-                _load_on_machine(device, model, kernel, path, scratch)
+                _load_on_machine(device, model, kernel, path, scratch / f"compute-{number}")
                 continue
             if kernel.slot != TRISC and program.dataflow_engine == "real":
-                _load_real_dataflow(device, model, kernel, path, scratch / f"dm{kernel.slot}")
+                _load_real_dataflow(device, model, kernel, path, scratch / f"dataflow-{number}")
                 continue
             compute = kernel.compute
             handle = device.load_kernel(str(path), kernel.name, kernel.noc,

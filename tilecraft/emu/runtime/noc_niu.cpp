@@ -91,6 +91,7 @@ struct NiuFile {
     std::vector<Mirror> handed_out;
 };
 NiuFile g_file;
+std::map<const Fiber*, const void*> g_last_site;  // per fiber: where it polled last (poll_at)
 
 void reset_file() {
     Device& d = *g_dev;
@@ -98,6 +99,7 @@ void reset_file() {
     g_file.nius.assign(d.cores.size() * 2, Niu{});
     g_file.clock.assign(d.cores.size(), 0);
     g_file.handed_out.clear();
+    g_last_site.clear();
     if (g_file.mirrors != nullptr) munmap(g_file.mirrors, g_file.mirror_bytes);
     g_file.mirror_bytes = d.cores.size() * kMirrorsPerCore * 4;
     void* m = mmap(nullptr, g_file.mirror_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
@@ -264,23 +266,24 @@ NiuReg decode(std::uint32_t addr) {
 
 bool is_niu(std::uintptr_t addr) { return addr >= kNocRegs && addr < kNocRegs + 2 * kNocInstance; }
 
-// A polling loop's turn for the other fibers. The same poll again and again (the same register or
-// the same loop) with nothing else between is a poll; anything else was progress the others may see.
-struct PollSite {
-    const void* site = nullptr;
-    int core = -1, slot = -1;
-};
-PollSite g_last_poll;
+// A polling loop's turn for the other fibers. A fiber that polls the same place again (the same
+// register or the same loop) with nothing else between only polls; anything else was progress the
+// others may see (the scheduler's livelock count, scheduler.cpp). `what` names the poll in a
+// deadlock report.
 
-void poll_at(const void* site, const char* what) {
+void poll_at(const void* site, std::string what) {
     write_back();
     Fiber& f = cur();
-    if (g_last_poll.site != site || g_last_poll.core != f.core || g_last_poll.slot != f.slot) note_progress();
-    g_last_poll = {site, f.core, f.slot};
-    yield_now(what, f.last_loc);
+    niu(f.core, 0);  // a new device starts with no poll sites
+    const void*& last = g_last_site[&f];
+    if (last != site) note_progress();
+    last = site;
+    f.describe_poll = [what = std::move(what)] { return "it polls " + what; };
+    yield_now("a polling loop (real dataflow API)", f.last_loc);
+    f.describe_poll = nullptr;
 }
 
-void mark_activity() { g_last_poll = {}; }
+void mark_activity() { g_last_site[&cur()] = nullptr; }
 
 }  // namespace
 
@@ -321,7 +324,9 @@ std::uint32_t noc_register_read(std::uint32_t addr) {
     if (r.offset >= tc::kStatusBase && r.offset < tc::kStatusBase + 4 * tc::kStatusWords) {
         const std::uint32_t counter = (r.offset - tc::kStatusBase) / 4;
         // a barrier polls these: the transfers it waits for are done, so the sanitizer's in-flight lists go
-        tc::poll_at(reinterpret_cast<const void*>(std::uintptr_t(addr)), "a NoC barrier (NIU status)");
+        tc::poll_at(reinterpret_cast<const void*>(std::uintptr_t(addr)),
+                    tc::fmt_str("NoC %u's status counter %s (a NoC barrier)", r.noc,
+                                tc::hex((r.offset - tc::kStatusBase) / 4).c_str()));
         switch (counter) {
             case tc::kAtomicResp: case tc::kWrAck: case tc::kRdResp: case tc::kRdReqSent:
             case tc::kNonpostedAtomicSent: case tc::kPostedAtomicSent: case tc::kNonpostedWrSent:
@@ -367,8 +372,11 @@ volatile void* dataflow_address(std::uintptr_t addr, std::size_t bytes) {
         tc::Core& core = d.cores[f.core];
         if ((reg == tc::kAckedReg || reg == tc::kReceivedReg) && stream < core.cbs.size()) {
             // the CB counters other RISCs change: the RISC polls them (cb_wait_front, cb_reserve_back)
-            tc::poll_at(reinterpret_cast<const void*>(addr), "a CB counter (stream register)");
             tc::CircularBuffer& cb = core.cbs[stream];
+            tc::poll_at(reinterpret_cast<const void*>(addr),
+                        tc::fmt_str("CB %u's %s (%u pages pushed, %u popped)", stream,
+                                    reg == tc::kReceivedReg ? "tiles_received" : "tiles_acked",
+                                    unsigned(std::uint16_t(cb.received)), unsigned(std::uint16_t(cb.acked))));
             return tc::mirror(f.core, stream * 2 + (reg == tc::kReceivedReg), reg == tc::kReceivedReg ? &cb.received
                                                                                                    : &cb.acked, 0);
         }
@@ -389,7 +397,7 @@ volatile void* dataflow_address(std::uintptr_t addr, std::size_t bytes) {
                                tc::hex(addr).c_str(), bytes));
 }
 
-void dataflow_poll() { tc::poll_at(__builtin_return_address(0), "a polling loop (invalidate_l1_cache)"); }
+void dataflow_poll() { tc::poll_at(__builtin_return_address(0), "L1 in a loop (invalidate_l1_cache: a semaphore wait)"); }
 
 void dataflow_done() { tc::write_back(); }
 
