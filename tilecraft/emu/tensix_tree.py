@@ -166,11 +166,13 @@ REWRITES: tuple[Rewrite, ...] = (
             "invalidate_l1_cache: a polling loop's turn for the other fibers (TC_L1_POLL, tc_tensix_kernel.h)"),
 )
 
-#: Directories (relative to ``tt_metal``) whose sources get the memory-mapped-register rewrite:
-#: the LLK and its tests (compute), and the kernel API and firmware headers under ``hw/inc``
-#: (data movement: stream registers, the RISC's debug registers, L1 words at device addresses).
-MMIO_DIRS = ("tt-llk/{llk}/common/inc", "tt-llk/{llk}/llk_lib", "tt-llk/tests/helpers/include", "tt-llk/tests/sources",
-             "hw/inc/api", "hw/inc/internal")
+#: Directories (relative to ``tt_metal``) whose sources get the memory-mapped-register rewrite, and
+#: the cast it makes: the LLK and its tests ``mmio_cast`` (every RISC), the kernel API and firmware
+#: headers under ``hw/inc`` ``firmware_cast`` (mmio_cast on a data-movement RISC: stream registers,
+#: the RISC's debug registers, L1 words at device addresses; the original cast on a TRISC).
+MMIO_DIRS = (("tt-llk/{llk}/common/inc", "mmio_cast"), ("tt-llk/{llk}/llk_lib", "mmio_cast"),
+             ("tt-llk/tests/helpers/include", "mmio_cast"), ("tt-llk/tests/sources", "mmio_cast"),
+             ("hw/inc/api", "firmware_cast"), ("hw/inc/internal", "firmware_cast"))
 _MMIO_SUFFIXES = (".h", ".hpp", ".cpp")
 # A cast to a pointer type (no template arguments or function pointers inside the brackets).
 _MMIO_CAST = re.compile(r"reinterpret_cast<\s*([^<>;()]*?\*)\s*>")
@@ -193,11 +195,11 @@ def _rewrite_file(path: Path, rewrite: Rewrite, rel: str) -> str | None:
     return f"{rel}: {count} x {rewrite.why}"
 
 
-def rewrite_casts(text: str) -> tuple[str, int]:
-    """``text`` with its pointer ``reinterpret_cast``s going through ``mmio_cast``, and their count.
+def rewrite_casts(text: str, cast: str = "mmio_cast") -> tuple[str, int]:
+    """``text`` with its pointer ``reinterpret_cast``s going through ``cast`` (``mmio_cast``), and their count.
 
     tensix_build.py applies it to a test source that is not in the tree (an out-of-tree test)."""
-    return _MMIO_CAST.subn(r"::tc_tensix::mmio_cast<\1>", text)
+    return _MMIO_CAST.subn(rf"::tc_tensix::{cast}<\1>", text)
 
 
 def _balanced_end(text: str, start: int) -> int:
@@ -235,8 +237,8 @@ def _operand_end(text: str, start: int) -> int:
             return end
 
 
-def rewrite_c_casts(text: str) -> tuple[str, int]:
-    """``text`` with its C-style casts to volatile pointers going through ``mmio_cast``, and their count."""
+def rewrite_c_casts(text: str, cast: str = "mmio_cast") -> tuple[str, int]:
+    """``text`` with its C-style casts to volatile pointers going through ``cast``, and their count."""
     out: list[str] = []
     pos = count = 0
     for match in _C_CAST.finditer(text):
@@ -246,28 +248,28 @@ def rewrite_c_casts(text: str) -> tuple[str, int]:
         if end < 0:
             continue
         operand = (match.group(2) or "") + text[match.end():end]
-        out += [text[pos:match.start()], f"::tc_tensix::mmio_cast<{match.group(1)}>({operand})"]
+        out += [text[pos:match.start()], f"::tc_tensix::{cast}<{match.group(1)}>({operand})"]
         pos = end
         count += 1
     return "".join(out) + text[pos:], count
 
 
-def _mmio_rewrite(root: Path, directory: str) -> list[str]:
+def _mmio_rewrite(root: Path, directory: str, cast: str) -> list[str]:
     log = []
     for path in sorted((root / directory).rglob("*")):
         if path.suffix not in _MMIO_SUFFIXES or not path.is_file():
             continue
         text = path.read_text(errors="surrogateescape")
-        new, count = rewrite_casts(text)
-        new, c_count = rewrite_c_casts(new)
+        new, count = rewrite_casts(text, cast)
+        new, c_count = rewrite_c_casts(new, cast) if cast != "mmio_cast" else (new, 0)
         if count or c_count:
             path.write_text(new, errors="surrogateescape")
         rel = path.relative_to(root).as_posix()
         if count:
             log.append(f"{rel}: {count} x reinterpret_cast<T *> -> "
-                       "::tc_tensix::mmio_cast (device address -> this core's/thread's backing store)")
+                       f"::tc_tensix::{cast} (device address -> this core's/thread's backing store)")
         if c_count:
-            log.append(f"{rel}: {c_count} x (volatile T *) C cast -> ::tc_tensix::mmio_cast (the same)")
+            log.append(f"{rel}: {c_count} x (volatile T *) C cast -> ::tc_tensix::{cast} (the same)")
     return log
 
 
@@ -285,8 +287,8 @@ def apply_rewrites(tt_metal: Path, arch: str) -> list[str]:
         line = _rewrite_file(path, rewrite, rel)
         if line:
             log.append(line)
-    for directory in MMIO_DIRS:
-        log.extend(_mmio_rewrite(tt_metal, directory.format(llk=llk)))
+    for directory, cast in MMIO_DIRS:
+        log.extend(_mmio_rewrite(tt_metal, directory.format(llk=llk), cast))
     return log
 
 

@@ -3,7 +3,6 @@
 //
 // Memory map (BabyRISCV/README.md; addresses from the wheel's tensix.h):
 //   [0, L1 size)                    L1 of the core
-//   the host address of an L1 byte  as it is (kernel API headers cast pointers they hold as integers)
 //   TENSIX_CFG_BASE                 both config states back to back (MachineState::cfg_words)
 //   TENSIX_MOP_CFG_BASE             the calling thread's MOP config (9 words, per thread)
 //   REGFILE_BASE                    the calling thread's GPRs (64 words, per thread)
@@ -88,9 +87,6 @@ volatile void* mmio_address(uintptr_t addr, std::size_t bytes) {
 volatile void* device_address(Machine& m, int t, uintptr_t addr, std::size_t bytes) {
     MachineState& s = m.s;
     if (within(addr, bytes, 0, s.l1_size)) return s.l1 + addr;
-    // the host address of an L1 byte (the firmware headers' casts of pointers the kernel got as integers)
-    const auto host_l1 = reinterpret_cast<uintptr_t>(s.l1);
-    if (s.l1 != nullptr && within(addr, bytes, host_l1, s.l1_size)) return reinterpret_cast<volatile void*>(addr);
     if (within(addr, bytes, TENSIX_CFG_BASE, s.cfg_words.size() * 4))
         return reinterpret_cast<uint8_t*>(s.cfg_words.data()) + (addr - TENSIX_CFG_BASE);
     if (within(addr, bytes, TENSIX_MOP_CFG_BASE, kMopCfgBytes))

@@ -76,6 +76,19 @@ inline P mmio_cast(A a) {
     }
 }
 
+// A cast of a device address in the kernel API and firmware headers (hw/inc: reinterpret_cast<T *>
+// and C casts to volatile pointers, tensix_tree.py): on a data-movement RISC it goes through
+// mmio_cast (the emulator backs the address); on a TRISC it stays the cast tt-metal wrote, as
+// before the data-movement layer existed (the compute bridge resolves what the LLK reads).
+template <class P, class A>
+inline P firmware_cast(A a) {
+#if defined(TC_DATAFLOW_KERNEL)
+    return mmio_cast<P>(a);
+#else
+    return (P)a;
+#endif
+}
+
 // --- the PC buffer: reads and writes with side effects ------------------------------------------
 struct PcBufWordPtr;
 struct PcBufWord {
