@@ -22,7 +22,10 @@ interleaved DRAM accessor args at compile-time arg 0. Semaphore and scratchpad b
 A kernel counts as compute when it includes the compute API (``api/compute/...``), else as data
 movement.
 
-    python -m benchmarks.wheel_kernels_compile [--jobs N] [--limit N]
+With ``--dataflow real`` the data-movement kernels compile as ``TILECRAFT_DATAFLOW=real`` builds
+them: against the wheel's own 0.81.1 dataflow API in the machine include tree (tensix_dataflow.py).
+
+    python -m benchmarks.wheel_kernels_compile [--jobs N] [--limit N] [--every N] [--role R] [--dataflow real]
 """
 
 from __future__ import annotations
@@ -35,9 +38,10 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from tilecraft.emu import build, wheel_kernels
+from tilecraft.emu import build, tensix_dataflow, tensix_tree, wheel_kernels
 from tilecraft.emu.bindings import NamedBindings, TensorBinding
 from tilecraft.emu.toolchain import compiler
+from tilecraft.options import DATAFLOW_ENGINES
 
 ARGS = tuple([2] * 64)
 KERNEL_ARGS = "experimental/kernel_args.h"
@@ -73,22 +77,36 @@ def _with_local_headers(path: Path) -> str:
         errors="replace")
 
 
-def compile_one(path: Path) -> str | None:
-    """None when the kernel compiles, else the first error's reason."""
+def kernel_build(path: Path) -> build.KernelBuild:
+    """The build the benchmark gives ``path`` (generic arguments, generated bindings)."""
     text = path.read_text(errors="replace")
     compute = is_compute(text)
     slot = "COMPILE_FOR_TRISC" if compute else "COMPILE_FOR_NCRISC"
     bindings = generated_bindings(_with_local_headers(path)) if KERNEL_ARGS in text else None
-    kb = build.KernelBuild(source=path, text=text, display=path.name, compute=compute, compile_args=ARGS,
-                           bindings=bindings, arch_defines=(("TC_EMULATOR", "1"), ("KERNEL_BUILD", "1"), (slot, "1"),
-                                                            ("ARCH_WORMHOLE", "1")))
+    return build.KernelBuild(source=path, text=text, display=path.name, compute=compute, compile_args=ARGS,
+                             bindings=bindings, noc=1,
+                             arch_defines=(("TC_EMULATOR", "1"), ("KERNEL_BUILD", "1"), (slot, "1"),
+                                           ("ARCH_WORMHOLE", "1"), ("NUM_DRAM_BANKS", "12"), ("NUM_L1_BANKS", "64")))
+
+
+def compile_one(path: Path, dataflow: str = "emulator") -> str | None:
+    """None when the kernel compiles, else the first error's reason. ``dataflow="real"`` compiles a
+    data-movement kernel as TILECRAFT_DATAFLOW=real builds it (the real 0.81.1 dataflow API,
+    tensix_dataflow.py), syntax-only."""
+    kb = kernel_build(path)
     with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "tc_generated.h").write_text(kb.generated_header())
-        (Path(tmp) / "w.cpp").write_text(kb.wrapper())
-        roots = [f"-I{r}" for r in build.ttnn_include_roots(path)]  # as compile_kernel gives them
-        result = subprocess.run([*compiler().command(), "-std=c++20", "-fsyntax-only", "-fmax-errors=1",
-                                 f"-I{tmp}", f"-I{build.INCLUDE}", f"-I{path.parent}", *roots, f"{tmp}/w.cpp"],
-                                capture_output=True, text=True, env=build.COMPILER_ENV)
+        if dataflow == "real" and not kb.compute:
+            unit = Path(tmp) / "w.cpp"
+            unit.write_text(tensix_dataflow.translation_unit(kb))
+            command = [*tensix_dataflow.compile_command(kb, Path(tmp), tensix_tree.machine_tree(tensix_dataflow.ARCH)),
+                       "-fsyntax-only", "-fmax-errors=1", str(unit)]
+        else:
+            (Path(tmp) / "tc_generated.h").write_text(kb.generated_header())
+            (Path(tmp) / "w.cpp").write_text(kb.wrapper())
+            roots = [f"-I{r}" for r in build.ttnn_include_roots(path)]  # as compile_kernel gives them
+            command = [*compiler().command(), "-std=c++20", "-fsyntax-only", "-fmax-errors=1", f"-I{tmp}",
+                       f"-I{build.INCLUDE}", f"-I{path.parent}", *roots, f"{tmp}/w.cpp"]
+        result = subprocess.run(command, capture_output=True, text=True, env=build.COMPILER_ENV)
     if result.returncode == 0:
         return None
     for line in result.stderr.splitlines():
@@ -112,10 +130,10 @@ def role(path: Path) -> str:
     return "compute" if is_compute(path.read_text(errors="replace")) else "data movement"
 
 
-def measure(paths: list[Path], jobs: int = 2) -> list[str | None]:
+def measure(paths: list[Path], jobs: int = 2, dataflow: str = "emulator") -> list[str | None]:
     """Each kernel's first-error reason (None: it compiles), in the order of ``paths``."""
     with ThreadPoolExecutor(jobs) as pool:
-        return list(pool.map(compile_one, paths))
+        return list(pool.map(lambda path: compile_one(path, dataflow), paths))
 
 
 def by_role(paths: list[Path], reasons: list[str | None]) -> dict[str, list[str | None]]:
@@ -129,10 +147,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--every", type=int, default=1, help="a sample: every Nth kernel")
+    parser.add_argument("--role", choices=ROLES, help="only the kernels of this role")
+    parser.add_argument("--dataflow", choices=DATAFLOW_ENGINES, default="emulator",
+                        help="what data-movement kernels compile against (TILECRAFT_DATAFLOW)")
     options = parser.parse_args()
     root = wheel_kernels.ensure_kernels()
-    paths = kernels(root)[:options.limit or None]
-    for name, reasons in by_role(paths, measure(paths, options.jobs)).items():
+    paths = [p for p in kernels(root) if options.role is None or role(p) == options.role]
+    paths = paths[::options.every][:options.limit or None]
+    for name, reasons in by_role(paths, measure(paths, options.jobs, options.dataflow)).items():
+        if not reasons:
+            continue
         print(f"{name}: {sum(r is None for r in reasons)} of {len(reasons)} kernels compile")
         for reason, count in collections.Counter(r for r in reasons if r).most_common(20):
             print(f"{count:5d}  {reason}")

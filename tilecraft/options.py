@@ -20,6 +20,11 @@ COMPUTE_VARIABLE = "TILECRAFT_COMPUTE"
 #: the kernel emulator's compute engines: its own ("emulator"), or the Tensix machine running
 #: Tenstorrent's LLK ("tensix", docs/emulator.md section 10)
 COMPUTE_ENGINES = ("emulator", "tensix")
+#: environment variable that picks the dataflow API ttnn data-movement kernels run on in the kernel emulator
+DATAFLOW_VARIABLE = "TILECRAFT_DATAFLOW"
+#: the kernel emulator's dataflow APIs: its own headers ("emulator"), or the real 0.81.1 dataflow API
+#: over a model of the NoC's registers ("real", docs/emulator.md section 12)
+DATAFLOW_ENGINES = ("emulator", "real")
 
 
 def devices_from_environment() -> int:
@@ -37,12 +42,22 @@ def device_from_environment() -> str:
     return os.environ.get(DEVICE_VARIABLE, "cpu").strip() or "cpu"
 
 
+def _choice_from_environment(variable: str, choices: tuple[str, ...]) -> str:
+    """``$variable`` if it is one of ``choices``, the first choice when unset; another value is an error naming it."""
+    text = os.environ.get(variable, "").strip() or choices[0]
+    if text not in choices:
+        raise ValueError(f"{variable} must be one of {', '.join(choices)}, got {text!r}")
+    return text
+
+
 def compute_engine_from_environment() -> str:
     """``$TILECRAFT_COMPUTE`` (``emulator`` or ``tensix``), or ``emulator``; another value is an error naming it."""
-    text = os.environ.get(COMPUTE_VARIABLE, "").strip() or COMPUTE_ENGINES[0]
-    if text not in COMPUTE_ENGINES:
-        raise ValueError(f"{COMPUTE_VARIABLE} must be one of {', '.join(COMPUTE_ENGINES)}, got {text!r}")
-    return text
+    return _choice_from_environment(COMPUTE_VARIABLE, COMPUTE_ENGINES)
+
+
+def dataflow_engine_from_environment() -> str:
+    """``$TILECRAFT_DATAFLOW`` (``emulator`` or ``real``), or ``emulator``; another value is an error naming it."""
+    return _choice_from_environment(DATAFLOW_VARIABLE, DATAFLOW_ENGINES)
 
 
 def check_device(name: str, source: str = "--device") -> str:
@@ -125,3 +140,6 @@ class RunOptions:
     #: kernel emulator: what runs compute kernels, "emulator" (its own compute engine, the default)
     #: or "tensix" (the Tensix machine with the real 0.81.1 compute API and LLK); $TILECRAFT_COMPUTE
     compute_engine: str = field(default_factory=compute_engine_from_environment)
+    #: kernel emulator: what data-movement kernels compile against, "emulator" (its own dataflow API
+    #: headers, the default) or "real" (the wheel's 0.81.1 dataflow API over the NIU model); $TILECRAFT_DATAFLOW
+    dataflow_engine: str = field(default_factory=dataflow_engine_from_environment)

@@ -229,14 +229,17 @@ def compile_seconds(obj: Path) -> float:
 
 
 def compile_all(builds: list[KernelBuild],
-                compute: Callable[[KernelBuild], tuple[Path, bool]] | None = None) -> list[tuple[Path, bool]]:
+                compute: Callable[[KernelBuild], tuple[Path, bool]] | None = None,
+                dataflow: Callable[[KernelBuild], tuple[Path, bool]] | None = None) -> list[tuple[Path, bool]]:
     """Compile distinct kernels in parallel; results in the order of ``builds``. ``compute`` builds
-    the compute kernels instead of compile_kernel (the Tensix machine's: tensix_compute.py)."""
+    the compute kernels instead of compile_kernel (the Tensix machine's: tensix_compute.py),
+    ``dataflow`` the data-movement ones (the real dataflow API's: tensix_dataflow.py)."""
     unique = list(dict.fromkeys(builds))
     workers = max(1, min(len(unique), os.cpu_count() or 1))
 
     def one(build: KernelBuild) -> tuple[Path, bool]:
-        return compute(build) if compute is not None and build.compute else compile_kernel(build)
+        special = compute if build.compute else dataflow
+        return special(build) if special is not None else compile_kernel(build)
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         done = dict(zip(unique, pool.map(one, unique)))

@@ -25,7 +25,7 @@ import numpy as np
 import torch
 
 from ..diagnostics import Diagnostic, KernelError, Note, Span, error
-from . import tensix_compute, tensor_bytes
+from . import tensix_compute, tensix_dataflow, tensor_bytes
 from .build import CBInfo, KernelBuild, compile_all, compile_seconds, compile_warnings
 from .device_model import ChipModel, chip
 from .native import NativeDevice, decode_tiles, encode_tiles, tile_bytes
@@ -82,7 +82,8 @@ def _build_and_emulate(program: ProgramSpec, model: ChipModel, cb_addresses: lis
     result = EmulationResult()
     start = time.perf_counter()
     builds = [kernel_build(k, program, model) for k in program.kernels]
-    objects = compile_all(builds, tensix_compute.compile_kernel if program.compute_engine == "tensix" else None)
+    objects = compile_all(builds, tensix_compute.compile_kernel if program.compute_engine == "tensix" else None,
+                          tensix_dataflow.compile_kernel if program.dataflow_engine == "real" else None)
     result.compile_seconds = time.perf_counter() - start
     result.kernels = len(set(builds))
     result.kernels_compiled = len({b for b, (_, built) in zip(builds, objects) if built})
@@ -104,9 +105,12 @@ def _emulate(program: ProgramSpec, model: ChipModel, cb_addresses: list[int], ob
     scratch = Path(tempfile.mkdtemp(prefix="tc-trisc-copies-"))
     try:
         _configure(device, program, model, cb_addresses)
-        for kernel, (path, _) in zip(program.kernels, objects):
+        for number, (kernel, (path, _)) in enumerate(zip(program.kernels, objects)):
             if kernel.slot == TRISC and program.compute_engine == "tensix":
-                _load_on_machine(device, model, kernel, path, scratch)
+                _load_on_machine(device, model, kernel, path, scratch / f"compute-{number}")
+                continue
+            if kernel.slot != TRISC and program.dataflow_engine == "real":
+                _load_real_dataflow(device, model, kernel, path, scratch / f"dataflow-{number}")
                 continue
             compute = kernel.compute
             handle = device.load_kernel(str(path), kernel.name, kernel.noc,
@@ -146,6 +150,16 @@ def _load_on_machine(device: NativeDevice, model: ChipModel, kernel: KernelSpec,
     core's own), the first from the cache, the others from copies in ``scratch``."""
     for i, core in enumerate(kernel.cores):
         handle = tensix_compute.load_kernel(device, path, kernel.display, scratch / str(i) if i else None)
+        device.add_fiber(_index(model, core), kernel.slot, handle, kernel.runtime_args.get(core, []),
+                         kernel.common_args)
+
+
+def _load_real_dataflow(device: NativeDevice, model: ChipModel, kernel: KernelSpec, path: Path, scratch: Path) -> None:
+    """A data-movement kernel's fibers on the real dataflow API: one load per core (the firmware's
+    globals are the core's own), the first from the cache, the others from copies in ``scratch``."""
+    for i, core in enumerate(kernel.cores):
+        handle = tensix_dataflow.load_kernel(device, path, kernel.display, kernel.noc,
+                                             scratch / str(i) if i else None)
         device.add_fiber(_index(model, core), kernel.slot, handle, kernel.runtime_args.get(core, []),
                          kernel.common_args)
 

@@ -106,3 +106,6 @@ class ProgramSpec:
     #: what runs compute kernels: the emulator's own compute engine, or the Tensix machine with
     #: Tenstorrent's LLK ("tensix"; tensix_compute.py)
     compute_engine: str = "emulator"
+    #: what data-movement kernels compile against: the emulator's own dataflow API, or the real
+    #: 0.81.1 one over the NIU model ("real"; tensix_dataflow.py)
+    dataflow_engine: str = "emulator"

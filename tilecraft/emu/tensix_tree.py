@@ -54,16 +54,25 @@ class Rewrite:
     """``pattern`` -> ``replacement`` in each file matching ``glob`` (relative to ``tt_metal``).
 
     ``expect``: the exact number of matches per file (None: any number, including none).
-    ``arch``: the one architecture whose tree gets it (None: every architecture).
+    ``arch``: the one architecture whose tree gets it (None: every architecture). ``{llk}`` and
+    ``{arch}`` in ``glob`` name the architecture's LLK and ``hw/inc`` directories.
     """
 
     glob: str
     pattern: str
-    replacement: str
+    replacement: str | None
     why: str
     expect: int | None = 1
     flags: int = re.M
     arch: str | None = None
+    #: a ``str.format`` template of the match's groups, used instead of ``replacement``
+    group_replacement: str | None = None
+
+    def substitute(self, match: re.Match[str]) -> str:
+        if self.group_replacement is not None:
+            return self.group_replacement.format(*match.groups())
+        assert self.replacement is not None
+        return self.replacement
 
 
 _KERNEL_HEADER = '#include "tc_tensix_kernel.h"\n'
@@ -127,18 +136,56 @@ REWRITES: tuple[Rewrite, ...] = (
             r'asm\("csrr[sc] zero, 0x7c0, %0" : : "r"\([^;]*\)\);',
             "((void)0);",
             "instruction gathering (CSR 0x7c0): no host meaning", expect=4, arch="blackhole"),
+    # The NoC's command buffers (noc_parameters.h's NOC_TARG_ADDR_LO ... NOC_CMD_CTRL per NoC and
+    # buffer, the NIU status counters, NOC_CFG): every access of the data-movement API funnels
+    # through these accessors, and a register write has side effects (NOC_CMD_CTRL issues the
+    # transaction), so they call the emulator's NIU model instead of storing through a pointer.
+    Rewrite("hw/inc/internal/tt-1xx/{arch}/noc_nonblocking_api.h",
+            r"volatile uint32_t\* ptr = \(volatile uint32_t\*\)offset;\s*\*ptr = (\w+);",
+            None, "NoC command/NIU register writes: the NIU model (a write to NOC_CMD_CTRL issues the transaction)",
+            expect=2, group_replacement="::tc_tensix::noc_register_write(offset, {0});"),
+    Rewrite("hw/inc/internal/tt-1xx/{arch}/noc_nonblocking_api.h",
+            r"volatile uint32_t\* ptr = \(volatile uint32_t\*\)offset;\s*return \*ptr;",
+            "return ::tc_tensix::noc_register_read(offset);",
+            "NoC command/status/config register reads: the NIU model", expect=3),
+    Rewrite("hw/inc/internal/tt-1xx/{arch}/noc_nonblocking_api.h",
+            r"\*\(volatile uint32_t\*\)offset = val;",
+            "::tc_tensix::noc_register_write(offset, val);",
+            "NOC_CFG_WRITE_REG: the NIU model", arch="blackhole"),
+    # The build's per-buffer read/write notes: a RISC-V immediate ("n") printed into a .4byte; on
+    # x86 the plain operand carries the immediate's '$', the 'c' modifier prints the bare constant.
+    Rewrite("hw/inc/api/dataflow/buf_rw_note.h",
+            r'"\.4byte %([01])\\n\\t"', None,
+            "buffer read/write notes: the constants as bare numbers in the x86 assembler's syntax (%c)",
+            expect=2, group_replacement='".4byte %c{0}\\n\\t"'),
+    # A data-movement RISC's polling loops on L1 (noc_semaphore_wait, remote CB credits) call
+    # invalidate_l1_cache in each iteration: there the polling fiber gives the other cores a turn.
+    Rewrite("hw/inc/internal/tt-1xx/cache.h",
+            r"^inline __attribute__\(\(always_inline\)\) void invalidate_l1_cache\(\) \{$",
+            "inline __attribute__((always_inline)) void invalidate_l1_cache() {\n    TC_L1_POLL();",
+            "invalidate_l1_cache: a polling loop's turn for the other fibers (TC_L1_POLL, tc_tensix_kernel.h)"),
 )
 
-#: Directories (relative to ``tt_metal``) whose sources get the memory-mapped-register rewrite.
-MMIO_DIRS = ("tt-llk/{llk}/common/inc", "tt-llk/{llk}/llk_lib", "tt-llk/tests/helpers/include", "tt-llk/tests/sources")
+#: Directories (relative to ``tt_metal``) whose sources get the memory-mapped-register rewrite, and
+#: the cast it makes: the LLK and its tests ``mmio_cast`` (every RISC), the kernel API and firmware
+#: headers under ``hw/inc`` ``firmware_cast`` (mmio_cast on a data-movement RISC: stream registers,
+#: the RISC's debug registers, L1 words at device addresses; the original cast on a TRISC).
+MMIO_DIRS = (("tt-llk/{llk}/common/inc", "mmio_cast"), ("tt-llk/{llk}/llk_lib", "mmio_cast"),
+             ("tt-llk/tests/helpers/include", "mmio_cast"), ("tt-llk/tests/sources", "mmio_cast"),
+             ("hw/inc/api", "firmware_cast"), ("hw/inc/internal", "firmware_cast"))
 _MMIO_SUFFIXES = (".h", ".hpp", ".cpp")
 # A cast to a pointer type (no template arguments or function pointers inside the brackets).
 _MMIO_CAST = re.compile(r"reinterpret_cast<\s*([^<>;()]*?\*)\s*>")
+# A C-style cast to a volatile pointer type, as the firmware headers write register accesses:
+# ``(volatile uint32_t*)addr``, ``(volatile uint32_t*)(uintptr_t)(STREAM_REG_ADDR(s, r))``.
+_C_CAST = re.compile(r"\(\s*(volatile\b[^()<>;]*?\*)\s*\)\s*(\((?:std::)?u?int(?:ptr|32)_t\)\s*)?")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_MEMBER = re.compile(r"(?:->|\.)[A-Za-z_]\w*")
 
 
 def _rewrite_file(path: Path, rewrite: Rewrite, rel: str) -> str | None:
     text = path.read_text(errors="surrogateescape")
-    new, count = re.subn(rewrite.pattern, lambda _m: rewrite.replacement, text, flags=rewrite.flags)
+    new, count = re.subn(rewrite.pattern, rewrite.substitute, text, flags=rewrite.flags)
     if rewrite.expect is not None and count != rewrite.expect:
         raise TreeError(f"{rel}: expected {rewrite.expect} match(es) of /{rewrite.pattern}/ for '{rewrite.why}', "
                         f"found {count}; the wheel's headers are not the ones this rewrite was written for")
@@ -148,24 +195,81 @@ def _rewrite_file(path: Path, rewrite: Rewrite, rel: str) -> str | None:
     return f"{rel}: {count} x {rewrite.why}"
 
 
-def rewrite_casts(text: str) -> tuple[str, int]:
-    """``text`` with its pointer ``reinterpret_cast``s going through ``mmio_cast``, and their count.
+def rewrite_casts(text: str, cast: str = "mmio_cast") -> tuple[str, int]:
+    """``text`` with its pointer ``reinterpret_cast``s going through ``cast`` (``mmio_cast``), and their count.
 
     tensix_build.py applies it to a test source that is not in the tree (an out-of-tree test)."""
-    return _MMIO_CAST.subn(r"::tc_tensix::mmio_cast<\1>", text)
+    return _MMIO_CAST.subn(rf"::tc_tensix::{cast}<\1>", text)
 
 
-def _mmio_rewrite(root: Path, directory: str) -> list[str]:
+def _balanced_end(text: str, start: int) -> int:
+    """The index after the bracket group opening at ``start`` (``(`` or ``[``), or -1."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] in "([":
+            depth += 1
+        elif text[i] in ")]":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return -1
+
+
+def _operand_end(text: str, start: int) -> int:
+    """The end of the unary expression a C cast applies to at ``start`` (a parenthesised group, or
+    an identifier with its calls, subscripts and members), or -1 for anything else (``&x``, a
+    literal): those are left as they are."""
+    if start < len(text) and text[start] == "(":
+        return _balanced_end(text, start)
+    name = _IDENTIFIER.match(text, start)
+    if name is None:
+        return -1
+    end = name.end()
+    while True:
+        member = _MEMBER.match(text, end)
+        if member is not None:
+            end = member.end()
+        elif end < len(text) and text[end] in "([":
+            end = _balanced_end(text, end)
+            if end < 0:
+                return -1
+        else:
+            return end
+
+
+def rewrite_c_casts(text: str, cast: str = "mmio_cast") -> tuple[str, int]:
+    """``text`` with its C-style casts to volatile pointers going through ``cast``, and their count."""
+    out: list[str] = []
+    pos = count = 0
+    for match in _C_CAST.finditer(text):
+        if match.start() < pos:
+            continue
+        end = _operand_end(text, match.end())
+        if end < 0:
+            continue
+        operand = (match.group(2) or "") + text[match.end():end]
+        out += [text[pos:match.start()], f"::tc_tensix::{cast}<{match.group(1)}>({operand})"]
+        pos = end
+        count += 1
+    return "".join(out) + text[pos:], count
+
+
+def _mmio_rewrite(root: Path, directory: str, cast: str) -> list[str]:
     log = []
     for path in sorted((root / directory).rglob("*")):
         if path.suffix not in _MMIO_SUFFIXES or not path.is_file():
             continue
         text = path.read_text(errors="surrogateescape")
-        new, count = rewrite_casts(text)
-        if count:
+        new, count = rewrite_casts(text, cast)
+        new, c_count = rewrite_c_casts(new, cast) if cast != "mmio_cast" else (new, 0)
+        if count or c_count:
             path.write_text(new, errors="surrogateescape")
-            log.append(f"{path.relative_to(root).as_posix()}: {count} x reinterpret_cast<T *> -> "
-                       "::tc_tensix::mmio_cast (device address -> this core's/thread's backing store)")
+        rel = path.relative_to(root).as_posix()
+        if count:
+            log.append(f"{rel}: {count} x reinterpret_cast<T *> -> "
+                       f"::tc_tensix::{cast} (device address -> this core's/thread's backing store)")
+        if c_count:
+            log.append(f"{rel}: {c_count} x (volatile T *) C cast -> ::tc_tensix::{cast} (the same)")
     return log
 
 
@@ -176,15 +280,15 @@ def apply_rewrites(tt_metal: Path, arch: str) -> list[str]:
     for rewrite in REWRITES:
         if rewrite.arch not in (None, arch):
             continue
-        rel = rewrite.glob.format(llk=llk)
+        rel = rewrite.glob.format(llk=llk, arch=arch)
         path = tt_metal / rel
         if not path.is_file():
             raise TreeError(f"{rel}: missing from the wheel's headers (needed for '{rewrite.why}')")
         line = _rewrite_file(path, rewrite, rel)
         if line:
             log.append(line)
-    for directory in MMIO_DIRS:
-        log.extend(_mmio_rewrite(tt_metal, directory.format(llk=llk)))
+    for directory, cast in MMIO_DIRS:
+        log.extend(_mmio_rewrite(tt_metal, directory.format(llk=llk), cast))
     return log
 
 

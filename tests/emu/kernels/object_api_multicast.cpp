@@ -5,6 +5,7 @@
 // number of cores, output page. Compile-time args: the two tensors' accessor args.
 #include <cstdint>
 
+#include "api/dataflow/circular_buffer.h"
 #include "api/dataflow/dataflow_buffer.h"
 #include "api/dataflow/endpoints.h"
 #include "api/dataflow/noc.h"

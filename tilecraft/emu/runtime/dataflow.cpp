@@ -268,6 +268,17 @@ std::vector<int> multicast_targets(std::uint64_t addr, std::uint32_t num_dests, 
     return targets;
 }
 
+}  // namespace
+
+std::uint32_t multicast_destinations(std::uint64_t addr, bool loopback, std::uint8_t noc) {
+    const Rect r = multicast_rect(addr, noc);
+    std::uint32_t count = 0;
+    for (int core : r.cores) count += core != cur().core || loopback;
+    return count;
+}
+
+namespace {
+
 // The logical bounding rectangle of a multicast's destination cores, packed x0 | y0 << 8 | x1 << 16 | y1 << 24.
 std::uint32_t target_rect(const std::vector<int>& targets) {
     std::uint32_t x0 = 255, y0 = 255, x1 = 0, y1 = 0;

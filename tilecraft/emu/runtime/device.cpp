@@ -7,6 +7,7 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "formats.h"
@@ -103,13 +104,13 @@ void report(bool error, const char* code, Loc loc, const std::string& message, c
     }
 }
 
-// An error that ends the run whatever the sanitizer setting: the kernel cannot go on past it.
-static void stop_here(const char* code, Loc loc, const std::string& message, const std::string& hint) {
+void stop_here(const char* code, Loc loc, const std::string& message, const std::string& hint) {
     Device& d = *g_dev;
     Fiber* f = d.current;
     report_at(true, code, loc, f ? f->core : -1, f ? f->slot : -1, message, hint);
     d.aborted = true;
     if (f != nullptr) swapcontext(&f->ctx, &d.scheduler_ctx);  // never resumed
+    std::abort();  // outside a fiber: nothing can go on
 }
 
 void not_modelled(const char* what, Loc loc) {

@@ -201,6 +201,8 @@ inline Core& cur_core() { return g_dev->cores[g_dev->current->core]; }
 void report(bool error, const char* code, Loc loc, const std::string& message, const std::string& hint = "");
 void report_at(bool error, const char* code, Loc loc, int core, int slot, const std::string& message,
                const std::string& hint, std::vector<NoteRec> notes = {});
+// An error that ends the run whatever the sanitizer setting: the kernel cannot go on past it.
+[[noreturn]] void stop_here(const char* code, Loc loc, const std::string& message, const std::string& hint);
 std::string core_name(int core);
 std::string where(int core, int slot);
 std::string fmt_str(const char* format, ...) __attribute__((format(printf, 1, 2)));
@@ -216,6 +218,9 @@ void run_all();
 
 // ---------------------------------------------------------------- circular buffers (dataflow.cpp)
 CircularBuffer& cb_checked(std::int32_t cb, const char* call, Loc loc);
+// How many cores a multicast to the rectangle of NoC address `addr` reaches (the sender only with
+// `loopback`): the acknowledgements the NIU counts (runtime/noc_niu.cpp).
+std::uint32_t multicast_destinations(std::uint64_t addr, bool loopback, std::uint8_t noc);
 
 // ---------------------------------------------------------------- compute (compute.cpp)
 Compute* new_compute();

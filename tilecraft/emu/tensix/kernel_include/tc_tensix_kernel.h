@@ -40,6 +40,29 @@ TC_TENSIX_EXPORT void pcbuf_store(std::uint32_t word_index, std::uint32_t value)
 TC_TENSIX_EXPORT std::uint32_t mailbox_load(int box, std::uint32_t word_index);
 TC_TENSIX_EXPORT void mailbox_store(int box, std::uint32_t value);
 
+// --- a data-movement kernel (BRISC/NCRISC) on the kernel emulator ---------------------------------
+// The real 0.81.1 dataflow API (tilecraft/emu/tensix_dataflow.py) runs on the emulator's fibers; the
+// emulator's runtime (runtime/noc_niu.cpp) defines these. Its L1 addresses are host addresses in
+// the emulator's L1 window (below 2 GiB), so a kernel's own pointer casts work unchanged.
+// The NIU's registers (noc_parameters.h: command buffers, status counters, NOC_CFG) as
+// noc_nonblocking_api.h's accessors reach them; a write of NOC_CMD_CTRL issues the transaction.
+TC_TENSIX_EXPORT void noc_register_write(std::uint32_t addr, std::uint32_t value);
+TC_TENSIX_EXPORT std::uint32_t noc_register_read(std::uint32_t addr);
+// Any other device address a data-movement RISC reaches (stream registers, debug registers, L1).
+TC_TENSIX_EXPORT volatile void* dataflow_address(std::uintptr_t addr, std::size_t bytes);
+// A polling loop on L1 (invalidate_l1_cache in each iteration): the other fibers get a turn.
+TC_TENSIX_EXPORT void dataflow_poll();
+// The kernel returned: its last stores to the register words it holds take effect.
+TC_TENSIX_EXPORT void dataflow_done();
+
+#if defined(TC_DATAFLOW_KERNEL)
+#define TC_MMIO_ADDRESS ::tc_tensix::dataflow_address
+#define TC_L1_POLL() ::tc_tensix::dataflow_poll()
+#else
+#define TC_MMIO_ADDRESS ::tc_tensix::mmio_address
+#define TC_L1_POLL() ((void)0)
+#endif
+
 // reinterpret_cast<volatile T *>(x) of the LLK: a device address (an integer) is translated; a
 // host pointer (e.g. memcpy_blocking's arguments) is cast as the original did.
 template <class P, class A>
@@ -49,8 +72,21 @@ inline P mmio_cast(A a) {
     } else {
         using T = std::remove_cv_t<std::remove_pointer_t<P>>;
         constexpr std::size_t bytes = std::is_void_v<T> ? 1 : sizeof(std::conditional_t<std::is_void_v<T>, char, T>);
-        return static_cast<P>(const_cast<void*>(mmio_address(static_cast<std::uintptr_t>(a), bytes)));
+        return static_cast<P>(const_cast<void*>(TC_MMIO_ADDRESS(static_cast<std::uintptr_t>(a), bytes)));
     }
+}
+
+// A cast of a device address in the kernel API and firmware headers (hw/inc: reinterpret_cast<T *>
+// and C casts to volatile pointers, tensix_tree.py): on a data-movement RISC it goes through
+// mmio_cast (the emulator backs the address); on a TRISC it stays the cast tt-metal wrote, as
+// before the data-movement layer existed (the compute bridge resolves what the LLK reads).
+template <class P, class A>
+inline P firmware_cast(A a) {
+#if defined(TC_DATAFLOW_KERNEL)
+    return mmio_cast<P>(a);
+#else
+    return (P)a;
+#endif
 }
 
 // --- the PC buffer: reads and writes with side effects ------------------------------------------

@@ -1,0 +1,96 @@
+"""Data-movement kernels on the real 0.81.1 dataflow API (``TILECRAFT_DATAFLOW=real``,
+tilecraft/emu/tensix_dataflow.py): Tenstorrent's dataflow_api.h, Noc/DataflowBuffer/Semaphore and
+TensorAccessor compiled unchanged over the emulator's model of each core's NIU registers
+(runtime/noc_niu.cpp), against torch goldens; and an NIU register the model does not keep is a hard
+error naming it (docs/emulator.md section 12)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import pytest
+import torch
+
+import tilecraft.ttnn as ttnn
+from tilecraft import session
+from tilecraft.diagnostics import KernelError
+from tests.emu import test_object_api, test_wheel_layout
+from tests.emu.harness import KERNELS, cb, dram, kernel, output, run
+
+
+@pytest.fixture
+def real_dataflow(device) -> Iterator[None]:
+    """Data-movement kernels compile against the real 0.81.1 dataflow API (compute stays on the emulator's engine)."""
+    with session.using(dataflow_engine="real", compute_engine="emulator"):
+        yield
+
+
+def test_noc_async_read_tile_through_a_tensor_accessor(device, ops, real_dataflow) -> None:
+    """A reader on the classic API (noc_async_read_tile, TensorAccessor, cb_reserve_back/push_back,
+    noc_async_read_barrier: NOC_CMD_CTRL reads and NIU_MST_RD_RESP_RECEIVED) on two cores hands
+    its tiles through CB 0 to ttnn's unary writer (Noc, DataflowBuffer: non-posted writes and their
+    acknowledgements, the stream registers holding the CB counters)."""
+    torch.manual_seed(61)
+    x = torch.randn(64, 128)
+    src, dst = dram(device, x), output(device, (64, 128))
+    grid = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(1, 0))])
+    per_core = 4
+    reader = kernel(KERNELS / "reader_tiles.cpp", ttnn.ReaderConfigDescriptor(), grid,
+                    rt={(i, 0): [src.buffer_address(), per_core, i * per_core] for i in range(2)},
+                    ct=[0, *ttnn.TensorAccessorArgs(src).get_compile_time_args()], defines=[("READ_TILE", "1")])
+    writer = kernel(ops / "eltwise/unary/device/kernels/dataflow/writer_unary_interleaved_start_id.cpp",
+                    ttnn.WriterConfigDescriptor(), grid,
+                    rt={(i, 0): [dst.buffer_address(), per_core, i * per_core] for i in range(2)},
+                    ct=[0, *ttnn.TensorAccessorArgs(dst).get_compile_time_args()])
+    run([src, dst], [reader, writer], [cb(0, core_ranges=grid)])
+    assert torch.equal(ttnn.to_torch(dst), ttnn.to_torch(src))
+
+
+def test_multicast_of_a_page_and_a_semaphore(device, real_dataflow) -> None:
+    """The object API's Noc::async_write_multicast and Semaphore::set_multicast (sender included) on
+    a row of three cores: multicast writes acknowledged once per destination, a multicast inline
+    write of the semaphore, and the receivers' noc_semaphore_wait polling L1."""
+    test_object_api.test_object_api_multicast_of_a_page_and_a_semaphore(device)
+
+
+@pytest.mark.slow
+def test_ttnn_move_with_overlap_semaphores_and_multicast(device, ops, real_dataflow) -> None:
+    """ttnn's move_interleaved_with_overlap.cpp on four cores: NoC atomic increments of the
+    controller's semaphore, its noc_semaphore_wait, and the multicast release to two regions."""
+    test_wheel_layout.test_ttnn_move_with_overlap_runs_unchanged(device, ops, ttnn.TILE_LAYOUT, "factory")
+
+
+def test_an_unmodelled_niu_register_is_a_hard_error_naming_it(device, real_dataflow) -> None:
+    """A status counter the NIU model does not keep (NIU_SLV_RD_RESP_SENT, 0x32) stops the run with
+    E5861 naming the counter, the NoC and the kernel: never a made-up value."""
+    k = kernel(KERNELS / "dataflow_unmodelled_register.cpp", ttnn.ReaderConfigDescriptor(), rt=[])
+    with pytest.raises(KernelError) as info:
+        run([output(device, (32, 32))], [k], [])
+    d = info.value.diagnostic
+    assert d.code == "E5861", d
+    assert "status counter 0x32" in d.message and "NoC 1" in d.message, d.message
+    assert "dataflow_unmodelled_register.cpp" in d.message, d.message
+
+
+def test_a_bad_dataflow_engine_is_a_usage_error(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture) -> None:
+    """A bad $TILECRAFT_DATAFLOW is a usage error naming it, never a traceback."""
+    from tilecraft.cli import main
+
+    monkeypatch.setenv("TILECRAFT_DATAFLOW", "silicon")
+    assert main(["run", "examples/elementwise_1_single_tile.py"]) == 2
+    assert "TILECRAFT_DATAFLOW must be one of emulator, real, got 'silicon'" in capsys.readouterr().err
+
+
+def test_a_wait_nothing_satisfies_is_a_deadlock_naming_the_counter(device, ops, real_dataflow) -> None:
+    """ttnn's unary writer with no producer polls CB 0's tiles_received for ever: the run stops
+    with the deadlock report (E5501), whose note names the stream register it polls."""
+    dst = output(device, (32, 32))
+    writer = kernel(ops / "eltwise/unary/device/kernels/dataflow/writer_unary_interleaved_start_id.cpp",
+                    ttnn.WriterConfigDescriptor(), rt=[dst.buffer_address(), 1, 0],
+                    ct=[0, *ttnn.TensorAccessorArgs(dst).get_compile_time_args()])
+    with pytest.raises(KernelError) as info:
+        run([dst], [writer], [cb(0)])
+    d = info.value.diagnostic
+    assert d.code == "E5501", d
+    assert any("CB 0's tiles_received (0 pages pushed, 0 popped)" in note.message for note in d.notes), d.render()

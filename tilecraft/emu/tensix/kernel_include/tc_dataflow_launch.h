@@ -1,0 +1,34 @@
+// What the kernel emulator hands a data-movement kernel (BRISC or NCRISC) that runs on the real
+// 0.81.1 dataflow API (runtime/noc_niu.cpp fills it, tc_dataflow_main.h reads it): the parts of
+// tt-metal's launch message and of the firmware's L1 tables that brisc.cc/ncrisc.cc read before the
+// kernel runs. Every L1 address in it is the host address of that byte in the emulator's L1 window
+// (below 2 GiB), so the kernel's own casts of these addresses reach its core's L1.
+#pragma once
+
+#include <cstdint>
+
+namespace tc_tensix {
+
+constexpr int kDataflowCbs = 64;     // NUM_CIRCULAR_BUFFERS on Blackhole; Wormhole uses the first 32
+constexpr int kDataflowBanks = 256;  // MEM_BANK_TO_NOC_XY_SCRATCH's room (dataflow_api_common.h)
+constexpr int kDataflowGrid = 64;    // worker columns/rows the logical-to-virtual maps hold
+
+struct DataflowLaunch {
+    std::uint32_t* rta = nullptr;       // this core's runtime args
+    std::uint32_t* crta = nullptr;      // the kernel's common runtime args
+    std::uint32_t* semaphores = nullptr;  // semaphore 0 (the others follow at L1_ALIGNMENT strides)
+    // The host's local CB configuration as the firmware finds it: per CB its address (a host
+    // address), size, page count and page size in bytes; `cb_mask` has a bit per configured CB.
+    std::uint32_t cb_config[kDataflowCbs][4] = {};
+    std::uint64_t cb_mask = 0;
+    std::uint8_t logical_x = 0, logical_y = 0;
+    // The bank tables (NOC_XY_ENCODING per NoC, and the bank offsets), as noc_bank_table_init copies them.
+    std::uint16_t dram_xy[2][kDataflowBanks] = {}, l1_xy[2][kDataflowBanks] = {};
+    std::int32_t dram_offset[kDataflowBanks] = {}, l1_offset[kDataflowBanks] = {};
+    std::uint8_t col_to_virtual[kDataflowGrid] = {}, row_to_virtual[kDataflowGrid] = {};
+};
+
+// Fills `launch` for the calling kernel's core and RISC (a data-movement fiber of the emulator).
+extern "C" void tc_dataflow_launch(DataflowLaunch* launch);
+
+}  // namespace tc_tensix

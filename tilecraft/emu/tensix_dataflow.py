@@ -1,0 +1,123 @@
+"""Data-movement kernels on the real 0.81.1 dataflow API: the JIT build's BRISC/NCRISC compile over
+the emulator's model of the NoC's registers (``TILECRAFT_DATAFLOW=real``; docs/emulator.md section 12).
+
+A data-movement kernel is compiled as tt-metal's JIT compiles it for the device: the translation
+unit of ``brisck.cc`` / ``ncrisck.cc`` (the firmware's headers, ``internal/firmware_common.h``,
+``api/dataflow/dataflow_api.h`` and ``api/debug/kernel_profiler.hpp``, then the kernel) with the
+JIT's defines (``COMPILE_FOR_BRISC``/``NCRISC``, ``NOC_INDEX``, ``NOC_MODE``, the bank counts, the
+compile-time args), the generated ``chlkc_descriptors.h`` and Metal 2.0 bindings, against the
+machine include tree (``tensix_tree.py``: the wheel's headers with the NIU register accessors, the
+other device-register casts and ``invalidate_l1_cache`` replaced, each rewrite logged). Nothing of
+the dataflow API is re-implemented: ``Noc``, ``DataflowBuffer``, ``TensorAccessor``,
+``noc_async_read`` ... are Tenstorrent's; under them the emulator's runtime (``runtime/noc_niu.cpp``)
+is the NIU of each core and NoC, and its NoC, L1 and DRAM carry the bytes.
+
+The firmware's part (``tc_dataflow_main.h``) sets up the globals ``brisc.cc``/``ncrisc.cc`` set
+(bank tables, coordinates, argument and semaphore bases, CB interfaces) and calls ``kernel_main``.
+Those globals are the core's own, so every core runs its own copy of the kernel's shared object.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from ..diagnostics import Diagnostic
+from . import cache, native, tensix_tree
+from .build import KernelBuild
+from .tensix_build import CODE_BUILD, KERNEL_FLAGS, MACHINE_DIR, TensixBuildError, _hash_tree, _run_compiler
+from .tensix_compute import _include_roots, _prologue, descriptors_header
+from .toolchain import compiler
+
+ARCH = "wormhole"  # the Blackhole NIU's address translation is not modelled yet
+#: What the JIT passes a BRISC/NCRISC compile beyond KERNEL_FLAGS that applies on the host:
+#: ``-fpermissive`` because the 32-bit RISC-V code casts L1 pointers to uint32_t (the emulator's L1
+#: window lies below 2 GiB, so they survive); ``DISABLE_CB_ASSEMBLY`` selects the C loop of
+#: setup_local_cb_read_write_interfaces; ``TC_DATAFLOW_KERNEL`` selects the data-movement layer in
+#: tc_tensix_kernel.h (the emulator's runtime backs the device addresses).
+DATAFLOW_FLAGS = ("-fpermissive", "-w", "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE", "-DARCH_WORMHOLE", "-DPROGRAMMABLE_CORE_TYPE=TENSIX",
+                  "-DDISABLE_CB_ASSEMBLY=1", "-DLOCAL_MEM_EN=0", "-DTC_DATAFLOW_KERNEL", "-DNOC_MODE=0")
+#: the firmware's includes ahead of the kernel (brisck.cc / ncrisck.cc)
+FIRMWARE_INCLUDES = ("risc_common.h", "tensix.h", "tensix_types.h", "noc.h", "noc_overlay_parameters.h",
+                     "stream_io_map.h", "noc_nonblocking_api.h", "internal/firmware_common.h",
+                     "api/dataflow/dataflow_api.h", "api/debug/kernel_profiler.hpp")
+
+
+def _refuse(build: KernelBuild, why: str) -> TensixBuildError:
+    return TensixBuildError(Diagnostic(CODE_BUILD, f"data-movement kernel {build.display} cannot run on the real "
+                                                   f"dataflow API: {why}",
+                                       hint="run it on the emulator's own dataflow API "
+                                            "(TILECRAFT_DATAFLOW=emulator, the default)"))
+
+
+#: Wormhole's PCIe endpoint (NoC 0 coordinates), which the JIT passes every kernel
+PCIE_NOC_XY = (0, 3)
+#: DISPATCH_MESSAGE_ADDR: a stream register of the dispatcher's (stream 48), which a worker kernel only
+#: writes to signal the dispatcher; here that is an unmodelled register (E5861)
+DISPATCH_MESSAGE_ADDR = 0xFFB40000 + 48 * 0x1000 + 4 * 4
+
+
+def jit_defines(build: KernelBuild) -> list[str]:
+    """The defines the JIT derives from the SoC for a data-movement kernel: the RISC's processor
+    index, the PCIe endpoint, the dispatcher's message address and how bank ids divide (a shift
+    for a power-of-two bank count, else IS_NOT_POW2_NUM_*_BANKS)."""
+    arch = dict(build.arch_defines)
+    lines = [f"#define PROCESSOR_INDEX {0 if 'COMPILE_FOR_BRISC' in arch else 1}",
+             f"#define PCIE_NOC_X {PCIE_NOC_XY[0]}", f"#define PCIE_NOC_Y {PCIE_NOC_XY[1]}",
+             f"#define DISPATCH_MESSAGE_ADDR {DISPATCH_MESSAGE_ADDR:#x}"]
+    for kind in ("DRAM", "L1"):
+        banks = int(arch[f"NUM_{kind}_BANKS"])
+        lines.append(f"#define LOG_BASE_2_OF_NUM_{kind}_BANKS {banks.bit_length() - 1}" if banks & (banks - 1) == 0
+                     else f"#define IS_NOT_POW2_NUM_{kind}_BANKS 1")
+    return lines
+
+
+def translation_unit(build: KernelBuild) -> str:
+    """The kernel's translation unit as the JIT lays out brisck.cc/ncrisck.cc, with the firmware
+    stand-in after the kernel."""
+    bindings = '#include "kernel_bindings_generated.h"\n' if build.bindings is not None else ""
+    return (_prologue(build) + "".join(f"{line}\n" for line in jit_defines(build))
+            + f"#define NOC_INDEX {build.noc}\n" + '#include "defines_generated.h"\n'
+            + "".join(f'#include "{header}"\n' for header in FIRMWARE_INCLUDES)
+            + bindings + f'#include "{build.source}"\n#include "tc_dataflow_main.h"\n')
+
+
+def compile_command(build: KernelBuild, directory: Path, tt_metal: Path) -> list[str]:
+    """The g++ command (without the source and output) for ``build``, its generated files written to ``directory``."""
+    (directory / "defines_generated.h").write_text("".join(f"#define {n} {v}\n" for n, v in build.defines))
+    (directory / "chlkc_descriptors.h").write_text(descriptors_header(build))
+    if build.bindings is not None:
+        (directory / "kernel_bindings_generated.h").write_text("#pragma once\n" + build.bindings.header(located=False))
+    return [*compiler().command(), *KERNEL_FLAGS, *DATAFLOW_FLAGS,
+            "-include", str(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h"),
+            *(f"-I{p}" for p in _include_roots(tt_metal, build, directory))]
+
+
+def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
+    """The kernel's shared object, cached by content; a TensixBuildError (E5872) names the first
+    compiler error."""
+    if "ARCH_WORMHOLE" not in dict(build.arch_defines):
+        raise _refuse(build, "only Wormhole B0 is modelled for the real dataflow API")
+    tt_metal = tensix_tree.machine_tree(ARCH)
+    gxx = compiler()
+    key = cache.digest("tensix-dataflow", gxx.version, *KERNEL_FLAGS, *DATAFLOW_FLAGS, build.key(),
+                       tt_metal.parent.name, _hash_tree(MACHINE_DIR / "kernel_include", (".h",)))
+
+    def make(directory: Path) -> Path:
+        unit = directory / "dataflow_kernel.cpp"
+        unit.write_text(translation_unit(build))
+        out = directory / cache.OBJECT
+        _run_compiler([*compile_command(build, directory, tt_metal), str(unit), "-o", str(out)],
+                      f"{build.display} (real dataflow API)")
+        return out
+
+    return cache.build("tensix-dataflow", key, make)
+
+
+def load_kernel(device: native.NativeDevice, obj: Path, name: str, noc: int, scratch: Path | None) -> int:
+    """Loads the kernel for one core: every core after the first gets a copy placed in ``scratch``
+    (the loader shares one image per file, and the firmware's globals are the core's own)."""
+    if scratch is not None:
+        scratch.mkdir(parents=True, exist_ok=True)
+        obj = Path(shutil.copy(obj, scratch / obj.name))
+    return device.load_kernel(str(obj), name, noc, False, False, False, (), 4, False)
