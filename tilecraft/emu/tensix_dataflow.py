@@ -26,7 +26,7 @@ from ..diagnostics import Diagnostic
 from . import cache, native, tensix_tree
 from .build import KernelBuild
 from .tensix_build import CODE_BUILD, KERNEL_FLAGS, MACHINE_DIR, TensixBuildError, _hash_tree, _run_compiler
-from .tensix_compute import _include_roots, _prologue, descriptors_header
+from .tensix_compute import _arch_defines, _include_roots, compile_time_arg_defines, descriptors_header
 from .toolchain import compiler
 
 ARCH = "wormhole"  # the Blackhole NIU's address translation is not modelled yet
@@ -76,7 +76,8 @@ def translation_unit(build: KernelBuild) -> str:
     """The kernel's translation unit as the JIT lays out brisck.cc/ncrisck.cc, with the firmware
     stand-in after the kernel."""
     bindings = '#include "kernel_bindings_generated.h"\n' if build.bindings is not None else ""
-    return (_prologue(build) + "".join(f"{line}\n" for line in jit_defines(build))
+    prologue = _arch_defines(build) + "".join(f"#define {n} {v}\n" for n, v in compile_time_arg_defines(build))
+    return (prologue + "".join(f"{line}\n" for line in jit_defines(build))
             + f"#define NOC_INDEX {build.noc}\n" + '#include "defines_generated.h"\n'
             + "".join(f'#include "{header}"\n' for header in FIRMWARE_INCLUDES)
             + bindings + f'#include "{build.source}"\n#include "tc_dataflow_main.h"\n')
