@@ -127,6 +127,11 @@ REWRITES: tuple[Rewrite, ...] = (
             r'asm\("csrr[sc] zero, 0x7c0, %0" : : "r"\([^;]*\)\);',
             "((void)0);",
             "instruction gathering (CSR 0x7c0): no host meaning", expect=4, arch="blackhole"),
+    Rewrite("tt-llk/{llk}/llk_lib/llk_unpack_AB_reduce.h",
+            r"^#include <sys/_stdint\.h>$",
+            "#include <cstdint>",
+            "sys/_stdint.h: the RISC-V toolchain's newlib header for the fixed-width integers; the host's <cstdint>",
+            arch="blackhole"),
 )
 
 #: Directories (relative to ``tt_metal``) whose sources get the memory-mapped-register rewrite.
