@@ -73,6 +73,14 @@ static void unpack_nop() {
     m.issue(kUnpack, TT_OP_UNPACR_NOP(0, 0, 0, 0, 0, 1, 0, 1, 1));  // clear bank 1 to -inf
     std::printf("nop_neginf %x %d\n", m.s.srca[1].row[63][15], int(m.s.srca[1].dvalid));
     expect_failure("nop_pop0", m, kUnpack, TT_OP_UNPACR_NOP(0, 0, 0, 0, 0, 0, 0, 0, 0));
+    // Bank_Clr_Ctrl (custom matmul's SrcB clear): waits for both SrcB banks, then clears both.
+    m.s.srcb[0].row[0][0] = 0x111; m.s.srcb[1].row[63][15] = 0x222;
+    m.s.srcb[1].dvalid = true;
+    expect_failure("nop_both_busy", m, kUnpack, TT_OP_UNPACR_NOP(1, 0, 0, 0, 0, 0, 1, 0, 1));
+    m.s.srcb[1].dvalid = false;
+    m.issue(kUnpack, TT_OP_UNPACR_NOP(1, 0, 0, 0, 0, 0, 1, 0, 1));
+    std::printf("nop_both %x %x %d\n", m.s.srcb[0].row[0][0], m.s.srcb[1].row[63][15], m.s.srcb_unpack_bank);
+    expect_failure("nop_both_dvalid", m, kUnpack, TT_OP_UNPACR_NOP(1, 0, 0, 1, 0, 0, 1, 0, 1));
 }
 
 // Blackhole's one packer reads Dst through the read interfaces ReadIntfSel selects: interface j
@@ -141,6 +149,21 @@ static void sfpu_unit() {
     std::printf("sfpu %x %x %x %x\n", m.s.lreg[1][0], m.s.lreg[2][0], m.s.lreg[6][0], m.s.lreg[7][0]);
 }
 
+// CFGSHIFTMASK: Config[reg] = op(old, rotr(scratch, shift) & rotr(mask, shift)) (assembly.yaml's model).
+static void cfg_shift_mask() {
+    Machine m;
+    const uint32_t reg = THCON_SEC0_REG1_L1_Dest_addr_ADDR32;
+    m.cfg_word(kPack, SCRATCH_SEC2_val_ADDR32) = 0x40;
+    m.cfg_word(kPack, reg) = 0x1000;
+    m.issue(kPack, TT_OP_CFGSHIFTMASK(1, 0b011, 31, 0, 0b11, reg));  // += SCRATCH[thread 2], unmasked (pack_untilize)
+    const uint32_t add = m.cfg_word(kPack, reg);
+    m.cfg_word(kPack, SCRATCH_SEC0_val_ADDR32) = 0x0000abcdu;
+    m.cfg_word(kPack, reg) = 0x12345678u;
+    m.issue(kPack, TT_OP_CFGSHIFTMASK(0, 0b000, 7, 8, 0, reg));  // byte mask rotated right by 8: bits 24..31
+    std::printf("cfgshiftmask %x %x\n", add, m.cfg_word(kPack, reg));
+    expect_failure("cfgshiftmask_op5", m, kPack, TT_OP_CFGSHIFTMASK(0, 5, 31, 0, 0, reg));
+}
+
 int main() {
     try {  // this build serves Blackhole only (arch.h)
         Machine wh(Arch::WormholeB0);
@@ -155,6 +178,7 @@ int main() {
     pack_interfaces(0, "pack_all");
     pack_round_10b_fp16();
     sfpu_unit();
+    cfg_shift_mask();
 }
 '''
 
@@ -186,6 +210,20 @@ def test_unpacr_nop_fields(lines):
     assert lines["nop_dvalid"] == "0 1 1"  # cleared, handed to the matrix unit, next bank
     assert lines["nop_neginf"] == "7ffff 0"
     assert "UNPACR_NOP Unpack_Pop 0 is not modelled" in lines["nop_pop0"]
+
+
+def test_unpacr_nop_bank_clr_ctrl_clears_both_banks_once_both_are_free(lines):
+    assert "both Src banks released (UNPACR_NOP Bank_Clr_Ctrl)" in lines["nop_both_busy"]
+    assert lines["nop_both"] == "0 0 0"  # both banks zero; the unpacker stays on its bank
+    assert "Bank_Clr_Ctrl is modelled only as a plain clear of both banks" in lines["nop_both_dvalid"]
+
+
+def test_cfgshiftmask_adds_or_merges_the_rotated_scratch(lines):
+    add, merged = (int(v, 16) for v in lines["cfgshiftmask"].split())
+    assert add == 0x1000 + 0x40
+    # mask 0xff and scratch 0xabcd rotated right by 8: 0xff000000 and 0xcd0000ab; old's top byte cleared
+    assert merged == (0x12345678 & ~0xFF000000) | (0xCD0000AB & 0xFF000000)
+    assert "CFGSHIFTMASK operation 5 is not modelled" in lines["cfgshiftmask_op5"]
 
 
 def _rows(*rows: int) -> list[int]:
