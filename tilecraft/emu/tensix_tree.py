@@ -127,6 +127,11 @@ REWRITES: tuple[Rewrite, ...] = (
             r'asm\("csrr[sc] zero, 0x7c0, %0" : : "r"\([^;]*\)\);',
             "((void)0);",
             "instruction gathering (CSR 0x7c0): no host meaning", expect=4, arch="blackhole"),
+    Rewrite("tt-llk/{llk}/common/inc/ckernel_code_sequence.h",
+            r"detail::build_table<Seq, N>\(entry\)",
+            "detail::build_table<Seq, N>(std::remove_cvref_t<Entry>{})",
+            "code_seq::make_table: the host g++ 12 does not read a reference parameter in a constant expression "
+            "(C++23's P2280, in the SFPI toolchain's GCC); the stateless entry lambda is rebuilt by value instead"),
     Rewrite("tt-llk/{llk}/llk_lib/llk_unpack_AB_reduce.h",
             r"^#include <sys/_stdint\.h>$",
             "#include <cstdint>",
