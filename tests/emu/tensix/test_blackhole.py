@@ -63,6 +63,14 @@ static void math_unit() {
     std::printf("sfpload %x %u\n", m.s.lreg[2][0], m.s.rwc.dst);
 }
 
+static void mop_counts() {
+    Machine m;
+    m.s.mop_cfg[kUnpack][0] = 1000;  // outer count past Wormhole's seven bits
+    m.s.mop_cfg[kUnpack][1] = 1;
+    for (int i = 2; i < 9; ++i) m.s.mop_cfg[kUnpack][i] = TT_OP_NOP;
+    expect_failure("mop_wide", m, kUnpack, TT_OP_MOP(1, 0, 0));
+}
+
 static void sync_unit() {
     Machine m;
     // SrcA is with the unpacker: Blackhole's SRCA_VLD (bit 7) waits, Wormhole's (bit 10, TRISC_CFG here) does not.
@@ -215,6 +223,7 @@ int main() {
     }
     math_unit();
     sync_unit();
+    mop_counts();
     unpack_nop();
     pack_interfaces(5, "pack_even");
     pack_interfaces(0, "pack_all");
@@ -248,6 +257,10 @@ def test_three_bit_addr_mode_selects_sets_four_to_seven(lines):
 def test_stallwait_condition_bits_are_blackholes(lines):
     assert "waits for the SrcA/SrcB hand-over" in lines["stall_srca_vld"]
     assert lines["stall_bit10"] == "no error"
+
+
+def test_a_wide_mop_count_is_refused_by_name(lines):
+    assert "MOP template 1 with an outer or inner count above 127 on Blackhole" in lines["mop_wide"]
 
 
 def test_unpacr_nop_fields(lines):
