@@ -148,11 +148,16 @@ def failure_reason(message: str) -> str:
 
     The suite's plugin rewrites each failure as ``⨯ <file>::<test>[<params>] <message>`` (or
     ``... Error type: <Exception>`` and the message on the next line); the parameters, which
-    differ per variant, are cut so that equal causes count together.
+    differ per variant, are cut so that equal causes count together. A test without parameters
+    has no ``[...]`` after its id (a bracket further on belongs to the message).
     """
     text = message.strip()
+    prefix = next((p for p in ("⨯", "LLK ASSERT HIT", "TENSIX TIMED OUT") if text.startswith(p)), None)
     opening = text.find("[")
-    if text.startswith(("⨯", "LLK ASSERT HIT", "TENSIX TIMED OUT")) and opening >= 0:
+    if prefix is not None and (opening < 0 or any(c.isspace() for c in text[len(prefix):opening].strip())):
+        # A test without parameters (``<file>::<test>None <message>``): cut only its id.
+        text = text[len(prefix):].strip().partition(" ")[2]
+    elif prefix is not None:
         depth = 0
         for index in range(opening, len(text)):
             depth += {"[": 1, "]": -1}.get(text[index], 0)

@@ -164,6 +164,16 @@ REWRITES: tuple[Rewrite, ...] = (
             r"^inline __attribute__\(\(always_inline\)\) void invalidate_l1_cache\(\) \{$",
             "inline __attribute__((always_inline)) void invalidate_l1_cache() {\n    TC_L1_POLL();",
             "invalidate_l1_cache: a polling loop's turn for the other fibers (TC_L1_POLL, tc_tensix_kernel.h)"),
+    Rewrite("tt-llk/{llk}/common/inc/ckernel_code_sequence.h",
+            r"detail::build_table<Seq, N>\(entry\)",
+            "detail::build_table<Seq, N>(std::remove_cvref_t<Entry>{})",
+            "code_seq::make_table: the host g++ 12 does not read a reference parameter in a constant expression "
+            "(C++23's P2280, in the SFPI toolchain's GCC); the stateless entry lambda is rebuilt by value instead"),
+    Rewrite("tt-llk/{llk}/llk_lib/llk_unpack_AB_reduce.h",
+            r"^#include <sys/_stdint\.h>$",
+            "#include <cstdint>",
+            "sys/_stdint.h: the RISC-V toolchain's newlib header for the fixed-width integers; the host's <cstdint>",
+            arch="blackhole"),
 )
 
 #: Directories (relative to ``tt_metal``) whose sources get the memory-mapped-register rewrite, and

@@ -19,6 +19,12 @@ _CPP = r'''
 #include "ckernel_ops.h"
 #include "datum_layout.h"
 #include "machine.h"
+#include "current_machine.h"
+#undef TTI_INSN
+#undef TT_INSN
+#define TTI_INSN(E) ::tc_tensix::current_machine().issue(::tc_tensix::current_thread(), unsigned(E))
+#define TT_INSN(E) TTI_INSN(E)
+#include "sfpi/sfpi.h"
 using namespace tc_tensix;
 
 static void set_field(uint32_t& word, uint32_t shamt, uint32_t mask, uint32_t v) { word = (word & ~mask) | ((v << shamt) & mask); }
@@ -57,6 +63,14 @@ static void math_unit() {
     std::printf("sfpload %x %u\n", m.s.lreg[2][0], m.s.rwc.dst);
 }
 
+static void mop_counts() {
+    Machine m;
+    m.s.mop_cfg[kUnpack][0] = 1000;  // outer count past Wormhole's seven bits
+    m.s.mop_cfg[kUnpack][1] = 1;
+    for (int i = 2; i < 9; ++i) m.s.mop_cfg[kUnpack][i] = TT_OP_NOP;
+    expect_failure("mop_wide", m, kUnpack, TT_OP_MOP(1, 0, 0));
+}
+
 static void sync_unit() {
     Machine m;
     // SrcA is with the unpacker: Blackhole's SRCA_VLD (bit 7) waits, Wormhole's (bit 10, TRISC_CFG here) does not.
@@ -73,6 +87,14 @@ static void unpack_nop() {
     m.issue(kUnpack, TT_OP_UNPACR_NOP(0, 0, 0, 0, 0, 1, 0, 1, 1));  // clear bank 1 to -inf
     std::printf("nop_neginf %x %d\n", m.s.srca[1].row[63][15], int(m.s.srca[1].dvalid));
     expect_failure("nop_pop0", m, kUnpack, TT_OP_UNPACR_NOP(0, 0, 0, 0, 0, 0, 0, 0, 0));
+    // Bank_Clr_Ctrl (custom matmul's SrcB clear): waits for both SrcB banks, then clears both.
+    m.s.srcb[0].row[0][0] = 0x111; m.s.srcb[1].row[63][15] = 0x222;
+    m.s.srcb[1].dvalid = true;
+    expect_failure("nop_both_busy", m, kUnpack, TT_OP_UNPACR_NOP(1, 0, 0, 0, 0, 0, 1, 0, 1));
+    m.s.srcb[1].dvalid = false;
+    m.issue(kUnpack, TT_OP_UNPACR_NOP(1, 0, 0, 0, 0, 0, 1, 0, 1));
+    std::printf("nop_both %x %x %d\n", m.s.srcb[0].row[0][0], m.s.srcb[1].row[63][15], m.s.srcb_unpack_bank);
+    expect_failure("nop_both_dvalid", m, kUnpack, TT_OP_UNPACR_NOP(1, 0, 0, 1, 0, 0, 1, 0, 1));
 }
 
 // Blackhole's one packer reads Dst through the read interfaces ReadIntfSel selects: interface j
@@ -141,6 +163,57 @@ static void sfpu_unit() {
     std::printf("sfpu %x %x %x %x\n", m.s.lreg[1][0], m.s.lreg[2][0], m.s.lreg[6][0], m.s.lreg[7][0]);
 }
 
+// Blackhole's multiply-add (ttsim's fma_model_bh) where it differs from Wormhole's: a canonical +NaN,
+// signed zeros, exponent-0 rounding. Each triple runs through SFPMAD and through the SFPI lanes.
+static void sfpu_mad() {
+    const uint32_t cases[][3] = {
+        {0xffc00000u, 0xbf800000u, 0u},           // -NaN * -1 + 0
+        {0x7f800001u, 0x3f800000u, 0u},           // +NaN(min payload) * 1 + 0
+        {0x7f800000u, 0u, 0x3f800000u},           // inf * 0 + 1
+        {0xbf800000u, 0u, 0x80000000u},           // -1 * 0 + -0
+        {0x3f7fffffu, 0x00800000u, 0u},           // (1 - 2^-24) * 2^-126: rounds up to 2^-126
+        {0xbf000000u, 0x00800000u, 0u},           // -0.5 * 2^-126: below normal, a -0
+        {0x40400000u, 0x3f800000u, 0xc0400000u},  // 3 * 1 - 3: exact cancellation, +0
+    };
+    Machine m;
+    std::printf("mad");
+    for (const auto& t : cases) {
+        for (int lane = 0; lane < 32; ++lane) { m.s.lreg[0][lane] = t[0]; m.s.lreg[1][lane] = t[1]; m.s.lreg[2][lane] = t[2]; }
+        m.issue(kMath, TT_OP_SFPMAD(0, 1, 2, 3, 0));
+        sfpi_host::Vec a, b, c;
+        a.fill(t[0]); b.fill(t[1]); c.fill(t[2]);
+        std::printf(" %x/%x", m.s.lreg[3][0], sfpi_host::mad(a, b, c)[31]);
+    }
+    std::printf("\n");
+}
+
+// CFGSHIFTMASK: Config[reg] = op(old, rotr(scratch, shift) & rotr(mask, shift)) (assembly.yaml's model).
+static void cfg_shift_mask() {
+    Machine m;
+    const uint32_t reg = THCON_SEC0_REG1_L1_Dest_addr_ADDR32;
+    m.cfg_word(kPack, SCRATCH_SEC2_val_ADDR32) = 0x40;
+    m.cfg_word(kPack, reg) = 0x1000;
+    m.issue(kPack, TT_OP_CFGSHIFTMASK(1, 0b011, 31, 0, 0b11, reg));  // += SCRATCH[thread 2], unmasked (pack_untilize)
+    const uint32_t add = m.cfg_word(kPack, reg);
+    m.cfg_word(kPack, SCRATCH_SEC0_val_ADDR32) = 0x0000abcdu;
+    m.cfg_word(kPack, reg) = 0x12345678u;
+    m.issue(kPack, TT_OP_CFGSHIFTMASK(0, 0b000, 7, 8, 0, reg));  // byte mask rotated right by 8: bits 24..31
+    std::printf("cfgshiftmask %x %x\n", add, m.cfg_word(kPack, reg));
+    expect_failure("cfgshiftmask_op5", m, kPack, TT_OP_CFGSHIFTMASK(0, 5, 31, 0, 0, reg));
+}
+
+// SFPI's float compares order as SFPGT / SFPLE do (sign-magnitude, total): -NaN below everything,
+// +NaN above, -0 below +0; a difference through Blackhole's SFPMAD (+NaN for any NaN) could not.
+static void sfpi_float_order() {
+    using sfpi::impl_::Cmp;
+    sfpi_host::Vec x{}, k{};
+    const uint32_t xs[] = {0xffc00000u, 0x7fc00000u, 0x80000000u, 0x40400000u};  // -NaN, +NaN, -0, 3.0
+    const uint32_t ks[] = {0x404ae148u, 0x404ae148u, 0x0u, 0x40400000u};          // 3.17, 3.17, +0, 3.0
+    for (int lane = 0; lane < 4; ++lane) { x[lane] = xs[lane]; k[lane] = ks[lane]; }
+    std::printf("order %x %x\n", sfpi::impl_::compare_float(Cmp::GE, x, k).lanes() & 0xfu,
+                sfpi::impl_::compare_float(Cmp::LT, x, k).lanes() & 0xfu);
+}
+
 int main() {
     try {  // this build serves Blackhole only (arch.h)
         Machine wh(Arch::WormholeB0);
@@ -150,11 +223,15 @@ int main() {
     }
     math_unit();
     sync_unit();
+    mop_counts();
     unpack_nop();
     pack_interfaces(5, "pack_even");
     pack_interfaces(0, "pack_all");
     pack_round_10b_fp16();
     sfpu_unit();
+    cfg_shift_mask();
+    sfpu_mad();
+    sfpi_float_order();
 }
 '''
 
@@ -182,10 +259,43 @@ def test_stallwait_condition_bits_are_blackholes(lines):
     assert lines["stall_bit10"] == "no error"
 
 
+def test_a_wide_mop_count_is_refused_by_name(lines):
+    assert "MOP template 1 with an outer or inner count above 127 on Blackhole" in lines["mop_wide"]
+
+
 def test_unpacr_nop_fields(lines):
     assert lines["nop_dvalid"] == "0 1 1"  # cleared, handed to the matrix unit, next bank
     assert lines["nop_neginf"] == "7ffff 0"
     assert "UNPACR_NOP Unpack_Pop 0 is not modelled" in lines["nop_pop0"]
+
+
+def test_unpacr_nop_bank_clr_ctrl_clears_both_banks_once_both_are_free(lines):
+    assert "both Src banks released (UNPACR_NOP Bank_Clr_Ctrl)" in lines["nop_both_busy"]
+    assert lines["nop_both"] == "0 0 0"  # both banks zero; the unpacker stays on its bank
+    assert "Bank_Clr_Ctrl is modelled only as a plain clear of both banks" in lines["nop_both_dvalid"]
+
+
+def test_cfgshiftmask_adds_or_merges_the_rotated_scratch(lines):
+    add, merged = (int(v, 16) for v in lines["cfgshiftmask"].split())
+    assert add == 0x1000 + 0x40
+    # mask 0xff and scratch 0xabcd rotated right by 8: 0xff000000 and 0xcd0000ab; old's top byte cleared
+    assert merged == (0x12345678 & ~0xFF000000) | (0xCD0000AB & 0xFF000000)
+    assert "CFGSHIFTMASK operation 5 is not modelled" in lines["cfgshiftmask_op5"]
+
+
+def test_sfpmad_is_blackholes_multiply_add(lines):
+    # SFPMAD and the vectorised SFPI lanes agree; NaNs are the canonical +NaN (the LLK's GELU'
+    # canonicalises NaN with x*1 on Blackhole), zeros keep sign_c & sign_p, and a result below the
+    # normal range is rounded at exponent 0 (Wormhole would give +0 for both).
+    pairs = [p.split("/") for p in lines["mad"].split()]
+    assert all(x == y for x, y in pairs), pairs
+    assert [x for x, _ in pairs] == ["7fc00000", "7fc00000", "7fc00000", "80000000", "800000", "80000000", "0"]
+
+
+def test_sfpi_float_compares_are_sign_magnitude_ordered(lines):
+    ge, lt = (int(v, 16) for v in lines["order"].split())
+    # lanes: -NaN >= 3.17 no, +NaN >= 3.17 yes, -0 >= +0 no (total order), 3 >= 3 yes
+    assert (ge, lt) == (0b1010, 0b0101)
 
 
 def _rows(*rows: int) -> list[int]:

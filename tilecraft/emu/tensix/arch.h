@@ -19,7 +19,9 @@ namespace tc_tensix {
 
 enum class Arch { WormholeB0, Blackhole };
 
-#if defined(TC_ARCH_BLACKHOLE)
+// Kernels include the SFPU's lane functions through SFPI with the suite's -DARCH_BLACKHOLE; they
+// must see the same architecture as the machine under them.
+#if defined(TC_ARCH_BLACKHOLE) || defined(ARCH_BLACKHOLE)
 inline constexpr Arch kArch = Arch::Blackhole;
 #else
 inline constexpr Arch kArch = Arch::WormholeB0;

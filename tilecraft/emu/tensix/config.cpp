@@ -1,8 +1,10 @@
-// Configuration Unit and Scalar Unit (ThCon) register instructions: WRCFG, RDCFG, SETC16, RMWCIB0-3
+// Configuration Unit and Scalar Unit (ThCon) register instructions: WRCFG, RDCFG, SETC16, RMWCIB0-3,
+// CFGSHIFTMASK (Blackhole)
 // (ConfigurationUnit.md), the GPR ("DMA register") arithmetic SETDMAREG .. CMPDMAREG, LOADREG,
 // STOREREG, and the NOPs/FLUSHDMA (ScalarUnit.md). Functional models: each instruction's page in
 // the ISA documentation; units complete at issue, so FLUSHDMA has nothing left to wait for.
 #include <cstring>
+#include <string>
 
 #include "cfg_defines.h"
 #include "machine.h"
@@ -111,6 +113,33 @@ void storereg(Machine& m, int thread, uint32_t word) { *reg_window_word(m, threa
 
 void no_operation(Machine&, int, uint32_t) {}
 
+#ifdef SCRATCH_SEC0_val_ADDR32  // Blackhole's config space has the three scratch words
+// CFGSHIFTMASK (Blackhole; the functional model in tt_llk_blackhole's assembly.yaml):
+// Config[StateID][CfgReg] = op(old, rotr(scratch, shift) & rotr(mask, shift)), where scratch is
+// SCRATCH_SEC<ScratchSel> (0b11: the issuing thread's) and old is masked by ~rotr(mask, shift)
+// unless disable_mask_on_old_val. The LLK uses it to step an L1 address by a preloaded increment.
+uint32_t rotate_right(uint32_t x, uint32_t n) { return n == 0 ? x : (x >> n) | (x << (32 - n)); }
+
+void cfgshiftmask(Machine& m, int thread, uint32_t word) {
+    const uint32_t reg = field(word, 0, 8), select = field(word, 8, 2), shift = field(word, 10, 5);
+    const uint32_t width = field(word, 15, 5) + 1, operation = field(word, 20, 3), keep_old = field(word, 23, 1);
+    if (operation > 3)
+        m.fail(thread, word, "CFGSHIFTMASK operation " + std::to_string(operation) +
+                                 " is not modelled (0 OR, 1 AND, 2 XOR, 3 add are)");
+    const uint32_t scratch_index = select == 3 ? uint32_t(thread) : select;
+    const uint32_t mask = rotate_right(width == 32 ? 0xffffffffu : (1u << width) - 1u, shift);
+    const uint32_t operand = rotate_right(m.cfg_word(thread, SCRATCH_SEC0_val_ADDR32 + scratch_index), shift) & mask;
+    uint32_t& target = m.cfg_word(thread, reg);
+    const uint32_t old = keep_old ? target : target & ~mask;
+    switch (operation) {
+        case 0: target = old | operand; break;
+        case 1: target = old & operand; break;
+        case 2: target = old ^ operand; break;
+        default: target = old + operand; break;
+    }
+}
+#endif
+
 }  // namespace
 
 TC_OPCODE(0xb0, WRCFG, wrcfg);
@@ -132,5 +161,8 @@ TC_OPCODE(0x67, STOREREG, storereg);
 TC_OPCODE(kOpNop, NOP, no_operation);
 TC_OPCODE(0x60, DMANOP, no_operation);
 TC_OPCODE(0x46, FLUSHDMA, no_operation);  // units complete at issue: nothing is outstanding
+#ifdef SCRATCH_SEC0_val_ADDR32
+TC_OPCODE_ON(Arch::Blackhole, 0xb8, CFGSHIFTMASK, cfgshiftmask);
+#endif
 
 }  // namespace tc_tensix

@@ -1,12 +1,14 @@
-// The SFPU's multiply-add (sfpu_ops.h, mad_wormhole) for all 32 lanes of an SFPI value at once,
+// The SFPU's multiply-add (sfpu_ops.h, mad_on) for all 32 lanes of an SFPI value at once,
 // eight lanes per AVX2 register: the hot path of Tenstorrent's SFPU kernels through our SFPI.
 //
 // Lanes whose operands or product are infinite or NaN (any exponent field 255, or a product
 // exponent overflowing) take the scalar function; every other lane runs the finite datapath
 // below in 32-bit lanes. Its one wide step, the 24x24-bit significand product, is formed from
-// 12-bit halves, so no lane needs 64 bits. The bits are mad_wormhole's: test_arith_golden.py holds
+// 12-bit halves, so no lane needs 64 bits. The bits are mad_on's: test_arith_golden.py holds
 // both to the same hashes over 1.2 million triples and an edge-case cross product, and the SFPU
-// kernels' outputs to theirs.
+// kernels' outputs to theirs. On Blackhole the lanes whose result is a zero of the product's and
+// c's common negative sign, or falls below the normal range, also take the scalar function (its
+// signed zeros and exponent-0 rounding are not in the datapath below).
 #include "sfpi/sfpi_host.h"
 
 // the always-inlined vector helpers pass vectors by value; their ABI never crosses a call
@@ -85,6 +87,8 @@ TC_INLINE v8u mad8(v8u a, v8u b, v8u c, v8i& slow) {
     out = ((exp_r < 0) | ((r >> 23) == 0)) ? v8u{} : out;  // below the normal range: +0
     out = exp_r >= 255 ? sign_r | 0x7f800000u : out;
     out = sig_r == 0 ? v8u{} : out;  // exact cancellation: +0
+    if constexpr (kArch == Arch::Blackhole)
+        slow |= early ? ((sig_c == 0) & v8i((sign_c & sign_p) != 0)) : (exp_r <= 0);
     return early ? early_value : out;
 }
 

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <vector>
 
+#include "arch.h"
 #include "datum_layout.h"
 
 namespace tc_tensix::sfpu {
@@ -69,12 +70,18 @@ inline bool lreg_writable(unsigned idx) { return idx < 8 || idx == 16; }
 // ------------------------------------------------------------------------------------------------
 // FP32 multiply-add (MAD sub-unit: SFPMAD/SFPADD/SFPMUL/SFPADDI/SFPMULI/SFPLUT*)
 // ------------------------------------------------------------------------------------------------
-// Wormhole B0's d = a*b + c. What differs from an IEEE fused multiply-add (SFPMAD.md, ttsim fma.cpp):
+// The SFPU's d = a*b + c. What differs from an IEEE fused multiply-add (SFPMAD.md, ttsim fma.cpp):
 //  * denormal inputs count as zero;
 //  * the 48-bit product is cut to 24 bits + 3 guard bits (sticky) before the add, so the fusion is
 //    partial; an addend shifted entirely out of range leaves no sticky bit behind;
-//  * one rounding, to nearest even; a denormal or negative-zero result becomes +0;
-//  * NaN results have the low mantissa bit set and may carry mantissa bits of the finite sum.
+//  * one rounding, to nearest even.
+// Wormhole B0: a denormal or negative-zero result becomes +0; NaN results have the low mantissa bit
+// set and may carry mantissa bits of the finite sum.
+// Blackhole (ttsim's fma_model_bh): every NaN result is the canonical +NaN 0x7fc00000 (the LLK's
+// GELU' relies on x*1 canonicalising a NaN); a zero result keeps the sign sign_c & sign_p; a result
+// below the normal range is rounded at exponent 0 (one place further right), so it either rounds up
+// to the smallest normal or flushes to a zero with the result's sign; an overflowing finite product
+// meeting an infinite c of the other sign gives c, not NaN.
 // Adding +0 or multiplying by 1.0 gives the plain IEEE product / sum (with the flushing above).
 namespace detail {
 
@@ -89,13 +96,18 @@ inline uint64_t shift_right_keep_sticky(uint64_t v, int32_t by) {
 
 }  // namespace detail
 
-inline uint32_t mad_wormhole(uint32_t a, uint32_t b, uint32_t c) {
+constexpr uint32_t kCanonicalNan = 0x7fc00000u;
+
+template <Arch A>
+inline uint32_t mad_on(uint32_t a, uint32_t b, uint32_t c) {
+    constexpr bool bh = A == Arch::Blackhole;
     const uint32_t exp_a = exp_field(a), exp_b = exp_field(b), exp_c = exp_field(c);
     // Significands with the hidden bit; an exponent field of 0 (zero or denormal) reads as zero.
     const uint64_t sig_a = exp_a ? (man_field(a) | 0x800000u) : 0;
     const uint64_t sig_b = exp_b ? (man_field(b) | 0x800000u) : 0;
     uint64_t sig_c = exp_c ? (uint64_t(man_field(c) | 0x800000u) << 3) : 0;  // 26 fraction bits
     const uint32_t sign_p = (a ^ b) & kSignBit, sign_c = c & kSignBit;
+    const uint32_t zero = bh ? (sign_c & sign_p) : 0u;  // the sign a zero result keeps
 
     // Product to 26 fraction bits (24-bit significand + guard/round/sticky), exponent like c's.
     const uint64_t full = sig_a * sig_b;  // 46 fraction bits
@@ -107,10 +119,13 @@ inline uint32_t mad_wormhole(uint32_t a, uint32_t b, uint32_t c) {
     const bool c_nan = exp_c == 255 && man_field(c) != 0, c_inf = exp_c == 255 && !c_nan;
     const bool p_huge = exp_a == 255 || exp_b == 255 || exp_p >= 255;  // infinite (or overflowing) product
 
-    // A NaN result still runs the finite datapath below, whose bits leak into the NaN's mantissa.
+    // Wormhole: a NaN result still runs the finite datapath below, whose bits leak into its mantissa.
     uint32_t nan = 0;
     if (p_huge || exp_c == 255) {
-        if (a_nan || b_nan || (a_inf && sig_b == 0) || (b_inf && sig_a == 0) || (c_inf && p_huge && sign_c != sign_p)) {
+        const bool invalid = a_nan || b_nan || (a_inf && sig_b == 0) || (b_inf && sig_a == 0);
+        const bool inf_clash = c_inf && sign_c != sign_p && (bh ? (a_inf || b_inf) : p_huge);
+        if (bh && (invalid || inf_clash || c_nan)) return kCanonicalNan;
+        if (invalid || inf_clash) {
             nan = sign_p | kFp32Inf | 1u;
         } else if (c_nan) {
             nan = sign_c | kFp32Inf | 1u;
@@ -123,7 +138,7 @@ inline uint32_t mad_wormhole(uint32_t a, uint32_t b, uint32_t c) {
     }
 
     if (sig_p == 0 || exp_p < 0) {  // product is zero or underflows on its own
-        if (!nan) return sig_c ? c : 0u;
+        if (!nan) return sig_c ? c : zero;
         sig_p = 0;
         exp_p = 0;
     }
@@ -134,26 +149,30 @@ inline uint32_t mad_wormhole(uint32_t a, uint32_t b, uint32_t c) {
     sig_c = detail::shift_right_keep_sticky(sig_c, exp_r - int32_t(exp_c));
     const uint32_t sign_r = sig_p >= sig_c ? sign_p : sign_c;
     uint32_t sig_r = uint32_t(sign_p == sign_c ? sig_p + sig_c : (sig_p >= sig_c ? sig_p - sig_c : sig_c - sig_p));
-    if (sig_r == 0) return nan;  // exact cancellation: +0
+    if (sig_r == 0) return bh ? zero : nan;  // exact cancellation
 
     // Normalise to the leading one at bit 26 (23 mantissa bits + 3 guard bits below it).
-    const int32_t norm = 5 - int32_t(clz32(sig_r));
+    int32_t norm = 5 - int32_t(clz32(sig_r));
     exp_r += norm;
     if (exp_r >= 255) return nan ? nan : (sign_r | kFp32Inf);
-    if (exp_r < 0) return nan;  // far below the normal range: flushed before rounding
+    if (!bh && exp_r < 0) return nan;  // far below the normal range: flushed before rounding
+    if (bh && exp_r <= 0) {            // rounded as a denormal of exponent 0
+        norm += 1;
+        exp_r = 0;
+    }
     if (norm < 0) {
         sig_r <<= -norm;
-    } else if (norm > 0) {
-        sig_r = (sig_r >> norm) | (sig_r & 1u);  // only the existing sticky bit survives this shift
+    } else if (norm > 0) {  // the bits shifted out that stay sticky: bit 0 (and bit 1 for Blackhole's 2-place shift)
+        sig_r = (sig_r >> norm) | uint32_t((sig_r & (bh ? uint32_t(norm | 1) : 1u)) != 0);
     }
     uint32_t r = (uint32_t(exp_r) << 23) + ((sig_r >> 3) & 0x7fffffu);
     const uint32_t guard = sig_r & 7u;
     if (guard > 4 || (guard == 4 && (r & 1u))) r += 1;  // nearest, ties to even (may carry into exp)
-    if ((r >> 23) == 0) return nan;  // denormal after rounding: +0
+    if ((r >> 23) == 0) return bh ? sign_r : nan;  // denormal after rounding: a zero
     return (nan ? nan : sign_r) | r;
 }
 
-inline uint32_t mad(uint32_t a, uint32_t b, uint32_t c) { return mad_wormhole(a, b, c); }
+inline uint32_t mad(uint32_t a, uint32_t b, uint32_t c) { return mad_on<kArch>(a, b, c); }
 inline uint32_t add(uint32_t a, uint32_t c) { return mad(a, kFp32One, c); }   // SFPADD: a*1.0 + c
 inline uint32_t mul(uint32_t a, uint32_t b) { return mad(a, b, 0u); }         // SFPMUL: a*b + 0
 inline uint32_t bf16_to_fp32(uint32_t imm16) { return (imm16 & 0xffffu) << 16; }

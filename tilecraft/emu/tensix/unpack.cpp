@@ -360,11 +360,13 @@ void unpacr(Machine& m, int thread, uint32_t word) {
 // UNPACR_NOP (no ISA page; ttsim's model), decoded into what it does. Wormhole: bits 0..2 select
 // one flavour (NOP, ZEROSRC, NEGINFSRC, SET_DVALID). Blackhole: separate fields (tt_llk_blackhole
 // assembly.yaml): Unpack_Pop (0..1; 1 clears the bank, 2 is a NOP), Src_ClrVal_Ctrl (2..3; 1 clears
-// to -inf), Bank_Clr_Ctrl (4), Stall_Clr_Cntrl (5; wait for the unpacker's own bank instead of the
-// matrix unit's), Clr_to1_fmt_Ctrl (6..7), Set_Dvalid (8), Msg_Clr_Cnt (12..14), Stream_Id (16..21).
+// to -inf), Bank_Clr_Ctrl (4; the LLK's own words, llk_unpack_AB_custom_mm.h: "clears both banks after
+// waiting for both of them to be free"; ttsim does not model it), Stall_Clr_Cntrl (5; wait for the
+// unpacker's own bank instead of the matrix unit's), Clr_to1_fmt_Ctrl (6..7), Set_Dvalid (8),
+// Msg_Clr_Cnt (12..14), Stream_Id (16..21).
 struct UnpackNop {
     uint32_t which = 0;
-    bool clear = false, neg_inf = false, wait_own_bank = false, set_dvalid = false;
+    bool clear = false, neg_inf = false, wait_own_bank = false, set_dvalid = false, both_banks = false;
 };
 
 UnpackNop decode_unpack_nop(Machine& m, int thread, uint32_t word) {
@@ -374,13 +376,16 @@ UnpackNop decode_unpack_nop(Machine& m, int thread, uint32_t word) {
         const uint32_t pop = field(word, 0, 2), clr_val = field(word, 2, 2);
         if (pop != 1 && pop != 2) m.fail(thread, word, msg("UNPACR_NOP Unpack_Pop %u is not modelled (1: clear, 2: NOP are)", pop));
         if (clr_val > 1) m.fail(thread, word, msg("UNPACR_NOP Src_ClrVal_Ctrl %u is not modelled", clr_val));
-        if (field(word, 4, 1)) m.fail(thread, word, "UNPACR_NOP Bank_Clr_Ctrl (clear both banks) is not modelled");
         if (field(word, 6, 2)) m.fail(thread, word, "UNPACR_NOP Clr_to1_fmt_Ctrl is not modelled");
         if (field(word, 12, 3) || field(word, 16, 6)) m.fail(thread, word, "UNPACR_NOP message clearing (Msg_Clr_Cnt, Stream_Id) is not modelled");
         n.clear = pop == 1;
         n.neg_inf = clr_val == 1;
         n.wait_own_bank = field(word, 5, 1);
         n.set_dvalid = field(word, 8, 1);
+        n.both_banks = field(word, 4, 1);
+        if (n.both_banks && (!n.clear || n.set_dvalid || n.wait_own_bank))
+            m.fail(thread, word, "UNPACR_NOP Bank_Clr_Ctrl is modelled only as a plain clear of both banks "
+                                 "(Unpack_Pop 1, no Set_Dvalid, no Stall_Clr_Cntrl)");
         return n;
     }
     switch (const uint32_t op = field(word, 0, 23)) {
@@ -399,10 +404,16 @@ void unpacr_nop(Machine& m, int thread, uint32_t word) {
     if (n.clear) {  // once the awaited bank is released, clear the unpacker's bank (to zero, or -inf as the FPU reads it)
         if (n.neg_inf && n.which == 1) m.fail(thread, word, "UNPACR_NOP clearing SrcB to -inf is not modelled");
         const int& wait_bank = n.wait_own_bank ? unpack_bank : (n.which ? m.s.srcb_math_bank : m.s.srca_math_bank);
-        m.wait_for(Wait{[&] { return !banks[wait_bank].dvalid; }, "the Src bank released (UNPACR_NOP clear)"});
+        if (n.both_banks)
+            m.wait_for(Wait{[&] { return !banks[0].dvalid && !banks[1].dvalid; }, "both Src banks released (UNPACR_NOP Bank_Clr_Ctrl)"});
+        else
+            m.wait_for(Wait{[&] { return !banks[wait_bank].dvalid; }, "the Src bank released (UNPACR_NOP clear)"});
         const uint32_t fill = n.neg_inf ? 0x7ffffu : 0u;  // Sign | all-ones mantissa | exponent 255
-        for (auto& row : banks[unpack_bank].row)
-            for (uint32_t& v : row) v = fill;
+        for (int bank = 0; bank < kSrcBanks; ++bank) {
+            if (bank != unpack_bank && !n.both_banks) continue;
+            for (auto& row : banks[bank].row)
+                for (uint32_t& v : row) v = fill;
+        }
     }
     if (n.set_dvalid) {  // hand the unpacker's bank to the matrix unit
         m.wait_for(Wait{[&] { return !banks[unpack_bank].dvalid; }, "Src bank released by the matrix unit (UNPACR_NOP SET_DVALID)"});

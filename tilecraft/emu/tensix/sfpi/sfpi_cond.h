@@ -53,7 +53,27 @@ inline vBool test_sign_zero(Cmp c, const sfpu_t& d) {
         }
     }));
 }
-inline vBool compare_float(Cmp c, const sfpu_t& a, const sfpu_t& b) { return test_sign_zero(c, fmad(splat(kNegOne), b, a)); }
+// Wormhole: the sign (and zero) of a - b, an SFPMAD. Blackhole orders floats with SFPGT / SFPLE,
+// sign-magnitude integers in total order (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN): its
+// SFPMAD turns every NaN into +NaN, so a difference could not order them; the LLK's GELU' relies
+// on -NaN >= 3.17 being false and +NaN >= 3.17 true (ckernel_sfpu_gelu.h, bfloat16 arm).
+inline vBool order_float(Cmp c, const sfpu_t& a, const sfpu_t& b) {
+    return vBool(tc_tensix::sfpi_host::lanes_where(a, b, [c](uint32_t x, uint32_t y) {
+        const int32_t p = ops::sign_magnitude_order(x), q = ops::sign_magnitude_order(y);
+        switch (c) {
+        case Cmp::LT: return p < q;
+        case Cmp::GE: return p >= q;
+        case Cmp::GT: return p > q;
+        default: return p <= q;  // LE
+        }
+    }));
+}
+inline vBool compare_float(Cmp c, const sfpu_t& a, const sfpu_t& b) {
+#ifdef TC_SFPI_BLACKHOLE
+    if (c != Cmp::EQ && c != Cmp::NE) return order_float(c, a, b);
+#endif
+    return test_sign_zero(c, fmad(splat(kNegOne), b, a));
+}
 inline vBool compare_float(Cmp c, const sfpu_t& a, float b) {
     const uint32_t bits = ops::bits_of(b);
     return bits == 0 ? test_sign_zero(c, a) : compare_float(c, a, splat(bits));
