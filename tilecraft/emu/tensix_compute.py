@@ -23,6 +23,7 @@ from __future__ import annotations
 import ctypes
 import functools
 import shutil
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -90,43 +91,69 @@ def _refuse(build: KernelBuild, why: str) -> TensixBuildError:
                                                                   "(TILECRAFT_COMPUTE=emulator, the default)"))
 
 
+def write_units(build: KernelBuild, directory: Path) -> None:
+    """The files the JIT generates for a compute kernel, in ``directory``: its defines, the chlkc
+    descriptors, a Metal 2.0 kernel's bindings, and each TRISC's translation unit
+    (``trisc_<x>.cpp``, laid out as ``trisck.cc``) with its ``chlkc_<x>.cpp``."""
+    (directory / "defines_generated.h").write_text("".join(f"#define {n} {v}\n" for n, v in build.defines))
+    (directory / "chlkc_descriptors.h").write_text(descriptors_header(build))
+    # a Metal 2.0 kernel's generated bindings, which the JIT includes in each TRISC's prologue
+    bindings = '#include "kernel_bindings_generated.h"\n' if build.bindings is not None else ""
+    if build.bindings is not None:
+        (directory / "kernel_bindings_generated.h").write_text("#pragma once\n" + build.bindings.header(located=False))
+    for name in TRISCS:
+        (directory / f"chlkc_{name.lower()}.cpp").write_text(
+            f'#define TRISC_{name}\n{bindings}#include "defines_generated.h"\n#include "{build.source}"\n')
+        (directory / f"trisc_{name.lower()}.cpp").write_text(
+            _prologue(build) + '#include "defines_generated.h"\n#include "internal/firmware_common.h"\n'
+            '#include "api/compile_time_args.h"\n#include "chlkc_list.h"\n#include "tc_compute_trisc_main.h"\n')
+
+
+def trisc_command(build: KernelBuild, tt_metal: Path, directory: Path, index: int) -> list[str]:
+    """The compiler command for TRISC ``index`` of a kernel whose units ``write_units`` wrote in
+    ``directory`` (without ``-o``: the caller adds an output, or ``-fsyntax-only``)."""
+    name = TRISCS[index]
+    return [*compiler().command(), *KERNEL_FLAGS, *TRISC_FLAGS, f"-DUCK_CHLKC_{name}",
+            f"-DNAMESPACE=chlkc_{name.lower()}", f"-DCOMPILE_FOR_TRISC={index}", f"-DPROCESSOR_INDEX={2 + index}",
+            "-include", str(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h"),
+            *(f"-I{p}" for p in _include_roots(tt_metal, build, directory)), str(directory / f"trisc_{name.lower()}.cpp")]
+
+
+def _check_arch(build: KernelBuild) -> None:
+    if "ARCH_WORMHOLE" not in dict(build.arch_defines):
+        raise _refuse(build, "only Wormhole B0 is modelled for ttnn compute kernels")
+
+
+def check_kernel(build: KernelBuild) -> None:
+    """Compiles the kernel's three TRISC units syntax-only (``-fsyntax-only``: no code, no link, no
+    cache), one after the other; a TensixBuildError (E5872) names the first TRISC's first error.
+    The corpus census (benchmarks/wheel_kernels_compile.py) uses it."""
+    _check_arch(build)
+    tt_metal = tensix_tree.machine_tree(ARCH)
+    with tempfile.TemporaryDirectory(prefix="tc-trisc-check-") as tmp:
+        write_units(build, Path(tmp))
+        for index, name in enumerate(TRISCS):
+            _run_compiler([*trisc_command(build, tt_metal, Path(tmp), index), "-fsyntax-only"],
+                          f"{build.display} (TRISC {name})")
+
+
 def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
     """The compute kernel's three TRISC objects (the MATH one's path; UNPACK's and PACK's beside it,
     ``BESIDE``), cached by content; a TensixBuildError (E5872) names the first compiler error."""
-    if "ARCH_WORMHOLE" not in dict(build.arch_defines):
-        raise _refuse(build, "only Wormhole B0 is modelled for ttnn compute kernels")
+    _check_arch(build)
     tt_metal = tensix_tree.machine_tree(ARCH)
     gxx = compiler()
     key = cache.digest("tensix-compute", gxx.version, *KERNEL_FLAGS, *TRISC_FLAGS, build.key(),
                        tt_metal.parent.name, _hash_tree(MACHINE_DIR, (".h",)))
 
     def make(directory: Path) -> Path:
-        (directory / "defines_generated.h").write_text("".join(f"#define {n} {v}\n" for n, v in build.defines))
-        (directory / "chlkc_descriptors.h").write_text(descriptors_header(build))
-        # a Metal 2.0 kernel's generated bindings, which the JIT includes in each TRISC's prologue
-        bindings = '#include "kernel_bindings_generated.h"\n' if build.bindings is not None else ""
-        if build.bindings is not None:
-            (directory / "kernel_bindings_generated.h").write_text(
-                "#pragma once\n" + build.bindings.header(located=False))
-        roots = _include_roots(tt_metal, build, directory)
-
         def compile_trisc(index: int) -> Path:
-            name = TRISCS[index]
-            (directory / f"chlkc_{name.lower()}.cpp").write_text(
-                f'#define TRISC_{name}\n{bindings}#include "defines_generated.h"\n#include "{build.source}"\n')
-            unit = directory / f"trisc_{name.lower()}.cpp"
-            unit.write_text(_prologue(build) + '#include "defines_generated.h"\n#include "internal/firmware_common.h"\n'
-                            '#include "api/compile_time_args.h"\n#include "chlkc_list.h"\n'
-                            '#include "tc_compute_trisc_main.h"\n')
-            out = directory / BESIDE.get(name, "math.so")
-            _run_compiler([*gxx.command(), *KERNEL_FLAGS, *TRISC_FLAGS, f"-DUCK_CHLKC_{name}",
-                           f"-DNAMESPACE=chlkc_{name.lower()}", f"-DCOMPILE_FOR_TRISC={index}",
-                           f"-DPROCESSOR_INDEX={2 + index}",
-                           "-include", str(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h"),
-                           *(f"-I{p}" for p in roots), str(unit), "-o", str(out)],
-                          f"{build.display} (TRISC {name})")
+            out = directory / BESIDE.get(TRISCS[index], "math.so")
+            _run_compiler([*trisc_command(build, tt_metal, directory, index), "-o", str(out)],
+                          f"{build.display} (TRISC {TRISCS[index]})")
             return out
 
+        write_units(build, directory)
         with ThreadPoolExecutor(max_workers=len(TRISCS)) as pool:
             return list(pool.map(compile_trisc, range(len(TRISCS))))[1]
 
