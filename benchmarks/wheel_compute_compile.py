@@ -187,7 +187,8 @@ def measure(paths: list[Path], jobs: int = MAX_JOBS, log: Path | None = None, pe
     with ``log``, each result is appended to it as one JSON line as it comes (a long run's partial
     census) and progress goes to stderr."""
     api = compute_api()
-    todo = [(p, name, defines) for p in paths for name, defines in variants.variants(relative(p), api, per_family)]
+    todo = [(p, name, defines) for p in paths
+            for name, defines in variants.variants(relative(p), api, per_family, corpus._with_local_headers(p))]
     done: list[Result] = []
 
     def one(job: tuple[Path, str, Defines]) -> Result:

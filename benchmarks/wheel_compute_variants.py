@@ -113,9 +113,15 @@ UNARY_CHAIN_KERNELS = ("eltwise/unary/device/kernels/compute/eltwise_sfpu.cpp",
 _CALLED = re.compile(r"(\w+)\s*(?:<[^;()]*>)?\s*\(")
 
 
+#: how 0.81.1 guards a header that exists only on Blackhole and Quasar (softcap.h, situ_glu.h, ...)
+_NOT_WORMHOLE = "#if defined(ARCH_BLACKHOLE) || defined(ARCH_QUASAR)\n"
+
+
 @functools.cache
 def _api_text(api: Path) -> str:
-    return "".join(p.read_text(errors="replace") for p in sorted(api.rglob("*.h")))
+    """The Wormhole compute API's text (headers guarded to Blackhole/Quasar left out)."""
+    texts = (p.read_text(errors="replace") for p in sorted(api.rglob("*.h")))
+    return "".join(t for t in texts if _NOT_WORMHOLE not in t)
 
 
 def declared(call: str, api: Path) -> bool:
@@ -148,14 +154,50 @@ def unary_variants(api: Path, per_family: bool = False) -> tuple[Variant, ...]:
 
 
 def skipped_ops(api: Path) -> list[str]:
-    """The unary ops whose init or call 0.81.1's compute API does not declare (a later factory's)."""
+    """The unary ops whose init or call 0.81.1's Wormhole compute API does not declare (a later
+    factory's, or Blackhole's only, as softcap)."""
     return [call for ops in UNARY_FAMILIES.values() for init, call in ops
             if not (declared(init, api) and declared(call, api))]
 
 
-def variants(kernel: str, api: Path, per_family: bool = False) -> tuple[Variant, ...]:
-    """The define combinations of ``kernel`` (its path under ``ttnn/operations``); ``api`` is the
-    machine tree's compute API directory (``hw/inc/api/compute``)."""
+#: A define (or function-like macro) a kernel uses but does not define -> the defines its factory
+#: passes with it, one representative combination: reduce_op_utils (REDUCE_OP/REDUCE_DIM), the
+#: binary factory (ELTWISE_OP), binary_ng's OpConfig::as_defines and BinaryNgKernelConfig (as
+#: tests/emu/test_wheel_bcast.py passes them), the ternary factory, bcast_op_utils, and the sdpa
+#: factories' granularities.
+FACTORY_DEFINES: tuple[tuple[str, Defines], ...] = (
+    ("REDUCE_OP", (("REDUCE_OP", "PoolType::SUM"), ("REDUCE_DIM", "ReduceDim::REDUCE_ROW"))),
+    ("ELTWISE_OP", (("ELTWISE_OP", "add_tiles"), ("ELTWISE_OP_TYPE", "EltwiseBinaryType::ELWADD"))),
+    ("BINARY_OP", (("BINARY_OP", "add_tiles"), ("BINARY_OP_TYPE", "EltwiseBinaryType::ELWADD"))),
+    ("BINARY_SFPU_INIT", (("BINARY_SFPU_INIT", "add_binary_tile_init();"), ("BINARY_SFPU_OP", "add_binary_tile"))),
+    ("PROCESS_LHS_ACTIVATIONS", tuple((f"PROCESS_{side}_ACTIVATIONS(i)", "") for side in ("LHS", "RHS", "POST"))),
+    ("SRC_BCAST", (("SRC_BCAST", "0"), ("SRC_BCAST_B", "1"))),
+    ("BCAST_INPUT", (("BCAST_INPUT", "1"),)),
+    ("TERNARY_SFPU_OP_INIT", (("TERNARY_SFPU_OP_INIT", "where_tile_init"),
+                              ("TERNARY_SFPU_OP_FUNC", "where_tile<DataFormat::Float16_b>"))),
+    ("BCAST_LLKOP", (("BCAST_OP", "add_tiles_bcast"), ("BCAST_LLKOP", "ELWADD"), ("BCAST_DIM", "BroadcastType::ROW"),
+                     ("CHAIN_BCAST_OP", "compute_kernel_lib::BinaryFpuOp::Add"),
+                     ("CHAIN_BCAST_DIM", "compute_kernel_lib::BroadcastDim::Row"))),
+    ("EXP_APPROX_MODE", (("EXP_APPROX_MODE", "0"),
+                         *((f"{log}{name}_GRANULARITY", "0" if log else "1") for name in
+                           ("STATS", "SUB_EXP", "MUL_BCAST", "DHT", "REDUCE") for log in ("", "LOG2_")))),
+)
+
+
+def factory_defines(text: str) -> Defines:
+    """The FACTORY_DEFINES of every trigger ``text`` (a kernel and its local headers) uses without
+    defining it itself."""
+    out: list[tuple[str, str]] = []
+    for trigger, defines in FACTORY_DEFINES:
+        if re.search(rf"\b{trigger}\b", text) and not re.search(rf"#\s*define\s+{trigger}\b", text):
+            out += [d for d in defines if d not in out]
+    return tuple(out)
+
+
+def variants(kernel: str, api: Path, per_family: bool = False, text: str = "") -> tuple[Variant, ...]:
+    """The define combinations of ``kernel`` (its path under ``ttnn/operations``; ``text``: its source
+    and local headers); ``api`` is the machine tree's compute API directory (``hw/inc/api/compute``)."""
     if kernel in UNARY_CHAIN_KERNELS:
         return unary_variants(api, per_family)
-    return NO_DEFINES
+    defines = factory_defines(text)
+    return (("factory defines", defines),) if defines else NO_DEFINES
