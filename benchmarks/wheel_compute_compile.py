@@ -8,11 +8,16 @@ the generated ``chlkc_descriptors.h`` and ``defines_generated.h``. The compiles 
 (``-fsyntax-only``: templates are instantiated, nothing is generated or linked), so a symbol the
 machine declares but does not define is not caught here; the runs of tests/emu are what link.
 
-Arguments: every kernel gets 64 compile-time args of value 2 (as the data-movement count does) and,
-for each define combination its op's program factory passes (wheel_compute_variants.py; the
-factories are not in the wheel, their define maps are transcribed there with their source), one
-build per combination; a kernel compiles when every combination does. A Metal 2.0 kernel gets the
-bindings generated from the names it uses (wheel_kernels_compile.generated_bindings).
+Arguments: every kernel gets 64 compile-time args of value 2 (as the data-movement count does);
+when that fails a static assertion (the factory's args differ: two CB indices taken from args
+that must differ, a flag that must be set), the build is retried with distinct small values, then
+with ones (``FALLBACK_ARGS``; the variant's name says which compiled). Named compile-time args
+(``get_named_compile_time_arg_val("x")``) are generated from the names the kernel reads, each 2. The
+defines are those its op's program factory passes (wheel_compute_variants.py; the factories are
+not in the wheel, their define maps are transcribed there with their source), one build per
+combination; a kernel compiles when every combination does. A Metal 2.0 kernel gets the bindings
+generated from the names it uses (wheel_kernels_compile.generated_bindings). A kernel the census
+cannot build for want of a JIT input the wheel lacks is skipped with the reason (``SKIPS``).
 
 Each failure's first error is clustered by its root cause (``cluster``): where the error is (the
 kernel, ttnn's kernel_lib, the compute API, the LLK, our SFPI or machine layer) and what it is (a
@@ -38,7 +43,7 @@ from pathlib import Path
 from benchmarks import wheel_compute_variants as variants
 from benchmarks.wheel_compute_variants import Defines
 from benchmarks import wheel_kernels_compile as corpus
-from tilecraft.emu import tensix_compute, wheel_kernels
+from tilecraft.emu import build, tensix_compute, wheel_kernels
 from tilecraft.emu.build import CBInfo, KernelBuild
 from tilecraft.emu.tensix_build import TensixBuildError
 from tilecraft.emu.toolchain import compiler
@@ -66,6 +71,13 @@ class Result:
     seconds: float = 0.0
 
 
+def kernel_text(path: Path) -> str:
+    """The kernel's text and that of every header it includes from its directory or ttnn's include
+    roots, recursively (what its defines, named args and bindings are looked for in)."""
+    text = path.read_text(errors="replace")
+    return "".join(build._local_includes(path, text, build.ttnn_include_roots(path))[1::2]) + text
+
+
 def _compute_helpers(root: Path) -> tuple[str, ...]:
     """ttnn's kernel_lib headers that include the compute API (a kernel including one is compute)."""
     lib = root / "ttnn" / "cpp" / "ttnn" / "kernel_lib"
@@ -77,7 +89,7 @@ def is_compute_kernel(path: Path, helpers: tuple[str, ...]) -> bool:
     """A compute kernel includes the compute API itself, through a local header, or through one of
     kernel_lib's compute helpers (kernels written only against kernel_lib, e.g. the untilize and
     moreh kernels, which wheel_kernels_compile.is_compute counts as data movement)."""
-    text = corpus._with_local_headers(path)
+    text = kernel_text(path)
     included = re.findall(r'#\s*include\s*[<"][^>"]*kernel_lib/([^>"]+)[>"]', text)
     return corpus.is_compute(text) or any(name in helpers or name.startswith("eltwise/") for name in included)
 
@@ -88,9 +100,13 @@ def compute_kernels(root: Path) -> list[Path]:
     return [p for p in corpus.kernels(root) if is_compute_kernel(p, helpers)]
 
 
-#: the fallback compile-time args: distinct small values (1..31, then again), for kernels that take
-#: several CB indices from their args and assert they differ (the generic 2s make them one CB)
-DISTINCT_ARGS = tuple(1 + i % 31 for i in range(64))
+#: the fallback compile-time args, tried in turn when the generic 2s fail a static assertion:
+#: distinct small values (1..31, then again), for kernels that take several CB indices from their
+#: args and assert they differ; all ones, for kernels that assert a flag arg is set
+FALLBACK_ARGS = (("distinct args", tuple(1 + i % 31 for i in range(64))), ("args of 1", tuple([1] * 64)))
+#: kernels the census does not build, and why (a JIT step whose input the wheel does not ship)
+SKIPS = ((re.compile(r"\bTT_KERNEL\b"), "TT_KERNEL entry: the JIT generates kernel_main() from the entry's signature "
+                                        "and the host's schema, which the wheel does not ship"),)
 
 
 def named_args(text: str) -> tuple[tuple[str, int], ...]:
@@ -101,7 +117,7 @@ def named_args(text: str) -> tuple[tuple[str, int], ...]:
 
 def kernel_build(path: Path, defines: Defines, args: tuple[int, ...] = corpus.ARGS) -> KernelBuild:
     text = path.read_text(errors="replace")
-    full = corpus._with_local_headers(path)
+    full = kernel_text(path)
     bindings = corpus.generated_bindings(full) if corpus.KERNEL_ARGS in text else None
     return KernelBuild(source=path, text=text, display=path.name, compute=True, compile_args=args,
                        named_args=named_args(full), defines=defines, cbs=CBS, bindings=bindings,
@@ -159,12 +175,16 @@ def compute_api() -> Path:
 def build_one(path: Path, name: str, defines: Defines) -> Result:
     started = time.monotonic()
     kernel = relative(path)
+    text = path.read_text(errors="replace")
+    for pattern, why in SKIPS:
+        if pattern.search(text) and "kernel_main" not in text:
+            return Result(kernel, name, False, f"skipped: {why}")
     first = _first_error(path, defines, corpus.ARGS)
     if first is not None and "static assertion failed" in first:
-        # a static assertion on the generic args' values: the factory's args differ; retry distinct ones
-        retry = _first_error(path, defines, DISTINCT_ARGS)
-        if retry is None:
-            return Result(kernel, f"{name}, distinct args", True, seconds=time.monotonic() - started)
+        # a static assertion on the generic args' values: the factory's args differ; retry others
+        for label, args in FALLBACK_ARGS:
+            if _first_error(path, defines, args) is None:
+                return Result(kernel, f"{name}, {label}", True, seconds=time.monotonic() - started)
     if first is not None:
         return Result(kernel, name, False, cluster(first, path), first, time.monotonic() - started)
     return Result(kernel, name, True, seconds=time.monotonic() - started)
@@ -188,7 +208,7 @@ def measure(paths: list[Path], jobs: int = MAX_JOBS, log: Path | None = None, pe
     census) and progress goes to stderr."""
     api = compute_api()
     todo = [(p, name, defines) for p in paths
-            for name, defines in variants.variants(relative(p), api, per_family, corpus._with_local_headers(p))]
+            for name, defines in variants.variants(relative(p), api, per_family, kernel_text(p))]
     done: list[Result] = []
 
     def one(job: tuple[Path, str, Defines]) -> Result:

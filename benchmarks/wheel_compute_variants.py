@@ -169,8 +169,11 @@ FACTORY_DEFINES: tuple[tuple[str, Defines], ...] = (
     ("REDUCE_OP", (("REDUCE_OP", "PoolType::SUM"), ("REDUCE_DIM", "ReduceDim::REDUCE_ROW"))),
     ("ELTWISE_OP", (("ELTWISE_OP", "add_tiles"), ("ELTWISE_OP_TYPE", "EltwiseBinaryType::ELWADD"))),
     ("BINARY_OP", (("BINARY_OP", "add_tiles"), ("BINARY_OP_TYPE", "EltwiseBinaryType::ELWADD"))),
+    ("WHERE_TTS", (("WHERE_TTS", "1"), ("WHERE_TST", "0"), ("BINARY_SFPU_INIT", "where_tile_init();"),
+                   ("BINARY_SFPU_OP", "where_tile<DataFormat::Float16_b>"), ("FILL_LLK", "fill_tile"),
+                   ("FILL_WITH_VALUE_FLOAT", "1"), ("WHERE_DATA_FORMAT", "Float16_b"))),
     ("BINARY_SFPU_INIT", (("BINARY_SFPU_INIT", "add_binary_tile_init();"), ("BINARY_SFPU_OP", "add_binary_tile"))),
-    ("PROCESS_LHS_ACTIVATIONS", tuple((f"PROCESS_{side}_ACTIVATIONS(i)", "") for side in ("LHS", "RHS", "POST"))),
+    ("PROCESS_ACTIVATIONS", tuple((f"PROCESS_{side}_ACTIVATIONS(i)", "") for side in ("LHS", "RHS", "POST"))),
     ("SRC_BCAST", (("SRC_BCAST", "0"), ("SRC_BCAST_B", "1"))),
     ("BCAST_INPUT", (("BCAST_INPUT", "1"),)),
     ("TERNARY_SFPU_OP_INIT", (("TERNARY_SFPU_OP_INIT", "where_tile_init"),
@@ -185,13 +188,17 @@ FACTORY_DEFINES: tuple[tuple[str, Defines], ...] = (
 
 
 def factory_defines(text: str) -> Defines:
-    """The FACTORY_DEFINES of every trigger ``text`` (a kernel and its local headers) uses without
-    defining it itself."""
-    out: list[tuple[str, str]] = []
+    """The FACTORY_DEFINES of every trigger ``text`` (a kernel and its local headers) uses, each
+    define not defined by the text itself and not given by an earlier trigger (the order of
+    FACTORY_DEFINES: where's BINARY_SFPU_* before the plain binary's)."""
+    out: dict[str, str] = {}
     for trigger, defines in FACTORY_DEFINES:
-        if re.search(rf"\b{trigger}\b", text) and not re.search(rf"#\s*define\s+{trigger}\b", text):
-            out += [d for d in defines if d not in out]
-    return tuple(out)
+        if re.search(rf"\b{trigger}\b", text):
+            for name, value in defines:
+                macro = name.split("(", 1)[0]
+                if macro not in out and not re.search(rf"#\s*define\s+{macro}\b", text):
+                    out[macro] = name, value
+    return tuple(out.values())
 
 
 def variants(kernel: str, api: Path, per_family: bool = False, text: str = "") -> tuple[Variant, ...]:

@@ -1,8 +1,10 @@
 """ttnn 0.81.1's own kernel sources compile against the emulator's headers
 (benchmarks/wheel_kernels_compile.py: syntax-only, generic arguments, Metal 2.0 accessors generated
-from the names each kernel uses). A fixed sample of kernels that compile must keep compiling (the
-default suite); the whole corpus must not fall below the counts measured when this test was
-written (slow). The wheel is downloaded at test time by the ``ops`` fixture (tests/emu/conftest.py)."""
+from the names each kernel uses), and its compute kernels on the Tensix machine, three TRISC
+compiles each against the real compute API and LLK (benchmarks/wheel_compute_compile.py). A fixed
+sample of kernels that compile must keep compiling (the default suite); the whole corpus must not
+fall below the counts measured when this test was written (slow). The wheel is downloaded at test
+time by the ``ops`` fixture (tests/emu/conftest.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks import wheel_compute_compile as compute_census
 from benchmarks import wheel_kernels_compile as corpus
 from tilecraft.emu import wheel_kernels
 
@@ -59,3 +62,32 @@ def test_the_corpus_compile_count_does_not_regress(root: Path) -> None:
     grouped = corpus.by_role(paths, corpus.measure(paths))
     compiled = {role: sum(r is None for r in reasons) for role, reasons in grouped.items()}
     assert all(compiled[role] >= FLOOR[role] for role in FLOOR), (compiled, FLOOR)
+
+
+#: compute kernels that compile on the Tensix machine, each standing for a census fix: every unary
+#: SFPU op the factory's SFPU_OP_CHAIN_0 selects (default: the whole SFPU layer, our SFPI under the
+#: real ckernel_sfpu_*), named compile-time args, the distinct-args retry (kernels whose CBs come
+#: from their args), the JIT's ``ttnn/`` include root with sdpa's granularity defines, and a
+#: factory's REDUCE_OP/REDUCE_DIM
+COMPUTE_SAMPLE = (
+    "eltwise/unary/device/kernels/compute/eltwise_sfpu.cpp",
+    pytest.param("experimental/topk_router_gpt/device/kernels/compute.cpp", marks=pytest.mark.slow),
+    pytest.param("experimental/transformer/rotary_embedding/device/kernels/compute/rotary_embedding.cpp",
+                 marks=pytest.mark.slow),
+    pytest.param("transformer/sdpa/device/kernels/compute/joint_sdpa.cpp", marks=pytest.mark.slow),
+    pytest.param("reduction/generic/device/kernels/compute/reduce_rm.cpp", marks=pytest.mark.slow),
+)
+#: compute kernels that compile on the machine, over the whole corpus (benchmarks/README.md)
+COMPUTE_FLOOR = 0
+
+
+@pytest.mark.parametrize("kernel", COMPUTE_SAMPLE)
+def test_a_compute_kernel_compiles_on_the_tensix_machine(root: Path, kernel: str) -> None:
+    results = compute_census.measure([wheel_kernels.operations(root) / kernel])
+    assert results and all(r.ok for r in results), [(r.variant, r.error) for r in results]
+
+
+@pytest.mark.slow
+def test_the_compute_census_on_the_machine_does_not_regress(root: Path) -> None:
+    compiled, total, clusters = compute_census.summary(compute_census.measure(compute_census.compute_kernels(root)))
+    assert compiled >= COMPUTE_FLOOR, (compiled, total, clusters.most_common(10))
