@@ -91,3 +91,45 @@ def test_a_compute_kernel_compiles_on_the_tensix_machine(root: Path, kernel: str
 def test_the_compute_census_on_the_machine_does_not_regress(root: Path) -> None:
     compiled, total, clusters = compute_census.summary(compute_census.measure(compute_census.compute_kernels(root)))
     assert compiled >= COMPUTE_FLOOR, (compiled, total, clusters.most_common(10))
+
+
+def test_the_census_clusters_a_first_error_by_where_it_is_and_what_it_is(tmp_path: Path) -> None:
+    kernel = tmp_path / "k.cpp"
+    kernel.write_text("")
+    cluster = compute_census.cluster
+    assert cluster(f"{kernel}:3:5: error: 'REDUCE_OP' was not declared in this scope", kernel) == \
+        "the kernel: undeclared REDUCE_OP"
+    assert cluster("/w/ttnn/cpp/ttnn/kernel_lib/eltwise/api/chain.hpp:522:5: internal compiler error: "
+                   "Segmentation fault", kernel) == f"g++ {compute_census._GXX_MAJOR} internal compiler error " \
+                                                   "(Segmentation fault)"
+    assert cluster("/x/k.cpp:54:10: fatal error: eltwise_utils_common.hpp: No such file or directory", kernel) == \
+        "missing header eltwise_utils_common.hpp"
+    assert cluster("/t/tensix/sfpi/sfpi_library.h:9:1: error: 'vFoo' does not name a type", kernel) == \
+        "our SFPI: undeclared vFoo"
+    assert cluster(f"{kernel}:7:1: error: 'in' is not a member of 'dfb'", kernel) == \
+        "the kernel: generated binding dfb:: missing"
+
+
+def test_the_census_passes_the_factory_defines_of_the_macros_a_kernel_uses() -> None:
+    from benchmarks import wheel_compute_variants as variants
+
+    text = ("#define HAS_ACTIVATIONS(op) P(PROCESS_ACTIVATIONS(op, 0))\n#define WHERE_DATA_FORMAT Float32\n"
+            "void kernel_main() { BINARY_SFPU_INIT WHERE_TTS; reduce<REDUCE_OP, REDUCE_DIM>(); }\n")
+    defines = dict(variants.factory_defines(text))
+    # where's BINARY_SFPU_* win over the plain binary's; a define the kernel makes itself is not passed
+    assert defines["BINARY_SFPU_INIT"] == "where_tile_init();" and "WHERE_DATA_FORMAT" not in defines
+    assert defines["PROCESS_LHS_ACTIVATIONS(i)"] == "" and defines["REDUCE_DIM"] == "ReduceDim::REDUCE_ROW"
+    assert variants.factory_defines("void kernel_main() {}") == ()
+    assert compute_census.named_args('get_named_compile_time_arg_val("b"); get_named_compile_time_arg_val( "a")') == \
+        (("a", 2), ("b", 2))
+
+
+def test_the_unary_chain_is_written_as_the_factory_writes_it() -> None:
+    from benchmarks import wheel_compute_variants as variants
+
+    defines = dict(variants.chain_defines(("EXP", "RECIP"), (("exp_tile_init();", "exp_tile(0);"),
+                                                            ("recip_tile_init();", "recip_tile(0);"))))
+    assert defines["SFPU_OP_CHAIN_0"] == "SFPU_OP_CHAIN_0_INIT_0 SFPU_OP_CHAIN_0_FUNC_0 " \
+                                        "SFPU_OP_CHAIN_0_INIT_1 SFPU_OP_CHAIN_0_FUNC_1"
+    assert defines["SFPU_OP_CHAIN_0_FUNC_1"] == "recip_tile(0);"
+    assert defines["SFPU_OP_EXP_INCLUDE"] == defines["SFPU_OP_RECIP_INCLUDE"] == "1"
