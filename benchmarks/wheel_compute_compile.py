@@ -110,9 +110,15 @@ SKIPS = ((re.compile(r"\bTT_KERNEL\b"), "TT_KERNEL entry: the JIT generates kern
 
 
 def named_args(text: str) -> tuple[tuple[str, int], ...]:
-    """The named compile-time args a kernel reads (``get_named_compile_time_arg_val("x")``), each 2:
-    the JIT's ``KERNEL_COMPILE_TIME_ARG_MAP`` from the host's names, which the wheel does not ship."""
-    return tuple((name, 2) for name in sorted(set(re.findall(r'get_named_compile_time_arg_val\(\s*"(\w+)"', text))))
+    """The named compile-time args a kernel reads, each 2: the JIT's ``KERNEL_COMPILE_TIME_ARG_MAP``
+    from the host's names, which the wheel does not ship. A name is read directly
+    (``get_named_compile_time_arg_val("x")``) or through a table of names the kernel loops over
+    (``{"cb_a", "cb_b"}``), so every identifier-like string in a brace list counts too (a name
+    the kernel never reads is harmless in the map)."""
+    direct = re.findall(r'get_named_compile_time_arg_val\(\s*"(\w+)"', text)
+    tables = re.findall(r'\{((?:\s*"[A-Za-z_]\w*"\s*,?)+)\}', text)
+    listed = [name for table in tables for name in re.findall(r'"(\w+)"', table)]
+    return tuple((name, 2) for name in sorted(set(direct + listed))) if "get_named_compile_time_arg_val" in text else ()
 
 
 def kernel_build(path: Path, defines: Defines, args: tuple[int, ...] = corpus.ARGS) -> KernelBuild:

@@ -163,8 +163,8 @@ def skipped_ops(api: Path) -> list[str]:
 #: A define (or function-like macro) a kernel uses but does not define -> the defines its factory
 #: passes with it, one representative combination: reduce_op_utils (REDUCE_OP/REDUCE_DIM), the
 #: binary factory (ELTWISE_OP), binary_ng's OpConfig::as_defines and BinaryNgKernelConfig (as
-#: tests/emu/test_wheel_bcast.py passes them), the ternary factory, bcast_op_utils, and the sdpa
-#: factories' granularities.
+#: tests/emu/test_wheel_bcast.py passes them), the ternary factory, bcast_op_utils, softmax's
+#: EXP_APPROX and the sdpa factories' granularities.
 FACTORY_DEFINES: tuple[tuple[str, Defines], ...] = (
     ("REDUCE_OP", (("REDUCE_OP", "PoolType::SUM"), ("REDUCE_DIM", "ReduceDim::REDUCE_ROW"))),
     ("ELTWISE_OP", (("ELTWISE_OP", "add_tiles"), ("ELTWISE_OP_TYPE", "EltwiseBinaryType::ELWADD"))),
@@ -178,9 +178,10 @@ FACTORY_DEFINES: tuple[tuple[str, Defines], ...] = (
     ("BCAST_INPUT", (("BCAST_INPUT", "1"),)),
     ("TERNARY_SFPU_OP_INIT", (("TERNARY_SFPU_OP_INIT", "where_tile_init"),
                               ("TERNARY_SFPU_OP_FUNC", "where_tile<DataFormat::Float16_b>"))),
-    ("BCAST_LLKOP", (("BCAST_OP", "add_tiles_bcast"), ("BCAST_LLKOP", "ELWADD"), ("BCAST_DIM", "BroadcastType::ROW"),
+    ("BCAST_LLKOP", (("BCAST_OP", "add_tiles_bcast"), ("BCAST_LLKOP", "EltwiseBinaryType::ELWADD"), ("BCAST_DIM", "BroadcastType::ROW"),
                      ("CHAIN_BCAST_OP", "compute_kernel_lib::BinaryFpuOp::Add"),
                      ("CHAIN_BCAST_DIM", "compute_kernel_lib::BroadcastDim::Row"))),
+    ("EXP_APPROX", (("EXP_APPROX", "0"),)),
     ("EXP_APPROX_MODE", (("EXP_APPROX_MODE", "0"),
                          *((f"{log}{name}_GRANULARITY", "0" if log else "1") for name in
                            ("STATS", "SUB_EXP", "MUL_BCAST", "DHT", "REDUCE") for log in ("", "LOG2_")))),
