@@ -164,7 +164,7 @@ def skipped_ops(api: Path) -> list[str]:
 #: passes with it, one representative combination: reduce_op_utils (REDUCE_OP/REDUCE_DIM), the
 #: binary factory (ELTWISE_OP), binary_ng's OpConfig::as_defines and BinaryNgKernelConfig (as
 #: tests/emu/test_wheel_bcast.py passes them), the ternary factory, bcast_op_utils, softmax's
-#: EXP_APPROX and the sdpa factories' granularities.
+#: EXP_APPROX, the typecast factory's TYPECAST_LLK (bfloat16 -> float32) and the sdpa factories' granularities.
 FACTORY_DEFINES: tuple[tuple[str, Defines], ...] = (
     ("REDUCE_OP", (("REDUCE_OP", "PoolType::SUM"), ("REDUCE_DIM", "ReduceDim::REDUCE_ROW"))),
     ("ELTWISE_OP", (("ELTWISE_OP", "add_tiles"), ("ELTWISE_OP_TYPE", "EltwiseBinaryType::ELWADD"))),
@@ -182,6 +182,7 @@ FACTORY_DEFINES: tuple[tuple[str, Defines], ...] = (
                      ("CHAIN_BCAST_OP", "compute_kernel_lib::BinaryFpuOp::Add"),
                      ("CHAIN_BCAST_DIM", "compute_kernel_lib::BroadcastDim::Row"))),
     ("EXP_APPROX", (("EXP_APPROX", "0"),)),
+    ("TYPECAST_LLK_INIT", (("TYPECAST_LLK_INIT", "typecast_tile_init<5u, 0u>"), ("TYPECAST_LLK", "typecast_tile<5u, 0u>"))),
     ("EXP_APPROX_MODE", (("EXP_APPROX_MODE", "0"),
                          *((f"{log}{name}_GRANULARITY", "0" if log else "1") for name in
                            ("STATS", "SUB_EXP", "MUL_BCAST", "DHT", "REDUCE") for log in ("", "LOG2_")))),
