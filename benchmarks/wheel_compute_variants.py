@@ -166,6 +166,8 @@ def skipped_ops(api: Path) -> list[str]:
 #: tests/emu/test_wheel_bcast.py passes them), the ternary factory, bcast_op_utils, softmax's
 #: EXP_APPROX, the typecast factory's TYPECAST_LLK (bfloat16 -> float32) and the sdpa factories' granularities.
 FACTORY_DEFINES: tuple[tuple[str, Defines], ...] = (
+    # the pool factory's (its kernels assert MAX or AVG) before the reduce factory's SUM
+    ("Only supports REDUCE_OP = MAX", (("REDUCE_OP", "PoolType::MAX"),)),
     ("REDUCE_OP", (("REDUCE_OP", "PoolType::SUM"), ("REDUCE_DIM", "ReduceDim::REDUCE_ROW"))),
     ("ELTWISE_OP", (("ELTWISE_OP", "add_tiles"), ("ELTWISE_OP_TYPE", "EltwiseBinaryType::ELWADD"))),
     ("BINARY_OP", (("BINARY_OP", "add_tiles"), ("BINARY_OP_TYPE", "EltwiseBinaryType::ELWADD"))),
@@ -176,6 +178,9 @@ FACTORY_DEFINES: tuple[tuple[str, Defines], ...] = (
     ("PROCESS_ACTIVATIONS", tuple((f"PROCESS_{side}_ACTIVATIONS(i)", "") for side in ("LHS", "RHS", "POST"))),
     ("SRC_BCAST", (("SRC_BCAST", "0"), ("SRC_BCAST_B", "1"))),
     ("BCAST_INPUT", (("BCAST_INPUT", "1"),)),
+    # the addc kernels' addcmul before the others' where
+    ("addcmul", (("TERNARY_SFPU_OP_INIT", "addcmul_tile_init"),
+                      ("TERNARY_SFPU_OP_FUNC", "addcmul_tile<DataFormat::Float16_b>"))),
     ("TERNARY_SFPU_OP_INIT", (("TERNARY_SFPU_OP_INIT", "where_tile_init"),
                               ("TERNARY_SFPU_OP_FUNC", "where_tile<DataFormat::Float16_b>"))),
     ("BCAST_LLKOP", (("BCAST_OP", "add_tiles_bcast"), ("BCAST_LLKOP", "EltwiseBinaryType::ELWADD"), ("BCAST_DIM", "BroadcastType::ROW"),
