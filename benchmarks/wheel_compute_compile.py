@@ -37,7 +37,7 @@ import re
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from benchmarks import wheel_compute_variants as variants
@@ -118,13 +118,25 @@ def named_args(text: str) -> tuple[tuple[str, int], ...]:
     direct = re.findall(r'get_named_compile_time_arg_val\(\s*"(\w+)"', text)
     tables = re.findall(r'\{((?:\s*"[A-Za-z_]\w*"\s*,?)+)\}', text)
     listed = [name for table in tables for name in re.findall(r'"(\w+)"', table)]
-    return tuple((name, 2) for name in sorted(set(direct + listed))) if "get_named_compile_time_arg_val" in text else ()
+    names = sorted(set(direct + listed)) if "get_named_compile_time_arg_val" in text else []
+    return tuple((name, arg_value(name)) for name in names)
+
+
+#: a named arg that is a tile dimension is 32 (kernels assert it equals TILE_WIDTH/TILE_HEIGHT)
+_TILE_DIM = re.compile(r"(?:^|_)tile_(?:width|height|w|h)$")
+
+
+def arg_value(name: str) -> int:
+    """The value a generated named compile-time arg gets: 32 for a tile dimension, else 2."""
+    return 32 if _TILE_DIM.search(name) else 2
 
 
 def kernel_build(path: Path, defines: Defines, args: tuple[int, ...] = corpus.ARGS) -> KernelBuild:
     text = path.read_text(errors="replace")
     full = kernel_text(path)
     bindings = corpus.generated_bindings(full) if corpus.KERNEL_ARGS in text else None
+    if bindings is not None:
+        bindings = replace(bindings, compile_time=tuple((n, arg_value(n)) for n, _ in bindings.compile_time))
     return KernelBuild(source=path, text=text, display=path.name, compute=True, compile_args=args,
                        named_args=named_args(full), defines=defines, cbs=CBS, bindings=bindings,
                        arch_defines=ARCH_DEFINES)

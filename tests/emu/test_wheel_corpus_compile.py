@@ -122,6 +122,7 @@ def test_the_census_passes_the_factory_defines_of_the_macros_a_kernel_uses() -> 
     assert variants.factory_defines("void kernel_main() {}") == ()
     assert compute_census.named_args('get_named_compile_time_arg_val("b"); get_named_compile_time_arg_val( "a")') == \
         (("a", 2), ("b", 2))
+    assert compute_census.arg_value("tile_width") == 32 and compute_census.arg_value("num_tiles") == 2
 
 
 def test_the_unary_chain_is_written_as_the_factory_writes_it() -> None:
