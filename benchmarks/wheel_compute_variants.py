@@ -168,6 +168,7 @@ def skipped_ops(api: Path) -> list[str]:
 FACTORY_DEFINES: tuple[tuple[str, Defines], ...] = (
     # the pool factory's (its kernels assert MAX or AVG) before the reduce factory's SUM
     ("Only supports REDUCE_OP = MAX", (("REDUCE_OP", "PoolType::MAX"),)),
+    ("MPWI only supports REDUCE_OP = MAX", (("REDUCE_OP", "PoolType::MAX"),)),
     ("REDUCE_OP", (("REDUCE_OP", "PoolType::SUM"), ("REDUCE_DIM", "ReduceDim::REDUCE_ROW"))),
     ("ELTWISE_OP", (("ELTWISE_OP", "add_tiles"), ("ELTWISE_OP_TYPE", "EltwiseBinaryType::ELWADD"))),
     ("BINARY_OP", (("BINARY_OP", "add_tiles"), ("BINARY_OP_TYPE", "EltwiseBinaryType::ELWADD"))),
@@ -209,10 +210,23 @@ def factory_defines(text: str) -> Defines:
     return tuple(out.values())
 
 
+#: the unary factory's own kernels for WHERE_TSS and MAC_TSS (get_compute_kernel_path), with the
+#: chain get_block_defines writes for them
+TSS_KERNELS = {
+    "eltwise/unary/device/kernels/compute/where_tss_kernel.cpp":
+        ("WHERE", ("where_tile_init();", "where_tile<DataFormat::Float16_b>(0, 1, 2, 0);")),
+    "eltwise/unary/device/kernels/compute/mac_tss_kernel.cpp":
+        ("MAC", ("mac_tile_init<DataFormat::Float16_b>();", "mac_tile<DataFormat::Float16_b>(0, 1, 2, 0);")),
+}
+
+
 def variants(kernel: str, api: Path, per_family: bool = False, text: str = "") -> tuple[Variant, ...]:
     """The define combinations of ``kernel`` (its path under ``ttnn/operations``; ``text``: its source
     and local headers); ``api`` is the machine tree's compute API directory (``hw/inc/api/compute``)."""
     if kernel in UNARY_CHAIN_KERNELS:
         return unary_variants(api, per_family)
+    if kernel in TSS_KERNELS:
+        family, op = TSS_KERNELS[kernel]
+        return ((f"SFPU_OP_{family}_INCLUDE", chain_defines((family,), (op,))),)
     defines = factory_defines(text)
     return (("factory defines", defines),) if defines else NO_DEFINES
