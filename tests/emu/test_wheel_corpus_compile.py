@@ -77,8 +77,9 @@ COMPUTE_SAMPLE = (
     pytest.param("transformer/sdpa/device/kernels/compute/joint_sdpa.cpp", marks=pytest.mark.slow),
     pytest.param("reduction/generic/device/kernels/compute/reduce_rm.cpp", marks=pytest.mark.slow),
 )
-#: compute kernels that compile on the machine, over the whole corpus (benchmarks/README.md)
-COMPUTE_FLOOR = 0
+#: compute kernels that compile on the machine: 174 of the 219 a shuffled partial census reached
+#: (benchmarks/README.md), so the whole corpus compiles at least as many
+COMPUTE_FLOOR = 174
 
 
 @pytest.mark.parametrize("kernel", COMPUTE_SAMPLE)
