@@ -6,7 +6,8 @@ the machine's build (tilecraft/emu/tensix_compute.py): three TRISC compiles (UNP
 against the wheel's real compute API and LLK over the machine include tree (tensix_tree.py), with
 the generated ``chlkc_descriptors.h`` and ``defines_generated.h``. The compiles are syntax-only
 (``-fsyntax-only``: templates are instantiated, nothing is generated or linked), so a symbol the
-machine declares but does not define is not caught here; the runs of tests/emu are what link.
+machine declares but does not define is not caught here; the runs of tests/emu are what link. A
+kernel that compiled is remembered by content (check_kernel's cache), so a rerun is cheap.
 
 Arguments: every kernel gets 128 compile-time args of value 2 (the data-movement count's 64 are
 too few for some compute kernels);

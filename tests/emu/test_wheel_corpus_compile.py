@@ -135,3 +135,17 @@ def test_the_unary_chain_is_written_as_the_factory_writes_it() -> None:
                                         "SFPU_OP_CHAIN_0_INIT_1 SFPU_OP_CHAIN_0_FUNC_1"
     assert defines["SFPU_OP_CHAIN_0_FUNC_1"] == "recip_tile(0);"
     assert defines["SFPU_OP_EXP_INCLUDE"] == defines["SFPU_OP_RECIP_INCLUDE"] == "1"
+
+
+def test_a_compute_kernel_that_does_not_compile_is_reported_with_its_first_error(root: Path) -> None:
+    """The census's failures are check_kernel's E5872 with the first compiler error (here in the
+    UNPACK TRISC, the first compiled): a factory define naming a function the API lacks."""
+    from tilecraft.emu import tensix_compute
+    from tilecraft.emu.tensix_build import CODE_BUILD, TensixBuildError
+
+    kernel = wheel_kernels.operations(root) / "eltwise/unary/device/kernels/compute/eltwise_sfpu.cpp"
+    with pytest.raises(TensixBuildError) as failure:
+        tensix_compute.check_kernel(compute_census.kernel_build(kernel, (("SFPU_OP_CHAIN_0", "no_such_tile(0);"),)))
+    assert failure.value.diagnostic.code == CODE_BUILD
+    assert "(TRISC UNPACK)" in failure.value.diagnostic.message
+    assert "'no_such_tile' was not declared" in failure.value.diagnostic.message

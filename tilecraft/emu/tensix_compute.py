@@ -23,7 +23,6 @@ from __future__ import annotations
 import ctypes
 import functools
 import shutil
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -125,16 +124,30 @@ def _check_arch(build: KernelBuild) -> None:
 
 
 def check_kernel(build: KernelBuild) -> None:
-    """Compiles the kernel's three TRISC units syntax-only (``-fsyntax-only``: no code, no link, no
-    cache), one after the other; a TensixBuildError (E5872) names the first TRISC's first error.
-    The corpus census (benchmarks/wheel_kernels_compile.py) uses it."""
+    """Compiles the kernel's three TRISC units syntax-only (``-fsyntax-only``: no code, no link),
+    one after the other; a TensixBuildError (E5872) names the first TRISC's first error. A kernel
+    that compiled is remembered by the same content key as compile_kernel's (a marker in
+    ``<cache>/emu/tensix-check``), so a census rerun builds only what changed. The corpus census
+    (benchmarks/wheel_compute_compile.py) uses it."""
     _check_arch(build)
     tt_metal = tensix_tree.machine_tree(ARCH)
-    with tempfile.TemporaryDirectory(prefix="tc-trisc-check-") as tmp:
-        write_units(build, Path(tmp))
+
+    def make(directory: Path) -> Path:
+        write_units(build, directory)
         for index, name in enumerate(TRISCS):
-            _run_compiler([*trisc_command(build, tt_metal, Path(tmp), index), "-fsyntax-only"],
+            _run_compiler([*trisc_command(build, tt_metal, directory, index), "-fsyntax-only"],
                           f"{build.display} (TRISC {name})")
+        marker = directory / "compiles"
+        marker.write_text("syntax-only: the three TRISC units compile\n")
+        return marker
+
+    cache.build("tensix-check", _key(build, tt_metal), make)
+
+
+def _key(build: KernelBuild, tt_metal: Path) -> str:
+    """What decides a compute kernel's three TRISC compiles."""
+    return cache.digest("tensix-compute", compiler().version, *KERNEL_FLAGS, *TRISC_FLAGS, build.key(),
+                        tt_metal.parent.name, _hash_tree(MACHINE_DIR, (".h",)))
 
 
 def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
@@ -142,9 +155,7 @@ def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
     ``BESIDE``), cached by content; a TensixBuildError (E5872) names the first compiler error."""
     _check_arch(build)
     tt_metal = tensix_tree.machine_tree(ARCH)
-    gxx = compiler()
-    key = cache.digest("tensix-compute", gxx.version, *KERNEL_FLAGS, *TRISC_FLAGS, build.key(),
-                       tt_metal.parent.name, _hash_tree(MACHINE_DIR, (".h",)))
+    key = _key(build, tt_metal)
 
     def make(directory: Path) -> Path:
         def compile_trisc(index: int) -> Path:
