@@ -19,7 +19,7 @@ try:
     from .lang import block, math
     from .lang.buffers import CircularBuffer, make_circular_buffer_like, make_dataflow_buffer_like
     from .lang.dataflow import GroupTransfer, copy, signpost
-    from .lang.grid import core, grid_size, node
+    from .lang.grid import block_index, core, grid_size, node
     from .lang.kernel import Program, kernel, operation
     from .lang.pipes import Pipe, PipeNet, if_pipe_dst, if_pipe_src
     from .lang.semaphores import MulticastRemoteSemaphore, Semaphore, UnicastRemoteSemaphore
@@ -27,6 +27,7 @@ try:
     from .lang.typenames import DstPipeIdentity, DstT, NodeCoord, NodeRange, Shape, Size, SrcPipeIdentity
     from .ttnn.layout import ROW_MAJOR_LAYOUT, TILE_LAYOUT
     from . import driver as _driver  # installs the launcher
+    from .fuse import fuse
     from .tune import Config, SearchSpace, autotune, tune_options
     from .version import __version__
 finally:
@@ -40,7 +41,7 @@ __all__ = [
     "CircularBuffer", "Config", "DstPipeIdentity", "DstT", "GroupTransfer", "MulticastRemoteSemaphore", "NodeCoord",
     "NodeRange", "Pipe", "PipeNet", "Program", "ROW_MAJOR_LAYOUT", "SearchSpace", "Semaphore", "Shape", "Size",
     "SrcPipeIdentity", "TILE_LAYOUT", "TILE_SHAPE", "UnicastRemoteSemaphore", "autotune", "block", "compute", "copy",
-    "core", "datamovement",
+    "block_index", "core", "datamovement", "fuse",
     "grid_size", "if_pipe_dst", "if_pipe_src", "kernel", "make_circular_buffer_like",
     "make_dataflow_buffer_like", "math", "node", "operation", "signpost", "tune_options",
 ]

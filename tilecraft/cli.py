@@ -31,7 +31,9 @@ from typing import Any, Callable, Sequence
 import torch
 
 from . import opt, options, session
+from .frontend.single_thread import graduated_script
 from .ir.printer import print_program
+from .ir.program_ir import GeneratedThreads
 from .metal.check_emitted import require_compiles
 from .metal.emit import Emitted, render_program
 from .metal.lowered import LoweredProgram
@@ -59,6 +61,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     for name, text in (("run", "run a script on the simulator"),
                        ("show-ir", "run a script and print the IR of every kernel program it launches"),
+                       ("show-threads", "run a script and print it with each single-threaded operation written as "
+                                        "the explicit threads the compiler made of it"),
                        ("emit", "run a script and write TT-Metalium C++ for every kernel program it launches")):
         p = sub.add_parser(name, help=text)
         add_script_options(p)
@@ -87,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return lsp_command.run(parser.parse_args(argv))
     if argv and argv[0] == "tune" and tune_cli.is_cache_command(argv[1:]):
         return tune_cli.run_cache(argv[1:])
-    if not argv or argv[0] not in ("run", "show-ir", "emit", "profile", "tune"):
+    if not argv or argv[0] not in ("run", "show-ir", "show-threads", "emit", "profile", "tune"):
         parser.parse_args(argv)  # prints usage / help
         return 2
     own, script_args = split_arguments(argv[1:])
@@ -165,6 +169,9 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
         hooks.append(lambda program: print(print_program(program)))
         lowering_hooks.append(print_added_buffers)
         kernel_hooks.append(lambda program, tensors: print(pykernel_program.ir_text(program)))
+    generated: list[GeneratedThreads] = []
+    if args.command == "show-threads":
+        hooks.append(lambda program: generated.append(program.generated_threads) if program.generated_threads else None)
     emitter = Emitter(Path(args.output)) if args.command == "emit" else None
     if emitter is not None:
         opts = dataclasses.replace(opts, simulate=False)  # emission needs no values
@@ -190,15 +197,29 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
                 (tuner.tuning() if tuner is not None else contextlib.nullcontext()):
             warnings.simplefilter("default", DiagnosticWarning)
             warnings.showwarning = reporter.show_warning
-            code = _run(args, script_args, reporter,
-                        lambda exc: failed_without_values(exc, valueless.values_skipped()) if valueless else None)
+            # show-threads prints a program: what the script prints goes to stderr
+            with contextlib.redirect_stdout(sys.stderr) if args.command == "show-threads" else contextlib.nullcontext():
+                code = _run(args, script_args, reporter,
+                            lambda exc: failed_without_values(exc, valueless.values_skipped()) if valueless else None)
         finisher = timer or tuner
+        if args.command == "show-threads":
+            return print_threads(args.script, generated, code)
         return finisher.finish(code) if finisher is not None else code
     finally:
         reporter.finish()
         sys.path[:] = saved_path
         if warming is not None:
             warming.join()  # not left half-done when the interpreter exits
+
+
+def print_threads(script: str, generated: list[GeneratedThreads], code: int) -> int:
+    """``show-threads``: the script with its single-threaded operations as explicit threads."""
+    if not generated:
+        print(f"tilecraft: {script} launched no single-threaded operation (one whose body defines no threads)",
+              file=sys.stderr)
+        return code or 1
+    print(graduated_script(generated[0].file, generated), end="")
+    return code
 
 
 def print_added_buffers(lowered: LoweredProgram) -> None:

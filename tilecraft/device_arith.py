@@ -217,10 +217,20 @@ def pool_scalar(t: np.ndarray, acc: np.ndarray, phases: int, fp32_dst: bool) -> 
     return dot(partial, ones, np.asarray(acc, np.float32), phases, fp32_dst)
 
 
+def pool_faces(a: np.ndarray, b: np.ndarray, dst: np.ndarray, phases: int, fp32_dst: bool) -> np.ndarray:
+    """REDUCE_COL's sums as llk_math_reduce.h issues them: one GAPOOL per 16-long face, each face's
+    fidelity phases before the next face's, so a 16-bit DST rounds between faces. REDUCE_ROW's
+    sums are MVMULs inside the fidelity loop (phase-major, :func:`dot`)."""
+    out = _f32(dst)
+    for k0 in range(0, a.shape[-1], 16):
+        out = dot(a[..., k0:k0 + 16], b[..., k0:k0 + 16], out, phases, fp32_dst)
+    return out
+
+
 def reduce_sum(tiles: list[torch.Tensor], dim: str, phases: int, fp32_dst: bool) -> torch.Tensor:
     """reduce_tile<SUM> with a scaler of ones over `tiles` in order into one DST tile, masked as
     the packer leaves it: REDUCE_ROW sums rows into column 0 (data through SrcB), REDUCE_COL
-    columns into row 0, REDUCE_SCALAR everything into [0][0] in two pools (:func:`pool_scalar`)."""
+    columns into row 0 (face by face, :func:`pool_faces`), REDUCE_SCALAR everything into [0][0] in two pools (:func:`pool_scalar`)."""
     out = np.zeros((32, 32), np.float32)
     ones = np.ones((32, 32), np.float32)
     for t in tiles:
@@ -228,7 +238,7 @@ def reduce_sum(tiles: list[torch.Tensor], dim: str, phases: int, fp32_dst: bool)
         if dim == "REDUCE_ROW":
             out[:, 0] = dot(ones, x, out[:, 0], phases, fp32_dst)
         elif dim == "REDUCE_COL":
-            out[0, :] = dot(x.T.copy(), ones, out[0, :], phases, fp32_dst)
+            out[0, :] = pool_faces(x.T.copy(), ones, out[0, :], phases, fp32_dst)
         else:
             out[0, 0] = pool_scalar(x, out[0, 0], phases, fp32_dst)
     return torch.from_numpy(out)
@@ -313,7 +323,7 @@ def reduce_sum_tiles(x: torch.Tensor, dims: tuple[int, ...], phases: int, fp32_d
             if dims == (-1,):  # REDUCE_ROW: row sums into column 0, the data through SrcB
                 o[..., :, 0] = dot(ones, t, o[..., :, 0], phases, fp32_dst)
             elif dims == (-2,):  # REDUCE_COL: column sums into row 0, the data through SrcA
-                o[..., 0, :] = dot(np.swapaxes(t, -1, -2), ones, o[..., 0, :], phases, fp32_dst)
+                o[..., 0, :] = pool_faces(np.swapaxes(t, -1, -2), ones, o[..., 0, :], phases, fp32_dst)
             else:  # REDUCE_SCALAR: everything into [0][0], the data through SrcA
                 o[..., 0, 0] = pool_scalar(t, o[..., 0, 0], phases, fp32_dst)
     return torch.from_numpy(out.reshape(*lead, out_rows * 32, out_cols * 32)).to(x.device)

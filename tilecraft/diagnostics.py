@@ -151,6 +151,13 @@ class UsageIndexError(UsageError, IndexError):
     code = "E0503"
 
 
+class UsageAttributeError(UsageError, AttributeError):
+    """A name the simulated ttnn does not have: a ttnn function tilecraft does not simulate, or no
+    ttnn function at all (``ttnn.conv2d``, ``ttnn.nonexistent_op``)."""
+
+    code = "E0540"
+
+
 def user_frame_span(tb: Any, package_dir: str) -> Span | None:
     """The innermost frame of a traceback outside ``package_dir`` (the user's call), as a span
     with the column of the call being executed when Python records it."""

@@ -28,6 +28,7 @@ from .sim.device_math import device_math
 from .sim.language.engine import ProgramRuntime
 from .options import RunOptions
 from .sim.metal_level.metal_engine import MetalRuntime
+from .ttnn import trace as ttnn_trace
 
 
 def resolve_grid(grid: Any, opts: RunOptions) -> tuple[int, ...]:
@@ -37,7 +38,14 @@ def resolve_grid(grid: Any, opts: RunOptions) -> tuple[int, ...]:
 
 
 def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
-    """Build, check and run one kernel call under the current session's options and hooks."""
+    """Build, check and run one kernel call under the current session's options and hooks (a ttnn
+    trace capture open on the tensors' device records it, to run again with ttnn.execute_trace)."""
+    with ttnn_trace.recorded((*args, *kwargs.values()), lambda: launch(kdef, args, kwargs)):
+        launch_per_device(kdef, args, kwargs)
+
+
+def launch_per_device(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
+    """The kernel once per device of its mesh tensors (once, for single-device tensors)."""
     current = session.current()
     opts = current.options
     mesh = [a for a in (*args, *kwargs.values()) if getattr(a, "is_mesh", False)]
@@ -45,7 +53,7 @@ def launch(kdef: KernelDef, args: tuple, kwargs: dict) -> None:
         devices = len(mesh[0].device_tensors())
         for i in range(devices):
             pick = (lambda a: a.device_tensors()[i] if getattr(a, "is_mesh", False) else a)
-            launch(kdef, tuple(pick(a) for a in args), {k: pick(v) for k, v in kwargs.items()})
+            launch_per_device(kdef, tuple(pick(a) for a in args), {k: pick(v) for k, v in kwargs.items()})
         return None
     program, tensors, lowered = build_and_lower(kdef, args, kwargs, opts)
     if opts.level == "language":

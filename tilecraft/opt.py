@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .diagnostics import KernelError
 from .ir.parser import IRSyntaxError, parse_program
 from .ir.passes import PIPELINE, run_pipeline
 from .ir.printer import print_program
@@ -52,11 +53,16 @@ def run_opt(args: argparse.Namespace) -> int:
         print(f"tilecraft: error: unknown pass {unknown[0]!r}; passes: {', '.join(sorted(known))}", file=sys.stderr)
         return 2
     run_pipeline(program, names)
-    if args.to == "metal":
-        print(print_metal_program(program, lower_program(program, args.arch)))
-    elif args.to == "cpp":
-        metal = lower_program(program, args.arch)
-        print("\n".join(f"// ---- kernel {k.name} ----\n{print_kernel(metal, k)}" for k in metal.kernels), end="")
-    else:
+    if args.to == "ir":
         print(print_program(program))
+        return 0
+    try:
+        metal = lower_program(program, args.arch)
+    except KernelError as exc:  # a program the lowering rejects (E3xxx, E0401, ...): its diagnostic, no traceback
+        print("\n".join(d.render() for d in exc.diagnostics), file=sys.stderr)
+        return 1
+    if args.to == "metal":
+        print(print_metal_program(program, metal))
+    else:
+        print("\n".join(f"// ---- kernel {k.name} ----\n{print_kernel(metal, k)}" for k in metal.kernels), end="")
     return 0

@@ -17,11 +17,11 @@ import tilecraft.ttnn as ttnn
 from tilecraft.emu import launch
 from tilecraft.emu.program_spec import ProgramSpec
 from tilecraft.options import COMPUTE_ENGINES
+from benchmarks.ttnn_hosts import ONE, cb, kernel, run  # noqa: F401 (the tests' helpers)
 
 HERE = Path(__file__).parent
 KERNELS = HERE / "kernels"
 SANITIZER = HERE / "sanitizer"
-ONE = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(0, 0))])
 
 
 def cores(x0: int, y0: int, x1: int, y1: int) -> ttnn.CoreRangeSet:
@@ -49,29 +49,6 @@ def dram(device, values: torch.Tensor, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAY
 def output(device, shape: Sequence[int], dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT,
            memory_config=ttnn.DRAM_MEMORY_CONFIG) -> ttnn.Tensor:
     return ttnn.allocate_tensor_on_device(ttnn.Shape(list(shape)), dtype, layout, device, memory_config)
-
-
-def cb(index: int, dtype=ttnn.bfloat16, pages: int = 2, core_ranges: ttnn.CoreRangeSet = ONE,
-       page_size: int | None = None, tile: ttnn.TileDescriptor | None = None) -> ttnn.CBDescriptor:
-    size = dtype.tile_bytes if page_size is None else page_size
-    fmt = ttnn.CBFormatDescriptor(buffer_index=index, data_format=dtype, page_size=size, tile=tile)
-    return ttnn.CBDescriptor(total_size=pages * size, core_ranges=core_ranges, format_descriptors=[fmt])
-
-
-def kernel(path: Path, config, core_ranges: ttnn.CoreRangeSet = ONE, rt: dict | list | None = None,
-           ct: Iterable[int] = (), common: Iterable[int] = (), defines: Iterable[tuple[str, str]] = (),
-           named: Iterable[tuple[str, int]] = ()) -> ttnn.KernelDescriptor:
-    """A kernel over ``core_ranges``; ``rt`` is {(x, y): args} or one list for every core."""
-    runtime = ttnn.RuntimeArgs()
-    if rt is not None:
-        table = rt if isinstance(rt, dict) else {c: rt for c in ttnn.corerange_to_cores(core_ranges)}
-        for core, args in table.items():
-            x, y = (core.x, core.y) if isinstance(core, ttnn.CoreCoord) else core
-            runtime[x][y] = list(args)
-    return ttnn.KernelDescriptor(kernel_source=str(path), source_type=ttnn.KernelDescriptor.SourceType.FILE_PATH,
-                                 core_ranges=core_ranges, compile_time_args=list(ct),
-                                 named_compile_time_args=list(named), defines=list(defines),
-                                 runtime_args=runtime, common_runtime_args=list(common), config=config)
 
 
 def reader(tensor: ttnn.Tensor, cb_index: int, count: int, first: int = 0,
@@ -107,11 +84,6 @@ def engine_cases(cases: Sequence[tuple], tensix_default: Iterable[int]) -> list:
     sample = set(tensix_default)
     return [pytest.param(engine, *case, marks=[pytest.mark.slow] if engine == "tensix" and i not in sample else [])
             for engine in COMPUTE_ENGINES for i, case in enumerate(cases)]
-
-
-def run(tensors: list[ttnn.Tensor], kernels: list, cbs: list, semaphores: list = ()) -> ttnn.Tensor:
-    return ttnn.generic_op(tensors, ttnn.ProgramDescriptor(kernels=list(kernels), semaphores=list(semaphores),
-                                                           cbs=list(cbs)))
 
 
 def run_spec(program: ProgramSpec, stop_at_first_error: bool = True) -> launch.EmulationResult:

@@ -256,7 +256,8 @@ def test_exp_rounds_to_nearest_before_a_16_bit_store(device) -> None:
     assert torch.all(got.float() == 2.71875)
 
 
-def test_fp32_copies_lose_13_bits_through_srca_unless_unpacked_to_dest(device) -> None:
+def test_fp32_copies_lose_13_bits_through_srca_unless_unpacked_to_dest(device, emulator_engine) -> None:
+    # E5411 is the emulator's own compute engine's finding (the Tensix machine unpacks as the LLK does)
     torch.manual_seed(6)
     x = torch.randn(32, 32)
     with pytest.warns(DiagnosticWarning, match=r"warning\[E5411\]: copy_tile unpacks Float32 CB 0 through SrcA as TF32"):
@@ -266,10 +267,14 @@ def test_fp32_copies_lose_13_bits_through_srca_unless_unpacked_to_dest(device) -
     assert torch.equal(direct, x)
 
 
-@pytest.mark.parametrize("op,fn", [("add_binary_tile(0, 1, 0)", torch.add), ("sub_binary_tile(0, 1, 0)", torch.sub),
-                                   ("mul_binary_tile(0, 1, 0)", torch.mul), ("div_binary_tile(0, 1, 0)", torch.div),
-                                   ("binary_max_tile(0, 1, 0)", torch.maximum),
-                                   ("lt_binary_tile(0, 1, 0)", lambda a, b: (a < b).float())])
+# each call after its init, as on a device: the LLK's SFPU binary ops need their init's
+# configuration (without it the Tensix machine computes div, max and lt wrongly, as a device would)
+@pytest.mark.parametrize("op,fn", [("add_binary_tile_init(); add_binary_tile(0, 1, 0)", torch.add),
+                                   ("sub_binary_tile_init(); sub_binary_tile(0, 1, 0)", torch.sub),
+                                   ("mul_binary_tile_init(); mul_binary_tile(0, 1, 0)", torch.mul),
+                                   ("div_binary_tile_init(); div_binary_tile(0, 1, 0)", torch.div),
+                                   ("binary_max_tile_init(); binary_max_tile(0, 1, 0)", torch.maximum),
+                                   ("lt_binary_tile_init(); lt_binary_tile(0, 1, 0)", lambda a, b: (a < b).float())])
 def test_sfpu_binary_on_fp32(device, op, fn) -> None:
     torch.manual_seed(7)
     a, b = torch.randn(32, 32), torch.randn(32, 32)

@@ -3,8 +3,9 @@ cannot finish is reported. The wheel's kernels running correctly on it are tests
 parametrized over the engine (the ``compute_engine`` fixture).
 
 Cost (2026-11-29, 2 loaded CPUs): cold, the machine's archive and the compute bridge (about 17 s
-CPU once per machine change; the archive is shared with the LLK suite's runner), then three TRISC
-compiles per kernel (about 3 s CPU in all); warm, each test runs in under a second except the
+CPU once per machine change; the archive is shared with the LLK suite's runner) and the three
+precompiled TRISC prefixes (about 5 s CPU), then three TRISC compiles per kernel (about 1.4 s CPU in
+all); warm, each test runs in under a second except the
 compile error, which g++ repeats every time (about 3 s CPU)."""
 
 from __future__ import annotations

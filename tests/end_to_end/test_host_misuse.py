@@ -2,9 +2,10 @@
 
 Each script in ``tests/host_misuse/`` makes one mistake on the line marked ``# ERROR-HERE``;
 ``tilecraft run`` must report it there with its code (E0501 a wrong type, E0502 a wrong value,
-E0503 an index out of range), status 1, and neither a Python traceback nor tilecraft's
-"internal error" banner. Run in-process, the same mistakes are ordinary ``TypeError`` /
-``ValueError`` / ``IndexError`` exceptions, so scripts that catch those keep working.
+E0503 an index out of range, E0540 a ttnn function tilecraft does not simulate), status 1, and
+neither a Python traceback nor tilecraft's "internal error" banner. Run in-process, the same
+mistakes are ordinary ``TypeError`` / ``ValueError`` / ``IndexError`` / ``AttributeError``
+exceptions, so scripts that catch those keep working.
 """
 
 from __future__ import annotations
@@ -72,6 +73,12 @@ CASES = [
     Case("from_torch_beyond_dram", "E0502", ("[131072, 262144]", "float32", "128 GiB", "12 GiB", "wormhole_b0"),
          ValueError),
     Case("kernel_int_argument", "E0501", ("'y'", "kern()", "the int 3", "y[0, 0]", "line 16")),
+    # a ttnn function the models use that tilecraft does not simulate, and a misspelt one
+    Case("ttnn_unsimulated_function", "E0540", ("ttnn.dram_prefetcher", "does not simulate", "docs/ttnn.md"),
+         AttributeError),
+    Case("ttnn_unknown_function", "E0540", ("ttnn.multiplyy", "did you mean 'multiply'"), AttributeError),
+    # a tensor read after ttnn.deallocate freed it: the message names the line that freed it
+    Case("ttnn_read_after_deallocate", "E0502", ("deallocated at", "ttnn_read_after_deallocate.py:6:"), ValueError),
 ]
 
 

@@ -56,7 +56,7 @@ def test_flash_attention_multiplies_q_by_k_once_per_kv_block(capsys: pytest.Capt
     once = {b.name: b for b in program.l1_need.added if b.added is Added.EVALUATED_ONCE}
     assert sorted(once) == ["alpha.once_local", "m_new.once_local", "p.once_local", "s.once_local"]
     assert once["s.once_local"].fmt == "float32" and once["s.once_local"].nbytes == 2 * 2 * 4096
-    assert len(program.cbs) == 16
+    assert len(program.cbs) == 15  # 16 before K^T was read through the matrix unit (no buffer for it)
 
 
 def test_without_the_pass_each_statement_multiplies_q_by_k(every_use: None,
@@ -65,7 +65,7 @@ def test_without_the_pass_each_statement_multiplies_q_by_k(every_use: None,
     stages an expression several operands of one store read once; before either, 7 and 27)."""
     program = lowered(FLASH_ATTENTION, capsys)
     assert products_of_q(program) == 3
-    assert len(program.cbs) == 21
+    assert len(program.cbs) == 22  # 21 before K^T lost its buffer and a value read by both units got two
 
 
 def test_show_ir_names_the_buffers_the_compiler_adds(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,6 +17,7 @@ from tilecraft.ir import dialects
 from tilecraft.ir import ops as ir
 from tilecraft.ir.fieldkinds import CALL_ARGS, TEMPLATE, kind_of
 from tilecraft.ir.parser import IRSyntaxError, parse_program
+from tilecraft.ir.printer import print_program
 from tilecraft.metal import kir
 
 
@@ -68,7 +69,7 @@ def test_a_fresh_process_parses_metal_ir_text() -> None:
 
 def test_the_metal_dialect_is_registered_from_its_module_when_first_read(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(dialects, "_REGISTERED", {d.name: d for d in ir.DIALECTS})
-    assert dialects.register_type("uint32_t") is None
+    assert "metal" not in dialects._REGISTERED
     program = parse_program(METAL_TEXT)
     assert dialects.dialect("metal") is kir.DIALECT
     calls = [op for op in ir.walk(program.threads[0].body) if isinstance(op, kir.Call)]
@@ -76,6 +77,19 @@ def test_the_metal_dialect_is_registered_from_its_module_when_first_read(monkeyp
                                      "noc_async_read_barrier", "cb_push_back"]
     accessor = next(op for op in program.threads[0].body if isinstance(op, kir.Accessor))
     assert accessor.tensor is program.tensors[0] and accessor.result.type is kir.ACCESSOR
+
+
+def test_a_register_type_of_a_dialect_defined_above_reads_before_any_of_its_operations(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel whose first use of the metal dialect is a register type (``uint32_t`` on an
+    ``arith`` operation, as PyKernel's kernels start) parses as well as one that starts with a
+    ``metal.call``."""
+    monkeypatch.setattr(dialects, "_REGISTERED", {d.name: d for d in ir.DIALECTS})
+    text = ("program @k grid=1x1 {\n  datamovement @k {\n    %n = arith.assign 2 : uint32_t\n"
+            "    metal.call fn=noc_async_read_barrier, args=[]\n  }\n}")
+    program = parse_program(text)
+    assert program.threads[0].body[0].result.type is kir.U32
+    assert print_program(program) == text
 
 
 def test_every_operation_is_in_one_dialect() -> None:
@@ -91,3 +105,16 @@ def test_an_unknown_dialect_or_operation_is_a_syntax_error() -> None:
         parse_program(METAL_TEXT.replace("metal.comment", "metal.invoke"))
     with pytest.raises(IRSyntaxError, match="unknown operation 'gpu.launch'"):
         parse_program(METAL_TEXT.replace("metal.comment", "gpu.launch"))
+
+
+def test_a_semaphore_address_reads_back_as_one() -> None:
+    """The metal dialect's constant forms (``get_semaphore(i)``, a semaphore's L1 address) print as
+    themselves and read back as what they were, not as the number ``i``."""
+    text = ("program @k grid=1x1 {\n  semaphore @go #0 = 0\n  datamovement @k {\n"
+            "    %ptr = metal.call fn='reinterpret_cast<volatile tt_l1_ptr uint32_t*>', args=[get_semaphore(0)]"
+            " : volatile tt_l1_ptr uint32_t*\n"
+            "    metal.call fn=noc_semaphore_set, args=[%ptr, 1]\n  }\n}")
+    program = parse_program(text)
+    address = program.threads[0].body[0].args[0]
+    assert type(address) is kir.SemAddr and address.value == 0
+    assert print_program(program) == text

@@ -51,8 +51,10 @@ async def client(lsp_client: pytest_lsp.LanguageClient):
 Diagnostics = Sequence[lsp.Diagnostic]
 
 
-async def until(client, uri: str, test: Callable[[Diagnostics], bool], timeout: float = 15.0) -> list[lsp.Diagnostic]:
-    """The document's diagnostics once ``test`` holds for what was published last."""
+async def until(client, uri: str, test: Callable[[Diagnostics], bool], timeout: float = 60.0) -> list[lsp.Diagnostic]:
+    """The document's diagnostics once ``test`` holds for what was published last. The bound is
+    generous because the server's worker compiles and simulates, which a loaded machine (CI running
+    the suite on two processes) slows several-fold; a passing test returns as soon as it holds."""
     for _ in range(int(timeout / 0.02)):
         current = client.diagnostics.get(uri)
         if current is not None and test(current):

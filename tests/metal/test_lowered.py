@@ -1,6 +1,7 @@
 """A launch lowers its program to Metalium once (``metal/lowered.py``), and every consumer of the
 launch reads that one lowering: the W3001 warning and the L1 budget check, ``--level metal``,
-``--level cpp``, ``tilecraft emit`` and ``tilecraft profile --level metal``."""
+``--level cpp``, ``tilecraft emit``, ``tilecraft profile --level metal`` and ``tilecraft show-ir`` (the
+buffers the compiler adds)."""
 
 from __future__ import annotations
 
@@ -20,22 +21,24 @@ pytestmark = pytest.mark.usefixtures("fresh_process_state")
 
 @pytest.fixture
 def lowerings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The name of each program lowered (a spy on the lowering's one entry point)."""
+    """The name of each program lowered: a spy on ``ProgramLowering.lower_kernels``, the work every
+    way into the lowering does (``lower_program``, ``LoweredProgram``, and ``program_l1_need``,
+    which the tuner and ``block_count="max"`` call)."""
     seen: list[str] = []
-    original = metal_lower.ProgramLowering.lower
+    original = metal_lower.ProgramLowering.lower_kernels
 
     def spy(self: metal_lower.ProgramLowering) -> Any:
         seen.append(self.program.name)
         return original(self)
 
-    monkeypatch.setattr(metal_lower.ProgramLowering, "lower", spy)
+    monkeypatch.setattr(metal_lower.ProgramLowering, "lower_kernels", spy)
     return seen
 
 
 @pytest.mark.parametrize("argv", [
     ["run"], ["run", "--level", "metal"], ["run", "--level", "cpp"],
-    ["emit", "-o", "{tmp}"], ["profile", "--level", "metal"], ["profile"],
-], ids=["run", "run-metal", "run-cpp", "emit", "profile-metal", "profile"])
+    ["emit", "-o", "{tmp}"], ["profile", "--level", "metal"], ["profile"], ["show-ir"],
+], ids=["run", "run-metal", "run-cpp", "emit", "profile-metal", "profile", "show-ir"])
 def test_a_launch_lowers_its_program_once(argv: list[str], lowerings: list[str], tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(cli, "require_compiles", lambda *args: None)  # the header check is not what is counted
@@ -55,3 +58,22 @@ def test_a_program_that_does_not_lower_is_lowered_once_for_its_warning_and_its_e
     assert err.count("warning[W3001]") == 1 and err.count("error[E3001]") == 1, err
     assert f"{script}:18:13: error[E3001]: print() of a block cannot be emitted" in err
     assert len(lowerings) == 1
+
+
+#: the example with its output buffer sized by what the others leave
+SIZED_BY_MAX = EXAMPLE.read_text().replace('y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)',
+                                           'y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count="max")')
+
+
+@pytest.mark.parametrize("level", ["language", "metal"])
+def test_a_max_buffer_is_sized_by_one_more_lowering_before_the_pipeline(
+        level: str, lowerings: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``block_count="max"`` needs what the lowering adds before the program is complete (its
+    counts are what is being computed, and the pass pipeline has not run), so the front end lowers
+    the program once to size it (``frontend/l1_budget.py``); the launch then lowers the finished
+    program once, as any other."""
+    script = tmp_path / "sized_by_max.py"
+    script.write_text(SIZED_BY_MAX)
+    assert 'block_count="max"' in SIZED_BY_MAX
+    assert cli.main(["run", str(script), "--level", level]) == 0, capsys.readouterr().err
+    assert lowerings == ["relu_diff_scale", "relu_diff_scale"]

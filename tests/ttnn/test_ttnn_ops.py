@@ -54,7 +54,8 @@ def test_gelu_fast_mode_is_the_tanh_approximation():
     check(ttnn.gelu(tile(SIGNED), fast_and_approximate_mode=True), F.gelu(golden(SIGNED), approximate="tanh"))
 
 
-BINARY = [(ttnn.add, torch.add), (ttnn.subtract, torch.sub), (ttnn.multiply, torch.mul), (ttnn.divide, torch.div)]
+BINARY = [(ttnn.add, torch.add), (ttnn.subtract, torch.sub), (ttnn.multiply, torch.mul), (ttnn.divide, torch.div),
+          (ttnn.mul, torch.mul)]
 
 
 @pytest.mark.parametrize(("op", "reference"), BINARY, ids=[b[0].__name__ for b in BINARY])
@@ -194,7 +195,14 @@ def test_every_op_is_a_registered_primitive():
     names = {"add", "subtract", "multiply", "divide", "matmul", "relu", "gelu", "silu", "sigmoid", "tanh", "exp",
              "log", "sqrt", "rsqrt", "reciprocal", "abs", "neg", "square", "sin", "cos", "softmax", "sum", "mean",
              "max", "transpose", "reshape", "typecast", "to_layout", "clone", "all_reduce", "all_gather",
-             "pow", "floor_div", "remainder", "squeeze", "repeat", "to_memory_config"}
+             "pow", "floor_div", "remainder", "squeeze", "repeat", "to_memory_config", "linear",
+             "maximum", "minimum", "gt", "lt", "ge", "le", "eq", "ne", "logical_and", "logical_or", "logical_not",
+             "clamp", "where", "permute", "concat", "slice", "pad", "interleaved_to_sharded",
+             "sharded_to_interleaved", "reshard", "tilize", "untilize", "embedding", "layer_norm", "rms_norm",
+             "rms_norm_pre_all_gather", "rms_norm_post_all_gather", "split_heads", "join_heads",
+             "scaled_dot_product_attention", "scaled_dot_product_attention_decode", "rotary_embedding",
+             "rotary_embedding_llama", "argmax", "topk", "upsample", "fold", "avg_pool2d", "attn_matmul",
+             "group_attn_matmul", "group_norm", "conv2d"}
     assert set(ttnn.PRIMITIVES) == names
     assert all(repr(p) == f"ttnn.{name}" for name, p in ttnn.PRIMITIVES.items())
 
@@ -212,3 +220,17 @@ def test_rule_table_for_other_layers():
         costs[ops.matmul_p]
     with pytest.raises(ValueError, match="already has a cost rule"):
         costs.register(ops.add_p)(add_cost)
+
+
+def test_binary_ops_fuse_activations_on_their_operands_and_result():
+    """The gated MLP's product: silu(gate) * up in one op, and a relu on a sum."""
+    gate, up = torch.randn(32, 64), torch.randn(32, 64)
+    fused = ttnn.mul(tile(gate), tile(up), input_tensor_a_activations=[ttnn.UnaryOpType.SILU])
+    check(fused, F.silu(golden(gate)) * golden(up))
+    check(ttnn.add(tile(gate), tile(up), activations=["relu"]), torch.relu(golden(gate) + golden(up)))
+    check(ttnn.subtract(tile(gate), 1.0, input_tensor_b_activations=[ttnn.UnaryWithParam(ttnn.UnaryOpType.RELU)]),
+          golden(gate) - 1.0)
+    with pytest.raises(ValueError, match="unknown activation 'swish'"):
+        ttnn.mul(tile(gate), tile(up), activations=["swish"])
+    with pytest.raises(TypeError, match="an activation is a name"):
+        ttnn.mul(tile(gate), tile(up), activations=[3])

@@ -9,13 +9,6 @@ import tilecraft.ttnn as ttnn
 from tilecraft.numerics import quantize
 
 
-@pytest.fixture
-def device():
-    dev = ttnn.open_device(device_id=0)
-    yield dev
-    ttnn.close_device(dev)
-
-
 def test_bfloat16_round_trip_is_exact(device):
     data = torch.randn(64, 96, dtype=torch.bfloat16)
     t = ttnn.from_torch(data, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device,

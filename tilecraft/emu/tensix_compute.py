@@ -3,11 +3,12 @@ that runs them inside the kernel emulator (``TILECRAFT_COMPUTE=tensix``; docs/em
 compute kernels on the Tensix machine").
 
 A compute kernel is compiled as tt-metal's JIT compiles it for the device: once per TRISC, each
-translation unit laid out as ``trisck.cc`` (the generated ``defines_generated.h``, the firmware's
+translation unit laid out as ``trisck.cc`` (the kernel's defines, here as -D flags; the firmware's
 ``firmware_common.h`` and ``compile_time_args.h``, then ``chlkc_list.h``, which includes the
 generated ``chlkc_descriptors.h`` and ``chlkc_<trisc>.cpp``, the kernel behind ``#define
 TRISC_<X>``), with ``-DUCK_CHLKC_<X> -DNAMESPACE=chlkc_<x> -DCOMPILE_FOR_TRISC=<i>`` and the
-processor index, against the machine include tree (``tensix_tree.py``: the wheel's real
+processor index; what every kernel shares up to the descriptors comes precompiled
+(tensix_prefix.py). The include tree is the machine's (``tensix_tree.py``: the wheel's real
 ``api/compute`` -> ``llk_api``/``llk_io`` -> LLK, with instruction issue and the memory map
 replaced). The firmware's part before the kernel is ``tc_compute_trisc_main.h``. Each TRISC is a
 shared object with local symbols, as in tensix_build.py.
@@ -27,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..diagnostics import Diagnostic
-from . import cache, chlkc, native, tensix_tree
+from . import cache, chlkc, native, tensix_prefix, tensix_tree
 from .build import INCLUDE, RUNTIME, KernelBuild, ttnn_include_roots
 from .tensix_build import (CODE_BUILD, KERNEL_FLAGS, MACHINE_DIR, MACHINE_FLAGS, SFPI_DIR, TRISCS, TensixBuildError,
                            _hash_tree, _run_compiler, compile_machine_source, machine_archive, whole_archive)
@@ -45,18 +46,23 @@ TRISC_FLAGS = ("-fpermissive", "-w", "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE", "-DA
 BESIDE = {"UNPACK": "unpack.so", "PACK": "pack.so"}
 
 
-def _include_roots(tt_metal: Path, build: KernelBuild, directory: Path) -> list[Path]:
-    """The JIT's include path for a Wormhole TRISC, with our sfpi and kernel-side headers where the
-    JIT has the SFPI toolchain's."""
+def _tree_roots(tt_metal: Path) -> list[Path]:
+    """The JIT's include path for a Wormhole TRISC as far as every kernel shares it, with our sfpi
+    and kernel-side headers where the JIT has the SFPI toolchain's."""
     llk = tt_metal / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[ARCH]
     metal = tt_metal / "hw" / "ckernels" / "wormhole_b0" / "metal"
     hw = tt_metal / "hw" / "inc" / "internal" / "tt-1xx" / ARCH
-    return [directory, build.source.parent, SFPI_DIR, tensix_tree.KERNEL_INCLUDE_DIR, metal / "common",
+    return [SFPI_DIR, tensix_tree.KERNEL_INCLUDE_DIR, metal / "common",
             metal / "llk_io", metal / "llk_api", metal / "llk_api" / "llk_sfpu", llk / "llk_lib", llk / "common" / "inc",
             llk / "common" / "inc" / "sfpu", tt_metal / "tt-llk" / "common", tt_metal / "tt-llk" / "tools" / "include",
             tt_metal / "hw" / "firmware" / "src" / "tt-1xx", tt_metal / "hw" / "inc", hw.parent, hw,
-            hw / "wormhole_b0_defines", hw / "noc", tt_metal, tt_metal / "api", tt_metal / "hostdevcommon" / "api",
-            *ttnn_include_roots(build.source)]
+            hw / "wormhole_b0_defines", hw / "noc", tt_metal, tt_metal / "api", tt_metal / "hostdevcommon" / "api"]
+
+
+def _include_roots(tt_metal: Path, build: KernelBuild, directory: Path) -> list[Path]:
+    """The JIT's include path for one kernel's TRISC: its generated files and its own directory
+    first, ttnn's roots last."""
+    return [directory, build.source.parent, *_tree_roots(tt_metal), *ttnn_include_roots(build.source)]
 
 
 def descriptors_header(build: KernelBuild) -> str:
@@ -73,15 +79,21 @@ def descriptors_header(build: KernelBuild) -> str:
             + f"#define DST_SYNC_MODE DstSync::Sync{'Full' if build.dst_full_sync else 'Half'}\n")
 
 
-def _prologue(build: KernelBuild) -> str:
-    """What the JIT passes on the command line: the arch's defines and the compile-time args."""
-    lines = [f"#define {name} {value}" for name, value in build.arch_defines
-             if name not in ("TC_EMULATOR", "COMPILE_FOR_TRISC")]
-    lines.append(f"#define KERNEL_COMPILE_TIME_ARGS {', '.join(str(int(a) & 0xFFFFFFFF) for a in build.compile_args)}")
+def _arch_defines(build: KernelBuild) -> str:
+    """What the JIT passes every kernel of the arch on the command line (in the shared prefix)."""
+    return "".join(f"#define {name} {value}\n" for name, value in build.arch_defines
+                   if name not in ("TC_EMULATOR", "COMPILE_FOR_TRISC"))
+
+
+def _kernel_define_flags(build: KernelBuild) -> list[str]:
+    """The kernel's own defines and compile-time args, as -D flags: defined before the shared
+    prefix, as the JIT defines them before the firmware headers (tensix_prefix.py says why g++ then
+    checks them against the prefix)."""
+    defines = [("KERNEL_COMPILE_TIME_ARGS", ", ".join(str(int(a) & 0xFFFFFFFF) for a in build.compile_args))]
     if build.named_args:
         pairs = ", ".join(f'{{"{name}", {int(value) & 0xFFFFFFFF}u}}' for name, value in build.named_args)
-        lines.append(f"#define KERNEL_COMPILE_TIME_ARG_MAP {pairs}")
-    return "\n".join(lines) + "\n"
+        defines.append(("KERNEL_COMPILE_TIME_ARG_MAP", pairs))
+    return [f"-D{name}={value}" for name, value in (*defines, *build.defines)]
 
 
 def _refuse(build: KernelBuild, why: str) -> TensixBuildError:
@@ -104,23 +116,38 @@ def write_units(build: KernelBuild, directory: Path) -> None:
         (directory / f"chlkc_{name.lower()}.cpp").write_text(
             f'#define TRISC_{name}\n{bindings}#include "defines_generated.h"\n#include "{build.source}"\n')
         (directory / f"trisc_{name.lower()}.cpp").write_text(
-            _prologue(build) + '#include "defines_generated.h"\n#include "internal/firmware_common.h"\n'
-            '#include "api/compile_time_args.h"\n#include "chlkc_list.h"\n#include "tc_compute_trisc_main.h"\n')
+            '#include "internal/firmware_common.h"\n#include "api/compile_time_args.h"\n'
+            '#include "chlkc_list.h"\n#include "tc_compute_trisc_main.h"\n')
 
 
 def trisc_command(build: KernelBuild, tt_metal: Path, directory: Path, index: int) -> list[str]:
     """The compiler command for TRISC ``index`` of a kernel whose units ``write_units`` wrote in
-    ``directory`` (without ``-o``: the caller adds an output, or ``-fsyntax-only``)."""
+    ``directory``, with the shared precompiled prefix (built on first use), without an output (the
+    caller adds ``-o``, or ``-fsyntax-only``)."""
+    gxx = compiler()
     name = TRISCS[index]
-    return [*compiler().command(), *KERNEL_FLAGS, *TRISC_FLAGS, f"-DUCK_CHLKC_{name}",
-            f"-DNAMESPACE=chlkc_{name.lower()}", f"-DCOMPILE_FOR_TRISC={index}", f"-DPROCESSOR_INDEX={2 + index}",
-            "-include", str(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h"),
-            *(f"-I{p}" for p in _include_roots(tt_metal, build, directory)), str(directory / f"trisc_{name.lower()}.cpp")]
+    trisc = [*gxx.command(), *KERNEL_FLAGS, *TRISC_FLAGS, f"-DUCK_CHLKC_{name}", f"-DNAMESPACE=chlkc_{name.lower()}",
+             f"-DCOMPILE_FOR_TRISC={index}", f"-DPROCESSOR_INDEX={2 + index}"]
+    prefix = tensix_prefix.precompiled(
+        [*trisc, *(f"-I{p}" for p in _tree_roots(tt_metal))],
+        tensix_prefix.header_text(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h", _arch_defines(build)),
+        cache.digest(gxx.version, tt_metal.parent.name, _hash_tree(MACHINE_DIR, (".h",))),
+        f"the Tensix machine's TRISC {name} prefix", _run_compiler)
+    return [*trisc, *_kernel_define_flags(build), "-include", str(prefix),
+            *(f"-I{p}" for p in _include_roots(tt_metal, build, directory)),
+            str(directory / f"trisc_{name.lower()}.cpp")]
 
 
 def _check_arch(build: KernelBuild) -> None:
     if "ARCH_WORMHOLE" not in dict(build.arch_defines):
         raise _refuse(build, "only Wormhole B0 is modelled for ttnn compute kernels")
+
+
+def _key(build: KernelBuild, tt_metal: Path) -> str:
+    """What decides a compute kernel's three TRISC compiles."""
+    return cache.digest("tensix-compute", compiler().version, *KERNEL_FLAGS, *TRISC_FLAGS, build.key(),
+                        tt_metal.parent.name, _hash_tree(MACHINE_DIR, (".h",)), *tensix_prefix.STANDARD,
+                        *tensix_prefix.FIRMWARE)
 
 
 def check_kernel(build: KernelBuild) -> None:
@@ -144,18 +171,11 @@ def check_kernel(build: KernelBuild) -> None:
     cache.build("tensix-check", _key(build, tt_metal), make)
 
 
-def _key(build: KernelBuild, tt_metal: Path) -> str:
-    """What decides a compute kernel's three TRISC compiles."""
-    return cache.digest("tensix-compute", compiler().version, *KERNEL_FLAGS, *TRISC_FLAGS, build.key(),
-                        tt_metal.parent.name, _hash_tree(MACHINE_DIR, (".h",)))
-
-
 def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
     """The compute kernel's three TRISC objects (the MATH one's path; UNPACK's and PACK's beside it,
     ``BESIDE``), cached by content; a TensixBuildError (E5872) names the first compiler error."""
     _check_arch(build)
     tt_metal = tensix_tree.machine_tree(ARCH)
-    key = _key(build, tt_metal)
 
     def make(directory: Path) -> Path:
         def compile_trisc(index: int) -> Path:
@@ -168,7 +188,7 @@ def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
         with ThreadPoolExecutor(max_workers=len(TRISCS)) as pool:
             return list(pool.map(compile_trisc, range(len(TRISCS))))[1]
 
-    return cache.build("tensix-compute", key, make)
+    return cache.build("tensix-compute", _key(build, tt_metal), make)
 
 
 def trisc_objects(math_object: Path) -> tuple[Path, Path, Path]:

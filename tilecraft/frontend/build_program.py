@@ -22,6 +22,7 @@ from ..ir.l1 import check_l1
 from ..lang.kernel import KernelDef
 from ..lang.sizing import RelativeCount
 from ..lang.threads import ThreadDef
+from . import single_thread
 from .capture import CaptureEnv
 from .l1_budget import resolve_block_counts
 from .thread import ThreadCompiler
@@ -29,10 +30,14 @@ from .unused_values import warn_unused_block_values
 
 
 def build_program(kdef: KernelDef, args: tuple, kwargs: dict, grid: tuple[int, ...], arch: str) -> tuple[ProgramIR, list[Any]]:
+    generated = None
+    if single_thread.is_single_threaded(kdef):  # the compiler writes the threads (single_thread.py)
+        kdef, generated = single_thread.expand(kdef, args, kwargs, grid, arch)
     scopes = _run_kernel_scope(kdef, args, kwargs, grid, arch)
     first = scopes[0]
     threads, tensors = _threads_and_tensors(kdef, first, args, kwargs)
-    program = ProgramIR(name=kdef.name, grid=grid, span=kdef.span, grid_from_device=kdef.grid in ("auto", "full"))
+    program = ProgramIR(name=kdef.name, grid=grid, span=kdef.span, grid_from_device=kdef.grid in ("auto", "full"),
+                        generated_threads=generated)
     names = _tensor_names(kdef, args, kwargs)
     env = CaptureEnv(program, scopes)
     for i, t in enumerate(tensors):

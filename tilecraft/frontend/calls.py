@@ -10,6 +10,7 @@ from typing import Any, Callable
 from ..ir import mathops, scalarops
 from ..ir.program_ir import DATAMOVEMENT
 from ..ir import ops as ir
+from ..ir.scalarops import BinaryOp
 from ..ir.types import (GROUP, INDEX, XFER, BlockType, CBDecl, CoreRange, PipeDecl, PipeNetDecl,
                         PipeType, SemaphoreDecl)
 from ..ir.grid import all_cores, range_bounds
@@ -105,7 +106,7 @@ class CallMixin(ExprMixin):
         if seed_fold:  # the seed's ttl.core folds the last coordinates (ir.grid.fold_last_coords)
             flat = values[n - 1]
             for value, extent in zip(values[n:], self.grid[n:]):
-                flat = self.arith("add", self.arith("mul", flat, CT(extent), node), value, node)
+                flat = self.arith(BinaryOp.ADD, self.arith(BinaryOp.MUL, flat, CT(extent), node), value, node)
             values = values[:n - 1] + (flat,)
         return values[0] if n == 1 else TupleV(values)
 
@@ -628,11 +629,11 @@ class CallMixin(ExprMixin):
         if fn in (builtins.min, builtins.max) and not all(isinstance(a, CT) for a in args) and not kwargs:
             result = args[0]
             for other in args[1:]:
-                result = self.arith(fn.__name__, self.need_scalar(result, node), self.need_scalar(other, node), node)
+                result = self.arith(BinaryOp(fn.__name__), self.need_scalar(result, node), self.need_scalar(other, node), node)
             return result
         if fn is builtins.divmod and len(args) == 2 and not all(isinstance(a, CT) for a in args) and not kwargs:
             a, b = (self.need_scalar(v, node) for v in args)
-            return TupleV((self.arith("floordiv", a, b, node), self.arith("mod", a, b, node)))
+            return TupleV((self.arith(BinaryOp.FLOORDIV, a, b, node), self.arith(BinaryOp.MOD, a, b, node)))
         if fn in (builtins.zip, builtins.enumerate, builtins.reversed) and args \
                 and all(isinstance(a, CT) for a in (*args, *kwargs.values())):
             try:  # over constant sequences: a constant tuple, which a for loop unrolls

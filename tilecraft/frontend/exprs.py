@@ -13,6 +13,7 @@ from typing import Any
 from ..diagnostics import did_you_mean, warn
 from ..ir import mathops, scalarops
 from ..ir import ops as ir
+from ..ir.scalarops import BinaryOp
 from ..ir.program_ir import COMPUTE
 from ..ir.types import BOOL, FLOAT, INDEX, BlockType, CBDecl, PipeDecl, PipeType, SemaphoreDecl, TensorDecl, Type
 from .builder import Builder
@@ -214,7 +215,7 @@ class ExprMixin(Builder):
                 hi = entry.upper if not _is_none(entry.upper) else CT(dim_extent)
             else:
                 lo = self.need_integer(entry, node)
-                hi = self.arith("add", lo, CT(1), node)
+                hi = self.arith(BinaryOp.ADD, lo, CT(1), node)
             for bound in (lo, hi):
                 if _type(bound) != INDEX:
                     self.fail("E0104", f"tensor indices must be integers, got {_describe(bound)}", node)
@@ -274,8 +275,9 @@ class ExprMixin(Builder):
             return value
         self.fail("E0104", f"expected an integer, got {_describe(value)}", node)
 
-    def arith(self, op: str, lhs: Any, rhs: Any, node: ast.AST) -> Any:
-        """Scalar arithmetic with folding and linear-form tracking."""
+    def arith(self, op: BinaryOp, lhs: Any, rhs: Any, node: ast.AST) -> Any:
+        """Scalar arithmetic with folding and linear-form tracking; ``op`` is the operator's one record
+        (``ir/scalarops.py``)."""
         if isinstance(lhs, CT) and isinstance(rhs, CT):
             try:
                 return CT(scalarops.BINARY[op].evaluate(lhs.value, rhs.value))
@@ -285,11 +287,11 @@ class ExprMixin(Builder):
         linear = None
         la, lb = self.linear_of(lhs), self.linear_of(rhs)
         if la is not None and lb is not None:
-            if op == "add":
+            if op is BinaryOp.ADD:
                 linear = _lin_add(la, lb)
-            elif op == "sub":
+            elif op is BinaryOp.SUB:
                 linear = _lin_add(la, _lin_scale(lb, -1))
-            elif op == "mul" and (not la[0] or not lb[0]):
+            elif op is BinaryOp.MUL and (not la[0] or not lb[0]):
                 linear = _lin_scale(lb, la[1]) if not la[0] else _lin_scale(la, lb[1])
         result = self.reg("t", type_)
         with self.at(node):

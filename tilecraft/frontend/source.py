@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import copy
 import inspect
 import linecache
 import textwrap
@@ -58,3 +59,23 @@ def function_source(fn: FunctionType) -> FunctionSource:
     src = FunctionSource(node, file, first - 1, indent)
     _cache[id(code)] = (code, src)
     return src
+
+
+def register_source(code: CodeType, source: FunctionSource) -> None:
+    """Give a function compiled from a generated AST its source (the single-threaded form's
+    threads, ``single_thread.py``): its nodes carry the user's positions, so spans need no text."""
+    _cache[id(code)] = (code, source)
+
+
+def absolute(source: FunctionSource) -> FunctionSource:
+    """The function's AST with file positions (so code compiled from it and spans agree without
+    offsets): what generated code is built from (the single-threaded form, TileLang's prim_func)."""
+    tree = copy.deepcopy(source.node)
+    ast.increment_lineno(tree, source.line_offset)
+    if source.col_offset:
+        for n in ast.walk(tree):
+            if hasattr(n, "col_offset"):
+                n.col_offset += source.col_offset
+                if getattr(n, "end_col_offset", None) is not None:
+                    n.end_col_offset += source.col_offset
+    return FunctionSource(tree, source.file, 0, 0)

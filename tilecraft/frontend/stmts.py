@@ -10,6 +10,7 @@ from typing import Any, Iterator
 from ..diagnostics import error
 from ..dtypes import float32
 from ..ir import ops as ir
+from ..ir.scalarops import BinaryOp
 from ..ir.types import BOOL, FLOAT, INDEX, XFER, BlockType
 from ..lang.intrinsic import intrinsic_name
 from .calls import CallMixin
@@ -425,10 +426,10 @@ class StmtMixin(CallMixin):
         if not isinstance(step, CT):
             self.fail("E0104", "reversed(range(...)) needs a step known at compile time", node)
         s = step.value
-        count = self.arith("floordiv", self.arith("add", self.arith("sub", hi, lo, node),
+        count = self.arith(BinaryOp.FLOORDIV, self.arith(BinaryOp.ADD, self.arith(BinaryOp.SUB, hi, lo, node),
                                                   CT(s - 1 if s > 0 else s + 1), node), step, node)
-        last = self.arith("add", lo, self.arith("mul", self.arith("sub", count, CT(1), node), step, node), node)
-        return last, self.arith("sub", lo, step, node), CT(-s)
+        last = self.arith(BinaryOp.ADD, lo, self.arith(BinaryOp.MUL, self.arith(BinaryOp.SUB, count, CT(1), node), step, node), node)
+        return last, self.arith(BinaryOp.SUB, lo, step, node), CT(-s)
 
     def materialise_assigned(self, body: list[ast.stmt]) -> None:
         """Constants reassigned in a loop or branch move into their mutable register first."""

@@ -20,11 +20,13 @@ from .types import Type
 @dataclass(frozen=True)
 class Dialect:
     """One dialect: ``ops`` are its operation classes (each with a ``name`` starting ``name.``),
-    ``types`` the register types it adds, by their printed spelling."""
+    ``types`` the register types it adds, by their printed spelling, and ``constants`` the operand
+    constants it adds (subclasses of ``ops.Const`` printed as ``call(value)``, by their ``call``)."""
 
     name: str
     ops: tuple[type, ...]
     types: tuple[Type, ...] = ()
+    constants: tuple[type, ...] = ()
 
     def __post_init__(self) -> None:
         for op in self.ops:
@@ -44,11 +46,15 @@ def register(*dialects: Dialect) -> None:
         _REGISTERED[d.name] = d
 
 
+def _register_defined_above(name: str) -> None:
+    if name not in _REGISTERED and name in DEFINED_ABOVE:
+        register(importlib.import_module(DEFINED_ABOVE[name]).DIALECT)
+
+
 def dialect(name: str) -> Dialect | None:
     """The dialect called ``name``, registered from its defining module if it is defined above
     the IR; None for a name no dialect has."""
-    if name not in _REGISTERED and name in DEFINED_ABOVE:
-        register(importlib.import_module(DEFINED_ABOVE[name]).DIALECT)
+    _register_defined_above(name)
     return _REGISTERED.get(name)
 
 
@@ -59,5 +65,18 @@ def op_class(name: str) -> type | None:
 
 
 def register_type(spelling: str) -> Type | None:
-    """A register type a registered dialect adds, by its printed spelling (``uint32_t``)."""
-    return next((t for d in _REGISTERED.values() for t in d.types if str(t) == spelling), None)
+    """A register type a dialect adds, by its printed spelling (``uint32_t``). A text may use a
+    dialect's type before any of its operations (``%n = arith.assign 2 : uint32_t``), so the
+    dialects defined above the IR are registered first."""
+    return next((t for d in _all_registered() for t in d.types if str(t) == spelling), None)
+
+
+def constant_class(call: str) -> type | None:
+    """The operand constant a dialect prints as ``call(value)`` (``get_semaphore``); None if none."""
+    return next((c for d in _all_registered() for c in d.constants if c.call == call), None)
+
+
+def _all_registered() -> list[Dialect]:
+    for name in DEFINED_ABOVE:
+        _register_defined_above(name)
+    return list(_REGISTERED.values())

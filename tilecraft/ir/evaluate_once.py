@@ -5,7 +5,8 @@ A name bound to a block expression (``s = q @ ttl.transpose(k)``) is not compute
 written: each store that consumes it evaluates its tree, so an online-softmax step that reads
 ``s`` through ``m_new``, ``p`` and ``alpha`` in three stores multiplied ``Q @ K^T`` seven times.
 This pass finds, in each compute thread, every expression that two or more statements of one body
-consume and stores it once, right before the first of them, into a local block of its own
+consume (or one statement through a buffer-reading operation and another one: ``read_twice``) and
+stores it once, right before the first of them, into a local block of its own
 (``block.local_set ... once=true``: fp32, as every intermediate of an expression is, so no
 rounding point is added and the results keep their bits); the stores then read that block. The
 lowering keeps it in a buffer it adds and counts (``ir/l1.py: Added.EVALUATED_ONCE``).
@@ -31,6 +32,8 @@ from .types import BlockType
 
 #: expressions cheaper to recompute than to store and read back: no arithmetic of their own
 _TRIVIAL = (ir.TileFill, ir.TileReshape)
+#: operations that read their block operand from a buffer (the unpacker), not from DST
+_BUFFER_OPERANDS = (ir.TileReduce, ir.TileBroadcast, ir.TileTranspose, ir.TileMatmul)
 
 
 @dataclass
@@ -103,7 +106,7 @@ class _Thread:
             if not self.in_float(op):
                 continue  # integers compute exactly in int64, which no fp32 block holds
             uses = self.uses(op.result.name, self.top)
-            if uses is not None and len(uses.positions) > 1:
+            if uses is not None and (len(uses.positions) > 1 or self.read_twice(op, uses)):
                 yield op, uses
 
     def uses(self, name: str, body: list[ir.Op]) -> _Uses | None:
@@ -114,6 +117,24 @@ class _Thread:
             if len(inner) == 1:  # all of them in one nested body (a loop's): look there
                 return inner[0]
         return _Uses(body, positions) if positions else None
+
+    def read_twice(self, expr: ir.Op, uses: _Uses) -> bool:
+        """Whether one statement's store reads ``expr`` both through an operation that takes its
+        operand from a buffer (a reduce, broadcast, transpose or matmul) and through another one
+        (``e * recip(reduce_sum(e))``, the row softmax of a single-threaded operation). The lowering
+        shares an expression within a store only among readers of one kind (one intermediate buffer
+        for matrix operands, one DST slot for SFPU operands); across the two each path computes it
+        again, so it is stored once, as for several statements."""
+        name = expr.result.name
+        for store in ir.walk([uses.body[uses.positions[0]]]):
+            if not self.consumes(store, name):
+                continue
+            readers = [self.defs[n] for n in self.tree(store.value) if n in self.defs and n != name
+                       and any(isinstance(o, ir.Reg) and o.name == name for o in self.defs[n].operands())]
+            from_buffer = [r for r in readers if isinstance(r, _BUFFER_OPERANDS)]
+            if from_buffer and (len(from_buffer) < len(readers) or store.value.name == name):
+                return True
+        return False
 
     def consumes(self, op: ir.Op, name: str) -> bool:
         """Whether ``op`` is a store whose expression tree holds ``name``."""

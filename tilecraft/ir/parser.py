@@ -372,6 +372,13 @@ class _Tokens:
         if kind in ("num", "str") or text in ("True", "False", "None"):
             self.take()
             return ir.Const(float(text) if text in ("inf", "-inf", "nan") else ast.literal_eval(text))
+        constant = dialects.constant_class(text) if kind == "name" and self.peek(1) == "(" else None
+        if constant is not None:  # a dialect's constant form: call(value)
+            self.take()
+            self.expect("(")
+            value = ast.literal_eval(self.take())
+            self.expect(")")
+            return constant(value)
         raise self.parser.fail(f"expected an operand, got {text!r}")
 
     def sequence(self, item: Any, close: str = "]") -> Iterator[Any]:

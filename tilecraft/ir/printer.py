@@ -122,7 +122,7 @@ def value_text(value: Any) -> str:
     if isinstance(value, (ir.Reg, ir.TensorIndex, TensorDecl)):
         return str(value)
     if isinstance(value, ir.Const):
-        return repr(value.value)
+        return str(value)  # a number, or a dialect's constant form (``get_semaphore(1)``)
     if isinstance(value, CoreRange):
         return "[" + ", ".join(f"{a}:{b}" for a, b in zip(value.starts, value.stops)) + "]"
     if isinstance(value, str):

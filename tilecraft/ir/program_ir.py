@@ -40,6 +40,21 @@ class ParamDecl:
     values: tuple[Any, ...]
 
 
+@dataclass(frozen=True)
+class GeneratedThreads:
+    """The explicit-thread operation the compiler made of a single-threaded one: its source text
+    (``tilecraft show-threads`` prints it in place of lines ``first_line``..``last_line`` of
+    ``file``), which tensor's output blocks are spread over the grid and how many there are."""
+
+    operation: str
+    file: str
+    first_line: int
+    last_line: int
+    text: str
+    over: str | None
+    blocks: tuple[int, ...]
+
+
 @dataclass(eq=False)
 class ProgramIR:
     name: str
@@ -54,6 +69,8 @@ class ProgramIR:
     #: the grid was the device's (``grid="auto"``/``"full"``), not written in the program: the
     #: emitted host checks it against the device it runs on
     grid_from_device: bool = False
+    #: the threads the compiler generated, for a single-threaded operation (else None)
+    generated_threads: GeneratedThreads | None = None
 
     @property
     def num_cores(self) -> int:

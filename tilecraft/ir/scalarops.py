@@ -163,10 +163,10 @@ AST_COMPARE: dict[type[ast.cmpop], CompareOp] = {
 }
 
 
-def binary_result(op: str, lhs: Type, rhs: Type) -> Type:
+def binary_result(op: BinaryOp, lhs: Type, rhs: Type) -> Type:
     """The type of ``lhs op rhs`` in the TT-Lang front end: a float if ``op`` always makes one or
     an operand is one, else an integer."""
-    return FLOAT if BINARY[BinaryOp(op)].always_float or FLOAT in (lhs, rhs) else INDEX
+    return FLOAT if BINARY[op].always_float or FLOAT in (lhs, rhs) else INDEX
 
 
 def may_fail(op: str, rhs: Any) -> bool:

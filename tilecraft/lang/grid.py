@@ -59,3 +59,12 @@ def _core_spelling() -> str:
     span = scope.caller_span(3)
     text = linecache.getline(span.file, span.line)[span.col - 1:] if span is not None else ""
     return "ttl.core" if re.match(r"(\w+\.)*core\b", text) else "ttl.node"
+
+
+def block_index() -> int | tuple[int, ...]:
+    """The coordinates of the output block this step of a single-threaded operation computes
+    (``r, c = ttl.block_index()``; docs/language.md section 15). The compiler replaces the call with
+    the spatial loop's block; it is never run as Python."""
+    raise error("E0825", "ttl.block_index() names the output block of a single-threaded operation; it is "
+                "only meaningful in the body of an @ttl.operation that defines no threads", scope.caller_span(2),
+                hint="in a thread, compute the block from ttl.node() and ttl.grid_size()")

@@ -97,18 +97,22 @@ class Comment(ir.Op):
     text: str
 
 
-#: the kernel-level dialect, registered by the IR's dialect table on first use (``ir/dialects.py``)
-DIALECT = Dialect("metal", (Call, Arg, Accessor, Aggregate, Comment), types=(U32, I32, U64, ACCESSOR, SEM_PTR))
-
-
 class SemAddr(ir.Const):
-    """``get_semaphore(id)``: the L1 address of a semaphore, printed as a call."""
+    """``get_semaphore(id)``: the L1 address of a semaphore, printed as a call (in C++ and in the
+    metal dialect's text, which reads it back as this)."""
+
+    call: ClassVar[str] = "get_semaphore"
 
     def __init__(self, index: int):
         object.__setattr__(self, "value", index)
 
     def __str__(self) -> str:
-        return f"get_semaphore({self.value})"
+        return f"{self.call}({self.value})"
+
+
+#: the kernel-level dialect, registered by the IR's dialect table on first use (``ir/dialects.py``)
+DIALECT = Dialect("metal", (Call, Arg, Accessor, Aggregate, Comment), types=(U32, I32, U64, ACCESSOR, SEM_PTR),
+                  constants=(SemAddr,))
 
 
 class BufferId(ir.Const):

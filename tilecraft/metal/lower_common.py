@@ -13,6 +13,7 @@ from typing import Any, Iterator, NoReturn
 from ..diagnostics import error
 from ..ir import ops as ir
 from ..ir import scalarops
+from ..ir.scalarops import BinaryOp
 from ..ir.program_ir import ProgramIR, ThreadIR
 from ..ir.grid import all_cores, reshape_coords
 from . import kir
@@ -75,16 +76,16 @@ class KernelLowering:
         self.emit(op)
         return var, op.body
 
-    def arith(self, op: str, lhs: Any, rhs: Any, hint: str = "t") -> Any:
+    def arith(self, op: BinaryOp, lhs: Any, rhs: Any, hint: str = "t") -> Any:
         """Integer arithmetic, folded when both sides are constants (by the operator's one record,
         ``ir/scalarops.py``, so a folded value is the one the emitted C++ would compute)."""
         if isinstance(lhs, ir.Const) and isinstance(rhs, ir.Const):
-            return ir.Const(scalarops.BINARY[scalarops.BinaryOp(op)].evaluate(lhs.value, rhs.value))
-        if op == "mul" and (rhs == ir.Const(1) or lhs == ir.Const(0)):
+            return ir.Const(scalarops.BINARY[op].evaluate(lhs.value, rhs.value))
+        if op is BinaryOp.MUL and (rhs == ir.Const(1) or lhs == ir.Const(0)):
             return lhs if rhs == ir.Const(1) else ir.Const(0)
-        if op == "add" and rhs == ir.Const(0):
+        if op is BinaryOp.ADD and rhs == ir.Const(0):
             return lhs
-        if op == "add" and lhs == ir.Const(0):
+        if op is BinaryOp.ADD and lhs == ir.Const(0):
             return rhs
         result = self.reg(hint, kir.U32)
         self.emit(ir.Binary(result=result, op=op, lhs=lhs, rhs=rhs))

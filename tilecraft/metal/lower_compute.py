@@ -24,6 +24,7 @@ from ..ir import mathops, patterns
 from ..ir.compute_units import Operand, Unit, binary_unit
 from ..ir.l1 import Added
 from ..ir import ops as ir
+from ..ir.scalarops import BinaryOp
 from ..ir.types import BOOL, FLOAT, TILE_UNIT, BlockType, CBDecl
 from . import kir
 from .lower_common import KernelLowering
@@ -31,6 +32,10 @@ from .optable import (COMPOSITE_UNARY, MIRRORED_UNARY, COMPUTE_PREFIX, DST_FORMA
                       MATMUL_BLOCK, POOL, CB_ARGUMENTS,
                       REDUCE_DIM, REDUCE, UNARY_BCAST, SCALAR_BINARY, SFPU_BINARY, TRANSPOSE, UNARY, WHERE,
                       float_bits)
+
+
+#: a matmul node's ``value`` when its right operand is read transposed (``a @ transpose(b)``)
+TRANSPOSED_RHS = "transposed rhs"
 
 
 @dataclass(eq=False)
@@ -109,6 +114,9 @@ class ComputeLowering(KernelLowering):
         self.state: Any = None
         #: the expressions the store being lowered has evaluated into intermediate buffers, by register
         self.staged: dict[str, Node] = {}
+        #: of those, the ones also read into DST: a second, copy-only copy (UnpackToDestFp32), so
+        #: that read keeps every bit (:meth:`stage_both_ways`)
+        self.staged_exact: dict[str, Node] = {}
         self._scaler: CBDecl | None = None
         startup = self.startup_buffers()
         self.call("compute_kernel_hw_startup", *map(kir.BufferId, startup))
@@ -435,7 +443,7 @@ class ComputeLowering(KernelLowering):
         """The plan of ``operand``'s expression tree (``root``: the value a store packs)."""
         if isinstance(operand, ir.Const):
             return Node("const", None, (), value=operand.value)
-        staged = self.staged.get(operand.name)
+        staged = self.staged_exact.get(operand.name) or self.staged.get(operand.name)
         if staged is not None:  # this store already evaluated it into an intermediate buffer
             return Node("leaf", staged.op, staged.shape, cb=staged.cb)
         op = self.defs.get(operand.name)
@@ -463,9 +471,11 @@ class ComputeLowering(KernelLowering):
         if isinstance(op, ir.TileBinary):
             return self.binary_node(op, shape)
         if isinstance(op, ir.TileMatmul):
-            operands = [self.buffered(op.lhs), self.buffered(op.rhs)]
+            transposed = self.transposed_operand(op)
+            rhs = self.buffered(transposed.x) if transposed is not None else self.buffered(op.rhs)
+            operands = [self.buffered(op.lhs), rhs]
             self.warn_tf32("a matmul", op.loc, *operands)
-            return Node("matmul", op, shape, operands)
+            return Node("matmul", op, shape, operands, value=TRANSPOSED_RHS if transposed is not None else None)
         if isinstance(op, ir.TileReduce):
             if op.scaler is not None:
                 self.fail("a reduce with a scaler block")
@@ -493,6 +503,18 @@ class ComputeLowering(KernelLowering):
                                              for c in children])
         self.fail(f"'{op.name}'")
 
+    def transposed_operand(self, op: ir.TileMatmul) -> ir.TileTranspose | None:
+        """``a @ transpose(k)`` (attention's ``q @ k^T``) with ``k`` two-dimensional: the matrix unit
+        transposes each tile of ``k`` as it unpacks it (``matmul_block``'s transpose flag, as ttnn's
+        SDPA kernel reads K), so no transpose pass and no buffer for ``k^T``. The values are those of
+        the transpose pass, which reads the same tiles through the same source register."""
+        rhs = self.defs.get(op.rhs.name) if isinstance(op.rhs, ir.Reg) else None
+        if not isinstance(rhs, ir.TileTranspose) or op.rhs.name in self.staged:
+            return None
+        if len(op.lhs.type.shape) != 2 or len(rhs.x.type.shape) != 2:
+            return None
+        return rhs
+
     def warn_tf32(self, what: str, loc: Any, *operands: Node) -> None:
         """W3002 at the store: the FPU reads this user's Float32 block as TF32 on the device
         (no UnpackToDestFp32 path exists for matmul, reduce or transpose), which the language
@@ -517,7 +539,7 @@ class ComputeLowering(KernelLowering):
         if fused is not None:  # x + a @ b: x goes into the slot matmul_tiles accumulates into
             addend_on_left = fused[0] is op.lhs
             addend, mm = (lhs, rhs) if addend_on_left else (rhs, lhs)
-            return Node("matmul_acc", op, shape, [addend, *mm.children])
+            return Node("matmul_acc", op, shape, [addend, *mm.children], value=mm.value)
         if binary_unit(op.fn, routing_operand(lhs), routing_operand(rhs)) is Unit.FPU:
             if rhs.kind == "leaf":
                 return Node("fpu", op, shape, [lhs, rhs])
@@ -535,9 +557,10 @@ class ComputeLowering(KernelLowering):
     def buffered(self, operand: ir.Reg) -> Node:
         """A node that must be read from a buffer: computed operands go through an intermediate one
         (once per store: a second operand of the same expression reads the same buffer)."""
+        if operand.name in self.staged:  # the copy the FPU's source registers read
+            staged = self.staged[operand.name]
+            return Node("leaf", staged.op, staged.shape, cb=staged.cb)
         node = self.node(operand)
-        if operand.name in self.staged:
-            return node
         if node.kind == "leaf" and operand.name not in self.copied_once:
             return node
         return self.through_buffer(node, operand)
@@ -555,6 +578,55 @@ class ComputeLowering(KernelLowering):
             through_fpu |= fpu & names
             copied |= {r.name for r in op.operands() if isinstance(r, ir.Reg) and r.name in names} - fpu
         return through_fpu & copied
+
+    def read_by_both_units(self, value: Any) -> list[ir.Reg]:
+        """The computed expressions of one store's tree that an operation reading buffers (matmul,
+        reduce, broadcast, transpose) reads and another operation reads in DST (softmax's ``e`` in
+        ``e * recip(reduce_sum(e))``), innermost first."""
+        from_buffer: dict[str, ir.Reg] = {}
+        in_dst: set[str] = set()
+        order: list[str] = []
+
+        def walk(reg: Any) -> None:
+            op = self.defs.get(reg.name) if isinstance(reg, ir.Reg) else None
+            if op is None or reg.name in order:
+                return
+            for r in op.operands():
+                walk(r)
+            order.append(reg.name)
+            reads_buffers = (op.lhs, op.rhs) if isinstance(op, ir.TileMatmul) else \
+                (op.x,) if isinstance(op, (ir.TileReduce, ir.TileBroadcast, ir.TileTranspose)) else ()
+            for r in op.operands():
+                if not isinstance(r, ir.Reg) or r.name not in self.defs:
+                    continue
+                if any(r is b for b in reads_buffers):
+                    from_buffer[r.name] = r
+                else:
+                    in_dst.add(r.name)
+        walk(value)
+        return [from_buffer[name] for name in order if name in from_buffer and name in in_dst
+                and not isinstance(self.defs[name], (ir.TileReshape, ir.TileBroadcast, ir.TileTranspose))]
+
+    def stage_both_ways(self, operand: ir.Reg) -> None:
+        """Evaluate ``operand`` once and pack it into two intermediate buffers: one the FPU's source
+        registers read (TF32, as every computed operand of theirs), one the kernel only copies into
+        DST (UnpackToDestFp32: all 32 bits, the value DST held), where it would otherwise be
+        computed again for its reads in DST. Both hold the same fp32 tiles: the bits are those of
+        computing it at each use."""
+        node = self.node(operand)
+        tiles = ir.Const(_tiles(node.shape))
+        fpu, exact = (self.ctx.intermediate_cb(self.kernel, operand.type) for _ in range(2))
+        self.emit(kir.Comment(text=f"intermediate buffers {fpu.index} (read by the FPU) and {exact.index} "
+                                   f"(copied into DST) hold one computed operand"))
+        for cb in (fpu, exact):
+            self.call("cb_reserve_back", kir.BufferId(cb.index), tiles)
+        self.evaluate(node, fpu, accumulate=None, also=exact)
+        for cb in (fpu, exact):
+            self.call("cb_push_back", kir.BufferId(cb.index), tiles)
+            self.call("cb_wait_front", kir.BufferId(cb.index), tiles)
+            self.pending_pops.append(cb)
+        self.staged[operand.name] = Node("leaf", operand, node.shape, cb=fpu)
+        self.staged_exact[operand.name] = Node("leaf", operand, node.shape, cb=exact)
 
     def through_buffer(self, node: Node, operand: ir.Reg) -> Node:
         """Evaluate ``node`` into an intermediate buffer now; the leaf that reads it back."""
@@ -599,7 +671,7 @@ class ComputeLowering(KernelLowering):
 
     # ---------------------------------------------------------------- emission
     def lower_BlockStore(self, op: ir.BlockStore) -> None:
-        self.staged = {}  # intermediates live for one store (popped at its end)
+        self.staged, self.staged_exact = {}, {}  # intermediates live for one store (popped at its end)
         for block in (op.block, *self.leaf_blocks(op.value)):
             if not block.type.unit.tiled:
                 self.fail("block math on a row-major (scalar-unit) block", hint="the compute engine works on "
@@ -627,6 +699,8 @@ class ComputeLowering(KernelLowering):
         for name in dict.fromkeys(leaf.name for leaf in self.leaf_blocks(op.value)):
             if name in self.shadows and not (only_step and name == op.block.name):
                 self.wait_current(name)
+        for shared in self.read_by_both_units(op.value):
+            self.stage_both_ways(shared)
         root = self.node(op.value, root=True)
         if shadow is None:
             final = op.value.name if op.value.name in self.rotating else None  # a local block's final value
@@ -652,7 +726,7 @@ class ComputeLowering(KernelLowering):
                 self.store_final_step(op.block.name, loop, root, only_step)
         for cb in self.pending_pops:
             self.call("cb_pop_front", kir.BufferId(cb.index), ir.Const(_tiles(cb.shape)))
-        self.staged = {}
+        self.staged, self.staged_exact = {}, {}
 
     lower_LocalStore = lower_BlockStore
 
@@ -733,8 +807,10 @@ class ComputeLowering(KernelLowering):
                 with self.into(body):
                     self.call("cb_pop_front", kir.BufferId(shadow.index), ir.Const(chunk))
 
-    def evaluate(self, root: Node, out: CBDecl, accumulate: Any, rotating: str | None = None) -> None:
-        """Compute every tile of ``root`` into DST, chunk by chunk, and pack them into ``out``.
+    def evaluate(self, root: Node, out: CBDecl, accumulate: Any, rotating: str | None = None,
+                 also: CBDecl | None = None) -> None:
+        """Compute every tile of ``root`` into DST, chunk by chunk, and pack them into ``out`` (and
+        into ``also``, from the same DST tiles).
 
         ``rotating``: a local block whose buffer rotates (:meth:`rotation_chunk`), which this store
         reads at its front or writes: each chunk written is reserved, packed and pushed on its own,
@@ -762,7 +838,7 @@ class ComputeLowering(KernelLowering):
             var, body = self.loop(name, count)
             self._stack.append(body)
             depth += 1
-            bases[name] = self.arith("mul", var, ir.Const(step), f"{name}_base")
+            bases[name] = self.arith(BinaryOp.MUL, var, ir.Const(step), f"{name}_base")
         self.state = None if outer else self.state
         self.chunk_tiles = chunk_rows * chunk_cols
         self.call("tile_regs_acquire")
@@ -775,9 +851,10 @@ class ComputeLowering(KernelLowering):
         chunk = ir.Const(chunk_rows * chunk_cols)
         if into_rotating:
             self.call("cb_reserve_back", kir.BufferId(out.index), chunk)
-        self.tiles(chunk_rows, chunk_cols, bases["r0"], bases["c0"], lambda i, j, t, d: self.call(
-            "pack_tile", self.dst(t, slots, root.slot), kir.BufferId(out.index),
-            t if into_rotating else self.tile_index(i, j, cols)))
+        for target in (out, also) if also is not None else (out,):
+            self.tiles(chunk_rows, chunk_cols, bases["r0"], bases["c0"], lambda i, j, t, d, target=target: self.call(
+                "pack_tile", self.dst(t, slots, root.slot), kir.BufferId(target.index),
+                t if into_rotating else self.tile_index(i, j, cols)))
         if into_rotating:
             self.call("cb_push_back", kir.BufferId(out.index), chunk)
         self.call("tile_regs_release")
@@ -856,13 +933,13 @@ class ComputeLowering(KernelLowering):
     def dst(self, t: Any, slots: int, slot: int) -> Any:
         """The DST tile of chunk tile ``t`` for a node in ``slot``: slot-major, so the chunk's
         tiles of one node are consecutive (one ``matmul_block`` fills them)."""
-        return self.arith("add", ir.Const(slot * self.chunk_tiles), t, "dst")
+        return self.arith(BinaryOp.ADD, ir.Const(slot * self.chunk_tiles), t, "dst")
 
     #: output tiles in the chunk being evaluated (each node's tiles take that many DST tiles)
     chunk_tiles = 1
 
     def tile_index(self, i: Any, j: Any, cols: int) -> Any:
-        return self.arith("add", self.arith("mul", i, ir.Const(cols)), j, "tile")
+        return self.arith(BinaryOp.ADD, self.arith(BinaryOp.MUL, i, ir.Const(cols)), j, "tile")
 
     def tiles(self, rows: int, cols: int, r0: Any, c0: Any, body: Any) -> None:
         """Run ``body(i, j, t, None)`` for every tile of a chunk (i, j absolute; t within the chunk)."""
@@ -877,8 +954,8 @@ class ComputeLowering(KernelLowering):
             ci, inner = self.loop("j", cols)
             self._stack.append(inner)
             pushed += 1
-        t = self.arith("add", self.arith("mul", ri, ir.Const(cols)), ci, "t")
-        body(self.arith("add", r0, ri, "i_abs"), self.arith("add", c0, ci, "j_abs"), t, None)
+        t = self.arith(BinaryOp.ADD, self.arith(BinaryOp.MUL, ri, ir.Const(cols)), ci, "t")
+        body(self.arith(BinaryOp.ADD, r0, ri, "i_abs"), self.arith(BinaryOp.ADD, c0, ci, "j_abs"), t, None)
         for _ in range(pushed):
             self._stack.pop()
 
@@ -998,22 +1075,25 @@ class ComputeLowering(KernelLowering):
         if addend.guard is None:
             self.operand_to_dst(addend, node, r0, c0, rows, cols, slots)
         elif isinstance(addend.guard, ir.Const):  # never written yet: the cleared DST is the addend
-            self.init_matmul(a, b, rows, cols)
+            self.init_matmul(a, b, rows, cols, node.value)
         else:  # while the addend is unwritten it is zero: the cleared DST already holds it
             # the matmul configuration is set on both paths (again after the copy), so the
             # init-pruning pass keeps it once before the loops and once in the copying branch
-            self.init_matmul(a, b, rows, cols)
+            self.init_matmul(a, b, rows, cols, node.value)
             copy = ir.If(cond=addend.guard)
             self.emit(copy)
             with self.into(copy.then_body):
                 self.operand_to_dst(addend, node, r0, c0, rows, cols, slots)
-                self.init_matmul(a, b, rows, cols)
-        self.emit_matmul(Node("matmul", node.op, node.shape, [a, b], slot=node.slot), r0, c0, rows, cols, slots)
+                self.init_matmul(a, b, rows, cols, node.value)
+        self.emit_matmul(Node("matmul", node.op, node.shape, [a, b], slot=node.slot, value=node.value), r0, c0, rows,
+                         cols, slots)
 
     def emit_matmul(self, node: Node, r0, c0, rows, cols, slots) -> None:
         a, b = node.children
         k_tiles = a.shape[-1]
-        n_tiles = b.shape[-1]
+        if node.value == TRANSPOSED_RHS:
+            self.emit_matmul_transposed(node, r0, c0, rows, cols, slots)
+            return
         if rows * cols > 1:  # the node's tiles are consecutive in DST: one matmul_block per K step
             self.emit_matmul_block(node, r0, c0, rows, cols, self.dst(ir.Const(0), slots, node.slot))
             return
@@ -1030,14 +1110,20 @@ class ComputeLowering(KernelLowering):
                 self._stack.pop()
         self.tiles(rows, cols, r0, c0, body)
 
-    def init_matmul(self, a: Node, b: Node, rows: int, cols: int) -> list[ir.Const]:
+    def init_matmul(self, a: Node, b: Node, rows: int, cols: int, form: str | None = None) -> list[ir.Const]:
         """Configure for the product of a chunk of rows x cols output tiles: ``matmul_block`` for a
-        chunk of several tiles, ``matmul_tiles`` for one; the ``matmul_block`` dimensions
-        (transpose, ct, rt, kt) are returned."""
+        chunk of several tiles, ``matmul_tiles`` for one, ``matmul_block`` one tile at a time with
+        the transpose flag for a transposed right operand (``form`` TRANSPOSED_RHS); the
+        ``matmul_block`` dimensions (transpose, ct, rt, kt) are returned."""
         k_tiles = a.shape[-1]
         dims = [ir.Const(0), ir.Const(cols), ir.Const(rows), ir.Const(k_tiles)]
         ins = kir.BufferId(a.cb.index), kir.BufferId(b.cb.index)
-        if rows * cols > 1:
+        if form == TRANSPOSED_RHS:
+            dims = [ir.Const(1), ir.Const(1), ir.Const(1), ir.Const(k_tiles)]
+            init, _, header = MATMUL_BLOCK
+            self.include(header)
+            self.init(("matmul_block", a.cb.index, b.cb.index, 1, 1, k_tiles, TRANSPOSED_RHS), init, *ins, *dims)
+        elif rows * cols > 1:
             init, _, header = MATMUL_BLOCK
             self.include(header)
             self.init(("matmul_block", a.cb.index, b.cb.index, cols, rows, k_tiles), init, *ins, *dims)
@@ -1063,6 +1149,25 @@ class ComputeLowering(KernelLowering):
         if inner is not None:
             self._stack.pop()
 
+    def emit_matmul_transposed(self, node: Node, r0, c0, rows, cols, slots) -> None:
+        """``a @ transpose(b)``: output tile (i, j) sums, over K, tile (i, k) of ``a`` times tile
+        (j, k) of ``b`` transposed as it is unpacked. The tiles of ``b^T`` a K step needs are not
+        consecutive in ``b``'s buffer, so each output tile is its own one-tile ``matmul_block``."""
+        a, b = node.children
+        k_tiles = a.shape[-1]
+        dims = self.init_matmul(a, b, rows, cols, TRANSPOSED_RHS)
+
+        def body(i, j, t, _):
+            k, inner = self.loop("k", k_tiles) if k_tiles > 1 else (ir.Const(0), None)
+            if inner is not None:
+                self._stack.append(inner)
+            self.call(MATMUL_BLOCK[1], kir.BufferId(a.cb.index), kir.BufferId(b.cb.index),
+                      self.tile_index(i, k, k_tiles), self.tile_index(j, k, k_tiles), self.dst(t, slots, node.slot),
+                      *dims)
+            if inner is not None:
+                self._stack.pop()
+        self.tiles(rows, cols, r0, c0, body)
+
     def rhs_tile(self, a: Node, b: Node, row: Any, k: Any, col: Any) -> Any:
         """The tile of the right operand that output row ``row`` (counted over the batch: a
         ``(B, M, N)`` product has ``B * M`` rows, as the left operand's tiles lie) meets at K step
@@ -1070,8 +1175,8 @@ class ComputeLowering(KernelLowering):
         index = self.tile_index(k, col, b.shape[-1])
         if len(b.shape) == 2:
             return index
-        batch = self.arith("floordiv", row, ir.Const(a.shape[-2]), "batch")
-        return self.arith("add", self.arith("mul", batch, ir.Const(b.shape[-2] * b.shape[-1])), index, "tile")
+        batch = self.arith(BinaryOp.FLOORDIV, row, ir.Const(a.shape[-2]), "batch")
+        return self.arith(BinaryOp.ADD, self.arith(BinaryOp.MUL, batch, ir.Const(b.shape[-2] * b.shape[-1])), index, "tile")
 
     def emit_reduce(self, node: Node, r0, c0, rows, cols, slots) -> None:
         (x,) = node.children

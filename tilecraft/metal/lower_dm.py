@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..ir import ops as ir
+from ..ir.scalarops import BinaryOp
 from ..ir import pipe_protocol
 from ..ir.types import BlockType, CBDecl, TensorDecl
 from . import kir
@@ -136,13 +137,13 @@ class DataMovementLowering(PipeLowering, KernelLowering):
         tile = ir.Const(0)
         slot = ir.Const(0)
         for d, (lo, idx) in enumerate(zip(los, indices)):
-            tile = self.arith("add", tile, self.arith("mul", self.arith("add", lo, idx, "row"),
+            tile = self.arith(BinaryOp.ADD, tile, self.arith(BinaryOp.MUL, self.arith(BinaryOp.ADD, lo, idx, "row"),
                                                         ir.Const(strides[d]), "t"), "tile")
             block_stride = 1
             for e in extents[d + 1:]:
                 block_stride *= e
-            slot = self.arith("add", slot, self.arith("mul", idx, ir.Const(block_stride)), "slot")
-        l1 = self.arith("add", addr, self.arith("mul", slot, ir.Const(tile_bytes)), "l1")
+            slot = self.arith(BinaryOp.ADD, slot, self.arith(BinaryOp.MUL, idx, ir.Const(block_stride)), "slot")
+        l1 = self.arith(BinaryOp.ADD, addr, self.arith(BinaryOp.MUL, slot, ir.Const(tile_bytes)), "l1")
         self.call(fn, tile, acc, l1)
         for _ in body_stack:
             self._stack.pop()
@@ -167,14 +168,14 @@ class DataMovementLowering(PipeLowering, KernelLowering):
             stride = 1
             for u in unit[d + 1:-1]:
                 stride *= u
-            page = self.arith("add", page, self.arith("mul", self.arith("add", lo, idx), ir.Const(stride)), "page")
+            page = self.arith(BinaryOp.ADD, page, self.arith(BinaryOp.MUL, self.arith(BinaryOp.ADD, lo, idx), ir.Const(stride)), "page")
             block_stride = 1
             for e in extents[d + 1:-1]:
                 block_stride *= e
-            slot = self.arith("add", slot, self.arith("mul", idx, ir.Const(block_stride)), "slot")
+            slot = self.arith(BinaryOp.ADD, slot, self.arith(BinaryOp.MUL, idx, ir.Const(block_stride)), "slot")
         noc = self.reg("noc_addr", kir.U64)
-        self.call("get_noc_addr", page, acc, self.arith("mul", los[-1], ir.Const(esize)), result=noc)
-        l1 = self.arith("add", addr, self.arith("mul", slot, ir.Const(row_bytes)), "l1")
+        self.call("get_noc_addr", page, acc, self.arith(BinaryOp.MUL, los[-1], ir.Const(esize)), result=noc)
+        l1 = self.arith(BinaryOp.ADD, addr, self.arith(BinaryOp.MUL, slot, ir.Const(row_bytes)), "l1")
         if fn == "read":
             self.call("noc_async_read", noc, l1, ir.Const(row_bytes))
         else:

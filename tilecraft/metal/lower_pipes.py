@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..ir import ops as ir
+from ..ir.scalarops import BinaryOp
 from ..ir import pipe_protocol
 from ..ir.types import BlockType, CBDecl, PipeNetDecl
 from ..ir.grid import all_cores
@@ -88,8 +89,8 @@ class PipeLowering:
 
     def pipe_fields(self, base: int, k: ir.Reg) -> dict[str, ir.Reg]:
         """Registers holding row ``k`` of the pipe table that starts at runtime argument ``base``."""
-        row = self.arith("add", ir.Const(base + 1), self.arith("mul", k, ir.Const(len(FIELDS))), "row")
-        return {name: self.arg_at(self.arith("add", row, ir.Const(f)), f"pipe_{name}") for f, name in enumerate(FIELDS)}
+        row = self.arith(BinaryOp.ADD, ir.Const(base + 1), self.arith(BinaryOp.MUL, k, ir.Const(len(FIELDS))), "row")
+        return {name: self.arg_at(self.arith(BinaryOp.ADD, row, ir.Const(f)), f"pipe_{name}") for f, name in enumerate(FIELDS)}
 
     def arg_at(self, index: Any, hint: str) -> ir.Reg:
         reg = self.reg(hint)
@@ -114,7 +115,7 @@ class PipeLowering:
         fields, _res = self.pipes[op.pipe.name]
         x, y = (fields["src_x"], fields["src_y"]) if op.end == "src" else (fields["x0"], fields["y0"])
         rows = self.program.grid[1]
-        values = [self.arith("add", self.arith("mul", x, ir.Const(rows)), y, "node")] if op.dims == 1 \
+        values = [self.arith(BinaryOp.ADD, self.arith(BinaryOp.MUL, x, ir.Const(rows)), y, "node")] if op.dims == 1 \
             else [x, y] + [ir.Const(0)] * (op.dims - 2)
         for out, value in zip(op.outs, values):
             self.emit(ir.Assign(result=out, value=value))
@@ -141,17 +142,17 @@ class PipeLowering:
     def slot_address(self, res: PipeNetResources, fields: dict) -> Any:
         base = self.reg("landing")
         self.call("get_write_ptr", self.cb(res.landing), result=base)
-        return self.arith("add", base, self.arith("mul", fields["slot"], ir.Const(res.block_bytes)), "slot")
+        return self.arith(BinaryOp.ADD, base, self.arith(BinaryOp.MUL, fields["slot"], ir.Const(res.block_bytes)), "slot")
 
     def flag_address(self, res: PipeNetResources, fields: dict) -> Any:
         base = self.reg("flags")
         self.call("get_write_ptr", self.cb(res.flags), result=base)
-        return self.arith("add", base, self.arith("mul", fields["slot"], ir.Const(FLAG_STRIDE)), "flag")
+        return self.arith(BinaryOp.ADD, base, self.arith(BinaryOp.MUL, fields["slot"], ir.Const(FLAG_STRIDE)), "flag")
 
     def ready_semaphore(self, res: PipeNetResources, fields: dict) -> ir.Reg:
         """The L1 address of this pipe's ready semaphore (the same id on every core)."""
         addr = self.reg("ready_addr")
-        self.call("get_semaphore", self.arith("add", ir.Const(res.ready_base), fields["counter"], "ready_id"),
+        self.call("get_semaphore", self.arith(BinaryOp.ADD, ir.Const(res.ready_base), fields["counter"], "ready_id"),
                   result=addr)
         return addr
 

@@ -11,7 +11,11 @@ says otherwise, as the published TT-Lang simulator has; ``GetNumAvailableDevices
 """
 
 from . import tensor_methods  # noqa: F401  (binds operators and reshape on Tensor)
-from .conversion import from_device, from_torch, to_device, to_torch
+from .conversion import as_tensor, copy_host_to_device_tensor, from_device, from_torch, to_device, to_torch
+from .compute_config import (BlackholeComputeKernelConfig, DeviceComputeKernelConfig,
+                             MatmulMultiCoreReuseMultiCast1DProgramConfig, MatmulMultiCoreReuseMultiCastProgramConfig,
+                             MatmulMultiCoreReuseProgramConfig, WormholeComputeKernelConfig,
+                             init_device_compute_kernel_config)
 from .cores import CoreCoord, CoreGrid, CoreRange, CoreRangeSet, core_range_set_to_core_grid
 from .creation import (allocate_tensor_on_device, empty, empty_like, full, full_like, ones, ones_like, rand,
                        zeros, zeros_like)
@@ -24,27 +28,42 @@ from .descriptors import (NOC, NOC_MODE, CBDescriptor, CBFormatDescriptor, Compu
                           UnpackToDestMode, WriterConfigDescriptor)
 from .fidelity import MathFidelity
 from .generic import (TensorAccessorArgs, cb_descriptor_from_sharded_tensor, corerange_to_cores, generic_op,
-                      num_cores_to_corerangeset, split_work_to_cores)
+                      num_cores_to_corerangeset, num_cores_to_corerangeset_in_subcoregrids, split_work_to_cores)
 from .layout import ROW_MAJOR_LAYOUT, TILE_LAYOUT, TILE_SHAPE, TILE_SIZE, Layout, Shape
 from .memory import (DRAM_MEMORY_CONFIG, L1_MEMORY_CONFIG, BufferType, MemoryConfig, ShardOrientation, ShardSpec,
                      TensorMemoryLayout)
 from .mesh import (ConcatMeshToTensor, FabricConfig, MeshDevice, MeshShape, MeshToTensor,
                    ReplicateTensorToMesh, ShardTensor2dMesh, ShardTensorToMesh, TensorToMesh, close_mesh_device,
                    open_mesh_device, set_fabric_config)
-from .ops import (abs, add, all_gather, all_reduce, clone, cos, divide, exp, floor_div, gelu, log, matmul, max,
+from .ops import (Conv2dConfig, conv2d, determine_expected_group_norm_sharded_config_and_grid_size,
+                  create_group_norm_input_mask, create_group_norm_weight_bias_rm, group_norm, avg_pool2d, fold, get_conv_output_dim, upsample, argmax, topk, softmax_in_place, scale_mask_softmax_in_place, layer_norm, rms_norm, rms_norm_post_all_gather, rms_norm_pre_all_gather, concat, copy, embedding, interleaved_to_sharded, pad, permute, reshard, sharded_to_interleaved,
+                  slice, split, tilize, unsqueeze, unsqueeze_to_4D, untilize, view, UnaryOpType, UnaryWithParam, linear, clamp, eq, ge, gt, le, logical_and, logical_not, logical_or,
+                  lt, maximum, minimum, ne, where, add_, mul_, multiply_, plus_one, abs, add, all_gather, all_reduce, clone, cos, divide, exp, floor_div, gelu, log, matmul, max,
                   mean, mul, multiply, neg, pow, reciprocal, relu, remainder, repeat, reshape, rsqrt, sigmoid, silu,
                   sin, softmax, sqrt, square, squeeze, sub, subtract, sum, tanh, to_layout, to_memory_config,
                   transpose, typecast)
 from .primitives import PRIMITIVES, CollectivePrimitive, DevicePrimitive, Primitive, RuleTable, TensorType
-from .queries import get_memory_config, is_sharded, synchronize_device
-from .sharding import ShardStrategy, create_sharded_memory_config
+from .lifetime import deallocate, reallocate
+from .mesh_mapping import (MeshMapperConfig, PlacementReplicate, PlacementShard, create_mesh_mapper,
+                           distribute)
+from .queries import (get_arch_name, get_device_tensors, get_memory_config, get_num_devices, is_sharded,
+                      synchronize_device)
+from .sharding import ShardStrategy, create_sharded_memory_config, create_sharded_memory_config_
+from . import cluster, experimental, transformer
+from .ops.attention import SDPAProgramConfig
+from .ops.collectives import GlobalSemaphore, create_global_semaphore
+from .ops.kv_cache import fill_cache
+from .ops.matmul import MinimalMatmulConfig
+from .surface import namespace_or_error
 from .tensor import Tensor
+from .trace import begin_trace_capture, end_trace_capture, execute_trace, release_trace
 
 __all__ = [
     # tensors and conversion
     "Tensor", "from_torch", "to_torch", "to_device", "from_device",
     "rand", "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
-    "allocate_tensor_on_device",
+    "allocate_tensor_on_device", "as_tensor", "copy_host_to_device_tensor", "deallocate", "reallocate",
+    "get_device_tensors", "get_arch_name", "get_num_devices",
     # types
     "DataType", "bfloat16", "float32", "float16", "bfloat8_b", "bfloat4_b", "int32", "uint32", "uint16", "uint8",
     "Layout", "TILE_LAYOUT", "ROW_MAJOR_LAYOUT", "TILE_SIZE", "TILE_SHAPE", "Shape", "MathFidelity",
@@ -53,22 +72,49 @@ __all__ = [
     "core_range_set_to_core_grid", "ShardStrategy", "create_sharded_memory_config",
     # devices and meshes
     "Device", "Arch", "open_device", "close_device", "synchronize_device", "GetNumAvailableDevices",
+    "begin_trace_capture", "end_trace_capture", "execute_trace", "release_trace",
     "simulated_devices", "get_memory_config", "is_sharded",
     "MeshShape", "MeshDevice", "open_mesh_device", "close_mesh_device", "FabricConfig", "set_fabric_config",
     "TensorToMesh", "ShardTensorToMesh", "ShardTensor2dMesh", "ReplicateTensorToMesh", "MeshToTensor",
-    "ConcatMeshToTensor",
+    "ConcatMeshToTensor", "MeshMapperConfig", "PlacementShard", "PlacementReplicate", "create_mesh_mapper",
+    "distribute", "cluster",
     # ops
     "add", "subtract", "sub", "multiply", "mul", "divide", "pow", "floor_div", "remainder", "matmul",
     "relu", "gelu", "silu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "reciprocal", "abs", "neg",
     "square", "sin", "cos", "softmax", "sum", "mean", "max",
     "transpose", "reshape", "squeeze", "repeat", "typecast", "to_layout", "to_memory_config", "clone",
     "all_reduce", "all_gather",
+    # rearranging values, placements and layouts; embedding
+    "permute", "concat", "slice", "split", "pad", "unsqueeze", "unsqueeze_to_4D", "view", "interleaved_to_sharded",
+    "sharded_to_interleaved", "reshard", "tilize", "untilize", "copy", "embedding", "create_sharded_memory_config_",
+    # attention (ttnn.transformer and ttnn.experimental hold the rest)
+    "experimental", "transformer", "SDPAProgramConfig", "fill_cache", "create_global_semaphore", "GlobalSemaphore",
+    # images in channels-last layout
+    "upsample", "fold", "avg_pool2d", "get_conv_output_dim", "conv2d", "Conv2dConfig",
+    # positions of the largest values; softmax in place
+    "argmax", "topk", "softmax_in_place", "scale_mask_softmax_in_place",
+    # normalisation
+    "layer_norm", "rms_norm", "rms_norm_pre_all_gather", "rms_norm_post_all_gather", "group_norm",
+    "create_group_norm_weight_bias_rm", "create_group_norm_input_mask",
+    "determine_expected_group_norm_sharded_config_and_grid_size",
+    # selection, comparison, in place
+    "maximum", "minimum", "clamp", "where", "gt", "lt", "ge", "le", "eq", "ne", "logical_and", "logical_or",
+    "logical_not", "add_", "mul_", "multiply_", "plus_one",
+    # matmul and linear, with their compute kernel and program configs
+    "linear", "UnaryOpType", "UnaryWithParam", "WormholeComputeKernelConfig", "BlackholeComputeKernelConfig",
+    "DeviceComputeKernelConfig", "init_device_compute_kernel_config", "MatmulMultiCoreReuseProgramConfig",
+    "MatmulMultiCoreReuseMultiCastProgramConfig", "MatmulMultiCoreReuseMultiCast1DProgramConfig", "MinimalMatmulConfig",
     # programs of hand-written kernels (the micro-op pattern), run on the kernel emulator
     "generic_op", "ProgramDescriptor", "KernelDescriptor", "KernelBindings", "CBDescriptor", "CBFormatDescriptor", "TileDescriptor",
     "SemaphoreDescriptor", "RuntimeArgs", "ReaderConfigDescriptor", "WriterConfigDescriptor",
     "DataMovementConfigDescriptor", "ComputeConfigDescriptor", "DataMovementProcessor", "NOC", "NOC_MODE",
     "CoreType", "UnpackToDestMode", "TensorAccessorArgs", "split_work_to_cores", "num_cores_to_corerangeset",
-    "cb_descriptor_from_sharded_tensor", "corerange_to_cores",
+    "cb_descriptor_from_sharded_tensor", "corerange_to_cores", "num_cores_to_corerangeset_in_subcoregrids",
     # for the layers that register rules on the ops
     "Primitive", "DevicePrimitive", "CollectivePrimitive", "TensorType", "RuleTable", "PRIMITIVES",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """A ttnn name tilecraft does not simulate: E0540 naming it (``surface.namespace_or_error``)."""
+    return namespace_or_error("ttnn", name, globals())

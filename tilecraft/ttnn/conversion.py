@@ -8,7 +8,7 @@ row-major, see :func:`.layout.given_or_default`); a ``device`` that is a mesh wi
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 import torch
 
@@ -21,6 +21,7 @@ from .device import DeviceHandle
 from .layout import Layout, Shape, given_or_default
 from .memory import MemoryConfig, as_memory_config
 from .mesh import MeshDevice, MeshToTensor, ReplicateTensorToMesh, TensorToMesh
+from .mesh_mapping import default_mapper
 from .tensor import Tensor
 
 
@@ -41,6 +42,8 @@ def from_torch(tensor: torch.Tensor, dtype: Optional[DataFormat] = None, *,
     layout, defaulted_at = given_or_default(layout)
     config = as_memory_config(memory_config)
     pad = 0.0 if pad_value is None else pad_value
+    if mesh_mapper is None:
+        mesh_mapper = default_mapper()
     if mesh_mapper is None and isinstance(device, MeshDevice):
         mesh_mapper = ReplicateTensorToMesh(device)
     if mesh_mapper is None:
@@ -80,3 +83,33 @@ def to_device(tensor: Tensor, device: DeviceHandle, memory_config: Optional[Memo
 def from_device(tensor: Tensor) -> Tensor:
     """``tensor`` on the host (the storage is shared, not copied)."""
     return tensor.cpu()
+
+
+def as_tensor(tensor: torch.Tensor, dtype: Optional[DataFormat] = None, *, layout: Optional[Layout] = None,
+              device: Optional[DeviceHandle] = None, memory_config: Optional[MemoryConfig] = None,
+              cache_file_name: Optional[str] = None, preprocess: Optional[Callable[[torch.Tensor], torch.Tensor]] = None,
+              mesh_mapper: Optional[TensorToMesh] = None, use_device_tilizer: bool = False) -> Tensor:
+    """:func:`from_torch` of ``preprocess(tensor)``, as models load weights. ttnn also writes the
+    converted tensor to ``cache_file_name`` to skip the conversion next time; the simulator converts
+    each time and writes no file."""
+    if preprocess is not None:
+        tensor = preprocess(tensor)
+    return from_torch(tensor, dtype, layout=layout, device=device, memory_config=memory_config,
+                      mesh_mapper=mesh_mapper)
+
+
+def copy_host_to_device_tensor(host_tensor: Tensor, device_tensor: Tensor, cq_id: int = 0) -> None:
+    """Write a host tensor's values into an allocated device tensor of the same shape, dtype and
+    layout (how traced models feed each step's inputs)."""
+    for value, name in ((host_tensor, "host_tensor"), (device_tensor, "device_tensor")):
+        if not isinstance(value, Tensor):
+            raise UsageTypeError(f"ttnn.copy_host_to_device_tensor: {name} must be a ttnn.Tensor, got {type_name(value)}")
+    if device_tensor.device() is None:
+        raise UsageValueError("ttnn.copy_host_to_device_tensor: device_tensor is on the host; allocate it on the "
+                              "device (ttnn.allocate_tensor_on_device)")
+    mine = (device_tensor.shape, device_tensor.dtype, device_tensor.layout)
+    theirs = (host_tensor.shape, host_tensor.dtype, host_tensor.layout)
+    if mine != theirs:
+        raise UsageValueError(f"ttnn.copy_host_to_device_tensor: the host tensor ({theirs[0]}, {theirs[1].name}, "
+                              f"{theirs[2]}) differs from the device tensor ({mine[0]}, {mine[1].name}, {mine[2]})")
+    device_tensor.overwrite(host_tensor)

@@ -37,6 +37,7 @@ from .descriptors import (CBDescriptor, CBFormatDescriptor, ComputeConfigDescrip
 from .fidelity import MathFidelity
 from .layout import Layout
 from .memory import BufferType, ShardOrientation, TensorMemoryLayout
+from .trace import traced
 from .tensor import Tensor
 
 _PACKAGE = str(Path(__file__).resolve().parents[1])
@@ -70,6 +71,7 @@ def recorded_runs() -> Iterator[list[launch.EmulationResult]]:
         _recorders.reset(token)
 
 
+@traced
 def generic_op(io_tensors: Sequence[Tensor], program_descriptor: ProgramDescriptor) -> Tensor:
     """Run ``program_descriptor`` on the emulator over ``io_tensors`` (outputs last); returns the last."""
     span = _host_span()
@@ -323,6 +325,24 @@ def num_cores_to_corerangeset(target_num_cores: int, grid_size: Union[CoreCoord,
         raise UsageValueError(f"{target_num_cores!r} cores do not fit a grid of {cols} columns and {rows} rows")
     cores = _grid_order(cols, rows, default_row_wise if row_wise is None else row_wise)
     return _range_set(cores[:target_num_cores])
+
+
+def num_cores_to_corerangeset_in_subcoregrids(start_core: CoreCoord, target_num_cores: int,
+                                              sub_core_grids: CoreRangeSet, row_wise: bool = False) -> CoreRangeSet:
+    """``target_num_cores`` cores of ``sub_core_grids`` from ``start_core`` on: each range of the set in
+    turn, row by row (``row_wise``) or column by column, merged into rectangles."""
+    if not isinstance(start_core, CoreCoord) or not isinstance(sub_core_grids, CoreRangeSet):
+        raise UsageTypeError("num_cores_to_corerangeset_in_subcoregrids takes a CoreCoord start and a CoreRangeSet, "
+                             f"got {start_core!r} and {sub_core_grids!r}")
+    order = [core for r in sub_core_grids.ranges()
+             for core in _grid_order(r.end.x - r.start.x + 1, r.end.y - r.start.y + 1, row_wise, r.start)]
+    if (start_core.x, start_core.y) not in order:
+        raise UsageValueError(f"start core {start_core!r} is not in {sub_core_grids!r}")
+    available = order[order.index((start_core.x, start_core.y)):]
+    if not isinstance(target_num_cores, int) or not 0 < target_num_cores <= len(available):
+        raise UsageValueError(f"{target_num_cores!r} cores from {start_core!r} do not fit {sub_core_grids!r} "
+                              f"({len(available)} cores from there)")
+    return _range_set(available[:target_num_cores])
 
 
 def _grid_order(cols: int, rows: int, row_wise: bool, start: CoreCoord = CoreCoord(0, 0)) -> list[tuple[int, int]]:

@@ -17,8 +17,8 @@ as JAX keeps its lowering tables outside its primitives. :data:`PRIMITIVES` list
 table can be checked for completeness.
 
 ``bind`` also carries what every ttnn op shares: scalar operands, the ``dtype``/``layout``/
-``memory_config`` overrides of the result, placement on the first tensor operand's device, and
-mesh tensors, on which an op runs once per device.
+``memory_config`` overrides of the result, placement on the first tensor operand's device, mesh
+tensors, on which an op runs once per device, and trace capture (:mod:`.trace`).
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from .datatype import as_data_format
 from .layout import Layout, Shape
 from .memory import MemoryConfig, as_memory_config
 from .mesh import FabricConfig
+from . import trace
 from .tensor import Tensor
 
 Scalar = Union[int, float]
@@ -101,7 +102,16 @@ class DevicePrimitive(Primitive):
 
     def bind(self, *operands: Operand, dtype: Optional[DataFormat] = None, layout: Optional[Layout] = None,
              memory_config: Optional[MemoryConfig] = None, **params: object) -> Tensor:
-        """Apply the primitive: per device for mesh tensors, the result on the first tensor's device."""
+        """Apply the primitive: per device for mesh tensors, the result on the first tensor's device.
+        Inside a trace capture the call is recorded, to be computed again into the same result."""
+        capture = trace.recording(operands)
+        result = self._bind(operands, dtype, layout, memory_config, params)
+        if capture is not None:
+            capture.append(lambda: result.overwrite(self._bind(operands, dtype, layout, memory_config, params)))
+        return result
+
+    def _bind(self, operands: Sequence[Operand], dtype: Optional[DataFormat], layout: Optional[Layout],
+              memory_config: Optional[MemoryConfig], params: dict[str, object]) -> Tensor:
         tensors = self._check_operands(operands)
         mesh = tensors[0].mesh_device
         if any(t.mesh_device is not mesh for t in tensors):
@@ -162,6 +172,14 @@ class CollectivePrimitive(Primitive):
 
     def bind(self, tensor: Tensor, *, cluster_axis: Optional[int] = None,
              memory_config: Optional[MemoryConfig] = None, **params: object) -> Tensor:
+        capture = trace.recording((tensor,))
+        result = self._combine(tensor, cluster_axis, memory_config, params)
+        if capture is not None:
+            capture.append(lambda: result.overwrite(self._combine(tensor, cluster_axis, memory_config, params)))
+        return result
+
+    def _combine(self, tensor: Tensor, cluster_axis: Optional[int], memory_config: Optional[MemoryConfig],
+                 params: dict[str, object]) -> Tensor:
         mesh = tensor.mesh_device if isinstance(tensor, Tensor) else None
         if mesh is None:
             raise UsageValueError(

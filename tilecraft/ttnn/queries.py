@@ -1,13 +1,16 @@
 """ttnn's host-side questions about tensors and devices: functions that compute nothing.
 
-``get_memory_config`` and ``is_sharded`` read what a tensor carries; ``synchronize_device``
+``get_memory_config``, ``is_sharded`` and ``get_device_tensors`` read what a tensor carries,
+``get_arch_name`` and ``get_num_devices`` what the simulated system is; ``synchronize_device``
 waits for a device's queued work, of which the simulator has none: every op and every kernel
 program runs to completion when it is called.
 """
 
 from __future__ import annotations
 
-from .device import DeviceHandle
+from tilecraft import session
+
+from .device import DeviceHandle, simulated_devices
 from .memory import MemoryConfig
 from .tensor import Tensor
 
@@ -36,3 +39,18 @@ def _tensor(value: object, function: str) -> Tensor:
         kind = type(value)
         raise TypeError(f"ttnn.{function} takes a ttnn.Tensor, got {kind.__module__}.{kind.__qualname__}")
     return value
+
+
+def get_device_tensors(tensor: Tensor) -> list[Tensor]:
+    """One single-device tensor per device of a mesh tensor, in mesh order (``[tensor]`` otherwise)."""
+    return _tensor(tensor, "get_device_tensors").device_tensors()
+
+
+def get_arch_name() -> str:
+    """The simulated architecture's name (``wormhole_b0``, ``blackhole``)."""
+    return session.options().arch
+
+
+def get_num_devices() -> int:
+    """Chips in the simulated system."""
+    return simulated_devices()

@@ -59,3 +59,15 @@ def create_sharded_memory_config(shape: Sequence[int], core_grid: Union[CoreGrid
                  ShardStrategy.WIDTH: (height, -(-width // cores)),
                  ShardStrategy.BLOCK: (-(-height // rows), -(-width // cols))}[strategy]
     return MemoryConfig(_LAYOUT[strategy], BufferType.L1, ShardSpec(grid, shard, orientation))
+
+
+def create_sharded_memory_config_(shape: Sequence[int], grid: Union[CoreGrid, CoreRangeSet],
+                                  strategy: ShardStrategy, orientation: Optional[ShardOrientation] = None,
+                                  halo: bool = False, use_height_and_width_as_shard_shape: bool = False,
+                                  tile_layout: object = None) -> MemoryConfig:
+    """ttnn's second spelling of :func:`create_sharded_memory_config` (with the halo flag of the
+    convolution helpers, which tilecraft has no use for); the same config."""
+    if halo:
+        raise UsageValueError("create_sharded_memory_config_: halo shards belong to ttnn.conv2d, which tilecraft "
+                              "does not simulate")
+    return create_sharded_memory_config(shape, grid, strategy, orientation, use_height_and_width_as_shard_shape)

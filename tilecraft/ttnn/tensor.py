@@ -46,6 +46,9 @@ class BufferAddress(int):
 class Tensor:
     """A ttnn tensor on the host or on a simulated device (see the module docstring)."""
 
+    #: where ``ttnn.deallocate`` freed this tensor's buffer (None while it holds values)
+    _deallocated_at: Optional[Span] = None
+
     def __init__(self, storage: torch.Tensor, *, shape: Optional[Shape] = None, dtype: Optional[DataFormat] = None,
                  layout: Optional[Layout] = None, memory_config: MemoryConfig = DRAM_MEMORY_CONFIG,
                  device: Optional[Device] = None) -> None:
@@ -177,6 +180,10 @@ class Tensor:
     @property
     def storage(self) -> torch.Tensor:
         """The padded host tensor holding the values; read and written in place by the simulator."""
+        if self._deallocated_at is not None:
+            at = f" at {self._deallocated_at}" if self._deallocated_at.line else ""
+            raise UsageValueError(f"this tensor was deallocated{at} (ttnn.deallocate); its buffer holds no values",
+                                  hint="deallocate a tensor only after its last use")
         if self._storage is None:
             raise UsageTypeError("a mesh tensor has one storage per device: use tensor.device_tensors()[i].storage")
         return self._storage
@@ -218,6 +225,19 @@ class Tensor:
                 "ttnn.from_torch(..., device=mesh, mesh_mapper=ttnn.ReplicateTensorToMesh(mesh)) or ShardTensorToMesh"
             )
         return self._relocated(device, config)
+
+    def overwrite(self, source: "Tensor") -> "Tensor":
+        """Write ``source``'s values into this tensor's buffers, device by device (same shape, dtype
+        and layout: the in-place ops, trace replays and host-to-device copies); returns this tensor."""
+        for mine, theirs in zip(self.device_tensors(), source.device_tensors()):
+            mine.storage.copy_(theirs.storage)
+        return self
+
+    def deallocate(self, at: Optional[Span]) -> None:
+        """Free the buffer (each device's, for a mesh tensor): any later read is an error naming ``at``."""
+        for piece in self._shards or ():
+            piece.deallocate(at)
+        self._deallocated_at = at if at is not None else Span("<unknown>", 0)
 
     def cpu(self) -> "Tensor":
         """The tensor on the host, sharing this tensor's storage."""
@@ -271,6 +291,8 @@ class Tensor:
         tail = f"shape={self._shape!r}, dtype={self._dtype!r}, layout={self._layout!r}"
         if self._shards is not None:
             return f"ttnn.Tensor(<{len(self._shards)} device tensors on {self._mesh!r}>, {tail})"
+        if self._deallocated_at is not None:
+            return f"ttnn.Tensor(<deallocated>, {tail})"
         values = self.logical()
         numbers = values.to(torch.float32) if values.is_floating_point() else values
         body = np.array2string(numbers.numpy(), precision=5, threshold=64, edgeitems=3, separator=", ",

@@ -675,7 +675,7 @@ void reduce_tile(Pool pool, RDim dim, std::uint32_t cb, std::uint32_t scaler_cb,
         }
     } else {
         // out = X @ S^T (rows), S @ X (columns), or the two-stage full sum at [0][0] (scalar), each element
-        // as the matrix unit computes it (fpu::dot, chunks of 16 in k order)
+        // as the matrix unit computes it (fpu::dot over each 16-long face in k order)
         static std::uint32_t va[1024 + 16], vb[1024 + 16];
         const std::uint32_t n = dim == RDim::Row ? C : R, n16 = (n + 15) / 16 * 16;
         for (std::uint32_t r = 0; r < R; ++r) {
@@ -697,7 +697,14 @@ void reduce_tile(Pool pool, RDim dim, std::uint32_t cb, std::uint32_t scaler_cb,
                         vb[k] = as_bits(sm[r * C + k]);
                     }
                 }
-                c.dst[t][idx] = fpu::dot(va, vb, int(n16), dst_bits(t, idx), c.fidelity_phases, c.fp32);
+                // llk_math_reduce.h: REDUCE_ROW's MVMULs run inside the fidelity loop (phase-major over
+                // both faces); REDUCE_COL is one GAPOOL per 16-long face, each face's fidelity phases
+                // before the next face's, so a bfloat16 DST rounds between faces
+                const std::uint32_t face = dim == RDim::Row ? n16 : 16;
+                std::uint32_t sum = dst_bits(t, idx);
+                for (std::uint32_t k0 = 0; k0 < n16; k0 += face)
+                    sum = fpu::dot(va + k0, vb + k0, int(face), sum, c.fidelity_phases, c.fp32);
+                c.dst[t][idx] = sum;
             }
         }
         fresh(t, false);

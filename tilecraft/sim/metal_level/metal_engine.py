@@ -326,8 +326,10 @@ class MetalCore:
     def c_fill_tile(self, op: int, d: int, value: float) -> None:
         self.dst[d] = self.rt.node(op, "fill", lambda v: v.expand(-1, 32, 32), [], scalars=(float(value),))
 
-    def c_matmul_tiles(self, op: int, cb0: int, cb1: int, i0: int, i1: int, d: int) -> None:
+    def c_matmul_tiles(self, op: int, cb0: int, cb1: int, i0: int, i1: int, d: int, transpose: int = 0) -> None:
         a, b = self.cbs[cb0].front(i0, op), self.cbs[cb1].front(i1, op)
+        if transpose:  # in1's tile transposed as it is unpacked (matmul_block's flag)
+            b = self.rt.node(op, "transpose", tile_math.transpose, [b])
         if self.dst[d] == ZERO:
             self.dst[d] = self.rt.node(op, "mm", tile_math.matmul, [a, b])
         else:
@@ -336,10 +338,10 @@ class MetalCore:
     def c_matmul_block(self, op: int, cb0: int, cb1: int, i0: int, i1: int, d: int, transpose: int, ct_dim: int,
                        rt_dim: int, kt_dim: int) -> None:
         """rt_dim x ct_dim tiles of one K step: in0 tile i0 + r * kt_dim times in1 tile i1 + c
-        into DST tile d + r * ct_dim + c (0.81.1 matmul.h)."""
+        (each transposed when ``transpose``) into DST tile d + r * ct_dim + c (0.81.1 matmul.h)."""
         for r in range(rt_dim):
             for c in range(ct_dim):
-                self.c_matmul_tiles(op, cb0, cb1, i0 + r * kt_dim, i1 + c, d + r * ct_dim + c)
+                self.c_matmul_tiles(op, cb0, cb1, i0 + r * kt_dim, i1 + c, d + r * ct_dim + c, transpose)
 
     def c_reduce_tile(self, op: int, cb: int, scaler_cb: int, i: int, si: int, d: int, *, template: tuple) -> None:
         kind = "sum" if template[0].endswith("SUM") else "max"

@@ -24,17 +24,19 @@ from ..tensor import Tensor
 from .rules import same_type
 
 
-def _identity(x: torch.Tensor) -> torch.Tensor:
+def identity(x: torch.Tensor) -> torch.Tensor:
+    """The impl of ops that move or re-encode values without changing them."""
     return x
 
 
-typecast_p = DevicePrimitive("typecast", same_type, _identity)
-to_layout_p = DevicePrimitive("to_layout", same_type, _identity)
-clone_p = DevicePrimitive("clone", same_type, _identity)
-to_memory_config_p = DevicePrimitive("to_memory_config", same_type, _identity)
+typecast_p = DevicePrimitive("typecast", same_type, identity)
+to_layout_p = DevicePrimitive("to_layout", same_type, identity)
+clone_p = DevicePrimitive("clone", same_type, identity)
+to_memory_config_p = DevicePrimitive("to_memory_config", same_type, identity)
 
 
-def typecast(input_tensor: Tensor, dtype: DataFormat, *, memory_config: Optional[MemoryConfig] = None) -> Tensor:
+def typecast(input_tensor: Tensor, dtype: DataFormat, *, memory_config: Optional[MemoryConfig] = None,
+             sub_core_grids: object = None) -> Tensor:
     """The values rounded into ``dtype``."""
     if dtype is None:
         raise UsageTypeError("ttnn.typecast needs the dtype to convert to")
@@ -110,7 +112,8 @@ def _reshape_impl(x: torch.Tensor, *, shape: tuple[int, ...]) -> torch.Tensor:
 reshape_p = DevicePrimitive("reshape", _reshape_rule, _reshape_impl)
 
 
-def reshape(input_tensor: Tensor, shape: Iterable[int], *, memory_config: Optional[MemoryConfig] = None) -> Tensor:
+def reshape(input_tensor: Tensor, shape: Iterable[int], *, memory_config: Optional[MemoryConfig] = None,
+            sub_core_grids: object = None) -> Tensor:
     """The same values, row-major order, in ``shape`` (one dim may be -1)."""
     dims = tuple(shape) if isinstance(shape, Iterable) else (shape,)
     return reshape_p.bind(input_tensor, shape=dims, memory_config=memory_config)

@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import operator
 from dataclasses import replace
-from typing import Callable, Optional, cast
+from typing import Callable, Optional, Sequence, cast
 
 import torch
 import torch.nn.functional as F
 
+from tilecraft.diagnostics import UsageTypeError, UsageValueError
 from tilecraft.dtypes import DataFormat
 
 from ..memory import MemoryConfig
 from ..primitives import DevicePrimitive, Operand, OperandType, TensorType
 from ..tensor import Tensor
+from .outputs import into
 from .rules import broadcast, same_type, shape_of
 
 UnaryFn = Callable[[torch.Tensor], torch.Tensor]
@@ -50,7 +52,40 @@ _BINARY: dict[str, tuple[Callable[[Operand, Operand], torch.Tensor], str]] = {
 }
 
 
-def _binary_rule(a: OperandType, b: OperandType) -> TensorType:
+def unary_function(name: str) -> UnaryFn:
+    """The torch function defining the elementwise op ``name`` (``relu``, ``silu``, ...), for ops that
+    fuse an activation (``ttnn.linear(..., activation="relu")``)."""
+    if name == "gelu":
+        return F.gelu
+    try:
+        return _UNARY[name][0]
+    except KeyError:
+        raise UsageValueError(f"unknown activation {name!r}; one of {', '.join(sorted([*_UNARY, 'gelu']))}") from None
+
+
+def activation_names(activations: Optional[Sequence[object]]) -> tuple[str, ...]:
+    """The op names of an activation list: names, ``ttnn.UnaryOpType`` members or
+    ``ttnn.UnaryWithParam`` records (read by their ``op_type`` / ``value``), each checked."""
+    names = []
+    for activation in activations or ():
+        name = activation if isinstance(activation, str) else getattr(getattr(activation, "op_type", activation),
+                                                                      "value", None)
+        if not isinstance(name, str):
+            raise UsageTypeError(f"an activation is a name such as 'relu', a ttnn.UnaryOpType or a "
+                                 f"ttnn.UnaryWithParam, got {activation!r}")
+        unary_function(name)
+        names.append(name)
+    return tuple(names)
+
+
+def _activated(values: Operand, names: tuple[str, ...]) -> Operand:
+    for name in names:
+        values = unary_function(name)(torch.as_tensor(values))
+    return values
+
+
+def binary_rule(a: OperandType, b: OperandType, **activations: tuple[str, ...]) -> TensorType:
+    """Shaped as the broadcast of both operands, typed as the first tensor operand."""
     first = cast(TensorType, a if isinstance(a, TensorType) else b)  # bind ensures one tensor operand
     return replace(first, shape=broadcast(shape_of(a), shape_of(b)))
 
@@ -62,22 +97,42 @@ def _make_unary(name: str) -> tuple[DevicePrimitive, Op]:
     fn, meaning = _UNARY[name]
     primitive = DevicePrimitive(name, same_type, fn)
 
-    def op(input_tensor: Tensor, *, dtype: Optional[DataFormat] = None,
-           memory_config: Optional[MemoryConfig] = None) -> Tensor:
-        return primitive.bind(input_tensor, dtype=dtype, memory_config=memory_config)
+    def op(input_tensor: Tensor, *, dtype: Optional[DataFormat] = None, memory_config: Optional[MemoryConfig] = None,
+           output_tensor: Optional[Tensor] = None, fast_and_approximate_mode: bool = False) -> Tensor:
+        return into(primitive.bind(input_tensor, dtype=dtype, memory_config=memory_config), output_tensor,
+                    f"ttnn.{name}")
 
-    return primitive, _named(op, name, f"Elementwise {meaning}.")
+    return primitive, _named(op, name, f"Elementwise {meaning}, exact (with ``fast_and_approximate_mode`` too: "
+                                       "the SFPU's approximation error is not modelled).")
+
+
+def make_binary(name: str, fn: Callable[..., torch.Tensor], meaning: str) -> tuple[DevicePrimitive, Op]:
+    """The primitive and the ttnn function of a binary elementwise op computed by ``fn``, with ttnn's
+    fused activations: ``input_tensor_a_activations`` / ``input_tensor_b_activations`` applied to an
+    operand first, ``activations`` to the result (``ttnn.mul(gate, up, input_tensor_a_activations=
+    [ttnn.UnaryOpType.SILU])``, the gated MLP's product), all before the one rounding."""
+
+    def impl(a: Operand, b: Operand, *, pre_a: tuple[str, ...], pre_b: tuple[str, ...],
+             post: tuple[str, ...]) -> torch.Tensor:
+        return _activated(fn(_activated(a, pre_a), _activated(b, pre_b)), post)
+
+    primitive = DevicePrimitive(name, binary_rule, impl)
+
+    def op(input_tensor_a: Operand, input_tensor_b: Operand, *, dtype: Optional[DataFormat] = None,
+           memory_config: Optional[MemoryConfig] = None, activations: Optional[Sequence[object]] = None,
+           input_tensor_a_activations: Optional[Sequence[object]] = None,
+           input_tensor_b_activations: Optional[Sequence[object]] = None, use_legacy: object = None,
+           sub_core_grids: object = None, output_tensor: Optional[Tensor] = None) -> Tensor:
+        result = primitive.bind(input_tensor_a, input_tensor_b, dtype=dtype, memory_config=memory_config,
+                                pre_a=activation_names(input_tensor_a_activations),
+                                pre_b=activation_names(input_tensor_b_activations), post=activation_names(activations))
+        return into(result, output_tensor, f"ttnn.{name}")
+
+    return primitive, _named(op, name, f"Elementwise {meaning}, broadcasting like torch; either side may be a number.")
 
 
 def _make_binary(name: str) -> tuple[DevicePrimitive, Op]:
-    fn, meaning = _BINARY[name]
-    primitive = DevicePrimitive(name, _binary_rule, fn)
-
-    def op(input_tensor_a: Operand, input_tensor_b: Operand, *, dtype: Optional[DataFormat] = None,
-           memory_config: Optional[MemoryConfig] = None) -> Tensor:
-        return primitive.bind(input_tensor_a, input_tensor_b, dtype=dtype, memory_config=memory_config)
-
-    return primitive, _named(op, name, f"Elementwise {meaning}, broadcasting like torch; either side may be a number.")
+    return make_binary(name, *_BINARY[name])
 
 
 def _named(op: Op, name: str, doc: str) -> Op:

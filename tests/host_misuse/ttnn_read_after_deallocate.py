@@ -1,0 +1,7 @@
+import torch
+
+import tilecraft.ttnn as ttnn
+
+x = ttnn.from_torch(torch.ones(32, 32), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
+ttnn.deallocate(x)
+y = ttnn.relu(x)  # ERROR-HERE

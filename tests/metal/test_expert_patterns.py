@@ -1,0 +1,99 @@
+"""The lowering emits what a Metalium expert writes for attention's patterns (issue 23, item 2), with
+the bits of the lowering it replaces: ``q @ transpose(k)`` reads k transposed through the matrix
+unit (``matmul_block``'s transpose flag) instead of a transpose pass into a buffer; an expression
+of one store that both a reduce (through the FPU's source registers) and an SFPU operation read
+(softmax's ``e``) is computed once and packed into two buffers, instead of computed again in DST.
+
+The emitted calls are FileChecked in tests/ir/lower_matmul_transposed.ir and
+tests/ir/lower_read_both_ways.ir; the yardsticks are benchmarks/emit_vs_hand.py's flash attention
+and softmax (docs/emit.md).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from tests.emu.device_precision import assert_device_precision
+from tests.outputs import assert_same_bits, launch_outputs
+from tilecraft.metal.lower_compute import ComputeLowering
+
+SOFTMAX = Path(__file__).resolve().parents[2] / "benchmarks" / "emit_programs" / "softmax_rows.py"
+
+pytestmark = pytest.mark.usefixtures("fresh_process_state")
+
+SCORES = '''
+import torch
+
+import tilecraft as ttl
+import tilecraft.ttnn as ttnn
+
+
+@ttl.operation(grid=(1, 1))
+def scores(q: ttnn.Tensor, k: ttnn.Tensor, s: ttnn.Tensor) -> None:
+    q_dfb = ttl.make_dataflow_buffer_like(q, shape=(1, 3), block_count=2)
+    k_dfb = ttl.make_dataflow_buffer_like(k, shape=(2, 3), block_count=2)
+    s_dfb = ttl.make_dataflow_buffer_like(s, shape=(1, 2), block_count=2)
+
+    @ttl.datamovement()
+    def read():
+        with q_dfb.reserve() as q_blk, k_dfb.reserve() as k_blk:
+            ttl.copy(q[0:1, 0:3], q_blk).wait()
+            ttl.copy(k[0:2, 0:3], k_blk).wait()
+
+    @ttl.compute()
+    def compute():
+        with q_dfb.wait() as q_blk, k_dfb.wait() as k_blk, s_dfb.reserve() as s_blk:
+            s_blk.store(q_blk @ ttl.block.transpose(k_blk) * 0.125)
+
+    @ttl.datamovement()
+    def write():
+        with s_dfb.wait() as s_blk:
+            ttl.copy(s_blk, s[0:1, 0:2]).wait()
+
+
+torch.manual_seed(3)
+q_host, k_host = torch.randn(32, 96).to(torch.bfloat16), torch.randn(64, 96).to(torch.bfloat16)
+q = ttnn.from_torch(q_host, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
+k = ttnn.from_torch(k_host, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
+s = ttnn.zeros((32, 64), dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT)
+scores(q, k, s)
+want = q_host.float() @ k_host.float().T * 0.125
+assert torch.allclose(ttnn.to_torch(s), want, rtol=1e-2, atol=1e-2)
+'''
+
+
+@pytest.fixture
+def scores_script(tmp_path: Path) -> Path:
+    path = tmp_path / "scores.py"
+    path.write_text(textwrap.dedent(SCORES))
+    return path
+
+
+@pytest.mark.parametrize("level", ["metal", pytest.param("cpp", marks=pytest.mark.slow)])
+def test_a_transposed_operand_read_by_the_matrix_unit_keeps_the_transpose_pass_bits(
+        level: str, scores_script: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """q @ k^T * scale (bfloat16 in, Float32 out, K of 3 tiles): the same bits as the lowering
+    that transposes k into a buffer first; against the language level, the device's precision for
+    matrix-unit sums (tests/emu/device_precision.py) on the emulator, every bit at the metal level."""
+    fused = launch_outputs(scores_script, capsys, "--level", level)
+    language = launch_outputs(scores_script, capsys)
+    monkeypatch.setattr(ComputeLowering, "transposed_operand", lambda self, op: None)
+    assert_same_bits(fused, launch_outputs(scores_script, capsys, "--level", level))
+    if level == "cpp":
+        assert_device_precision(fused[0][-1], language[0][-1], sums=True)
+    else:
+        assert_same_bits(fused, language)
+
+
+@pytest.mark.parametrize("level", ["metal", pytest.param("cpp", marks=pytest.mark.slow)])
+def test_an_expression_read_by_a_reduce_and_in_dst_is_computed_once_with_the_same_bits(
+        level: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Softmax's ``e * recip(reduce_sum(e))`` (64 x 128 bfloat16): the same bits as computing ``e``
+    again for the multiply, at the metal level and on the emulator."""
+    args = ("--rows", "64", "--cols", "128", "--level", level)
+    once = launch_outputs(SOFTMAX, capsys, *args)
+    monkeypatch.setattr(ComputeLowering, "read_by_both_units", lambda self, value: [])
+    assert_same_bits(once, launch_outputs(SOFTMAX, capsys, *args))
