@@ -280,12 +280,13 @@ def test_key_covers_args_defines_and_included_files(device, fresh_cache, tmp_pat
 
 
 def test_a_ttnn_tree_kernel_gets_its_include_roots_and_their_files_in_the_key(device, fresh_cache, tmp_path) -> None:
-    """A kernel under ``<root>/ttnn/cpp/ttnn/`` includes ``ttnn/operations/...`` (from ``ttnn/cpp``) and
-    ``ttnn/cpp/ttnn/...`` (from the root), as the JIT build lets ttnn's kernels; a change to such a
-    file rebuilds the kernel."""
+    """A kernel under ``<root>/ttnn/cpp/ttnn/`` includes ``ttnn/operations/...`` (from ``ttnn/cpp``),
+    ``cpp/ttnn/...`` (from ``ttnn``) and ``ttnn/cpp/ttnn/...`` (from the root), as the JIT build lets
+    ttnn's kernels; a change to such a file rebuilds the kernel."""
     ops = tmp_path / "ttnn" / "cpp" / "ttnn" / "operations"
     (ops / "op" / "kernels").mkdir(parents=True)
-    write_kernel(ops, "helper.hpp", '#include "ttnn/cpp/ttnn/operations/pages.hpp"\n')
+    write_kernel(ops, "helper.hpp", '#include "ttnn/cpp/ttnn/operations/count.hpp"\n')
+    write_kernel(ops, "count.hpp", '#include "cpp/ttnn/operations/pages.hpp"\n')
     pages = write_kernel(ops, "pages.hpp", "constexpr uint32_t kPages = 1;\n")
     path = write_kernel(ops / "op" / "kernels", "uses_roots.cpp", DATAFLOW + '#include "ttnn/operations/helper.hpp"\n'
                         "void kernel_main() { cb_reserve_back(0, kPages); cb_push_back(0, kPages); }\n")

@@ -1,8 +1,10 @@
 """ttnn 0.81.1's own kernel sources compile against the emulator's headers
 (benchmarks/wheel_kernels_compile.py: syntax-only, generic arguments, Metal 2.0 accessors generated
-from the names each kernel uses). A fixed sample of kernels that compile must keep compiling (the
-default suite); the whole corpus must not fall below the counts measured when this test was
-written (slow). The wheel is downloaded at test time by the ``ops`` fixture (tests/emu/conftest.py)."""
+from the names each kernel uses), and its compute kernels on the Tensix machine, three TRISC
+compiles each against the real compute API and LLK (benchmarks/wheel_compute_compile.py). A fixed
+sample of kernels that compile must keep compiling (the default suite); the whole corpus must not
+fall below the counts measured when this test was written (slow). The wheel is downloaded at test
+time by the ``ops`` fixture (tests/emu/conftest.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks import wheel_compute_compile as compute_census
 from benchmarks import wheel_kernels_compile as corpus
 from tilecraft.emu import wheel_kernels
 
@@ -59,3 +62,89 @@ def test_the_corpus_compile_count_does_not_regress(root: Path) -> None:
     grouped = corpus.by_role(paths, corpus.measure(paths))
     compiled = {role: sum(r is None for r in reasons) for role, reasons in grouped.items()}
     assert all(compiled[role] >= FLOOR[role] for role in FLOOR), (compiled, FLOOR)
+
+
+#: compute kernels that compile on the Tensix machine, each standing for a census fix: every unary
+#: SFPU op the factory's SFPU_OP_CHAIN_0 selects (default: the whole SFPU layer, our SFPI under the
+#: real ckernel_sfpu_*), named compile-time args, the distinct-args retry (kernels whose CBs come
+#: from their args), the JIT's ``ttnn/`` include root with sdpa's granularity defines, and a
+#: factory's REDUCE_OP/REDUCE_DIM
+COMPUTE_SAMPLE = (
+    "eltwise/unary/device/kernels/compute/eltwise_sfpu.cpp",
+    pytest.param("experimental/topk_router_gpt/device/kernels/compute.cpp", marks=pytest.mark.slow),
+    pytest.param("experimental/transformer/rotary_embedding/device/kernels/compute/rotary_embedding.cpp",
+                 marks=pytest.mark.slow),
+    pytest.param("transformer/sdpa/device/kernels/compute/joint_sdpa.cpp", marks=pytest.mark.slow),
+    pytest.param("reduction/generic/device/kernels/compute/reduce_rm.cpp", marks=pytest.mark.slow),
+)
+#: compute kernels that compile on the machine, of 382 (benchmarks/README.md)
+COMPUTE_FLOOR = 299
+
+
+@pytest.mark.parametrize("kernel", COMPUTE_SAMPLE)
+def test_a_compute_kernel_compiles_on_the_tensix_machine(root: Path, kernel: str) -> None:
+    results = compute_census.measure([wheel_kernels.operations(root) / kernel])
+    assert results and all(r.ok for r in results), [(r.variant, r.error) for r in results]
+
+
+@pytest.mark.slow
+def test_the_compute_census_on_the_machine_does_not_regress(root: Path) -> None:
+    compiled, total, clusters = compute_census.summary(compute_census.measure(compute_census.compute_kernels(root)))
+    assert compiled >= COMPUTE_FLOOR, (compiled, total, clusters.most_common(10))
+
+
+def test_the_census_clusters_a_first_error_by_where_it_is_and_what_it_is(tmp_path: Path) -> None:
+    kernel = tmp_path / "k.cpp"
+    kernel.write_text("")
+    cluster = compute_census.cluster
+    assert cluster(f"{kernel}:3:5: error: 'REDUCE_OP' was not declared in this scope", kernel) == \
+        "the kernel: undeclared REDUCE_OP"
+    assert cluster("/w/ttnn/cpp/ttnn/kernel_lib/eltwise/api/chain.hpp:522:5: internal compiler error: "
+                   "Segmentation fault", kernel) == f"g++ {compute_census._GXX_MAJOR} internal compiler error " \
+                                                   "(Segmentation fault)"
+    assert cluster("/x/k.cpp:54:10: fatal error: eltwise_utils_common.hpp: No such file or directory", kernel) == \
+        "missing header eltwise_utils_common.hpp"
+    assert cluster("/t/tensix/sfpi/sfpi_library.h:9:1: error: 'vFoo' does not name a type", kernel) == \
+        "our SFPI: undeclared vFoo"
+    assert cluster(f"{kernel}:7:1: error: 'in' is not a member of 'dfb'", kernel) == \
+        "the kernel: generated binding dfb:: missing"
+
+
+def test_the_census_passes_the_factory_defines_of_the_macros_a_kernel_uses() -> None:
+    from benchmarks import wheel_compute_variants as variants
+
+    text = ("#define HAS_ACTIVATIONS(op) P(PROCESS_ACTIVATIONS(op, 0))\n#define WHERE_DATA_FORMAT Float32\n"
+            "void kernel_main() { BINARY_SFPU_INIT WHERE_TTS; reduce<REDUCE_OP, REDUCE_DIM>(); }\n")
+    defines = dict(variants.factory_defines(text))
+    # where's BINARY_SFPU_* win over the plain binary's; a define the kernel makes itself is not passed
+    assert defines["BINARY_SFPU_INIT"] == "where_tile_init();" and "WHERE_DATA_FORMAT" not in defines
+    assert defines["PROCESS_LHS_ACTIVATIONS(i)"] == "" and defines["REDUCE_DIM"] == "ReduceDim::REDUCE_ROW"
+    assert variants.factory_defines("void kernel_main() {}") == ()
+    assert compute_census.named_args('get_named_compile_time_arg_val("b"); get_named_compile_time_arg_val( "a")') == \
+        (("a", 2), ("b", 2))
+    assert compute_census.arg_value("tile_width") == 32 and compute_census.arg_value("num_tiles") == 2
+
+
+def test_the_unary_chain_is_written_as_the_factory_writes_it() -> None:
+    from benchmarks import wheel_compute_variants as variants
+
+    defines = dict(variants.chain_defines(("EXP", "RECIP"), (("exp_tile_init();", "exp_tile(0);"),
+                                                            ("recip_tile_init();", "recip_tile(0);"))))
+    assert defines["SFPU_OP_CHAIN_0"] == "SFPU_OP_CHAIN_0_INIT_0 SFPU_OP_CHAIN_0_FUNC_0 " \
+                                        "SFPU_OP_CHAIN_0_INIT_1 SFPU_OP_CHAIN_0_FUNC_1"
+    assert defines["SFPU_OP_CHAIN_0_FUNC_1"] == "recip_tile(0);"
+    assert defines["SFPU_OP_EXP_INCLUDE"] == defines["SFPU_OP_RECIP_INCLUDE"] == "1"
+
+
+def test_a_compute_kernel_that_does_not_compile_is_reported_with_its_first_error(root: Path) -> None:
+    """The census's failures are check_kernel's E5872 with the first compiler error (here in the
+    UNPACK TRISC, the first compiled): a factory define naming a function the API lacks."""
+    from tilecraft.emu import tensix_compute
+    from tilecraft.emu.tensix_build import CODE_BUILD, TensixBuildError
+
+    kernel = wheel_kernels.operations(root) / "eltwise/unary/device/kernels/compute/eltwise_sfpu.cpp"
+    with pytest.raises(TensixBuildError) as failure:
+        tensix_compute.check_kernel(compute_census.kernel_build(kernel, (("SFPU_OP_CHAIN_0", "no_such_tile(0);"),)))
+    assert failure.value.diagnostic.code == CODE_BUILD
+    assert "(TRISC UNPACK)" in failure.value.diagnostic.message
+    assert "'no_such_tile' was not declared" in failure.value.diagnostic.message

@@ -162,9 +162,9 @@ class KernelBuild:
 
 
 def ttnn_include_roots(source: Path) -> tuple[Path, ...]:
-    """The include roots the JIT build gives a kernel of a ttnn tree (TT_METAL_HOME and
-    ``ttnn/cpp``, wheel_kernels.include_roots): ttnn's kernels include ``ttnn/operations/...`` and
-    ``ttnn/cpp/ttnn/...`` from there. Empty for a kernel outside such a tree."""
+    """The include roots the JIT build gives a kernel of a ttnn tree (TT_METAL_HOME, ``ttnn`` and
+    ``ttnn/cpp``, wheel_kernels.include_roots): ttnn's kernels include ``ttnn/operations/...``,
+    ``cpp/ttnn/...`` and ``ttnn/cpp/ttnn/...`` from there. Empty for a kernel outside such a tree."""
     for ancestor in source.resolve().parents:
         if (ancestor / "ttnn" / "cpp" / "ttnn").is_dir():
             return wheel_kernels.include_roots(ancestor)

@@ -108,52 +108,93 @@ def _refuse(build: KernelBuild, why: str) -> TensixBuildError:
                                                                   "(TILECRAFT_COMPUTE=emulator, the default)"))
 
 
+def write_units(build: KernelBuild, directory: Path) -> None:
+    """The files the JIT generates for a compute kernel, in ``directory``: its defines, the chlkc
+    descriptors, a Metal 2.0 kernel's bindings, and each TRISC's translation unit
+    (``trisc_<x>.cpp``, laid out as ``trisck.cc``) with its ``chlkc_<x>.cpp``."""
+    (directory / "defines_generated.h").write_text("".join(f"#define {n} {v}\n" for n, v in build.defines))
+    (directory / "chlkc_descriptors.h").write_text(descriptors_header(build))
+    # a Metal 2.0 kernel's generated bindings, which the JIT includes in each TRISC's prologue
+    bindings = '#include "kernel_bindings_generated.h"\n' if build.bindings is not None else ""
+    if build.bindings is not None:
+        (directory / "kernel_bindings_generated.h").write_text("#pragma once\n" + build.bindings.header(located=False))
+    for name in TRISCS:
+        (directory / f"chlkc_{name.lower()}.cpp").write_text(
+            f'#define TRISC_{name}\n{bindings}#include "defines_generated.h"\n#include "{build.source}"\n')
+        (directory / f"trisc_{name.lower()}.cpp").write_text(
+            '#include "internal/firmware_common.h"\n#include "api/compile_time_args.h"\n'
+            '#include "chlkc_list.h"\n#include "tc_compute_trisc_main.h"\n')
+
+
+def trisc_command(build: KernelBuild, tt_metal: Path, directory: Path, index: int) -> list[str]:
+    """The compiler command for TRISC ``index`` of a kernel whose units ``write_units`` wrote in
+    ``directory``, with the shared precompiled prefix (built on first use), without an output (the
+    caller adds ``-o``, or ``-fsyntax-only``)."""
+    gxx = compiler()
+    name = TRISCS[index]
+    trisc = [*gxx.command(), *KERNEL_FLAGS, *TRISC_FLAGS, f"-DUCK_CHLKC_{name}", f"-DNAMESPACE=chlkc_{name.lower()}",
+             f"-DCOMPILE_FOR_TRISC={index}", f"-DPROCESSOR_INDEX={2 + index}"]
+    prefix = tensix_prefix.precompiled(
+        [*trisc, *(f"-I{p}" for p in _tree_roots(tt_metal))],
+        tensix_prefix.header_text(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h", _arch_defines(build)),
+        cache.digest(gxx.version, tt_metal.parent.name, _hash_tree(MACHINE_DIR, (".h",))),
+        f"the Tensix machine's TRISC {name} prefix", _run_compiler)
+    return [*trisc, *_kernel_define_flags(build), "-include", str(prefix),
+            *(f"-I{p}" for p in _include_roots(tt_metal, build, directory)),
+            str(directory / f"trisc_{name.lower()}.cpp")]
+
+
+def _check_arch(build: KernelBuild) -> None:
+    if "ARCH_WORMHOLE" not in dict(build.arch_defines):
+        raise _refuse(build, "only Wormhole B0 is modelled for ttnn compute kernels")
+
+
+def _key(build: KernelBuild, tt_metal: Path) -> str:
+    """What decides a compute kernel's three TRISC compiles."""
+    return cache.digest("tensix-compute", compiler().version, *KERNEL_FLAGS, *TRISC_FLAGS, build.key(),
+                        tt_metal.parent.name, _hash_tree(MACHINE_DIR, (".h",)), *tensix_prefix.STANDARD,
+                        *tensix_prefix.FIRMWARE)
+
+
+def check_kernel(build: KernelBuild) -> None:
+    """Compiles the kernel's three TRISC units syntax-only (``-fsyntax-only``: no code, no link),
+    one after the other; a TensixBuildError (E5872) names the first TRISC's first error. A kernel
+    that compiled is remembered by the same content key as compile_kernel's (a marker in
+    ``<cache>/emu/tensix-check``), so a census rerun builds only what changed. The corpus census
+    (benchmarks/wheel_compute_compile.py) uses it."""
+    _check_arch(build)
+    tt_metal = tensix_tree.machine_tree(ARCH)
+
+    def make(directory: Path) -> Path:
+        write_units(build, directory)
+        for index, name in enumerate(TRISCS):
+            _run_compiler([*trisc_command(build, tt_metal, directory, index), "-fsyntax-only"],
+                          f"{build.display} (TRISC {name})")
+        marker = directory / "compiles"
+        marker.write_text("syntax-only: the three TRISC units compile\n")
+        return marker
+
+    cache.build("tensix-check", _key(build, tt_metal), make)
+
+
 def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
     """The compute kernel's three TRISC objects (the MATH one's path; UNPACK's and PACK's beside it,
     ``BESIDE``), cached by content; a TensixBuildError (E5872) names the first compiler error."""
-    if "ARCH_WORMHOLE" not in dict(build.arch_defines):
-        raise _refuse(build, "only Wormhole B0 is modelled for ttnn compute kernels")
+    _check_arch(build)
     tt_metal = tensix_tree.machine_tree(ARCH)
-    gxx = compiler()
-    machine_headers = _hash_tree(MACHINE_DIR, (".h",))
-    key = cache.digest("tensix-compute", gxx.version, *KERNEL_FLAGS, *TRISC_FLAGS, build.key(),
-                       tt_metal.parent.name, machine_headers, *tensix_prefix.STANDARD, *tensix_prefix.FIRMWARE)
 
     def make(directory: Path) -> Path:
-        (directory / "defines_generated.h").write_text("".join(f"#define {n} {v}\n" for n, v in build.defines))
-        (directory / "chlkc_descriptors.h").write_text(descriptors_header(build))
-        # a Metal 2.0 kernel's generated bindings, which the JIT includes in each TRISC's prologue
-        bindings = '#include "kernel_bindings_generated.h"\n' if build.bindings is not None else ""
-        if build.bindings is not None:
-            (directory / "kernel_bindings_generated.h").write_text(
-                "#pragma once\n" + build.bindings.header(located=False))
-        roots = _include_roots(tt_metal, build, directory)
-
         def compile_trisc(index: int) -> Path:
-            name = TRISCS[index]
-            (directory / f"chlkc_{name.lower()}.cpp").write_text(
-                f'#define TRISC_{name}\n{bindings}#include "defines_generated.h"\n#include "{build.source}"\n')
-            unit = directory / f"trisc_{name.lower()}.cpp"
-            unit.write_text('#include "internal/firmware_common.h"\n#include "api/compile_time_args.h"\n'
-                            '#include "chlkc_list.h"\n#include "tc_compute_trisc_main.h"\n')
-            out = directory / BESIDE.get(name, "math.so")
-            trisc = [*gxx.command(), *KERNEL_FLAGS, *TRISC_FLAGS, f"-DUCK_CHLKC_{name}",
-                     f"-DNAMESPACE=chlkc_{name.lower()}", f"-DCOMPILE_FOR_TRISC={index}",
-                     f"-DPROCESSOR_INDEX={2 + index}"]
-            prefix = tensix_prefix.precompiled(
-                [*trisc, *(f"-I{p}" for p in _tree_roots(tt_metal))],
-                tensix_prefix.header_text(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h", _arch_defines(build)),
-                cache.digest(gxx.version, tt_metal.parent.name, machine_headers),
-                f"the Tensix machine's TRISC {name} prefix", _run_compiler)
-            _run_compiler([*trisc, *_kernel_define_flags(build), "-include", str(prefix),
-                           *(f"-I{p}" for p in roots), str(unit), "-o", str(out)],
-                          f"{build.display} (TRISC {name})")
+            out = directory / BESIDE.get(TRISCS[index], "math.so")
+            _run_compiler([*trisc_command(build, tt_metal, directory, index), "-o", str(out)],
+                          f"{build.display} (TRISC {TRISCS[index]})")
             return out
 
+        write_units(build, directory)
         with ThreadPoolExecutor(max_workers=len(TRISCS)) as pool:
             return list(pool.map(compile_trisc, range(len(TRISCS))))[1]
 
-    return cache.build("tensix-compute", key, make)
+    return cache.build("tensix-compute", _key(build, tt_metal), make)
 
 
 def trisc_objects(math_object: Path) -> tuple[Path, Path, Path]:

@@ -5,7 +5,7 @@ runs some of them unchanged). Like the kernel headers (tilecraft/wheel_headers.p
 are fetched at test time into the per-user cache and never committed: the wheel's
 ``ttnn/ttnn/cpp`` tree (kernels and the headers they include) is unpacked under
 ``<cache>/ttnn-0.81.1-kernels/``, whose ``ttnn/`` child plays TT_METAL_HOME. Kernels include
-ttnn's headers relative to two roots, which :func:`include_roots` gives.
+ttnn's headers relative to three roots, which :func:`include_roots` gives.
 """
 
 from __future__ import annotations
@@ -48,9 +48,11 @@ def operations(root: Path) -> Path:
 
 
 def include_roots(root: Path) -> tuple[Path, ...]:
-    """The -I roots ttnn kernels need: TT_METAL_HOME (``ttnn/cpp/ttnn/kernel_lib/...``) and
-    ``ttnn/cpp`` (``ttnn/operations/...``)."""
-    return root, root / "ttnn" / "cpp"
+    """The -I roots ttnn kernels need, as the JIT build gives them (tt-metal's
+    ``jit_build/build.cpp``): TT_METAL_HOME (``ttnn/cpp/ttnn/kernel_lib/...``), ``ttnn``
+    (``cpp/ttnn/operations/...``, e.g. sdpa's compute_common.hpp) and ``ttnn/cpp``
+    (``ttnn/operations/...``)."""
+    return root, root / "ttnn", root / "ttnn" / "cpp"
 
 
 def _download(dest: Path) -> Path:
