@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tilecraft.emu import tensix_prefix
-from tilecraft.emu.tensix_build import TensixBuildError, _run_compiler
+from tilecraft.emu.tensix_build import TensixBuildError, run_compiler
 from tilecraft.emu.toolchain import compiler
 
 FLAGS = ("-std=c++20", "-O2", "-fPIC")
@@ -29,7 +29,7 @@ def prefix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
                                    "constexpr int knob = 1;\n#endif\n")
     text = "#include <vector>\n#include \"knob.h\"\n"
     return tensix_prefix.precompiled([*compiler().command(), *FLAGS, f"-I{shared}"], text, "test", "the test prefix",
-                                     _run_compiler)
+                                     run_compiler)
 
 
 def _compile(prefix: Path, tmp_path: Path, *defines: str) -> tuple[str, int]:
@@ -62,5 +62,5 @@ def test_a_prefix_that_does_not_compile_names_its_error(tmp_path: Path, monkeypa
     monkeypatch.setenv("TILECRAFT_CACHE_DIR", str(tmp_path / "cache"))
     with pytest.raises(TensixBuildError) as info:
         tensix_prefix.precompiled([*compiler().command(), *FLAGS], "#include \"absent.h\"\n", "test-absent",
-                                  "the test prefix", _run_compiler)
+                                  "the test prefix", run_compiler)
     assert info.value.diagnostic.code == "E5872" and "absent.h" in info.value.diagnostic.message

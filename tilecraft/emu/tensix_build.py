@@ -69,7 +69,7 @@ class TensixBuildError(KernelError):
     """An LLK test source did not compile (or link) for the Tensix machine."""
 
 
-def _hash_tree(directory: Path, suffixes: tuple[str, ...] = (".h", ".hpp", ".inl", ".cpp", ".c")) -> str:
+def hash_tree(directory: Path, suffixes: tuple[str, ...] = (".h", ".hpp", ".inl", ".cpp", ".c")) -> str:
     parts: list[str | bytes] = []
     for path in sorted(directory.rglob("*")):
         if path.is_file() and path.suffix in suffixes:
@@ -97,7 +97,7 @@ def _include_roots(tt_metal: Path, arch: str, variant: Path, extra: Sequence[Pat
             tt_metal / "hostdevcommon" / "api", *hw_specific]
 
 
-def _run_compiler(command: list[str], what: str) -> None:
+def run_compiler(command: list[str], what: str) -> None:
     done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "LC_ALL": "C"})
     if done.returncode != 0:
         errors = [line for line in done.stderr.splitlines() if ": error:" in line or "fatal error" in line]
@@ -128,7 +128,7 @@ def machine_archive(arch: str = "wormhole") -> Path:
     initialisers that nothing else references."""
     tt_metal = tensix_tree.machine_tree(arch)
     gxx = compiler()
-    key = cache.digest("tensix-machine", arch, gxx.version, *MACHINE_FLAGS, _hash_tree(MACHINE_DIR),
+    key = cache.digest("tensix-machine", arch, gxx.version, *MACHINE_FLAGS, hash_tree(MACHINE_DIR),
                        tt_metal.parent.name)
 
     def make(directory: Path) -> Path:
@@ -155,7 +155,7 @@ def compile_machine_source(source: Path, directory: Path, arch: str, extra_inclu
     includes = [MACHINE_DIR, hw, original / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[arch] / "common" / "inc"]
     includes += [hw / "wormhole_b0_defines"] if arch == "wormhole" else []
     obj = directory / f"{source.stem}.o"
-    _run_compiler([*compiler().command(), *MACHINE_FLAGS, f"-DTC_ARCH_{arch.upper()}",
+    run_compiler([*compiler().command(), *MACHINE_FLAGS, f"-DTC_ARCH_{arch.upper()}",
                    *(f"-I{p}" for p in [*includes, *extra_includes]), "-c", str(source), "-o", str(obj)],
                   f"the Tensix machine's {source.name} ({arch})")
     return obj
@@ -171,11 +171,11 @@ def runner_executable(arch: str = "wormhole") -> Path:
     archive = machine_archive(arch)
     gxx = compiler()
     main = MACHINE_DIR / "runner" / "runner_main.cpp"
-    key = cache.digest("tensix-runner", arch, gxx.version, *MACHINE_FLAGS, _hash_tree(MACHINE_DIR), cache.digest(archive.read_bytes()))
+    key = cache.digest("tensix-runner", arch, gxx.version, *MACHINE_FLAGS, hash_tree(MACHINE_DIR), cache.digest(archive.read_bytes()))
 
     def make(directory: Path) -> Path:
         out = directory / "tensix_runner"
-        _run_compiler([*gxx.command(), *MACHINE_FLAGS, "-rdynamic", str(compile_machine_source(main, directory, arch)),
+        run_compiler([*gxx.command(), *MACHINE_FLAGS, "-rdynamic", str(compile_machine_source(main, directory, arch)),
                        *whole_archive(archive), "-ldl", "-o", str(out)], f"the Tensix machine runner ({arch})")
         return out
 
@@ -229,9 +229,9 @@ def build_llk_test(source: Path, build_h: str, arch: str = "wormhole", extra_inc
     define_flags = [d if d.startswith("-D") else f"-D{d}" for d in defines]
     key_parts = ["tensix-trisc", arch, gxx.version, *KERNEL_FLAGS, *SUITE_DEFINES, *define_flags, source.as_posix(),
                  source.read_bytes(), build_h, tt_metal.parent.name,
-                 _hash_tree(MACHINE_DIR, (".h",)),  # our sfpi.h and kernel_include/ and the machine headers they use
+                 hash_tree(MACHINE_DIR, (".h",)),  # our sfpi.h and kernel_include/ and the machine headers they use
                  *(p.as_posix() for p in extra),
-                 *(_hash_tree(p) for p in extra)]
+                 *(hash_tree(p) for p in extra)]
 
     def build_trisc(index: int) -> Path:
         name = TRISCS[index]
@@ -250,7 +250,7 @@ def build_llk_test(source: Path, build_h: str, arch: str = "wormhole", extra_inc
             stub = directory / f"{name.lower()}.cpp"
             stub.write_text(f'#include "{kernel}"\n#include "tc_trisc_main.h"\n')
             out = directory / f"{name.lower()}.so"
-            _run_compiler([*gxx.command(), *KERNEL_FLAGS, *SUITE_DEFINES, ARCH_DEFINES[arch],
+            run_compiler([*gxx.command(), *KERNEL_FLAGS, *SUITE_DEFINES, ARCH_DEFINES[arch],
                            f"-DCOMPILE_FOR_TRISC={index}", f"-DLLK_TRISC_{name}", *define_flags,
                            "-include", str(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h"),
                            f"-I{source.parent}", *(f"-I{p}" for p in _include_roots(tt_metal, arch, variant, extra)),

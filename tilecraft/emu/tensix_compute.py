@@ -31,7 +31,7 @@ from ..diagnostics import Diagnostic
 from . import cache, chlkc, native, tensix_prefix, tensix_tree
 from .build import INCLUDE, RUNTIME, KernelBuild, ttnn_include_roots
 from .tensix_build import (CODE_BUILD, KERNEL_FLAGS, MACHINE_DIR, MACHINE_FLAGS, SFPI_DIR, TRISCS, TensixBuildError,
-                           _hash_tree, _run_compiler, compile_machine_source, machine_archive, whole_archive)
+                           hash_tree, run_compiler, compile_machine_source, machine_archive, whole_archive)
 from .toolchain import compiler
 
 ARCH = "wormhole"  # the machine's Blackhole unpackers and packers are not modelled yet
@@ -59,7 +59,7 @@ def _tree_roots(tt_metal: Path) -> list[Path]:
             hw / "wormhole_b0_defines", hw / "noc", tt_metal, tt_metal / "api", tt_metal / "hostdevcommon" / "api"]
 
 
-def _include_roots(tt_metal: Path, build: KernelBuild, directory: Path) -> list[Path]:
+def kernel_include_roots(tt_metal: Path, build: KernelBuild, directory: Path) -> list[Path]:
     """The JIT's include path for one kernel's TRISC: its generated files and its own directory
     first, ttnn's roots last."""
     return [directory, build.source.parent, *_tree_roots(tt_metal), *ttnn_include_roots(build.source)]
@@ -79,7 +79,7 @@ def descriptors_header(build: KernelBuild) -> str:
             + f"#define DST_SYNC_MODE DstSync::Sync{'Full' if build.dst_full_sync else 'Half'}\n")
 
 
-def _arch_defines(build: KernelBuild) -> str:
+def arch_define_lines(build: KernelBuild) -> str:
     """What the JIT passes every kernel of the arch on the command line (in the shared prefix)."""
     return "".join(f"#define {name} {value}\n" for name, value in build.arch_defines
                    if name not in ("TC_EMULATOR", "COMPILE_FOR_TRISC"))
@@ -136,11 +136,11 @@ def trisc_command(build: KernelBuild, tt_metal: Path, directory: Path, index: in
              f"-DCOMPILE_FOR_TRISC={index}", f"-DPROCESSOR_INDEX={2 + index}"]
     prefix = tensix_prefix.precompiled(
         [*trisc, *(f"-I{p}" for p in _tree_roots(tt_metal))],
-        tensix_prefix.header_text(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h", _arch_defines(build)),
-        cache.digest(gxx.version, tt_metal.parent.name, _hash_tree(MACHINE_DIR, (".h",))),
-        f"the Tensix machine's TRISC {name} prefix", _run_compiler)
+        tensix_prefix.header_text(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h", arch_define_lines(build)),
+        cache.digest(gxx.version, tt_metal.parent.name, hash_tree(MACHINE_DIR, (".h",))),
+        f"the Tensix machine's TRISC {name} prefix", run_compiler)
     return [*trisc, *_kernel_define_flags(build), "-include", str(prefix),
-            *(f"-I{p}" for p in _include_roots(tt_metal, build, directory)),
+            *(f"-I{p}" for p in kernel_include_roots(tt_metal, build, directory)),
             str(directory / f"trisc_{name.lower()}.cpp")]
 
 
@@ -152,7 +152,7 @@ def _check_arch(build: KernelBuild) -> None:
 def _key(build: KernelBuild, tt_metal: Path) -> str:
     """What decides a compute kernel's three TRISC compiles."""
     return cache.digest("tensix-compute", compiler().version, *KERNEL_FLAGS, *TRISC_FLAGS, build.key(),
-                        tt_metal.parent.name, _hash_tree(MACHINE_DIR, (".h",)), *tensix_prefix.STANDARD,
+                        tt_metal.parent.name, hash_tree(MACHINE_DIR, (".h",)), *tensix_prefix.STANDARD,
                         *tensix_prefix.FIRMWARE)
 
 
@@ -168,7 +168,7 @@ def check_kernel(build: KernelBuild) -> None:
     def make(directory: Path) -> Path:
         write_units(build, directory)
         for index, name in enumerate(TRISCS):
-            _run_compiler([*trisc_command(build, tt_metal, directory, index), "-fsyntax-only"],
+            run_compiler([*trisc_command(build, tt_metal, directory, index), "-fsyntax-only"],
                           f"{build.display} (TRISC {name})")
         marker = directory / "compiles"
         marker.write_text("syntax-only: the three TRISC units compile\n")
@@ -186,7 +186,7 @@ def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
     def make(directory: Path) -> Path:
         def compile_trisc(index: int) -> Path:
             out = directory / BESIDE.get(TRISCS[index], "math.so")
-            _run_compiler([*trisc_command(build, tt_metal, directory, index), "-o", str(out)],
+            run_compiler([*trisc_command(build, tt_metal, directory, index), "-o", str(out)],
                           f"{build.display} (TRISC {TRISCS[index]})")
             return out
 
@@ -211,11 +211,11 @@ def bridge_library() -> ctypes.CDLL:
     gxx = compiler()
     bridge = MACHINE_DIR / "bridge" / "compute_bridge.cpp"
     key = cache.digest("tensix-bridge", ARCH, gxx.version, *MACHINE_FLAGS, cache.digest(archive.read_bytes()),
-                       _hash_tree(MACHINE_DIR), _hash_tree(RUNTIME), _hash_tree(INCLUDE))
+                       hash_tree(MACHINE_DIR), hash_tree(RUNTIME), hash_tree(INCLUDE))
 
     def make(directory: Path) -> Path:
         out = directory / cache.OBJECT
-        _run_compiler([*gxx.command(), *MACHINE_FLAGS, "-shared",
+        run_compiler([*gxx.command(), *MACHINE_FLAGS, "-shared",
                        str(compile_machine_source(bridge, directory, ARCH, [INCLUDE, RUNTIME])),
                        *whole_archive(archive), "-ldl", "-o", str(out)], "the Tensix machine's compute bridge")
         return out

@@ -25,8 +25,8 @@ from pathlib import Path
 from ..diagnostics import Diagnostic
 from . import cache, native, tensix_tree
 from .build import KernelBuild
-from .tensix_build import CODE_BUILD, KERNEL_FLAGS, MACHINE_DIR, TensixBuildError, _hash_tree, _run_compiler
-from .tensix_compute import _arch_defines, _include_roots, compile_time_arg_defines, descriptors_header
+from .tensix_build import CODE_BUILD, KERNEL_FLAGS, MACHINE_DIR, TensixBuildError, hash_tree, run_compiler
+from .tensix_compute import arch_define_lines, kernel_include_roots, compile_time_arg_defines, descriptors_header
 from .toolchain import compiler
 
 ARCH = "wormhole"  # the Blackhole NIU's address translation is not modelled yet
@@ -76,7 +76,7 @@ def translation_unit(build: KernelBuild) -> str:
     """The kernel's translation unit as the JIT lays out brisck.cc/ncrisck.cc, with the firmware
     stand-in after the kernel."""
     bindings = '#include "kernel_bindings_generated.h"\n' if build.bindings is not None else ""
-    prologue = _arch_defines(build) + "".join(f"#define {n} {v}\n" for n, v in compile_time_arg_defines(build))
+    prologue = arch_define_lines(build) + "".join(f"#define {n} {v}\n" for n, v in compile_time_arg_defines(build))
     return (prologue + "".join(f"{line}\n" for line in jit_defines(build))
             + f"#define NOC_INDEX {build.noc}\n" + '#include "defines_generated.h"\n'
             + "".join(f'#include "{header}"\n' for header in FIRMWARE_INCLUDES)
@@ -91,7 +91,7 @@ def compile_command(build: KernelBuild, directory: Path, tt_metal: Path) -> list
         (directory / "kernel_bindings_generated.h").write_text("#pragma once\n" + build.bindings.header(located=False))
     return [*compiler().command(), *KERNEL_FLAGS, *DATAFLOW_FLAGS,
             "-include", str(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h"),
-            *(f"-I{p}" for p in _include_roots(tt_metal, build, directory))]
+            *(f"-I{p}" for p in kernel_include_roots(tt_metal, build, directory))]
 
 
 def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
@@ -102,13 +102,13 @@ def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
     tt_metal = tensix_tree.machine_tree(ARCH)
     gxx = compiler()
     key = cache.digest("tensix-dataflow", gxx.version, *KERNEL_FLAGS, *DATAFLOW_FLAGS, build.key(),
-                       tt_metal.parent.name, _hash_tree(MACHINE_DIR / "kernel_include", (".h",)))
+                       tt_metal.parent.name, hash_tree(MACHINE_DIR / "kernel_include", (".h",)))
 
     def make(directory: Path) -> Path:
         unit = directory / "dataflow_kernel.cpp"
         unit.write_text(translation_unit(build))
         out = directory / cache.OBJECT
-        _run_compiler([*compile_command(build, directory, tt_metal), str(unit), "-o", str(out)],
+        run_compiler([*compile_command(build, directory, tt_metal), str(unit), "-o", str(out)],
                       f"{build.display} (real dataflow API)")
         return out
 
