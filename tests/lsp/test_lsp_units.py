@@ -257,14 +257,16 @@ def test_tilecraft_lsp_over_tcp_listens_on_localhost() -> None:
     server = subprocess.Popen([sys.executable, "-m", "tilecraft", "lsp", "--tcp", "--port", str(port)],
                               stderr=subprocess.DEVNULL)
     try:
-        for _ in range(200):
+        # the server imports torch before it listens: up to a minute on a loaded machine
+        deadline = time.monotonic() + 60
+        while True:
             try:
                 connection = socket.create_connection(("127.0.0.1", port), timeout=10)
                 break
             except ConnectionRefusedError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise AssertionError("the server did not listen") from None
                 time.sleep(0.05)
-        else:
-            raise AssertionError("the server did not listen")
         with connection:
             body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
                                "params": {"processId": None, "rootUri": None, "capabilities": {}}}).encode()
