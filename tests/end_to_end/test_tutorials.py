@@ -81,7 +81,14 @@ def test_grid_option_changes_full_grid(tutorials: Path, capsys: pytest.CaptureFi
 SMALL = [(t, elementwise_size(512)) for t in NATIVE] + [(t, matmul_size(m, k, n)) for t, m, k, n in RESIZED]
 
 
-@pytest.mark.parametrize("tutorial, size", SMALL, ids=[t for t, _ in SMALL])
+#: the multi-device steps take 10-17 s each at three levels; the default run keeps steps 0-4, and the
+#: multi-device ones still run at the language level in test_matmul_tutorial_resized
+MULTIDEVICE_SLOW = {"matmul/step_5_multidevice_shard_m.py", "matmul/step_6_multidevice_shard_k.py",
+                    "matmul/step_7_multidevice_shard_k_all_reduce.py"}
+
+
+@pytest.mark.parametrize("tutorial, size", [pytest.param(t, size, id=t, marks=[pytest.mark.slow] if t in MULTIDEVICE_SLOW else [])
+                                            for t, size in SMALL])
 def test_modes_and_levels_agree(tutorials: Path, tmp_path: Path, tutorial: str, size,
                                 capsys: pytest.CaptureFixture[str]) -> None:
     """Batched, --exact and the Metalium-call level store the same bits in every tensor."""

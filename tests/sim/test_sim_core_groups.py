@@ -116,11 +116,11 @@ def test_every_example_records_the_same_graph_by_groups(path: Path, capsys: pyte
     record_both(path, capsys, seen, monkeypatch)
 
 
-#: multi-node tutorials: (tutorial, M, K, N); 2048 x 256 x 2048 fills every core of the 8x8 grid, 1280 x 256 x 1152
+#: multi-node tutorials: (tutorial, M, K, N); 2048 x 256 x 2048 fills every core of the 8x8 grid (with -m slow), 1280 x 256 x 1152
 #: leaves the last row and column of nodes short (their guards decide differently)
 TUTORIALS = [
-    ("matmul/step_3_multinode.py", 2048, 256, 2048),
-    ("matmul/step_4_multinode_grid_full.py", 2048, 256, 2048),
+    pytest.param("matmul/step_3_multinode.py", 2048, 256, 2048, marks=pytest.mark.slow),
+    pytest.param("matmul/step_4_multinode_grid_full.py", 2048, 256, 2048, marks=pytest.mark.slow),
     ("matmul/step_4_multinode_grid_full.py", 1280, 256, 1152),
     ("matmul/step_5_multidevice_shard_m.py", 1024, 512, 1024),
 ]

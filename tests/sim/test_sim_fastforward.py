@@ -112,7 +112,7 @@ assert torch.corrcoef(torch.stack([got.flatten(), expected.flatten()]))[0, 1] > 
 
 
 @pytest.mark.parametrize("grid, sizes", [((1, 1), (64, 96 * 32, 96)), ((2, 2), (128, 80 * 32, 96)),
-                                         ((1, 1), (40 * 32, 64, 40 * 32))])
+                                         pytest.param((1, 1), (40 * 32, 64, 40 * 32), marks=pytest.mark.slow)])
 def test_matmul_chains_skip_periods_and_keep_the_exact_bits(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                             skips: list[int], grid: tuple[int, int],
                                                             sizes: tuple[int, int, int]) -> None:
@@ -283,13 +283,14 @@ assert torch.equal(ttnn.to_torch(y), x_host.reshape(32, TILES, 32).sum(1))
 
 
 #: published tutorials, unchanged apart from the size, with K loops long enough to skip periods
-TUTORIALS = [("matmul/step_1_single_node_single_tile_block.py", 128, 1024, 128),
-             ("matmul/step_2_single_node_multitile_block.py", 256, 4096, 256),
-             ("matmul/step_3_multinode.py", 512, 4096, 512),
-             ("matmul/step_4_multinode_grid_full.py", 1024, 4096, 1024)]
+#: (the multi-node steps take 15-17 s each and run with -m slow; steps 1 and 2 skip periods by default)
+TUTORIALS = [pytest.param("matmul/step_1_single_node_single_tile_block.py", 128, 1024, 128),
+             pytest.param("matmul/step_2_single_node_multitile_block.py", 256, 4096, 256),
+             pytest.param("matmul/step_3_multinode.py", 512, 4096, 512, marks=pytest.mark.slow),
+             pytest.param("matmul/step_4_multinode_grid_full.py", 1024, 4096, 1024, marks=pytest.mark.slow)]
 
 
-@pytest.mark.parametrize("tutorial, m, k, n", TUTORIALS, ids=[t for t, *_ in TUTORIALS])
+@pytest.mark.parametrize("tutorial, m, k, n", TUTORIALS, ids=[t.values[0] for t in TUTORIALS])
 def test_published_tutorials_skip_periods_and_keep_the_exact_bits(
         tutorials: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], skips: list[int],
         tutorial: str, m: int, k: int, n: int) -> None:
