@@ -85,21 +85,11 @@ def arch_define_lines(build: KernelBuild) -> str:
                    if name not in ("TC_EMULATOR", "COMPILE_FOR_TRISC"))
 
 
-def compile_time_arg_defines(build: KernelBuild) -> list[tuple[str, str]]:
-    """The macros through which the JIT passes a kernel its compile-time args (positional and named),
-    for every RISC."""
-    defines = [("KERNEL_COMPILE_TIME_ARGS", ", ".join(str(int(a) & 0xFFFFFFFF) for a in build.compile_args))]
-    if build.named_args:
-        pairs = ", ".join(f'{{"{name}", {int(value) & 0xFFFFFFFF}u}}' for name, value in build.named_args)
-        defines.append(("KERNEL_COMPILE_TIME_ARG_MAP", pairs))
-    return defines
-
-
 def _kernel_define_flags(build: KernelBuild) -> list[str]:
     """The kernel's own defines and compile-time args, as -D flags: defined before the shared
     prefix, as the JIT defines them before the firmware headers (tensix_prefix.py says why g++ then
     checks them against the prefix)."""
-    return [f"-D{name}={value}" for name, value in (*compile_time_arg_defines(build), *build.defines)]
+    return [f"-D{name}={value}" for name, value in (*build.compile_time_arg_defines(), *build.defines)]
 
 
 def _refuse(build: KernelBuild, why: str) -> TensixBuildError:

@@ -26,7 +26,7 @@ from ..diagnostics import Diagnostic
 from . import cache, native, tensix_tree
 from .build import KernelBuild
 from .tensix_build import CODE_BUILD, KERNEL_FLAGS, MACHINE_DIR, TensixBuildError, hash_tree, run_compiler
-from .tensix_compute import arch_define_lines, kernel_include_roots, compile_time_arg_defines, descriptors_header
+from .tensix_compute import arch_define_lines, descriptors_header, kernel_include_roots
 from .toolchain import compiler
 
 ARCH = "wormhole"  # the Blackhole NIU's address translation is not modelled yet
@@ -76,7 +76,7 @@ def translation_unit(build: KernelBuild) -> str:
     """The kernel's translation unit as the JIT lays out brisck.cc/ncrisck.cc, with the firmware
     stand-in after the kernel."""
     bindings = '#include "kernel_bindings_generated.h"\n' if build.bindings is not None else ""
-    prologue = arch_define_lines(build) + "".join(f"#define {n} {v}\n" for n, v in compile_time_arg_defines(build))
+    prologue = arch_define_lines(build) + "".join(f"#define {n} {v}\n" for n, v in build.compile_time_arg_defines())
     return (prologue + "".join(f"{line}\n" for line in jit_defines(build))
             + f"#define NOC_INDEX {build.noc}\n" + '#include "defines_generated.h"\n'
             + "".join(f'#include "{header}"\n' for header in FIRMWARE_INCLUDES)
