@@ -194,6 +194,7 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
         with warnings.catch_warnings(), session.using(opts, program_hooks=hooks, lowering_hooks=lowering_hooks,
                                                       kernel_hooks=kernel_hooks,
                                                       emulator_hooks=[timer.emulated] if timer else [],
+                                                      op_hooks=[timer.ttnn_op] if timer else [],
                                                       result_hooks=[timer.results] if timer else []), \
                 (tuner.tuning() if tuner is not None else contextlib.nullcontext()):
             warnings.simplefilter("default", DiagnosticWarning)

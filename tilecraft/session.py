@@ -31,6 +31,9 @@ KernelHook = Callable[[Any, Any], None]
 #: called with each program the kernel emulator ran (``emu.program_spec.ProgramSpec``) and its
 #: ``EmulationResult``, whose call trace is recorded while any such hook is installed (the profiler)
 EmulatorHook = Callable[[Any, Any], None]
+#: called with each ttnn op a script runs (``ttnn.op_record.OpCall``: the op, its tensors' types and
+#: places, its parameters) after it computed its result (the profiler times it)
+OpHook = Callable[[Any], None]
 #: runs a kernel call (kernel definition, args, kwargs): the driver's launch unless a session overrides it
 Launcher = Callable[[Any, tuple, dict], Any]
 
@@ -43,6 +46,7 @@ class Session:
     result_hooks: tuple[ResultHook, ...] = ()
     kernel_hooks: tuple[KernelHook, ...] = ()
     emulator_hooks: tuple[EmulatorHook, ...] = ()
+    op_hooks: tuple[OpHook, ...] = ()
     #: runs kernel calls instead of the installed launcher (the autotuner reads a script's
     #: definitions with one that stops at the first launch); None: the installed one
     launcher: Launcher | None = None
@@ -74,7 +78,8 @@ def using(options: RunOptions | None = None, *, program_hooks: tuple[ProgramHook
           lowering_hooks: tuple[LoweringHook, ...] | list[LoweringHook] = (),
           result_hooks: tuple[ResultHook, ...] | list[ResultHook] = (),
           kernel_hooks: tuple[KernelHook, ...] | list[KernelHook] = (),
-          emulator_hooks: tuple[EmulatorHook, ...] | list[EmulatorHook] = (), launcher: Launcher | None = None,
+          emulator_hooks: tuple[EmulatorHook, ...] | list[EmulatorHook] = (),
+          op_hooks: tuple[OpHook, ...] | list[OpHook] = (), launcher: Launcher | None = None,
           inherit_hooks: bool = True, **changes: Any) -> Iterator[Session]:
     """Run the block under a session derived from the current one.
 
@@ -91,6 +96,7 @@ def using(options: RunOptions | None = None, *, program_hooks: tuple[ProgramHook
                       result_hooks=kept.result_hooks + tuple(result_hooks),
                       kernel_hooks=kept.kernel_hooks + tuple(kernel_hooks),
                       emulator_hooks=kept.emulator_hooks + tuple(emulator_hooks),
+                      op_hooks=kept.op_hooks + tuple(op_hooks),
                       launcher=launcher if launcher is not None else base.launcher)
     token = _CURRENT.set(derived)
     try:

@@ -5,7 +5,9 @@ lowering): each launched program is estimated right after it is built (before th
 it, or instead of it with ``--no-values``), and its report is printed at once. Kernel-level programs (``ttnn.generic_op`` hosts such as micro-ops, PyKernel ops,
 and TT-Lang programs with ``--level cpp``, which run as their emitted C++) are timed by the
 kernel-level model from the calls the emulator recorded (an emulator hook), with a line table of
-the kernels' source. ``--trace`` writes all programs into one Chrome trace, one after the other.
+the kernels' source. Every ttnn op the script runs is timed too (an op hook; :mod:`.ttnn_ops`), and
+after the script the op-by-op table lists ops and programs in the order they ran (:mod:`.timeline`).
+``--trace`` writes them all into one Chrome trace, one after the other on one timeline track.
 """
 
 from __future__ import annotations
@@ -24,13 +26,15 @@ from ..emu.launch import EmulationResult
 from ..emu.program_spec import ProgramSpec
 from ..sim.accuracy import AccuracyLog
 from ..ttnn.fidelity import MathFidelity
+from ..ttnn.op_record import OpCall
 from ..metal.lowered import LoweredProgram
 from . import estimate, estimate_kernels, estimate_metal, resolve_arch
 from .line_map import to_source_lines
 from .report import format_estimate
 from .result import Estimate
 from .plot import PlotUnavailable, plot_estimates
-from .trace import trace_events
+from .timeline import Entry, Kernel, format_table, trace_events
+from .ttnn_ops import time_op
 
 #: profile's own options, for the CLI's split between tilecraft's options and the script's
 OPTIONS = {"--trace": True, "--plot": True, "--fidelity": True, "--fp32-acc": False, "--no-values": False}
@@ -64,6 +68,8 @@ class Profiler:
         self.arch = resolve_arch(args.arch)
         self.script = os.path.abspath(args.script)
         self.estimates: list[Estimate] = []
+        #: the ttnn ops and kernel programs in the order the script ran them
+        self.timeline: list[Entry] = []
         #: generated C++ file -> line -> the PyKernel Python span it prints (from each PyKernel program run)
         self.origins: dict[str, dict] = {}
         #: the device's error at each fidelity, per store, measured while values are simulated at the language level
@@ -95,7 +101,9 @@ class Profiler:
         else:
             est = estimate(lowered.program, self.arch, self.args.fidelity, self.args.fp32_acc, trace=bool(self.args.trace),
                            fast_forward=not self.args.exact)
-        self.estimates.append(est)
+        out = lowered.program.tensors[-1] if lowered.program.tensors else None
+        self._add(est, Kernel(est, tuple(out.shape) if out else (), out.fmt.name if out else "-",
+                              "kernel" if self.args.level == "metal" else "language"))
         print(format_estimate(est, {self.script}), flush=True)
 
     def emulated(self, program: ProgramSpec, result: EmulationResult) -> None:
@@ -104,21 +112,31 @@ class Profiler:
         est = estimate_kernels(program, result.trace, self.arch, trace=bool(self.args.trace))
         if self.origins:  # a PyKernel op: its rows at the Python lines that printed the C++
             est.lines = to_source_lines(est.lines, self.origins)
-        self.estimates.append(est)
+        out = program.tensors[-1] if program.tensors else None
+        self._add(est, Kernel(est, tuple(out.storage.shape) if out else (), out.fmt.name if out else "-", "kernel"))
         print(format_estimate(est), flush=True)
+
+    def ttnn_op(self, call: OpCall) -> None:
+        """The script ran a ttnn op (an op hook): time it on the profiled architecture."""
+        self.timeline.append(time_op(call, self.arch))
+
+    def _add(self, est: Estimate, entry: Kernel) -> None:
+        self.estimates.append(est)
+        self.timeline.append(entry)
 
     def pykernel(self, program: Any, tensors: Any) -> None:
         """A PyKernel program is about to run (a kernel hook): remember where its C++ lines come from."""
         self.origins.update(program.origins())
 
     def finish(self, code: int) -> int:
-        if not self.estimates:
+        if not self.timeline:
             if code == 0:
-                print("tilecraft: the script launched no kernel program", file=sys.stderr)
+                print("tilecraft: the script launched no kernel program and ran no ttnn op", file=sys.stderr)
             return code
+        print(format_table(self.timeline, self.arch.board or self.arch.name), flush=True)
         if self.args.trace:
             self.write_trace(Path(self.args.trace))
-        if self.args.plot:
+        if self.args.plot and self.estimates:
             try:
                 plot_estimates(self.estimates, Path(self.args.plot))
             except PlotUnavailable as exc:
@@ -137,15 +155,6 @@ class Profiler:
                 "profile without --no-values to simulate the launches and run the checks")
 
     def write_trace(self, path: Path) -> None:
-        events, offset, pid_base = [], 0.0, 0
-        for est in self.estimates:
-            part = trace_events(est)
-            for event in part:
-                event["pid"] += pid_base
-                if "ts" in event:
-                    event["ts"] += offset
-            events += part
-            pid_base += est.cores
-            offset += est.seconds * 1e6
+        events = trace_events(self.timeline)
         path.write_text(json.dumps({"traceEvents": events, "displayTimeUnit": "ns"}))
         print(f"tilecraft: wrote {path}", file=sys.stderr)

@@ -36,7 +36,7 @@ from .datatype import as_data_format
 from .layout import Layout, Shape
 from .memory import MemoryConfig, as_memory_config
 from .mesh import FabricConfig
-from . import trace
+from . import op_record, trace
 from .tensor import Tensor
 
 Scalar = Union[int, float]
@@ -105,7 +105,10 @@ class DevicePrimitive(Primitive):
         """Apply the primitive: per device for mesh tensors, the result on the first tensor's device.
         Inside a trace capture the call is recorded, to be computed again into the same result."""
         capture = trace.recording(operands)
-        result = self._bind(operands, dtype, layout, memory_config, params)
+        mesh = next((o.mesh_device for o in operands if isinstance(o, Tensor)), None)
+        with op_record.recording(self.name, operands, params, 1 if mesh is None else mesh.get_num_devices()) as out:
+            result = self._bind(operands, dtype, layout, memory_config, params)
+            out.append(result)
         if capture is not None:
             capture.append(lambda: result.overwrite(self._bind(operands, dtype, layout, memory_config, params)))
         return result
@@ -173,7 +176,11 @@ class CollectivePrimitive(Primitive):
     def bind(self, tensor: Tensor, *, cluster_axis: Optional[int] = None,
              memory_config: Optional[MemoryConfig] = None, **params: object) -> Tensor:
         capture = trace.recording((tensor,))
-        result = self._combine(tensor, cluster_axis, memory_config, params)
+        mesh = tensor.mesh_device if isinstance(tensor, Tensor) else None
+        with op_record.recording(self.name, (tensor,), {"cluster_axis": cluster_axis, **params},
+                                 1 if mesh is None else mesh.get_num_devices()) as out:
+            result = self._combine(tensor, cluster_axis, memory_config, params)
+            out.append(result)
         if capture is not None:
             capture.append(lambda: result.overwrite(self._combine(tensor, cluster_axis, memory_config, params)))
         return result
