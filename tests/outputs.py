@@ -3,6 +3,7 @@
 
 The tests that compare simulation modes (batched vs ``--exact``) and levels (language vs Metalium
 calls) bit for bit share this; each returns, per kernel launch, a copy of every tensor's storage.
+:func:`op_table` reads the op-by-op table ``tilecraft profile`` prints.
 """
 
 from __future__ import annotations
@@ -61,3 +62,15 @@ def emit_script(path: Path, out: Path) -> str:
     text = err.getvalue()
     assert code == 0 or (code == 1 and "error[E0710]" in text), text[-4000:]
     return text
+
+
+def op_table(out: str) -> list[list[str]]:
+    """The cells of ``tilecraft profile``'s op-by-op table in ``out``, cut at the columns its dashed
+    rule marks (cells hold spaces: bounds such as "reader (a DRAM round trip per page)")."""
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.lstrip().startswith("#  op"))
+    spans, pos = [], 0
+    for dashes in lines[start + 1].split("  "):
+        spans.append((pos, pos + len(dashes)))
+        pos += len(dashes) + 2
+    return [[line[a:b].strip() for a, b in spans] for line in lines[start + 2:] if line.strip()[:1].isdigit()]

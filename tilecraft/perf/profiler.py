@@ -68,6 +68,8 @@ class Profiler:
         self.arch = resolve_arch(args.arch)
         self.script = os.path.abspath(args.script)
         self.estimates: list[Estimate] = []
+        #: the name of the TT-Lang program whose emitted C++ the emulator runs next (``--level cpp``)
+        self.emitted_name = ""
         #: the ttnn ops and kernel programs in the order the script ran them
         self.timeline: list[Entry] = []
         #: generated C++ file -> line -> the PyKernel Python span it prints (from each PyKernel program run)
@@ -94,7 +96,8 @@ class Profiler:
         """A TT-Lang program was built (a lowering hook): time its IR, or with ``--level metal`` the
         kernels of the launch's one lowering (with ``--level cpp`` its emitted kernels are timed when
         they run, by :meth:`emulated`)."""
-        if self.args.level == "cpp":
+        if self.args.level == "cpp":  # timed when its emitted C++ runs: name that program after it
+            self.emitted_name = f"{lowered.program.name} (emitted C++)"
             return
         if self.args.level == "metal":
             est = estimate_metal(lowered.metal(), self.arch, trace=bool(self.args.trace))
@@ -109,7 +112,8 @@ class Profiler:
     def emulated(self, program: ProgramSpec, result: EmulationResult) -> None:
         """The emulator ran a kernel-level program: time it from its call trace."""
         assert result.trace is not None
-        est = estimate_kernels(program, result.trace, self.arch, trace=bool(self.args.trace))
+        est = estimate_kernels(program, result.trace, self.arch, name=self.emitted_name, trace=bool(self.args.trace))
+        self.emitted_name = ""
         if self.origins:  # a PyKernel op: its rows at the Python lines that printed the C++
             est.lines = to_source_lines(est.lines, self.origins)
         out = program.tensors[-1] if program.tensors else None

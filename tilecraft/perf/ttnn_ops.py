@@ -23,7 +23,7 @@ L1, parameters) and an architecture to an :class:`OpTime`. Two kinds of rule:
   Reshapes that keep the tiled rows (views) cost nothing (``model`` "view").
 
 Fidelity: the op's ``compute_kernel_config`` when the op passes one, else ttnn's default
-configuration's (LoFi; ``tilecraft.ttnn.compute_config``).
+configuration's (LoFi; ``tilecraft.ttnn.compute_config``); "-" for an op that does no math.
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ class TilePlan:
     out_cbs: int = 1
     #: steps of reads the reader keeps in flight (1: a barrier per step, as the interleaved readers)
     in_flight: int = 1
-    #: NoCs the reads arrive over (matmul: A on one, B on the other)
+    #: reader RISCs, each with its NoC, that share the reads (matmul: A on one, B on the other)
     nocs: int = 1
     #: most cores the program uses (None: the whole compute grid)
     max_cores: int | None = None
@@ -163,32 +163,31 @@ def kernel_time(call: OpCall, plan: TilePlan, arch: Arch) -> OpTime:
         pack += cost.pack * c.times
         flops += cost.flops * c.times
     stages = {"unpack": unpack, "math": mathc, "pack": pack}
-    if plan.reads:
+    if plan.reads:  # each of ``nocs`` reader RISCs issues its share of the pages over its own NoC
         latency = net.dram_latency if plan.reads_dram else 2 * net.dram_hops * figs.noc_hop_cycles
         bank = max(plan.reads) * net.bank_cpb if plan.reads_dram else 0.0
+        pages = math.ceil(len(plan.reads) / plan.nocs)
         port = sum(plan.reads) * net.link_cpb / plan.nocs
-        trip = figs.noc_issue_cycles * (len(plan.reads) - 1) + max(bank, port) + latency
-        # reserve and push per CB filled, the barrier
-        issue = figs.noc_issue_cycles * len(plan.reads) + cb * (2 * max(1, plan.in_cbs) + 1)
+        trip = figs.noc_issue_cycles * (pages - 1) + max(bank, port) + latency
+        # reserve and push per CB filled and the barrier, around the issues or the wait for the pages
+        calls = cb * (2 * math.ceil(max(1, plan.in_cbs) / plan.nocs) + 1)
         stages["reader (a DRAM round trip per page)" if plan.reads_dram else "reader (L1 round trip)"] = \
-            max(issue + trip / plan.in_flight, issue + port)
+            calls + max(figs.noc_issue_cycles * pages, port, trip / plan.in_flight)
     if plan.write_pages:
         port = plan.write_pages * plan.write_bytes * net.link_cpb
         stages["writer"] = cb * 3 * min(1.0, plan.write_pages) + max(figs.noc_issue_cycles * plan.write_pages, port)
     slowest = max(stages, key=lambda k: stages[k])
-    core_cycles = per_core * stages[slowest] + sum(stages.values()) - stages[slowest]
+    # the other stages of one step fill the pipeline; the writer's last barrier waits for the acknowledgement
+    last_ack = net.dram_latency if plan.write_pages and plan.writes_dram else 0.0
+    core_cycles = per_core * stages[slowest] + sum(stages.values()) - stages[slowest] + last_ack
     dram_bytes = plan.dram_bytes if plan.dram_bytes is not None else \
         plan.steps * ((sum(plan.reads) if plan.reads_dram else 0.0)
                       + (plan.write_pages * plan.write_bytes if plan.writes_dram else 0.0))
     dram_cycles = dram_bytes * arch.clock_hz / figs.dram_bytes_per_s + net.dram_latency
     if dram_cycles > core_cycles:
         slowest, core_cycles = "DRAM", dram_cycles
-    return OpTime(call.name, tuple(call.output.shape), call.output.dtype.name, fid.name, core_cycles, arch.clock_hz,
-                  slowest, "kernel", flops * plan.steps, dram_bytes, cores)
-
-
-def _kernel(plan: Callable[[OpCall, Arch], TilePlan]) -> CostRule:
-    return lambda call, arch: kernel_time(call, plan(call, arch), arch)
+    return OpTime(call.name, tuple(call.output.shape), call.output.dtype.name, fid.name if flops else "-", core_cycles,
+                  arch.clock_hz, slowest, "kernel", flops * plan.steps, dram_bytes, cores)
 
 
 def _tile(t: PlacedTensor) -> int:
@@ -208,10 +207,12 @@ _UNARY: dict[str, U] = {
 
 
 def _unary_plan(call: OpCall, arch: Arch) -> TilePlan:
-    """eltwise_sfpu.cpp: copy_tile into DST, the SFPU operation, pack_tile; one tile per step."""
+    """eltwise_sfpu.cpp: copy_tile into DST, the SFPU chain (its init and the operation), pack_tile; one
+    tile per step."""
     x, out = call.inputs[0], call.output
     op = _UNARY[call.name]
-    return TilePlan(out.tiles, (_tile(x),), (Call(Ev.COPY, _tile(x)), Call(Ev.SFPU_UNARY, op.value), _pack(out)),
+    return TilePlan(out.tiles, (_tile(x),), (Call(Ev.COPY, _tile(x)), Call(Ev.SFPU_INIT), Call(Ev.SFPU_UNARY, op.value),
+                                             _pack(out)),
                     1, _tile(out), x.in_dram, out.in_dram)
 
 
@@ -296,12 +297,18 @@ def _norm_plan(call: OpCall, arch: Arch) -> TilePlan:
     return TilePlan(x.tiles, reads, tuple(calls), 1, _tile(out), x.in_dram, out.in_dram)
 
 
+#: the K block (``in0_block_w``) assumed when the op has no program config: the largest divisor of
+#: K's tiles up to this (ttnn's automatic configs pick a few tiles; its exact choice is not modelled)
+AUTO_K_BLOCK = 8
+
+
 def _matmul_plan(call: OpCall, arch: Arch) -> TilePlan:
     """bmm_large_block_zm_fused_bias_activation.cpp on the 2D multicast program: each core of the
     grid computes a block of output tiles in DST sub-blocks of at most half of DST; one step is one K
-    tile: a matmul_block call per sub-block, the step's A row tiles and B column tiles arriving over
-    the two NoCs (double-buffered K blocks: reads overlap the math). The bias row and the pack of the
-    block are spread over the K steps; A and B are read from DRAM once (multicast reuse)."""
+    block of ``in0_block_w`` tiles: a matmul_block call per sub-block and K tile, the block's A row
+    tiles and B column tiles arriving from the two reader RISCs over the two NoCs (double-buffered K
+    blocks: reads overlap the math). The bias add and the pack of the output block are spread over the
+    steps; A and B are read from DRAM once (multicast reuse)."""
     a, b, out = call.inputs[0], call.inputs[1], call.output
     transpose_a = bool(call.params.get("transpose_a"))
     transpose_b = bool(call.params.get("transpose_b"))
@@ -318,14 +325,18 @@ def _matmul_plan(call: OpCall, arch: Arch) -> TilePlan:
     sub_w = max(w for w in range(1, min(pn, dst) + 1) if pn % w == 0)
     sub_h = max(h for h in range(1, min(pm, dst // sub_w) + 1) if pm % h == 0)
     subblocks = (pm // sub_h) * (pn // sub_w)
+    configured = getattr(call.params.get("program_config"), "in0_block_w", None)
+    kw = configured or max(w for w in range(1, min(kt, AUTO_K_BLOCK) + 1) if kt % w == 0)
+    blocks = math.ceil(kt / kw)
     ta, tb, to = _tile(a), _tile(b), _tile(out)
-    calls = [Call(Ev.MATMUL, ta, tb, sub_w, sub_h, times=subblocks), Call(Ev.PACK, to, times=pm * pn / kt)]
+    calls = [Call(Ev.MATMUL, ta, tb, sub_w, sub_h, times=subblocks * kw), Call(Ev.PACK, to, times=pm * pn / blocks)]
     if len(call.inputs) > 2:  # the bias: one broadcast add per output tile, once
-        calls.append(Call(Ev.BINARY, to, to, Fpu.ADD.value, times=pm * pn / kt))
+        calls.append(Call(Ev.BINARY, to, to, Fpu.ADD.value, times=pm * pn / blocks))
     # DRAM traffic: A, B (and the bias) once each (multicast), the output once
     once = sum(t.nbytes for t in call.inputs) + out.nbytes
-    return TilePlan(kt * cores, (ta,) * pm + (tb,) * pn, tuple(calls), pm * pn / kt, to, a.in_dram and b.in_dram,
-                    out.in_dram, in_cbs=2, in_flight=2, nocs=2, max_cores=cores, dram_bytes=once)
+    return TilePlan(blocks * cores, (ta,) * (pm * kw) + (tb,) * (pn * kw), tuple(calls), pm * pn / blocks, to,
+                    a.in_dram and b.in_dram, out.in_dram, in_cbs=2, in_flight=2, nocs=2, max_cores=cores,
+                    dram_bytes=once)
 
 
 def _transpose_plan(call: OpCall, arch: Arch) -> TilePlan:
@@ -363,11 +374,26 @@ def _copy_plan(call: OpCall, arch: Arch) -> TilePlan:
                     in_cbs=0, out_cbs=0)
 
 
-def _maybe_kernel(plan: Callable[[OpCall, Arch], TilePlan | None]) -> CostRule:
-    def rule(call: OpCall, arch: Arch) -> OpTime:
-        found = plan(call, arch)
-        return _view(call, arch) if found is None else kernel_time(call, found, arch)
-    return rule
+#: the step plan of each op whose wheel kernels the emulator runs
+_PLANS: dict[str, Callable[[OpCall, Arch], TilePlan | None]] = {
+    **{name: _unary_plan for name in _UNARY}, "typecast": _typecast_plan,
+    **{name: _binary_plan for name in ("add", "subtract", "multiply", "divide")},
+    **{name: _reduce_plan for name in ("sum", "mean", "max")}, "softmax": _softmax_plan,
+    "layer_norm": _norm_plan, "rms_norm": _norm_plan, "matmul": _matmul_plan, "linear": _matmul_plan,
+    "transpose": _transpose_plan, **{name: _layout_plan for name in ("to_layout", "tilize", "untilize")},
+    "concat": _copy_plan, "slice": _copy_plan,
+}
+
+
+def kernel_plan(call: OpCall, arch: Arch) -> TilePlan | None:
+    """The wheel program's step plan for ``call`` (None: no kernel runs, or the op is costed by a roofline)."""
+    plan = _PLANS.get(call.name)
+    return None if plan is None else plan(call, arch)
+
+
+def _kernel_rule(call: OpCall, arch: Arch) -> OpTime:
+    found = kernel_plan(call, arch)
+    return _view(call, arch) if found is None else kernel_time(call, found, arch)
 
 
 # ------------------------------------------------------------------------------------------ roofline
@@ -392,7 +418,7 @@ def roofline(call: OpCall, arch: Arch, flops: float = 0.0, matrix: bool = False,
         per_cycle = cores * TILE_ELEMS / figs.eltwise_cycles_per_phase
     math_cycles = flops / per_cycle
     bound = "compute" if math_cycles > mem_cycles else ("DRAM" if dram >= l1 else "L1")
-    return OpTime(call.name, tuple(call.output.shape), call.output.dtype.name, fid.name,
+    return OpTime(call.name, tuple(call.output.shape), call.output.dtype.name, fid.name if flops else "-",
                   max(math_cycles, mem_cycles), arch.clock_hz, bound, "roofline", flops, dram, cores)
 
 
@@ -438,30 +464,29 @@ def _register(names: Sequence[str], rule: CostRule) -> None:
         COSTS.register(PRIMITIVES[name])(rule)
 
 
-_register(tuple(_UNARY), _kernel(_unary_plan))
-_register(("typecast",), _kernel(_typecast_plan))
-_register(("add", "subtract", "multiply", "divide"), _kernel(_binary_plan))
-_register(("sum", "mean", "max"), _kernel(_reduce_plan))
-_register(("softmax",), _kernel(_softmax_plan))
-_register(("layer_norm", "rms_norm"), _kernel(_norm_plan))
-_register(("matmul", "linear"), _kernel(_matmul_plan))
-_register(("transpose",), _kernel(_transpose_plan))
-_register(("to_layout", "tilize", "untilize"), _maybe_kernel(_layout_plan))
-_register(("concat", "slice"), _kernel(_copy_plan))
+_register(tuple(_PLANS), _kernel_rule)
 _register(("reshape", "squeeze"), _reshape)
 _register(("pow", "floor_div", "remainder", "maximum", "minimum", "gt", "lt", "ge", "le", "eq", "ne",
            "logical_and", "logical_or", "logical_not", "clamp", "where"), _elementwise_roofline(1))
 _register(("rms_norm_pre_all_gather", "rms_norm_post_all_gather", "group_norm"), _elementwise_roofline(4))
 _register(("rotary_embedding", "rotary_embedding_llama"), _elementwise_roofline(3))
 _register(("argmax", "topk"), _elementwise_roofline(1))
-_register(("clone", "to_memory_config", "repeat", "permute", "pad", "embedding", "interleaved_to_sharded",
+_register(("clone", "to_memory_config", "repeat", "permute", "pad", "interleaved_to_sharded",
            "sharded_to_interleaved", "reshard", "upsample", "fold", "split_heads", "join_heads", "all_gather",
            "all_reduce"), _movement_roofline)
 _register(("avg_pool2d",), _elementwise_roofline(1))
+_register(("embedding",), lambda call, arch: roofline(call, arch, nbytes=_embedding_bytes(call)))
 _register(("conv2d", "attn_matmul", "group_attn_matmul"),
           lambda call, arch: roofline(call, arch, flops=_conv_or_matmul_flops(call), matrix=True))
 _register(("scaled_dot_product_attention", "scaled_dot_product_attention_decode"),
           lambda call, arch: roofline(call, arch, flops=_attention_flops(call), matrix=True))
+
+
+def _embedding_bytes(call: OpCall) -> list[tuple[float, bool]]:
+    """The ids, the table rows they pick (as many bytes as the output, not the whole table), the output."""
+    ids, table = call.inputs[0], call.inputs[1]
+    out = call.output
+    return [(ids.nbytes, ids.in_dram), (out.nbytes, table.in_dram), (out.nbytes, out.in_dram)]
 
 
 def _conv_or_matmul_flops(call: OpCall) -> float:
