@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import argparse
+
 import pytest
 import torch
 
@@ -16,7 +18,9 @@ from tests.emu.test_wheel_kernels import sfpu_compute, unary_reader, unary_write
 from tilecraft import session
 from tilecraft.arch import ARCHS
 from tilecraft.perf import estimate_kernels
+from tilecraft.perf.profiler import Profiler
 from tilecraft.perf.ttnn_ops import kernel_plan, kernel_time
+from tilecraft.ttnn import op_record
 from tilecraft.ttnn.op_record import OpCall, PlacedTensor
 
 WORMHOLE = ARCHS["wormhole_b0"]
@@ -62,3 +66,20 @@ def test_binary_op_cost_is_the_replay_of_its_kernels(device, ops, tiles) -> None
                      defines=[("ELTWISE_OP", "add_tiles"), ("ELTWISE_OP_TYPE", "EltwiseBinaryType::ELWADD")])
     cycles = replayed([ta, tb, out], [reader, compute, unary_writer(ops, out, 2, tiles)], [cb(0), cb(1), cb(2)])
     assert on_one_core("add", [ta, tb], out) == pytest.approx(cycles, rel=0.03)
+
+
+def test_an_op_that_runs_its_wheel_kernels_is_timed_by_their_replay(device, ops) -> None:
+    """An op implemented by its 0.81.1 kernels (as ``--level cpp`` runs ttnn ops): the profiler's row for
+    it is the replay of the program it ran, once, and that program is not a row of its own."""
+    tiles = 4
+    tx, out = dram(device, torch.randn(32, 32 * tiles)), output(device, (32, 32 * tiles))
+    profiler = Profiler(argparse.Namespace(arch="wormhole_b0", script="model.py", trace=None, level="cpp"))
+    with session.using(op_hooks=[profiler.ttnn_op], emulator_hooks=[profiler.emulated]):
+        with op_record.recording("exp", (tx,), {}, 1) as result:
+            run([tx, out], [unary_reader(ops, tx, tiles), sfpu_compute(ops, "unary", tiles, EXP),
+                            unary_writer(ops, out, 2, tiles)], [cb(0), cb(2)])
+            result.append(out)
+    (row,) = profiler.timeline
+    assert (row.op, row.model, row.shape) == ("exp", "kernel-level replay", (32, 32 * tiles))
+    assert row.cycles == pytest.approx(on_one_core("exp", [tx], out), rel=0.03)
+    assert profiler.estimates == []

@@ -26,6 +26,7 @@ from ..emu.launch import EmulationResult
 from ..emu.program_spec import ProgramSpec
 from ..sim.accuracy import AccuracyLog
 from ..ttnn.fidelity import MathFidelity
+from ..ttnn import op_record
 from ..ttnn.op_record import OpCall
 from ..metal.lowered import LoweredProgram
 from . import estimate, estimate_kernels, estimate_metal, resolve_arch
@@ -34,7 +35,7 @@ from .report import format_estimate
 from .result import Estimate
 from .plot import PlotUnavailable, plot_estimates
 from .timeline import Entry, Kernel, format_table, trace_events
-from .ttnn_ops import time_op
+from .ttnn_ops import replayed_op, time_op
 
 #: profile's own options, for the CLI's split between tilecraft's options and the script's
 OPTIONS = {"--trace": True, "--plot": True, "--fidelity": True, "--fp32-acc": False, "--no-values": False}
@@ -70,6 +71,8 @@ class Profiler:
         self.estimates: list[Estimate] = []
         #: the name of the TT-Lang program whose emitted C++ the emulator runs next (``--level cpp``)
         self.emitted_name = ""
+        #: the replays of the kernel programs the running ttnn op ran (its 0.81.1 kernels on the emulator)
+        self.op_kernels: list[Estimate] = []
         #: the ttnn ops and kernel programs in the order the script ran them
         self.timeline: list[Entry] = []
         #: generated C++ file -> line -> the PyKernel Python span it prints (from each PyKernel program run)
@@ -110,10 +113,14 @@ class Profiler:
         print(format_estimate(est, {self.script}), flush=True)
 
     def emulated(self, program: ProgramSpec, result: EmulationResult) -> None:
-        """The emulator ran a kernel-level program: time it from its call trace."""
+        """The emulator ran a kernel-level program: time it from its call trace. A program a ttnn op
+        runs (its own 0.81.1 kernels) is kept for that op's row (:meth:`ttnn_op`)."""
         assert result.trace is not None
         est = estimate_kernels(program, result.trace, self.arch, name=self.emitted_name, trace=bool(self.args.trace))
         self.emitted_name = ""
+        if op_record.inside_op():
+            self.op_kernels.append(est)
+            return
         if self.origins:  # a PyKernel op: its rows at the Python lines that printed the C++
             est.lines = to_source_lines(est.lines, self.origins)
         out = program.tensors[-1] if program.tensors else None
@@ -121,8 +128,13 @@ class Profiler:
         print(format_estimate(est), flush=True)
 
     def ttnn_op(self, call: OpCall) -> None:
-        """The script ran a ttnn op (an op hook): time it on the profiled architecture."""
-        self.timeline.append(time_op(call, self.arch))
+        """The script ran a ttnn op (an op hook): time it on the profiled architecture, by the replay
+        of the kernels it ran on the emulator if it ran any, else by its cost rule."""
+        if self.op_kernels:
+            self.timeline.append(replayed_op(call, self.op_kernels))
+            self.op_kernels = []
+        else:
+            self.timeline.append(time_op(call, self.arch))
 
     def _add(self, est: Estimate, entry: Kernel) -> None:
         self.estimates.append(est)

@@ -22,6 +22,9 @@ L1, parameters) and an architecture to an :class:`OpTime`. Two kinds of rule:
   compute grid, L1-resident tensors at the cores' L1 copy rate, FLOPs at the op's fidelity.
   Reshapes that keep the tiled rows (views) cost nothing (``model`` "view").
 
+An op that ran its own kernels on the emulator (as ``--level cpp`` runs ttnn ops on their 0.81.1
+kernels) is instead the replay of those kernels' traces (:func:`replayed_op`, model "kernel-level replay").
+
 Fidelity: the op's ``compute_kernel_config`` when the op passes one, else ttnn's default
 configuration's (LoFi; ``tilecraft.ttnn.compute_config``); "-" for an op that does no math.
 """
@@ -44,6 +47,7 @@ from ..ttnn.layout import Layout
 from ..ttnn.op_record import OpCall, PlacedTensor
 from .kernel_costs import CallCosts
 from .network import Resources
+from .result import Estimate
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,16 @@ COSTS: RuleTable[CostRule] = RuleTable("cost rule")
 def time_op(call: OpCall, arch: Arch) -> OpTime:
     """The predicted time of one recorded ttnn op on ``arch`` (every primitive has a rule)."""
     return COSTS[PRIMITIVES[call.name]](call, arch)
+
+
+def replayed_op(call: OpCall, replays: Sequence[Estimate]) -> OpTime:
+    """The op's row when it ran its own kernels on the emulator (``--level cpp``): the kernel-level
+    replays of the programs it ran, one after another; the bound of the longest."""
+    longest = max(replays, key=lambda est: est.cycles)
+    return OpTime(call.name, tuple(call.output.shape), call.output.dtype.name, longest.fidelity,
+                  sum(est.cycles for est in replays), longest.clock_hz, longest.bound, "kernel-level replay",
+                  sum(est.flops for est in replays),
+                  sum(est.dram_read_bytes + est.dram_write_bytes for est in replays), longest.cores)
 
 
 # ------------------------------------------------------------------------------------------ fidelity

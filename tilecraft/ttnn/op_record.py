@@ -71,6 +71,12 @@ class OpCall:
 _INSIDE: ContextVar[bool] = ContextVar("tilecraft_ttnn_op_inside", default=False)
 
 
+def inside_op() -> bool:
+    """True while a recorded op computes its result: a kernel program the emulator runs then is that
+    op's own (an op implemented by its 0.81.1 kernels), which the profiler times as the op."""
+    return _INSIDE.get()
+
+
 @contextmanager
 def recording(name: str, operands: Sequence[Any], params: Mapping[str, Any], devices: int) -> Iterator[list]:
     """Around one op call: put its result (a :class:`Tensor`) into the yielded list and the session's
