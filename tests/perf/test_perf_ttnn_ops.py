@@ -137,3 +137,18 @@ def test_profile_prints_ttnn_ops_and_kernels_in_order_and_one_trace(tmp_path, ca
     kernel_slices = [e for e in events if e["pid"] > 0 and e["ph"] == "X"]
     assert kernel_slices and all(timeline[1]["ts"] <= e["ts"] <= timeline[1]["ts"] + timeline[1]["dur"] + 1e-6
                                  for e in kernel_slices)
+
+
+def test_profile_of_a_script_of_ttnn_ops_only(tmp_path, capsys):
+    """No kernel program: the table still times the ops; --plot says why it wrote nothing."""
+    script = tmp_path / "ops.py"
+    script.write_text("import torch\nimport tilecraft.ttnn as ttnn\n"
+                      "x = ttnn.from_torch(torch.randn(64, 64), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)\n"
+                      "y = ttnn.relu(ttnn.add(x, x))\n")
+    assert cli.main(["profile", str(script), "--plot", str(tmp_path / "p.png")]) == 0
+    captured = capsys.readouterr()
+    rows = op_table(captured.out)
+    x = tiled(64, 64)
+    assert [(r[1], r[7]) for r in rows] == [("ttnn.add", "kernel"), ("ttnn.relu", "kernel")]
+    assert float(rows[1][5]) == pytest.approx(time_op(OpCall("relu", (x,), x), WORMHOLE).seconds * 1e6, abs=0.006)
+    assert "not written" in captured.err and not (tmp_path / "p.png").exists()

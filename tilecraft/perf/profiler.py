@@ -159,6 +159,9 @@ class Profiler:
                 print(f"tilecraft: error: {exc}", file=sys.stderr)
                 return 2
             print(f"tilecraft: wrote {self.args.plot}", file=sys.stderr)
+        elif self.args.plot:
+            print(f"tilecraft: {self.args.plot} not written: the plot is of kernel programs, and the script "
+                  "launched none (its ttnn ops are in the table above)", file=sys.stderr)
         return code
 
     def values_skipped(self) -> tuple[str, str] | None:
