@@ -13,7 +13,7 @@ blocks past the diagonal are skipped and the diagonal block is masked). Everythi
 ``experimental.nlp_concat_heads``, the output projection, the residual ``add``s, and the gated MLP
 (``linear``, ``silu``, ``mul``).
 
-    tilecraft run examples/models/decoder_block.py                  # small sizes (about 2 s)
+    tilecraft run examples/models/decoder_block.py                  # small sizes (about 3 s of CPU)
     tilecraft run --level cpp examples/models/decoder_block.py      # the kernels as their emitted C++
     tilecraft profile examples/models/decoder_block.py              # ttnn ops and kernels, one table
     tilecraft profile --no-values examples/models/decoder_block.py --llama-3.2-1b --grid 8,8 --no-check

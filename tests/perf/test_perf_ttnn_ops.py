@@ -152,3 +152,12 @@ def test_profile_of_a_script_of_ttnn_ops_only(tmp_path, capsys):
     assert [(r[1], r[7]) for r in rows] == [("ttnn.add", "kernel"), ("ttnn.relu", "kernel")]
     assert float(rows[1][5]) == pytest.approx(time_op(OpCall("relu", (x,), x), WORMHOLE).seconds * 1e6, abs=0.006)
     assert "not written" in captured.err and not (tmp_path / "p.png").exists()
+
+
+@pytest.mark.parametrize("name", sorted(ttnn.PRIMITIVES))
+def test_every_cost_rule_times_a_four_dimensional_call(name):
+    """Each rule gives a finite time on [1, 2, 64, 64] operands (the parameters a rule reads supplied)."""
+    x = tiled(1, 2, 64, 64)
+    t = time_op(OpCall(name, (x, x, x, x), x, {"dim0": -2, "dim1": -1, "dims": (0, 1, 3, 2)}), WORMHOLE)
+    assert 0 <= t.cycles < float("inf") and t.model in ("kernel", "roofline", "view")
+    assert (t.cycles == 0) == (t.model == "view")
