@@ -195,14 +195,14 @@ def unary_writer(ops: Path, tensor: Tensor, cb_index: int, pages: int) -> Kernel
 
 
 #: the unary program factory's SFPU_OP_CHAIN_0 per op (unary_op_utils): the split include it
-#: defines (None: in compute_kernel_api.h) and the chain, ``{a}`` the approximation flag
-SFPU_CHAINS: dict[str, tuple[Optional[str], str]] = {
-    "exp": ("SFPU_OP_EXP_INCLUDE", "exp_tile_init<{a}u>(); exp_tile<{a}u>(0);"),
-    "gelu": ("SFPU_OP_GELU_INCLUDE", "gelu_tile_init<{a}u>(); gelu_tile<{a}u>(0);"),
+#: defines and the chain, ``{a}`` the approximation flag (true or false)
+SFPU_CHAINS: dict[str, tuple[str, str]] = {
+    "exp": ("SFPU_OP_EXP_INCLUDE", "exp_tile_init<{a}>(); exp_tile<{a}>(0);"),
+    "gelu": ("SFPU_OP_GELU_INCLUDE", "gelu_tile_init<{a}>(); gelu_tile<{a}>(0);"),
     "relu": ("SFPU_OP_RELU_FAMILY_INCLUDE", "relu_tile_init(); relu_tile(0);"),
-    "silu": (None, "silu_tile_init(); silu_tile(0);"),
-    "sigmoid": (None, "sigmoid_tile_init(); sigmoid_tile(0);"),
-    "tanh": (None, "tanh_tile_init(); tanh_tile(0);"),
+    "silu": ("SFPU_OP_COMPUTE_KERNEL_API_INCLUDE", "silu_tile_init(); silu_tile(0);"),
+    "sigmoid": ("SFPU_OP_COMPUTE_KERNEL_API_INCLUDE", "sigmoid_tile_init(); sigmoid_tile(0);"),
+    "tanh": ("SFPU_OP_COMPUTE_KERNEL_API_INCLUDE", "tanh_tile_init(); tanh_tile(0);"),
     "sqrt": ("SFPU_OP_SQRT_INCLUDE", "sqrt_tile_init(); sqrt_tile(0);"),
     "rsqrt": ("SFPU_OP_RSQRT_INCLUDE", "rsqrt_tile_init(); rsqrt_tile(0);"),
     "reciprocal": ("SFPU_OP_RECIP_INCLUDE", "recip_tile_init(); recip_tile(0);"),
@@ -220,7 +220,7 @@ def _refuse_unary(call: Call) -> Optional[str]:
 def sfpu_defines(op: str, approximate: bool = False) -> list[tuple[str, str]]:
     """The defines of ``op``'s SFPU chain in eltwise_sfpu.cpp."""
     include, chain = SFPU_CHAINS[op]
-    return [*([(include, "1")] if include else []), ("SFPU_OP_CHAIN_0", chain.format(a=int(approximate)))]
+    return [(include, "1"), ("SFPU_OP_CHAIN_0", chain.format(a=str(approximate).lower()))]
 
 
 def _run_unary(ops: Path, call: Call) -> Tensor:
