@@ -158,12 +158,6 @@ def dispatch(op: str, operands: Sequence[Union[Tensor, Scalar]], params: dict, s
         _IN_HOST.reset(token)
 
 
-def count_language_level(op: str, reason: str) -> None:
-    """Tally a call that never reaches :func:`dispatch` (a collective) at ``--level cpp``."""
-    if session.options().level == "cpp" and not _IN_HOST.get():
-        _count(op, reason)
-
-
 def render(tally: Tally) -> str:
     """The one-line account ``--level cpp`` prints: ops on wheel kernels, then the others with why."""
     kernels = ", ".join(f"{op}×{n}" for op, n in sorted(tally.on_kernels.items()))
