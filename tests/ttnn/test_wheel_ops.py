@@ -134,6 +134,16 @@ def _typecast(src, dst) -> Case:
     return "typecast", make, 0.0
 
 
+def _reduce(op: str, width: int) -> Case:
+    golden = {"sum": lambda v: v.sum(-1, keepdim=True), "mean": lambda v: v.mean(-1, keepdim=True),
+              "max": lambda v: v.amax(-1, keepdim=True)}[op]
+
+    def make(device):
+        x = on(device, randn(2, 64, width, seed=13))
+        return getattr(ttnn, op)(x, dim=-1, keepdim=True), golden(exact(x))
+    return op, make, 2 ** -6
+
+
 def _transpose() -> Case:
     def make(device):
         x = on(device, randn(2, 64, 96, seed=12))
@@ -170,6 +180,9 @@ CASES: dict[str, Case] = {
     "untilize float32": _layout(RM, ttnn.float32),
     "typecast bfloat16 to float32": _typecast(ttnn.bfloat16, ttnn.float32),
     "transpose": _transpose(),
+    "sum over W": _reduce("sum", 96),
+    "mean over a padded W": _reduce("mean", 80),
+    "max over W": _reduce("max", 64),
 }
 
 
@@ -217,6 +230,7 @@ REFUSED = {
                           "softmax over a dim other than the last"),
     "host operand": (lambda d: ttnn.exp(ttnn.from_torch(randn(64, 64), dtype=ttnn.bfloat16, layout=TILE)), "exp",
                      "an operand is on the host"),
+    "keepdim=False": (lambda d: ttnn.sum(on(d, randn(64, 64)), dim=-1), "sum", "keepdim=False"),
     "no host": (lambda d: ttnn.permute(on(d, randn(2, 64, 64)), (0, 2, 1)), "permute", "no kernel host"),
 }
 

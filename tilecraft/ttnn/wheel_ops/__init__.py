@@ -8,7 +8,7 @@ primitives' ``bind``.
 """
 
 from .. import primitives
-from . import eltwise, layout, matmul, norms  # noqa: F401  (each registers its hosts)
+from . import eltwise, layout, matmul, norms, reduce  # noqa: F401  (each registers its hosts)
 from .registry import HOSTS, KernelHost, Tally, dispatch, render, tallied
 
 primitives.set_kernel_dispatch(dispatch)
