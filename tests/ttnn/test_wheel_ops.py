@@ -144,6 +144,13 @@ def _reduce(op: str, width: int) -> Case:
     return op, make, 2 ** -6
 
 
+def _concat(widths: tuple[int, ...]) -> Case:
+    def make(device):
+        parts = [on(device, randn(2, 64, w, seed=14 + i)) for i, w in enumerate(widths)]
+        return ttnn.concat(parts, dim=-1), torch.cat([exact(p) for p in parts], -1)
+    return "concat", make, 0.0
+
+
 def _transpose() -> Case:
     def make(device):
         x = on(device, randn(2, 64, 96, seed=12))
@@ -180,6 +187,7 @@ CASES: dict[str, Case] = {
     "untilize float32": _layout(RM, ttnn.float32),
     "typecast bfloat16 to float32": _typecast(ttnn.bfloat16, ttnn.float32),
     "transpose": _transpose(),
+    "concat unaligned widths": _concat((40, 50, 64)),
     "sum over W": _reduce("sum", 96),
     "mean over a padded W": _reduce("mean", 80),
     "max over W": _reduce("max", 64),

@@ -1,6 +1,6 @@
-"""ttnn 0.81.1's layout programs -- tilize, untilize and transpose_wh -- with their kernels taken
-unchanged from the wheel, and the hosts that run ``ttnn.to_layout``, ``ttnn.tilize``,
-``ttnn.untilize`` and ``ttnn.transpose`` of the last two dims on them at ``--level cpp``.
+"""ttnn 0.81.1's layout programs -- tilize, untilize, transpose_wh and concat -- with their kernels
+taken unchanged from the wheel, and the hosts that run ``ttnn.to_layout``, ``ttnn.transpose`` of the
+last two dims and ``ttnn.concat`` along the last dim on them at ``--level cpp``.
 
 A layout change moves values: these programs are exact for bfloat16 and (with the fp32 DST and
 UnpackToDestFp32 ttnn's tilize and untilize factories set for it) float32.
@@ -119,3 +119,56 @@ def _run_transpose(ops: Path, call: Call) -> Tensor:
 
 register(KernelHost("transpose", "transpose_wh.cpp with its column-order reader and the unary writer",
                     _refuse_transpose, _run_transpose))
+
+
+CONCAT = "data_movement/concat/device/kernels"
+#: the concat program's CBs: input tiles, their rows, the assembled rows, output tiles
+CONCAT_IN, CONCAT_ROWS, CONCAT_ASSEMBLED, CONCAT_OUT = 0, 1, 2, 16
+
+
+def _refuse_concat(call: Call) -> Optional[str]:
+    tensors = call.tensors
+    rank = tensors[0].shape.rank
+    if rank < 2 or call.params["dim"] % rank != rank - 1:
+        return "a concat along a dim other than the last"
+    if any(t.layout is not Layout.TILE or t.dtype is not tensors[0].dtype for t in tensors) \
+            or tensors[0].dtype not in (bfloat16, float32) or call.dtype is not tensors[0].dtype:
+        return "inputs not all bfloat16 (or all float32) in tile layout"
+    return None
+
+
+def _run_concat(ops: Path, call: Call) -> Tensor:
+    """ConcatTiledUnalignedProgramFactory on one core: reader_concat_tiled_unaligned.cpp reads each
+    input's tile row, concat_untilize_retilize.cpp untilizes it, writer_concat_tiled_unaligned.cpp
+    assembles the logical rows (zeroing the width padding), the compute kernel tilizes them again and
+    the writer stores the band."""
+    tensors, out = call.tensors, call.output()
+    dtype = out.dtype
+    fp32 = dtype is float32
+    esize = dtype.bytes_for(1)
+    rows = tile_rows(out)[0]
+    in_wt = [tile_rows(t)[1] for t in tensors]
+    total_in_wt, out_wt = sum(in_wt), tile_rows(out)[1]
+    w_bytes = [t.shape[-1] * esize for t in tensors]
+    accessors = [a for t in tensors for a in TensorAccessorArgs(t).get_compile_time_args()]
+    reader = kernel(ops / CONCAT / "dataflow/reader_concat_tiled_unaligned.cpp", ReaderConfigDescriptor(),
+                    rt=[rows, 0, *(t.buffer_address() for t in tensors), *in_wt],
+                    ct=[CONCAT_IN, len(tensors), *accessors])
+    writer = kernel(ops / CONCAT / "dataflow/writer_concat_tiled_unaligned.cpp", WriterConfigDescriptor(),
+                    rt=[out.buffer_address(), rows, 0, *in_wt, *w_bytes],
+                    ct=[CONCAT_ROWS, CONCAT_ASSEMBLED, CONCAT_OUT, len(tensors), out_wt, total_in_wt, 32 * esize,
+                        out_wt * 32 * esize, out_wt * 32 * esize - sum(w_bytes),
+                        *TensorAccessorArgs(out).get_compile_time_args()])
+    config = layout_config(False)
+    if fp32:  # the factory's lossless path: fp32 DST, UnpackToDestFp32 on the input and assembly CBs
+        config = layout_config(True)
+        config.unpack_to_dest_mode[CONCAT_ASSEMBLED] = UnpackToDestMode.UnpackToDestFp32
+    compute = kernel(ops / CONCAT / "compute/concat_untilize_retilize.cpp", config, rt=[rows],
+                     ct=[CONCAT_IN, CONCAT_ROWS, CONCAT_ASSEMBLED, CONCAT_OUT, total_in_wt, out_wt, int(fp32)])
+    cbs = [cb(CONCAT_IN, dtype, pages=2 * total_in_wt), cb(CONCAT_ROWS, dtype, pages=total_in_wt),
+           cb(CONCAT_ASSEMBLED, dtype, pages=out_wt), cb(CONCAT_OUT, dtype, pages=2 * out_wt)]
+    return run([*tensors, out], [reader, writer, compute], cbs)
+
+
+register(KernelHost("concat", "concat's tiled-unaligned program: its reader and writer with "
+                    "concat_untilize_retilize.cpp (one core)", _refuse_concat, _run_concat))
