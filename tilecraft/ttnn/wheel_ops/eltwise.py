@@ -24,7 +24,7 @@ from ..descriptors import ComputeConfigDescriptor, KernelDescriptor, ReaderConfi
 from ..generic import TensorAccessorArgs
 from ..layout import Layout
 from ..tensor import Tensor
-from .program import cb, kernel, run
+from .program import cb, kernel, run_op
 from .registry import Call, KernelHost, register
 
 NG = "eltwise/binary_ng/device"
@@ -170,7 +170,7 @@ def _run_binary(ops: Path, call: Call) -> Tensor:
         compute = ng_compute(ops, f"kernels_ng/compute/eltwise_binary_{kind}_bcast.cpp", [dims.tiles, *extra(dims)],
                              op, [*flags, ("BCAST_INPUT", "1" if side == "b" else "0")])
         cbs = [cb(i) for i in (0, 1, 2, 5, 6)]
-    return run([a, b, out], [reader, compute, ng_writer(ops, out, dims)], cbs)
+    return run_op([a, b, out], [reader, compute, ng_writer(ops, out, dims)], cbs)
 
 
 for _name in _BINARY:
@@ -229,7 +229,7 @@ def _run_unary(ops: Path, call: Call) -> Tensor:
     tiles = x.padded_shape.volume() // 1024
     defines = sfpu_defines(call.op, bool(call.params.get("fast_and_approximate_mode", False)))
     compute = kernel(ops / UNARY / "compute/eltwise_sfpu.cpp", ComputeConfigDescriptor(), rt=[tiles], defines=defines)
-    return run([x, out], [unary_reader(ops, x, tiles), compute, unary_writer(ops, out, 2, tiles)], [cb(0), cb(2)])
+    return run_op([x, out], [unary_reader(ops, x, tiles), compute, unary_writer(ops, out, 2, tiles)], [cb(0), cb(2)])
 
 
 for _name in SFPU_CHAINS:
@@ -262,7 +262,7 @@ def _run_typecast(ops: Path, call: Call) -> Tensor:
     (x,) = call.operands
     out = call.output()
     tiles = x.padded_shape.volume() // 1024
-    return run([x, out], [unary_reader(ops, x, tiles), typecast_compute(ops, x.dtype, call.dtype, tiles),
+    return run_op([x, out], [unary_reader(ops, x, tiles), typecast_compute(ops, x.dtype, call.dtype, tiles),
                           unary_writer(ops, out, 2, tiles)], [cb(0, x.dtype), cb(2, call.dtype)])
 
 

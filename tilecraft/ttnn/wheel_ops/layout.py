@@ -18,7 +18,7 @@ from ..generic import TensorAccessorArgs
 from ..layout import Layout, Shape
 from ..tensor import Tensor
 from .eltwise import unary_writer
-from .program import cb, kernel, run, tile_rows
+from .program import cb, kernel, run_op, tile_rows
 from .registry import Call, KernelHost, register
 
 COPY = "data_movement/copy/device/kernels"
@@ -63,7 +63,7 @@ def _tilize(ops: Path, x: Tensor, out: Tensor) -> Tensor:
                      ct=[0, 16, rows, wt])
     writer = kernel(ops / COPY / "writer_unary_start_id.cpp", WriterConfigDescriptor(),
                     rt=[out.buffer_address(), rows * wt, 0], ct=[16, *TensorAccessorArgs(out).get_compile_time_args()])
-    return run([pages, out], [reader, compute, writer], [cb(0, x.dtype, pages=wt), cb(16, x.dtype, pages=wt)])
+    return run_op([pages, out], [reader, compute, writer], [cb(0, x.dtype, pages=wt), cb(16, x.dtype, pages=wt)])
 
 
 def _untilize(ops: Path, x: Tensor, out: Tensor) -> Tensor:
@@ -78,7 +78,7 @@ def _untilize(ops: Path, x: Tensor, out: Tensor) -> Tensor:
     writer = kernel(ops / UNTILIZE_CODEGEN / "writer_untilize_interleaved.cpp", WriterConfigDescriptor(),
                     rt=[out.buffer_address(), rows, 0, row_bytes, 0, 0, 0],
                     ct=[16, row_bytes, *TensorAccessorArgs(out).get_compile_time_args(), wt])
-    return run([x, out], [reader, compute, writer], [cb(0, x.dtype, pages=wt), cb(16, x.dtype, pages=wt)])
+    return run_op([x, out], [reader, compute, writer], [cb(0, x.dtype, pages=wt), cb(16, x.dtype, pages=wt)])
 
 
 def _run_layout(ops: Path, call: Call) -> Tensor:
@@ -114,7 +114,7 @@ def _run_transpose(ops: Path, call: Call) -> Tensor:
     reader = kernel(ops / TRANSPOSE / "dataflow/reader_unary_transpose_wh_interleaved.cpp", ReaderConfigDescriptor(),
                     rt=[x.buffer_address(), n, ht, wt, ht * wt], ct=TensorAccessorArgs(x).get_compile_time_args())
     compute = kernel(ops / TRANSPOSE / "compute/transpose_wh.cpp", ComputeConfigDescriptor(), rt=[tiles])
-    return run([x, out], [reader, compute, unary_writer(ops, out, 16, tiles)], [cb(0), cb(16)])
+    return run_op([x, out], [reader, compute, unary_writer(ops, out, 16, tiles)], [cb(0), cb(16)])
 
 
 register(KernelHost("transpose", "transpose_wh.cpp with its column-order reader and the unary writer",
@@ -167,7 +167,7 @@ def _run_concat(ops: Path, call: Call) -> Tensor:
                      ct=[CONCAT_IN, CONCAT_ROWS, CONCAT_ASSEMBLED, CONCAT_OUT, total_in_wt, out_wt, int(fp32)])
     cbs = [cb(CONCAT_IN, dtype, pages=2 * total_in_wt), cb(CONCAT_ROWS, dtype, pages=total_in_wt),
            cb(CONCAT_ASSEMBLED, dtype, pages=out_wt), cb(CONCAT_OUT, dtype, pages=2 * out_wt)]
-    return run([*tensors, out], [reader, writer, compute], cbs)
+    return run_op([*tensors, out], [reader, writer, compute], cbs)
 
 
 register(KernelHost("concat", "concat's tiled-unaligned program: its reader and writer with "

@@ -21,7 +21,7 @@ from ..generic import TensorAccessorArgs
 from ..layout import Layout
 from ..tensor import Tensor
 from .eltwise import unary_writer
-from .program import cb, kernel, run
+from .program import cb, kernel, run_op
 from .registry import Call, KernelHost, register
 
 MATMUL = "matmul/device/kernels"
@@ -86,7 +86,7 @@ def _run(ops: Path, call: Call) -> Tensor:
     bcast_b = math.prod(b.shape[:-2]) == 1 and batch > 1
     kernels = [bmm_reader(ops, a, b, batch, mt, kt, nt, bcast_b), bmm_compute(ops, batch, mt, kt, nt, _compute_config(call)),
                unary_writer(ops, out, 16, batch * mt * nt)]
-    return run([a, b, out], kernels, [cb(0), cb(1, b.dtype), cb(16)])
+    return run_op([a, b, out], kernels, [cb(0), cb(1, b.dtype), cb(16)])
 
 
 for _op in ("matmul", "linear"):

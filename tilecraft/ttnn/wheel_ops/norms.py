@@ -17,7 +17,7 @@ from ..datatype import bfloat16
 from ..descriptors import ComputeConfigDescriptor, ReaderConfigDescriptor, WriterConfigDescriptor
 from ..layout import Layout
 from ..tensor import Tensor
-from .program import bound, cb, float_bits, kernel, largest_block, run, tile_rows
+from .program import bound, cb, float_bits, kernel, largest_block, run_op, tile_rows
 from .registry import Call, KernelHost, register
 
 LAYERNORM = "normalization/layernorm/device/kernels"
@@ -111,17 +111,11 @@ def softmax_program(ops: Path, x: Tensor, out: Tensor, block: int, stable: bool,
     return [reader, compute, writer], [cb(SM_CBS[n], pages=pages[n]) for n in dict.fromkeys([*names, "mask_padded"])]
 
 
-#: the widest row (in tiles) the one-core programs keep in L1 (the large-tensor variants stream wider rows)
-MAX_ROW_TILES = 32
-
-
 def _row_refusal(x: Tensor, what: str) -> Optional[str]:
     if x.layout is not Layout.TILE or x.dtype is not bfloat16:
         return f"{what} runs on bfloat16 tile-layout input"
     if x.shape.rank < 2:
         return f"{what} needs a rank-2 or higher input"
-    if tile_rows(x)[1] > MAX_ROW_TILES:
-        return f"rows wider than {MAX_ROW_TILES * 32} (the one-core program keeps a row in L1)"
     return None
 
 
@@ -141,7 +135,7 @@ def _run_softmax(ops: Path, call: Call) -> Tensor:
     wt = tile_rows(x)[1]
     padded = wt * 32 - x.shape[-1]
     kernels, cbs = softmax_program(ops, x, out, largest_block(wt), bool(call.params["stable"]), padded)
-    return run([x, out], kernels, cbs)
+    return run_op([x, out], kernels, cbs)
 
 
 def _refuse_norm(call: Call) -> Optional[str]:
@@ -169,7 +163,7 @@ def _run_norm(ops: Path, call: Call) -> Tensor:
     gamma, beta = given.get("weight"), given.get("bias")
     kernels, cbs = layernorm_program(ops, x, out, call.params["epsilon"], largest_block(tile_rows(x)[1]), gamma, beta,
                                      rms=call.params["rms"])
-    return run([x, *(v for v in (gamma, beta) if v is not None), out], kernels, cbs)
+    return run_op([x, *(v for v in (gamma, beta) if v is not None), out], kernels, cbs)
 
 
 register(KernelHost("softmax", "softmax.cpp with its reader and blocked writer (normalization/softmax)",

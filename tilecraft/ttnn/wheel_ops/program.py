@@ -19,6 +19,8 @@ from typing import Iterable
 
 import torch
 
+from tilecraft.arch import get as get_arch
+
 from ..cores import CoreCoord, CoreRange, CoreRangeSet
 from ..descriptors import (CBDescriptor, CBFormatDescriptor, KernelBindings, KernelDescriptor, ProgramDescriptor,
                            RuntimeArgs, TileDescriptor)
@@ -57,6 +59,22 @@ def kernel(path: Path, config, core_ranges: CoreRangeSet = ONE, rt: dict | list 
 def run(tensors: list[Tensor], kernels: list, cbs: list, semaphores: list = ()) -> Tensor:
     """One generic_op program of ``kernels`` and ``cbs`` over ``tensors`` (outputs last)."""
     return generic_op(tensors, ProgramDescriptor(kernels=list(kernels), semaphores=list(semaphores), cbs=list(cbs)))
+
+
+class Unfit(Exception):
+    """A host's program for the call would not fit a core (its CBs exceed L1): the call runs at the
+    language level instead, with this as the reason."""
+
+
+def run_op(tensors: list[Tensor], kernels: list, cbs: list) -> Tensor:
+    """:func:`run` for a ttnn op's host: a program whose CBs would not fit a core's L1 (with the
+    L1 the arch reserves) is :class:`Unfit` before anything compiles."""
+    device = tensors[0].device()
+    available = get_arch(str(device.arch())).l1_available
+    need = sum(c.total_size for c in cbs)
+    if need > available:
+        raise Unfit(f"its circular buffers need {need // 1024} KiB of a core's L1, which has {available // 1024} KiB")
+    return run(tensors, kernels, cbs)
 
 
 def bound(desc: KernelDescriptor, **bindings) -> KernelDescriptor:

@@ -20,7 +20,7 @@ from ..descriptors import ComputeConfigDescriptor, KernelDescriptor, ReaderConfi
 from ..layout import Layout
 from ..tensor import Tensor
 from .eltwise import unary_writer
-from .program import ONE, bound, cb, float_bits, kernel, run, tile_rows
+from .program import ONE, bound, cb, float_bits, kernel, run_op, tile_rows
 from .registry import Call, KernelHost, register
 
 REDUCE = "reduction/generic/device/kernels"
@@ -88,7 +88,7 @@ def _run(ops: Path, call: Call) -> Tensor:
     scaler = 1.0 / x.shape[-1] if call.op == "mean" else 1.0
     kernels = [start_id_reader(ops, x, POOL[call.op], "ROW", scaler, {(0, 0): (rows * wt, 0)}, ONE),
                reduce_compute(ops, POOL[call.op], "ROW", rows, wt, 1, ONE), unary_writer(ops, out, OUT, rows)]
-    return run([x, out], kernels, reduce_cbs(ONE))
+    return run_op([x, out], kernels, reduce_cbs(ONE))
 
 
 for _op in POOL:

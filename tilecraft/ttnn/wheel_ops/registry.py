@@ -3,7 +3,8 @@
 Each :class:`KernelHost` serves one primitive (``add``, ``matmul``, ``rms_norm``, ...): ``refuse``
 says why a call cannot run on its kernels (a shape, dtype, layout or argument the host does not
 write a program for) or None, and ``run`` builds ttnn 0.81.1's program for the call, runs it on the
-kernel emulator through ``generic_op`` and returns the result tensor. At ``--level cpp``
+kernel emulator through ``generic_op`` and returns the result tensor (or raises ``program.Unfit``
+when the program's CBs would not fit a core, which sends the call to the language level too). At ``--level cpp``
 :func:`dispatch` (installed into ``primitives`` by this package) gives every device op to its host
 when the host accepts it; every other call runs as at the language level (the primitive's impl).
 Either way the call is tallied: ``tilecraft run --level cpp`` prints the tally at the end
@@ -28,6 +29,7 @@ from ..creation import allocate_tensor_on_device
 from ..layout import Layout, Shape
 from ..memory import MemoryConfig
 from ..tensor import Tensor
+from .program import Unfit
 
 Scalar = Union[int, float]
 
@@ -148,14 +150,19 @@ def dispatch(op: str, operands: Sequence[Union[Tensor, Scalar]], params: dict, s
     ops = _operations() if reason is None else None
     if reason is None and ops is None:
         reason = "the ttnn wheel's kernels are unavailable"
-    _count(op, reason)
     if reason is not None:
+        _count(op, reason)
         return None
     token = _IN_HOST.set(True)
     try:
-        return host.run(ops, call)
+        result = host.run(ops, call)
+    except Unfit as unfit:
+        _count(op, str(unfit))
+        return None
     finally:
         _IN_HOST.reset(token)
+    _count(op, None)
+    return result
 
 
 def render(tally: Tally) -> str:
