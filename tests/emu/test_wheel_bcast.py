@@ -30,7 +30,8 @@ from tilecraft import device_arith
 from tests.emu.harness import KERNELS, cb, compute, dram, kernel, line_of, output, run
 from tilecraft.diagnostics import KernelError
 from tilecraft.ttnn.wheel_ops.eltwise import (BCAST, NG, NO_ACTIVATIONS, Dims, ng_compute, ng_reader, ng_writer,
-                                              with_activations)
+                                              scalar_reader, scalar_writer, with_activations)
+from tilecraft.ttnn.wheel_ops.program import packed_scalar
 
 
 def sample(default, cases: list) -> list:
@@ -205,15 +206,8 @@ def test_binary_ng_tensor_scalar_runs_unchanged(device, ops, op) -> None:
     a = torch.randn(_shape(dims))
     ta, out = dram(device, a), output(device, _shape(dims))
     scalar = torch.tensor(-1.7).to(torch.bfloat16)  # exactly a bfloat16, so truncation keeps it
-    half = int(scalar.view(torch.int16).item()) & 0xFFFF
-    reader = kernel(ops / NG / "kernels/dataflow/reader_interleaved_no_bcast.cpp", ttnn.ReaderConfigDescriptor(),
-                    rt=[ta.buffer_address(), 0, dims.tiles, dims.tiles, 0, *dims.strides(), 1, 1, dims.c, dims.ht,
-                        dims.wt, 1],
-                    ct=[*ttnn.TensorAccessorArgs(ta).get_compile_time_args(), 0], defines=[("SRC_SHARDED", "0")])
-    writer = kernel(ops / NG / "kernels/dataflow/writer_interleaved_scalar.cpp", ttnn.WriterConfigDescriptor(),
-                    rt=[half << 16 | half, out.buffer_address(), 0, dims.tiles, 0, 1, 1, dims.c, dims.ht, dims.wt, 1],
-                    ct=[*ttnn.TensorAccessorArgs(out).get_compile_time_args(), 0],
-                    defines=[("DST_SHARDED", "0"), ("FILL_WITH_VALUE", "fill_with_val_bfloat16")])
+    reader = scalar_reader(ops, ta, dims)
+    writer = scalar_writer(ops, out, dims, packed_scalar(scalar.item()))
     sfpu = op.startswith("sfpu ")
     name = op.removeprefix("sfpu ")
     path = f"kernels/compute/eltwise_binary{'_sfpu' if sfpu else ''}_scalar.cpp"

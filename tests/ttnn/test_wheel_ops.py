@@ -87,6 +87,17 @@ def _binary(op: str, a_shape: tuple, b_shape: tuple, **kwargs) -> Case:
     return op, make, 2 ** -7
 
 
+def _binary_number(op: str, number: float) -> Case:
+    """A tensor and a Python number, which the host packs truncated to bfloat16 (pack_scalar_runtime_arg)."""
+    fn = {"add": torch.add, "subtract": torch.sub, "multiply": torch.mul}[op]
+    truncated = float(torch.tensor(number).view(torch.int32).bitwise_and(-65536).view(torch.float32))
+
+    def make(device):
+        a = on(device, randn(2, 64, 96, seed=1))
+        return getattr(ttnn, op)(a, number), fn(exact(a), truncated)
+    return op, make, 2 ** -7
+
+
 def _unary(op: str, golden: Callable, **kwargs) -> Case:
     def make(device):
         x = on(device, randn(2, 64, 96, seed=3).clamp(-3, 3) + (4 if op in ("sqrt", "rsqrt", "reciprocal") else 0))
@@ -168,6 +179,7 @@ CASES: dict[str, Case] = {
     "subtract column of a": _binary("subtract", (2, 64, 1), (2, 64, 96)),
     "multiply scalar tile": _binary("multiply", (2, 64, 96), (2, 1, 1)),
     "add batch-broadcast b": _binary("add", (2, 64, 96), (64, 96)),
+    "multiply by a number": _binary_number("multiply", 1.7),
     "add into L1": _binary("add", (64, 64), (64, 64), memory_config=ttnn.L1_MEMORY_CONFIG),
     "exp": _unary("exp", torch.exp),
     "gelu": _unary("gelu", lambda x: torch.nn.functional.gelu(x)),
@@ -229,7 +241,8 @@ def test_a_host_computes_the_op_on_the_wheels_kernels(device, wheel, case: str) 
 
 #: calls a host refuses -> the reason the tally gives; none compiles anything
 REFUSED = {
-    "a scalar operand": (lambda d: ttnn.add(on(d, randn(64, 64)), 2.0), "add", "a Python number operand"),
+    "a number first": (lambda d: ttnn.subtract(2.0, on(d, randn(64, 64))), "subtract",
+                       "a Python number as the first operand"),
     "fused activation": (lambda d: ttnn.multiply(on(d, randn(64, 64)), on(d, randn(64, 64)),
                                                  input_tensor_a_activations=[ttnn.UnaryOpType.SILU]),
                          "multiply", "fused activations"),
@@ -275,7 +288,7 @@ import ttnn
 device = ttnn.open_device(device_id=0)
 torch.manual_seed(21)
 x = ttnn.from_torch(torch.randn(64, 96), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device)
-y = ttnn.add(ttnn.exp(x), 1.0)
+y = ttnn.reshape(ttnn.exp(x), (96, 64))
 torch.save(ttnn.to_torch(y), sys.argv[1])
 """
 
@@ -283,14 +296,15 @@ torch.save(ttnn.to_torch(y), sys.argv[1])
 def test_level_cpp_says_which_ops_ran_on_the_wheels_kernels(tmp_path: Path, capsys, fresh_process_state,
                                                             wheel) -> None:
     """``tilecraft run --level cpp``: exp runs eltwise_sfpu.cpp with its reader and writer (the kernels
-    tests/emu/test_wheel_kernels.py's default case compiles), the add of a number runs at the language
-    level, and the run ends with the account; the values are the language level's within bfloat16."""
+    tests/emu/test_wheel_kernels.py's default case compiles), the reshape, which has no host, runs at the
+    language level, and the run ends with the account; the values are the language level's within
+    bfloat16."""
     script = tmp_path / "cheap.py"
     script.write_text(CHEAP_SCRIPT)
     assert main(["run", "--level", "cpp", str(script), str(tmp_path / "cpp.pt")]) == 0
     err = capsys.readouterr().err
     assert err.strip().splitlines()[-1] == ("ttnn ops on wheel kernels: exp×1; at language level: "
-                                            "add×1 (a Python number operand)")
+                                            "reshape×1 (no kernel host)")
     assert main(["run", str(script), str(tmp_path / "language.pt")]) == 0
     assert "ttnn ops on wheel kernels" not in capsys.readouterr().err  # only --level cpp gives the account
     got, want = (torch.load(tmp_path / f"{level}.pt").double() for level in ("cpp", "language"))

@@ -5,7 +5,8 @@ the hosts that run those ttnn ops on them at ``--level cpp``.
 binary_ng (``eltwise/binary_ng/device/kernels{,_ng}``): one reader brings both operands' tiles, the
 compute kernel applies the op on the FPU, a writer stores the result. A broadcast operand (one row,
 one column or one element of each tile, as a ``[..., 1, W]`` bias is) is broadcast by the unpacker
-(``BCAST_LLK`` 1, the kernels_ng compute kernels). The runtime args, compile-time args and defines
+(``BCAST_LLK`` 1, the kernels_ng compute kernels); a Python number as the second operand fills one
+tile that the scalar compute kernel applies throughout. The runtime args, compile-time args and defines
 are the binary_ng program factory's (``BinaryNgKernelConfig``, ``OpConfig::as_defines``,
 ``make_dataflow_defines``). tests/emu/test_wheel_bcast.py and test_wheel_kernels.py run these
 pieces against the device's arithmetic.
@@ -24,7 +25,7 @@ from ..descriptors import ComputeConfigDescriptor, KernelDescriptor, ReaderConfi
 from ..generic import TensorAccessorArgs
 from ..layout import Layout
 from ..tensor import Tensor
-from .program import cb, kernel, run_op
+from .program import cb, kernel, packed_scalar, run_op
 from .registry import Call, KernelHost, register
 
 NG = "eltwise/binary_ng/device"
@@ -100,6 +101,23 @@ def ng_compute(ops: Path, path: str, rt: list[int], op: str, defines: list[tuple
                   defines=[("BINARY_OP", binary_op), ("BINARY_OP_TYPE", op_type), *with_activations(defines)])
 
 
+def scalar_reader(ops: Path, a: Tensor, dims: Dims) -> KernelDescriptor:
+    """kernels/dataflow/reader_interleaved_no_bcast.cpp reading ``a`` alone (a tensor-scalar op)."""
+    return kernel(ops / NG / "kernels/dataflow/reader_interleaved_no_bcast.cpp", ReaderConfigDescriptor(),
+                  rt=[a.buffer_address(), 0, dims.tiles, dims.tiles, 0, *dims.strides(), 1, 1, dims.c, dims.ht,
+                      dims.wt, 1],
+                  ct=[*TensorAccessorArgs(a).get_compile_time_args(), 0], defines=[("SRC_SHARDED", "0")])
+
+
+def scalar_writer(ops: Path, out: Tensor, dims: Dims, packed: int) -> KernelDescriptor:
+    """kernels/dataflow/writer_interleaved_scalar.cpp: fills one tile of CB 1 with the packed scalar
+    (FILL_WITH_VALUE) before writing the output."""
+    return kernel(ops / NG / "kernels/dataflow/writer_interleaved_scalar.cpp", WriterConfigDescriptor(),
+                  rt=[packed, out.buffer_address(), 0, dims.tiles, 0, 1, 1, dims.c, dims.ht, dims.wt, 1],
+                  ct=[*TensorAccessorArgs(out).get_compile_time_args(), 0],
+                  defines=[("DST_SHARDED", "0"), ("FILL_WITH_VALUE", "fill_with_val_bfloat16")])
+
+
 #: per broadcast kind: the operand's dims (given the output's), the kernels_ng reader, the compute
 #: kernel's runtime args after the tile count, and the compute kernels when the reader has expanded
 #: the tile (BCAST_LLK 0; ``{}`` is ``_sfpu`` for an SFPU op), as BinaryNgKernelConfig picks them;
@@ -136,11 +154,13 @@ def _broadcast_kind(call: Call, operand: Tensor) -> Optional[str]:
 
 
 def _refuse_binary(call: Call) -> Optional[str]:
-    if len(call.tensors) != 2:
-        return "a Python number operand"
     if any(call.params[k] for k in ("pre_a", "pre_b", "post")):
         return "fused activations"
     a, b = call.operands
+    if not isinstance(a, Tensor):
+        return "a Python number as the first operand"
+    if not isinstance(b, Tensor):
+        return None if _bf16_tiles(a) and call.dtype is bfloat16 else "operands or result not bfloat16 in tile layout"
     if not _bf16_tiles(a, b) or call.dtype is not bfloat16:
         return "operands or result not bfloat16 in tile layout"
     if call.shape[-2] % 32 or call.shape[-1] % 32:
@@ -155,9 +175,13 @@ def _run_binary(ops: Path, call: Call) -> Tensor:
     a, b = call.operands
     out = call.output()
     dims = Dims.of(out)
+    op = _BINARY[call.op]
+    if not isinstance(b, Tensor):  # the scalar, truncated to bfloat16, fills one tile of CB 1
+        compute = ng_compute(ops, "kernels/compute/eltwise_binary_scalar.cpp", [dims.tiles], op)
+        return run_op([a, out], [scalar_reader(ops, a, dims), compute, scalar_writer(ops, out, dims, packed_scalar(b))],
+                      [cb(0), cb(1), cb(2)])
     kind_a, kind_b = _broadcast_kind(call, a), _broadcast_kind(call, b)
     da, db = Dims.of(a), Dims.of(b)
-    op = _BINARY[call.op]
     if kind_a == kind_b == "none":
         reader = ng_reader(ops, "reader_interleaved_no_bcast.cpp", a, b, dims, da, db, [])
         compute = ng_compute(ops, "kernels/compute/eltwise_binary_no_bcast.cpp", [dims.tiles], op)
@@ -175,7 +199,8 @@ def _run_binary(ops: Path, call: Call) -> Tensor:
 
 for _name in _BINARY:
     register(KernelHost(_name, "binary_ng's kernels_ng reader and writer with eltwise_binary_no_bcast.cpp or the "
-                        "row/col/scalar broadcast compute kernels (FPU)", _refuse_binary, _run_binary))
+                        "row/col/scalar broadcast compute kernels, or the tensor-scalar program (FPU)", _refuse_binary,
+                        _run_binary))
 
 
 UNARY = "eltwise/unary/device/kernels"

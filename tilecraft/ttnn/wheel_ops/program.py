@@ -88,9 +88,11 @@ def float_bits(value: float) -> int:
     return int(torch.tensor([value], dtype=torch.float32).view(torch.int32).item())
 
 
-def bfloat16_bits(value: float) -> int:
-    """A bfloat16's 16 bits (round to nearest even), as hosts pack a scalar runtime arg."""
-    return int(torch.tensor(value).to(torch.bfloat16).view(torch.int16).item()) & 0xFFFF
+def packed_scalar(value: float) -> int:
+    """A scalar runtime arg as ttnn's ``pack_scalar_runtime_arg`` packs it for bfloat16: the value's
+    upper 16 bits (truncated to bfloat16), twice."""
+    half = (float_bits(value) >> 16) & 0xFFFF
+    return half << 16 | half
 
 
 def largest_block(wt: int) -> int:
