@@ -204,7 +204,7 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
             with contextlib.redirect_stdout(sys.stderr) if args.command == "show-threads" else contextlib.nullcontext():
                 code = _run(args, script_args, reporter,
                             lambda exc: failed_without_values(exc, valueless.values_skipped()) if valueless else None)
-        if opts.level == "cpp" and opts.simulate and not ttnn_ops.empty():
+        if opts.level == "cpp" and opts.simulate and not ttnn_ops.empty() and args.diagnostics_format == "text":
             print(wheel_ops.render(ttnn_ops), file=sys.stderr)  # which ttnn ops ran on the wheel's kernels
         finisher = timer or tuner
         if args.command == "show-threads":
