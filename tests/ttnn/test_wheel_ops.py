@@ -30,7 +30,7 @@ from tilecraft import session
 from tilecraft.cli import main
 from tilecraft.diagnostics import DiagnosticWarning
 from tilecraft.emu import wheel_kernels
-from tilecraft.ttnn import wheel_ops
+from tilecraft.ttnn import generic, wheel_ops
 
 SLOW = pytest.mark.slow
 TILE, RM = ttnn.TILE_LAYOUT, ttnn.ROW_MAJOR_LAYOUT
@@ -358,3 +358,20 @@ def test_a_model_script_runs_end_to_end_on_the_wheels_kernels(tmp_path: Path, ca
     for result in (got, want):
         assert (result - golden).abs().max() <= 2 ** -5 * golden.abs().max()
     assert (got - want).abs().max() <= 2 ** -5 * want.abs().max()
+
+
+def test_a_traced_op_replays_its_program_once_on_the_new_values(device, wheel) -> None:
+    """A trace captured at ``--level cpp`` records the op as one call: execute_trace runs its program
+    once more (not also the generic_op its host made) on what the input holds then. exp's kernels are
+    those tests/emu/test_wheel_kernels.py's default case compiles."""
+    with session.using(level="cpp"):
+        x = on(device, randn(64, 96, seed=15))
+        trace_id = ttnn.begin_trace_capture(device)
+        y = ttnn.exp(x)
+        ttnn.end_trace_capture(device, trace_id)
+        ttnn.copy_host_to_device_tensor(ttnn.from_torch(torch.full((64, 96), 0.5), dtype=ttnn.bfloat16,
+                                                        layout=TILE), x)
+        with generic.recorded_runs() as runs:
+            ttnn.execute_trace(device, trace_id)
+    assert len(runs) == 1
+    assert torch.allclose(exact(y), torch.full((64, 96), 0.5).exp().double(), rtol=2 ** -7)

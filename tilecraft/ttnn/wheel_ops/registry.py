@@ -25,6 +25,7 @@ from tilecraft import session
 from tilecraft.dtypes import DataFormat
 from tilecraft.emu import wheel_kernels
 
+from .. import trace
 from ..creation import allocate_tensor_on_device
 from ..layout import Layout, Shape
 from ..memory import MemoryConfig
@@ -155,7 +156,8 @@ def dispatch(op: str, operands: Sequence[Union[Tensor, Scalar]], params: dict, s
         return None
     token = _IN_HOST.set(True)
     try:
-        result = host.run(ops, call)
+        with trace.part_of_a_call():  # a capture records the op's bind, which runs the host again
+            result = host.run(ops, call)
     except Unfit as unfit:
         _count(op, str(unfit))
         return None
