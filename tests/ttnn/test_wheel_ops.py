@@ -100,7 +100,7 @@ def _binary_number(op: str, number: float) -> Case:
 
 def _unary(op: str, golden: Callable, **kwargs) -> Case:
     def make(device):
-        x = on(device, randn(2, 64, 96, seed=3).clamp(-3, 3) + (4 if op in ("sqrt", "rsqrt", "reciprocal") else 0))
+        x = on(device, randn(2, 64, 96, seed=3).clamp(-3, 3) + (4 if op in ("sqrt", "rsqrt", "reciprocal", "log") else 0))
         return getattr(ttnn, op)(x, **kwargs), golden(exact(x))
     return op, make, 2 ** -6
 
@@ -193,6 +193,11 @@ CASES: dict[str, Case] = {
     "rsqrt": _unary("rsqrt", torch.rsqrt),
     "reciprocal": _unary("reciprocal", torch.reciprocal),
     "neg": _unary("neg", torch.neg),
+    "log": _unary("log", torch.log),
+    "abs": _unary("abs", torch.abs),
+    "square": _unary("square", torch.square),
+    "sin": _unary("sin", torch.sin),
+    "cos": _unary("cos", torch.cos),
     "matmul": _matmul("matmul", (64, 96), (96, 64)),
     "matmul batched, one b": _matmul("matmul", (2, 64, 64), (64, 96)),
     "linear bfloat8_b weights": _matmul("linear", (64, 64), (64, 32), ttnn.bfloat8_b),

@@ -232,6 +232,11 @@ SFPU_CHAINS: dict[str, tuple[str, str]] = {
     "rsqrt": ("SFPU_OP_RSQRT_INCLUDE", "rsqrt_tile_init(); rsqrt_tile(0);"),
     "reciprocal": ("SFPU_OP_RECIP_INCLUDE", "recip_tile_init(); recip_tile(0);"),
     "neg": ("SFPU_OP_NEG_INCLUDE", "negative_tile_init(); negative_tile(0);"),
+    "log": ("SFPU_OP_COMPUTE_KERNEL_API_INCLUDE", "log_tile_init(); log_tile(0);"),
+    "abs": ("SFPU_OP_COMPUTE_KERNEL_API_INCLUDE", "abs_tile_init(); abs_tile(0);"),
+    "square": ("SFPU_OP_COMPUTE_KERNEL_API_INCLUDE", "square_tile_init(); square_tile(0);"),
+    "sin": ("SFPU_OP_TRIG_FAMILY_INCLUDE", "sin_tile_init(); sin_tile(0);"),
+    "cos": ("SFPU_OP_TRIG_FAMILY_INCLUDE", "cos_tile_init(); cos_tile(0);"),
 }
 
 
