@@ -17,6 +17,7 @@ script are ``-m slow``.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import warnings
 from pathlib import Path
@@ -218,6 +219,20 @@ CASES: dict[str, Case] = {
 
 def test_every_host_has_a_case() -> None:
     assert {op for op, _, _ in CASES.values()} == set(wheel_ops.HOSTS)
+
+
+def test_every_host_names_kernels_of_the_wheel_and_is_in_the_docs(wheel) -> None:
+    """Each kernel file a host's description names is one of the wheel's, and docs/ttnn.md's table
+    has a row for each hosted op."""
+    names = {p.name for p in wheel_kernels.operations(wheel_kernels.ensure_kernels()).rglob("*.cpp")}
+    for host in wheel_ops.HOSTS.values():
+        files = re.findall(r"[\w]+\.cpp", host.kernels)
+        assert files and set(files) <= names, (host.op, set(files) - names)
+    table = (Path(__file__).resolve().parents[2] / "docs" / "ttnn.md").read_text().split(
+        "## ttnn ops on the wheel's kernels")[1].split("\n## ")[0]
+    rows = {op for line in table.splitlines() if line.startswith("| `")
+            for op in re.findall(r"`(\w+)`", line.split(" | ")[0])}
+    assert rows == set(wheel_ops.HOSTS)
 
 
 @SLOW

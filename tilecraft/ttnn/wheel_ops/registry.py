@@ -4,9 +4,10 @@ Each :class:`KernelHost` serves one primitive (``add``, ``matmul``, ``rms_norm``
 says why a call cannot run on its kernels (a shape, dtype, layout or argument the host does not
 write a program for) or None, and ``run`` builds ttnn 0.81.1's program for the call, runs it on the
 kernel emulator through ``generic_op`` and returns the result tensor (or raises ``program.Unfit``
-when the program's CBs would not fit a core, which sends the call to the language level too). At ``--level cpp``
-:func:`dispatch` (installed into ``primitives`` by this package) gives every device op to its host
-when the host accepts it; every other call runs as at the language level (the primitive's impl).
+when the program's CBs would not fit a core, which sends the call to the language level too). At
+``--level cpp`` :func:`dispatch` (installed into ``primitives`` by this package) gives every device
+op to its host when the host accepts it; every other call runs as at the language level (the
+primitive's impl).
 Either way the call is tallied: ``tilecraft run --level cpp`` prints the tally at the end
 (:func:`render`), e.g. ``ttnn ops on wheel kernels: add×3, matmul×2; at language level: embedding×1
 (no kernel host)``.
@@ -67,7 +68,8 @@ Runner = Callable[[Path, Call], Tensor]
 @dataclass(frozen=True)
 class KernelHost:
     op: str
-    #: the wheel kernels the host runs, in words (docs/ttnn.md lists them)
+    #: the wheel kernels the host runs, in words, naming their files (docs/ttnn.md's table says the same;
+    #: tests/ttnn/test_wheel_ops.py checks that each file named is in the wheel)
     kernels: str
     refuse: Refusal
     run: Runner
