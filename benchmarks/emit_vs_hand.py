@@ -18,7 +18,7 @@ target tt-metal 0.74 and cannot run on our 0.81.1 emulator, so they are not time
 expressions, no buffers placed for intermediates) -- flash attention (S=2048, D=128, 8x8 cores),
 softmax and RMSNorm over rows, matmul with a bias + GELU epilogue -- against hand-written kernels
 (reference_kernels/flash_attention, reference_kernels/matmul_bias_gelu) or, for softmax and RMSNorm,
-ttnn 0.81.1's own kernels from the wheel (benchmarks/ttnn_hosts.py). Every case is timed on each
+ttnn 0.81.1's own kernels from the wheel (tilecraft/ttnn/wheel_ops/norms.py). Every case is timed on each
 architecture of ``--arch`` (default: Wormhole and Blackhole), program, hand-written host and model.
 
 ``--write-docs`` replaces the table between the markers in docs/emit.md (the yardsticks have their
@@ -42,7 +42,6 @@ from typing import Any, Callable
 
 import numpy as np
 
-from benchmarks import ttnn_hosts
 from benchmarks.emit_comparison import call_sequence
 from tilecraft import session
 from tilecraft.diagnostics import KernelError
@@ -54,6 +53,8 @@ from tilecraft.metal.lower import lower_program
 from tilecraft.perf import estimate_kernels, estimate_lowered
 from tilecraft.perf.result import Estimate
 from tilecraft.scripts import install_modules
+from tilecraft.ttnn.wheel_ops.norms import layernorm_program, softmax_program
+from tilecraft.ttnn.wheel_ops.program import largest_block, run
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "emit.md"
@@ -253,25 +254,20 @@ def hand_matmul_bias_gelu(device: Any, tensors: list) -> Any:
                   16: (y, 2 * bm * bn)}, grid=grid, fp32_dest=True)
 
 
-def _largest_block(wt: int) -> int:
-    """ttnn's norm factories' block size: the largest divisor of Wt up to 8 (find_max_divisor)."""
-    return max(b for b in range(1, 9) if wt % b == 0)
-
-
 def hand_ttnn_softmax(device: Any, tensors: list) -> Any:
     """ttnn 0.81.1's own softmax kernels (numerically stable), one core, every row."""
     x, y = tensors
-    kernels, cbs = ttnn_hosts.softmax_program(_wheel_ops(), x, y, _largest_block(x.padded_shape[-1] // 32),
-                                              stable=True, padded=0)
-    return ttnn_hosts.run(tensors, kernels, cbs)
+    kernels, cbs = softmax_program(_wheel_ops(), x, y, largest_block(x.padded_shape[-1] // 32),
+                                   stable=True, padded=0)
+    return run(tensors, kernels, cbs)
 
 
 def hand_ttnn_rmsnorm(device: Any, tensors: list) -> Any:
     """ttnn 0.81.1's own layernorm kernels with RMSNORM defined and the gain fused, one core, every row."""
     x, g, y = tensors
-    kernels, cbs = ttnn_hosts.layernorm_program(_wheel_ops(), x, y, 1e-5, _largest_block(x.padded_shape[-1] // 32),
-                                                gamma=g, beta=None, rms=True)
-    return ttnn_hosts.run(tensors, kernels, cbs)
+    kernels, cbs = layernorm_program(_wheel_ops(), x, y, 1e-5, largest_block(x.padded_shape[-1] // 32),
+                                     gamma=g, beta=None, rms=True)
+    return run(tensors, kernels, cbs)
 
 
 def _wheel_ops() -> Path:

@@ -45,6 +45,7 @@ from .lsp import command as lsp_command
 from .scripts import PACKAGE_DIR, install_modules
 from .sim.device_math import DEVICE, IDEAL, NUMERICS
 from .tune import cli as tune_cli
+from .ttnn import wheel_ops
 
 #: a script that raised after a command that computes no values did its work (emit, tune, profile --no-values)
 SCRIPT_FAILED_WITHOUT_VALUES = "E0710"
@@ -196,13 +197,16 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
                                                       emulator_hooks=[timer.emulated] if timer else [],
                                                       op_hooks=[timer.ttnn_op] if timer else [],
                                                       result_hooks=[timer.results] if timer else []), \
-                (tuner.tuning() if tuner is not None else contextlib.nullcontext()):
+                (tuner.tuning() if tuner is not None else contextlib.nullcontext()), \
+                wheel_ops.tallied() as ttnn_ops:
             warnings.simplefilter("default", DiagnosticWarning)
             warnings.showwarning = reporter.show_warning
             # show-threads prints a program: what the script prints goes to stderr
             with contextlib.redirect_stdout(sys.stderr) if args.command == "show-threads" else contextlib.nullcontext():
                 code = _run(args, script_args, reporter,
                             lambda exc: failed_without_values(exc, valueless.values_skipped()) if valueless else None)
+        if opts.level == "cpp" and opts.simulate and not ttnn_ops.empty() and args.diagnostics_format == "text":
+            print(wheel_ops.render(ttnn_ops), file=sys.stderr)  # which ttnn ops ran on the wheel's kernels
         finisher = timer or tuner
         if args.command == "show-threads":
             return print_threads(args.script, generated, code)

@@ -1,7 +1,7 @@
 """RMSNorm along rows with a gain, bfloat16, written as a user would (named expressions, no buffer
 for the statistics): y = x / sqrt(mean(x^2) + eps) * g. The TT-Lang side of
 benchmarks/emit_vs_hand.py's RMSNorm, whose hand-written side is ttnn 0.81.1's own layernorm kernels
-with RMSNORM defined (benchmarks/ttnn_hosts.py). One band of 32 rows across the width per block.
+with RMSNORM defined (tilecraft/ttnn/wheel_ops/norms.py). One band of 32 rows across the width per block.
 
     python benchmarks/emit_programs/rmsnorm_rows.py [--rows R] [--cols C]   (multiples of 32)
 """

@@ -1,6 +1,6 @@
 """Softmax along rows, bfloat16, written as a user would (named expressions, no buffer for the
 exponentials): the TT-Lang side of benchmarks/emit_vs_hand.py's softmax, whose hand-written side is
-ttnn 0.81.1's own softmax kernels (benchmarks/ttnn_hosts.py). One band of 32 rows across the whole
+ttnn 0.81.1's own softmax kernels (tilecraft/ttnn/wheel_ops/norms.py). One band of 32 rows across the whole
 width (1 x C tiles) per block; ``e`` is read by the row sum and by the normalization, and the
 compiler decides where it lives.
 

@@ -17,7 +17,7 @@ import tilecraft.ttnn as ttnn
 from tilecraft.emu import launch
 from tilecraft.emu.program_spec import ProgramSpec
 from tilecraft.options import COMPUTE_ENGINES
-from benchmarks.ttnn_hosts import ONE, cb, kernel, run  # noqa: F401 (the tests' helpers)
+from tilecraft.ttnn.wheel_ops.program import ONE, cb, kernel, run  # noqa: F401 (the tests' helpers)
 
 HERE = Path(__file__).parent
 KERNELS = HERE / "kernels"

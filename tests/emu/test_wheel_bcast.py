@@ -20,7 +20,6 @@ The wheel is fetched at test time (the ``ops`` fixture, tests/emu/conftest.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -30,13 +29,9 @@ import tilecraft.ttnn as ttnn
 from tilecraft import device_arith
 from tests.emu.harness import KERNELS, cb, compute, dram, kernel, line_of, output, run
 from tilecraft.diagnostics import KernelError
-
-NG = "eltwise/binary_ng/device"
-#: OpConfig::as_defines for the FPU ops: (BINARY_OP, BINARY_OP_TYPE), with device_arith's name
-FPU_OPS = {"add": ("add_tiles", "EltwiseBinaryType::ELWADD"), "sub": ("sub_tiles", "EltwiseBinaryType::ELWSUB"),
-           "mul": ("mul_tiles", "EltwiseBinaryType::ELWMUL")}
-#: no per-operand activations: the defines binary_ng passes for a plain op
-NO_ACTIVATIONS = [(f"PROCESS_{operand}_ACTIVATIONS(i)", "") for operand in ("LHS", "RHS", "POST")]
+from tilecraft.ttnn.wheel_ops.eltwise import (BCAST, NG, NO_ACTIVATIONS, Dims, ng_compute, ng_reader, ng_writer,
+                                              scalar_reader, scalar_writer, with_activations)
+from tilecraft.ttnn.wheel_ops.program import packed_scalar
 
 
 def sample(default, cases: list) -> list:
@@ -47,67 +42,8 @@ def sample(default, cases: list) -> list:
                                                       marks=pytest.mark.slow) for case in cases]
 
 
-@dataclass(frozen=True)
-class Dims:
-    """A rank-3 tensor's dims in tiles, as binary_ng's kernels address them (D = N = 1, cND = 1)."""
-
-    c: int
-    ht: int
-    wt: int
-
-    @property
-    def tiles(self) -> int:
-        return self.c * self.ht * self.wt
-
-    def strides(self) -> list[int]:
-        """nD, d, n, c strides in tiles; 0 where the dim is 1 (a broadcast dim), as the factory sets them."""
-        c_stride = self.ht * self.wt if self.c > 1 else 0
-        return [0, 0, 0, c_stride]
-
-
 def _shape(d: Dims) -> tuple[int, int, int]:
     return (d.c, d.ht * 32, d.wt * 32)
-
-
-def ng_reader(ops: Path, name: str, a: ttnn.Tensor, b: ttnn.Tensor, out: Dims, da: Dims, db: Dims,
-              defines: list[tuple[str, str]], b_fill: str = "bfloat16") -> ttnn.KernelDescriptor:
-    """A kernels_ng reader of both operands: runtime args (address, first tile, tiles, output tiles,
-    shard width, strides, output dims D N C Ht Wt cND, then b's), compile-time args (both accessors,
-    then the has-sharding flag). B_FILL names the format of b's FILL_TILE_WITH_FIRST_* functions
-    (``bfloat16``, or ``bfp8`` for a bfloat8_b operand)."""
-    rt = [a.buffer_address(), 0, da.tiles, out.tiles, 0, *da.strides(), 1, 1, out.c, out.ht, out.wt, 1,
-          b.buffer_address(), *db.strides(), db.tiles]
-    if name == "reader_interleaved_no_bcast.cpp":
-        rt += [da.wt, db.wt]  # each operand's own row width in tiles
-    ct = [*ttnn.TensorAccessorArgs(a).get_compile_time_args(), *ttnn.TensorAccessorArgs(b).get_compile_time_args(), 0]
-    fill = [("FILL_TILE_WITH_FIRST_COLUMN", "fill_tile_with_first_column_bfloat16"),
-            ("FILL_TILE_WITH_FIRST_ROW", "fill_tile_with_first_row_bfloat16"),
-            ("FILL_TILE_WITH_FIRST_ELEMENT", "fill_tile_with_first_element_bfloat16"),
-            ("FILL_WITH_VALUE", "fill_with_val_bfloat16")]
-    fill += [(f"{k}_B", v.replace("bfloat16", b_fill) if "FIRST" in k else v) for k, v in fill]
-    return kernel(ops / NG / "kernels_ng/dataflow" / name, ttnn.ReaderConfigDescriptor(), rt=rt, ct=ct,
-                  defines=[("SRC_SHARDED", "0"), ("SRC_SHARDED_B", "0"), *fill, *defines])
-
-
-def ng_writer(ops: Path, out_tensor: ttnn.Tensor, out: Dims) -> ttnn.KernelDescriptor:
-    """kernels_ng/dataflow/writer_interleaved_no_bcast.cpp: runtime args (address, first tile, tiles,
-    shard width, D N C Ht Wt cND), compile-time args (the accessor, then has-sharding)."""
-    return kernel(ops / NG / "kernels_ng/dataflow/writer_interleaved_no_bcast.cpp", ttnn.WriterConfigDescriptor(),
-                  rt=[out_tensor.buffer_address(), 0, out.tiles, 0, 1, 1, out.c, out.ht, out.wt, 1],
-                  ct=[*ttnn.TensorAccessorArgs(out_tensor).get_compile_time_args(), 0], defines=[("DST_SHARDED", "0")])
-
-
-def with_activations(defines: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """``defines`` with an empty PROCESS_*_ACTIVATIONS(i) for each operand it gives no activation."""
-    given = {name for name, _ in defines}
-    return [*(d for d in NO_ACTIVATIONS if d[0] not in given), *defines]
-
-
-def ng_compute(ops: Path, path: str, rt: list[int], op: str, defines: list[tuple[str, str]] = ()
-               ) -> ttnn.KernelDescriptor:
-    binary_op, op_type = FPU_OPS[op]
-    return kernel(ops / NG / path, ttnn.ComputeConfigDescriptor(), rt=rt, ct=[1],
-                  defines=[("BINARY_OP", binary_op), ("BINARY_OP_TYPE", op_type), *with_activations(defines)])
 
 
 def fpu_golden(op: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -171,20 +107,6 @@ def sfpu_golden(op: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     if op == "mul":
         return torch.where((a == 0) | (b == 0), 0.0, result).to(torch.bfloat16)
     return (result.view(torch.int32) & ~0xFFFF).view(torch.float32).to(torch.bfloat16)
-
-
-#: per broadcast kind: the operand's dims (given the output's), the kernels_ng reader, the compute
-#: kernel's runtime args after the tile count, and the compute kernels when the reader has expanded
-#: the tile (BCAST_LLK 0; ``{}`` is ``_sfpu`` for an SFPU op), as BinaryNgKernelConfig picks them;
-#: with BCAST_LLK 1 it is kernels_ng/compute/eltwise_binary{}_<kind>_bcast.cpp
-BCAST = {
-    "row": (lambda d: Dims(d.c, 1, d.wt), "reader_interleaved_row_bcast.cpp", lambda d: [],
-            "kernels/compute/eltwise_binary{}_no_bcast.cpp"),
-    "col": (lambda d: Dims(d.c, d.ht, 1), "reader_interleaved_col_bcast.cpp", lambda d: [d.wt, 0],
-            "kernels/compute/eltwise_binary{}.cpp"),
-    "scalar": (lambda d: Dims(d.c, 1, 1), "reader_interleaved_scalar_bcast.cpp", lambda d: [d.ht * d.wt, 0],
-               "kernels/compute/eltwise_binary{}.cpp"),
-}
 
 
 def broadcast(x: torch.Tensor, kind: str, like: torch.Tensor) -> torch.Tensor:
@@ -284,15 +206,8 @@ def test_binary_ng_tensor_scalar_runs_unchanged(device, ops, op) -> None:
     a = torch.randn(_shape(dims))
     ta, out = dram(device, a), output(device, _shape(dims))
     scalar = torch.tensor(-1.7).to(torch.bfloat16)  # exactly a bfloat16, so truncation keeps it
-    half = int(scalar.view(torch.int16).item()) & 0xFFFF
-    reader = kernel(ops / NG / "kernels/dataflow/reader_interleaved_no_bcast.cpp", ttnn.ReaderConfigDescriptor(),
-                    rt=[ta.buffer_address(), 0, dims.tiles, dims.tiles, 0, *dims.strides(), 1, 1, dims.c, dims.ht,
-                        dims.wt, 1],
-                    ct=[*ttnn.TensorAccessorArgs(ta).get_compile_time_args(), 0], defines=[("SRC_SHARDED", "0")])
-    writer = kernel(ops / NG / "kernels/dataflow/writer_interleaved_scalar.cpp", ttnn.WriterConfigDescriptor(),
-                    rt=[half << 16 | half, out.buffer_address(), 0, dims.tiles, 0, 1, 1, dims.c, dims.ht, dims.wt, 1],
-                    ct=[*ttnn.TensorAccessorArgs(out).get_compile_time_args(), 0],
-                    defines=[("DST_SHARDED", "0"), ("FILL_WITH_VALUE", "fill_with_val_bfloat16")])
+    reader = scalar_reader(ops, ta, dims)
+    writer = scalar_writer(ops, out, dims, packed_scalar(scalar.item()))
     sfpu = op.startswith("sfpu ")
     name = op.removeprefix("sfpu ")
     path = f"kernels/compute/eltwise_binary{'_sfpu' if sfpu else ''}_scalar.cpp"

@@ -17,19 +17,8 @@ import torch
 import tilecraft.ttnn as ttnn
 from tilecraft import device_arith
 from tests.emu.harness import ONE, cb, dram, engine_cases, kernel, output, run
-
-
-def unary_reader(ops: Path, tensor: ttnn.Tensor, pages: int) -> ttnn.KernelDescriptor:
-    """ttnn's unary reader: runtime args (address, pages, first page), the accessor's compile-time args."""
-    return kernel(ops / "eltwise/unary/device/kernels/dataflow/reader_unary_interleaved_start_id.cpp",
-                  ttnn.ReaderConfigDescriptor(), rt=[tensor.buffer_address(), pages, 0],
-                  ct=ttnn.TensorAccessorArgs(tensor).get_compile_time_args())
-
-
-def unary_writer(ops: Path, tensor: ttnn.Tensor, cb_index: int, pages: int) -> ttnn.KernelDescriptor:
-    return kernel(ops / "eltwise/unary/device/kernels/dataflow/writer_unary_interleaved_start_id.cpp",
-                  ttnn.WriterConfigDescriptor(), rt=[tensor.buffer_address(), pages, 0],
-                  ct=[cb_index, *ttnn.TensorAccessorArgs(tensor).get_compile_time_args()])
+from tilecraft.ttnn.wheel_ops.eltwise import typecast_compute, unary_reader, unary_writer
+from tilecraft.ttnn.wheel_ops.matmul import bmm_compute, bmm_reader
 
 
 def sfpu_compute(ops: Path, kernel_file: str, tiles: int, chain: dict[str, str]) -> ttnn.KernelDescriptor:
@@ -67,10 +56,6 @@ def test_ttnn_unary_kernels_run_unchanged(compute_engine, device, ops, kernel_fi
     assert torch.allclose(got, want, rtol=2 ** -7, atol=1e-6), (got - want).abs().max()
 
 
-#: DataFormat codes (tt::DataFormat) of the typecast chain's template arguments
-FORMAT = {ttnn.float32: 0, ttnn.bfloat16: 5, ttnn.int32: 8}
-
-
 @pytest.mark.parametrize("compute_engine,src,dst", engine_cases([
     (ttnn.bfloat16, ttnn.float32), (ttnn.bfloat16, ttnn.int32), (ttnn.int32, ttnn.bfloat16)], tensix_default=[]),
     indirect=["compute_engine"])
@@ -83,14 +68,7 @@ def test_ttnn_typecast_chain_runs_unchanged(compute_engine, device, ops, src, ds
     x = torch.randint(-200, 200, (64, 64))
     tx = dram(device, x.to(torch.int32 if src == ttnn.int32 else torch.float32), dtype=src)
     out = output(device, (64, 64), dtype=dst)
-    chain = {"SFPU_OP_TYPECAST_INCLUDE": "1",
-             "SFPU_OP_CHAIN_0": f"typecast_tile_init<{FORMAT[src]}u, {FORMAT[dst]}u>(); "
-                                f"typecast_tile<{FORMAT[src]}u, {FORMAT[dst]}u>(0);"}
-    modes = [ttnn.UnpackToDestMode.Default] * 32
-    modes[0] = ttnn.UnpackToDestMode.UnpackToDestFp32 if src in (ttnn.int32, ttnn.float32) else modes[0]
-    compute = kernel(ops / "eltwise/unary/device/kernels/compute/eltwise_sfpu.cpp",
-                     ttnn.ComputeConfigDescriptor(fp32_dest_acc_en=True, unpack_to_dest_mode=modes), rt=[4],
-                     defines=list(chain.items()))
+    compute = typecast_compute(ops, src, dst, 4)
     run([tx, out], [unary_reader(ops, tx, 4), compute, unary_writer(ops, out, 2, 4)], [cb(0, src), cb(2, dst)])
     got = ttnn.to_torch(out)
     assert got.dtype == {ttnn.float32: torch.float32, ttnn.bfloat16: torch.bfloat16, ttnn.int32: torch.int32}[dst]
@@ -163,15 +141,8 @@ def test_ttnn_bmm_kernels_run_unchanged(compute_engine, device, ops, batch, mt, 
     b = torch.randn(1 if bcast_b else batch, kt * 32, nt * 32)
     ta, tb, out = dram(device, a), dram(device, b, dtype=b_dtype), output(device, (batch, mt * 32, nt * 32))
     tiles = batch * mt * nt
-    names = [("cb_in0", 0), ("cb_in1", 1), ("cb_out", 16)]
-    reader = kernel(ops / "matmul/device/kernels/dataflow/reader_bmm_8bank_output_tiles_partitioned.cpp",
-                    ttnn.ReaderConfigDescriptor(),
-                    rt=[ta.buffer_address(), tb.buffer_address(), mt, kt, nt, mt * kt, kt * nt, batch, bcast_b,
-                        0, tiles, mt * nt],
-                    ct=[0, 0, *ttnn.TensorAccessorArgs(ta).get_compile_time_args(),
-                        *ttnn.TensorAccessorArgs(tb).get_compile_time_args()], named=names[:2])
-    compute = kernel(ops / "matmul/device/kernels/compute/bmm.cpp", ttnn.ComputeConfigDescriptor(),
-                     ct=[batch, mt, kt, nt], named=names)
+    reader = bmm_reader(ops, ta, tb, batch, mt, kt, nt, bool(bcast_b))
+    compute = bmm_compute(ops, batch, mt, kt, nt)
     run([ta, tb, out], [reader, compute, unary_writer(ops, out, 16, tiles)], [cb(0), cb(1, b_dtype), cb(16)])
     x, y = ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float().expand(batch, -1, -1)
     want = torch.stack([device_arith.pack_bf16(device_arith.matmul_tiles(x[i], y[i], 4, fp32_dst=False))

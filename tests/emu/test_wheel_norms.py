@@ -2,8 +2,9 @@
 halves), taken unchanged from the ttnn wheel, run on the emulator with hosts written on the 0.81.1
 ``generic_op`` API, against torch goldens.
 
-The softmax and layernorm hosts are benchmarks/ttnn_hosts.py's (benchmarks/emit_vs_hand.py times
-them too); the kernels are Metal 2.0 kernels, their compute kernels built on ttnn's kernel_lib (the eltwise chain, the reduce helpers). The wheel is fetched at test
+The softmax and layernorm programs are tilecraft/ttnn/wheel_ops/norms.py's (``ttnn.softmax``,
+``ttnn.layer_norm`` and ``ttnn.rms_norm`` run on them at ``--level cpp``; benchmarks/emit_vs_hand.py
+times them too); the kernels are Metal 2.0 kernels, their compute kernels built on ttnn's kernel_lib (the eltwise chain, the reduce helpers). The wheel is fetched at test
 time (the ``ops`` fixture, tests/emu/conftest.py).
 
 Tolerance. The device keeps every intermediate in a bfloat16 CB (fp32_dest_acc_en off, as here):
@@ -28,7 +29,8 @@ import torch
 
 import tilecraft.ttnn as ttnn
 from tilecraft.diagnostics import DiagnosticWarning, KernelError
-from benchmarks.ttnn_hosts import bound, float_bits, layernorm_program, softmax_program
+from tilecraft.ttnn.wheel_ops.norms import layernorm_program, softmax_program
+from tilecraft.ttnn.wheel_ops.program import bound, float_bits
 from tests.emu.harness import KERNELS, cb, compute, dram, kernel, line_of, output, reader, run, write_kernel, writer
 
 def norm_golden(x: torch.Tensor, eps: float, gamma, beta, rms: bool) -> torch.Tensor:

@@ -23,28 +23,12 @@ import torch
 
 import tilecraft.ttnn as ttnn
 from tilecraft import device_arith as dev
-from tests.emu.harness import cb, cores, dram, kernel, output, run
+from tests.emu.harness import cores, dram, kernel, output, run
+from tilecraft.ttnn.wheel_ops.program import float_bits
+from tilecraft.ttnn.wheel_ops.reduce import (IN, OUT, REDUCE, SCALER, reduce_cbs, reduce_compute, reduce_defines,
+                                             start_id_reader)
 
-REDUCE = "reduction/generic/device/kernels"
-IN, SCALER, OUT = 0, 2, 3
 TWO = cores(0, 0, 1, 0)
-
-
-def _defines(op: str, dim: str) -> list[tuple[str, str]]:
-    return [("REDUCE_OP", f"ckernel::PoolType::{op}"), ("REDUCE_DIM", f"ckernel::ReduceDim::REDUCE_{dim}"),
-            ("ENABLE_FP32_DEST_ACC", "0"), ("DST_SYNC_FULL", "0")]
-
-
-def _scaler_bits(value: float) -> int:
-    return int(torch.tensor([value], dtype=torch.float32).view(torch.int32).item()) & 0xFFFFFFFF
-
-
-def _compute(ops: Path, op: str, dim: str, ht: int, wt: int, nc: int, core_ranges) -> ttnn.KernelDescriptor:
-    desc = kernel(ops / REDUCE / "compute/reduce.cpp", ttnn.ComputeConfigDescriptor(), core_ranges,
-                  defines=_defines(op, dim))
-    desc.bindings = ttnn.KernelBindings(compile_time_args={"Ht": ht, "Wt": wt, "NC": nc, "enable_fp32_sfpu": 0},
-                                        dfbs={"in0": IN, "scaler": SCALER, "out": OUT})
-    return desc
 
 
 def _writer(ops: Path, out: ttnn.Tensor, per_core: dict) -> ttnn.KernelDescriptor:
@@ -53,23 +37,6 @@ def _writer(ops: Path, out: ttnn.Tensor, per_core: dict) -> ttnn.KernelDescripto
                   ttnn.WriterConfigDescriptor(), TWO if len(per_core) == 2 else cores(0, 0, 0, 0),
                   rt={core: [out.buffer_address(), pages, first] for core, (pages, first) in per_core.items()},
                   ct=[OUT, *ttnn.TensorAccessorArgs(out).get_compile_time_args()])
-
-
-def _start_id_reader(ops: Path, src: ttnn.Tensor, op: str, dim: str, scaler: float, per_core: dict,
-                     core_ranges) -> ttnn.KernelDescriptor:
-    """reader_unary_reduce_universal_start_id.cpp: per core (tiles, first tile) in row-major order."""
-    desc = kernel(ops / REDUCE / "dataflow/reader_unary_reduce_universal_start_id.cpp", ttnn.ReaderConfigDescriptor(),
-                  core_ranges, rt={core: [tiles, first] for core, (tiles, first) in per_core.items()},
-                  defines=_defines(op, dim))
-    desc.bindings = ttnn.KernelBindings(runtime_args=["num_tiles", "start_id"],
-                                        compile_time_args={"scaler_bits": _scaler_bits(scaler), "tiles_per_batch": 2},
-                                        dfbs={"in0": IN, "scaler": SCALER}, tensors={"src": src})
-    return desc
-
-
-def _cbs(core_ranges, in_pages: int = 2) -> list[ttnn.CBDescriptor]:
-    return [cb(IN, pages=in_pages, core_ranges=core_ranges), cb(SCALER, pages=1, core_ranges=core_ranges),
-            cb(OUT, core_ranges=core_ranges)]
 
 
 def _tiles(x: torch.Tensor) -> torch.Tensor:
@@ -99,9 +66,9 @@ def test_reduce_over_w_runs_unchanged(device, ops, op) -> None:
     x = torch.randn(128, 96)
     scaler = 0.5 if op == "SUM" else 1.0
     src, out = dram(device, x), output(device, (128, 32))
-    run([src, out], [_start_id_reader(ops, src, op, "ROW", scaler, {(0, 0): (6, 0), (1, 0): (6, 6)}, TWO),
-                     _compute(ops, op, "ROW", 2, 3, 1, TWO), _writer(ops, out, {(0, 0): (2, 0), (1, 0): (2, 2)})],
-        _cbs(TWO))
+    run([src, out], [start_id_reader(ops, src, op, "ROW", scaler, {(0, 0): (6, 0), (1, 0): (6, 6)}, TWO),
+                     reduce_compute(ops, op, "ROW", 2, 3, 1, TWO), _writer(ops, out, {(0, 0): (2, 0), (1, 0): (2, 2)})],
+        reduce_cbs(TWO))
     xs, got = ttnn.to_torch(src).float(), ttnn.to_torch(out).float()
     if op == "SUM":
         assert torch.equal(got, _sums(xs, "ROW", scaler))
@@ -119,14 +86,14 @@ def test_reduce_over_h_runs_unchanged(device, ops, op) -> None:
     src, out = dram(device, x), output(device, (32, 96))
     reader = kernel(ops / REDUCE / "dataflow/reader_unary_transpose_wh_universal_input_cols_partitioned.cpp",
                     ttnn.ReaderConfigDescriptor(), TWO, rt={(0, 0): [0, 0, 2], (1, 0): [2, 2, 1]},
-                    defines=_defines(op, "COL"))
+                    defines=reduce_defines(op, "COL"))
     reader.bindings = ttnn.KernelBindings(
         runtime_args=["col_start_tile_id", "curr_col_in_batch", "num_cols"],
-        compile_time_args={"Ht": 3, "Wt": 3, "HtWt": 9, "scaler_bits": _scaler_bits(scaler), "use_welford": 0,
+        compile_time_args={"Ht": 3, "Wt": 3, "HtWt": 9, "scaler_bits": float_bits(scaler), "use_welford": 0,
                            "enable_fp32_sfpu": 0, "tiles_per_batch": 1, "num_h_slices": 1, "slice_Ht": 3},
         dfbs={"in0": IN, "scaler": SCALER}, tensors={"src": src})
-    compute = [_compute(ops, op, "COL", 3, cols, 1, cores(x0, 0, x0, 0)) for x0, cols in ((0, 2), (1, 1))]
-    run([src, out], [reader, *compute, _writer(ops, out, {(0, 0): (2, 0), (1, 0): (1, 2)})], _cbs(TWO))
+    compute = [reduce_compute(ops, op, "COL", 3, cols, 1, cores(x0, 0, x0, 0)) for x0, cols in ((0, 2), (1, 1))]
+    run([src, out], [reader, *compute, _writer(ops, out, {(0, 0): (2, 0), (1, 0): (1, 2)})], reduce_cbs(TWO))
     xs, got = ttnn.to_torch(src).float(), ttnn.to_torch(out).float()
     if op == "SUM":
         assert torch.equal(got, _sums(xs, "COL", scaler))
@@ -144,8 +111,8 @@ def test_reduce_over_hw_runs_unchanged(device, ops, op) -> None:
     scaler = 0.25 if op == "SUM" else 1.0
     one = cores(0, 0, 0, 0)
     src, out = dram(device, x), output(device, (64, 32))
-    run([src, out], [_start_id_reader(ops, src, op, "SCALAR", scaler ** 0.5, {(0, 0): (12, 0)}, one),
-                     _compute(ops, op, "SCALAR", 2, 3, 2, one), _writer(ops, out, {(0, 0): (2, 0)})], _cbs(one))
+    run([src, out], [start_id_reader(ops, src, op, "SCALAR", scaler ** 0.5, {(0, 0): (12, 0)}, one),
+                     reduce_compute(ops, op, "SCALAR", 2, 3, 2, one), _writer(ops, out, {(0, 0): (2, 0)})], reduce_cbs(one))
     xs, got = ttnn.to_torch(src).float(), ttnn.to_torch(out).float().reshape(2, 32, 32)
     if op == "SUM":
         want = torch.stack([_sums(xs[64 * b:64 * (b + 1)], "SCALAR", scaler) for b in range(2)])

@@ -57,6 +57,7 @@ from .ops.matmul import MinimalMatmulConfig
 from .surface import namespace_or_error
 from .tensor import Tensor
 from .trace import begin_trace_capture, end_trace_capture, execute_trace, release_trace
+from . import wheel_ops  # noqa: F401  (the ops' hosts on the wheel's kernels, run at --level cpp)
 
 __all__ = [
     # tensors and conversion

@@ -63,6 +63,17 @@ Impl = Callable[..., torch.Tensor]
 #: every primitive by name, in definition order
 PRIMITIVES: dict[str, "Primitive"] = {}
 
+#: runs a device op call on the wheel's kernels at ``--level cpp`` (``wheel_ops.registry.dispatch``:
+#: op name, operands, params, result shape, dtype, layout and memory config -> the result, or None
+#: to compute it here); installed when ``tilecraft.ttnn`` is imported
+KernelDispatch = Callable[..., Optional["Tensor"]]
+_kernel_dispatch: Optional[KernelDispatch] = None
+
+
+def set_kernel_dispatch(dispatch: KernelDispatch) -> None:
+    global _kernel_dispatch
+    _kernel_dispatch = dispatch
+
 
 class Primitive:
     """A named ttnn operation with its shape rule and impl; subclasses say how it runs over devices."""
@@ -133,6 +144,12 @@ class DevicePrimitive(Primitive):
         first = next(o for o in operands if isinstance(o, Tensor))
         result_type = self.result_type(*(TensorType.of(o) if isinstance(o, Tensor) else o for o in operands),
                                        dtype=dtype, layout=layout, **params)
+        config = first.memory_config() if memory_config is None else as_memory_config(memory_config)
+        if _kernel_dispatch is not None:
+            ran = _kernel_dispatch(self.name, operands, params, result_type.shape, result_type.dtype,
+                                   result_type.layout, config)
+            if ran is not None:
+                return ran
         if self.name in _ONE_ROUNDING and all(isinstance(o, Tensor) and o.dtype is result_type.dtype
                                               and o.dtype.torch_dtype == torch.bfloat16
                                               and not o.dtype.is_block_float for o in operands):
@@ -143,7 +160,6 @@ class DevicePrimitive(Primitive):
             values = self.impl(*(to_compute(o.logical()) if isinstance(o, Tensor) else o for o in operands),
                                **params)
         _check_impl_shape(self, values, result_type)
-        config = first.memory_config() if memory_config is None else as_memory_config(memory_config)
         result = Tensor.from_values(values, result_type.dtype, result_type.layout, memory_config=config, owned=True)
         return result if first.device() is None else result.to(first.device())
 

@@ -89,6 +89,12 @@ def _inside() -> Iterator[None]:
         _INSIDE.reset(token)
 
 
+def part_of_a_call() -> contextlib.AbstractContextManager[None]:
+    """A block that is part of one call a capture records as a whole (a ttnn op's kernel host): the
+    calls made inside it are not recorded again one by one."""
+    return _inside()
+
+
 def recording(values: Iterable[object]) -> Optional[list[Replay]]:
     """The open capture a call on ``values`` (its arguments) belongs to: the one on the device of its
     first tensor argument; None when there is none, or inside a recorded call."""
