@@ -187,6 +187,14 @@ REFUSED = [
 
         op(t(2, 4), t(2, 4), t(2, 4))
     '''),
+    ("rectangle_on_a_row_of_cores", "E0825", "r = ttl.block_index()", '''
+        @ttl.operation(grid=(2,), block=(1, None), schedule="rectangle")
+        def op(a, y):
+            r = ttl.block_index()  # HERE
+            y[r, 0:4] = a[r, 0:4]
+
+        op(t(2, 4), t(2, 4))
+    '''),
     # found by the simulator while the generated reader runs, reported at the user's slice
     ("load_out_of_bounds", "E1107", "a[r + 1, c]", '''
         @ttl.operation(grid=(2, 1))
@@ -383,3 +391,65 @@ def test_row_major_tensors_are_sliced_in_elements(tmp_path: Path) -> None:
     '''))
     assert program.generated_threads.blocks == (2, 2)
     assert {cb.shape for cb in program.cbs} == {(4, 32)}
+
+
+GEMM = '''
+    @ttl.operation(grid=(2, 2), block=(1, 1), multicast={multicast})
+    def matmul(a, b, y):
+        m, n = ttl.block_index()
+        acc = ttl.block.fill(0, shape=(1, 1))
+        for k in range(a.shape[1] // 32):
+            acc += a[m, k] @ b[k, n]
+        y[m, n] = acc
+
+    a, b, y = t(2, 2), t(2, 2), t(2, 2)
+    matmul(a, b, y)
+    want = ttnn.to_torch(a).float() @ ttnn.to_torch(b).float()
+    assert (ttnn.to_torch(y).float() - want).abs().max() <= 2e-2 * want.abs().max()
+'''
+
+
+def test_loads_a_grid_row_or_column_shares_are_multicast_with_the_same_bits(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """GEMM on a 2x2 grid: a's row panel goes along the grid rows from node (0, y), b's column panel
+    down the columns from node (x, 0); the printed program runs with the same bits as the plain reads."""
+    shared = script(tmp_path, GEMM.format(multicast=True), "shared")
+    plain = script(tmp_path, GEMM.format(multicast=False), "plain")
+    (program,) = programs_of(shared)
+    assert len(program.pipenets) == 2 and [cb.name for cb in program.cbs] == [
+        "a_in", "b_in", "y_out", "a_fetch", "b_fetch"]
+    assert not programs_of(plain)[0].pipenets
+    graduated = tmp_path / "threads.py"
+    text = show_threads(shared, graduated)
+    assert "a_net = ttl.PipeNet([ttl.Pipe(src=(0, i), dst=(slice(0, 2), i)) for i in range(2)])" in text
+    assert "b_net = ttl.PipeNet([ttl.Pipe(src=(i2, 0), dst=(i2, slice(0, 2))) for i2 in range(2)])" in text
+    reader, writer = text.split("def reader():")[1].split("def compute():")[0], text.split("def writer():")[1]
+    assert "a_net.if_src(send_a)" in reader and "b_net" not in reader  # one multicast per thread
+    assert "b_net.if_src(send_b)" in writer and "a_net" not in writer
+    want = launch_outputs(plain, capsys)
+    assert_same_bits(launch_outputs(shared, capsys), want)
+    assert_same_bits(launch_outputs(graduated, capsys), want)
+
+
+def test_a_load_under_a_loop_that_varies_along_the_row_is_not_shared(tmp_path: Path) -> None:
+    """a[r, k] does not name the block column c, but its loop's trip count does: the cores of a grid
+    row read different numbers of blocks, so only w (the same on every core) is multicast."""
+    path = script(tmp_path, '''
+        @ttl.operation(grid=(2, 2), block=(1, 1), multicast=True)
+        def op(a, w, y):
+            r, c = ttl.block_index()
+            acc = ttl.block.fill(0, shape=(1, 1))
+            last = c + 1
+            for k in range(last):
+                acc += a[r, k]
+            y[r, c] = acc * w[0, 0]
+
+        a, w, y = t(2, 2), t(1, 1), t(2, 2)
+        op(a, w, y)
+        tiles, scale = ttnn.to_torch(a).float().split(32, dim=1), ttnn.to_torch(w).float()
+        want = torch.cat([torch.cat([sum(tiles[:c + 1])[32 * r:32 * r + 32] for c in range(2)], 1)
+                          for r in range(2)]) * scale.repeat(2, 2)
+        assert torch.allclose(ttnn.to_torch(y).float(), want, rtol=2e-2, atol=2e-2)
+    ''')
+    text = show_threads(path, tmp_path / "threads.py")
+    assert "a_net" not in text and "w_net = ttl.PipeNet([ttl.Pipe(src=(0, i), dst=(slice(0, 2), i))" in text

@@ -284,7 +284,12 @@ class _Expansion:
 
     # ---------------------------------------------------------------- the explicit program
     def _shared_loads(self, split: Split, counts: tuple[int, ...]) -> list[SharedLoad]:
-        if not self.option("multicast", True):
+        wanted = self.option("multicast", False)
+        if not isinstance(wanted, bool):
+            self.fail(METADATA, f"multicast={wanted!r} must be True or False", split.block_index,
+                      "multicast=True sends each load the cores of a grid row (column) make alike from one core "
+                      "to the others (rectangle schedule, blocks dividing the grid)")
+        if not wanted:
             return []
         return shared_loads(split, self.source.node.body, lockstep(self.schedule, counts, self.grid), self.grid)
 
