@@ -22,7 +22,7 @@ import copy
 import inspect
 import math
 import weakref
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Sequence
 
 from ..diagnostics import KernelError, error
 from ..ir.program_ir import GeneratedThreads
@@ -374,27 +374,33 @@ def _no_args() -> ast.arguments:
                          defaults=[])
 
 
-def graduated_script(path: str, generated: list[GeneratedThreads]) -> str:
+def graduated_script(path: str, generated: list[GeneratedThreads],
+                     replaced: Sequence[tuple[int, int, list[str]]] = ()) -> str:
     """The script at ``path`` with each single-threaded operation replaced by the explicit-thread
     operation the compiler made of it (its first launch's), indented as the original was: a
-    program that runs unchanged and computes the same bits (``tilecraft show-threads``)."""
+    program that runs unchanged and computes the same bits (``tilecraft show-threads``).
+    ``replaced`` gives other edits, (first line, last line, the lines that replace them), which
+    take the place of any operation inside them (a TileLang kernel and its launch)."""
     lines = open(path, encoding="utf-8").read().splitlines(keepends=True)
-    by_first = {}
+    edits: dict[int, tuple[int, list[str]]] = {first: (last, [f"{t}\n" for t in text]) for first, last, text in replaced}
     for g in generated:
-        if g.file == path:
-            by_first.setdefault(g.first_line, g)
+        if g.file != path or g.first_line in edits or any(f <= g.first_line <= l for f, l, _ in replaced):
+            continue
+        line = lines[g.first_line - 1]
+        indent = line[:len(line) - len(line.lstrip())]
+        head = (f"{indent}# the threads tilecraft generated for the single-threaded operation {g.operation}() "
+                f"({'x'.join(map(str, g.blocks))} output blocks{f' of {g.over}' if g.over else ''})\n")
+        edits[g.first_line] = (g.last_line, [head] + [f"{indent}{text}\n" if text else "\n"
+                                                      for text in g.text.splitlines()])
     out: list[str] = []
     skip_to = 0
     for number, line in enumerate(lines, start=1):
         if number <= skip_to:
             continue
-        g = by_first.get(number)
-        if g is None:
+        edit = edits.get(number)
+        if edit is None:
             out.append(line)
             continue
-        indent = line[:len(line) - len(line.lstrip())]
-        out.append(f"{indent}# the threads tilecraft generated for the single-threaded operation {g.operation}() "
-                   f"({'x'.join(map(str, g.blocks))} output blocks{f' of {g.over}' if g.over else ''})\n")
-        out += [f"{indent}{text}\n" if text else "\n" for text in g.text.splitlines()]
-        skip_to = g.last_line
+        skip_to, text = edit
+        out += text
     return "".join(out)
