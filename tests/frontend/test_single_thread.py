@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests import paths
-from tests.outputs import assert_same_bits, launch_outputs
+from tests.outputs import assert_same_bits, launch_outputs, show_threads
 from tilecraft import session
 from tilecraft.cli import main
 from tilecraft.diagnostics import KernelError
@@ -244,14 +244,6 @@ def test_the_generated_program_is_ordinary_ir_at_the_users_lines() -> None:
     spans = [op.loc for thread in program.threads for op in ir_ops.walk(thread.body) if op.loc is not None]
     assert spans and all(s.file == str(path) and first <= s.line <= last for s in spans)
     assert program.generated_threads.blocks == (2, 3) and program.generated_threads.over == "y"
-
-
-def show_threads(path: Path, out: Path) -> str:
-    text = io.StringIO()
-    with contextlib.redirect_stdout(text), contextlib.redirect_stderr(io.StringIO()):
-        assert main(["show-threads", str(path)]) == 0
-    out.write_text(text.getvalue())
-    return text.getvalue()
 
 
 @pytest.mark.parametrize("example", ["single_thread_eltwise", "single_thread_matmul"])

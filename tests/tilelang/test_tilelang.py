@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests import paths
-from tests.outputs import assert_same_bits, launch_outputs
+from tests.outputs import assert_same_bits, launch_outputs, show_threads
 from tilecraft.cli import main
 from tilecraft.diagnostics import KernelError
 
@@ -69,14 +69,6 @@ def test_example_fast_equals_exact(name: str, capsys: pytest.CaptureFixture[str]
     """Batched and one-value-at-a-time evaluation store the same bits (as for examples/*.py)."""
     path = paths.EXAMPLES / "tilelang" / f"{name}.py"
     assert_same_bits(launch_outputs(path, capsys), launch_outputs(path, capsys, "--exact"))
-
-
-def show_threads(path: Path, out: Path) -> str:
-    text = io.StringIO()
-    with contextlib.redirect_stdout(text), contextlib.redirect_stderr(io.StringIO()):
-        assert main(["show-threads", str(path)]) == 0
-    out.write_text(text.getvalue())
-    return text.getvalue()
 
 
 @pytest.mark.parametrize("name", ["elementwise", pytest.param("gemm", marks=pytest.mark.slow),

@@ -33,7 +33,7 @@ from ..lang.grid import grid_size, node
 from ..lang.kernel import KernelDef
 from ..lang.pipes import Pipe, PipeNet
 from ..lang.threads import compute, datamovement
-from .single_thread_split import (METADATA, SLICE_SHAPE, UNPLACEABLE_REDUCTION, Names, Site, Split, Splitter,
+from .single_thread_split import (METADATA, SLICE_SHAPE, UNPLACEABLE_REDUCTION, Site, Split, Splitter,
                                   is_block_index_call)
 from .single_thread_multicast import SharedLoad, in_writer, multicast_loads, setup as multicast_setup, shared_loads
 from .single_thread_schedule import SCHEDULES, Schedule, choose as choose_schedule, lockstep, rectangle_fits
