@@ -12,9 +12,9 @@ does the generated writer when the reader multicasts ``a``): node ``(0, y)`` res
 whole row, itself included; every node of the row receives it into the load's own buffer, so the
 compute thread is unchanged and the results are the same bits.
 
-It is asked for with ``multicast=True`` in the metadata: by the cost model it does not pay at the
-sizes measured so far (docs/language.md section 15.5: the extra hop and the handshakes of every
-block cost more than the DRAM reads saved), so plain reads stay the default.
+It is asked for with ``multicast=True`` in the metadata: by the cost model it pays only once the K
+loop and the blocks are large (docs/language.md section 15.2; before that the extra hop and the
+handshakes of every block cost more than the DRAM reads saved), so plain reads stay the default.
 
 "Does not depend" is a dependence closure over the body's assignments: the names computed, directly
 or through other names, from the coordinate (a loop over ``range(n)`` makes its variable depend on
