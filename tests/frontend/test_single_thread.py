@@ -445,3 +445,15 @@ def test_a_load_under_a_loop_that_varies_along_the_row_is_not_shared(tmp_path: P
     ''')
     text = show_threads(path, tmp_path / "threads.py")
     assert "a_net" not in text and "w_net = ttl.PipeNet([ttl.Pipe(src=(0, i), dst=(slice(0, 2), i))" in text
+
+
+def test_multicast_with_nothing_to_share_says_why(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """2x3 blocks do not divide over a 2x2 grid: the cores of a row do not step together, so the
+    loads stay plain reads, and W0827 says so at the block_index line."""
+    body = GEMM.format(multicast=True).replace("t(2, 2), t(2, 2), t(2, 2)", "t(2, 2), t(2, 3), t(2, 3)")
+    path = script(tmp_path, body.replace("m, n = ttl.block_index()", "m, n = ttl.block_index()  # HERE"))
+    assert main(["run", str(path)]) == 0
+    line, col = marked(path, "m, n = ttl.block_index()")
+    err = capsys.readouterr().err
+    assert f"{path}:{line}:{col}: warning[W0827]: multicast=True, but every load stays a plain read" in err
+    assert "with the (2, 3) blocks dividing evenly over the (2, 2) grid" in err

@@ -24,7 +24,7 @@ import math
 import weakref
 from typing import Any, NoReturn, Sequence
 
-from ..diagnostics import KernelError, error
+from ..diagnostics import KernelError, error, warn
 from ..ir.program_ir import GeneratedThreads
 from ..lang import block as lang_block, math as lang_math
 from ..lang.buffers import is_tile_layout, make_dataflow_buffer_like
@@ -43,6 +43,9 @@ from .source import FunctionSource, absolute, function_source, register_source
 #: the decorator options that describe a single-threaded operation (not passed to the threads)
 OPTIONS = ("block", "over", "schedule", "block_count", "multicast")
 _THREAD_DECORATORS = ("compute", "datamovement")
+
+#: multicast=True with no load that the cores of a grid row or column make alike
+NOTHING_SHARED = "W0827"
 
 #: launches already expanded, per operation: (grid, arch, argument signature) -> result
 _expanded: "weakref.WeakKeyDictionary[KernelDef, dict[tuple, tuple[KernelDef, GeneratedThreads]]]" = \
@@ -291,7 +294,18 @@ class _Expansion:
                       "to the others (rectangle schedule, blocks dividing the grid)")
         if not wanted:
             return []
-        return shared_loads(split, self.source.node.body, lockstep(self.schedule, counts, self.grid), self.grid)
+        in_step = lockstep(self.schedule, counts, self.grid)
+        shared = shared_loads(split, self.source.node.body, in_step, self.grid)
+        if not shared:  # asked for, and nothing to share: say why rather than ignore it
+            why = ("no load is the same on every core of a grid row or column (each names both block "
+                   "coordinates, or sits in a loop or branch that does)" if in_step else
+                   f"the cores do not step through the blocks together: that needs schedule='rectangle' with "
+                   f"the {counts} blocks dividing evenly over the {self.grid} grid (schedule={self.schedule!r})")
+            warn(NOTHING_SHARED, f"multicast=True, but every load stays a plain read: {why}",
+                 self.source.span(split.block_index) if split.block_index is not None else self.kdef.span,
+                 hint="pick a block shape that divides the blocks over the grid (or schedule='rectangle'), or "
+                      "drop multicast=True")
+        return shared
 
     def _operation(self, split: Split, counts: tuple[int, ...], shared: list[SharedLoad]) -> ast.FunctionDef:
         user = self.source.node
