@@ -195,6 +195,14 @@ REFUSED = [
 
         op(t(2, 4), t(2, 4))
     '''),
+    ("multicast_not_a_bool", "E0825", "r, c = ttl.block_index()", '''
+        @ttl.operation(grid=(2, 2), multicast="rows")
+        def op(a, y):
+            r, c = ttl.block_index()  # HERE
+            y[r, c] = a[r, c]
+
+        op(t(2, 2), t(2, 2))
+    '''),
     # found by the simulator while the generated reader runs, reported at the user's slice
     ("load_out_of_bounds", "E1107", "a[r + 1, c]", '''
         @ttl.operation(grid=(2, 1))
