@@ -465,3 +465,13 @@ def test_multicast_with_nothing_to_share_says_why(tmp_path: Path, capsys: pytest
     err = capsys.readouterr().err
     assert f"{path}:{line}:{col}: warning[W0827]: multicast=True, but every load stays a plain read" in err
     assert "with the (2, 3) blocks dividing evenly over the (2, 2) grid" in err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("level", ["metal", "cpp"])
+def test_the_multicast_program_lowers_and_runs_on_the_emulator(tmp_path: Path, level: str) -> None:
+    """The generated pipes lower like hand-written ones: the Metalium calls and the emitted C++
+    (kernel emulator) give the product within the script's tolerance."""
+    path = script(tmp_path, GEMM.format(multicast=True))
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["run", str(path), "--level", level]) == 0
