@@ -297,7 +297,10 @@ class _Expansion:
         in_step = lockstep(self.schedule, counts, self.grid)
         shared = shared_loads(split, self.source.node.body, in_step, self.grid)
         if not shared:  # asked for, and nothing to share: say why rather than ignore it
-            why = ("no load is the same on every core of a grid row or column (each names both block "
+            flat = split.block_index is not None and not isinstance(split.block_index.targets[0], ast.Tuple)
+            why = ("ttl.block_index() is assigned to one flat index, so no load is known to stay in a grid row "
+                   "(r, c = ttl.block_index() names the two coordinates)" if in_step and flat else
+                   "no load is the same on every core of a grid row or column (each names both block "
                    "coordinates, or sits in a loop or branch that does)" if in_step else
                    f"the cores do not step through the blocks together: that needs schedule='rectangle' with "
                    f"the {counts} blocks dividing evenly over the {self.grid} grid (schedule={self.schedule!r})")
