@@ -3,7 +3,8 @@
 
 The tests that compare simulation modes (batched vs ``--exact``) and levels (language vs Metalium
 calls) bit for bit share this; each returns, per kernel launch, a copy of every tensor's storage.
-:func:`op_table` reads the op-by-op table ``tilecraft profile`` prints.
+:func:`op_table` reads the op-by-op table ``tilecraft profile`` prints, and
+:func:`show_threads` gives the program ``tilecraft show-threads`` prints, to run the same way.
 """
 
 from __future__ import annotations
@@ -17,6 +18,15 @@ import torch
 
 from tilecraft import session
 from tilecraft.cli import main
+
+
+def show_threads(path: Path, out: Path) -> str:
+    """``tilecraft show-threads path`` in-process: the printed program, also written to ``out``."""
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["show-threads", str(path)]) == 0
+    out.write_text(text.getvalue())
+    return text.getvalue()
 
 
 def launch_outputs(path: Path, capsys: pytest.CaptureFixture[str], *flags: str,

@@ -32,6 +32,7 @@ import torch
 
 from . import opt, options, session
 from .frontend.single_thread import graduated_script
+from .tilelang import graduate as tilelang_graduate
 from .ir.printer import print_program
 from .ir.program_ir import GeneratedThreads
 from .metal.check_emitted import require_compiles
@@ -224,7 +225,9 @@ def print_threads(script: str, generated: list[GeneratedThreads], code: int) -> 
         print(f"tilecraft: {script} launched no single-threaded operation (one whose body defines no threads)",
               file=sys.stderr)
         return code or 1
-    print(graduated_script(generated[0].file, generated), end="")
+    launches = tilelang_graduate.replacements(generated)
+    text = graduated_script(generated[0].file, generated, [(r.first, r.last, r.text) for r in launches])
+    print(tilelang_graduate.standalone_imports(text) if launches else text, end="")
     return code
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests import paths
-from tests.outputs import assert_same_bits, launch_outputs
+from tests.outputs import assert_same_bits, launch_outputs, show_threads
 from tilecraft import session
 from tilecraft.cli import main
 from tilecraft.diagnostics import KernelError
@@ -187,6 +187,22 @@ REFUSED = [
 
         op(t(2, 4), t(2, 4), t(2, 4))
     '''),
+    ("rectangle_on_a_row_of_cores", "E0825", "r = ttl.block_index()", '''
+        @ttl.operation(grid=(2,), block=(1, None), schedule="rectangle")
+        def op(a, y):
+            r = ttl.block_index()  # HERE
+            y[r, 0:4] = a[r, 0:4]
+
+        op(t(2, 4), t(2, 4))
+    '''),
+    ("multicast_not_a_bool", "E0825", "r, c = ttl.block_index()", '''
+        @ttl.operation(grid=(2, 2), multicast="rows")
+        def op(a, y):
+            r, c = ttl.block_index()  # HERE
+            y[r, c] = a[r, c]
+
+        op(t(2, 2), t(2, 2))
+    '''),
     # found by the simulator while the generated reader runs, reported at the user's slice
     ("load_out_of_bounds", "E1107", "a[r + 1, c]", '''
         @ttl.operation(grid=(2, 1))
@@ -236,14 +252,6 @@ def test_the_generated_program_is_ordinary_ir_at_the_users_lines() -> None:
     spans = [op.loc for thread in program.threads for op in ir_ops.walk(thread.body) if op.loc is not None]
     assert spans and all(s.file == str(path) and first <= s.line <= last for s in spans)
     assert program.generated_threads.blocks == (2, 3) and program.generated_threads.over == "y"
-
-
-def show_threads(path: Path, out: Path) -> str:
-    text = io.StringIO()
-    with contextlib.redirect_stdout(text), contextlib.redirect_stderr(io.StringIO()):
-        assert main(["show-threads", str(path)]) == 0
-    out.write_text(text.getvalue())
-    return text.getvalue()
 
 
 @pytest.mark.parametrize("example", ["single_thread_eltwise", "single_thread_matmul"])
@@ -383,3 +391,87 @@ def test_row_major_tensors_are_sliced_in_elements(tmp_path: Path) -> None:
     '''))
     assert program.generated_threads.blocks == (2, 2)
     assert {cb.shape for cb in program.cbs} == {(4, 32)}
+
+
+GEMM = '''
+    @ttl.operation(grid=(2, 2), block=(1, 1), multicast={multicast})
+    def matmul(a, b, y):
+        m, n = ttl.block_index()
+        acc = ttl.block.fill(0, shape=(1, 1))
+        for k in range(a.shape[1] // 32):
+            acc += a[m, k] @ b[k, n]
+        y[m, n] = acc
+
+    a, b, y = t(2, 2), t(2, 2), t(2, 2)
+    matmul(a, b, y)
+    want = ttnn.to_torch(a).float() @ ttnn.to_torch(b).float()
+    assert (ttnn.to_torch(y).float() - want).abs().max() <= 2e-2 * want.abs().max()
+'''
+
+
+def test_loads_a_grid_row_or_column_shares_are_multicast_with_the_same_bits(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """GEMM on a 2x2 grid: a's row panel goes along the grid rows from node (0, y), b's column panel
+    down the columns from node (x, 0); the printed program runs with the same bits as the plain reads."""
+    shared = script(tmp_path, GEMM.format(multicast=True), "shared")
+    plain = script(tmp_path, GEMM.format(multicast=False), "plain")
+    (program,) = programs_of(shared)
+    assert len(program.pipenets) == 2 and [cb.name for cb in program.cbs] == [
+        "a_in", "b_in", "y_out", "a_fetch", "b_fetch"]
+    assert not programs_of(plain)[0].pipenets
+    graduated = tmp_path / "threads.py"
+    text = show_threads(shared, graduated)
+    assert "a_net = ttl.PipeNet([ttl.Pipe(src=(0, i), dst=(slice(0, 2), i)) for i in range(2)])" in text
+    assert "b_net = ttl.PipeNet([ttl.Pipe(src=(i2, 0), dst=(i2, slice(0, 2))) for i2 in range(2)])" in text
+    reader, writer = text.split("def reader():")[1].split("def compute():")[0], text.split("def writer():")[1]
+    assert "a_net.if_src(send_a)" in reader and "b_net" not in reader  # one multicast per thread
+    assert "b_net.if_src(send_b)" in writer and "a_net" not in writer
+    want = launch_outputs(plain, capsys)
+    assert_same_bits(launch_outputs(shared, capsys), want)
+    assert_same_bits(launch_outputs(graduated, capsys), want)
+
+
+def test_a_load_under_a_loop_that_varies_along_the_row_is_not_shared(tmp_path: Path) -> None:
+    """a[r, k] does not name the block column c, but its loop's trip count does: the cores of a grid
+    row read different numbers of blocks, so only w (the same on every core) is multicast."""
+    path = script(tmp_path, '''
+        @ttl.operation(grid=(2, 2), block=(1, 1), multicast=True)
+        def op(a, w, y):
+            r, c = ttl.block_index()
+            acc = ttl.block.fill(0, shape=(1, 1))
+            last = c + 1
+            for k in range(last):
+                acc += a[r, k]
+            y[r, c] = acc * w[0, 0]
+
+        a, w, y = t(2, 2), t(1, 1), t(2, 2)
+        op(a, w, y)
+        tiles, scale = ttnn.to_torch(a).float().split(32, dim=1), ttnn.to_torch(w).float()
+        want = torch.cat([torch.cat([sum(tiles[:c + 1])[32 * r:32 * r + 32] for c in range(2)], 1)
+                          for r in range(2)]) * scale.repeat(2, 2)
+        assert torch.allclose(ttnn.to_torch(y).float(), want, rtol=2e-2, atol=2e-2)
+    ''')
+    text = show_threads(path, tmp_path / "threads.py")
+    assert "a_net" not in text and "w_net = ttl.PipeNet([ttl.Pipe(src=(0, i), dst=(slice(0, 2), i))" in text
+
+
+def test_multicast_with_nothing_to_share_says_why(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """2x3 blocks do not divide over a 2x2 grid: the cores of a row do not step together, so the
+    loads stay plain reads, and W0827 says so at the block_index line."""
+    body = GEMM.format(multicast=True).replace("t(2, 2), t(2, 2), t(2, 2)", "t(2, 2), t(2, 3), t(2, 3)")
+    path = script(tmp_path, body.replace("m, n = ttl.block_index()", "m, n = ttl.block_index()  # HERE"))
+    assert main(["run", str(path)]) == 0
+    line, col = marked(path, "m, n = ttl.block_index()")
+    err = capsys.readouterr().err
+    assert f"{path}:{line}:{col}: warning[W0827]: multicast=True, but every load stays a plain read" in err
+    assert "with the (2, 3) blocks dividing evenly over the (2, 2) grid" in err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("level", ["metal", "cpp"])
+def test_the_multicast_program_lowers_and_runs_on_the_emulator(tmp_path: Path, level: str) -> None:
+    """The generated pipes lower like hand-written ones: the Metalium calls and the emitted C++
+    (kernel emulator) give the product within the script's tolerance."""
+    path = script(tmp_path, GEMM.format(multicast=True))
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["run", str(path), "--level", level]) == 0

@@ -103,6 +103,20 @@ def test_matmul_with_a_bias_row_matches_torch() -> None:
     check(lambda x, w, b: torch.relu(x @ w + b), X, w, Y[0, :32], atol=2 ** -5)
 
 
+def test_a_matmul_of_two_inputs_loops_over_k_blocks() -> None:
+    """x @ w with K = 4 tiles loads two K blocks of 2 tiles of each (buffers of 1x2 and 2x1 tiles);
+    when x is also read elsewhere it is loaded whole (1x4), as before."""
+    x = torch.randn(32, 128).to(torch.bfloat16)
+    w = (torch.randn(128, 32) / 8).to(torch.bfloat16)
+    shapes = {}
+    for name, fn in (("looped", lambda x, w: x @ w), ("whole", lambda x, w: x @ w + x.sum(-1, keepdim=True))):
+        programs: list = []
+        with session.using(program_hooks=[programs.append]):
+            check(fn, x, w, atol=2 ** -4)
+        shapes[name] = [cb.shape for cb in programs[0].cbs]
+    assert shapes == {"looped": [(1, 2), (2, 1), (1, 1)], "whole": [(1, 4), (4, 1), (1, 1)]}
+
+
 def test_a_whole_function_is_one_kernel_with_three_threads() -> None:
     programs: list = []
     softmax = ttl.fuse(lambda x: torch.exp(x - x.amax(-1, keepdim=True)) / torch.exp(

@@ -5,6 +5,7 @@ line and column (E0840-E0847).
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import io
 import runpy
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests import paths
-from tests.outputs import assert_same_bits, launch_outputs
+from tests.outputs import assert_same_bits, launch_outputs, show_threads
 from tilecraft.cli import main
 from tilecraft.diagnostics import KernelError
 
@@ -68,6 +69,46 @@ def test_example_fast_equals_exact(name: str, capsys: pytest.CaptureFixture[str]
     """Batched and one-value-at-a-time evaluation store the same bits (as for examples/*.py)."""
     path = paths.EXAMPLES / "tilelang" / f"{name}.py"
     assert_same_bits(launch_outputs(path, capsys), launch_outputs(path, capsys, "--exact"))
+
+
+@pytest.mark.parametrize("name", ["elementwise", pytest.param("gemm", marks=pytest.mark.slow),
+                                  pytest.param("softmax", marks=pytest.mark.slow),
+                                  pytest.param("flash_attention", marks=pytest.mark.slow)])
+def test_show_threads_prints_a_standalone_program_with_the_same_bits(
+        name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The printed program has no TileLang left: the jit factory returns a plain launch function
+    around the explicit-thread operation, and the script's own host code runs unchanged."""
+    path = paths.EXAMPLES / "tilelang" / f"{name}.py"
+    graduated = tmp_path / f"{name}_threads.py"
+    text = show_threads(path, graduated)
+    tree = ast.parse(text)
+    imported = {n.module if isinstance(n, ast.ImportFrom) else a.name
+                for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    assert not any("tilelang" in m for m in imported) and "tilecraft" in imported
+    assert not {"T", "jit"} & {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    assert text.count("@ttl.datamovement()") == 2 and text.count("@ttl.compute()") == 1
+    assert_same_bits(launch_outputs(path, capsys), launch_outputs(graduated, capsys))
+
+
+def test_show_threads_of_a_prim_func_without_jit_writes_the_stored_tensors_back(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = script(tmp_path, '''
+        @T.prim_func
+        def double(A: T.Tensor((64, 64), "bfloat16"), C: T.Tensor((64, 64), "bfloat16")):
+            with T.Kernel(1, 2) as (bx, by):
+                for i, j in T.Parallel(32, 64):
+                    C[by * 32 + i, j] = A[by * 32 + i, j] * 2.0
+
+        c = torch.zeros(64, 64).to(torch.bfloat16)
+        double(X, c)
+        assert torch.equal(c, X * 2)
+        print("double: OK")
+    ''')
+    graduated = tmp_path / "threads.py"
+    text = show_threads(path, graduated)
+    assert "import tilecraft.tilelang" not in text and "def double(A, C):" in text
+    assert "C.copy_(ttnn.to_torch(C_device).to(C.dtype))" in text
+    assert_same_bits(launch_outputs(path, capsys), launch_outputs(graduated, capsys))
 
 
 def test_ttnn_tensors_launch_directly_and_other_shapes_are_refused(tmp_path: Path) -> None:

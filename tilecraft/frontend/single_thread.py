@@ -22,25 +22,30 @@ import copy
 import inspect
 import math
 import weakref
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Sequence
 
-from ..diagnostics import KernelError, error
+from ..diagnostics import KernelError, error, warn
 from ..ir.program_ir import GeneratedThreads
 from ..lang import block as lang_block, math as lang_math
 from ..lang.buffers import is_tile_layout, make_dataflow_buffer_like
 from ..lang.dataflow import copy as lang_copy
 from ..lang.grid import grid_size, node
 from ..lang.kernel import KernelDef
+from ..lang.pipes import Pipe, PipeNet
 from ..lang.threads import compute, datamovement
-from .single_thread_split import (METADATA, SLICE_SHAPE, UNPLACEABLE_REDUCTION, Names, Site, Split, Splitter,
+from .single_thread_split import (METADATA, SLICE_SHAPE, UNPLACEABLE_REDUCTION, Site, Split, Splitter,
                                   is_block_index_call)
+from .single_thread_multicast import SharedLoad, in_writer, multicast_loads, setup as multicast_setup, shared_loads
+from .single_thread_schedule import SCHEDULES, Schedule, choose as choose_schedule, lockstep, rectangle_fits
 from .generated_ast import parse_at as _parse, place_at as _at, substitute as _substitute
 from .source import FunctionSource, absolute, function_source, register_source
 
 #: the decorator options that describe a single-threaded operation (not passed to the threads)
-OPTIONS = ("block", "over", "schedule", "block_count")
-SCHEDULES = ("contiguous", "strided")
+OPTIONS = ("block", "over", "schedule", "block_count", "multicast")
 _THREAD_DECORATORS = ("compute", "datamovement")
+
+#: multicast=True with no load that the cores of a grid row or column make alike
+NOTHING_SHARED = "W0827"
 
 #: launches already expanded, per operation: (grid, arch, argument signature) -> result
 _expanded: "weakref.WeakKeyDictionary[KernelDef, dict[tuple, tuple[KernelDef, GeneratedThreads]]]" = \
@@ -97,6 +102,8 @@ class _Expansion:
                           if isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute)
                           and isinstance(d.func.value, ast.Name)), "ttl")
         self.namespace = self._namespace()
+        #: the schedule of the output blocks over the grid (chosen with them, in _output_blocks)
+        self.schedule = "contiguous"
 
     def _namespace(self) -> dict[str, Any]:
         fn = self.kdef.fn
@@ -118,13 +125,23 @@ class _Expansion:
         for site in split.sites:
             site.shape = self._slice_shape(site, split)
         self._check_stores_move(split, counts)
-        fn_node = self._operation(split, counts, split.names)
+        shared = self._shared_loads(split, counts)
+        if in_writer(shared):  # split again, the column multicasts read by the writer thread
+            shapes = [site.shape for site in split.sites]
+            split = Splitter(self.source, self.tensors, self.lang, in_writer(shared)).split()
+            for site, shape in zip(split.sites, shapes):
+                site.shape = shape
+            shared = self._shared_loads(split, counts)
+        fn_node = self._operation(split, counts, shared)
         options = {k: v for k, v in self.kdef.options.items() if k not in OPTIONS}
         text = self._text(fn_node, options)
-        for stmt, site in zip(fn_node.body, split.sites):
+        for stmt in fn_node.body:
             # the buffer's name, which the printed program's assignment line gives (the compiled
             # one's lines are the user's, where the buffer's name is not written)
-            stmt.value.keywords.append(ast.keyword(arg="name", value=_at(ast.Constant(site.buffer), site.node)))  # type: ignore[attr-defined]
+            if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) \
+                    and getattr(stmt.value.func, "attr", "") == "make_dataflow_buffer_like":
+                buffer = stmt.targets[0].id  # type: ignore[attr-defined]
+                stmt.value.keywords.append(ast.keyword(arg="name", value=_at(ast.Constant(buffer), stmt)))
         module = ast.fix_missing_locations(ast.Module(body=[fn_node], type_ignores=[]))
         code = compile(module, self.source.file, "exec")
         exec(code, self.namespace)
@@ -193,11 +210,17 @@ class _Expansion:
         if arity not in (1, len(counts)):
             self.fail(METADATA, f"ttl.block_index() gives {len(counts)} coordinates (or one flat index); "
                       f"{arity} names are assigned", target, "r, c = ttl.block_index()")
-        schedule = self.option("schedule", "contiguous")
-        if schedule not in SCHEDULES:
-            self.fail(METADATA, f"schedule={schedule!r} is not one of {', '.join(map(repr, SCHEDULES))}",
-                      split.block_index, "contiguous: each core takes a run of consecutive blocks; strided: "
-                                         "core i takes blocks i, i + cores, ...")
+        schedule = self.option("schedule", None)
+        if schedule is None:
+            schedule = choose_schedule(counts, self.grid)
+        elif schedule not in SCHEDULES or (schedule == "rectangle" and not rectangle_fits(counts, self.grid)):
+            self.fail(METADATA, f"schedule={schedule!r} is not one of {', '.join(map(repr, SCHEDULES))}"
+                      if schedule not in SCHEDULES else
+                      f"schedule='rectangle' needs a 2-D grid over 2-D output blocks (the grid is {self.grid}, "
+                      f"the output blocks {counts})", split.block_index,
+                      "contiguous: each core takes a run of consecutive blocks; strided: core i takes blocks "
+                      "i, i + cores, ...; rectangle: core (x, y) takes a rectangle of block rows and columns")
+        self.schedule = schedule
         return counts, over
 
     # ---------------------------------------------------------------- slice shapes
@@ -263,8 +286,33 @@ class _Expansion:
                           "the reduced extent with for and accumulate in a block (acc += ...), then store once")
 
     # ---------------------------------------------------------------- the explicit program
-    def _operation(self, split: Split, counts: tuple[int, ...], names: Names) -> ast.FunctionDef:
+    def _shared_loads(self, split: Split, counts: tuple[int, ...]) -> list[SharedLoad]:
+        wanted = self.option("multicast", False)
+        if not isinstance(wanted, bool):
+            self.fail(METADATA, f"multicast={wanted!r} must be True or False", split.block_index,
+                      "multicast=True sends each load the cores of a grid row (column) make alike from one core "
+                      "to the others (rectangle schedule, blocks dividing the grid)")
+        if not wanted:
+            return []
+        in_step = lockstep(self.schedule, counts, self.grid)
+        shared = shared_loads(split, self.source.node.body, in_step, self.grid)
+        if not shared:  # asked for, and nothing to share: say why rather than ignore it
+            flat = split.block_index is not None and not isinstance(split.block_index.targets[0], ast.Tuple)
+            why = ("ttl.block_index() is assigned to one flat index, so no load is known to stay in a grid row "
+                   "(r, c = ttl.block_index() names the two coordinates)" if in_step and flat else
+                   "no load is the same on every core of a grid row or column (each names both block "
+                   "coordinates, or sits in a loop or branch that does)" if in_step else
+                   f"the cores do not step through the blocks together: that needs schedule='rectangle' with "
+                   f"the {counts} blocks dividing evenly over the {self.grid} grid (schedule={self.schedule!r})")
+            warn(NOTHING_SHARED, f"multicast=True, but every load stays a plain read: {why}",
+                 self.source.span(split.block_index) if split.block_index is not None else self.kdef.span,
+                 hint="pick a block shape that divides the blocks over the grid (or schedule='rectangle'), or "
+                      "drop multicast=True")
+        return shared
+
+    def _operation(self, split: Split, counts: tuple[int, ...], shared: list[SharedLoad]) -> ast.FunctionDef:
         user = self.source.node
+        names = split.names
         at = split.block_index or user
         body: list[ast.stmt] = []
         block_count = self.option("block_count", 2)
@@ -273,15 +321,15 @@ class _Expansion:
                           f"block_count={block_count!r})", site.node)
             body.append(ast.copy_location(ast.Assign(targets=[ast.Name(id=site.buffer, ctx=ast.Store())],
                                                      value=call), site.node))
-        threads = (("reader", "datamovement", split.reader), ("compute", "compute", split.compute),
-                   ("writer", "datamovement", split.writer))
-        block_id = names.fresh("block_id")
-        first = names.fresh("first")
+        schedule = Schedule(self.schedule, counts, self.grid, self.lang, names)
+        body += multicast_setup(shared, schedule, block_count, names)
+        threads = (("reader", "datamovement", multicast_loads(split.reader, split, shared, self.lang, names)),
+                   ("compute", "compute", split.compute),
+                   ("writer", "datamovement", multicast_loads(split.writer, split, shared, self.lang, names)))
         for name, kind, stmts in threads:
             if not stmts:
                 continue
-            inner = self._bind_block_index(stmts, split, block_id, counts)
-            loop = self._spatial_loop(inner, block_id, first, math.prod(counts), at)
+            loop = schedule.loop(self._bind_block_index(stmts, split, schedule), at)
             fn = ast.FunctionDef(name=names.fresh(name), args=_no_args(), body=loop,
                                  decorator_list=[_parse(f"{self.lang}.{kind}()", at)], returns=None, type_comment=None)
             body.append(ast.copy_location(fn, at))
@@ -289,36 +337,18 @@ class _Expansion:
                              returns=None, type_comment=None)
         return ast.copy_location(op, user)
 
-    def _spatial_loop(self, inner: list[ast.stmt], block_id: str, first: str, blocks: int,
-                      at: ast.AST) -> list[ast.stmt]:
-        cores = math.prod(self.grid)
-        if self.option("schedule", "contiguous") == "strided":
-            head = [f"for {block_id} in range({self.lang}.node(dims=1), {blocks}, {cores}):\n    pass"]
-        else:
-            per = -(-blocks // cores)
-            head = [f"{first} = {self.lang}.node(dims=1) * {per}",
-                    f"for {block_id} in range({first}, min({first} + {per}, {blocks})):\n    pass"]
-        stmts = [_at(ast.parse(h).body[0], at) for h in head]
-        stmts[-1].body = inner  # type: ignore[attr-defined]
-        return stmts
-
-    def _bind_block_index(self, stmts: list[ast.stmt], split: Split, block_id: str,
-                          counts: tuple[int, ...]) -> list[ast.stmt]:
-        """``r, c = ttl.block_index()`` becomes the block's coordinates, row-major over the blocks."""
+    def _bind_block_index(self, stmts: list[ast.stmt], split: Split, schedule: Schedule) -> list[ast.stmt]:
+        """``r, c = ttl.block_index()`` becomes the coordinates of the block the schedule gives this step."""
         out: list[ast.stmt] = []
         for stmt in stmts:
             if isinstance(stmt, ast.Assign) and split.block_index is not None \
                     and stmt.lineno == split.block_index.lineno and is_block_index_call(stmt.value):
                 target = stmt.targets[0]
                 if isinstance(target, ast.Tuple):
-                    strides = [math.prod(counts[i + 1:]) for i in range(len(counts))]
-                    for elt, stride, count in zip(target.elts, strides, counts):
-                        expr = f"{block_id} // {stride} % {count}" if stride > 1 else f"{block_id} % {count}"
-                        if stride * count == math.prod(counts):
-                            expr = f"{block_id} // {stride}" if stride > 1 else block_id
+                    for elt, expr in zip(target.elts, schedule.coordinates()):
                         out.append(_at(ast.parse(f"{elt.id} = {expr}").body[0], stmt))  # type: ignore[attr-defined]
                 else:
-                    out.append(_at(ast.parse(f"{target.id} = {block_id}").body[0], stmt))  # type: ignore[attr-defined]
+                    out.append(_at(ast.parse(f"{target.id} = {schedule.flat_index()}").body[0], stmt))  # type: ignore[attr-defined]
             else:
                 out.append(stmt)
         return out
@@ -335,6 +365,8 @@ class _Language:
     datamovement = staticmethod(datamovement)
     math = lang_math
     block = lang_block
+    Pipe = Pipe
+    PipeNet = PipeNet
 
 
 def _tiles(tensor: Any) -> tuple[int, ...]:
@@ -359,27 +391,33 @@ def _no_args() -> ast.arguments:
                          defaults=[])
 
 
-def graduated_script(path: str, generated: list[GeneratedThreads]) -> str:
+def graduated_script(path: str, generated: list[GeneratedThreads],
+                     replaced: Sequence[tuple[int, int, list[str]]] = ()) -> str:
     """The script at ``path`` with each single-threaded operation replaced by the explicit-thread
     operation the compiler made of it (its first launch's), indented as the original was: a
-    program that runs unchanged and computes the same bits (``tilecraft show-threads``)."""
+    program that runs unchanged and computes the same bits (``tilecraft show-threads``).
+    ``replaced`` gives other edits, (first line, last line, the lines that replace them), which
+    take the place of any operation inside them (a TileLang kernel and its launch)."""
     lines = open(path, encoding="utf-8").read().splitlines(keepends=True)
-    by_first = {}
+    edits: dict[int, tuple[int, list[str]]] = {first: (last, [f"{t}\n" for t in text]) for first, last, text in replaced}
     for g in generated:
-        if g.file == path:
-            by_first.setdefault(g.first_line, g)
+        if g.file != path or g.first_line in edits or any(f <= g.first_line <= l for f, l, _ in replaced):
+            continue
+        line = lines[g.first_line - 1]
+        indent = line[:len(line) - len(line.lstrip())]
+        head = (f"{indent}# the threads tilecraft generated for the single-threaded operation {g.operation}() "
+                f"({'x'.join(map(str, g.blocks))} output blocks{f' of {g.over}' if g.over else ''})\n")
+        edits[g.first_line] = (g.last_line, [head] + [f"{indent}{text}\n" if text else "\n"
+                                                      for text in g.text.splitlines()])
     out: list[str] = []
     skip_to = 0
     for number, line in enumerate(lines, start=1):
         if number <= skip_to:
             continue
-        g = by_first.get(number)
-        if g is None:
+        edit = edits.get(number)
+        if edit is None:
             out.append(line)
             continue
-        indent = line[:len(line) - len(line.lstrip())]
-        out.append(f"{indent}# the threads tilecraft generated for the single-threaded operation {g.operation}() "
-                   f"({'x'.join(map(str, g.blocks))} output blocks{f' of {g.over}' if g.over else ''})\n")
-        out += [f"{indent}{text}\n" if text else "\n" for text in g.text.splitlines()]
-        skip_to = g.last_line
+        skip_to, text = edit
+        out += text
     return "".join(out)

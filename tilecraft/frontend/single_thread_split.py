@@ -70,6 +70,13 @@ class Site:
     buffer: str
     block: str
     shape: tuple[int, ...] = ()
+    #: the user's ``for`` and ``if`` statements around the site, outermost first
+    control: tuple[ast.stmt, ...] = ()
+    #: its place in the order the splitter meets the sites (the same on every split of one body)
+    number: int = 0
+    #: the data-movement thread's statement that loads it (a load site; one statement loads all the
+    #: sites of a user's statement that one thread reads)
+    load_with: ast.With | None = None
 
 
 @dataclass
@@ -109,8 +116,12 @@ def _is_block_call(node: ast.AST) -> bool:
 
 
 class Splitter:
-    def __init__(self, source: FunctionSource, tensors: set[str], lang: str = "ttl"):
+    def __init__(self, source: FunctionSource, tensors: set[str], lang: str = "ttl",
+                 writer_loads: frozenset[int] = frozenset()):
         self.source = source
+        #: the load sites (by number) the writer thread reads instead of the reader (each
+        #: data-movement thread then waits on one multicast; single_thread_multicast.py)
+        self.writer_loads = writer_loads
         self.tensors = tensors
         #: the script's name for the language (the generated copies are spelt ``{lang}.copy``)
         self.lang = lang
@@ -127,6 +138,8 @@ class Splitter:
         self.bound: set[str] = set()
         #: ids of the scalar statements copied into every thread (each thread keeps those it needs)
         self.scalar_copies: set[int] = set()
+        #: the user's loops and branches around the statement being split
+        self.control: list[ast.stmt] = []
 
     # ---------------------------------------------------------------- diagnostics
     def span(self, node: ast.AST) -> Span:
@@ -290,7 +303,9 @@ class Splitter:
             self.fail(UNSUPPORTED, "for ... else in a single-threaded operation", stmt.orelse[0],
                       "move the else body after the loop")
         self.scalar_only(it, "the trip count of this loop")
+        self.control.append(stmt)
         bodies = self.stmts(stmt.body, depth + 1)
+        self.control.pop()
         out = []
         for body in bodies:
             node = copy.copy(stmt)
@@ -300,8 +315,10 @@ class Splitter:
 
     def branch(self, stmt: ast.If, depth: int) -> tuple[list, list, list]:
         self.scalar_only(stmt.test, "this condition")
+        self.control.append(stmt)
         bodies = self.stmts(stmt.body, depth + 1)
         others = self.stmts(stmt.orelse, depth + 1)
+        self.control.pop()
         out = []
         for body, other in zip(bodies, others):
             node = copy.copy(stmt)
@@ -320,21 +337,23 @@ class Splitter:
         self.scalar_only(target.slice, "the index of this store")
         self.stored.setdefault(tensor, target)
         site = self.new_site("store", tensor, target)
-        r, c, _ = self.compute_stmt(stmt, keep_named_load=False, store=site)
+        r, c, w = self.compute_stmt(stmt, keep_named_load=False, store=site)
         dst = _as_load(target)
-        w = [_with([(_call_method(site.buffer, "wait", stmt), site.block)],
+        w += [_with([(_call_method(site.buffer, "wait", stmt), site.block)],
                    _copy_and_wait([(_name(site.block, stmt), dst, target)], self.lang, self.names), stmt)]
         return r, c, w
 
     def new_site(self, kind: str, tensor: str, node: ast.Subscript) -> Site:
         suffix = "out" if kind == "store" else "in"
-        site = Site(kind, tensor, node, self.names.fresh(f"{tensor}_{suffix}"), self.names.fresh(f"{tensor}_blk"))
+        site = Site(kind, tensor, node, self.names.fresh(f"{tensor}_{suffix}"), self.names.fresh(f"{tensor}_blk"),
+                    control=tuple(self.control), number=len(self.sites))
         self.sites.append(site)
         return site
 
     def compute_stmt(self, stmt: ast.stmt, keep_named_load: bool,
                      store: Site | None = None) -> tuple[list, list, list]:
-        """The statement on the compute thread, its loads on the reader (and nothing on the writer)."""
+        """The statement on the compute thread, its loads on the reader (those of ``writer_loads`` on
+        the writer)."""
         pure_load = keep_named_load and isinstance(stmt, ast.Assign) and self.is_load(stmt.value)
         stmt = copy.deepcopy(stmt)
         loads: list[Site] = []
@@ -353,15 +372,18 @@ class Splitter:
 
         stmt.value = Replace().visit(stmt.value)  # type: ignore[attr-defined]
         reader: list[ast.stmt] = []
-        if loads:
-            pairs = [(_as_load(s.node), _name(s.block, s.node), s.node) for s in loads]
-            reader.append(_with([(_call_method(s.buffer, "reserve", s.node), s.block) for s in loads],
-                                _copy_and_wait(pairs, self.lang, self.names), stmt))
+        writer: list[ast.stmt] = []
+        for thread, mine in ((reader, [s for s in loads if s.number not in self.writer_loads]),
+                             (writer, [s for s in loads if s.number in self.writer_loads])):
+            if mine:
+                thread.append(load_statement(mine, self.lang, self.names, stmt))
+                for s in mine:
+                    s.load_with = thread[-1]
         if pure_load:
             # x = t[...]: the block is held under the user's name until the buffer's next wait
             # (the published rule for a block acquired without ``with``; frontend/auto_release.py)
             stmt.value = _call_method(loads[0].buffer, "wait", loads[0].node)  # type: ignore[attr-defined]
-            return reader, [stmt], []
+            return reader, [stmt], writer
         body: list[ast.stmt] = [stmt]
         if store is not None:
             call = ast.Call(func=ast.Attribute(value=_name(store.block, stmt), attr="store", ctx=ast.Load()),
@@ -370,7 +392,15 @@ class Splitter:
         items = [(_call_method(s.buffer, "wait", s.node), s.block) for s in loads]
         if store is not None:
             items.append((_call_method(store.buffer, "reserve", stmt), store.block))
-        return reader, ([_with(items, body, stmt)] if items else body), []
+        return reader, ([_with(items, body, stmt)] if items else body), writer
+
+
+def load_statement(loads: list[Site], lang: str, names: Names, where: ast.AST) -> ast.With:
+    """The reader's statement for the loads of one statement: reserve a block of each, issue every
+    copy, then wait for them all."""
+    pairs = [(_as_load(s.node), _name(s.block, s.node), s.node) for s in loads]
+    return _with([(_call_method(s.buffer, "reserve", s.node), s.block) for s in loads],
+                 _copy_and_wait(pairs, lang, names), where)
 
 
 def prune(body: list[ast.stmt], scalar_copies: set[int]) -> list[ast.stmt]:

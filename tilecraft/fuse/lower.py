@@ -10,6 +10,10 @@ operations need with different roles along an axis (softmax's ``x`` is read whol
 maximum and block-wise by ``x - max``) forces that axis of the block to cover the whole extent; a
 ``block=`` the user fixed that splits such an axis is refused (``E0836``).
 
+A matmul of two inputs that nothing else reads loops over the contracted extent (``k_looped``): it
+accumulates, K block by K block, into a local block, so the buffers hold a K block of each operand
+rather than the whole contracted extent.
+
 The result is Python source of a single-threaded operation (loads of input slices, block math with
 explicit broadcasts, one store), parsed, placed at the user's lines and compiled through the
 single-threaded form (``frontend/single_thread.py``), which makes the reader, compute and writer.
@@ -110,14 +114,44 @@ class Writer:
                      for a, r in enumerate(roles))
 
     def slice_of(self, roles: list[str], shape: tuple[int, int]) -> str:
-        parts = []
-        for a, r in enumerate(roles):
-            if r == "block":
-                i, b = self.index[a], self.block[a]
-                parts.append(f"{i} * {b}:({i} + 1) * {b}")
-            else:
-                parts.append(f"0:{1 if r == 'one' else tiles(shape[a])}")
-        return ", ".join(parts)
+        return ", ".join(self.axis_slice(a, r, shape) for a, r in enumerate(roles))
+
+    def axis_slice(self, axis: int, role: str, shape: tuple[int, int]) -> str:
+        if role == "block":
+            i, b = self.index[axis], self.block[axis]
+            return f"{i} * {b}:({i} + 1) * {b}"
+        return f"0:{1 if role == 'one' else tiles(shape[axis])}"
+
+    def k_looped(self) -> dict[int, int]:
+        """The matmuls that loop over their contracted extent, with the tiles of each step: those
+        whose operands are both inputs nothing else reads (each step loads a K block of each,
+        instead of the whole contracted extent at once)."""
+        readers: dict[int, int] = {}
+        for op in self.traced.ops:
+            if op.index in self.needs:
+                for a in op.args:
+                    if isinstance(a, Op):
+                        readers[a.index] = readers.get(a.index, 0) + 1
+        out = {}
+        for op in self.traced.ops:
+            if op.index not in self.needs or op.kind != "matmul":
+                continue
+            if all(isinstance(a, Op) and a.kind == "input" and readers[a.index] == 1 for a in op.args):
+                k_tiles = tiles(op.args[0].shape[1])
+                step = max(d for d in range(1, min(4, k_tiles // 2) + 1) if k_tiles % d == 0) if k_tiles > 1 else 0
+                if step:
+                    out[op.index] = step
+        return out
+
+    def k_loop(self, op: Op, name: str, step: int) -> list[str]:
+        """``name = 0; for k: name += a[rows, k block] @ b[k block, cols]``."""
+        a, b = op.args
+        k = _fresh("k", self.taken)
+        ks = f"{k} * {step}:({k} + 1) * {step}"
+        a_slice = f"{a.name}[{self.axis_slice(0, self.needs[a.index][0], a.shape)}, {ks}]"
+        b_slice = f"{b.name}[{ks}, {self.axis_slice(1, self.needs[b.index][1], b.shape)}]"
+        return [f"{name} = ttl.block.fill(0, shape={self.tile_shape(op)})",
+                f"for {k} in range({tiles(a.shape[1]) // step}):\n        {name} += ttl.math.matmul({a_slice}, {b_slice})"]
 
     def operand(self, value: Any, at: Op) -> str:
         """``value`` as an operand of ``at``: a number, or a block broadcast to ``at``'s shape."""
@@ -145,9 +179,16 @@ class Writer:
                                           scale=repr(1.0 / op.params["extent"]))
 
     def write(self) -> None:
+        looped = self.k_looped()
+        inlined = {a.index for op in self.traced.ops if op.index in looped for a in op.args}
         for op in self.traced.ops:
-            if op.index not in self.needs:
-                continue  # computed but never used: torch.fx keeps it, the kernel need not
+            if op.index not in self.needs or op.index in inlined:
+                continue  # computed but never used (torch.fx keeps it), or loaded by a K loop
+            if op.index in looped:
+                name = _fresh(f"{op.name}_{op.index}", self.taken)
+                self.names[op.index] = name
+                self.lines += [(line, op.span) for line in self.k_loop(op, name, looped[op.index])]
+                continue
             if op.kind == "cast":  # a format change happens where a value meets memory (the store)
                 self.names[op.index] = self.operand(op.args[0], op)
                 continue

@@ -21,6 +21,7 @@ from ..diagnostics import Span, UsageValueError, error
 from ..frontend.source import FunctionSource, absolute, function_source, register_source
 from ..lang.kernel import KernelDef
 from .. import ttnn
+from .graduate import record_launch
 from .translate import TENSOR_PARAM, TensorParam, Translator
 
 _TORCH = {"bfloat16": torch.bfloat16, "float32": torch.float32}
@@ -38,12 +39,17 @@ class Tensor:
 class PrimFunc:
     """A translated TileLang kernel: call it with ttnn tensors or torch tensors (one per parameter)."""
 
-    def __init__(self, operation: KernelDef, params: list[TensorParam], stores: list[str], file: str):
+    def __init__(self, operation: KernelDef, params: list[TensorParam], stores: list[str], source: FunctionSource):
         self.operation = operation
         self.params = params
         self.stores = stores
-        self.file = file
+        self.source = source
+        self.file = source.file
         self.__name__ = operation.name
+        #: the ``@jit`` factory that made it (its source) and the outputs its kernel allocates
+        #: (what ``tilecraft show-threads`` replaces, tilelang/graduate.py)
+        self.factory_node: ast.FunctionDef | None = None
+        self.out_idx: list[int] | None = None
 
     def __call__(self, *args: Any) -> None:
         if len(args) != len(self.params):
@@ -55,6 +61,7 @@ class PrimFunc:
                 raise error(TENSOR_PARAM, f"'{param.name}' is declared T.Tensor({param.shape}) but the launch passes "
                             f"a tensor of shape {shape}", self.span(param),
                             hint="pass tensors of the declared shapes (a TileLang kernel is specialised to them)")
+        record_launch(self)
         if all(isinstance(a, torch.Tensor) for a in args):
             device = [ttnn.from_torch(a.to(_TORCH[p.dtype]), dtype=getattr(ttnn, p.dtype), layout=ttnn.TILE_LAYOUT)
                       for a, p in zip(args, self.params)]
@@ -83,7 +90,7 @@ def prim_func(fn: Callable[..., Any]) -> PrimFunc:
     generated = namespace.pop(translation.function.name)
     register_source(generated.__code__, FunctionSource(translation.function, source.file, 0, 0))
     operation = KernelDef(generated, translation.grid, "operation", translation.options)
-    return PrimFunc(operation, translation.params, translation.stores, source.file)
+    return PrimFunc(operation, translation.params, translation.stores, source)
 
 
 class JitKernel:
@@ -111,9 +118,14 @@ def jit(fn: Callable[..., Any] | None = None, *, out_idx: list[int] | int | None
     def wrap(factory: Callable[..., Any]) -> Callable[..., Any]:
         def build(*args: Any, **kwargs: Any) -> Any:
             func = factory(*args, **kwargs)
+            if isinstance(func, PrimFunc):
+                func.factory_node = absolute(function_source(factory)).node
             if out_idx is None:
                 return func
-            return JitKernel(func, [out_idx] if isinstance(out_idx, int) else list(out_idx))
+            kernel = JitKernel(func, [out_idx] if isinstance(out_idx, int) else list(out_idx))
+            if isinstance(func, PrimFunc):
+                func.out_idx = kernel.out_idx
+            return kernel
 
         build.__name__ = factory.__name__
         build.__doc__ = factory.__doc__
