@@ -14,9 +14,11 @@
 // * exact mode (any store, float32 in practice): every tile product in fp64, rounded to fp32.
 //
 // The bound, per tile t (u = 2^-24, S_t = sum over the tile of |a_k b_k|):
-//   |P^f_t - P*_t| <= (gamma_32 + u + 31 * 2^-53) S_t + 2^-144 <= 34 u |a row_t| |b column_t| + 2^-140 = d_t
-// (32 fp32 operations in any order, FMA or not; the exact mode's fp64 sum and its rounding; the
-// absolute term covers roundings in the subnormal range; Cauchy-Schwarz for S_t). Both sequences
+//   |P^f_t - P*_t| <= (gamma_8 + 2u (1 + gamma_8) + u + 31 * 2^-53) S_t + 2^-144
+//                  <= 12 u |a row_t| |b column_t| + 2^-140 = d_t
+// (tile_product's four chains of eight fp32 multiply-adds, FMA or not, added pairwise; the exact
+// mode's fp64 sum and its rounding; the absolute term covers the 32 roundings in the subnormal
+// range; Cauchy-Schwarz for S_t). Both sequences
 // round each addition x to fp32 (off by at most u|x| + 2^-150), so with |x^f| <= |s^f_t| (1 + 2u):
 //   E_t = (E_{t-1} + d_t)(1 + u) + 2u (1 + 2u) |s^f_t| + 2^-148
 // which the kernel evaluates in fp32 as fma(E + d, 1 + 2^-20, |s| 2^-22): the factors' slack covers
@@ -49,8 +51,8 @@ enum Kind : int { NONE = 0, BF16 = 1, F16 = 2, F32 = 3 };
 constexpr int TILE_K = 32;
 constexpr int PANEL = 16;      // fp32 columns per packed panel (two v8f)
 constexpr int PANEL64 = 8;     // fp64 columns per packed panel (two v4d)
-constexpr int MAX_ROWS = 6;    // rows of one register tile
-constexpr double PRODUCT_ERROR = 34.0 / 16777216.0;  // 34 u per unit of |a row| |b column|
+constexpr int ROWS = 4;        // rows of one register tile (8 fp32 sums by 2 vectors: 8 registers)
+constexpr double PRODUCT_ERROR = 12.0 / 16777216.0;  // 12 u per unit of |a row| |b column|
 constexpr float ABSOLUTE = 0x1p-140f;
 constexpr float GROW = 1.0f + 0x1p-20f;
 constexpr float SUM_ERROR = 0x1p-22f;
@@ -104,14 +106,6 @@ inline v8h round16(v8f v, int kind) {
 #endif
 }
 
-inline float load_one(const void* base, int kind, int64_t i) {
-    switch (kind) {
-        case BF16: return float_of(uint32_t(static_cast<const uint16_t*>(base)[i]) << 16);
-        case F16: return half_to_float(static_cast<const uint16_t*>(base)[i]);
-        default: return static_cast<const float*>(base)[i];
-    }
-}
-
 inline v8f load_any8(const void* base, int kind, int64_t i) {
     if (kind == F32) return load8(static_cast<const float*>(base) + i);
     v8h h;
@@ -143,25 +137,72 @@ struct Call {
     const int64_t* blk_row; const int64_t* blk_m; const int64_t* blk_n;
     int64_t h, w;
     std::vector<float> panels;     // checked: b as [N / 16][kd][16]
-    std::vector<double> panels64;  // exact: b as [N / 8][kd][8] in fp64
+    std::vector<double> panels64;  // b as [N / 8][kd][8] in fp64 (exact products, repairs)
     std::vector<double> a64;       // exact: a in fp64
     std::vector<float> row_bound;  // checked: per row of a and tile, 34u |a row_t| (rounded up)
     std::vector<float> col_norm;   // checked: per tile and column of b, |b column_t| (rounded up): [tiles][N]
     int64_t ncols;
 };
 
-// The exact mode's value of one element: fp64 tile sums rounded to fp32, added in K order in fp32.
-float exact_element(const Call& c, const float* arow, int64_t col, bool has_acc, float start) {
-    const float* panel = c.panels.data() + (col / PANEL) * c.kd * PANEL + col % PANEL;
-    float s = start;
+// The exact mode's values of eight neighbouring elements of one row (columns col .. col + 7): fp64
+// tile sums (four running sums: the order does not matter where the fp64 sum is exact, the exact
+// mode's own premise) rounded to fp32, added in K order in fp32.
+v8f exact_group(const Call& c, const float* arow, int64_t col, bool has_acc, v8f start) {
+    const double* panel = c.panels64.data() + (col / PANEL64) * c.kd * PANEL64;
+    v8f s = start;
     for (int t = 0; t < c.tiles; ++t) {
-        double p[4] = {0, 0, 0, 0};  // four running sums: a repair is latency-bound otherwise
-        for (int k = t * TILE_K; k < (t + 1) * TILE_K; k += 4)
-            for (int q = 0; q < 4; ++q) p[q] += double(arow[k + q]) * double(panel[(k + q) * PANEL]);
-        float part = float((p[0] + p[1]) + (p[2] + p[3]));
+        v4d p[4] = {splat64(0.0), splat64(0.0), splat64(0.0), splat64(0.0)};
+        for (int k = t * TILE_K; k < (t + 1) * TILE_K; k += 2)
+            for (int h = 0; h < 2; ++h) {
+                const v4d x = splat64(double(arow[k + h]));
+                p[2 * h] += x * load4d(panel + (k + h) * PANEL64);
+                p[2 * h + 1] += x * load4d(panel + (k + h) * PANEL64 + 4);
+            }
+        const v4f lo = __builtin_convertvector(p[0] + p[2], v4f), hi = __builtin_convertvector(p[1] + p[3], v4f);
+        const v8f part = __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
         s = (t == 0 && !has_acc) ? part : s + part;
     }
     return s;
+}
+
+// The 32 products of one K tile for R rows by 16 columns in fp32: four chains of eight multiply-adds,
+// added pairwise, ((Q1 + Q2) + (Q3 + Q4)): within (gamma_8 + 2u (1 + gamma_8)) S of the real sum, a
+// third of what one chain of 32 allows, so a third as many elements need the exact recomputation.
+template <int R>
+__attribute__((always_inline)) inline void tile_product(const float* __restrict a, int64_t lda,
+                                                        const float* __restrict b, v8f (&p)[R][2]) {
+    v8f first[R][2] = {}, half[R][2] = {};
+    for (int quarter = 0; quarter < 4; ++quarter) {
+#pragma GCC unroll 6
+        for (int i = 0; i < R; ++i) p[i][0] = p[i][1] = splat(0.0f);
+#pragma GCC unroll 8
+        for (int k = quarter * 8; k < quarter * 8 + 8; ++k) {
+            const v8f b0 = load8(b + k * PANEL), b1 = load8(b + k * PANEL + 8);
+#pragma GCC unroll 6
+            for (int i = 0; i < R; ++i) {
+                const v8f x = splat(a[i * lda + k]);
+                p[i][0] += x * b0;
+                p[i][1] += x * b1;
+            }
+        }
+#pragma GCC unroll 6
+        for (int i = 0; i < R; ++i)
+            for (int q = 0; q < 2; ++q) {
+                if (quarter == 0 || quarter == 2) {
+                    first[i][q] = p[i][q];
+                } else if (quarter == 1) {
+                    half[i][q] = first[i][q] + p[i][q];
+                } else {
+                    p[i][q] = half[i][q] + (first[i][q] + p[i][q]);
+                }
+            }
+    }
+}
+
+inline bool all_set(v8h mask) {
+    uint64_t half[2];
+    std::memcpy(half, &mask, sizeof half);
+    return (half[0] & half[1]) == ~uint64_t(0);
 }
 
 template <int R>
@@ -179,18 +220,7 @@ int64_t checked_rows(const Call& c, int64_t r, int64_t i0, int64_t j) {
         }
     for (int t = 0; t < c.tiles; ++t) {
         v8f p[R][2];
-        for (int i = 0; i < R; ++i) p[i][0] = p[i][1] = splat(0.0f);
-        const float* b = panel + t * TILE_K * PANEL;
-        const float* at_a = a + t * TILE_K;
-#pragma GCC unroll 8
-        for (int k = 0; k < TILE_K; ++k) {
-            v8f b0 = load8(b + k * PANEL), b1 = load8(b + k * PANEL + 8);
-            for (int i = 0; i < R; ++i) {
-                v8f x = splat(at_a[i * c.kd + k]);
-                p[i][0] += x * b0;
-                p[i][1] += x * b1;
-            }
-        }
+        tile_product<R>(a + t * TILE_K, c.kd, panel + t * TILE_K * PANEL, p);
         const float* norm = c.col_norm.data() + t * c.ncols + col;
         v8f n0 = load8(norm), n1 = load8(norm + 8);
         for (int i = 0; i < R; ++i) {
@@ -209,13 +239,14 @@ int64_t checked_rows(const Call& c, int64_t r, int64_t i0, int64_t j) {
             v8h low = round16(s[i][q] - e[i][q], c.out_kind), high = round16(s[i][q] + e[i][q], c.out_kind);
             v8h agree = (v8h)(low == high) & (v8h)__builtin_convertvector(e[i][q] <= splat(FLT_MAX), v8h);
             const int64_t o = at + i * c.w + 8 * q;
-            for (int k = 0; k < 8; ++k) {
-                if (agree[k]) continue;
-                // read before this group's store: acc may be out itself
-                float start = has_acc ? load_one(c.acc, c.acc_kind, o + k) : 0.0f;
-                float value = exact_element(c, a + i * c.kd, col + 8 * q + k, has_acc, start);
-                low[k] = c.out_kind == BF16 ? float_to_bf16(value) : float_to_half(value);
-                ++repaired;
+            if (!all_set(agree)) {  // (rare) the group's exact values, read before its store: acc may be out
+                const v8f start = has_acc ? load_any8(c.acc, c.acc_kind, o) : splat(0.0f);
+                const v8f exact = exact_group(c, a + i * c.kd, col + 8 * q, has_acc, start);
+                for (int k = 0; k < 8; ++k) {
+                    if (agree[k]) continue;
+                    low[k] = c.out_kind == BF16 ? float_to_bf16(exact[k]) : float_to_half(exact[k]);
+                    ++repaired;
+                }
             }
             std::memcpy(static_cast<uint16_t*>(c.out) + o, &low, sizeof low);
         }
@@ -267,34 +298,23 @@ int64_t block_rows(const Call& c, bool exact, int64_t r, int64_t i0) {
 
 int64_t run_blocks(const Call& c, bool exact, int64_t first, int64_t last) {
     int64_t repaired = 0;
-    for (int64_t r = first; r < last; ++r) {
-        int64_t i0 = 0;
-        for (; i0 + MAX_ROWS <= c.h; i0 += MAX_ROWS) repaired += block_rows<MAX_ROWS>(c, exact, r, i0);
-        switch (c.h - i0) {
-            case 5: repaired += block_rows<5>(c, exact, r, i0); break;
-            case 4: repaired += block_rows<4>(c, exact, r, i0); break;
-            case 3: repaired += block_rows<3>(c, exact, r, i0); break;
-            case 2: repaired += block_rows<2>(c, exact, r, i0); break;
-            case 1: repaired += block_rows<1>(c, exact, r, i0); break;
-            default: break;
-        }
-    }
+    for (int64_t r = first; r < last; ++r)
+        for (int64_t i0 = 0; i0 < c.h; i0 += ROWS) repaired += block_rows<ROWS>(c, exact, r, i0);
     return repaired;
 }
 
 void prepare(Call& c, const float* b, int64_t a_rows, bool exact) {
     const int64_t kd = c.kd, n = c.ncols;
-    // the panels: checked mode reads them for the GEMM and the repairs, exact mode for its own panels
     c.panels.resize(size_t(kd * n));
     for (int64_t j0 = 0; j0 < n; j0 += PANEL)
         for (int64_t k = 0; k < kd; ++k)
             std::memcpy(&c.panels[size_t((j0 / PANEL) * kd * PANEL + k * PANEL)], b + k * n + j0, PANEL * sizeof(float));
+    c.panels64.resize(size_t(kd * n));  // both modes: exact products, or the checked mode's repairs
+    for (int64_t j0 = 0; j0 < n; j0 += PANEL64)
+        for (int64_t k = 0; k < kd; ++k)
+            for (int q = 0; q < PANEL64; ++q)
+                c.panels64[size_t((j0 / PANEL64) * kd * PANEL64 + k * PANEL64 + q)] = b[k * n + j0 + q];
     if (exact) {
-        c.panels64.resize(size_t(kd * n));
-        for (int64_t j0 = 0; j0 < n; j0 += PANEL64)
-            for (int64_t k = 0; k < kd; ++k)
-                for (int q = 0; q < PANEL64; ++q)
-                    c.panels64[size_t((j0 / PANEL64) * kd * PANEL64 + k * PANEL64 + q)] = b[k * n + j0 + q];
         c.a64.assign(c.a, c.a + a_rows * kd);
         return;
     }
@@ -328,7 +348,7 @@ int64_t tc_fused_update(const float* a, int64_t a_rows, int64_t kd, const float*
                         const void* acc, int acc_kind, void* out, int out_kind,
                         int64_t blocks, const int64_t* blk_row, const int64_t* blk_m, const int64_t* blk_n,
                         int64_t h, int64_t w, int exact, int threads) {
-    if (kd % TILE_K || ncols % PANEL || w % PANEL || h <= 0 || out_kind < BF16 || out_kind > F32)
+    if (kd % TILE_K || ncols % PANEL || w % PANEL || h % ROWS || h <= 0 || out_kind < BF16 || out_kind > F32)
         return -1;
     if (!exact && out_kind == F32) return -1;
 #if defined(__x86_64__)
