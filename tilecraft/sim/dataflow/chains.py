@@ -57,6 +57,14 @@ rounding hides a difference).
 The results are the exact mode's bits (tests/sim/test_sim_chains.py compares them bit for bit), on the
 exact mode's own premise that an fp64 sum of 32 tile products is exact.
 
+**The compiled kernel.** Where the host C++ compiler is present (the kernel emulator needs it anyway),
+a level's blocks go through :mod:`.fused_chain` instead (:func:`_fused_update`): the same sequence and
+the same kind of check, fused per element, with a bound of its own (its tile products are four chains
+of eight fp32 multiply-adds added pairwise, so ``12u`` per unit of ``|a row| |b column|`` instead of
+this module's ``PRODUCT_ERROR``), carried along the K tiles per element rather than per column of a
+chunk; a float32 store gets fp64 tile products there too. What follows is the whole-array engine, the
+fallback without a compiler (and on a GPU).
+
 **Cost.** A chunk's sums live in its blocks' own layout (that of the accumulators read and of the
 results written), so the accumulators are read once, by the first addition, and the results leave by
 a plain copy. Per chunk (about ``CHUNK_ELEMENTS`` outputs, so that its buffers stay in the cache) and
