@@ -351,6 +351,9 @@ int64_t tc_fused_update(const float* a, int64_t a_rows, int64_t kd, const float*
     if (kd % TILE_K || ncols % PANEL || w % PANEL || h % ROWS || h <= 0 || out_kind < BF16 || out_kind > F32)
         return -1;
     if (!exact && out_kind == F32) return -1;
+    for (int64_t r = 0; r < blocks; ++r)  // every block inside a and b, on a panel's first column
+        if (blk_m[r] < 0 || blk_m[r] + h > a_rows || blk_n[r] < 0 || blk_n[r] + w > ncols || blk_n[r] % PANEL)
+            return -1;
 #if defined(__x86_64__)
     const unsigned int mxcsr = _mm_getcsr();
     _mm_setcsr(mxcsr & ~(0x8040u | 0x6000u));  // IEEE subnormals (no FTZ, DAZ), round to nearest

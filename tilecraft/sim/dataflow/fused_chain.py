@@ -109,6 +109,7 @@ def update(a: torch.Tensor, b: torch.Tensor, acc: torch.Tensor | None, out: torc
     assert a.dtype == b.dtype == torch.float32 and out.is_contiguous() and (acc is None or acc.is_contiguous())
     assert acc is None or acc.shape[-2:] == out.shape[-2:]
     index = [np.ascontiguousarray(x, dtype=np.int64) for x in (rows, row_m, col_n)]
+    assert not len(index[0]) or (0 <= index[0].min() and index[0].max() < out.shape[0]), "a block row outside out"
     done = lib.tc_fused_update(
         a.data_ptr(), a.shape[0], a.shape[1], b.data_ptr(), b.shape[1],
         acc.data_ptr() if acc is not None else None, KINDS[acc.dtype] if acc is not None else 0,
