@@ -37,7 +37,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.bench_vs_reference import REPO_ROOT, Run, fmt, run_once
+from benchmarks.bench_vs_reference import BEFORE_ENV, REPO_ROOT, Run, fmt, run_once
 from benchmarks.tutorial_sources import elementwise_size, matmul_size, write_resized
 
 MATMUL = {"step1": "matmul/step_1_single_node_single_tile_block.py",
@@ -86,6 +86,8 @@ def commands(args: argparse.Namespace, workdir: Path) -> dict[str, list[str]]:
         script = str(write_resized(tutorial, matmul_size(n, n, n), workdir / str(n)))
         out[name] = [*run, script, *device]
         out[f"{name}_host"] = [py, "-m", "benchmarks.host_floor", script]  # no device: its start-up is the simulation's
+        if args.before:  # the same run with the compiled chain kernel off (``env`` execs: the same process)
+            out[f"{name}_before"] = ["env", *(f"{k}={v}" for k, v in BEFORE_ENV.items()), *run, script, *device]
     step4 = write_resized(MATMUL["step4"], matmul_size(*(args.memory_size,) * 3), workdir / "memory")
     out["step4_1x1"] = [*run, str(step4), "--grid", "1,1", *device]
     out["step4_8x8"] = [*run, str(step4), "--grid", "8,8", *device]
@@ -145,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="M = K = N of the 1x1 vs 8x8 memory comparison (default 2048)")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each process (default 1)")
     parser.add_argument("--device", help="pass --device to tilecraft (e.g. cuda)")
+    parser.add_argument("--before", action="store_true", help="also run step1_before and step4_before: the "
+                        "tutorials with the compiled chain kernel off (TILECRAFT_FUSED_CHAINS=0)")
     parser.add_argument("--threads", type=int, default=1,
                         help="OMP_NUM_THREADS of every simulated process (default 1; the anchor always uses one)")
     parser.add_argument("--case", action="append", help="run only these processes (repeatable; the anchor "

@@ -43,6 +43,10 @@ from benchmarks.tutorial_sources import Resize, elementwise_size, matmul_size, w
 
 DEFAULT_REFERENCE = "/tmp/ref/venv/bin/tt-lang-sim"
 SIDES = ("ours", "reference")
+#: ``--before``: a third side, tilecraft with its compiled chain kernel switched off (the value engine
+#: as it was before the kernel: whole-array torch passes), run alternately with the other two
+BEFORE = "before"
+BEFORE_ENV = {"TILECRAFT_FUSED_CHAINS": "0"}
 STDERR_TAIL_LINES = 12
 MIB = 1024 * 1024
 # Children run here, so `python -m tilecraft` benchmarks this checkout even when
@@ -162,6 +166,7 @@ def side_commands(case: Case, script: Path, python: str, reference: str) -> dict
     return {
         "ours": [python, "-m", "tilecraft", "run", str(script), *case.ours_args],
         "reference": [reference, str(script), *case.reference_args],
+        BEFORE: [python, "-m", "tilecraft", "run", str(script), *case.ours_args],
     }
 
 
@@ -176,7 +181,7 @@ def run_case(name: str, case: Case, sides: tuple[str, ...], args: argparse.Names
             result = results[side]
             if result.failed_run:
                 continue  # a broken side fails the same way every time; do not wait on it again
-            run = run_once(result.command, REPO_ROOT, env, args.timeout)
+            run = run_once(result.command, REPO_ROOT, {**env, **BEFORE_ENV} if side == BEFORE else env, args.timeout)
             result.runs.append(run)
             shown = f"{run.wall_s:.2f} s, {run.peak_rss_mib:.0f} MiB" if run.ok else "FAILED"
             print(f"  {name} {side} #{repetition}: {shown}", flush=True)
@@ -187,25 +192,28 @@ def fmt(value: float | None, width: int, decimals: int) -> str:
     return "-".rjust(width) if value is None else f"{value:{width}.{decimals}f}"
 
 
-def ratio(results: dict[str, SideResult]) -> float | None:
-    """Reference time over ours: above 1 means tilecraft is faster."""
-    if "ours" not in results or "reference" not in results:
+def ratio(results: dict[str, SideResult], over: str = "reference") -> float | None:
+    """``over``'s time over ours (default the reference's): above 1 means tilecraft is faster."""
+    if "ours" not in results or over not in results:
         return None
-    ours, ref = results["ours"].median_wall_s, results["reference"].median_wall_s
-    return None if ours is None or ref is None else ref / ours
+    ours, other = results["ours"].median_wall_s, results[over].median_wall_s
+    return None if ours is None or other is None else other / ours
 
 
 def print_table(all_results: dict[str, dict[str, SideResult]]) -> None:
+    before = any(BEFORE in results for results in all_results.values())
     header = (f"{'case':<15} {'ours s':>8} {'ref s':>8} {'ref/ours':>9} "
-              f"{'ours MiB':>9} {'ref MiB':>9}")
+              f"{'ours MiB':>9} {'ref MiB':>9}" + (f" {'before s':>9} {'before/ours':>12}" if before else ""))
     print(header)
     print("-" * len(header))
     empty = SideResult([])
     for name, results in all_results.items():
         ours, ref = results.get("ours", empty), results.get("reference", empty)
+        extra = (f" {fmt(results.get(BEFORE, empty).median_wall_s, 9, 2)} {fmt(ratio(results, BEFORE), 12, 2)}"
+                 if before else "")
         print(f"{name:<15} {fmt(ours.median_wall_s, 8, 2)} {fmt(ref.median_wall_s, 8, 2)} "
               f"{fmt(ratio(results), 9, 2)} "
-              f"{fmt(ours.peak_rss_mib, 9, 0)} {fmt(ref.peak_rss_mib, 9, 0)}")
+              f"{fmt(ours.peak_rss_mib, 9, 0)} {fmt(ref.peak_rss_mib, 9, 0)}{extra}")
     for name, results in all_results.items():
         for side, result in results.items():
             failed = result.failed_run
@@ -224,6 +232,9 @@ def check_targets(all_results: dict[str, dict[str, SideResult]]) -> list[dict[st
         return ratio(all_results[case]) if case in all_results else None
 
     checks: list[tuple[str, list[float | None], Callable[..., bool]]] = [
+        *((f"{case}: reference/ours >= 2 with less memory (issue 26)",
+           [speedup(case), rss(case, "ours"), rss(case, "reference")],
+           lambda r, ours, ref: r >= 2 and ours < ref) for case in all_results),
         ("matmul1_2048: reference/ours >= 5", [speedup("matmul1_2048")], lambda r: r >= 5),
         ("eltwise1_8192: reference/ours >= 3", [speedup("eltwise1_8192")], lambda r: r >= 3),
         ("eltwise1_8192: peak RSS ours <= reference",
@@ -245,6 +256,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--case", action="append", choices=list(CASES),
                         help="case to run (repeatable; default: all)")
     parser.add_argument("--only", choices=SIDES, help="run one side only")
+    parser.add_argument("--before", action="store_true",
+                        help="also run tilecraft with its compiled chain kernel off (TILECRAFT_FUSED_CHAINS=0)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per side (default: 3)")
     parser.add_argument("--python", default=sys.executable,
                         help="interpreter that runs `-m tilecraft run` (default: this one)")
@@ -267,7 +280,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     names = args.case or list(CASES)
-    sides = (args.only,) if args.only else SIDES
+    sides = ((args.only,) if args.only else SIDES) + ((BEFORE,) if args.before else ())
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     load_before = os.getloadavg()
     print(f"load average before: {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}"

@@ -23,7 +23,7 @@ from benchmarks.tutorial_sources import matmul_size, resize_source
 from tests.outputs import assert_same_bits, launch_outputs
 from tilecraft.dtypes import bfloat16, float16, float32
 from tilecraft.numerics import quantize
-from tilecraft.sim.dataflow import chains
+from tilecraft.sim.dataflow import chains, fused_chain
 from tilecraft.sim import tile_math
 from tilecraft.sim.dataflow import graph
 from tilecraft.sim.dataflow.graph import TensorRef
@@ -141,7 +141,10 @@ def test_the_gpu_code_paths_give_the_exact_bits_on_the_cpu(tutorials: Path, tmp_
                                                           capsys: pytest.CaptureFixture[str],
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """What ``--device cuda`` runs differently (torch-only checks, a whole level per chunk), run here:
-    CI has no GPU, so these branches are otherwise only checked by benchmarks/gpu_check.sh."""
+    CI has no GPU, so these branches are otherwise only checked by benchmarks/gpu_check.sh. The CPU's
+    compiled kernel is switched off (a GPU does not take it): this is also the whole-array engine,
+    the fallback where no compiler is present, end to end."""
+    monkeypatch.setenv(fused_chain.SWITCH, "0")
     script = tmp_path / Path(tutorial).name
     script.write_text(resize_source((tutorials / tutorial).read_text(), matmul_size(256, 512, 256)))
     used: list[str] = []

@@ -57,6 +57,14 @@ rounding hides a difference).
 The results are the exact mode's bits (tests/sim/test_sim_chains.py compares them bit for bit), on the
 exact mode's own premise that an fp64 sum of 32 tile products is exact.
 
+**The compiled kernel.** Where the host C++ compiler is present (the kernel emulator needs it anyway),
+a level's blocks go through :mod:`.fused_chain` instead (:func:`_fused_update`): the same sequence and
+the same kind of check, fused per element, with a bound of its own (its tile products are four chains
+of eight fp32 multiply-adds added pairwise, so ``12u`` per unit of ``|a row| |b column|`` instead of
+this module's ``PRODUCT_ERROR``), carried along the K tiles per element rather than per column of a
+chunk; a float32 store gets fp64 tile products there too. What follows is the whole-array engine, the
+fallback without a compiler (and on a GPU).
+
 **Cost.** A chunk's sums live in its blocks' own layout (that of the accumulators read and of the
 results written), so the accumulators are read once, by the first addition, and the results leave by
 a plain copy. Per chunk (about ``CHUNK_ELEMENTS`` outputs, so that its buffers stay in the cache) and
@@ -79,6 +87,7 @@ import torch
 
 from ...dtypes import DataFormat, bfloat16, float16, float32
 from ...numerics import quantize, to_compute
+from . import fused_chain
 from .graph import gather_tiles
 
 #: elements of one output chunk on the CPU (its fp32 buffers stay within the second-level/last-level cache)
@@ -170,6 +179,9 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
         out = acc_all  # each chunk reads its accumulators before it writes its results over them
     else:
         out = torch.empty(shape, dtype=fmt.torch_dtype, device=device)
+    if _fused_update(lhs, rhs, groups, acc_all, out):
+        evaluator.store(site.out_a[rows], out)
+        return True
     checked = fmt.name in CHECKED_FORMATS
     for k0, members, mu, mi, nu, ni, by_m in groups:
         a = lhs.strips(np.stack([mu, np.full_like(mu, k0)], 1)).reshape(-1, bk * 32)
@@ -195,6 +207,23 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
             if result is not target:  # once a chunk needs exact products, so do the level's next (above)
                 out[at] = result
     evaluator.store(site.out_a[rows], out)
+    return True
+
+
+def _fused_update(lhs: ReadLeaf, rhs: ReadLeaf, groups: list[tuple[Any, ...]], acc: torch.Tensor | None,
+                  out: torch.Tensor) -> bool:
+    """The level's blocks through the compiled kernel (:mod:`.fused_chain`: the same bits, without the
+    whole-array passes and their chunks), when it is built and takes these formats; False otherwise."""
+    if acc is not None and acc.shape != out.shape:
+        return False
+    if not fused_chain.supports(out.dtype, None if acc is None else acc.dtype, out.device):
+        return False
+    acc = None if acc is None else acc.contiguous()  # (a taken slab is: then out is acc itself)
+    (bm, bk), (_, bn) = lhs.site.extents, rhs.site.extents
+    for k0, members, mu, mi, nu, ni, _ in groups:
+        a = lhs.strips(np.stack([mu, np.full_like(mu, k0)], 1)).reshape(-1, bk * 32)
+        b = rhs.strips(np.stack([np.full_like(nu, k0), nu], 1)).permute(1, 0, 2).reshape(bk * 32, -1)
+        fused_chain.update(a, b, acc, out, members, mi * bm * 32, ni * bn * 32)
     return True
 
 
