@@ -98,7 +98,6 @@ class ComputeLowering(KernelLowering):
         local_blocks = {op.result.name: op for op in ir.walk(self.thread.body) if isinstance(op, ir.LocalStore)}
         #: blocks holding an expression computed once: read as a computed operand always was (no W3002)
         self.computed_once = {name for name, store in local_blocks.items() if store.once}
-        self.copied_once = self.read_both_ways(self.computed_once)
         #: local blocks whose buffer holds one block and one DST chunk: name -> tiles per chunk
         self.rotating: dict[str, int] = {}
         for name, store in local_blocks.items():
@@ -111,6 +110,14 @@ class ComputeLowering(KernelLowering):
                                                  f"'{name.split('.')[0]}'", blocks=1 if chunk else 2, span=store.loc,
                                                  chunk_tiles=chunk)
             self.written[name] = self.reg(f"{name}_written", BOOL)
+        #: of the blocks computed once, those read both through the FPU's source registers and in
+        #: DST: a second buffer the FPU reads, packed from the same DST tiles at the block's store
+        #: (:meth:`store_partial`) and released with it, so no statement copies one into the other
+        self.fpu_twins: dict[str, CBDecl] = {
+            name: self.ctx.new_cb(f"{name}_fpu", local_blocks[name].result.type.shape, float32, Added.EVALUATED_ONCE,
+                                  f"'{name.split('.')[0]}' (the copy the FPU reads)", blocks=2,
+                                  span=local_blocks[name].loc)
+            for name in sorted(self.read_both_ways(self.computed_once))}
         self.state: Any = None
         #: the expressions the store being lowered has evaluated into intermediate buffers, by register
         self.staged: dict[str, Node] = {}
@@ -561,16 +568,19 @@ class ComputeLowering(KernelLowering):
             staged = self.staged[operand.name]
             return Node("leaf", staged.op, staged.shape, cb=staged.cb)
         node = self.node(operand)
-        if node.kind == "leaf" and operand.name not in self.copied_once:
+        if operand.name in self.fpu_twins:  # packed beside the block at its store
+            return Node("leaf", operand, node.shape, cb=self.fpu_twins[operand.name])
+        if node.kind == "leaf":
             return node
         return self.through_buffer(node, operand)
 
     def read_both_ways(self, names: set[str]) -> set[str]:
         """The blocks of ``names`` that the kernel copies into DST and also reads through the FPU's
         source registers (matmul, reduce, transpose). A Float32 buffer reaches DST whole only when
-        the kernel only copies it (UnpackToDestFp32): such a block is copied into an intermediate
-        buffer for the FPU's reads, which then lose what they always lost (TF32, as a computed
-        operand's intermediate), and its other reads keep every bit, as DST held it before."""
+        the kernel only copies it (UnpackToDestFp32): such a block is also packed, from the same
+        DST tiles, into a second buffer for the FPU's reads (:attr:`fpu_twins`), which then lose
+        what they always lost (TF32, as a computed operand's intermediate), and its other reads
+        keep every bit, as DST held it before."""
         through_fpu, copied = set(), set()
         for op in ir.walk(self.thread.body):
             fpu = {r.name for r in ((op.lhs, op.rhs) if isinstance(op, ir.TileMatmul) else
@@ -740,7 +750,13 @@ class ComputeLowering(KernelLowering):
             self.emit(written)
             body = written.then_body
         with super().into(body):
-            self.call("cb_wait_front", kir.BufferId(shadow.index), ir.Const(_tiles(shadow.shape)))
+            for cb in (shadow, *self.twin_of(name)):
+                self.call("cb_wait_front", kir.BufferId(cb.index), ir.Const(_tiles(cb.shape)))
+
+    def twin_of(self, name: str) -> tuple[CBDecl, ...]:
+        """The FPU's copy of block ``name`` (:attr:`fpu_twins`), if it has one."""
+        twin = self.fpu_twins.get(name)
+        return (twin,) if twin is not None else ()
 
     def store_final_step(self, name: str, loop: ir.For, root: Node, only_step: bool = False) -> None:
         """The store of ``name`` in ``loop`` whose last iteration packs ``root`` straight into the
@@ -782,9 +798,12 @@ class ComputeLowering(KernelLowering):
             self.evaluate(root, shadow, accumulate=None, rotating=name)
         else:
             n = ir.Const(_tiles(shadow.shape))
-            self.call("cb_reserve_back", kir.BufferId(shadow.index), n)
-            self.evaluate(root, shadow, accumulate=None)
-            self.call("cb_push_back", kir.BufferId(shadow.index), n)
+            buffers = (shadow, *self.twin_of(name))
+            for cb in buffers:
+                self.call("cb_reserve_back", kir.BufferId(cb.index), n)
+            self.evaluate(root, shadow, accumulate=None, also=self.fpu_twins.get(name))
+            for cb in buffers:
+                self.call("cb_push_back", kir.BufferId(cb.index), n)
             self.release_partial(name, wait=wait)
         self.emit(ir.Assign(result=self.written[name], value=ir.Const(True)))
         self.known_unwritten.discard(name)
@@ -799,6 +818,9 @@ class ComputeLowering(KernelLowering):
         with self.into(drop.then_body):
             if wait:
                 self.call("cb_wait_front", kir.BufferId(shadow.index), ir.Const(_tiles(shadow.shape)))
+            for twin in self.twin_of(name):  # its FPU copy may not have been read: waited for first
+                self.call("cb_wait_front", kir.BufferId(twin.index), ir.Const(_tiles(twin.shape)))
+                self.call("cb_pop_front", kir.BufferId(twin.index), ir.Const(_tiles(twin.shape)))
             chunk = self.rotating.get(name)
             if chunk is None:
                 self.call("cb_pop_front", kir.BufferId(shadow.index), ir.Const(_tiles(shadow.shape)))
