@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from tests.emu.device_precision import assert_device_precision
+from tests.emu.test_numerics_device import differing_bytes, outputs
 from tests.outputs import assert_same_bits, launch_outputs
 from tilecraft.ir import passes
 from tilecraft.metal.lower_compute import ComputeLowering
@@ -112,3 +113,13 @@ def test_a_block_computed_once_and_read_both_ways_keeps_its_bits(
     once = launch_outputs(SOFTMAX, capsys, *args)
     monkeypatch.setattr(passes, "PIPELINE", [p for p in passes.PIPELINE if p[0] != "evaluate-once"])
     assert_same_bits(once, launch_outputs(SOFTMAX, capsys, *args))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", ["softmax_rows", "rmsnorm_rows"])
+def test_the_yardstick_programs_compute_the_device_numerics_bits_on_the_emulator(program: str) -> None:
+    """The yardsticks' softmax and RMSNorm (64 x 256): their broadcast statistics are unpacked once
+    per DST chunk (tests/ir/lower_broadcast.ir), with every bit of ``--numerics device``."""
+    path = SOFTMAX.parent / f"{program}.py"
+    size = ("--rows", "64", "--cols", "256")
+    assert differing_bytes(outputs(path, "--numerics", "device", *size), outputs(path, "--level", "cpp", *size)) == 0

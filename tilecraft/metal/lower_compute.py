@@ -56,6 +56,10 @@ class Node:
     #: on a store's root: expressions the tree reads several times, computed once per chunk into
     #: DST slots of their own before the tree (:meth:`ComputeLowering.share_in_dst`)
     prelude: list["Node"] = field(default_factory=list)
+    #: a broadcast whose every tile of the chunk being evaluated is the same tile (a column vector
+    #: across one tile row, a scalar): computed into the first tile of its slot only, and read
+    #: there by its SFPU reader (:meth:`ComputeLowering.mark_invariant`)
+    invariant: bool = False
 
 
 class ComputeLowering(KernelLowering):
@@ -863,6 +867,7 @@ class ComputeLowering(KernelLowering):
             bases[name] = self.arith(BinaryOp.MUL, var, ir.Const(step), f"{name}_base")
         self.state = None if outer else self.state
         self.chunk_tiles = chunk_rows * chunk_cols
+        self.mark_invariant(root, chunk_rows, chunk_cols)
         self.call("tile_regs_acquire")
         for shared in root.prelude:
             self.emit_node(shared, bases["r0"], bases["c0"], chunk_rows, chunk_cols, slots, cols)
@@ -891,6 +896,24 @@ class ComputeLowering(KernelLowering):
             self.call("reduce_uninit")
         for _ in range(depth):
             self._stack.pop()
+
+    def mark_invariant(self, root: Node, rows: int, cols: int) -> None:
+        """Flag the broadcasts that are one tile across a ``rows`` x ``cols`` chunk and that only
+        an SFPU binary reads, as its second operand (the first operand's slot takes the result, so
+        a tile read by every output tile must not be there): each is unpacked once per chunk, as a
+        hand-written kernel broadcasts a row statistic once, instead of once per output tile."""
+        readers: dict[int, int] = {}
+        for node in _walk(root):
+            node.invariant = False
+            for child in node.children:
+                readers[id(child)] = readers.get(id(child), 0) + 1
+        for parent in _walk(root):
+            if parent.kind != "sfpu":
+                continue
+            b = parent.children[1]
+            if b.kind == "bcast" and readers[id(b)] == 1:
+                x_rows, x_cols = _grid(b.children[0].shape)
+                b.invariant = (x_rows == 1 or rows == 1) and (x_cols == 1 or cols == 1)
 
     def fit_dst(self, root: Node) -> int:
         """Slots ``root`` needs per output tile, made to fit DST: while it needs more than DST holds,
@@ -1090,7 +1113,8 @@ class ComputeLowering(KernelLowering):
         self.include(sfpu.header)
         self.init(("sfpu", sfpu.init), sfpu.init)
         self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
-            sfpu.call, self.dst(t, slots, a.slot), self.dst(t, slots, b.slot), self.dst(t, slots, node.slot)))
+            sfpu.call, self.dst(t, slots, a.slot), self.dst(ir.Const(0) if b.invariant else t, slots, b.slot),
+            self.dst(t, slots, node.slot)))
 
     def emit_matmul_acc(self, node: Node, r0, c0, rows, cols, slots) -> None:
         addend, a, b = node.children
@@ -1244,10 +1268,15 @@ class ComputeLowering(KernelLowering):
         self.init(("ubcast", kind, x.cb.index), init, kir.BufferId(x.cb.index), template=(kind,))
         x_rows, x_cols = _grid(x.shape)
         zero = ir.Const(0)
-        self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
-            call, kir.BufferId(x.cb.index), self.tile_index(i if x_rows > 1 else zero, j if x_cols > 1 else zero,
-                                                                 x_cols),
-            self.dst(t, slots, node.slot), template=(kind,)))
+
+        def one(i: Any, j: Any, t: Any, _: Any) -> None:
+            self.call(call, kir.BufferId(x.cb.index),
+                      self.tile_index(i if x_rows > 1 else zero, j if x_cols > 1 else zero, x_cols),
+                      self.dst(t, slots, node.slot), template=(kind,))
+        if node.invariant:  # the chunk's first tile stands for all of them
+            one(r0, c0, zero, None)
+        else:
+            self.tiles(rows, cols, r0, c0, one)
 
     def emit_transpose(self, node: Node, r0, c0, rows, cols, slots) -> None:
         (x,) = node.children
