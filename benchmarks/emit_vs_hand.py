@@ -21,6 +21,10 @@ softmax and RMSNorm over rows, matmul with a bias + GELU epilogue -- against han
 ttnn 0.81.1's own kernels from the wheel (tilecraft/ttnn/wheel_ops/norms.py). Every case is timed on each
 architecture of ``--arch`` (default: Wormhole and Blackhole), program, hand-written host and model.
 
+``--lines`` also prints, for every side timed, the kernel-level model's per-line report (cycles and
+stalls per source line of each kernel, as ``tilecraft profile`` prints them): where the emitted
+kernels spend the cycles the hand-written ones do not.
+
 ``--write-docs`` replaces the table between the markers in docs/emit.md (the yardsticks have their
 own markers). Predictions are
 deterministic (no timing noise: the emulator's run time is not what is measured).
@@ -36,7 +40,7 @@ import re
 import runpy
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -51,6 +55,7 @@ from tilecraft.emu.program_spec import ProgramSpec
 from tilecraft.metal.reference_kernels import DIRECTORY as REFERENCE
 from tilecraft.metal.lower import lower_program
 from tilecraft.perf import estimate_kernels, estimate_lowered
+from tilecraft.perf.report import format_estimate
 from tilecraft.perf.result import Estimate
 from tilecraft.scripts import install_modules
 from tilecraft.ttnn.wheel_ops.norms import layernorm_program, softmax_program
@@ -75,6 +80,8 @@ class Side:
     noc_transactions: int
     cycles: float
     microseconds: float
+    #: the kernel-level model's report, per source line (``--lines``)
+    lines: str = field(default="", repr=False)
 
 
 def measure(program: ProgramSpec, est: Estimate, out_tiles: int) -> Side:
@@ -96,7 +103,7 @@ def _side(est: Estimate, l1_bytes: int, out_tiles: int) -> Side:
     kinds = est.run.kernel_trace.events["kind"]
     compute = int(np.isin(kinds, list(COMPUTE_KINDS)).sum())
     noc = int(np.isin(kinds, list(NOC_KINDS)).sum())
-    return Side(compute / max(1, out_tiles), l1_bytes, noc, est.cycles, est.seconds * 1e6)
+    return Side(compute / max(1, out_tiles), l1_bytes, noc, est.cycles, est.seconds * 1e6, format_estimate(est))
 
 
 # ---------------------------------------------------------------- hand-written hosts (reference_kernels)
@@ -484,6 +491,16 @@ def table(rows: list[Row]) -> str:
     return "\n".join(out)
 
 
+def per_line(rows: list[Row]) -> str:
+    """Each side's per-line report, headed by its case and architecture."""
+    out = []
+    for row in rows:
+        sides = [("emitted", side) for side in row.emitted] + ([("hand-written", row.hand)] if row.hand else [])
+        for name, side in sides:
+            out += [f"\n## {row.case.label}, {ARCH_NAMES.get(row.arch, row.arch)}, {name}", side.lines]
+    return "\n".join(out)
+
+
 def write_docs(text: str, begin: str = BEGIN, end: str = END) -> None:
     doc = DOC.read_text()
     block = f"{begin}\n{text}\n{end}"
@@ -501,6 +518,8 @@ def main() -> None:
     parser.add_argument("--only", help="run only the cases whose example contains this text")
     parser.add_argument("--arch", default=",".join(ARCH_NAMES),
                         help="comma-separated architectures to time on (default: both)")
+    parser.add_argument("--lines", action="store_true",
+                        help="also print each side's per-line report of the kernel-level model")
     parser.add_argument("--yardsticks", action="store_true",
                         help="issue 23's yardsticks (flash attention, softmax, RMSNorm, matmul + bias + GELU) "
                              "instead of the emitter comparisons; --write-docs writes their own table")
@@ -514,6 +533,8 @@ def main() -> None:
             print(f"{case.label}, {arch}: done", file=sys.stderr, flush=True)
     text = table(rows)
     print(text)
+    if args.lines:
+        print(per_line(rows))
     if args.write_docs:
         write_docs(text, *((YARDSTICK_BEGIN, YARDSTICK_END) if args.yardsticks else (BEGIN, END)))
         print(f"wrote {DOC}", file=sys.stderr)

@@ -2,10 +2,12 @@
 the bits of the lowering it replaces: ``q @ transpose(k)`` reads k transposed through the matrix
 unit (``matmul_block``'s transpose flag) instead of a transpose pass into a buffer; an expression
 of one store that both a reduce (through the FPU's source registers) and an SFPU operation read
-(softmax's ``e``) is computed once and packed into two buffers, instead of computed again in DST.
+(softmax's ``e``) is computed once and packed into two buffers, instead of computed again in DST;
+a block several statements read that way (computed once, ir/evaluate_once.py) is packed into both
+at its store, instead of copied from one into the other by the statement that reads it through the FPU.
 
-The emitted calls are FileChecked in tests/ir/lower_matmul_transposed.ir and
-tests/ir/lower_read_both_ways.ir; the yardsticks are benchmarks/emit_vs_hand.py's flash attention
+The emitted calls are FileChecked in tests/ir/lower_matmul_transposed.ir,
+tests/ir/lower_read_both_ways.ir and tests/ir/lower_once_read_both_ways.ir; the yardsticks are benchmarks/emit_vs_hand.py's flash attention
 and softmax (docs/emit.md).
 """
 
@@ -16,7 +18,9 @@ from pathlib import Path
 
 import pytest
 from tests.emu.device_precision import assert_device_precision
+from tests.emu.test_numerics_device import differing_bytes, outputs
 from tests.outputs import assert_same_bits, launch_outputs
+from tilecraft.ir import passes
 from tilecraft.metal.lower_compute import ComputeLowering
 
 SOFTMAX = Path(__file__).resolve().parents[2] / "benchmarks" / "emit_programs" / "softmax_rows.py"
@@ -97,3 +101,26 @@ def test_an_expression_read_by_a_reduce_and_in_dst_is_computed_once_with_the_sam
     once = launch_outputs(SOFTMAX, capsys, *args)
     monkeypatch.setattr(ComputeLowering, "read_by_both_units", lambda self, value: [])
     assert_same_bits(once, launch_outputs(SOFTMAX, capsys, *args))
+
+
+@pytest.mark.parametrize("level", ["metal", pytest.param("cpp", marks=pytest.mark.slow)])
+def test_a_block_computed_once_and_read_both_ways_keeps_its_bits(
+        level: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Softmax (64 x 128 bfloat16) with ``e`` computed once for its two statements and packed into
+    two buffers at its store: the same bits as without the pass (``e`` computed again in the store
+    that reads it both ways, packed twice there), at the metal level and on the emulator."""
+    args = ("--rows", "64", "--cols", "128", "--level", level)
+    once = launch_outputs(SOFTMAX, capsys, *args)
+    monkeypatch.setattr(passes, "PIPELINE", [p for p in passes.PIPELINE if p[0] != "evaluate-once"])
+    assert_same_bits(once, launch_outputs(SOFTMAX, capsys, *args))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", ["softmax_rows", "rmsnorm_rows"])
+def test_the_yardstick_programs_compute_the_device_numerics_bits_on_the_emulator(program: str) -> None:
+    """The yardsticks' softmax and RMSNorm (64 x 256): their broadcast statistics are unpacked once
+    per DST chunk (tests/ir/lower_broadcast.ir), with every bit of ``--numerics device``."""
+    path = SOFTMAX.parent / f"{program}.py"
+    size = ("--rows", "64", "--cols", "256")
+    emulated = outputs(path, "--level", "cpp", *size)
+    assert emulated and differing_bytes(outputs(path, "--numerics", "device", *size), emulated) == 0

@@ -56,6 +56,10 @@ class Node:
     #: on a store's root: expressions the tree reads several times, computed once per chunk into
     #: DST slots of their own before the tree (:meth:`ComputeLowering.share_in_dst`)
     prelude: list["Node"] = field(default_factory=list)
+    #: a broadcast whose every tile of the chunk being evaluated is the same tile (a column vector
+    #: across one tile row, a scalar): computed into the first tile of its slot only, and read
+    #: there by its SFPU reader (:meth:`ComputeLowering.mark_invariant`)
+    invariant: bool = False
 
 
 class ComputeLowering(KernelLowering):
@@ -98,7 +102,6 @@ class ComputeLowering(KernelLowering):
         local_blocks = {op.result.name: op for op in ir.walk(self.thread.body) if isinstance(op, ir.LocalStore)}
         #: blocks holding an expression computed once: read as a computed operand always was (no W3002)
         self.computed_once = {name for name, store in local_blocks.items() if store.once}
-        self.copied_once = self.read_both_ways(self.computed_once)
         #: local blocks whose buffer holds one block and one DST chunk: name -> tiles per chunk
         self.rotating: dict[str, int] = {}
         for name, store in local_blocks.items():
@@ -111,6 +114,14 @@ class ComputeLowering(KernelLowering):
                                                  f"'{name.split('.')[0]}'", blocks=1 if chunk else 2, span=store.loc,
                                                  chunk_tiles=chunk)
             self.written[name] = self.reg(f"{name}_written", BOOL)
+        #: of the blocks computed once, those read both through the FPU's source registers and in
+        #: DST: a second buffer the FPU reads, packed from the same DST tiles at the block's store
+        #: (:meth:`store_partial`) and released with it, so no statement copies one into the other
+        self.fpu_twins: dict[str, CBDecl] = {
+            name: self.ctx.new_cb(f"{name}_fpu", local_blocks[name].result.type.shape, float32, Added.EVALUATED_ONCE,
+                                  f"'{name.split('.')[0]}' (the copy the FPU reads)", blocks=2,
+                                  span=local_blocks[name].loc)
+            for name in sorted(self.read_both_ways(self.computed_once))}
         self.state: Any = None
         #: the expressions the store being lowered has evaluated into intermediate buffers, by register
         self.staged: dict[str, Node] = {}
@@ -561,16 +572,19 @@ class ComputeLowering(KernelLowering):
             staged = self.staged[operand.name]
             return Node("leaf", staged.op, staged.shape, cb=staged.cb)
         node = self.node(operand)
-        if node.kind == "leaf" and operand.name not in self.copied_once:
+        if operand.name in self.fpu_twins:  # packed beside the block at its store
+            return Node("leaf", operand, node.shape, cb=self.fpu_twins[operand.name])
+        if node.kind == "leaf":
             return node
         return self.through_buffer(node, operand)
 
     def read_both_ways(self, names: set[str]) -> set[str]:
         """The blocks of ``names`` that the kernel copies into DST and also reads through the FPU's
         source registers (matmul, reduce, transpose). A Float32 buffer reaches DST whole only when
-        the kernel only copies it (UnpackToDestFp32): such a block is copied into an intermediate
-        buffer for the FPU's reads, which then lose what they always lost (TF32, as a computed
-        operand's intermediate), and its other reads keep every bit, as DST held it before."""
+        the kernel only copies it (UnpackToDestFp32): such a block is also packed, from the same
+        DST tiles, into a second buffer for the FPU's reads (:attr:`fpu_twins`), which then lose
+        what they always lost (TF32, as a computed operand's intermediate), and its other reads
+        keep every bit, as DST held it before."""
         through_fpu, copied = set(), set()
         for op in ir.walk(self.thread.body):
             fpu = {r.name for r in ((op.lhs, op.rhs) if isinstance(op, ir.TileMatmul) else
@@ -740,7 +754,13 @@ class ComputeLowering(KernelLowering):
             self.emit(written)
             body = written.then_body
         with super().into(body):
-            self.call("cb_wait_front", kir.BufferId(shadow.index), ir.Const(_tiles(shadow.shape)))
+            for cb in (shadow, *self.twin_of(name)):
+                self.call("cb_wait_front", kir.BufferId(cb.index), ir.Const(_tiles(cb.shape)))
+
+    def twin_of(self, name: str) -> tuple[CBDecl, ...]:
+        """The FPU's copy of block ``name`` (:attr:`fpu_twins`), if it has one."""
+        twin = self.fpu_twins.get(name)
+        return (twin,) if twin is not None else ()
 
     def store_final_step(self, name: str, loop: ir.For, root: Node, only_step: bool = False) -> None:
         """The store of ``name`` in ``loop`` whose last iteration packs ``root`` straight into the
@@ -782,9 +802,12 @@ class ComputeLowering(KernelLowering):
             self.evaluate(root, shadow, accumulate=None, rotating=name)
         else:
             n = ir.Const(_tiles(shadow.shape))
-            self.call("cb_reserve_back", kir.BufferId(shadow.index), n)
-            self.evaluate(root, shadow, accumulate=None)
-            self.call("cb_push_back", kir.BufferId(shadow.index), n)
+            buffers = (shadow, *self.twin_of(name))
+            for cb in buffers:
+                self.call("cb_reserve_back", kir.BufferId(cb.index), n)
+            self.evaluate(root, shadow, accumulate=None, also=self.fpu_twins.get(name))
+            for cb in buffers:
+                self.call("cb_push_back", kir.BufferId(cb.index), n)
             self.release_partial(name, wait=wait)
         self.emit(ir.Assign(result=self.written[name], value=ir.Const(True)))
         self.known_unwritten.discard(name)
@@ -799,6 +822,9 @@ class ComputeLowering(KernelLowering):
         with self.into(drop.then_body):
             if wait:
                 self.call("cb_wait_front", kir.BufferId(shadow.index), ir.Const(_tiles(shadow.shape)))
+            for twin in self.twin_of(name):  # its FPU copy may not have been read: waited for first
+                self.call("cb_wait_front", kir.BufferId(twin.index), ir.Const(_tiles(twin.shape)))
+                self.call("cb_pop_front", kir.BufferId(twin.index), ir.Const(_tiles(twin.shape)))
             chunk = self.rotating.get(name)
             if chunk is None:
                 self.call("cb_pop_front", kir.BufferId(shadow.index), ir.Const(_tiles(shadow.shape)))
@@ -841,6 +867,7 @@ class ComputeLowering(KernelLowering):
             bases[name] = self.arith(BinaryOp.MUL, var, ir.Const(step), f"{name}_base")
         self.state = None if outer else self.state
         self.chunk_tiles = chunk_rows * chunk_cols
+        self.mark_invariant(root, chunk_rows, chunk_cols)
         self.call("tile_regs_acquire")
         for shared in root.prelude:
             self.emit_node(shared, bases["r0"], bases["c0"], chunk_rows, chunk_cols, slots, cols)
@@ -869,6 +896,24 @@ class ComputeLowering(KernelLowering):
             self.call("reduce_uninit")
         for _ in range(depth):
             self._stack.pop()
+
+    def mark_invariant(self, root: Node, rows: int, cols: int) -> None:
+        """Flag the broadcasts that are one tile across a ``rows`` x ``cols`` chunk and that only
+        an SFPU binary reads, as its second operand (the first operand's slot takes the result, so
+        a tile read by every output tile must not be there): each is unpacked once per chunk, as a
+        hand-written kernel broadcasts a row statistic once, instead of once per output tile."""
+        readers: dict[int, int] = {}
+        for node in _walk(root):
+            node.invariant = False
+            for child in node.children:
+                readers[id(child)] = readers.get(id(child), 0) + 1
+        for parent in _walk(root):
+            if parent.kind != "sfpu":
+                continue
+            b = parent.children[1]
+            if b.kind == "bcast" and readers[id(b)] == 1:
+                x_rows, x_cols = _grid(b.children[0].shape)
+                b.invariant = (x_rows == 1 or rows == 1) and (x_cols == 1 or cols == 1)
 
     def fit_dst(self, root: Node) -> int:
         """Slots ``root`` needs per output tile, made to fit DST: while it needs more than DST holds,
@@ -1068,7 +1113,8 @@ class ComputeLowering(KernelLowering):
         self.include(sfpu.header)
         self.init(("sfpu", sfpu.init), sfpu.init)
         self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
-            sfpu.call, self.dst(t, slots, a.slot), self.dst(t, slots, b.slot), self.dst(t, slots, node.slot)))
+            sfpu.call, self.dst(t, slots, a.slot), self.dst(ir.Const(0) if b.invariant else t, slots, b.slot),
+            self.dst(t, slots, node.slot)))
 
     def emit_matmul_acc(self, node: Node, r0, c0, rows, cols, slots) -> None:
         addend, a, b = node.children
@@ -1222,10 +1268,15 @@ class ComputeLowering(KernelLowering):
         self.init(("ubcast", kind, x.cb.index), init, kir.BufferId(x.cb.index), template=(kind,))
         x_rows, x_cols = _grid(x.shape)
         zero = ir.Const(0)
-        self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
-            call, kir.BufferId(x.cb.index), self.tile_index(i if x_rows > 1 else zero, j if x_cols > 1 else zero,
-                                                                 x_cols),
-            self.dst(t, slots, node.slot), template=(kind,)))
+
+        def one(i: Any, j: Any, t: Any, _: Any) -> None:
+            self.call(call, kir.BufferId(x.cb.index),
+                      self.tile_index(i if x_rows > 1 else zero, j if x_cols > 1 else zero, x_cols),
+                      self.dst(t, slots, node.slot), template=(kind,))
+        if node.invariant:  # the chunk's first tile stands for all of them
+            one(r0, c0, zero, None)
+        else:
+            self.tiles(rows, cols, r0, c0, one)
 
     def emit_transpose(self, node: Node, r0, c0, rows, cols, slots) -> None:
         (x,) = node.children
