@@ -76,6 +76,55 @@ def column_reader(cores: int, blocks: int, rows: int) -> Any:
     return bank0_reader
 
 
+def bank_readers(cores: int, rows: int, in_flight: int = 2) -> Any:
+    """One reader per DRAM bank, as the DRAM-bandwidth reports measure it: the tensor is ``cores``
+    tiles wide, so (with as many banks as cores) column i lies wholly in bank i, and core i reads
+    column i in blocks of ``rows x 1`` tiles and discards them. With ``in_flight=2`` both
+    data-movement threads read, alternate blocks each, so a request is outstanding while the other
+    waits (the reports' double buffering with transaction ids); with 1 one thread reads every block
+    and waits for each (the reports' single buffer). The compute thread frees the slots."""
+
+    @ttl.operation(grid=(cores, 1))
+    def per_bank_reader(a: ttnn.Tensor):
+        pairs = a.shape[0] // TILE // rows // 2
+        even = ttl.make_dataflow_buffer_like(a, shape=(rows, 1), block_count=2)
+        odd = ttl.make_dataflow_buffer_like(a, shape=(rows, 1), block_count=2)
+
+        def reader(dfb: Any, first: int) -> None:
+            i = ttl.node(dims=1)
+            for j in range(pairs):
+                r0 = (2 * j + first) * rows
+                with dfb.reserve() as blk:
+                    ttl.copy(a[r0:r0 + rows, i:i + 1], blk).wait()
+
+        @ttl.datamovement()
+        def read_even():
+            reader(even, 0)
+            if in_flight == 1:
+                reader(odd, 1)
+
+        @ttl.datamovement()
+        def read_odd():
+            if in_flight == 2:
+                reader(odd, 1)
+
+        @ttl.compute()
+        def drain():
+            if in_flight == 2:
+                for _ in range(pairs):
+                    with even.wait(), odd.wait():
+                        pass
+            else:
+                for _ in range(pairs):
+                    with even.wait():
+                        pass
+                for _ in range(pairs):
+                    with odd.wait():
+                        pass
+
+    return per_bank_reader
+
+
 def unary_pipeline(blocks: int, width: int, fn: str, in_factor: int = 2, out_factor: int = 2) -> Any:
     """``y = fn(x)`` over ``blocks`` blocks of 1 x ``width`` tiles on one core."""
     math_fn = getattr(ttl.math, fn)

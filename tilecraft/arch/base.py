@@ -31,7 +31,7 @@ class CostFigures:
     #: SFPU: lanes (one instruction per cycle); a 32x32 tile is 1024 / lanes instruction rows
     sfpu_lanes: int = 32
     #: unpacker/packer: bytes per cycle each moves between L1 and the source/DST registers
-    unpack_bytes_per_cycle: int = 64
+    unpack_bytes_per_cycle: float = 64
     pack_bytes_per_cycle: int = 64
     #: cycles of a circular-buffer call (reserve/push/wait/pop: pointer and semaphore updates)
     cb_call_cycles: int = 8

@@ -28,6 +28,13 @@ WORMHOLE_B0 = Arch(
         # 16 cycles per phase: an 8x16 @ 16x16 multiply per cycle is 2048 MACs; a 32x32x32 tile
         # matmul is 32768 MACs (hardware.md: LoFi 16, HiFi2 32, HiFi3 48, HiFi4 64)
         matmul_cycles_per_phase=16,
+        # Not published as a figure; inferred from public measurements of Wormhole (docs/
+        # performance-model.md, "Against the hardware"): tt-budabackend's Wormhole op model charges an
+        # fp16 add 49.6 cycles per tile (perf_lib/op_model/params/wormhole_b0/params_v3.yaml), i.e.
+        # 2048 B per unpacker in ~46 cycles, and the unpack-bound bfloat8_b LoFi GEMM of the GEMM_FLOPS
+        # report runs 24.7 cycles per tile product at 8192^3 (1088 B per streamed tile): ~44 B/cycle.
+        # Blackhole's GEMMs show no such limit (its bfloat16 HiFi2 GEMMs reach 85-90%).
+        unpack_bytes_per_cycle=44.0,
     ),
 )
 

@@ -12,8 +12,8 @@ through all three stages. Every cost derives from :class:`tilecraft.arch.base.Co
   is 1024 / 32 = 32 cycles; an operation costs ``passes`` such passes: load, store and the
   body. The body counts in :data:`SFPU_BODY` are assumptions (stated per op below).
 * Unpack: two unpackers (srcA, srcB) run in parallel at ``unpack_bytes_per_cycle`` each; a
-  leaf block is unpacked once per use; matmul operands once per DST chunk (output subblock,
-  see :func:`_matmul_unpack`). Values computed inside the tree stay in DST (no unpack).
+  leaf block is unpacked once per use; a matmul streams one operand tile per tile product and
+  keeps the other across its DST chunk (output subblock, see :func:`subblock_unpack_tiles`). Values computed inside the tree stay in DST (no unpack).
 * Pack: output tiles at ``pack_bytes_per_cycle``, in the output block's format.
 """
 
@@ -209,20 +209,35 @@ def _matmul_unpack(m: int, k: int, n: int, dst_half: int) -> tuple[int, int]:
     """Tiles of A and B unpacked for an (m x k) @ (k x n) block product.
 
     The output is computed in DST chunks of ``rows x cols <= dst_half`` tiles (Metalium's output
-    subblocks). A chunk needs its rows of A and its columns of B for every k, so each chunk
-    unpacks ``k x rows`` A tiles and ``k x cols`` B tiles; the chunk shape is the one that
+    subblocks). The source registers hold one tile each, so for every k a chunk keeps one operand
+    and streams the other (:func:`subblock_unpack_tiles`); the chunk shape is the one that
     minimises the busier unpacker (the two run in parallel), as a tuned kernel would choose.
     """
     best: tuple[int, int, int] | None = None
     for rows in range(1, min(m, dst_half) + 1):
         cols = min(n, dst_half // rows)
         chunks = ceil(m / rows) * ceil(n / cols)
-        a, b = chunks * k * rows, chunks * k * cols
+        a_tiles, b_tiles = subblock_unpack_tiles(rows, cols)
+        a, b = chunks * k * a_tiles, chunks * k * b_tiles
         key = (max(a, b), a + b, a)
         if best is None or key < best:
             best = key
     assert best is not None
     return best[2], best[1] - best[2]
+
+
+def subblock_unpack_tiles(rows: int, cols: int) -> tuple[int, int]:
+    """Tiles of A (in0) and B (in1) unpacked for one k step of a ``rows x cols`` output subblock.
+
+    Why: SrcA and SrcB each hold one tile for the matrix unit, so every tile product needs a fresh
+    tile of one operand. The LLK matmul unpacker (``llk_unpack_AB_matmul.h``) keeps the operand of
+    the shorter side and streams the other: with ``cols >= rows`` it unpacks each of the ``rows`` A
+    tiles once and a B tile per product, otherwise each of the ``cols`` B tiles once and an A tile
+    per product. A goes to SrcB and B to SrcA, on the two unpackers in parallel.
+    """
+    if cols >= rows:
+        return rows, rows * cols
+    return rows * cols, cols
 
 
 def _is_block(operand: Any) -> bool:

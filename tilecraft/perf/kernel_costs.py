@@ -4,7 +4,8 @@ The figures are the language-level model's (:mod:`.compute_cost`, :class:`tilecr
 applied per call instead of per block store, so that the two levels agree on the same work:
 
 * unpack: a tile's bytes over ``unpack_bytes_per_cycle``; srcA and srcB unpack in parallel, so a
-  binary call costs its larger operand; ``matmul_block`` unpacks ``rt`` tiles of in0 and ``ct`` of in1;
+  binary call costs its larger operand; ``matmul_block`` keeps one operand and streams a tile of the
+  other per product (:func:`.compute_cost.subblock_unpack_tiles`);
 * math: FPU ``eltwise_cycles_per_phase`` per tile (times the fidelity phases for multiplies and
   reductions), ``matmul_cycles_per_phase x phases`` per tile product; SFPU ``(loads + 1 + body)``
   passes of ``1024 / sfpu_lanes`` cycles, ``body`` from :data:`.compute_cost.SFPU_BODY`;
@@ -25,7 +26,7 @@ from ..emu.codes import SfpuBinary as B
 from ..emu.codes import SfpuTernary as T
 from ..emu.codes import SfpuUnary as U
 from ..sim import emu_sfpu
-from .compute_cost import SFPU_BODY, SFPU_DEFAULT_BODY
+from .compute_cost import SFPU_BODY, SFPU_DEFAULT_BODY, subblock_unpack_tiles
 
 #: the cost entry of each emulator SFPU operation the lowering never emits (ttnn's own kernels run on the
 #: emulator): scalar forms and variants charged as the function they compute
@@ -95,7 +96,8 @@ class CallCosts:
         if kind == Ev.MATMUL:
             ct, rt = max(1, c), max(1, d)
             products = ct * rt
-            return CallCost(unpack=max(rt * a, ct * b) * self.unpack_cpb,
+            a_tiles, b_tiles = subblock_unpack_tiles(rt, ct)
+            return CallCost(unpack=max(a_tiles * a, b_tiles * b) * self.unpack_cpb,
                             math=products * figs.matmul_cycles_per_phase * phases, flops=products * 2 * 32 ** 3)
         if kind == Ev.REDUCE:
             return CallCost(unpack=max(a, b) * self.unpack_cpb, math=eltwise * phases, flops=TILE_ELEMS)

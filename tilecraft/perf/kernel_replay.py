@@ -17,7 +17,8 @@ thread is behind it), the shared timelines of DRAM banks, NoC links and core por
 
 The compute RISC is three stages (unpack, math, pack) with a clock each, as the three TRISCs run
 concurrently on the device: an operation's math starts when its operands are unpacked (and the
-unpacker runs at most one operation ahead, the source registers being double-buffered), ``pack_tile``
+unpacker runs at most one unpacking operation ahead, the source registers being double-buffered;
+SFPU and configuration calls between them do not hold it back), ``pack_tile``
 runs after ``tile_regs_wait`` saw the section committed, and ``tile_regs_acquire`` waits for the DST
 half the packer released two sections back (one with ``dst_full_sync_en``). ``cb_wait_front`` and
 ``cb_pop_front`` are the unpacker's, ``cb_reserve_back`` and ``cb_push_back`` the packer's. Cycles are
@@ -338,7 +339,10 @@ class KernelRun:
         costs = self.costs
         sections = 1 if self.full_sync.get(core, False) else 2
         u = m = p = 0.0
-        math_started = 0.0  # when the previous operation's math began (source registers are double-buffered)
+        # when the math of the previous operation that unpacked began: the source registers are
+        # double-buffered, so the unpacker fills one bank while that operation reads the other; SFPU and
+        # configuration calls read no source register and do not hold the unpacker back
+        math_started = 0.0
         commits: list[float] = []
         releases: list[float] = []
         acquires = waits = 0
@@ -398,8 +402,8 @@ class KernelRun:
                     start = max(u, math_started)
                     u = start + cost.unpack
                     m = max(m, u)
-                if cost.math:
                     math_started = m
+                if cost.math:
                     m += cost.math
                 if cost.pack:
                     p = max(p, m if kind != Ev.PACK else p) + cost.pack

@@ -71,38 +71,48 @@ class Resources:
         self.noc_bytes = 0
         #: when the bytes of the latest transfer had left their source (for writes-flushed waits)
         self.last_sent = 0.0
-        self._pages: dict[tuple, tuple[tuple[int, float], ...]] = {}
+        self._holds: dict[tuple, tuple[tuple[tuple[int, float], ...], float, float]] = {}
 
     # ---------------------------------------------------------------- DRAM
-    def bank_bytes(self, decl: TensorDecl, lo: tuple[int, ...], ext: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
-        """(bank, bytes) a slice touches; cached because the same slices recur on many cores."""
-        key = (decl.index, lo, ext)
-        found = self._pages.get(key)
-        if found is None:
-            found = self._pages[key] = _bank_bytes(decl, lo, ext, self.nbanks)
-        return found
-
     def dram(self, decl: TensorDecl, lo: tuple[int, ...], ext: tuple[int, ...], t: float, port: Any,
              write: bool) -> float:
-        """Cycle at which a read has landed (or a write is acknowledged), issued at ``t``."""
-        return self.dram_pages(self.bank_bytes(decl, lo, ext), t, port, write)
+        """Cycle at which a read has landed (or a write is acknowledged), issued at ``t``. The
+        (bank, bytes) a slice touches are cached: the same slices recur on many cores."""
+        key = (decl.index, lo, ext)
+        holds = self._holds.get(key)
+        if holds is None:
+            holds = self._holds[key] = self.page_holds(_bank_bytes(decl, lo, ext, self.nbanks))
+        return self._dram_holds(holds, t, port, write)
 
     def dram_pages(self, pages: Iterable[tuple[int, float]], t: float, port: Any, write: bool) -> float:
         """``dram`` for (bank, bytes) pairs given directly (the kernel-level model knows the banks)."""
+        return self._dram_holds(self.page_holds(pages), t, port, write)
+
+    def page_holds(self, pages: Iterable[tuple[int, float]]) -> tuple[tuple[tuple[int, float], ...], float, float]:
+        """(bank, cycles it is held) per page group, the bytes in all and the cycles they hold the
+        core's port: what a transfer of these pages costs, computed once per slice (the same slices
+        recur on every core and in every loop iteration)."""
         total = 0.0
-        bank_free, bank_busy, cpb = self.bank_free, self.bank_busy, self.bank_cpb
-        done = t
+        holds = []
         for bank, nbytes in pages:
             total += nbytes
+            holds.append((bank, nbytes * self.bank_cpb))
+        return tuple(holds), total, total * self.link_cpb
+
+    def _dram_holds(self, holds: tuple[tuple[tuple[int, float], ...], float, float], t: float, port: Any,
+                    write: bool) -> float:
+        bank_free, bank_busy = self.bank_free, self.bank_busy
+        banks, total, port_hold = holds
+        done = t
+        for bank, hold in banks:
             start = bank_free[bank]
             if start < t:
                 start = t
-            hold = nbytes * cpb
             end = bank_free[bank] = start + hold
             bank_busy[bank] += hold
             if end > done:
                 done = end
-        end = self._hold(port, t, total * self.link_cpb)
+        end = self._hold(port, t, port_hold)
         self.last_sent = end  # the bytes have left the core (what a flush waits for)
         if write:
             self.dram_write_bytes += total

@@ -84,7 +84,8 @@ class TimedCB(Waitable):
         self.ready += 1
         if self.log is not None and len(self.log) < LOG_LIMIT:
             self.log.append((t, 1))
-        self.wake()
+        if self.waiters:  # most pushes and pops wake no one: skip the call
+            self.wake()
 
     def pop(self, t: float) -> None:
         self.pop_t[self.npop % self.capacity] = t
@@ -92,7 +93,8 @@ class TimedCB(Waitable):
         self.free += 1
         if self.log is not None and len(self.log) < LOG_LIMIT:
             self.log.append((t, -1))
-        self.wake()
+        if self.waiters:  # most pushes and pops wake no one: skip the call
+            self.wake()
 
 
 class TimedSem(Waitable):
