@@ -40,9 +40,9 @@ def test_unary_sfpu_op_is_the_wheel_programs_steady_state():
     tile = bfloat16.tile_bytes  # 2048
     # reserve, barrier, push around the wait for the page: bank and port, then the DRAM latency
     reader = 3 * 8 + max(16, tile / 32, max(tile * net.bank_cpb, tile / 32) + net.dram_latency)
-    unpack = 2 * 8 + tile / 64  # wait + pop, copy_tile's unpack
+    unpack = 2 * 8 + tile / figs.unpack_bytes_per_cycle  # wait + pop, copy_tile's unpack
     math = 8 + 8 + 32 * (2 + 12)  # copy_tile's datacopy, exp's init, its SFPU passes (load, store, 12 body)
-    pack = 2 * 8 + tile / 64
+    pack = 2 * 8 + tile / figs.pack_bytes_per_cycle
     writer = 3 * 8 + max(16, tile / 32)
     last_ack = net.dram_latency  # the writer's final barrier
     one = time_op(OpCall("exp", (tiled(32, 32 * 16),), tiled(32, 32 * 16)), WORMHOLE)  # 16 tiles on 16 cores
