@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import user_cache, wheel_headers, wheels
-from . import cache
+from . import cache, call_sites
 from .llk_suite import suite_tree
 
 PATCH_LOG = "PATCHES.txt"
@@ -175,6 +175,12 @@ REWRITES: tuple[Rewrite, ...] = (
             "sys/_stdint.h: the RISC-V toolchain's newlib header for the fixed-width integers; the host's <cstdint>",
             arch="blackhole"),
 )
+
+#: The dataflow API a data-movement kernel calls (free functions, Noc, DataflowBuffer, CircularBuffer,
+#: Semaphore): each function defined there takes the kernel's call site (call_sites.py).
+CALL_SITE_FILES = ("hw/inc/api/dataflow/dataflow_api.h", "hw/inc/api/dataflow/noc.h",
+                   "hw/inc/api/dataflow/dataflow_buffer.h", "hw/inc/api/dataflow/circular_buffer.h",
+                   "hw/inc/api/semaphore.h")
 
 #: Defined while the data-movement build's precompiled prefix is parsed (tensix_dataflow.py): the
 #: headers leave their deferred parts (``DEFERRALS``) for the kernel's own unit.
@@ -364,14 +370,32 @@ def apply_rewrites(tt_metal: Path, arch: str) -> list[str]:
             log.append(line)
     for directory, cast in MMIO_DIRS:
         log.extend(_mmio_rewrite(tt_metal, directory.format(llk=llk), cast))
+    log.extend(_add_call_sites(tt_metal))
     log.extend(deferral.apply(tt_metal) for deferral in DEFERRALS)
+    return log
+
+
+def _add_call_sites(tt_metal: Path) -> list[str]:
+    """The call-site rewrite of CALL_SITE_FILES, but for the free functions (those of the first
+    file, ``dataflow_api.h``; the others define class members) that some header of ``hw/inc`` also
+    declares without a body (call_sites.declared_names)."""
+    defined = call_sites.defined_names((tt_metal / CALL_SITE_FILES[0]).read_text())
+    prototyped = set().union(*(call_sites.declared_names(path.read_text(errors="surrogateescape"), defined)
+                               for path in sorted((tt_metal / "hw" / "inc").rglob("*"))
+                               if path.suffix in _MMIO_SUFFIXES and path.is_file()))
+    log = []
+    for rel in CALL_SITE_FILES:
+        path = tt_metal / rel
+        text, count = call_sites.add_call_sites(path.read_text(), prototyped)
+        path.write_text(text)
+        log.append(f"{rel}: {count} x a call-site parameter and scope (call_sites.py: findings name the kernel line)")
     return log
 
 
 # --- the tree -------------------------------------------------------------------------------------
 
 def _tree_key(arch: str) -> str:
-    return cache.digest(arch, Path(__file__).read_bytes(), wheels.TTNN_VERSION)
+    return cache.digest(arch, Path(__file__).read_bytes(), Path(call_sites.__file__).read_bytes(), wheels.TTNN_VERSION)
 
 
 @functools.cache
