@@ -16,8 +16,9 @@ so the benchmark makes one from the names the kernel uses and gives it to the bu
 emulator's hosts do (``ttnn.KernelBindings`` -> tilecraft/emu/bindings.py): each ``args::NAME`` a
 compile-time ``CtaVal`` of value 2 (usable wherever a runtime arg is), each ``dfb::NAME`` a
 ``DFBBindingToken`` of a distinct CB index, each ``tensor::NAME`` a ``TensorBindingToken`` over the
-interleaved DRAM accessor args at compile-time arg 0. Semaphore and scratchpad bindings (``sem::``,
-``scratch::``) are not generated: they are tallied as blockers.
+interleaved DRAM accessor args at compile-time arg 0, each ``sem::NAME`` a ``SemaphoreBindingToken``
+of a distinct id. Scratchpad bindings (``scratch::``) are not generated (the hosts have no
+scratchpads yet): they are tallied as blockers.
 
 A kernel counts as compute when it includes the compute API (``api/compute/...``), else as data
 movement.
@@ -68,7 +69,8 @@ def generated_bindings(text: str) -> NamedBindings:
 
     return NamedBindings(compile_time=tuple((n, 2) for n in names("args")),
                          dfbs=tuple((n, i) for i, n in enumerate(names("dfb"))),
-                         tensors=tuple(TensorBinding(n, 0, 0) for n in names("tensor")))
+                         tensors=tuple(TensorBinding(n, 0, 0) for n in names("tensor")),
+                         semaphores=tuple((n, i) for i, n in enumerate(names("sem"))))
 
 
 def _with_local_headers(path: Path) -> str:
