@@ -4,7 +4,9 @@ Each kernel source of the wheel (``<op>/device/kernels/**.cpp``, fetched by
 tilecraft/emu/wheel_kernels.py) is compiled syntax-only (``g++ -fsyntax-only``) exactly as the
 emulator builds it: the generated header, the firmware's implicit includes, the kernel, with
 ttnn's two include roots. The arguments are not the op's: every kernel gets 64 compile-time args
-of value 2 (an interleaved DRAM TensorAccessorArgs config) and no defines, so this is a coarse
+of value 2 (an interleaved DRAM TensorAccessorArgs config), each named compile-time arg it reads
+(``get_named_compile_time_arg_val("NAME")``) the value 2, and no defines but
+``ENABLE_FP32_DEST_ACC=0`` for data movement (``DM_DEFINES``), so this is a coarse
 count of the API the emulator lacks, not the corpus target of issue 21 (which compiles each
 kernel with the arguments its program factory passes). The first error of each failure is
 tallied by the name or header it reports.
@@ -16,8 +18,9 @@ so the benchmark makes one from the names the kernel uses and gives it to the bu
 emulator's hosts do (``ttnn.KernelBindings`` -> tilecraft/emu/bindings.py): each ``args::NAME`` a
 compile-time ``CtaVal`` of value 2 (usable wherever a runtime arg is), each ``dfb::NAME`` a
 ``DFBBindingToken`` of a distinct CB index, each ``tensor::NAME`` a ``TensorBindingToken`` over the
-interleaved DRAM accessor args at compile-time arg 0. Semaphore and scratchpad bindings (``sem::``,
-``scratch::``) are not generated: they are tallied as blockers.
+interleaved DRAM accessor args at compile-time arg 0, each ``sem::NAME`` a ``SemaphoreBindingToken``
+of a distinct id. Scratchpad bindings (``scratch::``) are not generated (the hosts have no
+scratchpads yet): they are tallied as blockers.
 
 A kernel counts as compute when it includes the compute API (``api/compute/...``), else as data
 movement.
@@ -44,6 +47,9 @@ from tilecraft.emu.toolchain import compiler
 from tilecraft.options import DATAFLOW_ENGINES
 
 ARGS = tuple([2] * 64)
+#: what a data-movement kernel's factory defines for kernel_lib's helpers (dest_helpers.hpp asserts
+#: ENABLE_FP32_DEST_ACC is defined in a data-movement kernel); here fp32 DST accumulation off
+DM_DEFINES = (("ENABLE_FP32_DEST_ACC", "0"),)
 KERNEL_ARGS = "experimental/kernel_args.h"
 #: the generated namespaces a failure is tallied under as a whole (``tensor::*``)
 GENERATED = ("args", "dfb", "tensor", "sem", "scratch")
@@ -68,7 +74,8 @@ def generated_bindings(text: str) -> NamedBindings:
 
     return NamedBindings(compile_time=tuple((n, 2) for n in names("args")),
                          dfbs=tuple((n, i) for i, n in enumerate(names("dfb"))),
-                         tensors=tuple(TensorBinding(n, 0, 0) for n in names("tensor")))
+                         tensors=tuple(TensorBinding(n, 0, 0) for n in names("tensor")),
+                         semaphores=tuple((n, i) for i, n in enumerate(names("sem"))))
 
 
 def _with_local_headers(path: Path) -> str:
@@ -82,9 +89,12 @@ def kernel_build(path: Path) -> build.KernelBuild:
     text = path.read_text(errors="replace")
     compute = is_compute(text)
     slot = "COMPILE_FOR_TRISC" if compute else "COMPILE_FOR_NCRISC"
-    bindings = generated_bindings(_with_local_headers(path)) if KERNEL_ARGS in text else None
+    everything = _with_local_headers(path)
+    bindings = generated_bindings(everything) if KERNEL_ARGS in text else None
+    named = tuple((name, 2) for name in sorted(set(re.findall(r'get_named_compile_time_arg_val\(\s*"(\w+)"',
+                                                              everything))))
     return build.KernelBuild(source=path, text=text, display=path.name, compute=compute, compile_args=ARGS,
-                             bindings=bindings, noc=1,
+                             named_args=named, defines=() if compute else DM_DEFINES, bindings=bindings, noc=1,
                              arch_defines=(("TC_EMULATOR", "1"), ("KERNEL_BUILD", "1"), (slot, "1"),
                                            ("ARCH_WORMHOLE", "1"), ("NUM_DRAM_BANKS", "12"), ("NUM_L1_BANKS", "64")))
 

@@ -6,6 +6,8 @@ error naming it (docs/emulator.md section 12)."""
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
 from typing import Iterator
 
 import pytest
@@ -14,8 +16,10 @@ import torch
 import tilecraft.ttnn as ttnn
 from tilecraft import session
 from tilecraft.diagnostics import KernelError
-from tests.emu import test_object_api, test_wheel_layout
-from tests.emu.harness import KERNELS, cb, dram, kernel, output, run
+from tilecraft.emu import tensix_dataflow, tensix_prefix, tensix_tree
+from tilecraft.emu.build import KernelBuild
+from tests.emu import test_object_api, test_sanitizer, test_wheel_layout
+from tests.emu.harness import KERNELS, SANITIZER, cb, dram, kernel, line_of, output, run
 
 
 @pytest.fixture
@@ -94,3 +98,46 @@ def test_a_wait_nothing_satisfies_is_a_deadlock_naming_the_counter(device, ops, 
     d = info.value.diagnostic
     assert d.code == "E5501", d
     assert any("CB 0's tiles_received (0 pages pushed, 0 popped)" in note.message for note in d.notes), d.render()
+
+
+def test_a_kernel_compiles_over_the_shared_precompiled_prefix(tmp_path: Path) -> None:
+    """The firmware headers every data-movement kernel of a RISC and NoC reads come precompiled
+    (tensix_prefix.py): g++ uses the prefix ('!' in -H's list) for a kernel with compile-time args
+    and a define of its own, because the headers' parts that read them are left to the kernel's
+    unit (tensix_tree.Deferral)."""
+    source = KERNELS / "reader_tiles.cpp"
+    build = KernelBuild(source=source, text=source.read_text(), display=source.name, compute=False,
+                        compile_args=(0, 2, 2, 2, 2), defines=(("READ_TILE", "1"),), noc=1,
+                        arch_defines=(("KERNEL_BUILD", "1"), ("COMPILE_FOR_NCRISC", "1"), ("ARCH_WORMHOLE", "1"),
+                                      ("NUM_DRAM_BANKS", "12"), ("NUM_L1_BANKS", "64")))
+    unit = tmp_path / "unit.cpp"
+    unit.write_text(tensix_dataflow.translation_unit(build))
+    command = tensix_dataflow.compile_command(build, tmp_path, tensix_tree.machine_tree(tensix_dataflow.ARCH))
+    done = subprocess.run([*command, "-fsyntax-only", "-H", str(unit)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    marks = [line for line in done.stderr.splitlines() if tensix_prefix.HEADER in line]
+    assert marks and marks[0].startswith("! ") and marks[0].endswith(".gch"), marks
+
+
+#: the sanitizer's NoC cases (tests/emu/test_sanitizer.py), the real API making the same mistake; three
+#: in the default run (NCRISC and BRISC, a read, a multicast, a write). Not here: multicast_count,
+#: whose wrong num_dests only the API's own ack counter sees: the barrier waits for ever (E5501 at
+#: the barrier's line), as on the device.
+NOC_CASES = [case if case.name in ("misaligned_dram_read", "multicast_noc1_corners", "write_into_firmware_region")
+             else pytest.param(case, marks=pytest.mark.slow)
+             for case in test_sanitizer.CASES
+             if case.name in ("misaligned_dram_read", "multicast_noc1_corners", "read_outside_dram_buffer",
+                              "bad_noc_coordinate", "write_into_firmware_region", "read_past_end_of_l1",
+                              "multicast_corner_not_tensix")]
+
+
+@pytest.mark.parametrize("case", NOC_CASES, ids=lambda c: getattr(c, "name", None))
+def test_a_noc_finding_names_the_kernel_line(device, real_dataflow, case: test_sanitizer.Case) -> None:
+    """A NoC finding on the real API names the kernel's line, as on the emulator's own: the API's
+    functions take the call site (tilecraft/emu/call_sites.py) and the outermost call records it."""
+    path = SANITIZER / f"{case.name}.cpp"
+    with pytest.raises(KernelError) as info:
+        test_sanitizer.run_case(device, case)
+    d = info.value.diagnostic
+    assert d.code == case.code and case.message in d.message, d.render()
+    assert d.span is not None and d.span.file.endswith(path.name) and d.span.line == line_of(path), d.render()

@@ -10,6 +10,7 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
+from tilecraft import session
 from tilecraft.diagnostics import KernelError
 from tilecraft.emu import chlkc
 from tilecraft.emu.build import CBInfo
@@ -111,3 +112,19 @@ def test_descriptor_tables_follow_the_compute_configuration() -> None:
     assert row["unpack_tile_size"][1] == 1088
     to_dest = chlkc.descriptor_tables(cbs, True, (True,), bfp8_pack_precise=False)
     assert f"unpack_dst_format[64] = {{{chlkc.FLOAT32}, {chlkc.BFP8_B}," in to_dest
+
+
+@pytest.mark.parametrize("engine", ["emulator", "real"])
+def test_a_semaphore_binding_and_the_headers_the_generated_bindings_bring(device, engine: str) -> None:
+    """sem::counter is a SemaphoreBindingToken of the host's semaphore id, and a kernel with DFB
+    bindings gets the DataflowBuffer class from the generated header (as the JIT's does), on the
+    emulator's dataflow API and on the real one. The kernel sets the semaphore to 0x3F803F7F and
+    raises it: every word of the page is then two bfloat16 ones."""
+    out = output(device, (32, 32))
+    desc = kernel(KERNELS / "semaphore_binding.cpp", ttnn.WriterConfigDescriptor(), cores(0, 0, 0, 0), rt=[0x3F803F7F])
+    desc.bindings = ttnn.KernelBindings(runtime_args=["start"], dfbs={"out": 3}, tensors={"dst": out},
+                                        semaphores={"counter": 1})
+    with session.using(dataflow_engine=engine):
+        run([out], [desc], [cb(3, core_ranges=cores(0, 0, 0, 0))],
+            [ttnn.SemaphoreDescriptor(id=1, core_ranges=cores(0, 0, 0, 0), initial_value=0)])
+    assert torch.equal(ttnn.to_torch(out), torch.ones(32, 32, dtype=ttnn.to_torch(out).dtype))

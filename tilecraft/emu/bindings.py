@@ -37,6 +37,7 @@ class NamedBindings:
     compile_time: tuple[tuple[str, int], ...] = ()
     dfbs: tuple[tuple[str, int], ...] = ()  # name -> CB index
     tensors: tuple[TensorBinding, ...] = ()
+    semaphores: tuple[tuple[str, int], ...] = ()  # name -> semaphore id
 
     def header(self, located: bool = True) -> str:
         """C++ for the kernel's generated header: the JIT's two generated headers in one.
@@ -46,7 +47,12 @@ class NamedBindings:
         lines = ["// Metal 2.0 bindings (tilecraft's ttnn.KernelBindings; the JIT's kernel_args_generated.h",
                  "// and kernel_bindings_generated.h)",
                  '#include "experimental/kernel_args.h"', '#include "api/dataflow/dfb_binding_token.h"',
-                 '#include "api/tensor/tensor_binding_token.h"', "namespace args {"]
+                 '#include "api/tensor/tensor_binding_token.h"']
+        # as the JIT's: a kernel with DFB bindings gets the DataflowBuffer class, one with semaphore
+        # bindings the token type (0.81.1's genfiles)
+        lines += ['#include "api/dataflow/dataflow_buffer.h"'] if self.dfbs else []
+        lines += ['#include "api/dataflow/semaphore_binding_token.h"'] if self.semaphores else []
+        lines += ["namespace args {"]
         lines += [f"constexpr experimental::RtaArg<uint32_t> {n}{{{4 * i}u}};" for i, n in enumerate(self.runtime)]
         lines += [f"constexpr experimental::CrtaArg<uint32_t> {n}{{{4 * i}u}};" for i, n in enumerate(self.common)]
         lines += [f"constexpr experimental::CtaVal<uint32_t> {n}{{{int(v) & 0xFFFFFFFF}u}};"
@@ -64,4 +70,8 @@ class NamedBindings:
                          f"{t.addr_crta_offset}u>;")
             lines.append(f"constexpr {t.name}_t {t.name}{{binding_details::LLKMetadata{{}}}};")
         lines.append("}  // namespace tensor")
+        if self.semaphores:  # a Wormhole/Blackhole data-movement semaphore is always LOCAL_NONATOMIC
+            lines += ["namespace sem {", *(f"constexpr ::SemaphoreBindingToken {n}{{{int(i)}u, "
+                                           "::SemScope::LOCAL_NONATOMIC};" for n, i in self.semaphores),
+                      "}  // namespace sem"]
         return "\n".join(lines) + "\n"

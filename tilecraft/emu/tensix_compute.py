@@ -46,9 +46,10 @@ TRISC_FLAGS = ("-fpermissive", "-w", "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE", "-DA
 BESIDE = {"UNPACK": "unpack.so", "PACK": "pack.so"}
 
 
-def _tree_roots(tt_metal: Path) -> list[Path]:
+def tree_roots(tt_metal: Path) -> list[Path]:
     """The JIT's include path for a Wormhole TRISC as far as every kernel shares it, with our sfpi
-    and kernel-side headers where the JIT has the SFPI toolchain's."""
+    and kernel-side headers where the JIT has the SFPI toolchain's (the data-movement build,
+    tensix_dataflow.py, uses it too)."""
     llk = tt_metal / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[ARCH]
     metal = tt_metal / "hw" / "ckernels" / "wormhole_b0" / "metal"
     hw = tt_metal / "hw" / "inc" / "internal" / "tt-1xx" / ARCH
@@ -62,7 +63,7 @@ def _tree_roots(tt_metal: Path) -> list[Path]:
 def kernel_include_roots(tt_metal: Path, build: KernelBuild, directory: Path) -> list[Path]:
     """The JIT's include path for one kernel's TRISC: its generated files and its own directory
     first, ttnn's roots last."""
-    return [directory, build.source.parent, *_tree_roots(tt_metal), *ttnn_include_roots(build.source)]
+    return [directory, build.source.parent, *tree_roots(tt_metal), *ttnn_include_roots(build.source)]
 
 
 def descriptors_header(build: KernelBuild) -> str:
@@ -85,7 +86,7 @@ def arch_define_lines(build: KernelBuild) -> str:
                    if name not in ("TC_EMULATOR", "COMPILE_FOR_TRISC"))
 
 
-def _kernel_define_flags(build: KernelBuild) -> list[str]:
+def kernel_define_flags(build: KernelBuild) -> list[str]:
     """The kernel's own defines and compile-time args, as -D flags: defined before the shared
     prefix, as the JIT defines them before the firmware headers (tensix_prefix.py says why g++ then
     checks them against the prefix)."""
@@ -125,11 +126,11 @@ def trisc_command(build: KernelBuild, tt_metal: Path, directory: Path, index: in
     trisc = [*gxx.command(), *KERNEL_FLAGS, *TRISC_FLAGS, f"-DUCK_CHLKC_{name}", f"-DNAMESPACE=chlkc_{name.lower()}",
              f"-DCOMPILE_FOR_TRISC={index}", f"-DPROCESSOR_INDEX={2 + index}"]
     prefix = tensix_prefix.precompiled(
-        [*trisc, *(f"-I{p}" for p in _tree_roots(tt_metal))],
+        [*trisc, *(f"-I{p}" for p in tree_roots(tt_metal))],
         tensix_prefix.header_text(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h", arch_define_lines(build)),
         cache.digest(gxx.version, tt_metal.parent.name, hash_tree(MACHINE_DIR, (".h",))),
         f"the Tensix machine's TRISC {name} prefix", run_compiler)
-    return [*trisc, *_kernel_define_flags(build), "-include", str(prefix),
+    return [*trisc, *kernel_define_flags(build), "-include", str(prefix),
             *(f"-I{p}" for p in kernel_include_roots(tt_metal, build, directory)),
             str(directory / f"trisc_{name.lower()}.cpp")]
 

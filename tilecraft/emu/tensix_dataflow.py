@@ -23,10 +23,11 @@ import shutil
 from pathlib import Path
 
 from ..diagnostics import Diagnostic
-from . import cache, native, tensix_tree
+from . import cache, native, tensix_prefix, tensix_tree
 from .build import KernelBuild
 from .tensix_build import CODE_BUILD, KERNEL_FLAGS, MACHINE_DIR, TensixBuildError, hash_tree, run_compiler
-from .tensix_compute import arch_define_lines, descriptors_header, kernel_include_roots
+from .tensix_compute import (arch_define_lines, descriptors_header, kernel_define_flags, kernel_include_roots,
+                             tree_roots)
 from .toolchain import compiler
 
 ARCH = "wormhole"  # the Blackhole NIU's address translation is not modelled yet
@@ -72,25 +73,40 @@ def jit_defines(build: KernelBuild) -> list[str]:
     return lines
 
 
+def prefix_defines(build: KernelBuild) -> str:
+    """What the JIT defines for every kernel of the RISC and NoC ahead of the firmware's headers:
+    the arch's defines, the SoC-derived ones and ``NOC_INDEX`` (part of the shared prefix, so a
+    prefix per RISC and NoC); and the macro by which the headers leave what reads the kernel's
+    args and descriptors to the kernel's unit (tensix_tree.Deferral)."""
+    return (arch_define_lines(build) + "".join(f"{line}\n" for line in jit_defines(build))
+            + f"#define NOC_INDEX {build.noc}\n#define {tensix_tree.DEFER_MACRO} 1\n")
+
+
 def translation_unit(build: KernelBuild) -> str:
-    """The kernel's translation unit as the JIT lays out brisck.cc/ncrisck.cc, with the firmware
-    stand-in after the kernel."""
+    """The kernel's translation unit after the shared prefix (``compile_command`` force-includes it:
+    the firmware's headers as brisck.cc/ncrisck.cc include them): the headers' parts that read the
+    kernel's args and descriptors, then the kernel, with the firmware stand-in after it."""
     bindings = '#include "kernel_bindings_generated.h"\n' if build.bindings is not None else ""
-    prologue = arch_define_lines(build) + "".join(f"#define {n} {v}\n" for n, v in build.compile_time_arg_defines())
-    return (prologue + "".join(f"{line}\n" for line in jit_defines(build))
-            + f"#define NOC_INDEX {build.noc}\n" + '#include "defines_generated.h"\n'
-            + "".join(f'#include "{header}"\n' for header in FIRMWARE_INCLUDES)
-            + bindings + f'#include "{build.source}"\n#include "tc_dataflow_main.h"\n')
+    deferred = "".join(f'#include "{deferral.target}"\n' for deferral in tensix_tree.DEFERRALS)
+    return deferred + bindings + f'#include "{build.source}"\n#include "tc_dataflow_main.h"\n'
 
 
 def compile_command(build: KernelBuild, directory: Path, tt_metal: Path) -> list[str]:
-    """The g++ command (without the source and output) for ``build``, its generated files written to ``directory``."""
-    (directory / "defines_generated.h").write_text("".join(f"#define {n} {v}\n" for n, v in build.defines))
+    """The g++ command (without the source and output) for ``build``, its generated files written to
+    ``directory``: the kernel's defines and compile-time args as -D flags (the JIT's command line),
+    then the precompiled prefix of the RISC's firmware headers (tensix_prefix.py; built on first use)."""
     (directory / "chlkc_descriptors.h").write_text(descriptors_header(build))
     if build.bindings is not None:
         (directory / "kernel_bindings_generated.h").write_text("#pragma once\n" + build.bindings.header(located=False))
-    return [*compiler().command(), *KERNEL_FLAGS, *DATAFLOW_FLAGS,
-            "-include", str(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h"),
+    gxx = compiler()
+    risc = [*gxx.command(), *KERNEL_FLAGS, *DATAFLOW_FLAGS]
+    prefix = tensix_prefix.precompiled(
+        [*risc, *(f"-I{p}" for p in tree_roots(tt_metal))],
+        tensix_prefix.header_text(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h", prefix_defines(build),
+                                  FIRMWARE_INCLUDES, "every data-movement kernel of a RISC and NoC"),
+        cache.digest(gxx.version, tt_metal.parent.name, hash_tree(MACHINE_DIR / "kernel_include", (".h",))),
+        "the real dataflow API's prefix", run_compiler)
+    return [*risc, *kernel_define_flags(build), "-include", str(prefix),
             *(f"-I{p}" for p in kernel_include_roots(tt_metal, build, directory))]
 
 
@@ -102,7 +118,8 @@ def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
     tt_metal = tensix_tree.machine_tree(ARCH)
     gxx = compiler()
     key = cache.digest("tensix-dataflow", gxx.version, *KERNEL_FLAGS, *DATAFLOW_FLAGS, build.key(),
-                       tt_metal.parent.name, hash_tree(MACHINE_DIR / "kernel_include", (".h",)))
+                       tt_metal.parent.name, hash_tree(MACHINE_DIR / "kernel_include", (".h",)),
+                       *tensix_prefix.STANDARD, *FIRMWARE_INCLUDES)
 
     def make(directory: Path) -> Path:
         unit = directory / "dataflow_kernel.cpp"

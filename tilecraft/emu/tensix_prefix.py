@@ -14,17 +14,21 @@ command line, before it. g++ checks those against the header: a macro defined be
 that the prefix's headers test or define (``#ifdef WATCHER_ENABLED``) makes g++ ignore the
 precompiled form and read the header text (``-Winvalid-pch`` names it), so a kernel whose defines
 reach into the prefix compiles as before, only slower, never differently.
+
+A data-movement kernel on the real dataflow API (tensix_dataflow.py) gets a prefix the same way,
+with what ``brisck.cc``/``ncrisck.cc`` include before the kernel in place of the TRISC's headers.
 """
 
 from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from . import cache
 
-#: the header the TRISC compiles force-include; its precompiled form lies beside it (g++ looks for
+#: the header the Tensix builds force-include; its precompiled form lies beside it (g++ looks for
 #: ``<header>.gch`` where it finds the header)
 HEADER = "tc_trisc_prefix.h"
 #: the standard headers the machine tree's headers include (g++ -H on the eltwise, SFPU and matmul
@@ -38,13 +42,14 @@ FIRMWARE = ("internal/firmware_common.h", "internal/debug/fw_debug.h", "ckernel.
             "llk_param_structs.h", "sfpi.h")
 
 
-def header_text(forced_include: Path, arch_defines: str) -> str:
+def header_text(forced_include: Path, arch_defines: str, firmware: Sequence[str] = FIRMWARE,
+                shared_by: str = "every compute TRISC") -> str:
     """The prefix: the forced-include layer, the arch's defines as the JIT writes them, then the
-    shared headers."""
-    return ("// tilecraft: the part every compute TRISC shares (tilecraft/emu/tensix_prefix.py)\n"
+    standard headers and ``firmware``'s, which the kernels ``shared_by`` all read first."""
+    return (f"// tilecraft: the part {shared_by} shares (tilecraft/emu/tensix_prefix.py)\n"
             f'#include "{forced_include}"\n' + arch_defines
             + "".join(f"#include <{name}>\n" for name in STANDARD)
-            + "".join(f'#include "{name}"\n' for name in FIRMWARE))
+            + "".join(f'#include "{name}"\n' for name in firmware))
 
 
 def _link_only(flag: str) -> bool:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import user_cache, wheel_headers, wheels
-from . import cache
+from . import cache, call_sites
 from .llk_suite import suite_tree
 
 PATCH_LOG = "PATCHES.txt"
@@ -176,6 +176,77 @@ REWRITES: tuple[Rewrite, ...] = (
             arch="blackhole"),
 )
 
+#: The dataflow API a data-movement kernel calls (free functions, Noc, DataflowBuffer, CircularBuffer,
+#: Semaphore): each function defined there takes the kernel's call site (call_sites.py).
+CALL_SITE_FILES = ("hw/inc/api/dataflow/dataflow_api.h", "hw/inc/api/dataflow/noc.h",
+                   "hw/inc/api/dataflow/dataflow_buffer.h", "hw/inc/api/dataflow/circular_buffer.h",
+                   "hw/inc/api/semaphore.h")
+
+#: Defined while the data-movement build's precompiled prefix is parsed (tensix_dataflow.py): the
+#: headers leave their deferred parts (``DEFERRALS``) for the kernel's own unit.
+DEFER_MACRO = "TC_DEFER_KERNEL_PARTS"
+
+
+@dataclass(frozen=True)
+class Deferral:
+    """Moves the parts of ``glob`` that read what varies per kernel into a header of their own, ``target``.
+
+    Why: a g++ precompiled header is valid only if no macro defined before it is named in its text,
+    even in a skipped block, and the prefix every data-movement kernel of a RISC shares
+    (tensix_prefix.py) reaches ``dataflow_api.h`` (through ``internal/firmware_common.h``), which
+    reads the kernel's compile-time args (``KERNEL_COMPILE_TIME_ARGS``, ``..._MAP``) and its
+    generated ``chlkc_descriptors.h``. Those parts move verbatim to ``target``; the header includes
+    ``target`` where the last of them stood, unless ``DEFER_MACRO`` is defined (the prefix's
+    build), in which case the kernel's unit includes it right after the prefix. Every ``patterns``
+    entry must match exactly once; ``declarations`` is what the rest of the header needs of the
+    moved parts (a forward declaration), left in its place. ``target`` is relative to ``hw/inc``
+    (an include root of every Tensix build).
+    """
+
+    glob: str
+    patterns: tuple[str, ...]
+    target: str
+    why: str
+    declarations: str = ""
+
+    def apply(self, tt_metal: Path) -> str:
+        """Moves the parts; returns the PATCHES line."""
+        path = tt_metal / self.glob
+        text = path.read_text()
+        moved: list[str] = []
+        for index, pattern in enumerate(self.patterns):
+            matches = list(re.finditer(pattern, text, re.M | re.S))
+            if len(matches) != 1:
+                raise TreeError(f"{self.glob}: expected 1 match of /{pattern}/ for '{self.why}', found "
+                                f"{len(matches)}; the wheel's headers are not the ones this rewrite was written for")
+            moved.append(matches[0].group(0))
+            in_place = (self.declarations + f'#ifndef {DEFER_MACRO}\n#include "{self.target}"\n#endif\n'
+                        if index == len(self.patterns) - 1 else "")
+            text = text.replace(moved[-1], in_place, 1)
+        path.write_text(text)
+        target = tt_metal / "hw" / "inc" / self.target
+        target.write_text(f"// tilecraft: moved verbatim from {self.glob} (tensix_tree.py, Deferral)\n#pragma once\n"
+                          + "".join(moved))
+        return f"{self.glob}: {len(moved)} part(s) moved to hw/inc/{self.target} ({self.why})"
+
+
+DEFERRALS: tuple[Deferral, ...] = (
+    Deferral("hw/inc/api/dataflow/dataflow_api.h",
+             (r'^#if __has_include\("chlkc_descriptors\.h"\)\n#include "chlkc_descriptors\.h"\n'
+              r"#define DATA_FORMATS_DEFINED\n#endif\n",
+              r"^#ifdef DATA_FORMATS_DEFINED\n.*?^#endif\n"),
+             "api/dataflow/tc_deferred_data_formats.h",
+             "the kernel's generated chlkc_descriptors.h and get_tile_size ... over it"),
+    Deferral("hw/inc/api/compile_time_args.h",
+             (r"^#ifdef KERNEL_COMPILE_TIME_ARG_MAP\n#include <string_view>\n#endif\n",
+              r"^#ifndef KERNEL_COMPILE_TIME_ARGS\n.*?__builtin_unreachable\(\);[^\n]*\n\}\n#endif\n",
+              r"^#ifdef KERNEL_COMPILE_TIME_ARG_MAP\nconstexpr uint32_t get_named_compile_time_arg_val[^\n]*\n#endif\n"),
+             "api/tc_deferred_compile_time_args.h",
+             "the kernel's compile-time args: kernel_compile_time_args, get_ct_arg, the named-arg map",
+             declarations="template <uint32_t Idx>\nconstexpr uint32_t get_ct_arg();\n"),
+)
+
+
 #: Directories (relative to ``tt_metal``) whose sources get the memory-mapped-register rewrite, and
 #: the cast it makes: the LLK and its tests ``mmio_cast`` (every RISC), the kernel API and firmware
 #: headers under ``hw/inc`` ``firmware_cast`` (mmio_cast on a data-movement RISC: stream registers,
@@ -299,13 +370,32 @@ def apply_rewrites(tt_metal: Path, arch: str) -> list[str]:
             log.append(line)
     for directory, cast in MMIO_DIRS:
         log.extend(_mmio_rewrite(tt_metal, directory.format(llk=llk), cast))
+    log.extend(_add_call_sites(tt_metal))
+    log.extend(deferral.apply(tt_metal) for deferral in DEFERRALS)
+    return log
+
+
+def _add_call_sites(tt_metal: Path) -> list[str]:
+    """The call-site rewrite of CALL_SITE_FILES, but for the free functions (those of the first
+    file, ``dataflow_api.h``; the others define class members) that some header of ``hw/inc`` also
+    declares without a body (call_sites.declared_names)."""
+    defined = call_sites.defined_names((tt_metal / CALL_SITE_FILES[0]).read_text())
+    prototyped = set().union(*(call_sites.declared_names(path.read_text(errors="surrogateescape"), defined)
+                               for path in sorted((tt_metal / "hw" / "inc").rglob("*"))
+                               if path.suffix in _MMIO_SUFFIXES and path.is_file()))
+    log = []
+    for rel in CALL_SITE_FILES:
+        path = tt_metal / rel
+        text, count = call_sites.add_call_sites(path.read_text(), prototyped)
+        path.write_text(text)
+        log.append(f"{rel}: {count} x a call-site parameter and scope (call_sites.py: findings name the kernel line)")
     return log
 
 
 # --- the tree -------------------------------------------------------------------------------------
 
 def _tree_key(arch: str) -> str:
-    return cache.digest(arch, Path(__file__).read_bytes(), wheels.TTNN_VERSION)
+    return cache.digest(arch, Path(__file__).read_bytes(), Path(call_sites.__file__).read_bytes(), wheels.TTNN_VERSION)
 
 
 @functools.cache

@@ -184,18 +184,22 @@ class KernelBindings:
     (``CtaVal``, a constant expression); ``dfbs``: name -> CB index (``dfb::NAME``, a
     ``DFBBindingToken``); ``tensors``: name -> io tensor (``tensor::NAME``, a
     ``TensorBindingToken``: ``TensorAccessor(tensor::NAME)``); its accessor args are appended to
-    the compile-time args and its address to the common runtime args.
+    the compile-time args and its address to the common runtime args; ``semaphores``: name ->
+    semaphore id of one of the program's SemaphoreDescriptors (``sem::NAME``, a
+    ``SemaphoreBindingToken``: ``Semaphore<> s(sem::NAME)``).
     """
 
     def __init__(self, runtime_args: Sequence[str] = (), common_runtime_args: Sequence[str] = (),
                  compile_time_args: Union[dict, Sequence[tuple[str, int]]] = (),
                  dfbs: Union[dict, Sequence[tuple[str, int]]] = (),
-                 tensors: Union[dict, Sequence[tuple[str, Any]]] = ()) -> None:
+                 tensors: Union[dict, Sequence[tuple[str, Any]]] = (),
+                 semaphores: Union[dict, Sequence[tuple[str, int]]] = ()) -> None:
         self.runtime_args = [str(n) for n in runtime_args]
         self.common_runtime_args = [str(n) for n in common_runtime_args]
         self.compile_time_args = _pairs(compile_time_args)
         self.dfbs = _pairs(dfbs)
         self.tensors = _pairs(tensors)
+        self.semaphores = _pairs(semaphores)
 
 
 class KernelDescriptor:

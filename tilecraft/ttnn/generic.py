@@ -201,7 +201,7 @@ def _named_bindings(given: KernelBindings, compile_args: list[int], common: list
         raise error("E5130", f"kernel {display}: bindings= takes a ttnn.KernelBindings, got {type_name(given)}", span)
     args = [*given.runtime_args, *given.common_runtime_args, *(n for n, _ in given.compile_time_args)]
     for kind, names in (("args", args), ("dfb", [n for n, _ in given.dfbs]),
-                        ("tensor", [n for n, _ in given.tensors])):
+                        ("tensor", [n for n, _ in given.tensors]), ("sem", [n for n, _ in given.semaphores])):
         for name in names:
             if not _IDENTIFIER.match(str(name)):
                 raise error("E5130", f"kernel {display}: the binding name {name!r} is not a C++ identifier (the "
@@ -219,6 +219,10 @@ def _named_bindings(given: KernelBindings, compile_args: list[int], common: list
         if not isinstance(index, int) or not 0 <= index < 64:
             raise error("E5130", f"kernel {display}: dfb::{name} is bound to {index!r}, not a CB index", span,
                         hint="bind each DFB name to the buffer_index of one of the program's CBFormatDescriptors")
+    for name, sem_id in given.semaphores:
+        if not isinstance(sem_id, int) or sem_id < 0:
+            raise error("E5130", f"kernel {display}: sem::{name} is bound to {sem_id!r}, not a semaphore id", span,
+                        hint="bind each semaphore name to the id of one of the program's SemaphoreDescriptors")
     tensors = []
     for name, tensor in given.tensors:
         if not isinstance(tensor, Tensor):
@@ -230,7 +234,8 @@ def _named_bindings(given: KernelBindings, compile_args: list[int], common: list
         common += [tensor.buffer_address(), *accessor.get_common_runtime_args()]
     return NamedBindings(tuple(given.runtime_args), tuple(given.common_runtime_args),
                          tuple((n, int(v)) for n, v in given.compile_time_args),
-                         tuple((n, int(i)) for n, i in given.dfbs), tuple(tensors))
+                         tuple((n, int(i)) for n, i in given.dfbs), tuple(tensors),
+                         tuple((n, int(i)) for n, i in given.semaphores))
 
 
 def _cb_spec(cb: CBDescriptor, io_tensors: Sequence[Tensor], span: Span | None) -> CBSpec:

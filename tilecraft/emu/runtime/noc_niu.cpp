@@ -419,6 +419,7 @@ extern "C" void tc_dataflow_launch(DataflowLaunch* launch) {
         launch->cb_config[i][2] = cb.num_pages;
         launch->cb_config[i][3] = cb.page_size;
     }
+    launch->call_site = &f.last_loc;
     launch->logical_x = std::uint8_t(core.lx);
     launch->logical_y = std::uint8_t(core.ly);
     for (std::uint32_t noc = 0; noc < 2; ++noc) {

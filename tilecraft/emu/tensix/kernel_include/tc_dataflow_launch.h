@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <source_location>
 
 namespace tc_tensix {
 
@@ -26,6 +27,9 @@ struct DataflowLaunch {
     std::uint16_t dram_xy[2][kDataflowBanks] = {}, l1_xy[2][kDataflowBanks] = {};
     std::int32_t dram_offset[kDataflowBanks] = {}, l1_offset[kDataflowBanks] = {};
     std::uint8_t col_to_virtual[kDataflowGrid] = {}, row_to_virtual[kDataflowGrid] = {};
+    // Where the emulator keeps the RISC's last API call: the kernel's SiteScopes write its call
+    // sites there (tc_tensix_kernel.h), and the emulator's findings name it.
+    std::source_location* call_site = nullptr;
 };
 
 // Fills `launch` for the calling kernel's core and RISC (a data-movement fiber of the emulator).

@@ -47,6 +47,8 @@ extern "C" TC_TENSIX_EXPORT void tc_kernel_entry() {
     static_assert(NUM_DRAM_BANKS <= ::tc_tensix::kDataflowBanks && NUM_L1_BANKS <= ::tc_tensix::kDataflowBanks);
     static ::tc_tensix::DataflowLaunch launch;  // per core: the emulator loads one copy of the kernel per core
     tc_dataflow_launch(&launch);
+    ::tc_tensix::g_call_site = launch.call_site;
+    ::tc_tensix::g_call_depth = 0;  // a run that stopped inside an API call left its scope open
     for (uint32_t noc = 0; noc < NUM_NOCS; ++noc) {
         std::copy_n(launch.dram_xy[noc], NUM_DRAM_BANKS, dram_bank_to_noc_xy[noc]);
         std::copy_n(launch.l1_xy[noc], NUM_L1_BANKS, l1_bank_to_noc_xy[noc]);

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <source_location>
 #include <type_traits>
 
 #define TC_TENSIX_EXPORT __attribute__((visibility("default")))
@@ -54,6 +55,30 @@ TC_TENSIX_EXPORT volatile void* dataflow_address(std::uintptr_t addr, std::size_
 TC_TENSIX_EXPORT void dataflow_poll();
 // The kernel returned: its last stores to the register words it holds take effect.
 TC_TENSIX_EXPORT void dataflow_done();
+
+// The kernel line of the dataflow API call in progress. The machine tree gives each function of the
+// dataflow API a trailing `Site tc_site = Site::current()` parameter, evaluated at its call site,
+// and a SiteScope first in its body (tilecraft/emu/call_sites.py). The outermost scope (the
+// kernel's call; the API's calls of itself are nested) writes the site where the emulator keeps
+// the RISC's last API call (its fiber's, handed over at launch: tc_dataflow_main.h), so every
+// finding of that call names the kernel's line. A TRISC (semaphore.h is shared) records nothing.
+using Site = std::source_location;
+#if defined(TC_DATAFLOW_KERNEL)
+inline Site* g_call_site = nullptr;  // per kernel object: the emulator loads one per core
+inline int g_call_depth = 0;
+struct SiteScope {
+    explicit SiteScope(const Site& site) {
+        if (g_call_depth++ == 0 && g_call_site != nullptr) *g_call_site = site;
+    }
+    ~SiteScope() { --g_call_depth; }
+    SiteScope(const SiteScope&) = delete;
+    SiteScope& operator=(const SiteScope&) = delete;
+};
+#else
+struct SiteScope {
+    explicit SiteScope(const Site&) {}
+};
+#endif
 
 #if defined(TC_DATAFLOW_KERNEL)
 #define TC_MMIO_ADDRESS ::tc_tensix::dataflow_address
