@@ -126,7 +126,8 @@ def trisc_command(build: KernelBuild, tt_metal: Path, directory: Path, index: in
              f"-DCOMPILE_FOR_TRISC={index}", f"-DPROCESSOR_INDEX={2 + index}"]
     prefix = tensix_prefix.precompiled(
         [*trisc, *(f"-I{p}" for p in _tree_roots(tt_metal))],
-        tensix_prefix.header_text(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h", arch_define_lines(build)),
+        tensix_prefix.header_text(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h", arch_define_lines(build),
+                                  tensix_prefix.unit_headers(tt_metal / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[ARCH], name)),
         cache.digest(gxx.version, tt_metal.parent.name, hash_tree(MACHINE_DIR, (".h",))),
         f"the Tensix machine's TRISC {name} prefix", run_compiler)
     return [*trisc, *_kernel_define_flags(build), "-include", str(prefix),
@@ -143,7 +144,7 @@ def _key(build: KernelBuild, tt_metal: Path) -> str:
     """What decides a compute kernel's three TRISC compiles."""
     return cache.digest("tensix-compute", compiler().version, *KERNEL_FLAGS, *TRISC_FLAGS, build.key(),
                         tt_metal.parent.name, hash_tree(MACHINE_DIR, (".h",)), *tensix_prefix.STANDARD,
-                        *tensix_prefix.FIRMWARE)
+                        *tensix_prefix.FIRMWARE, repr(tensix_prefix.UNIT_HEADERS))
 
 
 def check_kernel(build: KernelBuild) -> None:
