@@ -23,13 +23,16 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import re
 import shutil
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..diagnostics import Diagnostic
 from . import cache, chlkc, native, tensix_prefix, tensix_tree
 from .build import INCLUDE, RUNTIME, KernelBuild, ttnn_include_roots
+from .compile_errors import compile_failure, missing_kernel_main
 from .tensix_build import (CODE_BUILD, KERNEL_FLAGS, MACHINE_DIR, MACHINE_FLAGS, SFPI_DIR, TRISCS, TensixBuildError,
                            hash_tree, run_compiler, compile_machine_source, machine_archive, whole_archive)
 from .toolchain import compiler
@@ -135,6 +138,23 @@ def trisc_command(build: KernelBuild, tt_metal: Path, directory: Path, index: in
             str(directory / f"trisc_{name.lower()}.cpp")]
 
 
+def _kernel_errors(build: KernelBuild) -> Callable[[str], Exception | None]:
+    """A failed TRISC compile whose errors include one in the kernel's own source is the kernel's
+    mistake: diagnosed as the emulator's own build diagnoses it (compile_errors.py: a removed or
+    renamed name or header E5002-E5005 with its replacement, else E5001 at the line), not as the
+    machine's E5872; so is one without ``kernel_main`` (the old ``MAIN`` spelling)."""
+    located = re.compile(rf"^{re.escape(str(build.source))}:\d+:\d+: (?:fatal )?error: ", re.M)
+
+    def explain(stderr: str) -> Exception | None:
+        if located.search(stderr):
+            return compile_failure(stderr, build.source, build.display, build.text)
+        if "'kernel_main' was not declared in this scope" in stderr:
+            return missing_kernel_main(build.text, build.display)
+        return None
+
+    return explain
+
+
 def _check_arch(build: KernelBuild) -> None:
     if "ARCH_WORMHOLE" not in dict(build.arch_defines):
         raise _refuse(build, "only Wormhole B0 is modelled for ttnn compute kernels")
@@ -160,7 +180,7 @@ def check_kernel(build: KernelBuild) -> None:
         write_units(build, directory)
         for index, name in enumerate(TRISCS):
             run_compiler([*trisc_command(build, tt_metal, directory, index), "-fsyntax-only"],
-                          f"{build.display} (TRISC {name})")
+                         f"{build.display} (TRISC {name})", _kernel_errors(build))
         marker = directory / "compiles"
         marker.write_text("syntax-only: the three TRISC units compile\n")
         return marker
@@ -178,7 +198,7 @@ def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
         def compile_trisc(index: int) -> Path:
             out = directory / BESIDE.get(TRISCS[index], "math.so")
             run_compiler([*trisc_command(build, tt_metal, directory, index), "-o", str(out)],
-                          f"{build.display} (TRISC {TRISCS[index]})")
+                         f"{build.display} (TRISC {TRISCS[index]})", _kernel_errors(build))
             return out
 
         write_units(build, directory)
