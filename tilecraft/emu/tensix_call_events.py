@@ -31,43 +31,50 @@ from .codes import Ev, SfpuBinary, SfpuTernary, SfpuUnary
 
 @dataclass(frozen=True)
 class CallEvent:
-    """``function`` in ``header`` (under ``hw/inc/api/compute``) reports ``kind`` with the C++
-    expressions ``args`` (up to four, over the function's parameters). ``params``: a regular
-    expression the parameter list must match (to pick one overload), None for any."""
+    """``function`` in ``header`` (under ``hw/inc/api``) reports ``kind`` with the C++ expressions
+    ``args`` (up to four, over the function's parameters). ``params``: a regular expression the
+    parameter list must match (to pick one overload), None for any; ``head``: what precedes the
+    name (a free API function's ``ALWI void``, a member function's indented ``void``)."""
 
     header: str
     function: str
     kind: Ev
     args: tuple[str, ...] = ()
     params: str | None = None
+    head: str = "ALWI void "
 
 
 #: Fpu codes of tc_emu/runtime.h (Add, Sub, Mul) as the emulator's Binary events carry them
 _ADD, _SUB, _MUL = "0", "1", "2"
 
+#: the CB calls of the object API a compute kernel makes (DataflowBuffer, CircularBuffer): the
+#: member, its parameter and the member holding the CB index
+_OBJECT_CB_CALLS = (("dataflow/dataflow_buffer.h", "uint16_t num_entries", "logical_dfb_id_"),
+                    ("dataflow/circular_buffer.h", "int32_t num_pages", "cb_id_"))
+_CB_KINDS = {"wait_front": Ev.CB_WAIT, "pop_front": Ev.CB_POP, "reserve_back": Ev.CB_RESERVE, "push_back": Ev.CB_PUSH}
+
 CALL_EVENTS: tuple[CallEvent, ...] = (
-    CallEvent("cb_api.h", "cb_wait_front", Ev.CB_WAIT, ("cbid", "ntiles")),
-    CallEvent("cb_api.h", "cb_pop_front", Ev.CB_POP, ("cbid", "ntiles")),
-    CallEvent("cb_api.h", "cb_reserve_back", Ev.CB_RESERVE, ("cbid", "ntiles")),
-    CallEvent("cb_api.h", "cb_push_back", Ev.CB_PUSH, ("cbid", "ntiles")),
-    CallEvent("reg_api.h", "tile_regs_acquire", params="", kind=Ev.ACQUIRE),
-    CallEvent("reg_api.h", "tile_regs_commit", params="", kind=Ev.COMMIT),
-    CallEvent("reg_api.h", "tile_regs_wait", params="", kind=Ev.REGS_WAIT),
-    CallEvent("reg_api.h", "tile_regs_release", params="", kind=Ev.RELEASE),
-    CallEvent("compute_kernel_hw_startup.h", "compute_kernel_hw_startup", Ev.HW_STARTUP, ("icb0", "icb1", "ocb"),
+    *(CallEvent("compute/cb_api.h", f"cb_{name}", kind, ("cbid", "ntiles")) for name, kind in _CB_KINDS.items()),
+    *(CallEvent(header, name, kind, (cb, param.split()[-1]), params=param, head="    void ")
+      for header, param, cb in _OBJECT_CB_CALLS for name, kind in _CB_KINDS.items()),
+    CallEvent("compute/reg_api.h", "tile_regs_acquire", params="", kind=Ev.ACQUIRE),
+    CallEvent("compute/reg_api.h", "tile_regs_commit", params="", kind=Ev.COMMIT),
+    CallEvent("compute/reg_api.h", "tile_regs_wait", params="", kind=Ev.REGS_WAIT),
+    CallEvent("compute/reg_api.h", "tile_regs_release", params="", kind=Ev.RELEASE),
+    CallEvent("compute/compute_kernel_hw_startup.h", "compute_kernel_hw_startup", Ev.HW_STARTUP, ("icb0", "icb1", "ocb"),
               params=r"uint32_t icb0, uint32_t icb1, uint32_t ocb"),
-    CallEvent("tile_move_copy.h", "copy_tile", Ev.COPY, ("in_cb_id",)),
-    CallEvent("transpose.h", "transpose_tile", Ev.TRANSPOSE, ("icb",)),
-    CallEvent("eltwise_binary.h", "add_tiles", Ev.BINARY, ("icb0", "icb1", _ADD, "0")),
-    CallEvent("eltwise_binary.h", "sub_tiles", Ev.BINARY, ("icb0", "icb1", _SUB, "0")),
-    CallEvent("eltwise_binary.h", "mul_tiles", Ev.BINARY, ("icb0", "icb1", _MUL, "0")),
-    CallEvent("matmul.h", "matmul_tiles", Ev.MATMUL, ("in0_cb_id", "in1_cb_id", "1", "1")),
-    CallEvent("matmul.h", "matmul_block", Ev.MATMUL, ("in0_cb_id", "in1_cb_id", "ct_dim", "rt_dim")),
-    CallEvent("reduce.h", "reduce_tile", Ev.REDUCE, ("icb", "icb_scaler", "static_cast<std::uint32_t>(reduce_type)")),
-    CallEvent("pack.h", "pack_tile", Ev.PACK, ("icb",)),
-    CallEvent("tilize.h", "tilize_block", Ev.TILIZE, ("icb", "block", "ocb")),
-    CallEvent("untilize.h", "untilize_block", Ev.UNTILIZE, ("icb", "full_ct_dim", "ocb", "0")),
-    CallEvent("pack_untilize.h", "pack_untilize_block", Ev.UNTILIZE, ("icb", "block_rt_dim", "ocb", "1")),
+    CallEvent("compute/tile_move_copy.h", "copy_tile", Ev.COPY, ("in_cb_id",)),
+    CallEvent("compute/transpose.h", "transpose_tile", Ev.TRANSPOSE, ("icb",)),
+    CallEvent("compute/eltwise_binary.h", "add_tiles", Ev.BINARY, ("icb0", "icb1", _ADD, "0")),
+    CallEvent("compute/eltwise_binary.h", "sub_tiles", Ev.BINARY, ("icb0", "icb1", _SUB, "0")),
+    CallEvent("compute/eltwise_binary.h", "mul_tiles", Ev.BINARY, ("icb0", "icb1", _MUL, "0")),
+    CallEvent("compute/matmul.h", "matmul_tiles", Ev.MATMUL, ("in0_cb_id", "in1_cb_id", "1", "1")),
+    CallEvent("compute/matmul.h", "matmul_block", Ev.MATMUL, ("in0_cb_id", "in1_cb_id", "ct_dim", "rt_dim")),
+    CallEvent("compute/reduce.h", "reduce_tile", Ev.REDUCE, ("icb", "icb_scaler", "static_cast<std::uint32_t>(reduce_type)")),
+    CallEvent("compute/pack.h", "pack_tile", Ev.PACK, ("icb",)),
+    CallEvent("compute/tilize.h", "tilize_block", Ev.TILIZE, ("icb", "block", "ocb")),
+    CallEvent("compute/untilize.h", "untilize_block", Ev.UNTILIZE, ("icb", "full_ct_dim", "ocb", "0")),
+    CallEvent("compute/pack_untilize.h", "pack_untilize_block", Ev.UNTILIZE, ("icb", "block_rt_dim", "ocb", "1")),
 )
 
 
@@ -75,7 +82,7 @@ def pattern(event: CallEvent) -> str:
     """The definition's head: ``ALWI void NAME(PARAMS) {`` (groups: the head up to the parameters,
     the parameters), the parameters without parentheses of their own."""
     params = event.params if event.params is not None else r"[^()]*(?:\(\)[^()]*)?"
-    return rf"^(ALWI void {event.function}\()\s*({params})\s*\)\s*\{{"
+    return rf"^({event.head}{event.function}\()\s*({params})\s*\)\s*\{{"
 
 
 def replacement(event: CallEvent) -> str:
@@ -85,6 +92,14 @@ def replacement(event: CallEvent) -> str:
     head = "{0}TC_CALL_SITE_PARAMS) {{" if event.params == "" else "{0}{1}, TC_CALL_SITE_PARAMS) {{"
     return head + f"\n    TC_COMPUTE_EVENT({int(event.kind)}, {args});"
 
+
+#: calls that forward to a reported one: (header, pattern, str.format template of its groups). The
+#: two-CB ``compute_kernel_hw_startup`` calls the three-CB one, which reports; it passes its own
+#: caller's place on, so the event names the kernel's line.
+FORWARDS = (("compute/compute_kernel_hw_startup.h",
+             r"^(ALWI void compute_kernel_hw_startup\(uint32_t icb0, uint32_t ocb)\) \{"
+             r"(\s*LLK_SAN_FUNCTION\(\);\s*compute_kernel_hw_startup\(icb0, icb0, ocb)\);",
+             "{0}, TC_CALL_SITE_PARAMS) {{{1}, tc_call_file, tc_call_line);"),)
 
 #: an SFPU call's definition head: ``ALWI void NAME_tile(PARAMS) {`` (parameters with at most one
 #: level of parentheses of their own: ``= (int)VectorMode::RC``)

@@ -176,10 +176,12 @@ REWRITES: tuple[Rewrite, ...] = (
             arch="blackhole"),
     # The compute API calls the kernel emulator's trace records (tensix_call_events.py): each
     # reports itself with its caller's file:line.
-    *(Rewrite(f"hw/inc/api/compute/{event.header}", tensix_call_events.pattern(event), None,
+    *(Rewrite(f"hw/inc/api/{event.header}", tensix_call_events.pattern(event), None,
               f"{event.function}: reports a {event.kind.name} trace event with its caller's file:line",
               group_replacement=tensix_call_events.replacement(event))
       for event in tensix_call_events.CALL_EVENTS),
+    *(Rewrite(f"hw/inc/api/{header}", pattern, None, "passes its caller's file:line on to the call it forwards to",
+              group_replacement=template) for header, pattern, template in tensix_call_events.FORWARDS),
 )
 
 #: Directories (relative to ``tt_metal``) whose sources get the memory-mapped-register rewrite, and
