@@ -246,9 +246,22 @@ def reduce_sum(tiles: list[torch.Tensor], dim: str, phases: int, fp32_dst: bool,
     return torch.from_numpy(out)
 
 
+def _lut16_entry(entry: float) -> int:
+    """A table constant as SFPI stores it for SFPLUTFP32 (``vLut16ss``/``vLut16ii``,
+    ``sLut<FP16>::convert``): the mantissa rounded to 10 bits half away from zero, the exponent
+    rebased by 112; below that range (0.0 included) the table's zero, exponent 31 (SFPLUTFP32.md
+    reads it as +-0); above it the largest entry."""
+    bits = int(np.array(entry, np.float32).view(np.uint32))
+    sign, exp, man = bits >> 31, (bits >> 23) & 0xFF, (bits & 0x7FFFFF) + (1 << 12)
+    if man >> 23:
+        exp, man = exp + 1, 0
+    exp -= 112
+    return (sign << 15) | (0x7C00 if exp < 0 else 0x7BFF if exp >= 31 else (exp << 10) | (man >> 13))
+
+
 def _lut16(entry: float) -> float:
-    """SFPLUTFP32's Lut16ToFp32 of a table constant stored as an IEEE half."""
-    h = int(np.array(entry, np.float16).view(np.uint16))
+    """SFPLUTFP32's Lut16ToFp32 of a table constant as SFPI stores it (:func:`_lut16_entry`)."""
+    h = _lut16_entry(entry)
     sign, exp, man = h >> 15, (h >> 10) & 0x1F, h & 0x3FF
     bits = (sign << 31) | ((0 if exp == 0x1F else 112 + exp) << 23) | (man << 13)
     return float(np.array(bits, np.uint32).view(np.float32))
