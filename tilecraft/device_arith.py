@@ -202,18 +202,20 @@ def blocked_matmul(a: torch.Tensor, b: torch.Tensor, block_k: int) -> torch.Tens
     return pack_bf16(out)
 
 
-def pool_scalar(t: np.ndarray, acc: np.ndarray, phases: int, fp32_dst: bool) -> np.ndarray:
+def pool_scalar(t: np.ndarray, acc: np.ndarray, phases: int, fp32_dst: bool, tf32_src: bool = False) -> np.ndarray:
     """REDUCE_SCALAR's two pools (llk_math_reduce.h) of tiles ``t`` [..., 32, 32] with a scaler of
     ones onto ``acc`` [...]: the four faces in order onto one row of 16 column sums (GAPOOL, the
-    data through SrcA), that row to SrcB (MOVD2B: an fp32 DST truncated to TF32), transposed and
-    pooled again. With a scaler s the device applies it twice (s^2), hence ttnn's sqrt for HW."""
+    data through SrcA), that row to SrcB, transposed and pooled again. MOVD2B (MOVD2B.md) truncates
+    an fp32 DST by SrcA's format: to TF32 when SrcA holds TF32 (``tf32_src``: Float32 data with an
+    fp32 DST), else to bfloat16 (bfloat16 and block-float data). With a scaler s the device applies
+    it twice (s^2), hence ttnn's sqrt for HW."""
     ones = np.ones(16, np.float32)
     partial = np.zeros((*t.shape[:-2], 16), np.float32)
     for r0 in (0, 16):
         for c0 in (0, 16):
             partial = dot(np.swapaxes(t[..., r0:r0 + 16, c0:c0 + 16], -1, -2), ones, partial, phases, fp32_dst)
     if fp32_dst:
-        partial = (partial.view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32)
+        partial = (partial.view(np.uint32) & np.uint32(0xFFFFE000 if tf32_src else 0xFFFF0000)).view(np.float32)
     return dot(partial, ones, np.asarray(acc, np.float32), phases, fp32_dst)
 
 
@@ -227,7 +229,7 @@ def pool_faces(a: np.ndarray, b: np.ndarray, dst: np.ndarray, phases: int, fp32_
     return out
 
 
-def reduce_sum(tiles: list[torch.Tensor], dim: str, phases: int, fp32_dst: bool) -> torch.Tensor:
+def reduce_sum(tiles: list[torch.Tensor], dim: str, phases: int, fp32_dst: bool, tf32_src: bool = False) -> torch.Tensor:
     """reduce_tile<SUM> with a scaler of ones over `tiles` in order into one DST tile, masked as
     the packer leaves it: REDUCE_ROW sums rows into column 0 (data through SrcB), REDUCE_COL
     columns into row 0 (face by face, :func:`pool_faces`), REDUCE_SCALAR everything into [0][0] in two pools (:func:`pool_scalar`)."""
@@ -240,13 +242,26 @@ def reduce_sum(tiles: list[torch.Tensor], dim: str, phases: int, fp32_dst: bool)
         elif dim == "REDUCE_COL":
             out[0, :] = pool_faces(x.T.copy(), ones, out[0, :], phases, fp32_dst)
         else:
-            out[0, 0] = pool_scalar(x, out[0, 0], phases, fp32_dst)
+            out[0, 0] = pool_scalar(x, out[0, 0], phases, fp32_dst, tf32_src)
     return torch.from_numpy(out)
 
 
+def _lut16_entry(entry: float) -> int:
+    """A table constant as SFPI stores it for SFPLUTFP32 (``vLut16ss``/``vLut16ii``,
+    ``sLut<FP16>::convert``): the mantissa rounded to 10 bits half away from zero, the exponent
+    rebased by 112; below that range (0.0 included) the table's zero, exponent 31 (SFPLUTFP32.md
+    reads it as +-0); above it the largest entry."""
+    bits = int(np.array(entry, np.float32).view(np.uint32))
+    sign, exp, man = bits >> 31, (bits >> 23) & 0xFF, (bits & 0x7FFFFF) + (1 << 12)
+    if man >> 23:
+        exp, man = exp + 1, 0
+    exp -= 112
+    return (sign << 15) | (0x7C00 if exp < 0 else 0x7BFF if exp >= 31 else (exp << 10) | (man >> 13))
+
+
 def _lut16(entry: float) -> float:
-    """SFPLUTFP32's Lut16ToFp32 of a table constant stored as an IEEE half."""
-    h = int(np.array(entry, np.float16).view(np.uint16))
+    """SFPLUTFP32's Lut16ToFp32 of a table constant as SFPI stores it (:func:`_lut16_entry`)."""
+    h = _lut16_entry(entry)
     sign, exp, man = h >> 15, (h >> 10) & 0x1F, h & 0x3FF
     bits = (sign << 31) | ((0 if exp == 0x1F else 112 + exp) << 23) | (man << 13)
     return float(np.array(bits, np.uint32).view(np.float32))
@@ -325,7 +340,8 @@ def reduce_sum_tiles(x: torch.Tensor, dims: tuple[int, ...], phases: int, fp32_d
             elif dims == (-2,):  # REDUCE_COL: column sums into row 0, the data through SrcA
                 o[..., 0, :] = pool_faces(np.swapaxes(t, -1, -2), ones, o[..., 0, :], phases, fp32_dst)
             else:  # REDUCE_SCALAR: everything into [0][0], the data through SrcA
-                o[..., 0, 0] = pool_scalar(t, o[..., 0, 0], phases, fp32_dst)
+                # the language level's data is Float32: SrcA holds TF32 with an fp32 DST
+                o[..., 0, 0] = pool_scalar(t, o[..., 0, 0], phases, fp32_dst, tf32_src=True)
     return torch.from_numpy(out.reshape(*lead, out_rows * 32, out_cols * 32)).to(x.device)
 
 

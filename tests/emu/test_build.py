@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,10 @@ import torch
 
 import tilecraft.ttnn as ttnn
 from tests.emu.harness import KERNELS, cb, compute, dram, kernel, line_of, output, reader, run, write_kernel, writer
+from tilecraft import session
 from tilecraft.diagnostics import DiagnosticWarning, KernelError
 from tilecraft.emu import cache, compile_errors, native, toolchain
+from tilecraft.options import COMPUTE_VARIABLE
 from tilecraft.ttnn import generic
 
 DATAFLOW = '#include <cstdint>\n#include "api/dataflow/dataflow_api.h"\n'
@@ -211,11 +214,16 @@ def test_no_compiler_says_what_to_install(device, tmp_path, monkeypatch) -> None
 # ----------------------------------------------------------------------------- the cache
 
 @pytest.fixture
-def fresh_cache(tmp_path, monkeypatch) -> Path:
-    """An empty cache directory for kernels (the runtime library already loaded stays in use)."""
+def fresh_cache(tmp_path, monkeypatch) -> Iterator[Path]:
+    """An empty cache directory for kernels (the runtime library already loaded stays in use). The
+    tests of the cache run on the emulator's own compute engine, whose builds are its ``kernels``
+    entries (and in this process and its children: a fresh cache would make the Tensix machine
+    rebuild its include tree, archive and TRISC prefixes, about a minute of CPU, for each test)."""
     root = tmp_path / "cache"
     monkeypatch.setenv("TILECRAFT_CACHE_DIR", str(root))
-    return root
+    monkeypatch.setenv(COMPUTE_VARIABLE, "emulator")
+    with session.using(compute_engine="emulator"):
+        yield root
 
 
 def copy_program(device, values: torch.Tensor) -> ttnn.Tensor:

@@ -216,18 +216,27 @@ def run_unary(device, x: torch.Tensor, call: str, dtype, fp32: bool, unpack_to_d
     return ttnn.to_torch(out)
 
 
+#: The LLK's own accuracy budget (tt-llk tests/python_tests/helpers/sfpu_accuracy_budget.yaml, the
+#: Float32 -> Float32 rows with an fp32 DST, measured on Wormhole) where it is wider than the 4 ulp
+#: the other calls meet: gelu_tile<false> and erf_tile are polynomial approximations (66382 and
+#: 59089 ulp), elu's exp-based path 10 ulp. The Tensix machine runs that LLK code (tanh's 16-bit
+#: path is an approximation too, but fp32 here takes the accurate one).
+LLK_BUDGET_ULP = {"gelu_tile_init<false>(); gelu_tile<false>(0);": 66382, "erf_tile_init(); erf_tile(0);": 59089,
+                  f"elu_tile_init(); elu_tile(0, {bits(1.0)});": 10}
+
+
 @pytest.mark.parametrize("call", list(UNARY), ids=lambda c: c.split("(")[0])
 def test_sfpu_functions_follow_the_language_level(device, call) -> None:
     """fp32 in, fp32 DST, fp32 out: within 4 units in the last place of fp32 of the larger of the
     result and the input (a function that cancels, like gelu of a negative x, loses bits to the
-    cancellation in either implementation)."""
+    cancellation in either implementation), or the LLK's own budget for the call (LLK_BUDGET_ULP)."""
     torch.manual_seed(5)
     x = torch.rand(32, 64) * 3 + 0.05
     x[:, 32:] *= -1 if "sqrt" not in call and "log" not in call and "rsqrt" not in call else 1
     got = run_unary(device, x, call, ttnn.float32, fp32=True, unpack_to_dest=True)
     want = UNARY[call](x)
     ulp = torch.finfo(torch.float32).eps * torch.maximum(want.abs(), x.abs())
-    assert torch.all((got - want).abs() <= 4 * ulp), ((got - want).abs() / ulp).max()
+    assert torch.all((got - want).abs() <= LLK_BUDGET_ULP.get(call, 4) * ulp), ((got - want).abs() / ulp).max()
 
 
 def test_log2_of_a_power_of_two_is_exact(device) -> None:
@@ -240,12 +249,16 @@ def test_log2_of_a_power_of_two_is_exact(device) -> None:
 
 
 def test_sfpu_stores_into_a_16_bit_dst_truncate(device) -> None:
-    """Without fp32 DST the SFPU result is truncated to bfloat16 (SFPSTORE's default rounding)."""
+    """Without fp32 DST the SFPU result is truncated to bfloat16 (SFPSTORE's default rounding):
+    mul_unary_tile stores its product as it is (ckernel_sfpu_binop_with_unary.h: "bf16 dest stores
+    truncate fp32->bf16 by default"). Calls whose LLK rounds first (tanh's 16-bit path,
+    ``convert<vFloat16b>(r, RoundMode::Nearest)``; exp, below) store the nearest bfloat16."""
     x = torch.full((32, 32), 1.0)
-    got = run_unary(device, x, "tanh_tile_init(); tanh_tile(0);", ttnn.bfloat16, fp32=False, unpack_to_dest=False)
-    t = torch.tanh(torch.tensor(1.0, dtype=torch.float32))
-    truncated = (t.view(torch.int32) & ~0xFFFF).view(torch.float32)
-    assert torch.all(got.float() == truncated) and truncated != t.to(torch.bfloat16).float()
+    third = torch.tensor(1 / 3, dtype=torch.float32)
+    got = run_unary(device, x, f"binop_with_scalar_tile_init(); mul_unary_tile(0, {bits(float(third))});",
+                    ttnn.bfloat16, fp32=False, unpack_to_dest=False)
+    truncated = (third.view(torch.int32) & ~0xFFFF).view(torch.float32)
+    assert torch.all(got.float() == truncated) and truncated != third.to(torch.bfloat16).float()
 
 
 def test_exp_rounds_to_nearest_before_a_16_bit_store(device) -> None:
@@ -287,7 +300,12 @@ def test_sfpu_binary_on_fp32(device, op, fn) -> None:
     k = compute(KERNELS / "compute_sfpu_binary.cpp", rt=[1], fp32=True, unpack_to_dest=[0, 1], defines=[("OP", op)])
     run([ta, tb, out], [pair, k, writer(out, 16, 1)], [cb(0, ttnn.float32), cb(1, ttnn.float32),
                                                       cb(16, ttnn.float32)])
-    assert torch.equal(ttnn.to_torch(out), fn(a, b))
+    got, want = ttnn.to_torch(out), fn(a, b)
+    if fn is torch.div:  # the LLK divides through a reciprocal: its budget is 2 ulp (SfpuElwdiv, Float32 rows)
+        ulp = torch.finfo(torch.float32).eps * torch.exp2(torch.floor(torch.log2(want.abs())))
+        assert torch.all((got - want).abs() <= 2 * ulp)
+    else:
+        assert torch.equal(got, want)
 
 
 def test_where_on_fp32_dst(device, tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
@@ -20,6 +21,9 @@ from tests.emu.harness import cb, dram, kernel, line_of, output, run
 from tests.emu.test_wheel_kernels import sfpu_compute, unary_reader, unary_writer
 from tilecraft import session
 from tilecraft.diagnostics import KernelError
+from tilecraft.emu import tensix_call_events
+from tilecraft.emu.codes import Ev
+from tilecraft.emu.program_spec import TRISC
 
 HERE = Path(__file__).parent / "tensix_compute"
 
@@ -66,12 +70,15 @@ def test_unmodelled_instruction_stops_the_run_naming_it(on_machine) -> None:
 
 
 def test_api_the_wheel_lacks_is_a_compile_error_at_its_line(on_machine) -> None:
+    """An error in the kernel's own source is the kernel's mistake: diagnosed at its line as the
+    emulator's own build diagnoses it (E5001; a removed or renamed name gets E5002-E5005, as
+    tests/emu/test_build.py checks on either engine), not as the machine's E5872."""
     path = HERE / "missing_api.cpp"
     out = output(on_machine, (32, 32))
     diag = _failure(lambda: run([out], [kernel(path, ttnn.ComputeConfigDescriptor())], []))
-    assert diag.code == "E5872", diag.render()
-    assert f"{path}:{line_of(path, 'MISSING')}:" in diag.message
-    assert "not_a_compute_api_call" in diag.message
+    assert diag.code == "E5001", diag.render()
+    assert diag.span is not None and diag.span.line == line_of(path, "MISSING")
+    assert "'not_a_compute_api_call' was not declared" in diag.message
 
 
 def test_cli_option_selects_the_engine(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
@@ -100,3 +107,27 @@ def test_emitted_power_tile_takes_the_exponent_as_float_bits(engine: str) -> Non
 
     script = str(Path(__file__).parents[2] / "examples" / "hypot_block_expression.py")
     assert main(["run", "--level", "cpp", "--compute-engine", engine, script]) == 0
+
+
+def test_the_machine_reports_the_compute_calls_the_emulator_does(device, ops) -> None:
+    """The trace (tensix_call_events.py): the exp chain's compute calls of test_wheel_kernels.py (the
+    same builds, so no new compile) reach the trace from the machine as from the emulator's own
+    engine: the same kinds at the same kernel lines with the same arguments (CB pages as bytes, the
+    SFPU operation's code), in the kernel's order. Inits and reconfigurations are the first
+    engine's alone (the machine does not report them)."""
+    chain = {"SFPU_OP_EXP_INCLUDE": "1", "SFPU_OP_CHAIN_0": "exp_tile_init<false>(); exp_tile<false>(0);"}
+    reported = {int(e.kind) for e in tensix_call_events.CALL_EVENTS} | {Ev.SFPU_UNARY, Ev.SFPU_BINARY}
+    calls = {}
+    for engine in ("emulator", "tensix"):
+        traces = []
+        with session.using(compute_engine=engine, emulator_hooks=[lambda program, result: traces.append(result.trace)]):
+            x = torch.randn(64, 96)
+            tx, out = dram(device, x), output(device, (64, 96))
+            run([tx, out], [unary_reader(ops, tx, 6), sfpu_compute(ops, "unary", 6, chain),
+                            unary_writer(ops, out, 2, 6)], [cb(0), cb(2)])
+        (trace,) = traces
+        events = trace.events[(trace.events["slot"] == TRISC) & np.isin(trace.events["kind"], list(reported))]
+        calls[engine] = [(Path(trace.files[e["file"]]).name, int(e["line"]), int(e["kind"]), int(e["a"]),
+                          int(e["b"]), int(e["c"]), int(e["d"])) for e in events]
+    assert len(calls["tensix"]) > 6 * 5  # per tile: wait, acquire, copy, SFPU, commit, ... pop
+    assert calls["tensix"] == calls["emulator"]

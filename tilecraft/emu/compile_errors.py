@@ -171,6 +171,17 @@ def _classify(span: Span | None, message: str, notes: tuple[Note, ...], display:
     return error("E5001", f"the kernel does not compile: {message}", span, notes=notes)
 
 
+def missing_kernel_main(text: str, display: str) -> KernelError:
+    """The build's entry point (the JIT's ``chlkc_list.h`` calls ``kernel_main()``) found no
+    ``kernel_main``: the old ``MAIN`` spelling (E5003, at its line), else a kernel without one (E5001)."""
+    old = re.search(r"\bMAIN\b", text)
+    if old is None:
+        return error("E5001", f"the kernel {display} defines no kernel_main()", hint=f"define {REMOVED['MAIN']}")
+    line = text.count("\n", 0, old.start()) + 1
+    span = Span(display, line, old.start() - text.rfind("\n", 0, old.start()))
+    return error("E5003", "'MAIN' was removed in TT-Metalium 0.81.1", span, hint=f"use {REMOVED['MAIN']}")
+
+
 _DEPRECATED = re.compile(r"'(?:[^'(]*?\b)?(?P<name>[A-Za-z_]\w*)\s*(?:<[^'(]*>)?\([^']*' is deprecated"
                          r"(?:: (?P<why>.*?))?\s*\[-Wdeprecated-declarations\]")
 

@@ -21,7 +21,7 @@ import os
 import re
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -97,14 +97,20 @@ def _include_roots(tt_metal: Path, arch: str, variant: Path, extra: Sequence[Pat
             tt_metal / "hostdevcommon" / "api", *hw_specific]
 
 
-def run_compiler(command: list[str], what: str) -> None:
+def run_compiler(command: list[str], what: str, explain: Callable[[str], Exception | None] | None = None) -> str:
+    """Runs a machine compile and returns its diagnostics output (warnings); on failure raises
+    ``explain(stderr)`` when that gives an exception (the caller's own diagnosis, e.g. an error in a
+    kernel's own source), else a TensixBuildError (E5872) with the compiler's first error."""
     done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "LC_ALL": "C"})
+    if done.returncode != 0 and explain is not None and (diagnosed := explain(done.stderr)) is not None:
+        raise diagnosed
     if done.returncode != 0:
         errors = [line for line in done.stderr.splitlines() if ": error:" in line or "fatal error" in line]
         first = errors[0] if errors else (done.stderr.strip().splitlines() or ["(no output)"])[-1]
         raise TensixBuildError(Diagnostic(
             CODE_BUILD, f"{what} does not compile for tilecraft's Tensix machine: {first}",
             hint="the full compiler output follows:\n" + done.stderr[-6000:]))
+    return done.stderr
 
 
 # --- the runner -----------------------------------------------------------------------------------

@@ -3,7 +3,10 @@
 Why: g++ spends most of a TRISC compile parsing headers, and over half of that parse is the part
 every compute kernel of an arch shares: the machine's forced-include layer (``tc_tensix_kernel.h``),
 the JIT's arch defines, the standard library, ``internal/firmware_common.h``, the part of
-``chlkc_list.h`` before the kernel's generated ``chlkc_descriptors.h``, and our SFPI. That part is
+``chlkc_list.h`` before the kernel's generated ``chlkc_descriptors.h``, our SFPI, and the LLK
+library of the TRISC's own unit (``llk_lib``'s ``llk_unpack_*``/``llk_math_*``/``llk_pack*`` with
+their ``c<unit>_common.h``: templates over the descriptors' values, which they take as parameters
+and never name, so they parse the same for every kernel). That part is
 compiled once per (TRISC, compiler, flags, arch defines, machine tree) into a g++ precompiled
 header in the user cache, and each TRISC compile force-includes it first (benchmarks/README.md
 has the numbers).
@@ -40,6 +43,17 @@ STANDARD = ("algorithm", "array", "atomic", "climits", "cstddef", "cstdint", "cs
 #: include in every TRISC; it tests only the arch's defines, which come before it)
 FIRMWARE = ("internal/firmware_common.h", "internal/debug/fw_debug.h", "ckernel.h", "ckernel_gpr_map.h",
             "llk_param_structs.h", "sfpi.h")
+#: the name prefixes of each TRISC's LLK headers (``tt_llk_<arch>/llk_lib`` and ``common/inc``); the
+#: compute API includes only its own TRISC's unit (``common_globals.h``'s ``#ifdef TRISC_<X>``)
+UNIT_HEADERS = {"UNPACK": ("llk_unpack_", "cunpack_common"),
+                "MATH": ("llk_math_", "cmath_common", "ckernel_sfpu", "ckernel_template"),
+                "PACK": ("llk_pack", "cpack_common")}
+
+
+def unit_headers(llk: Path, trisc: str) -> tuple[str, ...]:
+    """The LLK headers of ``trisc``'s unit in the arch's LLK directory ``llk``, in name order."""
+    return tuple(path.name for folder in (llk / "llk_lib", llk / "common" / "inc")
+                 for path in sorted(folder.glob("*.h")) if path.name.startswith(UNIT_HEADERS[trisc]))
 
 
 def header_text(forced_include: Path, arch_defines: str, firmware: Sequence[str] = FIRMWARE,

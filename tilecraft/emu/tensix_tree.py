@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import user_cache, wheel_headers, wheels
-from . import cache, call_sites
+from . import cache, call_sites, tensix_call_events
 from .llk_suite import suite_tree
 
 PATCH_LOG = "PATCHES.txt"
@@ -174,6 +174,14 @@ REWRITES: tuple[Rewrite, ...] = (
             "#include <cstdint>",
             "sys/_stdint.h: the RISC-V toolchain's newlib header for the fixed-width integers; the host's <cstdint>",
             arch="blackhole"),
+    # The compute API calls the kernel emulator's trace records (tensix_call_events.py): each
+    # reports itself with its caller's file:line.
+    *(Rewrite(f"hw/inc/api/{event.header}", tensix_call_events.pattern(event), None,
+              f"{event.function}: reports a {event.kind.name} trace event with its caller's file:line",
+              group_replacement=tensix_call_events.replacement(event))
+      for event in tensix_call_events.CALL_EVENTS),
+    *(Rewrite(f"hw/inc/api/{header}", pattern, None, "passes its caller's file:line on to the call it forwards to",
+              group_replacement=template) for header, pattern, template in tensix_call_events.FORWARDS),
 )
 
 #: The dataflow API a data-movement kernel calls (free functions, Noc, DataflowBuffer, CircularBuffer,
@@ -371,6 +379,7 @@ def apply_rewrites(tt_metal: Path, arch: str) -> list[str]:
     for directory, cast in MMIO_DIRS:
         log.extend(_mmio_rewrite(tt_metal, directory.format(llk=llk), cast))
     log.extend(_add_call_sites(tt_metal))
+    log.extend(tensix_call_events.sfpu_rewrites(tt_metal / "hw" / "inc" / "api" / "compute"))
     log.extend(deferral.apply(tt_metal) for deferral in DEFERRALS)
     return log
 
@@ -395,7 +404,8 @@ def _add_call_sites(tt_metal: Path) -> list[str]:
 # --- the tree -------------------------------------------------------------------------------------
 
 def _tree_key(arch: str) -> str:
-    return cache.digest(arch, Path(__file__).read_bytes(), Path(call_sites.__file__).read_bytes(), wheels.TTNN_VERSION)
+    return cache.digest(arch, Path(__file__).read_bytes(), Path(call_sites.__file__).read_bytes(),
+                        Path(tensix_call_events.__file__).read_bytes(), wheels.TTNN_VERSION)
 
 
 @functools.cache

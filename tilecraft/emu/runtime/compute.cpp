@@ -603,7 +603,8 @@ void matmul_tiles(std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t tile_a, 
 // REDUCE_SCALAR sums as llk_math_reduce.h pools them: each face in order onto one scratch DST row
 // (GAPOOL: the face's column sums weighted by row 0 of the scaler's face, each fidelity phase of a
 // face before the next face), that row moved to SrcB (MOVD2B: a bfloat16 DST as it is, an fp32 one
-// truncated to TF32), transposed into SrcA's column 0 and pooled again with the scaler still in
+// truncated by SrcA's format, MOVD2B.md: to TF32 when SrcA holds TF32, Float32 data, else to
+// bfloat16), transposed into SrcA's column 0 and pooled again with the scaler still in
 // SrcB onto [0][0]. The scaler applies twice, which is why ttnn's hosts pass its square root for HW.
 std::uint32_t reduce_scalar_sum(const float* xm, const float* sm, std::uint32_t R, std::uint32_t C,
                                 std::uint32_t acc, const Compute& c) {
@@ -626,7 +627,7 @@ std::uint32_t reduce_scalar_sum(const float* xm, const float* sm, std::uint32_t 
     std::fill(vb, vb + 16, 0u);
     const std::uint32_t last = (R - fr) * C + (C - fc);  // the last face's row 0 stays in SrcB
     for (std::uint32_t k = 0; k < fc; ++k) {
-        va[k] = c.fp32 ? partial[k] & ~0x1FFFu : partial[k];
+        va[k] = c.fp32 ? partial[k] & (c.src_fmt[0] == fmt::Float32 ? ~0x1FFFu : ~0xFFFFu) : partial[k];
         vb[k] = as_bits(sm[last + k]);
     }
     return fpu::dot(va, vb, 16, acc, c.fidelity_phases, c.fp32);

@@ -47,10 +47,25 @@ float log_base_two(float x, float scale) {
     return static_cast<float>(e) + std::log(m) * scale;
 }
 
+// A float table constant as SFPI stores it for SFPLUTFP32 (vLut16ss/vLut16ii, sLut<FP16>::convert):
+// the mantissa rounded to 10 bits half away from zero, the exponent rebased by 112; below that range
+// (0.0 included) the table's zero, exponent 31; above it the largest entry.
+std::uint32_t lut16_entry(float entry) {
+    const std::uint32_t bits = as_bits(entry), sign = bits >> 31;
+    int exp = int((bits >> 23) & 0xFFu);
+    std::uint32_t man = (bits & 0x7FFFFFu) + (1u << 12);
+    if (man >> 23) {
+        ++exp;
+        man = 0;
+    }
+    exp -= 112;
+    return (sign << 15) | (exp < 0 ? 0x7C00u : exp >= 31 ? 0x7BFFu : (std::uint32_t(exp) << 10) | (man >> 13));
+}
+
 // SFPLUTFP32's reading of a 16-bit table entry: an IEEE half for exponents 1-30, but exponent 0 is
 // 2^-15 scaled (no zero, no denormals) and 31 reads as zero (tt-isa-documentation SFPLUTFP32.md)
 float lut16(float entry) {
-    const std::uint16_t h = f16_bits(entry);
+    const std::uint32_t h = lut16_entry(entry);
     const std::uint32_t sign = h >> 15, exp = (h >> 10) & 0x1Fu, man = h & 0x3FFu;
     return as_float((sign << 31) | ((exp == 0x1F ? 0u : 112u + exp) << 23) | (man << 13));
 }

@@ -11,8 +11,12 @@ bool tracing() { return g_dev != nullptr && g_dev->trace.on; }
 
 std::int64_t trace_record(Ev kind, std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d, Loc loc,
                           std::int64_t ref) {
+    return trace_record_at(kind, a, b, c, d, loc.file_name(), loc.line(), ref);
+}
+
+std::int64_t trace_record_at(Ev kind, std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d,
+                             const char* file, std::uint32_t line, std::int64_t ref) {
     Trace& t = g_dev->trace;
-    const char* file = loc.file_name();
     auto found = t.file_ids.find(file);
     std::uint32_t id;
     if (found == t.file_ids.end()) {
@@ -23,7 +27,7 @@ std::int64_t trace_record(Ev kind, std::uint32_t a, std::uint32_t b, std::uint32
         id = found->second;
     }
     const Fiber& f = cur();
-    t.events.push_back({std::uint16_t(f.core), std::uint8_t(f.slot), std::uint8_t(kind), id, loc.line(), a, b, c, d,
+    t.events.push_back({std::uint16_t(f.core), std::uint8_t(f.slot), std::uint8_t(kind), id, line, a, b, c, d,
                         0, ref});
     return std::int64_t(t.events.size()) - 1;
 }

@@ -46,6 +46,10 @@ struct Trace {
 // Appends one event of the current fiber (its index is the event's id).
 std::int64_t trace_record(Ev kind, std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d, Loc loc,
                           std::int64_t ref = -1);
+// The same at an explicit file and line (a kernel whose calls report their own call site: the
+// Tensix machine's compute bridge).
+std::int64_t trace_record_at(Ev kind, std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d,
+                             const char* file, std::uint32_t line, std::int64_t ref = -1);
 // A semaphore word (core, L1 offset) was written by the event `id`.
 void trace_wrote(int core, std::uint32_t offset, std::int64_t id);
 std::int64_t trace_last_writer(int core, std::uint32_t offset);

@@ -159,6 +159,8 @@ void mailbox_store(int box, uint32_t value) {
     fiber_yield();
 }
 
+ComputeEventHook compute_event_hook = nullptr;
+
 void llk_assert_failed(const char* condition, const char* message, const char* file, int line) {
     machine_here("llk_assert_failed");
     fail_here(std::string("LLK_ASSERT(") + condition + ") failed at " + file + ":" + std::to_string(line) + ": " +

@@ -14,6 +14,9 @@
 // * Scheduling: a TRISC reading a counter polls; when every TRISC only polls and nothing changed,
 //   the machine's scheduler hands the turn back to the emulator's (yield_now), so the readers and
 //   writers run. A deadlock across both is the emulator's report, with each TRISC's wait.
+// * Trace: the compute API calls tensix_call_events.py lists report themselves from the MATH TRISC
+//   with their caller's file:line (compute_event_hook); they become the emulator's trace events
+//   with the arguments its own engine records (CB indices as page bytes where it records those).
 #include <dlfcn.h>
 
 #include <cstdio>
@@ -24,8 +27,10 @@
 #include "../fibers.h"
 #include "../host_window.h"
 #include "../kernel_include/tc_compute_launch.h"
+#include "../kernel_include/tc_tensix_kernel.h"
 #include "../machine.h"
 #include "device.h"
+#include "trace.h"
 
 namespace {
 
@@ -81,6 +86,27 @@ tc_tensix::ComputeLaunch launch_of(tc::Device& d, int core_index) {
     return launch;
 }
 
+// A compute API call of the kernel running on the core's compute fiber (compute_event_hook).
+void record_compute_event(int kind, std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d,
+                          const char* file, unsigned line) {
+    if (!tc::tracing()) return;
+    using tc::Ev;
+    const Ev ev = Ev(kind);
+    switch (ev) {  // the CB arguments the emulator's engine records as the bytes of one page
+        case Ev::Copy: case Ev::Pack: a = tc::trace_page_bytes(a); break;
+        case Ev::Binary: case Ev::Matmul: case Ev::Reduce:
+            a = tc::trace_page_bytes(a);
+            b = tc::trace_page_bytes(b);
+            break;
+        case Ev::Tilize: case Ev::Untilize:
+            a = tc::trace_page_bytes(a);
+            c = tc::trace_page_bytes(c);
+            break;
+        default: break;
+    }
+    tc::trace_record_at(ev, a, b, c, d, file, line);
+}
+
 // The core's compute fiber: the Tensix machine runs the kernel's three TRISCs.
 void run_on_machine() {
     tc::Device& d = *tc::g_dev;
@@ -125,6 +151,7 @@ extern "C" {
 void* tc_load_tensix_kernel(void* handle, const char* unpack, const char* math, const char* pack, const char* name,
                             char* error, int error_size) {
     tc_tensix::set_host_window(&stream_register);
+    tc_tensix::compute_event_hook = &record_compute_event;
     auto* d = static_cast<tc::Device*>(handle);
     auto* k = new tc::Kernel();
     const char* paths[3] = {unpack, math, pack};

@@ -80,6 +80,26 @@ struct SiteScope {
 };
 #endif
 
+// --- a compute kernel's API calls, for the kernel emulator's trace ---------------------------------
+// The machine tree gives each compute API call tilecraft/emu/tensix_call_events.py lists its caller's
+// file and line (TC_CALL_SITE_PARAMS, trailing default parameters) and starts its body with
+// TC_COMPUTE_EVENT; only the MATH TRISC's build reports, through the hook the kernel emulator's
+// compute bridge sets (null elsewhere: the LLK suite's runner), so each call is reported once, in
+// the kernel's order.
+using ComputeEventHook = void (*)(int kind, std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d,
+                                  const char* file, unsigned line);
+TC_TENSIX_EXPORT extern ComputeEventHook compute_event_hook;
+#define TC_CALL_SITE_PARAMS const char *tc_call_file = __builtin_FILE(), unsigned tc_call_line = __builtin_LINE()
+#if defined(COMPILE_FOR_TRISC) && COMPILE_FOR_TRISC == 1
+#define TC_COMPUTE_EVENT(kind, a, b, c, d)                                                                   \
+    (::tc_tensix::compute_event_hook != nullptr                                                               \
+         ? ::tc_tensix::compute_event_hook(kind, std::uint32_t(a), std::uint32_t(b), std::uint32_t(c),       \
+                                           std::uint32_t(d), tc_call_file, tc_call_line)                     \
+         : void())
+#else
+#define TC_COMPUTE_EVENT(kind, a, b, c, d) ((void)tc_call_file, (void)tc_call_line)
+#endif
+
 #if defined(TC_DATAFLOW_KERNEL)
 #define TC_MMIO_ADDRESS ::tc_tensix::dataflow_address
 #define TC_L1_POLL() ::tc_tensix::dataflow_poll()

@@ -1,0 +1,148 @@
+"""The compute API calls a kernel on the Tensix machine reports to the kernel emulator's trace.
+
+Why: the trace (``TC_TRACE``, tilecraft/emu/trace.py) records one event per compute API call with the
+kernel's file:line; the profile, the kernel replay and the cost of each call (tilecraft/perf) read
+them. The emulator's own compute engine records them in its API functions. On the Tensix machine
+the API is Tenstorrent's, so the machine include tree (tensix_tree.py) rewrites the calls listed
+here: each gets two trailing default parameters that capture its caller's file and line
+(``__builtin_FILE``/``__builtin_LINE``, ``TC_CALL_SITE_PARAMS``), and its body starts with
+``TC_COMPUTE_EVENT`` (tc_tensix_kernel.h), which only the MATH TRISC's build turns into a call of the
+bridge's hook: every TRISC runs every API call in the kernel's order, so one TRISC's calls are the
+kernel's sequence, once each. The events carry what the emulator's engine records (CB indices and
+page counts; the bridge turns CB indices into page bytes as ``trace_page_bytes`` does).
+
+The SFPU calls (over 200 ``*_tile`` functions of ``eltwise_unary/`` and the compute API's other
+headers) are found by name (sfpu_rewrites): each reports an SFPU event of one, two or three DST
+tiles (by its ``idst1``/``idst2`` parameters) with the emulator's operation code of the same name
+(``exp_tile`` -> ``SfpuUnary.Exp``), or a code past the last when there is none (the cost model's
+default SFPU body). Not reported: the broadcast and Metal 2.0 ``experimental/2_0`` forms, inits
+and reconfigurations.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+from .codes import Ev, SfpuBinary, SfpuTernary, SfpuUnary
+
+
+@dataclass(frozen=True)
+class CallEvent:
+    """``function`` in ``header`` (under ``hw/inc/api``) reports ``kind`` with the C++ expressions
+    ``args`` (up to four, over the function's parameters). ``params``: a regular expression the
+    parameter list must match (to pick one overload), None for any; ``head``: what precedes the
+    name (a free API function's ``ALWI void``, a member function's indented ``void``)."""
+
+    header: str
+    function: str
+    kind: Ev
+    args: tuple[str, ...] = ()
+    params: str | None = None
+    head: str = "ALWI void "
+
+
+#: Fpu codes of tc_emu/runtime.h (Add, Sub, Mul) as the emulator's Binary events carry them
+_ADD, _SUB, _MUL = "0", "1", "2"
+
+#: the CB calls of the object API a compute kernel makes (DataflowBuffer, CircularBuffer): the
+#: member, its parameter and the member holding the CB index
+_OBJECT_CB_CALLS = (("dataflow/dataflow_buffer.h", "uint16_t num_entries", "logical_dfb_id_"),
+                    ("dataflow/circular_buffer.h", "int32_t num_pages", "cb_id_"))
+_CB_KINDS = {"wait_front": Ev.CB_WAIT, "pop_front": Ev.CB_POP, "reserve_back": Ev.CB_RESERVE, "push_back": Ev.CB_PUSH}
+
+CALL_EVENTS: tuple[CallEvent, ...] = (
+    *(CallEvent("compute/cb_api.h", f"cb_{name}", kind, ("cbid", "ntiles")) for name, kind in _CB_KINDS.items()),
+    *(CallEvent(header, name, kind, (cb, param.split()[-1]), params=param, head="    void ")
+      for header, param, cb in _OBJECT_CB_CALLS for name, kind in _CB_KINDS.items()),
+    CallEvent("compute/reg_api.h", "tile_regs_acquire", params="", kind=Ev.ACQUIRE),
+    CallEvent("compute/reg_api.h", "tile_regs_commit", params="", kind=Ev.COMMIT),
+    CallEvent("compute/reg_api.h", "tile_regs_wait", params="", kind=Ev.REGS_WAIT),
+    CallEvent("compute/reg_api.h", "tile_regs_release", params="", kind=Ev.RELEASE),
+    CallEvent("compute/compute_kernel_hw_startup.h", "compute_kernel_hw_startup", Ev.HW_STARTUP, ("icb0", "icb1", "ocb"),
+              params=r"uint32_t icb0, uint32_t icb1, uint32_t ocb"),
+    CallEvent("compute/tile_move_copy.h", "copy_tile", Ev.COPY, ("in_cb_id",)),
+    CallEvent("compute/transpose.h", "transpose_tile", Ev.TRANSPOSE, ("icb",)),
+    CallEvent("compute/eltwise_binary.h", "add_tiles", Ev.BINARY, ("icb0", "icb1", _ADD, "0")),
+    CallEvent("compute/eltwise_binary.h", "sub_tiles", Ev.BINARY, ("icb0", "icb1", _SUB, "0")),
+    CallEvent("compute/eltwise_binary.h", "mul_tiles", Ev.BINARY, ("icb0", "icb1", _MUL, "0")),
+    CallEvent("compute/matmul.h", "matmul_tiles", Ev.MATMUL, ("in0_cb_id", "in1_cb_id", "1", "1")),
+    CallEvent("compute/matmul.h", "matmul_block", Ev.MATMUL, ("in0_cb_id", "in1_cb_id", "ct_dim", "rt_dim")),
+    CallEvent("compute/reduce.h", "reduce_tile", Ev.REDUCE, ("icb", "icb_scaler", "static_cast<std::uint32_t>(reduce_type)")),
+    CallEvent("compute/pack.h", "pack_tile", Ev.PACK, ("icb",)),
+    CallEvent("compute/tilize.h", "tilize_block", Ev.TILIZE, ("icb", "block", "ocb")),
+    CallEvent("compute/untilize.h", "untilize_block", Ev.UNTILIZE, ("icb", "full_ct_dim", "ocb", "0")),
+    CallEvent("compute/pack_untilize.h", "pack_untilize_block", Ev.UNTILIZE, ("icb", "block_rt_dim", "ocb", "1")),
+)
+
+
+def pattern(event: CallEvent) -> str:
+    """The definition's head: ``ALWI void NAME(PARAMS) {`` (groups: the head up to the parameters,
+    the parameters), the parameters without parentheses of their own."""
+    params = event.params if event.params is not None else r"[^()]*(?:\(\)[^()]*)?"
+    return rf"^({event.head}{event.function}\()\s*({params})\s*\)\s*\{{"
+
+
+def replacement(event: CallEvent) -> str:
+    """A ``str.format`` template over pattern()'s groups: the call-site parameters appended, the
+    event first in the body."""
+    args = ", ".join((*event.args, *("0",) * (4 - len(event.args))))
+    head = "{0}TC_CALL_SITE_PARAMS) {{" if event.params == "" else "{0}{1}, TC_CALL_SITE_PARAMS) {{"
+    return head + f"\n    TC_COMPUTE_EVENT({int(event.kind)}, {args});"
+
+
+#: calls that forward to a reported one: (header, pattern, str.format template of its groups). The
+#: two-CB ``compute_kernel_hw_startup`` calls the three-CB one, which reports; it passes its own
+#: caller's place on, so the event names the kernel's line.
+FORWARDS = (("compute/compute_kernel_hw_startup.h",
+             r"^(ALWI void compute_kernel_hw_startup\(uint32_t icb0, uint32_t ocb)\) \{"
+             r"(\s*LLK_SAN_FUNCTION\(\);\s*compute_kernel_hw_startup\(icb0, icb0, ocb)\);",
+             "{0}, TC_CALL_SITE_PARAMS) {{{1}, tc_call_file, tc_call_line);"),)
+
+#: an SFPU call's definition head: ``ALWI void NAME_tile(PARAMS) {`` (parameters with at most one
+#: level of parentheses of their own: ``= (int)VectorMode::RC``)
+_SFPU_HEAD = re.compile(r"^(ALWI void (\w+_tile)\()([^()]*(?:\([^()]*\)[^()]*)*)\)\s*\{", re.M)
+#: the compute API's headers whose ``*_tile`` functions are not SFPU calls (CALL_EVENTS reports them)
+_NOT_SFPU = frozenset(event.function for event in CALL_EVENTS)
+
+
+def _code(function: str, ops: type[Enum]) -> int:
+    """The emulator's code of the SFPU operation ``function`` names (``log_with_base_tile`` ->
+    ``LogWithBase``, ``div_binary_tile`` -> ``Div``), or ``len(ops)``: none."""
+    key = re.sub(r"(^binary_|_binary$)", "", function.removesuffix("_tile")).replace("_", "")
+    codes = {op.name.lower(): op.value for op in ops}
+    return codes.get(key, len(codes))
+
+
+def _sfpu_head(match: re.Match[str]) -> str:
+    head, function, params = match.groups()
+    kind, ops = ((Ev.SFPU_TERNARY, SfpuTernary) if re.search(r"\bidst2\b", params)
+                 else (Ev.SFPU_BINARY, SfpuBinary) if re.search(r"\bidst1\b", params) else (Ev.SFPU_UNARY, SfpuUnary))
+    params = params.rstrip()
+    return (f"{head}{params}{', ' if params else ''}TC_CALL_SITE_PARAMS) {{\n"
+            f"    TC_COMPUTE_EVENT({int(kind)}, {_code(function, ops)}, 0, 0, 0);")
+
+
+def sfpu_rewrites(compute: Path) -> list[str]:
+    """Makes every SFPU ``*_tile`` call of the compute API under ``compute`` (``hw/inc/api/compute``)
+    report itself; the PATCHES lines."""
+    log = []
+    for path in sorted([*compute.glob("*.h"), *compute.glob("eltwise_unary/*.h")]):
+        text = path.read_text(errors="surrogateescape")
+        count = 0
+
+        def one(match: re.Match[str]) -> str:
+            nonlocal count
+            if match.group(2) in _NOT_SFPU:
+                return match.group(0)
+            count += 1
+            return _sfpu_head(match)
+
+        new = _SFPU_HEAD.sub(one, text)
+        if count:
+            path.write_text(new, errors="surrogateescape")
+            log.append(f"{path.relative_to(compute.parent.parent.parent.parent)}: {count} SFPU call(s) report a "
+                       "trace event with their caller's file:line")
+    return log
