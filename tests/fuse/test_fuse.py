@@ -22,6 +22,7 @@ import tilecraft as ttl
 import tilecraft.ttnn as ttnn
 from tilecraft import session
 from tilecraft.diagnostics import KernelError
+from tests import paths
 
 torch.manual_seed(11)
 X = (torch.randn(32, 64) * 2).to(torch.bfloat16)       # any sign
@@ -101,6 +102,24 @@ def test_a_reduction_matches_torch(reduce: Callable[[torch.Tensor], torch.Tensor
 def test_matmul_with_a_bias_row_matches_torch() -> None:
     w = (torch.randn(64, 32) / 8).to(torch.bfloat16)
     check(lambda x, w, b: torch.relu(x @ w + b), X, w, Y[0, :32], atol=2 ** -5)
+
+
+@pytest.mark.parametrize("scores", [
+    lambda q, k: q @ k.T, lambda q, k: q @ k.mT, lambda q, k: q @ k.t(), lambda q, k: q @ k.transpose(0, 1),
+    lambda q, k: q @ torch.transpose(k, -1, -2), lambda q, k: (k @ q.T).T,
+], ids=["T", "mT", "t", "transpose_method", "transpose_function", "transposed_result"])
+def test_a_transposed_operand_matches_torch(scores: Callable[..., torch.Tensor]) -> None:
+    q = torch.randn(64, 32).to(torch.bfloat16)
+    k = (torch.randn(96, 32) / 4).to(torch.bfloat16)
+    check(scores, q, k, atol=2 ** -5)
+
+
+def test_attention_is_one_fused_kernel_that_matches_sdpa() -> None:
+    """examples/fuse_attention.py: scores through a transposed key, a row softmax, then @ v."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        runpy.run_path(str(paths.EXAMPLES / "fuse_attention.py"), run_name="__main__")
+    assert out.getvalue().strip() == "fuse_attention: OK"
 
 
 def test_a_matmul_of_two_inputs_loops_over_k_blocks() -> None:
@@ -265,7 +284,6 @@ def test_a_composite_operation_is_refused_with_how_to_write_it() -> None:
 
 
 def test_show_threads_prints_the_fused_kernel_which_runs_and_gives_the_same_bits(tmp_path: Path) -> None:
-    from tests import paths
     from tilecraft.cli import main
 
     printed = io.StringIO()

@@ -2,10 +2,11 @@
 
 The spatial loop is over the output's tiles in blocks (``block=``, default one tile). Every value
 of the function is a block whose extent along each axis (rows, columns) is one of three *roles*:
-``block`` (the output block's rows or columns), ``full`` (the whole extent: a reduced or contracted
-dimension) or ``one`` (extent 1, broadcast by torch). Roles flow backwards from the output: an
-elementwise operation gives its operands its own roles, a reduction over an axis needs that axis of
-its operand whole, and ``a @ b`` needs ``a``'s columns and ``b``'s rows whole. A value that two
+``block0``/``block1`` (the output block's rows / columns), ``full`` (the whole extent: a reduced or
+contracted dimension) or ``one`` (extent 1, broadcast by torch). Roles flow backwards from the output:
+an elementwise operation gives its operands its own roles, a reduction over an axis needs that axis
+of its operand whole, ``a @ b`` needs ``a``'s columns and ``b``'s rows whole, and a transpose gives
+its operand its roles swapped (``k.T``'s rows follow the output's columns). A value that two
 operations need with different roles along an axis (softmax's ``x`` is read whole by the row
 maximum and block-wise by ``x - max``) forces that axis of the block to cover the whole extent; a
 ``block=`` the user fixed that splits such an axis is refused (``E0836``).
@@ -45,6 +46,11 @@ def tiles(extent: int) -> int:
     return -(-extent // 32)
 
 
+def output_axis(role: str) -> int | None:
+    """The output axis whose block a ``block0``/``block1`` role follows (None for ``full``/``one``)."""
+    return int(role[-1]) if role.startswith("block") else None
+
+
 def plan_roles(traced: Traced, block: tuple[int | None, int | None],
                fixed: bool) -> tuple[dict[int, list[str]], set[int]]:
     """Each live op's roles, and the axes the block must cover whole; ``fixed``: the user gave ``block=``."""
@@ -69,19 +75,23 @@ def _needs(traced: Traced, full: set[int]) -> tuple[dict[int, list[str]], dict[i
     def want(op: Any, roles: list[str], by: Op) -> None:
         if not isinstance(op, Op):
             return
-        roles = ["one" if op.shape[i] == 1 else ("full" if i in full else r) for i, r in enumerate(roles)]
+        roles = ["one" if op.shape[i] == 1 else ("full" if output_axis(r) in full else r) for i, r in enumerate(roles)]
         old = needs.setdefault(op.index, roles)
         for axis in (0, 1):
             if old[axis] != roles[axis]:
-                conflicts.setdefault(axis, by)  # the reader that disagrees
+                for role in (old[axis], roles[axis]):  # the output axes the two readers' blocks follow
+                    if output_axis(role) is not None:
+                        conflicts.setdefault(output_axis(role), by)  # the reader that disagrees
 
-    want(traced.output, ["block", "block"], traced.output)
+    want(traced.output, ["block0", "block1"], traced.output)
     for op in reversed(traced.ops):
         n = needs.get(op.index)
         if n is None:
             continue
         if op.kind == "reduce":
             want(op.args[0], ["full" if a == op.params["axis"] else n[a] for a in (0, 1)], op)
+        elif op.kind == "transpose":
+            want(op.args[0], [n[1], n[0]], op)
         elif op.kind == "matmul":
             want(op.args[0], [n[0], "full"], op)
             want(op.args[1], ["full", n[1]], op)
@@ -110,15 +120,15 @@ class Writer:
 
     def tile_shape(self, op: Op) -> tuple[int, int]:
         roles = self.needs[op.index]
-        return tuple(self.block[a] if r == "block" else 1 if r == "one" else tiles(op.shape[a])  # type: ignore
-                     for a, r in enumerate(roles))
+        return tuple(self.block[output_axis(r)] if output_axis(r) is not None else 1 if r == "one"  # type: ignore
+                     else tiles(op.shape[a]) for a, r in enumerate(roles))
 
     def slice_of(self, roles: list[str], shape: tuple[int, int]) -> str:
         return ", ".join(self.axis_slice(a, r, shape) for a, r in enumerate(roles))
 
     def axis_slice(self, axis: int, role: str, shape: tuple[int, int]) -> str:
-        if role == "block":
-            i, b = self.index[axis], self.block[axis]
+        if output_axis(role) is not None:
+            i, b = self.index[output_axis(role)], self.block[output_axis(role)]
             return f"{i} * {b}:({i} + 1) * {b}"
         return f"0:{1 if role == 'one' else tiles(shape[axis])}"
 
@@ -165,6 +175,8 @@ class Writer:
         return f"ttl.block.broadcast({name}, dims={dims}, shape={self.tile_shape(at)})"
 
     def expression(self, op: Op) -> str:
+        if op.kind == "transpose":  # its operand's roles are its own, swapped: never a broadcast
+            return f"ttl.math.transpose({self.names[op.args[0].index]})"
         args = [self.operand(a, op) for a in op.args]
         if op.kind in ("unary", "binary", "where"):
             return f"ttl.math.{op.name}({', '.join(args)})"

@@ -234,6 +234,8 @@ class _Converter:
                 self.fail(PARTIAL_TILES, f"the contracted extent {args[0].shape[1]} is not a whole number of "
                           "32-wide tiles", node, "pad the inner dimension to a multiple of 32")
             return Op("matmul", "matmul", args, shape, span)
+        if self.swaps_axes(node, name, args, kwargs):
+            return Op("transpose", "transpose", args[:1], shape, span)
         if name in ("clamp", "clip"):
             low = kwargs.get("min", args[1] if len(args) > 1 else None)
             high = kwargs.get("max", args[2] if len(args) > 2 else None)
@@ -246,6 +248,20 @@ class _Converter:
             return self.reduce(node, name, args, kwargs, shape, span)
         self.fail(UNSUPPORTED, f"'{name}' has no block counterpart in ttl.fuse", node,
                   COMPOSITES.get(name, "see the table of supported operations in docs/language.md (section 16)"))
+
+    def swaps_axes(self, node: fx.Node, name: str, args: list[Any], kwargs: dict[str, Any]) -> bool:
+        """``x.T``, ``x.mT``, ``x.t()``, ``x.transpose(0, 1)`` (or -2, -1) of a 2-D tensor: the block
+        transpose (every tile transposed, the tiles swapped)."""
+        if not args or not isinstance(args[0], Op) or self.meta[node.args[0]].dim() != 2:
+            return False
+        if name == "getattr":
+            return args[1:] in (["T"], ["mT"])
+        if name in ("t", "T"):
+            return len(args) == 1 and not kwargs
+        if name in ("transpose", "swapaxes", "swapdims"):
+            dims = [*args[1:], *kwargs.values()]
+            return len(dims) == 2 and all(isinstance(d, int) for d in dims) and {d % 2 for d in dims} == {0, 1}
+        return False
 
     def cast(self, node: fx.Node, name: str, args: list[Any], kwargs: dict[str, Any], shape: tuple[int, int],
              span: Span) -> Op:
