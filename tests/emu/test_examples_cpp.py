@@ -31,14 +31,16 @@ from tilecraft.cli import main
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.py"))
 
 #: examples whose programs use SFPU functions with approximations on the device
-SFPU = {"autotune_eltwise", "barrier_one_to_many", "compare_sfpu_chain", "flash_attention", "fuse_mlp_epilogue",
+SFPU = {"autotune_eltwise", "barrier_one_to_many", "compare_sfpu_chain", "flash_attention", "fuse_attention",
+        "fuse_mlp_epilogue",
         "fuse_softmax", "gather_pipes", "hypot_block_expression", "matmul_4_grid_full",
         "multicore_tensor_slices", "row_softmax", "single_thread_attention", "single_thread_eltwise",
         "single_thread_softmax"}
 
 #: examples whose programs sum on the matrix unit (matmul, reduce); broadcast_center_rows and
 #: matmul_row_multicast sum Float32 blocks, which the FPU reads as TF32 (docs/numerics.md section 4)
-ACCUMULATE = {"autotune_matmul", "broadcast_center_rows", "compare_matmul", "flash_attention", "fuse_mlp_epilogue",
+ACCUMULATE = {"autotune_matmul", "broadcast_center_rows", "compare_matmul", "flash_attention", "fuse_attention",
+              "fuse_mlp_epilogue",
               "fuse_softmax", "matmul_1_single_tile",
               "matmul_2_multitile_block", "matmul_3_multinode", "matmul_4_grid_full", "matmul_local_accumulator",
               "matmul_multicore_accumulate", "matmul_row_multicast", "row_reduce", "single_thread_attention",
