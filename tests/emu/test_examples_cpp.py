@@ -32,7 +32,7 @@ EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.py"
 
 #: examples whose programs use SFPU functions with approximations on the device
 SFPU = {"autotune_eltwise", "barrier_one_to_many", "compare_sfpu_chain", "flash_attention", "fuse_attention",
-        "fuse_mlp_epilogue",
+        "fuse_eltwise", "fuse_mlp_epilogue",
         "fuse_softmax", "gather_pipes", "hypot_block_expression", "matmul_4_grid_full",
         "multicore_tensor_slices", "row_softmax", "single_thread_attention", "single_thread_eltwise",
         "single_thread_softmax"}
