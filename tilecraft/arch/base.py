@@ -40,6 +40,12 @@ class CostFigures:
     #: bytes per cycle of a core-local L1-to-L1 copy (16 banks x 16 B, half for read + write)
     l1_copy_bytes_per_cycle: int = 128
 
+    def matmul_flops_per_cycle(self, phases: int) -> float:
+        """One core's matrix-unit peak at a fidelity of ``phases``: a 32x32x32 tile product (2 * 32^3
+        FLOPs) every ``matmul_cycles_per_phase * phases`` cycles. The profile's roofline point and the
+        ttnn ops' rooflines both read it."""
+        return 2 * 32 ** 3 / (self.matmul_cycles_per_phase * phases)
+
 
 @dataclass(frozen=True)
 class Arch:

@@ -81,7 +81,7 @@ def summarise(run: TimingRun, arch_label: str, fidelity: str) -> Estimate:
     cycles = max((t.end for t in threads), default=0.0)
     arch, figs, res = run.arch, run.figs, run.res
     ncores = len(run.cores)
-    peak_flops = ncores * 2 * 32 ** 3 / (figs.matmul_cycles_per_phase * run.phases) * arch.clock_hz
+    peak_flops = ncores * figs.matmul_flops_per_cycle(run.phases) * arch.clock_hz
     compute = [t for t in threads if t.kind == COMPUTE]
     busiest = max(compute, key=lambda t: t.busy_total, default=None)
     compute_util = busiest.busy_total / cycles if busiest is not None and cycles else 0.0

@@ -427,7 +427,7 @@ def roofline(call: OpCall, arch: Arch, flops: float = 0.0, matrix: bool = False,
     l1 = sum(n for n, d in moved if not d)
     mem_cycles = dram * arch.clock_hz / figs.dram_bytes_per_s + l1 / (figs.l1_copy_bytes_per_cycle * cores)
     if matrix:
-        per_cycle = cores * 2 * 32 ** 3 / (figs.matmul_cycles_per_phase * fid.phases)
+        per_cycle = cores * figs.matmul_flops_per_cycle(fid.phases)
     else:
         per_cycle = cores * TILE_ELEMS / figs.eltwise_cycles_per_phase
     math_cycles = flops / per_cycle

@@ -4,7 +4,7 @@ Why a compiled kernel: a K step of the chains (:mod:`.chains`) done with whole-a
 numpy passes costs two fp32 GEMMs of 16 products per K tile plus about eight passes over every
 output element (the sums, min/max, the bound, the two rounded ends, their comparison, the copy out)
 and the repairs through sampled fp64 GEMMs: about 5 ns per output element per K level, of which
-the GEMM is under one. ``fused_chain.cpp`` keeps a six-row by 16-column tile of the sums in
+the GEMM is under one. ``fused_chain.cpp`` keeps a four-row by 16-column tile of the sums in
 registers across the store's K tiles, carries each element's own error bound beside it, rounds at
 the store and repairs the few undecided elements on the spot: the same bits (its header comment
 and :mod:`.chains` derive the bound) at close to GEMM speed.
