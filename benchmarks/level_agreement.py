@@ -24,9 +24,15 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 def pairs_of(script: Path) -> list[LevelPair]:
-    """Every launch of ``script``, timed at both levels (its own output is swallowed)."""
-    with contextlib.redirect_stdout(io.StringIO()):
-        return both_levels(lambda: runpy.run_path(str(script), run_name="__main__"))
+    """Every launch of ``script``, timed at both levels (its own output is swallowed). The script
+    sees ``sys.argv`` as ``tilecraft run SCRIPT`` gives it (examples parse their options)."""
+    argv = sys.argv
+    sys.argv = [str(script)]
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            return both_levels(lambda: runpy.run_path(str(script), run_name="__main__"))
+    finally:
+        sys.argv = argv
 
 
 def main(argv: list[str] | None = None) -> int:
