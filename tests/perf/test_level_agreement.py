@@ -6,7 +6,7 @@ example. Each example's launches are timed at both levels; an example whose leve
 carries why (:data:`PARTING`) and is a strict xfail, so that closing the gap is noticed and the
 entry removed. Every run also checks the example's rows of the docs table
 (docs/performance-model.md, "Every example") against the cycles computed now. The default run
-times one example (:data:`SAMPLE`, ~2 s warm); ``-m slow`` runs them all (~3 minutes warm).
+times one example (:data:`SAMPLE`, ~3 s warm); ``-m slow`` runs them all (~30 s warm).
 """
 
 from __future__ import annotations
