@@ -509,7 +509,10 @@ class ComputeLowering(KernelLowering):
             source = self.buffered(op.x)
             return Node("leaf", source.op, shape, cb=source.cb)
         if isinstance(op, ir.TileRound):  # the program's rounding point: packed into a buffer of its format
-            return self.through_buffer(self.node(op.x), op.result, op.result.type.fmt)
+            inner = self.node(op.x)
+            if inner.kind == "leaf" and inner.cb.fmt == op.result.type.fmt:
+                return inner  # a block already in that format: nothing to round
+            return self.through_buffer(inner, op.result, op.result.type.fmt)
         if isinstance(op, ir.TileFill):
             return Node("fill", op, shape, [self.node(op.value)])
         if isinstance(op, ir.TileWhere):  # a number operand is filled into a DST tile of its own
