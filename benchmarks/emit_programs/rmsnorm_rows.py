@@ -3,6 +3,11 @@ for the statistics): y = x / sqrt(mean(x^2) + eps) * g. The TT-Lang side of
 benchmarks/emit_vs_hand.py's RMSNorm, whose hand-written side is ttnn 0.81.1's own layernorm kernels
 with RMSNORM defined (tilecraft/ttnn/wheel_ops/norms.py). One band of 32 rows across the width per block.
 
+The program asks for ttnn's precision: the squares, the normalizer and the normalized rows are
+rounded to bfloat16 where they are named (``.to(ttnn.bfloat16)``, docs/language.md section 5.9), as
+ttnn's kernel packs each into a bfloat16 buffer; the compiler then squares, normalizes and applies the
+gain on the FPU (the last two with its broadcast forms), as that kernel does.
+
     python benchmarks/emit_programs/rmsnorm_rows.py [--rows R] [--cols C]   (multiples of 32)
 """
 
@@ -38,10 +43,11 @@ def rmsnorm(x: ttnn.Tensor, g: ttnn.Tensor, y: ttnn.Tensor) -> None:
         with g_dfb.wait() as g_blk:
             for _ in range(bands):
                 with x_dfb.wait() as x_blk, y_dfb.reserve() as y_blk:
-                    mean_square = ttl.math.reduce_sum(x_blk * x_blk, dims=[-1]) * inv_width
-                    inv_rms = ttl.math.rsqrt(mean_square + EPS)
-                    y_blk.store(x_blk * ttl.block.broadcast(inv_rms, dims=[-1], shape=(1, C))
-                                * ttl.block.broadcast(g_blk, dims=[-2], shape=(1, C)))
+                    square = (x_blk * x_blk).to(ttnn.bfloat16)
+                    mean_square = ttl.math.reduce_sum(square, dims=[-1]) * inv_width
+                    inv_rms = ttl.math.rsqrt(mean_square + EPS).to(ttnn.bfloat16)
+                    normed = (x_blk * ttl.block.broadcast(inv_rms, dims=[-1], shape=(1, C))).to(ttnn.bfloat16)
+                    y_blk.store(normed * ttl.block.broadcast(g_blk, dims=[-2], shape=(1, C)))
 
     @ttl.datamovement()
     def write():

@@ -4,6 +4,11 @@ ttnn 0.81.1's own softmax kernels (tilecraft/ttnn/wheel_ops/norms.py). One band 
 width (1 x C tiles) per block; ``e`` is read by the row sum and by the normalization, and the
 compiler decides where it lives.
 
+The program asks for ttnn's precision: the row maximum, the exponentials and the reciprocal of their
+sum are rounded to bfloat16 where they are named (``.to(ttnn.bfloat16)``, docs/language.md section
+5.9), as ttnn's kernel packs each into a bfloat16 buffer; the compiler then subtracts the maximum and
+multiplies by the reciprocal on the FPU with its broadcast forms, as that kernel does.
+
     python benchmarks/emit_programs/softmax_rows.py [--rows R] [--cols C]   (multiples of 32)
 """
 
@@ -32,10 +37,10 @@ def softmax(x: ttnn.Tensor, y: ttnn.Tensor) -> None:
     def compute():
         for _ in range(bands):
             with x_dfb.wait() as x_blk, y_dfb.reserve() as y_blk:
-                row_max = ttl.math.reduce_max(x_blk, dims=[-1])
-                e = ttl.math.exp(x_blk - ttl.block.broadcast(row_max, dims=[-1], shape=(1, C)))
-                total = ttl.math.reduce_sum(e, dims=[-1])
-                y_blk.store(e * ttl.block.broadcast(ttl.math.recip(total), dims=[-1], shape=(1, C)))
+                row_max = ttl.math.reduce_max(x_blk, dims=[-1]).to(ttnn.bfloat16)
+                e = ttl.math.exp(x_blk - ttl.block.broadcast(row_max, dims=[-1], shape=(1, C))).to(ttnn.bfloat16)
+                inv_total = ttl.math.recip(ttl.math.reduce_sum(e, dims=[-1])).to(ttnn.bfloat16)
+                y_blk.store(e * ttl.block.broadcast(inv_total, dims=[-1], shape=(1, C)))
 
     @ttl.datamovement()
     def write():

@@ -132,6 +132,9 @@ CASES = [
     Case("undefined_name", "E0102", "column", ("'column'",)),
     Case("matmul_batch_dims_differ", "E0105", "x @ w", ("batch dimensions", "(2, 1, 1) @ (3, 1, 1)")),
     Case("block_shape_mismatch", "E0105", "a + b", ("(1, 1)", "(2, 2)")),
+    # a rounding point (.to) names a format it rounds to: bfloat16 only
+    Case("round_to_float32", "E0130", "ttnn.float32", ("bfloat16 only", "float32"), ("already fp32",)),
+    Case("round_to_not_a_format", "E0130", "16", ("data format", "16"), ("ttnn.bfloat16",)),
     Case("grid_size_zero_dims", "E0201", "ttl.grid_size", ("dims", "0")),
     Case("division_by_zero", "E1199", "1 // cx", ("ZeroDivisionError", "core (0, 0)", "'reader'")),
     Case("division_by_zero_unused", "E1199", "10 // node", ("ZeroDivisionError", "core (0, 0)", "'reader'")),

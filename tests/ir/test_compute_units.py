@@ -1,6 +1,7 @@
 """Which unit computes a binary block operation (``ir/compute_units.py``): the lowering emits
 the FPU's calls exactly when the cost model charges the FPU, for every binary of the language,
-with operands read from buffers, broadcast, computed, numbers, bfloat16 or Float32."""
+with operands read from buffers, broadcast, computed (rounded to bfloat16 or not), numbers,
+bfloat16 or Float32."""
 
 from __future__ import annotations
 
@@ -30,7 +31,10 @@ SPELLING = {"add": "{} + {}", "sub": "{} - {}", "mul": "{} * {}", "div": "{} / {
             "gt": "{} > {}", "ge": "{} >= {}"}
 #: the operand forms: (left, right)
 FORMS = {"buffers": ("x", "z"), "broadcast": ("x", "ttl.block.broadcast(z, dims=[-2], shape=x.shape)"),
-         "computed": ("ttl.math.abs(x)", "z"), "number": ("x", "2.0")}
+         "computed": ("ttl.math.abs(x)", "z"), "number": ("x", "2.0"),
+         # computed, but rounded to bfloat16 where the program says (.to): read from bfloat16 buffers
+         "rounded": ("ttl.math.abs(x).to(ttnn.bfloat16)",
+                     "ttl.block.broadcast(ttl.math.abs(z).to(ttnn.bfloat16), dims=[-2], shape=x.shape)")}
 FPU_CALLS = {f.call for f in FPU_BINARY.values()} | {call for f in FPU_BINARY.values() for _, call in f.bcast.values()}
 
 SCRIPT = """\
@@ -106,9 +110,9 @@ def test_lowering_and_cost_model_route_alike(fn: str, form: str, dtype: str, tmp
     calls = {op.fn for op in ir.walk(compute.body) if isinstance(op, kir.Call)}
     emitted_unit = Unit.FPU if calls & FPU_CALLS else Unit.SFPU
     assert emitted_unit is charged
-    # the FPU takes two tiles from buffers, in bfloat16
-    assert (charged is Unit.FPU) == (fn in ("add", "sub", "mul") and form in ("buffers", "broadcast")
-                                     and dtype == "bfloat16")
+    # the FPU takes two tiles from buffers, in bfloat16 (the program's, or values it rounded)
+    assert (charged is Unit.FPU) == (fn in ("add", "sub", "mul") and (
+        form in ("buffers", "broadcast") and dtype == "bfloat16" or form == "rounded"))
 
 
 @pytest.mark.parametrize("dtype, unit", [("bfloat16", Unit.FPU), ("float32", Unit.SFPU)])

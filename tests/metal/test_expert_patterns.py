@@ -23,7 +23,11 @@ from tests.outputs import assert_same_bits, launch_outputs
 from tilecraft.ir import passes
 from tilecraft.metal.lower_compute import ComputeLowering
 
-SOFTMAX = Path(__file__).resolve().parents[2] / "benchmarks" / "emit_programs" / "softmax_rows.py"
+ROOT = Path(__file__).resolve().parents[2]
+SOFTMAX = ROOT / "benchmarks" / "emit_programs" / "softmax_rows.py"
+#: a softmax whose intermediates are all fp32 (no rounding point: each is read both through the FPU
+#: and in DST), as the yardstick was before it stated ttnn's rounding points
+FP32_SOFTMAX = ROOT / "examples" / "single_thread_softmax.py"
 
 pytestmark = pytest.mark.usefixtures("fresh_process_state")
 
@@ -95,31 +99,30 @@ def test_a_transposed_operand_read_by_the_matrix_unit_keeps_the_transpose_pass_b
 @pytest.mark.parametrize("level", ["metal", pytest.param("cpp", marks=pytest.mark.slow)])
 def test_an_expression_read_by_a_reduce_and_in_dst_is_computed_once_with_the_same_bits(
         level: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    """Softmax's ``e * recip(reduce_sum(e))`` (64 x 128 bfloat16): the same bits as computing ``e``
-    again for the multiply, at the metal level and on the emulator."""
-    args = ("--rows", "64", "--cols", "128", "--level", level)
-    once = launch_outputs(SOFTMAX, capsys, *args)
+    """Softmax's ``e * recip(reduce_sum(e))`` (128 x 128 bfloat16, fp32 intermediates): the same bits
+    as computing ``e`` again for the multiply, at the metal level and on the emulator."""
+    once = launch_outputs(FP32_SOFTMAX, capsys, "--level", level)
     monkeypatch.setattr(ComputeLowering, "read_by_both_units", lambda self, value: [])
-    assert_same_bits(once, launch_outputs(SOFTMAX, capsys, *args))
+    assert_same_bits(once, launch_outputs(FP32_SOFTMAX, capsys, "--level", level))
 
 
 @pytest.mark.parametrize("level", ["metal", pytest.param("cpp", marks=pytest.mark.slow)])
 def test_a_block_computed_once_and_read_both_ways_keeps_its_bits(
         level: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    """Softmax (64 x 128 bfloat16) with ``e`` computed once for its two statements and packed into
-    two buffers at its store: the same bits as without the pass (``e`` computed again in the store
-    that reads it both ways, packed twice there), at the metal level and on the emulator."""
-    args = ("--rows", "64", "--cols", "128", "--level", level)
-    once = launch_outputs(SOFTMAX, capsys, *args)
+    """Softmax (128 x 128 bfloat16, fp32 intermediates) with ``e`` computed once and packed into two
+    buffers at its store: the same bits as without the pass (``e`` computed again in the store that
+    reads it both ways, packed twice there), at the metal level and on the emulator."""
+    once = launch_outputs(FP32_SOFTMAX, capsys, "--level", level)
     monkeypatch.setattr(passes, "PIPELINE", [p for p in passes.PIPELINE if p[0] != "evaluate-once"])
-    assert_same_bits(once, launch_outputs(SOFTMAX, capsys, *args))
+    assert_same_bits(once, launch_outputs(FP32_SOFTMAX, capsys, "--level", level))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("program", ["softmax_rows", "rmsnorm_rows"])
 def test_the_yardstick_programs_compute_the_device_numerics_bits_on_the_emulator(program: str) -> None:
-    """The yardsticks' softmax and RMSNorm (64 x 256): their broadcast statistics are unpacked once
-    per DST chunk (tests/ir/lower_broadcast.ir), with every bit of ``--numerics device``."""
+    """The yardsticks' softmax and RMSNorm (64 x 256), with ttnn's rounding points
+    (``.to(ttnn.bfloat16)``: bfloat16 buffers the FPU reads, tests/ir/lower_rounding_point.ir), with
+    every bit of ``--numerics device`` (which models the FPU for the operations that moved there)."""
     path = SOFTMAX.parent / f"{program}.py"
     size = ("--rows", "64", "--cols", "256")
     emulated = outputs(path, "--level", "cpp", *size)

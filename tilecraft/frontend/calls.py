@@ -7,6 +7,7 @@ import builtins
 import math
 from typing import Any, Callable
 
+from ..dtypes import DataFormat, float32, from_torch_dtype
 from ..ir import mathops, scalarops
 from ..ir.program_ir import DATAMOVEMENT
 from ..ir import ops as ir
@@ -460,6 +461,8 @@ class CallMixin(ExprMixin):
             (value,) = self.args_of(node, ("value",), 1)
             self.store(blk, value, accumulate=False, node=node)
             return CT(None)
+        if name == "to":
+            return self.rounded(blk, node)
         self.args_of(node, (), 0)
         if origin is None:
             if blk.reg.name in self.carried_reads:  # a buffer's block turned into a loop-carried local
@@ -472,6 +475,27 @@ class CallMixin(ExprMixin):
                       f"{mode}()", hint="release reserved blocks with push() and waited-for blocks with pop()")
         self.emit(ir.CBPush(cb=cb, block=blk.reg) if name == "push" else ir.CBPop(cb=cb, block=blk.reg))
         return CT(None)
+
+    def rounded(self, x: RV, node: ast.Call) -> RV:
+        """``expr.to(ttnn.bfloat16)``: a rounding point the program states (``ir.TileRound``). The
+        expression's fp32 value is rounded into the format there, as a store into a block of that
+        format rounds it, and what reads it reads the rounded value (docs/language.md section 5.9)."""
+        self.require_compute("block.to()")
+        (target,) = self.args_of(node, ("dtype",), 1)
+        fmt = _data_format(target.value) if isinstance(target, CT) else None
+        if fmt is None:
+            self.fail("E0130", f"block.to() takes a data format, got {describe(target)}", node.args[0]
+                      if node.args else node, hint="write expr.to(ttnn.bfloat16)")
+        if x.type.fmt.is_integer:
+            self.fail("E0130", f"block.to() rounds floating-point values; this block holds {x.type.fmt.name}", node,
+                      hint="integer blocks compute exactly: there is nothing to round")
+        if fmt.name not in mathops.ROUNDING_FORMATS:
+            why = ("the intermediates of an expression are already fp32: there is nothing to round"
+                   if fmt == float32 else "the packer rounds an expression into a bfloat16 buffer for the FPU to read")
+            self.fail("E0130", f"block.to() rounds to {', '.join(mathops.ROUNDING_FORMATS)} only, not {fmt.name}",
+                      node.args[0] if node.args else node, hint=f"{why}; write .to(ttnn.bfloat16), or leave it out")
+        result = self.reg("e", BlockType(x.type.shape, fmt, x.type.unit, expr=True))
+        return self.fresh(ir.TileRound(result=result, x=x.reg, fmt=fmt.name))
 
     def store(self, blk: RV, value: Any, accumulate: bool, node: ast.AST) -> None:
         self.require_compute("block.store()" if not accumulate else "'+=' on a block")
@@ -677,6 +701,17 @@ class CallMixin(ExprMixin):
         raise NotImplementedError
 
     block_origin: dict[str, tuple[CBDecl, str]]
+
+
+def _data_format(value: Any) -> DataFormat | None:
+    """The format a ``block.to()`` argument names: a ttnn data type (``ttnn.bfloat16``, which is a
+    :class:`DataFormat`) or a torch dtype; None for anything else."""
+    if isinstance(value, DataFormat):
+        return value
+    try:
+        return from_torch_dtype(value)
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def squeeze(shape: tuple[int, ...]) -> tuple[int, ...]:

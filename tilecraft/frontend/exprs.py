@@ -129,10 +129,10 @@ class ExprMixin(Builder):
         if isinstance(base, RV) and isinstance(base.type, BlockType):
             if attr == "shape":
                 return CT(base.type.shape)
-            if attr in ("store", "push", "pop"):
+            if attr in ("store", "push", "pop", "to"):
                 return BoundMethod(base, attr)
             self.fail("E0104", f"a block has no attribute '{attr}'", hint="blocks have store(), push(), "
-                      "pop() and shape")
+                      "pop(), to() and shape")
         if isinstance(base, RV) and isinstance(base.type, PipeType) and attr in ("src", "dst"):
             return self.pipe_end(base, attr)
         if isinstance(base, (RV, RemoteSemV, PipeNetV)):

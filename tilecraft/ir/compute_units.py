@@ -3,7 +3,8 @@
 The FPU adds, subtracts and multiplies two tiles it unpacks from circular buffers through its
 source registers (``add_tiles``, and the broadcast forms when the right operand is a broadcast);
 everything else, and any operand already in DST, a number, or a Float32 block (which SrcA/SrcB
-would truncate to TF32), goes through the SFPU on DST tiles. The lowering emits the calls by this
+would truncate to TF32), goes through the SFPU on DST tiles. An expression the program rounds
+(``ir.TileRound``) is a buffer of its format to its readers. The lowering emits the calls by this
 rule and the cost model charges by it, so a program is timed on the unit it runs on.
 """
 
@@ -58,11 +59,13 @@ def operand_in(operand: Any, defs: dict[str, ir.Op]) -> Operand:
     """What :func:`binary_unit` needs of an IR operand, given the ops defining the expression's
     registers (``defs``): a block no op defines is read from its buffer; a broadcast reads its
     block, from its buffer or, when computed, from an intermediate buffer, which is Float32 (the
-    lowering keeps full precision between the operations of one expression); the rest is computed
-    in DST or is a number."""
-    if isinstance(operand, ir.Reg) and isinstance(operand.type, BlockType) and operand.name not in defs:
-        return Operand(from_buffer=True, shape=operand.type.shape, fp32=operand.type.fmt == float32)
+    lowering keeps full precision between the operations of one expression), unless the program
+    rounded it (``.to(ttnn.bfloat16)``: the lowering packs it into a buffer of that format); the
+    rest is computed in DST or is a number."""
     op = defs.get(operand.name) if isinstance(operand, ir.Reg) else None
+    if isinstance(operand, ir.Reg) and isinstance(operand.type, BlockType) and (
+            op is None or isinstance(op, ir.TileRound)):
+        return Operand(from_buffer=True, shape=operand.type.shape, fp32=operand.type.fmt == float32)
     if isinstance(op, ir.TileBroadcast):
         source = operand_in(op.x, defs)
         return Operand(fp32=source.fp32 or not source.from_buffer, broadcast=op.dims)

@@ -8,7 +8,8 @@ This pass finds, in each compute thread, every expression that two or more state
 consume (or one statement through a buffer-reading operation and another one: ``read_twice``) and
 stores it once, right before the first of them, into a local block of its own
 (``block.local_set ... once=true``: fp32, as every intermediate of an expression is, so no
-rounding point is added and the results keep their bits); the stores then read that block. The
+rounding point is added and the results keep their bits; an expression the program rounds,
+``e = ttl.math.exp(...).to(ttnn.bfloat16)``, in that format); the stores then read that block. The
 lowering keeps it in a buffer it adds and counts (``ir/l1.py: Added.EVALUATED_ONCE``).
 
 Computing the value earlier is only the same value when nothing it reads changes in between. When
@@ -209,7 +210,9 @@ class _Thread:
         expression that feeds no store, as the front end leaves some, moves along)."""
         name = expr.result.name
         block_type = expr.result.type
-        local = ir.Reg(self.fresh_name(expr), BlockType(block_type.shape, float32, block_type.unit, local=True))
+        # fp32, as an expression's intermediates; a rounded expression (``.to(ttnn.bfloat16)``) in its format
+        fmt = block_type.fmt if isinstance(expr, ir.TileRound) else float32
+        local = ir.Reg(self.fresh_name(expr), BlockType(block_type.shape, fmt, block_type.unit, local=True))
         store = ir.LocalStore(result=local, value=expr.result, once=True, loc=expr.loc)
         consumers = [op for index in uses.positions for op in ir.walk([uses.body[index]]) if self.consumes(op, name)]
         readers = [op for op in ir.walk(self.top)

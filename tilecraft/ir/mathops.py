@@ -39,6 +39,10 @@ BINARY: tuple[str, ...] = (
 #: ``a % b``, Python's floor division and remainder (the remainder has the divisor's sign)
 OPERATOR_ONLY_BINARY: tuple[str, ...] = ("floordiv", "remainder")
 
+#: the formats a block expression can be rounded to (``expr.to(ttnn.bfloat16)``, ``ir.TileRound``):
+#: the packer's rounding of fp32 DST values into a bfloat16 buffer
+ROUNDING_FORMATS: tuple[str, ...] = ("bfloat16",)
+
 #: Python operators on blocks -> binary function
 OPERATORS: dict[str, str] = {
     "Add": "add", "Sub": "sub", "Mult": "mul", "Div": "div", "Pow": "pow", "FloorDiv": "floordiv",

@@ -323,6 +323,21 @@ class TileReshape(Op):
 
 
 @dataclass(eq=False, kw_only=True)
+class TileRound(Op):
+    """``expr.to(ttnn.bfloat16)``: a rounding point the program states. The value of ``x`` (fp32, as
+    every intermediate of an expression) is rounded into format ``fmt`` as a store into a block of
+    that format rounds it (the packer, on the device), and its readers read the rounded value; the
+    lowering keeps it in a buffer of that format, which the FPU may read
+    (``ir/compute_units.py``)."""
+
+    name: ClassVar[str] = "tile.round"
+    result: Reg
+    x: Reg
+    #: the data format's name, one of ``mathops.ROUNDING_FORMATS``
+    fmt: str
+
+
+@dataclass(eq=False, kw_only=True)
 class TileFill(Op):
     name: ClassVar[str] = "tile.fill"
     result: Reg
@@ -566,7 +581,7 @@ class Signpost(Op):
 
 STORE_OPS = (BlockStore, LocalStore)
 EXPR_OPS = (TileUnary, TileBinary, TileMatmul, TileReduce, TileBroadcast, TileTranspose, TileReshape, TileFill,
-            TileWhere)
+            TileWhere, TileRound)
 COPY_OPS = (CopyTensorToBlock, CopyBlockToTensor, CopyBlockToPipe, CopyPipeToBlock, CopyBlockToBlock)
 
 #: the language-level dialects (docs/architecture.md, "The IR")

@@ -263,6 +263,14 @@ def _reshape(c: _Checker, op: ir.TileReshape) -> None:
         raise _Problem(f"tile.reshape of {x} to {out} does not only add or remove size-1 dims")
 
 
+def _round(c: _Checker, op: ir.TileRound) -> None:
+    _choice(op.fmt, mathops.ROUNDING_FORMATS, "rounding format")
+    x, out = _block(op.x, "the operand"), _block(op.result, "the result")
+    _same_shape(x, out, "tile.round")
+    if out.fmt.name != op.fmt:
+        raise _Problem(f"tile.round to {op.fmt} has a result of {out.fmt.name}")
+
+
 def _store(c: _Checker, op: Any) -> None:
     target = _block(op.block, "the stored block")
     if isinstance(op, ir.BlockStore) and (target.expr or target.local):
@@ -320,7 +328,7 @@ RULES: dict[type, Callable[[_Checker, Any], None]] = {
     ir.For: _loop, ir.If: lambda c, op: _scalar(op.cond, "a condition"),
     ir.CBReserve: _acquire, ir.CBWait: _acquire, ir.CBPush: _release, ir.CBPop: _release,
     ir.TileUnary: _tile_unary, ir.TileBinary: _tile_binary, ir.TileMatmul: _matmul, ir.TileReduce: _reduce,
-    ir.TileReshape: _reshape,
+    ir.TileReshape: _reshape, ir.TileRound: _round,
     ir.BlockStore: _store, ir.LocalStore: _store,
     ir.CopyTensorToBlock: _xfer_result, ir.CopyBlockToTensor: _xfer_result, ir.CopyBlockToPipe: _xfer_result,
     ir.CopyPipeToBlock: _xfer_result, ir.CopyBlockToBlock: _xfer_result,

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..arch.processors import thread_processors
 from ..diagnostics import KernelError, error
-from ..dtypes import float32, uint32
+from ..dtypes import DataFormat, float32, uint32
 from ..ir.cb_count import check_cb_count
 from ..ir.l1 import Added, L1Buffer, L1Need, l1_need
 from ..ir.program_ir import COMPUTE, ProgramIR
@@ -148,10 +148,11 @@ class ProgramLowering:
                                    internal=True))
         return decl
 
-    def intermediate_cb(self, kernel: kir.Kernel, block: BlockType) -> CBDecl:
+    def intermediate_cb(self, kernel: kir.Kernel, block: BlockType, fmt: DataFormat = float32) -> CBDecl:
         """A buffer for a computed operand that the FPU must read from L1. It is fp32: the
-        language rounds nothing between the operations of one expression (docs/numerics.md)."""
-        return self.new_cb(f"intermediate{len(self.internal)}", block.shape, float32, Added.INTERMEDIATE,
+        language rounds nothing between the operations of one expression (docs/numerics.md),
+        except where the program states a rounding point (``.to(ttnn.bfloat16)``: ``fmt``)."""
+        return self.new_cb(f"intermediate{len(self.internal)}", block.shape, fmt, Added.INTERMEDIATE,
                            f"kernel '{kernel.name}'")
 
     def pipe_resources(self, net: PipeNetDecl, program: ProgramIR) -> PipeNetResources:

@@ -19,7 +19,7 @@ from typing import Any, Iterator
 
 from ..arch import get as get_arch
 from ..diagnostics import error, warn
-from ..dtypes import bfloat16, float32
+from ..dtypes import DataFormat, bfloat16, float32
 from ..ir import mathops, patterns
 from ..ir.compute_units import Operand, Unit, binary_unit
 from ..ir.l1 import Added
@@ -121,7 +121,8 @@ class ComputeLowering(KernelLowering):
             name: self.ctx.new_cb(f"{name}_fpu", local_blocks[name].result.type.shape, float32, Added.EVALUATED_ONCE,
                                   f"'{name.split('.')[0]}' (the copy the FPU reads)", blocks=2,
                                   span=local_blocks[name].loc)
-            for name in sorted(self.read_both_ways(self.computed_once))}
+            for name in sorted(self.read_both_ways({n for n in self.computed_once
+                                                    if local_blocks[n].result.type.fmt == float32}))}
         self.state: Any = None
         #: the expressions the store being lowered has evaluated into intermediate buffers, by register
         self.staged: dict[str, Node] = {}
@@ -285,6 +286,7 @@ class ComputeLowering(KernelLowering):
 
     lower_TileUnary = lower_TileBinary = lower_TileMatmul = lower_TileReduce = lower_expression
     lower_TileBroadcast = lower_TileTranspose = lower_TileReshape = lower_TileFill = lower_TileWhere = lower_expression
+    lower_TileRound = lower_expression
 
     # control flow: every nested body (a loop's, each branch of an if) starts with the
     # configuration unknown, and so does the code after it; prune_redundant_inits then drops the
@@ -506,6 +508,11 @@ class ComputeLowering(KernelLowering):
         if isinstance(op, ir.TileReshape):  # the same tiles in the same order: the buffer on another grid
             source = self.buffered(op.x)
             return Node("leaf", source.op, shape, cb=source.cb)
+        if isinstance(op, ir.TileRound):  # the program's rounding point: packed into a buffer of its format
+            inner = self.node(op.x)
+            if inner.kind == "leaf" and inner.cb.fmt == op.result.type.fmt:
+                return inner  # a block already in that format: nothing to round
+            return self.through_buffer(inner, op.result, op.result.type.fmt)
         if isinstance(op, ir.TileFill):
             return Node("fill", op, shape, [self.node(op.value)])
         if isinstance(op, ir.TileWhere):  # a number operand is filled into a DST tile of its own
@@ -619,7 +626,7 @@ class ComputeLowering(KernelLowering):
                     in_dst.add(r.name)
         walk(value)
         return [from_buffer[name] for name in order if name in from_buffer and name in in_dst
-                and not isinstance(self.defs[name], (ir.TileReshape, ir.TileBroadcast, ir.TileTranspose))]
+                and not isinstance(self.defs[name], (ir.TileReshape, ir.TileBroadcast, ir.TileTranspose, ir.TileRound))]
 
     def stage_both_ways(self, operand: ir.Reg) -> None:
         """Evaluate ``operand`` once and pack it into two intermediate buffers: one the FPU's source
@@ -642,9 +649,10 @@ class ComputeLowering(KernelLowering):
         self.staged[operand.name] = Node("leaf", operand, node.shape, cb=fpu)
         self.staged_exact[operand.name] = Node("leaf", operand, node.shape, cb=exact)
 
-    def through_buffer(self, node: Node, operand: ir.Reg) -> Node:
-        """Evaluate ``node`` into an intermediate buffer now; the leaf that reads it back."""
-        cb = self.ctx.intermediate_cb(self.kernel, operand.type)
+    def through_buffer(self, node: Node, operand: ir.Reg, fmt: DataFormat = float32) -> Node:
+        """Evaluate ``node`` into an intermediate buffer (of ``fmt``: fp32 unless the program rounds
+        the operand) now; the leaf that reads it back."""
+        cb = self.ctx.intermediate_cb(self.kernel, operand.type, fmt)
         self.emit(kir.Comment(text=f"intermediate buffer {cb.index} holds a computed operand"))
         self.call("cb_reserve_back", kir.BufferId(cb.index), ir.Const(_tiles(node.shape)))
         self.evaluate(node, cb, accumulate=None)
@@ -713,9 +721,10 @@ class ComputeLowering(KernelLowering):
         for name in dict.fromkeys(leaf.name for leaf in self.leaf_blocks(op.value)):
             if name in self.shadows and not (only_step and name == op.block.name):
                 self.wait_current(name)
-        for shared in self.read_by_both_units(op.value):
+        value = self.unrounded(op)
+        for shared in self.read_by_both_units(value):
             self.stage_both_ways(shared)
-        root = self.node(op.value, root=True)
+        root = self.node(value, root=True)
         if shadow is None:
             final = op.value.name if op.value.name in self.rotating else None  # a local block's final value
             self.evaluate(root, self.origin[op.block.name], accumulate=None, rotating=final)
@@ -743,6 +752,16 @@ class ComputeLowering(KernelLowering):
         self.staged, self.staged_exact = {}, {}
 
     lower_LocalStore = lower_BlockStore
+
+    def unrounded(self, store: ir.Op) -> ir.Reg:
+        """The value ``store`` packs: a rounding point at the root of a store into a buffer of its
+        format (``e = ttl.math.exp(...).to(ttnn.bfloat16)``, held once in a bfloat16 block) is that
+        pack itself, so the expression under it is packed straight into the block."""
+        rounded = self.defs.get(store.value.name)
+        if isinstance(rounded, ir.TileRound) and not store.accumulate \
+                and self.buffer_of(store.block).fmt == rounded.result.type.fmt:
+            return rounded.x
+        return store.value
 
     def wait_current(self, name: str) -> None:
         """Wait for the value of ``name`` at the front of its partials buffer (only once it was

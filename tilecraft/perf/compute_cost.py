@@ -14,7 +14,9 @@ through all three stages. Every cost derives from :class:`tilecraft.arch.base.Co
 * Unpack: two unpackers (srcA, srcB) run in parallel at ``unpack_bytes_per_cycle`` each; a
   leaf block is unpacked once per use; a matmul streams one operand tile per tile product and
   keeps the other across its DST chunk (output subblock, see :func:`subblock_unpack_tiles`). Values computed inside the tree stay in DST (no unpack).
-* Pack: output tiles at ``pack_bytes_per_cycle``, in the output block's format.
+* Pack: output tiles at ``pack_bytes_per_cycle``, in the output block's format; a rounding point
+  inside the tree (``expr.to(ttnn.bfloat16)``) is packed into a buffer of its format and unpacked
+  by its reader (at the root of a store into a block of its format it is the store's own pack).
 """
 
 from __future__ import annotations
@@ -88,18 +90,22 @@ def store_cost(op: ir.BlockStore, defs: dict[str, ir.Op], figs: CostFigures, pha
     """The cost of one execution of ``op`` at ``phases`` fidelity phases, with ``dst_tiles`` tiles
     of DST per acquisition (``Arch.dst_tiles_per_phase``)."""
     walker = _Walker(defs, figs, phases, dst_tiles)
-    root = defs.get(op.value.name) if isinstance(op.value, ir.Reg) else None
+    value = op.value
+    root = defs.get(value.name) if isinstance(value, ir.Reg) else None
+    pack_fmt = op.block.type.fmt if isinstance(op.block.type, BlockType) else float32
+    if isinstance(root, ir.TileRound) and not op.accumulate and root.result.type.fmt == pack_fmt:
+        value = root.x  # rounded as it is packed into the block: the store's own pack
+        root = defs.get(value.name)
     out_tiles = tiles_of(op.block.type)
     if op.accumulate:  # y += expr: y is unpacked into DST, then expr accumulates into it
         walker.unpack_leaf(op.block, 0)
         if patterns.accumulates_into(op.value, True, defs) is None:
             walker.math += out_tiles * figs.eltwise_cycles_per_phase
             walker.flops += out_tiles * TILE_ELEMS
-    walker.visit(op.value, 0)
-    if root is None and walker.is_leaf(op.value):  # blk.store(other): a datacopy through the FPU
+    walker.visit(value, 0)
+    if root is None and walker.is_leaf(value):  # blk.store(other): a datacopy through the FPU
         walker.math += out_tiles * figs.eltwise_cycles_per_phase
-    pack_fmt = op.block.type.fmt if isinstance(op.block.type, BlockType) else float32
-    pack = out_tiles * pack_fmt.tile_bytes / figs.pack_bytes_per_cycle
+    pack = out_tiles * pack_fmt.tile_bytes / figs.pack_bytes_per_cycle + walker.pack
     unpack = max(walker.unpack)
     fill = (walker.first_unpack or 0.0) + pack_fmt.tile_bytes / figs.pack_bytes_per_cycle
     return StoreCost(unpack, walker.math, pack, fill, walker.flops)
@@ -115,6 +121,8 @@ class _Walker:
         self.dst_half = dst_tiles
         self.unpack = [0.0, 0.0]
         self.math = 0.0
+        #: packs of the tree's own rounding points, besides the store's
+        self.pack = 0.0
         self.flops = 0
         self.first_unpack: float | None = None
 
@@ -178,6 +186,10 @@ class _Walker:
             self.math += out * figs.eltwise_cycles_per_phase
         elif isinstance(op, ir.TileReshape):  # the same tiles on another grid: no work of its own
             self.operand(op.x, unpacker)
+        elif isinstance(op, ir.TileRound):  # packed into a buffer of its format, read back from there
+            self.operand(op.x, unpacker)
+            self.pack += out * reg.type.fmt.tile_bytes / figs.pack_bytes_per_cycle
+            self.unpack_leaf(reg, unpacker)
         elif isinstance(op, ir.TileFill):
             self.math += out * sfpu_pass * (1 + SFPU_BODY["fill"])
         elif isinstance(op, ir.TileWhere):

@@ -256,6 +256,7 @@ class ThreadCodegen:
 
     op_TileUnary = op_TileBinary = op_TileMatmul = op_TileReduce = _expr_op
     op_TileBroadcast = op_TileTranspose = op_TileReshape = op_TileFill = op_TileWhere = _expr_op
+    op_TileRound = _expr_op
 
     def leaves(self, op: ir.Op) -> tuple[Any, str]:
         """The compute site of a store and the tuple of its leaves' value ids (as Python source):

@@ -178,6 +178,9 @@ class DeviceMath:
             return lambda n, x: tile_math.reduce(kind, device_arith.tf32(x), dims)  # SrcA holds TF32
         if isinstance(op, ir.TileTranspose):  # transpose_wh_tile reads through SrcA: TF32
             return lambda n, x: tile_math.transpose(device_arith.tf32(x))
+        if isinstance(op, ir.TileRound):  # the packer rounds it into its buffer
+            fmt = op.result.type.fmt
+            return lambda n, x: self.pack(x, fmt).to(x.dtype)
         if isinstance(op, ir.TileUnary) and op.fn in SFPU_UNARY:
             unary = SFPU_UNARY[op.fn]
             params = mathops.full_params(op.fn, op.params) if op.fn in tile_math.UNARY_PARAM else ()

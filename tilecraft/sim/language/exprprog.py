@@ -15,6 +15,7 @@ import torch
 from ...ir import mathops, patterns
 from ...ir import ops as ir
 from ...ir.types import BlockType
+from ...numerics import quantize
 from .. import tile_math
 from ..device_math import BlockMath
 
@@ -149,6 +150,9 @@ def _kernel(op: ir.Op) -> Callable[..., torch.Tensor]:
     if isinstance(op, ir.TileReshape):
         grid, new_grid, tiled = op.x.type.shape, op.result.type.shape, op.result.type.unit.tiled
         return lambda n, x: tile_math.regrid(x, grid, new_grid, tiled)
+    if isinstance(op, ir.TileRound):
+        fmt = op.result.type.fmt
+        return lambda n, x: quantize(x, fmt).to(x.dtype)
     if isinstance(op, ir.TileFill):
         shape = op.result.type.elements
         return lambda n, v: (v.reshape(-1, *([1] * len(shape))) if v.dim() else v).expand(n, *shape)
