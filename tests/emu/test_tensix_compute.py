@@ -17,7 +17,7 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
-from tests.emu.harness import cb, dram, kernel, line_of, output, run
+from tests.emu.harness import arch_cases, cb, dram, kernel, line_of, output, run
 from tests.emu.test_wheel_kernels import sfpu_compute, unary_reader, unary_writer
 from tilecraft import session
 from tilecraft.diagnostics import KernelError
@@ -40,6 +40,7 @@ def _failure(run_program) -> object:
     return info.value.diagnostic
 
 
+@pytest.mark.parametrize("device", arch_cases([()], []), indirect=True)
 def test_deadlock_across_engines_names_each_trisc_wait(on_machine, ops) -> None:
     """The reader pushes one tile, the compute kernel (test_wheel_kernels.py's exp chain, so its build
     is shared) waits for a second: the emulator's deadlock
@@ -60,6 +61,7 @@ def test_deadlock_across_engines_names_each_trisc_wait(on_machine, ops) -> None:
     assert "TRISC PACK:" in compute[0] and "TRISC MATH:" in compute[0]
 
 
+@pytest.mark.parametrize("device", arch_cases([()], [0]), indirect=True)
 def test_unmodelled_instruction_stops_the_run_naming_it(on_machine) -> None:
     path = HERE / "unmodelled_instruction.cpp"
     out = output(on_machine, (32, 32))
@@ -69,6 +71,7 @@ def test_unmodelled_instruction_stops_the_run_naming_it(on_machine) -> None:
     assert path.name in diag.message
 
 
+@pytest.mark.parametrize("device", arch_cases([()], []), indirect=True)
 def test_api_the_wheel_lacks_is_a_compile_error_at_its_line(on_machine) -> None:
     """An error in the kernel's own source is the kernel's mistake: diagnosed at its line as the
     emulator's own build diagnoses it (E5001; a removed or renamed name gets E5002-E5005, as
@@ -131,3 +134,26 @@ def test_the_machine_reports_the_compute_calls_the_emulator_does(device, ops) ->
                           int(e["b"]), int(e["c"]), int(e["d"])) for e in events]
     assert len(calls["tensix"]) > 6 * 5  # per tile: wait, acquire, copy, SFPU, commit, ... pop
     assert calls["tensix"] == calls["emulator"]
+
+
+def test_both_architectures_machines_run_in_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Wormhole's and Blackhole's machines differ in their code (config addresses, encodings), and
+    each compute bridge is loaded globally so that the TRISC objects resolve the machine's layer in
+    it: each arch's machine lives in its own C++ namespace (tensix_build.MACHINE_NAMESPACES), so a
+    Blackhole kernel after a Wormhole one, and back, binds to its own (test_compute.py's add, the
+    same builds)."""
+    from tests.emu.test_compute import binary_program
+    from tilecraft import device_arith
+
+    monkeypatch.setattr(session, "_default", None)
+    torch.manual_seed(0)
+    a, b = torch.randn(64, 64), torch.randn(64, 64)
+    for arch in ("blackhole", "wormhole_b0", "blackhole"):
+        with session.using(arch=arch, compute_engine="tensix"):
+            device = ttnn.open_device(0)
+            try:
+                ea, eb, got = binary_program(device, a, b, ttnn.bfloat16, ttnn.bfloat16,
+                                             [("INIT", "add_init"), ("CALL", "add_tiles")])
+            finally:
+                ttnn.close_device(device)
+        assert torch.equal(got, device_arith.pack_bf16(device_arith.eltwise("add", ea, eb, 4, False))), arch
