@@ -18,6 +18,7 @@ import torch
 
 import tilecraft.ttnn as ttnn
 from tests.emu.harness import arch_cases, cb, dram, kernel, line_of, output, run
+from tests.emu import test_wheel_kernels as wheel
 from tests.emu.test_wheel_kernels import sfpu_compute, unary_reader, unary_writer
 from tilecraft import session
 from tilecraft.diagnostics import KernelError
@@ -157,3 +158,36 @@ def test_both_architectures_machines_run_in_one_process(monkeypatch: pytest.Monk
             finally:
                 ttnn.close_device(device)
         assert torch.equal(got, device_arith.pack_bf16(device_arith.eltwise("add", ea, eb, 4, False))), arch
+
+
+#: test_wheel_kernels.py's cases (the wheel's own kernels, unchanged, against torch) run on Blackhole's
+#: machine: its test functions with a Blackhole device (their ``compute_engine`` argument only names
+#: the engine; the ``device`` fixture's Blackhole session selects the machine)
+BLACKHOLE_WHEEL_CASES = {
+    "unary_exp": lambda device, ops: wheel.test_ttnn_unary_kernels_run_unchanged(
+        "tensix", device, ops, "unary",
+        {"SFPU_OP_EXP_INCLUDE": "1", "SFPU_OP_CHAIN_0": "exp_tile_init<false>(); exp_tile<false>(0);"}, torch.exp),
+    "binary_mul_bfloat8_b": lambda device, ops: wheel.test_ttnn_eltwise_binary_kernels_run_unchanged(
+        "tensix", device, ops, "mul_tiles", "ELWMUL", "mul", ttnn.bfloat8_b),
+    "bmm": lambda device, ops: wheel.test_ttnn_bmm_kernels_run_unchanged(
+        "tensix", device, ops, 1, 2, 3, 2, 0, ttnn.bfloat16),
+    "unary_relu": lambda device, ops: wheel.test_ttnn_unary_kernels_run_unchanged(
+        "tensix", device, ops, "unary",
+        {"SFPU_OP_RELU_FAMILY_INCLUDE": "1", "SFPU_OP_CHAIN_0": "relu_tile_init(); relu_tile(0);"}, torch.relu),
+    "binary_add": lambda device, ops: wheel.test_ttnn_eltwise_binary_kernels_run_unchanged(
+        "tensix", device, ops, "add_tiles", "ELWADD", "add", ttnn.bfloat16),
+    "typecast_to_float32": lambda device, ops: wheel.test_ttnn_typecast_chain_runs_unchanged(
+        "tensix", device, ops, ttnn.bfloat16, ttnn.float32),
+    "transpose_wh": lambda device, ops: wheel.test_ttnn_transpose_wh_kernels_run_unchanged(
+        "tensix", device, ops, "transpose"),
+    "bmm_large_block": lambda device, ops: wheel.test_ttnn_bmm_large_block_kernels_run_unchanged("tensix", device, ops),
+}
+
+
+@pytest.mark.parametrize("device,case", [pytest.param("blackhole", name, marks=[] if i < 3 else [pytest.mark.slow])
+                                         for i, name in enumerate(BLACKHOLE_WHEEL_CASES)], indirect=["device"])
+def test_wheel_kernels_run_on_blackhole(device, ops, case) -> None:
+    """The wheel's compute kernels (exp chain, bfloat8_b multiply, bmm by default; relu, add,
+    typecast, transpose and the large-block matmul slow) compiled against Blackhole's compute API
+    and LLK and run on Blackhole's machine pass test_wheel_kernels.py's torch goldens."""
+    BLACKHOLE_WHEEL_CASES[case](device, ops)
