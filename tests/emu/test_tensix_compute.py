@@ -163,24 +163,18 @@ def test_both_architectures_machines_run_in_one_process(monkeypatch: pytest.Monk
 #: test_wheel_kernels.py's cases (the wheel's own kernels, unchanged, against torch) run on Blackhole's
 #: machine: its test functions with a Blackhole device (their ``compute_engine`` argument only names
 #: the engine; the ``device`` fixture's Blackhole session selects the machine)
-BLACKHOLE_WHEEL_CASES = {
-    "unary_exp": lambda device, ops: wheel.test_ttnn_unary_kernels_run_unchanged(
-        "tensix", device, ops, "unary",
-        {"SFPU_OP_EXP_INCLUDE": "1", "SFPU_OP_CHAIN_0": "exp_tile_init<false>(); exp_tile<false>(0);"}, torch.exp),
-    "binary_mul_bfloat8_b": lambda device, ops: wheel.test_ttnn_eltwise_binary_kernels_run_unchanged(
-        "tensix", device, ops, "mul_tiles", "ELWMUL", "mul", ttnn.bfloat8_b),
-    "bmm": lambda device, ops: wheel.test_ttnn_bmm_kernels_run_unchanged(
-        "tensix", device, ops, 1, 2, 3, 2, 0, ttnn.bfloat16),
-    "unary_relu": lambda device, ops: wheel.test_ttnn_unary_kernels_run_unchanged(
-        "tensix", device, ops, "unary",
-        {"SFPU_OP_RELU_FAMILY_INCLUDE": "1", "SFPU_OP_CHAIN_0": "relu_tile_init(); relu_tile(0);"}, torch.relu),
-    "binary_add": lambda device, ops: wheel.test_ttnn_eltwise_binary_kernels_run_unchanged(
-        "tensix", device, ops, "add_tiles", "ELWADD", "add", ttnn.bfloat16),
-    "typecast_to_float32": lambda device, ops: wheel.test_ttnn_typecast_chain_runs_unchanged(
-        "tensix", device, ops, ttnn.bfloat16, ttnn.float32),
-    "transpose_wh": lambda device, ops: wheel.test_ttnn_transpose_wh_kernels_run_unchanged(
-        "tensix", device, ops, "transpose"),
-    "bmm_large_block": lambda device, ops: wheel.test_ttnn_bmm_large_block_kernels_run_unchanged("tensix", device, ops),
+EXP = {"SFPU_OP_EXP_INCLUDE": "1", "SFPU_OP_CHAIN_0": "exp_tile_init<false>(); exp_tile<false>(0);"}
+RELU = {"SFPU_OP_RELU_FAMILY_INCLUDE": "1", "SFPU_OP_CHAIN_0": "relu_tile_init(); relu_tile(0);"}
+BLACKHOLE_WHEEL_CASES = {  # name: (test_wheel_kernels.py's test function, its case's arguments)
+    "unary_exp": (wheel.test_ttnn_unary_kernels_run_unchanged, ("unary", EXP, torch.exp)),
+    "binary_mul_bfloat8_b": (wheel.test_ttnn_eltwise_binary_kernels_run_unchanged,
+                             ("mul_tiles", "ELWMUL", "mul", ttnn.bfloat8_b)),
+    "bmm": (wheel.test_ttnn_bmm_kernels_run_unchanged, (1, 2, 3, 2, 0, ttnn.bfloat16)),
+    "unary_relu": (wheel.test_ttnn_unary_kernels_run_unchanged, ("unary", RELU, torch.relu)),
+    "binary_add": (wheel.test_ttnn_eltwise_binary_kernels_run_unchanged, ("add_tiles", "ELWADD", "add", ttnn.bfloat16)),
+    "typecast_to_float32": (wheel.test_ttnn_typecast_chain_runs_unchanged, (ttnn.bfloat16, ttnn.float32)),
+    "transpose_wh": (wheel.test_ttnn_transpose_wh_kernels_run_unchanged, ("transpose",)),
+    "bmm_large_block": (wheel.test_ttnn_bmm_large_block_kernels_run_unchanged, ()),
 }
 
 
@@ -190,4 +184,5 @@ def test_wheel_kernels_run_on_blackhole(device, ops, case) -> None:
     """The wheel's compute kernels (exp chain, bfloat8_b multiply, bmm by default; relu, add,
     typecast, transpose and the large-block matmul slow) compiled against Blackhole's compute API
     and LLK and run on Blackhole's machine pass test_wheel_kernels.py's torch goldens."""
-    BLACKHOLE_WHEEL_CASES[case](device, ops)
+    function, args = BLACKHOLE_WHEEL_CASES[case]
+    function("tensix", device, ops, *args)
