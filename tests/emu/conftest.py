@@ -3,6 +3,7 @@ they are skipped here and tests/emu/test_build.py checks the error a user would 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from pathlib import Path
@@ -24,12 +25,17 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture
-def device(monkeypatch: pytest.MonkeyPatch):
-    """An open Wormhole device under the default session."""
+def device(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
+    """An open Wormhole device under the default session; parametrized indirectly with
+    ``"blackhole"`` (harness.arch_cases), a Blackhole device whose compute kernels run on the Tensix
+    machine built for Blackhole (the real 0.81.1 Blackhole compute API and LLK)."""
     monkeypatch.setattr(session, "_default", None)
-    dev = ttnn.open_device(0)
-    yield dev
-    ttnn.close_device(dev)
+    with contextlib.ExitStack() as scope:
+        if getattr(request, "param", "wormhole_b0") == "blackhole":
+            scope.enter_context(session.using(arch="blackhole", compute_engine="tensix"))
+        dev = ttnn.open_device(0)
+        yield dev
+        ttnn.close_device(dev)
 
 
 @pytest.fixture

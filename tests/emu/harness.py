@@ -86,6 +86,15 @@ def engine_cases(cases: Sequence[tuple], tensix_default: Iterable[int]) -> list:
             for engine in COMPUTE_ENGINES for i, case in enumerate(cases)]
 
 
+def arch_cases(cases: Sequence[tuple], blackhole_default: Iterable[int]) -> list:
+    """Each case on Wormhole B0 (the default engine) and on Blackhole's Tensix machine (the
+    ``device`` fixture, indirect): on Blackhole only the cases at the indices ``blackhole_default``
+    run by default, the rest are slow (each new kernel variant costs three TRISC compiles cold)."""
+    sample = set(blackhole_default)
+    return [pytest.param(arch, *case, marks=[pytest.mark.slow] if arch == "blackhole" and i not in sample else [])
+            for arch in ("wormhole_b0", "blackhole") for i, case in enumerate(cases)]
+
+
 def run_spec(program: ProgramSpec, stop_at_first_error: bool = True) -> launch.EmulationResult:
     return launch.run(program, stop_at_first_error)
 

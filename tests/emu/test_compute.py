@@ -20,7 +20,7 @@ import torch
 import tilecraft.ttnn as ttnn
 from tilecraft.diagnostics import DiagnosticWarning
 from tilecraft import device_arith as dev
-from tests.emu.harness import KERNELS, cb, compute, dram, kernel, output, reader, run, write_kernel, writer
+from tests.emu.harness import KERNELS, arch_cases, cb, compute, dram, kernel, output, reader, run, write_kernel, writer
 from tilecraft.numerics import quantize
 from tilecraft.sim import tile_math
 
@@ -43,7 +43,7 @@ def binary_program(device, a, b, dtype, out_dtype, defines, fp32=False):
     return ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float(), ttnn.to_torch(out)
 
 
-@pytest.mark.parametrize("op", ["add", "sub", "mul"])
+@pytest.mark.parametrize("device,op", arch_cases([("add",), ("sub",), ("mul",)], [0]), indirect=["device"])
 def test_fpu_binary_is_the_devices_op(device, op) -> None:
     torch.manual_seed(0)
     a, b = torch.randn(64, 64), torch.randn(64, 64)
@@ -55,7 +55,8 @@ def test_fpu_binary_is_the_devices_op(device, op) -> None:
     assert torch.allclose(got.float(), quantize(tile_math.BINARY[op](ea, eb), ttnn.bfloat16).float(), rtol=2 ** -5)
 
 
-@pytest.mark.parametrize("dims,kind", [((-2,), "rows"), ((-1,), "cols"), ((-2, -1), "scalar")])
+@pytest.mark.parametrize("device,dims,kind", arch_cases([((-2,), "rows"), ((-1,), "cols"), ((-2, -1), "scalar")], []),
+                         indirect=["device"])
 def test_broadcast_binary_reads_row_column_or_scalar_zero(device, dims, kind) -> None:
     torch.manual_seed(1)
     a, b = torch.randn(32, 64), torch.randn(32, 64)
@@ -89,6 +90,7 @@ def tf32(x: torch.Tensor) -> torch.Tensor:
     return (x.float().view(torch.int32) & -8192).view(torch.float32)
 
 
+@pytest.mark.parametrize("device", arch_cases([()], [0]), indirect=True)
 def test_matmul_tiles_is_the_devices_matmul(device) -> None:
     """Bit for bit the device's HiFi4 matmul (fp32 DST) of TF32 operands, k tile by k tile."""
     a, b, got = matmul_program(device, 2, 3, 2, "compute_matmul.cpp")
@@ -96,6 +98,7 @@ def test_matmul_tiles_is_the_devices_matmul(device) -> None:
     assert torch.allclose(got, tile_math.matmul(a, b), rtol=1e-2, atol=1e-2)
 
 
+@pytest.mark.parametrize("device", arch_cases([()], []), indirect=True)
 def test_matmul_block_sub_blocks(device) -> None:
     """matmul_block fills a 2x2 sub-block of DST per call; pages come out sub-block by sub-block."""
     # the writer stores pages in order, so page p (tile p of the output) is the sub-block order's tile p
@@ -124,8 +127,9 @@ def matmul_program_block(device):
     return ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float(), ttnn.to_torch(out)
 
 
-@pytest.mark.parametrize("pool", ["SUM", "MAX"])
-@pytest.mark.parametrize("dim,dims", [("REDUCE_ROW", (-1,)), ("REDUCE_COL", (-2,)), ("REDUCE_SCALAR", (-2, -1))])
+@pytest.mark.parametrize("device,pool,dim,dims", arch_cases(
+    [(pool, dim, dims) for dim, dims in [("REDUCE_ROW", (-1,)), ("REDUCE_COL", (-2,)), ("REDUCE_SCALAR", (-2, -1))]
+     for pool in ("SUM", "MAX")], [0]), indirect=["device"])
 def test_reduce_is_the_devices_reduce(device, pool, dim, dims) -> None:
     torch.manual_seed(4)
     ht, wt, blocks = 2, 3, 2
@@ -153,6 +157,7 @@ def test_reduce_is_the_devices_reduce(device, pool, dim, dims) -> None:
     assert torch.equal(got, want.reshape(blocks, 32, 32))
 
 
+@pytest.mark.parametrize("device", arch_cases([()], []), indirect=True)
 def test_transpose_tile(device) -> None:
     x = torch.randn(32, 64)
     tx, out = dram(device, x), output(device, (32, 64))
@@ -225,7 +230,8 @@ LLK_BUDGET_ULP = {"gelu_tile_init<false>(); gelu_tile<false>(0);": 66382, "erf_t
                   f"elu_tile_init(); elu_tile(0, {bits(1.0)});": 10}
 
 
-@pytest.mark.parametrize("call", list(UNARY), ids=lambda c: c.split("(")[0])
+@pytest.mark.parametrize("device,call", arch_cases([(call,) for call in UNARY], [0]), indirect=["device"],
+                         ids=lambda c: c.split("(")[0])
 def test_sfpu_functions_follow_the_language_level(device, call) -> None:
     """fp32 in, fp32 DST, fp32 out: within 4 units in the last place of fp32 of the larger of the
     result and the input (a function that cancels, like gelu of a negative x, loses bits to the
@@ -239,6 +245,7 @@ def test_sfpu_functions_follow_the_language_level(device, call) -> None:
     assert torch.all((got - want).abs() <= LLK_BUDGET_ULP.get(call, 4) * ulp), ((got - want).abs() / ulp).max()
 
 
+@pytest.mark.parametrize("device", arch_cases([()], []), indirect=True)
 def test_log2_of_a_power_of_two_is_exact(device) -> None:
     """base_is_two adds the exponent unscaled (ckernel_sfpu_log.h): log2(2^k) == k for every k."""
     k = torch.arange(-126, 128, dtype=torch.float32)
@@ -248,6 +255,7 @@ def test_log2_of_a_power_of_two_is_exact(device) -> None:
     assert torch.equal(got.flatten()[:k.numel()], k)
 
 
+@pytest.mark.parametrize("device", arch_cases([()], []), indirect=True)
 def test_sfpu_stores_into_a_16_bit_dst_truncate(device) -> None:
     """Without fp32 DST the SFPU result is truncated to bfloat16 (SFPSTORE's default rounding):
     mul_unary_tile stores its product as it is (ckernel_sfpu_binop_with_unary.h: "bf16 dest stores
@@ -261,6 +269,7 @@ def test_sfpu_stores_into_a_16_bit_dst_truncate(device) -> None:
     assert torch.all(got.float() == truncated) and truncated != third.to(torch.bfloat16).float()
 
 
+@pytest.mark.parametrize("device", arch_cases([()], []), indirect=True)
 def test_exp_rounds_to_nearest_before_a_16_bit_store(device) -> None:
     """exp's LLK rounds with SFP_STOCH_RND (nearest, ties away from zero) before SFPSTORE: e is
     2.71875 in bfloat16, where truncation gives 2.703125."""
@@ -282,12 +291,13 @@ def test_fp32_copies_lose_13_bits_through_srca_unless_unpacked_to_dest(device, e
 
 # each call after its init, as on a device: the LLK's SFPU binary ops need their init's
 # configuration (without it the Tensix machine computes div, max and lt wrongly, as a device would)
-@pytest.mark.parametrize("op,fn", [("add_binary_tile_init(); add_binary_tile(0, 1, 0)", torch.add),
-                                   ("sub_binary_tile_init(); sub_binary_tile(0, 1, 0)", torch.sub),
-                                   ("mul_binary_tile_init(); mul_binary_tile(0, 1, 0)", torch.mul),
-                                   ("div_binary_tile_init(); div_binary_tile(0, 1, 0)", torch.div),
-                                   ("binary_max_tile_init(); binary_max_tile(0, 1, 0)", torch.maximum),
-                                   ("lt_binary_tile_init(); lt_binary_tile(0, 1, 0)", lambda a, b: (a < b).float())])
+@pytest.mark.parametrize("device,op,fn", arch_cases(
+    [("add_binary_tile_init(); add_binary_tile(0, 1, 0)", torch.add),
+     ("sub_binary_tile_init(); sub_binary_tile(0, 1, 0)", torch.sub),
+     ("mul_binary_tile_init(); mul_binary_tile(0, 1, 0)", torch.mul),
+     ("div_binary_tile_init(); div_binary_tile(0, 1, 0)", torch.div),
+     ("binary_max_tile_init(); binary_max_tile(0, 1, 0)", torch.maximum),
+     ("lt_binary_tile_init(); lt_binary_tile(0, 1, 0)", lambda a, b: (a < b).float())], []), indirect=["device"])
 def test_sfpu_binary_on_fp32(device, op, fn) -> None:
     torch.manual_seed(7)
     a, b = torch.randn(32, 32), torch.randn(32, 32)
@@ -308,6 +318,7 @@ def test_sfpu_binary_on_fp32(device, op, fn) -> None:
         assert torch.equal(got, want)
 
 
+@pytest.mark.parametrize("device", arch_cases([()], []), indirect=True)
 def test_where_on_fp32_dst(device, tmp_path: Path) -> None:
     torch.manual_seed(8)
     c = (torch.rand(32, 32) > 0.5).float()
@@ -378,6 +389,7 @@ void kernel_main() {
 """
 
 
+@pytest.mark.parametrize("device", arch_cases([()], []), indirect=True)
 def test_tilize_then_untilize_round_trip(device, tmp_path: Path) -> None:
     x = torch.arange(32 * 64, dtype=torch.float32).reshape(32, 64)
     tx = dram(device, x, ttnn.bfloat16, ttnn.ROW_MAJOR_LAYOUT)

@@ -13,7 +13,7 @@ import torch
 
 import tilecraft.ttnn as ttnn
 from tilecraft import device_arith as dev
-from tests.emu.harness import KERNELS, cb, compute, dram, kernel, output, reader, run, writer
+from tests.emu.harness import KERNELS, arch_cases, cb, compute, dram, kernel, output, reader, run, writer
 
 PHASES = {ttnn.MathFidelity.LoFi: 1, ttnn.MathFidelity.HiFi2: 2, ttnn.MathFidelity.HiFi3: 3,
           ttnn.MathFidelity.HiFi4: 4}
@@ -51,8 +51,8 @@ def binary_tiles(device, op, a, b, fidelity, fp32, out_dtype=ttnn.bfloat16, in_d
     return ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float(), ttnn.to_torch(out)
 
 
-@pytest.mark.parametrize("fidelity", list(PHASES))
-@pytest.mark.parametrize("fp32", [True, False])
+@pytest.mark.parametrize("device,fidelity,fp32", arch_cases(
+    [(fidelity, fp32) for fp32 in (True, False) for fidelity in PHASES], [0]), indirect=["device"])
 def test_matmul_follows_the_fidelity_phases_and_accumulation(device, fidelity, fp32) -> None:
     torch.manual_seed(11)
     a, b = torch.randn(32, 32), torch.randn(32, 32) * 4
@@ -88,9 +88,9 @@ def test_products_are_aligned_per_group_of_eight_even_at_hifi4(device) -> None:
     assert got[0, 0] == 1.0 and float((ea.double() @ eb.double())[0, 0]) == 1 + 7 * 2.0 ** -20
 
 
-@pytest.mark.parametrize("op", ["add", "sub", "mul"])
-@pytest.mark.parametrize("fidelity", [ttnn.MathFidelity.LoFi, ttnn.MathFidelity.HiFi4])
-@pytest.mark.parametrize("fp32", [True, False])
+@pytest.mark.parametrize("device,op,fidelity,fp32", arch_cases(
+    [(op, fidelity, fp32) for fp32 in (True, False) for fidelity in (ttnn.MathFidelity.LoFi, ttnn.MathFidelity.HiFi4)
+     for op in ("add", "sub", "mul")], []), indirect=["device"])
 def test_eltwise_follows_the_device(device, op, fidelity, fp32) -> None:
     if op != "mul" and fidelity != ttnn.MathFidelity.LoFi:
         pytest.skip("ELWADD/ELWSUB run one phase whatever the fidelity")
@@ -109,6 +109,7 @@ def test_lofi_multiply_is_low_on_average(device) -> None:
     assert 0.96 < ratio < 0.995  # truncated operand bits: the product is low
 
 
+@pytest.mark.parametrize("device", arch_cases([()], [0]), indirect=True)
 def test_pack_rounds_ties_away_and_nan_becomes_inf(device) -> None:
     """fp32 DST values (Float32 inputs times 1.0, exact at HiFi4) packed to bfloat16."""
     a = torch.ones(32, 32)
@@ -120,8 +121,9 @@ def test_pack_rounds_ties_away_and_nan_becomes_inf(device) -> None:
     assert dev.pack_bf16(b[0, :5]).float().tolist() == want  # the golden agrees
 
 
-@pytest.mark.parametrize("bits,dtype", [(7, ttnn.bfloat8_b), (3, ttnn.bfloat4_b)])
-@pytest.mark.parametrize("precise", [False, True])
+@pytest.mark.parametrize("device,bits,dtype,precise", arch_cases(
+    [(bits, dtype, precise) for precise in (False, True) for bits, dtype in ((7, ttnn.bfloat8_b), (3, ttnn.bfloat4_b))],
+    [0]), indirect=["device"])
 def test_block_float_pack_rounds_twice_or_truncates(device, bits, dtype, precise) -> None:
     """One face row spans 2^4 .. 2^-12: the shared exponent is the largest; bfloat8_b rounds to 7
     bits first unless bfp8_pack_precise, bfloat4_b keeps the top three bits of the rounded seven."""

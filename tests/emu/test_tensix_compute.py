@@ -17,7 +17,8 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
-from tests.emu.harness import cb, dram, kernel, line_of, output, run
+from tests.emu.harness import arch_cases, cb, dram, kernel, line_of, output, run
+from tests.emu import test_wheel_kernels as wheel
 from tests.emu.test_wheel_kernels import sfpu_compute, unary_reader, unary_writer
 from tilecraft import session
 from tilecraft.diagnostics import KernelError
@@ -40,6 +41,7 @@ def _failure(run_program) -> object:
     return info.value.diagnostic
 
 
+@pytest.mark.parametrize("device", arch_cases([()], []), indirect=True)
 def test_deadlock_across_engines_names_each_trisc_wait(on_machine, ops) -> None:
     """The reader pushes one tile, the compute kernel (test_wheel_kernels.py's exp chain, so its build
     is shared) waits for a second: the emulator's deadlock
@@ -60,6 +62,7 @@ def test_deadlock_across_engines_names_each_trisc_wait(on_machine, ops) -> None:
     assert "TRISC PACK:" in compute[0] and "TRISC MATH:" in compute[0]
 
 
+@pytest.mark.parametrize("device", arch_cases([()], [0]), indirect=True)
 def test_unmodelled_instruction_stops_the_run_naming_it(on_machine) -> None:
     path = HERE / "unmodelled_instruction.cpp"
     out = output(on_machine, (32, 32))
@@ -69,6 +72,7 @@ def test_unmodelled_instruction_stops_the_run_naming_it(on_machine) -> None:
     assert path.name in diag.message
 
 
+@pytest.mark.parametrize("device", arch_cases([()], []), indirect=True)
 def test_api_the_wheel_lacks_is_a_compile_error_at_its_line(on_machine) -> None:
     """An error in the kernel's own source is the kernel's mistake: diagnosed at its line as the
     emulator's own build diagnoses it (E5001; a removed or renamed name gets E5002-E5005, as
@@ -131,3 +135,54 @@ def test_the_machine_reports_the_compute_calls_the_emulator_does(device, ops) ->
                           int(e["b"]), int(e["c"]), int(e["d"])) for e in events]
     assert len(calls["tensix"]) > 6 * 5  # per tile: wait, acquire, copy, SFPU, commit, ... pop
     assert calls["tensix"] == calls["emulator"]
+
+
+def test_both_architectures_machines_run_in_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Wormhole's and Blackhole's machines differ in their code (config addresses, encodings), and
+    each compute bridge is loaded globally so that the TRISC objects resolve the machine's layer in
+    it: each arch's machine lives in its own C++ namespace (tensix_build.MACHINE_NAMESPACES), so a
+    Blackhole kernel after a Wormhole one, and back, binds to its own (test_compute.py's add, the
+    same builds)."""
+    from tests.emu.test_compute import binary_program
+    from tilecraft import device_arith
+
+    monkeypatch.setattr(session, "_default", None)
+    torch.manual_seed(0)
+    a, b = torch.randn(64, 64), torch.randn(64, 64)
+    for arch in ("blackhole", "wormhole_b0", "blackhole"):
+        with session.using(arch=arch, compute_engine="tensix"):
+            device = ttnn.open_device(0)
+            try:
+                ea, eb, got = binary_program(device, a, b, ttnn.bfloat16, ttnn.bfloat16,
+                                             [("INIT", "add_init"), ("CALL", "add_tiles")])
+            finally:
+                ttnn.close_device(device)
+        assert torch.equal(got, device_arith.pack_bf16(device_arith.eltwise("add", ea, eb, 4, False))), arch
+
+
+#: test_wheel_kernels.py's cases (the wheel's own kernels, unchanged, against torch) run on Blackhole's
+#: machine: its test functions with a Blackhole device (their ``compute_engine`` argument only names
+#: the engine; the ``device`` fixture's Blackhole session selects the machine)
+EXP = {"SFPU_OP_EXP_INCLUDE": "1", "SFPU_OP_CHAIN_0": "exp_tile_init<false>(); exp_tile<false>(0);"}
+RELU = {"SFPU_OP_RELU_FAMILY_INCLUDE": "1", "SFPU_OP_CHAIN_0": "relu_tile_init(); relu_tile(0);"}
+BLACKHOLE_WHEEL_CASES = {  # name: (test_wheel_kernels.py's test function, its case's arguments)
+    "unary_exp": (wheel.test_ttnn_unary_kernels_run_unchanged, ("unary", EXP, torch.exp)),
+    "binary_mul_bfloat8_b": (wheel.test_ttnn_eltwise_binary_kernels_run_unchanged,
+                             ("mul_tiles", "ELWMUL", "mul", ttnn.bfloat8_b)),
+    "bmm": (wheel.test_ttnn_bmm_kernels_run_unchanged, (1, 2, 3, 2, 0, ttnn.bfloat16)),
+    "unary_relu": (wheel.test_ttnn_unary_kernels_run_unchanged, ("unary", RELU, torch.relu)),
+    "binary_add": (wheel.test_ttnn_eltwise_binary_kernels_run_unchanged, ("add_tiles", "ELWADD", "add", ttnn.bfloat16)),
+    "typecast_to_float32": (wheel.test_ttnn_typecast_chain_runs_unchanged, (ttnn.bfloat16, ttnn.float32)),
+    "transpose_wh": (wheel.test_ttnn_transpose_wh_kernels_run_unchanged, ("transpose",)),
+    "bmm_large_block": (wheel.test_ttnn_bmm_large_block_kernels_run_unchanged, ()),
+}
+
+
+@pytest.mark.parametrize("device,case", [pytest.param("blackhole", name, marks=[] if i < 3 else [pytest.mark.slow])
+                                         for i, name in enumerate(BLACKHOLE_WHEEL_CASES)], indirect=["device"])
+def test_wheel_kernels_run_on_blackhole(device, ops, case) -> None:
+    """The wheel's compute kernels (exp chain, bfloat8_b multiply, bmm by default; relu, add,
+    typecast, transpose and the large-block matmul slow) compiled against Blackhole's compute API
+    and LLK and run on Blackhole's machine pass test_wheel_kernels.py's torch goldens."""
+    function, args = BLACKHOLE_WHEEL_CASES[case]
+    function("tensix", device, ops, *args)

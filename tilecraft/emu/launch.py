@@ -149,7 +149,7 @@ def _load_on_machine(device: NativeDevice, model: ChipModel, kernel: KernelSpec,
     """A compute kernel's fibers on the Tensix machine: one load per core (its TRISCs' globals are the
     core's own), the first from the cache, the others from copies in ``scratch``."""
     for i, core in enumerate(kernel.cores):
-        handle = tensix_compute.load_kernel(device, path, kernel.display, scratch / str(i) if i else None)
+        handle = tensix_compute.load_kernel(device, path, kernel.display, scratch / str(i) if i else None, model.name)
         device.add_fiber(_index(model, core), kernel.slot, handle, kernel.runtime_args.get(core, []),
                          kernel.common_args)
 

@@ -37,6 +37,13 @@ TRISCS = ("UNPACK", "MATH", "PACK")
 #: the suite's defines for every test compile (test_config.py: INITIAL_OPTIONS_COMPILE)
 SUITE_DEFINES = ("-DTENSIX_FIRMWARE", "-DENV_LLK_INFRA", "-DKERNEL_BUILD", "-DENABLE_LLK_ASSERT")
 ARCH_DEFINES = {"wormhole": "-DARCH_WORMHOLE", "blackhole": "-DARCH_BLACKHOLE"}
+#: Each architecture's machine in a C++ namespace of its own. The kernel emulator loads the compute
+#: bridge of every architecture a process runs into one address space, globally (the TRISC objects
+#: resolve the machine's layer there, tensix_compute.py), and the two machines differ in their
+#: code (config addresses, encodings, opcode tables): with one name, the first loaded would serve
+#: both. Blackhole's build renames the namespace ``tc_tensix`` on the command line, so its machine,
+#: its TRISC objects and its bridge bind to one another only.
+MACHINE_NAMESPACES = {"wormhole": "tc_tensix", "blackhole": "tc_tensix_blackhole"}
 #: The suite's OPTIONS_ALL as far as they apply on the host (docs/emulator.md lists what is dropped
 #: and why: -ftt-* and -mno-tt-fix-whbhebreak are SFPI-toolchain options; -ffast-math and its
 #: refinements would let g++ rewrite the machine model's host arithmetic; -g and -Werror are
@@ -97,6 +104,26 @@ def _include_roots(tt_metal: Path, arch: str, variant: Path, extra: Sequence[Pat
             tt_metal / "hostdevcommon" / "api", *hw_specific]
 
 
+def machine_arch_flags(arch: str) -> list[str]:
+    """What every compile of the machine's code for ``arch`` passes: the machine's architecture
+    (arch.h) and its namespace (``MACHINE_NAMESPACES``)."""
+    namespace = MACHINE_NAMESPACES[arch]
+    return [f"-DTC_ARCH_{arch.upper()}", *([f"-Dtc_tensix={namespace}"] if namespace != "tc_tensix" else [])]
+
+
+#: What every kernel built for the arch is compiled with beyond its arch define. Blackhole's take the
+#: LLK's paths without SFPLOADMACRO (tt-metal's TT_METAL_DISABLE_SFPLOADMACRO=1, the mode Tenstorrent's
+#: simulator ttsim requires): Blackhole's SFPLOADMACRO scheduling has no public description, so the
+#: machine refuses it there (sfpu.cpp) rather than run Wormhole B0's reading of it.
+KERNEL_ARCH_DEFINES = {"wormhole": (), "blackhole": ("-DDISABLE_SFPLOADMACRO",)}
+
+
+def kernel_arch_flags(arch: str) -> list[str]:
+    """What a kernel compile for ``arch`` passes (an LLK test's TRISC, a compute kernel's): the arch
+    define, ``KERNEL_ARCH_DEFINES`` and the machine's namespace."""
+    return [ARCH_DEFINES[arch], *KERNEL_ARCH_DEFINES[arch], *machine_arch_flags(arch)]
+
+
 def run_compiler(command: list[str], what: str, explain: Callable[[str], Exception | None] | None = None) -> str:
     """Runs a machine compile and returns its diagnostics output (warnings); on failure raises
     ``explain(stderr)`` when that gives an exception (the caller's own diagnosis, e.g. an error in a
@@ -134,7 +161,7 @@ def machine_archive(arch: str = "wormhole") -> Path:
     initialisers that nothing else references."""
     tt_metal = tensix_tree.machine_tree(arch)
     gxx = compiler()
-    key = cache.digest("tensix-machine", arch, gxx.version, *MACHINE_FLAGS, hash_tree(MACHINE_DIR),
+    key = cache.digest("tensix-machine", arch, gxx.version, *MACHINE_FLAGS, *machine_arch_flags(arch), hash_tree(MACHINE_DIR),
                        tt_metal.parent.name)
 
     def make(directory: Path) -> Path:
@@ -161,7 +188,7 @@ def compile_machine_source(source: Path, directory: Path, arch: str, extra_inclu
     includes = [MACHINE_DIR, hw, original / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[arch] / "common" / "inc"]
     includes += [hw / "wormhole_b0_defines"] if arch == "wormhole" else []
     obj = directory / f"{source.stem}.o"
-    run_compiler([*compiler().command(), *MACHINE_FLAGS, f"-DTC_ARCH_{arch.upper()}",
+    run_compiler([*compiler().command(), *MACHINE_FLAGS, *machine_arch_flags(arch),
                    *(f"-I{p}" for p in [*includes, *extra_includes]), "-c", str(source), "-o", str(obj)],
                   f"the Tensix machine's {source.name} ({arch})")
     return obj
@@ -177,7 +204,8 @@ def runner_executable(arch: str = "wormhole") -> Path:
     archive = machine_archive(arch)
     gxx = compiler()
     main = MACHINE_DIR / "runner" / "runner_main.cpp"
-    key = cache.digest("tensix-runner", arch, gxx.version, *MACHINE_FLAGS, hash_tree(MACHINE_DIR), cache.digest(archive.read_bytes()))
+    key = cache.digest("tensix-runner", arch, gxx.version, *MACHINE_FLAGS, *machine_arch_flags(arch),
+                       hash_tree(MACHINE_DIR), cache.digest(archive.read_bytes()))
 
     def make(directory: Path) -> Path:
         out = directory / "tensix_runner"
@@ -233,7 +261,8 @@ def build_llk_test(source: Path, build_h: str, arch: str = "wormhole", extra_inc
     gxx = compiler()
     extra = [Path(p).resolve() for p in extra_includes]
     define_flags = [d if d.startswith("-D") else f"-D{d}" for d in defines]
-    key_parts = ["tensix-trisc", arch, gxx.version, *KERNEL_FLAGS, *SUITE_DEFINES, *define_flags, source.as_posix(),
+    key_parts = ["tensix-trisc", arch, gxx.version, *KERNEL_FLAGS, *SUITE_DEFINES, *kernel_arch_flags(arch),
+                 *define_flags, source.as_posix(),
                  source.read_bytes(), build_h, tt_metal.parent.name,
                  hash_tree(MACHINE_DIR, (".h",)),  # our sfpi.h and kernel_include/ and the machine headers they use
                  *(p.as_posix() for p in extra),
@@ -256,7 +285,7 @@ def build_llk_test(source: Path, build_h: str, arch: str = "wormhole", extra_inc
             stub = directory / f"{name.lower()}.cpp"
             stub.write_text(f'#include "{kernel}"\n#include "tc_trisc_main.h"\n')
             out = directory / f"{name.lower()}.so"
-            run_compiler([*gxx.command(), *KERNEL_FLAGS, *SUITE_DEFINES, ARCH_DEFINES[arch],
+            run_compiler([*gxx.command(), *KERNEL_FLAGS, *SUITE_DEFINES, *kernel_arch_flags(arch),
                            f"-DCOMPILE_FOR_TRISC={index}", f"-DLLK_TRISC_{name}", *define_flags,
                            "-include", str(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h"),
                            f"-I{source.parent}", *(f"-I{p}" for p in _include_roots(tt_metal, arch, variant, extra)),

@@ -29,15 +29,19 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from ..diagnostics import Diagnostic
 from . import cache, chlkc, native, tensix_prefix, tensix_tree
 from .build import COMPILE_LOG, INCLUDE, RUNTIME, KernelBuild, ttnn_include_roots
 from .compile_errors import compile_failure, missing_kernel_main
-from .tensix_build import (CODE_BUILD, KERNEL_FLAGS, MACHINE_DIR, MACHINE_FLAGS, SFPI_DIR, TRISCS, TensixBuildError,
-                           hash_tree, run_compiler, compile_machine_source, machine_archive, whole_archive)
+from .tensix_build import (KERNEL_FLAGS, MACHINE_DIR, MACHINE_FLAGS, SFPI_DIR, TRISCS, hash_tree, kernel_arch_flags,
+                           machine_arch_flags, run_compiler, compile_machine_source, machine_archive, whole_archive)
 from .toolchain import compiler
 
-ARCH = "wormhole"  # the machine's Blackhole unpackers and packers are not modelled yet
+#: the machine's architecture for the arch define the emulator's build gives a kernel (launch.py)
+ARCHS = {"ARCH_WORMHOLE": "wormhole", "ARCH_BLACKHOLE": "blackhole"}
+#: the machine's architecture for a chip model's name (device_model.py)
+CHIP_ARCHS = {"wormhole_b0": "wormhole", "blackhole": "blackhole"}
+#: tt-metal's directory names per architecture: ``hw/ckernels/<name>/metal``
+CKERNELS_DIRS = {"wormhole": "wormhole_b0", "blackhole": "blackhole"}
 #: What the JIT passes a TRISC compile beyond the suite's flags (tt-metal's jit_build), and what the
 #: host needs: ``-fpermissive`` because the 32-bit RISC-V code casts L1 pointers to uint32_t
 #: (get_arg_addr, the CB counters' addresses); the emulator's L1 lies below 2 GiB, so they survive.
@@ -45,30 +49,38 @@ ARCH = "wormhole"  # the machine's Blackhole unpackers and packers are not model
 #: as the emulator's build keeps its own) carries the API's deprecation warnings to the kernel's lines.
 #: ``DISABLE_CB_ASSEMBLY`` selects the C loop of setup_local_cb_read_write_interfaces (the other is
 #: RISC-V assembly).
-TRISC_FLAGS = ("-fpermissive", "-Wno-int-to-pointer-cast", "-Wno-volatile", "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE", "-DARCH_WORMHOLE",
+#: The arch's own defines come from ``tensix_build.kernel_arch_flags``.
+TRISC_FLAGS = ("-fpermissive", "-Wno-int-to-pointer-cast", "-Wno-volatile", "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE",
                "-DPROGRAMMABLE_CORE_TYPE=TENSIX", "-DDISABLE_CB_ASSEMBLY=1", "-DLOCAL_MEM_EN=0")
 #: the object built for the MATH TRISC is the cache entry's; UNPACK's and PACK's lie beside it
 BESIDE = {"UNPACK": "unpack.so", "PACK": "pack.so"}
 
 
-def tree_roots(tt_metal: Path) -> list[Path]:
-    """The JIT's include path for a Wormhole TRISC as far as every kernel shares it, with our sfpi
-    and kernel-side headers where the JIT has the SFPI toolchain's (the data-movement build,
-    tensix_dataflow.py, uses it too)."""
-    llk = tt_metal / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[ARCH]
-    metal = tt_metal / "hw" / "ckernels" / "wormhole_b0" / "metal"
-    hw = tt_metal / "hw" / "inc" / "internal" / "tt-1xx" / ARCH
+def kernel_arch(build: KernelBuild) -> str:
+    """The architecture a kernel is built for (its arch define)."""
+    return next(arch for define, arch in ARCHS.items() if define in dict(build.arch_defines))
+
+
+def tree_roots(tt_metal: Path, arch: str) -> list[Path]:
+    """The JIT's include path for a TRISC of ``arch`` as far as every kernel shares it, with our
+    sfpi and kernel-side headers where the JIT has the SFPI toolchain's (the data-movement build,
+    tensix_dataflow.py, uses it too). Wormhole's config register names lie in a directory of their
+    own (``wormhole_b0_defines``), Blackhole's beside its other headers."""
+    llk = tt_metal / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[arch]
+    metal = tt_metal / "hw" / "ckernels" / CKERNELS_DIRS[arch] / "metal"
+    hw = tt_metal / "hw" / "inc" / "internal" / "tt-1xx" / arch
+    defines = [hw / "wormhole_b0_defines"] if arch == "wormhole" else []
     return [SFPI_DIR, tensix_tree.KERNEL_INCLUDE_DIR, metal / "common",
             metal / "llk_io", metal / "llk_api", metal / "llk_api" / "llk_sfpu", llk / "llk_lib", llk / "common" / "inc",
             llk / "common" / "inc" / "sfpu", tt_metal / "tt-llk" / "common", tt_metal / "tt-llk" / "tools" / "include",
             tt_metal / "hw" / "firmware" / "src" / "tt-1xx", tt_metal / "hw" / "inc", hw.parent, hw,
-            hw / "wormhole_b0_defines", hw / "noc", tt_metal, tt_metal / "api", tt_metal / "hostdevcommon" / "api"]
+            *defines, hw / "noc", tt_metal, tt_metal / "api", tt_metal / "hostdevcommon" / "api"]
 
 
-def kernel_include_roots(tt_metal: Path, build: KernelBuild, directory: Path) -> list[Path]:
+def kernel_include_roots(tt_metal: Path, build: KernelBuild, directory: Path, arch: str) -> list[Path]:
     """The JIT's include path for one kernel's TRISC: its generated files and its own directory
     first, ttnn's roots last."""
-    return [directory, build.source.parent, *tree_roots(tt_metal), *ttnn_include_roots(build.source)]
+    return [directory, build.source.parent, *tree_roots(tt_metal, arch), *ttnn_include_roots(build.source)]
 
 
 def descriptors_header(build: KernelBuild) -> str:
@@ -98,12 +110,6 @@ def kernel_define_flags(build: KernelBuild) -> list[str]:
     return [f"-D{name}={value}" for name, value in (*build.compile_time_arg_defines(), *build.defines)]
 
 
-def _refuse(build: KernelBuild, why: str) -> TensixBuildError:
-    return TensixBuildError(Diagnostic(CODE_BUILD, f"compute kernel {build.display} cannot run on the Tensix machine: "
-                                                   f"{why}", hint="run it on the emulator's own compute engine "
-                                                                  "(TILECRAFT_COMPUTE=emulator, the default)"))
-
-
 def write_units(build: KernelBuild, directory: Path) -> None:
     """The files the JIT generates for a compute kernel, in ``directory``: its defines, the chlkc
     descriptors, a Metal 2.0 kernel's bindings, and each TRISC's translation unit
@@ -128,18 +134,19 @@ def trisc_command(build: KernelBuild, tt_metal: Path, directory: Path, index: in
     caller adds ``-o``, or ``-fsyntax-only``)."""
     gxx = compiler()
     name = TRISCS[index]
-    trisc = [*gxx.command(), *KERNEL_FLAGS, *TRISC_FLAGS, f"-DUCK_CHLKC_{name}", f"-DNAMESPACE=chlkc_{name.lower()}",
-             f"-DCOMPILE_FOR_TRISC={index}", f"-DPROCESSOR_INDEX={2 + index}"]
+    arch = kernel_arch(build)
+    trisc = [*gxx.command(), *KERNEL_FLAGS, *TRISC_FLAGS, *kernel_arch_flags(arch), f"-DUCK_CHLKC_{name}",
+             f"-DNAMESPACE=chlkc_{name.lower()}", f"-DCOMPILE_FOR_TRISC={index}", f"-DPROCESSOR_INDEX={2 + index}"]
     prefix = tensix_prefix.precompiled(
-        [*trisc, *(f"-I{p}" for p in tree_roots(tt_metal))],
+        [*trisc, *(f"-I{p}" for p in tree_roots(tt_metal, arch))],
         tensix_prefix.header_text(
             tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h", arch_define_lines(build),
             (*tensix_prefix.FIRMWARE,
-             *tensix_prefix.unit_headers(tt_metal / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[ARCH], name))),
+             *tensix_prefix.unit_headers(tt_metal / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[arch], name))),
         cache.digest(gxx.version, tt_metal.parent.name, hash_tree(MACHINE_DIR, (".h",))),
         f"the Tensix machine's TRISC {name} prefix", run_compiler)
     return [*trisc, *kernel_define_flags(build), "-include", str(prefix),
-            *(f"-I{p}" for p in kernel_include_roots(tt_metal, build, directory)),
+            *(f"-I{p}" for p in kernel_include_roots(tt_metal, build, directory, arch)),
             str(directory / f"trisc_{name.lower()}.cpp")]
 
 
@@ -161,14 +168,10 @@ def _kernel_errors(build: KernelBuild) -> Callable[[str], Exception | None]:
     return explain
 
 
-def _check_arch(build: KernelBuild) -> None:
-    if "ARCH_WORMHOLE" not in dict(build.arch_defines):
-        raise _refuse(build, "only Wormhole B0 is modelled for ttnn compute kernels")
-
-
 def _key(build: KernelBuild, tt_metal: Path) -> str:
     """What decides a compute kernel's three TRISC compiles."""
-    return cache.digest("tensix-compute", compiler().version, *KERNEL_FLAGS, *TRISC_FLAGS, build.key(),
+    return cache.digest("tensix-compute", compiler().version, *KERNEL_FLAGS, *TRISC_FLAGS,
+                        *kernel_arch_flags(kernel_arch(build)), build.key(),
                         tt_metal.parent.name, hash_tree(MACHINE_DIR, (".h",)), *tensix_prefix.STANDARD,
                         *tensix_prefix.FIRMWARE, repr(tensix_prefix.UNIT_HEADERS))
 
@@ -180,8 +183,7 @@ def check_kernel(build: KernelBuild) -> None:
     that compiled is remembered by the same content key as compile_kernel's (a marker in
     ``<cache>/emu/tensix-check``), so a census rerun builds only what changed. The corpus census
     (benchmarks/wheel_compute_compile.py) uses it."""
-    _check_arch(build)
-    tt_metal = tensix_tree.machine_tree(ARCH)
+    tt_metal = tensix_tree.machine_tree(kernel_arch(build))
 
     def make(directory: Path) -> Path:
         write_units(build, directory)
@@ -198,8 +200,7 @@ def check_kernel(build: KernelBuild) -> None:
 def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
     """The compute kernel's three TRISC objects (the MATH one's path; UNPACK's and PACK's beside it,
     ``BESIDE``), cached by content; a TensixBuildError (E5872) names the first compiler error."""
-    _check_arch(build)
-    tt_metal = tensix_tree.machine_tree(ARCH)
+    tt_metal = tensix_tree.machine_tree(kernel_arch(build))
 
     def make(directory: Path) -> Path:
         def compile_trisc(index: int) -> Path:
@@ -223,20 +224,23 @@ def trisc_objects(math_object: Path) -> tuple[Path, Path, Path]:
 
 
 @functools.cache
-def bridge_library() -> ctypes.CDLL:
-    """The machine and the compute bridge in one library, loaded next to the emulator's runtime
-    (whose symbols it uses) and global, so the TRISC objects resolve the machine's layer in it."""
+def bridge_library(arch: str) -> ctypes.CDLL:
+    """The machine of ``arch`` and the compute bridge in one library, loaded next to the emulator's
+    runtime (whose symbols it uses) and global, so the TRISC objects resolve the machine's layer in
+    it; each arch's machine has its namespace (tensix_build.MACHINE_NAMESPACES), so both load side
+    by side."""
     native.lib()  # the runtime first: the bridge's undefined tc:: symbols resolve against it
-    archive = machine_archive(ARCH)
+    archive = machine_archive(arch)
     gxx = compiler()
     bridge = MACHINE_DIR / "bridge" / "compute_bridge.cpp"
-    key = cache.digest("tensix-bridge", ARCH, gxx.version, *MACHINE_FLAGS, cache.digest(archive.read_bytes()),
+    key = cache.digest("tensix-bridge", arch, gxx.version, *MACHINE_FLAGS, *machine_arch_flags(arch),
+                       cache.digest(archive.read_bytes()),
                        hash_tree(MACHINE_DIR), hash_tree(RUNTIME), hash_tree(INCLUDE))
 
     def make(directory: Path) -> Path:
         out = directory / cache.OBJECT
         run_compiler([*gxx.command(), *MACHINE_FLAGS, "-shared",
-                       str(compile_machine_source(bridge, directory, ARCH, [INCLUDE, RUNTIME])),
+                       str(compile_machine_source(bridge, directory, arch, [INCLUDE, RUNTIME])),
                        *whole_archive(archive), "-ldl", "-o", str(out)], "the Tensix machine's compute bridge")
         return out
 
@@ -247,8 +251,9 @@ def bridge_library() -> ctypes.CDLL:
     return library
 
 
-def load_kernel(device: native.NativeDevice, math_object: Path, name: str, scratch: Path | None) -> int:
-    """Loads the kernel's three TRISC objects as one emulator kernel. Each core needs its own copy
+def load_kernel(device: native.NativeDevice, math_object: Path, name: str, scratch: Path | None, chip: str) -> int:
+    """Loads the kernel's three TRISC objects, built for the ``chip`` model's architecture
+    (``CHIP_ARCHS``), as one emulator kernel. Each core needs its own copy
     (a TRISC's globals are per core: its CB interfaces, runtime-arg bases), and the loader shares
     one image per file, so every core after the first loads copies placed in ``scratch``."""
     paths = trisc_objects(math_object)
@@ -256,7 +261,7 @@ def load_kernel(device: native.NativeDevice, math_object: Path, name: str, scrat
         scratch.mkdir(parents=True, exist_ok=True)
         paths = tuple(Path(shutil.copy(p, scratch / p.name)) for p in paths)  # type: ignore[assignment]
     error = ctypes.create_string_buffer(1024)
-    handle = bridge_library().tc_load_tensix_kernel(device.handle, *(str(p).encode() for p in paths), name.encode(),
+    handle = bridge_library(CHIP_ARCHS[chip]).tc_load_tensix_kernel(device.handle, *(str(p).encode() for p in paths), name.encode(),
                                                     error, len(error))
     if not handle:
         raise RuntimeError(f"loading {math_object.parent} failed: {error.value.decode()}")

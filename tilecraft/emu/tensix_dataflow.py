@@ -101,13 +101,13 @@ def compile_command(build: KernelBuild, directory: Path, tt_metal: Path) -> list
     gxx = compiler()
     risc = [*gxx.command(), *KERNEL_FLAGS, *DATAFLOW_FLAGS]
     prefix = tensix_prefix.precompiled(
-        [*risc, *(f"-I{p}" for p in tree_roots(tt_metal))],
+        [*risc, *(f"-I{p}" for p in tree_roots(tt_metal, ARCH))],
         tensix_prefix.header_text(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h", prefix_defines(build),
                                   FIRMWARE_INCLUDES, "every data-movement kernel of a RISC and NoC"),
         cache.digest(gxx.version, tt_metal.parent.name, hash_tree(MACHINE_DIR / "kernel_include", (".h",))),
         "the real dataflow API's prefix", run_compiler)
     return [*risc, *kernel_define_flags(build), "-include", str(prefix),
-            *(f"-I{p}" for p in kernel_include_roots(tt_metal, build, directory))]
+            *(f"-I{p}" for p in kernel_include_roots(tt_metal, build, directory, ARCH))]
 
 
 def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:

@@ -174,6 +174,14 @@ REWRITES: tuple[Rewrite, ...] = (
             "#include <cstdint>",
             "sys/_stdint.h: the RISC-V toolchain's newlib header for the fixed-width integers; the host's <cstdint>",
             arch="blackhole"),
+    # Blackhole's block matmul reads a throttle flag the ARC firmware writes into L1
+    # (MEM_L1_ARC_FW_SCRATCH) through a pointer initialised at load time, which on a TRISC keeps
+    # the device address (firmware_cast); the read goes through the memory map to the core's L1.
+    Rewrite("hw/inc/api/compute/matmul.h",
+            r"\*\(throttle_ptr\) % 2",
+            "*::tc_tensix::mmio_cast<volatile std::uint32_t *>(reinterpret_cast<std::uintptr_t>(throttle_ptr)) % 2",
+            "matmul_block's firmware throttle flag: read from the core's L1 (MEM_L1_ARC_FW_SCRATCH) through the "
+            "memory map", arch="blackhole"),
     # The compute API calls the kernel emulator's trace records (tensix_call_events.py): each
     # reports itself with its caller's file:line.
     *(Rewrite(f"hw/inc/api/{event.header}", tensix_call_events.pattern(event), None,

@@ -161,6 +161,7 @@ static void sfpu_unit() {
     m.issue(kMath, TT_OP_SFPARECIP(0, 4, 6, 0)); // ~1/2.0
     m.issue(kMath, TT_OP_SFPMAD(3, 4, 5, 7, 3)); // Mod1 3: (-1.0) * 2.0 + (3.0) = 1.0
     std::printf("sfpu %x %x %x %x\n", m.s.lreg[1][0], m.s.lreg[2][0], m.s.lreg[6][0], m.s.lreg[7][0]);
+    expect_failure("loadmacro", m, kMath, TT_OP_SFPLOADMACRO(0, 0, 0, 0));
 }
 
 // Blackhole's multiply-add (ttsim's fma_model_bh) where it differs from Wormhole's: a canonical +NaN,
@@ -319,3 +320,9 @@ def test_blackhole_only_sfpu_instructions(lines):
     assert (le, gt) == (0xFFFFFFFF, 0)
     assert recip == 0x3EFF0000  # exponent 253 - 128, table mantissa 127 for 2.0
     assert mad == 0x3F800000
+
+
+def test_sfploadmacro_is_refused_by_name(lines):
+    # no public source describes Blackhole's SFPLOADMACRO scheduling; its kernels build without it
+    assert "SFPLOADMACRO is not modelled on Blackhole" in lines["loadmacro"]
+    assert "-DDISABLE_SFPLOADMACRO" in lines["loadmacro"]

@@ -647,6 +647,13 @@ int sub_unit(uint32_t opcode) {
 }
 
 void sfploadmacro(Machine& m, int thread, const SfpuInsn& i) {
+    // Blackhole's sub-unit scheduling (its Misc and sequence bits) has no public functional model
+    // (no ISA pages; ttsim refuses the instruction), and Wormhole B0's reading of it computes
+    // wrong values there (the LLK's fast FP32 reciprocal): Blackhole kernels take the LLK's paths
+    // without it (tensix_build.py, -DDISABLE_SFPLOADMACRO).
+    if (kArch == Arch::Blackhole)
+        fail(m, thread, i, "SFPLOADMACRO is not modelled on Blackhole (its scheduling has no public description); "
+                           "build the kernel with -DDISABLE_SFPLOADMACRO (TT_METAL_DISABLE_SFPLOADMACRO=1)");
     SfpuState& st = m.s.sfpu;
     const LoadMacroConfig cfg = st.macro[0];
     for (const LoadMacroConfig& lane_cfg : st.macro)

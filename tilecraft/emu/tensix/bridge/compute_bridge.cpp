@@ -30,16 +30,20 @@
 #include "../kernel_include/tc_tensix_kernel.h"
 #include "../machine.h"
 #include "device.h"
+#include "noc/noc_overlay_parameters.h"
 #include "trace.h"
 
 namespace {
 
 using TriscMain = void (*)(const tc_tensix::ComputeLaunch*);
 
-// stream_io_map.h / noc_overlay_parameters.h (Wormhole B0 and Blackhole): stream s's registers
-// start at NOC_OVERLAY_START_ADDR + s * NOC_STREAM_REG_SPACE_SIZE; operand (CB) i is stream i.
-constexpr std::uintptr_t kOverlayStart = 0xFFB40000u, kStreamSpace = 0x1000u;
-constexpr std::uintptr_t kTilesAckedReg = 3, kTilesReceivedReg = 4;  // STREAM_REMOTE_DEST_BUF_START/SIZE
+// stream_io_map.h / noc_overlay_parameters.h of the bridge's architecture: stream s's registers
+// start at NOC_OVERLAY_START_ADDR + s * NOC_STREAM_REG_SPACE_SIZE; operand (CB) i is stream i; a
+// CB's pages popped are its stream's STREAM_REMOTE_DEST_BUF_START register, its pages pushed the
+// STREAM_REMOTE_DEST_BUF_SIZE one (registers 3 and 4 on Wormhole B0, 8 and 10 on Blackhole).
+constexpr std::uintptr_t kOverlayStart = NOC_OVERLAY_START_ADDR, kStreamSpace = NOC_STREAM_REG_SPACE_SIZE;
+constexpr std::uintptr_t kTilesAckedReg = STREAM_REMOTE_DEST_BUF_START_REG_INDEX;
+constexpr std::uintptr_t kTilesReceivedReg = STREAM_REMOTE_DEST_BUF_SIZE_REG_INDEX;
 
 // The emulator core a machine belongs to, while its kernel runs.
 struct CoreLink {
@@ -112,7 +116,7 @@ void run_on_machine() {
     tc::Device& d = *tc::g_dev;
     tc::Fiber& fiber = tc::cur();
     const tc::Kernel& kernel = *fiber.kernel;
-    auto* machine = new tc_tensix::Machine(tc_tensix::Arch::WormholeB0);  // tensix_compute.py refuses others
+    auto* machine = new tc_tensix::Machine();  // the architecture this bridge is built for (tensix_compute.py)
     machine->s.l1 = d.l1_host(fiber.core, 0);
     machine->s.l1_size = d.arch.l1_size;
     g_links[machine] = CoreLink{&d, fiber.core};
