@@ -113,6 +113,8 @@ class Run:
     returncode: int
     timed_out: bool = False
     stderr_tail: str = ""
+    #: the child's user + system CPU seconds: on a shared machine wall time is mostly waiting for a core
+    cpu_s: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -137,6 +139,12 @@ class SideResult:
         if not self.runs or self.failed_run:
             return None
         return statistics.median(run.wall_s for run in self.runs)
+
+    @property
+    def median_cpu_s(self) -> float | None:
+        if not self.runs or self.failed_run:
+            return None
+        return statistics.median(run.cpu_s for run in self.runs)
 
     @property
     def peak_rss_mib(self) -> float | None:
@@ -167,7 +175,8 @@ def run_once(command: list[str], cwd: Path, env: dict[str, str], timeout_s: floa
         timer.join()
         _, status, usage = os.wait4(child.pid, 0)
         child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
-        run = Run(wall_s, usage.ru_maxrss * 1024 / MIB, child.returncode, timed_out.is_set())
+        run = Run(wall_s, usage.ru_maxrss * 1024 / MIB, child.returncode, timed_out.is_set(),
+                  cpu_s=usage.ru_utime + usage.ru_stime)
         if not run.ok:
             err.seek(0)
             lines = err.read().decode(errors="replace").splitlines()
@@ -196,7 +205,7 @@ def run_case(name: str, case: Case, sides: tuple[str, ...], args: argparse.Names
                 continue  # a broken side fails the same way every time; do not wait on it again
             run = run_once(result.command, REPO_ROOT, {**env, **BEFORE_ENV} if side == BEFORE else env, args.timeout)
             result.runs.append(run)
-            shown = f"{run.wall_s:.2f} s, {run.peak_rss_mib:.0f} MiB" if run.ok else "FAILED"
+            shown = f"{run.wall_s:.2f} s ({run.cpu_s:.2f} s CPU), {run.peak_rss_mib:.0f} MiB" if run.ok else "FAILED"
             print(f"  {name} {side} #{repetition}: {shown}", flush=True)
     return results
 
@@ -216,7 +225,8 @@ def ratio(results: dict[str, SideResult], over: str = "reference") -> float | No
 def print_table(all_results: dict[str, dict[str, SideResult]]) -> None:
     before = any(BEFORE in results for results in all_results.values())
     header = (f"{'case':<15} {'ours s':>8} {'ref s':>8} {'ref/ours':>9} "
-              f"{'ours MiB':>9} {'ref MiB':>9}" + (f" {'before s':>9} {'before/ours':>12}" if before else ""))
+              f"{'ours MiB':>9} {'ref MiB':>9} {'ours CPU':>9} {'ref CPU':>8}"
+              + (f" {'before s':>9} {'before/ours':>12}" if before else ""))
     print(header)
     print("-" * len(header))
     empty = SideResult([])
@@ -226,7 +236,8 @@ def print_table(all_results: dict[str, dict[str, SideResult]]) -> None:
                  if before else "")
         print(f"{name:<15} {fmt(ours.median_wall_s, 8, 2)} {fmt(ref.median_wall_s, 8, 2)} "
               f"{fmt(ratio(results), 9, 2)} "
-              f"{fmt(ours.peak_rss_mib, 9, 0)} {fmt(ref.peak_rss_mib, 9, 0)}{extra}")
+              f"{fmt(ours.peak_rss_mib, 9, 0)} {fmt(ref.peak_rss_mib, 9, 0)} "
+              f"{fmt(ours.median_cpu_s, 9, 2)} {fmt(ref.median_cpu_s, 8, 2)}{extra}")
     for name, results in all_results.items():
         for side, result in results.items():
             failed = result.failed_run
@@ -326,6 +337,7 @@ def main(argv: list[str] | None = None) -> int:
                     "ratio_reference_over_ours": ratio(results),
                     "sides": {side: {"command": result.command,
                                      "median_wall_s": result.median_wall_s,
+                                     "median_cpu_s": result.median_cpu_s,
                                      "peak_rss_mib": result.peak_rss_mib,
                                      "runs": [asdict(run) for run in result.runs]}
                               for side, result in results.items()},
