@@ -54,15 +54,22 @@ MIB = 1024 * 1024
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
+#: programs the published tutorials lack, in 1.1.6's spelling and at their benchmark size
+PROGRAMS = REPO_ROOT / "benchmarks" / "reference_programs"
+
+
 @dataclass(frozen=True)
 class Case:
-    """One benchmark: a tutorial at one size, with the extra CLI args each side needs."""
+    """One benchmark: a tutorial at one size, with the extra CLI args each side needs. ``root`` None:
+    ``tutorial`` is a published tutorial; else a program under ``root``, run as it is when ``resize``
+    is None."""
 
     tutorial: str
-    resize: Resize
+    resize: Resize | None
     measures: str
     ours_args: tuple[str, ...] = ()
     reference_args: tuple[str, ...] = ()
+    root: Path | None = None
 
 
 ELTWISE1 = "elementwise/step_1_single_node_single_tile_block.py"
@@ -78,6 +85,12 @@ CASES: dict[str, Case] = {
     "matmul4_4096": Case(MATMUL4, matmul_size(4096, 4096, 4096),
                          "value math: 4x4-tile blocks on an 8x8 grid, 32 K steps of 64 output blocks a node",
                          ("--grid", "8,8"), ("--grid", "8,8")),
+    "mcast_4096": Case("matmul_1d_multicast.py", None,
+                       "a pipe multicast: node 0 reads each block of a, 31 nodes receive it; 4x4-tile blocks, 4096^3",
+                       ("--grid", "8,8"), ("--grid", "8,8"), PROGRAMS),
+    "flash_4096": Case("flash_attention.py", None,
+                       "flash attention S=4096, D=128 on 8x8 nodes: 8,192 block steps of about 12 block ops",
+                       ("--grid", "8,8"), ("--grid", "8,8"), PROGRAMS),
     "eltwise1_8192": Case(ELTWISE1, elementwise_size(8192),
                           "per-tile cost and memory on large tensors: 65,536 tiles, one node"),
     "eltwise1_2048": Case(ELTWISE1, elementwise_size(2048),
@@ -100,6 +113,8 @@ class Run:
     returncode: int
     timed_out: bool = False
     stderr_tail: str = ""
+    #: the child's user + system CPU seconds: on a shared machine wall time is mostly waiting for a core
+    cpu_s: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -124,6 +139,12 @@ class SideResult:
         if not self.runs or self.failed_run:
             return None
         return statistics.median(run.wall_s for run in self.runs)
+
+    @property
+    def median_cpu_s(self) -> float | None:
+        if not self.runs or self.failed_run:
+            return None
+        return statistics.median(run.cpu_s for run in self.runs)
 
     @property
     def peak_rss_mib(self) -> float | None:
@@ -154,7 +175,8 @@ def run_once(command: list[str], cwd: Path, env: dict[str, str], timeout_s: floa
         timer.join()
         _, status, usage = os.wait4(child.pid, 0)
         child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
-        run = Run(wall_s, usage.ru_maxrss * 1024 / MIB, child.returncode, timed_out.is_set())
+        run = Run(wall_s, usage.ru_maxrss * 1024 / MIB, child.returncode, timed_out.is_set(),
+                  cpu_s=usage.ru_utime + usage.ru_stime)
         if not run.ok:
             err.seek(0)
             lines = err.read().decode(errors="replace").splitlines()
@@ -173,7 +195,7 @@ def side_commands(case: Case, script: Path, python: str, reference: str) -> dict
 def run_case(name: str, case: Case, sides: tuple[str, ...], args: argparse.Namespace,
              workdir: Path, env: dict[str, str]) -> dict[str, SideResult]:
     """Run the selected sides of one case alternately, `args.repeat` times each."""
-    script = write_resized(case.tutorial, case.resize, workdir / name)
+    script = write_resized(case.tutorial, case.resize, workdir / name, case.root)
     commands = side_commands(case, script, args.python, args.reference)
     results = {side: SideResult(commands[side]) for side in sides}
     for repetition in range(1, args.repeat + 1):
@@ -183,7 +205,7 @@ def run_case(name: str, case: Case, sides: tuple[str, ...], args: argparse.Names
                 continue  # a broken side fails the same way every time; do not wait on it again
             run = run_once(result.command, REPO_ROOT, {**env, **BEFORE_ENV} if side == BEFORE else env, args.timeout)
             result.runs.append(run)
-            shown = f"{run.wall_s:.2f} s, {run.peak_rss_mib:.0f} MiB" if run.ok else "FAILED"
+            shown = f"{run.wall_s:.2f} s ({run.cpu_s:.2f} s CPU), {run.peak_rss_mib:.0f} MiB" if run.ok else "FAILED"
             print(f"  {name} {side} #{repetition}: {shown}", flush=True)
     return results
 
@@ -203,7 +225,8 @@ def ratio(results: dict[str, SideResult], over: str = "reference") -> float | No
 def print_table(all_results: dict[str, dict[str, SideResult]]) -> None:
     before = any(BEFORE in results for results in all_results.values())
     header = (f"{'case':<15} {'ours s':>8} {'ref s':>8} {'ref/ours':>9} "
-              f"{'ours MiB':>9} {'ref MiB':>9}" + (f" {'before s':>9} {'before/ours':>12}" if before else ""))
+              f"{'ours MiB':>9} {'ref MiB':>9} {'ours CPU':>9} {'ref CPU':>8}"
+              + (f" {'before s':>9} {'before/ours':>12}" if before else ""))
     print(header)
     print("-" * len(header))
     empty = SideResult([])
@@ -213,7 +236,8 @@ def print_table(all_results: dict[str, dict[str, SideResult]]) -> None:
                  if before else "")
         print(f"{name:<15} {fmt(ours.median_wall_s, 8, 2)} {fmt(ref.median_wall_s, 8, 2)} "
               f"{fmt(ratio(results), 9, 2)} "
-              f"{fmt(ours.peak_rss_mib, 9, 0)} {fmt(ref.peak_rss_mib, 9, 0)}{extra}")
+              f"{fmt(ours.peak_rss_mib, 9, 0)} {fmt(ref.peak_rss_mib, 9, 0)} "
+              f"{fmt(ours.median_cpu_s, 9, 2)} {fmt(ref.median_cpu_s, 8, 2)}{extra}")
     for name, results in all_results.items():
         for side, result in results.items():
             failed = result.failed_run
@@ -309,10 +333,11 @@ def main(argv: list[str] | None = None) -> int:
                 name: {
                     "tutorial": CASES[name].tutorial,
                     "measures": CASES[name].measures,
-                    "resize": asdict(CASES[name].resize),
+                    "resize": asdict(CASES[name].resize) if CASES[name].resize else None,
                     "ratio_reference_over_ours": ratio(results),
                     "sides": {side: {"command": result.command,
                                      "median_wall_s": result.median_wall_s,
+                                     "median_cpu_s": result.median_cpu_s,
                                      "peak_rss_mib": result.peak_rss_mib,
                                      "runs": [asdict(run) for run in result.runs]}
                               for side, result in results.items()},

@@ -9,7 +9,9 @@ otherwise the tutorial changed upstream and we refuse to benchmark a program we
 did not mean to.
 
 The tutorials themselves come from tests/tutorials.py (downloaded at run time,
-never copied into this repository).
+never copied into this repository). The programs the tutorials lack (a multicast
+matmul, flash attention) are in benchmarks/reference_programs/, written in the
+spelling the published simulator 1.1.6 accepts, at their benchmark size.
 """
 
 from __future__ import annotations
@@ -54,14 +56,15 @@ def resize_source(source: str, resize: Resize) -> str:
     return "".join(lines)
 
 
-def write_resized(tutorial: str, resize: Resize, dest_dir: Path) -> Path:
-    """Write tutorial `tutorial` (a path relative to the tutorials dir) resized into `dest_dir`.
+def write_resized(tutorial: str, resize: Resize | None, dest_dir: Path, root: Path | None = None) -> Path:
+    """Write tutorial `tutorial` (a path relative to `root`, by default the tutorials dir) resized
+    into `dest_dir` (copied as it is when `resize` is None).
 
     The copy keeps the tutorial's file name under a directory per tutorial group,
     so error messages still point at a recognisable file.
     """
-    source = (tutorials_dir() / tutorial).read_text()
+    source = ((root or tutorials_dir()) / tutorial).read_text()
     target = dest_dir / tutorial
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(resize_source(source, resize))
+    target.write_text(source if resize is None else resize_source(source, resize))
     return target

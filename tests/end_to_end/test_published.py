@@ -292,6 +292,36 @@ def test_a_linear_pipe_endpoint_outside_the_grid_names_the_numbering(tmp_path: P
            "dimension (4,)" in err, err
 
 
+def test_a_bare_slice_is_a_range_of_linear_nodes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``ttl.Pipe(0, slice(1, 4))``: linear node 0 multicasts to linear nodes 1 to 3 (a 1-D range
+    written without its tuple; the front end used to fail on it with an internal TypeError)."""
+    script = tmp_path / "bare_slice_pipe.py"
+    script.write_text(
+        "import torch, ttl, ttnn\n"
+        "@ttl.operation(grid=(2, 2))\n"
+        "def kern(a, y):\n"
+        "    net = ttl.PipeNet([ttl.Pipe(0, slice(1, 4))])\n"
+        "    dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)\n"
+        "    @ttl.datamovement()\n"
+        "    def mover():\n"
+        "        node = ttl.node(dims=1)\n"
+        "        with dfb.reserve() as blk:\n"
+        "            def send(pipe):\n"
+        "                ttl.copy(a[0, 0], blk).wait()\n"
+        "                ttl.copy(blk, pipe).wait()\n"
+        "            def receive(pipe):\n"
+        "                ttl.copy(pipe, blk).wait()\n"
+        "            net.if_src(send)\n"
+        "            net.if_dst(receive)\n"
+        "        with dfb.wait() as blk:\n"
+        "            ttl.copy(blk, y[0, node]).wait()\n"
+        "a = ttnn.from_torch(torch.full((32, 32), 5.0), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)\n"
+        "y = ttnn.from_torch(torch.zeros(32, 128), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)\n"
+        "kern(a, y)\n"
+        "assert (ttnn.to_torch(y) == 5).all()\n")
+    assert main(["run", str(script)]) == 0, capsys.readouterr().err
+
+
 def test_a_pipe_built_at_module_scope_is_checked_against_the_launch_grid(tmp_path: Path,
                                                                          capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 22, defect 5a: a net built outside the operation is captured (the conformance program

@@ -3,6 +3,8 @@
 Writes of one tensor from two sites run in program order per tensor (the level evaluator runs a
 segment's writes at its end): here two copies alternate into the same tile and the last of all
 comes from the first site, so running the writes site by site would keep the wrong one.
+A value that depends only on reads is computed just before the loop step that consumes it, not
+with every other step's at the reads' depth.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.outputs import assert_same_bits, launch_outputs
+from tilecraft.sim.dataflow.level_evaluator import LevelEvaluator
 
 pytestmark = pytest.mark.usefixtures("fresh_process_state")
 
@@ -178,3 +181,73 @@ def test_a_read_consumed_after_a_barrier_keeps_the_value_it_read(tmp_path: Path,
     script = tmp_path / "read_write_read.py"
     script.write_text(READ_BEFORE_A_BARRIER)
     assert_same_bits(launch_outputs(script, capsys), launch_outputs(script, capsys, "--exact"))
+
+
+RUNNING_MAX = '''
+import torch
+
+import tilecraft as ttl
+import tilecraft.ttnn as ttnn
+
+STEPS = 24
+
+
+@ttl.operation(grid=(1, 1))
+def running_max(x: ttnn.Tensor, y: ttnn.Tensor):
+    x_dfb = ttl.make_dataflow_buffer_like(x, shape=(1, 1), block_count=2)
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=1)
+
+    @ttl.datamovement()
+    def reader():
+        for t in range(STEPS):
+            with x_dfb.reserve() as blk:
+                ttl.copy(x[0, t], blk).wait()
+
+    @ttl.compute()
+    def compute():
+        with y_dfb.reserve() as y_blk:
+            m = ttl.block.fill(-1e30, shape=(1, 1))
+            total = ttl.block.fill(0.0, shape=(1, 1))
+            for _ in range(STEPS):
+                with x_dfb.wait() as x_blk:
+                    scores = ttl.math.exp(x_blk * 0.5)  # used twice: computed once, from the read alone
+                    m = ttl.math.max(m, scores)  # carried around the loop: one level deeper a step
+                    total = total + scores
+            y_blk.store(m + total)
+
+    @ttl.datamovement()
+    def writer():
+        with y_dfb.wait() as y_blk:
+            ttl.copy(y_blk, y[0, 0]).wait()
+
+
+torch.manual_seed(0)
+x_host = torch.randn(32, 32 * STEPS)
+x = ttnn.from_torch(x_host, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT)
+y = ttnn.zeros((32, 32), dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT)
+running_max(x, y)
+scores = torch.exp(x_host * 0.5).reshape(32, STEPS, 32)
+want = scores.amax(dim=1) + scores.sum(dim=1)
+assert torch.allclose(ttnn.to_torch(y), want, rtol=1e-5), (ttnn.to_torch(y) - want).abs().max()
+'''
+
+
+def test_a_value_is_computed_just_before_its_consumer_not_at_its_own_depth(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A loop's values that depend only on reads (flash attention's scores) have the depth of the
+    reads, but the loop-carried chain consumes them one step at a time: the level evaluator computes
+    each just before its consumer, so no level holds the scores of every step (24 here) at once."""
+    script = tmp_path / "running_max.py"
+    script.write_text(RUNNING_MAX)
+    widest: list[int] = []
+    real_store = LevelEvaluator.store
+
+    def store(self, vids, values):  # type: ignore[no-untyped-def]
+        widest.append(len(vids))
+        real_store(self, vids, values)
+
+    monkeypatch.setattr(LevelEvaluator, "store", store)
+    fast = launch_outputs(script, capsys)
+    assert widest and max(widest) == 1  # one block per batch: every step's score on its own level
+    monkeypatch.undo()
+    assert_same_bits(fast, launch_outputs(script, capsys, "--exact"))

@@ -189,7 +189,8 @@ class CaptureEnv:
         if decl is None:
             decl = PipeDecl(index, pipe.source(self.grid), pipe.destinations(self.grid), pipe.multicast, pipe.span)
             self._pipe_decls[index] = decl
-            self.pipe_spelling[index] = tuple(None if isinstance(end, int) else len(end)
+            # None: one linear node index, an int or a bare slice (a range of them), not a tuple
+            self.pipe_spelling[index] = tuple(None if isinstance(end, (int, slice)) else len(end)
                                                    for end in (pipe.src, pipe.dst))
         return decl
 

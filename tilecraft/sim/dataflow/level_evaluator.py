@@ -10,6 +10,9 @@ Memory stays bounded:
 * reads are not evaluated ahead: a read's block is gathered from its tensor when a store (or a
   write) consumes it, so the inputs of a deep chain are never all in memory at once;
 * a batch is split into chunks of at most ``CHUNK_ELEMENTS`` elements (``GPU_CHUNK_ELEMENTS`` on a GPU);
+* a value is computed at the level just before its shallowest consumer, not at its own depth when a
+  consumer is further away (:func:`defer_to_consumers`: flash attention's scores of every key block
+  would otherwise all be computed at level 1 and held);
 * a value is dropped after the last level that consumes it (values written to tensors are kept
   until the barrier segment's writes, which run in program order per tensor); a level that is one
   batch may compute into the slab of values nothing later needs (:meth:`LevelEvaluator.take_slab`);
@@ -35,7 +38,7 @@ import torch
 
 from ..accuracy import SAMPLE_BLOCKS
 from .chains import chunk_elements, matmul_update
-from .graph import Evaluator, Recorder, WriteSite, find_sorted, search_sorted
+from .graph import Evaluator, Recorder, WriteSite, find_sorted, narrow_depths, search_sorted
 
 #: elements evaluated per torch call of a batch (bounds the temporaries of one call), on the CPU
 CHUNK_ELEMENTS = 1 << 21
@@ -74,7 +77,9 @@ class LevelEvaluator(Evaluator):
         kept = np.asarray(rec.keep, dtype=np.int64)
         self.final = np.unique(np.concatenate([kept, *(site.vids_a.astype(np.int64) for site in rec.writes)]))
         self.escapes = later_segment_uses(rec, self.bounds, kept, n)
-        consumer_horizons(rec, depth)
+        early = consumer_horizons(rec, depth)
+        if len(early) and defer_to_consumers(rec, depth, early):
+            consumer_horizons(rec, depth)
 
     def last_uses(self, vids: np.ndarray) -> np.ndarray:
         """Per value id, the last value id its consumers precede when one is in a later segment (or
@@ -296,10 +301,11 @@ class DepthOrder:
         return parts[0] if len(parts) == 1 else np.concatenate(parts) if parts else self.rows[:0]
 
 
-def consumer_horizons(rec: Recorder, depth: np.ndarray) -> None:
+def consumer_horizons(rec: Recorder, depth: np.ndarray) -> np.ndarray:
     """Per compute site, ``horizon[d - depth_lo]``: the deepest level that consumes a value the site
     computed at depth ``d`` (-1: none does). Found through a passing array of each value's compute
-    site (one or two bytes a value), chunk by chunk."""
+    site (one or two bytes a value), chunk by chunk. Returns the computed values some consumer of
+    which is more than one level deeper (sorted; see :func:`defer_to_consumers`)."""
     sites = rec.computes
     site_of = np.full(rec.next_vid, -1, dtype=np.int8 if len(sites) < (1 << 7) else np.int32)
     offsets = np.zeros(len(sites) + 1, dtype=np.int64)
@@ -310,6 +316,7 @@ def consumer_horizons(rec: Recorder, depth: np.ndarray) -> None:
         offsets[i + 1] = offsets[i] + top - site.depth_lo + 1
     horizon = np.full(int(offsets[-1]), -1, dtype=np.int32)
     lows = np.asarray([site.depth_lo for site in sites], dtype=np.int64)
+    early = []
     for site in sites:
         for j in np.flatnonzero(site.block_leaves).tolist():
             for lo in range(0, len(site.out_a), SORT_CHUNK):
@@ -317,11 +324,41 @@ def consumer_horizons(rec: Recorder, depth: np.ndarray) -> None:
                 producer = site_of[leaves].astype(np.int64)
                 computed = producer >= 0
                 producer, leaves = producer[computed], leaves[computed]
-                at = offsets[producer] + depth[leaves] - lows[producer]
-                np.maximum.at(horizon, at, site.depth_a[lo:lo + SORT_CHUNK][computed])
+                made = depth[leaves]
+                consumed = site.depth_a[lo:lo + SORT_CHUNK][computed]
+                np.maximum.at(horizon, offsets[producer] + made - lows[producer], consumed)
+                early.append(leaves[consumed > made + 1])
     del site_of
     for i, site in enumerate(sites):
         site.horizon = horizon[offsets[i]:offsets[i + 1]]
+    return np.unique(np.concatenate(early)) if early else np.zeros(0, dtype=np.int64)
+
+
+def defer_to_consumers(rec: Recorder, depth: np.ndarray, early: np.ndarray) -> bool:
+    """Compute each value of ``early`` (computed values some consumer of which is more than one level
+    deeper) at the level just before its shallowest consumer instead of at its own depth; True when
+    any moved (then ``depth`` and the sites' ``depth_a`` are updated, and the horizons are stale).
+
+    Why: a level computes every value of its depth at once, and a value that depends on nothing
+    carried around a loop has the depth of its operands, however late the loop consumes it. Flash
+    attention's scores ``q @ k^T`` of every key block have depth 1 (their operands are reads), so
+    level 1 computed the whole attention matrix (S x S fp32: 64 MiB at S=4096) and held each block
+    until its step of the online softmax. Any level from the value's own depth to one before its
+    shallowest consumer gives the same bits (a value's arithmetic does not depend on its batch);
+    deferring does not move a consumer earlier, so every consumer still comes after it."""
+    latest = np.full(len(early), np.iinfo(np.int64).max, dtype=np.int64)
+    for site in rec.computes:
+        for j in np.flatnonzero(site.block_leaves).tolist():
+            for lo in range(0, len(site.out_a), SORT_CHUNK):
+                hit, at = find_sorted(early, site.leaves_a[lo:lo + SORT_CHUNK, j].astype(np.int64))
+                np.minimum.at(latest, at[hit], site.depth_a[lo:lo + SORT_CHUNK][hit].astype(np.int64) - 1)
+    moved = latest > depth[early]  # (every early value has a consumer, so latest is finite)
+    if not moved.any():
+        return False
+    depth[early[moved]] = latest[moved]
+    for site in rec.computes:
+        site.depth_a = narrow_depths(depth[site.out_a])
+    return True
 
 
 def later_segment_uses(rec: Recorder, bounds: np.ndarray, kept: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
