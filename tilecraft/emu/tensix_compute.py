@@ -243,21 +243,23 @@ def bridge_library() -> ctypes.CDLL:
     library = ctypes.CDLL(str(cache.build("tensix-bridge", key, make)[0]), mode=ctypes.RTLD_GLOBAL)
     load = library.tc_load_tensix_kernel
     load.restype = ctypes.c_void_p
-    load.argtypes = [ctypes.c_void_p, *[ctypes.c_char_p] * 4, ctypes.c_char_p, ctypes.c_int]
+    load.argtypes = [ctypes.c_void_p, *[ctypes.c_char_p] * 4, ctypes.c_int, ctypes.c_int, ctypes.c_char_p, ctypes.c_int]
     return library
 
 
-def load_kernel(device: native.NativeDevice, math_object: Path, name: str, scratch: Path | None) -> int:
-    """Loads the kernel's three TRISC objects as one emulator kernel. Each core needs its own copy
-    (a TRISC's globals are per core: its CB interfaces, runtime-arg bases), and the loader shares
-    one image per file, so every core after the first loads copies placed in ``scratch``."""
+def load_kernel(device: native.NativeDevice, math_object: Path, name: str, scratch: Path | None,
+                fp32_dest_acc: bool = False, dst_full_sync: bool = False) -> int:
+    """Loads the kernel's three TRISC objects as one emulator kernel, with its DST mode (for the
+    sanitizer's DST checks). Each core needs its own copy (a TRISC's globals are per core: its CB
+    interfaces, runtime-arg bases), and the loader shares one image per file, so every core after
+    the first loads copies placed in ``scratch``."""
     paths = trisc_objects(math_object)
     if scratch is not None:
         scratch.mkdir(parents=True, exist_ok=True)
         paths = tuple(Path(shutil.copy(p, scratch / p.name)) for p in paths)  # type: ignore[assignment]
     error = ctypes.create_string_buffer(1024)
     handle = bridge_library().tc_load_tensix_kernel(device.handle, *(str(p).encode() for p in paths), name.encode(),
-                                                    error, len(error))
+                                                    int(fp32_dest_acc), int(dst_full_sync), error, len(error))
     if not handle:
         raise RuntimeError(f"loading {math_object.parent} failed: {error.value.decode()}")
     return handle
