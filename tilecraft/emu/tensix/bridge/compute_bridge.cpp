@@ -208,6 +208,7 @@ void run_on_machine() {
     const std::string error = tc_tensix::run_triscs(
         *machine, [&](int thread) { reinterpret_cast<TriscMain>(kernel.trisc_mains[thread])(&launch); }, 0, &host);
     const bool stopped = g_links[machine].sanitizer_stopped;
+    const tc::Loc last_call = g_links[machine].calls[tc_tensix::kMath].site;  // the kernel's line
     g_links.erase(machine);
     delete machine;
     if (stopped) {  // the finding is reported; the run stops as the first engine's does
@@ -215,7 +216,7 @@ void run_on_machine() {
         return;
     }
     if (!error.empty()) {
-        tc::report_at(true, "E5871", tc::Loc(), fiber.core, fiber.slot,
+        tc::report_at(true, "E5871", last_call, fiber.core, fiber.slot,
                       "compute kernel " + kernel.name + " on the Tensix machine: " + error,
                       "the Tensix machine models the instructions the 0.81.1 LLK issues (docs/emulator.md section 10); "
                       "run the kernel on the emulator's own compute engine (TILECRAFT_COMPUTE=emulator) meanwhile");
