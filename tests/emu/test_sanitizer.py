@@ -99,8 +99,30 @@ def run_case(device, case: Case):
     run([t, out], [k], cbs, [ttnn.SemaphoreDescriptor(id=0, core_ranges=GRID)])
 
 
+#: the compute findings the Tensix machine makes as well (runtime/machine_calls.cpp: the CB and DST
+#: protocol); the others need the unpacker/packer/math state the first engine follows through the
+#: init and reconfig calls
+MACHINE_CHECKED = ("pack_unreserved_free", "pack_without_wait", "dst_beyond_capacity", "math_without_acquire",
+                   "before_hw_startup", "pack_page_order", "pack_beyond_reserved", "unpack_beyond_waited")
+#: run by default on the machine (each kernel costs three TRISC compiles cold); the rest are slow
+MACHINE_SAMPLE = ("pack_without_wait", "pack_beyond_reserved", "unpack_beyond_waited")
+
+
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_finding_at_the_kernel_line(device, case: Case) -> None:
+    check_finding(device, case)
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.name, marks=[] if c.name in MACHINE_SAMPLE else [pytest.mark.slow])
+                                  for c in CASES if c.name in MACHINE_CHECKED])
+def test_the_tensix_machine_makes_the_same_finding(device, case: Case) -> None:
+    """The compute kernel on the Tensix machine (the real 0.81.1 API and LLK): the same code,
+    message and kernel line as on the emulator's own engine."""
+    with session.using(compute_engine="tensix"):
+        check_finding(device, case)
+
+
+def check_finding(device, case: Case) -> None:
     path = SANITIZER / f"{case.name}.cpp"
     line = line_of(path)
     if case.severity == "warning":

@@ -148,8 +148,11 @@ def _emulate(program: ProgramSpec, model: ChipModel, cb_addresses: list[int], ob
 def _load_on_machine(device: NativeDevice, model: ChipModel, kernel: KernelSpec, path: Path, scratch: Path) -> None:
     """A compute kernel's fibers on the Tensix machine: one load per core (its TRISCs' globals are the
     core's own), the first from the cache, the others from copies in ``scratch``."""
+    compute = kernel.compute
     for i, core in enumerate(kernel.cores):
-        handle = tensix_compute.load_kernel(device, path, kernel.display, scratch / str(i) if i else None, model.name)
+        handle = tensix_compute.load_kernel(device, path, kernel.display, scratch / str(i) if i else None, model.name,
+                                            compute.fp32_dest_acc if compute else False,
+                                            compute.dst_full_sync if compute else False)
         device.add_fiber(_index(model, core), kernel.slot, handle, kernel.runtime_args.get(core, []),
                          kernel.common_args)
 

@@ -4,12 +4,16 @@ Why: the trace (``TC_TRACE``, tilecraft/emu/trace.py) records one event per comp
 kernel's file:line; the profile, the kernel replay and the cost of each call (tilecraft/perf) read
 them. The emulator's own compute engine records them in its API functions. On the Tensix machine
 the API is Tenstorrent's, so the machine include tree (tensix_tree.py) rewrites the calls listed
-here: each gets two trailing default parameters that capture its caller's file and line
-(``__builtin_FILE``/``__builtin_LINE``, ``TC_CALL_SITE_PARAMS``), and its body starts with
-``TC_COMPUTE_EVENT`` (tc_tensix_kernel.h), which only the MATH TRISC's build turns into a call of the
-bridge's hook: every TRISC runs every API call in the kernel's order, so one TRISC's calls are the
-kernel's sequence, once each. The events carry what the emulator's engine records (CB indices and
-page counts; the bridge turns CB indices into page bytes as ``trace_page_bytes`` does).
+here: each gets a trailing default parameter that captures its caller's place
+(``std::source_location::current()``, ``TC_CALL_SITE_PARAMS``), and its body starts with
+``TC_COMPUTE_EVENT`` (tc_tensix_kernel.h), a call of the bridge's hook from each TRISC. Every TRISC
+runs every API call in the kernel's order, so the MATH TRISC's calls are the kernel's sequence, once
+each: they become the trace events and run the first engine's sanitizer checks
+(runtime/machine_calls.cpp); the other TRISCs' calls only say which call each TRISC is in (the
+deadlock report's line). An event carries up to eight of the call's values: first the four the
+emulator's engine records (``args``: CB indices and page counts; the runtime turns CB indices into
+page bytes as ``trace_page_bytes`` does), then what the checks need (``operands``: tile and DST
+indices).
 
 The SFPU calls (over 200 ``*_tile`` functions of ``eltwise_unary/`` and the compute API's other
 headers) are found by name (sfpu_rewrites): each reports an SFPU event of one, two or three DST
@@ -32,9 +36,11 @@ from .codes import Ev, SfpuBinary, SfpuTernary, SfpuUnary
 @dataclass(frozen=True)
 class CallEvent:
     """``function`` in ``header`` (under ``hw/inc/api``) reports ``kind`` with the C++ expressions
-    ``args`` (up to four, over the function's parameters). ``params``: a regular expression the
-    parameter list must match (to pick one overload), None for any; ``head``: what precedes the
-    name (a free API function's ``ALWI void``, a member function's indented ``void``)."""
+    ``args`` (up to four, over the function's parameters: the trace's values) and ``operands`` (up
+    to four more: what the sanitizer checks, in the layout runtime/machine_calls.cpp reads per
+    kind). ``params``: a regular expression the parameter list must match (to pick one overload),
+    None for any; ``head``: what precedes the name (a free API function's ``ALWI void``, a member
+    function's indented ``void``)."""
 
     header: str
     function: str
@@ -42,6 +48,7 @@ class CallEvent:
     args: tuple[str, ...] = ()
     params: str | None = None
     head: str = "ALWI void "
+    operands: tuple[str, ...] = ()
 
 
 #: Fpu codes of tc_emu/runtime.h (Add, Sub, Mul) as the emulator's Binary events carry them
@@ -63,15 +70,19 @@ CALL_EVENTS: tuple[CallEvent, ...] = (
     CallEvent("compute/reg_api.h", "tile_regs_release", params="", kind=Ev.RELEASE),
     CallEvent("compute/compute_kernel_hw_startup.h", "compute_kernel_hw_startup", Ev.HW_STARTUP, ("icb0", "icb1", "ocb"),
               params=r"uint32_t icb0, uint32_t icb1, uint32_t ocb"),
-    CallEvent("compute/tile_move_copy.h", "copy_tile", Ev.COPY, ("in_cb_id",)),
-    CallEvent("compute/transpose.h", "transpose_tile", Ev.TRANSPOSE, ("icb",)),
-    CallEvent("compute/eltwise_binary.h", "add_tiles", Ev.BINARY, ("icb0", "icb1", _ADD, "0")),
-    CallEvent("compute/eltwise_binary.h", "sub_tiles", Ev.BINARY, ("icb0", "icb1", _SUB, "0")),
-    CallEvent("compute/eltwise_binary.h", "mul_tiles", Ev.BINARY, ("icb0", "icb1", _MUL, "0")),
-    CallEvent("compute/matmul.h", "matmul_tiles", Ev.MATMUL, ("in0_cb_id", "in1_cb_id", "1", "1")),
-    CallEvent("compute/matmul.h", "matmul_block", Ev.MATMUL, ("in0_cb_id", "in1_cb_id", "ct_dim", "rt_dim")),
-    CallEvent("compute/reduce.h", "reduce_tile", Ev.REDUCE, ("icb", "icb_scaler", "static_cast<std::uint32_t>(reduce_type)")),
-    CallEvent("compute/pack.h", "pack_tile", Ev.PACK, ("icb",)),
+    CallEvent("compute/tile_move_copy.h", "copy_tile", Ev.COPY, ("in_cb_id",),
+              operands=("in_tile_index", "dst_tile_index")),
+    CallEvent("compute/transpose.h", "transpose_tile", Ev.TRANSPOSE, ("icb",), operands=("itile", "idst")),
+    *(CallEvent("compute/eltwise_binary.h", f"{name}_tiles", Ev.BINARY, ("icb0", "icb1", code, "0"),
+                operands=("itile0", "itile1", "idst")) for name, code in (("add", _ADD), ("sub", _SUB), ("mul", _MUL))),
+    CallEvent("compute/matmul.h", "matmul_tiles", Ev.MATMUL, ("in0_cb_id", "in1_cb_id", "1", "1"),
+              operands=("in0_tile_index", "in1_tile_index", "idst", "1")),
+    CallEvent("compute/matmul.h", "matmul_block", Ev.MATMUL, ("in0_cb_id", "in1_cb_id", "ct_dim", "rt_dim"),
+              operands=("in0_tile_index", "in1_tile_index", "idst", "kt_dim")),
+    CallEvent("compute/reduce.h", "reduce_tile", Ev.REDUCE, ("icb", "icb_scaler", "static_cast<std::uint32_t>(reduce_type)"),
+              operands=("itile", "itile_scaler", "idst")),
+    CallEvent("compute/pack.h", "pack_tile", Ev.PACK, ("icb",),
+              operands=("ifrom_dst", "output_tile_index", "out_of_order_output")),
     CallEvent("compute/tilize.h", "tilize_block", Ev.TILIZE, ("icb", "block", "ocb")),
     CallEvent("compute/untilize.h", "untilize_block", Ev.UNTILIZE, ("icb", "full_ct_dim", "ocb", "0")),
     CallEvent("compute/pack_untilize.h", "pack_untilize_block", Ev.UNTILIZE, ("icb", "block_rt_dim", "ocb", "1")),
@@ -85,12 +96,18 @@ def pattern(event: CallEvent) -> str:
     return rf"^({event.head}{event.function}\()\s*({params})\s*\)\s*\{{"
 
 
+def _event(kind: Ev, function: str, values: tuple[str, ...]) -> str:
+    """The ``TC_COMPUTE_EVENT`` statement of a call: its kind, name and values (each a uint32_t)."""
+    return (f"\n    TC_COMPUTE_EVENT({int(kind)}, \"{function}\""
+            + "".join(f", std::uint32_t({value})" for value in values) + ");")
+
+
 def replacement(event: CallEvent) -> str:
-    """A ``str.format`` template over pattern()'s groups: the call-site parameters appended, the
+    """A ``str.format`` template over pattern()'s groups: the call-site parameter appended, the
     event first in the body."""
-    args = ", ".join((*event.args, *("0",) * (4 - len(event.args))))
+    values = (*event.args, *("0",) * (4 - len(event.args)), *event.operands)
     head = "{0}TC_CALL_SITE_PARAMS) {{" if event.params == "" else "{0}{1}, TC_CALL_SITE_PARAMS) {{"
-    return head + f"\n    TC_COMPUTE_EVENT({int(event.kind)}, {args});"
+    return head + _event(event.kind, event.function, values).replace("{", "{{").replace("}", "}}")
 
 
 #: calls that forward to a reported one: (header, pattern, str.format template of its groups). The
@@ -99,7 +116,10 @@ def replacement(event: CallEvent) -> str:
 FORWARDS = (("compute/compute_kernel_hw_startup.h",
              r"^(ALWI void compute_kernel_hw_startup\(uint32_t icb0, uint32_t ocb)\) \{"
              r"(\s*LLK_SAN_FUNCTION\(\);\s*compute_kernel_hw_startup\(icb0, icb0, ocb)\);",
-             "{0}, TC_CALL_SITE_PARAMS) {{{1}, tc_call_file, tc_call_line);"),)
+             "{0}, TC_CALL_SITE_PARAMS) {{{1}, tc_call_site);"),)
+
+#: an absent DST operand of an SFPU event (runtime/machine_calls.cpp: kNoDst)
+NO_DST = "0xFFFFFFFFu"
 
 #: an SFPU call's definition head: ``ALWI void NAME_tile(PARAMS) {`` (parameters with at most one
 #: level of parentheses of their own: ``= (int)VectorMode::RC``)
@@ -116,13 +136,21 @@ def _code(function: str, ops: type[Enum]) -> int:
     return codes.get(key, len(codes))
 
 
+#: an SFPU call's DST operands: its integer parameters named for DST (``idst``, ``idst0``, ``odst``, ...)
+_DST_PARAM = re.compile(r"\b(?:std::)?u?int32_t\s+(\w*dst\w*)\b")
+
+
 def _sfpu_head(match: re.Match[str]) -> str:
+    """The SFPU call's head with the call-site parameter, and its event: the operation's code, then
+    up to three DST tile indices (``NO_DST`` where it has fewer) for math's DST checks; none for a
+    call on the packer's thread (``exp_packthread_tile``: it runs while the packer owns DST)."""
     head, function, params = match.groups()
     kind, ops = ((Ev.SFPU_TERNARY, SfpuTernary) if re.search(r"\bidst2\b", params)
                  else (Ev.SFPU_BINARY, SfpuBinary) if re.search(r"\bidst1\b", params) else (Ev.SFPU_UNARY, SfpuUnary))
+    dsts = [] if "packthread" in function else _DST_PARAM.findall(params)[:3]
     params = params.rstrip()
-    return (f"{head}{params}{', ' if params else ''}TC_CALL_SITE_PARAMS) {{\n"
-            f"    TC_COMPUTE_EVENT({int(kind)}, {_code(function, ops)}, 0, 0, 0);")
+    values = (str(_code(function, ops)), "0", "0", "0", *dsts, *(NO_DST,) * (3 - len(dsts)))
+    return f"{head}{params}{', ' if params else ''}TC_CALL_SITE_PARAMS) {{" + _event(kind, function, values)
 
 
 def sfpu_rewrites(compute: Path) -> list[str]:

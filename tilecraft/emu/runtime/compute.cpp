@@ -42,6 +42,24 @@ void compute_configure(Device* d, int core, const Kernel* k) {
     for (int t = 0; t < Compute::kTiles; ++t) c.dst_cleared[t] = true;
 }
 
+void require_started(const char* call, Loc loc) {
+    if (!comp().started) {
+        report(true, "E5410", loc,
+               fmt_str("%s before compute_kernel_hw_startup: the unpacker and packer formats are not configured",
+                       call),
+               "call compute_kernel_hw_startup(icb0, icb1, ocb) once at the start of the compute kernel");
+    }
+}
+
+void require_waited(const CircularBuffer& b, std::uint32_t cb, std::uint32_t tile, const char* call, Loc loc) {
+    if (tile >= b.waited[TRISC]) {
+        report(true, "E5207", loc,
+               fmt_str("%s reads tile %u of CB %u, but only %u pages were waited for with cb_wait_front", call, tile,
+                       cb, b.waited[TRISC]),
+               "call cb_wait_front(cb, n) with n covering the tiles read");
+    }
+}
+
 namespace {
 
 const char* mode_name(Mode m) {
@@ -63,15 +81,6 @@ const char* mode_name(Mode m) {
 }
 
 const char* fpu_name(Fpu op) { return op == Fpu::Add ? "add" : op == Fpu::Sub ? "sub" : "mul"; }
-
-void require_started(const char* call, Loc loc) {
-    if (!comp().started) {
-        report(true, "E5410", loc,
-               fmt_str("%s before compute_kernel_hw_startup: the unpacker and packer formats are not configured",
-                       call),
-               "call compute_kernel_hw_startup(icb0, icb1, ocb) once at the start of the compute kernel");
-    }
-}
 
 void require_mode(Mode want, std::uint32_t param, const char* call, const char* init, Loc loc) {
     Compute& c = comp();
@@ -116,12 +125,7 @@ void unpack(int src, std::uint32_t cb, std::uint32_t tile, Operand& out, const c
                hint);
         if (f == 255) f = b.format;  // nothing configured at all: read as the CB's format
     }
-    if (tile >= b.waited[TRISC]) {
-        report(true, "E5207", loc,
-               fmt_str("%s reads tile %u of CB %u, but only %u pages were waited for with cb_wait_front", call, tile,
-                       cb, b.waited[TRISC]),
-               "call cb_wait_front(cb, n) with n covering the tiles read");
-    }
+    require_waited(b, cb, tile, call, loc);
     out.shape = b.tile;
     if (!decode) return;  // the checks only: the caller holds the decoded tile
     std::uint32_t addr = b.rd_ptr[TRISC] + tile * b.page_size;
@@ -199,7 +203,7 @@ float to_src_register(float v) { return comp().fp32 ? tf32_trunc(v) : v; }
 
 }  // namespace
 
-int math_dst(std::uint32_t index, const char* call, Loc loc) {
+std::uint32_t dst_written(std::uint32_t index, const char* call, Loc loc) {
     Compute& c = comp();
     require_started(call, loc);
     Compute::Sec s = c.sec[c.math_sec];
@@ -207,12 +211,6 @@ int math_dst(std::uint32_t index, const char* call, Loc loc) {
         report(true, "E5405", loc,
                fmt_str("%s writes DST without owning it: call tile_regs_acquire() first", call),
                "math owns DST from tile_regs_acquire() to tile_regs_commit()");
-    }
-    if (s == Compute::Sec::Both && index < 32 && (c.packed_before_commit >> index & 1u)) {
-        // on the device the earlier pack of this tile runs after the commit, so it would see this write
-        not_modelled(fmt_str("%s into DST tile %u after a pack_tile of it between tile_regs_wait() and "
-                             "tile_regs_commit() (that pack runs at the commit on the device)", call, index).c_str(),
-                     loc);
     }
     if (index >= c.capacity()) {
         report(true, "E5404", loc,
@@ -222,7 +220,18 @@ int math_dst(std::uint32_t index, const char* call, Loc loc) {
                "split the work into chunks of at most that many tiles per tile_regs_acquire");
         index %= c.capacity();
     }
-    return int(std::uint32_t(c.math_sec) * c.capacity() + index);
+    return index;
+}
+
+int math_dst(std::uint32_t index, const char* call, Loc loc) {
+    Compute& c = comp();
+    if (c.sec[c.math_sec] == Compute::Sec::Both && index < 32 && (c.packed_before_commit >> index & 1u)) {
+        // on the device the earlier pack of this tile runs after the commit, so it would see this write
+        not_modelled(fmt_str("%s into DST tile %u after a pack_tile of it between tile_regs_wait() and "
+                             "tile_regs_commit() (that pack runs at the commit on the device)", call, index).c_str(),
+                     loc);
+    }
+    return int(std::uint32_t(c.math_sec) * c.capacity() + dst_written(index, call, loc));
 }
 
 // ---------------------------------------------------------------- configuration
@@ -304,6 +313,8 @@ void regs_acquire(Loc loc) {
     TC_TRACE(Ev::Acquire, 0, 0, 0, 0, loc);
     Compute& c = comp();
     cur().last_loc = loc;
+    // compute_kernel_hw_startup initialises the semaphore math waits on here: without it the device hangs
+    require_started("tile_regs_acquire", loc);
     Compute::Sec& s = c.sec[c.math_sec];
     if (s == Compute::Sec::Math || s == Compute::Sec::Both) {
         report(true, "E5405", loc, "tile_regs_acquire() while math already holds DST (no tile_regs_commit() since)",
@@ -776,12 +787,10 @@ void pack_relu(bool zero_negatives, Loc loc) {
     comp().relu = zero_negatives;
 }
 
-void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order, Loc loc) {
-    TC_TRACE(Ev::Pack, trace_page_bytes(cb), 0, 0, 0, loc);
+std::uint32_t pack_page(CircularBuffer& b, std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile,
+                        bool out_of_order, Loc loc) {
     Compute& c = comp();
-    cur().last_loc = loc;
     require_started("pack_tile", loc);
-    CircularBuffer& b = cb_checked(std::int32_t(cb), "pack_tile", loc);
     Compute::Sec s = c.sec[c.pack_sec];
     if (s != Compute::Sec::Pack && s != Compute::Sec::Both) {
         report(true, "E5403", loc,
@@ -790,13 +799,11 @@ void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool
                    : "pack_tile without tile_regs_wait(): no DST half holds committed results",
                "call tile_regs_commit() after the math and tile_regs_wait() before packing");
     }
-    if (s == Compute::Sec::Both && dst < 32) c.packed_before_commit |= 1u << dst;
     if (dst >= c.capacity()) {
         report(true, "E5404", loc,
                fmt_str("pack_tile reads DST tile %u, but DST holds %u tiles here", dst, c.capacity()));
         dst %= c.capacity();
     }
-    int t = int(pack_section_tile(dst));
     // in-order packing (the default) ignores output_tile_index: pages are written one after another;
     // an explicit index that disagrees with that order is a kernel expecting out-of-order packing
     std::uint32_t page = out_of_order ? out_tile : b.pack_tile_ptr;
@@ -818,6 +825,18 @@ void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool
                        "is free now, so the tile arrives", page, cb, b.reserved[TRISC]),
                "reserve the output pages with cb_reserve_back(cb, n) before packing into them");
     }
+    if (!out_of_order) b.pack_tile_ptr += 1;
+    return page;
+}
+
+void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order, Loc loc) {
+    TC_TRACE(Ev::Pack, trace_page_bytes(cb), 0, 0, 0, loc);
+    Compute& c = comp();
+    cur().last_loc = loc;
+    CircularBuffer& b = cb_checked(std::int32_t(cb), "pack_tile", loc);
+    if (c.sec[c.pack_sec] == Compute::Sec::Both && dst < 32) c.packed_before_commit |= 1u << dst;
+    const std::uint32_t page = pack_page(b, dst, cb, out_tile, out_of_order, loc);
+    const int t = int(pack_section_tile(dst % c.capacity()));
     std::uint8_t f = c.pack_fmt;
     if (f != b.format) {
         report(true, "E5401", loc,
@@ -868,7 +887,6 @@ void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool
         for (std::uint32_t i = 0; i < shape.elems(); ++i) words[i] = as_bits(as_float(words[i]) + as_float(held[i]));
     }
     pack_encode_tile(f, words, integer, shape, c.fp32, c.pack_precise, out);
-    if (!out_of_order) b.pack_tile_ptr += 1;
 }
 
 // ---------------------------------------------------------------- tilize / untilize

@@ -53,6 +53,24 @@ inline Compute& comp() { return *cur_core().compute; }
 // DST access for the math and packer threads, with the ownership checks; returns a tile index
 // into Compute::dst.
 int math_dst(std::uint32_t index, const char* call, Loc loc);
+
+// The sanitizer's checks, each shared by the first engine's API and the Tensix machine's
+// (machine_calls.cpp), which runs them on the kernel's calls while its TRISCs compute:
+// E5410: a compute call before compute_kernel_hw_startup.
+void require_started(const char* call, Loc loc);
+// E5207: an unpack of tile `tile` of CB `cb` beyond the pages waited for.
+void require_waited(const CircularBuffer& b, std::uint32_t cb, std::uint32_t tile, const char* call, Loc loc);
+// E5410, E5405, E5404: math writes DST tile `index` of its half; returns the index within DST's
+// capacity.
+std::uint32_t dst_written(std::uint32_t index, const char* call, Loc loc);
+// E5410, E5403, E5404, E5412, E5208/E5210: pack_tile from DST tile `dst` into CB `cb`; returns
+// the page written (in-order packing moves on to the next).
+std::uint32_t pack_page(CircularBuffer& b, std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile,
+                        bool out_of_order, Loc loc);
+// A compute API call of a kernel on the Tensix machine, from its MATH TRISC in the kernel's order
+// (tilecraft/emu/tensix_call_events.py lists them and the layout of `values`): its trace event and
+// the checks above, as the first engine makes them for its own calls.
+void machine_api_call(Ev kind, const char* call, const std::uint32_t* values, Loc loc);
 // The value written into DST: rounded to bfloat16 unless DST holds fp32.
 inline std::uint32_t to_dst(float value) { return as_bits(comp().fp32 ? value : bf16_round(value)); }
 inline float dst_value(int tile, std::uint32_t i) {

@@ -346,30 +346,116 @@ static void sync_cb_view(int core, int slot, std::int32_t cb) {
     v.fifo_wr_tile_ptr = b.pack_tile_ptr;
 }
 
-CircularBuffer& cb_checked(std::int32_t cb, const char* call, Loc loc) {
+CircularBuffer* cb_found(std::int32_t cb, const char* call, Loc loc) {
     Core& c = cur_core();
     cur().last_loc = loc;
-    if (cb < 0 || std::uint32_t(cb) >= c.cbs.size() || !c.cbs[cb].configured) {
-        report(true, "E5209", loc, fmt_str("%s: CB %d is not configured on core %s", call, cb, core_name(c.index).c_str()),
-               fmt_str("add a CBDescriptor whose format descriptor has buffer_index=%d and whose core ranges "
-                       "include this core", cb));
+    if (cb >= 0 && std::uint32_t(cb) < c.cbs.size() && c.cbs[cb].configured) return &c.cbs[cb];
+    report(true, "E5209", loc, fmt_str("%s: CB %d is not configured on core %s", call, cb, core_name(c.index).c_str()),
+           fmt_str("add a CBDescriptor whose format descriptor has buffer_index=%d and whose core ranges "
+                   "include this core", cb));
+    return nullptr;
+}
+
+CircularBuffer& cb_checked(std::int32_t cb, const char* call, Loc loc) {
+    CircularBuffer* b = cb_found(cb, call, loc);
+    if (b == nullptr) {
         g_dev->aborted = true;
         block(WaitKind::Poll, call, loc);  // never resumed: the run stops
     }
-    return c.cbs[cb];
+    return *b;
 }
 
-void cb_reserve_back(std::int32_t cb, std::int32_t pages, Loc loc) {
-    CircularBuffer& b = cb_checked(cb, "cb_reserve_back", loc);
-    TC_TRACE(Ev::CbReserve, std::uint32_t(cb), std::uint32_t(pages), 0, 0, loc);
-    Fiber& f = cur();
-    std::uint32_t n = std::uint32_t(pages);
+namespace {
+
+// The checks of each CB call and the calling RISC's view of the CB (slot `slot`): shared by the
+// emulator's API and the Tensix machine's (cb_call_on_machine), whose TRISCs wait and move the
+// shared counters themselves.
+void check_reserve(const CircularBuffer& b, std::int32_t cb, std::uint32_t n, Loc loc) {
     if (n > b.num_pages) {
         report(true, "E5204", loc,
                fmt_str("cb_reserve_back(%d, %u): CB %d holds only %u pages, so the reservation can never be granted",
                        cb, n, cb, b.num_pages),
                "make the CB at least as large as the pages reserved at once");
     }
+}
+
+void check_wait(const CircularBuffer& b, std::int32_t cb, std::uint32_t n, Loc loc) {
+    if (n > b.num_pages) {
+        report(true, "E5204", loc,
+               fmt_str("cb_wait_front(%d, %u): CB %d holds only %u pages, so the wait can never be satisfied", cb, n,
+                       cb, b.num_pages),
+               "make the CB at least as large as the pages waited for at once");
+    }
+}
+
+void push_view(CircularBuffer& b, std::int32_t cb, std::uint32_t n, int slot, Loc loc) {
+    if (n > b.reserved[slot] && n > b.num_pages - b.occupied()) {
+        report(true, "E5201", loc,
+               fmt_str("cb_push_back(%d, %u) pushes more pages than the %u reserved by cb_reserve_back", cb, n,
+                       b.reserved[slot]),
+               "reserve the pages first: cb_reserve_back(cb, n) before writing and pushing them");
+    } else if (n > b.reserved[slot]) {
+        // on the device a reservation only waits for space: pages that are free at the push were
+        // handed over intact unless the consumer freed them after they were written
+        report(false, "E5210", loc,
+               fmt_str("cb_push_back(%d, %u) pushes more pages than the %u reserved by cb_reserve_back; they are free "
+                       "now, so the data arrives only if they were free when it was written",
+                       cb, n, b.reserved[slot]),
+               "reserve the pages first: cb_reserve_back(cb, n) before writing and pushing them");
+    }
+    std::uint32_t start = b.wr_ptr[slot], end = start + n * b.page_size;
+    if (end > b.limit()) {
+        report(true, "E5203", loc,
+               fmt_str("cb_push_back(%d, %u): the pages run past the end of the CB (write pointer 0x%x, end 0x%x)", cb,
+                       n, start, b.limit()),
+               "a CB does not wrap inside a push: its page count must be a multiple of the pages pushed at once");
+    }
+    if (const InFlight* t = overlapping(cur_core().reads[slot], start, end)) {
+        report(true, "E5205", loc,
+               fmt_str("cb_push_back(%d, %u) hands pages to the consumer while a NoC read issued at %s:%u into them is "
+                       "not complete",
+                       cb, n, t->loc.file_name(), t->loc.line()),
+               "call noc_async_read_barrier() before cb_push_back");
+    }
+    b.wr_ptr[slot] += n * b.page_size;
+    if (b.wr_ptr[slot] >= b.limit()) b.wr_ptr[slot] -= b.size;
+    b.reserved[slot] -= std::min(n, b.reserved[slot]);
+    if (slot == TRISC) b.pack_tile_ptr = 0;
+}
+
+void pop_view(CircularBuffer& b, std::int32_t cb, std::uint32_t n, int slot, Loc loc) {
+    if (n > b.waited[slot]) {
+        report(true, "E5202", loc,
+               fmt_str("cb_pop_front(%d, %u) pops more pages than the %u waited for with cb_wait_front", cb, n,
+                       b.waited[slot]),
+               "wait for the pages first: cb_wait_front(cb, n) before reading and popping them");
+    }
+    std::uint32_t start = b.rd_ptr[slot], end = start + n * b.page_size;
+    if (end > b.limit()) {
+        report(true, "E5203", loc,
+               fmt_str("cb_pop_front(%d, %u): the pages run past the end of the CB (read pointer 0x%x, end 0x%x)", cb,
+                       n, start, b.limit()),
+               "a CB does not wrap inside a pop: its page count must be a multiple of the pages popped at once");
+    }
+    if (const InFlight* t = overlapping(cur_core().writes[slot], start, end)) {
+        report(true, "E5206", loc,
+               fmt_str("cb_pop_front(%d, %u) frees pages that a NoC write issued at %s:%u is still sending", cb, n,
+                       t->loc.file_name(), t->loc.line()),
+               "call noc_async_write_barrier() or noc_async_writes_flushed() before cb_pop_front");
+    }
+    b.rd_ptr[slot] += n * b.page_size;
+    if (b.rd_ptr[slot] >= b.limit()) b.rd_ptr[slot] -= b.size;
+    b.waited[slot] -= std::min(n, b.waited[slot]);
+}
+
+}  // namespace
+
+void cb_reserve_back(std::int32_t cb, std::int32_t pages, Loc loc) {
+    CircularBuffer& b = cb_checked(cb, "cb_reserve_back", loc);
+    TC_TRACE(Ev::CbReserve, std::uint32_t(cb), std::uint32_t(pages), 0, 0, loc);
+    Fiber& f = cur();
+    std::uint32_t n = std::uint32_t(pages);
+    check_reserve(b, cb, n, loc);
     while (b.num_pages - b.occupied() < n) {
         f.wait_cb = cb;
         f.wait_value = n;
@@ -384,39 +470,8 @@ void cb_push_back(std::int32_t cb, std::int32_t pages, Loc loc) {
     TC_TRACE(Ev::CbPush, std::uint32_t(cb), std::uint32_t(pages), 0, 0, loc);
     Fiber& f = cur();
     std::uint32_t n = std::uint32_t(pages);
-    if (n > b.reserved[f.slot] && n > b.num_pages - b.occupied()) {
-        report(true, "E5201", loc,
-               fmt_str("cb_push_back(%d, %u) pushes more pages than the %u reserved by cb_reserve_back", cb, n,
-                       b.reserved[f.slot]),
-               "reserve the pages first: cb_reserve_back(cb, n) before writing and pushing them");
-    } else if (n > b.reserved[f.slot]) {
-        // on the device a reservation only waits for space: pages that are free at the push were
-        // handed over intact unless the consumer freed them after they were written
-        report(false, "E5210", loc,
-               fmt_str("cb_push_back(%d, %u) pushes more pages than the %u reserved by cb_reserve_back; they are free "
-                       "now, so the data arrives only if they were free when it was written",
-                       cb, n, b.reserved[f.slot]),
-               "reserve the pages first: cb_reserve_back(cb, n) before writing and pushing them");
-    }
-    std::uint32_t start = b.wr_ptr[f.slot], end = start + n * b.page_size;
-    if (end > b.limit()) {
-        report(true, "E5203", loc,
-               fmt_str("cb_push_back(%d, %u): the pages run past the end of the CB (write pointer 0x%x, end 0x%x)", cb,
-                       n, start, b.limit()),
-               "a CB does not wrap inside a push: its page count must be a multiple of the pages pushed at once");
-    }
-    if (const InFlight* t = overlapping(cur_core().reads[f.slot], start, end)) {
-        report(true, "E5205", loc,
-               fmt_str("cb_push_back(%d, %u) hands pages to the consumer while a NoC read issued at %s:%u into them is "
-                       "not complete",
-                       cb, n, t->loc.file_name(), t->loc.line()),
-               "call noc_async_read_barrier() before cb_push_back");
-    }
+    push_view(b, cb, n, f.slot, loc);
     b.received += n;
-    b.wr_ptr[f.slot] += n * b.page_size;
-    if (b.wr_ptr[f.slot] >= b.limit()) b.wr_ptr[f.slot] -= b.size;
-    b.reserved[f.slot] -= std::min(n, b.reserved[f.slot]);
-    if (f.slot == TRISC) b.pack_tile_ptr = 0;
     sync_cb_view(f.core, f.slot, cb);
     note_progress();
 }
@@ -426,12 +481,7 @@ void cb_wait_front(std::int32_t cb, std::int32_t pages, Loc loc) {
     TC_TRACE(Ev::CbWait, std::uint32_t(cb), std::uint32_t(pages), 0, 0, loc);
     Fiber& f = cur();
     std::uint32_t n = std::uint32_t(pages);
-    if (n > b.num_pages) {
-        report(true, "E5204", loc,
-               fmt_str("cb_wait_front(%d, %u): CB %d holds only %u pages, so the wait can never be satisfied", cb, n,
-                       cb, b.num_pages),
-               "make the CB at least as large as the pages waited for at once");
-    }
+    check_wait(b, cb, n, loc);
     while (b.occupied() < n) {
         f.wait_cb = cb;
         f.wait_value = n;
@@ -446,31 +496,32 @@ void cb_pop_front(std::int32_t cb, std::int32_t pages, Loc loc) {
     TC_TRACE(Ev::CbPop, std::uint32_t(cb), std::uint32_t(pages), 0, 0, loc);
     Fiber& f = cur();
     std::uint32_t n = std::uint32_t(pages);
-    if (n > b.waited[f.slot]) {
-        report(true, "E5202", loc,
-               fmt_str("cb_pop_front(%d, %u) pops more pages than the %u waited for with cb_wait_front", cb, n,
-                       b.waited[f.slot]),
-               "wait for the pages first: cb_wait_front(cb, n) before reading and popping them");
-    }
-    std::uint32_t start = b.rd_ptr[f.slot], end = start + n * b.page_size;
-    if (end > b.limit()) {
-        report(true, "E5203", loc,
-               fmt_str("cb_pop_front(%d, %u): the pages run past the end of the CB (read pointer 0x%x, end 0x%x)", cb,
-                       n, start, b.limit()),
-               "a CB does not wrap inside a pop: its page count must be a multiple of the pages popped at once");
-    }
-    if (const InFlight* t = overlapping(cur_core().writes[f.slot], start, end)) {
-        report(true, "E5206", loc,
-               fmt_str("cb_pop_front(%d, %u) frees pages that a NoC write issued at %s:%u is still sending", cb, n,
-                       t->loc.file_name(), t->loc.line()),
-               "call noc_async_write_barrier() or noc_async_writes_flushed() before cb_pop_front");
-    }
+    pop_view(b, cb, n, f.slot, loc);
     b.acked += n;
-    b.rd_ptr[f.slot] += n * b.page_size;
-    if (b.rd_ptr[f.slot] >= b.limit()) b.rd_ptr[f.slot] -= b.size;
-    b.waited[f.slot] -= std::min(n, b.waited[f.slot]);
     sync_cb_view(f.core, f.slot, cb);
     note_progress();
+}
+
+void cb_call_on_machine(Ev kind, std::int32_t cb, std::uint32_t pages, Loc loc) {
+    static constexpr const char* kNames[] = {"cb_reserve_back", "cb_push_back", "cb_wait_front", "cb_pop_front"};
+    CircularBuffer* b = cb_found(cb, kNames[int(kind) - int(Ev::CbReserve)], loc);
+    if (b == nullptr) {
+        g_dev->aborted = true;
+        return;
+    }
+    TC_TRACE(kind, std::uint32_t(cb), pages, 0, 0, loc);
+    switch (kind) {
+        case Ev::CbReserve:
+            check_reserve(*b, cb, pages, loc);
+            b->reserved[TRISC] = std::max(b->reserved[TRISC], pages);
+            break;
+        case Ev::CbPush: push_view(*b, cb, pages, TRISC, loc); break;
+        case Ev::CbWait:
+            check_wait(*b, cb, pages, loc);
+            b->waited[TRISC] = std::max(b->waited[TRISC], pages);
+            break;
+        default: pop_view(*b, cb, pages, TRISC, loc); break;
+    }
 }
 
 bool cb_pages_reservable_at_back(std::int32_t cb, std::int32_t pages, Loc loc) {

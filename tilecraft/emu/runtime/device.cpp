@@ -436,7 +436,7 @@ int tc_run(void* handle) {
     Device* d = static_cast<Device*>(handle);
     g_dev = d;
     for (Fiber* f : d->fibers)
-        if (f->slot == TRISC && f->kernel->trisc_mains[0] == nullptr) compute_configure(d, f->core, f->kernel);
+        if (f->slot == TRISC) compute_configure(d, f->core, f->kernel);  // also the Tensix machine's: its checks
     run_all();
     g_dev = nullptr;
     for (const Finding& f : d->findings)

@@ -215,9 +215,18 @@ void yield_now(const char* call = "a polling loop", Loc loc = Loc());  // give t
 void note_progress();
 bool wait_satisfied(const Fiber& f);
 void run_all();
+// What a fiber blocked in cb_reserve_back (CbReserve) or cb_wait_front (CbWait) of `pages` pages of
+// CB `cb` waits for, as the deadlock report words it (also for the Tensix machine's TRISCs).
+std::string cb_wait_state(WaitKind kind, int core, std::int32_t cb, std::uint32_t pages);
 
 // ---------------------------------------------------------------- circular buffers (dataflow.cpp)
 CircularBuffer& cb_checked(std::int32_t cb, const char* call, Loc loc);
+// The CB, or nullptr after reporting E5209 (not configured on this core) without stopping the fiber.
+CircularBuffer* cb_found(std::int32_t cb, const char* call, Loc loc);
+// A CB call of a compute kernel on the Tensix machine, in the kernel's order: the checks the call
+// makes here and the compute RISC's view of the CB (pages reserved or waited for, its pointers);
+// the TRISCs move the shared counters (received, acked) themselves.
+void cb_call_on_machine(Ev kind, std::int32_t cb, std::uint32_t pages, Loc loc);
 // How many cores a multicast to the rectangle of NoC address `addr` reaches (the sender only with
 // `loopback`): the acknowledgements the NIU counts (runtime/noc_niu.cpp).
 std::uint32_t multicast_destinations(std::uint64_t addr, bool loopback, std::uint8_t noc);

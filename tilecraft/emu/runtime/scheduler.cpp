@@ -102,18 +102,8 @@ void start(Fiber& f) {
 }
 
 std::string wait_state(const Fiber& f) {
-    Device& d = *g_dev;
     switch (f.wait) {
-        case WaitKind::CbReserve: {
-            const CircularBuffer& cb = d.cores[f.core].cbs[f.wait_cb];
-            return fmt_str("it waits for %u free pages of CB %d; %u of its %u pages are free", f.wait_value, f.wait_cb,
-                           cb.num_pages - cb.occupied(), cb.num_pages);
-        }
-        case WaitKind::CbWait: {
-            const CircularBuffer& cb = d.cores[f.core].cbs[f.wait_cb];
-            return fmt_str("it waits for %u pages in CB %d; %u have been pushed and not popped", f.wait_value,
-                           f.wait_cb, cb.occupied());
-        }
+        case WaitKind::CbReserve: case WaitKind::CbWait: return cb_wait_state(f.wait, f.core, f.wait_cb, f.wait_value);
         case WaitKind::SemEq:
             return fmt_str("it waits for the semaphore to equal %u; it holds %u", f.wait_value, *f.wait_sem);
         case WaitKind::SemGe:
@@ -155,6 +145,14 @@ void report_deadlock() {
 }
 
 }  // namespace
+
+std::string cb_wait_state(WaitKind kind, int core, std::int32_t cb, std::uint32_t pages) {
+    const CircularBuffer& b = g_dev->cores[core].cbs[cb];
+    if (kind == WaitKind::CbReserve)
+        return fmt_str("it waits for %u free pages of CB %d; %u of its %u pages are free", pages, cb,
+                       b.num_pages - b.occupied(), b.num_pages);
+    return fmt_str("it waits for %u pages in CB %d; %u have been pushed and not popped", pages, cb, b.occupied());
+}
 
 bool wait_satisfied(const Fiber& f) {
     Device& d = *g_dev;

@@ -14,21 +14,27 @@
 // * Scheduling: a TRISC reading a counter polls; when every TRISC only polls and nothing changed,
 //   the machine's scheduler hands the turn back to the emulator's (yield_now), so the readers and
 //   writers run. A deadlock across both is the emulator's report, with each TRISC's wait.
-// * Trace: the compute API calls tensix_call_events.py lists report themselves from the MATH TRISC
-//   with their caller's file:line (compute_event_hook); they become the emulator's trace events
-//   with the arguments its own engine records (CB indices as page bytes where it records those).
+// * Trace and sanitizer: the compute API calls tensix_call_events.py lists report themselves from
+//   each TRISC with their caller's place (compute_event_hook). The MATH TRISC's, the kernel's
+//   sequence, become the emulator's trace events and run its sanitizer's checks
+//   (runtime/machine_calls.cpp); an error finding ends the machine's run as it ends a fiber of the
+//   first engine (unless the run records findings and goes on). Each TRISC's latest call is the
+//   call it waits in: a TRISC blocked in cb_wait_front/cb_reserve_back is reported at that line,
+//   in the first engine's words, when the emulator looks for a deadlock.
 #include <dlfcn.h>
 
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "../fibers.h"
 #include "../host_window.h"
 #include "../kernel_include/tc_compute_launch.h"
 #include "../kernel_include/tc_tensix_kernel.h"
 #include "../machine.h"
+#include "compute.h"
 #include "device.h"
 #include "noc/noc_overlay_parameters.h"
 #include "trace.h"
@@ -45,11 +51,46 @@ constexpr std::uintptr_t kOverlayStart = NOC_OVERLAY_START_ADDR, kStreamSpace = 
 constexpr std::uintptr_t kTilesAckedReg = STREAM_REMOTE_DEST_BUF_START_REG_INDEX;
 constexpr std::uintptr_t kTilesReceivedReg = STREAM_REMOTE_DEST_BUF_SIZE_REG_INDEX;
 
+// A TRISC's latest compute API call: the call it is in.
+struct ApiCall {
+    tc::Ev kind{};
+    const char* name = nullptr;
+    std::uint32_t cb = 0, pages = 0;
+    std::source_location site;
+};
+
 // The emulator core a machine belongs to, while its kernel runs.
 struct CoreLink {
     tc::Device* device;
     int core;
     std::uint64_t progress_seen = 0;
+    ApiCall calls[3] = {};
+    // per TRISC and CB, the pages its calls pushed and popped: the MATH TRISC's calls are the
+    // kernel's sequence, the PACK TRISC pushes and the UNPACK TRISC pops
+    std::uint32_t pushed[3][tc_tensix::kLaunchCbs] = {}, popped[3][tc_tensix::kLaunchCbs] = {};
+    bool sanitizer_stopped = false;  // an error finding of a call ended the run
+};
+
+// While the checks of a MATH TRISC's call run, the core's CB counters read as the kernel's
+// sequence has them at that call (the first engine's, which runs the calls in order): the PACK
+// TRISC's pushes and the UNPACK TRISC's pops may lag behind the MATH TRISC's calls or run ahead of
+// them. No other fiber runs meanwhile, so nothing else sees the shift.
+class SequenceView {
+  public:
+    explicit SequenceView(CoreLink& link) : link_(link) { shift(+1); }
+    ~SequenceView() { shift(-1); }
+    SequenceView(const SequenceView&) = delete;
+    SequenceView& operator=(const SequenceView&) = delete;
+
+  private:
+    void shift(int sign) {
+        std::vector<tc::CircularBuffer>& cbs = link_.device->cores[link_.core].cbs;
+        for (std::size_t i = 0; i < cbs.size() && i < std::size_t(tc_tensix::kLaunchCbs); ++i) {
+            cbs[i].received += std::uint32_t(sign) * (link_.pushed[tc_tensix::kMath][i] - link_.pushed[tc_tensix::kPack][i]);
+            cbs[i].acked += std::uint32_t(sign) * (link_.popped[tc_tensix::kMath][i] - link_.popped[tc_tensix::kUnpack][i]);
+        }
+    }
+    CoreLink& link_;
 };
 std::map<const tc_tensix::Machine*, CoreLink> g_links;
 
@@ -90,25 +131,52 @@ tc_tensix::ComputeLaunch launch_of(tc::Device& d, int core_index) {
     return launch;
 }
 
-// A compute API call of the kernel running on the core's compute fiber (compute_event_hook).
-void record_compute_event(int kind, std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d,
-                          const char* file, unsigned line) {
-    if (!tc::tracing()) return;
-    using tc::Ev;
-    const Ev ev = Ev(kind);
-    switch (ev) {  // the CB arguments the emulator's engine records as the bytes of one page
-        case Ev::Copy: case Ev::Pack: a = tc::trace_page_bytes(a); break;
-        case Ev::Binary: case Ev::Matmul: case Ev::Reduce:
-            a = tc::trace_page_bytes(a);
-            b = tc::trace_page_bytes(b);
-            break;
-        case Ev::Tilize: case Ev::Untilize:
-            a = tc::trace_page_bytes(a);
-            c = tc::trace_page_bytes(c);
-            break;
-        default: break;
+std::size_t error_findings(const tc::Device& d) {
+    std::size_t n = 0;
+    for (const tc::Finding& f : d.findings) n += f.error ? 1 : 0;
+    return n;
+}
+
+// A compute API call of the kernel on TRISC `trisc` (compute_event_hook), on the core's compute
+// fiber. The checks report without leaving the fiber (the machine's run must end by its own
+// scheduler); an error then ends the run when the emulator stops at the first.
+void compute_call(int trisc, int kind, const char* call, const std::uint32_t* values, const std::source_location& site) {
+    CoreLink& link = g_links.at(&tc_tensix::fiber_machine());
+    link.calls[trisc] = ApiCall{tc::Ev(kind), call, values[0], values[1], site};
+    const auto count = [&] {  // the call's own pages, after its checks
+        if (values[0] >= std::uint32_t(tc_tensix::kLaunchCbs)) return;
+        if (tc::Ev(kind) == tc::Ev::CbPush) link.pushed[trisc][values[0]] += values[1];
+        if (tc::Ev(kind) == tc::Ev::CbPop) link.popped[trisc][values[0]] += values[1];
+    };
+    if (trisc != tc_tensix::kMath) return count();
+    tc::Device& d = *link.device;
+    const bool fatal = d.sanitize_fatal;
+    const std::size_t errors = error_findings(d);
+    d.sanitize_fatal = false;
+    {
+        const SequenceView view(link);
+        tc::machine_api_call(tc::Ev(kind), call, values, site);
     }
-    tc::trace_record_at(ev, a, b, c, d, file, line);
+    d.sanitize_fatal = fatal;
+    count();
+    if (d.aborted || (fatal && error_findings(d) > errors)) {
+        link.sanitizer_stopped = true;
+        tc_tensix::fiber_fail(std::string("the sanitizer stopped the run at ") + call);
+    }
+}
+
+// The TRISC blocked in a CB call (UNPACK in cb_wait_front, PACK in cb_reserve_back), if any: the
+// compute kernel's wait as the first engine reports it.
+const ApiCall* blocked_cb_call(const CoreLink& link) {
+    const tc::Core& core = link.device->cores[link.core];
+    for (const ApiCall& call : link.calls) {
+        if (call.name == nullptr || call.cb >= core.cbs.size()) continue;
+        const tc::CircularBuffer& cb = core.cbs[call.cb];
+        if ((call.kind == tc::Ev::CbWait && cb.occupied() < call.pages) ||
+            (call.kind == tc::Ev::CbReserve && cb.num_pages - cb.occupied() < call.pages))
+            return &call;
+    }
+    return nullptr;
 }
 
 // The core's compute fiber: the Tensix machine runs the kernel's three TRISCs.
@@ -127,18 +195,33 @@ void run_on_machine() {
         CoreLink& link = g_links[machine];
         if (machine->s.frontend.progress != link.progress_seen) tc::note_progress();  // counters moved
         link.progress_seen = machine->s.frontend.progress;
-        fiber.describe_poll = [&report, &kernel] {
-            return "the TRISCs of " + kernel.name + " on the Tensix machine wait:" + report();
-        };
-        tc::yield_now("the compute kernel (Tensix machine)");
+        if (const ApiCall* call = blocked_cb_call(link)) {
+            const tc::WaitKind kind = call->kind == tc::Ev::CbWait ? tc::WaitKind::CbWait : tc::WaitKind::CbReserve;
+            fiber.describe_poll = [&link, call, kind] {
+                return tc::cb_wait_state(kind, link.core, std::int32_t(call->cb), call->pages);
+            };
+            tc::yield_now(call->kind == tc::Ev::CbWait ? "cb_wait_front" : "cb_reserve_back", call->site);
+        } else {
+            fiber.describe_poll = [&report, &kernel] {
+                return "the TRISCs of " + kernel.name + " on the Tensix machine wait:" + report();
+            };
+            const ApiCall& last = link.calls[tc_tensix::kMath];
+            tc::yield_now("the compute kernel (Tensix machine)", last.site);
+        }
         fiber.describe_poll = nullptr;
     };
     const std::string error = tc_tensix::run_triscs(
         *machine, [&](int thread) { reinterpret_cast<TriscMain>(kernel.trisc_mains[thread])(&launch); }, 0, &host);
+    const bool stopped = g_links[machine].sanitizer_stopped;
+    const tc::Loc last_call = g_links[machine].calls[tc_tensix::kMath].site;  // the kernel's line
     g_links.erase(machine);
     delete machine;
+    if (stopped) {  // the finding is reported; the run stops as the first engine's does
+        d.aborted = true;
+        return;
+    }
     if (!error.empty()) {
-        tc::report_at(true, "E5871", tc::Loc(), fiber.core, fiber.slot,
+        tc::report_at(true, "E5871", last_call, fiber.core, fiber.slot,
                       "compute kernel " + kernel.name + " on the Tensix machine: " + error,
                       "the Tensix machine models the instructions the 0.81.1 LLK issues (docs/emulator.md section 10); "
                       "run the kernel on the emulator's own compute engine (TILECRAFT_COMPUTE=emulator) meanwhile");
@@ -152,12 +235,15 @@ extern "C" {
 
 // Loads the three TRISC objects of a compute kernel as one emulator kernel (nullptr on failure;
 // tc_last_error-style message in `error`).
+// `fp32_dest_acc`, `dst_full_sync`: the kernel's DST mode (ComputeConfigDescriptor), for the DST checks.
 void* tc_load_tensix_kernel(void* handle, const char* unpack, const char* math, const char* pack, const char* name,
-                            char* error, int error_size) {
+                            int fp32_dest_acc, int dst_full_sync, char* error, int error_size) {
     tc_tensix::set_host_window(&stream_register);
-    tc_tensix::compute_event_hook = &record_compute_event;
+    tc_tensix::compute_event_hook = &compute_call;
     auto* d = static_cast<tc::Device*>(handle);
     auto* k = new tc::Kernel();
+    k->fp32_dest_acc = fp32_dest_acc != 0;
+    k->dst_full_sync = dst_full_sync != 0;
     const char* paths[3] = {unpack, math, pack};
     for (int t = 0; t < 3; ++t) {
         k->trisc_libs[t] = dlopen(paths[t], RTLD_NOW | RTLD_LOCAL);

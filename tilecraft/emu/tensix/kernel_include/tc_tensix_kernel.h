@@ -80,24 +80,27 @@ struct SiteScope {
 };
 #endif
 
-// --- a compute kernel's API calls, for the kernel emulator's trace ---------------------------------
+// --- a compute kernel's API calls, for the kernel emulator's trace and sanitizer -----------------
 // The machine tree gives each compute API call tilecraft/emu/tensix_call_events.py lists its caller's
-// file and line (TC_CALL_SITE_PARAMS, trailing default parameters) and starts its body with
-// TC_COMPUTE_EVENT; only the MATH TRISC's build reports, through the hook the kernel emulator's
-// compute bridge sets (null elsewhere: the LLK suite's runner), so each call is reported once, in
-// the kernel's order.
-using ComputeEventHook = void (*)(int kind, std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d,
-                                  const char* file, unsigned line);
+// place (TC_CALL_SITE_PARAMS, a trailing default parameter) and starts its body with
+// TC_COMPUTE_EVENT, which calls the hook the kernel emulator's compute bridge sets (null elsewhere:
+// the LLK suite's runner) from each TRISC, with the TRISC's index, the call's name and up to eight
+// of its values (what the trace records, then what the checks read). The MATH TRISC's calls are
+// the kernel's sequence, once each.
+using ComputeEventHook = void (*)(int trisc, int kind, const char* call, const std::uint32_t* values,
+                                  const std::source_location& site);
 TC_TENSIX_EXPORT extern ComputeEventHook compute_event_hook;
-#define TC_CALL_SITE_PARAMS const char *tc_call_file = __builtin_FILE(), unsigned tc_call_line = __builtin_LINE()
-#if defined(COMPILE_FOR_TRISC) && COMPILE_FOR_TRISC == 1
-#define TC_COMPUTE_EVENT(kind, a, b, c, d)                                                                   \
-    (::tc_tensix::compute_event_hook != nullptr                                                               \
-         ? ::tc_tensix::compute_event_hook(kind, std::uint32_t(a), std::uint32_t(b), std::uint32_t(c),       \
-                                           std::uint32_t(d), tc_call_file, tc_call_line)                     \
-         : void())
+#define TC_CALL_SITE_PARAMS std::source_location tc_call_site = std::source_location::current()
+#if defined(COMPILE_FOR_TRISC)
+#define TC_COMPUTE_EVENT(kind, call, ...)                                                                    \
+    do {                                                                                                     \
+        if (::tc_tensix::compute_event_hook != nullptr) {                                                    \
+            const std::uint32_t tc_event_values[8] = {__VA_ARGS__};                                         \
+            ::tc_tensix::compute_event_hook(COMPILE_FOR_TRISC, kind, call, tc_event_values, tc_call_site);   \
+        }                                                                                                    \
+    } while (0)
 #else
-#define TC_COMPUTE_EVENT(kind, a, b, c, d) ((void)tc_call_file, (void)tc_call_line)
+#define TC_COMPUTE_EVENT(kind, call, ...) ((void)tc_call_site)
 #endif
 
 #if defined(TC_DATAFLOW_KERNEL)
