@@ -93,6 +93,7 @@ void record_compute_event(int kind, std::uint32_t a, std::uint32_t b, std::uint3
     using tc::Ev;
     const Ev ev = Ev(kind);
     switch (ev) {  // the CB arguments the emulator's engine records as the bytes of one page
+        case Ev::UnaryBcast:
         case Ev::Copy: case Ev::Pack: a = tc::trace_page_bytes(a); break;
         case Ev::Binary: case Ev::Matmul: case Ev::Reduce:
             a = tc::trace_page_bytes(a);

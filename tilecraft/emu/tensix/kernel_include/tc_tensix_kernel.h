@@ -90,14 +90,36 @@ using ComputeEventHook = void (*)(int kind, std::uint32_t a, std::uint32_t b, st
                                   const char* file, unsigned line);
 TC_TENSIX_EXPORT extern ComputeEventHook compute_event_hook;
 #define TC_CALL_SITE_PARAMS const char *tc_call_file = __builtin_FILE(), unsigned tc_call_line = __builtin_LINE()
+// An API call made inside another (add_init -> binary_tiles_init, add_tiles_bcast -> any_tiles_bcast)
+// is part of the outer call: only the outermost reports (ComputeCall counts the calls in progress;
+// the kernel's unit, one per TRISC and core, has its own count). TC_COMPUTE_EVENT_THEN is a second
+// event of the same call (reconfig_data_format: SrcA's, then SrcB's).
 #if defined(COMPILE_FOR_TRISC) && COMPILE_FOR_TRISC == 1
+static int compute_call_depth = 0;
+struct ComputeCall {
+    bool outermost;
+    ComputeCall(int kind, std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d, const char* file,
+                unsigned line)
+        : outermost(compute_call_depth++ == 0) {
+        report(kind, a, b, c, d, file, line);
+    }
+    ~ComputeCall() { --compute_call_depth; }
+    ComputeCall(const ComputeCall&) = delete;
+    ComputeCall& operator=(const ComputeCall&) = delete;
+    void report(int kind, std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d, const char* file,
+                unsigned line) const {
+        if (outermost && compute_event_hook != nullptr) compute_event_hook(kind, a, b, c, d, file, line);
+    }
+};
 #define TC_COMPUTE_EVENT(kind, a, b, c, d)                                                                   \
-    (::tc_tensix::compute_event_hook != nullptr                                                               \
-         ? ::tc_tensix::compute_event_hook(kind, std::uint32_t(a), std::uint32_t(b), std::uint32_t(c),       \
-                                           std::uint32_t(d), tc_call_file, tc_call_line)                     \
-         : void())
+    const ::tc_tensix::ComputeCall tc_compute_call(kind, std::uint32_t(a), std::uint32_t(b), std::uint32_t(c), \
+                                                   std::uint32_t(d), tc_call_file, tc_call_line)
+#define TC_COMPUTE_EVENT_THEN(kind, a, b, c, d)                                                              \
+    tc_compute_call.report(kind, std::uint32_t(a), std::uint32_t(b), std::uint32_t(c), std::uint32_t(d),      \
+                           tc_call_file, tc_call_line)
 #else
 #define TC_COMPUTE_EVENT(kind, a, b, c, d) ((void)tc_call_file, (void)tc_call_line)
+#define TC_COMPUTE_EVENT_THEN(kind, a, b, c, d) ((void)0)
 #endif
 
 #if defined(TC_DATAFLOW_KERNEL)
