@@ -36,6 +36,7 @@ def plain(label: str) -> str:
 @pytest.mark.parametrize("python, header, name", [
     (codes.Ev, "runtime/trace.h", "Ev"),
     (codes.Fpu, "include/tc_emu/runtime.h", "Fpu"),
+    (codes.Mode, "include/tc_emu/runtime.h", "Mode"),
     (codes.Bcast, "include/tc_emu/runtime.h", "Bcast"),
     (codes.Barrier, "include/tc_emu/runtime.h", "Barrier"),
 ])

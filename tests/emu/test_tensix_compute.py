@@ -12,17 +12,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
-from tests.emu.harness import arch_cases, cb, dram, kernel, line_of, output, run
+from tests.emu.harness import KERNELS, arch_cases, cb, dram, kernel, line_of, output, run, writer
 from tests.emu import test_wheel_kernels as wheel
 from tests.emu.test_wheel_kernels import sfpu_compute, unary_reader, unary_writer
 from tilecraft import session
 from tilecraft.diagnostics import KernelError
-from tilecraft.emu import tensix_call_events
 from tilecraft.emu.codes import Ev
 from tilecraft.emu.program_spec import TRISC
 
@@ -116,23 +114,58 @@ def test_the_machine_reports_the_compute_calls_the_emulator_does(device, ops) ->
     """The trace (tensix_call_events.py): the exp chain's compute calls of test_wheel_kernels.py (the
     same builds, so no new compile) reach the trace from the machine as from the emulator's own
     engine: the same kinds at the same kernel lines with the same arguments (CB pages as bytes, the
-    SFPU operation's code), in the kernel's order. Inits and reconfigurations are the first
-    engine's alone (the machine does not report them)."""
+    SFPU operation's code), in the kernel's order, inits included."""
     chain = {"SFPU_OP_EXP_INCLUDE": "1", "SFPU_OP_CHAIN_0": "exp_tile_init<false>(); exp_tile<false>(0);"}
-    reported = {int(e.kind) for e in tensix_call_events.CALL_EVENTS} | {Ev.SFPU_UNARY, Ev.SFPU_BINARY}
+
+    def program():
+        x = torch.randn(64, 96)
+        tx, out = dram(device, x), output(device, (64, 96))
+        run([tx, out], [unary_reader(ops, tx, 6), sfpu_compute(ops, "unary", 6, chain),
+                        unary_writer(ops, out, 2, 6)], [cb(0), cb(2)])
+    calls = compute_calls_on_both_engines(program)
+    assert len(calls["tensix"]) > 6 * 5  # per tile: wait, acquire, copy, SFPU init and call, commit, ... pop
+    assert Ev.SFPU_INIT in {kind for _, _, kind, *_ in calls["tensix"]}
+    assert calls["tensix"] == calls["emulator"]
+
+
+def compute_calls_on_both_engines(program) -> dict[str, list[tuple]]:
+    """The compute kernel's trace events (file name, line, kind, fields) of ``program()`` run on
+    each engine."""
     calls = {}
     for engine in ("emulator", "tensix"):
         traces = []
         with session.using(compute_engine=engine, emulator_hooks=[lambda program, result: traces.append(result.trace)]):
-            x = torch.randn(64, 96)
-            tx, out = dram(device, x), output(device, (64, 96))
-            run([tx, out], [unary_reader(ops, tx, 6), sfpu_compute(ops, "unary", 6, chain),
-                            unary_writer(ops, out, 2, 6)], [cb(0), cb(2)])
+            program()
         (trace,) = traces
-        events = trace.events[(trace.events["slot"] == TRISC) & np.isin(trace.events["kind"], list(reported))]
+        events = trace.events[trace.events["slot"] == TRISC]
         calls[engine] = [(Path(trace.files[e["file"]]).name, int(e["line"]), int(e["kind"]), int(e["a"]),
                           int(e["b"]), int(e["c"]), int(e["d"])) for e in events]
-    assert len(calls["tensix"]) > 6 * 5  # per tile: wait, acquire, copy, SFPU, commit, ... pop
+    return calls
+
+
+def test_inits_reconfigs_and_broadcasts_reach_the_trace_as_on_the_emulator(device) -> None:
+    """tensix_compute/trace_calls.cpp's reconfigurations (one and two operands, the packer, with and
+    without the old CB), inits (binary, the broadcasts, unary_bcast and its uninit, copy, SFPU), the
+    named and templated broadcast forms and an SFPU call whose operation its name does not say
+    (``negative_tile``: Neg): the same events at the same lines on both engines. A call made inside
+    another (``sub_tiles_bcast`` -> ``any_tiles_bcast``, ``add_init`` -> ``binary_tiles_init``)
+    reports once, at the kernel's line."""
+    path = HERE / "trace_calls.cpp"
+
+    def program():
+        a, b = torch.randn(32, 32), torch.randn(32, 32)
+        ta, tb, out = dram(device, a), dram(device, b), output(device, (192, 32))
+        pair = kernel(KERNELS / "reader_pair.cpp", ttnn.ReaderConfigDescriptor(),
+                      rt=[ta.buffer_address(), tb.buffer_address(), 1],
+                      ct=[*ttnn.TensorAccessorArgs(ta).get_compile_time_args(),
+                          *ttnn.TensorAccessorArgs(tb).get_compile_time_args()])
+        run([ta, tb, out], [pair, kernel(path, ttnn.ComputeConfigDescriptor()), writer(out, 16, 6)],
+            [cb(0), cb(1), cb(16, pages=6)])
+    calls = compute_calls_on_both_engines(program)
+    kinds = [kind for _, _, kind, *_ in calls["tensix"]]
+    assert {Ev.INIT, Ev.RECONFIG, Ev.UNARY_BCAST, Ev.BINARY, Ev.SFPU_INIT} <= set(kinds)
+    assert kinds.count(Ev.RECONFIG) == 8 and kinds.count(Ev.INIT) == 7
+    assert all(file == path.name for file, *_ in calls["tensix"])
     assert calls["tensix"] == calls["emulator"]
 
 

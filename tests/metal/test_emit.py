@@ -260,3 +260,36 @@ def test_compute_kernels_take_buffer_ids_as_compile_time_args(stem: str, reconfi
             assert not re.search(r"\b(cb_(wait|pop)_front|cb_(reserve|push)_back|copy_tile|\w*reconfig_data_format\w*)\(\d"
                                  r"|\bpack_tile\(\w+, \d", source)
             assert any(op.fn.startswith(("reconfig_data_format", "pack_reconfig")) for op in calls) == reconfigures
+
+
+def test_a_float32_buffer_unpacked_to_dst_and_one_through_src_each_get_their_configuration() -> None:
+    """broadcast_center_rows's compute kernel copies ``x`` (Float32, read by reduce_sum through the
+    FPU too, so unpacked as TF32) right after unary_bcast of ``mean`` (Float32, only moved into DST,
+    so UnpackToDestFp32: the unpacker writes Float32). One L1 format, two unpacker
+    configurations: the copy of ``x`` needs ``reconfig_data_format_srca`` first (without it the
+    unpacker writes Float32 into SrcA, which the Tensix machine refuses: E5871)."""
+    example = next(e for e in EXAMPLES if e.stem == "broadcast_center_rows")
+    (program,) = programs_of(example)
+    emitted = emit_program(program)
+    compute = next(k for k in emitted.program.kernels if k.processor == "compute")
+    source = emitted.files[kernel_file(compute)]
+    bcast_mean = source.index("unary_bcast<BroadcastType::COL>(")
+    copy_x = source.index("copy_tile(cb_x_dfb,", bcast_mean)
+    assert "reconfig_data_format_srca(cb_x_dfb);" in source[bcast_mean:copy_x], source[bcast_mean:copy_x]
+    bcast_g = source.index("unary_bcast<BroadcastType::ROW>(", copy_x)
+    assert "reconfig_data_format_srca(cb_g_dfb);" in source[copy_x:bcast_g], source[copy_x:bcast_g]
+
+
+def test_a_wormhole_row_broadcast_into_an_fp32_dst_runs_on_the_fpu() -> None:
+    """fuse_mlp_epilogue's bias row (bfloat16) is broadcast in a kernel with an fp32 DST (the
+    matmul's): ``unary_bcast<ROW>`` is wrong there on Wormhole (tests/emu/test_unary_bcast.py), so
+    the kernel adds the row onto a tile of zeros it fills once, with ``add_tiles_bcast_rows``."""
+    example = next(e for e in EXAMPLES if e.stem == "fuse_mlp_epilogue")
+    (program,) = programs_of(example)
+    emitted = emit_program(program)
+    compute = next(k for k in emitted.program.kernels if k.processor == "compute")
+    source = emitted.files[kernel_file(compute)]
+    assert "unary_bcast" not in source
+    assert "fill_tile(0, 0.0f);" in source and "pack_tile(0, cb_zero_tile);" in source
+    assert re.search(r"add_bcast_rows_init\(cb_zero_tile, cb_b_in\);\s+add_tiles_bcast_rows\(cb_zero_tile, cb_b_in, 0, ",
+                     source), source

@@ -61,6 +61,24 @@ class Ev(IntEnum):
     COPY_DEST = 42
 
 
+class Mode(IntEnum):
+    """The configuration an ``INIT`` event sets up (field ``a``; ``tc::Mode``): which operation the
+    unpackers and the math engine are initialised for (``NONE``: an uninit)."""
+
+    NONE = 0
+    COPY = 1
+    BINARY = 2
+    BINARY_BCAST = 3
+    UNARY_BCAST = 4
+    MATMUL = 5
+    REDUCE = 6
+    TRANSPOSE = 7
+    TILIZE = 8
+    UNTILIZE = 9
+    REUSE_DEST = 10
+    PACK_UNTILIZE = 11
+
+
 class Fpu(IntEnum):
     """The FPU's elementwise operation of a ``BINARY`` / ``REUSE_DEST`` event (``tc::Fpu``)."""
 

@@ -19,18 +19,23 @@ The SFPU calls (over 200 ``*_tile`` functions of ``eltwise_unary/`` and the comp
 headers) are found by name (sfpu_rewrites): each reports an SFPU event of one, two or three DST
 tiles (by its ``idst1``/``idst2`` parameters) with the emulator's operation code of the same name
 (``exp_tile`` -> ``SfpuUnary.Exp``), or a code past the last when there is none (the cost model's
-default SFPU body). Not reported: the broadcast and Metal 2.0 ``experimental/2_0`` forms, inits
-and reconfigurations.
+default SFPU body); each ``*_tile_init`` an SFPU init event with the unary operation's code (0 for
+an operation of two or three tiles), as the emulator's inits record. The inits of the FPU, copy,
+matmul, reduce, transpose, tilize and broadcast configurations, the reconfigurations and the
+broadcast forms report what the emulator's records (``CALL_EVENTS``). An API call made inside
+another reports as part of it (only the outermost call reports: ``ComputeCall`` in
+tc_tensix_kernel.h). Not reported: the Metal 2.0 ``experimental/2_0`` forms.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from .codes import Ev, SfpuBinary, SfpuTernary, SfpuUnary
+from .codes import Bcast, Ev, Mode, SfpuBinary, SfpuTernary, SfpuUnary
 
 
 @dataclass(frozen=True)
@@ -49,10 +54,37 @@ class CallEvent:
     params: str | None = None
     head: str = "ALWI void "
     operands: tuple[str, ...] = ()
+    #: a second event of the same call: (kind, args)
+    then: tuple[Ev, tuple[str, ...]] | None = None
 
 
+#: a binary call's operands as the sanitizer reads them: the two tiles and the DST tile
+_BINARY_OPERANDS = ("itile0", "itile1", "idst")
 #: Fpu codes of tc_emu/runtime.h (Add, Sub, Mul) as the emulator's Binary events carry them
 _ADD, _SUB, _MUL = "0", "1", "2"
+_FPU = {"add": _ADD, "sub": _SUB, "mul": _MUL}
+#: Bcast codes (ROW, COL, SCALAR) by the API's spelling of the broadcast
+_BCAST = {"rows": str(int(Bcast.ROW)), "cols": str(int(Bcast.COL)), "scalar": str(int(Bcast.SCALAR))}
+#: the codes of a template's EltwiseBinaryType / BroadcastType, as C++ expressions
+_FPU_OF = "(tBcastOp == EltwiseBinaryType::ELWADD ? 0 : tBcastOp == EltwiseBinaryType::ELWSUB ? 1 : 2)"
+_BCAST_OF = ("({0} == BroadcastType::ROW ? 1 : {0} == BroadcastType::COL ? 2 : "
+             "{0} == BroadcastType::SCALAR ? 3 : 0)")
+#: which CB a two-operand reconfig gives SrcA and SrcB (SrcOrder::Reverse swaps them)
+_SRCA_OF, _SRCB_OF = ("(src_order == SrcOrder::Reverse ? {1} : {0})", "(src_order == SrcOrder::Reverse ? {0} : {1})")
+
+
+def _init(header: str, function: str, mode: Mode, *cbs: str, params: str | None = None) -> CallEvent:
+    """An init (or uninit: ``Mode.NONE``) reporting what the emulator's init records: the mode and
+    its CBs."""
+    return CallEvent(header, function, Ev.INIT, (str(int(mode)), *cbs), params=params)
+
+
+def _reconfig(function: str, params: str, *cbs: str, register: int = 0) -> CallEvent:
+    """A reconfiguration reporting what the emulator's records: the new CB and the register
+    (0: an unpacker's, 1: the packer's); a two-operand one reports SrcA's, then SrcB's."""
+    srcb = (Ev.RECONFIG, (cbs[1], "0")) if len(cbs) == 2 else None
+    return CallEvent("compute/reconfig_data_format.h", function, Ev.RECONFIG, (cbs[0], str(register)),
+                     params=params, then=srcb)
 
 #: the CB calls of the object API a compute kernel makes (DataflowBuffer, CircularBuffer): the
 #: member, its parameter and the member holding the CB index
@@ -74,7 +106,7 @@ CALL_EVENTS: tuple[CallEvent, ...] = (
               operands=("in_tile_index", "dst_tile_index")),
     CallEvent("compute/transpose.h", "transpose_tile", Ev.TRANSPOSE, ("icb",), operands=("itile", "idst")),
     *(CallEvent("compute/eltwise_binary.h", f"{name}_tiles", Ev.BINARY, ("icb0", "icb1", code, "0"),
-                operands=("itile0", "itile1", "idst")) for name, code in (("add", _ADD), ("sub", _SUB), ("mul", _MUL))),
+                operands=_BINARY_OPERANDS) for name, code in (("add", _ADD), ("sub", _SUB), ("mul", _MUL))),
     CallEvent("compute/matmul.h", "matmul_tiles", Ev.MATMUL, ("in0_cb_id", "in1_cb_id", "1", "1"),
               operands=("in0_tile_index", "in1_tile_index", "idst", "1")),
     CallEvent("compute/matmul.h", "matmul_block", Ev.MATMUL, ("in0_cb_id", "in1_cb_id", "ct_dim", "rt_dim"),
@@ -86,6 +118,50 @@ CALL_EVENTS: tuple[CallEvent, ...] = (
     CallEvent("compute/tilize.h", "tilize_block", Ev.TILIZE, ("icb", "block", "ocb")),
     CallEvent("compute/untilize.h", "untilize_block", Ev.UNTILIZE, ("icb", "full_ct_dim", "ocb", "0")),
     CallEvent("compute/pack_untilize.h", "pack_untilize_block", Ev.UNTILIZE, ("icb", "block_rt_dim", "ocb", "1")),
+    # broadcasts
+    CallEvent("compute/bcast.h", "unary_bcast", Ev.UNARY_BCAST, ("icb",), operands=("in_tile_index", "dst_tile_index")),
+    *(CallEvent("compute/bcast.h", f"{op}_tiles_bcast_{form}", Ev.BINARY, ("icb0", "icb1", _FPU[op], _BCAST[form]),
+                operands=_BINARY_OPERANDS) for op in _FPU for form in _BCAST),
+    CallEvent("compute/bcast.h", "any_tiles_bcast", Ev.BINARY,
+              ("icb0", "icb1", _FPU_OF, _BCAST_OF.format("tBcastDim")), operands=_BINARY_OPERANDS),
+    *(CallEvent("compute/bcast.h", f"{op}_tiles_bcast", Ev.BINARY, ("icb0", "icb1", _FPU[op], _BCAST_OF.format("tBcastDim")),
+                operands=_BINARY_OPERANDS) for op in _FPU),
+    # inits (an init another one calls reports as the outer one: add_init -> binary_tiles_init)
+    _init("compute/tile_move_copy.h", "copy_init", Mode.COPY, "cbid"),
+    _init("compute/eltwise_binary.h", "binary_tiles_init", Mode.BINARY, "icb0", "icb1"),
+    *(_init("compute/eltwise_binary.h", f"{op}_init", Mode.BINARY, "icb0", "icb1") for op in _FPU),
+    _init("compute/eltwise_binary.h", "binary_reuse_dest_init", Mode.REUSE_DEST, "icb0"),
+    *(_init("compute/eltwise_binary.h", f"{op}_reuse_dest_init", Mode.REUSE_DEST, "icb") for op in _FPU),
+    _init("compute/bcast.h", "unary_bcast_init", Mode.UNARY_BCAST, "icb"),
+    _init("compute/bcast.h", "unary_bcast_uninit", Mode.NONE),
+    _init("compute/bcast.h", "bcast_init", Mode.BINARY_BCAST, "icb0", "icb1"),
+    *(_init("compute/bcast.h", f"{op}_bcast_{form}_init", Mode.BINARY_BCAST, "icb0", "icb1")
+      for op in _FPU for form in _BCAST),
+    _init("compute/matmul.h", "matmul_init", Mode.MATMUL, "in0_cb_id", "in1_cb_id"),
+    _init("compute/matmul.h", "matmul_block_init", Mode.MATMUL, "in0_cb_id", "in1_cb_id"),
+    _init("compute/transpose.h", "transpose_init", Mode.TRANSPOSE, "icb"),
+    _init("compute/tilize.h", "tilize_init", Mode.TILIZE, "icb", "ocb"),
+    _init("compute/tilize.h", "tilize_uninit", Mode.NONE),
+    _init("compute/untilize.h", "untilize_init", Mode.UNTILIZE, "icb"),
+    _init("compute/untilize.h", "untilize_uninit", Mode.NONE),
+    # the emulator's reduce_init records its init twice (its own event, then the mode's)
+    CallEvent("compute/reduce.h", "reduce_init", Ev.INIT, (str(int(Mode.REDUCE)), "icb", "icb_scaler"),
+              then=(Ev.INIT, (str(int(Mode.REDUCE)), "icb", "icb_scaler"))),
+    _init("compute/reduce.h", "reduce_uninit", Mode.NONE),
+    # reconfigurations
+    _reconfig("reconfig_data_format", r"const uint32_t icb0_new_operand, const uint32_t icb1_new_operand",
+              _SRCA_OF.format("icb0_new_operand", "icb1_new_operand"),
+              _SRCB_OF.format("icb0_new_operand", "icb1_new_operand")),
+    _reconfig("reconfig_data_format", r"\s*const uint32_t icb0_old_operand,\s*const uint32_t icb0_new_operand,"
+              r"\s*const uint32_t icb1_old_operand,\s*const uint32_t icb1_new_operand",
+              _SRCA_OF.format("icb0_new_operand", "icb1_new_operand"),
+              _SRCB_OF.format("icb0_new_operand", "icb1_new_operand")),
+    *(_reconfig(f"reconfig_data_format_{src}", params, f"{src}_new_operand")
+      for src in ("srca", "srcb") for params in (rf"const uint32_t {src}_new_operand",
+                                                 rf"const uint32_t {src}_old_operand, const uint32_t {src}_new_operand")),
+    _reconfig("pack_reconfig_data_format", r"const uint32_t new_cb_id", "new_cb_id", register=1),
+    _reconfig("pack_reconfig_data_format", r"const uint32_t old_cb_id, const uint32_t new_cb_id", "new_cb_id",
+              register=1),
 )
 
 
@@ -96,9 +172,11 @@ def pattern(event: CallEvent) -> str:
     return rf"^({event.head}{event.function}\()\s*({params})\s*\)\s*\{{"
 
 
-def _event(kind: Ev, function: str, values: tuple[str, ...]) -> str:
-    """The ``TC_COMPUTE_EVENT`` statement of a call: its kind, name and values (each a uint32_t)."""
-    return (f"\n    TC_COMPUTE_EVENT({int(kind)}, \"{function}\""
+def _event(kind: Ev, function: str, values: tuple[str, ...], then: bool = False) -> str:
+    """The ``TC_COMPUTE_EVENT`` statement of a call (``TC_COMPUTE_EVENT_THEN``: a second event of
+    the same call): its kind, name and values (each a uint32_t)."""
+    macro = "TC_COMPUTE_EVENT_THEN" if then else "TC_COMPUTE_EVENT"
+    return (f"\n    {macro}({int(kind)}, \"{function}\""
             + "".join(f", std::uint32_t({value})" for value in values) + ");")
 
 
@@ -107,7 +185,11 @@ def replacement(event: CallEvent) -> str:
     event first in the body."""
     values = (*event.args, *("0",) * (4 - len(event.args)), *event.operands)
     head = "{0}TC_CALL_SITE_PARAMS) {{" if event.params == "" else "{0}{1}, TC_CALL_SITE_PARAMS) {{"
-    return head + _event(event.kind, event.function, values).replace("{", "{{").replace("}", "}}")
+    body = _event(event.kind, event.function, values)
+    if event.then is not None:
+        kind, args = event.then
+        body += _event(kind, event.function, (*args, *("0",) * (4 - len(args))), then=True)
+    return head + body.replace("{", "{{").replace("}", "}}")
 
 
 #: calls that forward to a reported one: (header, pattern, str.format template of its groups). The
@@ -128,11 +210,37 @@ _SFPU_HEAD = re.compile(r"^(ALWI void (\w+_tile)\()([^()]*(?:\([^()]*\)[^()]*)*)
 _NOT_SFPU = frozenset(event.function for event in CALL_EVENTS)
 
 
+#: the SFPU operations the emulator's own compute API records: ``TC_U(Op)``, ``TC_SFPU(Op, ...)``,
+#: ``TC_SFPU_INIT(Op)`` (unary), ``TC_B(Op)``, ``TC_SFPU_BIN(Op, ...)`` (binary) in a function's body
+_EMULATOR_OP = re.compile(r"\bTC_(U|B|SFPU_INIT|SFPU|SFPU_BIN)\((\w+)[,)]")
+_EMULATOR_KIND = {"U": "U", "SFPU_INIT": "U", "SFPU": "U", "B": "B", "SFPU_BIN": "B"}
+_EMULATOR_FUNCTION = re.compile(r"^ALWI void (\w+)\(.*?^\}", re.M | re.S)
+
+
+@functools.cache
+def _emulator_codes() -> dict[str, tuple[str, str]]:
+    """Each SFPU function of the emulator's own compute API (tilecraft/emu/include) -> the operation
+    it records last (``("U", "Neg")`` for ``negative_tile``): the code the machine must report too,
+    where the name does not say it (``negative_tile``, ``mul_unary_tile``, ``rounding_op_tile_init``)."""
+    found = {}
+    for path in sorted((Path(__file__).parent / "include" / "api" / "compute").rglob("*.h")):
+        for function in _EMULATOR_FUNCTION.finditer(path.read_text()):
+            ops = _EMULATOR_OP.findall(function.group(0))
+            if ops:
+                kind, name = ops[-1]
+                found[function.group(1)] = (_EMULATOR_KIND[kind], name)
+    return found
+
+
 def _code(function: str, ops: type[Enum]) -> int:
-    """The emulator's code of the SFPU operation ``function`` names (``log_with_base_tile`` ->
-    ``LogWithBase``, ``div_binary_tile`` -> ``Div``), or ``len(ops)``: none."""
-    key = re.sub(r"(^binary_|_binary$)", "", function.removesuffix("_tile")).replace("_", "")
+    """The emulator's code of the SFPU operation ``function`` names: the one its own API records
+    (:func:`_emulator_codes`), else by name (``log_with_base_tile`` -> ``LogWithBase``,
+    ``div_binary_tile`` -> ``Div``), or ``len(ops)``: none."""
     codes = {op.name.lower(): op.value for op in ops}
+    kind, name = _emulator_codes().get(function, ("", ""))
+    if kind == {SfpuUnary: "U", SfpuBinary: "B"}.get(ops) and name.lower() in codes:
+        return codes[name.lower()]
+    key = re.sub(r"(^binary_|_binary$)", "", function.removesuffix("_init").removesuffix("_tile")).replace("_", "")
     return codes.get(key, len(codes))
 
 
@@ -153,13 +261,29 @@ def _sfpu_head(match: re.Match[str]) -> str:
     return f"{head}{params}{', ' if params else ''}TC_CALL_SITE_PARAMS) {{" + _event(kind, function, values)
 
 
+#: an SFPU init's definition head: ``ALWI void NAME_tile_init(PARAMS) {``
+_SFPU_INIT_HEAD = re.compile(r"^(ALWI void (\w+)_tile_init\()([^()]*(?:\([^()]*\)[^()]*)*)\)\s*\{", re.M)
+
+
+def _sfpu_init_head(match: re.Match[str], multi_tile: set[str]) -> str:
+    """An SFPU init reports what the emulator's records: its unary operation's code, 0 for an
+    operation of two or three DST tiles (``multi_tile``: the stems whose ``*_tile`` has ``idst1``)."""
+    head, stem, params = match.groups()
+    code = 0 if stem in multi_tile else _code(f"{stem}_tile_init", SfpuUnary)
+    params = params.rstrip()
+    return (f"{head}{params}{', ' if params else ''}TC_CALL_SITE_PARAMS) {{"
+            + _event(Ev.SFPU_INIT, f"{stem}_tile_init", (str(code), "0", "0", "0")))
+
+
 def sfpu_rewrites(compute: Path) -> list[str]:
-    """Makes every SFPU ``*_tile`` call of the compute API under ``compute`` (``hw/inc/api/compute``)
-    report itself; the PATCHES lines."""
+    """Makes every SFPU ``*_tile`` call and ``*_tile_init`` of the compute API under ``compute``
+    (``hw/inc/api/compute``) report itself; the PATCHES lines."""
     log = []
     for path in sorted([*compute.glob("*.h"), *compute.glob("eltwise_unary/*.h")]):
         text = path.read_text(errors="surrogateescape")
         count = 0
+        multi_tile = {m.group(2).removesuffix("_tile") for m in _SFPU_HEAD.finditer(text)
+                      if re.search(r"\bidst1\b", m.group(3))}
 
         def one(match: re.Match[str]) -> str:
             nonlocal count
@@ -168,9 +292,14 @@ def sfpu_rewrites(compute: Path) -> list[str]:
             count += 1
             return _sfpu_head(match)
 
-        new = _SFPU_HEAD.sub(one, text)
+        def init(match: re.Match[str]) -> str:
+            nonlocal count
+            count += 1
+            return _sfpu_init_head(match, multi_tile)
+
+        new = _SFPU_INIT_HEAD.sub(init, _SFPU_HEAD.sub(one, text))
         if count:
             path.write_text(new, errors="surrogateescape")
-            log.append(f"{path.relative_to(compute.parent.parent.parent.parent)}: {count} SFPU call(s) report a "
-                       "trace event with their caller's file:line")
+            log.append(f"{path.relative_to(compute.parent.parent.parent.parent)}: {count} SFPU call(s) and init(s) "
+                       "report a trace event with their caller's file:line")
     return log

@@ -38,6 +38,8 @@ class Added(enum.Enum):
     INTERMEDIATE = "a computed operand in"
     #: the tile of ones ``reduce_tile`` multiplies by
     REDUCE_SCALER = "the reduce scaler of"
+    #: the tile of zeros a row broadcast adds onto (Wormhole, fp32 DST; metal/lower_compute.py)
+    ZERO_TILE = "the zero tile of"
     #: one block per pipe of a net on each destination (docs/emit.md, pipes)
     PIPE_LANDING = "landing slots of"
     #: one flag word per landing slot

@@ -26,6 +26,8 @@ from .optable import (COMPUTE_PREFIX, PACK, RECONFIG_BOTH, RECONFIG_PACK, RECONF
 
 #: the format of a register on paths that disagree (or of a buffer the pass cannot name)
 UNKNOWN = "<unknown>"
+#: marks an unpack configuration that writes Float32 into DST (``UnpackToDestFp32``)
+TO_DEST = "(unpacked to DST)"
 SRCA, SRCB, PACKER = 0, 1, 2
 _RECONFIG = {SRCA: RECONFIG_SRCA, SRCB: RECONFIG_SRCB, PACKER: RECONFIG_PACK}
 
@@ -98,6 +100,15 @@ class _Formats:
         index = _index(arg)
         return self.formats.get(index, UNKNOWN) if index is not None else UNKNOWN
 
+    def unpack_fmt(self, arg: Any) -> str:
+        """What the unpacker is programmed with for a buffer: its L1 format and the format it
+        writes (the JIT's ``unpack_dst_format``). A Float32 buffer in ``UnpackToDestFp32`` mode
+        unpacks to Float32 (into DST only); another Float32 buffer to TF32 (SrcA/SrcB): one
+        L1 format, two configurations, so going from one to the other is a reconfig too (an
+        unpack into SrcA still configured for Float32 output is not defined)."""
+        fmt = self.fmt(arg)
+        return f"{fmt} {TO_DEST}" if fmt != UNKNOWN and _index(arg) in self.to_dest else fmt
+
     def needs(self, op: ir.Op) -> list[Need]:
         """The registers ``op`` reads or writes, each with the format it must hold."""
         if not isinstance(op, kir.Call):
@@ -113,7 +124,7 @@ class _Formats:
             a, b = b, a
         if op.fn == "unary_bcast" and _index(op.args[0]) in self.to_dest:
             a, b = 0, None
-        return [Need(register, op.args[position], self.fmt(op.args[position]))
+        return [Need(register, op.args[position], self.unpack_fmt(op.args[position]))
                 for register, position in ((SRCA, a), (SRCB, b)) if position is not None]
 
     def first_needs(self, body: list[ir.Op]) -> dict[int, Need]:

@@ -129,7 +129,8 @@ class ComputeLowering(KernelLowering):
         #: of those, the ones also read into DST: a second, copy-only copy (UnpackToDestFp32), so
         #: that read keeps every bit (:meth:`stage_both_ways`)
         self.staged_exact: dict[str, Node] = {}
-        self._scaler: CBDecl | None = None
+        #: one-tile buffers of a constant the kernel fills at its start (:meth:`constant_tile`), by name
+        self._constants: dict[str, CBDecl] = {}
         startup = self.startup_buffers()
         self.call("compute_kernel_hw_startup", *map(kir.BufferId, startup))
         for name in local_blocks:
@@ -231,20 +232,23 @@ class ComputeLowering(KernelLowering):
 
     def scaler(self) -> CBDecl:
         """A one-tile buffer of ones that reduce_tile multiplies by, filled once at kernel start."""
-        if self._scaler is None:
-            self._scaler = cb = self.ctx.new_cb("reduce_scaler", (1, 1), bfloat16, Added.REDUCE_SCALER,
-                                                f"kernel '{self.kernel.name}'")
+        return self.constant_tile("reduce_scaler", "1.0f", Added.REDUCE_SCALER, "reduce scaler: one tile of 1.0")
+
+    def constant_tile(self, name: str, value: str, why: Added, what: str) -> CBDecl:
+        """A one-tile bfloat16 buffer holding ``value`` everywhere, filled once at kernel start."""
+        if name not in self._constants:
+            self._constants[name] = cb = self.ctx.new_cb(name, (1, 1), bfloat16, why, f"kernel '{self.kernel.name}'")
             one = ir.Const(0)
-            code = [kir.Comment(text="reduce scaler: one tile of 1.0, filled once"),
+            code = [kir.Comment(text=f"{what}, filled once"),
                     kir.Call(fn="cb_reserve_back", args=[kir.BufferId(cb.index), ir.Const(1)]),
                     kir.Call(fn="tile_regs_acquire"), kir.Call(fn=FILL.init),
-                    kir.Call(fn=FILL.call, args=[one, ir.Const("1.0f")]), kir.Call(fn="tile_regs_commit"),
+                    kir.Call(fn=FILL.call, args=[one, ir.Const(value)]), kir.Call(fn="tile_regs_commit"),
                     kir.Call(fn="tile_regs_wait"), kir.Call(fn="pack_tile", args=[one, kir.BufferId(cb.index)]),
                     kir.Call(fn="tile_regs_release"), kir.Call(fn="cb_push_back", args=[kir.BufferId(cb.index), ir.Const(1)]),
                     kir.Call(fn="cb_wait_front", args=[kir.BufferId(cb.index), ir.Const(1)])]
             self.include(FILL.header)
             self.kernel.body[1:1] = code
-        return self._scaler
+        return self._constants[name]
 
     def leaf_blocks(self, reg: ir.Reg) -> list[ir.Reg]:
         op = self.defs.get(reg.name)
@@ -1282,6 +1286,9 @@ class ComputeLowering(KernelLowering):
         kind = kinds.get(tuple(node.op.dims))
         if kind is None:
             self.fail(f"a broadcast over dims {list(node.op.dims)}")
+        if kind == "BroadcastType::ROW" and self.row_bcast_is_broken(x):
+            self.emit_row_bcast_on_fpu(node, r0, c0, rows, cols, slots)
+            return
         init, call, header = UNARY_BCAST
         self.include(header)
         self.init(("ubcast", kind, x.cb.index), init, kir.BufferId(x.cb.index), template=(kind,))
@@ -1293,6 +1300,38 @@ class ComputeLowering(KernelLowering):
                       self.tile_index(i if x_rows > 1 else zero, j if x_cols > 1 else zero, x_cols),
                       self.dst(t, slots, node.slot), template=(kind,))
         if node.invariant:  # the chunk's first tile stands for all of them
+            one(r0, c0, zero, None)
+        else:
+            self.tiles(rows, cols, r0, c0, one)
+
+    def row_bcast_is_broken(self, x: Node) -> bool:
+        """``unary_bcast<ROW>`` of a 16-bit buffer into a Float32 DST is wrong on Wormhole: the
+        LLK moves the row with MOVB2D, which writes 16-bit DST rows (MOVB2D.md) while the rest of
+        the kernel reads DST as 32-bit, so the tile comes out garbled (rows 16-31 zero). The LLK's
+        own test skips it ("Row broadcast with dest_acc=Yes broken on Wormhole for
+        Float16_b/Bfp8_b", tt-llk tests/python_tests/test_bcast.py). A Float32 buffer goes to DST
+        by its 32-bit path (UnpackToDestFp32) and is right."""
+        return self.ctx.fp32_dest_acc and self.ctx.arch.startswith("wormhole") and x.cb.fmt != float32
+
+    def emit_row_bcast_on_fpu(self, node: Node, r0, c0, rows, cols, slots) -> None:
+        """The row broadcast of :meth:`row_bcast_is_broken` on the matrix unit instead:
+        ``add_tiles_bcast_rows`` of a tile of zeros and the row (ELWADD with SrcB's row 0 on
+        every row, as the LLK's own column and scalar broadcasts add onto zeros), exact at any
+        fidelity, as ttnn adds a matmul's bias row."""
+        (x,) = node.children
+        zeros = self.constant_tile("zero_tile", "0.0f", Added.ZERO_TILE, "zeros for a row broadcast: one tile of 0.0")
+        init, call = FPU_BINARY["add"].bcast[(-2,)]
+        for h in FPU_HEADERS:
+            self.include(h)
+        self.init(("bcast", init, zeros.index, x.cb.index), init, kir.BufferId(zeros.index), kir.BufferId(x.cb.index))
+        x_rows, x_cols = _grid(x.shape)
+        zero = ir.Const(0)
+
+        def one(i: Any, j: Any, t: Any, _: Any) -> None:
+            self.call(call, kir.BufferId(zeros.index), kir.BufferId(x.cb.index), zero,
+                      self.tile_index(i if x_rows > 1 else zero, j if x_cols > 1 else zero, x_cols),
+                      self.dst(t, slots, node.slot))
+        if node.invariant:
             one(r0, c0, zero, None)
         else:
             self.tiles(rows, cols, r0, c0, one)

@@ -31,7 +31,7 @@ void trace(Ev kind, const std::uint32_t* v, Loc loc) {
     if (!tracing()) return;
     std::uint32_t a = v[0], b = v[1], c = v[2];
     switch (kind) {
-        case Ev::Copy: case Ev::Pack: case Ev::Transpose: a = trace_page_bytes(a); break;
+        case Ev::Copy: case Ev::Pack: case Ev::Transpose: case Ev::UnaryBcast: a = trace_page_bytes(a); break;
         case Ev::Binary: case Ev::Matmul: case Ev::Reduce:
             a = trace_page_bytes(a);
             b = trace_page_bytes(b);
@@ -81,7 +81,7 @@ void machine_api_call(Ev kind, const char* call, const std::uint32_t* v, Loc loc
     }
     trace(kind, v, loc);
     switch (kind) {
-        case Ev::Copy: case Ev::Transpose:  // (cb, -, -, -, tile, dst)
+        case Ev::Copy: case Ev::Transpose: case Ev::UnaryBcast:  // (cb, -, -, -, tile, dst)
             if (!configured({v[0]}, call, loc)) return;
             unpacked(v[0], v[4], call, loc);
             dst_written(v[5], call, loc);

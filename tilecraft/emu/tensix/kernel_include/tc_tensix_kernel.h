@@ -91,16 +91,37 @@ using ComputeEventHook = void (*)(int trisc, int kind, const char* call, const s
                                   const std::source_location& site);
 TC_TENSIX_EXPORT extern ComputeEventHook compute_event_hook;
 #define TC_CALL_SITE_PARAMS std::source_location tc_call_site = std::source_location::current()
+// An API call made inside another (add_init -> binary_tiles_init, add_tiles_bcast -> any_tiles_bcast)
+// is part of the outer call: only the outermost reports (ComputeCall counts the calls in progress;
+// the kernel's unit, one per TRISC and core, has its own count). TC_COMPUTE_EVENT_THEN is a second
+// event of the same call (reconfig_data_format: SrcA's, then SrcB's).
 #if defined(COMPILE_FOR_TRISC)
-#define TC_COMPUTE_EVENT(kind, call, ...)                                                                    \
-    do {                                                                                                     \
-        if (::tc_tensix::compute_event_hook != nullptr) {                                                    \
-            const std::uint32_t tc_event_values[8] = {__VA_ARGS__};                                         \
-            ::tc_tensix::compute_event_hook(COMPILE_FOR_TRISC, kind, call, tc_event_values, tc_call_site);   \
-        }                                                                                                    \
+static int compute_call_depth = 0;
+struct ComputeCall {
+    bool outermost;
+    const std::source_location& site;
+    ComputeCall(int kind, const char* call, const std::uint32_t* values, const std::source_location& site)
+        : outermost(compute_call_depth++ == 0), site(site) {
+        report(kind, call, values);
+    }
+    ~ComputeCall() { --compute_call_depth; }
+    ComputeCall(const ComputeCall&) = delete;
+    ComputeCall& operator=(const ComputeCall&) = delete;
+    void report(int kind, const char* call, const std::uint32_t* values) const {
+        if (outermost && compute_event_hook != nullptr) compute_event_hook(COMPILE_FOR_TRISC, kind, call, values, site);
+    }
+};
+#define TC_COMPUTE_EVENT(kind, call, ...)                                 \
+    const std::uint32_t tc_event_values[8] = {__VA_ARGS__};               \
+    const ::tc_tensix::ComputeCall tc_compute_call(kind, call, tc_event_values, tc_call_site)
+#define TC_COMPUTE_EVENT_THEN(kind, call, ...)                            \
+    do {                                                                  \
+        const std::uint32_t tc_then_values[8] = {__VA_ARGS__};            \
+        tc_compute_call.report(kind, call, tc_then_values);               \
     } while (0)
 #else
 #define TC_COMPUTE_EVENT(kind, call, ...) ((void)tc_call_site)
+#define TC_COMPUTE_EVENT_THEN(kind, call, ...) ((void)0)
 #endif
 
 #if defined(TC_DATAFLOW_KERNEL)
