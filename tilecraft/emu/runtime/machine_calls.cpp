@@ -13,7 +13,8 @@
 //
 // Not checked on the machine: what needs the unpacker's, packer's and math's configuration as the
 // first engine tracks it from the init and reconfig calls (E5401/E5402 formats, E5409 op without
-// init, E5406, E5411, E5413), since those calls are not reported.
+// init, E5406, E5411, E5413): the init and reconfig calls reach the trace, but their configuration
+// is not followed here yet.
 #include <algorithm>
 
 #include "compute.h"
