@@ -1,0 +1,131 @@
+"""What the lowered compute kernel does for one execution of each store: the store's call plan.
+
+Why: the language-level cost model times a ``block.store`` as one unit, but the kernel the lowering
+emits for it makes calls the expression tree does not show: operands copied into DST, ``*_init``
+calls and reconfigurations per DST section, intermediate buffers packed and read back, broadcast
+unpacks. Re-deriving those rules in the cost model would be a second copy of the lowering's
+decisions; instead every kernel op the lowering emits is recorded with the IR op it was emitted for
+(:attr:`ProgramLowering.emitted_for`), and a store's plan is read from the finished kernel (after
+the init and format passes): its calls in order, with the loops the lowering made for it unrolled.
+The lowering plans and emits in one pass (an operand evaluated into an intermediate buffer is
+emitted while the tree is planned), so the emitted calls are the plan's one source of truth.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+from ..diagnostics import DiagnosticWarning, KernelError
+from ..ir import ops as ir
+from ..ir.program_ir import ProgramIR
+from . import kir
+from .lower import ProgramLowering, not_emittable
+
+#: the IR ops a store plan is read for
+STORES = (ir.BlockStore, ir.LocalStore)
+
+
+@dataclass(frozen=True)
+class StorePlan:
+    """The compute kernel's calls for one execution of one store, in order.
+
+    ``calls``: each call with its arguments resolved to numbers (buffer ids, constants; other
+    registers, such as DST indices, as 0), loops the lowering made for the store unrolled, and of a
+    branch the one a store runs on most iterations (the else of a K loop's last-step test, the
+    then of a "was it written" test). ``sections``: DST acquisitions (``tile_regs_acquire``).
+    ``buffers``: the buffers the store packs into (its block's, and intermediate ones read back)."""
+
+    calls: tuple[tuple[str, tuple[int, ...]], ...]
+    sections: int
+    buffers: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class LoweredPlans:
+    """A program's lowering and the plan of each of its compute threads' stores."""
+
+    program: kir.MetalProgram
+    plans: dict[ir.Op, StorePlan]
+
+    def page_bytes(self) -> dict[int, int]:
+        return {cb.index: cb.page_bytes for cb in self.program.cbs}
+
+
+def store_plans(program: ProgramIR, arch: str) -> LoweredPlans | None:
+    """The plan of every store of ``program`` as the lowering emits it for ``arch``; None when the
+    program does not lower (its stores have no kernel to read a plan from). The lowering's
+    warnings are its own (``tilecraft emit`` reports them), not the cost model's."""
+    lowering = ProgramLowering(program, arch)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DiagnosticWarning)
+            metal = lowering.lower()
+    except KernelError as exc:
+        if not_emittable(exc):
+            return None
+        raise
+    plans: dict[ir.Op, StorePlan] = {}
+    for kernel in metal.kernels:
+        if kernel.processor.is_compute:
+            calls: dict[ir.Op, list[kir.Call]] = {}
+            _collect(kernel.body, lowering.emitted_for, calls)
+            values = _values(kernel)
+            for store, found in calls.items():
+                resolved = tuple((c.fn, tuple(_number(a, values) for a in c.args)) for c in found)
+                plans[store] = StorePlan(
+                    resolved, sum(1 for fn, _ in resolved if fn == "tile_regs_acquire"),
+                    tuple(dict.fromkeys(args[1] for fn, args in resolved if fn == "pack_tile")))
+    return LoweredPlans(metal, plans)
+
+
+def _collect(body: list[ir.Op], owners: dict[int, tuple[ir.Op, ir.Op]], calls: dict[ir.Op, list[kir.Call]]) -> None:
+    """Each store's calls in ``body`` (recursively through the ops not emitted for a store). A call a
+    pass added (a reconfiguration) belongs to the store of the next op emitted for one."""
+    added: list[kir.Call] = []
+    for op in body:
+        owner = owners.get(id(op), (None, None))[1]
+        if isinstance(owner, STORES):
+            calls.setdefault(owner, []).extend(added)
+            calls[owner].extend(_unrolled(op))
+            added = []
+            continue
+        added = [op] if isinstance(op, kir.Call) and owner is None else []
+        for inner in _bodies(op):
+            _collect(inner, owners, calls)
+
+
+def _bodies(op: ir.Op) -> list[list[ir.Op]]:
+    return [b for b in (getattr(op, "body", None), getattr(op, "then_body", None), getattr(op, "else_body", None))
+            if b]
+
+
+def _unrolled(op: ir.Op) -> list[kir.Call]:
+    """The calls one execution of ``op`` makes: constant-bound loops unrolled, the usual branch."""
+    if isinstance(op, kir.Call):
+        return [op]
+    if isinstance(op, ir.For):
+        trips = 1
+        if all(isinstance(v, ir.Const) for v in (op.lo, op.hi, op.step)) and op.step.value:
+            trips = max(0, -(-(op.hi.value - op.lo.value) // op.step.value))
+        once = [c for inner in op.body for c in _unrolled(inner)]
+        return once * trips
+    if isinstance(op, ir.If):
+        branch = op.else_body or op.then_body
+        return [c for inner in branch for c in _unrolled(inner)]
+    return []
+
+
+def _values(kernel: kir.Kernel) -> dict[str, int]:
+    """The buffer id each compile-time argument register holds (``bind_buffer_ids``)."""
+    return {op.result.name: kernel.compile_args[op.index] for op in kernel.body
+            if isinstance(op, kir.Arg) and op.source == "ct" and op.index < len(kernel.compile_args)}
+
+
+def _number(arg: Any, values: dict[str, int]) -> int:
+    if isinstance(arg, (ir.Const, kir.BufferId)) and isinstance(arg.value, (int, float, bool)):
+        return int(arg.value)
+    if isinstance(arg, ir.Reg):
+        return values.get(arg.name, 0)
+    return 0
