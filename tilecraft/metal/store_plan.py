@@ -35,11 +35,12 @@ class StorePlan:
     registers, such as DST indices, as 0), loops the lowering made for the store unrolled, and of a
     branch the one a store runs on most iterations (the else of a K loop's last-step test, the
     then of a "was it written" test). ``sections``: DST acquisitions (``tile_regs_acquire``).
-    ``buffers``: the buffers the store packs into (its block's, and intermediate ones read back)."""
+    ``intermediates``: the buffers the store packs and then reads back itself (computed operands
+    of the FPU, matmul, reduce or broadcast, DST spills): their round trip is part of its time."""
 
     calls: tuple[tuple[str, tuple[int, ...]], ...]
     sections: int
-    buffers: tuple[int, ...]
+    intermediates: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -49,8 +50,9 @@ class LoweredPlans:
     program: kir.MetalProgram
     plans: dict[ir.Op, StorePlan]
 
-    def page_bytes(self) -> dict[int, int]:
-        return {cb.index: cb.page_bytes for cb in self.program.cbs}
+    def buffers(self) -> tuple[tuple[int, int, int], ...]:
+        """Every buffer's id, page size and pages."""
+        return tuple((cb.index, cb.page_bytes, cb.pages) for cb in self.program.cbs)
 
 
 def store_plans(program: ProgramIR, arch: str) -> LoweredPlans | None:
@@ -74,10 +76,19 @@ def store_plans(program: ProgramIR, arch: str) -> LoweredPlans | None:
             values = _values(kernel)
             for store, found in calls.items():
                 resolved = tuple((c.fn, tuple(_number(a, values) for a in c.args)) for c in found)
-                plans[store] = StorePlan(
-                    resolved, sum(1 for fn, _ in resolved if fn == "tile_regs_acquire"),
-                    tuple(dict.fromkeys(args[1] for fn, args in resolved if fn == "pack_tile")))
+                plans[store] = StorePlan(resolved, sum(1 for fn, _ in resolved if fn == "tile_regs_acquire"),
+                                         _read_back(resolved))
     return LoweredPlans(metal, plans)
+
+
+def _read_back(calls: tuple[tuple[str, tuple[int, ...]], ...]) -> tuple[int, ...]:
+    """The buffers ``calls`` push before they first wait on them."""
+    first: dict[int, str] = {}
+    for fn, args in calls:
+        if fn in ("cb_push_back", "cb_wait_front"):
+            first.setdefault(args[0], fn)
+    return tuple(cb for cb, fn in first.items() if fn == "cb_push_back" and
+                 any(f == "cb_wait_front" and a[0] == cb for f, a in calls))
 
 
 def _collect(body: list[ir.Op], owners: dict[int, tuple[ir.Op, ir.Op]], calls: dict[ir.Op, list[kir.Call]]) -> None:

@@ -95,7 +95,7 @@ class TimingRun(OpTable):
         self.store_costs: dict[int, StoreCost] = {}
         #: each store's calls as the lowering emits them (None: the program does not lower)
         self.plans = store_plans(program, arch.name)
-        self.page_bytes = tuple(sorted(self.plans.page_bytes().items())) if self.plans is not None else ()
+        self.buffers = self.plans.buffers() if self.plans is not None else ()
         self.occupancy: dict[tuple, list] = {}
         self.clock = Clock()
         self.res = Resources(arch)
@@ -121,7 +121,7 @@ class TimingRun(OpTable):
         cost = store_cost(op, defs, self.figs, self.phases, self.arch.dst_tiles_per_phase(self.fp32_acc))
         plan = self.plans.plans.get(op) if self.plans is not None else None
         if plan is not None:
-            cost = replace(cost, lowered=replay_plan(plan, self.page_bytes, self.arch, self.phases))
+            cost = replace(cost, lowered=replay_plan(plan, self.buffers, self.arch, self.phases))
         self.store_costs[self.op_id(op)] = cost
         return cost
 

@@ -21,16 +21,28 @@ from ..sim.metal_level.metal_engine import call_trace
 from .kernel_replay import KernelLayout, KernelRun
 
 
+def replay_plan(plan: StorePlan, buffers: tuple[tuple[int, int, int], ...], arch: Arch, phases: int) -> float:
+    """Cycles of one execution of ``plan`` among others (``buffers``: id, page size, pages; ``phases`` of
+    the matrix unit's fidelity): what it adds to the three stages' latest clock when it follows
+    work like its own, as the kernel level charges a line the advance of the thread's latest
+    stage. A store's calls overlap those of the store before it (its unpacks with the previous
+    packs), so it is replayed after a copy of itself and charged the difference."""
+    return (_stages_end(plan.calls * 2, plan.intermediates, buffers, arch, phases)
+            - _stages_end(plan.calls, plan.intermediates, buffers, arch, phases))
+
+
 @lru_cache(maxsize=4096)
-def replay_plan(plan: StorePlan, page_bytes: tuple[tuple[int, int], ...], arch: Arch, phases: int) -> float:
-    """Cycles of one execution of ``plan`` (buffers' page sizes by id, ``phases`` of the
-    matrix unit's fidelity). Cached: a store's plan is replayed once, however many times it runs."""
+def _stages_end(calls: tuple[tuple[str, tuple[int, ...]], ...], intermediates: tuple[int, ...],
+                buffers: tuple[tuple[int, int, int], ...], arch: Arch, phases: int) -> float:
+    """When the compute stages, idle at 0, are done with ``calls``. Only the ``intermediates``
+    (packed, then read back by the same calls) have pages that waits wait on."""
     recorder = call_trace((1,))
-    core = SimpleNamespace(core=(0,), cbs={cb: SimpleNamespace(page_bytes=n) for cb, n in page_bytes},
+    core = SimpleNamespace(core=(0,), cbs={cb: SimpleNamespace(page_bytes=n) for cb, n, _ in buffers},
                            rt=SimpleNamespace(span_of=lambda op: None))
-    for fn, args in plan.calls:
+    for fn, args in calls:
         recorder.record(core, "compute", None, fn, args)
-    run = KernelRun(KernelLayout({}, fidelity_value=phases), recorder.kernel_trace((1,), {}), arch, "store",
+    pages = {((0, 0), cb): n for cb, _, n in buffers if cb in intermediates}
+    run = KernelRun(KernelLayout(pages, fidelity_value=phases), recorder.kernel_trace((1,), {}), arch, "store",
                     keep_slices=False)
     run.run()
     return max((t.end for t in run.threads), default=0.0)
