@@ -69,6 +69,7 @@ class TimingCodegen(ThreadCodegen):
         self.line("FL = K.flops")
         self.line(f"PIN, POUT = K.ports[{self.noc}]")
         self.line("t = 0.0")
+        self.line("I = 1")  # the compute stages are idle: no store is in flight
 
     def body(self, ops: list[ir.Op]) -> None:
         scalars = [op for op in ops if isinstance(op, SCALAR_OPS)]
@@ -90,6 +91,7 @@ class TimingCodegen(ThreadCodegen):
         self.line(f"t1 = {when}", op)
         self.line("if t1 > t:")
         self.line(f"    ST[{i}] += t1 - t")
+        self.line("    I = 1")
         if self.trace:
             self.line(f"    if len(EV) < {TRACE_LIMIT}: EV.append(({~i}, t, t1))")
         self.line("    t = t1")
@@ -121,7 +123,11 @@ class TimingCodegen(ThreadCodegen):
     # ---------------------------------------------------------------- compute
     def op_BlockStore(self, op: ir.BlockStore | ir.LocalStore) -> None:
         cost = self.ctx.store_cost(op, self.defs)
-        self.charge(op, round(cost.cycles, 3))
+        if cost.lowered is None:
+            self.charge(op, round(cost.cycles, 3))
+        else:  # the stages overlap this store with the one before, unless the thread waited since (I)
+            self.charge(op, f"({round(cost.lowered, 3)} + {round(cost.lowered_fill, 3)} * I)")
+            self.line("I = 0", op)
         if cost.flops:
             self.line(f"FL[0] += {cost.flops}", op)
 
@@ -154,7 +160,8 @@ class TimingCodegen(ThreadCodegen):
         self.stall_until(op, f"(yield from {self.v(op.result)}.wait(t, CLK))", _transfer_label(op))
 
     def op_CopyPipeToBlock(self, op: ir.CopyPipeToBlock) -> None:
-        self.line(f"{self.v(op.result)} = PipeRecv({self.v(op.pipe)}.slots[K.core])", op)
+        nbytes = self.program.cbs[self.blocks[op.dst.name][0]].block_bytes
+        self.line(f"{self.v(op.result)} = PipeRecv({self.v(op.pipe)}, K.core, {nbytes}, {self.noc}, RES)", op)
         self.charge(op, self.figs.cb_call_cycles)
 
     def op_CopyBlockToBlock(self, op: ir.CopyBlockToBlock) -> None:

@@ -121,7 +121,8 @@ class TimingRun(OpTable):
         cost = store_cost(op, defs, self.figs, self.phases, self.arch.dst_tiles_per_phase(self.fp32_acc))
         plan = self.plans.plans.get(op) if self.plans is not None else None
         if plan is not None:
-            cost = replace(cost, lowered=replay_plan(plan, self.buffers, self.arch, self.phases))
+            steady, fill = replay_plan(plan, self.buffers, self.arch, self.phases)
+            cost = replace(cost, lowered=steady, lowered_fill=fill)
         self.store_costs[self.op_id(op)] = cost
         return cost
 

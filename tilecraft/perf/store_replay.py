@@ -6,8 +6,9 @@ copies into DST, ``*_init`` calls and reconfigurations per DST section, intermed
 three TRISCs handing tiles on). Its calls are recorded as the metal level records them
 (:func:`tilecraft.sim.metal_level.metal_engine.call_trace`) and replayed by the kernel-level model's
 own compute stages (:class:`.kernel_replay.KernelRun`), alone: the store starts with the three
-stages idle and its buffers never wait (what it waits for is the program's, timed by the language
-level's own buffer ops). So both levels charge a store's calls by one table and one pipeline.
+stages idle and only the buffers it packs and reads back itself wait (what else it waits for is the
+program's, timed by the language level's own buffer ops), then again right after itself, for its
+time when it follows other work. So both levels charge a store's calls by one table and one pipeline.
 """
 
 from __future__ import annotations
@@ -21,14 +22,16 @@ from ..sim.metal_level.metal_engine import call_trace
 from .kernel_replay import KernelLayout, KernelRun
 
 
-def replay_plan(plan: StorePlan, buffers: tuple[tuple[int, int, int], ...], arch: Arch, phases: int) -> float:
-    """Cycles of one execution of ``plan`` among others (``buffers``: id, page size, pages; ``phases`` of
-    the matrix unit's fidelity): what it adds to the three stages' latest clock when it follows
-    work like its own, as the kernel level charges a line the advance of the thread's latest
-    stage. A store's calls overlap those of the store before it (its unpacks with the previous
-    packs), so it is replayed after a copy of itself and charged the difference."""
-    return (_stages_end(plan.calls * 2, plan.intermediates, buffers, arch, phases)
-            - _stages_end(plan.calls, plan.intermediates, buffers, arch, phases))
+def replay_plan(plan: StorePlan, buffers: tuple[tuple[int, int, int], ...], arch: Arch,
+                phases: int) -> tuple[float, float]:
+    """Cycles of one execution of ``plan`` (``buffers``: id, page size, pages; ``phases`` of the
+    matrix unit's fidelity), as ``(steady, fill)``: ``steady`` is what it adds to the three stages'
+    latest clock right after work like its own (its unpacks overlap the previous packs), as the
+    kernel level charges a line the advance of the thread's latest stage; ``steady + fill`` is its
+    time from idle stages (the first store, or one after the thread waited)."""
+    alone = _stages_end(plan.calls, plan.intermediates, buffers, arch, phases)
+    steady = _stages_end(plan.calls * 2, plan.intermediates, buffers, arch, phases) - alone
+    return steady, alone - steady
 
 
 @lru_cache(maxsize=4096)
