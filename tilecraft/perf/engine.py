@@ -93,8 +93,11 @@ class TimingRun(OpTable):
                 self.op_id(op)
         self.stall_labels: dict[int, str] = {}
         self.store_costs: dict[int, StoreCost] = {}
-        #: each store's calls as the lowering emits them (None: the program does not lower)
-        self.plans = store_plans(program, arch.name)
+        #: each store's calls as the lowering emits them. None where the program does not lower, and
+        #: for a 16-bit DST (``fp32_acc`` False): the lowering emits fp32 DST only (half the tiles per
+        #: section), so its calls are not those of the kernel being timed; the expression tree's
+        #: figure (:func:`.compute_cost.store_cost`, at the DST size asked for) is
+        self.plans = store_plans(program, arch.name) if fp32_acc else None
         self.buffers = self.plans.buffers() if self.plans is not None else ()
         self.occupancy: dict[tuple, list] = {}
         self.clock = Clock()
