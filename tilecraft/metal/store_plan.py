@@ -23,8 +23,9 @@ from ..ir.program_ir import ProgramIR
 from . import kir
 from .lower import ProgramLowering, not_emittable
 
-#: the IR ops a store plan is read for
-STORES = (ir.BlockStore, ir.LocalStore)
+#: the compute thread's IR ops a plan is read for: the stores, and a buffer's push and pop, where
+#: the lowering may evaluate too (a block's final value copied out of its partials buffer at its push)
+PLANNED = (ir.BlockStore, ir.LocalStore, ir.CBPush, ir.CBPop)
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ class LoweredPlans:
 
 
 def store_plans(program: ProgramIR, arch: str) -> LoweredPlans | None:
-    """The plan of every store of ``program`` as the lowering emits it for ``arch``; None when the
+    """The plan of every store (and push and pop, :data:`PLANNED`) of ``program`` as the lowering emits it for ``arch``; None when the
     program does not lower (its stores have no kernel to read a plan from). The lowering's
     warnings are its own (``tilecraft emit`` reports them), not the cost model's."""
     lowering = ProgramLowering(program, arch)
@@ -97,7 +98,7 @@ def _collect(body: list[ir.Op], owners: dict[int, tuple[ir.Op, ir.Op]], calls: d
     added: list[kir.Call] = []
     for op in body:
         owner = owners.get(id(op), (None, None))[1]
-        if isinstance(owner, STORES):
+        if isinstance(owner, PLANNED):
             calls.setdefault(owner, []).extend(added)
             calls[owner].extend(_unrolled(op))
             added = []

@@ -113,21 +113,30 @@ class TimingCodegen(ThreadCodegen):
         self.charge(op, self.figs.cb_call_cycles)
 
     def op_CBPush(self, op: ir.CBPush) -> None:
-        self.charge(op, self.figs.cb_call_cycles)
+        self.charge_lowered(op, self.ctx.lowered_cost(op), self.figs.cb_call_cycles)
         self.line(f"cb{op.cb.index}.push(t)", op)
 
     def op_CBPop(self, op: ir.CBPop) -> None:
-        self.charge(op, self.figs.cb_call_cycles)
+        self.charge_lowered(op, self.ctx.lowered_cost(op), self.figs.cb_call_cycles)
         self.line(f"cb{op.cb.index}.pop(t)", op)
+
+    def charge_lowered(self, op: ir.Op, lowered: tuple[float, float] | None, cycles: float) -> None:
+        """Charge ``op`` the calls the lowering emits for it where it has them (``lowered``: steady
+        and fill cycles, :meth:`.engine.TimingRun.lowered_cost`), else ``cycles``. The compute
+        stages overlap those calls with the work before, unless the thread waited since (``I``)."""
+        if lowered is None:
+            self.charge(op, cycles)
+            return
+        steady, fill = round(lowered[0], 3), round(lowered[1], 3)
+        self.charge(op, f"({steady} + {fill} * I)" if fill else steady)
+        if fill:
+            self.line("I = 0", op)
 
     # ---------------------------------------------------------------- compute
     def op_BlockStore(self, op: ir.BlockStore | ir.LocalStore) -> None:
         cost = self.ctx.store_cost(op, self.defs)
-        if cost.lowered is None:
-            self.charge(op, round(cost.cycles, 3))
-        else:  # the stages overlap this store with the one before, unless the thread waited since (I)
-            self.charge(op, f"({round(cost.lowered, 3)} + {round(cost.lowered_fill, 3)} * I)")
-            self.line("I = 0", op)
+        lowered = None if cost.lowered is None else (cost.lowered, cost.lowered_fill)
+        self.charge_lowered(op, lowered, round(cost.cycles, 3))
         if cost.flops:
             self.line(f"FL[0] += {cost.flops}", op)
 

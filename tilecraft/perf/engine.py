@@ -122,12 +122,17 @@ class TimingRun(OpTable):
         """A store's cost: its expression tree's (:func:`.compute_cost.store_cost`), and where the
         program lowers, the cycles of the calls the lowering emits for it (:mod:`.store_replay`)."""
         cost = store_cost(op, defs, self.figs, self.phases, self.arch.dst_tiles_per_phase(self.fp32_acc))
-        plan = self.plans.plans.get(op) if self.plans is not None else None
-        if plan is not None:
-            steady, fill = replay_plan(plan, self.buffers, self.arch, self.phases)
-            cost = replace(cost, lowered=steady, lowered_fill=fill)
+        lowered = self.lowered_cost(op)
+        if lowered is not None:
+            cost = replace(cost, lowered=lowered[0], lowered_fill=lowered[1])
         self.store_costs[self.op_id(op)] = cost
         return cost
+
+    def lowered_cost(self, op: ir.Op) -> tuple[float, float] | None:
+        """``(steady, fill)`` cycles of the calls the lowering emits for compute op ``op``
+        (:func:`.store_replay.replay_plan`); None where it has no plan."""
+        plan = self.plans.plans.get(op) if self.plans is not None else None
+        return None if plan is None else replay_plan(plan, self.buffers, self.arch, self.phases)
 
     # ---------------------------------------------------------------- running
     def run(self, stop_after: float = float("inf")) -> None:
