@@ -36,12 +36,14 @@ class StorePlan:
     registers, such as DST indices, as 0), loops the lowering made for the store unrolled, and of a
     branch the one a store runs on most iterations (the else of a K loop's last-step test, the
     then of a "was it written" test). ``sections``: DST acquisitions (``tile_regs_acquire``).
-    ``intermediates``: the buffers the store packs and then reads back itself (computed operands
-    of the FPU, matmul, reduce or broadcast, DST spills): their round trip is part of its time."""
+    ``cycled``: the buffers the calls both push and wait on, each with the pages at its front
+    before them: intermediate buffers (packed, then read back by the same store: 0) and a block's
+    partials buffer (its current value read, the next packed behind it): their round trips are
+    part of the store's time, and of the next execution's."""
 
     calls: tuple[tuple[str, tuple[int, ...]], ...]
     sections: int
-    intermediates: tuple[int, ...]
+    cycled: tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True)
@@ -78,18 +80,21 @@ def store_plans(program: ProgramIR, arch: str) -> LoweredPlans | None:
             for store, found in calls.items():
                 resolved = tuple((c.fn, tuple(_number(a, values) for a in c.args)) for c in found)
                 plans[store] = StorePlan(resolved, sum(1 for fn, _ in resolved if fn == "tile_regs_acquire"),
-                                         _read_back(resolved))
+                                         _cycled(resolved))
     return LoweredPlans(metal, plans)
 
 
-def _read_back(calls: tuple[tuple[str, tuple[int, ...]], ...]) -> tuple[int, ...]:
-    """The buffers ``calls`` push before they first wait on them."""
-    first: dict[int, str] = {}
+def _cycled(calls: tuple[tuple[str, tuple[int, ...]], ...]) -> tuple[tuple[int, int], ...]:
+    """The buffers ``calls`` push and wait on, each with the pages its first wait finds there
+    before any push (0 when a push comes first)."""
+    first: dict[int, tuple[str, int]] = {}
+    pushed, waited = set(), set()
     for fn, args in calls:
         if fn in ("cb_push_back", "cb_wait_front"):
-            first.setdefault(args[0], fn)
-    return tuple(cb for cb, fn in first.items() if fn == "cb_push_back" and
-                 any(f == "cb_wait_front" and a[0] == cb for f, a in calls))
+            first.setdefault(args[0], (fn, args[1]))
+            (pushed if fn == "cb_push_back" else waited).add(args[0])
+    return tuple((cb, n if fn == "cb_wait_front" else 0) for cb, (fn, n) in first.items()
+                 if cb in pushed and cb in waited)
 
 
 def _collect(body: list[ir.Op], owners: dict[int, tuple[ir.Op, ir.Op]], calls: dict[ir.Op, list[kir.Call]]) -> None:

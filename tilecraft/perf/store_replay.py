@@ -6,7 +6,7 @@ copies into DST, ``*_init`` calls and reconfigurations per DST section, intermed
 three TRISCs handing tiles on). Its calls are recorded as the metal level records them
 (:func:`tilecraft.sim.metal_level.metal_engine.call_trace`) and replayed by the kernel-level model's
 own compute stages (:class:`.kernel_replay.KernelRun`), alone: the store starts with the three
-stages idle and only the buffers it packs and reads back itself wait (what else it waits for is the
+stages idle and only the buffers it both packs and reads wait (what else it waits for is the
 program's, timed by the language level's own buffer ops), then again right after itself, for its
 time when it follows other work. So both levels charge a store's calls by one table and one pipeline.
 """
@@ -29,23 +29,27 @@ def replay_plan(plan: StorePlan, buffers: tuple[tuple[int, int, int], ...], arch
     latest clock right after work like its own (its unpacks overlap the previous packs), as the
     kernel level charges a line the advance of the thread's latest stage; ``steady + fill`` is its
     time from idle stages (the first store, or one after the thread waited)."""
-    alone = _stages_end(plan.calls, plan.intermediates, buffers, arch, phases)
-    steady = _stages_end(plan.calls * 2, plan.intermediates, buffers, arch, phases) - alone
+    alone = _stages_end(plan.calls, plan.cycled, buffers, arch, phases)
+    steady = _stages_end(plan.calls * 2, plan.cycled, buffers, arch, phases) - alone
     return steady, alone - steady
 
 
 @lru_cache(maxsize=4096)
-def _stages_end(calls: tuple[tuple[str, tuple[int, ...]], ...], intermediates: tuple[int, ...],
+def _stages_end(calls: tuple[tuple[str, tuple[int, ...]], ...], cycled: tuple[tuple[int, int], ...],
                 buffers: tuple[tuple[int, int, int], ...], arch: Arch, phases: int) -> float:
-    """When the compute stages, idle at 0, are done with ``calls``. Only the ``intermediates``
-    (packed, then read back by the same calls) have pages that waits wait on."""
+    """When the compute stages, idle at 0, are done with ``calls``. Only the ``cycled`` buffers
+    (pushed and waited on by the calls; with the pages at their front at 0) have pages to wait on."""
     recorder = call_trace((1,))
     core = SimpleNamespace(core=(0,), cbs={cb: SimpleNamespace(page_bytes=n) for cb, n, _ in buffers},
                            rt=SimpleNamespace(span_of=lambda op: None))
     for fn, args in calls:
         recorder.record(core, "compute", None, fn, args)
-    pages = {((0, 0), cb): n for cb, _, n in buffers if cb in intermediates}
+    front = dict(cycled)
+    pages = {((0, 0), cb): n for cb, _, n in buffers if cb in front}
     run = KernelRun(KernelLayout(pages, fidelity_value=phases), recorder.kernel_trace((1,), {}), arch, "store",
                     keep_slices=False)
+    for cb, n in front.items():
+        if n:
+            run.rings[((0, 0), cb)].push(n, 0.0)
     run.run()
     return max((t.end for t in run.threads), default=0.0)
