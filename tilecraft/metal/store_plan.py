@@ -80,21 +80,31 @@ def store_plans(program: ProgramIR, arch: str) -> LoweredPlans | None:
             for store, found in calls.items():
                 resolved = tuple((c.fn, tuple(_number(a, values) for a in c.args)) for c in found)
                 plans[store] = StorePlan(resolved, sum(1 for fn, _ in resolved if fn == "tile_regs_acquire"),
-                                         _cycled(resolved))
+                                         cycled_buffers(resolved))
     return LoweredPlans(metal, plans)
 
 
-def _cycled(calls: tuple[tuple[str, tuple[int, ...]], ...]) -> tuple[tuple[int, int], ...]:
-    """The buffers ``calls`` push and wait on, each with the pages its first wait finds there
-    before any push (0 when a push comes first)."""
-    first: dict[int, tuple[str, int]] = {}
+def cycled_buffers(calls: tuple[tuple[str, tuple[int, ...]], ...]) -> tuple[tuple[int, int], ...]:
+    """The buffers ``calls`` push and wait on, each with the pages at its front before them: the
+    fewest that let every wait and pop of the calls find its pages (the value there before)."""
     pushed, waited = set(), set()
+    front: dict[int, list[int]] = {}  # buffer -> [pages there before, pages there now]
     for fn, args in calls:
-        if fn in ("cb_push_back", "cb_wait_front"):
-            first.setdefault(args[0], (fn, args[1]))
-            (pushed if fn == "cb_push_back" else waited).add(args[0])
-    return tuple((cb, n if fn == "cb_wait_front" else 0) for cb, (fn, n) in first.items()
-                 if cb in pushed and cb in waited)
+        if fn not in ("cb_push_back", "cb_wait_front", "cb_pop_front"):
+            continue
+        before_now = front.setdefault(args[0], [0, 0])
+        if fn == "cb_push_back":
+            pushed.add(args[0])
+            before_now[1] += args[1]
+            continue
+        if fn == "cb_wait_front":
+            waited.add(args[0])
+        if before_now[1] < args[1]:
+            before_now[0] += args[1] - before_now[1]
+            before_now[1] = args[1]
+        if fn == "cb_pop_front":
+            before_now[1] -= args[1]
+    return tuple((cb, n) for cb, (n, _) in front.items() if cb in pushed and cb in waited)
 
 
 def _collect(body: list[ir.Op], owners: dict[int, tuple[ir.Op, ir.Op]], calls: dict[ir.Op, list[kir.Call]]) -> None:

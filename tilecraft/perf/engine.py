@@ -24,7 +24,7 @@ from .codegen import TimingCodegen
 from .fastforward import TimedFastForward, can_fast_forward
 from ..metal.store_plan import store_plans
 from .compute_cost import StoreCost, store_cost
-from .store_replay import replay_plan
+from .store_replay import predecessors, replay_plan
 from .event_loop import BeyondLimit, ThreadTimes, run_threads
 from .network import Resources, xy
 from .timed_state import Clock, PipeRecv, PipeSend, TimedCB, TimedPipe, TimedSem
@@ -99,6 +99,9 @@ class TimingRun(OpTable):
         #: figure (:func:`.compute_cost.store_cost`, at the DST size asked for) is
         self.plans = store_plans(program, arch.name) if fp32_acc else None
         self.buffers = self.plans.buffers() if self.plans is not None else ()
+        stored = lambda op: isinstance(op, (ir.BlockStore, ir.LocalStore))  # noqa: E731
+        #: each store -> the store that runs before it on its thread (:func:`.store_replay.predecessors`)
+        self.before = {op: prev for t in program.threads for op, prev in predecessors(t.body, stored).items()}
         self.occupancy: dict[tuple, list] = {}
         self.clock = Clock()
         self.res = Resources(arch)
@@ -129,10 +132,15 @@ class TimingRun(OpTable):
         return cost
 
     def lowered_cost(self, op: ir.Op) -> tuple[float, float] | None:
-        """``(steady, fill)`` cycles of the calls the lowering emits for compute op ``op``
-        (:func:`.store_replay.replay_plan`); None where it has no plan."""
-        plan = self.plans.plans.get(op) if self.plans is not None else None
-        return None if plan is None else replay_plan(plan, self.buffers, self.arch, self.phases)
+        """``(steady, fill)`` cycles of the calls the lowering emits for compute op ``op``, after the
+        store before it (a push or pop: after itself; :func:`.store_replay.replay_plan`); None where
+        it has no plan."""
+        plans = self.plans.plans if self.plans is not None else {}
+        plan = plans.get(op)
+        if plan is None:
+            return None
+        before = plans.get(self.before.get(op, op), plan)
+        return replay_plan(plan, before, self.buffers, self.arch, self.phases)
 
     # ---------------------------------------------------------------- running
     def run(self, stop_after: float = float("inf")) -> None:

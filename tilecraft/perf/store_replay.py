@@ -6,32 +6,54 @@ copies into DST, ``*_init`` calls and reconfigurations per DST section, intermed
 three TRISCs handing tiles on). Its calls are recorded as the metal level records them
 (:func:`tilecraft.sim.metal_level.metal_engine.call_trace`) and replayed by the kernel-level model's
 own compute stages (:class:`.kernel_replay.KernelRun`), alone: the store starts with the three
-stages idle and only the buffers it both packs and reads wait (what else it waits for is the
-program's, timed by the language level's own buffer ops), then again right after itself, for its
-time when it follows other work. So both levels charge a store's calls by one table and one pipeline.
+stages idle and only the buffers the calls both pack and read wait (what else it waits for is the
+program's, timed by the language level's own buffer ops), then again right after the store that runs
+before it on its thread (:func:`predecessors`), for its time when it follows that one. So both levels
+charge a store's calls by one table and one pipeline.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 from types import SimpleNamespace
+from typing import Callable
 
 from ..arch.base import Arch
-from ..metal.store_plan import StorePlan
+from ..ir import ops as ir
+from ..metal.store_plan import StorePlan, cycled_buffers
 from ..sim.metal_level.metal_engine import call_trace
 from .kernel_replay import KernelLayout, KernelRun
 
 
-def replay_plan(plan: StorePlan, buffers: tuple[tuple[int, int, int], ...], arch: Arch,
+def replay_plan(plan: StorePlan, before: StorePlan, buffers: tuple[tuple[int, int, int], ...], arch: Arch,
                 phases: int) -> tuple[float, float]:
     """Cycles of one execution of ``plan`` (``buffers``: id, page size, pages; ``phases`` of the
     matrix unit's fidelity), as ``(steady, fill)``: ``steady`` is what it adds to the three stages'
-    latest clock right after work like its own (its unpacks overlap the previous packs), as the
-    kernel level charges a line the advance of the thread's latest stage; ``steady + fill`` is its
-    time from idle stages (the first store, or one after the thread waited)."""
+    latest clock right after ``before`` (the store before it on its thread: its unpacks overlap
+    that store's packs, or wait for them where it reads what that store packed), as the kernel
+    level charges a line the advance of the thread's latest stage; ``steady + fill`` is at least
+    its time from idle stages (the first store, or one after the thread waited)."""
     alone = _stages_end(plan.calls, plan.cycled, buffers, arch, phases)
-    steady = _stages_end(plan.calls * 2, plan.cycled, buffers, arch, phases) - alone
-    return steady, alone - steady
+    both = before.calls + plan.calls
+    steady = _stages_end(both, cycled_buffers(both), buffers, arch, phases) - _stages_end(
+        before.calls, before.cycled, buffers, arch, phases)
+    return steady, max(0.0, alone - steady)
+
+
+def predecessors(body: list[ir.Op], planned: Callable[[ir.Op], bool], loop: bool = False) -> dict[ir.Op, ir.Op]:
+    """Each store of ``body`` (``planned``) -> the store that runs right before it on every pass
+    but the first: the one before it in its own op list; for the first of a loop's body, the last of
+    that body (the previous iteration's); else itself (nothing known before it)."""
+    found: dict[ir.Op, ir.Op] = {}
+    mine = [op for op in body if planned(op)]
+    for i, op in enumerate(mine):
+        found[op] = mine[i - 1] if i or loop else op
+    for op in body:
+        for inner, is_loop in ((getattr(op, "body", None), isinstance(op, (ir.For, ir.While))),
+                               (getattr(op, "then_body", None), False), (getattr(op, "else_body", None), False)):
+            if inner:
+                found.update(predecessors(inner, planned, is_loop))
+    return found
 
 
 @lru_cache(maxsize=4096)
