@@ -36,10 +36,10 @@ class StorePlan:
     registers, such as DST indices, as 0), loops the lowering made for the store unrolled, and of a
     branch the one a store runs on most iterations (the else of a K loop's last-step test, the
     then of a "was it written" test). ``sections``: DST acquisitions (``tile_regs_acquire``).
-    ``cycled``: the buffers the calls both push and wait on, each with the pages at its front
-    before them: intermediate buffers (packed, then read back by the same store: 0) and a block's
-    partials buffer (its current value read, the next packed behind it): their round trips are
-    part of the store's time, and of the next execution's."""
+    ``cycled``: the buffers the calls both push and wait on (intermediate buffers packed and read
+    back, a block's partials buffer: its current value read, the next packed behind it), each with
+    the pages at its front before the calls (:func:`cycled_buffers`): their round trips are part
+    of the store's time."""
 
     calls: tuple[tuple[str, tuple[int, ...]], ...]
     sections: int
@@ -59,9 +59,10 @@ class LoweredPlans:
 
 
 def store_plans(program: ProgramIR, arch: str) -> LoweredPlans | None:
-    """The plan of every store (and push and pop, :data:`PLANNED`) of ``program`` as the lowering emits it for ``arch``; None when the
-    program does not lower (its stores have no kernel to read a plan from). The lowering's
-    warnings are its own (``tilecraft emit`` reports them), not the cost model's."""
+    """The plan of every store (and compute push and pop, :data:`PLANNED`) of ``program`` as the
+    lowering emits it for ``arch``; None when the program does not lower (its stores have no kernel
+    to read a plan from). The lowering's warnings are its own (``tilecraft emit`` reports them), not
+    the cost model's."""
     lowering = ProgramLowering(program, arch)
     try:
         with warnings.catch_warnings():
