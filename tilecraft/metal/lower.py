@@ -54,6 +54,9 @@ class ProgramLowering:
         self._pipe_resources: dict[int, PipeNetResources] = {}
         #: Float32 buffers the compute kernel unpacks straight into DST (UnpackToDestFp32)
         self.unpack_to_dest: set[int] = set()
+        #: id of each kernel op emitted -> (that op, the IR op it was emitted for); the op is kept
+        #: so that its id is not reused by an op a pass adds (:mod:`.store_plan`)
+        self.emitted_for: dict[int, tuple[ir.Op, ir.Op]] = {}
         for cb in program.cbs:
             if cb.fmt.name not in EMITTABLE_FORMATS:
                 raise error("E3002", f"buffer '{cb.name}' has data format {cb.fmt.name}, which Metalium buffers "

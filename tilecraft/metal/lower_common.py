@@ -36,12 +36,17 @@ class KernelLowering:
         self.loc: Any = None
         #: the C++ counter of each IR loop while its body is lowered
         self.loop_counters: dict[ir.For, ir.Reg] = {}
+        #: the IR op being lowered (innermost); the program lowering's record of which IR op each
+        #: kernel op was emitted for (:mod:`.store_plan` reads a store's calls from it)
+        self.lowering: ir.Op | None = None
 
     # ---------------------------------------------------------------- emission
     def emit(self, op: ir.Op) -> ir.Op:
         if op.loc is None:
             op.loc = self.loc
         self._stack[-1].append(op)
+        if self.lowering is not None:
+            self.ctx.emitted_for[id(op)] = (op, self.lowering)
         return op
 
     def call(self, fn: str, *args: Any, result: ir.Reg | None = None, template: tuple = ()) -> ir.Reg | None:
@@ -101,7 +106,11 @@ class KernelLowering:
             handler = getattr(self, f"lower_{type(op).__name__}", None)
             if handler is None:
                 self.fail(f"'{op.name}' in a {self.thread.kind} thread")
-            handler(op)
+            outer, self.lowering = self.lowering, op
+            try:
+                handler(op)
+            finally:
+                self.lowering = outer
 
     def lower_scalar(self, op: ir.Op) -> None:
         self.emit(op.__class__(**{k: v for k, v in op.__dict__.items()}))

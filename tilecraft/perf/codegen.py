@@ -69,6 +69,7 @@ class TimingCodegen(ThreadCodegen):
         self.line("FL = K.flops")
         self.line(f"PIN, POUT = K.ports[{self.noc}]")
         self.line("t = 0.0")
+        self.line("I = 1")  # the compute stages are idle: no store is in flight
 
     def body(self, ops: list[ir.Op]) -> None:
         scalars = [op for op in ops if isinstance(op, SCALAR_OPS)]
@@ -90,6 +91,7 @@ class TimingCodegen(ThreadCodegen):
         self.line(f"t1 = {when}", op)
         self.line("if t1 > t:")
         self.line(f"    ST[{i}] += t1 - t")
+        self.line("    I = 1")
         if self.trace:
             self.line(f"    if len(EV) < {TRACE_LIMIT}: EV.append(({~i}, t, t1))")
         self.line("    t = t1")
@@ -111,17 +113,30 @@ class TimingCodegen(ThreadCodegen):
         self.charge(op, self.figs.cb_call_cycles)
 
     def op_CBPush(self, op: ir.CBPush) -> None:
-        self.charge(op, self.figs.cb_call_cycles)
+        self.charge_lowered(op, self.ctx.lowered_cost(op), self.figs.cb_call_cycles)
         self.line(f"cb{op.cb.index}.push(t)", op)
 
     def op_CBPop(self, op: ir.CBPop) -> None:
-        self.charge(op, self.figs.cb_call_cycles)
+        self.charge_lowered(op, self.ctx.lowered_cost(op), self.figs.cb_call_cycles)
         self.line(f"cb{op.cb.index}.pop(t)", op)
+
+    def charge_lowered(self, op: ir.Op, lowered: tuple[float, float] | None, cycles: float) -> None:
+        """Charge ``op`` the calls the lowering emits for it where it has them (``lowered``: steady
+        and fill cycles, :meth:`.engine.TimingRun.lowered_cost`), else ``cycles``. The compute
+        stages overlap those calls with the work before, unless the thread waited since (``I``)."""
+        if lowered is None:
+            self.charge(op, cycles)
+            return
+        steady, fill = round(lowered[0], 3), round(lowered[1], 3)
+        self.charge(op, f"({steady} + {fill} * I)" if fill else steady)
+        if fill:
+            self.line("I = 0", op)
 
     # ---------------------------------------------------------------- compute
     def op_BlockStore(self, op: ir.BlockStore | ir.LocalStore) -> None:
         cost = self.ctx.store_cost(op, self.defs)
-        self.charge(op, round(cost.cycles, 3))
+        lowered = None if cost.lowered is None else (cost.lowered, cost.lowered_fill)
+        self.charge_lowered(op, lowered, round(cost.cycles, 3))
         if cost.flops:
             self.line(f"FL[0] += {cost.flops}", op)
 
@@ -154,7 +169,8 @@ class TimingCodegen(ThreadCodegen):
         self.stall_until(op, f"(yield from {self.v(op.result)}.wait(t, CLK))", _transfer_label(op))
 
     def op_CopyPipeToBlock(self, op: ir.CopyPipeToBlock) -> None:
-        self.line(f"{self.v(op.result)} = PipeRecv({self.v(op.pipe)}.slots[K.core])", op)
+        nbytes = self.program.cbs[self.blocks[op.dst.name][0]].block_bytes
+        self.line(f"{self.v(op.result)} = PipeRecv({self.v(op.pipe)}, K.core, {nbytes}, {self.noc}, RES)", op)
         self.charge(op, self.figs.cb_call_cycles)
 
     def op_CopyBlockToBlock(self, op: ir.CopyBlockToBlock) -> None:

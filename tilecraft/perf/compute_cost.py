@@ -69,9 +69,16 @@ class StoreCost:
     fill: float
     #: floating-point operations of the store (2 per multiply-add of a matmul, 1 per element op)
     flops: int
+    #: the cycles of the calls the lowered kernel makes for the store right after other stores,
+    #: where the program lowers (:mod:`.store_replay`); they replace the tree's pipeline figure
+    lowered: float | None = None
+    #: what the lowered calls take more when the compute stages start idle (after a wait)
+    lowered_fill: float = 0.0
 
     @property
     def cycles(self) -> float:
+        if self.lowered is not None:
+            return self.lowered
         return max(self.unpack, self.math, self.pack) + self.fill
 
 

@@ -10,8 +10,7 @@ the model (they depend only on the program's order of operations, :mod:`.timed_s
 
 from __future__ import annotations
 
-import heapq
-from dataclasses import dataclass, field
+from dataclasses import replace
 from typing import Any
 
 from ..arch.base import Arch
@@ -23,82 +22,12 @@ from ..ir.grid import all_cores, reshape_coords
 from ..sim.fastforward.periodic import LoopIter, ThreadLoops
 from .codegen import TimingCodegen
 from .fastforward import TimedFastForward, can_fast_forward
+from ..metal.store_plan import store_plans
 from .compute_cost import StoreCost, store_cost
+from .store_replay import predecessors, replay_plan
+from .event_loop import BeyondLimit, ThreadTimes, run_threads
 from .network import Resources, xy
 from .timed_state import Clock, PipeRecv, PipeSend, TimedCB, TimedPipe, TimedSem
-
-
-@dataclass(eq=False)
-class ThreadTimes:
-    """What one thread of one core did: busy and stall cycles per operation id, and its end."""
-
-    core: tuple[int, ...]
-    name: str
-    kind: str
-    busy: list[float]
-    stall: list[float]
-    events: list[tuple[int, float, float]] | None
-    end: float = 0.0
-    t: float = 0.0
-    gen: Any = field(default=None, repr=False)
-    #: times the event loop resumed it (a thread that moved shows it to :mod:`.fastforward`)
-    steps: int = 0
-    #: cycles to add to the thread's clock when it resumes (a skip moved it, :mod:`.fastforward`)
-    shift: float = 0.0
-
-    @property
-    def busy_total(self) -> float:
-        return sum(self.busy)
-
-    @property
-    def stall_total(self) -> float:
-        return sum(self.stall)
-
-
-class BeyondLimit(Exception):
-    """The run passed ``stop_after`` cycles: its time is at least ``cycles``, so it cannot beat the
-    estimate the caller compares it with (the autotuner's cut-off). Raised as soon as any thread's
-    clock passes the limit, since the program ends no earlier than its slowest thread."""
-
-    def __init__(self, cycles: float, limit: float):
-        super().__init__(f"predicted time passed {limit:,.0f} cycles (reached {cycles:,.0f})")
-        self.cycles = cycles
-        self.limit = limit
-
-
-def run_threads(clock: Clock, threads: list[ThreadTimes], stop_after: float, unfinished_hint: str) -> None:
-    """The conservative event loop both cost models run: the thread with the smallest clock goes
-    next; a thread yields ``(t, None)`` to be resumed in time order, or ``(t, waitable)`` to park
-    until that waitable changes. Raises :class:`BeyondLimit` once a clock passes ``stop_after``,
-    and says which threads never finished (``unfinished_hint``: what to do about it)."""
-    heap = clock.heap
-    pop, push, seq = heapq.heappop, heapq.heappush, clock.seq
-    while heap:
-        thread = pop(heap)[2]
-        thread.steps += 1
-        try:
-            if thread.shift:
-                shift, thread.shift = thread.shift, 0.0
-                t, waitable = thread.gen.send(shift)
-            else:
-                t, waitable = next(thread.gen)
-        except StopIteration as stop:
-            thread.end = stop.value
-            thread.gen = None
-            if thread.end > stop_after:
-                raise BeyondLimit(thread.end, stop_after) from None
-            continue
-        if t > stop_after:
-            raise BeyondLimit(t, stop_after)
-        thread.t = t
-        if waitable is None:
-            push(heap, (t, next(seq), thread))
-        else:
-            waitable.waiters.append(thread)
-    stuck = [t for t in threads if t.gen is not None]
-    if stuck:
-        names = ", ".join(f"core {t.core} '{t.name}'" for t in stuck[:4])
-        raise RuntimeError(f"timing engine: {len(stuck)} threads never finished ({names}); {unfinished_hint}")
 
 
 class TimedCore:
@@ -164,6 +93,15 @@ class TimingRun(OpTable):
                 self.op_id(op)
         self.stall_labels: dict[int, str] = {}
         self.store_costs: dict[int, StoreCost] = {}
+        #: each store's calls as the lowering emits them. None where the program does not lower, and
+        #: for a 16-bit DST (``fp32_acc`` False): the lowering emits fp32 DST only (half the tiles per
+        #: section), so its calls are not those of the kernel being timed; the expression tree's
+        #: figure (:func:`.compute_cost.store_cost`, at the DST size asked for) is
+        self.plans = store_plans(program, arch.name) if fp32_acc else None
+        self.buffers = self.plans.buffers() if self.plans is not None else ()
+        stored = lambda op: isinstance(op, (ir.BlockStore, ir.LocalStore))  # noqa: E731
+        #: each store -> the store that runs before it on its thread (:func:`.store_replay.predecessors`)
+        self.before = {op: prev for t in program.threads for op, prev in predecessors(t.body, stored).items()}
         self.occupancy: dict[tuple, list] = {}
         self.clock = Clock()
         self.res = Resources(arch)
@@ -184,9 +122,25 @@ class TimingRun(OpTable):
         return name
 
     def store_cost(self, op: ir.BlockStore, defs: dict[str, ir.Op]) -> StoreCost:
+        """A store's cost: its expression tree's (:func:`.compute_cost.store_cost`), and where the
+        program lowers, the cycles of the calls the lowering emits for it (:mod:`.store_replay`)."""
         cost = store_cost(op, defs, self.figs, self.phases, self.arch.dst_tiles_per_phase(self.fp32_acc))
+        lowered = self.lowered_cost(op)
+        if lowered is not None:
+            cost = replace(cost, lowered=lowered[0], lowered_fill=lowered[1])
         self.store_costs[self.op_id(op)] = cost
         return cost
+
+    def lowered_cost(self, op: ir.Op) -> tuple[float, float] | None:
+        """``(steady, fill)`` cycles of the calls the lowering emits for compute op ``op``, after the
+        store before it (a push or pop: after itself; :func:`.store_replay.replay_plan`); None where
+        it has no plan."""
+        plans = self.plans.plans if self.plans is not None else {}
+        plan = plans.get(op)
+        if plan is None:
+            return None
+        before = plans.get(self.before.get(op, op), plan)
+        return replay_plan(plan, before, self.buffers, self.arch, self.phases)
 
     # ---------------------------------------------------------------- running
     def run(self, stop_after: float = float("inf")) -> None:

@@ -44,7 +44,7 @@ from ..ir.grid import all_cores
 from ..ir.program_ir import COMPUTE, DATAMOVEMENT
 from ..metal import kir
 from ..sim.metal_level.metal_trace import SLOTS
-from .engine import ThreadTimes, run_threads
+from .event_loop import ThreadTimes, run_threads
 from .kernel_costs import CallCosts
 from .network import Resources, xy
 from .timed_state import Clock, Waitable

@@ -15,6 +15,7 @@ import itertools
 from typing import Any
 
 from ..ir import pipe_protocol
+from .network import xy
 
 
 #: occupancy changes a buffer records at most for the trace
@@ -177,12 +178,21 @@ class PipeSend:
 
 
 class PipeRecv:
-    """``ttl.copy(pipe, blk)``: completes when a block has landed; frees the landing slot."""
+    """``ttl.copy(pipe, blk)``: completes once a block has landed and the receiver has moved it
+    into its block, as the lowered receive does (``metal/lower_pipes.py``, ``receive``): the block
+    lands in the core's landing slot, a NoC read within the core copies it into the block, and the
+    slot is free once the receiver's increment of the sender's ready semaphore has reached the
+    sender (the sender's next block waits for that)."""
 
-    __slots__ = ("slot",)
+    __slots__ = ("slot", "pipe", "core", "nbytes", "noc", "res")
 
-    def __init__(self, slot: LandingSlot):
-        self.slot = slot
+    def __init__(self, pipe: TimedPipe, core: tuple[int, ...], nbytes: int, noc: int, res: Any):
+        self.slot = pipe.slots[core]
+        self.pipe = pipe
+        self.core = core
+        self.nbytes = nbytes
+        self.noc = noc
+        self.res = res
 
     def wait(self, t: float, clock: Clock):
         slot = self.slot
@@ -191,6 +201,14 @@ class PipeRecv:
         slot.full = False
         if slot.landed > t:
             t = slot.landed
-        slot.freed = t
+        figs, res = self.res.figs, self.res
+        t += figs.noc_issue_cycles  # noc_async_read of the slot into the block
+        if clock.heap and clock.heap[0][0] < t:
+            yield t, None  # claim the core's ports in simulated-time order
+        links, hops = res.pipe_links(self.core, [self.core], self.noc)
+        # the read barrier, the flag cleared, then the increment of the sender's ready semaphore
+        t = max(t, res.noc_transfer(links, hops, self.nbytes, t)) + 2 * figs.cb_call_cycles + figs.noc_issue_cycles
+        (x0, y0), (x1, y1) = xy(self.core), xy(self.pipe.decl.src)
+        slot.freed = t + (abs(x1 - x0) + abs(y1 - y0)) * figs.noc_hop_cycles
         slot.wake()
         return t

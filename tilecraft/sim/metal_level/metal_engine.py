@@ -45,6 +45,13 @@ _SFPU_BINARY = {s.call: name for name, s in optable.SFPU_BINARY.items()}
 _SCALAR = {s.call: name for name, s in optable.SCALAR_BINARY.items()}
 _FPU = {f.call: (name, ()) for name, f in optable.FPU_BINARY.items()}
 _FPU.update({call: (name, dims) for name, f in optable.FPU_BINARY.items() for dims, (_, call) in f.bcast.items()})
+
+
+def call_trace(grid: tuple[int, ...]) -> MetalCallTrace:
+    """A recorder of lowered calls as emulator trace events, with this engine's call tables."""
+    return MetalCallTrace(grid, _UNARY, _SFPU_BINARY, _SCALAR, _FPU)
+
+
 _BCAST_TYPE = {"BroadcastType::COL": (-1,), "BroadcastType::ROW": (-2,), "BroadcastType::SCALAR": (-2, -1)}
 _REDUCE_DIM = {v: k for k, v in optable.REDUCE_DIM.items()}
 #: calls that only configure the hardware: no effect on values
@@ -462,7 +469,7 @@ class MetalRuntime(OpTable):
     def __init__(self, metal: kir.MetalProgram, tensors: list[Any], exact: bool = False, trace: bool = False,
                  device: Any = None):
         self.metal = metal
-        self.call_trace = (MetalCallTrace(metal.grid, _UNARY, _SFPU_BINARY, _SCALAR, _FPU) if trace else None)
+        self.call_trace = call_trace(metal.grid) if trace else None
         self.exact = exact
         self.device = device
         self.program_stub = _ProgramStub()
