@@ -277,6 +277,11 @@ std::uint32_t multicast_destinations(std::uint64_t addr, bool loopback, std::uin
     return count;
 }
 
+void multicast_checked(std::uint64_t addr, std::uint32_t num_dests, bool loopback, std::uint32_t noc, const char* call,
+                       Loc loc) {
+    multicast_targets(addr, num_dests, loopback, std::uint8_t(noc), call, loc);
+}
+
 namespace {
 
 // The logical bounding rectangle of a multicast's destination cores, packed x0 | y0 << 8 | x1 << 16 | y1 << 24.
@@ -359,31 +364,41 @@ CircularBuffer& cb_checked(std::int32_t cb, const char* call, Loc loc) {
     return c.cbs[cb];
 }
 
-void cb_reserve_back(std::int32_t cb, std::int32_t pages, Loc loc) {
+// The checks of each CB call and the calling RISC's own record of it (the pages it reserved and
+// waited for, its read and write pointers), without moving the CB's shared counters: the
+// emulator's API calls them and then moves the counters itself; on the real dataflow API
+// (runtime/noc_niu.cpp, api_check) Tenstorrent's code moves them through the stream registers.
+CircularBuffer& cb_reserve_checked(std::int32_t cb, std::uint32_t n, Loc loc) {
     CircularBuffer& b = cb_checked(cb, "cb_reserve_back", loc);
-    TC_TRACE(Ev::CbReserve, std::uint32_t(cb), std::uint32_t(pages), 0, 0, loc);
-    Fiber& f = cur();
-    std::uint32_t n = std::uint32_t(pages);
+    TC_TRACE(Ev::CbReserve, std::uint32_t(cb), n, 0, 0, loc);
     if (n > b.num_pages) {
         report(true, "E5204", loc,
                fmt_str("cb_reserve_back(%d, %u): CB %d holds only %u pages, so the reservation can never be granted",
                        cb, n, cb, b.num_pages),
                "make the CB at least as large as the pages reserved at once");
     }
-    while (b.num_pages - b.occupied() < n) {
-        f.wait_cb = cb;
-        f.wait_value = n;
-        block(WaitKind::CbReserve, "cb_reserve_back", loc);
-    }
-    b.reserved[f.slot] = std::max(b.reserved[f.slot], n);
-    sync_cb_view(f.core, f.slot, cb);
+    // granted once the reservation's wait ends; nothing of this RISC reads it before then
+    b.reserved[cur().slot] = std::max(b.reserved[cur().slot], n);
+    return b;
 }
 
-void cb_push_back(std::int32_t cb, std::int32_t pages, Loc loc) {
+CircularBuffer& cb_wait_checked(std::int32_t cb, std::uint32_t n, Loc loc) {
+    CircularBuffer& b = cb_checked(cb, "cb_wait_front", loc);
+    TC_TRACE(Ev::CbWait, std::uint32_t(cb), n, 0, 0, loc);
+    if (n > b.num_pages) {
+        report(true, "E5204", loc,
+               fmt_str("cb_wait_front(%d, %u): CB %d holds only %u pages, so the wait can never be satisfied", cb, n,
+                       cb, b.num_pages),
+               "make the CB at least as large as the pages waited for at once");
+    }
+    b.waited[cur().slot] = std::max(b.waited[cur().slot], n);
+    return b;
+}
+
+CircularBuffer& cb_push_checked(std::int32_t cb, std::uint32_t n, Loc loc) {
     CircularBuffer& b = cb_checked(cb, "cb_push_back", loc);
-    TC_TRACE(Ev::CbPush, std::uint32_t(cb), std::uint32_t(pages), 0, 0, loc);
+    TC_TRACE(Ev::CbPush, std::uint32_t(cb), n, 0, 0, loc);
     Fiber& f = cur();
-    std::uint32_t n = std::uint32_t(pages);
     if (n > b.reserved[f.slot] && n > b.num_pages - b.occupied()) {
         report(true, "E5201", loc,
                fmt_str("cb_push_back(%d, %u) pushes more pages than the %u reserved by cb_reserve_back", cb, n,
@@ -412,40 +427,17 @@ void cb_push_back(std::int32_t cb, std::int32_t pages, Loc loc) {
                        cb, n, t->loc.file_name(), t->loc.line()),
                "call noc_async_read_barrier() before cb_push_back");
     }
-    b.received += n;
     b.wr_ptr[f.slot] += n * b.page_size;
     if (b.wr_ptr[f.slot] >= b.limit()) b.wr_ptr[f.slot] -= b.size;
     b.reserved[f.slot] -= std::min(n, b.reserved[f.slot]);
     if (f.slot == TRISC) b.pack_tile_ptr = 0;
-    sync_cb_view(f.core, f.slot, cb);
-    note_progress();
+    return b;
 }
 
-void cb_wait_front(std::int32_t cb, std::int32_t pages, Loc loc) {
-    CircularBuffer& b = cb_checked(cb, "cb_wait_front", loc);
-    TC_TRACE(Ev::CbWait, std::uint32_t(cb), std::uint32_t(pages), 0, 0, loc);
-    Fiber& f = cur();
-    std::uint32_t n = std::uint32_t(pages);
-    if (n > b.num_pages) {
-        report(true, "E5204", loc,
-               fmt_str("cb_wait_front(%d, %u): CB %d holds only %u pages, so the wait can never be satisfied", cb, n,
-                       cb, b.num_pages),
-               "make the CB at least as large as the pages waited for at once");
-    }
-    while (b.occupied() < n) {
-        f.wait_cb = cb;
-        f.wait_value = n;
-        block(WaitKind::CbWait, "cb_wait_front", loc);
-    }
-    b.waited[f.slot] = std::max(b.waited[f.slot], n);
-    sync_cb_view(f.core, f.slot, cb);
-}
-
-void cb_pop_front(std::int32_t cb, std::int32_t pages, Loc loc) {
+CircularBuffer& cb_pop_checked(std::int32_t cb, std::uint32_t n, Loc loc) {
     CircularBuffer& b = cb_checked(cb, "cb_pop_front", loc);
-    TC_TRACE(Ev::CbPop, std::uint32_t(cb), std::uint32_t(pages), 0, 0, loc);
+    TC_TRACE(Ev::CbPop, std::uint32_t(cb), n, 0, 0, loc);
     Fiber& f = cur();
-    std::uint32_t n = std::uint32_t(pages);
     if (n > b.waited[f.slot]) {
         report(true, "E5202", loc,
                fmt_str("cb_pop_front(%d, %u) pops more pages than the %u waited for with cb_wait_front", cb, n,
@@ -465,12 +457,49 @@ void cb_pop_front(std::int32_t cb, std::int32_t pages, Loc loc) {
                        t->loc.file_name(), t->loc.line()),
                "call noc_async_write_barrier() or noc_async_writes_flushed() before cb_pop_front");
     }
-    b.acked += n;
     b.rd_ptr[f.slot] += n * b.page_size;
     if (b.rd_ptr[f.slot] >= b.limit()) b.rd_ptr[f.slot] -= b.size;
     b.waited[f.slot] -= std::min(n, b.waited[f.slot]);
+    return b;
+}
+
+// Blocks the RISC until `n` pages of the CB are free (`reserve`) or filled, then refreshes its view.
+static void cb_block_for(CircularBuffer& b, std::int32_t cb, std::uint32_t n, bool reserve, Loc loc) {
+    Fiber& f = cur();
+    while ((reserve ? b.num_pages - b.occupied() : b.occupied()) < n) {
+        f.wait_cb = cb;
+        f.wait_value = n;
+        block(reserve ? WaitKind::CbReserve : WaitKind::CbWait, reserve ? "cb_reserve_back" : "cb_wait_front", loc);
+    }
     sync_cb_view(f.core, f.slot, cb);
+}
+
+void cb_reserve_back(std::int32_t cb, std::int32_t pages, Loc loc) {
+    cb_block_for(cb_reserve_checked(cb, std::uint32_t(pages), loc), cb, std::uint32_t(pages), true, loc);
+}
+
+// Pages pushed (popped): the CB's counter moves, the RISC's view follows, the other RISCs may go on.
+static void cb_count(std::int32_t cb, std::uint32_t& counter, std::int32_t pages) {
+    counter += std::uint32_t(pages);
+    sync_cb_view(cur().core, cur().slot, cb);
     note_progress();
+}
+
+void cb_push_back(std::int32_t cb, std::int32_t pages, Loc loc) {
+    cb_count(cb, cb_push_checked(cb, std::uint32_t(pages), loc).received, pages);
+}
+
+void cb_wait_front(std::int32_t cb, std::int32_t pages, Loc loc) {
+    cb_block_for(cb_wait_checked(cb, std::uint32_t(pages), loc), cb, std::uint32_t(pages), false, loc);
+}
+
+void cb_pop_front(std::int32_t cb, std::int32_t pages, Loc loc) {
+    cb_count(cb, cb_pop_checked(cb, std::uint32_t(pages), loc).acked, pages);
+}
+
+void cb_poll_granted(CircularBuffer& b, std::uint32_t n, bool reserve) {
+    std::uint32_t& granted = (reserve ? b.reserved : b.waited)[cur().slot];
+    granted = std::max(granted, n);
 }
 
 bool cb_pages_reservable_at_back(std::int32_t cb, std::int32_t pages, Loc loc) {
@@ -478,7 +507,7 @@ bool cb_pages_reservable_at_back(std::int32_t cb, std::int32_t pages, Loc loc) {
     TC_TRACE(Ev::Poll, 0, 0, 0, 0, loc);
     yield_now("cb_pages_reservable_at_back", loc);  // a polling loop around this call must let the consumer run
     bool ok = b.num_pages - b.occupied() >= std::uint32_t(pages);
-    if (ok) b.reserved[cur().slot] = std::max(b.reserved[cur().slot], std::uint32_t(pages));
+    if (ok) cb_poll_granted(b, std::uint32_t(pages), true);
     return ok;
 }
 
@@ -487,7 +516,7 @@ bool cb_pages_available_at_front(std::int32_t cb, std::int32_t pages, Loc loc) {
     TC_TRACE(Ev::Poll, 0, 0, 0, 0, loc);
     yield_now("cb_pages_available_at_front", loc);
     bool ok = b.occupied() >= std::uint32_t(pages);
-    if (ok) b.waited[cur().slot] = std::max(b.waited[cur().slot], std::uint32_t(pages));
+    if (ok) cb_poll_granted(b, std::uint32_t(pages), false);
     return ok;
 }
 

@@ -29,6 +29,10 @@
 // Anything else of the NIU, and any device address outside L1, the stream registers holding the
 // CB counters and the wall clock, is a hard error (E5861) naming the register: never a silent
 // wrong value.
+//
+// The emulator's own API checks (api_check; tilecraft/emu/dataflow_checks.py lists the calls): the
+// CB, argument and semaphore checks of dataflow.cpp run on the state the emulator keeps, before
+// Tenstorrent's code of the call runs, so the same mistakes get the same findings on both APIs.
 #include <sys/mman.h>
 
 #include <cstring>
@@ -395,6 +399,52 @@ volatile void* dataflow_address(std::uintptr_t addr, std::size_t bytes) {
     tc::unmodelled(tc::fmt_str("accesses device address %s (%zu bytes), which is neither L1, a CB counter, the wall "
                                "clock nor a NoC register",
                                tc::hex(addr).c_str(), bytes));
+}
+
+void api_check(ApiCheck call, std::uint64_t a, std::uint32_t b, std::uint32_t c) {
+    tc::write_back();  // the counters as the kernel left them
+    tc::Fiber& f = cur();
+    const tc::Loc loc = f.last_loc;  // the kernel's line: its outermost API call's SiteScope wrote it
+    const auto cb = std::int32_t(a);
+    switch (call) {
+        case ApiCheck::CbReserve: tc::cb_reserve_checked(cb, b, loc); return;
+        case ApiCheck::CbWait: tc::cb_wait_checked(cb, b, loc); return;
+        case ApiCheck::CbPush: case ApiCheck::CbPop: {
+            // the RISC's pointer is the kernel's own (it may move it itself): the emulator's record follows it
+            const bool push = call == ApiCheck::CbPush;
+            tc::CircularBuffer& buf = tc::cb_checked(cb, push ? "cb_push_back" : "cb_pop_front", loc);
+            std::uint32_t offset = 0;
+            if (g_dev->l1_offset(c, offset)) (push ? buf.wr_ptr : buf.rd_ptr)[f.slot] = offset;
+            push ? tc::cb_push_checked(cb, b, loc) : tc::cb_pop_checked(cb, b, loc);
+            return;
+        }
+        case ApiCheck::CbReservable: case ApiCheck::CbAvailable:
+            tc::cb_poll_granted(tc::cb_checked(cb, call == ApiCheck::CbReservable ? "cb_pages_reservable_at_back"
+                                                                                  : "cb_pages_available_at_front",
+                                               loc),
+                                b, call == ApiCheck::CbReservable);
+            return;
+        case ApiCheck::CbWritePtr: tc::cb_checked(cb, "get_write_ptr", loc); return;
+        case ApiCheck::CbReadPtr: tc::cb_checked(cb, "get_read_ptr", loc); return;
+        case ApiCheck::Arg: case ApiCheck::CommonArg:
+            tc::arg_pointer(std::uint32_t(a), call == ApiCheck::CommonArg, loc);
+            return;
+        case ApiCheck::Semaphore: tc::semaphore_address(std::uint32_t(a), loc); return;
+        case ApiCheck::WriteMulticast: case ApiCheck::WriteMulticastLoopback: case ApiCheck::SemaphoreSetMulticast:
+        case ApiCheck::SemaphoreSetMulticastLoopback: case ApiCheck::SemaphoreIncMulticast: {
+            struct Multicast {
+                bool loopback;
+                const char* call;
+            };
+            static constexpr Multicast kMulticasts[] = {  // in ApiCheck's order from WriteMulticast
+                {false, "noc_async_write_multicast"}, {true, "noc_async_write_multicast_loopback_src"},
+                {false, "noc_semaphore_set_multicast"}, {true, "noc_semaphore_set_multicast_loopback_src"},
+                {false, "noc_semaphore_inc_multicast"}};
+            const Multicast& m = kMulticasts[int(call) - int(ApiCheck::WriteMulticast)];
+            tc::multicast_checked(a, b, m.loopback, c, m.call, loc);
+            return;
+        }
+    }
 }
 
 void dataflow_poll() { tc::poll_at(__builtin_return_address(0), "L1 in a loop (invalidate_l1_cache: a semaphore wait)"); }
