@@ -37,6 +37,7 @@
 
 #include <cstring>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -95,7 +96,7 @@ struct NiuFile {
     std::vector<Mirror> handed_out;
 };
 NiuFile g_file;
-std::map<const Fiber*, const void*> g_last_site;  // per fiber: where it polled last (poll_at)
+std::map<const Fiber*, std::set<const void*>> g_polled;  // per fiber: where it polled since its last activity
 
 void reset_file() {
     Device& d = *g_dev;
@@ -103,7 +104,7 @@ void reset_file() {
     g_file.nius.assign(d.cores.size() * 2, Niu{});
     g_file.clock.assign(d.cores.size(), 0);
     g_file.handed_out.clear();
-    g_last_site.clear();
+    g_polled.clear();
     if (g_file.mirrors != nullptr) munmap(g_file.mirrors, g_file.mirror_bytes);
     g_file.mirror_bytes = d.cores.size() * kMirrorsPerCore * 4;
     void* m = mmap(nullptr, g_file.mirror_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
@@ -270,24 +271,21 @@ NiuReg decode(std::uint32_t addr) {
 
 bool is_niu(std::uintptr_t addr) { return addr >= kNocRegs && addr < kNocRegs + 2 * kNocInstance; }
 
-// A polling loop's turn for the other fibers. A fiber that polls the same place again (the same
-// register or the same loop) with nothing else between only polls; anything else was progress the
-// others may see (the scheduler's livelock count, scheduler.cpp). `what` names the poll in a
-// deadlock report.
-
+// A polling loop's turn for the other fibers. A fiber that polls again a place it polled since its
+// last NoC command (the same register or loop; a loop may poll several, as cb_reserve_back's polls
+// invalidate_l1_cache and the CB counter) only polls; a new place was progress the others may see
+// (the scheduler's livelock count, scheduler.cpp). `what` names the poll in a deadlock report.
 void poll_at(const void* site, std::string what) {
     write_back();
     Fiber& f = cur();
     niu(f.core, 0);  // a new device starts with no poll sites
-    const void*& last = g_last_site[&f];
-    if (last != site) note_progress();
-    last = site;
+    if (g_polled[&f].insert(site).second) note_progress();
     f.describe_poll = [what = std::move(what)] { return "it polls " + what; };
     yield_now("a polling loop (real dataflow API)", f.last_loc);
     f.describe_poll = nullptr;
 }
 
-void mark_activity() { g_last_site[&cur()] = nullptr; }
+void mark_activity() { g_polled[&cur()].clear(); }
 
 }  // namespace
 
