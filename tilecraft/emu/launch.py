@@ -103,14 +103,15 @@ def _emulate(program: ProgramSpec, model: ChipModel, cb_addresses: list[int], ob
     if trace:
         device.enable_trace()
     scratch = Path(tempfile.mkdtemp(prefix="tc-trisc-copies-"))
+    loaded: set[Path] = set()  # the object files loaded from the cache in this run
     try:
         _configure(device, program, model, cb_addresses)
         for number, (kernel, (path, _)) in enumerate(zip(program.kernels, objects)):
             if kernel.slot == TRISC and program.compute_engine == "tensix":
-                _load_on_machine(device, model, kernel, path, scratch / f"compute-{number}")
+                _load_on_machine(device, model, kernel, path, scratch / f"compute-{number}", loaded)
                 continue
             if kernel.slot != TRISC and program.dataflow_engine == "real":
-                _load_real_dataflow(device, model, kernel, path, scratch / f"dataflow-{number}")
+                _load_real_dataflow(device, model, kernel, path, scratch / f"dataflow-{number}", loaded)
                 continue
             compute = kernel.compute
             handle = device.load_kernel(str(path), kernel.name, kernel.noc,
@@ -145,24 +146,34 @@ def _emulate(program: ProgramSpec, model: ChipModel, cb_addresses: list[int], ob
     result.run_seconds = time.perf_counter() - start
 
 
-def _load_on_machine(device: NativeDevice, model: ChipModel, kernel: KernelSpec, path: Path, scratch: Path) -> None:
+def _copies(path: Path, cores: list[Core], scratch: Path, loaded: set[Path]) -> list[Path | None]:
+    """Where each core's load of ``path`` comes from: the cache for the object's first load in the
+    run, a copy in ``scratch`` for every other (the loader shares one image per file, and the
+    kernel's globals are the core's own, also when two kernels of a program share an object)."""
+    first = path not in loaded
+    loaded.add(path)
+    return [None if i == 0 and first else scratch / str(i) for i in range(len(cores))]
+
+
+def _load_on_machine(device: NativeDevice, model: ChipModel, kernel: KernelSpec, path: Path, scratch: Path,
+                     loaded: set[Path]) -> None:
     """A compute kernel's fibers on the Tensix machine: one load per core (its TRISCs' globals are the
-    core's own), the first from the cache, the others from copies in ``scratch``."""
+    core's own; ``_copies``)."""
     compute = kernel.compute
-    for i, core in enumerate(kernel.cores):
-        handle = tensix_compute.load_kernel(device, path, kernel.display, scratch / str(i) if i else None, model.name,
+    for core, copy in zip(kernel.cores, _copies(path, kernel.cores, scratch, loaded)):
+        handle = tensix_compute.load_kernel(device, path, kernel.display, copy, model.name,
                                             compute.fp32_dest_acc if compute else False,
                                             compute.dst_full_sync if compute else False)
         device.add_fiber(_index(model, core), kernel.slot, handle, kernel.runtime_args.get(core, []),
                          kernel.common_args)
 
 
-def _load_real_dataflow(device: NativeDevice, model: ChipModel, kernel: KernelSpec, path: Path, scratch: Path) -> None:
+def _load_real_dataflow(device: NativeDevice, model: ChipModel, kernel: KernelSpec, path: Path, scratch: Path,
+                        loaded: set[Path]) -> None:
     """A data-movement kernel's fibers on the real dataflow API: one load per core (the firmware's
-    globals are the core's own), the first from the cache, the others from copies in ``scratch``."""
-    for i, core in enumerate(kernel.cores):
-        handle = tensix_dataflow.load_kernel(device, path, kernel.display, kernel.noc,
-                                             scratch / str(i) if i else None)
+    globals are the core's own; ``_copies``)."""
+    for core, copy in zip(kernel.cores, _copies(path, kernel.cores, scratch, loaded)):
+        handle = tensix_dataflow.load_kernel(device, path, kernel.name, kernel.noc, copy)
         device.add_fiber(_index(model, core), kernel.slot, handle, kernel.runtime_args.get(core, []),
                          kernel.common_args)
 
