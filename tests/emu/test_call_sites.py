@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tilecraft.emu.call_sites import SITE_PARAMETER, SITE_SCOPE, add_call_sites, code_mask, declared_names
+from tilecraft.emu.dataflow_checks import CHECKS
 
 SITE, SCOPE = SITE_PARAMETER, SITE_SCOPE
 
@@ -54,3 +55,23 @@ def test_the_mask_keeps_positions_and_newlines() -> None:
     masked = code_mask(text)
     assert len(masked) == len(text) and masked.count("\n") == text.count("\n")
     assert "{" not in masked and masked.startswith("a = ") and "h(" in masked
+
+
+def test_a_checked_function_reports_its_call_to_the_emulator() -> None:
+    """A function of dataflow_checks.CHECKS opens with the emulator's check of its parameters
+    (after its scope); a push hands it the RISC's own write pointer."""
+    text = "FORCE_INLINE\nvoid cb_push_back(const int32_t operand, const int32_t num_pages = 1) {\n    x();\n}"
+    got, count = add_call_sites(text, checks=CHECKS)
+    assert count == 1
+    assert got == (f"FORCE_INLINE\nvoid cb_push_back(const int32_t operand, const int32_t num_pages = 1, {SITE}) "
+                   f"{{{SCOPE} TC_API_CHECK(CbPush, operand, num_pages, "
+                   "get_local_cb_interface(operand).fifo_wr_ptr);\n    x();\n}")
+
+
+def test_a_checked_poll_reports_its_result() -> None:
+    """cb_pages_reservable_at_back grants the pages only when it finds them: its return value goes
+    through TC_API_RESULT, its entry is not checked."""
+    text = "bool cb_pages_reservable_at_back(int32_t operand, int32_t num_pages) {\n    return a <= b;\n}"
+    got, _ = add_call_sites(text, checks=CHECKS)
+    assert "TC_API_CHECK" not in got
+    assert "return TC_API_RESULT(CbReservable, operand, num_pages, 0, a <= b);" in got

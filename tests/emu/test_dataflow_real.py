@@ -73,7 +73,7 @@ def test_an_unmodelled_niu_register_is_a_hard_error_naming_it(device, real_dataf
     d = info.value.diagnostic
     assert d.code == "E5861", d
     assert "status counter 0x32" in d.message and "NoC 1" in d.message, d.message
-    assert "dataflow_unmodelled_register.cpp" in d.message, d.message
+    assert "kernel dataflow_unmodelled_register on the real dataflow API" in d.message, d.message
 
 
 def test_a_bad_dataflow_engine_is_a_usage_error(monkeypatch: pytest.MonkeyPatch,

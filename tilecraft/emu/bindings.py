@@ -21,6 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+#: how the vararg helpers take and pass their caller's location (NamedBindings.header)
+EMULATOR_LOCATION = (", TC_LOC", ", tc_loc")
+NO_LOCATION = ("", "")
+
+
 @dataclass(frozen=True)
 class TensorBinding:
     name: str
@@ -39,11 +44,13 @@ class NamedBindings:
     tensors: tuple[TensorBinding, ...] = ()
     semaphores: tuple[tuple[str, int], ...] = ()  # name -> semaphore id
 
-    def header(self, located: bool = True) -> str:
+    def header(self, location: tuple[str, str] = EMULATOR_LOCATION) -> str:
         """C++ for the kernel's generated header: the JIT's two generated headers in one.
-        ``located``: the vararg helpers pass the caller's source location on to the emulator's own
-        API (TC_LOC); without, they are the JIT's, for the real API (the Tensix machine's build)."""
-        param, passed = (", TC_LOC", ", tc_loc") if located else ("", "")
+        ``location``: the parameter by which the vararg helpers take their caller's source location
+        and the argument that passes it on to get_arg_val (EMULATOR_LOCATION: the emulator's own
+        API; NO_LOCATION: the JIT's helpers, for the real API on a TRISC; the real dataflow API's
+        call site: tensix_dataflow.py), so a finding names the kernel's line."""
+        param, passed = location
         lines = ["// Metal 2.0 bindings (tilecraft's ttnn.KernelBindings; the JIT's kernel_args_generated.h",
                  "// and kernel_bindings_generated.h)",
                  '#include "experimental/kernel_args.h"', '#include "api/dataflow/dfb_binding_token.h"',

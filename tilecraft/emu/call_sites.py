@@ -22,7 +22,9 @@ Comments, string literals and preprocessor lines are not looked into.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
+
+from .dataflow_checks import ApiCheck
 
 #: the parameter and the statement the rewrite adds (tc_tensix_kernel.h defines both names)
 SITE_PARAMETER = "::tc_tensix::Site tc_site = ::tc_tensix::Site::current()"
@@ -160,11 +162,37 @@ def declared_names(text: str, names: set[str]) -> set[str]:
     return found
 
 
-def add_call_sites(text: str, skip: Collection[str] = ()) -> tuple[str, int]:
+def _parameter_names(parameters: str) -> list[str]:
+    """The names of a (code_mask'ed) parameter list's parameters, in order (defaults dropped)."""
+    names, depth, start = [], 0, 0
+    for i, c in enumerate(parameters + ","):
+        depth += {"(": 1, "<": 1, "[": 1, "{": 1, ")": -1, ">": -1, "]": -1, "}": -1}.get(c, 0)
+        if c == "," and depth == 0:
+            words = _WORD.findall(parameters[start:i].split("=")[0])
+            if words:
+                names.append(words[-1])
+            start = i + 1
+    return names
+
+
+def _returns(masked: str, body_open: int) -> list[re.Match[str]]:
+    """The ``return EXPR;`` statements of the body whose ``{`` is at ``body_open``."""
+    depth = 0
+    for end in range(body_open, len(masked)):
+        depth += {"{": 1, "}": -1}.get(masked[end], 0)
+        if depth == 0:
+            break
+    return list(re.compile(r"\breturn\b\s*([^;]*);").finditer(masked, body_open, end))
+
+
+def add_call_sites(text: str, skip: Collection[str] = (),
+                   checks: Mapping[str, ApiCheck] | None = None) -> tuple[str, int]:
     """``text`` with a call-site parameter and scope in each function it defines (module doc),
-    except those named in ``skip``, and their count."""
+    except those named in ``skip``, and their count; a function named in ``checks`` also reports
+    its call to the emulator's checks (dataflow_checks.py)."""
     masked = code_mask(text)
     edits: list[tuple[int, int, str]] = []  # (start, end, replacement) in text
+    count = 0
     for match, close, follows in _declarations(masked):
         if not follows.group(0).endswith("{") or match.group(1) in skip:
             continue
@@ -176,9 +204,29 @@ def add_call_sites(text: str, skip: Collection[str] = ()) -> tuple[str, int]:
             edits.append((open_paren + 1, close - 1, SITE_PARAMETER))
         else:
             edits.append((close - 1, close - 1, f", {SITE_PARAMETER}"))
-        edits.append((follows.end(), follows.end(), SITE_SCOPE))
+        check = (checks or {}).get(match.group(1))
+        names = _parameter_names(parameters)
+        edits.append((follows.end(), follows.end(), SITE_SCOPE + (check.entry(names) if check else "")))
+        if check is not None and check.on_result:
+            edits.extend((r.start(1), r.end(1), check.result(names, text[r.start(1):r.end(1)]))
+                         for r in _returns(masked, follows.end() - 1))
+        count += 1
     out, pos = [], 0
     for start, end, replacement in sorted(edits):
         out += [text[pos:start], replacement]
         pos = end
-    return "".join(out) + text[pos:], len(edits) // 2
+    return "".join(out) + text[pos:], count
+
+
+def add_checks(text: str, checks: Mapping[str, ApiCheck]) -> tuple[str, int]:
+    """``text`` with the emulator's check (dataflow_checks.py) opening each function named in
+    ``checks`` it defines, and their count; the functions keep their signatures (no call site)."""
+    masked = code_mask(text)
+    edits = [(follows.end(), checks[match.group(1)].entry(_parameter_names(masked[match.end():close - 1])))
+             for match, close, follows in _declarations(masked)
+             if follows.group(0).endswith("{") and match.group(1) in checks]
+    out, pos = [], 0
+    for at, statement in sorted(edits):
+        out += [text[pos:at], statement]
+        pos = at
+    return "".join(out) + text[pos:], len(edits)

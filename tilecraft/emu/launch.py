@@ -173,7 +173,7 @@ def _load_real_dataflow(device: NativeDevice, model: ChipModel, kernel: KernelSp
     """A data-movement kernel's fibers on the real dataflow API: one load per core (the firmware's
     globals are the core's own; ``_copies``)."""
     for core, copy in zip(kernel.cores, _copies(path, kernel.cores, scratch, loaded)):
-        handle = tensix_dataflow.load_kernel(device, path, kernel.display, kernel.noc, copy)
+        handle = tensix_dataflow.load_kernel(device, path, kernel.name, kernel.noc, copy)
         device.add_fiber(_index(model, core), kernel.slot, handle, kernel.runtime_args.get(core, []),
                          kernel.common_args)
 

@@ -30,6 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import cache, chlkc, native, tensix_prefix, tensix_tree
+from .bindings import NO_LOCATION
 from .build import COMPILE_LOG, INCLUDE, RUNTIME, KernelBuild, ttnn_include_roots
 from .compile_errors import compile_failure, missing_kernel_main
 from .tensix_build import (KERNEL_FLAGS, MACHINE_DIR, MACHINE_FLAGS, SFPI_DIR, TRISCS, hash_tree, kernel_arch_flags,
@@ -124,7 +125,7 @@ def write_units(build: KernelBuild, directory: Path) -> None:
     # a Metal 2.0 kernel's generated bindings, which the JIT includes in each TRISC's prologue
     bindings = '#include "kernel_bindings_generated.h"\n' if build.bindings is not None else ""
     if build.bindings is not None:
-        (directory / "kernel_bindings_generated.h").write_text("#pragma once\n" + build.bindings.header(located=False))
+        (directory / "kernel_bindings_generated.h").write_text("#pragma once\n" + build.bindings.header(NO_LOCATION))
     for name in TRISCS:
         (directory / f"chlkc_{name.lower()}.cpp").write_text(
             f'#define TRISC_{name}\n{bindings}#include "defines_generated.h"\n#include "{build.source}"\n')
@@ -155,8 +156,8 @@ def trisc_command(build: KernelBuild, tt_metal: Path, directory: Path, index: in
             str(directory / f"trisc_{name.lower()}.cpp")]
 
 
-def _kernel_errors(build: KernelBuild) -> Callable[[str], Exception | None]:
-    """A failed TRISC compile whose errors include one in the kernel's own source is the kernel's
+def kernel_errors(build: KernelBuild) -> Callable[[str], Exception | None]:
+    """A failed TRISC (or, tensix_dataflow.py, BRISC/NCRISC) compile whose errors include one in the kernel's own source is the kernel's
     mistake: diagnosed as the emulator's own build diagnoses it (compile_errors.py: a removed or
     renamed name or header E5002-E5005 with its replacement, else E5001 at the line), not as the
     machine's E5872; so is one without ``kernel_main`` (the old ``MAIN`` spelling)."""
@@ -211,7 +212,7 @@ def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
         def compile_trisc(index: int) -> Path:
             out = directory / BESIDE.get(TRISCS[index], "math.so")
             log = run_compiler([*trisc_command(build, tt_metal, directory, index), "-o", str(out)],
-                               f"{build.display} (TRISC {TRISCS[index]})", _kernel_errors(build))
+                               f"{build.display} (TRISC {TRISCS[index]})", kernel_errors(build))
             if TRISCS[index] == "MATH":  # one TRISC's: each sees every API call of the kernel
                 (directory / COMPILE_LOG).write_text(log)
             return out

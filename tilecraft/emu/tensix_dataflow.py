@@ -23,25 +23,30 @@ import shutil
 from pathlib import Path
 
 from ..diagnostics import Diagnostic
-from . import cache, native, tensix_prefix, tensix_tree
-from .build import KernelBuild
+from . import cache, call_sites, native, tensix_prefix, tensix_tree
+from .build import COMPILE_LOG, INCLUDE, KernelBuild
 from .tensix_build import CODE_BUILD, KERNEL_FLAGS, MACHINE_DIR, TensixBuildError, hash_tree, run_compiler
-from .tensix_compute import (arch_define_lines, descriptors_header, kernel_define_flags, kernel_include_roots,
-                             tree_roots)
+from .tensix_compute import (arch_define_lines, descriptors_header, kernel_define_flags, kernel_errors,
+                             kernel_include_roots, tree_roots)
 from .toolchain import compiler
 
 ARCH = "wormhole"  # the Blackhole NIU's address translation is not modelled yet
 #: What the JIT passes a BRISC/NCRISC compile beyond KERNEL_FLAGS that applies on the host:
-#: ``-fpermissive`` because the 32-bit RISC-V code casts L1 pointers to uint32_t (the emulator's L1
+#: warnings as the compute build keeps them (the log's deprecations are E5007); ``-fpermissive`` because the 32-bit RISC-V code casts L1 pointers to uint32_t (the emulator's L1
 #: window lies below 2 GiB, so they survive); ``DISABLE_CB_ASSEMBLY`` selects the C loop of
 #: setup_local_cb_read_write_interfaces; ``TC_DATAFLOW_KERNEL`` selects the data-movement layer in
 #: tc_tensix_kernel.h (the emulator's runtime backs the device addresses).
-DATAFLOW_FLAGS = ("-fpermissive", "-w", "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE", "-DARCH_WORMHOLE", "-DPROGRAMMABLE_CORE_TYPE=TENSIX",
+DATAFLOW_FLAGS = ("-fpermissive", "-Wno-int-to-pointer-cast", "-Wno-volatile", "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE", "-DARCH_WORMHOLE", "-DPROGRAMMABLE_CORE_TYPE=TENSIX",
                   "-DDISABLE_CB_ASSEMBLY=1", "-DLOCAL_MEM_EN=0", "-DTC_DATAFLOW_KERNEL", "-DNOC_MODE=0")
 #: the firmware's includes ahead of the kernel (brisck.cc / ncrisck.cc)
 FIRMWARE_INCLUDES = ("risc_common.h", "tensix.h", "tensix_types.h", "noc.h", "noc_overlay_parameters.h",
                      "stream_io_map.h", "noc_nonblocking_api.h", "internal/firmware_common.h",
                      "api/dataflow/dataflow_api.h", "api/debug/kernel_profiler.hpp")
+
+
+#: the vararg helpers of the generated bindings take their caller's line and pass it to get_arg_val
+#: (the machine tree gives get_arg_val a call site on a data-movement RISC: tensix_tree.py)
+SITE_LOCATION = (f", {call_sites.SITE_PARAMETER}", ", tc_site")
 
 
 def _refuse(build: KernelBuild, why: str) -> TensixBuildError:
@@ -97,36 +102,39 @@ def compile_command(build: KernelBuild, directory: Path, tt_metal: Path) -> list
     then the precompiled prefix of the RISC's firmware headers (tensix_prefix.py; built on first use)."""
     (directory / "chlkc_descriptors.h").write_text(descriptors_header(build))
     if build.bindings is not None:
-        (directory / "kernel_bindings_generated.h").write_text("#pragma once\n" + build.bindings.header(located=False))
+        (directory / "kernel_bindings_generated.h").write_text("#pragma once\n" + build.bindings.header(SITE_LOCATION))
     gxx = compiler()
     risc = [*gxx.command(), *KERNEL_FLAGS, *DATAFLOW_FLAGS]
     prefix = tensix_prefix.precompiled(
         [*risc, *(f"-I{p}" for p in tree_roots(tt_metal, ARCH))],
         tensix_prefix.header_text(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h", prefix_defines(build),
                                   FIRMWARE_INCLUDES, "every data-movement kernel of a RISC and NoC"),
-        cache.digest(gxx.version, tt_metal.parent.name, hash_tree(MACHINE_DIR / "kernel_include", (".h",))),
+        cache.digest(gxx.version, tt_metal.parent.name, hash_tree(MACHINE_DIR / "kernel_include", (".h",)),
+                     hash_tree(INCLUDE / "tc_emu", (".h",))),
         "the real dataflow API's prefix", run_compiler)
     return [*risc, *kernel_define_flags(build), "-include", str(prefix),
             *(f"-I{p}" for p in kernel_include_roots(tt_metal, build, directory, ARCH))]
 
 
 def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
-    """The kernel's shared object, cached by content; a TensixBuildError (E5872) names the first
-    compiler error."""
+    """The kernel's shared object, cached by content; an error in the kernel's own source is
+    diagnosed as on the emulator's API (E5001-E5005 at its line), any other a TensixBuildError
+    (E5872) naming the first compiler error."""
     if "ARCH_WORMHOLE" not in dict(build.arch_defines):
         raise _refuse(build, "only Wormhole B0 is modelled for the real dataflow API")
     tt_metal = tensix_tree.machine_tree(ARCH)
     gxx = compiler()
     key = cache.digest("tensix-dataflow", gxx.version, *KERNEL_FLAGS, *DATAFLOW_FLAGS, build.key(),
                        tt_metal.parent.name, hash_tree(MACHINE_DIR / "kernel_include", (".h",)),
-                       *tensix_prefix.STANDARD, *FIRMWARE_INCLUDES)
+                       hash_tree(INCLUDE / "tc_emu", (".h",)), *tensix_prefix.STANDARD, *FIRMWARE_INCLUDES, *SITE_LOCATION)
 
     def make(directory: Path) -> Path:
         unit = directory / "dataflow_kernel.cpp"
         unit.write_text(translation_unit(build))
         out = directory / cache.OBJECT
-        run_compiler([*compile_command(build, directory, tt_metal), str(unit), "-o", str(out)],
-                      f"{build.display} (real dataflow API)")
+        log = run_compiler([*compile_command(build, directory, tt_metal), str(unit), "-o", str(out)],
+                           f"{build.display} (real dataflow API)", kernel_errors(build))
+        (directory / COMPILE_LOG).write_text(log)  # the kernel's deprecated API uses (E5007), as on the emulator's API
         return out
 
     return cache.build("tensix-dataflow", key, make)

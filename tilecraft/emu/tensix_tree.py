@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import user_cache, wheel_headers, wheels
-from . import cache, call_sites, tensix_call_events
+from . import cache, call_sites, dataflow_checks, tensix_call_events
 from .llk_suite import suite_tree
 
 PATCH_LOG = "PATCHES.txt"
@@ -152,6 +152,49 @@ REWRITES: tuple[Rewrite, ...] = (
             r"\*\(volatile uint32_t\*\)offset = val;",
             "::tc_tensix::noc_register_write(offset, val);",
             "NOC_CFG_WRITE_REG: the NIU model", arch="blackhole"),
+    # get_arg_val / get_common_arg_val: tensor_accessor.h and tensor_accessor_args.h declare them
+    # ahead of dataflow_api.h's definitions, so the call-site rewrite leaves them alone; here the
+    # first declaration takes the defaulted call-site parameter and the definition the parameter,
+    # its scope and the emulator's argument check (E5103), on a data-movement RISC only
+    # (TC_FIRST_SITE..., tc_tensix_kernel.h; compute/common.h defines its own, unchanged).
+    *(Rewrite(f"hw/inc/api/tensor/{header}", rf"^T ({name})\(int arg_idx\);$", None,
+              f"{name}'s first declaration takes the caller's line on a data-movement RISC",
+              group_replacement="T {0}(int arg_idx TC_FIRST_SITE);")
+      for header, name in (("tensor_accessor.h", "get_arg_val"), ("tensor_accessor_args.h", "get_common_arg_val"))),
+    *(Rewrite("hw/inc/api/dataflow/dataflow_api.h", rf"^(FORCE_INLINE T {name})\(int arg_idx\) \{{$", None,
+              f"{name}: the caller's line and the emulator's argument check (E5103) on a data-movement RISC",
+              group_replacement="{0}(int arg_idx TC_LATER_SITE) {{ TC_LATER_SCOPE TC_API_CHECK(" + kind
+                                + ", arg_idx, 0, 0);")
+      for name, kind in (("get_arg_val", "Arg"), ("get_common_arg_val", "CommonArg"))),
+    # ASSERT in a build without the watcher compiles to nothing; the emulator checks every ASSERT, as
+    # a watcher build does, and a data-movement kernel's failed one is E5008 at its line (TC_ASSERT).
+    Rewrite("hw/inc/internal/debug/assert_common.h",
+            r"^#define ASSERT\(condition, \.\.\.\) \(void\(sizeof\(decltype\(not\(condition\)\)\)\)\)$",
+            "#define ASSERT(condition, ...) TC_ASSERT(condition)",
+            "ASSERT without the watcher: checked on a data-movement RISC (E5008 at its line; TC_ASSERT)"),
+    # DEVICE_PRINT in a build without the device's print server compiles to nothing; a
+    # data-movement kernel's prints are formatted on the host instead, as the emulator's API does
+    # (the device's server formats them on the host too, from the ELF's strings).
+    Rewrite("hw/inc/api/debug/device_print.h",
+            r"^#define DEVICE_PRINT\(format, \.\.\.\)$",
+            "#define DEVICE_PRINT(format, ...) TC_DEVICE_PRINT(format, ##__VA_ARGS__)",
+            "DEVICE_PRINT without the print server: formatted on the host on a data-movement RISC (TC_DEVICE_PRINT)"),
+    # A named compile-time arg the host did not pass: the wheel's lookup runs off its end into
+    # __builtin_unreachable (undefined behaviour at run time); here the lookup takes its caller's
+    # line and the end is the emulator's E5116 at it (TC_NAMED_ARG_MISSING; not constexpr, so a
+    # compile-time use still fails to compile, as the wheel intends).
+    Rewrite("hw/inc/api/compile_time_args.h",
+            r"^constexpr uint32_t (get_named_ct_arg|get_named_compile_time_arg_val)\(std::string_view name\)",
+            None, "the named-arg lookup takes its caller's line (call sites)", expect=2,
+            group_replacement="constexpr uint32_t {0}(std::string_view name, " + call_sites.SITE_PARAMETER + ")"),
+    Rewrite("hw/inc/api/compile_time_args.h",
+            r"\{ return get_named_ct_arg\(name\); \}",
+            "{ return get_named_ct_arg(name, tc_site); }",
+            "get_named_compile_time_arg_val passes its caller's line to the lookup"),
+    Rewrite("hw/inc/api/compile_time_args.h",
+            r"__builtin_unreachable\(\);(  // Invalid named compile time argument)$",
+            None, "a named compile-time arg the host did not pass: E5116 at the caller's line (TC_NAMED_ARG_MISSING)",
+            group_replacement="TC_NAMED_ARG_MISSING(name, tc_site);{0}"),
     # The build's per-buffer read/write notes: a RISC-V immediate ("n") printed into a .4byte; on
     # x86 the plain operand carries the immediate's '$', the 'c' modifier prints the bare constant.
     Rewrite("hw/inc/api/dataflow/buf_rw_note.h",
@@ -197,6 +240,9 @@ REWRITES: tuple[Rewrite, ...] = (
 CALL_SITE_FILES = ("hw/inc/api/dataflow/dataflow_api.h", "hw/inc/api/dataflow/noc.h",
                    "hw/inc/api/dataflow/dataflow_buffer.h", "hw/inc/api/dataflow/circular_buffer.h",
                    "hw/inc/api/semaphore.h")
+
+#: The internal header whose multicast writes (the free functions' and the object API's) the emulator checks.
+RAW_CHECK_FILE = "hw/inc/internal/dataflow/dataflow_api_raw.h"
 
 #: Defined while the data-movement build's precompiled prefix is parsed (tensix_dataflow.py): the
 #: headers leave their deferred parts (``DEFERRALS``) for the kernel's own unit.
@@ -255,7 +301,7 @@ DEFERRALS: tuple[Deferral, ...] = (
              "the kernel's generated chlkc_descriptors.h and get_tile_size ... over it"),
     Deferral("hw/inc/api/compile_time_args.h",
              (r"^#ifdef KERNEL_COMPILE_TIME_ARG_MAP\n#include <string_view>\n#endif\n",
-              r"^#ifndef KERNEL_COMPILE_TIME_ARGS\n.*?__builtin_unreachable\(\);[^\n]*\n\}\n#endif\n",
+              r"^#ifndef KERNEL_COMPILE_TIME_ARGS\n.*?TC_NAMED_ARG_MISSING\(name, tc_site\);[^\n]*\n\}\n#endif\n",
               r"^#ifdef KERNEL_COMPILE_TIME_ARG_MAP\nconstexpr uint32_t get_named_compile_time_arg_val[^\n]*\n#endif\n"),
              "api/tc_deferred_compile_time_args.h",
              "the kernel's compile-time args: kernel_compile_time_args, get_ct_arg, the named-arg map",
@@ -395,7 +441,8 @@ def apply_rewrites(tt_metal: Path, arch: str) -> list[str]:
 def _add_call_sites(tt_metal: Path) -> list[str]:
     """The call-site rewrite of CALL_SITE_FILES, but for the free functions (those of the first
     file, ``dataflow_api.h``; the others define class members) that some header of ``hw/inc`` also
-    declares without a body (call_sites.declared_names)."""
+    declares without a body (call_sites.declared_names); the first file's functions the emulator
+    checks (dataflow_checks.CHECKS) report their calls to it."""
     defined = call_sites.defined_names((tt_metal / CALL_SITE_FILES[0]).read_text())
     prototyped = set().union(*(call_sites.declared_names(path.read_text(errors="surrogateescape"), defined)
                                for path in sorted((tt_metal / "hw" / "inc").rglob("*"))
@@ -403,16 +450,34 @@ def _add_call_sites(tt_metal: Path) -> list[str]:
     log = []
     for rel in CALL_SITE_FILES:
         path = tt_metal / rel
-        text, count = call_sites.add_call_sites(path.read_text(), prototyped)
+        checks = dataflow_checks.CHECKS if rel == CALL_SITE_FILES[0] else None
+        text, count = call_sites.add_call_sites(path.read_text(), prototyped, checks)
         path.write_text(text)
         log.append(f"{rel}: {count} x a call-site parameter and scope (call_sites.py: findings name the kernel line)")
+        if checks:
+            log.append(_checks_placed(rel, text, checks))
+    path = tt_metal / RAW_CHECK_FILE
+    text, _ = call_sites.add_checks(path.read_text(), dataflow_checks.RAW_CHECKS)
+    path.write_text(text)
+    log.append(_checks_placed(RAW_CHECK_FILE, text, dataflow_checks.RAW_CHECKS))
     return log
+
+
+def _checks_placed(rel: str, text: str, checks: dict[str, dataflow_checks.ApiCheck]) -> str:
+    """The PATCHES line of the emulator's checks in ``text``; a TreeError if one found no definition."""
+    missing = [name for name, check in checks.items()
+               if f"TC_API_{'RESULT' if check.on_result else 'CHECK'}({check.kind}," not in text]
+    if missing:
+        raise TreeError(f"{rel}: the emulator's checks of {', '.join(missing)} found no definition to open "
+                        "(dataflow_checks.py); the wheel's headers are not the ones they were written for")
+    return f"{rel}: {len(checks)} x the emulator's API check (dataflow_checks.py: {', '.join(checks)})"
 
 
 # --- the tree -------------------------------------------------------------------------------------
 
 def _tree_key(arch: str) -> str:
     return cache.digest(arch, Path(__file__).read_bytes(), Path(call_sites.__file__).read_bytes(),
+                        Path(dataflow_checks.__file__).read_bytes(),
                         Path(tensix_call_events.__file__).read_bytes(), wheels.TTNN_VERSION)
 
 

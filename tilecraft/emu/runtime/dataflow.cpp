@@ -277,6 +277,11 @@ std::uint32_t multicast_destinations(std::uint64_t addr, bool loopback, std::uin
     return count;
 }
 
+void multicast_checked(std::uint64_t addr, std::uint32_t num_dests, bool loopback, std::uint32_t noc, const char* call,
+                       Loc loc) {
+    multicast_targets(addr, num_dests, loopback, std::uint8_t(noc), call, loc);
+}
+
 namespace {
 
 // The logical bounding rectangle of a multicast's destination cores, packed x0 | y0 << 8 | x1 << 16 | y1 << 24.
@@ -367,25 +372,29 @@ CircularBuffer& cb_checked(std::int32_t cb, const char* call, Loc loc) {
 
 namespace {
 
-// The checks of each CB call and the calling RISC's view of the CB (slot `slot`): shared by the
-// emulator's API and the Tensix machine's (cb_call_on_machine), whose TRISCs wait and move the
-// shared counters themselves.
-void check_reserve(const CircularBuffer& b, std::int32_t cb, std::uint32_t n, Loc loc) {
+constexpr const char* kCbCallNames[] = {"cb_reserve_back", "cb_push_back", "cb_wait_front", "cb_pop_front"};
+
+const char* cb_call_name(Ev kind) { return kCbCallNames[int(kind) - int(Ev::CbReserve)]; }
+
+void check_reserve(CircularBuffer& b, std::int32_t cb, std::uint32_t n, int slot, Loc loc) {
     if (n > b.num_pages) {
         report(true, "E5204", loc,
                fmt_str("cb_reserve_back(%d, %u): CB %d holds only %u pages, so the reservation can never be granted",
                        cb, n, cb, b.num_pages),
                "make the CB at least as large as the pages reserved at once");
     }
+    // granted once the reservation's wait ends; nothing of this RISC reads it before then
+    b.reserved[slot] = std::max(b.reserved[slot], n);
 }
 
-void check_wait(const CircularBuffer& b, std::int32_t cb, std::uint32_t n, Loc loc) {
+void check_wait(CircularBuffer& b, std::int32_t cb, std::uint32_t n, int slot, Loc loc) {
     if (n > b.num_pages) {
         report(true, "E5204", loc,
                fmt_str("cb_wait_front(%d, %u): CB %d holds only %u pages, so the wait can never be satisfied", cb, n,
                        cb, b.num_pages),
                "make the CB at least as large as the pages waited for at once");
     }
+    b.waited[slot] = std::max(b.waited[slot], n);
 }
 
 void push_view(CircularBuffer& b, std::int32_t cb, std::uint32_t n, int slot, Loc loc) {
@@ -448,80 +457,93 @@ void pop_view(CircularBuffer& b, std::int32_t cb, std::uint32_t n, int slot, Loc
     b.waited[slot] -= std::min(n, b.waited[slot]);
 }
 
-}  // namespace
+// The checks of a CB call (`kind`) and the calling RISC's own record of it in slot `slot` (the
+// pages it reserved and waited for, its read and write pointers), without moving the CB's shared
+// counters. One set for every caller: the emulator's API (which then waits and moves the counters
+// itself), the real dataflow API (runtime/noc_niu.cpp's api_check; Tenstorrent's code moves the
+// counters through the stream registers) and the Tensix machine (cb_call_on_machine; its TRISCs
+// wait and move the counters).
+void check_call(Ev kind, CircularBuffer& b, std::int32_t cb, std::uint32_t n, int slot, Loc loc) {
+    TC_TRACE(kind, std::uint32_t(cb), n, 0, 0, loc);
+    switch (kind) {
+        case Ev::CbReserve: check_reserve(b, cb, n, slot, loc); break;
+        case Ev::CbPush: push_view(b, cb, n, slot, loc); break;
+        case Ev::CbWait: check_wait(b, cb, n, slot, loc); break;
+        default: pop_view(b, cb, n, slot, loc); break;
+    }
+}
 
-void cb_reserve_back(std::int32_t cb, std::int32_t pages, Loc loc) {
-    CircularBuffer& b = cb_checked(cb, "cb_reserve_back", loc);
-    TC_TRACE(Ev::CbReserve, std::uint32_t(cb), std::uint32_t(pages), 0, 0, loc);
+// A CB call of the current RISC: the CB (stopping the fiber at E5209), checked by check_call.
+CircularBuffer& checked_call(Ev kind, std::int32_t cb, std::uint32_t n, Loc loc) {
+    CircularBuffer& b = cb_checked(cb, cb_call_name(kind), loc);
+    check_call(kind, b, cb, n, cur().slot, loc);
+    return b;
+}
+
+// Blocks the RISC until `n` pages of the CB are free (`reserve`) or filled, then refreshes its view.
+void cb_block_for(CircularBuffer& b, std::int32_t cb, std::uint32_t n, bool reserve, Loc loc) {
     Fiber& f = cur();
-    std::uint32_t n = std::uint32_t(pages);
-    check_reserve(b, cb, n, loc);
-    while (b.num_pages - b.occupied() < n) {
+    while ((reserve ? b.num_pages - b.occupied() : b.occupied()) < n) {
         f.wait_cb = cb;
         f.wait_value = n;
-        block(WaitKind::CbReserve, "cb_reserve_back", loc);
+        block(reserve ? WaitKind::CbReserve : WaitKind::CbWait, reserve ? "cb_reserve_back" : "cb_wait_front", loc);
     }
-    b.reserved[f.slot] = std::max(b.reserved[f.slot], n);
     sync_cb_view(f.core, f.slot, cb);
+}
+
+// Pages pushed (popped): the CB's counter moves, the RISC's view follows, the other RISCs may go on.
+void cb_count(std::int32_t cb, std::uint32_t& counter, std::int32_t pages) {
+    counter += std::uint32_t(pages);
+    sync_cb_view(cur().core, cur().slot, cb);
+    note_progress();
+}
+
+}  // namespace
+
+CircularBuffer& cb_reserve_checked(std::int32_t cb, std::uint32_t n, Loc loc) {
+    return checked_call(Ev::CbReserve, cb, n, loc);
+}
+
+CircularBuffer& cb_wait_checked(std::int32_t cb, std::uint32_t n, Loc loc) {
+    return checked_call(Ev::CbWait, cb, n, loc);
+}
+
+CircularBuffer& cb_push_checked(std::int32_t cb, std::uint32_t n, Loc loc) {
+    return checked_call(Ev::CbPush, cb, n, loc);
+}
+
+CircularBuffer& cb_pop_checked(std::int32_t cb, std::uint32_t n, Loc loc) {
+    return checked_call(Ev::CbPop, cb, n, loc);
+}
+
+void cb_reserve_back(std::int32_t cb, std::int32_t pages, Loc loc) {
+    cb_block_for(cb_reserve_checked(cb, std::uint32_t(pages), loc), cb, std::uint32_t(pages), true, loc);
 }
 
 void cb_push_back(std::int32_t cb, std::int32_t pages, Loc loc) {
-    CircularBuffer& b = cb_checked(cb, "cb_push_back", loc);
-    TC_TRACE(Ev::CbPush, std::uint32_t(cb), std::uint32_t(pages), 0, 0, loc);
-    Fiber& f = cur();
-    std::uint32_t n = std::uint32_t(pages);
-    push_view(b, cb, n, f.slot, loc);
-    b.received += n;
-    sync_cb_view(f.core, f.slot, cb);
-    note_progress();
+    cb_count(cb, cb_push_checked(cb, std::uint32_t(pages), loc).received, pages);
 }
 
 void cb_wait_front(std::int32_t cb, std::int32_t pages, Loc loc) {
-    CircularBuffer& b = cb_checked(cb, "cb_wait_front", loc);
-    TC_TRACE(Ev::CbWait, std::uint32_t(cb), std::uint32_t(pages), 0, 0, loc);
-    Fiber& f = cur();
-    std::uint32_t n = std::uint32_t(pages);
-    check_wait(b, cb, n, loc);
-    while (b.occupied() < n) {
-        f.wait_cb = cb;
-        f.wait_value = n;
-        block(WaitKind::CbWait, "cb_wait_front", loc);
-    }
-    b.waited[f.slot] = std::max(b.waited[f.slot], n);
-    sync_cb_view(f.core, f.slot, cb);
+    cb_block_for(cb_wait_checked(cb, std::uint32_t(pages), loc), cb, std::uint32_t(pages), false, loc);
 }
 
 void cb_pop_front(std::int32_t cb, std::int32_t pages, Loc loc) {
-    CircularBuffer& b = cb_checked(cb, "cb_pop_front", loc);
-    TC_TRACE(Ev::CbPop, std::uint32_t(cb), std::uint32_t(pages), 0, 0, loc);
-    Fiber& f = cur();
-    std::uint32_t n = std::uint32_t(pages);
-    pop_view(b, cb, n, f.slot, loc);
-    b.acked += n;
-    sync_cb_view(f.core, f.slot, cb);
-    note_progress();
+    cb_count(cb, cb_pop_checked(cb, std::uint32_t(pages), loc).acked, pages);
 }
 
 void cb_call_on_machine(Ev kind, std::int32_t cb, std::uint32_t pages, Loc loc) {
-    static constexpr const char* kNames[] = {"cb_reserve_back", "cb_push_back", "cb_wait_front", "cb_pop_front"};
-    CircularBuffer* b = cb_found(cb, kNames[int(kind) - int(Ev::CbReserve)], loc);
+    CircularBuffer* b = cb_found(cb, cb_call_name(kind), loc);
     if (b == nullptr) {
         g_dev->aborted = true;
         return;
     }
-    TC_TRACE(kind, std::uint32_t(cb), pages, 0, 0, loc);
-    switch (kind) {
-        case Ev::CbReserve:
-            check_reserve(*b, cb, pages, loc);
-            b->reserved[TRISC] = std::max(b->reserved[TRISC], pages);
-            break;
-        case Ev::CbPush: push_view(*b, cb, pages, TRISC, loc); break;
-        case Ev::CbWait:
-            check_wait(*b, cb, pages, loc);
-            b->waited[TRISC] = std::max(b->waited[TRISC], pages);
-            break;
-        default: pop_view(*b, cb, pages, TRISC, loc); break;
-    }
+    check_call(kind, *b, cb, pages, TRISC, loc);
+}
+
+void cb_poll_granted(CircularBuffer& b, std::uint32_t n, bool reserve) {
+    std::uint32_t& granted = (reserve ? b.reserved : b.waited)[cur().slot];
+    granted = std::max(granted, n);
 }
 
 bool cb_pages_reservable_at_back(std::int32_t cb, std::int32_t pages, Loc loc) {
@@ -529,7 +551,7 @@ bool cb_pages_reservable_at_back(std::int32_t cb, std::int32_t pages, Loc loc) {
     TC_TRACE(Ev::Poll, 0, 0, 0, 0, loc);
     yield_now("cb_pages_reservable_at_back", loc);  // a polling loop around this call must let the consumer run
     bool ok = b.num_pages - b.occupied() >= std::uint32_t(pages);
-    if (ok) b.reserved[cur().slot] = std::max(b.reserved[cur().slot], std::uint32_t(pages));
+    if (ok) cb_poll_granted(b, std::uint32_t(pages), true);
     return ok;
 }
 
@@ -538,7 +560,7 @@ bool cb_pages_available_at_front(std::int32_t cb, std::int32_t pages, Loc loc) {
     TC_TRACE(Ev::Poll, 0, 0, 0, 0, loc);
     yield_now("cb_pages_available_at_front", loc);
     bool ok = b.occupied() >= std::uint32_t(pages);
-    if (ok) b.waited[cur().slot] = std::max(b.waited[cur().slot], std::uint32_t(pages));
+    if (ok) cb_poll_granted(b, std::uint32_t(pages), false);
     return ok;
 }
 

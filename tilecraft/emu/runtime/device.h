@@ -224,12 +224,27 @@ CircularBuffer& cb_checked(std::int32_t cb, const char* call, Loc loc);
 // The CB, or nullptr after reporting E5209 (not configured on this core) without stopping the fiber.
 CircularBuffer* cb_found(std::int32_t cb, const char* call, Loc loc);
 // A CB call of a compute kernel on the Tensix machine, in the kernel's order: the checks the call
-// makes here and the compute RISC's view of the CB (pages reserved or waited for, its pointers);
-// the TRISCs move the shared counters (received, acked) themselves.
+// makes here and the compute RISC's view of the CB (pages reserved or waited for, its pointers),
+// the same checks as cb_reserve_checked and the others below; the TRISCs move the shared counters
+// (received, acked) themselves.
 void cb_call_on_machine(Ev kind, std::int32_t cb, std::uint32_t pages, Loc loc);
+// The checks of a CB call and the calling RISC's own record of it (reserved and waited-for pages,
+// its read and write pointers), without moving the CB's counters (dataflow.cpp): the emulator's
+// API moves them itself; on the real dataflow API Tenstorrent's code does (noc_niu.cpp's api_check).
+CircularBuffer& cb_reserve_checked(std::int32_t cb, std::uint32_t pages, Loc loc);
+CircularBuffer& cb_wait_checked(std::int32_t cb, std::uint32_t pages, Loc loc);
+CircularBuffer& cb_push_checked(std::int32_t cb, std::uint32_t pages, Loc loc);
+CircularBuffer& cb_pop_checked(std::int32_t cb, std::uint32_t pages, Loc loc);
+// cb_pages_reservable_at_back (`reserve`) or cb_pages_available_at_front found `pages` pages: the
+// RISC may now write (read) them as after cb_reserve_back (cb_wait_front).
+void cb_poll_granted(CircularBuffer& b, std::uint32_t pages, bool reserve);
 // How many cores a multicast to the rectangle of NoC address `addr` reaches (the sender only with
 // `loopback`): the acknowledgements the NIU counts (runtime/noc_niu.cpp).
 std::uint32_t multicast_destinations(std::uint64_t addr, bool loopback, std::uint8_t noc);
+// The checks of a multicast's rectangle and destination count (E5305, E5306) before it is issued
+// (the real dataflow API's multicasts: noc_niu.cpp's api_check).
+void multicast_checked(std::uint64_t addr, std::uint32_t num_dests, bool loopback, std::uint32_t noc, const char* call,
+                       Loc loc);
 
 // ---------------------------------------------------------------- compute (compute.cpp)
 Compute* new_compute();

@@ -29,10 +29,15 @@
 // Anything else of the NIU, and any device address outside L1, the stream registers holding the
 // CB counters and the wall clock, is a hard error (E5861) naming the register: never a silent
 // wrong value.
+//
+// The emulator's own API checks (api_check; tilecraft/emu/dataflow_checks.py lists the calls): the
+// CB, argument and semaphore checks of dataflow.cpp run on the state the emulator keeps, before
+// Tenstorrent's code of the call runs, so the same mistakes get the same findings on both APIs.
 #include <sys/mman.h>
 
 #include <cstring>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -91,7 +96,7 @@ struct NiuFile {
     std::vector<Mirror> handed_out;
 };
 NiuFile g_file;
-std::map<const Fiber*, const void*> g_last_site;  // per fiber: where it polled last (poll_at)
+std::map<const Fiber*, std::set<const void*>> g_polled;  // per fiber: where it polled since its last activity
 
 void reset_file() {
     Device& d = *g_dev;
@@ -99,7 +104,7 @@ void reset_file() {
     g_file.nius.assign(d.cores.size() * 2, Niu{});
     g_file.clock.assign(d.cores.size(), 0);
     g_file.handed_out.clear();
-    g_last_site.clear();
+    g_polled.clear();
     if (g_file.mirrors != nullptr) munmap(g_file.mirrors, g_file.mirror_bytes);
     g_file.mirror_bytes = d.cores.size() * kMirrorsPerCore * 4;
     void* m = mmap(nullptr, g_file.mirror_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
@@ -266,24 +271,21 @@ NiuReg decode(std::uint32_t addr) {
 
 bool is_niu(std::uintptr_t addr) { return addr >= kNocRegs && addr < kNocRegs + 2 * kNocInstance; }
 
-// A polling loop's turn for the other fibers. A fiber that polls the same place again (the same
-// register or the same loop) with nothing else between only polls; anything else was progress the
-// others may see (the scheduler's livelock count, scheduler.cpp). `what` names the poll in a
-// deadlock report.
-
+// A polling loop's turn for the other fibers. A fiber that polls again a place it polled since its
+// last NoC command (the same register or loop; a loop may poll several, as cb_reserve_back's polls
+// invalidate_l1_cache and the CB counter) only polls; a new place was progress the others may see
+// (the scheduler's livelock count, scheduler.cpp). `what` names the poll in a deadlock report.
 void poll_at(const void* site, std::string what) {
     write_back();
     Fiber& f = cur();
     niu(f.core, 0);  // a new device starts with no poll sites
-    const void*& last = g_last_site[&f];
-    if (last != site) note_progress();
-    last = site;
+    if (g_polled[&f].insert(site).second) note_progress();
     f.describe_poll = [what = std::move(what)] { return "it polls " + what; };
     yield_now("a polling loop (real dataflow API)", f.last_loc);
     f.describe_poll = nullptr;
 }
 
-void mark_activity() { g_last_site[&cur()] = nullptr; }
+void mark_activity() { g_polled[&cur()].clear(); }
 
 }  // namespace
 
@@ -395,6 +397,52 @@ volatile void* dataflow_address(std::uintptr_t addr, std::size_t bytes) {
     tc::unmodelled(tc::fmt_str("accesses device address %s (%zu bytes), which is neither L1, a CB counter, the wall "
                                "clock nor a NoC register",
                                tc::hex(addr).c_str(), bytes));
+}
+
+void api_check(ApiCheck call, std::uint64_t a, std::uint32_t b, std::uint32_t c) {
+    tc::write_back();  // the counters as the kernel left them
+    tc::Fiber& f = cur();
+    const tc::Loc loc = f.last_loc;  // the kernel's line: its outermost API call's SiteScope wrote it
+    const auto cb = std::int32_t(a);
+    switch (call) {
+        case ApiCheck::CbReserve: tc::cb_reserve_checked(cb, b, loc); return;
+        case ApiCheck::CbWait: tc::cb_wait_checked(cb, b, loc); return;
+        case ApiCheck::CbPush: case ApiCheck::CbPop: {
+            // the RISC's pointer is the kernel's own (it may move it itself): the emulator's record follows it
+            const bool push = call == ApiCheck::CbPush;
+            tc::CircularBuffer& buf = tc::cb_checked(cb, push ? "cb_push_back" : "cb_pop_front", loc);
+            std::uint32_t offset = 0;
+            if (g_dev->l1_offset(c, offset)) (push ? buf.wr_ptr : buf.rd_ptr)[f.slot] = offset;
+            push ? tc::cb_push_checked(cb, b, loc) : tc::cb_pop_checked(cb, b, loc);
+            return;
+        }
+        case ApiCheck::CbReservable: case ApiCheck::CbAvailable:
+            tc::cb_poll_granted(tc::cb_checked(cb, call == ApiCheck::CbReservable ? "cb_pages_reservable_at_back"
+                                                                                  : "cb_pages_available_at_front",
+                                               loc),
+                                b, call == ApiCheck::CbReservable);
+            return;
+        case ApiCheck::CbWritePtr: tc::cb_checked(cb, "get_write_ptr", loc); return;
+        case ApiCheck::CbReadPtr: tc::cb_checked(cb, "get_read_ptr", loc); return;
+        case ApiCheck::Arg: case ApiCheck::CommonArg:
+            tc::arg_pointer(std::uint32_t(a), call == ApiCheck::CommonArg, loc);
+            return;
+        case ApiCheck::Semaphore: tc::semaphore_address(std::uint32_t(a), loc); return;
+        case ApiCheck::WriteMulticast: case ApiCheck::WriteMulticastLoopback: case ApiCheck::SemaphoreSetMulticast:
+        case ApiCheck::SemaphoreSetMulticastLoopback: case ApiCheck::SemaphoreIncMulticast: {
+            struct Multicast {
+                bool loopback;
+                const char* call;
+            };
+            static constexpr Multicast kMulticasts[] = {  // in ApiCheck's order from WriteMulticast
+                {false, "noc_async_write_multicast"}, {true, "noc_async_write_multicast_loopback_src"},
+                {false, "noc_semaphore_set_multicast"}, {true, "noc_semaphore_set_multicast_loopback_src"},
+                {false, "noc_semaphore_inc_multicast"}};
+            const Multicast& m = kMulticasts[int(call) - int(ApiCheck::WriteMulticast)];
+            tc::multicast_checked(a, b, m.loopback, c, m.call, loc);
+            return;
+        }
+    }
 }
 
 void dataflow_poll() { tc::poll_at(__builtin_return_address(0), "L1 in a loop (invalidate_l1_cache: a semaphore wait)"); }

@@ -1,6 +1,7 @@
 // The formatting behind DEVICE_PRINT (api/debug/device_print.h): fmt's replacement fields and
 // format specs over the argument types kernels print, and the hand-off of whole lines to the
-// runtime's debug log. Written by tilecraft.
+// runtime's debug log. Written by tilecraft. The real dataflow API's DEVICE_PRINT uses it too (by
+// its path: tc_tensix_kernel.h), so it includes its one neighbour by a relative name.
 #pragma once
 
 #include <algorithm>
@@ -13,7 +14,7 @@
 #include <string>
 #include <type_traits>
 
-#include "tc_emu/runtime.h"
+#include "runtime.h"  // tc_emu/runtime.h
 
 namespace tc::print {
 

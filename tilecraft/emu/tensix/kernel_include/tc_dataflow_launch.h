@@ -5,6 +5,7 @@
 // (below 2 GiB), so the kernel's own casts of these addresses reach its core's L1.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <source_location>
 
@@ -35,4 +36,27 @@ struct DataflowLaunch {
 // Fills `launch` for the calling kernel's core and RISC (a data-movement fiber of the emulator).
 extern "C" void tc_dataflow_launch(DataflowLaunch* launch);
 
+// The emulator's own checks of the dataflow API's calls (tilecraft/emu/dataflow_checks.py: the
+// machine tree opens each listed function with TC_API_CHECK, tc_tensix_kernel.h): `a` and `b` are
+// two of the call's parameters (the CB and its pages, an argument index, a semaphore id, a
+// multicast's NoC address and destination count), `c` a third value (the RISC's own CB pointer at
+// a push or pop, a multicast's NoC). The emulator checks them against the state it keeps
+// (runtime/noc_niu.cpp) and reports at the RISC's last call site (the kernel's line).
+enum class ApiCheck : int {
+    CbReserve, CbWait, CbPush, CbPop,
+    CbReservable, CbAvailable,  // a poll found the pages
+    CbWritePtr, CbReadPtr, Arg, CommonArg, Semaphore,
+    // a multicast's destination count against its rectangle
+    WriteMulticast, WriteMulticastLoopback, SemaphoreSetMulticast, SemaphoreSetMulticastLoopback, SemaphoreIncMulticast
+};
+void api_check(ApiCheck call, std::uint64_t a, std::uint32_t b, std::uint32_t c);
+
 }  // namespace tc_tensix
+
+namespace tc {
+// ASSERT(condition) failed in the kernel (E5008 at `site`; runtime/device.cpp).
+void assert_failed(const char* condition, std::source_location site);
+}  // namespace tc
+
+// get_named_compile_time_arg_val of a name the host did not pass (E5116 at `site`; runtime/dataflow.cpp).
+void tc_named_compile_time_arg_is_not_defined(const char* name, std::size_t length, std::source_location site);

@@ -63,6 +63,12 @@ TC_TENSIX_EXPORT void dataflow_done();
 // the RISC's last API call (its fiber's, handed over at launch: tc_dataflow_main.h), so every
 // finding of that call names the kernel's line. A TRISC (semaphore.h is shared) records nothing.
 using Site = std::source_location;
+}  // namespace tc_tensix
+#if defined(TC_DATAFLOW_KERNEL)
+#include "../../include/tc_emu/print_format.h"  // the emulator's DEVICE_PRINT formatter
+#include "tc_dataflow_launch.h"
+#endif
+namespace tc_tensix {
 #if defined(TC_DATAFLOW_KERNEL)
 inline Site* g_call_site = nullptr;  // per kernel object: the emulator loads one per core
 inline int g_call_depth = 0;
@@ -74,10 +80,40 @@ struct SiteScope {
     SiteScope(const SiteScope&) = delete;
     SiteScope& operator=(const SiteScope&) = delete;
 };
+// The emulator's checks of a call (dataflow_checks.py): at its entry, or of the result of a poll
+// (the value returned, passed through). A TRISC (dataflow_api.h is shared) checks nothing.
+#define TC_API_CHECK(call, a, b, c)                                                                  \
+    ::tc_tensix::api_check(::tc_tensix::ApiCheck::call, std::uint64_t(a), std::uint32_t(b), std::uint32_t(c))
+#define TC_API_RESULT(call, a, b, c, result) ::tc_tensix::api_result(::tc_tensix::ApiCheck::call, a, b, result)
+inline bool api_result(ApiCheck call, std::uint64_t a, std::uint32_t b, bool found) {
+    if (found) api_check(call, a, b, 0);
+    return found;
+}
+// A named compile-time arg the host did not pass (compile_time_args.h's lookup): E5116 at the caller's line.
+#define TC_NAMED_ARG_MISSING(name, site) tc_named_compile_time_arg_is_not_defined(name.data(), name.size(), site)
+// ASSERT (api/debug/assert.h without the watcher): checked, a failure is E5008 at its line.
+#define TC_ASSERT(condition) \
+    (void(not(condition) ? (::tc::assert_failed(#condition, ::tc_tensix::Site::current()), 0) : 0))
+// DEVICE_PRINT (api/debug/device_print.h without DEBUG_PRINT_ENABLED): formatted on the host as the
+// emulator's own API formats it (fmt's fields), each line tagged with the core and RISC.
+#define TC_DEVICE_PRINT(format, ...) ::tc::print::device_print(format, ##__VA_ARGS__)
+// A function another header declares first (get_arg_val: tensor_accessor.h): the default goes on
+// that first declaration, the parameter and the scope on the definition.
+#define TC_FIRST_SITE , ::tc_tensix::Site tc_site = ::tc_tensix::Site::current()
+#define TC_LATER_SITE , ::tc_tensix::Site tc_site
+#define TC_LATER_SCOPE ::tc_tensix::SiteScope tc_site_scope(tc_site);
 #else
 struct SiteScope {
     explicit SiteScope(const Site&) {}
 };
+#define TC_API_CHECK(call, a, b, c) ((void)0)
+#define TC_API_RESULT(call, a, b, c, result) (result)
+#define TC_NAMED_ARG_MISSING(name, site) __builtin_unreachable()
+#define TC_ASSERT(condition) (void(sizeof(decltype(not(condition)))))
+#define TC_DEVICE_PRINT(format, ...)
+#define TC_FIRST_SITE
+#define TC_LATER_SITE
+#define TC_LATER_SCOPE
 #endif
 
 // --- a compute kernel's API calls, for the kernel emulator's trace and sanitizer -----------------
