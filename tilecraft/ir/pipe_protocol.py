@@ -45,6 +45,23 @@ def blocking_slot(slots: Iterable[SlotT]) -> SlotT | None:
     return next((slot for slot in slots if slot.full), None)
 
 
+class DirectSlot(LandingSlot, Protocol):
+    """A destination that a pipe lands on in place: what the direct protocol reads of it."""
+
+    @property
+    def unready(self) -> bool: ...
+
+
+DirectT = TypeVar("DirectT", bound=DirectSlot)
+
+
+def direct_blocking_slot(slots: Iterable[DirectT]) -> DirectT | None:
+    """Under the direct protocol (the block lands in the receiver's own buffer, no landing slot):
+    the first destination that has not yet posted the receive this send lands in (the send waits on
+    it), or None. A destination served through a landing slot is never unready."""
+    return next((slot for slot in slots if slot.unready), None)
+
+
 # ---------------------------------------------------------------- the emitted layout
 def _colour(pipes: Sequence[PipeDecl], keys: Callable[[PipeDecl], Iterable[Hashable]]) -> list[int]:
     """Greedy colouring: each pipe the smallest index no earlier pipe sharing a key uses."""
