@@ -39,7 +39,7 @@ from typing import Any
 from ...diagnostics import KernelError
 from ...ir import pipe_protocol
 from ...ir.program_ir import ProgramIR
-from ...ir.types import PipeDecl, PipeNetDecl
+from ...ir.types import PipeNetDecl
 from .engine import ProgramRuntime
 
 
@@ -52,24 +52,11 @@ class Landing:
     reason: str
 
 
-def remote_destinations(pipe: PipeDecl) -> tuple[tuple[int, ...], ...]:
-    """The destinations a pipe lands on in place: all but its source (served by a local copy)."""
-    return tuple(d for d in pipe.dsts if d != pipe.src)
-
-
-def remote_rectangle(pipe: PipeDecl) -> tuple[int, int, int, int] | None:
-    """The multicast rectangle of the pipe's remote destinations, None when they are not one."""
-    remote = remote_destinations(pipe)
-    if not remote:
-        return None
-    return pipe_protocol.destination_rectangle(PipeDecl(pipe.index, pipe.src, remote, pipe.multicast))
-
-
 def _static_refusal(net: PipeNetDecl) -> str | None:
     for pipe in net.pipes:
-        if not remote_destinations(pipe):
+        if not pipe_protocol.remote_destinations(pipe):
             return f"{pipe} sends only to its own core: a local copy through the landing slot is all it needs"
-        if remote_rectangle(pipe) is None:
+        if pipe_protocol.remote_rectangle(pipe) is None:
             return (f"{pipe}: its destinations other than the sender {pipe.src} are not a rectangle one "
                     "multicast writes")
     return None
@@ -80,7 +67,7 @@ def _refusal_in_run(program: ProgramIR, tensors: list[Any], direct: list[PipeNet
     runtime = ProgramRuntime(program, tensors, group_cores=False)
     for net in direct:
         for pipe in net.pipes:
-            for dst in remote_destinations(pipe):
+            for dst in pipe_protocol.remote_destinations(pipe):
                 runtime.pipes[pipe.index].slots[dst].direct = True
     try:
         with warnings.catch_warnings():
