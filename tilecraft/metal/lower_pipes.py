@@ -12,9 +12,21 @@ freed their slot, multicasts the block into their slots (the loopback form when 
 among them), then sets their flags; a receive (at its ``wait()``) waits for its flag, copies the
 slot into the block, clears the flag and frees the slot again.
 
+A net the driver proved may land in place (``PipeNetDecl.direct``, ``sim/language/direct_landing.py``)
+takes the direct protocol instead: a remote destination, at its receive's ``ttl.copy``, writes the
+address of the block it reserved into the sender's address word for the pipe (one word per ready
+counter, after the flags) and counts itself ready; the send waits for every destination, multicasts
+the block to that address on the remote destinations (the pipe's rectangle less the sender) and
+sets their flags; a receive's ``wait()`` waits for its flag and clears it -- no slot, no copy. A
+sender that is its own destination keeps its landing slot: it copies the block there (a local
+write) and frees it for itself as in the buffered protocol, so its own receive, which may come
+after its send, never holds the send up.
+
 Which pipes a core sends or receives is per core, so the kernel walks a table in its runtime
 arguments: a count, then per pipe its landing slot, ready counter, destination count,
-destination rectangle (smaller corner first), loopback flag and source core.
+destination rectangle (smaller corner first; landing in place: of the remote destinations),
+loopback flag (the sender is a destination; in a receiver's table of a net landing in place: this
+core is the sender) and source core.
 """
 
 from __future__ import annotations
