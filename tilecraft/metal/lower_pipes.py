@@ -292,12 +292,6 @@ class PipeLowering:
         self.call("reinterpret_cast<volatile tt_l1_ptr uint32_t*>", self.address_word(res, fields), result=word)
         target = self.reg("target")
         self.call(kir.L1_WORD, word, result=target)
-        own = ir.If(cond=fields["loopback"])
-        self.emit(own)
-        with self.into(own.then_body):
-            slot = self.reg("slot_noc", kir.U64)
-            self.call("get_noc_addr", self.slot_address(res, fields), result=slot)
-            self.call("noc_async_write", addr, slot, ir.Const(res.block_bytes))
         remote = self.arith(BinaryOp.SUB, fields["count"], fields["loopback"], "remote")
         self.call("noc_async_write_multicast", addr, self.rectangle(fields, target), ir.Const(res.block_bytes), remote,
                   ir.Const(True))
@@ -307,6 +301,14 @@ class PipeLowering:
         self.call("noc_semaphore_set", self.sem_ptr(scratch), ir.Const(1))
         self.call("noc_semaphore_set_multicast", kir.SemAddr(scratch.index), self.rectangle(fields, self.flag_address(res, fields)),
                   remote)
+        # the own copy after the others' block and flag: the remote receivers need theirs first,
+        # the sender's own receive comes later
+        own = ir.If(cond=fields["loopback"])
+        self.emit(own)
+        with self.into(own.then_body):
+            slot = self.reg("slot_noc", kir.U64)
+            self.call("get_noc_addr", self.slot_address(res, fields), result=slot)
+            self.call("noc_async_write", addr, slot, ir.Const(res.block_bytes))
         self.call("noc_async_write_barrier")
         landed = ir.If(cond=fields["loopback"])  # after the barrier: the own copy is in the slot
         self.emit(landed)
