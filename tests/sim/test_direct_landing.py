@@ -26,7 +26,12 @@ pytestmark = pytest.mark.usefixtures("fresh_process_state")
     # both nodes send before they receive: landed in place, each send waits for the other's receive
     (TESTS / "sim" / "programs" / "pipe_swap_send_first.py",
      'lands in landing slots "landed in place, the program stops (E2110: deadlock'),
-], ids=["gather_pipes", "matmul_row_multicast", "scatter_gather_loopback", "pipe_swap_send_first"])
+    # a multicast whose two destinations receive into different buffers: no one address for both
+    (TESTS / "sim" / "programs" / "pipe_multicast_two_buffers.py",
+     'lands in landing slots "pipe#0((0, 0) => 2 cores): its destinations receive one block into different buffer '
+     'slots (p_dfb[0], q_dfb[0])"'),
+], ids=["gather_pipes", "matmul_row_multicast", "scatter_gather_loopback", "pipe_swap_send_first",
+        "pipe_multicast_two_buffers"])
 def test_show_ir_says_how_each_pipe_net_lands(script: Path, landing: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["show-ir", str(script)]) == 0, capsys.readouterr().err
     out = capsys.readouterr().out
