@@ -172,9 +172,11 @@ class ProgramLowering:
             landing = self.new_cb(f"pipenet{net.index}_landing", (n * block_tiles, 1), block.fmt, Added.PIPE_LANDING,
                                   subject, span=net.span)
             flags_index = max(cb.index for cb in self.cbs) + 1
-            # a net that lands in place also has one word per ready counter on its sender, where
-            # receivers publish the address of the block they reserved
-            words = n + (max(counters) + 1 if net.direct else 0)
+            # and one word per ready counter, where the receivers of a net that lands in place
+            # publish the address of the block they reserved on its sender; every net has them, so
+            # that the L1 need (block_count="max" sizes by it before the driver's proof runs) does
+            # not depend on how the net lands
+            words = n + max(counters) + 1
             flags = CBDecl(flags_index, f"pipenet{net.index}_flags", (FLAG_STRIDE // 4 * words,), uint32, SCALAR_UNIT,
                            1, net.span)
             self.internal.append((flags, Added.PIPE_FLAGS, subject))
