@@ -25,6 +25,7 @@ from .metal.lower import program_l1_need
 from .metal.lowered import LoweredProgram
 from .run_cpp import run_emitted
 from .sim.device_math import device_math
+from .sim.language import direct_landing
 from .sim.language.engine import ProgramRuntime
 from .options import RunOptions
 from .sim.metal_level.metal_engine import MetalRuntime
@@ -86,6 +87,7 @@ def build_and_lower(kdef: KernelDef, args: tuple, kwargs: dict,
     a program that fits as written still runs."""
     program, tensors = build_program(kdef, args, kwargs, resolve_grid(kdef.grid, opts), opts.arch)
     run_pipeline(program)
+    decide_pipe_landing(program, tensors)
     lowered = LoweredProgram(program, opts.arch)
     added = evaluate_once.stores_added(program)
     if not added:
@@ -97,9 +99,18 @@ def build_and_lower(kdef: KernelDef, args: tuple, kwargs: dict,
             raise
         program, tensors = build_program(kdef, args, kwargs, resolve_grid(kdef.grid, opts), opts.arch)
         run_pipeline(program, [name for name, _ in PIPELINE if name != "evaluate-once"])
+        decide_pipe_landing(program, tensors)
         evaluate_once.warn_over_limit(added, f"{exc.code}: {exc.diagnostic.message}")
         lowered = LoweredProgram(program, opts.arch)
     return program, tensors, lowered
+
+
+def decide_pipe_landing(program: ProgramIR, tensors: list[Any]) -> None:
+    """Which pipe nets land in place (``sim/language/direct_landing.py``), recorded on each net for
+    the lowering and ``show-ir``."""
+    for landing in direct_landing.prove(program, tensors):
+        landing.net.direct = landing.direct
+        landing.net.landing_reason = landing.reason
 
 
 def warn_if_not_emittable(lowered: LoweredProgram) -> None:

@@ -174,9 +174,10 @@ def test_max_leaves_room_for_the_lowering_so_the_emitted_program_fits(tmp_path) 
     need = program_l1_need(program, "wormhole_b0")
     internal = need.added_bytes
     # the pipe net's landing slot: its two row multicasts share no destination, so one slot of
-    # 4 tiles x 2,048 B (ir/pipe_protocol.py: landing_slots), plus one 16-byte flag word
+    # 4 tiles x 2,048 B (ir/pipe_protocol.py: landing_slots), plus one 16-byte flag word and one
+    # 16-byte address word (its one ready counter: metal/lower_pipes.py, landing in place)
     assert [(b.name, b.added, b.nbytes) for b in need.added] == [
-        ("pipenet0_landing", Added.PIPE_LANDING, 4 * TILE_BYTES), ("pipenet0_flags", Added.PIPE_FLAGS, 16)]
+        ("pipenet0_landing", Added.PIPE_LANDING, 4 * TILE_BYTES), ("pipenet0_flags", Added.PIPE_FLAGS, 32)]
     block = 4 * TILE_BYTES
     fixed = 2 * block + 2 * block
     assert program.cbs[1].buffer_factor == (WH_L1 - fixed - internal) // block

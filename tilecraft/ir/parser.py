@@ -112,12 +112,14 @@ class _Parser:
         self.pipes[int(m[1])] = PipeDecl(int(m[1]), ast.literal_eval(m[2]), dsts, m[3] == "=>", span)
 
     def decl_pipenet(self, program: ProgramIR, text: str, span: Span | None) -> None:
-        m = self.match(r"pipenet @pipenet(\d+) = \[(.*)\]", text)
+        m = self.match(r'pipenet @pipenet(\d+) = \[([^\]]*)\](?: lands (in place|in landing slots) (".*"))?', text)
         try:
             pipes = tuple(self.pipes[int(i)] for i in re.findall(r"#(\d+)", m[2]))
         except KeyError as exc:
             raise self.fail(f"pipe #{exc.args[0]} is not declared") from None
         net = PipeNetDecl(int(m[1]), pipes)
+        if m[3] is not None:  # the verdict of the proof of landing in place (sim/language/direct_landing.py)
+            net.direct, net.landing_reason = m[3] == "in place", json.loads(m[4])
         self.nets[f"pipenet{net.index}"] = net
         program.pipenets.append(net)
 

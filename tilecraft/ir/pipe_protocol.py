@@ -45,6 +45,23 @@ def blocking_slot(slots: Iterable[SlotT]) -> SlotT | None:
     return next((slot for slot in slots if slot.full), None)
 
 
+class DirectSlot(LandingSlot, Protocol):
+    """A destination that a pipe lands on in place: what the direct protocol reads of it."""
+
+    @property
+    def unready(self) -> bool: ...
+
+
+DirectT = TypeVar("DirectT", bound=DirectSlot)
+
+
+def direct_blocking_slot(slots: Iterable[DirectT]) -> DirectT | None:
+    """Under the direct protocol (the block lands in the receiver's own buffer, no landing slot):
+    the first destination that has not yet posted the receive this send lands in (the send waits on
+    it), or None. A destination served through a landing slot is never unready."""
+    return next((slot for slot in slots if slot.unready), None)
+
+
 # ---------------------------------------------------------------- the emitted layout
 def _colour(pipes: Sequence[PipeDecl], keys: Callable[[PipeDecl], Iterable[Hashable]]) -> list[int]:
     """Greedy colouring: each pipe the smallest index no earlier pipe sharing a key uses."""
@@ -89,6 +106,20 @@ def destination_rectangle(pipe: PipeDecl) -> tuple[int, int, int, int] | None:
     if len(set(pipe.dsts)) != (rect[2] - rect[0] + 1) * (rect[3] - rect[1] + 1):
         return None
     return rect
+
+
+def remote_destinations(pipe: PipeDecl) -> tuple[tuple[int, ...], ...]:
+    """The destinations a pipe of a net that lands in place writes straight into: all but its
+    source, whose own block takes a local copy through its landing slot."""
+    return tuple(d for d in pipe.dsts if d != pipe.src)
+
+
+def remote_rectangle(pipe: PipeDecl) -> tuple[int, int, int, int] | None:
+    """The multicast rectangle of the pipe's remote destinations; None when they are not one."""
+    remote = remote_destinations(pipe)
+    if not remote:
+        return None
+    return destination_rectangle(PipeDecl(pipe.index, pipe.src, remote, pipe.multicast))
 
 
 def multicast_corners(noc: int) -> tuple[str, str]:

@@ -38,7 +38,9 @@ def print_program(program: ProgramIR) -> str:
         arrow = "=>" if pipe.multicast else "->"
         out.append(f"  pipe #{pipe.index} {pipe.src} {arrow} [{', '.join(map(str, pipe.dsts))}]{_loc(pipe.span)}")
     for net in program.pipenets:
-        out.append(f"  pipenet @pipenet{net.index} = [{', '.join(f'#{p.index}' for p in net.pipes)}]")
+        how = f" lands {'in place' if net.direct else 'in landing slots'} {json.dumps(net.landing_reason)}" \
+            if net.landing_reason else ""
+        out.append(f"  pipenet @pipenet{net.index} = [{', '.join(f'#{p.index}' for p in net.pipes)}]{how}")
     for sem in program.semaphores:
         out.append(f"  semaphore @{sem.name} #{sem.index} = {sem.initial}{_loc(sem.span)}")
     for p in program.params:

@@ -188,6 +188,11 @@ class PipeNetDecl:
     index: int
     pipes: tuple[PipeDecl, ...]
     span: Any = None
+    #: proven to land in place (``sim/language/direct_landing.py``, set by the driver per launch);
+    #: False: through landing slots (``ir/pipe_protocol.py``)
+    direct: bool = False
+    #: why it lands as it does ("" until the proof has run)
+    landing_reason: str = ""
 
     def __str__(self) -> str:
         return f"@pipenet{self.index}"

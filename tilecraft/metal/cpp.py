@@ -212,6 +212,8 @@ class KernelPrinter:
     def op_Call(self, op: kir.Call) -> None:
         if op.fn == "__builtin_bit_cast":  # its first argument is a type
             expr = f"__builtin_bit_cast({op.args[0].value}, {self.operand(op.args[1])})"
+        elif op.fn == kir.L1_WORD:
+            expr = f"*{self.operand(op.args[0])}"
         elif op.fn in ("noc_x_of", "noc_y_of"):
             base = self.kernel.noc_x_base if op.fn == "noc_x_of" else self.kernel.noc_y_base  # type: ignore[attr-defined]
             expr = f"get_common_arg_val<uint32_t>({base} + {self.operand(op.args[0])})"

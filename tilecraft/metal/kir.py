@@ -41,6 +41,8 @@ I32 = CType("int32_t")
 U64 = CType("uint64_t")
 ACCESSOR = CType("auto")
 SEM_PTR = CType("volatile tt_l1_ptr uint32_t*")
+#: the value of the L1 word a SEM_PTR points at (printed as ``*ptr``; a pipe's published address)
+L1_WORD = "*"
 
 
 @dataclass(eq=False, kw_only=True)

@@ -175,8 +175,13 @@ class ProgramLowering:
             landing = self.new_cb(f"pipenet{net.index}_landing", (n * block_tiles, 1), block.fmt, Added.PIPE_LANDING,
                                   subject, span=net.span)
             flags_index = max(cb.index for cb in self.cbs) + 1
-            flags = CBDecl(flags_index, f"pipenet{net.index}_flags", (FLAG_STRIDE // 4 * n,), uint32, SCALAR_UNIT, 1,
-                           net.span)
+            # and one word per ready counter, where the receivers of a net that lands in place
+            # publish the address of the block they reserved on its sender; every net has them, so
+            # that the L1 need (block_count="max" sizes by it before the driver's proof runs) does
+            # not depend on how the net lands
+            words = n + max(counters) + 1
+            flags = CBDecl(flags_index, f"pipenet{net.index}_flags", (FLAG_STRIDE // 4 * words,), uint32, SCALAR_UNIT,
+                           1, net.span)
             self.internal.append((flags, Added.PIPE_FLAGS, subject))
             self.cbs.append(kir.CBSpec(flags_index, flags.name, uint32, flags.block_bytes, 1, internal=True))
             ready_base = len(self.semaphores)
@@ -184,7 +189,7 @@ class ProgramLowering:
                 self.semaphores.append(kir.SemSpec(ready_base + counter, f"pipenet{net.index}_ready{counter}", 0))
             block_bytes = block_tiles * block.fmt.tile_bytes
             found = self._pipe_resources[net.index] = PipeNetResources(landing, flags, ready_base, block, block_bytes,
-                                                                       slots, counters)
+                                                                       slots, counters, net.direct)
         return found
 
     def scratch_semaphore(self) -> SemaphoreDecl:

@@ -12,9 +12,21 @@ freed their slot, multicasts the block into their slots (the loopback form when 
 among them), then sets their flags; a receive (at its ``wait()``) waits for its flag, copies the
 slot into the block, clears the flag and frees the slot again.
 
+A net the driver proved may land in place (``PipeNetDecl.direct``, ``sim/language/direct_landing.py``)
+takes the direct protocol instead: a remote destination, at its receive's ``ttl.copy``, writes the
+address of the block it reserved into the sender's address word for the pipe (one word per ready
+counter, after the flags) and counts itself ready; the send waits for every destination, multicasts
+the block to that address on the remote destinations (the pipe's rectangle less the sender) and
+sets their flags; a receive's ``wait()`` waits for its flag and clears it -- no slot, no copy. A
+sender that is its own destination keeps its landing slot: it copies the block there (a local
+write) and frees it for itself as in the buffered protocol, so its own receive, which may come
+after its send, never holds the send up.
+
 Which pipes a core sends or receives is per core, so the kernel walks a table in its runtime
 arguments: a count, then per pipe its landing slot, ready counter, destination count,
-destination rectangle (smaller corner first), loopback flag and source core.
+destination rectangle (smaller corner first; landing in place: of the remote destinations),
+loopback flag (the sender is a destination; in a receiver's table of a net landing in place: this
+core is the sender) and source core.
 """
 
 from __future__ import annotations
@@ -38,7 +50,7 @@ class PipeNetResources:
     each pipe's landing slot and ready counter (by position in the net)."""
 
     def __init__(self, landing: CBDecl, flags: CBDecl, ready_base: int, block: BlockType, block_bytes: int,
-                 slots: list[int], counters: list[int]):
+                 slots: list[int], counters: list[int], direct: bool = False):
         self.landing = landing
         self.flags = flags
         self.ready_base = ready_base
@@ -46,6 +58,10 @@ class PipeNetResources:
         self.block_bytes = block_bytes
         self.slots = slots
         self.counters = counters
+        #: the net lands in place (``PipeNetDecl.direct``): the direct protocol of the module docstring
+        self.direct = direct
+        #: the flag-word index of ready counter 0's address word (after the slots' flags)
+        self.address_words = max(slots) + 1
 
 
 class PipeLowering:
@@ -74,8 +90,11 @@ class PipeLowering:
                         self.loc = pipe.span
                         self.fail(f"a pipe whose destinations {', '.join(map(str, pipe.dsts))} are not a rectangle",
                                   code="E3003")
-                    rows.append((res.slots[p], res.counters[p], len(pipe.dsts), *rect, int(pipe.src in pipe.dsts),
-                                 *pipe.src))
+                    loopback = int(pipe.src in pipe.dsts)
+                    if res.direct:  # the multicast writes the others; dst table: this receive is the sender's own
+                        rect = pipe_protocol.remote_rectangle(pipe) or rect
+                        loopback = loopback if role == "src" else int(core == pipe.src)
+                    rows.append((res.slots[p], res.counters[p], len(pipe.dsts), *rect, loopback, *pipe.src))
             rows_per_core.append(rows)
         width = max(len(r) for r in rows_per_core)
         base = len(self.kernel.rt_args)
@@ -100,6 +119,9 @@ class PipeLowering:
     def lower_PipeForEach(self, op: ir.PipeForEach) -> None:
         res = self.ctx.pipe_resources(op.net, self.program)
         base, _width = self.pipe_table(op.net, op.role)
+        if op.net.landing_reason:
+            how = "lands in place" if res.direct else "lands in landing slots"
+            self.emit(kir.Comment(text=f"pipe net {op.net.index} {how}: {op.net.landing_reason}"))
         count = self.arg_at(ir.Const(base), f"{op.role}_pipes")
         k = self.reg("k", kir.I32)
         loop = ir.For(var=k, lo=ir.Const(0), hi=count, step=ir.Const(1), loc=op.loc)
@@ -127,7 +149,11 @@ class PipeLowering:
         self.pending[op.result.name] = ("sent", None, fields, res)
 
     def lower_CopyPipeToBlock(self, op: ir.CopyPipeToBlock) -> None:
-        self.pending[op.result.name] = ("recv", self.addresses[op.dst.name], *self.pipes[op.pipe.name])
+        addr = self.addresses[op.dst.name]
+        fields, res = self.pipes[op.pipe.name]
+        if res.direct:
+            self.publish(addr, fields, res)
+        self.pending[op.result.name] = ("recv", addr, fields, res)
 
     def wait_pipe(self, xfer: str) -> bool:
         """Emit the wait of a pipe transfer; False when ``xfer`` is not one."""
@@ -136,7 +162,7 @@ class PipeLowering:
             return False
         kind, addr, fields, res = found
         if kind == "recv":
-            self.receive(addr, fields, res)
+            (self.receive_in_place if res.direct else self.receive)(addr, fields, res)
         return True
 
     def slot_address(self, res: PipeNetResources, fields: dict) -> Any:
@@ -145,9 +171,17 @@ class PipeLowering:
         return self.arith(BinaryOp.ADD, base, self.arith(BinaryOp.MUL, fields["slot"], ir.Const(res.block_bytes)), "slot")
 
     def flag_address(self, res: PipeNetResources, fields: dict) -> Any:
+        return self.flag_word(res, fields["slot"], "flag")
+
+    def address_word(self, res: PipeNetResources, fields: dict) -> Any:
+        """Where, on the sender, receivers of a net that lands in place publish the address of
+        the block they reserved: one word per ready counter, after the slots' flags."""
+        return self.flag_word(res, self.arith(BinaryOp.ADD, fields["counter"], ir.Const(res.address_words)), "address")
+
+    def flag_word(self, res: PipeNetResources, index: Any, hint: str) -> Any:
         base = self.reg("flags")
         self.call("get_write_ptr", self.cb(res.flags), result=base)
-        return self.arith(BinaryOp.ADD, base, self.arith(BinaryOp.MUL, fields["slot"], ir.Const(FLAG_STRIDE)), "flag")
+        return self.arith(BinaryOp.ADD, base, self.arith(BinaryOp.MUL, index, ir.Const(FLAG_STRIDE)), hint)
 
     def ready_semaphore(self, res: PipeNetResources, fields: dict) -> ir.Reg:
         """The L1 address of this pipe's ready semaphore (the same id on every core)."""
@@ -170,12 +204,20 @@ class PipeLowering:
         self.call("get_noc_multicast_addr", *(noc[c] for c in corners), addr, result=mcast)
         return mcast
 
-    def send(self, addr: Any, fields: dict, res: PipeNetResources) -> None:
-        self.emit(kir.Comment(text="pipe send: wait until every destination slot is free"))
+    def wait_ready(self, fields: dict, res: PipeNetResources) -> None:
+        """Wait until every destination has freed its slot (or, landing in place, posted its
+        receive), and count again from zero."""
         ready = self.reg("ready_ptr", kir.SEM_PTR)
         self.call("reinterpret_cast<volatile tt_l1_ptr uint32_t*>", self.ready_semaphore(res, fields), result=ready)
         self.call("noc_semaphore_wait", ready, fields["count"])
         self.call("noc_semaphore_set", ready, ir.Const(0))
+
+    def send(self, addr: Any, fields: dict, res: PipeNetResources) -> None:
+        if res.direct:
+            self.send_in_place(addr, fields, res)
+            return
+        self.emit(kir.Comment(text="pipe send: wait until every destination slot is free"))
+        self.wait_ready(fields, res)
         data = self.rectangle(fields, self.slot_address(res, fields))
         scratch = self.ctx.scratch_semaphore()
         flag = self.rectangle(fields, self.flag_address(res, fields))
@@ -196,9 +238,16 @@ class PipeLowering:
 
     def receive(self, addr: Any, fields: dict, res: PipeNetResources) -> None:
         self.emit(kir.Comment(text="pipe receive: wait for the flag, copy the slot, free it"))
+        flag = self.wait_flag(fields, res)
+        self.copy_out_of_slot(addr, flag, fields, res)
+
+    def wait_flag(self, fields: dict, res: PipeNetResources) -> ir.Reg:
         flag = self.reg("flag_ptr", kir.SEM_PTR)
         self.call("reinterpret_cast<volatile tt_l1_ptr uint32_t*>", self.flag_address(res, fields), result=flag)
         self.call("noc_semaphore_wait", flag, ir.Const(1))
+        return flag
+
+    def copy_out_of_slot(self, addr: Any, flag: ir.Reg, fields: dict, res: PipeNetResources) -> None:
         local = self.reg("slot_noc", kir.U64)
         self.call("get_noc_addr", self.slot_address(res, fields), result=local)
         self.call("noc_async_read", local, addr, ir.Const(res.block_bytes))
@@ -206,13 +255,79 @@ class PipeLowering:
         self.call("noc_semaphore_set", flag, ir.Const(0))
         self.free_slot(fields, res)
 
-    def free_slot(self, fields: dict, res: PipeNetResources) -> None:
+    # ---------------------------------------------------------------- landing in place
+    def publish(self, addr: Any, fields: dict, res: PipeNetResources) -> None:
+        """At a receive's ``ttl.copy`` on a net that lands in place: a remote destination writes
+        the address of the block it reserved into the sender's address word, then counts itself
+        ready (the write barrier between: the address is there before the count that announces
+        it). The sender's own receive publishes nothing: its block comes through its slot."""
+        branch = ir.If(cond=fields["loopback"])
+        self.emit(branch)
+        with self.into(branch.else_body):
+            self.emit(kir.Comment(text="pipe receive, landing in place: publish the reserved block to the sender"))
+            remote = self.reg("address_noc", kir.U64)
+            self.call("get_noc_addr", *self.source_noc(fields), self.address_word(res, fields), result=remote)
+            self.call("noc_inline_dw_write", remote, addr)
+            self.call("noc_async_write_barrier")
+            self.free_slot(fields, res)
+
+    def receive_in_place(self, addr: Any, fields: dict, res: PipeNetResources) -> None:
+        """The block was written into ``addr`` by the sender; its own receive copies its slot."""
+        self.emit(kir.Comment(text="pipe receive, landing in place: wait for the flag (the sender's own: copy its slot)"))
+        flag = self.wait_flag(fields, res)
+        branch = ir.If(cond=fields["loopback"])
+        self.emit(branch)
+        with self.into(branch.then_body):
+            self.copy_out_of_slot(addr, flag, fields, res)
+        with self.into(branch.else_body):
+            self.call("noc_semaphore_set", flag, ir.Const(0))
+
+    def send_in_place(self, addr: Any, fields: dict, res: PipeNetResources) -> None:
+        """Wait until every remote destination has published its block (and the sender's own slot
+        is free), copy the block into the own slot when the sender is a destination, multicast it
+        to the published address of the others and set their flags."""
+        self.emit(kir.Comment(text="pipe send, landing in place: wait until every destination has reserved its block"))
+        self.wait_ready(fields, res)
+        word = self.reg("address_ptr", kir.SEM_PTR)
+        self.call("reinterpret_cast<volatile tt_l1_ptr uint32_t*>", self.address_word(res, fields), result=word)
+        target = self.reg("target")
+        self.call(kir.L1_WORD, word, result=target)
+        remote = self.arith(BinaryOp.SUB, fields["count"], fields["loopback"], "remote")
+        self.call("noc_async_write_multicast", addr, self.rectangle(fields, target), ir.Const(res.block_bytes), remote,
+                  ir.Const(True))
+        if self.ctx.arch == "blackhole":
+            self.call("noc_async_writes_flushed")
+        scratch = self.ctx.scratch_semaphore()
+        self.call("noc_semaphore_set", self.sem_ptr(scratch), ir.Const(1))
+        self.call("noc_semaphore_set_multicast", kir.SemAddr(scratch.index), self.rectangle(fields, self.flag_address(res, fields)),
+                  remote)
+        # the own copy after the others' block and flag: the remote receivers need theirs first,
+        # the sender's own receive comes later
+        own = ir.If(cond=fields["loopback"])
+        self.emit(own)
+        with self.into(own.then_body):
+            slot = self.reg("slot_noc", kir.U64)
+            self.call("get_noc_addr", self.slot_address(res, fields), result=slot)
+            self.call("noc_async_write", addr, slot, ir.Const(res.block_bytes))
+        self.call("noc_async_write_barrier")
+        landed = ir.If(cond=fields["loopback"])  # after the barrier: the own copy is in the slot
+        self.emit(landed)
+        with self.into(landed.then_body):
+            flag = self.reg("flag_ptr", kir.SEM_PTR)
+            self.call("reinterpret_cast<volatile tt_l1_ptr uint32_t*>", self.flag_address(res, fields), result=flag)
+            self.call("noc_semaphore_set", flag, ir.Const(1))
+
+    def source_noc(self, fields: dict) -> tuple[ir.Reg, ir.Reg]:
         sx, sy = self.reg("src_nx"), self.reg("src_ny")
         self.call("noc_x_of", fields["src_x"], result=sx)
         self.call("noc_y_of", fields["src_y"], result=sy)
         self.ctx.needs_noc_tables(self.kernel)
+        return sx, sy
+
+    def free_slot(self, fields: dict, res: PipeNetResources) -> None:
+        """Count one more ready destination on the pipe's ready semaphore on the sender."""
         remote = self.reg("ready_noc", kir.U64)
-        self.call("get_noc_addr", sx, sy, self.ready_semaphore(res, fields), result=remote)
+        self.call("get_noc_addr", *self.source_noc(fields), self.ready_semaphore(res, fields), result=remote)
         self.call("noc_semaphore_inc", remote, ir.Const(1))
 
     def initialise_receivers(self) -> None:
@@ -232,4 +347,10 @@ class PipeLowering:
                 flag = self.reg("flag_ptr", kir.SEM_PTR)
                 self.call("reinterpret_cast<volatile tt_l1_ptr uint32_t*>", self.flag_address(res, fields), result=flag)
                 self.call("noc_semaphore_set", flag, ir.Const(0))
-                self.free_slot(fields, res)
+                if not res.direct:
+                    self.free_slot(fields, res)
+                    continue
+                own = ir.If(cond=fields["loopback"])  # landing in place: only the sender's own slot is free now
+                self.emit(own)
+                with self.into(own.then_body):
+                    self.free_slot(fields, res)

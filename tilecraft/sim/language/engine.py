@@ -37,6 +37,18 @@ class PipeRT:
         self.decl = decl
         self.slots = {dst: PipeSlot(self, dst, ready_queue) for dst in decl.dsts}
         self.all_slots = list(self.slots.values())
+        #: why landing this pipe in place would be wrong, as the run found it
+        #: (:mod:`tilecraft.sim.language.direct_landing`)
+        self.refusals: list[str] = []
+
+    def check_in_place(self, slots: list[PipeSlot]) -> None:
+        """A send lands now: a multicast writes one address, so every destination it lands on in
+        place must have posted its receive into the same slot of the same buffer (the buffers are
+        at one L1 address on every core)."""
+        targets = sorted({(s.posted.cb.decl.name, s.posted.slot) for s in slots if s.posted is not None})
+        if len(targets) > 1:
+            self.refusals.append(f"its destinations receive one block into different buffer slots "
+                                 f"({', '.join(f'{name}[{slot}]' for name, slot in targets)})")
 
 
 class CoreRuntime:
@@ -90,7 +102,13 @@ class CoreRuntime:
         slot = cb.check(h, producer, op, "receive into")
         if cb.xfers[slot] is not None:
             raise cb.fail("E1104", "block received into while another copy involving it has not been waited", op)
-        return PipeRecv(cb, slot, landing, op)
+        recv = PipeRecv(cb, slot, landing, op)
+        if landing.direct:
+            if landing.posted is not None:
+                pipe.refusals.append(f"core {self.core} posts a second receive before the first completes")
+            landing.posted = recv
+            landing.wake()
+        return recv
 
     def sem_remote(self, index: int, core: tuple[int, ...], kind: str, value: int, op: int) -> None:
         target = self.prog.cores.get(core)

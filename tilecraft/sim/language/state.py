@@ -228,17 +228,27 @@ class PipeSlot(Waitable):
     """The landing buffer of one pipe at one destination core, under the pipe protocol of
     :mod:`tilecraft.ir.pipe_protocol` (one block in flight; a send lands only in empty slots)."""
 
-    __slots__ = ("pipe", "dst", "vid")
+    __slots__ = ("pipe", "dst", "vid", "direct", "posted")
 
     def __init__(self, pipe: Any, dst: tuple[int, ...], ready_queue: deque):
         super().__init__(ready_queue)
         self.pipe = pipe
         self.dst = dst
         self.vid = -1
+        #: landed in place (the direct protocol, :mod:`tilecraft.sim.language.direct_landing`): a send
+        #: also waits for the destination's receive to be posted
+        self.direct = False
+        #: the receive posted on this slot and not yet completed (tracked for direct slots only)
+        self.posted: PipeRecv | None = None
 
     @property
     def full(self) -> bool:
         return self.vid >= 0
+
+    @property
+    def unready(self) -> bool:
+        """Whether a send must wait on this slot under the direct protocol (``pipe_protocol.direct_blocking_slot``)."""
+        return self.direct and self.posted is None
 
 
 class PipeSend(Xfer):
@@ -253,10 +263,11 @@ class PipeSend(Xfer):
     def try_complete(self, op: int) -> bool:
         if self.done:
             return True
-        full = pipe_protocol.blocking_slot(self.slots)
+        full = pipe_protocol.blocking_slot(self.slots) or pipe_protocol.direct_blocking_slot(self.slots)
         if full is not None:
             self.waitable = full
             return False
+        self.slots[0].pipe.check_in_place(self.slots)
         for slot in self.slots:
             slot.vid = self.vid
             slot.wake()
@@ -279,5 +290,6 @@ class PipeRecv(Xfer):
             return False
         self.cb.vids[self.slot] = landing.vid
         landing.vid = -1
+        landing.posted = None
         landing.wake()
         return Xfer.try_complete(self, op)

@@ -298,6 +298,11 @@ class MetalCore:
             target = self.rt.core_at(core, op)
             target.sems[remote.index].set(target.sems[remote.index].value + value)
 
+    def c_noc_inline_dw_write(self, op: int, dst: NocAddr, value: int) -> None:
+        """A word written into another core's L1 (a pipe receiver publishing its block's address)."""
+        for core in dst.cores:
+            self.rt.core_at(core, op).sem(dst.addr).set(value)
+
     def c_noc_semaphore_set_remote(self, op: int, src: SemToken, remote: SemToken) -> None:
         for core in remote.cores:
             self.rt.core_at(core, op).sems[remote.index].set(self.sems[src.index].value)
@@ -447,6 +452,8 @@ _INLINE: dict[str, Callable[[Any, list[str], int, str], str]] = {
     # logical coordinates stand for NoC ones
     "noc_x_of": _value_of_first,
     "noc_y_of": _value_of_first,
+    # the value of an L1 word (a pipe's published address)
+    kir.L1_WORD: lambda result, args, i, fn: f"{result} = K.sem({args[0]}).value",
 }
 
 

@@ -106,6 +106,8 @@ class MetalCallTrace:
             for core in remote.cores:
                 event = add(Ev.SEM_REMOTE, self.index(core), 0, 0, noc)
                 self._writers[id(k.rt.core_at(core, op).sems[remote.index])] = event
+        elif fn == "noc_inline_dw_write":
+            add(Ev.NOC_WRITE, 4, 0, self.index(args[0].cores[0]), noc)
         elif fn.startswith("noc_semaphore_set_multicast"):
             dst, loopback = args[1], fn.endswith("loopback_src")
             targets = [c for c in dst.cores if loopback or c != k.core]
