@@ -108,20 +108,6 @@ def destination_rectangle(pipe: PipeDecl) -> tuple[int, int, int, int] | None:
     return rect
 
 
-def remote_destinations(pipe: PipeDecl) -> tuple[tuple[int, ...], ...]:
-    """The destinations a pipe of a net that lands in place writes straight into: all but its
-    source, whose own block takes a local copy through its landing slot."""
-    return tuple(d for d in pipe.dsts if d != pipe.src)
-
-
-def remote_rectangle(pipe: PipeDecl) -> tuple[int, int, int, int] | None:
-    """The multicast rectangle of the pipe's remote destinations; None when they are not one."""
-    remote = remote_destinations(pipe)
-    if not remote:
-        return None
-    return destination_rectangle(PipeDecl(pipe.index, pipe.src, remote, pipe.multicast))
-
-
 def multicast_corners(noc: int) -> tuple[str, str]:
     """Which corner a multicast rectangle starts from on ``noc``: NOC 0 routes toward increasing
     coordinates, so it starts at the smaller corner; NOC 1 routes toward decreasing ones, so

@@ -13,20 +13,16 @@ among them), then sets their flags; a receive (at its ``wait()``) waits for its 
 slot into the block, clears the flag and frees the slot again.
 
 A net the driver proved may land in place (``PipeNetDecl.direct``, ``sim/language/direct_landing.py``)
-takes the direct protocol instead: a remote destination, at its receive's ``ttl.copy``, writes the
-address of the block it reserved into the sender's address word for the pipe (one word per ready
-counter, after the flags) and counts itself ready; the send waits for every destination, multicasts
-the block to that address on the remote destinations (the pipe's rectangle less the sender) and
-sets their flags; a receive's ``wait()`` waits for its flag and clears it -- no slot, no copy. A
-sender that is its own destination keeps its landing slot: it copies the block there (a local
-write) and frees it for itself as in the buffered protocol, so its own receive, which may come
-after its send, never holds the send up.
+takes the direct protocol instead (only nets where no sender is among its own destinations): a
+destination, at its receive's ``ttl.copy``, writes the address of the block it reserved into the
+sender's address word for the pipe (one word per ready counter, after the flags) and counts itself
+ready; the send waits for every destination, multicasts the block to that address and sets their
+flags; a receive's ``wait()`` waits for its flag and clears it -- no slot, no copy.
 
 Which pipes a core sends or receives is per core, so the kernel walks a table in its runtime
 arguments: a count, then per pipe its landing slot, ready counter, destination count,
-destination rectangle (smaller corner first; landing in place: of the remote destinations),
-loopback flag (the sender is a destination; in a receiver's table of a net landing in place: this
-core is the sender) and source core.
+destination rectangle (smaller corner first), loopback flag (the sender is a destination) and
+source core.
 """
 
 from __future__ import annotations
@@ -90,11 +86,8 @@ class PipeLowering:
                         self.loc = pipe.span
                         self.fail(f"a pipe whose destinations {', '.join(map(str, pipe.dsts))} are not a rectangle",
                                   code="E3003")
-                    loopback = int(pipe.src in pipe.dsts)
-                    if res.direct:  # the multicast writes the others; dst table: this receive is the sender's own
-                        rect = pipe_protocol.remote_rectangle(pipe) or rect
-                        loopback = loopback if role == "src" else int(core == pipe.src)
-                    rows.append((res.slots[p], res.counters[p], len(pipe.dsts), *rect, loopback, *pipe.src))
+                    rows.append((res.slots[p], res.counters[p], len(pipe.dsts), *rect, int(pipe.src in pipe.dsts),
+                                 *pipe.src))
             rows_per_core.append(rows)
         width = max(len(r) for r in rows_per_core)
         base = len(self.kernel.rt_args)
@@ -162,7 +155,10 @@ class PipeLowering:
             return False
         kind, addr, fields, res = found
         if kind == "recv":
-            (self.receive_in_place if res.direct else self.receive)(addr, fields, res)
+            if res.direct:
+                self.receive_in_place(fields, res)
+            else:
+                self.receive(addr, fields, res)
         return True
 
     def slot_address(self, res: PipeNetResources, fields: dict) -> Any:
@@ -239,15 +235,6 @@ class PipeLowering:
     def receive(self, addr: Any, fields: dict, res: PipeNetResources) -> None:
         self.emit(kir.Comment(text="pipe receive: wait for the flag, copy the slot, free it"))
         flag = self.wait_flag(fields, res)
-        self.copy_out_of_slot(addr, flag, fields, res)
-
-    def wait_flag(self, fields: dict, res: PipeNetResources) -> ir.Reg:
-        flag = self.reg("flag_ptr", kir.SEM_PTR)
-        self.call("reinterpret_cast<volatile tt_l1_ptr uint32_t*>", self.flag_address(res, fields), result=flag)
-        self.call("noc_semaphore_wait", flag, ir.Const(1))
-        return flag
-
-    def copy_out_of_slot(self, addr: Any, flag: ir.Reg, fields: dict, res: PipeNetResources) -> None:
         local = self.reg("slot_noc", kir.U64)
         self.call("get_noc_addr", self.slot_address(res, fields), result=local)
         self.call("noc_async_read", local, addr, ir.Const(res.block_bytes))
@@ -255,67 +242,48 @@ class PipeLowering:
         self.call("noc_semaphore_set", flag, ir.Const(0))
         self.free_slot(fields, res)
 
+    def wait_flag(self, fields: dict, res: PipeNetResources) -> ir.Reg:
+        flag = self.reg("flag_ptr", kir.SEM_PTR)
+        self.call("reinterpret_cast<volatile tt_l1_ptr uint32_t*>", self.flag_address(res, fields), result=flag)
+        self.call("noc_semaphore_wait", flag, ir.Const(1))
+        return flag
+
     # ---------------------------------------------------------------- landing in place
     def publish(self, addr: Any, fields: dict, res: PipeNetResources) -> None:
-        """At a receive's ``ttl.copy`` on a net that lands in place: a remote destination writes
-        the address of the block it reserved into the sender's address word, then counts itself
-        ready (the write barrier between: the address is there before the count that announces
-        it). The sender's own receive publishes nothing: its block comes through its slot."""
-        branch = ir.If(cond=fields["loopback"])
-        self.emit(branch)
-        with self.into(branch.else_body):
-            self.emit(kir.Comment(text="pipe receive, landing in place: publish the reserved block to the sender"))
-            remote = self.reg("address_noc", kir.U64)
-            self.call("get_noc_addr", *self.source_noc(fields), self.address_word(res, fields), result=remote)
-            self.call("noc_inline_dw_write", remote, addr)
-            self.call("noc_async_write_barrier")
-            self.free_slot(fields, res)
+        """At a receive's ``ttl.copy`` on a net that lands in place: write the address of the block
+        this core reserved into the sender's address word, then count itself ready (the write
+        barrier between: the address is there before the count that announces it)."""
+        self.emit(kir.Comment(text="pipe receive, landing in place: publish the reserved block to the sender"))
+        remote = self.reg("address_noc", kir.U64)
+        self.call("get_noc_addr", *self.source_noc(fields), self.address_word(res, fields), result=remote)
+        self.call("noc_inline_dw_write", remote, addr)
+        self.call("noc_async_write_barrier")
+        self.free_slot(fields, res)
 
-    def receive_in_place(self, addr: Any, fields: dict, res: PipeNetResources) -> None:
-        """The block was written into ``addr`` by the sender; its own receive copies its slot."""
-        self.emit(kir.Comment(text="pipe receive, landing in place: wait for the flag (the sender's own: copy its slot)"))
+    def receive_in_place(self, fields: dict, res: PipeNetResources) -> None:
+        """The sender has written the block into the reserved block: wait for the flag, clear it."""
+        self.emit(kir.Comment(text="pipe receive, landing in place: wait for the flag"))
         flag = self.wait_flag(fields, res)
-        branch = ir.If(cond=fields["loopback"])
-        self.emit(branch)
-        with self.into(branch.then_body):
-            self.copy_out_of_slot(addr, flag, fields, res)
-        with self.into(branch.else_body):
-            self.call("noc_semaphore_set", flag, ir.Const(0))
+        self.call("noc_semaphore_set", flag, ir.Const(0))
 
     def send_in_place(self, addr: Any, fields: dict, res: PipeNetResources) -> None:
-        """Wait until every remote destination has published its block (and the sender's own slot
-        is free), copy the block into the own slot when the sender is a destination, multicast it
-        to the published address of the others and set their flags."""
+        """Wait until every destination has published its block, multicast the block to the
+        published address and set their flags."""
         self.emit(kir.Comment(text="pipe send, landing in place: wait until every destination has reserved its block"))
         self.wait_ready(fields, res)
         word = self.reg("address_ptr", kir.SEM_PTR)
         self.call("reinterpret_cast<volatile tt_l1_ptr uint32_t*>", self.address_word(res, fields), result=word)
         target = self.reg("target")
         self.call(kir.L1_WORD, word, result=target)
-        remote = self.arith(BinaryOp.SUB, fields["count"], fields["loopback"], "remote")
-        self.call("noc_async_write_multicast", addr, self.rectangle(fields, target), ir.Const(res.block_bytes), remote,
-                  ir.Const(True))
+        self.call("noc_async_write_multicast", addr, self.rectangle(fields, target), ir.Const(res.block_bytes),
+                  fields["count"], ir.Const(True))
         if self.ctx.arch == "blackhole":
             self.call("noc_async_writes_flushed")
         scratch = self.ctx.scratch_semaphore()
         self.call("noc_semaphore_set", self.sem_ptr(scratch), ir.Const(1))
         self.call("noc_semaphore_set_multicast", kir.SemAddr(scratch.index), self.rectangle(fields, self.flag_address(res, fields)),
-                  remote)
-        # the own copy after the others' block and flag: the remote receivers need theirs first,
-        # the sender's own receive comes later
-        own = ir.If(cond=fields["loopback"])
-        self.emit(own)
-        with self.into(own.then_body):
-            slot = self.reg("slot_noc", kir.U64)
-            self.call("get_noc_addr", self.slot_address(res, fields), result=slot)
-            self.call("noc_async_write", addr, slot, ir.Const(res.block_bytes))
+                  fields["count"])
         self.call("noc_async_write_barrier")
-        landed = ir.If(cond=fields["loopback"])  # after the barrier: the own copy is in the slot
-        self.emit(landed)
-        with self.into(landed.then_body):
-            flag = self.reg("flag_ptr", kir.SEM_PTR)
-            self.call("reinterpret_cast<volatile tt_l1_ptr uint32_t*>", self.flag_address(res, fields), result=flag)
-            self.call("noc_semaphore_set", flag, ir.Const(1))
 
     def source_noc(self, fields: dict) -> tuple[ir.Reg, ir.Reg]:
         sx, sy = self.reg("src_nx"), self.reg("src_ny")
@@ -337,7 +305,9 @@ class PipeLowering:
         for net in nets.values():
             res = self.ctx.pipe_resources(net, self.program)
             base, _ = self.pipe_table(net, "dst")
-            self.emit(kir.Comment(text=f"pipe net {net.index}: clear flags, tell senders the slots are free"))
+            # landing in place, a destination is ready only at its receive (``publish``)
+            ready = "" if res.direct else ", tell senders the slots are free"
+            self.emit(kir.Comment(text=f"pipe net {net.index}: clear flags{ready}"))
             count = self.arg_at(ir.Const(base), "dst_pipes")
             k = self.reg("k", kir.I32)
             loop = ir.For(var=k, lo=ir.Const(0), hi=count, step=ir.Const(1))
@@ -348,9 +318,4 @@ class PipeLowering:
                 self.call("reinterpret_cast<volatile tt_l1_ptr uint32_t*>", self.flag_address(res, fields), result=flag)
                 self.call("noc_semaphore_set", flag, ir.Const(0))
                 if not res.direct:
-                    self.free_slot(fields, res)
-                    continue
-                own = ir.If(cond=fields["loopback"])  # landing in place: only the sender's own slot is free now
-                self.emit(own)
-                with self.into(own.then_body):
                     self.free_slot(fields, res)
