@@ -45,6 +45,7 @@ class _Free:
     free = ready = True
     value = _Always()
     changed = landed = freed = 0.0
+    posted = True
 
     @property
     def full(self) -> bool:
@@ -74,8 +75,9 @@ class _Free:
 class _FreePipe:
     """A pipe whose landing slots are empty for the sender and full for the receiver."""
 
-    def __init__(self, decl: Any):
+    def __init__(self, decl: Any, direct: bool):
         self.decl = decl
+        self.direct = direct
         self.all_slots: list = []
         self.slots: Any = _EverySlot()
         self.routes: dict = {}
@@ -100,7 +102,7 @@ class _AloneCore:
         self.ports = [(("in", position, noc), ("out", position, noc)) for noc in range(2)]
         self.cbs = [_Free() for _ in run.program.cbs]
         self.sems = [_Free() for _ in run.program.semaphores]
-        pipes = {n.index: [_FreePipe(p) for p in n.pipes] for n in run.program.pipenets}
+        pipes = {n.index: [_FreePipe(p, n.direct) for p in n.pipes] for n in run.program.pipenets}
         self.pipes_src = {i: [p for p in ps if p.decl.src == core] for i, ps in pipes.items()}
         self.pipes_dst = {i: [p for p in ps if core in p.decl.dsts] for i, ps in pipes.items()}
         #: registers that code for a fast-forwarded run keeps in lists (its loops run plainly here)

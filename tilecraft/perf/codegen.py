@@ -170,7 +170,7 @@ class TimingCodegen(ThreadCodegen):
 
     def op_CopyPipeToBlock(self, op: ir.CopyPipeToBlock) -> None:
         nbytes = self.program.cbs[self.blocks[op.dst.name][0]].block_bytes
-        self.line(f"{self.v(op.result)} = PipeRecv({self.v(op.pipe)}, K.core, {nbytes}, {self.noc}, RES)", op)
+        self.line(f"{self.v(op.result)} = PipeRecv({self.v(op.pipe)}, K.core, {nbytes}, {self.noc}, RES, t)", op)
         self.charge(op, self.figs.cb_call_cycles)
 
     def op_CopyBlockToBlock(self, op: ir.CopyBlockToBlock) -> None:

@@ -105,7 +105,7 @@ class TimingRun(OpTable):
         self.occupancy: dict[tuple, list] = {}
         self.clock = Clock()
         self.res = Resources(arch)
-        self.pipes = {p.index: TimedPipe(p, self.clock) for n in program.pipenets for p in n.pipes}
+        self.pipes = {p.index: TimedPipe(p, self.clock, n.direct) for n in program.pipenets for p in n.pipes}
         #: advances the run by whole loop periods once its state repeats (None: every operation)
         self.fast_forward = TimedFastForward(self) if fast_forward and can_fast_forward(program, trace) else None
         self.codegen_globals: dict[str, Any] = {"PipeSend": PipeSend, "PipeRecv": PipeRecv, "FF": self.fast_forward}

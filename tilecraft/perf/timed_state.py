@@ -117,29 +117,41 @@ class TimedSem(Waitable):
 
 
 class LandingSlot(Waitable):
-    """One pipe's one-block landing buffer on one destination core (:mod:`tilecraft.ir.pipe_protocol`)."""
+    """One pipe's one-block landing buffer on one destination core (:mod:`tilecraft.ir.pipe_protocol`);
+    for a net that lands in place, the destination's posted receive instead (no buffer)."""
 
-    __slots__ = ("full", "landed", "freed")
+    __slots__ = ("full", "landed", "freed", "direct", "posted")
 
-    def __init__(self, clock: Clock):
+    def __init__(self, clock: Clock, direct: bool):
         super().__init__(clock)
         self.full = False
         self.landed = 0.0
         self.freed = 0.0
+        self.direct = direct
+        #: landing in place: the destination has posted its receive (published its block's address)
+        self.posted = False
+
+    @property
+    def unready(self) -> bool:
+        """A send waits on this slot under the direct protocol (``pipe_protocol.direct_blocking_slot``)."""
+        return self.direct and not self.posted
 
 
 class TimedPipe:
-    """A pipe at run time: its landing slots, the links it holds and its bytes per block."""
+    """A pipe at run time: its landing slots, the links it holds and its bytes per block; ``direct``:
+    its net lands in place (``PipeNetDecl.direct``)."""
 
-    def __init__(self, decl: Any, clock: Clock):
+    def __init__(self, decl: Any, clock: Clock, direct: bool):
         self.decl = decl
-        self.slots = {dst: LandingSlot(clock) for dst in decl.dsts}
+        self.direct = direct
+        self.slots = {dst: LandingSlot(clock, direct) for dst in decl.dsts}
         self.all_slots = list(self.slots.values())
         self.routes: dict[int, tuple[tuple, int]] = {}
 
 
 class PipeSend:
-    """``ttl.copy(blk, pipe)``: the block leaves when every landing slot is empty."""
+    """``ttl.copy(blk, pipe)``: the block leaves when every landing slot is empty (landing in place:
+    when every destination has posted its receive)."""
 
     __slots__ = ("pipe", "issued", "nbytes", "noc", "res", "landed")
 
@@ -158,7 +170,7 @@ class PipeSend:
             return max(self.landed, t)
         pipe = self.pipe
         while True:
-            full = pipe_protocol.blocking_slot(pipe.all_slots)
+            full = pipe_protocol.blocking_slot(pipe.all_slots) or pipe_protocol.direct_blocking_slot(pipe.all_slots)
             if full is None:
                 break
             yield t, full
@@ -178,37 +190,55 @@ class PipeSend:
 
 
 class PipeRecv:
-    """``ttl.copy(pipe, blk)``: completes once a block has landed and the receiver has moved it
-    into its block, as the lowered receive does (``metal/lower_pipes.py``, ``receive``): the block
-    lands in the core's landing slot, a NoC read within the core copies it into the block, and the
-    slot is free once the receiver's increment of the sender's ready semaphore has reached the
-    sender (the sender's next block waits for that)."""
+    """``ttl.copy(pipe, blk)``: completes once a block has landed, as the lowered receive does
+    (``metal/lower_pipes.py``). Through a landing slot (``receive``): the block lands in the core's
+    slot, a NoC read within the core copies it into the block, and the slot is free once the
+    receiver's increment of the sender's ready semaphore has reached the sender (the sender's next
+    block waits for that). Landing in place (``publish``, ``receive_in_place``): at the copy the
+    receiver writes its block's address to the sender, waits for that write's acknowledgement and
+    increments the sender's ready semaphore (the send waits for its arrival); its wait only waits
+    for the flag and clears it -- no copy."""
 
-    __slots__ = ("slot", "pipe", "core", "nbytes", "noc", "res")
+    __slots__ = ("slot", "pipe", "core", "nbytes", "noc", "res", "posted")
 
-    def __init__(self, pipe: TimedPipe, core: tuple[int, ...], nbytes: int, noc: int, res: Any):
+    def __init__(self, pipe: TimedPipe, core: tuple[int, ...], nbytes: int, noc: int, res: Any, t: float):
         self.slot = pipe.slots[core]
         self.pipe = pipe
         self.core = core
         self.nbytes = nbytes
         self.noc = noc
         self.res = res
+        self.posted = t
+        if pipe.direct:
+            figs, hops = res.figs, self.hops_to_sender()
+            # the address write and its barrier (a round trip), then the semaphore increment
+            self.posted = t + 2 * figs.noc_issue_cycles + 2 * hops * figs.noc_hop_cycles
+            self.slot.posted = True
+            self.slot.freed = self.posted + hops * figs.noc_hop_cycles
+            self.slot.wake()
+
+    def hops_to_sender(self) -> int:
+        (x0, y0), (x1, y1) = xy(self.core), xy(self.pipe.decl.src)
+        return abs(x1 - x0) + abs(y1 - y0)
 
     def wait(self, t: float, clock: Clock):
         slot = self.slot
         while not slot.full:
             yield t, slot
         slot.full = False
-        if slot.landed > t:
-            t = slot.landed
+        t = max(t, slot.landed, self.posted)
         figs, res = self.res.figs, self.res
+        if self.pipe.direct:
+            slot.posted = False
+            t += figs.cb_call_cycles  # the flag cleared
+            slot.wake()
+            return t
         t += figs.noc_issue_cycles  # noc_async_read of the slot into the block
         if clock.heap and clock.heap[0][0] < t:
             yield t, None  # claim the core's ports in simulated-time order
         links, hops = res.pipe_links(self.core, [self.core], self.noc)
         # the read barrier, the flag cleared, then the increment of the sender's ready semaphore
         t = max(t, res.noc_transfer(links, hops, self.nbytes, t)) + 2 * figs.cb_call_cycles + figs.noc_issue_cycles
-        (x0, y0), (x1, y1) = xy(self.core), xy(self.pipe.decl.src)
-        slot.freed = t + (abs(x1 - x0) + abs(y1 - y0)) * figs.noc_hop_cycles
+        slot.freed = t + self.hops_to_sender() * figs.noc_hop_cycles
         slot.wake()
         return t
