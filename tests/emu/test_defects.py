@@ -93,7 +93,7 @@ def test_defect_7_noc1_senders_give_the_larger_corner_first(tmp_path) -> None:
     assert {d["code"] for d in diagnostics} <= {"W3002"}, text[-3000:]
     emit_script(EXAMPLES / "matmul_row_multicast.py", tmp_path)
     reader = (tmp_path / "matmul" / "load.cpp").read_text()
-    assert "get_noc_multicast_addr(nx1, ny1, nx0, ny0, target)" in reader  # the row lands in place (docs/emit.md)
+    assert "get_noc_multicast_addr(nx1, ny1, nx0, ny0, slot)" in reader
 
 
 def test_defect_5_is_fixed_where_tile_names_dst_format() -> None:
