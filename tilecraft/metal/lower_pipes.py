@@ -215,22 +215,33 @@ class PipeLowering:
         self.emit(kir.Comment(text="pipe send: wait until every destination slot is free"))
         self.wait_ready(fields, res)
         data = self.rectangle(fields, self.slot_address(res, fields))
-        scratch = self.ctx.scratch_semaphore()
-        flag = self.rectangle(fields, self.flag_address(res, fields))
-        self.call("noc_semaphore_set", self.sem_ptr(scratch), ir.Const(1))
+        scratch, flag = self.flag_source(fields, res)
         branch = ir.If(cond=fields["loopback"])  # the sender among the destinations: loopback forms
         self.emit(branch)
         for body, suffix in ((branch.then_body, "_loopback_src"), (branch.else_body, "")):
             with self.into(body):
-                # linked: the flag multicast that follows takes the same path on the same NoC and VC,
-                # so it lands after the block without a barrier between them (tt-metal's multicast
-                # matmul); Blackhole needs the block's writes flushed from the command buffer first
-                self.call(f"noc_async_write_multicast{suffix}", addr, data, ir.Const(res.block_bytes),
-                          fields["count"], ir.Const(True))
-                if self.ctx.arch == "blackhole":
-                    self.call("noc_async_writes_flushed")
-                self.call(f"noc_semaphore_set_multicast{suffix}", kir.SemAddr(scratch.index), flag, fields["count"])
+                self.multicast_with_flag(addr, data, scratch, flag, fields, res, suffix)
         self.call("noc_async_write_barrier")
+
+    def flag_source(self, fields: dict, res: PipeNetResources) -> tuple[Any, Any]:
+        """The scratch semaphore set to 1 (what a flag multicast writes) and the destinations'
+        flag rectangle."""
+        scratch = self.ctx.scratch_semaphore()
+        flag = self.rectangle(fields, self.flag_address(res, fields))
+        self.call("noc_semaphore_set", self.sem_ptr(scratch), ir.Const(1))
+        return scratch, flag
+
+    def multicast_with_flag(self, addr: Any, data: Any, scratch: Any, flag: Any, fields: dict,
+                            res: PipeNetResources, suffix: str = "") -> None:
+        """The block multicast to ``data``, then the flag to ``flag``. Linked: the flag multicast
+        takes the same path on the same NoC and VC, so it lands after the block without a barrier
+        between them (tt-metal's multicast matmul); Blackhole needs the block's writes flushed from
+        the command buffer first."""
+        self.call(f"noc_async_write_multicast{suffix}", addr, data, ir.Const(res.block_bytes),
+                  fields["count"], ir.Const(True))
+        if self.ctx.arch == "blackhole":
+            self.call("noc_async_writes_flushed")
+        self.call(f"noc_semaphore_set_multicast{suffix}", kir.SemAddr(scratch.index), flag, fields["count"])
 
     def receive(self, addr: Any, fields: dict, res: PipeNetResources) -> None:
         self.emit(kir.Comment(text="pipe receive: wait for the flag, copy the slot, free it"))
@@ -275,14 +286,9 @@ class PipeLowering:
         self.call("reinterpret_cast<volatile tt_l1_ptr uint32_t*>", self.address_word(res, fields), result=word)
         target = self.reg("target")
         self.call(kir.L1_WORD, word, result=target)
-        self.call("noc_async_write_multicast", addr, self.rectangle(fields, target), ir.Const(res.block_bytes),
-                  fields["count"], ir.Const(True))
-        if self.ctx.arch == "blackhole":
-            self.call("noc_async_writes_flushed")
-        scratch = self.ctx.scratch_semaphore()
-        self.call("noc_semaphore_set", self.sem_ptr(scratch), ir.Const(1))
-        self.call("noc_semaphore_set_multicast", kir.SemAddr(scratch.index), self.rectangle(fields, self.flag_address(res, fields)),
-                  fields["count"])
+        data = self.rectangle(fields, target)
+        scratch, flag = self.flag_source(fields, res)
+        self.multicast_with_flag(addr, data, scratch, flag, fields, res)
         self.call("noc_async_write_barrier")
 
     def source_noc(self, fields: dict) -> tuple[ir.Reg, ir.Reg]:
