@@ -26,7 +26,7 @@ from ..metal.store_plan import store_plans
 from .compute_cost import StoreCost, store_cost
 from .store_replay import predecessors, replay_plan
 from .event_loop import BeyondLimit, ThreadTimes, run_threads
-from .network import Resources, xy
+from .network import Resources, hops, xy
 from .timed_state import Clock, PipeRecv, PipeSend, TimedCB, TimedPipe, TimedSem
 
 
@@ -70,8 +70,7 @@ class TimedCore:
             self.run.cores[core].sems[index].update(value, t + self._hops(core) * hop)
 
     def _hops(self, core: tuple[int, ...]) -> int:
-        (x0, y0), (x1, y1) = xy(self.core), xy(core)
-        return abs(x1 - x0) + abs(y1 - y0)
+        return hops(self.core, core)
 
 
 class TimingRun(OpTable):

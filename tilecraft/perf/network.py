@@ -31,6 +31,12 @@ def xy(core: tuple[int, ...]) -> tuple[int, int]:
     return (core[0], core[1] if len(core) > 1 else 0)
 
 
+def hops(a: tuple[int, ...], b: tuple[int, ...]) -> int:
+    """Mesh hops between two cores (the X-then-Y route's length)."""
+    (x0, y0), (x1, y1) = xy(a), xy(b)
+    return abs(x1 - x0) + abs(y1 - y0)
+
+
 def route(src: tuple[int, int], dst: tuple[int, int]) -> list[tuple[int, int, str]]:
     """Links (x, y, direction) of the X-then-Y route from ``src`` to ``dst``."""
     links = []

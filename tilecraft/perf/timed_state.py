@@ -15,7 +15,7 @@ import itertools
 from typing import Any
 
 from ..ir import pipe_protocol
-from .network import xy
+from .network import hops
 
 
 #: occupancy changes a buffer records at most for the trace
@@ -218,8 +218,7 @@ class PipeRecv:
             self.slot.wake()
 
     def hops_to_sender(self) -> int:
-        (x0, y0), (x1, y1) = xy(self.core), xy(self.pipe.decl.src)
-        return abs(x1 - x0) + abs(y1 - y0)
+        return hops(self.core, self.pipe.decl.src)
 
     def wait(self, t: float, clock: Clock):
         slot = self.slot
