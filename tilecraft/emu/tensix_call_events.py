@@ -183,13 +183,17 @@ def _event(kind: Ev, function: str, values: tuple[str, ...], then: bool = False)
 def replacement(event: CallEvent) -> str:
     """A ``str.format`` template over pattern()'s groups: the call-site parameter appended, the
     event first in the body."""
-    values = (*event.args, *("0",) * (4 - len(event.args)), *event.operands)
     head = "{0}TC_CALL_SITE_PARAMS) {{" if event.params == "" else "{0}{1}, TC_CALL_SITE_PARAMS) {{"
-    body = _event(event.kind, event.function, values)
+    body = _event(event.kind, event.function, (*_traced(event.args), *event.operands))
     if event.then is not None:
         kind, args = event.then
-        body += _event(kind, event.function, (*args, *("0",) * (4 - len(args))), then=True)
+        body += _event(kind, event.function, _traced(args), then=True)
     return head + body.replace("{", "{{").replace("}", "}}")
+
+
+def _traced(args: tuple[str, ...]) -> tuple[str, ...]:
+    """An event's four trace values: ``args``, then zeros."""
+    return (*args, *("0",) * (4 - len(args)))
 
 
 #: calls that forward to a reported one: (header, pattern, str.format template of its groups). The
@@ -256,9 +260,14 @@ def _sfpu_head(match: re.Match[str]) -> str:
     kind, ops = ((Ev.SFPU_TERNARY, SfpuTernary) if re.search(r"\bidst2\b", params)
                  else (Ev.SFPU_BINARY, SfpuBinary) if re.search(r"\bidst1\b", params) else (Ev.SFPU_UNARY, SfpuUnary))
     dsts = [] if "packthread" in function else _DST_PARAM.findall(params)[:3]
+    values = (*_traced((str(_code(function, ops)),)), *dsts, *(NO_DST,) * (3 - len(dsts)))
+    return _with_site(head, params) + _event(kind, function, values)
+
+
+def _with_site(head: str, params: str) -> str:
+    """A definition's head (up to its parameters) with the call-site parameter appended."""
     params = params.rstrip()
-    values = (str(_code(function, ops)), "0", "0", "0", *dsts, *(NO_DST,) * (3 - len(dsts)))
-    return f"{head}{params}{', ' if params else ''}TC_CALL_SITE_PARAMS) {{" + _event(kind, function, values)
+    return f"{head}{params}{', ' if params else ''}TC_CALL_SITE_PARAMS) {{"
 
 
 #: an SFPU init's definition head: ``ALWI void NAME_tile_init(PARAMS) {``
@@ -270,9 +279,7 @@ def _sfpu_init_head(match: re.Match[str], multi_tile: set[str]) -> str:
     operation of two or three DST tiles (``multi_tile``: the stems whose ``*_tile`` has ``idst1``)."""
     head, stem, params = match.groups()
     code = 0 if stem in multi_tile else _code(f"{stem}_tile_init", SfpuUnary)
-    params = params.rstrip()
-    return (f"{head}{params}{', ' if params else ''}TC_CALL_SITE_PARAMS) {{"
-            + _event(Ev.SFPU_INIT, f"{stem}_tile_init", (str(code), "0", "0", "0")))
+    return _with_site(head, params) + _event(Ev.SFPU_INIT, f"{stem}_tile_init", _traced((str(code),)))
 
 
 def sfpu_rewrites(compute: Path) -> list[str]:
