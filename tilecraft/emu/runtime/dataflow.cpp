@@ -376,6 +376,12 @@ constexpr const char* kCbCallNames[] = {"cb_reserve_back", "cb_push_back", "cb_w
 
 const char* cb_call_name(Ev kind) { return kCbCallNames[int(kind) - int(Ev::CbReserve)]; }
 
+// RISC `slot` may now write (`reserve`) or read `n` pages of the CB.
+void grant(CircularBuffer& b, std::uint32_t n, bool reserve, int slot) {
+    std::uint32_t& granted = (reserve ? b.reserved : b.waited)[slot];
+    granted = std::max(granted, n);
+}
+
 void check_reserve(CircularBuffer& b, std::int32_t cb, std::uint32_t n, int slot, Loc loc) {
     if (n > b.num_pages) {
         report(true, "E5204", loc,
@@ -384,7 +390,7 @@ void check_reserve(CircularBuffer& b, std::int32_t cb, std::uint32_t n, int slot
                "make the CB at least as large as the pages reserved at once");
     }
     // granted once the reservation's wait ends; nothing of this RISC reads it before then
-    b.reserved[slot] = std::max(b.reserved[slot], n);
+    grant(b, n, true, slot);
 }
 
 void check_wait(CircularBuffer& b, std::int32_t cb, std::uint32_t n, int slot, Loc loc) {
@@ -394,7 +400,7 @@ void check_wait(CircularBuffer& b, std::int32_t cb, std::uint32_t n, int slot, L
                        cb, b.num_pages),
                "make the CB at least as large as the pages waited for at once");
     }
-    b.waited[slot] = std::max(b.waited[slot], n);
+    grant(b, n, false, slot);
 }
 
 void push_view(CircularBuffer& b, std::int32_t cb, std::uint32_t n, int slot, Loc loc) {
@@ -541,10 +547,7 @@ void cb_call_on_machine(Ev kind, std::int32_t cb, std::uint32_t pages, Loc loc) 
     check_call(kind, *b, cb, pages, TRISC, loc);
 }
 
-void cb_poll_granted(CircularBuffer& b, std::uint32_t n, bool reserve) {
-    std::uint32_t& granted = (reserve ? b.reserved : b.waited)[cur().slot];
-    granted = std::max(granted, n);
-}
+void cb_poll_granted(CircularBuffer& b, std::uint32_t n, bool reserve) { grant(b, n, reserve, cur().slot); }
 
 bool cb_pages_reservable_at_back(std::int32_t cb, std::int32_t pages, Loc loc) {
     CircularBuffer& b = cb_checked(cb, "cb_pages_reservable_at_back", loc);
