@@ -33,6 +33,18 @@ def accumulates_into(root: Any, accumulate: bool, defs: dict[str, ir.Op]) -> ir.
     return op if accumulate and isinstance(op, ir.TileMatmul) else None
 
 
+def packed_value(store: ir.BlockStore | ir.LocalStore, defs: dict[str, ir.Op], block_fmt: Any) -> Any:
+    """What ``store`` packs into its block (of ``block_fmt``): a rounding point at the root of a
+    store into a block of that format (``e = ttl.math.exp(...).to(ttnn.bfloat16)`` held in a
+    bfloat16 block) is the store's own pack, so the expression under it is packed straight into
+    the block; anything else is packed as it is. The lowering emits, and the cost model charges,
+    by this one rule."""
+    rounded = defs.get(getattr(store.value, "name", None))
+    if isinstance(rounded, ir.TileRound) and not store.accumulate and rounded.result.type.fmt == block_fmt:
+        return rounded.x
+    return store.value
+
+
 def _is_block(operand: Any) -> bool:
     """A block register: numbers and runtime scalars are not loaded into DST as a tile."""
     return isinstance(operand, ir.Reg) and isinstance(operand.type, BlockType)

@@ -758,14 +758,8 @@ class ComputeLowering(KernelLowering):
     lower_LocalStore = lower_BlockStore
 
     def unrounded(self, store: ir.Op) -> ir.Reg:
-        """The value ``store`` packs: a rounding point at the root of a store into a buffer of its
-        format (``e = ttl.math.exp(...).to(ttnn.bfloat16)``, held once in a bfloat16 block) is that
-        pack itself, so the expression under it is packed straight into the block."""
-        rounded = self.defs.get(store.value.name)
-        if isinstance(rounded, ir.TileRound) and not store.accumulate \
-                and self.buffer_of(store.block).fmt == rounded.result.type.fmt:
-            return rounded.x
-        return store.value
+        """The value ``store`` packs into its buffer (``patterns.packed_value``)."""
+        return patterns.packed_value(store, self.defs, self.buffer_of(store.block).fmt)
 
     def wait_current(self, name: str) -> None:
         """Wait for the value of ``name`` at the front of its partials buffer (only once it was

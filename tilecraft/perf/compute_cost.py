@@ -97,12 +97,9 @@ def store_cost(op: ir.BlockStore, defs: dict[str, ir.Op], figs: CostFigures, pha
     """The cost of one execution of ``op`` at ``phases`` fidelity phases, with ``dst_tiles`` tiles
     of DST per acquisition (``Arch.dst_tiles_per_phase``)."""
     walker = _Walker(defs, figs, phases, dst_tiles)
-    value = op.value
-    root = defs.get(value.name) if isinstance(value, ir.Reg) else None
     pack_fmt = op.block.type.fmt if isinstance(op.block.type, BlockType) else float32
-    if isinstance(root, ir.TileRound) and not op.accumulate and root.result.type.fmt == pack_fmt:
-        value = root.x  # rounded as it is packed into the block: the store's own pack
-        root = defs.get(value.name)
+    value = patterns.packed_value(op, defs, pack_fmt)  # a rounding point at the root is the store's pack
+    root = defs.get(value.name) if isinstance(value, ir.Reg) else None
     out_tiles = tiles_of(op.block.type)
     if op.accumulate:  # y += expr: y is unpacked into DST, then expr accumulates into it
         walker.unpack_leaf(op.block, 0)
