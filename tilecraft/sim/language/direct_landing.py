@@ -28,9 +28,8 @@ its receive), and the direct protocol measured slower for it than the landing sl
 (``matmul_row_multicast`` 8,602 -> 9,316 kernel-level cycles, 8% slower; ``gather_pipes``, no
 sender among its destinations, 4,296 -> 3,809). So a net lands in place only when no pipe's
 sender is among its destinations, and then every destination is written by the one multicast.
-A net is
-accepted only if the run with it and every net accepted before it in place passes all three
-checks (nets are tried in order; the accepted set is proved together, not one by one).
+A net is accepted only if the run with it and every net accepted before it in place passes all
+three checks (nets are tried in order; the accepted set is proved together, not one by one).
 """
 
 from __future__ import annotations
