@@ -33,16 +33,15 @@ from . import cache, chlkc, native, tensix_prefix, tensix_tree
 from .bindings import NO_LOCATION
 from .build import COMPILE_LOG, INCLUDE, RUNTIME, KernelBuild, ttnn_include_roots
 from .compile_errors import compile_failure, missing_kernel_main
-from .tensix_build import (KERNEL_FLAGS, MACHINE_DIR, MACHINE_FLAGS, SFPI_DIR, TRISCS, hash_tree, kernel_arch_flags,
-                           machine_arch_flags, run_compiler, compile_machine_source, machine_archive, whole_archive)
+from .tensix_build import (ARCH_DEFINES, KERNEL_FLAGS, MACHINE_DIR, MACHINE_FLAGS, METAL_ARCH_NAMES, SFPI_DIR, TRISCS,
+                           hash_tree, kernel_arch_flags, machine_arch_flags, run_compiler, compile_machine_source,
+                           machine_archive, whole_archive)
 from .toolchain import compiler
 
 #: the machine's architecture for the arch define the emulator's build gives a kernel (launch.py)
-ARCHS = {"ARCH_WORMHOLE": "wormhole", "ARCH_BLACKHOLE": "blackhole"}
+ARCHS = {define.removeprefix("-D"): arch for arch, define in ARCH_DEFINES.items()}
 #: the machine's architecture for a chip model's name (device_model.py)
-CHIP_ARCHS = {"wormhole_b0": "wormhole", "blackhole": "blackhole"}
-#: tt-metal's directory names per architecture: ``hw/ckernels/<name>/metal``
-CKERNELS_DIRS = {"wormhole": "wormhole_b0", "blackhole": "blackhole"}
+CHIP_ARCHS = {name: arch for arch, name in METAL_ARCH_NAMES.items()}
 #: What the JIT passes a TRISC compile beyond the suite's flags (tt-metal's jit_build), and what the
 #: host needs: ``-fpermissive`` because the 32-bit RISC-V code casts L1 pointers to uint32_t
 #: (get_arg_addr, the CB counters' addresses); the emulator's L1 lies below 2 GiB, so they survive.
@@ -73,7 +72,7 @@ def tree_roots(tt_metal: Path, arch: str) -> list[Path]:
     tensix_dataflow.py, uses it too). Wormhole's config register names lie in a directory of their
     own (``wormhole_b0_defines``), Blackhole's beside its other headers."""
     llk = tt_metal / "tt-llk" / tensix_tree.LLK_ARCH_DIRS[arch]
-    metal = tt_metal / "hw" / "ckernels" / CKERNELS_DIRS[arch] / "metal"
+    metal = tt_metal / "hw" / "ckernels" / METAL_ARCH_NAMES[arch] / "metal"
     hw = tt_metal / "hw" / "inc" / "internal" / "tt-1xx" / arch
     defines = [hw / "wormhole_b0_defines"] if arch == "wormhole" else []
     return [SFPI_DIR, tensix_tree.KERNEL_INCLUDE_DIR, metal / "common",
