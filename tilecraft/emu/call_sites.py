@@ -211,22 +211,23 @@ def add_call_sites(text: str, skip: Collection[str] = (),
             edits.extend((r.start(1), r.end(1), check.result(names, text[r.start(1):r.end(1)]))
                          for r in _returns(masked, follows.end() - 1))
         count += 1
+    return _edited(text, edits), count
+
+
+def _edited(text: str, edits: list[tuple[int, int, str]]) -> str:
+    """``text`` with each ``(start, end, replacement)`` applied (the spans do not overlap)."""
     out, pos = [], 0
     for start, end, replacement in sorted(edits):
         out += [text[pos:start], replacement]
         pos = end
-    return "".join(out) + text[pos:], count
+    return "".join(out) + text[pos:]
 
 
 def add_checks(text: str, checks: Mapping[str, ApiCheck]) -> tuple[str, int]:
     """``text`` with the emulator's check (dataflow_checks.py) opening each function named in
     ``checks`` it defines, and their count; the functions keep their signatures (no call site)."""
     masked = code_mask(text)
-    edits = [(follows.end(), checks[match.group(1)].entry(_parameter_names(masked[match.end():close - 1])))
+    edits = [(follows.end(), follows.end(), checks[match.group(1)].entry(_parameter_names(masked[match.end():close - 1])))
              for match, close, follows in _declarations(masked)
              if follows.group(0).endswith("{") and match.group(1) in checks]
-    out, pos = [], 0
-    for at, statement in sorted(edits):
-        out += [text[pos:at], statement]
-        pos = at
-    return "".join(out) + text[pos:], len(edits)
+    return _edited(text, edits), len(edits)
