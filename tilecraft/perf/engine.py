@@ -16,17 +16,17 @@ from typing import Any
 from ..arch.base import Arch
 from ..arch.processors import thread_processors
 from ..ir import ops as ir
-from ..sim.op_table import OpTable
-from ..ir.program_ir import COMPUTE, ProgramIR
 from ..ir.grid import all_cores, reshape_coords
-from ..sim.fastforward.periodic import LoopIter, ThreadLoops
-from .codegen import TimingCodegen
-from .fastforward import TimedFastForward, can_fast_forward
+from ..ir.program_ir import COMPUTE, ProgramIR
 from ..metal.store_plan import store_plans
+from ..sim.fastforward.periodic import LoopIter, ThreadLoops
+from ..sim.op_table import OpTable
+from .codegen import TimingCodegen
 from .compute_cost import StoreCost, store_cost
-from .store_replay import predecessors, replay_plan
 from .event_loop import BeyondLimit, ThreadTimes, run_threads
+from .fastforward import TimedFastForward, can_fast_forward
 from .network import Resources, hops, xy
+from .store_replay import predecessors, replay_plan
 from .timed_state import Clock, PipeRecv, PipeSend, TimedCB, TimedPipe, TimedSem
 
 
