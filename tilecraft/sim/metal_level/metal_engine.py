@@ -46,12 +46,6 @@ _SCALAR = {s.call: name for name, s in optable.SCALAR_BINARY.items()}
 _FPU = {f.call: (name, ()) for name, f in optable.FPU_BINARY.items()}
 _FPU.update({call: (name, dims) for name, f in optable.FPU_BINARY.items() for dims, (_, call) in f.bcast.items()})
 
-
-def call_trace(grid: tuple[int, ...]) -> MetalCallTrace:
-    """A recorder of lowered calls as emulator trace events, with this engine's call tables."""
-    return MetalCallTrace(grid, _UNARY, _SFPU_BINARY, _SCALAR, _FPU)
-
-
 _BCAST_TYPE = {"BroadcastType::COL": (-1,), "BroadcastType::ROW": (-2,), "BroadcastType::SCALAR": (-2, -1)}
 _REDUCE_DIM = {v: k for k, v in optable.REDUCE_DIM.items()}
 #: calls that only configure the hardware: no effect on values
@@ -59,6 +53,11 @@ _CONFIG_ONLY = {"compute_kernel_hw_startup", "reduce_uninit", "noc_async_read_ba
                 "noc_async_writes_flushed",
                 "tile_regs_commit", "tile_regs_wait", optable.RECONFIG_SRCA, optable.RECONFIG_SRCB,
                 optable.RECONFIG_BOTH, optable.RECONFIG_PACK}
+
+
+def call_trace(grid: tuple[int, ...]) -> MetalCallTrace:
+    """A recorder of lowered calls as emulator trace events, with this engine's call tables."""
+    return MetalCallTrace(grid, _UNARY, _SFPU_BINARY, _SCALAR, _FPU)
 
 
 def _bits_to_float(bits: int) -> float:
