@@ -7,7 +7,9 @@ evaluator the engine builds, so it can report, per run:
 
 - ``phase1_s``: from the start of the process to the evaluator's construction (imports, compile,
   skeleton, recording);
-- ``phase2_s``: the evaluator's construction and run (what levels.py/chains.py/values.py cost);
+- ``phase2_s``: the evaluator's construction and run (what levels.py/chains.py/values.py cost), and
+  ``phase2_cpu_s`` the process's CPU seconds over the same span (``time.process_time``: on a shared
+  machine wall time is mostly waiting for a core);
 - ``rss_before_mib``: the resident set when phase 2 starts; ``peak_phase2_mib``: the peak (VmHWM)
   when phase 2 ends (its excess over the first is at most what phase 2 adds on top of the
   recording, exactly that when phase 1's own peak is lower); ``peak_mib``: the process's peak at its
@@ -60,13 +62,14 @@ class Timed:
     def __init__(self, rec, exact, device=None):
         times["phase1_s"] = time.perf_counter() - t0
         times["rss_before_mib"] = status("VmRSS:")
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         self.inner = real(rec, exact, device)
-        self.start = start
+        self.start, self.cpu = start, cpu
 
     def run(self):
         self.inner.run()
         times["phase2_s"] = time.perf_counter() - self.start
+        times["phase2_cpu_s"] = time.process_time() - self.cpu
         times["peak_phase2_mib"] = status("VmHWM:")
 
     def __getattr__(self, name):
@@ -115,8 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     for c in cases:
         med = {key: statistics.median(r[key] for r in runs[c]) for key in runs[c][0]}
         phase2 = ", ".join(f"{r['phase2_s']:.2f}" for r in runs[c])
+        cpu = ", ".join(f"{r['phase2_cpu_s']:.2f}" for r in runs[c])
         print(f"{c} {args.size}^3{' --exact' if args.exact else ''}: phase2 {med['phase2_s']:.2f} s "
-              f"(runs: {phase2}), phase1 {med['phase1_s']:.2f} s, rss at phase 2 {med['rss_before_mib']:.0f} MiB, "
+              f"(runs: {phase2}), CPU {med['phase2_cpu_s']:.2f} s (runs: {cpu}), phase1 {med['phase1_s']:.2f} s, rss at phase 2 {med['rss_before_mib']:.0f} MiB, "
               f"peak by the end of phase 2 {med['peak_phase2_mib']:.0f} MiB (+{med['peak_phase2_mib'] - med['rss_before_mib']:.0f}), "
               f"of the process {med['peak_mib']:.0f} MiB")
     return 0
