@@ -205,17 +205,66 @@ inline bool all_set(v8h mask) {
     return (half[0] & half[1]) == ~uint64_t(0);
 }
 
-template <int R>
+// bfloat16 rounding (to nearest even) of eight fp32 values, as the 16-bit patterns in 32-bit lanes.
+inline v8u bf16_bits(v8f v) {
+    const v8u x = (v8u)v;
+    return (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
+}
+
+// Sixteen values of bf16_bits (two vectors of eight, in order) stored as 16-bit patterns.
+inline void store_bf16x16(uint16_t* out, v8u lo, v8u hi) {
+#if defined(__AVX2__)
+    const __m256i packed = _mm256_packus_epi32((__m256i)lo, (__m256i)hi);  // (each lane is below 2^16)
+    const __m256i ordered = _mm256_permute4x64_epi64(packed, 0xd8);
+    std::memcpy(out, &ordered, 32);
+#else
+    const v8h a = __builtin_convertvector(lo, v8h), b = __builtin_convertvector(hi, v8h);
+    std::memcpy(out, &a, 16);
+    std::memcpy(out + 8, &b, 16);
+#endif
+}
+
+inline bool all_lanes(v8i mask) {
+#if defined(__AVX2__)
+    return _mm256_movemask_ps((__m256)mask) == 0xff;
+#else
+    for (int k = 0; k < 8; ++k)
+        if (!mask[k]) return false;
+    return true;
+#endif
+}
+
+// Eight elements of one row whose rounded ends (low: the fast value's rounding) do not all agree:
+// the undecided ones recomputed the exact mode's way; returns how many. Reads the group's
+// accumulators before the caller stores over them (acc may be out).
+template <int AK, int OK>
+__attribute__((noinline)) int64_t repair_group(const Call& c, const float* arow, int64_t col, int64_t o, v8h& low,
+                                               v8h agree) {
+    const bool has_acc = AK != NONE;
+    const v8f start = has_acc ? load_any8(c.acc, AK, o) : splat(0.0f);
+    const v8f exact = exact_group(c, arow, col, has_acc, start);
+    int64_t repaired = 0;
+    for (int k = 0; k < 8; ++k) {
+        if (agree[k]) continue;
+        low[k] = OK == BF16 ? float_to_bf16(exact[k]) : float_to_half(exact[k]);
+        ++repaired;
+    }
+    return repaired;
+}
+
+// R rows by 16 columns of one block (rows i0.., columns j..), accumulator and store formats fixed at
+// compile time (AK: NONE or a kind; OK: BF16 or F16).
+template <int R, int AK, int OK>
 int64_t checked_rows(const Call& c, int64_t r, int64_t i0, int64_t j) {
     const int64_t row0 = c.blk_m[r] + i0, col = c.blk_n[r] + j;
     const float* a = c.a + row0 * c.kd;
     const float* panel = c.panels.data() + (col / PANEL) * c.kd * PANEL;
     const int64_t at = c.blk_row[r] * c.h * c.w + i0 * c.w + j;  // the first element in acc and out
-    const bool has_acc = c.acc_kind != NONE;
+    constexpr bool has_acc = AK != NONE;
     v8f s[R][2], e[R][2];
     for (int i = 0; i < R; ++i)
         for (int q = 0; q < 2; ++q) {
-            s[i][q] = has_acc ? load_any8(c.acc, c.acc_kind, at + i * c.w + 8 * q) : splat(0.0f);
+            s[i][q] = has_acc ? load_any8(c.acc, AK, at + i * c.w + 8 * q) : splat(0.0f);
             e[i][q] = splat(0.0f);
         }
     for (int t = 0; t < c.tiles; ++t) {
@@ -234,22 +283,29 @@ int64_t checked_rows(const Call& c, int64_t r, int64_t i0, int64_t j) {
         }
     }
     int64_t repaired = 0;
-    for (int i = 0; i < R; ++i)
-        for (int q = 0; q < 2; ++q) {
-            v8h low = round16(s[i][q] - e[i][q], c.out_kind), high = round16(s[i][q] + e[i][q], c.out_kind);
-            v8h agree = (v8h)(low == high) & (v8h)__builtin_convertvector(e[i][q] <= splat(FLT_MAX), v8h);
-            const int64_t o = at + i * c.w + 8 * q;
-            if (!all_set(agree)) {  // (rare) the group's exact values, read before its store: acc may be out
-                const v8f start = has_acc ? load_any8(c.acc, c.acc_kind, o) : splat(0.0f);
-                const v8f exact = exact_group(c, a + i * c.kd, col + 8 * q, has_acc, start);
-                for (int k = 0; k < 8; ++k) {
-                    if (agree[k]) continue;
-                    low[k] = c.out_kind == BF16 ? float_to_bf16(exact[k]) : float_to_half(exact[k]);
-                    ++repaired;
-                }
+    for (int i = 0; i < R; ++i) {
+        uint16_t* out = static_cast<uint16_t*>(c.out) + at + i * c.w;
+        if constexpr (OK == BF16) {  // the usual case: decided in 32-bit lanes, stored as one row of 16
+            v8u low[2], high[2];
+            v8i agree = ~v8i{};
+            for (int q = 0; q < 2; ++q) {
+                low[q] = bf16_bits(s[i][q] - e[i][q]);
+                high[q] = bf16_bits(s[i][q] + e[i][q]);
+                agree &= (v8i)(low[q] == high[q]) & (e[i][q] <= splat(FLT_MAX));
             }
-            std::memcpy(static_cast<uint16_t*>(c.out) + o, &low, sizeof low);
+            if (all_lanes(agree)) {
+                store_bf16x16(out, low[0], low[1]);
+                continue;
+            }
         }
+        for (int q = 0; q < 2; ++q) {
+            v8h low = round16(s[i][q] - e[i][q], OK), high = round16(s[i][q] + e[i][q], OK);
+            v8h agree = (v8h)(low == high) & (v8h)__builtin_convertvector(e[i][q] <= splat(FLT_MAX), v8h);
+            if (!all_set(agree))  // (rare) the group's exact values
+                repaired += repair_group<AK, OK>(c, a + i * c.kd, col + 8 * q, at + i * c.w + 8 * q, low, agree);
+            std::memcpy(out + 8 * q, &low, sizeof low);
+        }
+    }
     return repaired;
 }
 
@@ -285,22 +341,32 @@ void exact_rows(const Call& c, int64_t r, int64_t i0, int64_t j) {
     for (int i = 0; i < R; ++i) store_any8(c.out, c.out_kind, at + i * c.w, s[i]);
 }
 
-template <int R>
-int64_t block_rows(const Call& c, bool exact, int64_t r, int64_t i0) {
+template <int AK, int OK>
+int64_t checked_blocks(const Call& c, int64_t first, int64_t last) {
     int64_t repaired = 0;
-    if (exact) {
-        for (int64_t j = 0; j < c.w; j += PANEL64) exact_rows<R>(c, r, i0, j);
-    } else {
-        for (int64_t j = 0; j < c.w; j += PANEL) repaired += checked_rows<R>(c, r, i0, j);
-    }
+    for (int64_t r = first; r < last; ++r)
+        for (int64_t i0 = 0; i0 < c.h; i0 += ROWS)
+            for (int64_t j = 0; j < c.w; j += PANEL) repaired += checked_rows<ROWS, AK, OK>(c, r, i0, j);
     return repaired;
 }
 
+template <int OK>
+int64_t checked_blocks_from(const Call& c, int64_t first, int64_t last) {
+    switch (c.acc_kind) {
+        case NONE: return checked_blocks<NONE, OK>(c, first, last);
+        case BF16: return checked_blocks<BF16, OK>(c, first, last);
+        case F16: return checked_blocks<F16, OK>(c, first, last);
+        default: return checked_blocks<F32, OK>(c, first, last);
+    }
+}
+
 int64_t run_blocks(const Call& c, bool exact, int64_t first, int64_t last) {
-    int64_t repaired = 0;
+    if (!exact) return c.out_kind == BF16 ? checked_blocks_from<BF16>(c, first, last)
+                                          : checked_blocks_from<F16>(c, first, last);
     for (int64_t r = first; r < last; ++r)
-        for (int64_t i0 = 0; i0 < c.h; i0 += ROWS) repaired += block_rows<ROWS>(c, exact, r, i0);
-    return repaired;
+        for (int64_t i0 = 0; i0 < c.h; i0 += ROWS)
+            for (int64_t j = 0; j < c.w; j += PANEL64) exact_rows<ROWS>(c, r, i0, j);
+    return 0;
 }
 
 void prepare(Call& c, const float* b, int64_t a_rows, bool exact) {
