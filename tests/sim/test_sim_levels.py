@@ -11,9 +11,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.outputs import assert_same_bits, launch_outputs
+from tilecraft.sim.dataflow import level_evaluator
 from tilecraft.sim.dataflow.level_evaluator import LevelEvaluator
 
 pytestmark = pytest.mark.usefixtures("fresh_process_state")
@@ -251,3 +255,27 @@ def test_a_value_is_computed_just_before_its_consumer_not_at_its_own_depth(
     assert widest and max(widest) == 1  # one block per batch: every step's score on its own level
     monkeypatch.undo()
     assert_same_bits(fast, launch_outputs(script, capsys, "--exact"))
+
+
+@pytest.mark.parametrize("table_cells", [level_evaluator.TABLE_CELLS, 0], ids=["table", "ufunc"])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_maximum_at_is_numpys(table_cells: int, data: st.DataObject) -> None:
+    """The consumer horizons' per-key maximum (a marked table, or ``np.maximum.at`` where the table
+    would be large) equals ``np.maximum.at``: keys absent, repeated, values of either depth dtype."""
+    keys_count = data.draw(st.integers(1, 40))
+    n = data.draw(st.integers(0, 300))
+    dtype = data.draw(st.sampled_from([np.int16, np.int32]))
+    keys = np.asarray(data.draw(st.lists(st.integers(0, keys_count - 1), min_size=n, max_size=n)), dtype=np.int64)
+    values = np.asarray(data.draw(st.lists(st.integers(0, 2000), min_size=n, max_size=n)), dtype=dtype)
+    start = np.asarray(data.draw(st.lists(st.integers(-1, 2000), min_size=keys_count, max_size=keys_count)),
+                       dtype=np.int32)
+    want, got = start.copy(), start.copy()
+    np.maximum.at(want, keys, values)
+    original = level_evaluator.TABLE_CELLS
+    level_evaluator.TABLE_CELLS = table_cells
+    try:
+        level_evaluator.maximum_at(got, keys, values)
+    finally:
+        level_evaluator.TABLE_CELLS = original
+    assert np.array_equal(got, want)
