@@ -358,7 +358,7 @@ def _read_leaf(evaluator: Any, site: Any, rows: np.ndarray, leaf: int) -> ReadLe
         found = int(sites[0]), read_rows
         if found[0] < 0 or not (sites == found[0]).all():
             return None  # not all from one read site
-    if (evaluator.slab_of[vids] >= 0).any():
+    if evaluator.holds_reads(vids):
         return None  # some gathered early (the tensor has changed since)
     known[id(site), leaf] = found
     read = evaluator.rec.reads[found[0]]

@@ -351,7 +351,10 @@ class Evaluator:
             self.drop(slab)
 
     def values(self, vids: np.ndarray) -> torch.Tensor:
-        slabs, row_of = self.slab_of.locate(vids)
+        return self.values_located(vids, *self.slab_of.locate(vids))
+
+    def values_located(self, vids: np.ndarray, slabs: np.ndarray, row_of: np.ndarray) -> torch.Tensor:
+        """:meth:`values` of stored ``vids`` whose slabs and rows (``SlabIndex.locate``) are known."""
         first = int(slabs[0])
         if (slabs == first).all():
             slab = self.slabs[first]

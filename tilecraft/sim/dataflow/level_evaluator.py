@@ -68,6 +68,8 @@ class LevelEvaluator(Evaluator):
         self.segment_end = 0
         #: work buffers reused from level to level (by :mod:`.chains`), by shape and format
         self.scratch: dict[Any, Any] = {}
+        #: the slabs stored outside a compute batch: the only ones that can hold reads (:meth:`holds_reads`)
+        self.read_slabs: set[int] = set()
 
     def _plan_frees(self, depth: np.ndarray) -> None:
         """What freeing needs, without an array over all values: the values written or printed
@@ -194,6 +196,14 @@ class LevelEvaluator(Evaluator):
     def store(self, vids: np.ndarray, values: torch.Tensor) -> None:
         super().store(vids, values)
         self.slab_last_level[self._slab_counter] = self.last_level_of(vids)
+        if self.site is None:  # reads gathered early: printed, or before a segment's writes
+            self.read_slabs.add(self._slab_counter)
+
+    def holds_reads(self, vids: np.ndarray) -> bool:
+        """Whether any of ``vids`` (values of read sites) was gathered into a slab early. Reads are stored
+        only outside a compute batch, so without such a slab nothing is searched (a chain's two leaves
+        asked it every level: ~0.4 ms a level at 4096^3)."""
+        return bool(self.read_slabs) and bool((self.slab_of[vids] >= 0).any())
 
     def last_level_of(self, vids: np.ndarray) -> int:
         """The deepest level that consumes any of ``vids`` (a batch of the site and level being
@@ -231,15 +241,17 @@ class LevelEvaluator(Evaluator):
     def drop(self, slab: int) -> None:
         super().drop(slab)
         del self.slab_last_level[slab]
+        self.read_slabs.discard(slab)
 
-    def read_rows(self, vids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def read_rows(self, vids: np.ndarray, slabs: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """For each value not in a slab, the index of the read site that made it (-1: not a read, or
         already gathered into a slab) and its row there:
         looked up in the sites' sorted value ids (no array over all values: at the published sizes
-        there are tens of millions)."""
+        there are tens of millions). ``slabs``: the values' slabs when the caller has them."""
         sites = np.full(len(vids), -1, dtype=np.int32)
         rows = np.zeros(len(vids), dtype=np.int64)
-        left = np.flatnonzero(self.slab_of[vids] < 0)  # stored values are not (or no longer) reads
+        slabs = self.slab_of[vids] if slabs is None else slabs
+        left = np.flatnonzero(slabs < 0)  # stored values are not (or no longer) reads
         for i, site in enumerate(self.rec.reads):
             out = site.out_a
             if not len(left):
@@ -254,14 +266,15 @@ class LevelEvaluator(Evaluator):
 
     def values(self, vids: np.ndarray) -> torch.Tensor:
         """Computed values from their slabs; reads gathered from their tensors now."""
-        sites, read_rows = self.read_rows(vids)
+        slabs, row_of = self.slab_of.locate(vids)
+        sites, read_rows = self.read_rows(vids, slabs)
         is_read = sites >= 0
         if not is_read.any():
-            return super().values(vids)
+            return self.values_located(vids, slabs, row_of)
         parts: list[tuple[np.ndarray, torch.Tensor]] = []
         if not is_read.all():
             where = np.flatnonzero(~is_read)
-            parts.append((where, super().values(vids[where])))
+            parts.append((where, self.values_located(vids[where], slabs[where], row_of[where])))
         for s in np.unique(sites[is_read]).tolist():
             where = np.flatnonzero(is_read & (sites == s))
             site = self.rec.reads[s]
