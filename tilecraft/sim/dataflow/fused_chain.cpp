@@ -261,12 +261,7 @@ int64_t checked_rows(const Call& c, int64_t r, int64_t i0, int64_t j) {
     const float* panel = c.panels.data() + (col / PANEL) * c.kd * PANEL;
     const int64_t at = c.blk_row[r] * c.h * c.w + i0 * c.w + j;  // the first element in acc and out
     constexpr bool has_acc = AK != NONE;
-    v8f s[R][2], e[R][2];
-    for (int i = 0; i < R; ++i)
-        for (int q = 0; q < 2; ++q) {
-            s[i][q] = has_acc ? load_any8(c.acc, AK, at + i * c.w + 8 * q) : splat(0.0f);
-            e[i][q] = splat(0.0f);
-        }
+    v8f s[R][2], e[R][2];  // (set by the first tile: nothing but the product is live during it)
     for (int t = 0; t < c.tiles; ++t) {
         v8f p[R][2];
         tile_product<R>(a + t * TILE_K, c.kd, panel + t * TILE_K * PANEL, p);
@@ -276,8 +271,8 @@ int64_t checked_rows(const Call& c, int64_t r, int64_t i0, int64_t j) {
             v8f rb = splat(c.row_bound[(row0 + i) * c.tiles + t]);
             for (int q = 0; q < 2; ++q) {
                 v8f d = rb * (q ? n1 : n0) + ABSOLUTE;
-                v8f x = (t == 0 && !has_acc) ? p[i][q] : s[i][q] + p[i][q];
-                e[i][q] = (e[i][q] + d) * GROW + fabs8(x) * SUM_ERROR;
+                v8f x = t ? s[i][q] + p[i][q] : has_acc ? load_any8(c.acc, AK, at + i * c.w + 8 * q) + p[i][q] : p[i][q];
+                e[i][q] = (t ? e[i][q] + d : d) * GROW + fabs8(x) * SUM_ERROR;
                 s[i][q] = x;
             }
         }
