@@ -253,22 +253,25 @@ __attribute__((noinline)) int64_t repair_group(const Call& c, const float* arow,
 }
 
 // R rows by 16 columns of one block (rows i0.., columns j..), accumulator and store formats fixed at
-// compile time (AK: NONE or a kind; OK: BF16 or F16).
-template <int R, int AK, int OK>
+// compile time (AK: NONE or a kind; OK: BF16 or F16), and ONE: a store of one K tile (step 1's), whose
+// sums then stay in registers from the product to the store instead of living on the stack across
+// a loop over the tiles.
+template <int R, int AK, int OK, bool ONE>
 int64_t checked_rows(const Call& c, int64_t r, int64_t i0, int64_t j) {
+    const int tiles = ONE ? 1 : c.tiles;
     const int64_t row0 = c.blk_m[r] + i0, col = c.blk_n[r] + j;
     const float* a = c.a + row0 * c.kd;
     const float* panel = c.panels.data() + (col / PANEL) * c.kd * PANEL;
     const int64_t at = c.blk_row[r] * c.h * c.w + i0 * c.w + j;  // the first element in acc and out
     constexpr bool has_acc = AK != NONE;
     v8f s[R][2], e[R][2];  // (set by the first tile: nothing but the product is live during it)
-    for (int t = 0; t < c.tiles; ++t) {
+    for (int t = 0; t < tiles; ++t) {
         v8f p[R][2];
         tile_product<R>(a + t * TILE_K, c.kd, panel + t * TILE_K * PANEL, p);
         const float* norm = c.col_norm.data() + t * c.ncols + col;
         v8f n0 = load8(norm), n1 = load8(norm + 8);
         for (int i = 0; i < R; ++i) {
-            v8f rb = splat(c.row_bound[(row0 + i) * c.tiles + t]);
+            v8f rb = splat(c.row_bound[(row0 + i) * tiles + t]);
             for (int q = 0; q < 2; ++q) {
                 v8f d = rb * (q ? n1 : n0) + ABSOLUTE;
                 v8f x = t ? s[i][q] + p[i][q] : has_acc ? load_any8(c.acc, AK, at + i * c.w + 8 * q) + p[i][q] : p[i][q];
@@ -336,22 +339,27 @@ void exact_rows(const Call& c, int64_t r, int64_t i0, int64_t j) {
     for (int i = 0; i < R; ++i) store_any8(c.out, c.out_kind, at + i * c.w, s[i]);
 }
 
-template <int AK, int OK>
+template <int AK, int OK, bool ONE>
 int64_t checked_blocks(const Call& c, int64_t first, int64_t last) {
     int64_t repaired = 0;
     for (int64_t r = first; r < last; ++r)
         for (int64_t i0 = 0; i0 < c.h; i0 += ROWS)
-            for (int64_t j = 0; j < c.w; j += PANEL) repaired += checked_rows<ROWS, AK, OK>(c, r, i0, j);
+            for (int64_t j = 0; j < c.w; j += PANEL) repaired += checked_rows<ROWS, AK, OK, ONE>(c, r, i0, j);
     return repaired;
+}
+
+template <int AK, int OK>
+int64_t checked_blocks_of(const Call& c, int64_t first, int64_t last) {
+    return c.tiles == 1 ? checked_blocks<AK, OK, true>(c, first, last) : checked_blocks<AK, OK, false>(c, first, last);
 }
 
 template <int OK>
 int64_t checked_blocks_from(const Call& c, int64_t first, int64_t last) {
     switch (c.acc_kind) {
-        case NONE: return checked_blocks<NONE, OK>(c, first, last);
-        case BF16: return checked_blocks<BF16, OK>(c, first, last);
-        case F16: return checked_blocks<F16, OK>(c, first, last);
-        default: return checked_blocks<F32, OK>(c, first, last);
+        case NONE: return checked_blocks_of<NONE, OK>(c, first, last);
+        case BF16: return checked_blocks_of<BF16, OK>(c, first, last);
+        case F16: return checked_blocks_of<F16, OK>(c, first, last);
+        default: return checked_blocks_of<F32, OK>(c, first, last);
     }
 }
 
