@@ -347,7 +347,7 @@ def test_a_chain_step_whose_read_was_gathered_before_a_write_uses_that_read(
 
 
 @pytest.mark.parametrize("table_cells", [level_evaluator.TABLE_CELLS, 0], ids=["table", "ufunc"])
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_maximum_at_is_numpys(table_cells: int, data: st.DataObject) -> None:
     """The consumer horizons' per-key maximum (a marked table, or ``np.maximum.at`` where the table
