@@ -5,7 +5,7 @@ emits for it makes calls the expression tree does not show: operands copied into
 calls and reconfigurations per DST section, intermediate buffers packed and read back, broadcast
 unpacks. Re-deriving those rules in the cost model would be a second copy of the lowering's
 decisions; instead every kernel op the lowering emits is recorded with the IR op it was emitted for
-(:attr:`ProgramLowering.emitted_for`), and a store's plan is read from the finished kernel (after
+(:meth:`.lowered.LoweredProgram.emitted_for`), and a store's plan is read from the finished kernel (after
 the init and format passes): its calls in order, with the loops the lowering made for it unrolled.
 The lowering plans and emits in one pass (an operand evaluated into an intermediate buffer is
 emitted while the tree is planned), so the emitted calls are the plan's one source of truth.
@@ -19,9 +19,9 @@ from typing import Any
 
 from ..diagnostics import DiagnosticWarning, KernelError
 from ..ir import ops as ir
-from ..ir.program_ir import ProgramIR
 from . import kir
-from .lower import ProgramLowering, not_emittable
+from .lower import not_emittable
+from .lowered import LoweredProgram
 
 #: the compute thread's IR ops a plan is read for: the stores, and a buffer's push and pop, where
 #: the lowering may evaluate too (a block's final value copied out of its partials buffer at its push)
@@ -63,27 +63,28 @@ class LoweredPlans:
         return tuple((cb.index, cb.page_bytes, cb.pages) for cb in self.program.cbs)
 
 
-def store_plans(program: ProgramIR, arch: str) -> LoweredPlans | None:
-    """The plan of every store (and compute push and pop, :data:`PLANNED`) of ``program`` as the
-    lowering emits it for ``arch``; None when the program does not lower (its stores have no kernel
-    to read a plan from). The lowering's warnings are its own (``tilecraft emit`` reports them), not
-    the cost model's."""
-    lowering = ProgramLowering(program, arch)
+def store_plans(lowered: LoweredProgram) -> LoweredPlans | None:
+    """The plan of every store (and compute push and pop, :data:`PLANNED`) of ``lowered.program``
+    as ``lowered`` (the launch's one lowering, or the cost model's own) emits it; None when the
+    program does not lower (its stores have no kernel to read a plan from). The lowering's warnings
+    are its own (the launch reports them when it lowers, ``tilecraft emit`` too), not the cost
+    model's."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DiagnosticWarning)
-            metal = lowering.lower()
+            metal = lowered.metal(verify=False)
     except KernelError as exc:
         if not_emittable(exc):
             return None
         raise
+    owners = lowered.emitted_for()
     plans: dict[ir.Op, StorePlan] = {}
     for kernel in metal.kernels:
         if kernel.processor.is_compute:
             calls: dict[ir.Op, list[kir.Call]] = {}
-            _collect(kernel.body, lowering.emitted_for, calls)
+            _collect(kernel.body, owners, calls)
             values = _values(kernel)
-            fronts = _fronts(kernel.body, lowering.emitted_for, values)
+            fronts = _fronts(kernel.body, owners, values)
             for store, found in calls.items():
                 resolved = tuple((c.fn, tuple(_number(a, values) for a in c.args)) for c in found)
                 plans[store] = StorePlan(resolved, sum(1 for fn, _ in resolved if fn == "tile_regs_acquire"),
