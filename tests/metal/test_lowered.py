@@ -1,7 +1,8 @@
 """A launch lowers its program to Metalium once (``metal/lowered.py``), and every consumer of the
 launch reads that one lowering: the W3001 warning and the L1 budget check, ``--level metal``,
-``--level cpp``, ``tilecraft emit``, ``tilecraft profile --level metal`` and ``tilecraft show-ir`` (the
-buffers the compiler adds)."""
+``--level cpp``, ``tilecraft emit``, ``tilecraft profile --level metal``, ``tilecraft profile
+--fp32-acc`` (each store charged the calls the lowering emitted for it) and ``tilecraft show-ir``
+(the buffers the compiler adds)."""
 
 from __future__ import annotations
 
@@ -37,8 +38,8 @@ def lowerings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 @pytest.mark.parametrize("argv", [
     ["run"], ["run", "--level", "metal"], ["run", "--level", "cpp"],
-    ["emit", "-o", "{tmp}"], ["profile", "--level", "metal"], ["profile"], ["show-ir"],
-], ids=["run", "run-metal", "run-cpp", "emit", "profile-metal", "profile", "show-ir"])
+    ["emit", "-o", "{tmp}"], ["profile", "--level", "metal"], ["profile"], ["profile", "--fp32-acc"], ["show-ir"],
+], ids=["run", "run-metal", "run-cpp", "emit", "profile-metal", "profile", "profile-fp32-acc", "show-ir"])
 def test_a_launch_lowers_its_program_once(argv: list[str], lowerings: list[str], tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(cli, "require_compiles", lambda *args: None)  # the header check is not what is counted

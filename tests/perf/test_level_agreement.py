@@ -25,12 +25,7 @@ TOLERANCE = 0.05
 SAMPLE = {"compare_eltwise_add.py"}
 
 #: example -> why its levels part by more than TOLERANCE (docs/performance-model.md, "Every example")
-PARTING: dict[str, str] = {
-    "flash_attention.py": "the language level replays each store's lowered calls after only the store before "
-                          "it (tilecraft/perf/store_replay.py); the loop body's seven stores read each other's "
-                          "local blocks and the kernel's stages run ahead across several of them: the language "
-                          "level is 5% the slower (not diagnosed line by line)",
-}
+PARTING: dict[str, str] = {}
 
 
 def _param(name: str):

@@ -1,6 +1,7 @@
 """The tuner and the launch agree on L1: a candidate is pruned exactly when its launch would fail.
 
-Both read one computation of a program's L1 need (``metal.lower.program_l1_need``): the
+Both read one computation of a program's L1 need (``metal.lower.program_l1_need``'s, which the
+tuner reads from the candidate's one lowering, ``LoweredProgram.l1_need``): the
 program's own buffers plus those the compiler adds when it lowers it (partial results, pipe
 landing slots and flags). ``examples/autotune_matmul.py`` at 4096^3 on an n150 once chose
 BM=16, BK=4, BN=8, whose own buffers fit (1,310,720 B) but which needs 2,031,648 B with the
@@ -23,8 +24,10 @@ import tilecraft.ttnn as ttnn
 from tilecraft import options as run_options
 from tilecraft import session
 from tilecraft.diagnostics import KernelError
+from tilecraft.metal.lower import ProgramLowering
+from tilecraft.perf import estimate
 from tilecraft.tune import options as tune_options
-from tilecraft.tune.evaluate import COMPILED, PRUNED, Job, evaluate, split_params
+from tilecraft.tune.evaluate import COMPILED, OK, PRUNED, Job, build, evaluate, split_params
 from tilecraft.tune.runners import SerialRunner
 from tilecraft.tune.space import Config
 from tilecraft.tune.sweep import run_sweep
@@ -116,3 +119,24 @@ def test_the_sweep_never_returns_a_configuration_the_launch_rejects(matmul: Any)
     pruned = {tuple(o.params.values()) for o in result.with_status(PRUNED)}
     assert pruned == {(16, 4, 8), (8, 8, 8)}
     assert result.ranked and all(launch_error(matmul, o.params) is None for o in result.ranked)
+
+
+def test_a_candidate_is_lowered_once_with_fp32_accumulation(matmul: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The L1 need and, with fp32 accumulation, the cost model's store plans (the calls the lowering
+    emits for each store) read the candidate's one lowering; the estimate is the one the cost model
+    makes when it lowers the program itself."""
+    lowered_kernels = []
+    lower_kernels = ProgramLowering.lower_kernels
+    monkeypatch.setattr(ProgramLowering, "lower_kernels",
+                        lambda self: lowered_kernels.append(self) or lower_kernels(self))
+    params = dict(BM=4, BK=4, BN=4)
+    request = matmul.setting(tensors(), {}).request
+    for phase in ("compile", "estimate"):
+        lowered_kernels.clear()
+        outcome = evaluate(Job(0, params, request.source, request.call, request.arch, request.grid, request.fidelity,
+                               True, phase))
+        assert outcome.status == (COMPILED if phase == "compile" else OK), outcome.reason
+        assert len(lowered_kernels) == 1, phase
+    kernel, _ = split_params(matmul.kernel, params)
+    program = build(kernel, request.call, params, "wormhole_b0", request.grid).program
+    assert outcome.cycles == estimate(program, request.arch, request.fidelity, fp32_acc=True).cycles

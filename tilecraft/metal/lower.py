@@ -57,6 +57,10 @@ class ProgramLowering:
         #: id of each kernel op emitted -> (that op, the IR op it was emitted for); the op is kept
         #: so that its id is not reused by an op a pass adds (:mod:`.store_plan`)
         self.emitted_for: dict[int, tuple[ir.Op, ir.Op]] = {}
+        #: the program's L1 need once its kernels are lowered (:func:`program_l1_need`'s figure), kept
+        #: when a check of :meth:`lower` then stops the lowering (the tuner reports a pruned
+        #: candidate's need)
+        self.need: L1Need | None = None
         for cb in program.cbs:
             if cb.fmt.name not in EMITTABLE_FORMATS:
                 raise error("E3002", f"buffer '{cb.name}' has data format {cb.fmt.name}, which Metalium buffers "
@@ -64,9 +68,9 @@ class ProgramLowering:
 
     def lower(self) -> kir.MetalProgram:
         kernels = self.lower_kernels()
+        self.need = need = self.l1_need()
         self.check_semaphores()
         check_cb_count(self.program, self.arch, [decl for decl, _, _ in self.internal])
-        need = self.l1_need()
         need.check()
         return kir.MetalProgram(self.program.name, self.program.grid, self.arch, kernels, self.cbs,
                                 self.semaphores, list(self.program.tensors),
@@ -217,7 +221,11 @@ class ProgramLowering:
 
 def lower_program(program: ProgramIR, arch: str = "wormhole_b0") -> kir.MetalProgram:
     """The program lowered to Metalium calls, one kernel per thread (verified)."""
-    metal = ProgramLowering(program, arch).lower()
+    return verify_lowered(ProgramLowering(program, arch).lower())
+
+
+def verify_lowered(metal: kir.MetalProgram) -> kir.MetalProgram:
+    """``metal`` with every kernel checked by the IR verifier (a bug of the lowering raises)."""
     for kernel in metal.kernels:
         verify_body(metal, kernel.name, kernel.body, "lowering to Metalium")
     return metal

@@ -5,7 +5,7 @@ emits for it makes calls the expression tree does not show: operands copied into
 calls and reconfigurations per DST section, intermediate buffers packed and read back, broadcast
 unpacks. Re-deriving those rules in the cost model would be a second copy of the lowering's
 decisions; instead every kernel op the lowering emits is recorded with the IR op it was emitted for
-(:attr:`ProgramLowering.emitted_for`), and a store's plan is read from the finished kernel (after
+(:meth:`.lowered.LoweredProgram.emitted_for`), and a store's plan is read from the finished kernel (after
 the init and format passes): its calls in order, with the loops the lowering made for it unrolled.
 The lowering plans and emits in one pass (an operand evaluated into an intermediate buffer is
 emitted while the tree is planned), so the emitted calls are the plan's one source of truth.
@@ -19,9 +19,9 @@ from typing import Any
 
 from ..diagnostics import DiagnosticWarning, KernelError
 from ..ir import ops as ir
-from ..ir.program_ir import ProgramIR
 from . import kir
-from .lower import ProgramLowering, not_emittable
+from .lower import not_emittable
+from .lowered import LoweredProgram
 
 #: the compute thread's IR ops a plan is read for: the stores, and a buffer's push and pop, where
 #: the lowering may evaluate too (a block's final value copied out of its partials buffer at its push)
@@ -36,14 +36,19 @@ class StorePlan:
     registers, such as DST indices, as 0), loops the lowering made for the store unrolled, and of a
     branch the one a store runs on most iterations (the else of a K loop's last-step test, the
     then of a "was it written" test). ``sections``: DST acquisitions (``tile_regs_acquire``).
-    ``cycled``: the buffers the calls both push and wait on (intermediate buffers packed and read
-    back, a block's partials buffer: its current value read, the next packed behind it), each with
-    the pages at its front before the calls (:func:`cycled_buffers`): their round trips are part
-    of the store's time."""
+    ``front``: the pages at each buffer's front when the store starts, as the kernel runs its
+    loops (:func:`_fronts`). ``cycled``: of those, the buffers the calls both push and wait on
+    (intermediate buffers packed and read back, a block's partials or local buffer: its current
+    value read or dropped, the next packed behind it; :func:`cycled_buffers`): their round trips
+    are part of the store's time."""
 
     calls: tuple[tuple[str, tuple[int, ...]], ...]
     sections: int
-    cycled: tuple[tuple[int, int], ...]
+    front: tuple[tuple[int, int], ...]
+
+    @property
+    def cycled(self) -> tuple[tuple[int, int], ...]:
+        return cycled_buffers(self.calls, dict(self.front))
 
 
 @dataclass(frozen=True)
@@ -58,54 +63,100 @@ class LoweredPlans:
         return tuple((cb.index, cb.page_bytes, cb.pages) for cb in self.program.cbs)
 
 
-def store_plans(program: ProgramIR, arch: str) -> LoweredPlans | None:
-    """The plan of every store (and compute push and pop, :data:`PLANNED`) of ``program`` as the
-    lowering emits it for ``arch``; None when the program does not lower (its stores have no kernel
-    to read a plan from). The lowering's warnings are its own (``tilecraft emit`` reports them), not
-    the cost model's."""
-    lowering = ProgramLowering(program, arch)
+def store_plans(lowered: LoweredProgram) -> LoweredPlans | None:
+    """The plan of every store (and compute push and pop, :data:`PLANNED`) of ``lowered.program``
+    as ``lowered`` (the launch's one lowering, or the cost model's own) emits it; None when the
+    program does not lower (its stores have no kernel to read a plan from). The lowering's warnings
+    are its own (the launch reports them when it lowers, ``tilecraft emit`` too), not the cost
+    model's."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DiagnosticWarning)
-            metal = lowering.lower()
+            metal = lowered.metal(verify=False)
     except KernelError as exc:
         if not_emittable(exc):
             return None
         raise
+    owners = lowered.emitted_for()
     plans: dict[ir.Op, StorePlan] = {}
     for kernel in metal.kernels:
         if kernel.processor.is_compute:
             calls: dict[ir.Op, list[kir.Call]] = {}
-            _collect(kernel.body, lowering.emitted_for, calls)
+            _collect(kernel.body, owners, calls)
             values = _values(kernel)
+            fronts = _fronts(kernel.body, owners, values)
             for store, found in calls.items():
                 resolved = tuple((c.fn, tuple(_number(a, values) for a in c.args)) for c in found)
                 plans[store] = StorePlan(resolved, sum(1 for fn, _ in resolved if fn == "tile_regs_acquire"),
-                                         cycled_buffers(resolved))
+                                         fronts.get(store, ()))
     return LoweredPlans(metal, plans)
 
 
-def cycled_buffers(calls: tuple[tuple[str, tuple[int, ...]], ...]) -> tuple[tuple[int, int], ...]:
-    """The buffers ``calls`` push and wait on, each with the pages at its front before them: the
-    fewest that let every wait and pop of the calls find its pages (the value there before)."""
-    pushed, waited = set(), set()
-    front: dict[int, list[int]] = {}  # buffer -> [pages there before, pages there now]
-    for fn, args in calls:
+def cycled_buffers(calls: tuple[tuple[str, tuple[int, ...]], ...],
+                   front: dict[int, int]) -> tuple[tuple[int, int], ...]:
+    """The buffers ``calls`` push and wait on, each with its pages at the front before them
+    (``front``: :attr:`StorePlan.front`)."""
+    waited = {args[0] for fn, args in calls if fn == "cb_wait_front"}
+    pushed = dict.fromkeys(args[0] for fn, args in calls if fn == "cb_push_back")
+    return tuple((cb, front.get(cb, 0)) for cb in pushed if cb in waited)
+
+
+class _Occupancy:
+    """Pages at each buffer's front along a walk of the kernel's calls, seeded at the start with
+    the fewest pages that let every wait and pop of the walk find its pages."""
+
+    def __init__(self) -> None:
+        self.seed: dict[int, int] = {}
+        self.now: dict[int, int] = {}
+        #: planned op -> (pages now, seeds then) when it started
+        self.at: dict[ir.Op, tuple[dict[int, int], dict[int, int]]] = {}
+
+    def call(self, fn: str, args: tuple[int, ...]) -> None:
         if fn not in ("cb_push_back", "cb_wait_front", "cb_pop_front"):
-            continue
-        before_now = front.setdefault(args[0], [0, 0])
+            return
+        cb, n = args[0], args[1]
+        now = self.now.get(cb, 0)
         if fn == "cb_push_back":
-            pushed.add(args[0])
-            before_now[1] += args[1]
-            continue
-        if fn == "cb_wait_front":
-            waited.add(args[0])
-        if before_now[1] < args[1]:
-            before_now[0] += args[1] - before_now[1]
-            before_now[1] = args[1]
-        if fn == "cb_pop_front":
-            before_now[1] -= args[1]
-    return tuple((cb, n) for cb, (n, _) in front.items() if cb in pushed and cb in waited)
+            self.now[cb] = now + n
+            return
+        if now < n:  # the pages were there before the walk: the start holds them
+            self.seed[cb] = self.seed.get(cb, 0) + n - now
+            now = n
+        self.now[cb] = now - n if fn == "cb_pop_front" else now
+
+    def front(self, op: ir.Op) -> tuple[tuple[int, int], ...]:
+        now, seed = self.at[op]
+        return tuple((cb, now.get(cb, 0) + self.seed.get(cb, 0) - seed.get(cb, 0))
+                     for cb in sorted(set(self.now) | set(self.seed)))
+
+
+def _fronts(body: list[ir.Op], owners: dict[int, tuple[ir.Op, ir.Op]],
+            values: dict[str, int]) -> dict[ir.Op, tuple[tuple[int, int], ...]]:
+    """Each planned op -> the pages at each buffer's front when it starts, on a pass of its loops
+    after the first. One walk of the kernel in order, every loop body once and of a branch the
+    usual one (as :func:`_unrolled`: a "was it written" test true), seeded with the fewest pages
+    that let every wait and pop find its pages: what a buffer holds between passes (a local
+    block's current value, which its store drops after packing the next one behind it, and which a
+    later store reads) is at its front from the start. Read from a store's calls alone, a drop
+    after the pack would seem to wait for that pack."""
+    walk = _Occupancy()
+
+    def visit(ops: list[ir.Op]) -> None:
+        for op in ops:
+            owner = owners.get(id(op), (None, None))[1]
+            if isinstance(owner, PLANNED):
+                walk.at.setdefault(owner, (dict(walk.now), dict(walk.seed)))
+                for c in _unrolled(op):
+                    walk.call(c.fn, tuple(_number(a, values) for a in c.args))
+            elif isinstance(op, kir.Call):
+                walk.call(op.fn, tuple(_number(a, values) for a in op.args))
+            elif isinstance(op, ir.If):
+                visit(op.else_body or op.then_body)
+            elif getattr(op, "body", None):
+                visit(op.body)
+
+    visit(body)
+    return {op: walk.front(op) for op in walk.at}
 
 
 def _collect(body: list[ir.Op], owners: dict[int, tuple[ir.Op, ir.Op]], calls: dict[ir.Op, list[kir.Call]]) -> None:

@@ -18,6 +18,7 @@ from ..emu.trace import KernelTrace
 from ..ir.program_ir import ProgramIR
 from ..metal.kir import MetalProgram
 from ..metal.lower import lower_program
+from ..metal.lowered import LoweredProgram
 from ..sim.metal_level.metal_engine import MetalRuntime
 from ..sim.metal_level.metal_trace import slot_of
 from ..ttnn.fidelity import MathFidelity
@@ -51,7 +52,7 @@ def resolve_fidelity(fidelity: Fidelity) -> MathFidelity:
 
 def estimate(program: ProgramIR, arch: Union[str, Arch] = "wormhole_b0", fidelity: Fidelity = "HiFi4",
              fp32_acc: bool = False, trace: bool = False, stop_after: float = float("inf"),
-             fast_forward: bool = True) -> Estimate:
+             fast_forward: bool = True, lowered: LoweredProgram | None = None) -> Estimate:
     """Predict the run time of ``program`` (after the IR passes, as the driver runs it).
 
     ``fidelity`` sets the matrix unit's passes; ``fp32_acc`` halves DST (fp32 accumulation);
@@ -62,10 +63,12 @@ def estimate(program: ProgramIR, arch: Union[str, Arch] = "wormhole_b0", fidelit
     before the run when the compute thread's busy cycles alone pass it (:mod:`.bound`).
     ``fast_forward`` advances long loops by whole periods once the run's state repeats
     (:mod:`.fastforward`, within its stated tolerance); False times every operation.
+    ``lowered``: the launch's lowering of ``program`` (a session lowering hook receives it), which
+    an ``fp32_acc`` estimate reads its stores' calls from instead of lowering the program again.
     """
     arch_desc = resolve_arch(arch)
     fid = resolve_fidelity(fidelity)
-    run = TimingRun(program, arch_desc, fid.phases, fp32_acc, trace, fast_forward)
+    run = TimingRun(program, arch_desc, fid.phases, fp32_acc, trace, fast_forward, lowered)
     if stop_after < float("inf"):
         bound = busy_lower_bound(run)
         if bound > stop_after:
@@ -138,10 +141,11 @@ def _program_name(program: ProgramSpec) -> str:
 
 
 def lower_bound(program: ProgramIR, arch: Union[str, Arch] = "wormhole_b0", fidelity: Fidelity = "HiFi4",
-                fp32_acc: bool = False) -> float:
-    """Cycles the program takes at least, for about two cores' worth of an estimate (:mod:`.bound`)."""
+                fp32_acc: bool = False, lowered: LoweredProgram | None = None) -> float:
+    """Cycles the program takes at least, for about two cores' worth of an estimate (:mod:`.bound`);
+    ``lowered`` as for :func:`estimate`."""
     return busy_lower_bound(TimingRun(program, resolve_arch(arch), resolve_fidelity(fidelity).phases, fp32_acc,
-                                      False, fast_forward=False))
+                                      False, fast_forward=False, lowered=lowered))
 
 
 __all__ = ["BeyondLimit", "Estimate", "LineCost", "estimate", "estimate_kernels", "estimate_lowered", "estimate_metal", "lower_bound", "resolve_arch", "resolve_fidelity"]

@@ -15,7 +15,7 @@ from typing import Any, Callable, Union
 
 from .. import session
 from ..arch.base import Arch
-from ..ir.program_ir import ProgramIR
+from ..metal.lowered import LoweredProgram
 from . import estimate, estimate_kernels, resolve_arch
 from .result import Estimate
 
@@ -38,16 +38,16 @@ def both_levels(run: Callable[[], Any], arch: Union[str, Arch] = "wormhole_b0") 
     time each launch at both levels. The language level uses the fidelity and fp32 accumulation
     the emitted compute kernel was configured with, so both time the same arithmetic."""
     arch_desc = resolve_arch(arch)
-    built: list[ProgramIR] = []
+    built: list[LoweredProgram] = []
     timed: list[Estimate] = []
 
     def emulated(program: Any, result: Any) -> None:
         timed.append(estimate_kernels(program, result.trace, arch_desc))
 
-    with session.using(arch=arch_desc.name, level="cpp", simulate=True, program_hooks=[built.append],
+    with session.using(arch=arch_desc.name, level="cpp", simulate=True, lowering_hooks=[built.append],
                        emulator_hooks=[emulated]):
         run()
     if len(built) != len(timed):
         raise RuntimeError(f"{len(built)} programs launched but {len(timed)} ran on the emulator")
-    return [LevelPair(estimate(program, arch_desc, kernel.fidelity, kernel.fp32_acc), kernel)
-            for program, kernel in zip(built, timed)]
+    return [LevelPair(estimate(lowered.program, arch_desc, kernel.fidelity, kernel.fp32_acc, lowered=lowered), kernel)
+            for lowered, kernel in zip(built, timed)]

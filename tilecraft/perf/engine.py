@@ -18,6 +18,7 @@ from ..arch.processors import thread_processors
 from ..ir import ops as ir
 from ..ir.grid import all_cores, reshape_coords
 from ..ir.program_ir import COMPUTE, ProgramIR
+from ..metal.lowered import LoweredProgram
 from ..metal.store_plan import store_plans
 from ..sim.fastforward.periodic import LoopIter, ThreadLoops
 from ..sim.op_table import OpTable
@@ -77,7 +78,7 @@ class TimingRun(OpTable):
     """One program, one architecture, one fidelity: generate, run, keep every thread's times."""
 
     def __init__(self, program: ProgramIR, arch: Arch, phases: int, fp32_acc: bool, trace: bool,
-                 fast_forward: bool = True):
+                 fast_forward: bool = True, lowered: LoweredProgram | None = None):
         if arch.costs is None:
             raise ValueError(f"architecture {arch.name!r} has no cost figures")
         self.program = program
@@ -95,8 +96,9 @@ class TimingRun(OpTable):
         #: each store's calls as the lowering emits them. None where the program does not lower, and
         #: for a 16-bit DST (``fp32_acc`` False): the lowering emits fp32 DST only (half the tiles per
         #: section), so its calls are not those of the kernel being timed; the expression tree's
-        #: figure (:func:`.compute_cost.store_cost`, at the DST size asked for) is
-        self.plans = store_plans(program, arch.name) if fp32_acc else None
+        #: figure (:func:`.compute_cost.store_cost`, at the DST size asked for) is. Read from the
+        #: launch's lowering where the caller has it (``lowered``), else from one made here
+        self.plans = store_plans(lowering_of(program, arch, lowered)) if fp32_acc else None
         self.buffers = self.plans.buffers() if self.plans is not None else ()
         stored = lambda op: isinstance(op, (ir.BlockStore, ir.LocalStore))  # noqa: E731
         #: each store -> the store that runs before it on its thread (:func:`.store_replay.predecessors`)
@@ -166,3 +168,11 @@ class TimingRun(OpTable):
         return sum(k.flops[0] for k in self.cores.values())
 
 
+def lowering_of(program: ProgramIR, arch: Arch, lowered: LoweredProgram | None) -> LoweredProgram:
+    """``lowered`` (the launch's lowering of ``program``), or a lowering of ``program`` for ``arch``."""
+    if lowered is None:
+        return LoweredProgram(program, arch.name)
+    if lowered.program is not program or lowered.arch != arch.name:
+        raise ValueError(f"the lowering given is of program {lowered.program.name!r} for {lowered.arch}, not of "
+                         f"the program timed, {program.name!r} for {arch.name}")
+    return lowered

@@ -106,7 +106,7 @@ class Profiler:
             est = estimate_metal(lowered.metal(), self.arch, trace=bool(self.args.trace))
         else:
             est = estimate(lowered.program, self.arch, self.args.fidelity, self.args.fp32_acc, trace=bool(self.args.trace),
-                           fast_forward=not self.args.exact)
+                           fast_forward=not self.args.exact, lowered=lowered)
         out = lowered.program.tensors[-1] if lowered.program.tensors else None
         self._add(est, Kernel(est, tuple(out.shape) if out else (), out.fmt.name if out else "-",
                               "kernel" if self.args.level == "metal" else "language"))

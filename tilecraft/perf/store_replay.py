@@ -35,7 +35,7 @@ def replay_plan(plan: StorePlan, before: StorePlan, buffers: tuple[tuple[int, in
     its time from idle stages (the first store, or one after the thread waited)."""
     alone = _stages_end(plan.calls, plan.cycled, buffers, arch, phases)
     both = before.calls + plan.calls
-    steady = _stages_end(both, cycled_buffers(both), buffers, arch, phases) - _stages_end(
+    steady = _stages_end(both, cycled_buffers(both, dict(before.front)), buffers, arch, phases) - _stages_end(
         before.calls, before.cycled, buffers, arch, phases)
     return steady, max(0.0, alone - steady)
 

@@ -7,8 +7,9 @@ returns an :class:`Outcome` (plain data); it never raises for a candidate's own 
 
 Compile-time pruning: a candidate whose program does not build is *pruned* with the diagnostic
 as its reason (``E0401`` its buffers overflow L1, ``E0106`` a slice does not fit its block, ...),
-the L1 budget checked on the program's whole need (``metal.lower.program_l1_need``: its own buffers
-and those the compiler adds), which is what its launch checks, so no winner fails to launch;
+the L1 budget checked on the program's whole need (its own buffers and those the compiler adds,
+read from the candidate's one lowering: ``metal.lowered.LoweredProgram.l1_need``, which the cost
+model's store plans then read too), which is what its launch checks, so no winner fails to launch;
 and so is one whose kernel scope fails an ``assert`` (``assert K % BK == 0, "BK must divide K"``:
 how a program states that its shapes must divide). Any other exception is a *failure* (a crash),
 reported with its type, message and line.
@@ -25,10 +26,9 @@ from typing import Any
 
 from .. import driver, options
 from ..diagnostics import DiagnosticWarning, KernelError
-from ..ir.program_ir import ProgramIR
 from ..lang import kernel as lang_kernel
 from ..lang.kernel import KernelDef
-from ..metal.lower import program_l1_need
+from ..metal.lowered import LoweredProgram
 from ..perf import BeyondLimit, estimate, lower_bound, resolve_arch
 from ..version import __version__
 from .shipping import CallSpec, OperationSource, load_operation
@@ -105,15 +105,16 @@ def evaluate(job: Job) -> Outcome:
             outcome.reason = (f"this worker runs tilecraft {__version__}, the sweep {job.version}: "
                               "install the same version on every worker")
             return outcome
-        program = _build_or_prune(job, outcome)
-        if program is None:
+        lowered = _build_or_prune(job, outcome)
+        if lowered is None:
             return outcome
+        program = lowered.program
         if job.phase == "compile":
             outcome.status = COMPILED
-            outcome.lower_bound = lower_bound(program, job.arch, job.fidelity, job.fp32_acc)
+            outcome.lower_bound = lower_bound(program, job.arch, job.fidelity, job.fp32_acc, lowered)
             return outcome
         try:
-            est = estimate(program, job.arch, job.fidelity, job.fp32_acc, stop_after=job.stop_after)
+            est = estimate(program, job.arch, job.fidelity, job.fp32_acc, stop_after=job.stop_after, lowered=lowered)
         except BeyondLimit as beyond:
             outcome.status, outcome.reason = SLOWER, str(beyond)
             return outcome
@@ -130,12 +131,15 @@ def evaluate(job: Job) -> Outcome:
         outcome.wall_s = time.perf_counter() - start
 
 
-def _build_or_prune(job: Job, outcome: Outcome) -> ProgramIR | None:
+def _build_or_prune(job: Job, outcome: Outcome) -> LoweredProgram | None:
+    """The candidate's program and its one lowering (its L1 need, and with ``fp32_acc`` the calls
+    the cost model charges its stores), or None when it is pruned (``outcome`` says why)."""
     kdef = load_operation(job.source)
     generation = resolve_arch(job.arch).name
     try:
-        program = build(kdef, job.call, job.params, generation, job.grid)
-        need = program_l1_need(program, generation)
+        lowered = build(kdef, job.call, job.params, generation, job.grid)
+        program = lowered.program
+        need = lowered.l1_need()
         outcome.l1_bytes, outcome.l1_available = need.total, need.available
         need.check()
     except KernelError as exc:
@@ -150,19 +154,20 @@ def _build_or_prune(job: Job, outcome: Outcome) -> ProgramIR | None:
         return None
     outcome.buffers = tuple(BufferSize(cb.name, cb.shape, cb.buffer_factor, cb.total_bytes, cb.sizing)
                             for cb in program.cbs)
-    return program
+    return lowered
 
 
 def build(kdef: KernelDef, call: CallSpec, params: dict[str, Any], generation: str,
-          grid: tuple[int, ...] | None) -> ProgramIR:
-    """The program of ``kdef`` with hyper-parameters ``params``, as the driver would build it."""
+          grid: tuple[int, ...] | None) -> LoweredProgram:
+    """The program of ``kdef`` with hyper-parameters ``params``, as the driver would build it, with
+    its lowering (made on first use, as a launch's)."""
     kdef, hyper = split_params(kdef, params)
     args, kwargs = call.materialise()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DiagnosticWarning)
-        program, _, _ = driver.build_and_lower(kdef, args, {**kwargs, **hyper},
+        _, _, lowered = driver.build_and_lower(kdef, args, {**kwargs, **hyper},
                                                options.RunOptions(arch=generation, grid=grid))
-    return program
+    return lowered
 
 
 def split_params(kdef: KernelDef, params: dict[str, Any]) -> tuple[KernelDef, dict[str, Any]]:
