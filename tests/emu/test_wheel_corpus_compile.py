@@ -15,6 +15,7 @@ import pytest
 from benchmarks import wheel_compute_compile as compute_census
 from benchmarks import wheel_kernels_compile as corpus
 from tilecraft.emu import wheel_kernels
+from tilecraft.emu.toolchain import clang
 
 #: kernels (under ttnn/operations) that compile, across ops, the Metal 2.0 named-args ones included
 SAMPLE = (
@@ -148,3 +149,43 @@ def test_a_compute_kernel_that_does_not_compile_is_reported_with_its_first_error
     assert failure.value.diagnostic.code == CODE_BUILD
     assert "(TRISC UNPACK)" in failure.value.diagnostic.message
     assert "'no_such_tile' was not declared" in failure.value.diagnostic.message
+
+
+def test_a_compute_kernel_written_only_against_kernel_lib_is_counted_as_compute(root: Path) -> None:
+    """untilize's kernel includes no ``api/compute/`` header itself, only kernel_lib's untilize
+    helpers: the compute census builds it, so the data-movement count does not hold it."""
+    ops = wheel_kernels.operations(root)
+    assert corpus.role(ops / "data_movement/untilize/device/kernels/compute/untilize_variable_num_blocks.cpp") == \
+        "compute"
+    assert corpus.role(ops / "eltwise/unary/device/kernels/dataflow/reader_unary_interleaved_start_id.cpp") == \
+        "data movement"
+
+
+def test_the_census_derives_a_data_movement_kernels_factory_inputs_and_skips_what_the_wheel_lacks(root: Path) -> None:
+    """On the real dataflow API: ``prepare_reduce_scaler`` asserts its CB is bfloat16 or float32 (the
+    factory's CBs, which the generic build leaves unset); a fabric kernel includes headers the
+    wheel does not ship, a skip with the reason, not a failure."""
+    ops = wheel_kernels.operations(root)
+    reader = ops / "experimental/deepseek_prefill/attn_res_gather_softmax/device/kernels/dataflow/" \
+                   "reader_attn_res_gather_softmax.cpp"
+    assert corpus.compile_one(reader, "real") is None
+    fabric = corpus.compile_one(ops / "point_to_point/device/kernels/dataflow/reader_receive.cpp", "real")
+    assert fabric == f"{corpus.SKIPPED}tt_metal/fabric/hw/inc/edm_fabric/fabric_connection_manager.hpp " \
+                     "is not in the wheel"
+
+
+def test_a_quasar_kernel_needing_its_factorys_include_path_is_skipped_with_the_reason(root: Path) -> None:
+    kernel = wheel_kernels.operations(root) / \
+        "experimental/quasar/binary_ng/device/kernels_dfb/compute/eltwise_binary_no_bcast_dfb.cpp"
+    result = compute_census.build_one(kernel, "no defines", ())
+    assert not result.ok and result.cluster.startswith(f"{corpus.SKIPPED}Quasar binary_ng DFB kernel")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(clang() is None, reason="no clang++ 19 or newer installed")
+def test_a_conv_reader_g_plus_plus_12_rejects_compiles_with_clang(root: Path) -> None:
+    """conv's ``#pragma GCC unroll(window_height)`` of a template parameter: g++ 12 rejects the
+    count, clang takes it (tensix_build.compile_host), as the real dataflow path builds it."""
+    kernel = wheel_kernels.operations(root) / "experimental/quasar/conv2d/device/kernels/" \
+        "reader_writer_tiled_out_1d_mcast_receiver_conv_weights_tiled_col_to_rm_blocks_metal2.cpp"
+    assert corpus.compile_one(kernel, "real") is None
