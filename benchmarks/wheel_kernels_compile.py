@@ -22,13 +22,16 @@ interleaved DRAM accessor args at compile-time arg 0, each ``sem::NAME`` a ``Sem
 of a distinct id. Scratchpad bindings (``scratch::``) are not generated (the hosts have no
 scratchpads yet): they are tallied as blockers.
 
-A kernel counts as compute when it includes the compute API (``api/compute/...``), else as data
-movement.
+A kernel counts as compute when it includes the compute API (``api/compute/...``) itself, through
+a local header or through one of kernel_lib's compute helpers (as the compute census,
+wheel_compute_compile.py, counts it), else as data movement. A kernel that needs a header the
+wheel does not ship is reported as skipped with that reason (``SKIPPED``), not as a failure.
 
 With ``--dataflow real`` the data-movement kernels compile as ``TILECRAFT_DATAFLOW=real`` builds
 them: against the wheel's own 0.81.1 dataflow API in the machine include tree (tensix_dataflow.py).
 
     python -m benchmarks.wheel_kernels_compile [--jobs N] [--limit N] [--every N] [--role R] [--dataflow real]
+                                               [--out results.jsonl]
 """
 
 from __future__ import annotations

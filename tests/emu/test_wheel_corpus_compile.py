@@ -41,8 +41,13 @@ SAMPLE = (
     "experimental/deepseek_prefill/update_padded_kv_cache/device/kernels/dataflow/writer_update_padded_kv_cache.cpp",
 )
 
-#: compiled kernels per role, measured over the whole corpus (benchmarks/README.md)
+#: compiled kernels per role, measured over the whole corpus (benchmarks/README.md); the 51 compute
+#: kernels written only against kernel_lib, counted as data movement when these were measured, did
+#: not compile as data movement (none of them: measured 2026-11-29)
 FLOOR = {"data movement": 441, "compute": 71}
+#: data-movement kernels that compile on the real dataflow API, of 1091 (benchmarks/README.md); 12 of
+#: them have a dependent "#pragma GCC unroll" count, which only clang takes (838 without clang)
+REAL_DATAFLOW_FLOOR = 850
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +70,14 @@ def test_the_corpus_compile_count_does_not_regress(root: Path) -> None:
     assert all(compiled[role] >= FLOOR[role] for role in FLOOR), (compiled, FLOOR)
 
 
+@pytest.mark.slow
+def test_the_real_dataflow_corpus_compile_count_does_not_regress(root: Path) -> None:
+    paths = [p for p in corpus.kernels(root) if corpus.role(p) == "data movement"]
+    reasons = corpus.measure(paths, dataflow="real")
+    assert sum(r is None for r in reasons) >= (REAL_DATAFLOW_FLOOR if clang() is not None else 838), \
+        [r for r in reasons if r]
+
+
 #: compute kernels that compile on the Tensix machine, each standing for a census fix: every unary
 #: SFPU op the factory's SFPU_OP_CHAIN_0 selects (default: the whole SFPU layer, our SFPI under the
 #: real ckernel_sfpu_*), named compile-time args, the distinct-args retry (kernels whose CBs come
@@ -78,8 +91,9 @@ COMPUTE_SAMPLE = (
     pytest.param("transformer/sdpa/device/kernels/compute/joint_sdpa.cpp", marks=pytest.mark.slow),
     pytest.param("reduction/generic/device/kernels/compute/reduce_rm.cpp", marks=pytest.mark.slow),
 )
-#: compute kernels that compile on the machine, of 382 (benchmarks/README.md)
-COMPUTE_FLOOR = 299
+#: compute kernels that compile on the machine, of 382 (benchmarks/README.md: 299 before clang
+#: compiled the 38 g++ 12 crashes on)
+COMPUTE_FLOOR = 338 if clang() is not None else 300
 
 
 @pytest.mark.parametrize("kernel", COMPUTE_SAMPLE)
