@@ -45,9 +45,10 @@ from pathlib import Path
 from benchmarks import wheel_compute_variants as variants
 from benchmarks.wheel_compute_variants import Defines
 from benchmarks import wheel_kernels_compile as corpus
-from tilecraft.emu import build, tensix_compute, wheel_kernels
-from tilecraft.emu.build import CBInfo, KernelBuild
-from tilecraft.emu.tensix_build import TensixBuildError
+from benchmarks.wheel_kernels_compile import kernel_text
+from tilecraft.emu import tensix_compute, wheel_kernels
+from tilecraft.emu.build import KernelBuild
+from tilecraft.emu.tensix_build import CLANG_NOTE, TensixBuildError
 from tilecraft.emu.toolchain import compiler
 from tilecraft.metal.jit_build import ARCHES
 
@@ -57,7 +58,7 @@ OUT = ROOT / "out" / "wheel_compute_compile"
 ARCH_DEFINES = (("ARCH_WORMHOLE", "1"), ("KERNEL_BUILD", "1"),
                 *(tuple(d.split("=", 1)) for d in ARCHES["wormhole_b0"].bank_defines), ("DRAM_ALIGNMENT", "32"))
 #: every CB a bf16 32x32 tile (the format tables need one; a kernel's own formats are the factory's)
-CBS = tuple((i, CBInfo(2048, 5)) for i in range(32))
+CBS = corpus.CBS
 MAX_JOBS = 2  # the census shares a 2-core machine
 
 
@@ -73,44 +74,29 @@ class Result:
     seconds: float = 0.0
 
 
-def kernel_text(path: Path) -> str:
-    """The kernel's text and that of every header it includes from its directory or ttnn's include
-    roots, recursively (what its defines, named args and bindings are looked for in)."""
-    text = path.read_text(errors="replace")
-    return "".join(build._local_includes(path, text, build.ttnn_include_roots(path))[1::2]) + text
-
-
-def _compute_helpers(root: Path) -> tuple[str, ...]:
-    """ttnn's kernel_lib headers that include the compute API (a kernel including one is compute)."""
-    lib = root / "ttnn" / "cpp" / "ttnn" / "kernel_lib"
-    return tuple(sorted(p.relative_to(lib).as_posix() for p in lib.rglob("*")
-                        if p.suffix in (".hpp", ".inl", ".h") and corpus.is_compute(p.read_text(errors="replace"))))
-
-
-def is_compute_kernel(path: Path, helpers: tuple[str, ...]) -> bool:
-    """A compute kernel includes the compute API itself, through a local header, or through one of
-    kernel_lib's compute helpers (kernels written only against kernel_lib, e.g. the untilize and
-    moreh kernels, which wheel_kernels_compile.is_compute counts as data movement)."""
-    text = kernel_text(path)
-    included = re.findall(r'#\s*include\s*[<"][^>"]*kernel_lib/([^>"]+)[>"]', text)
-    return corpus.is_compute(text) or any(name in helpers or name.startswith("eltwise/") for name in included)
-
-
 def compute_kernels(root: Path) -> list[Path]:
     """The wheel's compute kernel sources, in path order."""
-    helpers = _compute_helpers(root)
-    return [p for p in corpus.kernels(root) if is_compute_kernel(p, helpers)]
+    return [p for p in corpus.kernels(root) if corpus.is_compute_kernel(p)]
 
 
-#: the fallback compile-time args, tried in turn when the generic 2s fail a static assertion:
-#: distinct small values (1..31, then again), for kernels that take several CB indices from their
-#: args and assert they differ; all ones, for kernels that assert a flag arg is set
-FALLBACK_ARGS = (("distinct args", tuple(1 + i % 31 for i in range(128))), ("args of 1", tuple([1] * 128)))
+FALLBACK_ARGS = corpus.FALLBACK_ARGS
 #: the generic compile-time args: 128 of 2 (ring_joint_sdpa.cpp reads past the data-movement count's 64)
 ARGS = tuple([2] * 128)
-#: kernels the census does not build, and why (a JIT step whose input the wheel does not ship)
-SKIPS = ((re.compile(r"\bTT_KERNEL\b"), "TT_KERNEL entry: the JIT generates kernel_main() from the entry's signature "
-                                        "and the host's schema, which the wheel does not ship"),)
+def _tt_kernel_entry(path: Path, text: str) -> bool:
+    return re.search(r"\bTT_KERNEL\b", text) is not None and "kernel_main" not in text
+
+
+def _quasar_include_path(path: Path, text: str) -> bool:
+    return "experimental/quasar/" in path.as_posix() and any(
+        not (path.parent / name).exists() for name in re.findall(r'#\s*include\s*"(eltwise_utils_common\.hpp)"', text))
+
+
+#: kernels the census does not build, and why (a JIT input or an include path the wheel does not ship)
+SKIPS = ((_tt_kernel_entry, "TT_KERNEL entry: the JIT generates kernel_main() from the entry's signature "
+                            "and the host's schema, which the wheel does not ship"),
+         (_quasar_include_path, "Quasar binary_ng DFB kernel: includes eltwise_utils_common.hpp by bare name from "
+                                "binary_ng's kernels/compute, which its Quasar factory (not in the wheel) puts on "
+                                "the include path"))
 
 
 def named_args(text: str) -> tuple[tuple[str, int], ...]:
@@ -198,29 +184,38 @@ def build_one(path: Path, name: str, defines: Defines) -> Result:
     started = time.monotonic()
     kernel = relative(path)
     text = path.read_text(errors="replace")
-    for pattern, why in SKIPS:
-        if pattern.search(text) and "kernel_main" not in text:
-            return Result(kernel, name, False, f"skipped: {why}")
-    first = _first_error(path, defines, ARGS)
+    for applies, why in SKIPS:
+        if applies(path, text):
+            return Result(kernel, name, False, f"{corpus.SKIPPED}{why}")
+    first, how = _first_error(path, defines, ARGS)
     if first is not None and "static assertion failed" in first:
         # a static assertion on the generic args' values: the factory's args differ; retry others
         for label, args in FALLBACK_ARGS:
-            if _first_error(path, defines, args) is None:
-                return Result(kernel, f"{name}, {label}", True, seconds=time.monotonic() - started)
+            error, how = _first_error(path, defines, args)
+            if error is None:
+                return Result(kernel, f"{name}, {label}{how}", True, seconds=time.monotonic() - started)
     if first is not None:
-        return Result(kernel, name, False, cluster(first, path), first, time.monotonic() - started)
-    return Result(kernel, name, True, seconds=time.monotonic() - started)
+        return Result(kernel, name, False, _skipped_header(cluster(first, path)), first, time.monotonic() - started)
+    return Result(kernel, name + how, True, seconds=time.monotonic() - started)
 
 
-def _first_error(path: Path, defines: Defines, args: tuple[int, ...]) -> str | None:
-    """The first compiler error of the kernel's three TRISC compiles, or None when they compile."""
+def _skipped_header(reason: str) -> str:
+    """A missing header the wheel does not ship is a skip with that reason, else ``reason``."""
+    header = reason.removeprefix("missing header ")
+    missing = header != reason and not corpus.shipped(header)
+    return f"{corpus.SKIPPED}{header} is not in the wheel" if missing else reason
+
+
+def _first_error(path: Path, defines: Defines, args: tuple[int, ...]) -> tuple[str | None, str]:
+    """The first compiler error of the kernel's three TRISC compiles (None when they compile), and
+    ``", clang"`` when clang compiled one of them (g++ could not: tensix_build.compile_host)."""
     try:
-        tensix_compute.check_kernel(kernel_build(path, defines, args))
+        marker = tensix_compute.check_kernel(kernel_build(path, defines, args))
     except TensixBuildError as failure:
         crash = re.search(r"^.*internal compiler error:.*$", failure.diagnostic.hint or "", re.M)
-        return crash.group(0) if crash else failure.diagnostic.message.split(
-            "does not compile for tilecraft's Tensix machine: ", 1)[-1]
-    return None
+        return (crash.group(0) if crash else failure.diagnostic.message.split(
+            "does not compile for tilecraft's Tensix machine: ", 1)[-1]), ""
+    return None, ", clang" if CLANG_NOTE in marker else ""
 
 
 def measure(paths: list[Path], jobs: int = MAX_JOBS, log: Path | None = None, per_family: bool = False
@@ -280,13 +275,15 @@ def main(argv: list[str] | None = None) -> int:
     results = measure(paths, args.jobs, log, args.per_family)
     args.out.write_text(json.dumps([asdict(r) for r in results], indent=1))
     compiled, total, clusters = summary(results)
-    print(f"compute: {compiled} of {total} kernels compile on the Tensix machine "
-          f"({sum(r.ok for r in results)} of {len(results)} define combinations); results in {args.out}")
+    skipped = sum(count for reason, count in clusters.items() if reason.startswith(corpus.SKIPPED))
+    print(f"compute: {compiled} of {total} kernels compile on the Tensix machine, {skipped} skipped (outside "
+          f"tilecraft: the reason follows) ({sum(r.ok for r in results)} of {len(results)} define combinations; "
+          f"{sum(r.ok and r.variant.endswith(', clang') for r in results)} compiled by clang); results in {args.out}")
     for reason, count in clusters.most_common():
         print(f"{count:5d}  {reason}")
-    skipped = variants.skipped_ops(compute_api())
-    if skipped:
-        print(f"unary ops left out (not declared by 0.81.1's compute API): {', '.join(skipped)}")
+    left_out = variants.skipped_ops(compute_api())
+    if left_out:
+        print(f"unary ops left out (not declared by 0.81.1's compute API): {', '.join(left_out)}")
     return 0
 
 

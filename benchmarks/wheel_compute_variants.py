@@ -193,6 +193,10 @@ FACTORY_DEFINES: tuple[tuple[str, Defines], ...] = (
     ("EXP_APPROX_MODE", (("EXP_APPROX_MODE", "0"),
                          *((f"{log}{name}_GRANULARITY", "0" if log else "1") for name in
                            ("STATS", "SUB_EXP", "MUL_BCAST", "DHT", "REDUCE") for log in ("", "LOG2_")))),
+    # fill_pad's own factory (fill_pad_program_factory.cpp, in the wheel): a bfloat16 tensor
+    ("FILL_PAD_FILL_ARG", (("FILL_PAD_FILL_FN", "fill_tile_bitcast"), ("FILL_PAD_FILL_ARG", "fill_bits"),
+                           ("FILL_PAD_DATA_FMT", "DataFormat::Float16_b"), ("MASK_ELEM_UINT", "uint16_t"),
+                           ("MASK_VALUE", "0x3F80u"))),
 )
 
 

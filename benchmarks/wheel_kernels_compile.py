@@ -22,26 +22,34 @@ interleaved DRAM accessor args at compile-time arg 0, each ``sem::NAME`` a ``Sem
 of a distinct id. Scratchpad bindings (``scratch::``) are not generated (the hosts have no
 scratchpads yet): they are tallied as blockers.
 
-A kernel counts as compute when it includes the compute API (``api/compute/...``), else as data
-movement.
+A kernel counts as compute when it includes the compute API (``api/compute/...``) itself, through
+a local header or through one of kernel_lib's compute helpers (as the compute census,
+wheel_compute_compile.py, counts it), else as data movement. A kernel that needs a header the
+wheel does not ship is reported as skipped with that reason (``SKIPPED``), not as a failure.
 
 With ``--dataflow real`` the data-movement kernels compile as ``TILECRAFT_DATAFLOW=real`` builds
 them: against the wheel's own 0.81.1 dataflow API in the machine include tree (tensix_dataflow.py).
 
     python -m benchmarks.wheel_kernels_compile [--jobs N] [--limit N] [--every N] [--role R] [--dataflow real]
+                                               [--out results.jsonl]
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import functools
+import json
 import re
 import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
+from benchmarks.wheel_compute_variants import factory_defines
 from tilecraft.emu import build, tensix_dataflow, tensix_tree, wheel_kernels
+from tilecraft.emu.tensix_build import compile_host
 from tilecraft.emu.bindings import NamedBindings, TensorBinding
 from tilecraft.emu.toolchain import compiler
 from tilecraft.options import DATAFLOW_ENGINES
@@ -67,6 +75,31 @@ def is_compute(text: str) -> bool:
     return '"api/compute/' in text or "<api/compute/" in text
 
 
+def kernel_text(path: Path) -> str:
+    """The kernel's text and that of every header it includes from its directory or ttnn's include
+    roots, recursively (what its defines, named args and bindings are looked for in)."""
+    text = path.read_text(errors="replace")
+    return "".join(build._local_includes(path, text, build.ttnn_include_roots(path))[1::2]) + text
+
+
+@functools.cache
+def _compute_helpers(root: Path) -> tuple[str, ...]:
+    """ttnn's kernel_lib headers that include the compute API (a kernel including one is compute)."""
+    lib = root / "ttnn" / "cpp" / "ttnn" / "kernel_lib"
+    return tuple(sorted(p.relative_to(lib).as_posix() for p in lib.rglob("*")
+                        if p.suffix in (".hpp", ".inl", ".h") and is_compute(p.read_text(errors="replace"))))
+
+
+def is_compute_kernel(path: Path) -> bool:
+    """A compute kernel includes the compute API itself, through a local header, or through one of
+    kernel_lib's compute helpers (kernels written only against kernel_lib, e.g. the untilize and
+    moreh kernels; ``is_compute`` of the kernel's own text alone misses them)."""
+    text = kernel_text(path)
+    included = re.findall(r'#\s*include\s*[<"][^>"]*kernel_lib/([^>"]+)[>"]', text)
+    helpers = _compute_helpers(wheel_kernels.ensure_kernels())
+    return is_compute(text) or any(name in helpers or name.startswith("eltwise/") for name in included)
+
+
 def generated_bindings(text: str) -> NamedBindings:
     """The bindings of a Metal 2.0 kernel, from the names it uses (see the module doc)."""
     def names(namespace: str) -> list[str]:
@@ -87,7 +120,7 @@ def _with_local_headers(path: Path) -> str:
 def kernel_build(path: Path) -> build.KernelBuild:
     """The build the benchmark gives ``path`` (generic arguments, generated bindings)."""
     text = path.read_text(errors="replace")
-    compute = is_compute(text)
+    compute = is_compute_kernel(path)
     slot = "COMPILE_FOR_TRISC" if compute else "COMPILE_FOR_NCRISC"
     everything = _with_local_headers(path)
     bindings = generated_bindings(everything) if KERNEL_ARGS in text else None
@@ -100,23 +133,71 @@ def kernel_build(path: Path) -> build.KernelBuild:
 
 
 def compile_one(path: Path, dataflow: str = "emulator") -> str | None:
-    """None when the kernel compiles, else the first error's reason. ``dataflow="real"`` compiles a
+    """None when the kernel compiles, else the first error's reason (``SKIPPED``... when the reason
+    lies outside tilecraft: a header the wheel does not ship). ``dataflow="real"`` compiles a
     data-movement kernel as TILECRAFT_DATAFLOW=real builds it (the real 0.81.1 dataflow API,
-    tensix_dataflow.py), syntax-only."""
+    tensix_dataflow.py), syntax-only; when that fails, it is tried again with what its factory
+    would pass that the generic build lacks (``with_factory_inputs``), and on a static assertion
+    with the fallback args too."""
     kb = kernel_build(path)
+    reason = _first_error(kb, dataflow)
+    if reason is not None and dataflow == "real" and not kb.compute:
+        factory = with_factory_inputs(kb)
+        tries = [factory] if factory != kb else []
+        if "static assertion failed" in reason:  # the factory's args differ from the generic 2s
+            tries += [replace(factory, compile_args=args[:len(ARGS)]) for _, args in FALLBACK_ARGS]
+        if any(_first_error(attempt, dataflow) is None for attempt in tries):
+            return None
+    header = re.fullmatch(r"[\w./-]+\.h(?:pp)?", reason or "")
+    if header and not shipped(header.group(0)):
+        return f"{SKIPPED}{header.group(0)} is not in the wheel"
+    return reason
+
+
+#: the fallback compile-time args, tried in turn when the generic 2s fail a static assertion:
+#: distinct small values (1..31, then again), for kernels that take several CB indices from their
+#: args and assert they differ; all ones, for kernels that assert a flag arg is set (128 each: the
+#: compute census's count)
+FALLBACK_ARGS = (("distinct args", tuple(1 + i % 31 for i in range(128))), ("args of 1", tuple([1] * 128)))
+#: how the reason of a kernel the census cannot build for want of something the wheel lacks begins
+SKIPPED = "skipped: "
+#: every CB a bfloat16 32x32 tile: what the factories' CBs are for the kernels whose code checks a
+#: CB's format (``prepare_reduce_scaler`` asserts bfloat16 or float32); the compute census's too
+CBS = tuple((i, build.CBInfo(2048, 5)) for i in range(32))
+
+
+def with_factory_inputs(kb: build.KernelBuild) -> build.KernelBuild:
+    """``kb`` with what a data-movement kernel's factory passes beyond the generic build: bfloat16
+    CBs and the factory defines of the macros it uses (wheel_compute_variants.factory_defines:
+    ``REDUCE_OP``...)."""
+    return replace(kb, cbs=CBS, defines=(*kb.defines, *factory_defines(kernel_text(kb.source))))
+
+
+@functools.cache
+def shipped(header: str) -> bool:
+    """Whether a header of this name is anywhere in the wheel's headers or kernel sources."""
+    name = Path(header).name
+    roots = (tensix_tree.machine_tree(tensix_dataflow.ARCH).parent, wheel_kernels.ensure_kernels())
+    return any(next(root.rglob(name), None) is not None for root in roots)
+
+
+def _first_error(kb: build.KernelBuild, dataflow: str) -> str | None:
+    """The reason of the first error of ``kb``'s syntax-only compile, or None when it compiles."""
+    path = kb.source
     with tempfile.TemporaryDirectory() as tmp:
         if dataflow == "real" and not kb.compute:
             unit = Path(tmp) / "w.cpp"
             unit.write_text(tensix_dataflow.translation_unit(kb))
             command = [*tensix_dataflow.compile_command(kb, Path(tmp), tensix_tree.machine_tree(tensix_dataflow.ARCH)),
                        "-fsyntax-only", "-fmax-errors=1", str(unit)]
+            result = compile_host(command)  # g++, or clang where g++ 12 cannot (as the real path builds it)
         else:
             (Path(tmp) / "tc_generated.h").write_text(kb.generated_header())
             (Path(tmp) / "w.cpp").write_text(kb.wrapper())
             roots = [f"-I{r}" for r in build.ttnn_include_roots(path)]  # as compile_kernel gives them
             command = [*compiler().command(), "-std=c++20", "-fsyntax-only", "-fmax-errors=1", f"-I{tmp}",
                        f"-I{build.INCLUDE}", f"-I{path.parent}", *roots, f"{tmp}/w.cpp"]
-        result = subprocess.run(command, capture_output=True, text=True, env=build.COMPILER_ENV)
+            result = subprocess.run(command, capture_output=True, text=True, env=build.COMPILER_ENV)
     if result.returncode == 0:
         return None
     for line in result.stderr.splitlines():
@@ -137,7 +218,9 @@ ROLES = ("data movement", "compute")
 
 
 def role(path: Path) -> str:
-    return "compute" if is_compute(path.read_text(errors="replace")) else "data movement"
+    """A kernel's role: compute as the compute census counts it (``is_compute_kernel``), else data
+    movement."""
+    return "compute" if is_compute_kernel(path) else "data movement"
 
 
 def measure(paths: list[Path], jobs: int = 2, dataflow: str = "emulator") -> list[str | None]:
@@ -161,15 +244,23 @@ def main() -> None:
     parser.add_argument("--role", choices=ROLES, help="only the kernels of this role")
     parser.add_argument("--dataflow", choices=DATAFLOW_ENGINES, default="emulator",
                         help="what data-movement kernels compile against (TILECRAFT_DATAFLOW)")
+    parser.add_argument("--out", type=Path, help="each kernel's result as a JSON line (kernel, role, reason)")
     options = parser.parse_args()
     root = wheel_kernels.ensure_kernels()
     paths = [p for p in kernels(root) if options.role is None or role(p) == options.role]
     paths = paths[::options.every][:options.limit or None]
-    for name, reasons in by_role(paths, measure(paths, options.jobs, options.dataflow)).items():
-        if not reasons:
+    reasons = measure(paths, options.jobs, options.dataflow)
+    if options.out is not None:
+        options.out.write_text("".join(json.dumps({"kernel": p.relative_to(wheel_kernels.operations(root)).as_posix(),
+                                                   "role": role(p), "reason": r}) + "\n"
+                                       for p, r in zip(paths, reasons)))
+    for name, grouped in by_role(paths, reasons).items():
+        if not grouped:
             continue
-        print(f"{name}: {sum(r is None for r in reasons)} of {len(reasons)} kernels compile")
-        for reason, count in collections.Counter(r for r in reasons if r).most_common(20):
+        skipped = [r for r in grouped if r and r.startswith(SKIPPED)]
+        print(f"{name}: {sum(r is None for r in grouped)} of {len(grouped)} kernels compile, "
+              f"{len(skipped)} skipped (outside tilecraft: the reason follows)")
+        for reason, count in collections.Counter(r for r in grouped if r).most_common(30):
             print(f"{count:5d}  {reason}")
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from .. import wheel_headers
 from ..diagnostics import Diagnostic, KernelError
 from . import cache, tensix_tree
-from .toolchain import compiler
+from .toolchain import Compiler, clang, compiler
 
 MACHINE_DIR = Path(__file__).resolve().parent / "tensix"
 SFPI_DIR = MACHINE_DIR / "sfpi"  # our sfpi.h and lltt.h: the suite's -Isfpi/include
@@ -127,11 +127,61 @@ def kernel_arch_flags(arch: str) -> list[str]:
     return [ARCH_DEFINES[arch], *KERNEL_ARCH_DEFINES[arch], *machine_arch_flags(arch)]
 
 
-def run_compiler(command: list[str], what: str, explain: Callable[[str], Exception | None] | None = None) -> str:
+#: g++ 12's own limits on 0.81.1's kernels, on which a compile is retried with clang when one is
+#: installed (toolchain.clang): it crashes substituting kernel_lib's ``BinaryFpu`` alias with a
+#: class-type argument taken from a variable template (moreh_common.hpp; no flag, -std or -O level
+#: avoids it), and it rejects a ``#pragma GCC unroll`` count that is a template parameter (conv's
+#: readers), which clang, like the SFPI toolchain's newer GCC, accepts
+#: how the output of a compile clang did after g++ failed begins its last line
+CLANG_NOTE = "tilecraft (g++ limit): "
+GXX_LIMITS = re.compile(r"internal compiler error|'#pragma GCC unroll' requires an assignment-expression")
+
+
+def clang_command(command: Sequence[str], clang_compiler: Compiler) -> list[str]:
+    """A g++ command of the machine's kernel builds, for clang: g++'s ``-fpermissive`` (the RISC-V
+    code's pointer-to-``uint32_t`` casts) is clang's ``-fms-extensions``; ``-fno-gnu-unique`` is g++'s
+    alone (clang never makes GNU-unique symbols); a forced ``-include`` goes to clang's front end
+    directly, so the g++ precompiled form beside the prefix header is not looked for (its text is
+    read); ``-fmax-errors`` is ``-ferror-limit``. A ``template`` keyword before a name without
+    arguments (0.81.1's ``api/dataflow/endpoints.h``), which g++ accepts, stays a warning."""
+    out = [clang_compiler.path, "-Wno-unknown-warning-option", "-Wno-missing-template-arg-list-after-template-kw"]
+    flags = iter(command[1:])
+    for flag in flags:
+        if flag == "-fpermissive":
+            out.append("-fms-extensions")
+        elif flag == "-include":
+            out += ["-Xclang", "-include", "-Xclang", next(flags)]
+        elif flag.startswith("-fmax-errors="):
+            out.append(flag.replace("-fmax-errors=", "-ferror-limit="))
+        elif flag != "-fno-gnu-unique":
+            out.append(flag)
+    return out
+
+
+def compile_host(command: list[str], with_clang: bool = False) -> subprocess.CompletedProcess[str]:
+    """Runs a kernel compile with g++ (with clang when ``with_clang`` and one is installed); when g++
+    fails on one of its own limits (GXX_LIMITS) and clang is installed, runs it again with clang and
+    returns that run, its output ending with a note of what happened."""
+    env = {**os.environ, "LC_ALL": "C"}
+    alternative = clang()
+    if with_clang and alternative is not None:
+        return subprocess.run(clang_command(command, alternative), capture_output=True, text=True, env=env)
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    if done.returncode == 0 or alternative is None or "c++-header" in command or not GXX_LIMITS.search(done.stderr):
+        return done
+    limit = "crash" if "internal compiler error" in done.stderr else "dependent '#pragma GCC unroll' count"
+    retried = subprocess.run(clang_command(command, alternative), capture_output=True, text=True, env=env)
+    retried.stderr += f"\n{CLANG_NOTE}{alternative.version} compiled this unit: g++ failed on its {limit}\n"
+    return retried
+
+
+def run_compiler(command: list[str], what: str, explain: Callable[[str], Exception | None] | None = None,
+                 with_clang: bool = False) -> str:
     """Runs a machine compile and returns its diagnostics output (warnings); on failure raises
     ``explain(stderr)`` when that gives an exception (the caller's own diagnosis, e.g. an error in a
-    kernel's own source), else a TensixBuildError (E5872) with the compiler's first error."""
-    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "LC_ALL": "C"})
+    kernel's own source), else a TensixBuildError (E5872) with the compiler's first error. A compile
+    g++ cannot do for a reason of its own is done by clang when installed (compile_host)."""
+    done = compile_host(command, with_clang)
     if done.returncode != 0 and explain is not None and (diagnosed := explain(done.stderr)) is not None:
         raise diagnosed
     if done.returncode != 0:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import os
 import re
 import shutil
 from collections.abc import Callable
@@ -33,10 +34,10 @@ from . import cache, chlkc, native, tensix_prefix, tensix_tree
 from .bindings import NO_LOCATION
 from .build import COMPILE_LOG, INCLUDE, RUNTIME, KernelBuild, ttnn_include_roots
 from .compile_errors import compile_failure, missing_kernel_main
-from .tensix_build import (ARCH_DEFINES, KERNEL_FLAGS, MACHINE_DIR, MACHINE_FLAGS, METAL_ARCH_NAMES, SFPI_DIR, TRISCS,
-                           hash_tree, kernel_arch_flags, machine_arch_flags, run_compiler, compile_machine_source,
-                           machine_archive, whole_archive)
-from .toolchain import compiler
+from .tensix_build import (ARCH_DEFINES, CLANG_NOTE, KERNEL_FLAGS, MACHINE_DIR, MACHINE_FLAGS, METAL_ARCH_NAMES, SFPI_DIR,
+                           TRISCS, hash_tree, kernel_arch_flags, machine_arch_flags, run_compiler,
+                           compile_machine_source, machine_archive, whole_archive)
+from .toolchain import clang, compiler
 
 #: the machine's architecture for the arch define the emulator's build gives a kernel (launch.py)
 ARCHS = {define.removeprefix("-D"): arch for arch, define in ARCH_DEFINES.items()}
@@ -59,6 +60,15 @@ TRISC_FLAGS = ("-fpermissive", "-Wno-int-to-pointer-cast", "-Wno-volatile", "-DK
 COMPUTE_FLAGS = tuple("-O1" if flag == "-O3" else flag for flag in KERNEL_FLAGS)
 #: the object built for the MATH TRISC is the cache entry's; UNPACK's and PACK's lie beside it
 BESIDE = {"UNPACK": "unpack.so", "PACK": "pack.so"}
+#: ``$TILECRAFT_KERNEL_CXX=clang`` compiles every compute kernel's TRISCs with clang (toolchain.clang,
+#: when installed) rather than only those g++ cannot compile (tensix_build.GXX_LIMITS): how clang's
+#: objects are checked to run as g++'s do (tests/emu/test_kernel_clang.py); their own cache entries
+KERNEL_CXX_VARIABLE = "TILECRAFT_KERNEL_CXX"
+
+
+def clang_forced() -> bool:
+    """Whether ``$TILECRAFT_KERNEL_CXX`` asks for clang and one is installed."""
+    return os.environ.get(KERNEL_CXX_VARIABLE) == "clang" and clang() is not None
 
 
 def kernel_arch(build: KernelBuild) -> str:
@@ -175,31 +185,35 @@ def kernel_errors(build: KernelBuild) -> Callable[[str], Exception | None]:
 
 def _key(build: KernelBuild, tt_metal: Path) -> str:
     """What decides a compute kernel's three TRISC compiles."""
-    return cache.digest("tensix-compute", compiler().version, *COMPUTE_FLAGS, *TRISC_FLAGS,
+    forced = (clang().version,) if clang_forced() else ()  # type: ignore[union-attr]
+    return cache.digest("tensix-compute", compiler().version, *forced, *COMPUTE_FLAGS, *TRISC_FLAGS,
                         *kernel_arch_flags(kernel_arch(build)), build.key(),
                         tt_metal.parent.name, hash_tree(MACHINE_DIR, (".h",)), *tensix_prefix.STANDARD,
                         *tensix_prefix.FIRMWARE, repr(tensix_prefix.UNIT_HEADERS))
 
 
-def check_kernel(build: KernelBuild) -> None:
+def check_kernel(build: KernelBuild) -> str:
     """Compiles the kernel's three TRISC units syntax-only (``-fsyntax-only``: no code, no link),
     one after the other; a TensixBuildError (E5872) names the first TRISC's first error, also in
     the kernel's own source (the census clusters the compiler's own words). A kernel
     that compiled is remembered by the same content key as compile_kernel's (a marker in
     ``<cache>/emu/tensix-check``), so a census rerun builds only what changed. The corpus census
-    (benchmarks/wheel_compute_compile.py) uses it."""
+    (benchmarks/wheel_compute_compile.py) uses it. Returns the marker's text: what compiled the
+    units (a line per TRISC that clang compiled, tensix_build.compile_host)."""
     tt_metal = tensix_tree.machine_tree(kernel_arch(build))
 
     def make(directory: Path) -> Path:
         write_units(build, directory)
+        notes = []
         for index, name in enumerate(TRISCS):
-            run_compiler([*trisc_command(build, tt_metal, directory, index), "-fsyntax-only"],
-                         f"{build.display} (TRISC {name})")
+            log = run_compiler([*trisc_command(build, tt_metal, directory, index), "-fsyntax-only"],
+                               f"{build.display} (TRISC {name})", with_clang=clang_forced())
+            notes += [f"TRISC {name}: {line}\n" for line in log.splitlines() if line.startswith(CLANG_NOTE)]
         marker = directory / "compiles"
-        marker.write_text("syntax-only: the three TRISC units compile\n")
+        marker.write_text("syntax-only: the three TRISC units compile\n" + "".join(notes))
         return marker
 
-    cache.build("tensix-check", _key(build, tt_metal), make)
+    return cache.build("tensix-check", _key(build, tt_metal), make)[0].read_text()
 
 
 def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
@@ -211,7 +225,7 @@ def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
         def compile_trisc(index: int) -> Path:
             out = directory / BESIDE.get(TRISCS[index], "math.so")
             log = run_compiler([*trisc_command(build, tt_metal, directory, index), "-o", str(out)],
-                               f"{build.display} (TRISC {TRISCS[index]})", kernel_errors(build))
+                               f"{build.display} (TRISC {TRISCS[index]})", kernel_errors(build), clang_forced())
             if TRISCS[index] == "MATH":  # one TRISC's: each sees every API call of the kernel
                 (directory / COMPILE_LOG).write_text(log)
             return out

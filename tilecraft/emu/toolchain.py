@@ -48,3 +48,35 @@ def compiler() -> Compiler:
         raise error("E5004", f"the kernel emulator needs GCC {MIN_GCC} or newer for C++20; '{path}' is '{first}'",
                     hint="install a newer g++ (apt-get install g++-12) and set CXX to it")
     return Compiler(path, first)
+
+
+#: the oldest clang the Tensix machine's kernel builds accept (measured with Debian bookworm's): clang 14 has
+#: no ``__builtin_source_location`` (libstdc++ 12's ``std::source_location`` is empty under it), clang 16
+#: rejects 0.81.1's ``#pragma GCC unroll 0``; clang 19 (``apt-get install clang-19``) compiles them
+MIN_CLANG = 19
+#: the clang++ names looked for on the PATH, newest first, when ``$TILECRAFT_CLANG`` does not name one
+CLANG_NAMES = (*(f"clang++-{v}" for v in range(30, MIN_CLANG - 1, -1)), "clang++")
+
+
+@functools.cache
+def clang() -> Compiler | None:
+    """An optional second compiler for the Tensix machine's kernel builds, or None when none is installed.
+
+    Host g++ 12 cannot compile some of 0.81.1's kernels (tensix_build.gxx_limit: an internal
+    compiler error on kernel_lib's ``chain.hpp``, a ``#pragma GCC unroll`` of a template parameter);
+    those compiles are retried with clang (``$TILECRAFT_CLANG``, else the newest ``clang++-N`` of at
+    least MIN_CLANG on the PATH). Nothing else uses it, and nothing needs it."""
+    named = os.environ.get("TILECRAFT_CLANG")
+    for name in (named,) if named else CLANG_NAMES:
+        path = shutil.which(name)
+        if path is None:
+            continue
+        try:
+            out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        first = out.stdout.splitlines()[0] if out.stdout else ""
+        match = re.search(r"clang version (\d+)\.", first)
+        if match and int(match.group(1)) >= MIN_CLANG:
+            return Compiler(path, first)
+    return None
