@@ -40,7 +40,7 @@ from .codes import Bcast, Ev, Mode, SfpuBinary, SfpuTernary, SfpuUnary
 
 @dataclass(frozen=True)
 class CallEvent:
-    """``function`` in ``header`` (under ``hw/inc/api``) reports ``kind`` with the C++ expressions
+    """``function`` in ``header`` (under ``hw/inc/api``; ``LLK_CALL_EVENTS``: ``hw/ckernels/<arch>/metal``) reports ``kind`` with the C++ expressions
     ``args`` (up to four, over the function's parameters: the trace's values) and ``operands`` (up
     to four more: what the sanitizer checks, in the layout runtime/machine_calls.cpp reads per
     kind). ``params``: a regular expression the parameter list must match (to pick one overload),
@@ -216,6 +216,22 @@ CALL_EVENTS: tuple[CallEvent, ...] = (
                    "new_cb_id"),
     _pack_reconfig("compute/reconfig_data_format.h", "pack_reconfig_data_format",
                    r"const uint32_t old_cb_id, const uint32_t new_cb_id", "new_cb_id", old="old_cb_id"),
+)
+
+
+#: the LLK's own inits a kernel may call directly (kernel_lib's eltwise chain initialises a
+#: broadcast binary with ``llk_math_eltwise_binary_init`` and then calls ``add_tiles_bcast``), under
+#: ``hw/ckernels/<arch>/metal``: each reports what the emulator's replacement of it records
+#: (tilecraft/emu/include/llk_math_binary_api.h). Inside an API init they are not the outermost call.
+LLK_CALL_EVENTS: tuple[CallEvent, ...] = (
+    CallEvent("llk_api/llk_math_binary_api.h", "llk_math_eltwise_binary_init", Ev.INIT,
+              (f"(src_b_bcast_type == BroadcastType::NONE ? {int(Mode.BINARY)} : {int(Mode.BINARY_BCAST)})",
+               "operand_A", "operand_B"),
+              params=r"\s*const std::uint32_t operand_A,\s*\[\[maybe_unused\]\] const std::uint32_t operand_B,"
+                     r"\s*const std::uint32_t acc_to_dest = 0",
+              head="inline void ",
+              operands=(_BINARY_PARAM.format(acc="acc_to_dest != 0", op=_FPU_OF.format("eltwise_binary_type"),
+                                             bcast=_BCAST_OF.format("src_b_bcast_type")), _SET_MODE)),
 )
 
 
