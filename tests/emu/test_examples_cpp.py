@@ -27,7 +27,6 @@ import torch
 from tests.emu.device_precision import within_one_ulp, within_sum_precision
 from tilecraft import session
 from tilecraft.cli import main
-from tilecraft.options import compute_engine_from_environment
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.py"))
 
@@ -82,13 +81,8 @@ def test_the_table_names_only_examples() -> None:
     assert set(XFAIL) <= names and SFPU <= names and ACCUMULATE <= names
 
 
-#: the expected failures are the first engine's sanitizer warnings, which the Tensix machine (running
-#: what the LLK does) does not make: there the same values pass
-ON_FIRST_ENGINE = compute_engine_from_environment() == "emulator"
-
-
 @pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=[pytest.mark.xfail(
-    ON_FIRST_ENGINE, reason=XFAIL[p.stem], strict=True)] if p.stem in XFAIL else []) for p in EXAMPLES])
+    reason=XFAIL[p.stem], strict=True)] if p.stem in XFAIL else []) for p in EXAMPLES])
 def test_emitted_program_matches_the_language_level(path: Path) -> None:
     code, want, _ = run_level(path, "language")
     assert code == 0

@@ -163,7 +163,8 @@ def _load_on_machine(device: NativeDevice, model: ChipModel, kernel: KernelSpec,
     for core, copy in zip(kernel.cores, _copies(path, kernel.cores, scratch, loaded)):
         handle = tensix_compute.load_kernel(device, path, kernel.display, copy, model.name,
                                             compute.fp32_dest_acc if compute else False,
-                                            compute.dst_full_sync if compute else False)
+                                            compute.dst_full_sync if compute else False,
+                                            compute.unpack_to_dest_fp32 if compute else ())
         device.add_fiber(_index(model, core), kernel.slot, handle, kernel.runtime_args.get(core, []),
                          kernel.common_args)
 

@@ -39,7 +39,7 @@ SUITE_DEFINES = ("-DTENSIX_FIRMWARE", "-DENV_LLK_INFRA", "-DKERNEL_BUILD", "-DEN
 ARCH_DEFINES = {"wormhole": "-DARCH_WORMHOLE", "blackhole": "-DARCH_BLACKHOLE"}
 #: tt-metal's name of each machine architecture: its chip model (device_model.py) and the
 #: ``hw/ckernels/<name>`` directory
-METAL_ARCH_NAMES = {"wormhole": "wormhole_b0", "blackhole": "blackhole"}
+METAL_ARCH_NAMES = tensix_tree.METAL_ARCH_NAMES
 #: Each architecture's machine in a C++ namespace of its own. The kernel emulator loads the compute
 #: bridge of every architecture a process runs into one address space, globally (the TRISC objects
 #: resolve the machine's layer there, tensix_compute.py), and the two machines differ in their

@@ -40,7 +40,7 @@ from .codes import Bcast, Ev, Mode, SfpuBinary, SfpuTernary, SfpuUnary
 
 @dataclass(frozen=True)
 class CallEvent:
-    """``function`` in ``header`` (under ``hw/inc/api``) reports ``kind`` with the C++ expressions
+    """``function`` in ``header`` (under ``hw/inc/api``; ``LLK_CALL_EVENTS``: ``hw/ckernels/<arch>/metal``) reports ``kind`` with the C++ expressions
     ``args`` (up to four, over the function's parameters: the trace's values) and ``operands`` (up
     to four more: what the sanitizer checks, in the layout runtime/machine_calls.cpp reads per
     kind). ``params``: a regular expression the parameter list must match (to pick one overload),
@@ -54,8 +54,8 @@ class CallEvent:
     params: str | None = None
     head: str = "ALWI void "
     operands: tuple[str, ...] = ()
-    #: a second event of the same call: (kind, args)
-    then: tuple[Ev, tuple[str, ...]] | None = None
+    #: a second event of the same call: (kind, args, operands)
+    then: tuple[Ev, tuple[str, ...], tuple[str, ...]] | None = None
 
 
 #: a binary call's operands as the sanitizer reads them: the two tiles and the DST tile
@@ -66,25 +66,56 @@ _FPU = {"add": _ADD, "sub": _SUB, "mul": _MUL}
 #: Bcast codes (ROW, COL, SCALAR) by the API's spelling of the broadcast
 _BCAST = {"rows": str(int(Bcast.ROW)), "cols": str(int(Bcast.COL)), "scalar": str(int(Bcast.SCALAR))}
 #: the codes of a template's EltwiseBinaryType / BroadcastType, as C++ expressions
-_FPU_OF = "(tBcastOp == EltwiseBinaryType::ELWADD ? 0 : tBcastOp == EltwiseBinaryType::ELWSUB ? 1 : 2)"
+_FPU_OF = "({0} == EltwiseBinaryType::ELWADD ? 0 : {0} == EltwiseBinaryType::ELWSUB ? 1 : 2)"
 _BCAST_OF = ("({0} == BroadcastType::ROW ? 1 : {0} == BroadcastType::COL ? 2 : "
              "{0} == BroadcastType::SCALAR ? 3 : 0)")
 #: which CB a two-operand reconfig gives SrcA and SrcB (SrcOrder::Reverse swaps them)
 _SRCA_OF, _SRCB_OF = ("(src_order == SrcOrder::Reverse ? {1} : {0})", "(src_order == SrcOrder::Reverse ? {0} : {1})")
+#: an FPU binary init's parameter as the emulator's init records it: (acc_to_dest << 8) | (Fpu << 4) | Bcast
+_BINARY_PARAM = "((std::uint32_t({acc}) << 8) | ({op} << 4) | {bcast})"
+#: a reduce's parameter: (tc::Pool << 4) | RDim (PoolType::MIN reduces as a sum, as in the emulator's API)
+_REDUCE_PARAM = ("(((reduce_type == PoolType::MAX ? 2u : reduce_type == PoolType::AVG ? 1u : 0u) << 4) | "
+                 "static_cast<std::uint32_t>(reduce_dim))")
+#: pack_untilize's block as the emulator's packer records it: (full_ct_dim << 16) | block_ct_dim
+_UNTILIZE_BLOCK = "((full_ct_dim << 16) | block_ct_dim)"
+#: what an INIT event does (runtime/machine_calls.cpp: InitKind): set what the unpacker and math
+#: are initialised for; reduce_init (that and the packer's reduce mask); reduce_uninit
+_SET_MODE, _REDUCE_INIT, _REDUCE_UNINIT = "0", "1", "2"
+#: a packer RECONFIG's untilize operand that keeps the packer's untilize block (machine_calls.cpp: kKeepUntilize)
+KEEP_UNTILIZE = "0xFFFFFFFFu"
 
 
-def _init(header: str, function: str, mode: Mode, *cbs: str, params: str | None = None) -> CallEvent:
-    """An init (or uninit: ``Mode.NONE``) reporting what the emulator's init records: the mode and
-    its CBs."""
-    return CallEvent(header, function, Ev.INIT, (str(int(mode)), *cbs), params=params)
+def _init(header: str, function: str, mode: Mode | str, *cbs: str, param: str = "0", what: str = _SET_MODE,
+          params: str | None = None) -> CallEvent:
+    """An init (or uninit: ``Mode.NONE``) reporting what the emulator's init records (the mode, a C++
+    expression where a parameter selects it, and its CBs), then the configuration it sets: the
+    mode's parameter (the op, broadcast, reduce type...) and what the init does."""
+    code = mode if isinstance(mode, str) else str(int(mode))
+    return CallEvent(header, function, Ev.INIT, (code, *cbs), params=params, operands=(param, what))
 
 
-def _reconfig(function: str, params: str, *cbs: str, register: int = 0) -> CallEvent:
-    """A reconfiguration reporting what the emulator's records: the new CB and the register
-    (0: an unpacker's, 1: the packer's); a two-operand one reports SrcA's, then SrcB's."""
-    srcb = (Ev.RECONFIG, (cbs[1], "0")) if len(cbs) == 2 else None
-    return CallEvent("compute/reconfig_data_format.h", function, Ev.RECONFIG, (cbs[0], str(register)),
-                     params=params, then=srcb)
+def _source(old: str | None, source: int) -> tuple[str, ...]:
+    """An unpacker reconfig's operands: the source register, the old CB and whether there is one."""
+    return (str(source), old or "0", "0" if old is None else "1")
+
+
+def _reconfig(function: str, params: str, *cbs: str, olds: tuple[str, ...] = (), source: int = 0) -> CallEvent:
+    """An unpacker's reconfiguration reporting what the emulator's records (the new CB, register 0),
+    then which source register (``source``: 0 SrcA, 1 SrcB) and the old CB of the (old, new) form
+    (``olds``); a two-operand one reports SrcA's, then SrcB's."""
+    old = (*olds, None, None)
+    srcb = (Ev.RECONFIG, (cbs[1], "0"), _source(old[1], 1)) if len(cbs) == 2 else None
+    return CallEvent("compute/reconfig_data_format.h", function, Ev.RECONFIG, (cbs[0], "0"),
+                     params=params, operands=_source(old[0], source), then=srcb)
+
+
+def _pack_reconfig(header: str, function: str, params: str | None, cb: str, old: str | None = None,
+                   untilize: str = KEEP_UNTILIZE, then: tuple[Ev, tuple[str, ...], tuple[str, ...]] | None = None
+                   ) -> CallEvent:
+    """The packer's reconfiguration (register 1) for CB ``cb``, from ``old`` in the (old, new) form,
+    with the packer's untilize block (``KEEP_UNTILIZE``: as it is)."""
+    return CallEvent(header, function, Ev.RECONFIG, (cb, "1"), params=params,
+                     operands=("0", old or "0", "0" if old is None else "1", untilize), then=then)
 
 #: the CB calls of the object API a compute kernel makes (DataflowBuffer, CircularBuffer): the
 #: member, its parameter and the member holding the CB index
@@ -100,7 +131,8 @@ CALL_EVENTS: tuple[CallEvent, ...] = (
     CallEvent("compute/reg_api.h", "tile_regs_commit", params="", kind=Ev.COMMIT),
     CallEvent("compute/reg_api.h", "tile_regs_wait", params="", kind=Ev.REGS_WAIT),
     CallEvent("compute/reg_api.h", "tile_regs_release", params="", kind=Ev.RELEASE),
-    CallEvent("compute/compute_kernel_hw_startup.h", "compute_kernel_hw_startup", Ev.HW_STARTUP, ("icb0", "icb1", "ocb"),
+    CallEvent("compute/compute_kernel_hw_startup.h", "compute_kernel_hw_startup", Ev.HW_STARTUP,
+              (_SRCA_OF.format("icb0", "icb1"), _SRCB_OF.format("icb0", "icb1"), "ocb"),
               params=r"uint32_t icb0, uint32_t icb1, uint32_t ocb"),
     CallEvent("compute/tile_move_copy.h", "copy_tile", Ev.COPY, ("in_cb_id",),
               operands=("in_tile_index", "dst_tile_index")),
@@ -112,42 +144,59 @@ CALL_EVENTS: tuple[CallEvent, ...] = (
     CallEvent("compute/matmul.h", "matmul_block", Ev.MATMUL, ("in0_cb_id", "in1_cb_id", "ct_dim", "rt_dim"),
               operands=("in0_tile_index", "in1_tile_index", "idst", "kt_dim")),
     CallEvent("compute/reduce.h", "reduce_tile", Ev.REDUCE, ("icb", "icb_scaler", "static_cast<std::uint32_t>(reduce_type)"),
-              operands=("itile", "itile_scaler", "idst")),
+              operands=("itile", "itile_scaler", "idst", _REDUCE_PARAM)),
     CallEvent("compute/pack.h", "pack_tile", Ev.PACK, ("icb",),
               operands=("ifrom_dst", "output_tile_index", "out_of_order_output")),
     CallEvent("compute/tilize.h", "tilize_block", Ev.TILIZE, ("icb", "block", "ocb")),
     CallEvent("compute/untilize.h", "untilize_block", Ev.UNTILIZE, ("icb", "full_ct_dim", "ocb", "0")),
     CallEvent("compute/pack_untilize.h", "pack_untilize_block", Ev.UNTILIZE, ("icb", "block_rt_dim", "ocb", "1")),
     # broadcasts
-    CallEvent("compute/bcast.h", "unary_bcast", Ev.UNARY_BCAST, ("icb",), operands=("in_tile_index", "dst_tile_index")),
+    CallEvent("compute/bcast.h", "unary_bcast", Ev.UNARY_BCAST, ("icb",),
+              operands=("in_tile_index", "dst_tile_index", _BCAST_OF.format("bcast_type"))),
     *(CallEvent("compute/bcast.h", f"{op}_tiles_bcast_{form}", Ev.BINARY, ("icb0", "icb1", _FPU[op], _BCAST[form]),
                 operands=_BINARY_OPERANDS) for op in _FPU for form in _BCAST),
     CallEvent("compute/bcast.h", "any_tiles_bcast", Ev.BINARY,
-              ("icb0", "icb1", _FPU_OF, _BCAST_OF.format("tBcastDim")), operands=_BINARY_OPERANDS),
+              ("icb0", "icb1", _FPU_OF.format("tBcastOp"), _BCAST_OF.format("tBcastDim")), operands=_BINARY_OPERANDS),
     *(CallEvent("compute/bcast.h", f"{op}_tiles_bcast", Ev.BINARY, ("icb0", "icb1", _FPU[op], _BCAST_OF.format("tBcastDim")),
                 operands=_BINARY_OPERANDS) for op in _FPU),
     # inits (an init another one calls reports as the outer one: add_init -> binary_tiles_init)
-    _init("compute/tile_move_copy.h", "copy_init", Mode.COPY, "cbid"),
-    _init("compute/eltwise_binary.h", "binary_tiles_init", Mode.BINARY, "icb0", "icb1"),
-    *(_init("compute/eltwise_binary.h", f"{op}_init", Mode.BINARY, "icb0", "icb1") for op in _FPU),
-    _init("compute/eltwise_binary.h", "binary_reuse_dest_init", Mode.REUSE_DEST, "icb0"),
-    *(_init("compute/eltwise_binary.h", f"{op}_reuse_dest_init", Mode.REUSE_DEST, "icb") for op in _FPU),
-    _init("compute/bcast.h", "unary_bcast_init", Mode.UNARY_BCAST, "icb"),
+    _init("compute/tile_move_copy.h", "copy_init", f"(transpose ? {int(Mode.TRANSPOSE)} : {int(Mode.COPY)})", "cbid"),
+    _init("compute/eltwise_binary.h", "binary_tiles_init", Mode.BINARY, "icb0", "icb1",
+          param=_BINARY_PARAM.format(acc="acc_to_dest", op=_FPU_OF.format("eltwise_binary_type"), bcast=0)),
+    *(_init("compute/eltwise_binary.h", f"{op}_init", Mode.BINARY, "icb0", "icb1",
+            param=_BINARY_PARAM.format(acc="acc_to_dest", op=code, bcast=0)) for op, code in _FPU.items()),
+    _init("compute/eltwise_binary.h", "binary_reuse_dest_init", Mode.REUSE_DEST, "icb0",
+          param=f"({_FPU_OF.format('eltwise_binary_type')} << 4) | static_cast<std::uint32_t>(reuse_dest)"),
+    *(_init("compute/eltwise_binary.h", f"{op}_reuse_dest_init", Mode.REUSE_DEST, "icb",
+            param=f"({code} << 4) | static_cast<std::uint32_t>(reuse_dest)") for op, code in _FPU.items()),
+    _init("compute/bcast.h", "unary_bcast_init", Mode.UNARY_BCAST, "icb", param=_BCAST_OF.format("bcast_type")),
     _init("compute/bcast.h", "unary_bcast_uninit", Mode.NONE),
-    _init("compute/bcast.h", "bcast_init", Mode.BINARY_BCAST, "icb0", "icb1"),
-    *(_init("compute/bcast.h", f"{op}_bcast_{form}_init", Mode.BINARY_BCAST, "icb0", "icb1")
-      for op in _FPU for form in _BCAST),
+    _init("compute/bcast.h", "bcast_init", Mode.BINARY_BCAST, "icb0", "icb1",
+          param=_BINARY_PARAM.format(acc=0, op=_FPU_OF.format("tBcastOp"), bcast=_BCAST_OF.format("tBcastDim"))),
+    *(_init("compute/bcast.h", f"{op}_bcast_{form}_init", Mode.BINARY_BCAST, "icb0", "icb1",
+            param=_BINARY_PARAM.format(acc=0, op=_FPU[op], bcast=_BCAST[form])) for op in _FPU for form in _BCAST),
     _init("compute/matmul.h", "matmul_init", Mode.MATMUL, "in0_cb_id", "in1_cb_id"),
     _init("compute/matmul.h", "matmul_block_init", Mode.MATMUL, "in0_cb_id", "in1_cb_id"),
     _init("compute/transpose.h", "transpose_init", Mode.TRANSPOSE, "icb"),
     _init("compute/tilize.h", "tilize_init", Mode.TILIZE, "icb", "ocb"),
+    # SrcA from old_icb's format to new_icb's (only where they differ), then the tilize init
+    CallEvent("compute/tilize.h", "tilize_init_short_with_dt", Ev.RECONFIG, ("new_icb", "0"),
+              operands=_source("old_icb", 0),
+              then=(Ev.INIT, (str(int(Mode.TILIZE)), "new_icb", "ocb"), ("0", _SET_MODE))),
     _init("compute/tilize.h", "tilize_uninit", Mode.NONE),
     _init("compute/untilize.h", "untilize_init", Mode.UNTILIZE, "icb"),
     _init("compute/untilize.h", "untilize_uninit", Mode.NONE),
     # the emulator's reduce_init records its init twice (its own event, then the mode's)
     CallEvent("compute/reduce.h", "reduce_init", Ev.INIT, (str(int(Mode.REDUCE)), "icb", "icb_scaler"),
-              then=(Ev.INIT, (str(int(Mode.REDUCE)), "icb", "icb_scaler"))),
-    _init("compute/reduce.h", "reduce_uninit", Mode.NONE),
+              operands=(_REDUCE_PARAM, _REDUCE_INIT),
+              then=(Ev.INIT, (str(int(Mode.REDUCE)), "icb", "icb_scaler"), (_REDUCE_PARAM, _REDUCE_INIT))),
+    _init("compute/reduce.h", "reduce_uninit", Mode.NONE, what=_REDUCE_UNINIT),
+    # pack_untilize: the packer's format for the output CB and its untilize block; the full init
+    # also sets up the unpacker and math (a datacopy)
+    _pack_reconfig("compute/pack_untilize.h", "pack_untilize_init", None, "ocb", untilize=_UNTILIZE_BLOCK,
+                   then=(Ev.INIT, (str(int(Mode.PACK_UNTILIZE)), "icb", "ocb"), (_UNTILIZE_BLOCK, _SET_MODE))),
+    _pack_reconfig("compute/pack_untilize.h", "pack_untilize_dest_init", None, "ocb", untilize=_UNTILIZE_BLOCK),
+    _pack_reconfig("compute/pack_untilize.h", "pack_untilize_uninit", None, "ocb", untilize="0"),
     # reconfigurations
     _reconfig("reconfig_data_format", r"const uint32_t icb0_new_operand, const uint32_t icb1_new_operand",
               _SRCA_OF.format("icb0_new_operand", "icb1_new_operand"),
@@ -155,13 +204,34 @@ CALL_EVENTS: tuple[CallEvent, ...] = (
     _reconfig("reconfig_data_format", r"\s*const uint32_t icb0_old_operand,\s*const uint32_t icb0_new_operand,"
               r"\s*const uint32_t icb1_old_operand,\s*const uint32_t icb1_new_operand",
               _SRCA_OF.format("icb0_new_operand", "icb1_new_operand"),
-              _SRCB_OF.format("icb0_new_operand", "icb1_new_operand")),
-    *(_reconfig(f"reconfig_data_format_{src}", params, f"{src}_new_operand")
-      for src in ("srca", "srcb") for params in (rf"const uint32_t {src}_new_operand",
-                                                 rf"const uint32_t {src}_old_operand, const uint32_t {src}_new_operand")),
-    _reconfig("pack_reconfig_data_format", r"const uint32_t new_cb_id", "new_cb_id", register=1),
-    _reconfig("pack_reconfig_data_format", r"const uint32_t old_cb_id, const uint32_t new_cb_id", "new_cb_id",
-              register=1),
+              _SRCB_OF.format("icb0_new_operand", "icb1_new_operand"),
+              olds=(_SRCA_OF.format("icb0_old_operand", "icb1_old_operand"),
+                    _SRCB_OF.format("icb0_old_operand", "icb1_old_operand"))),
+    *(_reconfig(f"reconfig_data_format_{src}", rf"const uint32_t {src}_new_operand", f"{src}_new_operand",
+                source=source) for source, src in enumerate(("srca", "srcb"))),
+    *(_reconfig(f"reconfig_data_format_{src}", rf"const uint32_t {src}_old_operand, const uint32_t {src}_new_operand",
+                f"{src}_new_operand", olds=(f"{src}_old_operand",), source=source)
+      for source, src in enumerate(("srca", "srcb"))),
+    _pack_reconfig("compute/reconfig_data_format.h", "pack_reconfig_data_format", r"const uint32_t new_cb_id",
+                   "new_cb_id"),
+    _pack_reconfig("compute/reconfig_data_format.h", "pack_reconfig_data_format",
+                   r"const uint32_t old_cb_id, const uint32_t new_cb_id", "new_cb_id", old="old_cb_id"),
+)
+
+
+#: the LLK's own inits a kernel may call directly (kernel_lib's eltwise chain initialises a
+#: broadcast binary with ``llk_math_eltwise_binary_init`` and then calls ``add_tiles_bcast``), under
+#: ``hw/ckernels/<arch>/metal``: each reports what the emulator's replacement of it records
+#: (tilecraft/emu/include/llk_math_binary_api.h). Inside an API init they are not the outermost call.
+LLK_CALL_EVENTS: tuple[CallEvent, ...] = (
+    CallEvent("llk_api/llk_math_binary_api.h", "llk_math_eltwise_binary_init", Ev.INIT,
+              (f"(src_b_bcast_type == BroadcastType::NONE ? {int(Mode.BINARY)} : {int(Mode.BINARY_BCAST)})",
+               "operand_A", "operand_B"),
+              params=r"\s*const std::uint32_t operand_A,\s*\[\[maybe_unused\]\] const std::uint32_t operand_B,"
+                     r"\s*const std::uint32_t acc_to_dest = 0",
+              head="inline void ",
+              operands=(_BINARY_PARAM.format(acc="acc_to_dest != 0", op=_FPU_OF.format("eltwise_binary_type"),
+                                             bcast=_BCAST_OF.format("src_b_bcast_type")), _SET_MODE)),
 )
 
 
@@ -186,8 +256,8 @@ def replacement(event: CallEvent) -> str:
     head = "{0}TC_CALL_SITE_PARAMS) {{" if event.params == "" else "{0}{1}, TC_CALL_SITE_PARAMS) {{"
     body = _event(event.kind, event.function, (*_traced(event.args), *event.operands))
     if event.then is not None:
-        kind, args = event.then
-        body += _event(kind, event.function, _traced(args), then=True)
+        kind, args, operands = event.then
+        body += _event(kind, event.function, (*_traced(args), *operands), then=True)
     return head + body.replace("{", "{{").replace("}", "}}")
 
 
@@ -252,15 +322,30 @@ def _code(function: str, ops: type[Enum]) -> int:
 _DST_PARAM = re.compile(r"\b(?:std::)?u?int32_t\s+(\w*dst\w*)\b")
 
 
+#: the template parameter list right before a definition's head (one level of nested ``<>``)
+_TEMPLATE_BEFORE = re.compile(r"template\s*<((?:[^<>]|<[^<>]*>)*)>\s*$")
+#: an SFPU event's format operand where the call names none (tc_emu/sfpu_ops.h: kNoFormat)
+NO_FORMAT = "255u"
+
+
+def _dst_format(match: re.Match[str]) -> str:
+    """The DataFormat an SFPU call is told DST holds (its ``DataFormat`` template parameter), as a
+    C++ expression, or ``NO_FORMAT``."""
+    template = _TEMPLATE_BEFORE.search(match.string, 0, match.start())
+    name = re.search(r"\bDataFormat\s+(\w+)", template.group(1)) if template else None
+    return f"static_cast<std::uint32_t>({name.group(1)})" if name else NO_FORMAT
+
+
 def _sfpu_head(match: re.Match[str]) -> str:
     """The SFPU call's head with the call-site parameter, and its event: the operation's code, then
-    up to three DST tile indices (``NO_DST`` where it has fewer) for math's DST checks; none for a
-    call on the packer's thread (``exp_packthread_tile``: it runs while the packer owns DST)."""
+    up to three DST tile indices (``NO_DST`` where it has fewer) for math's DST checks (none for a
+    call on the packer's thread: ``exp_packthread_tile`` runs while the packer owns DST), then the
+    data format it is told DST holds (E5413)."""
     head, function, params = match.groups()
     kind, ops = ((Ev.SFPU_TERNARY, SfpuTernary) if re.search(r"\bidst2\b", params)
                  else (Ev.SFPU_BINARY, SfpuBinary) if re.search(r"\bidst1\b", params) else (Ev.SFPU_UNARY, SfpuUnary))
     dsts = [] if "packthread" in function else _DST_PARAM.findall(params)[:3]
-    values = (*_traced((str(_code(function, ops)),)), *dsts, *(NO_DST,) * (3 - len(dsts)))
+    values = (*_traced((str(_code(function, ops)),)), *dsts, *(NO_DST,) * (3 - len(dsts)), _dst_format(match))
     return _with_site(head, params) + _event(kind, function, values)
 
 

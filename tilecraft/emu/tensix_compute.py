@@ -26,7 +26,7 @@ import functools
 import os
 import re
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -266,14 +266,17 @@ def bridge_library(arch: str) -> ctypes.CDLL:
     library = ctypes.CDLL(str(cache.build("tensix-bridge", key, make)[0]), mode=ctypes.RTLD_GLOBAL)
     load = library.tc_load_tensix_kernel
     load.restype = ctypes.c_void_p
-    load.argtypes = [ctypes.c_void_p, *[ctypes.c_char_p] * 4, ctypes.c_int, ctypes.c_int, ctypes.c_char_p, ctypes.c_int]
+    load.argtypes = [ctypes.c_void_p, *[ctypes.c_char_p] * 4, ctypes.c_int, ctypes.c_int, ctypes.c_void_p,
+                     ctypes.c_char_p, ctypes.c_int]
     return library
 
 
 def load_kernel(device: native.NativeDevice, math_object: Path, name: str, scratch: Path | None, chip: str,
-                fp32_dest_acc: bool = False, dst_full_sync: bool = False) -> int:
+                fp32_dest_acc: bool = False, dst_full_sync: bool = False,
+                unpack_to_dest_fp32: Sequence[bool] = ()) -> int:
     """Loads the kernel's three TRISC objects, built for the ``chip`` model's architecture
-    (``CHIP_ARCHS``), as one emulator kernel, with its DST mode (for the sanitizer's DST checks).
+    (``CHIP_ARCHS``), as one emulator kernel, with its DST mode and its CBs' UnpackToDestFp32 flags
+    (for the sanitizer's DST and unpack checks).
     Each core needs its own copy (a TRISC's globals are per core: its CB interfaces, runtime-arg
     bases), and the loader shares one image per file, so every core after the first loads copies
     placed in ``scratch``."""
@@ -282,8 +285,9 @@ def load_kernel(device: native.NativeDevice, math_object: Path, name: str, scrat
         scratch.mkdir(parents=True, exist_ok=True)
         paths = tuple(Path(shutil.copy(p, scratch / p.name)) for p in paths)  # type: ignore[assignment]
     error = ctypes.create_string_buffer(1024)
+    flags = (ctypes.c_uint8 * 64)(*(int(flag) for flag in unpack_to_dest_fp32[:64]))
     handle = bridge_library(CHIP_ARCHS[chip]).tc_load_tensix_kernel(device.handle, *(str(p).encode() for p in paths), name.encode(),
-                                                    int(fp32_dest_acc), int(dst_full_sync), error, len(error))
+                                                    int(fp32_dest_acc), int(dst_full_sync), flags, error, len(error))
     if not handle:
         raise RuntimeError(f"loading {math_object.parent} failed: {error.value.decode()}")
     return handle

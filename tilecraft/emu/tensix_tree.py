@@ -39,6 +39,8 @@ from .llk_suite import suite_tree
 PATCH_LOG = "PATCHES.txt"
 #: LLK tree directory per architecture name used by tilecraft
 LLK_ARCH_DIRS = {"wormhole": "tt_llk_wormhole_b0", "blackhole": "tt_llk_blackhole"}
+#: tt-metal's name of each architecture: its ``hw/ckernels/<name>`` directory
+METAL_ARCH_NAMES = {"wormhole": "wormhole_b0", "blackhole": "blackhole"}
 #: the machine's own headers the rewritten code includes (tc_tensix_kernel.h, lltt.h, ...)
 KERNEL_INCLUDE_DIR = Path(__file__).resolve().parent / "tensix" / "kernel_include"
 
@@ -54,8 +56,9 @@ class Rewrite:
     """``pattern`` -> ``replacement`` in each file matching ``glob`` (relative to ``tt_metal``).
 
     ``expect``: the exact number of matches per file (None: any number, including none).
-    ``arch``: the one architecture whose tree gets it (None: every architecture). ``{llk}`` and
-    ``{arch}`` in ``glob`` name the architecture's LLK and ``hw/inc`` directories.
+    ``arch``: the one architecture whose tree gets it (None: every architecture). ``{llk}``,
+    ``{arch}`` and ``{ckernels}`` in ``glob`` name the architecture's LLK, ``hw/inc`` and
+    ``hw/ckernels`` directories.
     """
 
     glob: str
@@ -231,6 +234,10 @@ REWRITES: tuple[Rewrite, ...] = (
               f"{event.function}: reports a {event.kind.name} trace event with its caller's file:line",
               group_replacement=tensix_call_events.replacement(event))
       for event in tensix_call_events.CALL_EVENTS),
+    *(Rewrite(f"hw/ckernels/{{ckernels}}/metal/{event.header}", tensix_call_events.pattern(event), None,
+              f"{event.function}: reports a {event.kind.name} trace event with its caller's file:line (a kernel "
+              "calling the LLK directly)", group_replacement=tensix_call_events.replacement(event))
+      for event in tensix_call_events.LLK_CALL_EVENTS),
     *(Rewrite(f"hw/inc/api/{header}", pattern, None, "passes its caller's file:line on to the call it forwards to",
               group_replacement=template) for header, pattern, template in tensix_call_events.FORWARDS),
 )
@@ -423,7 +430,7 @@ def apply_rewrites(tt_metal: Path, arch: str) -> list[str]:
     for rewrite in REWRITES:
         if rewrite.arch not in (None, arch):
             continue
-        rel = rewrite.glob.format(llk=llk, arch=arch)
+        rel = rewrite.glob.format(llk=llk, arch=arch, ckernels=METAL_ARCH_NAMES[arch])
         path = tt_metal / rel
         if not path.is_file():
             raise TreeError(f"{rel}: missing from the wheel's headers (needed for '{rewrite.why}')")

@@ -60,6 +60,45 @@ void require_waited(const CircularBuffer& b, std::uint32_t cb, std::uint32_t til
     }
 }
 
+bool direct_to_dest(std::uint32_t cb) {
+    const Compute& c = comp();
+    return c.fp32 && c.unpack_to_dest && c.unpack_to_dest[cb];
+}
+
+std::uint8_t unpack_format(int src, std::uint32_t cb, std::uint32_t tile, const char* call, Loc loc, bool to_dest,
+                           bool matmul) {
+    Compute& c = comp();
+    require_started(call, loc);
+    CircularBuffer& b = cb_checked(std::int32_t(cb), call, loc);
+    std::uint8_t f = c.src_fmt[src];
+    const char* reg = src == 0 ? "SrcA" : "SrcB";
+    if (f != b.format) {
+        std::string hint =
+            matmul && c.src_fmt[1 - src] == b.format
+                ? "matmul reads in0 through SrcB and in1 through SrcA: start up with "
+                  "compute_kernel_hw_startup<SrcOrder::Reverse>(in0, in1, out), or reconfigure with "
+                  "reconfig_data_format<SrcOrder::Reverse>(in0, in1)"
+                : fmt_str("reconfigure the unpacker for CB %u before this call: reconfig_data_format%s(%u)", cb,
+                          src == 0 ? "_srca" : "_srcb", cb);
+        report(true, "E5402", loc,
+               fmt_str("%s unpacks CB %u (%s) through %s, which is configured for %s (CB %d)", call, cb,
+                       format_name(b.format), reg, format_name(f), c.src_cb[src]),
+               hint);
+        if (f == 255) f = b.format;  // nothing configured at all: read as the CB's format
+    }
+    require_waited(b, cb, tile, call, loc);
+    if (f == fmt::Float32 && to_dest && c.fp32 && !direct_to_dest(cb)) {
+        report(false, "E5411", loc,
+               fmt_str("%s unpacks Float32 CB %u through SrcA as TF32: the low 13 mantissa bits of every value are "
+                       "dropped",
+                       call, cb),
+               fmt_str("to keep fp32, set unpack_to_dest_mode[%u] = UnpackToDestFp32 in the ComputeConfigDescriptor "
+                       "(copies then go straight to DST)",
+                       cb));
+    }
+    return f;
+}
+
 namespace {
 
 const char* mode_name(Mode m) {
@@ -82,6 +121,8 @@ const char* mode_name(Mode m) {
 
 const char* fpu_name(Fpu op) { return op == Fpu::Add ? "add" : op == Fpu::Sub ? "sub" : "mul"; }
 
+}  // namespace
+
 void require_mode(Mode want, std::uint32_t param, const char* call, const char* init, Loc loc) {
     Compute& c = comp();
     if (c.mode == want && c.mode_param == param) return;
@@ -90,6 +131,8 @@ void require_mode(Mode want, std::uint32_t param, const char* call, const char* 
            fmt_str("%s while the unpacker and math are initialised for %s%s", call, mode_name(c.mode), last.c_str()),
            fmt_str("call %s before %s: each init programs the unpacker and math for its operation", init, call));
 }
+
+namespace {
 
 std::uint32_t pack_section_tile(std::uint32_t index) {
     Compute& c = comp();
@@ -107,25 +150,8 @@ struct Operand {
 void unpack(int src, std::uint32_t cb, std::uint32_t tile, Operand& out, const char* call, Loc loc,
             bool to_dest = false, bool matmul = false, bool decode = true) {
     Compute& c = comp();
-    require_started(call, loc);
-    CircularBuffer& b = cb_checked(std::int32_t(cb), call, loc);
-    std::uint8_t f = c.src_fmt[src];
-    const char* reg = src == 0 ? "SrcA" : "SrcB";
-    if (f != b.format) {
-        std::string hint =
-            matmul && c.src_fmt[1 - src] == b.format
-                ? "matmul reads in0 through SrcB and in1 through SrcA: start up with "
-                  "compute_kernel_hw_startup<SrcOrder::Reverse>(in0, in1, out), or reconfigure with "
-                  "reconfig_data_format<SrcOrder::Reverse>(in0, in1)"
-                : fmt_str("reconfigure the unpacker for CB %u before this call: reconfig_data_format%s(%u)", cb,
-                          src == 0 ? "_srca" : "_srcb", cb);
-        report(true, "E5402", loc,
-               fmt_str("%s unpacks CB %u (%s) through %s, which is configured for %s (CB %d)", call, cb,
-                       format_name(b.format), reg, format_name(f), c.src_cb[src]),
-               hint);
-        if (f == 255) f = b.format;  // nothing configured at all: read as the CB's format
-    }
-    require_waited(b, cb, tile, call, loc);
+    const std::uint8_t f = unpack_format(src, cb, tile, call, loc, to_dest, matmul);
+    CircularBuffer& b = cur_core().cbs[cb];
     out.shape = b.tile;
     if (!decode) return;  // the checks only: the caller holds the decoded tile
     std::uint32_t addr = b.rd_ptr[TRISC] + tile * b.page_size;
@@ -138,17 +164,7 @@ void unpack(int src, std::uint32_t cb, std::uint32_t tile, Operand& out, const c
     decode_tile(f, g_dev->l1_host(cur().core, addr), b.tile, out.words);
     out.integer = is_integer_format(f);
     if (f != fmt::Float32) return;  // every other float format is exact in TF32 and in bfloat16
-    bool direct = to_dest && c.fp32 && c.unpack_to_dest && c.unpack_to_dest[cb];
-    if (direct) return;
-    if (to_dest && c.fp32) {
-        report(false, "E5411", loc,
-               fmt_str("%s unpacks Float32 CB %u through SrcA as TF32: the low 13 mantissa bits of every value are "
-                       "dropped",
-                       call, cb),
-               fmt_str("to keep fp32, set unpack_to_dest_mode[%u] = UnpackToDestFp32 in the ComputeConfigDescriptor "
-                       "(copies then go straight to DST)",
-                       cb));
-    }
+    if (to_dest && direct_to_dest(cb)) return;  // straight to DST
     for (std::uint32_t i = 0; i < out.shape.elems(); ++i)
         out.words[i] = as_bits(c.fp32 ? tf32_trunc(as_float(out.words[i])) : bf16_trunc(as_float(out.words[i])));
 }
@@ -191,17 +207,23 @@ void write_float(int tile, std::uint32_t i, float v) {
     c.dst[tile][i] = to_dst(v);
 }
 
-void fresh(int tile, bool integer) {
+
+// src register view of a DST tile moved back into SrcA/SrcB (dest reuse): 19 bits
+float to_src_register(float v) { return comp().fp32 ? tf32_trunc(v) : v; }
+
+}  // namespace
+
+void dst_fresh(int tile, bool integer) {
     Compute& c = comp();
     c.dst_int[tile] = integer;
     c.dst_cleared[tile] = false;
     c.dst_reduce[tile] = 0;
 }
 
-// src register view of a DST tile moved back into SrcA/SrcB (dest reuse): 19 bits
-float to_src_register(float v) { return comp().fp32 ? tf32_trunc(v) : v; }
-
-}  // namespace
+void dst_reduced(int tile, RDim dim) {
+    dst_fresh(tile, false);
+    comp().dst_reduce[tile] = std::int8_t(1 + int(dim));
+}
 
 std::uint32_t dst_written(std::uint32_t index, const char* call, Loc loc) {
     Compute& c = comp();
@@ -253,6 +275,10 @@ void hw_startup(std::uint32_t src_a_cb, std::uint32_t src_b_cb, std::uint32_t ou
 
 void reconfig_src(int which, std::uint32_t old_cb, std::uint32_t new_cb, bool has_old, Loc loc) {
     TC_TRACE(Ev::Reconfig, new_cb, 0, 0, 0, loc);
+    configure_src(which, old_cb, new_cb, has_old, loc);
+}
+
+void configure_src(int which, std::uint32_t old_cb, std::uint32_t new_cb, bool has_old, Loc loc) {
     Compute& c = comp();
     cur().last_loc = loc;
     const char* call = which == 0 ? "reconfig_data_format_srca" : "reconfig_data_format_srcb";
@@ -268,6 +294,10 @@ void reconfig_src(int which, std::uint32_t old_cb, std::uint32_t new_cb, bool ha
 
 void reconfig_pack(std::uint32_t old_cb, std::uint32_t new_cb, bool has_old, Loc loc) {
     TC_TRACE(Ev::Reconfig, new_cb, 1, 0, 0, loc);
+    configure_pack(old_cb, new_cb, has_old, loc);
+}
+
+void configure_pack(std::uint32_t old_cb, std::uint32_t new_cb, bool has_old, Loc loc) {
     Compute& c = comp();
     cur().last_loc = loc;
     CircularBuffer& n = cb_checked(std::int32_t(new_cb), "pack_reconfig_data_format", loc);
@@ -287,6 +317,10 @@ void set_fp32_dest_acc(bool enable, Loc loc) {
 
 void init_mode(Mode mode, std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t param, Loc loc) {
     TC_TRACE(Ev::Init, std::uint32_t(mode), cb_a, cb_b, 0, loc);
+    set_mode(mode, cb_a, cb_b, param, loc);
+}
+
+void set_mode(Mode mode, std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t param, Loc loc) {
     Compute& c = comp();
     cur().last_loc = loc;
     c.mode = mode;
@@ -396,7 +430,7 @@ void copy_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc)
     unpack(0, cb, tile, a, "copy_tile", loc, /*to_dest=*/true);
     int t = math_dst(dst, "copy_tile", loc);
     Compute& c = comp();
-    fresh(t, a.integer);
+    dst_fresh(t, a.integer);
     for (std::uint32_t i = 0; i < a.shape.elems(); ++i)
         c.dst[t][i] = a.integer ? a.words[i] : to_dst(as_float(a.words[i]));
 }
@@ -413,24 +447,26 @@ static std::uint32_t bcast_index(Bcast bcast, const TileShape& s, std::uint32_t 
     }
 }
 
+bool binary_mode(Fpu op, Bcast bcast, const char* call, Loc loc) {
+    const Compute& c = comp();
+    const std::uint32_t param = (std::uint32_t(op) << 4) | std::uint32_t(bcast);
+    const Mode want = bcast == Bcast::None ? Mode::Binary : Mode::BinaryBcast;
+    if (c.mode == want && (c.mode_param & 0xFF) == param) return (c.mode_param >> 8) & 1;
+    require_mode(want, param, call,
+                 bcast == Bcast::None ? fmt_str("%s_init(icb0, icb1)", fpu_name(op)).c_str()
+                                      : fmt_str("%s_bcast_*_init(icb0, icb1)", fpu_name(op)).c_str(),
+                 loc);
+    return false;
+}
+
 void binary_tiles(Fpu op, Bcast bcast, std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t tile_a,
                   std::uint32_t tile_b, std::uint32_t dst, Loc loc) {
     TC_TRACE(Ev::Binary, trace_page_bytes(cb_a), trace_page_bytes(cb_b), std::uint32_t(op), std::uint32_t(bcast), loc);
     cur().last_loc = loc;
     const char* call = bcast == Bcast::None ? (op == Fpu::Add ? "add_tiles" : op == Fpu::Sub ? "sub_tiles" : "mul_tiles")
                                             : "*_tiles_bcast";
-    std::uint32_t param = (std::uint32_t(op) << 4) | std::uint32_t(bcast);
     Compute& c = comp();
-    Mode want = bcast == Bcast::None ? Mode::Binary : Mode::BinaryBcast;
-    bool acc = false;
-    if (c.mode == want && (c.mode_param & 0xFF) == param) {
-        acc = (c.mode_param >> 8) & 1;
-    } else {
-        require_mode(want, param, call,
-                     bcast == Bcast::None ? fmt_str("%s_init(icb0, icb1)", fpu_name(op)).c_str()
-                                          : fmt_str("%s_bcast_*_init(icb0, icb1)", fpu_name(op)).c_str(),
-                     loc);
-    }
+    const bool acc = binary_mode(op, bcast, call, loc);
     static Operand a, b;
     unpack(0, cb_a, tile_a, a, call, loc);
     unpack(1, cb_b, tile_b, b, call, loc);
@@ -446,7 +482,12 @@ void binary_tiles(Fpu op, Bcast bcast, std::uint32_t cb_a, std::uint32_t cb_b, s
             c.dst[t][i] = fpu_eltwise(op, src_bits(a, i), src_bits(b, j), dst_bits(t, i), acc);
         }
     }
-    fresh(t, false);
+    dst_fresh(t, false);
+}
+
+int unary_bcast_source(const CircularBuffer& b, std::uint32_t cb) {
+    // 32-bit data goes through DST directly (SrcB is only 19 bits wide); the rest through SrcB
+    return b.format == fmt::Float32 && direct_to_dest(cb) ? 0 : 1;
 }
 
 void unary_bcast(Bcast bcast, std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc) {
@@ -456,11 +497,10 @@ void unary_bcast(Bcast bcast, std::uint32_t cb, std::uint32_t tile, std::uint32_
     static Operand a;
     CircularBuffer& b = cb_checked(std::int32_t(cb), "unary_bcast", loc);
     Compute& c = comp();
-    // 32-bit data goes through DST directly (SrcB is only 19 bits wide); the rest through SrcB
-    bool via_dest = b.format == fmt::Float32 && c.fp32 && c.unpack_to_dest && c.unpack_to_dest[cb];
-    unpack(via_dest ? 0 : 1, cb, tile, a, "unary_bcast", loc, via_dest);
+    const int src = unary_bcast_source(b, cb);
+    unpack(src, cb, tile, a, "unary_bcast", loc, src == 0);
     int t = math_dst(dst, "unary_bcast", loc);
-    fresh(t, a.integer);
+    dst_fresh(t, a.integer);
     for (std::uint32_t i = 0; i < a.shape.elems(); ++i) {
         std::uint32_t w = a.words[bcast_index(bcast, a.shape, i, 0)];
         c.dst[t][i] = a.integer ? w : to_dst(as_float(w));
@@ -490,7 +530,7 @@ void reuse_dest_tiles(Fpu op, ReuseDest reuse, std::uint32_t cb, std::uint32_t t
                                                      : fpu_eltwise(op, src_bits(in, i), d, 0, false);
         }
     }
-    fresh(t, false);
+    dst_fresh(t, false);
 }
 
 static void row_major(const Operand& o, float* out) {
@@ -603,7 +643,7 @@ void matmul_tiles(std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t tile_a, 
                                              c.fidelity_phases, c.fp32);
                 }
             }
-            fresh(t, false);
+            dst_fresh(t, false);
         }
     }
 }
@@ -650,8 +690,7 @@ void reduce_tile(Pool pool, RDim dim, std::uint32_t cb, std::uint32_t scaler_cb,
     cur().last_loc = loc;
     std::uint32_t param = (std::uint32_t(pool) << 4) | std::uint32_t(dim);
     require_mode(Mode::Reduce, param, "reduce_tile", "reduce_init<PoolType, ReduceDim>(icb, icb_scaler, ocb)", loc);
-    // REDUCE_ROW sums swap the operands: the scaler goes to SrcA, the data to SrcB
-    bool swap = dim == RDim::Row && pool != Pool::Max;
+    bool swap = reduce_swaps(param);
     static Operand x, s;
     unpack(swap ? 1 : 0, cb, tile, x, "reduce_tile", loc);
     unpack(swap ? 0 : 1, scaler_cb, scaler_tile, s, "reduce_tile", loc);
@@ -719,26 +758,35 @@ void reduce_tile(Pool pool, RDim dim, std::uint32_t cb, std::uint32_t scaler_cb,
                 c.dst[t][idx] = sum;
             }
         }
-        fresh(t, false);
-        c.dst_reduce[t] = std::int8_t(1 + int(dim));
+        dst_reduced(t, dim);
         return;
     }
     for (std::uint32_t r = 0; r < R; ++r)
         for (std::uint32_t col = 0; col < C; ++col) write_float(t, x.shape.at(r, col), out[r * C + col]);
-    fresh(t, false);
-    c.dst_reduce[t] = std::int8_t(1 + int(dim));
+    dst_reduced(t, dim);
 }
 
 void reduce_init(Pool pool, RDim dim, std::uint32_t cb, std::uint32_t scaler_cb, std::uint32_t out_cb, Loc loc) {
+    // recorded twice: the API's reduce_init, then the init of its mode
     TC_TRACE(Ev::Init, std::uint32_t(Mode::Reduce), cb, scaler_cb, 0, loc);
-    Compute& c = comp();
-    init_mode(Mode::Reduce, cb, scaler_cb, (std::uint32_t(pool) << 4) | std::uint32_t(dim), loc);
+    TC_TRACE(Ev::Init, std::uint32_t(Mode::Reduce), cb, scaler_cb, 0, loc);
     (void)out_cb;
-    c.reduce_mask = int(dim);
+    reduce_configure((std::uint32_t(pool) << 4) | std::uint32_t(dim), cb, scaler_cb, loc);
 }
+
+void reduce_configure(std::uint32_t param, std::uint32_t cb, std::uint32_t scaler_cb, Loc loc) {
+    set_mode(Mode::Reduce, cb, scaler_cb, param, loc);
+    comp().reduce_mask = int(param & 0xFu);
+}
+
+bool reduce_swaps(std::uint32_t param) { return RDim(param & 0xFu) == RDim::Row && Pool(param >> 4) != Pool::Max; }
 
 void reduce_uninit(Loc loc) {
     TC_TRACE(Ev::Init, 0, 0, 0, 0, loc);
+    reduce_unconfigure(loc);
+}
+
+void reduce_unconfigure(Loc loc) {
     Compute& c = comp();
     cur().last_loc = loc;
     c.reduce_mask = -1;
@@ -756,7 +804,7 @@ void transpose_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc
     int t = math_dst(dst, "transpose_tile", loc);
     Compute& c = comp();
     const TileShape& s = a.shape;
-    fresh(t, a.integer);
+    dst_fresh(t, a.integer);
     for (std::uint32_t r = 0; r < s.rows; ++r)
         for (std::uint32_t col = 0; col < s.cols; ++col) {
             std::uint32_t w = a.words[s.at(col % s.rows, r % s.cols)];
@@ -829,15 +877,10 @@ std::uint32_t pack_page(CircularBuffer& b, std::uint32_t dst, std::uint32_t cb, 
     return page;
 }
 
-void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order, Loc loc) {
-    TC_TRACE(Ev::Pack, trace_page_bytes(cb), 0, 0, 0, loc);
-    Compute& c = comp();
-    cur().last_loc = loc;
-    CircularBuffer& b = cb_checked(std::int32_t(cb), "pack_tile", loc);
-    if (c.sec[c.pack_sec] == Compute::Sec::Both && dst < 32) c.packed_before_commit |= 1u << dst;
-    const std::uint32_t page = pack_page(b, dst, cb, out_tile, out_of_order, loc);
+int pack_configured(const CircularBuffer& b, std::uint32_t dst, std::uint32_t cb, Loc loc) {
+    const Compute& c = comp();
     const int t = int(pack_section_tile(dst % c.capacity()));
-    std::uint8_t f = c.pack_fmt;
+    const std::uint8_t f = c.pack_fmt;
     if (f != b.format) {
         report(true, "E5401", loc,
                fmt_str("pack_tile into CB %u (%s, %u-byte pages) while the packer is configured for %s (CB %d): it "
@@ -855,6 +898,18 @@ void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool
                "call reduce_uninit() after the packs of the reduce result, not before, unless only the result "
                "row/column is read");
     }
+    return t;
+}
+
+void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order, Loc loc) {
+    TC_TRACE(Ev::Pack, trace_page_bytes(cb), 0, 0, 0, loc);
+    Compute& c = comp();
+    cur().last_loc = loc;
+    CircularBuffer& b = cb_checked(std::int32_t(cb), "pack_tile", loc);
+    if (c.sec[c.pack_sec] == Compute::Sec::Both && dst < 32) c.packed_before_commit |= 1u << dst;
+    const std::uint32_t page = pack_page(b, dst, cb, out_tile, out_of_order, loc);
+    const int t = pack_configured(b, dst, cb, loc);
+    const std::uint8_t f = c.pack_fmt;
     std::uint32_t addr = b.wr_ptr[TRISC] + page * b.page_size;
     std::uint32_t bytes = format_tile_bytes(f, b.tile.rows, b.tile.cols);
     if (addr + bytes > g_dev->arch.l1_size) {
@@ -989,7 +1044,7 @@ void tilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_cb
     const TileShape& shape = out.tile;
     const std::uint32_t width = tiles * shape.cols, esize = element_bytes(in.format);
     const std::uint8_t* src = g_dev->l1_host(cur().core, in.rd_ptr[TRISC]);
-    const bool direct = !fast && c.fp32 && c.unpack_to_dest && c.unpack_to_dest[in_cb];
+    const bool direct = !fast && direct_to_dest(in_cb);
     static std::uint32_t words[Compute::kElems];
     for (std::uint32_t t = 0; t < tiles; ++t) {
         for (std::uint32_t r = 0; r < shape.rows; ++r)

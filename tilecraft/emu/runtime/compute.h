@@ -67,6 +67,48 @@ std::uint32_t dst_written(std::uint32_t index, const char* call, Loc loc);
 // the page written (in-order packing moves on to the next).
 std::uint32_t pack_page(CircularBuffer& b, std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile,
                         bool out_of_order, Loc loc);
+// DST tile `tile` (of Compute::dst) freshly written by math: integer data or not, no reduce result.
+void dst_fresh(int tile, bool integer);
+// DST tile `tile` now holds a reduce result over `dim` (the packer's reduce mask applies to it).
+void dst_reduced(int tile, RDim dim);
+
+// The configuration the init and reconfig calls set, as the first engine's API functions set it
+// after recording their trace events (the machine records its own): the unpackers' formats
+// (reconfig_data_format_srca/srcb: `which` 0/1; the (old, new) form reprograms only when the two
+// CBs' formats differ), the packer's format, what the unpacker and math are initialised for, and
+// reduce_uninit (the packer's reduce mask off).
+void configure_src(int which, std::uint32_t old_cb, std::uint32_t new_cb, bool has_old, Loc loc);
+void configure_pack(std::uint32_t old_cb, std::uint32_t new_cb, bool has_old, Loc loc);
+void set_mode(Mode mode, std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t param, Loc loc);
+// reduce_init<PoolType, ReduceDim>: `param` is (Pool << 4) | RDim.
+void reduce_configure(std::uint32_t param, std::uint32_t cb, std::uint32_t scaler_cb, Loc loc);
+void reduce_unconfigure(Loc loc);
+
+// Which source register an operand goes through:
+// a copy of CB `cb` into DST bypasses SrcA (a Float32 CB in UnpackToDestFp32 mode, fp32 DST);
+bool direct_to_dest(std::uint32_t cb);
+// unary_bcast: SrcB, or SrcA's path straight into DST for 32-bit data that bypasses SrcA (0);
+int unary_bcast_source(const CircularBuffer& b, std::uint32_t cb);
+// REDUCE_ROW sums swap the operands: the scaler goes to SrcA, the data to SrcB.
+bool reduce_swaps(std::uint32_t param);
+
+// The checks of that configuration:
+// E5409: the operation `want` (with `param`: the op, broadcast, reduce type...) without its init
+// `init` since the last other init.
+void require_mode(Mode want, std::uint32_t param, const char* call, const char* init, Loc loc);
+// E5409 for an FPU binary (`op`, broadcast of srcB); returns whether the init set DST accumulation.
+bool binary_mode(Fpu op, Bcast bcast, const char* call, Loc loc);
+// E5410, E5402, E5207, E5411: an unpack of tile `tile` of CB `cb` through SrcA (`src` 0) or SrcB
+// (1), `to_dest` for a copy into DST (Float32 CBs in UnpackToDestFp32 mode bypass SrcA), `matmul`
+// for matmul's operand order in the hint; returns the format the unpacker decodes with.
+std::uint8_t unpack_format(int src, std::uint32_t cb, std::uint32_t tile, const char* call, Loc loc,
+                           bool to_dest = false, bool matmul = false);
+// E5401, E5406: pack_tile of DST tile `dst` into CB `cb` (of buffer `b`) with the packer's format
+// and reduce mask; returns the tile's index in Compute::dst.
+int pack_configured(const CircularBuffer& b, std::uint32_t dst, std::uint32_t cb, Loc loc);
+// E5413: an SFPU call (`call`) told DST holds data format `format` (kNoFormat: not told).
+void require_dst_format(std::uint32_t format, const char* call, Loc loc);
+
 // A compute API call of a kernel on the Tensix machine, from its MATH TRISC in the kernel's order
 // (tilecraft/emu/tensix_call_events.py lists them and the layout of `values`): its trace event and
 // the checks above, as the first engine makes them for its own calls.

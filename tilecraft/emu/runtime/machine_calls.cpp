@@ -11,10 +11,12 @@
 // core's CB and DST bookkeeping, which the first engine's kernels would keep in the same way. The
 // TRISCs themselves wait on and move the shared CB counters (tensix/bridge/compute_bridge.cpp).
 //
-// Not checked on the machine: what needs the unpacker's, packer's and math's configuration as the
-// first engine tracks it from the init and reconfig calls (E5401/E5402 formats, E5409 op without
-// init, E5406, E5411, E5413): the init and reconfig calls reach the trace, but their configuration
-// is not followed here yet.
+// The configuration those checks read (the unpackers' and packer's formats, what the unpacker and
+// math are initialised for, the packer's reduce mask and untilize block) is followed here from the
+// init and reconfig calls the machine reports, with the first engine's own functions; so the
+// format, init and reduce-mask findings (E5401, E5402, E5406, E5409, E5411) and the SFPU's DST
+// format (E5413) are the first engine's too. A configuration change the API makes outside the
+// reported calls (the LLK called directly) is not followed.
 #include <algorithm>
 
 #include "compute.h"
@@ -57,10 +59,37 @@ bool configured(std::initializer_list<std::uint32_t> cbs, const char* call, Loc 
     return true;
 }
 
-// An unpack of tile `tile` of CB `cb` (configured).
-void unpacked(std::uint32_t cb, std::uint32_t tile, const char* call, Loc loc) {
-    require_started(call, loc);
-    require_waited(cur_core().cbs[cb], cb, tile, call, loc);
+// A reconfig event's untilize operand that leaves the packer's untilize block as it is
+// (tensix_call_events.py: KEEP_UNTILIZE).
+constexpr std::uint32_t kKeepUntilize = 0xFFFFFFFFu;
+
+// What an init event does (tensix_call_events.py: the Init values[5]).
+enum class InitKind : std::uint32_t { Mode = 0, Reduce = 1, ReduceUninit = 2 };
+
+// A configuration call: (mode, cb a, cb b, -, param, InitKind) or (cb, register, -, -, source,
+// old cb, has old, untilize block) with register 0 an unpacker's, 1 the packer's.
+void configure(Ev kind, const std::uint32_t* v, Loc loc) {
+    if (kind == Ev::Init) {
+        switch (InitKind(v[5])) {
+            case InitKind::Mode: set_mode(Mode(v[0]), v[1], v[2], v[4], loc); break;
+            case InitKind::Reduce: reduce_configure(v[4], v[1], v[2], loc); break;
+            case InitKind::ReduceUninit: reduce_unconfigure(loc); break;
+        }
+        return;
+    }
+    if (v[1] == 0) {
+        configure_src(int(v[4]), v[5], v[0], v[6] != 0, loc);
+    } else if (v[1] == 1) {
+        configure_pack(v[5], v[0], v[6] != 0, loc);
+        if (v[7] != kKeepUntilize) comp().pack_untilize = v[7];
+    }
+}
+
+// Math writes DST tile `index` (E5410, E5405, E5404) with a fresh result.
+int written(std::uint32_t index, const char* call, Loc loc) {
+    const int t = math_dst(index, call, loc);
+    dst_fresh(t, false);
+    return t;
 }
 
 }  // namespace
@@ -82,36 +111,69 @@ void machine_api_call(Ev kind, const char* call, const std::uint32_t* v, Loc loc
     }
     trace(kind, v, loc);
     switch (kind) {
-        case Ev::Copy: case Ev::Transpose: case Ev::UnaryBcast:  // (cb, -, -, -, tile, dst)
+        case Ev::Init: case Ev::Reconfig:
+            if (kind == Ev::Init || configured({v[0]}, call, loc)) configure(kind, v, loc);
+            break;
+        case Ev::Copy: case Ev::Transpose:  // (cb, -, -, -, tile, dst)
             if (!configured({v[0]}, call, loc)) return;
-            unpacked(v[0], v[4], call, loc);
-            dst_written(v[5], call, loc);
+            if (kind == Ev::Copy) require_mode(Mode::Copy, 0, call, "copy_init(cb)", loc);
+            else require_mode(Mode::Transpose, 0, call, "transpose_init(icb)", loc);
+            unpack_format(0, v[0], v[4], call, loc, /*to_dest=*/true);
+            written(v[5], call, loc);
             break;
-        case Ev::Binary: case Ev::Reduce:  // (cb a, cb b, -, -, tile a, tile b, dst)
+        case Ev::UnaryBcast: {  // (cb, -, -, -, tile, dst, Bcast)
+            if (!configured({v[0]}, call, loc)) return;
+            require_mode(Mode::UnaryBcast, v[6], call, "unary_bcast_init<BroadcastType>(icb)", loc);
+            const int src = unary_bcast_source(cur_core().cbs[v[0]], v[0]);
+            unpack_format(src, v[0], v[4], call, loc, src == 0);
+            written(v[5], call, loc);
+            break;
+        }
+        case Ev::Binary:  // (cb a, cb b, Fpu, Bcast, tile a, tile b, dst)
             if (!configured({v[0], v[1]}, call, loc)) return;
-            unpacked(v[0], v[4], call, loc);
-            unpacked(v[1], v[5], call, loc);
-            dst_written(v[6], call, loc);
+            binary_mode(Fpu(v[2]), Bcast(v[3]), call, loc);
+            unpack_format(0, v[0], v[4], call, loc);
+            unpack_format(1, v[1], v[5], call, loc);
+            written(v[6], call, loc);
             break;
+        case Ev::Reduce: {  // (cb, scaler cb, -, -, tile, scaler tile, dst, (Pool << 4) | RDim)
+            if (!configured({v[0], v[1]}, call, loc)) return;
+            require_mode(Mode::Reduce, v[7], call, "reduce_init<PoolType, ReduceDim>(icb, icb_scaler, ocb)", loc);
+            const bool swap = reduce_swaps(v[7]);
+            unpack_format(swap ? 1 : 0, v[0], v[4], call, loc);
+            unpack_format(swap ? 0 : 1, v[1], v[5], call, loc);
+            dst_reduced(math_dst(v[6], call, loc), RDim(v[7] & 0xFu));
+            break;
+        }
         case Ev::Matmul: {  // (in0, in1, ct, rt, in0 tile, in1 tile, dst, kt): in0 row r, in1 column c
             if (!configured({v[0], v[1]}, call, loc)) return;
+            require_mode(Mode::Matmul, 0, call, "matmul_init(in0, in1) / matmul_block_init", loc);
             for (std::uint32_t r = 0; r < v[3]; ++r) {
-                unpacked(v[0], v[4] + r * v[7], call, loc);
-                for (std::uint32_t c = 0; c < v[2]; ++c) {
-                    unpacked(v[1], v[5] + c, call, loc);
-                    dst_written(v[6] + r * v[2] + c, call, loc);
+                for (std::uint32_t c = 0; c < v[2]; ++c) {  // in0 through SrcB, in1 through SrcA
+                    unpack_format(1, v[0], v[4] + r * v[7], call, loc, false, /*matmul=*/true);
+                    unpack_format(0, v[1], v[5] + c, call, loc, false, /*matmul=*/true);
+                    written(v[6] + r * v[2] + c, call, loc);
                 }
             }
             break;
         }
-        case Ev::Pack:  // (cb, -, -, -, dst, output tile index, out of order)
+        case Ev::Pack: {  // (cb, -, -, -, dst, output tile index, out of order)
             if (!configured({v[0]}, call, loc)) return;
-            pack_page(cur_core().cbs[v[0]], v[4], v[0], v[5], v[6] != 0, loc);
+            CircularBuffer& b = cur_core().cbs[v[0]];
+            pack_page(b, v[4], v[0], v[5], v[6] != 0, loc);
+            pack_configured(b, v[4], v[0], loc);
             break;
-        case Ev::SfpuUnary: case Ev::SfpuBinary: case Ev::SfpuTernary:  // (op, -, -, -, dst, dst, dst)
+        }
+        case Ev::SfpuUnary: case Ev::SfpuBinary: case Ev::SfpuTernary: {  // (op, -, -, -, dst, dst, dst, format)
+            int last = -1;
             for (int i = 4; i < 7; ++i)
-                if (v[i] != kNoDst) dst_written(v[i], call, loc);
+                if (v[i] != kNoDst) last = math_dst(v[i], call, loc);
+            require_dst_format(v[7], call, loc);
+            // the result goes to the last DST operand (unary: its tile, binary: odst); a ternary's
+            // output is a fourth, not reported
+            if (last >= 0 && kind != Ev::SfpuTernary) dst_fresh(last, false);
             break;
+        }
         default: break;
     }
 }

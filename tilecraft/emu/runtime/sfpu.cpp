@@ -271,17 +271,6 @@ std::uint32_t sfpu_store(float v, Store mode = Store::Truncate) {
 
 const char* dst_format_name() { return comp().fp32 ? "DataFormat::Float32" : "DataFormat::Float16_b"; }
 
-// an SFPU op with a DataFormat template argument must name the format DST holds
-void check_format(std::uint32_t f, const char* call, Loc loc) {
-    if (f == kNoFormat) return;
-    std::uint8_t want = comp().fp32 ? fmt::Float32 : fmt::Float16_b;
-    if (f == want || f == fmt::Int32 || f == fmt::UInt32 || f == fmt::UInt16) return;
-    report(true, "E5413", loc,
-           fmt_str("%s<DataFormat::%s> while DST holds %s data: the SFPU loads and stores DST in the wrong width", call,
-                   format_name(std::uint8_t(f)), comp().fp32 ? "fp32 (fp32_dest_acc_en)" : "Float16_b"),
-           fmt_str("instantiate it with %s (the DST format of this kernel)", dst_format_name()));
-}
-
 // what a wrong-width load of DST yields: only the high half of each fp32 word survives
 float misread(float v, std::uint32_t f) {
     return f != kNoFormat && f == fmt::Float16_b && comp().fp32 ? bf16_trunc(v) : v;
@@ -298,6 +287,17 @@ const char* unary_call(SfpuUnary op) {
 
 }  // namespace
 
+// an SFPU op with a DataFormat template argument must name the format DST holds
+void require_dst_format(std::uint32_t f, const char* call, Loc loc) {
+    if (f == kNoFormat) return;
+    std::uint8_t want = comp().fp32 ? fmt::Float32 : fmt::Float16_b;
+    if (f == want || f == fmt::Int32 || f == fmt::UInt32 || f == fmt::UInt16) return;
+    report(true, "E5413", loc,
+           fmt_str("%s<DataFormat::%s> while DST holds %s data: the SFPU loads and stores DST in the wrong width", call,
+                   format_name(std::uint8_t(f)), comp().fp32 ? "fp32 (fp32_dest_acc_en)" : "Float16_b"),
+           fmt_str("instantiate it with %s (the DST format of this kernel)", dst_format_name()));
+}
+
 void sfpu_init(std::uint32_t op, Loc loc) {
     TC_TRACE(Ev::SfpuInit, op, 0, 0, 0, loc);
     (void)op;
@@ -311,7 +311,7 @@ void sfpu_unary(std::uint32_t op, std::uint32_t dst, std::uint32_t p0, std::uint
     SfpuUnary u = SfpuUnary(op);
     const char* call = unary_call(u);
     int t = math_dst(dst, call, loc);
-    check_format(fmt, call, loc);
+    require_dst_format(fmt, call, loc);
     Compute& c = comp();
     bool fill = u == SfpuUnary::Fill || u == SfpuUnary::FillBits;
     for (int i = 0; i < Compute::kElems; ++i) {
@@ -330,7 +330,7 @@ void sfpu_binary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint32
     int to = math_dst(out, "binary SFPU op", loc);
     bool nearest = (fmt >> 8) == 1;
     fmt &= 0xFF;
-    check_format(fmt, "binary SFPU op", loc);
+    require_dst_format(fmt, "binary SFPU op", loc);
     Compute& c = comp();
     static float result[Compute::kElems];
     // mul_binary_tile into a 16-bit DST rounds to nearest even in software and makes 0 * x exactly
@@ -354,7 +354,7 @@ void sfpu_ternary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint3
     const char* call = SfpuTernary(op) == SfpuTernary::Where ? "where_tile" : "lerp_tile";
     int ta = math_dst(a, call, loc), tb = math_dst(b, call, loc), tc_ = math_dst(cc, call, loc);
     int to = math_dst(out, call, loc);
-    check_format(fmt, call, loc);
+    require_dst_format(fmt, call, loc);
     Compute& c = comp();
     static float result[Compute::kElems];
     for (int i = 0; i < Compute::kElems; ++i) {

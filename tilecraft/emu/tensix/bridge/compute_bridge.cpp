@@ -235,15 +235,18 @@ extern "C" {
 
 // Loads the three TRISC objects of a compute kernel as one emulator kernel (nullptr on failure;
 // tc_last_error-style message in `error`).
-// `fp32_dest_acc`, `dst_full_sync`: the kernel's DST mode (ComputeConfigDescriptor), for the DST checks.
+// `fp32_dest_acc`, `dst_full_sync`: the kernel's DST mode (ComputeConfigDescriptor), for the DST checks;
+// `unpack_to_dest_fp32`: its 64 CBs' UnpackToDestFp32 flags, for the unpack checks (E5411).
 void* tc_load_tensix_kernel(void* handle, const char* unpack, const char* math, const char* pack, const char* name,
-                            int fp32_dest_acc, int dst_full_sync, char* error, int error_size) {
+                            int fp32_dest_acc, int dst_full_sync, const std::uint8_t* unpack_to_dest_fp32, char* error,
+                            int error_size) {
     tc_tensix::set_host_window(&stream_register);
     tc_tensix::compute_event_hook = &compute_call;
     auto* d = static_cast<tc::Device*>(handle);
     auto* k = new tc::Kernel();
     k->fp32_dest_acc = fp32_dest_acc != 0;
     k->dst_full_sync = dst_full_sync != 0;
+    std::memcpy(k->unpack_to_dest_fp32, unpack_to_dest_fp32, sizeof k->unpack_to_dest_fp32);
     const char* paths[3] = {unpack, math, pack};
     for (int t = 0; t < 3; ++t) {
         k->trisc_libs[t] = dlopen(paths[t], RTLD_NOW | RTLD_LOCAL);
