@@ -5,7 +5,9 @@
 // per NoC four command buffers of registers (noc_parameters.h: NOC_TARG_ADDR_LO/MID,
 // NOC_RET_ADDR_LO/MID, NOC_PACKET_TAG, NOC_CTRL, NOC_AT_LEN_BE, NOC_AT_DATA, NOC_CMD_CTRL ...),
 // status counters (NOC_STATUS: NIU_MST_RD_RESP_RECEIVED, NIU_MST_WR_ACK_RECEIVED, ...) and
-// configuration words (NOC_CFG: NOC_ID_LOGICAL). The machine include tree (tensix_tree.py) turns
+// configuration words (NOC_CFG: NOC_ID_LOGICAL). Where they lie differs between Wormhole B0 and
+// Blackhole: the kernel's firmware stand-in hands over its headers' layout at launch (NiuLayout,
+// tc_dataflow_launch.h), and every register is decoded by it. The machine include tree (tensix_tree.py) turns
 // the accessors of those registers into noc_register_write/read below, and every other cast of a
 // device address into dataflow_address.
 //
