@@ -101,7 +101,7 @@ def compile_command(build: KernelBuild, directory: Path, tt_metal: Path, arch: s
     """The g++ command (without the source and output) for ``build``, its generated files written to
     ``directory``: the kernel's defines and compile-time args as -D flags (the JIT's command line),
     then the precompiled prefix of the RISC's firmware headers (tensix_prefix.py; built on first use)."""
-    (directory / "chlkc_descriptors.h").write_text(descriptors_header(build))
+    (directory / "chlkc_descriptors.h").write_text(descriptors_header(build, dst_sync=False))
     if build.bindings is not None:
         (directory / "kernel_bindings_generated.h").write_text("#pragma once\n" + build.bindings.header(SITE_LOCATION))
     gxx = compiler()
