@@ -83,7 +83,7 @@ def test_a_bad_dataflow_engine_is_a_usage_error(monkeypatch: pytest.MonkeyPatch,
 
     monkeypatch.setenv("TILECRAFT_DATAFLOW", "silicon")
     assert main(["run", "examples/elementwise_1_single_tile.py"]) == 2
-    assert "TILECRAFT_DATAFLOW must be one of emulator, real, got 'silicon'" in capsys.readouterr().err
+    assert "TILECRAFT_DATAFLOW must be one of real, emulator, got 'silicon'" in capsys.readouterr().err
 
 
 def test_a_wait_nothing_satisfies_is_a_deadlock_naming_the_call(device, ops, real_dataflow) -> None:

@@ -195,7 +195,7 @@ const char* cmd_reg_name(std::uint32_t reg) {
                       "model",
                       where(f.core, f.slot).c_str(), f.kernel->name.c_str(), what.c_str()),
               "docs/emulator.md section 12 lists the NIU registers and commands that are modelled; run the kernel "
-              "on the emulator's own dataflow API meanwhile (TILECRAFT_DATAFLOW=emulator, the default)");
+              "on the emulator's own dataflow API meanwhile (TILECRAFT_DATAFLOW=emulator)");
     __builtin_unreachable();
 }
 
