@@ -22,9 +22,9 @@ COMPUTE_VARIABLE = "TILECRAFT_COMPUTE"
 COMPUTE_ENGINES = ("emulator", "tensix")
 #: environment variable that picks the dataflow API ttnn data-movement kernels run on in the kernel emulator
 DATAFLOW_VARIABLE = "TILECRAFT_DATAFLOW"
-#: the kernel emulator's dataflow APIs: its own headers ("emulator"), or the real 0.81.1 dataflow API
-#: over a model of the NoC's registers ("real", docs/emulator.md section 12)
-DATAFLOW_ENGINES = ("emulator", "real")
+#: the kernel emulator's dataflow APIs, the default first: the real 0.81.1 dataflow API over a model
+#: of the NoC's registers ("real", docs/emulator.md section 12), or its own headers ("emulator")
+DATAFLOW_ENGINES = ("real", "emulator")
 
 
 def devices_from_environment() -> int:
@@ -56,7 +56,7 @@ def compute_engine_from_environment() -> str:
 
 
 def dataflow_engine_from_environment() -> str:
-    """``$TILECRAFT_DATAFLOW`` (``emulator`` or ``real``), or ``emulator``; another value is an error naming it."""
+    """``$TILECRAFT_DATAFLOW`` (``real`` or ``emulator``), or ``real``; another value is an error naming it."""
     return _choice_from_environment(DATAFLOW_VARIABLE, DATAFLOW_ENGINES)
 
 
@@ -140,6 +140,6 @@ class RunOptions:
     #: kernel emulator: what runs compute kernels, "emulator" (its own compute engine, the default)
     #: or "tensix" (the Tensix machine with the real 0.81.1 compute API and LLK); $TILECRAFT_COMPUTE
     compute_engine: str = field(default_factory=compute_engine_from_environment)
-    #: kernel emulator: what data-movement kernels compile against, "emulator" (its own dataflow API
-    #: headers, the default) or "real" (the wheel's 0.81.1 dataflow API over the NIU model); $TILECRAFT_DATAFLOW
+    #: kernel emulator: what data-movement kernels compile against, "real" (the wheel's 0.81.1 dataflow
+    #: API over the NIU model, the default) or "emulator" (its own dataflow API headers); $TILECRAFT_DATAFLOW
     dataflow_engine: str = field(default_factory=dataflow_engine_from_environment)

@@ -20,7 +20,7 @@ from tests.emu.harness import KERNELS, cb, compute, dram, kernel, line_of, outpu
 from tilecraft import session
 from tilecraft.diagnostics import DiagnosticWarning, KernelError
 from tilecraft.emu import cache, compile_errors, native, toolchain
-from tilecraft.options import COMPUTE_VARIABLE
+from tilecraft.options import COMPUTE_VARIABLE, DATAFLOW_VARIABLE
 from tilecraft.ttnn import generic
 
 DATAFLOW = '#include <cstdint>\n#include "api/dataflow/dataflow_api.h"\n'
@@ -216,13 +216,15 @@ def test_no_compiler_says_what_to_install(device, tmp_path, monkeypatch) -> None
 @pytest.fixture
 def fresh_cache(tmp_path, monkeypatch) -> Iterator[Path]:
     """An empty cache directory for kernels (the runtime library already loaded stays in use). The
-    tests of the cache run on the emulator's own compute engine, whose builds are its ``kernels``
-    entries (and in this process and its children: a fresh cache would make the Tensix machine
-    rebuild its include tree, archive and TRISC prefixes, about a minute of CPU, for each test)."""
+    tests of the cache run on the emulator's own compute engine and dataflow API, whose builds are
+    its ``kernels`` entries (and in this process and its children: a fresh cache would make the
+    Tensix machine rebuild its include tree, archive and TRISC prefixes, about a minute of CPU, and
+    the real dataflow API its tree and RISC prefixes, for each test)."""
     root = tmp_path / "cache"
     monkeypatch.setenv("TILECRAFT_CACHE_DIR", str(root))
     monkeypatch.setenv(COMPUTE_VARIABLE, "emulator")
-    with session.using(compute_engine="emulator"):
+    monkeypatch.setenv(DATAFLOW_VARIABLE, "emulator")
+    with session.using(compute_engine="emulator", dataflow_engine="emulator"):
         yield root
 
 

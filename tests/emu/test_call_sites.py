@@ -7,19 +7,24 @@ from __future__ import annotations
 
 import pytest
 
-from tilecraft.emu.call_sites import SITE_PARAMETER, SITE_SCOPE, add_call_sites, code_mask, declared_names
+from tilecraft.emu.call_sites import SITE_PARAMETER, add_call_sites, code_mask, declared_names, site_scope
 from tilecraft.emu.dataflow_checks import CHECKS
 
-SITE, SCOPE = SITE_PARAMETER, SITE_SCOPE
+SITE = SITE_PARAMETER
 
 
 @pytest.mark.parametrize("text,want", [
     ("FORCE_INLINE void noc_async_read_barrier(uint8_t noc = noc_index) {\n    x();\n}",
-     f"FORCE_INLINE void noc_async_read_barrier(uint8_t noc = noc_index, {SITE}) {{{SCOPE}\n    x();\n}}"),
+     f"FORCE_INLINE void noc_async_read_barrier(uint8_t noc = noc_index, {SITE}) {{"
+     f"{site_scope('noc_async_read_barrier')}\n    x();\n}}"),
     ("template <bool posted = false>\ninline uint64_t get(\n    int a,\n    bool b) const {",
-     f"template <bool posted = false>\ninline uint64_t get(\n    int a,\n    bool b, {SITE}) const {{{SCOPE}"),
+     f"template <bool posted = false>\ninline uint64_t get(\n    int a,\n    bool b, {SITE}) const {{{site_scope('get')}"),
     ("class Noc {\n public:\n    __attribute__((always_inline)) uint8_t get_noc_id() const { return id; }",
-     f"class Noc {{\n public:\n    __attribute__((always_inline)) uint8_t get_noc_id({SITE}) const {{{SCOPE} return id; }}"),
+     f"class Noc {{\n public:\n    __attribute__((always_inline)) uint8_t get_noc_id({SITE}) const {{"
+     f"{site_scope('Noc::get_noc_id')} return id; }}"),
+    ("template <typename T>\nclass DataflowBuffer {\n    struct Page { int n; };\n public:\n    void wait_front(int n) {",
+     "template <typename T>\nclass DataflowBuffer {\n    struct Page { int n; };\n public:\n"
+     f"    void wait_front(int n, {SITE}) {{{site_scope('DataflowBuffer::wait_front')}"),
 ])
 def test_a_defined_function_takes_its_call_site(text: str, want: str) -> None:
     got, count = add_call_sites(text)
@@ -36,7 +41,7 @@ def test_a_defined_function_takes_its_call_site(text: str, want: str) -> None:
 ])
 def test_what_is_not_a_plain_function_definition_is_left_alone(text: str) -> None:
     got, count = add_call_sites(text)
-    assert got.count(SCOPE) == count
+    assert got.count("tc_site_scope(") == count
     assert count == (1 if text.startswith("void f()") else 0), got
 
 
@@ -64,7 +69,7 @@ def test_a_checked_function_reports_its_call_to_the_emulator() -> None:
     got, count = add_call_sites(text, checks=CHECKS)
     assert count == 1
     assert got == (f"FORCE_INLINE\nvoid cb_push_back(const int32_t operand, const int32_t num_pages = 1, {SITE}) "
-                   f"{{{SCOPE} TC_API_CHECK(CbPush, operand, num_pages, "
+                   f"{{{site_scope('cb_push_back')} TC_API_CHECK(CbPush, operand, num_pages, "
                    "get_local_cb_interface(operand).fifo_wr_ptr);\n    x();\n}")
 
 

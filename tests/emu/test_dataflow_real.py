@@ -83,12 +83,14 @@ def test_a_bad_dataflow_engine_is_a_usage_error(monkeypatch: pytest.MonkeyPatch,
 
     monkeypatch.setenv("TILECRAFT_DATAFLOW", "silicon")
     assert main(["run", "examples/elementwise_1_single_tile.py"]) == 2
-    assert "TILECRAFT_DATAFLOW must be one of emulator, real, got 'silicon'" in capsys.readouterr().err
+    assert "TILECRAFT_DATAFLOW must be one of real, emulator, got 'silicon'" in capsys.readouterr().err
 
 
-def test_a_wait_nothing_satisfies_is_a_deadlock_naming_the_counter(device, ops, real_dataflow) -> None:
-    """ttnn's unary writer with no producer polls CB 0's tiles_received for ever: the run stops
-    with the deadlock report (E5501), whose note names the stream register it polls."""
+def test_a_wait_nothing_satisfies_is_a_deadlock_naming_the_call(device, ops, real_dataflow) -> None:
+    """ttnn's unary writer with no producer polls CB 0's tiles_received for ever in its
+    DataflowBuffer's wait_front: the run stops with the deadlock report (E5501), whose note names the
+    kernel's call (the object API's member, as the kernel writes it) and what it waits for, in the
+    emulator's own API's words."""
     dst = output(device, (32, 32))
     writer = kernel(ops / "eltwise/unary/device/kernels/dataflow/writer_unary_interleaved_start_id.cpp",
                     ttnn.WriterConfigDescriptor(), rt=[dst.buffer_address(), 1, 0],
@@ -97,7 +99,8 @@ def test_a_wait_nothing_satisfies_is_a_deadlock_naming_the_counter(device, ops, 
         run([dst], [writer], [cb(0)])
     d = info.value.diagnostic
     assert d.code == "E5501", d
-    assert any("CB 0's tiles_received (0 pages pushed, 0 popped)" in note.message for note in d.notes), d.render()
+    assert any(note.message == "core (0, 0) BRISC blocked in DataflowBuffer::wait_front: it waits for 1 pages in CB 0; 0 have "
+               "been pushed and not popped" for note in d.notes), d.render()
 
 
 def test_a_kernel_compiles_over_the_shared_precompiled_prefix(tmp_path: Path) -> None:
@@ -112,7 +115,7 @@ def test_a_kernel_compiles_over_the_shared_precompiled_prefix(tmp_path: Path) ->
                                       ("NUM_DRAM_BANKS", "12"), ("NUM_L1_BANKS", "64")))
     unit = tmp_path / "unit.cpp"
     unit.write_text(tensix_dataflow.translation_unit(build))
-    command = tensix_dataflow.compile_command(build, tmp_path, tensix_tree.machine_tree(tensix_dataflow.ARCH))
+    command = tensix_dataflow.compile_command(build, tmp_path, tensix_tree.machine_tree("wormhole"), "wormhole")
     done = subprocess.run([*command, "-fsyntax-only", "-H", str(unit)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
     marks = [line for line in done.stderr.splitlines() if tensix_prefix.HEADER in line]

@@ -6,10 +6,11 @@ the transfer but not the kernel line that asked for it; the emulator's own heade
 each API function takes a defaulted ``std::source_location``, evaluated at the call site. This
 rewrite gives the real headers' API functions the same: each function *defined* in the rewritten
 headers gets a trailing parameter ``::tc_tensix::Site tc_site = ::tc_tensix::Site::current()`` and
-opens its body with ``::tc_tensix::SiteScope tc_site_scope(tc_site);``. The scope records the site
-of the outermost API call only (the kernel's, or a kernel helper header's), so the calls the API
-makes of itself do not overwrite it; the emulator reports every finding of that call there
-(``tc_tensix_kernel.h``). Nothing else of a function changes.
+opens its body with ``::tc_tensix::SiteScope tc_site_scope(tc_site, "NAME");``, NAME as a kernel
+writes the call (``cb_wait_front``, ``DataflowBuffer::wait_front``). The scope records the site and
+the name of the outermost API call only (the kernel's, or a kernel helper header's), so the calls
+the API makes of itself do not overwrite them; the emulator reports every finding of that call
+there, and a deadlock report names the call a polling loop is in (``tc_tensix_kernel.h``). Nothing else of a function changes.
 
 What is left alone, by construction: functions declared elsewhere without a body (a prototype
 would make every call ambiguous), constructors and destructors (no declared type), operators,
@@ -28,7 +29,7 @@ from .dataflow_checks import ApiCheck
 
 #: the parameter and the statement the rewrite adds (tc_tensix_kernel.h defines both names)
 SITE_PARAMETER = "::tc_tensix::Site tc_site = ::tc_tensix::Site::current()"
-SITE_SCOPE = " ::tc_tensix::SiteScope tc_site_scope(tc_site);"
+SITE_SCOPE = ' ::tc_tensix::SiteScope tc_site_scope(tc_site, "{name}");'
 
 _NAME_PAREN = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 #: what follows a function's parameter list: its body, or the end of a declaration
@@ -38,6 +39,7 @@ _NOT_FUNCTIONS = frozenset({"if", "for", "while", "switch", "catch", "return", "
                             "alignas", "constexpr"})
 _SPECIFIERS = re.compile(r"\b(?:inline|static|explicit|virtual|friend|extern|FORCE_INLINE|ALWI)\b"
                          r"|__attribute__\s*\(\(.*?\)\)|\[\[.*?\]\]|\b(?:public|private|protected)\s*:", re.S)
+_CLASS_HEAD = re.compile(r"\b(?:class|struct)\s+(\w+)\b[^;{}()]*\{")
 _REFUSED_HEADS = re.compile(r"\b(?:constexpr|consteval|operator|typedef|using|return|else|new|delete)\b|[=,;]\s*$")
 
 
@@ -162,6 +164,31 @@ def declared_names(text: str, names: set[str]) -> set[str]:
     return found
 
 
+def site_scope(name: str) -> str:
+    """The scope statement a function named ``name`` (qualified by its class) opens with."""
+    return SITE_SCOPE.format(name=name)
+
+
+def _class_bodies(masked: str) -> list[tuple[int, int, str]]:
+    """Each class or struct body of ``masked``: where its ``{`` and its ``}`` are, and its name."""
+    bodies = []
+    for match in _CLASS_HEAD.finditer(masked):
+        depth, close = 0, len(masked)
+        for close in range(match.end() - 1, len(masked)):
+            depth += {"{": 1, "}": -1}.get(masked[close], 0)
+            if depth == 0:
+                break
+        bodies.append((match.end() - 1, close, match.group(1)))
+    return bodies
+
+
+def _qualified(name: re.Match[str], bodies: list[tuple[int, int, str]]) -> str:
+    """The function's name as a kernel calls it: with the innermost class whose body defines it
+    (an out-of-class definition is a declaration this rewrite leaves alone)."""
+    inside = [body for body in bodies if body[0] < name.start() < body[1]]
+    return f"{max(inside)[2]}::{name.group(1)}" if inside else name.group(1)
+
+
 def _parameter_names(parameters: str) -> list[str]:
     """The names of a (code_mask'ed) parameter list's parameters, in order (defaults dropped)."""
     names, depth, start = [], 0, 0
@@ -192,6 +219,7 @@ def add_call_sites(text: str, skip: Collection[str] = (),
     its call to the emulator's checks (dataflow_checks.py)."""
     masked = code_mask(text)
     edits: list[tuple[int, int, str]] = []  # (start, end, replacement) in text
+    bodies = _class_bodies(masked)
     count = 0
     for match, close, follows in _declarations(masked):
         if not follows.group(0).endswith("{") or match.group(1) in skip:
@@ -206,7 +234,8 @@ def add_call_sites(text: str, skip: Collection[str] = (),
             edits.append((close - 1, close - 1, f", {SITE_PARAMETER}"))
         check = (checks or {}).get(match.group(1))
         names = _parameter_names(parameters)
-        edits.append((follows.end(), follows.end(), SITE_SCOPE + (check.entry(names) if check else "")))
+        edits.append((follows.end(), follows.end(),
+                      site_scope(_qualified(match, bodies)) + (check.entry(names) if check else "")))
         if check is not None and check.on_result:
             edits.extend((r.start(1), r.end(1), check.result(names, text[r.start(1):r.end(1)]))
                          for r in _returns(masked, follows.end() - 1))

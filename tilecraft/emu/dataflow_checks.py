@@ -68,6 +68,8 @@ CHECKS: dict[str, ApiCheck] = {
     "noc_semaphore_set_multicast": ApiCheck("SemaphoreSetMulticast", (1, 2), "{4}"),
     "noc_semaphore_set_multicast_loopback_src": ApiCheck("SemaphoreSetMulticastLoopback", (1, 2), "{4}"),
     "noc_semaphore_inc_multicast": ApiCheck("SemaphoreIncMulticast", (0, 2), "{3}"),
+    "noc_semaphore_wait": ApiCheck("SemaphoreWait"),
+    "noc_semaphore_wait_min": ApiCheck("SemaphoreWaitMin"),
 }
 
 #: The functions of ``internal/dataflow/dataflow_api_raw.h`` the emulator checks: the multicast

@@ -98,10 +98,12 @@ def kernel_include_roots(tt_metal: Path, build: KernelBuild, directory: Path, ar
     return [directory, build.source.parent, *tree_roots(tt_metal, arch), *ttnn_include_roots(build.source)]
 
 
-def descriptors_header(build: KernelBuild) -> str:
+def descriptors_header(build: KernelBuild, dst_sync: bool = True) -> str:
     """The JIT's ``chlkc_descriptors.h``: the per-CB tables (chlkc.py, shared with the emulator's own
     build) and the compute configuration (DST_ACCUM_MODE, DST_SYNC_MODE, MATH_FIDELITY, APPROX), all
-    in every TRISC (0.81.1's compute API names APPROX outside MATH(...) too)."""
+    in every TRISC (0.81.1's compute API names APPROX outside MATH(...) too). Without ``dst_sync``
+    (a data-movement kernel's) no DST_SYNC_MODE: kernel_lib's dest_helpers.hpp takes its absence for
+    a data-movement kernel, which says full sync by DST_SYNC_FULL."""
     tables = chlkc.descriptor_tables(dict(build.cbs), build.fp32_dest_acc, build.unpack_to_dest_fp32,
                                      build.bfp8_pack_precise)
     return ("#pragma once\n#include <cstdint>\n" + tables
@@ -109,7 +111,7 @@ def descriptors_header(build: KernelBuild) -> str:
             + f"constexpr ckernel::MathFidelity MATH_FIDELITY = static_cast<ckernel::MathFidelity>({build.math_fidelity});\n"
             + f"constexpr bool APPROX = {str(build.approx).lower()};\n"
             + f"constexpr bool DST_ACCUM_MODE = {str(build.fp32_dest_acc).lower()};\n"
-            + f"#define DST_SYNC_MODE DstSync::Sync{'Full' if build.dst_full_sync else 'Half'}\n")
+            + (f"#define DST_SYNC_MODE DstSync::Sync{'Full' if build.dst_full_sync else 'Half'}\n" if dst_sync else ""))
 
 
 def arch_define_lines(build: KernelBuild) -> str:

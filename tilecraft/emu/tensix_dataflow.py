@@ -20,23 +20,22 @@ Those globals are the core's own, so every core runs its own copy of the kernel'
 from __future__ import annotations
 
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
-from ..diagnostics import Diagnostic
 from . import cache, call_sites, native, tensix_prefix, tensix_tree
 from .build import COMPILE_LOG, INCLUDE, KernelBuild
-from .tensix_build import CODE_BUILD, KERNEL_FLAGS, MACHINE_DIR, TensixBuildError, hash_tree, run_compiler
-from .tensix_compute import (arch_define_lines, descriptors_header, kernel_define_flags, kernel_errors,
+from .tensix_build import ARCH_DEFINES, KERNEL_FLAGS, MACHINE_DIR, hash_tree, run_compiler
+from .tensix_compute import (arch_define_lines, descriptors_header, kernel_arch, kernel_define_flags, kernel_errors,
                              kernel_include_roots, tree_roots)
 from .toolchain import compiler
 
-ARCH = "wormhole"  # the Blackhole NIU's address translation is not modelled yet
 #: What the JIT passes a BRISC/NCRISC compile beyond KERNEL_FLAGS that applies on the host:
 #: warnings as the compute build keeps them (the log's deprecations are E5007); ``-fpermissive`` because the 32-bit RISC-V code casts L1 pointers to uint32_t (the emulator's L1
 #: window lies below 2 GiB, so they survive); ``DISABLE_CB_ASSEMBLY`` selects the C loop of
 #: setup_local_cb_read_write_interfaces; ``TC_DATAFLOW_KERNEL`` selects the data-movement layer in
 #: tc_tensix_kernel.h (the emulator's runtime backs the device addresses).
-DATAFLOW_FLAGS = ("-fpermissive", "-Wno-int-to-pointer-cast", "-Wno-volatile", "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE", "-DARCH_WORMHOLE", "-DPROGRAMMABLE_CORE_TYPE=TENSIX",
+DATAFLOW_FLAGS = ("-fpermissive", "-Wno-int-to-pointer-cast", "-Wno-volatile", "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE", "-DPROGRAMMABLE_CORE_TYPE=TENSIX",
                   "-DDISABLE_CB_ASSEMBLY=1", "-DLOCAL_MEM_EN=0", "-DTC_DATAFLOW_KERNEL", "-DNOC_MODE=0")
 #: the firmware's includes ahead of the kernel (brisck.cc / ncrisck.cc)
 FIRMWARE_INCLUDES = ("risc_common.h", "tensix.h", "tensix_types.h", "noc.h", "noc_overlay_parameters.h",
@@ -49,18 +48,19 @@ FIRMWARE_INCLUDES = ("risc_common.h", "tensix.h", "tensix_types.h", "noc.h", "no
 SITE_LOCATION = (f", {call_sites.SITE_PARAMETER}", ", tc_site")
 
 
-def _refuse(build: KernelBuild, why: str) -> TensixBuildError:
-    return TensixBuildError(Diagnostic(CODE_BUILD, f"data-movement kernel {build.display} cannot run on the real "
-                                                   f"dataflow API: {why}",
-                                       hint="run it on the emulator's own dataflow API "
-                                            "(TILECRAFT_DATAFLOW=emulator, the default)"))
+@dataclass(frozen=True)
+class SocDefines:
+    """What the JIT derives from an architecture's SoC for every data-movement kernel beyond the bank
+    counts: the PCIe endpoint (NoC 0 coordinates, the wheel's soc descriptors wormhole_b0_80_arch.yaml
+    and blackhole_140_arch.yaml; the first listed) and DISPATCH_MESSAGE_ADDR, a stream register of
+    the dispatcher's (stream 48) that a worker kernel only writes to signal the dispatcher (here an
+    unmodelled register, E5861)."""
+
+    pcie_xy: tuple[int, int]
+    dispatch_message_addr: int
 
 
-#: Wormhole's PCIe endpoint (NoC 0 coordinates), which the JIT passes every kernel
-PCIE_NOC_XY = (0, 3)
-#: DISPATCH_MESSAGE_ADDR: a stream register of the dispatcher's (stream 48), which a worker kernel only
-#: writes to signal the dispatcher; here that is an unmodelled register (E5861)
-DISPATCH_MESSAGE_ADDR = 0xFFB40000 + 48 * 0x1000 + 4 * 4
+SOC_DEFINES = {"wormhole": SocDefines((0, 3), 0xFFB70010), "blackhole": SocDefines((2, 0), 0xFFB70438)}
 
 
 def jit_defines(build: KernelBuild) -> list[str]:
@@ -68,9 +68,10 @@ def jit_defines(build: KernelBuild) -> list[str]:
     index, the PCIe endpoint, the dispatcher's message address and how bank ids divide (a shift
     for a power-of-two bank count, else IS_NOT_POW2_NUM_*_BANKS)."""
     arch = dict(build.arch_defines)
+    soc = SOC_DEFINES[kernel_arch(build)]
     lines = [f"#define PROCESSOR_INDEX {0 if 'COMPILE_FOR_BRISC' in arch else 1}",
-             f"#define PCIE_NOC_X {PCIE_NOC_XY[0]}", f"#define PCIE_NOC_Y {PCIE_NOC_XY[1]}",
-             f"#define DISPATCH_MESSAGE_ADDR {DISPATCH_MESSAGE_ADDR:#x}"]
+             f"#define PCIE_NOC_X {soc.pcie_xy[0]}", f"#define PCIE_NOC_Y {soc.pcie_xy[1]}",
+             f"#define DISPATCH_MESSAGE_ADDR {soc.dispatch_message_addr:#x}"]
     for kind in ("DRAM", "L1"):
         banks = int(arch[f"NUM_{kind}_BANKS"])
         lines.append(f"#define LOG_BASE_2_OF_NUM_{kind}_BANKS {banks.bit_length() - 1}" if banks & (banks - 1) == 0
@@ -96,33 +97,32 @@ def translation_unit(build: KernelBuild) -> str:
     return deferred + bindings + f'#include "{build.source}"\n#include "tc_dataflow_main.h"\n'
 
 
-def compile_command(build: KernelBuild, directory: Path, tt_metal: Path) -> list[str]:
+def compile_command(build: KernelBuild, directory: Path, tt_metal: Path, arch: str) -> list[str]:
     """The g++ command (without the source and output) for ``build``, its generated files written to
     ``directory``: the kernel's defines and compile-time args as -D flags (the JIT's command line),
     then the precompiled prefix of the RISC's firmware headers (tensix_prefix.py; built on first use)."""
-    (directory / "chlkc_descriptors.h").write_text(descriptors_header(build))
+    (directory / "chlkc_descriptors.h").write_text(descriptors_header(build, dst_sync=False))
     if build.bindings is not None:
         (directory / "kernel_bindings_generated.h").write_text("#pragma once\n" + build.bindings.header(SITE_LOCATION))
     gxx = compiler()
-    risc = [*gxx.command(), *KERNEL_FLAGS, *DATAFLOW_FLAGS]
+    risc = [*gxx.command(), *KERNEL_FLAGS, *DATAFLOW_FLAGS, ARCH_DEFINES[arch]]
     prefix = tensix_prefix.precompiled(
-        [*risc, *(f"-I{p}" for p in tree_roots(tt_metal, ARCH))],
+        [*risc, *(f"-I{p}" for p in tree_roots(tt_metal, arch))],
         tensix_prefix.header_text(tensix_tree.KERNEL_INCLUDE_DIR / "tc_tensix_kernel.h", prefix_defines(build),
                                   FIRMWARE_INCLUDES, "every data-movement kernel of a RISC and NoC"),
         cache.digest(gxx.version, tt_metal.parent.name, hash_tree(MACHINE_DIR / "kernel_include", (".h",)),
                      hash_tree(INCLUDE / "tc_emu", (".h",))),
         "the real dataflow API's prefix", run_compiler)
     return [*risc, *kernel_define_flags(build), "-include", str(prefix),
-            *(f"-I{p}" for p in kernel_include_roots(tt_metal, build, directory, ARCH))]
+            *(f"-I{p}" for p in kernel_include_roots(tt_metal, build, directory, arch))]
 
 
 def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
     """The kernel's shared object, cached by content; an error in the kernel's own source is
     diagnosed as on the emulator's API (E5001-E5005 at its line), any other a TensixBuildError
     (E5872) naming the first compiler error."""
-    if "ARCH_WORMHOLE" not in dict(build.arch_defines):
-        raise _refuse(build, "only Wormhole B0 is modelled for the real dataflow API")
-    tt_metal = tensix_tree.machine_tree(ARCH)
+    arch = kernel_arch(build)
+    tt_metal = tensix_tree.machine_tree(arch)
     gxx = compiler()
     key = cache.digest("tensix-dataflow", gxx.version, *KERNEL_FLAGS, *DATAFLOW_FLAGS, build.key(),
                        tt_metal.parent.name, hash_tree(MACHINE_DIR / "kernel_include", (".h",)),
@@ -132,7 +132,7 @@ def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
         unit = directory / "dataflow_kernel.cpp"
         unit.write_text(translation_unit(build))
         out = directory / cache.OBJECT
-        log = run_compiler([*compile_command(build, directory, tt_metal), str(unit), "-o", str(out)],
+        log = run_compiler([*compile_command(build, directory, tt_metal, arch), str(unit), "-o", str(out)],
                            f"{build.display} (real dataflow API)", kernel_errors(build))
         (directory / COMPILE_LOG).write_text(log)  # the kernel's deprecated API uses (E5007), as on the emulator's API
         return out

@@ -210,6 +210,11 @@ REWRITES: tuple[Rewrite, ...] = (
             r"^inline __attribute__\(\(always_inline\)\) void invalidate_l1_cache\(\) \{$",
             "inline __attribute__((always_inline)) void invalidate_l1_cache() {\n    TC_L1_POLL();",
             "invalidate_l1_cache: a polling loop's turn for the other fibers (TC_L1_POLL, tc_tensix_kernel.h)"),
+    # Blackhole's RISC-V L1 cache is invalidated by a `fence`; the host has no such cache, what stays is
+    # the fence's ordering of the RISC's memory accesses, for the compiler.
+    Rewrite("hw/inc/internal/tt-1xx/cache.h",
+            r'^    asm\("fence"\);$', '    asm volatile("" ::: "memory");',
+            "invalidate_l1_cache on Blackhole: RISC-V `fence` -> a compiler barrier (no L1 cache on the host)"),
     Rewrite("tt-llk/{llk}/common/inc/ckernel_code_sequence.h",
             r"detail::build_table<Seq, N>\(entry\)",
             "detail::build_table<Seq, N>(std::remove_cvref_t<Entry>{})",

@@ -698,7 +698,7 @@ std::uint32_t semaphore_address(std::uint32_t id, Loc loc) {
     return g_dev->l1_addr(c.index, g_dev->arch.sem_base + (id % 16) * kSemStride);
 }
 
-static volatile std::uint32_t* checked_sem(volatile std::uint32_t* sem, const char* call, Loc loc) {
+volatile std::uint32_t* checked_sem(volatile std::uint32_t* sem, const char* call, Loc loc) {
     std::uint32_t off = 0;
     int owner = -1;
     std::uint32_t addr = std::uint32_t(reinterpret_cast<std::uintptr_t>(sem));

@@ -245,6 +245,9 @@ std::uint32_t multicast_destinations(std::uint64_t addr, bool loopback, std::uin
 // (the real dataflow API's multicasts: noc_niu.cpp's api_check).
 void multicast_checked(std::uint64_t addr, std::uint32_t num_dests, bool loopback, std::uint32_t noc, const char* call,
                        Loc loc);
+// `sem` if it is a 4-byte aligned L1 word of the current core, else E5302 naming `call` (a semaphore
+// call of either dataflow API).
+volatile std::uint32_t* checked_sem(volatile std::uint32_t* sem, const char* call, Loc loc);
 
 // ---------------------------------------------------------------- compute (compute.cpp)
 Compute* new_compute();

@@ -5,7 +5,9 @@
 // per NoC four command buffers of registers (noc_parameters.h: NOC_TARG_ADDR_LO/MID,
 // NOC_RET_ADDR_LO/MID, NOC_PACKET_TAG, NOC_CTRL, NOC_AT_LEN_BE, NOC_AT_DATA, NOC_CMD_CTRL ...),
 // status counters (NOC_STATUS: NIU_MST_RD_RESP_RECEIVED, NIU_MST_WR_ACK_RECEIVED, ...) and
-// configuration words (NOC_CFG: NOC_ID_LOGICAL). The machine include tree (tensix_tree.py) turns
+// configuration words (NOC_CFG: NOC_ID_LOGICAL). Where they lie differs between Wormhole B0 and
+// Blackhole: the kernel's firmware stand-in hands over its headers' layout at launch (NiuLayout,
+// tc_dataflow_launch.h), and every register is decoded by it. The machine include tree (tensix_tree.py) turns
 // the accessors of those registers into noc_register_write/read below, and every other cast of a
 // device address into dataflow_address.
 //
@@ -48,26 +50,19 @@ namespace tc {
 
 namespace {
 
-// noc_parameters.h (Wormhole B0 and Blackhole share this layout)
-constexpr std::uint32_t kNocRegs = 0xFFB20000u, kNocInstance = 0x10000u, kCmdBufBits = 10;
-constexpr std::uint32_t kTargLo = 0x0, kTargMid = 0x4, kRetLo = 0xC, kRetMid = 0x10, kPacketTag = 0x18, kCtrl = 0x1C,
-                        kAtLenBe = 0x20, kAtData = 0x24, kCmdCtrl = 0x28, kNodeId = 0x2C, kEndpointId = 0x30,
-                        kClearOutstanding = 0x50, kCfgBase = 0x100, kStatusBase = 0x200;
+// noc_parameters.h: NOC_CTRL's fields, the atomic instruction and the NOC_STATUS counters are the same
+// on Wormhole B0 and Blackhole; where the registers lie is not (tc_tensix::NiuLayout, the kernel's own)
 constexpr std::uint32_t kCmdAt = 1u << 0, kCmdWr = 1u << 1, kCmdWrInline = 1u << 3, kCmdRespMarked = 1u << 4,
                         kCmdBrcst = 1u << 5, kCmdLinked = 1u << 6, kCmdSrcInclude = 1u << 17;
 constexpr std::uint32_t kAtInsIncrGet = 0x1;
-constexpr std::uint32_t kNocIdLogical = 0xE;
 // NOC_STATUS counters the model keeps
 constexpr std::uint32_t kAtomicResp = 0x0, kWrAck = 0x1, kRdResp = 0x2, kRdReqSent = 0x5, kNonpostedAtomicSent = 0x6,
                         kPostedAtomicSent = 0x7, kNonpostedWrSent = 0xA, kPostedWrSent = 0xB;
 constexpr std::uint32_t kStatusWords = 0x40;
-// stream registers (noc_overlay_parameters.h): CB i's counters live in stream i
-constexpr std::uint32_t kOverlayStart = 0xFFB40000u, kStreamSpace = 0x1000u, kAckedReg = 3, kReceivedReg = 4;
-// tensix.h: the RISC's wall clock
-constexpr std::uint32_t kWallClockLo = 0xFFB121F0u, kWallClockHi = 0xFFB121F8u;
+constexpr std::uint32_t kNocs = 2, kCmdBufs = 4, kCmdBufWords = 0x100 / 4;  // a buffer's registers below NOC_CFG
 
 struct CmdBuf {
-    std::uint32_t reg[kCfgBase / 4] = {};
+    std::uint32_t reg[kCmdBufWords] = {};
 };
 
 struct Niu {
@@ -89,6 +84,7 @@ constexpr std::uint32_t kMirrorsPerCore = 2 * 64 + 2;  // acked and received of 
 // One NIU per NoC per core, and the register mirrors, for the device that runs now.
 struct NiuFile {
     std::uint64_t serial = ~std::uint64_t(0);
+    tc_tensix::NiuLayout layout;       // the device's architecture's (its kernels report it at launch)
     std::vector<Niu> nius;             // core * 2 + noc
     std::vector<std::uint64_t> clock;  // per core: the wall clock, one tick per read
     std::uint32_t* mirrors = nullptr;  // core * kMirrorsPerCore words, mapped below 4 GiB
@@ -96,7 +92,26 @@ struct NiuFile {
     std::vector<Mirror> handed_out;
 };
 NiuFile g_file;
-std::map<const Fiber*, std::set<const void*>> g_polled;  // per fiber: where it polled since its last activity
+
+// A wait the kernel's API call is in: what the emulator's own API would block on (cb_reserve_back,
+// cb_wait_front, noc_semaphore_wait[_min]), recorded by the call's entry check. It stands while the
+// kernel's outermost call is the one it was recorded in (its name and line).
+struct CallWait {
+    WaitKind kind = WaitKind::None;
+    const char* call = nullptr;
+    Loc loc{};
+    std::int32_t cb = 0;
+    std::uint32_t value = 0;
+    volatile std::uint32_t* sem = nullptr;
+};
+
+// Per data-movement fiber on this path.
+struct RealFiber {
+    const char* call = nullptr;      // the kernel's outermost API call in progress (its SiteScope writes it)
+    std::set<const void*> polled;    // where it polled since its last NoC command
+    CallWait wait;
+};
+std::map<const Fiber*, RealFiber> g_fibers;
 
 void reset_file() {
     Device& d = *g_dev;
@@ -104,7 +119,7 @@ void reset_file() {
     g_file.nius.assign(d.cores.size() * 2, Niu{});
     g_file.clock.assign(d.cores.size(), 0);
     g_file.handed_out.clear();
-    g_polled.clear();
+    g_fibers.clear();
     if (g_file.mirrors != nullptr) munmap(g_file.mirrors, g_file.mirror_bytes);
     g_file.mirror_bytes = d.cores.size() * kMirrorsPerCore * 4;
     void* m = mmap(nullptr, g_file.mirror_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
@@ -147,21 +162,28 @@ std::uintptr_t mirrored_register(std::uintptr_t addr) {
         addr >= base + g_file.mirror_bytes)
         return 0;
     const std::uint32_t index = std::uint32_t((addr - base) / 4) % kMirrorsPerCore;
-    if (index >= 128) return index == 128 ? kWallClockLo : kWallClockHi;
-    return kOverlayStart + (index / 2) * kStreamSpace + 4 * ((index % 2) != 0 ? kReceivedReg : kAckedReg);
+    const tc_tensix::NiuLayout& l = g_file.layout;
+    if (index >= 128) return index == 128 ? l.wall_clock_lo : l.wall_clock_hi;
+    return l.overlay_start + (index / 2) * l.stream_space + 4 * ((index % 2) != 0 ? l.tiles_received_reg
+                                                                                  : l.tiles_acked_reg);
 }
 
 std::string hex(std::uint64_t v) { return fmt_str("0x%llx", (unsigned long long)v); }
 
+// The name of the command-buffer register at `reg`, for a message.
 const char* cmd_reg_name(std::uint32_t reg) {
-    static const std::map<std::uint32_t, const char*> names = {
-        {0x0, "NOC_TARG_ADDR_LO"}, {0x4, "NOC_TARG_ADDR_MID"}, {0x8, "NOC_TARG_ADDR_HI"},
-        {0xC, "NOC_RET_ADDR_LO"},  {0x10, "NOC_RET_ADDR_MID"}, {0x14, "NOC_RET_ADDR_HI"},
-        {0x18, "NOC_PACKET_TAG"},  {0x1C, "NOC_CTRL"},         {0x20, "NOC_AT_LEN_BE"},
-        {0x24, "NOC_AT_DATA"},     {0x28, "NOC_CMD_CTRL"},     {0x2C, "NOC_NODE_ID"},
-        {0x30, "NOC_ENDPOINT_ID"}, {0x50, "NOC_CLEAR_OUTSTANDING_REQ_CNT"}};
-    auto it = names.find(reg);
-    return it == names.end() ? "an unnamed command-buffer register" : it->second;
+    const tc_tensix::NiuLayout& l = g_file.layout;
+    const std::pair<std::uint32_t, const char*> names[] = {
+        {l.targ_lo, "NOC_TARG_ADDR_LO"}, {l.targ_mid, "NOC_TARG_ADDR_MID"}, {l.ret_lo, "NOC_RET_ADDR_LO"},
+        {l.ret_mid, "NOC_RET_ADDR_MID"}, {l.packet_tag, "NOC_PACKET_TAG"}, {l.ctrl, "NOC_CTRL"},
+        {l.at_len_be, "NOC_AT_LEN_BE"}, {l.at_data, "NOC_AT_DATA"}, {l.cmd_ctrl, "NOC_CMD_CTRL"},
+        {l.node_id, "NOC_NODE_ID"}, {l.endpoint_id, "NOC_ENDPOINT_ID"},
+        {l.clear_outstanding, "NOC_CLEAR_OUTSTANDING_REQ_CNT"}};
+    for (const auto& [offset, name] : names)
+        if (offset == reg) return name;
+    if (reg == l.targ_coordinate) return "NOC_TARG_ADDR_HI";  // Blackhole's coordinates (Wormhole's are in MID)
+    if (reg == l.ret_coordinate) return "NOC_RET_ADDR_HI";
+    return "an unnamed command-buffer register";
 }
 
 // A hard error of the data-movement layer: the run stops, naming what the kernel did.
@@ -173,7 +195,7 @@ const char* cmd_reg_name(std::uint32_t reg) {
                       "model",
                       where(f.core, f.slot).c_str(), f.kernel->name.c_str(), what.c_str()),
               "docs/emulator.md section 12 lists the NIU registers and commands that are modelled; run the kernel "
-              "on the emulator's own dataflow API meanwhile (TILECRAFT_DATAFLOW=emulator, the default)");
+              "on the emulator's own dataflow API meanwhile (TILECRAFT_DATAFLOW=emulator)");
     __builtin_unreachable();
 }
 
@@ -182,14 +204,29 @@ std::uint32_t node_id(int core, std::uint32_t noc) {
     return std::uint32_t(c.my_x[noc]) | (std::uint32_t(c.my_y[noc]) << 6);
 }
 
-std::uint64_t noc_address(const CmdBuf& b, std::uint32_t lo, std::uint32_t mid) {
-    return (std::uint64_t(b.reg[mid / 4]) << 32) | b.reg[lo / 4];
+// The 64-bit NoC address a buffer's LO/MID/coordinate registers hold: the local address's low 32 bits
+// in LO, its high bits in MID, the coordinates shifted by NOC_ADDR_COORD_SHIFT from the coordinate
+// register (Wormhole's is MID itself, shifted by 32; Blackhole's HI, shifted by 36).
+std::uint64_t noc_address(const CmdBuf& b, std::uint32_t lo, std::uint32_t mid, std::uint32_t coordinate) {
+    return (std::uint64_t(b.reg[coordinate / 4]) << g_file.layout.coordinate_shift) |
+           (std::uint64_t(b.reg[mid / 4]) << 32) | b.reg[lo / 4];
+}
+
+std::uint64_t target_address(const CmdBuf& b) {
+    const tc_tensix::NiuLayout& l = g_file.layout;
+    return noc_address(b, l.targ_lo, l.targ_mid, l.targ_coordinate);
+}
+
+std::uint64_t return_address(const CmdBuf& b) {
+    const tc_tensix::NiuLayout& l = g_file.layout;
+    return noc_address(b, l.ret_lo, l.ret_mid, l.ret_coordinate);
 }
 
 // The command buffer's command, as the NIU carries it out when NOC_CMD_CTRL is written.
 void issue(Niu& n, std::uint32_t noc, std::uint32_t buf) {
     CmdBuf& b = n.buf[buf];
-    const std::uint32_t ctrl = b.reg[kCtrl / 4], len = b.reg[kAtLenBe / 4];
+    const tc_tensix::NiuLayout& l = g_file.layout;
+    const std::uint32_t ctrl = b.reg[l.ctrl / 4], len = b.reg[l.at_len_be / 4];
     const bool marked = (ctrl & kCmdRespMarked) != 0, brcst = (ctrl & kCmdBrcst) != 0;
     const auto noc8 = std::uint8_t(noc);
     if ((ctrl & kCmdAt) != 0) {
@@ -200,8 +237,8 @@ void issue(Niu& n, std::uint32_t noc, std::uint32_t buf) {
         if (wrap != 31)
             unmodelled(fmt_str("issues a NoC atomic increment wrapping at bit %u (NOC_AT_WRAP; only 31, a plain "
                                "32-bit add, is modelled)", wrap));
-        const std::uint64_t target = noc_address(b, kTargLo, kTargMid);
-        const std::uint32_t incr = b.reg[kAtData / 4];
+        const std::uint64_t target = target_address(b);
+        const std::uint32_t incr = b.reg[l.at_data / 4];
         std::uint32_t dests = 1;
         if (brcst) {
             dests = multicast_destinations(target, false, noc8);
@@ -220,23 +257,24 @@ void issue(Niu& n, std::uint32_t noc, std::uint32_t buf) {
     if ((ctrl & kCmdWr) != 0) {
         std::uint32_t dests = 1;
         if ((ctrl & kCmdWrInline) != 0) {
-            // noc_fast_write_dw_inline: the byte enables are shifted to the target's byte in the 32-byte NoC word
-            const std::uint64_t target = noc_address(b, kTargLo, kTargMid);
+            // noc_fast_write_dw_inline: the byte enables are shifted to the target's byte in the NoC word (a
+            // 32-bit shift: by the byte in Wormhole's 32-byte word, modulo 32 in Blackhole's 64-byte word)
+            const std::uint64_t target = target_address(b);
             const std::uint32_t be = (len >> ((target & 31u) & ~3u)) & 0xFu;
             if (brcst) {
                 if (be != 0xF)
                     unmodelled(fmt_str("issues an inline multicast write of part of a word (byte enables %s)",
                                        hex(be).c_str()));
                 dests = multicast_destinations(target, false, noc8);
-                inline_dw_write(target & ~std::uint64_t(3), b.reg[kAtData / 4], 0xF, true, dests, noc8,
+                inline_dw_write(target & ~std::uint64_t(3), b.reg[l.at_data / 4], 0xF, true, dests, noc8,
                                 cur().last_loc);
             } else {
-                inline_dw_write(target & ~std::uint64_t(3), b.reg[kAtData / 4], std::uint8_t(be), false, 1, noc8,
+                inline_dw_write(target & ~std::uint64_t(3), b.reg[l.at_data / 4], std::uint8_t(be), false, 1, noc8,
                                 cur().last_loc);
             }
         } else {
-            const std::uint32_t src = b.reg[kTargLo / 4];
-            const std::uint64_t dst = noc_address(b, kRetLo, kRetMid);
+            const std::uint32_t src = b.reg[l.targ_lo / 4];
+            const std::uint64_t dst = return_address(b);
             if (brcst) {
                 const bool loopback = (ctrl & kCmdSrcInclude) != 0;
                 dests = multicast_destinations(dst, loopback, noc8);
@@ -254,38 +292,88 @@ void issue(Niu& n, std::uint32_t noc, std::uint32_t buf) {
         return;
     }
     if (brcst) unmodelled("issues a multicast NoC read (NOC_CTRL " + hex(ctrl) + ")");
-    noc_read(noc_address(b, kTargLo, kTargMid), b.reg[kRetLo / 4], len, noc8, cur().last_loc);
+    noc_read(target_address(b), b.reg[l.ret_lo / 4], len, noc8, cur().last_loc);
     ++n.status[kRdReqSent];
     ++n.status[kRdResp];
 }
 
-// A NIU register: its NoC, buffer and offset in the buffer (< kCfgBase), or a NOC_CFG/NOC_STATUS word.
+// A NIU register: a NoC's NOC_CFG or NOC_STATUS word (`offset` is the word's index), or a command
+// buffer's register (`offset` from the buffer's base).
 struct NiuReg {
+    enum Kind { Command, Cfg, Status } kind;
     std::uint32_t noc, buf, offset;
 };
 
 NiuReg decode(std::uint32_t addr) {
-    const std::uint32_t rel = addr - kNocRegs;
-    return {rel / kNocInstance, (rel % kNocInstance) >> kCmdBufBits, rel & ((1u << kCmdBufBits) - 1)};
+    const tc_tensix::NiuLayout& l = g_file.layout;
+    const std::uint32_t rel = addr - l.regs_start, noc = rel >> l.instance_bits;
+    const std::uint32_t in_noc = rel & ((1u << l.instance_bits) - 1);
+    if (in_noc >= l.status_base && in_noc < l.status_base + 4 * kStatusWords)
+        return {NiuReg::Status, noc, 0, (in_noc - l.status_base) / 4};
+    if (in_noc >= l.cfg_base && in_noc < l.status_base) return {NiuReg::Cfg, noc, 0, (in_noc - l.cfg_base) / 4};
+    return {NiuReg::Command, noc, in_noc >> l.cmd_buf_bits, in_noc & ((1u << l.cmd_buf_bits) - 1)};
 }
 
-bool is_niu(std::uintptr_t addr) { return addr >= kNocRegs && addr < kNocRegs + 2 * kNocInstance; }
+bool is_niu(std::uintptr_t addr) {
+    const tc_tensix::NiuLayout& l = g_file.layout;
+    return addr >= l.regs_start && addr < l.regs_start + (std::uintptr_t(kNocs) << l.instance_bits);
+}
 
-// A polling loop's turn for the other fibers. A fiber that polls again a place it polled since its
-// last NoC command (the same register or loop; a loop may poll several, as cb_reserve_back's polls
-// invalidate_l1_cache and the CB counter) only polls; a new place was progress the others may see
-// (the scheduler's livelock count, scheduler.cpp). `what` names the poll in a deadlock report.
-void poll_at(const void* site, std::string what) {
+// A command-buffer register the model keeps: the words a command is described by, up to NOC_AT_DATA
+// (on Blackhole NOC_AT_LEN_BE_1 too, which the API never writes and the model never reads).
+bool kept(const NiuReg& r) {
+    return r.kind == NiuReg::Command && r.buf < kCmdBufs && r.offset <= g_file.layout.at_data;
+}
+
+bool same_place(const Loc& a, const Loc& b) {
+    return a.line() == b.line() && a.column() == b.column() && std::strcmp(a.file_name(), b.file_name()) == 0;
+}
+
+// The wait the fiber's API call in progress recorded, if that call is still in progress and the wait
+// not yet satisfied (the fiber's wait fields then describe it).
+bool unsatisfied_wait(Fiber& f, const RealFiber& r) {
+    const CallWait& w = r.wait;
+    if (w.kind == WaitKind::None || w.call != r.call || !same_place(w.loc, f.last_loc)) return false;
+    f.wait = w.kind;
+    f.wait_cb = w.cb;
+    f.wait_value = w.value;
+    f.wait_sem = w.sem;
+    const bool satisfied = wait_satisfied(f);
+    f.wait = WaitKind::None;
+    return !satisfied;
+}
+
+// A polling loop's turn for the other fibers. Inside an API call that waits (cb_reserve_back,
+// cb_wait_front, noc_semaphore_wait[_min]: the call's check recorded what for) the fiber blocks as
+// on the emulator's own API, until the emulator's state satisfies the wait, and a deadlock report
+// names the call, at the kernel's line, and what it waits for in the same words. Any other poll only
+// yields: a fiber that polls again a place it polled since its last NoC command (the same register
+// or loop) only polls; a new place was progress the others may see (the scheduler's livelock count,
+// scheduler.cpp). Its deadlock note names the API call in progress, else the polling loop;
+// `what` names the poll (a CB counter's only outside an API call, whose name and CB say it).
+void poll_at(const void* site, std::string what, bool cb_counter = false) {
     write_back();
     Fiber& f = cur();
     niu(f.core, 0);  // a new device starts with no poll sites
-    if (g_polled[&f].insert(site).second) note_progress();
-    f.describe_poll = [what = std::move(what)] { return "it polls " + what; };
-    yield_now("a polling loop (real dataflow API)", f.last_loc);
+    RealFiber& r = g_fibers[&f];
+    if (unsatisfied_wait(f, r)) {
+        block(r.wait.kind, r.wait.call, f.last_loc);
+        return;
+    }
+    if (r.polled.insert(site).second) note_progress();
+    if (r.call == nullptr || !cb_counter) f.describe_poll = [what = std::move(what)] { return "it polls " + what; };
+    yield_now(r.call != nullptr ? r.call : "a polling loop (real dataflow API)", f.last_loc);
     f.describe_poll = nullptr;
 }
 
-void mark_activity() { g_polled[&cur()].clear(); }
+void mark_activity() { g_fibers[&cur()].polled.clear(); }
+
+// Records the wait of the kernel's API call in progress (its entry check: api_check).
+void record_wait(WaitKind kind, std::int32_t cb, std::uint32_t value, volatile std::uint32_t* sem) {
+    Fiber& f = cur();
+    RealFiber& r = g_fibers[&f];
+    r.wait = {kind, r.call, f.last_loc, cb, value, sem};
+}
 
 }  // namespace
 
@@ -302,17 +390,18 @@ void noc_register_write(std::uint32_t addr, std::uint32_t value) {
     tc::note_progress();
     if (!tc::is_niu(addr)) tc::unmodelled("writes NIU address " + tc::hex(addr) + ", outside the NoC registers");
     const tc::NiuReg r = tc::decode(addr);
+    const NiuLayout& l = tc::g_file.layout;
     tc::Niu& n = tc::niu(cur().core, r.noc);
-    if (r.offset >= tc::kCfgBase)
+    if (r.kind != tc::NiuReg::Command)
         tc::unmodelled(tc::fmt_str("writes NoC %u %s word %u (%s)", r.noc,
-                                   r.offset >= tc::kStatusBase ? "NOC_STATUS" : "NOC_CFG",
-                                   (r.offset % tc::kCfgBase) / 4, tc::hex(value).c_str()));
-    if (r.offset == tc::kCmdCtrl) {
+                                   r.kind == tc::NiuReg::Status ? "NOC_STATUS" : "NOC_CFG", r.offset,
+                                   tc::hex(value).c_str()));
+    if (r.buf < tc::kCmdBufs && r.offset == l.cmd_ctrl) {
         if ((value & 1u) != 0) tc::issue(n, r.noc, r.buf);
         return;
     }
-    if (r.offset == tc::kClearOutstanding) return;  // nothing is ever outstanding
-    if (r.offset > tc::kAtData && r.offset != tc::kPacketTag)
+    if (r.buf == 0 && r.offset == l.clear_outstanding) return;  // nothing is ever outstanding
+    if (!tc::kept(r))
         tc::unmodelled(tc::fmt_str("writes %s (NoC %u, command buffer %u)", tc::cmd_reg_name(r.offset), r.noc, r.buf));
     n.buf[r.buf].reg[r.offset / 4] = value;
 }
@@ -321,14 +410,14 @@ std::uint32_t noc_register_read(std::uint32_t addr) {
     tc::write_back();
     if (!tc::is_niu(addr)) tc::unmodelled("reads NIU address " + tc::hex(addr) + ", outside the NoC registers");
     const tc::NiuReg r = tc::decode(addr);
+    const NiuLayout& l = tc::g_file.layout;
     const int core = cur().core;
     tc::Niu& n = tc::niu(core, r.noc);
-    if (r.offset >= tc::kStatusBase && r.offset < tc::kStatusBase + 4 * tc::kStatusWords) {
-        const std::uint32_t counter = (r.offset - tc::kStatusBase) / 4;
+    if (r.kind == tc::NiuReg::Status) {
+        const std::uint32_t counter = r.offset;
         // a barrier polls these: the transfers it waits for are done, so the sanitizer's in-flight lists go
         tc::poll_at(reinterpret_cast<const void*>(std::uintptr_t(addr)),
-                    tc::fmt_str("NoC %u's status counter %s (a NoC barrier)", r.noc,
-                                tc::hex((r.offset - tc::kStatusBase) / 4).c_str()));
+                    tc::fmt_str("NoC %u's status counter %s (a NoC barrier)", r.noc, tc::hex(counter).c_str()));
         switch (counter) {
             case tc::kAtomicResp: case tc::kWrAck: case tc::kRdResp: case tc::kRdReqSent:
             case tc::kNonpostedAtomicSent: case tc::kPostedAtomicSent: case tc::kNonpostedWrSent:
@@ -343,21 +432,15 @@ std::uint32_t noc_register_read(std::uint32_t addr) {
                                            tc::hex(counter).c_str()));
         }
     }
-    if (r.offset >= tc::kCfgBase) {
-        const std::uint32_t word = (r.offset - tc::kCfgBase) / 4;
-        if (word == tc::kNocIdLogical) return tc::node_id(core, r.noc);
-        tc::unmodelled(tc::fmt_str("reads NoC %u NOC_CFG word %s", r.noc, tc::hex(word).c_str()));
+    if (r.kind == tc::NiuReg::Cfg) {
+        if (r.offset == l.noc_id_logical) return tc::node_id(core, r.noc);
+        tc::unmodelled(tc::fmt_str("reads NoC %u NOC_CFG word %s", r.noc, tc::hex(r.offset).c_str()));
     }
-    switch (r.offset) {
-        case tc::kCmdCtrl: return 0;  // NOC_CTRL_STATUS_READY: commands complete when issued
-        case tc::kNodeId: return tc::node_id(core, r.noc);
-        case tc::kTargLo: case tc::kTargMid: case tc::kRetLo: case tc::kRetMid: case tc::kPacketTag: case tc::kCtrl:
-        case tc::kAtLenBe: case tc::kAtData:
-            return n.buf[r.buf].reg[r.offset / 4];
-        default:
-            tc::unmodelled(tc::fmt_str("reads %s (NoC %u, command buffer %u)", tc::cmd_reg_name(r.offset), r.noc,
-                                       r.buf));
-    }
+    if (r.buf < tc::kCmdBufs && r.offset == l.cmd_ctrl) return 0;  // NOC_CTRL_STATUS_READY: done when issued
+    if (r.buf < tc::kCmdBufs && r.offset == l.node_id) return tc::node_id(core, r.noc);
+    if (!tc::kept(r))
+        tc::unmodelled(tc::fmt_str("reads %s (NoC %u, command buffer %u)", tc::cmd_reg_name(r.offset), r.noc, r.buf));
+    return n.buf[r.buf].reg[r.offset / 4];
 }
 
 volatile void* dataflow_address(std::uintptr_t addr, std::size_t bytes) {
@@ -368,27 +451,29 @@ volatile void* dataflow_address(std::uintptr_t addr, std::size_t bytes) {
     if (const std::uintptr_t reg = tc::mirrored_register(addr)) addr = reg;
     tc::write_back();
     if (addr + bytes <= d.arch.l1_size) return d.l1_host(f.core, std::uint32_t(addr));
-    if (addr >= tc::kOverlayStart && addr < tc::kOverlayStart + 64 * tc::kStreamSpace && bytes <= 4 && addr % 4 == 0) {
-        const std::uint32_t stream = std::uint32_t(addr - tc::kOverlayStart) / tc::kStreamSpace;
-        const std::uint32_t reg = std::uint32_t(addr % tc::kStreamSpace) / 4;
+    const NiuLayout& l = tc::g_file.layout;
+    if (addr >= l.overlay_start && addr < l.overlay_start + 64 * l.stream_space && bytes <= 4 && addr % 4 == 0) {
+        const std::uint32_t stream = std::uint32_t(addr - l.overlay_start) / l.stream_space;
+        const std::uint32_t reg = std::uint32_t(addr % l.stream_space) / 4;
         tc::Core& core = d.cores[f.core];
-        if ((reg == tc::kAckedReg || reg == tc::kReceivedReg) && stream < core.cbs.size()) {
+        if ((reg == l.tiles_acked_reg || reg == l.tiles_received_reg) && stream < core.cbs.size()) {
             // the CB counters other RISCs change: the RISC polls them (cb_wait_front, cb_reserve_back)
             tc::CircularBuffer& cb = core.cbs[stream];
             tc::poll_at(reinterpret_cast<const void*>(addr),
                         tc::fmt_str("CB %u's %s (%u pages pushed, %u popped)", stream,
-                                    reg == tc::kReceivedReg ? "tiles_received" : "tiles_acked",
-                                    unsigned(std::uint16_t(cb.received)), unsigned(std::uint16_t(cb.acked))));
-            return tc::mirror(f.core, stream * 2 + (reg == tc::kReceivedReg), reg == tc::kReceivedReg ? &cb.received
+                                    reg == l.tiles_received_reg ? "tiles_received" : "tiles_acked",
+                                    unsigned(std::uint16_t(cb.received)), unsigned(std::uint16_t(cb.acked))),
+                        true);
+            return tc::mirror(f.core, stream * 2 + (reg == l.tiles_received_reg), reg == l.tiles_received_reg ? &cb.received
                                                                                                    : &cb.acked, 0);
         }
         tc::unmodelled(tc::fmt_str("accesses stream %u register %u (%s)", stream, reg, tc::hex(addr).c_str()));
     }
-    if (addr == tc::kWallClockLo || addr == tc::kWallClockHi) {
+    if (addr == l.wall_clock_lo || addr == l.wall_clock_hi) {
         tc::niu(f.core, 0);  // sizes the per-device tables
         std::uint64_t& clock = tc::g_file.clock[std::size_t(f.core)];
-        if (addr == tc::kWallClockLo) ++clock;
-        const bool lo = addr == tc::kWallClockLo;
+        const bool lo = addr == l.wall_clock_lo;
+        if (lo) ++clock;
         return tc::mirror(f.core, 128 + !lo, nullptr, std::uint32_t(lo ? clock : clock >> 32));
     }
     if (tc::is_niu(addr))
@@ -405,8 +490,21 @@ void api_check(ApiCheck call, std::uint64_t a, std::uint32_t b, std::uint32_t c)
     const tc::Loc loc = f.last_loc;  // the kernel's line: its outermost API call's SiteScope wrote it
     const auto cb = std::int32_t(a);
     switch (call) {
-        case ApiCheck::CbReserve: tc::cb_reserve_checked(cb, b, loc); return;
-        case ApiCheck::CbWait: tc::cb_wait_checked(cb, b, loc); return;
+        case ApiCheck::CbReserve:
+            tc::cb_reserve_checked(cb, b, loc);
+            tc::record_wait(tc::WaitKind::CbReserve, cb, b, nullptr);
+            return;
+        case ApiCheck::CbWait:
+            tc::cb_wait_checked(cb, b, loc);
+            tc::record_wait(tc::WaitKind::CbWait, cb, b, nullptr);
+            return;
+        case ApiCheck::SemaphoreWait: case ApiCheck::SemaphoreWaitMin: {
+            const bool at_least = call == ApiCheck::SemaphoreWaitMin;
+            auto* sem = reinterpret_cast<volatile std::uint32_t*>(std::uintptr_t(a));
+            tc::checked_sem(sem, at_least ? "noc_semaphore_wait_min" : "noc_semaphore_wait", loc);
+            tc::record_wait(at_least ? tc::WaitKind::SemGe : tc::WaitKind::SemEq, 0, b, sem);
+            return;
+        }
         case ApiCheck::CbPush: case ApiCheck::CbPop: {
             // the RISC's pointer is the kernel's own (it may move it itself): the emulator's record follows it
             const bool push = call == ApiCheck::CbPush;
@@ -467,14 +565,19 @@ extern "C" void tc_dataflow_launch(DataflowLaunch* launch) {
         launch->cb_config[i][2] = cb.num_pages;
         launch->cb_config[i][3] = cb.page_size;
     }
+    tc::niu(f.core, 0);  // a new device's file first: the layout is the device's
+    tc::g_file.layout = launch->niu;
     launch->call_site = &f.last_loc;
+    tc::RealFiber& real = tc::g_fibers[&f];
+    real.call = nullptr;
+    launch->call_name = &real.call;
     launch->logical_x = std::uint8_t(core.lx);
     launch->logical_y = std::uint8_t(core.ly);
     for (std::uint32_t noc = 0; noc < 2; ++noc) {
         for (std::uint32_t bank = 0; bank < tc::num_banks(true) && bank < std::uint32_t(kDataflowBanks); ++bank)
-            launch->dram_xy[noc][bank] = std::uint16_t(tc::bank_xy(true, bank, std::uint8_t(noc)) << 4);
+            launch->dram_xy[noc][bank] = std::uint16_t(tc::bank_xy(true, bank, std::uint8_t(noc)));
         for (std::uint32_t bank = 0; bank < tc::num_banks(false) && bank < std::uint32_t(kDataflowBanks); ++bank)
-            launch->l1_xy[noc][bank] = std::uint16_t(tc::bank_xy(false, bank, std::uint8_t(noc)) << 4);
+            launch->l1_xy[noc][bank] = std::uint16_t(tc::bank_xy(false, bank, std::uint8_t(noc)));
     }
     for (const tc::Core& c : d.cores) {
         if (c.lx < kDataflowGrid) launch->col_to_virtual[c.lx] = c.vx;

@@ -15,7 +15,26 @@ constexpr int kDataflowCbs = 64;     // NUM_CIRCULAR_BUFFERS on Blackhole; Wormh
 constexpr int kDataflowBanks = 256;  // MEM_BANK_TO_NOC_XY_SCRATCH's room (dataflow_api_common.h)
 constexpr int kDataflowGrid = 64;    // worker columns/rows the logical-to-virtual maps hold
 
+// Where the architecture's NIU, CB counter and wall-clock registers lie, as the kernel's own build
+// of the wheel's headers defines them (noc_parameters.h, noc_nonblocking_api.h,
+// noc_overlay_parameters.h, tensix.h; tc_dataflow_main.h fills it from their macros): Wormhole B0
+// and Blackhole place them differently (command buffers 0x400 or 0x800 apart, NOC_CMD_CTRL at 0x28
+// or 0x40, a NoC address's coordinates in NOC_*_ADDR_MID or NOC_*_ADDR_HI, NOC_ID_LOGICAL word 0xE
+// or 0x12, the CB counters in stream registers 3/4 or 8/10). Offsets of command-buffer registers
+// are from the buffer's base.
+struct NiuLayout {
+    std::uint32_t regs_start = 0, instance_bits = 0, cmd_buf_bits = 0;
+    std::uint32_t targ_lo = 0, targ_mid = 0, targ_coordinate = 0, ret_lo = 0, ret_mid = 0, ret_coordinate = 0,
+                  packet_tag = 0, ctrl = 0, at_len_be = 0, at_data = 0, cmd_ctrl = 0, node_id = 0, endpoint_id = 0,
+                  clear_outstanding = 0;
+    std::uint32_t coordinate_shift = 0;  // NOC_ADDR_COORD_SHIFT: the coordinate register's place in a NoC address
+    std::uint32_t cfg_base = 0, status_base = 0, noc_id_logical = 0;  // NOC_CFG(0), NOC_STATUS(0), a NOC_CFG word
+    std::uint32_t overlay_start = 0, stream_space = 0, tiles_acked_reg = 0, tiles_received_reg = 0;
+    std::uint32_t wall_clock_lo = 0, wall_clock_hi = 0;
+};
+
 struct DataflowLaunch {
+    NiuLayout niu;  // the kernel's (set before tc_dataflow_launch is called)
     std::uint32_t* rta = nullptr;       // this core's runtime args
     std::uint32_t* crta = nullptr;      // the kernel's common runtime args
     std::uint32_t* semaphores = nullptr;  // semaphore 0 (the others follow at L1_ALIGNMENT strides)
@@ -24,13 +43,16 @@ struct DataflowLaunch {
     std::uint32_t cb_config[kDataflowCbs][4] = {};
     std::uint64_t cb_mask = 0;
     std::uint8_t logical_x = 0, logical_y = 0;
-    // The bank tables (NOC_XY_ENCODING per NoC, and the bank offsets), as noc_bank_table_init copies them.
+    // The bank tables (per NoC the bank's coordinates, y << 6 | x; the kernel shifts them to its
+    // architecture's NOC_XY_ENCODING, and the bank offsets), as noc_bank_table_init copies them.
     std::uint16_t dram_xy[2][kDataflowBanks] = {}, l1_xy[2][kDataflowBanks] = {};
     std::int32_t dram_offset[kDataflowBanks] = {}, l1_offset[kDataflowBanks] = {};
     std::uint8_t col_to_virtual[kDataflowGrid] = {}, row_to_virtual[kDataflowGrid] = {};
     // Where the emulator keeps the RISC's last API call: the kernel's SiteScopes write its call
     // sites there (tc_tensix_kernel.h), and the emulator's findings name it.
     std::source_location* call_site = nullptr;
+    // and the name of that call (the API function the kernel called), which a deadlock report names
+    const char** call_name = nullptr;
 };
 
 // Fills `launch` for the calling kernel's core and RISC (a data-movement fiber of the emulator).
@@ -47,7 +69,9 @@ enum class ApiCheck : int {
     CbReservable, CbAvailable,  // a poll found the pages
     CbWritePtr, CbReadPtr, Arg, CommonArg, Semaphore,
     // a multicast's destination count against its rectangle
-    WriteMulticast, WriteMulticastLoopback, SemaphoreSetMulticast, SemaphoreSetMulticastLoopback, SemaphoreIncMulticast
+    WriteMulticast, WriteMulticastLoopback, SemaphoreSetMulticast, SemaphoreSetMulticastLoopback, SemaphoreIncMulticast,
+    // a semaphore wait (its L1 word and value): the wait a deadlock report names
+    SemaphoreWait, SemaphoreWaitMin
 };
 void api_check(ApiCheck call, std::uint64_t a, std::uint32_t b, std::uint32_t c);
 

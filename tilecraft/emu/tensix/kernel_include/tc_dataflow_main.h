@@ -42,16 +42,55 @@ uint8_t worker_logical_col_to_virtual_col[round_up_to_mult_of_4(noc_size_x)];
 uint8_t worker_logical_row_to_virtual_row[round_up_to_mult_of_4(noc_size_y)];
 CBInterface cb_interface[NUM_CIRCULAR_BUFFERS];
 
+namespace tc_tensix {
+// The NIU and the other registers as this build of the wheel's headers places them (the emulator
+// decodes the kernel's register accesses by it, runtime/noc_niu.cpp).
+inline NiuLayout niu_layout() {
+    NiuLayout l;
+    l.regs_start = NOC_REGS_START_ADDR;
+    l.instance_bits = NOC_INSTANCE_OFFSET_BIT;
+    l.cmd_buf_bits = NOC_CMD_BUF_OFFSET_BIT;
+    l.targ_lo = NOC_TARG_ADDR_LO - NOC_REGS_START_ADDR;
+    l.targ_mid = NOC_TARG_ADDR_MID - NOC_REGS_START_ADDR;
+    l.targ_coordinate = NOC_TARG_ADDR_COORDINATE - NOC_REGS_START_ADDR;
+    l.ret_lo = NOC_RET_ADDR_LO - NOC_REGS_START_ADDR;
+    l.ret_mid = NOC_RET_ADDR_MID - NOC_REGS_START_ADDR;
+    l.ret_coordinate = NOC_RET_ADDR_COORDINATE - NOC_REGS_START_ADDR;
+    l.packet_tag = NOC_PACKET_TAG - NOC_REGS_START_ADDR;
+    l.ctrl = NOC_CTRL - NOC_REGS_START_ADDR;
+    l.at_len_be = NOC_AT_LEN_BE - NOC_REGS_START_ADDR;
+    l.at_data = NOC_AT_DATA - NOC_REGS_START_ADDR;
+    l.cmd_ctrl = NOC_CMD_CTRL - NOC_REGS_START_ADDR;
+    l.node_id = NOC_NODE_ID - NOC_REGS_START_ADDR;
+    l.endpoint_id = NOC_ENDPOINT_ID - NOC_REGS_START_ADDR;
+    l.clear_outstanding = NOC_CLEAR_OUTSTANDING_REQ_CNT - NOC_REGS_START_ADDR;
+    l.coordinate_shift = NOC_ADDR_COORD_SHIFT;
+    l.cfg_base = NOC_CFG(0) - NOC_REGS_START_ADDR;
+    l.status_base = NOC_STATUS(0) - NOC_REGS_START_ADDR;
+    l.noc_id_logical = NOC_ID_LOGICAL;
+    l.overlay_start = NOC_OVERLAY_START_ADDR;
+    l.stream_space = NOC_STREAM_REG_SPACE_SIZE;
+    l.tiles_acked_reg = STREAM_REMOTE_DEST_BUF_START_REG_INDEX;     // get_cb_tiles_acked_ptr (stream_io_map.h)
+    l.tiles_received_reg = STREAM_REMOTE_DEST_BUF_SIZE_REG_INDEX;   // get_cb_tiles_received_ptr
+    l.wall_clock_lo = RISCV_DEBUG_REG_WALL_CLOCK_L;
+    l.wall_clock_hi = RISCV_DEBUG_REG_WALL_CLOCK_H;
+    return l;
+}
+}  // namespace tc_tensix
+
 // Runs the kernel as brisc.cc/ncrisc.cc run one launch.
 extern "C" TC_TENSIX_EXPORT void tc_kernel_entry() {
     static_assert(NUM_DRAM_BANKS <= ::tc_tensix::kDataflowBanks && NUM_L1_BANKS <= ::tc_tensix::kDataflowBanks);
     static ::tc_tensix::DataflowLaunch launch;  // per core: the emulator loads one copy of the kernel per core
+    launch.niu = ::tc_tensix::niu_layout();
     tc_dataflow_launch(&launch);
     ::tc_tensix::g_call_site = launch.call_site;
+    ::tc_tensix::g_call_name = launch.call_name;
     ::tc_tensix::g_call_depth = 0;  // a run that stopped inside an API call left its scope open
+    const auto encoding = [](std::uint16_t xy) { return bank_noc_xy_t(xy << NOC_COORD_REG_OFFSET); };
     for (uint32_t noc = 0; noc < NUM_NOCS; ++noc) {
-        std::copy_n(launch.dram_xy[noc], NUM_DRAM_BANKS, dram_bank_to_noc_xy[noc]);
-        std::copy_n(launch.l1_xy[noc], NUM_L1_BANKS, l1_bank_to_noc_xy[noc]);
+        std::transform(launch.dram_xy[noc], launch.dram_xy[noc] + NUM_DRAM_BANKS, dram_bank_to_noc_xy[noc], encoding);
+        std::transform(launch.l1_xy[noc], launch.l1_xy[noc] + NUM_L1_BANKS, l1_bank_to_noc_xy[noc], encoding);
     }
     std::copy_n(launch.dram_offset, NUM_DRAM_BANKS, bank_to_dram_offset);
     std::copy_n(launch.l1_offset, NUM_L1_BANKS, bank_to_l1_offset);

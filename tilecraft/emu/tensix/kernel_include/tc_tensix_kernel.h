@@ -61,7 +61,9 @@ TC_TENSIX_EXPORT void dataflow_done();
 // and a SiteScope first in its body (tilecraft/emu/call_sites.py). The outermost scope (the
 // kernel's call; the API's calls of itself are nested) writes the site where the emulator keeps
 // the RISC's last API call (its fiber's, handed over at launch: tc_dataflow_main.h), so every
-// finding of that call names the kernel's line. A TRISC (semaphore.h is shared) records nothing.
+// finding of that call names the kernel's line, and the function's name while the call is in
+// progress (a deadlock report names the call a polling loop is in). A TRISC (semaphore.h is
+// shared) records nothing.
 using Site = std::source_location;
 }  // namespace tc_tensix
 #if defined(TC_DATAFLOW_KERNEL)
@@ -71,12 +73,18 @@ using Site = std::source_location;
 namespace tc_tensix {
 #if defined(TC_DATAFLOW_KERNEL)
 inline Site* g_call_site = nullptr;  // per kernel object: the emulator loads one per core
+inline const char** g_call_name = nullptr;
 inline int g_call_depth = 0;
 struct SiteScope {
-    explicit SiteScope(const Site& site) {
-        if (g_call_depth++ == 0 && g_call_site != nullptr) *g_call_site = site;
+    SiteScope(const Site& site, const char* name) {
+        if (g_call_depth++ == 0 && g_call_site != nullptr) {
+            *g_call_site = site;
+            *g_call_name = name;
+        }
     }
-    ~SiteScope() { --g_call_depth; }
+    ~SiteScope() {
+        if (--g_call_depth == 0 && g_call_name != nullptr) *g_call_name = nullptr;
+    }
     SiteScope(const SiteScope&) = delete;
     SiteScope& operator=(const SiteScope&) = delete;
 };
@@ -101,10 +109,10 @@ inline bool api_result(ApiCheck call, std::uint64_t a, std::uint32_t b, bool fou
 // that first declaration, the parameter and the scope on the definition.
 #define TC_FIRST_SITE , ::tc_tensix::Site tc_site = ::tc_tensix::Site::current()
 #define TC_LATER_SITE , ::tc_tensix::Site tc_site
-#define TC_LATER_SCOPE ::tc_tensix::SiteScope tc_site_scope(tc_site);
+#define TC_LATER_SCOPE ::tc_tensix::SiteScope tc_site_scope(tc_site, __func__);
 #else
 struct SiteScope {
-    explicit SiteScope(const Site&) {}
+    SiteScope(const Site&, const char*) {}
 };
 #define TC_API_CHECK(call, a, b, c) ((void)0)
 #define TC_API_RESULT(call, a, b, c, result) (result)
