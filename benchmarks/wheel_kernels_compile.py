@@ -50,9 +50,13 @@ from pathlib import Path
 from benchmarks.wheel_compute_variants import factory_defines
 from tilecraft.emu import build, tensix_dataflow, tensix_tree, wheel_kernels
 from tilecraft.emu.tensix_build import compile_host
+from tilecraft.emu.tensix_compute import kernel_arch
 from tilecraft.emu.bindings import NamedBindings, TensorBinding
 from tilecraft.emu.toolchain import compiler
 from tilecraft.options import DATAFLOW_ENGINES
+
+#: the census builds every kernel for Wormhole B0 (its ``ARCH_WORMHOLE`` define below)
+CENSUS_ARCH = "wormhole"
 
 ARGS = tuple([2] * 64)
 #: what a data-movement kernel's factory defines for kernel_lib's helpers (dest_helpers.hpp asserts
@@ -177,7 +181,7 @@ def with_factory_inputs(kb: build.KernelBuild) -> build.KernelBuild:
 def shipped(header: str) -> bool:
     """Whether a header of this name is anywhere in the wheel's headers or kernel sources."""
     name = Path(header).name
-    roots = (tensix_tree.machine_tree(tensix_dataflow.ARCH).parent, wheel_kernels.ensure_kernels())
+    roots = (tensix_tree.machine_tree(CENSUS_ARCH).parent, wheel_kernels.ensure_kernels())
     return any(next(root.rglob(name), None) is not None for root in roots)
 
 
@@ -188,7 +192,8 @@ def _first_error(kb: build.KernelBuild, dataflow: str) -> str | None:
         if dataflow == "real" and not kb.compute:
             unit = Path(tmp) / "w.cpp"
             unit.write_text(tensix_dataflow.translation_unit(kb))
-            command = [*tensix_dataflow.compile_command(kb, Path(tmp), tensix_tree.machine_tree(tensix_dataflow.ARCH)),
+            arch = kernel_arch(kb)
+            command = [*tensix_dataflow.compile_command(kb, Path(tmp), tensix_tree.machine_tree(arch), arch),
                        "-fsyntax-only", "-fmax-errors=1", str(unit)]
             result = compile_host(command)  # g++, or clang where g++ 12 cannot (as the real path builds it)
         else:
