@@ -11,6 +11,7 @@ import pytest
 from benchmarks.emit_tools import programs_of
 from tests.outputs import assert_same_bits, launch_outputs
 from tests.metal.test_headercheck import headers  # noqa: F401 - the fixture (skips without g++-multilib)
+from tilecraft import cli
 from tilecraft.ir import mathops
 from tilecraft.metal.check_emitted import check_emitted
 from tilecraft.metal.emit import emit_program
@@ -88,3 +89,18 @@ def test_emitted_compute_kernel_passes_the_headers(expr: str, tmp_path: Path, he
     for name, result in check_emitted(emit_program(program)):
         if name.startswith("compute"):
             assert result.ok, f"{expr}:\n{result.diagnostics}"
+
+
+@pytest.mark.parametrize("expr, fn", [("x - x", "sub"), ("ttl.math.max(x, x)", "max"), ("ttl.math.abs(x)", "abs")])
+def test_math_on_int32_blocks_is_refused(expr: str, fn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The emitter has only the float calls (sub_tiles, sub_binary_tile, binary_max_tile, ...): on the
+    Tensix machine ``max`` of Int32 blocks compared the integers' bit patterns as floats and ``abs(x) - y``
+    subtracted them as floats, both without a diagnostic. E3001 at the store until the integer SFPU calls
+    (add_int_tile, sub_int_tile, ...) are emitted."""
+    path = tmp_path / "math.py"
+    path.write_text(SCRIPT.format(expr=expr).replace("torch.rand(32, 32) * 0.9 + 0.05", "torch.randint(-9, 9, (32, 32))")
+                    .replace("torch.zeros(32, 32)", "torch.zeros(32, 32, dtype=torch.int32)")
+                    .replace("dtype=ttnn.float32", "dtype=ttnn.int32"))
+    assert cli.main(["run", str(path), "--level", "metal"]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:14:13: error[E3001]: block math ('{fn}') on Int32/UInt32 blocks cannot be emitted" in err, err

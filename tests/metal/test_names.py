@@ -77,3 +77,55 @@ def test_the_emitted_kernel_compiles(script: Path, headers: Path) -> None:  # no
     code = [line for line in source.splitlines() if not line.lstrip().startswith("//")]
     for keyword in ("int", "new", "auto"):
         assert not any(f" {keyword} = " in line for line in code)  # renamed: a C++ keyword is no variable
+
+
+
+CORE_NAMES = """\
+import torch
+import tilecraft as ttl
+import tilecraft.ttnn as ttnn
+
+
+@ttl.operation(grid=(2, 1))
+def names(a, y):
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)
+    y_dfb = ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2)
+
+    @ttl.compute()
+    def compute():
+        for ALWI in range(1):
+            for FORCE_INLINE in range(1):
+                with a_dfb.wait() as x, y_dfb.reserve() as out:
+                    out.store(ttl.math.abs(x))
+
+    @ttl.datamovement()
+    def reader():
+        get_arg_val, _ = ttl.core(dims=2)
+        with a_dfb.reserve() as blk:
+            ttl.copy(a[0, get_arg_val], blk).wait()
+
+    @ttl.datamovement()
+    def writer():
+        get_arg_val, _ = ttl.core(dims=2)
+        with y_dfb.wait() as blk:
+            ttl.copy(blk, y[0, get_arg_val]).wait()
+
+
+a = ttnn.from_torch(torch.arange(-1024.0, 1024.0).reshape(32, 64), layout=ttnn.TILE_LAYOUT)
+y = ttnn.from_torch(torch.zeros(32, 64), layout=ttnn.TILE_LAYOUT)
+names(a, y)
+assert torch.equal(ttnn.to_torch(y), torch.arange(-1024.0, 1024.0).reshape(32, 64).abs())
+"""
+
+
+def test_names_of_the_headers_macros_and_argument_reads_are_renamed(
+        tmp_path: Path, headers: Path) -> None:  # noqa: F811
+    """Loop variables named ``ALWI`` and ``FORCE_INLINE`` (macros of the compute API headers) made the
+    emitted kernel fail to compile (E5001 in the cpp property campaign, as did ``get_arg_val``, which
+    the printer reads core coordinates with): they are renamed as C++ keywords are."""
+    path = tmp_path / "core_names.py"
+    path.write_text(CORE_NAMES)
+    (program,) = programs_of(path)
+    for name, result in check_emitted(emit_program(program)):
+        assert result.ok, f"{name}:\n{result.diagnostics}"
+    assert main(["run", str(path), "--level", "metal"]) == 0

@@ -34,7 +34,8 @@ def ctype(type_: Any) -> str:
 
 
 #: identifiers a register must not take in a C++ kernel: the language's keywords, the types and the
-#: entry point the printed code names itself (the API functions a kernel calls are added per kernel)
+#: entry point the printed code names itself, the headers' macros (ALWI, FORCE_INLINE) and the argument
+#: reads it prints from templates (the API functions a kernel calls are added per kernel)
 CPP_RESERVED = frozenset("""
     alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t char32_t
     class compl concept const consteval constexpr constinit const_cast continue co_await co_return
@@ -45,6 +46,7 @@ CPP_RESERVED = frozenset("""
     typename union unsigned using virtual void volatile wchar_t while xor xor_eq
     int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t size_t std kernel_main
     TensorAccessor TensorAccessorArgs DataFormat BroadcastType ReduceDim PoolType
+    ALWI FORCE_INLINE DPRINT get_arg_val get_common_arg_val get_compile_time_arg_val
 """.split()) | frozenset(scalarops.CPP_HELPERS)
 
 
@@ -76,7 +78,7 @@ class KernelPrinter:
         self.spans: dict[int, Span] = {}
         self.inline: set[str] = set()
         self.declared: set[str] = set()
-        called = {op.fn for op in ir.walk(kernel.body) if isinstance(op, kir.Call)}
+        called = {op.fn.split("<")[0] for op in ir.walk(kernel.body) if isinstance(op, kir.Call)}
         self.names = Identifiers(reserved=CPP_RESERVED | called).reserve_names(
             r.name for op in ir.walk(kernel.body) for r in (*op.results(), *op.operands()) if isinstance(r, ir.Reg))
         #: the compile-time arguments of each accessor are named after it, <name>_args; by ct offset

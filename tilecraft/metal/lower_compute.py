@@ -19,7 +19,7 @@ from typing import Any, Iterator
 
 from ..arch import get as get_arch
 from ..diagnostics import error, warn
-from ..dtypes import DataFormat, bfloat16, float32
+from ..dtypes import DataFormat, bfloat16, float32, int32, uint32
 from ..ir import mathops, patterns
 from ..ir.compute_units import Operand, Unit, binary_unit
 from ..ir.l1 import Added
@@ -470,6 +470,12 @@ class ComputeLowering(KernelLowering):
             cb = self.shadows.get(operand.name) or self.origin[operand.name]
             return Node("leaf", operand, operand.type.shape, cb=cb)
         shape = op.result.type.shape
+        if isinstance(op, (ir.TileUnary, ir.TileBinary)) and _on_wide_integers(op):
+            self.fail(f"block math ('{op.fn}') on Int32/UInt32 blocks", hint=(
+                "the emitter writes the float calls (sub_tiles, sub_binary_tile, binary_max_tile, ...), which the "
+                "device computes on the integers' bit patterns as floats, and the unpacker cannot bring 32-bit "
+                "integers into SrcA/SrcB; Metalium's integer SFPU calls (add_int_tile, sub_int_tile, ...) are not "
+                "emitted yet: compute in a float format, or run at the language level"))
         if isinstance(op, ir.TileUnary) and op.fn in MIRRORED_UNARY:  # -g(-x): threshold from threshold_le
             inner, transform = MIRRORED_UNARY[op.fn]
             negated = Node("unary", ir.TileUnary(result=op.result, fn="neg", x=op.x), shape, [self.node(op.x)])
@@ -1492,6 +1498,13 @@ def _batched_matmul_rows(node: Node) -> int:
     if node.kind in ("matmul", "matmul_acc") and len(node.shape) > 2:
         return node.shape[-2]
     return next((rows for child in node.children if (rows := _batched_matmul_rows(child))), 0)
+
+
+def _on_wide_integers(op: ir.TileUnary | ir.TileBinary) -> bool:
+    """Whether an operand of ``op`` is an Int32/UInt32 block (the emitter has no integer math calls)."""
+    operands = (op.x,) if isinstance(op, ir.TileUnary) else (op.lhs, op.rhs)
+    return any(isinstance(o, ir.Reg) and isinstance(o.type, BlockType) and o.type.fmt in (int32, uint32)
+               for o in operands)
 
 
 def routing_operand(node: Node) -> Operand:
