@@ -127,18 +127,20 @@ def matmul_program_block(device):
     return ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float(), ttnn.to_torch(out)
 
 
-@pytest.mark.parametrize("device,pool,dim,dims", arch_cases(
-    [(pool, dim, dims) for dim, dims in [("REDUCE_ROW", (-1,)), ("REDUCE_COL", (-2,)), ("REDUCE_SCALAR", (-2, -1))]
-     for pool in ("SUM", "MAX")], [0]), indirect=["device"])
+#: compute_reduce.cpp's reductions, in the order of its runtime arg
+REDUCTIONS = [(pool, dim, dims) for dim, dims in [("REDUCE_ROW", (-1,)), ("REDUCE_COL", (-2,)), ("REDUCE_SCALAR", (-2, -1))]
+              for pool in ("SUM", "MAX")]
+
+
+@pytest.mark.parametrize("device,pool,dim,dims", arch_cases(REDUCTIONS, [0]), indirect=["device"])
 def test_reduce_is_the_devices_reduce(device, pool, dim, dims) -> None:
     torch.manual_seed(4)
     ht, wt, blocks = 2, 3, 2
     x = torch.randn(blocks * 32 * ht, 32 * wt) - (2.0 if pool == "MAX" else 0.0)
     tx = dram(device, x)
     out = output(device, (blocks * 32, 32), ttnn.float32)
-    swap = dim == "REDUCE_ROW" and pool == "SUM"
     red = compute(KERNELS / "compute_reduce.cpp", ct=[ht, wt, blocks], fp32=True,
-                  defines=[("POOL", f"PoolType::{pool}"), ("DIM", f"ReduceDim::{dim}"), ("SWAP", str(int(swap)))])
+                  rt=[REDUCTIONS.index((pool, dim, dims))])
     run([tx, out], [reader(tx, 0, tiles(x)), red, writer(out, 16, blocks)],
         [cb(0, pages=ht * wt), cb(2, pages=1), cb(16, ttnn.float32)])
     ex = ttnn.to_torch(tx).float().reshape(blocks, 32 * ht, 32 * wt)
