@@ -73,9 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="simulate the program as written, lowered to Metalium calls, or run the emitted C++ "
                             "kernels on the kernel emulator")
         p.add_argument("--compute-engine", choices=options.COMPUTE_ENGINES,
-                       help="with --level cpp: what runs the compute kernels, the kernel emulator's own engine or "
-                            "the Tensix machine with the real 0.81.1 compute API and LLK (default: "
-                            f"${options.COMPUTE_VARIABLE} or emulator; docs/emulator.md section 10)")
+                       help="with --level cpp: what runs the compute kernels, the Tensix machine with the real "
+                            "0.81.1 compute API and LLK or the kernel emulator's own engine (default: "
+                            f"${options.COMPUTE_VARIABLE} or tensix; docs/emulator.md section 10)")
         p.add_argument("--exact", action="store_true",
                        help="evaluate values one operation at a time (reference mode, slow)")
         if name == "emit":

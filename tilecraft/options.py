@@ -17,9 +17,9 @@ DEVICES_VARIABLE = "TILECRAFT_DEVICES"
 DEVICE_VARIABLE = "TILECRAFT_DEVICE"
 #: environment variable that picks what runs ttnn compute kernels in the kernel emulator
 COMPUTE_VARIABLE = "TILECRAFT_COMPUTE"
-#: the kernel emulator's compute engines: its own ("emulator"), or the Tensix machine running
-#: Tenstorrent's LLK ("tensix", docs/emulator.md section 10)
-COMPUTE_ENGINES = ("emulator", "tensix")
+#: the kernel emulator's compute engines, the default first: the Tensix machine running Tenstorrent's
+#: LLK ("tensix", docs/emulator.md section 10), or the emulator's own ("emulator")
+COMPUTE_ENGINES = ("tensix", "emulator")
 #: environment variable that picks the dataflow API ttnn data-movement kernels run on in the kernel emulator
 DATAFLOW_VARIABLE = "TILECRAFT_DATAFLOW"
 #: the kernel emulator's dataflow APIs, the default first: the real 0.81.1 dataflow API over a model
@@ -51,7 +51,7 @@ def _choice_from_environment(variable: str, choices: tuple[str, ...]) -> str:
 
 
 def compute_engine_from_environment() -> str:
-    """``$TILECRAFT_COMPUTE`` (``emulator`` or ``tensix``), or ``emulator``; another value is an error naming it."""
+    """``$TILECRAFT_COMPUTE`` (``tensix`` or ``emulator``), or ``tensix``; another value is an error naming it."""
     return _choice_from_environment(COMPUTE_VARIABLE, COMPUTE_ENGINES)
 
 
@@ -137,8 +137,8 @@ class RunOptions:
     #: kernel emulator (generic_op, ``--level cpp``): stop at the first sanitizer error (as tt-metal's
     #: watcher does), or record it and run on with the hardware's behaviour (corrupted L1 included)
     emulator_stop_at_first_error: bool = True
-    #: kernel emulator: what runs compute kernels, "emulator" (its own compute engine, the default)
-    #: or "tensix" (the Tensix machine with the real 0.81.1 compute API and LLK); $TILECRAFT_COMPUTE
+    #: kernel emulator: what runs compute kernels, "tensix" (the Tensix machine with the real 0.81.1
+    #: compute API and LLK, the default) or "emulator" (its own compute engine); $TILECRAFT_COMPUTE
     compute_engine: str = field(default_factory=compute_engine_from_environment)
     #: kernel emulator: what data-movement kernels compile against, "real" (the wheel's 0.81.1 dataflow
     #: API over the NIU model, the default) or "emulator" (its own dataflow API headers); $TILECRAFT_DATAFLOW

@@ -127,18 +127,20 @@ def matmul_program_block(device):
     return ttnn.to_torch(ta).float(), ttnn.to_torch(tb).float(), ttnn.to_torch(out)
 
 
-@pytest.mark.parametrize("device,pool,dim,dims", arch_cases(
-    [(pool, dim, dims) for dim, dims in [("REDUCE_ROW", (-1,)), ("REDUCE_COL", (-2,)), ("REDUCE_SCALAR", (-2, -1))]
-     for pool in ("SUM", "MAX")], [0]), indirect=["device"])
+#: compute_reduce.cpp's reductions, in the order of its runtime arg
+REDUCTIONS = [(pool, dim, dims) for dim, dims in [("REDUCE_ROW", (-1,)), ("REDUCE_COL", (-2,)), ("REDUCE_SCALAR", (-2, -1))]
+              for pool in ("SUM", "MAX")]
+
+
+@pytest.mark.parametrize("device,pool,dim,dims", arch_cases(REDUCTIONS, [0]), indirect=["device"])
 def test_reduce_is_the_devices_reduce(device, pool, dim, dims) -> None:
     torch.manual_seed(4)
     ht, wt, blocks = 2, 3, 2
     x = torch.randn(blocks * 32 * ht, 32 * wt) - (2.0 if pool == "MAX" else 0.0)
     tx = dram(device, x)
     out = output(device, (blocks * 32, 32), ttnn.float32)
-    swap = dim == "REDUCE_ROW" and pool == "SUM"
     red = compute(KERNELS / "compute_reduce.cpp", ct=[ht, wt, blocks], fp32=True,
-                  defines=[("POOL", f"PoolType::{pool}"), ("DIM", f"ReduceDim::{dim}"), ("SWAP", str(int(swap)))])
+                  rt=[REDUCTIONS.index((pool, dim, dims))])
     run([tx, out], [reader(tx, 0, tiles(x)), red, writer(out, 16, blocks)],
         [cb(0, pages=ht * wt), cb(2, pages=1), cb(16, ttnn.float32)])
     ex = ttnn.to_torch(tx).float().reshape(blocks, 32 * ht, 32 * wt)
@@ -211,12 +213,23 @@ UNARY = {
 }
 
 
-def run_unary(device, x: torch.Tensor, call: str, dtype, fp32: bool, unpack_to_dest: bool) -> torch.Tensor:
+#: every call of UNARY in one kernel, the case picked by runtime arg 1: one compile serves all of
+#: test_sfpu_functions_follow_the_language_level (on the Tensix machine a kernel costs three TRISC
+#: compiles cold, about 1-2 s of CPU each; the table's TRISCs cost a few of them)
+UNARY_TABLE = ("switch (get_arg_val<uint32_t>(1)) { "
+               + " ".join(f"case {i}: {{ {call} }} break;" for i, call in enumerate(UNARY)) + " }")
+
+
+def run_unary(device, x: torch.Tensor, call: str, dtype, fp32: bool, unpack_to_dest: bool,
+              table: bool = False) -> torch.Tensor:
+    """``call`` (an SFPU chain on DST tile 0) over ``x``; with ``table``, ``call`` (one of UNARY) runs
+    in the one kernel of UNARY_TABLE."""
     tx = dram(device, x, dtype)
     out = output(device, x.shape, dtype)
     n = tiles(x)
-    k = compute(KERNELS / "compute_unary.cpp", rt=[n], fp32=fp32, unpack_to_dest=[0] if unpack_to_dest else [],
-                defines=[("SFPU_OPS", call)])
+    ops, rt = (UNARY_TABLE, [n, list(UNARY).index(call)]) if table else (call, [n])
+    k = compute(KERNELS / "compute_unary.cpp", rt=rt, fp32=fp32, unpack_to_dest=[0] if unpack_to_dest else [],
+                defines=[("SFPU_OPS", ops)])
     run([tx, out], [reader(tx, 0, n), k, writer(out, 16, n)], [cb(0, dtype), cb(16, dtype)])
     return ttnn.to_torch(out)
 
@@ -239,7 +252,7 @@ def test_sfpu_functions_follow_the_language_level(device, call) -> None:
     torch.manual_seed(5)
     x = torch.rand(32, 64) * 3 + 0.05
     x[:, 32:] *= -1 if "sqrt" not in call and "log" not in call and "rsqrt" not in call else 1
-    got = run_unary(device, x, call, ttnn.float32, fp32=True, unpack_to_dest=True)
+    got = run_unary(device, x, call, ttnn.float32, fp32=True, unpack_to_dest=True, table=True)
     want = UNARY[call](x)
     ulp = torch.finfo(torch.float32).eps * torch.maximum(want.abs(), x.abs())
     assert torch.all((got - want).abs() <= LLK_BUDGET_ULP.get(call, 4) * ulp), ((got - want).abs() / ulp).max()
@@ -251,7 +264,7 @@ def test_log2_of_a_power_of_two_is_exact(device) -> None:
     k = torch.arange(-126, 128, dtype=torch.float32)
     x = torch.cat([torch.exp2(k), torch.ones(32 * 32 - k.numel())]).reshape(32, 32)
     call = f"log_with_base_tile_init(); log_with_base_tile<false, true>(0, {bits(1 / math.log(2))});"
-    got = run_unary(device, x, call, ttnn.float32, fp32=True, unpack_to_dest=True)
+    got = run_unary(device, x, call, ttnn.float32, fp32=True, unpack_to_dest=True, table=True)
     assert torch.equal(got.flatten()[:k.numel()], k)
 
 
@@ -291,14 +304,21 @@ def test_fp32_copies_lose_13_bits_through_srca_unless_unpacked_to_dest(device, e
 
 # each call after its init, as on a device: the LLK's SFPU binary ops need their init's
 # configuration (without it the Tensix machine computes div, max and lt wrongly, as a device would)
-@pytest.mark.parametrize("device,op,fn", arch_cases(
-    [("add_binary_tile_init(); add_binary_tile(0, 1, 0)", torch.add),
-     ("sub_binary_tile_init(); sub_binary_tile(0, 1, 0)", torch.sub),
-     ("mul_binary_tile_init(); mul_binary_tile(0, 1, 0)", torch.mul),
-     ("div_binary_tile_init(); div_binary_tile(0, 1, 0)", torch.div),
-     ("binary_max_tile_init(); binary_max_tile(0, 1, 0)", torch.maximum),
-     ("lt_binary_tile_init(); lt_binary_tile(0, 1, 0)", lambda a, b: (a < b).float())], []), indirect=["device"])
-def test_sfpu_binary_on_fp32(device, op, fn) -> None:
+SFPU_BINARY = {"add_binary_tile_init(); add_binary_tile(0, 1, 0)": torch.add,
+               "sub_binary_tile_init(); sub_binary_tile(0, 1, 0)": torch.sub,
+               "mul_binary_tile_init(); mul_binary_tile(0, 1, 0)": torch.mul,
+               "div_binary_tile_init(); div_binary_tile(0, 1, 0)": torch.div,
+               "binary_max_tile_init(); binary_max_tile(0, 1, 0)": torch.maximum,
+               "lt_binary_tile_init(); lt_binary_tile(0, 1, 0)": lambda a, b: (a < b).float()}
+#: every op of SFPU_BINARY in one kernel, the case picked by runtime arg 1 (one compile for all)
+SFPU_BINARY_TABLE = ("switch (get_arg_val<uint32_t>(1)) { "
+                     + " ".join(f"case {i}: {{ {op}; }} break;" for i, op in enumerate(SFPU_BINARY)) + " }")
+
+
+@pytest.mark.parametrize("device,op", arch_cases([(op,) for op in SFPU_BINARY], []), indirect=["device"],
+                         ids=lambda c: c.split("(")[0])
+def test_sfpu_binary_on_fp32(device, op) -> None:
+    fn = SFPU_BINARY[op]
     torch.manual_seed(7)
     a, b = torch.randn(32, 32), torch.randn(32, 32)
     ta, tb = dram(device, a, ttnn.float32), dram(device, b, ttnn.float32)
@@ -307,7 +327,8 @@ def test_sfpu_binary_on_fp32(device, op, fn) -> None:
                   rt=[ta.buffer_address(), tb.buffer_address(), 1],
                   ct=[*ttnn.TensorAccessorArgs(ta).get_compile_time_args(),
                       *ttnn.TensorAccessorArgs(tb).get_compile_time_args()])
-    k = compute(KERNELS / "compute_sfpu_binary.cpp", rt=[1], fp32=True, unpack_to_dest=[0, 1], defines=[("OP", op)])
+    k = compute(KERNELS / "compute_sfpu_binary.cpp", rt=[1, list(SFPU_BINARY).index(op)], fp32=True,
+                unpack_to_dest=[0, 1], defines=[("OP", SFPU_BINARY_TABLE)])
     run([ta, tb, out], [pair, k, writer(out, 16, 1)], [cb(0, ttnn.float32), cb(1, ttnn.float32),
                                                       cb(16, ttnn.float32)])
     got, want = ttnn.to_torch(out), fn(a, b)

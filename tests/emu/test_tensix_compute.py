@@ -86,18 +86,19 @@ def test_api_the_wheel_lacks_is_a_compile_error_at_its_line(on_machine) -> None:
 
 
 def test_cli_option_selects_the_engine(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
-    """``tilecraft run --compute-engine tensix`` is the session's option (what --level cpp's
-    generic_op reads); a bad $TILECRAFT_COMPUTE is a usage error naming it, never a traceback."""
+    """``tilecraft run --compute-engine emulator`` (the default being the machine) is the session's
+    option (what --level cpp's generic_op reads); a bad $TILECRAFT_COMPUTE is a usage error naming
+    it, never a traceback."""
     from tilecraft.cli import main
 
     script = str(Path(__file__).parents[2] / "examples" / "elementwise_1_single_tile.py")
     seen: list[str] = []
     with session.using(program_hooks=[lambda program: seen.append(session.options().compute_engine)]):
-        assert main(["run", "--compute-engine", "tensix", script]) == 0
-    assert seen and set(seen) == {"tensix"}
+        assert main(["run", "--compute-engine", "emulator", script]) == 0
+    assert seen and set(seen) == {"emulator"}
     monkeypatch.setenv("TILECRAFT_COMPUTE", "silicon")
     assert main(["run", script]) == 2
-    assert "TILECRAFT_COMPUTE must be one of emulator, tensix, got 'silicon'" in capsys.readouterr().err
+    assert "TILECRAFT_COMPUTE must be one of tensix, emulator, got 'silicon'" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("engine", [pytest.param("emulator", marks=pytest.mark.slow), "tensix"])

@@ -103,9 +103,9 @@ class ProgramSpec:
     tensors: list[TensorSpec]
     arch: str = "wormhole_b0"
     span: Span | None = None
-    #: what runs compute kernels: the emulator's own compute engine, or the Tensix machine with
-    #: Tenstorrent's LLK ("tensix"; tensix_compute.py)
-    compute_engine: str = "emulator"
+    #: what runs compute kernels: the Tensix machine with Tenstorrent's LLK ("tensix", the default
+    #: as RunOptions'; tensix_compute.py), or the emulator's own compute engine ("emulator")
+    compute_engine: str = "tensix"
     #: what data-movement kernels compile against: the emulator's own dataflow API, or the real
     #: 0.81.1 one over the NIU model ("real"; tensix_dataflow.py)
     dataflow_engine: str = "emulator"
