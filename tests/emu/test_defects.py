@@ -22,7 +22,8 @@ from tests.emu.device_precision import within_one_ulp
 from tilecraft import session
 from tests.outputs import emit_script
 from tilecraft.cli import main
-from tilecraft.options import COMPUTE_VARIABLE
+from tests.emu.harness import script_values
+from tilecraft.options import COMPUTE_ENGINES, COMPUTE_VARIABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -286,3 +287,36 @@ def test_fp32_read_by_the_fpu_is_warned_at_its_line() -> None:
     assert tf32["severity"] == "warning" and "reduce_sum reads a Float32 block of 'x_dfb'" in tf32["message"]
     assert (tf32["span"]["line"], tf32["span"]["col"]) == (42, 28)
     assert "ttl.math.reduce_sum(x_blk" in Path(tf32["span"]["file"]).read_text().splitlines()[41]
+
+
+@pytest.mark.parametrize("engine", COMPUTE_ENGINES)
+def test_a_block_stored_again_before_its_push_runs_as_at_the_language_level(engine: str) -> None:
+    """Found by the ``--level cpp`` property campaign: a second store into a reserved block before
+    its push (``y.store(a); y.store(b)``, or a store in a loop inside the reservation) was emitted
+    as in-order ``pack_tile``, which packs after the pages already packed and so past the reserved
+    ones (E5412). The repeated stores now address their pages (``pack_tile<true>``, which both
+    compute engines run: the emulator's own and the real LLK's): the second store overwrites the
+    first, at every level, and equals torch bit for bit (every value is exact in bfloat16)."""
+    script = PLANTED / "store_twice.py"
+    code, want, err = script_values(script)
+    assert code == 0, err[-3000:]
+    x, y, z = (t.float() for t in want)
+    assert torch.equal(y, x * 2.0) and torch.equal(z, x * 0.5)
+    for level in ("metal", "cpp"):
+        code, got, err = script_values(script, "--level", level, "--compute-engine", engine)
+        assert code == 0 and "error[" not in err and "warning[" not in err, f"{level}: {err[-3000:]}"
+        assert all(torch.equal(g, w) for g, w in zip(got, want, strict=True)), level
+
+
+def test_only_the_repeated_stores_address_their_pages(tmp_path) -> None:
+    """The first store into a fresh reservation packs in order, as every other emitted store does
+    (their C++ is unchanged); the second store of ``yb`` and the looped store of ``zb`` carry
+    ``pack_tile<true>``, and so do no stores of blocks stored once per branch (init_across_if_else)."""
+    emit_script(PLANTED / "store_twice.py", tmp_path / "twice")
+    packs = [line.strip() for line in (tmp_path / "twice" / "store_twice" / "math.cpp").read_text().splitlines()
+             if line.strip().startswith("pack_tile")]
+    assert [p.split("(")[0] for p in packs] == ["pack_tile", "pack_tile<true>", "pack_tile<true>"], packs
+    assert "cb_y_dfb" in packs[1] and "cb_z_dfb" in packs[2]
+    emit_script(PLANTED / "init_across_if_else.py", tmp_path / "branches")
+    (math,) = (tmp_path / "branches").glob("*/math.cpp")
+    assert "pack_tile(" in math.read_text() and "pack_tile<" not in math.read_text()

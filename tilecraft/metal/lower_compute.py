@@ -28,6 +28,7 @@ from ..ir.scalarops import BinaryOp
 from ..ir.types import BOOL, FLOAT, TILE_UNIT, BlockType, CBDecl
 from . import kir
 from .lower_common import KernelLowering
+from .pack_order import repacked_stores
 from .optable import (COMPOSITE_UNARY, MIRRORED_UNARY, COMPUTE_PREFIX, DST_FORMAT, COPY, FILL, FPU_BINARY, FPU_HEADERS, MATMUL,
                       MATMUL_BLOCK, POOL, CB_ARGUMENTS,
                       REDUCE_DIM, REDUCE, UNARY_BCAST, SCALAR_BINARY, SFPU_BINARY, TRANSPOSE, UNARY, WHERE,
@@ -123,6 +124,9 @@ class ComputeLowering(KernelLowering):
                                   span=local_blocks[name].loc)
             for name in sorted(self.read_both_ways({n for n in self.computed_once
                                                     if local_blocks[n].result.type.fmt == float32}))}
+        #: stores packing into a block already packed since its reserve: they address its pages
+        #: (``pack_tile<true>``), as in-order packing would go on past them (:mod:`.pack_order`)
+        self.repacked = repacked_stores(self.thread.body, lambda store: store.block.name not in self.shadows)
         self.state: Any = None
         #: the expressions the store being lowered has evaluated into intermediate buffers, by register
         self.staged: dict[str, Node] = {}
@@ -737,7 +741,8 @@ class ComputeLowering(KernelLowering):
         root = self.node(value, root=True)
         if shadow is None:
             final = op.value.name if op.value.name in self.rotating else None  # a local block's final value
-            self.evaluate(root, self.origin[op.block.name], accumulate=None, rotating=final)
+            self.evaluate(root, self.origin[op.block.name], accumulate=None, rotating=final,
+                          out_of_order=op in self.repacked)
             if final is not None:  # each chunk was popped as it was copied out
                 self.emit(ir.Assign(result=self.written[final], value=ir.Const(False)))
         else:
@@ -857,9 +862,10 @@ class ComputeLowering(KernelLowering):
                     self.call("cb_pop_front", kir.BufferId(shadow.index), ir.Const(chunk))
 
     def evaluate(self, root: Node, out: CBDecl, accumulate: Any, rotating: str | None = None,
-                 also: CBDecl | None = None) -> None:
+                 also: CBDecl | None = None, out_of_order: bool = False) -> None:
         """Compute every tile of ``root`` into DST, chunk by chunk, and pack them into ``out`` (and
-        into ``also``, from the same DST tiles).
+        into ``also``, from the same DST tiles); ``out_of_order``: ``out`` may already hold packed
+        tiles, so each pack addresses its page (``pack_tile<true>``).
 
         ``rotating``: a local block whose buffer rotates (:meth:`rotation_chunk`), which this store
         reads at its front or writes: each chunk written is reserved, packed and pushed on its own,
@@ -904,7 +910,7 @@ class ComputeLowering(KernelLowering):
         for target in (out, also) if also is not None else (out,):
             self.tiles(chunk_rows, chunk_cols, bases["r0"], bases["c0"], lambda i, j, t, d, target=target: self.call(
                 "pack_tile", self.dst(t, slots, root.slot), kir.BufferId(target.index),
-                t if into_rotating else self.tile_index(i, j, cols)))
+                t if into_rotating else self.tile_index(i, j, cols), template=("true",) if out_of_order else ()))
         if into_rotating:
             self.call("cb_push_back", kir.BufferId(out.index), chunk)
         self.call("tile_regs_release")

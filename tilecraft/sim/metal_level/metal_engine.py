@@ -326,7 +326,9 @@ class MetalCore:
     def c_copy_tile(self, op: int, cb: int, index: int, d: int) -> None:
         self.dst[d] = self.cbs[cb].front(index, op)
 
-    def c_pack_tile(self, op: int, d: int, cb: int, index: int = 0) -> None:
+    def c_pack_tile(self, op: int, d: int, cb: int, index: int = 0, *, template: tuple = ()) -> None:
+        # every emitted pack names its page: in-order packs (no template) pack a store's tiles in
+        # page order, so ``index`` is their page too; pack_tile<true> (``template``) addresses it
         target = self.cbs[cb]
         vid = self.rt.node(op, "pack", lambda x: x, [self.dst_get(d, op)], fmt=target.spec.fmt)
         target.set_back(index, vid)
