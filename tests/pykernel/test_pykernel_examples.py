@@ -81,7 +81,9 @@ def test_emitted_program_gives_the_same_bits(name, launched, tmp_path):
     try:
         fresh = [ttnn.from_torch(values, dtype=t.dtype, layout=t.layout, device=device,
                                  memory_config=ttnn.DRAM_MEMORY_CONFIG) for values, t in zip(before, tensors)]
-        with warnings.catch_warnings():
+        # the same options as the original run (run_example): whatever session an earlier test
+        # left in force, both runs pick their engines from the environment as it is now
+        with session.using(options.RunOptions()), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             host.run(device, fresh)
     finally:
