@@ -14,6 +14,7 @@ import torch
 
 from ..diagnostics import Span
 from ..dtypes import DataFormat
+from ..options import COMPUTE_ENGINES, DATAFLOW_ENGINES
 from .bindings import NamedBindings
 
 Core = tuple[int, int]
@@ -103,9 +104,9 @@ class ProgramSpec:
     tensors: list[TensorSpec]
     arch: str = "wormhole_b0"
     span: Span | None = None
-    #: what runs compute kernels: the Tensix machine with Tenstorrent's LLK ("tensix", the default
-    #: as RunOptions'; tensix_compute.py), or the emulator's own compute engine ("emulator")
-    compute_engine: str = "tensix"
-    #: what data-movement kernels compile against: the emulator's own dataflow API, or the real
-    #: 0.81.1 one over the NIU model ("real"; tensix_dataflow.py)
-    dataflow_engine: str = "emulator"
+    #: what runs compute kernels: the Tensix machine with Tenstorrent's LLK ("tensix", the default;
+    #: tensix_compute.py), or the emulator's own compute engine ("emulator")
+    compute_engine: str = COMPUTE_ENGINES[0]
+    #: what data-movement kernels compile against: the real 0.81.1 dataflow API over the NIU model
+    #: ("real", the default; tensix_dataflow.py), or the emulator's own dataflow API ("emulator")
+    dataflow_engine: str = DATAFLOW_ENGINES[0]

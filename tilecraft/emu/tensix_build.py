@@ -132,9 +132,9 @@ def kernel_arch_flags(arch: str) -> list[str]:
 #: class-type argument taken from a variable template (moreh_common.hpp; no flag, -std or -O level
 #: avoids it), and it rejects a ``#pragma GCC unroll`` count that is a template parameter (conv's
 #: readers), which clang, like the SFPI toolchain's newer GCC, accepts
+GXX_LIMITS = re.compile(r"internal compiler error|'#pragma GCC unroll' requires an assignment-expression")
 #: how the output of a compile clang did after g++ failed begins its last line
 CLANG_NOTE = "tilecraft (g++ limit): "
-GXX_LIMITS = re.compile(r"internal compiler error|'#pragma GCC unroll' requires an assignment-expression")
 
 
 def clang_command(command: Sequence[str], clang_compiler: Compiler) -> list[str]:

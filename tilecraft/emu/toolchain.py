@@ -62,7 +62,7 @@ CLANG_NAMES = (*(f"clang++-{v}" for v in range(30, MIN_CLANG - 1, -1)), "clang++
 def clang() -> Compiler | None:
     """An optional second compiler for the Tensix machine's kernel builds, or None when none is installed.
 
-    Host g++ 12 cannot compile some of 0.81.1's kernels (tensix_build.gxx_limit: an internal
+    Host g++ 12 cannot compile some of 0.81.1's kernels (tensix_build.GXX_LIMITS: an internal
     compiler error on kernel_lib's ``chain.hpp``, a ``#pragma GCC unroll`` of a template parameter);
     those compiles are retried with clang (``$TILECRAFT_CLANG``, else the newest ``clang++-N`` of at
     least MIN_CLANG on the PATH). Nothing else uses it, and nothing needs it."""
