@@ -543,6 +543,13 @@ CircularBuffer& cb_pop_checked(std::int32_t cb, std::uint32_t n, Loc loc) {
     return checked_call(Ev::CbPop, cb, n, loc);
 }
 
+void cb_moved_checked(Ev kind, std::int32_t cb, std::uint32_t n, std::uint32_t ptr, Loc loc) {
+    CircularBuffer& b = cb_checked(cb, cb_call_name(kind), loc);
+    std::uint32_t offset = 0;
+    if (g_dev->l1_offset(ptr, offset)) (kind == Ev::CbPush ? b.wr_ptr : b.rd_ptr)[cur().slot] = offset;
+    check_call(kind, b, cb, n, cur().slot, loc);
+}
+
 void cb_reserve_back(std::int32_t cb, std::int32_t pages, Loc loc) {
     cb_block_for(cb_reserve_checked(cb, std::uint32_t(pages), loc), cb, std::uint32_t(pages), true, loc);
 }

@@ -244,6 +244,10 @@ CircularBuffer& cb_reserve_checked(std::int32_t cb, std::uint32_t pages, Loc loc
 CircularBuffer& cb_wait_checked(std::int32_t cb, std::uint32_t pages, Loc loc);
 CircularBuffer& cb_push_checked(std::int32_t cb, std::uint32_t pages, Loc loc);
 CircularBuffer& cb_pop_checked(std::int32_t cb, std::uint32_t pages, Loc loc);
+// cb_push_checked (`kind` CbPush) or cb_pop_checked (CbPop) of a RISC that moves its own pointer
+// into the CB (the real dataflow API's, at the L1 address `ptr` before the call): the emulator's
+// record of the pointer follows the kernel's before the checks.
+void cb_moved_checked(Ev kind, std::int32_t cb, std::uint32_t pages, std::uint32_t ptr, Loc loc);
 // cb_pages_reservable_at_back (`reserve`) or cb_pages_available_at_front found `pages` pages: the
 // RISC may now write (read) them as after cb_reserve_back (cb_wait_front).
 void cb_poll_granted(CircularBuffer& b, std::uint32_t pages, bool reserve);

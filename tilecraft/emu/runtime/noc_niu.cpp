@@ -570,15 +570,10 @@ void api_check(ApiCheck call, std::uint64_t a, std::uint32_t b, std::uint32_t c)
         case ApiCheck::PostedWritesFlushed: case ApiCheck::AtomicBarrier: case ApiCheck::FullBarrier:
             tc::noc_barrier(tc::Barrier(int(call) - int(ApiCheck::ReadBarrier)), std::uint8_t(a), loc);
             return;
-        case ApiCheck::CbPush: case ApiCheck::CbPop: {
+        case ApiCheck::CbPush: case ApiCheck::CbPop:
             // the RISC's pointer is the kernel's own (it may move it itself): the emulator's record follows it
-            const bool push = call == ApiCheck::CbPush;
-            tc::CircularBuffer& buf = tc::cb_checked(cb, push ? "cb_push_back" : "cb_pop_front", loc);
-            std::uint32_t offset = 0;
-            if (g_dev->l1_offset(c, offset)) (push ? buf.wr_ptr : buf.rd_ptr)[f.slot] = offset;
-            push ? tc::cb_push_checked(cb, b, loc) : tc::cb_pop_checked(cb, b, loc);
+            tc::cb_moved_checked(call == ApiCheck::CbPush ? tc::Ev::CbPush : tc::Ev::CbPop, cb, b, c, loc);
             return;
-        }
         case ApiCheck::CbReservable: case ApiCheck::CbAvailable: {
             tc::CircularBuffer& buf = tc::cb_checked(
                 cb, call == ApiCheck::CbReservable ? "cb_pages_reservable_at_back" : "cb_pages_available_at_front", loc);
