@@ -37,18 +37,23 @@ Event = tuple[Any, ...]
 
 def threads(trace: KernelTrace) -> dict[tuple[int, int], list[Event]]:
     """Each (core, RISC)'s events in order: kind, the four fields, kernel file name and line, and
-    the event that released a semaphore wait as (its thread, its place there)."""
+    the call that released a semaphore wait (its kind, file name and line). Which of several writes
+    to one semaphore came last before a wait passed follows the emulator's schedule of the RISCs,
+    which the two APIs need not share (the real API's barriers poll, and each poll yields), so the
+    releasing call is compared, not which core made it; the replay's cycles are compared as well."""
     events = trace.events
-    place: dict[int, tuple[tuple[int, int], int]] = {}
-    rows: dict[tuple[int, int], list[list[Any]]] = defaultdict(list)
+
+    def call(i: int) -> tuple[Ev, str, int]:
+        e = events[i]
+        return Ev(int(e["kind"])), trace.files[int(e["file"])].rsplit("/", 1)[-1], int(e["line"])
+
+    rows: dict[tuple[int, int], list[Event]] = defaultdict(list)
     for i, e in enumerate(events):
-        thread = (int(e["core"]), int(e["slot"]))
-        place[i] = (thread, len(rows[thread]))
-        rows[thread].append([Ev(int(e["kind"])), int(e["a"]), int(e["b"]), int(e["c"]), int(e["d"]),
-                             trace.files[int(e["file"])].rsplit("/", 1)[-1], int(e["line"]), int(e["ref"])])
-    for row in (r for thread_rows in rows.values() for r in thread_rows):
-        row[-1] = place[row[-1]] if row[-1] >= 0 else None
-    return {thread: [tuple(r) for r in thread_rows] for thread, thread_rows in rows.items()}
+        kind, file, line = call(i)
+        ref = int(e["ref"])
+        rows[(int(e["core"]), int(e["slot"]))].append(
+            (kind, int(e["a"]), int(e["b"]), int(e["c"]), int(e["d"]), file, line, call(ref) if ref >= 0 else None))
+    return dict(rows)
 
 
 def traced(run: Callable[[], Any], engine: str) -> list[tuple[KernelTrace, Estimate]]:
