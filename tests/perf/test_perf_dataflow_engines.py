@@ -15,6 +15,7 @@ from __future__ import annotations
 import runpy
 import sys
 from collections import defaultdict
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -22,6 +23,7 @@ import torch
 
 import tilecraft.ttnn as ttnn
 from benchmarks.perf_kernels import eltwise_stream
+from tests.emu.harness import cb, cores, dram, kernel, output, run, write_kernel
 from tests.paths import EXAMPLES
 from tilecraft import session
 from tilecraft.emu.codes import Ev
@@ -159,3 +161,70 @@ def test_a_gather_of_large_shards_traces_one_event_per_call():
     (wait,) = events[events["kind"] == Ev.SEM_WAIT]
     assert events[wait["ref"]]["kind"] == Ev.SEM_REMOTE
     assert est.bound == "NoC"
+
+
+RELAY = """
+#include <cstdint>
+#include "api/dataflow/dataflow_api.h"
+
+// Core (0, 0) reads a tile, writes it into core (1, 0)'s CB slot and sets that core's semaphore
+// with noc_semaphore_set_remote (a 4-byte NoC write on the real API); core (1, 0) waits for it and
+// writes the tile out.
+void kernel_main() {
+    const uint32_t src_addr = get_arg_val<uint32_t>(0);
+    const uint32_t dst_addr = get_arg_val<uint32_t>(1);
+    const uint32_t peer_x = get_arg_val<uint32_t>(2), peer_y = get_arg_val<uint32_t>(3);
+    const auto src = TensorAccessor(TensorAccessorArgs<0>(), src_addr);
+    const auto dst = TensorAccessor(TensorAccessorArgs<2>(), dst_addr);
+    const uint32_t sem = get_semaphore(0);
+    auto* sem_ptr = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(sem);
+    cb_reserve_back(0, 1);
+    const uint32_t slot = get_write_ptr(0);
+    if (get_absolute_logical_x() == 0) {
+        noc_async_read_page(0, src, slot);
+        noc_async_read_barrier();
+        noc_async_write(slot, get_noc_addr(peer_x, peer_y, slot), 2048);
+        noc_async_write_barrier();
+        noc_semaphore_set(sem_ptr, 1);
+        noc_semaphore_set_remote(sem, get_noc_addr(peer_x, peer_y, sem));
+        noc_async_write_barrier();
+    } else {
+        noc_semaphore_wait(sem_ptr, 1);
+        noc_async_write_page(0, dst, slot);
+        noc_async_write_barrier();
+    }
+}
+"""
+
+
+def test_a_remote_semaphore_set_releases_the_wait_on_both_apis(tmp_path: Path):
+    """noc_semaphore_set_remote is the trace's remote semaphore write on both APIs (on the real one
+    it goes out as a plain 4-byte NoC write): the receiver's wait names it, and the tile arrives."""
+    torch.manual_seed(0)
+    values = torch.randn(32, 32)
+    path = write_kernel(tmp_path, "relay.cpp", RELAY)
+
+    def relay() -> None:
+        device = ttnn.open_device(device_id=0)
+        try:
+            src, dst = dram(device, values), output(device, (32, 32))
+            peer = device.worker_core_from_logical_core(ttnn.CoreCoord(1, 0))
+            grid = cores(0, 0, 1, 0)
+            k = kernel(path, ttnn.WriterConfigDescriptor(), grid,
+                       rt=[src.buffer_address(), dst.buffer_address(), peer.x, peer.y],
+                       ct=[*ttnn.TensorAccessorArgs(src).get_compile_time_args(),
+                           *ttnn.TensorAccessorArgs(dst).get_compile_time_args()])
+            run([src, dst], [k], [cb(0, ttnn.bfloat16, 1, grid)],
+                [ttnn.SemaphoreDescriptor(id=0, core_ranges=grid, initial_value=0)])
+            assert torch.equal(ttnn.to_torch(dst), ttnn.to_torch(src))
+        finally:
+            ttnn.close_device(device)
+
+    ((trace, _),) = assert_traces_alike(relay)
+    events = trace.events
+    (wait,) = events[events["kind"] == Ev.SEM_WAIT]
+    released = events[wait["ref"]]
+    assert released["kind"] == Ev.SEM_REMOTE and released["line"] == RELAY.count("\n", 0, RELAY.index(
+        "noc_semaphore_set_remote(sem")) + 1
+    assert len(events[events["kind"] == Ev.SEM_SET]) == 1
+    assert len(events[events["kind"] == Ev.NOC_WRITE]) == 2  # the tile to the peer and to DRAM, not the semaphore
