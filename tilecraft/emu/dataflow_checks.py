@@ -11,7 +11,12 @@ tc_tensix_kernel.h); the emulator checks them against the CB, argument and semap
 keeps, records what the call grants (the pages reserved, the RISC's CB pointers) and reports at
 the kernel's line. Tenstorrent's body then runs unchanged. A poll that may grant pages
 (``cb_pages_reservable_at_back``) reports its result instead: its ``return`` hands the value to
-``TC_API_RESULT``, which tells the emulator when the pages were found.
+``TC_API_RESULT``, which tells the emulator whether the pages were found.
+
+The same statements feed the profiling trace (runtime/trace.h): the barriers and the local
+semaphore set are listed only for it (their check records the call as the emulator's own API
+records it: a barrier once per call, not once per status counter its loop reads), and
+``noc_semaphore_set_remote`` so that the 4-byte write it issues lands as the semaphore write it is.
 """
 
 from __future__ import annotations
@@ -49,6 +54,12 @@ class ApiCheck:
 
 _MULTICAST = ApiCheck("WriteMulticast", (1, 3), "{5}")
 
+
+def _barrier(kind: str, noc: int = 0) -> ApiCheck:
+    """A barrier's check: its NoC (the parameter at index ``noc``) as both parameters."""
+    return ApiCheck(kind, (noc, noc))
+
+
 #: The functions of ``api/dataflow/dataflow_api.h`` the emulator checks (the object API's CB and DFB
 #: calls, CircularBuffer::push_back ..., and its Semaphore multicasts reach these;
 #: ``get_arg_val`` and ``get_common_arg_val``, which other headers forward-declare, get theirs from
@@ -70,6 +81,17 @@ CHECKS: dict[str, ApiCheck] = {
     "noc_semaphore_inc_multicast": ApiCheck("SemaphoreIncMulticast", (0, 2), "{3}"),
     "noc_semaphore_wait": ApiCheck("SemaphoreWait"),
     "noc_semaphore_wait_min": ApiCheck("SemaphoreWaitMin"),
+    "noc_semaphore_set": ApiCheck("SemaphoreSet"),
+    "noc_semaphore_set_remote": ApiCheck("SemaphoreSetRemote"),
+    "noc_async_read_barrier": _barrier("ReadBarrier"),
+    "noc_async_write_barrier": _barrier("WriteBarrier"),
+    "noc_async_writes_flushed": _barrier("WritesFlushed"),
+    "noc_async_posted_writes_flushed": _barrier("PostedWritesFlushed"),
+    "noc_async_atomic_barrier": _barrier("AtomicBarrier"),
+    "noc_async_full_barrier": _barrier("FullBarrier"),
+    "noc_async_read_barrier_with_trid": _barrier("ReadBarrier", 1),
+    "noc_async_write_barrier_with_trid": _barrier("WriteBarrier", 1),
+    "noc_async_write_flushed_with_trid": _barrier("WritesFlushed", 1),
 }
 
 #: The functions of ``internal/dataflow/dataflow_api_raw.h`` the emulator checks: the multicast

@@ -83,18 +83,13 @@ def generic_op(io_tensors: Sequence[Tensor], program_descriptor: ProgramDescript
     current = session.current()  # read once: outside a session block it is the environment's, read anew
     arch = str(device.arch()) if device is not None else current.options.arch
     hooks = current.emulator_hooks
-    # A traced run (the kernel-level cost model, `tilecraft profile`) runs its data-movement kernels on
-    # the emulator's own dataflow API: the trace is of that API's calls (its semaphore waits, NoC
-    # transfers and CB calls in the order it records them); the real API's are not traced yet
-    # (docs/emulator.md section 12).
-    dataflow_engine = "emulator" if hooks else current.options.dataflow_engine
     program = ProgramSpec(
         kernels=[_kernel_spec(k, i, span) for i, k in enumerate(program_descriptor.kernels)],
         cbs=[_cb_spec(cb, io_tensors, span) for cb in program_descriptor.cbs],
         semaphores=[SemaphoreSpec(s.id, core_list(s.core_ranges) if s.core_ranges is not None else [],
                                   int(s.initial_value), span) for s in program_descriptor.semaphores],
         tensors=tensors, arch=arch, span=span, compute_engine=current.options.compute_engine,
-        dataflow_engine=dataflow_engine)
+        dataflow_engine=current.options.dataflow_engine)
     result = launch.run(program, stop_at_first_error=current.options.emulator_stop_at_first_error,
                         trace=bool(hooks))
     for runs in _recorders.get():

@@ -297,6 +297,27 @@ std::uint32_t target_rect(const std::vector<int>& targets) {
     return targets.empty() ? 0 : x0 | (y0 << 8) | (x1 << 16) | (y1 << 24);
 }
 
+// A NoC transfer's trace event (NocRead, NocWrite, NocMcast; `remote` and `local` its two ends). On
+// the real dataflow API one call issues a transfer larger than a NoC packet as consecutive packets:
+// those are one event of the call's bytes, as the emulator's own API records the call.
+void trace_transfer(Ev kind, std::uint32_t bytes, std::uint32_t b, std::uint32_t c, std::uint8_t noc,
+                    std::uint64_t remote, std::uint32_t local, Loc loc) {
+    if (!tracing()) return;
+    Fiber& f = cur();
+    Fiber::OpenTransfer& open = f.open_transfer;
+    if (f.api_call != 0 && open.event >= 0 && open.call == f.api_call && open.remote == remote &&
+        open.local == local) {
+        TraceEvent& e = g_dev->trace.events[std::size_t(open.event)];
+        if (e.kind == std::uint8_t(kind) && e.b == b && e.c == c && e.d == noc) {
+            e.a += bytes;
+            open.remote += bytes;
+            open.local += bytes;
+            return;
+        }
+    }
+    open = {trace_record(kind, bytes, b, c, noc, loc), f.api_call, remote + bytes, local + bytes};
+}
+
 // A semaphore word another core's L1 holds was written over the NoC: the trace's SemRemote event.
 void trace_remote_word(volatile std::uint32_t* w, std::uint8_t noc, Loc loc) {
     if (!tracing()) return;
@@ -522,6 +543,13 @@ CircularBuffer& cb_pop_checked(std::int32_t cb, std::uint32_t n, Loc loc) {
     return checked_call(Ev::CbPop, cb, n, loc);
 }
 
+void cb_moved_checked(Ev kind, std::int32_t cb, std::uint32_t n, std::uint32_t ptr, Loc loc) {
+    CircularBuffer& b = cb_checked(cb, cb_call_name(kind), loc);
+    std::uint32_t offset = 0;
+    if (g_dev->l1_offset(ptr, offset)) (kind == Ev::CbPush ? b.wr_ptr : b.rd_ptr)[cur().slot] = offset;
+    check_call(kind, b, cb, n, cur().slot, loc);
+}
+
 void cb_reserve_back(std::int32_t cb, std::int32_t pages, Loc loc) {
     cb_block_for(cb_reserve_checked(cb, std::uint32_t(pages), loc), cb, std::uint32_t(pages), true, loc);
 }
@@ -612,7 +640,7 @@ void noc_read(std::uint64_t src, std::uint32_t dst_l1, std::uint32_t size, std::
     if (!resolve(src, t, "noc_async_read", loc)) return;
     std::uint8_t* from = remote_bytes(t, size, false, off, "noc_async_read", loc);
     if (from == nullptr) return;
-    TC_TRACE(Ev::NocRead, size, t.dram ? 1 : 0, std::uint32_t(t.index), noc, loc);
+    trace_transfer(Ev::NocRead, size, t.dram ? 1 : 0, std::uint32_t(t.index), noc, src, off, loc);
     check_cb_bounds(cur().core, off, size, "noc_async_read", loc);
     std::memmove(g_dev->l1_host(cur().core, off), from, size);
     in_flight(cur_core().reads[cur().slot], off, size, loc);
@@ -636,7 +664,7 @@ void noc_write(std::uint32_t src_l1, std::uint64_t dst, std::uint32_t size, std:
     if (!resolve(dst, t, "noc_async_write", loc)) return;
     std::uint8_t* to = remote_bytes(t, size, true, off, "noc_async_write", loc);
     if (to == nullptr) return;
-    TC_TRACE(Ev::NocWrite, size, t.dram ? 1 : 0, std::uint32_t(t.index), noc, loc);
+    trace_transfer(Ev::NocWrite, size, t.dram ? 1 : 0, std::uint32_t(t.index), noc, dst, off, loc);
     std::memmove(to, g_dev->l1_host(cur().core, off), size);
     in_flight(cur_core().writes[cur().slot], off, size, loc);
     note_progress();
@@ -656,7 +684,7 @@ void noc_write_multicast(std::uint32_t src_l1, std::uint64_t dst, std::uint32_t 
                                            (unsigned long long)local));
         return;
     }
-    TC_TRACE(Ev::NocMcast, size, std::uint32_t(targets.size()), target_rect(targets), noc, loc);
+    trace_transfer(Ev::NocMcast, size, std::uint32_t(targets.size()), target_rect(targets), noc, dst, off, loc);
     for (int core : targets) {
         Target t;
         t.index = core;
@@ -671,6 +699,10 @@ void noc_write_multicast(std::uint32_t src_l1, std::uint64_t dst, std::uint32_t 
 void noc_barrier(Barrier kind, std::uint8_t noc, Loc loc) {
     cur().last_loc = loc;
     TC_TRACE(Ev::NocBarrier, std::uint32_t(kind), 0, 0, noc, loc);
+    noc_transfers_done(kind);
+}
+
+void noc_transfers_done(Barrier kind) {
     Core& c = cur_core();
     int slot = cur().slot;
     if (kind == Barrier::Reads || kind == Barrier::Full) c.reads[slot].clear();
@@ -720,22 +752,35 @@ void sem_wait(volatile std::uint32_t* sem, std::uint32_t value, bool at_least, L
         f.wait_value = value;
         block(at_least ? WaitKind::SemGe : WaitKind::SemEq, call, loc);
     }
-    if (tracing()) {
-        std::uint32_t off = 0;
-        g_dev->l1_offset(reinterpret_cast<std::uintptr_t>(sem), off);
-        trace_record(Ev::SemWait, value, at_least, 0, 0, loc, trace_last_writer(f.core, off));
-    }
+    trace_sem_wait(sem, value, at_least, loc);
+}
+
+namespace {
+std::uint32_t sem_offset(volatile std::uint32_t* sem) {
+    std::uint32_t off = 0;
+    g_dev->l1_offset(reinterpret_cast<std::uintptr_t>(sem), off);
+    return off;
+}
+}  // namespace
+
+std::int64_t trace_sem_wait(volatile std::uint32_t* sem, std::uint32_t value, bool at_least, Loc loc) {
+    if (!tracing()) return -1;
+    return trace_record(Ev::SemWait, value, at_least, 0, 0, loc, trace_last_writer(cur().core, sem_offset(sem)));
+}
+
+void trace_sem_released(std::int64_t event, volatile std::uint32_t* sem) {
+    trace_set_ref(event, trace_last_writer(cur().core, sem_offset(sem)));
+}
+
+void trace_sem_set(volatile std::uint32_t* sem, std::uint32_t value, Loc loc) {
+    if (tracing()) trace_wrote(cur().core, sem_offset(sem), trace_record(Ev::SemSet, value, 0, 0, 0, loc));
 }
 
 void sem_set(volatile std::uint32_t* sem, std::uint32_t value, Loc loc) {
     cur().last_loc = loc;
     checked_sem(sem, "noc_semaphore_set", loc);
     *sem = value;
-    if (tracing()) {
-        std::uint32_t off = 0;
-        g_dev->l1_offset(reinterpret_cast<std::uintptr_t>(sem), off);
-        trace_wrote(cur().core, off, trace_record(Ev::SemSet, value, 0, 0, 0, loc));
-    }
+    trace_sem_set(sem, value, loc);
     note_progress();
 }
 

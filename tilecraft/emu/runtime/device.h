@@ -102,6 +102,15 @@ struct Fiber {
     Loc last_loc{};  // the last API call (for crash reports)
     std::function<std::string()> describe_poll;  // set while a Poll wait has more to say (deadlock report)
     std::vector<std::uint32_t> args, common_args;
+    // The real dataflow API's kernel calls so far (its outermost API scopes count them; 0 on the
+    // emulator's own API), and the trace's last NoC transfer event of this RISC: a transfer the same
+    // call issues next, from where that one ended, is its next packet (dataflow.cpp).
+    std::uint64_t api_call = 0;
+    struct OpenTransfer {
+        std::int64_t event = -1;
+        std::uint64_t call = 0, remote = 0;
+        std::uint32_t local = 0;
+    } open_transfer;
 };
 
 // A NoC transfer issued and not yet covered by a barrier: [start, end) of local L1.
@@ -235,6 +244,10 @@ CircularBuffer& cb_reserve_checked(std::int32_t cb, std::uint32_t pages, Loc loc
 CircularBuffer& cb_wait_checked(std::int32_t cb, std::uint32_t pages, Loc loc);
 CircularBuffer& cb_push_checked(std::int32_t cb, std::uint32_t pages, Loc loc);
 CircularBuffer& cb_pop_checked(std::int32_t cb, std::uint32_t pages, Loc loc);
+// cb_push_checked (`kind` CbPush) or cb_pop_checked (CbPop) of a RISC that moves its own pointer
+// into the CB (the real dataflow API's, at the L1 address `ptr` before the call): the emulator's
+// record of the pointer follows the kernel's before the checks.
+void cb_moved_checked(Ev kind, std::int32_t cb, std::uint32_t pages, std::uint32_t ptr, Loc loc);
 // cb_pages_reservable_at_back (`reserve`) or cb_pages_available_at_front found `pages` pages: the
 // RISC may now write (read) them as after cb_reserve_back (cb_wait_front).
 void cb_poll_granted(CircularBuffer& b, std::uint32_t pages, bool reserve);
@@ -245,9 +258,20 @@ std::uint32_t multicast_destinations(std::uint64_t addr, bool loopback, std::uin
 // (the real dataflow API's multicasts: noc_niu.cpp's api_check).
 void multicast_checked(std::uint64_t addr, std::uint32_t num_dests, bool loopback, std::uint32_t noc, const char* call,
                        Loc loc);
+// The transfers of the current RISC a barrier of `kind` waits for are complete: the sanitizer's
+// in-flight lists drop them (noc_barrier without the trace event: the real dataflow API's status
+// counter reads, which its barrier calls loop over).
+void noc_transfers_done(Barrier kind);
 // `sem` if it is a 4-byte aligned L1 word of the current core, else E5302 naming `call` (a semaphore
 // call of either dataflow API).
 volatile std::uint32_t* checked_sem(volatile std::uint32_t* sem, const char* call, Loc loc);
+// The trace's semaphore events of either dataflow API (when a trace is recorded): a wait on the
+// local word `sem` (its event; -1 when none is recorded), released by the word's last writer so far;
+// the same wait released by the word's last writer now (the real API's wait ends in its own
+// polling loop); a local set of the word.
+std::int64_t trace_sem_wait(volatile std::uint32_t* sem, std::uint32_t value, bool at_least, Loc loc);
+void trace_sem_released(std::int64_t event, volatile std::uint32_t* sem);
+void trace_sem_set(volatile std::uint32_t* sem, std::uint32_t value, Loc loc);
 
 // ---------------------------------------------------------------- compute (compute.cpp)
 Compute* new_compute();

@@ -35,6 +35,11 @@
 // The emulator's own API checks (api_check; tilecraft/emu/dataflow_checks.py lists the calls): the
 // CB, argument and semaphore checks of dataflow.cpp run on the state the emulator keeps, before
 // Tenstorrent's code of the call runs, so the same mistakes get the same findings on both APIs.
+// They also record the profiling trace (trace.h) as the emulator's own API records it: one barrier
+// event per barrier call (the status counters a barrier's loop reads only end the sanitizer's
+// in-flight windows), a semaphore wait's event with the write that released it (set when the wait
+// passes: poll_at), the semaphore writes the API issues as plain NoC writes carried out as the
+// emulator's semaphore writes (CallSemWrite), polls of the kernel's own loops.
 #include <sys/mman.h>
 
 #include <cstring>
@@ -105,11 +110,22 @@ struct CallWait {
     volatile std::uint32_t* sem = nullptr;
 };
 
+// A semaphore write the kernel's API call in progress issues as a plain NoC write
+// (noc_semaphore_set_remote, noc_semaphore_set_multicast[_loopback_src]), recorded by the call's
+// entry check: the write it issues is carried out as the emulator's semaphore write (the trace's
+// SemRemote/SemMcast, which release semaphore waits in the kernel-level cost model).
+struct CallSemWrite {
+    const char* call = nullptr;
+    Loc loc{};
+};
+
 // Per data-movement fiber on this path.
 struct RealFiber {
     const char* call = nullptr;      // the kernel's outermost API call in progress (its SiteScope writes it)
     std::set<const void*> polled;    // where it polled since its last NoC command
     CallWait wait;
+    std::int64_t sem_event = -1;     // the trace's SemWait event of the wait in progress (its release pending)
+    CallSemWrite sem_write;
 };
 std::map<const Fiber*, RealFiber> g_fibers;
 
@@ -222,6 +238,21 @@ std::uint64_t return_address(const CmdBuf& b) {
     return noc_address(b, l.ret_lo, l.ret_mid, l.ret_coordinate);
 }
 
+bool same_place(const Loc& a, const Loc& b) {
+    return a.line() == b.line() && a.column() == b.column() && std::strcmp(a.file_name(), b.file_name()) == 0;
+}
+
+// Whether the write being issued is the semaphore write the kernel's call in progress announced
+// (CallSemWrite; the announcement is used up).
+bool semaphore_write() {
+    Fiber& f = cur();
+    RealFiber& r = g_fibers[&f];
+    CallSemWrite& w = r.sem_write;
+    const bool ours = w.call != nullptr && w.call == r.call && same_place(w.loc, f.last_loc);
+    w = {};
+    return ours;
+}
+
 // The command buffer's command, as the NIU carries it out when NOC_CMD_CTRL is written.
 void issue(Niu& n, std::uint32_t noc, std::uint32_t buf) {
     CmdBuf& b = n.buf[buf];
@@ -275,12 +306,19 @@ void issue(Niu& n, std::uint32_t noc, std::uint32_t buf) {
         } else {
             const std::uint32_t src = b.reg[l.targ_lo / 4];
             const std::uint64_t dst = return_address(b);
+            const bool semaphore = semaphore_write();
+            const Loc loc = cur().last_loc;
             if (brcst) {
                 const bool loopback = (ctrl & kCmdSrcInclude) != 0;
                 dests = multicast_destinations(dst, loopback, noc8);
-                noc_write_multicast(src, dst, len, dests, (ctrl & kCmdLinked) != 0, loopback, noc8, cur().last_loc);
+                if (semaphore)
+                    sem_set_multicast(src, dst, dests, loopback, noc8, loc);
+                else
+                    noc_write_multicast(src, dst, len, dests, (ctrl & kCmdLinked) != 0, loopback, noc8, loc);
+            } else if (semaphore) {
+                sem_set_remote(src, dst, noc8, loc);
             } else {
-                noc_write(src, dst, len, noc8, cur().last_loc);
+                noc_write(src, dst, len, noc8, loc);
             }
         }
         if (marked) {
@@ -325,15 +363,17 @@ bool kept(const NiuReg& r) {
     return r.kind == NiuReg::Command && r.buf < kCmdBufs && r.offset <= g_file.layout.at_data;
 }
 
-bool same_place(const Loc& a, const Loc& b) {
-    return a.line() == b.line() && a.column() == b.column() && std::strcmp(a.file_name(), b.file_name()) == 0;
+// Whether the fiber's API call in progress recorded a wait (and is still in progress).
+bool call_waits(const Fiber& f, const RealFiber& r) {
+    const CallWait& w = r.wait;
+    return w.kind != WaitKind::None && w.call == r.call && same_place(w.loc, f.last_loc);
 }
 
 // The wait the fiber's API call in progress recorded, if that call is still in progress and the wait
 // not yet satisfied (the fiber's wait fields then describe it).
 bool unsatisfied_wait(Fiber& f, const RealFiber& r) {
+    if (!call_waits(f, r)) return false;
     const CallWait& w = r.wait;
-    if (w.kind == WaitKind::None || w.call != r.call || !same_place(w.loc, f.last_loc)) return false;
     f.wait = w.kind;
     f.wait_cb = w.cb;
     f.wait_value = w.value;
@@ -358,15 +398,25 @@ void poll_at(const void* site, std::string what, bool cb_counter = false) {
     RealFiber& r = g_fibers[&f];
     if (unsatisfied_wait(f, r)) {
         block(r.wait.kind, r.wait.call, f.last_loc);
-        return;
+    } else {
+        if (r.polled.insert(site).second) note_progress();
+        if (r.call == nullptr || !cb_counter)
+            f.describe_poll = [what = std::move(what)] { return "it polls " + what; };
+        yield_now(r.call != nullptr ? r.call : "a polling loop (real dataflow API)", f.last_loc);
+        f.describe_poll = nullptr;
     }
-    if (r.polled.insert(site).second) note_progress();
-    if (r.call == nullptr || !cb_counter) f.describe_poll = [what = std::move(what)] { return "it polls " + what; };
-    yield_now(r.call != nullptr ? r.call : "a polling loop (real dataflow API)", f.last_loc);
-    f.describe_poll = nullptr;
+    // the kernel reads the semaphore next: if the wait passes, the word's last writer released it
+    if (r.sem_event >= 0 && call_waits(f, r) && r.wait.sem != nullptr) trace_sem_released(r.sem_event, r.wait.sem);
 }
 
 void mark_activity() { g_fibers[&cur()].polled.clear(); }
+
+// The kernel's API call in progress issues a semaphore write next (CallSemWrite).
+void announce_semaphore_write() {
+    Fiber& f = cur();
+    RealFiber& r = g_fibers[&f];
+    r.sem_write = {r.call, f.last_loc};
+}
 
 // Records the wait of the kernel's API call in progress (its entry check: api_check).
 void record_wait(WaitKind kind, std::int32_t cb, std::uint32_t value, volatile std::uint32_t* sem) {
@@ -416,15 +466,16 @@ std::uint32_t noc_register_read(std::uint32_t addr) {
     if (r.kind == tc::NiuReg::Status) {
         const std::uint32_t counter = r.offset;
         // a barrier polls these: the transfers it waits for are done, so the sanitizer's in-flight lists go
+        // (the barrier call itself is the trace's event: api_check)
         tc::poll_at(reinterpret_cast<const void*>(std::uintptr_t(addr)),
                     tc::fmt_str("NoC %u's status counter %s (a NoC barrier)", r.noc, tc::hex(counter).c_str()));
         switch (counter) {
             case tc::kAtomicResp: case tc::kWrAck: case tc::kRdResp: case tc::kRdReqSent:
             case tc::kNonpostedAtomicSent: case tc::kPostedAtomicSent: case tc::kNonpostedWrSent:
             case tc::kPostedWrSent:
-                if (counter == tc::kRdResp) tc::noc_barrier(tc::Barrier::Reads, std::uint8_t(r.noc), cur().last_loc);
+                if (counter == tc::kRdResp) tc::noc_transfers_done(tc::Barrier::Reads);
                 if (counter == tc::kWrAck || counter == tc::kNonpostedWrSent || counter == tc::kPostedWrSent)
-                    tc::noc_barrier(tc::Barrier::Writes, std::uint8_t(r.noc), cur().last_loc);
+                    tc::noc_transfers_done(tc::Barrier::Writes);
                 return n.status[counter];
             default:
                 if (counter >= 0x10 && counter < 0x30) return 0;  // per transaction id: nothing outstanding
@@ -503,23 +554,33 @@ void api_check(ApiCheck call, std::uint64_t a, std::uint32_t b, std::uint32_t c)
             auto* sem = reinterpret_cast<volatile std::uint32_t*>(std::uintptr_t(a));
             tc::checked_sem(sem, at_least ? "noc_semaphore_wait_min" : "noc_semaphore_wait", loc);
             tc::record_wait(at_least ? tc::WaitKind::SemGe : tc::WaitKind::SemEq, 0, b, sem);
+            // the wait's event in the kernel's order; its release is known when the wait passes (poll_at)
+            tc::g_fibers[&f].sem_event = tc::trace_sem_wait(sem, b, at_least, loc);
             return;
         }
-        case ApiCheck::CbPush: case ApiCheck::CbPop: {
+        case ApiCheck::SemaphoreSet: {
+            auto* sem = reinterpret_cast<volatile std::uint32_t*>(std::uintptr_t(a));
+            tc::trace_sem_set(tc::checked_sem(sem, "noc_semaphore_set", loc), b, loc);
+            return;
+        }
+        case ApiCheck::SemaphoreSetRemote:
+            tc::announce_semaphore_write();
+            return;
+        case ApiCheck::ReadBarrier: case ApiCheck::WriteBarrier: case ApiCheck::WritesFlushed:
+        case ApiCheck::PostedWritesFlushed: case ApiCheck::AtomicBarrier: case ApiCheck::FullBarrier:
+            tc::noc_barrier(tc::Barrier(int(call) - int(ApiCheck::ReadBarrier)), std::uint8_t(a), loc);
+            return;
+        case ApiCheck::CbPush: case ApiCheck::CbPop:
             // the RISC's pointer is the kernel's own (it may move it itself): the emulator's record follows it
-            const bool push = call == ApiCheck::CbPush;
-            tc::CircularBuffer& buf = tc::cb_checked(cb, push ? "cb_push_back" : "cb_pop_front", loc);
-            std::uint32_t offset = 0;
-            if (g_dev->l1_offset(c, offset)) (push ? buf.wr_ptr : buf.rd_ptr)[f.slot] = offset;
-            push ? tc::cb_push_checked(cb, b, loc) : tc::cb_pop_checked(cb, b, loc);
+            tc::cb_moved_checked(call == ApiCheck::CbPush ? tc::Ev::CbPush : tc::Ev::CbPop, cb, b, c, loc);
+            return;
+        case ApiCheck::CbReservable: case ApiCheck::CbAvailable: {
+            tc::CircularBuffer& buf = tc::cb_checked(
+                cb, call == ApiCheck::CbReservable ? "cb_pages_reservable_at_back" : "cb_pages_available_at_front", loc);
+            TC_TRACE(tc::Ev::Poll, 0, 0, 0, 0, loc);
+            if (c != 0) tc::cb_poll_granted(buf, b, call == ApiCheck::CbReservable);
             return;
         }
-        case ApiCheck::CbReservable: case ApiCheck::CbAvailable:
-            tc::cb_poll_granted(tc::cb_checked(cb, call == ApiCheck::CbReservable ? "cb_pages_reservable_at_back"
-                                                                                  : "cb_pages_available_at_front",
-                                               loc),
-                                b, call == ApiCheck::CbReservable);
-            return;
         case ApiCheck::CbWritePtr: tc::cb_checked(cb, "get_write_ptr", loc); return;
         case ApiCheck::CbReadPtr: tc::cb_checked(cb, "get_read_ptr", loc); return;
         case ApiCheck::Arg: case ApiCheck::CommonArg:
@@ -538,12 +599,19 @@ void api_check(ApiCheck call, std::uint64_t a, std::uint32_t b, std::uint32_t c)
                 {false, "noc_semaphore_inc_multicast"}};
             const Multicast& m = kMulticasts[int(call) - int(ApiCheck::WriteMulticast)];
             tc::multicast_checked(a, b, m.loopback, c, m.call, loc);
+            if (call == ApiCheck::SemaphoreSetMulticast || call == ApiCheck::SemaphoreSetMulticastLoopback)
+                tc::announce_semaphore_write();
             return;
         }
     }
 }
 
-void dataflow_poll() { tc::poll_at(__builtin_return_address(0), "L1 in a loop (invalidate_l1_cache: a semaphore wait)"); }
+void dataflow_poll() {
+    // the kernel's own polling loop (not one inside an API call) is a call of the trace, as on the
+    // emulator's API (it names the kernel's last API call's line: invalidate_l1_cache takes no call site)
+    if (tc::g_fibers[&cur()].call == nullptr) TC_TRACE(tc::Ev::Poll, 0, 0, 0, 0, cur().last_loc);
+    tc::poll_at(__builtin_return_address(0), "L1 in a loop (invalidate_l1_cache: a semaphore wait)");
+}
 
 void dataflow_done() { tc::write_back(); }
 
@@ -571,6 +639,7 @@ extern "C" void tc_dataflow_launch(DataflowLaunch* launch) {
     tc::RealFiber& real = tc::g_fibers[&f];
     real.call = nullptr;
     launch->call_name = &real.call;
+    launch->call_serial = &f.api_call;
     launch->logical_x = std::uint8_t(core.lx);
     launch->logical_y = std::uint8_t(core.ly);
     for (std::uint32_t noc = 0; noc < 2; ++noc) {

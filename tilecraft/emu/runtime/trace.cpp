@@ -32,6 +32,8 @@ std::int64_t trace_record_at(Ev kind, std::uint32_t a, std::uint32_t b, std::uin
     return std::int64_t(t.events.size()) - 1;
 }
 
+void trace_set_ref(std::int64_t id, std::int64_t ref) { g_dev->trace.events[std::size_t(id)].ref = ref; }
+
 void trace_wrote(int core, std::uint32_t offset, std::int64_t id) {
     g_dev->trace.last_writer[(std::uint64_t(core) << 32) | offset] = id;
 }

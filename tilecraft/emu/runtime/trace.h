@@ -50,6 +50,9 @@ std::int64_t trace_record(Ev kind, std::uint32_t a, std::uint32_t b, std::uint32
 // Tensix machine's compute bridge).
 std::int64_t trace_record_at(Ev kind, std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d,
                              const char* file, std::uint32_t line, std::int64_t ref = -1);
+// The event that released the SemWait event `id` (recorded when its wait began, on the real
+// dataflow API, whose wait ends inside Tenstorrent's polling loop).
+void trace_set_ref(std::int64_t id, std::int64_t ref);
 // A semaphore word (core, L1 offset) was written by the event `id`.
 void trace_wrote(int core, std::uint32_t offset, std::int64_t id);
 std::int64_t trace_last_writer(int core, std::uint32_t offset);

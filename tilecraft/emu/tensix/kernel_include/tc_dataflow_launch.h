@@ -53,6 +53,9 @@ struct DataflowLaunch {
     std::source_location* call_site = nullptr;
     // and the name of that call (the API function the kernel called), which a deadlock report names
     const char** call_name = nullptr;
+    // counts the kernel's API calls (each outermost scope adds one): the transfers one call issues
+    // packet by packet are one call in the profiling trace
+    std::uint64_t* call_serial = nullptr;
 };
 
 // Fills `launch` for the calling kernel's core and RISC (a data-movement fiber of the emulator).
@@ -61,17 +64,22 @@ extern "C" void tc_dataflow_launch(DataflowLaunch* launch);
 // The emulator's own checks of the dataflow API's calls (tilecraft/emu/dataflow_checks.py: the
 // machine tree opens each listed function with TC_API_CHECK, tc_tensix_kernel.h): `a` and `b` are
 // two of the call's parameters (the CB and its pages, an argument index, a semaphore id, a
-// multicast's NoC address and destination count), `c` a third value (the RISC's own CB pointer at
-// a push or pop, a multicast's NoC). The emulator checks them against the state it keeps
-// (runtime/noc_niu.cpp) and reports at the RISC's last call site (the kernel's line).
+// multicast's NoC address and destination count, a barrier's NoC), `c` a third value (the RISC's
+// own CB pointer at a push or pop, a multicast's NoC, whether a poll found its pages). The emulator
+// checks them against the state it keeps (runtime/noc_niu.cpp), reports at the RISC's last call
+// site (the kernel's line) and records the call in the profiling trace when one is recorded.
 enum class ApiCheck : int {
     CbReserve, CbWait, CbPush, CbPop,
-    CbReservable, CbAvailable,  // a poll found the pages
+    CbReservable, CbAvailable,  // a poll's result (c: found the pages)
     CbWritePtr, CbReadPtr, Arg, CommonArg, Semaphore,
     // a multicast's destination count against its rectangle
     WriteMulticast, WriteMulticastLoopback, SemaphoreSetMulticast, SemaphoreSetMulticastLoopback, SemaphoreIncMulticast,
     // a semaphore wait (its L1 word and value): the wait a deadlock report names
-    SemaphoreWait, SemaphoreWaitMin
+    SemaphoreWait, SemaphoreWaitMin,
+    // a local semaphore set (its word and value); a remote one (the write it issues is the semaphore's)
+    SemaphoreSet, SemaphoreSetRemote,
+    // the barriers, in tc::Barrier's order (a: the NoC)
+    ReadBarrier, WriteBarrier, WritesFlushed, PostedWritesFlushed, AtomicBarrier, FullBarrier
 };
 void api_check(ApiCheck call, std::uint64_t a, std::uint32_t b, std::uint32_t c);
 

@@ -86,6 +86,7 @@ extern "C" TC_TENSIX_EXPORT void tc_kernel_entry() {
     tc_dataflow_launch(&launch);
     ::tc_tensix::g_call_site = launch.call_site;
     ::tc_tensix::g_call_name = launch.call_name;
+    ::tc_tensix::g_call_serial = launch.call_serial;
     ::tc_tensix::g_call_depth = 0;  // a run that stopped inside an API call left its scope open
     const auto encoding = [](std::uint16_t xy) { return bank_noc_xy_t(xy << NOC_COORD_REG_OFFSET); };
     for (uint32_t noc = 0; noc < NUM_NOCS; ++noc) {

@@ -74,12 +74,14 @@ namespace tc_tensix {
 #if defined(TC_DATAFLOW_KERNEL)
 inline Site* g_call_site = nullptr;  // per kernel object: the emulator loads one per core
 inline const char** g_call_name = nullptr;
+inline std::uint64_t* g_call_serial = nullptr;
 inline int g_call_depth = 0;
 struct SiteScope {
     SiteScope(const Site& site, const char* name) {
         if (g_call_depth++ == 0 && g_call_site != nullptr) {
             *g_call_site = site;
             *g_call_name = name;
+            ++*g_call_serial;
         }
     }
     ~SiteScope() {
@@ -89,12 +91,13 @@ struct SiteScope {
     SiteScope& operator=(const SiteScope&) = delete;
 };
 // The emulator's checks of a call (dataflow_checks.py): at its entry, or of the result of a poll
-// (the value returned, passed through). A TRISC (dataflow_api.h is shared) checks nothing.
+// (the value returned, passed through; found or not, the poll is a call of the trace). A TRISC
+// (dataflow_api.h is shared) checks nothing.
 #define TC_API_CHECK(call, a, b, c)                                                                  \
     ::tc_tensix::api_check(::tc_tensix::ApiCheck::call, std::uint64_t(a), std::uint32_t(b), std::uint32_t(c))
 #define TC_API_RESULT(call, a, b, c, result) ::tc_tensix::api_result(::tc_tensix::ApiCheck::call, a, b, result)
 inline bool api_result(ApiCheck call, std::uint64_t a, std::uint32_t b, bool found) {
-    if (found) api_check(call, a, b, 0);
+    api_check(call, a, b, found);
     return found;
 }
 // A named compile-time arg the host did not pass (compile_time_args.h's lookup): E5116 at the caller's line.
