@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from tests.metal.test_headercheck import _unavailable
+from tilecraft.emu import dataflow_api_table
+from tilecraft.emu.compile_errors import emulated_api
 from tilecraft.emu.signatures import Signature, scan, scan_tree, signature_key
 from tilecraft import wheel_headers
 
@@ -49,7 +51,20 @@ def real(headers) -> dict[str, set[tuple]]:
 
 def test_the_emulated_api_is_large() -> None:
     names = {s.name for s in ours()}
-    assert len(names) > 300 and {"cb_wait_front", "noc_async_read", "matmul_block", "exp_tile"} <= names
+    assert len(names) > 300 and {"cb_wait_front", "matmul_block", "exp_tile"} <= names
+
+
+def test_the_data_movement_table_is_the_wheels(headers) -> None:
+    """PyKernel and the compile-error hints describe the data-movement API from the real headers
+    the kernels compile against: object API members and internal address helpers included (the
+    latter under the header a kernel includes), the headers' own implementation helpers left out."""
+    table = {s.name: s.file for s in dataflow_api_table.signatures()}
+    assert {"noc_async_read", "Noc::async_read", "DataflowBuffer::wait_front", "TensorAccessor::get_noc_addr",
+            "Semaphore::wait", "noc_async_write_one_packet_with_trid"} <= set(table)
+    assert table["get_noc_addr"] == table["noc_async_read"] == "api/dataflow/dataflow_api.h"
+    assert "note_read_write" not in table  # api/dataflow/buf_rw_note.h: the headers' own bookkeeping
+    assert emulated_api()["noc_async_write_one_packet_with_trid"] == "api/dataflow/dataflow_api.h"
+    assert emulated_api()["exp_tile"] == "api/compute/eltwise_unary/exp.h"
 
 
 def test_every_declared_function_matches_a_real_overload(real) -> None:

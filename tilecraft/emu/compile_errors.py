@@ -21,6 +21,8 @@ import re
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, KernelError, Note, Span, error
+from .. import wheel_headers
+from . import dataflow_api_table
 from .signatures import scan_tree
 
 INCLUDE = Path(__file__).resolve().parent / "include"
@@ -84,8 +86,16 @@ _API_LIKE = re.compile(r"(_tile|_tiles|_init|_uninit|_block)$|^(noc_|cb_|get_|pa
 
 @functools.cache
 def emulated_api() -> dict[str, str]:
-    """Every function our headers declare -> the header (path as kernels include it)."""
-    return {sig.name: sig.file for sig in scan_tree(INCLUDE / "api", INCLUDE)}
+    """Every API function a kernel compiles against -> the header (path as kernels include it): the
+    compute emulator's headers, and the wheel's real data-movement API (dataflow_api_table.py)
+    where those headers can be had (a data-movement kernel cannot compile without them)."""
+    table = {sig.name: sig.file for sig in scan_tree(INCLUDE / "api", INCLUDE)
+             if not sig.file.startswith(("api/dataflow/", "api/tensor/"))}
+    try:
+        real = dataflow_api_table.signatures()
+    except wheel_headers.HeadersUnavailable:
+        real = ()
+    return table | {sig.name: sig.file for sig in real if "::" not in sig.name}
 
 
 def compile_failure(stderr: str, source: Path, display: str, text: str) -> KernelError:

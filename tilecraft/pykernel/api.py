@@ -1,10 +1,11 @@
 """The TT-Metalium 0.81.1 kernel API as PyKernel kernels call it: functions, overloads, enums.
 
-There is one table of the kernel API in tilecraft: the kernel emulator's headers
+A PyKernel call is checked against the same declarations the emulator compiles the kernel with,
+read through the emulator's declaration scanner, so the two cannot drift apart: a data-movement
+kernel's against the wheel's real 0.81.1 dataflow headers (emu/dataflow_api_table.py; data-movement
+kernels compile against them), a compute kernel's against the compute emulator's headers
 (``tilecraft/emu/include``), whose every declaration a test compares with the real 0.81.1 headers
-(tests/emu/test_signatures.py). This module reads that table through the emulator's own
-declaration scanner, so a PyKernel call is checked against the same signatures the emulator
-compiles it with, and the two cannot drift apart. It adds what a Python front end needs on top:
+(tests/emu/test_signatures.py). It adds what a Python front end needs on top:
 the kind of value each parameter takes, which parameters a kernel never spells (the emulator's
 source-location parameter, ``call_line``), the enums (``SrcOrder::Reverse``), which calls belong
 to which kind of kernel, and the names 0.81.1 removed.
@@ -16,6 +17,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+from ..emu import dataflow_api_table
 from ..emu.compile_errors import INCLUDE, REMOVED
 from ..emu.signatures import Signature, scan_tree
 from ..ir.program_ir import COMPUTE, DATAMOVEMENT
@@ -69,7 +71,7 @@ def _param_text(p: Param) -> str:
     return p.ctype + (f" = {p.default}" if p.default is not None else "")
 
 
-# ---------------------------------------------------------------- reading the emulator's headers
+# ---------------------------------------------------------------- reading the headers
 def _is_hidden(raw: str) -> bool:
     """Parameters the emulator or the real header fills in and a kernel never passes."""
     return (raw in ("TC_LOC",) or raw.startswith("tc::Loc") or "__builtin_LINE()" in raw
@@ -135,7 +137,10 @@ def enums() -> dict[str, tuple[str, ...]]:
     """Every enum a kernel may name (``SrcOrder``, ``PoolType``, ``DataFormat``, ...) -> its members."""
     found: dict[str, tuple[str, ...]] = {}
     # llk_defs.h: the LLK's enums (PoolType, ReduceDim, BroadcastType, ...), which the API takes
-    files = sorted((INCLUDE / "api").rglob("*.h")) + [INCLUDE / "tc_emu" / "base.h", INCLUDE / "llk_defs.h"]
+    files = [path for path in sorted((INCLUDE / "api").rglob("*.h"))
+             if not _is_dataflow(path.relative_to(INCLUDE).as_posix())]
+    files += [INCLUDE / "tc_emu" / "base.h", INCLUDE / "llk_defs.h"]
+    files += [path for path, _ in dataflow_api_table.api_files()]
     for path in files:
         text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", path.read_text(), flags=re.S)
         for match in _ENUM.finditer(text):
@@ -144,28 +149,28 @@ def enums() -> dict[str, tuple[str, ...]]:
     return found
 
 
-def _kernel_kind(file: str) -> tuple[str, ...]:
-    """Which kinds of kernel may call the functions a header declares."""
-    if file.startswith("api/compute/"):
-        return (COMPUTE,)
-    if file.startswith(("api/dataflow/", "api/tensor/")):
-        return (DATAMOVEMENT,)
-    return (COMPUTE, DATAMOVEMENT)  # argument accessors, compile-time args
+def _is_dataflow(file: str) -> bool:
+    """Whether an emulator header belongs to the data-movement API (read from the wheel instead)."""
+    return file.startswith(("api/dataflow/", "api/tensor/"))
+
+
+def _compute_signatures() -> list[Signature]:
+    """The compute kernel API: the emulator's headers less the data-movement ones, and the argument
+    accessors (tc_emu/args.h, which the compute headers include as 0.81.1's common.h declares them)."""
+    signatures = scan_tree(INCLUDE / "api", INCLUDE) + scan_tree(INCLUDE / "tc_emu", INCLUDE)
+    return [sig for sig in signatures if not sig.name.startswith("tc_") and not _is_dataflow(sig.file)
+            and (sig.file.startswith("api/") or sig.file == "tc_emu/args.h")]
 
 
 @functools.cache
 def _tables() -> dict[str, dict[str, tuple[Overload, ...]]]:
     enum_names = set(enums())
-    signatures = scan_tree(INCLUDE / "api", INCLUDE) + scan_tree(INCLUDE / "tc_emu", INCLUDE)
+    sources = {COMPUTE: _compute_signatures(), DATAMOVEMENT: dataflow_api_table.signatures()}
     tables: dict[str, dict[str, list[Overload]]] = {COMPUTE: {}, DATAMOVEMENT: {}}
-    for sig in signatures:
-        if sig.name.startswith("tc_") or not (sig.file.startswith("api/") or sig.file == "tc_emu/args.h"):
-            continue
-        if sig.name in _INTERNAL:
-            continue
-        overload = _overload(sig, enum_names)
-        for kind in _kernel_kind(sig.file):
-            tables[kind].setdefault(sig.name, []).append(overload)
+    for kind, signatures in sources.items():
+        for sig in signatures:
+            if sig.name not in _INTERNAL:
+                tables[kind].setdefault(sig.name, []).append(_overload(sig, enum_names))
     return {kind: {name: tuple(found) for name, found in table.items()} for kind, table in tables.items()}
 
 
