@@ -43,3 +43,22 @@ def test_devices_sizes_the_simulated_system(tmp_path: Path, capsys: pytest.Captu
     monkeypatch.setenv("TILECRAFT_DEVICES", "x")
     assert main(["run", str(script)]) == 2
     assert "TILECRAFT_DEVICES must be a positive number" in capsys.readouterr().err
+
+
+def test_a_wheel_that_cannot_be_downloaded_is_one_line_not_an_internal_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """PyKernel's table and the real dataflow API need the ttnn wheel's headers: without a package
+    index the run says what failed and what to reach, not "internal error" with a traceback."""
+    from tilecraft import wheel_headers
+
+    def unreachable() -> Path:
+        raise wheel_headers.HeadersUnavailable("could not download ttnn==0.81.1 (its kernel headers): "
+                                               "Is the package index reachable from here?")
+
+    monkeypatch.setattr(wheel_headers, "ensure_headers", unreachable)
+    script = tmp_path / "needs_headers.py"
+    script.write_text("from tilecraft.emu import dataflow_api_table\ndataflow_api_table.kernel_include_root()\n")
+    assert main(["run", str(script)]) == 1
+    err = capsys.readouterr().err
+    assert err == ("tilecraft: error: could not download ttnn==0.81.1 (its kernel headers): "
+                   "Is the package index reachable from here?\n")

@@ -45,6 +45,7 @@ from .perf import profiler
 from .lsp import command as lsp_command
 from .scripts import PACKAGE_DIR, install_modules
 from .sim.device_math import DEVICE, IDEAL, NUMERICS
+from .wheels import WheelUnavailable
 from .tune import cli as tune_cli
 from .ttnn import wheel_ops
 
@@ -330,8 +331,9 @@ def failed_without_values(exc: BaseException, skipped: tuple[str, str] | None) -
 
 def report_exception(exc: BaseException) -> None:
     """Python's traceback for the user's own errors (frames inside tilecraft are hidden); a
-    failure that starts inside tilecraft is a tilecraft bug and says so, except running out of
-    memory, which is the machine's limit (one line: which memory, and what to do)."""
+    failure that starts inside tilecraft is a tilecraft bug and says so, except what this machine
+    lacks: memory (one line: which memory, and what to do), and a Tenstorrent wheel that could not be
+    downloaded or a host toolchain that is missing (their message says what to install or reach)."""
     frames = traceback.extract_tb(exc.__traceback__)
     package = PACKAGE_DIR
     user = [f for f in frames if not f.filename.startswith(package) and "<frozen" not in f.filename]
@@ -342,6 +344,9 @@ def report_exception(exc: BaseException) -> None:
               f"{' (' + str(exc).splitlines()[0] + ')' if str(exc) else ''}; "
               "free memory, simulate a smaller problem, or run with --device cpu where the GPU is too small",
               file=sys.stderr)
+        return
+    if simulating and isinstance(exc, (WheelUnavailable, ToolchainUnavailable)):
+        print(f"tilecraft: error: {exc}", file=sys.stderr)
         return
     if frames and frames[-1].filename.startswith(package):
         print("tilecraft: internal error (a bug in tilecraft, please report it):", file=sys.stderr)
