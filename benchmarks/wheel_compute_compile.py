@@ -26,7 +26,7 @@ kernel, ttnn's kernel_lib, the compute API, the LLK, our SFPI or machine layer) 
 missing header, an undeclared name, an unknown instruction, ...). The per-kernel result goes to
 ``out/wheel_compute_compile/results.json`` (not committed), the summary to stdout.
 
-    python -m benchmarks.wheel_compute_compile [--jobs N] [--limit N] [--match TEXT]
+    python -m benchmarks.wheel_compute_compile [--jobs N] [--limit N] [--match TEXT] [--only-failed FILE]
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ def named_args(text: str) -> tuple[tuple[str, int], ...]:
     (``{"cb_a", "cb_b"}``), so every identifier-like string in a brace list counts too (a name
     the kernel never reads is harmless in the map)."""
     direct = re.findall(r'get_named_compile_time_arg_val\(\s*"(\w+)"', text)
-    tables = re.findall(r'\{((?:\s*"[A-Za-z_]\w*"\s*,?)+)\}', text)
+    tables = re.findall(r'\{((?:\s*"[A-Za-z_]\w*"\s*,?)+)\s*\}', text)
     listed = [name for table in tables for name in re.findall(r'"(\w+)"', table)]
     names = sorted(set(direct + listed)) if "get_named_compile_time_arg_val" in text else []
     return tuple((name, arg_value(name)) for name in names)
@@ -253,6 +253,14 @@ def summary(results: list[Result]) -> tuple[int, int, collections.Counter[str]]:
     return sum(all(r.ok for r in rs) for rs in per_kernel.values()), len(per_kernel), clusters
 
 
+def failed_kernels(results: Path) -> set[str]:
+    """The kernels with a build that did not compile in an earlier run's ``results`` (the census's
+    results.json, or its .jsonl log of a partial run): a rerun of the failures only."""
+    text = results.read_text()
+    rows = json.loads(text) if results.suffix == ".json" else [json.loads(line) for line in text.splitlines() if line]
+    return {row["kernel"] for row in rows if not row["ok"]}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.wheel_compute_compile",
                                      description=__doc__.splitlines()[0])
@@ -263,9 +271,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="the unary SFPU kernel once per SFPU_OP_*_INCLUDE family (44 builds) instead of once")
     parser.add_argument("--shuffle", action="store_true",
                         help="build in a fixed random order (a partial run is then a sample of the corpus)")
+    parser.add_argument("--only-failed", type=Path, metavar="FILE",
+                        help="only the kernels that did not compile in an earlier run's results (.json or .jsonl)")
     parser.add_argument("--out", type=Path, default=OUT / "results.json")
     args = parser.parse_args(argv)
     paths = [p for p in compute_kernels(wheel_kernels.ensure_kernels()) if args.match in p.as_posix()]
+    if args.only_failed is not None:
+        failed = failed_kernels(args.only_failed)
+        paths = [p for p in paths if relative(p) in failed]
     paths = paths[:args.limit or None]
     if args.shuffle:
         random.Random(21).shuffle(paths)

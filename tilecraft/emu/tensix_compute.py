@@ -172,8 +172,10 @@ def kernel_errors(build: KernelBuild) -> Callable[[str], Exception | None]:
     mistake: diagnosed as the emulator's own build diagnoses it (compile_errors.py: a removed or
     renamed name or header E5002-E5005 with its replacement, else E5001 at the line), not as the
     machine's E5872; so is one without ``kernel_main`` (the old ``MAIN`` spelling)."""
-    # an error at a kernel line, or an error in a header "required from" a kernel line
-    located = re.compile(rf"^{re.escape(str(build.source))}:\d+:\d+:(?: (?:fatal )?error: |\s+required from)", re.M)
+    # an error at a kernel line, or an error in a header reached from a kernel line (a template
+    # "required from" it, a constant expression "in 'constexpr' expansion of" it)
+    located = re.compile(rf"^{re.escape(str(build.source))}:\d+:\d+:(?: (?:fatal )?error: "
+                         r"|\s+required from|\s+in 'constexpr' expansion of)", re.M)
 
     def explain(stderr: str) -> Exception | None:
         if located.search(stderr):
