@@ -42,6 +42,28 @@ class Factory:
     notes: tuple[str, ...] = field(default=())
 
 
+def enum_args(positions: str, values: dict[str, int]) -> tuple[tuple[int, int], ...]:
+    """Positional args laid out by a kernel's enum of arg positions (``positions``, its enumerators
+    in order): each ``CB_*`` a CB index of its own (from 0, as a factory allocates them), the
+    others 1 (one tile, one head: a consistent smallest geometry) unless ``values`` says."""
+    names = positions.split()
+    cbs = [name for name in names if name.startswith("CB_")]
+    return tuple((i, cbs.index(name) if name in cbs else values.get(name, 1)) for i, name in enumerate(names))
+
+
+#: sparse_sdpa_msa_common.hpp's compute_ct enum (the arg positions of sparse_sdpa_msa_compute.cpp)
+_MSA_COMPUTE_CT = ("H DHT VDHT SKT SCALE_FP32 CB_Q_RM CB_Q_IN CB_K_IN CB_V_IN CB_SCALE CB_QK_IM CB_MAX_A CB_MAX_B "
+                   "CB_SUM_A CB_SUM_B CB_OUT_A CB_OUT_B CB_CORR CB_OUT_IM CB_OUT_RM CB_CTRL CB_COL_IDENTITY "
+                   "CB_RECIP_SCRATCH QSB CAUSAL_MASK_ENABLED CB_NEGINF CB_VMASK KV_CACHE_SLOTS CB_K_CACHE CB_V_CACHE "
+                   "CB_SLOT")
+
+#: sparse_sdpa_common.hpp's compute_ct_arg enum (the arg positions of sparse_sdpa_compute.cpp)
+_SPARSE_COMPUTE_CT = ("H DHT V_DHT SKT SCALE CB_Q_RM CB_Q_IN CB_K_RM CB_K_IN CB_NEGINF CB_MASK_PART CB_SCALE CB_QK_IM "
+                      "CB_MAX_A CB_MAX_B CB_SUM_A CB_SUM_B CB_OUT_A CB_OUT_B CB_CORR CB_OUT_IM CB_OUT_RM CB_CTRL "
+                      "CB_COL_IDENTITY CB_RECIP_SCRATCH SCALED_KV CB_K_ROPE_RM CB_K_SCALE_BCAST CB_K_LATENT_TILE "
+                      "CB_K_ROPE_TILE MATH_APPROX_MODE QUERY_SUBBLOCK PACKED_ROW_BYTES USE_ATTENTION_SINK "
+                      "CB_ATTENTION_SINK")
+
 _BW_GELU = "eltwise/unary_backward/device/kernels/compute/"
 
 FACTORIES: dict[str, Factory] = {
@@ -94,6 +116,22 @@ FACTORIES: dict[str, Factory] = {
         "the union kernel with its unified half only (HYB_RUN_FUSED_PASS not defined): that half's args start at 0 "
         "(hybrid_merged_prologue.hpp: the bases are where each half's args begin)",
         (("unified pass", (("HYB_UNIFIED_CT_BASE", "0"), ("HYB_UNIFIED_RT_BASE", "0"))),)),
+    "transformer/sdpa/device/kernels/compute/sparse_sdpa_msa_compute.cpp": Factory(
+        "its compute_ct enum (sparse_sdpa_msa_common.hpp): one head of one tile, scale 1.0, no causal mask, the "
+        "cache's minimum of 2 slots (KV_CACHE_SLOTS_MIN), a CB index per CB",
+        args=enum_args(_MSA_COMPUTE_CT, {"SCALE_FP32": 0x3F800000, "CAUSAL_MASK_ENABLED": 0, "KV_CACHE_SLOTS": 2})),
+    "transformer/sdpa/device/kernels/compute/ring_joint_sdpa.cpp": Factory(
+        "the classic ring the kernel's assertions allow: one KV source (GROUPED_KV_SOURCE_COUNT 1, the kernel's "
+        "comment), no K split (ksplit_count 1), no segmented accumulation, no rotated Q split (the last arg, "
+        "rotated_max_slots, 0)",
+        (("classic ring", (("GROUPED_KV_SOURCE_COUNT", "1"),)),),
+        args=((127, 0),), named=(("ksplit_count", 1), ("seg_accum", 0))),
+    "transformer/sdpa/device/kernels/compute/sparse_sdpa_compute.cpp": Factory(
+        "its compute_ct_arg enum (sparse_sdpa_common.hpp): one head of one tile, scale 1.0, unscaled KV, exact "
+        "exp, no attention sink, a KV row of 576 bfloat16 (1152 bytes, a whole number of tile rows as asserted), "
+        "a CB index per CB",
+        args=enum_args(_SPARSE_COMPUTE_CT, {"SCALE": 0x3F800000, "SCALED_KV": 0, "MATH_APPROX_MODE": 0,
+                                            "PACKED_ROW_BYTES": 1152, "USE_ATTENTION_SINK": 0})),
 }
 
 
