@@ -90,17 +90,9 @@ def _tt_kernel_entry(path: Path, text: str) -> bool:
     return re.search(r"\bTT_KERNEL\b", text) is not None and "kernel_main" not in text
 
 
-def _quasar_include_path(path: Path, text: str) -> bool:
-    return "experimental/quasar/" in path.as_posix() and any(
-        not (path.parent / name).exists() for name in re.findall(r'#\s*include\s*"(eltwise_utils_common\.hpp)"', text))
-
-
 #: kernels the census does not build, and why (a JIT input or an include path the wheel does not ship)
 SKIPS = ((_tt_kernel_entry, "TT_KERNEL entry: the JIT generates kernel_main() from the entry's signature "
-                            "and the host's schema, which the wheel does not ship"),
-         (_quasar_include_path, "Quasar binary_ng DFB kernel: includes eltwise_utils_common.hpp by bare name from "
-                                "binary_ng's kernels/compute, which its Quasar factory (not in the wheel) puts on "
-                                "the include path"))
+                            "and the host's schema, which the wheel does not ship"),)
 
 
 def named_args(text: str) -> tuple[tuple[str, int], ...]:
@@ -160,8 +152,10 @@ def with_factory(build: KernelBuild, inputs: Factory) -> KernelBuild:
         args[index] = value
     cbs = build.cbs if inputs.cb_format is None else tuple(
         (i, CBInfo(tile_bytes(inputs.cb_format), inputs.cb_format)) for i, _ in build.cbs)
+    operations = wheel_kernels.operations(wheel_kernels.ensure_kernels())
     return replace(build, compile_args=tuple(args), fp32_dest_acc=inputs.fp32_dest_acc, cbs=cbs,
-                   arch_defines=BLACKHOLE_DEFINES if inputs.arch == "blackhole" else ARCH_DEFINES)
+                   arch_defines=BLACKHOLE_DEFINES if inputs.arch == "blackhole" else ARCH_DEFINES,
+                   include_paths=tuple(operations / d for d in inputs.include_dirs))
 
 
 def tile_bytes(data_format: int) -> int:

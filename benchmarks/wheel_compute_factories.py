@@ -13,7 +13,7 @@ comments and assertions. A kernel with several define combinations in its factor
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from benchmarks.wheel_compute_variants import Defines
 
@@ -39,7 +39,8 @@ class Factory:
     named: tuple[tuple[str, int], ...] = ()
     #: the architecture whose compute API the kernel is written against
     arch: str = "wormhole"
-    notes: tuple[str, ...] = field(default=())
+    #: the factory's compiler_include_paths (under ``ttnn/operations``)
+    include_dirs: tuple[str, ...] = ()
 
 
 def enum_args(positions: str, values: dict[str, int]) -> tuple[tuple[int, int], ...]:
@@ -135,6 +136,16 @@ FACTORIES: dict[str, Factory] = {
 }
 
 
+#: Quasar's binary_ng DFB kernels include ``eltwise_utils_common.hpp`` by bare name from the
+#: directory beside theirs, the only one of the op with that header: their factory's include path
+_QUASAR_BINARY_NG = "experimental/quasar/binary_ng/device/"
+QUASAR_BINARY_NG = Factory("Quasar binary_ng's DFB kernels: their factory puts binary_ng's kernels/compute (where "
+                           "eltwise_utils_common.hpp is) on the include path",
+                           include_dirs=(_QUASAR_BINARY_NG + "kernels/compute",))
+
+
 def factory(kernel: str) -> Factory | None:
     """The factory inputs of ``kernel`` (its path under ``ttnn/operations``), None for the generic build."""
+    if kernel.startswith(_QUASAR_BINARY_NG + "kernels_dfb/compute/"):
+        return QUASAR_BINARY_NG
     return FACTORIES.get(kernel)

@@ -8,11 +8,13 @@ time by the ``ops`` fixture (tests/emu/conftest.py)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from benchmarks import wheel_compute_compile as compute_census
+from benchmarks import wheel_compute_factories as factories
 from benchmarks import wheel_kernels_compile as corpus
 from tilecraft.emu import wheel_kernels
 from tilecraft.emu.toolchain import clang
@@ -188,11 +190,64 @@ def test_the_census_derives_a_data_movement_kernels_factory_inputs_and_skips_wha
                      "is not in the wheel"
 
 
-def test_a_quasar_kernel_needing_its_factorys_include_path_is_skipped_with_the_reason(root: Path) -> None:
+def test_a_kernel_gets_what_its_factory_passes_where_the_generic_build_differs(root: Path) -> None:
+    """wheel_compute_factories.py: the factory's compute config, CB format, args, architecture and
+    include path reach the kernel's build; its define combinations are completed by the trigger
+    defines of the macros they leave out (accumulation's BINARY_OP over the binary factory's)."""
+    from benchmarks import wheel_compute_variants as variants
+
+    ops = wheel_kernels.operations(root)
+
+    def build(kernel: str, args: tuple[int, ...] = compute_census.ARGS):
+        return compute_census.kernel_build(ops / kernel, (), args, factories.factory(kernel))
+
+    addcmul = build("eltwise/ternary/device/kernels/compute/ternary_addcmul_int_sfpu.cpp")
+    assert addcmul.fp32_dest_acc and {cb.format for _, cb in addcmul.cbs} == {factories.INT32}
+    assert {cb.tile_bytes for _, cb in addcmul.cbs} == {4096}
+    topk = build("experimental/topk_large_indices/device/kernels/compute.cpp", compute_census.FALLBACK_ARGS[0][1])
+    assert topk.compile_args[2] == 512 and topk.compile_args[3] == 4  # K overridden on any args, the rest kept
+    assert ("ARCH_BLACKHOLE", "1") in topk.arch_defines and ("ARCH_WORMHOLE", "1") not in topk.arch_defines
+    dfb = build("experimental/quasar/binary_ng/device/kernels_dfb/compute/eltwise_binary_no_bcast_dfb.cpp")
+    assert [(p / "eltwise_utils_common.hpp").is_file() for p in dfb.include_paths] == [True]
+    pow_int = build("eltwise/unary/device/kernels/compute/eltwise_pow_int.cpp")
+    assert dict(pow_int.bindings.compile_time)["data_format"] == factories.INT32
+    accumulation = ops / "reduction/accumulation/device/kernels/compute/accumulation_compute.cpp"
+    combinations = dict(compute_census.kernel_variants(accumulation, compute_census.compute_api()))
+    assert dict(combinations["factory: cumprod"])["BINARY_OP"] == "mul_binary_tile"
+    # a kernel without factory combinations keeps the trigger defines' one build
+    reduce = ops / "reduction/generic/device/kernels/compute/reduce_rm.cpp"
+    assert compute_census.kernel_variants(reduce, compute_census.compute_api()) == \
+        (("factory defines", variants.factory_defines(corpus.kernel_text(reduce))),)
+
+
+def test_the_census_gives_named_cb_ids_distinct_indices_and_skips_a_define_the_kernel_declares() -> None:
+    text = ('get_named_compile_time_arg_val("cb_in0_x"); get_named_compile_time_arg_val("out_cb");'
+            'get_named_compile_time_arg_val("num_tiles"); get_named_compile_time_arg_val("dfb_out")')
+    assert compute_census.distinct_cb_ids(text) == (("cb_in0_x", 0), ("dfb_out", 1), ("out_cb", 2))
+    from benchmarks import wheel_compute_variants as variants
+    declared = "constexpr bool EXP_APPROX_MODE = get_compile_time_arg_val(3) != 0;"
+    assert "EXP_APPROX_MODE" not in dict(variants.factory_defines(declared))
+    assert dict(variants.factory_defines("exp_tile<EXP_APPROX_MODE>(0);"))["EXP_APPROX_MODE"] == "0"
+    positions = dict(factories.enum_args("H CB_A SCALE CB_B", {"SCALE": 7}))
+    assert positions == {0: 1, 1: 0, 2: 7, 3: 1}
+
+
+def test_a_rerun_takes_the_failures_of_an_earlier_run(tmp_path: Path) -> None:
+    rows = [{"kernel": "a.cpp", "ok": True}, {"kernel": "b.cpp", "ok": False}, {"kernel": "a.cpp", "ok": False}]
+    log = tmp_path / "results.jsonl"
+    log.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    whole = tmp_path / "results.json"
+    whole.write_text(json.dumps(rows[:2]))
+    assert compute_census.failed_kernels(log) == {"a.cpp", "b.cpp"}
+    assert compute_census.failed_kernels(whole) == {"b.cpp"}
+
+
+@pytest.mark.slow
+def test_a_quasar_dfb_kernel_compiles_with_its_factorys_include_path(root: Path) -> None:
     kernel = wheel_kernels.operations(root) / \
         "experimental/quasar/binary_ng/device/kernels_dfb/compute/eltwise_binary_no_bcast_dfb.cpp"
-    result = compute_census.build_one(kernel, "no defines", ())
-    assert not result.ok and result.cluster.startswith(f"{corpus.SKIPPED}Quasar binary_ng DFB kernel")
+    result = compute_census.build_one(kernel, "factory defines", ())
+    assert result.ok, result.error
 
 
 @pytest.mark.slow

@@ -93,9 +93,10 @@ def tree_roots(tt_metal: Path, arch: str) -> list[Path]:
 
 
 def kernel_include_roots(tt_metal: Path, build: KernelBuild, directory: Path, arch: str) -> list[Path]:
-    """The JIT's include path for one kernel's TRISC: its generated files and its own directory
-    first, ttnn's roots last."""
-    return [directory, build.source.parent, *tree_roots(tt_metal, arch), *ttnn_include_roots(build.source)]
+    """The JIT's include path for one kernel's TRISC: its generated files, its own directory and
+    the host's include paths first, ttnn's roots last."""
+    return [directory, build.source.parent, *build.include_paths, *tree_roots(tt_metal, arch),
+            *ttnn_include_roots(build.source)]
 
 
 def descriptors_header(build: KernelBuild, dst_sync: bool = True) -> str:
