@@ -45,10 +45,10 @@ from pathlib import Path
 from benchmarks import wheel_compute_variants as variants
 from benchmarks.wheel_compute_factories import FLOAT32, INT32, Factory, factory
 from benchmarks.wheel_compute_variants import Defines
-from benchmarks import wheel_kernels_compile as corpus
+from benchmarks import tt_kernel_entry, wheel_kernels_compile as corpus
 from benchmarks.wheel_kernels_compile import kernel_text
 from tilecraft.emu import tensix_compute, wheel_kernels
-from tilecraft.emu.build import CBInfo, KernelBuild
+from tilecraft.emu.build import CBInfo, KernelBuild, ttnn_include_roots
 from tilecraft.emu.tensix_build import CLANG_NOTE, TensixBuildError
 from tilecraft.emu.toolchain import compiler
 from tilecraft.metal.jit_build import ARCHES
@@ -87,12 +87,13 @@ FALLBACK_ARGS = corpus.FALLBACK_ARGS
 #: the generic compile-time args: 128 of 2 (ring_joint_sdpa.cpp reads past the data-movement count's 64)
 ARGS = tuple([2] * 128)
 def _tt_kernel_entry(path: Path, text: str) -> bool:
-    return re.search(r"\bTT_KERNEL\b", text) is not None and "kernel_main" not in text
+    return re.search(r"\bTT_KERNEL\b", text) is not None and "kernel_main" not in text \
+        and tt_kernel_entry.entry(text) is None
 
 
 #: kernels the census does not build, and why (a JIT input or an include path the wheel does not ship)
-SKIPS = ((_tt_kernel_entry, "TT_KERNEL entry: the JIT generates kernel_main() from the entry's signature "
-                            "and the host's schema, which the wheel does not ship"),)
+SKIPS = ((_tt_kernel_entry, "TT_KERNEL entry with a parameter that is not a uint32_t: the JIT's kernel_main() "
+                            "for it is not generated (tt_kernel_entry.py)"),)
 
 
 def named_args(text: str) -> tuple[tuple[str, int], ...]:
@@ -135,13 +136,18 @@ def kernel_build(path: Path, defines: Defines, args: tuple[int, ...] = ARGS, inp
     (``inputs``, wheel_compute_factories.py) where the factory's differ."""
     text = path.read_text(errors="replace")
     full = kernel_text(path)
+    source, roots = path, ()
+    generated = tt_kernel_entry.with_kernel_main(path, text)
+    if generated is not None:  # a TT_KERNEL entry: the unit with the JIT's kernel_main() is compiled
+        (source, text), roots = generated, ttnn_include_roots(path)
+        full += "\n" + text
     named = dict(inputs.named) if inputs is not None else {}
     bindings = corpus.generated_bindings(full) if corpus.KERNEL_ARGS in text else None
     if bindings is not None:
         bindings = replace(bindings, compile_time=tuple((n, named.get(n, arg_value(n))) for n, _ in bindings.compile_time))
-    build = KernelBuild(source=path, text=text, display=path.name, compute=True, compile_args=args,
+    build = KernelBuild(source=source, text=text, display=path.name, compute=True, compile_args=args,
                         named_args=tuple((n, named.get(n, v)) for n, v in named_args(full)), defines=defines,
-                        cbs=CBS, bindings=bindings, arch_defines=ARCH_DEFINES)
+                        cbs=CBS, bindings=bindings, arch_defines=ARCH_DEFINES, include_paths=roots)
     return build if inputs is None else with_factory(build, inputs)
 
 
@@ -155,7 +161,7 @@ def with_factory(build: KernelBuild, inputs: Factory) -> KernelBuild:
     operations = wheel_kernels.operations(wheel_kernels.ensure_kernels())
     return replace(build, compile_args=tuple(args), fp32_dest_acc=inputs.fp32_dest_acc, cbs=cbs,
                    arch_defines=BLACKHOLE_DEFINES if inputs.arch == "blackhole" else ARCH_DEFINES,
-                   include_paths=tuple(operations / d for d in inputs.include_dirs))
+                   include_paths=(*build.include_paths, *(operations / d for d in inputs.include_dirs)))
 
 
 def tile_bytes(data_format: int) -> int:

@@ -133,6 +133,9 @@ FACTORIES: dict[str, Factory] = {
         "a CB index per CB",
         args=enum_args(_SPARSE_COMPUTE_CT, {"SCALE": 0x3F800000, "SCALED_KV": 0, "MATH_APPROX_MODE": 0,
                                             "PACKED_ROW_BYTES": 1152, "USE_ATTENTION_SINK": 0})),
+    **{f"experimental/kda/{op}/device/kernels/compute/{op}.cpp": Factory(
+        "Ct, the chunk's tile rows, is 1: KDA's chunk size is 32 (the kernel's assertion)", named=(("Ct", 1),))
+       for op in ("prepare_chunk_recurrence", "recurrent_chunk_scan")},
 }
 
 

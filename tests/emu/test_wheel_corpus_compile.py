@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks import tt_kernel_entry
 from benchmarks import wheel_compute_compile as compute_census
 from benchmarks import wheel_compute_factories as factories
 from benchmarks import wheel_kernels_compile as corpus
@@ -240,6 +241,26 @@ def test_a_rerun_takes_the_failures_of_an_earlier_run(tmp_path: Path) -> None:
     whole.write_text(json.dumps(rows[:2]))
     assert compute_census.failed_kernels(log) == {"a.cpp", "b.cpp"}
     assert compute_census.failed_kernels(whole) == {"b.cpp"}
+
+
+def test_a_tt_kernel_entry_gets_the_kernel_main_the_jit_generates(root: Path) -> None:
+    """kernel_args.h: the JIT generates kernel_main() from a TT_KERNEL entry's signature, each
+    parameter the named arg of its name, a template parameter a compile-time one; the census
+    compiles the kernel followed by that shim. An entry with a parameter that is not a uint32_t
+    (the only kind kernel_args.h supports) is not generated."""
+    text = "template <uint32_t Kt, // tiles\n uint32_t G>\nTT_KERNEL void compute(uint32_t group, uint32_t n) {}"
+    assert tt_kernel_entry.entry(text) == ("compute", ("Kt", "G"), ("group", "n"))
+    assert tt_kernel_entry.shim(*tt_kernel_entry.entry(text)) == \
+        "void kernel_main() { compute<get_arg(args::Kt), get_arg(args::G)>(get_arg(args::group), get_arg(args::n)); }\n"
+    assert tt_kernel_entry.entry("TT_KERNEL void compute() {}") == ("compute", (), ())
+    assert tt_kernel_entry.entry("TT_KERNEL void compute(float x) {}") is None
+    kernel = wheel_kernels.operations(root) / \
+        "experimental/kda/sigmoid_gated_rms_norm/device/kernels/compute/sigmoid_gated_rms_norm.cpp"
+    build = compute_census.kernel_build(kernel, ())
+    assert build.source != kernel and build.text.endswith("void kernel_main() { compute<get_arg(args::Vt)>("
+                                                          "get_arg(args::wi_count)); }\n")
+    assert f'#include "{kernel}"' in build.text and build.display == kernel.name
+    assert {"Vt", "wi_count"} <= dict(build.bindings.compile_time).keys()
 
 
 @pytest.mark.slow
