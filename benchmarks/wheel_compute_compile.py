@@ -17,9 +17,13 @@ with ones (``FALLBACK_ARGS``; the variant's name says which compiled). Named com
 (``get_named_compile_time_arg_val("x")``) are generated from the names the kernel reads, each 2. The
 defines are those its op's program factory passes (wheel_compute_variants.py; the factories are
 not in the wheel, their define maps are transcribed there with their source), one build per
-combination; a kernel compiles when every combination does. A Metal 2.0 kernel gets the bindings
-generated from the names it uses (wheel_kernels_compile.generated_bindings). A kernel the census
-cannot build for want of a JIT input the wheel lacks is skipped with the reason (``SKIPS``).
+combination; a kernel compiles when every combination does. Where a kernel's own factory passes
+something else (its define combinations, fp32 DEST, CB formats, args its assertions require, the
+architecture, an include path), wheel_compute_factories.py says what and from where, and the build
+takes it; a static assertion retry also gives named CB args distinct indices. A Metal 2.0 kernel
+gets the bindings generated from the names it uses (wheel_kernels_compile.generated_bindings); a
+``TT_KERNEL`` entry gets the ``kernel_main()`` the JIT generates (tt_kernel_entry.py). A kernel the
+census cannot build for want of a JIT input the wheel lacks is skipped with the reason (``SKIPS``).
 
 Each failure's first error is clustered by its root cause (``cluster``): where the error is (the
 kernel, ttnn's kernel_lib, the compute API, the LLK, our SFPI or machine layer) and what it is (a
