@@ -271,7 +271,8 @@ def test_a_tt_kernel_entry_gets_the_kernel_main_the_jit_generates(root: Path) ->
 def test_a_quasar_dfb_kernel_compiles_with_its_factorys_include_path(root: Path) -> None:
     kernel = wheel_kernels.operations(root) / \
         "experimental/quasar/binary_ng/device/kernels_dfb/compute/eltwise_binary_no_bcast_dfb.cpp"
-    result = compute_census.build_one(kernel, "factory defines", ())
+    (name, defines), = compute_census.kernel_variants(kernel, compute_census.compute_api())
+    result = compute_census.build_one(kernel, name, defines)
     assert result.ok, result.error
 
 
