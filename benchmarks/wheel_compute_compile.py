@@ -17,16 +17,20 @@ with ones (``FALLBACK_ARGS``; the variant's name says which compiled). Named com
 (``get_named_compile_time_arg_val("x")``) are generated from the names the kernel reads, each 2. The
 defines are those its op's program factory passes (wheel_compute_variants.py; the factories are
 not in the wheel, their define maps are transcribed there with their source), one build per
-combination; a kernel compiles when every combination does. A Metal 2.0 kernel gets the bindings
-generated from the names it uses (wheel_kernels_compile.generated_bindings). A kernel the census
-cannot build for want of a JIT input the wheel lacks is skipped with the reason (``SKIPS``).
+combination; a kernel compiles when every combination does. Where a kernel's own factory passes
+something else (its define combinations, fp32 DEST, CB formats, args its assertions require, the
+architecture, an include path), wheel_compute_factories.py says what and from where, and the build
+takes it; a static assertion retry also gives named CB args distinct indices. A Metal 2.0 kernel
+gets the bindings generated from the names it uses (wheel_kernels_compile.generated_bindings); a
+``TT_KERNEL`` entry gets the ``kernel_main()`` the JIT generates (tt_kernel_entry.py). A kernel the
+census cannot build for want of a JIT input the wheel lacks is skipped with the reason (``SKIPS``).
 
 Each failure's first error is clustered by its root cause (``cluster``): where the error is (the
 kernel, ttnn's kernel_lib, the compute API, the LLK, our SFPI or machine layer) and what it is (a
 missing header, an undeclared name, an unknown instruction, ...). The per-kernel result goes to
 ``out/wheel_compute_compile/results.json`` (not committed), the summary to stdout.
 
-    python -m benchmarks.wheel_compute_compile [--jobs N] [--limit N] [--match TEXT]
+    python -m benchmarks.wheel_compute_compile [--jobs N] [--limit N] [--match TEXT] [--only-failed FILE]
 """
 
 from __future__ import annotations
@@ -43,11 +47,12 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from benchmarks import wheel_compute_variants as variants
+from benchmarks.wheel_compute_factories import FLOAT32, INT32, Factory, factory
 from benchmarks.wheel_compute_variants import Defines
-from benchmarks import wheel_kernels_compile as corpus
+from benchmarks import tt_kernel_entry, wheel_kernels_compile as corpus
 from benchmarks.wheel_kernels_compile import kernel_text
 from tilecraft.emu import tensix_compute, wheel_kernels
-from tilecraft.emu.build import KernelBuild
+from tilecraft.emu.build import CBInfo, KernelBuild, ttnn_include_roots
 from tilecraft.emu.tensix_build import CLANG_NOTE, TensixBuildError
 from tilecraft.emu.toolchain import compiler
 from tilecraft.metal.jit_build import ARCHES
@@ -57,6 +62,9 @@ OUT = ROOT / "out" / "wheel_compute_compile"
 #: the JIT's Wormhole B0 defines (bank counts of an n150) and the DRAM alignment the emulator passes
 ARCH_DEFINES = (("ARCH_WORMHOLE", "1"), ("KERNEL_BUILD", "1"),
                 *(tuple(d.split("=", 1)) for d in ARCHES["wormhole_b0"].bank_defines), ("DRAM_ALIGNMENT", "32"))
+#: Blackhole's (a p150's banks), for the kernels of Blackhole-only ops (wheel_compute_factories.py)
+BLACKHOLE_DEFINES = (("ARCH_BLACKHOLE", "1"), ("KERNEL_BUILD", "1"),
+                     *(tuple(d.split("=", 1)) for d in ARCHES["blackhole"].bank_defines), ("DRAM_ALIGNMENT", "64"))
 #: every CB a bf16 32x32 tile (the format tables need one; a kernel's own formats are the factory's)
 CBS = corpus.CBS
 MAX_JOBS = 2  # the census shares a 2-core machine
@@ -83,20 +91,13 @@ FALLBACK_ARGS = corpus.FALLBACK_ARGS
 #: the generic compile-time args: 128 of 2 (ring_joint_sdpa.cpp reads past the data-movement count's 64)
 ARGS = tuple([2] * 128)
 def _tt_kernel_entry(path: Path, text: str) -> bool:
-    return re.search(r"\bTT_KERNEL\b", text) is not None and "kernel_main" not in text
-
-
-def _quasar_include_path(path: Path, text: str) -> bool:
-    return "experimental/quasar/" in path.as_posix() and any(
-        not (path.parent / name).exists() for name in re.findall(r'#\s*include\s*"(eltwise_utils_common\.hpp)"', text))
+    return re.search(r"\bTT_KERNEL\b", text) is not None and "kernel_main" not in text \
+        and tt_kernel_entry.entry(text) is None
 
 
 #: kernels the census does not build, and why (a JIT input or an include path the wheel does not ship)
-SKIPS = ((_tt_kernel_entry, "TT_KERNEL entry: the JIT generates kernel_main() from the entry's signature "
-                            "and the host's schema, which the wheel does not ship"),
-         (_quasar_include_path, "Quasar binary_ng DFB kernel: includes eltwise_utils_common.hpp by bare name from "
-                                "binary_ng's kernels/compute, which its Quasar factory (not in the wheel) puts on "
-                                "the include path"))
+SKIPS = ((_tt_kernel_entry, "TT_KERNEL entry with a parameter that is not a uint32_t: the JIT's kernel_main() "
+                            "for it is not generated (tt_kernel_entry.py)"),)
 
 
 def named_args(text: str) -> tuple[tuple[str, int], ...]:
@@ -106,7 +107,7 @@ def named_args(text: str) -> tuple[tuple[str, int], ...]:
     (``{"cb_a", "cb_b"}``), so every identifier-like string in a brace list counts too (a name
     the kernel never reads is harmless in the map)."""
     direct = re.findall(r'get_named_compile_time_arg_val\(\s*"(\w+)"', text)
-    tables = re.findall(r'\{((?:\s*"[A-Za-z_]\w*"\s*,?)+)\}', text)
+    tables = re.findall(r'\{((?:\s*"[A-Za-z_]\w*"\s*,?)+)\s*\}', text)
     listed = [name for table in tables for name in re.findall(r'"(\w+)"', table)]
     names = sorted(set(direct + listed)) if "get_named_compile_time_arg_val" in text else []
     return tuple((name, arg_value(name)) for name in names)
@@ -116,20 +117,60 @@ def named_args(text: str) -> tuple[tuple[str, int], ...]:
 _TILE_DIM = re.compile(r"(?:^|_)tile_(?:width|height|w|h)$")
 
 
+#: a named arg that is a CB's (or dataflow buffer's) index: cb_in0, in0_cb, out_cb_id, dfb_out...
+_CB_NAME = re.compile(r"(?:^|_)(?:cb|dfb)(?:_|$)")
+
+
+def distinct_cb_ids(text: str) -> tuple[tuple[str, int], ...]:
+    """Each named compile-time arg of ``text`` that names a CB, with an index of its own (in name
+    order, from 0): what a factory passes, which allocates one CB per name (kernel_lib asserts,
+    for one, that a tilize's input and output CBs differ)."""
+    names = [name for name, _ in named_args(text) if _CB_NAME.search(name)]
+    return tuple((name, i % len(CBS)) for i, name in enumerate(names))
+
+
 def arg_value(name: str) -> int:
     """The value a generated named compile-time arg gets: 32 for a tile dimension, else 2."""
     return 32 if _TILE_DIM.search(name) else 2
 
 
-def kernel_build(path: Path, defines: Defines, args: tuple[int, ...] = ARGS) -> KernelBuild:
+def kernel_build(path: Path, defines: Defines, args: tuple[int, ...] = ARGS, inputs: Factory | None = None
+                 ) -> KernelBuild:
+    """The census's build of the kernel at ``path``: the generic inputs, with its factory's
+    (``inputs``, wheel_compute_factories.py) where the factory's differ."""
     text = path.read_text(errors="replace")
     full = kernel_text(path)
+    source, roots = path, ()
+    generated = tt_kernel_entry.with_kernel_main(path, text)
+    if generated is not None:  # a TT_KERNEL entry: the unit with the JIT's kernel_main() is compiled
+        (source, text), roots = generated, ttnn_include_roots(path)
+        full += "\n" + text
+    named = dict(inputs.named) if inputs is not None else {}
     bindings = corpus.generated_bindings(full) if corpus.KERNEL_ARGS in text else None
     if bindings is not None:
-        bindings = replace(bindings, compile_time=tuple((n, arg_value(n)) for n, _ in bindings.compile_time))
-    return KernelBuild(source=path, text=text, display=path.name, compute=True, compile_args=args,
-                       named_args=named_args(full), defines=defines, cbs=CBS, bindings=bindings,
-                       arch_defines=ARCH_DEFINES)
+        bindings = replace(bindings, compile_time=tuple((n, named.get(n, arg_value(n))) for n, _ in bindings.compile_time))
+    build = KernelBuild(source=source, text=text, display=path.name, compute=True, compile_args=args,
+                        named_args=tuple((n, named.get(n, v)) for n, v in named_args(full)), defines=defines,
+                        cbs=CBS, bindings=bindings, arch_defines=ARCH_DEFINES, include_paths=roots)
+    return build if inputs is None else with_factory(build, inputs)
+
+
+def with_factory(build: KernelBuild, inputs: Factory) -> KernelBuild:
+    """``build`` with its factory's compute config, CB format, positional args and architecture."""
+    args = list(build.compile_args)
+    for index, value in inputs.args:
+        args[index] = value
+    cbs = build.cbs if inputs.cb_format is None else tuple(
+        (i, CBInfo(tile_bytes(inputs.cb_format), inputs.cb_format)) for i, _ in build.cbs)
+    operations = wheel_kernels.operations(wheel_kernels.ensure_kernels())
+    return replace(build, compile_args=tuple(args), fp32_dest_acc=inputs.fp32_dest_acc, cbs=cbs,
+                   arch_defines=BLACKHOLE_DEFINES if inputs.arch == "blackhole" else ARCH_DEFINES,
+                   include_paths=(*build.include_paths, *(operations / d for d in inputs.include_dirs)))
+
+
+def tile_bytes(data_format: int) -> int:
+    """A 32x32 tile's bytes in a 32-bit or a 16-bit format (the factories' CB formats here)."""
+    return 4096 if data_format in (FLOAT32, INT32) else 2048
 
 
 #: where an error is, by its file's path (first match wins)
@@ -187,13 +228,18 @@ def build_one(path: Path, name: str, defines: Defines) -> Result:
     for applies, why in SKIPS:
         if applies(path, text):
             return Result(kernel, name, False, f"{corpus.SKIPPED}{why}")
-    first, how = _first_error(path, defines, ARGS)
+    inputs = factory(kernel)
+    first, how = _first_error(path, defines, ARGS, inputs)
     if first is not None and "static assertion failed" in first:
-        # a static assertion on the generic args' values: the factory's args differ; retry others
+        # a static assertion on the generic args' values: the factory's args differ; retry others,
+        # each also with the named CB ids distinct (a factory gives each CB its own index)
+        distinct = replace(inputs or Factory("generic"),
+                           named=(*distinct_cb_ids(kernel_text(path)), *(inputs.named if inputs else ())))
         for label, args in FALLBACK_ARGS:
-            error, how = _first_error(path, defines, args)
-            if error is None:
-                return Result(kernel, f"{name}, {label}{how}", True, seconds=time.monotonic() - started)
+            for cbs, tried in (("", inputs), (", distinct CB ids", distinct)):
+                error, how = _first_error(path, defines, args, tried)
+                if error is None:
+                    return Result(kernel, f"{name}, {label}{cbs}{how}", True, seconds=time.monotonic() - started)
     if first is not None:
         return Result(kernel, name, False, _skipped_header(cluster(first, path)), first, time.monotonic() - started)
     return Result(kernel, name + how, True, seconds=time.monotonic() - started)
@@ -206,16 +252,31 @@ def _skipped_header(reason: str) -> str:
     return f"{corpus.SKIPPED}{header} is not in the wheel" if missing else reason
 
 
-def _first_error(path: Path, defines: Defines, args: tuple[int, ...]) -> tuple[str | None, str]:
+def _first_error(path: Path, defines: Defines, args: tuple[int, ...], inputs: Factory | None = None
+                 ) -> tuple[str | None, str]:
     """The first compiler error of the kernel's three TRISC compiles (None when they compile), and
     ``", clang"`` when clang compiled one of them (g++ could not: tensix_build.compile_host)."""
     try:
-        marker = tensix_compute.check_kernel(kernel_build(path, defines, args))
+        marker = tensix_compute.check_kernel(kernel_build(path, defines, args, inputs))
     except TensixBuildError as failure:
         crash = re.search(r"^.*internal compiler error:.*$", failure.diagnostic.hint or "", re.M)
         return (crash.group(0) if crash else failure.diagnostic.message.split(
             "does not compile for tilecraft's Tensix machine: ", 1)[-1]), ""
     return None, ", clang" if CLANG_NOTE in marker else ""
+
+
+def kernel_variants(path: Path, api: Path, per_family: bool = False) -> tuple[variants.Variant, ...]:
+    """The define combinations the kernel is built with: its factory's own combinations
+    (wheel_compute_factories.py), each completed by the trigger defines of the macros it leaves
+    out, else the variants wheel_compute_variants.py derives."""
+    kernel = relative(path)
+    inputs = factory(kernel)
+    if inputs is None or not inputs.combinations:
+        return variants.variants(kernel, api, per_family, kernel_text(path))
+    triggered = variants.factory_defines(kernel_text(path))
+    return tuple((f"factory: {name}", (*defines, *((n, v) for n, v in triggered
+                                                  if n.split("(", 1)[0] not in dict(defines))))
+                 for name, defines in inputs.combinations)
 
 
 def measure(paths: list[Path], jobs: int = MAX_JOBS, log: Path | None = None, per_family: bool = False
@@ -224,8 +285,7 @@ def measure(paths: list[Path], jobs: int = MAX_JOBS, log: Path | None = None, pe
     with ``log``, each result is appended to it as one JSON line as it comes (a long run's partial
     census) and progress goes to stderr."""
     api = compute_api()
-    todo = [(p, name, defines) for p in paths
-            for name, defines in variants.variants(relative(p), api, per_family, kernel_text(p))]
+    todo = [(p, name, defines) for p in paths for name, defines in kernel_variants(p, api, per_family)]
     done: list[Result] = []
 
     def one(job: tuple[Path, str, Defines]) -> Result:
@@ -253,19 +313,34 @@ def summary(results: list[Result]) -> tuple[int, int, collections.Counter[str]]:
     return sum(all(r.ok for r in rs) for rs in per_kernel.values()), len(per_kernel), clusters
 
 
+def failed_kernels(results: Path) -> set[str]:
+    """The kernels with a build that did not compile in an earlier run's ``results`` (the census's
+    results.json, or its .jsonl log of a partial run): a rerun of the failures only."""
+    text = results.read_text()
+    rows = json.loads(text) if results.suffix == ".json" else [json.loads(line) for line in text.splitlines() if line]
+    return {row["kernel"] for row in rows if not row["ok"]}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.wheel_compute_compile",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=MAX_JOBS, help="parallel kernels (at most 2)")
     parser.add_argument("--limit", type=int, default=0, help="only the first N kernels")
-    parser.add_argument("--match", default="", help="only kernels whose path contains this text")
+    parser.add_argument("--match", action="append", default=[],
+                        help="only kernels whose path contains this text (repeated: any of them)")
     parser.add_argument("--per-family", action="store_true",
                         help="the unary SFPU kernel once per SFPU_OP_*_INCLUDE family (44 builds) instead of once")
     parser.add_argument("--shuffle", action="store_true",
                         help="build in a fixed random order (a partial run is then a sample of the corpus)")
+    parser.add_argument("--only-failed", type=Path, metavar="FILE",
+                        help="only the kernels that did not compile in an earlier run's results (.json or .jsonl)")
     parser.add_argument("--out", type=Path, default=OUT / "results.json")
     args = parser.parse_args(argv)
-    paths = [p for p in compute_kernels(wheel_kernels.ensure_kernels()) if args.match in p.as_posix()]
+    paths = [p for p in compute_kernels(wheel_kernels.ensure_kernels())
+             if not args.match or any(text in p.as_posix() for text in args.match)]
+    if args.only_failed is not None:
+        failed = failed_kernels(args.only_failed)
+        paths = [p for p in paths if relative(p) in failed]
     paths = paths[:args.limit or None]
     if args.shuffle:
         random.Random(21).shuffle(paths)

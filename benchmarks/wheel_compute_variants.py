@@ -200,6 +200,12 @@ FACTORY_DEFINES: tuple[tuple[str, Defines], ...] = (
 )
 
 
+def _declared(name: str, text: str) -> bool:
+    """Whether ``text`` declares ``name`` as a constant of its own (``constexpr bool EXP_APPROX_MODE =
+    ...``: sparse_sdpa takes it from an arg), which a define of that name would break."""
+    return re.search(rf"\bconst(?:expr)?\s+[\w:<>]+\s+{name}\s*=", text) is not None
+
+
 def factory_defines(text: str) -> Defines:
     """The FACTORY_DEFINES of every trigger ``text`` (a kernel and its local headers) uses, each
     define not defined by the text itself and not given by an earlier trigger (the order of
@@ -209,7 +215,7 @@ def factory_defines(text: str) -> Defines:
         if re.search(rf"\b{trigger}\b", text):
             for name, value in defines:
                 macro = name.split("(", 1)[0]
-                if macro not in out and not re.search(rf"#\s*define\s+{macro}\b", text):
+                if macro not in out and not re.search(rf"#\s*define\s+{macro}\b", text) and not _declared(macro, text):
                     out[macro] = name, value
     return tuple(out.values())
 

@@ -85,6 +85,19 @@ def test_api_the_wheel_lacks_is_a_compile_error_at_its_line(on_machine) -> None:
     assert "'not_a_compute_api_call' was not declared" in diag.message
 
 
+@pytest.mark.parametrize("device", arch_cases([()], []), indirect=True)
+def test_a_named_arg_the_host_did_not_pass_is_named_at_its_line(on_machine) -> None:
+    """A compute kernel's compile-time read of a named arg the host did not pass is the emulator's
+    E5001 at the kernel's line naming the cause, as for a data-movement kernel; not the wheel's
+    lookup running into __builtin_unreachable inside the machine's headers."""
+    path = HERE / "named_arg_missing.cpp"
+    out = output(on_machine, (32, 32))
+    diag = _failure(lambda: run([out], [kernel(path, ttnn.ComputeConfigDescriptor(), named=[("cols", 1)])], []))
+    assert diag.code == "E5001", diag.render()
+    assert diag.span is not None and diag.span.line == line_of(path, "MISSING")
+    assert "names an argument the host did not pass" in diag.message, diag.render()
+
+
 def test_cli_option_selects_the_engine(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
     """``tilecraft run --compute-engine emulator`` (the default being the machine) is the session's
     option (what --level cpp's generic_op reads); a bad $TILECRAFT_COMPUTE is a usage error naming

@@ -109,6 +109,9 @@ class KernelBuild:
     bindings: NamedBindings | None = None  # Metal 2.0 args::/dfb::/tensor:: constants (bindings.py)
     arch_defines: tuple[tuple[str, str], ...] = ()
     opt_level: str = "-O2"
+    #: the host's extra include directories (KernelDescriptor.compiler_include_paths in tt-metal),
+    #: searched after the kernel's own directory
+    include_paths: tuple[Path, ...] = ()
     extra: tuple[str, ...] = field(default=())
 
     def compile_time_arg_defines(self) -> list[tuple[str, str]]:
@@ -164,7 +167,13 @@ class KernelBuild:
         cc = compiler()
         return cache.digest("kernel", headers_version(), cc.version, *FLAGS, self.opt_level, self.text,
                             self.generated_header(), self.wrapper(),
-                            *_local_includes(self.source, self.text, ttnn_include_roots(self.source)))
+                            *map(str, self.include_paths),
+                            *_local_includes(self.source, self.text, self.include_roots()))
+
+    def include_roots(self) -> tuple[Path, ...]:
+        """Where the kernel's quoted includes are found after its own directory: the host's
+        include paths, then ttnn's roots."""
+        return (*self.include_paths, *ttnn_include_roots(self.source))
 
 
 def ttnn_include_roots(source: Path) -> tuple[Path, ...]:
@@ -205,7 +214,7 @@ def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
         out = directory / cache.OBJECT
         flags = [f for f in FLAGS if not f.startswith("-O")] + [build.opt_level]
         command = [*cc.command(), *flags, "-I", str(directory), "-I", str(INCLUDE), "-I", str(build.source.parent),
-                   *(f"-I{root}" for root in ttnn_include_roots(build.source)), str(wrapper), "-o", str(out)]
+                   *(f"-I{root}" for root in build.include_roots()), str(wrapper), "-o", str(out)]
         start = time.perf_counter()
         result = subprocess.run(command, capture_output=True, text=True, env=COMPILER_ENV)
         if result.returncode != 0:

@@ -69,7 +69,9 @@ KERNEL_API_ROOTS = ("api/", "hostdevcommon/", "internal/")
 
 _LOCATED = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<kind>fatal error|error|warning|note): "
                       r"(?P<msg>.*)$")
-_CONTEXT = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+):\s+required from")
+#: a kernel line an error in a header is reached from: a template's instantiation, or a constant
+#: expression's evaluation (a named compile-time arg the host did not pass)
+_CONTEXT = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+):\s+(?:required from|in 'constexpr' expansion of)")
 _UNDECLARED = re.compile(r"'(?P<name>[A-Za-z_]\w*)' (?:was not declared in this scope|has not been declared|"
                          r"is not a member of)")
 _NO_FILE = re.compile(r"(?P<path>[\w./-]+): No such file or directory")

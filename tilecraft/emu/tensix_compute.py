@@ -93,9 +93,10 @@ def tree_roots(tt_metal: Path, arch: str) -> list[Path]:
 
 
 def kernel_include_roots(tt_metal: Path, build: KernelBuild, directory: Path, arch: str) -> list[Path]:
-    """The JIT's include path for one kernel's TRISC: its generated files and its own directory
-    first, ttnn's roots last."""
-    return [directory, build.source.parent, *tree_roots(tt_metal, arch), *ttnn_include_roots(build.source)]
+    """The JIT's include path for one kernel's TRISC: its generated files, its own directory and
+    the host's include paths first, ttnn's roots last."""
+    return [directory, build.source.parent, *build.include_paths, *tree_roots(tt_metal, arch),
+            *ttnn_include_roots(build.source)]
 
 
 def descriptors_header(build: KernelBuild, dst_sync: bool = True) -> str:
@@ -172,8 +173,10 @@ def kernel_errors(build: KernelBuild) -> Callable[[str], Exception | None]:
     mistake: diagnosed as the emulator's own build diagnoses it (compile_errors.py: a removed or
     renamed name or header E5002-E5005 with its replacement, else E5001 at the line), not as the
     machine's E5872; so is one without ``kernel_main`` (the old ``MAIN`` spelling)."""
-    # an error at a kernel line, or an error in a header "required from" a kernel line
-    located = re.compile(rf"^{re.escape(str(build.source))}:\d+:\d+:(?: (?:fatal )?error: |\s+required from)", re.M)
+    # an error at a kernel line, or an error in a header reached from a kernel line (a template
+    # "required from" it, a constant expression "in 'constexpr' expansion of" it)
+    located = re.compile(rf"^{re.escape(str(build.source))}:\d+:\d+:(?: (?:fatal )?error: "
+                         r"|\s+required from|\s+in 'constexpr' expansion of)", re.M)
 
     def explain(stderr: str) -> Exception | None:
         if located.search(stderr):

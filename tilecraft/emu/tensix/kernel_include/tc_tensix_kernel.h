@@ -69,6 +69,13 @@ using Site = std::source_location;
 #if defined(TC_DATAFLOW_KERNEL)
 #include "../../include/tc_emu/print_format.h"  // the emulator's DEVICE_PRINT formatter
 #include "tc_dataflow_launch.h"
+#else
+// A TRISC's lookup of a named compile-time arg the host did not pass ends here too, not in the
+// wheel's __builtin_unreachable: at run time the emulator's E5116 at the caller's line (its runtime,
+// loaded before the compute bridge, defines it); a compile-time use does not compile, and the
+// error names this function (not constexpr), which the build's diagnosis turns into E5001 "names an
+// argument the host did not pass" (compile_errors.py), as for a data-movement kernel.
+void tc_named_compile_time_arg_is_not_defined(const char* name, std::size_t length, std::source_location site);
 #endif
 namespace tc_tensix {
 #if defined(TC_DATAFLOW_KERNEL)
@@ -100,8 +107,6 @@ inline bool api_result(ApiCheck call, std::uint64_t a, std::uint32_t b, bool fou
     api_check(call, a, b, found);
     return found;
 }
-// A named compile-time arg the host did not pass (compile_time_args.h's lookup): E5116 at the caller's line.
-#define TC_NAMED_ARG_MISSING(name, site) tc_named_compile_time_arg_is_not_defined(name.data(), name.size(), site)
 // ASSERT (api/debug/assert.h without the watcher): checked, a failure is E5008 at its line.
 #define TC_ASSERT(condition) \
     (void(not(condition) ? (::tc::assert_failed(#condition, ::tc_tensix::Site::current()), 0) : 0))
@@ -119,13 +124,16 @@ struct SiteScope {
 };
 #define TC_API_CHECK(call, a, b, c) ((void)0)
 #define TC_API_RESULT(call, a, b, c, result) (result)
-#define TC_NAMED_ARG_MISSING(name, site) __builtin_unreachable()
 #define TC_ASSERT(condition) (void(sizeof(decltype(not(condition)))))
 #define TC_DEVICE_PRINT(format, ...)
 #define TC_FIRST_SITE
 #define TC_LATER_SITE
 #define TC_LATER_SCOPE
 #endif
+
+// A named compile-time arg the host did not pass (compile_time_args.h's lookup): E5116 at the caller's
+// line, on every RISC.
+#define TC_NAMED_ARG_MISSING(name, site) tc_named_compile_time_arg_is_not_defined(name.data(), name.size(), site)
 
 // --- a compute kernel's API calls, for the kernel emulator's trace and sanitizer -----------------
 // The machine tree gives each compute API call tilecraft/emu/tensix_call_events.py lists its caller's
