@@ -49,14 +49,16 @@ from pathlib import Path
 
 from benchmarks.wheel_compute_variants import factory_defines
 from tilecraft.emu import build, tensix_dataflow, tensix_tree, wheel_kernels
-from tilecraft.emu.tensix_build import compile_host
+from tilecraft.emu.tensix_build import ARCH_DEFINES, compile_host
 from tilecraft.emu.tensix_compute import kernel_arch
-from tilecraft.emu.bindings import NamedBindings, TensorBinding
+from tilecraft.emu.bindings import NamedBindings, ScratchpadBinding, TensorBinding
 from tilecraft.emu.toolchain import compiler
 from tilecraft.options import DATAFLOW_ENGINES
 
-#: the census builds every kernel for Wormhole B0 (its ``ARCH_WORMHOLE`` define below)
+#: the census builds every kernel for Wormhole B0
 CENSUS_ARCH = "wormhole"
+#: the architecture's define (``ARCH_WORMHOLE``), as the JIT passes it and ``kernel_arch`` reads it back
+ARCH_DEFINE = (ARCH_DEFINES[CENSUS_ARCH].removeprefix("-D"), "1")
 
 ARGS = tuple([2] * 64)
 #: what a data-movement kernel's factory defines for kernel_lib's helpers (dest_helpers.hpp asserts
@@ -104,21 +106,36 @@ def is_compute_kernel(path: Path) -> bool:
     return is_compute(text) or any(name in helpers or name.startswith("eltwise/") for name in included)
 
 
+#: how a kernel uses a tensor sequence (a tuple of tokens) rather than one tensor
+_SEQUENCE = re.compile(r"(?:make_tensor_accessors\(|tuple_size_v<decltype\(|std::get<[^<>]*>\()\s*tensor::(\w+)")
+#: each sequence gets two tensors (a factory's variadic count; concat's inputs, a matmul's chunks)
+SEQUENCE_LENGTH = 2
+#: each scratchpad's size: a 2 KiB region (the ops' pads are a page or a few words)
+SCRATCHPAD_BYTES = 2048
+
+
 def generated_bindings(text: str) -> NamedBindings:
-    """The bindings of a Metal 2.0 kernel, from the names it uses (see the module doc)."""
+    """The bindings of a Metal 2.0 kernel, from the names it uses (see the module doc). A name
+    followed by ``::``, ``<`` or a declarator is the headers' (``dfb::AccessPattern Pap``,
+    ``tensor::get_token_if_present<``), not a binding; a tensor name the kernel uses as a sequence is a tuple of two tensors; a name
+    asked of ``get_token_if_present`` is bound (the factory binds it)."""
     def names(namespace: str) -> list[str]:
-        return sorted(set(re.findall(rf"\b{namespace}::(\w+)", text)))
+        return sorted(set(re.findall(rf"\b{namespace}::(\w+)\b(?!\s*(?:::|<|[A-Za-z_]))", text)))
 
+    sequences = sorted(set(_SEQUENCE.findall(text)))
+    optional = re.findall(r'tensor::get_token_if_present<\s*"(\w+)"', text)
+    optional_dfbs = re.findall(r'dfb::get_token_if_present<\s*"(\w+)"', text)
+    members = {n: tuple(f"{n}_{i}" for i in range(SEQUENCE_LENGTH)) for n in sequences}
+    tensors = sorted((set(names("tensor")) - set(sequences)) | set(optional) | {m for ms in members.values() for m in ms})
+    scratch = names("scratch")
     return NamedBindings(compile_time=tuple((n, 2) for n in names("args")),
-                         dfbs=tuple((n, i) for i, n in enumerate(names("dfb"))),
-                         tensors=tuple(TensorBinding(n, 0, 0) for n in names("tensor")),
-                         semaphores=tuple((n, i) for i, n in enumerate(names("sem"))))
-
-
-def _with_local_headers(path: Path) -> str:
-    """The kernel's text and that of the headers it includes from ttnn (their accessors count too)."""
-    return "".join(build._local_includes(path, path.read_text(errors="replace"))[1::2]) + path.read_text(
-        errors="replace")
+                         dfbs=tuple((n, i) for i, n in enumerate(sorted(set(names("dfb")) | set(optional_dfbs)))),
+                         tensors=tuple(TensorBinding(n, 0, 0) for n in tensors),
+                         semaphores=tuple((n, i) for i, n in enumerate(names("sem"))),
+                         tensor_sequences=tuple(members.items()),
+                         token_lookup="get_token_if_present" in text,
+                         scratchpads=tuple(ScratchpadBinding(n, i, SCRATCHPAD_BYTES) for i, n in enumerate(scratch)),
+                         pipes=tuple((n, i) for i, n in enumerate(names("pipe"))))
 
 
 def kernel_build(path: Path) -> build.KernelBuild:
@@ -126,14 +143,14 @@ def kernel_build(path: Path) -> build.KernelBuild:
     text = path.read_text(errors="replace")
     compute = is_compute_kernel(path)
     slot = "COMPILE_FOR_TRISC" if compute else "COMPILE_FOR_NCRISC"
-    everything = _with_local_headers(path)
-    bindings = generated_bindings(everything) if KERNEL_ARGS in text else None
+    everything = kernel_text(path)
+    bindings = generated_bindings(everything) if KERNEL_ARGS in everything else None
     named = tuple((name, 2) for name in sorted(set(re.findall(r'get_named_compile_time_arg_val\(\s*"(\w+)"',
                                                               everything))))
     return build.KernelBuild(source=path, text=text, display=path.name, compute=compute, compile_args=ARGS,
                              named_args=named, defines=() if compute else DM_DEFINES, bindings=bindings, noc=1,
                              arch_defines=(("TC_EMULATOR", "1"), ("KERNEL_BUILD", "1"), (slot, "1"),
-                                           ("ARCH_WORMHOLE", "1"), ("NUM_DRAM_BANKS", "12"), ("NUM_L1_BANKS", "64")))
+                                           ARCH_DEFINE, ("NUM_DRAM_BANKS", "12"), ("NUM_L1_BANKS", "64")))
 
 
 def compile_one(path: Path, dataflow: str = "emulator") -> str | None:
@@ -241,6 +258,13 @@ def by_role(paths: list[Path], reasons: list[str | None]) -> dict[str, list[str 
     return grouped
 
 
+def failed_in(results: Path) -> set[str]:
+    """The kernels an earlier ``--out`` file reports as failing (skips, which lie outside tilecraft,
+    left out)."""
+    rows = [json.loads(line) for line in results.read_text().splitlines() if line.strip()]
+    return {row["kernel"] for row in rows if row["reason"] and not row["reason"].startswith(SKIPPED)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
@@ -250,9 +274,15 @@ def main() -> None:
     parser.add_argument("--dataflow", choices=DATAFLOW_ENGINES, default="emulator",
                         help="what data-movement kernels compile against (TILECRAFT_DATAFLOW)")
     parser.add_argument("--out", type=Path, help="each kernel's result as a JSON line (kernel, role, reason)")
+    parser.add_argument("--only-from", type=Path, metavar="RESULTS",
+                        help="only the kernels that failed in an earlier --out (to iterate on the failures)")
+    parser.add_argument("--kernels", nargs="+", default=(), help="only these kernels (paths under ttnn/operations)")
     options = parser.parse_args()
     root = wheel_kernels.ensure_kernels()
     paths = [p for p in kernels(root) if options.role is None or role(p) == options.role]
+    chosen = set(options.kernels) | (failed_in(options.only_from) if options.only_from else set())
+    if chosen:
+        paths = [p for p in paths if p.relative_to(wheel_kernels.operations(root)).as_posix() in chosen]
     paths = paths[::options.every][:options.limit or None]
     reasons = measure(paths, options.jobs, options.dataflow)
     if options.out is not None:
