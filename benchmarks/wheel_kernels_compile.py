@@ -48,7 +48,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from benchmarks.wheel_compute_variants import factory_defines
-from tilecraft.emu import build, tensix_dataflow, tensix_tree, wheel_kernels
+from tilecraft.emu import build, tensix_dataflow, tensix_tree, tt_kernel_entry, wheel_kernels
 from tilecraft.emu.tensix_build import ARCH_DEFINES, compile_host
 from tilecraft.emu.tensix_compute import kernel_arch
 from tilecraft.emu.bindings import NamedBindings, ScratchpadBinding, TensorBinding
@@ -118,7 +118,8 @@ def generated_bindings(text: str) -> NamedBindings:
     """The bindings of a Metal 2.0 kernel, from the names it uses (see the module doc). A name
     followed by ``::``, ``<`` or a declarator is the headers' (``dfb::AccessPattern Pap``,
     ``tensor::get_token_if_present<``), not a binding; a tensor name the kernel uses as a sequence is a tuple of two tensors; a name
-    asked of ``get_token_if_present`` is bound (the factory binds it)."""
+    asked of ``get_token_if_present`` is bound (the factory binds it); each parameter of a
+    ``TT_KERNEL`` entry is a named compile-time arg (tt_kernel_entry.py)."""
     def names(namespace: str) -> list[str]:
         return sorted(set(re.findall(rf"\b{namespace}::(\w+)\b(?!\s*(?:::|<|[A-Za-z_]))", text)))
 
@@ -128,7 +129,9 @@ def generated_bindings(text: str) -> NamedBindings:
     members = {n: tuple(f"{n}_{i}" for i in range(SEQUENCE_LENGTH)) for n in sequences}
     tensors = sorted((set(names("tensor")) - set(sequences)) | set(optional) | {m for ms in members.values() for m in ms})
     scratch = names("scratch")
-    return NamedBindings(compile_time=tuple((n, 2) for n in names("args")),
+    found = tt_kernel_entry.entry(text)
+    entry_args = set(found.template_params + found.params) if found is not None else set()
+    return NamedBindings(compile_time=tuple((n, 2) for n in sorted(set(names("args")) | entry_args)),
                          dfbs=tuple((n, i) for i, n in enumerate(sorted(set(names("dfb")) | set(optional_dfbs)))),
                          tensors=tuple(TensorBinding(n, 0, 0) for n in tensors),
                          semaphores=tuple((n, i) for i, n in enumerate(names("sem"))),
@@ -158,8 +161,8 @@ def compile_one(path: Path, dataflow: str = "emulator") -> str | None:
     lies outside tilecraft: a header the wheel does not ship). ``dataflow="real"`` compiles a
     data-movement kernel as TILECRAFT_DATAFLOW=real builds it (the real 0.81.1 dataflow API,
     tensix_dataflow.py), syntax-only; when that fails, it is tried again with what its factory
-    would pass that the generic build lacks (``with_factory_inputs``), and on a static assertion
-    with the fallback args too."""
+    would pass that the generic build lacks (``with_factory_inputs``), on a static assertion with
+    the fallback args too, and with a sharded accessor's args where it needs one."""
     kb = kernel_build(path)
     reason = _first_error(kb, dataflow)
     if reason is not None and dataflow == "real" and not kb.compute:
@@ -167,6 +170,8 @@ def compile_one(path: Path, dataflow: str = "emulator") -> str | None:
         tries = [factory] if factory != kb else []
         if "static assertion failed" in reason:  # the factory's args differ from the generic 2s
             tries += [replace(factory, compile_args=args[:len(ARGS)]) for _, args in FALLBACK_ARGS]
+        if "PageMapping" in reason:  # a sharded tensor's accessor (the generic args give an interleaved one)
+            tries.append(replace(factory, compile_args=SHARDED_ARGS))
         if any(_first_error(attempt, dataflow) is None for attempt in tries):
             return None
     header = re.fullmatch(r"[\w./-]+\.h(?:pp)?", reason or "")
@@ -180,6 +185,11 @@ def compile_one(path: Path, dataflow: str = "emulator") -> str | None:
 #: args and assert they differ; all ones, for kernels that assert a flag arg is set (128 each: the
 #: compute census's count)
 FALLBACK_ARGS = (("distinct args", tuple(1 + i % 31 for i in range(128))), ("args of 1", tuple([1] * 128)))
+#: the args of a factory whose tensors are sharded, for a kernel that uses a sharded accessor's page
+#: mapping (``PageMapping``, which only a sharded ``DistributionSpec`` has): every word 3, so each
+#: TensorAccessorArgs reads config Sharded|IsDram, rank 3, 3 banks, tensor and shard shapes of 3
+#: pages per dimension and the banks' coordinates (arg_config.hpp, tensor_accessor_args.h)
+SHARDED_ARGS = tuple([3] * len(ARGS))
 #: how the reason of a kernel the census cannot build for want of something the wheel lacks begins
 SKIPPED = "skipped: "
 #: every CB a bfloat16 32x32 tile: what the factories' CBs are for the kernels whose code checks a
