@@ -62,8 +62,9 @@ ARCH_DEFINE = (ARCH_DEFINES[CENSUS_ARCH].removeprefix("-D"), "1")
 
 ARGS = tuple([2] * 64)
 #: what a data-movement kernel's factory defines for kernel_lib's helpers (dest_helpers.hpp asserts
-#: ENABLE_FP32_DEST_ACC is defined in a data-movement kernel); here fp32 DST accumulation off
-DM_DEFINES = (("ENABLE_FP32_DEST_ACC", "0"),)
+#: ENABLE_FP32_DEST_ACC, and DST_SYNC_FULL where the JIT's DST_SYNC_MODE is not, is defined in a
+#: data-movement kernel); here fp32 DST accumulation off and half-sync DST (the default)
+DM_DEFINES = (("ENABLE_FP32_DEST_ACC", "0"), ("DST_SYNC_FULL", "0"))
 KERNEL_ARGS = "experimental/kernel_args.h"
 #: the generated namespaces a failure is tallied under as a whole (``tensor::*``)
 GENERATED = ("args", "dfb", "tensor", "sem", "scratch")
@@ -119,7 +120,8 @@ def generated_bindings(text: str) -> NamedBindings:
     followed by ``::``, ``<`` or a declarator is the headers' (``dfb::AccessPattern Pap``,
     ``tensor::get_token_if_present<``), not a binding; a tensor name the kernel uses as a sequence is a tuple of two tensors; a name
     asked of ``get_token_if_present`` is bound (the factory binds it); each parameter of a
-    ``TT_KERNEL`` entry is a named compile-time arg (tt_kernel_entry.py)."""
+    ``TT_KERNEL`` entry is a named compile-time arg (tt_kernel_entry.py); a kernel reading unnamed
+    compile-time args (``get_compile_time_vararg``) has all of ARGS as such."""
     def names(namespace: str) -> list[str]:
         return sorted(set(re.findall(rf"\b{namespace}::(\w+)\b(?!\s*(?:::|<|[A-Za-z_]))", text)))
 
@@ -138,7 +140,8 @@ def generated_bindings(text: str) -> NamedBindings:
                          tensor_sequences=tuple(members.items()),
                          token_lookup="get_token_if_present" in text,
                          scratchpads=tuple(ScratchpadBinding(n, i, SCRATCHPAD_BYTES) for i, n in enumerate(scratch)),
-                         pipes=tuple((n, i) for i, n in enumerate(names("pipe"))))
+                         pipes=tuple((n, i) for i, n in enumerate(names("pipe"))),
+                         compile_time_varargs=len(ARGS) if "get_compile_time_vararg" in text else 0)
 
 
 def kernel_build(path: Path) -> build.KernelBuild:
@@ -162,16 +165,19 @@ def compile_one(path: Path, dataflow: str = "emulator") -> str | None:
     data-movement kernel as TILECRAFT_DATAFLOW=real builds it (the real 0.81.1 dataflow API,
     tensix_dataflow.py), syntax-only; when that fails, it is tried again with what its factory
     would pass that the generic build lacks (``with_factory_inputs``), on a static assertion with
-    the fallback args too, and with a sharded accessor's args where it needs one."""
+    the fallback args too, with more args where it reads past ARGS, and with a sharded accessor's
+    args where it needs one."""
     kb = kernel_build(path)
     reason = _first_error(kb, dataflow)
     if reason is not None and dataflow == "real" and not kb.compute:
         factory = with_factory_inputs(kb)
         tries = [factory] if factory != kb else []
         if "static assertion failed" in reason:  # the factory's args differ from the generic 2s
-            tries += [replace(factory, compile_args=args[:len(ARGS)]) for _, args in FALLBACK_ARGS]
+            tries += [replace(factory, compile_args=args[:len(ARGS)]) for _, args in DM_FALLBACK_ARGS]
         if "PageMapping" in reason:  # a sharded tensor's accessor (the generic args give an interleaved one)
             tries.append(replace(factory, compile_args=SHARDED_ARGS))
+        if "Index out of range" in reason:  # the factory passes more compile-time args than ARGS
+            tries += [replace(factory, compile_args=args) for args in (LONG_ARGS, *(a for _, a in DM_FALLBACK_ARGS))]
         if any(_first_error(attempt, dataflow) is None for attempt in tries):
             return None
     header = re.fullmatch(r"[\w./-]+\.h(?:pp)?", reason or "")
@@ -185,6 +191,11 @@ def compile_one(path: Path, dataflow: str = "emulator") -> str | None:
 #: args and assert they differ; all ones, for kernels that assert a flag arg is set (128 each: the
 #: compute census's count)
 FALLBACK_ARGS = (("distinct args", tuple(1 + i % 31 for i in range(128))), ("args of 1", tuple([1] * 128)))
+#: the data-movement census's fallbacks add args of 32, a factory's sizes of one tile (32 elements),
+#: for kernels that assert a dimension is a multiple of 16 (the MSDA readers' head dim D)
+DM_FALLBACK_ARGS = (*FALLBACK_ARGS, ("args of 32", tuple([32] * 128)))
+#: the generic args for a kernel that reads past ARGS (sdpa's reader reads ~70): the compute census's count
+LONG_ARGS = tuple([2] * 128)
 #: the args of a factory whose tensors are sharded, for a kernel that uses a sharded accessor's page
 #: mapping (``PageMapping``, which only a sharded ``DistributionSpec`` has): every word 3, so each
 #: TensorAccessorArgs reads config Sharded|IsDram, rank 3, 3 banks, tensor and shard shapes of 3
@@ -200,8 +211,43 @@ CBS = tuple((i, build.CBInfo(2048, 5)) for i in range(32))
 def with_factory_inputs(kb: build.KernelBuild) -> build.KernelBuild:
     """``kb`` with what a data-movement kernel's factory passes beyond the generic build: bfloat16
     CBs and the factory defines of the macros it uses (wheel_compute_variants.factory_defines:
-    ``REDUCE_OP``...)."""
-    return replace(kb, cbs=CBS, defines=(*kb.defines, *factory_defines(kernel_text(kb.source))))
+    ``REDUCE_OP``..., its LLK enums qualified)."""
+    text = kernel_text(kb.source)
+    given = dict(factory_defines(text, DM_FACTORY_DEFINES)) | dict(factory_defines(text))
+    defines = tuple((name, _LLK_ENUM.sub(r"ckernel::\1", value)) for name, value in given.items())
+    return replace(kb, cbs=CBS, defines=(*kb.defines, *defines))
+
+
+#: The defines only data-movement kernels use -> what their factories pass (the names are strings of
+#: the wheel's _ttnncpp.so, where the factories are compiled; the values are computed there, so
+#: they are written here for the census's bfloat16 32x32 tiles and generic args of 2): binary_ng's
+#: and the ternary factory's fill functions of a bfloat16 operand (fill_tile_utils.hpp); the Quasar
+#: binary_ng DFB factory's interleaved tensors; the element size of non_zero_indices' input; a
+#: tile's element count; the two-pass welford reader's batch; the reduce writer's dimension; the
+#: MoE kernels' non-posted multicast; the hybrid expert kernels' union arg bases (the first half's,
+#: 0); and the brace lists the CCL and MLA factories generate (device order, core coordinates,
+#: chunk widths), one element given and the rest zero as their aggregates allow.
+DM_FACTORY_DEFINES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    (r"FILL_TILE_WITH_FIRST_\w+", tuple((f"FILL_TILE_WITH_FIRST_{what}{rm}{side}",
+                                        f"fill_tile_with_first_{what.lower()}{rm.lower()}_bfloat16")
+                                       for what in ("COLUMN", "ROW", "ELEMENT") for rm in ("", "_RM")
+                                       if not (rm and what == "ELEMENT") for side in ("", "_B", "_C"))),
+    ("HAS_SHARDING", (("HAS_SHARDING", "0"),)),
+    ("NUM_BYTES", (("NUM_BYTES", "2"),)),
+    ("TILE_HW_VAL", (("TILE_HW_VAL", "1024"),)),
+    ("WELFORD_TWO_PASS_STREAMING_CB_TILES", (("WELFORD_TWO_PASS_STREAMING_CB_TILES", "2"),)),
+    ("REDUCE_DIM", (("REDUCE_DIM", "ReduceDim::REDUCE_ROW"),)),
+    ("H_MCAST_POSTED", (("H_MCAST_POSTED", "0"),)),
+    ("HYB_UNIFIED_CT_BASE", (("HYB_UNIFIED_CT_BASE", "0"), ("HYB_UNIFIED_RT_BASE", "0"))),
+    ("DEVICE_ORDER", (("DEVICE_ORDER", "{0}"), ("INPUT_CORE_XY", "{{0, 0}}"), ("OUTPUT_CORE_XY", "{{0, 0}}"),
+                      ("SCHEDULE", "{{0, 0, 0}}"))),
+    ("CHUNK_TILE_WIDTHS", (("CHUNK_TILE_WIDTHS", "1"), ("CHUNK_TILE_OFFSETS", "0, 1"))),
+    ("OUTPUT_SHARD_CORE_MAP", (("OUTPUT_SHARD_CORE_MAP", "{0}"),)),
+    ("COLLECTOR_CORE_COORDS", (("COLLECTOR_CORE_COORDS", "{{0, 0}}"),)),
+)
+#: the LLK enums a factory names in a define: a data-movement kernel has no ``using namespace
+#: ckernel``, so the factories pass them qualified (``ckernel::PoolType::SUM``: strings of _ttnncpp.so)
+_LLK_ENUM = re.compile(r"(?<!::)\b((?:PoolType|ReduceDim)::)")
 
 
 @functools.cache

@@ -21,7 +21,9 @@ its tensors' tokens (``constexpr auto inputs = std::make_tuple(...)``, for
 ``make_tensor_accessors``); ``tensor::get_token_if_present<"name">()``, a pointer to the named
 token or a null ``NullTensorBindingToken`` pointer (``dfb::`` likewise); a scratchpad as a ``ScratchpadBindingToken{CRTA
 word index of its base address, size in bytes}`` (with ``api/scratchpad.h``); a prefetcher pipe as
-a ``PrefetcherPipeBindingToken{id}``. These need the real API's headers (the emulator's own API has
+a ``PrefetcherPipeBindingToken{id}``; the unnamed compile-time args as
+``get_compile_time_vararg<i>()`` / ``get_compile_time_vararg(i)`` (``kernel_compile_time_args[i]``,
+bounds-checked against their count). These need the real API's headers (the emulator's own API has
 no scratchpad, pipe or null token), so they are emitted only when asked for.
 """
 
@@ -63,6 +65,7 @@ class NamedBindings:
     token_lookup: bool = False  # whether tensor::/dfb::get_token_if_present are emitted (the real API's headers)
     scratchpads: tuple[ScratchpadBinding, ...] = ()
     pipes: tuple[tuple[str, int], ...] = ()  # name -> prefetcher pipe id
+    compile_time_varargs: int = 0  # how many unnamed compile-time args get_compile_time_vararg reads
 
     def header(self, location: tuple[str, str] = EMULATOR_LOCATION) -> str:
         """C++ for the kernel's generated header: the JIT's two generated headers in one.
@@ -93,6 +96,7 @@ class NamedBindings:
                   f"    return get_arg_val<uint32_t>(int({len(self.runtime)}u + idx){passed});", "}",
                   f"FORCE_INLINE uint32_t get_common_vararg(uint32_t idx{param}) {{",
                   f"    return get_common_arg_val<uint32_t>(int({len(self.common)}u + idx){passed});", "}",
+                  *self._compile_time_varargs(),
                   "namespace dfb {"]
         lines += [f"constexpr DFBBindingToken<> {n}{{{index}}};" for n, index in self.dfbs]
         # the wheel has no null DFB token: an absent DFB's null pointer is of the plain token's type
@@ -120,6 +124,20 @@ class NamedBindings:
                       "}  // namespace sem"]
         return "\n".join(lines) + "\n"
 
+
+    def _compile_time_varargs(self) -> list[str]:
+        """The generator's compile-time vararg readers (only when there are such args)."""
+        if not self.compile_time_varargs:
+            return []
+        return ["FORCE_INLINE constexpr uint32_t get_num_compile_time_varargs() {",
+                f"    return {self.compile_time_varargs}u;", "}", "template <uint32_t idx>",
+                "FORCE_INLINE constexpr uint32_t get_compile_time_vararg() {",
+                '    static_assert(idx < get_num_compile_time_varargs(), "Compile-time vararg index out of range");',
+                "    return kernel_compile_time_args[idx];", "}",
+                "inline void assert_compile_time_vararg_index_out_of_range() { ASSERT(false); }",
+                "FORCE_INLINE constexpr uint32_t get_compile_time_vararg(uint32_t idx) {",
+                "    if (idx >= get_num_compile_time_varargs()) {", "        assert_compile_time_vararg_index_out_of_range();",
+                "    }", "    return kernel_compile_time_args[idx];", "}"]
 
 
 def _token_lookup(names: list[str], null_type: str) -> list[str]:
