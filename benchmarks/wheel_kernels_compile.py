@@ -171,19 +171,41 @@ def compile_one(path: Path, dataflow: str = "emulator") -> str | None:
     reason = _first_error(kb, dataflow)
     if reason is not None and dataflow == "real" and not kb.compute:
         factory = with_factory_inputs(kb)
-        tries = [factory] if factory != kb else []
-        if "static assertion failed" in reason:  # the factory's args differ from the generic 2s
-            tries += [replace(factory, compile_args=args[:len(ARGS)]) for _, args in DM_FALLBACK_ARGS]
-        if "PageMapping" in reason:  # a sharded tensor's accessor (the generic args give an interleaved one)
-            tries.append(replace(factory, compile_args=SHARDED_ARGS))
-        if "Index out of range" in reason:  # the factory passes more compile-time args than ARGS
-            tries += [replace(factory, compile_args=args) for args in (LONG_ARGS, *(a for _, a in DM_FALLBACK_ARGS))]
-        if any(_first_error(attempt, dataflow) is None for attempt in tries):
+        factory_reason = _first_error(factory, dataflow) if factory != kb else reason
+        if factory_reason is None or any(_first_error(attempt, dataflow) is None
+                                         for attempt in retries(factory, reason)):
             return None
+        reason = factory_reason  # what is left once the factory's defines are given
     header = re.fullmatch(r"[\w./-]+\.h(?:pp)?", reason or "")
     if header and not shipped(header.group(0)):
         return f"{SKIPPED}{header.group(0)} is not in the wheel"
     return reason
+
+
+def retries(factory: build.KernelBuild, reason: str) -> list[build.KernelBuild]:
+    """The builds tried after ``factory`` (``kb`` with its factory's inputs) when ``kb`` failed for
+    ``reason``: on a static assertion the fallback args (the factory's args differ from the
+    generic 2s), on a read past ARGS more args, on a sharded accessor's ``PageMapping`` a sharded
+    factory's args; each set as the positional args alone, then as the named ones too."""
+    arg_sets: list[tuple[int, ...]] = []
+    if "static assertion failed" in reason:
+        arg_sets += [args[:len(ARGS)] for _, args in DM_FALLBACK_ARGS]
+    if "Index out of range" in reason:
+        arg_sets += [LONG_ARGS, *(args for _, args in DM_FALLBACK_ARGS)]
+    if "PageMapping" in reason:
+        arg_sets.append(SHARDED_ARGS)
+    named = bool(factory.named_args or (factory.bindings and factory.bindings.compile_time))
+    return [attempt for args in arg_sets for attempt in (replace(factory, compile_args=args),
+                                                          *([with_named_args(factory, args)] if named else []))]
+
+
+def with_named_args(kb: build.KernelBuild, args: tuple[int, ...]) -> build.KernelBuild:
+    """``kb`` with compile-time args ``args`` and its named compile-time args (and Metal 2.0
+    ``args::`` constants) taking the same values in turn: a factory's sizes are in both."""
+    named = tuple((name, args[i % len(args)]) for i, (name, _) in enumerate(kb.named_args))
+    bindings = kb.bindings and replace(kb.bindings, compile_time=tuple(
+        (name, args[i % len(args)]) for i, (name, _) in enumerate(kb.bindings.compile_time)))
+    return replace(kb, compile_args=args, named_args=named, bindings=bindings)
 
 
 #: the fallback compile-time args, tried in turn when the generic 2s fail a static assertion:
@@ -191,9 +213,9 @@ def compile_one(path: Path, dataflow: str = "emulator") -> str | None:
 #: args and assert they differ; all ones, for kernels that assert a flag arg is set (128 each: the
 #: compute census's count)
 FALLBACK_ARGS = (("distinct args", tuple(1 + i % 31 for i in range(128))), ("args of 1", tuple([1] * 128)))
-#: the data-movement census's fallbacks add args of 32, a factory's sizes of one tile (32 elements),
-#: for kernels that assert a dimension is a multiple of 16 (the MSDA readers' head dim D)
-DM_FALLBACK_ARGS = (*FALLBACK_ARGS, ("args of 32", tuple([32] * 128)))
+#: the data-movement census's fallbacks add args of 32 and 64, a factory's sizes of one and two tiles
+#: (kernels assert a dimension is a multiple of 16, MSDA's head dim D; a slice count is 64 or 128, topk's)
+DM_FALLBACK_ARGS = (*FALLBACK_ARGS, ("args of 32", tuple([32] * 128)), ("args of 64", tuple([64] * 128)))
 #: the generic args for a kernel that reads past ARGS (sdpa's reader reads ~70): the compute census's count
 LONG_ARGS = tuple([2] * 128)
 #: the args of a factory whose tensors are sharded, for a kernel that uses a sharded accessor's page
