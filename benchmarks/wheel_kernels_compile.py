@@ -161,7 +161,7 @@ def kernel_build(path: Path) -> build.KernelBuild:
 
 def compile_one(path: Path, dataflow: str = "emulator") -> str | None:
     """None when the kernel compiles, else the first error's reason (``SKIPPED``... when the reason
-    lies outside tilecraft: a header the wheel does not ship). ``dataflow="real"`` compiles a
+    lies outside tilecraft: a header the wheel does not ship, an error NOT_BUILDABLE names). ``dataflow="real"`` compiles a
     data-movement kernel as TILECRAFT_DATAFLOW=real builds it (the real 0.81.1 dataflow API,
     tensix_dataflow.py), syntax-only; when that fails, it is tried again with what its factory
     would pass that the generic build lacks (``with_factory_inputs``), on a static assertion with
@@ -179,7 +179,8 @@ def compile_one(path: Path, dataflow: str = "emulator") -> str | None:
     header = re.fullmatch(r"[\w./-]+\.h(?:pp)?", reason or "")
     if header and not shipped(header.group(0)):
         return f"{SKIPPED}{header.group(0)} is not in the wheel"
-    return reason
+    why = next((why for error, why in NOT_BUILDABLE if reason and error.search(reason)), None)
+    return f"{SKIPPED}{why}" if why else reason
 
 
 def retries(factory: build.KernelBuild, reason: str) -> list[build.KernelBuild]:
@@ -274,10 +275,22 @@ _LLK_ENUM = re.compile(r"(?<!::)\b((?:PoolType|ReduceDim)::)")
 
 @functools.cache
 def shipped(header: str) -> bool:
-    """Whether a header of this name is anywhere in the wheel's headers or kernel sources."""
-    name = Path(header).name
+    """Whether a header of this path (its ``../`` steps aside) is anywhere in the wheel's headers or
+    kernel sources (``tt_metal/fabric/hw/inc/linear/api.h`` is not, though other ``api.h`` are)."""
+    tail = re.sub(r"^(?:\.\./)+", "", header)
     roots = (tensix_tree.machine_tree(CENSUS_ARCH).parent, wheel_kernels.ensure_kernels())
-    return any(next(root.rglob(name), None) is not None for root in roots)
+    return any(found.as_posix().endswith(f"/{tail}") for root in roots for found in root.rglob(Path(tail).name))
+
+
+#: first errors that are the wheel's and not tilecraft's -> the reason the kernel is skipped
+NOT_BUILDABLE = (
+    (re.compile(r"no member named 'evil_set_write_ptr' in 'CircularBuffer'"),
+     "the kernel calls evil_set_write_ptr on a CircularBuffer, which 0.81.1's CircularBuffer lacks (only "
+     "DataflowBuffer has it): it does not compile against the wheel's own API"),
+    (re.compile(r"READ_RESPONSE_STATIC_VC"),
+     "READ_RESPONSE_STATIC_VC is Quasar's (internal/tt-2xx/quasar/noc_nonblocking_api_v1.h); the census builds "
+     "Wormhole"),
+)
 
 
 def _first_error(kb: build.KernelBuild, dataflow: str) -> str | None:

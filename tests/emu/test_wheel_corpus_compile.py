@@ -203,3 +203,62 @@ def test_a_conv_reader_g_plus_plus_12_rejects_compiles_with_clang(root: Path) ->
     kernel = wheel_kernels.operations(root) / "experimental/quasar/conv2d/device/kernels/" \
         "reader_writer_tiled_out_1d_mcast_receiver_conv_weights_tiled_col_to_rm_blocks_metal2.cpp"
     assert corpus.compile_one(kernel, "real") is None
+
+
+def test_the_dm_census_generates_the_bindings_the_0_81_1_generator_would() -> None:
+    """From the names a kernel uses: a name the headers declare in a binding namespace
+    (``dfb::AccessPattern Pap``, ``tensor::get_token_if_present<``) is not a binding; a tensor used
+    as a sequence is a tuple of two tensors; a name asked of get_token_if_present is bound; a
+    scratchpad is a ScratchpadBindingToken with api/scratchpad.h; a TT_KERNEL entry's parameters are
+    named compile-time args; a kernel reading compile-time varargs gets their readers."""
+    text = ("template <typename T, dfb::AccessPattern Pap> void f(DFBBindingToken<Pap> t);\n"
+            "template <uint32_t Kt>\nTT_KERNEL void entry(uint32_t group) {\n"
+            "  DataflowBuffer in(dfb::in0); auto all = make_tensor_accessors(tensor::inputs);\n"
+            "  TensorAccessor(*tensor::get_token_if_present<\"maybe\">()); TensorAccessor(tensor::src);\n"
+            "  Scratchpad<uint32_t> ids(scratch::ids); get_compile_time_vararg<0>(); }\n")
+    bindings = corpus.generated_bindings(text)
+    assert bindings.dfbs == (("in0", 0),)
+    assert [t.name for t in bindings.tensors] == ["inputs_0", "inputs_1", "maybe", "src"]
+    assert bindings.tensor_sequences == (("inputs", ("inputs_0", "inputs_1")),)
+    assert dict(bindings.compile_time) == {"Kt": 2, "group": 2}
+    header = bindings.header()
+    assert '#include "api/scratchpad.h"' in header and "constexpr ScratchpadBindingToken ids{0u, 2048u};" in header
+    assert "constexpr auto inputs = std::make_tuple(inputs_0, inputs_1);" in header
+    assert 'if constexpr (name == "maybe") {' in header and "get_num_compile_time_varargs()" in header
+
+
+def test_a_dm_kernels_factory_defines_name_the_llk_enums_qualified(root: Path) -> None:
+    """A data-movement kernel has no ``using namespace ckernel``: its factory passes REDUCE_OP and
+    REDUCE_DIM qualified; binary_ng's row-major readers get the bfloat16 fill functions."""
+    ops = wheel_kernels.operations(root)
+    reader = corpus.with_factory_inputs(corpus.kernel_build(
+        ops / "reduction/generic/device/kernels/dataflow/reader_unary_reduce_universal_start_id.cpp"))
+    defines = dict(reader.defines)
+    assert defines["REDUCE_OP"] == "ckernel::PoolType::SUM" and defines["REDUCE_DIM"] == "ckernel::ReduceDim::REDUCE_ROW"
+    assert defines["DST_SYNC_FULL"] == "0"
+    fill = dict(corpus.with_factory_inputs(corpus.kernel_build(
+        ops / "eltwise/binary_ng/device/kernels_ng/dataflow/reader_interleaved_rm_col_bcast.cpp")).defines)
+    assert fill["FILL_TILE_WITH_FIRST_COLUMN_RM_B"] == "fill_tile_with_first_column_rm_bfloat16"
+
+
+#: a kernel per fix of the data-movement census on the real dataflow API: scratchpad bindings,
+#: a tensor sequence, a prefetcher pipe, get_token_if_present with a TT_KERNEL entry, a sharded
+#: accessor's PageMapping, binary_ng's fill defines, a reduce reader's qualified REDUCE_OP, sdpa's
+#: reader past 64 args, an MSDA reader's head dim of 32
+REAL_DATAFLOW_FIXES = (
+    "data_movement/fill_rm/device/kernels/dataflow/fill_rm_interleaved.cpp",
+    "data_movement/concat/device/kernels/dataflow/reader_concat_interleaved_start_id.cpp",
+    "prefetcher/prefetcher/device/kernels/writer_pipe_metal2.cpp",
+    "experimental/kda/affine_exclusive_scan/device/kernels/dataflow/reader_writer_affine_exclusive_scan.cpp",
+    "data_movement/sharded/device/kernels/dataflow/reader_unary_nd_sharded_blocks_metal2.cpp",
+    "eltwise/binary_ng/device/kernels_ng/dataflow/reader_interleaved_rm_col_bcast.cpp",
+    "reduction/generic/device/kernels/dataflow/reader_unary_reduce_universal_start_id.cpp",
+    "transformer/sdpa/device/kernels/dataflow/reader_interleaved.cpp",
+    "experimental/fused_msda/device/kernels/dataflow/writer_msda.cpp",
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kernel", REAL_DATAFLOW_FIXES)
+def test_a_data_movement_kernel_compiles_with_what_its_factory_passes(root: Path, kernel: str) -> None:
+    assert corpus.compile_one(wheel_kernels.operations(root) / kernel, "real") is None
