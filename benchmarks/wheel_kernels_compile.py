@@ -19,8 +19,11 @@ emulator's hosts do (``ttnn.KernelBindings`` -> tilecraft/emu/bindings.py): each
 compile-time ``CtaVal`` of value 2 (usable wherever a runtime arg is), each ``dfb::NAME`` a
 ``DFBBindingToken`` of a distinct CB index, each ``tensor::NAME`` a ``TensorBindingToken`` over the
 interleaved DRAM accessor args at compile-time arg 0, each ``sem::NAME`` a ``SemaphoreBindingToken``
-of a distinct id. Scratchpad bindings (``scratch::``) are not generated (the hosts have no
-scratchpads yet): they are tallied as blockers.
+of a distinct id, each ``scratch::NAME`` a 2 KiB ``ScratchpadBindingToken``, each ``pipe::NAME`` a
+``PrefetcherPipeBindingToken``, a tensor used as a sequence (``make_tensor_accessors(tensor::X)``) a
+tuple of two tensors, with ``get_token_if_present`` and the compile-time vararg readers where the
+kernel uses them, as 0.81.1's generator writes them (bindings.py); a ``TT_KERNEL`` entry gets the
+JIT's ``kernel_main`` (tt_kernel_entry.py) and its parameters are named compile-time args.
 
 A kernel counts as compute when it includes the compute API (``api/compute/...``) itself, through
 a local header or through one of kernel_lib's compute helpers (as the compute census,
@@ -29,9 +32,14 @@ wheel does not ship is reported as skipped with that reason (``SKIPPED``), not a
 
 With ``--dataflow real`` the data-movement kernels compile as ``TILECRAFT_DATAFLOW=real`` builds
 them: against the wheel's own 0.81.1 dataflow API in the machine include tree (tensix_dataflow.py).
+A failing data-movement kernel is then retried with what its factory passes (``compile_one``:
+``DM_FACTORY_DEFINES``, fallback and sharded args); a kernel the wheel itself cannot build for
+Wormhole is skipped with the reason (``NOT_BUILDABLE``). ``--only-from RESULTS`` reruns the
+kernels an earlier ``--out`` reports failing, ``--kernels`` the named ones.
 
     python -m benchmarks.wheel_kernels_compile [--jobs N] [--limit N] [--every N] [--role R] [--dataflow real]
-                                               [--out results.jsonl]
+                                               [--out results.jsonl] [--only-from results.jsonl]
+                                               [--kernels PATH...]
 """
 
 from __future__ import annotations

@@ -11,14 +11,13 @@
 
 template <uint32_t word>
 TT_KERNEL void stamp(uint32_t page) {
-    DataflowBuffer out(dfb::out);
-    const auto tensor = TensorAccessor(tensor::dst);
-    const Noc noc;
-    out.reserve_back(1);
-    auto* words = reinterpret_cast<volatile uint32_t*>(get_write_ptr(uint32_t(dfb::out)));
-    for (uint32_t i = 0; i < out.get_tile_size() / 4; ++i) {
-        words[i] = word;
+    DataflowBuffer stamped(dfb::out);
+    stamped.reserve_back(1);
+    const uint32_t bytes = stamped.get_tile_size();
+    volatile uint32_t* first = reinterpret_cast<volatile uint32_t*>(stamped.get_write_ptr());
+    for (volatile uint32_t* w = first; w != first + bytes / sizeof(uint32_t); ++w) {
+        *w = word;
     }
-    noc.async_write(out, tensor, out.get_tile_size(), {}, {.page_id = page});
-    noc.async_write_barrier();
+    Noc().async_write(stamped, TensorAccessor(tensor::dst), bytes, {}, {.page_id = page});
+    Noc().async_write_barrier();
 }
