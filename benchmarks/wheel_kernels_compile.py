@@ -191,13 +191,19 @@ def compile_one(path: Path, dataflow: str = "emulator") -> str | None:
     return f"{SKIPPED}{why}" if why else reason
 
 
+#: first errors that say an arg's value is not one the kernel takes: a static assertion, a flag of 2
+#: narrowed to a template's bool (no template matches), a size that divides by zero in a constant
+_ARG_VALUE_ERROR = re.compile(r"static assertion failed|no matching function for call|must be initialized by a "
+                              r"constant expression")
+
+
 def retries(factory: build.KernelBuild, reason: str) -> list[build.KernelBuild]:
     """The builds tried after ``factory`` (``kb`` with its factory's inputs) when ``kb`` failed for
-    ``reason``: on a static assertion the fallback args (the factory's args differ from the
-    generic 2s), on a read past ARGS more args, on a sharded accessor's ``PageMapping`` a sharded
+    ``reason``: on an error about an arg's value (``_ARG_VALUE_ERROR``) the fallback args (the
+    factory's args differ from the generic 2s), on a read past ARGS more args, on a sharded accessor's ``PageMapping`` a sharded
     factory's args; each set as the positional args alone, then as the named ones too."""
     arg_sets: list[tuple[int, ...]] = []
-    if "static assertion failed" in reason:
+    if _ARG_VALUE_ERROR.search(reason):
         arg_sets += [args[:len(ARGS)] for _, args in DM_FALLBACK_ARGS]
     if "Index out of range" in reason:
         arg_sets += [LONG_ARGS, *(args for _, args in DM_FALLBACK_ARGS)]
