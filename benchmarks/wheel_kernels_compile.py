@@ -259,7 +259,8 @@ def with_factory_inputs(kb: build.KernelBuild) -> build.KernelBuild:
 #: the wheel's _ttnncpp.so, where the factories are compiled; the values are computed there, so
 #: they are written here for the census's bfloat16 32x32 tiles and generic args of 2): binary_ng's
 #: and the ternary factory's fill functions of a bfloat16 operand (fill_tile_utils.hpp); the Quasar
-#: binary_ng DFB factory's interleaved tensors; the element size of non_zero_indices' input; a
+#: binary_ng DFB factory's interleaved tensors; the element size of non_zero_indices' input (its
+#: factory, shipped: ``input.element_size()``); a
 #: tile's element count; the two-pass welford reader's batch; the reduce writer's dimension; the
 #: MoE kernels' non-posted multicast; the hybrid expert kernels' union arg bases (the first half's,
 #: 0); and the brace lists the CCL and MLA factories generate (device order, core coordinates,
