@@ -22,8 +22,9 @@ something else (its define combinations, fp32 DEST, CB formats, args its asserti
 architecture, an include path), wheel_compute_factories.py says what and from where, and the build
 takes it; a static assertion retry also gives named CB args distinct indices. A Metal 2.0 kernel
 gets the bindings generated from the names it uses (wheel_kernels_compile.generated_bindings); a
-``TT_KERNEL`` entry gets the ``kernel_main()`` the JIT generates (tt_kernel_entry.py). A kernel the
-census cannot build for want of a JIT input the wheel lacks is skipped with the reason (``SKIPS``).
+``TT_KERNEL`` entry gets the ``kernel_main()`` the JIT generates, as every build of it does
+(tilecraft/emu/tt_kernel_entry.py). A kernel the census cannot build for want of a JIT input the
+wheel lacks (a header it does not ship) is skipped with the reason.
 
 Each failure's first error is clustered by its root cause (``cluster``): where the error is (the
 kernel, ttnn's kernel_lib, the compute API, the LLK, our SFPI or machine layer) and what it is (a
@@ -49,10 +50,10 @@ from pathlib import Path
 from benchmarks import wheel_compute_variants as variants
 from benchmarks.wheel_compute_factories import FLOAT32, INT32, Factory, factory
 from benchmarks.wheel_compute_variants import Defines
-from benchmarks import tt_kernel_entry, wheel_kernels_compile as corpus
+from benchmarks import wheel_kernels_compile as corpus
 from benchmarks.wheel_kernels_compile import kernel_text
 from tilecraft.emu import tensix_compute, wheel_kernels
-from tilecraft.emu.build import CBInfo, KernelBuild, ttnn_include_roots
+from tilecraft.emu.build import CBInfo, KernelBuild
 from tilecraft.emu.tensix_build import CLANG_NOTE, TensixBuildError
 from tilecraft.emu.toolchain import compiler
 from tilecraft.metal.jit_build import ARCHES
@@ -90,16 +91,6 @@ def compute_kernels(root: Path) -> list[Path]:
 FALLBACK_ARGS = corpus.FALLBACK_ARGS
 #: the generic compile-time args: 128 of 2 (ring_joint_sdpa.cpp reads past the data-movement count's 64)
 ARGS = tuple([2] * 128)
-def _tt_kernel_entry(path: Path, text: str) -> bool:
-    return re.search(r"\bTT_KERNEL\b", text) is not None and "kernel_main" not in text \
-        and tt_kernel_entry.entry(text) is None
-
-
-#: kernels the census does not build, and why (a JIT input or an include path the wheel does not ship)
-SKIPS = ((_tt_kernel_entry, "TT_KERNEL entry with a parameter that is not a uint32_t: the JIT's kernel_main() "
-                            "for it is not generated (tt_kernel_entry.py)"),)
-
-
 def named_args(text: str) -> tuple[tuple[str, int], ...]:
     """The named compile-time args a kernel reads, each 2: the JIT's ``KERNEL_COMPILE_TIME_ARG_MAP``
     from the host's names, which the wheel does not ship. A name is read directly
@@ -140,18 +131,13 @@ def kernel_build(path: Path, defines: Defines, args: tuple[int, ...] = ARGS, inp
     (``inputs``, wheel_compute_factories.py) where the factory's differ."""
     text = path.read_text(errors="replace")
     full = kernel_text(path)
-    source, roots = path, ()
-    generated = tt_kernel_entry.with_kernel_main(path, text)
-    if generated is not None:  # a TT_KERNEL entry: the unit with the JIT's kernel_main() is compiled
-        (source, text), roots = generated, ttnn_include_roots(path)
-        full += "\n" + text
     named = dict(inputs.named) if inputs is not None else {}
     bindings = corpus.generated_bindings(full) if corpus.KERNEL_ARGS in text else None
     if bindings is not None:
         bindings = replace(bindings, compile_time=tuple((n, named.get(n, arg_value(n))) for n, _ in bindings.compile_time))
-    build = KernelBuild(source=source, text=text, display=path.name, compute=True, compile_args=args,
+    build = KernelBuild(source=path, text=text, display=path.name, compute=True, compile_args=args,
                         named_args=tuple((n, named.get(n, v)) for n, v in named_args(full)), defines=defines,
-                        cbs=CBS, bindings=bindings, arch_defines=ARCH_DEFINES, include_paths=roots)
+                        cbs=CBS, bindings=bindings, arch_defines=ARCH_DEFINES)
     return build if inputs is None else with_factory(build, inputs)
 
 
@@ -224,10 +210,6 @@ def compute_api() -> Path:
 def build_one(path: Path, name: str, defines: Defines) -> Result:
     started = time.monotonic()
     kernel = relative(path)
-    text = path.read_text(errors="replace")
-    for applies, why in SKIPS:
-        if applies(path, text):
-            return Result(kernel, name, False, f"{corpus.SKIPPED}{why}")
     inputs = factory(kernel)
     first, how = _first_error(path, defines, ARGS, inputs)
     if first is not None and "static assertion failed" in first:

@@ -206,12 +206,12 @@ def _declared(name: str, text: str) -> bool:
     return re.search(rf"\bconst(?:expr)?\s+[\w:<>]+\s+{name}\s*=", text) is not None
 
 
-def factory_defines(text: str) -> Defines:
-    """The FACTORY_DEFINES of every trigger ``text`` (a kernel and its local headers) uses, each
-    define not defined by the text itself and not given by an earlier trigger (the order of
-    FACTORY_DEFINES: where's BINARY_SFPU_* before the plain binary's)."""
+def factory_defines(text: str, table: tuple[tuple[str, Defines], ...] = FACTORY_DEFINES) -> Defines:
+    """The defines of every trigger (a regular expression) of ``table`` that ``text`` (a kernel and
+    its local headers) uses, each define not defined by the text itself and not given by an earlier
+    trigger (the order of FACTORY_DEFINES: where's BINARY_SFPU_* before the plain binary's)."""
     out: dict[str, str] = {}
-    for trigger, defines in FACTORY_DEFINES:
+    for trigger, defines in table:
         if re.search(rf"\b{trigger}\b", text):
             for name, value in defines:
                 macro = name.split("(", 1)[0]

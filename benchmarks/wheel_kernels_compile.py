@@ -19,8 +19,11 @@ emulator's hosts do (``ttnn.KernelBindings`` -> tilecraft/emu/bindings.py): each
 compile-time ``CtaVal`` of value 2 (usable wherever a runtime arg is), each ``dfb::NAME`` a
 ``DFBBindingToken`` of a distinct CB index, each ``tensor::NAME`` a ``TensorBindingToken`` over the
 interleaved DRAM accessor args at compile-time arg 0, each ``sem::NAME`` a ``SemaphoreBindingToken``
-of a distinct id. Scratchpad bindings (``scratch::``) are not generated (the hosts have no
-scratchpads yet): they are tallied as blockers.
+of a distinct id, each ``scratch::NAME`` a 2 KiB ``ScratchpadBindingToken``, each ``pipe::NAME`` a
+``PrefetcherPipeBindingToken``, a tensor used as a sequence (``make_tensor_accessors(tensor::X)``) a
+tuple of two tensors, with ``get_token_if_present`` and the compile-time vararg readers where the
+kernel uses them, as 0.81.1's generator writes them (bindings.py); a ``TT_KERNEL`` entry gets the
+JIT's ``kernel_main`` (tt_kernel_entry.py) and its parameters are named compile-time args.
 
 A kernel counts as compute when it includes the compute API (``api/compute/...``) itself, through
 a local header or through one of kernel_lib's compute helpers (as the compute census,
@@ -29,9 +32,14 @@ wheel does not ship is reported as skipped with that reason (``SKIPPED``), not a
 
 With ``--dataflow real`` the data-movement kernels compile as ``TILECRAFT_DATAFLOW=real`` builds
 them: against the wheel's own 0.81.1 dataflow API in the machine include tree (tensix_dataflow.py).
+A failing data-movement kernel is then retried with what its factory passes (``compile_one``:
+``DM_FACTORY_DEFINES``, fallback and sharded args); a kernel the wheel itself cannot build for
+Wormhole is skipped with the reason (``NOT_BUILDABLE``). ``--only-from RESULTS`` reruns the
+kernels an earlier ``--out`` reports failing, ``--kernels`` the named ones.
 
     python -m benchmarks.wheel_kernels_compile [--jobs N] [--limit N] [--every N] [--role R] [--dataflow real]
-                                               [--out results.jsonl]
+                                               [--out results.jsonl] [--only-from results.jsonl]
+                                               [--kernels PATH...]
 """
 
 from __future__ import annotations
@@ -48,20 +56,23 @@ from dataclasses import replace
 from pathlib import Path
 
 from benchmarks.wheel_compute_variants import factory_defines
-from tilecraft.emu import build, tensix_dataflow, tensix_tree, wheel_kernels
-from tilecraft.emu.tensix_build import compile_host
+from tilecraft.emu import build, tensix_dataflow, tensix_tree, tt_kernel_entry, wheel_kernels
+from tilecraft.emu.tensix_build import ARCH_DEFINES, compile_host
 from tilecraft.emu.tensix_compute import kernel_arch
-from tilecraft.emu.bindings import NamedBindings, TensorBinding
+from tilecraft.emu.bindings import NamedBindings, ScratchpadBinding, TensorBinding
 from tilecraft.emu.toolchain import compiler
 from tilecraft.options import DATAFLOW_ENGINES
 
-#: the census builds every kernel for Wormhole B0 (its ``ARCH_WORMHOLE`` define below)
+#: the census builds every kernel for Wormhole B0
 CENSUS_ARCH = "wormhole"
+#: the architecture's define (``ARCH_WORMHOLE``), as the JIT passes it and ``kernel_arch`` reads it back
+ARCH_DEFINE = (ARCH_DEFINES[CENSUS_ARCH].removeprefix("-D"), "1")
 
 ARGS = tuple([2] * 64)
 #: what a data-movement kernel's factory defines for kernel_lib's helpers (dest_helpers.hpp asserts
-#: ENABLE_FP32_DEST_ACC is defined in a data-movement kernel); here fp32 DST accumulation off
-DM_DEFINES = (("ENABLE_FP32_DEST_ACC", "0"),)
+#: ENABLE_FP32_DEST_ACC, and DST_SYNC_FULL where the JIT's DST_SYNC_MODE is not, is defined in a
+#: data-movement kernel); here fp32 DST accumulation off and half-sync DST (the default)
+DM_DEFINES = (("ENABLE_FP32_DEST_ACC", "0"), ("DST_SYNC_FULL", "0"))
 KERNEL_ARGS = "experimental/kernel_args.h"
 #: the generated namespaces a failure is tallied under as a whole (``tensor::*``)
 GENERATED = ("args", "dfb", "tensor", "sem", "scratch")
@@ -104,21 +115,41 @@ def is_compute_kernel(path: Path) -> bool:
     return is_compute(text) or any(name in helpers or name.startswith("eltwise/") for name in included)
 
 
+#: how a kernel uses a tensor sequence (a tuple of tokens) rather than one tensor
+_SEQUENCE = re.compile(r"(?:make_tensor_accessors\(|tuple_size_v<decltype\(|std::get<[^<>]*>\()\s*tensor::(\w+)")
+#: each sequence gets two tensors (a factory's variadic count; concat's inputs, a matmul's chunks)
+SEQUENCE_LENGTH = 2
+#: each scratchpad's size: a 2 KiB region (the ops' pads are a page or a few words)
+SCRATCHPAD_BYTES = 2048
+
+
 def generated_bindings(text: str) -> NamedBindings:
-    """The bindings of a Metal 2.0 kernel, from the names it uses (see the module doc)."""
+    """The bindings of a Metal 2.0 kernel, from the names it uses (see the module doc). A name
+    followed by ``::``, ``<`` or a declarator is the headers' (``dfb::AccessPattern Pap``,
+    ``tensor::get_token_if_present<``), not a binding; a tensor name the kernel uses as a sequence is a tuple of two tensors; a name
+    asked of ``get_token_if_present`` is bound (the factory binds it); each parameter of a
+    ``TT_KERNEL`` entry is a named compile-time arg (tt_kernel_entry.py); a kernel reading unnamed
+    compile-time args (``get_compile_time_vararg``) has all of ARGS as such."""
     def names(namespace: str) -> list[str]:
-        return sorted(set(re.findall(rf"\b{namespace}::(\w+)", text)))
+        return sorted(set(re.findall(rf"\b{namespace}::(\w+)\b(?!\s*(?:::|<|[A-Za-z_]))", text)))
 
-    return NamedBindings(compile_time=tuple((n, 2) for n in names("args")),
-                         dfbs=tuple((n, i) for i, n in enumerate(names("dfb"))),
-                         tensors=tuple(TensorBinding(n, 0, 0) for n in names("tensor")),
-                         semaphores=tuple((n, i) for i, n in enumerate(names("sem"))))
-
-
-def _with_local_headers(path: Path) -> str:
-    """The kernel's text and that of the headers it includes from ttnn (their accessors count too)."""
-    return "".join(build._local_includes(path, path.read_text(errors="replace"))[1::2]) + path.read_text(
-        errors="replace")
+    sequences = sorted(set(_SEQUENCE.findall(text)))
+    optional = re.findall(r'tensor::get_token_if_present<\s*"(\w+)"', text)
+    optional_dfbs = re.findall(r'dfb::get_token_if_present<\s*"(\w+)"', text)
+    members = {n: tuple(f"{n}_{i}" for i in range(SEQUENCE_LENGTH)) for n in sequences}
+    tensors = sorted((set(names("tensor")) - set(sequences)) | set(optional) | {m for ms in members.values() for m in ms})
+    scratch = names("scratch")
+    found = tt_kernel_entry.entry(text)
+    entry_args = set(found.template_params + found.params) if found is not None else set()
+    return NamedBindings(compile_time=tuple((n, 2) for n in sorted(set(names("args")) | entry_args)),
+                         dfbs=tuple((n, i) for i, n in enumerate(sorted(set(names("dfb")) | set(optional_dfbs)))),
+                         tensors=tuple(TensorBinding(n, 0, 0) for n in tensors),
+                         semaphores=tuple((n, i) for i, n in enumerate(names("sem"))),
+                         tensor_sequences=tuple(members.items()),
+                         token_lookup="get_token_if_present" in text,
+                         scratchpads=tuple(ScratchpadBinding(n, i, SCRATCHPAD_BYTES) for i, n in enumerate(scratch)),
+                         pipes=tuple((n, i) for i, n in enumerate(names("pipe"))),
+                         compile_time_varargs=len(ARGS) if "get_compile_time_vararg" in text else 0)
 
 
 def kernel_build(path: Path) -> build.KernelBuild:
@@ -126,36 +157,70 @@ def kernel_build(path: Path) -> build.KernelBuild:
     text = path.read_text(errors="replace")
     compute = is_compute_kernel(path)
     slot = "COMPILE_FOR_TRISC" if compute else "COMPILE_FOR_NCRISC"
-    everything = _with_local_headers(path)
-    bindings = generated_bindings(everything) if KERNEL_ARGS in text else None
+    everything = kernel_text(path)
+    bindings = generated_bindings(everything) if KERNEL_ARGS in everything else None
     named = tuple((name, 2) for name in sorted(set(re.findall(r'get_named_compile_time_arg_val\(\s*"(\w+)"',
                                                               everything))))
     return build.KernelBuild(source=path, text=text, display=path.name, compute=compute, compile_args=ARGS,
                              named_args=named, defines=() if compute else DM_DEFINES, bindings=bindings, noc=1,
                              arch_defines=(("TC_EMULATOR", "1"), ("KERNEL_BUILD", "1"), (slot, "1"),
-                                           ("ARCH_WORMHOLE", "1"), ("NUM_DRAM_BANKS", "12"), ("NUM_L1_BANKS", "64")))
+                                           ARCH_DEFINE, ("NUM_DRAM_BANKS", "12"), ("NUM_L1_BANKS", "64")))
 
 
 def compile_one(path: Path, dataflow: str = "emulator") -> str | None:
     """None when the kernel compiles, else the first error's reason (``SKIPPED``... when the reason
-    lies outside tilecraft: a header the wheel does not ship). ``dataflow="real"`` compiles a
+    lies outside tilecraft: a header the wheel does not ship, an error NOT_BUILDABLE names). ``dataflow="real"`` compiles a
     data-movement kernel as TILECRAFT_DATAFLOW=real builds it (the real 0.81.1 dataflow API,
     tensix_dataflow.py), syntax-only; when that fails, it is tried again with what its factory
-    would pass that the generic build lacks (``with_factory_inputs``), and on a static assertion
-    with the fallback args too."""
+    would pass that the generic build lacks (``with_factory_inputs``), on a static assertion with
+    the fallback args too, with more args where it reads past ARGS, and with a sharded accessor's
+    args where it needs one."""
     kb = kernel_build(path)
     reason = _first_error(kb, dataflow)
     if reason is not None and dataflow == "real" and not kb.compute:
         factory = with_factory_inputs(kb)
-        tries = [factory] if factory != kb else []
-        if "static assertion failed" in reason:  # the factory's args differ from the generic 2s
-            tries += [replace(factory, compile_args=args[:len(ARGS)]) for _, args in FALLBACK_ARGS]
-        if any(_first_error(attempt, dataflow) is None for attempt in tries):
+        factory_reason = _first_error(factory, dataflow) if factory != kb else reason
+        if factory_reason is None or any(_first_error(attempt, dataflow) is None
+                                         for attempt in retries(factory, reason)):
             return None
+        reason = factory_reason  # what is left once the factory's defines are given
     header = re.fullmatch(r"[\w./-]+\.h(?:pp)?", reason or "")
     if header and not shipped(header.group(0)):
         return f"{SKIPPED}{header.group(0)} is not in the wheel"
-    return reason
+    why = next((why for error, why in NOT_BUILDABLE if reason and error.search(reason)), None)
+    return f"{SKIPPED}{why}" if why else reason
+
+
+#: first errors that say an arg's value is not one the kernel takes: a static assertion, a flag of 2
+#: narrowed to a template's bool (no template matches), a size that divides by zero in a constant
+_ARG_VALUE_ERROR = re.compile(r"static assertion failed|no matching function for call|must be initialized by a "
+                              r"constant expression")
+
+
+def retries(factory: build.KernelBuild, reason: str) -> list[build.KernelBuild]:
+    """The builds tried after ``factory`` (``kb`` with its factory's inputs) when ``kb`` failed for
+    ``reason``: on an error about an arg's value (``_ARG_VALUE_ERROR``) the fallback args (the
+    factory's args differ from the generic 2s), on a read past ARGS more args, on a sharded accessor's ``PageMapping`` a sharded
+    factory's args; each set as the positional args alone, then as the named ones too."""
+    arg_sets: list[tuple[int, ...]] = []
+    if _ARG_VALUE_ERROR.search(reason):
+        arg_sets += [args[:len(ARGS)] for _, args in DM_FALLBACK_ARGS]
+    if "Index out of range" in reason:
+        arg_sets += [LONG_ARGS, *(args for _, args in DM_FALLBACK_ARGS)]
+    if "PageMapping" in reason:
+        arg_sets.append(SHARDED_ARGS)
+    named = bool(factory.named_args or (factory.bindings and factory.bindings.compile_time))
+    return [attempt for args in arg_sets for attempt in (replace(factory, compile_args=args),
+                                                          *([with_named_args(factory, args)] if named else []))]
+
+
+def with_named_args(kb: build.KernelBuild, args: tuple[int, ...]) -> build.KernelBuild:
+    """``kb`` with compile-time args ``args`` and its named compile-time args (and Metal 2.0
+    ``args::`` constants) taking the same values in turn: a factory's sizes are in both."""
+    named = tuple((name, args[i % len(args)]) for i, (name, _) in enumerate(kb.named_args))
+    bindings = kb.bindings and replace(kb.bindings, compile_time=tuple(
+        (name, args[i % len(args)]) for i, (name, _) in enumerate(kb.bindings.compile_time)))
+    return replace(kb, compile_args=args, named_args=named, bindings=bindings)
 
 
 #: the fallback compile-time args, tried in turn when the generic 2s fail a static assertion:
@@ -163,6 +228,16 @@ def compile_one(path: Path, dataflow: str = "emulator") -> str | None:
 #: args and assert they differ; all ones, for kernels that assert a flag arg is set (128 each: the
 #: compute census's count)
 FALLBACK_ARGS = (("distinct args", tuple(1 + i % 31 for i in range(128))), ("args of 1", tuple([1] * 128)))
+#: the data-movement census's fallbacks add args of 32 and 64, a factory's sizes of one and two tiles
+#: (kernels assert a dimension is a multiple of 16, MSDA's head dim D; a slice count is 64 or 128, topk's)
+DM_FALLBACK_ARGS = (*FALLBACK_ARGS, ("args of 32", tuple([32] * 128)), ("args of 64", tuple([64] * 128)))
+#: the generic args for a kernel that reads past ARGS (sdpa's reader reads ~70): the compute census's count
+LONG_ARGS = tuple([2] * 128)
+#: the args of a factory whose tensors are sharded, for a kernel that uses a sharded accessor's page
+#: mapping (``PageMapping``, which only a sharded ``DistributionSpec`` has): every word 3, so each
+#: TensorAccessorArgs reads config Sharded|IsDram, rank 3, 3 banks, tensor and shard shapes of 3
+#: pages per dimension and the banks' coordinates (arg_config.hpp, tensor_accessor_args.h)
+SHARDED_ARGS = tuple([3] * len(ARGS))
 #: how the reason of a kernel the census cannot build for want of something the wheel lacks begins
 SKIPPED = "skipped: "
 #: every CB a bfloat16 32x32 tile: what the factories' CBs are for the kernels whose code checks a
@@ -173,16 +248,64 @@ CBS = tuple((i, build.CBInfo(2048, 5)) for i in range(32))
 def with_factory_inputs(kb: build.KernelBuild) -> build.KernelBuild:
     """``kb`` with what a data-movement kernel's factory passes beyond the generic build: bfloat16
     CBs and the factory defines of the macros it uses (wheel_compute_variants.factory_defines:
-    ``REDUCE_OP``...)."""
-    return replace(kb, cbs=CBS, defines=(*kb.defines, *factory_defines(kernel_text(kb.source))))
+    ``REDUCE_OP``..., its LLK enums qualified)."""
+    text = kernel_text(kb.source)
+    given = dict(factory_defines(text, DM_FACTORY_DEFINES)) | dict(factory_defines(text))
+    defines = tuple((name, _LLK_ENUM.sub(r"ckernel::\1", value)) for name, value in given.items())
+    return replace(kb, cbs=CBS, defines=(*kb.defines, *defines))
+
+
+#: The defines only data-movement kernels use -> what their factories pass (the names are strings of
+#: the wheel's _ttnncpp.so, where the factories are compiled; the values are computed there, so
+#: they are written here for the census's bfloat16 32x32 tiles and generic args of 2): binary_ng's
+#: and the ternary factory's fill functions of a bfloat16 operand (fill_tile_utils.hpp); the Quasar
+#: binary_ng DFB factory's interleaved tensors; the element size of non_zero_indices' input (its
+#: factory, shipped: ``input.element_size()``); a
+#: tile's element count; the two-pass welford reader's batch; the reduce writer's dimension; the
+#: MoE kernels' non-posted multicast; the hybrid expert kernels' union arg bases (the first half's,
+#: 0); and the brace lists the CCL and MLA factories generate (device order, core coordinates,
+#: chunk widths), one element given and the rest zero as their aggregates allow.
+DM_FACTORY_DEFINES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    (r"FILL_TILE_WITH_FIRST_\w+", tuple((f"FILL_TILE_WITH_FIRST_{what}{rm}{side}",
+                                        f"fill_tile_with_first_{what.lower()}{rm.lower()}_bfloat16")
+                                       for what in ("COLUMN", "ROW", "ELEMENT") for rm in ("", "_RM")
+                                       if not (rm and what == "ELEMENT") for side in ("", "_B", "_C"))),
+    ("HAS_SHARDING", (("HAS_SHARDING", "0"),)),
+    ("NUM_BYTES", (("NUM_BYTES", "2"),)),
+    ("TILE_HW_VAL", (("TILE_HW_VAL", "1024"),)),
+    ("WELFORD_TWO_PASS_STREAMING_CB_TILES", (("WELFORD_TWO_PASS_STREAMING_CB_TILES", "2"),)),
+    ("REDUCE_DIM", (("REDUCE_DIM", "ReduceDim::REDUCE_ROW"),)),
+    ("H_MCAST_POSTED", (("H_MCAST_POSTED", "0"),)),
+    ("HYB_UNIFIED_CT_BASE", (("HYB_UNIFIED_CT_BASE", "0"), ("HYB_UNIFIED_RT_BASE", "0"))),
+    ("DEVICE_ORDER", (("DEVICE_ORDER", "{0}"), ("INPUT_CORE_XY", "{{0, 0}}"), ("SCHEDULE", "{{0, 0, 0}}"),
+                      *((f"{head}OUTPUT_CORE_XY", "{{0, 0}}") for head in ("", "Q_", "K_", "V_")))),
+    ("CHUNK_TILE_WIDTHS", (("CHUNK_TILE_WIDTHS", "1"), ("CHUNK_TILE_OFFSETS", "0, 1"))),
+    ("OUTPUT_SHARD_CORE_MAP", (("OUTPUT_SHARD_CORE_MAP", "{0}"),)),
+    ("COLLECTOR_CORE_COORDS", (("COLLECTOR_CORE_COORDS", "{{0, 0}}"),)),
+)
+#: the LLK enums a factory names in a define: a data-movement kernel has no ``using namespace
+#: ckernel``, so the factories pass them qualified (``ckernel::PoolType::SUM``: strings of _ttnncpp.so)
+_LLK_ENUM = re.compile(r"(?<!::)\b((?:PoolType|ReduceDim)::)")
 
 
 @functools.cache
 def shipped(header: str) -> bool:
-    """Whether a header of this name is anywhere in the wheel's headers or kernel sources."""
-    name = Path(header).name
+    """Whether a header of this path (its ``../`` steps aside) is anywhere in the wheel's headers or
+    kernel sources (``tt_metal/fabric/hw/inc/linear/api.h`` is not, though other ``api.h`` are)."""
+    tail = re.sub(r"^(?:\.\./)+", "", header)
     roots = (tensix_tree.machine_tree(CENSUS_ARCH).parent, wheel_kernels.ensure_kernels())
-    return any(next(root.rglob(name), None) is not None for root in roots)
+    return any(found.as_posix().endswith(f"/{tail}") for root in roots for found in root.rglob(Path(tail).name))
+
+
+#: first errors that are the wheel's and not tilecraft's -> the reason the kernel is skipped
+NOT_BUILDABLE = (
+    (re.compile(r"no member named 'evil_set_write_ptr' in 'CircularBuffer'"),
+     "the kernel calls evil_set_write_ptr on a CircularBuffer, which 0.81.1's CircularBuffer lacks (only "
+     "DataflowBuffer has it): it does not compile against the wheel's own API"),
+    (re.compile(r"READ_RESPONSE_STATIC_VC"),
+     "READ_RESPONSE_STATIC_VC is Quasar's (internal/tt-2xx/quasar/noc_nonblocking_api_v1.h); the census builds "
+     "Wormhole"),
+)
 
 
 def _first_error(kb: build.KernelBuild, dataflow: str) -> str | None:
@@ -241,6 +364,13 @@ def by_role(paths: list[Path], reasons: list[str | None]) -> dict[str, list[str 
     return grouped
 
 
+def failed_in(results: Path) -> set[str]:
+    """The kernels an earlier ``--out`` file reports as failing (skips, which lie outside tilecraft,
+    left out)."""
+    rows = [json.loads(line) for line in results.read_text().splitlines() if line.strip()]
+    return {row["kernel"] for row in rows if row["reason"] and not row["reason"].startswith(SKIPPED)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
@@ -250,9 +380,15 @@ def main() -> None:
     parser.add_argument("--dataflow", choices=DATAFLOW_ENGINES, default="emulator",
                         help="what data-movement kernels compile against (TILECRAFT_DATAFLOW)")
     parser.add_argument("--out", type=Path, help="each kernel's result as a JSON line (kernel, role, reason)")
+    parser.add_argument("--only-from", type=Path, metavar="RESULTS",
+                        help="only the kernels that failed in an earlier --out (to iterate on the failures)")
+    parser.add_argument("--kernels", nargs="+", default=(), help="only these kernels (paths under ttnn/operations)")
     options = parser.parse_args()
     root = wheel_kernels.ensure_kernels()
     paths = [p for p in kernels(root) if options.role is None or role(p) == options.role]
+    chosen = set(options.kernels) | (failed_in(options.only_from) if options.only_from else set())
+    if chosen:
+        paths = [p for p in paths if p.relative_to(wheel_kernels.operations(root)).as_posix() in chosen]
     paths = paths[::options.every][:options.limit or None]
     reasons = measure(paths, options.jobs, options.dataflow)
     if options.out is not None:

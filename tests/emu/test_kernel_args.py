@@ -128,3 +128,31 @@ def test_a_semaphore_binding_and_the_headers_the_generated_bindings_bring(device
         run([out], [desc], [cb(3, core_ranges=cores(0, 0, 0, 0))],
             [ttnn.SemaphoreDescriptor(id=1, core_ranges=cores(0, 0, 0, 0), initial_value=0)])
     assert torch.equal(ttnn.to_torch(out), torch.ones(32, 32, dtype=ttnn.to_torch(out).dtype))
+
+
+@pytest.mark.parametrize("engine", ["emulator", "real"])
+def test_a_tt_kernel_entry_gets_the_kernel_main_the_jit_writes(device, engine: str) -> None:
+    """A kernel whose entry is a ``TT_KERNEL`` function gets kernel_main() from its signature
+    (tilecraft/emu/tt_kernel_entry.py), on the emulator's dataflow API and on the real one: the
+    template parameter from the named compile-time arg, the function parameter from the named
+    runtime arg. It stamps page 1 of a two-page output with two bfloat16 ones; page 0 keeps its zeros."""
+    out = dram(device, torch.zeros(64, 32))
+    desc = kernel(KERNELS / "tt_kernel_entry.cpp", ttnn.WriterConfigDescriptor(), cores(0, 0, 0, 0), rt=[1])
+    desc.bindings = ttnn.KernelBindings(runtime_args=["page"], compile_time_args={"word": 0x3F803F80},
+                                        dfbs={"out": 3}, tensors={"dst": out})
+    with session.using(dataflow_engine=engine):
+        run([out], [desc], [cb(3, core_ranges=cores(0, 0, 0, 0))])
+    got = ttnn.to_torch(out).float()
+    assert torch.equal(got[:32], torch.zeros(32, 32)) and torch.equal(got[32:], torch.ones(32, 32))
+
+
+def test_the_tt_kernel_entry_is_read_from_its_signature() -> None:
+    from tilecraft.emu import tt_kernel_entry
+
+    text = ("// TT_KERNEL void not_this(uint32_t a) {}\ntemplate <uint32_t Kt, std::size_t N = sizeof(std::pair<int, int>)>\n"
+            "TT_KERNEL void dataflow(uint32_t worker_index, const std::array<int, 2> group) {}\n")
+    found = tt_kernel_entry.entry(text)
+    assert found == tt_kernel_entry.Entry("dataflow", ("Kt", "N"), ("worker_index", "group"))
+    assert "dataflow<get_arg(args::Kt), get_arg(args::N)>(get_arg(args::worker_index), get_arg(args::group));" \
+        in tt_kernel_entry.shim(found)
+    assert tt_kernel_entry.entry("void kernel_main() {}") is None

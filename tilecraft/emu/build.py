@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import cache, chlkc, wheel_kernels
+from . import cache, chlkc, tt_kernel_entry, wheel_kernels
 from ..diagnostics import Diagnostic
 from .bindings import NamedBindings
 from .compile_errors import compile_failure, deprecation_warnings
@@ -160,7 +160,10 @@ class KernelBuild:
         lines += [f'#include "{header}"' for header in (COMPUTE_IMPLICIT if self.compute else DATAFLOW_IMPLICIT)]
         if self.compute:
             lines += ["namespace ckernel {}", "using namespace ckernel;"]
-        lines += [f'#include "{self.source}"', 'extern "C" void tc_kernel_entry() { kernel_main(); }']
+        lines.append(f'#include "{self.source}"')
+        found = tt_kernel_entry.entry(self.text)
+        lines += [tt_kernel_entry.shim(found)] if found is not None else []  # the JIT's kernel_main for a TT_KERNEL entry
+        lines.append('extern "C" void tc_kernel_entry() { kernel_main(); }')
         return "\n".join(lines) + "\n"
 
     def key(self) -> str:

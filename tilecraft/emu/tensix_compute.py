@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from . import cache, chlkc, native, tensix_prefix, tensix_tree
+from . import cache, chlkc, native, tensix_prefix, tensix_tree, tt_kernel_entry
 from .bindings import NO_LOCATION
 from .build import COMPILE_LOG, INCLUDE, RUNTIME, KernelBuild, ttnn_include_roots
 from .compile_errors import compile_failure, missing_kernel_main
@@ -131,16 +131,19 @@ def kernel_define_flags(build: KernelBuild) -> list[str]:
 def write_units(build: KernelBuild, directory: Path) -> None:
     """The files the JIT generates for a compute kernel, in ``directory``: its defines, the chlkc
     descriptors, a Metal 2.0 kernel's bindings, and each TRISC's translation unit
-    (``trisc_<x>.cpp``, laid out as ``trisck.cc``) with its ``chlkc_<x>.cpp``."""
+    (``trisc_<x>.cpp``, laid out as ``trisck.cc``) with its ``chlkc_<x>.cpp`` (the kernel, and the
+    ``kernel_main()`` the JIT writes for a ``TT_KERNEL`` entry: tt_kernel_entry.py)."""
     (directory / "defines_generated.h").write_text("".join(f"#define {n} {v}\n" for n, v in build.defines))
     (directory / "chlkc_descriptors.h").write_text(descriptors_header(build))
     # a Metal 2.0 kernel's generated bindings, which the JIT includes in each TRISC's prologue
     bindings = '#include "kernel_bindings_generated.h"\n' if build.bindings is not None else ""
     if build.bindings is not None:
         (directory / "kernel_bindings_generated.h").write_text("#pragma once\n" + build.bindings.header(NO_LOCATION))
+    found = tt_kernel_entry.entry(build.text)
+    entry = tt_kernel_entry.shim(found) if found is not None else ""  # the JIT's kernel_main for a TT_KERNEL entry
     for name in TRISCS:
         (directory / f"chlkc_{name.lower()}.cpp").write_text(
-            f'#define TRISC_{name}\n{bindings}#include "defines_generated.h"\n#include "{build.source}"\n')
+            f'#define TRISC_{name}\n{bindings}#include "defines_generated.h"\n#include "{build.source}"\n{entry}')
         (directory / f"trisc_{name.lower()}.cpp").write_text(
             '#include "internal/firmware_common.h"\n#include "api/compile_time_args.h"\n'
             '#include "chlkc_list.h"\n#include "tc_compute_trisc_main.h"\n')

@@ -23,7 +23,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import cache, call_sites, native, tensix_prefix, tensix_tree
+from . import cache, call_sites, native, tensix_prefix, tensix_tree, tt_kernel_entry
 from .build import COMPILE_LOG, INCLUDE, KernelBuild
 from .tensix_build import ARCH_DEFINES, KERNEL_FLAGS, MACHINE_DIR, hash_tree, run_compiler
 from .tensix_compute import (arch_define_lines, descriptors_header, kernel_arch, kernel_define_flags, kernel_errors,
@@ -91,10 +91,13 @@ def prefix_defines(build: KernelBuild) -> str:
 def translation_unit(build: KernelBuild) -> str:
     """The kernel's translation unit after the shared prefix (``compile_command`` force-includes it:
     the firmware's headers as brisck.cc/ncrisck.cc include them): the headers' parts that read the
-    kernel's args and descriptors, then the kernel, with the firmware stand-in after it."""
+    kernel's args and descriptors, then the kernel (and the kernel_main the JIT writes for a
+    ``TT_KERNEL`` entry: tt_kernel_entry.py), with the firmware stand-in after it."""
     bindings = '#include "kernel_bindings_generated.h"\n' if build.bindings is not None else ""
     deferred = "".join(f'#include "{deferral.target}"\n' for deferral in tensix_tree.DEFERRALS)
-    return deferred + bindings + f'#include "{build.source}"\n#include "tc_dataflow_main.h"\n'
+    found = tt_kernel_entry.entry(build.text)
+    entry = tt_kernel_entry.shim(found) if found is not None else ""  # the JIT's kernel_main for a TT_KERNEL entry
+    return deferred + bindings + f'#include "{build.source}"\n{entry}#include "tc_dataflow_main.h"\n'
 
 
 def compile_command(build: KernelBuild, directory: Path, tt_metal: Path, arch: str) -> list[str]:
