@@ -320,3 +320,50 @@ def test_only_the_repeated_stores_address_their_pages(tmp_path) -> None:
     emit_script(PLANTED / "init_across_if_else.py", tmp_path / "branches")
     (math,) = (tmp_path / "branches").glob("*/math.cpp")
     assert "pack_tile(" in math.read_text() and "pack_tile<" not in math.read_text()
+
+
+def int32_goldens(x: torch.Tensor, z: torch.Tensor, e: torch.Tensor) -> list[torch.Tensor]:
+    """torch's int32 arithmetic (which wraps around, as the device does) on int32_math.py's stores."""
+    flags = ((e < x).int() + (e > z).int() * 2 + (x <= z).int() * 4 + (x >= e).int() * 8 + (x == z).int() * 16
+             + (e != x).int() * 32)
+    return [x * z - x + z - 7, torch.where(e >= x, torch.maximum(e, z), torch.minimum(e, x)), flags,
+            torch.relu(x) - z.abs() - x * 2 + z * z - (5 - x), x * 65536]
+
+
+def test_int32_block_math_takes_the_integer_calls_at_every_level() -> None:
+    """Found by the ``--level cpp`` property campaign: block math on Int32 blocks was emitted as the
+    float calls, which the device computes on the integers' bit patterns as floats. It now takes
+    0.81.1's integer SFPU calls, and on the Tensix machine (the real LLK) every store equals torch's
+    int32 arithmetic bit for bit, with negatives, the format's extremes (compared and selected) and
+    products up to 46000^2. Where a value leaves the Int32 range (``x * 65536``) the device wraps
+    around as torch does, and the language level (and the Metalium level, which computes as it
+    does) saturates at the store: the documented difference (docs/numerics.md)."""
+    script = PLANTED / "int32_math.py"
+    code, want, err = script_values(script)
+    assert code == 0 and "error[" not in err and "warning[" not in err, err[-3000:]
+    x, z, e = want[:3]
+    goldens = int32_goldens(x, z, e)
+    for got, golden in zip(want[3:7], goldens[:4], strict=True):
+        assert torch.equal(got, golden)
+    wide = x.long() * 65536
+    assert torch.equal(want[7], wide.clamp(-(2**31), 2**31 - 1).int())  # saturated
+    assert not torch.equal(want[7], goldens[4])
+    for level in ("metal", "cpp"):
+        code, got, err = script_values(script, "--level", level)
+        assert code == 0 and "error[" not in err and "warning[" not in err, f"{level}: {err[-3000:]}"
+        assert all(torch.equal(g, w) for g, w in zip(got[:7], want[:7], strict=True)), level
+        assert torch.equal(got[7], want[7] if level == "metal" else goldens[4]), level
+
+
+def test_int32_block_math_emits_the_integer_calls(tmp_path) -> None:
+    """The emitted compute kernel of int32_math.py calls the integer forms only, with their 0.81.1
+    template arguments, and no float SFPU or FPU call."""
+    emit_script(PLANTED / "int32_math.py", tmp_path)
+    math = (tmp_path / "int32_math" / "math.cpp").read_text()
+    for call in ("add_int_tile<DataFormat::Int32>(", "sub_int_tile<DataFormat::Int32>(", "mul_int_tile_init<DataFormat::Int32>()",
+                 "binary_max_int32_tile(", "binary_min_int32_tile(", "lt_int_tile<DataFormat::Int32>(",
+                 "eq_int_tile_init<DataFormat::Int32>()", "where_tile<DataFormat::Int32>(", "abs_tile_int32(",
+                 "negative_tile_int32(", "relu_tile_int32(", "fill_tile_int<DataFormat::Int32>(1, 0x00010000u)"):
+        assert call in math, call
+    for float_call in ("_binary_tile(", "add_tiles(", "sub_tiles(", "fill_tile(", "binary_max_tile("):
+        assert float_call not in math, float_call
