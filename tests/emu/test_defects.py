@@ -367,3 +367,21 @@ def test_int32_block_math_emits_the_integer_calls(tmp_path) -> None:
         assert call in math, call
     for float_call in ("_binary_tile(", "add_tiles(", "sub_tiles(", "fill_tile(", "binary_max_tile("):
         assert float_call not in math, float_call
+
+
+def test_a_transposed_block_stored_twice_stays_in_its_pages() -> None:
+    """Found by the ``--level cpp`` property campaign (seed 1, 8 programs per kind; two transpose
+    programs stopped at E5208 before the fix): a transposed block of three tiles stored twice in
+    one reservation. The first store packs its three pages in order; the second, in order too,
+    went on to page 3, beyond the reserved ones. It now addresses its pages (``pack_tile<true>``)
+    and the emitted program runs on the Tensix machine with no finding, equal to torch and to the
+    language level bit for bit."""
+    script = PLANTED / "transpose_twice.py"
+    code, want, err = script_values(script)
+    assert code == 0, err[-3000:]
+    x, y = want
+    assert torch.equal(y, torch.sign(x.float()).T ** 3)
+    code, got, err = script_values(script, "--level", "cpp")
+    # the one finding is E5411: the transpose reads its computed operand as TF32 (exact for -1, 0, 1)
+    assert code == 0 and "error[" not in err and err.count("warning[") == err.count("warning[E5411]"), err[-3000:]
+    assert all(torch.equal(g, w) for g, w in zip(got, want, strict=True))
