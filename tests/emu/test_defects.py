@@ -385,3 +385,28 @@ def test_a_transposed_block_stored_twice_stays_in_its_pages() -> None:
     # the one finding is E5411: the transpose reads its computed operand as TF32 (exact for -1, 0, 1)
     assert code == 0 and "error[" not in err and err.count("warning[") == err.count("warning[E5411]"), err[-3000:]
     assert all(torch.equal(g, w) for g, w in zip(got, want, strict=True))
+
+
+def test_division_by_a_number_is_not_div_unary_tile(tmp_path) -> None:
+    """Found reproducing a seed-1 campaign program (broadcast, a golden mismatch on the Tensix
+    machine): ``x / 2.0`` was emitted as ``div_unary_tile(idst, bits(2.0))``, which 0.81.1 computes
+    as ``x * 2.0`` (ckernel_sfpu_binop_with_unary.h: the host passes the reciprocal), and the first
+    engine divided, hiding it. A power of two now multiplies by its exact reciprocal (the same
+    bits as dividing), any other number goes through the SFPU's division of two tiles."""
+    script = PLANTED / "store_twice.py"
+    path = tmp_path / "divide.py"
+    path.write_text(script.read_text().replace("xb * 2.0)  # overwrites", "xb / 4.0)  # overwrites")
+                    .replace("zb.store(xb * 0.5)", "zb.store(xb / 3.0)")
+                    .replace("x_host * 2.0)", "x_host / 4.0)")
+                    .replace("assert torch.equal(ttnn.to_torch(z).float(), x_host * 0.5)", ""))
+    emit_script(path, tmp_path / "emitted")
+    (math,) = (tmp_path / "emitted").glob("*/math.cpp")
+    assert "div_unary_tile" not in math.read_text() and "mul_unary_tile" in math.read_text()
+    assert "div_binary_tile" in math.read_text()
+    code, want, err = script_values(path)
+    assert code == 0, err[-3000:]
+    code, got, err = script_values(path, "--level", "cpp")
+    assert code == 0 and "error[" not in err, err[-3000:]
+    x, y, z = got
+    assert torch.equal(y, want[1]) and torch.equal(y.float(), x.float() / 4.0)
+    assert torch.allclose(z.float(), x.float() / 3.0, rtol=1e-2, atol=1e-2)

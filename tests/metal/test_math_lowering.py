@@ -139,6 +139,7 @@ def test_integer_compute_kernel_passes_the_headers(fmt: str, expr: str, tmp_path
     ("int32", "ttl.math.sign(x)", "block math ('sign') on Int32 blocks", "no int32 form of 'sign'"),
     ("uint32", "ttl.math.abs(x)", "block math ('abs') on UInt32 blocks", "no uint32 form of 'abs'"),
     ("int32", "x * 0.5", "block math ('mul') on Int32 blocks with the number 0.5", "take int32 numbers"),
+    ("int32", "x + ttl.math.transpose(x)", "a transpose of Int32 blocks in block math", "cannot hold 32-bit integers"),
 ])
 def test_integer_math_without_an_integer_call_is_refused(fmt: str, expr: str, what: str, missing: str, tmp_path: Path,
                                                          capsys: pytest.CaptureFixture[str]) -> None:

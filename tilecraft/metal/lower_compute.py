@@ -13,6 +13,7 @@ computed expression is first stored into an intermediate buffer introduced by lo
 
 from __future__ import annotations
 
+import math
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterator
@@ -565,7 +566,7 @@ class ComputeLowering(KernelLowering):
                 self.fail(what, hint=f"0.81.1 has no {fmt.name} form of '{op.fn}' (its integer unary calls are "
                           f"{', '.join(s.call for s in INT_UNARY.values())}): compute in a float format, or run "
                           "at the language level")
-            return Node("unary", op, shape, [self.node(op.x)], value=fmt)
+            return Node("unary", op, shape, [self.integer_operand(op.x, shape, fmt)], value=fmt)
         if (op.fn, fmt.name) not in INT_SFPU_BINARY:
             self.fail(what, hint=f"0.81.1 has no {fmt.name} SFPU call for '{op.fn}' (its integer binaries are "
                       "add_int_tile, sub_int_tile, mul_int_tile, binary_max/min_int32/uint32_tile and the "
@@ -573,8 +574,12 @@ class ComputeLowering(KernelLowering):
         return Node("sfpu", op, shape, [self.integer_operand(o, shape, fmt) for o in (op.lhs, op.rhs)], value=fmt)
 
     def integer_operand(self, operand: Any, shape: tuple[int, ...], fmt: DataFormat) -> Node:
-        """An operand of integer block math: a number is filled into a DST tile of ``fmt``."""
+        """An operand of integer block math: a number is filled into a DST tile of ``fmt``; a
+        broadcast, reduce, transpose or matmul of integers (the FPU's paths) is refused."""
         node = self.node(operand if isinstance(operand, (ir.Reg, ir.Const)) else ir.Const(operand))
+        if node.kind not in ("const", "leaf", "fill", "sfpu", "unary", "where"):
+            self.fail(f"a {node.kind} of {fmt.metal_name} blocks in block math", hint="it reads the blocks through "
+                      "the FPU's source registers, which cannot hold 32-bit integers: compute in a float format")
         return Node("fill", None, shape, [node], value=fmt) if node.kind == "const" else node
 
     def transposed_operand(self, op: ir.TileMatmul) -> ir.TileTranspose | None:
@@ -605,6 +610,9 @@ class ComputeLowering(KernelLowering):
 
     def binary_node(self, op: ir.TileBinary, shape: tuple[int, ...]) -> Node:
         lhs, rhs = self.node(op.lhs), self.node(op.rhs)
+        reciprocal = _exact_reciprocal(rhs.value) if op.fn == "div" and rhs.kind == "const" else None
+        if reciprocal is not None and lhs.kind != "const":  # x / 2.0 is x * 0.5, bit for bit
+            return Node("scalar", _Binary("mul"), shape, [lhs, Node("const", None, (), value=reciprocal)])
         if rhs.kind == "const" and op.fn in SCALAR_BINARY and lhs.kind != "const":
             return Node("scalar", op, shape, [lhs, rhs])
         if rhs.kind == "const" and op.fn == "pow" and isinstance(rhs.value, float) and rhs.value.is_integer():
@@ -1569,6 +1577,18 @@ INTEGER_COMPOSITES: dict[str, Any] = {
 
 _INTEGER_NUMBERS = ("the integer SFPU calls take {fmt} numbers (fill_tile_int): write an integer in that range, or "
                     "compute in a float format")
+
+
+def _exact_reciprocal(value: Any) -> float | None:
+    """``1 / value`` where it is exact in fp32 and as normal as ``value`` (a power of two whose
+    reciprocal is a normal fp32): then ``x * (1 / value)`` rounds the same real number as
+    ``x / value``, so both give the same bits. None for anything else (a runtime scalar too)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value == 0:
+        return None
+    mantissa, exponent = math.frexp(abs(value))
+    if mantissa != 0.5 or not -126 <= 1 - exponent <= 127:  # 1/value = 2**(1 - exponent), a normal fp32
+        return None
+    return 1.0 / value
 
 
 def _fits(value: Any, fmt: DataFormat) -> bool:

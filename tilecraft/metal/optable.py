@@ -201,10 +201,13 @@ INT_UNARY: dict[tuple[str, str], Sfpu] = {
 #: a DST tile filled with an integer (its two's complement bits as the uint32 argument)
 FILL_INT = Sfpu("fill_tile_init", "fill_tile_int", "eltwise_unary/fill.h", "int")
 
-#: binary block math with a scalar right operand -> SFPU ``<op>_unary_tile(idst, float bits)``
+#: binary block math with a scalar right operand -> SFPU ``<op>_unary_tile(idst, float bits)``. Not
+#: ``div_unary_tile``: 0.81.1 multiplies by its parameter (the host passes the reciprocal), so a
+#: division by a number is a multiplication where the reciprocal is exact (a power of two), else
+#: the SFPU's division of two tiles (``ComputeLowering.binary_node``)
 SCALAR_BINARY: dict[str, Sfpu] = {
     op: Sfpu("binop_with_scalar_tile_init", f"{op}_unary_tile", "eltwise_unary/binop_with_scalar.h", "bits")
-    for op in ("add", "sub", "mul", "div")
+    for op in ("add", "sub", "mul")
 }
 
 COPY = Sfpu("copy_init", "copy_tile", "tile_move_copy.h")  # copy_tile_init is deprecated in 0.81

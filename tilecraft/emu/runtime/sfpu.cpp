@@ -164,7 +164,7 @@ float unary(SfpuUnary op, float x, std::uint32_t p0, std::uint32_t p1, std::uint
         case SfpuUnary::AddScalar: return x + p(p0);
         case SfpuUnary::SubScalar: return x - p(p0);
         case SfpuUnary::MulScalar: return x * p(p0);
-        case SfpuUnary::DivScalar: return x / p(p0);
+        case SfpuUnary::DivScalar: return x * p(p0);  // 0.81.1 multiplies: the caller passes the reciprocal
         case SfpuUnary::RsubScalar: return p(p0) - x;
         case SfpuUnary::Isinf: return flag(std::isinf(x));
         case SfpuUnary::Isnan: return flag(std::isnan(x));
