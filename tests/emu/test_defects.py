@@ -369,6 +369,7 @@ def test_int32_block_math_emits_the_integer_calls(tmp_path) -> None:
         assert float_call not in math, float_call
 
 
+@pytest.mark.slow  # a kernel of its own (about 25 s cold); test_a_block_stored_again_before_its_push covers pack_tile<true>
 def test_a_transposed_block_stored_twice_stays_in_its_pages() -> None:
     """Found by the ``--level cpp`` property campaign (seed 1, 8 programs per kind; two transpose
     programs stopped at E5208 before the fix): a transposed block of three tiles stored twice in
