@@ -206,6 +206,8 @@ UNARY = {
         lambda x: tile_math.UNARY_PARAM["threshold_le"](x, 0.1, 7.0),
     f"power_tile_init(); power_tile(0, {bits(3.0)});": lambda x: tile_math.UNARY_PARAM["power"](x, 3),
     f"binop_with_scalar_tile_init(); mul_unary_tile(0, {bits(-1.5)});": lambda x: x * -1.5,
+    # 0.81.1's div_unary_tile multiplies by its parameter: the host passes the reciprocal
+    f"binop_with_scalar_tile_init(); div_unary_tile(0, {bits(3.0)});": lambda x: x * 3.0,
     "fill_tile_init(); fill_tile(0, 2.5f);": lambda x: torch.full_like(x, 2.5),
     # the scale 1 / ln(base) as fp32 bits (0.81.1); log2 through base_is_two, the exact path
     f"log_with_base_tile_init(); log_with_base_tile<false, true>(0, {bits(1 / math.log(2))});": tile_math.UNARY["log2"],

@@ -320,3 +320,94 @@ def test_only_the_repeated_stores_address_their_pages(tmp_path) -> None:
     emit_script(PLANTED / "init_across_if_else.py", tmp_path / "branches")
     (math,) = (tmp_path / "branches").glob("*/math.cpp")
     assert "pack_tile(" in math.read_text() and "pack_tile<" not in math.read_text()
+
+
+def int32_goldens(x: torch.Tensor, z: torch.Tensor, e: torch.Tensor) -> list[torch.Tensor]:
+    """torch's int32 arithmetic (which wraps around, as the device does) on int32_math.py's stores."""
+    flags = ((e < x).int() + (e > z).int() * 2 + (x <= z).int() * 4 + (x >= e).int() * 8 + (x == z).int() * 16
+             + (e != x).int() * 32)
+    return [x * z - x + z - 7, torch.where(e >= x, torch.maximum(e, z), torch.minimum(e, x)), flags,
+            torch.relu(x) - z.abs() - x * 2 + z * z - (5 - x), x * 65536]
+
+
+def test_int32_block_math_takes_the_integer_calls_at_every_level() -> None:
+    """Found by the ``--level cpp`` property campaign: block math on Int32 blocks was emitted as the
+    float calls, which the device computes on the integers' bit patterns as floats. It now takes
+    0.81.1's integer SFPU calls, and on the Tensix machine (the real LLK) every store equals torch's
+    int32 arithmetic bit for bit, with negatives, the format's extremes (compared and selected) and
+    products up to 46000^2. Where a value leaves the Int32 range (``x * 65536``) the device wraps
+    around as torch does, and the language level (and the Metalium level, which computes as it
+    does) saturates at the store: the documented difference (docs/numerics.md)."""
+    script = PLANTED / "int32_math.py"
+    code, want, err = script_values(script)
+    assert code == 0 and "error[" not in err and "warning[" not in err, err[-3000:]
+    x, z, e = want[:3]
+    goldens = int32_goldens(x, z, e)
+    for got, golden in zip(want[3:7], goldens[:4], strict=True):
+        assert torch.equal(got, golden)
+    wide = x.long() * 65536
+    assert torch.equal(want[7], wide.clamp(-(2**31), 2**31 - 1).int())  # saturated
+    assert not torch.equal(want[7], goldens[4])
+    for level in ("metal", "cpp"):
+        code, got, err = script_values(script, "--level", level)
+        assert code == 0 and "error[" not in err and "warning[" not in err, f"{level}: {err[-3000:]}"
+        assert all(torch.equal(g, w) for g, w in zip(got[:7], want[:7], strict=True)), level
+        assert torch.equal(got[7], want[7] if level == "metal" else goldens[4]), level
+
+
+def test_int32_block_math_emits_the_integer_calls(tmp_path) -> None:
+    """The emitted compute kernel of int32_math.py calls the integer forms only, with their 0.81.1
+    template arguments, and no float SFPU or FPU call."""
+    emit_script(PLANTED / "int32_math.py", tmp_path)
+    math = (tmp_path / "int32_math" / "math.cpp").read_text()
+    for call in ("add_int_tile<DataFormat::Int32>(", "sub_int_tile<DataFormat::Int32>(", "mul_int_tile_init<DataFormat::Int32>()",
+                 "binary_max_int32_tile(", "binary_min_int32_tile(", "lt_int_tile<DataFormat::Int32>(",
+                 "eq_int_tile_init<DataFormat::Int32>()", "where_tile<DataFormat::Int32>(", "abs_tile_int32(",
+                 "negative_tile_int32(", "relu_tile_int32(", "fill_tile_int<DataFormat::Int32>(1, 0x00010000u)"):
+        assert call in math, call
+    for float_call in ("_binary_tile(", "add_tiles(", "sub_tiles(", "fill_tile(", "binary_max_tile("):
+        assert float_call not in math, float_call
+
+
+@pytest.mark.slow  # a kernel of its own (about 25 s cold); test_a_block_stored_again_before_its_push covers pack_tile<true>
+def test_a_transposed_block_stored_twice_stays_in_its_pages() -> None:
+    """Found by the ``--level cpp`` property campaign (seed 1, 8 programs per kind; two transpose
+    programs stopped at E5208 before the fix): a transposed block of three tiles stored twice in
+    one reservation. The first store packs its three pages in order; the second, in order too,
+    went on to page 3, beyond the reserved ones. It now addresses its pages (``pack_tile<true>``)
+    and the emitted program runs on the Tensix machine with no finding, equal to torch and to the
+    language level bit for bit."""
+    script = PLANTED / "transpose_twice.py"
+    code, want, err = script_values(script)
+    assert code == 0, err[-3000:]
+    x, y = want
+    assert torch.equal(y, torch.sign(x.float()).T ** 3)
+    code, got, err = script_values(script, "--level", "cpp")
+    # the one finding is E5411: the transpose reads its computed operand as TF32 (exact for -1, 0, 1)
+    assert code == 0 and "error[" not in err and err.count("warning[") == err.count("warning[E5411]"), err[-3000:]
+    assert all(torch.equal(g, w) for g, w in zip(got, want, strict=True))
+
+
+def test_division_by_a_number_is_not_div_unary_tile(tmp_path) -> None:
+    """Found reproducing a seed-1 campaign program (broadcast, a golden mismatch on the Tensix
+    machine): ``x / 2.0`` was emitted as ``div_unary_tile(idst, bits(2.0))``, which 0.81.1 computes
+    as ``x * 2.0`` (ckernel_sfpu_binop_with_unary.h: the host passes the reciprocal), and the first
+    engine divided, hiding it. A power of two now multiplies by its exact reciprocal (the same
+    bits as dividing), any other number goes through the SFPU's division of two tiles."""
+    script = PLANTED / "store_twice.py"
+    path = tmp_path / "divide.py"
+    path.write_text(script.read_text().replace("xb * 2.0)  # overwrites", "xb / 4.0)  # overwrites")
+                    .replace("zb.store(xb * 0.5)", "zb.store(xb / 3.0)")
+                    .replace("x_host * 2.0)", "x_host / 4.0)")
+                    .replace("assert torch.equal(ttnn.to_torch(z).float(), x_host * 0.5)", ""))
+    emit_script(path, tmp_path / "emitted")
+    (math,) = (tmp_path / "emitted").glob("*/math.cpp")
+    assert "div_unary_tile" not in math.read_text() and "mul_unary_tile" in math.read_text()
+    assert "div_binary_tile" in math.read_text()
+    code, want, err = script_values(path)
+    assert code == 0, err[-3000:]
+    code, got, err = script_values(path, "--level", "cpp")
+    assert code == 0 and "error[" not in err, err[-3000:]
+    x, y, z = got
+    assert torch.equal(y, want[1]) and torch.equal(y.float(), x.float() / 4.0)
+    assert torch.allclose(z.float(), x.float() / 3.0, rtol=1e-2, atol=1e-2)

@@ -29,6 +29,7 @@ class Case:
     role: str = "reader"  # reader (RISCV_1, NOC 1), writer (RISCV_0, NOC 0) or compute
     fp32: bool = False
     severity: str = "error"
+    unpack_to_dest: tuple[int, ...] = ()
 
 
 CASES = [
@@ -77,6 +78,8 @@ CASES = [
     Case("unpack_beyond_waited", "E5207", "copy_tile reads tile 1 of CB 0, but only 1 pages were waited for",
          "compute"),
     Case("where_format", "E5413", "where_tile<DataFormat::Float16_b> while DST holds fp32 (fp32_dest_acc_en) data", "compute", fp32=True),
+    Case("float_op_on_integers", "E5414", "reads DST tile 0, which holds integers", "compute",
+         fp32=True, unpack_to_dest=(3,)),
     Case("tf32_copy", "E5411", "copy_tile unpacks Float32 CB 1 through SrcA as TF32", "compute", fp32=True,
          severity="warning"),
 ]
@@ -90,19 +93,19 @@ def run_case(device, case: Case):
     ct = [*ttnn.TensorAccessorArgs(t).get_compile_time_args(), *ttnn.TensorAccessorArgs(out).get_compile_time_args()]
     rt = [t.buffer_address(), out.buffer_address(), a.x, a.y, b.x, b.y]
     if case.role == "compute":
-        k = compute(path, FIRST, fp32=case.fp32)
+        k = compute(path, FIRST, fp32=case.fp32, unpack_to_dest=case.unpack_to_dest)
     else:
         config = ttnn.ReaderConfigDescriptor() if case.role == "reader" else ttnn.WriterConfigDescriptor()
         k = kernel(path, config, FIRST, rt=rt, ct=ct, named=[("tiles", 2)])
     cbs = [cb(0, ttnn.bfloat16, 2, GRID), cb(1, ttnn.float32, 2, GRID), cb(2, ttnn.bfloat8_b, 2, GRID),
-           cb(16, ttnn.bfloat16, 2, GRID)]
+           cb(3, ttnn.int32, 2, GRID), cb(16, ttnn.bfloat16, 2, GRID)]
     run([t, out], [k], cbs, [ttnn.SemaphoreDescriptor(id=0, core_ranges=GRID)])
 
 
 #: the other compute engine's sample run by default: test_finding_at_the_kernel_line already runs
 #: every case on the default engine (the Tensix machine); the first engine's checks are the same
 #: functions (runtime/machine_calls.cpp calls them), so three cases keep its own call path covered
-OTHER_ENGINE_SAMPLE = ("pack_without_wait", "unpack_beyond_waited", "unpack_format_mismatch")
+OTHER_ENGINE_SAMPLE = ("pack_without_wait", "unpack_beyond_waited", "unpack_format_mismatch", "float_op_on_integers")
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)

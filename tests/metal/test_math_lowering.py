@@ -91,16 +91,62 @@ def test_emitted_compute_kernel_passes_the_headers(expr: str, tmp_path: Path, he
             assert result.ok, f"{expr}:\n{result.diagnostics}"
 
 
-@pytest.mark.parametrize("expr, fn", [("x - x", "sub"), ("ttl.math.max(x, x)", "max"), ("ttl.math.abs(x)", "abs")])
-def test_math_on_int32_blocks_is_refused(expr: str, fn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The emitter has only the float calls (sub_tiles, sub_binary_tile, binary_max_tile, ...): on the
-    Tensix machine ``max`` of Int32 blocks compared the integers' bit patterns as floats and ``abs(x) - y``
-    subtracted them as floats, both without a diagnostic. E3001 at the store until the integer SFPU calls
-    (add_int_tile, sub_int_tile, ...) are emitted."""
+def integer_script(tmp_path: Path, expr: str, fmt: str = "int32") -> Path:
+    """SCRIPT on a block of ``fmt`` holding negatives (Int32) or values past 2**31 (UInt32)."""
+    values = "torch.randint(-9, 9, (32, 32))" if fmt == "int32" else "torch.randint(2**31 - 9, 2**31 + 9, (32, 32))"
     path = tmp_path / "math.py"
-    path.write_text(SCRIPT.format(expr=expr).replace("torch.rand(32, 32) * 0.9 + 0.05", "torch.randint(-9, 9, (32, 32))")
-                    .replace("torch.zeros(32, 32)", "torch.zeros(32, 32, dtype=torch.int32)")
-                    .replace("dtype=ttnn.float32", "dtype=ttnn.int32"))
+    path.write_text(SCRIPT.format(expr=expr).replace("torch.rand(32, 32) * 0.9 + 0.05", values)
+                    .replace("torch.zeros(32, 32)", "torch.zeros(32, 32, dtype=torch.int64)")
+                    .replace("dtype=ttnn.float32", f"dtype=ttnn.{fmt}"))
+    return path
+
+
+#: integer block math with an integer call in 0.81.1, per format (Int32 has the unary forms too)
+INTEGER_EXPRESSIONS = {
+    "int32": ["x - 3", "x * x + 5", "-7 - x", "ttl.math.max(x, 2)", "ttl.math.min(x, -2)", "(x < 1) + (x >= -1) * 2",
+              "ttl.math.eq(x, 1) + ttl.math.ne(x, 2)", "(x > 0) + (x <= 3)", "ttl.math.where(x > 0, x, -4)",
+              "ttl.math.abs(x) + ttl.math.neg(x) * 3 + ttl.math.relu(x)", "ttl.math.square(x)",
+              "ttl.math.rsub(x, 5.0)"],
+    "uint32": ["x + 3", "x * 2", "x - 2147483639", "ttl.math.max(x, 2147483648)", "ttl.math.min(x, 2147483648)",
+               "(x < 2147483648) + (x >= 2147483650) * 2 + ttl.math.eq(x, 2147483648) * 4",
+               "ttl.math.where(x > 2147483648, x, 7)"],
+}
+INTEGER_CASES = [(fmt, expr) for fmt, exprs in INTEGER_EXPRESSIONS.items() for expr in exprs]
+
+
+@pytest.mark.parametrize("fmt, expr", INTEGER_CASES)
+def test_integer_math_agrees_at_both_levels(fmt: str, expr: str, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """Block math on Int32/UInt32 blocks takes 0.81.1's integer SFPU calls (add_int_tile,
+    binary_max_uint32_tile, lt_int_tile<DataFormat::UInt32>, fill_tile_int, ...), which the
+    Metalium level computes as integers: the same bits as the language level (no value leaves the
+    format's range here; tests/emu/test_defects.py runs them on the Tensix machine)."""
+    path = integer_script(tmp_path, expr, fmt)
+    assert_same_bits(launch_outputs(path, capsys), launch_outputs(path, capsys, "--level", "metal"))
+
+
+@pytest.mark.parametrize("fmt, expr", [INTEGER_CASES[0], INTEGER_CASES[9], INTEGER_CASES[-1], INTEGER_CASES[-2]])
+def test_integer_compute_kernel_passes_the_headers(fmt: str, expr: str, tmp_path: Path, headers: Path) -> None:  # noqa: F811
+    """The integer calls' names and template arguments are those of the real 0.81.1 headers."""
+    (program,) = programs_of(integer_script(tmp_path, expr, fmt))
+    for name, result in check_emitted(emit_program(program)):
+        if name.startswith("compute"):
+            assert result.ok, f"{expr}:\n{result.diagnostics}"
+
+
+@pytest.mark.parametrize("fmt, expr, what, missing", [
+    ("int32", "x / x", "block math ('div') on Int32 blocks", "no int32 SFPU call for 'div'"),
+    ("int32", "ttl.math.sign(x)", "block math ('sign') on Int32 blocks", "no int32 form of 'sign'"),
+    ("uint32", "ttl.math.abs(x)", "block math ('abs') on UInt32 blocks", "no uint32 form of 'abs'"),
+    ("int32", "x * 0.5", "block math ('mul') on Int32 blocks with the number 0.5", "take int32 numbers"),
+    ("int32", "x + ttl.math.transpose(x)", "a transpose of Int32 blocks in block math", "cannot hold 32-bit integers"),
+])
+def test_integer_math_without_an_integer_call_is_refused(fmt: str, expr: str, what: str, missing: str, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """What 0.81.1 has no integer call for stops at the store (E3001), naming what is missing:
+    the float calls would compute on the integers' bit patterns as floats."""
+    path = integer_script(tmp_path, expr, fmt)
     assert cli.main(["run", str(path), "--level", "metal"]) == 1
     err = capsys.readouterr().err
-    assert f"{path}:14:13: error[E3001]: block math ('{fn}') on Int32/UInt32 blocks cannot be emitted" in err, err
+    assert f"{path}:14:13: error[E3001]: {what} cannot be emitted" in err, err
+    assert missing in err, err

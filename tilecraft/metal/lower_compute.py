@@ -13,6 +13,7 @@ computed expression is first stored into an intermediate buffer introduced by lo
 
 from __future__ import annotations
 
+import math
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterator
@@ -29,7 +30,8 @@ from ..ir.types import BOOL, FLOAT, TILE_UNIT, BlockType, CBDecl
 from . import kir
 from .lower_common import KernelLowering
 from .pack_order import repacked_stores
-from .optable import (COMPOSITE_UNARY, MIRRORED_UNARY, COMPUTE_PREFIX, DST_FORMAT, COPY, FILL, FPU_BINARY, FPU_HEADERS, MATMUL,
+from .optable import (COMPOSITE_UNARY, MIRRORED_UNARY, COMPUTE_PREFIX, DST_FORMAT, COPY, FILL, FILL_INT, FPU_BINARY,
+                      FPU_HEADERS, INT_DATA_FORMATS, INT_SFPU_BINARY, INT_UNARY, MATMUL,
                       MATMUL_BLOCK, POOL, CB_ARGUMENTS,
                       REDUCE_DIM, REDUCE, UNARY_BCAST, SCALAR_BINARY, SFPU_BINARY, TRANSPOSE, UNARY, WHERE,
                       float_bits)
@@ -474,12 +476,9 @@ class ComputeLowering(KernelLowering):
             cb = self.shadows.get(operand.name) or self.origin[operand.name]
             return Node("leaf", operand, operand.type.shape, cb=cb)
         shape = op.result.type.shape
-        if isinstance(op, (ir.TileUnary, ir.TileBinary)) and _on_wide_integers(op):
-            self.fail(f"block math ('{op.fn}') on Int32/UInt32 blocks", hint=(
-                "the emitter writes the float calls (sub_tiles, sub_binary_tile, binary_max_tile, ...), which the "
-                "device computes on the integers' bit patterns as floats, and the unpacker cannot bring 32-bit "
-                "integers into SrcA/SrcB; Metalium's integer SFPU calls (add_int_tile, sub_int_tile, ...) are not "
-                "emitted yet: compute in a float format, or run at the language level"))
+        fmt = _integer_format(op)
+        if fmt is not None:
+            return self.integer_node(op, shape, fmt)
         if isinstance(op, ir.TileUnary) and op.fn in MIRRORED_UNARY:  # -g(-x): threshold from threshold_le
             inner, transform = MIRRORED_UNARY[op.fn]
             negated = Node("unary", ir.TileUnary(result=op.result, fn="neg", x=op.x), shape, [self.node(op.x)])
@@ -535,6 +534,54 @@ class ComputeLowering(KernelLowering):
                                              for c in children])
         self.fail(f"'{op.name}'")
 
+    def integer_node(self, op: ir.TileUnary | ir.TileBinary | ir.TileWhere, shape: tuple[int, ...],
+                     fmt: DataFormat) -> Node:
+        """Block math on Int32/UInt32 blocks, with 0.81.1's integer SFPU calls (``optable.INT_*``):
+        every operand is in DST, in ``fmt`` (a number is filled in with ``fill_tile_int``), and the
+        node's ``value`` is ``fmt``, which selects the integer calls. The float calls would compute
+        on the integers' bit patterns as floats (and the FPU cannot read 32-bit integers), so what
+        has no integer call stops here (E3001) with what 0.81.1 lacks."""
+        what = f"block math ('{op.fn}') on {fmt.metal_name} blocks" if not isinstance(op, ir.TileWhere) \
+            else f"'where' on {fmt.metal_name} blocks"
+        for operand in op.operands():
+            if isinstance(operand, ir.Const) and not _fits(operand.value, fmt):
+                self.fail(f"{what} with the number {operand.value!r}", hint=_INTEGER_NUMBERS.format(fmt=fmt.name))
+            if isinstance(operand, ir.Reg) and not isinstance(operand.type, BlockType):
+                self.fail(f"{what} with a runtime scalar", hint="fill_tile_int takes a number the kernel knows; "
+                          "compute in a float format, or run at the language level")
+            if isinstance(operand, ir.Reg) and operand.type.fmt != fmt:
+                self.fail(f"{what} mixed with a {operand.type.fmt.name} block", hint="0.81.1's integer calls take "
+                          "operands of one format: convert the other block first")
+        if isinstance(op, ir.TileWhere):
+            children = [self.integer_operand(o, shape, fmt) for o in (op.cond, op.if_true, op.if_false)]
+            return Node("where", op, shape, children, value=fmt)
+        if isinstance(op, ir.TileUnary) and op.fn in INTEGER_COMPOSITES:  # x * x, v - x
+            binary, operands = INTEGER_COMPOSITES[op.fn](op.x, *mathops.full_params(op.fn, op.params))
+            for number in (o for o in operands if not isinstance(o, ir.Reg) and not _fits(o, fmt)):
+                self.fail(f"{what} with the number {number!r}", hint=_INTEGER_NUMBERS.format(fmt=fmt.name))
+            return Node("sfpu", _Binary(binary), shape, [self.integer_operand(o, shape, fmt) for o in operands],
+                        value=fmt)
+        if isinstance(op, ir.TileUnary):
+            if (op.fn, fmt.name) not in INT_UNARY:
+                self.fail(what, hint=f"0.81.1 has no {fmt.name} form of '{op.fn}' (its integer unary calls are "
+                          f"{', '.join(s.call for s in INT_UNARY.values())}): compute in a float format, or run "
+                          "at the language level")
+            return Node("unary", op, shape, [self.integer_operand(op.x, shape, fmt)], value=fmt)
+        if (op.fn, fmt.name) not in INT_SFPU_BINARY:
+            self.fail(what, hint=f"0.81.1 has no {fmt.name} SFPU call for '{op.fn}' (its integer binaries are "
+                      "add_int_tile, sub_int_tile, mul_int_tile, binary_max/min_int32/uint32_tile and the "
+                      "comparisons *_int_tile): compute in a float format, or run at the language level")
+        return Node("sfpu", op, shape, [self.integer_operand(o, shape, fmt) for o in (op.lhs, op.rhs)], value=fmt)
+
+    def integer_operand(self, operand: Any, shape: tuple[int, ...], fmt: DataFormat) -> Node:
+        """An operand of integer block math: a number is filled into a DST tile of ``fmt``; a
+        broadcast, reduce, transpose or matmul of integers (the FPU's paths) is refused."""
+        node = self.node(operand if isinstance(operand, (ir.Reg, ir.Const)) else ir.Const(operand))
+        if node.kind not in ("const", "leaf", "fill", "sfpu", "unary", "where"):
+            self.fail(f"a {node.kind} of {fmt.metal_name} blocks in block math", hint="it reads the blocks through "
+                      "the FPU's source registers, which cannot hold 32-bit integers: compute in a float format")
+        return Node("fill", None, shape, [node], value=fmt) if node.kind == "const" else node
+
     def transposed_operand(self, op: ir.TileMatmul) -> ir.TileTranspose | None:
         """``a @ transpose(k)`` (attention's ``q @ k^T``) with ``k`` two-dimensional: the matrix unit
         transposes each tile of ``k`` as it unpacks it (``matmul_block``'s transpose flag, as ttnn's
@@ -563,6 +610,9 @@ class ComputeLowering(KernelLowering):
 
     def binary_node(self, op: ir.TileBinary, shape: tuple[int, ...]) -> Node:
         lhs, rhs = self.node(op.lhs), self.node(op.rhs)
+        reciprocal = _exact_reciprocal(rhs.value) if op.fn == "div" and rhs.kind == "const" else None
+        if reciprocal is not None and lhs.kind != "const":  # x / 2.0 is x * 0.5, bit for bit
+            return Node("scalar", _Binary("mul"), shape, [lhs, Node("const", None, (), value=reciprocal)])
         if rhs.kind == "const" and op.fn in SCALAR_BINARY and lhs.kind != "const":
             return Node("scalar", op, shape, [lhs, rhs])
         if rhs.kind == "const" and op.fn == "pow" and isinstance(rhs.value, float) and rhs.value.is_integer():
@@ -752,7 +802,7 @@ class ComputeLowering(KernelLowering):
                 current = Node("leaf", op.block, shadow.shape, cb=shadow)
                 fused = patterns.accumulates_into(op.value, True, self.defs) is not None
                 root = (Node("matmul_acc", None, root.shape, [current, *root.children]) if fused
-                        else Node("sfpu", _ADD, root.shape, [current, root]))
+                        else Node("sfpu", _ADD, root.shape, [current, root], value=_integer(shadow.fmt)))
                 if not only_step:
                     self.wait_current(op.block.name)
             if op.block.name in self.zero_until_written and root.kind == "matmul_acc":
@@ -959,8 +1009,9 @@ class ComputeLowering(KernelLowering):
                             hint="split the operation's operands over several stores")
             parent, index = spilled
             child = parent.children[index]
-            held = ir.Reg(f"dst_spill{len(self.ctx.internal)}", BlockType(child.shape, float32, TILE_UNIT, expr=True))
-            parent.children[index] = self.through_buffer(child, held)
+            fmt = _integer(child.value) or float32
+            held = ir.Reg(f"dst_spill{len(self.ctx.internal)}", BlockType(child.shape, fmt, TILE_UNIT, expr=True))
+            parent.children[index] = self.through_buffer(child, held, fmt)
             slots = self.allocate_all(root)
         return slots
 
@@ -1062,7 +1113,7 @@ class ComputeLowering(KernelLowering):
         if child.kind == "leaf":  # the operand comes from a buffer: copy it into DST first
             child.slot = node.slot
             self.emit_copy(Node("copy", None, node.shape, [child], slot=node.slot), r0, c0, rows, cols, slots)
-        sfpu = UNARY[node.op.fn]
+        sfpu = UNARY[node.op.fn] if node.value is None else INT_UNARY[(node.op.fn, node.value.name)]
         self.include(sfpu.header)
         self.init(("sfpu", sfpu.init), sfpu.init, template=self.template(sfpu.init_template))
         params = [ir.Const(float_bits(p)) if sfpu.params == "bits" else ir.Const(int(p))
@@ -1138,12 +1189,12 @@ class ComputeLowering(KernelLowering):
         for child in (a, b):
             if child.kind == "leaf":  # operands in buffers are copied into their DST slots first
                 self.emit_copy(Node("copy", None, node.shape, [child], slot=child.slot), r0, c0, rows, cols, slots)
-        sfpu = SFPU_BINARY[node.op.fn]
+        sfpu = SFPU_BINARY[node.op.fn] if node.value is None else INT_SFPU_BINARY[(node.op.fn, node.value.name)]
         self.include(sfpu.header)
-        self.init(("sfpu", sfpu.init), sfpu.init)
+        self.init(("sfpu", sfpu.init, sfpu.init_template), sfpu.init, template=sfpu.init_template)
         self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
             sfpu.call, self.dst(t, slots, a.slot), self.dst(ir.Const(0) if b.invariant else t, slots, b.slot),
-            self.dst(t, slots, node.slot)))
+            self.dst(t, slots, node.slot), template=sfpu.call_template))
 
     def emit_matmul_acc(self, node: Node, r0, c0, rows, cols, slots) -> None:
         addend, a, b = node.children
@@ -1355,8 +1406,13 @@ class ComputeLowering(KernelLowering):
         value = node.children[0].value
         self.include(FILL.header)
         self.init(("sfpu", FILL.init), FILL.init)
-        arg = ir.Const(float(value)) if not isinstance(value, ir.Reg) else value
-        self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(FILL.call, self.dst(t, slots, node.slot), arg))
+        if node.value is not None:  # an integer: its two's complement bits, in DST as the block's format
+            bits = int(value) & 0xFFFFFFFF
+            arg, fill, template = ir.Const(f"0x{bits:08x}u"), FILL_INT.call, (INT_DATA_FORMATS[node.value.name],)
+        else:
+            arg, fill, template = ir.Const(float(value)) if not isinstance(value, ir.Reg) else value, FILL.call, ()
+        self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(fill, self.dst(t, slots, node.slot), arg,
+                                                                     template=template))
 
     def emit_where(self, node: Node, r0, c0, rows, cols, slots) -> None:
         for child in node.children:
@@ -1368,7 +1424,8 @@ class ComputeLowering(KernelLowering):
         c, a, b = node.children
         self.tiles(rows, cols, r0, c0, lambda i, j, t, _: self.call(
             call, self.dst(t, slots, c.slot), self.dst(t, slots, a.slot), self.dst(t, slots, b.slot),
-            self.dst(t, slots, node.slot), template=self.template((DST_FORMAT,))))
+            self.dst(t, slots, node.slot),
+            template=(INT_DATA_FORMATS[node.value.name],) if node.value is not None else self.template((DST_FORMAT,))))
 
 
 #: how each node kind uses DST (``allocate``): "operands" holds every operand in a slot of its own
@@ -1506,11 +1563,49 @@ def _batched_matmul_rows(node: Node) -> int:
     return next((rows for child in node.children if (rows := _batched_matmul_rows(child))), 0)
 
 
-def _on_wide_integers(op: ir.TileUnary | ir.TileBinary) -> bool:
-    """Whether an operand of ``op`` is an Int32/UInt32 block (the emitter has no integer math calls)."""
-    operands = (op.x,) if isinstance(op, ir.TileUnary) else (op.lhs, op.rhs)
-    return any(isinstance(o, ir.Reg) and isinstance(o.type, BlockType) and o.type.fmt in (int32, uint32)
-               for o in operands)
+def _integer(fmt: Any) -> DataFormat | None:
+    """``fmt`` if it is Int32 or UInt32 (DST holds such values as 32-bit integers), else None."""
+    return fmt if fmt in (int32, uint32) else None
+
+
+#: unary functions of integers computed with an integer binary: name -> (x, params) -> (binary, operands)
+INTEGER_COMPOSITES: dict[str, Any] = {
+    "square": lambda x: ("mul", (x, x)),
+    "rsub": lambda x, value: ("sub", (value, x)),
+}
+
+
+_INTEGER_NUMBERS = ("the integer SFPU calls take {fmt} numbers (fill_tile_int): write an integer in that range, or "
+                    "compute in a float format")
+
+
+def _exact_reciprocal(value: Any) -> float | None:
+    """``1 / value`` where it is exact in fp32 and as normal as ``value`` (a power of two whose
+    reciprocal is a normal fp32): then ``x * (1 / value)`` rounds the same real number as
+    ``x / value``, so both give the same bits. None for anything else (a runtime scalar too)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value == 0:
+        return None
+    mantissa, exponent = math.frexp(abs(value))
+    if mantissa != 0.5 or not -126 <= 1 - exponent <= 127:  # 1/value = 2**(1 - exponent), a normal fp32
+        return None
+    return 1.0 / value
+
+
+def _fits(value: Any, fmt: DataFormat) -> bool:
+    """Whether the number ``value`` is an integer of ``fmt``'s range (the frontend makes every
+    number of a block expression a float)."""
+    lo, hi = (-(2**31), 2**31 - 1) if fmt == int32 else (0, 2**32 - 1)
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and float(value).is_integer() \
+        and lo <= value <= hi
+
+
+def _integer_format(op: ir.Op) -> DataFormat | None:
+    """The Int32/UInt32 format of a block operand of elementwise math ``op``, if it has one: such
+    math takes the integer SFPU calls (:meth:`ComputeLowering.integer_node`)."""
+    if not isinstance(op, (ir.TileUnary, ir.TileBinary, ir.TileWhere)):
+        return None
+    return next((o.type.fmt for o in op.operands() if isinstance(o, ir.Reg) and isinstance(o.type, BlockType)
+                 and _integer(o.type.fmt)), None)
 
 
 def routing_operand(node: Node) -> Operand:

@@ -165,10 +165,49 @@ SFPU_BINARY: dict[str, Sfpu] = {
        for c in ("eq", "ne", "lt", "gt", "le", "ge")},
 }
 
-#: binary block math with a scalar right operand -> SFPU ``<op>_unary_tile(idst, float bits)``
+#: the ``DataFormat`` template argument of the integer SFPU calls, by block format
+INT_DATA_FORMATS = {"int32": "DataFormat::Int32", "uint32": "DataFormat::UInt32"}
+
+
+def _int_binaries(fmt: str) -> dict[str, Sfpu]:
+    """0.81.1's integer SFPU binaries on DST tiles holding ``fmt`` (two's complement 32-bit):
+    ``add_int_tile``/``sub_int_tile``/``mul_int_tile`` (the low 32 bits, as the device wraps),
+    one max/min call per format, and the comparisons (1 or 0 as integers). The template arguments
+    are those 0.81.1 declares: add's and sub's init takes none, mul's and the comparisons' do."""
+    data_format = (INT_DATA_FORMATS[fmt],)
+    return {
+        "add": Sfpu("add_int_tile_init", "add_int_tile", "add_int_sfpu.h", call_template=data_format),
+        "sub": Sfpu("sub_int_tile_init", "sub_int_tile", "sub_int_sfpu.h", call_template=data_format),
+        "mul": Sfpu("mul_int_tile_init", "mul_int_tile", "mul_int_sfpu.h", init_template=data_format,
+                    call_template=data_format),
+        **{fn: Sfpu(f"binary_{fn}_{fmt}_tile_init", f"binary_{fn}_{fmt}_tile", "binary_max_min.h")
+           for fn in ("max", "min")},
+        **{c: Sfpu(f"{c}_int_tile_init", f"{c}_int_tile", "binary_comp.h", init_template=data_format,
+                   call_template=data_format) for c in ("eq", "ne", "lt", "gt", "le", "ge")},
+    }
+
+
+#: binary block math on two Int32/UInt32 DST operands -> the integer SFPU call, by (op, format).
+#: Not here, so refused (E3001): division, powers and remainders (0.81.1's div_int32_tile gives an
+#: fp32 quotient and has no UInt32 form; there is no integer pow or Python-rule remainder)
+INT_SFPU_BINARY: dict[tuple[str, str], Sfpu] = {
+    (fn, fmt): sfpu for fmt in INT_DATA_FORMATS for fn, sfpu in _int_binaries(fmt).items()}
+#: unary block math on Int32 DST tiles -> 0.81.1's integer forms (none for UInt32, none of the rest)
+INT_UNARY: dict[tuple[str, str], Sfpu] = {
+    ("abs", "int32"): _u("abs", _API, call="abs_tile_int32", init="abs_tile_init"),
+    ("neg", "int32"): _u("neg", "eltwise_unary/negative.h", call="negative_tile_int32", init="negative_tile_init"),
+    ("relu", "int32"): _u("relu", "eltwise_unary/relu.h", call="relu_tile_int32", init="relu_tile_init"),
+}
+#: a DST tile filled with an integer (its two's complement bits as the uint32 argument)
+FILL_INT = Sfpu("fill_tile_init", "fill_tile_int", "eltwise_unary/fill.h", "int")
+
+#: binary block math with a scalar right operand -> SFPU ``<op>_unary_tile(idst, float bits)``. Not
+#: ``div_unary_tile``: 0.81.1 multiplies by its parameter (the host passes the reciprocal), so a
+#: division by a number is a multiplication where the reciprocal is exact (a power of two), else
+#: the SFPU's division of two tiles (``ComputeLowering.binary_node``)
 SCALAR_BINARY: dict[str, Sfpu] = {
     op: Sfpu("binop_with_scalar_tile_init", f"{op}_unary_tile", "eltwise_unary/binop_with_scalar.h", "bits")
-    for op in ("add", "sub", "mul", "div")
+    for op in ("add", "sub", "mul")
 }
 
 COPY = Sfpu("copy_init", "copy_tile", "tile_move_copy.h")  # copy_tile_init is deprecated in 0.81
@@ -218,7 +257,7 @@ RECONFIG_SRCA, RECONFIG_SRCB, RECONFIG_BOTH, RECONFIG_PACK = (
 #: every configuration call the lowering emits before an operation; the metal-level simulator
 #: treats exactly these as configuration, so a misspelt or new init is an error there, not a no-op
 INIT_CALLS: frozenset[str] = frozenset(
-    [s.init for table in (UNARY, SFPU_BINARY, SCALAR_BINARY) for s in table.values()]
+    [s.init for table in (UNARY, SFPU_BINARY, SCALAR_BINARY, INT_SFPU_BINARY, INT_UNARY) for s in table.values()]
     + [f.init for f in FPU_BINARY.values()] + [init for f in FPU_BINARY.values() for init, _ in f.bcast.values()]
     + [COPY.init, FILL.init, MATMUL[0], MATMUL_BLOCK[0], TRANSPOSE[0], WHERE[0], REDUCE[0], UNARY_BCAST[0]])
 

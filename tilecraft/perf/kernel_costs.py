@@ -35,7 +35,7 @@ _EMULATOR_ONLY: dict[Enum, str] = {
     U.Lez: "le", U.Eqz: "eq", U.Nez: "ne", U.UnaryEq: "eq", U.UnaryNe: "ne", U.UnaryGt: "gt", U.UnaryGe: "ge",
     U.UnaryLt: "lt", U.UnaryLe: "le", U.UnaryMax: "max", U.UnaryMin: "min", U.Identity: "abs", U.Rpow: "pow",
     U.Hardshrink: "threshold", U.Softshrink: "threshold", U.Heaviside: "sign", U.Threshold: "threshold",
-    U.Cbrt: "power", U.Tanhshrink: "tanh", U.Rdiv: "div", U.PowerIterative: "power",
+    U.Cbrt: "power", U.Tanhshrink: "tanh", U.Rdiv: "div", U.PowerIterative: "power", U.DivScalar: "mul",
     B.Rsub: "sub", B.Atan2: "atan", B.Xlogy: "log", B.Fmod: "div", B.Mask: "where", B.MaskPosinf: "where",
     T.Lerp: "where",
 }

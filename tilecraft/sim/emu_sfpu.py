@@ -45,7 +45,7 @@ BINARY: dict[str, Enum] = {
 }
 
 #: functions of a block and a scalar (``optable.SCALAR_BINARY``)
-SCALAR: dict[str, Enum] = {"add": U.AddScalar, "sub": U.SubScalar, "mul": U.MulScalar, "div": U.DivScalar}
+SCALAR: dict[str, Enum] = {"add": U.AddScalar, "sub": U.SubScalar, "mul": U.MulScalar}
 
 #: ``fill_tile`` and ``where_tile``
 FILL: Enum = U.Fill

@@ -108,6 +108,11 @@ std::uint8_t unpack_format(int src, std::uint32_t cb, std::uint32_t tile, const 
 int pack_configured(const CircularBuffer& b, std::uint32_t dst, std::uint32_t cb, Loc loc);
 // E5413: an SFPU call (`call`) told DST holds data format `format` (kNoFormat: not told).
 void require_dst_format(std::uint32_t format, const char* call, Loc loc);
+// E5414: a float SFPU call (`call`) reads DST tile `tile` while it holds integers (Compute::dst_int).
+void require_float_dst(int tile, const char* call, Loc loc);
+// Whether the SFPU unary operation `op` (an SfpuUnary code) reads its DST tile as floats: not a
+// fill (which only writes), nor identity (which copies the bits), nor a code the emulator lacks.
+bool unary_reads_floats(std::uint32_t op);
 
 // A compute API call of a kernel on the Tensix machine, from its MATH TRISC in the kernel's order
 // (tilecraft/emu/tensix_call_events.py lists them and the layout of `values`): its trace event and

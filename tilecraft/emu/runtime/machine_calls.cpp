@@ -18,8 +18,10 @@
 // format (E5413) are the first engine's too. A configuration change the API makes outside the
 // reported calls (the LLK called directly) is not followed.
 #include <algorithm>
+#include <string>
 
 #include "compute.h"
+#include "tc_emu/sfpu_ops.h"
 
 namespace tc {
 
@@ -85,11 +87,20 @@ void configure(Ev kind, const std::uint32_t* v, Loc loc) {
     }
 }
 
-// Math writes DST tile `index` (E5410, E5405, E5404) with a fresh result.
-int written(std::uint32_t index, const char* call, Loc loc) {
+// Math writes DST tile `index` (E5410, E5405, E5404) with a fresh result (of integers or not).
+int written(std::uint32_t index, const char* call, Loc loc, bool integer = false) {
     const int t = math_dst(index, call, loc);
-    dst_fresh(t, false);
+    dst_fresh(t, integer);
     return t;
+}
+
+// Whether an SFPU call is one of the API's integer forms, by its name: a word `int`, `int32`,
+// `uint32` or `uint16` (add_int_tile, binary_max_int32_tile, fill_tile_int, abs_tile_int32, ...).
+bool integer_call(const char* call) {
+    const std::string name = std::string("_") + call + "_";
+    for (const char* word : {"_int_", "_int32_", "_uint32_", "_uint16_"})
+        if (name.find(word) != std::string::npos) return true;
+    return false;
 }
 
 }  // namespace
@@ -118,8 +129,7 @@ void machine_api_call(Ev kind, const char* call, const std::uint32_t* v, Loc loc
             if (!configured({v[0]}, call, loc)) return;
             if (kind == Ev::Copy) require_mode(Mode::Copy, 0, call, "copy_init(cb)", loc);
             else require_mode(Mode::Transpose, 0, call, "transpose_init(icb)", loc);
-            unpack_format(0, v[0], v[4], call, loc, /*to_dest=*/true);
-            written(v[5], call, loc);
+            written(v[5], call, loc, is_integer_format(unpack_format(0, v[0], v[4], call, loc, /*to_dest=*/true)));
             break;
         case Ev::UnaryBcast: {  // (cb, -, -, -, tile, dst, Bcast)
             if (!configured({v[0]}, call, loc)) return;
@@ -165,13 +175,28 @@ void machine_api_call(Ev kind, const char* call, const std::uint32_t* v, Loc loc
             break;
         }
         case Ev::SfpuUnary: case Ev::SfpuBinary: case Ev::SfpuTernary: {  // (op, -, -, -, dst, dst, dst, format)
-            int last = -1;
+            int last = -1, tiles[3] = {-1, -1, -1};
             for (int i = 4; i < 7; ++i)
-                if (v[i] != kNoDst) last = math_dst(v[i], call, loc);
+                if (v[i] != kNoDst) last = tiles[i - 4] = math_dst(v[i], call, loc);
             require_dst_format(v[7], call, loc);
+            // a float call the emulator knows (its operation code) reads its operands (a unary its
+            // tile, a binary idst0/idst1, a ternary all three) as floats: E5414, as the first engine
+            // checks. Calls of no known code (bitwise, shifts, copy_dest_values) are not judged.
+            const bool integers = integer_call(call), told_integers = is_integer_format(std::uint8_t(v[7]));
+            const bool as_floats = kind == Ev::SfpuUnary ? unary_reads_floats(v[0])
+                                   : kind == Ev::SfpuBinary ? v[0] < std::uint32_t(tc::SfpuBinary::Count)
+                                                            : v[0] < std::uint32_t(tc::SfpuTernary::Count);
+            const int reads = kind == Ev::SfpuUnary ? 1 : kind == Ev::SfpuBinary ? 2 : 3;
+            if (as_floats && !integers && !told_integers)
+                for (int i = 0; i < reads; ++i)
+                    if (tiles[i] >= 0) require_float_dst(tiles[i], call, loc);
             // the result goes to the last DST operand (unary: its tile, binary: odst); a ternary's
-            // output is a fourth, not reported
-            if (last >= 0 && kind != Ev::SfpuTernary) dst_fresh(last, false);
+            // output is a fourth, not reported. It holds integers after an integer call, one told
+            // DST holds integers (where_tile<DataFormat::Int32>; not a typecast's output), or a call
+            // not judged on integers (bitwise_and_tile keeps them)
+            const bool integer_result = integers || (told_integers && std::string(call).find("typecast") == std::string::npos) ||
+                                        (!as_floats && tiles[0] >= 0 && comp().dst_int[tiles[0]]);
+            if (last >= 0 && kind != Ev::SfpuTernary) dst_fresh(last, integer_result);
             break;
         }
         default: break;

@@ -164,7 +164,7 @@ float unary(SfpuUnary op, float x, std::uint32_t p0, std::uint32_t p1, std::uint
         case SfpuUnary::AddScalar: return x + p(p0);
         case SfpuUnary::SubScalar: return x - p(p0);
         case SfpuUnary::MulScalar: return x * p(p0);
-        case SfpuUnary::DivScalar: return x / p(p0);
+        case SfpuUnary::DivScalar: return x * p(p0);  // 0.81.1 multiplies: the caller passes the reciprocal
         case SfpuUnary::RsubScalar: return p(p0) - x;
         case SfpuUnary::Isinf: return flag(std::isinf(x));
         case SfpuUnary::Isnan: return flag(std::isnan(x));
@@ -298,6 +298,22 @@ void require_dst_format(std::uint32_t f, const char* call, Loc loc) {
            fmt_str("instantiate it with %s (the DST format of this kernel)", dst_format_name()));
 }
 
+// a float SFPU call must not read a DST tile holding integers
+void require_float_dst(int tile, const char* call, Loc loc) {
+    if (!comp().dst_int[tile]) return;
+    report(true, "E5414", loc,
+           fmt_str("%s reads DST tile %d, which holds integers (an Int32/UInt32 copy or an integer call's result): "
+                   "the SFPU computes on their bit patterns as floats", call, tile),
+           "call the integer form (add_int_tile<DataFormat::Int32>, binary_max_int32_tile, lt_int_tile<...>, "
+           "abs_tile_int32, ...), or typecast_tile the tile to a float format first");
+}
+
+bool unary_reads_floats(std::uint32_t op) {
+    const SfpuUnary u = SfpuUnary(op);
+    return op < std::uint32_t(SfpuUnary::Count) && u != SfpuUnary::Fill && u != SfpuUnary::FillBits &&
+           u != SfpuUnary::Identity;
+}
+
 void sfpu_init(std::uint32_t op, Loc loc) {
     TC_TRACE(Ev::SfpuInit, op, 0, 0, 0, loc);
     (void)op;
@@ -314,6 +330,7 @@ void sfpu_unary(std::uint32_t op, std::uint32_t dst, std::uint32_t p0, std::uint
     require_dst_format(fmt, call, loc);
     Compute& c = comp();
     bool fill = u == SfpuUnary::Fill || u == SfpuUnary::FillBits;
+    if (unary_reads_floats(op) && !is_integer_format(std::uint8_t(fmt))) require_float_dst(t, call, loc);
     for (int i = 0; i < Compute::kElems; ++i) {
         float x = fill ? 0.0f : misread(dst_value(t, std::uint32_t(i)), fmt);
         c.dst[t][i] = sfpu_store(unary(u, x, p0, p1, p2), rounds_before_store(u, p0) ? Store::NearestAway : Store::Truncate);
@@ -331,6 +348,8 @@ void sfpu_binary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint32
     bool nearest = (fmt >> 8) == 1;
     fmt &= 0xFF;
     require_dst_format(fmt, "binary SFPU op", loc);
+    if (!is_integer_format(std::uint8_t(fmt)))
+        for (int t : {ta, tb}) require_float_dst(t, "binary SFPU op", loc);
     Compute& c = comp();
     static float result[Compute::kElems];
     // mul_binary_tile into a 16-bit DST rounds to nearest even in software and makes 0 * x exactly
@@ -355,6 +374,8 @@ void sfpu_ternary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint3
     int ta = math_dst(a, call, loc), tb = math_dst(b, call, loc), tc_ = math_dst(cc, call, loc);
     int to = math_dst(out, call, loc);
     require_dst_format(fmt, call, loc);
+    if (!is_integer_format(std::uint8_t(fmt)))
+        for (int t : {ta, tb, tc_}) require_float_dst(t, call, loc);
     Compute& c = comp();
     static float result[Compute::kElems];
     for (int i = 0; i < Compute::kElems; ++i) {

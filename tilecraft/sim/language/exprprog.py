@@ -33,9 +33,9 @@ def compile_expression(root: ir.Reg, defs: dict[str, ir.Op], leaves: list[Any],
     steps: list[Step] = []
     n_leaves = len(leaves)
 
-    def slot_of(operand: Any) -> int:
+    def slot_of(operand: Any, on_integers: bool = False) -> int:
         if isinstance(operand, ir.Const):
-            consts.append(torch.tensor(float(operand.value), dtype=torch.float32))
+            consts.append(_constant(operand.value, on_integers))
             return -len(consts)  # negative: a constant
         if operand.name in slots:
             return slots[operand.name]
@@ -46,7 +46,7 @@ def compile_expression(root: ir.Reg, defs: dict[str, ir.Op], leaves: list[Any],
             args = (slot_of(mm.lhs), slot_of(mm.rhs), slot_of(addend))
             kernel = _matmul_into if device is None else _device_matmul_into(device)
         else:
-            args = tuple(slot_of(a) for a in _inputs(op))
+            args = tuple(slot_of(a, _on_integers(op)) for a in _inputs(op))
             kernel = (device is not None and device.kernel(op, defs)) or _kernel(op)
         out = n_leaves + len(steps)
         steps.append((out, kernel, args))
@@ -114,6 +114,21 @@ def _device_matmul_into(device: BlockMath) -> Callable[..., torch.Tensor]:
     return lambda n, a, b, acc: device.matmul(a, b, acc)
 
 
+def _on_integers(op: ir.Op) -> bool:
+    """Whether ``op`` reads a block of an integer format (computed in int64, ``numerics.to_compute``)."""
+    return any(isinstance(o, ir.Reg) and isinstance(o.type, BlockType) and o.type.fmt.is_integer
+               for o in op.operands())
+
+
+def _constant(value: float, on_integers: bool) -> torch.Tensor:
+    """A number of the program as a 0-d tensor: fp32, or int64 where it is an integer (within the
+    int64 range) that meets an integer block, so that ``x + 3`` on Int32 blocks stays exact, as
+    the device's integer SFPU calls are (fp32 holds integers only up to 2**24)."""
+    if on_integers and float(value).is_integer() and abs(value) < 2**63:
+        return torch.tensor(int(value), dtype=torch.int64)
+    return torch.tensor(float(value), dtype=torch.float32)
+
+
 def _inputs(op: ir.Op) -> list[Any]:
     if isinstance(op, ir.TileReduce):
         return [op.x] + ([op.scaler] if op.scaler is not None else [])
@@ -127,6 +142,8 @@ def _kernel(op: ir.Op) -> Callable[..., torch.Tensor]:
             unary = tile_math.UNARY[op.fn]
             return lambda n, x: unary(x)
         with_params, params = tile_math.UNARY_PARAM[op.fn], mathops.full_params(op.fn, op.params)
+        if _on_integers(op):  # integral parameters of integer blocks stay integers (rsub: v - x exactly)
+            params = tuple(_constant(p, True).item() for p in params)
         return lambda n, x: with_params(x, *params)
     if isinstance(op, ir.TileBinary):
         if op.fn == "pow" and isinstance(op.rhs, ir.Const) and float(op.rhs.value).is_integer():

@@ -20,7 +20,7 @@ import numpy as np
 import torch
 
 from ...diagnostics import error
-from ...dtypes import float32
+from ...dtypes import BY_NAME, float32
 from ...arch import get as get_arch
 from ...ir import ops as ir
 from ...ir.program_ir import ThreadIR
@@ -43,9 +43,15 @@ for _name, _sfpu in optable.UNARY.items():
 _UNARY = {call: sorted(entries, key=lambda e: -len(e[1].fixed)) for call, entries in _UNARY.items()}
 _SFPU_BINARY = {s.call: name for name, s in optable.SFPU_BINARY.items()}
 _SCALAR = {s.call: name for name, s in optable.SCALAR_BINARY.items()}
+#: the integer SFPU calls, by call and template arguments -> (the function, the format DST holds)
+_INT_SFPU = {(s.call, s.call_template): (table, fn, BY_NAME[fmt])
+             for table, calls in (("binary", optable.INT_SFPU_BINARY), ("unary", optable.INT_UNARY))
+             for (fn, fmt), s in calls.items()}
+_SFPU_BINARY.update({s.call: fn for (fn, _), s in optable.INT_SFPU_BINARY.items()})  # the trace's cost table
 _FPU = {f.call: (name, ()) for name, f in optable.FPU_BINARY.items()}
 _FPU.update({call: (name, dims) for name, f in optable.FPU_BINARY.items() for dims, (_, call) in f.bcast.items()})
 
+_INT_FORMATS = {data_format: BY_NAME[name] for name, data_format in optable.INT_DATA_FORMATS.items()}
 _BCAST_TYPE = {"BroadcastType::COL": (-1,), "BroadcastType::ROW": (-2,), "BroadcastType::SCALAR": (-2, -1)}
 _REDUCE_DIM = {v: k for k, v in optable.REDUCE_DIM.items()}
 #: calls that only configure the hardware: no effect on values
@@ -141,6 +147,13 @@ class MetalCore:
         if handler is not None:
             return handler(op, *args, template=template) if template else handler(op, *args)
         if fn in _CONFIG_ONLY or fn in optable.INIT_CALLS:
+            return None
+        integer = _INT_SFPU.get((fn, tuple(template)))
+        if integer is not None:  # in DST as integers of the blocks' format (exact, as the device holds them)
+            kind, name, fmt = integer
+            sources, out = (args[:2], args[2]) if kind == "binary" else (args, args[0])  # a unary works in place
+            math = tile_math.BINARY[name] if kind == "binary" else tile_math.UNARY[name]
+            self.dst[out] = self.rt.node(op, "int", math, [self.dst_get(d, op) for d in sources], fmt=fmt)
             return None
         if fn in _UNARY:
             d, *values = args
@@ -339,6 +352,13 @@ class MetalCore:
     def c_fill_tile(self, op: int, d: int, value: float) -> None:
         self.dst[d] = self.rt.node(op, "fill", lambda v: v.expand(-1, 32, 32), [], scalars=(float(value),))
 
+    def c_fill_tile_int(self, op: int, d: int, bits: int, *, template: tuple) -> None:
+        """``fill_tile_int<format>(d, bits)``: the integer whose two's complement bits are ``bits``
+        (a number the kernel knows: one tile per call site, exact, not an fp32 scalar)."""
+        fmt = _INT_FORMATS[template[0]]
+        value = bits - (1 << 32) if fmt.name == "int32" and bits >= 1 << 31 else bits
+        self.dst[d] = self.rt.node(op, "fill", lambda: torch.full((1, 32, 32), value, dtype=torch.int64), [], fmt=fmt)
+
     def c_matmul_tiles(self, op: int, cb0: int, cb1: int, i0: int, i1: int, d: int, transpose: int = 0) -> None:
         a, b = self.cbs[cb0].front(i0, op), self.cbs[cb1].front(i1, op)
         if transpose:  # in1's tile transposed as it is unpacked (matmul_block's flag)
@@ -376,7 +396,8 @@ class MetalCore:
 
     def c_where_tile(self, op: int, c: int, a: int, b: int, out: int, *, template: tuple) -> None:
         self.dst[out] = self.rt.node(op, "where", tile_math.where,
-                                     [self.dst_get(c, op), self.dst_get(a, op), self.dst_get(b, op)])
+                                     [self.dst_get(c, op), self.dst_get(a, op), self.dst_get(b, op)],
+                                     fmt=_INT_FORMATS.get(template[0], float32))
 
 
 class KernelCodegen(ThreadCodegen):

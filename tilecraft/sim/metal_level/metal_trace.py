@@ -148,7 +148,7 @@ class MetalCallTrace:
             add(Ev.SFPU_UNARY, emu_sfpu.SCALAR[self.scalar[fn]].value)
         elif fn in self.sfpu_binary:
             add(Ev.SFPU_BINARY, emu_sfpu.BINARY[self.sfpu_binary[fn]].value)
-        elif fn == "fill_tile":
+        elif fn in ("fill_tile", optable.FILL_INT.call):
             add(Ev.SFPU_UNARY, emu_sfpu.FILL.value)
         elif fn == "where_tile":
             add(Ev.SFPU_TERNARY, emu_sfpu.WHERE.value)
