@@ -6,7 +6,7 @@ output element (the sums, min/max, the bound, the two rounded ends, their compar
 and the repairs through sampled fp64 GEMMs: about 5 ns per output element per K level, of which
 the GEMM is under one. ``fused_chain.cpp`` keeps a four-row by 16-column tile of the sums in
 registers across the store's K tiles, carries each element's own error bound beside it, rounds at
-the store and repairs the few undecided elements on the spot: the same bits (its header comment
+the store and repairs the few undecided elements after each block: the same bits (its header comment
 and :mod:`.chains` derive the bound) at close to GEMM speed.
 
 Why the emulator's C++ compiler rather than a JIT: the kernel emulator already needs g++ (so the
