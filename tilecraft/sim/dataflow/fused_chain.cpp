@@ -110,7 +110,11 @@ inline v8f load_any8(const void* base, int kind, int64_t i) {
     if (kind == F32) return load8(static_cast<const float*>(base) + i);
     v8h h;
     std::memcpy(&h, static_cast<const uint16_t*>(base) + i, sizeof h);
+#if defined(__AVX2__)
+    if (kind == BF16) return (v8f)_mm256_slli_epi32(_mm256_cvtepu16_epi32((__m128i)h), 16);
+#else
     if (kind == BF16) return (v8f)(__builtin_convertvector(h, v8u) << 16);
+#endif
     v8f out;
     for (int k = 0; k < 8; ++k) out[k] = half_to_float(h[k]);
     return out;
@@ -223,13 +227,25 @@ __attribute__((always_inline)) inline void tile_product(const float* __restrict 
     }
 }
 
-// bfloat16 rounding (to nearest even) of eight fp32 values, as the 16-bit patterns in 32-bit lanes.
-inline v8u bf16_bits(v8f v) {
-    const v8u x = (v8u)v;
-    return (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
+// The bfloat16 rounding of every fp32 number in [s - e, s + e], where one rounding covers them all
+// (``agree`` set), as 16-bit patterns in 32-bit lanes. As bit patterns (unsigned) the end nearer zero
+// is the smaller one whatever the sign, and the rounding to nearest even changes only at the
+// midpoints between bfloat16 numbers (low 16 bits 0x8000); there is none in [lo, hi] exactly when
+// lo rounded with ties down equals hi rounded with ties up, and then that is every number's rounding.
+// Ends of opposite signs differ in the sign bit: undecided. A NaN or infinite bound: undecided.
+inline v8u bf16_decided(v8f s, v8f e, v8i& agree) {
+    const v8u a = (v8u)(s - e), b = (v8u)(s + e);
+#if defined(__AVX2__)
+    const v8u lo = (v8u)_mm256_min_epu32((__m256i)a, (__m256i)b), hi = (v8u)_mm256_max_epu32((__m256i)a, (__m256i)b);
+#else
+    const v8u lo = a < b ? a : b, hi = a < b ? b : a;
+#endif
+    const v8u down = (lo + 0x7fffu) >> 16;
+    agree = (v8i)(down == (hi + 0x8000u) >> 16) & (e <= splat(FLT_MAX));
+    return down;
 }
 
-// Sixteen values of bf16_bits (two vectors of eight, in order) stored as 16-bit patterns.
+// Sixteen bfloat16 patterns in 32-bit lanes (two vectors of eight, in order) stored as 16-bit patterns.
 inline void store_bf16x16(uint16_t* out, v8u lo, v8u hi) {
 #if defined(__AVX2__)
     const __m256i packed = _mm256_packus_epi32((__m256i)lo, (__m256i)hi);  // (each lane is below 2^16)
@@ -266,10 +282,38 @@ inline Undecided* defer(const Call& c, int64_t at, const float* arow, int64_t co
     return pending;
 }
 
+// One row of 16 sums ``s`` with their bounds ``e`` (elements at.., row arow of a, columns col..)
+// rounded to the store's format and stored; the undecided elements are kept in ``pending``.
+template <int AK, int OK>
+__attribute__((always_inline)) inline Undecided* finish_row(const Call& c, const v8f (&s)[2], const v8f (&e)[2],
+                                                           int64_t at, const float* arow, int64_t col,
+                                                           Undecided* pending) {
+    uint16_t* out = static_cast<uint16_t*>(c.out) + at;
+    v8i agree[2];
+    if constexpr (OK == BF16) {  // the usual case: decided in 32-bit lanes, stored as one row of 16
+        v8u low[2];
+        for (int q = 0; q < 2; ++q) low[q] = bf16_decided(s[q], e[q], agree[q]);
+        if (const unsigned undecided = disagree(agree)) [[unlikely]]
+            pending = defer<AK>(c, at, arow, col, undecided, pending);
+        store_bf16x16(out, low[0], low[1]);
+    } else {
+        v8h low[2];
+        for (int q = 0; q < 2; ++q) {
+            low[q] = round16(s[q] - e[q], OK);
+            agree[q] = __builtin_convertvector(low[q] == round16(s[q] + e[q], OK), v8i) & (e[q] <= splat(FLT_MAX));
+        }
+        if (const unsigned undecided = disagree(agree)) [[unlikely]]
+            pending = defer<AK>(c, at, arow, col, undecided, pending);
+        std::memcpy(out, low, sizeof low);
+    }
+    return pending;
+}
+
 // R rows by 16 columns of one block (rows i0.., columns j..), accumulator and store formats fixed at
 // compile time (AK: NONE or a kind; OK: BF16 or F16), and ONE: a store of one K tile (step 1's), whose
 // sums then stay in registers from the product to the store instead of living on the stack across
-// a loop over the tiles.
+// a loop over the tiles. Each row is finished as soon as its last tile is added (nothing but that
+// row's sums live across its rounding).
 template <int R, int AK, int OK, bool ONE>
 Undecided* checked_rows(const Call& c, int64_t r, int64_t i0, int64_t j, Undecided* pending) {
     const int tiles = ONE ? 1 : c.tiles;
@@ -292,31 +336,7 @@ Undecided* checked_rows(const Call& c, int64_t r, int64_t i0, int64_t j, Undecid
                 e[i][q] = (t ? e[i][q] + d : d) * GROW + fabs8(x) * SUM_ERROR;
                 s[i][q] = x;
             }
-        }
-    }
-    for (int i = 0; i < R; ++i) {
-        uint16_t* out = static_cast<uint16_t*>(c.out) + at + i * c.w;
-        v8i agree[2];
-        if constexpr (OK == BF16) {  // the usual case: decided in 32-bit lanes, stored as one row of 16
-            v8u low[2], high[2];
-            for (int q = 0; q < 2; ++q) {
-                low[q] = bf16_bits(s[i][q] - e[i][q]);
-                high[q] = bf16_bits(s[i][q] + e[i][q]);
-                agree[q] = (v8i)(low[q] == high[q]) & (e[i][q] <= splat(FLT_MAX));
-            }
-            if (const unsigned undecided = disagree(agree)) [[unlikely]]
-                pending = defer<AK>(c, at + i * c.w, a + i * c.kd, col, undecided, pending);
-            store_bf16x16(out, low[0], low[1]);
-        } else {
-            v8h low[2];
-            for (int q = 0; q < 2; ++q) {
-                low[q] = round16(s[i][q] - e[i][q], OK);
-                const v8h high = round16(s[i][q] + e[i][q], OK);
-                agree[q] = __builtin_convertvector(low[q] == high, v8i) & (e[i][q] <= splat(FLT_MAX));
-            }
-            if (const unsigned undecided = disagree(agree)) [[unlikely]]
-                pending = defer<AK>(c, at + i * c.w, a + i * c.kd, col, undecided, pending);
-            std::memcpy(out, low, sizeof low);
+            if (t == tiles - 1) pending = finish_row<AK, OK>(c, s[i], e[i], at + i * c.w, a + i * c.kd, col, pending);
         }
     }
     return pending;
