@@ -88,7 +88,7 @@ import torch
 from ...dtypes import DataFormat, bfloat16, float16, float32
 from ...numerics import quantize, to_compute
 from . import fused_chain
-from .graph import gather_tiles
+from .graph import gather_tiles, take_rows
 
 #: elements of one output chunk on the CPU (its fp32 buffers stay within the second-level/last-level cache)
 CHUNK_ELEMENTS = 1 << 19
@@ -127,7 +127,7 @@ class ReadLeaf:
 
     def __init__(self, site: Any, rows: np.ndarray, device: torch.device, written: bool):
         self.site = site
-        self.starts = site.starts_a[rows]
+        self.starts = take_rows(site.starts_a, rows)
         self.device = device
         self.written = written
 
@@ -171,7 +171,7 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
         groups.append((k0, members, mu, mi, nu, ni, by_m))
     device = evaluator.device
     # the accumulators in their stored format, all at once (usually the previous level's slab itself)
-    acc_vids = site.leaves_a[rows, spec[2]].astype(np.int64) if spec[2] is not None else None
+    acc_vids = site.leaves_a[:, spec[2]][rows].astype(np.int64) if spec[2] is not None else None
     acc_all = evaluator.values(acc_vids) if acc_vids is not None else None
     shape = (len(rows), bm * 32, bn * 32)
     if acc_all is not None and acc_all.shape == shape and acc_all.dtype == fmt.torch_dtype \
@@ -350,7 +350,7 @@ class Buffers:
 
 def _read_leaf(evaluator: Any, site: Any, rows: np.ndarray, leaf: int) -> ReadLeaf | None:
     """The operand ``leaf`` when every row reads it from one 2-D tiled tensor through one read site."""
-    vids = site.leaves_a[rows, leaf].astype(np.int64)
+    vids = site.leaves_a[:, leaf][rows].astype(np.int64)  # (a column's rows: numpy's fast path)
     known = evaluator.scratch.setdefault("reads", {})  # per compute site and leaf: the last level's reads
     found = _next_reads(evaluator, known.get((id(site), leaf)), vids)
     if found is None:

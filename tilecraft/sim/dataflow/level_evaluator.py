@@ -38,7 +38,7 @@ import torch
 
 from ..accuracy import SAMPLE_BLOCKS
 from .chains import chunk_elements, matmul_update
-from .graph import Evaluator, Recorder, WriteSite, find_sorted, narrow_depths, search_sorted
+from .graph import Evaluator, Recorder, WriteSite, find_sorted, narrow_depths, search_sorted, take_rows
 
 #: elements evaluated per torch call of a batch (bounds the temporaries of one call), on the CPU
 CHUNK_ELEMENTS = 1 << 21
@@ -278,7 +278,7 @@ class LevelEvaluator(Evaluator):
         for s in np.unique(sites[is_read]).tolist():
             where = np.flatnonzero(is_read & (sites == s))
             site = self.rec.reads[s]
-            parts.append((where, self.read_blocks(site, site.starts_a[read_rows[where]])))
+            parts.append((where, self.read_blocks(site, take_rows(site.starts_a, read_rows[where]))))
         if len(parts) == 1 and len(parts[0][0]) == len(vids):
             return parts[0][1]
         first = parts[0][1]
