@@ -481,6 +481,10 @@ class SlabIndex:
             hit, at = find_sorted(keys, vids)
             slabs[hit], rows[hit] = key_slabs[at[hit]], key_rows[at[hit]]
             return slabs, rows
+        if self._slabs:  # a chain's next level asks for the newest slab whole, in order: no search
+            slab, (keys, order) = next(reversed(self._slabs.items()))
+            if order is None and np.array_equal(keys, vids):
+                return np.full(len(vids), slab, dtype=np.int64), np.arange(len(vids), dtype=np.int64)
         left = np.arange(len(vids))
         for slab, (keys, order) in reversed(self._slabs.items()):  # the newest first: usually the one asked for
             if not len(left):
