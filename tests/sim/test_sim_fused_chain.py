@@ -196,6 +196,7 @@ def test_without_a_compiler_the_chains_use_whole_array_passes(monkeypatch: pytes
 
     fused_chain._built.cache_clear()
     monkeypatch.setattr(fused_chain, "compiler", missing)
+    monkeypatch.setattr(fused_chain.shutil, "which", lambda name: None)  # (nor a clang++)
     try:
         assert fused_chain.library() is None
         assert not fused_chain.supports(torch.bfloat16, None, torch.device("cpu"))
@@ -205,6 +206,23 @@ def test_without_a_compiler_the_chains_use_whole_array_passes(monkeypatch: pytes
     assert fused_chain.library() is not None
     monkeypatch.setenv(fused_chain.SWITCH, "0")
     assert fused_chain.library() is None
+
+
+def test_every_compiler_builds_the_same_bits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """clang++ is preferred where installed (a faster build), g++ otherwise: both give the exact mode's bits,
+    on data where the check repairs some elements."""
+    compilers = fused_chain._compilers()
+    if len(compilers) < 2:
+        pytest.skip("one C++ compiler on this machine: nothing to compare")
+    a, b, acc, at_m, at_n = case(4, 4, 4, 2, 32, 0, True)
+    want = exact_blocks(a, b, acc, at_m, at_n, (32, 32), bfloat16)
+    for chosen in compilers:
+        fused_chain._built.cache_clear()
+        monkeypatch.setattr(fused_chain, "_compilers", lambda chosen=chosen: [chosen])
+        out, repaired = fused(a, b, acc, at_m, at_n, (32, 32), bfloat16)
+        assert repaired > 0
+        assert_same_bits(out, want)
+    fused_chain._built.cache_clear()
 
 
 def test_blocks_outside_the_strips_are_refused() -> None:

@@ -68,7 +68,7 @@ inline v8f fabs8(v8f x) { return (v8f)((v8u)x & 0x7fffffffu); }
 inline float half_to_float(uint16_t h) {
     uint32_t sign = uint32_t(h & 0x8000) << 16, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
     if (exponent == 0x1f) return float_of(sign | 0x7f800000u | (mantissa << 13));
-    if (exponent == 0) return float_of(sign | bits_of(std::ldexp(float(mantissa), -24)));
+    if (exponent == 0) return float_of(sign | bits_of(float(mantissa) * 0x1p-24f));  // (exact)
     return float_of(sign | ((exponent + 112) << 23) | (mantissa << 13));
 }
 
@@ -110,10 +110,20 @@ inline v8f load_any8(const void* base, int kind, int64_t i) {
     if (kind == F32) return load8(static_cast<const float*>(base) + i);
     v8h h;
     std::memcpy(&h, static_cast<const uint16_t*>(base) + i, sizeof h);
+#if defined(__AVX2__)
+    if (kind == BF16) return (v8f)_mm256_slli_epi32(_mm256_cvtepu16_epi32((__m128i)h), 16);
+#else
     if (kind == BF16) return (v8f)(__builtin_convertvector(h, v8u) << 16);
+#endif
     v8f out;
     for (int k = 0; k < 8; ++k) out[k] = half_to_float(h[k]);
     return out;
+}
+
+inline float load_any1(const void* base, int kind, int64_t i) {
+    if (kind == F32) return static_cast<const float*>(base)[i];
+    const uint16_t h = static_cast<const uint16_t*>(base)[i];
+    return kind == BF16 ? float_of(uint32_t(h) << 16) : half_to_float(h);
 }
 
 inline void store_any8(void* base, int kind, int64_t i, v8f v) {
@@ -137,32 +147,50 @@ struct Call {
     const int64_t* blk_row; const int64_t* blk_m; const int64_t* blk_n;
     int64_t h, w;
     std::vector<float> panels;     // checked: b as [N / 16][kd][16]
-    std::vector<double> panels64;  // b as [N / 8][kd][8] in fp64 (exact products, repairs)
+    std::vector<double> panels64;  // exact: b as [N / 8][kd][8] in fp64
     std::vector<double> a64;       // exact: a in fp64
     std::vector<float> row_bound;  // checked: per row of a and tile, 34u |a row_t| (rounded up)
     std::vector<float> col_norm;   // checked: per tile and column of b, |b column_t| (rounded up): [tiles][N]
     int64_t ncols;
 };
 
-// The exact mode's values of eight neighbouring elements of one row (columns col .. col + 7): fp64
-// tile sums (four running sums: the order does not matter where the fp64 sum is exact, the exact
-// mode's own premise) rounded to fp32, added in K order in fp32.
-v8f exact_group(const Call& c, const float* arow, int64_t col, bool has_acc, v8f start) {
-    const double* panel = c.panels64.data() + (col / PANEL64) * c.kd * PANEL64;
-    v8f s = start;
-    for (int t = 0; t < c.tiles; ++t) {
-        v4d p[4] = {splat64(0.0), splat64(0.0), splat64(0.0), splat64(0.0)};
-        for (int k = t * TILE_K; k < (t + 1) * TILE_K; k += 2)
-            for (int h = 0; h < 2; ++h) {
-                const v4d x = splat64(double(arow[k + h]));
-                p[2 * h] += x * load4d(panel + (k + h) * PANEL64);
-                p[2 * h + 1] += x * load4d(panel + (k + h) * PANEL64 + 4);
-            }
-        const v4f lo = __builtin_convertvector(p[0] + p[2], v4f), hi = __builtin_convertvector(p[1] + p[3], v4f);
-        const v8f part = __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
-        s = (t == 0 && !has_acc) ? part : s + part;
+// An element whose rounded ends disagree, kept for its exact recomputation after the block: where it
+// goes in out, its row of a and column of b, and its accumulator (read before the store over it).
+struct Undecided {
+    int64_t at;
+    const float* arow;
+    int64_t col;
+    float start;
+};
+
+// The exact mode's values of four undecided elements, written to out: per element and K tile the fp64
+// sum of its 32 products, the even and the odd k summed apart in K order and then added (the order
+// does not matter where the fp64 sum is exact, the exact mode's own premise; this one is fixed so the
+// bits never depend on how the kernel is vectorised), rounded to fp32 and added in K order in fp32.
+// Four at a time: eight independent fp64 chains instead of two (an FMA's latency, not its rate, is
+// what one element's chains wait on).
+template <int OK>
+void repair4(const Call& c, const Undecided* u, bool has_acc) {
+    const float* column[4];
+    float s[4];
+    for (int e = 0; e < 4; ++e) {
+        column[e] = c.panels.data() + (u[e].col / PANEL) * c.kd * PANEL + u[e].col % PANEL;
+        s[e] = u[e].start;
     }
-    return s;
+    for (int t = 0; t < c.tiles; ++t) {
+        double even[4] = {}, odd[4] = {};
+        for (int k = t * TILE_K; k < (t + 1) * TILE_K; k += 2)
+            for (int e = 0; e < 4; ++e) {
+                even[e] += double(u[e].arow[k]) * double(column[e][k * PANEL]);
+                odd[e] += double(u[e].arow[k + 1]) * double(column[e][(k + 1) * PANEL]);
+            }
+        for (int e = 0; e < 4; ++e) {
+            const float part = float(even[e] + odd[e]);
+            s[e] = (t == 0 && !has_acc) ? part : s[e] + part;
+        }
+    }
+    for (int e = 0; e < 4; ++e)
+        static_cast<uint16_t*>(c.out)[u[e].at] = OK == BF16 ? float_to_bf16(s[e]) : float_to_half(s[e]);
 }
 
 // The 32 products of one K tile for R rows by 16 columns in fp32: four chains of eight multiply-adds,
@@ -199,19 +227,25 @@ __attribute__((always_inline)) inline void tile_product(const float* __restrict 
     }
 }
 
-inline bool all_set(v8h mask) {
-    uint64_t half[2];
-    std::memcpy(half, &mask, sizeof half);
-    return (half[0] & half[1]) == ~uint64_t(0);
+// The bfloat16 rounding of every fp32 number in [s - e, s + e], where one rounding covers them all
+// (``agree`` set), as 16-bit patterns in 32-bit lanes. As bit patterns (unsigned) the end nearer zero
+// is the smaller one whatever the sign, and the rounding to nearest even changes only at the
+// midpoints between bfloat16 numbers (low 16 bits 0x8000); there is none in [lo, hi] exactly when
+// lo rounded with ties down equals hi rounded with ties up, and then that is every number's rounding.
+// Ends of opposite signs differ in the sign bit: undecided. A NaN or infinite bound: undecided.
+inline v8u bf16_decided(v8f s, v8f e, v8i& agree) {
+    const v8u a = (v8u)(s - e), b = (v8u)(s + e);
+#if defined(__AVX2__)
+    const v8u lo = (v8u)_mm256_min_epu32((__m256i)a, (__m256i)b), hi = (v8u)_mm256_max_epu32((__m256i)a, (__m256i)b);
+#else
+    const v8u lo = a < b ? a : b, hi = a < b ? b : a;
+#endif
+    const v8u down = (lo + 0x7fffu) >> 16;
+    agree = (v8i)(down == (hi + 0x8000u) >> 16) & (e <= splat(FLT_MAX));
+    return down;
 }
 
-// bfloat16 rounding (to nearest even) of eight fp32 values, as the 16-bit patterns in 32-bit lanes.
-inline v8u bf16_bits(v8f v) {
-    const v8u x = (v8u)v;
-    return (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
-}
-
-// Sixteen values of bf16_bits (two vectors of eight, in order) stored as 16-bit patterns.
+// Sixteen bfloat16 patterns in 32-bit lanes (two vectors of eight, in order) stored as 16-bit patterns.
 inline void store_bf16x16(uint16_t* out, v8u lo, v8u hi) {
 #if defined(__AVX2__)
     const __m256i packed = _mm256_packus_epi32((__m256i)lo, (__m256i)hi);  // (each lane is below 2^16)
@@ -224,40 +258,64 @@ inline void store_bf16x16(uint16_t* out, v8u lo, v8u hi) {
 #endif
 }
 
-inline bool all_lanes(v8i mask) {
+// The lanes of two masks (16: the first's eight, then the second's) that are not set, as bits.
+inline unsigned disagree(const v8i (&agree)[2]) {
 #if defined(__AVX2__)
-    return _mm256_movemask_ps((__m256)mask) == 0xff;
+    return ~unsigned(_mm256_movemask_ps((__m256)agree[0]) | _mm256_movemask_ps((__m256)agree[1]) << 8) & 0xffffu;
 #else
-    for (int k = 0; k < 8; ++k)
-        if (!mask[k]) return false;
-    return true;
+    unsigned bits = 0;
+    for (int lane = 0; lane < PANEL; ++lane) bits |= unsigned(agree[lane / 8][lane % 8] == 0) << lane;
+    return bits;
 #endif
 }
 
-// Eight elements of one row whose rounded ends (low: the fast value's rounding) do not all agree:
-// the undecided ones recomputed the exact mode's way; returns how many. Reads the group's
-// accumulators before the caller stores over them (acc may be out).
-template <int AK, int OK>
-__attribute__((noinline)) int64_t repair_group(const Call& c, const float* arow, int64_t col, int64_t o, v8h& low,
-                                               v8h agree) {
-    const bool has_acc = AK != NONE;
-    const v8f start = has_acc ? load_any8(c.acc, AK, o) : splat(0.0f);
-    const v8f exact = exact_group(c, arow, col, has_acc, start);
-    int64_t repaired = 0;
-    for (int k = 0; k < 8; ++k) {
-        if (agree[k]) continue;
-        low[k] = OK == BF16 ? float_to_bf16(exact[k]) : float_to_half(exact[k]);
-        ++repaired;
+// The undecided elements of one row of 16 (elements at.., row arow of a, columns col..; bit l of
+// ``undecided``: column col + l) appended at ``pending``, with their accumulators (read here, before
+// the store over them). Scalar code only, inlined: a call would spill every vector register.
+template <int AK>
+inline Undecided* defer(const Call& c, int64_t at, const float* arow, int64_t col, unsigned undecided,
+                        Undecided* pending) {
+    for (; undecided; undecided &= undecided - 1) {
+        const int lane = __builtin_ctz(undecided);
+        *pending++ = {at + lane, arow, col + lane, AK == NONE ? 0.0f : load_any1(c.acc, AK, at + lane)};
     }
-    return repaired;
+    return pending;
+}
+
+// One row of 16 sums ``s`` with their bounds ``e`` (elements at.., row arow of a, columns col..)
+// rounded to the store's format and stored; the undecided elements are kept in ``pending``.
+template <int AK, int OK>
+__attribute__((always_inline)) inline Undecided* finish_row(const Call& c, const v8f (&s)[2], const v8f (&e)[2],
+                                                           int64_t at, const float* arow, int64_t col,
+                                                           Undecided* pending) {
+    uint16_t* out = static_cast<uint16_t*>(c.out) + at;
+    v8i agree[2];
+    if constexpr (OK == BF16) {  // the usual case: decided in 32-bit lanes, stored as one row of 16
+        v8u low[2];
+        for (int q = 0; q < 2; ++q) low[q] = bf16_decided(s[q], e[q], agree[q]);
+        if (const unsigned undecided = disagree(agree)) [[unlikely]]
+            pending = defer<AK>(c, at, arow, col, undecided, pending);
+        store_bf16x16(out, low[0], low[1]);
+    } else {
+        v8h low[2];
+        for (int q = 0; q < 2; ++q) {
+            low[q] = round16(s[q] - e[q], OK);
+            agree[q] = __builtin_convertvector(low[q] == round16(s[q] + e[q], OK), v8i) & (e[q] <= splat(FLT_MAX));
+        }
+        if (const unsigned undecided = disagree(agree)) [[unlikely]]
+            pending = defer<AK>(c, at, arow, col, undecided, pending);
+        std::memcpy(out, low, sizeof low);
+    }
+    return pending;
 }
 
 // R rows by 16 columns of one block (rows i0.., columns j..), accumulator and store formats fixed at
 // compile time (AK: NONE or a kind; OK: BF16 or F16), and ONE: a store of one K tile (step 1's), whose
 // sums then stay in registers from the product to the store instead of living on the stack across
-// a loop over the tiles.
+// a loop over the tiles. Each row is finished as soon as its last tile is added (nothing but that
+// row's sums live across its rounding).
 template <int R, int AK, int OK, bool ONE>
-int64_t checked_rows(const Call& c, int64_t r, int64_t i0, int64_t j) {
+Undecided* checked_rows(const Call& c, int64_t r, int64_t i0, int64_t j, Undecided* pending) {
     const int tiles = ONE ? 1 : c.tiles;
     const int64_t row0 = c.blk_m[r] + i0, col = c.blk_n[r] + j;
     const float* a = c.a + row0 * c.kd;
@@ -278,33 +336,10 @@ int64_t checked_rows(const Call& c, int64_t r, int64_t i0, int64_t j) {
                 e[i][q] = (t ? e[i][q] + d : d) * GROW + fabs8(x) * SUM_ERROR;
                 s[i][q] = x;
             }
+            if (t == tiles - 1) pending = finish_row<AK, OK>(c, s[i], e[i], at + i * c.w, a + i * c.kd, col, pending);
         }
     }
-    int64_t repaired = 0;
-    for (int i = 0; i < R; ++i) {
-        uint16_t* out = static_cast<uint16_t*>(c.out) + at + i * c.w;
-        if constexpr (OK == BF16) {  // the usual case: decided in 32-bit lanes, stored as one row of 16
-            v8u low[2], high[2];
-            v8i agree = ~v8i{};
-            for (int q = 0; q < 2; ++q) {
-                low[q] = bf16_bits(s[i][q] - e[i][q]);
-                high[q] = bf16_bits(s[i][q] + e[i][q]);
-                agree &= (v8i)(low[q] == high[q]) & (e[i][q] <= splat(FLT_MAX));
-            }
-            if (all_lanes(agree)) {
-                store_bf16x16(out, low[0], low[1]);
-                continue;
-            }
-        }
-        for (int q = 0; q < 2; ++q) {
-            v8h low = round16(s[i][q] - e[i][q], OK), high = round16(s[i][q] + e[i][q], OK);
-            v8h agree = (v8h)(low == high) & (v8h)__builtin_convertvector(e[i][q] <= splat(FLT_MAX), v8h);
-            if (!all_set(agree))  // (rare) the group's exact values
-                repaired += repair_group<AK, OK>(c, a + i * c.kd, col + 8 * q, at + i * c.w + 8 * q, low, agree);
-            std::memcpy(out + 8 * q, &low, sizeof low);
-        }
-    }
-    return repaired;
+    return pending;
 }
 
 template <int R>
@@ -339,12 +374,21 @@ void exact_rows(const Call& c, int64_t r, int64_t i0, int64_t j) {
     for (int i = 0; i < R; ++i) store_any8(c.out, c.out_kind, at + i * c.w, s[i]);
 }
 
+// Blocks first.. last - 1; each block's undecided elements are recomputed the exact mode's way right
+// after it (its rows of a and columns of b still in the cache), out of the register tiles' loop.
 template <int AK, int OK, bool ONE>
 int64_t checked_blocks(const Call& c, int64_t first, int64_t last) {
     int64_t repaired = 0;
-    for (int64_t r = first; r < last; ++r)
+    std::vector<Undecided> pending(size_t(c.h * c.w + 3));  // (room for a block's every element, and three more)
+    for (int64_t r = first; r < last; ++r) {
+        Undecided* end = pending.data();
         for (int64_t i0 = 0; i0 < c.h; i0 += ROWS)
-            for (int64_t j = 0; j < c.w; j += PANEL) repaired += checked_rows<ROWS, AK, OK, ONE>(c, r, i0, j);
+            for (int64_t j = 0; j < c.w; j += PANEL) end = checked_rows<ROWS, AK, OK, ONE>(c, r, i0, j, end);
+        const int64_t count = end - pending.data();
+        for (int64_t k = count; k % 4; ++k) pending[size_t(k)] = pending[0];  // (the first again: the same store)
+        for (int64_t k = 0; k < count; k += 4) repair4<OK>(c, &pending[size_t(k)], AK != NONE);
+        repaired += count;
+    }
     return repaired;
 }
 
@@ -378,12 +422,12 @@ void prepare(Call& c, const float* b, int64_t a_rows, bool exact) {
     for (int64_t j0 = 0; j0 < n; j0 += PANEL)
         for (int64_t k = 0; k < kd; ++k)
             std::memcpy(&c.panels[size_t((j0 / PANEL) * kd * PANEL + k * PANEL)], b + k * n + j0, PANEL * sizeof(float));
-    c.panels64.resize(size_t(kd * n));  // both modes: exact products, or the checked mode's repairs
-    for (int64_t j0 = 0; j0 < n; j0 += PANEL64)
-        for (int64_t k = 0; k < kd; ++k)
-            for (int q = 0; q < PANEL64; ++q)
-                c.panels64[size_t((j0 / PANEL64) * kd * PANEL64 + k * PANEL64 + q)] = b[k * n + j0 + q];
     if (exact) {
+        c.panels64.resize(size_t(kd * n));
+        for (int64_t j0 = 0; j0 < n; j0 += PANEL64)
+            for (int64_t k = 0; k < kd; ++k)
+                for (int q = 0; q < PANEL64; ++q)
+                    c.panels64[size_t((j0 / PANEL64) * kd * PANEL64 + k * PANEL64 + q)] = b[k * n + j0 + q];
         c.a64.assign(c.a, c.a + a_rows * kd);
         return;
     }

@@ -38,7 +38,7 @@ import torch
 
 from ..accuracy import SAMPLE_BLOCKS
 from .chains import chunk_elements, matmul_update
-from .graph import Evaluator, Recorder, WriteSite, find_sorted, narrow_depths, search_sorted
+from .graph import Evaluator, Recorder, WriteSite, find_sorted, narrow_depths, search_sorted, take_rows
 
 #: elements evaluated per torch call of a batch (bounds the temporaries of one call), on the CPU
 CHUNK_ELEMENTS = 1 << 21
@@ -70,6 +70,8 @@ class LevelEvaluator(Evaluator):
         self.scratch: dict[Any, Any] = {}
         #: the slabs stored outside a compute batch: the only ones that can hold reads (:meth:`holds_reads`)
         self.read_slabs: set[int] = set()
+        #: per compute site (by id): whether any of its values is written or printed (:meth:`makes_final`)
+        self.sites_making_final: dict[int, bool] = {}
 
     def _plan_frees(self, depth: np.ndarray) -> None:
         """What freeing needs, without an array over all values: the values written or printed
@@ -212,9 +214,18 @@ class LevelEvaluator(Evaluator):
         whole."""
         if not len(vids):
             return -1
-        if self.site is None or bool(self.is_final(vids).any()):
+        if self.site is None or (self.makes_final(self.site) and bool(self.is_final(vids).any())):
             return LAST
         return int(self.site.horizon[self.level - self.site.depth_lo])
+
+    def makes_final(self, site: Any) -> bool:
+        """Whether any value of compute site ``site`` is written to a tensor or printed, found once per
+        site (a chain's accumulators never are; searching every level's values cost ~2 ms a level at
+        8192^3)."""
+        if id(site) not in self.sites_making_final:
+            made = bool(find_sorted(site.out_a, self.final)[0].any()) if len(site.out_a) else False
+            self.sites_making_final[id(site)] = made
+        return self.sites_making_final[id(site)]
 
     def take_slab(self, vids: np.ndarray, values: torch.Tensor) -> bool:
         """True when ``values`` (the slab holding exactly ``vids``) may be overwritten by the batch being
@@ -278,7 +289,7 @@ class LevelEvaluator(Evaluator):
         for s in np.unique(sites[is_read]).tolist():
             where = np.flatnonzero(is_read & (sites == s))
             site = self.rec.reads[s]
-            parts.append((where, self.read_blocks(site, site.starts_a[read_rows[where]])))
+            parts.append((where, self.read_blocks(site, take_rows(site.starts_a, read_rows[where]))))
         if len(parts) == 1 and len(parts[0][0]) == len(vids):
             return parts[0][1]
         first = parts[0][1]
