@@ -216,6 +216,11 @@ class KernelPrinter:
             expr = f"__builtin_bit_cast({op.args[0].value}, {self.operand(op.args[1])})"
         elif op.fn == kir.L1_WORD:
             expr = f"*{self.operand(op.args[0])}"
+        elif op.fn == "get_noc_addr" and len(op.args) == 3 and getattr(op.args[1], "type", None) == kir.ACCESSOR:
+            # a page of a TensorAccessor: its member, as 0.81.1 spells it; the free
+            # get_noc_addr(id, accessor, offset) resolves to a deprecated InterleavedAddrGen overload
+            page, accessor, offset = (self.operand(a) for a in op.args)
+            expr = f"{accessor}.get_noc_addr({page}, {offset})"
         elif op.fn in ("noc_x_of", "noc_y_of"):
             base = self.kernel.noc_x_base if op.fn == "noc_x_of" else self.kernel.noc_y_base  # type: ignore[attr-defined]
             expr = f"get_common_arg_val<uint32_t>({base} + {self.operand(op.args[0])})"
