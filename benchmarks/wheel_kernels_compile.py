@@ -33,7 +33,8 @@ wheel does not ship is reported as skipped with that reason (``SKIPPED``), not a
 With ``--dataflow real`` the data-movement kernels compile as ``TILECRAFT_DATAFLOW=real`` builds
 them: against the wheel's own 0.81.1 dataflow API in the machine include tree (tensix_dataflow.py).
 A failing data-movement kernel is then retried with what its factory passes (``compile_one``:
-``DM_FACTORY_DEFINES``, fallback and sharded args); a kernel the wheel itself cannot build for
+``DM_FACTORY_DEFINES``, fallback and sharded args, and a kernel whose assertions no generic value
+meets its own factory's args, wheel_dm_factories.py); a kernel the wheel itself cannot build for
 Wormhole is skipped with the reason (``NOT_BUILDABLE``). ``--only-from RESULTS`` reruns the
 kernels an earlier ``--out`` reports failing, ``--kernels`` the named ones.
 

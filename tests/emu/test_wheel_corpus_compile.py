@@ -50,9 +50,10 @@ SAMPLE = (
 #: not compile as data movement (none of them: measured 2026-11-29)
 FLOOR = {"data movement": 441, "compute": 71}
 #: data-movement kernels that compile on the real dataflow API, of 1091 (benchmarks/README.md: 850
-#: before the census derived the factories' inputs and the generator's bindings); 12 of them have a
-#: dependent "#pragma GCC unroll" count, which only clang takes (965 without clang)
-REAL_DATAFLOW_FLOOR = 977
+#: before the census derived the factories' inputs and the generator's bindings, 977 before the
+#: kernels' own factories' args, wheel_dm_factories.py); 17 of them have a dependent
+#: "#pragma GCC unroll" count, which only clang takes (980 without clang)
+REAL_DATAFLOW_FLOOR = 997
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +80,7 @@ def test_the_corpus_compile_count_does_not_regress(root: Path) -> None:
 def test_the_real_dataflow_corpus_compile_count_does_not_regress(root: Path) -> None:
     paths = [p for p in corpus.kernels(root) if corpus.role(p) == "data movement"]
     reasons = corpus.measure(paths, dataflow="real")
-    assert sum(r is None for r in reasons) >= (REAL_DATAFLOW_FLOOR if clang() is not None else 965), \
+    assert sum(r is None for r in reasons) >= (REAL_DATAFLOW_FLOOR if clang() is not None else 980), \
         [r for r in reasons if r]
 
 
