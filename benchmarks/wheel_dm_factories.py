@@ -9,7 +9,10 @@ count ending in a protocol tag, the multicast control word of kernel_lib's mcast
 passes, each entry saying where its values come from: the factory's source where the wheel ships
 it, else the kernel's own arg enums, comments and assertions and the host/device headers the
 factory compiles too (read for the values only). Positions the entry does not name keep the
-generic 2.
+generic 2. An entry is the compute census's ``Factory``, of which a data-movement build takes the
+args, named args, CB format, arg count and one define combination
+(wheel_kernels_compile.with_kernel_factory); the compute config, architecture and include
+directories stay the census's.
 """
 
 from __future__ import annotations

@@ -381,6 +381,9 @@ def test_a_data_movement_kernel_gets_the_args_its_own_factory_passes(root: Path)
     assert argmax.bindings is not None
     flags = dict(argmax.bindings.compile_time)
     assert (flags["j_start"], flags["j_end"], flags["owns_reduction"], flags["has_secondary_dm"]) == (0, 1, 1, 0)
+    generic = factories.Factory("")
+    assert all(len(entry.combinations) <= 1 and (entry.fp32_dest_acc, entry.arch, entry.include_dirs)
+               == (generic.fp32_dest_acc, generic.arch, generic.include_dirs) for entry in dm.FACTORIES.values())
 
 
 #: the kernels whose own factory's args (wheel_dm_factories.py) make them compile: a multicast
