@@ -48,7 +48,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from benchmarks import wheel_compute_variants as variants
-from benchmarks.wheel_compute_factories import FLOAT32, INT32, Factory, factory
+from benchmarks.wheel_compute_factories import Factory, factory, tile_bytes
 from benchmarks.wheel_compute_variants import Defines
 from benchmarks import wheel_kernels_compile as corpus
 from benchmarks.wheel_kernels_compile import kernel_text
@@ -152,11 +152,6 @@ def with_factory(build: KernelBuild, inputs: Factory) -> KernelBuild:
     return replace(build, compile_args=tuple(args), fp32_dest_acc=inputs.fp32_dest_acc, cbs=cbs,
                    arch_defines=BLACKHOLE_DEFINES if inputs.arch == "blackhole" else ARCH_DEFINES,
                    include_paths=(*build.include_paths, *(operations / d for d in inputs.include_dirs)))
-
-
-def tile_bytes(data_format: int) -> int:
-    """A 32x32 tile's bytes in a 32-bit or a 16-bit format (the factories' CB formats here)."""
-    return 4096 if data_format in (FLOAT32, INT32) else 2048
 
 
 #: where an error is, by its file's path (first match wins)

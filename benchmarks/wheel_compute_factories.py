@@ -41,6 +41,14 @@ class Factory:
     arch: str = "wormhole"
     #: the factory's compiler_include_paths (under ``ttnn/operations``)
     include_dirs: tuple[str, ...] = ()
+    #: how many positional compile-time args the factory passes (None: the census's generic count),
+    #: for a kernel that asserts the count (wheel_dm_factories.py)
+    arg_count: int | None = None
+
+
+def tile_bytes(data_format: int) -> int:
+    """A 32x32 tile's bytes in a 32-bit or a 16-bit format (the factories' CB formats here)."""
+    return 4096 if data_format in (FLOAT32, INT32) else 2048
 
 
 def enum_args(positions: str, values: dict[str, int]) -> tuple[tuple[int, int], ...]:

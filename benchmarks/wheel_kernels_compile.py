@@ -33,7 +33,8 @@ wheel does not ship is reported as skipped with that reason (``SKIPPED``), not a
 With ``--dataflow real`` the data-movement kernels compile as ``TILECRAFT_DATAFLOW=real`` builds
 them: against the wheel's own 0.81.1 dataflow API in the machine include tree (tensix_dataflow.py).
 A failing data-movement kernel is then retried with what its factory passes (``compile_one``:
-``DM_FACTORY_DEFINES``, fallback and sharded args); a kernel the wheel itself cannot build for
+``DM_FACTORY_DEFINES``, fallback and sharded args, and a kernel whose assertions no generic value
+meets its own factory's args, wheel_dm_factories.py); a kernel the wheel itself cannot build for
 Wormhole is skipped with the reason (``NOT_BUILDABLE``). ``--only-from RESULTS`` reruns the
 kernels an earlier ``--out`` reports failing, ``--kernels`` the named ones.
 
@@ -55,6 +56,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
+from benchmarks import wheel_dm_factories as dm_factories
+from benchmarks.wheel_compute_factories import Factory, tile_bytes
 from benchmarks.wheel_compute_variants import factory_defines
 from tilecraft.emu import build, tensix_dataflow, tensix_tree, tt_kernel_entry, wheel_kernels
 from tilecraft.emu.tensix_build import ARCH_DEFINES, compile_host
@@ -162,7 +165,8 @@ def kernel_build(path: Path) -> build.KernelBuild:
     named = tuple((name, 2) for name in sorted(set(re.findall(r'get_named_compile_time_arg_val\(\s*"(\w+)"',
                                                               everything))))
     return build.KernelBuild(source=path, text=text, display=path.name, compute=compute, compile_args=ARGS,
-                             named_args=named, defines=() if compute else DM_DEFINES, bindings=bindings, noc=1,
+                             named_args=named, defines=() if compute else DM_DEFINES, bindings=bindings,
+                             noc=dm_factories.NOC,
                              arch_defines=(("TC_EMULATOR", "1"), ("KERNEL_BUILD", "1"), (slot, "1"),
                                            ARCH_DEFINE, ("NUM_DRAM_BANKS", "12"), ("NUM_L1_BANKS", "64")))
 
@@ -248,11 +252,34 @@ CBS = tuple((i, build.CBInfo(2048, 5)) for i in range(32))
 def with_factory_inputs(kb: build.KernelBuild) -> build.KernelBuild:
     """``kb`` with what a data-movement kernel's factory passes beyond the generic build: bfloat16
     CBs and the factory defines of the macros it uses (wheel_compute_variants.factory_defines:
-    ``REDUCE_OP``..., its LLK enums qualified)."""
+    ``REDUCE_OP``..., its LLK enums qualified), and where the kernel has an entry in
+    wheel_dm_factories.py, the args its own factory passes (``with_kernel_factory``)."""
     text = kernel_text(kb.source)
     given = dict(factory_defines(text, DM_FACTORY_DEFINES)) | dict(factory_defines(text))
     defines = tuple((name, _LLK_ENUM.sub(r"ckernel::\1", value)) for name, value in given.items())
-    return replace(kb, cbs=CBS, defines=(*kb.defines, *defines))
+    generic = replace(kb, cbs=CBS, defines=(*kb.defines, *defines))
+    inputs = dm_factories.factory(kb.source.relative_to(wheel_kernels.operations(wheel_kernels.ensure_kernels()))
+                                  .as_posix())
+    return generic if inputs is None else with_kernel_factory(generic, inputs)
+
+
+def with_kernel_factory(kb: build.KernelBuild, inputs: Factory) -> build.KernelBuild:
+    """``kb`` with its own factory's inputs (a wheel_dm_factories.py entry): its positional args
+    over LONG_ARGS (a factory passes as many as the kernel reads; cut to its ``arg_count``), its named args and
+    Metal 2.0 ``args::`` constants, its CB format and its defines (one combination: a
+    data-movement kernel is built once)."""
+    args = list(LONG_ARGS)
+    for index, value in inputs.args:
+        args[index] = value
+    named = dict(inputs.named)
+    bindings = kb.bindings and replace(kb.bindings, compile_time=tuple(
+        (name, named.get(name, value)) for name, value in kb.bindings.compile_time))
+    cbs = kb.cbs if inputs.cb_format is None else tuple(
+        (i, build.CBInfo(tile_bytes(inputs.cb_format), inputs.cb_format)) for i, _ in kb.cbs)
+    defines = tuple(define for _, combination in inputs.combinations for define in combination)
+    return replace(kb, compile_args=tuple(args[:inputs.arg_count]), bindings=bindings, cbs=cbs,
+                   named_args=tuple((name, named.get(name, value)) for name, value in kb.named_args),
+                   defines=(*kb.defines, *defines))
 
 
 #: The defines only data-movement kernels use -> what their factories pass (the names are strings of

@@ -9,15 +9,17 @@ time by the ``ops`` fixture (tests/emu/conftest.py)."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from benchmarks import wheel_compute_compile as compute_census
 from benchmarks import wheel_compute_factories as factories
+from benchmarks import wheel_dm_factories as dm
 from benchmarks import wheel_kernels_compile as corpus
 from tilecraft.emu import tensix_compute, wheel_kernels
-from tilecraft.emu.toolchain import clang
+from tilecraft.emu.toolchain import clang, compiler
 
 #: kernels (under ttnn/operations) that compile, across ops, the Metal 2.0 named-args ones included
 SAMPLE = (
@@ -48,9 +50,10 @@ SAMPLE = (
 #: not compile as data movement (none of them: measured 2026-11-29)
 FLOOR = {"data movement": 441, "compute": 71}
 #: data-movement kernels that compile on the real dataflow API, of 1091 (benchmarks/README.md: 850
-#: before the census derived the factories' inputs and the generator's bindings); 12 of them have a
-#: dependent "#pragma GCC unroll" count, which only clang takes (965 without clang)
-REAL_DATAFLOW_FLOOR = 977
+#: before the census derived the factories' inputs and the generator's bindings, 977 before the
+#: kernels' own factories' args, wheel_dm_factories.py); 17 of them have a dependent
+#: "#pragma GCC unroll" count, which only clang takes (980 without clang)
+REAL_DATAFLOW_FLOOR = 997
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +80,7 @@ def test_the_corpus_compile_count_does_not_regress(root: Path) -> None:
 def test_the_real_dataflow_corpus_compile_count_does_not_regress(root: Path) -> None:
     paths = [p for p in corpus.kernels(root) if corpus.role(p) == "data movement"]
     reasons = corpus.measure(paths, dataflow="real")
-    assert sum(r is None for r in reasons) >= (REAL_DATAFLOW_FLOOR if clang() is not None else 965), \
+    assert sum(r is None for r in reasons) >= (REAL_DATAFLOW_FLOOR if clang() is not None else 980), \
         [r for r in reasons if r]
 
 
@@ -337,4 +340,62 @@ REAL_DATAFLOW_FIXES = (
 @pytest.mark.slow
 @pytest.mark.parametrize("kernel", REAL_DATAFLOW_FIXES)
 def test_a_data_movement_kernel_compiles_with_what_its_factory_passes(root: Path, kernel: str) -> None:
+    assert corpus.compile_one(wheel_kernels.operations(root) / kernel, "real") is None
+
+
+def test_the_multicast_control_word_is_the_one_the_wheels_host_encoder_writes(root: Path, tmp_path: Path) -> None:
+    """wheel_dm_factories.mcast_control is what kernel_lib's shared host/device encoder
+    (mcast_protocol.inl: ``compile_time_control``) makes of McastConfig's defaults for an in-group
+    sender on each NoC, and its decoder reads back a concrete sender mode (the conv kernels assert
+    one)."""
+    mcast = root / "ttnn/cpp/ttnn/kernel_lib/mcast"
+    checks = "\n".join(
+        f"static_assert(compile_time_control(ArgumentMetadata{{McastMetadata{{0, 1, ACK_EQUALS_FANOUT, 0, false, "
+        f"SenderMcastMode::MulticastIncludeSource, true, PRE_HANDSHAKE{' | NOC1' if noc else ''}}}}}) "
+        f"== {dm.mcast_control(noc)}u);\n"
+        f"static_assert(concrete(compile_time_control_metadata({dm.mcast_control(noc)}u).mcast.sender_mcast_mode));"
+        for noc in (0, 1))
+    unit = tmp_path / "control.cpp"
+    unit.write_text(f'#include "mcast_protocol.hpp"\nusing namespace dataflow_kernel_lib;\n'
+                    f"using namespace dataflow_kernel_lib::mcast_wire;\n{checks}\n")
+    result = subprocess.run([*compiler().command(), "-std=c++20", "-fsyntax-only", f"-I{mcast}", str(unit)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_data_movement_kernel_gets_the_args_its_own_factory_passes(root: Path) -> None:
+    """A wheel_dm_factories.py entry replaces the generic args where its factory's differ: the GDN
+    writer's exact 12 args ending in the hand-off tag, over fp32 CBs; a conv writer's multicast
+    channel at its named offset; argmax's Metal 2.0 ``args::`` flags."""
+    ops = wheel_kernels.operations(root)
+    gdn = corpus.with_factory_inputs(corpus.kernel_build(
+        ops / "transformer/chunk_gated_delta_rule/device/kernels/dataflow/writer_chunk_gdn_fused.cpp"))
+    assert len(gdn.compile_args) == 12 and gdn.compile_args[-1] == dm.GDN_HANDOFF_TAG
+    assert {cb.format for _, cb in gdn.cbs} == {factories.FLOAT32}
+    conv = corpus.with_factory_inputs(corpus.kernel_build(
+        ops / "conv/conv2d/device/kernels/writer_tiled_out_2d_mcast_sender_conv_weights_tiled_col_to_rm_blocks.cpp"))
+    offset = dict(conv.named_args)["weights_mcast_ct_offset"]
+    assert conv.compile_args[offset] == dm.mcast_control(conv.noc)
+    argmax = corpus.with_factory_inputs(corpus.kernel_build(
+        ops / "reduction/argmax/device/kernels/reader_argmax_interleaved_multicore.cpp"))
+    assert argmax.bindings is not None
+    flags = dict(argmax.bindings.compile_time)
+    assert (flags["j_start"], flags["j_end"], flags["owns_reduction"], flags["has_secondary_dm"]) == (0, 1, 1, 0)
+    generic = factories.Factory("")
+    assert all(len(entry.combinations) <= 1 and (entry.fp32_dest_acc, entry.arch, entry.include_dirs)
+               == (generic.fp32_dest_acc, generic.arch, generic.include_dirs) for entry in dm.FACTORIES.values())
+
+
+#: the kernels whose own factory's args (wheel_dm_factories.py) make them compile: a multicast
+#: control word, an exact arg count with a protocol tag, flags among the args and the named args
+@pytest.mark.slow
+@pytest.mark.parametrize("kernel", [
+    "conv/conv2d/device/kernels/writer_tiled_out_2d_mcast_sender_conv_weights_tiled_col_to_rm_blocks.cpp",
+    "experimental/conv3d/device/kernels/writer.cpp",
+    "transformer/chunk_gated_delta_rule/device/kernels/dataflow/writer_chunk_gdn_fused.cpp",
+    "transformer/sdpa/device/kernels/dataflow/ring_joint_reader.cpp",
+    "reduction/argmax/device/kernels/reader_argmax_interleaved_multicore.cpp",
+    "data_movement/scatter/device/kernels/dataflow/reader_scatter.cpp",
+])
+def test_a_data_movement_kernel_compiles_with_its_own_factorys_args(root: Path, kernel: str) -> None:
     assert corpus.compile_one(wheel_kernels.operations(root) / kernel, "real") is None
