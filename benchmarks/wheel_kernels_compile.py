@@ -30,8 +30,9 @@ a local header or through one of kernel_lib's compute helpers (as the compute ce
 wheel_compute_compile.py, counts it), else as data movement. A kernel that needs a header the
 wheel does not ship is reported as skipped with that reason (``SKIPPED``), not as a failure.
 
-With ``--dataflow real`` the data-movement kernels compile as ``TILECRAFT_DATAFLOW=real`` builds
-them: against the wheel's own 0.81.1 dataflow API in the machine include tree (tensix_dataflow.py).
+Data-movement kernels compile as the emulator builds them: against the wheel's own 0.81.1
+dataflow API in the machine include tree (tensix_dataflow.py; ``--dataflow real``, the only choice
+since the emulator's own dataflow API was retired).
 A failing data-movement kernel is then retried with what its factory passes (``compile_one``:
 ``DM_FACTORY_DEFINES``, fallback and sharded args, and a kernel whose assertions no generic value
 meets its own factory's args, wheel_dm_factories.py); a kernel the wheel itself cannot build for
@@ -64,7 +65,6 @@ from tilecraft.emu.tensix_build import ARCH_DEFINES, compile_host
 from tilecraft.emu.tensix_compute import kernel_arch
 from tilecraft.emu.bindings import NamedBindings, ScratchpadBinding, TensorBinding
 from tilecraft.emu.toolchain import compiler
-from tilecraft.options import DATAFLOW_ENGINES
 
 #: the census builds every kernel for Wormhole B0
 CENSUS_ARCH = "wormhole"
@@ -171,10 +171,10 @@ def kernel_build(path: Path) -> build.KernelBuild:
                                            ARCH_DEFINE, ("NUM_DRAM_BANKS", "12"), ("NUM_L1_BANKS", "64")))
 
 
-def compile_one(path: Path, dataflow: str = "emulator") -> str | None:
+def compile_one(path: Path, dataflow: str = "real") -> str | None:
     """None when the kernel compiles, else the first error's reason (``SKIPPED``... when the reason
     lies outside tilecraft: a header the wheel does not ship, an error NOT_BUILDABLE names). ``dataflow="real"`` compiles a
-    data-movement kernel as TILECRAFT_DATAFLOW=real builds it (the real 0.81.1 dataflow API,
+    data-movement kernel as the emulator builds it (the real 0.81.1 dataflow API,
     tensix_dataflow.py), syntax-only; when that fails, it is tried again with what its factory
     would pass that the generic build lacks (``with_factory_inputs``), on a static assertion with
     the fallback args too, with more args where it reads past ARGS, and with a sharded accessor's
@@ -378,7 +378,7 @@ def role(path: Path) -> str:
     return "compute" if is_compute_kernel(path) else "data movement"
 
 
-def measure(paths: list[Path], jobs: int = 2, dataflow: str = "emulator") -> list[str | None]:
+def measure(paths: list[Path], jobs: int = 2, dataflow: str = "real") -> list[str | None]:
     """Each kernel's first-error reason (None: it compiles), in the order of ``paths``."""
     with ThreadPoolExecutor(jobs) as pool:
         return list(pool.map(lambda path: compile_one(path, dataflow), paths))
@@ -404,8 +404,8 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--every", type=int, default=1, help="a sample: every Nth kernel")
     parser.add_argument("--role", choices=ROLES, help="only the kernels of this role")
-    parser.add_argument("--dataflow", choices=DATAFLOW_ENGINES, default="emulator",
-                        help="what data-movement kernels compile against (TILECRAFT_DATAFLOW)")
+    parser.add_argument("--dataflow", choices=("real",), default="real",
+                        help="what data-movement kernels compile against: the real 0.81.1 dataflow API")
     parser.add_argument("--out", type=Path, help="each kernel's result as a JSON line (kernel, role, reason)")
     parser.add_argument("--only-from", type=Path, metavar="RESULTS",
                         help="only the kernels that failed in an earlier --out (to iterate on the failures)")

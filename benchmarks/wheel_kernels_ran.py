@@ -2,7 +2,8 @@
 
 Runs the wheel-kernel test files (``tests/emu/test_wheel_*.py``, slow cases included) with a
 pytest plugin that records, per test, every kernel source of the wheel the emulator compiles for it
-(``tilecraft.emu.build.compile_kernel`` sees each kernel of each launch, cached or not). A kernel
+(``tilecraft.emu.launch``'s ``compile_all`` sees each kernel of each launch, compute and data movement,
+cached or not). A kernel
 file counts as run when a test that compiled it passed; tests that expect a diagnostic (their
 names say the run stops, is refused or reports a finding) do not count. Each file counts once, however
 many tests run it. Prints the total, the count per test file and per op family.
@@ -17,10 +18,11 @@ import collections
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tilecraft.emu import build
+from tilecraft.emu import build, launch
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "emu").glob("test_wheel_*.py")
@@ -37,19 +39,20 @@ class KernelRecorder:
         self.current: str | None = None
         self.kernels: dict[str, set[str]] = collections.defaultdict(set)
         self.passed: set[str] = set()
-        self._compile = build.compile_kernel
+        self._compile_all = launch.compile_all
 
-    def record(self, kernel_build: build.KernelBuild):
-        source = kernel_build.source.as_posix()
-        if TREE in source and self.current is not None:
-            self.kernels[self.current].add(source.split(TREE, 1)[1])
-        return self._compile(kernel_build)
+    def record(self, builds: list[build.KernelBuild], *engines: Any) -> list[tuple[Path, bool]]:
+        for kernel_build in builds:
+            source = kernel_build.source.as_posix()
+            if TREE in source and self.current is not None:
+                self.kernels[self.current].add(source.split(TREE, 1)[1])
+        return self._compile_all(builds, *engines)
 
     def pytest_sessionstart(self) -> None:
-        build.compile_kernel = self.record
+        launch.compile_all = self.record
 
     def pytest_sessionfinish(self) -> None:
-        build.compile_kernel = self._compile
+        launch.compile_all = self._compile_all
 
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
         self.current = item.nodeid

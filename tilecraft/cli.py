@@ -156,7 +156,6 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
         device = options.check_device(args.device) if args.device is not None else \
             options.check_device(options.device_from_environment(), f"${options.DEVICE_VARIABLE}")
         engine = getattr(args, "compute_engine", None) or options.compute_engine_from_environment()
-        dataflow = options.dataflow_engine_from_environment()
         if args.numerics == DEVICE and getattr(args, "level", "language") == "metal":
             raise ValueError("--numerics device computes at the language level (and --level cpp always computes "
                              "with the device's arithmetic); --level metal computes ideally")
@@ -165,7 +164,7 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
         return 2
     opts = options.RunOptions(arch=args.arch, grid=grid, exact=args.exact, level=args.level, devices=devices, device=device,
                               show_generated=getattr(args, "generated", False), numerics=args.numerics,
-                              compute_engine=engine, dataflow_engine=dataflow)
+                              compute_engine=engine)
     hooks: list[session.ProgramHook] = []
     lowering_hooks: list[session.LoweringHook] = []
     kernel_hooks: list[session.KernelHook] = []

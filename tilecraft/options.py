@@ -20,11 +20,6 @@ COMPUTE_VARIABLE = "TILECRAFT_COMPUTE"
 #: the kernel emulator's compute engines, the default first: the Tensix machine running Tenstorrent's
 #: LLK ("tensix", docs/emulator.md section 10), or the emulator's own ("emulator")
 COMPUTE_ENGINES = ("tensix", "emulator")
-#: environment variable that picks the dataflow API ttnn data-movement kernels run on in the kernel emulator
-DATAFLOW_VARIABLE = "TILECRAFT_DATAFLOW"
-#: the kernel emulator's dataflow APIs, the default first: the real 0.81.1 dataflow API over a model
-#: of the NoC's registers ("real", docs/emulator.md section 12), or its own headers ("emulator")
-DATAFLOW_ENGINES = ("real", "emulator")
 
 
 def devices_from_environment() -> int:
@@ -53,11 +48,6 @@ def _choice_from_environment(variable: str, choices: tuple[str, ...]) -> str:
 def compute_engine_from_environment() -> str:
     """``$TILECRAFT_COMPUTE`` (``tensix`` or ``emulator``), or ``tensix``; another value is an error naming it."""
     return _choice_from_environment(COMPUTE_VARIABLE, COMPUTE_ENGINES)
-
-
-def dataflow_engine_from_environment() -> str:
-    """``$TILECRAFT_DATAFLOW`` (``real`` or ``emulator``), or ``real``; another value is an error naming it."""
-    return _choice_from_environment(DATAFLOW_VARIABLE, DATAFLOW_ENGINES)
 
 
 def check_device(name: str, source: str = "--device") -> str:
@@ -140,6 +130,3 @@ class RunOptions:
     #: kernel emulator: what runs compute kernels, "tensix" (the Tensix machine with the real 0.81.1
     #: compute API and LLK, the default) or "emulator" (its own compute engine); $TILECRAFT_COMPUTE
     compute_engine: str = field(default_factory=compute_engine_from_environment)
-    #: kernel emulator: what data-movement kernels compile against, "real" (the wheel's 0.81.1 dataflow
-    #: API over the NIU model, the default) or "emulator" (its own dataflow API headers); $TILECRAFT_DATAFLOW
-    dataflow_engine: str = field(default_factory=dataflow_engine_from_environment)

@@ -56,23 +56,6 @@ def emulator_engine(device) -> Iterator[None]:
         yield
 
 
-@pytest.fixture
-def emulator_dataflow(device) -> Iterator[None]:
-    """Pins a test to the emulator's own dataflow API, whatever $TILECRAFT_DATAFLOW says: for tests
-    of that API's own findings (E5002 at a member or header it lacks), which the real dataflow API
-    does not make because it has those members and headers (Tenstorrent's)."""
-    with session.using(dataflow_engine="emulator"):
-        yield
-
-
-@pytest.fixture
-def real_dataflow_api(device) -> Iterator[None]:
-    """Pins a test to the real 0.81.1 dataflow API (docs/emulator.md section 12), whatever
-    $TILECRAFT_DATAFLOW says."""
-    with session.using(dataflow_engine="real"):
-        yield
-
-
 @pytest.fixture(scope="module")
 def ops() -> Path:
     """The wheel's ``ttnn/cpp/ttnn/operations`` directory."""

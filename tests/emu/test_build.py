@@ -5,7 +5,6 @@ truncated entries rebuilt, two processes building at once)."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -19,8 +18,8 @@ import tilecraft.ttnn as ttnn
 from tests.emu.harness import KERNELS, cb, compute, dram, kernel, line_of, output, reader, run, write_kernel, writer
 from tilecraft import session
 from tilecraft.diagnostics import DiagnosticWarning, KernelError
-from tilecraft.emu import cache, compile_errors, native, toolchain
-from tilecraft.options import COMPUTE_VARIABLE, DATAFLOW_VARIABLE
+from tilecraft.emu import cache, compile_errors, toolchain
+from tilecraft.options import COMPUTE_VARIABLE
 from tilecraft.ttnn import generic
 
 DATAFLOW = '#include <cstdint>\n#include "api/dataflow/dataflow_api.h"\n'
@@ -213,19 +212,35 @@ def test_no_compiler_says_what_to_install(device, tmp_path, monkeypatch) -> None
 
 # ----------------------------------------------------------------------------- the cache
 
+#: the cache kinds a fresh cache shares with the session's (symbolic links): the runtime library and
+#: the real dataflow API's include tree and precompiled prefixes, which cost about a minute of CPU
+#: to rebuild and are no subject of these tests
+SHARED_KINDS = ("runtime", "tensix-tree", "tensix-prefix")
+#: where a fresh cache's kernels go: data-movement kernels (the real dataflow API's builds) and
+#: compute kernels on the emulator's own engine
+DATAFLOW_KIND, COMPUTE_KIND = "tensix-dataflow", "kernels"
+
+
 @pytest.fixture
 def fresh_cache(tmp_path, monkeypatch) -> Iterator[Path]:
-    """An empty cache directory for kernels (the runtime library already loaded stays in use). The
-    tests of the cache run on the emulator's own compute engine and dataflow API, whose builds are
-    its ``kernels`` entries (and in this process and its children: a fresh cache would make the
-    Tensix machine rebuild its include tree, archive and TRISC prefixes, about a minute of CPU, and
-    the real dataflow API its tree and RISC prefixes, for each test)."""
+    """An empty cache directory for kernels, in this process and its children. Compute kernels run
+    on the emulator's own engine (a fresh cache would make the Tensix machine rebuild its include
+    tree, archive and TRISC prefixes for each test); the kinds in SHARED_KINDS are the session's."""
+    shared = cache.emu_cache()
     root = tmp_path / "cache"
+    (root / "emu").mkdir(parents=True)
+    for kind in SHARED_KINDS:
+        (shared / kind).mkdir(parents=True, exist_ok=True)
+        (root / "emu" / kind).symlink_to(shared / kind, target_is_directory=True)
     monkeypatch.setenv("TILECRAFT_CACHE_DIR", str(root))
     monkeypatch.setenv(COMPUTE_VARIABLE, "emulator")
-    monkeypatch.setenv(DATAFLOW_VARIABLE, "emulator")
-    with session.using(compute_engine="emulator", dataflow_engine="emulator"):
+    with session.using(compute_engine="emulator"):
         yield root
+
+
+def entries(root: Path, kind: str) -> list[Path]:
+    """The cache entries of ``kind`` under the cache ``root`` (scratch directories left out)."""
+    return sorted(e for e in (root / "emu" / kind).iterdir() if not e.name.startswith("."))
 
 
 def copy_program(device, values: torch.Tensor) -> ttnn.Tensor:
@@ -245,15 +260,14 @@ def test_second_run_compiles_nothing(device, fresh_cache) -> None:
         out = copy_program(device, x)
     assert [(r.kernels, r.kernels_compiled) for r in runs] == [(3, 3), (3, 0)]
     assert torch.equal(ttnn.to_torch(out), x.bfloat16())
-    assert len(list((fresh_cache / "emu" / "kernels").iterdir())) == 3
+    assert (len(entries(fresh_cache, DATAFLOW_KIND)), len(entries(fresh_cache, COMPUTE_KIND))) == (2, 1)
 
 
 @pytest.mark.parametrize("damage", ["corrupt", "truncate", "delete_stamp"])
 def test_damaged_entry_is_rebuilt(device, fresh_cache, damage) -> None:
     x = torch.randn(32, 32)
     copy_program(device, x)
-    entries = sorted((fresh_cache / "emu" / "kernels").iterdir())
-    victim = entries[0]
+    victim = entries(fresh_cache, DATAFLOW_KIND)[0]
     obj = victim / cache.OBJECT
     if damage == "corrupt":
         data = bytearray(obj.read_bytes())
@@ -267,7 +281,7 @@ def test_damaged_entry_is_rebuilt(device, fresh_cache, damage) -> None:
         out = copy_program(device, x)
     assert [r.kernels_compiled for r in runs] == [1]
     assert torch.equal(ttnn.to_torch(out), x.bfloat16())
-    assert cache.lookup("kernels", victim.name) is not None
+    assert cache.lookup(DATAFLOW_KIND, victim.name) is not None
 
 
 def test_key_covers_args_defines_and_included_files(device, fresh_cache, tmp_path) -> None:
@@ -325,20 +339,18 @@ def test_two_processes_build_the_same_kernels_at_once(fresh_cache, tmp_path) -> 
         assert torch.equal(ttnn.to_torch(out), x.bfloat16())
         print("ok")
         """))
-    # the runtime library is shared from the session's cache (building it thrice would only cost
-    # time); the kernels are what the processes race to build
-    runtime = native.lib()._name
-    shutil.copytree(Path(runtime).parents[1], fresh_cache / "emu" / "runtime", dirs_exist_ok=True)
+    # the runtime library and the dataflow API's tree and prefixes are the session's (fresh_cache);
+    # the kernels are what the processes race to build
     env = {**os.environ, "TILECRAFT_CACHE_DIR": str(fresh_cache)}
     procs = [subprocess.Popen([sys.executable, str(script)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True) for _ in range(3)]
     results = [p.communicate(timeout=600) for p in procs]
     for p, (out, err) in zip(procs, results):
         assert p.returncode == 0 and out.strip() == "ok", err
-    kernels = fresh_cache / "emu" / "kernels"
-    entries = [e for e in kernels.iterdir() if not e.name.startswith(".")]
-    assert len(entries) == 3 and all(cache.lookup("kernels", e.name) for e in entries)
-    assert not [e for e in kernels.iterdir() if e.name.startswith(".")]  # no scratch left behind
+    for kind, count in ((DATAFLOW_KIND, 2), (COMPUTE_KIND, 1)):
+        built = entries(fresh_cache, kind)
+        assert len(built) == count and all(cache.lookup(kind, e.name) for e in built)
+        assert not [e for e in (fresh_cache / "emu" / kind).iterdir() if e.name.startswith(".")]  # no scratch left
 
 
 def test_kernel_globals_start_afresh_each_run(device, tmp_path) -> None:

@@ -1,5 +1,4 @@
-"""Data-movement kernels on the real 0.81.1 dataflow API (``TILECRAFT_DATAFLOW=real``,
-tilecraft/emu/tensix_dataflow.py): Tenstorrent's dataflow_api.h, Noc/DataflowBuffer/Semaphore and
+"""Data-movement kernels on the real 0.81.1 dataflow API (tilecraft/emu/tensix_dataflow.py): Tenstorrent's dataflow_api.h, Noc/DataflowBuffer/Semaphore and
 TensorAccessor compiled unchanged over the emulator's model of each core's NIU registers
 (runtime/noc_niu.cpp), against torch goldens; and an NIU register the model does not keep is a hard
 error naming it (docs/emulator.md section 12)."""
@@ -24,8 +23,9 @@ from tests.emu.harness import KERNELS, SANITIZER, cb, dram, kernel, line_of, out
 
 @pytest.fixture
 def real_dataflow(device) -> Iterator[None]:
-    """Data-movement kernels compile against the real 0.81.1 dataflow API (compute stays on the emulator's engine)."""
-    with session.using(dataflow_engine="real", compute_engine="emulator"):
+    """Compute kernels on the emulator's own engine, so that these tests time and check the
+    data-movement side alone (which always runs on the real 0.81.1 dataflow API)."""
+    with session.using(compute_engine="emulator"):
         yield
 
 
@@ -76,21 +76,10 @@ def test_an_unmodelled_niu_register_is_a_hard_error_naming_it(device, real_dataf
     assert "kernel dataflow_unmodelled_register on the real dataflow API" in d.message, d.message
 
 
-def test_a_bad_dataflow_engine_is_a_usage_error(monkeypatch: pytest.MonkeyPatch,
-                                                capsys: pytest.CaptureFixture) -> None:
-    """A bad $TILECRAFT_DATAFLOW is a usage error naming it, never a traceback."""
-    from tilecraft.cli import main
-
-    monkeypatch.setenv("TILECRAFT_DATAFLOW", "silicon")
-    assert main(["run", "examples/elementwise_1_single_tile.py"]) == 2
-    assert "TILECRAFT_DATAFLOW must be one of real, emulator, got 'silicon'" in capsys.readouterr().err
-
-
 def test_a_wait_nothing_satisfies_is_a_deadlock_naming_the_call(device, ops, real_dataflow) -> None:
     """ttnn's unary writer with no producer polls CB 0's tiles_received for ever in its
     DataflowBuffer's wait_front: the run stops with the deadlock report (E5501), whose note names the
-    kernel's call (the object API's member, as the kernel writes it) and what it waits for, in the
-    emulator's own API's words."""
+    kernel's call (the object API's member, as the kernel writes it) and what it waits for."""
     dst = output(device, (32, 32))
     writer = kernel(ops / "eltwise/unary/device/kernels/dataflow/writer_unary_interleaved_start_id.cpp",
                     ttnn.WriterConfigDescriptor(), rt=[dst.buffer_address(), 1, 0],
@@ -136,8 +125,7 @@ NOC_CASES = [case if case.name in ("misaligned_dram_read", "multicast_noc1_corne
 
 @pytest.mark.parametrize("case", NOC_CASES, ids=lambda c: getattr(c, "name", None))
 def test_a_noc_finding_names_the_kernel_line(device, real_dataflow, case: test_sanitizer.Case) -> None:
-    """A NoC finding on the real API names the kernel's line, as on the emulator's own: the API's
-    functions take the call site (tilecraft/emu/call_sites.py) and the outermost call records it."""
+    """A NoC finding on the real API names the kernel's line: the API's functions take the call site (tilecraft/emu/call_sites.py) and the outermost call records it."""
     path = SANITIZER / f"{case.name}.cpp"
     with pytest.raises(KernelError) as info:
         test_sanitizer.run_case(device, case)

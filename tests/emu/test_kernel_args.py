@@ -10,7 +10,6 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
-from tilecraft import session
 from tilecraft.diagnostics import KernelError
 from tilecraft.emu import chlkc
 from tilecraft.emu.build import CBInfo
@@ -114,34 +113,28 @@ def test_descriptor_tables_follow_the_compute_configuration() -> None:
     assert f"unpack_dst_format[64] = {{{chlkc.FLOAT32}, {chlkc.BFP8_B}," in to_dest
 
 
-@pytest.mark.parametrize("engine", ["emulator", "real"])
-def test_a_semaphore_binding_and_the_headers_the_generated_bindings_bring(device, engine: str) -> None:
+def test_a_semaphore_binding_and_the_headers_the_generated_bindings_bring(device) -> None:
     """sem::counter is a SemaphoreBindingToken of the host's semaphore id, and a kernel with DFB
-    bindings gets the DataflowBuffer class from the generated header (as the JIT's does), on the
-    emulator's dataflow API and on the real one. The kernel sets the semaphore to 0x3F803F7F and
+    bindings gets the DataflowBuffer class from the generated header (as the JIT's does). The kernel sets the semaphore to 0x3F803F7F and
     raises it: every word of the page is then two bfloat16 ones."""
     out = output(device, (32, 32))
     desc = kernel(KERNELS / "semaphore_binding.cpp", ttnn.WriterConfigDescriptor(), cores(0, 0, 0, 0), rt=[0x3F803F7F])
     desc.bindings = ttnn.KernelBindings(runtime_args=["start"], dfbs={"out": 3}, tensors={"dst": out},
                                         semaphores={"counter": 1})
-    with session.using(dataflow_engine=engine):
-        run([out], [desc], [cb(3, core_ranges=cores(0, 0, 0, 0))],
-            [ttnn.SemaphoreDescriptor(id=1, core_ranges=cores(0, 0, 0, 0), initial_value=0)])
+    run([out], [desc], [cb(3, core_ranges=cores(0, 0, 0, 0))],
+        [ttnn.SemaphoreDescriptor(id=1, core_ranges=cores(0, 0, 0, 0), initial_value=0)])
     assert torch.equal(ttnn.to_torch(out), torch.ones(32, 32, dtype=ttnn.to_torch(out).dtype))
 
 
-@pytest.mark.parametrize("engine", ["emulator", "real"])
-def test_a_tt_kernel_entry_gets_the_kernel_main_the_jit_writes(device, engine: str) -> None:
+def test_a_tt_kernel_entry_gets_the_kernel_main_the_jit_writes(device) -> None:
     """A kernel whose entry is a ``TT_KERNEL`` function gets kernel_main() from its signature
-    (tilecraft/emu/tt_kernel_entry.py), on the emulator's dataflow API and on the real one: the
-    template parameter from the named compile-time arg, the function parameter from the named
+    (tilecraft/emu/tt_kernel_entry.py): the template parameter from the named compile-time arg, the function parameter from the named
     runtime arg. It stamps page 1 of a two-page output with two bfloat16 ones; page 0 keeps its zeros."""
     out = dram(device, torch.zeros(64, 32))
     desc = kernel(KERNELS / "tt_kernel_entry.cpp", ttnn.WriterConfigDescriptor(), cores(0, 0, 0, 0), rt=[1])
     desc.bindings = ttnn.KernelBindings(runtime_args=["page"], compile_time_args={"word": 0x3F803F80},
                                         dfbs={"out": 3}, tensors={"dst": out})
-    with session.using(dataflow_engine=engine):
-        run([out], [desc], [cb(3, core_ranges=cores(0, 0, 0, 0))])
+    run([out], [desc], [cb(3, core_ranges=cores(0, 0, 0, 0))])
     got = ttnn.to_torch(out).float()
     assert torch.equal(got[:32], torch.zeros(32, 32)) and torch.equal(got[32:], torch.ones(32, 32))
 

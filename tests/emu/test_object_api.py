@@ -1,8 +1,7 @@
 """The 0.81.1 object API (Noc, DataflowBuffer, CircularBuffer, CoreLocalMem, endpoints,
-Semaphore) on the emulator: on either dataflow API what a kernel asks of it runs through the
-runtime's NoC, CB and semaphore model. The real dataflow API (section 12) is Tenstorrent's, every
-member included; the emulator's own headers model a subset, and a member or header they lack stops
-at compile time naming the call and the kernel line (E5002)."""
+Semaphore) on the emulator: data-movement kernels run on the real dataflow API (Tenstorrent's,
+every member included; docs/emulator.md section 12), and what a kernel asks of it runs through the
+runtime's NoC, CB and semaphore model."""
 
 from __future__ import annotations
 
@@ -16,40 +15,9 @@ from tilecraft.diagnostics import KernelError
 from tests.emu.harness import KERNELS, cb, dram, kernel, output, run, write_kernel
 
 
-def test_an_unmodelled_member_of_the_object_api_is_named_at_its_line(emulator_dataflow, device,
-                                                                     tmp_path: Path) -> None:
-    """A kernel using object-API forms the emulator's own headers lack stops at compile time with
-    E5002 naming the call and the kernel line, never runs to a wrong result. (On the real dataflow
-    API these members are Tenstorrent's and run: the next test.)"""
-    source = write_kernel(tmp_path, "trid.cpp", """#include "api/dataflow/noc.h"
-void kernel_main() {
-    Noc noc;
-    noc.async_read_barrier<NocOptions::TXN_ID>({.trid = 3});
-}
-""")
-    with pytest.raises(KernelError) as info:
-        run([output(device, (32, 32))], [kernel(source, ttnn.ReaderConfigDescriptor())], [])
-    d = info.value.diagnostic
-    assert d.code == "E5002" and d.span.line == 4 and "NocOptions::TXN_ID" in d.message, d
-    missing = write_kernel(tmp_path, "zeros.cpp", """#include "api/dataflow/noc.h"
-#include "api/dataflow/circular_buffer.h"
-void kernel_main() {
-    Noc noc;
-    CircularBuffer cb(0);
-    noc.async_write_zeros(cb, 64);
-    noc.write_zeros_dram_barrier();
-}
-""")
-    with pytest.raises(KernelError) as info:
-        run([output(device, (32, 32))], [kernel(missing, ttnn.ReaderConfigDescriptor())], [cb(0)])
-    d = info.value.diagnostic
-    assert d.code == "E5002" and d.span.line == 7 and "Noc::write_zeros_dram_barrier" in d.message, d
-
-
-def test_transaction_ids_and_l1_zeroing_on_the_real_dataflow_api(real_dataflow_api, device) -> None:
-    """The members the emulator's own headers lack run on the real API: a read tagged with a
-    transaction id and that id's barrier, and Noc::async_write_zeros with write_zeros_l1_barrier
-    (a NoC read of the core's zero region into the DataflowBuffer)."""
+def test_transaction_ids_and_l1_zeroing_on_the_real_dataflow_api(device) -> None:
+    """A read tagged with a transaction id and that id's barrier, and Noc::async_write_zeros with
+    write_zeros_l1_barrier (a NoC read of the core's zero region into the DataflowBuffer)."""
     x = torch.randn(32, 32)
     src, out = dram(device, x), output(device, (64, 32))
     k = kernel(KERNELS / "object_api_trid_zeros.cpp", ttnn.ReaderConfigDescriptor(),
@@ -91,19 +59,6 @@ void kernel_main() {
         run([output(device, (32, 32))], [kernel(source, ttnn.ComputeConfigDescriptor())], [])
     d = info.value.diagnostic
     assert d.code == "E5002" and d.span.line == 3 and "Semaphore in a compute kernel" in d.message, d
-
-
-def test_an_unmodelled_api_header_is_named_at_its_include(emulator_dataflow, device, tmp_path: Path) -> None:
-    """The emulator's own headers lack api/dataflow/prefetcher_pipe.h: E5002 at the include. (The
-    real dataflow API has it, the wheel's own.)"""
-    source = write_kernel(tmp_path, "pipe.cpp", """#include <cstdint>
-#include "api/dataflow/prefetcher_pipe.h"
-void kernel_main() {}
-""")
-    with pytest.raises(KernelError) as info:
-        run([output(device, (32, 32))], [kernel(source, ttnn.ReaderConfigDescriptor())], [])
-    d = info.value.diagnostic
-    assert d.code == "E5002" and d.span.line == 2 and "api/dataflow/prefetcher_pipe.h" in d.message, d
 
 
 def test_object_api_multicast_of_a_page_and_a_semaphore(device) -> None:

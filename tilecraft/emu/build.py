@@ -40,15 +40,12 @@ FLAGS = ("-std=c++20", "-O2", "-fPIC", "-shared", "-ffp-contract=off", "-fno-gnu
          "-fmax-errors=10")
 
 
-#: What the 0.81.1 firmware sources include ahead of a kernel (the JIT build compiles the kernel
-#: inside them): brisck.cc / ncrisck.cc include internal/firmware_common.h (which brings
-#: api/debug/dprint.h, and api/dataflow/dataflow_api.h in a KERNEL_BUILD), api/dataflow/dataflow_api.h
-#: and api/debug/kernel_profiler.hpp, then the kernel; trisck.cc includes firmware_common.h (no
-#: dataflow API on a TRISC), api/compile_time_args.h and, through chlkc_list.h, ckernel.h with
-#: `using namespace ckernel;` before the kernel (kernel_profiler.hpp only after it). A data-movement
-#: kernel may therefore call get_arg_val, noc_async_read or DeviceZoneScopedN without an #include,
-#: a compute kernel DPRINT or get_compile_time_arg_val; the compute API itself must be included.
-DATAFLOW_IMPLICIT = ("api/debug/dprint.h", "api/dataflow/dataflow_api.h", "api/debug/kernel_profiler.hpp")
+#: What the 0.81.1 firmware source of a TRISC includes ahead of a compute kernel (the JIT build
+#: compiles the kernel inside it): trisck.cc includes internal/firmware_common.h (no dataflow API on
+#: a TRISC), api/compile_time_args.h and, through chlkc_list.h, ckernel.h with
+#: `using namespace ckernel;` before the kernel (kernel_profiler.hpp only after it). A compute kernel
+#: may therefore call DPRINT or get_compile_time_arg_val without an #include; the compute API itself
+#: must be included. (Data-movement kernels are built by tensix_dataflow.py against the real headers.)
 COMPUTE_IMPLICIT = ("api/compute/common_globals.h", "api/debug/dprint.h", "api/compile_time_args.h", "ckernel.h")
 
 
@@ -154,12 +151,12 @@ class KernelBuild:
         return "\n".join(lines) + "\n"
 
     def wrapper(self) -> str:
-        """The translation unit: the generated header, what the firmware includes before the kernel
-        (so kernels may use that API without including it), the kernel, the entry point."""
+        """The translation unit of a compute kernel on the emulator's compute engine: the generated
+        header, what the firmware includes before the kernel (so kernels may use that API without
+        including it), the kernel, the entry point."""
         lines = ['#include "tc_generated.h"']
-        lines += [f'#include "{header}"' for header in (COMPUTE_IMPLICIT if self.compute else DATAFLOW_IMPLICIT)]
-        if self.compute:
-            lines += ["namespace ckernel {}", "using namespace ckernel;"]
+        lines += [f'#include "{header}"' for header in COMPUTE_IMPLICIT]
+        lines += ["namespace ckernel {}", "using namespace ckernel;"]
         lines.append(f'#include "{self.source}"')
         found = tt_kernel_entry.entry(self.text)
         lines += [tt_kernel_entry.shim(found)] if found is not None else []  # the JIT's kernel_main for a TT_KERNEL entry
@@ -207,7 +204,8 @@ def _local_includes(source: Path, text: str, roots: tuple[Path, ...] = (),
 
 
 def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
-    """The kernel's shared object (cached); a KernelError with the compiler's message on failure."""
+    """A compute kernel's shared object on the emulator's compute engine (cached); a KernelError
+    with the compiler's message on failure."""
     cc = compiler()
 
     def make(directory: Path) -> Path:
@@ -246,9 +244,8 @@ def compile_seconds(obj: Path) -> float:
         return 0.0
 
 
-def compile_all(builds: list[KernelBuild],
-                compute: Callable[[KernelBuild], tuple[Path, bool]] | None = None,
-                dataflow: Callable[[KernelBuild], tuple[Path, bool]] | None = None) -> list[tuple[Path, bool]]:
+def compile_all(builds: list[KernelBuild], compute: Callable[[KernelBuild], tuple[Path, bool]] | None,
+                dataflow: Callable[[KernelBuild], tuple[Path, bool]]) -> list[tuple[Path, bool]]:
     """Compile distinct kernels in parallel; results in the order of ``builds``. ``compute`` builds
     the compute kernels instead of compile_kernel (the Tensix machine's: tensix_compute.py),
     ``dataflow`` the data-movement ones (the real dataflow API's: tensix_dataflow.py)."""
@@ -256,8 +253,9 @@ def compile_all(builds: list[KernelBuild],
     workers = max(1, min(len(unique), os.cpu_count() or 1))
 
     def one(build: KernelBuild) -> tuple[Path, bool]:
-        special = compute if build.compute else dataflow
-        return special(build) if special is not None else compile_kernel(build)
+        if not build.compute:
+            return dataflow(build)
+        return compute(build) if compute is not None else compile_kernel(build)
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         done = dict(zip(unique, pool.map(one, unique)))

@@ -83,7 +83,7 @@ def _build_and_emulate(program: ProgramSpec, model: ChipModel, cb_addresses: lis
     start = time.perf_counter()
     builds = [kernel_build(k, program, model) for k in program.kernels]
     objects = compile_all(builds, tensix_compute.compile_kernel if program.compute_engine == "tensix" else None,
-                          tensix_dataflow.compile_kernel if program.dataflow_engine == "real" else None)
+                          tensix_dataflow.compile_kernel)
     result.compile_seconds = time.perf_counter() - start
     result.kernels = len(set(builds))
     result.kernels_compiled = len({b for b, (_, built) in zip(builds, objects) if built})
@@ -110,7 +110,7 @@ def _emulate(program: ProgramSpec, model: ChipModel, cb_addresses: list[int], ob
             if kernel.slot == TRISC and program.compute_engine == "tensix":
                 _load_on_machine(device, model, kernel, path, scratch / f"compute-{number}", loaded)
                 continue
-            if kernel.slot != TRISC and program.dataflow_engine == "real":
+            if kernel.slot != TRISC:
                 _load_real_dataflow(device, model, kernel, path, scratch / f"dataflow-{number}", loaded)
                 continue
             compute = kernel.compute

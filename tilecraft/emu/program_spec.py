@@ -14,7 +14,7 @@ import torch
 
 from ..diagnostics import Span
 from ..dtypes import DataFormat
-from ..options import COMPUTE_ENGINES, DATAFLOW_ENGINES
+from ..options import COMPUTE_ENGINES
 from .bindings import NamedBindings
 
 Core = tuple[int, int]
@@ -107,6 +107,3 @@ class ProgramSpec:
     #: what runs compute kernels: the Tensix machine with Tenstorrent's LLK ("tensix", the default;
     #: tensix_compute.py), or the emulator's own compute engine ("emulator")
     compute_engine: str = COMPUTE_ENGINES[0]
-    #: what data-movement kernels compile against: the real 0.81.1 dataflow API over the NIU model
-    #: ("real", the default; tensix_dataflow.py), or the emulator's own dataflow API ("emulator")
-    dataflow_engine: str = DATAFLOW_ENGINES[0]

@@ -1,5 +1,5 @@
 """Data-movement kernels on the real 0.81.1 dataflow API: the JIT build's BRISC/NCRISC compile over
-the emulator's model of the NoC's registers (``TILECRAFT_DATAFLOW=real``; docs/emulator.md section 12).
+the emulator's model of the NoC's registers (docs/emulator.md section 12).
 
 A data-movement kernel is compiled as tt-metal's JIT compiles it for the device: the translation
 unit of ``brisck.cc`` / ``ncrisck.cc`` (the firmware's headers, ``internal/firmware_common.h``,

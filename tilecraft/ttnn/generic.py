@@ -88,8 +88,7 @@ def generic_op(io_tensors: Sequence[Tensor], program_descriptor: ProgramDescript
         cbs=[_cb_spec(cb, io_tensors, span) for cb in program_descriptor.cbs],
         semaphores=[SemaphoreSpec(s.id, core_list(s.core_ranges) if s.core_ranges is not None else [],
                                   int(s.initial_value), span) for s in program_descriptor.semaphores],
-        tensors=tensors, arch=arch, span=span, compute_engine=current.options.compute_engine,
-        dataflow_engine=current.options.dataflow_engine)
+        tensors=tensors, arch=arch, span=span, compute_engine=current.options.compute_engine)
     result = launch.run(program, stop_at_first_error=current.options.emulator_stop_at_first_error,
                         trace=bool(hooks))
     for runs in _recorders.get():

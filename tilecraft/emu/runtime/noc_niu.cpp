@@ -1,5 +1,5 @@
 // The device registers a data-movement kernel reaches when it runs on the real 0.81.1 dataflow API
-// (TILECRAFT_DATAFLOW=real; tilecraft/emu/tensix_dataflow.py builds it, docs/emulator.md section 12).
+// (tilecraft/emu/tensix_dataflow.py builds it, docs/emulator.md section 12).
 //
 // Tenstorrent's dataflow_api.h / noc_nonblocking_api.h program the NoC through each core's NIU:
 // per NoC four command buffers of registers (noc_parameters.h: NOC_TARG_ADDR_LO/MID,
@@ -210,8 +210,7 @@ const char* cmd_reg_name(std::uint32_t reg) {
               fmt_str("%s (kernel %s on the real dataflow API) %s, which tilecraft's NoC/NIU model does not "
                       "model",
                       where(f.core, f.slot).c_str(), f.kernel->name.c_str(), what.c_str()),
-              "docs/emulator.md section 12 lists the NIU registers and commands that are modelled; run the kernel "
-              "on the emulator's own dataflow API meanwhile (TILECRAFT_DATAFLOW=emulator)");
+              "docs/emulator.md section 12 lists the NIU registers and commands that are modelled");
     __builtin_unreachable();
 }
 

@@ -1,17 +1,15 @@
-"""The profiling trace is the same on both dataflow APIs (docs/emulator.md section 12).
+"""The profiling trace of data-movement kernels on the real 0.81.1 dataflow API (docs/emulator.md
+section 12), which the kernel-level cost model replays.
 
-A data-movement kernel runs on the real 0.81.1 dataflow API (the default) or on the emulator's
-own (``TILECRAFT_DATAFLOW=emulator``). The kernel-level cost model replays the trace the run
-records, so both must record the same calls: per RISC the same events in the same order, with the
-same sizes, coordinates, kernel lines and semaphore releases, and the replay the same cycles. A
-traced run (``tilecraft profile``) runs on the session's API.
-On the real API the events come from the API-call checks and the NIU model: one barrier event per
-barrier call (not one per status counter its loop reads), one transfer event per call (not one per
-NoC packet), the semaphore writes that go out as plain NoC writes recorded as semaphore writes.
+The events come from the API-call checks and the NIU model: one barrier event per barrier call (not
+one per status counter its loop reads), one transfer event per call (not one per NoC packet), the
+semaphore writes that go out as plain NoC writes recorded as semaphore writes. Each test checks a
+program's events against what its kernels call, as the kernel source counts them.
 """
 
 from __future__ import annotations
 
+import collections
 import runpy
 import sys
 from collections import defaultdict
@@ -37,65 +35,40 @@ TILE = 32
 Event = tuple[Any, ...]
 
 
-def threads(trace: KernelTrace) -> dict[tuple[int, int], list[Event]]:
-    """Each (core, RISC)'s events in order: kind, the four fields, kernel file name and line, and
-    the call that released a semaphore wait (its kind, file name and line). Which of several writes
-    to one semaphore came last before a wait passed follows the emulator's schedule of the RISCs,
-    which the two APIs need not share (the real API's barriers poll, and each poll yields), so the
-    releasing call is compared, not which core made it; the replay's cycles are compared as well."""
-    events = trace.events
-
-    def call(i: int) -> tuple[Ev, str, int]:
-        e = events[i]
-        return Ev(int(e["kind"])), trace.files[int(e["file"])].rsplit("/", 1)[-1], int(e["line"])
-
-    rows: dict[tuple[int, int], list[Event]] = defaultdict(list)
-    for i, e in enumerate(events):
-        kind, file, line = call(i)
-        ref = int(e["ref"])
-        rows[(int(e["core"]), int(e["slot"]))].append(
-            (kind, int(e["a"]), int(e["b"]), int(e["c"]), int(e["d"]), file, line, call(ref) if ref >= 0 else None))
+def calls(trace: KernelTrace) -> dict[tuple[int, int], list[tuple[Ev, int]]]:
+    """Each (core, RISC)'s events in order, as (kind, kernel line)."""
+    rows: dict[tuple[int, int], list[tuple[Ev, int]]] = defaultdict(list)
+    for e in trace.events:
+        rows[(int(e["core"]), int(e["slot"]))].append((Ev(int(e["kind"])), int(e["line"])))
     return dict(rows)
 
 
-def traced(run: Callable[[], Any], engine: str) -> list[tuple[KernelTrace, Estimate]]:
-    """Each launch of ``run`` on the ``engine`` dataflow API: its trace and its kernel-level estimate."""
+def traced(run: Callable[[], Any]) -> list[tuple[KernelTrace, Estimate]]:
+    """Each launch of ``run``: its trace and its kernel-level estimate."""
     seen: list[tuple[KernelTrace, Estimate]] = []
 
     def hook(program: Any, result: Any) -> None:
-        assert program.dataflow_engine == engine  # a traced run is not pinned to one API
         seen.append((result.trace, estimate_kernels(program, result.trace)))
 
-    with session.using(dataflow_engine=engine, emulator_hooks=[hook]):
+    with session.using(emulator_hooks=[hook]):
         run()
+    assert seen
     return seen
 
 
-def assert_traces_alike(run: Callable[[], Any]) -> list[tuple[KernelTrace, Estimate]]:
-    """``run`` traced on both APIs gives per RISC the same events and the same cycles; returns the
-    real API's."""
-    real, emulator = traced(run, "real"), traced(run, "emulator")
-    assert len(real) == len(emulator) > 0
-    for (real_trace, real_est), (emu_trace, emu_est) in zip(real, emulator):
-        on_real, on_emulator = threads(real_trace), threads(emu_trace)
-        assert on_real.keys() == on_emulator.keys()
-        for thread, events in on_real.items():
-            assert events == on_emulator[thread], thread
-        assert real_est.cycles == emu_est.cycles
-        assert real_est.bound == emu_est.bound
-    return real
-
-
-@pytest.mark.slow  # compiles its kernels for both APIs (the gather below is the default sample)
-def test_a_reader_compute_writer_eltwise_traces_alike():
+@pytest.mark.slow  # the gather and the relay below are the default sample
+def test_a_reader_compute_writer_eltwise_trace():
     torch.manual_seed(0)
     a, b, y = (ttnn.from_torch(torch.randn(2 * TILE, 256), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT)
                for _ in range(3))
     add = eltwise_stream((2, 1))
-    ((trace, _),) = assert_traces_alike(lambda: session_cpp(lambda: add(a, b, y)))
+    ((trace, _),) = traced(lambda: session_cpp(lambda: add(a, b, y)))
     kinds = {Ev(int(k)) for k in trace.events["kind"]}
     assert {Ev.NOC_READ, Ev.NOC_WRITE, Ev.NOC_BARRIER, Ev.CB_RESERVE, Ev.CB_PUSH, Ev.CB_WAIT, Ev.CB_POP,
             Ev.BINARY} <= kinds
+    count = collections.Counter(Ev(int(k)) for k in trace.events["kind"])
+    tiles = 2 * 256 // TILE  # of each tensor: one read per tile of a and of b, one add and one write per tile of y
+    assert (count[Ev.NOC_READ], count[Ev.BINARY], count[Ev.NOC_WRITE]) == (2 * tiles, tiles, tiles), count
 
 
 def session_cpp(run: Callable[[], Any]) -> Any:
@@ -120,10 +93,10 @@ def run_script(script: str, *args: str) -> Callable[[], None]:
 
 
 @pytest.mark.slow
-def test_a_multicast_matmul_with_semaphores_traces_alike():
+def test_a_multicast_matmul_with_semaphores_trace():
     """The reuse-multicast matmul: semaphore sets, waits, increments and a VALID flag multicast
     (noc_semaphore_set_multicast: a 4-byte NoC multicast on the real API) release each other."""
-    ((trace, _),) = assert_traces_alike(run_script("metal/matmul_multicore_mcast/matmul_multicore_mcast.py",
+    ((trace, _),) = traced(run_script("metal/matmul_multicore_mcast/matmul_multicore_mcast.py",
                                                    "--cores", "2x2", "--size", "128x64x128"))
     kinds = [Ev(int(k)) for k in trace.events["kind"]]
     assert {Ev.SEM_WAIT, Ev.SEM_SET, Ev.SEM_REMOTE, Ev.SEM_MCAST, Ev.NOC_MCAST} <= set(kinds)
@@ -154,7 +127,7 @@ def test_a_gather_of_large_shards_traces_one_event_per_call():
         finally:
             ttnn.close_device(device)
 
-    ((trace, est),) = assert_traces_alike(run)
+    ((trace, est),) = traced(run)
     events = trace.events
     writes = events[events["kind"] == Ev.NOC_WRITE]
     assert writes["a"].tolist() == [128 * 256 * 2] * 8
@@ -197,9 +170,10 @@ void kernel_main() {
 """
 
 
-def test_a_remote_semaphore_set_releases_the_wait_on_both_apis(tmp_path: Path):
-    """noc_semaphore_set_remote is the trace's remote semaphore write on both APIs (on the real one
-    it goes out as a plain 4-byte NoC write): the receiver's wait names it, and the tile arrives."""
+def test_a_remote_semaphore_set_releases_the_wait(tmp_path: Path):
+    """noc_semaphore_set_remote is the trace's remote semaphore write (it goes out as a plain 4-byte
+    NoC write): the receiver's wait names it, and the tile arrives. Each RISC's events are its
+    kernel's calls in order, one per call: a barrier is one event however often its loop polls."""
     torch.manual_seed(0)
     values = torch.randn(32, 32)
     path = write_kernel(tmp_path, "relay.cpp", RELAY)
@@ -220,11 +194,27 @@ def test_a_remote_semaphore_set_releases_the_wait_on_both_apis(tmp_path: Path):
         finally:
             ttnn.close_device(device)
 
-    ((trace, _),) = assert_traces_alike(relay)
+    ((trace, _),) = traced(relay)
     events = trace.events
     (wait,) = events[events["kind"] == Ev.SEM_WAIT]
     released = events[wait["ref"]]
-    assert released["kind"] == Ev.SEM_REMOTE and released["line"] == RELAY.count("\n", 0, RELAY.index(
-        "noc_semaphore_set_remote(sem")) + 1
+    assert released["kind"] == Ev.SEM_REMOTE and released["line"] == line("noc_semaphore_set_remote(sem")
     assert len(events[events["kind"] == Ev.SEM_SET]) == 1
     assert len(events[events["kind"] == Ev.NOC_WRITE]) == 2  # the tile to the peer and to DRAM, not the semaphore
+    sender, receiver = sorted(calls(trace).items())
+    assert sender[1] == [(Ev.CB_RESERVE, line("cb_reserve_back")), (Ev.NOC_READ, line("noc_async_read_page")),
+                         (Ev.NOC_BARRIER, line("noc_async_read_barrier")), (Ev.NOC_WRITE, line("noc_async_write(")),
+                         (Ev.NOC_BARRIER, line("noc_async_write_barrier")), (Ev.SEM_SET, line("noc_semaphore_set(")),
+                         (Ev.SEM_REMOTE, line("noc_semaphore_set_remote(sem")),
+                         (Ev.NOC_BARRIER, line("noc_async_write_barrier", 2))], sender
+    assert receiver[1] == [(Ev.CB_RESERVE, line("cb_reserve_back")), (Ev.SEM_WAIT, line("noc_semaphore_wait")),
+                           (Ev.NOC_WRITE, line("noc_async_write_page")),
+                           (Ev.NOC_BARRIER, line("noc_async_write_barrier", 3))], receiver
+
+
+def line(call: str, nth: int = 1) -> int:
+    """The line of RELAY holding the ``nth`` occurrence of ``call``."""
+    at = -1
+    for _ in range(nth):
+        at = RELAY.index(call, at + 1)
+    return RELAY.count("\n", 0, at) + 1

@@ -1,4 +1,0 @@
-// Compatibility include of 0.81.1: Semaphore lives in api/semaphore.h.
-#pragma once
-
-#include "api/semaphore.h"
