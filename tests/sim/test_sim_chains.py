@@ -325,6 +325,27 @@ def test_reads_from_the_tile_view_match_the_tile_ordered_copy(shape, extents) ->
     assert torch.equal(got.view(torch.int16), want.view(torch.int16))
 
 
+@pytest.mark.parametrize("extents", [(1, 1), (2, 3)])
+def test_a_line_of_blocks_is_a_view_with_the_gathered_blocks(extents: tuple[int, int]) -> None:
+    """graph.tile_line: a block column (one start column, rows one block apart) or a block row of an
+    unwritten tensor is read as a view of its storage with the blocks gather_tiles gives; blocks not
+    side by side in order, or in two columns, are left to the gather (None)."""
+    storage = torch.randn(6 * 32, 12 * 32).to(torch.bfloat16)
+    ref = TensorRef(SimpleNamespace(storage=storage),
+                    SimpleNamespace(unit_shape=(6, 12), unit=SimpleNamespace(tiled=True)))
+    e0, e1 = extents
+    column = np.stack([np.arange(3) * e0, np.full(3, 3)], 1)
+    row = np.stack([np.full(3, 1), 1 + np.arange(3) * e1], 1)
+    for starts in (column, row, column[:1]):
+        got = graph.tile_line(storage, starts, extents)
+        assert got is not None and got.untyped_storage().data_ptr() == storage.untyped_storage().data_ptr()
+        want = graph.gather_tiles(ref.tile_view(), ref.unit_shape, starts, extents)
+        assert torch.equal(got.view(torch.int16), want.view(torch.int16))
+    assert graph.tile_line(storage, column[::-1].copy(), extents) is None  # not in order
+    assert graph.tile_line(storage, column * np.array([[2, 1]]), extents) is None  # a block apart, not one
+    assert graph.tile_line(storage, np.stack([np.arange(3) * e0, np.arange(3)], 1), extents) is None  # a diagonal
+
+
 @pytest.mark.parametrize("fmt", [bfloat16, float16], ids=lambda f: f.name)
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), float("-inf")])
 def test_non_finite_accumulators_keep_the_exact_bits(fmt, bad) -> None:

@@ -88,7 +88,7 @@ import torch
 from ...dtypes import DataFormat, bfloat16, float16, float32
 from ...numerics import quantize, to_compute
 from . import fused_chain
-from .graph import gather_tiles, take_rows
+from .graph import gather_tiles, take_rows, tile_line
 
 #: elements of one output chunk on the CPU (its fp32 buffers stay within the second-level/last-level cache)
 CHUNK_ELEMENTS = 1 << 19
@@ -136,8 +136,11 @@ class ReadLeaf:
     def strips(self, starts: np.ndarray) -> torch.Tensor:
         """The blocks at ``starts`` as ``[len(starts), h, w]`` fp32, rounded to the block's format."""
         tensor = self.site.tensor
-        source = tensor.tiles() if self.written else tensor.tile_view()  # the same rule as Evaluator.read_blocks
-        blocks = gather_tiles(source, tensor.unit_shape, starts, self.site.extents)
+        # the same rule as Evaluator.read_blocks: a tensor the launch writes is read from its tile copy
+        blocks = None if self.written else tile_line(tensor.storage, starts, self.site.extents)
+        if blocks is None:
+            source = tensor.tiles() if self.written else tensor.tile_view()
+            blocks = gather_tiles(source, tensor.unit_shape, starts, self.site.extents)
         return to_compute(quantize(blocks.to(self.device), self.site.fmt))
 
 
