@@ -325,6 +325,27 @@ def test_reads_from_the_tile_view_match_the_tile_ordered_copy(shape, extents) ->
     assert torch.equal(got.view(torch.int16), want.view(torch.int16))
 
 
+@pytest.mark.parametrize("extents", [(1, 1), (2, 3)])
+def test_a_line_of_blocks_is_a_view_with_the_gathered_blocks(extents: tuple[int, int]) -> None:
+    """graph.tile_line: a block column (one start column, rows one block apart) or a block row of an
+    unwritten tensor is read as a view of its storage with the blocks gather_tiles gives; blocks not
+    side by side in order, or in two columns, are left to the gather (None)."""
+    storage = torch.randn(6 * 32, 12 * 32).to(torch.bfloat16)
+    ref = TensorRef(SimpleNamespace(storage=storage),
+                    SimpleNamespace(unit_shape=(6, 12), unit=SimpleNamespace(tiled=True)))
+    e0, e1 = extents
+    column = np.stack([np.arange(3) * e0, np.full(3, 3)], 1)
+    row = np.stack([np.full(3, 1), 1 + np.arange(3) * e1], 1)
+    for starts in (column, row, column[:1]):
+        got = graph.tile_line(storage, starts, extents)
+        assert got is not None and got.untyped_storage().data_ptr() == storage.untyped_storage().data_ptr()
+        want = graph.gather_tiles(ref.tile_view(), ref.unit_shape, starts, extents)
+        assert torch.equal(got.view(torch.int16), want.view(torch.int16))
+    assert graph.tile_line(storage, column[::-1].copy(), extents) is None  # not in order
+    assert graph.tile_line(storage, column * np.array([[2, 1]]), extents) is None  # a block apart, not one
+    assert graph.tile_line(storage, np.stack([np.arange(3) * e0, np.arange(3)], 1), extents) is None  # a diagonal
+
+
 @pytest.mark.parametrize("fmt", [bfloat16, float16], ids=lambda f: f.name)
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), float("-inf")])
 def test_non_finite_accumulators_keep_the_exact_bits(fmt, bad) -> None:
@@ -377,18 +398,41 @@ def test_subnormal_values_keep_the_exact_bits(fmt, scale) -> None:
 def test_a_chain_finds_its_next_reads_without_a_search(tutorials: Path, tmp_path: Path,
                                                        capsys: pytest.CaptureFixture[str],
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """After its first K step, each operand's reads at a level are the reads after the last level's:
-    found without a search (chains._next_reads), and the results stay the exact mode's bits."""
+    """At its first K step, each operand's reads are found by a search and proven, once for the whole
+    site, to be the read site's rows at a fixed offset from the site's (chains._read_offset); the later
+    levels use that offset without reading their value ids, and the results stay the exact mode's bits."""
     script = tmp_path / "step1.py"
     script.write_text(resize_source((tutorials / MATMUL_STEPS[0]).read_text(), matmul_size(128, 256, 128)))
-    found: list[bool] = []
-    real = chains._next_reads
+    searched: list[bool] = []
+    proofs: list[tuple[int, int] | None] = []
+    real_next, real_offset = chains._next_reads, chains._read_offset
 
-    def spy(evaluator, last, vids):
-        found.append(real(evaluator, last, vids) is not None)
-        return None if not found[-1] else real(evaluator, last, vids)
+    def next_spy(evaluator, last, vids):  # type: ignore[no-untyped-def]
+        searched.append(real_next(evaluator, last, vids) is None)
+        return real_next(evaluator, last, vids)
 
-    monkeypatch.setattr(chains, "_next_reads", spy)
+    def offset_spy(*args):  # type: ignore[no-untyped-def]
+        proofs.append(real_offset(*args))
+        return proofs[-1]
+
+    monkeypatch.setattr(chains, "_next_reads", next_spy)
+    monkeypatch.setattr(chains, "_read_offset", offset_spy)
     fast = launch_outputs(script, capsys)
-    assert found == [False, False] + [True, True] * (256 // 32 - 1)
+    assert searched == [True, True]  # the first level only: the later ones take the proven offsets
+    assert len(proofs) == 2 and all(proof is not None for proof in proofs)
     assert_same_bits(fast, launch_outputs(script, capsys, "--exact"))
+
+
+def test_a_read_offset_is_proven_over_the_whole_column_or_not_at_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    """chains._read_offset: the offset holds for every row of the site (several comparison chunks), and
+    one row anywhere in the column that reads another value (a row the level being computed does not
+    contain), or a level whose reads are not at one offset, leaves the chain to the per-level check."""
+    monkeypatch.setattr(chains, "OFFSET_CHUNK", 16)
+    out = np.arange(100, 200, dtype=np.int64)  # the read site's value ids
+    leaves = np.stack([np.arange(50, dtype=np.int32), out[3:53].astype(np.int32)], 1)
+    site, read = SimpleNamespace(leaves_a=leaves), SimpleNamespace(out_a=out)
+    rows = np.arange(0, 50, 10)
+    assert chains._read_offset(site, 1, read, rows, (7, rows + 3)) == (7, 3)
+    assert chains._read_offset(site, 1, read, rows, (7, rows + np.arange(5) % 2 + 3)) is None
+    leaves[41, 1] = 99  # not a row of this level
+    assert chains._read_offset(site, 1, read, rows, (7, rows + 3)) is None

@@ -88,7 +88,7 @@ import torch
 from ...dtypes import DataFormat, bfloat16, float16, float32
 from ...numerics import quantize, to_compute
 from . import fused_chain
-from .graph import gather_tiles, take_rows
+from .graph import gather_tiles, take_rows, tile_line
 
 #: elements of one output chunk on the CPU (its fp32 buffers stay within the second-level/last-level cache)
 CHUNK_ELEMENTS = 1 << 19
@@ -120,6 +120,8 @@ REPAIR_SHARE = 0.05
 CHECKED_FORMATS = (bfloat16.name, float16.name)
 #: accumulator formats an fp32 addition widens exactly (others are converted to fp32 first)
 WIDENED_EXACTLY = (torch.bfloat16, torch.float16, torch.float32)
+#: rows per comparison when a leaf's whole column is checked against a read site's value ids
+OFFSET_CHUNK = 1 << 20
 
 
 class ReadLeaf:
@@ -134,8 +136,11 @@ class ReadLeaf:
     def strips(self, starts: np.ndarray) -> torch.Tensor:
         """The blocks at ``starts`` as ``[len(starts), h, w]`` fp32, rounded to the block's format."""
         tensor = self.site.tensor
-        source = tensor.tiles() if self.written else tensor.tile_view()  # the same rule as Evaluator.read_blocks
-        blocks = gather_tiles(source, tensor.unit_shape, starts, self.site.extents)
+        # the same rule as Evaluator.read_blocks: a tensor the launch writes is read from its tile copy
+        blocks = None if self.written else tile_line(tensor.storage, starts, self.site.extents)
+        if blocks is None:
+            source = tensor.tiles() if self.written else tensor.tile_view()
+            blocks = gather_tiles(source, tensor.unit_shape, starts, self.site.extents)
         return to_compute(quantize(blocks.to(self.device), self.site.fmt))
 
 
@@ -367,21 +372,54 @@ class Buffers:
 
 def _read_leaf(evaluator: Any, site: Any, rows: np.ndarray, leaf: int) -> ReadLeaf | None:
     """The operand ``leaf`` when every row reads it from one 2-D tiled tensor through one read site."""
-    vids = site.leaves_a[:, leaf][rows].astype(np.int64)  # (a column's rows: numpy's fast path)
     known = evaluator.scratch.setdefault("reads", {})  # per compute site and leaf: the last level's reads
-    found = _next_reads(evaluator, known.get((id(site), leaf)), vids)
-    if found is None:
-        sites, read_rows = evaluator.read_rows(vids)
-        found = int(sites[0]), read_rows
-        if found[0] < 0 or not (sites == found[0]).all():
-            return None  # not all from one read site
-    if evaluator.holds_reads(vids):
-        return None  # some gathered early (the tensor has changed since)
-    known[id(site), leaf] = found
+    proven = evaluator.scratch.setdefault("read offsets", {})  # per compute site and leaf: see _read_offset
+    if proven.get((id(site), leaf)) is not None:
+        site_index, offset = proven[id(site), leaf]
+        found = site_index, rows + offset
+        # (the value ids are read only when some reads were gathered early: the check needs them)
+        if evaluator.read_slabs and evaluator.holds_reads(_leaf_vids(site, rows, leaf)):
+            return None
+    else:
+        vids = _leaf_vids(site, rows, leaf)
+        found = _next_reads(evaluator, known.get((id(site), leaf)), vids)
+        if found is None:
+            sites, read_rows = evaluator.read_rows(vids)
+            found = int(sites[0]), read_rows
+            if found[0] < 0 or not (sites == found[0]).all():
+                return None  # not all from one read site
+        if evaluator.holds_reads(vids):
+            return None  # some gathered early (the tensor has changed since)
+        if (id(site), leaf) not in proven:
+            proven[id(site), leaf] = _read_offset(site, leaf, evaluator.rec.reads[found[0]], rows, found)
+        known[id(site), leaf] = found
     read = evaluator.rec.reads[found[0]]
     if not read.tiled or len(read.extents) != 2 or read.fmt.is_block_float or read.fmt.is_integer:
         return None
     return ReadLeaf(read, found[1], evaluator.device, read.tensor in evaluator.written)
+
+
+def _leaf_vids(site: Any, rows: np.ndarray, leaf: int) -> np.ndarray:
+    """The value ids of operand ``leaf`` at ``rows`` of compute site ``site``."""
+    return site.leaves_a[:, leaf][rows].astype(np.int64)  # (a column's rows: numpy's fast one-index path)
+
+
+def _read_offset(site: Any, leaf: int, read: Any, rows: np.ndarray, found: tuple[int, np.ndarray]) -> tuple[int, int] | None:
+    """``(read site, offset)`` when every row ``r`` of compute site ``site`` (not only this level's) has as
+    its operand ``leaf`` row ``r + offset`` of read site ``read`` (a K loop reading its operands in the
+    order it consumes them, as the matmul tutorials do); None otherwise. Checked once per site and
+    leaf over the whole column, in chunks (a chunk's temporaries, not the column's), so the later levels
+    find their reads as ``rows + offset`` without reading their value ids: at 8192^3 reading and
+    checking them cost ~1.7 s of step 1's CPU, the whole-column check ~0.1 s."""
+    offset = int(found[1][0]) - int(rows[0])
+    column, out = site.leaves_a[:, leaf], read.out_a
+    if offset < 0 or offset + len(column) > len(out) or not (found[1] - rows == offset).all():
+        return None
+    for lo in range(0, len(column), OFFSET_CHUNK):
+        hi = min(lo + OFFSET_CHUNK, len(column))
+        if not np.array_equal(column[lo:hi], out[lo + offset:hi + offset]):
+            return None
+    return found[0], offset
 
 
 def _next_reads(evaluator: Any, last: tuple[int, np.ndarray] | None, vids: np.ndarray) -> tuple[int, np.ndarray] | None:

@@ -637,6 +637,28 @@ def _tile_perm(n: int) -> list[int]:
     return [0, *range(1, n - 1), n - 1, n + 1, n, n + 2]
 
 
+def tile_line(storage: torch.Tensor, starts: np.ndarray, extents: tuple[int, ...]) -> torch.Tensor | None:
+    """The 2-D blocks at ``starts`` (tile units) of ``storage`` as :func:`gather_tiles` returns them
+    (``[M, rows, cols]``), as a strided view without a gather, when they lie side by side in one block
+    column (one start column, start rows one block apart, in order) or one block row; None otherwise.
+    A K loop's strip of ``a`` or ``b`` is such a line: torch's two-index gather of it cost ~0.6 ms a
+    strip at 4096^3, two strips a level."""
+    if storage.dim() != 2 or len(extents) != 2 or not len(starts):
+        return None
+    (e0, e1), (r0, c0), m = extents, starts[0].tolist(), len(starts)
+    if _one_apart(starts[:, 0], e0) and bool((starts[:, 1] == c0).all()):
+        return storage[r0 * 32:(r0 + m * e0) * 32, c0 * 32:(c0 + e1) * 32].view(m, e0 * 32, e1 * 32)
+    if _one_apart(starts[:, 1], e1) and bool((starts[:, 0] == r0).all()):
+        line = storage[r0 * 32:(r0 + e0) * 32, c0 * 32:(c0 + m * e1) * 32]
+        return line.view(e0 * 32, m, e1 * 32).transpose(0, 1)
+    return None
+
+
+def _one_apart(starts: np.ndarray, step: int) -> bool:
+    """Whether ``starts`` go up by ``step`` from one to the next."""
+    return int(starts[-1]) - int(starts[0]) == step * (len(starts) - 1) and bool((np.diff(starts) == step).all())
+
+
 def gather_tiles(tiles: torch.Tensor, unit_shape: tuple[int, ...], starts: np.ndarray,
                  extents: tuple[int, ...], may_alias: bool = False) -> torch.Tensor:
     """Blocks of tiles starting at ``starts`` (tile units), as ``[M, ..., rows, cols]`` elements, from

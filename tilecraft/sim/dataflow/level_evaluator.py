@@ -346,14 +346,18 @@ def consumer_horizons(rec: Recorder, depth: np.ndarray) -> np.ndarray:
     for site in sites:
         for j in np.flatnonzero(site.block_leaves).tolist():
             for lo in range(0, len(site.out_a), SORT_CHUNK):
-                leaves = site.leaves_a[lo:lo + SORT_CHUNK, j].astype(np.int64)
-                producer = site_of[leaves].astype(np.int64)
+                # (numpy indexes with the narrow columns as they are: no int64 copies of 1M rows)
+                leaves = site.leaves_a[lo:lo + SORT_CHUNK, j]
+                producer = site_of[leaves]
                 computed = producer >= 0
-                producer, leaves = producer[computed], leaves[computed]
+                if not computed.any():
+                    continue  # an operand read from a tensor (a matmul's a and b)
+                consumed = site.depth_a[lo:lo + SORT_CHUNK]
+                if not computed.all():
+                    producer, leaves, consumed = producer[computed], leaves[computed], consumed[computed]
                 made = depth[leaves]
-                consumed = site.depth_a[lo:lo + SORT_CHUNK][computed]
                 maximum_at(horizon, offsets[producer] + made - lows[producer], consumed)
-                early.append(leaves[consumed > made + 1])
+                early.append(leaves[consumed > made + 1].astype(np.int64))
     del site_of
     for i, site in enumerate(sites):
         site.horizon = horizon[offsets[i]:offsets[i + 1]]
@@ -430,3 +434,4 @@ def later_segment_uses(rec: Recorder, bounds: np.ndarray, kept: np.ndarray, n: i
 def evaluator_for(rec: Recorder, exact: bool, device: torch.device | None = None) -> Evaluator:
     """The exact mode's one-value-at-a-time reference, or the level evaluator."""
     return Evaluator(rec, device) if exact else LevelEvaluator(rec, device)
+
