@@ -346,8 +346,11 @@ def consumer_horizons(rec: Recorder, depth: np.ndarray) -> np.ndarray:
     for site in sites:
         for j in np.flatnonzero(site.block_leaves).tolist():
             for lo in range(0, len(site.out_a), SORT_CHUNK):
-                # (numpy indexes with the narrow columns as they are: no int64 copies of 1M rows)
+                # (numpy indexes with the narrow columns as they are: no int64 copies of 1M rows,
+                # except an "operands" column, whose value ids are doubles beside runtime scalars)
                 leaves = site.leaves_a[lo:lo + SORT_CHUNK, j]
+                if leaves.dtype.kind == "f":
+                    leaves = leaves.astype(np.int64)
                 producer = site_of[leaves]
                 computed = producer >= 0
                 if not computed.any():
@@ -434,4 +437,3 @@ def later_segment_uses(rec: Recorder, bounds: np.ndarray, kept: np.ndarray, n: i
 def evaluator_for(rec: Recorder, exact: bool, device: torch.device | None = None) -> Evaluator:
     """The exact mode's one-value-at-a-time reference, or the level evaluator."""
     return Evaluator(rec, device) if exact else LevelEvaluator(rec, device)
-
