@@ -158,8 +158,8 @@ class KernelBuild:
         lines += [f'#include "{header}"' for header in COMPUTE_IMPLICIT]
         lines += ["namespace ckernel {}", "using namespace ckernel;"]
         lines.append(f'#include "{self.source}"')
-        found = tt_kernel_entry.entry(self.text)
-        lines += [tt_kernel_entry.shim(found)] if found is not None else []  # the JIT's kernel_main for a TT_KERNEL entry
+        entry = tt_kernel_entry.kernel_main_for(self.text)  # the JIT's kernel_main for a TT_KERNEL entry
+        lines += [entry] if entry else []
         lines.append('extern "C" void tc_kernel_entry() { kernel_main(); }')
         return "\n".join(lines) + "\n"
 

@@ -139,8 +139,7 @@ def write_units(build: KernelBuild, directory: Path) -> None:
     bindings = '#include "kernel_bindings_generated.h"\n' if build.bindings is not None else ""
     if build.bindings is not None:
         (directory / "kernel_bindings_generated.h").write_text("#pragma once\n" + build.bindings.header(NO_LOCATION))
-    found = tt_kernel_entry.entry(build.text)
-    entry = tt_kernel_entry.shim(found) if found is not None else ""  # the JIT's kernel_main for a TT_KERNEL entry
+    entry = tt_kernel_entry.kernel_main_for(build.text)
     for name in TRISCS:
         (directory / f"chlkc_{name.lower()}.cpp").write_text(
             f'#define TRISC_{name}\n{bindings}#include "defines_generated.h"\n#include "{build.source}"\n{entry}')

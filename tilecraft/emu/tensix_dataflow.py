@@ -95,8 +95,7 @@ def translation_unit(build: KernelBuild) -> str:
     ``TT_KERNEL`` entry: tt_kernel_entry.py), with the firmware stand-in after it."""
     bindings = '#include "kernel_bindings_generated.h"\n' if build.bindings is not None else ""
     deferred = "".join(f'#include "{deferral.target}"\n' for deferral in tensix_tree.DEFERRALS)
-    found = tt_kernel_entry.entry(build.text)
-    entry = tt_kernel_entry.shim(found) if found is not None else ""  # the JIT's kernel_main for a TT_KERNEL entry
+    entry = tt_kernel_entry.kernel_main_for(build.text)
     return deferred + bindings + f'#include "{build.source}"\n{entry}#include "tc_dataflow_main.h"\n'
 
 

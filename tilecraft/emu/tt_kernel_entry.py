@@ -68,6 +68,13 @@ def entry(text: str) -> Entry | None:
     return Entry(found.group(1), _names(_template_clause(code[:found.start()])), _names(code[found.end():close]))
 
 
+def kernel_main_for(text: str) -> str:
+    """The ``kernel_main()`` the JIT writes after the kernel ``text`` (empty when it has its own):
+    what every build of a kernel appends to its translation unit."""
+    found = entry(text)
+    return shim(found) if found is not None else ""
+
+
 def shim(found: Entry) -> str:
     """The ``kernel_main()`` that calls ``found`` with its named args."""
     template = f"<{', '.join(f'get_arg(args::{n})' for n in found.template_params)}>" if found.template_params else ""
