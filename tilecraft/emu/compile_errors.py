@@ -92,7 +92,7 @@ def emulated_api() -> dict[str, str]:
     compute emulator's headers, and the wheel's real data-movement API (dataflow_api_table.py)
     where those headers can be had (a data-movement kernel cannot compile without them)."""
     table = {sig.name: sig.file for sig in scan_tree(INCLUDE / "api", INCLUDE)
-             if not sig.file.startswith(("api/dataflow/", "api/tensor/"))}
+             if not dataflow_api_table.is_dataflow_header(sig.file)}
     try:
         real = dataflow_api_table.signatures()
     except wheel_headers.HeadersUnavailable:

@@ -34,6 +34,11 @@ IMPLEMENTATION = ("api/dataflow/buf_rw_note.h", "api/dataflow/semaphore_dm_impl.
 INTERNAL_API = ("internal/dataflow/dataflow_api_addrgen.h",)
 
 
+def is_dataflow_header(file: str) -> bool:
+    """Whether a header (its path as kernels include it) lies in the data-movement API's trees."""
+    return file.startswith(tuple(tree + "/" for tree in API_TREES))
+
+
 def kernel_include_root() -> Path:
     """``tt_metal/hw/inc`` of the wheel's headers (raises wheel_headers.HeadersUnavailable)."""
     return wheel_headers.ensure_headers() / "tt_metal" / "hw" / "inc"

@@ -138,7 +138,7 @@ def enums() -> dict[str, tuple[str, ...]]:
     found: dict[str, tuple[str, ...]] = {}
     # llk_defs.h: the LLK's enums (PoolType, ReduceDim, BroadcastType, ...), which the API takes
     files = [path for path in sorted((INCLUDE / "api").rglob("*.h"))
-             if not _is_dataflow(path.relative_to(INCLUDE).as_posix())]
+             if not dataflow_api_table.is_dataflow_header(path.relative_to(INCLUDE).as_posix())]
     files += [INCLUDE / "tc_emu" / "base.h", INCLUDE / "llk_defs.h"]
     files += [path for path, _ in dataflow_api_table.api_files()]
     for path in files:
@@ -149,16 +149,12 @@ def enums() -> dict[str, tuple[str, ...]]:
     return found
 
 
-def _is_dataflow(file: str) -> bool:
-    """Whether an emulator header belongs to the data-movement API (read from the wheel instead)."""
-    return file.startswith(("api/dataflow/", "api/tensor/"))
-
-
 def _compute_signatures() -> list[Signature]:
     """The compute kernel API: the emulator's headers less the data-movement ones, and the argument
     accessors (tc_emu/args.h, which the compute headers include as 0.81.1's common.h declares them)."""
     signatures = scan_tree(INCLUDE / "api", INCLUDE) + scan_tree(INCLUDE / "tc_emu", INCLUDE)
-    return [sig for sig in signatures if not sig.name.startswith("tc_") and not _is_dataflow(sig.file)
+    return [sig for sig in signatures
+            if not sig.name.startswith("tc_") and not dataflow_api_table.is_dataflow_header(sig.file)
             and (sig.file.startswith("api/") or sig.file == "tc_emu/args.h")]
 
 
