@@ -50,6 +50,16 @@ def compiler() -> Compiler:
     return Compiler(path, first)
 
 
+def version_line(path: str) -> str:
+    """The first line ``path --version`` prints ("" when it does not run): what identifies an
+    optional compiler and goes into its cache keys."""
+    try:
+        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return out.stdout.splitlines()[0] if out.stdout else ""
+
+
 #: the oldest clang the Tensix machine's kernel builds accept (measured with Debian bookworm's): clang 14 has
 #: no ``__builtin_source_location`` (libstdc++ 12's ``std::source_location`` is empty under it), clang 16
 #: rejects 0.81.1's ``#pragma GCC unroll 0``; clang 19 (``apt-get install clang-19``) compiles them
@@ -71,11 +81,7 @@ def clang() -> Compiler | None:
         path = shutil.which(name)
         if path is None:
             continue
-        try:
-            out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30)
-        except (OSError, subprocess.TimeoutExpired):
-            continue
-        first = out.stdout.splitlines()[0] if out.stdout else ""
+        first = version_line(path)
         match = re.search(r"clang version (\d+)\.", first)
         if match and int(match.group(1)) >= MIN_CLANG:
             return Compiler(path, first)

@@ -170,7 +170,7 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
         groups.append((k0, members, *grid))
     device = evaluator.device
     # the accumulators in their stored format, all at once (usually the previous level's slab itself)
-    acc_vids = site.leaves_a[:, spec[2]][rows].astype(np.int64) if spec[2] is not None else None
+    acc_vids = _leaf_vids(site, rows, spec[2]) if spec[2] is not None else None
     acc_all = evaluator.values(acc_vids) if acc_vids is not None else None
     shape = (len(rows), bm * 32, bn * 32)
     if acc_all is not None and acc_all.shape == shape and acc_all.dtype == fmt.torch_dtype \

@@ -34,7 +34,7 @@ import torch
 
 from ...diagnostics import KernelError
 from ...emu import cache
-from ...emu.toolchain import Compiler, compiler
+from ...emu.toolchain import Compiler, compiler, version_line
 
 SOURCE = Path(__file__).with_name("fused_chain.cpp")
 #: -march=native: the kernel is built on the machine that runs it (the CPU's flags are in the key);
@@ -65,13 +65,8 @@ def _compilers() -> list[Compiler]:
     source), then the emulator's own (``$CXX`` or g++). None: the whole-array engine."""
     found = []
     path = shutil.which("clang++")
-    if path is not None:
-        try:
-            first = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30).stdout
-        except (OSError, subprocess.TimeoutExpired):
-            first = ""
-        if "clang" in first.lower():
-            found.append(Compiler(path, first.splitlines()[0]))
+    if path is not None and "clang" in (first := version_line(path)).lower():
+        found.append(Compiler(path, first))
     try:
         found.append(compiler())
     except KernelError:
