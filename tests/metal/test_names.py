@@ -79,7 +79,6 @@ def test_the_emitted_kernel_compiles(script: Path, headers: Path) -> None:  # no
         assert not any(f" {keyword} = " in line for line in code)  # renamed: a C++ keyword is no variable
 
 
-
 CORE_NAMES = """\
 import torch
 import tilecraft as ttl

@@ -124,7 +124,6 @@ class NamedBindings:
                       "}  // namespace sem"]
         return "\n".join(lines) + "\n"
 
-
     def _compile_time_varargs(self) -> list[str]:
         """The generator's compile-time vararg readers (only when there are such args)."""
         if not self.compile_time_varargs:
