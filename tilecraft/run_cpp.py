@@ -20,6 +20,7 @@ from . import ttnn
 from .arch import get as get_arch
 from .diagnostics import error
 from .emu.cache import digest, emu_cache
+from .emu.cache_budget import mark_used
 from .ir.program_ir import ProgramIR
 from .metal.lowered import LoweredProgram
 from .published_modules import serve_published
@@ -32,7 +33,9 @@ def emitted_directory(lowered: LoweredProgram) -> Path:
     key = digest(*(f"{name}\0{text}" for name, text in sorted(emitted.files.items())))
     directory = emu_cache() / "emitted" / f"{program.name.strip('_') or 'program'}-{key[:16]}"
     # Another process (a pytest-xdist worker) may emit the same program at once: user_cache.fill
-    # lets one write it and publishes the whole directory by one rename.
+    # lets one write it and publishes the whole directory by one rename. Marked used first, so the
+    # cache's bound does not remove it before the host is loaded (a removed one is written again).
+    mark_used(directory)
     fill(directory, lambda entry: (entry / "program.py").is_file(), emitted.write)
     return directory
 

@@ -14,6 +14,9 @@ processes often want the same entry (an unpacked wheel, a compiled kernel) at th
   before it was published. The lock is advisory and the kernel releases it when its holder dies:
   a killed build leaves at most a scratch directory (a later build ignores it), never a stuck lock.
   Readers never lock.
+
+The compiled objects under ``<cache>/emu`` are kept within a size limit by removing the least
+recently used (emu/cache_budget.py), so a reader there treats a missing entry as one to build.
 """
 
 from __future__ import annotations
@@ -46,14 +49,20 @@ def lock_path(entry: Path) -> Path:
 
 
 @contextmanager
-def locked(entry: Path) -> Iterator[None]:
-    """Hold ``entry``'s build lock, waiting while another process (or thread) holds it."""
+def locked(entry: Path, wait: bool = True) -> Iterator[bool]:
+    """Hold ``entry``'s lock, waiting while another process (or thread) holds it; yields True.
+    With ``wait=False`` a held lock is not waited for: the block runs at once, holding nothing,
+    and gets False (the cache's eviction leaves the work to the process already doing it)."""
     path = lock_path(entry)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a") as handle:  # each open is its own lock holder, also within one process
-        fcntl.flock(handle, fcntl.LOCK_EX)
         try:
-            yield
+            fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
 

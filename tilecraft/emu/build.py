@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import cache, chlkc, tt_kernel_entry, wheel_kernels
+from . import cache, cache_budget, chlkc, tt_kernel_entry, wheel_kernels
 from ..diagnostics import Diagnostic
 from .bindings import NamedBindings
 from .compile_errors import compile_failure, deprecation_warnings
@@ -267,7 +267,7 @@ def source_file(text: str, name: str) -> Path:
     directory = cache.emu_cache() / "sources"
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{cache.digest(text)[:16]}_{re.sub(r'[^A-Za-z0-9_.]', '_', name)}.cpp"
-    if not path.is_file() or path.read_text() != text:
+    if not cache_budget.mark_used(path) or path.read_text() != text:
         with tempfile.NamedTemporaryFile("w", dir=directory, delete=False, suffix=".tmp") as tmp:
             tmp.write(text)
         os.replace(tmp.name, path)

@@ -5,7 +5,8 @@ An entry is a directory ``<cache>/emu/<kind>/<key>/`` holding the shared object 
 the object, so a truncated or corrupted object is detected and rebuilt. Entries are written by
 ``user_cache.fill``: built in a scratch directory beside the entry under the entry's lock and
 renamed into place, so a second process wanting the same key waits for the first build and uses
-it, and the cache never holds half an object.
+it, and the cache never holds half an object. A lookup marks its entry used and a build checks the
+cache's size bound, which removes the least recently used entries (cache_budget.py).
 """
 
 from __future__ import annotations
@@ -14,14 +15,15 @@ import hashlib
 from pathlib import Path
 from typing import Callable
 
-from ..user_cache import cache_root, fill
+from ..user_cache import fill
+from . import cache_budget
 
 STAMP = "stamp"
 OBJECT = "object.so"
 
 
 def emu_cache() -> Path:
-    return cache_root() / "emu"
+    return cache_budget.bounded_root()
 
 
 def digest(*parts: str | bytes) -> str:
@@ -38,9 +40,11 @@ def _file_hash(path: Path) -> str:
 
 
 def lookup(kind: str, key: str) -> Path | None:
-    """The cached object for ``key``, if present and intact."""
+    """The cached object for ``key``, if present and intact (and then marked used)."""
     entry = emu_cache() / kind / key
     obj, stamp = entry / OBJECT, entry / STAMP
+    if not cache_budget.mark_used(entry):  # never built, or evicted: the caller builds it
+        return None
     try:
         expected = stamp.read_text().split()
         if len(expected) == 2 and expected[0] == key and expected[1] == _file_hash(obj):
@@ -66,4 +70,6 @@ def build(kind: str, key: str, make: Callable[[Path], Path]) -> tuple[Path, bool
     built = fill(entry, lambda _: lookup(kind, key) is not None, make_entry)
     found = lookup(kind, key)
     assert found is not None
+    if built:
+        cache_budget.after_build()
     return found, built

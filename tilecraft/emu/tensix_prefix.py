@@ -24,12 +24,11 @@ with what ``brisck.cc``/``ncrisck.cc`` include before the kernel in place of the
 
 from __future__ import annotations
 
-import functools
 import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import cache
+from . import cache, cache_budget
 
 #: the header the Tensix builds force-include; its precompiled form lies beside it (g++ looks for
 #: ``<header>.gch`` where it finds the header)
@@ -79,9 +78,9 @@ def precompiled(compile_command: list[str], text: str, key: str, what: str, run)
     return _precompiled(tuple(compile_command), text, key, what, run)
 
 
-@functools.cache
+@cache_budget.memoized_entry(lambda header: header.parent)
 def _precompiled(compile_command: tuple[str, ...], text: str, key: str, what: str, run) -> Path:
-    # cached per process: the entry's stamp check hashes the whole precompiled header (tens of MB)
+    # remembered per process: the entry's stamp check hashes the whole precompiled header (tens of MB)
     def make(directory: Path) -> Path:
         header = directory / HEADER
         header.write_text(text)

@@ -26,14 +26,13 @@ roots expect it.
 
 from __future__ import annotations
 
-import functools
 import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import user_cache, wheel_headers, wheels
-from . import cache, call_sites, dataflow_checks, tensix_call_events
+from . import cache, cache_budget, call_sites, dataflow_checks, tensix_call_events
 from .llk_suite import suite_tree
 
 PATCH_LOG = "PATCHES.txt"
@@ -493,7 +492,7 @@ def _tree_key(arch: str) -> str:
                         Path(tensix_call_events.__file__).read_bytes(), wheels.TTNN_VERSION)
 
 
-@functools.cache
+@cache_budget.memoized_entry(lambda tree: tree.parent)
 def machine_tree(arch: str = "wormhole") -> Path:
     """The rewritten tree's ``tt_metal`` directory for ``arch`` (built once, cached by content)."""
     if arch not in LLK_ARCH_DIRS:
@@ -512,5 +511,6 @@ def machine_tree(arch: str = "wormhole") -> Path:
         (staging / PATCH_LOG).write_text("".join(f"{line}\n" for line in log))
         (staging / wheels.COMPLETE_MARKER).write_text(f"{key}\n")
 
-    user_cache.fill(target, lambda entry: wheels.is_unpacked(entry, key), make)
+    if user_cache.fill(target, lambda entry: wheels.is_unpacked(entry, key), make):
+        cache_budget.after_build()
     return target / "tt_metal"

@@ -20,6 +20,7 @@ from typing import Any, Callable, Sequence
 from .. import session, ttnn
 from ..diagnostics import KernelError, Span, error
 from ..emu.cache import digest, emu_cache
+from ..emu.cache_budget import mark_used
 from ..emu.launch import kernel_display
 from ..ir.printer import print_op
 from ..ir.types import SCALAR_UNIT, TILE_UNIT, TensorDecl
@@ -63,7 +64,7 @@ class OpKernel:
 def kernel_path(name: str, text: str) -> Path:
     """The generated C++ in the emulator's cache, by content (the emulator compiles files)."""
     path = emu_cache() / "pykernels" / f"{name}-{digest(text)[:16]}.cpp"
-    if not path.is_file():
+    if not mark_used(path):  # not written yet, or removed by the cache's bound
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".pykernel-")
         with os.fdopen(fd, "w") as f:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tilecraft import wheel_headers
-from tilecraft.emu import cache
+from tilecraft.emu import cache, cache_budget
 from tilecraft.emu.build import compiler
 from tilecraft.wheel_headers import HeadersUnavailable, ensure_headers
 
@@ -51,8 +51,8 @@ def tensix_unit_test(tmp_path_factory):
     def machine(arch: str) -> Path:
         """Every machine source compiled and joined (``g++ -r``) into one object, in the emulator's
         cache: built once per content, shared by the xdist workers and by later sessions (tests
-        only differ in ``main``)."""
-        if arch not in machines:
+        only differ in ``main``); built again if the cache's bound removed it during the session."""
+        if arch not in machines or not cache_budget.mark_used(machines[arch].parent):
             sources = sorted(MACHINE_DIR.glob("*.cpp"))
             key = cache.digest("tensix-unit-machine", arch, gxx.version, *_flags(arch),
                                _machine_tree_digest(), wheel_headers.VERSION, wheel_headers.LAYOUT_VERSION)
