@@ -8,6 +8,7 @@ tilecraft's own options may stand anywhere; arguments after ``--`` go to the scr
 predicts the run time of every program the script launches (docs/performance-model.md).
 ``tilecraft tune SCRIPT.py [--arch A] [--workers N] [--scheduler ADDRESS] ...`` tunes every
 ``@ttl.autotune`` operation the script calls (docs/autotune.md).
+``tilecraft cache info|prune|clear`` shows the kernel emulator's cache and prunes it (cache_command.py).
 
 ``tilecraft emit``, ``tilecraft tune`` (without ``--values``) and ``tilecraft profile --no-values``
 compute no values, so a script that checks its results fails after the command's work is done:
@@ -30,7 +31,7 @@ from typing import Any, Callable, Sequence
 
 import torch
 
-from . import opt, options, session
+from . import cache_command, opt, options, session
 from .frontend.single_thread import graduated_script
 from .tilelang import graduate as tilelang_graduate
 from .ir.printer import print_program
@@ -46,6 +47,7 @@ from .lsp import command as lsp_command
 from .scripts import PACKAGE_DIR, install_modules
 from .sim.device_math import DEVICE, IDEAL, NUMERICS
 from .wheels import WheelUnavailable
+from .emu import cache_budget
 from .tune import cli as tune_cli
 from .ttnn import wheel_ops
 
@@ -92,6 +94,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     lsp_command.add_parser(sub)
     if argv and argv[0] == "lsp":
         return lsp_command.run(parser.parse_args(argv))
+    cache_command.add_parser(sub)
+    if argv and argv[0] == "cache":
+        return cache_command.run(parser.parse_args(argv))
     if argv and argv[0] == "tune" and tune_cli.is_cache_command(argv[1:]):
         return tune_cli.run_cache(argv[1:])
     if not argv or argv[0] not in ("run", "show-ir", "show-threads", "emit", "profile", "tune"):
@@ -156,6 +161,7 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
         device = options.check_device(args.device) if args.device is not None else \
             options.check_device(options.device_from_environment(), f"${options.DEVICE_VARIABLE}")
         engine = getattr(args, "compute_engine", None) or options.compute_engine_from_environment()
+        cache_budget.max_size()  # a bad $TILECRAFT_CACHE_MAX_SIZE is said now, not after the first build
         if args.numerics == DEVICE and getattr(args, "level", "language") == "metal":
             raise ValueError("--numerics device computes at the language level (and --level cpp always computes "
                              "with the device's arithmetic); --level metal computes ideally")

@@ -1,6 +1,6 @@
 """The emulator cache's size bound (tilecraft/emu/cache_budget.py): least recently used entries go
 first, recently used ones stay, two processes pruning at once leave a consistent cache, an evicted
-entry is built again. Every test has a cache of its
+entry is built again, and ``tilecraft cache`` shows and prunes it. Every test has a cache of its
 own (``$TILECRAFT_CACHE_DIR`` in tmp_path) of small entries; nothing is compiled."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tilecraft import user_cache
+from tilecraft.cli import main
 from tilecraft.emu import cache, cache_budget
 
 HOUR = 3600.0
@@ -197,3 +198,68 @@ def test_sizes_are_read_as_ccache_and_du_write_them(text: str, size: int) -> Non
 def test_a_size_in_another_form_is_an_error_naming_the_accepted_ones(text: str) -> None:
     with pytest.raises(ValueError, match=r"^--max-size " + SIZE_ERROR.replace("(", r"\(").replace(")", r"\)")):
         cache_budget.parse_size(text)
+
+
+# --- tilecraft cache ---------------------------------------------------------------------------------
+
+def test_cache_info_shows_each_kind_the_total_the_limit_and_what_is_not_bounded(
+        root: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    add_entry(root, "tensix-prefix", "p1", 100, 2 * HOUR)
+    add_entry(root, "tensix-prefix", "p2", 100, HOUR)
+    add_entry(root, "kernels", "k", 20, HOUR)
+    (root.parent / "ttnn-0.81.1-headers").mkdir()
+    monkeypatch.setenv(cache_budget.MAX_SIZE_VARIABLE, "2G")
+    assert main(["cache", "info"]) == 0
+    out = capsys.readouterr().out
+    total = cache_budget.format_size(sum(e.size for e in cache_budget.entries(root)))
+    assert out.startswith(f"{root}: {total} of the 2.0G limit")
+    rows = {line.split()[1]: line.split()[3:] for line in out.splitlines() if line.startswith("│")}
+    prefix_size = cache_budget.format_size(size_of(root, "p1", "p2"))
+    assert rows["tensix-prefix"][:3] == ["2", "│", prefix_size] and rows["kernels"][0] == "1"
+    assert rows["total"][:3] == ["3", "│", total]
+    assert "not bounded" in out and "ttnn-0.81.1-headers" in out
+
+
+def test_cache_prune_and_clear_say_what_they_removed(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    add_entry(root, "tensix-prefix", "old", 100, 2 * HOUR)
+    add_entry(root, "tensix-prefix", "recent", 100, 60)
+    add_entry(root, "kernels", "k", 20, HOUR)
+    freed, left = (cache_budget.format_size(size_of(root, *keep)) for keep in (("old", "k"), ("recent",)))
+    assert main(["cache", "prune", "--max-size", "50K"]) == 0
+    assert capsys.readouterr().out == (f"tilecraft: removed 2 entries ({freed}) from {root}; {left} left of the 50K "
+                                       "limit (the rest was used in the last 10 minutes)\n")
+    assert names(root) == ["recent"]
+    add_entry(root, "kernels", "k2", 20, HOUR)
+    freed, left = (cache_budget.format_size(size_of(root, keep)) for keep in ("recent", "k2"))
+    assert main(["cache", "clear", "--kind", "tensix-prefix"]) == 0  # however recently used
+    assert capsys.readouterr().out == f"tilecraft: removed 1 entry ({freed}) from {root}; {left} left\n"
+    assert names(root) == ["k2"]
+    assert main(["cache", "clear"]) == 0
+    assert capsys.readouterr().out == f"tilecraft: removed 1 entry ({left}) from {root}; 0 left\n"
+    assert names(root) == []
+
+
+@pytest.mark.parametrize("argv", [["cache", "prune", "--max-size", "5X"], ["cache", "clear", "--kind", "nope"],
+                                  ["cache", "info"]])
+def test_cache_command_errors_are_one_line(argv: list[str], root: Path, capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    add_entry(root, "kernels", "k", 4, HOUR)
+    if argv[1] == "info":
+        monkeypatch.setenv(cache_budget.MAX_SIZE_VARIABLE, "3Q")
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    expected = {"prune": f"tilecraft: error: --max-size {SIZE_ERROR} '5X'",
+                "clear": f"tilecraft: error: --kind 'nope': the cache at {root} has the kinds kernels",
+                "info": f"tilecraft: error: ${cache_budget.MAX_SIZE_VARIABLE} {SIZE_ERROR} '3Q'"}[argv[1]]
+    assert out == "" and err == expected + "\n"
+    assert names(root) == ["k"]
+
+
+def test_a_run_with_a_bad_limit_stops_before_the_script(root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    script = tmp_path / "script.py"
+    script.write_text("print('ran')\n")
+    monkeypatch.setenv(cache_budget.MAX_SIZE_VARIABLE, "lots")
+    assert main(["run", str(script)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"tilecraft: error: ${cache_budget.MAX_SIZE_VARIABLE} {SIZE_ERROR} 'lots'\n"
