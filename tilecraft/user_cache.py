@@ -31,6 +31,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 
+#: the name prefix of a builder's scratch directory beside its entry
+SCRATCH_PREFIX = ".build-"
+
+
 def cache_root() -> Path:
     """$TILECRAFT_CACHE_DIR, else the XDG cache's ``tilecraft`` directory."""
     explicit = os.environ.get("TILECRAFT_CACHE_DIR")
@@ -81,7 +85,7 @@ def fill(entry: Path, is_complete: Callable[[Path], bool], make: Callable[[Path]
     with locked(entry):
         if is_complete(entry):  # another process built it while this one waited
             return False
-        with tempfile.TemporaryDirectory(dir=entry.parent, prefix=f".build-{entry.name[:40]}-") as scratch:
+        with tempfile.TemporaryDirectory(dir=entry.parent, prefix=f"{SCRATCH_PREFIX}{entry.name[:40]}-") as scratch:
             staging = Path(scratch) / "entry"
             staging.mkdir()
             make(staging)

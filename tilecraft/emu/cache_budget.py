@@ -13,7 +13,7 @@ removing the entries used longest ago.
 What is bounded: an *entry* is a directory or a file directly under ``<cache>/emu/<kind>/``
 (``cache.build``'s objects, the machine's include tree, emitted programs, kernel sources). A name
 starting with ``.`` is a build's scratch (``user_cache.fill``) or an entry being removed, not an
-entry; a kind directory that is a symbolic link belongs to another cache (tests link the session's)
+entry (pruning removes what killed processes left of either); a kind directory that is a symbolic link belongs to another cache (tests link the session's)
 and is left to it. Outside ``emu``, nothing is removed: the unpacked wheels and tutorials are
 inputs downloaded once per pinned version (tens of MB that do not grow with builds), and the tuning
 results are answers a sweep took minutes to find (``tilecraft tune --cache clear`` removes them).
@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from ..user_cache import cache_root, locked
+from ..user_cache import SCRATCH_PREFIX, cache_root, locked
 
 #: the environment variable that sets the limit ("5G", "500M", bytes)
 MAX_SIZE_VARIABLE = "TILECRAFT_CACHE_MAX_SIZE"
@@ -66,6 +66,8 @@ CHECK_EVERY_S = 60.0
 CHECKED = ".size-checked"
 #: the name prefix of an entry renamed aside to be removed
 EVICTING = ".evicting-"
+#: a build's scratch directory this old was left by a killed build (a live one holds it minutes)
+STALE_SCRATCH_S = 24 * 3600.0
 
 _UNITS = {"": 1, "K": 1024, "M": 1024 ** 2, "G": 1024 ** 3, "T": 1024 ** 4}
 _SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:I?B)?\s*", re.IGNORECASE)
@@ -249,16 +251,28 @@ def _oldest_first_over(found: list[Entry], limit: int) -> list[Entry]:
     return chosen
 
 
+def _left_by_killed_process(path: Path) -> bool:
+    """Whether ``path`` is an eviction's entry renamed aside (seen under the cache-wide lock: its
+    evictor is gone) or a build's scratch older than ``STALE_SCRATCH_S``."""
+    if path.name.startswith(EVICTING):
+        return True
+    try:
+        return path.name.startswith(SCRATCH_PREFIX) and path.lstat().st_mtime < time.time() - STALE_SCRATCH_S
+    except FileNotFoundError:  # its build finished meanwhile
+        return False
+
+
 def _removing(choose: Callable[[list[Entry]], list[Entry]], wait: bool, keep_after: float | None = None) -> Pruned | None:
-    """Under the cache-wide lock: remove what earlier evictions left half-deleted (a killed
-    process), then the entries ``choose`` picks from all of them."""
+    """Under the cache-wide lock: remove what killed processes left (an eviction's half-deleted
+    entry, a build's scratch a day old), then the entries ``choose`` picks from all of them."""
     root = bounded_root()
     with locked(root, wait=wait) as held:
         if not held:
             return None
         for kind in kinds(root):
-            for leftover in kind.glob(f"{EVICTING}*"):
-                _remove(leftover)
+            for path in kind.iterdir():
+                if _left_by_killed_process(path):
+                    _remove(path)
         found = entries(root)
         removed = freed = 0
         for entry in choose(found):
