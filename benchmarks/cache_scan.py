@@ -2,9 +2,10 @@
 
 The check (tilecraft/emu/cache_budget.py) lists every entry and stats every file, and a build runs
 it at most once a minute over all processes; this measures one check, to show what that interval
-buys. The cache is synthetic, in a temporary directory, with the file counts of the one that grew
-to 24 GB: 420 precompiled prefixes (four files each), 12 machine trees (2,447 files each, the
-count of a real ``tensix-tree`` entry) and 2,000 kernels (eight files each). File sizes do not
+buys. The cache is synthetic, in a temporary directory, shaped like the one that grew to 24 GB:
+420 precompiled prefixes (its 23 GB of them at ~55 MB each; four files each), and, assumed, 12
+machine trees (2,447 files each, the count of a real ``tensix-tree`` entry) and 2,000 kernels
+(eight files each). File sizes do not
 matter to the scan (it reads the inode's block count), so the files are empty.
 
     python -m benchmarks.cache_scan [--repeat 5]
