@@ -191,8 +191,9 @@ def test_a_build_prunes_at_most_once_a_minute_and_never_waits_for_another_pruner
     assert names(root) == ["new"]
 
 
-@pytest.mark.parametrize(("text", "size"), [("5G", 5 * 1024 ** 3), ("500M", 500 * 1024 ** 2), ("1.5g", 3 * 1024 ** 3 // 2),
-                                            ("2048", 2048), ("64KiB", 65536), ("10 MB", 10 * 1024 ** 2), ("0", 0)])
+@pytest.mark.parametrize(("text", "size"), [("5G", 5 * 1024 ** 3), ("500M", 500 * 1024 ** 2),
+                                            ("1.5g", 3 * 1024 ** 3 // 2), ("2048", 2048), ("64KiB", 65536),
+                                            ("10 MB", 10 * 1024 ** 2), ("0", 0)])
 def test_sizes_are_read_as_ccache_and_du_write_them(text: str, size: int) -> None:
     assert cache_budget.parse_size(text) == size
 

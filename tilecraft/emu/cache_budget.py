@@ -13,10 +13,11 @@ removing the entries used longest ago.
 What is bounded: an *entry* is a directory or a file directly under ``<cache>/emu/<kind>/``
 (``cache.build``'s objects, the machine's include tree, emitted programs, kernel sources). A name
 starting with ``.`` is a build's scratch (``user_cache.fill``) or an entry being removed, not an
-entry (pruning removes what killed processes left of either); a kind directory that is a symbolic link belongs to another cache (tests link the session's)
-and is left to it. Outside ``emu``, nothing is removed: the unpacked wheels and tutorials are
-inputs downloaded once per pinned version (tens of MB that do not grow with builds), and the tuning
-results are answers a sweep took minutes to find (``tilecraft tune --cache clear`` removes them).
+entry (pruning removes what killed processes left of either); a kind directory that is a symbolic
+link belongs to another cache (tests link the session's) and is left to it. Outside ``emu``,
+nothing is removed: the unpacked wheels and tutorials are inputs downloaded once per pinned version
+(tens of MB that do not grow with builds), and the tuning results are answers a sweep took minutes
+to find (``tilecraft tune --cache clear`` removes them).
 
 Last use is the entry's own modification time: publishing an entry (a rename) leaves it at the
 build's time, and a lookup calls :func:`mark_used`, which sets it to now when it is older than
@@ -262,7 +263,8 @@ def _left_by_killed_process(path: Path) -> bool:
         return False
 
 
-def _removing(choose: Callable[[list[Entry]], list[Entry]], wait: bool, keep_after: float | None = None) -> Pruned | None:
+def _removing(choose: Callable[[list[Entry]], list[Entry]], wait: bool,
+              keep_after: float | None = None) -> Pruned | None:
     """Under the cache-wide lock: remove what killed processes left (an eviction's half-deleted
     entry, a build's scratch a day old), then the entries ``choose`` picks from all of them."""
     root = bounded_root()
