@@ -295,8 +295,8 @@ def test_a_float32_block_read_by_the_fpu_and_into_dst_keeps_its_bits_in_dst(engi
     that reduce reads through SrcA and the SFPU subtraction copies into DST. The copy read it as
     TF32 (E5411), so ``x - rowmax(x)`` lost 13 bits of ``x``; it now reads the block through a
     second buffer index in UnpackToDestFp32 mode, and every level gives torch's bits (the row
-    maxima are exact in TF32, so the reduce is exact too), on both compute engines: the
-    Tensix machine runs the view's push on the pack thread and its wait on the unpack thread."""
+    maxima are exact in TF32, so the reduce is exact too), on both compute engines (the Tensix
+    machine runs the compute kernel's unpack, math and pack threads as the device does)."""
     script = PLANTED / "fp32_read_both_ways.py"
     code, want, err = script_values(script)
     assert code == 0, err[-3000:]
@@ -311,8 +311,8 @@ def test_a_float32_block_read_by_the_fpu_and_into_dst_keeps_its_bits_in_dst(engi
 def test_the_copies_of_a_block_the_fpu_also_reads_name_a_second_index_on_its_pages(tmp_path) -> None:
     """What the emitter writes for that block (metal/dst_view.py): ``x_dfb_to_dst`` on the pages of
     ``x_dfb`` (one CircularBufferConfig, two indices; no L1 of its own), in UnpackToDestFp32 mode
-    while ``x_dfb`` stays in Default for the reduce; the compute kernel publishes the pages under
-    the view after it waits for them, and pops both together."""
+    while ``x_dfb`` stays in Default for the reduce; the reader, which pushes the pages of ``x_dfb``,
+    publishes them under the view too, and the compute kernel waits for and pops both."""
     emit_script(PLANTED / "fp32_read_both_ways.py", tmp_path)
     (manifest_path,) = tmp_path.glob("*/manifest.json")
     manifest = json.loads(manifest_path.read_text())
@@ -327,10 +327,14 @@ def test_the_copies_of_a_block_the_fpu_also_reads_name_a_second_index_on_its_pag
             f"{{{view['index']}, tt::DataFormat::Float32}}}}).set_page_size({x['index']}, 4096)"
             f".set_page_size({view['index']}, 4096));  // x_dfb, x_dfb_to_dst") in host
     assert f"_unpack_to_dest[{view['index']}] = UnpackToDestMode::UnpackToDestFp32;" in host
+    reader = [line.strip() for line in (manifest_path.parent / "read.cpp").read_text().splitlines()]
+    push = reader.index("cb_push_back(cb_x_dfb, 2);")
+    assert reader[push + 1:push + 3] == ["cb_reserve_back(cb_x_dfb_to_dst, 2);", "cb_push_back(cb_x_dfb_to_dst, 2);"]
     lines = [line.strip() for line in (manifest_path.parent / "math.cpp").read_text().splitlines()]
     wait = lines.index("cb_wait_front(cb_x_dfb, 2);")
-    assert lines[wait + 1:wait + 4] == ["cb_reserve_back(cb_x_dfb_to_dst, 2);", "cb_push_back(cb_x_dfb_to_dst, 2);",
-                                        "cb_wait_front(cb_x_dfb_to_dst, 2);"]
+    assert lines[wait + 1] == "cb_wait_front(cb_x_dfb_to_dst, 2);"
+    assert not any(line.startswith(("cb_reserve_back(cb_x_dfb_to_dst", "cb_push_back(cb_x_dfb_to_dst"))
+                   for line in lines)
     pop = lines.index("cb_pop_front(cb_x_dfb, 2);")
     assert lines[pop + 1] == "cb_pop_front(cb_x_dfb_to_dst, 2);"
     assert any(line.startswith("reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x_dfb, ") for line in lines)

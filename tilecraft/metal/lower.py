@@ -26,7 +26,7 @@ from .lower_compute import ComputeLowering
 from .lower_dm import DataMovementLowering
 from .lower_pipes import FLAG_STRIDE, PipeNetResources
 from .optable import EMITTABLE_FORMATS, unsupported
-from .dst_view import give_views, read_both_ways
+from .dst_view import read_both_ways, read_views
 from .formats import configure_formats, unpack_to_dest_buffers
 from .passes import bind_buffer_ids, prune_redundant_inits
 
@@ -83,6 +83,7 @@ class ProgramLowering:
 
     def lower_kernels(self) -> list[kir.Kernel]:
         kernels = []
+        producers: list[DataMovementLowering] = []
         threads = self.program.threads
         for thread, processor in zip(threads, thread_processors(t.kind == COMPUTE for t in threads)):
             kernel = kir.Kernel(name=thread.name, processor=processor, body=[])
@@ -93,14 +94,19 @@ class ProgramLowering:
                 formats = {cb.index: cb.fmt.metal_name for cb in self.cbs}
                 own = {cb.index for cb in self.cbs if not cb.internal}
                 views = {index: self.view_of(index) for index in read_both_ways(kernel, formats, own)}
-                give_views(kernel, views, self.emitted_beside)
+                read_views(kernel, views, self.emitted_beside)
                 formats.update({view: formats[index] for index, view in views.items()})
                 prune_redundant_inits(kernel)
                 self.unpack_to_dest |= unpack_to_dest_buffers(kernel, formats)
                 configure_formats(kernel, formats, self.unpack_to_dest)
                 self.drop_buffers(lowering.unused_buffers())
                 bind_buffer_ids(kernel, {cb.index: cb.name for cb in self.cbs})
+            else:
+                producers.append(lowering)
             kernels.append(kernel)
+        for producer in producers:  # the kernels that push a buffer's pages publish its view's too
+            producer.push_views([(view, next(cb.shares for cb in self.cbs if cb.index == view.index))
+                                 for view in self.views])
         return kernels
 
     def check_semaphores(self) -> None:
