@@ -300,8 +300,8 @@ def test_a_float32_block_read_by_the_fpu_and_into_dst_keeps_its_bits_in_dst(engi
     script = PLANTED / "fp32_read_both_ways.py"
     code, want, err = script_values(script)
     assert code == 0, err[-3000:]
-    x, y = want
-    assert torch.equal(y, x - 4.5)
+    x, y, z = want
+    assert torch.equal(y, x - 4.5) and torch.equal(z, x - 4.5)
     for level in ("metal", "cpp"):
         code, got, err = script_values(script, "--level", level, "--compute-engine", engine)
         assert code == 0 and "error[" not in err and "warning[E" not in err, f"{level}: {err[-3000:]}"
@@ -311,8 +311,9 @@ def test_a_float32_block_read_by_the_fpu_and_into_dst_keeps_its_bits_in_dst(engi
 def test_the_copies_of_a_block_the_fpu_also_reads_name_a_second_index_on_its_pages(tmp_path) -> None:
     """What the emitter writes for that block (metal/dst_view.py): ``x_dfb_to_dst`` on the pages of
     ``x_dfb`` (one CircularBufferConfig, two indices; no L1 of its own), in UnpackToDestFp32 mode
-    while ``x_dfb`` stays in Default for the reduce; the reader, which pushes the pages of ``x_dfb``,
-    publishes them under the view too, and the compute kernel waits for and pops both."""
+    while ``x_dfb`` stays in Default for the reduce; the kernel that pushes a buffer's pages
+    publishes them under its view too (the reader for ``x_dfb``, the compute kernel for ``w_dfb``),
+    and the compute kernel waits for and pops both."""
     emit_script(PLANTED / "fp32_read_both_ways.py", tmp_path)
     (manifest_path,) = tmp_path.glob("*/manifest.json")
     manifest = json.loads(manifest_path.read_text())
@@ -331,15 +332,17 @@ def test_the_copies_of_a_block_the_fpu_also_reads_name_a_second_index_on_its_pag
     push = reader.index("cb_push_back(cb_x_dfb, 2);")
     assert reader[push + 1:push + 3] == ["cb_reserve_back(cb_x_dfb_to_dst, 2);", "cb_push_back(cb_x_dfb_to_dst, 2);"]
     lines = [line.strip() for line in (manifest_path.parent / "math.cpp").read_text().splitlines()]
-    wait = lines.index("cb_wait_front(cb_x_dfb, 2);")
-    assert lines[wait + 1] == "cb_wait_front(cb_x_dfb_to_dst, 2);"
     assert not any(line.startswith(("cb_reserve_back(cb_x_dfb_to_dst", "cb_push_back(cb_x_dfb_to_dst"))
                    for line in lines)
-    pop = lines.index("cb_pop_front(cb_x_dfb, 2);")
-    assert lines[pop + 1] == "cb_pop_front(cb_x_dfb_to_dst, 2);"
-    assert any(line.startswith("reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x_dfb, ") for line in lines)
+    push = lines.index("cb_push_back(cb_w_dfb, 2);")
+    assert lines[push + 1:push + 3] == ["cb_reserve_back(cb_w_dfb_to_dst, 2);", "cb_push_back(cb_w_dfb_to_dst, 2);"]
+    for name in ("x_dfb", "w_dfb"):
+        assert lines[lines.index(f"cb_wait_front(cb_{name}, 2);") + 1] == f"cb_wait_front(cb_{name}_to_dst, 2);"
+        assert lines[lines.index(f"cb_pop_front(cb_{name}, 2);") + 1] == f"cb_pop_front(cb_{name}_to_dst, 2);"
+        assert any(line.startswith(f"reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_{name}, ") for line in lines)
     copies = [line for line in lines if line.startswith("copy_tile(")]
-    assert copies and all(line.startswith("copy_tile(cb_x_dfb_to_dst, ") for line in copies), copies
+    assert copies and all(line.startswith(("copy_tile(cb_x_dfb_to_dst, ", "copy_tile(cb_w_dfb_to_dst, "))
+                          for line in copies), copies
 
 
 @pytest.mark.parametrize("engine", COMPUTE_ENGINES)
