@@ -55,9 +55,9 @@ class ProgramLowering:
         self._pipe_resources: dict[int, PipeNetResources] = {}
         #: Float32 buffers the compute kernel unpacks straight into DST (UnpackToDestFp32)
         self.unpack_to_dest: set[int] = set()
-        #: second indices on the pages of a buffer (metal/dst_view.py): no L1 of their own, but
-        #: each is one of the core's circular buffers
-        self.views: list[CBDecl] = []
+        #: second indices on the pages of a buffer (metal/dst_view.py), each with its buffer's
+        #: index: no L1 of their own, but each is one of the core's circular buffers
+        self.views: list[tuple[CBDecl, int]] = []
         #: id of each kernel op emitted -> (that op, the IR op it was emitted for); the op is kept
         #: so that its id is not reused by an op a pass adds (:mod:`.store_plan`)
         self.emitted_for: dict[int, tuple[ir.Op, ir.Op]] = {}
@@ -74,7 +74,7 @@ class ProgramLowering:
         kernels = self.lower_kernels()
         self.need = need = self.l1_need()
         self.check_semaphores()
-        check_cb_count(self.program, self.arch, [decl for decl, _, _ in self.internal] + self.views)
+        check_cb_count(self.program, self.arch, [decl for decl, _, _ in self.internal] + [view for view, _ in self.views])
         need.check()
         return kir.MetalProgram(self.program.name, self.program.grid, self.arch, kernels, self.cbs,
                                 self.semaphores, list(self.program.tensors),
@@ -105,8 +105,7 @@ class ProgramLowering:
                 producers.append(lowering)
             kernels.append(kernel)
         for producer in producers:  # the kernels that push a buffer's pages publish its view's too
-            producer.push_views([(view, next(cb.shares for cb in self.cbs if cb.index == view.index))
-                                 for view in self.views])
+            producer.push_views(self.views)
         return kernels
 
     def check_semaphores(self) -> None:
@@ -136,7 +135,7 @@ class ProgramLowering:
         name = f"{owner.name}_to_dst"
         self.cbs.append(kir.CBSpec(view, name, owner.fmt, owner.page_bytes, owner.pages, internal=True, shares=index))
         decl = next(cb for cb in self.program.cbs if cb.index == index)
-        self.views.append(CBDecl(view, name, decl.shape, decl.fmt, decl.unit, decl.buffer_factor, decl.span))
+        self.views.append((CBDecl(view, name, decl.shape, decl.fmt, decl.unit, decl.buffer_factor, decl.span), index))
         return view
 
     def emitted_beside(self, added: ir.Op, beside: ir.Op) -> None:
