@@ -290,6 +290,62 @@ def test_fp32_read_by_the_fpu_is_warned_at_its_line() -> None:
 
 
 @pytest.mark.parametrize("engine", COMPUTE_ENGINES)
+def test_a_float32_block_read_by_the_fpu_and_into_dst_keeps_its_bits_in_dst(engine: str) -> None:
+    """The last expected failure of test_examples_cpp.py (broadcast_center_rows): a Float32 block
+    that reduce reads through SrcA and the SFPU subtraction copies into DST. The copy read it as
+    TF32 (E5411), so ``x - rowmax(x)`` lost 13 bits of ``x``; it now reads the block through a
+    second buffer index in UnpackToDestFp32 mode, and every level gives torch's bits (the row
+    maxima are exact in TF32, so the reduce is exact too), on both compute engines (the Tensix
+    machine runs the compute kernel's unpack, math and pack threads as the device does)."""
+    script = PLANTED / "fp32_read_both_ways.py"
+    code, want, err = script_values(script)
+    assert code == 0, err[-3000:]
+    x, y, z = want
+    assert torch.equal(y, x - 4.5) and torch.equal(z, x - 4.5)
+    for level in ("metal", "cpp"):
+        code, got, err = script_values(script, "--level", level, "--compute-engine", engine)
+        assert code == 0 and "error[" not in err and "warning[E" not in err, f"{level}: {err[-3000:]}"
+        assert all(torch.equal(g, w) for g, w in zip(got, want, strict=True)), level
+
+
+def test_the_copies_of_a_block_the_fpu_also_reads_name_a_second_index_on_its_pages(tmp_path) -> None:
+    """What the emitter writes for that block (metal/dst_view.py): ``x_dfb_to_dst`` on the pages of
+    ``x_dfb`` (one CircularBufferConfig, two indices; no L1 of its own), in UnpackToDestFp32 mode
+    while ``x_dfb`` stays in Default for the reduce; the kernel that pushes a buffer's pages
+    publishes them under its view too (the reader for ``x_dfb``, the compute kernel for ``w_dfb``),
+    and the compute kernel waits for and pops both."""
+    emit_script(PLANTED / "fp32_read_both_ways.py", tmp_path)
+    (manifest_path,) = tmp_path.glob("*/manifest.json")
+    manifest = json.loads(manifest_path.read_text())
+    buffers = {cb["name"]: cb for cb in manifest["circular_buffers"]}
+    x, view = buffers["x_dfb"], buffers["x_dfb_to_dst"]
+    assert view["shares_pages_of"] == x["index"] and "shares_pages_of" not in x
+    assert (view["data_format"], view["page_size"], view["total_size"]) == ("Float32", 4096, x["total_size"])
+    modes = manifest["compute_config"]["unpack_to_dest_fp32"]
+    assert view["index"] in modes and x["index"] not in modes
+    host = (manifest_path.parent / "main.cpp").read_text()
+    assert (f"CircularBufferConfig({x['total_size']}, {{{{{x['index']}, tt::DataFormat::Float32}}, "
+            f"{{{view['index']}, tt::DataFormat::Float32}}}}).set_page_size({x['index']}, 4096)"
+            f".set_page_size({view['index']}, 4096));  // x_dfb, x_dfb_to_dst") in host
+    assert f"_unpack_to_dest[{view['index']}] = UnpackToDestMode::UnpackToDestFp32;" in host
+    reader = [line.strip() for line in (manifest_path.parent / "read.cpp").read_text().splitlines()]
+    push = reader.index("cb_push_back(cb_x_dfb, 2);")
+    assert reader[push + 1:push + 3] == ["cb_reserve_back(cb_x_dfb_to_dst, 2);", "cb_push_back(cb_x_dfb_to_dst, 2);"]
+    lines = [line.strip() for line in (manifest_path.parent / "math.cpp").read_text().splitlines()]
+    assert not any(line.startswith(("cb_reserve_back(cb_x_dfb_to_dst", "cb_push_back(cb_x_dfb_to_dst"))
+                   for line in lines)
+    push = lines.index("cb_push_back(cb_w_dfb, 2);")
+    assert lines[push + 1:push + 3] == ["cb_reserve_back(cb_w_dfb_to_dst, 2);", "cb_push_back(cb_w_dfb_to_dst, 2);"]
+    for name in ("x_dfb", "w_dfb"):
+        assert lines[lines.index(f"cb_wait_front(cb_{name}, 2);") + 1] == f"cb_wait_front(cb_{name}_to_dst, 2);"
+        assert lines[lines.index(f"cb_pop_front(cb_{name}, 2);") + 1] == f"cb_pop_front(cb_{name}_to_dst, 2);"
+        assert any(line.startswith(f"reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_{name}, ") for line in lines)
+    copies = [line for line in lines if line.startswith("copy_tile(")]
+    assert copies and all(line.startswith(("copy_tile(cb_x_dfb_to_dst, ", "copy_tile(cb_w_dfb_to_dst, "))
+                          for line in copies), copies
+
+
+@pytest.mark.parametrize("engine", COMPUTE_ENGINES)
 def test_a_block_stored_again_before_its_push_runs_as_at_the_language_level(engine: str) -> None:
     """Found by the ``--level cpp`` property campaign: a second store into a reserved block before
     its push (``y.store(a); y.store(b)``, or a store in a loop inside the reservation) was emitted

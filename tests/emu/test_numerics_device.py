@@ -7,8 +7,8 @@ the same programs (the FPU's grouped accumulation and the packer's ties away fro
 checked too, so that the equality is not a coincidence of exact inputs.
 
 Two examples are in the default run (one matmul and one eltwise program, whose emitted kernels
-test_examples_cpp.py builds too); every other example but one emitter defect, and a program of SFPU
-functions that call the C library, are marked slow.
+test_examples_cpp.py builds too); every other example, and a program of SFPU functions that call
+the C library, are marked slow.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from tilecraft.cli import main
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 #: examples whose emitted program differs from the language level by an emitter defect
-#: (tests/emu/test_examples_cpp.py XFAIL: a Float32 buffer copied into DST as TF32, E5411)
-DEFECT = {"broadcast_center_rows"}
+#: (tests/emu/test_examples_cpp.py XFAIL; none today)
+DEFECT: set[str] = set()
 
 pytestmark = pytest.mark.usefixtures("fresh_process_state")
 

@@ -262,22 +262,29 @@ def test_compute_kernels_take_buffer_ids_as_compile_time_args(stem: str, reconfi
             assert any(op.fn.startswith(("reconfig_data_format", "pack_reconfig")) for op in calls) == reconfigures
 
 
-def test_a_float32_buffer_unpacked_to_dst_and_one_through_src_each_get_their_configuration() -> None:
-    """broadcast_center_rows's compute kernel copies ``x`` (Float32, read by reduce_sum through the
-    FPU too, so unpacked as TF32) right after unary_bcast of ``mean`` (Float32, only moved into DST,
-    so UnpackToDestFp32: the unpacker writes Float32). One L1 format, two unpacker
-    configurations: the copy of ``x`` needs ``reconfig_data_format_srca`` first (without it the
-    unpacker writes Float32 into SrcA, which the Tensix machine refuses: E5871)."""
+def test_a_float32_buffer_read_through_src_and_into_dst_is_copied_through_a_second_index() -> None:
+    """broadcast_center_rows's compute kernel reads ``x`` (Float32) through the FPU (reduce_sum:
+    SrcB, TF32) and copies it into DST for the subtraction, right after unary_bcast of ``mean``
+    (Float32, only moved into DST, so UnpackToDestFp32). The copy reads ``x`` through a second
+    index on its pages, ``x_dfb_to_dst``, in UnpackToDestFp32 mode as ``mean`` is (metal/dst_view.py):
+    one unpacker configuration, so no reconfig between them, and all 32 bits of ``x`` in DST; the
+    reduce still reads ``cb_x_dfb``. Once the unpacker copied ``x`` with the TF32 configuration
+    (E5411), after a reconfig this test used to demand (without it, Float32 into SrcA: E5871)."""
     example = next(e for e in EXAMPLES if e.stem == "broadcast_center_rows")
     (program,) = programs_of(example)
     emitted = emit_program(program)
     compute = next(k for k in emitted.program.kernels if k.processor == "compute")
     source = emitted.files[kernel_file(compute)]
+    assert "reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x_dfb, cb_reduce_scaler," in source
     bcast_mean = source.index("unary_bcast<BroadcastType::COL>(")
-    copy_x = source.index("copy_tile(cb_x_dfb,", bcast_mean)
-    assert "reconfig_data_format_srca(cb_x_dfb);" in source[bcast_mean:copy_x], source[bcast_mean:copy_x]
-    bcast_g = source.index("unary_bcast<BroadcastType::ROW>(", copy_x)
-    assert "reconfig_data_format_srca(cb_g_dfb);" in source[copy_x:bcast_g], source[copy_x:bcast_g]
+    copy_x = source.index("copy_tile(cb_x_dfb_to_dst,", bcast_mean)
+    assert "reconfig" not in source[bcast_mean:copy_x], source[bcast_mean:copy_x]
+    assert "copy_tile(cb_x_dfb," not in source
+    views = {cb.name: cb.shares for cb in emitted.program.cbs if cb.shares is not None}
+    x = next(cb.index for cb in emitted.program.cbs if cb.name == "x_dfb")
+    assert views == {"x_dfb_to_dst": x}
+    view = next(cb.index for cb in emitted.program.cbs if cb.name == "x_dfb_to_dst")
+    assert view in emitted.program.unpack_to_dest_fp32 and x not in emitted.program.unpack_to_dest_fp32
 
 
 def test_a_wormhole_row_broadcast_into_an_fp32_dst_runs_on_the_fpu() -> None:

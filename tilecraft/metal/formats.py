@@ -46,16 +46,22 @@ class Need:
 def unpack_to_dest_buffers(kernel: kir.Kernel, formats: dict[int, str]) -> set[int]:
     """The Float32 buffers that only ``copy_tile``/``unary_bcast`` read: unpacked straight into
     DST (``UnpackToDestFp32``) they keep all 32 bits; through SrcA/SrcB they would be TF32."""
+    to_dest, through_src = float32_reads(kernel, formats)
+    return to_dest - through_src
+
+
+def float32_reads(kernel: kir.Kernel, formats: dict[int, str]) -> tuple[set[int], set[int]]:
+    """The Float32 buffers ``kernel`` copies into DST, and those it reads through SrcA/SrcB."""
     to_dest: set[int] = set()
     through_src: set[int] = set()
     for op in ir.walk(kernel.body):
         if not isinstance(op, kir.Call) or op.fn not in UNPACK_SOURCES:
             continue
         for position in UNPACK_SOURCES[op.fn]:
-            index = _index(op.args[position]) if position is not None else None
+            index = buffer_index(op.args[position]) if position is not None else None
             if index is not None and formats.get(index) == "Float32":
                 (to_dest if op.fn in TO_DEST_CALLS else through_src).add(index)
-    return to_dest - through_src
+    return to_dest, through_src
 
 
 def configure_formats(kernel: kir.Kernel, formats: dict[int, str], to_dest: set[int]) -> int:
@@ -86,7 +92,8 @@ def _is_reversed(fn: str) -> bool:
     return a is not None and b is not None and a > b
 
 
-def _index(arg: Any) -> int | None:
+def buffer_index(arg: Any) -> int | None:
+    """The buffer id a call argument holds while it is a constant (before ``bind_buffer_ids``)."""
     return arg.value if isinstance(arg, ir.Const) and isinstance(arg.value, int) else None
 
 
@@ -97,7 +104,7 @@ class _Formats:
         self.inserted = 0
 
     def fmt(self, arg: Any) -> str:
-        index = _index(arg)
+        index = buffer_index(arg)
         return self.formats.get(index, UNKNOWN) if index is not None else UNKNOWN
 
     def unpack_fmt(self, arg: Any) -> str:
@@ -107,7 +114,7 @@ class _Formats:
         L1 format, two configurations, so going from one to the other is a reconfig too (an
         unpack into SrcA still configured for Float32 output is not defined)."""
         fmt = self.fmt(arg)
-        return f"{fmt} {TO_DEST}" if fmt != UNKNOWN and _index(arg) in self.to_dest else fmt
+        return f"{fmt} {TO_DEST}" if fmt != UNKNOWN and buffer_index(arg) in self.to_dest else fmt
 
     def needs(self, op: ir.Op) -> list[Need]:
         """The registers ``op`` reads or writes, each with the format it must hold."""
@@ -122,7 +129,7 @@ class _Formats:
         a, b = sources
         if op.fn == "reduce_tile" and tuple(op.template[:2]) == SWAPPED_REDUCE:
             a, b = b, a
-        if op.fn == "unary_bcast" and _index(op.args[0]) in self.to_dest:
+        if op.fn == "unary_bcast" and buffer_index(op.args[0]) in self.to_dest:
             a, b = 0, None
         return [Need(register, op.args[position], self.unpack_fmt(op.args[position]))
                 for register, position in ((SRCA, a), (SRCB, b)) if position is not None]

@@ -56,9 +56,7 @@ def manifest(program: kir.MetalProgram, source: str | None,
         "core_order": [list(c) + [0] * (2 - len(c)) for c in all_cores(program.grid)],
         "tensors": [{"index": t.index, "name": t.name, "shape": list(t.shape), "dtype": t.fmt.name,
                      "layout": "TILE" if t.unit.tiled else "ROW_MAJOR"} for t in program.tensors],
-        "circular_buffers": [{"index": cb.index, "name": cb.name, "data_format": cb.fmt.metal_name,
-                              "page_size": cb.page_bytes, "pages": cb.pages, "total_size": cb.page_bytes * cb.pages,
-                              "introduced_by_lowering": cb.internal} for cb in program.cbs],
+        "circular_buffers": [_circular_buffer(cb) for cb in program.cbs],
         "semaphores": [{"id": s.index, "name": s.name, "initial_value": s.initial} for s in program.semaphores],
         "compute_config": {"math_fidelity": program.math_fidelity, "fp32_dest_acc_en": program.fp32_dest_acc_en,
                            #: Float32 buffers unpacked straight into DST (UnpackToDestFp32), all others Default
@@ -73,6 +71,16 @@ def manifest(program: kir.MetalProgram, source: str | None,
         } for k in program.kernels],
         "source_files": files,
     }
+
+
+def _circular_buffer(cb: kir.CBSpec) -> dict[str, Any]:
+    """A buffer's manifest entry; one that names another's pages says whose (``shares_pages_of``):
+    the hosts make it one more format of that buffer's CircularBufferConfig."""
+    entry = {"index": cb.index, "name": cb.name, "data_format": cb.fmt.metal_name, "page_size": cb.page_bytes,
+             "pages": cb.pages, "total_size": cb.page_bytes * cb.pages, "introduced_by_lowering": cb.internal}
+    if cb.shares is not None:
+        entry["shares_pages_of"] = cb.shares
+    return entry
 
 
 def source_map(spans: Mapping[int, Span], files: list[str]) -> list[list[int]]:
@@ -175,12 +183,13 @@ def check_grid(device):
 def program_descriptor(device, tensors):
     check_grid(device)
     ranges = core_ranges()
-    cbs = [ttnn.CBDescriptor(
-        total_size=cb["total_size"], core_ranges=ranges,
-        format_descriptors=[ttnn.CBFormatDescriptor(buffer_index=cb["index"],
-                                                    data_format=getattr(ttnn, MANIFEST_DTYPES[cb["data_format"]]),
-                                                    page_size=cb["page_size"])])
-        for cb in MANIFEST["circular_buffers"]]
+    formats = {{}}  # an index that shares another buffer's pages is one more format of that buffer's CB
+    for cb in MANIFEST["circular_buffers"]:
+        formats.setdefault(cb.get("shares_pages_of", cb["index"]), []).append(ttnn.CBFormatDescriptor(
+            buffer_index=cb["index"], data_format=getattr(ttnn, MANIFEST_DTYPES[cb["data_format"]]),
+            page_size=cb["page_size"]))
+    cbs = [ttnn.CBDescriptor(total_size=cb["total_size"], core_ranges=ranges, format_descriptors=formats[cb["index"]])
+           for cb in MANIFEST["circular_buffers"] if "shares_pages_of" not in cb]
     semaphores = [ttnn.SemaphoreDescriptor(id=s["id"], core_ranges=ranges, initial_value=s["initial_value"])
                   for s in MANIFEST["semaphores"]]
     kernels = []
@@ -268,9 +277,13 @@ def cpp_host(program: kir.MetalProgram) -> str:
                   f"    distributed::EnqueueWriteMeshBuffer(cq, {t.name}_buf, {t.name}_host, false);"]
     lines.append("")
     for cb in program.cbs:
+        if cb.shares is not None:
+            continue
+        named = [cb, *(view for view in program.cbs if view.shares == cb.index)]  # indices on these pages
+        formats = ", ".join(f"{{{c.index}, tt::DataFormat::{c.fmt.metal_name}}}" for c in named)
+        sizes = "".join(f".set_page_size({c.index}, {c.page_bytes})" for c in named)
         lines.append(f"    CreateCircularBuffer(program, cores, CircularBufferConfig({cb.page_bytes * cb.pages}, "
-                     f"{{{{{cb.index}, tt::DataFormat::{cb.fmt.metal_name}}}}}).set_page_size({cb.index}, {cb.page_bytes}));"
-                     f"  // {cb.name}")
+                     f"{{{formats}}}){sizes});  // {', '.join(c.name for c in named)}")
     for s in program.semaphores:
         lines.append(f"    CreateSemaphore(program, cores, {s.initial});  // {s.name} (id {s.index})")
     lines.append("")

@@ -189,6 +189,10 @@ class CBSpec:
     pages: int
     #: introduced by lowering (intermediate results, reduce scalers), not by the user
     internal: bool = False
+    #: the index of the buffer whose L1 pages this index names too (one allocation, two indices,
+    #: each with its own page counters and unpacker mode: metal/dst_view.py); None for a buffer
+    #: with pages of its own
+    shares: int | None = None
 
 
 @dataclass

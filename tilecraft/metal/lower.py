@@ -26,6 +26,7 @@ from .lower_compute import ComputeLowering
 from .lower_dm import DataMovementLowering
 from .lower_pipes import FLAG_STRIDE, PipeNetResources
 from .optable import EMITTABLE_FORMATS, unsupported
+from .dst_view import read_both_ways, read_views
 from .formats import configure_formats, unpack_to_dest_buffers
 from .passes import bind_buffer_ids, prune_redundant_inits
 
@@ -54,6 +55,9 @@ class ProgramLowering:
         self._pipe_resources: dict[int, PipeNetResources] = {}
         #: Float32 buffers the compute kernel unpacks straight into DST (UnpackToDestFp32)
         self.unpack_to_dest: set[int] = set()
+        #: second indices on the pages of a buffer (metal/dst_view.py), each with its buffer's
+        #: index: no L1 of their own, but each is one of the core's circular buffers
+        self.views: list[tuple[CBDecl, int]] = []
         #: id of each kernel op emitted -> (that op, the IR op it was emitted for); the op is kept
         #: so that its id is not reused by an op a pass adds (:mod:`.store_plan`)
         self.emitted_for: dict[int, tuple[ir.Op, ir.Op]] = {}
@@ -70,7 +74,7 @@ class ProgramLowering:
         kernels = self.lower_kernels()
         self.need = need = self.l1_need()
         self.check_semaphores()
-        check_cb_count(self.program, self.arch, [decl for decl, _, _ in self.internal])
+        check_cb_count(self.program, self.arch, [decl for decl, _, _ in self.internal] + [view for view, _ in self.views])
         need.check()
         return kir.MetalProgram(self.program.name, self.program.grid, self.arch, kernels, self.cbs,
                                 self.semaphores, list(self.program.tensors),
@@ -79,6 +83,7 @@ class ProgramLowering:
 
     def lower_kernels(self) -> list[kir.Kernel]:
         kernels = []
+        producers: list[DataMovementLowering] = []
         threads = self.program.threads
         for thread, processor in zip(threads, thread_processors(t.kind == COMPUTE for t in threads)):
             kernel = kir.Kernel(name=thread.name, processor=processor, body=[])
@@ -86,13 +91,21 @@ class ProgramLowering:
                 self.program, thread, kernel, self)
             kernel = lowering.lower()
             if thread.kind == COMPUTE:
-                prune_redundant_inits(kernel)
                 formats = {cb.index: cb.fmt.metal_name for cb in self.cbs}
+                own = {cb.index for cb in self.cbs if not cb.internal}
+                views = {index: self.view_of(index) for index in read_both_ways(kernel, formats, own)}
+                read_views(kernel, views, self.emitted_beside)
+                formats.update({view: formats[index] for index, view in views.items()})
+                prune_redundant_inits(kernel)
                 self.unpack_to_dest |= unpack_to_dest_buffers(kernel, formats)
                 configure_formats(kernel, formats, self.unpack_to_dest)
                 self.drop_buffers(lowering.unused_buffers())
                 bind_buffer_ids(kernel, {cb.index: cb.name for cb in self.cbs})
+            else:
+                producers.append(lowering)
             kernels.append(kernel)
+        for producer in producers:  # the kernels that push a buffer's pages publish its view's too
+            producer.push_views(self.views)
         return kernels
 
     def check_semaphores(self) -> None:
@@ -113,6 +126,22 @@ class ProgramLowering:
                                          f"than tt-metal's {MAX_SEMAPHORES} ({', '.join(parts)}),"), span,
                     hint="a core that sends k pipes of one net needs k ready semaphores: split the pipes over fewer "
                          "sources, or use multicast pipes")
+
+    def view_of(self, index: int) -> int:
+        """A second index on the pages of buffer ``index``, copied into DST in ``UnpackToDestFp32``
+        mode while the FPU reads the buffer itself (metal/dst_view.py)."""
+        owner = next(cb for cb in self.cbs if cb.index == index)
+        view = max(cb.index for cb in self.cbs) + 1
+        name = f"{owner.name}_to_dst"
+        self.cbs.append(kir.CBSpec(view, name, owner.fmt, owner.page_bytes, owner.pages, internal=True, shares=index))
+        decl = next(cb for cb in self.program.cbs if cb.index == index)
+        self.views.append((CBDecl(view, name, decl.shape, decl.fmt, decl.unit, decl.buffer_factor, decl.span), index))
+        return view
+
+    def emitted_beside(self, added: ir.Op, beside: ir.Op) -> None:
+        """A kernel op a pass added, recorded as emitted for the IR op ``beside`` was (:mod:`.store_plan`)."""
+        if id(beside) in self.emitted_for:
+            self.emitted_for[id(added)] = (added, self.emitted_for[id(beside)][1])
 
     def drop_buffers(self, unused: list[CBDecl]) -> None:
         """Buffers introduced by lowering that no kernel names after all take no L1."""

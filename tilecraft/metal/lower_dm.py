@@ -15,6 +15,7 @@ from ..ir.scalarops import BinaryOp
 from ..ir import pipe_protocol
 from ..ir.types import BlockType, CBDecl, TensorDecl
 from . import kir
+from .dst_view import PRODUCER_STEPS, follow
 from .lower_common import KernelLowering
 from .lower_pipes import PipeLowering
 from .optable import DATAFLOW_HEADER
@@ -83,6 +84,16 @@ class DataMovementLowering(PipeLowering, KernelLowering):
 
     def lower_CBPop(self, op: ir.CBPop) -> None:
         self.call("cb_pop_front", self.cb(op.cb), ir.Const(self.tiles_of(op.cb.block_type)))
+
+    def push_views(self, views: list[tuple[CBDecl, int]]) -> None:
+        """Where this kernel pushes the pages of a buffer that has a view ((view, its buffer's
+        index), metal/dst_view.py), it publishes them under the view too."""
+        pushed = {op.args[0].name for op in ir.walk(self.kernel.body) if isinstance(op, kir.Call)
+                  and op.fn == "cb_push_back" and isinstance(op.args[0], ir.Reg)}
+        ids = {self.cb_ids[owner].name: view for view, owner in views
+               if owner in self.cb_ids and self.cb_ids[owner].name in pushed}
+        regs = {name: self.cb(view) for name, view in ids.items()}  # before the body is rewritten
+        follow(self.kernel.body, lambda arg: regs.get(arg.name) if isinstance(arg, ir.Reg) else None, PRODUCER_STEPS)
 
     # ---------------------------------------------------------------- tensor copies
     def accessor(self, tensor: TensorDecl) -> ir.Reg:

@@ -22,6 +22,7 @@ def print_metal_program(program: ProgramIR, metal: MetalProgram) -> str:
     threads = [ThreadIR(k.name, k.thread_kind, k.body)
                for k in metal.kernels]
     notes = [f"// kernel @{k.name} runs on {k.processor.value} ({k.processor.description})" for k in metal.kernels]
-    notes += [f"// buffer #{cb.index} '{cb.name}' added by the lowering: {cb.pages} x {cb.page_bytes} B"
+    notes += [f"// buffer #{cb.index} '{cb.name}' added by the lowering: "
+              + (f"{cb.pages} x {cb.page_bytes} B" if cb.shares is None else f"the pages of buffer #{cb.shares}")
               for cb in metal.cbs if cb.internal]
     return "\n".join([*notes, print_program(replace(program, threads=threads))])

@@ -107,9 +107,13 @@ class MetalCore:
         base = L1_BASE
         self.cbs: dict[int, PageCB] = {}
         for spec in sorted(rt.metal.cbs, key=lambda s: s.index):
-            self.cbs[spec.index] = PageCB(spec, base, core, queue, rt.span_of)
-            base += spec.pages * spec.page_bytes
+            if spec.shares is None:
+                self.cbs[spec.index] = PageCB(spec, base, core, queue, rt.span_of)
+                base += spec.pages * spec.page_bytes
         self.l1 = L1(list(self.cbs.values()))
+        for spec in rt.metal.cbs:  # a second index on a buffer's pages: counters of its own
+            if spec.shares is not None:
+                self.cbs[spec.index] = self.cbs[spec.shares].view(spec)
         self.sems = [SemRT(s.initial, queue) for s in rt.metal.semaphores]
         #: DST: every tile of the register file (the lowering plans within one half-sync phase)
         self.dst_tiles = get_arch(rt.metal.arch).dst_tiles

@@ -79,6 +79,13 @@ class PageCB(Waitable):
     def set_back(self, index: int, vid: int) -> None:
         self.vids[(self.pushed + index) % self.pages] = vid
 
+    def view(self, spec: Any) -> "PageCB":
+        """Another buffer index on these pages (``spec.shares``, metal/dst_view.py): what is written
+        through either is read through both, and each keeps its own counters."""
+        other = PageCB(spec, self.base, self.core, self.ready_queue, self.span_of)
+        other.vids, other.pieces = self.vids, self.pieces
+        return other
+
 
 class L1:
     """One core's L1: circular buffers laid out one after another from :data:`L1_BASE`."""
