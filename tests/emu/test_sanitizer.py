@@ -80,6 +80,10 @@ CASES = [
     Case("where_format", "E5413", "where_tile<DataFormat::Float16_b> while DST holds fp32 (fp32_dest_acc_en) data", "compute", fp32=True),
     Case("float_op_on_integers", "E5414", "reads DST tile 0, which holds integers", "compute",
          fp32=True, unpack_to_dest=(3,)),
+    Case("pack_untilize_beyond_reserved", "E5208", "pack_untilize_block writes 2 pages' worth of rows into CB 16, "
+         "but only 1 pages are reserved", "compute"),
+    Case("untilize_without_init", "E5409", "untilize_block while the unpacker and math are initialised for nothing",
+         "compute"),
     Case("tf32_copy", "E5411", "copy_tile unpacks Float32 CB 1 through SrcA as TF32", "compute", fp32=True,
          severity="warning"),
 ]
