@@ -14,7 +14,7 @@ import pytest
 
 from tests.metal.test_headercheck import _unavailable
 from tilecraft.emu import compute_api_table, dataflow_api_table
-from tilecraft.emu.compile_errors import emulated_api
+from tilecraft.emu.compile_errors import kernel_api
 from tilecraft import wheel_headers
 
 
@@ -50,5 +50,5 @@ def test_the_data_movement_table_is_the_wheels(headers) -> None:
             "Semaphore::wait", "noc_async_write_one_packet_with_trid"} <= set(table)
     assert table["get_noc_addr"] == table["noc_async_read"] == "api/dataflow/dataflow_api.h"
     assert "note_read_write" not in table  # api/dataflow/buf_rw_note.h: the headers' own bookkeeping
-    assert emulated_api()["noc_async_write_one_packet_with_trid"] == "api/dataflow/dataflow_api.h"
-    assert emulated_api()["exp_tile"] == "api/compute/eltwise_unary/exp.h"
+    assert kernel_api()["noc_async_write_one_packet_with_trid"] == "api/dataflow/dataflow_api.h"
+    assert kernel_api()["exp_tile"] == "api/compute/eltwise_unary/exp.h"

@@ -84,7 +84,7 @@ _API_LIKE = re.compile(r"(_tile|_tiles|_init|_uninit|_block)$|^(noc_|cb_|get_|pa
 
 
 @functools.cache
-def emulated_api() -> dict[str, str]:
+def kernel_api() -> dict[str, str]:
     """Every API function a kernel compiles against -> the header (path as kernels include it): the
     wheel's real compute and data-movement APIs (compute_api_table.py, dataflow_api_table.py), where
     their headers can be had (no kernel compiles without them)."""
@@ -134,7 +134,7 @@ def _classify(span: Span | None, message: str, notes: tuple[Note, ...], display:
         if name in REMOVED:
             return error("E5003", f"'{name}' was removed in TT-Metalium 0.81.1", span,
                          hint=f"use {REMOVED[name]}", notes=notes)
-        header = emulated_api().get(name)
+        header = kernel_api().get(name)
         if header is not None:
             return error("E5002", f"unknown API call '{name}': it is declared in {header}, which the kernel does not "
                          "include", span, hint=f'#include "{header}"', notes=notes)
@@ -152,8 +152,8 @@ def _classify(span: Span | None, message: str, notes: tuple[Note, ...], display:
                 return error("E5005", f"header '{path}' does not exist in TT-Metalium 0.81.1", span,
                              hint=f'#include "{renamed}"', notes=notes)
         if path.startswith(KERNEL_API_ROOTS):
-            return error("E5002", f"header '{path}' is not modelled by the emulator: the emulated TT-Metalium "
-                         "0.81.1 kernel API has no such header", span,
+            return error("E5002", f"header '{path}' is not part of the TT-Metalium 0.81.1 kernel API: the "
+                         "wheel's headers have no such file", span,
                          hint="docs/emulator.md lists what is modelled (section 3) and what is not (section 7); "
                               "check the path against the 0.81.1 headers", notes=notes)
     if "Old style DPRINT" in message:
