@@ -1,15 +1,13 @@
-"""How many of ttnn 0.81.1's own kernels compile against the emulator's headers.
+"""How many of ttnn 0.81.1's own data-movement kernels compile as the emulator builds them.
 
-Each kernel source of the wheel (``<op>/device/kernels/**.cpp``, fetched by
-tilecraft/emu/wheel_kernels.py) is compiled syntax-only (``g++ -fsyntax-only``) exactly as the
-emulator builds it: the generated header, the firmware's implicit includes, the kernel, with
-ttnn's two include roots. The arguments are not the op's: every kernel gets 64 compile-time args
-of value 2 (an interleaved DRAM TensorAccessorArgs config), each named compile-time arg it reads
-(``get_named_compile_time_arg_val("NAME")``) the value 2, and no defines but
-``ENABLE_FP32_DEST_ACC=0`` for data movement (``DM_DEFINES``), so this is a coarse
-count of the API the emulator lacks, not the corpus target of issue 21 (which compiles each
-kernel with the arguments its program factory passes). The first error of each failure is
-tallied by the name or header it reports.
+Each data-movement kernel source of the wheel (``<op>/device/kernels/**.cpp``, fetched by
+tilecraft/emu/wheel_kernels.py) is compiled syntax-only against the wheel's own 0.81.1 dataflow
+API in the machine include tree, as tensix_dataflow.py builds it: the JIT's defines, the firmware's
+implicit includes, the kernel, with ttnn's two include roots. The arguments are generic at first:
+every kernel gets 64 compile-time args of value 2 (an interleaved DRAM TensorAccessorArgs config),
+each named compile-time arg it reads (``get_named_compile_time_arg_val("NAME")``) the value 2, and
+no defines but ``ENABLE_FP32_DEST_ACC=0`` and ``DST_SYNC_FULL=0`` (``DM_DEFINES``). The first
+error of each failure is tallied by the name or header it reports.
 
 A kernel written against Metal 2.0's named arguments (``experimental/kernel_args.h``) also
 needs the constants the JIT generates from the host's schema (``kernel_args_generated.h``,
@@ -26,22 +24,19 @@ kernel uses them, as 0.81.1's generator writes them (bindings.py); a ``TT_KERNEL
 JIT's ``kernel_main`` (tt_kernel_entry.py) and its parameters are named compile-time args.
 
 A kernel counts as compute when it includes the compute API (``api/compute/...``) itself, through
-a local header or through one of kernel_lib's compute helpers (as the compute census,
-wheel_compute_compile.py, counts it), else as data movement. A kernel that needs a header the
-wheel does not ship is reported as skipped with that reason (``SKIPPED``), not as a failure.
+a local header or through one of kernel_lib's compute helpers; the compute kernels are the compute
+census's (wheel_compute_compile.py: the Tensix machine's three TRISC builds), not counted here. A
+kernel that needs a header the wheel does not ship is reported as skipped with that reason
+(``SKIPPED``), not as a failure.
 
-Data-movement kernels compile as the emulator builds them: against the wheel's own 0.81.1
-dataflow API in the machine include tree (tensix_dataflow.py; ``--dataflow real``, the only choice
-since the emulator's own dataflow API was retired).
-A failing data-movement kernel is then retried with what its factory passes (``compile_one``:
-``DM_FACTORY_DEFINES``, fallback and sharded args, and a kernel whose assertions no generic value
-meets its own factory's args, wheel_dm_factories.py); a kernel the wheel itself cannot build for
-Wormhole is skipped with the reason (``NOT_BUILDABLE``). ``--only-from RESULTS`` reruns the
-kernels an earlier ``--out`` reports failing, ``--kernels`` the named ones.
+A failing kernel is retried with what its factory passes (``compile_one``: ``DM_FACTORY_DEFINES``,
+fallback and sharded args, and a kernel whose assertions no generic value meets its own factory's
+args, wheel_dm_factories.py); a kernel the wheel itself cannot build for Wormhole is skipped with
+the reason (``NOT_BUILDABLE``). ``--only-from RESULTS`` reruns the kernels an earlier ``--out``
+reports failing, ``--kernels`` the named ones.
 
-    python -m benchmarks.wheel_kernels_compile [--jobs N] [--limit N] [--every N] [--role R] [--dataflow real]
-                                               [--out results.jsonl] [--only-from results.jsonl]
-                                               [--kernels PATH...]
+    python -m benchmarks.wheel_kernels_compile [--jobs N] [--limit N] [--every N] [--out results.jsonl]
+                                               [--only-from results.jsonl] [--kernels PATH...]
 """
 
 from __future__ import annotations
@@ -51,7 +46,6 @@ import collections
 import functools
 import json
 import re
-import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -64,7 +58,6 @@ from tilecraft.emu import build, tensix_dataflow, tensix_tree, tt_kernel_entry, 
 from tilecraft.emu.tensix_build import ARCH_DEFINES, compile_host
 from tilecraft.emu.tensix_compute import kernel_arch
 from tilecraft.emu.bindings import NamedBindings, ScratchpadBinding, TensorBinding
-from tilecraft.emu.toolchain import compiler
 
 #: the census builds every kernel for Wormhole B0
 CENSUS_ARCH = "wormhole"
@@ -86,7 +79,13 @@ _REASON = re.compile(r"'(?P<name>[\w:]+)' is not a member of '(?P<ns>\w+)'"
 
 
 def kernels(root: Path) -> list[Path]:
+    """Every kernel source of the wheel, compute and data movement, in path order."""
     return sorted(p for p in wheel_kernels.operations(root).rglob("*.cpp") if "/kernels" in p.as_posix())
+
+
+def data_movement_kernels(root: Path) -> list[Path]:
+    """The wheel's data-movement kernel sources (``kernels`` less the compute ones), in path order."""
+    return [p for p in kernels(root) if not is_compute_kernel(p)]
 
 
 def is_compute(text: str) -> bool:
@@ -156,36 +155,32 @@ def generated_bindings(text: str) -> NamedBindings:
 
 
 def kernel_build(path: Path) -> build.KernelBuild:
-    """The build the benchmark gives ``path`` (generic arguments, generated bindings)."""
+    """The build the benchmark gives the data-movement kernel ``path`` (generic arguments, generated
+    bindings)."""
     text = path.read_text(errors="replace")
-    compute = is_compute_kernel(path)
-    slot = "COMPILE_FOR_TRISC" if compute else "COMPILE_FOR_NCRISC"
     everything = kernel_text(path)
     bindings = generated_bindings(everything) if KERNEL_ARGS in everything else None
     named = tuple((name, 2) for name in sorted(set(re.findall(r'get_named_compile_time_arg_val\(\s*"(\w+)"',
                                                               everything))))
-    return build.KernelBuild(source=path, text=text, display=path.name, compute=compute, compile_args=ARGS,
-                             named_args=named, defines=() if compute else DM_DEFINES, bindings=bindings,
-                             noc=dm_factories.NOC,
-                             arch_defines=(("TC_EMULATOR", "1"), ("KERNEL_BUILD", "1"), (slot, "1"),
-                                           ARCH_DEFINE, ("NUM_DRAM_BANKS", "12"), ("NUM_L1_BANKS", "64")))
+    return build.KernelBuild(source=path, text=text, display=path.name, compute=False, compile_args=ARGS,
+                             named_args=named, defines=DM_DEFINES, bindings=bindings, noc=dm_factories.NOC,
+                             arch_defines=(("KERNEL_BUILD", "1"), ("COMPILE_FOR_NCRISC", "1"), ARCH_DEFINE,
+                                           ("NUM_DRAM_BANKS", "12"), ("NUM_L1_BANKS", "64")))
 
 
-def compile_one(path: Path, dataflow: str = "real") -> str | None:
-    """None when the kernel compiles, else the first error's reason (``SKIPPED``... when the reason
-    lies outside tilecraft: a header the wheel does not ship, an error NOT_BUILDABLE names). ``dataflow="real"`` compiles a
-    data-movement kernel as the emulator builds it (the real 0.81.1 dataflow API,
-    tensix_dataflow.py), syntax-only; when that fails, it is tried again with what its factory
-    would pass that the generic build lacks (``with_factory_inputs``), on a static assertion with
-    the fallback args too, with more args where it reads past ARGS, and with a sharded accessor's
-    args where it needs one."""
+def compile_one(path: Path) -> str | None:
+    """None when the data-movement kernel compiles, else the first error's reason (``SKIPPED``...
+    when the reason lies outside tilecraft: a header the wheel does not ship, an error NOT_BUILDABLE
+    names). It compiles as the emulator builds it (the real 0.81.1 dataflow API, tensix_dataflow.py),
+    syntax-only; when that fails, it is tried again with what its factory would pass that the
+    generic build lacks (``with_factory_inputs``), on a static assertion with the fallback args too,
+    with more args where it reads past ARGS, and with a sharded accessor's args where it needs one."""
     kb = kernel_build(path)
-    reason = _first_error(kb, dataflow)
-    if reason is not None and dataflow == "real" and not kb.compute:
+    reason = _first_error(kb)
+    if reason is not None:
         factory = with_factory_inputs(kb)
-        factory_reason = _first_error(factory, dataflow) if factory != kb else reason
-        if factory_reason is None or any(_first_error(attempt, dataflow) is None
-                                         for attempt in retries(factory, reason)):
+        factory_reason = _first_error(factory) if factory != kb else reason
+        if factory_reason is None or any(_first_error(attempt) is None for attempt in retries(factory, reason)):
             return None
         reason = factory_reason  # what is left once the factory's defines are given
     header = re.fullmatch(r"[\w./-]+\.h(?:pp)?", reason or "")
@@ -335,24 +330,15 @@ NOT_BUILDABLE = (
 )
 
 
-def _first_error(kb: build.KernelBuild, dataflow: str) -> str | None:
+def _first_error(kb: build.KernelBuild) -> str | None:
     """The reason of the first error of ``kb``'s syntax-only compile, or None when it compiles."""
-    path = kb.source
     with tempfile.TemporaryDirectory() as tmp:
-        if dataflow == "real" and not kb.compute:
-            unit = Path(tmp) / "w.cpp"
-            unit.write_text(tensix_dataflow.translation_unit(kb))
-            arch = kernel_arch(kb)
-            command = [*tensix_dataflow.compile_command(kb, Path(tmp), tensix_tree.machine_tree(arch), arch),
-                       "-fsyntax-only", "-fmax-errors=1", str(unit)]
-            result = compile_host(command)  # g++, or clang where g++ 12 cannot (as the real path builds it)
-        else:
-            (Path(tmp) / "tc_generated.h").write_text(kb.generated_header())
-            (Path(tmp) / "w.cpp").write_text(kb.wrapper())
-            roots = [f"-I{r}" for r in build.ttnn_include_roots(path)]  # as compile_kernel gives them
-            command = [*compiler().command(), "-std=c++20", "-fsyntax-only", "-fmax-errors=1", f"-I{tmp}",
-                       f"-I{build.INCLUDE}", f"-I{path.parent}", *roots, f"{tmp}/w.cpp"]
-            result = subprocess.run(command, capture_output=True, text=True, env=build.COMPILER_ENV)
+        unit = Path(tmp) / "w.cpp"
+        unit.write_text(tensix_dataflow.translation_unit(kb))
+        arch = kernel_arch(kb)
+        command = [*tensix_dataflow.compile_command(kb, Path(tmp), tensix_tree.machine_tree(arch), arch),
+                   "-fsyntax-only", "-fmax-errors=1", str(unit)]
+        result = compile_host(command)  # g++, or clang where g++ 12 cannot (as the real path builds it)
     if result.returncode == 0:
         return None
     for line in result.stderr.splitlines():
@@ -369,26 +355,10 @@ def _first_error(kb: build.KernelBuild, dataflow: str) -> str | None:
     return "unknown"
 
 
-ROLES = ("data movement", "compute")
-
-
-def role(path: Path) -> str:
-    """A kernel's role: compute as the compute census counts it (``is_compute_kernel``), else data
-    movement."""
-    return "compute" if is_compute_kernel(path) else "data movement"
-
-
-def measure(paths: list[Path], jobs: int = 2, dataflow: str = "real") -> list[str | None]:
-    """Each kernel's first-error reason (None: it compiles), in the order of ``paths``."""
+def measure(paths: list[Path], jobs: int = 2) -> list[str | None]:
+    """Each data-movement kernel's first-error reason (None: it compiles), in the order of ``paths``."""
     with ThreadPoolExecutor(jobs) as pool:
-        return list(pool.map(lambda path: compile_one(path, dataflow), paths))
-
-
-def by_role(paths: list[Path], reasons: list[str | None]) -> dict[str, list[str | None]]:
-    grouped: dict[str, list[str | None]] = {r: [] for r in ROLES}
-    for path, reason in zip(paths, reasons):
-        grouped[role(path)].append(reason)
-    return grouped
+        return list(pool.map(compile_one, paths))
 
 
 def failed_in(results: Path) -> set[str]:
@@ -403,33 +373,26 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--every", type=int, default=1, help="a sample: every Nth kernel")
-    parser.add_argument("--role", choices=ROLES, help="only the kernels of this role")
-    parser.add_argument("--dataflow", choices=("real",), default="real",
-                        help="what data-movement kernels compile against: the real 0.81.1 dataflow API")
-    parser.add_argument("--out", type=Path, help="each kernel's result as a JSON line (kernel, role, reason)")
+    parser.add_argument("--out", type=Path, help="each kernel's result as a JSON line (kernel, reason)")
     parser.add_argument("--only-from", type=Path, metavar="RESULTS",
                         help="only the kernels that failed in an earlier --out (to iterate on the failures)")
     parser.add_argument("--kernels", nargs="+", default=(), help="only these kernels (paths under ttnn/operations)")
     options = parser.parse_args()
     root = wheel_kernels.ensure_kernels()
-    paths = [p for p in kernels(root) if options.role is None or role(p) == options.role]
+    paths = data_movement_kernels(root)
     chosen = set(options.kernels) | (failed_in(options.only_from) if options.only_from else set())
     if chosen:
         paths = [p for p in paths if p.relative_to(wheel_kernels.operations(root)).as_posix() in chosen]
     paths = paths[::options.every][:options.limit or None]
-    reasons = measure(paths, options.jobs, options.dataflow)
+    reasons = measure(paths, options.jobs)
     if options.out is not None:
         options.out.write_text("".join(json.dumps({"kernel": p.relative_to(wheel_kernels.operations(root)).as_posix(),
-                                                   "role": role(p), "reason": r}) + "\n"
-                                       for p, r in zip(paths, reasons)))
-    for name, grouped in by_role(paths, reasons).items():
-        if not grouped:
-            continue
-        skipped = [r for r in grouped if r and r.startswith(SKIPPED)]
-        print(f"{name}: {sum(r is None for r in grouped)} of {len(grouped)} kernels compile, "
-              f"{len(skipped)} skipped (outside tilecraft: the reason follows)")
-        for reason, count in collections.Counter(r for r in grouped if r).most_common(30):
-            print(f"{count:5d}  {reason}")
+                                                   "reason": r}) + "\n" for p, r in zip(paths, reasons)))
+    skipped = [r for r in reasons if r and r.startswith(SKIPPED)]
+    print(f"data movement: {sum(r is None for r in reasons)} of {len(reasons)} kernels compile, "
+          f"{len(skipped)} skipped (outside tilecraft: the reason follows)")
+    for reason, count in collections.Counter(r for r in reasons if r).most_common(30):
+        print(f"{count:5d}  {reason}")
 
 
 if __name__ == "__main__":

@@ -5,14 +5,14 @@ from tilecraft import options, session
 
 
 def test_the_default_sessions_options_follow_the_environment_after_first_use(monkeypatch):
-    monkeypatch.setenv(options.COMPUTE_VARIABLE, "emulator")
-    assert session.options().compute_engine == "emulator"  # first use under the patched value
-    monkeypatch.setenv(options.COMPUTE_VARIABLE, "tensix")
-    assert session.options().compute_engine == "tensix"
+    monkeypatch.setenv(options.DEVICES_VARIABLE, "2")
+    assert session.options().devices == 2  # first use under the patched value
+    monkeypatch.setenv(options.DEVICES_VARIABLE, "3")
+    assert session.options().devices == 3
     with session.using(options.RunOptions()):
-        assert session.options().compute_engine == "tensix"
-    monkeypatch.delenv(options.COMPUTE_VARIABLE)
-    assert session.options().compute_engine == options.COMPUTE_ENGINES[0]
+        assert session.options().devices == 3
+    monkeypatch.delenv(options.DEVICES_VARIABLE)
+    assert session.options().devices == options.DEFAULT_DEVICES
 
 
 def test_the_default_session_is_reused_while_the_environment_is_unchanged():

@@ -56,7 +56,7 @@ SCRIPT_FAILED_WITHOUT_VALUES = "E0710"
 #: frames in this directory are tilecraft's own (hidden from users' tracebacks)
 _OWN_OPTIONS = {"--grid": True, "--devices": True, "--device": True, "--generated": False, "--arch": True, "--diagnostics-format": True, "--exact": False, "-o": True,
                 "--numerics": True,
-                "--level": True, "--compute-engine": True,
+                "--level": True,
                 "--output": True, **profiler.OPTIONS, **tune_cli.OPTIONS}
 
 
@@ -75,10 +75,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument("--level", default="language", choices=["language", "metal", "cpp"],
                        help="simulate the program as written, lowered to Metalium calls, or run the emitted C++ "
                             "kernels on the kernel emulator")
-        p.add_argument("--compute-engine", choices=options.COMPUTE_ENGINES,
-                       help="with --level cpp: what runs the compute kernels, the Tensix machine with the real "
-                            "0.81.1 compute API and LLK or the kernel emulator's own engine (default: "
-                            f"${options.COMPUTE_VARIABLE} or tensix; docs/emulator.md section 10)")
         p.add_argument("--exact", action="store_true",
                        help="evaluate values one operation at a time (reference mode, slow)")
         if name == "emit":
@@ -160,7 +156,6 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
             raise ValueError(f"--devices takes a positive number of chips, not {devices}")
         device = options.check_device(args.device) if args.device is not None else \
             options.check_device(options.device_from_environment(), f"${options.DEVICE_VARIABLE}")
-        engine = getattr(args, "compute_engine", None) or options.compute_engine_from_environment()
         cache_budget.max_size()  # a bad $TILECRAFT_CACHE_MAX_SIZE is said now, not after the first build
         if args.numerics == DEVICE and getattr(args, "level", "language") == "metal":
             raise ValueError("--numerics device computes at the language level (and --level cpp always computes "
@@ -169,8 +164,7 @@ def run_script(args: argparse.Namespace, script_args: list[str]) -> int:
         print(f"tilecraft: error: {exc}", file=sys.stderr)
         return 2
     opts = options.RunOptions(arch=args.arch, grid=grid, exact=args.exact, level=args.level, devices=devices, device=device,
-                              show_generated=getattr(args, "generated", False), numerics=args.numerics,
-                              compute_engine=engine)
+                              show_generated=getattr(args, "generated", False), numerics=args.numerics)
     hooks: list[session.ProgramHook] = []
     lowering_hooks: list[session.LoweringHook] = []
     kernel_hooks: list[session.KernelHook] = []

@@ -15,11 +15,6 @@ DEFAULT_DEVICES = 4
 DEVICES_VARIABLE = "TILECRAFT_DEVICES"
 #: environment variable that sets the torch device values are evaluated on (the CLI's --device wins)
 DEVICE_VARIABLE = "TILECRAFT_DEVICE"
-#: environment variable that picks what runs ttnn compute kernels in the kernel emulator
-COMPUTE_VARIABLE = "TILECRAFT_COMPUTE"
-#: the kernel emulator's compute engines, the default first: the Tensix machine running Tenstorrent's
-#: LLK ("tensix", docs/emulator.md section 10), or the emulator's own ("emulator")
-COMPUTE_ENGINES = ("tensix", "emulator")
 
 
 def devices_from_environment() -> int:
@@ -35,19 +30,6 @@ def devices_from_environment() -> int:
 def device_from_environment() -> str:
     """``$TILECRAFT_DEVICE`` (checked by :func:`check_device` when a run starts), or ``cpu``."""
     return os.environ.get(DEVICE_VARIABLE, "cpu").strip() or "cpu"
-
-
-def _choice_from_environment(variable: str, choices: tuple[str, ...]) -> str:
-    """``$variable`` if it is one of ``choices``, the first choice when unset; another value is an error naming it."""
-    text = os.environ.get(variable, "").strip() or choices[0]
-    if text not in choices:
-        raise ValueError(f"{variable} must be one of {', '.join(choices)}, got {text!r}")
-    return text
-
-
-def compute_engine_from_environment() -> str:
-    """``$TILECRAFT_COMPUTE`` (``tensix`` or ``emulator``), or ``tensix``; another value is an error naming it."""
-    return _choice_from_environment(COMPUTE_VARIABLE, COMPUTE_ENGINES)
 
 
 def check_device(name: str, source: str = "--device") -> str:
@@ -127,6 +109,3 @@ class RunOptions:
     #: kernel emulator (generic_op, ``--level cpp``): stop at the first sanitizer error (as tt-metal's
     #: watcher does), or record it and run on with the hardware's behaviour (corrupted L1 included)
     emulator_stop_at_first_error: bool = True
-    #: kernel emulator: what runs compute kernels, "tensix" (the Tensix machine with the real 0.81.1
-    #: compute API and LLK, the default) or "emulator" (its own compute engine); $TILECRAFT_COMPUTE
-    compute_engine: str = field(default_factory=compute_engine_from_environment)

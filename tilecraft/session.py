@@ -60,10 +60,10 @@ def current() -> Session:
     """The session in force: the innermost :func:`using` block's, else the default one (no hooks,
     default options read from the environment as it is now).
 
-    Why not read once: a default frozen at first use keeps whatever ``$TILECRAFT_COMPUTE`` or
-    ``$TILECRAFT_DEVICES`` said then, so a variable set later in the process (by a script, or a
-    test's monkeypatch that is undone afterwards) would silently keep selecting the old engine for
-    every launch made outside a :func:`using` block, while launches inside one follow the new value."""
+    Why not read once: a default frozen at first use keeps whatever ``$TILECRAFT_DEVICES`` or
+    ``$TILECRAFT_DEVICE`` said then, so a variable set later in the process (by a script, or a
+    test's monkeypatch that is undone afterwards) would silently keep the old value for every
+    launch made outside a :func:`using` block, while launches inside one follow the new value."""
     global _default
     active = _CURRENT.get()
     if active is not None:

@@ -7,7 +7,6 @@ import contextlib
 import os
 import shutil
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -32,28 +31,10 @@ def device(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(session, "_default", None)
     with contextlib.ExitStack() as scope:
         if getattr(request, "param", "wormhole_b0") == "blackhole":
-            scope.enter_context(session.using(arch="blackhole", compute_engine="tensix"))
+            scope.enter_context(session.using(arch="blackhole"))
         dev = ttnn.open_device(0)
         yield dev
         ttnn.close_device(dev)
-
-
-@pytest.fixture
-def compute_engine(request: pytest.FixtureRequest, device) -> Iterator[str]:
-    """The compute engine a test runs under (RunOptions.compute_engine; parametrized indirectly,
-    harness.engine_cases): the emulator's own, or the Tensix machine running the real 0.81.1 compute
-    API and LLK (docs/emulator.md section 10)."""
-    with session.using(compute_engine=request.param):
-        yield request.param
-
-
-@pytest.fixture
-def emulator_engine(device) -> Iterator[None]:
-    """Pins a test to the emulator's own compute engine, whatever $TILECRAFT_COMPUTE says: for tests
-    of that engine's findings (E5009 "not modelled", the DST idiom check), which the Tensix machine
-    does not make because it runs what the LLK does."""
-    with session.using(compute_engine="emulator"):
-        yield
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,6 @@ import torch
 import tilecraft.ttnn as ttnn
 from tilecraft.emu import launch
 from tilecraft.emu.program_spec import ProgramSpec
-from tilecraft.options import COMPUTE_ENGINES
 from tilecraft.ttnn.wheel_ops.program import ONE, cb, kernel, run  # noqa: F401 (the tests' helpers)
 
 HERE = Path(__file__).parent
@@ -77,18 +76,8 @@ def compute(path: Path, core_ranges: ttnn.CoreRangeSet = ONE, rt: dict | list | 
     return kernel(path, config, core_ranges, rt=rt, defines=defines, ct=ct)
 
 
-def engine_cases(cases: Sequence[tuple], tensix_default: Iterable[int]) -> list:
-    """Each case on each compute engine (the ``compute_engine`` fixture, indirect), once by default:
-    the cases at the indices ``tensix_default`` on the Tensix machine, the others on the emulator's
-    own engine (its compiles cost about half the machine's three TRISC compiles); every case on both
-    engines with ``-m slow``."""
-    sample = set(tensix_default)
-    return [pytest.param(engine, *case, marks=[] if (engine == "tensix") == (i in sample) else [pytest.mark.slow])
-            for engine in COMPUTE_ENGINES for i, case in enumerate(cases)]
-
-
 def arch_cases(cases: Sequence[tuple], blackhole_default: Iterable[int]) -> list:
-    """Each case on Wormhole B0 (the default engine) and on Blackhole's Tensix machine (the
+    """Each case on Wormhole B0 and on Blackhole's Tensix machine (the
     ``device`` fixture, indirect): on Blackhole only the cases at the indices ``blackhole_default``
     run by default, the rest are slow (each new kernel variant costs three TRISC compiles cold)."""
     sample = set(blackhole_default)

@@ -16,10 +16,8 @@ import torch
 
 import tilecraft.ttnn as ttnn
 from tests.emu.harness import KERNELS, cb, compute, dram, kernel, line_of, output, reader, run, write_kernel, writer
-from tilecraft import session
 from tilecraft.diagnostics import DiagnosticWarning, KernelError
 from tilecraft.emu import cache, compile_errors, toolchain
-from tilecraft.options import COMPUTE_VARIABLE
 from tilecraft.ttnn import generic
 
 DATAFLOW = '#include <cstdint>\n#include "api/dataflow/dataflow_api.h"\n'
@@ -212,20 +210,19 @@ def test_no_compiler_says_what_to_install(device, tmp_path, monkeypatch) -> None
 
 # ----------------------------------------------------------------------------- the cache
 
-#: the cache kinds a fresh cache shares with the session's (symbolic links): the runtime library and
-#: the real dataflow API's include tree and precompiled prefixes, which cost about a minute of CPU
-#: to rebuild and are no subject of these tests
-SHARED_KINDS = ("runtime", "tensix-tree", "tensix-prefix")
+#: the cache kinds a fresh cache shares with the session's (symbolic links): the runtime library,
+#: the machine's include tree and precompiled prefixes, its archive and its compute bridge, which
+#: cost minutes of CPU to rebuild and are no subject of these tests
+SHARED_KINDS = ("runtime", "tensix-tree", "tensix-prefix", "tensix-machine", "tensix-bridge")
 #: where a fresh cache's kernels go: data-movement kernels (the real dataflow API's builds) and
-#: compute kernels on the emulator's own engine
-DATAFLOW_KIND, COMPUTE_KIND = "tensix-dataflow", "kernels"
+#: compute kernels (the Tensix machine's three TRISC builds)
+DATAFLOW_KIND, COMPUTE_KIND = "tensix-dataflow", "tensix-compute"
 
 
 @pytest.fixture
 def fresh_cache(tmp_path, monkeypatch) -> Iterator[Path]:
-    """An empty cache directory for kernels, in this process and its children. Compute kernels run
-    on the emulator's own engine (a fresh cache would make the Tensix machine rebuild its include
-    tree, archive and TRISC prefixes for each test); the kinds in SHARED_KINDS are the session's."""
+    """An empty cache directory for kernels, in this process and its children; the kinds in
+    SHARED_KINDS are the session's."""
     shared = cache.emu_cache()
     root = tmp_path / "cache"
     (root / "emu").mkdir(parents=True)
@@ -233,9 +230,7 @@ def fresh_cache(tmp_path, monkeypatch) -> Iterator[Path]:
         (shared / kind).mkdir(parents=True, exist_ok=True)
         (root / "emu" / kind).symlink_to(shared / kind, target_is_directory=True)
     monkeypatch.setenv("TILECRAFT_CACHE_DIR", str(root))
-    monkeypatch.setenv(COMPUTE_VARIABLE, "emulator")
-    with session.using(compute_engine="emulator"):
-        yield root
+    yield root
 
 
 def entries(root: Path, kind: str) -> list[Path]:
@@ -339,7 +334,7 @@ def test_two_processes_build_the_same_kernels_at_once(fresh_cache, tmp_path) -> 
         assert torch.equal(ttnn.to_torch(out), x.bfloat16())
         print("ok")
         """))
-    # the runtime library and the dataflow API's tree and prefixes are the session's (fresh_cache);
+    # the runtime library and the machine's tree, prefixes, archive and bridge are the session's (fresh_cache);
     # the kernels are what the processes race to build
     env = {**os.environ, "TILECRAFT_CACHE_DIR": str(fresh_cache)}
     procs = [subprocess.Popen([sys.executable, str(script)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -293,8 +293,7 @@ def test_exp_rounds_to_nearest_before_a_16_bit_store(device) -> None:
     assert torch.all(got.float() == 2.71875)
 
 
-def test_fp32_copies_lose_13_bits_through_srca_unless_unpacked_to_dest(device, emulator_engine) -> None:
-    # E5411 is the emulator's own compute engine's finding (the Tensix machine unpacks as the LLK does)
+def test_fp32_copies_lose_13_bits_through_srca_unless_unpacked_to_dest(device) -> None:
     torch.manual_seed(6)
     x = torch.randn(32, 32)
     with pytest.warns(DiagnosticWarning, match=r"warning\[E5411\]: copy_tile unpacks Float32 CB 0 through SrcA as TF32"):

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
-from tilecraft import session
 from tilecraft.diagnostics import KernelError
 from tilecraft.emu import tensix_dataflow, tensix_prefix, tensix_tree
 from tilecraft.emu.build import KernelBuild
@@ -21,15 +19,7 @@ from tests.emu import test_object_api, test_sanitizer, test_wheel_layout
 from tests.emu.harness import KERNELS, SANITIZER, cb, dram, kernel, line_of, output, run
 
 
-@pytest.fixture
-def real_dataflow(device) -> Iterator[None]:
-    """Compute kernels on the emulator's own engine, so that these tests time and check the
-    data-movement side alone (which always runs on the real 0.81.1 dataflow API)."""
-    with session.using(compute_engine="emulator"):
-        yield
-
-
-def test_noc_async_read_tile_through_a_tensor_accessor(device, ops, real_dataflow) -> None:
+def test_noc_async_read_tile_through_a_tensor_accessor(device, ops) -> None:
     """A reader on the classic API (noc_async_read_tile, TensorAccessor, cb_reserve_back/push_back,
     noc_async_read_barrier: NOC_CMD_CTRL reads and NIU_MST_RD_RESP_RECEIVED) on two cores hands
     its tiles through CB 0 to ttnn's unary writer (Noc, DataflowBuffer: non-posted writes and their
@@ -50,7 +40,7 @@ def test_noc_async_read_tile_through_a_tensor_accessor(device, ops, real_dataflo
     assert torch.equal(ttnn.to_torch(dst), ttnn.to_torch(src))
 
 
-def test_multicast_of_a_page_and_a_semaphore(device, real_dataflow) -> None:
+def test_multicast_of_a_page_and_a_semaphore(device) -> None:
     """The object API's Noc::async_write_multicast and Semaphore::set_multicast (sender included) on
     a row of three cores: multicast writes acknowledged once per destination, a multicast inline
     write of the semaphore, and the receivers' noc_semaphore_wait polling L1."""
@@ -58,13 +48,13 @@ def test_multicast_of_a_page_and_a_semaphore(device, real_dataflow) -> None:
 
 
 @pytest.mark.slow
-def test_ttnn_move_with_overlap_semaphores_and_multicast(device, ops, real_dataflow) -> None:
+def test_ttnn_move_with_overlap_semaphores_and_multicast(device, ops) -> None:
     """ttnn's move_interleaved_with_overlap.cpp on four cores: NoC atomic increments of the
     controller's semaphore, its noc_semaphore_wait, and the multicast release to two regions."""
     test_wheel_layout.test_ttnn_move_with_overlap_runs_unchanged(device, ops, ttnn.TILE_LAYOUT, "factory")
 
 
-def test_an_unmodelled_niu_register_is_a_hard_error_naming_it(device, real_dataflow) -> None:
+def test_an_unmodelled_niu_register_is_a_hard_error_naming_it(device) -> None:
     """A status counter the NIU model does not keep (NIU_SLV_RD_RESP_SENT, 0x32) stops the run with
     E5861 naming the counter, the NoC and the kernel: never a made-up value."""
     k = kernel(KERNELS / "dataflow_unmodelled_register.cpp", ttnn.ReaderConfigDescriptor(), rt=[])
@@ -76,7 +66,7 @@ def test_an_unmodelled_niu_register_is_a_hard_error_naming_it(device, real_dataf
     assert "kernel dataflow_unmodelled_register on the real dataflow API" in d.message, d.message
 
 
-def test_a_wait_nothing_satisfies_is_a_deadlock_naming_the_call(device, ops, real_dataflow) -> None:
+def test_a_wait_nothing_satisfies_is_a_deadlock_naming_the_call(device, ops) -> None:
     """ttnn's unary writer with no producer polls CB 0's tiles_received for ever in its
     DataflowBuffer's wait_front: the run stops with the deadlock report (E5501), whose note names the
     kernel's call (the object API's member, as the kernel writes it) and what it waits for."""
@@ -124,7 +114,7 @@ NOC_CASES = [case if case.name in ("misaligned_dram_read", "multicast_noc1_corne
 
 
 @pytest.mark.parametrize("case", NOC_CASES, ids=lambda c: getattr(c, "name", None))
-def test_a_noc_finding_names_the_kernel_line(device, real_dataflow, case: test_sanitizer.Case) -> None:
+def test_a_noc_finding_names_the_kernel_line(device, case: test_sanitizer.Case) -> None:
     """A NoC finding on the real API names the kernel's line: the API's functions take the call site (tilecraft/emu/call_sites.py) and the outermost call records it."""
     path = SANITIZER / f"{case.name}.cpp"
     with pytest.raises(KernelError) as info:

@@ -9,7 +9,6 @@ import pytest
 import tilecraft.ttnn as ttnn
 from tests.emu.harness import cb, compute, cores, kernel, line_of, output, write_kernel
 from tests.emu.harness import run as run_io
-from tilecraft import session
 from tilecraft.diagnostics import KernelError
 
 HERE = __import__("pathlib").Path(__file__).parent / "deadlock"
@@ -87,15 +86,12 @@ def test_polling_loop_that_nothing_changes(device) -> None:
         "core (0, 0) BRISC blocked in cb_pages_available_at_front: it polls in a loop that nothing else changes")
 
 
-@pytest.mark.parametrize("engine", ["emulator", "tensix"])
-def test_compute_kernel_blocked_on_input(device, tmp_path, engine) -> None:
-    """On either compute engine: on the Tensix machine the UNPACK TRISC polls the CB's counter in
-    the LLK's cb_wait_front, and the report names the kernel's call as the emulator's engine does."""
+def test_compute_kernel_blocked_on_input(device, tmp_path) -> None:
+    """The Tensix machine's UNPACK TRISC polls the CB's counter in the LLK's cb_wait_front, and the
+    report names the kernel's call."""
     idle = write_kernel(tmp_path, "idle_reader.cpp", '#include "api/dataflow/dataflow_api.h"\nvoid kernel_main() {}\n')
     path = HERE / "compute_waits.cpp"
-    with session.using(compute_engine=engine):
-        diag = _error(lambda: run([], [kernel(idle, ttnn.ReaderConfigDescriptor()), compute(path)],
-                                  [cb(0), cb(16)]))
+    diag = _error(lambda: run([], [kernel(idle, ttnn.ReaderConfigDescriptor()), compute(path)], [cb(0), cb(16)]))
     assert diag.code == "E5501" and "(1 blocked)" in diag.message
     assert _note(diag, path, "BLOCKED-COMPUTE") == (
         "core (0, 0) compute (TRISC0-2) blocked in cb_wait_front: it waits for 1 pages in CB 0; 0 have been pushed "

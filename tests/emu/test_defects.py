@@ -23,7 +23,6 @@ from tilecraft import session
 from tests.outputs import emit_script
 from tilecraft.cli import main
 from tests.emu.harness import script_values
-from tilecraft.options import COMPUTE_ENGINES, COMPUTE_VARIABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -255,9 +254,7 @@ def test_fp32_copies_are_unpacked_straight_into_dst(tmp_path) -> None:
 
 def test_fp32_copies_without_unpack_to_dest_are_tf32(monkeypatch) -> None:
     """What the hardware does without the mode (docs/numerics.md section 4): the same emitted
-    kernels, run with every buffer in Default mode, drop 13 mantissa bits (warning E5411, the
-    emulator's own compute engine's finding: the test pins that engine)."""
-    monkeypatch.setenv(COMPUTE_VARIABLE, "emulator")
+    kernels, run with every buffer in Default mode, drop 13 mantissa bits (warning E5411)."""
     original = ttnn.generic_op
 
     def without_unpack_to_dest(io_tensors, program):
@@ -289,21 +286,19 @@ def test_fp32_read_by_the_fpu_is_warned_at_its_line() -> None:
     assert "ttl.math.reduce_sum(x_blk" in Path(tf32["span"]["file"]).read_text().splitlines()[41]
 
 
-@pytest.mark.parametrize("engine", COMPUTE_ENGINES)
-def test_a_float32_block_read_by_the_fpu_and_into_dst_keeps_its_bits_in_dst(engine: str) -> None:
+def test_a_float32_block_read_by_the_fpu_and_into_dst_keeps_its_bits_in_dst() -> None:
     """The last expected failure of test_examples_cpp.py (broadcast_center_rows): a Float32 block
     that reduce reads through SrcA and the SFPU subtraction copies into DST. The copy read it as
     TF32 (E5411), so ``x - rowmax(x)`` lost 13 bits of ``x``; it now reads the block through a
     second buffer index in UnpackToDestFp32 mode, and every level gives torch's bits (the row
-    maxima are exact in TF32, so the reduce is exact too), on both compute engines (the Tensix
-    machine runs the compute kernel's unpack, math and pack threads as the device does)."""
+    maxima are exact in TF32, so the reduce is exact too)."""
     script = PLANTED / "fp32_read_both_ways.py"
     code, want, err = script_values(script)
     assert code == 0, err[-3000:]
     x, y, z = want
     assert torch.equal(y, x - 4.5) and torch.equal(z, x - 4.5)
     for level in ("metal", "cpp"):
-        code, got, err = script_values(script, "--level", level, "--compute-engine", engine)
+        code, got, err = script_values(script, "--level", level)
         assert code == 0 and "error[" not in err and "warning[E" not in err, f"{level}: {err[-3000:]}"
         assert all(torch.equal(g, w) for g, w in zip(got, want, strict=True)), level
 
@@ -345,13 +340,12 @@ def test_the_copies_of_a_block_the_fpu_also_reads_name_a_second_index_on_its_pag
                           for line in copies), copies
 
 
-@pytest.mark.parametrize("engine", COMPUTE_ENGINES)
-def test_a_block_stored_again_before_its_push_runs_as_at_the_language_level(engine: str) -> None:
+def test_a_block_stored_again_before_its_push_runs_as_at_the_language_level() -> None:
     """Found by the ``--level cpp`` property campaign: a second store into a reserved block before
     its push (``y.store(a); y.store(b)``, or a store in a loop inside the reservation) was emitted
     as in-order ``pack_tile``, which packs after the pages already packed and so past the reserved
-    ones (E5412). The repeated stores now address their pages (``pack_tile<true>``, which both
-    compute engines run: the emulator's own and the real LLK's): the second store overwrites the
+    ones (E5412). The repeated stores now address their pages (``pack_tile<true>``, which the
+    real LLK runs on the Tensix machine): the second store overwrites the
     first, at every level, and equals torch bit for bit (every value is exact in bfloat16)."""
     script = PLANTED / "store_twice.py"
     code, want, err = script_values(script)
@@ -359,7 +353,7 @@ def test_a_block_stored_again_before_its_push_runs_as_at_the_language_level(engi
     x, y, z = (t.float() for t in want)
     assert torch.equal(y, x * 2.0) and torch.equal(z, x * 0.5)
     for level in ("metal", "cpp"):
-        code, got, err = script_values(script, "--level", level, "--compute-engine", engine)
+        code, got, err = script_values(script, "--level", level)
         assert code == 0 and "error[" not in err and "warning[" not in err, f"{level}: {err[-3000:]}"
         assert all(torch.equal(g, w) for g, w in zip(got, want, strict=True)), level
 

@@ -74,9 +74,7 @@ def exp_chain_bits(device, ops: Path) -> torch.Tensor:
 
 @needs_clang
 @pytest.mark.slow
-@pytest.mark.parametrize("compute_engine", ["tensix"], indirect=True)
-def test_clang_built_trisc_objects_run_as_g_plus_plus_built_ones(compute_engine, device, ops,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_clang_built_trisc_objects_run_as_g_plus_plus_built_ones(device, ops, monkeypatch: pytest.MonkeyPatch) -> None:
     """$TILECRAFT_KERNEL_CXX=clang builds the TRISCs with clang (their own cache entries); the
     machine computes the same bits from them as from g++'s."""
     with_gxx = exp_chain_bits(device, ops)

@@ -45,10 +45,9 @@ def test_object_api_semaphore_and_unicast_endpoint_between_two_cores(device) -> 
     assert torch.equal(ttnn.to_torch(out), want)
 
 
-def test_a_compute_semaphore_is_named_as_unmodelled(emulator_engine, device, tmp_path: Path) -> None:
-    """The emulator's own compute engine does not model it (E5002); the Tensix machine compiles the
-    real header, whose static assertion (COMPUTE_SEMAPHORE_UNSUPPORTED) is the kernel's error at
-    its line."""
+def test_a_compute_semaphore_is_the_kernels_error_at_its_line(device, tmp_path: Path) -> None:
+    """0.81.1's compute API has no semaphore: the real header's static assertion
+    (COMPUTE_SEMAPHORE_UNSUPPORTED) is the kernel's compile error at the line that makes one."""
     source = write_kernel(tmp_path, "compute_sem.cpp", """#include "api/semaphore.h"
 void kernel_main() {
     Semaphore<> ready(0);
@@ -58,7 +57,7 @@ void kernel_main() {
     with pytest.raises(KernelError) as info:
         run([output(device, (32, 32))], [kernel(source, ttnn.ComputeConfigDescriptor())], [])
     d = info.value.diagnostic
-    assert d.code == "E5002" and d.span.line == 3 and "Semaphore in a compute kernel" in d.message, d
+    assert d.code == "E5001" and d.span.line == 3 and "a compute semaphore cannot be" in d.message, d
 
 
 def test_object_api_multicast_of_a_page_and_a_semaphore(device) -> None:

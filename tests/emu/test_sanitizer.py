@@ -80,6 +80,10 @@ CASES = [
     Case("where_format", "E5413", "where_tile<DataFormat::Float16_b> while DST holds fp32 (fp32_dest_acc_en) data", "compute", fp32=True),
     Case("float_op_on_integers", "E5414", "reads DST tile 0, which holds integers", "compute",
          fp32=True, unpack_to_dest=(3,)),
+    Case("pack_untilize_beyond_reserved", "E5208", "pack_untilize_block writes 2 pages' worth of rows into CB 16, "
+         "but only 1 pages are reserved", "compute"),
+    Case("untilize_without_init", "E5409", "untilize_block while the unpacker and math are initialised for nothing",
+         "compute"),
     Case("tf32_copy", "E5411", "copy_tile unpacks Float32 CB 1 through SrcA as TF32", "compute", fp32=True,
          severity="warning"),
 ]
@@ -102,27 +106,8 @@ def run_case(device, case: Case):
     run([t, out], [k], cbs, [ttnn.SemaphoreDescriptor(id=0, core_ranges=GRID)])
 
 
-#: the other compute engine's sample run by default: test_finding_at_the_kernel_line already runs
-#: every case on the default engine (the Tensix machine); the first engine's checks are the same
-#: functions (runtime/machine_calls.cpp calls them), so three cases keep its own call path covered
-OTHER_ENGINE_SAMPLE = ("pack_without_wait", "unpack_beyond_waited", "unpack_format_mismatch", "float_op_on_integers")
-
-
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_finding_at_the_kernel_line(device, case: Case) -> None:
-    check_finding(device, case)
-
-
-@pytest.mark.parametrize("case", [pytest.param(c, id=c.name, marks=[] if c.name in OTHER_ENGINE_SAMPLE else [pytest.mark.slow])
-                                  for c in CASES if c.role == "compute"])
-def test_the_first_engine_makes_the_same_finding(device, case: Case) -> None:
-    """The compute kernel on the emulator's own compute engine: the same code, message and kernel
-    line as on the Tensix machine (the real 0.81.1 API and LLK)."""
-    with session.using(compute_engine="emulator"):
-        check_finding(device, case)
-
-
-def check_finding(device, case: Case) -> None:
     path = SANITIZER / f"{case.name}.cpp"
     line = line_of(path)
     if case.severity == "warning":
@@ -145,17 +130,6 @@ def check_finding(device, case: Case) -> None:
 def test_going_on_after_a_finding_shows_the_corruption(device) -> None:
     """With the sanitizer set to record and go on, a mismatched pack writes what the hardware
     writes: a 4096-byte fp32 tile into a 2048-byte bfloat16 page overruns into the next page."""
-    check_going_on(device)
-
-
-@pytest.mark.slow
-def test_the_first_engine_goes_on_after_a_finding(device) -> None:
-    """The same on the emulator's own compute engine: the finding is recorded once and the run goes on to its end."""
-    with session.using(compute_engine="emulator"):
-        check_going_on(device)
-
-
-def check_going_on(device) -> None:
     case = next(c for c in CASES if c.name == "pack_format_mismatch")
     with session.using(emulator_stop_at_first_error=False), pytest.raises(KernelError) as info:
         run_case(device, case)

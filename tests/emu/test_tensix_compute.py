@@ -1,6 +1,6 @@
-"""ttnn compute kernels on the Tensix machine (RunOptions.compute_engine="tensix"): how a run that
-cannot finish is reported. The wheel's kernels running correctly on it are tests/emu/test_wheel_kernels.py's,
-parametrized over the engine (the ``compute_engine`` fixture).
+"""ttnn compute kernels on the Tensix machine: how a run that cannot finish is reported, and what
+the machine reports to the trace. The wheel's kernels running correctly on it are
+tests/emu/test_wheel_kernels.py's.
 
 Cost (2026-11-29, 2 loaded CPUs): cold, the machine's archive and the compute bridge (about 17 s
 CPU once per machine change; the archive is shared with the LLK suite's runner) and the three
@@ -22,16 +22,10 @@ from tests.emu import test_wheel_kernels as wheel
 from tests.emu.test_wheel_kernels import sfpu_compute, unary_reader, unary_writer
 from tilecraft import session
 from tilecraft.diagnostics import KernelError
-from tilecraft.emu.codes import Ev
+from tilecraft.emu.codes import Ev, Mode, SfpuUnary
 from tilecraft.emu.program_spec import TRISC
 
 HERE = Path(__file__).parent / "tensix_compute"
-
-
-@pytest.fixture
-def on_machine(device):
-    with session.using(compute_engine="tensix"):
-        yield device
 
 
 def _failure(run_program) -> object:
@@ -41,21 +35,19 @@ def _failure(run_program) -> object:
 
 
 @pytest.mark.parametrize("device", arch_cases([()], []), indirect=True)
-def test_deadlock_across_engines_names_the_compute_kernels_wait(on_machine, ops) -> None:
+def test_deadlock_across_engines_names_the_compute_kernels_wait(device, ops) -> None:
     """The reader pushes one tile, the compute kernel (test_wheel_kernels.py's exp chain, so its build
     is shared) waits for a second: the emulator's deadlock report lists the writer's blocked call
-    and the compute kernel's, the cb_wait_front its UNPACK TRISC polls in, at the kernel's line and
-    in the words of the emulator's own engine."""
-    x = dram(on_machine, torch.randn(64, 32))
-    out = output(on_machine, (64, 32))
+    and the compute kernel's, the cb_wait_front its UNPACK TRISC polls in, at the kernel's line."""
+    x = dram(device, torch.randn(64, 32))
+    out = output(device, (64, 32))
     chain = {"SFPU_OP_EXP_INCLUDE": "1", "SFPU_OP_CHAIN_0": "exp_tile_init<false>(); exp_tile<false>(0);"}
     diag = _failure(lambda: run([x, out], [unary_reader(ops, x, 1), sfpu_compute(ops, "unary", 2, chain),
                                            unary_writer(ops, out, 2, 2)], [cb(0), cb(2)]))
     assert diag.code == "E5501", diag.render()
     messages = [n.message for n in diag.notes]
-    # the writer's dfb.wait_front: on the real dataflow API the note names the object API's member the
-    # kernel calls, on the emulator's own the cb_wait_front its DataflowBuffer forwards to
-    writer = [m for m in messages if re.search(r"BRISC blocked in (DataflowBuffer::wait_front|cb_wait_front):", m)]
+    # the writer's dfb.wait_front: on the real dataflow API the note names the object API's member the kernel calls
+    writer = [m for m in messages if "BRISC blocked in DataflowBuffer::wait_front:" in m]
     assert writer and "it waits for 1 pages in CB 2; 0 have been pushed and not popped" in writer[0], messages
     compute = [n for n in diag.notes if "compute (TRISC0-2) blocked in cb_wait_front" in n.message]
     assert compute and compute[0].message.endswith("it waits for 1 pages in CB 0; 0 have been pushed and not popped")
@@ -63,9 +55,9 @@ def test_deadlock_across_engines_names_the_compute_kernels_wait(on_machine, ops)
 
 
 @pytest.mark.parametrize("device", arch_cases([()], [0]), indirect=True)
-def test_unmodelled_instruction_stops_the_run_naming_it(on_machine) -> None:
+def test_unmodelled_instruction_stops_the_run_naming_it(device) -> None:
     path = HERE / "unmodelled_instruction.cpp"
-    out = output(on_machine, (32, 32))
+    out = output(device, (32, 32))
     diag = _failure(lambda: run([out], [kernel(path, ttnn.ComputeConfigDescriptor())], []))
     assert diag.code == "E5871", diag.render()
     assert "CLREXPHIST" in diag.message and "TRISC MATH" in diag.message
@@ -73,12 +65,12 @@ def test_unmodelled_instruction_stops_the_run_naming_it(on_machine) -> None:
 
 
 @pytest.mark.parametrize("device", arch_cases([()], []), indirect=True)
-def test_api_the_wheel_lacks_is_a_compile_error_at_its_line(on_machine) -> None:
+def test_api_the_wheel_lacks_is_a_compile_error_at_its_line(device) -> None:
     """An error in the kernel's own source is the kernel's mistake: diagnosed at its line as the
-    emulator's own build diagnoses it (E5001; a removed or renamed name gets E5002-E5005, as
-    tests/emu/test_build.py checks on either engine), not as the machine's E5872."""
+    build diagnoses a data-movement kernel's (E5001; a removed or renamed name gets E5002-E5005, as
+    tests/emu/test_build.py checks), not as the machine's E5872."""
     path = HERE / "missing_api.cpp"
-    out = output(on_machine, (32, 32))
+    out = output(device, (32, 32))
     diag = _failure(lambda: run([out], [kernel(path, ttnn.ComputeConfigDescriptor())], []))
     assert diag.code == "E5001", diag.render()
     assert diag.span is not None and diag.span.line == line_of(path, "MISSING")
@@ -86,85 +78,85 @@ def test_api_the_wheel_lacks_is_a_compile_error_at_its_line(on_machine) -> None:
 
 
 @pytest.mark.parametrize("device", arch_cases([()], []), indirect=True)
-def test_a_named_arg_the_host_did_not_pass_is_named_at_its_line(on_machine) -> None:
+def test_a_named_arg_the_host_did_not_pass_is_named_at_its_line(device) -> None:
     """A compute kernel's compile-time read of a named arg the host did not pass is the emulator's
     E5001 at the kernel's line naming the cause, as for a data-movement kernel; not the wheel's
     lookup running into __builtin_unreachable inside the machine's headers."""
     path = HERE / "named_arg_missing.cpp"
-    out = output(on_machine, (32, 32))
+    out = output(device, (32, 32))
     diag = _failure(lambda: run([out], [kernel(path, ttnn.ComputeConfigDescriptor(), named=[("cols", 1)])], []))
     assert diag.code == "E5001", diag.render()
     assert diag.span is not None and diag.span.line == line_of(path, "MISSING")
     assert "names an argument the host did not pass" in diag.message, diag.render()
 
 
-def test_cli_option_selects_the_engine(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
-    """``tilecraft run --compute-engine emulator`` (the default being the machine) is the session's
-    option (what --level cpp's generic_op reads); a bad $TILECRAFT_COMPUTE is a usage error naming
-    it, never a traceback."""
-    from tilecraft.cli import main
-
-    script = str(Path(__file__).parents[2] / "examples" / "elementwise_1_single_tile.py")
-    seen: list[str] = []
-    with session.using(program_hooks=[lambda program: seen.append(session.options().compute_engine)]):
-        assert main(["run", "--compute-engine", "emulator", script]) == 0
-    assert seen and set(seen) == {"emulator"}
-    monkeypatch.setenv("TILECRAFT_COMPUTE", "silicon")
-    assert main(["run", script]) == 2
-    assert "TILECRAFT_COMPUTE must be one of tensix, emulator, got 'silicon'" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize("engine", [pytest.param("emulator", marks=pytest.mark.slow), "tensix"])
-def test_emitted_power_tile_takes_the_exponent_as_float_bits(engine: str) -> None:
+def test_emitted_power_tile_takes_the_exponent_as_float_bits() -> None:
     """hypot's ``a ** 2`` is ``power_tile(0, 0x40000000u)``: 0.81.1's calculate_unary_power reads
     its parameter as an fp32's bits, so an emitted integer 2 (a denormal exponent) would make every
-    element sqrt(2). The example asserts torch.hypot's answer itself; both engines must give it (the
-    emulator's case is also test_examples_cpp's hypot, so it is slow here). Warm: about 8 s on the
-    machine under load."""
+    element sqrt(2). The example asserts torch.hypot's answer itself. Warm: about 8 s on the machine
+    under load."""
     from tilecraft.cli import main
 
     script = str(Path(__file__).parents[2] / "examples" / "hypot_block_expression.py")
-    assert main(["run", "--level", "cpp", "--compute-engine", engine, script]) == 0
+    assert main(["run", "--level", "cpp", script]) == 0
 
 
-def test_the_machine_reports_the_compute_calls_the_emulator_does(device, ops) -> None:
+def compute_calls(program) -> list[tuple]:
+    """The compute kernel's trace events (file name, line, kind, fields a-d) of ``program()``."""
+    traces = []
+    with session.using(emulator_hooks=[lambda program, result: traces.append(result.trace)]):
+        program()
+    (trace,) = traces
+    events = trace.events[trace.events["slot"] == TRISC]
+    return [(Path(trace.files[e["file"]]).name, int(e["line"]), Ev(int(e["kind"])), int(e["a"]), int(e["b"]),
+             int(e["c"]), int(e["d"])) for e in events]
+
+
+#: a bfloat16 tile's page in bytes: how the trace gives a CB operand of a compute call
+PAGE = 2048
+
+
+def test_the_machine_reports_the_exp_chains_compute_calls(device, ops) -> None:
     """The trace (tensix_call_events.py): the exp chain's compute calls of test_wheel_kernels.py (the
-    same builds, so no new compile) reach the trace from the machine as from the emulator's own
-    engine: the same kinds at the same kernel lines with the same arguments (CB pages as bytes, the
-    SFPU operation's code), in the kernel's order, inits included."""
+    same builds, so no new compile) reach the trace from the machine once each, in the kernel's
+    order, inits included, at the kernel's lines, with the CB operands as page bytes and the SFPU
+    operation's code."""
     chain = {"SFPU_OP_EXP_INCLUDE": "1", "SFPU_OP_CHAIN_0": "exp_tile_init<false>(); exp_tile<false>(0);"}
+    tiles = 6
 
     def program():
         x = torch.randn(64, 96)
         tx, out = dram(device, x), output(device, (64, 96))
-        run([tx, out], [unary_reader(ops, tx, 6), sfpu_compute(ops, "unary", 6, chain),
-                        unary_writer(ops, out, 2, 6)], [cb(0), cb(2)])
-    calls = compute_calls_on_both_engines(program)
-    assert len(calls["tensix"]) > 6 * 5  # per tile: wait, acquire, copy, SFPU init and call, commit, ... pop
-    assert Ev.SFPU_INIT in {kind for _, _, kind, *_ in calls["tensix"]}
-    assert calls["tensix"] == calls["emulator"]
+        run([tx, out], [unary_reader(ops, tx, tiles), sfpu_compute(ops, "unary", tiles, chain),
+                        unary_writer(ops, out, 2, tiles)], [cb(0), cb(2)])
+    calls = compute_calls(program)
+    exp = SfpuUnary.Exp.value
+    per_tile = [(Ev.ACQUIRE, 0, 0), (Ev.CB_WAIT, 0, 1), (Ev.CB_RESERVE, 2, 1), (Ev.COPY, PAGE, 0),
+                (Ev.SFPU_INIT, exp, 0), (Ev.SFPU_UNARY, exp, 0), (Ev.COMMIT, 0, 0), (Ev.REGS_WAIT, 0, 0),
+                (Ev.PACK, PAGE, 0), (Ev.CB_POP, 0, 1), (Ev.CB_PUSH, 2, 1), (Ev.RELEASE, 0, 0)]
+    want = [(Ev.HW_STARTUP, 0, 0), (Ev.INIT, int(Mode.COPY), 0), *per_tile * tiles]
+    assert [(kind, a, b) for _, _, kind, a, b, _, _ in calls] == want
+    source = (ops / "eltwise/unary/device/kernels/compute/eltwise_sfpu.cpp").read_text().splitlines()
+    for name, line, kind, *_ in calls:  # each at the line of its call (an SFPU call's: the chain's macro)
+        assert name == "eltwise_sfpu.cpp" and CALL_NAMES[kind].search(source[line - 1]), (kind, source[line - 1])
 
 
-def compute_calls_on_both_engines(program) -> dict[str, list[tuple]]:
-    """The compute kernel's trace events (file name, line, kind, fields) of ``program()`` run on
-    each engine."""
-    calls = {}
-    for engine in ("emulator", "tensix"):
-        traces = []
-        with session.using(compute_engine=engine, emulator_hooks=[lambda program, result: traces.append(result.trace)]):
-            program()
-        (trace,) = traces
-        events = trace.events[trace.events["slot"] == TRISC]
-        calls[engine] = [(Path(trace.files[e["file"]]).name, int(e["line"]), int(e["kind"]), int(e["a"]),
-                          int(e["b"]), int(e["c"]), int(e["d"])) for e in events]
-    return calls
+#: how each kind of event's call is spelt on its line (the object API's members for the CB calls)
+CALL_NAMES = {Ev.HW_STARTUP: re.compile(r"compute_kernel_hw_startup|init_sfpu"), Ev.INIT: re.compile(r"_init"),
+              Ev.ACQUIRE: re.compile(r"tile_regs_acquire"), Ev.CB_WAIT: re.compile(r"wait_front"),
+              Ev.CB_RESERVE: re.compile(r"reserve_back"), Ev.COPY: re.compile(r"copy_tile"),
+              Ev.SFPU_INIT: re.compile(r"SFPU_OP_CHAIN_0"), Ev.SFPU_UNARY: re.compile(r"SFPU_OP_CHAIN_0"),
+              Ev.COMMIT: re.compile(r"tile_regs_commit"), Ev.REGS_WAIT: re.compile(r"tile_regs_wait"),
+              Ev.PACK: re.compile(r"pack_tile"), Ev.CB_POP: re.compile(r"pop_front"),
+              Ev.CB_PUSH: re.compile(r"push_back"), Ev.RELEASE: re.compile(r"tile_regs_release")}
 
 
-def test_inits_reconfigs_and_broadcasts_reach_the_trace_as_on_the_emulator(device) -> None:
+def test_inits_reconfigs_and_broadcasts_reach_the_trace(device) -> None:
     """tensix_compute/trace_calls.cpp's reconfigurations (one and two operands, the packer, with and
     without the old CB), inits (binary, the broadcasts, unary_bcast and its uninit, copy, SFPU), the
     named and templated broadcast forms and an SFPU call whose operation its name does not say
-    (``negative_tile``: Neg): the same events at the same lines on both engines. A call made inside
+    (``negative_tile``: Neg): each line's ``// TRACE:`` comment lists the events its call reports
+    (kind and fields a-d), which the machine reports at that line in that order. A call made inside
     another (``sub_tiles_bcast`` -> ``any_tiles_bcast``, ``add_init`` -> ``binary_tiles_init``)
     reports once, at the kernel's line."""
     path = HERE / "trace_calls.cpp"
@@ -178,12 +170,16 @@ def test_inits_reconfigs_and_broadcasts_reach_the_trace_as_on_the_emulator(devic
                           *ttnn.TensorAccessorArgs(tb).get_compile_time_args()])
         run([ta, tb, out], [pair, kernel(path, ttnn.ComputeConfigDescriptor()), writer(out, 16, 6)],
             [cb(0), cb(1), cb(16, pages=6)])
-    calls = compute_calls_on_both_engines(program)
-    kinds = [kind for _, _, kind, *_ in calls["tensix"]]
-    assert {Ev.INIT, Ev.RECONFIG, Ev.UNARY_BCAST, Ev.BINARY, Ev.SFPU_INIT} <= set(kinds)
-    assert kinds.count(Ev.RECONFIG) == 8 and kinds.count(Ev.INIT) == 7
-    assert all(file == path.name for file, *_ in calls["tensix"])
-    assert calls["tensix"] == calls["emulator"]
+    want = []
+    for number, text in enumerate(path.read_text().splitlines(), 1):
+        if "// TRACE: " in text:
+            for event in text.split("// TRACE: ")[1].split(";"):
+                kind, *fields = event.split()
+                repeat = 6 if "pack_tile" in text else 1  # the pack loop's six tiles
+                want += [(path.name, number, Ev[kind], *map(int, fields))] * repeat
+    calls = compute_calls(program)
+    assert [kind for *_, kind, _, _, _, _ in calls].count(Ev.RECONFIG) == 8
+    assert calls == want
 
 
 def test_both_architectures_machines_run_in_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -199,7 +195,7 @@ def test_both_architectures_machines_run_in_one_process(monkeypatch: pytest.Monk
     torch.manual_seed(0)
     a, b = torch.randn(64, 64), torch.randn(64, 64)
     for arch in ("blackhole", "wormhole_b0", "blackhole"):
-        with session.using(arch=arch, compute_engine="tensix"):
+        with session.using(arch=arch):
             device = ttnn.open_device(0)
             try:
                 ea, eb, got = binary_program(device, a, b, ttnn.bfloat16, ttnn.bfloat16,
@@ -210,8 +206,7 @@ def test_both_architectures_machines_run_in_one_process(monkeypatch: pytest.Monk
 
 
 #: test_wheel_kernels.py's cases (the wheel's own kernels, unchanged, against torch) run on Blackhole's
-#: machine: its test functions with a Blackhole device (their ``compute_engine`` argument only names
-#: the engine; the ``device`` fixture's Blackhole session selects the machine)
+#: machine: its test functions with a Blackhole device (the ``device`` fixture's Blackhole session)
 EXP = {"SFPU_OP_EXP_INCLUDE": "1", "SFPU_OP_CHAIN_0": "exp_tile_init<false>(); exp_tile<false>(0);"}
 RELU = {"SFPU_OP_RELU_FAMILY_INCLUDE": "1", "SFPU_OP_CHAIN_0": "relu_tile_init(); relu_tile(0);"}
 BLACKHOLE_WHEEL_CASES = {  # name: (test_wheel_kernels.py's test function, its case's arguments)
@@ -234,4 +229,4 @@ def test_wheel_kernels_run_on_blackhole(device, ops, case) -> None:
     typecast, transpose and the large-block matmul slow) compiled against Blackhole's compute API
     and LLK and run on Blackhole's machine pass test_wheel_kernels.py's torch goldens."""
     function, args = BLACKHOLE_WHEEL_CASES[case]
-    function("tensix", device, ops, *args)
+    function(device, ops, *args)

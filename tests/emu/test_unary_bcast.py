@@ -1,4 +1,4 @@
-"""``unary_bcast`` (BroadcastType ROW, COL, SCALAR) on both compute engines against torch: the tile
+"""``unary_bcast`` (BroadcastType ROW, COL, SCALAR) on the Tensix machine against torch: the tile
 moved into DST with row 0, column 0 or element [0, 0] everywhere (tests/emu/kernels/
 compute_unary_bcast.cpp). A 16-bit tile goes through SrcB (ROW: MOVB2D, COL and SCALAR: ELWADD
 onto zeros); a Float32 tile in ``UnpackToDestFp32`` mode goes to DST whole by the LLK's 32-bit
@@ -12,7 +12,7 @@ a Float32 DST on Wormhole. The LLK moves the row with MOVB2D, which writes 16-bi
 bfloat16 ulp), rows 8-15 face 1's row, and faces 2-3 (rows 16-31) read DST rows nothing wrote. The
 LLK's own test skips it ("Row broadcast with dest_acc=Yes broken on Wormhole for Float16_b/Bfp8_b",
 tt-llk tests/python_tests/test_bcast.py); the emitter does that row broadcast on the FPU instead
-(metal/lower_compute.py, ``row_bcast_is_broken``). The first engine broadcasts exactly there.
+(metal/lower_compute.py, ``row_bcast_is_broken``).
 
 Cost (2026-11-29, 2 loaded CPUs): per case one compute kernel, about 1.5 s CPU cold on the
 machine (three TRISC compiles), under 1 s warm.
@@ -24,7 +24,7 @@ import pytest
 import torch
 
 import tilecraft.ttnn as ttnn
-from tests.emu.harness import KERNELS, cb, compute, dram, engine_cases, output, reader, run, writer
+from tests.emu.harness import KERNELS, cb, compute, dram, output, reader, run, writer
 
 #: (input dtype, fp32 DST): bfloat16 into a 16-bit DST, Float32 unpacked to a 32-bit DST, bfloat16
 #: into a 32-bit DST (ROW wrong on Wormhole)
@@ -36,9 +36,8 @@ def broadcasts(tile: torch.Tensor) -> list[torch.Tensor]:
     return [tile[:1, :].expand(32, 32), tile[:, :1].expand(32, 32), tile[:1, :1].expand(32, 32)]
 
 
-@pytest.mark.parametrize("compute_engine,dtype,fp32_dst", engine_cases(CASES, tensix_default=range(3)),
-                         indirect=["compute_engine"])
-def test_unary_bcast_row_col_scalar(compute_engine, device, dtype, fp32_dst) -> None:
+@pytest.mark.parametrize("dtype,fp32_dst", CASES)
+def test_unary_bcast_row_col_scalar(device, dtype, fp32_dst) -> None:
     torch.manual_seed(41)
     n = 2
     x = dram(device, torch.randn(32 * n, 32), dtype=dtype)
@@ -48,7 +47,7 @@ def test_unary_bcast_row_col_scalar(compute_engine, device, dtype, fp32_dst) -> 
     run([x, out], [reader(x, 0, n), kern, writer(out, 16, 3 * n)], [cb(0, dtype), cb(16, dtype, 3)])
     tiles = ttnn.to_torch(x).float().reshape(n, 32, 32)
     got = ttnn.to_torch(out).float().reshape(n, 3, 32, 32)
-    broken_row = dtype == ttnn.bfloat16 and fp32_dst and compute_engine == "tensix"
+    broken_row = dtype == ttnn.bfloat16 and fp32_dst
     for t in range(n):
         for kind, want in enumerate(broadcasts(tiles[t])):
             if kind == 0 and broken_row:

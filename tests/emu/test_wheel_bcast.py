@@ -27,8 +27,7 @@ import torch
 
 import tilecraft.ttnn as ttnn
 from tilecraft import device_arith
-from tests.emu.harness import KERNELS, cb, compute, dram, kernel, line_of, output, run
-from tilecraft.diagnostics import KernelError
+from tests.emu.harness import cb, compute, dram, kernel, output, run
 from tilecraft.ttnn.wheel_ops.eltwise import (BCAST, NG, NO_ACTIVATIONS, Dims, ng_compute, ng_reader, ng_writer,
                                               scalar_reader, scalar_writer, with_activations)
 from tilecraft.ttnn.wheel_ops.program import packed_scalar
@@ -436,27 +435,3 @@ def test_binary_ng_row_major_runs_unchanged(device, ops, kind) -> None:
     y = ttnn.to_torch(tb).float() if tb is not None else scalar.float()
     x, y = torch.broadcast_tensors(ttnn.to_torch(ta).float(), y)
     assert torch.equal(ttnn.to_torch(out), fpu_golden("sub", x, y))
-
-
-#: what the kernel_lib chain's support declares but the emulator does not model -> the finding's subject
-UNMODELLED = {
-    "erfinv_tile_init();": "erfinv_tile_init",
-    "lgamma_adjusted_tile(0, 1, 2, 3);": "lgamma_adjusted_tile",
-    "pack_relu_config(ReluConfig::min_threshold(0x3F80));": "pack_relu_config with a threshold ReLU mode",
-    "llk_unpack_AB_init<BroadcastType::ROW>(0, 1);": ("llk_unpack_AB_init without a preceding "
-                                                      "llk_math_eltwise_binary_init of the same operands and broadcast"),
-}
-
-
-@pytest.mark.parametrize("call", list(UNMODELLED), ids=lambda c: c.split("(")[0].split("<")[0])
-def test_what_kernel_lib_reaches_but_is_not_modelled_stops_at_the_call(device, emulator_engine, call: str) -> None:
-    """The functions declared so that kernels including kernel_lib's chain compile (special.hpp's
-    unary SFPU functions, the packer's threshold ReLU modes, an LLK unpacker init that disagrees with
-    the math init) stop the run at the call with E5009, never compute something else."""
-    path = KERNELS / "compute_unmodelled.cpp"
-    with pytest.raises(KernelError) as info:
-        run([output(device, (32, 32))], [compute(path, defines=[("UNMODELLED_CALL", call)])],
-            [cb(0), cb(1), cb(16)])
-    diag = info.value.diagnostic
-    assert diag.code == "E5009" and diag.span.line == line_of(path)
-    assert diag.message == f"{UNMODELLED[call]} is not modelled by the emulator"

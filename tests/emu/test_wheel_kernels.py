@@ -16,7 +16,7 @@ import torch
 
 import tilecraft.ttnn as ttnn
 from tilecraft import device_arith
-from tests.emu.harness import ONE, cb, dram, engine_cases, kernel, output, run
+from tests.emu.harness import ONE, cb, dram, kernel, output, run
 from tilecraft.ttnn.wheel_ops.eltwise import typecast_compute, unary_reader, unary_writer
 from tilecraft.ttnn.wheel_ops.matmul import bmm_compute, bmm_reader
 
@@ -32,7 +32,7 @@ def sfpu_compute(ops: Path, kernel_file: str, tiles: int, chain: dict[str, str])
                   ct=[tiles, 1], defines=list(chain.items()))
 
 
-@pytest.mark.parametrize("compute_engine,kernel_file,chain,golden", engine_cases([
+@pytest.mark.parametrize("kernel_file,chain,golden", [
     ("unary", {"SFPU_OP_EXP_INCLUDE": "1", "SFPU_OP_CHAIN_0": "exp_tile_init<false>(); exp_tile<false>(0);"},
      torch.exp),
     ("unary", {"SFPU_OP_CHAIN_0": "rdiv_tile_init(); rdiv_tile(0, 0x40400000u);"}, lambda x: 3.0 / x),
@@ -40,10 +40,10 @@ def sfpu_compute(ops: Path, kernel_file: str, tiles: int, chain: dict[str, str])
      torch.cosh),
     ("unary", {"SFPU_OP_RELU_FAMILY_INCLUDE": "1", "SFPU_OP_CHAIN_0": "relu_tile_init(); relu_tile(0);"},
      torch.relu),
-], tensix_default=[0]), indirect=["compute_engine"])
-def test_ttnn_unary_kernels_run_unchanged(compute_engine, device, ops, kernel_file, chain, golden) -> None:
+])
+def test_ttnn_unary_kernels_run_unchanged(device, ops, kernel_file, chain, golden) -> None:
     """The unary SFPU chains; on the Tensix machine the LLK's own SFPU algorithms run, which are not
-    correctly rounded: exp, rdiv and cosh differ from the emulator's (torch's value rounded once) in
+    correctly rounded: exp, rdiv and cosh differ from torch's value rounded once in
     21-49% of the elements by one bfloat16 ulp, relu is equal bit for bit (docs/emulator.md section 10)."""
     torch.manual_seed(21)
     x = torch.randn(64, 96)
@@ -56,10 +56,9 @@ def test_ttnn_unary_kernels_run_unchanged(compute_engine, device, ops, kernel_fi
     assert torch.allclose(got, want, rtol=2 ** -7, atol=1e-6), (got - want).abs().max()
 
 
-@pytest.mark.parametrize("compute_engine,src,dst", engine_cases([
-    (ttnn.bfloat16, ttnn.float32), (ttnn.bfloat16, ttnn.int32), (ttnn.int32, ttnn.bfloat16)], tensix_default=[]),
-    indirect=["compute_engine"])
-def test_ttnn_typecast_chain_runs_unchanged(compute_engine, device, ops, src, dst) -> None:
+@pytest.mark.parametrize("src,dst", [
+    (ttnn.bfloat16, ttnn.float32), (ttnn.bfloat16, ttnn.int32), (ttnn.int32, ttnn.bfloat16)])
+def test_ttnn_typecast_chain_runs_unchanged(device, ops, src, dst) -> None:
     """The unary op's typecast: eltwise_sfpu.cpp with the SFPU_OP_CHAIN_0 the unary factory writes for
     UnaryOpType::TYPECAST (``typecast_tile_init<in, out>(); typecast_tile<in, out>(0);`` with DataFormat
     codes), an fp32 DST and UnpackToDestFp32 for a 32-bit input, as the factory configures them. The
@@ -75,11 +74,10 @@ def test_ttnn_typecast_chain_runs_unchanged(compute_engine, device, ops, src, ds
     assert torch.equal(got.double(), x.double())
 
 
-@pytest.mark.parametrize("compute_engine,op,kind,golden,a_dtype", engine_cases([
+@pytest.mark.parametrize("op,kind,golden,a_dtype", [
     ("add_tiles", "ELWADD", "add", ttnn.bfloat16), ("mul_tiles", "ELWMUL", "mul", ttnn.bfloat16),
-    ("add_tiles", "ELWADD", "add", ttnn.bfloat8_b), ("mul_tiles", "ELWMUL", "mul", ttnn.bfloat8_b)],
-    tensix_default=[3]), indirect=["compute_engine"])
-def test_ttnn_eltwise_binary_kernels_run_unchanged(compute_engine, device, ops, op, kind, golden, a_dtype) -> None:
+    ("add_tiles", "ELWADD", "add", ttnn.bfloat8_b), ("mul_tiles", "ELWMUL", "mul", ttnn.bfloat8_b)])
+def test_ttnn_eltwise_binary_kernels_run_unchanged(device, ops, op, kind, golden, a_dtype) -> None:
     """ttnn's binary reader (two TensorAccessors into two DataflowBuffers), eltwise_binary_kernel.cpp
     with the ELTWISE_OP defines of the binary program factory, and the unary writer; the first input
     in bfloat16 or bfloat8_b (its CB in the tensor's format, as the factory makes it)."""
@@ -101,9 +99,8 @@ def test_ttnn_eltwise_binary_kernels_run_unchanged(compute_engine, device, ops, 
     assert torch.equal(ttnn.to_torch(out), device_arith.pack_bf16(dst))
 
 
-@pytest.mark.parametrize("compute_engine,compute_file", engine_cases([("transpose",), ("shared",)], tensix_default=[]),
-                         indirect=["compute_engine"])
-def test_ttnn_transpose_wh_kernels_run_unchanged(compute_engine, device, ops, compute_file) -> None:
+@pytest.mark.parametrize("compute_file", ["transpose", "shared"])
+def test_ttnn_transpose_wh_kernels_run_unchanged(device, ops, compute_file) -> None:
     """ttnn's transpose_wh: the reader walks each batch's tiles in column-major order (runtime args
     address, N, Ht, Wt, HtWt; the accessor's compile-time args), transpose_wh.cpp transposes each
     tile into DST, the unary writer stores them in order. The transpose op's transpose_wh.cpp takes
@@ -127,10 +124,9 @@ def test_ttnn_transpose_wh_kernels_run_unchanged(compute_engine, device, ops, co
     assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx).transpose(-1, -2))
 
 
-@pytest.mark.parametrize("compute_engine,batch,mt,kt,nt,bcast_b,b_dtype", engine_cases([
-    (1, 2, 3, 2, 0, ttnn.bfloat16), (2, 1, 2, 2, 1, ttnn.bfloat16), (1, 1, 2, 2, 0, ttnn.bfloat8_b)],
-    tensix_default=[0]), indirect=["compute_engine"])
-def test_ttnn_bmm_kernels_run_unchanged(compute_engine, device, ops, batch, mt, kt, nt, bcast_b, b_dtype) -> None:
+@pytest.mark.parametrize("batch,mt,kt,nt,bcast_b,b_dtype", [
+    (1, 2, 3, 2, 0, ttnn.bfloat16), (2, 1, 2, 2, 1, ttnn.bfloat16), (1, 1, 2, 2, 0, ttnn.bfloat8_b)])
+def test_ttnn_bmm_kernels_run_unchanged(device, ops, batch, mt, kt, nt, bcast_b, b_dtype) -> None:
     """ttnn's single-core matmul: reader_bmm_8bank_output_tiles_partitioned.cpp reads in0's row and
     in1's column of tiles for each output tile (runtime args as the matmul program factory passes
     them; compile-time args: no last-k-tile padding, then both accessors; named args cb_in0/cb_in1),
@@ -197,8 +193,7 @@ def test_ttnn_copy_kernels_run_unchanged(device, ops, kind, backwards) -> None:
     assert torch.equal(ttnn.to_torch(out), ttnn.to_torch(tx))
 
 
-@pytest.mark.parametrize("compute_engine", engine_cases([()], tensix_default=[]), indirect=True)
-def test_ttnn_bmm_large_block_kernels_run_unchanged(compute_engine, device, ops) -> None:
+def test_ttnn_bmm_large_block_kernels_run_unchanged(device, ops) -> None:
     """ttnn's blocked single-core matmul: reader_bmm_tile_layout.cpp reads in0/in1 blocks, bmm_large_block_zm.cpp
     multiplies them in output sub-blocks, spilling partials to the intermediate CB (which shares the
     output CB's memory, as in the factory) and reloading them for the next k block, and

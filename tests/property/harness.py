@@ -30,7 +30,6 @@ import torch
 import tilecraft
 from tilecraft import dtypes
 from tilecraft.numerics import TOLERANCES, Tolerance, matches_golden
-from tilecraft.options import compute_engine_from_environment
 
 from .host_inputs import HostScript
 from .mutations import Mutant
@@ -338,11 +337,10 @@ def _device_tolerance(program: Program, fmt_name: str) -> Tolerance:
     """The output format's tolerance, except where the Tensix machine computes a transcendental
     function (exp, gelu, log, ...): there it runs the LLK's own polynomial approximations, good to
     about bfloat16's precision (gelu on fp32 data is 2e-4 relative from the tanh form), while
-    ``--numerics device`` calls the C library as the emulator's own engine does; bfloat16's
-    tolerance still tells a wrong datum from an approximate one."""
+    ``--numerics device`` calls the C library; bfloat16's tolerance still tells a wrong datum from
+    an approximate one."""
     tol = TOLERANCES[fmt_name]
-    if ("inexact_functions" in program.features and not getattr(dtypes, fmt_name).is_integer
-            and compute_engine_from_environment() == "tensix"):
+    if "inexact_functions" in program.features and not getattr(dtypes, fmt_name).is_integer:
         return max(tol, TOLERANCES["bfloat16"], key=lambda t: t.rtol)
     return tol
 

@@ -70,8 +70,7 @@ def test_one_wrong_element_passes_the_golden_but_not_the_device_model() -> None:
     assert device_mismatch(program, Launch((), (right,)), Launch((), (right.bfloat16().float(),))) is None
 
 
-def test_the_tensix_machines_sfpu_approximations_are_within_the_device_tolerance(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_tensix_machines_sfpu_approximations_are_within_the_device_tolerance() -> None:
     """On the Tensix machine gelu(relu_min(exp(x), 0.5)) on fp32 data was 2e-4 relative from
     ``--numerics device`` (the LLK's polynomials against the C library): within the device's
     precision, so not a failure; a datum off by 1.0 still is."""
@@ -79,9 +78,6 @@ def test_the_tensix_machines_sfpu_approximations_are_within_the_device_tolerance
     approximate = model * (1 + 2e-4)
     program = Program("elementwise", None, lambda values: {0: model}, {0: "float32"},
                       features=frozenset({"inexact_functions"}))
-    monkeypatch.setenv("TILECRAFT_COMPUTE", "emulator")
-    assert device_mismatch(program, Launch((), (approximate,)), Launch((), (model,))) is not None
-    monkeypatch.setenv("TILECRAFT_COMPUTE", "tensix")
     assert device_mismatch(program, Launch((), (approximate,)), Launch((), (model,))) is None
     approximate[5, 5] += 1.0
     assert device_mismatch(program, Launch((), (approximate,)), Launch((), (model,))).startswith(

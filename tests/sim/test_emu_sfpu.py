@@ -1,44 +1,24 @@
 """One table between the lowering's SFPU functions and the emulator's SFPU operations
-(tilecraft/sim/emu_sfpu.py): it covers the lowering's tables, each entry is what the emulator's
-header for that call passes, and both levels of the cost model charge a function the same body."""
+(tilecraft/sim/emu_sfpu.py): it covers the lowering's tables, each entry is the operation the Tensix
+machine reports to the trace for that call (tilecraft/emu/tensix_call_events.py), and both levels of
+the cost model charge a function the same body."""
 
 from __future__ import annotations
 
-import re
 from enum import Enum
-from functools import cache
-from pathlib import Path
 
 import pytest
 
-from tilecraft.emu import codes
+from tilecraft.emu import codes, tensix_call_events
 from tilecraft.emu.codes import Ev
 from tilecraft.metal import optable
 from tilecraft.perf import kernel_costs
 from tilecraft.perf.compute_cost import SFPU_BODY, SFPU_DEFAULT_BODY
 from tilecraft.sim import emu_sfpu
 
-API = Path(codes.__file__).parent / "include" / "api"
-#: calls the lowering emits that the emulator does not implement, and why the table names another
+#: calls the lowering emits whose operation has no code of its own (the machine reports one past the
+#: last), and why the table names another
 UNIMPLEMENTED = {"prelu_tile"}  # leaky_relu_tile computes it
-
-
-@cache
-def headers() -> tuple[tuple[Path, str], ...]:
-    return tuple((header, header.read_text()) for header in sorted(API.rglob("*.h")))
-
-
-def emulator_op(call: str) -> str | None:
-    """The SFPU operation the emulator's header for ``call`` passes last (an optional scaling may
-    come first; None: no such call)."""
-    for header, text in headers():
-        found = re.search(rf"\bvoid {call}\(.*?\)\s*\{{(.*?)\n\}}", text, re.S)
-        if found:
-            ops = re.findall(r"(?:TC_[UB]\(|TC_SFPU(?:_BIN)?\(|::tc::Sfpu(?:Unary|Binary|Ternary)::)(\w+)",
-                             found.group(1))
-            assert ops, f"{header}: {call} passes no SFPU operation"
-            return ops[-1]
-    return None
 
 
 def entries() -> list[tuple[str, str, Enum]]:
@@ -55,12 +35,9 @@ def test_the_table_covers_the_lowerings_sfpu_functions():
 
 
 @pytest.mark.parametrize("name, call, op", entries(), ids=lambda v: v if isinstance(v, str) else None)
-def test_each_entry_is_what_the_emulator_runs_for_the_call(name, call, op):
-    passed = emulator_op(call)
-    if call in UNIMPLEMENTED:
-        assert passed is None
-    else:
-        assert passed == op.name
+def test_each_entry_is_what_the_machine_reports_for_the_call(name, call, op: Enum):
+    code = tensix_call_events.operation_code(call, type(op))
+    assert code == (len(type(op)) if call in UNIMPLEMENTED else op.value)
 
 
 @pytest.mark.parametrize("name, call, op", entries(), ids=lambda v: v if isinstance(v, str) else None)

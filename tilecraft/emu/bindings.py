@@ -5,7 +5,8 @@ A Metal 2.0 kernel names its arguments and buffers instead of indexing them: ``g
 are generated per kernel by the JIT from the C++ host's schema (``kernel_args_generated.h`` and
 ``kernel_bindings_generated.h``); the 0.81.1 Python ``KernelDescriptor`` has no such schema, so
 tilecraft's ``ttnn.KernelBindings`` extension describes it and :class:`NamedBindings` is its
-resolved form, placed into the kernel's generated header (build.KernelBuild.generated_header).
+resolved form, placed into the kernel's generated ``kernel_bindings_generated.h`` (tensix_compute.py,
+tensix_dataflow.py).
 
 The placement follows the real schema: a named runtime arg is ``RtaArg<uint32_t>{byte offset}``
 from the start of the runtime args (the named section comes first, varargs after it, read with
@@ -23,8 +24,7 @@ token or a null ``NullTensorBindingToken`` pointer (``dfb::`` likewise); a scrat
 word index of its base address, size in bytes}`` (with ``api/scratchpad.h``); a prefetcher pipe as
 a ``PrefetcherPipeBindingToken{id}``; the unnamed compile-time args as
 ``get_compile_time_vararg<i>()`` / ``get_compile_time_vararg(i)`` (``kernel_compile_time_args[i]``,
-bounds-checked against their count). These need the real API's headers (the emulator's own API has
-no scratchpad, pipe or null token), so they are emitted only when asked for.
+bounds-checked against their count). They are emitted only when asked for.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-#: how the vararg helpers take and pass their caller's location (NamedBindings.header)
-EMULATOR_LOCATION = (", TC_LOC", ", tc_loc")
+#: how the vararg helpers take and pass their caller's location (NamedBindings.header): not at all
+#: (the JIT's helpers, for the real API on a TRISC)
 NO_LOCATION = ("", "")
 
 
@@ -67,12 +67,12 @@ class NamedBindings:
     pipes: tuple[tuple[str, int], ...] = ()  # name -> prefetcher pipe id
     compile_time_varargs: int = 0  # how many unnamed compile-time args get_compile_time_vararg reads
 
-    def header(self, location: tuple[str, str] = EMULATOR_LOCATION) -> str:
+    def header(self, location: tuple[str, str] = NO_LOCATION) -> str:
         """C++ for the kernel's generated header: the JIT's two generated headers in one.
         ``location``: the parameter by which the vararg helpers take their caller's source location
-        and the argument that passes it on to get_arg_val (EMULATOR_LOCATION: the emulator's own
-        API; NO_LOCATION: the JIT's helpers, for the real API on a TRISC; the real dataflow API's
-        call site: tensix_dataflow.py), so a finding names the kernel's line."""
+        and the argument that passes it on to get_arg_val (NO_LOCATION: the JIT's helpers, for the
+        real API on a TRISC; the real dataflow API's call site: tensix_dataflow.py), so a finding
+        names the kernel's line."""
         param, passed = location
         lines = ["// Metal 2.0 bindings (tilecraft's ttnn.KernelBindings; the JIT's kernel_args_generated.h",
                  "// and kernel_bindings_generated.h)",

@@ -1,12 +1,12 @@
-"""Building the emulator: its runtime library once, and every kernel into a shared object.
+"""Building the emulator: its runtime library once, and what every kernel build shares.
 
-A kernel compiles like the tt-metal JIT compiles it for a device, with our headers in place of the
-device's: a generated ``tc_generated.h`` (the JIT's ``chlkc_descriptors.h`` and
-``defines_generated.h``: compile-time args, named args, the host's defines, every CB's tile
-format, the compute configuration) is included first, then the kernel file, then a one-line
-entry point. Flags: ``-std=c++20 -O2 -fPIC -shared -ffp-contract=off`` (no fused multiply-add, so
-float results are IEEE and the same on every host). Objects are cached by the hash of everything
-that goes into them (cache.py); the kernels of a program compile in parallel.
+A kernel compiles like the tt-metal JIT compiles it for a device, against the machine include tree
+(the wheel's own headers): a compute kernel once per TRISC (tensix_compute.py), a data-movement
+kernel once for its RISC (tensix_dataflow.py). :class:`KernelBuild` is everything that decides a
+kernel's object code: the source, the compile-time and named args, the defines, every CB's tile
+format, the compute configuration, the Metal 2.0 bindings. Objects are cached by the hash of
+everything that goes into them (cache.py); the kernels of a program compile in parallel
+(:func:`compile_all`).
 """
 
 from __future__ import annotations
@@ -16,56 +16,47 @@ import os
 import re
 import subprocess
 import tempfile
-import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from . import cache, cache_budget, chlkc, tt_kernel_entry, wheel_kernels
+from . import cache, cache_budget, wheel_kernels
 from ..diagnostics import Diagnostic
 from .bindings import NamedBindings
-from .compile_errors import compile_failure, deprecation_warnings
+from .compile_errors import deprecation_warnings
 from .toolchain import compiler
 
 PACKAGE = Path(__file__).resolve().parent
 INCLUDE = PACKAGE / "include"
 RUNTIME = PACKAGE / "runtime"
+#: the launch record the runtime's NIU model shares with data-movement kernels (noc_niu.cpp includes it)
+DATAFLOW_LAUNCH = PACKAGE / "tensix" / "kernel_include" / "tc_dataflow_launch.h"
 COMPILE_LOG = "compile.log"
-COMPILE_SECONDS = "compile_seconds"  # how long g++ took for the entry
-#: messages in plain ASCII (a UTF-8 locale makes g++ quote names with curly quotes)
-COMPILER_ENV = {**os.environ, "LC_ALL": "C", "LANG": "C"}
-#: -fno-gnu-unique lets dlclose unload a kernel (inline statics would otherwise pin it)
-FLAGS = ("-std=c++20", "-O2", "-fPIC", "-shared", "-ffp-contract=off", "-fno-gnu-unique", "-fno-diagnostics-color",
+COMPILE_SECONDS = "compile_seconds"  # how long the compiler took for the entry
+#: the runtime library's flags (built once: worth -O3's longer compile)
+FLAGS = ("-std=c++20", "-O3", "-fPIC", "-shared", "-ffp-contract=off", "-fno-gnu-unique", "-fno-diagnostics-color",
          "-fmax-errors=10")
-
-
-#: What the 0.81.1 firmware source of a TRISC includes ahead of a compute kernel (the JIT build
-#: compiles the kernel inside it): trisck.cc includes internal/firmware_common.h (no dataflow API on
-#: a TRISC), api/compile_time_args.h and, through chlkc_list.h, ckernel.h with
-#: `using namespace ckernel;` before the kernel (kernel_profiler.hpp only after it). A compute kernel
-#: may therefore call DPRINT or get_compile_time_arg_val without an #include; the compute API itself
-#: must be included. (Data-movement kernels are built by tensix_dataflow.py against the real headers.)
-COMPUTE_IMPLICIT = ("api/compute/common_globals.h", "api/debug/dprint.h", "api/compile_time_args.h", "ckernel.h")
 
 
 @functools.cache
 def headers_version() -> str:
-    """A hash of the emulator's headers and runtime sources: part of every cache key."""
-    files = sorted([*INCLUDE.rglob("*.h"), *INCLUDE.rglob("*.hpp"), *RUNTIME.glob("*.cpp"), *RUNTIME.glob("*.h")])
+    """A hash of the runtime's sources and the headers it includes (include/, and the machine's
+    kernel-side launch header that noc_niu.cpp shares with the data-movement kernels)."""
+    files = sorted([*INCLUDE.rglob("*.h"), *INCLUDE.rglob("*.hpp"), *RUNTIME.glob("*.cpp"), *RUNTIME.glob("*.h"),
+                    DATAFLOW_LAUNCH])
     return cache.digest(*(f.relative_to(PACKAGE).as_posix() + "\0" + f.read_text() for f in files))
 
 
 def runtime_library() -> Path:
-    """libtcemu.so: scheduler, memories, NoC, compute engine (built once per source version)."""
+    """libtcemu.so: scheduler, memories, NoC, the compute checks (built once per source version)."""
     cc = compiler()
-    key = cache.digest("runtime", headers_version(), cc.version, *FLAGS, "-O3")
+    key = cache.digest("runtime", headers_version(), cc.version, *FLAGS)
 
     def make(directory: Path) -> Path:
         out = directory / cache.OBJECT
         sources = sorted(str(p) for p in RUNTIME.glob("*.cpp"))
-        flags = [f if f != "-O2" else "-O3" for f in FLAGS]  # built once: worth the longer compile
-        result = subprocess.run([*cc.command(), *flags, "-I", str(INCLUDE), "-I", str(RUNTIME), *sources,
+        result = subprocess.run([*cc.command(), *FLAGS, "-I", str(INCLUDE), "-I", str(RUNTIME), *sources,
                                  "-o", str(out), "-ldl"], capture_output=True, text=True)
         if result.returncode != 0:
             raise RuntimeError(f"building the emulator runtime failed (a tilecraft bug):\n{result.stderr}")
@@ -105,69 +96,24 @@ class KernelBuild:
     bfp8_pack_precise: bool = False
     bindings: NamedBindings | None = None  # Metal 2.0 args::/dfb::/tensor:: constants (bindings.py)
     arch_defines: tuple[tuple[str, str], ...] = ()
-    opt_level: str = "-O2"
     #: the host's extra include directories (KernelDescriptor.compiler_include_paths in tt-metal),
     #: searched after the kernel's own directory
     include_paths: tuple[Path, ...] = ()
-    extra: tuple[str, ...] = field(default=())
 
     def compile_time_arg_defines(self) -> list[tuple[str, str]]:
         """The macros through which the JIT passes a kernel its compile-time args (positional and
-        named), as 32-bit words; every build of a kernel (this emulator's, the Tensix machine's
-        compute and data-movement builds) defines them."""
+        named), as 32-bit words; the Tensix machine's compute and data-movement builds define them."""
         defines = [("KERNEL_COMPILE_TIME_ARGS", ", ".join(str(int(a) & 0xFFFFFFFF) for a in self.compile_args))]
         if self.named_args:
             pairs = ", ".join(f'{{"{name}", {int(value) & 0xFFFFFFFF}u}}' for name, value in self.named_args)
             defines.append(("KERNEL_COMPILE_TIME_ARG_MAP", pairs))
         return defines
 
-    def generated_header(self) -> str:
-        """tc_generated.h: the constants the JIT generates beside a kernel."""
-        lines = ["// Generated by tilecraft's kernel emulator for one kernel build.", "#pragma once"]
-        for name, value in self.arch_defines:
-            lines.append(f"#define {name} {value}")
-        lines.append(f"#define NOC_INDEX {self.noc}")
-        lines.extend(f"#define {name} {value}" for name, value in self.compile_time_arg_defines())
-        table = dict(self.cbs)
-        for macro, attr, default in (("TC_CB_TILE_BYTES", "tile_bytes", 0), ("TC_CB_FORMAT", "format", 255),
-                                     ("TC_CB_TILE_ROWS", "rows", 32), ("TC_CB_TILE_COLS", "cols", 32)):
-            values = [getattr(table[i], attr) if i in table else default for i in range(64)]
-            lines.append(f"#define {macro} {{{', '.join(map(str, values))}}}")
-        if self.compute:
-            # the JIT compiles a compute kernel once per TRISC with its UCK_CHLKC_* define; the emulated
-            # compute program is all three
-            lines += [f"#define UCK_CHLKC_{trisc} 1" for trisc in ("UNPACK", "MATH", "PACK")]
-            lines.append(f"#define TC_DST_ACCUM_MODE {'true' if self.fp32_dest_acc else 'false'}")
-            lines.append(f"#define TC_MATH_FIDELITY {self.math_fidelity}")
-            lines.append(f"#define TC_APPROX {'true' if self.approx else 'false'}")
-            lines.append(f"#define TC_DST_SYNC_FULL {'true' if self.dst_full_sync else 'false'}")
-        for name, value in self.defines:
-            lines.append(f"#define {name} {value}")
-        # the JIT generates them for data-movement kernels too (kernel_lib's reader helpers read the tile dims)
-        lines += ["#include <cstdint>", chlkc.descriptor_tables(dict(self.cbs), self.fp32_dest_acc,
-                                                                self.unpack_to_dest_fp32, self.bfp8_pack_precise)]
-        if self.bindings is not None:
-            lines.append(self.bindings.header())
-        return "\n".join(lines) + "\n"
-
-    def wrapper(self) -> str:
-        """The translation unit of a compute kernel on the emulator's compute engine: the generated
-        header, what the firmware includes before the kernel (so kernels may use that API without
-        including it), the kernel, the entry point."""
-        lines = ['#include "tc_generated.h"']
-        lines += [f'#include "{header}"' for header in COMPUTE_IMPLICIT]
-        lines += ["namespace ckernel {}", "using namespace ckernel;"]
-        lines.append(f'#include "{self.source}"')
-        entry = tt_kernel_entry.kernel_main_for(self.text)  # the JIT's kernel_main for a TT_KERNEL entry
-        lines += [entry] if entry else []
-        lines.append('extern "C" void tc_kernel_entry() { kernel_main(); }')
-        return "\n".join(lines) + "\n"
-
     def key(self) -> str:
-        cc = compiler()
-        return cache.digest("kernel", headers_version(), cc.version, *FLAGS, self.opt_level, self.text,
-                            self.generated_header(), self.wrapper(),
-                            *map(str, self.include_paths),
+        """What of the kernel decides its objects: every field, the kernel's text and the texts of
+        the files it includes from its own directory and its include roots (each build adds its
+        compiler, flags and include tree to it)."""
+        return cache.digest("kernel", repr(replace(self, display="")),  # how diagnostics name it: no part of the code
                             *_local_includes(self.source, self.text, self.include_roots()))
 
     def include_roots(self) -> tuple[Path, ...]:
@@ -203,30 +149,6 @@ def _local_includes(source: Path, text: str, roots: tuple[Path, ...] = (),
     return found
 
 
-def compile_kernel(build: KernelBuild) -> tuple[Path, bool]:
-    """A compute kernel's shared object on the emulator's compute engine (cached); a KernelError
-    with the compiler's message on failure."""
-    cc = compiler()
-
-    def make(directory: Path) -> Path:
-        (directory / "tc_generated.h").write_text(build.generated_header())
-        wrapper = directory / "kernel_wrapper.cpp"
-        wrapper.write_text(build.wrapper())
-        out = directory / cache.OBJECT
-        flags = [f for f in FLAGS if not f.startswith("-O")] + [build.opt_level]
-        command = [*cc.command(), *flags, "-I", str(directory), "-I", str(INCLUDE), "-I", str(build.source.parent),
-                   *(f"-I{root}" for root in build.include_roots()), str(wrapper), "-o", str(out)]
-        start = time.perf_counter()
-        result = subprocess.run(command, capture_output=True, text=True, env=COMPILER_ENV)
-        if result.returncode != 0:
-            raise compile_failure(result.stderr, build.source, build.display, build.text)
-        (directory / COMPILE_LOG).write_text(result.stderr)  # kept: a cached build still reports its warnings
-        (directory / COMPILE_SECONDS).write_text(f"{time.perf_counter() - start:.3f}\n")
-        return out
-
-    return cache.build("kernels", build.key(), make)
-
-
 def compile_warnings(obj: Path, build: KernelBuild) -> list[Diagnostic]:
     """The kernel's uses of deprecated API names, from the compile log kept beside its object."""
     try:
@@ -244,18 +166,16 @@ def compile_seconds(obj: Path) -> float:
         return 0.0
 
 
-def compile_all(builds: list[KernelBuild], compute: Callable[[KernelBuild], tuple[Path, bool]] | None,
+def compile_all(builds: list[KernelBuild], compute: Callable[[KernelBuild], tuple[Path, bool]],
                 dataflow: Callable[[KernelBuild], tuple[Path, bool]]) -> list[tuple[Path, bool]]:
     """Compile distinct kernels in parallel; results in the order of ``builds``. ``compute`` builds
-    the compute kernels instead of compile_kernel (the Tensix machine's: tensix_compute.py),
-    ``dataflow`` the data-movement ones (the real dataflow API's: tensix_dataflow.py)."""
+    the compute kernels (the Tensix machine's: tensix_compute.py), ``dataflow`` the data-movement
+    ones (the real dataflow API's: tensix_dataflow.py)."""
     unique = list(dict.fromkeys(builds))
     workers = max(1, min(len(unique), os.cpu_count() or 1))
 
     def one(build: KernelBuild) -> tuple[Path, bool]:
-        if not build.compute:
-            return dataflow(build)
-        return compute(build) if compute is not None else compile_kernel(build)
+        return compute(build) if build.compute else dataflow(build)
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         done = dict(zip(unique, pool.map(one, unique)))

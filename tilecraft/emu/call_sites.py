@@ -2,9 +2,9 @@
 
 Why: on the real path (tensix_dataflow.py) a NoC transfer reaches the emulator as a register write
 deep inside Tenstorrent's headers (``noc_nonblocking_api.h``), which knows the core, the RISC and
-the transfer but not the kernel line that asked for it; the emulator's own headers know it because
-each API function takes a defaulted ``std::source_location``, evaluated at the call site. This
-rewrite gives the real headers' API functions the same: each function *defined* in the rewritten
+the transfer but not the kernel line that asked for it. A defaulted ``std::source_location``
+parameter, evaluated at the call site, knows it, so this rewrite gives the real headers' API
+functions one: each function *defined* in the rewritten
 headers gets a trailing parameter ``::tc_tensix::Site tc_site = ::tc_tensix::Site::current()`` and
 opens its body with ``::tc_tensix::SiteScope tc_site_scope(tc_site, "NAME");``, NAME as a kernel
 writes the call (``cb_wait_front``, ``DataflowBuffer::wait_front``). The scope records the site and

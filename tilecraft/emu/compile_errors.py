@@ -1,7 +1,7 @@
 """The compiler's errors as diagnostics at the kernel's own lines.
 
 g++ reports an error in the file where it happened; for a mistake in the kernel that is the
-kernel, but a wrong template argument or a static assertion fires inside our headers, and the
+kernel, but a wrong template argument or a static assertion fires inside the API's headers, and the
 kernel line is the "required from here" context above it. The first error becomes the
 diagnostic (the compiler's message at the kernel line), later ones its notes. Three kinds get a
 message of their own:
@@ -9,9 +9,9 @@ message of their own:
 * a name 0.81.1 removed (``mm_init``, ``binary_op_init_common``, ...): E5003, naming the
   0.81.1 replacement;
 * a header path 0.81.1 renamed (``compute_kernel_api/...``): E5005, naming the new path;
-* a name the emulated API does not declare: E5002, "unknown API call", saying which header
+* a name the 0.81.1 API does not declare: E5002, "unknown API call", saying which header
   declares it when the kernel merely did not include it; a kernel API header (``api/...``) the
-  emulator does not have is E5002 too, naming the header.
+  API does not have is E5002 too, naming the header.
 """
 
 from __future__ import annotations
@@ -22,10 +22,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic, KernelError, Note, Span, error
 from .. import wheel_headers
-from . import dataflow_api_table
-from .signatures import scan_tree
-
-INCLUDE = Path(__file__).resolve().parent / "include"
+from . import compute_api_table, dataflow_api_table
 
 #: names older kernels use that 0.81.1 removed, with what replaces them
 REMOVED: dict[str, str] = {
@@ -87,17 +84,15 @@ _API_LIKE = re.compile(r"(_tile|_tiles|_init|_uninit|_block)$|^(noc_|cb_|get_|pa
 
 
 @functools.cache
-def emulated_api() -> dict[str, str]:
+def kernel_api() -> dict[str, str]:
     """Every API function a kernel compiles against -> the header (path as kernels include it): the
-    compute emulator's headers, and the wheel's real data-movement API (dataflow_api_table.py)
-    where those headers can be had (a data-movement kernel cannot compile without them)."""
-    table = {sig.name: sig.file for sig in scan_tree(INCLUDE / "api", INCLUDE)
-             if not dataflow_api_table.is_dataflow_header(sig.file)}
+    wheel's real compute and data-movement APIs (compute_api_table.py, dataflow_api_table.py), where
+    their headers can be had (no kernel compiles without them)."""
     try:
-        real = dataflow_api_table.signatures()
+        real = (*compute_api_table.signatures(), *dataflow_api_table.signatures())
     except wheel_headers.HeadersUnavailable:
         real = ()
-    return table | {sig.name: sig.file for sig in real if "::" not in sig.name}
+    return {sig.name: sig.file for sig in real if "::" not in sig.name}
 
 
 def compile_failure(stderr: str, source: Path, display: str, text: str) -> KernelError:
@@ -139,7 +134,7 @@ def _classify(span: Span | None, message: str, notes: tuple[Note, ...], display:
         if name in REMOVED:
             return error("E5003", f"'{name}' was removed in TT-Metalium 0.81.1", span,
                          hint=f"use {REMOVED[name]}", notes=notes)
-        header = emulated_api().get(name)
+        header = kernel_api().get(name)
         if header is not None:
             return error("E5002", f"unknown API call '{name}': it is declared in {header}, which the kernel does not "
                          "include", span, hint=f'#include "{header}"', notes=notes)
@@ -157,8 +152,8 @@ def _classify(span: Span | None, message: str, notes: tuple[Note, ...], display:
                 return error("E5005", f"header '{path}' does not exist in TT-Metalium 0.81.1", span,
                              hint=f'#include "{renamed}"', notes=notes)
         if path.startswith(KERNEL_API_ROOTS):
-            return error("E5002", f"header '{path}' is not modelled by the emulator: the emulated TT-Metalium "
-                         "0.81.1 kernel API has no such header", span,
+            return error("E5002", f"header '{path}' is not part of the TT-Metalium 0.81.1 kernel API: the "
+                         "wheel's headers have no such file", span,
                          hint="docs/emulator.md lists what is modelled (section 3) and what is not (section 7); "
                               "check the path against the 0.81.1 headers", notes=notes)
     if "Old style DPRINT" in message:

@@ -82,8 +82,7 @@ def _build_and_emulate(program: ProgramSpec, model: ChipModel, cb_addresses: lis
     result = EmulationResult()
     start = time.perf_counter()
     builds = [kernel_build(k, program, model) for k in program.kernels]
-    objects = compile_all(builds, tensix_compute.compile_kernel if program.compute_engine == "tensix" else None,
-                          tensix_dataflow.compile_kernel)
+    objects = compile_all(builds, tensix_compute.compile_kernel, tensix_dataflow.compile_kernel)
     result.compile_seconds = time.perf_counter() - start
     result.kernels = len(set(builds))
     result.kernels_compiled = len({b for b, (_, built) in zip(builds, objects) if built})
@@ -107,23 +106,10 @@ def _emulate(program: ProgramSpec, model: ChipModel, cb_addresses: list[int], ob
     try:
         _configure(device, program, model, cb_addresses)
         for number, (kernel, (path, _)) in enumerate(zip(program.kernels, objects)):
-            if kernel.slot == TRISC and program.compute_engine == "tensix":
+            if kernel.slot == TRISC:
                 _load_on_machine(device, model, kernel, path, scratch / f"compute-{number}", loaded)
-                continue
-            if kernel.slot != TRISC:
+            else:
                 _load_real_dataflow(device, model, kernel, path, scratch / f"dataflow-{number}", loaded)
-                continue
-            compute = kernel.compute
-            handle = device.load_kernel(str(path), kernel.name, kernel.noc,
-                                        compute.fp32_dest_acc if compute else False,
-                                        compute.dst_full_sync if compute else False,
-                                        compute.approx if compute else False,
-                                        compute.unpack_to_dest_fp32 if compute else (),
-                                        compute.math_fidelity if compute else 4,
-                                        compute.bfp8_pack_precise if compute else False)
-            for core in kernel.cores:
-                device.add_fiber(_index(model, core), kernel.slot, handle, kernel.runtime_args.get(core, []),
-                                 kernel.common_args)
         ok = device.run()
         if trace:
             events, files = device.trace()
@@ -311,7 +297,7 @@ def kernel_build(kernel: KernelSpec, program: ProgramSpec, model: ChipModel) -> 
             where.setdefault(index, core)
     compute = kernel.compute
     slot_define = {0: "COMPILE_FOR_BRISC", 1: "COMPILE_FOR_NCRISC", 2: "COMPILE_FOR_TRISC"}[kernel.slot]
-    arch_defines = (("TC_EMULATOR", "1"), ("KERNEL_BUILD", "1"), (slot_define, "1"),
+    arch_defines = (("KERNEL_BUILD", "1"), (slot_define, "1"),
                     ("ARCH_WORMHOLE" if model.name == "wormhole_b0" else "ARCH_BLACKHOLE", "1"),
                     ("NUM_DRAM_BANKS", str(len(model.dram_banks))),
                     ("NUM_L1_BANKS", str(model.grid[0] * model.grid[1])),
@@ -325,7 +311,7 @@ def kernel_build(kernel: KernelSpec, program: ProgramSpec, model: ChipModel) -> 
         dst_full_sync=compute.dst_full_sync if compute else False,
         unpack_to_dest_fp32=compute.unpack_to_dest_fp32 if compute else (),
         bfp8_pack_precise=compute.bfp8_pack_precise if compute else False, bindings=kernel.bindings,
-        arch_defines=arch_defines, opt_level=kernel.opt_level)
+        arch_defines=arch_defines)
 
 
 def _cb_text(info: CBInfo) -> str:

@@ -39,7 +39,7 @@ def lib() -> ctypes.CDLL:
         "tc_dram_written": (_INT, [_P, _U64]),
         "tc_tiled_tensor": (_INT, [_P, _INT, _INT, _U64, _U32, _INT, _INT, _P, _U64, _U32, _U32]),
         "tc_last_error": (ctypes.c_char_p, []),
-        "tc_load_kernel": (_P, [_P, ctypes.c_char_p, ctypes.c_char_p, _INT, _INT, _INT, _INT, _P, _INT, _INT]),
+        "tc_load_kernel": (_P, [_P, ctypes.c_char_p, ctypes.c_char_p, _INT]),
         "tc_add_fiber": (_INT, [_P, _INT, _INT, _P, _P, _INT, _P, _INT]),
         "tc_run": (_INT, [_P]),
         "tc_findings_json": (ctypes.c_char_p, [_P]),
@@ -132,14 +132,9 @@ class NativeDevice:
         if self._lib.tc_read(self.handle, int(dram), index, offset, _ptr(out), out.nbytes) != 0:
             raise MemoryError("read outside the emulated memory")
 
-    def load_kernel(self, path: str, name: str, noc: int, fp32_dest_acc: bool, dst_full_sync: bool, approx: bool,
-                    unpack_to_dest: Sequence[bool], math_fidelity: int = 4, bfp8_pack_precise: bool = False) -> int:
-        flags = np.zeros(64, dtype=np.uint8)
-        flags[:len(unpack_to_dest)] = unpack_to_dest
-        self._keep = (*self._keep, flags)
-        kernel = self._lib.tc_load_kernel(self.handle, path.encode(), name.encode(), noc, int(fp32_dest_acc),
-                                          int(dst_full_sync), int(approx), _ptr(flags), int(math_fidelity),
-                                          int(bfp8_pack_precise))
+    def load_kernel(self, path: str, name: str, noc: int) -> int:
+        """A data-movement kernel's shared object (its ``tc_kernel_entry``), run on NoC ``noc``."""
+        kernel = self._lib.tc_load_kernel(self.handle, path.encode(), name.encode(), noc)
         if not kernel:
             raise RuntimeError(f"loading {path} failed: {self._lib.tc_last_error().decode()}")
         return kernel

@@ -14,7 +14,6 @@ import torch
 
 from ..diagnostics import Span
 from ..dtypes import DataFormat
-from ..options import COMPUTE_ENGINES
 from .bindings import NamedBindings
 
 Core = tuple[int, int]
@@ -48,7 +47,6 @@ class KernelSpec:
     runtime_args: dict[Core, list[int]] = field(default_factory=dict)
     common_args: list[int] = field(default_factory=list)
     compute: ComputeSpec | None = None
-    opt_level: str = "-O2"
     bindings: NamedBindings | None = None  # Metal 2.0 named args and bindings (tilecraft extension)
     span: Span | None = None  # where the host described it
 
@@ -104,6 +102,3 @@ class ProgramSpec:
     tensors: list[TensorSpec]
     arch: str = "wormhole_b0"
     span: Span | None = None
-    #: what runs compute kernels: the Tensix machine with Tenstorrent's LLK ("tensix", the default;
-    #: tensix_compute.py), or the emulator's own compute engine ("emulator")
-    compute_engine: str = COMPUTE_ENGINES[0]

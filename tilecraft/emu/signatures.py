@@ -1,4 +1,5 @@
-"""Function signatures of a C++ header tree, for checking the emulator's API against the real one.
+"""Function signatures of a C++ header tree: the kernel API tables of the wheel's headers
+(compute_api_table.py, dataflow_api_table.py) that PyKernel and the compile-error hints read.
 
 A small declaration scanner, not a C++ parser: it strips comments, string literals and
 preprocessor lines, walks the braces keeping track of namespace and class scope, and reads every
@@ -7,17 +8,12 @@ defined there (``Noc::async_read``): its template parameter list, return type, n
 parameter list. Types are normalised (whitespace, ``std::`` prefixes, ``const`` on by-value
 parameters, attributes and inline specifiers dropped) so that two spellings of one signature
 compare equal; parameter names are dropped, default values kept.
-
-The emulator's headers add one trailing parameter to the functions they check
-(``tc::Loc tc_loc = ...``); :func:`signature_key` leaves it out, and names the real headers'
-own ``call_line`` parameters keep.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _STRING = re.compile(r'"(?:\\.|[^"\\])*"')
@@ -106,8 +102,6 @@ _NAMESPACE = re.compile(r"\b(?:namespace|extern\s*\"\")\b(?P<name>[^;{}]*)$")
 _CLASS = re.compile(r"(?:^|[\s>])(?P<kind>class|struct)\s+(?:\[\[[^\]]*\]\]\s*)?(?P<name>[A-Za-z_]\w*)\s*"
                     r"(?:final\s*)?(?::[^{]*)?$")
 _ACCESS = re.compile(r"^\s*(?P<access>public|private|protected)\s*:(?!:)")
-#: our own namespace in the emulator's headers: its helpers are not kernel API
-PRIVATE_NAMESPACE = "tc"
 
 
 @dataclass
@@ -118,11 +112,11 @@ class _Class:
 
 def scan(source: str, file: str = "") -> list[Signature]:
     """Every function declared or defined at namespace scope in ``source``, and every public member
-    function of a class defined at namespace scope (named ``Class::member``). Namespace
-    ``tc`` (the emulator's own helpers) is left out; so are template specialisations of classes."""
+    function of a class defined at namespace scope (named ``Class::member``); template
+    specialisations of classes are left out."""
     text = _clean(source)
     found: list[Signature] = []
-    scopes: list[object] = []  # "ns", "private-ns", a _Class, or None (a function body, enum, ...)
+    scopes: list[object] = []  # "ns", a _Class, or None (a function body, enum, ...)
     start = 0
 
     def declare(head: str) -> None:
@@ -142,7 +136,7 @@ def scan(source: str, file: str = "") -> list[Signature]:
             namespace = _NAMESPACE.search(head)
             cls = _CLASS.search(head) if "(" not in head and "enum" not in head.split() else None
             if namespace and "(" not in namespace.group("name"):
-                scopes.append("private-ns" if namespace.group("name").strip() == PRIVATE_NAMESPACE else "ns")
+                scopes.append("ns")
             elif cls and all(s == "ns" for s in scopes) and not head[cls.end("name"):].lstrip().startswith("<"):
                 scopes.append(_Class(cls.group("name"), cls.group("kind") == "struct"))
             else:
@@ -197,18 +191,3 @@ def _declaration(head: str, file: str, out: list[Signature], prefix: str = "") -
         return  # a variable with a constructor call, a macro invocation, ...
     plist = tuple(_param(p) for p in _split_top(params)) if params.strip() not in ("", "void") else ()
     out.append(Signature(prefix + name, template, _normal_type(returns), plist, file))
-
-
-def scan_tree(root: Path, relative_to: Path | None = None) -> list[Signature]:
-    base = relative_to or root
-    found: list[Signature] = []
-    for path in sorted(root.rglob("*.h")):
-        found += scan(path.read_text(errors="replace"), path.relative_to(base).as_posix())
-    return found
-
-
-def signature_key(sig: Signature) -> tuple:
-    """What must agree between the emulator and the real header: the location parameter dropped."""
-    params = tuple(p for p in sig.params
-                   if p != "TC_LOC" and not p.startswith("tc::Loc") and not p.startswith("::tc::Loc"))
-    return sig.name, sig.template, sig.returns, params

@@ -1,35 +1,35 @@
-"""The compute API calls a kernel on the Tensix machine reports to the kernel emulator's trace.
+"""The compute API calls a kernel on the Tensix machine reports to the kernel emulator's trace and
+sanitizer.
 
 Why: the trace (``TC_TRACE``, tilecraft/emu/trace.py) records one event per compute API call with the
 kernel's file:line; the profile, the kernel replay and the cost of each call (tilecraft/perf) read
-them. The emulator's own compute engine records them in its API functions. On the Tensix machine
-the API is Tenstorrent's, so the machine include tree (tensix_tree.py) rewrites the calls listed
-here: each gets a trailing default parameter that captures its caller's place
+them, and the sanitizer's checks of the API's protocol run on them. On the Tensix machine the API
+is Tenstorrent's, so the machine include tree (tensix_tree.py) rewrites the calls listed here: each
+gets a trailing default parameter that captures its caller's place
 (``std::source_location::current()``, ``TC_CALL_SITE_PARAMS``), and its body starts with
 ``TC_COMPUTE_EVENT`` (tc_tensix_kernel.h), a call of the bridge's hook from each TRISC. Every TRISC
 runs every API call in the kernel's order, so the MATH TRISC's calls are the kernel's sequence, once
-each: they become the trace events and run the first engine's sanitizer checks
-(runtime/machine_calls.cpp); the other TRISCs' calls only say which call each TRISC is in (the
-deadlock report's line). An event carries up to eight of the call's values: first the four the
-emulator's engine records (``args``: CB indices and page counts; the runtime turns CB indices into
-page bytes as ``trace_page_bytes`` does), then what the checks need (``operands``: tile and DST
-indices).
+each: they become the trace events and run the sanitizer's checks (runtime/machine_calls.cpp); the
+other TRISCs' calls only say which call each TRISC is in (the deadlock report's line). An event
+carries up to eight of the call's values: first the four the trace records (``args``: CB indices
+and page counts; the runtime turns CB indices into page bytes as ``trace_page_bytes`` does), then
+what the checks need (``operands``: tile and DST indices).
 
 The SFPU calls (over 200 ``*_tile`` functions of ``eltwise_unary/`` and the compute API's other
 headers) are found by name (sfpu_rewrites): each reports an SFPU event of one, two or three DST
-tiles (by its ``idst1``/``idst2`` parameters) with the emulator's operation code of the same name
-(``exp_tile`` -> ``SfpuUnary.Exp``), or a code past the last when there is none (the cost model's
-default SFPU body); each ``*_tile_init`` an SFPU init event with the unary operation's code (0 for
-an operation of two or three tiles), as the emulator's inits record. The inits of the FPU, copy,
-matmul, reduce, transpose, tilize and broadcast configurations, the reconfigurations and the
-broadcast forms report what the emulator's records (``CALL_EVENTS``). An API call made inside
-another reports as part of it (only the outermost call reports: ``ComputeCall`` in
-tc_tensix_kernel.h). Not reported: the Metal 2.0 ``experimental/2_0`` forms.
+tiles (by its ``idst1``/``idst2`` parameters) with the operation code of the same name
+(``exp_tile`` -> ``SfpuUnary.Exp``; ``NAMED_OPERATIONS`` where the name does not say it), or a code
+past the last when there is none (the cost model's default SFPU body); each ``*_tile_init`` an SFPU
+init event with the unary operation's code (0 for an operation of two or three tiles). The inits of
+the FPU, copy, matmul, reduce, transpose, tilize and broadcast configurations, the
+reconfigurations and the broadcast forms report what the trace and the checks need
+(``CALL_EVENTS``). An API call made inside another reports as part of it (only the outermost call
+reports: ``ComputeCall`` in tc_tensix_kernel.h). Not reported: the Metal 2.0 ``experimental/2_0``
+forms.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 from enum import Enum
@@ -60,7 +60,7 @@ class CallEvent:
 
 #: a binary call's operands as the sanitizer reads them: the two tiles and the DST tile
 _BINARY_OPERANDS = ("itile0", "itile1", "idst")
-#: Fpu codes of tc_emu/runtime.h (Add, Sub, Mul) as the emulator's Binary events carry them
+#: Fpu codes of tc_emu/runtime.h (Add, Sub, Mul) as Binary events carry them
 _ADD, _SUB, _MUL = "0", "1", "2"
 _FPU = {"add": _ADD, "sub": _SUB, "mul": _MUL}
 #: Bcast codes (ROW, COL, SCALAR) by the API's spelling of the broadcast
@@ -71,12 +71,12 @@ _BCAST_OF = ("({0} == BroadcastType::ROW ? 1 : {0} == BroadcastType::COL ? 2 : "
              "{0} == BroadcastType::SCALAR ? 3 : 0)")
 #: which CB a two-operand reconfig gives SrcA and SrcB (SrcOrder::Reverse swaps them)
 _SRCA_OF, _SRCB_OF = ("(src_order == SrcOrder::Reverse ? {1} : {0})", "(src_order == SrcOrder::Reverse ? {0} : {1})")
-#: an FPU binary init's parameter as the emulator's init records it: (acc_to_dest << 8) | (Fpu << 4) | Bcast
+#: an FPU binary init's parameter as the checks read it: (acc_to_dest << 8) | (Fpu << 4) | Bcast
 _BINARY_PARAM = "((std::uint32_t({acc}) << 8) | ({op} << 4) | {bcast})"
-#: a reduce's parameter: (tc::Pool << 4) | RDim (PoolType::MIN reduces as a sum, as in the emulator's API)
+#: a reduce's parameter: (tc::Pool << 4) | RDim (PoolType::MIN counts as a sum)
 _REDUCE_PARAM = ("(((reduce_type == PoolType::MAX ? 2u : reduce_type == PoolType::AVG ? 1u : 0u) << 4) | "
                  "static_cast<std::uint32_t>(reduce_dim))")
-#: pack_untilize's block as the emulator's packer records it: (full_ct_dim << 16) | block_ct_dim
+#: pack_untilize's block as the checks follow it: (full_ct_dim << 16) | block_ct_dim
 _UNTILIZE_BLOCK = "((full_ct_dim << 16) | block_ct_dim)"
 #: what an INIT event does (runtime/machine_calls.cpp: InitKind): set what the unpacker and math
 #: are initialised for; reduce_init (that and the packer's reduce mask); reduce_uninit
@@ -87,7 +87,7 @@ KEEP_UNTILIZE = "0xFFFFFFFFu"
 
 def _init(header: str, function: str, mode: Mode | str, *cbs: str, param: str = "0", what: str = _SET_MODE,
           params: str | None = None) -> CallEvent:
-    """An init (or uninit: ``Mode.NONE``) reporting what the emulator's init records (the mode, a C++
+    """An init (or uninit: ``Mode.NONE``) reporting what it sets up (the mode, a C++
     expression where a parameter selects it, and its CBs), then the configuration it sets: the
     mode's parameter (the op, broadcast, reduce type...) and what the init does."""
     code = mode if isinstance(mode, str) else str(int(mode))
@@ -100,7 +100,7 @@ def _source(old: str | None, source: int) -> tuple[str, ...]:
 
 
 def _reconfig(function: str, params: str, *cbs: str, olds: tuple[str, ...] = (), source: int = 0) -> CallEvent:
-    """An unpacker's reconfiguration reporting what the emulator's records (the new CB, register 0),
+    """An unpacker's reconfiguration reporting the new CB and register 0 (an unpacker's),
     then which source register (``source``: 0 SrcA, 1 SrcB) and the old CB of the (old, new) form
     (``olds``); a two-operand one reports SrcA's, then SrcB's."""
     old = (*olds, None, None)
@@ -149,7 +149,8 @@ CALL_EVENTS: tuple[CallEvent, ...] = (
               operands=("ifrom_dst", "output_tile_index", "out_of_order_output")),
     CallEvent("compute/tilize.h", "tilize_block", Ev.TILIZE, ("icb", "block", "ocb")),
     CallEvent("compute/untilize.h", "untilize_block", Ev.UNTILIZE, ("icb", "full_ct_dim", "ocb", "0")),
-    CallEvent("compute/pack_untilize.h", "pack_untilize_block", Ev.UNTILIZE, ("icb", "block_rt_dim", "ocb", "1")),
+    CallEvent("compute/pack_untilize.h", "pack_untilize_block", Ev.UNTILIZE, ("icb", "block_rt_dim", "ocb", "1"),
+              operands=(_UNTILIZE_BLOCK,)),
     # broadcasts
     CallEvent("compute/bcast.h", "unary_bcast", Ev.UNARY_BCAST, ("icb",),
               operands=("in_tile_index", "dst_tile_index", _BCAST_OF.format("bcast_type"))),
@@ -186,7 +187,7 @@ CALL_EVENTS: tuple[CallEvent, ...] = (
     _init("compute/tilize.h", "tilize_uninit", Mode.NONE),
     _init("compute/untilize.h", "untilize_init", Mode.UNTILIZE, "icb"),
     _init("compute/untilize.h", "untilize_uninit", Mode.NONE),
-    # the emulator's reduce_init records its init twice (its own event, then the mode's)
+    # reduce_init reports its init twice (its own event, then the mode's), as the cost model counts it
     CallEvent("compute/reduce.h", "reduce_init", Ev.INIT, (str(int(Mode.REDUCE)), "icb", "icb_scaler"),
               operands=(_REDUCE_PARAM, _REDUCE_INIT),
               then=(Ev.INIT, (str(int(Mode.REDUCE)), "icb", "icb_scaler"), (_REDUCE_PARAM, _REDUCE_INIT))),
@@ -221,8 +222,8 @@ CALL_EVENTS: tuple[CallEvent, ...] = (
 
 #: the LLK's own inits a kernel may call directly (kernel_lib's eltwise chain initialises a
 #: broadcast binary with ``llk_math_eltwise_binary_init`` and then calls ``add_tiles_bcast``), under
-#: ``hw/ckernels/<arch>/metal``: each reports what the emulator's replacement of it records
-#: (tilecraft/emu/include/llk_math_binary_api.h). Inside an API init they are not the outermost call.
+#: ``hw/ckernels/<arch>/metal``: each reports the init it makes. Inside an API init they are not
+#: the outermost call.
 LLK_CALL_EVENTS: tuple[CallEvent, ...] = (
     CallEvent("llk_api/llk_math_binary_api.h", "llk_math_eltwise_binary_init", Ev.INIT,
               (f"(src_b_bcast_type == BroadcastType::NONE ? {int(Mode.BINARY)} : {int(Mode.BINARY_BCAST)})",
@@ -284,36 +285,25 @@ _SFPU_HEAD = re.compile(r"^(ALWI void (\w+_tile)\()([^()]*(?:\([^()]*\)[^()]*)*)
 _NOT_SFPU = frozenset(event.function for event in CALL_EVENTS)
 
 
-#: the SFPU operations the emulator's own compute API records: ``TC_U(Op)``, ``TC_SFPU(Op, ...)``,
-#: ``TC_SFPU_INIT(Op)`` (unary), ``TC_B(Op)``, ``TC_SFPU_BIN(Op, ...)`` (binary) in a function's body
-_EMULATOR_OP = re.compile(r"\bTC_(U|B|SFPU_INIT|SFPU|SFPU_BIN)\((\w+)[,)]")
-_EMULATOR_KIND = {"U": "U", "SFPU_INIT": "U", "SFPU": "U", "B": "B", "SFPU_BIN": "B"}
-_EMULATOR_FUNCTION = re.compile(r"^ALWI void (\w+)\(.*?^\}", re.M | re.S)
+#: the SFPU calls (and inits) whose operation their name does not say: the operation's code they
+#: report (``negative_tile`` is Neg, ``mul_unary_tile`` MulScalar, ``rounding_op_tile_init`` Floor's init)
+NAMED_OPERATIONS: dict[str, SfpuUnary | SfpuBinary] = {
+    "add_unary_tile": SfpuUnary.AddScalar, "sub_unary_tile": SfpuUnary.SubScalar,
+    "mul_unary_tile": SfpuUnary.MulScalar, "div_unary_tile": SfpuUnary.DivScalar,
+    "rsub_unary_tile": SfpuUnary.RsubScalar, "rsub_tile": SfpuUnary.RsubScalar, "rsub_tile_init": SfpuUnary.RsubScalar,
+    "binop_with_scalar_tile_init": SfpuUnary.AddScalar, "fill_tile_bitcast": SfpuUnary.FillBits,
+    "negative_tile": SfpuUnary.Neg, "negative_tile_init": SfpuUnary.Neg, "rounding_op_tile_init": SfpuUnary.Floor,
+    "power_binary_tile": SfpuBinary.Pow,
+}
 
 
-@functools.cache
-def _emulator_codes() -> dict[str, tuple[str, str]]:
-    """Each SFPU function of the emulator's own compute API (tilecraft/emu/include) -> the operation
-    it records last (``("U", "Neg")`` for ``negative_tile``): the code the machine must report too,
-    where the name does not say it (``negative_tile``, ``mul_unary_tile``, ``rounding_op_tile_init``)."""
-    found = {}
-    for path in sorted((Path(__file__).parent / "include" / "api" / "compute").rglob("*.h")):
-        for function in _EMULATOR_FUNCTION.finditer(path.read_text()):
-            ops = _EMULATOR_OP.findall(function.group(0))
-            if ops:
-                kind, name = ops[-1]
-                found[function.group(1)] = (_EMULATOR_KIND[kind], name)
-    return found
-
-
-def _code(function: str, ops: type[Enum]) -> int:
-    """The emulator's code of the SFPU operation ``function`` names: the one its own API records
-    (:func:`_emulator_codes`), else by name (``log_with_base_tile`` -> ``LogWithBase``,
-    ``div_binary_tile`` -> ``Div``), or ``len(ops)``: none."""
+def operation_code(function: str, ops: type[Enum]) -> int:
+    """The code of the SFPU operation ``function`` names in ``ops``: NAMED_OPERATIONS', else by name
+    (``log_with_base_tile`` -> ``LogWithBase``, ``div_binary_tile`` -> ``Div``), or ``len(ops)``: none."""
+    named = NAMED_OPERATIONS.get(function)
+    if isinstance(named, ops):
+        return named.value
     codes = {op.name.lower(): op.value for op in ops}
-    kind, name = _emulator_codes().get(function, ("", ""))
-    if kind == {SfpuUnary: "U", SfpuBinary: "B"}.get(ops) and name.lower() in codes:
-        return codes[name.lower()]
     key = re.sub(r"(^binary_|_binary$)", "", function.removesuffix("_init").removesuffix("_tile")).replace("_", "")
     return codes.get(key, len(codes))
 
@@ -345,7 +335,7 @@ def _sfpu_head(match: re.Match[str]) -> str:
     kind, ops = ((Ev.SFPU_TERNARY, SfpuTernary) if re.search(r"\bidst2\b", params)
                  else (Ev.SFPU_BINARY, SfpuBinary) if re.search(r"\bidst1\b", params) else (Ev.SFPU_UNARY, SfpuUnary))
     dsts = [] if "packthread" in function else _DST_PARAM.findall(params)[:3]
-    values = (*_traced((str(_code(function, ops)),)), *dsts, *(NO_DST,) * (3 - len(dsts)), _dst_format(match))
+    values = (*_traced((str(operation_code(function, ops)),)), *dsts, *(NO_DST,) * (3 - len(dsts)), _dst_format(match))
     return _with_site(head, params) + _event(kind, function, values)
 
 
@@ -360,10 +350,9 @@ _SFPU_INIT_HEAD = re.compile(r"^(ALWI void (\w+)_tile_init\()([^()]*(?:\([^()]*\
 
 
 def _sfpu_init_head(match: re.Match[str], multi_tile: set[str]) -> str:
-    """An SFPU init reports what the emulator's records: its unary operation's code, 0 for an
-    operation of two or three DST tiles (``multi_tile``: the stems whose ``*_tile`` has ``idst1``)."""
+    """An SFPU init reports its unary operation's code, 0 for an operation of two or three DST tiles (``multi_tile``: the stems whose ``*_tile`` has ``idst1``)."""
     head, stem, params = match.groups()
-    code = 0 if stem in multi_tile else _code(f"{stem}_tile_init", SfpuUnary)
+    code = 0 if stem in multi_tile else operation_code(f"{stem}_tile_init", SfpuUnary)
     return _with_site(head, params) + _event(Ev.SFPU_INIT, f"{stem}_tile_init", _traced((str(code),)))
 
 

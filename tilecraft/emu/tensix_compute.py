@@ -1,6 +1,6 @@
 """ttnn compute kernels on the Tensix machine: the JIT build's three TRISC compiles, and the bridge
-that runs them inside the kernel emulator (``TILECRAFT_COMPUTE=tensix``; docs/emulator.md, "ttnn
-compute kernels on the Tensix machine").
+that runs them inside the kernel emulator (docs/emulator.md, "ttnn compute kernels on the Tensix
+machine").
 
 A compute kernel is compiled as tt-metal's JIT compiles it for the device: once per TRISC, each
 translation unit laid out as ``trisck.cc`` (the kernel's defines, here as -D flags; the firmware's
@@ -13,7 +13,7 @@ processor index; what every kernel shares up to the descriptors comes precompile
 replaced). The firmware's part before the kernel is ``tc_compute_trisc_main.h``. Each TRISC is a
 shared object with local symbols, as in tensix_build.py.
 
-The data-movement kernels keep running on the emulator; the compute bridge
+The data-movement kernels run on the emulator's runtime (tensix_dataflow.py); the compute bridge
 (``tensix/bridge/compute_bridge.cpp``, linked with every machine source into one library loaded
 next to the emulator's runtime) runs the three TRISCs on the core's machine, on the core's L1 and
 CB counters (its module comment says how).
@@ -100,9 +100,9 @@ def kernel_include_roots(tt_metal: Path, build: KernelBuild, directory: Path, ar
 
 
 def descriptors_header(build: KernelBuild, dst_sync: bool = True) -> str:
-    """The JIT's ``chlkc_descriptors.h``: the per-CB tables (chlkc.py, shared with the emulator's own
-    build) and the compute configuration (DST_ACCUM_MODE, DST_SYNC_MODE, MATH_FIDELITY, APPROX), all
-    in every TRISC (0.81.1's compute API names APPROX outside MATH(...) too). Without ``dst_sync``
+    """The JIT's ``chlkc_descriptors.h``: the per-CB tables (chlkc.py) and the compute configuration
+    (DST_ACCUM_MODE, DST_SYNC_MODE, MATH_FIDELITY, APPROX), all in every TRISC (0.81.1's compute API
+    names APPROX outside MATH(...) too). Without ``dst_sync``
     (a data-movement kernel's) no DST_SYNC_MODE: kernel_lib's dest_helpers.hpp takes its absence for
     a data-movement kernel, which says full sync by DST_SYNC_FULL."""
     tables = chlkc.descriptor_tables(dict(build.cbs), build.fp32_dest_acc, build.unpack_to_dest_fp32,
@@ -118,7 +118,7 @@ def descriptors_header(build: KernelBuild, dst_sync: bool = True) -> str:
 def arch_define_lines(build: KernelBuild) -> str:
     """What the JIT passes every kernel of the arch on the command line (in the shared prefix)."""
     return "".join(f"#define {name} {value}\n" for name, value in build.arch_defines
-                   if name not in ("TC_EMULATOR", "COMPILE_FOR_TRISC"))
+                   if name != "COMPILE_FOR_TRISC")
 
 
 def kernel_define_flags(build: KernelBuild) -> list[str]:
@@ -171,9 +171,9 @@ def trisc_command(build: KernelBuild, tt_metal: Path, directory: Path, index: in
 
 
 def kernel_errors(build: KernelBuild) -> Callable[[str], Exception | None]:
-    """A failed TRISC (or, tensix_dataflow.py, BRISC/NCRISC) compile whose errors include one in the kernel's own source is the kernel's
-    mistake: diagnosed as the emulator's own build diagnoses it (compile_errors.py: a removed or
-    renamed name or header E5002-E5005 with its replacement, else E5001 at the line), not as the
+    """A failed TRISC (or, tensix_dataflow.py, BRISC/NCRISC) compile whose errors include one in the
+    kernel's own source is the kernel's mistake: diagnosed at the kernel's line (compile_errors.py: a
+    removed or renamed name or header E5002-E5005 with its replacement, else E5001), not as the
     machine's E5872; so is one without ``kernel_main`` (the old ``MAIN`` spelling)."""
     # an error at a kernel line, or an error in a header reached from a kernel line (a template
     # "required from" it, a constant expression "in 'constexpr' expansion of" it)

@@ -148,4 +148,4 @@ def load_kernel(device: native.NativeDevice, obj: Path, name: str, noc: int, scr
     if scratch is not None:
         scratch.mkdir(parents=True, exist_ok=True)
         obj = Path(shutil.copy(obj, scratch / obj.name))
-    return device.load_kernel(str(obj), name, noc, False, False, False, (), 4, False)
+    return device.load_kernel(str(obj), name, noc)

@@ -1,8 +1,8 @@
 """The host C++ compiler the emulator builds kernels with.
 
 Only the kernel emulator needs one; everything else in tilecraft runs without it. ``$CXX`` names
-it when set, else ``g++`` from the PATH. It must speak C++20 (GCC 11 or newer: the emulated API
-uses ``__builtin_bit_cast`` and requires-clauses).
+it when set, else ``g++`` from the PATH. It must speak C++20 (GCC 11 or newer: the runtime and the
+machine use ``__builtin_bit_cast`` and requires-clauses).
 """
 
 from __future__ import annotations

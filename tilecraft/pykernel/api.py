@@ -1,11 +1,10 @@
 """The TT-Metalium 0.81.1 kernel API as PyKernel kernels call it: functions, overloads, enums.
 
 A PyKernel call is checked against the same declarations the emulator compiles the kernel with,
-read through the emulator's declaration scanner, so the two cannot drift apart: a data-movement
-kernel's against the wheel's real 0.81.1 dataflow headers (emu/dataflow_api_table.py; data-movement
-kernels compile against them), a compute kernel's against the compute emulator's headers
-(``tilecraft/emu/include``), whose every declaration a test compares with the real 0.81.1 headers
-(tests/emu/test_signatures.py). It adds what a Python front end needs on top:
+read through the emulator's declaration scanner, so the two cannot drift apart: the wheel's real
+0.81.1 headers, a data-movement kernel's against the dataflow API (emu/dataflow_api_table.py), a
+compute kernel's against the compute API (emu/compute_api_table.py). It adds what a Python front
+end needs on top:
 the kind of value each parameter takes, which parameters a kernel never spells (the emulator's
 source-location parameter, ``call_line``), the enums (``SrcOrder::Reverse``), which calls belong
 to which kind of kernel, and the names 0.81.1 removed.
@@ -17,9 +16,9 @@ import functools
 import re
 from dataclasses import dataclass
 
-from ..emu import dataflow_api_table
-from ..emu.compile_errors import INCLUDE, REMOVED
-from ..emu.signatures import Signature, scan_tree
+from ..emu import compute_api_table, dataflow_api_table
+from ..emu.compile_errors import REMOVED
+from ..emu.signatures import Signature
 from ..ir.program_ir import COMPUTE, DATAMOVEMENT
 
 #: how messages name the kinds of kernel
@@ -73,9 +72,8 @@ def _param_text(p: Param) -> str:
 
 # ---------------------------------------------------------------- reading the headers
 def _is_hidden(raw: str) -> bool:
-    """Parameters the emulator or the real header fills in and a kernel never passes."""
-    return (raw in ("TC_LOC",) or raw.startswith("tc::Loc") or "__builtin_LINE()" in raw
-            or raw.startswith("decltype("))
+    """Parameters the header fills in and a kernel never passes."""
+    return "__builtin_LINE()" in raw or raw.startswith("decltype(")
 
 
 def _kind(ctype: str, enum_names: set[str]) -> str:
@@ -136,11 +134,7 @@ _ENUM = re.compile(r"\benum\s+(?:class\s+)?(?P<name>[A-Za-z_]\w*)\s*(?::\s*[\w:]
 def enums() -> dict[str, tuple[str, ...]]:
     """Every enum a kernel may name (``SrcOrder``, ``PoolType``, ``DataFormat``, ...) -> its members."""
     found: dict[str, tuple[str, ...]] = {}
-    # llk_defs.h: the LLK's enums (PoolType, ReduceDim, BroadcastType, ...), which the API takes
-    files = [path for path in sorted((INCLUDE / "api").rglob("*.h"))
-             if not dataflow_api_table.is_dataflow_header(path.relative_to(INCLUDE).as_posix())]
-    files += [INCLUDE / "tc_emu" / "base.h", INCLUDE / "llk_defs.h"]
-    files += [path for path, _ in dataflow_api_table.api_files()]
+    files = [*compute_api_table.enum_files(), *(path for path, _ in dataflow_api_table.api_files())]
     for path in files:
         text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", path.read_text(), flags=re.S)
         for match in _ENUM.finditer(text):
@@ -149,19 +143,10 @@ def enums() -> dict[str, tuple[str, ...]]:
     return found
 
 
-def _compute_signatures() -> list[Signature]:
-    """The compute kernel API: the emulator's headers less the data-movement ones, and the argument
-    accessors (tc_emu/args.h, which the compute headers include as 0.81.1's common.h declares them)."""
-    signatures = scan_tree(INCLUDE / "api", INCLUDE) + scan_tree(INCLUDE / "tc_emu", INCLUDE)
-    return [sig for sig in signatures
-            if not sig.name.startswith("tc_") and not dataflow_api_table.is_dataflow_header(sig.file)
-            and (sig.file.startswith("api/") or sig.file == "tc_emu/args.h")]
-
-
 @functools.cache
 def _tables() -> dict[str, dict[str, tuple[Overload, ...]]]:
     enum_names = set(enums())
-    sources = {COMPUTE: _compute_signatures(), DATAMOVEMENT: dataflow_api_table.signatures()}
+    sources = {COMPUTE: compute_api_table.signatures(), DATAMOVEMENT: dataflow_api_table.signatures()}
     tables: dict[str, dict[str, list[Overload]]] = {COMPUTE: {}, DATAMOVEMENT: {}}
     for kind, signatures in sources.items():
         for sig in signatures:
@@ -193,8 +178,3 @@ def removed(name: str) -> str | None:
 def names(kind: str) -> tuple[str, ...]:
     """Every API name of ``kind`` (what a misspelt call is matched against)."""
     return tuple(_tables()[kind])
-
-
-def header(overload: Overload, kind: str) -> str:
-    """The header a kernel includes for ``overload`` (the emulator's paths are the real ones)."""
-    return BASE_HEADER[kind] if overload.header.startswith("tc_emu/") else overload.header

@@ -78,7 +78,7 @@ class CallMixin:
         args = [self.expr(a) for a in node.args]
         template = [self.expr(t) for t in template_nodes]
         overload, args, template_text = self.choose(name, overloads, args, template, node)
-        self.kernel.includes.add(api.header(overload, self.interface.kind))
+        self.kernel.includes.add(overload.header)
         result = None if discard or overload.returns == "void" else self.reg("t", self.result_type(overload,
                                                                                                    template_text))
         self.emit(kir.Call(result=result, fn=name, args=args, template=tuple(template_text)))

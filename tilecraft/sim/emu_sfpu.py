@@ -5,9 +5,9 @@ the emulator's operation codes (:mod:`tilecraft.emu.codes`).
 The metal-level simulator's trace records these codes for the calls it simulates, as the emulator
 records them for the calls it runs, and the kernel-level cost model reads the function name back
 from them (:mod:`tilecraft.perf.kernel_costs`), so both levels charge one function's body. Each
-entry names the operation the emulator's header for that call passes (``log_with_base_tile`` ->
-``LogWithBase``); ``tests/sim/test_emu_sfpu.py`` holds the keys to the lowering's tables and each
-entry to the emulator's headers.
+entry names the operation the Tensix machine reports for that call (``log_with_base_tile`` ->
+``LogWithBase``: tilecraft/emu/tensix_call_events.py); ``tests/sim/test_emu_sfpu.py`` holds the keys
+to the lowering's tables and each entry to what the machine reports.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ UNARY: dict[str, Enum] = {
     # log_with_base_tile with the base's scale; relu_max_tile with 6
     "log2": U.LogWithBase, "log10": U.LogWithBase, "relu6": U.ReluMax,
     "isfinite": U.Isfinite, "isinf": U.Isinf, "isnan": U.Isnan, "celu": U.Celu,
-    # prelu_tile with one slope is leaky_relu_tile's function (the emulator has no prelu_tile)
+    # prelu_tile with one slope is leaky_relu_tile's function (prelu_tile has no operation code of its own)
     "prelu": U.LeakyRelu,
     "softplus": U.Softplus, "hardtanh": U.Hardtanh, "clamp": U.Clamp, "threshold_le": U.Threshold,
     "round": U.Round, "rsub": U.RsubScalar,

@@ -225,7 +225,7 @@ class KernelDescriptor:
         self.defines = list(defines.items()) if isinstance(defines, dict) else list(defines)
         self.runtime_args = RuntimeArgs() if runtime_args is None else runtime_args
         self.common_runtime_args = list(common_runtime_args)
-        self.opt_level = opt_level
+        self.opt_level = opt_level  # the JIT's -O level: the emulator builds every kernel with its own flags
         self.config = config
         self.bindings = bindings
 

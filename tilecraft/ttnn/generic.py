@@ -88,7 +88,7 @@ def generic_op(io_tensors: Sequence[Tensor], program_descriptor: ProgramDescript
         cbs=[_cb_spec(cb, io_tensors, span) for cb in program_descriptor.cbs],
         semaphores=[SemaphoreSpec(s.id, core_list(s.core_ranges) if s.core_ranges is not None else [],
                                   int(s.initial_value), span) for s in program_descriptor.semaphores],
-        tensors=tensors, arch=arch, span=span, compute_engine=current.options.compute_engine)
+        tensors=tensors, arch=arch, span=span)
     result = launch.run(program, stop_at_first_error=current.options.emulator_stop_at_first_error,
                         trace=bool(hooks))
     for runs in _recorders.get():
@@ -178,15 +178,13 @@ def _kernel_spec(kernel: KernelDescriptor, index: int, span: Span | None) -> Ker
     cores = core_list(kernel.core_ranges)
     named = [(str(n), int(v)) for n, v in kernel.named_compile_time_args]
     defines = [(str(k), str(v)) for k, v in kernel.defines]
-    opt = {"O0": "-O0", "O1": "-O1", "O2": "-O2", "O3": "-O3", "Os": "-Os"}.get(str(kernel.opt_level or "O2")
-                                                                              .split(".")[-1], "-O2")
     compile_args, common = [int(a) for a in kernel.compile_time_args], list(kernel.common_runtime_args)
     bindings = None
     if kernel.bindings is not None:
         bindings = _named_bindings(kernel.bindings, compile_args, common, display, span)
     return KernelSpec(name=Path(display).stem, source=source, text=text, display=display, slot=slot, noc=noc,
                       cores=cores, compile_args=compile_args, named_args=named, defines=defines,
-                      runtime_args=kernel.runtime_args_by_core(), common_args=common, compute=compute, opt_level=opt,
+                      runtime_args=kernel.runtime_args_by_core(), common_args=common, compute=compute,
                       bindings=bindings, span=span)
 
 

@@ -1,5 +1,6 @@
-// The compute engine of one core: DST, the unpacker and packer configurations, what the math
-// and unpack units were last initialised for.
+// The compute side of one core as the sanitizer follows it (compute.cpp): DST ownership, the
+// unpacker and packer configurations, what the unpacker and math were last initialised for, and
+// the checks on a compute kernel's API calls, which the Tensix machine reports (machine_calls.cpp).
 #pragma once
 
 #include <cstdint>
@@ -11,11 +12,7 @@ namespace tc {
 
 struct Compute {
     static constexpr int kTiles = 16;
-    static constexpr int kElems = 1024;
-    // DST in face order; each word is fp32 bits, or an integer for integer data
-    std::uint32_t dst[kTiles][kElems] = {};
-    bool dst_int[kTiles] = {};
-    bool dst_cleared[kTiles] = {};  // zeroed by the packer's release: reads as 0, or -inf for max
+    bool dst_int[kTiles] = {};  // the tile holds integers (an integer copy or an integer call's result)
     std::int8_t dst_reduce[kTiles] = {};  // 1 + RDim when the tile holds a reduce result beyond row/col 0
     // DST sections: one (full sync) or two (half sync) of `capacity()` tiles
     // Both: tile_regs_wait() came before math's tile_regs_commit() (the ACQ()/REL() idiom of ttnn
@@ -24,10 +21,8 @@ struct Compute {
     enum class Sec : std::uint8_t { Free, Math, Committed, Pack, Both };
     Sec sec[2] = {Sec::Free, Sec::Free};
     int math_sec = 0, pack_sec = 0;
-    std::uint32_t packed_before_commit = 0;  // DST tiles (bit per index) packed in the Both state
 
-    bool fp32 = false, full_sync = false, approx = false, pack_precise = false;
-    int fidelity_phases = 4;  // of the matrix unit's multiplies (MathFidelity)
+    bool fp32 = false, full_sync = false;
     const std::uint8_t* unpack_to_dest = nullptr;
 
     bool started = false;
@@ -41,8 +36,6 @@ struct Compute {
     Loc mode_loc{};
     int reduce_mask = -1;  // RDim the packer's edge mask keeps, -1: no mask
     std::uint32_t pack_untilize = 0;  // the packer's untilize block, (full_ct << 16) | block_ct; 0: tiles
-    bool l1_acc = false;
-    bool relu = false;  // the packer writes negative values as zero (ReluType::ZERO_RELU)
 
     std::uint32_t capacity() const { return std::uint32_t((full_sync ? 16 : 8) / (fp32 ? 2 : 1)); }
     int sections() const { return full_sync ? 1 : 2; }
@@ -50,12 +43,10 @@ struct Compute {
 
 inline Compute& comp() { return *cur_core().compute; }
 
-// DST access for the math and packer threads, with the ownership checks; returns a tile index
-// into Compute::dst.
+// DST access for math, with the ownership checks; returns a tile index into Compute's per-tile state.
 int math_dst(std::uint32_t index, const char* call, Loc loc);
 
-// The sanitizer's checks, each shared by the first engine's API and the Tensix machine's
-// (machine_calls.cpp), which runs them on the kernel's calls while its TRISCs compute:
+// The sanitizer's checks, which machine_calls.cpp runs on the kernel's calls while its TRISCs compute:
 // E5410: a compute call before compute_kernel_hw_startup.
 void require_started(const char* call, Loc loc);
 // E5207: an unpack of tile `tile` of CB `cb` beyond the pages waited for.
@@ -67,16 +58,23 @@ std::uint32_t dst_written(std::uint32_t index, const char* call, Loc loc);
 // the page written (in-order packing moves on to the next).
 std::uint32_t pack_page(CircularBuffer& b, std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile,
                         bool out_of_order, Loc loc);
-// DST tile `tile` (of Compute::dst) freshly written by math: integer data or not, no reduce result.
+// DST tile `tile` freshly written by math: integer data or not, no reduce result.
 void dst_fresh(int tile, bool integer);
 // DST tile `tile` now holds a reduce result over `dim` (the packer's reduce mask applies to it).
 void dst_reduced(int tile, RDim dim);
 
-// The configuration the init and reconfig calls set, as the first engine's API functions set it
-// after recording their trace events (the machine records its own): the unpackers' formats
-// (reconfig_data_format_srca/srcb: `which` 0/1; the (old, new) form reprograms only when the two
-// CBs' formats differ), the packer's format, what the unpacker and math are initialised for, and
-// reduce_uninit (the packer's reduce mask off).
+// The DST hand-over between math and the packer (tile_regs_acquire/commit/wait/release), each with
+// its trace event and its checks (E5405, E5403, E5410).
+void regs_acquire(Loc loc);
+void regs_commit(Loc loc);
+void regs_wait(Loc loc);
+void regs_release(Loc loc);
+
+// The configuration the init and reconfig calls set, with compute_kernel_hw_startup's trace event:
+// the unpackers' formats (reconfig_data_format_srca/srcb: `which` 0/1; the (old, new) form
+// reprograms only when the two CBs' formats differ), the packer's format, what the unpacker and
+// math are initialised for, and reduce_uninit (the packer's reduce mask off).
+void hw_startup(std::uint32_t src_a_cb, std::uint32_t src_b_cb, std::uint32_t out_cb, Loc loc);
 void configure_src(int which, std::uint32_t old_cb, std::uint32_t new_cb, bool has_old, Loc loc);
 void configure_pack(std::uint32_t old_cb, std::uint32_t new_cb, bool has_old, Loc loc);
 void set_mode(Mode mode, std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t param, Loc loc);
@@ -104,26 +102,29 @@ bool binary_mode(Fpu op, Bcast bcast, const char* call, Loc loc);
 std::uint8_t unpack_format(int src, std::uint32_t cb, std::uint32_t tile, const char* call, Loc loc,
                            bool to_dest = false, bool matmul = false);
 // E5401, E5406: pack_tile of DST tile `dst` into CB `cb` (of buffer `b`) with the packer's format
-// and reduce mask; returns the tile's index in Compute::dst.
+// and reduce mask; returns the tile's index in Compute's per-tile state.
 int pack_configured(const CircularBuffer& b, std::uint32_t dst, std::uint32_t cb, Loc loc);
+// tilize_block of `tiles` tiles from CB `in_cb` into `out_cb` (E5409, E5402, E5207, E5410, E5401),
+// then the packer's next page moves on past them.
+void tilize_checked(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_cb, const char* call, Loc loc);
+// untilize_block of `tiles` tiles (E5409, E5402, E5207, E5411, E5401), the packer moving on likewise.
+void untilize_checked(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_cb, const char* call, Loc loc);
+// pack_untilize_block of `block_rt` rows of the untilize block `block`, (full_ct << 16) | block_ct
+// (E5409 for the init and the packer's set-up, E5404, E5402, E5207, E5411, E5401, E5208 for the row
+// block beyond the pages reserved).
+void pack_untilize_checked(std::uint32_t in_cb, std::uint32_t block_rt, std::uint32_t out_cb, std::uint32_t block,
+                           const char* call, Loc loc);
 // E5413: an SFPU call (`call`) told DST holds data format `format` (kNoFormat: not told).
 void require_dst_format(std::uint32_t format, const char* call, Loc loc);
 // E5414: a float SFPU call (`call`) reads DST tile `tile` while it holds integers (Compute::dst_int).
 void require_float_dst(int tile, const char* call, Loc loc);
 // Whether the SFPU unary operation `op` (an SfpuUnary code) reads its DST tile as floats: not a
-// fill (which only writes), nor identity (which copies the bits), nor a code the emulator lacks.
+// fill (which only writes), nor identity (which copies the bits), nor a code past the table.
 bool unary_reads_floats(std::uint32_t op);
 
 // A compute API call of a kernel on the Tensix machine, from its MATH TRISC in the kernel's order
 // (tilecraft/emu/tensix_call_events.py lists them and the layout of `values`): its trace event and
-// the checks above, as the first engine makes them for its own calls.
+// the checks above.
 void machine_api_call(Ev kind, const char* call, const std::uint32_t* values, Loc loc);
-// The value written into DST: rounded to bfloat16 unless DST holds fp32.
-inline std::uint32_t to_dst(float value) { return as_bits(comp().fp32 ? value : bf16_round(value)); }
-inline float dst_value(int tile, std::uint32_t i) {
-    Compute& c = comp();
-    if (c.dst_cleared[tile]) return 0.0f;
-    return c.dst_int[tile] ? float(std::int32_t(c.dst[tile][i])) : as_float(c.dst[tile][i]);
-}
 
 }  // namespace tc

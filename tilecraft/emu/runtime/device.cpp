@@ -113,11 +113,6 @@ void stop_here(const char* code, Loc loc, const std::string& message, const std:
     std::abort();  // outside a fiber: nothing can go on
 }
 
-void not_modelled(const char* what, Loc loc) {
-    stop_here("E5009", loc, fmt_str("%s is not modelled by the emulator", what),
-              "docs/emulator.md section 7 lists what the emulator does not model; the call runs on the device");
-}
-
 void assert_failed(const char* condition, Loc loc) {
     stop_here("E5008", loc, fmt_str("ASSERT(%s) failed", condition),
               "with the watcher on, the device hangs at a failed ASSERT and the host reports this line");
@@ -384,9 +379,7 @@ static char g_error[1024];
 
 const char* tc_last_error() { return g_error; }
 
-void* tc_load_kernel(void* handle, const char* path, const char* name, int noc, int fp32_dest_acc,
-                     int dst_full_sync, int approx, const std::uint8_t* unpack_to_dest_fp32, int math_fidelity,
-                     int bfp8_pack_precise) {
+void* tc_load_kernel(void* handle, const char* path, const char* name, int noc) {
     Device* d = static_cast<Device*>(handle);
     void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (lib == nullptr) {
@@ -403,12 +396,6 @@ void* tc_load_kernel(void* handle, const char* path, const char* name, int noc, 
     k->entry = entry;
     k->name = name;
     k->noc = std::uint8_t(noc);
-    k->fp32_dest_acc = fp32_dest_acc != 0;
-    k->dst_full_sync = dst_full_sync != 0;
-    k->approx = approx != 0;
-    k->math_fidelity = math_fidelity;
-    k->bfp8_pack_precise = bfp8_pack_precise != 0;
-    if (unpack_to_dest_fp32) std::memcpy(k->unpack_to_dest_fp32, unpack_to_dest_fp32, 64);
     d->kernels.push_back(k);
     return k;
 }
@@ -436,7 +423,7 @@ int tc_run(void* handle) {
     Device* d = static_cast<Device*>(handle);
     g_dev = d;
     for (Fiber* f : d->fibers)
-        if (f->slot == TRISC) compute_configure(d, f->core, f->kernel);  // also the Tensix machine's: its checks
+        if (f->slot == TRISC) compute_configure(d, f->core, f->kernel);  // the compute checks' DST mode
     run_all();
     g_dev = nullptr;
     for (const Finding& f : d->findings)

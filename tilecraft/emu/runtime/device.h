@@ -74,12 +74,12 @@ struct Kernel {
     void (*entry)() = nullptr;
     std::string name;
     std::uint8_t noc = 0;
-    // compute configuration (ComputeConfigDescriptor)
-    bool fp32_dest_acc = false, dst_full_sync = false, approx = false, bfp8_pack_precise = false;
-    int math_fidelity = 4;  // MathFidelity: LoFi 0, HiFi2 2, HiFi3 3, HiFi4 4
+    // a compute kernel's DST mode and UnpackToDestFp32 flags (ComputeConfigDescriptor), for the
+    // sanitizer's DST and unpack checks (compute.cpp)
+    bool fp32_dest_acc = false, dst_full_sync = false;
     std::uint8_t unpack_to_dest_fp32[64] = {};
-    // A compute kernel on the Tensix machine (TILECRAFT_COMPUTE=tensix): its UNPACK, MATH and PACK
-    // objects and their entry points; `entry` is then the compute bridge's (tensix/bridge/).
+    // A compute kernel on the Tensix machine: its UNPACK, MATH and PACK objects and their entry
+    // points; `entry` is then the compute bridge's (tensix/bridge/).
     void* trisc_libs[3] = {};
     void* trisc_mains[3] = {};
 };

@@ -2,8 +2,6 @@
 
 #include <cmath>
 
-#include "fpu.h"
-
 namespace tc {
 
 const char* format_name(std::uint8_t f) {
@@ -28,8 +26,6 @@ const char* format_name(std::uint8_t f) {
 bool is_integer_format(std::uint8_t f) {
     return f == fmt::Int32 || f == fmt::UInt32 || f == fmt::UInt16 || f == fmt::UInt8 || f == fmt::Int8;
 }
-
-bool is_block_float(std::uint8_t f) { return f == fmt::Bfp8_b || f == fmt::Bfp4_b; }
 
 static std::uint32_t exponent_bytes(const TileShape& shape) {
     std::uint32_t n = shape.elems() / 16;  // one exponent per face row
@@ -164,32 +160,6 @@ static std::int64_t integer_of(std::uint32_t word, bool integer) {
 
 static float float_of(std::uint32_t word, bool integer) { return integer ? float(std::int32_t(word)) : as_float(word); }
 
-std::uint32_t element_bytes(std::uint8_t f) {
-    switch (f) {
-        case fmt::Float32: case fmt::Int32: case fmt::UInt32: return 4;
-        case fmt::Float16: case fmt::Float16_b: case fmt::UInt16: return 2;
-        case fmt::UInt8: case fmt::Int8: return 1;
-        default: return 0;
-    }
-}
-
-std::uint32_t decode_element(std::uint8_t f, const std::uint8_t* src) {
-    std::uint32_t out = 0;
-    TileShape one{1, 16};
-    std::uint32_t words[16];
-    std::uint8_t bytes[64] = {};
-    std::memcpy(bytes, src, element_bytes(f));
-    if (decode_tile(f, bytes, one, words)) out = words[0];
-    return out;
-}
-
-void encode_element(std::uint8_t f, std::uint32_t word, bool integer, std::uint8_t* dst) {
-    TileShape one{1, 16};
-    std::uint32_t words[16] = {word};
-    std::uint8_t bytes[64];
-    if (encode_tile(f, words, integer, one, bytes)) std::memcpy(dst, bytes, element_bytes(f));
-}
-
 // Lays out a block-float tile (the exponent section, then the element codes); `group(g, bits,
 // codes)` rounds group g of 16 values, writing its codes and returning its shared exponent.
 template <class Group>
@@ -277,25 +247,6 @@ bool encode_tile(std::uint8_t f, const std::uint32_t* words, bool integer, const
             });
             return true;
         default: return false;
-    }
-}
-
-bool pack_encode_tile(std::uint8_t f, const std::uint32_t* words, bool integer, const TileShape& shape, bool fp32_dst,
-                      bool precise, std::uint8_t* dst) {
-    const std::uint32_t n = shape.elems();
-    if (integer) return encode_tile(f, words, integer, shape, dst);
-    static std::uint32_t packed[1024];
-    switch (f) {
-        case fmt::Float16_b: case fmt::Float32:
-            for (std::uint32_t i = 0; i < n; ++i)
-                packed[i] = f == fmt::Float32 ? fpu::pack_fp32(words[i], fp32_dst) : fpu::pack_bf16(words[i]);
-            return encode_tile(f, packed, false, shape, dst);  // exact from here
-        case fmt::Bfp8_b: case fmt::Bfp4_b:
-            write_block_float(f == fmt::Bfp8_b ? 7 : 3, shape, dst, [&](std::uint32_t g, int bits, std::uint8_t* codes) {
-                return fpu::pack_block(words + g * 16, bits, fp32_dst, precise, codes);
-            });
-            return true;
-        default: return encode_tile(f, words, integer, shape, dst);
     }
 }
 

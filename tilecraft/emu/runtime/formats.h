@@ -27,38 +27,24 @@ inline std::uint32_t as_bits(float f) {
 }
 
 // bfloat16 round to nearest, ties to even (NaN stays NaN)
-inline std::uint16_t bf16_bits(float x) {  // round to nearest even; NaN stays NaN
+inline std::uint16_t bf16_bits(float x) {
     std::uint32_t b = as_bits(x);
     if ((b & 0x7F800000u) == 0x7F800000u && (b & 0x007FFFFFu)) return std::uint16_t((b >> 16) | 0x40);
     std::uint32_t lsb = (b >> 16) & 1u;
     return std::uint16_t((b + 0x7FFFu + lsb) >> 16);
 }
-inline float bf16_round(float x) { return as_float(std::uint32_t(bf16_bits(x)) << 16); }
-// TF32 (19-bit register format): the unpacker drops the low 13 mantissa bits of fp32
-inline float tf32_trunc(float x) { return as_float(as_bits(x) & 0xFFFFE000u); }
-inline float bf16_trunc(float x) { return as_float(as_bits(x) & 0xFFFF0000u); }
 std::uint16_t f16_bits(float x);
 float f16_value(std::uint16_t h);
 
 bool is_integer_format(std::uint8_t f);
-bool is_block_float(std::uint8_t f);
 
 // Decode one tile of format f at src into face-ordered words; returns false for an unknown format.
 bool decode_tile(std::uint8_t f, const std::uint8_t* src, const TileShape& shape, std::uint32_t* out);
 // Encode face-ordered words (fp32 bits, or integers when `integer`) into format f at dst.
 bool encode_tile(std::uint8_t f, const std::uint32_t* words, bool integer, const TileShape& shape,
                  std::uint8_t* dst);
-// Encode DST words as the packer writes them (fpu.h): bfloat16 ties away from zero, NaN to inf,
-// denormals to +0, Bfp8_b/Bfp4_b through the packer's intermediate format; other formats as
-// encode_tile. `fp32_dst`: DST holds fp32; `precise`: bfp8_pack_precise.
-bool pack_encode_tile(std::uint8_t f, const std::uint32_t* words, bool integer, const TileShape& shape, bool fp32_dst,
-                      bool precise, std::uint8_t* dst);
-// Round one group of 16 fp32 values as a block-float pack with `mantissa_bits` (7 or 3) does:
-// writes the element codes and returns the shared exponent.
-// One element of a row-major (untilized) page: bytes per element, decode, encode.
-std::uint32_t element_bytes(std::uint8_t f);
-std::uint32_t decode_element(std::uint8_t f, const std::uint8_t* src);
-void encode_element(std::uint8_t f, std::uint32_t word, bool integer, std::uint8_t* dst);
+// Round one group of 16 fp32 values as a block-float tile of `mantissa_bits` (7 or 3) holds them:
+// writes the element codes and returns the shared exponent; and one element's value back.
 std::uint8_t block_float_group(const float* in, int mantissa_bits, std::uint8_t* codes);
 float block_float_value(std::uint8_t code, std::uint8_t exponent, int mantissa_bits);
 

@@ -1,22 +1,22 @@
-// The compute API calls of a kernel running on the Tensix machine (TILECRAFT_COMPUTE=tensix), as
-// the kernel emulator's trace and sanitizer see them.
+// The compute API calls of a kernel running on the Tensix machine, as the kernel emulator's trace
+// and sanitizer see them.
 //
 // On the machine the compute API is Tenstorrent's: its calls issue the LLK's instructions, and the
 // machine computes what the device would, mistakes included (a pack without tile_regs_wait packs
 // whatever DST holds). The sanitizer's findings are about the API's protocol, so they are made
 // here on the calls themselves: the machine tree makes each call report itself from the MATH
 // TRISC, in the kernel's order, with its caller's line (tilecraft/emu/tensix_call_events.py), and
-// each report runs the first engine's own checks (the CB counts, the tile indices read against the
+// each report runs the checks of compute.cpp (the CB counts, the tile indices read against the
 // pages waited for and written against the pages reserved, the DST hand-over and capacity) on the
-// core's CB and DST bookkeeping, which the first engine's kernels would keep in the same way. The
-// TRISCs themselves wait on and move the shared CB counters (tensix/bridge/compute_bridge.cpp).
+// core's CB and DST bookkeeping. The TRISCs themselves wait on and move the shared CB counters
+// (tensix/bridge/compute_bridge.cpp).
 //
 // The configuration those checks read (the unpackers' and packer's formats, what the unpacker and
 // math are initialised for, the packer's reduce mask and untilize block) is followed here from the
-// init and reconfig calls the machine reports, with the first engine's own functions; so the
-// format, init and reduce-mask findings (E5401, E5402, E5406, E5409, E5411) and the SFPU's DST
-// format (E5413) are the first engine's too. A configuration change the API makes outside the
-// reported calls (the LLK called directly) is not followed.
+// init and reconfig calls the machine reports; so are the format, init and reduce-mask findings
+// (E5401, E5402, E5406, E5409, E5411), the SFPU's DST format (E5413) and the untilizes' row block
+// (E5208). A configuration change
+// the API makes outside the reported calls (the LLK called directly) is not followed.
 #include <algorithm>
 #include <string>
 
@@ -30,8 +30,7 @@ namespace {
 // An SFPU event's absent DST operand (tensix_call_events.py: NO_DST).
 constexpr std::uint32_t kNoDst = 0xFFFFFFFFu;
 
-// The trace event of a call: values[0..3] as the first engine records them, a CB index as the
-// bytes of one of its pages.
+// The trace event of a call: values[0..3], a CB index as the bytes of one of its pages.
 void trace(Ev kind, const std::uint32_t* v, Loc loc) {
     if (!tracing()) return;
     std::uint32_t a = v[0], b = v[1], c = v[2];
@@ -107,7 +106,7 @@ bool integer_call(const char* call) {
 
 void machine_api_call(Ev kind, const char* call, const std::uint32_t* v, Loc loc) {
     cur().last_loc = loc;
-    switch (kind) {  // the first engine's own functions, which record their trace events
+    switch (kind) {  // compute.cpp's and dataflow.cpp's functions, which record their trace events
         case Ev::CbReserve: case Ev::CbPush: case Ev::CbWait: case Ev::CbPop:
             cb_call_on_machine(kind, std::int32_t(v[0]), v[1], loc);
             return;
@@ -167,6 +166,14 @@ void machine_api_call(Ev kind, const char* call, const std::uint32_t* v, Loc loc
             }
             break;
         }
+        case Ev::Tilize:  // (in cb, tiles, out cb)
+            if (configured({v[0], v[2]}, call, loc)) tilize_checked(v[0], v[1], v[2], call, loc);
+            break;
+        case Ev::Untilize:  // (in cb, tiles or block rows, out cb, pack_untilize, untilize block)
+            if (!configured({v[0], v[2]}, call, loc)) return;
+            if (v[3] == 0) untilize_checked(v[0], v[1], v[2], call, loc);
+            else pack_untilize_checked(v[0], v[1], v[2], v[4], call, loc);
+            break;
         case Ev::Pack: {  // (cb, -, -, -, dst, output tile index, out of order)
             if (!configured({v[0]}, call, loc)) return;
             CircularBuffer& b = cur_core().cbs[v[0]];
@@ -179,9 +186,9 @@ void machine_api_call(Ev kind, const char* call, const std::uint32_t* v, Loc loc
             for (int i = 4; i < 7; ++i)
                 if (v[i] != kNoDst) last = tiles[i - 4] = math_dst(v[i], call, loc);
             require_dst_format(v[7], call, loc);
-            // a float call the emulator knows (its operation code) reads its operands (a unary its
-            // tile, a binary idst0/idst1, a ternary all three) as floats: E5414, as the first engine
-            // checks. Calls of no known code (bitwise, shifts, copy_dest_values) are not judged.
+            // a float call of a known operation code (tc_emu/sfpu_ops.h) reads its operands (a unary
+            // its tile, a binary idst0/idst1, a ternary all three) as floats: E5414. Calls of no
+            // known code (bitwise, shifts, copy_dest_values) are not judged.
             const bool integers = integer_call(call), told_integers = is_integer_format(std::uint8_t(v[7]));
             const bool as_floats = kind == Ev::SfpuUnary ? unary_reads_floats(v[0])
                                    : kind == Ev::SfpuBinary ? v[0] < std::uint32_t(tc::SfpuBinary::Count)

@@ -75,81 +75,21 @@ void inline_dw_write(std::uint64_t addr, std::uint32_t value, std::uint8_t be, b
 // ASSERT(condition) of api/debug/assert.h failed: a finding at the kernel line; the kernel hangs
 // there on the device (watcher builds), so the run stops.
 void assert_failed(const char* condition, Loc loc);
-// A call whose arguments ask for something the emulator does not model (a VectorMode other than
-// RC, a transposed matmul_init): a finding at the kernel line that stops the run (E5009), so
-// that the kernel never runs on to a result the device would not compute.
-void not_modelled(const char* what, Loc loc);
 void dprint(const char* text);
 void dprint_endl();
 
-// ---------------------------------------------------------------- compute engine
-// Operation codes of the FPU (binary, broadcast) and the SFPU; the runtime's tables give each
-// its numerics (see tilecraft/emu/runtime/sfpu.cpp).
+// ---------------------------------------------------------------- compute API calls
+// Codes of the compute calls' operands as the trace and the sanitizer's checks carry them
+// (tilecraft/emu/codes.py reads them): the FPU's binary ops, broadcasts, reduce pools and
+// dimensions, and what an init call sets the unpacker and math up for.
 enum class Fpu : std::uint8_t { Add, Sub, Mul };
 enum class Bcast : std::uint8_t { None, Row, Col, Scalar };
 enum class Pool : std::uint8_t { Sum, Avg, Max };
 enum class RDim : std::uint8_t { Row, Col, Scalar };
-enum class ReuseDest : std::uint8_t { None, ToSrcA, ToSrcB };
-
-void hw_startup(std::uint32_t src_a_cb, std::uint32_t src_b_cb, std::uint32_t out_cb, Loc loc);
-void reconfig_src(int which, std::uint32_t old_cb, std::uint32_t new_cb, bool has_old, Loc loc);
-void reconfig_pack(std::uint32_t old_cb, std::uint32_t new_cb, bool has_old, Loc loc);
-void set_fp32_dest_acc(bool enable, Loc loc);
-
-void regs_acquire(Loc loc);
-void regs_commit(Loc loc);
-void regs_wait(Loc loc);
-void regs_release(Loc loc);
-
-// init calls: what the unpacker/math are programmed for (checked against the next operation)
 enum class Mode : std::uint8_t {
     None, Copy, Binary, BinaryBcast, UnaryBcast, Matmul, Reduce, Transpose, Tilize, Untilize, ReuseDest,
     PackUntilize
 };
-void init_mode(Mode mode, std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t param, Loc loc);
-// the LLK's separate unpacker init of a binary: must agree with the binary the math init set up
-void unpack_ab_init(Bcast bcast, std::uint32_t cb_a, std::uint32_t cb_b, Loc loc);
-
-void copy_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc);
-void binary_tiles(Fpu op, Bcast bcast, std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t tile_a,
-                  std::uint32_t tile_b, std::uint32_t dst, Loc loc);
-void unary_bcast(Bcast bcast, std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc);
-void reuse_dest_tiles(Fpu op, ReuseDest reuse, std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc);
-void matmul_tiles(std::uint32_t cb_a, std::uint32_t cb_b, std::uint32_t tile_a, std::uint32_t tile_b,
-                  std::uint32_t dst, bool transpose, std::uint32_t ct_dim, std::uint32_t rt_dim,
-                  std::uint32_t kt_dim, Loc loc);
-void reduce_init(Pool pool, RDim dim, std::uint32_t cb, std::uint32_t scaler_cb, std::uint32_t out_cb, Loc loc);
-void reduce_uninit(Loc loc);
-void reduce_tile(Pool pool, RDim dim, std::uint32_t cb, std::uint32_t scaler_cb, std::uint32_t tile,
-                 std::uint32_t scaler_tile, std::uint32_t dst, Loc loc);
-void transpose_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst, Loc loc);
-// tilize_block (`fast`: fast_tilize_block, which always unpacks through SrcA)
-void tilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_cb, bool fast, Loc loc);
-void untilize_block(std::uint32_t in_cb, std::uint32_t tiles, std::uint32_t out_cb, Loc loc);
-// pack_untilize (0.81.1 api/compute/pack_untilize.h): block_ct/full_ct are the init's template arguments
-void pack_untilize_init(std::uint32_t in_cb, std::uint32_t out_cb, std::uint32_t block_ct, std::uint32_t full_ct,
-                        Loc loc);
-void pack_untilize_block(std::uint32_t in_cb, std::uint32_t block_rt, std::uint32_t out_cb, std::uint32_t block_c,
-                         std::uint32_t block_ct, std::uint32_t full_ct, Loc loc);
-void pack_untilize_dest_init(std::uint32_t out_cb, std::uint32_t block_ct, std::uint32_t full_ct, Loc loc);
-void pack_untilize_dest(std::uint32_t out_cb, std::uint32_t block_rt, std::uint32_t block_c, std::uint32_t block_ct,
-                        std::uint32_t full_ct, Loc loc);
-void pack_untilize_uninit(std::uint32_t out_cb, Loc loc);
-
-void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order, Loc loc);
-void pack_l1_acc(bool enable, Loc loc);
-void pack_relu(bool zero_negatives, Loc loc);
-
-// SFPU: one operation code per function; parameters as the API passes them (float bit patterns,
-// integers); `fmt` is a DataFormat template argument where the API has one (255: none).
-void sfpu_unary(std::uint32_t op, std::uint32_t dst, std::uint32_t p0, std::uint32_t p1, std::uint32_t p2,
-                std::uint32_t fmt, Loc loc);
-void sfpu_binary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint32_t out, std::uint32_t fmt, Loc loc);
-void sfpu_ternary(std::uint32_t op, std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t out,
-                  std::uint32_t fmt, Loc loc);
-void sfpu_typecast(std::uint32_t in_fmt, std::uint32_t out_fmt, std::uint32_t dst, Loc loc);
-void sfpu_init(std::uint32_t op, Loc loc);
-void copy_dest_values(std::uint32_t from, std::uint32_t to, Loc loc);
 
 }  // namespace tc
 

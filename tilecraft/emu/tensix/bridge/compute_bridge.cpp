@@ -17,10 +17,10 @@
 // * Trace and sanitizer: the compute API calls tensix_call_events.py lists report themselves from
 //   each TRISC with their caller's place (compute_event_hook). The MATH TRISC's, the kernel's
 //   sequence, become the emulator's trace events and run its sanitizer's checks
-//   (runtime/machine_calls.cpp); an error finding ends the machine's run as it ends a fiber of the
-//   first engine (unless the run records findings and goes on). Each TRISC's latest call is the
-//   call it waits in: a TRISC blocked in cb_wait_front/cb_reserve_back is reported at that line,
-//   in the first engine's words, when the emulator looks for a deadlock.
+//   (runtime/machine_calls.cpp); an error finding ends the machine's run as it ends any fiber
+//   (unless the run records findings and goes on). Each TRISC's latest call is the call it waits
+//   in: a TRISC blocked in cb_wait_front/cb_reserve_back is reported at that line, in the words
+//   of a data-movement RISC's wait, when the emulator looks for a deadlock.
 #include <dlfcn.h>
 
 #include <cstdio>
@@ -72,7 +72,7 @@ struct CoreLink {
 };
 
 // While the checks of a MATH TRISC's call run, the core's CB counters read as the kernel's
-// sequence has them at that call (the first engine's, which runs the calls in order): the PACK
+// sequence has them at that call (as if the calls ran one after another): the PACK
 // TRISC's pushes and the UNPACK TRISC's pops may lag behind the MATH TRISC's calls or run ahead of
 // them. No other fiber runs meanwhile, so nothing else sees the shift.
 class SequenceView {
@@ -166,7 +166,7 @@ void compute_call(int trisc, int kind, const char* call, const std::uint32_t* va
 }
 
 // The TRISC blocked in a CB call (UNPACK in cb_wait_front, PACK in cb_reserve_back), if any: the
-// compute kernel's wait as the first engine reports it.
+// compute kernel's wait, as the deadlock report names it.
 const ApiCall* blocked_cb_call(const CoreLink& link) {
     const tc::Core& core = link.device->cores[link.core];
     for (const ApiCall& call : link.calls) {
@@ -216,7 +216,7 @@ void run_on_machine() {
     const tc::Loc last_call = g_links[machine].calls[tc_tensix::kMath].site;  // the kernel's line
     g_links.erase(machine);
     delete machine;
-    if (stopped) {  // the finding is reported; the run stops as the first engine's does
+    if (stopped) {  // the finding is reported; the run stops
         d.aborted = true;
         return;
     }
@@ -224,7 +224,7 @@ void run_on_machine() {
         tc::report_at(true, "E5871", last_call, fiber.core, fiber.slot,
                       "compute kernel " + kernel.name + " on the Tensix machine: " + error,
                       "the Tensix machine models the instructions the 0.81.1 LLK issues (docs/emulator.md section 10); "
-                      "run the kernel on the emulator's own compute engine (TILECRAFT_COMPUTE=emulator) meanwhile");
+                      "what it lacks is a tilecraft limitation: the kernel itself may be right");
         d.aborted = true;
     }
 }

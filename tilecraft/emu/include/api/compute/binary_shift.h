@@ -1,5 +1,0 @@
-// 0.81.1 api/compute/binary_shift.h declares binary_left_shift_tile, binary_logical_right_shift_tile,
-// binary_right_shift_tile, binary_shift_tile_init. None is modelled yet: the header exists because
-// binary_ng's SFPU kernels include it beside the ops they call, and a kernel that calls one of these
-// stops at compile time naming the call (E5002).
-#pragma once

@@ -1,7 +1,0 @@
-// i1_tile, the modified Bessel function I1 (0.81.1 api/compute/eltwise_unary/i1.h): declared, not modelled
-// (tc_emu/unmodelled_sfpu.h).
-#pragma once
-
-#include "tc_emu/unmodelled_sfpu.h"
-
-TC_UNMODELLED_UNARY(i1)

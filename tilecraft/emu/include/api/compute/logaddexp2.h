@@ -1,4 +1,0 @@
-// 0.81.1 api/compute/logaddexp2.h declares logaddexp2_binary_tile, logaddexp2_binary_tile_init. None
-// is modelled yet: the header exists because binary_ng's SFPU kernels include it beside the ops they
-// call, and a kernel that calls one of these stops at compile time naming the call (E5002).
-#pragma once

@@ -1,4 +1,0 @@
-// 0.81.1 api/compute/situ_glu.h declares situ_glu_tile, situ_glu_tile_init. None is modelled yet: the
-// header exists because binary_ng's SFPU kernels include it beside the ops they call, and a kernel
-// that calls one of these stops at compile time naming the call (E5002).
-#pragma once
