@@ -297,8 +297,8 @@ def test_a_chain_writes_each_step_over_the_previous_one(tutorials: Path, tmp_pat
     taken: list[bool] = []
     real = LevelEvaluator.take_slab
 
-    def spy(self, vids, values):
-        taken.append(real(self, vids, values))
+    def spy(self, slab, values):
+        taken.append(real(self, slab, values))
         if taken[-1]:
             assert values.is_contiguous() and values.stride(0) > 0
         return taken[-1]
@@ -306,6 +306,26 @@ def test_a_chain_writes_each_step_over_the_previous_one(tutorials: Path, tmp_pat
     monkeypatch.setattr(LevelEvaluator, "take_slab", spy)
     fast = launch_outputs(script, capsys)
     assert len(taken) == 256 // 32 and all(taken)
+    assert_same_bits(fast, launch_outputs(script, capsys, "--exact"))
+
+
+def test_a_chains_later_levels_take_the_last_levels_slab_without_value_ids(tutorials: Path, tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str],
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Step 1's accumulators after the first K step are the last level's slab, found without reading
+    their value ids (only the first level reads the ids of a, b and acc), with the exact mode's bits."""
+    script = tmp_path / "step1.py"
+    script.write_text(resize_source((tutorials / MATMUL_STEPS[0]).read_text(), matmul_size(128, 256, 128)))
+    read: list[int] = []
+    real = chains._leaf_vids
+
+    def spy(site, rows, leaf):
+        read.append(leaf)
+        return real(site, rows, leaf)
+
+    monkeypatch.setattr(chains, "_leaf_vids", spy)
+    fast = launch_outputs(script, capsys)
+    assert sorted(read) == [0, 1, 2]
     assert_same_bits(fast, launch_outputs(script, capsys, "--exact"))
 
 

@@ -337,12 +337,14 @@ class Evaluator:
                 self.scatter(site, slice(lo, hi))
         self.free(b)
 
-    def store(self, vids: np.ndarray, values: torch.Tensor) -> None:
+    def store(self, vids: np.ndarray, values: torch.Tensor) -> int:
+        """Keep ``values`` (one per value id of ``vids``) as a new slab; returns its id."""
         self._slab_counter += 1
         slab = self._slab_counter
         self.slabs[slab] = values
         self.slab_of.add(slab, vids)
         self.slab_last_use[slab] = self.last_use_of(vids)
+        return slab
 
     def drop(self, slab: int) -> None:
         del self.slabs[slab]
