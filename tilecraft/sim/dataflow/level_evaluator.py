@@ -357,7 +357,12 @@ def consumer_horizons(rec: Recorder, depth: np.ndarray) -> np.ndarray:
                 if not computed.all():
                     producer, leaves, consumed = producer[computed], leaves[computed], consumed[computed]
                 made = depth[leaves]
-                maximum_at(horizon, offsets[producer] + made - lows[producer], consumed)
+                first = int(producer[0])
+                if int(producer.min()) == int(producer.max()):  # one producing site (a chain's acc): no gathers
+                    keys = made + int(offsets[first] - lows[first])
+                else:
+                    keys = offsets[producer] + made - lows[producer]
+                maximum_at(horizon, keys, consumed)
                 early.append(leaves[consumed > made + 1].astype(np.int64))
     del site_of
     for i, site in enumerate(sites):
