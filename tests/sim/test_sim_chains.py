@@ -345,6 +345,25 @@ def test_reads_from_the_tile_view_match_the_tile_ordered_copy(shape, extents) ->
     assert torch.equal(got.view(torch.int16), want.view(torch.int16))
 
 
+@pytest.mark.parametrize("shape, extents", [((128, 192), (2, 3)), ((3, 64, 96), (1, 2, 1)), ((64, 64), (1, 1))])
+def test_writes_into_the_storage_match_writes_into_the_tile_ordered_copy(shape, extents) -> None:
+    """A tensor the launch writes but never reads is written straight into its storage: the same
+    bits as written into the tile-ordered copy and flushed (NaN payloads and negative zeros included)."""
+    unit_shape = (*shape[:-2], shape[-2] // 32, shape[-1] // 32)
+    g = torch.Generator().manual_seed(1)
+    starts = np.asarray([[0] * len(extents), [u - e for u, e in zip(unit_shape, extents)]])  # two blocks apart
+    values = torch.randn((len(starts), *(e * (32 if i >= len(extents) - 2 else 1) for i, e in enumerate(extents))),
+                         generator=g).to(torch.bfloat16)
+    values.view(torch.int16).view(-1)[:3] = torch.tensor([0x7FC1, -0x8000, -0x3F], dtype=torch.int16)  # NaNs, -0
+    copied = TensorRef(SimpleNamespace(storage=torch.randn(shape, generator=g).to(torch.bfloat16)),
+                       SimpleNamespace(unit_shape=unit_shape, unit=SimpleNamespace(tiled=True)))
+    in_place = copied.storage.clone()
+    graph.scatter_tiles(copied.tiles(for_write=True), unit_shape, starts, extents, values)
+    copied.flush()
+    graph.scatter_tiles_in_place(in_place, unit_shape, starts, extents, values)
+    assert torch.equal(in_place.view(torch.int16), copied.storage.view(torch.int16))
+
+
 @pytest.mark.parametrize("extents", [(1, 1), (2, 3)])
 def test_a_line_of_blocks_is_a_view_with_the_gathered_blocks(extents: tuple[int, int]) -> None:
     """graph.tile_line: a block column (one start column, rows one block apart) or a block row of an
