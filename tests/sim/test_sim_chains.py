@@ -297,8 +297,8 @@ def test_a_chain_writes_each_step_over_the_previous_one(tutorials: Path, tmp_pat
     taken: list[bool] = []
     real = LevelEvaluator.take_slab
 
-    def spy(self, vids, values):
-        taken.append(real(self, vids, values))
+    def spy(self, slab, values):
+        taken.append(real(self, slab, values))
         if taken[-1]:
             assert values.is_contiguous() and values.stride(0) > 0
         return taken[-1]
@@ -306,6 +306,26 @@ def test_a_chain_writes_each_step_over_the_previous_one(tutorials: Path, tmp_pat
     monkeypatch.setattr(LevelEvaluator, "take_slab", spy)
     fast = launch_outputs(script, capsys)
     assert len(taken) == 256 // 32 and all(taken)
+    assert_same_bits(fast, launch_outputs(script, capsys, "--exact"))
+
+
+def test_a_chains_later_levels_take_the_last_levels_slab_without_value_ids(tutorials: Path, tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str],
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Step 1's accumulators after the first K step are the last level's slab, found without reading
+    their value ids (only the first level reads the ids of a, b and acc), with the exact mode's bits."""
+    script = tmp_path / "step1.py"
+    script.write_text(resize_source((tutorials / MATMUL_STEPS[0]).read_text(), matmul_size(128, 256, 128)))
+    read: list[int] = []
+    real = chains._leaf_vids
+
+    def spy(site, rows, leaf):
+        read.append(leaf)
+        return real(site, rows, leaf)
+
+    monkeypatch.setattr(chains, "_leaf_vids", spy)
+    fast = launch_outputs(script, capsys)
+    assert sorted(read) == [0, 1, 2]
     assert_same_bits(fast, launch_outputs(script, capsys, "--exact"))
 
 
@@ -323,6 +343,25 @@ def test_reads_from_the_tile_view_match_the_tile_ordered_copy(shape, extents) ->
     want = graph.gather_tiles(ref.tiles(), ref.unit_shape, starts, extents)
     got = graph.gather_tiles(ref.tile_view(), ref.unit_shape, starts, extents)
     assert torch.equal(got.view(torch.int16), want.view(torch.int16))
+
+
+@pytest.mark.parametrize("shape, extents", [((128, 192), (2, 3)), ((3, 64, 96), (1, 2, 1)), ((64, 64), (1, 1))])
+def test_writes_into_the_storage_match_writes_into_the_tile_ordered_copy(shape, extents) -> None:
+    """A tensor the launch writes but never reads is written straight into its storage: the same
+    bits as written into the tile-ordered copy and flushed (NaN payloads and negative zeros included)."""
+    unit_shape = (*shape[:-2], shape[-2] // 32, shape[-1] // 32)
+    g = torch.Generator().manual_seed(1)
+    starts = np.asarray([[0] * len(extents), [u - e for u, e in zip(unit_shape, extents)]])  # two blocks apart
+    values = torch.randn((len(starts), *(e * (32 if i >= len(extents) - 2 else 1) for i, e in enumerate(extents))),
+                         generator=g).to(torch.bfloat16)
+    values.view(torch.int16).view(-1)[:3] = torch.tensor([0x7FC1, -0x8000, -0x3F], dtype=torch.int16)  # NaNs, -0
+    copied = TensorRef(SimpleNamespace(storage=torch.randn(shape, generator=g).to(torch.bfloat16)),
+                       SimpleNamespace(unit_shape=unit_shape, unit=SimpleNamespace(tiled=True)))
+    in_place = copied.storage.clone()
+    graph.scatter_tiles(copied.tiles(for_write=True), unit_shape, starts, extents, values)
+    copied.flush()
+    graph.scatter_tiles_in_place(in_place, unit_shape, starts, extents, values)
+    assert torch.equal(in_place.view(torch.int16), copied.storage.view(torch.int16))
 
 
 @pytest.mark.parametrize("extents", [(1, 1), (2, 3)])

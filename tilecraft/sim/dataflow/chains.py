@@ -170,16 +170,15 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
         groups.append((k0, members, *grid))
     device = evaluator.device
     # the accumulators in their stored format, all at once (usually the previous level's slab itself)
-    acc_vids = _leaf_vids(site, rows, spec[2]) if spec[2] is not None else None
-    acc_all = evaluator.values(acc_vids) if acc_vids is not None else None
+    acc_all, acc_slab = _accumulators(evaluator, site, rows, spec[2]) if spec[2] is not None else (None, -1)
     shape = (len(rows), bm * 32, bn * 32)
     if acc_all is not None and acc_all.shape == shape and acc_all.dtype == fmt.torch_dtype \
-            and evaluator.take_slab(acc_vids, acc_all):
+            and evaluator.take_slab(acc_slab, acc_all):
         out = acc_all  # each chunk reads its accumulators before it writes its results over them
     else:
         out = torch.empty(shape, dtype=fmt.torch_dtype, device=device)
     if _fused_update(lhs, rhs, groups, acc_all, out):
-        evaluator.store(site.out_a[rows], out)
+        _stored(evaluator, site, rows, spec[2], out)
         return True
     checked = fmt.name in CHECKED_FORMATS
     for k0, members, mu, mi, nu, ni, by_m in groups:
@@ -205,8 +204,59 @@ def matmul_update(evaluator: Any, site: Any, rows: np.ndarray, spec: tuple[int, 
                                       (bm * 32, bn * 32), fmt, checked, into=target, buffers=buffers)
             if result is not target:  # once a chunk needs exact products, so do the level's next (above)
                 out[at] = result
-    evaluator.store(site.out_a[rows], out)
+    _stored(evaluator, site, rows, spec[2], out)
     return True
+
+
+def _accumulators(evaluator: Any, site: Any, rows: np.ndarray, leaf: int) -> tuple[torch.Tensor, int]:
+    """The accumulators of ``rows`` (operand ``leaf``) in their stored format, and the slab they are
+    all of, in its order (-1: they are not)."""
+    slab = _chained_slab(evaluator, site, rows, leaf)
+    if slab >= 0:
+        return evaluator.slabs[slab], slab
+    vids = _leaf_vids(site, rows, leaf)
+    values = evaluator.values(vids)
+    slab = evaluator.slab_of[int(vids[0])] if len(vids) else -1
+    return values, slab if slab in evaluator.slabs and evaluator.slabs[slab] is values else -1
+
+
+def _chained_slab(evaluator: Any, site: Any, rows: np.ndarray, leaf: int) -> int:
+    """The slab this site stored at the last level, when it holds exactly the accumulators of ``rows``, in
+    order; -1 otherwise. That is so when each row's operand ``leaf`` is the value of the row before it
+    (a K loop's ``acc`` is the last step's store: checked once per site and leaf over the whole column,
+    :func:`_chain_breaks`) and the last level's rows were ``rows - 1``. Then the accumulators' value ids
+    are neither read nor searched for in the slabs: at 8192^3 that cost ~2 ms a level."""
+    last = evaluator.scratch.get("chain", {}).get((id(site), leaf))
+    if last is None:
+        return -1
+    last_rows, slab = last
+    if slab not in evaluator.slabs or len(last_rows) != len(rows) or not np.array_equal(rows - 1, last_rows):
+        return -1
+    return -1 if evaluator.level in _chain_breaks(evaluator, site, leaf) else slab
+
+
+def _chain_breaks(evaluator: Any, site: Any, leaf: int) -> set[int]:
+    """The levels (depths) of the rows of ``site`` whose operand ``leaf`` is not the value of the row
+    before them (a chain's first step), found once per site and leaf, in chunks over the whole column."""
+    found = evaluator.scratch.setdefault("chain breaks", {})
+    if (id(site), leaf) not in found:
+        column, out, depth = site.leaves_a[:, leaf], site.out_a, site.depth_a
+        levels: set[int] = set()
+        for lo in range(0, len(column), OFFSET_CHUNK):
+            hi = min(lo + OFFSET_CHUNK, len(column))
+            broken = column[max(lo, 1):hi] != out[max(lo, 1) - 1:hi - 1]
+            if lo == 0:
+                broken = np.r_[True, broken][:hi]  # (row 0 has no row before it)
+            levels.update(np.unique(depth[lo:hi][broken]).tolist())
+        found[id(site), leaf] = levels
+    return found[id(site), leaf]
+
+
+def _stored(evaluator: Any, site: Any, rows: np.ndarray, leaf: int | None, out: torch.Tensor) -> None:
+    """Store a level's results, and remember their rows and slab for the next level's accumulators."""
+    slab = evaluator.store(site.out_a[rows], out)
+    if leaf is not None:
+        evaluator.scratch.setdefault("chain", {})[id(site), leaf] = (rows.copy(), slab)  # (a view would pin the level order)
 
 
 def _fused_update(lhs: ReadLeaf, rhs: ReadLeaf, groups: list[tuple[Any, ...]], acc: torch.Tensor | None,

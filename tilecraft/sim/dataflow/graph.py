@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ctypes
 from array import array
+from collections import Counter
 from typing import Any, Callable
 
 import numpy as np
@@ -252,6 +253,8 @@ class Evaluator:
         self._slab_counter = 0
         #: tensors this launch writes (their reads must be copies, never views)
         self.written = {site.tensor for site in rec.writes if site.vids}
+        #: written tensors written straight into their storage (:func:`written_in_place`)
+        self.written_in_place = written_in_place(rec, self.device)
         self.done = False
         depth = column(rec.depth)
         self._arrays(depth)
@@ -266,11 +269,14 @@ class Evaluator:
             site.starts_a = column(site.starts).reshape(len(site.out), len(site.extents))
             check_slices(site)
             narrow_starts(site)
+        narrow = np.int16 if not len(depth) or int(depth.max()) < (1 << 15) else np.int32
         for site in self.rec.computes:
             site.out_a = column(site.out)
             site.leaves_a = column(site.leaves)
             site.leaves_a = site.leaves_a.reshape(len(site.out), len(site.block_leaves))
-            site.depth_a = narrow_depths(depth[site.out_a])
+            # (gathered straight into the narrow type: at 8192^3 a wide copy of step 1's 16.7M depths
+            # and its fresh pages cost ~0.1 s)
+            site.depth_a = np.take(depth, site.out_a, out=np.empty(len(site.out_a), dtype=narrow))
         for site in self.rec.writes:
             site.at_a = column(site.at)
             site.vids_a = column(site.vids)
@@ -334,12 +340,14 @@ class Evaluator:
                 self.scatter(site, slice(lo, hi))
         self.free(b)
 
-    def store(self, vids: np.ndarray, values: torch.Tensor) -> None:
+    def store(self, vids: np.ndarray, values: torch.Tensor) -> int:
+        """Keep ``values`` (one per value id of ``vids``) as a new slab; returns its id."""
         self._slab_counter += 1
         slab = self._slab_counter
         self.slabs[slab] = values
         self.slab_of.add(slab, vids)
         self.slab_last_use[slab] = self.last_use_of(vids)
+        return slab
 
     def drop(self, slab: int) -> None:
         del self.slabs[slab]
@@ -420,7 +428,9 @@ class Evaluator:
             part = starts[i:i + per]
             batches = [(part[j:j + 1], values[j:j + 1]) for j in range(len(part))] if overlap else [(part, values)]
             for at, vals in batches:  # overlapping writes go one by one, in program order
-                if site.tiled:
+                if site.tiled and tensor in self.written_in_place:
+                    scatter_tiles_in_place(tensor.storage, tensor.unit_shape, at, site.extents, vals)
+                elif site.tiled:
                     scatter_tiles(tensor.tiles(for_write=True), tensor.unit_shape, at, site.extents, vals)
                 else:
                     scatter_elements(tensor.storage, at, site.extents, vals)
@@ -523,10 +533,22 @@ def find_sorted(keys: np.ndarray, vids: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 def narrow_starts(site: Any) -> None:
     """A site's checked slice starts in 16 bits where the tensor's shape allows (at 8192^3 the matmul
-    tutorial's two read sites hold 67 MB of them that way instead of 134 MB); the recorded column goes."""
-    if len(site.starts_a) and max(site.tensor.unit_shape) < (1 << 15):
-        site.starts_a = site.starts_a.astype(np.int16)
-        site.starts = int_column()
+    tutorial's two read sites hold 67 MB of them that way instead of 134 MB).
+
+    Narrowed in place, front to back into the first half of the recorded column's own buffer, which
+    then shrinks: a new array of them cost ~0.25 s of CPU at 8192^3, nearly all of it the kernel
+    handing out and zeroing its fresh pages."""
+    if not len(site.starts_a) or max(site.tensor.unit_shape) >= (1 << 15):
+        return
+    shape, entries = site.starts_a.shape, site.starts_a.size
+    wide = site.starts_a.reshape(-1)
+    narrow = np.frombuffer(site.starts, dtype=np.int16, count=entries)
+    for lo in range(0, entries, SCATTER_ELEMENTS):  # each part's bytes are read before any later part's are written
+        np.copyto(narrow[lo:lo + SCATTER_ELEMENTS], wide[lo:lo + SCATTER_ELEMENTS], casting="unsafe")
+    del wide, narrow
+    site.starts_a = None  # (its buffer exported: the column could not shrink)
+    del site.starts[(entries + 1) // 2:]
+    site.starts_a = np.frombuffer(site.starts, dtype=np.int16, count=entries).reshape(shape)
 
 
 def narrow_depths(depth: np.ndarray) -> np.ndarray:
@@ -564,6 +586,12 @@ def forget_arrays(site: Any) -> None:
     """Drop the arrays an evaluator derived from a site's columns (they pin the columns' memory)."""
     for name in [name for name, value in vars(site).items() if isinstance(value, np.ndarray)]:
         delattr(site, name)
+
+
+def append_entries(col: array, entries: np.ndarray) -> None:
+    """Append ``entries`` (of the column's own type) to a recorder column, copied once: straight from
+    their buffer, not through a ``bytes`` copy (``array.frombytes`` takes only a buffer of bytes)."""
+    col.frombytes(np.ascontiguousarray(entries).reshape(-1).view(np.uint8))
 
 
 def column(values: array) -> np.ndarray:
@@ -684,13 +712,40 @@ def gather_tiles(tiles: torch.Tensor, unit_shape: tuple[int, ...], starts: np.nd
     return got.reshape(m, *extents[:-2], extents[-2] * 32, extents[-1] * 32)
 
 
+def written_in_place(rec: Recorder, device: torch.device) -> set[TensorRef]:
+    """The tensors the launch writes but never reads, whose memory no other tensor of the launch shares
+    and whose storage is on the evaluation device: their writes may land in their storage as they come
+    (:func:`scatter_tiles_in_place`). The others are written into a tile-ordered copy on the device, which
+    the launch's reads see and which is written back at the end (:meth:`TensorRef.flush`)."""
+    read = {site.tensor for site in rec.reads}
+    memory = Counter(tensor.storage.untyped_storage().data_ptr() for tensor in rec.tensors)
+    return {site.tensor for site in rec.writes if site.tensor not in read and site.tensor.storage.device == device
+            and memory[site.tensor.storage.untyped_storage().data_ptr()] == 1}
+
+
 def scatter_tiles(tiles: torch.Tensor, unit_shape: tuple[int, ...], starts: np.ndarray,
                   extents: tuple[int, ...], values: torch.Tensor) -> None:
-    m, n = len(starts), len(extents)
+    tiles.index_copy_(0, _flat_tile_index(unit_shape, starts, extents).to(tiles.device),
+                      _as_tiles(values, len(starts), extents).to(tiles.dtype))
+
+
+def scatter_tiles_in_place(storage: torch.Tensor, unit_shape: tuple[int, ...], starts: np.ndarray,
+                           extents: tuple[int, ...], values: torch.Tensor) -> None:
+    """:func:`scatter_tiles` straight into a tensor's storage, through its strided view as tiles: for a
+    tensor the launch writes but never reads, which then needs no tile-ordered copy made and written
+    back (at 8192x8192 bfloat16 two transposing copies of 128 MB, ~0.15 s, and the copy's fresh pages)."""
+    rows, cols = storage.shape[-2] // 32, storage.shape[-1] // 32
+    view = storage.view(-1, rows, 32, cols, 32).transpose(-3, -2)  # [lead, rows, cols, 32, 32]
+    flat = _flat_tile_index(unit_shape, starts, extents).to(storage.device)
+    view[flat // (rows * cols), flat // cols % rows, flat % cols] = \
+        _as_tiles(values, len(starts), extents).to(storage.device, storage.dtype)
+
+
+def _as_tiles(values: torch.Tensor, m: int, extents: tuple[int, ...]) -> torch.Tensor:
+    """``m`` blocks of ``extents`` tiles as ``[tiles, 32, 32]`` in the order of :func:`_flat_tile_index`."""
     blocks = values.reshape(m, *extents[:-2], extents[-2], 32, extents[-1], 32)
-    perm = _tile_perm(n)
-    blocks = blocks.permute(*[perm.index(i) for i in range(len(perm))]).reshape(-1, 32, 32)
-    tiles.index_copy_(0, _flat_tile_index(unit_shape, starts, extents).to(tiles.device), blocks.to(tiles.dtype))
+    perm = _tile_perm(len(extents))
+    return blocks.permute(*[perm.index(i) for i in range(len(perm))]).reshape(-1, 32, 32)
 
 
 def gather_elements(storage: torch.Tensor, starts: np.ndarray, extents: tuple[int, ...]) -> torch.Tensor:

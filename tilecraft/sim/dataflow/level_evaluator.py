@@ -195,11 +195,12 @@ class LevelEvaluator(Evaluator):
                 self.store(needed, self.values(needed))
 
     # ---------------------------------------------------------------- values
-    def store(self, vids: np.ndarray, values: torch.Tensor) -> None:
-        super().store(vids, values)
-        self.slab_last_level[self._slab_counter] = self.last_level_of(vids)
+    def store(self, vids: np.ndarray, values: torch.Tensor) -> int:
+        slab = super().store(vids, values)
+        self.slab_last_level[slab] = self.last_level_of(vids)
         if self.site is None:  # reads gathered early: printed, or before a segment's writes
-            self.read_slabs.add(self._slab_counter)
+            self.read_slabs.add(slab)
+        return slab
 
     def holds_reads(self, vids: np.ndarray) -> bool:
         """Whether any of ``vids`` (values of read sites) was gathered into a slab early. Reads are stored
@@ -227,17 +228,14 @@ class LevelEvaluator(Evaluator):
             self.sites_making_final[id(site)] = made
         return self.sites_making_final[id(site)]
 
-    def take_slab(self, vids: np.ndarray, values: torch.Tensor) -> bool:
-        """True when ``values`` (the slab holding exactly ``vids``) may be overwritten by the batch being
-        computed: it is the level's only batch, no later level, segment, write or print needs ``vids``, and
-        it owns its memory (not a broadcast of one block, nor a view of another tensor). An
+    def take_slab(self, slab: int, values: torch.Tensor) -> bool:
+        """True when ``values`` (slab ``slab``, all of it) may be overwritten by the batch being
+        computed: it is the level's only batch, no later level, segment, write or print needs its
+        values, and it owns its memory (not a broadcast of one block, nor a view of another tensor). An
         accumulation chain then writes each K step over the previous one (chunk by chunk, each read
         before it is written) instead of a new level-sized tensor per step."""
-        if not self.sole or not len(vids):
-            return False
-        slab = self.slab_of[int(vids[0])]
-        if slab not in self.slabs or self.slabs[slab] is not values or self.slab_last_level[slab] > self.level \
-                or values.shape[0] != len(vids) or not values.is_contiguous() or values._base is not None \
+        if not self.sole or slab not in self.slabs or self.slabs[slab] is not values \
+                or self.slab_last_level[slab] > self.level or not values.is_contiguous() or values._base is not None \
                 or self.slab_last_use[slab] >= self.segment_end:
             return False
         memory = values.untyped_storage().data_ptr()  # no other value may live in it (an identity conversion, a view)
@@ -359,7 +357,12 @@ def consumer_horizons(rec: Recorder, depth: np.ndarray) -> np.ndarray:
                 if not computed.all():
                     producer, leaves, consumed = producer[computed], leaves[computed], consumed[computed]
                 made = depth[leaves]
-                maximum_at(horizon, offsets[producer] + made - lows[producer], consumed)
+                first = int(producer[0])
+                if int(producer.min()) == int(producer.max()):  # one producing site (a chain's acc): no gathers
+                    keys = made + int(offsets[first] - lows[first])
+                else:
+                    keys = offsets[producer] + made - lows[producer]
+                maximum_at(horizon, keys, consumed)
                 early.append(leaves[consumed > made + 1].astype(np.int64))
     del site_of
     for i, site in enumerate(sites):

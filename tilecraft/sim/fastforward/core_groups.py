@@ -47,7 +47,7 @@ import numpy as np
 from ...ir import ops as ir
 from ...ir.program_ir import ProgramIR
 from .loop_plan import derived_registers, flows_are_affine
-from ..dataflow.graph import column
+from ..dataflow.graph import append_entries, column
 
 #: a box of fewer cores is run core by core (sampling it would run most of them anyway)
 MIN_CORES = 8
@@ -234,7 +234,7 @@ class CoreGroups:
                 if shifted.dtype.kind in "iu" and len(shifted) and \
                         (int(shifted.min()) < -(1 << 31) or int(shifted.max()) >= 1 << 31):
                     raise GroupsAbandoned  # the core-by-core run says what overflows
-                col.frombytes(shifted.astype(np.dtype(col.typecode), copy=False).tobytes())
+                append_entries(col, shifted.astype(np.dtype(col.typecode), copy=False))
             base += values
         self.rec.next_vid = base
 
