@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 import torch
@@ -154,11 +155,12 @@ def _kernel(text: str, name: str, slot: int, args: list[int], compile_args: list
                       cores=[_CORE], compile_args=compile_args, runtime_args={_CORE: args}, compute=compute)
 
 
-def run_calls(calls: tuple[Call, ...], *operands: Tensor) -> Tensor:
-    """The fp32 results of ``calls`` on the Tensix machine, over flat fp32 ``operands`` of one length."""
+def run_calls(calls: tuple[Call, ...], *operands: Tensor, arch: str | None = None) -> Tensor:
+    """The fp32 results of ``calls`` on the Tensix machine of ``arch`` (the session's by default),
+    over flat fp32 ``operands`` of one length, in one launch."""
     count = operands[0].numel()
     tiles = max(1, -(-count // TILE))
-    arch = session.options().arch
+    arch = arch or session.options().arch
     model = chip(arch)
     page = 4 * TILE
     bank_bytes = -(-tiles // len(model.dram_banks)) * -(-page // model.dram_alignment) * model.dram_alignment
@@ -188,8 +190,8 @@ def run_calls(calls: tuple[Call, ...], *operands: Tensor) -> Tensor:
 class ElementwiseCache:
     """The results of one unary SFPU function by fp32 input bits: each call runs only new values."""
 
-    def __init__(self, calls: tuple[Call, ...]) -> None:
-        self.calls = calls
+    def __init__(self, calls: tuple[Call, ...], arch: str) -> None:
+        self.calls, self.arch = calls, arch
         self.keys = np.empty(0, dtype=np.uint32)
         self.values = np.empty(0, dtype=np.uint32)
 
@@ -199,7 +201,7 @@ class ElementwiseCache:
         wanted = np.unique(bits)
         new = wanted[~np.isin(wanted, self.keys, assume_unique=True)]
         if new.size:
-            results = run_calls(self.calls, torch.from_numpy(new.view(np.float32).copy()))
+            results = run_calls(self.calls, torch.from_numpy(new.view(np.float32).copy()), arch=self.arch)
             keys = np.concatenate([self.keys, new])
             order = np.argsort(keys, kind="stable")
             self.keys = keys[order]
@@ -210,15 +212,22 @@ class ElementwiseCache:
 
 
 @functools.cache
-def unary(fn: str, params: tuple = ()) -> ElementwiseCache:
+def _remembered(calls: tuple[Call, ...], arch: str) -> ElementwiseCache:
+    return ElementwiseCache(calls, arch)
+
+
+def _elementwise(calls: tuple[Call, ...]) -> Callable[[Tensor], Tensor]:
+    return lambda x: _remembered(calls, session.options().arch)(x)
+
+
+def unary(fn: str, params: tuple = ()) -> Callable[[Tensor], Tensor]:
     """``ttl.math.<fn>(x, *params)`` as the emitted kernel computes it (fp32 in, fp32 out)."""
-    return ElementwiseCache(tuple(unary_calls(fn, params)))
+    return _elementwise(tuple(unary_calls(fn, params)))
 
 
-@functools.cache
-def power(exponent: float) -> ElementwiseCache:
+def power(exponent: float) -> Callable[[Tensor], Tensor]:
     """``x ** exponent`` for an integral exponent, as ``power_tile`` computes it."""
-    return ElementwiseCache(tuple(power_calls(exponent)))
+    return _elementwise(tuple(power_calls(exponent)))
 
 
 def binary(fn: str, a: Tensor, b: Tensor) -> Tensor:
