@@ -8,7 +8,7 @@ checked too, so that the equality is not a coincidence of exact inputs.
 
 Two examples are in the default run (one matmul and one eltwise program, whose emitted kernels
 test_examples_cpp.py builds too); every other example but one emitter defect, and a program of SFPU
-functions that call the C library, are marked slow.
+functions whose LLK algorithms are not correctly rounded, are marked slow.
 """
 
 from __future__ import annotations
@@ -60,11 +60,11 @@ def test_device_numerics_equal_the_emulator_bit_for_bit(name: str) -> None:
 
 
 @pytest.mark.slow
-def test_sfpu_functions_equal_the_emulators_c_library_calls() -> None:
+def test_sfpu_functions_equal_the_llks_algorithms() -> None:
     # tanh, selu, exp, sigmoid, softplus, log2, mish, rsqrt, elu, x ** 3, hardswish, log10 on fp32 data:
-    # the emulator calls glibc's expf, tanhf, expm1f, log1pf, logf and powf, which are not all
-    # correctly rounded; the ideal float64-rounded-once values differ in many elements
-    check_bit_equal(Path(__file__).parent / "sfpu_chains" / "libm_functions.py")
+    # the Tensix machine runs the LLK's algorithms, which are not correctly rounded; the ideal
+    # float64-rounded-once values differ in many elements
+    check_bit_equal(Path(__file__).parent / "sfpu_chains" / "llk_functions.py")
 
 
 @pytest.mark.slow

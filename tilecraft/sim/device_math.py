@@ -6,9 +6,10 @@ emulator (``--level cpp``): the same routing of each binary to the FPU or the SF
 (:func:`tilecraft.ir.compute_units.unit_of`, the rule the lowering follows), the FPU's fidelity
 phases and grouped accumulation for matmul, reduce-sum and FPU add/sub/mul
 (:mod:`tilecraft.device_arith`), the unpacker's TF32 for Float32 operands the FPU reads, the SFPU's
-formulas and C library calls (:mod:`.libm`), and the packer's rounding into the block's format. The arithmetic itself lives in
-:mod:`tilecraft.device_arith` (one model, which the emulator's tests hold the C++ to); this module
-only maps IR operations onto it. What is not device-exact is stated in docs/numerics.md section 9.
+functions as the LLK computes them (:mod:`.sfpu_machine`: its own code, run on the Tensix machine,
+since no formula follows its polynomials and tables bit for bit), and the packer's rounding into
+the block's format. The FPU arithmetic lives in :mod:`tilecraft.device_arith` (one model, which the
+emulator's tests hold the C++ to); this module only maps IR operations onto it and the SFPU. What is not device-exact is stated in docs/numerics.md section 9.
 """
 
 from __future__ import annotations
