@@ -96,6 +96,8 @@ class DeviceMath:
             dims, kind = tuple(sorted(op.dims)), op.kind
             if kind == "sum":
                 return lambda n, x: device_arith.reduce_sum_tiles(x, dims, self.phases, self.fp32_dst)
+            if dims == (-1,):  # REDUCE_ROW's max moves the pooled column to SrcB to transpose it
+                return lambda n, x: device_arith.movd2b_16bit(tile_math.reduce(kind, device_arith.tf32(x), dims))
             return lambda n, x: tile_math.reduce(kind, device_arith.tf32(x), dims)  # SrcA holds TF32
         if isinstance(op, ir.TileTranspose):  # transpose_wh_tile reads through SrcA: TF32
             return lambda n, x: tile_math.transpose(device_arith.tf32(x))
