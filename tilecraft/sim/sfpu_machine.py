@@ -39,7 +39,7 @@ from ..metal.optable import COMPOSITE_UNARY, COPY, DST_FORMAT, MIRRORED_UNARY, S
 Tensor = torch.Tensor
 
 TILE = 32 * 32
-#: the Float32 formats of the emitted programs' DST (fp32 accumulation: ``metal.lower.ProgramLowering``)
+#: the format of the emitted programs' DST (fp32 accumulation: ``metal.lower.ProgramLowering``)
 _DST_FORMAT = "DataFormat::Float32"
 _IN, _IN_B, _OUT = 0, 1, 16
 _CORE = (0, 0)
@@ -90,15 +90,18 @@ def binary_calls(fn: str) -> list[Call]:
     return [Call(SFPU_BINARY[fn], (0, 1, 0), typed=False)]
 
 
-def copies_of(calls: list[Call], operands: int) -> int:
-    """How many DST slots take a copy of the input tile: a composite reads its input twice."""
-    return max(max(c.slots) for c in calls) + 1 if operands == 1 else 2
+def _input_copies(calls: tuple[Call, ...]) -> int:
+    """How many DST slots of a unary's kernel take a copy of the input tile (a composite's two)."""
+    return max(max(c.slots) for c in calls) + 1
 
 
 def _compute_text(calls: tuple[Call, ...], operands: int) -> str:
+    """The compute kernel: per tile, the operand(s) copied from their Float32 buffers into DST (a
+    unary's input into every slot its calls read, a binary's into slots 0 and 1), ``calls``, and
+    slot 0 packed into the Float32 output buffer, as the emitted kernels sequence them."""
     headers = sorted({c.sfpu.header for c in calls} | {COPY.header, "cb_api.h", "common.h",
                                                        "compute_kernel_hw_startup.h", "pack.h", "reg_api.h"})
-    copies = [f"copy_tile({_IN}, 0, {s});" for s in range(copies_of(list(calls), 1))] if operands == 1 else \
+    copies = [f"copy_tile({_IN}, 0, {s});" for s in range(_input_copies(calls))] if operands == 1 else \
         [f"copy_tile({_IN}, 0, 0);", f"{COPY.init}({_IN_B}); copy_tile({_IN_B}, 0, 1); {COPY.init}({_IN});"]
     waits = [f"cb_wait_front({cb}, 1);" for cb in (_IN, _IN_B)[:operands]]
     pops = [f"cb_pop_front({cb}, 1);" for cb in (_IN, _IN_B)[:operands]]
