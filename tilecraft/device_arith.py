@@ -350,6 +350,13 @@ def tf32(x: torch.Tensor) -> torch.Tensor:
     return (x.float().view(torch.int32) & -8192).view(torch.float32)
 
 
+def movd2b_16bit(x: torch.Tensor) -> torch.Tensor:
+    """What MOVD2B leaves of fp32 DST values in SrcB when SrcA's format is Float32 (not TF32): the
+    16-bit shuffle, the upper 16 bits (bfloat16 truncated). ``reduce_tile<MAX, REDUCE_ROW>`` moves
+    its pooled column this way to transpose it (llk_math_reduce.h, reduce_row_perform_transpose)."""
+    return (x.float().view(torch.int32) & -65536).view(torch.float32)
+
+
 def pack_block_float_any(x: torch.Tensor, mantissa_bits: int) -> torch.Tensor:
     """:func:`pack_block_float` of a ``[*, W]`` tensor of any leading shape (W a multiple of 16)."""
     return pack_block_float(x.detach().cpu(), mantissa_bits).reshape(x.shape).to(x.device)

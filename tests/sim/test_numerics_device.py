@@ -17,7 +17,6 @@ from tilecraft.cli import main
 from tilecraft.dtypes import bfloat8_b, bfloat16, float32
 from tilecraft.numerics import quantize
 from tilecraft.sim.device_math import DeviceMath, device_math
-from tilecraft.sim import libm
 from tilecraft.sim import tile_math
 
 
@@ -92,17 +91,6 @@ def test_profile_shows_what_each_fidelity_costs_in_accuracy() -> None:
 @pytest.mark.usefixtures("fresh_process_state")
 def test_profile_without_values_measures_no_accuracy() -> None:
     assert "accuracy by fidelity" not in profile_output("--no-values")
-
-
-def test_the_c_librarys_fp32_functions_keep_shapes_and_without_it_round_the_float64_value_once(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    x = torch.linspace(-3, 3, 6 * 32).reshape(6, 32)
-    tanh = libm.unary("tanhf")(x)
-    assert tanh.shape == x.shape and tanh.dtype == torch.float32
-    assert (tanh.double() - torch.tanh(x.double())).abs().max().item() < 2 ** -22  # within an ulp or two
-    monkeypatch.setattr(libm, "_function", lambda name, arity: None)  # no C library: the stand-in
-    assert torch.equal(libm.unary("tanhf")(x), torch.tanh(x.double()).float())
-    assert torch.equal(libm.binary("powf")(x, torch.tensor(3.0)), torch.pow(x.double(), 3.0).float())
 
 
 @ttl.operation(grid=(1, 1))

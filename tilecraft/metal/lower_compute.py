@@ -13,7 +13,6 @@ computed expression is first stored into an intermediate buffer introduced by lo
 
 from __future__ import annotations
 
-import math
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterator
@@ -33,7 +32,7 @@ from .pack_order import repacked_stores
 from .optable import (COMPOSITE_UNARY, MIRRORED_UNARY, COMPUTE_PREFIX, DST_FORMAT, COPY, FILL, FILL_INT, FPU_BINARY,
                       FPU_HEADERS, INT_DATA_FORMATS, INT_SFPU_BINARY, INT_UNARY, MATMUL,
                       MATMUL_BLOCK, POOL, CB_ARGUMENTS,
-                      REDUCE_DIM, REDUCE, UNARY_BCAST, SCALAR_BINARY, SFPU_BINARY, TRANSPOSE, UNARY, WHERE,
+                      REDUCE_DIM, REDUCE, UNARY_BCAST, exact_reciprocal, SCALAR_BINARY, SFPU_BINARY, TRANSPOSE, UNARY, WHERE,
                       float_bits)
 
 
@@ -610,7 +609,7 @@ class ComputeLowering(KernelLowering):
 
     def binary_node(self, op: ir.TileBinary, shape: tuple[int, ...]) -> Node:
         lhs, rhs = self.node(op.lhs), self.node(op.rhs)
-        reciprocal = _exact_reciprocal(rhs.value) if op.fn == "div" and rhs.kind == "const" else None
+        reciprocal = exact_reciprocal(rhs.value) if op.fn == "div" and rhs.kind == "const" else None
         if reciprocal is not None and lhs.kind != "const":  # x / 2.0 is x * 0.5, bit for bit
             return Node("scalar", _Binary("mul"), shape, [lhs, Node("const", None, (), value=reciprocal)])
         if rhs.kind == "const" and op.fn in SCALAR_BINARY and lhs.kind != "const":
@@ -1577,18 +1576,6 @@ INTEGER_COMPOSITES: dict[str, Any] = {
 
 _INTEGER_NUMBERS = ("the integer SFPU calls take {fmt} numbers (fill_tile_int): write an integer in that range, or "
                     "compute in a float format")
-
-
-def _exact_reciprocal(value: Any) -> float | None:
-    """``1 / value`` where it is exact in fp32 and as normal as ``value`` (a power of two whose
-    reciprocal is a normal fp32): then ``x * (1 / value)`` rounds the same real number as
-    ``x / value``, so both give the same bits. None for anything else (a runtime scalar too)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value == 0:
-        return None
-    mantissa, exponent = math.frexp(abs(value))
-    if mantissa != 0.5 or not -126 <= 1 - exponent <= 127:  # 1/value = 2**(1 - exponent), a normal fp32
-        return None
-    return 1.0 / value
 
 
 def _fits(value: Any, fmt: DataFormat) -> bool:

@@ -129,6 +129,18 @@ MIRRORED_UNARY: dict[str, tuple[str, Callable[..., tuple[float, ...]]]] = {
 }
 
 
+def exact_reciprocal(value: object) -> float | None:
+    """``1 / value`` where it is exact in fp32 and as normal as ``value`` (a power of two whose
+    reciprocal is a normal fp32): then ``x * (1 / value)`` rounds the same real number as
+    ``x / value``, so both give the same bits. None for anything else (a runtime scalar too)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value == 0:
+        return None
+    mantissa, exponent = math.frexp(abs(value))
+    if mantissa != 0.5 or not -126 <= 1 - exponent <= 127:  # 1/value = 2**(1 - exponent), a normal fp32
+        return None
+    return 1.0 / value
+
+
 @dataclass(frozen=True)
 class Fpu:
     """A binary FPU operation reading both operands from circular buffers."""

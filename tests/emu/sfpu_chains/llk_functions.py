@@ -1,6 +1,6 @@
-"""SFPU functions that the kernel emulator evaluates with the C library's fp32 functions (expf,
-tanhf, expm1f, log1pf, logf, powf) and fp32 formulas of its own, three products of two per
-output so that a one-ulp difference in either shows (tests/emu/test_numerics_device.py)."""
+"""SFPU functions whose LLK algorithms (polynomials, tables, Newton steps on the Tensix machine) are
+not correctly rounded, three products of two per output so that a one-ulp difference in either
+shows (tests/emu/test_numerics_device.py)."""
 
 import torch
 
