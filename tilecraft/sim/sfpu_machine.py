@@ -185,7 +185,7 @@ def run_calls(calls: tuple[Call, ...], *operands: Tensor, arch: str | None = Non
                  _kernel(_compute_text(calls, len(operands)), "sfpu_compute", TRISC, [tiles], [], compute),
                  _kernel(_mover_text(False, (_OUT,)), "sfpu_writer", BRISC, [tensors[-1].address, tiles], accessor)],
         cbs=[CBSpec([_CORE], 2 * page, [CBFormat(cb, float32, page)]) for cb in (*ins, _OUT)],
-        semaphores=[], tensors=tensors, arch=arch, compute_engine="tensix")
+        semaphores=[], tensors=tensors, arch=arch)
     launch.run(program)
     return tensors[-1].storage.view(-1)[:count].clone()
 
