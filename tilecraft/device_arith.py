@@ -3,11 +3,11 @@
 Written from the ISA documentation's functional models (tt-isa-documentation, WormholeB0: MVMUL and
 ELWMUL with SrcAFidelityBits / SrcBFidelityBits, ELWADD, Packers/FormatConversion) and the
 accumulation facts stated in docs/numerics.md section 8, as exact float64 arithmetic on values
-(pieces of operands, rounding to grids), not as the emulator's integer bit manipulation
-(emu/runtime/fpu.cpp), so that a mistake in one does not repeat in the other: the emulator's tests
-(tests/emu/test_device_arithmetic.py) hold the C++ to this model, and the language-level simulator's
-``--numerics device`` (:mod:`tilecraft.sim.device_math`) computes with it, so the two levels agree
-bit for bit where both model the same instructions. Everything is vectorised over leading dims.
+(pieces of operands, rounding to grids), not as the Tensix machine's integer bit manipulation
+(emu/tensix/fpu_lanes.cpp), so that a mistake in one does not repeat in the other: the emulator's
+tests (tests/emu/test_device_arithmetic.py, tests/emu/tensix/test_fpu.py) hold the machine to this
+model, and the language-level simulator's ``--numerics device`` (:mod:`tilecraft.sim.device_math`)
+computes with it, so the two levels agree bit for bit where both model the same instructions. Everything is vectorised over leading dims.
 """
 
 from __future__ import annotations

@@ -350,7 +350,8 @@ _SFPU_INIT_HEAD = re.compile(r"^(ALWI void (\w+)_tile_init\()([^()]*(?:\([^()]*\
 
 
 def _sfpu_init_head(match: re.Match[str], multi_tile: set[str]) -> str:
-    """An SFPU init reports its unary operation's code, 0 for an operation of two or three DST tiles (``multi_tile``: the stems whose ``*_tile`` has ``idst1``)."""
+    """An SFPU init reports its unary operation's code, 0 for an operation of two or three DST
+    tiles (``multi_tile``: the stems whose ``*_tile`` has ``idst1``)."""
     head, stem, params = match.groups()
     code = 0 if stem in multi_tile else operation_code(f"{stem}_tile_init", SfpuUnary)
     return _with_site(head, params) + _event(Ev.SFPU_INIT, f"{stem}_tile_init", _traced((str(code),)))

@@ -16,6 +16,6 @@ the scheduler and its deadlock diagnosis (scheduler.py, deadlock.py), the operat
 (op_table.py), the executable meaning of each block operation (tile_math.py), and the value
 engine (``dataflow/``: the recorded dataflow graph and its evaluators). Beside them, for
 ``--numerics device`` and the accuracy columns: the device's block arithmetic (device_math.py, over
-tilecraft/device_arith.py; sfpu_machine.py, the SFPU functions run as the LLK's code on the Tensix machine), the accuracy of a run per
-fidelity (accuracy.py), and which emulator SFPU operation each lowered function is (emu_sfpu.py).
+tilecraft/device_arith.py; sfpu_machine.py, the SFPU functions run as the LLK's code on the Tensix
+machine), the accuracy of a run per fidelity (accuracy.py), and which emulator SFPU operation each lowered function is (emu_sfpu.py).
 """

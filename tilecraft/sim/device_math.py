@@ -9,7 +9,8 @@ phases and grouped accumulation for matmul, reduce-sum and FPU add/sub/mul
 functions as the LLK computes them (:mod:`.sfpu_machine`: its own code, run on the Tensix machine,
 since no formula follows its polynomials and tables bit for bit), and the packer's rounding into
 the block's format. The FPU arithmetic lives in :mod:`tilecraft.device_arith` (one model, which the
-emulator's tests hold the C++ to); this module only maps IR operations onto it and the SFPU. What is not device-exact is stated in docs/numerics.md section 9.
+Tensix machine's tests are held to); this module only maps IR operations onto it and the SFPU.
+What is not device-exact is stated in docs/numerics.md section 9.
 """
 
 from __future__ import annotations
