@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -62,3 +63,16 @@ def test_a_wheel_that_cannot_be_downloaded_is_one_line_not_an_internal_error(
     err = capsys.readouterr().err
     assert err == ("tilecraft: error: could not download ttnn==0.81.1 (its kernel headers): "
                    "Is the package index reachable from here?\n")
+
+
+def test_a_run_gives_back_the_callers_argv_and_import_path(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """``main`` called in-process (a test, a notebook) sees the script's argv and directory only
+    while the script runs: a second call built from ``sys.argv`` once ran with the first script's."""
+    script = tmp_path / "args.py"
+    script.write_text("import sys\nprint(sys.argv[1:], sys.path[0] == sys.argv[0].rsplit('/', 1)[0])\n")
+    monkeypatch.setattr(sys, "argv", ["host", "--arch", "blackhole"])
+    path_before = list(sys.path)
+    assert main(["run", str(script), "one", "two"]) == 0
+    assert capsys.readouterr().out == "['one', 'two'] True\n"
+    assert sys.argv == ["host", "--arch", "blackhole"] and sys.path == path_before

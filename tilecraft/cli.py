@@ -289,8 +289,16 @@ def _run(args: argparse.Namespace, script_args: list[str], reporter: Reporter,
     if not os.path.exists(script):
         print(f"tilecraft: error: no such script: {args.script}", file=sys.stderr)
         return 2
+    saved_argv, saved_path = sys.argv, list(sys.path)  # given back: main() may be called again in-process
     sys.argv = [script, *script_args]
     sys.path.insert(0, os.path.dirname(script))
+    try:
+        return _run_script(script, reporter, explain)
+    finally:
+        sys.argv, sys.path[:] = saved_argv, saved_path
+
+
+def _run_script(script: str, reporter: Reporter, explain: Callable[[BaseException], Diagnostic | None]) -> int:
     try:
         runpy.run_path(script, run_name="__main__")
     except KernelError as exc:

@@ -360,3 +360,23 @@ def movd2b_16bit(x: torch.Tensor) -> torch.Tensor:
 def pack_block_float_any(x: torch.Tensor, mantissa_bits: int) -> torch.Tensor:
     """:func:`pack_block_float` of a ``[*, W]`` tensor of any leading shape (W a multiple of 16)."""
     return pack_block_float(x.detach().cpu(), mantissa_bits).reshape(x.shape).to(x.device)
+
+
+#: below this magnitude an SFPU fp32 result may differ from IEEE's: the SFPU reads denormal inputs
+#: as zero, writes denormal results (and, on Wormhole, every zero) as +0, gives a zero result
+#: Blackhole's sign rule, and flushes results that IEEE would round up to 2**-126 from below
+SFPU_IEEE_MIN = 2.0 ** -125
+
+
+def sfpu_ieee(op: str, a: torch.Tensor, b: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """``a + b``, ``a - b`` or ``a * b`` of fp32 values (one shape) as the SFPU's ``SFPMAD`` gives
+    them, where that is IEEE fp32 with round to nearest even (docs/numerics.md section 8: a plain
+    sum or product is): returns the IEEE results and where they hold. They hold where both operands
+    are zero or normal and finite, and the result is finite with a magnitude of at least
+    :data:`SFPU_IEEE_MIN`; everywhere else (zeros and denormals made, infinities, NaNs, whose bits
+    the SFPU sets its own way on each architecture) the caller asks the Tensix machine."""
+    x, y = a.float(), b.float()
+    out = {"add": torch.add, "sub": torch.sub, "mul": torch.mul}[op](x, y)
+    tiny = 2.0 ** -126
+    inputs_ok = torch.isfinite(x) & torch.isfinite(y) & ((x == 0) | (x.abs() >= tiny)) & ((y == 0) | (y.abs() >= tiny))
+    return out, inputs_ok & torch.isfinite(out) & (out.abs() >= SFPU_IEEE_MIN)

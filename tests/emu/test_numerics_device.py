@@ -7,7 +7,8 @@ the same programs (the FPU's grouped accumulation and the packer's ties away fro
 checked too, so that the equality is not a coincidence of exact inputs.
 
 Three examples are in the default run (one matmul and one eltwise program, whose emitted kernels
-test_examples_cpp.py builds too, and an attention: the LLK's exp, a row max of Float32 scores);
+test_examples_cpp.py builds too, and an attention: the LLK's exp, a row max of Float32 scores)
+and a program of SFPU sums, products and comparisons at the edges of Float32 on both architectures;
 every other example, and a program of SFPU functions whose LLK algorithms are not correctly
 rounded, are marked slow.
 """
@@ -49,15 +50,22 @@ def differing_bytes(a: list[torch.Tensor], b: list[torch.Tensor]) -> int:
     return sum(int((x != y).sum()) for x, y in zip(a, b))
 
 
-def check_bit_equal(path: Path) -> None:
-    emulated = outputs(path, "--level", "cpp")
-    assert differing_bytes(outputs(path, "--numerics", "device"), emulated) == 0
-    assert differing_bytes(outputs(path), emulated) > 0  # the ideal arithmetic is not the device's
+def check_bit_equal(path: Path, *options: str) -> None:
+    emulated = outputs(path, "--level", "cpp", *options)
+    assert differing_bytes(outputs(path, "--numerics", "device", *options), emulated) == 0
+    assert differing_bytes(outputs(path, *options), emulated) > 0  # the ideal arithmetic is not the device's
 
 
 @pytest.mark.parametrize("name", ["matmul_1_single_tile", "elementwise_1_single_tile", "fuse_attention"])
 def test_device_numerics_equal_the_emulator_bit_for_bit(name: str) -> None:
     check_bit_equal(EXAMPLES / f"{name}.py")
+
+
+@pytest.mark.parametrize("arch", ["wormhole_b0", "blackhole"])
+def test_sfpu_arithmetic_at_the_edges_of_float32_equals_the_emulator(arch: str) -> None:
+    # sums, products, max/min and comparisons of denormals, signed zeros, infinities and NaNs: the
+    # SFPU flushes denormals, and each architecture writes NaNs and zeros its own way
+    check_bit_equal(Path(__file__).parent / "sfpu_chains" / "edge_values.py", "--arch", arch)
 
 
 @pytest.mark.slow

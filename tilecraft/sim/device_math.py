@@ -32,10 +32,6 @@ from . import tile_math
 
 Tensor = torch.Tensor
 
-#: SFPU binaries of two tiles whose LLK algorithm is not an IEEE fp32 operation (division by a
-#: reciprocal and Newton steps, ``pow`` by logarithms, ``remainder`` through both)
-MACHINE_BINARY = ("div", "pow", "remainder")
-
 #: the numerics modes of ``tilecraft run --numerics``
 IDEAL, DEVICE = "ideal", "device"
 NUMERICS = (IDEAL, DEVICE)
@@ -118,24 +114,56 @@ def device_math(numerics: str, fidelity: str = "HiFi4") -> DeviceMath | None:
     return DeviceMath(fidelity) if numerics == DEVICE else None
 
 
-def _sfpu_binary(op: ir.TileBinary) -> Callable[..., Tensor] | None:
+def _sfpu_binary(op: ir.TileBinary) -> Callable[..., Tensor]:
     """A binary on the SFPU as the lowering splits it (``ComputeLowering.binary_node``): ``x / c``
-    by an exact reciprocal and a number's ``add``/``sub``/``mul`` are one fp32 SFPU operation, which
-    rounds as IEEE (the ideal function); ``x ** n`` for an integral ``n`` is ``power_tile``; the
-    others of two tiles (a number filled into a tile of its own) run the LLK's binary on the machine,
-    except those that are exact in fp32 (add, sub, mul, max, min, the comparisons)."""
+    by an exact reciprocal is ``x * (1 / c)`` and a number's ``add``/``sub``/``mul`` is one
+    ``<fn>_unary_tile``; ``x ** n`` for an integral ``n`` is ``power_tile``; the others combine two
+    tiles (a number filled into a tile of its own) with ``<fn>_binary_tile``. A sum, difference or
+    product is IEEE fp32 where :func:`~tilecraft.device_arith.sfpu_ieee` says so and runs on the
+    machine elsewhere (zeros, denormals, infinities, NaNs); every other binary (max, min and the
+    comparisons too, which flush denormals and order NaNs the SFPU's way) runs on the machine."""
     rhs = op.rhs.value if isinstance(op.rhs, ir.Const) else None
-    if op.fn == "div" and rhs is not None and exact_reciprocal(rhs) is not None:
-        return None
-    if rhs is not None and op.fn in SCALAR_BINARY:
-        return None
+    reciprocal = exact_reciprocal(rhs) if op.fn == "div" else None
+    if reciprocal is not None:
+        return _ieee_or_machine("mul", _by_number("mul"), constant=reciprocal)
+    by_number = isinstance(op.rhs, ir.Const) or not isinstance(op.rhs.type, BlockType)
+    if by_number and op.fn in SCALAR_BINARY and not isinstance(op.lhs, ir.Const):
+        return _ieee_or_machine(op.fn, _by_number(op.fn))
     if op.fn == "pow" and isinstance(rhs, float) and rhs.is_integer():
         power = sfpu_machine.power(rhs)
         return lambda n, a, b: power(a)
-    if op.fn in MACHINE_BINARY:
-        fn = op.fn
-        return lambda n, a, b: sfpu_machine.binary(fn, a, b)
-    return None
+    fn = op.fn
+    if fn in SCALAR_BINARY:
+        return _ieee_or_machine(fn, lambda a, b: sfpu_machine.binary(fn, a, b))
+    return lambda n, a, b: sfpu_machine.binary(fn, a, b)
+
+
+def _by_number(fn: str) -> Callable[[Tensor, Tensor], Tensor]:
+    """``a <fn> b`` by ``<fn>_unary_tile``, once per distinct number of ``b`` (a runtime scalar may
+    differ between the blocks of a batch)."""
+    def run(a: Tensor, b: Tensor) -> Tensor:
+        out = torch.empty_like(a)
+        for value in torch.unique(b).tolist():
+            where = b == value
+            out[where] = sfpu_machine.scalar(fn, value)(a[where])
+        return out
+    return run
+
+
+def _ieee_or_machine(fn: str, machine: Callable[[Tensor, Tensor], Tensor],
+                     constant: float | None = None) -> Callable[..., Tensor]:
+    """``fn`` (add, sub, mul) of two operands: IEEE fp32 where that is the SFPU's result, the
+    ``machine``'s bits for the rest (``constant``: the right operand, in place of the program's)."""
+    def run(n: int, a: Tensor, b: Tensor) -> Tensor:
+        if constant is not None:
+            b = torch.tensor(constant, dtype=torch.float32, device=a.device)
+        a, b = torch.broadcast_tensors(a.float(), b.float())
+        out, exact = device_arith.sfpu_ieee(fn, a, b)
+        if not bool(exact.all()):
+            rest = ~exact
+            out[rest] = machine(a[rest], b[rest]).to(out.device)
+        return out
+    return run
 
 
 def _on_integers(op: ir.Op) -> bool:

@@ -34,7 +34,8 @@ from ..emu.device_model import chip
 from ..emu.program_spec import BRISC, NCRISC, TRISC, CBFormat, CBSpec, ComputeSpec, KernelSpec, ProgramSpec, \
     TensorSpec
 from ..ir import mathops
-from ..metal.optable import COMPOSITE_UNARY, COPY, DST_FORMAT, MIRRORED_UNARY, SFPU_BINARY, UNARY, Sfpu, float_bits
+from ..metal.optable import COMPOSITE_UNARY, COPY, DST_FORMAT, MIRRORED_UNARY, SCALAR_BINARY, SFPU_BINARY, UNARY, Sfpu, \
+    float_bits
 
 Tensor = torch.Tensor
 
@@ -83,6 +84,11 @@ def unary_calls(fn: str, params: tuple = (), slot: int = 0) -> list[Call]:
 def power_calls(exponent: float) -> list[Call]:
     """``x ** n`` for an integral ``n``: ``power_tile`` with the exponent's fp32 bits (``emit_power``)."""
     return [Call(UNARY["power"], (0,), (float_bits(exponent),), typed=False)]
+
+
+def scalar_calls(fn: str, value: float) -> list[Call]:
+    """``x <fn> value`` by a number: ``<fn>_unary_tile`` with its fp32 bits (``emit_scalar``)."""
+    return [Call(SCALAR_BINARY[fn], (0,), (float_bits(value),), typed=False)]
 
 
 def binary_calls(fn: str) -> list[Call]:
@@ -231,6 +237,11 @@ def unary(fn: str, params: tuple = ()) -> Callable[[Tensor], Tensor]:
 def power(exponent: float) -> Callable[[Tensor], Tensor]:
     """``x ** exponent`` for an integral exponent, as ``power_tile`` computes it."""
     return _elementwise(tuple(power_calls(exponent)))
+
+
+def scalar(fn: str, value: float) -> Callable[[Tensor], Tensor]:
+    """``x <fn> value`` (add, sub or mul by a number) as ``<fn>_unary_tile`` computes it."""
+    return _elementwise(tuple(scalar_calls(fn, value)))
 
 
 def binary(fn: str, a: Tensor, b: Tensor) -> Tensor:
