@@ -24,20 +24,33 @@ def _exp_field(x: np.ndarray) -> np.ndarray:
     return ((_f32(x).view(np.uint32) >> 23) & 0xFF).astype(np.int64)
 
 
+def _value(x: np.ndarray) -> np.ndarray:
+    """fp32 data as the matrix unit reads it, in float64: exponent 255 is a number like the others
+    (1.m * 2^128; the unit has no infinity or NaN), so an infinity or a NaN in a sum or product
+    gives a result of 2^128 or more, which DST holds as infinity (:func:`_finish`), and inf - inf is 0."""
+    x = _f32(x)
+    v = x.astype(np.float64)
+    big = _exp_field(x) == 255
+    if big.any():
+        mantissa = (x.view(np.uint32) & np.uint32(0x7FFFFF)).astype(np.float64)
+        v = np.where(big, np.where(np.signbit(x), -1.0, 1.0) * (1.0 + mantissa / 2.0 ** 23) * 2.0 ** 128, v)
+    return v
+
+
 def _masked(x: np.ndarray, mask: int) -> np.ndarray:
-    return (_f32(x).view(np.uint32) & np.uint32(mask)).view(np.float32).astype(np.float64)
+    return _value((_f32(x).view(np.uint32) & np.uint32(mask)).view(np.float32))
 
 
 def src_a_piece(x: np.ndarray, phase: int) -> np.ndarray:
     """SrcAFidelityBits: the implicit one and four mantissa bits (even phases), or the next five."""
     x = _f32(x)
-    return _masked(x, 0xFFF80000) if phase % 2 == 0 else x.astype(np.float64) - _masked(x, 0xFFF83FFF)
+    return _masked(x, 0xFFF80000) if phase % 2 == 0 else _value(x) - _masked(x, 0xFFF83FFF)
 
 
 def src_b_piece(x: np.ndarray, phase: int) -> np.ndarray:
     """SrcBFidelityBits: the implicit one and six mantissa bits (phases 0, 1), or the next four."""
     x = _f32(x)
-    return _masked(x, 0xFFFE0000) if phase < 2 else x.astype(np.float64) - _masked(x, 0xFFFE1FFF)
+    return _masked(x, 0xFFFE0000) if phase < 2 else _value(x) - _masked(x, 0xFFFE1FFF)
 
 
 def _product_exponent(a: np.ndarray, b: np.ndarray, phase: int) -> np.ndarray:
@@ -61,7 +74,7 @@ def _finish(terms: list[tuple[np.ndarray, np.ndarray]], dst: np.ndarray, fp32_ds
     once to DST's precision with ties away from zero."""
     dst = _f32(dst)
     ed = _exp_field(dst)
-    dval = np.where(ed == 0, 0.0, dst.astype(np.float64))
+    dval = np.where(ed == 0, 0.0, _value(dst))
     top = ed.copy()
     for _, e in terms:
         top = np.maximum(top, e)
@@ -90,8 +103,9 @@ def dot(a: np.ndarray, b: np.ndarray, dst: np.ndarray, phases: int, fp32_dst: bo
             terms = []
             for g in (k0, k0 + 8):
                 x, y = a[..., g:g + 8], b[..., g:g + 8]
-                p = src_a_piece(x, phase) * src_b_piece(y, phase)
                 e = _product_exponent(x, y, phase)
+                p = np.where((_exp_field(x) == 0) | (_exp_field(y) == 0), 0.0,  # a denormal operand is zero
+                             src_a_piece(x, phase) * src_b_piece(y, phase))
                 top = e.max(axis=-1)
                 unit = np.exp2((top - 137).astype(np.float64))[..., None]
                 s = _round_away(p / unit).sum(axis=-1) * unit[..., 0]
@@ -121,8 +135,8 @@ def eltwise(op: str, a: torch.Tensor, b: torch.Tensor, phases: int, fp32_dst: bo
             out = _finish([(np.where(e <= 0, 0.0, p), np.where(e <= 0, 0, e))], out, fp32_dst)
         return torch.from_numpy(out)
     ex, ey = _exp_field(x), _exp_field(y)
-    xv = np.where(ex == 0, 0.0, x.astype(np.float64))
-    yv = np.where(ey == 0, 0.0, y.astype(np.float64))
+    xv = np.where(ex == 0, 0.0, _value(x))
+    yv = np.where(ey == 0, 0.0, _value(y))
     big = np.where(np.abs(xv) >= np.abs(yv), xv, yv)
     small = np.where(np.abs(xv) >= np.abs(yv), yv, xv)
     top = np.where(np.abs(xv) >= np.abs(yv), np.where(ex == 0, 0, ex), np.where(ey == 0, 0, ey))
@@ -348,6 +362,17 @@ def reduce_sum_tiles(x: torch.Tensor, dims: tuple[int, ...], phases: int, fp32_d
 def tf32(x: torch.Tensor) -> torch.Tensor:
     """What the unpacker leaves of fp32 values in SrcA/SrcB: the low 13 mantissa bits dropped."""
     return (x.float().view(torch.int32) & -8192).view(torch.float32)
+
+
+def src_to_dst(x: torch.Tensor) -> torch.Tensor:
+    """fp32 data moved through SrcA into DST by the matrix unit (a transpose, a max pool): TF32
+    (:func:`tf32`), a zero exponent (zeros of either sign, denormals) written as +0 and exponent
+    255 (infinities, NaNs) as an infinity of its sign, since the unit has neither denormals nor NaNs."""
+    bits = tf32(x).view(torch.int32)
+    exponent = (bits >> 23) & 0xFF
+    bits = torch.where(exponent == 0, torch.zeros_like(bits), bits)
+    bits = torch.where(exponent == 255, (bits & -0x80000000) | 0x7F800000, bits)
+    return bits.view(torch.float32)
 
 
 def movd2b_16bit(x: torch.Tensor) -> torch.Tensor:

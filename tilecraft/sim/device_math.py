@@ -94,10 +94,12 @@ class DeviceMath:
             if kind == "sum":
                 return lambda n, x: device_arith.reduce_sum_tiles(x, dims, self.phases, self.fp32_dst)
             if dims == (-1,):  # REDUCE_ROW's max moves the pooled column to SrcB to transpose it
-                return lambda n, x: device_arith.movd2b_16bit(tile_math.reduce(kind, device_arith.tf32(x), dims))
-            return lambda n, x: tile_math.reduce(kind, device_arith.tf32(x), dims)  # SrcA holds TF32
+                return lambda n, x: device_arith.movd2b_16bit(tile_math.reduce(kind, device_arith.src_to_dst(x), dims))
+            return lambda n, x: tile_math.reduce(kind, device_arith.src_to_dst(x), dims)  # SrcA holds TF32
         if isinstance(op, ir.TileTranspose):  # transpose_wh_tile reads through SrcA: TF32
-            return lambda n, x: tile_math.transpose(device_arith.tf32(x))
+            return lambda n, x: tile_math.transpose(device_arith.src_to_dst(x))
+        if isinstance(op, ir.TileWhere):  # the LLK tests the condition's bits: -0 and denormals hold
+            return lambda n, c, a, b: torch.where(c.float().view(torch.int32) != 0, a, b)
         if isinstance(op, ir.TileRound):  # the packer rounds it into its buffer
             fmt = op.result.type.fmt
             return lambda n, x: self.pack(x, fmt).to(x.dtype)

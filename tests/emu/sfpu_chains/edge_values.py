@@ -1,7 +1,10 @@
-"""SFPU sums, products, max/min and comparisons of Float32 values at the edges of the format:
-denormals (which the SFPU reads and writes as zero), signed zeros, infinities, NaNs, the largest
-and smallest normals, next to ordinary values. The device's bits there are not IEEE's, so
-``--numerics device`` must take them from the machine (tests/emu/test_numerics_device.py)."""
+"""Block math on Float32 values at the edges of the format: denormals, signed zeros, infinities,
+NaNs, the largest and smallest normals, next to ordinary values. The device's bits there are not
+IEEE's: the SFPU reads and writes denormals as zero and writes NaNs its own way on each
+architecture (sums, products, max/min, comparisons); the matrix unit has neither denormals nor
+NaNs (exponent 255 is a number there, and a result of 2^128 or more is an infinity: sums, products,
+matmul, reduce, transpose); ``where`` tests its condition's bits. ``--numerics device`` must give
+the emulator's bits (tests/emu/test_numerics_device.py)."""
 
 import torch
 
@@ -45,6 +48,48 @@ def edges(a, b, y1, y2, y3, y4):
                     ttl.copy(blk, y[r, 0]).wait()
 
 
+@ttl.operation(grid=(1, 1))
+def fpu_edges(a, b, y1, y2, y3, y4, y5, y6):
+    rows = a.shape[0] // 32
+    a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)
+    b_dfb = ttl.make_dataflow_buffer_like(b, shape=(1, 1), block_count=2)
+    outs = [ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2) for y in (y1, y2, y3, y4, y5, y6)]
+
+    @ttl.datamovement()
+    def reader():
+        for r in range(rows):
+            with a_dfb.reserve() as ablk, b_dfb.reserve() as bblk:
+                ttl.copy(a[r, 0], ablk).wait()
+                ttl.copy(b[r, 0], bblk).wait()
+
+    @ttl.compute()
+    def compute():
+        for _ in range(rows):
+            with a_dfb.wait() as x, b_dfb.wait() as z:
+                with outs[0].reserve() as o:  # the matrix unit: ELWADD, ELWMUL, MVMUL
+                    o.store(x + z)
+                with outs[1].reserve() as o:
+                    o.store(x * z)
+                with outs[2].reserve() as o:
+                    o.store(x @ z)
+                with outs[3].reserve() as o:  # max and sum pools, through SrcA
+                    o.store(ttl.block.broadcast(ttl.math.reduce_max(x, dims=[-1], shape=(1, 1)), dims=[-1],
+                                                shape=o.shape)
+                            + ttl.block.broadcast(ttl.math.reduce_sum(z, dims=[-2], shape=(1, 1)), dims=[-2],
+                                                  shape=o.shape))
+                with outs[4].reserve() as o:
+                    o.store(ttl.block.transpose(x))
+                with outs[5].reserve() as o:
+                    o.store(ttl.math.where(x, x, ttl.math.neg(z)))
+
+    @ttl.datamovement()
+    def writer():
+        for r in range(rows):
+            for dfb, y in zip(outs, (y1, y2, y3, y4, y5, y6)):
+                with dfb.wait() as blk:
+                    ttl.copy(blk, y[r, 0]).wait()
+
+
 SPECIAL = [0.0, -0.0, 1.0, -1.0, float("inf"), float("-inf"), float("nan"), 1e-38, -1e-38, 1e-45, 5.9e-39,
            1.1754944e-38, -1.1754944e-38, 2.3509887e-38, 3.4e38, -3.4e38, 1.0000001, 0.99999994, 1.5, 1e-30]
 torch.manual_seed(0)
@@ -59,3 +104,5 @@ a = ttnn.from_torch(a_host, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT)
 b = ttnn.from_torch(b_host, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT)
 outputs = [ttnn.zeros((128, 32), dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT) for _ in range(4)]
 edges(a, b, *outputs)
+fpu_outputs = [ttnn.zeros((128, 32), dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT) for _ in range(6)]
+fpu_edges(a, b, *fpu_outputs)
