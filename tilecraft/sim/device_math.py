@@ -82,6 +82,14 @@ class DeviceMath:
         None where the ideal one is already what the emulator computes (integer math: exact on both)."""
         if _on_integers(op):
             return None
+        kernel = self._kernel(op, defs)
+        copied = _copied_through_src_a(op, defs) if kernel is not None else []
+        if not copied:
+            return kernel
+        return lambda n, *args: kernel(n, *(device_arith.src_to_dst(a) if i in copied else a
+                                            for i, a in enumerate(args)))
+
+    def _kernel(self, op: ir.Op, defs: dict[str, ir.Op]) -> Callable[..., Tensor] | None:
         if isinstance(op, ir.TileMatmul):
             return lambda n, a, b: self.matmul(a, b)
         if isinstance(op, ir.TileBinary) and unit_of(op, defs) is Unit.FPU:
@@ -166,6 +174,19 @@ def _ieee_or_machine(fn: str, machine: Callable[[Tensor, Tensor], Tensor],
             out[rest] = machine(a[rest], b[rest]).to(out.device)
         return out
     return run
+
+
+def _copied_through_src_a(op: ir.Op, defs: dict[str, ir.Op]) -> list[int]:
+    """The operands of an SFPU operation that ``copy_tile`` brings from a buffer of a 16-bit or
+    block-float format: those pass SrcA on their way into DST (only Float32 buffers unpack straight
+    into DST), where a zero exponent becomes +0 and exponent 255 an infinity (``src_to_dst``). The
+    FPU reads its buffers itself (``device_arith`` models that)."""
+    if isinstance(op, ir.TileBinary) and unit_of(op, defs) is Unit.FPU or \
+            not isinstance(op, (ir.TileUnary, ir.TileBinary, ir.TileWhere)):
+        return []
+    return [i for i, operand in enumerate(op.operands())
+            if isinstance(operand, ir.Reg) and operand.name not in defs and isinstance(operand.type, BlockType)
+            and operand.type.fmt.name != "float32"]
 
 
 def _on_integers(op: ir.Op) -> bool:

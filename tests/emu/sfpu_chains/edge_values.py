@@ -4,7 +4,12 @@ IEEE's: the SFPU reads and writes denormals as zero and writes NaNs its own way 
 architecture (sums, products, max/min, comparisons); the matrix unit has neither denormals nor
 NaNs (exponent 255 is a number there, and a result of 2^128 or more is an infinity: sums, products,
 matmul, reduce, transpose); ``where`` tests its condition's bits. ``--numerics device`` must give
-the emulator's bits (tests/emu/test_numerics_device.py)."""
+the emulator's bits (tests/emu/test_numerics_device.py).
+
+The data format is the script's argument (float32 by default, or bfloat16: then the SFPU's operands
+pass SrcA on their way into DST, which makes denormals +0 and NaNs infinities)."""
+
+import sys
 
 import torch
 
@@ -100,9 +105,10 @@ fill = 4 * 1024 - pairs_a.numel()  # then values across the exponent range, deno
 scale = lambda n: torch.randn(n) * torch.pow(2.0, torch.randint(-140, 120, (n,)).float())  # noqa: E731
 a_host = torch.cat([pairs_a, scale(fill)]).view(128, 32)
 b_host = torch.cat([pairs_b, scale(fill)]).view(128, 32)
-a = ttnn.from_torch(a_host, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT)
-b = ttnn.from_torch(b_host, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT)
-outputs = [ttnn.zeros((128, 32), dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT) for _ in range(4)]
+DTYPE = getattr(ttnn, sys.argv[1] if len(sys.argv) > 1 else "float32")
+a = ttnn.from_torch(a_host, dtype=DTYPE, layout=ttnn.TILE_LAYOUT)
+b = ttnn.from_torch(b_host, dtype=DTYPE, layout=ttnn.TILE_LAYOUT)
+outputs = [ttnn.zeros((128, 32), dtype=DTYPE, layout=ttnn.TILE_LAYOUT) for _ in range(4)]
 edges(a, b, *outputs)
-fpu_outputs = [ttnn.zeros((128, 32), dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT) for _ in range(6)]
+fpu_outputs = [ttnn.zeros((128, 32), dtype=DTYPE, layout=ttnn.TILE_LAYOUT) for _ in range(6)]
 fpu_edges(a, b, *fpu_outputs)
