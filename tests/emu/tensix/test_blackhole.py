@@ -116,7 +116,7 @@ static void unpack_srca_row_wraps() {
     m.cfg_word(kUnpack, THCON_SEC0_REG3_Base_address_ADDR32) = 0x1000 / 16 - 1;
     SET_THREAD(m, kUnpack, SRCA_SET_SetOvrdWithAddr, 1);
     m.issue(kUnpack, TT_OP_SETADCXX(0b001, 15, 0));
-    m.issue(kUnpack, TT_OP_SETADCZW(0b001, 0, 9, 0, 0, 0b0100));  // channel 1 Z = 9
+    m.issue(kUnpack, TT_OP_SETADC(0b001, 1, 2, 9));  // channel 1 Z = 9 (SETADCZW's fields are 3 bits)
     m.issue(kUnpack, TT_OP_UNPACR(0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1));
     const SrcBank& bank = m.s.srca[m.s.srca_unpack_bank];
     std::printf("srca_wrap %x %x %x\n", bank.row[8][0], bank.row[8][15], bank.row[7][0] | bank.row[9][0]);
