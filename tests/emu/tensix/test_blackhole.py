@@ -97,6 +97,39 @@ static void unpack_nop() {
     expect_failure("nop_both_dvalid", m, kUnpack, TT_OP_UNPACR_NOP(1, 0, 0, 1, 0, 0, 1, 0, 1));
 }
 
+// One bf16 row of 16 datums unpacked to SrcA with the channel-1 Z counter past the bank (Zstride 8
+// rows): Blackhole keeps the row address's low six bits (ttsim's unpacker), so output row
+// 4 + 9 * 8 lands, after the four skipped rows, on row 72 & 63 = 8 of the same bank.
+static void unpack_srca_row_wraps() {
+    std::vector<uint8_t> l1(1 << 14, 0);
+    for (uint32_t c = 0; c < 16; ++c) l1[0x1000 + 2 * c] = uint8_t(c + 1), l1[0x1001 + 2 * c] = 0x3f;
+    Machine m;
+    m.s.l1 = l1.data(); m.s.l1_size = l1.size();
+    m.cfg_word(kUnpack, THCON_SEC0_REG0_TileDescriptor_ADDR32) = 5u | (1u << 4);  // Float16_b, uncompressed
+    m.cfg_word(kUnpack, THCON_SEC0_REG0_TileDescriptor_ADDR32 + 1) = 1u | (1u << 16);
+    SET_CFG(m, kUnpack, THCON_SEC0_REG2_Out_data_format, 5);
+    SET_CFG(m, kUnpack, THCON_SEC0_REG2_Disable_zero_compress_cntx0, 1);
+    SET_CFG(m, kUnpack, THCON_SEC0_REG5_Tile_x_dim_cntx0, 16);
+    SET_CFG(m, kUnpack, THCON_SEC0_REG5_Dest_cntx0_address, 4 * 16);
+    SET_CFG(m, kUnpack, UNP0_ADD_DEST_ADDR_CNTR_add_dest_addr_cntr, 1);
+    SET_CFG(m, kUnpack, UNP0_ADDR_CTRL_ZW_REG_1_Zstride, 8 * 16 * 2);
+    m.cfg_word(kUnpack, THCON_SEC0_REG3_Base_address_ADDR32) = 0x1000 / 16 - 1;
+    SET_THREAD(m, kUnpack, SRCA_SET_SetOvrdWithAddr, 1);
+    m.issue(kUnpack, TT_OP_SETADCXX(0b001, 15, 0));
+    m.issue(kUnpack, TT_OP_SETADC(0b001, 1, 2, 9));  // channel 1 Z = 9 (SETADCZW's fields are 3 bits)
+    m.issue(kUnpack, TT_OP_UNPACR(0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1));
+    const SrcBank& bank = m.s.srca[m.s.srca_unpack_bank];
+    std::printf("srca_wrap %x %x %x\n", bank.row[8][0], bank.row[8][15], bank.row[7][0] | bank.row[9][0]);
+}
+
+// SETADC with ThreadOverride sets another thread's counter to the low 16 bits of its value (the
+// face-compressed matmul's channel-1 X end of the borrowed math and pack ADCs).
+static void setadc_thread_override() {
+    Machine m;
+    m.issue(kUnpack, TT_OP_SETADC(0b001, 1, 0, (3u << 16) | 255u));  // pack thread's unpacker 0, channel 1 X
+    std::printf("setadc_x %u %u\n", m.s.adc[kPack].unpacker[0][1].x, m.s.adc[kUnpack].unpacker[0][1].x);
+}
+
 // Blackhole's one packer reads Dst through the read interfaces ReadIntfSel selects: interface j
 // reads row j of each group of four (ttsim's packer), 16 datums each here.
 static void pack_interfaces(uint32_t read_intf_sel, const char* tag) {
@@ -226,6 +259,8 @@ int main() {
     sync_unit();
     mop_counts();
     unpack_nop();
+    unpack_srca_row_wraps();
+    setadc_thread_override();
     pack_interfaces(5, "pack_even");
     pack_interfaces(0, "pack_all");
     pack_round_10b_fp16();
@@ -274,6 +309,16 @@ def test_unpacr_nop_bank_clr_ctrl_clears_both_banks_once_both_are_free(lines):
     assert "both Src banks released (UNPACR_NOP Bank_Clr_Ctrl)" in lines["nop_both_busy"]
     assert lines["nop_both"] == "0 0 0"  # both banks zero; the unpacker stays on its bank
     assert "Bank_Clr_Ctrl is modelled only as a plain clear of both banks" in lines["nop_both_dvalid"]
+
+
+def test_a_srca_row_past_63_wraps_into_the_bank(lines):
+    # bf16 0x3f01..0x3f10 in SrcA's TF32-overlay layout (Sign | Man10 | Exp8): mantissa bits << 8 | exponent 0x7e
+    first, last, neighbours = (int(v, 16) for v in lines["srca_wrap"].split())
+    assert (first, last, neighbours) == ((0x01 << 11) | 0x7E, (0x10 << 11) | 0x7E, 0)
+
+
+def test_setadc_thread_override_is_not_part_of_the_counter(lines):
+    assert lines["setadc_x"] == "255 0"
 
 
 def test_cfgshiftmask_adds_or_merges_the_rotated_scratch(lines):

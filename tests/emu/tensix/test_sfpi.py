@@ -446,6 +446,79 @@ def test_wheel_sfpu_kernel_within_device_budget(run_kernel, op, dst):
     _check_budget(out, golden, _budget(_budget_table(), budget_key, dst))
 
 
+# --- cross-lane shuffles: SFPTRANSP / SFPSHFT2 behind subvec_transp / subvec_shflror1 / subvec_shflshr1 ---
+
+def _transpose4(values: list[list[int]], enabled: set[int]) -> list[list[int]]:
+    """Transpose4 of the SFPTRANSP page's functional model, on four registers' lanes."""
+    reg = [list(v) for v in values]
+    for column in range(8):
+        for i in range(4):
+            for j in range(i):
+                ij, ji = reg[i][j * 8 + column], reg[j][i * 8 + column]
+                if j * 8 + column in enabled:
+                    reg[i][j * 8 + column] = ji
+                if i * 8 + column in enabled:
+                    reg[j][i * 8 + column] = ij
+    return reg
+
+
+_SHUFFLES = PRELUDE + r'''
+using namespace sfpi;
+static void show(const char* tag, const vFloat& v) {
+    std::printf("%s", tag);
+    for (int lane = 0; lane < 32; ++lane) std::printf(" %d", int(f32(v.get()[lane])));
+    std::printf("\n");
+}
+int main() {
+    Machine m;
+    CurrentMachineScope bind(m, kMath);
+    sfpu_fp32(m);
+    for (int v = 0; v < 4; ++v)
+        for (int lane = 0; lane < 32; ++lane) set_dst_lane(m, 2 * v, lane, u32(float(100 * v + lane)));
+    for (int r = 0; r < 8; ++r)
+        for (int lane = 0; lane < 32; ++lane) m.s.lreg[r][lane] = 0xa0000000u + 32u * r + lane;
+    vFloat a = dst_reg[0], b = dst_reg[2], c = dst_reg[4], d = dst_reg[6];
+    vFloat ta = a, tb = b, tc = c, td = d;
+    subvec_transp(ta, tb, tc, td);
+    show("all0", ta); show("all1", tb); show("all2", tc); show("all3", td);
+    vFloat pa = a, pb = b, pc = c, pd = d;
+    v_if (a < 12.0f) { subvec_transp(pa, pb, pc, pd); }  // lanes 0..11 enabled
+    v_endif;
+    show("pred0", pa); show("pred1", pb); show("pred2", pc); show("pred3", pd);
+    vFloat ror = subvec_shflror1(a);  // rotates `a`: the last rotation's source
+    vFloat shr = subvec_shflshr1(b);
+    vFloat half = b;
+    v_if (b >= 116.0f) { half = subvec_shflror1(c); }  // lanes 16..31 enabled
+    v_endif;
+    show("ror", ror); show("shr", shr); show("half", half);
+    bool kept = true;  // the kernel's LRegs around the shuffles
+    for (int r = 0; r < 8; ++r)
+        for (int lane = 0; lane < 32; ++lane) kept = kept && m.s.lreg[r][lane] == 0xa0000000u + 32u * r + lane;
+    std::printf("lregs_kept %d\n", int(kept));
+}
+'''
+
+
+@pytest.mark.parametrize("arch", ["wormhole", "blackhole"])
+def test_subvector_shuffles_follow_the_isa_models(tensix_unit_test, arch):
+    lines = {}
+    for line in tensix_unit_test(_SHUFFLES, arch=arch).splitlines():
+        tag, *rest = line.split()
+        lines[tag] = [int(v) for v in rest]
+    inputs = [[100 * v + lane for lane in range(32)] for v in range(4)]
+    assert [lines[f"all{i}"] for i in range(4)] == _transpose4(inputs, set(range(32)))
+    assert [lines[f"pred{i}"] for i in range(4)] == _transpose4(inputs, set(range(12)))
+    a, b, c = inputs[:3]
+    rotated_a, rotated_c = ([x[(lane & ~7) | ((lane - 1) & 7)] for lane in range(32)] for x in (a, c))
+    assert lines["ror"] == rotated_a
+    # SHFLSHR1's lane 0 of each row: Wormhole's hardware bug repeats what the last rotation read
+    # (the SFPSHFT2 page), Blackhole fills zero (ttsim's model)
+    first_of_row = {lane: a[lane + 7] if arch == "wormhole" else 0 for lane in range(0, 32, 8)}
+    assert lines["shr"] == [b[lane - 1] if lane & 7 else first_of_row[lane] for lane in range(32)]
+    assert lines["half"] == b[:16] + rotated_c[16:]
+    assert lines["lregs_kept"] == [1]
+
+
 # --- what is not modelled fails by name ----------------------------------------------------------
 
 def test_unmodelled_sfpi_fails_to_compile_or_by_name(tensix_unit_test, tmp_path):
@@ -453,14 +526,12 @@ def test_unmodelled_sfpi_fails_to_compile_or_by_name(tensix_unit_test, tmp_path)
         tt_metal = ensure_headers() / "tt_metal"
     except HeadersUnavailable as exc:
         pytest.skip(f"tt-metal headers unavailable: {exc}")
-    source = tmp_path / "transp.cpp"
-    source.write_text('#include "sfpi.h"\n'
-                      "template <int N> void kernel() { sfpi::vFloat a, b, c, d; sfpi::subvec_transp(a, b, c, d); }\n"
-                      "template void kernel<0>();\n")
-    built = subprocess.run(["g++", "-std=c++20", "-fsyntax-only", *_include_flags(tt_metal, "wormhole"), str(source)],
-                           capture_output=True, text=True)
+    source = tmp_path / "quasar.cpp"
+    source.write_text('#include "sfpi.h"\n')
+    built = subprocess.run(["g++", "-std=c++20", "-fsyntax-only", "-DARCH_QUASAR", *_include_flags(tt_metal, "wormhole"),
+                            str(source)], capture_output=True, text=True)
     assert built.returncode != 0
-    assert "tilecraft sfpi: subvec_transp (SFPTRANSP) is not implemented" in built.stderr
+    assert "tilecraft sfpi: Quasar's SFPI is not modelled" in built.stderr
 
     out = tensix_unit_test(PRELUDE + r'''
 #include <stdexcept>

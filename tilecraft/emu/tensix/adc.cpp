@@ -33,9 +33,13 @@ void set_counter(AdcChannel& ch, int dim, uint32_t v) { counter(ch, dim) = count
 
 void add_counter_cr(AdcChannel& ch, int dim, uint32_t inc) { set_counter(ch, dim, counter_cr(ch, dim) + inc); }
 
+// SETADC's 18-bit NewValue field carries ThreadOverride in its top two bits, so the counter gets
+// the low 16. (The ISA page's model assigns NewValue whole, which would leave the override in
+// 18-bit X; the LLK's own SETADC_THREAD_OVERRIDE macro packs `thread << 16 | value`, and Blackhole's
+// face-compressed matmul sets each borrowed thread's channel-1 X end to 255 through it.)
 void setadc(Machine& m, int thread, uint32_t word) {
     const uint32_t value = field(word, 0, 18), dim = field(word, 18, 2), channel = field(word, 20, 1);
-    for_each_adc(m, thread, word, value >> 16, [&](AdcChannel* ch) { set_counter(ch[channel], int(dim), value); });
+    for_each_adc(m, thread, word, value >> 16, [&](AdcChannel* ch) { set_counter(ch[channel], int(dim), value & 0xffffu); });
 }
 
 void setadcxx(Machine& m, int thread, uint32_t word) {

@@ -2,6 +2,9 @@
 // instructions SFPI code issues for Dst access, counters and constant registers.
 #include "sfpi/sfpi_host.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include "current_machine.h"
 #include "machine.h"
 
@@ -84,6 +87,24 @@ void write_lreg(unsigned idx, const Vec& v) {
     const uint32_t on = m.s.sfpu.enabled();
     for (int i = 0; i < kSfpuLanes; ++i)
         if ((on >> i) & 1u) m.s.lreg[idx][i] = v[i];
+}
+
+void transpose_subvecs(Vec& a, Vec& b, Vec& c, Vec& d) {
+    Machine& m = machine_for_sfpi();
+    Vec* const values[4] = {&a, &b, &c, &d};
+    uint32_t saved[8][kSfpuLanes];  // SFPTRANSP transposes LReg[4..7] too
+    std::memcpy(saved, m.s.lreg, sizeof saved);
+    for (int r = 0; r < 4; ++r) std::copy(values[r]->begin(), values[r]->end(), m.s.lreg[r]);
+    m.issue(current_thread(), TT_OP_SFPTRANSP(0, 0, 0, 0));
+    for (int r = 0; r < 4; ++r) std::copy(m.s.lreg[r], m.s.lreg[r] + kSfpuLanes, values[r]->begin());
+    std::memcpy(m.s.lreg, saved, sizeof saved);
+}
+
+Vec shuffle_subvec(const Vec& v, unsigned mod1) {
+    Machine& m = machine_for_sfpi();
+    return through_lreg(m, kScratchLReg, v, [&] {
+        m.issue(current_thread(), TT_OP_SFPSHFT2(0, kScratchLReg, kScratchLReg, mod1));
+    });
 }
 
 void write_config_lreg(unsigned idx, const Vec& v) {

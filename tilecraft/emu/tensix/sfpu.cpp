@@ -467,11 +467,15 @@ void sfpshft2(Machine& m, int thread, const SfpuInsn& i) {
         if (lreg_writable(i.vd)) each_lane(lanes, [&](int lane) { m.s.lreg[i.vd][lane] = rotate_right(vc.data(), lane); });
         break;
     }
-    case 4: {  // SUBVEC_SHFLSHR1: lane 0 of each row gets the last rotation's source (hardware bug)
+    case 4: {  // SUBVEC_SHFLSHR1: lane 0 of each row gets, on Wormhole, the last rotation's source
+               // (the hardware bug of the ISA page); on Blackhole zero (ttsim)
         if (!lreg_writable(i.vd)) break;
         std::array<uint32_t, kLanes> vc{};
         for (int lane = 0; lane < kLanes; ++lane) vc[lane] = m.s.lreg[i.vc][lane];
-        each_lane(lanes, [&](int lane) { m.s.lreg[i.vd][lane] = (lane & 7) ? vc[lane - 1] : rotated_from[lane + 7]; });
+        each_lane(lanes, [&](int lane) {
+            const uint32_t first = kArch == Arch::Blackhole ? 0u : rotated_from[lane + 7];
+            m.s.lreg[i.vd][lane] = (lane & 7) ? vc[lane - 1] : first;
+        });
         break;
     }
     case 5:    // SHFT_LREG: VD = LReg[VB] shifted by LReg[VC]

@@ -239,14 +239,17 @@ uint32_t read_l1_bits(Machine& m, int thread, uint32_t word, uint64_t bit_addr, 
 }
 
 // Writes one converted datum at output address `addr` (16 datums per row) of SrcA/SrcB/Dst.
-// A SrcA row past 63 is undefined in the ISA. The LLK's TEN-3868 workaround (unpack_to_dest_tile_done)
-// issues an AllDatumsAreZero UNPACR with the channel-1 Z counter still past the tile, so such
-// zero writes wrap to the 6-bit row address as ttsim's model of the next generation does; a row
-// past 63 that carries data stays a hard error.
+// The row address of a SrcA bank (64 rows): Blackhole's unpacker keeps only its low six bits, so
+// a write past row 63 wraps into the same bank (ttsim's Blackhole unpacker); its fast tilize walks
+// the channel-1 Z counter through four banks' worth of rows (32 UNPACRs of 8 rows, a bank handed
+// over every 8th) and the face-compressed matmul's context offsets land past row 63 too. On
+// Wormhole a row past 63 is undefined (the ISA's UNPACR model) and stays a hard error, except for
+// the AllDatumsAreZero writes of the LLK's TEN-3868 workaround (unpack_to_dest_tile_done), issued
+// with the channel-1 Z counter still past the tile, which wrap as Blackhole's do.
 uint32_t srca_row(Machine& m, int thread, uint32_t word, const UnpackJob& j, uint32_t row) {
     if (row < 64) return row;
-    if (j.all_zero) return row & 0x3fu;
-    m.fail(thread, word, msg("SrcA row %u is out of range", row));
+    if (kArch == Arch::Blackhole || j.all_zero) return row & 0x3fu;
+    m.fail(thread, word, msg("SrcA row %u is out of range (a bank has 64 rows; writing past them is undefined on Wormhole B0)", row));
 }
 
 void write_datum(Machine& m, int thread, uint32_t word, const UnpackJob& j, uint32_t bank, uint32_t addr, uint32_t value) {

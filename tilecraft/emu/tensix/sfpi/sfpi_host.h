@@ -90,6 +90,15 @@ TC_SFPI_EXPORT void advance_dst(unsigned rows);
 // LReg `idx` as the SFPU reads it (constants included); a write of the enabled lanes of LReg 0..7.
 TC_SFPI_EXPORT Vec read_lreg(unsigned idx);
 TC_SFPI_EXPORT void write_lreg(unsigned idx, const Vec& v);
+// The cross-lane shuffles run as the machine's own instructions on the values, the kernel's
+// LRegs saved and restored around them; a lane that is not enabled keeps its old value, as the
+// compiler's predicated assignment of the result would.
+// SFPTRANSP of a..d placed in LReg[0..3] (subvec_transp): lane 8 * j + c of value i and lane
+// 8 * i + c of value j trade places.
+TC_SFPI_EXPORT void transpose_subvecs(Vec& a, Vec& b, Vec& c, Vec& d);
+// SFPSHFT2 with the subvector shuffle `mod1` (SUBVEC_SHFLROR1 / SUBVEC_SHFLSHR1) of `v`: each row of
+// eight lanes rotated or shifted right by one lane (what SHFLSHR1 fills lane 0 with is the SFPU's).
+TC_SFPI_EXPORT Vec shuffle_subvec(const Vec& v, unsigned mod1);
 // SFPCONFIG of the programmable constant LReg `idx` (11..14) from lanes 0..7 of `v`.
 TC_SFPI_EXPORT void write_config_lreg(unsigned idx, const Vec& v);
 // The next PRNG value of each enabled lane (stochastic rounding; SFPSTOCHRND/SFPCAST advance the

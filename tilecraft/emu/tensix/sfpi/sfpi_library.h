@@ -494,20 +494,25 @@ inline vFloat lut(const vFloat& v, const vLut16ss& s01, const vLut16ii& i01, con
     return sign == LutSign::Retain ? lut2(v, s01, s23, s45, i01, i23, i45, 1) : lut2_sign(v, s01, s23, s45, i01, i23, i45, 1);
 }
 
-// --- not modelled: cross-lane shuffles. Using one is a compile error naming it. ---
-template <typename... T>
-inline void subvec_transp(T&...) {
-    static_assert(impl_::tc_false<T...>, "tilecraft sfpi: subvec_transp (SFPTRANSP) is not implemented");
+// --- cross-lane shuffles: SFPTRANSP / SFPSHFT2 on the machine (sfpi_host.h) ---
+// The four values stacked as a 16x8 grid of lanes, each column's 4x4 block transposed: lane
+// 8 * j + c of the i-th value and lane 8 * i + c of the j-th trade places (i, j < 4, column c < 8).
+inline void subvec_transp(vFloat& a, vFloat& b, vFloat& c, vFloat& d) {
+    tc_tensix::sfpi_host::transpose_subvecs(a.get(), b.get(), c.get(), d.get());
 }
-template <typename T>
-inline impl_::sfpu_t subvec_shflror1(const T&) {
-    static_assert(impl_::tc_false<T>, "tilecraft sfpi: subvec_shflror1 (SFPSHFT2) is not implemented");
-    return {};
+inline void subvec_transp(vInt& a, vInt& b, vInt& c, vInt& d) {
+    tc_tensix::sfpi_host::transpose_subvecs(a.get(), b.get(), c.get(), d.get());
 }
-template <typename T>
-inline impl_::sfpu_t subvec_shflshr1(const T&) {
-    static_assert(impl_::tc_false<T>, "tilecraft sfpi: subvec_shflshr1 (SFPSHFT2) is not implemented");
-    return {};
+inline void subvec_transp(vUInt& a, vUInt& b, vUInt& c, vUInt& d) {
+    tc_tensix::sfpi_host::transpose_subvecs(a.get(), b.get(), c.get(), d.get());
+}
+// Each row of eight lanes rotated right by one lane (lane 0 gets lane 7).
+inline impl_::sfpu_t subvec_shflror1(const impl_::vVal& v) {
+    return tc_tensix::sfpi_host::shuffle_subvec(v.get(), SFPSHFT2_MOD1_SUBVEC_SHFLROR1);
+}
+// Each row of eight lanes shifted right by one lane; lane 0 as SFPSHFT2 SUBVEC_SHFLSHR1 fills it.
+inline impl_::sfpu_t subvec_shflshr1(const impl_::vVal& v) {
+    return tc_tensix::sfpi_host::shuffle_subvec(v.get(), SFPSHFT2_MOD1_SUBVEC_SHFLSHR1);
 }
 
 // Register-pressure hint of newer SFPI: no effect on the host.
