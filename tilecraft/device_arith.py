@@ -375,6 +375,22 @@ def src_to_dst(x: torch.Tensor) -> torch.Tensor:
     return bits.view(torch.float32)
 
 
+def pool_order(x: torch.Tensor) -> torch.Tensor:
+    """The order of the max pool (GMPOOL) on fp32 data in SrcA, as float64 keys that compare as the
+    unit compares its datums: TF32, a zero exponent as +0, then by sign and magnitude, exponent 255
+    being a number (a NaN's mantissa orders it above infinity). :func:`from_pool_order` inverts it."""
+    bits = tf32(x).view(torch.int32)
+    bits = torch.where(((bits >> 23) & 0xFF) == 0, torch.zeros_like(bits), bits)
+    magnitude = (bits & 0x7FFFFFFF).double()
+    return torch.where(bits < 0, -magnitude, magnitude)
+
+
+def from_pool_order(key: torch.Tensor) -> torch.Tensor:
+    """The fp32 datums of :func:`pool_order`'s keys (a zero key is +0)."""
+    magnitude = key.abs().to(torch.int64)
+    return torch.where(key < 0, magnitude | 0x80000000, magnitude).to(torch.int32).view(torch.float32)
+
+
 def movd2b_16bit(x: torch.Tensor) -> torch.Tensor:
     """What MOVD2B leaves of fp32 DST values in SrcB when SrcA's format is Float32 (not TF32): the
     16-bit shuffle, the upper 16 bits (bfloat16 truncated). ``reduce_tile<MAX, REDUCE_ROW>`` moves

@@ -101,9 +101,9 @@ class DeviceMath:
             dims, kind = tuple(sorted(op.dims)), op.kind
             if kind == "sum":
                 return lambda n, x: device_arith.reduce_sum_tiles(x, dims, self.phases, self.fp32_dst)
-            if dims == (-1,):  # REDUCE_ROW's max moves the pooled column to SrcB to transpose it
-                return lambda n, x: device_arith.movd2b_16bit(tile_math.reduce(kind, device_arith.src_to_dst(x), dims))
-            return lambda n, x: tile_math.reduce(kind, device_arith.src_to_dst(x), dims)  # SrcA holds TF32
+            if dims == (-1,):  # REDUCE_ROW's max moves the pooled column to SrcB and back to transpose it
+                return lambda n, x: device_arith.src_to_dst(device_arith.movd2b_16bit(_max_pool(x, dims)))
+            return lambda n, x: _max_pool(x, dims)
         if isinstance(op, ir.TileTranspose):  # transpose_wh_tile reads through SrcA: TF32
             return lambda n, x: tile_math.transpose(device_arith.src_to_dst(x))
         if isinstance(op, ir.TileWhere):  # the LLK tests the condition's bits: -0 and denormals hold
@@ -174,6 +174,11 @@ def _ieee_or_machine(fn: str, machine: Callable[[Tensor, Tensor], Tensor],
             out[rest] = machine(a[rest], b[rest]).to(out.device)
         return out
     return run
+
+
+def _max_pool(x: Tensor, dims: tuple[int, ...]) -> Tensor:
+    """``reduce_tile<MAX>`` over ``dims`` of fp32 data read through SrcA, in the unit's order."""
+    return device_arith.from_pool_order(tile_math.reduce("max", device_arith.pool_order(x), dims)).to(x.device)
 
 
 def _copied_through_src_a(op: ir.Op, defs: dict[str, ir.Op]) -> list[int]:
