@@ -16,7 +16,7 @@ What is not device-exact is stated in docs/numerics.md section 9.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Protocol
+from typing import Any, Callable, Protocol
 
 import torch
 
@@ -189,9 +189,15 @@ def _copied_through_src_a(op: ir.Op, defs: dict[str, ir.Op]) -> list[int]:
     if isinstance(op, ir.TileBinary) and unit_of(op, defs) is Unit.FPU or \
             not isinstance(op, (ir.TileUnary, ir.TileBinary, ir.TileWhere)):
         return []
-    return [i for i, operand in enumerate(op.operands())
-            if isinstance(operand, ir.Reg) and operand.name not in defs and isinstance(operand.type, BlockType)
-            and operand.type.fmt.name != "float32"]
+    def from_buffer(operand: Any) -> bool:  # a buffer's block, or its broadcast (``unary_bcast`` copies it)
+        if not isinstance(operand, ir.Reg):
+            return False
+        source = defs.get(operand.name)
+        if isinstance(source, ir.TileBroadcast):
+            operand, source = source.x, defs.get(source.x.name)
+        return source is None and isinstance(operand.type, BlockType) and operand.type.fmt.name != "float32"
+
+    return [i for i, operand in enumerate(op.operands()) if from_buffer(operand)]
 
 
 def _on_integers(op: ir.Op) -> bool:

@@ -54,11 +54,11 @@ def edges(a, b, y1, y2, y3, y4):
 
 
 @ttl.operation(grid=(1, 1))
-def fpu_edges(a, b, y1, y2, y3, y4, y5, y6, y7, y8):
+def fpu_edges(a, b, y1, y2, y3, y4, y5, y6, y7, y8, y9, y10):
     rows = a.shape[0] // 32
     a_dfb = ttl.make_dataflow_buffer_like(a, shape=(1, 1), block_count=2)
     b_dfb = ttl.make_dataflow_buffer_like(b, shape=(1, 1), block_count=2)
-    outs = [ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2) for y in (y1, y2, y3, y4, y5, y6, y7, y8)]
+    outs = [ttl.make_dataflow_buffer_like(y, shape=(1, 1), block_count=2) for y in (y1, y2, y3, y4, y5, y6, y7, y8, y9, y10)]
 
     @ttl.datamovement()
     def reader():
@@ -92,11 +92,15 @@ def fpu_edges(a, b, y1, y2, y3, y4, y5, y6, y7, y8):
                 with outs[7].reserve() as o:
                     o.store(ttl.block.broadcast(ttl.math.reduce_max(z, dims=[-2], shape=(1, 1)), dims=[-2],
                                                 shape=o.shape))
+                with outs[8].reserve() as o:  # a broadcast operand: the FPU's, then the SFPU's (unary_bcast)
+                    o.store(x + ttl.block.broadcast(z, dims=[-1], shape=o.shape))
+                with outs[9].reserve() as o:
+                    o.store(ttl.math.abs(x) * ttl.block.broadcast(z, dims=[-2], shape=o.shape))
 
     @ttl.datamovement()
     def writer():
         for r in range(rows):
-            for dfb, y in zip(outs, (y1, y2, y3, y4, y5, y6, y7, y8)):
+            for dfb, y in zip(outs, (y1, y2, y3, y4, y5, y6, y7, y8, y9, y10)):
                 with dfb.wait() as blk:
                     ttl.copy(blk, y[r, 0]).wait()
 
@@ -116,5 +120,5 @@ a = ttnn.from_torch(a_host, dtype=DTYPE, layout=ttnn.TILE_LAYOUT)
 b = ttnn.from_torch(b_host, dtype=DTYPE, layout=ttnn.TILE_LAYOUT)
 outputs = [ttnn.zeros((128, 32), dtype=DTYPE, layout=ttnn.TILE_LAYOUT) for _ in range(4)]
 edges(a, b, *outputs)
-fpu_outputs = [ttnn.zeros((128, 32), dtype=DTYPE, layout=ttnn.TILE_LAYOUT) for _ in range(8)]
+fpu_outputs = [ttnn.zeros((128, 32), dtype=DTYPE, layout=ttnn.TILE_LAYOUT) for _ in range(10)]
 fpu_edges(a, b, *fpu_outputs)
