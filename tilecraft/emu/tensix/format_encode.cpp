@@ -94,10 +94,10 @@ uint32_t round_fp16_to_e5m6(uint32_t x, uint32_t threshold) {
     return flush_fp16((x & kSign16) | magnitude);
 }
 
-// bf16 -> E8M6 (the low mantissa bit dropped), rounded by `threshold`; infinity stays infinity.
+// bf16 -> E8M6 (the low mantissa bit dropped), rounded by `threshold`; zero and infinity stay.
 uint32_t round_bf16_to_e8m6(uint32_t x, uint32_t threshold) {
     const uint32_t magnitude = x & 0x7fffu;
-    if (magnitude == 0x7f80u) return x;
+    if (magnitude == 0 || magnitude == 0x7f80u) return x;
     return (x & kSign16) | (rounding::drop_bits(magnitude, 1, threshold) << 1);
 }
 
@@ -338,7 +338,8 @@ void encode_bfp_block(const uint32_t entries[16], uint32_t to, uint8_t* shared_e
         // BFP8 rounding (a zero mantissa stays zero)
         const uint32_t threshold = thresholds ? thresholds[j] : rounding::kNearest;
         uint32_t magnitude = 0;
-        if (mantissa != 0) magnitude = std::min(rounding::drop_bits(mantissa, std::min(shift + 1, 31u), threshold), 127u);
+        if (mantissa != 0)
+            magnitude = std::min(rounding::drop_bits(mantissa, std::min(shift + 1, 31u), threshold), 127u);
         magnitude >>= (8 - bits);                                                                // BFP4/2 truncate
         const uint32_t sign = (entries[j] >> 15) & 1u;
         datums[j] = uint8_t(magnitude != 0 ? (sign << (bits - 1)) | magnitude : 0u);

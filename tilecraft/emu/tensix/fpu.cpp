@@ -261,7 +261,8 @@ void elementwise(Machine& m, int thread, uint32_t word, ElwOp op, const char* na
         else std::fill(d, d + 16, 0u);
         uint32_t row_thresholds[16];
         const uint32_t* thresholds = rounding_thresholds(m, thread, a, row_thresholds);
-        if (op == ElwOp::Mul) fpu_lanes::multiply_row(A.row[a_row + i], b, d, int(phase), src_read(a), kind, thresholds);
+        if (op == ElwOp::Mul)
+            fpu_lanes::multiply_row(A.row[a_row + i], b, d, int(phase), src_read(a), kind, thresholds);
         else fpu_lanes::add_row(A.row[a_row + i], b, d, src_read(a), kind, thresholds);
         write_dst_row(m, d_row + i, a, d);
     }
