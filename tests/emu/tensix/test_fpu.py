@@ -365,8 +365,8 @@ def fpu_prng_values(seed: int, rows: int) -> np.ndarray:
 
 @pytest.mark.parametrize("stochastic", [False, True])
 def test_elwadd_rounds_into_bf16_dst_stochastically_with_the_prng(tensix_unit_test, stochastic) -> None:
-    """128 ELWADDs of the same rows: a + b is exact in 11 bits (b is a + a multiple of an eighth of
-    a's bfloat16 ulp), then rounded into the 16-bit Dst. Column c's sums lie c % 8 eighths of an ulp
+    """128 ELWADDs of the same rows: a + b is exact in 11 bits (b is a multiple of an eighth of a's
+    bfloat16 ulp), then rounded into the 16-bit Dst. Column c's sums lie c % 8 eighths of an ulp
     above the bfloat16 grid: to nearest they round down below a half and up from it; stochastically
     each rounds up with that probability, one PRNG step per result, the lanes being the columns."""
     rng = np.random.default_rng(7)
