@@ -42,7 +42,7 @@ struct FieldDef {
 static const std::map<std::string, FieldDef> kCfg = {
     F(ALU_FORMAT_SPEC_REG0_SrcA), F(ALU_FORMAT_SPEC_REG1_SrcB), F(ALU_FORMAT_SPEC_REG_SrcA_val),
     F(ALU_FORMAT_SPEC_REG_SrcA_override), F(ALU_ACC_CTRL_Fp32_enabled), F(ALU_ACC_CTRL_INT8_math_enabled),
-    F(ALU_ACC_CTRL_Zero_Flag_disabled_src), F(ALU_ROUNDING_MODE_Fpu_srnd_en),
+    F(ALU_ACC_CTRL_Zero_Flag_disabled_src), F(ALU_ROUNDING_MODE_Fpu_srnd_en), F(PRNG_SEED_Seed_Val),
 };
 static const std::map<std::string, FieldDef> kThread = {
     F(FIDELITY_BASE_Phase), F(CLR_DVALID_SrcA_Disable), F(CLR_DVALID_SrcB_Disable), F(DEST_TARGET_REG_CFG_MATH_Offset),

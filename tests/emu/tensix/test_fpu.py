@@ -16,6 +16,7 @@ import pytest
 import torch
 
 from tilecraft import device_arith as dev
+from tests.emu.tensix import prng_model
 
 DRIVER = (Path(__file__).parent / "fpu_driver.cpp").read_text()
 BF16, TF32, FP16 = 5, 4, 1  # DataFormat codes
@@ -229,7 +230,6 @@ def test_unmodelled_and_misused_instructions_fail_naming_them(tensix_unit_test) 
         "thd FIDELITY_BASE_Phase 1", "op ELWADD 0 0 0 0 0",
         "op@pack SETRWC 0 0 0 0 0 15",
         "op GMPOOL 0 1 0 1 0",
-        "thd FIDELITY_BASE_Phase 0", "cfg ALU_ROUNDING_MODE_Fpu_srnd_en 1", "op ELWMUL 0 0 0 0 0",
         "dvalid 1 0 0 0", "op SETRWC 2 0 0 0 0 0",  # hands back a SrcB bank the unpacker never handed over
     ])
     assert "SrcA and SrcB data for ELWADD" in out[0]
@@ -237,8 +237,7 @@ def test_unmodelled_and_misused_instructions_fail_naming_them(tensix_unit_test) 
     assert "opcode 0x28 ELWADD" in out[2] and "fidelity phase 1" in out[2]
     assert "TRISC PACK" in out[3] and "RWCs of a thread other than MATH" in out[3]
     assert "argmax" in out[4]
-    assert "stochastic rounding" in out[5]
-    assert "SrcB data for SETRWC" in out[6]
+    assert "SrcB data for SETRWC" in out[5]
     assert all(line.startswith("error: ") for line in out)
 
 
@@ -333,3 +332,86 @@ def test_clearing_shifting_and_bank_hand_over(tensix_unit_test) -> None:
     # banks: SrcA/SrcB math bank, SrcA/SrcB unpack bank, dvalid of SrcA[0], SrcA[1], SrcB[0], SrcB[1]
     assert out[68:] == ["banks 0 0 0 0 1 0 1 0", "banks 0 0 1 1 1 0 1 0", "banks 0 0 0 0 1 1 1 1",
                         "banks 1 1 0 0 0 1 0 1", "banks 0 0 0 0 0 0 0 0"]
+
+
+# --- stochastic rounding into Dst (ALU_ROUNDING_MODE_Fpu_srnd_en) ---
+
+SEED = 0x2545F491
+
+
+def rounded_into_bf16(exact: np.ndarray, prng_values: np.ndarray | None) -> np.ndarray:
+    """fp32 values (bit patterns, each exact in 16 significant bits) rounded to bfloat16 bits the way the
+    matrix unit rounds into a 16-bit Dst: the magnitude goes up when the dropped 16 bits, scaled to 23,
+    reach the threshold (prng.h): half of 2^23 without stochastic rounding, else the PRNG's low 23 bits."""
+    dropped = exact & 0xFFFF
+    if prng_values is None:
+        up = dropped >= 0x8000
+    else:
+        up = np.array([prng_model.rounds_up(int(d), 16, int(r)) for d, r in zip(dropped.ravel(), prng_values.ravel())])
+        up = up.reshape(exact.shape)
+    out = (exact >> 16) + up
+    return np.where((exact & 0x7FFFFFFF) == 0, 0, out).astype(np.uint32)
+
+
+def fpu_prng_values(seed: int, rows: int) -> np.ndarray:
+    """The values the matrix unit's PRNG hands out for `rows` Dst rows of results: lane c, column c."""
+    state = prng_model.seeded(seed, 16, prng_model.FPU_STREAM)
+    out = []
+    for _ in range(rows):
+        out.append(state)
+        state = [prng_model.step(s) for s in state]
+    return np.array(out, dtype=np.uint32)
+
+
+@pytest.mark.parametrize("stochastic", [False, True])
+def test_elwadd_rounds_into_bf16_dst_stochastically_with_the_prng(tensix_unit_test, stochastic) -> None:
+    """128 ELWADDs of the same rows: a + b is exact in 11 bits (b is a multiple of an eighth of a's
+    bfloat16 ulp), then rounded into the 16-bit Dst. Column c's sums lie c % 8 eighths of an ulp
+    above the bfloat16 grid: to nearest they round down below a half and up from it; stochastically
+    each rounds up with that probability, one PRNG step per result, the lanes being the columns."""
+    rng = np.random.default_rng(7)
+    sign = np.where(np.arange(16) % 3 == 0, -1.0, 1.0)
+    ulp = np.exp2(rng.integers(-6, 6, 16).astype(np.float64) - 7)  # of a's bfloat16 binade
+    a = sign * (128 + rng.integers(0, 127, 16)) * ulp  # bfloat16 values below the binade's top
+    b = sign * (np.arange(16) % 8) / 8.0 * ulp  # eighths of a's ulp: bfloat16 values
+    exact = (a.astype(np.float64) + b).astype(np.float32)  # 11 significant bits at most: exact
+    rows_a = torch.from_numpy(np.tile(a.astype(np.float32), (8, 1)))
+    rows_b = torch.from_numpy(np.tile(b.astype(np.float32), (8, 1)))
+    script = [f"cfg ALU_FORMAT_SPEC_REG0_SrcA {BF16}", f"cfg ALU_FORMAT_SPEC_REG1_SrcB {BF16}",
+              "cfg ALU_ACC_CTRL_Fp32_enabled 0", f"cfg ALU_ROUNDING_MODE_Fpu_srnd_en {int(stochastic)}",
+              f"cfg PRNG_SEED_Seed_Val {SEED}", "dvalid 1 0 1 0", *src_rows("srca", rows_a), *src_rows("srcb", rows_b),
+              *[f"op ELWADD 0 0 0 3 {8 * n}" for n in range(128)], "dst16 0 1024"]  # ADDR_MOD_3: no steps
+    got = dst_bf16(run(tensix_unit_test, script)).numpy().view(np.uint32) >> 16
+    exact_bits = np.tile(exact.view(np.uint32), (1024, 1))
+    want = rounded_into_bf16(exact_bits, fpu_prng_values(SEED, 1024) if stochastic else None)
+    np.testing.assert_array_equal(got, want)
+    up = (got != exact_bits >> 16).mean(axis=0)  # per column: how often the magnitude went up
+    fraction = (np.arange(16) % 8) / 8.0
+    if not stochastic:
+        np.testing.assert_array_equal(up, (fraction >= 0.5).astype(float))
+        return
+    # unbiased: each column rounds up about as often as its sum lies above the grid (1024 draws each)
+    assert (np.abs(up - fraction) <= 5 * np.sqrt(fraction * (1 - fraction) / 1024) + 1e-9).all(), up
+    assert (up[fraction == 0] == 0).all()  # values the Dst format holds stay exact
+    decoded = (got << 16).astype(np.uint32).view(np.float32).astype(np.float64)
+    bias = (decoded - exact.astype(np.float64)).mean(axis=0) * sign / ulp
+    assert (np.abs(bias) < 0.1).all(), bias  # rounding to nearest is off by up to half an ulp here
+
+
+def test_mvmul_stochastic_rounding_stays_within_an_ulp_of_nearest(tensix_unit_test) -> None:
+    """MVMUL's results round into a 16-bit Dst by the same rule: against rounding to nearest, each
+    is the same or one bfloat16 ulp away, and both occur."""
+    torch.manual_seed(5)
+    a, b = bf16(torch.randn(16, 16)), bf16(torch.randn(16, 16) * 4)
+    results = {}
+    for stochastic in (0, 1):
+        out = run(tensix_unit_test, [*setup(fp32_dst=False), f"cfg ALU_ROUNDING_MODE_Fpu_srnd_en {stochastic}",
+                                     *src_rows("srca", a), *src_rows("srcb", b),
+                                     "op MVMUL 0 0 2 0", "op MVMUL 0 0 2 0", "dst16 0 16"])
+        results[stochastic] = dst_bf16(out)
+    nearest, stoch = results[0], results[1]
+    assert torch.equal(nearest, dev.matmul(b, a, 1, False))
+    ulp = torch.exp2(torch.floor(torch.log2(nearest.abs().clamp_min(1e-30))) - 7)
+    diff = (stoch - nearest).abs()
+    assert ((diff == 0) | (diff <= ulp * 1.0001)).all()
+    assert (diff > 0).any() and (diff == 0).any()

@@ -16,7 +16,10 @@ import numpy as np
 import pytest
 import torch
 
+from tests.emu.tensix import prng_model
+
 N = 1024  # datums in a 32x32 tile: four 16x16 faces, face f in Dst rows 16f..16f+15
+SEED = 0x6A09E667  # PRNG_SEED_Seed_Val of every case (only the stochastic ones read it)
 FP32, FP16, BF16, BFP8, BFP4, INT32, INT8 = 0, 1, 5, 6, 7, 8, 14
 
 _CPP = r'''
@@ -43,6 +46,7 @@ struct Case {
     const char* name; const uint32_t* dst; bool read32; uint32_t in_fmt, out_fmt;
     uint32_t relu_mode, relu_thr, edge_mask, edge_neg_inf, l1_acc, compress, dst_row;  // dst_row: the tile's first Dst row
     uint32_t adc_y;  // rows the packers' ADC Y skips, set by another thread (the tile starts at dst_row + adc_y)
+    uint32_t srnd;   // stochastic rounding: bit 0 Gasket_srnd_en (early conversion), bit 1 Packer_srnd_en (BFP)
 };
 
 static bool bfp(uint32_t f) { return f == 2 || f == 3 || f == 6 || f == 7 || f == 11 || f == 15; }
@@ -60,6 +64,8 @@ static void configure(Machine& m, const Case& c, uint32_t out_base, bool acc) {
     SET(PCK_DEST_RD_CTRL_Read_32b_data, c.read32);
     SET(STACC_RELU_ApplyRelu, c.relu_mode); SET(STACC_RELU_ReluThreshold, c.relu_thr);
     SET(PCK_EDGE_OFFSET_SEC0_mask, c.edge_mask); SET(PCK_EDGE_MODE_mode, c.edge_neg_inf);
+    SET(ALU_ROUNDING_MODE_Gasket_srnd_en, c.srnd & 1); SET(ALU_ROUNDING_MODE_Packer_srnd_en, c.srnd >> 1);
+    SET(PRNG_SEED_Seed_Val, @SEED@u);
     const uint32_t face16 = bfp(c.out_fmt) ? 1 : (c.out_fmt & 3) == 0 ? 64 : (c.out_fmt & 3) == 1 ? 32 : 16;
     const uint32_t mant16 = c.out_fmt == 7 ? 8 : 16;  // BFP datum bytes per face row, in 16 B
     for (uint32_t i = 0; i < 4; ++i) {
@@ -172,6 +178,15 @@ def _bfp_block_input(seed: int) -> np.ndarray:
     return data
 
 
+def _stochastic_input(seed: int) -> np.ndarray:
+    """fp32 values: every fourth one exact in bf16, every odd one a quarter of a bf16 ulp above the grid,
+    the rest arbitrary (normal numbers throughout)."""
+    data = _u32(_rng_values(seed, 100.0)).copy()
+    k = np.arange(N)
+    data = np.where(k % 4 == 0, data & 0xFFFF0000, data)
+    return np.where(k % 2 == 1, (data & 0xFFFF0000) | 0x4000, data).astype(np.uint32)
+
+
 # --- goldens ----------------------------------------------------------------------------------
 
 
@@ -192,9 +207,11 @@ def _golden_bf16_from_fp32(bits: np.ndarray) -> np.ndarray:
     return out.astype(np.uint32)
 
 
-def _golden_bfp(entries: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
-    """(shared exponents, sign|magnitude datums) of BFP8/BFP4 blocks from bf16 entries."""
+def _golden_bfp(entries: np.ndarray, bits: int, prng_values: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(shared exponents, sign|magnitude datums) of BFP8/BFP4 blocks from bf16 entries; with
+    `prng_values` (one per entry) the BFP8 magnitudes round stochastically (a zero one stays zero)."""
     exps, datums = [], []
+    randoms = iter(prng_values) if prng_values is not None else None
     for block in entries.reshape(-1, 16):
         e = (block >> 7) & 0xFF
         m = (block & 0x7F) | np.where(e != 0, 0x80, 0)
@@ -202,7 +219,11 @@ def _golden_bfp(entries: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]
         exps.append(shared)
         for sign, ei, mi in zip(block >> 15, e, m):
             shift = shared - int(ei)
-            mag = 0 if shift >= 8 else min(math.floor(int(mi) / 2 ** (shift + 1) + 0.5), 127)
+            if randoms is not None:
+                r = int(next(randoms))
+                mag = min(prng_model.drop_bits(int(mi), min(shift + 1, 31), r), 127) if mi else 0
+            else:
+                mag = 0 if shift >= 8 else min(math.floor(int(mi) / 2 ** (shift + 1) + 0.5), 127)
             mag >>= 8 - bits
             datums.append(((int(sign) << (bits - 1)) | mag) if mag else 0)
     return np.array(exps, dtype=np.uint32), np.array(datums, dtype=np.uint32)
@@ -226,10 +247,11 @@ def _bfp_split(raw: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
     return exps, nibbles.astype(np.uint32)
 
 
-def _assert_bfp_tile(packed, name: str, entries: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
+def _assert_bfp_tile(packed, name: str, entries: np.ndarray, bits: int,
+                     prng_values: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The BFP tile `name` (exponent section, then datums) equals the golden blocks of `entries`."""
     exps, datums = _bfp_split(_tile(packed, name, 64 + N * bits // 8), bits)
-    want_exps, want = _golden_bfp(entries, bits)
+    want_exps, want = _golden_bfp(entries, bits, prng_values)
     np.testing.assert_array_equal(exps, want_exps, err_msg=name)
     np.testing.assert_array_equal(datums, want, err_msg=name)
     return exps, datums
@@ -250,9 +272,9 @@ _CASES: dict[str, tuple] = {}
 
 
 def _case(name, data, read32, in_fmt, out_fmt, relu_mode=0, relu_thr=0, edge_mask=0xFFFF, edge_neg_inf=0, l1_acc=0,
-          compress=0, dst_row=0, adc_y=0):
+          compress=0, dst_row=0, adc_y=0, srnd=0):
     _CASES[name] = (np.asarray(data, dtype=np.uint32), read32, in_fmt, out_fmt, relu_mode, relu_thr, edge_mask,
-                    edge_neg_inf, l1_acc, compress, dst_row, adc_y)
+                    edge_neg_inf, l1_acc, compress, dst_row, adc_y, srnd)
 
 
 _case("fp32_bf16", _fp32_case_input(1), 1, BF16, BF16)
@@ -285,6 +307,8 @@ _case("compressed", _bf16_case_input(16), 0, BF16, BF16, compress=1)
 _case("bf16_int8_16b", _bf16_case_input(17), 0, INT8, INT8)
 # the packers' ADC Y set by another thread's SETADCXY (ThreadOverride) moves the PACR's Dst start
 _case("adc_y_from_unpack_thread", _bf16_case_input(22), 0, BF16, BF16, dst_row=64, adc_y=5)
+_case("fp32_bf16_stochastic", _stochastic_input(24), 1, BF16, BF16, srnd=1)
+_case("bf16_bfp8_stochastic", _bfp_block_input(25), 0, BF16, BFP8, srnd=2)
 
 
 def _dst_layout(values: np.ndarray, read32: int, in_fmt: int) -> np.ndarray:
@@ -307,12 +331,13 @@ def _dst_layout(values: np.ndarray, read32: int, in_fmt: int) -> np.ndarray:
 def _program() -> str:
     data, cases = [], []
     for k, (name, (values, read32, in_fmt, out_fmt, relu_mode, relu_thr, edge_mask, neg_inf, acc, compress, dst_row,
-                   adc_y)) in enumerate(_CASES.items()):
+                   adc_y, srnd)) in enumerate(_CASES.items()):
         words = _dst_layout(values, read32, in_fmt)
         data.append(f"static const uint32_t d{k}[1024] = {{{','.join(f'0x{int(v):x}u' for v in words)}}};")
         cases.append(f'    run(Case{{"{name}", d{k}, {read32}, {in_fmt}, {out_fmt}, {relu_mode}, {relu_thr}, {edge_mask}, '
-                     f"{neg_inf}, {acc}, {compress}, {dst_row}, {adc_y}}});")
-    return _CPP.replace("@DATA@", "\n".join(data)).replace("@CASES@", "\n".join(cases))
+                     f"{neg_inf}, {acc}, {compress}, {dst_row}, {adc_y}, {srnd}}});")
+    return (_CPP.replace("@DATA@", "\n".join(data)).replace("@CASES@", "\n".join(cases))
+            .replace("@SEED@", f"0x{SEED:x}"))
 
 
 @pytest.fixture(scope="module")
@@ -478,3 +503,45 @@ def test_unmodelled_configurations_stop_the_machine(packed):
     assert packed["compressed"].startswith("ERROR TRISC PACK issued 0x41000f01 (opcode 0x41 PACR)")
     assert "zero compression" in packed["compressed"]
     assert packed["bf16_int8_16b"].startswith("ERROR ") and "Dst16b to INT8" in packed["bf16_int8_16b"]
+
+
+def _packer_prng_values() -> np.ndarray:
+    """The PRNG values the four packers draw for a tile, one per datum: packer f packs face f (datums
+    256f..256f+255) and steps the lane of each datum's column (prng.h)."""
+    out = []
+    for f in range(4):
+        state = prng_model.seeded(SEED, 16, prng_model.PACKER_STREAM + 16 * f)
+        for j in range(256):
+            out.append(state[j % 16])
+            state[j % 16] = prng_model.step(state[j % 16])
+    return np.array(out, dtype=np.uint32)
+
+
+def test_stochastic_early_rounding_follows_the_packer_prng_and_is_unbiased(packed):
+    """Gasket_srnd_en: the early conversion fp32 -> bf16 rounds each magnitude up when its dropped 16
+    bits, scaled to 23, reach the low 23 bits of the packer's PRNG value, else down."""
+    got = _words(_tile(packed, "fp32_bf16_stochastic", 2048), 2)
+    bits = _input("fp32_bf16_stochastic")
+    prng = _packer_prng_values()
+    want = np.array([(int(b) >> 16) + prng_model.rounds_up(int(b) & 0xFFFF, 16, int(r)) for b, r in zip(bits, prng)])
+    np.testing.assert_array_equal(got, want)
+    k = np.arange(N)
+    assert (got[k % 4 == 0] == bits[k % 4 == 0] >> 16).all()  # values bf16 holds stay exact
+    quarter_up = (got[k % 2 == 1] != bits[k % 2 == 1] >> 16).mean()  # to nearest: never
+    assert abs(quarter_up - 0.25) < 5 * math.sqrt(0.25 * 0.75 / (N // 2)), quarter_up
+    # the rest lands on one of the two bf16 neighbours, as often above as the value's place between them
+    rest = (k % 2 == 0) & (k % 4 != 0)
+    fraction = (bits[rest] & 0xFFFF) / 65536.0
+    ups = (got[rest] != bits[rest] >> 16).astype(float)
+    assert ((got[rest] - (bits[rest] >> 16)) <= 1).all()
+    assert abs((ups - fraction).mean()) < 5 * math.sqrt(0.25 / rest.sum())
+
+
+def test_stochastic_bfp8_rounding_follows_the_packer_prng(packed):
+    """Packer_srnd_en: BFP8's magnitudes (aligned to the block's exponent) round by the same rule, a
+    lane per position in the block; the shared exponents are unchanged."""
+    entries = _input("bf16_bfp8_stochastic")
+    _, datums = _assert_bfp_tile(packed, "bf16_bfp8_stochastic", entries, 8, _packer_prng_values())
+    _, nearest = _golden_bfp(entries, 8)
+    differs = (datums & 0x7F).astype(int) - (nearest & 0x7F).astype(int)
+    assert set(np.unique(differs)) <= {-1, 0, 1} and (differs != 0).any()

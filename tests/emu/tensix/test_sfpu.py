@@ -12,6 +12,8 @@ import struct
 import pytest
 import torch
 
+from tests.emu.tensix import prng_model
+
 LANES = 32
 
 
@@ -581,33 +583,17 @@ def test_conversions(out):
     assert out["rnd_int_shift3"] == want
 
 
-def _prng_step(s: int) -> int:
-    taps = bin(s & 0x80200003).count("1")
-    return ((~taps << 31) | (s >> 1)) & 0xFFFFFFFF
-
-
-def _prng_seeded(seed: int) -> list[int]:
-    s = seed
-    for _ in range(32):
-        s = _prng_step(s)
-    state = [0] * LANES
-    for lane in reversed(range(LANES)):
-        s = _prng_step(_prng_step(s))
-        state[lane] = s
-    return state
-
-
 def test_prng_and_stochastic_rounding(out):
-    state = _prng_seeded(0x1234567)
+    state = prng_model.seeded(0x1234567, LANES)
     assert out["prng0"] == state
-    state = [_prng_step(s) for s in state]
+    state = [prng_model.step(s) for s in state]
     assert out["prng1"] == state
-    state = [_prng_step(s) for s in state]
+    state = [prng_model.step(s) for s in state]
     want = []
     for lane, rnd in enumerate(state):
         x = 0x3F800000 + lane * 0x800
         dropped = x & 0xFFFF
-        want.append(x - dropped + (0x10000 if (dropped << 7) >= (rnd & 0x7FFFFF) else 0))
+        want.append(x - dropped + (0x10000 if prng_model.rounds_up(dropped, 16, rnd) else 0))
     assert out["rnd_stoch_fp16b"] == want
     assert set(want) == {0x3F800000, 0x3F810000}  # the random threshold sends lanes both ways
 

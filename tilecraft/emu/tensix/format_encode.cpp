@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "datum_layout.h"
+#include "prng.h"
 
 namespace tc_tensix::fmt {
 
@@ -29,37 +30,46 @@ bool is_fp32_like(uint32_t c) { return c == FP32 || c == TF32; }
 bool is_e8_16(uint32_t c) { return c == BF16 || c == BFP8; }
 bool is_e5_16(uint32_t c) { return c == FP16 || c == BFP8a || c == FP8; }
 
-// --- early conversion helpers (rounding is to nearest, ties away from zero: the magnitude bits
-// get half an output ulp added, then the dropped bits are cut) ---
+// --- early conversion helpers (rounding is to nearest, ties away from zero, or stochastic: the
+// magnitude's dropped bits against a threshold, prng.h's rounding::drop_bits) ---
 
 // Rounding conversions with an 8-bit exponent turn NaN into infinity (FormatConversion.md).
 uint32_t fp32_nan_to_inf(uint32_t x) {
     return (x & 0x7fffffffu) > 0x7f800000u ? (x & kSign32) | 0x7f800000u : x;
 }
 
-// fp32 -> bf16 rounding: NaN -> inf, ties away from zero, denormals and -0 -> +0.
-uint32_t round_fp32_to_bf16(uint32_t x) {
-    const uint32_t r = (fp32_nan_to_inf(x) + 0x8000u) >> 16;
+// An fp32 pattern, NaN made infinity, with the low `n` bits of its magnitude dropped and rounded
+// by `threshold`: the sign lands at bit 31 - n. Infinity stays infinity.
+uint32_t round_fp32_bits(uint32_t x, unsigned n, uint32_t threshold) {
+    x = fp32_nan_to_inf(x);
+    const uint32_t magnitude = x & ~kSign32;
+    if (magnitude == 0x7f800000u) return x >> n;
+    return ((x & kSign32) >> n) | rounding::drop_bits(magnitude, n, threshold);
+}
+
+// fp32 -> bf16 rounding: NaN -> inf, rounded by `threshold`, denormals and -0 -> +0.
+uint32_t round_fp32_to_bf16(uint32_t x, uint32_t threshold) {
+    const uint32_t r = round_fp32_bits(x, 16, threshold);
     return (r & 0x7fffu) < 0x80u ? 0u : r;
 }
 
 // fp32 -> E8M6 (bf16 with the low mantissa bit zero), same rules.
-uint32_t round_fp32_to_e8m6(uint32_t x) {
-    const uint32_t r = ((fp32_nan_to_inf(x) + 0x10000u) >> 17) << 1;
+uint32_t round_fp32_to_e8m6(uint32_t x, uint32_t threshold) {
+    const uint32_t r = round_fp32_bits(x, 17, threshold) << 1;
     return (r & 0x7fffu) < 0x80u ? 0u : r;
 }
 
 // fp32 -> TF32 (10 mantissa bits, kept as fp32 bits), same rules.
-uint32_t round_fp32_to_tf32(uint32_t x) {
-    const uint32_t r = (fp32_nan_to_inf(x) + 0x1000u) & ~0x1fffu;
+uint32_t round_fp32_to_tf32(uint32_t x, uint32_t threshold) {
+    const uint32_t r = round_fp32_bits(x, 13, threshold) << 13;
     return (r & 0x7fffffffu) < 0x800000u ? 0u : r;
 }
 
 // Blackhole's Round_10b_mant from Dst32b into FP16 (ttsim's model): NaN -> inf, the mantissa rounded to
-// 10 bits (half away from zero), a zero exponent flushed to +0; then rebiased to FP16, a too-small
+// 10 bits (by `threshold`), a zero exponent flushed to +0; then rebiased to FP16, a too-small
 // exponent giving signed zero and a too-large one the largest pattern.
-uint32_t round_fp32_to_fp16_10b(uint32_t x) {
-    const uint32_t r = (fp32_nan_to_inf(x) + 0x1000u) >> 13;  // sign | exponent 8 | mantissa 10
+uint32_t round_fp32_to_fp16_10b(uint32_t x, uint32_t threshold) {
+    const uint32_t r = round_fp32_bits(x, 13, threshold);  // sign | exponent 8 | mantissa 10
     if ((r & 0x3ffffu) < 0x400u) return 0u;
     const uint32_t sign = (r >> 18) << 15;
     const int32_t e = int32_t((r >> 10) & 0xffu) - 112;
@@ -77,11 +87,18 @@ uint32_t flush_bf16(uint32_t x) {
 // fp16 -> fp16 rounding: denormals and -0 -> +0 (Tensix fp16 has no NaN).
 uint32_t flush_fp16(uint32_t x) { return (x & 0x7c00u) == 0 ? 0u : x; }
 
-// fp16 -> E5M6 (fp16 keeping 6 mantissa bits): the largest magnitudes saturate instead of
-// overflowing the exponent, then round and flush.
-uint32_t round_fp16_to_e5m6(uint32_t x) {
-    if ((x & 0x7fffu) > 0x7ff7u) x = (x & kSign16) | 0x7ff0u;
-    return flush_fp16((x + 8u) & ~15u);
+// fp16 -> E5M6 (fp16 keeping 6 mantissa bits): rounded by `threshold`, the largest magnitudes
+// saturating instead of overflowing the exponent, then flushed.
+uint32_t round_fp16_to_e5m6(uint32_t x, uint32_t threshold) {
+    const uint32_t magnitude = std::min(rounding::drop_bits(x & 0x7fffu, 4, threshold) << 4, 0x7ff0u);
+    return flush_fp16((x & kSign16) | magnitude);
+}
+
+// bf16 -> E8M6 (the low mantissa bit dropped), rounded by `threshold`; zero and infinity stay.
+uint32_t round_bf16_to_e8m6(uint32_t x, uint32_t threshold) {
+    const uint32_t magnitude = x & 0x7fffu;
+    if (magnitude == 0 || magnitude == 0x7f80u) return x;
+    return (x & kSign16) | (rounding::drop_bits(magnitude, 1, threshold) << 1);
 }
 
 // Sign-magnitude int32 -> int8/uint8: raw keeps the low bits, otherwise saturate (the descale
@@ -194,20 +211,20 @@ uint32_t fp16_accumulate(uint32_t old, uint32_t value) {
 
 }  // namespace
 
-uint32_t early_convert(const EarlyConfig& cfg, uint32_t x) {
+uint32_t early_convert(const EarlyConfig& cfg, uint32_t x, uint32_t threshold) {
     const uint32_t f = cfg.intermediate & 0xfu;
     if (cfg.read_32b && cfg.round_10b_mant && cfg.round_10b_into_fp16 && f == FP16 && !cfg.read_raw)
-        return round_fp32_to_fp16_10b(fp32_from_dst32(x));
+        return round_fp32_to_fp16_10b(fp32_from_dst32(x), threshold);
     if (cfg.read_32b) {
         if (cfg.round_10b_mant && f != FP32)
             unsupported(std::string("Round_10b_mant with a Dst32b read into ") + format_names(f).isa);
         if (f == INT16) return x >> 16;  // the high half of the 32-bit datum, unshuffled (as ttsim)
         x = fp32_from_dst32(x);              // FP32 and INT32 share the layout
         switch (f) {
-            case FP32: return (cfg.round_10b_mant && !cfg.read_raw) ? round_fp32_to_tf32(x) : x;
-            case TF32: return cfg.read_raw ? x : round_fp32_to_tf32(x);
-            case BF16: return cfg.read_raw ? x >> 16 : round_fp32_to_bf16(x);
-            case BFP8: return cfg.read_raw ? x >> 16 : round_fp32_to_e8m6(x);
+            case FP32: return (cfg.round_10b_mant && !cfg.read_raw) ? round_fp32_to_tf32(x, threshold) : x;
+            case TF32: return cfg.read_raw ? x : round_fp32_to_tf32(x, threshold);
+            case BF16: return cfg.read_raw ? x >> 16 : round_fp32_to_bf16(x, threshold);
+            case BFP8: return cfg.read_raw ? x >> 16 : round_fp32_to_e8m6(x, threshold);
             case INT32: return x;
             case INT8: return int32_to_int8(x, cfg.read_raw, cfg.read_unsigned);
             default: unsupported(std::string("early conversion from Dst32b to ") + format_names(f).isa + " is not defined on Wormhole B0");
@@ -219,12 +236,12 @@ uint32_t early_convert(const EarlyConfig& cfg, uint32_t x) {
     if (cfg.round_10b_mant) unsupported(std::string("Round_10b_mant with a Dst16b read into ") + format_names(f).isa);
     switch (f) {
         case FP16: return cfg.read_raw ? x : flush_fp16(x);
-        case BFP8a: return cfg.read_raw ? (x & ~7u) : round_fp16_to_e5m6(x);
+        case BFP8a: return cfg.read_raw ? (x & ~7u) : round_fp16_to_e5m6(x, threshold);
         case FP8:
             if (!cfg.read_raw) unsupported("early conversion FP16 -> FP8 is a truncation: it needs Read_int8 (Read_raw) set");
             return x & 0xff00u;
         case BF16: return cfg.read_raw ? x : flush_bf16(x);
-        case BFP8: return cfg.read_raw ? x : ((flush_bf16(x) + 1u) & ~1u);
+        case BFP8: return cfg.read_raw ? x : round_bf16_to_e8m6(flush_bf16(x), threshold);
         case TF32:
             if (cfg.read_raw) unsupported("early conversion BF16 -> TF32 with Read_raw is not defined");
             return flush_bf16(x) << 16;
@@ -308,7 +325,8 @@ uint32_t late_convert(uint32_t from, uint32_t to, uint32_t v) {
     }
 }
 
-void encode_bfp_block(const uint32_t entries[16], uint32_t to, uint8_t* shared_exp, uint8_t datums[16]) {
+void encode_bfp_block(const uint32_t entries[16], uint32_t to, uint8_t* shared_exp, uint8_t datums[16],
+                      const uint32_t thresholds[16]) {
     const int bits = int(datum_bits(to));
     uint32_t max_exp = 0;
     for (int j = 0; j < 16; ++j) max_exp = std::max(max_exp, (entries[j] >> 7) & 0xffu);
@@ -317,8 +335,11 @@ void encode_bfp_block(const uint32_t entries[16], uint32_t to, uint8_t* shared_e
         const uint32_t e = (entries[j] >> 7) & 0xffu;
         const uint32_t mantissa = (entries[j] & 0x7fu) | (e != 0 ? 0x80u : 0u);  // explicit leading one
         const uint32_t shift = max_exp - e;
+        // BFP8 rounding (a zero mantissa stays zero)
+        const uint32_t threshold = thresholds ? thresholds[j] : rounding::kNearest;
         uint32_t magnitude = 0;
-        if (shift < 8) magnitude = std::min((mantissa + (1u << shift)) >> (shift + 1), 127u);  // BFP8 rounding
+        if (mantissa != 0)
+            magnitude = std::min(rounding::drop_bits(mantissa, std::min(shift + 1, 31u), threshold), 127u);
         magnitude >>= (8 - bits);                                                                // BFP4/2 truncate
         const uint32_t sign = (entries[j] >> 15) & 1u;
         datums[j] = uint8_t(magnitude != 0 ? (sign << (bits - 1)) | magnitude : 0u);

@@ -20,6 +20,7 @@
 #include <cstdint>
 
 #include "format_codes.h"
+#include "prng.h"
 #include <stdexcept>
 #include <string>
 
@@ -45,8 +46,9 @@ struct EarlyConfig {
     bool round_10b_into_fp16 = false;
 };
 
-// Dst datum (16 or 32 bits, per cfg.read_32b, in the Dst layout) -> intermediate value.
-uint32_t early_convert(const EarlyConfig& cfg, uint32_t dst_value);
+// Dst datum (16 or 32 bits, per cfg.read_32b, in the Dst layout) -> intermediate value. A rounding
+// conversion rounds by `threshold` (prng.h): to nearest, ties away from zero, or stochastically.
+uint32_t early_convert(const EarlyConfig& cfg, uint32_t dst_value, uint32_t threshold = rounding::kNearest);
 
 // The value edge masking substitutes in -infinity mode, in the intermediate format.
 uint32_t negative_infinity(uint32_t intermediate);
@@ -65,8 +67,10 @@ uint32_t late_convert(uint32_t from, uint32_t to, uint32_t value);
 
 // 16 block entries -> the shared exponent and 16 sign|magnitude datums of `to`'s width (8, 4 or 2
 // bits): magnitudes are aligned to the largest exponent and rounded to 7 bits (half away from
-// zero, saturating), then truncated to BFP4/BFP2; a zero magnitude never carries a sign.
-void encode_bfp_block(const uint32_t entries[16], uint32_t to, uint8_t* shared_exp, uint8_t datums[16]);
+// zero, or stochastically by the entries' `thresholds` (prng.h) when given; saturating), then
+// truncated to BFP4/BFP2; a zero magnitude never carries a sign.
+void encode_bfp_block(const uint32_t entries[16], uint32_t to, uint8_t* shared_exp, uint8_t datums[16],
+                      const uint32_t thresholds[16] = nullptr);
 
 // L1 accumulation (Pack_L1_Acc): the value written when `value` is accumulated onto `old` in L1.
 uint32_t l1_accumulate(uint32_t out_format, uint32_t old, uint32_t value);

@@ -3,6 +3,8 @@
 // instruction pages), with the arithmetic of fpu_arith.h. What is not modelled fails naming the
 // instruction: DOTPV, GMPOOL's argmax, ELWADD/ELWSUB in a nonzero fidelity phase, the RWCs of
 // threads other than MATH, ZEROACC's revert bit, CLREXPHIST and the legacy CONV/POOL opcodes.
+// Stochastic rounding (ALU_ROUNDING_MODE_Fpu_srnd_en) replaces the arithmetic's final rounding
+// into Dst, with random bits from the unit's PRNG (prng.h).
 #include "fpu.h"
 
 #include <algorithm>
@@ -31,6 +33,7 @@ struct Alu {
     bool dst32 = false;        // Dst is used through Dst32b (FP32 or INT32)
     bool srca_tf32 = false;    // SrcA holds TF32 (else BF16 data: 7 mantissa bits used)
     bool srcb_tf32 = false;
+    bool stochastic = false;   // ALU_ROUNDING_MODE_Fpu_srnd_en: results round into Dst stochastically
     uint32_t srca_fmt = 0;
     DstKind kind() const { return DstKind{dst32, style == Style::Fp16}; }
 };
@@ -55,9 +58,8 @@ Style style_of_format(Machine& m, int thread, uint32_t word, uint32_t fmt) {
 }
 
 Alu alu_config(Machine& m, int thread, uint32_t word) {
-    if (TC_CFG_FIELD(m, thread, ALU_ROUNDING_MODE_Fpu_srnd_en))
-        m.fail(thread, word, "the matrix unit's stochastic rounding (ALU_ROUNDING_MODE_Fpu_srnd_en) is not modelled");
     Alu a;
+    a.stochastic = TC_CFG_FIELD(m, thread, ALU_ROUNDING_MODE_Fpu_srnd_en) != 0;
     a.srca_fmt = TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG_SrcA_override) ? TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG_SrcA_val)
                                                                             : TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG0_SrcA);
     uint32_t srcb_fmt = TC_CFG_FIELD(m, thread, ALU_FORMAT_SPEC_REG1_SrcB);
@@ -210,6 +212,15 @@ void write_dst_int32(Machine& m, uint32_t row, uint32_t col, int32_t v) {
     m.dst32_write(row, col, dst32_from_fp32(fpu_arith::sign_magnitude_of(v)));
 }
 
+// The stochastic rounding thresholds (prng.h) of one Dst row's 16 results: the PRNG's lane c steps
+// once for column c. Null when the results round to nearest.
+const uint32_t* rounding_thresholds(Machine& m, int thread, const Alu& a, uint32_t out[16]) {
+    if (!a.stochastic) return nullptr;
+    const uint32_t seed = m.cfg_word(thread, PRNG_SEED_Seed_Val_ADDR32);
+    for (int c = 0; c < 16; ++c) out[c] = m.s.fpu.rounding_prng.next_threshold(seed, c);
+    return out;
+}
+
 // --- ELWADD / ELWSUB / ELWMUL ---
 
 enum class ElwOp { Add, Sub, Mul };
@@ -248,8 +259,11 @@ void elementwise(Machine& m, int thread, uint32_t word, ElwOp op, const char* na
         }
         if (accumulate) read_dst_row(m, d_row + i, a, d);
         else std::fill(d, d + 16, 0u);
-        if (op == ElwOp::Mul) fpu_lanes::multiply_row(A.row[a_row + i], b, d, int(phase), src_read(a), kind);
-        else fpu_lanes::add_row(A.row[a_row + i], b, d, src_read(a), kind);
+        uint32_t row_thresholds[16];
+        const uint32_t* thresholds = rounding_thresholds(m, thread, a, row_thresholds);
+        if (op == ElwOp::Mul)
+            fpu_lanes::multiply_row(A.row[a_row + i], b, d, int(phase), src_read(a), kind, thresholds);
+        else fpu_lanes::add_row(A.row[a_row + i], b, d, src_read(a), kind, thresholds);
         write_dst_row(m, d_row + i, a, d);
     }
     release_src(m, thread, flips, name);
@@ -288,12 +302,14 @@ void matmul(Machine& m, int thread, uint32_t word, uint32_t out_rows, bool bcast
             }
     } else {
         const uint32_t* b[8];
-        uint32_t dst[8][16];
+        uint32_t dst[8][16], thresholds[8][16];
         for (uint32_t i = 0; i < rows; i += step) {
             b[i] = B.row[b_row + (bcast_row ? 0 : i)];
             read_dst_row(m, d_row + i, a, dst[i]);
+            rounding_thresholds(m, thread, a, thresholds[i]);
         }
-        fpu_lanes::matmul(&A.row[a_row], b, dst, int(rows), int(step), int(phase), src_read(a), a.kind());
+        fpu_lanes::matmul(&A.row[a_row], b, dst, int(rows), int(step), int(phase), src_read(a), a.kind(),
+                          a.stochastic ? thresholds : nullptr);
         for (uint32_t i = 0; i < rows; i += step)
             write_dst_row(m, d_row + i, a, dst[i]);
     }

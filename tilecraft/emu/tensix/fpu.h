@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "prng.h"
+
 namespace tc_tensix {
 
 class Machine;
@@ -20,6 +22,8 @@ struct FpuState {
     bool dst_undefined[1024] = {};
     // The SrcA row the last SrcA-reading instruction started at (SHIFTXA's input, a hardware bug).
     uint32_t last_srca_row = 0;
+    // Random bits of stochastic rounding into Dst (ALU_ROUNDING_MODE_Fpu_srnd_en): a lane per column.
+    LanePrng<16> rounding_prng{kFpuStream};
 };
 
 // ApplyAddrMod (RWCs.md): advance `thread`'s RWCs by ADDR_MOD set `addr_mod` (plus 4 when the

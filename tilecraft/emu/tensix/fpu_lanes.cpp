@@ -88,10 +88,12 @@ TC_INLINE v8i align(v8i mag, v8i d, v8i tie_down) {
 }
 
 // Dst + s0 + s1: aligned to the largest of the three exponents (a 16-bit Dst first rounds each to
-// 11 significant bits), added, and rounded once, ties away from zero, to Dst's precision (24 bits
-// for FP32, 8 for BF16, 11 for FP16). Zero at or below the floor exponent; an FP32/BF16 overflow
-// is infinity, an FP16 one saturates. `dst` and the result are fp32 bit patterns.
-TC_INLINE v8u accumulate(const Terms& s0, const Terms& s1, v8u dst, const DstKind& k) {
+// 11 significant bits), added, and rounded once to Dst's precision (24 bits for FP32, 8 for BF16,
+// 11 for FP16): ties away from zero, or, with `thresholds` (the lanes' 23-bit stochastic rounding
+// thresholds, prng.h), up in magnitude where the dropped bits scaled to 23 bits reach the lane's
+// threshold. Zero at or below the floor exponent; an FP32/BF16 overflow is infinity, an FP16 one
+// saturates. `dst` and the result are fp32 bit patterns.
+TC_INLINE v8u accumulate(const Terms& s0, const Terms& s1, v8u dst, const DstKind& k, const uint32_t* thresholds) {
     const v8i floor = splat(k.floor_exp());
     const v8i dexp = v8i((dst >> 23) & 0xffu);
     const v8i dneg = v8i(dst >> 31);
@@ -125,7 +127,15 @@ TC_INLINE v8u accumulate(const Terms& s0, const Terms& s1, v8u dst, const DstKin
     const int coarse = 24 - k.keep_bits();
     shift -= coarse;
     const v8u right = v8u(vmax(-shift, v8i{})), left = v8u(vmax(shift, v8i{}));
-    v8u m = ((v8u(mag) + ((v8u{} + 1u) << right >> 1)) >> right) << left << coarse;
+    v8u kept;  // the significand at Dst's precision, its last place at bit 0
+    if (thresholds) {  // one last place up where the dropped bits reach the threshold (none dropped: where it is 0)
+        const v8u dropped = v8u(mag) & ~(~v8u{} << right);
+        const v8u scaled = right <= 23u ? dropped << (23u - right) : dropped >> (right - 23u);
+        kept = ((v8u(mag) >> right) << left) - v8u(scaled >= load(thresholds));  // a true comparison is -1
+    } else {
+        kept = ((v8u(mag) + ((v8u{} + 1u) << right >> 1)) >> right) << left;
+    }
+    v8u m = kept << coarse;
     exp += v8i(m >> 24) & 1;  // rounding carried into the next binade
     const v8u sign = v8u(neg) & 0x80000000u;
     v8u out = sign | (v8u(exp) << 23) | (m & 0x7fffffu);
@@ -198,7 +208,8 @@ TC_INLINE Terms sum(const Operands& x, const Operands& y, const DstKind& k) {
 
 __attribute__((target_clones("avx2", "default"))) void matmul(const uint32_t a[16][16], const uint32_t* const b[8],
                                                               uint32_t dst[8][16], int rows, int step, int phase,
-                                                              const SrcRead& src, const DstKind& kind) {
+                                                              const SrcRead& src, const DstKind& kind,
+                                                              const uint32_t (*thresholds)[16]) {
     Scalar bs[8][16];  // SrcB row i's operand k, shared by the lanes
     for (int i = 0; i < rows; i += step)
         for (int h = 0; h < 16; h += kLanes) {
@@ -210,7 +221,7 @@ __attribute__((target_clones("avx2", "default"))) void matmul(const uint32_t a[1
         for (int k = 0; k < 16; ++k) at[k] = pieces(load(a[k] + h), src.fp16, src.a_tf32, true, phase);
         for (int i = 0; i < rows; i += step) {
             const Terms lo = group(at, bs[i], 0, phase, kind), hi = group(at, bs[i], 8, phase, kind);
-            const v8u out = accumulate(lo, hi, load(dst[i] + h), kind);
+            const v8u out = accumulate(lo, hi, load(dst[i] + h), kind, thresholds ? thresholds[i] + h : nullptr);
             std::memcpy(dst[i] + h, &out, sizeof out);
         }
     }
@@ -218,7 +229,7 @@ __attribute__((target_clones("avx2", "default"))) void matmul(const uint32_t a[1
 
 __attribute__((target_clones("avx2", "default"))) void multiply_row(const uint32_t a[16], const uint32_t b[16],
                                                                     uint32_t dst[16], int phase, const SrcRead& src,
-                                                                    const DstKind& kind) {
+                                                                    const DstKind& kind, const uint32_t* thresholds) {
     for (int h = 0; h < 16; h += kLanes) {
         // the product on Dst's grid, or zero at the zero-product exponent when an operand is zero or
         // the exponent is out of range (a nonzero operand whose piece is 0 still sets the grid)
@@ -230,17 +241,18 @@ __attribute__((target_clones("avx2", "default"))) void multiply_row(const uint32
         t.neg = (x.neg ^ y.neg) & ~zero;
         t.exp = zero ? splat(kind.zero_product_exp(phase)) : exp;
         t.mag = ((x.piece * y.piece) << 13) & ~zero;
-        const v8u out = accumulate(t, Terms{}, load(dst + h), kind);
+        const v8u out = accumulate(t, Terms{}, load(dst + h), kind, thresholds ? thresholds + h : nullptr);
         std::memcpy(dst + h, &out, sizeof out);
     }
 }
 
 
 __attribute__((target_clones("avx2", "default"))) void add_row(const uint32_t a[16], const uint32_t b[16], uint32_t dst[16],
-                                                               const SrcRead& src, const DstKind& kind) {
+                                                               const SrcRead& src, const DstKind& kind,
+                                                               const uint32_t* thresholds) {
     for (int h = 0; h < 16; h += kLanes) {
         const v8u out = accumulate(sum(operands(load(a + h), src.fp16, src.a_tf32), operands(load(b + h), src.fp16, src.b_tf32), kind),
-                                   Terms{}, load(dst + h), kind);
+                                   Terms{}, load(dst + h), kind, thresholds ? thresholds + h : nullptr);
         std::memcpy(dst + h, &out, sizeof out);
     }
 }

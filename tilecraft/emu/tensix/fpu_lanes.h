@@ -27,16 +27,18 @@ struct SrcRead {
 // other Dst row): dst[i][j] = Dst rounded (dst[i][j] + sum_k b[i][k] * a[k][j]) in fidelity phase
 // `phase`, where a holds SrcA's 16 rows (k) of 16 columns (j), b[i] SrcB's row for output row i,
 // and dst[i] the row's Dst values as fp32 bit patterns, in and out.
+// `thresholds` (row i's 16 columns; every function here takes them the same way): the 23-bit
+// thresholds of stochastic rounding into Dst (prng.h), or null to round to nearest, ties away.
 void matmul(const uint32_t a[16][16], const uint32_t* const b[8], uint32_t dst[8][16], int rows, int step,
-            int phase, const SrcRead& src, const fpu_arith::DstKind& kind);
+            int phase, const SrcRead& src, const fpu_arith::DstKind& kind, const uint32_t (*thresholds)[16] = nullptr);
 
 // ELWMUL for one row of 16: dst[j] = Dst rounded (dst[j] + a[j] * b[j]) in fidelity phase `phase`.
 void multiply_row(const uint32_t a[16], const uint32_t b[16], uint32_t dst[16], int phase, const SrcRead& src,
-                  const fpu_arith::DstKind& kind);
+                  const fpu_arith::DstKind& kind, const uint32_t* thresholds = nullptr);
 
 // ELWADD for one row of 16 (ELWSUB: b's sign bits flipped): dst[j] = Dst rounded (dst[j] + a[j] +
 // b[j]); pass zeros as dst when the instruction does not add Dst.
 void add_row(const uint32_t a[16], const uint32_t b[16], uint32_t dst[16], const SrcRead& src,
-             const fpu_arith::DstKind& kind);
+             const fpu_arith::DstKind& kind, const uint32_t* thresholds = nullptr);
 
 }  // namespace tc_tensix::fpu_lanes

@@ -16,6 +16,7 @@
 //   fpu.cpp                   ELW*, MVMUL, GMPOOL/GAPOOL, MOV*, ZERO*, TRNSPSRCB, SHIFTX*, RWCs
 //   pack.cpp                  PACR*, packer format conversion and rounding
 //   sfpu.cpp / sfpu_ops.h     SFP* instructions; sfpu_ops.h is shared with our sfpi.h
+//   prng.h                    the PRNGs (SFPU, matrix unit, packers) and the stochastic rounding rule
 //   fibers.cpp                the three TRISC fibers per core and blocking
 #pragma once
 

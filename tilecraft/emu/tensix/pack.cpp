@@ -8,9 +8,10 @@
 //
 // Facts from tt-isa-documentation WormholeB0 PACR.md, PACR_SETREG.md and Packers/*.md
 // (InputAddressGenerator, OutputAddressGenerator, EdgeMasking, Downsampling, ReLU, ...) and ttsim's
-// packer, written in our own words. The conversions themselves live in format_encode.cpp. Every
-// configuration the model does not cover (compression, L1 source, stochastic rounding, tile-face
-// edge sets, ...) stops the machine through Machine::fail rather than packing something else.
+// packer, written in our own words. The conversions themselves live in format_encode.cpp; their
+// stochastic rounding draws from the packer's PRNG (prng.h). Every configuration the model does
+// not cover (compression, L1 source, tile-face edge sets, ...) stops the machine through
+// Machine::fail rather than packing something else.
 #include <cstring>
 #include <string>
 
@@ -69,6 +70,10 @@ struct PackSetup {
     fmt::EarlyConfig early;
     uint32_t relu_mode = 0, relu_threshold = 0;
     bool edge_to_neg_inf = false;
+    // Stochastic rounding: Gasket_srnd_en in the early conversion out of Dst (the packers' Dst
+    // connection holds its PRNGs, SoftReset.md), Packer_srnd_en in the late conversion's BFP
+    // rounding (FormatConversion.md names both places); the LLK sets the two together.
+    bool early_stochastic = false, late_stochastic = false;
 };
 
 PackSetup read_setup(Machine& m, int t, uint32_t w) {
@@ -85,8 +90,8 @@ PackSetup read_setup(Machine& m, int t, uint32_t w) {
         m.fail(t, w, "a threshold ReLU on Blackhole's Round_10b_mant path into FP16 (compared before the rebias) is not modelled");
     s.relu_threshold = TC_CFG(m, t, STACC_RELU_ReluThreshold);
     s.edge_to_neg_inf = TC_CFG(m, t, PCK_EDGE_MODE_mode) != 0;
-    if (TC_CFG(m, t, ALU_ROUNDING_MODE_Packer_srnd_en))
-        m.fail(t, w, "stochastic rounding in the packers (ALU_ROUNDING_MODE_Packer_srnd_en) is not modelled");
+    s.early_stochastic = TC_CFG(m, t, ALU_ROUNDING_MODE_Gasket_srnd_en) != 0;
+    s.late_stochastic = TC_CFG(m, t, ALU_ROUNDING_MODE_Packer_srnd_en) != 0;
     if (TC_CFG(m, t, PCK_EDGE_TILE_FACE_SET_SELECT_enable))
         m.fail(t, w, "edge masking by tile face sets (PCK_EDGE_TILE_FACE_SET_SELECT_enable) is not modelled");
     if ((s.early.intermediate & 0xfu) == INT8 && TC_CFG(m, t, INT_DESCALE_Enable))
@@ -141,15 +146,25 @@ uint8_t* l1_bytes(Machine& m, int t, uint32_t w, uint32_t addr, uint32_t n) {
     return m.s.l1 + addr;
 }
 
-// Appends one late-converted datum to packer i's output streams.
-void emit(Machine& m, int t, uint32_t w, PackerStreams& ps, uint32_t out_format, bool l1_acc, uint32_t datum) {
+// The threshold packer `ps` rounds its next datum with (prng.h): stochastic ones step the lane of
+// the datum's column.
+uint32_t rounding_threshold(Machine& m, int t, PackerStreams& ps, bool stochastic, uint32_t column) {
+    if (!stochastic) return rounding::kNearest;
+    return ps.rounding_prng.next_threshold(m.cfg_word(t, PRNG_SEED_Seed_Val_ADDR32), int(column & 15u));
+}
+
+// Appends one late-converted datum to packer i's output streams (a BFP block's datums round by
+// their thresholds once the block is complete).
+void emit(Machine& m, int t, uint32_t w, PackerStreams& ps, uint32_t out_format, bool l1_acc, uint32_t datum,
+          bool stochastic) {
     const int bits = int(datum_bits(out_format));
     if (is_bfp(out_format)) {
+        ps.bfp_thresholds[ps.bfp_fill] = rounding_threshold(m, t, ps, stochastic, ps.bfp_fill);
         ps.bfp_block[ps.bfp_fill++] = datum;
         if (ps.bfp_fill < 16) return;
         ps.bfp_fill = 0;
         uint8_t shared_exp = 0, datums[16];
-        fmt::encode_bfp_block(ps.bfp_block, out_format, &shared_exp, datums);
+        fmt::encode_bfp_block(ps.bfp_block, out_format, &shared_exp, datums, ps.bfp_thresholds);
         *l1_bytes(m, t, w, ps.exp_addr, 1) = shared_exp;
         ps.exp_addr += 1;
         const uint32_t n = uint32_t(16 * bits / 8);
@@ -257,7 +272,7 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
             if (row_mask & (1u << col)) {
                 const uint32_t raw = setup.early.read_32b ? m.dst32_read(row, col) : m.s.dst[row][col];
                 try {
-                    v = fmt::early_convert(setup.early, raw);
+                    v = fmt::early_convert(setup.early, raw, rounding_threshold(m, t, ps, setup.early_stochastic, col));
                 } catch (const fmt::UnsupportedConversion& e) {
                     m.fail(t, w, e.what());
                 }
@@ -272,7 +287,7 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
         try {
             v = fmt::apply_relu(setup.early.intermediate, setup.relu_mode, setup.relu_threshold, v);
             if (exp_threshold_en) v = fmt::apply_exp_threshold(in_format, exp_threshold, v);
-            emit(m, t, w, ps, out_format, l1_acc, fmt::late_convert(in_format, out_format, v));
+            emit(m, t, w, ps, out_format, l1_acc, fmt::late_convert(in_format, out_format, v), setup.late_stochastic);
         } catch (const fmt::UnsupportedConversion& e) {
             m.fail(t, w, std::string("packer ") + std::to_string(i) + ": " + e.what());
         }

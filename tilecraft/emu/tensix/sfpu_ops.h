@@ -19,6 +19,7 @@
 
 #include "arch.h"
 #include "datum_layout.h"
+#include "prng.h"
 
 namespace tc_tensix::sfpu {
 
@@ -218,39 +219,9 @@ inline bool signmag_less(uint32_t c, uint32_t d) {
 // ------------------------------------------------------------------------------------------------
 // Conversions (round sub-unit, SFPCAST, SFPLOADI)
 // ------------------------------------------------------------------------------------------------
-// The SFPU's PRNG (VectorUnit.md): one 32-bit LFSR per lane; a value is the state before stepping.
-// Deterministic: the lanes are seeded from the PRNG_SEED config register (the handlers re-seed when
-// its value changes, as a write to it does on the device; an unwritten register seeds with 0), so
-// runs are reproducible.
-struct Prng {
-    std::array<uint32_t, kLanes> state{};
-    bool seeded = false;
-    uint32_t seed_value = 0;
-    static uint32_t step(uint32_t s) {
-        const uint32_t taps = uint32_t(__builtin_popcount(s & 0x80200003u));
-        return (~taps << 31) | (s >> 1);
-    }
-    // How a seed spreads over the lanes (ttsim's model): the seed is stepped 32 times, then every
-    // second step of the sequence fills the lanes from the last lane down.
-    void seed(uint32_t value) {
-        uint32_t s = value;
-        for (int i = 0; i < 32; ++i) s = step(s);
-        for (int lane = kLanes - 1; lane >= 0; --lane) {
-            s = step(step(s));
-            state[lane] = s;
-        }
-        seeded = true;
-        seed_value = value;
-    }
-    void follow_seed_register(uint32_t value) {
-        if (!seeded || value != seed_value) seed(value);
-    }
-    uint32_t advance(int lane) {
-        const uint32_t v = state[lane];
-        state[lane] = step(v);
-        return v;
-    }
-};
+// The SFPU's PRNG (VectorUnit.md): one 32-bit LFSR per lane, seeded from the PRNG_SEED config
+// register (prng.h); deterministic, so runs are reproducible.
+using Prng = LanePrng<kLanes>;
 
 // SFPCAST: sign-magnitude integer -> FP32, rounding to nearest even or stochastically with 7 PRNG bits.
 inline uint32_t cast_signmag_to_fp32(uint32_t c, bool stochastic, uint32_t prng_value) {
@@ -273,7 +244,7 @@ enum StochRndMode : uint32_t {
     kRndInt32ToUint8 = 4, kRndInt32ToInt8 = 5, kRndFp32ToUint16 = 6, kRndFp32ToInt16 = 7,
 };
 inline uint32_t stochrnd_threshold(bool stochastic, uint32_t prng_value) {
-    return stochastic ? (prng_value & 0x7fffffu) : 0x400000u;
+    return stochastic ? rounding::stochastic_threshold(prng_value) : rounding::kNearest;
 }
 // Float -> float: keep 10 (fp16a) or 7 (fp16b) mantissa bits; zero/denormal -> +0, Inf/NaN -> +-Inf.
 inline uint32_t stochrnd_fp_to_fp(uint32_t x, bool to_fp16b, uint32_t threshold) {
@@ -633,7 +604,7 @@ struct ScheduledInsn {
 // the SFPCONFIG lane configuration and the SFPLOADMACRO machinery.
 struct SfpuState {
     Predication cc;
-    Prng prng;
+    Prng prng{kSfpuStream};
     std::array<LoadMacroConfig, kLanes> macro{};
     std::vector<ScheduledInsn> scheduled;
     uint64_t step = 0;  // SFPU instructions issued so far
