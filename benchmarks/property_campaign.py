@@ -126,7 +126,7 @@ def report(section: str, rows: dict[str, Tally], seconds: float) -> None:
     for tally in rows.values():
         notes.update(tally.notes)
     if notes:
-        print("  notes on passing examples (checks not made):")
+        print("  notes on passing examples (checks not made; for --section cpp, how close to --numerics device):")
         for note, count in notes.most_common():
             print(f"    {count:>6}  {note}")
     shown = [(name, klass, scripts) for name, t in rows.items() for klass, scripts in t.scripts.items()]
