@@ -54,13 +54,13 @@ static void math_unit() {
     addr_mod_sets(m);
     for (int r = 0; r < 64; ++r) for (int c = 0; c < 16; ++c) m.s.dst[r][c] = 0x1111;
     m.issue(kMath, TT_OP_ZEROACC(1, 0, 0, 5, 2));  // CLR_16 of 16-row block 2, AddrMode 5
-    std::printf("zeroacc %x %x %x %u\n", m.s.dst[31][0], m.s.dst[32][0] | m.s.dst[47][15], m.s.dst[48][0], m.s.rwc.dst);
+    std::printf("zeroacc %x %x %x %u\n", m.s.dst[31][0], m.s.dst[32][0] | m.s.dst[47][15], m.s.dst[48][0], m.s.rwc[kMath].dst);
     // SFPSTORE as SM32 then SFPLOAD as INT32: Blackhole moves SM32 raw (Wormhole converts sign-magnitude).
     for (int lane = 0; lane < 32; ++lane) m.s.lreg[1][lane] = 0x80000005u;
-    m.s.rwc.dst = 0;
+    m.s.rwc[kMath].dst = 0;
     m.issue(kMath, TT_OP_SFPSTORE(1, 12, 0, 0));
     m.issue(kMath, TT_OP_SFPLOAD(2, 4, 6, 0));  // AddrMode 6 at bits 13..15
-    std::printf("sfpload %x %u\n", m.s.lreg[2][0], m.s.rwc.dst);
+    std::printf("sfpload %x %u\n", m.s.lreg[2][0], m.s.rwc[kMath].dst);
 }
 
 static void mop_counts() {
