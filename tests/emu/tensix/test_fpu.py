@@ -221,6 +221,36 @@ def test_rwcs_address_modifiers_and_moves(tensix_unit_test) -> None:
     assert [int(v, 16) for v in out[18].split()] == b17  # MOVB2A: SrcB rows 16..19 to SrcA rows 0..3
 
 
+def test_movb2a_moves_one_row_or_an_aligned_block_of_four(tensix_unit_test) -> None:
+    """MOVB2A as MOVD2B.md's model moves Src rows: instr_mod 0 one row at the immediates plus the
+    RWCs, 2 the aligned block of four (rows masked to a multiple of 4); SrcB datums with a zero
+    exponent land in SrcA as 0 unless Zero_Flag_disabled_src; AddrMode then advances the RWCs.
+    instr_mod 1 and 3 have no documented meaning and fail (test_unmodelled_... has 1). Blackhole's
+    fields (AddrMode from bit 14) are in test_blackhole.py."""
+    x = bf16(torch.arange(256, dtype=torch.float32).reshape(16, 16) * 0.75 - 90)
+    x[9, 0] = torch.tensor([0x00400000], dtype=torch.int32).view(torch.float32)  # a denormal: exponent 0
+    out = run(tensix_unit_test, [
+        *setup(fp32_dst=False), *src_rows("srcb", x),
+        "thd ADDR_MOD_AB_SEC3_SrcAIncr 4", "thd ADDR_MOD_AB_SEC3_SrcBIncr 8",
+        "op SETRWC 0 0 0 0 0 15",
+        "op MOVB2A 5 3 0 9", "srcrow A 0 5", "srcrow A 0 4", "srcrow A 0 6", "rwc",  # SrcB 9 -> SrcA 5
+        "op MOVB2A 6 1 2 3", *(f"srcrow A 0 {r}" for r in range(8, 13)), "rwc",  # (6+4, 3+8) & ~3: rows 8..11
+        "cfg ALU_ACC_CTRL_Zero_Flag_disabled_src 1", "op MOVB2A 0 0 2 8", "srcrow A 0 1",  # no flush
+        "op MOVB2A 0 0 3 0",
+    ])
+    row = [[int(v, 16) for v in line.split()] for line in out[:3] + out[4:9] + out[10:11]]
+    datums = [[src_datum(v) for v in x[r].tolist()] for r in range(16)]
+    assert datums[9][0] == 0x20000  # a nonzero mantissa under a zero exponent
+    flushed = [[0 if (d & 0xFF) == 0 else d for d in ds] for ds in datums]
+    assert row[0] == flushed[9] and row[1] == [0] * 16 and row[2] == [0] * 16
+    assert out[3] == "rwc 4 0 8 0 0 0 0"
+    assert row[3:7] == flushed[8:12] and row[7] == [0] * 16
+    assert out[9] == "rwc 0 0 0 0 0 0 1"  # ADDR_MOD_1 (setup) clears them and steps the fidelity phase
+    assert row[8] == datums[9] and row[8][0] == 0x20000
+    assert "MOVB2A instr_mod 3 has no documented meaning" in out[11]
+    assert len(out) == 12
+
+
 def test_each_thread_has_its_own_rwcs_and_address_modifiers(tensix_unit_test) -> None:
     """RWCs.md: RWCs[CurrentThread], ADDR_MOD sets in that thread's config, ExtraAddrModBit per
     thread. SFPU code the PACK thread runs between its packs (the LLK's fused SFPU kernels) sets and
@@ -249,7 +279,7 @@ def test_unmodelled_and_misused_instructions_fail_naming_them(tensix_unit_test) 
         "op ELWADD 0 0 0 0 0",  # no data handed over
         "dvalid 1 0 1 0", "op DOTPV 0 0 0 0 0",
         "thd FIDELITY_BASE_Phase 1", "op ELWADD 0 0 0 0 0",
-        "op MOVB2A 0 0 1 0",  # instr_mod 1: not modelled
+        "op MOVB2A 0 0 1 0",  # instr_mod bit 0: no documented meaning
         "op GMPOOL 0 1 0 1 0",
         "thd FIDELITY_BASE_Phase 0", "cfg ALU_ROUNDING_MODE_Fpu_srnd_en 1", "op ELWMUL 0 0 0 0 0",
         "dvalid 1 0 0 0", "op SETRWC 2 0 0 0 0 0",  # hands back a SrcB bank the unpacker never handed over
@@ -257,7 +287,7 @@ def test_unmodelled_and_misused_instructions_fail_naming_them(tensix_unit_test) 
     assert "SrcA and SrcB data for ELWADD" in out[0]
     assert "DOTPV" in out[1] and "not modelled" in out[1]
     assert "opcode 0x28 ELWADD" in out[2] and "fidelity phase 1" in out[2]
-    assert "MOVB2A instr_mod other than 1 or 4 rows" in out[3]
+    assert "MOVB2A instr_mod 1 has no documented meaning" in out[3]
     assert "argmax" in out[4]
     assert "stochastic rounding" in out[5]
     assert "SrcB data for SETRWC" in out[6]

@@ -499,19 +499,23 @@ void move_dst_to_src(Machine& m, int thread, uint32_t word, bool to_a) {
 void movd2a(Machine& m, int thread, uint32_t word) { move_dst_to_src(m, thread, word, true); }
 void movd2b(Machine& m, int thread, uint32_t word) { move_dst_to_src(m, thread, word, false); }
 
-// MOVB2A (no ISA page; ttsim): 1 or 4 rows of SrcB into SrcA, denormals flushed unless disabled.
+// MOVB2A (no ISA page; modelled on its sibling MOVD2B's page and on ttsim): one row, or an aligned
+// block of four, of SrcB into SrcA, denormals flushed unless Zero_Flag_disabled_src. The modifier
+// is Move4Rows << 1 as in MOVD2A/MOVD2B (the LLK's MOV_1_ROW = 0, MOV_4_ROWS = 2). Its field is
+// two bits at 12 on Blackhole, where AddrMode starts at bit 14, and three on Wormhole (the LLK's
+// encoder); the other bits have no documented meaning (ttsim refuses them too), so they fail.
 void movb2a(Machine& m, int thread, uint32_t word) {
     wait_src(m, false, true, "MOVB2A");
     const Rwc& rwc = rwc_of(m, thread);
-    const bool four = field(word, 12, 3) == 2u;
-    if (field(word, 12, 3) != 0 && !four) m.fail(thread, word, "MOVB2A instr_mod other than 1 or 4 rows is not modelled");
-    const uint32_t a_row = (field(word, 17, 6) + rwc.srca) & 0x3fu, b_row = (field(word, 0, 6) + rwc.srcb) & 0x3fu;
-    const uint32_t rows = four ? 4u : 1u;
-    if (a_row + rows > kSrcRows || b_row + rows > kSrcRows) m.fail(thread, word, "MOVB2A runs past the 64 Src rows");
+    const uint32_t mod = field(word, 12, kArch == Arch::Blackhole ? 2 : 3);
+    if (mod & ~2u) m.fail(thread, word, "MOVB2A instr_mod " + std::to_string(mod) + " has no documented meaning (0: one row, 2: four rows)");
+    const bool four = mod == 2u;
+    const uint32_t row_mask = four ? 0x3cu : 0x3fu;
+    const uint32_t a_row = (field(word, 17, 6) + rwc.srca) & row_mask, b_row = (field(word, 0, 6) + rwc.srcb) & row_mask;
     const bool flush = !TC_CFG_FIELD(m, thread, ALU_ACC_CTRL_Zero_Flag_disabled_src);
     SrcBank& A = m.s.srca[m.s.srca_math_bank];
     const SrcBank& B = m.s.srcb[m.s.srcb_math_bank];
-    for (uint32_t n = 0; n < rows; ++n)
+    for (uint32_t n = 0; n < (four ? 4u : 1u); ++n)
         for (uint32_t c = 0; c < 16; ++c) {
             const uint32_t v = B.row[b_row + n][c];
             A.row[a_row + n][c] = (flush && src_exp(v) == 0) ? 0u : v;
