@@ -69,7 +69,8 @@ static void movb2a_fields() {
     Machine m;
     SET_THREAD(m, kMath, ADDR_MOD_AB_SEC7_SrcAIncr, 4);
     SET_THREAD(m, kMath, ADDR_MOD_AB_SEC7_SrcBIncr, 8);
-    for (uint32_t r = 0; r < 64; ++r) for (uint32_t c = 0; c < 16; ++c) m.s.srcb[0].row[r][c] = 0x100 * r + c + 1;  // exponent c + 1
+    for (uint32_t r = 0; r < 64; ++r)  // mantissa r, exponent c + 1
+        for (uint32_t c = 0; c < 16; ++c) m.s.srcb[0].row[r][c] = 0x100 * r + c + 1;
     m.s.srcb[0].dvalid = true;
     m.issue(kMath, TT_OP_MOVB2A(0, 7, 2, 16));  // SrcB rows 16..19 to SrcA rows 0..3
     m.issue(kMath, TT_OP_MOVB2A(1, 7, 0, 1));   // one row: SrcB 1 + 8 to SrcA 1 + 4

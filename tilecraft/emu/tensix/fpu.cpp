@@ -508,7 +508,8 @@ void movb2a(Machine& m, int thread, uint32_t word) {
     wait_src(m, false, true, "MOVB2A");
     const Rwc& rwc = rwc_of(m, thread);
     const uint32_t mod = field(word, 12, kArch == Arch::Blackhole ? 2 : 3);
-    if (mod & ~2u) m.fail(thread, word, "MOVB2A instr_mod " + std::to_string(mod) + " has no documented meaning (0: one row, 2: four rows)");
+    if (mod & ~2u)
+        m.fail(thread, word, "MOVB2A instr_mod " + std::to_string(mod) + " has no documented meaning (0: one row, 2: four rows)");
     const bool four = mod == 2u;
     const uint32_t row_mask = four ? 0x3cu : 0x3fu;
     const uint32_t a_row = (field(word, 17, 6) + rwc.srca) & row_mask, b_row = (field(word, 0, 6) + rwc.srcb) & row_mask;

@@ -2,8 +2,8 @@
 //
 // The FPU's instructions (fpu.cpp) read SrcA/SrcB banks the unpackers hand over (SrcBank::dvalid
 // true = owned by the matrix unit), compute with fpu_arith.h, write Dst in its 16-bit or 32-bit
-// view and advance the issuing thread's RWCs (MachineState::rwc[thread]) through an ADDR_MOD_* set chosen by the
-// instruction (RWCs.md ApplyAddrMod).
+// view and advance the issuing thread's RWCs (MachineState::rwc[thread]) through an ADDR_MOD_* set
+// chosen by the instruction (RWCs.md ApplyAddrMod).
 #pragma once
 
 #include <cstdint>
