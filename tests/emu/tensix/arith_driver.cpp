@@ -170,10 +170,10 @@ std::vector<Op> ops() {
 // Points the RWCs somewhere seeded: SrcA at a 16-row block MVMUL may read, SrcB and Dst anywhere
 // 8-aligned (the instructions mask them further).
 void place(Machine& m, Rng& r, uint32_t phase) {
-    m.s.rwc.srca = r.below(4) * 16 + (r.below(2) ? 0 : r.below(8));
-    m.s.rwc.srcb = r.below(64);
-    m.s.rwc.dst = r.below(1024);
-    m.s.rwc.fidelity = phase;
+    m.s.rwc[kMath].srca = r.below(4) * 16 + (r.below(2) ? 0 : r.below(8));
+    m.s.rwc[kMath].srcb = r.below(64);
+    m.s.rwc[kMath].dst = r.below(1024);
+    m.s.rwc[kMath].fidelity = phase;
     m.s.srca_math_bank = int(r.below(2));
     m.s.srcb_math_bank = int(r.below(2));
 }
@@ -293,10 +293,10 @@ void bench(int reps) {
         const bool elwadd = std::strncmp(k.name, "ELWADD", 6) == 0;
         const double t0 = cpu_ns();
         for (int n = 0; n < reps; ++n) {
-            m.s.rwc.srca = uint32_t(n & 3) * 16;
-            m.s.rwc.srcb = uint32_t(n & 7) * 8;
-            m.s.rwc.dst = uint32_t(n & 63) * 8;
-            m.s.rwc.fidelity = elwadd ? 0u : uint32_t(n & 3);
+            m.s.rwc[kMath].srca = uint32_t(n & 3) * 16;
+            m.s.rwc[kMath].srcb = uint32_t(n & 7) * 8;
+            m.s.rwc[kMath].dst = uint32_t(n & 63) * 8;
+            m.s.rwc[kMath].fidelity = elwadd ? 0u : uint32_t(n & 3);
             m.execute(kMath, k.word);
         }
         const double ns = cpu_ns() - t0;

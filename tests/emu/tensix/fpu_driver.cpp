@@ -1,14 +1,15 @@
 // A script-driven harness for the matrix unit's unit tests (test_fpu.py): one compile serves every
 // case. Reads commands from stdin, one per line:
 //   cfg NAME VALUE           set a config-state field by its cfg_defines.h name
-//   thd NAME VALUE           set a MATH-thread config field by name (ADDR_MOD_*_SEC0..3, ...)
+//   thd NAME VALUE           set a MATH-thread config field by name (ADDR_MOD_*_SEC0..7, ...)
 //   srca|srcb BANK ROW F0..F15   a Src row from fp32 bit patterns (hex; stored as TF32/BF16 datums)
 //   srca16|srcb16 BANK ROW H0..H15   a Src row from IEEE fp16 bit patterns (hex)
 //   dvalid A0 A1 B0 B1       the banks' dvalid flags
 //   op NAME ARGS...          issue TT_OP_NAME(ARGS...) from the MATH thread (`op@pack` from PACK)
 //   dst32 ROW N | dst16 ROW N    print N rows of Dst as fp32 bits / raw Dst16 bits (hex)
 //   srcrow A|B BANK ROW      print a Src row (raw 19-bit datums, hex)
-//   rwc | banks              print the RWCs / the bank state
+//   rwc | banks              print the MATH thread's RWCs / the bank state
+// `thd`, `op` and `rwc` take the suffix `@pack` to act as or on the PACK thread instead.
 // A machine error prints "error: <message>" and the script continues.
 #include <cstdio>
 #include <cstdlib>
@@ -46,7 +47,11 @@ static const std::map<std::string, FieldDef> kCfg = {
 };
 static const std::map<std::string, FieldDef> kThread = {
     F(FIDELITY_BASE_Phase), F(CLR_DVALID_SrcA_Disable), F(CLR_DVALID_SrcB_Disable), F(DEST_TARGET_REG_CFG_MATH_Offset),
-    F(ADDR_MOD_SET_Base), ADDR_MOD_FIELDS(0), ADDR_MOD_FIELDS(1), ADDR_MOD_FIELDS(2), ADDR_MOD_FIELDS(3),
+#if defined(ADDR_MOD_SET_Base_ADDR32)  // Wormhole only: Blackhole's AddrMode names all eight sets
+    F(ADDR_MOD_SET_Base),
+#endif
+    ADDR_MOD_FIELDS(0), ADDR_MOD_FIELDS(1), ADDR_MOD_FIELDS(2), ADDR_MOD_FIELDS(3),
+    ADDR_MOD_FIELDS(4), ADDR_MOD_FIELDS(5), ADDR_MOD_FIELDS(6), ADDR_MOD_FIELDS(7),
 };
 
 using Args = std::vector<uint32_t>;
@@ -71,6 +76,11 @@ int main() {
         std::istringstream in(line);
         std::string cmd;
         if (!(in >> cmd)) continue;
+        int thread = kMath;
+        if (const auto at = cmd.find("@pack"); at != std::string::npos && at + 5 == cmd.size()) {
+            thread = kPack;
+            cmd.erase(at);
+        }
         try {
             if (cmd == "cfg" || cmd == "thd") {
                 std::string name;
@@ -78,7 +88,7 @@ int main() {
                 in >> name >> value;
                 const auto& table = cmd == "cfg" ? kCfg : kThread;
                 const FieldDef& f = table.at(name);
-                set_field(cmd == "cfg" ? m.cfg_word(kMath, f.addr32) : m.thread_cfg_word(kMath, f.addr32), f, value);
+                set_field(cmd == "cfg" ? m.cfg_word(thread, f.addr32) : m.thread_cfg_word(thread, f.addr32), f, value);
             } else if (cmd.rfind("src", 0) == 0 && cmd != "srcrow") {
                 int bank, row;
                 in >> bank >> row;
@@ -92,13 +102,13 @@ int main() {
                 int a0, a1, b0, b1;
                 in >> a0 >> a1 >> b0 >> b1;
                 m.s.srca[0].dvalid = a0, m.s.srca[1].dvalid = a1, m.s.srcb[0].dvalid = b0, m.s.srcb[1].dvalid = b1;
-            } else if (cmd == "op" || cmd == "op@pack") {
+            } else if (cmd == "op") {
                 std::string name;
                 in >> name;
                 Args args;
                 uint32_t v;
                 while (in >> v) args.push_back(v);
-                m.issue(cmd == "op" ? kMath : kPack, kOps.at(name)(args));
+                m.issue(thread, kOps.at(name)(args));
             } else if (cmd == "dst32" || cmd == "dst16") {
                 uint32_t row, n;
                 in >> row >> n;
@@ -115,7 +125,7 @@ int main() {
                 for (int c = 0; c < 16; ++c) std::printf(" %05x", b.row[row][c]);
                 std::printf("\n");
             } else if (cmd == "rwc") {
-                const Rwc& r = m.s.rwc;
+                const Rwc& r = m.s.rwc[thread];
                 std::printf("rwc %u %u %u %u %u %u %u\n", r.srca, r.srca_cr, r.srcb, r.srcb_cr, r.dst, r.dst_cr, r.fidelity);
             } else if (cmd == "banks") {
                 const MachineState& s = m.s;

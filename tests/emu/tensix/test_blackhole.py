@@ -54,13 +54,30 @@ static void math_unit() {
     addr_mod_sets(m);
     for (int r = 0; r < 64; ++r) for (int c = 0; c < 16; ++c) m.s.dst[r][c] = 0x1111;
     m.issue(kMath, TT_OP_ZEROACC(1, 0, 0, 5, 2));  // CLR_16 of 16-row block 2, AddrMode 5
-    std::printf("zeroacc %x %x %x %u\n", m.s.dst[31][0], m.s.dst[32][0] | m.s.dst[47][15], m.s.dst[48][0], m.s.rwc.dst);
+    std::printf("zeroacc %x %x %x %u\n", m.s.dst[31][0], m.s.dst[32][0] | m.s.dst[47][15], m.s.dst[48][0], m.s.rwc[kMath].dst);
     // SFPSTORE as SM32 then SFPLOAD as INT32: Blackhole moves SM32 raw (Wormhole converts sign-magnitude).
     for (int lane = 0; lane < 32; ++lane) m.s.lreg[1][lane] = 0x80000005u;
-    m.s.rwc.dst = 0;
+    m.s.rwc[kMath].dst = 0;
     m.issue(kMath, TT_OP_SFPSTORE(1, 12, 0, 0));
     m.issue(kMath, TT_OP_SFPLOAD(2, 4, 6, 0));  // AddrMode 6 at bits 13..15
-    std::printf("sfpload %x %u\n", m.s.lreg[2][0], m.s.rwc.dst);
+    std::printf("sfpload %x %u\n", m.s.lreg[2][0], m.s.rwc[kMath].dst);
+}
+
+// MOVB2A: AddrMode at bits 14..16, instr_mod at 12..13. AddrMode 7 (the LLK's topk) sets bit 14,
+// which a 3-bit instr_mod (Wormhole's field) would read as part of the modifier.
+static void movb2a_fields() {
+    Machine m;
+    SET_THREAD(m, kMath, ADDR_MOD_AB_SEC7_SrcAIncr, 4);
+    SET_THREAD(m, kMath, ADDR_MOD_AB_SEC7_SrcBIncr, 8);
+    for (uint32_t r = 0; r < 64; ++r)  // mantissa r, exponent c + 1
+        for (uint32_t c = 0; c < 16; ++c) m.s.srcb[0].row[r][c] = 0x100 * r + c + 1;
+    m.s.srcb[0].dvalid = true;
+    m.issue(kMath, TT_OP_MOVB2A(0, 7, 2, 16));  // SrcB rows 16..19 to SrcA rows 0..3
+    m.issue(kMath, TT_OP_MOVB2A(1, 7, 0, 1));   // one row: SrcB 1 + 8 to SrcA 1 + 4
+    const SrcBank& a = m.s.srca[0];
+    std::printf("movb2a %x %x %x %x %u %u\n", a.row[0][0], a.row[3][15], a.row[5][0], a.row[4][0], m.s.rwc[kMath].srca,
+                m.s.rwc[kMath].srcb);
+    expect_failure("movb2a_mod1", m, kMath, TT_OP_MOVB2A(0, 7, 1, 0));
 }
 
 static void mop_counts() {
@@ -256,6 +273,7 @@ int main() {
         std::printf("other_arch %s\n", e.what());
     }
     math_unit();
+    movb2a_fields();
     sync_unit();
     mop_counts();
     unpack_nop();
@@ -288,6 +306,12 @@ def test_three_bit_addr_mode_selects_sets_four_to_seven(lines):
     assert lines["zeroacc"] == "1111 0 1111 7"
     # SFPLOAD's AddrMode 6 at bits 13..15 adds set 6's 5; SM32 stored raw reads back as INT32 unchanged
     assert lines["sfpload"] == "80000005 5"
+
+
+def test_movb2a_addr_mode_is_bits_14_to_16(lines):
+    # 4 rows then 1 row, each stepping SrcA by 4 and SrcB by 8 through set 7 (what the LLK's topk issues)
+    assert lines["movb2a"] == "1001 1310 901 0 8 16"
+    assert "MOVB2A instr_mod 1 has no documented meaning" in lines["movb2a_mod1"]
 
 
 def test_stallwait_condition_bits_are_blackholes(lines):

@@ -222,20 +222,72 @@ def test_rwcs_address_modifiers_and_moves(tensix_unit_test) -> None:
     assert [int(v, 16) for v in out[18].split()] == b17  # MOVB2A: SrcB rows 16..19 to SrcA rows 0..3
 
 
+def test_movb2a_moves_one_row_or_an_aligned_block_of_four(tensix_unit_test) -> None:
+    """MOVB2A as MOVD2B.md's model moves Src rows: instr_mod 0 one row at the immediates plus the
+    RWCs, 2 the aligned block of four (rows masked to a multiple of 4); SrcB datums with a zero
+    exponent land in SrcA as 0 unless Zero_Flag_disabled_src; AddrMode then advances the RWCs.
+    instr_mod 1 and 3 have no documented meaning and fail (test_unmodelled_... has 1). Blackhole's
+    fields (AddrMode from bit 14) are in test_blackhole.py."""
+    x = bf16(torch.arange(256, dtype=torch.float32).reshape(16, 16) * 0.75 - 90)
+    x[9, 0] = torch.tensor([0x00400000], dtype=torch.int32).view(torch.float32)  # a denormal: exponent 0
+    out = run(tensix_unit_test, [
+        *setup(fp32_dst=False), *src_rows("srcb", x),
+        "thd ADDR_MOD_AB_SEC3_SrcAIncr 4", "thd ADDR_MOD_AB_SEC3_SrcBIncr 8",
+        "op SETRWC 0 0 0 0 0 15",
+        "op MOVB2A 5 3 0 9", "srcrow A 0 5", "srcrow A 0 4", "srcrow A 0 6", "rwc",  # SrcB 9 -> SrcA 5
+        "op MOVB2A 6 1 2 3", *(f"srcrow A 0 {r}" for r in range(8, 13)), "rwc",  # (6+4, 3+8) & ~3: rows 8..11
+        "cfg ALU_ACC_CTRL_Zero_Flag_disabled_src 1", "op MOVB2A 0 0 2 8", "srcrow A 0 1",  # no flush
+        "op MOVB2A 0 0 3 0",
+    ])
+    row = [[int(v, 16) for v in line.split()] for line in out[:3] + out[4:9] + out[10:11]]
+    datums = [[src_datum(v) for v in x[r].tolist()] for r in range(16)]
+    assert datums[9][0] == 0x20000  # a nonzero mantissa under a zero exponent
+    flushed = [[0 if (d & 0xFF) == 0 else d for d in ds] for ds in datums]
+    assert row[0] == flushed[9] and row[1] == [0] * 16 and row[2] == [0] * 16
+    assert out[3] == "rwc 4 0 8 0 0 0 0"
+    assert row[3:7] == flushed[8:12] and row[7] == [0] * 16
+    assert out[9] == "rwc 0 0 0 0 0 0 1"  # ADDR_MOD_1 (setup) clears them and steps the fidelity phase
+    assert row[8] == datums[9] and row[8][0] == 0x20000
+    assert "MOVB2A instr_mod 3 has no documented meaning" in out[11]
+    assert len(out) == 12
+
+
+def test_each_thread_has_its_own_rwcs_and_address_modifiers(tensix_unit_test) -> None:
+    """RWCs.md: RWCs[CurrentThread], ADDR_MOD sets in that thread's config, ExtraAddrModBit per
+    thread. SFPU code the PACK thread runs between its packs (the LLK's fused SFPU kernels) sets and
+    steps its own counters; the MATH thread's stay where they were."""
+    x = bf16(torch.arange(256, dtype=torch.float32).reshape(16, 16) - 100)
+    out = run(tensix_unit_test, [
+        *setup(fp32_dst=False), *src_rows("srcb", x),
+        "op SETRWC 0 0 4 2 1 7", "op@pack SETRWC 0 0 8 6 3 7", "rwc", "rwc@pack",
+        "op@pack INCRWC 0 1 1 1", "rwc", "rwc@pack",
+        # PACK's set 0 flips its ExtraAddrModBit, so its next AddrMode 0 names set 4
+        "thd@pack ADDR_MOD_BIAS_SEC0_BiasIncr 1", "thd@pack ADDR_MOD_DST_SEC4_DestIncr 16",
+        "thd@pack ADDR_MOD_DST_SEC4_FidelityIncr 1",
+        "op@pack MOVB2D 0 0 0 0 0", "rwc@pack", "op@pack MOVB2D 0 0 0 0 0", "rwc@pack",
+        "op MOVB2D 0 0 0 0 0", "rwc",  # MATH's AddrMode 0 is still its set 0 (+8 each, setup)
+        "dst16 4 1", "dst16 9 1",
+    ])
+    assert out[:4] == ["rwc 1 1 2 2 4 4 0", "rwc 3 3 6 6 8 8 0", "rwc 1 1 2 2 4 4 0", "rwc 4 3 7 6 9 8 0"]
+    assert out[4:7] == ["rwc 4 3 7 6 9 8 0", "rwc 4 3 7 6 25 8 1", "rwc 9 1 10 2 12 4 0"]
+    assert torch.equal(dst_bf16(out[7:8])[0], x[2])  # MATH: SrcB row 2 to Dst row 4
+    assert torch.equal(dst_bf16(out[8:9])[0], x[7])  # PACK: SrcB row 7 to Dst row 9
+
+
 def test_unmodelled_and_misused_instructions_fail_naming_them(tensix_unit_test) -> None:
     out = run(tensix_unit_test, [
         "cfg ALU_FORMAT_SPEC_REG0_SrcA 5",
         "op ELWADD 0 0 0 0 0",  # no data handed over
         "dvalid 1 0 1 0", "op DOTPV 0 0 0 0 0",
         "thd FIDELITY_BASE_Phase 1", "op ELWADD 0 0 0 0 0",
-        "op@pack SETRWC 0 0 0 0 0 15",
+        "op MOVB2A 0 0 1 0",  # instr_mod bit 0: no documented meaning
         "op GMPOOL 0 1 0 1 0",
         "dvalid 1 0 0 0", "op SETRWC 2 0 0 0 0 0",  # hands back a SrcB bank the unpacker never handed over
     ])
     assert "SrcA and SrcB data for ELWADD" in out[0]
     assert "DOTPV" in out[1] and "not modelled" in out[1]
     assert "opcode 0x28 ELWADD" in out[2] and "fidelity phase 1" in out[2]
-    assert "TRISC PACK" in out[3] and "RWCs of a thread other than MATH" in out[3]
+    assert "MOVB2A instr_mod 1 has no documented meaning" in out[3]
     assert "argmax" in out[4]
     assert "SrcB data for SETRWC" in out[5]
     assert all(line.startswith("error: ") for line in out)

@@ -237,10 +237,13 @@ int main() {
         for (int r = 0; r < 16; ++r) for (int c = 0; c < 16; ++c) d.s.dst[r][c] = uint16_t(r * 16 + c);
         run(TT_OP_SFPLOAD(0, 6, 3, 0)); dump("load_offset4", 0);
         run(TT_OP_SFPLOAD(0, 6, 3, 0)); dump("load_offset4_rwc2", 0);
-        std::printf("rwc_dst: %u\n", d.s.rwc.dst);
+        std::printf("rwc_dst: %u\n", d.s.rwc[kMath].dst);
+        // the PACK thread's SFPLOAD addresses with its own RWCs, offset and ADDR_MOD sets (all 0 here)
+        M->issue(kPack, TT_OP_SFPLOAD(0, 6, 3, 0)); dump("load_pack_own_rwc", 0);
+        std::printf("rwc_dst_pack: %u %u\n", d.s.rwc[kPack].dst, d.s.rwc[kMath].dst);
         // predicated store: only enabled lanes write
         d.thread_cfg_word(kMath, DEST_TARGET_REG_CFG_MATH_Offset_ADDR32) = 0;
-        d.s.rwc.dst = 0;
+        d.s.rwc[kMath].dst = 0;
         set(0, [](int l) { return uint32_t(l - 16); });
         set(1, [](int) { return 0xffffu; });
         run(TT_OP_SFPENCC(3, 0, 0, 10));
@@ -364,7 +367,7 @@ def out(tensix_unit_test) -> dict[str, list[int] | str]:
     result: dict[str, list[int] | str] = {}
     for line in text.splitlines():
         tag, _, rest = line.partition(":")
-        if tag.startswith("err_") or tag in ("depth", "rwc_dst", "store_lo16_dst32", "where_flags"):
+        if tag.startswith("err_") or tag in ("depth", "rwc_dst", "rwc_dst_pack", "store_lo16_dst32", "where_flags"):
             result[tag] = rest.strip()
         else:
             result[tag] = [int(v, 16) for v in rest.split()]
@@ -528,6 +531,9 @@ def test_dst_offset_rwc_and_predicated_store(out):
     assert out["load_offset4"] == [(4 + i // 8) * 16 + (i & 7) * 2 for i in range(LANES)]
     assert out["load_offset4_rwc2"] == [(4 + i // 8) * 16 + (i & 7) * 2 + 1 for i in range(LANES)]
     assert out["rwc_dst"] == "4"
+    # RWCs.md: RWCs[CurrentThread], so PACK's load starts at its own Dst counter and leaves MATH's
+    assert out["load_pack_own_rwc"] == [(i // 8) * 16 + (i & 7) * 2 for i in range(LANES)]
+    assert out["rwc_dst_pack"] == "0 4"
     got = out["store_predicated"]
     for lane in range(LANES):
         idx = (lane // 8) * 16 + (lane & 7) * 2

@@ -1,10 +1,10 @@
 // The matrix unit's (FPU's) instructions, from the ISA's pages for each (tt-isa-documentation,
 // WormholeB0/TensixTile/TensixCoprocessor: MatrixUnit.md, RWCs.md, SrcASrcB.md, Dst.md and the
 // instruction pages), with the arithmetic of fpu_arith.h. What is not modelled fails naming the
-// instruction: DOTPV, GMPOOL's argmax, ELWADD/ELWSUB in a nonzero fidelity phase, the RWCs of
-// threads other than MATH, ZEROACC's revert bit, CLREXPHIST and the legacy CONV/POOL opcodes.
-// Stochastic rounding (ALU_ROUNDING_MODE_Fpu_srnd_en) replaces the arithmetic's final rounding
-// into Dst, with random bits from the unit's PRNG (prng.h).
+// instruction: DOTPV, GMPOOL's argmax, ELWADD/ELWSUB in a nonzero fidelity phase, ZEROACC's revert
+// bit, CLREXPHIST and the legacy CONV/POOL opcodes. Stochastic rounding
+// (ALU_ROUNDING_MODE_Fpu_srnd_en) replaces the arithmetic's final rounding into Dst, with random
+// bits from the unit's PRNG (prng.h).
 #include "fpu.h"
 
 #include <algorithm>
@@ -88,19 +88,17 @@ Style move_style(Machine& m, int thread, uint32_t word, const Alu& a) {
     return TC_THREAD_FIELD(m, thread, FP16A_FORCE_Enable) ? Style::Fp16 : style_of_format(m, thread, word, a.srca_fmt);
 }
 
-// The RWCs `thread` addresses with; only the MATH thread's are modelled (the LLK uses no others).
-Rwc& rwc_of(Machine& m, int thread, uint32_t word) {
-    if (thread != kMath) m.fail(thread, word, "RWCs of a thread other than MATH are not modelled");
-    return m.s.rwc;
-}
+// The RWCs `thread` addresses with: its own set (RWCs.md), so SFPU code the PACK thread runs
+// between its packs leaves the MATH thread's counters alone.
+Rwc& rwc_of(Machine& m, int thread) { return m.s.rwc[thread]; }
 
 uint32_t fidelity_phase(Machine& m, int thread, uint32_t word) {
-    return (rwc_of(m, thread, word).fidelity + TC_THREAD_FIELD(m, thread, FIDELITY_BASE_Phase)) & 3u;
+    return (rwc_of(m, thread).fidelity + TC_THREAD_FIELD(m, thread, FIDELITY_BASE_Phase)) & 3u;
 }
 
 // The unmasked Dst row an instruction with row immediate `imm` starts at.
 uint32_t dst_row(Machine& m, int thread, uint32_t word, uint32_t imm) {
-    return imm + TC_THREAD_FIELD(m, thread, DEST_TARGET_REG_CFG_MATH_Offset) + rwc_of(m, thread, word).dst +
+    return imm + TC_THREAD_FIELD(m, thread, DEST_TARGET_REG_CFG_MATH_Offset) + rwc_of(m, thread).dst +
            TC_CFG_FIELD(m, thread, DEST_REGW_BASE_Base);
 }
 
@@ -230,7 +228,7 @@ void elementwise(Machine& m, int thread, uint32_t word, ElwOp op, const char* na
     const uint32_t addr_mod = math_addr_mode(word);
     wait_src(m, true, true, name);
     const Alu a = alu_config(m, thread, word);
-    const Rwc& rwc = rwc_of(m, thread, word);
+    const Rwc& rwc = rwc_of(m, thread);
     const uint32_t phase = fidelity_phase(m, thread, word);
     if (op != ElwOp::Mul && phase != 0)
         m.fail(thread, word, "ELWADD/ELWSUB in fidelity phase " + std::to_string(phase) + " (which scales the sum) is not modelled");
@@ -281,7 +279,7 @@ void matmul(Machine& m, int thread, uint32_t word, uint32_t out_rows, bool bcast
     const uint32_t flips = field(word, 22, 2), addr_mod = pool ? field(word, 15, kEnc.pool_addr_mode_bits) : math_addr_mode(word);
     wait_src(m, true, true, name);
     const Alu a = alu_config(m, thread, word);
-    const Rwc& rwc = rwc_of(m, thread, word);
+    const Rwc& rwc = rwc_of(m, thread);
     const uint32_t phase = fidelity_phase(m, thread, word);
     const uint32_t rows = bcast_row ? 7u : out_rows;
     const uint32_t a_row = rwc.srca & 0x38u, b_row = rwc.srcb & (bcast_row ? 0x3fu : 0x38u);
@@ -393,7 +391,7 @@ void gmpool(Machine& m, int thread, uint32_t word) {
     wait_src(m, true, true, "GMPOOL");
     const Alu a = alu_config(m, thread, word);
     if (a.style == Style::Int8) m.fail(thread, word, "GMPOOL on integer data is not modelled");
-    const Rwc& rwc = rwc_of(m, thread, word);
+    const Rwc& rwc = rwc_of(m, thread);
     const PoolDst style = a.style == Style::Fp16 ? (a.dst32 ? PoolDst::Tf32 : PoolDst::Fp16) : (a.dst32 ? PoolDst::Tf32 : PoolDst::Bf16);
     const uint32_t a_row = rwc.srca & 0x30u, b_row = rwc.srcb & 0x38u;
     const uint32_t d_row = dst_row(m, thread, word, field(word, 0, 14)) & 0x3fcu;
@@ -451,7 +449,7 @@ void move_row_to_dst(Machine& m, int thread, uint32_t word, const uint32_t* src,
 }
 
 void mova2d_common(Machine& m, int thread, uint32_t word) {
-    const Rwc& rwc = rwc_of(m, thread, word);
+    const Rwc& rwc = rwc_of(m, thread);
     const bool eight = field(word, 12, 3) & 2u;
     uint32_t s_row = field(word, 17, 6) + rwc.srca, d_row = dst_row(m, thread, word, field(word, 0, 12));
     s_row &= eight ? 0x38u : 0x3fu;
@@ -470,7 +468,7 @@ void movdbga2d(Machine& m, int thread, uint32_t word) { mova2d_common(m, thread,
 
 void movb2d(Machine& m, int thread, uint32_t word) {
     wait_src(m, false, true, "MOVB2D");
-    const Rwc& rwc = rwc_of(m, thread, word);
+    const Rwc& rwc = rwc_of(m, thread);
     const uint32_t mod = field(word, kEnc.movb2d_mod_lo, 3);
     const bool bcast_col0 = mod & 1u, bcast_row = mod & 2u, four = mod & 4u;
     uint32_t s_row = field(word, 17, 6) + rwc.srcb, d_row = dst_row(m, thread, word, field(word, 0, kEnc.movb2d_mod_lo));
@@ -502,7 +500,7 @@ uint32_t dst_to_src(Machine& m, int thread, uint32_t word, const Alu& a, bool lo
 
 void move_dst_to_src(Machine& m, int thread, uint32_t word, bool to_a) {
     const Alu a = alu_config(m, thread, word);
-    const Rwc& rwc = rwc_of(m, thread, word);
+    const Rwc& rwc = rwc_of(m, thread);
     const bool four = field(word, 12, 3) & 2u, lo = field(word, 23, 1);
     uint32_t s_row = field(word, 17, 6) + (to_a ? rwc.srca : rwc.srcb), d_row = dst_row(m, thread, word, field(word, 0, 12));
     s_row &= four ? 0x3cu : 0x3fu;
@@ -517,19 +515,24 @@ void move_dst_to_src(Machine& m, int thread, uint32_t word, bool to_a) {
 void movd2a(Machine& m, int thread, uint32_t word) { move_dst_to_src(m, thread, word, true); }
 void movd2b(Machine& m, int thread, uint32_t word) { move_dst_to_src(m, thread, word, false); }
 
-// MOVB2A (no ISA page; ttsim): 1 or 4 rows of SrcB into SrcA, denormals flushed unless disabled.
+// MOVB2A (no ISA page; modelled on its sibling MOVD2B's page and on ttsim): one row, or an aligned
+// block of four, of SrcB into SrcA, denormals flushed unless Zero_Flag_disabled_src. The modifier
+// is Move4Rows << 1 as in MOVD2A/MOVD2B (the LLK's MOV_1_ROW = 0, MOV_4_ROWS = 2). Its field is
+// two bits at 12 on Blackhole, where AddrMode starts at bit 14, and three on Wormhole (the LLK's
+// encoder); the other bits have no documented meaning (ttsim refuses them too), so they fail.
 void movb2a(Machine& m, int thread, uint32_t word) {
     wait_src(m, false, true, "MOVB2A");
-    const Rwc& rwc = rwc_of(m, thread, word);
-    const bool four = field(word, 12, 3) == 2u;
-    if (field(word, 12, 3) != 0 && !four) m.fail(thread, word, "MOVB2A instr_mod other than 1 or 4 rows is not modelled");
-    const uint32_t a_row = (field(word, 17, 6) + rwc.srca) & 0x3fu, b_row = (field(word, 0, 6) + rwc.srcb) & 0x3fu;
-    const uint32_t rows = four ? 4u : 1u;
-    if (a_row + rows > kSrcRows || b_row + rows > kSrcRows) m.fail(thread, word, "MOVB2A runs past the 64 Src rows");
+    const Rwc& rwc = rwc_of(m, thread);
+    const uint32_t mod = field(word, 12, kArch == Arch::Blackhole ? 2 : 3);
+    if (mod & ~2u)
+        m.fail(thread, word, "MOVB2A instr_mod " + std::to_string(mod) + " has no documented meaning (0: one row, 2: four rows)");
+    const bool four = mod == 2u;
+    const uint32_t row_mask = four ? 0x3cu : 0x3fu;
+    const uint32_t a_row = (field(word, 17, 6) + rwc.srca) & row_mask, b_row = (field(word, 0, 6) + rwc.srcb) & row_mask;
     const bool flush = !TC_CFG_FIELD(m, thread, ALU_ACC_CTRL_Zero_Flag_disabled_src);
     SrcBank& A = m.s.srca[m.s.srca_math_bank];
     const SrcBank& B = m.s.srcb[m.s.srcb_math_bank];
-    for (uint32_t n = 0; n < rows; ++n)
+    for (uint32_t n = 0; n < (four ? 4u : 1u); ++n)
         for (uint32_t c = 0; c < 16; ++c) {
             const uint32_t v = B.row[b_row + n][c];
             A.row[a_row + n][c] = (flush && src_exp(v) == 0) ? 0u : v;
@@ -657,7 +660,7 @@ void shiftxa(Machine& m, int thread, uint32_t word) {
 
 void shiftxb(Machine& m, int thread, uint32_t word) {
     wait_src(m, false, true, "SHIFTXB");
-    const uint32_t row = (field(word, 0, 10) + rwc_of(m, thread, word).srcb) & 0x3fu;
+    const uint32_t row = (field(word, 0, 10) + rwc_of(m, thread).srcb) & 0x3fu;
     uint32_t* r = m.s.srcb[m.s.srcb_math_bank].row[row];
     const uint32_t column0 = r[0];
     for (uint32_t c = 0; c < 14; ++c) r[c] = r[c + 1];  // as SHIFTXB.md states it: column 14 keeps its value
@@ -668,7 +671,7 @@ void shiftxb(Machine& m, int thread, uint32_t word) {
 // --- RWCs and bank hand-over ---
 
 void setrwc(Machine& m, int thread, uint32_t word) {
-    Rwc& r = rwc_of(m, thread, word);
+    Rwc& r = rwc_of(m, thread);
     const uint32_t cr = field(word, 18, 4), mask = field(word, 0, 6);
     uint32_t d = field(word, 14, 4), b = field(word, 10, 4), a = field(word, 6, 4);
     if (mask & 1u) {
@@ -689,7 +692,7 @@ void setrwc(Machine& m, int thread, uint32_t word) {
 }
 
 void incrwc(Machine& m, int thread, uint32_t word) {
-    Rwc& r = rwc_of(m, thread, word);
+    Rwc& r = rwc_of(m, thread);
     const uint32_t cr = field(word, 18, 3);
     const uint32_t d = field(word, 14, 4), b = field(word, 10, 4), a = field(word, 6, 4);
     if (cr & 1u) r.srca = r.srca_cr = (r.srca_cr + a) & 0x3fu;
@@ -753,10 +756,9 @@ uint32_t addr_mod_set_base(Machine& m, int thread) {
 }  // namespace
 
 void apply_addr_mod(Machine& m, int thread, uint32_t word, uint32_t addr_mod, bool update_fidelity) {
-    Rwc& r = rwc_of(m, thread, word);
-    FpuState& f = m.s.fpu;
+    Rwc& r = rwc_of(m, thread);
     uint32_t index = addr_mod;
-    if (f.extra_addr_mod_bit || addr_mod_set_base(m, thread)) index += 4;
+    if (r.extra_addr_mod_bit || addr_mod_set_base(m, thread)) index += 4;
     if (index >= 8) m.fail(thread, word, "AddrMode " + std::to_string(addr_mod) + " plus the extra bit names no ADDR_MOD set");
     // The sets' words are evenly spaced (Wormhole: two words per AB set, Blackhole: one).
     constexpr uint32_t kAbStride = ADDR_MOD_AB_SEC1_SrcAIncr_ADDR32 - ADDR_MOD_AB_SEC0_SrcAIncr_ADDR32;
@@ -779,8 +781,8 @@ void apply_addr_mod(Machine& m, int thread, uint32_t word, uint32_t addr_mod, bo
         if (TC_AM(dst, ADDR_MOD_DST_SEC0_FidelityClear)) r.fidelity = 0;
         else r.fidelity = (r.fidelity + TC_AM(dst, ADDR_MOD_DST_SEC0_FidelityIncr)) & 3u;
     }
-    if (TC_AM(bias, ADDR_MOD_BIAS_SEC0_BiasClear)) f.extra_addr_mod_bit = 0;
-    else if (TC_AM(bias, ADDR_MOD_BIAS_SEC0_BiasIncr) & 3u) f.extra_addr_mod_bit ^= 1u;
+    if (TC_AM(bias, ADDR_MOD_BIAS_SEC0_BiasClear)) r.extra_addr_mod_bit = 0;
+    else if (TC_AM(bias, ADDR_MOD_BIAS_SEC0_BiasIncr) & 3u) r.extra_addr_mod_bit ^= 1u;
 #undef TC_AM
 }
 

@@ -69,13 +69,16 @@ struct ThreadAdcs {
     AdcChannel packers[2];      // [channel]
 };
 
-// Read-write counters of the matrix unit (ISA: RWCs.md).
+// One thread's read-write counters (ISA: RWCs.md, RWCs[3] indexed by the issuing thread): the rows
+// of Dst, SrcA and SrcB the matrix unit's and the SFPU's instructions address, the fidelity phase,
+// and the bit that moves AddrMode to ADDR_MOD sets 4..7. Per thread because the LLK runs SFPU code
+// on the PACK thread too (the fused SFPU-then-pack kernels), with its own SETRWC and ADDR_MOD sets.
 struct Rwc {
     uint32_t srca = 0, srca_cr = 0;
     uint32_t srcb = 0, srcb_cr = 0;
     uint32_t dst = 0, dst_cr = 0;
     uint32_t fidelity = 0;
-    uint32_t ext = 0, ext_cr = 0;   // extended counters some instructions use
+    uint32_t extra_addr_mod_bit = 0;
 };
 
 }  // namespace tc_tensix
@@ -117,7 +120,7 @@ struct MachineState {
 
     // --- counters ---
     ThreadAdcs adc[kNumThreads];                    // ADCs[thread] (ADCs.md), shared by unpackers and packers
-    Rwc rwc;
+    Rwc rwc[kNumThreads];                           // RWCs[thread] (RWCs.md): each thread its own, no cross access
     // Address modifiers (ADDR_MOD_*) live in thread config of the math/pack threads; the FPU
     // unit reads them from there.
 

@@ -127,7 +127,7 @@ uint32_t dst_address(Machine& m, int thread, uint32_t imm10, uint32_t mod0) {
     const uint32_t offset = (m.thread_cfg_word(thread, DEST_TARGET_REG_CFG_MATH_Offset_ADDR32) & DEST_TARGET_REG_CFG_MATH_Offset_MASK) >>
                             DEST_TARGET_REG_CFG_MATH_Offset_SHAMT;
     const uint32_t base = m.cfg_field(thread, DEST_REGW_BASE_Base_ADDR32, DEST_REGW_BASE_Base_SHAMT, DEST_REGW_BASE_Base_MASK);
-    uint32_t moving = m.s.rwc.dst + base;
+    uint32_t moving = m.s.rwc[thread].dst + base;
     if (mod0 == kFmtInt32All) moving &= 3u;
     return (imm10 + offset + moving) & 0x3ffu;
 }
