@@ -395,9 +395,10 @@ def test_strided_reads_take_rows_sixteen_apart(lines):
 
 
 def test_undocumented_strided_reads_are_refused_by_name(lines):
-    # the page leaves the mode without the two Dst remaps, and with interfaces other than 0..n-1, undocumented
-    for tag, word, what in (("strided_no_remap", "0x41020001", "without DEST_ACCESS_CFG_remap_addrs and swizzle_32b both set"),
-                            ("strided_even", "0x41020501", "with ReadIntfSel 5 (interfaces other than 0..n-1)")):
+    # the page leaves the mode undocumented without the two Dst remaps and with interfaces other than 0..n-1
+    cases = (("strided_no_remap", "0x41020001", "without DEST_ACCESS_CFG_remap_addrs and swizzle_32b both set"),
+             ("strided_even", "0x41020501", "with ReadIntfSel 5 (interfaces other than 0..n-1)"))
+    for tag, word, what in cases:
         assert lines[tag].startswith(f"TRISC PACK issued {word} (opcode 0x41 PACR)"), lines[tag]
         assert f"PACR DstAccessMode (strided Dst reads) {what} is not modelled" in lines[tag]
 

@@ -5,7 +5,7 @@
 // packer (THCON_SEC0_REG1, DEST_TARGET_REG_CFG_PACK_SEC0) that reads Dst through up to four read
 // interfaces (PACR's ReadIntfSel, 0 meaning all four): interface j reads row j of each group of four
 // rows, ADC X end - start + 1 datums each, into one output stream (ttsim's Blackhole packer). With
-// PACR's DstAccessMode (strided reads) interface j reads the row 16 * j on instead: see strided_reads.
+// PACR's DstAccessMode (strided reads) interface j reads the row 16 * j on: interface_row_stride.
 //
 // Facts from tt-isa-documentation WormholeB0 PACR.md, PACR_SETREG.md and Packers/*.md
 // (InputAddressGenerator, OutputAddressGenerator, EdgeMasking, Downsampling, ReLU, ...) and ttsim's
@@ -121,19 +121,19 @@ void check_packer_supported(Machine& m, int t, uint32_t w, unsigned i) {
 // BlackholeA0 PACR.md: in the strided mode the enabled read interfaces read rows 16 apart instead
 // of adjacent rows, and the mode is meant to run with DEST_ACCESS_CFG_remap_addrs and
 // DEST_ACCESS_CFG_swizzle_32b set. Those two permute where a logical Dst row is stored (Dst.md's
-// Adj16 / Adj32: logical rows 16 apart land 8 rows apart physically, the stride the packer steps);
-// every other unit goes through the same permutation, so this machine keeps the logical rows and
-// the packer's strided interface j reads logical row StartRow + 16 * j (no alignment to a group of
-// four), in the Dst16b or the Dst32b view as Read_32b_data says (ttsim's packer reads the same
-// rows). The page leaves undocumented what the mode does without the two remaps and how it combines
-// with read interfaces other than 0..n-1, or with more than one row's datums per interface: those
-// stop the machine by name.
+// Adj16 / Adj32; under Adj16 logical rows 16 apart lie 8 rows apart physically, which ttsim names
+// the packer's own stride). Every other unit goes through the same permutation, so this machine
+// keeps the logical rows, and the strided interface j reads logical row StartRow + 16 * j (no
+// alignment to a group of four), in the Dst16b or the Dst32b view as Read_32b_data says (ttsim's
+// packer reads the same rows). The page leaves undocumented what the mode does without the two
+// remaps and how it combines with read interfaces other than 0..n-1, or with more than one row's
+// datums per interface: those stop the machine by name.
 uint32_t interface_row_stride(Machine& m, int t, uint32_t w, const Pacr& p, uint32_t per_reader) {
     if (!p.dst_strided) return 1;
 #if defined(DEST_ACCESS_CFG_remap_addrs_ADDR32)
     if (!TC_CFG(m, t, DEST_ACCESS_CFG_remap_addrs) || !TC_CFG(m, t, DEST_ACCESS_CFG_swizzle_32b))
-        m.fail(t, w, "PACR DstAccessMode (strided Dst reads) without DEST_ACCESS_CFG_remap_addrs and swizzle_32b both set "
-                     "is not modelled (undocumented)");
+        m.fail(t, w, "PACR DstAccessMode (strided Dst reads) without DEST_ACCESS_CFG_remap_addrs and swizzle_32b "
+                     "both set is not modelled (undocumented)");
 #endif
     switch (p.packer_mask) {
         case 0x1: case 0x3: case 0x7: case 0xf: break;
