@@ -4,7 +4,8 @@
 // Wormhole B0 has four packers, each with its own config block and Dst offset. Blackhole has one
 // packer (THCON_SEC0_REG1, DEST_TARGET_REG_CFG_PACK_SEC0) that reads Dst through up to four read
 // interfaces (PACR's ReadIntfSel, 0 meaning all four): interface j reads row j of each group of four
-// rows, ADC X end - start + 1 datums each, into one output stream (ttsim's Blackhole packer).
+// rows, ADC X end - start + 1 datums each, into one output stream (ttsim's Blackhole packer). With
+// PACR's DstAccessMode (strided reads) interface j reads the row 16 * j on: interface_row_stride.
 //
 // Facts from tt-isa-documentation WormholeB0 PACR.md, PACR_SETREG.md and Packers/*.md
 // (InputAddressGenerator, OutputAddressGenerator, EdgeMasking, Downsampling, ReLU, ...) and ttsim's
@@ -46,16 +47,17 @@ constexpr uint32_t kAddrModPack[4] = {ADDR_MOD_PACK_SEC0_YsrcIncr_ADDR32, ADDR_M
 struct Pacr {
     bool last, flush, ovrd_thread_id, zero_write;
     uint32_t packer_mask, addr_mod;
+    bool dst_strided = false;  // Blackhole's DstAccessMode
 };
 
 Pacr decode(Machine& m, int t, uint32_t w) {
     Pacr p{field(w, 0, 1) != 0, field(w, 1, 1) != 0, field(w, 7, 1) != 0, field(w, 12, 1) != 0, field(w, 8, 4),
            field(w, 15, 2)};
     if (kArch == Arch::Blackhole) {
-        // Blackhole's further fields (tt_llk_blackhole assembly.yaml); none is modelled.
+        // Blackhole's further fields (tt_llk_blackhole assembly.yaml); only DstAccessMode is modelled.
         if (field(w, 2, 2)) m.fail(t, w, "PACR CtxtCtrl is not modelled");
         if (field(w, 13, 2)) m.fail(t, w, "PACR AddrCntContext is not modelled");
-        if (field(w, 17, 1)) m.fail(t, w, "PACR DstAccessMode (strided Dst reads) is not modelled");
+        p.dst_strided = field(w, 17, 1) != 0;
         if (field(w, 18, 3)) m.fail(t, w, "PACR RowPadZero is not modelled");
         if (field(w, 21, 2)) m.fail(t, w, "PACR CfgContext is not modelled");
         if (p.packer_mask == 0) p.packer_mask = 0xf;  // ReadIntfSel 0: all four read interfaces
@@ -117,6 +119,37 @@ void check_packer_supported(Machine& m, int t, uint32_t w, unsigned i) {
         m.fail(t, w, who + "packing from L1 (Source_interface_selection = 1) is not modelled");
     if (TC_PACKER(m, t, i, Dis_shared_exp_assembler)) m.fail(t, w, who + "Dis_shared_exp_assembler is not modelled");
     if (TC_PACKER(m, t, i, Downsample_rate)) m.fail(t, w, who + "Downsample_rate is not modelled");
+}
+
+// Dst rows between consecutive read interfaces of a Blackhole PACR: 1, or 16 for DstAccessMode.
+//
+// BlackholeA0 PACR.md: in the strided mode the enabled read interfaces read rows 16 apart instead
+// of adjacent rows, and the mode is meant to run with DEST_ACCESS_CFG_remap_addrs and
+// DEST_ACCESS_CFG_swizzle_32b set. Those two permute where a logical Dst row is stored (Dst.md's
+// Adj16 / Adj32; under Adj16 logical rows 16 apart lie 8 rows apart physically, which ttsim names
+// the packer's own stride). Every other unit goes through the same permutation, so this machine
+// keeps the logical rows, and the strided interface j reads logical row StartRow + 16 * j (no
+// alignment to a group of four), in the Dst16b or the Dst32b view as Read_32b_data says (ttsim's
+// packer reads the same rows). The page leaves undocumented what the mode does without the two
+// remaps and how it combines with read interfaces other than 0..n-1, or with more than one row's
+// datums per interface: those stop the machine by name.
+uint32_t interface_row_stride(Machine& m, int t, uint32_t w, const Pacr& p, uint32_t per_reader) {
+    if (!p.dst_strided) return 1;
+#if defined(DEST_ACCESS_CFG_remap_addrs_ADDR32)
+    if (!TC_CFG(m, t, DEST_ACCESS_CFG_remap_addrs) || !TC_CFG(m, t, DEST_ACCESS_CFG_swizzle_32b))
+        m.fail(t, w, "PACR DstAccessMode (strided Dst reads) without DEST_ACCESS_CFG_remap_addrs and swizzle_32b "
+                     "both set is not modelled (undocumented)");
+#endif
+    switch (p.packer_mask) {
+        case 0x1: case 0x3: case 0x7: case 0xf: break;
+        default:
+            m.fail(t, w, "PACR DstAccessMode (strided Dst reads) with ReadIntfSel " + std::to_string(p.packer_mask) +
+                             " (interfaces other than 0..n-1) is not modelled (undocumented)");
+    }
+    if (per_reader > 16)
+        m.fail(t, w, "PACR DstAccessMode (strided Dst reads) of " + std::to_string(per_reader) +
+                         " datums per read interface (more than a row) is not modelled");
+    return 16;
 }
 
 // Edge mask of the datum row the tile position generator is at (EdgeMasking.md).
@@ -200,13 +233,18 @@ void flush_streams(Machine& m, int t, uint32_t w, unsigned i, PackerStreams& ps,
     ps.needs_new_address = true;
 }
 
-// Output address generator for packer i when its streams need new addresses.
+// Output address generator for packer i when its streams need new addresses. The channel-1 ADC
+// offset (Y/Z/W times their strides, in bytes) moves the 16-byte output address: on Wormhole by the
+// byte offset with its low four bits cleared (OutputAddressGenerator.md's functional model), on
+// Blackhole by the offset in 16-byte units (ttsim's Blackhole packer; the fast-untilize LLK steps
+// output rows with a byte stride of one row in PCK0_ADDR_CTRL_XY_REG_1_Ystride, and its silicon
+// bound of 256 KiB on that offset is first crossed at the 133 tiles per row it reports).
 void start_streams(Machine& m, int t, unsigned i, uint32_t addr16, PackerStreams& ps, uint32_t out_format) {
     const AdcChannel& out = m.s.adc[t].packers[1];
     const uint32_t yzw = TC_CFG(m, t, PCK0_ADDR_BASE_REG_1_Base) + out.y * TC_CFG(m, t, PCK0_ADDR_CTRL_XY_REG_1_Ystride) +
                          out.z * TC_CFG(m, t, PCK0_ADDR_CTRL_ZW_REG_1_Zstride) +
                          out.w * TC_CFG(m, t, PCK0_ADDR_CTRL_ZW_REG_1_Wstride);
-    addr16 += yzw & ~0xfu;
+    addr16 += kArch == Arch::Blackhole ? yzw >> 4 : yzw & ~0xfu;
     if (out_format & 2u) {  // formats under 16 bits reserve an exponent section first
         ps.exp_addr = (addr16 & 0x1ffffu) << 4;
         addr16 += TC_PACKER(m, t, i, Exp_section_size);
@@ -249,8 +287,9 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
     uint32_t reader_row[4] = {0, 0, 0, 0}, readers = 1;
     if (kArch == Arch::Blackhole) {
         readers = 0;
+        const uint32_t row_stride = interface_row_stride(m, t, w, p, per_reader);
         for (uint32_t j = 0; j < 4; ++j)
-            if ((p.packer_mask >> j) & 1u) reader_row[readers++] = j;
+            if ((p.packer_mask >> j) & 1u) reader_row[readers++] = j * row_stride;
         if (readers > 1 && per_reader > 16)
             m.fail(t, w, "PACR through " + std::to_string(readers) + " Dst read interfaces of " + std::to_string(per_reader) +
                              " datums each (more than a row) is not modelled");
