@@ -189,6 +189,7 @@ def _copied_through_src_a(op: ir.Op, defs: dict[str, ir.Op]) -> list[int]:
     if isinstance(op, ir.TileBinary) and unit_of(op, defs) is Unit.FPU or \
             not isinstance(op, (ir.TileUnary, ir.TileBinary, ir.TileWhere)):
         return []
+
     def from_buffer(operand: Any) -> bool:  # a buffer's block, or its broadcast (``unary_bcast`` copies it)
         if not isinstance(operand, ir.Reg):
             return False
