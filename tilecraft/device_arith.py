@@ -366,9 +366,9 @@ def tf32(x: torch.Tensor) -> torch.Tensor:
 
 def src_to_dst(x: torch.Tensor) -> torch.Tensor:
     """fp32 data moved from a source register into DST (a transpose, ``copy_tile`` of a 16-bit
-    buffer, a row max on its way back from SrcB): TF32
-    (:func:`tf32`), a zero exponent (zeros of either sign, denormals) written as +0 and exponent
-    255 (infinities, NaNs) as an infinity of its sign, since the unit has neither denormals nor NaNs."""
+    buffer, a row max on its way back from SrcB): TF32 (:func:`tf32`), a zero exponent (zeros of
+    either sign, denormals) written as +0 and exponent 255 (infinities, NaNs) as an infinity of its
+    sign, since the unit has neither denormals nor NaNs."""
     bits = tf32(x).view(torch.int32)
     exponent = (bits >> 23) & 0xFF
     bits = torch.where(exponent == 0, torch.zeros_like(bits), bits)
