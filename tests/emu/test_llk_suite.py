@@ -3,7 +3,9 @@
 The sample runs three parametrizations of the suite's own ``test_eltwise_unary_datacopy.py``
 (its stimuli, its golden generator, its comparison) in a subprocess through the harness plugin;
 they share one ``build.h`` (formats are runtime arguments), so one machine build serves all
-three. The whole-file runs of the first slice's target files are slow. The stand-in device
+three. A second sample runs two of the fuser's generated kernels (``test_fused.py``), which bring
+their own ``RuntimeParams`` instead of a ``build.h``. The whole-file runs of the first slice's
+target files are slow. The stand-in device
 itself (the ``ttexalens`` calls the suite makes) is checked directly, without the suite.
 """
 
@@ -27,6 +29,10 @@ SAMPLE = [f"{DATACOPY}::test_eltwise_unary_datacopy[formats:{formats}-dest_acc:N
 #: Blackhole: a 16-bit Dst copy and an fp32 one (unpacked to Dst; ZEROACC's zero-flag clear must keep the data)
 BLACKHOLE_SAMPLE = [f"{DATACOPY}::test_eltwise_unary_datacopy[formats:{formats}-dest_acc:{acc}-num_faces:4-tilize:No-"
                     "input_dimensions:[64, 64]]" for formats, acc in (("Float16_b->Float16_b", "No"), ("Float32->Float32", "Yes"))]
+
+FUSED = "test_fused.py"
+#: two of the fuser's pipelines: an FPU add of 8x8 tiles, and the packer's four ReLU modes over four stages
+FUSED_SAMPLE = [f"{FUSED}::test_fuser[{case}]" for case in ("fpu_elwadd", "pack_relu")]
 
 
 @pytest.fixture(scope="module")
@@ -96,12 +102,26 @@ class _TrailingBoolVariant:
     TENSIX_LOCATION = "0,0"
     RUNTIME_ADDRESS_NON_COVERAGE = 0x20000
     runtime_format = "@II?"
+    skip_build_header = False
+
+
+class _OwnRuntimeParamsVariant(_TrailingBoolVariant):
+    """A variant like the fuser's: no generated build.h; its source defines its own RuntimeParams."""
+
+    skip_build_header = True
 
 
 def test_runtime_args_are_sizeof_runtime_params_from_l1(exalens):
     # write_runtimes_to_L1 writes struct.pack("@II?") = 9 bytes; the C++ struct is 12 with padding.
     exalens.write_to_device("0,0", 0x20000, struct.pack("@II?", 7, 9, True) + b"\xaa" * 3)
     assert runner.runtime_args(_TrailingBoolVariant()) == struct.pack("<II", 7, 9) + b"\x01\xaa\xaa\xaa"
+
+
+def test_own_runtime_params_are_left_to_the_kernels_size(exalens):
+    # the suite's runtime_format ("@III" and the formats) does not describe the kernel's own struct:
+    # no bytes are handed over; the machine's TRISCs copy sizeof(RuntimeParams) from L1 themselves
+    exalens.write_to_device("0,0", 0x20000, struct.pack("@II?", 7, 9, True))
+    assert runner.runtime_args(_OwnRuntimeParamsVariant()) is None
 
 
 def test_every_exclusion_names_a_file_of_the_suite(python_tests):
@@ -114,6 +134,14 @@ def test_datacopy_sample_passes_the_suites_goldens(python_tests, machine_build, 
     assert result.note == ""
     assert not result.failed_cases, "\n".join(result.failed_cases)
     assert (result.passed, result.errors) == (len(SAMPLE), 0)
+
+
+def test_fused_sample_passes_the_suites_goldens(python_tests, machine_build, tmp_path):
+    # the fuser's generated kernels: no build.h, their own (empty) RuntimeParams, the fuser's goldens
+    result = llk_suite.run_file(python_tests, FUSED, tmp_path, "wormhole", targets=FUSED_SAMPLE, timeout_s=900)
+    assert result.note == ""
+    assert not result.failed_cases, "\n".join(result.failed_cases)
+    assert (result.passed, result.errors) == (len(FUSED_SAMPLE), 0)
 
 
 # slow: the Blackhole runner and machine objects are a second build of the whole machine (about

@@ -11,8 +11,8 @@ writes the runtime args where the kernels read them, runs the three kernels on f
 L1 back. Everything is cached by content under ``<cache>/emu``.
 
 Interface (docs/emulator.md, "The Tensix machine"; the LLK suite harness calls it):
-``build_llk_test(source, build_h, arch, extra_includes, defines) -> LlkProgram`` and
-``LlkProgram.run(l1, runtime_args, timeout_s)``, raising :class:`TensixRunError`.
+``build_llk_test(source, build_h | None, arch, extra_includes, defines) -> LlkProgram`` and
+``LlkProgram.run(l1, runtime_args | None, timeout_s)``, raising :class:`TensixRunError`.
 """
 
 from __future__ import annotations
@@ -280,17 +280,24 @@ class LlkProgram:
     triscs: tuple[Path, Path, Path]
     runner: Path
 
-    def run(self, l1: bytearray, runtime_args: bytes, timeout_s: float = 60) -> None:
+    def run(self, l1: bytearray, runtime_args: bytes | None, timeout_s: float = 60) -> None:
         """Run the three TRISCs on one core whose L1 is ``l1`` (modified in place, also when the run
-        ends with a TensixRunError)."""
-        if RUNTIME_ARGS_START + len(runtime_args) > len(l1):
+        ends with a TensixRunError).
+
+        ``runtime_args`` are written at RUNTIME_ARGS_START and must be ``sizeof(RuntimeParams)``
+        bytes (the runner checks it against each TRISC's build). ``None`` writes none: each TRISC
+        copies ``sizeof(RuntimeParams)`` bytes of ``l1`` as they stand, as the firmware does, for a
+        source that defines its own ``RuntimeParams``, whose size only its compile knows."""
+        if runtime_args is not None and RUNTIME_ARGS_START + len(runtime_args) > len(l1):
             raise TensixRunError(Diagnostic(CODE_RUN, f"the runtime args ({len(runtime_args)} bytes) do not fit in "
                                                       f"the {len(l1)}-byte L1 at {RUNTIME_ARGS_START:#x}"))
         with tempfile.TemporaryDirectory(prefix="tc-tensix-run-") as tmp:
             image, args = Path(tmp) / "l1.bin", Path(tmp) / "args.bin"
             image.write_bytes(l1)
-            args.write_bytes(runtime_args)
-            command = [str(self.runner), str(image), str(args), str(timeout_s), *map(str, self.triscs)]
+            if runtime_args is not None:
+                args.write_bytes(runtime_args)
+            args_operand = "-" if runtime_args is None else str(args)
+            command = [str(self.runner), str(image), args_operand, str(timeout_s), *map(str, self.triscs)]
             try:
                 done = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s + RUNNER_GRACE_S)
             except subprocess.TimeoutExpired:
@@ -304,9 +311,10 @@ class LlkProgram:
                 raise TensixRunError(Diagnostic(CODE_RUN, f"{self.source.name} on the Tensix machine: {message}"))
 
 
-def build_llk_test(source: Path, build_h: str, arch: str = "wormhole", extra_includes: Sequence[Path] = (),
+def build_llk_test(source: Path, build_h: str | None, arch: str = "wormhole", extra_includes: Sequence[Path] = (),
                    defines: Sequence[str] = ()) -> LlkProgram:
-    """Compile ``source`` for the three TRISCs (``build_h`` as its ``build.h``) and the runner."""
+    """Compile ``source`` for the three TRISCs (``build_h`` as its ``build.h``; ``None`` for a source
+    that brings its own definitions, the suite's ``skip_build_header``, which has none) and the runner."""
     if arch not in ARCH_DEFINES:
         raise ValueError(f"unknown arch {arch!r}; expected one of {sorted(ARCH_DEFINES)}")
     source = Path(source).resolve()
@@ -316,7 +324,7 @@ def build_llk_test(source: Path, build_h: str, arch: str = "wormhole", extra_inc
     define_flags = [d if d.startswith("-D") else f"-D{d}" for d in defines]
     key_parts = ["tensix-trisc", arch, gxx.version, *KERNEL_FLAGS, *SUITE_DEFINES, *kernel_arch_flags(arch),
                  *define_flags, source.as_posix(),
-                 source.read_bytes(), build_h, tt_metal.parent.name,
+                 source.read_bytes(), "no build.h" if build_h is None else build_h, tt_metal.parent.name,
                  hash_tree(MACHINE_DIR, (".h",)),  # our sfpi.h and kernel_include/ and the machine headers they use
                  *(p.as_posix() for p in extra),
                  *(hash_tree(p) for p in extra)]
@@ -327,7 +335,8 @@ def build_llk_test(source: Path, build_h: str, arch: str = "wormhole", extra_inc
         def make(directory: Path) -> Path:
             variant = directory / "variant"
             variant.mkdir()
-            (variant / "build.h").write_text(build_h)
+            if build_h is not None:
+                (variant / "build.h").write_text(build_h)
             # The source gets the tree's memory-mapped-register rewrite too (a no-op for the
             # suite's sources, already rewritten); its own directory stays first on the path.
             kernel = directory / "source" / source.name

@@ -154,6 +154,60 @@ def test_wrong_runtime_args_size_is_reported(failing_program):
         failing_program.run(bytearray(L1_BYTES), b"\0" * 8)
 
 
+# A source that brings its own RuntimeParams and has no build.h, as the fuser's generated kernels do
+# (python_tests/fuser/kernel_generator.py; their TestConfig has skip_build_header=True and never
+# writes runtime args). The struct's size (12: a trailing byte padded to 4) is only its compile's.
+OWN_PARAMS_KERNEL = r"""
+#include <cstdint>
+#include "ckernel.h"
+
+#if __has_include("build.h")
+#error "a source built without build.h must not find one"
+#endif
+
+struct RuntimeParams
+{
+    std::uint32_t result_address;
+    std::uint32_t value;
+    std::uint8_t tag;
+};
+
+#ifdef LLK_TRISC_PACK
+void run_kernel(const volatile struct RuntimeParams& params)
+{
+    auto* result = reinterpret_cast<volatile std::uint32_t*>(params.result_address);
+    result[0] = params.value * 3 + params.tag;
+}
+#else
+void run_kernel(const volatile struct RuntimeParams&) {}
+#endif
+"""
+
+
+@pytest.fixture(scope="module")
+def own_params_program(tmp_path_factory, sources):
+    path = tmp_path_factory.mktemp("llk_kernels") / "own_params_kernel.cpp"
+    path.write_text(OWN_PARAMS_KERNEL)
+    return tensix_build.build_llk_test(path, None)
+
+
+def test_own_runtime_params_are_copied_from_l1_as_they_stand(own_params_program):
+    # run(l1, None): nothing is written at RUNTIME_ARGS_START; each TRISC copies its own
+    # sizeof(RuntimeParams) bytes from L1, as the firmware does
+    args = struct.pack("<IIB", BUFFER_RES, 14, 5) + b"\xaa" * 3
+    l1 = bytearray(L1_BYTES)
+    l1[tensix_build.RUNTIME_ARGS_START:tensix_build.RUNTIME_ARGS_START + len(args)] = args
+    own_params_program.run(l1, None)
+    assert struct.unpack_from("<I", l1, BUFFER_RES) == (14 * 3 + 5,)
+    assert l1[tensix_build.RUNTIME_ARGS_START:tensix_build.RUNTIME_ARGS_START + len(args)] == args
+
+
+def test_own_runtime_params_size_is_the_sources(own_params_program):
+    with pytest.raises(tensix_build.TensixRunError, match="the runtime args are 9 bytes, but this build's "
+                                                          "RuntimeParams is 12 bytes"):
+        own_params_program.run(bytearray(L1_BYTES), struct.pack("<IIB", BUFFER_RES, 14, 5))
+
+
 def test_compile_error_is_a_build_error(failing_kernel):
     with pytest.raises(tensix_build.TensixBuildError) as raised:
         tensix_build.build_llk_test(failing_kernel, "#pragma once\n")  # no RuntimeParams

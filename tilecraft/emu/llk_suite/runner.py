@@ -13,6 +13,10 @@ suite then polls the TRISC mailboxes until each reads ``KERNEL_COMPLETE``. Here:
   firmware's ``trisc.cpp`` does after ``run_kernel`` returns. The suite's own wait, result read
   and golden comparison run unchanged.
 
+A variant without the generated ``build.h`` (``skip_build_header``: the fuser's generated
+kernels) defines its own ``RuntimeParams`` in its source; it is built without a ``build.h``, and
+its TRISCs copy their own ``sizeof(RuntimeParams)`` bytes from L1 (:func:`runtime_args`).
+
 Everything else a variant may ask for that only silicon has (coverage and profiler builds,
 device print, performance counters, non-default boot modes) is refused with :class:`HardwareOnly`.
 """
@@ -33,10 +37,6 @@ PROGRAM_ATTRIBUTE = "_tilecraft_program"
 RUNTIME_PARAMS_ALIGNMENT = 4
 
 
-class HarnessUnsupported(RuntimeError):
-    """A variant the harness cannot run yet although silicon could (not a hardware-only feature)."""
-
-
 class TensixBuildUnavailable(RuntimeError):
     """This checkout has no Tensix machine build (``tilecraft.emu.tensix_build``) yet."""
 
@@ -44,15 +44,10 @@ class TensixBuildUnavailable(RuntimeError):
 def build_variant(config: Any) -> None:
     """``TestConfig.build_elfs`` for tilecraft: build this variant for the Tensix machine."""
     _refuse_hardware_only(config)
-    if config.skip_build_header:
-        raise HarnessUnsupported(
-            "TestConfig(skip_build_header=True) (the fuser's generated kernels) is not supported by the LLK "
-            "harness yet: such a kernel defines its own RuntimeParams, whose size the machine's runner must be "
-            "given, and the suite's runtime-argument format does not describe it")
     build = _tensix_build()
     program = build.build_llk_test(
         _source_path(config),
-        config.generate_build_header(),
+        None if config.skip_build_header else config.generate_build_header(),
         arch=chip_arch(),
         extra_includes=suite_include_dirs(config),
         defines=suite_defines(config),
@@ -81,14 +76,21 @@ def prepare_machine(arch: str) -> None:
     _tensix_build().runner_executable(arch)
 
 
-def runtime_args(config: Any) -> bytes:
+def runtime_args(config: Any) -> bytes | None:
     """The ``RuntimeParams`` bytes ``write_runtimes_to_L1`` put in this core's L1.
 
     ``sizeof(RuntimeParams)`` of them, as the firmware copies: the suite's ``struct`` format
     (``@`` native alignment; its fields are 32-bit words, ints and bools) leaves out the padding
     after a trailing ``bool``, which the C++ struct has, up to its 4-byte alignment.
+
+    ``None`` for a variant without the generated ``build.h`` (``skip_build_header``: the fuser's
+    generated kernels): its source defines its own ``RuntimeParams``, which the suite never
+    writes and its ``runtime_format`` does not describe, so the machine's TRISCs copy their own
+    ``sizeof(RuntimeParams)`` bytes of L1 as they stand, as the firmware does.
     """
     test_config = type(config)
+    if config.skip_build_header:
+        return None
     if test_config.SPEED_OF_LIGHT:
         return b""
     size = -(-struct.calcsize(config.runtime_format) // RUNTIME_PARAMS_ALIGNMENT) * RUNTIME_PARAMS_ALIGNMENT

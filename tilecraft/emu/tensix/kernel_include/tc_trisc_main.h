@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 
 #include "ckernel.h"
@@ -20,11 +21,16 @@
 // RuntimeParams bytes there, as the suite's loader does.
 constexpr std::uintptr_t kTcRuntimeArgsStart = 0x20000;
 
+// The `args_size` of a run whose runtime args are already in L1 and of no size the caller knows:
+// a kernel that defines its own RuntimeParams (the fuser's generated kernels), which the suite
+// never writes. The firmware copies sizeof(RuntimeParams) bytes whatever they are; so does this.
+constexpr std::size_t kTcRuntimeArgsInL1 = SIZE_MAX;
+
 // Runs this TRISC's kernel as trisc.cpp's main does (runtime args copied from L1, GPRs cleared,
 // config state and dest offset reset, run_kernel, then a TTSync). Returns sizeof(RuntimeParams)
 // when `args_size` differs from it (the runner reports the mismatch), else 0.
 extern "C" TC_TENSIX_EXPORT std::size_t tc_trisc_main(std::size_t args_size) {
-    if (args_size != sizeof(RuntimeParams)) return sizeof(RuntimeParams);
+    if (args_size != kTcRuntimeArgsInL1 && args_size != sizeof(RuntimeParams)) return sizeof(RuntimeParams);
     struct RuntimeParams params;
     ckernel::memcpy_blocking(&params, ::tc_tensix::mmio_cast<const volatile RuntimeParams*>(kTcRuntimeArgsStart),
                              sizeof(RuntimeParams));
