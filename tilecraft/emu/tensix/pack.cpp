@@ -121,6 +121,16 @@ void check_packer_supported(Machine& m, int t, uint32_t w, unsigned i) {
     if (TC_PACKER(m, t, i, Downsample_rate)) m.fail(t, w, who + "Downsample_rate is not modelled");
 }
 
+// Whether FP8 (Lf8) output is E4M3: Blackhole's Pac_LF8_4b_exp of its one packer (ttsim's packer).
+bool packs_fp8_e4m3(Machine& m, int t) {
+#if defined(THCON_SEC0_REG1_Pac_LF8_4b_exp_ADDR32)
+    return TC_CFG(m, t, THCON_SEC0_REG1_Pac_LF8_4b_exp) != 0;
+#else
+    (void)m, (void)t;
+    return false;
+#endif
+}
+
 // Dst rows between consecutive read interfaces of a Blackhole PACR: 1, or 16 for DstAccessMode.
 //
 // BlackholeA0 PACR.md: in the strided mode the enabled read interfaces read rows 16 apart instead
@@ -261,8 +271,11 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
     if (in_format != (setup.early.intermediate & 0xfu))
         m.fail(t, w, std::string("packer ") + std::to_string(i) + ": In_data_format " + format_names(in_format).isa +
                          " differs from the Dstacc (intermediate) format " + format_names(setup.early.intermediate).isa);
-    if (kArch == Arch::Blackhole && (in_format == FP8 || out_format == FP8))  // E4M3 (Pac_LF8_4b_exp)
-        m.fail(t, w, "Blackhole's FP8 (Lf8) packing is not modelled");
+    const bool fp8_e4m3 = packs_fp8_e4m3(m, t);
+    if (kArch == Arch::Blackhole && in_format == FP8)
+        m.fail(t, w, "Blackhole's FP8 (Lf8) as the packer's In_data_format is not modelled (the LLK packs FP8 from FP16)");
+    if (kArch == Arch::Blackhole && out_format == FP8 && !fp8_e4m3)
+        m.fail(t, w, "Blackhole's FP8 E5M2 packing (Lf8 with Pac_LF8_4b_exp clear) is not modelled");
     const bool l1_acc = TC_PACKER(m, t, i, Pack_L1_Acc) != 0;
     if (l1_acc && is_bfp(out_format)) m.fail(t, w, "L1 accumulation into a BFP format is not modelled");
     const bool exp_threshold_en = TC_PACKER(m, t, i, Exp_threshold_en) != 0;
@@ -326,7 +339,7 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
         try {
             v = fmt::apply_relu(setup.early.intermediate, setup.relu_mode, setup.relu_threshold, v);
             if (exp_threshold_en) v = fmt::apply_exp_threshold(in_format, exp_threshold, v);
-            emit(m, t, w, ps, out_format, l1_acc, fmt::late_convert(in_format, out_format, v), setup.late_stochastic);
+            emit(m, t, w, ps, out_format, l1_acc, fmt::late_convert(in_format, out_format, v, fp8_e4m3), setup.late_stochastic);
         } catch (const fmt::UnsupportedConversion& e) {
             m.fail(t, w, std::string("packer ") + std::to_string(i) + ": " + e.what());
         }
