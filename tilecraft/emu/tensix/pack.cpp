@@ -9,10 +9,11 @@
 //
 // Facts from tt-isa-documentation WormholeB0 PACR.md, PACR_SETREG.md and Packers/*.md
 // (InputAddressGenerator, OutputAddressGenerator, EdgeMasking, Downsampling, ReLU, ...) and ttsim's
-// packer, written in our own words. The conversions themselves live in format_encode.cpp; their
-// stochastic rounding draws from the packer's PRNG (prng.h). Every configuration the model does
-// not cover (compression, L1 source, tile-face edge sets, ...) stops the machine through
-// Machine::fail rather than packing something else.
+// packer (Blackhole's FP8 E4M3 too, which no ISA page describes), written in our own words. The
+// conversions themselves live in format_encode.cpp; their stochastic rounding draws from the
+// packer's PRNG (prng.h). Every configuration the model does not cover (compression, L1 source,
+// tile-face edge sets, ...) stops the machine through Machine::fail rather than packing something
+// else.
 #include <cstring>
 #include <string>
 
