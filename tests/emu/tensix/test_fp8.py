@@ -9,7 +9,8 @@ pages; the facts are ttsim's Blackhole unpacker and packer. Tensix FP16 has no N
 One C++ program (the machine built for Blackhole) prints every conversion exhaustively: the 256
 FP8 codes decoded both ways, all 65,536 FP16 patterns packed into E4M3 by the late conversion,
 all 65,536 BF16 patterns through the early ``Round_10b_mant`` read of Dst16b into FP16 (the LLK's
-Float16_b-to-Fp8_e4m3 pack), and the conversions that stay refused. The goldens are computed from
+Float16_b-to-Fp8_e4m3 pack), the ``Round_10b_mant`` read of Dst32b into FP16 (its Float32 one)
+with ReLU between its rounding and its rebias, and the conversions that stay refused. The goldens are computed from
 values (torch's float8 and float16 types, the E4M3 value table), not from the C++'s bit operations.
 """
 
@@ -61,6 +62,21 @@ int main() {
         cfg.intermediate = FP16;
         return fmt::early_convert(cfg, dst16_from_bf16(uint16_t(b)));
     });
+    // Round_10b_mant from Dst32b into FP16 with each ReLU mode, threshold 0x3f80 (1.0 as BF16).
+    static const uint32_t kFp32[] = {0x3f000000u, 0x3f800000u, 0x3fc00000u, 0x3ff33333u, 0x40400000u, 0xc0000000u,
+                                     0x49000000u, 0x35800000u, 0x3f801000u, 0x3f800fffu};
+    for (uint32_t mode = 0; mode < 4; ++mode) {
+        std::printf("relu_dst32_fp16_%u", mode);
+        for (uint32_t x : kFp32) {
+            fmt::EarlyConfig cfg;
+            cfg.read_32b = cfg.round_10b_mant = cfg.round_10b_into_fp16 = true;
+            cfg.intermediate = FP16;
+            cfg.relu_mode = mode;
+            cfg.relu_threshold = 0x3f80u;
+            std::printf(" %x", fmt::early_convert(cfg, dst32_from_fp32(x)));
+        }
+        std::printf("\n");
+    }
     refused("refused_fp32", FP32);
     refused("refused_bf16", BF16);
 }
@@ -180,3 +196,45 @@ def test_round_10b_mant_reads_dst16b_as_bf16_and_rebiases_into_fp16(printed):
 def test_e4m3_from_other_intermediates_is_refused_by_name(printed):
     for tag, name in (("refused_fp32", "FP32"), ("refused_bf16", "BF16")):
         assert printed[tag] == f"late conversion {name} -> FP8 E4M3 is not modelled (the LLK packs E4M3 from an FP16 intermediate only)"
+
+
+_RELU_INPUTS = np.array([0x3F000000, 0x3F800000, 0x3FC00000, 0x3FF33333, 0x40400000, 0xC0000000,
+                         0x49000000, 0x35800000, 0x3F801000, 0x3F800FFF], dtype=np.uint32).view(np.float32)
+
+
+def _round_10b(v: float) -> float:
+    """|v| rounded to 10 mantissa bits, ties away from zero (Round_10b_mant)."""
+    if v == 0:
+        return 0.0
+    quantum = 2.0 ** (np.floor(np.log2(abs(v))) - 10)
+    steps = abs(v) / quantum
+    return float(np.copysign(np.floor(steps + 0.5) * quantum, v))
+
+
+def _fp16_bits(v: float) -> int:
+    """Tensix FP16 of a value: below 2^-14 signed zero, from 2^16 on the largest pattern."""
+    sign = 0x8000 if np.signbit(v) else 0
+    if abs(v) < 2.0**-14:
+        return sign
+    if abs(v) >= 2.0**16:
+        return sign | 0x7FFF
+    return int(np.array(v, dtype=np.float16).view(np.uint16))
+
+
+@pytest.mark.parametrize("mode", [0, 1, 2, 3])
+def test_round_10b_mant_from_dst32b_applies_relu_before_the_rebias(printed, mode):
+    threshold = 1.0  # 0x3f80 read as BF16 (as FP16 it would be 1.875)
+    expected = []
+    for x in _RELU_INPUTS.astype(np.float64):
+        v = _round_10b(x)
+        if mode >= 1 and v < 0:
+            v = 0.0
+        if mode == 2 and v <= threshold:
+            v = 0.0
+        if mode == 3 and v > threshold:
+            v = threshold
+        expected.append(_fp16_bits(v))
+    got = [int(b, 16) for b in printed[f"relu_dst32_fp16_{mode}"].split()]
+    assert got == expected
+    # 2^19 is above FP16's range: kept by a threshold compared before the rebias, then saturated.
+    assert got[6] == (0x7FFF if mode != 3 else 0x3C00)

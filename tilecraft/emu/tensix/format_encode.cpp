@@ -65,12 +65,29 @@ uint32_t round_fp32_to_tf32(uint32_t x, uint32_t threshold) {
     return (r & 0x7fffffffu) < 0x800000u ? 0u : r;
 }
 
-// Blackhole's Round_10b_mant from Dst32b into FP16 (ttsim's model): NaN -> inf, the mantissa rounded to
-// 10 bits (by `threshold`), a zero exponent flushed to +0; then rebiased to FP16, a too-small
-// exponent giving signed zero and a too-large one the largest pattern.
-uint32_t round_fp32_to_fp16_10b(uint32_t x, uint32_t threshold) {
-    const uint32_t r = round_fp32_bits(x, 13, threshold);  // sign | exponent 8 | mantissa 10
-    if ((r & 0x3ffffu) < 0x400u) return 0u;
+// Blackhole's Round_10b_mant from Dst32b into FP16 (ttsim's model), in three steps. First NaN ->
+// inf and the mantissa rounded to 10 bits (by `threshold`), a zero exponent flushed to +0: the
+// result, E8M10, is sign << 18 | exponent8 << 10 | mantissa10.
+uint32_t round_fp32_to_e8m10(uint32_t x, uint32_t threshold) {
+    const uint32_t r = round_fp32_bits(x, 13, threshold);
+    return (r & 0x3ffffu) < 0x400u ? 0u : r;
+}
+
+// Second, ReLU on the E8M10 value, before the rebias: the threshold read as BF16 (aligned to the
+// E8M10 bits by a shift of 3), so a threshold ReLU compares and clamps in the 8-bit exponent range.
+uint32_t relu_e8m10(uint32_t mode, uint32_t threshold, uint32_t r) {
+    if (mode == 0) return r;
+    if (mode >= 2 && (threshold & kSign16)) unsupported("ReLU with a negative threshold is undefined");
+    const uint32_t thr = threshold << 3;
+    if (r & 0x40000u) return 0;
+    if (mode == 2 && r <= thr) return 0;
+    if (mode == 3 && r > thr) return thr;
+    return r;
+}
+
+// Third, the rebias to FP16: a too-small exponent gives signed zero, a too-large one the largest
+// pattern.
+uint32_t rebias_e8m10_to_fp16(uint32_t r) {
     const uint32_t sign = (r >> 18) << 15;
     const int32_t e = int32_t((r >> 10) & 0xffu) - 112;
     if (e < 0) return sign;
@@ -82,13 +99,7 @@ uint32_t round_fp32_to_fp16_10b(uint32_t x, uint32_t threshold) {
 // pack): the datum read as BF16 and rebiased to FP16, its 7 mantissa bits fitting without rounding;
 // a too-small exponent (zero and denormals included) gives signed zero, a too-large one (infinity
 // and NaN included) the largest pattern. Exponent 112 lands on FP16 exponent 0 with its mantissa.
-uint32_t rebias_bf16_to_fp16(uint32_t x) {
-    const uint32_t sign = x & kSign16;
-    const int32_t e = int32_t((x >> 7) & 0xffu) - 112;
-    if (e < 0) return sign;
-    if (e > 31) return sign | 0x7fffu;
-    return sign | (uint32_t(e) << 10) | ((x & 0x7fu) << 3);
-}
+uint32_t rebias_bf16_to_fp16(uint32_t x) { return rebias_e8m10_to_fp16((x & 0xffffu) << 3); }
 
 // bf16 -> bf16 "rounding": NaN -> inf, denormals and -0 -> +0.
 uint32_t flush_bf16(uint32_t x) {
@@ -235,8 +246,10 @@ uint32_t fp16_accumulate(uint32_t old, uint32_t value) {
 
 uint32_t early_convert(const EarlyConfig& cfg, uint32_t x, uint32_t threshold) {
     const uint32_t f = cfg.intermediate & 0xfu;
-    if (cfg.read_32b && cfg.round_10b_mant && cfg.round_10b_into_fp16 && f == FP16 && !cfg.read_raw)
-        return round_fp32_to_fp16_10b(fp32_from_dst32(x), threshold);
+    if (cfg.relu_path_dst32_fp16()) {
+        const uint32_t rounded = round_fp32_to_e8m10(fp32_from_dst32(x), threshold);
+        return rebias_e8m10_to_fp16(relu_e8m10(cfg.relu_mode & 3u, cfg.relu_threshold, rounded));
+    }
     if (cfg.read_32b) {
         if (cfg.round_10b_mant && f != FP32)
             unsupported(std::string("Round_10b_mant with a Dst32b read into ") + format_names(f).isa);

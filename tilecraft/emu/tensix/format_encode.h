@@ -45,6 +45,12 @@ struct EarlyConfig {
     // --- Blackhole: Round_10b_mant into an FP16 intermediate is defined (ttsim): from Dst32b the
     // mantissa rounds to 10 bits, from Dst16b the datum is read as BF16; both then rebias ---
     bool round_10b_into_fp16 = false;
+    // On that Dst32b path ReLU comes between the rounding and the rebias (ttsim): the packer hands
+    // its ReLU setting here (relu_path_dst32_fp16) instead of applying apply_relu afterwards.
+    uint32_t relu_mode = 0, relu_threshold = 0;
+    bool relu_path_dst32_fp16() const {
+        return round_10b_into_fp16 && round_10b_mant && read_32b && !read_raw && (intermediate & 0xfu) == FP16;
+    }
 };
 
 // Dst datum (16 or 32 bits, per cfg.read_32b, in the Dst layout) -> intermediate value. A rounding

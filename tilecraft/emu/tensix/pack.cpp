@@ -89,9 +89,11 @@ PackSetup read_setup(Machine& m, int t, uint32_t w) {
     s.early.intermediate = TC_CFG(m, t, ALU_FORMAT_SPEC_REG_Dstacc_override) ? TC_CFG(m, t, ALU_FORMAT_SPEC_REG_Dstacc_val)
                                                                               : TC_CFG(m, t, ALU_FORMAT_SPEC_REG2_Dstacc);
     s.relu_mode = TC_CFG(m, t, STACC_RELU_ApplyRelu) & 3u;
-    if (s.early.round_10b_into_fp16 && s.early.round_10b_mant && s.early.read_32b && (s.early.intermediate & 0xfu) == FP16 && s.relu_mode > 1)
-        m.fail(t, w, "a threshold ReLU on Blackhole's Round_10b_mant path into FP16 (compared before the rebias) is not modelled");
     s.relu_threshold = TC_CFG(m, t, STACC_RELU_ReluThreshold);
+    if (s.early.relu_path_dst32_fp16()) {  // ReLU before the rebias, inside the early conversion
+        s.early.relu_mode = s.relu_mode;
+        s.early.relu_threshold = s.relu_threshold;
+    }
     s.edge_to_neg_inf = TC_CFG(m, t, PCK_EDGE_MODE_mode) != 0;
     s.early_stochastic = TC_CFG(m, t, ALU_ROUNDING_MODE_Gasket_srnd_en) != 0;
     s.late_stochastic = TC_CFG(m, t, ALU_ROUNDING_MODE_Packer_srnd_en) != 0;
@@ -318,6 +320,7 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
     uint32_t row_mask = 0;
     for (uint32_t k = 0; k < count; ++k) {
         uint32_t v = 0;  // /dev/null supplies zeros
+        bool relu_done = false;  // by the early conversion (EarlyConfig::relu_path_dst32_fp16)
         if (!from_null) {
             if (k == 0 || ps.tpg_x == 0) row_mask = edge_mask(m, t, i, ps);
             const uint32_t rel = readers == 1 ? k : 16 * reader_row[k / per_reader] + k % per_reader;
@@ -326,6 +329,7 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
                 const uint32_t raw = setup.early.read_32b ? m.dst32_read(row, col) : m.s.dst[row][col];
                 try {
                     v = fmt::early_convert(setup.early, raw, rounding_threshold(m, t, ps, setup.early_stochastic, col));
+                    relu_done = setup.early.relu_path_dst32_fp16();
                 } catch (const fmt::UnsupportedConversion& e) {
                     m.fail(t, w, e.what());
                 }
@@ -338,7 +342,7 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
         downsample = ((downsample << 15) | (downsample >> 1)) & 0xffffu;
         if (!keep) continue;
         try {
-            v = fmt::apply_relu(setup.early.intermediate, setup.relu_mode, setup.relu_threshold, v);
+            if (!relu_done) v = fmt::apply_relu(setup.early.intermediate, setup.relu_mode, setup.relu_threshold, v);
             if (exp_threshold_en) v = fmt::apply_exp_threshold(in_format, exp_threshold, v);
             emit(m, t, w, ps, out_format, l1_acc, fmt::late_convert(in_format, out_format, v, fp8_e4m3), setup.late_stochastic);
         } catch (const fmt::UnsupportedConversion& e) {
