@@ -3,8 +3,9 @@
 // Facts from tt-isa-documentation (WormholeB0 UNPACR_Regular.md "FormatConversion", SrcASrcB.md,
 // Dst.md) and, where the ISA leaves a step undefined (FP32 -> FP16) or has no page (Blackhole's
 // FP8), from ttsim's unpacker; the code is ours. The register layouts (the ISA's shuffled Src/Dst
-// bit orders) are stated once, in datum_layout.h, which this file converts through; Integer "8" lands as FP16 with raw exponent 16
-// (0 for magnitude 0), Integer "16" in Src as ((bits & 0xff00) << 3) | (bits & 0xff), raw in Dst.
+// bit orders) are stated once, in datum_layout.h, which this file converts through; Integer "8"
+// lands as FP16 with raw exponent 16 (0 for magnitude 0), Integer "16" in Src as
+// ((bits & 0xff00) << 3) | (bits & 0xff), raw in Dst.
 // The encode direction (Dst -> L1) lives in format_encode.* (the packer's).
 #pragma once
 
