@@ -1,6 +1,7 @@
 // The unpacker's format conversion (format_decode.h): L1 datums -> SrcA/SrcB/Dst datums.
 #include "format_decode.h"
 
+#include "arch.h"
 #include "datum_layout.h"
 
 namespace tc_tensix::decode {
@@ -80,7 +81,14 @@ uint16_t fp32_to_fp16(uint32_t x) {
     return uint16_t(sign | (exp << 10) | ((x >> 13) & 0x3ffu));
 }
 
-const char* convert(uint32_t in_fmt, uint32_t out_fmt, uint32_t bits, uint8_t shared_exp, bool to_dst, bool int8_unsigned,
+uint16_t fp8_to_fp16(uint8_t bits, bool e4m3) {
+    const bool all_ones = (bits & 0x7fu) == 0x7fu;
+    if (!e4m3) return uint16_t((bits << 8) | ((kArch == Arch::Blackhole && all_ones) ? 0xffu : 0u));
+    const uint32_t exp = (bits >> 3) & 0xfu, mantissa = bits & 7u;
+    return uint16_t(((bits & 0x80u) << 8) | ((exp ? exp + 8u : 0u) << 10) | (mantissa << 7) | (all_ones ? 0x7fu : 0u));
+}
+
+const char* convert(uint32_t in_fmt, uint32_t out_fmt, uint32_t bits, uint8_t shared_exp, bool to_dst, DatumMode mode,
                     uint32_t& value) {
     const RegType in_type = reg_type(in_fmt);
     if (in_type == RegType::None || reg_type(out_fmt) == RegType::None) return "an invalid data format code";
@@ -122,7 +130,7 @@ const char* convert(uint32_t in_fmt, uint32_t out_fmt, uint32_t bits, uint8_t sh
                 value = dst32_from_fp32(bits);
                 return nullptr;
             case FP16: half = uint16_t(bits); half_type = RegType::Fp16; break;
-            case FP8: half = uint16_t(bits << 8); half_type = RegType::Fp16; break;
+            case FP8: half = fp8_to_fp16(uint8_t(bits), mode.fp8_e4m3); half_type = RegType::Fp16; break;
             case BF16: half = uint16_t(bits); half_type = RegType::Bf16; break;
             case BFP8: case BFP4: case BFP2:
                 half = bfp_to_bf16(uint8_t(bits << bfp_shift(in_fmt)), shared_exp);
@@ -135,7 +143,7 @@ const char* convert(uint32_t in_fmt, uint32_t out_fmt, uint32_t bits, uint8_t sh
                 break;
             case INT8: {
                 // Unsigned 8-bit or 8-bit sign-magnitude, overlaid on FP16 with raw exponent 16.
-                const uint32_t sign = int8_unsigned ? 0 : (bits & 0x80u);
+                const uint32_t sign = mode.int8_unsigned ? 0 : (bits & 0x80u);
                 uint32_t mag = (bits & 0xffu) - sign;
                 if (mag) mag |= 16u << 10;
                 half = uint16_t(mag | (sign << 8));

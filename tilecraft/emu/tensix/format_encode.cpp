@@ -65,18 +65,41 @@ uint32_t round_fp32_to_tf32(uint32_t x, uint32_t threshold) {
     return (r & 0x7fffffffu) < 0x800000u ? 0u : r;
 }
 
-// Blackhole's Round_10b_mant from Dst32b into FP16 (ttsim's model): NaN -> inf, the mantissa rounded to
-// 10 bits (by `threshold`), a zero exponent flushed to +0; then rebiased to FP16, a too-small
-// exponent giving signed zero and a too-large one the largest pattern.
-uint32_t round_fp32_to_fp16_10b(uint32_t x, uint32_t threshold) {
-    const uint32_t r = round_fp32_bits(x, 13, threshold);  // sign | exponent 8 | mantissa 10
-    if ((r & 0x3ffffu) < 0x400u) return 0u;
+// Blackhole's Round_10b_mant from Dst32b into FP16 (ttsim's model), in three steps. First NaN ->
+// inf and the mantissa rounded to 10 bits (by `threshold`), a zero exponent flushed to +0: the
+// result, E8M10, is sign << 18 | exponent8 << 10 | mantissa10.
+uint32_t round_fp32_to_e8m10(uint32_t x, uint32_t threshold) {
+    const uint32_t r = round_fp32_bits(x, 13, threshold);
+    return (r & 0x3ffffu) < 0x400u ? 0u : r;
+}
+
+// Second, ReLU on the E8M10 value, before the rebias: the threshold read as BF16 (aligned to the
+// E8M10 bits by a shift of 3), so a threshold ReLU compares and clamps in the 8-bit exponent range.
+uint32_t relu_e8m10(uint32_t mode, uint32_t threshold, uint32_t r) {
+    if (mode == 0) return r;
+    if (mode >= 2 && (threshold & kSign16)) unsupported("ReLU with a negative threshold is undefined");
+    const uint32_t thr = threshold << 3;
+    if (r & 0x40000u) return 0;
+    if (mode == 2 && r <= thr) return 0;
+    if (mode == 3 && r > thr) return thr;
+    return r;
+}
+
+// Third, the rebias to FP16: a too-small exponent gives signed zero, a too-large one the largest
+// pattern.
+uint32_t rebias_e8m10_to_fp16(uint32_t r) {
     const uint32_t sign = (r >> 18) << 15;
     const int32_t e = int32_t((r >> 10) & 0xffu) - 112;
     if (e < 0) return sign;
     if (e > 31) return sign | 0x7fffu;
     return sign | (uint32_t(e) << 10) | (r & 0x3ffu);
 }
+
+// Blackhole's Round_10b_mant from Dst16b into FP16 (ttsim's model; the LLK's Float16_b-to-Fp8_e4m3
+// pack): the datum read as BF16 and rebiased to FP16, its 7 mantissa bits fitting without rounding;
+// a too-small exponent (zero and denormals included) gives signed zero, a too-large one (infinity
+// and NaN included) the largest pattern. Exponent 112 lands on FP16 exponent 0 with its mantissa.
+uint32_t rebias_bf16_to_fp16(uint32_t x) { return rebias_e8m10_to_fp16((x & 0xffffu) << 3); }
 
 // bf16 -> bf16 "rounding": NaN -> inf, denormals and -0 -> +0.
 uint32_t flush_bf16(uint32_t x) {
@@ -147,6 +170,16 @@ uint32_t truncate_fp32_to_bf16(uint32_t x) {
     return (r & 0x7fffu) < 0x80u ? 0u : r;
 }
 
+// Tensix fp16 -> Blackhole's FP8 E4M3 (Pac_LF8_4b_exp; ttsim's packer): exponent rebias 15 -> 7,
+// mantissa truncated to 3 bits. E4M3 keeps no denormals: an FP16 exponent of 8 or less gives signed
+// zero. Too large saturates to 0x7f, the pattern the unpacker widens to the largest magnitude.
+uint32_t fp16_to_fp8_e4m3(uint32_t x) {
+    const uint32_t sign = (x >> 8) & 0x80u, e = (x >> 10) & 0x1fu;
+    if (e <= 8) return sign;
+    if (e >= 24) return sign | 0x7fu;
+    return sign | ((e - 8u) << 3) | ((x & 0x3ffu) >> 7);
+}
+
 // A late "from" value widened to fp32 bits (float families only).
 uint32_t float_from_as_fp32(uint32_t from, uint32_t v) {
     if (is_fp32_like(from)) return v;
@@ -213,8 +246,10 @@ uint32_t fp16_accumulate(uint32_t old, uint32_t value) {
 
 uint32_t early_convert(const EarlyConfig& cfg, uint32_t x, uint32_t threshold) {
     const uint32_t f = cfg.intermediate & 0xfu;
-    if (cfg.read_32b && cfg.round_10b_mant && cfg.round_10b_into_fp16 && f == FP16 && !cfg.read_raw)
-        return round_fp32_to_fp16_10b(fp32_from_dst32(x), threshold);
+    if (cfg.relu_path_dst32_fp16()) {
+        const uint32_t rounded = round_fp32_to_e8m10(fp32_from_dst32(x), threshold);
+        return rebias_e8m10_to_fp16(relu_e8m10(cfg.relu_mode & 3u, cfg.relu_threshold, rounded));
+    }
     if (cfg.read_32b) {
         if (cfg.round_10b_mant && f != FP32)
             unsupported(std::string("Round_10b_mant with a Dst32b read into ") + format_names(f).isa);
@@ -231,6 +266,8 @@ uint32_t early_convert(const EarlyConfig& cfg, uint32_t x, uint32_t threshold) {
         }
     }
     x &= 0xffffu;
+    if (cfg.round_10b_mant && cfg.round_10b_into_fp16 && f == FP16 && !cfg.read_raw)
+        return rebias_bf16_to_fp16(bf16_from_dst16(uint16_t(x)));
     if (is_e5_16(f)) x = fp16_from_dst16(uint16_t(x));
     else if (is_e8_16(f) || f == TF32) x = bf16_from_dst16(uint16_t(x));
     if (cfg.round_10b_mant) unsupported(std::string("Round_10b_mant with a Dst16b read into ") + format_names(f).isa);
@@ -294,8 +331,14 @@ uint32_t apply_exp_threshold(uint32_t late_from, uint32_t threshold, uint32_t v)
     return exponent < threshold ? 0u : v;
 }
 
-uint32_t late_convert(uint32_t from, uint32_t to, uint32_t v) {
+uint32_t late_convert(uint32_t from, uint32_t to, uint32_t v, bool fp8_e4m3) {
     from &= 0xfu, to &= 0xfu;
+    if (to == FP8 && fp8_e4m3) {
+        if (from != FP16)
+            unsupported(std::string("late conversion ") + format_names(from).isa +
+                        " -> FP8 E4M3 is not modelled (the LLK packs E4M3 from an FP16 intermediate only)");
+        return fp16_to_fp8_e4m3(v);
+    }
     const bool float_from = is_fp32_like(from) || is_e8_16(from) || is_e5_16(from);
     const auto no = [&]() -> uint32_t {
         unsupported(std::string("late conversion ") + format_names(from).isa + " -> " + format_names(to).isa + " is not defined");

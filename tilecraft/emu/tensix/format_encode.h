@@ -42,8 +42,15 @@ struct EarlyConfig {
     bool read_raw = false;        // Read_int8 ("Read_raw" in the ISA document)
     bool read_unsigned = false;   // Read_unsigned
     uint32_t intermediate = BF16;
-    // --- Blackhole: Round_10b_mant of a Dst32b read into an FP16 intermediate is defined (ttsim) ---
+    // --- Blackhole: Round_10b_mant into an FP16 intermediate is defined (ttsim): from Dst32b the
+    // mantissa rounds to 10 bits, from Dst16b the datum is read as BF16; both then rebias ---
     bool round_10b_into_fp16 = false;
+    // On that Dst32b path ReLU comes between the rounding and the rebias (ttsim): the packer hands
+    // its ReLU setting here (relu_path_dst32_fp16) instead of applying apply_relu afterwards.
+    uint32_t relu_mode = 0, relu_threshold = 0;
+    bool relu_path_dst32_fp16() const {
+        return round_10b_into_fp16 && round_10b_mant && read_32b && !read_raw && (intermediate & 0xfu) == FP16;
+    }
 };
 
 // Dst datum (16 or 32 bits, per cfg.read_32b, in the Dst layout) -> intermediate value. A rounding
@@ -62,8 +69,8 @@ uint32_t apply_exp_threshold(uint32_t late_from, uint32_t threshold, uint32_t va
 
 // Late conversion. For non-BFP outputs the result is the L1 datum bits. For BFP outputs it is the
 // block entry sign<<15 | exponent<<7 | mantissa7 (8-bit exponent for BFPn, 5-bit for BFPna) that
-// encode_bfp_block consumes.
-uint32_t late_convert(uint32_t from, uint32_t to, uint32_t value);
+// encode_bfp_block consumes. `fp8_e4m3` (Blackhole's Pac_LF8_4b_exp) makes FP8 E4M3, else E5M2.
+uint32_t late_convert(uint32_t from, uint32_t to, uint32_t value, bool fp8_e4m3 = false);
 
 // 16 block entries -> the shared exponent and 16 sign|magnitude datums of `to`'s width (8, 4 or 2
 // bits): magnitudes are aligned to the largest exponent and rounded to 7 bits (half away from

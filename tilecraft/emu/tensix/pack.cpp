@@ -9,10 +9,11 @@
 //
 // Facts from tt-isa-documentation WormholeB0 PACR.md, PACR_SETREG.md and Packers/*.md
 // (InputAddressGenerator, OutputAddressGenerator, EdgeMasking, Downsampling, ReLU, ...) and ttsim's
-// packer, written in our own words. The conversions themselves live in format_encode.cpp; their
-// stochastic rounding draws from the packer's PRNG (prng.h). Every configuration the model does
-// not cover (compression, L1 source, tile-face edge sets, ...) stops the machine through
-// Machine::fail rather than packing something else.
+// packer (Blackhole's FP8 E4M3 too, which no ISA page describes), written in our own words. The
+// conversions themselves live in format_encode.cpp; their stochastic rounding draws from the
+// packer's PRNG (prng.h). Every configuration the model does not cover (compression, L1 source,
+// tile-face edge sets, ...) stops the machine through Machine::fail rather than packing something
+// else.
 #include <cstring>
 #include <string>
 
@@ -88,9 +89,11 @@ PackSetup read_setup(Machine& m, int t, uint32_t w) {
     s.early.intermediate = TC_CFG(m, t, ALU_FORMAT_SPEC_REG_Dstacc_override) ? TC_CFG(m, t, ALU_FORMAT_SPEC_REG_Dstacc_val)
                                                                               : TC_CFG(m, t, ALU_FORMAT_SPEC_REG2_Dstacc);
     s.relu_mode = TC_CFG(m, t, STACC_RELU_ApplyRelu) & 3u;
-    if (s.early.round_10b_into_fp16 && s.early.round_10b_mant && s.early.read_32b && (s.early.intermediate & 0xfu) == FP16 && s.relu_mode > 1)
-        m.fail(t, w, "a threshold ReLU on Blackhole's Round_10b_mant path into FP16 (compared before the rebias) is not modelled");
     s.relu_threshold = TC_CFG(m, t, STACC_RELU_ReluThreshold);
+    if (s.early.relu_path_dst32_fp16()) {  // ReLU before the rebias, inside the early conversion
+        s.early.relu_mode = s.relu_mode;
+        s.early.relu_threshold = s.relu_threshold;
+    }
     s.edge_to_neg_inf = TC_CFG(m, t, PCK_EDGE_MODE_mode) != 0;
     s.early_stochastic = TC_CFG(m, t, ALU_ROUNDING_MODE_Gasket_srnd_en) != 0;
     s.late_stochastic = TC_CFG(m, t, ALU_ROUNDING_MODE_Packer_srnd_en) != 0;
@@ -119,6 +122,16 @@ void check_packer_supported(Machine& m, int t, uint32_t w, unsigned i) {
         m.fail(t, w, who + "packing from L1 (Source_interface_selection = 1) is not modelled");
     if (TC_PACKER(m, t, i, Dis_shared_exp_assembler)) m.fail(t, w, who + "Dis_shared_exp_assembler is not modelled");
     if (TC_PACKER(m, t, i, Downsample_rate)) m.fail(t, w, who + "Downsample_rate is not modelled");
+}
+
+// Whether FP8 (Lf8) output is E4M3: Blackhole's Pac_LF8_4b_exp of its one packer (ttsim's packer).
+bool packs_fp8_e4m3(Machine& m, int t) {
+#if defined(THCON_SEC0_REG1_Pac_LF8_4b_exp_ADDR32)
+    return TC_CFG(m, t, THCON_SEC0_REG1_Pac_LF8_4b_exp) != 0;
+#else
+    (void)m, (void)t;
+    return false;
+#endif
 }
 
 // Dst rows between consecutive read interfaces of a Blackhole PACR: 1, or 16 for DstAccessMode.
@@ -261,8 +274,11 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
     if (in_format != (setup.early.intermediate & 0xfu))
         m.fail(t, w, std::string("packer ") + std::to_string(i) + ": In_data_format " + format_names(in_format).isa +
                          " differs from the Dstacc (intermediate) format " + format_names(setup.early.intermediate).isa);
-    if (kArch == Arch::Blackhole && (in_format == FP8 || out_format == FP8))  // E4M3 (Pac_LF8_4b_exp)
-        m.fail(t, w, "Blackhole's FP8 (Lf8) packing is not modelled");
+    const bool fp8_e4m3 = packs_fp8_e4m3(m, t);
+    if (kArch == Arch::Blackhole && in_format == FP8)
+        m.fail(t, w, "Blackhole's FP8 (Lf8) as the packer's In_data_format is not modelled (the LLK packs FP8 from FP16)");
+    if (kArch == Arch::Blackhole && out_format == FP8 && !fp8_e4m3)
+        m.fail(t, w, "Blackhole's FP8 E5M2 packing (Lf8 with Pac_LF8_4b_exp clear) is not modelled");
     const bool l1_acc = TC_PACKER(m, t, i, Pack_L1_Acc) != 0;
     if (l1_acc && is_bfp(out_format)) m.fail(t, w, "L1 accumulation into a BFP format is not modelled");
     const bool exp_threshold_en = TC_PACKER(m, t, i, Exp_threshold_en) != 0;
@@ -304,6 +320,7 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
     uint32_t row_mask = 0;
     for (uint32_t k = 0; k < count; ++k) {
         uint32_t v = 0;  // /dev/null supplies zeros
+        bool relu_done = false;  // by the early conversion (EarlyConfig::relu_path_dst32_fp16)
         if (!from_null) {
             if (k == 0 || ps.tpg_x == 0) row_mask = edge_mask(m, t, i, ps);
             const uint32_t rel = readers == 1 ? k : 16 * reader_row[k / per_reader] + k % per_reader;
@@ -312,6 +329,7 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
                 const uint32_t raw = setup.early.read_32b ? m.dst32_read(row, col) : m.s.dst[row][col];
                 try {
                     v = fmt::early_convert(setup.early, raw, rounding_threshold(m, t, ps, setup.early_stochastic, col));
+                    relu_done = setup.early.relu_path_dst32_fp16();
                 } catch (const fmt::UnsupportedConversion& e) {
                     m.fail(t, w, e.what());
                 }
@@ -324,9 +342,9 @@ void run_packer(Machine& m, int t, uint32_t w, const Pacr& p, const PackSetup& s
         downsample = ((downsample << 15) | (downsample >> 1)) & 0xffffu;
         if (!keep) continue;
         try {
-            v = fmt::apply_relu(setup.early.intermediate, setup.relu_mode, setup.relu_threshold, v);
+            if (!relu_done) v = fmt::apply_relu(setup.early.intermediate, setup.relu_mode, setup.relu_threshold, v);
             if (exp_threshold_en) v = fmt::apply_exp_threshold(in_format, exp_threshold, v);
-            emit(m, t, w, ps, out_format, l1_acc, fmt::late_convert(in_format, out_format, v), setup.late_stochastic);
+            emit(m, t, w, ps, out_format, l1_acc, fmt::late_convert(in_format, out_format, v, fp8_e4m3), setup.late_stochastic);
         } catch (const fmt::UnsupportedConversion& e) {
             m.fail(t, w, std::string("packer ") + std::to_string(i) + ": " + e.what());
         }

@@ -84,6 +84,18 @@ const Field kSrcSetBase[2] = {TC_F(SRCA_SET_Base), TC_F(SRCB_SET_Base)};
 const Field kSrcAOvrdWithAddr = TC_F(SRCA_SET_SetOvrdWithAddr);
 const Field kInt8Unsigned[2] = {TC_F(ALU_FORMAT_SPEC_REG0_SrcAUnsigned), TC_F(ALU_FORMAT_SPEC_REG0_SrcBUnsigned)};
 
+// Whether unpacker `which` reads Lf8 datums as E4M3 (Blackhole's Unp_LF8_4b_exp, in the THCON
+// REG1 block of its section; ttsim's unpacker). Wormhole's Lf8 is E5M2 only.
+bool fp8_is_e4m3(Machine& m, int thread, uint32_t which) {
+#if defined(THCON_SEC0_REG1_Unp_LF8_4b_exp_ADDR32)
+    static const Field kUnpLf8E4m3[2] = {TC_F(THCON_SEC0_REG1_Unp_LF8_4b_exp), TC_F(THCON_SEC1_REG1_Unp_LF8_4b_exp)};
+    return get(m, thread, kUnpLf8E4m3[which]) != 0;
+#else
+    (void)m, (void)thread, (void)which;
+    return false;
+#endif
+}
+
 std::string msg(const char* fmt, unsigned a = 0, unsigned b = 0, unsigned c = 0) {
     char buf[256];
     std::snprintf(buf, sizeof buf, fmt, a, b, c);
@@ -109,7 +121,7 @@ struct UnpackJob {
     uint32_t out_addr = 0, col_shift = 0, upsample_zeroes = 0;
     bool upsample_interleave = false;
     uint8_t forced_exp = 0;
-    bool int8_unsigned = false;
+    decode::DatumMode mode;  // Src{A,B}Unsigned, Unp_LF8_4b_exp
 };
 
 // WrapAddr of the ISA: addresses past the unpacker's FIFO limit wrap back by the FIFO size. `addr`
@@ -157,8 +169,6 @@ UnpackJob plan_unpack(Machine& m, int thread, uint32_t word) {
         j.out_fmt = cfg(r.out_format);
     }
     j.in_bits = datum_bits(j.in_fmt);
-    if (kArch == Arch::Blackhole && (j.in_fmt == FP8 || j.out_fmt == FP8))  // E4M3 (Unp_LF8_4b_exp) and its special cases
-        m.fail(thread, word, "Blackhole's FP8 (Lf8) unpacking is not modelled");
     if (j.in_bits == 0) m.fail(thread, word, msg("input data format code %u names no format", j.in_fmt));
 
     // Input address: 16-byte units, past the (1 + DigestSize) * 16 byte tile header.
@@ -217,7 +227,8 @@ UnpackJob plan_unpack(Machine& m, int thread, uint32_t word) {
     j.upsample_zeroes = (1u << cfg(r.upsample_rate)) - 1;
     j.upsample_interleave = cfg(r.upsample_interleave);
     j.col_shift = (tileize || j.which == 1) ? 0 : cfg(r.shift_amount[j.context & 3]);
-    j.int8_unsigned = get(m, thread, kInt8Unsigned[j.which]);
+    j.mode.int8_unsigned = get(m, thread, kInt8Unsigned[j.which]);
+    j.mode.fp8_e4m3 = fp8_is_e4m3(m, thread, j.which);
     j.srca_rows_from_addr = get_thread(m, thread, kSrcAOvrdWithAddr);
     j.all_zero = field(word, 4, 1);
 
@@ -298,7 +309,7 @@ void unpack_datums(Machine& m, int thread, uint32_t word, const UnpackJob& j) {
             const uint32_t bits = read_l1_bits(m, thread, word, bit_addr, j.in_bits);
             uint8_t exp = j.forced_exp;
             if (j.bfp_exp_in_l1) exp = uint8_t(read_l1_bits(m, thread, word, exp_addr16 / 16 * 8, 8));
-            if (const char* err = decode::convert(j.in_fmt, j.out_fmt, bits, exp, j.to_dst, j.int8_unsigned, value)) {
+            if (const char* err = decode::convert(j.in_fmt, j.out_fmt, bits, exp, j.to_dst, j.mode, value)) {
                 m.fail(thread, word, std::string("unpacks ") + format_names(j.in_fmt).llk + " to " + format_names(j.out_fmt).llk +
                                          (j.to_dst ? " in Dst" : " in SrcA/SrcB") + ": " + err);
             }
